@@ -1,0 +1,605 @@
+//! Client-side consumer group assignors (classic protocol): `range` and `roundrobin`, with Kafka's member order.
+//!
+//! The group leader runs one of these over every member's subscription
+//! (`ConsumerCoordinator.onLeaderElected`). Both follow `AbstractPartitionAssignor`:
+//! only topics with metadata (a partition count above 0) are assigned, every member
+//! gets an entry even if it is empty, and members are ordered by
+//! [`AbstractPartitionAssignor.MemberInfo`](member_cmp) (static members first).
+//! Sticky and cooperative-sticky are not ported yet.
+
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+pub mod range;
+pub mod roundrobin;
+
+/// A `partition.assignment.strategy`, by the protocol name Kafka gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Strategy {
+    /// `RangeAssignor` ("range"): per topic, contiguous blocks.
+    Range,
+    /// `RoundRobinAssignor` ("roundrobin"): all partitions dealt in turn.
+    #[serde(rename = "roundrobin")]
+    RoundRobin,
+    /// `StickyAssignor` ("sticky"). Not yet supported.
+    Sticky,
+    /// `CooperativeStickyAssignor` ("cooperative-sticky"). Not yet supported.
+    CooperativeSticky,
+}
+
+impl Strategy {
+    /// Every strategy, in declaration order.
+    pub const ALL: [Strategy; 4] = [
+        Strategy::Range,
+        Strategy::RoundRobin,
+        Strategy::Sticky,
+        Strategy::CooperativeSticky,
+    ];
+
+    /// The name Kafka's assignor returns from `name()`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Range => "range",
+            Strategy::RoundRobin => "roundrobin",
+            Strategy::Sticky => "sticky",
+            Strategy::CooperativeSticky => "cooperative-sticky",
+        }
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A strategy name that is not one of Kafka's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownStrategy(pub String);
+
+impl fmt::Display for UnknownStrategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown assignment strategy {:?}: expected one of range, roundrobin, sticky, cooperative-sticky",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownStrategy {}
+
+impl FromStr for Strategy {
+    type Err = UnknownStrategy;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Strategy::ALL
+            .into_iter()
+            .find(|strategy| strategy.name() == s)
+            .ok_or_else(|| UnknownStrategy(s.to_string()))
+    }
+}
+
+/// One member's JoinGroup metadata as the leader sees it (`ConsumerPartitionAssignor.Subscription`
+/// plus the member id and `group.instance.id`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Subscription {
+    pub member_id: String,
+    /// `group.instance.id`: set for static members (KIP-345).
+    pub group_instance_id: Option<String>,
+    /// Subscribed topics. Kafka sends a set; duplicates here are ignored.
+    pub topics: Vec<String>,
+    /// Partitions the member owns (cooperative protocol); unused by range and roundrobin.
+    pub owned: Vec<(String, u32)>,
+    /// The generation the owned partitions come from; unused by range and roundrobin.
+    pub generation: Option<i32>,
+}
+
+impl Subscription {
+    /// A dynamic member with no owned partitions.
+    pub fn new(member_id: &str, topics: &[&str]) -> Self {
+        Self {
+            member_id: member_id.to_string(),
+            group_instance_id: None,
+            topics: topics.iter().map(|t| t.to_string()).collect(),
+            owned: Vec::new(),
+            generation: None,
+        }
+    }
+
+    /// The same member with a `group.instance.id` (a static member).
+    pub fn with_instance_id(mut self, instance_id: &str) -> Self {
+        self.group_instance_id = Some(instance_id.to_string());
+        self
+    }
+
+    /// Whether the member subscribes to `topic`.
+    pub fn subscribes_to(&self, topic: &str) -> bool {
+        self.topics.iter().any(|t| t == topic)
+    }
+}
+
+/// Member id -> topic -> partitions (ascending).
+pub type Assignment = BTreeMap<String, BTreeMap<String, Vec<u32>>>;
+
+/// The result of an assignment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AssignOutcome {
+    /// Every member is present (possibly with an empty map); topics with no partitions
+    /// for a member are omitted; partitions are ascending.
+    pub assignment: Assignment,
+    /// What Kafka would log, e.g. a subscribed topic without metadata.
+    pub warnings: Vec<String>,
+}
+
+/// Why an assignment could not be computed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AssignError {
+    /// Two subscriptions carry the same member id.
+    DuplicateMember(String),
+    /// The strategy is not implemented in the simulator yet.
+    Unsupported(Strategy),
+    /// The subscribed topics hold more partitions than the simulator assigns at once.
+    TooManyPartitions { partitions: u64, limit: u64 },
+}
+
+impl fmt::Display for AssignError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AssignError::DuplicateMember(id) => {
+                write!(f, "member id {id:?} appears more than once; member ids in a group are unique")
+            }
+            AssignError::Unsupported(strategy) => write!(
+                f,
+                "the {strategy} assignor is not yet supported (arrives with the group-protocol issue)"
+            ),
+            AssignError::TooManyPartitions { partitions, limit } => write!(
+                f,
+                "the subscribed topics have {partitions} partitions in total; the simulator assigns at most {limit}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AssignError {}
+
+/// The most partitions (over all subscribed topics) one assignment may cover: a bound
+/// on memory and time for input typed by a person.
+pub const MAX_ASSIGNED_PARTITIONS: u64 = 1_000_000;
+
+/// Java's `String.compareTo`: lexicographic over UTF-16 code units.
+///
+/// This differs from Rust's `str` order (UTF-8 bytes, i.e. code points) only when a
+/// supplementary-plane character (a surrogate pair, 0xD800..0xDFFF) meets a character in
+/// U+E000..U+FFFF: Java puts the surrogate first.
+pub fn java_cmp(a: &str, b: &str) -> Ordering {
+    a.encode_utf16().cmp(b.encode_utf16())
+}
+
+/// `AbstractPartitionAssignor.MemberInfo.compareTo`: static members (with a
+/// `group.instance.id`) first, ordered by instance id, then dynamic members by member id.
+///
+/// Two static members with the same instance id cannot be in one group (the coordinator
+/// fences the older one); if the input has them anyway, the member id breaks the tie so the
+/// order stays deterministic (Java would keep its HashMap order).
+pub fn member_cmp(a: &Subscription, b: &Subscription) -> Ordering {
+    match (&a.group_instance_id, &b.group_instance_id) {
+        (Some(x), Some(y)) => java_cmp(x, y).then_with(|| java_cmp(&a.member_id, &b.member_id)),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => java_cmp(&a.member_id, &b.member_id),
+    }
+}
+
+/// The members sorted by [`member_cmp`].
+pub(crate) fn sorted_members(members: &[Subscription]) -> Vec<&Subscription> {
+    let mut sorted: Vec<&Subscription> = members.iter().collect();
+    sorted.sort_by(|a, b| member_cmp(a, b));
+    sorted
+}
+
+/// Runs `strategy` over `members`, given the partition count of every topic in the
+/// cluster metadata (topics not subscribed are ignored).
+///
+/// As in `AbstractPartitionAssignor.assign(Cluster, GroupSubscription)`, a subscribed topic
+/// whose partition count is missing or 0 is skipped, with the warning Kafka logs.
+pub fn assign(
+    strategy: Strategy,
+    partitions_per_topic: &BTreeMap<String, u32>,
+    members: &[Subscription],
+) -> Result<AssignOutcome, AssignError> {
+    if matches!(strategy, Strategy::Sticky | Strategy::CooperativeSticky) {
+        return Err(AssignError::Unsupported(strategy));
+    }
+    let mut ids = BTreeSet::new();
+    for member in members {
+        if !ids.insert(member.member_id.as_str()) {
+            return Err(AssignError::DuplicateMember(member.member_id.clone()));
+        }
+    }
+
+    // All subscribed topics, in Java's TreeSet<String> order.
+    let mut subscribed: Vec<&str> = members
+        .iter()
+        .flat_map(|m| m.topics.iter().map(String::as_str))
+        .collect::<BTreeSet<&str>>()
+        .into_iter()
+        .collect();
+    subscribed.sort_by(|a, b| java_cmp(a, b));
+
+    let mut warnings = Vec::new();
+    let mut topics: Vec<(&str, u32)> = Vec::new();
+    let mut total: u64 = 0;
+    for topic in subscribed {
+        match partitions_per_topic.get(topic) {
+            Some(&n) if n > 0 => {
+                topics.push((topic, n));
+                total += u64::from(n);
+            }
+            _ => warnings.push(format!(
+                "Skipping assignment for topic {topic} since no metadata is available"
+            )),
+        }
+    }
+    if total > MAX_ASSIGNED_PARTITIONS {
+        return Err(AssignError::TooManyPartitions {
+            partitions: total,
+            limit: MAX_ASSIGNED_PARTITIONS,
+        });
+    }
+
+    let sorted = sorted_members(members);
+    let mut assignment: Assignment = members
+        .iter()
+        .map(|m| (m.member_id.clone(), BTreeMap::new()))
+        .collect();
+    match strategy {
+        Strategy::Range => range::assign_sorted(&topics, &sorted, &mut assignment),
+        Strategy::RoundRobin => roundrobin::assign_sorted(&topics, &sorted, &mut assignment),
+        Strategy::Sticky | Strategy::CooperativeSticky => {
+            return Err(AssignError::Unsupported(strategy))
+        }
+    }
+    Ok(AssignOutcome {
+        assignment,
+        warnings,
+    })
+}
+
+/// Adds `partitions` of `topic` to `member`'s entry (skipping empty ranges, so topics with
+/// nothing for a member stay absent).
+pub(crate) fn give(
+    assignment: &mut Assignment,
+    member_id: &str,
+    topic: &str,
+    partitions: impl IntoIterator<Item = u32>,
+) {
+    let mut partitions = partitions.into_iter().peekable();
+    if partitions.peek().is_none() {
+        return;
+    }
+    if let Some(topics) = assignment.get_mut(member_id) {
+        topics.entry(topic.to_string()).or_default().extend(partitions);
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod testutil {
+    //! Helpers shared by the assignor tests.
+
+    use super::*;
+
+    /// Parses Kafka test notation "t1-0, t1-1, t2-0" into topic -> partitions.
+    pub fn parse(list: &str) -> BTreeMap<String, Vec<u32>> {
+        let mut out: BTreeMap<String, Vec<u32>> = BTreeMap::new();
+        for item in list.split(", ").filter(|s| !s.is_empty()) {
+            let dash = item.rfind('-').unwrap();
+            let topic = &item[..dash];
+            let partition: u32 = item[dash + 1..].parse().unwrap();
+            out.entry(topic.to_string()).or_default().push(partition);
+        }
+        for partitions in out.values_mut() {
+            partitions.sort_unstable();
+        }
+        out
+    }
+
+    pub fn topics(list: &[(&str, u32)]) -> BTreeMap<String, u32> {
+        list.iter().map(|(t, n)| (t.to_string(), *n)).collect()
+    }
+
+    /// Runs `strategy` and checks every member's assignment against Kafka test notation.
+    pub fn check(
+        strategy: Strategy,
+        partitions: &[(&str, u32)],
+        members: &[Subscription],
+        expected: &[(&str, &str)],
+    ) -> AssignOutcome {
+        let outcome = assign(strategy, &topics(partitions), members).unwrap();
+        let expected: Assignment = expected
+            .iter()
+            .map(|(member, list)| (member.to_string(), parse(list)))
+            .collect();
+        assert_eq!(outcome.assignment, expected);
+        outcome
+    }
+
+    /// `consumer0..consumerN` with the given subscriptions (AbstractPartitionAssignorTest naming).
+    pub fn numbered(subscriptions: &[&[&str]]) -> Vec<Subscription> {
+        subscriptions
+            .iter()
+            .enumerate()
+            .map(|(i, topics)| Subscription::new(&format!("consumer{i}"), topics))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testutil::*;
+    use super::*;
+    // The explicit import wins over both globs: `Strategy` is the assignment strategy here.
+    use super::Strategy;
+    use proptest::prelude::{any, prop_assert, prop_assert_eq, proptest, TestCaseError};
+    use proptest::strategy::Strategy as _;
+
+    #[test]
+    fn java_cmp_orders_by_utf16_units() {
+        // U+1F600 is the surrogate pair D83D DE00; U+FF21 is one unit FF21.
+        let emoji = "\u{1F600}";
+        let fullwidth_a = "\u{FF21}";
+        assert_eq!(java_cmp(emoji, fullwidth_a), Ordering::Less);
+        assert_eq!(emoji.cmp(fullwidth_a), Ordering::Greater, "Rust's str order differs");
+        assert_eq!(java_cmp("a", "b"), Ordering::Less);
+        assert_eq!(java_cmp("ab", "a"), Ordering::Greater);
+        assert_eq!(java_cmp("", ""), Ordering::Equal);
+        assert_eq!(java_cmp("consumer10", "consumer2"), Ordering::Less);
+    }
+
+    #[test]
+    fn member_order_static_first_by_instance_id() {
+        let members = vec![
+            Subscription::new("a", &[]),
+            Subscription::new("z", &[]).with_instance_id("i2"),
+            Subscription::new("c", &[]),
+            Subscription::new("b", &[]).with_instance_id("i1"),
+            Subscription::new("x\u{FF21}", &[]),
+            Subscription::new("x\u{1F600}", &[]),
+        ];
+        let order: Vec<&str> = sorted_members(&members)
+            .iter()
+            .map(|m| m.member_id.as_str())
+            .collect();
+        assert_eq!(order, vec!["b", "z", "a", "c", "x\u{1F600}", "x\u{FF21}"]);
+    }
+
+    #[test]
+    fn strategy_names_round_trip() {
+        for s in Strategy::ALL {
+            assert_eq!(s.to_string().parse::<Strategy>(), Ok(s));
+            assert_eq!(
+                serde_json::to_string(&s).unwrap(),
+                format!("\"{}\"", s.name())
+            );
+            assert_eq!(
+                serde_json::from_str::<Strategy>(&format!("\"{}\"", s.name())).unwrap(),
+                s
+            );
+        }
+        assert!("round-robin".parse::<Strategy>().is_err());
+        let err = "Range".parse::<Strategy>().unwrap_err();
+        assert!(err.to_string().contains("unknown assignment strategy \"Range\""));
+    }
+
+    #[test]
+    fn sticky_kinds_are_unsupported() {
+        for s in [Strategy::Sticky, Strategy::CooperativeSticky] {
+            let err = assign(s, &topics(&[("t", 1)]), &[Subscription::new("c", &["t"])]).unwrap_err();
+            assert_eq!(err, AssignError::Unsupported(s));
+            assert!(err.to_string().contains("not yet supported"));
+        }
+    }
+
+    #[test]
+    fn duplicate_member_is_rejected() {
+        let members = [Subscription::new("c", &["t"]), Subscription::new("c", &["t"])];
+        let err = assign(Strategy::Range, &topics(&[("t", 2)]), &members).unwrap_err();
+        assert_eq!(err, AssignError::DuplicateMember("c".into()));
+    }
+
+    #[test]
+    fn too_many_partitions_is_rejected() {
+        let members = [Subscription::new("c", &["t", "u"])];
+        let err = assign(
+            Strategy::RoundRobin,
+            &topics(&[("t", 600_000), ("u", 600_000)]),
+            &members,
+        )
+        .unwrap_err();
+        assert!(matches!(err, AssignError::TooManyPartitions { partitions: 1_200_000, .. }));
+    }
+
+    #[test]
+    fn missing_and_empty_topics_warn() {
+        for strategy in [Strategy::Range, Strategy::RoundRobin] {
+            let outcome = check(
+                strategy,
+                &[("t", 2), ("empty", 0)],
+                &[Subscription::new("c", &["t", "missing", "empty"])],
+                &[("c", "t-0, t-1")],
+            );
+            assert_eq!(
+                outcome.warnings,
+                vec![
+                    "Skipping assignment for topic empty since no metadata is available",
+                    "Skipping assignment for topic missing since no metadata is available",
+                ]
+            );
+        }
+    }
+
+    #[test]
+    fn no_members_no_assignment() {
+        for strategy in [Strategy::Range, Strategy::RoundRobin] {
+            let outcome = assign(strategy, &topics(&[("t", 3)]), &[]).unwrap();
+            assert!(outcome.assignment.is_empty());
+        }
+    }
+
+    #[test]
+    fn duplicate_topics_in_a_subscription_count_once() {
+        let members = [
+            Subscription::new("c1", &["t", "t"]),
+            Subscription::new("c2", &["t"]),
+        ];
+        check(Strategy::Range, &[("t", 4)], &members, &[("c1", "t-0, t-1"), ("c2", "t-2, t-3")]);
+        check(Strategy::RoundRobin, &[("t", 4)], &members, &[("c1", "t-0, t-2"), ("c2", "t-1, t-3")]);
+    }
+
+    /// A random group: topic partition counts (None = no metadata) and members.
+    fn group() -> impl proptest::strategy::Strategy<Value = (Vec<Option<u32>>, Vec<(Vec<bool>, Option<u8>)>)> {
+        (1usize..5).prop_flat_map(|n_topics| {
+            (
+                proptest::collection::vec(proptest::option::weighted(0.85, 0u32..12), n_topics),
+                proptest::collection::vec(
+                    (
+                        proptest::collection::vec(any::<bool>(), n_topics),
+                        proptest::option::of(0u8..6),
+                    ),
+                    1..8,
+                ),
+            )
+        })
+    }
+
+    fn build(
+        counts: &[Option<u32>],
+        members: &[(Vec<bool>, Option<u8>)],
+    ) -> (BTreeMap<String, u32>, Vec<Subscription>) {
+        let metadata: BTreeMap<String, u32> = counts
+            .iter()
+            .enumerate()
+            .filter_map(|(i, n)| n.map(|n| (format!("t{i}"), n)))
+            .collect();
+        let mut used_instances = BTreeSet::new();
+        let subs = members
+            .iter()
+            .enumerate()
+            .map(|(i, (mask, instance))| {
+                let topics: Vec<String> = mask
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, on)| **on)
+                    .map(|(t, _)| format!("t{t}"))
+                    .collect();
+                // Member ids deliberately not in index order.
+                let mut sub = Subscription {
+                    member_id: format!("m{}", (i * 7) % 11),
+                    group_instance_id: None,
+                    topics,
+                    owned: Vec::new(),
+                    generation: None,
+                };
+                if let Some(inst) = instance {
+                    if used_instances.insert(*inst) {
+                        sub.group_instance_id = Some(format!("i{inst}"));
+                    }
+                }
+                sub
+            })
+            .collect();
+        (metadata, subs)
+    }
+
+    fn check_complete(
+        metadata: &BTreeMap<String, u32>,
+        members: &[Subscription],
+        outcome: &AssignOutcome,
+    ) -> Result<(), TestCaseError> {
+        prop_assert_eq!(outcome.assignment.len(), members.len());
+        let mut owner: BTreeMap<(String, u32), String> = BTreeMap::new();
+        for (member_id, topics) in &outcome.assignment {
+            let member = members.iter().find(|m| &m.member_id == member_id);
+            prop_assert!(member.is_some());
+            let member = member.unwrap();
+            for (topic, partitions) in topics {
+                prop_assert!(!partitions.is_empty());
+                prop_assert!(member.subscribes_to(topic), "{} got unsubscribed {}", member_id, topic);
+                prop_assert!(partitions.windows(2).all(|w| w[0] < w[1]));
+                for p in partitions {
+                    prop_assert!(owner.insert((topic.clone(), *p), member_id.clone()).is_none());
+                }
+            }
+        }
+        for (topic, n) in metadata {
+            if *n == 0 || !members.iter().any(|m| m.subscribes_to(topic)) {
+                continue;
+            }
+            for p in 0..*n {
+                prop_assert!(owner.contains_key(&(topic.clone(), p)), "{}-{} unassigned", topic, p);
+            }
+        }
+        // Nothing beyond the subscribed partitions.
+        let expected: u32 = metadata
+            .iter()
+            .filter(|(t, _)| members.iter().any(|m| m.subscribes_to(t)))
+            .map(|(_, n)| *n)
+            .sum();
+        prop_assert_eq!(owner.len() as u32, expected);
+        Ok(())
+    }
+
+    proptest! {
+        #[test]
+        fn every_subscribed_partition_assigned_exactly_once((counts, members) in group()) {
+            let (metadata, subs) = build(&counts, &members);
+            for strategy in [Strategy::Range, Strategy::RoundRobin] {
+                let outcome = assign(strategy, &metadata, &subs).unwrap();
+                check_complete(&metadata, &subs, &outcome)?;
+            }
+        }
+
+        #[test]
+        fn equal_subscriptions_are_balanced(
+            counts in proptest::collection::vec(1u32..15, 1..5),
+            n_members in 1usize..8,
+            statics in proptest::collection::vec(any::<bool>(), 8),
+        ) {
+            let all: Vec<String> = (0..counts.len()).map(|i| format!("t{i}")).collect();
+            let metadata: BTreeMap<String, u32> =
+                all.iter().cloned().zip(counts.iter().copied()).collect();
+            let subs: Vec<Subscription> = (0..n_members)
+                .map(|i| Subscription {
+                    member_id: format!("m{i}"),
+                    group_instance_id: statics[i].then(|| format!("inst{}", 9 - i)),
+                    topics: all.clone(),
+                    owned: Vec::new(),
+                    generation: None,
+                })
+                .collect();
+
+            let rr = assign(Strategy::RoundRobin, &metadata, &subs).unwrap();
+            check_complete(&metadata, &subs, &rr)?;
+            let totals: Vec<usize> = rr.assignment.values()
+                .map(|t| t.values().map(Vec::len).sum())
+                .collect();
+            let (min, max) = (totals.iter().min().unwrap(), totals.iter().max().unwrap());
+            prop_assert!(max - min <= 1, "roundrobin totals {:?}", totals);
+
+            let range = assign(Strategy::Range, &metadata, &subs).unwrap();
+            check_complete(&metadata, &subs, &range)?;
+            for topic in &all {
+                let per: Vec<usize> = range.assignment.values()
+                    .map(|t| t.get(topic).map_or(0, Vec::len))
+                    .collect();
+                let (min, max) = (per.iter().min().unwrap(), per.iter().max().unwrap());
+                prop_assert!(max - min <= 1, "range {} counts {:?}", topic, per);
+            }
+        }
+    }
+}

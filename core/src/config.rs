@@ -1,0 +1,120 @@
+//! Settings, under Kafka's own names (units last), with Kafka 4.x defaults.
+//!
+//! Sources: `ProducerConfig`, `ConsumerConfig`, `GroupCoordinatorConfig` in apache/kafka.
+//! Settings that exist only in the sandbox (network latency, processing time) say so.
+
+use crate::assign::Strategy;
+use crate::partitioner::PartitionerKind;
+use serde::{Deserialize, Serialize};
+
+/// `acks`: how many replicas must have a record before the producer hears back.
+/// Only the reply point differs with one broker; the replication issue gives it teeth.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Acks {
+    #[serde(rename = "0")]
+    None,
+    #[serde(rename = "1")]
+    Leader,
+    /// The default since 3.0 (KIP-679).
+    #[default]
+    #[serde(rename = "all")]
+    All,
+}
+
+/// Producer settings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ProducerConfig {
+    /// `partitioner.class`: `built_in` (KafkaProducer's own logic: key hash, else sticky)
+    /// or `round_robin` (`RoundRobinPartitioner`).
+    pub partitioner: PartitionerKind,
+    /// `linger.ms`: 5 from Kafka 4.0 (KIP-1030), 0 before.
+    pub linger_ms: u64,
+    /// `batch.size`: 16384 bytes.
+    pub batch_size: u32,
+    /// `acks`: `all` since 3.0.
+    pub acks: Acks,
+}
+
+impl Default for ProducerConfig {
+    fn default() -> Self {
+        Self { partitioner: PartitionerKind::BuiltIn, linger_ms: 5, batch_size: 16384, acks: Acks::All }
+    }
+}
+
+/// `auto.offset.reset`: where a consumer starts on a partition with no committed offset.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OffsetReset {
+    /// Kafka's default: only records appended after the consumer arrives.
+    #[default]
+    Latest,
+    /// From the log start offset.
+    Earliest,
+}
+
+/// Consumer settings, per member.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ConsumerConfig {
+    /// `max.poll.records`: at most this many records per `poll()` (500).
+    pub max_poll_records: u32,
+    /// `fetch.max.wait.ms`: how long the broker holds a fetch with no data (500).
+    pub fetch_max_wait_ms: u64,
+    /// `enable.auto.commit` (true).
+    pub enable_auto_commit: bool,
+    /// `auto.commit.interval.ms` (5000).
+    pub auto_commit_interval_ms: u64,
+    /// Sandbox only: time the application spends on each record before polling again.
+    pub processing_ms: u64,
+}
+
+impl Default for ConsumerConfig {
+    fn default() -> Self {
+        Self {
+            max_poll_records: 500,
+            fetch_max_wait_ms: 500,
+            enable_auto_commit: true,
+            auto_commit_interval_ms: 5000,
+            processing_ms: 10,
+        }
+    }
+}
+
+/// Group-wide settings. In Kafka each consumer configures these; the sandbox keeps one
+/// value per group, which is what a working group has anyway.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct GroupConfig {
+    /// `partition.assignment.strategy`. Kafka's default list is [Range, CooperativeSticky],
+    /// which selects eager Range.
+    pub assignor: Strategy,
+    /// `auto.offset.reset` (latest).
+    pub auto_offset_reset: OffsetReset,
+}
+
+impl Default for GroupConfig {
+    fn default() -> Self {
+        Self { assignor: Strategy::Range, auto_offset_reset: OffsetReset::Latest }
+    }
+}
+
+/// Cluster-wide settings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ClusterConfig {
+    /// Sandbox only: one-way network delay between any client and the broker.
+    pub network_latency_ms: u64,
+    /// `group.initial.rebalance.delay.ms` (3000): a group formed from empty waits this
+    /// long for more members before its first assignment.
+    pub group_initial_rebalance_delay_ms: u64,
+    /// `max.poll.interval.ms` (300000), which is also the rebalance timeout: the
+    /// initial delay never extends past it.
+    pub max_poll_interval_ms: u64,
+}
+
+impl Default for ClusterConfig {
+    fn default() -> Self {
+        Self { network_latency_ms: 20, group_initial_rebalance_delay_ms: 3000, max_poll_interval_ms: 300_000 }
+    }
+}

@@ -1,0 +1,210 @@
+//! The trace: typed events that tests, the command-line tool and the page read.
+
+use crate::partitioner::PartitionReason;
+use crate::record::{RecordId, TopicPartition};
+use crate::time::SimTime;
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+use std::hash::{Hash, Hasher};
+
+/// Why a consumer starts a partition where it does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StartFrom {
+    /// The group's committed offset (the next offset to read).
+    Committed,
+    /// No committed offset: `auto.offset.reset=earliest`, the log start.
+    ResetEarliest,
+    /// No committed offset: `auto.offset.reset=latest`, the log end.
+    ResetLatest,
+}
+
+/// Why a group rebalances.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RebalanceCause {
+    MemberJoined { client_id: String },
+    MemberLeft { client_id: String },
+    AssignorChanged,
+}
+
+/// Something that happened, with what it touched.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum EventKind {
+    /// `send()` chose a partition and put the record into the producer's batch.
+    RecordSent {
+        record: RecordId,
+        producer: String,
+        topic: String,
+        partition: u32,
+        key: Option<String>,
+        value: String,
+        reason: PartitionReason,
+    },
+    /// A batch left the producer in a Produce request.
+    BatchSent { producer: String, topic: String, partition: u32, records: Vec<RecordId> },
+    /// The leader appended a record.
+    RecordAppended { record: RecordId, topic: String, partition: u32, offset: u64, timestamp: SimTime },
+    /// The producer got `RecordMetadata` back (offset is -1 under acks=0, as in Kafka).
+    RecordAcked { record: RecordId, producer: String, topic: String, partition: u32, offset: i64, timestamp: SimTime },
+    GroupCreated { group: String },
+    MemberJoined { group: String, client_id: String, member_id: String },
+    MemberLeft { group: String, client_id: String, member_id: String },
+    /// Everyone stops consuming and gives its partitions up (eager protocol).
+    RebalanceStarted { group: String, cause: RebalanceCause },
+    /// The assignor's result for one member in a new generation.
+    PartitionsAssigned { group: String, generation: i32, client_id: String, partitions: Vec<TopicPartition> },
+    /// The group has a new generation and every member knows its partitions.
+    GroupStable { group: String, generation: i32 },
+    /// Where a member starts reading a partition it was given.
+    PositionSet { group: String, client_id: String, tp: TopicPartition, offset: u64, from: StartFrom },
+    /// `poll()` returned this record to the application.
+    RecordDelivered {
+        group: String,
+        client_id: String,
+        record: RecordId,
+        tp: TopicPartition,
+        offset: u64,
+        value: String,
+    },
+    /// A timeline command or a send that could not be carried out, and why.
+    CommandRejected { reason: String },
+    /// An offset commit (committed offset = next offset to read).
+    OffsetsCommitted { group: String, client_id: String, offsets: Vec<(TopicPartition, u64)> },
+}
+
+/// One trace entry.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Event {
+    /// Position in the whole run, from 0; never reused even when old events are dropped.
+    pub seq: u64,
+    pub time: SimTime,
+    #[serde(flatten)]
+    pub kind: EventKind,
+}
+
+/// The trace kept in memory: the newest `capacity` events, plus a digest over all of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    events: VecDeque<Event>,
+    capacity: usize,
+    total: u64,
+    digest: u64,
+}
+
+impl Trace {
+    pub const DEFAULT_CAPACITY: usize = 50_000;
+
+    pub fn new(capacity: usize) -> Self {
+        Self { events: VecDeque::new(), capacity: capacity.max(1), total: 0, digest: FNV_OFFSET }
+    }
+
+    pub(crate) fn push(&mut self, time: SimTime, kind: EventKind) {
+        let event = Event { seq: self.total, time, kind };
+        let mut hasher = StableHasher(self.digest);
+        event.hash(&mut hasher);
+        self.digest = hasher.0;
+        if self.events.len() == self.capacity {
+            self.events.pop_front();
+        }
+        self.events.push_back(event);
+        self.total += 1;
+    }
+
+    /// The kept events, oldest first.
+    pub fn events(&self) -> impl DoubleEndedIterator<Item = &Event> + ExactSizeIterator {
+        self.events.iter()
+    }
+
+    /// Events kept whose `seq` is at least `seq`.
+    pub fn since(&self, seq: u64) -> impl Iterator<Item = &Event> {
+        let first_kept = self.total - self.events.len() as u64;
+        let skip = seq.saturating_sub(first_kept).min(self.events.len() as u64) as usize;
+        self.events.iter().skip(skip)
+    }
+
+    /// How many events the run has produced (kept or not).
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// A 64-bit FNV-1a digest over every event of the run, identical on every platform.
+    pub fn digest(&self) -> u64 {
+        self.digest
+    }
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+/// FNV-1a with `usize` written as 8 bytes, so 32-bit wasm and 64-bit hosts agree.
+struct StableHasher(u64);
+
+impl Hasher for StableHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(FNV_PRIME);
+        }
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.write(&(i as u64).to_le_bytes());
+    }
+
+    fn write_isize(&mut self, i: isize) {
+        self.write(&(i as i64).to_le_bytes());
+    }
+
+    fn write_u16(&mut self, i: u16) {
+        self.write(&i.to_le_bytes());
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.write(&i.to_le_bytes());
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.write(&i.to_le_bytes());
+    }
+
+    fn write_i32(&mut self, i: i32) {
+        self.write(&i.to_le_bytes());
+    }
+
+    fn write_i64(&mut self, i: i64) {
+        self.write(&i.to_le_bytes());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ring_keeps_the_newest_and_counts_all() {
+        let mut t = Trace::new(2);
+        for g in ["a", "b", "c"] {
+            t.push(SimTime(1), EventKind::GroupCreated { group: g.into() });
+        }
+        assert_eq!(t.total(), 3);
+        let seqs: Vec<u64> = t.events().map(|e| e.seq).collect();
+        assert_eq!(seqs, vec![1, 2]);
+        assert_eq!(t.since(2).count(), 1);
+        assert_eq!(t.since(0).count(), 2);
+    }
+
+    #[test]
+    fn digest_depends_on_every_event() {
+        let mut a = Trace::new(1);
+        let mut b = Trace::new(1);
+        a.push(SimTime(1), EventKind::GroupCreated { group: "x".into() });
+        b.push(SimTime(2), EventKind::GroupCreated { group: "x".into() });
+        assert_ne!(a.digest(), b.digest());
+    }
+}

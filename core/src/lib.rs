@@ -1,0 +1,29 @@
+//! A deterministic discrete-event simulation of Apache Kafka, for teaching.
+//!
+//! The simulation ([`sim::Sim`]) is a plain struct: [`sim::Sim::apply`] is the only way
+//! the outside changes it, [`sim::Sim::step`] applies the next event, and
+//! [`sim::Sim::snapshot`] gives read-only views. No clock, no ambient randomness,
+//! no web dependency: the same scenario, seed and commands give the same trace
+//! everywhere. See ARCHITECTURE.md for the code map and the invariants.
+
+pub mod assign;
+pub mod partitioner;
+pub mod rng;
+pub mod time;
+pub mod command;
+pub mod config;
+pub mod event;
+pub mod group;
+pub mod log;
+pub mod producer;
+pub mod record;
+pub mod scenario;
+pub mod sim;
+pub mod snapshot;
+
+pub use command::{Command, CommandError, GroupSpec, MemberSpec};
+pub use event::{Event, EventKind};
+pub use scenario::{Scenario, ScenarioError};
+pub use sim::Sim;
+pub use snapshot::Snapshot;
+pub use time::SimTime;

@@ -1,0 +1,81 @@
+//! Records as producers send them and as a partition log stores them.
+
+use crate::time::SimTime;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The simulation's own name for one produced record, unique per run.
+///
+/// Kafka has no such id; the sandbox uses it to follow a record from the
+/// producer through the log to every consumer that receives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct RecordId(pub u64);
+
+impl fmt::Display for RecordId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "r{}", self.0)
+    }
+}
+
+/// A topic and one of its partitions (`TopicPartition` in Kafka).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct TopicPartition {
+    pub topic: String,
+    pub partition: u32,
+}
+
+impl TopicPartition {
+    pub fn new(topic: impl Into<String>, partition: u32) -> Self {
+        Self { topic: topic.into(), partition }
+    }
+}
+
+impl fmt::Display for TopicPartition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{}", self.topic, self.partition)
+    }
+}
+
+/// `message.timestamp.type` (KIP-32): who stamps the record's timestamp.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TimestampType {
+    /// The producer's clock at `send()` (Kafka's default).
+    #[default]
+    CreateTime,
+    /// The broker's clock when the leader appends the record.
+    LogAppendTime,
+}
+
+/// A record header: a string key and a value (kept as text in the sandbox).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Header {
+    pub key: String,
+    pub value: String,
+}
+
+/// A record as the producer hands it over: what `ProducerRecord` carries.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Record {
+    pub id: RecordId,
+    pub producer: String,
+    pub key: Option<String>,
+    pub value: String,
+    pub headers: Vec<Header>,
+    /// CreateTime: the producer's clock at `send()`.
+    pub create_time: SimTime,
+    /// The serialized size in bytes as Kafka's `DefaultRecord` counts it.
+    pub size_bytes: u32,
+}
+
+/// A record stored in a partition log at an offset.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct StoredRecord {
+    pub offset: u64,
+    pub record: Record,
+    /// The timestamp a consumer sees: CreateTime or LogAppendTime per the topic.
+    pub timestamp: SimTime,
+    pub timestamp_type: TimestampType,
+    /// When the leader appended it.
+    pub appended_at: SimTime,
+}

@@ -1,0 +1,411 @@
+//! The versioned scenario format (JSON): cluster, topics, producers, groups and a
+//! timeline of commands. Invalid input is rejected with a message saying what and where.
+//! The format is documented in docs/scenario-format.md.
+
+use crate::command::{check_name, Command, GroupSpec, MAX_VALUE_CHARS};
+use crate::config::{ClusterConfig, ProducerConfig};
+use crate::log::Topic;
+use crate::record::TimestampType;
+use crate::sim::Sim;
+use crate::time::SimTime;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+/// The format version this build reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+/// Largest scenario text accepted, in bytes.
+pub const MAX_SCENARIO_BYTES: usize = 1 << 20;
+/// Most partitions a topic may have in the sandbox.
+pub const MAX_PARTITIONS: u32 = 256;
+pub const MAX_TOPICS: usize = 16;
+pub const MAX_PRODUCERS: usize = 16;
+/// Most timeline entries (commands plus planned sends).
+pub const MAX_TIMELINE: usize = 100_000;
+/// Latest moment a scenario may schedule anything (one simulated week).
+pub const MAX_TIME_MS: u64 = 7 * 24 * 3600 * 1000;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Must be [`FORMAT_VERSION`].
+    pub version: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Seeds the simulation's RNG: same seed and commands, same run.
+    #[serde(default)]
+    pub seed: u64,
+    #[serde(default)]
+    pub cluster: ClusterConfig,
+    pub topics: Vec<TopicSpec>,
+    #[serde(default)]
+    pub producers: Vec<ProducerSpec>,
+    #[serde(default)]
+    pub groups: Vec<GroupSpec>,
+    #[serde(default)]
+    pub commands: Vec<TimedCommand>,
+    /// How long `kafka-sandbox run` runs by default; when absent, 10 s past the last
+    /// timeline entry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<u64>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TopicSpec {
+    pub name: String,
+    pub partitions: u32,
+    /// `message.timestamp.type`: `CreateTime` (default) or `LogAppendTime`.
+    #[serde(default)]
+    pub message_timestamp_type: TimestampType,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProducerSpec {
+    pub name: String,
+    #[serde(default)]
+    pub config: ProducerConfig,
+    /// Planned sends: shorthand for a series of `produce` commands.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub send: Vec<SendPlan>,
+}
+
+/// Sends `values` to `topic`, the first at `start_ms`, then one every `interval_ms`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SendPlan {
+    pub topic: String,
+    pub values: Vec<String>,
+    /// Keys, one per value (`null` for a keyless record); all keyless when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keys: Option<Vec<Option<String>>>,
+    #[serde(default)]
+    pub start_ms: u64,
+    #[serde(default)]
+    pub interval_ms: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimedCommand {
+    pub at_ms: u64,
+    pub command: Command,
+}
+
+/// What is wrong with a scenario, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    /// Where: a JSON path such as `groups[1].members[0]`, or a line and column.
+    pub path: String,
+    pub message: String,
+}
+
+impl ScenarioError {
+    fn at(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Self { path: path.into(), message: message.into() }
+    }
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+impl Scenario {
+    /// Parses and checks a scenario.
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        if text.len() > MAX_SCENARIO_BYTES {
+            return Err(ScenarioError::at(
+                "",
+                format!("the scenario is {} bytes; the most accepted is {MAX_SCENARIO_BYTES}", text.len()),
+            ));
+        }
+        // Read the version first, so a newer file gets a clear message rather than a
+        // complaint about some field this build does not know.
+        if let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(text) {
+            match map.get("version") {
+                Some(serde_json::Value::Number(n)) if n.as_u64() == Some(u64::from(FORMAT_VERSION)) => {}
+                Some(v) => {
+                    return Err(ScenarioError::at(
+                        "version",
+                        format!("version {v} is not supported; this build reads version {FORMAT_VERSION}"),
+                    ))
+                }
+                None => return Err(ScenarioError::at("version", format!("missing; write \"version\": {FORMAT_VERSION}"))),
+            }
+        }
+        let scenario: Scenario = serde_json::from_str(text).map_err(|e| {
+            let what = e.to_string();
+            // serde_json appends " at line L column C"; put the place first.
+            let detail = what.split(" at line ").next().unwrap_or(&what);
+            let message = match e.classify() {
+                serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
+                    format!("not valid JSON ({detail})")
+                }
+                _ => detail.to_string(),
+            };
+            ScenarioError::at(format!("line {}, column {}", e.line(), e.column()), message)
+        })?;
+        scenario.check()?;
+        Ok(scenario)
+    }
+
+    pub fn to_json_pretty(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// When `run` stops by default.
+    pub fn end_ms(&self) -> u64 {
+        if let Some(d) = self.duration_ms {
+            return d;
+        }
+        let last_command = self.commands.iter().map(|c| c.at_ms).max().unwrap_or(0);
+        let last_send = self
+            .producers
+            .iter()
+            .flat_map(|p| &p.send)
+            .map(|s| s.start_ms + s.interval_ms * s.values.len().saturating_sub(1) as u64)
+            .max()
+            .unwrap_or(0);
+        last_command.max(last_send) + 10_000
+    }
+
+    /// Checks what can be checked without running: names, sizes, references.
+    pub fn check(&self) -> Result<(), ScenarioError> {
+        if self.version != FORMAT_VERSION {
+            return Err(ScenarioError::at(
+                "version",
+                format!("version {} is not supported; this build reads version {FORMAT_VERSION}", self.version),
+            ));
+        }
+        if self.cluster.network_latency_ms > 60_000 {
+            return Err(ScenarioError::at("cluster.network_latency_ms", "must be at most 60000"));
+        }
+        if self.cluster.group_initial_rebalance_delay_ms > 300_000 {
+            return Err(ScenarioError::at("cluster.group_initial_rebalance_delay_ms", "must be at most 300000"));
+        }
+        if !(1..=MAX_TIME_MS).contains(&self.cluster.max_poll_interval_ms) {
+            return Err(ScenarioError::at("cluster.max_poll_interval_ms", format!("must be between 1 and {MAX_TIME_MS}")));
+        }
+        if let Some(d) = self.duration_ms {
+            if d > MAX_TIME_MS {
+                return Err(ScenarioError::at("duration_ms", format!("must be at most {MAX_TIME_MS} (one week)")));
+            }
+        }
+        if self.topics.is_empty() {
+            return Err(ScenarioError::at("topics", "a scenario needs at least one topic"));
+        }
+        if self.topics.len() > MAX_TOPICS {
+            return Err(ScenarioError::at("topics", format!("at most {MAX_TOPICS} topics")));
+        }
+        let mut topics = BTreeMap::new();
+        for (i, t) in self.topics.iter().enumerate() {
+            let path = format!("topics[{i}]");
+            check_name("the topic name", &t.name).map_err(|e| ScenarioError::at(format!("{path}.name"), e.to_string()))?;
+            if !(1..=MAX_PARTITIONS).contains(&t.partitions) {
+                return Err(ScenarioError::at(
+                    format!("{path}.partitions"),
+                    format!("topic \"{}\" has {} partitions; allowed: 1 to {MAX_PARTITIONS}", t.name, t.partitions),
+                ));
+            }
+            if topics.insert(t.name.as_str(), t.partitions).is_some() {
+                return Err(ScenarioError::at(format!("{path}.name"), format!("topic \"{}\" is defined twice", t.name)));
+            }
+        }
+        if self.producers.len() > MAX_PRODUCERS {
+            return Err(ScenarioError::at("producers", format!("at most {MAX_PRODUCERS} producers")));
+        }
+        let mut producers = BTreeSet::new();
+        let mut timeline = 0usize;
+        for (i, p) in self.producers.iter().enumerate() {
+            let path = format!("producers[{i}]");
+            check_name("the producer name", &p.name).map_err(|e| ScenarioError::at(format!("{path}.name"), e.to_string()))?;
+            if !producers.insert(p.name.as_str()) {
+                return Err(ScenarioError::at(format!("{path}.name"), format!("producer \"{}\" is defined twice", p.name)));
+            }
+            if p.config.linger_ms > 60_000 {
+                return Err(ScenarioError::at(format!("{path}.config.linger_ms"), "must be at most 60000"));
+            }
+            if !(1..=16 * 1024 * 1024).contains(&p.config.batch_size) {
+                return Err(ScenarioError::at(format!("{path}.config.batch_size"), "must be between 1 and 16777216"));
+            }
+            for (j, s) in p.send.iter().enumerate() {
+                let path = format!("{path}.send[{j}]");
+                if !topics.contains_key(s.topic.as_str()) {
+                    return Err(ScenarioError::at(format!("{path}.topic"), format!("there is no topic named \"{}\"", s.topic)));
+                }
+                if let Some(keys) = &s.keys {
+                    if keys.len() != s.values.len() {
+                        return Err(ScenarioError::at(
+                            format!("{path}.keys"),
+                            format!("{} keys for {} values; give one key (or null) per value", keys.len(), s.values.len()),
+                        ));
+                    }
+                }
+                let long = |v: &String| v.chars().count() > MAX_VALUE_CHARS;
+                if s.values.iter().any(long) || s.keys.iter().flatten().flatten().any(long) {
+                    return Err(ScenarioError::at(path, format!("keys and values may have at most {MAX_VALUE_CHARS} characters")));
+                }
+                timeline += s.values.len();
+                let last = s.interval_ms.saturating_mul(s.values.len() as u64).saturating_add(s.start_ms);
+                if last > MAX_TIME_MS {
+                    return Err(ScenarioError::at(path, format!("the plan runs past {MAX_TIME_MS} ms (one week)")));
+                }
+            }
+        }
+        timeline += self.commands.len();
+        if timeline > MAX_TIMELINE {
+            return Err(ScenarioError::at("commands", format!("{timeline} timeline entries; at most {MAX_TIMELINE}")));
+        }
+        // Groups and commands are checked by building the cluster for real.
+        self.build().map(|_| ())
+    }
+
+    /// Builds the simulation at time zero with everything scheduled.
+    pub fn build(&self) -> Result<Sim, ScenarioError> {
+        let mut sim = Sim::new(self.seed, self.cluster.clone());
+        for t in &self.topics {
+            sim.add_topic(Topic::new(t.name.clone(), t.partitions, t.message_timestamp_type));
+        }
+        for p in &self.producers {
+            sim.add_producer(&p.name, p.config.clone());
+        }
+        for (i, g) in self.groups.iter().enumerate() {
+            sim.apply_unlogged(Command::AddGroup { group: g.clone() })
+                .map_err(|e| ScenarioError::at(format!("groups[{i}]"), e.to_string()))?;
+        }
+        // Commands are checked in time order against the groups and members that will
+        // exist by then, so a timeline that removes a member never added is refused now.
+        let mut members: BTreeMap<String, BTreeSet<String>> = self
+            .groups
+            .iter()
+            .map(|g| (g.id.clone(), g.members.iter().map(|m| m.client_id.clone()).collect()))
+            .collect();
+        let mut order: Vec<usize> = (0..self.commands.len()).collect();
+        order.sort_by_key(|&i| (self.commands[i].at_ms, i));
+        for i in order {
+            let c = &self.commands[i];
+            let path = format!("commands[{i}]");
+            if c.at_ms > MAX_TIME_MS {
+                return Err(ScenarioError::at(format!("{path}.at_ms"), format!("must be at most {MAX_TIME_MS} (one week)")));
+            }
+            check_timeline_command(&sim, &mut members, &c.command).map_err(|m| ScenarioError::at(path, m))?;
+            sim.schedule_command(SimTime(c.at_ms), c.command.clone());
+        }
+        for p in &self.producers {
+            for s in &p.send {
+                for (k, value) in s.values.iter().enumerate() {
+                    let key = s.keys.as_ref().and_then(|keys| keys.get(k).cloned().flatten());
+                    let at = SimTime(s.start_ms.saturating_add(s.interval_ms.saturating_mul(k as u64)));
+                    sim.schedule_command(
+                        at,
+                        Command::Produce {
+                            producer: p.name.clone(),
+                            topic: s.topic.clone(),
+                            key,
+                            value: value.clone(),
+                            partition: None,
+                            headers: Vec::new(),
+                        },
+                    );
+                }
+            }
+        }
+        Ok(sim)
+    }
+}
+
+/// The static part of a timeline command's check.
+fn check_timeline_command(
+    sim: &Sim,
+    members: &mut BTreeMap<String, BTreeSet<String>>,
+    command: &Command,
+) -> Result<(), String> {
+    match command {
+        Command::Produce { producer, topic, partition, .. } => {
+            if !sim.producers().any(|p| &p.name == producer) {
+                return Err(format!("there is no producer named \"{producer}\""));
+            }
+            let Some(t) = sim.topic(topic) else { return Err(format!("there is no topic named \"{topic}\"")) };
+            if let Some(p) = partition {
+                if *p >= t.partition_count() {
+                    return Err(format!("topic \"{topic}\" has no partition {p}"));
+                }
+            }
+            Ok(())
+        }
+        Command::AddGroup { group } => {
+            if members.contains_key(&group.id) {
+                return Err(format!("a consumer group \"{}\" already exists by then", group.id));
+            }
+            for t in &group.topics {
+                if sim.topic(t).is_none() {
+                    return Err(format!("there is no topic named \"{t}\""));
+                }
+            }
+            members.insert(group.id.clone(), group.members.iter().map(|m| m.client_id.clone()).collect());
+            Ok(())
+        }
+        Command::AddMember { group, member } => {
+            check_name("a client id", &member.client_id).map_err(|e| e.to_string())?;
+            let Some(set) = members.get_mut(group) else { return Err(format!("there is no consumer group \"{group}\" by then")) };
+            if !set.insert(member.client_id.clone()) {
+                return Err(format!("group \"{group}\" already has a member \"{}\" by then", member.client_id));
+            }
+            Ok(())
+        }
+        Command::RemoveMember { group, client_id } => {
+            let Some(set) = members.get_mut(group) else { return Err(format!("there is no consumer group \"{group}\" by then")) };
+            if !set.remove(client_id) {
+                return Err(format!("group \"{group}\" has no member \"{client_id}\" by then"));
+            }
+            Ok(())
+        }
+        Command::SetAssignor { group, .. } => {
+            if !members.contains_key(group) {
+                return Err(format!("there is no consumer group \"{group}\" by then"));
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The built-in scenarios, by name: the seed material's examples.
+pub const BUILT_IN: &[(&str, &str)] = &[
+    ("two-groups", include_str!("../scenarios/two-groups.json")),
+    ("one-consumer", include_str!("../scenarios/one-consumer.json")),
+    ("two-consumers", include_str!("../scenarios/two-consumers.json")),
+    ("five-consumers", include_str!("../scenarios/five-consumers.json")),
+];
+
+/// A built-in scenario by name.
+pub fn built_in(name: &str) -> Option<Result<Scenario, ScenarioError>> {
+    BUILT_IN.iter().find(|(n, _)| *n == name).map(|(_, text)| Scenario::from_json(text))
+}
+
+/// The scenario the page opens with: the seed's two consumer groups.
+pub fn default_scenario() -> Scenario {
+    // The built-in files are tested to parse; an empty cluster is the fallback.
+    built_in("two-groups").and_then(Result::ok).unwrap_or_else(|| Scenario {
+        version: FORMAT_VERSION,
+        name: None,
+        description: None,
+        seed: 0,
+        cluster: ClusterConfig::default(),
+        topics: vec![TopicSpec { name: "Topic01".into(), partitions: 4, message_timestamp_type: TimestampType::CreateTime }],
+        producers: Vec::new(),
+        groups: Vec::new(),
+        commands: Vec::new(),
+        duration_ms: None,
+    })
+}

@@ -1,0 +1,1070 @@
+//! The simulation: state, the event queue, and the handlers that move it forward.
+//!
+//! `apply(command)` is the only way the outside changes the world; `step()` applies
+//! the next queued event. Handlers record trace events and schedule further events;
+//! nothing reads a clock and every random choice comes from `self.rng`.
+
+use crate::assign::{self, Subscription};
+use crate::command::{check_name, Command, CommandError, GroupSpec, MemberSpec, MAX_GROUPS, MAX_MEMBERS_PER_GROUP, MAX_VALUE_CHARS};
+use crate::config::{Acks, ClusterConfig, OffsetReset, ProducerConfig};
+use crate::event::{Event, EventKind, RebalanceCause, StartFrom, Trace};
+use crate::group::{Activity, Delivery, Group, GroupState, Member};
+use crate::log::Topic;
+use crate::partitioner::{record_size_in_bytes, PartitionReason, PartitionerState};
+use crate::producer::{OpenBatch, Producer, SentRecord};
+use crate::record::{Record, RecordId, StoredRecord, TopicPartition};
+use crate::rng::SimRng;
+use crate::time::SimTime;
+use std::collections::BTreeMap;
+
+/// Something scheduled to happen at a moment of simulated time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Pending {
+    /// A command from the scenario's timeline.
+    Command(Command),
+    /// `linger.ms` expired for a batch.
+    Linger { producer: String, tp: TopicPartition, batch: u64 },
+    /// A Produce request reaches the leader.
+    ProduceArrive { producer: String, tp: TopicPartition, records: Vec<Record>, acks: Acks },
+    /// The Produce response reaches the producer.
+    ProduceResponse { producer: String, tp: TopicPartition, acked: Vec<(RecordId, u64, SimTime)> },
+    /// A group's JoinGroup/SyncGroup round is over.
+    RebalanceComplete { group: String, round: u64 },
+    /// A member calls `poll()`.
+    Poll { group: String, client_id: String, token: u64 },
+    /// A member's Fetch request reaches the broker.
+    FetchArrive { group: String, client_id: String, token: u64 },
+    /// `fetch.max.wait.ms` expired for a parked fetch.
+    FetchTimeout { group: String, client_id: String, token: u64 },
+    /// The Fetch response reaches the member.
+    FetchResponse { group: String, client_id: String, token: u64, records: Vec<(TopicPartition, StoredRecord)> },
+}
+
+/// A fetch the broker holds until data arrives or `fetch.max.wait.ms` passes
+/// (`DelayedFetch`, with `fetch.min.bytes` = 1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ParkedFetch {
+    group: String,
+    client_id: String,
+    token: u64,
+    tps: Vec<TopicPartition>,
+}
+
+/// What one call to [`Sim::step`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepOutcome {
+    pub time: SimTime,
+    /// How many trace events the step recorded.
+    pub events: u64,
+}
+
+/// A command applied from outside, with the moment it was applied: enough to replay.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct LoggedCommand {
+    /// How many queued events had been applied before it.
+    pub after_steps: u64,
+    pub at: SimTime,
+    pub command: Command,
+}
+
+/// The whole simulated world. Cloning it forks the run.
+#[derive(Clone, Debug)]
+pub struct Sim {
+    pub(crate) now: SimTime,
+    pub(crate) seed: u64,
+    pub(crate) rng: SimRng,
+    pub(crate) cluster: ClusterConfig,
+    pub(crate) topics: BTreeMap<String, Topic>,
+    pub(crate) producers: BTreeMap<String, Producer>,
+    pub(crate) groups: BTreeMap<String, Group>,
+    queue: BTreeMap<(SimTime, u64), Pending>,
+    next_seq: u64,
+    next_record: u64,
+    next_batch: u64,
+    parked: Vec<ParkedFetch>,
+    steps: u64,
+    pub(crate) trace: Trace,
+    command_log: Vec<LoggedCommand>,
+}
+
+impl Sim {
+    /// An empty cluster: no topics, producers or groups.
+    pub fn new(seed: u64, cluster: ClusterConfig) -> Self {
+        Self {
+            now: SimTime::ZERO,
+            seed,
+            rng: SimRng::new(seed),
+            cluster,
+            topics: BTreeMap::new(),
+            producers: BTreeMap::new(),
+            groups: BTreeMap::new(),
+            queue: BTreeMap::new(),
+            next_seq: 0,
+            next_record: 1,
+            next_batch: 1,
+            parked: Vec::new(),
+            steps: 0,
+            trace: Trace::new(Trace::DEFAULT_CAPACITY),
+            command_log: Vec::new(),
+        }
+    }
+
+    // ----- reading -------------------------------------------------------
+
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    pub fn cluster(&self) -> &ClusterConfig {
+        &self.cluster
+    }
+
+    pub fn trace(&self) -> &Trace {
+        &self.trace
+    }
+
+    pub fn topics(&self) -> impl Iterator<Item = &Topic> {
+        self.topics.values()
+    }
+
+    pub fn topic(&self, name: &str) -> Option<&Topic> {
+        self.topics.get(name)
+    }
+
+    pub fn producers(&self) -> impl Iterator<Item = &Producer> {
+        self.producers.values()
+    }
+
+    pub fn groups(&self) -> impl Iterator<Item = &Group> {
+        self.groups.values()
+    }
+
+    pub fn group(&self, id: &str) -> Option<&Group> {
+        self.groups.get(id)
+    }
+
+    /// Commands applied from outside since the start, in order: with the scenario
+    /// and seed they rebuild this exact state ([`Sim::replay`]).
+    pub fn command_log(&self) -> &[LoggedCommand] {
+        &self.command_log
+    }
+
+    /// How many queued events have been applied.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// When the next queued event is due, if any.
+    pub fn next_event_time(&self) -> Option<SimTime> {
+        self.queue.keys().next().map(|(t, _)| *t)
+    }
+
+    /// The events recorded since `seq` (see [`Event::seq`]).
+    pub fn events_since(&self, seq: u64) -> impl Iterator<Item = &Event> {
+        self.trace.since(seq)
+    }
+
+    // ----- moving forward ------------------------------------------------
+
+    /// Applies the next queued event. `None` when nothing is queued.
+    pub fn step(&mut self) -> Option<StepOutcome> {
+        let (&key, _) = self.queue.iter().next()?;
+        let pending = self.queue.remove(&key)?;
+        self.now = self.now.max(key.0);
+        self.steps += 1;
+        let before = self.trace.total();
+        self.handle(pending);
+        Some(StepOutcome { time: self.now, events: self.trace.total() - before })
+    }
+
+    /// Applies queued events until one records something in the trace (what a person
+    /// calls "one step"), or the queue is empty.
+    pub fn step_visible(&mut self) -> Option<StepOutcome> {
+        loop {
+            let outcome = self.step()?;
+            if outcome.events > 0 {
+                return Some(outcome);
+            }
+        }
+    }
+
+    /// Applies every event due at or before `until`, then moves the clock to `until`.
+    pub fn run_until(&mut self, until: SimTime) {
+        while let Some(t) = self.next_event_time() {
+            if t > until {
+                break;
+            }
+            self.step();
+        }
+        self.now = self.now.max(until);
+    }
+
+    /// Like [`Sim::run_until`] but stops after `max_steps` events; returns whether it
+    /// reached `until`. The page uses it so one frame never does unbounded work.
+    pub fn run_until_bounded(&mut self, until: SimTime, max_steps: u64) -> bool {
+        for _ in 0..max_steps {
+            match self.next_event_time() {
+                Some(t) if t <= until => {
+                    self.step();
+                }
+                _ => {
+                    self.now = self.now.max(until);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Rebuilds a run: `base` (a freshly built simulation) plus the logged commands.
+    pub fn replay(base: Sim, log: &[LoggedCommand]) -> Result<Sim, CommandError> {
+        let mut sim = base;
+        for entry in log {
+            while sim.steps < entry.after_steps && sim.step().is_some() {}
+            sim.now = sim.now.max(entry.at);
+            sim.apply(entry.command.clone())?;
+        }
+        Ok(sim)
+    }
+
+    /// Applies a command now. On error nothing has changed.
+    pub fn apply(&mut self, command: Command) -> Result<(), CommandError> {
+        self.validate(&command)?;
+        self.command_log.push(LoggedCommand { after_steps: self.steps, at: self.now, command: command.clone() });
+        self.execute(command);
+        Ok(())
+    }
+
+    // ----- building (used by the scenario loader) ------------------------
+
+    pub(crate) fn add_topic(&mut self, topic: Topic) {
+        self.topics.insert(topic.name.clone(), topic);
+    }
+
+    pub(crate) fn add_producer(&mut self, name: &str, config: ProducerConfig) {
+        self.producers.insert(name.to_string(), Producer::new(name, config));
+    }
+
+    /// Queues a command for a later moment (a scenario's timeline).
+    pub(crate) fn schedule_command(&mut self, at: SimTime, command: Command) {
+        self.schedule(at, Pending::Command(command));
+    }
+
+    /// Runs a command as part of building (not logged: the scenario rebuilds it).
+    pub(crate) fn apply_unlogged(&mut self, command: Command) -> Result<(), CommandError> {
+        self.validate(&command)?;
+        self.execute(command);
+        Ok(())
+    }
+
+    // ----- internals -----------------------------------------------------
+
+    fn schedule(&mut self, at: SimTime, pending: Pending) {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        self.queue.insert((at.max(self.now), seq), pending);
+    }
+
+    fn latency(&self) -> u64 {
+        self.cluster.network_latency_ms
+    }
+
+    fn record(&mut self, kind: EventKind) {
+        self.trace.push(self.now, kind);
+    }
+
+    fn validate(&self, command: &Command) -> Result<(), CommandError> {
+        match command {
+            Command::Produce { producer, topic, key, value, partition, headers } => {
+                if !self.producers.contains_key(producer) {
+                    return Err(CommandError::UnknownProducer(producer.clone()));
+                }
+                let Some(t) = self.topics.get(topic) else {
+                    return Err(CommandError::UnknownTopic(topic.clone()));
+                };
+                if let Some(p) = partition {
+                    if *p >= t.partition_count() {
+                        return Err(CommandError::PartitionOutOfRange {
+                            topic: topic.clone(),
+                            partition: *p,
+                            partitions: t.partition_count(),
+                        });
+                    }
+                }
+                let too_long = |s: &str| s.chars().count() > MAX_VALUE_CHARS;
+                if too_long(value) || key.as_deref().is_some_and(too_long) {
+                    return Err(CommandError::Invalid(format!(
+                        "a key or value may have at most {MAX_VALUE_CHARS} characters"
+                    )));
+                }
+                if headers.len() > 16 || headers.iter().any(|h| too_long(&h.key) || too_long(&h.value)) {
+                    return Err(CommandError::Invalid(format!(
+                        "a record may have at most 16 headers of at most {MAX_VALUE_CHARS} characters"
+                    )));
+                }
+                Ok(())
+            }
+            Command::AddMember { group, member } => {
+                let Some(g) = self.groups.get(group) else {
+                    return Err(CommandError::UnknownGroup(group.clone()));
+                };
+                self.validate_member(g.id.as_str(), &g.topics, member)?;
+                if g.member(&member.client_id).is_some() {
+                    return Err(CommandError::DuplicateMember { group: group.clone(), client_id: member.client_id.clone() });
+                }
+                if g.members.len() >= MAX_MEMBERS_PER_GROUP {
+                    return Err(CommandError::Invalid(format!(
+                        "group \"{group}\" already has {MAX_MEMBERS_PER_GROUP} members, the most the sandbox allows"
+                    )));
+                }
+                Ok(())
+            }
+            Command::RemoveMember { group, client_id } => {
+                let Some(g) = self.groups.get(group) else {
+                    return Err(CommandError::UnknownGroup(group.clone()));
+                };
+                if g.member(client_id).is_none() {
+                    return Err(CommandError::UnknownMember { group: group.clone(), client_id: client_id.clone() });
+                }
+                Ok(())
+            }
+            Command::AddGroup { group } => self.validate_group(group),
+            Command::SetAssignor { group, assignor } => {
+                if !self.groups.contains_key(group) {
+                    return Err(CommandError::UnknownGroup(group.clone()));
+                }
+                check_strategy(*assignor)
+            }
+        }
+    }
+
+    fn validate_group(&self, spec: &GroupSpec) -> Result<(), CommandError> {
+        check_name("a group id", &spec.id)?;
+        if self.groups.contains_key(&spec.id) {
+            return Err(CommandError::DuplicateGroup(spec.id.clone()));
+        }
+        if self.groups.len() >= MAX_GROUPS {
+            return Err(CommandError::Invalid(format!("the sandbox allows at most {MAX_GROUPS} consumer groups")));
+        }
+        if spec.topics.is_empty() {
+            return Err(CommandError::Invalid(format!("group \"{}\" must subscribe to at least one topic", spec.id)));
+        }
+        for t in &spec.topics {
+            if !self.topics.contains_key(t) {
+                return Err(CommandError::UnknownTopic(t.clone()));
+            }
+        }
+        check_strategy(spec.config.assignor)?;
+        if spec.members.len() > MAX_MEMBERS_PER_GROUP {
+            return Err(CommandError::Invalid(format!(
+                "group \"{}\" has {} members; the sandbox allows at most {MAX_MEMBERS_PER_GROUP}",
+                spec.id,
+                spec.members.len()
+            )));
+        }
+        for (i, m) in spec.members.iter().enumerate() {
+            self.validate_member(&spec.id, &spec.topics, m)?;
+            if spec.members[..i].iter().any(|o| o.client_id == m.client_id) {
+                return Err(CommandError::DuplicateMember { group: spec.id.clone(), client_id: m.client_id.clone() });
+            }
+        }
+        Ok(())
+    }
+
+    fn validate_member(&self, group: &str, group_topics: &[String], m: &MemberSpec) -> Result<(), CommandError> {
+        check_name("a client id", &m.client_id)?;
+        if let Some(id) = &m.group_instance_id {
+            check_name("a group.instance.id", id)?;
+        }
+        for t in m.topics.as_deref().unwrap_or(group_topics) {
+            if !self.topics.contains_key(t) {
+                return Err(CommandError::UnknownTopic(t.clone()));
+            }
+        }
+        let c = &m.config;
+        if c.max_poll_records == 0 || c.max_poll_records > 10_000 {
+            return Err(CommandError::Invalid(format!(
+                "max_poll_records of member \"{}\" in group \"{group}\" must be between 1 and 10000",
+                m.client_id
+            )));
+        }
+        if c.auto_commit_interval_ms == 0 || c.fetch_max_wait_ms > 60_000 || c.processing_ms > 3_600_000 {
+            return Err(CommandError::Invalid(format!(
+                "member \"{}\" in group \"{group}\": auto_commit_interval_ms must be positive, fetch_max_wait_ms at most 60000, processing_ms at most 3600000",
+                m.client_id
+            )));
+        }
+        Ok(())
+    }
+
+    fn execute(&mut self, command: Command) {
+        match command {
+            Command::Produce { producer, topic, key, value, partition, headers } => {
+                self.send(&producer, &topic, key, value, partition, headers)
+            }
+            Command::AddMember { group, member } => self.join(&group, member),
+            Command::RemoveMember { group, client_id } => self.leave(&group, &client_id),
+            Command::AddGroup { group } => {
+                let id = group.id.clone();
+                self.groups.insert(
+                    id.clone(),
+                    Group {
+                        id: id.clone(),
+                        topics: group.topics,
+                        config: group.config,
+                        members: Vec::new(),
+                        state: GroupState::Empty,
+                        generation: 0,
+                        committed: BTreeMap::new(),
+                        rebalance_due: None,
+                        round: 0,
+                        initial_delay_since: None,
+                    },
+                );
+                self.record(EventKind::GroupCreated { group: id.clone() });
+                for m in group.members {
+                    self.join(&id, m);
+                }
+            }
+            Command::SetAssignor { group, assignor } => {
+                if let Some(g) = self.groups.get_mut(&group) {
+                    g.config.assignor = assignor;
+                    if !g.members.is_empty() {
+                        self.start_rebalance(&group, RebalanceCause::AssignorChanged);
+                    }
+                }
+            }
+        }
+    }
+
+    fn handle(&mut self, pending: Pending) {
+        match pending {
+            Pending::Command(command) => {
+                if let Err(e) = self.validate(&command) {
+                    // A timeline command that no longer fits (say, removing a member that
+                    // already left) is skipped, and the trace says why.
+                    self.record(EventKind::CommandRejected { reason: e.to_string() });
+                } else {
+                    self.execute(command);
+                }
+            }
+            Pending::Linger { producer, tp, batch } => {
+                let is_current = self
+                    .producers
+                    .get(&producer)
+                    .and_then(|p| p.open.get(&tp))
+                    .is_some_and(|b| b.id == batch);
+                if is_current {
+                    self.send_batch(&producer, &tp);
+                }
+            }
+            Pending::ProduceArrive { producer, tp, records, acks } => self.produce_arrive(producer, tp, records, acks),
+            Pending::ProduceResponse { producer, tp, acked } => {
+                for (record, offset, timestamp) in acked {
+                    if let Some(p) = self.producers.get_mut(&producer) {
+                        p.mark_acked(record, offset as i64);
+                    }
+                    self.record(EventKind::RecordAcked {
+                        record,
+                        producer: producer.clone(),
+                        topic: tp.topic.clone(),
+                        partition: tp.partition,
+                        offset: offset as i64,
+                        timestamp,
+                    });
+                }
+            }
+            Pending::RebalanceComplete { group, round } => self.complete_rebalance(&group, round),
+            Pending::Poll { group, client_id, token } => self.poll(&group, &client_id, token),
+            Pending::FetchArrive { group, client_id, token } => self.fetch_arrive(&group, &client_id, token),
+            Pending::FetchTimeout { group, client_id, token } => {
+                let before = self.parked.len();
+                self.parked.retain(|f| !(f.group == group && f.client_id == client_id && f.token == token));
+                if self.parked.len() != before {
+                    let at = self.now.plus_ms(self.latency());
+                    self.schedule(at, Pending::FetchResponse { group, client_id, token, records: Vec::new() });
+                }
+            }
+            Pending::FetchResponse { group, client_id, token, records } => {
+                self.fetch_response(&group, &client_id, token, records)
+            }
+        }
+    }
+
+    /// `KafkaProducer.send()`: choose the partition, add the record to that partition's
+    /// batch, and start `linger.ms` for a new batch.
+    fn send(
+        &mut self,
+        producer_name: &str,
+        topic: &str,
+        key: Option<String>,
+        value: String,
+        partition: Option<u32>,
+        headers: Vec<crate::record::Header>,
+    ) {
+        let Some(partitions) = self.topics.get(topic).map(Topic::partition_count) else { return };
+        let available: Vec<u32> = (0..partitions).collect();
+        let Some(producer) = self.producers.get_mut(producer_name) else { return };
+        let state = producer.partitioners.entry(topic.to_string()).or_insert_with(PartitionerState::default);
+        let chosen = state.choose(
+            producer.config.partitioner,
+            &mut self.rng,
+            partition,
+            key.as_deref().map(str::as_bytes),
+            partitions,
+            &available,
+        );
+        let (p, reason) = match chosen {
+            Ok(c) => c,
+            Err(e) => {
+                self.record(EventKind::CommandRejected { reason: e.to_string() });
+                return;
+            }
+        };
+        let header_bytes: Vec<(String, Vec<u8>)> =
+            headers.iter().map(|h| (h.key.clone(), h.value.clone().into_bytes())).collect();
+        let size_bytes = record_size_in_bytes(key.as_deref().map(str::as_bytes), Some(value.as_bytes()), &header_bytes);
+        let id = RecordId(self.next_record);
+        self.next_record += 1;
+        let record = Record {
+            id,
+            producer: producer_name.to_string(),
+            key: key.clone(),
+            value: value.clone(),
+            headers,
+            create_time: self.now,
+            size_bytes,
+        };
+        let tp = TopicPartition::new(topic, p);
+        let batch_size = producer.config.batch_size;
+        let linger_ms = producer.config.linger_ms;
+        let mut new_batch_id = None;
+        let batch = producer.open.entry(tp.clone()).or_insert_with(|| {
+            let id = self.next_batch;
+            self.next_batch += 1;
+            new_batch_id = Some(id);
+            OpenBatch { id, records: Vec::new(), bytes: 0 }
+        });
+        batch.records.push(record);
+        batch.bytes = batch.bytes.saturating_add(size_bytes);
+        let full = batch.bytes >= batch_size;
+        if matches!(reason, PartitionReason::Sticky) {
+            let enable_switch = full || new_batch_id.is_some();
+            if let Some(state) = producer.partitioners.get_mut(topic) {
+                state.on_sticky_append(&mut self.rng, size_bytes, batch_size, enable_switch, &available);
+            }
+        }
+        producer.remember(SentRecord {
+            record: id,
+            key: key.clone(),
+            value: value.clone(),
+            topic: topic.to_string(),
+            partition: p,
+            reason: reason.clone(),
+            sent_at: self.now,
+            acked_offset: None,
+        });
+        self.record(EventKind::RecordSent {
+            record: id,
+            producer: producer_name.to_string(),
+            topic: topic.to_string(),
+            partition: p,
+            key,
+            value,
+            reason,
+        });
+        if full {
+            self.send_batch(producer_name, &tp);
+        } else if let Some(batch) = new_batch_id {
+            let at = self.now.plus_ms(linger_ms);
+            self.schedule(at, Pending::Linger { producer: producer_name.to_string(), tp, batch });
+        }
+    }
+
+    /// The sender thread drains a batch into a Produce request.
+    fn send_batch(&mut self, producer_name: &str, tp: &TopicPartition) {
+        let Some(producer) = self.producers.get_mut(producer_name) else { return };
+        let Some(batch) = producer.open.remove(tp) else { return };
+        let acks = producer.config.acks;
+        let ids: Vec<RecordId> = batch.records.iter().map(|r| r.id).collect();
+        if acks == Acks::None {
+            // acks=0: the callback completes as soon as the request is sent, offset -1.
+            for id in &ids {
+                producer.mark_acked(*id, -1);
+            }
+        }
+        self.record(EventKind::BatchSent {
+            producer: producer_name.to_string(),
+            topic: tp.topic.clone(),
+            partition: tp.partition,
+            records: ids.clone(),
+        });
+        if acks == Acks::None {
+            for id in ids {
+                self.record(EventKind::RecordAcked {
+                    record: id,
+                    producer: producer_name.to_string(),
+                    topic: tp.topic.clone(),
+                    partition: tp.partition,
+                    offset: -1,
+                    timestamp: self.now,
+                });
+            }
+        }
+        let at = self.now.plus_ms(self.latency());
+        self.schedule(
+            at,
+            Pending::ProduceArrive { producer: producer_name.to_string(), tp: tp.clone(), records: batch.records, acks },
+        );
+    }
+
+    /// The leader appends a Produce request's records and answers.
+    fn produce_arrive(&mut self, producer: String, tp: TopicPartition, records: Vec<Record>, acks: Acks) {
+        let now = self.now;
+        let Some(topic) = self.topics.get_mut(&tp.topic) else { return };
+        let timestamp_type = topic.timestamp_type;
+        let Some(log) = topic.partitions.get_mut(tp.partition as usize) else { return };
+        let mut acked = Vec::with_capacity(records.len());
+        let mut appended = Vec::with_capacity(records.len());
+        for record in records {
+            let stored = log.append(record, now, timestamp_type);
+            acked.push((stored.record.id, stored.offset, stored.timestamp));
+            appended.push(EventKind::RecordAppended {
+                record: stored.record.id,
+                topic: tp.topic.clone(),
+                partition: tp.partition,
+                offset: stored.offset,
+                timestamp: stored.timestamp,
+            });
+        }
+        for kind in appended {
+            self.record(kind);
+        }
+        self.wake_parked(&tp);
+        if acks != Acks::None {
+            let at = self.now.plus_ms(self.latency());
+            self.schedule(at, Pending::ProduceResponse { producer, tp, acked });
+        }
+    }
+
+    // ----- groups ---------------------------------------------------------
+
+    fn join(&mut self, group_id: &str, spec: MemberSpec) {
+        let member_id = format!("{}-{}", spec.client_id, self.rng.uuid_v4());
+        let Some(group) = self.groups.get_mut(group_id) else { return };
+        let topics = spec.topics.unwrap_or_else(|| group.topics.clone());
+        group.members.push(Member {
+            client_id: spec.client_id.clone(),
+            member_id: member_id.clone(),
+            group_instance_id: spec.group_instance_id,
+            topics,
+            config: spec.config,
+            assigned: Vec::new(),
+            positions: BTreeMap::new(),
+            activity: Activity::AwaitingAssignment,
+            received: Default::default(),
+            received_total: 0,
+            token: 0,
+            next_auto_commit: SimTime::ZERO,
+            fetch_cursor: 0,
+        });
+        self.record(EventKind::MemberJoined {
+            group: group_id.to_string(),
+            client_id: spec.client_id.clone(),
+            member_id,
+        });
+        self.start_rebalance(group_id, RebalanceCause::MemberJoined { client_id: spec.client_id });
+    }
+
+    /// `consumer.close()`: commit (with auto-commit), LeaveGroup, and the rest rebalance.
+    fn leave(&mut self, group_id: &str, client_id: &str) {
+        self.auto_commit_on_close(group_id, client_id);
+        let Some(group) = self.groups.get_mut(group_id) else { return };
+        let Some(index) = group.members.iter().position(|m| m.client_id == client_id) else { return };
+        let member = group.members.remove(index);
+        let now_empty = group.members.is_empty();
+        if now_empty {
+            group.state = GroupState::Empty;
+            group.rebalance_due = None;
+            group.initial_delay_since = None;
+            group.round += 1;
+        }
+        self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
+        self.record(EventKind::MemberLeft {
+            group: group_id.to_string(),
+            client_id: client_id.to_string(),
+            member_id: member.member_id,
+        });
+        if !now_empty {
+            self.start_rebalance(group_id, RebalanceCause::MemberLeft { client_id: client_id.to_string() });
+        }
+    }
+
+    fn auto_commit_on_close(&mut self, group_id: &str, client_id: &str) {
+        let Some(group) = self.groups.get(group_id) else { return };
+        let Some(member) = group.member(client_id) else { return };
+        if member.config.enable_auto_commit {
+            self.commit_positions(group_id, client_id);
+        }
+    }
+
+    /// Commits the member's current positions (the offsets after what `poll()` returned).
+    fn commit_positions(&mut self, group_id: &str, client_id: &str) {
+        let Some(group) = self.groups.get_mut(group_id) else { return };
+        let Some(member) = group.members.iter().find(|m| m.client_id == client_id) else { return };
+        let offsets: Vec<(TopicPartition, u64)> = member.positions.iter().map(|(tp, o)| (tp.clone(), *o)).collect();
+        let changed = offsets.iter().any(|(tp, o)| group.committed.get(tp) != Some(o));
+        for (tp, o) in &offsets {
+            group.committed.insert(tp.clone(), *o);
+        }
+        // Kafka commits every position each time; the trace shows only commits that
+        // move an offset, so a quiet group does not fill it with repeats.
+        if changed {
+            self.record(EventKind::OffsetsCommitted {
+                group: group_id.to_string(),
+                client_id: client_id.to_string(),
+                offsets,
+            });
+        }
+    }
+
+    /// Starts (or joins) a rebalance. Eager protocol: every member commits (with
+    /// auto-commit, `ConsumerCoordinator.onJoinPrepare`) and gives up all partitions.
+    fn start_rebalance(&mut self, group_id: &str, cause: RebalanceCause) {
+        let latency = self.latency();
+        let initial_delay = self.cluster.group_initial_rebalance_delay_ms;
+        let rebalance_timeout = self.cluster.max_poll_interval_ms;
+        let now = self.now;
+        let Some(group) = self.groups.get(group_id) else { return };
+        let state = group.state;
+        let to_commit: Vec<String> = if state == GroupState::Stable {
+            group.members.iter().filter(|m| m.config.enable_auto_commit).map(|m| m.client_id.clone()).collect()
+        } else {
+            Vec::new()
+        };
+        for c in to_commit {
+            self.commit_positions(group_id, &c);
+        }
+        let Some(group) = self.groups.get_mut(group_id) else { return };
+        // A JoinGroup + SyncGroup round: two requests and two responses.
+        let round_trip = latency.saturating_mul(4);
+        let due = match state {
+            GroupState::Stable => Some(now.plus_ms(round_trip)),
+            // A new group waits group.initial.rebalance.delay.ms, re-armed by each new
+            // joiner but never past the rebalance timeout (`InitialDelayedJoin`).
+            GroupState::Empty => {
+                group.initial_delay_since = Some(now);
+                Some(now.plus_ms(initial_delay + round_trip))
+            }
+            GroupState::PreparingRebalance => match (group.initial_delay_since, &cause) {
+                (Some(since), RebalanceCause::MemberJoined { .. }) => {
+                    let limit = since.plus_ms(rebalance_timeout);
+                    Some(now.plus_ms(initial_delay).min(limit).plus_ms(round_trip))
+                }
+                // Joins and leaves during a running round are part of that round.
+                _ => None,
+            },
+        };
+        let mut revoked = Vec::new();
+        for m in &mut group.members {
+            m.token += 1;
+            m.activity = Activity::AwaitingAssignment;
+            if !m.assigned.is_empty() {
+                revoked.push(m.client_id.clone());
+            }
+            m.assigned.clear();
+            m.positions.clear();
+        }
+        group.state = GroupState::PreparingRebalance;
+        let mut schedule_round = None;
+        if let Some(due) = due {
+            group.round += 1;
+            group.rebalance_due = Some(due);
+            schedule_round = Some((due, group.round));
+        }
+        self.parked.retain(|f| f.group != group_id);
+        if state != GroupState::PreparingRebalance {
+            self.record(EventKind::RebalanceStarted { group: group_id.to_string(), cause });
+        }
+        if let Some((due, round)) = schedule_round {
+            self.schedule(due, Pending::RebalanceComplete { group: group_id.to_string(), round });
+        }
+    }
+
+    /// The leader's assignor runs; every member learns its partitions and where to start.
+    fn complete_rebalance(&mut self, group_id: &str, round: u64) {
+        let now = self.now;
+        let Some(group) = self.groups.get(group_id) else { return };
+        if group.round != round || group.state != GroupState::PreparingRebalance || group.members.is_empty() {
+            return;
+        }
+        let mut partitions_per_topic = BTreeMap::new();
+        for m in &group.members {
+            for t in &m.topics {
+                if let Some(topic) = self.topics.get(t) {
+                    partitions_per_topic.insert(t.clone(), topic.partition_count());
+                }
+            }
+        }
+        let subscriptions: Vec<Subscription> = group
+            .members
+            .iter()
+            .map(|m| Subscription {
+                member_id: m.member_id.clone(),
+                group_instance_id: m.group_instance_id.clone(),
+                topics: m.topics.clone(),
+                owned: Vec::new(),
+                generation: None,
+            })
+            .collect();
+        // Strategies are checked when a group is created or changed, so this succeeds.
+        let assignment = assign::assign(group.config.assignor, &partitions_per_topic, &subscriptions)
+            .map(|o| o.assignment)
+            .unwrap_or_default();
+        let reset = group.config.auto_offset_reset;
+        let committed = group.committed.clone();
+        let generation = group.generation + 1;
+        let mut events = Vec::new();
+        let mut polls = Vec::new();
+        let log_bounds = |tp: &TopicPartition| {
+            self.topics
+                .get(&tp.topic)
+                .and_then(|t| t.partitions.get(tp.partition as usize))
+                .map(|l| (l.log_start_offset(), l.log_end_offset()))
+                .unwrap_or((0, 0))
+        };
+        let mut positions_by_member = Vec::new();
+        for m in &group.members {
+            let mut tps: Vec<TopicPartition> = assignment
+                .get(&m.member_id)
+                .map(|by_topic| {
+                    by_topic.iter().flat_map(|(t, ps)| ps.iter().map(move |p| TopicPartition::new(t.clone(), *p))).collect()
+                })
+                .unwrap_or_default();
+            tps.sort();
+            let mut positions = BTreeMap::new();
+            for tp in &tps {
+                let (start, end) = log_bounds(tp);
+                let (offset, from) = match committed.get(tp) {
+                    Some(o) => (*o, StartFrom::Committed),
+                    None => match reset {
+                        OffsetReset::Earliest => (start, StartFrom::ResetEarliest),
+                        OffsetReset::Latest => (end, StartFrom::ResetLatest),
+                    },
+                };
+                positions.insert(tp.clone(), offset);
+                events.push(EventKind::PositionSet {
+                    group: group_id.to_string(),
+                    client_id: m.client_id.clone(),
+                    tp: tp.clone(),
+                    offset,
+                    from,
+                });
+            }
+            positions_by_member.push((tps, positions));
+        }
+        let Some(group) = self.groups.get_mut(group_id) else { return };
+        group.generation = generation;
+        group.state = GroupState::Stable;
+        group.rebalance_due = None;
+        group.initial_delay_since = None;
+        let mut assigned_events = Vec::new();
+        for (m, (tps, positions)) in group.members.iter_mut().zip(positions_by_member) {
+            assigned_events.push(EventKind::PartitionsAssigned {
+                group: group_id.to_string(),
+                generation,
+                client_id: m.client_id.clone(),
+                partitions: tps.clone(),
+            });
+            m.token += 1;
+            m.fetch_cursor = 0;
+            m.next_auto_commit = now.plus_ms(m.config.auto_commit_interval_ms);
+            m.activity = if tps.is_empty() { Activity::Idle } else { Activity::Fetching };
+            m.assigned = tps;
+            m.positions = positions;
+            if !m.assigned.is_empty() {
+                polls.push((m.client_id.clone(), m.token));
+            }
+        }
+        for e in assigned_events {
+            self.record(e);
+        }
+        for e in events {
+            self.record(e);
+        }
+        self.record(EventKind::GroupStable { group: group_id.to_string(), generation });
+        for (client_id, token) in polls {
+            self.schedule(now, Pending::Poll { group: group_id.to_string(), client_id, token });
+        }
+    }
+
+    /// `poll()`: auto-commit when the interval has passed (covering what earlier polls
+    /// returned, `ConsumerCoordinator.maybeAutoCommitOffsetsAsync`), then fetch.
+    fn poll(&mut self, group_id: &str, client_id: &str, token: u64) {
+        let now = self.now;
+        let latency = self.latency();
+        let Some(group) = self.groups.get_mut(group_id) else { return };
+        if group.state != GroupState::Stable {
+            return;
+        }
+        let Some(member) = group.member_mut(client_id) else { return };
+        if member.token != token {
+            return;
+        }
+        let commit_due = member.config.enable_auto_commit && now >= member.next_auto_commit;
+        if commit_due {
+            member.next_auto_commit = now.plus_ms(member.config.auto_commit_interval_ms);
+        }
+        if member.assigned.is_empty() {
+            member.activity = Activity::Idle;
+        } else {
+            member.activity = Activity::Fetching;
+        }
+        let fetch = !member.assigned.is_empty();
+        if commit_due {
+            self.commit_positions(group_id, client_id);
+        }
+        if fetch {
+            self.schedule(
+                now.plus_ms(latency),
+                Pending::FetchArrive { group: group_id.to_string(), client_id: client_id.to_string(), token },
+            );
+        }
+    }
+
+    /// Reads what the member may have now: committed records from its positions, at
+    /// most `max.poll.records`, starting from a partition that rotates each fetch.
+    fn read_for(&mut self, group_id: &str, client_id: &str) -> Vec<(TopicPartition, StoredRecord)> {
+        let Some(group) = self.groups.get_mut(group_id) else { return Vec::new() };
+        let Some(member) = group.members.iter_mut().find(|m| m.client_id == client_id) else { return Vec::new() };
+        let n = member.assigned.len() as u32;
+        if n == 0 {
+            return Vec::new();
+        }
+        let mut budget = member.config.max_poll_records;
+        let mut out = Vec::new();
+        let start = member.fetch_cursor % n;
+        member.fetch_cursor = (start + 1) % n;
+        for i in 0..n {
+            if budget == 0 {
+                break;
+            }
+            let tp = &member.assigned[((start + i) % n) as usize];
+            let position = member.positions.get(tp).copied().unwrap_or(0);
+            let Some(log) = self.topics.get(&tp.topic).and_then(|t| t.partitions.get(tp.partition as usize)) else {
+                continue;
+            };
+            let records = log.read_committed(position, budget);
+            budget -= records.len() as u32;
+            out.extend(records.iter().map(|r| (tp.clone(), r.clone())));
+        }
+        out
+    }
+
+    fn fetch_arrive(&mut self, group_id: &str, client_id: &str, token: u64) {
+        let valid = self
+            .groups
+            .get(group_id)
+            .and_then(|g| g.member(client_id))
+            .is_some_and(|m| m.token == token);
+        if !valid {
+            return;
+        }
+        let records = self.read_for(group_id, client_id);
+        if records.is_empty() {
+            let Some(member) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+            let wait = member.config.fetch_max_wait_ms;
+            let tps = member.assigned.clone();
+            self.parked.push(ParkedFetch { group: group_id.to_string(), client_id: client_id.to_string(), token, tps });
+            self.schedule(
+                self.now.plus_ms(wait),
+                Pending::FetchTimeout { group: group_id.to_string(), client_id: client_id.to_string(), token },
+            );
+        } else {
+            let at = self.now.plus_ms(self.latency());
+            self.schedule(
+                at,
+                Pending::FetchResponse { group: group_id.to_string(), client_id: client_id.to_string(), token, records },
+            );
+        }
+    }
+
+    /// New data completes every parked fetch that covers the partition.
+    fn wake_parked(&mut self, tp: &TopicPartition) {
+        let (woken, kept): (Vec<ParkedFetch>, Vec<ParkedFetch>) =
+            std::mem::take(&mut self.parked).into_iter().partition(|f| f.tps.contains(tp));
+        self.parked = kept;
+        for f in woken {
+            let records = self.read_for(&f.group, &f.client_id);
+            let at = self.now.plus_ms(self.latency());
+            self.schedule(
+                at,
+                Pending::FetchResponse { group: f.group, client_id: f.client_id, token: f.token, records },
+            );
+        }
+    }
+
+    /// `poll()` returns the fetched records; the application processes them, then polls again.
+    fn fetch_response(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        token: u64,
+        records: Vec<(TopicPartition, StoredRecord)>,
+    ) {
+        let now = self.now;
+        let Some(group) = self.groups.get_mut(group_id) else { return };
+        let Some(member) = group.members.iter_mut().find(|m| m.client_id == client_id) else { return };
+        if member.token != token {
+            return;
+        }
+        let mut delivered = Vec::new();
+        for (tp, stored) in records {
+            // Only records that continue the position are handed over (a fetch can race
+            // with nothing here, but the check keeps positions contiguous by construction).
+            let Some(position) = member.positions.get_mut(&tp) else { continue };
+            if stored.offset != *position {
+                continue;
+            }
+            *position = stored.offset + 1;
+            member.remember(Delivery {
+                record: stored.record.id,
+                tp: tp.clone(),
+                offset: stored.offset,
+                key: stored.record.key.clone(),
+                value: stored.record.value.clone(),
+                at: now,
+            });
+            delivered.push(EventKind::RecordDelivered {
+                group: group_id.to_string(),
+                client_id: client_id.to_string(),
+                record: stored.record.id,
+                tp,
+                offset: stored.offset,
+                value: stored.record.value.clone(),
+            });
+        }
+        let processing = member.config.processing_ms.saturating_mul(delivered.len() as u64);
+        member.activity = if delivered.is_empty() { Activity::Fetching } else { Activity::Processing };
+        for e in delivered {
+            self.record(e);
+        }
+        self.schedule(
+            now.plus_ms(processing),
+            Pending::Poll { group: group_id.to_string(), client_id: client_id.to_string(), token },
+        );
+    }
+}
+
+fn check_strategy(strategy: assign::Strategy) -> Result<(), CommandError> {
+    match strategy {
+        assign::Strategy::Range | assign::Strategy::RoundRobin => Ok(()),
+        other => Err(CommandError::Invalid(format!(
+            "the \"{other}\" assignor is not supported yet (it arrives with the group-protocol work); use \"range\" or \"roundrobin\""
+        ))),
+    }
+}

@@ -1,0 +1,187 @@
+//! Read-only, owned views of the simulation for the page, the CLI and tests.
+
+use crate::assign::Strategy;
+use crate::config::{Acks, OffsetReset};
+use crate::event::Event;
+use crate::group::{Activity, Delivery, GroupState};
+use crate::partitioner::PartitionerKind;
+use crate::producer::SentRecord;
+use crate::record::{RecordId, TopicPartition};
+use crate::sim::Sim;
+use crate::time::SimTime;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Snapshot {
+    pub now: SimTime,
+    pub seed: u64,
+    pub steps: u64,
+    pub events_total: u64,
+    pub next_event_at: Option<SimTime>,
+    pub topics: Vec<TopicView>,
+    pub producers: Vec<ProducerView>,
+    pub groups: Vec<GroupView>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TopicView {
+    pub name: String,
+    pub partitions: Vec<PartitionView>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartitionView {
+    pub partition: u32,
+    pub log_start_offset: u64,
+    pub log_end_offset: u64,
+    pub high_watermark: u64,
+    /// The newest records (at most [`RECORDS_SHOWN`]), oldest first.
+    pub records: Vec<RecordView>,
+}
+
+/// How many records of each partition a snapshot carries.
+pub const RECORDS_SHOWN: usize = 200;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordView {
+    pub id: RecordId,
+    pub offset: u64,
+    pub key: Option<String>,
+    pub value: String,
+    pub timestamp: SimTime,
+    pub producer: String,
+    pub appended_at: SimTime,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProducerView {
+    pub name: String,
+    pub partitioner: PartitionerKind,
+    pub linger_ms: u64,
+    pub acks: Acks,
+    pub sent_total: u64,
+    /// The newest sent records, oldest first.
+    pub sent: Vec<SentRecord>,
+    /// Records waiting in open batches (for `linger.ms`).
+    pub batched: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GroupView {
+    pub id: String,
+    pub topics: Vec<String>,
+    pub assignor: Strategy,
+    pub auto_offset_reset: OffsetReset,
+    pub state: GroupState,
+    pub generation: i32,
+    pub rebalance_due: Option<SimTime>,
+    /// Client id of the group leader (the first member to join).
+    pub leader: Option<String>,
+    pub members: Vec<MemberView>,
+    pub committed: Vec<(TopicPartition, u64)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MemberView {
+    pub client_id: String,
+    pub member_id: String,
+    pub group_instance_id: Option<String>,
+    pub activity: Activity,
+    pub assigned: Vec<TopicPartition>,
+    pub positions: Vec<(TopicPartition, u64)>,
+    pub received_total: u64,
+    /// The newest deliveries, oldest first.
+    pub received: Vec<Delivery>,
+}
+
+impl Sim {
+    /// An owned picture of the whole world now.
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            now: self.now(),
+            seed: self.seed(),
+            steps: self.steps(),
+            events_total: self.trace().total(),
+            next_event_at: self.next_event_time(),
+            topics: self
+                .topics()
+                .map(|t| TopicView {
+                    name: t.name.clone(),
+                    partitions: t
+                        .partitions
+                        .iter()
+                        .enumerate()
+                        .map(|(i, log)| {
+                            let recs = log.records();
+                            let from = recs.len().saturating_sub(RECORDS_SHOWN);
+                            PartitionView {
+                                partition: i as u32,
+                                log_start_offset: log.log_start_offset(),
+                                log_end_offset: log.log_end_offset(),
+                                high_watermark: log.high_watermark(),
+                                records: recs[from..]
+                                    .iter()
+                                    .map(|r| RecordView {
+                                        id: r.record.id,
+                                        offset: r.offset,
+                                        key: r.record.key.clone(),
+                                        value: r.record.value.clone(),
+                                        timestamp: r.timestamp,
+                                        producer: r.record.producer.clone(),
+                                        appended_at: r.appended_at,
+                                    })
+                                    .collect(),
+                            }
+                        })
+                        .collect(),
+                })
+                .collect(),
+            producers: self
+                .producers()
+                .map(|p| ProducerView {
+                    name: p.name.clone(),
+                    partitioner: p.config.partitioner,
+                    linger_ms: p.config.linger_ms,
+                    acks: p.config.acks,
+                    sent_total: p.sent_total,
+                    sent: p.sent.iter().cloned().collect(),
+                    batched: p.open.values().map(|b| b.records.len() as u32).sum(),
+                })
+                .collect(),
+            groups: self
+                .groups()
+                .map(|g| GroupView {
+                    id: g.id.clone(),
+                    topics: g.topics.clone(),
+                    assignor: g.config.assignor,
+                    auto_offset_reset: g.config.auto_offset_reset,
+                    state: g.state,
+                    generation: g.generation,
+                    rebalance_due: g.rebalance_due,
+                    leader: g.members.first().map(|m| m.client_id.clone()),
+                    members: g
+                        .members
+                        .iter()
+                        .map(|m| MemberView {
+                            client_id: m.client_id.clone(),
+                            member_id: m.member_id.clone(),
+                            group_instance_id: m.group_instance_id.clone(),
+                            activity: m.activity,
+                            assigned: m.assigned.clone(),
+                            positions: m.positions.iter().map(|(tp, o)| (tp.clone(), *o)).collect(),
+                            received_total: m.received_total(),
+                            received: m.received().cloned().collect(),
+                        })
+                        .collect(),
+                    committed: g.committed.iter().map(|(tp, o)| (tp.clone(), *o)).collect(),
+                })
+                .collect(),
+        }
+    }
+
+    /// The newest `n` events, oldest first.
+    pub fn recent_events(&self, n: usize) -> Vec<Event> {
+        let events: Vec<&Event> = self.trace().events().rev().take(n).collect();
+        events.into_iter().rev().cloned().collect()
+    }
+}

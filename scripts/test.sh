@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Runs every test of the project, installing the tools first (scripts/setup.sh):
+#   1. native:  cargo test --workspace --locked
+#   2. wasm:    cargo test -p kafka-sandbox-web --target wasm32-unknown-unknown --locked
+#               (web/tests/browser.rs in headless Chromium via chromedriver)
+#   3. build:   trunk build --release  (dist/)
+#   4. e2e:     node --test tests/e2e/*.test.mjs  (serves dist/ itself, drives /usr/bin/chromium;
+#               screenshots in tests/e2e/output/)
+# Stops at the first failing stage and exits non-zero; the last line is a summary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export TRUNK_SKIP_VERSION_CHECK=true
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+
+passed=0
+timings=()
+total_start=$SECONDS
+
+header() { printf '\n\033[1;34m===== %s =====\033[0m\n' "$*"; }
+
+summary() {
+  local failed=$1
+  echo
+  echo "timings: ${timings[*]:-none} total=$((SECONDS - total_start))s"
+  echo "stages: $passed passed, $failed failed"
+}
+
+# stage NAME COMMAND...: runs one stage, records its time, stops everything if it fails.
+stage() {
+  local name=$1
+  shift
+  header "$name: $*"
+  local start=$SECONDS status=0
+  "$@" || status=$?
+  timings+=("$name=$((SECONDS - start))s")
+  if [ "$status" -ne 0 ]; then
+    echo "FAILED: stage '$name' exited with status $status" >&2
+    summary 1
+    exit "$status"
+  fi
+  passed=$((passed + 1))
+}
+
+stage setup scripts/setup.sh
+stage native cargo test --workspace --locked
+stage wasm cargo test -p kafka-sandbox-web --target wasm32-unknown-unknown --locked
+stage build trunk build --release
+stage e2e node --test tests/e2e/*.test.mjs
+summary 0

@@ -1,0 +1,169 @@
+//! `kafka-sandbox assign`: runs a consumer group assignor over a group described in JSON on stdin.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io::{Read, Write};
+
+use kafka_sandbox_core::assign::{assign, Strategy, Subscription};
+use serde::de::{MapAccess, Visitor};
+use serde::{Deserialize, Deserializer};
+
+/// The most bytes read from stdin: a bound on memory for a hand-written group.
+const MAX_INPUT_BYTES: u64 = 16 * 1024 * 1024;
+
+const USAGE: &str = "usage: kafka-sandbox assign < group.json   (see kafka-sandbox --help)";
+
+/// The JSON document on stdin.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GroupInput {
+    /// A Kafka assignor name; parsed with `Strategy::from_str` for a clear message.
+    strategy: String,
+    /// Topic -> partition count (the cluster metadata).
+    #[serde(deserialize_with = "unique_keys")]
+    topics: BTreeMap<String, u32>,
+    members: Vec<MemberInput>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MemberInput {
+    member_id: String,
+    #[serde(default)]
+    group_instance_id: Option<String>,
+    subscription: Vec<String>,
+    #[serde(default)]
+    owned: Vec<(String, u32)>,
+    #[serde(default)]
+    generation: Option<i32>,
+}
+
+/// A JSON object into a map, rejecting a key that appears twice (serde_json would keep
+/// the last one silently).
+fn unique_keys<'de, D: Deserializer<'de>>(deserializer: D) -> Result<BTreeMap<String, u32>, D::Error> {
+    struct UniqueKeys;
+    impl<'de> Visitor<'de> for UniqueKeys {
+        type Value = BTreeMap<String, u32>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an object of topic name -> partition count")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut out = BTreeMap::new();
+            while let Some((topic, count)) = map.next_entry::<String, u32>()? {
+                if out.contains_key(&topic) {
+                    return Err(serde::de::Error::custom(format!("topic {topic:?} is listed twice")));
+                }
+                out.insert(topic, count);
+            }
+            Ok(out)
+        }
+    }
+    deserializer.deserialize_map(UniqueKeys)
+}
+
+/// Runs `assign` with the arguments that follow it; returns the exit code. Prints the
+/// assignment as one line of JSON on `out`, warnings on `err`.
+pub fn assign_command(args: &[String], input: &mut dyn Read, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+    if let Some(first) = args.first() {
+        if first == "-h" || first == "--help" {
+            return if writeln!(out, "{USAGE}").is_ok() { 0 } else { 1 };
+        }
+        let _ = writeln!(err, "kafka-sandbox assign: unexpected argument {first:?}; the group is read from stdin\n{USAGE}");
+        return 2;
+    }
+    match run(input) {
+        Ok((json, warnings)) => {
+            for warning in warnings {
+                let _ = writeln!(err, "warning: {warning}");
+            }
+            if writeln!(out, "{json}").and_then(|()| out.flush()).is_err() {
+                return 1;
+            }
+            0
+        }
+        Err(message) => {
+            let _ = writeln!(err, "kafka-sandbox assign: {message}");
+            2
+        }
+    }
+}
+
+/// Reads, validates and assigns; returns the JSON text and the warnings.
+fn run(input: &mut dyn Read) -> Result<(String, Vec<String>), String> {
+    let mut bytes = Vec::new();
+    input
+        .take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read stdin: {e}"))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(format!("the input is larger than {MAX_INPUT_BYTES} bytes"));
+    }
+    let group: GroupInput =
+        serde_json::from_slice(&bytes).map_err(|e| format!("invalid group JSON: {e}"))?;
+    let strategy: Strategy = group.strategy.parse().map_err(|e| format!("{e}"))?;
+    let members: Vec<Subscription> = group
+        .members
+        .into_iter()
+        .map(|m| Subscription {
+            member_id: m.member_id,
+            group_instance_id: m.group_instance_id,
+            topics: m.subscription,
+            owned: m.owned,
+            generation: m.generation,
+        })
+        .collect();
+    let outcome = assign(strategy, &group.topics, &members).map_err(|e| e.to_string())?;
+    let json = serde_json::to_string(&outcome.assignment)
+        .map_err(|e| format!("cannot write the assignment as JSON: {e}"))?;
+    Ok((json, outcome.warnings))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_with(input: &str) -> (i32, String, String) {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let code = assign_command(&[], &mut input.as_bytes(), &mut out, &mut err);
+        (code, String::from_utf8(out).unwrap(), String::from_utf8(err).unwrap())
+    }
+
+    #[test]
+    fn roundrobin_rr1() {
+        let (code, out, err) = run_with(
+            r#"{"strategy":"roundrobin","topics":{"t1":3,"t2":3},
+                "members":[{"member_id":"c1","subscription":["t1","t2"]},
+                           {"member_id":"c2","subscription":["t1","t2"],"owned":[["t1",0]],"generation":1}]}"#,
+        );
+        assert_eq!((code, err.as_str()), (0, ""));
+        assert_eq!(out, "{\"c1\":{\"t1\":[0,2],\"t2\":[1]},\"c2\":{\"t1\":[1],\"t2\":[0,2]}}\n");
+    }
+
+    #[test]
+    fn rejections() {
+        for (input, needle) in [
+            ("{", "invalid group JSON"),
+            (r#"{"strategy":"range","topics":{},"members":[],"extra":1}"#, "unknown field `extra`"),
+            (r#"{"strategy":"range","topics":{},"members":[{"member_id":"a","subscription":[],"rack":"r"}]}"#, "unknown field `rack`"),
+            (r#"{"strategy":"range","topics":{"t":1,"t":2},"members":[]}"#, "listed twice"),
+            (r#"{"strategy":"range","topics":{"t":-1},"members":[]}"#, "invalid group JSON"),
+            (r#"{"strategy":"rangee","topics":{},"members":[]}"#, "unknown assignment strategy"),
+            (r#"{"strategy":"sticky","topics":{},"members":[]}"#, "not yet supported"),
+        ] {
+            let (code, out, err) = run_with(input);
+            assert_eq!(code, 2, "{input}");
+            assert!(out.is_empty(), "{input}");
+            assert!(err.contains(needle), "{input}: {err}");
+        }
+    }
+
+    #[test]
+    fn arguments_are_rejected() {
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let code = assign_command(&["x".to_string()], &mut "".as_bytes(), &mut out, &mut err);
+        assert_eq!(code, 2);
+        assert!(out.is_empty());
+    }
+}

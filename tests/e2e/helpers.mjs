@@ -1,0 +1,187 @@
+// Helpers for the end-to-end tests (run with `npm run e2e` = `node --test tests/e2e/*.test.mjs`).
+//
+// They serve the Trunk build in dist/ from Node on an ephemeral 127.0.0.1 port, and drive the
+// Debian Chromium at /usr/bin/chromium through playwright-core (never `playwright install`).
+//
+//   import { startApp } from "./helpers.mjs";
+//   const app = await startApp();                 // server + browser + page at the app, started
+//   await app.page.locator("#app-root").waitFor();
+//   await app.screenshot("smoke");                // tests/e2e/output/smoke.png
+//   assert.deepEqual(app.problems(), []);         // console errors, page errors, CSP violations
+//   await app.close();
+//
+// Lower-level pieces: serveDist(), launchChromium(), openPage(browser, url).
+import { createServer } from "node:http";
+import { existsSync, mkdirSync } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
+import { extname, join, normalize, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+export const REPO_ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
+export const DIST_DIR = process.env.E2E_DIST_DIR ?? join(REPO_ROOT, "dist");
+export const OUTPUT_DIR = join(REPO_ROOT, "tests", "e2e", "output");
+export const CHROMIUM = process.env.CHROMIUM_BIN ?? "/usr/bin/chromium";
+export const CHROMIUM_ARGS = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-quic",
+  "--no-first-run",
+];
+
+const MIME = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".txt": "text/plain; charset=utf-8",
+};
+
+/**
+ * Serves `dir` (default dist/) on http://127.0.0.1:<ephemeral port>/.
+ * "/" serves index.html; missing files are 404 (no SPA fallback); only GET and HEAD.
+ * Returns { url, port, close(), requests } where requests lists "METHOD path status".
+ */
+export async function serveDist(dir = DIST_DIR) {
+  const root = resolve(dir);
+  if (!existsSync(join(root, "index.html"))) {
+    throw new Error(`${root}/index.html is missing: run \`trunk build --release\` first`);
+  }
+  const requests = [];
+  const server = createServer(async (req, res) => {
+    const done = (status, headers = {}, body = "") => {
+      requests.push(`${req.method} ${req.url} ${status}`);
+      res.writeHead(status, { "Cache-Control": "no-store", ...headers });
+      res.end(req.method === "HEAD" ? undefined : body);
+    };
+    if (req.method !== "GET" && req.method !== "HEAD") return done(405);
+    let path;
+    try {
+      path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    } catch {
+      return done(400);
+    }
+    if (path.endsWith("/")) path += "index.html";
+    const file = normalize(join(root, path));
+    if (file !== root && !file.startsWith(root + sep)) return done(403);
+    try {
+      if (!(await stat(file)).isFile()) return done(404);
+      const body = await readFile(file);
+      const type = MIME[extname(file).toLowerCase()] ?? "application/octet-stream";
+      done(200, { "Content-Type": type, "Content-Length": body.length }, body);
+    } catch {
+      done(404, { "Content-Type": "text/plain" }, "not found");
+    }
+  });
+  await new Promise((ok, fail) => {
+    server.once("error", fail);
+    server.listen(0, "127.0.0.1", ok);
+  });
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    port,
+    requests,
+    close: () =>
+      new Promise((ok) => {
+        server.closeAllConnections?.();
+        server.close(() => ok());
+      }),
+  };
+}
+
+/** Launches headless Debian Chromium. Close it with `await browser.close()`. */
+export async function launchChromium(options = {}) {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: run scripts/setup.sh (apt chromium)`);
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    timeout: 30_000,
+    ...options,
+  });
+}
+
+/**
+ * Opens a new page (1280x800) on `url` and records its problems: console errors and warnings,
+ * uncaught page errors, failed requests, and CSP violations. Returns { page, context, problems() }.
+ * With `waitForStart` (default true) it waits for Trunk's "TrunkApplicationStarted" event,
+ * which web/boot.js dispatches once the wasm app has been initialised.
+ */
+export async function openPage(browser, url, { waitForStart = true, viewport } = {}) {
+  const context = await browser.newContext({ viewport: viewport ?? { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  const problems = [];
+  page.on("console", (msg) => {
+    if (msg.type() === "error" || msg.type() === "warning") {
+      problems.push(`console ${msg.type()}: ${msg.text()}`);
+    }
+  });
+  page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+  page.on("requestfailed", (req) =>
+    problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`),
+  );
+  await page.addInitScript(() => {
+    window.__started = new Promise((ok) =>
+      window.addEventListener("TrunkApplicationStarted", () => ok(true), { once: true }),
+    );
+    document.addEventListener("securitypolicyviolation", (e) =>
+      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || "inline"}`),
+    );
+  });
+  await page.goto(url, { waitUntil: "load" });
+  if (waitForStart) await page.waitForFunction(() => window.__started);
+  return { page, context, problems: () => [...problems] };
+}
+
+/** Saves a full-page PNG as tests/e2e/output/<name>.png and returns its path. */
+export async function screenshot(page, name) {
+  mkdirSync(OUTPUT_DIR, { recursive: true });
+  const path = join(OUTPUT_DIR, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+/**
+ * Everything at once: serves dist/, launches Chromium, opens the app and waits until it started.
+ * Returns { url, server, browser, page, problems(), screenshot(name), close() }.
+ * Use one per test file (in before/after hooks) or one per test; always close() it.
+ */
+export async function startApp(options = {}) {
+  const server = await serveDist(options.dist);
+  let browser;
+  try {
+    browser = await launchChromium();
+    const { page, context, problems } = await openPage(browser, server.url, options);
+    return {
+      url: server.url,
+      server,
+      browser,
+      context,
+      page,
+      problems,
+      screenshot: (name) => screenshot(page, name),
+      close: async () => {
+        await browser.close();
+        await server.close();
+      },
+    };
+  } catch (err) {
+    await browser?.close();
+    await server.close();
+    throw err;
+  }
+}

@@ -1,0 +1,7 @@
+//! Integration tests of the simulation core, one module per theme.
+
+mod determinism;
+mod properties;
+mod scenarios;
+mod seed;
+mod support;

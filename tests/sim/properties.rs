@@ -1,0 +1,205 @@
+//! Random command sequences; the model's invariants checked after every step.
+
+use kafka_sandbox_core::assign::Strategy as Assignor;
+use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
+use kafka_sandbox_core::config::{ClusterConfig, GroupConfig, OffsetReset, ProducerConfig};
+use kafka_sandbox_core::partitioner::PartitionerKind;
+use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec, FORMAT_VERSION};
+use kafka_sandbox_core::{Command, Sim};
+use proptest::prelude::*;
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug)]
+enum Op {
+    Produce { producer: u8, topic: u8, key: Option<u8>, partition: Option<u8> },
+    AddMember { group: u8, client: u8 },
+    RemoveMember { group: u8, client: u8 },
+    AddGroup { group: u8, roundrobin: bool, earliest: bool },
+    SetAssignor { group: u8, roundrobin: bool },
+    Step(u8),
+    Advance(u16),
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        4 => (0..2u8, 0..2u8, proptest::option::of(0..6u8), proptest::option::weighted(0.2, 0..5u8))
+            .prop_map(|(producer, topic, key, partition)| Op::Produce { producer, topic, key, partition }),
+        2 => (0..3u8, 0..6u8).prop_map(|(group, client)| Op::AddMember { group, client }),
+        1 => (0..3u8, 0..6u8).prop_map(|(group, client)| Op::RemoveMember { group, client }),
+        1 => (0..3u8, any::<bool>(), any::<bool>()).prop_map(|(group, roundrobin, earliest)| Op::AddGroup { group, roundrobin, earliest }),
+        1 => (0..3u8, any::<bool>()).prop_map(|(group, roundrobin)| Op::SetAssignor { group, roundrobin }),
+        4 => (1..40u8).prop_map(Op::Step),
+        2 => (1..4000u16).prop_map(Op::Advance),
+    ]
+}
+
+fn base(seed: u64) -> Sim {
+    let s = Scenario {
+        version: FORMAT_VERSION,
+        name: None,
+        description: None,
+        seed,
+        cluster: ClusterConfig::default(),
+        topics: vec![
+            TopicSpec { name: "a".into(), partitions: 3, message_timestamp_type: Default::default() },
+            TopicSpec { name: "b".into(), partitions: 5, message_timestamp_type: Default::default() },
+        ],
+        producers: vec![
+            ProducerSpec { name: "p0".into(), config: ProducerConfig { batch_size: 100, ..Default::default() }, send: vec![] },
+            ProducerSpec {
+                name: "p1".into(),
+                config: ProducerConfig { partitioner: PartitionerKind::RoundRobin, linger_ms: 0, ..Default::default() },
+                send: vec![],
+            },
+        ],
+        groups: vec![],
+        commands: vec![],
+        duration_ms: None,
+    };
+    s.build().expect("base scenario")
+}
+
+fn to_command(op: &Op) -> Option<Command> {
+    let topic = |t: u8| if t == 0 { "a".to_string() } else { "b".to_string() };
+    let group = |g: u8| format!("g{g}");
+    Some(match op.clone() {
+        Op::Produce { producer, topic: t, key, partition } => Command::Produce {
+            producer: format!("p{producer}"),
+            topic: topic(t),
+            key: key.map(|k| format!("key{k}")),
+            value: "v".into(),
+            partition: partition.map(u32::from),
+            headers: vec![],
+        },
+        Op::AddMember { group: g, client } => {
+            Command::AddMember { group: group(g), member: MemberSpec::new(format!("c{client}")) }
+        }
+        Op::RemoveMember { group: g, client } => Command::RemoveMember { group: group(g), client_id: format!("c{client}") },
+        Op::AddGroup { group: g, roundrobin, earliest } => Command::AddGroup {
+            group: GroupSpec {
+                id: group(g),
+                topics: if g == 2 { vec!["a".into(), "b".into()] } else { vec![topic(g)] },
+                config: GroupConfig {
+                    assignor: if roundrobin { Assignor::RoundRobin } else { Assignor::Range },
+                    auto_offset_reset: if earliest { OffsetReset::Earliest } else { OffsetReset::Latest },
+                },
+                members: vec![MemberSpec::new("c0")],
+            },
+        },
+        Op::SetAssignor { group: g, roundrobin } => Command::SetAssignor {
+            group: group(g),
+            assignor: if roundrobin { Assignor::RoundRobin } else { Assignor::Range },
+        },
+        Op::Step(_) | Op::Advance(_) => return None,
+    })
+}
+
+/// The model's invariants; returns what is broken.
+fn check(sim: &Sim, seen: &mut BTreeMap<(String, String), usize>) -> Result<(), String> {
+    for topic in sim.topics() {
+        for (p, log) in topic.partitions.iter().enumerate() {
+            for (i, r) in log.records().iter().enumerate() {
+                if r.offset != log.log_start_offset() + i as u64 {
+                    return Err(format!("{}-{p}: offsets not contiguous at {i}", topic.name));
+                }
+            }
+            if log.high_watermark() > log.log_end_offset() {
+                return Err(format!("{}-{p}: HW above LEO", topic.name));
+            }
+        }
+    }
+    for g in sim.groups() {
+        let mut owners = BTreeMap::new();
+        for m in &g.members {
+            for tp in &m.assigned {
+                if let Some(other) = owners.insert(tp.clone(), m.client_id.clone()) {
+                    return Err(format!("{}: {tp} owned by {other} and {}", g.id, m.client_id));
+                }
+                if !m.topics.contains(&tp.topic) {
+                    return Err(format!("{}: {} owns {tp} without subscribing", g.id, m.client_id));
+                }
+            }
+            // Received records: in offset order per partition, each really in the log
+            // at that offset and below the HW when it was read.
+            let mut last: BTreeMap<String, u64> = BTreeMap::new();
+            let key = (g.id.clone(), m.member_id.clone());
+            let already = seen.get(&key).copied().unwrap_or(0);
+            for (i, d) in m.received().enumerate() {
+                if let Some(prev) = last.insert(d.tp.to_string(), d.offset) {
+                    if d.offset <= prev && i >= already {
+                        return Err(format!("{}: {} got {} offset {} after {}", g.id, m.client_id, d.tp, d.offset, prev));
+                    }
+                }
+                let log = sim.topic(&d.tp.topic).and_then(|t| t.partitions.get(d.tp.partition as usize));
+                let stored = log.and_then(|l| l.records().iter().find(|r| r.offset == d.offset));
+                match stored {
+                    Some(r) if r.record.id == d.record => {}
+                    _ => return Err(format!("{}: {} got {} at {} which the log does not hold", g.id, m.client_id, d.record, d.offset)),
+                }
+            }
+            seen.insert(key, m.received().count());
+            if let Some(pos) = m.positions.iter().find(|(tp, _)| !m.assigned.contains(tp)) {
+                return Err(format!("{}: {} has a position for unassigned {}", g.id, m.client_id, pos.0));
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn invariants_hold_after_every_step(seed in any::<u64>(), ops in proptest::collection::vec(op(), 1..120)) {
+        let mut sim = base(seed);
+        let mut seen = BTreeMap::new();
+        for (i, op) in ops.iter().enumerate() {
+            match op {
+                Op::Step(n) => {
+                    for _ in 0..*n {
+                        if sim.step().is_none() { break; }
+                        if let Err(e) = check(&sim, &mut seen) {
+                            prop_assert!(false, "seed {seed}, op {i} ({op:?}), step {}: {e}", sim.steps());
+                        }
+                    }
+                }
+                Op::Advance(ms) => {
+                    let until = sim.now().plus_ms(u64::from(*ms));
+                    while sim.next_event_time().is_some_and(|t| t <= until) {
+                        sim.step();
+                        if let Err(e) = check(&sim, &mut seen) {
+                            prop_assert!(false, "seed {seed}, op {i} ({op:?}), step {}: {e}", sim.steps());
+                        }
+                    }
+                    sim.run_until(until);
+                }
+                other => {
+                    if let Some(c) = to_command(other) {
+                        // Refused commands are fine (unknown member, …); they must not change anything.
+                        let before = sim.trace().total();
+                        if sim.apply(c).is_err() {
+                            prop_assert_eq!(before, sim.trace().total());
+                        }
+                    }
+                }
+            }
+            if let Err(e) = check(&sim, &mut seen) {
+                prop_assert!(false, "seed {seed}, op {i} ({op:?}): {e}");
+            }
+        }
+        // Once membership stops changing and time passes, every group with members is
+        // Stable and every partition of a subscribed topic is owned.
+        let later = sim.now().plus_ms(400_000);
+        sim.run_until(later);
+        for g in sim.groups() {
+            if g.members.is_empty() { continue; }
+            prop_assert_eq!(g.state, kafka_sandbox_core::group::GroupState::Stable, "seed {}", seed);
+            let owned: usize = g.members.iter().map(|m| m.assigned.len()).sum();
+            let mut topics: Vec<&String> = g.members.iter().flat_map(|m| &m.topics).collect();
+            topics.sort();
+            topics.dedup();
+            let total: u32 = topics.iter().map(|t| sim.topic(t).map(|t| t.partition_count()).unwrap_or(0)).sum();
+            prop_assert_eq!(owned as u32, total, "seed {}", seed);
+        }
+    }
+}
