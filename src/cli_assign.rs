@@ -40,7 +40,9 @@ struct MemberInput {
 
 /// A JSON object into a map, rejecting a key that appears twice (serde_json would keep
 /// the last one silently).
-fn unique_keys<'de, D: Deserializer<'de>>(deserializer: D) -> Result<BTreeMap<String, u32>, D::Error> {
+fn unique_keys<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<BTreeMap<String, u32>, D::Error> {
     struct UniqueKeys;
     impl<'de> Visitor<'de> for UniqueKeys {
         type Value = BTreeMap<String, u32>;
@@ -53,7 +55,9 @@ fn unique_keys<'de, D: Deserializer<'de>>(deserializer: D) -> Result<BTreeMap<St
             let mut out = BTreeMap::new();
             while let Some((topic, count)) = map.next_entry::<String, u32>()? {
                 if out.contains_key(&topic) {
-                    return Err(serde::de::Error::custom(format!("topic {topic:?} is listed twice")));
+                    return Err(serde::de::Error::custom(format!(
+                        "topic {topic:?} is listed twice"
+                    )));
                 }
                 out.insert(topic, count);
             }
@@ -65,10 +69,19 @@ fn unique_keys<'de, D: Deserializer<'de>>(deserializer: D) -> Result<BTreeMap<St
 
 /// Runs `assign` with the arguments that follow it; returns the exit code. Prints the
 /// assignment as one line of JSON on `out`, warnings on `err`.
-pub fn assign_command(args: &[String], input: &mut dyn Read, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+pub fn assign_command(
+    args: &[String],
+    input: &mut dyn Read,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
     if let Some(first) = args.first() {
         if first == "-h" || first == "--help" {
-            return if writeln!(out, "{USAGE}").is_ok() { 0 } else { 1 };
+            return if writeln!(out, "{USAGE}").is_ok() {
+                0
+            } else {
+                1
+            };
         }
         let _ = writeln!(err, "kafka-sandbox assign: unexpected argument {first:?}; the group is read from stdin\n{USAGE}");
         return 2;
@@ -121,13 +134,18 @@ fn run(input: &mut dyn Read) -> Result<(String, Vec<String>), String> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // Tests may unwrap: a panic is a failed test.
 mod tests {
     use super::*;
 
     fn run_with(input: &str) -> (i32, String, String) {
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let code = assign_command(&[], &mut input.as_bytes(), &mut out, &mut err);
-        (code, String::from_utf8(out).unwrap(), String::from_utf8(err).unwrap())
+        (
+            code,
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(err).unwrap(),
+        )
     }
 
     #[test]
@@ -138,19 +156,40 @@ mod tests {
                            {"member_id":"c2","subscription":["t1","t2"],"owned":[["t1",0]],"generation":1}]}"#,
         );
         assert_eq!((code, err.as_str()), (0, ""));
-        assert_eq!(out, "{\"c1\":{\"t1\":[0,2],\"t2\":[1]},\"c2\":{\"t1\":[1],\"t2\":[0,2]}}\n");
+        assert_eq!(
+            out,
+            "{\"c1\":{\"t1\":[0,2],\"t2\":[1]},\"c2\":{\"t1\":[1],\"t2\":[0,2]}}\n"
+        );
     }
 
     #[test]
     fn rejections() {
         for (input, needle) in [
             ("{", "invalid group JSON"),
-            (r#"{"strategy":"range","topics":{},"members":[],"extra":1}"#, "unknown field `extra`"),
-            (r#"{"strategy":"range","topics":{},"members":[{"member_id":"a","subscription":[],"rack":"r"}]}"#, "unknown field `rack`"),
-            (r#"{"strategy":"range","topics":{"t":1,"t":2},"members":[]}"#, "listed twice"),
-            (r#"{"strategy":"range","topics":{"t":-1},"members":[]}"#, "invalid group JSON"),
-            (r#"{"strategy":"rangee","topics":{},"members":[]}"#, "unknown assignment strategy"),
-            (r#"{"strategy":"sticky","topics":{},"members":[]}"#, "not yet supported"),
+            (
+                r#"{"strategy":"range","topics":{},"members":[],"extra":1}"#,
+                "unknown field `extra`",
+            ),
+            (
+                r#"{"strategy":"range","topics":{},"members":[{"member_id":"a","subscription":[],"rack":"r"}]}"#,
+                "unknown field `rack`",
+            ),
+            (
+                r#"{"strategy":"range","topics":{"t":1,"t":2},"members":[]}"#,
+                "listed twice",
+            ),
+            (
+                r#"{"strategy":"range","topics":{"t":-1},"members":[]}"#,
+                "invalid group JSON",
+            ),
+            (
+                r#"{"strategy":"rangee","topics":{},"members":[]}"#,
+                "unknown assignment strategy",
+            ),
+            (
+                r#"{"strategy":"sticky","topics":{},"members":[]}"#,
+                "not yet supported",
+            ),
         ] {
             let (code, out, err) = run_with(input);
             assert_eq!(code, 2, "{input}");

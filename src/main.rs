@@ -64,7 +64,11 @@ fn dispatch(args: &[String]) -> i32 {
     match command.as_str() {
         "-h" | "--help" | "help" => {
             let mut out = io::stdout().lock();
-            if out.write_all(USAGE.as_bytes()).and_then(|()| out.flush()).is_err() {
+            if out
+                .write_all(USAGE.as_bytes())
+                .and_then(|()| out.flush())
+                .is_err()
+            {
                 return 1;
             }
             0

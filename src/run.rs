@@ -1,8 +1,166 @@
-//! `kafka-sandbox run`: runs a scenario through the simulation (stub until the lead's version lands).
+//! `kafka-sandbox run`: runs a scenario to its end and prints who received what.
+
+use kafka_sandbox_core::scenario::{self, Scenario};
+use kafka_sandbox_core::snapshot::Snapshot;
+use kafka_sandbox_core::SimTime;
+use std::fmt::Write as _;
+use std::io::Write as _;
+
+pub const USAGE: &str = "\
+kafka-sandbox run SCENARIO [--until MS] [--trace FILE]
+    SCENARIO is a scenario file (JSON, see docs/scenario-format.md) or builtin:NAME
+    (NAME: two-groups, one-consumer, two-consumers, five-consumers).
+    --until MS    stop at MS simulated milliseconds (default: the scenario's duration_ms,
+                  or 10 s after its last timeline entry)
+    --trace FILE  write every trace event as one JSON object per line to FILE";
+
+struct Options {
+    scenario: String,
+    until: Option<u64>,
+    trace: Option<String>,
+}
+
+fn parse(args: &[String]) -> Result<Options, String> {
+    let mut scenario = None;
+    let mut until = None;
+    let mut trace = None;
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        match a.as_str() {
+            "--until" | "--trace" => {
+                let Some(v) = args.get(i + 1) else { return Err(format!("{a} needs a value")) };
+                if a == "--until" {
+                    until = Some(v.parse::<u64>().map_err(|_| format!("--until takes milliseconds (a whole number), not {v:?}"))?);
+                } else {
+                    trace = Some(v.clone());
+                }
+                i += 2;
+            }
+            "-h" | "--help" => return Err(String::new()),
+            s if s.starts_with('-') => return Err(format!("unknown option {s}")),
+            s => {
+                if scenario.replace(s.to_string()).is_some() {
+                    return Err("give one scenario".into());
+                }
+                i += 1;
+            }
+        }
+    }
+    let Some(scenario) = scenario else { return Err("which scenario? give a file or builtin:NAME".into()) };
+    Ok(Options { scenario, until, trace })
+}
+
+fn load(spec: &str) -> Result<Scenario, String> {
+    if let Some(name) = spec.strip_prefix("builtin:") {
+        let names: Vec<&str> = scenario::BUILT_IN.iter().map(|(n, _)| *n).collect();
+        return match scenario::built_in(name) {
+            Some(r) => r.map_err(|e| e.to_string()),
+            None => Err(format!("no built-in scenario {name:?}; there are: {}", names.join(", "))),
+        };
+    }
+    let text = std::fs::read_to_string(spec).map_err(|e| format!("cannot read {spec}: {e}"))?;
+    Scenario::from_json(&text).map_err(|e| format!("{spec}: {e}"))
+}
 
 /// Runs the `run` subcommand with the arguments that follow `run`; returns the exit code.
 pub fn run_command(args: &[String]) -> i32 {
-    let _ = args;
-    eprintln!("kafka-sandbox run: not yet implemented");
-    2
+    let options = match parse(args) {
+        Ok(o) => o,
+        Err(e) if e.is_empty() => {
+            println!("{USAGE}");
+            return 0;
+        }
+        Err(e) => {
+            eprintln!("kafka-sandbox run: {e}\n\n{USAGE}");
+            return 2;
+        }
+    };
+    let scenario = match load(&options.scenario) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("kafka-sandbox run: {e}");
+            return 2;
+        }
+    };
+    let mut sim = match scenario.build() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("kafka-sandbox run: {e}");
+            return 2;
+        }
+    };
+    let until = options.until.unwrap_or_else(|| scenario.end_ms());
+    let mut trace_out = match &options.trace {
+        Some(path) => match std::fs::File::create(path) {
+            Ok(f) => Some(std::io::BufWriter::new(f)),
+            Err(e) => {
+                eprintln!("kafka-sandbox run: cannot write {path}: {e}");
+                return 2;
+            }
+        },
+        None => None,
+    };
+    // Step in slices so the trace file gets every event even when the in-memory
+    // trace keeps only the newest ones.
+    let mut written = 0;
+    loop {
+        let done = sim.run_until_bounded(SimTime(until), 1_000);
+        if let Some(out) = trace_out.as_mut() {
+            for e in sim.events_since(written) {
+                let line = serde_json::to_string(e).unwrap_or_default();
+                if writeln!(out, "{line}").is_err() {
+                    eprintln!("kafka-sandbox run: writing the trace failed");
+                    return 1;
+                }
+            }
+        }
+        written = sim.trace().total();
+        if done {
+            break;
+        }
+    }
+    if let Some(mut out) = trace_out {
+        if out.flush().is_err() {
+            eprintln!("kafka-sandbox run: writing the trace failed");
+            return 1;
+        }
+    }
+    print!("{}", summary(&scenario, &sim.snapshot()));
+    0
+}
+
+/// The text summary: per partition its records, per group per member its partitions
+/// and the values received in order.
+pub fn summary(scenario: &Scenario, snap: &Snapshot) -> String {
+    let mut s = String::new();
+    let name = scenario.name.as_deref().unwrap_or("(unnamed scenario)");
+    let _ = writeln!(s, "{name}: seed {}, ran to {} ms, {} events", snap.seed, snap.now.ms(), snap.events_total);
+    for t in &snap.topics {
+        let _ = writeln!(s, "topic {}", t.name);
+        for p in &t.partitions {
+            let values: Vec<&str> = p.records.iter().map(|r| r.value.as_str()).collect();
+            let _ = writeln!(
+                s,
+                "  partition {}: offsets {}..{} (HW {}): {}",
+                p.partition,
+                p.log_start_offset,
+                p.log_end_offset,
+                p.high_watermark,
+                values.join(" ")
+            );
+        }
+    }
+    for g in &snap.groups {
+        let _ = writeln!(s, "group {} ({}, {:?}, generation {})", g.id, g.assignor, g.state, g.generation);
+        for m in &g.members {
+            let parts: Vec<String> = m.assigned.iter().map(ToString::to_string).collect();
+            let values: Vec<&str> = m.received.iter().map(|d| d.value.as_str()).collect();
+            let got = if values.is_empty() { "(nothing)".to_string() } else { values.join(" ") };
+            let _ = writeln!(s, "  {} [{}]: {}", m.client_id, parts.join(", "), got);
+        }
+        let committed: Vec<String> = g.committed.iter().map(|(tp, o)| format!("{tp}={o}")).collect();
+        let _ = writeln!(s, "  committed: {}", if committed.is_empty() { "(none)".into() } else { committed.join(", ") });
+    }
+    s
 }

@@ -1,5 +1,7 @@
 //! Integration tests of the `kafka-sandbox` binary: assign and partition, through stdin/stdout and exit codes.
 
+#![allow(clippy::unwrap_used)] // Tests may unwrap: a panic is a failed test.
+
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -11,7 +13,12 @@ fn sandbox(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
     child.wait_with_output().unwrap()
 }
 
@@ -69,7 +76,10 @@ fn assign_unknown_strategy_exits_2_with_empty_stdout() {
 #[test]
 fn assign_sticky_is_not_yet_supported() {
     for name in ["sticky", "cooperative-sticky"] {
-        let out = sandbox(&["assign"], &R1.replace("\"range\"", &format!("\"{name}\"")));
+        let out = sandbox(
+            &["assign"],
+            &R1.replace("\"range\"", &format!("\"{name}\"")),
+        );
         assert_eq!(out.status.code(), Some(2), "{name}");
         assert!(out.stdout.is_empty());
         assert!(text(&out.stderr).contains("not yet supported"), "{name}");
@@ -107,17 +117,33 @@ fn assign_topic_without_metadata_warns_and_succeeds() {
     let out = sandbox(&["assign"], input);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(text(&out.stdout), "{\"c1\":{\"t1\":[0,1]}}\n");
-    assert!(text(&out.stderr).contains("Skipping assignment for topic ghost since no metadata is available"));
+    assert!(text(&out.stderr)
+        .contains("Skipping assignment for topic ghost since no metadata is available"));
 }
 
 /// kafka-semantics §8: "key1" % 4 = 0, "key2" % 4 = 3, "key3" % 4 = 1, "" % 4 = 1.
 #[test]
 fn partition_keys_match_the_table() {
-    let out = sandbox(&["partition", "--partitions", "4", "key1", "key2", "key3", ""], "");
+    let out = sandbox(
+        &["partition", "--partitions", "4", "key1", "key2", "key3", ""],
+        "",
+    );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "0\n3\n1\n1\n");
     // The same keys % 3 and % 6 (the other columns of the table).
-    let out = sandbox(&["partition", "--partitions=3", "key1", "key2", "key3", "", "a", "kafka"], "");
+    let out = sandbox(
+        &[
+            "partition",
+            "--partitions=3",
+            "key1",
+            "key2",
+            "key3",
+            "",
+            "a",
+            "kafka",
+        ],
+        "",
+    );
     assert_eq!(text(&out.stdout), "2\n2\n1\n0\n1\n1\n");
     let out = sandbox(&["partition", "--partitions", "6", "foobar", "abc"], "");
     assert_eq!(text(&out.stdout), "0\n3\n");
@@ -125,9 +151,22 @@ fn partition_keys_match_the_table() {
 
 #[test]
 fn partition_double_dash_allows_dash_keys() {
-    let out = sandbox(&["partition", "--partitions", "1000", "--", "-x", "--partitions"], "");
+    let out = sandbox(
+        &[
+            "partition",
+            "--partitions",
+            "1000",
+            "--",
+            "-x",
+            "--partitions",
+        ],
+        "",
+    );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let lines: Vec<u32> = text(&out.stdout).lines().map(|l| l.parse().unwrap()).collect();
+    let lines: Vec<u32> = text(&out.stdout)
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
     assert_eq!(lines.len(), 2);
     assert!(lines.iter().all(|p| *p < 1000));
     // Without --, "-x" is an unknown option.

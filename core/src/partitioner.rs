@@ -75,8 +75,9 @@ pub fn partition_for_key(key: &[u8], num_partitions: u32) -> u32 {
 
 /// Java's `String.hashCode`: `h = 31*h + c` over the UTF-16 code units, wrapping at 32 bits.
 pub fn java_string_hash(s: &str) -> i32 {
-    s.encode_utf16()
-        .fold(0i32, |h, unit| h.wrapping_mul(31).wrapping_add(i32::from(unit)))
+    s.encode_utf16().fold(0i32, |h, unit| {
+        h.wrapping_mul(31).wrapping_add(i32::from(unit))
+    })
 }
 
 /// The `__consumer_offsets` partition whose leader coordinates `group_id`:
@@ -184,7 +185,10 @@ impl fmt::Display for PartitionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PartitionError::NoPartitions => {
-                write!(f, "the topic has no partitions, so no partition can be chosen")
+                write!(
+                    f,
+                    "the topic has no partitions, so no partition can be chosen"
+                )
             }
             PartitionError::ExplicitOutOfRange {
                 partition,
@@ -357,6 +361,7 @@ fn next_partition(rng: &mut SimRng, num_partitions: u32, available: &[u32]) -> u
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // Tests may unwrap: a panic is a failed test.
 mod tests {
     use super::*;
 
@@ -368,11 +373,19 @@ mod tests {
             (b"foobar", -790332482),
             (b"a-little-bit-long-string", -985981536),
             (b"a-little-bit-longer-string", -1486304829),
-            (b"lkjh234lh9fiuh90y23oiuhsafujhadof229phr9h19h89h8", -58897971),
+            (
+                b"lkjh234lh9fiuh90y23oiuhsafujhadof229phr9h19h89h8",
+                -58897971,
+            ),
             (b"abc", 479470107),
         ];
         for (input, expected) in cases {
-            assert_eq!(murmur2(input), expected, "{:?}", String::from_utf8_lossy(input));
+            assert_eq!(
+                murmur2(input),
+                expected,
+                "{:?}",
+                String::from_utf8_lossy(input)
+            );
         }
     }
 
@@ -482,7 +495,14 @@ mod tests {
         let got: Vec<u32> = (0..7)
             .map(|_| {
                 let (p, _) = state
-                    .choose(PartitionerKind::RoundRobin, &mut rng, None, Some(b"k"), 4, &all)
+                    .choose(
+                        PartitionerKind::RoundRobin,
+                        &mut rng,
+                        None,
+                        Some(b"k"),
+                        4,
+                        &all,
+                    )
                     .unwrap();
                 p
             })
@@ -502,7 +522,14 @@ mod tests {
         let got: Vec<u32> = (0..4)
             .map(|_| {
                 state
-                    .choose(PartitionerKind::RoundRobin, &mut rng, None, None, 4, &available)
+                    .choose(
+                        PartitionerKind::RoundRobin,
+                        &mut rng,
+                        None,
+                        None,
+                        4,
+                        &available,
+                    )
                     .unwrap()
                     .0
             })
@@ -540,11 +567,25 @@ mod tests {
         let mut state = PartitionerState::default();
         let mut rng = SimRng::new(1);
         assert_eq!(
-            state.choose(PartitionerKind::BuiltIn, &mut rng, Some(2), Some(b"key1"), 3, &[0, 1, 2]),
+            state.choose(
+                PartitionerKind::BuiltIn,
+                &mut rng,
+                Some(2),
+                Some(b"key1"),
+                3,
+                &[0, 1, 2]
+            ),
             Ok((2, PartitionReason::Explicit))
         );
         let err = state
-            .choose(PartitionerKind::RoundRobin, &mut rng, Some(3), None, 3, &[0, 1, 2])
+            .choose(
+                PartitionerKind::RoundRobin,
+                &mut rng,
+                Some(3),
+                None,
+                3,
+                &[0, 1, 2],
+            )
             .unwrap_err();
         assert_eq!(
             err,
@@ -568,9 +609,24 @@ mod tests {
         let mut rng = SimRng::new(1);
         // "key2" % 4 = 3 even though partition 3 has no leader.
         let got = state
-            .choose(PartitionerKind::BuiltIn, &mut rng, None, Some(b"key2"), 4, &[0, 1, 2])
+            .choose(
+                PartitionerKind::BuiltIn,
+                &mut rng,
+                None,
+                Some(b"key2"),
+                4,
+                &[0, 1, 2],
+            )
             .unwrap();
-        assert_eq!(got, (3, PartitionReason::KeyHash { murmur2: 1674751211 }));
+        assert_eq!(
+            got,
+            (
+                3,
+                PartitionReason::KeyHash {
+                    murmur2: 1674751211
+                }
+            )
+        );
         assert_eq!(state.sticky_partition, None);
     }
 
@@ -614,9 +670,15 @@ mod tests {
             .choose(PartitionerKind::BuiltIn, &mut rng, None, None, 4, &all)
             .unwrap();
         state.on_sticky_append(&mut rng, 1500, 1000, false, &all);
-        assert_eq!(state.sticky_produced_bytes, 1500, "no switch while disabled");
+        assert_eq!(
+            state.sticky_produced_bytes, 1500,
+            "no switch while disabled"
+        );
         state.on_sticky_append(&mut rng, 500, 1000, false, &all);
-        assert_eq!(state.sticky_produced_bytes, 0, ">= 2 x batch.size switches anyway");
+        assert_eq!(
+            state.sticky_produced_bytes, 0,
+            ">= 2 x batch.size switches anyway"
+        );
         assert!(state.sticky_partition.is_some());
         // Without a sticky partition (keyed or round-robin traffic) it is a no-op.
         let mut fresh = PartitionerState::default();
@@ -648,7 +710,14 @@ mod tests {
         let mut seen = std::collections::BTreeSet::new();
         for _ in 0..300 {
             let (p, _) = state
-                .choose(PartitionerKind::BuiltIn, &mut rng, None, None, 8, &available)
+                .choose(
+                    PartitionerKind::BuiltIn,
+                    &mut rng,
+                    None,
+                    None,
+                    8,
+                    &available,
+                )
                 .unwrap();
             assert!(available.contains(&p));
             seen.insert(p);
@@ -693,6 +762,9 @@ mod tests {
             sticky_produced_bytes: 20,
         };
         let json = serde_json::to_string(&state).unwrap();
-        assert_eq!(serde_json::from_str::<PartitionerState>(&json).unwrap(), state);
+        assert_eq!(
+            serde_json::from_str::<PartitionerState>(&json).unwrap(),
+            state
+        );
     }
 }

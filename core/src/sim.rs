@@ -17,6 +17,9 @@ use crate::rng::SimRng;
 use crate::time::SimTime;
 use std::collections::BTreeMap;
 
+/// `DefaultRecordBatch.RECORD_BATCH_OVERHEAD`: the bytes of a batch header.
+const RECORD_BATCH_OVERHEAD: u32 = 61;
+
 /// Something scheduled to happen at a moment of simulated time.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Pending {
@@ -48,6 +51,25 @@ struct ParkedFetch {
     client_id: String,
     token: u64,
     tps: Vec<TopicPartition>,
+}
+
+/// A message on the wire.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Flight {
+    pub kind: FlightKind,
+    pub sent_at: SimTime,
+    pub arrives_at: SimTime,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum FlightKind {
+    /// A Produce request carrying a batch to the leader.
+    Produce { producer: String, tp: TopicPartition, values: Vec<String> },
+    /// The Produce response carrying offsets back.
+    ProduceAck { producer: String, tp: TopicPartition, offsets: Vec<u64> },
+    /// A Fetch response carrying records to a consumer.
+    FetchData { group: String, client_id: String, records: Vec<(TopicPartition, String)> },
 }
 
 /// What one call to [`Sim::step`] did.
@@ -161,6 +183,38 @@ impl Sim {
     /// When the next queued event is due, if any.
     pub fn next_event_time(&self) -> Option<SimTime> {
         self.queue.keys().next().map(|(t, _)| *t)
+    }
+
+    /// Messages on the wire now: produce requests and responses, fetch responses with
+    /// records. The page draws them moving between clients and the broker.
+    pub fn in_flight(&self) -> Vec<Flight> {
+        let latency = self.latency();
+        self.queue
+            .iter()
+            .filter_map(|((at, _), pending)| {
+                let kind = match pending {
+                    Pending::ProduceArrive { producer, tp, records, .. } => FlightKind::Produce {
+                        producer: producer.clone(),
+                        tp: tp.clone(),
+                        values: records.iter().map(|r| r.value.clone()).collect(),
+                    },
+                    Pending::ProduceResponse { producer, tp, acked } => FlightKind::ProduceAck {
+                        producer: producer.clone(),
+                        tp: tp.clone(),
+                        offsets: acked.iter().map(|a| a.1).collect(),
+                    },
+                    Pending::FetchResponse { group, client_id, records, .. } if !records.is_empty() => {
+                        FlightKind::FetchData {
+                            group: group.clone(),
+                            client_id: client_id.clone(),
+                            records: records.iter().map(|(tp, r)| (tp.clone(), r.record.value.clone())).collect(),
+                        }
+                    }
+                    _ => return None,
+                };
+                Some(Flight { kind, sent_at: SimTime(at.ms().saturating_sub(latency)), arrives_at: *at })
+            })
+            .collect()
     }
 
     /// The events recorded since `seq` (see [`Event::seq`]).
@@ -547,15 +601,17 @@ impl Sim {
             let id = self.next_batch;
             self.next_batch += 1;
             new_batch_id = Some(id);
-            OpenBatch { id, records: Vec::new(), bytes: 0 }
+            OpenBatch { id, records: Vec::new(), bytes: RECORD_BATCH_OVERHEAD }
         });
         batch.records.push(record);
         batch.bytes = batch.bytes.saturating_add(size_bytes);
         let full = batch.bytes >= batch_size;
         if matches!(reason, PartitionReason::Sticky) {
+            // `appendedBytes` is how much the batch grew: a new batch adds its header too.
+            let appended = size_bytes + if new_batch_id.is_some() { RECORD_BATCH_OVERHEAD } else { 0 };
             let enable_switch = full || new_batch_id.is_some();
             if let Some(state) = producer.partitioners.get_mut(topic) {
-                state.on_sticky_append(&mut self.rng, size_bytes, batch_size, enable_switch, &available);
+                state.on_sticky_append(&mut self.rng, appended, batch_size, enable_switch, &available);
             }
         }
         producer.remember(SentRecord {

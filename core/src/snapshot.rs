@@ -7,7 +7,7 @@ use crate::group::{Activity, Delivery, GroupState};
 use crate::partitioner::PartitionerKind;
 use crate::producer::SentRecord;
 use crate::record::{RecordId, TopicPartition};
-use crate::sim::Sim;
+use crate::sim::{Flight, Sim};
 use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
 
@@ -21,6 +21,8 @@ pub struct Snapshot {
     pub topics: Vec<TopicView>,
     pub producers: Vec<ProducerView>,
     pub groups: Vec<GroupView>,
+    /// Messages on the wire.
+    pub flights: Vec<Flight>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -176,6 +178,7 @@ impl Sim {
                     committed: g.committed.iter().map(|(tp, o)| (tp.clone(), *o)).collect(),
                 })
                 .collect(),
+            flights: self.in_flight(),
         }
     }
 

@@ -98,9 +98,9 @@ fn a_consumer_added_later_takes_over_partitions_from_the_committed_offsets() {
 #[test]
 fn removing_a_member_hands_its_partitions_to_the_rest_without_loss_or_duplicates() {
     let mut s = scenario::built_in("two-consumers").unwrap().unwrap();
-    // Consumer2 leaves after m4 (sent at 5000) has been read.
+    // Consumer2 leaves after m4 (sent at 5500) has been read.
     s.commands.push(kafka_sandbox_core::scenario::TimedCommand {
-        at_ms: 5200,
+        at_ms: 5800,
         command: Command::RemoveMember { group: "ConsumerGroup01".into(), client_id: "Consumer2".into() },
     });
     let sim = run(&s);

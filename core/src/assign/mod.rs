@@ -284,11 +284,15 @@ pub(crate) fn give(
         return;
     }
     if let Some(topics) = assignment.get_mut(member_id) {
-        topics.entry(topic.to_string()).or_default().extend(partitions);
+        topics
+            .entry(topic.to_string())
+            .or_default()
+            .extend(partitions);
     }
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // Tests may unwrap: a panic is a failed test.
 pub(crate) mod testutil {
     //! Helpers shared by the assignor tests.
 
@@ -340,6 +344,7 @@ pub(crate) mod testutil {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // Tests may unwrap: a panic is a failed test.
 mod tests {
     use super::testutil::*;
     use super::*;
@@ -354,7 +359,11 @@ mod tests {
         let emoji = "\u{1F600}";
         let fullwidth_a = "\u{FF21}";
         assert_eq!(java_cmp(emoji, fullwidth_a), Ordering::Less);
-        assert_eq!(emoji.cmp(fullwidth_a), Ordering::Greater, "Rust's str order differs");
+        assert_eq!(
+            emoji.cmp(fullwidth_a),
+            Ordering::Greater,
+            "Rust's str order differs"
+        );
         assert_eq!(java_cmp("a", "b"), Ordering::Less);
         assert_eq!(java_cmp("ab", "a"), Ordering::Greater);
         assert_eq!(java_cmp("", ""), Ordering::Equal);
@@ -393,13 +402,16 @@ mod tests {
         }
         assert!("round-robin".parse::<Strategy>().is_err());
         let err = "Range".parse::<Strategy>().unwrap_err();
-        assert!(err.to_string().contains("unknown assignment strategy \"Range\""));
+        assert!(err
+            .to_string()
+            .contains("unknown assignment strategy \"Range\""));
     }
 
     #[test]
     fn sticky_kinds_are_unsupported() {
         for s in [Strategy::Sticky, Strategy::CooperativeSticky] {
-            let err = assign(s, &topics(&[("t", 1)]), &[Subscription::new("c", &["t"])]).unwrap_err();
+            let err =
+                assign(s, &topics(&[("t", 1)]), &[Subscription::new("c", &["t"])]).unwrap_err();
             assert_eq!(err, AssignError::Unsupported(s));
             assert!(err.to_string().contains("not yet supported"));
         }
@@ -407,7 +419,10 @@ mod tests {
 
     #[test]
     fn duplicate_member_is_rejected() {
-        let members = [Subscription::new("c", &["t"]), Subscription::new("c", &["t"])];
+        let members = [
+            Subscription::new("c", &["t"]),
+            Subscription::new("c", &["t"]),
+        ];
         let err = assign(Strategy::Range, &topics(&[("t", 2)]), &members).unwrap_err();
         assert_eq!(err, AssignError::DuplicateMember("c".into()));
     }
@@ -421,7 +436,13 @@ mod tests {
             &members,
         )
         .unwrap_err();
-        assert!(matches!(err, AssignError::TooManyPartitions { partitions: 1_200_000, .. }));
+        assert!(matches!(
+            err,
+            AssignError::TooManyPartitions {
+                partitions: 1_200_000,
+                ..
+            }
+        ));
     }
 
     #[test]
@@ -457,12 +478,25 @@ mod tests {
             Subscription::new("c1", &["t", "t"]),
             Subscription::new("c2", &["t"]),
         ];
-        check(Strategy::Range, &[("t", 4)], &members, &[("c1", "t-0, t-1"), ("c2", "t-2, t-3")]);
-        check(Strategy::RoundRobin, &[("t", 4)], &members, &[("c1", "t-0, t-2"), ("c2", "t-1, t-3")]);
+        check(
+            Strategy::Range,
+            &[("t", 4)],
+            &members,
+            &[("c1", "t-0, t-1"), ("c2", "t-2, t-3")],
+        );
+        check(
+            Strategy::RoundRobin,
+            &[("t", 4)],
+            &members,
+            &[("c1", "t-0, t-2"), ("c2", "t-1, t-3")],
+        );
     }
 
+    /// Per member: which topics it subscribes to, and maybe a static instance number.
+    type MemberDraw = (Vec<bool>, Option<u8>);
+
     /// A random group: topic partition counts (None = no metadata) and members.
-    fn group() -> impl proptest::strategy::Strategy<Value = (Vec<Option<u32>>, Vec<(Vec<bool>, Option<u8>)>)> {
+    fn group() -> impl proptest::strategy::Strategy<Value = (Vec<Option<u32>>, Vec<MemberDraw>)> {
         (1usize..5).prop_flat_map(|n_topics| {
             (
                 proptest::collection::vec(proptest::option::weighted(0.85, 0u32..12), n_topics),
@@ -479,7 +513,7 @@ mod tests {
 
     fn build(
         counts: &[Option<u32>],
-        members: &[(Vec<bool>, Option<u8>)],
+        members: &[MemberDraw],
     ) -> (BTreeMap<String, u32>, Vec<Subscription>) {
         let metadata: BTreeMap<String, u32> = counts
             .iter()
@@ -529,10 +563,17 @@ mod tests {
             let member = member.unwrap();
             for (topic, partitions) in topics {
                 prop_assert!(!partitions.is_empty());
-                prop_assert!(member.subscribes_to(topic), "{} got unsubscribed {}", member_id, topic);
+                prop_assert!(
+                    member.subscribes_to(topic),
+                    "{} got unsubscribed {}",
+                    member_id,
+                    topic
+                );
                 prop_assert!(partitions.windows(2).all(|w| w[0] < w[1]));
                 for p in partitions {
-                    prop_assert!(owner.insert((topic.clone(), *p), member_id.clone()).is_none());
+                    prop_assert!(owner
+                        .insert((topic.clone(), *p), member_id.clone())
+                        .is_none());
                 }
             }
         }
@@ -541,7 +582,12 @@ mod tests {
                 continue;
             }
             for p in 0..*n {
-                prop_assert!(owner.contains_key(&(topic.clone(), p)), "{}-{} unassigned", topic, p);
+                prop_assert!(
+                    owner.contains_key(&(topic.clone(), p)),
+                    "{}-{} unassigned",
+                    topic,
+                    p
+                );
             }
         }
         // Nothing beyond the subscribed partitions.

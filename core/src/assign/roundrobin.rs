@@ -10,15 +10,19 @@ use super::{give, Assignment, Subscription};
 
 /// Deals `topics` (name, partition count > 0; already in Java `TreeSet` order) to
 /// `sorted` (already in `MemberInfo` order).
-pub(crate) fn assign_sorted(topics: &[(&str, u32)], sorted: &[&Subscription], assignment: &mut Assignment) {
+pub(crate) fn assign_sorted(
+    topics: &[(&str, u32)],
+    sorted: &[&Subscription],
+    assignment: &mut Assignment,
+) {
     if sorted.is_empty() {
         return;
     }
     // The position of the CircularIterator: the member whose turn it is.
     let mut turn = 0usize;
     for &(topic, num_partitions) in topics {
-        // Every topic here is subscribed by someone, so the skip loop ends; the bound
-        // guards against a caller passing a topic nobody subscribes to.
+        // `assign` only passes subscribed topics; without a subscriber the skip loop
+        // below would never end, so a topic nobody subscribes to is passed over.
         if !sorted.iter().any(|m| m.subscribes_to(topic)) {
             continue;
         }
@@ -33,6 +37,7 @@ pub(crate) fn assign_sorted(topics: &[(&str, u32)], sorted: &[&Subscription], as
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // Tests may unwrap: a panic is a failed test.
 mod tests {
     use super::super::testutil::*;
     use super::super::{assign, Strategy, Subscription};
@@ -42,16 +47,36 @@ mod tests {
     /// RoundRobinAssignorTest.testOneConsumerNoTopic / testOneConsumerNonexistentTopic.
     #[test]
     fn one_consumer_no_topic_and_nonexistent_topic() {
-        check(RR, &[], &[Subscription::new("consumer", &[])], &[("consumer", "")]);
-        check(RR, &[], &[Subscription::new("consumer", &["topic"])], &[("consumer", "")]);
+        check(
+            RR,
+            &[],
+            &[Subscription::new("consumer", &[])],
+            &[("consumer", "")],
+        );
+        check(
+            RR,
+            &[],
+            &[Subscription::new("consumer", &["topic"])],
+            &[("consumer", "")],
+        );
     }
 
     /// RoundRobinAssignorTest.testOneConsumerOneTopic and testOnlyAssignsPartitionsFromSubscribedTopics.
     #[test]
     fn one_consumer_one_topic_only_subscribed() {
         let expected = [("consumer", "topic-0, topic-1, topic-2")];
-        check(RR, &[("topic", 3)], &[Subscription::new("consumer", &["topic"])], &expected);
-        check(RR, &[("topic", 3), ("other", 3)], &[Subscription::new("consumer", &["topic"])], &expected);
+        check(
+            RR,
+            &[("topic", 3)],
+            &[Subscription::new("consumer", &["topic"])],
+            &expected,
+        );
+        check(
+            RR,
+            &[("topic", 3), ("other", 3)],
+            &[Subscription::new("consumer", &["topic"])],
+            &expected,
+        );
     }
 
     /// RoundRobinAssignorTest.testOneConsumerMultipleTopics.
@@ -68,9 +93,22 @@ mod tests {
     /// RoundRobinAssignorTest.testTwoConsumersOneTopicOnePartition / ...TwoPartitions.
     #[test]
     fn two_consumers_one_topic() {
-        let members = [Subscription::new("consumer1", &["topic"]), Subscription::new("consumer2", &["topic"])];
-        check(RR, &[("topic", 1)], &members, &[("consumer1", "topic-0"), ("consumer2", "")]);
-        check(RR, &[("topic", 2)], &members, &[("consumer1", "topic-0"), ("consumer2", "topic-1")]);
+        let members = [
+            Subscription::new("consumer1", &["topic"]),
+            Subscription::new("consumer2", &["topic"]),
+        ];
+        check(
+            RR,
+            &[("topic", 1)],
+            &members,
+            &[("consumer1", "topic-0"), ("consumer2", "")],
+        );
+        check(
+            RR,
+            &[("topic", 2)],
+            &members,
+            &[("consumer1", "topic-0"), ("consumer2", "topic-1")],
+        );
     }
 
     /// RoundRobinAssignorTest.testMultipleConsumersMixedTopics (§5 RR2).
@@ -159,17 +197,25 @@ mod tests {
     #[test]
     fn static_assignment_persists_after_member_id_changes() {
         let partitions = topics(&[("topic1", 3), ("topic2", 3)]);
-        for ids in [["consumer1", "consumer2", "consumer3"], ["consumer4", "consumer5", "consumer1"]] {
+        for ids in [
+            ["consumer1", "consumer2", "consumer3"],
+            ["consumer4", "consumer5", "consumer1"],
+        ] {
             let members: Vec<Subscription> = ids
                 .iter()
                 .enumerate()
                 .map(|(i, id)| {
-                    Subscription::new(id, &["topic1", "topic2"]).with_instance_id(&format!("instance{}", i + 1))
+                    Subscription::new(id, &["topic1", "topic2"])
+                        .with_instance_id(&format!("instance{}", i + 1))
                 })
                 .collect();
             let outcome = assign(RR, &partitions, &members).unwrap();
             for (i, id) in ids.iter().enumerate() {
-                assert_eq!(outcome.assignment[*id], parse(&format!("topic1-{i}, topic2-{i}")), "{id}");
+                assert_eq!(
+                    outcome.assignment[*id],
+                    parse(&format!("topic1-{i}, topic2-{i}")),
+                    "{id}"
+                );
             }
         }
     }
@@ -186,7 +232,11 @@ mod tests {
             RR,
             &[("t0", 1), ("t1", 2), ("t2", 3)],
             &members,
-            &[("C0", "t0-0"), ("C1", "t1-0"), ("C2", "t1-1, t2-0, t2-1, t2-2")],
+            &[
+                ("C0", "t0-0"),
+                ("C1", "t1-0"),
+                ("C2", "t1-1, t2-0, t2-1, t2-2"),
+            ],
         );
     }
 
