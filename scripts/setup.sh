@@ -53,6 +53,13 @@ if [ "$want_browser" = 1 ] && { ! command -v chromium >/dev/null || ! command -v
   apt-get update -qq
   apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
+# Chinese glyphs for the page's screenshots (the tests read the DOM, but people look at them).
+if [ "$want_browser" = 1 ] && [ ! -d /usr/share/fonts/opentype/noto ]; then
+  log "installing fonts-noto-cjk from apt"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq fonts-noto-cjk >/dev/null
+fi
 
 # 6. Every crate, once, so later builds can run offline and locked.
 cargo fetch --locked

@@ -2,6 +2,7 @@
 
 use crate::assign::Strategy;
 use crate::config::{ConsumerConfig, GroupConfig};
+use crate::partitioner::PartitionerKind;
 use crate::record::Header;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -65,6 +66,8 @@ pub enum Command {
     RemoveMember { group: String, client_id: String },
     /// A new consumer group starts consuming.
     AddGroup { group: GroupSpec },
+    /// The producer restarts with another `partitioner.class`.
+    SetPartitioner { producer: String, partitioner: PartitionerKind },
     /// Every member restarts with another `partition.assignment.strategy`.
     SetAssignor { group: String, assignor: Strategy },
 }

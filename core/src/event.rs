@@ -45,9 +45,17 @@ pub enum EventKind {
     /// A batch left the producer in a Produce request.
     BatchSent { producer: String, topic: String, partition: u32, records: Vec<RecordId> },
     /// The leader appended a record.
-    RecordAppended { record: RecordId, topic: String, partition: u32, offset: u64, timestamp: SimTime },
+    RecordAppended { record: RecordId, value: String, topic: String, partition: u32, offset: u64, timestamp: SimTime },
     /// The producer got `RecordMetadata` back (offset is -1 under acks=0, as in Kafka).
-    RecordAcked { record: RecordId, producer: String, topic: String, partition: u32, offset: i64, timestamp: SimTime },
+    RecordAcked {
+        record: RecordId,
+        value: String,
+        producer: String,
+        topic: String,
+        partition: u32,
+        offset: i64,
+        timestamp: SimTime,
+    },
     GroupCreated { group: String },
     MemberJoined { group: String, client_id: String, member_id: String },
     MemberLeft { group: String, client_id: String, member_id: String },

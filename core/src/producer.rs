@@ -55,6 +55,11 @@ impl Producer {
         }
     }
 
+    /// How many records this producer has sent since the start.
+    pub fn sent_total(&self) -> u64 {
+        self.sent_total
+    }
+
     pub(crate) fn remember(&mut self, sent: SentRecord) {
         if self.sent.len() == SENT_KEPT {
             self.sent.pop_front();

@@ -371,6 +371,12 @@ fn check_timeline_command(
             }
             Ok(())
         }
+        Command::SetPartitioner { producer, .. } => {
+            if !sim.producers().any(|p| &p.name == producer) {
+                return Err(format!("there is no producer named \"{producer}\""));
+            }
+            Ok(())
+        }
         Command::SetAssignor { group, .. } => {
             if !members.contains_key(group) {
                 return Err(format!("there is no consumer group \"{group}\" by then"));

@@ -30,7 +30,7 @@ pub(crate) enum Pending {
     /// A Produce request reaches the leader.
     ProduceArrive { producer: String, tp: TopicPartition, records: Vec<Record>, acks: Acks },
     /// The Produce response reaches the producer.
-    ProduceResponse { producer: String, tp: TopicPartition, acked: Vec<(RecordId, u64, SimTime)> },
+    ProduceResponse { producer: String, tp: TopicPartition, acked: Vec<(RecordId, String, u64, SimTime)> },
     /// A group's JoinGroup/SyncGroup round is over.
     RebalanceComplete { group: String, round: u64 },
     /// A member calls `poll()`.
@@ -201,7 +201,7 @@ impl Sim {
                     Pending::ProduceResponse { producer, tp, acked } => FlightKind::ProduceAck {
                         producer: producer.clone(),
                         tp: tp.clone(),
-                        offsets: acked.iter().map(|a| a.1).collect(),
+                        offsets: acked.iter().map(|a| a.2).collect(),
                     },
                     Pending::FetchResponse { group, client_id, records, .. } if !records.is_empty() => {
                         FlightKind::FetchData {
@@ -387,6 +387,13 @@ impl Sim {
                 Ok(())
             }
             Command::AddGroup { group } => self.validate_group(group),
+            Command::SetPartitioner { producer, .. } => {
+                if self.producers.contains_key(producer) {
+                    Ok(())
+                } else {
+                    Err(CommandError::UnknownProducer(producer.clone()))
+                }
+            }
             Command::SetAssignor { group, assignor } => {
                 if !self.groups.contains_key(group) {
                     return Err(CommandError::UnknownGroup(group.clone()));
@@ -484,6 +491,13 @@ impl Sim {
                     self.join(&id, m);
                 }
             }
+            Command::SetPartitioner { producer, partitioner } => {
+                if let Some(p) = self.producers.get_mut(&producer) {
+                    p.config.partitioner = partitioner;
+                    // A new producer instance: its partitioners start afresh.
+                    p.partitioners.clear();
+                }
+            }
             Command::SetAssignor { group, assignor } => {
                 if let Some(g) = self.groups.get_mut(&group) {
                     g.config.assignor = assignor;
@@ -518,12 +532,13 @@ impl Sim {
             }
             Pending::ProduceArrive { producer, tp, records, acks } => self.produce_arrive(producer, tp, records, acks),
             Pending::ProduceResponse { producer, tp, acked } => {
-                for (record, offset, timestamp) in acked {
+                for (record, value, offset, timestamp) in acked {
                     if let Some(p) = self.producers.get_mut(&producer) {
                         p.mark_acked(record, offset as i64);
                     }
                     self.record(EventKind::RecordAcked {
                         record,
+                        value,
                         producer: producer.clone(),
                         topic: tp.topic.clone(),
                         partition: tp.partition,
@@ -647,6 +662,7 @@ impl Sim {
         let Some(batch) = producer.open.remove(tp) else { return };
         let acks = producer.config.acks;
         let ids: Vec<RecordId> = batch.records.iter().map(|r| r.id).collect();
+        let values: Vec<String> = batch.records.iter().map(|r| r.value.clone()).collect();
         if acks == Acks::None {
             // acks=0: the callback completes as soon as the request is sent, offset -1.
             for id in &ids {
@@ -660,9 +676,10 @@ impl Sim {
             records: ids.clone(),
         });
         if acks == Acks::None {
-            for id in ids {
+            for (id, value) in ids.into_iter().zip(values) {
                 self.record(EventKind::RecordAcked {
                     record: id,
+                    value,
                     producer: producer_name.to_string(),
                     topic: tp.topic.clone(),
                     partition: tp.partition,
@@ -688,9 +705,10 @@ impl Sim {
         let mut appended = Vec::with_capacity(records.len());
         for record in records {
             let stored = log.append(record, now, timestamp_type);
-            acked.push((stored.record.id, stored.offset, stored.timestamp));
+            acked.push((stored.record.id, stored.record.value.clone(), stored.offset, stored.timestamp));
             appended.push(EventKind::RecordAppended {
                 record: stored.record.id,
+                value: stored.record.value.clone(),
                 topic: tp.topic.clone(),
                 partition: tp.partition,
                 offset: stored.offset,

@@ -12,7 +12,7 @@ fn producer_round_robin_puts_m1_to_m7_on_partitions_0_1_2_3_0_1_2() {
         .trace()
         .events()
         .filter_map(|e| match &e.kind {
-            EventKind::RecordAppended { partition, record, .. } => Some((format!("m{}", record.0), *partition)),
+            EventKind::RecordAppended { partition, value, .. } => Some((value.clone(), *partition)),
             _ => None,
         })
         .collect();

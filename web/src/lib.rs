@@ -1,14 +1,12 @@
-//! TEMPORARY placeholder written by the build/test tooling helper.
-//! The lead replaces this with the real Kafka Sandbox app; keep `App` and `#app-root`.
-use yew::prelude::*;
+//! The Kafka Sandbox page: a Yew front end over the simulation core.
+//!
+//! `state` holds the model and the reducer (the only place that changes anything);
+//! `panels` are the components, which render snapshots and send actions;
+//! `i18n` holds every word in Chinese and English.
 
-/// The root component of the page.
-#[function_component(App)]
-pub fn app() -> Html {
-    html! {
-        <main id="app-root">
-            <h1>{ "Kafka Sandbox" }</h1>
-            <p>{ "The simulator UI is on its way." }</p>
-        </main>
-    }
-}
+mod app;
+pub mod i18n;
+pub mod panels;
+pub mod state;
+
+pub use app::App;

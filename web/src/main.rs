@@ -1,4 +1,3 @@
-//! TEMPORARY placeholder: the lead replaces it with the real entry point.
 fn main() {
     #[cfg(target_arch = "wasm32")]
     yew::Renderer::<kafka_sandbox_web::App>::new().render();

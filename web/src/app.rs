@@ -1,0 +1,115 @@
+//! The root component: owns the state and the animation timer, lays out the panels.
+
+use crate::i18n::{self, Lang};
+use crate::panels::{Controls, EventLog, Groups, Producers, ScenarioPanel, TopicView, Wire, WireSide};
+use crate::state::{Action, AppState, Notice, TICK_MS};
+use gloo_timers::callback::Interval;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// The language the browser prefers: Chinese for `zh*`, English otherwise.
+fn initial_lang() -> Lang {
+    let preferred = web_sys::window().and_then(|w| w.navigator().language()).unwrap_or_default();
+    let query = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    if query.contains("lang=en") {
+        Lang::En
+    } else if query.contains("lang=zh") || preferred.starts_with("zh") {
+        Lang::Zh
+    } else {
+        Lang::En
+    }
+}
+
+#[component]
+pub fn App() -> Html {
+    let state = use_reducer(|| AppState::new(initial_lang()));
+    {
+        let dispatcher = state.dispatcher();
+        use_effect_with((), move |_| {
+            let interval = Interval::new(TICK_MS, move || dispatcher.dispatch(Action::Tick));
+            // Dropping the Interval cancels it.
+            move || drop(interval)
+        });
+    }
+    let dispatch: Callback<Action> = {
+        let dispatcher = state.dispatcher();
+        Callback::from(move |a: Action| dispatcher.dispatch(a))
+    };
+    let onkeydown = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let typing = e
+                .target()
+                .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+                .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
+            if typing {
+                return;
+            }
+            match e.key().as_str() {
+                " " => {
+                    e.prevent_default();
+                    dispatch.emit(Action::TogglePlay);
+                }
+                "ArrowRight" => dispatch.emit(Action::Step),
+                _ => {}
+            }
+        })
+    };
+
+    let Ok(model) = state.model.try_borrow() else {
+        return html! { <main id="app-root" class="app" /> };
+    };
+    let lang = model.lang;
+    let snap = Rc::new(model.sim.snapshot());
+    let events = Rc::new(model.sim.recent_events(60));
+    let notice = model.notice.clone();
+    let last_produce = model.last_produce.clone();
+    let scenario_json = model.scenario.to_json_pretty();
+    let scenario_key = model.scenario_key.clone();
+    let playing = model.playing;
+    let speed = model.speed;
+    let next_value = crate::state::next_value(&model.sim);
+    drop(model);
+
+    let toggle_lang = dispatch.reform(|_| Action::ToggleLang);
+    let dismiss = dispatch.reform(|_| Action::Dismiss);
+    html! {
+        <main id="app-root" class="app" lang={lang.code()} tabindex="0" {onkeydown}>
+            <header class="top">
+                <div class="brand">
+                    <h1>{ i18n::TITLE.get(lang) }</h1>
+                    <span class="subtitle">{ i18n::SUBTITLE.get(lang) }</span>
+                </div>
+                <ScenarioPanel {lang} current={scenario_key} json={scenario_json} dispatch={dispatch.clone()} />
+                <button id="lang-toggle" class="lang" onclick={toggle_lang}>{ i18n::LANG_SWITCH.get(lang) }</button>
+            </header>
+            <Controls {lang} {playing} {speed} now={snap.now} events={snap.events_total} dispatch={dispatch.clone()} />
+            if let Some(n) = notice {
+                {
+                    match n {
+                        Notice::Error(text) => html! {
+                            <div id="notice" class="notice error" role="alert">
+                                <span>{ text }</span>
+                                <button onclick={dismiss}>{ i18n::DISMISS.get(lang) }</button>
+                            </div>
+                        },
+                        Notice::Info(text) => html! {
+                            <div id="notice" class="notice info" role="status">
+                                <span>{ text }</span>
+                                <button onclick={dismiss}>{ i18n::DISMISS.get(lang) }</button>
+                            </div>
+                        },
+                    }
+                }
+            }
+            <section class="stage">
+                <Producers {lang} snap={snap.clone()} {last_produce} {next_value} dispatch={dispatch.clone()} />
+                <Wire {lang} snap={snap.clone()} side={WireSide::Produce} />
+                <TopicView {lang} snap={snap.clone()} />
+                <Wire {lang} snap={snap.clone()} side={WireSide::Fetch} />
+                <Groups {lang} snap={snap.clone()} dispatch={dispatch.clone()} />
+            </section>
+            <EventLog {lang} {events} />
+        </main>
+    }
+}

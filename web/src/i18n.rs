@@ -1,0 +1,319 @@
+//! Every word the page shows, in Chinese and English, through one lookup.
+
+use kafka_sandbox_core::event::{EventKind, RebalanceCause, StartFrom};
+use kafka_sandbox_core::group::{Activity, GroupState};
+use kafka_sandbox_core::partitioner::PartitionReason;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lang {
+    Zh,
+    En,
+}
+
+impl Lang {
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::Zh => "zh-CN",
+            Lang::En => "en",
+        }
+    }
+
+    pub fn other(self) -> Lang {
+        match self {
+            Lang::Zh => Lang::En,
+            Lang::En => Lang::Zh,
+        }
+    }
+}
+
+/// A fixed text in both languages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Msg {
+    pub zh: &'static str,
+    pub en: &'static str,
+}
+
+impl Msg {
+    pub fn get(self, lang: Lang) -> &'static str {
+        match lang {
+            Lang::Zh => self.zh,
+            Lang::En => self.en,
+        }
+    }
+}
+
+macro_rules! msgs {
+    ($($name:ident = $zh:literal , $en:literal;)*) => {
+        $(pub const $name: Msg = Msg { zh: $zh, en: $en };)*
+        /// Every fixed text, for the test that none is missing a translation.
+        pub const ALL: &[Msg] = &[$($name),*];
+    };
+}
+
+msgs! {
+    TITLE = "Kafka 沙盒", "Kafka Sandbox";
+    SUBTITLE = "一个确定性的 Kafka 模拟：生产、分区、消费者组", "A deterministic Kafka simulation: producers, partitions, consumer groups";
+    LANG_SWITCH = "English", "中文";
+    PLAY = "▶ 播放", "▶ Play";
+    PAUSE = "❚❚ 暂停", "❚❚ Pause";
+    STEP = "⇥ 单步", "⇥ Step";
+    STEP_HINT = "执行下一个事件", "Apply the next event";
+    RESET = "↺ 重置", "↺ Reset";
+    SPEED = "速度", "Speed";
+    TIME = "模拟时间", "Simulated time";
+    EVENTS = "事件", "Events";
+    SCENARIO = "场景", "Scenario";
+    PRODUCERS = "生产者", "Producers";
+    TOPIC = "主题", "Topic";
+    PARTITION = "分区", "Partition";
+    GROUPS = "消费者组", "Consumer groups";
+    PRODUCE = "发送消息", "Produce a record";
+    KEY = "键（可选）", "Key (optional)";
+    VALUE = "值", "Value";
+    TARGET_PARTITION = "分区", "Partition";
+    AUTO = "自动", "automatic";
+    SEND = "发送", "Send";
+    PRODUCER = "生产者", "Producer";
+    PARTITIONER = "分区器", "Partitioner";
+    PARTITIONER_BUILT_IN = "默认（键哈希 / 粘性）", "built-in (key hash / sticky)";
+    PARTITIONER_ROUND_ROBIN = "RoundRobinPartitioner", "RoundRobinPartitioner";
+    SENT = "已发送", "sent";
+    ADD_MEMBER = "+ 消费者", "+ Consumer";
+    ADD_MEMBER_HINT = "一个新的消费者加入该组（触发再均衡）", "A new consumer joins this group (starts a rebalance)";
+    REMOVE_MEMBER_HINT = "关闭这个消费者：提交位移并离开组", "Close this consumer: it commits and leaves the group";
+    ADD_GROUP = "+ 新消费者组", "+ New consumer group";
+    GROUP_ID = "组 ID", "Group id";
+    RESET_POLICY = "auto.offset.reset", "auto.offset.reset";
+    CREATE = "创建", "Create";
+    ASSIGNOR = "分配策略", "Assignor";
+    GENERATION = "代", "generation";
+    LEADER = "组长", "leader";
+    IDLE = "空闲：没有分配到分区", "idle: no partition assigned";
+    NOTHING_YET = "尚未收到消息", "nothing received yet";
+    RECEIVED = "已收到", "received";
+    COMMITTED = "已提交位移", "committed offsets";
+    NONE = "无", "none";
+    HW = "高水位", "HW";
+    LEO = "日志末端", "LEO";
+    EMPTY_LOG = "（空）", "(empty)";
+    EVENT_LOG = "事件日志", "Event log";
+    IN_FLIGHT = "网络中", "on the wire";
+    DISMISS = "关闭", "Dismiss";
+    SCENARIO_JSON = "场景 JSON（可编辑）", "Scenario JSON (editable)";
+    LOAD = "加载", "Load";
+    WHY = "分区原因", "why this partition";
+    ACK_PENDING = "等待确认", "awaiting ack";
+    LEGEND_COMMITTED = "已提交（低于高水位，消费者可见）", "committed (below the HW, visible to consumers)";
+    ACTIVITY_WAITING = "等待分配", "awaiting assignment";
+    ACTIVITY_FETCHING = "拉取中", "fetching";
+    ACTIVITY_PROCESSING = "处理中", "processing";
+    ACTIVITY_IDLE = "空闲", "idle";
+    STATE_EMPTY = "Empty（空）", "Empty";
+    STATE_PREPARING = "PreparingRebalance（再均衡中，暂停消费）", "PreparingRebalance (rebalancing, nobody consumes)";
+    STATE_STABLE = "Stable（稳定）", "Stable";
+    SC_TWO_GROUPS = "两个消费者组读同一主题", "Two groups read one topic";
+    SC_ONE = "一个消费者读全部分区", "One consumer reads every partition";
+    SC_TWO = "两个消费者分担分区", "Two consumers share the partitions";
+    SC_FIVE = "消费者多于分区", "More consumers than partitions";
+    LOADED = "已加载场景", "Scenario loaded";
+    INVALID_SCENARIO = "场景无效，当前工作未改变：", "The scenario is not valid; your current work is unchanged: ";
+    REFUSED = "操作被拒绝：", "Refused: ";
+    GROUP_CREATED_NOTE = "新组从 auto.offset.reset 指定的位置开始读", "A new group starts where auto.offset.reset says";
+}
+
+pub fn activity(lang: Lang, a: Activity) -> &'static str {
+    match a {
+        Activity::AwaitingAssignment => ACTIVITY_WAITING,
+        Activity::Idle => ACTIVITY_IDLE,
+        Activity::Fetching => ACTIVITY_FETCHING,
+        Activity::Processing => ACTIVITY_PROCESSING,
+    }
+    .get(lang)
+}
+
+pub fn group_state(lang: Lang, s: GroupState) -> &'static str {
+    match s {
+        GroupState::Empty => STATE_EMPTY,
+        GroupState::PreparingRebalance => STATE_PREPARING,
+        GroupState::Stable => STATE_STABLE,
+    }
+    .get(lang)
+}
+
+/// Why a record went to its partition, in words.
+pub fn reason(lang: Lang, r: &PartitionReason, key: Option<&str>, partition: u32, partitions: Option<u32>) -> String {
+    let n = partitions.map(|n| n.to_string()).unwrap_or_else(|| "N".into());
+    match (r, lang) {
+        (PartitionReason::Explicit, Lang::Zh) => format!("指定了分区 → 分区 {partition}"),
+        (PartitionReason::Explicit, Lang::En) => format!("explicit partition → partition {partition}"),
+        (PartitionReason::KeyHash { murmur2 }, Lang::Zh) => format!(
+            "键 \"{}\"：murmur2 = {murmur2}，toPositive(…) % {n} = {partition} → 分区 {partition}",
+            key.unwrap_or("")
+        ),
+        (PartitionReason::KeyHash { murmur2 }, Lang::En) => format!(
+            "key \"{}\": murmur2 = {murmur2}, toPositive(…) % {n} = {partition} → partition {partition}",
+            key.unwrap_or("")
+        ),
+        (PartitionReason::Sticky, Lang::Zh) => {
+            format!("无键：粘性分区（KIP-794，写满 batch.size 字节后才换分区）→ 分区 {partition}")
+        }
+        (PartitionReason::Sticky, Lang::En) => {
+            format!("no key: sticky partition (KIP-794, switches after batch.size bytes) → partition {partition}")
+        }
+        (PartitionReason::RoundRobin { counter }, Lang::Zh) => {
+            format!("RoundRobinPartitioner：计数器 {counter} % {n} → 分区 {partition}")
+        }
+        (PartitionReason::RoundRobin { counter }, Lang::En) => {
+            format!("RoundRobinPartitioner: counter {counter} % {n} → partition {partition}")
+        }
+    }
+}
+
+fn cause(lang: Lang, c: &RebalanceCause) -> String {
+    match (c, lang) {
+        (RebalanceCause::MemberJoined { client_id }, Lang::Zh) => format!("{client_id} 加入"),
+        (RebalanceCause::MemberJoined { client_id }, Lang::En) => format!("{client_id} joined"),
+        (RebalanceCause::MemberLeft { client_id }, Lang::Zh) => format!("{client_id} 离开"),
+        (RebalanceCause::MemberLeft { client_id }, Lang::En) => format!("{client_id} left"),
+        (RebalanceCause::AssignorChanged, Lang::Zh) => "分配策略改变".into(),
+        (RebalanceCause::AssignorChanged, Lang::En) => "assignor changed".into(),
+    }
+}
+
+fn tps(list: &[kafka_sandbox_core::record::TopicPartition]) -> String {
+    if list.is_empty() {
+        return "—".into();
+    }
+    list.iter().map(|tp| format!("P{}", tp.partition)).collect::<Vec<_>>().join(", ")
+}
+
+/// One trace event as a sentence.
+pub fn event_line(lang: Lang, e: &EventKind) -> String {
+    use EventKind as E;
+    let zh = lang == Lang::Zh;
+    match e {
+        E::RecordSent { producer, value, partition, key, .. } => match key {
+            Some(k) if zh => format!("{producer} 发送 {value}（键 \"{k}\"）→ 分区 {partition} 的批次"),
+            Some(k) => format!("{producer} sends {value} (key \"{k}\") into a batch for partition {partition}"),
+            None if zh => format!("{producer} 发送 {value} → 分区 {partition} 的批次"),
+            None => format!("{producer} sends {value} into a batch for partition {partition}"),
+        },
+        E::BatchSent { producer, partition, records, .. } => {
+            if zh {
+                format!("{producer} 把 {} 条记录的批次发往分区 {partition} 的 leader", records.len())
+            } else {
+                format!("{producer} sends a batch of {} to the leader of partition {partition}", records.len())
+            }
+        }
+        E::RecordAppended { value, partition, offset, .. } => {
+            if zh {
+                format!("Leader 把 {value} 追加到分区 {partition}，位移 {offset}")
+            } else {
+                format!("The leader appends {value} to partition {partition} at offset {offset}")
+            }
+        }
+        E::RecordAcked { producer, partition, offset, value, .. } => {
+            if zh {
+                format!("{producer} 收到确认（RecordMetadata）：{value} 在分区 {partition} 位移 {offset}")
+            } else {
+                format!("{producer} gets RecordMetadata: {value} is at partition {partition}, offset {offset}")
+            }
+        }
+        E::GroupCreated { group } => {
+            if zh {
+                format!("创建消费者组 {group}")
+            } else {
+                format!("Consumer group {group} created")
+            }
+        }
+        E::MemberJoined { group, client_id, member_id } => {
+            if zh {
+                format!("{client_id} 加入 {group}（member id {member_id}）")
+            } else {
+                format!("{client_id} joins {group} (member id {member_id})")
+            }
+        }
+        E::MemberLeft { group, client_id, .. } => {
+            if zh {
+                format!("{client_id} 离开 {group}")
+            } else {
+                format!("{client_id} leaves {group}")
+            }
+        }
+        E::RebalanceStarted { group, cause: c } => {
+            if zh {
+                format!("{group} 开始再均衡（{}）：所有成员放弃分区，暂停消费", cause(lang, c))
+            } else {
+                format!("{group} starts a rebalance ({}): every member gives up its partitions and stops", cause(lang, c))
+            }
+        }
+        E::PartitionsAssigned { group, generation, client_id, partitions } => {
+            if zh {
+                format!("{group} 第 {generation} 代：{client_id} 分到 {}", tps(partitions))
+            } else {
+                format!("{group} generation {generation}: {client_id} gets {}", tps(partitions))
+            }
+        }
+        E::GroupStable { group, generation } => {
+            if zh {
+                format!("{group} 稳定（第 {generation} 代），恢复消费")
+            } else {
+                format!("{group} is stable (generation {generation}); consuming resumes")
+            }
+        }
+        E::PositionSet { client_id, tp, offset, from, .. } => {
+            let why = match (from, zh) {
+                (StartFrom::Committed, true) => "已提交位移",
+                (StartFrom::Committed, false) => "the committed offset",
+                (StartFrom::ResetEarliest, true) => "无提交位移，earliest",
+                (StartFrom::ResetEarliest, false) => "no commit: earliest",
+                (StartFrom::ResetLatest, true) => "无提交位移，latest",
+                (StartFrom::ResetLatest, false) => "no commit: latest",
+            };
+            if zh {
+                format!("{client_id} 从分区 {} 的位移 {offset} 开始读（{why}）", tp.partition)
+            } else {
+                format!("{client_id} starts partition {} at offset {offset} ({why})", tp.partition)
+            }
+        }
+        E::RecordDelivered { group, client_id, tp, offset, value, .. } => {
+            if zh {
+                format!("{group}/{client_id} 的 poll() 收到 {value}（分区 {} 位移 {offset}）", tp.partition)
+            } else {
+                format!("{group}/{client_id} poll() returns {value} (partition {}, offset {offset})", tp.partition)
+            }
+        }
+        E::OffsetsCommitted { group, client_id, offsets } => {
+            let list: Vec<String> = offsets.iter().map(|(tp, o)| format!("P{}={o}", tp.partition)).collect();
+            if zh {
+                format!("{group}/{client_id} 提交位移 {}", list.join(", "))
+            } else {
+                format!("{group}/{client_id} commits {}", list.join(", "))
+            }
+        }
+        E::CommandRejected { reason } => {
+            if zh {
+                format!("命令被拒绝：{reason}")
+            } else {
+                format!("Command refused: {reason}")
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_text_has_both_languages_and_they_differ_where_they_should() {
+        for m in ALL {
+            assert!(!m.zh.is_empty() && !m.en.is_empty(), "{m:?}");
+            // Chinese texts carry Chinese characters unless they are Kafka's own names.
+            let names_only = m.en == m.zh;
+            if !names_only {
+                assert!(m.zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)) || m.zh == "English", "{m:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+//! Play, pause, step, reset, speed, and the clock.
+
+use crate::i18n::{self, Lang};
+use crate::state::{Action, SPEEDS};
+use kafka_sandbox_core::SimTime;
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct ControlsProps {
+    pub lang: Lang,
+    pub playing: bool,
+    pub speed: usize,
+    pub now: SimTime,
+    pub events: u64,
+    pub dispatch: Callback<Action>,
+}
+
+#[component]
+pub fn Controls(p: &ControlsProps) -> Html {
+    let lang = p.lang;
+    let toggle = p.dispatch.reform(|_| Action::TogglePlay);
+    let step = p.dispatch.reform(|_| Action::Step);
+    let reset = p.dispatch.reform(|_| Action::Reset);
+    let speed = p.dispatch.reform(|e: Event| {
+        let i = e.target_unchecked_into::<HtmlSelectElement>().value().parse().unwrap_or(crate::state::DEFAULT_SPEED);
+        Action::SetSpeed(i)
+    });
+    html! {
+        <nav class="controls" aria-label="player">
+            <button id="play" class={classes!("primary", p.playing.then_some("on"))} onclick={toggle}>
+                { if p.playing { i18n::PAUSE.get(lang) } else { i18n::PLAY.get(lang) } }
+            </button>
+            <button id="step" title={i18n::STEP_HINT.get(lang)} onclick={step}>{ i18n::STEP.get(lang) }</button>
+            <button id="reset" onclick={reset}>{ i18n::RESET.get(lang) }</button>
+            <label class="speed">
+                { i18n::SPEED.get(lang) }
+                <select id="speed" onchange={speed}>
+                    { for SPEEDS.iter().enumerate().map(|(i, (_, label))| html! {
+                        <option value={i.to_string()} selected={i == p.speed}>{ *label }</option>
+                    }) }
+                </select>
+            </label>
+            <span class="clock" aria-live="off">
+                { i18n::TIME.get(lang) }{ ": " }
+                <strong id="sim-time">{ format!("{:.1} s", p.now.ms() as f64 / 1000.0) }</strong>
+                <span class="muted">{ format!(" · {} {}", p.events, i18n::EVENTS.get(lang)) }</span>
+            </span>
+        </nav>
+    }
+}

@@ -1,0 +1,28 @@
+//! The page's panels. Each renders from a snapshot and only emits actions.
+
+mod controls;
+mod events;
+mod groups;
+mod producers;
+mod scenario;
+mod topic;
+mod wire;
+
+pub use controls::Controls;
+pub use events::EventLog;
+pub use groups::Groups;
+pub use producers::Producers;
+pub use scenario::ScenarioPanel;
+pub use topic::TopicView;
+pub use wire::{Wire, WireSide};
+
+/// A soft colour per record, so the same record is recognisable in the log and at
+/// every consumer: eight well-separated hues in turn, so m1..m8 all differ.
+pub fn record_hue(id: u64) -> u32 {
+    const HUES: [u32; 8] = [210, 30, 140, 280, 0, 55, 180, 320];
+    HUES[(id % 8) as usize]
+}
+
+pub fn record_style(id: u64) -> String {
+    format!("--hue: {}", record_hue(id))
+}

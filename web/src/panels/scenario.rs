@@ -1,0 +1,57 @@
+//! Choose a built-in scenario, or paste one as JSON.
+
+use crate::i18n::{self, Lang};
+use crate::state::Action;
+use web_sys::{HtmlSelectElement, HtmlTextAreaElement};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct ScenarioProps {
+    pub lang: Lang,
+    pub current: String,
+    pub json: String,
+    pub dispatch: Callback<Action>,
+}
+
+const CHOICES: &[(&str, i18n::Msg)] = &[
+    ("two-groups", i18n::SC_TWO_GROUPS),
+    ("one-consumer", i18n::SC_ONE),
+    ("two-consumers", i18n::SC_TWO),
+    ("five-consumers", i18n::SC_FIVE),
+];
+
+#[component]
+pub fn ScenarioPanel(p: &ScenarioProps) -> Html {
+    let lang = p.lang;
+    let text = use_node_ref();
+    let choose = p.dispatch.reform(|e: Event| Action::LoadBuiltIn(e.target_unchecked_into::<HtmlSelectElement>().value()));
+    let load = {
+        let text = text.clone();
+        let dispatch = p.dispatch.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(area) = text.cast::<HtmlTextAreaElement>() {
+                dispatch.emit(Action::LoadJson(area.value()));
+            }
+        })
+    };
+    html! {
+        <div class="scenario">
+            <label>
+                { i18n::SCENARIO.get(lang) }
+                <select id="scenario" onchange={choose}>
+                    { for CHOICES.iter().map(|(key, name)| html! {
+                        <option value={*key} selected={p.current == *key}>{ name.get(lang) }</option>
+                    }) }
+                    if p.current == "custom" {
+                        <option value="custom" selected=true disabled=true>{ "JSON" }</option>
+                    }
+                </select>
+            </label>
+            <details class="json">
+                <summary>{ i18n::SCENARIO_JSON.get(lang) }</summary>
+                <textarea id="scenario-json" ref={text} spellcheck="false" value={p.json.clone()} />
+                <button id="load-json" onclick={load}>{ i18n::LOAD.get(lang) }</button>
+            </details>
+        </div>
+    }
+}
