@@ -32,7 +32,8 @@ if [ -z "$WB_VERSION" ]; then
   echo "setup: cannot read the wasm-bindgen version from Cargo.lock" >&2
   exit 1
 fi
-if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WB_VERSION" ]; then
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WB_VERSION" ] \
+   || ! command -v wasm-bindgen-test-runner >/dev/null; then
   log "installing wasm-bindgen-cli $WB_VERSION (about 3 minutes)"
   # Its own lockfile pins a crate version the registry lacks: install unlocked.
   CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
@@ -40,6 +41,10 @@ if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WB_VERSION"
 fi
 
 # 4. npm tools: wasm-opt (binaryen 132) for Trunk, playwright-core for end-to-end tests.
+if ! command -v npm >/dev/null; then
+  echo "setup: node and npm are needed (Debian: apt-get install nodejs npm)" >&2
+  exit 1
+fi
 if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] \
    || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   log "installing npm packages"

@@ -66,9 +66,12 @@ pub enum Command {
     RemoveMember { group: String, client_id: String },
     /// A new consumer group starts consuming.
     AddGroup { group: GroupSpec },
-    /// The producer restarts with another `partitioner.class`.
+    /// The producer's `partitioner.class` changes. In Kafka that means a new producer
+    /// instance, so the round-robin counter and the sticky choice start afresh; batches
+    /// already open still go out.
     SetPartitioner { producer: String, partitioner: PartitionerKind },
-    /// Every member restarts with another `partition.assignment.strategy`.
+    /// The group's `partition.assignment.strategy` changes (in Kafka: every member is
+    /// restarted with the new setting) and the group rebalances with the same members.
     SetAssignor { group: String, assignor: Strategy },
 }
 

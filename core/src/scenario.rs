@@ -6,7 +6,7 @@ use crate::command::{check_name, Command, GroupSpec, MAX_VALUE_CHARS};
 use crate::config::{ClusterConfig, ProducerConfig};
 use crate::log::Topic;
 use crate::record::TimestampType;
-use crate::sim::Sim;
+use crate::sim::{check_member_spec, check_record_size, check_strategy, Sim};
 use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -132,7 +132,13 @@ impl Scenario {
         }
         // Read the version first, so a newer file gets a clear message rather than a
         // complaint about some field this build does not know.
-        if let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(text) {
+        let parsed = serde_json::from_str::<serde_json::Value>(text);
+        if let Ok(v) = &parsed {
+            if !v.is_object() {
+                return Err(ScenarioError::at("", "a scenario is a JSON object: { \"version\": 1, \"topics\": [...], ... }"));
+            }
+        }
+        if let Ok(serde_json::Value::Object(map)) = parsed {
             match map.get("version") {
                 Some(serde_json::Value::Number(n)) if n.as_u64() == Some(u64::from(FORMAT_VERSION)) => {}
                 Some(v) => {
@@ -257,7 +263,7 @@ impl Scenario {
                     return Err(ScenarioError::at(path, format!("keys and values may have at most {MAX_VALUE_CHARS} characters")));
                 }
                 timeline += s.values.len();
-                let last = s.interval_ms.saturating_mul(s.values.len() as u64).saturating_add(s.start_ms);
+                let last = s.interval_ms.saturating_mul(s.values.len().saturating_sub(1) as u64).saturating_add(s.start_ms);
                 if last > MAX_TIME_MS {
                     return Err(ScenarioError::at(path, format!("the plan runs past {MAX_TIME_MS} ms (one week)")));
                 }
@@ -332,7 +338,8 @@ fn check_timeline_command(
     command: &Command,
 ) -> Result<(), String> {
     match command {
-        Command::Produce { producer, topic, partition, .. } => {
+        Command::Produce { producer, topic, partition, key, value, headers } => {
+            check_record_size(key.as_deref(), value, headers).map_err(|e| e.to_string())?;
             if !sim.producers().any(|p| &p.name == producer) {
                 return Err(format!("there is no producer named \"{producer}\""));
             }
@@ -345,6 +352,11 @@ fn check_timeline_command(
             Ok(())
         }
         Command::AddGroup { group } => {
+            check_name("a group id", &group.id).map_err(|e| e.to_string())?;
+            check_strategy(group.config.assignor).map_err(|e| e.to_string())?;
+            for m in &group.members {
+                check_member_spec(&group.id, m).map_err(|e| e.to_string())?;
+            }
             if members.contains_key(&group.id) {
                 return Err(format!("a consumer group \"{}\" already exists by then", group.id));
             }
@@ -357,7 +369,7 @@ fn check_timeline_command(
             Ok(())
         }
         Command::AddMember { group, member } => {
-            check_name("a client id", &member.client_id).map_err(|e| e.to_string())?;
+            check_member_spec(group, member).map_err(|e| e.to_string())?;
             let Some(set) = members.get_mut(group) else { return Err(format!("there is no consumer group \"{group}\" by then")) };
             if !set.insert(member.client_id.clone()) {
                 return Err(format!("group \"{group}\" already has a member \"{}\" by then", member.client_id));
@@ -377,7 +389,8 @@ fn check_timeline_command(
             }
             Ok(())
         }
-        Command::SetAssignor { group, .. } => {
+        Command::SetAssignor { group, assignor } => {
+            check_strategy(*assignor).map_err(|e| e.to_string())?;
             if !members.contains_key(group) {
                 return Err(format!("there is no consumer group \"{group}\" by then"));
             }

@@ -236,15 +236,24 @@ impl Sim {
     }
 
     /// Applies queued events until one records something in the trace (what a person
-    /// calls "one step"), or the queue is empty.
+    /// calls "one step"). Quiet events (a fetch waiting out `fetch.max.wait.ms`) repeat
+    /// forever in an idle cluster, so it gives up once the next event lies more than
+    /// [`Sim::STEP_HORIZON_MS`] ahead, returning `None` with nothing visible applied.
     pub fn step_visible(&mut self) -> Option<StepOutcome> {
+        let horizon = self.now.plus_ms(Self::STEP_HORIZON_MS);
         loop {
+            if self.next_event_time()? > horizon {
+                return None;
+            }
             let outcome = self.step()?;
             if outcome.events > 0 {
                 return Some(outcome);
             }
         }
     }
+
+    /// How far ahead [`Sim::step_visible`] looks for something to show.
+    pub const STEP_HORIZON_MS: u64 = 60_000;
 
     /// Applies every event due at or before `until`, then moves the clock to `until`.
     pub fn run_until(&mut self, until: SimTime) {
@@ -349,18 +358,7 @@ impl Sim {
                         });
                     }
                 }
-                let too_long = |s: &str| s.chars().count() > MAX_VALUE_CHARS;
-                if too_long(value) || key.as_deref().is_some_and(too_long) {
-                    return Err(CommandError::Invalid(format!(
-                        "a key or value may have at most {MAX_VALUE_CHARS} characters"
-                    )));
-                }
-                if headers.len() > 16 || headers.iter().any(|h| too_long(&h.key) || too_long(&h.value)) {
-                    return Err(CommandError::Invalid(format!(
-                        "a record may have at most 16 headers of at most {MAX_VALUE_CHARS} characters"
-                    )));
-                }
-                Ok(())
+                check_record_size(key.as_deref(), value, headers)
             }
             Command::AddMember { group, member } => {
                 let Some(g) = self.groups.get(group) else {
@@ -437,14 +435,38 @@ impl Sim {
     }
 
     fn validate_member(&self, group: &str, group_topics: &[String], m: &MemberSpec) -> Result<(), CommandError> {
-        check_name("a client id", &m.client_id)?;
-        if let Some(id) = &m.group_instance_id {
-            check_name("a group.instance.id", id)?;
-        }
         for t in m.topics.as_deref().unwrap_or(group_topics) {
             if !self.topics.contains_key(t) {
                 return Err(CommandError::UnknownTopic(t.clone()));
             }
+        }
+        check_member_spec(group, m)
+    }
+}
+
+/// Limits on a produced record's key, value and headers.
+pub(crate) fn check_record_size(
+    key: Option<&str>,
+    value: &str,
+    headers: &[crate::record::Header],
+) -> Result<(), CommandError> {
+    let too_long = |s: &str| s.chars().count() > MAX_VALUE_CHARS;
+    if too_long(value) || key.is_some_and(too_long) {
+        return Err(CommandError::Invalid(format!("a key or value may have at most {MAX_VALUE_CHARS} characters")));
+    }
+    if headers.len() > 16 || headers.iter().any(|h| too_long(&h.key) || too_long(&h.value)) {
+        return Err(CommandError::Invalid(format!(
+            "a record may have at most 16 headers of at most {MAX_VALUE_CHARS} characters"
+        )));
+    }
+    Ok(())
+}
+
+/// The checks of a member that need no cluster state.
+pub(crate) fn check_member_spec(group: &str, m: &MemberSpec) -> Result<(), CommandError> {
+    check_name("a client id", &m.client_id)?;
+        if let Some(id) = &m.group_instance_id {
+            check_name("a group.instance.id", id)?;
         }
         let c = &m.config;
         if c.max_poll_records == 0 || c.max_poll_records > 10_000 {
@@ -460,8 +482,9 @@ impl Sim {
             )));
         }
         Ok(())
-    }
+}
 
+impl Sim {
     fn execute(&mut self, command: Command) {
         match command {
             Command::Produce { producer, topic, key, value, partition, headers } => {
@@ -832,7 +855,7 @@ impl Sim {
             // joiner but never past the rebalance timeout (`InitialDelayedJoin`).
             GroupState::Empty => {
                 group.initial_delay_since = Some(now);
-                Some(now.plus_ms(initial_delay + round_trip))
+                Some(now.plus_ms(initial_delay.min(rebalance_timeout)).plus_ms(round_trip))
             }
             GroupState::PreparingRebalance => match (group.initial_delay_since, &cause) {
                 (Some(since), RebalanceCause::MemberJoined { .. }) => {
@@ -1134,7 +1157,7 @@ impl Sim {
     }
 }
 
-fn check_strategy(strategy: assign::Strategy) -> Result<(), CommandError> {
+pub(crate) fn check_strategy(strategy: assign::Strategy) -> Result<(), CommandError> {
     match strategy {
         assign::Strategy::Range | assign::Strategy::RoundRobin => Ok(()),
         other => Err(CommandError::Invalid(format!(

@@ -68,6 +68,18 @@ fn replaying_the_command_log_rebuilds_the_same_state_and_trace() {
 }
 
 #[test]
+fn a_visible_step_in_an_idle_cluster_returns_instead_of_spinning() {
+    let s = keyless_scenario(5);
+    let mut sim = s.build().unwrap();
+    sim.run_until(SimTime(60_000));
+    // Only fetches waiting out fetch.max.wait.ms remain: nothing visible ever comes.
+    let before = sim.trace().total();
+    assert_eq!(sim.step_visible(), None);
+    assert_eq!(sim.trace().total(), before);
+    assert!(sim.now() <= SimTime(60_000 + Sim::STEP_HORIZON_MS));
+}
+
+#[test]
 fn a_clone_is_an_independent_fork() {
     let s = keyless_scenario(3);
     let mut a = s.build().unwrap();
@@ -80,4 +92,14 @@ fn a_clone_is_an_independent_fork() {
     b.run_until(SimTime(9_000));
     a.run_until(SimTime(9_000));
     assert_ne!(a.trace().digest(), b.trace().digest());
+}
+
+/// The trace digest of the default scenario run to its end; web/tests/browser.rs checks
+/// the same value inside headless Chromium (wasm32).
+#[test]
+fn the_default_scenario_has_the_golden_digest_shared_with_the_browser_test() {
+    let golden = include_str!("../golden/two-groups.digest").trim();
+    let sim = super::support::run_built_in("two-groups");
+    let digest = format!("{:016x}", sim.trace().digest());
+    assert_eq!(digest, golden, "update tests/golden/two-groups.digest if the model changed on purpose");
 }

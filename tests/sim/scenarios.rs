@@ -68,6 +68,15 @@ fn malformed_scenarios_say_what_and_where() {
             "commands[0]: topic \"t\" has no partition 3",
         ),
         (r#"{"version": 1, "topics": [{"name": "t", "partitions": 1}], "duration_ms": 999999999999}"#, "duration_ms"),
+        (r#"[1, null, null, 0, {}, []]"#, "a scenario is a JSON object"),
+        (
+            r#"{"version": 1, "topics": [{"name": "t", "partitions": 1}], "groups": [{"id": "g", "topics": ["t"]}], "commands": [{"at_ms": 5, "command": {"type": "set_assignor", "group": "g", "assignor": "cooperative-sticky"}}]}"#,
+            "commands[0]: the \"cooperative-sticky\" assignor is not supported yet",
+        ),
+        (
+            r#"{"version": 1, "topics": [{"name": "t", "partitions": 1}], "groups": [{"id": "g", "topics": ["t"]}], "commands": [{"at_ms": 5, "command": {"type": "add_member", "group": "g", "member": {"client_id": "c", "config": {"max_poll_records": 0}}}}]}"#,
+            "commands[0]: max_poll_records of member \"c\" in group \"g\" must be between 1 and 10000",
+        ),
     ];
     for (json, expected) in cases {
         let message = error_of(json);

@@ -75,8 +75,8 @@ msgs! {
     SEND = "发送", "Send";
     PRODUCER = "生产者", "Producer";
     PARTITIONER = "分区器", "Partitioner";
-    PARTITIONER_BUILT_IN = "默认（键哈希 / 粘性）", "built-in (key hash / sticky)";
-    PARTITIONER_ROUND_ROBIN = "RoundRobinPartitioner", "RoundRobinPartitioner";
+    PARTITIONER_BUILT_IN = "默认（键哈希/粘性）", "built-in (hash/sticky)";
+    PARTITIONER_ROUND_ROBIN = "RoundRobin", "RoundRobin";
     SENT = "已发送", "sent";
     ADD_MEMBER = "+ 消费者", "+ Consumer";
     ADD_MEMBER_HINT = "一个新的消费者加入该组（触发再均衡）", "A new consumer joins this group (starts a rebalance)";

@@ -136,6 +136,17 @@ fn GroupCard(p: &GroupCardProps) -> Html {
                         p.dispatch.reform(move |_| Action::RemoveMember { group: group.clone(), client_id: client_id.clone() })
                     };
                     let idle = m.activity == Activity::Idle;
+                    // Keyed by position in everything the member received, so a new record
+                    // adds one chip instead of shifting (and re-animating) all of them.
+                    let shown = m.received.len().min(60);
+                    let first = m.received_total.saturating_sub(shown as u64);
+                    let chips: Html = m.received[m.received.len() - shown..]
+                        .iter()
+                        .enumerate()
+                        .map(|(i, d)| html! {
+                            <span key={first + i as u64} class="rec" style={record_style(d.record.0)} title={format!("P{} @{}", d.tp.partition, d.offset)}>{ &d.value }</span>
+                        })
+                        .collect();
                     let parts = if m.assigned.is_empty() {
                         "—".to_string()
                     } else {
@@ -153,9 +164,7 @@ fn GroupCard(p: &GroupCardProps) -> Html {
                                 if m.received.is_empty() {
                                     <span class="muted">{ if idle { i18n::IDLE.get(lang) } else { i18n::NOTHING_YET.get(lang) } }</span>
                                 }
-                                { for m.received.iter().rev().take(60).collect::<Vec<_>>().into_iter().rev().map(|d| html! {
-                                    <span class="rec" style={record_style(d.record.0)} title={format!("P{} @{}", d.tp.partition, d.offset)}>{ &d.value }</span>
-                                }) }
+                                { chips }
                             </div>
                         </li>
                     }

@@ -10,7 +10,7 @@ mod wire;
 
 pub use controls::Controls;
 pub use events::EventLog;
-pub use groups::Groups;
+pub use groups::{Groups, GroupsProps};
 pub use producers::Producers;
 pub use scenario::ScenarioPanel;
 pub use topic::TopicView;

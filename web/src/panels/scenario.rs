@@ -2,7 +2,7 @@
 
 use crate::i18n::{self, Lang};
 use crate::state::Action;
-use web_sys::{HtmlSelectElement, HtmlTextAreaElement};
+use web_sys::{HtmlDetailsElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -25,6 +25,18 @@ pub fn ScenarioPanel(p: &ScenarioProps) -> Html {
     let lang = p.lang;
     let text = use_node_ref();
     let choose = p.dispatch.reform(|e: Event| Action::LoadBuiltIn(e.target_unchecked_into::<HtmlSelectElement>().value()));
+    // The text area is filled when it opens, not bound to the model: a binding would
+    // overwrite what the person types on every animation frame.
+    let fill = {
+        let text = text.clone();
+        let json = p.json.clone();
+        Callback::from(move |e: Event| {
+            let open = e.target_unchecked_into::<HtmlDetailsElement>().open();
+            if let (true, Some(area)) = (open, text.cast::<HtmlTextAreaElement>()) {
+                area.set_value(&json);
+            }
+        })
+    };
     let load = {
         let text = text.clone();
         let dispatch = p.dispatch.clone();
@@ -47,9 +59,9 @@ pub fn ScenarioPanel(p: &ScenarioProps) -> Html {
                     }
                 </select>
             </label>
-            <details class="json">
+            <details class="json" ontoggle={fill}>
                 <summary>{ i18n::SCENARIO_JSON.get(lang) }</summary>
-                <textarea id="scenario-json" ref={text} spellcheck="false" value={p.json.clone()} />
+                <textarea id="scenario-json" ref={text} spellcheck="false" />
                 <button id="load-json" onclick={load}>{ i18n::LOAD.get(lang) }</button>
             </details>
         </div>
