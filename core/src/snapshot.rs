@@ -77,6 +77,8 @@ pub struct GroupView {
     pub state: GroupState,
     pub generation: i32,
     pub rebalance_due: Option<SimTime>,
+    /// Whether the pending rebalance is a new group's `group.initial.rebalance.delay.ms`.
+    pub initial_rebalance: bool,
     /// Client id of the group leader (the first member to join).
     pub leader: Option<String>,
     pub members: Vec<MemberView>,
@@ -160,6 +162,7 @@ impl Sim {
                     state: g.state,
                     generation: g.generation,
                     rebalance_due: g.rebalance_due,
+                    initial_rebalance: g.initial_delay_since.is_some(),
                     leader: g.members.first().map(|m| m.client_id.clone()),
                     members: g
                         .members

@@ -41,7 +41,8 @@ pub fn App() -> Html {
             let typing = e
                 .target()
                 .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
-                .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"));
+                .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT" | "BUTTON" | "SUMMARY"));
+            // Keys typed into a field, or that activate a focused control, are theirs.
             if typing {
                 return;
             }

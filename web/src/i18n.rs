@@ -86,7 +86,6 @@ msgs! {
     RESET_POLICY = "auto.offset.reset", "auto.offset.reset";
     CREATE = "创建", "Create";
     ASSIGNOR = "分配策略", "Assignor";
-    GENERATION = "代", "generation";
     LEADER = "组长", "leader";
     IDLE = "空闲：没有分配到分区", "idle: no partition assigned";
     NOTHING_YET = "尚未收到消息", "nothing received yet";
@@ -118,7 +117,17 @@ msgs! {
     LOADED = "已加载场景", "Scenario loaded";
     INVALID_SCENARIO = "场景无效，当前工作未改变：", "The scenario is not valid; your current work is unchanged: ";
     REFUSED = "操作被拒绝：", "Refused: ";
+    REBALANCE_DUE = "分配结果将在此时到达：", "assignment arrives at ";
+    INITIAL_DELAY = "（新组先等待 group.initial.rebalance.delay.ms，让更多成员加入）", " (a new group first waits group.initial.rebalance.delay.ms for more members to join)";
+    REBALANCE_ROUND = "（JoinGroup + SyncGroup 往返）", " (one JoinGroup + SyncGroup round trip)";
     GROUP_CREATED_NOTE = "新组从 auto.offset.reset 指定的位置开始读", "A new group starts where auto.offset.reset says";
+}
+
+pub fn generation(lang: Lang, n: i32) -> String {
+    match lang {
+        Lang::Zh => format!("第 {n} 代"),
+        Lang::En => format!("generation {n}"),
+    }
 }
 
 pub fn activity(lang: Lang, a: Activity) -> &'static str {

@@ -117,7 +117,7 @@ fn GroupCard(p: &GroupCardProps) -> Html {
                 <span class={classes!("badge", state_class)}>{ i18n::group_state(lang, g.state) }</span>
             </div>
             <div class="meta muted">
-                { format!("{} {} · ", i18n::GENERATION.get(lang), g.generation) }
+                { format!("{} · ", i18n::generation(lang, g.generation)) }
                 if let Some(leader) = &g.leader { { format!("{} {leader} · ", i18n::LEADER.get(lang)) } }
                 <label>
                     { i18n::ASSIGNOR.get(lang) }{ " " }
@@ -128,6 +128,12 @@ fn GroupCard(p: &GroupCardProps) -> Html {
                 </label>
                 { format!(" · auto.offset.reset={}", match g.auto_offset_reset { OffsetReset::Earliest => "earliest", OffsetReset::Latest => "latest" }) }
             </div>
+            if let Some(due) = g.rebalance_due {
+                <div class="rebalance-note">
+                    { format!("{}{:.1} s", i18n::REBALANCE_DUE.get(lang), due.ms() as f64 / 1000.0) }
+                    { if g.initial_rebalance { i18n::INITIAL_DELAY.get(lang) } else { i18n::REBALANCE_ROUND.get(lang) } }
+                </div>
+            }
             <ul class="members">
                 { for g.members.iter().map(|m| {
                     let remove = {
