@@ -37,8 +37,8 @@ pub(crate) enum Pending {
     Poll { group: String, client_id: String, token: u64 },
     /// A member's Fetch request reaches the broker.
     FetchArrive { group: String, client_id: String, token: u64 },
-    /// `fetch.max.wait.ms` expired for a parked fetch.
-    FetchTimeout { group: String, client_id: String, token: u64 },
+    /// `fetch.max.wait.ms` expired for the parked fetch `fetch`.
+    FetchTimeout { group: String, client_id: String, token: u64, fetch: u64 },
     /// The Fetch response reaches the member.
     FetchResponse { group: String, client_id: String, token: u64, records: Vec<(TopicPartition, StoredRecord)> },
 }
@@ -47,6 +47,9 @@ pub(crate) enum Pending {
 /// (`DelayedFetch`, with `fetch.min.bytes` = 1).
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct ParkedFetch {
+    /// Which fetch: a member's token stays the same across its fetches, so a timeout
+    /// must name the one fetch it belongs to.
+    id: u64,
     group: String,
     client_id: String,
     token: u64,
@@ -103,6 +106,7 @@ pub struct Sim {
     next_seq: u64,
     next_record: u64,
     next_batch: u64,
+    next_fetch: u64,
     parked: Vec<ParkedFetch>,
     steps: u64,
     pub(crate) trace: Trace,
@@ -124,6 +128,7 @@ impl Sim {
             next_seq: 0,
             next_record: 1,
             next_batch: 1,
+            next_fetch: 1,
             parked: Vec::new(),
             steps: 0,
             trace: Trace::new(Trace::DEFAULT_CAPACITY),
@@ -573,9 +578,9 @@ impl Sim {
             Pending::RebalanceComplete { group, round } => self.complete_rebalance(&group, round),
             Pending::Poll { group, client_id, token } => self.poll(&group, &client_id, token),
             Pending::FetchArrive { group, client_id, token } => self.fetch_arrive(&group, &client_id, token),
-            Pending::FetchTimeout { group, client_id, token } => {
+            Pending::FetchTimeout { group, client_id, token, fetch } => {
                 let before = self.parked.len();
-                self.parked.retain(|f| !(f.group == group && f.client_id == client_id && f.token == token));
+                self.parked.retain(|f| f.id != fetch);
                 if self.parked.len() != before {
                     let at = self.now.plus_ms(self.latency());
                     self.schedule(at, Pending::FetchResponse { group, client_id, token, records: Vec::new() });
@@ -1076,10 +1081,12 @@ impl Sim {
             let Some(member) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
             let wait = member.config.fetch_max_wait_ms;
             let tps = member.assigned.clone();
-            self.parked.push(ParkedFetch { group: group_id.to_string(), client_id: client_id.to_string(), token, tps });
+            let id = self.next_fetch;
+            self.next_fetch += 1;
+            self.parked.push(ParkedFetch { id, group: group_id.to_string(), client_id: client_id.to_string(), token, tps });
             self.schedule(
                 self.now.plus_ms(wait),
-                Pending::FetchTimeout { group: group_id.to_string(), client_id: client_id.to_string(), token },
+                Pending::FetchTimeout { group: group_id.to_string(), client_id: client_id.to_string(), token, fetch: id },
             );
         } else {
             let at = self.now.plus_ms(self.latency());

@@ -136,3 +136,32 @@ fn a_new_group_with_latest_reset_sees_only_new_records() {
     assert_eq!(got, words("m1 m2 m3 m4 m5 m6 m7"));
     assert_eq!(sim.now(), SimTime(sim.now().ms()));
 }
+
+#[test]
+fn a_parked_fetch_is_answered_when_data_arrives_not_cut_short_by_an_older_timeout() {
+    // Long polling: a fetch with nothing to return waits at the broker (fetch.max.wait.ms
+    // = 500) and is answered as soon as a record is appended. Regression: the timeout of
+    // an earlier fetch (parked at 3500, due at 4000) once ended the member's next fetch
+    // (parked at 3915), so m2, appended at 4105, waited for yet another fetch.
+    let mut s = scenario::built_in("one-consumer").unwrap().unwrap();
+    s.producers[0].send[0].values = words("m1 m2");
+    s.producers[0].send[0].start_ms = 3600;
+    s.producers[0].send[0].interval_ms = 400;
+    let sim = run(&s);
+    let latency = sim.cluster().network_latency_ms;
+    let mut appended = std::collections::BTreeMap::new();
+    let mut delivered = Vec::new();
+    for e in sim.trace().events() {
+        match &e.kind {
+            EventKind::RecordAppended { value, .. } => {
+                appended.insert(value.clone(), e.time);
+            }
+            EventKind::RecordDelivered { value, .. } => delivered.push((value.clone(), e.time)),
+            _ => {}
+        }
+    }
+    assert_eq!(delivered.len(), 2);
+    for (value, at) in delivered {
+        assert_eq!(at, appended[&value].plus_ms(latency), "{value} should arrive one hop after its append");
+    }
+}
