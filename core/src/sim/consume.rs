@@ -1,0 +1,164 @@
+//! Consumers: `poll()`, fetches with long polling at the broker, delivery and processing.
+
+use super::*;
+
+impl Sim {
+    /// `poll()`: auto-commit when the interval has passed (covering what earlier polls
+    /// returned, `ConsumerCoordinator.maybeAutoCommitOffsetsAsync`), then fetch.
+    pub(super) fn poll(&mut self, group_id: &str, client_id: &str, token: u64) {
+        let now = self.now;
+        let latency = self.latency();
+        let Some(group) = self.groups.get_mut(group_id) else { return };
+        if group.state != GroupState::Stable {
+            return;
+        }
+        let Some(member) = group.member_mut(client_id) else { return };
+        if member.token != token {
+            return;
+        }
+        let commit_due = member.config.enable_auto_commit && now >= member.next_auto_commit;
+        if commit_due {
+            member.next_auto_commit = now.plus_ms(member.config.auto_commit_interval_ms);
+        }
+        if member.assigned.is_empty() {
+            member.activity = Activity::Idle;
+        } else {
+            member.activity = Activity::Fetching;
+        }
+        let fetch = !member.assigned.is_empty();
+        if commit_due {
+            self.commit_positions(group_id, client_id);
+        }
+        if fetch {
+            self.schedule(
+                now.plus_ms(latency),
+                Pending::FetchArrive { group: group_id.to_string(), client_id: client_id.to_string(), token },
+            );
+        }
+    }
+
+    /// Reads what the member may have now: committed records from its positions, at
+    /// most `max.poll.records`, starting from a partition that rotates each fetch.
+    pub(super) fn read_for(&mut self, group_id: &str, client_id: &str) -> Vec<(TopicPartition, StoredRecord)> {
+        let Some(group) = self.groups.get_mut(group_id) else { return Vec::new() };
+        let Some(member) = group.members.iter_mut().find(|m| m.client_id == client_id) else { return Vec::new() };
+        let n = member.assigned.len() as u32;
+        if n == 0 {
+            return Vec::new();
+        }
+        let mut budget = member.config.max_poll_records;
+        let mut out = Vec::new();
+        let start = member.fetch_cursor % n;
+        member.fetch_cursor = (start + 1) % n;
+        for i in 0..n {
+            if budget == 0 {
+                break;
+            }
+            let tp = &member.assigned[((start + i) % n) as usize];
+            let position = member.positions.get(tp).copied().unwrap_or(0);
+            let Some(log) = self.topics.get(&tp.topic).and_then(|t| t.partitions.get(tp.partition as usize)) else {
+                continue;
+            };
+            let records = log.read_committed(position, budget);
+            budget -= records.len() as u32;
+            out.extend(records.iter().map(|r| (tp.clone(), r.clone())));
+        }
+        out
+    }
+
+    pub(super) fn fetch_arrive(&mut self, group_id: &str, client_id: &str, token: u64) {
+        let valid = self
+            .groups
+            .get(group_id)
+            .and_then(|g| g.member(client_id))
+            .is_some_and(|m| m.token == token);
+        if !valid {
+            return;
+        }
+        let records = self.read_for(group_id, client_id);
+        if records.is_empty() {
+            let Some(member) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+            let wait = member.config.fetch_max_wait_ms;
+            let tps = member.assigned.clone();
+            let id = self.next_fetch;
+            self.next_fetch += 1;
+            self.parked.push(ParkedFetch { id, group: group_id.to_string(), client_id: client_id.to_string(), token, tps });
+            self.schedule(
+                self.now.plus_ms(wait),
+                Pending::FetchTimeout { group: group_id.to_string(), client_id: client_id.to_string(), token, fetch: id },
+            );
+        } else {
+            let at = self.now.plus_ms(self.latency());
+            self.schedule(
+                at,
+                Pending::FetchResponse { group: group_id.to_string(), client_id: client_id.to_string(), token, records },
+            );
+        }
+    }
+
+    /// New data completes every parked fetch that covers the partition.
+    pub(super) fn wake_parked(&mut self, tp: &TopicPartition) {
+        let (woken, kept): (Vec<ParkedFetch>, Vec<ParkedFetch>) =
+            std::mem::take(&mut self.parked).into_iter().partition(|f| f.tps.contains(tp));
+        self.parked = kept;
+        for f in woken {
+            let records = self.read_for(&f.group, &f.client_id);
+            let at = self.now.plus_ms(self.latency());
+            self.schedule(
+                at,
+                Pending::FetchResponse { group: f.group, client_id: f.client_id, token: f.token, records },
+            );
+        }
+    }
+
+    /// `poll()` returns the fetched records; the application processes them, then polls again.
+    pub(super) fn fetch_response(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        token: u64,
+        records: Vec<(TopicPartition, StoredRecord)>,
+    ) {
+        let now = self.now;
+        let Some(group) = self.groups.get_mut(group_id) else { return };
+        let Some(member) = group.members.iter_mut().find(|m| m.client_id == client_id) else { return };
+        if member.token != token {
+            return;
+        }
+        let mut delivered = Vec::new();
+        for (tp, stored) in records {
+            // Only records that continue the position are handed over (a fetch can race
+            // with nothing here, but the check keeps positions contiguous by construction).
+            let Some(position) = member.positions.get_mut(&tp) else { continue };
+            if stored.offset != *position {
+                continue;
+            }
+            *position = stored.offset + 1;
+            member.remember(Delivery {
+                record: stored.record.id,
+                tp: tp.clone(),
+                offset: stored.offset,
+                key: stored.record.key.clone(),
+                value: stored.record.value.clone(),
+                at: now,
+            });
+            delivered.push(EventKind::RecordDelivered {
+                group: group_id.to_string(),
+                client_id: client_id.to_string(),
+                record: stored.record.id,
+                tp,
+                offset: stored.offset,
+                value: stored.record.value.clone(),
+            });
+        }
+        let processing = member.config.processing_ms.saturating_mul(delivered.len() as u64);
+        member.activity = if delivered.is_empty() { Activity::Fetching } else { Activity::Processing };
+        for e in delivered {
+            self.record(e);
+        }
+        self.schedule(
+            now.plus_ms(processing),
+            Pending::Poll { group: group_id.to_string(), client_id: client_id.to_string(), token },
+        );
+    }
+}

@@ -1,0 +1,608 @@
+//! The simulation: state, the event queue, and the handlers that move it forward.
+//!
+//! `apply(command)` is the only way the outside changes the world; `step()` applies
+//! the next queued event. Handlers record trace events and schedule further events;
+//! nothing reads a clock and every random choice comes from `self.rng`.
+
+use crate::assign::{self, Subscription};
+use crate::command::{check_name, Command, CommandError, GroupSpec, MemberSpec, MAX_GROUPS, MAX_MEMBERS_PER_GROUP, MAX_VALUE_CHARS};
+use crate::config::{Acks, ClusterConfig, OffsetReset, ProducerConfig};
+use crate::event::{Event, EventKind, RebalanceCause, StartFrom, Trace};
+use crate::group::{Activity, Delivery, Group, GroupState, Member};
+use crate::log::Topic;
+use crate::partitioner::{record_size_in_bytes, PartitionReason, PartitionerState};
+use crate::producer::{OpenBatch, Producer, SentRecord};
+use crate::record::{Record, RecordId, StoredRecord, TopicPartition};
+use crate::rng::SimRng;
+use crate::time::SimTime;
+use std::collections::BTreeMap;
+
+mod consume;
+mod groups;
+mod produce;
+
+/// `DefaultRecordBatch.RECORD_BATCH_OVERHEAD`: the bytes of a batch header.
+const RECORD_BATCH_OVERHEAD: u32 = 61;
+
+/// Something scheduled to happen at a moment of simulated time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Pending {
+    /// A command from the scenario's timeline.
+    Command(Command),
+    /// `linger.ms` expired for a batch.
+    Linger { producer: String, tp: TopicPartition, batch: u64 },
+    /// A Produce request reaches the leader.
+    ProduceArrive { producer: String, tp: TopicPartition, records: Vec<Record>, acks: Acks },
+    /// The Produce response reaches the producer.
+    ProduceResponse { producer: String, tp: TopicPartition, acked: Vec<(RecordId, String, u64, SimTime)> },
+    /// A group's JoinGroup/SyncGroup round is over.
+    RebalanceComplete { group: String, round: u64 },
+    /// A member calls `poll()`.
+    Poll { group: String, client_id: String, token: u64 },
+    /// A member's Fetch request reaches the broker.
+    FetchArrive { group: String, client_id: String, token: u64 },
+    /// `fetch.max.wait.ms` expired for the parked fetch `fetch`.
+    FetchTimeout { group: String, client_id: String, token: u64, fetch: u64 },
+    /// The Fetch response reaches the member.
+    FetchResponse { group: String, client_id: String, token: u64, records: Vec<(TopicPartition, StoredRecord)> },
+}
+
+/// A fetch the broker holds until data arrives or `fetch.max.wait.ms` passes
+/// (`DelayedFetch`, with `fetch.min.bytes` = 1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ParkedFetch {
+    /// Which fetch: a member's token stays the same across its fetches, so a timeout
+    /// must name the one fetch it belongs to.
+    id: u64,
+    group: String,
+    client_id: String,
+    token: u64,
+    tps: Vec<TopicPartition>,
+}
+
+/// A message on the wire.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Flight {
+    pub kind: FlightKind,
+    pub sent_at: SimTime,
+    pub arrives_at: SimTime,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum FlightKind {
+    /// A Produce request carrying a batch to the leader.
+    Produce { producer: String, tp: TopicPartition, values: Vec<String> },
+    /// The Produce response carrying offsets back.
+    ProduceAck { producer: String, tp: TopicPartition, offsets: Vec<u64> },
+    /// A Fetch response carrying records to a consumer.
+    FetchData { group: String, client_id: String, records: Vec<(TopicPartition, String)> },
+}
+
+/// What one call to [`Sim::step`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepOutcome {
+    pub time: SimTime,
+    /// How many trace events the step recorded.
+    pub events: u64,
+}
+
+/// A command applied from outside, with the moment it was applied: enough to replay.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct LoggedCommand {
+    /// How many queued events had been applied before it.
+    pub after_steps: u64,
+    pub at: SimTime,
+    pub command: Command,
+}
+
+/// The whole simulated world. Cloning it forks the run.
+#[derive(Clone, Debug)]
+pub struct Sim {
+    pub(crate) now: SimTime,
+    pub(crate) seed: u64,
+    pub(crate) rng: SimRng,
+    pub(crate) cluster: ClusterConfig,
+    pub(crate) topics: BTreeMap<String, Topic>,
+    pub(crate) producers: BTreeMap<String, Producer>,
+    pub(crate) groups: BTreeMap<String, Group>,
+    queue: BTreeMap<(SimTime, u64), Pending>,
+    next_seq: u64,
+    next_record: u64,
+    next_batch: u64,
+    next_fetch: u64,
+    parked: Vec<ParkedFetch>,
+    steps: u64,
+    pub(crate) trace: Trace,
+    command_log: Vec<LoggedCommand>,
+}
+
+impl Sim {
+    /// An empty cluster: no topics, producers or groups.
+    pub fn new(seed: u64, cluster: ClusterConfig) -> Self {
+        Self {
+            now: SimTime::ZERO,
+            seed,
+            rng: SimRng::new(seed),
+            cluster,
+            topics: BTreeMap::new(),
+            producers: BTreeMap::new(),
+            groups: BTreeMap::new(),
+            queue: BTreeMap::new(),
+            next_seq: 0,
+            next_record: 1,
+            next_batch: 1,
+            next_fetch: 1,
+            parked: Vec::new(),
+            steps: 0,
+            trace: Trace::new(Trace::DEFAULT_CAPACITY),
+            command_log: Vec::new(),
+        }
+    }
+
+    // ----- reading -------------------------------------------------------
+
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    pub fn cluster(&self) -> &ClusterConfig {
+        &self.cluster
+    }
+
+    pub fn trace(&self) -> &Trace {
+        &self.trace
+    }
+
+    pub fn topics(&self) -> impl Iterator<Item = &Topic> {
+        self.topics.values()
+    }
+
+    pub fn topic(&self, name: &str) -> Option<&Topic> {
+        self.topics.get(name)
+    }
+
+    pub fn producers(&self) -> impl Iterator<Item = &Producer> {
+        self.producers.values()
+    }
+
+    pub fn groups(&self) -> impl Iterator<Item = &Group> {
+        self.groups.values()
+    }
+
+    pub fn group(&self, id: &str) -> Option<&Group> {
+        self.groups.get(id)
+    }
+
+    /// Commands applied from outside since the start, in order: with the scenario
+    /// and seed they rebuild this exact state ([`Sim::replay`]).
+    pub fn command_log(&self) -> &[LoggedCommand] {
+        &self.command_log
+    }
+
+    /// How many queued events have been applied.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// When the next queued event is due, if any.
+    pub fn next_event_time(&self) -> Option<SimTime> {
+        self.queue.keys().next().map(|(t, _)| *t)
+    }
+
+    /// Messages on the wire now: produce requests and responses, fetch responses with
+    /// records. The page draws them moving between clients and the broker.
+    pub fn in_flight(&self) -> Vec<Flight> {
+        let latency = self.latency();
+        self.queue
+            .iter()
+            .filter_map(|((at, _), pending)| {
+                let kind = match pending {
+                    Pending::ProduceArrive { producer, tp, records, .. } => FlightKind::Produce {
+                        producer: producer.clone(),
+                        tp: tp.clone(),
+                        values: records.iter().map(|r| r.value.clone()).collect(),
+                    },
+                    Pending::ProduceResponse { producer, tp, acked } => FlightKind::ProduceAck {
+                        producer: producer.clone(),
+                        tp: tp.clone(),
+                        offsets: acked.iter().map(|a| a.2).collect(),
+                    },
+                    Pending::FetchResponse { group, client_id, records, .. } if !records.is_empty() => {
+                        FlightKind::FetchData {
+                            group: group.clone(),
+                            client_id: client_id.clone(),
+                            records: records.iter().map(|(tp, r)| (tp.clone(), r.record.value.clone())).collect(),
+                        }
+                    }
+                    _ => return None,
+                };
+                Some(Flight { kind, sent_at: SimTime(at.ms().saturating_sub(latency)), arrives_at: *at })
+            })
+            .collect()
+    }
+
+    /// The events recorded since `seq` (see [`Event::seq`]).
+    pub fn events_since(&self, seq: u64) -> impl Iterator<Item = &Event> {
+        self.trace.since(seq)
+    }
+
+    // ----- moving forward ------------------------------------------------
+
+    /// Applies the next queued event. `None` when nothing is queued.
+    pub fn step(&mut self) -> Option<StepOutcome> {
+        let (&key, _) = self.queue.iter().next()?;
+        let pending = self.queue.remove(&key)?;
+        self.now = self.now.max(key.0);
+        self.steps += 1;
+        let before = self.trace.total();
+        self.handle(pending);
+        Some(StepOutcome { time: self.now, events: self.trace.total() - before })
+    }
+
+    /// Applies queued events until one records something in the trace (what a person
+    /// calls "one step"). Quiet events (a fetch waiting out `fetch.max.wait.ms`) repeat
+    /// forever in an idle cluster, so it gives up once the next event lies more than
+    /// [`Sim::STEP_HORIZON_MS`] ahead, returning `None` with nothing visible applied.
+    pub fn step_visible(&mut self) -> Option<StepOutcome> {
+        let horizon = self.now.plus_ms(Self::STEP_HORIZON_MS);
+        loop {
+            if self.next_event_time()? > horizon {
+                return None;
+            }
+            let outcome = self.step()?;
+            if outcome.events > 0 {
+                return Some(outcome);
+            }
+        }
+    }
+
+    /// How far ahead [`Sim::step_visible`] looks for something to show.
+    pub const STEP_HORIZON_MS: u64 = 60_000;
+
+    /// Applies every event due at or before `until`, then moves the clock to `until`.
+    pub fn run_until(&mut self, until: SimTime) {
+        while let Some(t) = self.next_event_time() {
+            if t > until {
+                break;
+            }
+            self.step();
+        }
+        self.now = self.now.max(until);
+    }
+
+    /// Like [`Sim::run_until`] but stops after `max_steps` events; returns whether it
+    /// reached `until`. The page uses it so one frame never does unbounded work.
+    pub fn run_until_bounded(&mut self, until: SimTime, max_steps: u64) -> bool {
+        for _ in 0..max_steps {
+            match self.next_event_time() {
+                Some(t) if t <= until => {
+                    self.step();
+                }
+                _ => {
+                    self.now = self.now.max(until);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Rebuilds a run: `base` (a freshly built simulation) plus the logged commands.
+    pub fn replay(base: Sim, log: &[LoggedCommand]) -> Result<Sim, CommandError> {
+        let mut sim = base;
+        for entry in log {
+            while sim.steps < entry.after_steps && sim.step().is_some() {}
+            sim.now = sim.now.max(entry.at);
+            sim.apply(entry.command.clone())?;
+        }
+        Ok(sim)
+    }
+
+    /// Applies a command now. On error nothing has changed.
+    pub fn apply(&mut self, command: Command) -> Result<(), CommandError> {
+        self.validate(&command)?;
+        self.command_log.push(LoggedCommand { after_steps: self.steps, at: self.now, command: command.clone() });
+        self.execute(command);
+        Ok(())
+    }
+
+    // ----- building (used by the scenario loader) ------------------------
+
+    pub(crate) fn add_topic(&mut self, topic: Topic) {
+        self.topics.insert(topic.name.clone(), topic);
+    }
+
+    pub(crate) fn add_producer(&mut self, name: &str, config: ProducerConfig) {
+        self.producers.insert(name.to_string(), Producer::new(name, config));
+    }
+
+    /// Queues a command for a later moment (a scenario's timeline).
+    pub(crate) fn schedule_command(&mut self, at: SimTime, command: Command) {
+        self.schedule(at, Pending::Command(command));
+    }
+
+    /// Runs a command as part of building (not logged: the scenario rebuilds it).
+    pub(crate) fn apply_unlogged(&mut self, command: Command) -> Result<(), CommandError> {
+        self.validate(&command)?;
+        self.execute(command);
+        Ok(())
+    }
+
+    // ----- internals -----------------------------------------------------
+
+    fn schedule(&mut self, at: SimTime, pending: Pending) {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        self.queue.insert((at.max(self.now), seq), pending);
+    }
+
+    fn latency(&self) -> u64 {
+        self.cluster.network_latency_ms
+    }
+
+    fn record(&mut self, kind: EventKind) {
+        self.trace.push(self.now, kind);
+    }
+
+    fn validate(&self, command: &Command) -> Result<(), CommandError> {
+        match command {
+            Command::Produce { producer, topic, key, value, partition, headers } => {
+                if !self.producers.contains_key(producer) {
+                    return Err(CommandError::UnknownProducer(producer.clone()));
+                }
+                let Some(t) = self.topics.get(topic) else {
+                    return Err(CommandError::UnknownTopic(topic.clone()));
+                };
+                if let Some(p) = partition {
+                    if *p >= t.partition_count() {
+                        return Err(CommandError::PartitionOutOfRange {
+                            topic: topic.clone(),
+                            partition: *p,
+                            partitions: t.partition_count(),
+                        });
+                    }
+                }
+                check_record_size(key.as_deref(), value, headers)
+            }
+            Command::AddMember { group, member } => {
+                let Some(g) = self.groups.get(group) else {
+                    return Err(CommandError::UnknownGroup(group.clone()));
+                };
+                self.validate_member(g.id.as_str(), &g.topics, member)?;
+                if g.member(&member.client_id).is_some() {
+                    return Err(CommandError::DuplicateMember { group: group.clone(), client_id: member.client_id.clone() });
+                }
+                if g.members.len() >= MAX_MEMBERS_PER_GROUP {
+                    return Err(CommandError::Invalid(format!(
+                        "group \"{group}\" already has {MAX_MEMBERS_PER_GROUP} members, the most the sandbox allows"
+                    )));
+                }
+                Ok(())
+            }
+            Command::RemoveMember { group, client_id } => {
+                let Some(g) = self.groups.get(group) else {
+                    return Err(CommandError::UnknownGroup(group.clone()));
+                };
+                if g.member(client_id).is_none() {
+                    return Err(CommandError::UnknownMember { group: group.clone(), client_id: client_id.clone() });
+                }
+                Ok(())
+            }
+            Command::AddGroup { group } => self.validate_group(group),
+            Command::SetPartitioner { producer, .. } => {
+                if self.producers.contains_key(producer) {
+                    Ok(())
+                } else {
+                    Err(CommandError::UnknownProducer(producer.clone()))
+                }
+            }
+            Command::SetAssignor { group, assignor } => {
+                if !self.groups.contains_key(group) {
+                    return Err(CommandError::UnknownGroup(group.clone()));
+                }
+                check_strategy(*assignor)
+            }
+        }
+    }
+
+    fn validate_group(&self, spec: &GroupSpec) -> Result<(), CommandError> {
+        check_name("a group id", &spec.id)?;
+        if self.groups.contains_key(&spec.id) {
+            return Err(CommandError::DuplicateGroup(spec.id.clone()));
+        }
+        if self.groups.len() >= MAX_GROUPS {
+            return Err(CommandError::Invalid(format!("the sandbox allows at most {MAX_GROUPS} consumer groups")));
+        }
+        if spec.topics.is_empty() {
+            return Err(CommandError::Invalid(format!("group \"{}\" must subscribe to at least one topic", spec.id)));
+        }
+        for t in &spec.topics {
+            if !self.topics.contains_key(t) {
+                return Err(CommandError::UnknownTopic(t.clone()));
+            }
+        }
+        check_strategy(spec.config.assignor)?;
+        if spec.members.len() > MAX_MEMBERS_PER_GROUP {
+            return Err(CommandError::Invalid(format!(
+                "group \"{}\" has {} members; the sandbox allows at most {MAX_MEMBERS_PER_GROUP}",
+                spec.id,
+                spec.members.len()
+            )));
+        }
+        for (i, m) in spec.members.iter().enumerate() {
+            self.validate_member(&spec.id, &spec.topics, m)?;
+            if spec.members[..i].iter().any(|o| o.client_id == m.client_id) {
+                return Err(CommandError::DuplicateMember { group: spec.id.clone(), client_id: m.client_id.clone() });
+            }
+        }
+        Ok(())
+    }
+
+    fn validate_member(&self, group: &str, group_topics: &[String], m: &MemberSpec) -> Result<(), CommandError> {
+        for t in m.topics.as_deref().unwrap_or(group_topics) {
+            if !self.topics.contains_key(t) {
+                return Err(CommandError::UnknownTopic(t.clone()));
+            }
+        }
+        check_member_spec(group, m)
+    }
+}
+
+/// Limits on a produced record's key, value and headers.
+pub(crate) fn check_record_size(
+    key: Option<&str>,
+    value: &str,
+    headers: &[crate::record::Header],
+) -> Result<(), CommandError> {
+    let too_long = |s: &str| s.chars().count() > MAX_VALUE_CHARS;
+    if too_long(value) || key.is_some_and(too_long) {
+        return Err(CommandError::Invalid(format!("a key or value may have at most {MAX_VALUE_CHARS} characters")));
+    }
+    if headers.len() > 16 || headers.iter().any(|h| too_long(&h.key) || too_long(&h.value)) {
+        return Err(CommandError::Invalid(format!(
+            "a record may have at most 16 headers of at most {MAX_VALUE_CHARS} characters"
+        )));
+    }
+    Ok(())
+}
+
+/// The checks of a member that need no cluster state.
+pub(crate) fn check_member_spec(group: &str, m: &MemberSpec) -> Result<(), CommandError> {
+    check_name("a client id", &m.client_id)?;
+        if let Some(id) = &m.group_instance_id {
+            check_name("a group.instance.id", id)?;
+        }
+        let c = &m.config;
+        if c.max_poll_records == 0 || c.max_poll_records > 10_000 {
+            return Err(CommandError::Invalid(format!(
+                "max_poll_records of member \"{}\" in group \"{group}\" must be between 1 and 10000",
+                m.client_id
+            )));
+        }
+        if c.auto_commit_interval_ms == 0 || c.fetch_max_wait_ms > 60_000 || c.processing_ms > 3_600_000 {
+            return Err(CommandError::Invalid(format!(
+                "member \"{}\" in group \"{group}\": auto_commit_interval_ms must be positive, fetch_max_wait_ms at most 60000, processing_ms at most 3600000",
+                m.client_id
+            )));
+        }
+        Ok(())
+}
+
+impl Sim {
+    fn execute(&mut self, command: Command) {
+        match command {
+            Command::Produce { producer, topic, key, value, partition, headers } => {
+                self.send(&producer, &topic, key, value, partition, headers)
+            }
+            Command::AddMember { group, member } => self.join(&group, member),
+            Command::RemoveMember { group, client_id } => self.leave(&group, &client_id),
+            Command::AddGroup { group } => {
+                let id = group.id.clone();
+                self.groups.insert(
+                    id.clone(),
+                    Group {
+                        id: id.clone(),
+                        topics: group.topics,
+                        config: group.config,
+                        members: Vec::new(),
+                        state: GroupState::Empty,
+                        generation: 0,
+                        committed: BTreeMap::new(),
+                        rebalance_due: None,
+                        round: 0,
+                        initial_delay_since: None,
+                    },
+                );
+                self.record(EventKind::GroupCreated { group: id.clone() });
+                for m in group.members {
+                    self.join(&id, m);
+                }
+            }
+            Command::SetPartitioner { producer, partitioner } => {
+                if let Some(p) = self.producers.get_mut(&producer) {
+                    p.config.partitioner = partitioner;
+                    // A new producer instance: its partitioners start afresh.
+                    p.partitioners.clear();
+                }
+            }
+            Command::SetAssignor { group, assignor } => {
+                if let Some(g) = self.groups.get_mut(&group) {
+                    g.config.assignor = assignor;
+                    if !g.members.is_empty() {
+                        self.start_rebalance(&group, RebalanceCause::AssignorChanged);
+                    }
+                }
+            }
+        }
+    }
+
+    fn handle(&mut self, pending: Pending) {
+        match pending {
+            Pending::Command(command) => {
+                if let Err(e) = self.validate(&command) {
+                    // A timeline command that no longer fits (say, removing a member that
+                    // already left) is skipped, and the trace says why.
+                    self.record(EventKind::CommandRejected { reason: e.to_string() });
+                } else {
+                    self.execute(command);
+                }
+            }
+            Pending::Linger { producer, tp, batch } => {
+                let is_current = self
+                    .producers
+                    .get(&producer)
+                    .and_then(|p| p.open.get(&tp))
+                    .is_some_and(|b| b.id == batch);
+                if is_current {
+                    self.send_batch(&producer, &tp);
+                }
+            }
+            Pending::ProduceArrive { producer, tp, records, acks } => self.produce_arrive(producer, tp, records, acks),
+            Pending::ProduceResponse { producer, tp, acked } => {
+                for (record, value, offset, timestamp) in acked {
+                    if let Some(p) = self.producers.get_mut(&producer) {
+                        p.mark_acked(record, offset as i64);
+                    }
+                    self.record(EventKind::RecordAcked {
+                        record,
+                        value,
+                        producer: producer.clone(),
+                        topic: tp.topic.clone(),
+                        partition: tp.partition,
+                        offset: offset as i64,
+                        timestamp,
+                    });
+                }
+            }
+            Pending::RebalanceComplete { group, round } => self.complete_rebalance(&group, round),
+            Pending::Poll { group, client_id, token } => self.poll(&group, &client_id, token),
+            Pending::FetchArrive { group, client_id, token } => self.fetch_arrive(&group, &client_id, token),
+            Pending::FetchTimeout { group, client_id, token, fetch } => {
+                let before = self.parked.len();
+                self.parked.retain(|f| f.id != fetch);
+                if self.parked.len() != before {
+                    let at = self.now.plus_ms(self.latency());
+                    self.schedule(at, Pending::FetchResponse { group, client_id, token, records: Vec::new() });
+                }
+            }
+            Pending::FetchResponse { group, client_id, token, records } => {
+                self.fetch_response(&group, &client_id, token, records)
+            }
+        }
+    }
+}
+
+
+pub(crate) fn check_strategy(strategy: assign::Strategy) -> Result<(), CommandError> {
+    match strategy {
+        assign::Strategy::Range | assign::Strategy::RoundRobin => Ok(()),
+        other => Err(CommandError::Invalid(format!(
+            "the \"{other}\" assignor is not supported yet (it arrives with the group-protocol work); use \"range\" or \"roundrobin\""
+        ))),
+    }
+}
