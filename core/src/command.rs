@@ -1,7 +1,8 @@
 //! Commands: the only way the outside world changes a running simulation.
 
 use crate::assign::Strategy;
-use crate::config::{ConsumerConfig, GroupConfig};
+use crate::cluster::BrokerId;
+use crate::config::{Acks, ConsumerConfig, GroupConfig};
 use crate::partitioner::PartitionerKind;
 use crate::record::Header;
 use serde::{Deserialize, Serialize};
@@ -70,6 +71,28 @@ pub enum Command {
     /// instance, so the round-robin counter and the sticky choice start afresh; batches
     /// already open still go out.
     SetPartitioner { producer: String, partitioner: PartitionerKind },
+    /// The broker process dies: it stops answering at once; the controller notices after
+    /// `broker.session.timeout.ms`. Its logs stay on disk.
+    CrashBroker { broker: BrokerId },
+    /// The broker starts again and registers with the controller; its replicas catch up.
+    RestartBroker { broker: BrokerId },
+    /// Cut the broker off the network: from the other brokers, the controller and clients.
+    IsolateBroker { broker: BrokerId },
+    /// Reconnect an isolated broker.
+    HealBroker { broker: BrokerId },
+    /// Slow the broker's replica fetches by `slow_ms` (0 restores them).
+    SlowBroker { broker: BrokerId, slow_ms: u64 },
+    /// The producer's `acks` changes (in Kafka: a new producer with the new setting).
+    SetAcks { producer: String, acks: Acks },
+    /// Topic settings change (`kafka-configs --alter`): `min.insync.replicas`,
+    /// `unclean.leader.election.enable`.
+    SetTopicConfig {
+        topic: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        min_insync_replicas: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        unclean_leader_election_enable: Option<bool>,
+    },
     /// The group's `partition.assignment.strategy` changes (in Kafka: every member is
     /// restarted with the new setting) and the group rebalances with the same members.
     SetAssignor { group: String, assignor: Strategy },
@@ -81,6 +104,7 @@ pub enum CommandError {
     UnknownProducer(String),
     UnknownTopic(String),
     UnknownGroup(String),
+    UnknownBroker(BrokerId),
     UnknownMember { group: String, client_id: String },
     DuplicateGroup(String),
     DuplicateMember { group: String, client_id: String },
@@ -95,6 +119,7 @@ impl fmt::Display for CommandError {
             CommandError::UnknownProducer(p) => write!(f, "there is no producer named \"{p}\""),
             CommandError::UnknownTopic(t) => write!(f, "there is no topic named \"{t}\""),
             CommandError::UnknownGroup(g) => write!(f, "there is no consumer group \"{g}\""),
+            CommandError::UnknownBroker(b) => write!(f, "there is no broker {b}"),
             CommandError::UnknownMember { group, client_id } => {
                 write!(f, "group \"{group}\" has no member with client id \"{client_id}\"")
             }

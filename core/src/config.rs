@@ -32,13 +32,47 @@ pub struct ProducerConfig {
     pub linger_ms: u64,
     /// `batch.size`: 16384 bytes.
     pub batch_size: u32,
-    /// `acks`: `all` since 3.0.
+    /// `acks`: `all` since 3.0 (KIP-679).
     pub acks: Acks,
+    /// `enable.idempotence`: on by default since 3.0 (KIP-679). Left unset, it is on only
+    /// when the other settings allow it (acks=all, in-flight ≤ 5, retries > 0), as Kafka
+    /// quietly turns it off for conflicting settings it was not explicitly asked for.
+    pub enable_idempotence: Option<bool>,
+    /// `retries` (2147483647 since 2.1): bounded in practice by `delivery.timeout.ms`.
+    pub retries: u32,
+    /// `retry.backoff.ms` (100).
+    pub retry_backoff_ms: u64,
+    /// `request.timeout.ms` (30000): how long to wait for a Produce response.
+    pub request_timeout_ms: u64,
+    /// `delivery.timeout.ms` (120000): how long a record may take, retries included.
+    pub delivery_timeout_ms: u64,
+    /// `max.in.flight.requests.per.connection` (5).
+    pub max_in_flight_requests_per_connection: u32,
 }
 
 impl Default for ProducerConfig {
     fn default() -> Self {
-        Self { partitioner: PartitionerKind::BuiltIn, linger_ms: 5, batch_size: 16384, acks: Acks::All }
+        Self {
+            partitioner: PartitionerKind::BuiltIn,
+            linger_ms: 5,
+            batch_size: 16384,
+            acks: Acks::All,
+            enable_idempotence: None,
+            retries: i32::MAX as u32,
+            retry_backoff_ms: 100,
+            request_timeout_ms: 30_000,
+            delivery_timeout_ms: 120_000,
+            max_in_flight_requests_per_connection: 5,
+        }
+    }
+}
+
+impl ProducerConfig {
+    /// Whether the producer is idempotent: explicitly set, or by default when the other
+    /// settings allow it (`ProducerConfig.postProcessAndValidateIdempotenceConfigs`).
+    pub fn idempotent(&self) -> bool {
+        let allowed = self.acks == Acks::All && self.max_in_flight_requests_per_connection <= 5 && self.retries > 0;
+        self.enable_idempotence.unwrap_or(allowed) && allowed
     }
 }
 
@@ -103,8 +137,18 @@ impl Default for GroupConfig {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ClusterConfig {
-    /// Sandbox only: one-way network delay between any client and the broker.
+    /// How many brokers (ids 0, 1, …).
+    pub brokers: u32,
+    /// Sandbox only: one-way network delay between any two nodes.
     pub network_latency_ms: u64,
+    /// `replica.lag.time.max.ms` (30000 since 2.5): a follower that has not caught up for
+    /// this long leaves the ISR.
+    pub replica_lag_time_max_ms: u64,
+    /// `replica.fetch.wait.max.ms` (500): how long the leader holds an empty follower fetch.
+    pub replica_fetch_wait_max_ms: u64,
+    /// `broker.session.timeout.ms` (9000, KRaft): the controller fences a broker it has not
+    /// heard from for this long, moving its leaderships and dropping it from every ISR.
+    pub broker_session_timeout_ms: u64,
     /// `group.initial.rebalance.delay.ms` (3000): a group formed from empty waits this
     /// long for more members before its first assignment.
     pub group_initial_rebalance_delay_ms: u64,
@@ -115,6 +159,14 @@ pub struct ClusterConfig {
 
 impl Default for ClusterConfig {
     fn default() -> Self {
-        Self { network_latency_ms: 20, group_initial_rebalance_delay_ms: 3000, max_poll_interval_ms: 300_000 }
+        Self {
+            brokers: 3,
+            network_latency_ms: 20,
+            replica_lag_time_max_ms: 30_000,
+            replica_fetch_wait_max_ms: 500,
+            broker_session_timeout_ms: 9_000,
+            group_initial_rebalance_delay_ms: 3000,
+            max_poll_interval_ms: 300_000,
+        }
     }
 }

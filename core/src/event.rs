@@ -1,5 +1,7 @@
 //! The trace: typed events that tests, the command-line tool and the page read.
 
+use crate::cluster::BrokerId;
+use crate::config::Acks;
 use crate::partitioner::PartitionReason;
 use crate::record::{RecordId, TopicPartition};
 use crate::time::SimTime;
@@ -45,7 +47,16 @@ pub enum EventKind {
     /// A batch left the producer in a Produce request.
     BatchSent { producer: String, topic: String, partition: u32, records: Vec<RecordId> },
     /// The leader appended a record.
-    RecordAppended { record: RecordId, value: String, topic: String, partition: u32, offset: u64, timestamp: SimTime },
+    RecordAppended {
+        record: RecordId,
+        value: String,
+        topic: String,
+        partition: u32,
+        offset: u64,
+        timestamp: SimTime,
+        broker: BrokerId,
+        leader_epoch: u32,
+    },
     /// The producer got `RecordMetadata` back (offset is -1 under acks=0, as in Kafka).
     RecordAcked {
         record: RecordId,
@@ -55,7 +66,46 @@ pub enum EventKind {
         partition: u32,
         offset: i64,
         timestamp: SimTime,
+        acks: Acks,
     },
+    /// A Produce request failed; the producer retries unless `retrying` is false, in
+    /// which case the records are given up (the send's callback gets the error).
+    ProduceFailed {
+        producer: String,
+        topic: String,
+        partition: u32,
+        records: Vec<RecordId>,
+        error: ProduceError,
+        retrying: bool,
+    },
+    /// The leader recognised a retried batch it already has (idempotent producer) and
+    /// answered with the original offsets instead of appending it again.
+    DuplicateIgnored { producer: String, topic: String, partition: u32, records: Vec<RecordId> },
+    BrokerCrashed { broker: BrokerId },
+    BrokerRestarted { broker: BrokerId },
+    /// Cut off the network (from the other brokers, the controller and every client).
+    BrokerIsolated { broker: BrokerId },
+    BrokerHealed { broker: BrokerId },
+    /// Its replica fetches now take `slow_ms` longer.
+    BrokerSlowed { broker: BrokerId, slow_ms: u64 },
+    /// The controller stopped hearing from the broker for `broker.session.timeout.ms`.
+    BrokerFenced { broker: BrokerId },
+    /// The broker registered (again) with the controller.
+    BrokerUnfenced { broker: BrokerId },
+    /// A new leader and epoch; `leader: None` means the partition is offline.
+    LeaderElected { topic: String, partition: u32, leader: Option<BrokerId>, epoch: u32, isr: Vec<BrokerId>, unclean: bool },
+    IsrShrunk { topic: String, partition: u32, removed: BrokerId, isr: Vec<BrokerId> },
+    IsrExpanded { topic: String, partition: u32, added: BrokerId, isr: Vec<BrokerId> },
+    /// A follower copied records from the leader.
+    ReplicaFetched { topic: String, partition: u32, follower: BrokerId, records: Vec<RecordId>, log_end_offset: u64 },
+    /// The leader's HW moved: records below it are committed and visible to consumers.
+    HighWatermarkAdvanced { topic: String, partition: u32, high_watermark: u64 },
+    /// A replica removed records past the point where its log diverged from the leader's.
+    RecordsTruncated { topic: String, partition: u32, broker: BrokerId, from_offset: u64, records: Vec<RecordId> },
+    /// A leader change left these records behind: the new leader never had them.
+    RecordsLost { topic: String, partition: u32, records: Vec<LostRecord>, cause: LossCause },
+    /// A setting changed at run time.
+    ConfigChanged { entity: String, setting: String, value: String },
     GroupCreated { group: String },
     MemberJoined { group: String, client_id: String, member_id: String },
     MemberLeft { group: String, client_id: String, member_id: String },
@@ -75,11 +125,59 @@ pub enum EventKind {
         tp: TopicPartition,
         offset: u64,
         value: String,
+        /// The leader's HW when the record was read (it must be above `offset`).
+        high_watermark: u64,
     },
+    /// The member's position was outside the log (OFFSET_OUT_OF_RANGE): it was reset
+    /// per `auto.offset.reset`.
+    PositionReset { group: String, client_id: String, tp: TopicPartition, from: u64, to: u64 },
     /// A timeline command or a send that could not be carried out, and why.
     CommandRejected { reason: String },
     /// An offset commit (committed offset = next offset to read).
     OffsetsCommitted { group: String, client_id: String, offsets: Vec<(TopicPartition, u64)> },
+}
+
+/// Errors a Produce request can meet (Kafka's `Errors`), plus the producer's own timeout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ProduceError {
+    /// The broker is not (or no longer) the partition's leader.
+    NotLeaderOrFollower,
+    /// acks=all and the ISR is smaller than `min.insync.replicas`: refused before append.
+    NotEnoughReplicas,
+    /// acks=all and the ISR shrank below `min.insync.replicas` after the append: the
+    /// record is already in the log, so a retry may duplicate it (unless idempotent).
+    NotEnoughReplicasAfterAppend,
+    /// No response within `request.timeout.ms` (a crashed or cut-off broker, or an
+    /// acks=all write waiting for replicas that do not come).
+    RequestTimedOut,
+    /// Idempotent producer: a batch arrived before an earlier one of the same partition.
+    OutOfOrderSequenceNumber,
+    /// The partition has no leader to send to.
+    LeaderNotAvailable,
+    /// `delivery.timeout.ms` passed: the producer gives up on the records.
+    DeliveryTimeout,
+}
+
+/// A record a leader change left behind.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct LostRecord {
+    pub record: RecordId,
+    pub value: String,
+    pub offset: u64,
+    /// Whether it was below the old leader's HW (committed) when the leader changed.
+    pub was_committed: bool,
+}
+
+/// Why records were lost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LossCause {
+    /// An out-of-sync replica became leader (`unclean.leader.election.enable=true`).
+    UncleanElection,
+    /// A clean failover: the new leader (in the ISR) lacked records that had reached only
+    /// the old leader — acknowledged only under acks=1 or acks=0.
+    LeaderFailover,
 }
 
 /// One trace entry.

@@ -10,6 +10,7 @@ pub mod assign;
 pub mod partitioner;
 pub mod rng;
 pub mod time;
+pub mod cluster;
 pub mod command;
 pub mod config;
 pub mod event;

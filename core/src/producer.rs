@@ -1,6 +1,7 @@
 //! Producers: partition choice, per-partition batches with `linger.ms`, and what came back.
 
 use crate::config::ProducerConfig;
+use crate::event::ProduceError;
 use crate::partitioner::{PartitionReason, PartitionerState};
 use crate::record::{Record, RecordId, TopicPartition};
 use crate::time::SimTime;
@@ -18,6 +19,23 @@ pub(crate) struct OpenBatch {
     pub bytes: u32,
 }
 
+/// A closed batch the sender owns until it is acknowledged or given up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct InFlightBatch {
+    pub id: u64,
+    pub tp: TopicPartition,
+    pub records: Vec<Record>,
+    /// The first record's sequence number (idempotent producer only).
+    pub sequence: Option<u32>,
+    /// How many times it has been sent.
+    pub attempt: u32,
+    pub first_sent_at: SimTime,
+    /// A request carrying it is outstanding.
+    pub in_flight: bool,
+    /// Waiting out `retry.backoff.ms` after an error.
+    pub waiting_since_error: bool,
+}
+
 /// What the producer knows of one record it sent.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SentRecord {
@@ -30,6 +48,8 @@ pub struct SentRecord {
     pub sent_at: SimTime,
     /// `RecordMetadata.offset()` once acknowledged (-1 under acks=0).
     pub acked_offset: Option<i64>,
+    /// The error the send's callback got, if the producer gave the record up.
+    pub failed: Option<ProduceError>,
 }
 
 /// A producer client.
@@ -41,6 +61,12 @@ pub struct Producer {
     pub(crate) open: BTreeMap<TopicPartition, OpenBatch>,
     pub(crate) sent: VecDeque<SentRecord>,
     pub(crate) sent_total: u64,
+    /// Closed batches by id, until acknowledged or given up.
+    pub(crate) batches: BTreeMap<u64, InFlightBatch>,
+    /// Batches waiting for a free connection slot, in send order.
+    pub(crate) queue: VecDeque<u64>,
+    /// Next sequence number per partition (idempotent producer).
+    pub(crate) next_sequence: BTreeMap<TopicPartition, u32>,
 }
 
 impl Producer {
@@ -52,6 +78,9 @@ impl Producer {
             open: BTreeMap::new(),
             sent: VecDeque::new(),
             sent_total: 0,
+            batches: BTreeMap::new(),
+            queue: VecDeque::new(),
+            next_sequence: BTreeMap::new(),
         }
     }
 
@@ -66,6 +95,18 @@ impl Producer {
         }
         self.sent.push_back(sent);
         self.sent_total += 1;
+    }
+
+    pub(crate) fn mark_failed(&mut self, record: RecordId, error: ProduceError) {
+        if let Some(s) = self.sent.iter_mut().rev().find(|s| s.record == record) {
+            s.failed = Some(error);
+        }
+    }
+
+    /// Records sent but neither acknowledged nor given up.
+    pub fn pending_records(&self) -> u32 {
+        self.batches.values().map(|b| b.records.len() as u32).sum::<u32>()
+            + self.open.values().map(|b| b.records.len() as u32).sum::<u32>()
     }
 
     pub(crate) fn mark_acked(&mut self, record: RecordId, offset: i64) {

@@ -78,4 +78,7 @@ pub struct StoredRecord {
     pub timestamp_type: TimestampType,
     /// When the leader appended it.
     pub appended_at: SimTime,
+    /// The leader epoch under which it was appended (KIP-101): followers compare epochs
+    /// to find where their log diverges from a new leader's.
+    pub leader_epoch: u32,
 }

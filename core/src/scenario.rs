@@ -4,7 +4,7 @@
 
 use crate::command::{check_name, Command, GroupSpec, MAX_VALUE_CHARS};
 use crate::config::{ClusterConfig, ProducerConfig};
-use crate::log::Topic;
+use crate::cluster::TopicConfig;
 use crate::record::TimestampType;
 use crate::sim::{check_member_spec, check_record_size, check_strategy, Sim};
 use crate::time::SimTime;
@@ -19,6 +19,8 @@ pub const MAX_SCENARIO_BYTES: usize = 1 << 20;
 /// Most partitions a topic may have in the sandbox.
 pub const MAX_PARTITIONS: u32 = 256;
 pub const MAX_TOPICS: usize = 16;
+/// Most brokers a cluster may have.
+pub const MAX_BROKERS: u32 = 12;
 pub const MAX_PRODUCERS: usize = 16;
 /// Most timeline entries (commands plus planned sends).
 pub const MAX_TIMELINE: usize = 100_000;
@@ -57,9 +59,22 @@ pub struct Scenario {
 pub struct TopicSpec {
     pub name: String,
     pub partitions: u32,
+    /// Replicas per partition (`default.replication.factor` is 1); at most the brokers.
+    #[serde(default = "one")]
+    pub replication_factor: u32,
     /// `message.timestamp.type`: `CreateTime` (default) or `LogAppendTime`.
     #[serde(default)]
     pub message_timestamp_type: TimestampType,
+    /// `min.insync.replicas` (1).
+    #[serde(default = "one")]
+    pub min_insync_replicas: u32,
+    /// `unclean.leader.election.enable` (false).
+    #[serde(default)]
+    pub unclean_leader_election_enable: bool,
+}
+
+fn one() -> u32 {
+    1
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -194,6 +209,18 @@ impl Scenario {
                 format!("version {} is not supported; this build reads version {FORMAT_VERSION}", self.version),
             ));
         }
+        if !(1..=MAX_BROKERS).contains(&self.cluster.brokers) {
+            return Err(ScenarioError::at("cluster.brokers", format!("must be between 1 and {MAX_BROKERS}")));
+        }
+        if self.cluster.replica_lag_time_max_ms == 0 || self.cluster.replica_lag_time_max_ms > MAX_TIME_MS {
+            return Err(ScenarioError::at("cluster.replica_lag_time_max_ms", "must be positive and at most one week"));
+        }
+        if self.cluster.broker_session_timeout_ms == 0 || self.cluster.broker_session_timeout_ms > 3_600_000 {
+            return Err(ScenarioError::at("cluster.broker_session_timeout_ms", "must be between 1 and 3600000"));
+        }
+        if self.cluster.replica_fetch_wait_max_ms > 60_000 {
+            return Err(ScenarioError::at("cluster.replica_fetch_wait_max_ms", "must be at most 60000"));
+        }
         if self.cluster.network_latency_ms > 60_000 {
             return Err(ScenarioError::at("cluster.network_latency_ms", "must be at most 60000"));
         }
@@ -222,6 +249,21 @@ impl Scenario {
                 return Err(ScenarioError::at(
                     format!("{path}.partitions"),
                     format!("topic \"{}\" has {} partitions; allowed: 1 to {MAX_PARTITIONS}", t.name, t.partitions),
+                ));
+            }
+            if !(1..=self.cluster.brokers.max(1)).contains(&t.replication_factor) {
+                return Err(ScenarioError::at(
+                    format!("{path}.replication_factor"),
+                    format!(
+                        "topic \"{}\" asks for {} replicas but the cluster has {} broker(s)",
+                        t.name, t.replication_factor, self.cluster.brokers
+                    ),
+                ));
+            }
+            if !(1..=t.replication_factor).contains(&t.min_insync_replicas) {
+                return Err(ScenarioError::at(
+                    format!("{path}.min_insync_replicas"),
+                    format!("must be between 1 and the replication factor ({})", t.replication_factor),
                 ));
             }
             if topics.insert(t.name.as_str(), t.partitions).is_some() {
@@ -281,7 +323,16 @@ impl Scenario {
     pub fn build(&self) -> Result<Sim, ScenarioError> {
         let mut sim = Sim::new(self.seed, self.cluster.clone());
         for t in &self.topics {
-            sim.add_topic(Topic::new(t.name.clone(), t.partitions, t.message_timestamp_type));
+            sim.add_topic(
+                &t.name,
+                t.partitions,
+                t.replication_factor,
+                TopicConfig {
+                    message_timestamp_type: t.message_timestamp_type,
+                    min_insync_replicas: t.min_insync_replicas,
+                    unclean_leader_election_enable: t.unclean_leader_election_enable,
+                },
+            );
         }
         for p in &self.producers {
             sim.add_producer(&p.name, p.config.clone());
@@ -383,7 +434,26 @@ fn check_timeline_command(
             }
             Ok(())
         }
-        Command::SetPartitioner { producer, .. } => {
+        Command::CrashBroker { broker }
+        | Command::RestartBroker { broker }
+        | Command::IsolateBroker { broker }
+        | Command::HealBroker { broker }
+        | Command::SlowBroker { broker, .. } => {
+            if sim.broker(*broker).is_none() {
+                return Err(format!("there is no broker {broker}"));
+            }
+            Ok(())
+        }
+        Command::SetTopicConfig { topic, min_insync_replicas, .. } => {
+            let Some(t) = sim.topic(topic) else { return Err(format!("there is no topic named \"{topic}\"")) };
+            if let Some(m) = min_insync_replicas {
+                if *m == 0 || *m > t.replication_factor() {
+                    return Err(format!("min_insync_replicas must be between 1 and {}", t.replication_factor()));
+                }
+            }
+            Ok(())
+        }
+        Command::SetAcks { producer, .. } | Command::SetPartitioner { producer, .. } => {
             if !sim.producers().any(|p| &p.name == producer) {
                 return Err(format!("there is no producer named \"{producer}\""));
             }
@@ -421,7 +491,14 @@ pub fn default_scenario() -> Scenario {
         description: None,
         seed: 0,
         cluster: ClusterConfig::default(),
-        topics: vec![TopicSpec { name: "Topic01".into(), partitions: 4, message_timestamp_type: TimestampType::CreateTime }],
+        topics: vec![TopicSpec {
+            name: "Topic01".into(),
+            partitions: 4,
+            replication_factor: 1,
+            message_timestamp_type: TimestampType::CreateTime,
+            min_insync_replicas: 1,
+            unclean_leader_election_enable: false,
+        }],
         producers: Vec::new(),
         groups: Vec::new(),
         commands: Vec::new(),

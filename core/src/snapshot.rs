@@ -2,7 +2,9 @@
 
 use crate::assign::Strategy;
 use crate::config::{Acks, OffsetReset};
-use crate::event::Event;
+use crate::cluster::BrokerId;
+use crate::event::{Event, LossCause};
+use crate::log::PartitionLog;
 use crate::group::{Activity, Delivery, GroupState};
 use crate::partitioner::PartitionerKind;
 use crate::producer::SentRecord;
@@ -18,6 +20,7 @@ pub struct Snapshot {
     pub steps: u64,
     pub events_total: u64,
     pub next_event_at: Option<SimTime>,
+    pub brokers: Vec<BrokerView>,
     pub topics: Vec<TopicView>,
     pub producers: Vec<ProducerView>,
     pub groups: Vec<GroupView>,
@@ -28,17 +31,60 @@ pub struct Snapshot {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TopicView {
     pub name: String,
+    pub replication_factor: u32,
+    pub min_insync_replicas: u32,
+    pub unclean_leader_election_enable: bool,
     pub partitions: Vec<PartitionView>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PartitionView {
     pub partition: u32,
+    /// `None` while offline.
+    pub leader: Option<BrokerId>,
+    pub leader_epoch: u32,
+    /// In assignment order; the first is the preferred leader.
+    pub replicas: Vec<BrokerId>,
+    pub isr: Vec<BrokerId>,
+    /// The leader's log (the first replica's while offline).
     pub log_start_offset: u64,
     pub log_end_offset: u64,
     pub high_watermark: u64,
-    /// The newest records (at most [`RECORDS_SHOWN`]), oldest first.
+    /// The newest records of that log (at most [`RECORDS_SHOWN`]), oldest first.
     pub records: Vec<RecordView>,
+    /// Every replica's copy, in assignment order.
+    pub replica_logs: Vec<ReplicaView>,
+    /// Records a leader change left behind (the newest [`LOST_KEPT`]).
+    pub lost: Vec<LostView>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReplicaView {
+    pub broker: BrokerId,
+    pub is_leader: bool,
+    pub in_isr: bool,
+    pub log_end_offset: u64,
+    pub high_watermark: u64,
+    pub records: Vec<RecordView>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LostView {
+    pub record: RecordId,
+    pub value: String,
+    pub offset: u64,
+    pub was_committed: bool,
+    pub cause: LossCause,
+    pub at: SimTime,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BrokerView {
+    pub id: BrokerId,
+    pub alive: bool,
+    pub isolated: bool,
+    pub fenced: bool,
+    pub slow_ms: u64,
 }
 
 /// How many records of each partition a snapshot carries.
@@ -53,6 +99,7 @@ pub struct RecordView {
     pub timestamp: SimTime,
     pub producer: String,
     pub appended_at: SimTime,
+    pub leader_epoch: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -66,6 +113,9 @@ pub struct ProducerView {
     pub sent: Vec<SentRecord>,
     /// Records waiting in open batches (for `linger.ms`).
     pub batched: u32,
+    /// Records sent and neither acknowledged nor given up.
+    pub pending: u32,
+    pub idempotent: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -98,6 +148,27 @@ pub struct MemberView {
     pub received: Vec<Delivery>,
 }
 
+fn record_views(log: &PartitionLog) -> Vec<RecordView> {
+    let recs = log.records();
+    let from = recs.len().saturating_sub(RECORDS_SHOWN);
+    recs[from..]
+        .iter()
+        .map(|r| RecordView {
+            id: r.record.id,
+            offset: r.offset,
+            key: r.record.key.clone(),
+            value: r.record.value.clone(),
+            timestamp: r.timestamp,
+            producer: r.record.producer.clone(),
+            appended_at: r.appended_at,
+            leader_epoch: r.leader_epoch,
+        })
+        .collect()
+}
+
+/// How many lost records a partition remembers.
+pub const LOST_KEPT: usize = 200;
+
 impl Sim {
     /// An owned picture of the whole world now.
     pub fn snapshot(&self) -> Snapshot {
@@ -107,34 +178,51 @@ impl Sim {
             steps: self.steps(),
             events_total: self.trace().total(),
             next_event_at: self.next_event_time(),
+            brokers: self
+                .brokers()
+                .map(|b| BrokerView { id: b.id, alive: b.alive, isolated: b.isolated, fenced: b.fenced, slow_ms: b.slow_ms })
+                .collect(),
             topics: self
                 .topics()
                 .map(|t| TopicView {
                     name: t.name.clone(),
+                    replication_factor: t.replication_factor(),
+                    min_insync_replicas: t.config.min_insync_replicas,
+                    unclean_leader_election_enable: t.config.unclean_leader_election_enable,
                     partitions: t
                         .partitions
                         .iter()
                         .enumerate()
-                        .map(|(i, log)| {
-                            let recs = log.records();
-                            let from = recs.len().saturating_sub(RECORDS_SHOWN);
+                        .map(|(i, part)| {
+                            let empty = PartitionLog::default();
+                            let log = part.display_log().unwrap_or(&empty);
+                            let tp = TopicPartition::new(t.name.clone(), i as u32);
                             PartitionView {
                                 partition: i as u32,
+                                leader: part.leader,
+                                leader_epoch: part.leader_epoch,
+                                replicas: part.replicas.clone(),
+                                isr: part.isr.clone(),
                                 log_start_offset: log.log_start_offset(),
                                 log_end_offset: log.log_end_offset(),
                                 high_watermark: log.high_watermark(),
-                                records: recs[from..]
+                                records: record_views(log),
+                                replica_logs: part
+                                    .replicas
                                     .iter()
-                                    .map(|r| RecordView {
-                                        id: r.record.id,
-                                        offset: r.offset,
-                                        key: r.record.key.clone(),
-                                        value: r.record.value.clone(),
-                                        timestamp: r.timestamp,
-                                        producer: r.record.producer.clone(),
-                                        appended_at: r.appended_at,
+                                    .filter_map(|b| {
+                                        let l = part.logs.get(b)?;
+                                        Some(ReplicaView {
+                                            broker: *b,
+                                            is_leader: part.leader == Some(*b),
+                                            in_isr: part.isr.contains(b),
+                                            log_end_offset: l.log_end_offset(),
+                                            high_watermark: l.high_watermark(),
+                                            records: record_views(l),
+                                        })
                                     })
                                     .collect(),
+                                lost: self.lost_records(&tp).cloned().collect(),
                             }
                         })
                         .collect(),
@@ -150,6 +238,8 @@ impl Sim {
                     sent_total: p.sent_total,
                     sent: p.sent.iter().cloned().collect(),
                     batched: p.open.values().map(|b| b.records.len() as u32).sum(),
+                    pending: p.pending_records(),
+                    idempotent: p.config.idempotent(),
                 })
                 .collect(),
             groups: self

@@ -41,8 +41,22 @@ fn base(seed: u64) -> Sim {
         seed,
         cluster: ClusterConfig::default(),
         topics: vec![
-            TopicSpec { name: "a".into(), partitions: 3, message_timestamp_type: Default::default() },
-            TopicSpec { name: "b".into(), partitions: 5, message_timestamp_type: Default::default() },
+            TopicSpec {
+                name: "a".into(),
+                partitions: 3,
+                replication_factor: 2,
+                message_timestamp_type: Default::default(),
+                min_insync_replicas: 1,
+                unclean_leader_election_enable: false,
+            },
+            TopicSpec {
+                name: "b".into(),
+                partitions: 5,
+                replication_factor: 3,
+                message_timestamp_type: Default::default(),
+                min_insync_replicas: 2,
+                unclean_leader_election_enable: false,
+            },
         ],
         producers: vec![
             ProducerSpec { name: "p0".into(), config: ProducerConfig { batch_size: 100, ..Default::default() }, send: vec![] },
@@ -97,14 +111,28 @@ fn to_command(op: &Op) -> Option<Command> {
 /// The model's invariants; returns what is broken.
 fn check(sim: &Sim, seen: &mut BTreeMap<(String, String), usize>) -> Result<(), String> {
     for topic in sim.topics() {
-        for (p, log) in topic.partitions.iter().enumerate() {
-            for (i, r) in log.records().iter().enumerate() {
-                if r.offset != log.log_start_offset() + i as u64 {
-                    return Err(format!("{}-{p}: offsets not contiguous at {i}", topic.name));
+        for (p, part) in topic.partitions.iter().enumerate() {
+            for (broker, log) in &part.logs {
+                for (i, r) in log.records().iter().enumerate() {
+                    if r.offset != log.log_start_offset() + i as u64 {
+                        return Err(format!("{}-{p} on {broker}: offsets not contiguous at {i}", topic.name));
+                    }
+                }
+                if log.high_watermark() > log.log_end_offset() {
+                    return Err(format!("{}-{p} on {broker}: HW above LEO", topic.name));
                 }
             }
-            if log.high_watermark() > log.log_end_offset() {
-                return Err(format!("{}-{p}: HW above LEO", topic.name));
+            // The leader's HW never passes what an in-sync replica holds.
+            if let Some(leader) = part.leader_log() {
+                for b in &part.isr {
+                    let leo = part.logs.get(b).map(|l| l.log_end_offset()).unwrap_or(0);
+                    if leader.high_watermark() > leo {
+                        return Err(format!("{}-{p}: HW {} above ISR member {b}'s LEO {leo}", topic.name, leader.high_watermark()));
+                    }
+                }
+            }
+            if part.leader.is_some_and(|l| !part.isr.contains(&l)) {
+                return Err(format!("{}-{p}: leader outside the ISR", topic.name));
             }
         }
     }
@@ -130,7 +158,7 @@ fn check(sim: &Sim, seen: &mut BTreeMap<(String, String), usize>) -> Result<(), 
                         return Err(format!("{}: {} got {} offset {} after {}", g.id, m.client_id, d.tp, d.offset, prev));
                     }
                 }
-                let log = sim.topic(&d.tp.topic).and_then(|t| t.partitions.get(d.tp.partition as usize));
+                let log = sim.topic(&d.tp.topic).and_then(|t| t.partitions.get(d.tp.partition as usize)).and_then(|p| p.leader_log());
                 let stored = log.and_then(|l| l.records().iter().find(|r| r.offset == d.offset));
                 match stored {
                     Some(r) if r.record.id == d.record => {}

@@ -98,9 +98,9 @@ fn a_consumer_added_later_takes_over_partitions_from_the_committed_offsets() {
 #[test]
 fn removing_a_member_hands_its_partitions_to_the_rest_without_loss_or_duplicates() {
     let mut s = scenario::built_in("two-consumers").unwrap().unwrap();
-    // Consumer2 leaves after m4 (sent at 5500) has been read.
+    // Consumer2 leaves after m4 (sent at 5500, committed and read at 6000) has been read.
     s.commands.push(kafka_sandbox_core::scenario::TimedCommand {
-        at_ms: 5800,
+        at_ms: 6100,
         command: Command::RemoveMember { group: "ConsumerGroup01".into(), client_id: "Consumer2".into() },
     });
     let sim = run(&s);
@@ -144,6 +144,9 @@ fn a_parked_fetch_is_answered_when_data_arrives_not_cut_short_by_an_older_timeou
     // an earlier fetch (parked at 3500, due at 4000) once ended the member's next fetch
     // (parked at 3915), so m2, appended at 4105, waited for yet another fetch.
     let mut s = scenario::built_in("one-consumer").unwrap().unwrap();
+    // One replica: the HW moves at the append, so the timing is the fetch's alone.
+    s.topics[0].replication_factor = 1;
+    s.topics[0].min_insync_replicas = 1;
     s.producers[0].send[0].values = words("m1 m2");
     s.producers[0].send[0].start_ms = 3600;
     s.producers[0].send[0].interval_ms = 400;

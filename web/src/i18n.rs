@@ -1,6 +1,6 @@
 //! Every word the page shows, in Chinese and English, through one lookup.
 
-use kafka_sandbox_core::event::{EventKind, RebalanceCause, StartFrom};
+use kafka_sandbox_core::event::{EventKind, LossCause, ProduceError, RebalanceCause, StartFrom};
 use kafka_sandbox_core::group::{Activity, GroupState};
 use kafka_sandbox_core::partitioner::PartitionReason;
 
@@ -121,6 +121,35 @@ msgs! {
     INITIAL_DELAY = "（新组先等待 group.initial.rebalance.delay.ms，让更多成员加入）", " (a new group first waits group.initial.rebalance.delay.ms for more members to join)";
     REBALANCE_ROUND = "（JoinGroup + SyncGroup 往返）", " (one JoinGroup + SyncGroup round trip)";
     GROUP_CREATED_NOTE = "新组从 auto.offset.reset 指定的位置开始读", "A new group starts where auto.offset.reset says";
+}
+
+pub fn produce_error(lang: Lang, e: ProduceError) -> &'static str {
+    use ProduceError as P;
+    match (e, lang) {
+        (P::NotLeaderOrFollower, Lang::Zh) => "NOT_LEADER_OR_FOLLOWER（不是 leader）",
+        (P::NotLeaderOrFollower, Lang::En) => "NOT_LEADER_OR_FOLLOWER",
+        (P::NotEnoughReplicas, Lang::Zh) => "NOT_ENOUGH_REPLICAS（同步副本少于 min.insync.replicas，未写入）",
+        (P::NotEnoughReplicas, Lang::En) => "NOT_ENOUGH_REPLICAS (fewer in-sync replicas than min.insync.replicas; not written)",
+        (P::NotEnoughReplicasAfterAppend, Lang::Zh) => "NOT_ENOUGH_REPLICAS_AFTER_APPEND（已写入 leader，重试可能重复）",
+        (P::NotEnoughReplicasAfterAppend, Lang::En) => "NOT_ENOUGH_REPLICAS_AFTER_APPEND (already in the leader's log; a retry may duplicate it)",
+        (P::RequestTimedOut, Lang::Zh) => "REQUEST_TIMED_OUT（request.timeout.ms 内无响应）",
+        (P::RequestTimedOut, Lang::En) => "REQUEST_TIMED_OUT (no answer within request.timeout.ms)",
+        (P::OutOfOrderSequenceNumber, Lang::Zh) => "OUT_OF_ORDER_SEQUENCE_NUMBER（前一个批次尚未写入）",
+        (P::OutOfOrderSequenceNumber, Lang::En) => "OUT_OF_ORDER_SEQUENCE_NUMBER (an earlier batch is not in yet)",
+        (P::LeaderNotAvailable, Lang::Zh) => "LEADER_NOT_AVAILABLE（分区没有 leader）",
+        (P::LeaderNotAvailable, Lang::En) => "LEADER_NOT_AVAILABLE (the partition has no leader)",
+        (P::DeliveryTimeout, Lang::Zh) => "超过 delivery.timeout.ms，放弃",
+        (P::DeliveryTimeout, Lang::En) => "delivery.timeout.ms expired",
+    }
+}
+
+pub fn loss_cause(lang: Lang, c: LossCause) -> &'static str {
+    match (c, lang) {
+        (LossCause::UncleanElection, Lang::Zh) => "不干净的 leader 选举：新 leader 不在 ISR 中",
+        (LossCause::UncleanElection, Lang::En) => "unclean leader election: the new leader was not in the ISR",
+        (LossCause::LeaderFailover, Lang::Zh) => "leader 切换：这些记录只到过旧 leader（acks=1/0 或尚未确认）",
+        (LossCause::LeaderFailover, Lang::En) => "leader failover: these records had reached only the old leader (acks=1/0, or not yet acknowledged)",
+    }
 }
 
 pub fn generation(lang: Lang, n: i32) -> String {
@@ -298,6 +327,118 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
                 format!("{group}/{client_id} 提交位移 {}", list.join(", "))
             } else {
                 format!("{group}/{client_id} commits {}", list.join(", "))
+            }
+        }
+        E::ProduceFailed { producer, partition, records, error, retrying, .. } => {
+            let n = records.len();
+            match (zh, retrying) {
+                (true, true) => format!("{producer} 发往分区 {partition} 的 {n} 条记录失败：{}，将重试", produce_error(lang, *error)),
+                (true, false) => format!("{producer} 放弃发往分区 {partition} 的 {n} 条记录：{}", produce_error(lang, *error)),
+                (false, true) => format!("{producer}: {n} record(s) to partition {partition} failed with {}; retrying", produce_error(lang, *error)),
+                (false, false) => format!("{producer} gives up {n} record(s) to partition {partition}: {}", produce_error(lang, *error)),
+            }
+        }
+        E::DuplicateIgnored { producer, partition, records, .. } => {
+            if zh {
+                format!("Leader 识别出 {producer} 重试的批次（幂等生产者），分区 {partition} 不重复写入 {} 条记录", records.len())
+            } else {
+                format!("The leader recognises {producer}'s retried batch (idempotent producer): {} record(s) not written twice to partition {partition}", records.len())
+            }
+        }
+        E::BrokerCrashed { broker } => {
+            if zh { format!("Broker {broker} 崩溃") } else { format!("Broker {broker} crashes") }
+        }
+        E::BrokerRestarted { broker } => {
+            if zh { format!("Broker {broker} 重启") } else { format!("Broker {broker} restarts") }
+        }
+        E::BrokerIsolated { broker } => {
+            if zh { format!("Broker {broker} 与网络断开") } else { format!("Broker {broker} is cut off the network") }
+        }
+        E::BrokerHealed { broker } => {
+            if zh { format!("Broker {broker} 网络恢复") } else { format!("Broker {broker} is reconnected") }
+        }
+        E::BrokerSlowed { broker, slow_ms } => {
+            if zh {
+                format!("Broker {broker} 的副本拉取变慢 {slow_ms} ms")
+            } else {
+                format!("Broker {broker}'s replica fetches slowed by {slow_ms} ms")
+            }
+        }
+        E::BrokerFenced { broker } => {
+            if zh {
+                format!("控制器在 broker.session.timeout.ms 内没有收到 Broker {broker} 的心跳，将其隔离（fenced）")
+            } else {
+                format!("The controller has not heard from broker {broker} within broker.session.timeout.ms and fences it")
+            }
+        }
+        E::BrokerUnfenced { broker } => {
+            if zh { format!("Broker {broker} 向控制器重新注册") } else { format!("Broker {broker} registers with the controller again") }
+        }
+        E::LeaderElected { partition, leader, epoch, isr, unclean, .. } => {
+            let isr = isr.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+            match (leader, zh, unclean) {
+                (None, true, _) => format!("分区 {partition} 下线：没有可当选的副本（第 {epoch} 纪元）"),
+                (None, false, _) => format!("Partition {partition} goes offline: no eligible replica (epoch {epoch})"),
+                (Some(l), true, true) => format!("分区 {partition} 不干净选举：不同步的 Broker {l} 成为 leader（第 {epoch} 纪元，ISR [{isr}]）"),
+                (Some(l), false, true) => format!("Partition {partition}: unclean election, out-of-sync broker {l} leads (epoch {epoch}, ISR [{isr}])"),
+                (Some(l), true, false) => format!("分区 {partition} 的 leader 是 Broker {l}（第 {epoch} 纪元，ISR [{isr}]）"),
+                (Some(l), false, false) => format!("Partition {partition}: broker {l} leads (epoch {epoch}, ISR [{isr}])"),
+            }
+        }
+        E::IsrShrunk { partition, removed, isr, .. } => {
+            let isr = isr.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+            if zh {
+                format!("分区 {partition}：Broker {removed} 掉出 ISR → [{isr}]")
+            } else {
+                format!("Partition {partition}: broker {removed} leaves the ISR → [{isr}]")
+            }
+        }
+        E::IsrExpanded { partition, added, isr, .. } => {
+            let isr = isr.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+            if zh {
+                format!("分区 {partition}：Broker {added} 追上进度，重新加入 ISR → [{isr}]")
+            } else {
+                format!("Partition {partition}: broker {added} caught up and rejoins the ISR → [{isr}]")
+            }
+        }
+        E::ReplicaFetched { partition, follower, records, log_end_offset, .. } => {
+            if zh {
+                format!("Follower Broker {follower} 复制了分区 {partition} 的 {} 条记录（LEO {log_end_offset}）", records.len())
+            } else {
+                format!("Follower broker {follower} copies {} record(s) of partition {partition} (LEO {log_end_offset})", records.len())
+            }
+        }
+        E::HighWatermarkAdvanced { partition, high_watermark, .. } => {
+            if zh {
+                format!("分区 {partition} 的高水位升到 {high_watermark}：之前的记录已提交，消费者可见")
+            } else {
+                format!("Partition {partition}'s high watermark moves to {high_watermark}: records below it are committed and visible")
+            }
+        }
+        E::RecordsTruncated { partition, broker, from_offset, records, .. } => {
+            if zh {
+                format!("Broker {broker} 截断分区 {partition}：从位移 {from_offset} 起删除 {} 条与 leader 不一致的记录", records.len())
+            } else {
+                format!("Broker {broker} truncates partition {partition} from offset {from_offset}: {} record(s) the leader does not have", records.len())
+            }
+        }
+        E::RecordsLost { partition, records, cause, .. } => {
+            let values = records.iter().map(|r| r.value.as_str()).collect::<Vec<_>>().join(" ");
+            let why = loss_cause(lang, *cause);
+            if zh {
+                format!("分区 {partition} 丢失记录 {values}（{why}）")
+            } else {
+                format!("Partition {partition} loses {values} ({why})")
+            }
+        }
+        E::ConfigChanged { entity, setting, value } => {
+            if zh { format!("{entity}：{setting} = {value}") } else { format!("{entity}: {setting} = {value}") }
+        }
+        E::PositionReset { client_id, tp, from, to, .. } => {
+            if zh {
+                format!("{client_id} 在分区 {} 的位移 {from} 越界（OFFSET_OUT_OF_RANGE），按 auto.offset.reset 重置为 {to}", tp.partition)
+            } else {
+                format!("{client_id}'s position {from} on partition {} is out of range; auto.offset.reset moves it to {to}", tp.partition)
             }
         }
         E::CommandRejected { reason } => {

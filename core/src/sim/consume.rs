@@ -37,10 +37,14 @@ impl Sim {
         }
     }
 
-    /// Reads what the member may have now: committed records from its positions, at
-    /// most `max.poll.records`, starting from a partition that rotates each fetch.
-    pub(super) fn read_for(&mut self, group_id: &str, client_id: &str) -> Vec<(TopicPartition, StoredRecord)> {
+    /// Reads what the member may have now: committed records (below each leader's HW)
+    /// from its positions, at most `max.poll.records`, starting from a partition that
+    /// rotates each fetch. Partitions without a reachable leader give nothing. A position
+    /// outside the leader's log (OFFSET_OUT_OF_RANGE, after retention or an unclean
+    /// election) is reset per `auto.offset.reset`.
+    pub(super) fn read_for(&mut self, group_id: &str, client_id: &str) -> Vec<Fetched> {
         let Some(group) = self.groups.get_mut(group_id) else { return Vec::new() };
+        let reset = group.config.auto_offset_reset;
         let Some(member) = group.members.iter_mut().find(|m| m.client_id == client_id) else { return Vec::new() };
         let n = member.assigned.len() as u32;
         if n == 0 {
@@ -48,20 +52,45 @@ impl Sim {
         }
         let mut budget = member.config.max_poll_records;
         let mut out = Vec::new();
+        let mut resets = Vec::new();
         let start = member.fetch_cursor % n;
         member.fetch_cursor = (start + 1) % n;
         for i in 0..n {
             if budget == 0 {
                 break;
             }
-            let tp = &member.assigned[((start + i) % n) as usize];
-            let position = member.positions.get(tp).copied().unwrap_or(0);
-            let Some(log) = self.topics.get(&tp.topic).and_then(|t| t.partitions.get(tp.partition as usize)) else {
+            let tp = member.assigned[((start + i) % n) as usize].clone();
+            let Some(part) = self.topics.get(&tp.topic).and_then(|t| t.partitions.get(tp.partition as usize)) else {
                 continue;
             };
+            let Some(leader) = part.leader else { continue };
+            if !self.brokers.get(&leader).is_some_and(Broker::reachable) {
+                continue;
+            }
+            let Some(log) = part.logs.get(&leader) else { continue };
+            let mut position = member.positions.get(&tp).copied().unwrap_or(0);
+            if position < log.log_start_offset() || position > log.log_end_offset() {
+                let to = match reset {
+                    OffsetReset::Earliest => log.log_start_offset(),
+                    OffsetReset::Latest => log.high_watermark(),
+                };
+                resets.push(EventKind::PositionReset {
+                    group: group_id.to_string(),
+                    client_id: client_id.to_string(),
+                    tp: tp.clone(),
+                    from: position,
+                    to,
+                });
+                member.positions.insert(tp.clone(), to);
+                position = to;
+            }
+            let hw = log.high_watermark();
             let records = log.read_committed(position, budget);
             budget -= records.len() as u32;
-            out.extend(records.iter().map(|r| (tp.clone(), r.clone())));
+            out.extend(records.iter().map(|r| (tp.clone(), r.clone(), hw)));
+        }
+        for e in resets {
+            self.record(e);
         }
         out
     }
@@ -117,7 +146,7 @@ impl Sim {
         group_id: &str,
         client_id: &str,
         token: u64,
-        records: Vec<(TopicPartition, StoredRecord)>,
+        records: Vec<Fetched>,
     ) {
         let now = self.now;
         let Some(group) = self.groups.get_mut(group_id) else { return };
@@ -126,7 +155,7 @@ impl Sim {
             return;
         }
         let mut delivered = Vec::new();
-        for (tp, stored) in records {
+        for (tp, stored, high_watermark) in records {
             // Only records that continue the position are handed over (a fetch can race
             // with nothing here, but the check keeps positions contiguous by construction).
             let Some(position) = member.positions.get_mut(&tp) else { continue };
@@ -149,6 +178,7 @@ impl Sim {
                 tp,
                 offset: stored.offset,
                 value: stored.record.value.clone(),
+                high_watermark,
             });
         }
         let processing = member.config.processing_ms.saturating_mul(delivered.len() as u64);

@@ -185,7 +185,9 @@ impl Sim {
             self.topics
                 .get(&tp.topic)
                 .and_then(|t| t.partitions.get(tp.partition as usize))
-                .map(|l| (l.log_start_offset(), l.log_end_offset()))
+                .and_then(|p| p.display_log())
+                // ListOffsets for read_uncommitted: earliest = log start, latest = HW.
+                .map(|l| (l.log_start_offset(), l.high_watermark()))
                 .unwrap_or((0, 0))
         };
         let mut positions_by_member = Vec::new();

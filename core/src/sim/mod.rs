@@ -9,9 +9,11 @@ use crate::command::{check_name, Command, CommandError, GroupSpec, MemberSpec, M
 use crate::config::{Acks, ClusterConfig, OffsetReset, ProducerConfig};
 use crate::event::{Event, EventKind, RebalanceCause, StartFrom, Trace};
 use crate::group::{Activity, Delivery, Group, GroupState, Member};
-use crate::log::Topic;
+use crate::cluster::{place_replicas, Broker, BrokerId, Partition, Topic, TopicConfig};
+use crate::event::ProduceError;
+use crate::snapshot::{LostView, LOST_KEPT};
 use crate::partitioner::{record_size_in_bytes, PartitionReason, PartitionerState};
-use crate::producer::{OpenBatch, Producer, SentRecord};
+use crate::producer::{InFlightBatch, OpenBatch, Producer, SentRecord};
 use crate::record::{Record, RecordId, StoredRecord, TopicPartition};
 use crate::rng::SimRng;
 use crate::time::SimTime;
@@ -20,6 +22,7 @@ use std::collections::BTreeMap;
 mod consume;
 mod groups;
 mod produce;
+mod replication;
 
 /// `DefaultRecordBatch.RECORD_BATCH_OVERHEAD`: the bytes of a batch header.
 const RECORD_BATCH_OVERHEAD: u32 = 61;
@@ -31,10 +34,46 @@ pub(crate) enum Pending {
     Command(Command),
     /// `linger.ms` expired for a batch.
     Linger { producer: String, tp: TopicPartition, batch: u64 },
-    /// A Produce request reaches the leader.
-    ProduceArrive { producer: String, tp: TopicPartition, records: Vec<Record>, acks: Acks },
+    /// A Produce request reaches a broker.
+    ProduceArrive {
+        producer: String,
+        broker: BrokerId,
+        batch: u64,
+        attempt: u32,
+        tp: TopicPartition,
+        records: Vec<Record>,
+        acks: Acks,
+        sequence: Option<u32>,
+    },
     /// The Produce response reaches the producer.
-    ProduceResponse { producer: String, tp: TopicPartition, acked: Vec<(RecordId, String, u64, SimTime)> },
+    ProduceResponse {
+        producer: String,
+        broker: BrokerId,
+        batch: u64,
+        attempt: u32,
+        tp: TopicPartition,
+        result: Result<Vec<(RecordId, String, u64, SimTime)>, ProduceError>,
+    },
+    /// `request.timeout.ms` passed for one attempt of a batch.
+    ProduceTimeout { producer: String, batch: u64, attempt: u32 },
+    /// `retry.backoff.ms` passed: the batch may be sent again.
+    ProduceRetry { producer: String, batch: u64 },
+    /// The broker gives up waiting for replicas on an acks=all write.
+    DelayedProduceTimeout { id: u64 },
+    /// A follower starts its next fetch from the leader.
+    ReplicaFetchSend { tp: TopicPartition, follower: BrokerId, token: u64 },
+    /// A follower's fetch reaches the leader.
+    ReplicaFetchArrive { tp: TopicPartition, follower: BrokerId, leader: BrokerId, token: u64, fetch_offset: u64 },
+    /// `replica.fetch.wait.max.ms` passed for a parked follower fetch.
+    ReplicaFetchTimeout { id: u64 },
+    /// The leader's answer reaches the follower.
+    ReplicaFetchResponse { tp: TopicPartition, follower: BrokerId, token: u64, records: Vec<StoredRecord>, leader_hw: u64 },
+    /// The controller has not heard from the broker for `broker.session.timeout.ms`.
+    SessionExpiry { broker: BrokerId, incarnation: u64 },
+    /// A (re)started or healed broker's registration reaches the controller.
+    BrokerRegistered { broker: BrokerId, incarnation: u64 },
+    /// Leaders check their followers' lag every `replica.lag.time.max.ms` / 2.
+    IsrCheck,
     /// A group's JoinGroup/SyncGroup round is over.
     RebalanceComplete { group: String, round: u64 },
     /// A member calls `poll()`.
@@ -44,8 +83,11 @@ pub(crate) enum Pending {
     /// `fetch.max.wait.ms` expired for the parked fetch `fetch`.
     FetchTimeout { group: String, client_id: String, token: u64, fetch: u64 },
     /// The Fetch response reaches the member.
-    FetchResponse { group: String, client_id: String, token: u64, records: Vec<(TopicPartition, StoredRecord)> },
+    FetchResponse { group: String, client_id: String, token: u64, records: Vec<Fetched> },
 }
+
+/// A record a consumer fetch returns, with the leader's HW at the time of the read.
+pub(crate) type Fetched = (TopicPartition, StoredRecord, u64);
 
 /// A fetch the broker holds until data arrives or `fetch.max.wait.ms` passes
 /// (`DelayedFetch`, with `fetch.min.bytes` = 1).
@@ -58,6 +100,38 @@ struct ParkedFetch {
     client_id: String,
     token: u64,
     tps: Vec<TopicPartition>,
+}
+
+/// A follower fetch the leader holds until data arrives or `replica.fetch.wait.max.ms`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ParkedReplicaFetch {
+    id: u64,
+    tp: TopicPartition,
+    follower: BrokerId,
+    token: u64,
+    fetch_offset: u64,
+}
+
+/// An acks=all write waiting at the leader for its followers (`DelayedProduce`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct DelayedProduce {
+    id: u64,
+    producer: String,
+    broker: BrokerId,
+    batch: u64,
+    attempt: u32,
+    tp: TopicPartition,
+    /// The HW the write needs: the log end offset right after it.
+    required_offset: u64,
+    acked: Vec<(RecordId, String, u64, SimTime)>,
+}
+
+/// What a broker remembers of an idempotent producer on one partition
+/// (`ProducerStateEntry`): the next expected sequence and the last five batches.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ProducerState {
+    next_sequence: u32,
+    batches: std::collections::VecDeque<(u32, Vec<(RecordId, String, u64, SimTime)>)>,
 }
 
 /// A message on the wire.
@@ -73,8 +147,10 @@ pub struct Flight {
 pub enum FlightKind {
     /// A Produce request carrying a batch to the leader.
     Produce { producer: String, tp: TopicPartition, values: Vec<String> },
-    /// The Produce response carrying offsets back.
-    ProduceAck { producer: String, tp: TopicPartition, offsets: Vec<u64> },
+    /// The Produce response carrying offsets (or an error) back.
+    ProduceAck { producer: String, tp: TopicPartition, offsets: Vec<u64>, error: Option<ProduceError> },
+    /// A follower fetch response carrying records from the leader to a follower.
+    Replicate { tp: TopicPartition, follower: BrokerId, values: Vec<String> },
     /// A Fetch response carrying records to a consumer.
     FetchData { group: String, client_id: String, records: Vec<(TopicPartition, String)> },
 }
@@ -103,7 +179,17 @@ pub struct Sim {
     pub(crate) seed: u64,
     pub(crate) rng: SimRng,
     pub(crate) cluster: ClusterConfig,
+    pub(crate) brokers: BTreeMap<BrokerId, Broker>,
+    /// Bumped at each restart, so a stale session expiry or registration is ignored.
+    incarnations: BTreeMap<BrokerId, u64>,
     pub(crate) topics: BTreeMap<String, Topic>,
+    producer_states: BTreeMap<(String, TopicPartition), ProducerState>,
+    delayed_produces: Vec<DelayedProduce>,
+    next_delayed: u64,
+    replica_tokens: BTreeMap<(TopicPartition, BrokerId), u64>,
+    parked_replica: Vec<ParkedReplicaFetch>,
+    next_replica_fetch: u64,
+    lost: BTreeMap<TopicPartition, std::collections::VecDeque<LostView>>,
     pub(crate) producers: BTreeMap<String, Producer>,
     pub(crate) groups: BTreeMap<String, Group>,
     queue: BTreeMap<(SimTime, u64), Pending>,
@@ -120,12 +206,23 @@ pub struct Sim {
 impl Sim {
     /// An empty cluster: no topics, producers or groups.
     pub fn new(seed: u64, cluster: ClusterConfig) -> Self {
-        Self {
+        let cluster_brokers = cluster.brokers.max(1);
+        let check_every = (cluster.replica_lag_time_max_ms / 2).max(1);
+        let mut sim = Self {
             now: SimTime::ZERO,
             seed,
             rng: SimRng::new(seed),
             cluster,
+            brokers: (0..cluster_brokers).map(|b| (b, Broker::new(b))).collect(),
+            incarnations: BTreeMap::new(),
             topics: BTreeMap::new(),
+            producer_states: BTreeMap::new(),
+            delayed_produces: Vec::new(),
+            next_delayed: 1,
+            replica_tokens: BTreeMap::new(),
+            parked_replica: Vec::new(),
+            next_replica_fetch: 1,
+            lost: BTreeMap::new(),
             producers: BTreeMap::new(),
             groups: BTreeMap::new(),
             queue: BTreeMap::new(),
@@ -137,7 +234,9 @@ impl Sim {
             steps: 0,
             trace: Trace::new(Trace::DEFAULT_CAPACITY),
             command_log: Vec::new(),
-        }
+        };
+        sim.schedule(SimTime(check_every), Pending::IsrCheck);
+        sim
     }
 
     // ----- reading -------------------------------------------------------
@@ -156,6 +255,19 @@ impl Sim {
 
     pub fn trace(&self) -> &Trace {
         &self.trace
+    }
+
+    pub fn brokers(&self) -> impl Iterator<Item = &Broker> {
+        self.brokers.values()
+    }
+
+    pub fn broker(&self, id: BrokerId) -> Option<&Broker> {
+        self.brokers.get(&id)
+    }
+
+    /// Records leader changes left behind on `tp`, oldest first (the newest few hundred).
+    pub fn lost_records(&self, tp: &TopicPartition) -> impl Iterator<Item = &LostView> {
+        self.lost.get(tp).into_iter().flatten()
     }
 
     pub fn topics(&self) -> impl Iterator<Item = &Topic> {
@@ -207,16 +319,24 @@ impl Sim {
                         tp: tp.clone(),
                         values: records.iter().map(|r| r.value.clone()).collect(),
                     },
-                    Pending::ProduceResponse { producer, tp, acked } => FlightKind::ProduceAck {
+                    Pending::ProduceResponse { producer, tp, result, .. } => FlightKind::ProduceAck {
                         producer: producer.clone(),
                         tp: tp.clone(),
-                        offsets: acked.iter().map(|a| a.2).collect(),
+                        offsets: result.as_ref().map(|a| a.iter().map(|a| a.2).collect()).unwrap_or_default(),
+                        error: result.as_ref().err().copied(),
                     },
+                    Pending::ReplicaFetchResponse { tp, follower, records, .. } if !records.is_empty() => {
+                        FlightKind::Replicate {
+                            tp: tp.clone(),
+                            follower: *follower,
+                            values: records.iter().map(|r| r.record.value.clone()).collect(),
+                        }
+                    }
                     Pending::FetchResponse { group, client_id, records, .. } if !records.is_empty() => {
                         FlightKind::FetchData {
                             group: group.clone(),
                             client_id: client_id.clone(),
-                            records: records.iter().map(|(tp, r)| (tp.clone(), r.record.value.clone())).collect(),
+                            records: records.iter().map(|(tp, r, _)| (tp.clone(), r.record.value.clone())).collect(),
                         }
                     }
                     _ => return None,
@@ -313,8 +433,25 @@ impl Sim {
 
     // ----- building (used by the scenario loader) ------------------------
 
-    pub(crate) fn add_topic(&mut self, topic: Topic) {
-        self.topics.insert(topic.name.clone(), topic);
+    /// Creates a topic: replicas placed as Kafka's controller places them, the first
+    /// replica of each partition its leader, every replica in the ISR, followers fetching.
+    pub(crate) fn add_topic(&mut self, name: &str, partitions: u32, replication_factor: u32, config: TopicConfig) {
+        let brokers: Vec<BrokerId> = self.brokers.keys().copied().collect();
+        let assignment = place_replicas(&mut self.rng, &brokers, partitions, replication_factor);
+        let topic = Topic::new(name, config, assignment);
+        self.topics.insert(name.to_string(), topic);
+        for p in 0..partitions {
+            let tp = TopicPartition::new(name, p);
+            self.record(EventKind::LeaderElected {
+                topic: name.to_string(),
+                partition: p,
+                leader: self.partition(&tp).and_then(|p| p.leader),
+                epoch: 0,
+                isr: self.partition(&tp).map(|p| p.isr.clone()).unwrap_or_default(),
+                unclean: false,
+            });
+            self.start_followers(&tp);
+        }
     }
 
     pub(crate) fn add_producer(&mut self, name: &str, config: ProducerConfig) {
@@ -334,6 +471,19 @@ impl Sim {
     }
 
     // ----- internals -----------------------------------------------------
+
+    pub(crate) fn partition(&self, tp: &TopicPartition) -> Option<&Partition> {
+        self.topics.get(&tp.topic).and_then(|t| t.partitions.get(tp.partition as usize))
+    }
+
+    pub(crate) fn partition_mut(&mut self, tp: &TopicPartition) -> Option<&mut Partition> {
+        self.topics.get_mut(&tp.topic).and_then(|t| t.partitions.get_mut(tp.partition as usize))
+    }
+
+    /// Whether a message can reach the broker (running and not cut off).
+    pub(crate) fn reachable(&self, broker: BrokerId) -> bool {
+        self.brokers.get(&broker).is_some_and(Broker::reachable)
+    }
 
     fn schedule(&mut self, at: SimTime, pending: Pending) {
         let seq = self.next_seq;
@@ -394,7 +544,30 @@ impl Sim {
                 Ok(())
             }
             Command::AddGroup { group } => self.validate_group(group),
-            Command::SetPartitioner { producer, .. } => {
+            Command::CrashBroker { broker }
+            | Command::RestartBroker { broker }
+            | Command::IsolateBroker { broker }
+            | Command::HealBroker { broker }
+            | Command::SlowBroker { broker, .. } => {
+                if self.brokers.contains_key(broker) {
+                    Ok(())
+                } else {
+                    Err(CommandError::UnknownBroker(*broker))
+                }
+            }
+            Command::SetTopicConfig { topic, min_insync_replicas, .. } => {
+                let Some(t) = self.topics.get(topic) else { return Err(CommandError::UnknownTopic(topic.clone())) };
+                if let Some(m) = min_insync_replicas {
+                    if *m == 0 || *m > t.replication_factor() {
+                        return Err(CommandError::Invalid(format!(
+                            "min.insync.replicas of \"{topic}\" must be between 1 and its replication factor ({})",
+                            t.replication_factor()
+                        )));
+                    }
+                }
+                Ok(())
+            }
+            Command::SetAcks { producer, .. } | Command::SetPartitioner { producer, .. } => {
                 if self.producers.contains_key(producer) {
                     Ok(())
                 } else {
@@ -523,6 +696,53 @@ impl Sim {
                     self.join(&id, m);
                 }
             }
+            Command::CrashBroker { broker } => self.crash_broker(broker),
+            Command::RestartBroker { broker } => self.restart_broker(broker),
+            Command::IsolateBroker { broker } => self.isolate_broker(broker),
+            Command::HealBroker { broker } => self.heal_broker(broker),
+            Command::SlowBroker { broker, slow_ms } => {
+                if let Some(b) = self.brokers.get_mut(&broker) {
+                    b.slow_ms = slow_ms.min(3_600_000);
+                    self.record(EventKind::BrokerSlowed { broker, slow_ms: slow_ms.min(3_600_000) });
+                }
+            }
+            Command::SetAcks { producer, acks } => {
+                if let Some(p) = self.producers.get_mut(&producer) {
+                    p.config.acks = acks;
+                    let value = match acks {
+                        Acks::None => "0",
+                        Acks::Leader => "1",
+                        Acks::All => "all",
+                    };
+                    self.record(EventKind::ConfigChanged { entity: producer, setting: "acks".into(), value: value.into() });
+                }
+            }
+            Command::SetTopicConfig { topic, min_insync_replicas, unclean_leader_election_enable } => {
+                let Some(t) = self.topics.get_mut(&topic) else { return };
+                let mut changes = Vec::new();
+                if let Some(m) = min_insync_replicas {
+                    t.config.min_insync_replicas = m;
+                    changes.push(("min.insync.replicas", m.to_string()));
+                }
+                if let Some(u) = unclean_leader_election_enable {
+                    t.config.unclean_leader_election_enable = u;
+                    changes.push(("unclean.leader.election.enable", u.to_string()));
+                }
+                let count = t.partition_count();
+                for (setting, value) in changes {
+                    self.record(EventKind::ConfigChanged { entity: topic.clone(), setting: setting.into(), value });
+                }
+                // The controller re-checks offline partitions when unclean election is
+                // turned on, and the HW may now move (or stop) under the new minimum.
+                for p in 0..count {
+                    let tp = TopicPartition::new(topic.clone(), p);
+                    if unclean_leader_election_enable == Some(true) && self.partition(&tp).is_some_and(|p| p.leader.is_none()) {
+                        self.elect_leader(&tp);
+                    }
+                    self.maybe_advance_hw(&tp);
+                    self.complete_delayed_produces(&tp);
+                }
+            }
             Command::SetPartitioner { producer, partitioner } => {
                 if let Some(p) = self.producers.get_mut(&producer) {
                     p.config.partitioner = partitioner;
@@ -562,22 +782,30 @@ impl Sim {
                     self.send_batch(&producer, &tp);
                 }
             }
-            Pending::ProduceArrive { producer, tp, records, acks } => self.produce_arrive(producer, tp, records, acks),
-            Pending::ProduceResponse { producer, tp, acked } => {
-                for (record, value, offset, timestamp) in acked {
-                    if let Some(p) = self.producers.get_mut(&producer) {
-                        p.mark_acked(record, offset as i64);
-                    }
-                    self.record(EventKind::RecordAcked {
-                        record,
-                        value,
-                        producer: producer.clone(),
-                        topic: tp.topic.clone(),
-                        partition: tp.partition,
-                        offset: offset as i64,
-                        timestamp,
-                    });
-                }
+            Pending::ProduceArrive { producer, broker, batch, attempt, tp, records, acks, sequence } => {
+                self.produce_arrive(producer, broker, batch, attempt, tp, records, acks, sequence)
+            }
+            Pending::ProduceResponse { producer, batch, attempt, tp, result, .. } => {
+                self.produce_response(&producer, batch, attempt, &tp, result)
+            }
+            Pending::ProduceTimeout { producer, batch, attempt } => self.produce_timeout(&producer, batch, attempt),
+            Pending::ProduceRetry { producer, batch } => self.produce_retry(&producer, batch),
+            Pending::DelayedProduceTimeout { id } => self.delayed_produce_timeout(id),
+            Pending::ReplicaFetchSend { tp, follower, token } => self.replica_fetch_send(&tp, follower, token),
+            Pending::ReplicaFetchArrive { tp, follower, leader, token, fetch_offset } => {
+                self.replica_fetch_arrive(&tp, follower, leader, token, fetch_offset)
+            }
+            Pending::ReplicaFetchTimeout { id } => self.replica_fetch_timeout(id),
+            Pending::ReplicaFetchResponse { tp, follower, token, records, leader_hw } => {
+                self.replica_fetch_response(&tp, follower, token, records, leader_hw)
+            }
+            Pending::SessionExpiry { broker, incarnation } => self.session_expiry(broker, incarnation),
+            Pending::BrokerRegistered { broker, incarnation } => self.broker_registered(broker, incarnation),
+            Pending::IsrCheck => {
+                self.isr_check();
+                let every = (self.cluster.replica_lag_time_max_ms / 2).max(1);
+                let at = self.now.plus_ms(every);
+                self.schedule(at, Pending::IsrCheck);
             }
             Pending::RebalanceComplete { group, round } => self.complete_rebalance(&group, round),
             Pending::Poll { group, client_id, token } => self.poll(&group, &client_id, token),

@@ -77,6 +77,7 @@ impl Sim {
             reason: reason.clone(),
             sent_at: self.now,
             acked_offset: None,
+            failed: None,
         });
         self.record(EventKind::RecordSent {
             record: id,
@@ -95,26 +96,92 @@ impl Sim {
         }
     }
 
-    /// The sender thread drains a batch into a Produce request.
+    /// The sender thread takes a closed batch: it gets the next sequence numbers of its
+    /// partition (idempotent producer) and is sent as soon as a connection slot is free.
     pub(super) fn send_batch(&mut self, producer_name: &str, tp: &TopicPartition) {
+        let now = self.now;
         let Some(producer) = self.producers.get_mut(producer_name) else { return };
         let Some(batch) = producer.open.remove(tp) else { return };
-        let acks = producer.config.acks;
-        let ids: Vec<RecordId> = batch.records.iter().map(|r| r.id).collect();
-        let values: Vec<String> = batch.records.iter().map(|r| r.value.clone()).collect();
-        if acks == Acks::None {
-            // acks=0: the callback completes as soon as the request is sent, offset -1.
-            for id in &ids {
-                producer.mark_acked(*id, -1);
+        let sequence = if producer.config.idempotent() {
+            let next = producer.next_sequence.entry(tp.clone()).or_insert(0);
+            let base = *next;
+            *next = next.wrapping_add(batch.records.len() as u32);
+            Some(base)
+        } else {
+            None
+        };
+        producer.batches.insert(
+            batch.id,
+            InFlightBatch {
+                id: batch.id,
+                tp: tp.clone(),
+                records: batch.records,
+                sequence,
+                attempt: 0,
+                first_sent_at: now,
+                in_flight: false,
+                waiting_since_error: false,
+            },
+        );
+        producer.queue.push_back(batch.id);
+        self.dispatch_queued(producer_name);
+    }
+
+    /// Sends queued batches while fewer than `max.in.flight.requests.per.connection`
+    /// requests are outstanding.
+    pub(super) fn dispatch_queued(&mut self, producer_name: &str) {
+        loop {
+            let Some(producer) = self.producers.get_mut(producer_name) else { return };
+            let outstanding = producer.batches.values().filter(|b| b.in_flight).count() as u32;
+            if outstanding >= producer.config.max_in_flight_requests_per_connection.max(1) {
+                return;
             }
+            let Some(id) = producer.queue.pop_front() else { return };
+            self.transmit(producer_name, id);
         }
-        self.record(EventKind::BatchSent {
-            producer: producer_name.to_string(),
-            topic: tp.topic.clone(),
-            partition: tp.partition,
-            records: ids.clone(),
-        });
+    }
+
+    /// Puts one batch on the wire to the partition's leader, or fails it for lack of one.
+    fn transmit(&mut self, producer_name: &str, batch_id: u64) {
+        let now = self.now;
+        let latency = self.latency();
+        let Some(producer) = self.producers.get(producer_name) else { return };
+        let Some(batch) = producer.batches.get(&batch_id) else { return };
+        let tp = batch.tp.clone();
+        let acks = producer.config.acks;
+        let request_timeout = producer.config.request_timeout_ms;
+        // Metadata: the producer asks for the current leader (a refresh is modelled as
+        // instant; in Kafka it is one more round trip).
+        let leader = self.partition(&tp).and_then(|p| p.leader);
+        let Some(leader) = leader else {
+            self.produce_failed(producer_name, batch_id, ProduceError::LeaderNotAvailable);
+            return;
+        };
+        let Some(producer) = self.producers.get_mut(producer_name) else { return };
+        let Some(batch) = producer.batches.get_mut(&batch_id) else { return };
+        batch.attempt += 1;
+        batch.in_flight = true;
+        let attempt = batch.attempt;
+        let records = batch.records.clone();
+        let sequence = batch.sequence;
+        let ids: Vec<RecordId> = records.iter().map(|r| r.id).collect();
+        let values: Vec<String> = records.iter().map(|r| r.value.clone()).collect();
+        if attempt == 1 {
+            self.record(EventKind::BatchSent {
+                producer: producer_name.to_string(),
+                topic: tp.topic.clone(),
+                partition: tp.partition,
+                records: ids.clone(),
+            });
+        }
         if acks == Acks::None {
+            // acks=0: the callback completes as soon as the request is written, offset -1.
+            if let Some(p) = self.producers.get_mut(producer_name) {
+                p.batches.remove(&batch_id);
+                for id in &ids {
+                    p.mark_acked(*id, -1);
+                }
+            }
             for (id, value) in ids.into_iter().zip(values) {
                 self.record(EventKind::RecordAcked {
                     record: id,
@@ -123,27 +190,95 @@ impl Sim {
                     topic: tp.topic.clone(),
                     partition: tp.partition,
                     offset: -1,
-                    timestamp: self.now,
+                    timestamp: now,
+                    acks,
                 });
             }
+        } else {
+            self.schedule(
+                now.plus_ms(request_timeout),
+                Pending::ProduceTimeout { producer: producer_name.to_string(), batch: batch_id, attempt },
+            );
         }
-        let at = self.now.plus_ms(self.latency());
         self.schedule(
-            at,
-            Pending::ProduceArrive { producer: producer_name.to_string(), tp: tp.clone(), records: batch.records, acks },
+            now.plus_ms(latency),
+            Pending::ProduceArrive {
+                producer: producer_name.to_string(),
+                broker: leader,
+                batch: batch_id,
+                attempt,
+                tp,
+                records,
+                acks,
+                sequence,
+            },
         );
+        if acks == Acks::None {
+            self.dispatch_queued(producer_name);
+        }
     }
 
-    /// The leader appends a Produce request's records and answers.
-    pub(super) fn produce_arrive(&mut self, producer: String, tp: TopicPartition, records: Vec<Record>, acks: Acks) {
+    /// The broker handles a Produce request (`ReplicaManager.appendRecords`).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn produce_arrive(
+        &mut self,
+        producer: String,
+        broker: BrokerId,
+        batch: u64,
+        attempt: u32,
+        tp: TopicPartition,
+        records: Vec<Record>,
+        acks: Acks,
+        sequence: Option<u32>,
+    ) {
+        if !self.reachable(broker) {
+            return; // Lost on the wire: the producer's request.timeout.ms will notice.
+        }
         let now = self.now;
-        let Some(topic) = self.topics.get_mut(&tp.topic) else { return };
-        let timestamp_type = topic.timestamp_type;
-        let Some(log) = topic.partitions.get_mut(tp.partition as usize) else { return };
+        let reply = |sim: &mut Sim, result: Result<Vec<(RecordId, String, u64, SimTime)>, ProduceError>| {
+            if acks != Acks::None {
+                let at = sim.now.plus_ms(sim.latency());
+                sim.schedule(at, Pending::ProduceResponse { producer: producer.clone(), broker, batch, attempt, tp: tp.clone(), result });
+            }
+        };
+        let Some(topic) = self.topics.get(&tp.topic) else { return };
+        let min_isr = topic.config.min_insync_replicas;
+        let timestamp_type = topic.config.message_timestamp_type;
+        let Some(part) = topic.partitions.get(tp.partition as usize) else { return };
+        if part.leader != Some(broker) || self.brokers.get(&broker).is_none_or(|b| b.fenced) {
+            reply(self, Err(ProduceError::NotLeaderOrFollower));
+            return;
+        }
+        // Idempotence (KIP-98): the broker remembers the last batches per producer and
+        // partition; a retried batch it already has is answered with its first offsets.
+        if let Some(seq) = sequence {
+            let state = self.producer_states.entry((producer.clone(), tp.clone())).or_default();
+            if let Some(done) = state.batches.iter().find(|b| b.0 == seq) {
+                let offsets = done.1.clone();
+                self.record(EventKind::DuplicateIgnored {
+                    producer: producer.clone(),
+                    topic: tp.topic.clone(),
+                    partition: tp.partition,
+                    records: offsets.iter().map(|o| o.0).collect(),
+                });
+                reply(self, Ok(offsets));
+                return;
+            }
+            if seq != state.next_sequence {
+                reply(self, Err(ProduceError::OutOfOrderSequenceNumber));
+                return;
+            }
+        }
+        if acks == Acks::All && (part.isr.len() as u32) < min_isr {
+            reply(self, Err(ProduceError::NotEnoughReplicas));
+            return;
+        }
+        let epoch = part.leader_epoch;
+        let Some(log) = self.partition_mut(&tp).and_then(|p| p.logs.get_mut(&broker)) else { return };
         let mut acked = Vec::with_capacity(records.len());
         let mut appended = Vec::with_capacity(records.len());
         for record in records {
-            let stored = log.append(record, now, timestamp_type);
+            let stored = log.append(record, now, timestamp_type, epoch);
             acked.push((stored.record.id, stored.record.value.clone(), stored.offset, stored.timestamp));
             appended.push(EventKind::RecordAppended {
                 record: stored.record.id,
@@ -152,17 +287,150 @@ impl Sim {
                 partition: tp.partition,
                 offset: stored.offset,
                 timestamp: stored.timestamp,
+                broker,
+                leader_epoch: epoch,
             });
         }
+        let end_offset = log.log_end_offset();
         for kind in appended {
             self.record(kind);
         }
-        self.wake_parked(&tp);
-        if acks != Acks::None {
-            let at = self.now.plus_ms(self.latency());
-            self.schedule(at, Pending::ProduceResponse { producer, tp, acked });
+        if let Some(seq) = sequence {
+            let state = self.producer_states.entry((producer.clone(), tp.clone())).or_default();
+            state.next_sequence = seq.wrapping_add(acked.len() as u32);
+            state.batches.push_back((seq, acked.clone()));
+            // ProducerStateEntry keeps the metadata of the last 5 batches.
+            while state.batches.len() > 5 {
+                state.batches.pop_front();
+            }
+        }
+        self.wake_replica_fetches(&tp);
+        self.maybe_advance_hw(&tp);
+        match acks {
+            Acks::None => {}
+            Acks::Leader => reply(self, Ok(acked)),
+            Acks::All => {
+                // `DelayedProduce`: wait until every in-sync replica has the records.
+                let id = self.next_delayed;
+                self.next_delayed += 1;
+                let timeout = self.producers.get(&producer).map(|p| p.config.request_timeout_ms).unwrap_or(30_000);
+                self.delayed_produces.push(DelayedProduce {
+                    id,
+                    producer: producer.clone(),
+                    broker,
+                    batch,
+                    attempt,
+                    tp: tp.clone(),
+                    required_offset: end_offset,
+                    acked,
+                });
+                self.schedule(now.plus_ms(timeout), Pending::DelayedProduceTimeout { id });
+                self.complete_delayed_produces(&tp);
+            }
         }
     }
 
-    // ----- groups ---------------------------------------------------------
+    /// The producer reads a Produce response.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn produce_response(
+        &mut self,
+        producer_name: &str,
+        batch_id: u64,
+        attempt: u32,
+        tp: &TopicPartition,
+        result: Result<Vec<(RecordId, String, u64, SimTime)>, ProduceError>,
+    ) {
+        let Some(producer) = self.producers.get_mut(producer_name) else { return };
+        let current = producer.batches.get(&batch_id).is_some_and(|b| b.attempt == attempt && b.in_flight);
+        if !current {
+            return; // A response to an attempt the producer already gave up on.
+        }
+        let acks = producer.config.acks;
+        match result {
+            Ok(acked) => {
+                producer.batches.remove(&batch_id);
+                for (record, _, offset, _) in &acked {
+                    producer.mark_acked(*record, *offset as i64);
+                }
+                for (record, value, offset, timestamp) in acked {
+                    self.record(EventKind::RecordAcked {
+                        record,
+                        value,
+                        producer: producer_name.to_string(),
+                        topic: tp.topic.clone(),
+                        partition: tp.partition,
+                        offset: offset as i64,
+                        timestamp,
+                        acks,
+                    });
+                }
+                self.dispatch_queued(producer_name);
+            }
+            Err(error) => self.produce_failed(producer_name, batch_id, error),
+        }
+    }
+
+    /// A request failed (or timed out): retry after `retry.backoff.ms` while retries and
+    /// `delivery.timeout.ms` allow, else give the records up (`Sender.completeBatch`).
+    pub(super) fn produce_failed(&mut self, producer_name: &str, batch_id: u64, error: ProduceError) {
+        let now = self.now;
+        let Some(producer) = self.producers.get_mut(producer_name) else { return };
+        let config = producer.config.clone();
+        let Some(batch) = producer.batches.get_mut(&batch_id) else { return };
+        batch.in_flight = false;
+        let elapsed = now.ms().saturating_sub(batch.first_sent_at.ms());
+        let retrying = batch.attempt <= config.retries && elapsed + config.retry_backoff_ms < config.delivery_timeout_ms;
+        let tp = batch.tp.clone();
+        let ids: Vec<RecordId> = batch.records.iter().map(|r| r.id).collect();
+        let final_error = if retrying { error } else if elapsed + config.retry_backoff_ms >= config.delivery_timeout_ms { ProduceError::DeliveryTimeout } else { error };
+        if retrying {
+            batch.waiting_since_error = true;
+        } else {
+            producer.batches.remove(&batch_id);
+            for id in &ids {
+                producer.mark_failed(*id, final_error);
+            }
+        }
+        self.record(EventKind::ProduceFailed {
+            producer: producer_name.to_string(),
+            topic: tp.topic.clone(),
+            partition: tp.partition,
+            records: ids,
+            error: final_error,
+            retrying,
+        });
+        if retrying {
+            self.schedule(
+                now.plus_ms(config.retry_backoff_ms),
+                Pending::ProduceRetry { producer: producer_name.to_string(), batch: batch_id },
+            );
+        }
+        self.dispatch_queued(producer_name);
+    }
+
+    /// After the backoff the batch goes back to the front of the queue.
+    pub(super) fn produce_retry(&mut self, producer_name: &str, batch_id: u64) {
+        let Some(producer) = self.producers.get_mut(producer_name) else { return };
+        let Some(batch) = producer.batches.get_mut(&batch_id) else { return };
+        if batch.in_flight {
+            return;
+        }
+        batch.waiting_since_error = false;
+        // Retried batches go first, oldest first, so an idempotent producer keeps order.
+        let pos = producer.queue.iter().position(|q| *q > batch_id).unwrap_or(producer.queue.len());
+        producer.queue.insert(pos, batch_id);
+        self.dispatch_queued(producer_name);
+    }
+
+    /// No response within `request.timeout.ms`.
+    pub(super) fn produce_timeout(&mut self, producer_name: &str, batch_id: u64, attempt: u32) {
+        let waiting = self
+            .producers
+            .get(producer_name)
+            .and_then(|p| p.batches.get(&batch_id))
+            .is_some_and(|b| b.attempt == attempt && b.in_flight);
+        if waiting {
+            self.produce_failed(producer_name, batch_id, ProduceError::RequestTimedOut);
+        }
+    }
 }

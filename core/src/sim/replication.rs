@@ -1,0 +1,532 @@
+//! Brokers and replication: follower fetching, the ISR, the high watermark, acks=all
+//! completion, the controller's fencing and leader election, truncation (KIP-101).
+
+use super::*;
+use crate::cluster::FollowerState;
+use crate::event::{LossCause, LostRecord};
+
+/// Most records one follower fetch carries.
+const REPLICA_FETCH_MAX_RECORDS: u32 = 500;
+
+impl Sim {
+    // ----- followers ------------------------------------------------------
+
+    /// (Re)starts the fetch loop of every follower of `tp`; older loops die.
+    pub(super) fn start_followers(&mut self, tp: &TopicPartition) {
+        let Some(part) = self.partition(tp) else { return };
+        let followers: Vec<BrokerId> = part.replicas.iter().copied().filter(|b| Some(*b) != part.leader).collect();
+        self.parked_replica.retain(|f| &f.tp != tp);
+        for follower in followers {
+            let token = self.replica_tokens.entry((tp.clone(), follower)).or_insert(0);
+            *token += 1;
+            let token = *token;
+            let now = self.now;
+            self.schedule(now, Pending::ReplicaFetchSend { tp: tp.clone(), follower, token });
+        }
+    }
+
+    fn replica_token_current(&self, tp: &TopicPartition, follower: BrokerId, token: u64) -> bool {
+        self.replica_tokens.get(&(tp.clone(), follower)) == Some(&token)
+    }
+
+    /// A follower sends its next fetch. Before the first fetch from a new leader it
+    /// truncates its log to where it diverges from the leader's (KIP-101: the end offset
+    /// of its last epoch on the leader; the `OffsetsForLeaderEpoch` round trip is folded in).
+    pub(super) fn replica_fetch_send(&mut self, tp: &TopicPartition, follower: BrokerId, token: u64) {
+        if !self.replica_token_current(tp, follower, token) || !self.reachable(follower) {
+            return;
+        }
+        let Some(part) = self.partition(tp) else { return };
+        let Some(leader) = part.leader else { return };
+        if leader == follower {
+            return;
+        }
+        let (Some(leader_log), Some(own)) = (part.logs.get(&leader), part.logs.get(&follower)) else { return };
+        let diverge = leader_log.end_offset_for_epoch(own.last_epoch()).min(own.log_end_offset());
+        // Records past the leader's log end for the follower's epoch are not the leader's.
+        let diverge = if own.last_epoch() > part.leader_epoch { 0 } else { diverge };
+        let mut truncated = None;
+        if diverge < own.log_end_offset() {
+            if let Some(log) = self.partition_mut(tp).and_then(|p| p.logs.get_mut(&follower)) {
+                let removed = log.truncate_to(diverge);
+                truncated = Some((diverge, removed.iter().map(|r| r.record.id).collect::<Vec<_>>()));
+            }
+        }
+        if let Some((from_offset, records)) = truncated {
+            self.record(EventKind::RecordsTruncated { topic: tp.topic.clone(), partition: tp.partition, broker: follower, from_offset, records });
+        }
+        let fetch_offset = self.partition(tp).and_then(|p| p.logs.get(&follower)).map(|l| l.log_end_offset()).unwrap_or(0);
+        let slow = self.brokers.get(&follower).map(|b| b.slow_ms).unwrap_or(0);
+        let at = self.now.plus_ms(self.latency() + slow);
+        self.schedule(at, Pending::ReplicaFetchArrive { tp: tp.clone(), follower, leader, token, fetch_offset });
+    }
+
+    /// The leader takes a follower's fetch: it learns the follower's LEO (which may move
+    /// the HW or bring the follower back into the ISR), then answers with what follows,
+    /// or holds the fetch until there is something.
+    pub(super) fn replica_fetch_arrive(&mut self, tp: &TopicPartition, follower: BrokerId, leader: BrokerId, token: u64, fetch_offset: u64) {
+        if !self.reachable(leader) || !self.replica_token_current(tp, follower, token) {
+            return;
+        }
+        let now = self.now;
+        let Some(part) = self.partition_mut(tp) else { return };
+        if part.leader != Some(leader) {
+            return;
+        }
+        let leader_leo = part.logs.get(&leader).map(|l| l.log_end_offset()).unwrap_or(0);
+        let state = part.followers.entry(follower).or_default();
+        // `Replica.updateFetchState`: caught up if the fetch reached the leader's end now,
+        // or the end the leader had at this follower's previous fetch.
+        if fetch_offset >= leader_leo {
+            state.last_caught_up = now;
+        } else if fetch_offset >= state.last_fetch_leader_leo {
+            state.last_caught_up = state.last_caught_up.max(state.last_fetch_at);
+        }
+        state.leo = fetch_offset;
+        state.last_fetch_at = now;
+        state.last_fetch_leader_leo = leader_leo;
+        self.maybe_expand_isr(tp, follower);
+        self.maybe_advance_hw(tp);
+        if fetch_offset < leader_leo {
+            self.answer_replica_fetch(tp, follower, token, fetch_offset);
+        } else {
+            let id = self.next_replica_fetch;
+            self.next_replica_fetch += 1;
+            self.parked_replica.push(ParkedReplicaFetch { id, tp: tp.clone(), follower, token, fetch_offset });
+            let at = now.plus_ms(self.cluster.replica_fetch_wait_max_ms);
+            self.schedule(at, Pending::ReplicaFetchTimeout { id });
+        }
+    }
+
+    fn answer_replica_fetch(&mut self, tp: &TopicPartition, follower: BrokerId, token: u64, fetch_offset: u64) {
+        let Some(part) = self.partition(tp) else { return };
+        let Some(leader_log) = part.leader_log() else { return };
+        let records = leader_log.read_up_to(fetch_offset, REPLICA_FETCH_MAX_RECORDS, leader_log.log_end_offset()).to_vec();
+        let leader_hw = leader_log.high_watermark();
+        let at = self.now.plus_ms(self.latency());
+        self.schedule(at, Pending::ReplicaFetchResponse { tp: tp.clone(), follower, token, records, leader_hw });
+    }
+
+    pub(super) fn replica_fetch_timeout(&mut self, id: u64) {
+        let Some(i) = self.parked_replica.iter().position(|f| f.id == id) else { return };
+        let f = self.parked_replica.remove(i);
+        let leader_ok = self.partition(&f.tp).and_then(|p| p.leader).is_some_and(|l| self.reachable(l));
+        if leader_ok {
+            self.answer_replica_fetch(&f.tp, f.follower, f.token, f.fetch_offset);
+        }
+    }
+
+    /// New records on the leader complete the follower fetches waiting for them.
+    pub(super) fn wake_replica_fetches(&mut self, tp: &TopicPartition) {
+        let (woken, kept): (Vec<ParkedReplicaFetch>, Vec<ParkedReplicaFetch>) =
+            std::mem::take(&mut self.parked_replica).into_iter().partition(|f| &f.tp == tp);
+        self.parked_replica = kept;
+        for f in woken {
+            self.answer_replica_fetch(&f.tp, f.follower, f.token, f.fetch_offset);
+        }
+    }
+
+    /// The follower appends what it fetched, takes the leader's HW (capped by its own
+    /// LEO) and fetches again at once.
+    pub(super) fn replica_fetch_response(&mut self, tp: &TopicPartition, follower: BrokerId, token: u64, records: Vec<StoredRecord>, leader_hw: u64) {
+        if !self.replica_token_current(tp, follower, token) || !self.reachable(follower) {
+            return;
+        }
+        let Some(log) = self.partition_mut(tp).and_then(|p| p.logs.get_mut(&follower)) else { return };
+        let mut copied = Vec::new();
+        for r in records {
+            let id = r.record.id;
+            if log.append_replica(r) {
+                copied.push(id);
+            }
+        }
+        log.advance_high_watermark(leader_hw);
+        let leo = log.log_end_offset();
+        if !copied.is_empty() {
+            self.record(EventKind::ReplicaFetched {
+                topic: tp.topic.clone(),
+                partition: tp.partition,
+                follower,
+                records: copied,
+                log_end_offset: leo,
+            });
+        }
+        let now = self.now;
+        self.schedule(now, Pending::ReplicaFetchSend { tp: tp.clone(), follower, token });
+    }
+
+    // ----- ISR and high watermark ------------------------------------------
+
+    /// A follower rejoins the ISR once its LEO reaches the HW and the start of the
+    /// leader's epoch (`Partition.isFollowerInSync`); in KRaft the leader asks the
+    /// controller (AlterPartition), modelled here as immediate.
+    fn maybe_expand_isr(&mut self, tp: &TopicPartition, follower: BrokerId) {
+        let fenced = self.brokers.get(&follower).is_none_or(|b| b.fenced);
+        let Some(part) = self.partition_mut(tp) else { return };
+        if fenced || part.isr.contains(&follower) {
+            return;
+        }
+        let Some(leader_log) = part.leader_log() else { return };
+        let epoch_start = leader_log.records().iter().find(|r| r.leader_epoch >= part.leader_epoch).map(|r| r.offset).unwrap_or(leader_log.log_end_offset());
+        let leo = part.followers.get(&follower).map(|f| f.leo).unwrap_or(0);
+        if leo >= leader_log.high_watermark() && leo >= epoch_start.min(leader_log.log_end_offset()) {
+            part.isr.push(follower);
+            let order = part.replicas.clone();
+            part.isr.sort_by_key(|b| order.iter().position(|r| r == b));
+            let isr = part.isr.clone();
+            self.record(EventKind::IsrExpanded { topic: tp.topic.clone(), partition: tp.partition, added: follower, isr });
+            self.maybe_advance_hw(tp);
+        }
+    }
+
+    /// HW = the smallest LEO in the ISR (`Partition.maybeIncrementLeaderHW`), and from
+    /// 3.7 not at all while the ISR is smaller than `min.insync.replicas` (KAFKA-15583).
+    pub(super) fn maybe_advance_hw(&mut self, tp: &TopicPartition) -> bool {
+        let Some(topic) = self.topics.get(&tp.topic) else { return false };
+        let min_isr = topic.config.min_insync_replicas as usize;
+        let Some(part) = self.partition_mut(tp) else { return false };
+        let Some(leader) = part.leader else { return false };
+        if part.isr.len() < min_isr {
+            return false;
+        }
+        let leader_leo = part.logs.get(&leader).map(|l| l.log_end_offset()).unwrap_or(0);
+        let hw = part
+            .isr
+            .iter()
+            .map(|b| if *b == leader { leader_leo } else { part.followers.get(b).map(|f| f.leo).unwrap_or(0) })
+            .min()
+            .unwrap_or(leader_leo);
+        let Some(log) = part.logs.get_mut(&leader) else { return false };
+        if !log.advance_high_watermark(hw) {
+            return false;
+        }
+        let high_watermark = log.high_watermark();
+        self.record(EventKind::HighWatermarkAdvanced { topic: tp.topic.clone(), partition: tp.partition, high_watermark });
+        self.complete_delayed_produces(tp);
+        self.wake_parked(tp);
+        true
+    }
+
+    /// Leaders drop followers that have not caught up for `replica.lag.time.max.ms`
+    /// (`Partition.maybeShrinkIsr`).
+    pub(super) fn isr_check(&mut self) {
+        let now = self.now;
+        let lag_max = self.cluster.replica_lag_time_max_ms;
+        let mut shrinks = Vec::new();
+        for topic in self.topics.values() {
+            for (p, part) in topic.partitions.iter().enumerate() {
+                let Some(leader) = part.leader else { continue };
+                if !self.reachable(leader) {
+                    continue;
+                }
+                let leader_leo = part.logs.get(&leader).map(|l| l.log_end_offset()).unwrap_or(0);
+                for b in &part.isr {
+                    if *b == leader {
+                        continue;
+                    }
+                    let f = part.followers.get(b).cloned().unwrap_or_default();
+                    if f.leo != leader_leo && now.ms().saturating_sub(f.last_caught_up.ms()) > lag_max {
+                        shrinks.push((TopicPartition::new(topic.name.clone(), p as u32), *b));
+                    }
+                }
+            }
+        }
+        for (tp, b) in shrinks {
+            self.remove_from_isr(&tp, b);
+        }
+    }
+
+    fn remove_from_isr(&mut self, tp: &TopicPartition, broker: BrokerId) {
+        let Some(part) = self.partition_mut(tp) else { return };
+        if !part.isr.contains(&broker) || part.isr.len() <= 1 {
+            return;
+        }
+        part.isr.retain(|b| *b != broker);
+        let isr = part.isr.clone();
+        self.record(EventKind::IsrShrunk { topic: tp.topic.clone(), partition: tp.partition, removed: broker, isr });
+        self.maybe_advance_hw(tp);
+        self.complete_delayed_produces(tp);
+    }
+
+    // ----- acks=all --------------------------------------------------------
+
+    /// Answers the acks=all writes whose records every in-sync replica now has
+    /// (`Partition.checkEnoughReplicasReachOffset`), and fails those whose leader moved.
+    pub(super) fn complete_delayed_produces(&mut self, tp: &TopicPartition) {
+        let Some(topic) = self.topics.get(&tp.topic) else { return };
+        let min_isr = topic.config.min_insync_replicas as usize;
+        let Some(part) = topic.partitions.get(tp.partition as usize) else { return };
+        let leader = part.leader;
+        let hw = part.leader_log().map(|l| l.high_watermark()).unwrap_or(0);
+        let isr_len = part.isr.len();
+        let mut done = Vec::new();
+        self.delayed_produces.retain(|d| {
+            if &d.tp != tp {
+                return true;
+            }
+            let result = if leader != Some(d.broker) {
+                Err(ProduceError::NotLeaderOrFollower)
+            } else if hw >= d.required_offset {
+                if isr_len >= min_isr {
+                    Ok(d.acked.clone())
+                } else {
+                    Err(ProduceError::NotEnoughReplicasAfterAppend)
+                }
+            } else {
+                return true;
+            };
+            done.push((d.clone(), result));
+            false
+        });
+        for (d, result) in done {
+            self.respond_delayed(d, result);
+        }
+    }
+
+    fn respond_delayed(&mut self, d: DelayedProduce, result: Result<Vec<(RecordId, String, u64, SimTime)>, ProduceError>) {
+        if !self.reachable(d.broker) {
+            return;
+        }
+        let at = self.now.plus_ms(self.latency());
+        self.schedule(
+            at,
+            Pending::ProduceResponse { producer: d.producer, broker: d.broker, batch: d.batch, attempt: d.attempt, tp: d.tp, result },
+        );
+    }
+
+    pub(super) fn delayed_produce_timeout(&mut self, id: u64) {
+        let Some(i) = self.delayed_produces.iter().position(|d| d.id == id) else { return };
+        let d = self.delayed_produces.remove(i);
+        self.respond_delayed(d, Err(ProduceError::RequestTimedOut));
+    }
+
+    // ----- brokers and the controller ------------------------------------------
+
+    pub(super) fn crash_broker(&mut self, broker: BrokerId) {
+        let Some(b) = self.brokers.get_mut(&broker) else { return };
+        if !b.alive {
+            return;
+        }
+        b.alive = false;
+        self.record(EventKind::BrokerCrashed { broker });
+        self.lose_broker_state(broker);
+        self.expect_session_expiry(broker);
+    }
+
+    pub(super) fn isolate_broker(&mut self, broker: BrokerId) {
+        let Some(b) = self.brokers.get_mut(&broker) else { return };
+        if b.isolated {
+            return;
+        }
+        b.isolated = true;
+        self.record(EventKind::BrokerIsolated { broker });
+        self.expect_session_expiry(broker);
+    }
+
+    /// A crashed broker's memory is gone: waiting requests and parked fetches it held.
+    fn lose_broker_state(&mut self, broker: BrokerId) {
+        self.delayed_produces.retain(|d| d.broker != broker);
+        let led: Vec<TopicPartition> = self.led_by(broker);
+        self.parked_replica.retain(|f| !led.contains(&f.tp));
+    }
+
+    fn led_by(&self, broker: BrokerId) -> Vec<TopicPartition> {
+        let mut out = Vec::new();
+        for t in self.topics.values() {
+            for (p, part) in t.partitions.iter().enumerate() {
+                if part.leader == Some(broker) {
+                    out.push(TopicPartition::new(t.name.clone(), p as u32));
+                }
+            }
+        }
+        out
+    }
+
+    fn expect_session_expiry(&mut self, broker: BrokerId) {
+        let incarnation = self.incarnations.get(&broker).copied().unwrap_or(0);
+        let at = self.now.plus_ms(self.cluster.broker_session_timeout_ms);
+        self.schedule(at, Pending::SessionExpiry { broker, incarnation });
+    }
+
+    pub(super) fn restart_broker(&mut self, broker: BrokerId) {
+        let Some(b) = self.brokers.get(&broker) else { return };
+        if b.alive {
+            return;
+        }
+        // The controller sees a new incarnation: the old one is fenced now if it was
+        // not already (its leaderships move), and the new one registers.
+        if !b.fenced {
+            self.fence(broker);
+        }
+        if let Some(b) = self.brokers.get_mut(&broker) {
+            b.alive = true;
+        }
+        let incarnation = {
+            let i = self.incarnations.entry(broker).or_insert(0);
+            *i += 1;
+            *i
+        };
+        self.record(EventKind::BrokerRestarted { broker });
+        let at = self.now.plus_ms(self.latency());
+        self.schedule(at, Pending::BrokerRegistered { broker, incarnation });
+    }
+
+    pub(super) fn heal_broker(&mut self, broker: BrokerId) {
+        let Some(b) = self.brokers.get_mut(&broker) else { return };
+        if !b.isolated {
+            return;
+        }
+        b.isolated = false;
+        self.record(EventKind::BrokerHealed { broker });
+        let incarnation = self.incarnations.get(&broker).copied().unwrap_or(0);
+        let at = self.now.plus_ms(self.latency());
+        self.schedule(at, Pending::BrokerRegistered { broker, incarnation });
+        // Its follower fetches were lost on the wire: start them again.
+        for tp in self.replicas_on(broker) {
+            if self.partition(&tp).and_then(|p| p.leader) != Some(broker) {
+                self.restart_one_follower(&tp, broker);
+            }
+        }
+    }
+
+    fn replicas_on(&self, broker: BrokerId) -> Vec<TopicPartition> {
+        let mut out = Vec::new();
+        for t in self.topics.values() {
+            for (p, part) in t.partitions.iter().enumerate() {
+                if part.replicas.contains(&broker) {
+                    out.push(TopicPartition::new(t.name.clone(), p as u32));
+                }
+            }
+        }
+        out
+    }
+
+    fn restart_one_follower(&mut self, tp: &TopicPartition, follower: BrokerId) {
+        let token = self.replica_tokens.entry((tp.clone(), follower)).or_insert(0);
+        *token += 1;
+        let token = *token;
+        let now = self.now;
+        self.schedule(now, Pending::ReplicaFetchSend { tp: tp.clone(), follower, token });
+    }
+
+    pub(super) fn session_expiry(&mut self, broker: BrokerId, incarnation: u64) {
+        let current = self.incarnations.get(&broker).copied().unwrap_or(0) == incarnation;
+        let Some(b) = self.brokers.get(&broker) else { return };
+        if current && !b.reachable() && !b.fenced {
+            self.fence(broker);
+        }
+    }
+
+    /// The controller fences a broker: it leaves every ISR (unless it is the last
+    /// member) and every partition it led gets a new leader.
+    fn fence(&mut self, broker: BrokerId) {
+        let Some(b) = self.brokers.get_mut(&broker) else { return };
+        b.fenced = true;
+        self.record(EventKind::BrokerFenced { broker });
+        for tp in self.replicas_on(broker) {
+            let was_leader = self.partition(&tp).and_then(|p| p.leader) == Some(broker);
+            if let Some(part) = self.partition_mut(&tp) {
+                if part.isr.len() > 1 && part.isr.contains(&broker) {
+                    part.isr.retain(|x| *x != broker);
+                    let isr = part.isr.clone();
+                    self.record(EventKind::IsrShrunk { topic: tp.topic.clone(), partition: tp.partition, removed: broker, isr });
+                }
+            }
+            if was_leader {
+                self.elect_leader(&tp);
+            } else {
+                self.maybe_advance_hw(&tp);
+                self.complete_delayed_produces(&tp);
+            }
+        }
+    }
+
+    pub(super) fn broker_registered(&mut self, broker: BrokerId, incarnation: u64) {
+        let current = self.incarnations.get(&broker).copied().unwrap_or(0) == incarnation;
+        let Some(b) = self.brokers.get_mut(&broker) else { return };
+        if !current || !b.reachable() {
+            return;
+        }
+        if b.fenced {
+            b.fenced = false;
+            self.record(EventKind::BrokerUnfenced { broker });
+        }
+        for tp in self.replicas_on(broker) {
+            let Some(part) = self.partition(&tp) else { continue };
+            if part.leader.is_none() {
+                self.elect_leader(&tp);
+            } else if part.leader != Some(broker) {
+                self.restart_one_follower(&tp, broker);
+            }
+        }
+    }
+
+    /// The controller's election (`PartitionChangeBuilder`): the first replica in
+    /// assignment order that is unfenced and in the ISR; failing that, with
+    /// `unclean.leader.election.enable`, the first unfenced replica; else offline.
+    pub(super) fn elect_leader(&mut self, tp: &TopicPartition) {
+        let unclean_allowed = self.topics.get(&tp.topic).is_some_and(|t| t.config.unclean_leader_election_enable);
+        let usable = |b: &BrokerId| self.brokers.get(b).is_some_and(|x| !x.fenced && x.reachable());
+        let Some(part) = self.partition(tp) else { return };
+        let old_leader = part.leader;
+        let old_log = old_leader.or_else(|| part.isr.first().copied()).and_then(|b| part.logs.get(&b)).cloned();
+        let clean = part.replicas.iter().copied().find(|b| part.isr.contains(b) && usable(b));
+        let (leader, unclean) = match clean {
+            Some(b) => (Some(b), false),
+            None if unclean_allowed => (part.replicas.iter().copied().find(usable), true),
+            None => (None, false),
+        };
+        let unclean = unclean && leader.is_some();
+        let now = self.now;
+        let Some(part) = self.partition_mut(tp) else { return };
+        part.leader = leader;
+        part.leader_epoch += 1;
+        if let Some(l) = leader {
+            if unclean {
+                part.isr = vec![l];
+            }
+            let leo = part.logs.get(&l).map(|x| x.log_end_offset()).unwrap_or(0);
+            part.followers = part
+                .replicas
+                .iter()
+                .filter(|b| **b != l)
+                .map(|b| (*b, FollowerState { leo: 0, last_caught_up: now, last_fetch_at: now, last_fetch_leader_leo: leo }))
+                .collect();
+        }
+        let epoch = part.leader_epoch;
+        let isr = part.isr.clone();
+        let new_log = leader.and_then(|l| part.logs.get(&l)).cloned();
+        self.record(EventKind::LeaderElected { topic: tp.topic.clone(), partition: tp.partition, leader, epoch, isr, unclean });
+        // What the old leader had past the new leader's end is gone for good.
+        if let (Some(old), Some(new)) = (old_log, new_log) {
+            let lost: Vec<LostRecord> = old
+                .records()
+                .iter()
+                .filter(|r| new.get(r.offset).is_none_or(|n| n.record.id != r.record.id))
+                .map(|r| LostRecord { record: r.record.id, value: r.record.value.clone(), offset: r.offset, was_committed: r.offset < old.high_watermark() })
+                .collect();
+            if !lost.is_empty() {
+                let cause = if unclean { LossCause::UncleanElection } else { LossCause::LeaderFailover };
+                let kept = self.lost.entry(tp.clone()).or_default();
+                for r in &lost {
+                    if kept.len() == LOST_KEPT {
+                        kept.pop_front();
+                    }
+                    kept.push_back(LostView {
+                        record: r.record,
+                        value: r.value.clone(),
+                        offset: r.offset,
+                        was_committed: r.was_committed,
+                        cause,
+                        at: now,
+                    });
+                }
+                self.record(EventKind::RecordsLost { topic: tp.topic.clone(), partition: tp.partition, records: lost, cause });
+            }
+        }
+        self.complete_delayed_produces(tp);
+        self.start_followers(tp);
+        self.maybe_advance_hw(tp);
+        self.wake_parked(tp);
+    }
+}
