@@ -151,6 +151,37 @@ pub fn summary(scenario: &Scenario, snap: &Snapshot) -> String {
             );
         }
     }
+    for b in &snap.brokers {
+        let state = if !b.alive {
+            "crashed"
+        } else if b.isolated {
+            "cut off"
+        } else if b.fenced {
+            "fenced"
+        } else {
+            "up"
+        };
+        let _ = writeln!(s, "broker {}: {state}{}", b.id, if b.slow_ms > 0 { format!(", slow +{} ms", b.slow_ms) } else { String::new() });
+    }
+    for t in &snap.topics {
+        for p in &t.partitions {
+            let leader = p.leader.map(|l| l.to_string()).unwrap_or_else(|| "none (offline)".into());
+            let isr: Vec<String> = p.isr.iter().map(ToString::to_string).collect();
+            let _ = writeln!(
+                s,
+                "  {}-{}: leader {leader}, epoch {}, replicas {:?}, ISR [{}]",
+                t.name,
+                p.partition,
+                p.leader_epoch,
+                p.replicas,
+                isr.join(", ")
+            );
+            if !p.lost.is_empty() {
+                let lost: Vec<String> = p.lost.iter().map(|l| format!("{}@{} ({:?})", l.value, l.offset, l.cause)).collect();
+                let _ = writeln!(s, "    lost: {}", lost.join(", "));
+            }
+        }
+    }
     for g in &snap.groups {
         let _ = writeln!(s, "group {} ({}, {:?}, generation {})", g.id, g.assignor, g.state, g.generation);
         for m in &g.members {
@@ -161,6 +192,22 @@ pub fn summary(scenario: &Scenario, snap: &Snapshot) -> String {
         }
         let committed: Vec<String> = g.committed.iter().map(|(tp, o)| format!("{tp}={o}")).collect();
         let _ = writeln!(s, "  committed: {}", if committed.is_empty() { "(none)".into() } else { committed.join(", ") });
+    }
+    let _ = writeln!(
+        s,
+        "guarantee monitors: {} finding(s), {} breaking a promise Kafka makes",
+        snap.findings_total, snap.promises_broken
+    );
+    for f in &snap.findings {
+        let _ = writeln!(
+            s,
+            "  {} ms {}: {:?} [{}]{}",
+            f.time.ms(),
+            f.tp,
+            f.kind,
+            f.values.join(" "),
+            if f.promised { " — BROKEN PROMISE" } else { "" }
+        );
     }
     s
 }

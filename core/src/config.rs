@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 /// `acks`: how many replicas must have a record before the producer hears back.
 /// Only the reply point differs with one broker; the replication issue gives it teeth.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Acks {
     #[serde(rename = "0")]
     None,

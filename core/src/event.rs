@@ -151,6 +151,9 @@ pub enum ProduceError {
     /// No response within `request.timeout.ms` (a crashed or cut-off broker, or an
     /// acks=all write waiting for replicas that do not come).
     RequestTimedOut,
+    /// The connection broke: the broker process is gone (the producer sees the socket
+    /// close at once, unlike a cut-off broker, which it only notices by timing out).
+    NetworkException,
     /// Idempotent producer: a batch arrived before an earlier one of the same partition.
     OutOfOrderSequenceNumber,
     /// The partition has no leader to send to.
@@ -206,7 +209,7 @@ impl Trace {
         Self { events: VecDeque::new(), capacity: capacity.max(1), total: 0, digest: FNV_OFFSET }
     }
 
-    pub(crate) fn push(&mut self, time: SimTime, kind: EventKind) {
+    pub(crate) fn push(&mut self, time: SimTime, kind: EventKind) -> &Event {
         let event = Event { seq: self.total, time, kind };
         let mut hasher = StableHasher(self.digest);
         event.hash(&mut hasher);
@@ -216,6 +219,8 @@ impl Trace {
         }
         self.events.push_back(event);
         self.total += 1;
+        let last = self.events.len() - 1;
+        &self.events[last]
     }
 
     /// The kept events, oldest first.

@@ -16,6 +16,7 @@ pub mod config;
 pub mod event;
 pub mod group;
 pub mod log;
+pub mod monitor;
 pub mod producer;
 pub mod record;
 pub mod scenario;

@@ -32,6 +32,8 @@ pub(crate) struct InFlightBatch {
     pub first_sent_at: SimTime,
     /// A request carrying it is outstanding.
     pub in_flight: bool,
+    /// The broker the last attempt went to.
+    pub broker: Option<crate::cluster::BrokerId>,
     /// Waiting out `retry.backoff.ms` after an error.
     pub waiting_since_error: bool,
 }

@@ -5,6 +5,7 @@ use crate::config::{Acks, OffsetReset};
 use crate::cluster::BrokerId;
 use crate::event::{Event, LossCause};
 use crate::log::PartitionLog;
+use crate::monitor::Finding;
 use crate::group::{Activity, Delivery, GroupState};
 use crate::partitioner::PartitionerKind;
 use crate::producer::SentRecord;
@@ -26,6 +27,11 @@ pub struct Snapshot {
     pub groups: Vec<GroupView>,
     /// Messages on the wire.
     pub flights: Vec<Flight>,
+    /// The guarantee monitors' newest findings, oldest first.
+    pub findings: Vec<Finding>,
+    /// How many findings in all, and how many broke a promise Kafka makes.
+    pub findings_total: u64,
+    pub promises_broken: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -272,6 +278,9 @@ impl Sim {
                 })
                 .collect(),
             flights: self.in_flight(),
+            findings: self.monitors().findings().to_vec(),
+            findings_total: self.monitors().total(),
+            promises_broken: self.monitors().promised_total(),
         }
     }
 

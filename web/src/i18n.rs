@@ -134,6 +134,8 @@ pub fn produce_error(lang: Lang, e: ProduceError) -> &'static str {
         (P::NotEnoughReplicasAfterAppend, Lang::En) => "NOT_ENOUGH_REPLICAS_AFTER_APPEND (already in the leader's log; a retry may duplicate it)",
         (P::RequestTimedOut, Lang::Zh) => "REQUEST_TIMED_OUT（request.timeout.ms 内无响应）",
         (P::RequestTimedOut, Lang::En) => "REQUEST_TIMED_OUT (no answer within request.timeout.ms)",
+        (P::NetworkException, Lang::Zh) => "NETWORK_EXCEPTION（连接断开：broker 已崩溃）",
+        (P::NetworkException, Lang::En) => "NETWORK_EXCEPTION (the connection broke: the broker crashed)",
         (P::OutOfOrderSequenceNumber, Lang::Zh) => "OUT_OF_ORDER_SEQUENCE_NUMBER（前一个批次尚未写入）",
         (P::OutOfOrderSequenceNumber, Lang::En) => "OUT_OF_ORDER_SEQUENCE_NUMBER (an earlier batch is not in yet)",
         (P::LeaderNotAvailable, Lang::Zh) => "LEADER_NOT_AVAILABLE（分区没有 leader）",

@@ -11,6 +11,7 @@ use crate::event::{Event, EventKind, RebalanceCause, StartFrom, Trace};
 use crate::group::{Activity, Delivery, Group, GroupState, Member};
 use crate::cluster::{place_replicas, Broker, BrokerId, Partition, Topic, TopicConfig};
 use crate::event::ProduceError;
+use crate::monitor::Monitors;
 use crate::snapshot::{LostView, LOST_KEPT};
 use crate::partitioner::{record_size_in_bytes, PartitionReason, PartitionerState};
 use crate::producer::{InFlightBatch, OpenBatch, Producer, SentRecord};
@@ -200,6 +201,8 @@ pub struct Sim {
     parked: Vec<ParkedFetch>,
     steps: u64,
     pub(crate) trace: Trace,
+    /// Guarantee monitors fed with every event as it is recorded.
+    monitors: Monitors,
     command_log: Vec<LoggedCommand>,
 }
 
@@ -233,6 +236,7 @@ impl Sim {
             parked: Vec::new(),
             steps: 0,
             trace: Trace::new(Trace::DEFAULT_CAPACITY),
+            monitors: Monitors::new(),
             command_log: Vec::new(),
         };
         sim.schedule(SimTime(check_every), Pending::IsrCheck);
@@ -251,6 +255,11 @@ impl Sim {
 
     pub fn cluster(&self) -> &ClusterConfig {
         &self.cluster
+    }
+
+    /// What the guarantee monitors found so far.
+    pub fn monitors(&self) -> &Monitors {
+        &self.monitors
     }
 
     pub fn trace(&self) -> &Trace {
@@ -496,7 +505,8 @@ impl Sim {
     }
 
     fn record(&mut self, kind: EventKind) {
-        self.trace.push(self.now, kind);
+        let event = self.trace.push(self.now, kind);
+        self.monitors.observe(event);
     }
 
     fn validate(&self, command: &Command) -> Result<(), CommandError> {

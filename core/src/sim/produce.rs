@@ -120,6 +120,7 @@ impl Sim {
                 attempt: 0,
                 first_sent_at: now,
                 in_flight: false,
+                broker: None,
                 waiting_since_error: false,
             },
         );
@@ -161,6 +162,7 @@ impl Sim {
         let Some(batch) = producer.batches.get_mut(&batch_id) else { return };
         batch.attempt += 1;
         batch.in_flight = true;
+        batch.broker = Some(leader);
         let attempt = batch.attempt;
         let records = batch.records.clone();
         let sequence = batch.sequence;
@@ -231,6 +233,16 @@ impl Sim {
         acks: Acks,
         sequence: Option<u32>,
     ) {
+        if !self.brokers.get(&broker).is_some_and(|b| b.alive) {
+            // The process is gone: the connection is refused and the producer hears of
+            // it one hop later (a disconnect, retried after a metadata refresh).
+            if acks != Acks::None {
+                let at = self.now.plus_ms(self.latency());
+                let result = Err(ProduceError::NetworkException);
+                self.schedule(at, Pending::ProduceResponse { producer, broker, batch, attempt, tp, result });
+            }
+            return;
+        }
         if !self.reachable(broker) {
             return; // Lost on the wire: the producer's request.timeout.ms will notice.
         }

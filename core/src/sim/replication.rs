@@ -310,6 +310,20 @@ impl Sim {
         b.alive = false;
         self.record(EventKind::BrokerCrashed { broker });
         self.lose_broker_state(broker);
+        // Its connections close: producers waiting on it see a disconnect one hop later.
+        let mut broken = Vec::new();
+        for p in self.producers.values() {
+            for b in p.batches.values() {
+                if b.in_flight && b.broker == Some(broker) {
+                    broken.push((p.name.clone(), b.id, b.attempt, b.tp.clone()));
+                }
+            }
+        }
+        let at = self.now.plus_ms(self.latency());
+        for (producer, batch, attempt, tp) in broken {
+            let result = Err(ProduceError::NetworkException);
+            self.schedule(at, Pending::ProduceResponse { producer, broker, batch, attempt, tp, result });
+        }
         self.expect_session_expiry(broker);
     }
 

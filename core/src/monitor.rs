@@ -1,0 +1,222 @@
+//! Guarantee monitors: checkers outside the model that watch the trace and report when
+//! one of Kafka's guarantees does not hold, with the records involved and the cause.
+//!
+//! They keep their own shadow of every replica's log, built only from trace events
+//! (appends, follower copies, truncations, elections), so they check the model rather
+//! than trust it. Kafka promises (acks=all, no unclean election) that an acknowledged
+//! record is never lost; findings that break a promise are marked `promised`.
+
+use crate::cluster::BrokerId;
+use crate::config::Acks;
+use crate::event::{Event, EventKind, LossCause};
+use crate::record::{RecordId, TopicPartition};
+use crate::time::SimTime;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What went wrong.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum FindingKind {
+    /// A record the producer was told is written is gone from the partition's leader.
+    AcknowledgedRecordLost { acks: Acks, cause: LossCause },
+    /// A producer's records landed in the log in another order than they were sent
+    /// (retries with `max.in.flight.requests.per.connection` > 1 and no idempotence).
+    OrderViolated { producer: String },
+    /// The same record was appended twice (a retry without idempotence).
+    DuplicateAppended { producer: String },
+    /// A consumer was given a record at or above the high watermark (never committed).
+    ReadAboveHighWatermark { group: String, client_id: String },
+    /// Two brokers acted as leader in the same epoch.
+    TwoLeadersInOneEpoch { epoch: u32, brokers: Vec<BrokerId> },
+}
+
+/// One finding, linked to the moment it happened.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Finding {
+    pub time: SimTime,
+    /// The trace event that revealed it.
+    pub seq: u64,
+    pub tp: TopicPartition,
+    pub records: Vec<RecordId>,
+    pub values: Vec<String>,
+    pub kind: FindingKind,
+    /// Whether Kafka promises this cannot happen under the settings in force.
+    pub promised: bool,
+}
+
+/// Most findings kept (the count goes on).
+pub const FINDINGS_KEPT: usize = 500;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Monitors {
+    /// Shadow replica logs: offset → record, per partition and broker.
+    shadows: BTreeMap<(TopicPartition, BrokerId), BTreeMap<u64, RecordId>>,
+    leaders: BTreeMap<TopicPartition, Option<BrokerId>>,
+    epoch_leaders: BTreeMap<(TopicPartition, u32), BTreeSet<BrokerId>>,
+    /// Acknowledged records still expected in the log: record → (tp, offset, acks).
+    acked: BTreeMap<RecordId, (TopicPartition, u64, Acks, String)>,
+    /// Records already reported lost.
+    reported: BTreeSet<RecordId>,
+    /// Send order per producer and partition, and the first offset each record got.
+    sent: BTreeMap<(String, TopicPartition), Vec<RecordId>>,
+    first_offset: BTreeMap<RecordId, u64>,
+    producer_of: BTreeMap<RecordId, (String, String)>,
+    findings: Vec<Finding>,
+    total: u64,
+    promised_total: u64,
+}
+
+impl Monitors {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The newest findings (at most [`FINDINGS_KEPT`]), oldest first.
+    pub fn findings(&self) -> &[Finding] {
+        &self.findings
+    }
+
+    /// How many findings there have been.
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// How many findings broke a promise Kafka makes.
+    pub fn promised_total(&self) -> u64 {
+        self.promised_total
+    }
+
+    fn report(&mut self, e: &Event, tp: TopicPartition, records: Vec<(RecordId, String)>, kind: FindingKind, promised: bool) {
+        if self.findings.len() == FINDINGS_KEPT {
+            self.findings.remove(0);
+        }
+        self.total += 1;
+        if promised {
+            self.promised_total += 1;
+        }
+        let (records, values) = records.into_iter().unzip();
+        self.findings.push(Finding { time: e.time, seq: e.seq, tp, records, values, kind, promised });
+    }
+
+    /// Looks at one trace event.
+    pub fn observe(&mut self, e: &Event) {
+        match &e.kind {
+            EventKind::RecordSent { record, producer, topic, partition, value, .. } => {
+                let tp = TopicPartition::new(topic.clone(), *partition);
+                self.sent.entry((producer.clone(), tp)).or_default().push(*record);
+                self.producer_of.insert(*record, (producer.clone(), value.clone()));
+            }
+            EventKind::RecordAppended { record, value, topic, partition, offset, broker, leader_epoch, .. } => {
+                let tp = TopicPartition::new(topic.clone(), *partition);
+                self.check_epoch(e, &tp, *leader_epoch, *broker);
+                self.shadows.entry((tp.clone(), *broker)).or_default().insert(*offset, *record);
+                self.check_order(e, &tp, *record, value, *offset);
+            }
+            EventKind::ReplicaFetched { topic, partition, follower, records, log_end_offset } => {
+                let tp = TopicPartition::new(topic.clone(), *partition);
+                let first = log_end_offset.saturating_sub(records.len() as u64);
+                let shadow = self.shadows.entry((tp, *follower)).or_default();
+                for (i, r) in records.iter().enumerate() {
+                    shadow.insert(first + i as u64, *r);
+                }
+            }
+            EventKind::RecordsTruncated { topic, partition, broker, from_offset, .. } => {
+                let tp = TopicPartition::new(topic.clone(), *partition);
+                if let Some(shadow) = self.shadows.get_mut(&(tp.clone(), *broker)) {
+                    shadow.split_off(from_offset);
+                }
+                if self.leaders.get(&tp).copied().flatten() == Some(*broker) {
+                    self.check_acked(e, &tp, LossCause::LeaderFailover);
+                }
+            }
+            EventKind::LeaderElected { topic, partition, leader, epoch, unclean, .. } => {
+                let tp = TopicPartition::new(topic.clone(), *partition);
+                self.leaders.insert(tp.clone(), *leader);
+                if let Some(l) = leader {
+                    self.check_epoch(e, &tp, *epoch, *l);
+                    let cause = if *unclean { LossCause::UncleanElection } else { LossCause::LeaderFailover };
+                    self.check_acked(e, &tp, cause);
+                }
+            }
+            EventKind::RecordAcked { record, value, topic, partition, offset, acks, .. } => {
+                if *offset < 0 {
+                    return; // acks=0: no offset, no promise.
+                }
+                let tp = TopicPartition::new(topic.clone(), *partition);
+                let offset = *offset as u64;
+                self.acked.insert(*record, (tp.clone(), offset, *acks, value.clone()));
+                // An ack can arrive after the leader that wrote it was replaced.
+                self.check_acked(e, &tp, LossCause::LeaderFailover);
+            }
+            EventKind::RecordDelivered { group, client_id, record, tp, offset, value, high_watermark } => {
+                if offset >= high_watermark {
+                    self.report(
+                        e,
+                        tp.clone(),
+                        vec![(*record, value.clone())],
+                        FindingKind::ReadAboveHighWatermark { group: group.clone(), client_id: client_id.clone() },
+                        true,
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn check_epoch(&mut self, e: &Event, tp: &TopicPartition, epoch: u32, broker: BrokerId) {
+        let set = self.epoch_leaders.entry((tp.clone(), epoch)).or_default();
+        if set.insert(broker) && set.len() == 2 {
+            let brokers: Vec<BrokerId> = set.iter().copied().collect();
+            self.report(e, tp.clone(), Vec::new(), FindingKind::TwoLeadersInOneEpoch { epoch, brokers }, true);
+        }
+    }
+
+    /// Every acknowledged record of `tp` must be in the current leader's log at its offset.
+    fn check_acked(&mut self, e: &Event, tp: &TopicPartition, cause: LossCause) {
+        let Some(Some(leader)) = self.leaders.get(tp).copied() else { return };
+        let empty = BTreeMap::new();
+        let shadow = self.shadows.get(&(tp.clone(), leader)).unwrap_or(&empty);
+        let mut lost: BTreeMap<Acks, Vec<(RecordId, String)>> = BTreeMap::new();
+        for (record, (rtp, offset, acks, value)) in &self.acked {
+            if rtp != tp || self.reported.contains(record) {
+                continue;
+            }
+            if shadow.get(offset) != Some(record) {
+                lost.entry(*acks).or_default().push((*record, value.clone()));
+            }
+        }
+        for (acks, records) in lost {
+            for (r, _) in &records {
+                self.reported.insert(*r);
+                self.acked.remove(r);
+            }
+            // Kafka's promise: acks=all without unclean election loses nothing.
+            let promised = acks == Acks::All && cause != LossCause::UncleanElection;
+            self.report(e, tp.clone(), records, FindingKind::AcknowledgedRecordLost { acks, cause }, promised);
+        }
+    }
+
+    /// A record's first append must come after those its producer sent earlier to the
+    /// same partition; a second append of the same record is a duplicate.
+    fn check_order(&mut self, e: &Event, tp: &TopicPartition, record: RecordId, value: &str, offset: u64) {
+        let Some((producer, _)) = self.producer_of.get(&record).cloned() else { return };
+        if self.first_offset.contains_key(&record) {
+            self.report(e, tp.clone(), vec![(record, value.to_string())], FindingKind::DuplicateAppended { producer }, false);
+            return;
+        }
+        self.first_offset.insert(record, offset);
+        let Some(order) = self.sent.get(&(producer.clone(), tp.clone())) else { return };
+        let Some(pos) = order.iter().position(|r| *r == record) else { return };
+        // Records this producer sent later that are already in the log overtook it.
+        let overtaken: Vec<RecordId> =
+            order[pos + 1..].iter().filter(|r| self.first_offset.get(r).is_some_and(|o| *o < offset)).copied().collect();
+        if !overtaken.is_empty() {
+            let mut records: Vec<(RecordId, String)> = vec![(record, value.to_string())];
+            records.extend(overtaken
+                .iter()
+                .map(|r| (*r, self.producer_of.get(r).map(|p| p.1.clone()).unwrap_or_default())));
+            self.report(e, tp.clone(), records, FindingKind::OrderViolated { producer }, false);
+        }
+    }
+}

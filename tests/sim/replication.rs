@@ -1,0 +1,331 @@
+//! Replication and durability, scenario by scenario: what acks, min.insync.replicas,
+//! the ISR and leader election promise, and exactly where the promise stops.
+
+use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
+use kafka_sandbox_core::config::{Acks, ClusterConfig, GroupConfig, OffsetReset, ProducerConfig};
+use kafka_sandbox_core::event::{EventKind, LossCause, ProduceError};
+use kafka_sandbox_core::monitor::{FindingKind, Monitors};
+use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec, FORMAT_VERSION};
+use kafka_sandbox_core::{Command, Sim, SimTime};
+
+struct Setup {
+    acks: Acks,
+    min_isr: u32,
+    unclean: bool,
+    idempotent: Option<bool>,
+    request_timeout_ms: u64,
+}
+
+impl Default for Setup {
+    fn default() -> Self {
+        Self { acks: Acks::All, min_isr: 1, unclean: false, idempotent: None, request_timeout_ms: 30_000 }
+    }
+}
+
+/// Three brokers, topic "t" with one partition on all three, producer "p", group "g"
+/// with consumer "c" reading from the earliest offset. Short timeouts keep tests quick.
+fn build(s: Setup) -> Sim {
+    let scenario = Scenario {
+        version: FORMAT_VERSION,
+        name: None,
+        description: None,
+        seed: 11,
+        cluster: ClusterConfig {
+            brokers: 3,
+            network_latency_ms: 10,
+            replica_lag_time_max_ms: 1_000,
+            broker_session_timeout_ms: 2_000,
+            group_initial_rebalance_delay_ms: 0,
+            ..ClusterConfig::default()
+        },
+        topics: vec![TopicSpec {
+            name: "t".into(),
+            partitions: 1,
+            replication_factor: 3,
+            message_timestamp_type: Default::default(),
+            min_insync_replicas: s.min_isr,
+            unclean_leader_election_enable: s.unclean,
+        }],
+        producers: vec![ProducerSpec {
+            name: "p".into(),
+            config: ProducerConfig {
+                acks: s.acks,
+                enable_idempotence: s.idempotent,
+                request_timeout_ms: s.request_timeout_ms,
+                linger_ms: 0,
+                ..ProducerConfig::default()
+            },
+            send: vec![],
+        }],
+        groups: vec![GroupSpec {
+            id: "g".into(),
+            topics: vec!["t".into()],
+            config: GroupConfig { auto_offset_reset: OffsetReset::Earliest, ..GroupConfig::default() },
+            members: vec![MemberSpec::new("c")],
+        }],
+        commands: vec![],
+        duration_ms: None,
+    };
+    let mut sim = scenario.build().expect("test scenario builds");
+    sim.run_until(SimTime(500));
+    sim
+}
+
+fn produce(sim: &mut Sim, value: &str) {
+    sim.apply(Command::Produce {
+        producer: "p".into(),
+        topic: "t".into(),
+        key: None,
+        value: value.into(),
+        partition: None,
+        headers: vec![],
+    })
+    .expect("produce");
+}
+
+fn run(sim: &mut Sim, ms: u64) {
+    let until = sim.now().plus_ms(ms);
+    sim.run_until(until);
+}
+
+fn leader(sim: &Sim) -> Option<u32> {
+    sim.topic("t").and_then(|t| t.partitions[0].leader)
+}
+
+fn followers(sim: &Sim) -> Vec<u32> {
+    let p = &sim.topic("t").expect("topic").partitions[0];
+    p.replicas.iter().copied().filter(|b| Some(*b) != p.leader).collect()
+}
+
+fn monitors(sim: &Sim) -> Monitors {
+    let mut m = Monitors::new();
+    for e in sim.trace().events() {
+        m.observe(e);
+    }
+    m
+}
+
+fn acked_values(sim: &Sim) -> Vec<String> {
+    sim.trace()
+        .events()
+        .filter_map(|e| match &e.kind {
+            EventKind::RecordAcked { value, offset, .. } if *offset >= 0 => Some(value.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn received(sim: &Sim) -> Vec<String> {
+    sim.group("g").and_then(|g| g.member("c")).map(|m| m.received().map(|d| d.value.clone()).collect()).unwrap_or_default()
+}
+
+fn leader_values(sim: &Sim) -> Vec<String> {
+    let p = &sim.topic("t").expect("topic").partitions[0];
+    p.leader_log().map(|l| l.records().iter().map(|r| r.record.value.clone()).collect()).unwrap_or_default()
+}
+
+fn slow_followers(sim: &mut Sim, slow_ms: u64) {
+    for f in followers(sim) {
+        sim.apply(Command::SlowBroker { broker: f, slow_ms }).expect("slow");
+    }
+    // Let fetches already parked at the leader time out, so the next ones are slow.
+    run(sim, 1_000);
+}
+
+#[test]
+fn acks_1_leader_crash_before_follower_fetch_loses_the_record() {
+    let mut sim = build(Setup { acks: Acks::Leader, ..Setup::default() });
+    let old = leader(&sim).expect("a leader");
+    slow_followers(&mut sim, 10_000);
+    produce(&mut sim, "a");
+    run(&mut sim, 100);
+    assert_eq!(acked_values(&sim), vec!["a"], "acks=1 answers after the leader's append alone");
+    sim.apply(Command::CrashBroker { broker: old }).expect("crash");
+    run(&mut sim, 2_500);
+    let new = leader(&sim).expect("a follower in the ISR takes over after the session timeout");
+    assert_ne!(new, old);
+    assert!(!leader_values(&sim).contains(&"a".to_string()));
+    let lost = sim.trace().events().any(|e| {
+        matches!(&e.kind, EventKind::RecordsLost { records, cause: LossCause::LeaderFailover, .. } if records.iter().any(|r| r.value == "a"))
+    });
+    assert!(lost, "the trace says the record was lost in the failover");
+    let m = monitors(&sim);
+    let finding = m.findings().iter().find(|f| matches!(f.kind, FindingKind::AcknowledgedRecordLost { acks: Acks::Leader, .. }));
+    let finding = finding.expect("the monitor reports the acknowledged record lost");
+    assert_eq!(finding.values, vec!["a"]);
+    assert!(!finding.promised, "acks=1 never promised survival of a leader crash");
+    // The old leader comes back as a follower and truncates what the new leader lacks.
+    sim.apply(Command::RestartBroker { broker: old }).expect("restart");
+    run(&mut sim, 1_000);
+    let truncated = sim.trace().events().any(|e| matches!(&e.kind, EventKind::RecordsTruncated { broker, .. } if *broker == old));
+    assert!(truncated);
+    let p = &sim.topic("t").expect("topic").partitions[0];
+    assert_eq!(p.logs[&old].log_end_offset(), p.leader_log().map(|l| l.log_end_offset()).unwrap_or(99));
+}
+
+#[test]
+fn acks_all_min_insync_2_one_broker_down_no_acknowledged_record_lost() {
+    let mut sim = build(Setup { acks: Acks::All, min_isr: 2, ..Setup::default() });
+    for i in 0..10 {
+        produce(&mut sim, &format!("m{i}"));
+        run(&mut sim, 50);
+    }
+    let old = leader(&sim).expect("leader");
+    sim.apply(Command::CrashBroker { broker: old }).expect("crash");
+    for i in 10..20 {
+        produce(&mut sim, &format!("m{i}"));
+        run(&mut sim, 300);
+    }
+    run(&mut sim, 5_000);
+    assert_ne!(leader(&sim), Some(old));
+    let m = monitors(&sim);
+    assert!(m.findings().is_empty(), "no guarantee broken: {:?}", m.findings());
+    let acked = acked_values(&sim);
+    assert_eq!(acked.len(), 20, "every record is acknowledged once the new leader serves: {acked:?}");
+    let got = received(&sim);
+    for v in &acked {
+        assert!(got.contains(v), "{v} was acknowledged but never delivered: {got:?}");
+    }
+    sim.apply(Command::RestartBroker { broker: old }).expect("restart");
+    run(&mut sim, 3_000);
+    let p = &sim.topic("t").expect("topic").partitions[0];
+    assert_eq!(p.isr.len(), 3, "the restarted broker catches up and rejoins the ISR");
+}
+
+#[test]
+fn min_insync_2_with_two_brokers_down_the_producer_gets_not_enough_replicas() {
+    let mut sim = build(Setup { acks: Acks::All, min_isr: 2, ..Setup::default() });
+    for f in followers(&sim) {
+        sim.apply(Command::CrashBroker { broker: f }).expect("crash");
+    }
+    run(&mut sim, 2_500);
+    assert_eq!(sim.topic("t").expect("topic").partitions[0].isr.len(), 1, "fenced brokers leave the ISR");
+    let before = leader_values(&sim).len();
+    produce(&mut sim, "refused");
+    run(&mut sim, 200);
+    let refused = sim.trace().events().any(|e| {
+        matches!(&e.kind, EventKind::ProduceFailed { error: ProduceError::NotEnoughReplicas, retrying: true, .. })
+    });
+    assert!(refused, "NOT_ENOUGH_REPLICAS, and the producer retries");
+    assert_eq!(leader_values(&sim).len(), before, "refused before the append: nothing written");
+    assert!(acked_values(&sim).is_empty());
+}
+
+#[test]
+fn unclean_election_loses_the_records_past_the_new_leaders_end() {
+    let mut sim = build(Setup { acks: Acks::All, min_isr: 1, unclean: true, ..Setup::default() });
+    let old = leader(&sim).expect("leader");
+    slow_followers(&mut sim, 60_000);
+    produce(&mut sim, "x");
+    produce(&mut sim, "y");
+    // The followers do not catch up within replica.lag.time.max.ms: they leave the ISR,
+    // and with min.insync.replicas=1 the leader alone commits and acknowledges.
+    run(&mut sim, 2_000);
+    assert_eq!(sim.topic("t").expect("topic").partitions[0].isr, vec![old], "slow followers leave the ISR");
+    assert_eq!(acked_values(&sim), vec!["x", "y"], "acks=all with the ISR down to the leader");
+    sim.apply(Command::CrashBroker { broker: old }).expect("crash");
+    run(&mut sim, 2_500);
+    let new = leader(&sim).expect("an out-of-sync replica leads");
+    assert_ne!(new, old);
+    let elected_unclean = sim.trace().events().any(|e| matches!(&e.kind, EventKind::LeaderElected { unclean: true, .. }));
+    assert!(elected_unclean);
+    let m = monitors(&sim);
+    let f = m
+        .findings()
+        .iter()
+        .find(|f| matches!(f.kind, FindingKind::AcknowledgedRecordLost { cause: LossCause::UncleanElection, .. }))
+        .expect("the monitor reports the loss");
+    assert_eq!(f.values, vec!["x", "y"]);
+    assert!(!f.promised, "unclean election gives up the promise");
+}
+
+#[test]
+fn without_unclean_election_the_partition_goes_offline_and_keeps_its_data() {
+    let mut sim = build(Setup { acks: Acks::All, min_isr: 1, ..Setup::default() });
+    let old = leader(&sim).expect("leader");
+    slow_followers(&mut sim, 60_000);
+    produce(&mut sim, "x");
+    run(&mut sim, 2_000);
+    assert_eq!(acked_values(&sim), vec!["x"]);
+    sim.apply(Command::CrashBroker { broker: old }).expect("crash");
+    run(&mut sim, 2_500);
+    assert_eq!(leader(&sim), None, "no in-sync replica left: offline");
+    produce(&mut sim, "while-offline");
+    run(&mut sim, 300);
+    let no_leader = sim.trace().events().any(|e| {
+        matches!(&e.kind, EventKind::ProduceFailed { error: ProduceError::LeaderNotAvailable, .. })
+    });
+    assert!(no_leader);
+    sim.apply(Command::RestartBroker { broker: old }).expect("restart");
+    run(&mut sim, 1_000);
+    assert_eq!(leader(&sim), Some(old), "the last in-sync replica leads again");
+    assert!(leader_values(&sim).contains(&"x".to_string()));
+    assert!(monitors(&sim).findings().is_empty());
+}
+
+#[test]
+fn consumers_never_see_records_above_the_high_watermark() {
+    let mut sim = build(Setup { acks: Acks::Leader, ..Setup::default() });
+    slow_followers(&mut sim, 800);
+    for i in 0..5 {
+        produce(&mut sim, &format!("m{i}"));
+        run(&mut sim, 150);
+    }
+    // Appended on the leader long before the slow followers have them.
+    let mut appended = std::collections::BTreeMap::new();
+    let mut fetched = std::collections::BTreeMap::new();
+    for e in sim.trace().events() {
+        match &e.kind {
+            EventKind::RecordAppended { record, .. } => {
+                appended.insert(*record, e.time);
+            }
+            EventKind::ReplicaFetched { records, .. } => {
+                for r in records {
+                    fetched.entry(*r).or_insert(Vec::new()).push(e.time);
+                }
+            }
+            _ => {}
+        }
+    }
+    run(&mut sim, 5_000);
+    for e in sim.trace().events() {
+        if let EventKind::RecordDelivered { record, offset, high_watermark, .. } = &e.kind {
+            assert!(offset < high_watermark);
+            let copies = sim.trace().events().filter(|x| matches!(&x.kind, EventKind::ReplicaFetched { records, .. } if records.contains(record)) && x.time <= e.time).count();
+            assert_eq!(copies, 2, "{record} reached the consumer only after both followers had it");
+        }
+    }
+    assert_eq!(received(&sim).len(), 5);
+    assert!(!appended.is_empty() && !fetched.is_empty());
+}
+
+#[test]
+fn a_retry_after_a_timeout_duplicates_the_record_unless_the_producer_is_idempotent() {
+    for idempotent in [false, true] {
+        let mut sim = build(Setup {
+            acks: Acks::All,
+            min_isr: 1,
+            idempotent: Some(idempotent),
+            request_timeout_ms: 300,
+            ..Setup::default()
+        });
+        // Followers are slow but still in the ISR (replica.lag.time.max.ms is 1000), so
+        // the acks=all write waits past request.timeout.ms (300) and the producer retries.
+        slow_followers(&mut sim, 1_500);
+        produce(&mut sim, "once");
+        run(&mut sim, 8_000);
+        let values = leader_values(&sim);
+        let copies = values.iter().filter(|v| *v == "once").count();
+        let m = monitors(&sim);
+        let dup_finding = m.findings().iter().any(|f| matches!(f.kind, FindingKind::DuplicateAppended { .. }));
+        if idempotent {
+            assert_eq!(copies, 1, "idempotent: the broker recognises the retry ({values:?})");
+            assert!(sim.trace().events().any(|e| matches!(e.kind, EventKind::DuplicateIgnored { .. })));
+            assert!(!dup_finding);
+        } else {
+            assert!(copies >= 2, "not idempotent: the retry is written again ({values:?})");
+            assert!(dup_finding);
+        }
+        assert!(sim.trace().events().any(|e| matches!(e.kind, EventKind::ProduceFailed { error: ProduceError::RequestTimedOut, .. })));
+    }
+}
