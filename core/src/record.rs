@@ -66,6 +66,11 @@ pub struct Record {
     pub create_time: SimTime,
     /// The serialized size in bytes as Kafka's `DefaultRecord` counts it.
     pub size_bytes: u32,
+    /// Its sequence number from an idempotent producer (KIP-98), else `None`. It travels
+    /// with the record into every replica's log, so each replica knows the producer's
+    /// state from its own log, as Kafka rebuilds `ProducerStateManager` from the log.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sequence: Option<u32>,
 }
 
 /// A record stored in a partition log at an offset.

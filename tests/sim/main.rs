@@ -6,3 +6,4 @@ mod scenarios;
 mod seed;
 mod support;
 mod replication;
+mod swarm;

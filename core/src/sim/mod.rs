@@ -65,6 +65,8 @@ pub(crate) enum Pending {
     ReplicaFetchSend { tp: TopicPartition, follower: BrokerId, token: u64 },
     /// A follower's fetch reaches the leader.
     ReplicaFetchArrive { tp: TopicPartition, follower: BrokerId, leader: BrokerId, token: u64, fetch_offset: u64 },
+    /// A follower's fetch got no answer within `replica.socket.timeout.ms`.
+    ReplicaFetchDeadline { tp: TopicPartition, follower: BrokerId, token: u64, attempt: u64 },
     /// `replica.fetch.wait.max.ms` passed for a parked follower fetch.
     ReplicaFetchTimeout { id: u64 },
     /// The leader's answer reaches the follower.
@@ -127,13 +129,9 @@ pub(crate) struct DelayedProduce {
     acked: Vec<(RecordId, String, u64, SimTime)>,
 }
 
-/// What a broker remembers of an idempotent producer on one partition
-/// (`ProducerStateEntry`): the next expected sequence and the last five batches.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct ProducerState {
-    next_sequence: u32,
-    batches: std::collections::VecDeque<(u32, Vec<(RecordId, String, u64, SimTime)>)>,
-}
+/// How far back a leader looks in its log for an idempotent producer's last records
+/// (Kafka keeps the last five batches' metadata per producer, `ProducerStateEntry`).
+const PRODUCER_STATE_SCAN: usize = 5_000;
 
 /// A message on the wire.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -184,11 +182,12 @@ pub struct Sim {
     /// Bumped at each restart, so a stale session expiry or registration is ignored.
     incarnations: BTreeMap<BrokerId, u64>,
     pub(crate) topics: BTreeMap<String, Topic>,
-    producer_states: BTreeMap<(String, TopicPartition), ProducerState>,
     delayed_produces: Vec<DelayedProduce>,
     next_delayed: u64,
     replica_tokens: BTreeMap<(TopicPartition, BrokerId), u64>,
     parked_replica: Vec<ParkedReplicaFetch>,
+    /// The follower fetch each (partition, follower) is waiting on.
+    replica_pending: BTreeMap<(TopicPartition, BrokerId), u64>,
     next_replica_fetch: u64,
     lost: BTreeMap<TopicPartition, std::collections::VecDeque<LostView>>,
     pub(crate) producers: BTreeMap<String, Producer>,
@@ -219,11 +218,11 @@ impl Sim {
             brokers: (0..cluster_brokers).map(|b| (b, Broker::new(b))).collect(),
             incarnations: BTreeMap::new(),
             topics: BTreeMap::new(),
-            producer_states: BTreeMap::new(),
             delayed_produces: Vec::new(),
             next_delayed: 1,
             replica_tokens: BTreeMap::new(),
             parked_replica: Vec::new(),
+            replica_pending: BTreeMap::new(),
             next_replica_fetch: 1,
             lost: BTreeMap::new(),
             producers: BTreeMap::new(),
@@ -806,6 +805,9 @@ impl Sim {
                 self.replica_fetch_arrive(&tp, follower, leader, token, fetch_offset)
             }
             Pending::ReplicaFetchTimeout { id } => self.replica_fetch_timeout(id),
+            Pending::ReplicaFetchDeadline { tp, follower, token, attempt } => {
+                self.replica_fetch_deadline(&tp, follower, token, attempt)
+            }
             Pending::ReplicaFetchResponse { tp, follower, token, records, leader_hw } => {
                 self.replica_fetch_response(&tp, follower, token, records, leader_hw)
             }

@@ -46,6 +46,7 @@ impl Sim {
             headers,
             create_time: self.now,
             size_bytes,
+            sequence: None,
         };
         let tp = TopicPartition::new(topic, p);
         let batch_size = producer.config.batch_size;
@@ -102,10 +103,14 @@ impl Sim {
         let now = self.now;
         let Some(producer) = self.producers.get_mut(producer_name) else { return };
         let Some(batch) = producer.open.remove(tp) else { return };
+        let mut batch = batch;
         let sequence = if producer.config.idempotent() {
             let next = producer.next_sequence.entry(tp.clone()).or_insert(0);
             let base = *next;
             *next = next.wrapping_add(batch.records.len() as u32);
+            for (i, r) in batch.records.iter_mut().enumerate() {
+                r.sequence = Some(base.wrapping_add(i as u32));
+            }
             Some(base)
         } else {
             None
@@ -261,24 +266,37 @@ impl Sim {
             reply(self, Err(ProduceError::NotLeaderOrFollower));
             return;
         }
-        // Idempotence (KIP-98): the broker remembers the last batches per producer and
-        // partition; a retried batch it already has is answered with its first offsets.
+        // Idempotence (KIP-98): the leader knows each producer's last sequence from its
+        // own log; a retried batch it already has is answered with its first offsets, a
+        // batch that skips ahead is refused until the earlier one arrives.
         if let Some(seq) = sequence {
-            let state = self.producer_states.entry((producer.clone(), tp.clone())).or_default();
-            if let Some(done) = state.batches.iter().find(|b| b.0 == seq) {
-                let offsets = done.1.clone();
-                self.record(EventKind::DuplicateIgnored {
-                    producer: producer.clone(),
-                    topic: tp.topic.clone(),
-                    partition: tp.partition,
-                    records: offsets.iter().map(|o| o.0).collect(),
-                });
-                reply(self, Ok(offsets));
-                return;
-            }
-            if seq != state.next_sequence {
-                reply(self, Err(ProduceError::OutOfOrderSequenceNumber));
-                return;
+            let log = part.logs.get(&broker);
+            let mine: Vec<&StoredRecord> = log
+                .map(|l| l.records().iter().rev().take(PRODUCER_STATE_SCAN).filter(|r| r.record.producer == producer).collect())
+                .unwrap_or_default();
+            if let Some(last) = mine.first().and_then(|r| r.record.sequence) {
+                let n = records.len() as u32;
+                let wanted: Vec<u32> = (0..n).map(|i| seq.wrapping_add(i)).collect();
+                let already: Vec<(RecordId, String, u64, SimTime)> = mine
+                    .iter()
+                    .rev()
+                    .filter(|r| r.record.sequence.is_some_and(|s| wanted.contains(&s)))
+                    .map(|r| (r.record.id, r.record.value.clone(), r.offset, r.timestamp))
+                    .collect();
+                if !already.is_empty() {
+                    self.record(EventKind::DuplicateIgnored {
+                        producer: producer.clone(),
+                        topic: tp.topic.clone(),
+                        partition: tp.partition,
+                        records: already.iter().map(|o| o.0).collect(),
+                    });
+                    reply(self, Ok(already));
+                    return;
+                }
+                if seq != last.wrapping_add(1) {
+                    reply(self, Err(ProduceError::OutOfOrderSequenceNumber));
+                    return;
+                }
             }
         }
         if acks == Acks::All && (part.isr.len() as u32) < min_isr {
@@ -306,15 +324,6 @@ impl Sim {
         let end_offset = log.log_end_offset();
         for kind in appended {
             self.record(kind);
-        }
-        if let Some(seq) = sequence {
-            let state = self.producer_states.entry((producer.clone(), tp.clone())).or_default();
-            state.next_sequence = seq.wrapping_add(acked.len() as u32);
-            state.batches.push_back((seq, acked.clone()));
-            // ProducerStateEntry keeps the metadata of the last 5 batches.
-            while state.batches.len() > 5 {
-                state.batches.pop_front();
-            }
         }
         self.wake_replica_fetches(&tp);
         self.maybe_advance_hw(&tp);

@@ -5,6 +5,9 @@ use super::*;
 use crate::cluster::FollowerState;
 use crate::event::{LossCause, LostRecord};
 
+/// `replica.socket.timeout.ms`: a follower gives up on an unanswered fetch and retries.
+const REPLICA_SOCKET_TIMEOUT_MS: u64 = 30_000;
+
 /// Most records one follower fetch carries.
 const REPLICA_FETCH_MAX_RECORDS: u32 = 500;
 
@@ -59,6 +62,12 @@ impl Sim {
         let slow = self.brokers.get(&follower).map(|b| b.slow_ms).unwrap_or(0);
         let at = self.now.plus_ms(self.latency() + slow);
         self.schedule(at, Pending::ReplicaFetchArrive { tp: tp.clone(), follower, leader, token, fetch_offset });
+        // A fetch lost on the wire is retried after `replica.socket.timeout.ms` (30000).
+        let attempt = self.next_replica_fetch;
+        self.next_replica_fetch += 1;
+        self.replica_pending.insert((tp.clone(), follower), attempt);
+        let deadline = self.now.plus_ms(REPLICA_SOCKET_TIMEOUT_MS + slow);
+        self.schedule(deadline, Pending::ReplicaFetchDeadline { tp: tp.clone(), follower, token, attempt });
     }
 
     /// The leader takes a follower's fetch: it learns the follower's LEO (which may move
@@ -107,6 +116,14 @@ impl Sim {
         self.schedule(at, Pending::ReplicaFetchResponse { tp: tp.clone(), follower, token, records, leader_hw });
     }
 
+    /// No answer to a follower fetch: send it again (same loop).
+    pub(super) fn replica_fetch_deadline(&mut self, tp: &TopicPartition, follower: BrokerId, token: u64, attempt: u64) {
+        if self.replica_pending.get(&(tp.clone(), follower)) == Some(&attempt) {
+            self.replica_pending.remove(&(tp.clone(), follower));
+            self.replica_fetch_send(tp, follower, token);
+        }
+    }
+
     pub(super) fn replica_fetch_timeout(&mut self, id: u64) {
         let Some(i) = self.parked_replica.iter().position(|f| f.id == id) else { return };
         let f = self.parked_replica.remove(i);
@@ -132,6 +149,7 @@ impl Sim {
         if !self.replica_token_current(tp, follower, token) || !self.reachable(follower) {
             return;
         }
+        self.replica_pending.remove(&(tp.clone(), follower));
         let Some(log) = self.partition_mut(tp).and_then(|p| p.logs.get_mut(&follower)) else { return };
         let mut copied = Vec::new();
         for r in records {
@@ -395,10 +413,13 @@ impl Sim {
         let incarnation = self.incarnations.get(&broker).copied().unwrap_or(0);
         let at = self.now.plus_ms(self.latency());
         self.schedule(at, Pending::BrokerRegistered { broker, incarnation });
-        // Its follower fetches were lost on the wire: start them again.
+        // Fetches to and from it were lost on the wire: its own follower fetches and its
+        // followers' fetches start again (Kafka's fetchers reconnect).
         for tp in self.replicas_on(broker) {
             if self.partition(&tp).and_then(|p| p.leader) != Some(broker) {
                 self.restart_one_follower(&tp, broker);
+            } else {
+                self.start_followers(&tp);
             }
         }
     }
