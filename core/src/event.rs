@@ -154,6 +154,10 @@ pub enum ProduceError {
     /// The connection broke: the broker process is gone (the producer sees the socket
     /// close at once, unlike a cut-off broker, which it only notices by timing out).
     NetworkException,
+    /// Idempotent producer: the leader has no record of this producer and the batch is
+    /// not its first (its earlier records were lost or deleted). The producer resets its
+    /// sequence numbers for the partition and retries (KIP-360).
+    UnknownProducerId,
     /// Idempotent producer: a batch arrived before an earlier one of the same partition.
     OutOfOrderSequenceNumber,
     /// The partition has no leader to send to.

@@ -1,6 +1,8 @@
 //! Every word the page shows, in Chinese and English, through one lookup.
 
+use kafka_sandbox_core::config::Acks;
 use kafka_sandbox_core::event::{EventKind, LossCause, ProduceError, RebalanceCause, StartFrom};
+use kafka_sandbox_core::monitor::{Finding, FindingKind};
 use kafka_sandbox_core::group::{Activity, GroupState};
 use kafka_sandbox_core::partitioner::PartitionReason;
 
@@ -121,6 +123,180 @@ msgs! {
     INITIAL_DELAY = "（新组先等待 group.initial.rebalance.delay.ms，让更多成员加入）", " (a new group first waits group.initial.rebalance.delay.ms for more members to join)";
     REBALANCE_ROUND = "（JoinGroup + SyncGroup 往返）", " (one JoinGroup + SyncGroup round trip)";
     GROUP_CREATED_NOTE = "新组从 auto.offset.reset 指定的位置开始读", "A new group starts where auto.offset.reset says";
+    BROKERS = "Broker 与副本", "Brokers and replicas";
+    BROKERS_HINT = "每一列是一个 broker，卡片是它保存的分区副本：★ leader 接收写入并服务消费者，follower 从 leader 复制", "Each column is a broker and the partition replicas it holds: the ★ leader takes writes and serves consumers, followers copy from it";
+    BROKER = "Broker", "Broker";
+    ROLE_LEADER = "★ leader", "★ leader";
+    ROLE_FOLLOWER = "follower（跟随者）", "follower";
+    ROLE_OFFLINE = "副本（分区下线）", "replica (partition offline)";
+    IN_ISR = "在 ISR 中", "in ISR";
+    OUT_OF_ISR = "不在 ISR 中", "out of ISR";
+    IN_ISR_HINT = "ISR（同步副本集）：跟上 leader 的副本；高水位是它们都有的位置", "ISR (in-sync replicas): the replicas keeping up with the leader; the high watermark is what all of them have";
+    BROKER_RUNNING = "运行中", "running";
+    BROKER_CRASHED = "已崩溃", "crashed";
+    BROKER_CUT_OFF = "网络断开", "cut off";
+    BROKER_FENCED = "被控制器隔离（fenced）", "fenced by the controller";
+    BROKER_FENCED_HINT = "控制器在 broker.session.timeout.ms 内没有收到心跳：它不再领导任何分区，也不在任何 ISR 中", "The controller has not heard from it within broker.session.timeout.ms: it leads nothing and is in no ISR";
+    CRASH = "崩溃", "Crash";
+    CRASH_HINT = "进程立即停止；日志留在磁盘上。控制器在 broker.session.timeout.ms 之后才发现", "The process stops at once; its logs stay on disk. The controller notices after broker.session.timeout.ms";
+    RESTART = "重启", "Restart";
+    RESTART_HINT = "重新启动并向控制器注册；它的副本会截断不一致的记录并追上 leader", "Start again and register with the controller; its replicas truncate what diverged and catch up";
+    CUT_OFF = "断开网络", "Cut off";
+    CUT_OFF_HINT = "进程仍在运行，但与其他 broker、控制器和客户端都断开", "The process keeps running but nothing reaches it: not the other brokers, the controller or clients";
+    RECONNECT = "恢复网络", "Reconnect";
+    RECONNECT_HINT = "重新连上网络，向控制器注册", "Back on the network; it registers with the controller";
+    SLOW_NORMAL = "恢复正常速度", "Normal speed";
+    SLOW_HINT = "让这个 broker 作为 follower 的复制拉取变慢：它会落后于 leader", "Make this broker's follower fetches slower: it falls behind the leader";
+    NO_REPLICA = "无副本", "no replica";
+    MORE_PARTITIONS = "更多分区未显示：", "more partitions not shown: ";
+    EARLIER_RECORDS = "更早的记录", "earlier records";
+    PARTITION_LEADER = "leader", "leader";
+    EPOCH = "纪元", "epoch";
+    OFFLINE = "下线：没有 leader", "offline: no leader";
+    OFFLINE_HINT = "ISR 中没有可用的副本；生产和消费都在等待（除非开启 unclean.leader.election.enable）", "No replica of the ISR is available; producing and consuming wait (unless unclean.leader.election.enable is on)";
+    REPLICATION_FACTOR = "副本数（RF）", "Replication factor";
+    RF_HINT = "副本数在创建主题时确定：修改它会用新的副本数从头重新运行场景（页面上的操作会清除）", "Fixed when a topic is created: changing it runs the scenario again from the start with the new replication factor (what you did on the page is cleared)";
+    MIN_ISR_HINT = "acks=all 时，ISR 少于这个数的写入会被拒绝（NOT_ENOUGH_REPLICAS），高水位也停止前进", "With acks=all, writes are refused while the ISR is smaller than this (NOT_ENOUGH_REPLICAS), and the high watermark stops";
+    UNCLEAN_HINT = "允许不在 ISR 中的副本当选 leader：分区更快恢复，但已提交的记录可能丢失", "Lets an out-of-sync replica become leader: the partition comes back sooner, but committed records may be lost";
+    ACKS_HINT = "0：不等待；1：leader 写入即确认；all：ISR 中每个副本都有了才确认", "0: no wait; 1: once the leader has it; all: once every in-sync replica has it";
+    ACKED = "已确认", "acknowledged";
+    PENDING = "等待确认", "pending";
+    FAILED = "失败", "failed";
+    IN_BATCH = "在批次中", "in batches";
+    IDEMPOTENT = "幂等", "idempotent";
+    LOST_ROW = "丢失：", "lost:";
+    LOST_ACKED = "生产者已收到确认，但记录已经不在新 leader 的日志中", "the producer was acknowledged, yet the record is not in the new leader's log";
+    LOST_GIVEN_UP = "生产者放弃了这条记录：", "the producer gave this record up: ";
+    LOST_RETRYING = "随 leader 切换被删除；生产者还没收到确认，会重试", "removed by the leader change; the producer has no acknowledgement yet and retries it";
+    LOST_REWRITTEN = "生产者重试后重新写入，位移 ", "written again after the producer's retry, at offset ";
+    LOST_UNKNOWN = "不在新 leader 的日志中", "not in the new leader's log";
+    LEGEND_UNCOMMITTED = "虚线：未提交（在高水位之上，消费者看不到）", "dashed: not yet committed (at or above the HW, invisible to consumers)";
+    LEGEND_LOST = "删除线：丢失（leader 切换后不在新 leader 的日志中）", "struck through: lost (not in the new leader's log after a leader change)";
+    LEGEND_DROPPED = "灰色删除线：被删除但生产者会重试", "grey strike: dropped, but the producer retries it";
+    LEGEND_OUT_OF_ISR = "虚线框：不在 ISR 中的副本", "dashed card: a replica out of the ISR";
+    COPYING = "复制中", "copying";
+    GUARANTEES = "保证", "Guarantees";
+    GUARANTEES_HINT = "监视器独立检查 Kafka 的保证：acks=all 且没有不干净选举时，已确认的记录不会丢失", "Monitors check Kafka's guarantees independently: with acks=all and no unclean election, an acknowledged record is never lost";
+    GUARANTEES_NONE = "目前没有发现", "Nothing found so far";
+    SEV_BROKEN = "违反保证", "promise broken";
+    SEV_WARNING = "这些设置允许", "allowed by these settings";
+}
+
+/// A short name for a produce error, the same in every language (Kafka's own).
+pub fn produce_error_code(e: ProduceError) -> &'static str {
+    use ProduceError as P;
+    match e {
+        P::NotLeaderOrFollower => "NOT_LEADER_OR_FOLLOWER",
+        P::NotEnoughReplicas => "NOT_ENOUGH_REPLICAS",
+        P::NotEnoughReplicasAfterAppend => "NOT_ENOUGH_REPLICAS_AFTER_APPEND",
+        P::RequestTimedOut => "REQUEST_TIMED_OUT",
+        P::NetworkException => "NETWORK_EXCEPTION",
+        P::OutOfOrderSequenceNumber => "OUT_OF_ORDER_SEQUENCE_NUMBER",
+        P::LeaderNotAvailable => "LEADER_NOT_AVAILABLE",
+        P::DeliveryTimeout => "DELIVERY_TIMEOUT",
+    }
+}
+
+pub fn acks_text(a: Acks) -> &'static str {
+    match a {
+        Acks::None => "0",
+        Acks::Leader => "1",
+        Acks::All => "all",
+    }
+}
+
+pub fn broker_name(lang: Lang, b: u32) -> String {
+    match lang {
+        Lang::Zh => format!("Broker {b}"),
+        Lang::En => format!("Broker {b}"),
+    }
+}
+
+pub fn slow_label(lang: Lang, ms: u64) -> String {
+    match lang {
+        Lang::Zh => format!("慢 +{ms} ms"),
+        Lang::En => format!("slow +{ms} ms"),
+    }
+}
+
+pub fn slow_button(lang: Lang, ms: u64) -> String {
+    match lang {
+        Lang::Zh => format!("慢 follower +{ms} ms"),
+        Lang::En => format!("Slow follower +{ms} ms"),
+    }
+}
+
+pub fn rf_changed(lang: Lang, topic: &str, rf: u32) -> String {
+    match lang {
+        Lang::Zh => format!("主题 {topic} 的副本数改为 {rf}：场景从头重新运行"),
+        Lang::En => format!("Topic {topic} now has replication factor {rf}: the scenario runs again from the start"),
+    }
+}
+
+pub fn lost_at(lang: Lang, ms: u64) -> String {
+    match lang {
+        Lang::Zh => format!("{:.1} s 时的 leader 切换", ms as f64 / 1000.0),
+        Lang::En => format!("leader change at {:.1} s", ms as f64 / 1000.0),
+    }
+}
+
+pub fn findings_summary(lang: Lang, total: u64, broken: u64) -> String {
+    match lang {
+        Lang::Zh => format!("共 {total} 项发现，其中 {broken} 项违反了 Kafka 的保证"),
+        Lang::En => format!("{total} finding(s), {broken} breaking a promise Kafka makes"),
+    }
+}
+
+/// One monitor finding as a sentence.
+pub fn finding_text(lang: Lang, f: &Finding) -> String {
+    let zh = lang == Lang::Zh;
+    let p = f.tp.partition;
+    let values = f.values.join(" ");
+    match &f.kind {
+        FindingKind::AcknowledgedRecordLost { acks, cause } => {
+            let acks = acks_text(*acks);
+            let why = loss_cause(lang, *cause);
+            match (zh, f.promised) {
+                (true, true) => format!("分区 {p}：{values} 已用 acks={acks} 确认，却丢失了（{why}）。Kafka 保证这种情况不会发生"),
+                (true, false) => format!("分区 {p}：{values} 已用 acks={acks} 确认，却丢失了（{why}）"),
+                (false, true) => format!("Partition {p}: {values} acknowledged with acks={acks}, now gone ({why}). Kafka promises this cannot happen"),
+                (false, false) => format!("Partition {p}: {values} acknowledged with acks={acks}, now gone ({why})"),
+            }
+        }
+        FindingKind::OrderViolated { producer } => {
+            let (first, rest) = match f.values.split_first() {
+                Some((first, rest)) => (first.as_str(), rest.join(" ")),
+                None => ("", String::new()),
+            };
+            if zh {
+                format!("分区 {p}：{producer} 的 {first} 排在了它之后才发送的 {rest} 后面（重试 + max.in.flight.requests.per.connection > 1 且没有幂等）")
+            } else {
+                format!("Partition {p}: {producer}'s {first} landed after {rest}, which it sent later (a retry with max.in.flight.requests.per.connection > 1 and no idempotence)")
+            }
+        }
+        FindingKind::DuplicateAppended { producer } => {
+            if zh {
+                format!("分区 {p}：{producer} 的 {values} 被写入了两次（没有幂等的重试）")
+            } else {
+                format!("Partition {p}: {producer}'s {values} was appended twice (a retry without idempotence)")
+            }
+        }
+        FindingKind::ReadAboveHighWatermark { group, client_id } => {
+            if zh {
+                format!("分区 {p}：{group}/{client_id} 读到了高水位之上（未提交）的 {values}")
+            } else {
+                format!("Partition {p}: {group}/{client_id} read {values} at or above the high watermark (not committed)")
+            }
+        }
+        FindingKind::TwoLeadersInOneEpoch { epoch, brokers } => {
+            let list = brokers.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
+            if zh {
+                format!("分区 {p}：Broker {list} 在同一纪元 {epoch} 中都当过 leader")
+            } else {
+                format!("Partition {p}: brokers {list} both acted as leader in epoch {epoch}")
+            }
+        }
+    }
 }
 
 pub fn produce_error(lang: Lang, e: ProduceError) -> &'static str {
@@ -136,6 +312,8 @@ pub fn produce_error(lang: Lang, e: ProduceError) -> &'static str {
         (P::RequestTimedOut, Lang::En) => "REQUEST_TIMED_OUT (no answer within request.timeout.ms)",
         (P::NetworkException, Lang::Zh) => "NETWORK_EXCEPTION（连接断开：broker 已崩溃）",
         (P::NetworkException, Lang::En) => "NETWORK_EXCEPTION (the connection broke: the broker crashed)",
+        (P::UnknownProducerId, Lang::Zh) => "UNKNOWN_PRODUCER_ID（leader 不认识该生产者，序号重置后重试）",
+        (P::UnknownProducerId, Lang::En) => "UNKNOWN_PRODUCER_ID (the leader has no state for this producer; sequences reset, retrying)",
         (P::OutOfOrderSequenceNumber, Lang::Zh) => "OUT_OF_ORDER_SEQUENCE_NUMBER（前一个批次尚未写入）",
         (P::OutOfOrderSequenceNumber, Lang::En) => "OUT_OF_ORDER_SEQUENCE_NUMBER (an earlier batch is not in yet)",
         (P::LeaderNotAvailable, Lang::Zh) => "LEADER_NOT_AVAILABLE（分区没有 leader）",

@@ -274,6 +274,10 @@ impl Sim {
             let mine: Vec<&StoredRecord> = log
                 .map(|l| l.records().iter().rev().take(PRODUCER_STATE_SCAN).filter(|r| r.record.producer == producer).collect())
                 .unwrap_or_default();
+            if mine.is_empty() && seq != 0 {
+                reply(self, Err(ProduceError::UnknownProducerId));
+                return;
+            }
             if let Some(last) = mine.first().and_then(|r| r.record.sequence) {
                 let n = records.len() as u32;
                 let wanted: Vec<u32> = (0..n).map(|i| seq.wrapping_add(i)).collect();
@@ -397,6 +401,21 @@ impl Sim {
         let now = self.now;
         let Some(producer) = self.producers.get_mut(producer_name) else { return };
         let config = producer.config.clone();
+        if error == ProduceError::UnknownProducerId {
+            // KIP-360: bump the epoch and number this partition's unfinished batches
+            // again from 0, in the order they were created.
+            if let Some(tp) = producer.batches.get(&batch_id).map(|b| b.tp.clone()) {
+                let mut next = 0u32;
+                for b in producer.batches.values_mut().filter(|b| b.tp == tp) {
+                    b.sequence = Some(next);
+                    for r in &mut b.records {
+                        r.sequence = Some(next);
+                        next = next.wrapping_add(1);
+                    }
+                }
+                producer.next_sequence.insert(tp, next);
+            }
+        }
         let Some(batch) = producer.batches.get_mut(&batch_id) else { return };
         batch.in_flight = false;
         let elapsed = now.ms().saturating_sub(batch.first_sent_at.ms());
