@@ -359,3 +359,45 @@ fn without_idempotence_a_retried_batch_lands_after_a_later_one() {
         }
     }
 }
+
+#[test]
+fn a_replica_that_led_an_epoch_the_new_leader_never_saw_truncates_to_their_common_epoch() {
+    // KIP-101/KIP-279: the follower asks for the end of its last epoch; the leader only
+    // has an older epoch, so the follower truncates to where that older epoch ends in
+    // its own log — not merely to the leader's log end. (Found by the swarm test, seed 139.)
+    let mut sim = build(Setup { acks: Acks::Leader, unclean: true, ..Setup::default() });
+    let x = leader(&sim).expect("leader");
+    produce(&mut sim, "a");
+    run(&mut sim, 500);
+    let y = followers(&sim)[0];
+    let z = followers(&sim)[1];
+    sim.apply(Command::CrashBroker { broker: z }).expect("crash z");
+    sim.apply(Command::CrashBroker { broker: y }).expect("crash y");
+    produce(&mut sim, "b");
+    produce(&mut sim, "c");
+    run(&mut sim, 3_000);
+    sim.apply(Command::IsolateBroker { broker: x }).expect("isolate x");
+    run(&mut sim, 3_000);
+    assert_eq!(leader(&sim), None, "x is fenced and nobody else is in the ISR");
+    sim.apply(Command::RestartBroker { broker: y }).expect("restart y");
+    run(&mut sim, 500);
+    assert_eq!(leader(&sim), Some(y), "unclean election: y leads without b and c");
+    produce(&mut sim, "d");
+    produce(&mut sim, "e");
+    run(&mut sim, 500);
+    assert_eq!(leader_values(&sim), vec!["a", "d", "e"]);
+    sim.apply(Command::CrashBroker { broker: y }).expect("crash y again");
+    // x comes back while the dead y is still the leader on record: x cannot reach y, so
+    // it must not truncate against y's log.
+    sim.apply(Command::HealBroker { broker: x }).expect("heal x");
+    run(&mut sim, 3_000);
+    assert_eq!(leader(&sim), Some(x), "x leads again with a, b, c");
+    sim.apply(Command::RestartBroker { broker: y }).expect("restart y");
+    sim.apply(Command::RestartBroker { broker: z }).expect("restart z");
+    run(&mut sim, 3_000);
+    let p = &sim.topic("t").expect("topic").partitions[0];
+    for b in [y, z] {
+        let values: Vec<String> = p.logs[&b].records().iter().map(|r| r.record.value.clone()).collect();
+        assert_eq!(values, vec!["a", "b", "c"], "broker {b} matches the leader");
+    }
+}

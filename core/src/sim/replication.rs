@@ -45,9 +45,25 @@ impl Sim {
             return;
         }
         let (Some(leader_log), Some(own)) = (part.logs.get(&leader), part.logs.get(&follower)) else { return };
-        let diverge = leader_log.end_offset_for_epoch(own.last_epoch()).min(own.log_end_offset());
-        // Records past the leader's log end for the follower's epoch are not the leader's.
-        let diverge = if own.last_epoch() > part.leader_epoch { 0 } else { diverge };
+        if !self.reachable(leader) {
+            // The request is lost on the wire; try again after the socket timeout.
+            self.await_replica_fetch(tp, follower, token);
+            return;
+        }
+        // OffsetsForLeaderEpoch: the leader answers with the largest epoch it has that is
+        // not above the follower's last one, and where that epoch ends in its log. If it
+        // is an older epoch, the follower's own end of that epoch bounds the match too.
+        let requested = own.last_epoch();
+        let common = leader_log.records().iter().rev().find(|r| r.leader_epoch <= requested).map(|r| r.leader_epoch);
+        let diverge = match common {
+            Some(epoch) if epoch < requested => {
+                leader_log.end_offset_for_epoch(epoch).min(own.end_offset_for_epoch(epoch))
+            }
+            Some(epoch) => leader_log.end_offset_for_epoch(epoch),
+            // Nothing in common: keep only what lies before the leader's first record.
+            None => leader_log.log_start_offset(),
+        }
+        .min(own.log_end_offset());
         let mut truncated = None;
         if diverge < own.log_end_offset() {
             if let Some(log) = self.partition_mut(tp).and_then(|p| p.logs.get_mut(&follower)) {
@@ -62,7 +78,12 @@ impl Sim {
         let slow = self.brokers.get(&follower).map(|b| b.slow_ms).unwrap_or(0);
         let at = self.now.plus_ms(self.latency() + slow);
         self.schedule(at, Pending::ReplicaFetchArrive { tp: tp.clone(), follower, leader, token, fetch_offset });
-        // A fetch lost on the wire is retried after `replica.socket.timeout.ms` (30000).
+        self.await_replica_fetch(tp, follower, token);
+    }
+
+    /// A fetch lost on the wire is retried after `replica.socket.timeout.ms` (30000).
+    fn await_replica_fetch(&mut self, tp: &TopicPartition, follower: BrokerId, token: u64) {
+        let slow = self.brokers.get(&follower).map(|b| b.slow_ms).unwrap_or(0);
         let attempt = self.next_replica_fetch;
         self.next_replica_fetch += 1;
         self.replica_pending.insert((tp.clone(), follower), attempt);
