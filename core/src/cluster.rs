@@ -1,7 +1,7 @@
 //! Brokers, topics and partitions with their replicas, leader, epoch and ISR, and
 //! Kafka's replica placement.
 
-use crate::log::PartitionLog;
+use crate::log::{PartitionLog, SegmentConfig};
 use crate::record::TimestampType;
 use crate::rng::SimRng;
 use crate::time::SimTime;
@@ -47,11 +47,37 @@ pub struct TopicConfig {
     pub min_insync_replicas: u32,
     /// `unclean.leader.election.enable` (false since 0.11): may an out-of-sync replica lead?
     pub unclean_leader_election_enable: bool,
+    /// `retention.ms` (604800000 = 7 days; -1 = no time limit): a segment whose newest
+    /// record is older than this is deleted.
+    pub retention_ms: i64,
+    /// `retention.bytes` (-1 = no size limit): the most each partition's log keeps,
+    /// deleting whole segments, oldest first.
+    pub retention_bytes: i64,
+    /// `segment.bytes` (1073741824 = 1 GiB): a segment rolls before it would pass this.
+    pub segment_bytes: u32,
+    /// `segment.ms` (604800000 = 7 days): a segment rolls once a new batch's timestamp is
+    /// this much newer than its first batch's.
+    pub segment_ms: u64,
 }
 
 impl Default for TopicConfig {
     fn default() -> Self {
-        Self { message_timestamp_type: TimestampType::CreateTime, min_insync_replicas: 1, unclean_leader_election_enable: false }
+        Self {
+            message_timestamp_type: TimestampType::CreateTime,
+            min_insync_replicas: 1,
+            unclean_leader_election_enable: false,
+            retention_ms: 7 * 24 * 3600 * 1000,
+            retention_bytes: -1,
+            segment_bytes: 1 << 30,
+            segment_ms: 7 * 24 * 3600 * 1000,
+        }
+    }
+}
+
+impl TopicConfig {
+    /// How each replica's log of this topic rolls its segments.
+    pub fn segment_config(&self) -> SegmentConfig {
+        SegmentConfig { segment_bytes: u64::from(self.segment_bytes), segment_ms: self.segment_ms }
     }
 }
 
@@ -84,7 +110,12 @@ pub struct Partition {
 
 impl Partition {
     pub fn new(replicas: Vec<BrokerId>) -> Self {
-        let logs = replicas.iter().map(|b| (*b, PartitionLog::default())).collect();
+        Self::with_segment_config(replicas, SegmentConfig::default())
+    }
+
+    /// A partition whose replicas' logs roll segments by `segments`.
+    pub fn with_segment_config(replicas: Vec<BrokerId>, segments: SegmentConfig) -> Self {
+        let logs = replicas.iter().map(|b| (*b, PartitionLog::new(segments))).collect();
         let leader = replicas.first().copied();
         Self { isr: replicas.clone(), replicas, leader, leader_epoch: 0, logs, followers: BTreeMap::new() }
     }
@@ -110,7 +141,9 @@ pub struct Topic {
 
 impl Topic {
     pub fn new(name: impl Into<String>, config: TopicConfig, assignment: Vec<Vec<BrokerId>>) -> Self {
-        Self { name: name.into(), config, partitions: assignment.into_iter().map(Partition::new).collect() }
+        let segments = config.segment_config();
+        let partitions = assignment.into_iter().map(|r| Partition::with_segment_config(r, segments)).collect();
+        Self { name: name.into(), config, partitions }
     }
 
     pub fn partition_count(&self) -> u32 {

@@ -155,6 +155,10 @@ pub struct ClusterConfig {
     /// `max.poll.interval.ms` (300000), which is also the rebalance timeout: the
     /// initial delay never extends past it.
     pub max_poll_interval_ms: u64,
+    /// `log.retention.check.interval.ms` (300000): how often each broker deletes the
+    /// segments retention allows (the first check comes `log.initial.task.delay.ms`,
+    /// 30000, after start).
+    pub log_retention_check_interval_ms: u64,
 }
 
 impl Default for ClusterConfig {
@@ -167,6 +171,7 @@ impl Default for ClusterConfig {
             broker_session_timeout_ms: 9_000,
             group_initial_rebalance_delay_ms: 3000,
             max_poll_interval_ms: 300_000,
+            log_retention_check_interval_ms: 300_000,
         }
     }
 }

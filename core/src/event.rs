@@ -2,6 +2,7 @@
 
 use crate::cluster::BrokerId;
 use crate::config::Acks;
+use crate::log::SegmentDeletionReason;
 use crate::partitioner::PartitionReason;
 use crate::record::{RecordId, TopicPartition};
 use crate::time::SimTime;
@@ -135,6 +136,21 @@ pub enum EventKind {
     CommandRejected { reason: String },
     /// An offset commit (committed offset = next offset to read).
     OffsetsCommitted { group: String, client_id: String, offsets: Vec<(TopicPartition, u64)> },
+    /// Retention deleted whole segments of one replica's log, oldest first; records below
+    /// the new log start offset can no longer be read (consuming deletes nothing).
+    SegmentsDeleted {
+        topic: String,
+        partition: u32,
+        broker: BrokerId,
+        reason: SegmentDeletionReason,
+        /// The deleted segments' base offsets.
+        base_offsets: Vec<u64>,
+        /// Their size in bytes, together.
+        bytes: u64,
+        records: Vec<RecordId>,
+        /// The log start offset afterwards.
+        log_start_offset: u64,
+    },
 }
 
 /// Errors a Produce request can meet (Kafka's `Errors`), plus the producer's own timeout.

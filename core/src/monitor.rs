@@ -139,6 +139,16 @@ impl Monitors {
                     self.check_acked(e, &tp, cause);
                 }
             }
+            EventKind::SegmentsDeleted { topic, partition, broker, records, .. } => {
+                // Retention is not loss: deleted records leave the shadow and the promise.
+                let tp = TopicPartition::new(topic.clone(), *partition);
+                if let Some(shadow) = self.shadows.get_mut(&(tp, *broker)) {
+                    shadow.retain(|_, r| !records.contains(r));
+                }
+                for r in records {
+                    self.acked.remove(r);
+                }
+            }
             EventKind::RecordAcked { record, value, topic, partition, offset, acks, .. } => {
                 if *offset < 0 {
                     return; // acks=0: no offset, no promise.

@@ -71,10 +71,78 @@ pub struct TopicSpec {
     /// `unclean.leader.election.enable` (false).
     #[serde(default)]
     pub unclean_leader_election_enable: bool,
+    /// `retention.ms` (604800000 = 7 days; -1 = no time limit).
+    #[serde(default = "seven_days_ms")]
+    pub retention_ms: i64,
+    /// `retention.bytes` per partition (-1 = no size limit).
+    #[serde(default = "minus_one")]
+    pub retention_bytes: i64,
+    /// `segment.bytes` (1073741824 = 1 GiB). The sandbox accepts down to
+    /// [`MIN_SEGMENT_BYTES`] so that small scenarios roll segments.
+    #[serde(default = "one_gib")]
+    pub segment_bytes: u32,
+    /// `segment.ms` (604800000 = 7 days).
+    #[serde(default = "seven_days_ms_u64")]
+    pub segment_ms: u64,
 }
+
+impl Default for TopicSpec {
+    /// One partition, one replica, Kafka's topic defaults; the name is left empty.
+    fn default() -> Self {
+        let c = TopicConfig::default();
+        Self {
+            name: String::new(),
+            partitions: 1,
+            replication_factor: 1,
+            message_timestamp_type: c.message_timestamp_type,
+            min_insync_replicas: c.min_insync_replicas,
+            unclean_leader_election_enable: c.unclean_leader_election_enable,
+            retention_ms: c.retention_ms,
+            retention_bytes: c.retention_bytes,
+            segment_bytes: c.segment_bytes,
+            segment_ms: c.segment_ms,
+        }
+    }
+}
+
+impl TopicSpec {
+    /// The topic configs it sets.
+    pub fn config(&self) -> TopicConfig {
+        TopicConfig {
+            message_timestamp_type: self.message_timestamp_type,
+            min_insync_replicas: self.min_insync_replicas,
+            unclean_leader_election_enable: self.unclean_leader_election_enable,
+            retention_ms: self.retention_ms,
+            retention_bytes: self.retention_bytes,
+            segment_bytes: self.segment_bytes,
+            segment_ms: self.segment_ms,
+        }
+    }
+}
+
+/// Smallest `segment.bytes` the sandbox accepts: Kafka's minimum before 4.0
+/// (`LegacyRecord.RECORD_OVERHEAD_V0`). Kafka 4.0 requires 1048576 (KIP-1030) and keeps
+/// smaller segments for its own tests (`internal.segment.bytes`).
+pub const MIN_SEGMENT_BYTES: u32 = 14;
 
 fn one() -> u32 {
     1
+}
+
+fn minus_one() -> i64 {
+    -1
+}
+
+fn seven_days_ms() -> i64 {
+    7 * 24 * 3600 * 1000
+}
+
+fn seven_days_ms_u64() -> u64 {
+    7 * 24 * 3600 * 1000
+}
+
+fn one_gib() -> u32 {
+    1 << 30
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -230,6 +298,12 @@ impl Scenario {
         if !(1..=MAX_TIME_MS).contains(&self.cluster.max_poll_interval_ms) {
             return Err(ScenarioError::at("cluster.max_poll_interval_ms", format!("must be between 1 and {MAX_TIME_MS}")));
         }
+        if !(1..=MAX_TIME_MS).contains(&self.cluster.log_retention_check_interval_ms) {
+            return Err(ScenarioError::at(
+                "cluster.log_retention_check_interval_ms",
+                format!("must be between 1 and {MAX_TIME_MS} (log.retention.check.interval.ms is at least 1)"),
+            ));
+        }
         if let Some(d) = self.duration_ms {
             if d > MAX_TIME_MS {
                 return Err(ScenarioError::at("duration_ms", format!("must be at most {MAX_TIME_MS} (one week)")));
@@ -266,6 +340,7 @@ impl Scenario {
                     format!("must be between 1 and the replication factor ({})", t.replication_factor),
                 ));
             }
+            check_retention(&path, t)?;
             if topics.insert(t.name.as_str(), t.partitions).is_some() {
                 return Err(ScenarioError::at(format!("{path}.name"), format!("topic \"{}\" is defined twice", t.name)));
             }
@@ -323,16 +398,7 @@ impl Scenario {
     pub fn build(&self) -> Result<Sim, ScenarioError> {
         let mut sim = Sim::new(self.seed, self.cluster.clone());
         for t in &self.topics {
-            sim.add_topic(
-                &t.name,
-                t.partitions,
-                t.replication_factor,
-                TopicConfig {
-                    message_timestamp_type: t.message_timestamp_type,
-                    min_insync_replicas: t.min_insync_replicas,
-                    unclean_leader_election_enable: t.unclean_leader_election_enable,
-                },
-            );
+            sim.add_topic(&t.name, t.partitions, t.replication_factor, t.config());
         }
         for p in &self.producers {
             sim.add_producer(&p.name, p.config.clone());
@@ -380,6 +446,36 @@ impl Scenario {
         }
         Ok(sim)
     }
+}
+
+/// The ranges Kafka's `LogConfig` allows for the retention and segment settings (except
+/// `segment.bytes`, see [`MIN_SEGMENT_BYTES`]).
+fn check_retention(path: &str, t: &TopicSpec) -> Result<(), ScenarioError> {
+    if t.retention_ms < -1 {
+        return Err(ScenarioError::at(
+            format!("{path}.retention_ms"),
+            format!("is {}; allowed: -1 (no time limit) or 0 and more milliseconds", t.retention_ms),
+        ));
+    }
+    if t.retention_bytes < -1 {
+        return Err(ScenarioError::at(
+            format!("{path}.retention_bytes"),
+            format!("is {}; allowed: -1 (no size limit) or 0 and more bytes per partition", t.retention_bytes),
+        ));
+    }
+    if !(MIN_SEGMENT_BYTES..=i32::MAX as u32).contains(&t.segment_bytes) {
+        return Err(ScenarioError::at(
+            format!("{path}.segment_bytes"),
+            format!("is {}; allowed: {MIN_SEGMENT_BYTES} to {}", t.segment_bytes, i32::MAX),
+        ));
+    }
+    if !(1..=i64::MAX as u64).contains(&t.segment_ms) {
+        return Err(ScenarioError::at(
+            format!("{path}.segment_ms"),
+            format!("is {}; allowed: 1 to {} milliseconds", t.segment_ms, i64::MAX),
+        ));
+    }
+    Ok(())
 }
 
 /// The static part of a timeline command's check.
@@ -491,14 +587,7 @@ pub fn default_scenario() -> Scenario {
         description: None,
         seed: 0,
         cluster: ClusterConfig::default(),
-        topics: vec![TopicSpec {
-            name: "Topic01".into(),
-            partitions: 4,
-            replication_factor: 1,
-            message_timestamp_type: TimestampType::CreateTime,
-            min_insync_replicas: 1,
-            unclean_leader_election_enable: false,
-        }],
+        topics: vec![TopicSpec { name: "Topic01".into(), partitions: 4, ..TopicSpec::default() }],
         producers: Vec::new(),
         groups: Vec::new(),
         commands: Vec::new(),

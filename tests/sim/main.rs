@@ -6,4 +6,5 @@ mod scenarios;
 mod seed;
 mod support;
 mod replication;
+mod retention;
 mod swarm;

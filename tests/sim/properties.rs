@@ -48,6 +48,7 @@ fn base(seed: u64) -> Sim {
                 message_timestamp_type: Default::default(),
                 min_insync_replicas: 1,
                 unclean_leader_election_enable: false,
+                ..TopicSpec::default()
             },
             TopicSpec {
                 name: "b".into(),
@@ -56,6 +57,7 @@ fn base(seed: u64) -> Sim {
                 message_timestamp_type: Default::default(),
                 min_insync_replicas: 2,
                 unclean_leader_election_enable: false,
+                ..TopicSpec::default()
             },
         ],
         producers: vec![

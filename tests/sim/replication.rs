@@ -45,6 +45,7 @@ fn build(s: Setup) -> Sim {
             message_timestamp_type: Default::default(),
             min_insync_replicas: s.min_isr,
             unclean_leader_election_enable: s.unclean,
+            ..TopicSpec::default()
         }],
         producers: vec![ProducerSpec {
             name: "p".into(),

@@ -38,6 +38,7 @@ fn draw(seed: u64) -> Drawn {
                 message_timestamp_type: Default::default(),
                 min_insync_replicas: 1 + r.below(rf.min(2)),
                 unclean_leader_election_enable: unclean,
+                ..TopicSpec::default()
             }
         })
         .collect();

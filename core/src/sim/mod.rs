@@ -24,6 +24,7 @@ mod consume;
 mod groups;
 mod produce;
 mod replication;
+mod retention;
 
 /// `DefaultRecordBatch.RECORD_BATCH_OVERHEAD`: the bytes of a batch header.
 const RECORD_BATCH_OVERHEAD: u32 = 61;
@@ -70,13 +71,15 @@ pub(crate) enum Pending {
     /// `replica.fetch.wait.max.ms` passed for a parked follower fetch.
     ReplicaFetchTimeout { id: u64 },
     /// The leader's answer reaches the follower.
-    ReplicaFetchResponse { tp: TopicPartition, follower: BrokerId, token: u64, records: Vec<StoredRecord>, leader_hw: u64 },
+    ReplicaFetchResponse { tp: TopicPartition, follower: BrokerId, token: u64, records: Vec<StoredRecord>, leader_hw: u64, leader_log_start: u64 },
     /// The controller has not heard from the broker for `broker.session.timeout.ms`.
     SessionExpiry { broker: BrokerId, incarnation: u64 },
     /// A (re)started or healed broker's registration reaches the controller.
     BrokerRegistered { broker: BrokerId, incarnation: u64 },
     /// Leaders check their followers' lag every `replica.lag.time.max.ms` / 2.
     IsrCheck,
+    /// Brokers delete what retention allows, every `log.retention.check.interval.ms`.
+    RetentionCheck,
     /// A group's JoinGroup/SyncGroup round is over.
     RebalanceComplete { group: String, round: u64 },
     /// A member calls `poll()`.
@@ -239,6 +242,7 @@ impl Sim {
             command_log: Vec::new(),
         };
         sim.schedule(SimTime(check_every), Pending::IsrCheck);
+        sim.schedule(SimTime(retention::LOG_INITIAL_TASK_DELAY_MS), Pending::RetentionCheck);
         sim
     }
 
@@ -808,8 +812,8 @@ impl Sim {
             Pending::ReplicaFetchDeadline { tp, follower, token, attempt } => {
                 self.replica_fetch_deadline(&tp, follower, token, attempt)
             }
-            Pending::ReplicaFetchResponse { tp, follower, token, records, leader_hw } => {
-                self.replica_fetch_response(&tp, follower, token, records, leader_hw)
+            Pending::ReplicaFetchResponse { tp, follower, token, records, leader_hw, leader_log_start } => {
+                self.replica_fetch_response(&tp, follower, token, records, leader_hw, leader_log_start)
             }
             Pending::SessionExpiry { broker, incarnation } => self.session_expiry(broker, incarnation),
             Pending::BrokerRegistered { broker, incarnation } => self.broker_registered(broker, incarnation),
@@ -819,6 +823,7 @@ impl Sim {
                 let at = self.now.plus_ms(every);
                 self.schedule(at, Pending::IsrCheck);
             }
+            Pending::RetentionCheck => self.retention_check(),
             Pending::RebalanceComplete { group, round } => self.complete_rebalance(&group, round),
             Pending::Poll { group, client_id, token } => self.poll(&group, &client_id, token),
             Pending::FetchArrive { group, client_id, token } => self.fetch_arrive(&group, &client_id, token),

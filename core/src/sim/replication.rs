@@ -133,8 +133,9 @@ impl Sim {
         let Some(leader_log) = part.leader_log() else { return };
         let records = leader_log.read_up_to(fetch_offset, REPLICA_FETCH_MAX_RECORDS, leader_log.log_end_offset()).to_vec();
         let leader_hw = leader_log.high_watermark();
+        let leader_log_start = leader_log.log_start_offset();
         let at = self.now.plus_ms(self.latency());
-        self.schedule(at, Pending::ReplicaFetchResponse { tp: tp.clone(), follower, token, records, leader_hw });
+        self.schedule(at, Pending::ReplicaFetchResponse { tp: tp.clone(), follower, token, records, leader_hw, leader_log_start });
     }
 
     /// No answer to a follower fetch: send it again (same loop).
@@ -166,12 +167,21 @@ impl Sim {
 
     /// The follower appends what it fetched, takes the leader's HW (capped by its own
     /// LEO) and fetches again at once.
-    pub(super) fn replica_fetch_response(&mut self, tp: &TopicPartition, follower: BrokerId, token: u64, records: Vec<StoredRecord>, leader_hw: u64) {
+    pub(super) fn replica_fetch_response(&mut self, tp: &TopicPartition, follower: BrokerId, token: u64, records: Vec<StoredRecord>, leader_hw: u64, leader_log_start: u64) {
         if !self.replica_token_current(tp, follower, token) || !self.reachable(follower) {
             return;
         }
         self.replica_pending.remove(&(tp.clone(), follower));
         let Some(log) = self.partition_mut(tp).and_then(|p| p.logs.get_mut(&follower)) else { return };
+        // OFFSET_OUT_OF_RANGE: retention on the leader deleted what this follower still
+        // lacks, so it starts again at the leader's log start
+        // (`AbstractFetcherThread.fetchOffsetAndTruncate` → `truncateFullyAndStartAt`).
+        let mut truncated = None;
+        if log.log_end_offset() < leader_log_start {
+            let from_offset = log.log_start_offset();
+            let removed = log.truncate_fully_and_start_at(leader_log_start);
+            truncated = Some((from_offset, removed.iter().map(|r| r.record.id).collect::<Vec<_>>()));
+        }
         let mut copied = Vec::new();
         for r in records {
             let id = r.record.id;
@@ -180,7 +190,12 @@ impl Sim {
             }
         }
         log.advance_high_watermark(leader_hw);
+        // The follower's log start follows the leader's (`maybeIncrementLogStartOffset`).
+        log.advance_log_start_offset(leader_log_start);
         let leo = log.log_end_offset();
+        if let Some((from_offset, records)) = truncated {
+            self.record(EventKind::RecordsTruncated { topic: tp.topic.clone(), partition: tp.partition, broker: follower, from_offset, records });
+        }
         if !copied.is_empty() {
             self.record(EventKind::ReplicaFetched {
                 topic: tp.topic.clone(),
