@@ -65,6 +65,16 @@ pub enum Command {
     AddMember { group: String, member: MemberSpec },
     /// A consumer closes gracefully: it commits (with auto-commit) and leaves the group.
     RemoveMember { group: String, client_id: String },
+    /// The consumer process dies (no LeaveGroup; the coordinator waits out its session).
+    CrashMember { group: String, client_id: String },
+    /// A crashed consumer starts again with the same client id and `group.instance.id`.
+    RestartMember { group: String, client_id: String },
+    /// The application stops calling `poll()` (stuck in processing), or resumes.
+    PauseMember { group: String, client_id: String, paused: bool },
+    /// How long the application takes per record (sandbox only).
+    SetProcessing { group: String, client_id: String, processing_ms: u64 },
+    /// When the consumer commits offsets.
+    SetCommitMode { group: String, client_id: String, commit_mode: crate::group::CommitMode },
     /// A new consumer group starts consuming.
     AddGroup { group: GroupSpec },
     /// The producer's `partitioner.class` changes. In Kafka that means a new producer

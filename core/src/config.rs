@@ -95,12 +95,20 @@ pub struct ConsumerConfig {
     pub max_poll_records: u32,
     /// `fetch.max.wait.ms`: how long the broker holds a fetch with no data (500).
     pub fetch_max_wait_ms: u64,
-    /// `enable.auto.commit` (true).
-    pub enable_auto_commit: bool,
     /// `auto.commit.interval.ms` (5000).
     pub auto_commit_interval_ms: u64,
     /// Sandbox only: time the application spends on each record before polling again.
     pub processing_ms: u64,
+    /// When offsets are committed (`enable.auto.commit` and the application's own commits).
+    pub commit_mode: crate::group::CommitMode,
+    /// `heartbeat.interval.ms` (3000).
+    pub heartbeat_interval_ms: u64,
+    /// `session.timeout.ms` (45000 since 3.0, KIP-735): the coordinator removes a member
+    /// it has not heard from for this long.
+    pub session_timeout_ms: u64,
+    /// `max.poll.interval.ms` (300000): a consumer that does not call `poll()` for this
+    /// long leaves the group (KIP-62); it is also the rebalance timeout.
+    pub max_poll_interval_ms: u64,
 }
 
 impl Default for ConsumerConfig {
@@ -108,9 +116,12 @@ impl Default for ConsumerConfig {
         Self {
             max_poll_records: 500,
             fetch_max_wait_ms: 500,
-            enable_auto_commit: true,
             auto_commit_interval_ms: 5000,
             processing_ms: 10,
+            commit_mode: crate::group::CommitMode::Auto,
+            heartbeat_interval_ms: 3000,
+            session_timeout_ms: 45_000,
+            max_poll_interval_ms: 300_000,
         }
     }
 }
@@ -152,9 +163,6 @@ pub struct ClusterConfig {
     /// `group.initial.rebalance.delay.ms` (3000): a group formed from empty waits this
     /// long for more members before its first assignment.
     pub group_initial_rebalance_delay_ms: u64,
-    /// `max.poll.interval.ms` (300000), which is also the rebalance timeout: the
-    /// initial delay never extends past it.
-    pub max_poll_interval_ms: u64,
     /// `log.retention.check.interval.ms` (300000): how often each broker deletes the
     /// segments retention allows (the first check comes `log.initial.task.delay.ms`,
     /// 30000, after start).
@@ -170,7 +178,6 @@ impl Default for ClusterConfig {
             replica_fetch_wait_max_ms: 500,
             broker_session_timeout_ms: 9_000,
             group_initial_rebalance_delay_ms: 3000,
-            max_poll_interval_ms: 300_000,
             log_retention_check_interval_ms: 300_000,
         }
     }

@@ -29,6 +29,8 @@ pub enum RebalanceCause {
     MemberJoined { client_id: String },
     MemberLeft { client_id: String },
     AssignorChanged,
+    /// A known member sent JoinGroup again (say, after its cooperative revocation).
+    MemberRejoined { client_id: String },
 }
 
 /// Something that happened, with what it touched.
@@ -109,7 +111,33 @@ pub enum EventKind {
     ConfigChanged { entity: String, setting: String, value: String },
     GroupCreated { group: String },
     MemberJoined { group: String, client_id: String, member_id: String },
-    MemberLeft { group: String, client_id: String, member_id: String },
+    /// The coordinator removed a member.
+    MemberLeft { group: String, client_id: String, member_id: String, reason: LeaveReason },
+    /// A consumer sends JoinGroup (`member_id` empty on its very first join).
+    JoinGroupSent { group: String, client_id: String, member_id: String, generation: i32 },
+    /// KIP-394: the coordinator hands a new member its id and asks it to join again.
+    MemberIdRequired { group: String, client_id: String, member_id: String },
+    /// A static member (`group.instance.id`) came back within the session timeout and
+    /// took its old place without a rebalance (KIP-345).
+    StaticMemberReplaced { group: String, client_id: String, old_member_id: String, member_id: String },
+    /// A heartbeat answered REBALANCE_IN_PROGRESS: the member must rejoin.
+    RebalanceNoticed { group: String, client_id: String },
+    /// The member stops consuming these partitions (before rejoining, or after the
+    /// cooperative assignment moved them away).
+    PartitionsRevoked { group: String, client_id: String, partitions: Vec<TopicPartition> },
+    /// Every member has rejoined (or timed out): a new generation, its leader and members.
+    JoinPhaseCompleted { group: String, generation: i32, leader: String, members: Vec<String>, assignor: String },
+    /// A consumer sends SyncGroup; the leader's carries the assignment it computed.
+    SyncGroupSent { group: String, client_id: String, generation: i32, leader: bool },
+    /// An offset commit the coordinator refused (CommitFailedException for commitSync).
+    CommitFailed { group: String, client_id: String, error: GroupError, offsets: Vec<(TopicPartition, u64)> },
+    /// The application finished processing a record; `duplicate` if the group had
+    /// already processed it.
+    RecordProcessed { group: String, client_id: String, record: RecordId, tp: TopicPartition, offset: u64, value: String, duplicate: bool },
+    MemberCrashed { group: String, client_id: String },
+    MemberRestarted { group: String, client_id: String },
+    /// The application stopped (or resumed) calling `poll()`.
+    MemberPaused { group: String, client_id: String, paused: bool },
     /// Everyone stops consuming and gives its partitions up (eager protocol).
     RebalanceStarted { group: String, cause: RebalanceCause },
     /// The assignor's result for one member in a new generation.
@@ -151,6 +179,30 @@ pub enum EventKind {
         /// The log start offset afterwards.
         log_start_offset: u64,
     },
+}
+
+/// Why a member left the group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LeaveReason {
+    /// `close()`: LeaveGroup at once (dynamic members only).
+    Graceful,
+    /// No heartbeat for `session.timeout.ms` (a crash, or a static member's close).
+    SessionTimeout,
+    /// No `poll()` for `max.poll.interval.ms`: the heartbeat thread sent LeaveGroup (KIP-62).
+    PollTimeout,
+    /// It did not rejoin before the rebalance timeout.
+    RebalanceTimeout,
+}
+
+/// Errors the group coordinator answers with (Kafka's `Errors`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum GroupError {
+    UnknownMemberId,
+    IllegalGeneration,
+    RebalanceInProgress,
+    CoordinatorNotAvailable,
 }
 
 /// Errors a Produce request can meet (Kafka's `Errors`), plus the producer's own timeout.

@@ -1,10 +1,9 @@
-//! Consumer groups and their members: membership, assignment, positions, commits.
+//! Consumer groups: the coordinator's view (members it knows, generations, the group
+//! state machine of the classic protocol) and each consumer's own view (its member id,
+//! generation, assignment, positions, what it received and processed).
 //!
-//! This is the simplified group of the walking skeleton: a membership change
-//! starts an eager rebalance that completes after one JoinGroup + SyncGroup round
-//! trip (or `group.initial.rebalance.delay.ms` for a group formed from empty).
-//! Heartbeats, session timeouts and the cooperative protocol arrive with the
-//! group-protocol issue and replace `Sim::start_rebalance`/`complete_rebalance`.
+//! The protocol itself (JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit,
+//! OffsetFetch as messages with latency) lives in `sim/groups.rs`.
 
 use crate::config::{ConsumerConfig, GroupConfig};
 use crate::record::{RecordId, TopicPartition};
@@ -15,15 +14,92 @@ use std::collections::{BTreeMap, VecDeque};
 /// How many delivered records a member remembers for the view and for tests.
 pub const RECEIVED_KEPT: usize = 1000;
 
-/// Group states, named as in Kafka's `GroupState` (classic protocol).
+/// Group states, named as in Kafka's classic `GroupState`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum GroupState {
     /// No members.
     Empty,
-    /// Members are (re)joining; nobody consumes (eager protocol).
+    /// Waiting for every member to (re)send JoinGroup.
     PreparingRebalance,
+    /// JoinGroup answered; waiting for the leader's SyncGroup with the assignment.
+    CompletingRebalance,
     /// Every member has its partitions and consumes.
     Stable,
+}
+
+/// How members give partitions up in a rebalance (`RebalanceProtocol`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RebalanceProtocol {
+    /// Revoke everything before rejoining: nobody consumes during the rebalance.
+    Eager,
+    /// KIP-429: keep what you own; only partitions that move are revoked, and a second
+    /// rebalance hands them over.
+    Cooperative,
+}
+
+impl RebalanceProtocol {
+    /// The protocol an assignor supports: only CooperativeSticky is cooperative (with a
+    /// single configured assignor, that is what `ConsumerCoordinator` selects).
+    pub fn for_assignor(assignor: crate::assign::Strategy) -> Self {
+        if assignor == crate::assign::Strategy::CooperativeSticky {
+            RebalanceProtocol::Cooperative
+        } else {
+            RebalanceProtocol::Eager
+        }
+    }
+}
+
+/// Where a consumer is in the protocol, as it sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// JoinGroup sent (or about to be).
+    Joining,
+    /// SyncGroup sent, waiting for the assignment.
+    Syncing,
+    /// In a stable generation.
+    Stable,
+    /// Left after exceeding `max.poll.interval.ms`; rejoins at its next `poll()`.
+    LeftPollTimeout,
+    /// The process is gone (no heartbeats, no LeaveGroup).
+    Crashed,
+}
+
+/// When a consumer commits offsets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CommitMode {
+    /// `enable.auto.commit=true`: inside `poll()` every `auto.commit.interval.ms`,
+    /// covering what earlier polls returned; also before a rebalance and on close.
+    #[default]
+    Auto,
+    /// `commitSync()` after each batch is processed (at-least-once).
+    SyncAfterProcessing,
+    /// `commitAsync()` after each batch is processed (no retry on failure).
+    AsyncAfterProcessing,
+    /// `commitSync()` as soon as `poll()` returns, before processing (at-most-once).
+    BeforeProcessing,
+}
+
+/// A member as the coordinator knows it (`MemberMetadata`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Registered {
+    pub member_id: String,
+    pub client_id: String,
+    pub group_instance_id: Option<String>,
+    pub subscription: Vec<String>,
+    /// What it owned when it joined (cooperative protocol), with its generation.
+    pub owned: Vec<TopicPartition>,
+    pub owned_generation: i32,
+    /// Sent JoinGroup in the current round.
+    pub joined: bool,
+    /// The coordinator removes it if no heartbeat arrives by then.
+    pub session_deadline: SimTime,
+    /// `session.timeout.ms` and the rebalance timeout (`max.poll.interval.ms`) it joined with.
+    pub session_timeout_ms: u64,
+    pub rebalance_timeout_ms: u64,
+    pub assignment: Vec<TopicPartition>,
 }
 
 /// What a member is doing right now.
@@ -71,6 +147,26 @@ pub struct Member {
     pub(crate) token: u64,
     pub(crate) next_auto_commit: SimTime,
     pub(crate) fetch_cursor: u32,
+    /// Where it is in the protocol.
+    pub phase: Phase,
+    /// The generation it last joined (-1 before the first).
+    pub generation: i32,
+    /// Bumped at each crash or restart, so messages to an older incarnation are dropped.
+    pub(crate) incarnation: u64,
+    /// When the application last called `poll()` (for `max.poll.interval.ms`).
+    pub(crate) last_poll: SimTime,
+    /// The application is stuck (paused): it stops calling `poll()`.
+    pub paused: bool,
+    /// Records `poll()` returned that are still being processed.
+    pub(crate) processing: Vec<Delivery>,
+    /// Records of the current batch already processed (for commits after processing).
+    pub(crate) done_in_batch: Vec<(TopicPartition, u64)>,
+    /// Partitions it stopped consuming because of a rebalance, and since when.
+    pub(crate) paused_since: Option<SimTime>,
+    /// Total time it could not consume because of rebalances.
+    pub rebalance_pause_ms: u64,
+    /// Records it finished processing.
+    pub processed_total: u64,
 }
 
 impl Member {
@@ -98,20 +194,82 @@ pub struct Group {
     pub id: String,
     pub topics: Vec<String>,
     pub config: GroupConfig,
-    /// In join order: the first is the group leader, as in Kafka.
+    /// The consumers (client side), in the order they were started.
     pub members: Vec<Member>,
+    /// The members the coordinator knows, in join order: the first is the leader.
+    pub registry: Vec<Registered>,
     pub state: GroupState,
     /// Starts at 0; the first stable generation is 1.
     pub generation: i32,
+    /// The leader's member id in the current generation.
+    pub leader: Option<String>,
+    pub protocol: RebalanceProtocol,
     /// Committed offsets: the next offset to read, per partition.
     pub committed: BTreeMap<TopicPartition, u64>,
-    /// When the pending rebalance completes, if one is pending.
+    /// When the join phase ends at the latest (initial delay or rebalance timeout).
     pub rebalance_due: Option<SimTime>,
+    /// Rebalances completed (generations reached).
+    pub rebalances: u64,
+    /// Records processed more than once by the group, and records the group committed
+    /// past without processing them.
+    pub duplicates: u64,
     pub(crate) round: u64,
     pub(crate) initial_delay_since: Option<SimTime>,
+    /// Which records each partition's records were processed (for duplicates).
+    pub(crate) processed: BTreeMap<TopicPartition, std::collections::BTreeSet<u64>>,
+    /// SyncGroup requests waiting for the leader's, by member id.
+    pub(crate) pending_sync: Vec<String>,
+    /// Member ids handed out with MEMBER_ID_REQUIRED, not yet joined with (KIP-394).
+    pub(crate) pending_members: Vec<String>,
+    /// Where the group first started reading each partition (records before it were
+    /// never its to read).
+    pub(crate) first_positions: BTreeMap<TopicPartition, u64>,
 }
 
 impl Group {
+    pub(crate) fn new(id: String, topics: Vec<String>, config: GroupConfig) -> Self {
+        let protocol = RebalanceProtocol::for_assignor(config.assignor);
+        Self {
+            id,
+            topics,
+            config,
+            members: Vec::new(),
+            registry: Vec::new(),
+            state: GroupState::Empty,
+            generation: 0,
+            leader: None,
+            protocol,
+            committed: BTreeMap::new(),
+            rebalance_due: None,
+            rebalances: 0,
+            duplicates: 0,
+            round: 0,
+            initial_delay_since: None,
+            processed: BTreeMap::new(),
+            pending_sync: Vec::new(),
+            pending_members: Vec::new(),
+            first_positions: BTreeMap::new(),
+        }
+    }
+
+    /// Records the group committed past without any member processing them (lost to
+    /// at-most-once commits or crashes), counted from where the group started reading.
+    pub fn lost_records(&self) -> u64 {
+        let mut lost = 0;
+        for (tp, committed) in &self.committed {
+            let first = self.first_positions.get(tp).copied().unwrap_or(*committed);
+            let seen = self.processed.get(tp);
+            let span = committed.saturating_sub(first).min(1_000_000);
+            lost += (first..first + span).filter(|o| !seen.is_some_and(|s| s.contains(o))).count() as u64;
+        }
+        lost
+    }
+
+    /// The coordinator's record of a member.
+    pub fn registered(&self, member_id: &str) -> Option<&Registered> {
+        self.registry.iter().find(|r| r.member_id == member_id)
+    }
+
     pub fn member(&self, client_id: &str) -> Option<&Member> {
         self.members.iter().find(|m| m.client_id == client_id)
     }

@@ -295,9 +295,6 @@ impl Scenario {
         if self.cluster.group_initial_rebalance_delay_ms > 300_000 {
             return Err(ScenarioError::at("cluster.group_initial_rebalance_delay_ms", "must be at most 300000"));
         }
-        if !(1..=MAX_TIME_MS).contains(&self.cluster.max_poll_interval_ms) {
-            return Err(ScenarioError::at("cluster.max_poll_interval_ms", format!("must be between 1 and {MAX_TIME_MS}")));
-        }
         if !(1..=MAX_TIME_MS).contains(&self.cluster.log_retention_check_interval_ms) {
             return Err(ScenarioError::at(
                 "cluster.log_retention_check_interval_ms",
@@ -520,6 +517,17 @@ fn check_timeline_command(
             let Some(set) = members.get_mut(group) else { return Err(format!("there is no consumer group \"{group}\" by then")) };
             if !set.insert(member.client_id.clone()) {
                 return Err(format!("group \"{group}\" already has a member \"{}\" by then", member.client_id));
+            }
+            Ok(())
+        }
+        Command::CrashMember { group, client_id }
+        | Command::RestartMember { group, client_id }
+        | Command::PauseMember { group, client_id, .. }
+        | Command::SetProcessing { group, client_id, .. }
+        | Command::SetCommitMode { group, client_id, .. } => {
+            let Some(set) = members.get(group) else { return Err(format!("there is no consumer group \"{group}\" by then")) };
+            if !set.contains(client_id) {
+                return Err(format!("group \"{group}\" has no member \"{client_id}\" by then"));
             }
             Ok(())
         }

@@ -6,7 +6,7 @@ use crate::cluster::BrokerId;
 use crate::event::{Event, LossCause};
 use crate::log::PartitionLog;
 use crate::monitor::Finding;
-use crate::group::{Activity, Delivery, GroupState};
+use crate::group::{Activity, CommitMode, Delivery, GroupState, Phase, RebalanceProtocol};
 use crate::partitioner::PartitionerKind;
 use crate::producer::SentRecord;
 use crate::record::{RecordId, TopicPartition};
@@ -135,8 +135,18 @@ pub struct GroupView {
     pub rebalance_due: Option<SimTime>,
     /// Whether the pending rebalance is a new group's `group.initial.rebalance.delay.ms`.
     pub initial_rebalance: bool,
-    /// Client id of the group leader (the first member to join).
+    /// Client id of the group leader (kept across generations while it stays).
     pub leader: Option<String>,
+    pub protocol: RebalanceProtocol,
+    /// The broker coordinating the group (`None` while none is reachable).
+    pub coordinator: Option<BrokerId>,
+    /// Client ids of the members the coordinator knows, in join order.
+    pub registered: Vec<String>,
+    pub rebalances: u64,
+    /// Records processed twice by the group.
+    pub duplicates: u64,
+    /// Records committed past without being processed.
+    pub lost: u64,
     pub members: Vec<MemberView>,
     pub committed: Vec<(TopicPartition, u64)>,
 }
@@ -152,6 +162,14 @@ pub struct MemberView {
     pub received_total: u64,
     /// The newest deliveries, oldest first.
     pub received: Vec<Delivery>,
+    pub phase: Phase,
+    pub generation: i32,
+    pub paused: bool,
+    pub commit_mode: CommitMode,
+    pub processing_ms: u64,
+    pub processed_total: u64,
+    /// Time it could not consume because of rebalances.
+    pub rebalance_pause_ms: u64,
 }
 
 fn record_views(log: &PartitionLog) -> Vec<RecordView> {
@@ -259,7 +277,13 @@ impl Sim {
                     generation: g.generation,
                     rebalance_due: g.rebalance_due,
                     initial_rebalance: g.initial_delay_since.is_some(),
-                    leader: g.members.first().map(|m| m.client_id.clone()),
+                    leader: g.leader.as_ref().and_then(|l| g.registered(l)).map(|r| r.client_id.clone()),
+                    protocol: g.protocol,
+                    coordinator: self.coordinator_of(&g.id),
+                    registered: g.registry.iter().map(|r| r.client_id.clone()).collect(),
+                    rebalances: g.rebalances,
+                    duplicates: g.duplicates,
+                    lost: g.lost_records(),
                     members: g
                         .members
                         .iter()
@@ -272,6 +296,13 @@ impl Sim {
                             positions: m.positions.iter().map(|(tp, o)| (tp.clone(), *o)).collect(),
                             received_total: m.received_total(),
                             received: m.received().cloned().collect(),
+                            phase: m.phase,
+                            generation: m.generation,
+                            paused: m.paused,
+                            commit_mode: m.config.commit_mode,
+                            processing_ms: m.config.processing_ms,
+                            processed_total: m.processed_total,
+                            rebalance_pause_ms: m.rebalance_pause_ms,
                         })
                         .collect(),
                     committed: g.committed.iter().map(|(tp, o)| (tp.clone(), *o)).collect(),

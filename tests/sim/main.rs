@@ -8,3 +8,4 @@ mod support;
 mod replication;
 mod retention;
 mod swarm;
+mod groups;

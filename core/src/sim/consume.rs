@@ -1,30 +1,35 @@
 //! Consumers: `poll()`, fetches with long polling at the broker, delivery and processing.
 
 use super::*;
+use crate::group::{CommitMode, Phase};
 
 impl Sim {
-    /// `poll()`: auto-commit when the interval has passed (covering what earlier polls
-    /// returned, `ConsumerCoordinator.maybeAutoCommitOffsetsAsync`), then fetch.
+    /// `poll()`: rejoin if the member was dropped for polling too late; auto-commit
+    /// when the interval has passed (covering what earlier polls returned,
+    /// `ConsumerCoordinator.maybeAutoCommitOffsetsAsync`); then fetch. Fetching goes on
+    /// during a cooperative rebalance for the partitions the member keeps.
     pub(super) fn poll(&mut self, group_id: &str, client_id: &str, token: u64) {
         let now = self.now;
         let latency = self.latency();
         let Some(group) = self.groups.get_mut(group_id) else { return };
-        if group.state != GroupState::Stable {
-            return;
-        }
         let Some(member) = group.member_mut(client_id) else { return };
-        if member.token != token {
+        if member.token != token || member.phase == Phase::Crashed || member.paused {
             return;
         }
-        let commit_due = member.config.enable_auto_commit && now >= member.next_auto_commit;
+        member.last_poll = now;
+        if member.phase == Phase::LeftPollTimeout {
+            self.send_join(group_id, client_id);
+            return;
+        }
+        let commit_due = member.config.commit_mode == CommitMode::Auto && now >= member.next_auto_commit;
         if commit_due {
             member.next_auto_commit = now.plus_ms(member.config.auto_commit_interval_ms);
         }
-        if member.assigned.is_empty() {
-            member.activity = Activity::Idle;
+        member.activity = if member.assigned.is_empty() {
+            if member.phase == Phase::Stable { Activity::Idle } else { Activity::AwaitingAssignment }
         } else {
-            member.activity = Activity::Fetching;
-        }
+            Activity::Fetching
+        };
         let fetch = !member.assigned.is_empty();
         if commit_due {
             self.commit_positions(group_id, client_id);
@@ -163,14 +168,16 @@ impl Sim {
                 continue;
             }
             *position = stored.offset + 1;
-            member.remember(Delivery {
+            let delivery = Delivery {
                 record: stored.record.id,
                 tp: tp.clone(),
                 offset: stored.offset,
                 key: stored.record.key.clone(),
                 value: stored.record.value.clone(),
                 at: now,
-            });
+            };
+            member.processing.push(delivery.clone());
+            member.remember(delivery);
             delivered.push(EventKind::RecordDelivered {
                 group: group_id.to_string(),
                 client_id: client_id.to_string(),
@@ -181,14 +188,83 @@ impl Sim {
                 high_watermark,
             });
         }
-        let processing = member.config.processing_ms.saturating_mul(delivered.len() as u64);
+        let processing_ms = member.config.processing_ms;
+        let processing_any = !member.processing.is_empty();
         member.activity = if delivered.is_empty() { Activity::Fetching } else { Activity::Processing };
+        let before_processing = member.config.commit_mode == CommitMode::BeforeProcessing && !delivered.is_empty();
         for e in delivered {
             self.record(e);
         }
-        self.schedule(
-            now.plus_ms(processing),
-            Pending::Poll { group: group_id.to_string(), client_id: client_id.to_string(), token },
-        );
+        if before_processing {
+            // At-most-once: commit what poll() returned before processing it.
+            self.commit_positions(group_id, client_id);
+        }
+        if processing_any {
+            self.schedule(
+                now.plus_ms(processing_ms),
+                Pending::ProcessingDone { group: group_id.to_string(), client_id: client_id.to_string(), token },
+            );
+        } else {
+            self.schedule(now, Pending::Poll { group: group_id.to_string(), client_id: client_id.to_string(), token });
+        }
+    }
+
+    /// The application finished one record of the last `poll()` (records are processed
+    /// one at a time, `processing_ms` each). It counts as processed — a second time for
+    /// the group is a duplicate. After the batch's last record, commits that follow
+    /// processing go out and the application polls again, unless it is stuck.
+    pub(super) fn processing_done(&mut self, group_id: &str, client_id: &str, token: u64) {
+        let now = self.now;
+        let Some(group) = self.groups.get_mut(group_id) else { return };
+        let Some(i) = group.members.iter().position(|m| m.client_id == client_id) else { return };
+        if group.members[i].phase == Phase::Crashed || group.members[i].processing.is_empty() {
+            return;
+        }
+        let d = group.members[i].processing.remove(0);
+        let seen = group.processed.entry(d.tp.clone()).or_default();
+        let duplicate = !seen.insert(d.offset);
+        if duplicate {
+            group.duplicates += 1;
+        }
+        let m = &mut group.members[i];
+        m.processed_total += 1;
+        m.done_in_batch.push((d.tp.clone(), d.offset));
+        let more = !m.processing.is_empty();
+        let processing_ms = m.config.processing_ms;
+        let mode = m.config.commit_mode;
+        let paused = m.paused;
+        let current = m.token;
+        let batch_done = if more { Vec::new() } else { std::mem::take(&mut m.done_in_batch) };
+        if !more && m.activity == Activity::Processing {
+            m.activity = Activity::Fetching;
+        }
+        self.record(EventKind::RecordProcessed {
+            group: group_id.to_string(),
+            client_id: client_id.to_string(),
+            record: d.record,
+            tp: d.tp,
+            offset: d.offset,
+            value: d.value,
+            duplicate,
+        });
+        if more {
+            self.schedule(
+                now.plus_ms(processing_ms),
+                Pending::ProcessingDone { group: group_id.to_string(), client_id: client_id.to_string(), token },
+            );
+            return;
+        }
+        if matches!(mode, CommitMode::SyncAfterProcessing | CommitMode::AsyncAfterProcessing) {
+            // Commit what was processed: per partition, the offset after the last record.
+            let mut offsets: BTreeMap<TopicPartition, u64> = BTreeMap::new();
+            for (tp, o) in batch_done {
+                let e = offsets.entry(tp).or_insert(0);
+                *e = (*e).max(o + 1);
+            }
+            self.commit_offsets(group_id, client_id, offsets.into_iter().collect());
+        }
+        if !paused {
+            self.schedule(now, Pending::Poll { group: group_id.to_string(), client_id: client_id.to_string(), token: current });
+        }
     }
 }

@@ -1,16 +1,70 @@
-//! Group membership and the (simplified, eager) rebalance; offset commits.
+//! The classic consumer group protocol (KIP-62, KIP-345, KIP-394, KIP-429), as messages
+//! with network latency between each consumer and its group's coordinator broker:
+//! JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit and OffsetFetch.
+//!
+//! Client side (`ConsumerCoordinator`/`AbstractCoordinator`): a consumer joins, the
+//! leader runs the assignor and sends the assignment in its SyncGroup, every member then
+//! fetches its committed offsets and consumes; a background heartbeat every
+//! `heartbeat.interval.ms` learns of rebalances and enforces `max.poll.interval.ms`.
+//! Coordinator side (`GroupCoordinator`): the group state machine, generations, session
+//! timeouts, the initial rebalance delay, the rebalance timeout, static members.
 
 use super::*;
+use crate::event::{GroupError, LeaveReason};
+use crate::group::{CommitMode, Phase, Registered, RebalanceProtocol};
+
+/// The coordinator's answer to a JoinGroup.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum JoinResult {
+    /// KIP-394: here is your member id; join again with it.
+    MemberIdRequired(String),
+    /// The join phase is over: the generation, whether you lead, and for the leader the
+    /// members' subscriptions and owned partitions.
+    Joined { generation: i32, member_id: String, leader: bool, members: Vec<(String, Option<String>, Vec<String>, Vec<TopicPartition>, i32)> },
+    Error(GroupError),
+}
+
+/// `offsets.topic.num.partitions` (50): the coordinator of a group leads partition
+/// `abs(hash(group.id)) % 50` of `__consumer_offsets`.
+pub const OFFSETS_TOPIC_PARTITIONS: u32 = 50;
 
 impl Sim {
+    // ----- coordinator lookup ------------------------------------------------
 
+    /// The broker coordinating `group`: the leader of its `__consumer_offsets` partition.
+    /// The sandbox keeps that topic's placement but not its logs: the leader is the first
+    /// running, unfenced replica, and the group's state survives a failover (Kafka
+    /// reloads it from the compacted topic).
+    pub fn coordinator_of(&self, group: &str) -> Option<BrokerId> {
+        let p = crate::partitioner::coordinator_partition(group, OFFSETS_TOPIC_PARTITIONS) as usize;
+        let replicas = self.offsets_topic.get(p)?;
+        replicas.iter().copied().find(|b| self.brokers.get(b).is_some_and(|x| !x.fenced && x.reachable()))
+    }
+
+    /// Sends a request to the group's coordinator: `Some(arrival time)`, or `None` when
+    /// no coordinator is reachable (FindCoordinator fails; the caller retries).
+    fn to_coordinator(&self, group: &str) -> Option<SimTime> {
+        self.coordinator_of(group).map(|_| self.now.plus_ms(self.latency()))
+    }
+
+    fn reply_at(&self) -> SimTime {
+        self.now.plus_ms(self.latency())
+    }
+
+    fn consumer(&self, group: &str, client_id: &str, incarnation: u64) -> Option<&Member> {
+        self.groups.get(group)?.member(client_id).filter(|m| m.incarnation == incarnation && m.phase != Phase::Crashed)
+    }
+
+    // ----- commands ------------------------------------------------------------
+
+    /// A consumer starts and subscribes: its first JoinGroup goes out.
     pub(super) fn join(&mut self, group_id: &str, spec: MemberSpec) {
-        let member_id = format!("{}-{}", spec.client_id, self.rng.uuid_v4());
+        let now = self.now;
         let Some(group) = self.groups.get_mut(group_id) else { return };
         let topics = spec.topics.unwrap_or_else(|| group.topics.clone());
         group.members.push(Member {
             client_id: spec.client_id.clone(),
-            member_id: member_id.clone(),
+            member_id: String::new(),
             group_instance_id: spec.group_instance_id,
             topics,
             config: spec.config,
@@ -22,237 +76,955 @@ impl Sim {
             token: 0,
             next_auto_commit: SimTime::ZERO,
             fetch_cursor: 0,
+            phase: Phase::Joining,
+            generation: -1,
+            incarnation: 0,
+            last_poll: now,
+            paused: false,
+            processing: Vec::new(),
+            done_in_batch: Vec::new(),
+            paused_since: None,
+            rebalance_pause_ms: 0,
+            processed_total: 0,
         });
-        self.record(EventKind::MemberJoined {
-            group: group_id.to_string(),
-            client_id: spec.client_id.clone(),
-            member_id,
-        });
-        self.start_rebalance(group_id, RebalanceCause::MemberJoined { client_id: spec.client_id });
+        self.send_join(group_id, &spec.client_id);
+        self.start_heartbeats(group_id, &spec.client_id);
     }
 
-    /// `consumer.close()`: commit (with auto-commit), LeaveGroup, and the rest rebalance.
+    /// `consumer.close()`: commit (auto-commit), then LeaveGroup — which a static member
+    /// does not send: its place is kept until `session.timeout.ms` (KIP-345).
     pub(super) fn leave(&mut self, group_id: &str, client_id: &str) {
-        self.auto_commit_on_close(group_id, client_id);
-        let Some(group) = self.groups.get_mut(group_id) else { return };
-        let Some(index) = group.members.iter().position(|m| m.client_id == client_id) else { return };
-        let member = group.members.remove(index);
-        let now_empty = group.members.is_empty();
-        if now_empty {
-            group.state = GroupState::Empty;
-            group.rebalance_due = None;
-            group.initial_delay_since = None;
-            group.round += 1;
-        }
-        self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
-        self.record(EventKind::MemberLeft {
-            group: group_id.to_string(),
-            client_id: client_id.to_string(),
-            member_id: member.member_id,
-        });
-        if !now_empty {
-            self.start_rebalance(group_id, RebalanceCause::MemberLeft { client_id: client_id.to_string() });
-        }
-    }
-
-    pub(super) fn auto_commit_on_close(&mut self, group_id: &str, client_id: &str) {
-        let Some(group) = self.groups.get(group_id) else { return };
-        let Some(member) = group.member(client_id) else { return };
-        if member.config.enable_auto_commit {
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let alive = m.phase != Phase::Crashed;
+        let member_id = m.member_id.clone();
+        let is_static = m.group_instance_id.is_some();
+        if alive && m.config.commit_mode == CommitMode::Auto {
             self.commit_positions(group_id, client_id);
         }
-    }
-
-    /// Commits the member's current positions (the offsets after what `poll()` returned).
-    pub(super) fn commit_positions(&mut self, group_id: &str, client_id: &str) {
-        let Some(group) = self.groups.get_mut(group_id) else { return };
-        let Some(member) = group.members.iter().find(|m| m.client_id == client_id) else { return };
-        let offsets: Vec<(TopicPartition, u64)> = member.positions.iter().map(|(tp, o)| (tp.clone(), *o)).collect();
-        let changed = offsets.iter().any(|(tp, o)| group.committed.get(tp) != Some(o));
-        for (tp, o) in &offsets {
-            group.committed.insert(tp.clone(), *o);
-        }
-        // Kafka commits every position each time; the trace shows only commits that
-        // move an offset, so a quiet group does not fill it with repeats.
-        if changed {
-            self.record(EventKind::OffsetsCommitted {
-                group: group_id.to_string(),
-                client_id: client_id.to_string(),
-                offsets,
-            });
-        }
-    }
-
-    /// Starts (or joins) a rebalance. Eager protocol: every member commits (with
-    /// auto-commit, `ConsumerCoordinator.onJoinPrepare`) and gives up all partitions.
-    pub(super) fn start_rebalance(&mut self, group_id: &str, cause: RebalanceCause) {
-        let latency = self.latency();
-        let initial_delay = self.cluster.group_initial_rebalance_delay_ms;
-        let rebalance_timeout = self.cluster.max_poll_interval_ms;
-        let now = self.now;
-        let Some(group) = self.groups.get(group_id) else { return };
-        let state = group.state;
-        let to_commit: Vec<String> = if state == GroupState::Stable {
-            group.members.iter().filter(|m| m.config.enable_auto_commit).map(|m| m.client_id.clone()).collect()
-        } else {
-            Vec::new()
-        };
-        for c in to_commit {
-            self.commit_positions(group_id, &c);
-        }
-        let Some(group) = self.groups.get_mut(group_id) else { return };
-        // A JoinGroup + SyncGroup round: two requests and two responses.
-        let round_trip = latency.saturating_mul(4);
-        let due = match state {
-            GroupState::Stable => Some(now.plus_ms(round_trip)),
-            // A new group waits group.initial.rebalance.delay.ms, re-armed by each new
-            // joiner but never past the rebalance timeout (`InitialDelayedJoin`).
-            GroupState::Empty => {
-                group.initial_delay_since = Some(now);
-                Some(now.plus_ms(initial_delay.min(rebalance_timeout)).plus_ms(round_trip))
+        if alive && !member_id.is_empty() && !is_static {
+            if let Some(at) = self.to_coordinator(group_id) {
+                self.schedule(at, Pending::LeaveArrive { group: group_id.into(), member_id, reason: LeaveReason::Graceful });
             }
-            GroupState::PreparingRebalance => match (group.initial_delay_since, &cause) {
-                (Some(since), RebalanceCause::MemberJoined { .. }) => {
-                    let limit = since.plus_ms(rebalance_timeout);
-                    Some(now.plus_ms(initial_delay).min(limit).plus_ms(round_trip))
-                }
-                // Joins and leaves during a running round are part of that round.
-                _ => None,
-            },
-        };
-        let mut revoked = Vec::new();
-        for m in &mut group.members {
-            m.token += 1;
-            m.activity = Activity::AwaitingAssignment;
-            if !m.assigned.is_empty() {
-                revoked.push(m.client_id.clone());
-            }
-            m.assigned.clear();
-            m.positions.clear();
         }
-        group.state = GroupState::PreparingRebalance;
-        let mut schedule_round = None;
-        if let Some(due) = due {
-            group.round += 1;
-            group.rebalance_due = Some(due);
-            schedule_round = Some((due, group.round));
+        if let Some(g) = self.groups.get_mut(group_id) {
+            g.members.retain(|m| m.client_id != client_id);
         }
-        self.parked.retain(|f| f.group != group_id);
-        if state != GroupState::PreparingRebalance {
-            self.record(EventKind::RebalanceStarted { group: group_id.to_string(), cause });
-        }
-        if let Some((due, round)) = schedule_round {
-            self.schedule(due, Pending::RebalanceComplete { group: group_id.to_string(), round });
-        }
+        self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
     }
 
-    /// The leader's assignor runs; every member learns its partitions and where to start.
-    pub(super) fn complete_rebalance(&mut self, group_id: &str, round: u64) {
+    /// The consumer process dies: no LeaveGroup, no heartbeats, unprocessed records lost
+    /// to it; the coordinator notices after `session.timeout.ms`.
+    pub(super) fn crash_member(&mut self, group_id: &str, client_id: &str) {
         let now = self.now;
-        let Some(group) = self.groups.get(group_id) else { return };
-        if group.round != round || group.state != GroupState::PreparingRebalance || group.members.is_empty() {
+        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+        if m.phase == Phase::Crashed {
             return;
         }
+        m.phase = Phase::Crashed;
+        m.incarnation += 1;
+        m.token += 1;
+        m.processing.clear();
+        m.assigned.clear();
+        m.positions.clear();
+        m.activity = Activity::AwaitingAssignment;
+        m.paused_since.get_or_insert(now);
+        self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
+        self.record(EventKind::MemberCrashed { group: group_id.into(), client_id: client_id.into() });
+    }
+
+    /// The consumer starts again with the same `client.id` (and `group.instance.id`).
+    pub(super) fn restart_member(&mut self, group_id: &str, client_id: &str) {
+        let now = self.now;
+        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+        if m.phase != Phase::Crashed {
+            return;
+        }
+        m.phase = Phase::Joining;
+        m.member_id = String::new();
+        m.generation = -1;
+        m.incarnation += 1;
+        m.last_poll = now;
+        m.paused = false;
+        self.record(EventKind::MemberRestarted { group: group_id.into(), client_id: client_id.into() });
+        self.send_join(group_id, client_id);
+        self.start_heartbeats(group_id, client_id);
+    }
+
+    /// The application stops calling `poll()` (stuck processing), or resumes.
+    pub(super) fn pause_member(&mut self, group_id: &str, client_id: &str, paused: bool) {
+        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+        if m.paused == paused || m.phase == Phase::Crashed {
+            return;
+        }
+        m.paused = paused;
+        let token = m.token;
+        let idle = m.processing.is_empty();
+        self.record(EventKind::MemberPaused { group: group_id.into(), client_id: client_id.into(), paused });
+        if !paused && idle {
+            let now = self.now;
+            self.schedule(now, Pending::Poll { group: group_id.into(), client_id: client_id.into(), token });
+        }
+    }
+
+    // ----- client: JoinGroup / SyncGroup ----------------------------------------
+
+    pub(super) fn send_join(&mut self, group_id: &str, client_id: &str) {
+        let Some(g) = self.groups.get(group_id) else { return };
+        let protocol = g.protocol;
+        let Some(m) = g.member(client_id) else { return };
+        if m.phase == Phase::Crashed {
+            return;
+        }
+        let incarnation = m.incarnation;
+        let Some(at) = self.to_coordinator(group_id) else {
+            // FindCoordinator failed: try again after retry.backoff.ms.
+            let at = self.now.plus_ms(100);
+            self.schedule(at, Pending::ClientJoin { group: group_id.into(), client_id: client_id.into(), incarnation });
+            return;
+        };
+        let owned = if protocol == RebalanceProtocol::Cooperative { m.assigned.clone() } else { Vec::new() };
+        let pending = Pending::JoinArrive {
+            group: group_id.into(),
+            client_id: client_id.into(),
+            incarnation,
+            member_id: m.member_id.clone(),
+            instance_id: m.group_instance_id.clone(),
+            subscription: m.topics.clone(),
+            owned,
+            generation: m.generation,
+            session_ms: m.config.session_timeout_ms,
+            rebalance_ms: m.config.max_poll_interval_ms,
+        };
+        let (member_id, generation) = (m.member_id.clone(), m.generation);
+        if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+            m.phase = Phase::Joining;
+            if m.assigned.is_empty() {
+                m.activity = Activity::AwaitingAssignment;
+            }
+        }
+        self.record(EventKind::JoinGroupSent { group: group_id.into(), client_id: client_id.into(), member_id, generation });
+        self.schedule(at, pending);
+    }
+
+    pub(super) fn join_response(&mut self, group_id: &str, client_id: &str, incarnation: u64, result: JoinResult) {
+        if self.consumer(group_id, client_id, incarnation).is_none() {
+            return;
+        }
+        match result {
+            JoinResult::MemberIdRequired(member_id) => {
+                if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+                    m.member_id = member_id.clone();
+                }
+                self.record(EventKind::MemberIdRequired { group: group_id.into(), client_id: client_id.into(), member_id });
+                self.send_join(group_id, client_id);
+            }
+            JoinResult::Error(_) => {
+                if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+                    m.member_id = String::new();
+                    m.generation = -1;
+                }
+                self.send_join(group_id, client_id);
+            }
+            JoinResult::Joined { generation, member_id, leader, members } => {
+                let assignment = if leader { Some(self.run_assignor(group_id, &members)) } else { None };
+                let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+                m.generation = generation;
+                m.member_id = member_id.clone();
+                m.phase = Phase::Syncing;
+                self.record(EventKind::SyncGroupSent { group: group_id.into(), client_id: client_id.into(), generation, leader });
+                let Some(at) = self.to_coordinator(group_id) else {
+                    self.send_join(group_id, client_id);
+                    return;
+                };
+                self.schedule(
+                    at,
+                    Pending::SyncArrive { group: group_id.into(), client_id: client_id.into(), incarnation, member_id, generation, assignment },
+                );
+            }
+        }
+    }
+
+    /// The leader runs the group's assignor over the members' subscriptions
+    /// (`ConsumerCoordinator.onLeaderElected`); with the cooperative protocol, partitions
+    /// that would change owner are withheld for a second round.
+    fn run_assignor(
+        &self,
+        group_id: &str,
+        members: &[(String, Option<String>, Vec<String>, Vec<TopicPartition>, i32)],
+    ) -> BTreeMap<String, Vec<TopicPartition>> {
+        let Some(g) = self.groups.get(group_id) else { return BTreeMap::new() };
         let mut partitions_per_topic = BTreeMap::new();
-        for m in &group.members {
-            for t in &m.topics {
+        for (_, _, topics, _, _) in members {
+            for t in topics {
                 if let Some(topic) = self.topics.get(t) {
                     partitions_per_topic.insert(t.clone(), topic.partition_count());
                 }
             }
         }
-        let subscriptions: Vec<Subscription> = group
-            .members
+        let subscriptions: Vec<Subscription> = members
             .iter()
-            .map(|m| Subscription {
-                member_id: m.member_id.clone(),
-                group_instance_id: m.group_instance_id.clone(),
-                topics: m.topics.clone(),
-                owned: Vec::new(),
-                generation: None,
+            .map(|(id, instance, topics, owned, generation)| Subscription {
+                member_id: id.clone(),
+                group_instance_id: instance.clone(),
+                topics: topics.clone(),
+                owned: owned.iter().map(|tp| (tp.topic.clone(), tp.partition)).collect(),
+                generation: Some(*generation),
             })
             .collect();
         // Strategies are checked when a group is created or changed, so this succeeds.
-        let assignment = assign::assign(group.config.assignor, &partitions_per_topic, &subscriptions)
+        let assignment = assign::assign(g.config.assignor, &partitions_per_topic, &subscriptions)
             .map(|o| o.assignment)
             .unwrap_or_default();
-        let reset = group.config.auto_offset_reset;
-        let committed = group.committed.clone();
-        let generation = group.generation + 1;
-        let mut events = Vec::new();
-        let mut polls = Vec::new();
-        let log_bounds = |tp: &TopicPartition| {
-            self.topics
-                .get(&tp.topic)
-                .and_then(|t| t.partitions.get(tp.partition as usize))
+        assignment
+            .into_iter()
+            .map(|(member, by_topic)| {
+                let mut tps: Vec<TopicPartition> = by_topic
+                    .into_iter()
+                    .flat_map(|(t, ps)| ps.into_iter().map(move |p| TopicPartition::new(t.clone(), p)))
+                    .collect();
+                tps.sort();
+                (member, tps)
+            })
+            .collect()
+    }
+
+    pub(super) fn sync_response(&mut self, group_id: &str, client_id: &str, incarnation: u64, result: Result<Vec<TopicPartition>, GroupError>) {
+        if self.consumer(group_id, client_id, incarnation).is_none() {
+            return;
+        }
+        let now = self.now;
+        let assignment = match result {
+            Ok(a) => a,
+            Err(e) => {
+                if e == GroupError::UnknownMemberId {
+                    if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+                        m.member_id = String::new();
+                    }
+                }
+                self.revoke_for_rejoin(group_id, client_id);
+                self.send_join(group_id, client_id);
+                return;
+            }
+        };
+        let Some(g) = self.groups.get_mut(group_id) else { return };
+        let protocol = g.protocol;
+        let Some(m) = g.member_mut(client_id) else { return };
+        let generation = m.generation;
+        let revoked: Vec<TopicPartition> = m.assigned.iter().filter(|tp| !assignment.contains(tp)).cloned().collect();
+        let added: Vec<TopicPartition> = assignment.iter().filter(|tp| !m.assigned.contains(tp)).cloned().collect();
+        for tp in &revoked {
+            m.positions.remove(tp);
+        }
+        m.assigned = assignment.clone();
+        m.token += 1;
+        let token = m.token;
+        let rejoin = protocol == RebalanceProtocol::Cooperative && !revoked.is_empty();
+        if !revoked.is_empty() {
+            self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: revoked });
+        }
+        self.record(EventKind::PartitionsAssigned { group: group_id.into(), generation, client_id: client_id.into(), partitions: assignment });
+        // OffsetFetch for the partitions it did not have.
+        let Some(at) = self.to_coordinator(group_id) else { return };
+        self.schedule(at, Pending::OffsetFetchArrive { group: group_id.into(), client_id: client_id.into(), incarnation, token, partitions: added });
+        if rejoin {
+            // KIP-429: partitions moved away; a second rebalance hands them to their new owner.
+            self.send_join(group_id, client_id);
+        }
+        let _ = now;
+    }
+
+    /// The committed offsets arrive: positions are set (committed, else
+    /// `auto.offset.reset`) and the consumer resumes.
+    pub(super) fn offset_fetch_response(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        incarnation: u64,
+        token: u64,
+        committed: Vec<(TopicPartition, Option<u64>)>,
+    ) {
+        if self.consumer(group_id, client_id, incarnation).is_none() {
+            return;
+        }
+        let now = self.now;
+        let Some(g) = self.groups.get(group_id) else { return };
+        let reset = g.config.auto_offset_reset;
+        let mut sets = Vec::new();
+        for (tp, c) in committed {
+            let (start, hw) = self
+                .partition(&tp)
                 .and_then(|p| p.display_log())
                 // ListOffsets for read_uncommitted: earliest = log start, latest = HW.
                 .map(|l| (l.log_start_offset(), l.high_watermark()))
-                .unwrap_or((0, 0))
-        };
-        let mut positions_by_member = Vec::new();
-        for m in &group.members {
-            let mut tps: Vec<TopicPartition> = assignment
-                .get(&m.member_id)
-                .map(|by_topic| {
-                    by_topic.iter().flat_map(|(t, ps)| ps.iter().map(move |p| TopicPartition::new(t.clone(), *p))).collect()
-                })
-                .unwrap_or_default();
-            tps.sort();
-            let mut positions = BTreeMap::new();
-            for tp in &tps {
-                let (start, end) = log_bounds(tp);
-                let (offset, from) = match committed.get(tp) {
-                    Some(o) => (*o, StartFrom::Committed),
-                    None => match reset {
-                        OffsetReset::Earliest => (start, StartFrom::ResetEarliest),
-                        OffsetReset::Latest => (end, StartFrom::ResetLatest),
-                    },
-                };
-                positions.insert(tp.clone(), offset);
-                events.push(EventKind::PositionSet {
-                    group: group_id.to_string(),
-                    client_id: m.client_id.clone(),
-                    tp: tp.clone(),
-                    offset,
-                    from,
-                });
-            }
-            positions_by_member.push((tps, positions));
+                .unwrap_or((0, 0));
+            let (offset, from) = match c {
+                Some(o) => (o, StartFrom::Committed),
+                None => match reset {
+                    OffsetReset::Earliest => (start, StartFrom::ResetEarliest),
+                    OffsetReset::Latest => (hw, StartFrom::ResetLatest),
+                },
+            };
+            sets.push((tp, offset, from));
         }
-        let Some(group) = self.groups.get_mut(group_id) else { return };
-        group.generation = generation;
-        group.state = GroupState::Stable;
-        group.rebalance_due = None;
-        group.initial_delay_since = None;
-        let mut assigned_events = Vec::new();
-        for (m, (tps, positions)) in group.members.iter_mut().zip(positions_by_member) {
-            assigned_events.push(EventKind::PartitionsAssigned {
-                group: group_id.to_string(),
-                generation,
-                client_id: m.client_id.clone(),
-                partitions: tps.clone(),
-            });
-            m.token += 1;
-            m.fetch_cursor = 0;
+        let Some(g) = self.groups.get_mut(group_id) else { return };
+        let Some(m) = g.member_mut(client_id) else { return };
+        if m.token != token {
+            return;
+        }
+        for (tp, offset, _) in &sets {
+            if m.assigned.contains(tp) {
+                m.positions.insert(tp.clone(), *offset);
+            }
+        }
+        for (tp, offset, _) in &sets {
+            g.first_positions.entry(tp.clone()).or_insert(*offset);
+        }
+        let Some(m) = g.member_mut(client_id) else { return };
+        if m.phase == Phase::Syncing {
+            m.phase = Phase::Stable;
+        }
+        if let Some(since) = m.paused_since.take() {
+            m.rebalance_pause_ms += now.ms().saturating_sub(since.ms());
+        }
+        m.activity = if m.assigned.is_empty() { Activity::Idle } else { Activity::Fetching };
+        m.next_auto_commit = m.next_auto_commit.max(now.plus_ms(m.config.auto_commit_interval_ms.min(1)));
+        if m.next_auto_commit == now.plus_ms(m.config.auto_commit_interval_ms.min(1)) {
             m.next_auto_commit = now.plus_ms(m.config.auto_commit_interval_ms);
-            m.activity = if tps.is_empty() { Activity::Idle } else { Activity::Fetching };
-            m.assigned = tps;
-            m.positions = positions;
-            if !m.assigned.is_empty() {
-                polls.push((m.client_id.clone(), m.token));
-            }
         }
-        for e in assigned_events {
-            self.record(e);
+        let start_polling = m.processing.is_empty() && !m.paused;
+        for (tp, offset, from) in sets {
+            self.record(EventKind::PositionSet { group: group_id.into(), client_id: client_id.into(), tp, offset, from });
         }
-        for e in events {
-            self.record(e);
-        }
-        self.record(EventKind::GroupStable { group: group_id.to_string(), generation });
-        for (client_id, token) in polls {
-            self.schedule(now, Pending::Poll { group: group_id.to_string(), client_id, token });
+        if start_polling {
+            self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
+            self.schedule(now, Pending::Poll { group: group_id.into(), client_id: client_id.into(), token });
         }
     }
 
+    /// Before rejoining: eager members commit (auto-commit) and give everything up
+    /// (`onJoinPrepare`); cooperative members commit and keep their partitions.
+    fn revoke_for_rejoin(&mut self, group_id: &str, client_id: &str) {
+        let now = self.now;
+        let Some(g) = self.groups.get(group_id) else { return };
+        let protocol = g.protocol;
+        let Some(m) = g.member(client_id) else { return };
+        if m.config.commit_mode == CommitMode::Auto && !m.assigned.is_empty() {
+            self.commit_positions(group_id, client_id);
+        }
+        if protocol == RebalanceProtocol::Eager {
+            let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+            if m.assigned.is_empty() {
+                return;
+            }
+            let revoked = std::mem::take(&mut m.assigned);
+            m.positions.clear();
+            m.token += 1;
+            m.activity = Activity::AwaitingAssignment;
+            m.paused_since.get_or_insert(now);
+            self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
+            self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: revoked });
+        }
+    }
+
+    // ----- client: heartbeats ----------------------------------------------------
+
+    fn start_heartbeats(&mut self, group_id: &str, client_id: &str) {
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let at = self.now.plus_ms(m.config.heartbeat_interval_ms);
+        let incarnation = m.incarnation;
+        self.schedule(at, Pending::HeartbeatTick { group: group_id.into(), client_id: client_id.into(), incarnation });
+    }
+
+    /// The heartbeat thread: every `heartbeat.interval.ms`, and the KIP-62 check that the
+    /// application still polls.
+    pub(super) fn heartbeat_tick(&mut self, group_id: &str, client_id: &str, incarnation: u64) {
+        let now = self.now;
+        let Some(m) = self.consumer(group_id, client_id, incarnation) else { return };
+        let stuck = now.ms().saturating_sub(m.last_poll.ms()) > m.config.max_poll_interval_ms;
+        let in_group = matches!(m.phase, Phase::Stable | Phase::Syncing | Phase::Joining) && !m.member_id.is_empty();
+        let member_id = m.member_id.clone();
+        let generation = m.generation;
+        let phase = m.phase;
+        if stuck && in_group {
+            // Leave the group; the next poll() rejoins (`maybeLeaveGroup`).
+            if let Some(at) = self.to_coordinator(group_id) {
+                self.schedule(at, Pending::LeaveArrive { group: group_id.into(), member_id, reason: LeaveReason::PollTimeout });
+            }
+            let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+            m.phase = Phase::LeftPollTimeout;
+            m.member_id = String::new();
+            m.generation = -1;
+            let revoked = std::mem::take(&mut m.assigned);
+            m.positions.clear();
+            m.token += 1;
+            m.activity = Activity::AwaitingAssignment;
+            if !revoked.is_empty() {
+                self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: revoked });
+            }
+        } else if phase == Phase::Stable {
+            if let Some(at) = self.to_coordinator(group_id) {
+                self.schedule(
+                    at,
+                    Pending::HeartbeatArrive { group: group_id.into(), client_id: client_id.into(), incarnation, member_id, generation },
+                );
+            }
+        }
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let at = now.plus_ms(m.config.heartbeat_interval_ms);
+        self.schedule(at, Pending::HeartbeatTick { group: group_id.into(), client_id: client_id.into(), incarnation });
+    }
+
+    pub(super) fn heartbeat_response(&mut self, group_id: &str, client_id: &str, incarnation: u64, error: Option<GroupError>) {
+        let Some(m) = self.consumer(group_id, client_id, incarnation) else { return };
+        if m.phase != Phase::Stable {
+            return;
+        }
+        match error {
+            None => {}
+            Some(GroupError::RebalanceInProgress) => {
+                self.record(EventKind::RebalanceNoticed { group: group_id.into(), client_id: client_id.into() });
+                self.revoke_for_rejoin(group_id, client_id);
+                self.send_join(group_id, client_id);
+            }
+            Some(_) => {
+                // Fenced (unknown member or stale generation): the partitions are lost,
+                // not revoked — no commit (`onPartitionsLost`).
+                let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+                m.member_id = String::new();
+                m.generation = -1;
+                let revoked = std::mem::take(&mut m.assigned);
+                m.positions.clear();
+                m.token += 1;
+                if !revoked.is_empty() {
+                    self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: revoked });
+                }
+                self.send_join(group_id, client_id);
+            }
+        }
+    }
+
+    // ----- client: commits ---------------------------------------------------------
+
+    /// Sends an OffsetCommit with the consumer's positions (the offsets after what
+    /// `poll()` returned).
+    pub(super) fn commit_positions(&mut self, group_id: &str, client_id: &str) {
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let offsets: Vec<(TopicPartition, u64)> = m.positions.iter().map(|(tp, o)| (tp.clone(), *o)).collect();
+        self.commit_offsets(group_id, client_id, offsets);
+    }
+
+    /// Sends an OffsetCommit. A consumer no longer in the group fails at once
+    /// (`CommitFailedException`: the group rebalanced and gave its partitions away).
+    pub(super) fn commit_offsets(&mut self, group_id: &str, client_id: &str, offsets: Vec<(TopicPartition, u64)>) {
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        if offsets.is_empty() || m.phase == Phase::Crashed {
+            return;
+        }
+        if m.member_id.is_empty() || m.phase == Phase::LeftPollTimeout {
+            self.record(EventKind::CommitFailed {
+                group: group_id.into(),
+                client_id: client_id.into(),
+                error: GroupError::UnknownMemberId,
+                offsets,
+            });
+            return;
+        }
+        let (member_id, generation, incarnation) = (m.member_id.clone(), m.generation, m.incarnation);
+        let Some(at) = self.to_coordinator(group_id) else { return };
+        self.schedule(
+            at,
+            Pending::CommitArrive { group: group_id.into(), client_id: client_id.into(), incarnation, member_id, generation, offsets },
+        );
+    }
+
+    // ----- coordinator -------------------------------------------------------------------
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn join_arrive(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        incarnation: u64,
+        member_id: String,
+        instance_id: Option<String>,
+        subscription: Vec<String>,
+        owned: Vec<TopicPartition>,
+        generation: i32,
+        timeouts: (u64, u64),
+    ) {
+        if self.coordinator_of(group_id).is_none() {
+            return; // Lost: the client's request times out and it retries.
+        }
+        let now = self.now;
+        let reply = self.reply_at();
+        let (session, rebalance_ms) = timeouts;
+        let Some(g) = self.groups.get(group_id) else { return };
+        let state = g.state;
+        if member_id.is_empty() {
+            let new_id = format!("{}-{}", instance_id.clone().unwrap_or_else(|| client_id.to_string()), self.rng.uuid_v4());
+            let Some(g) = self.groups.get_mut(group_id) else { return };
+            // KIP-345: a static member's new incarnation takes the old one's place.
+            if let Some(instance) = &instance_id {
+                let replaced = g.registry.iter_mut().find(|r| r.group_instance_id.as_ref() == Some(instance)).map(|r| {
+                    let old = std::mem::replace(&mut r.member_id, new_id.clone());
+                    r.session_deadline = now.plus_ms(session);
+                    r.session_timeout_ms = session;
+                    r.rebalance_timeout_ms = rebalance_ms;
+                    r.joined = true;
+                    old
+                });
+                if let Some(old) = replaced {
+                    if g.leader.as_ref() == Some(&old) {
+                        g.leader = Some(new_id.clone());
+                    }
+                    g.pending_sync.retain(|p| *p != old);
+                    let generation = g.generation;
+                    let leader = g.leader.as_ref() == Some(&new_id);
+                    let members = if leader { Self::member_list(g) } else { Vec::new() };
+                    self.record(EventKind::StaticMemberReplaced {
+                        group: group_id.into(),
+                        client_id: client_id.into(),
+                        old_member_id: old,
+                        member_id: new_id.clone(),
+                    });
+                    self.schedule_session_check(group_id, &new_id, now.plus_ms(session));
+                    if state == GroupState::Stable {
+                        // No rebalance: it gets the generation it had and syncs.
+                        self.schedule(reply, Pending::JoinResponse {
+                            group: group_id.into(),
+                            client_id: client_id.into(),
+                            incarnation,
+                            result: JoinResult::Joined { generation, member_id: new_id, leader, members },
+                        });
+                    } else {
+                        self.try_complete_join(group_id);
+                    }
+                    return;
+                }
+                // A static member joins directly, without MEMBER_ID_REQUIRED.
+                self.register(group_id, client_id, new_id, instance_id, subscription, owned, generation, timeouts);
+                return;
+            }
+            self.schedule(reply, Pending::JoinResponse {
+                group: group_id.into(),
+                client_id: client_id.into(),
+                incarnation,
+                result: JoinResult::MemberIdRequired(new_id.clone()),
+            });
+            if let Some(g) = self.groups.get_mut(group_id) {
+                g.pending_members.push(new_id);
+            }
+            return;
+        }
+        let known = g.registry.iter().any(|r| r.member_id == member_id);
+        let pending = g.pending_members.contains(&member_id);
+        if known {
+            let Some(g) = self.groups.get_mut(group_id) else { return };
+            if let Some(r) = g.registry.iter_mut().find(|r| r.member_id == member_id) {
+                r.joined = true;
+                r.subscription = subscription;
+                r.owned = owned;
+                r.owned_generation = generation;
+                r.session_deadline = now.plus_ms(session);
+                r.session_timeout_ms = session;
+                r.rebalance_timeout_ms = rebalance_ms;
+            }
+            self.schedule_session_check(group_id, &member_id, now.plus_ms(session));
+            if matches!(state, GroupState::Stable | GroupState::CompletingRebalance) {
+                self.prepare_rebalance(group_id, RebalanceCause::MemberRejoined { client_id: client_id.into() }, Some(&member_id));
+            }
+            self.try_complete_join(group_id);
+        } else if pending {
+            if let Some(g) = self.groups.get_mut(group_id) {
+                g.pending_members.retain(|p| *p != member_id);
+            }
+            self.register(group_id, client_id, member_id, instance_id, subscription, owned, generation, timeouts);
+        } else {
+            self.schedule(reply, Pending::JoinResponse {
+                group: group_id.into(),
+                client_id: client_id.into(),
+                incarnation,
+                result: JoinResult::Error(GroupError::UnknownMemberId),
+            });
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn register(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        member_id: String,
+        instance_id: Option<String>,
+        subscription: Vec<String>,
+        owned: Vec<TopicPartition>,
+        generation: i32,
+        (session_ms, rebalance_ms): (u64, u64),
+    ) {
+        let now = self.now;
+        let Some(g) = self.groups.get_mut(group_id) else { return };
+        g.registry.push(Registered {
+            member_id: member_id.clone(),
+            client_id: client_id.into(),
+            group_instance_id: instance_id,
+            subscription,
+            owned,
+            owned_generation: generation,
+            joined: true,
+            session_deadline: now.plus_ms(session_ms),
+            session_timeout_ms: session_ms,
+            rebalance_timeout_ms: rebalance_ms,
+            assignment: Vec::new(),
+        });
+        self.record(EventKind::MemberJoined { group: group_id.into(), client_id: client_id.into(), member_id: member_id.clone() });
+        self.schedule_session_check(group_id, &member_id, now.plus_ms(session_ms));
+        self.prepare_rebalance(group_id, RebalanceCause::MemberJoined { client_id: client_id.into() }, Some(&member_id));
+        self.try_complete_join(group_id);
+    }
+
+    fn member_list(g: &Group) -> Vec<(String, Option<String>, Vec<String>, Vec<TopicPartition>, i32)> {
+        g.registry
+            .iter()
+            .map(|r| (r.member_id.clone(), r.group_instance_id.clone(), r.subscription.clone(), r.owned.clone(), r.owned_generation))
+            .collect()
+    }
+
+    /// The largest rebalance timeout (`max.poll.interval.ms`) among the members.
+    fn rebalance_timeout(&self, group_id: &str) -> u64 {
+        self.groups
+            .get(group_id)
+            .map(|g| g.registry.iter().map(|r| r.rebalance_timeout_ms).max().unwrap_or(300_000))
+            .unwrap_or(300_000)
+    }
+
+    /// Enters (or stays in) PreparingRebalance. A group formed from empty waits
+    /// `group.initial.rebalance.delay.ms`, re-armed by each new member up to the rebalance
+    /// timeout (`InitialDelayedJoin`); otherwise the join phase ends when every member
+    /// has rejoined or the rebalance timeout passes.
+    pub(super) fn prepare_rebalance(&mut self, group_id: &str, cause: RebalanceCause, joined_now: Option<&str>) {
+        let now = self.now;
+        let initial_delay = self.cluster.group_initial_rebalance_delay_ms;
+        let timeout = self.rebalance_timeout(group_id);
+        let reply = self.reply_at();
+        let Some(g) = self.groups.get_mut(group_id) else { return };
+        let state = g.state;
+        let mut refused_syncs = Vec::new();
+        let due = match state {
+            GroupState::Empty => {
+                g.initial_delay_since = Some(now);
+                Some(now.plus_ms(initial_delay.min(timeout)))
+            }
+            GroupState::Stable | GroupState::CompletingRebalance => {
+                for r in &mut g.registry {
+                    r.joined = joined_now == Some(r.member_id.as_str());
+                }
+                refused_syncs = std::mem::take(&mut g.pending_sync);
+                Some(now.plus_ms(timeout))
+            }
+            GroupState::PreparingRebalance => match (g.initial_delay_since, &cause) {
+                (Some(since), RebalanceCause::MemberJoined { .. }) => {
+                    Some(now.plus_ms(initial_delay).min(since.plus_ms(timeout)))
+                }
+                _ => None,
+            },
+        };
+        g.state = GroupState::PreparingRebalance;
+        if let Some(due) = due {
+            g.round += 1;
+            g.rebalance_due = Some(due);
+            let round = g.round;
+            self.schedule(due, Pending::JoinDeadline { group: group_id.into(), round });
+        }
+        for member_id in refused_syncs {
+            self.answer_sync(group_id, &member_id, Err(GroupError::RebalanceInProgress), reply);
+        }
+        if state != GroupState::PreparingRebalance {
+            self.record(EventKind::RebalanceStarted { group: group_id.into(), cause });
+        }
+    }
+
+    /// Completes the join phase once every member has rejoined (outside the initial delay).
+    fn try_complete_join(&mut self, group_id: &str) {
+        let Some(g) = self.groups.get(group_id) else { return };
+        if g.state == GroupState::PreparingRebalance && g.initial_delay_since.is_none() && g.registry.iter().all(|r| r.joined) {
+            self.complete_join(group_id);
+        }
+    }
+
+    pub(super) fn join_deadline(&mut self, group_id: &str, round: u64) {
+        let Some(g) = self.groups.get_mut(group_id) else { return };
+        if g.round != round || g.state != GroupState::PreparingRebalance {
+            return;
+        }
+        if g.initial_delay_since.take().is_some() {
+            self.try_complete_join(group_id);
+            // Members still missing after the initial delay get the full rebalance timeout.
+            let timeout = self.rebalance_timeout(group_id);
+            let now = self.now;
+            let Some(g) = self.groups.get_mut(group_id) else { return };
+            if g.state == GroupState::PreparingRebalance {
+                g.round += 1;
+                let round = g.round;
+                g.rebalance_due = Some(now.plus_ms(timeout));
+                self.schedule(now.plus_ms(timeout), Pending::JoinDeadline { group: group_id.into(), round });
+            }
+            return;
+        }
+        // The rebalance timeout: members that did not rejoin are removed.
+        let gone: Vec<Registered> = g.registry.iter().filter(|r| !r.joined).cloned().collect();
+        g.registry.retain(|r| r.joined);
+        for r in gone {
+            self.record(EventKind::MemberLeft {
+                group: group_id.into(),
+                client_id: r.client_id,
+                member_id: r.member_id,
+                reason: LeaveReason::RebalanceTimeout,
+            });
+        }
+        self.complete_join(group_id);
+    }
+
+    /// A new generation: the leader (kept if still a member, else the first to join)
+    /// gets everyone's subscriptions; every member gets the JoinGroup answer.
+    fn complete_join(&mut self, group_id: &str) {
+        let reply = self.reply_at();
+        let Some(g) = self.groups.get_mut(group_id) else { return };
+        if g.registry.is_empty() {
+            g.state = GroupState::Empty;
+            g.rebalance_due = None;
+            g.initial_delay_since = None;
+            g.leader = None;
+            return;
+        }
+        g.generation += 1;
+        g.state = GroupState::CompletingRebalance;
+        g.rebalance_due = None;
+        g.round += 1;
+        let keep = g.leader.as_ref().filter(|l| g.registry.iter().any(|r| &r.member_id == *l)).cloned();
+        let leader = keep.unwrap_or_else(|| g.registry[0].member_id.clone());
+        g.leader = Some(leader.clone());
+        let generation = g.generation;
+        let members = Self::member_list(g);
+        let leader_client = g.registry.iter().find(|r| r.member_id == leader).map(|r| r.client_id.clone()).unwrap_or_default();
+        let member_clients: Vec<String> = g.registry.iter().map(|r| r.client_id.clone()).collect();
+        let assignor = g.config.assignor.to_string();
+        let answers: Vec<(String, String)> = g.registry.iter().map(|r| (r.client_id.clone(), r.member_id.clone())).collect();
+        self.record(EventKind::JoinPhaseCompleted {
+            group: group_id.into(),
+            generation,
+            leader: leader_client,
+            members: member_clients,
+            assignor,
+        });
+        for (client_id, member_id) in answers {
+            let Some(incarnation) = self.groups.get(group_id).and_then(|g| g.member(&client_id)).map(|m| m.incarnation) else {
+                continue; // Its process is gone; its session will expire.
+            };
+            let is_leader = member_id == leader;
+            self.schedule(reply, Pending::JoinResponse {
+                group: group_id.into(),
+                client_id,
+                incarnation,
+                result: JoinResult::Joined {
+                    generation,
+                    member_id,
+                    leader: is_leader,
+                    members: if is_leader { members.clone() } else { Vec::new() },
+                },
+            });
+        }
+    }
+
+    pub(super) fn sync_arrive(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        incarnation: u64,
+        member_id: String,
+        generation: i32,
+        assignment: Option<BTreeMap<String, Vec<TopicPartition>>>,
+    ) {
+        if self.coordinator_of(group_id).is_none() {
+            return;
+        }
+        let now = self.now;
+        let reply = self.reply_at();
+        let Some(g) = self.groups.get_mut(group_id) else { return };
+        let _ = (client_id, incarnation);
+        if !g.registry.iter().any(|r| r.member_id == member_id) {
+            self.answer_sync_direct(group_id, client_id, incarnation, Err(GroupError::UnknownMemberId), reply);
+            return;
+        }
+        if generation != g.generation {
+            self.answer_sync_direct(group_id, client_id, incarnation, Err(GroupError::IllegalGeneration), reply);
+            return;
+        }
+        match g.state {
+            GroupState::PreparingRebalance | GroupState::Empty => {
+                self.answer_sync_direct(group_id, client_id, incarnation, Err(GroupError::RebalanceInProgress), reply);
+            }
+            GroupState::Stable => {
+                let a = g.registry.iter().find(|r| r.member_id == member_id).map(|r| r.assignment.clone()).unwrap_or_default();
+                self.answer_sync_direct(group_id, client_id, incarnation, Ok(a), reply);
+            }
+            GroupState::CompletingRebalance => {
+                g.pending_sync.push(member_id.clone());
+                if let Some(assignment) = assignment {
+                    for r in &mut g.registry {
+                        r.assignment = assignment.get(&r.member_id).cloned().unwrap_or_default();
+                    }
+                    g.state = GroupState::Stable;
+                    g.rebalances += 1;
+                    let waiting = std::mem::take(&mut g.pending_sync);
+                    self.record(EventKind::GroupStable { group: group_id.into(), generation });
+                    for m in waiting {
+                        let a = self.groups.get(group_id).and_then(|g| g.registered(&m)).map(|r| r.assignment.clone()).unwrap_or_default();
+                        self.answer_sync(group_id, &m, Ok(a), reply);
+                    }
+                }
+            }
+        }
+        let _ = now;
+    }
+
+    fn answer_sync(&mut self, group_id: &str, member_id: &str, result: Result<Vec<TopicPartition>, GroupError>, at: SimTime) {
+        let Some(g) = self.groups.get(group_id) else { return };
+        let Some(m) = g.members.iter().find(|m| m.member_id == member_id) else { return };
+        let (client_id, incarnation) = (m.client_id.clone(), m.incarnation);
+        self.schedule(at, Pending::SyncResponse { group: group_id.into(), client_id, incarnation, result });
+    }
+
+    fn answer_sync_direct(&mut self, group_id: &str, client_id: &str, incarnation: u64, result: Result<Vec<TopicPartition>, GroupError>, at: SimTime) {
+        self.schedule(at, Pending::SyncResponse { group: group_id.into(), client_id: client_id.into(), incarnation, result });
+    }
+
+    pub(super) fn heartbeat_arrive(&mut self, group_id: &str, client_id: &str, incarnation: u64, member_id: String, generation: i32) {
+        if self.coordinator_of(group_id).is_none() {
+            return;
+        }
+        let now = self.now;
+        let reply = self.reply_at();
+        let Some(g) = self.groups.get_mut(group_id) else { return };
+        let mut session = 0;
+        let error = match g.registry.iter_mut().find(|r| r.member_id == member_id) {
+            None => Some(GroupError::UnknownMemberId),
+            Some(_) if generation != g.generation => Some(GroupError::IllegalGeneration),
+            Some(r) => {
+                session = r.session_timeout_ms;
+                r.session_deadline = now.plus_ms(session);
+                match g.state {
+                    GroupState::PreparingRebalance => Some(GroupError::RebalanceInProgress),
+                    _ => None,
+                }
+            }
+        };
+        if session > 0 {
+            self.schedule_session_check(group_id, &member_id, now.plus_ms(session));
+        }
+        self.schedule(reply, Pending::HeartbeatResponse { group: group_id.into(), client_id: client_id.into(), incarnation, error });
+    }
+
+    fn schedule_session_check(&mut self, group_id: &str, member_id: &str, at: SimTime) {
+        self.schedule(at, Pending::SessionCheck { group: group_id.into(), member_id: member_id.into() });
+    }
+
+    /// `session.timeout.ms` passed without a heartbeat: the member is removed.
+    pub(super) fn session_check(&mut self, group_id: &str, member_id: &str) {
+        let now = self.now;
+        let Some(g) = self.groups.get(group_id) else { return };
+        let Some(r) = g.registered(member_id) else { return };
+        if r.session_deadline > now {
+            return;
+        }
+        self.remove_member(group_id, member_id, LeaveReason::SessionTimeout);
+    }
+
+    pub(super) fn leave_arrive(&mut self, group_id: &str, member_id: &str, reason: LeaveReason) {
+        if self.coordinator_of(group_id).is_none() {
+            return;
+        }
+        self.remove_member(group_id, member_id, reason);
+    }
+
+    fn remove_member(&mut self, group_id: &str, member_id: &str, reason: LeaveReason) {
+        let Some(g) = self.groups.get_mut(group_id) else { return };
+        let Some(i) = g.registry.iter().position(|r| r.member_id == member_id) else { return };
+        let r = g.registry.remove(i);
+        g.pending_sync.retain(|p| p != member_id);
+        let empty = g.registry.is_empty();
+        self.record(EventKind::MemberLeft { group: group_id.into(), client_id: r.client_id.clone(), member_id: member_id.into(), reason });
+        if empty {
+            if let Some(g) = self.groups.get_mut(group_id) {
+                g.state = GroupState::Empty;
+                g.rebalance_due = None;
+                g.initial_delay_since = None;
+                g.leader = None;
+                g.round += 1;
+            }
+        } else {
+            self.prepare_rebalance(group_id, RebalanceCause::MemberLeft { client_id: r.client_id }, None);
+            self.try_complete_join(group_id);
+        }
+    }
+
+    /// OffsetCommit: accepted from a member of the current generation (also while the
+    /// group prepares a rebalance, which is how `onJoinPrepare` commits get in).
+    pub(super) fn commit_arrive(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        member_id: &str,
+        generation: i32,
+        offsets: Vec<(TopicPartition, u64)>,
+    ) {
+        if self.coordinator_of(group_id).is_none() {
+            return;
+        }
+        let Some(g) = self.groups.get_mut(group_id) else { return };
+        let error = if !g.registry.iter().any(|r| r.member_id == member_id) {
+            Some(GroupError::UnknownMemberId)
+        } else if generation != g.generation {
+            Some(GroupError::IllegalGeneration)
+        } else if g.state == GroupState::CompletingRebalance {
+            Some(GroupError::RebalanceInProgress)
+        } else {
+            None
+        };
+        if let Some(error) = error {
+            self.record(EventKind::CommitFailed { group: group_id.into(), client_id: client_id.into(), error, offsets });
+            return;
+        }
+        let changed = offsets.iter().any(|(tp, o)| g.committed.get(tp) != Some(o));
+        for (tp, o) in &offsets {
+            g.committed.insert(tp.clone(), *o);
+        }
+        // Kafka commits every position each time; the trace shows only commits that
+        // move an offset, so a quiet group does not fill it with repeats.
+        if changed {
+            self.record(EventKind::OffsetsCommitted { group: group_id.into(), client_id: client_id.into(), offsets });
+        }
+    }
+
+    pub(super) fn offset_fetch_arrive(&mut self, group_id: &str, client_id: &str, incarnation: u64, token: u64, partitions: Vec<TopicPartition>) {
+        if self.coordinator_of(group_id).is_none() {
+            return;
+        }
+        let reply = self.reply_at();
+        let Some(g) = self.groups.get(group_id) else { return };
+        let committed = partitions.into_iter().map(|tp| {
+            let c = g.committed.get(&tp).copied();
+            (tp, c)
+        });
+        let committed = committed.collect();
+        self.schedule(reply, Pending::OffsetFetchResponse { group: group_id.into(), client_id: client_id.into(), incarnation, token, committed });
+    }
+
+    /// `partition.assignment.strategy` changes: the group rebalances with it.
+    pub(super) fn change_assignor(&mut self, group_id: &str) {
+        let Some(g) = self.groups.get(group_id) else { return };
+        if g.registry.is_empty() {
+            return;
+        }
+        self.prepare_rebalance(group_id, RebalanceCause::AssignorChanged, None);
+    }
 }

@@ -80,8 +80,44 @@ pub(crate) enum Pending {
     IsrCheck,
     /// Brokers delete what retention allows, every `log.retention.check.interval.ms`.
     RetentionCheck,
-    /// A group's JoinGroup/SyncGroup round is over.
-    RebalanceComplete { group: String, round: u64 },
+    /// A consumer (re)sends JoinGroup after FindCoordinator failed.
+    ClientJoin { group: String, client_id: String, incarnation: u64 },
+    JoinArrive {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+        member_id: String,
+        instance_id: Option<String>,
+        subscription: Vec<String>,
+        owned: Vec<TopicPartition>,
+        generation: i32,
+        session_ms: u64,
+        rebalance_ms: u64,
+    },
+    JoinResponse { group: String, client_id: String, incarnation: u64, result: groups::JoinResult },
+    /// The initial delay or the rebalance timeout of a join phase ends.
+    JoinDeadline { group: String, round: u64 },
+    SyncArrive {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+        member_id: String,
+        generation: i32,
+        assignment: Option<BTreeMap<String, Vec<TopicPartition>>>,
+    },
+    SyncResponse { group: String, client_id: String, incarnation: u64, result: Result<Vec<TopicPartition>, crate::event::GroupError> },
+    OffsetFetchArrive { group: String, client_id: String, incarnation: u64, token: u64, partitions: Vec<TopicPartition> },
+    OffsetFetchResponse { group: String, client_id: String, incarnation: u64, token: u64, committed: Vec<(TopicPartition, Option<u64>)> },
+    /// The consumer's heartbeat thread wakes up.
+    HeartbeatTick { group: String, client_id: String, incarnation: u64 },
+    HeartbeatArrive { group: String, client_id: String, incarnation: u64, member_id: String, generation: i32 },
+    HeartbeatResponse { group: String, client_id: String, incarnation: u64, error: Option<crate::event::GroupError> },
+    /// The coordinator checks whether a member's session expired.
+    SessionCheck { group: String, member_id: String },
+    LeaveArrive { group: String, member_id: String, reason: crate::event::LeaveReason },
+    CommitArrive { group: String, client_id: String, incarnation: u64, member_id: String, generation: i32, offsets: Vec<(TopicPartition, u64)> },
+    /// The application finished processing what the last `poll()` returned.
+    ProcessingDone { group: String, client_id: String, token: u64 },
     /// A member calls `poll()`.
     Poll { group: String, client_id: String, token: u64 },
     /// A member's Fetch request reaches the broker.
@@ -185,6 +221,8 @@ pub struct Sim {
     /// Bumped at each restart, so a stale session expiry or registration is ignored.
     incarnations: BTreeMap<BrokerId, u64>,
     pub(crate) topics: BTreeMap<String, Topic>,
+    /// Where `__consumer_offsets`' partitions live (placement only; see `coordinator_of`).
+    pub(crate) offsets_topic: Vec<Vec<BrokerId>>,
     delayed_produces: Vec<DelayedProduce>,
     next_delayed: u64,
     replica_tokens: BTreeMap<(TopicPartition, BrokerId), u64>,
@@ -221,6 +259,7 @@ impl Sim {
             brokers: (0..cluster_brokers).map(|b| (b, Broker::new(b))).collect(),
             incarnations: BTreeMap::new(),
             topics: BTreeMap::new(),
+            offsets_topic: Vec::new(),
             delayed_produces: Vec::new(),
             next_delayed: 1,
             replica_tokens: BTreeMap::new(),
@@ -242,6 +281,10 @@ impl Sim {
             command_log: Vec::new(),
         };
         sim.schedule(SimTime(check_every), Pending::IsrCheck);
+        // `__consumer_offsets`: 50 partitions, replication factor 3 (or fewer brokers).
+        let brokers: Vec<BrokerId> = sim.brokers.keys().copied().collect();
+        let rf = (brokers.len() as u32).min(3);
+        sim.offsets_topic = place_replicas(&mut sim.rng, &brokers, groups::OFFSETS_TOPIC_PARTITIONS, rf);
         sim.schedule(SimTime(retention::LOG_INITIAL_TASK_DELAY_MS), Pending::RetentionCheck);
         sim
     }
@@ -547,7 +590,12 @@ impl Sim {
                 }
                 Ok(())
             }
-            Command::RemoveMember { group, client_id } => {
+            Command::CrashMember { group, client_id }
+            | Command::RestartMember { group, client_id }
+            | Command::PauseMember { group, client_id, .. }
+            | Command::SetProcessing { group, client_id, .. }
+            | Command::SetCommitMode { group, client_id, .. }
+            | Command::RemoveMember { group, client_id } => {
                 let Some(g) = self.groups.get(group) else {
                     return Err(CommandError::UnknownGroup(group.clone()));
                 };
@@ -689,21 +737,7 @@ impl Sim {
             Command::RemoveMember { group, client_id } => self.leave(&group, &client_id),
             Command::AddGroup { group } => {
                 let id = group.id.clone();
-                self.groups.insert(
-                    id.clone(),
-                    Group {
-                        id: id.clone(),
-                        topics: group.topics,
-                        config: group.config,
-                        members: Vec::new(),
-                        state: GroupState::Empty,
-                        generation: 0,
-                        committed: BTreeMap::new(),
-                        rebalance_due: None,
-                        round: 0,
-                        initial_delay_since: None,
-                    },
-                );
+                self.groups.insert(id.clone(), Group::new(id.clone(), group.topics, group.config));
                 self.record(EventKind::GroupCreated { group: id.clone() });
                 for m in group.members {
                     self.join(&id, m);
@@ -766,9 +800,21 @@ impl Sim {
             Command::SetAssignor { group, assignor } => {
                 if let Some(g) = self.groups.get_mut(&group) {
                     g.config.assignor = assignor;
-                    if !g.members.is_empty() {
-                        self.start_rebalance(&group, RebalanceCause::AssignorChanged);
-                    }
+                    g.protocol = crate::group::RebalanceProtocol::for_assignor(assignor);
+                    self.change_assignor(&group);
+                }
+            }
+            Command::CrashMember { group, client_id } => self.crash_member(&group, &client_id),
+            Command::RestartMember { group, client_id } => self.restart_member(&group, &client_id),
+            Command::PauseMember { group, client_id, paused } => self.pause_member(&group, &client_id, paused),
+            Command::SetProcessing { group, client_id, processing_ms } => {
+                if let Some(m) = self.groups.get_mut(&group).and_then(|g| g.member_mut(&client_id)) {
+                    m.config.processing_ms = processing_ms.min(3_600_000);
+                }
+            }
+            Command::SetCommitMode { group, client_id, commit_mode } => {
+                if let Some(m) = self.groups.get_mut(&group).and_then(|g| g.member_mut(&client_id)) {
+                    m.config.commit_mode = commit_mode;
                 }
             }
         }
@@ -824,7 +870,43 @@ impl Sim {
                 self.schedule(at, Pending::IsrCheck);
             }
             Pending::RetentionCheck => self.retention_check(),
-            Pending::RebalanceComplete { group, round } => self.complete_rebalance(&group, round),
+            Pending::ClientJoin { group, client_id, incarnation } => {
+                if self.groups.get(&group).and_then(|g| g.member(&client_id)).is_some_and(|m| m.incarnation == incarnation) {
+                    self.send_join(&group, &client_id);
+                }
+            }
+            Pending::JoinArrive { group, client_id, incarnation, member_id, instance_id, subscription, owned, generation, session_ms, rebalance_ms } => {
+                self.join_arrive(&group, &client_id, incarnation, member_id, instance_id, subscription, owned, generation, (session_ms, rebalance_ms))
+            }
+            Pending::JoinResponse { group, client_id, incarnation, result } => {
+                self.join_response(&group, &client_id, incarnation, result)
+            }
+            Pending::JoinDeadline { group, round } => self.join_deadline(&group, round),
+            Pending::SyncArrive { group, client_id, incarnation, member_id, generation, assignment } => {
+                self.sync_arrive(&group, &client_id, incarnation, member_id, generation, assignment)
+            }
+            Pending::SyncResponse { group, client_id, incarnation, result } => {
+                self.sync_response(&group, &client_id, incarnation, result)
+            }
+            Pending::OffsetFetchArrive { group, client_id, incarnation, token, partitions } => {
+                self.offset_fetch_arrive(&group, &client_id, incarnation, token, partitions)
+            }
+            Pending::OffsetFetchResponse { group, client_id, incarnation, token, committed } => {
+                self.offset_fetch_response(&group, &client_id, incarnation, token, committed)
+            }
+            Pending::HeartbeatTick { group, client_id, incarnation } => self.heartbeat_tick(&group, &client_id, incarnation),
+            Pending::HeartbeatArrive { group, client_id, incarnation, member_id, generation } => {
+                self.heartbeat_arrive(&group, &client_id, incarnation, member_id, generation)
+            }
+            Pending::HeartbeatResponse { group, client_id, incarnation, error } => {
+                self.heartbeat_response(&group, &client_id, incarnation, error)
+            }
+            Pending::SessionCheck { group, member_id } => self.session_check(&group, &member_id),
+            Pending::LeaveArrive { group, member_id, reason } => self.leave_arrive(&group, &member_id, reason),
+            Pending::CommitArrive { group, client_id, member_id, generation, offsets, .. } => {
+                self.commit_arrive(&group, &client_id, &member_id, generation, offsets)
+            }
+            Pending::ProcessingDone { group, client_id, token } => self.processing_done(&group, &client_id, token),
             Pending::Poll { group, client_id, token } => self.poll(&group, &client_id, token),
             Pending::FetchArrive { group, client_id, token } => self.fetch_arrive(&group, &client_id, token),
             Pending::FetchTimeout { group, client_id, token, fetch } => {

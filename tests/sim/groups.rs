@@ -1,0 +1,218 @@
+//! The consumer group protocol, scenario by scenario: what triggers a rebalance, how
+//! long the group stops, static membership, livelock, and what each commit strategy
+//! does to a crash (duplicates or losses).
+
+use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
+use kafka_sandbox_core::config::{ClusterConfig, ConsumerConfig, GroupConfig, OffsetReset, ProducerConfig};
+use kafka_sandbox_core::event::{EventKind, LeaveReason};
+use kafka_sandbox_core::group::{CommitMode, GroupState};
+use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec, FORMAT_VERSION};
+use kafka_sandbox_core::{Command, Sim, SimTime};
+
+fn member(client_id: &str, instance: Option<&str>, mode: CommitMode, processing_ms: u64) -> MemberSpec {
+    MemberSpec {
+        client_id: client_id.into(),
+        group_instance_id: instance.map(str::to_string),
+        topics: None,
+        config: ConsumerConfig {
+            commit_mode: mode,
+            processing_ms,
+            session_timeout_ms: 6_000,
+            max_poll_interval_ms: 20_000,
+            ..ConsumerConfig::default()
+        },
+    }
+}
+
+/// Three brokers, topic "t" with 4 partitions, producer "p" (round robin, one record
+/// every 100 ms from 2 s on when `load` is set), group "g" with the given members.
+fn build(members: Vec<MemberSpec>, assignor: kafka_sandbox_core::assign::Strategy) -> Sim {
+    let scenario = Scenario {
+        version: FORMAT_VERSION,
+        name: None,
+        description: None,
+        seed: 5,
+        cluster: ClusterConfig { brokers: 3, network_latency_ms: 10, group_initial_rebalance_delay_ms: 0, ..ClusterConfig::default() },
+        topics: vec![TopicSpec { name: "t".into(), partitions: 4, ..TopicSpec::default() }],
+        producers: vec![ProducerSpec {
+            name: "p".into(),
+            config: ProducerConfig { partitioner: kafka_sandbox_core::partitioner::PartitionerKind::RoundRobin, linger_ms: 0, ..ProducerConfig::default() },
+            send: vec![],
+        }],
+        groups: vec![GroupSpec {
+            id: "g".into(),
+            topics: vec!["t".into()],
+            config: GroupConfig { assignor, auto_offset_reset: OffsetReset::Earliest },
+            members,
+        }],
+        commands: vec![],
+        duration_ms: None,
+    };
+    let mut sim = scenario.build().expect("builds");
+    sim.run_until(SimTime(1_000));
+    sim
+}
+
+fn produce_n(sim: &mut Sim, from: u32, n: u32) {
+    for i in from..from + n {
+        sim.apply(Command::Produce { producer: "p".into(), topic: "t".into(), key: None, value: format!("m{i}"), partition: None, headers: vec![] })
+            .expect("produce");
+    }
+}
+
+fn run(sim: &mut Sim, ms: u64) {
+    let until = sim.now().plus_ms(ms);
+    sim.run_until(until);
+}
+
+fn count<F: Fn(&EventKind) -> bool>(sim: &Sim, f: F) -> usize {
+    sim.trace().events().filter(|e| f(&e.kind)).count()
+}
+
+fn partitions_of(sim: &Sim, client: &str) -> Vec<u32> {
+    sim.group("g").and_then(|g| g.member(client)).map(|m| m.assigned.iter().map(|tp| tp.partition).collect()).unwrap_or_default()
+}
+
+use kafka_sandbox_core::assign::Strategy;
+
+#[test]
+fn a_new_group_forms_through_join_sync_and_offset_fetch() {
+    let sim = build(vec![member("c1", None, CommitMode::Auto, 1), member("c2", None, CommitMode::Auto, 1)], Strategy::Range);
+    let g = sim.group("g").expect("group");
+    assert_eq!(g.state, GroupState::Stable);
+    assert_eq!(g.generation, 1, "the first stable generation is 1");
+    // KIP-394: each new member is first told its id, then joins with it.
+    assert_eq!(count(&sim, |k| matches!(k, EventKind::MemberIdRequired { .. })), 2);
+    assert_eq!(count(&sim, |k| matches!(k, EventKind::JoinPhaseCompleted { .. })), 1);
+    assert_eq!(partitions_of(&sim, "c1"), vec![0, 1]);
+    assert_eq!(partitions_of(&sim, "c2"), vec![2, 3]);
+    let member_id = &g.member("c1").expect("c1").member_id;
+    assert!(member_id.starts_with("c1-"), "member id = client id + UUID: {member_id}");
+}
+
+#[test]
+fn eager_rebalance_stops_everyone_until_the_new_assignment() {
+    let mut sim = build(vec![member("c1", None, CommitMode::Auto, 1), member("c2", None, CommitMode::Auto, 1)], Strategy::Range);
+    sim.apply(Command::AddMember { group: "g".into(), member: member("c3", None, CommitMode::Auto, 1) }).expect("add");
+    run(&mut sim, 8_000);
+    let g = sim.group("g").expect("group");
+    assert_eq!(g.generation, 2);
+    // Eager: c1 and c2 revoked everything before rejoining, and waited.
+    let revoked_all = |c: &str| count(&sim, |k| matches!(k, EventKind::PartitionsRevoked { client_id, partitions, .. } if client_id == c && partitions.len() == 2));
+    assert_eq!(revoked_all("c1"), 1);
+    assert_eq!(revoked_all("c2"), 1);
+    for c in ["c1", "c2"] {
+        assert!(g.member(c).expect("member").rebalance_pause_ms > 0, "{c} could not consume during the rebalance");
+    }
+    assert_eq!([partitions_of(&sim, "c1"), partitions_of(&sim, "c2"), partitions_of(&sim, "c3")].concat().len(), 4);
+}
+
+#[test]
+fn a_graceful_close_rebalances_at_once_a_crash_only_after_the_session_timeout() {
+    for crash in [false, true] {
+        let mut sim = build(vec![member("c1", None, CommitMode::Auto, 1), member("c2", None, CommitMode::Auto, 1)], Strategy::Range);
+        let at = sim.now();
+        let command = if crash {
+            Command::CrashMember { group: "g".into(), client_id: "c2".into() }
+        } else {
+            Command::RemoveMember { group: "g".into(), client_id: "c2".into() }
+        };
+        sim.apply(command).expect("apply");
+        run(&mut sim, 10_000);
+        let left = sim.trace().events().find_map(|e| match &e.kind {
+            EventKind::MemberLeft { client_id, reason, .. } if client_id == "c2" => Some((e.time, *reason)),
+            _ => None,
+        });
+        let (when, reason) = left.expect("c2 leaves the group");
+        if crash {
+            assert_eq!(reason, LeaveReason::SessionTimeout);
+            assert!(when.ms() - at.ms() >= 6_000 - 3_000, "the coordinator waits for session.timeout.ms after the last heartbeat");
+        } else {
+            assert_eq!(reason, LeaveReason::Graceful);
+            assert!(when.ms() - at.ms() <= 50, "LeaveGroup arrives one hop later");
+        }
+        assert_eq!(partitions_of(&sim, "c1"), vec![0, 1, 2, 3], "c1 takes everything");
+    }
+}
+
+#[test]
+fn a_static_member_restarting_within_the_session_timeout_does_not_rebalance() {
+    let mut sim = build(vec![member("c1", Some("i1"), CommitMode::Auto, 1), member("c2", Some("i2"), CommitMode::Auto, 1)], Strategy::Range);
+    let before = count(&sim, |k| matches!(k, EventKind::RebalanceStarted { .. }));
+    sim.apply(Command::CrashMember { group: "g".into(), client_id: "c2".into() }).expect("crash");
+    run(&mut sim, 1_000);
+    sim.apply(Command::RestartMember { group: "g".into(), client_id: "c2".into() }).expect("restart");
+    run(&mut sim, 3_000);
+    assert_eq!(count(&sim, |k| matches!(k, EventKind::StaticMemberReplaced { .. })), 1);
+    assert_eq!(count(&sim, |k| matches!(k, EventKind::RebalanceStarted { .. })), before, "no rebalance");
+    let g = sim.group("g").expect("group");
+    assert_eq!(g.generation, 1);
+    assert_eq!(partitions_of(&sim, "c2"), vec![2, 3], "it gets its old partitions back");
+    // A static member's close sends no LeaveGroup: the group waits for its session.
+    sim.apply(Command::RemoveMember { group: "g".into(), client_id: "c2".into() }).expect("close");
+    run(&mut sim, 1_000);
+    assert_eq!(count(&sim, |k| matches!(k, EventKind::MemberLeft { .. })), 0);
+    run(&mut sim, 8_000);
+    assert_eq!(count(&sim, |k| matches!(k, EventKind::MemberLeft { reason: LeaveReason::SessionTimeout, .. })), 1);
+}
+
+#[test]
+fn livelock_a_member_stuck_processing_leaves_and_its_later_commit_fails() {
+    let mut sim = build(vec![member("c1", None, CommitMode::SyncAfterProcessing, 1), member("c2", None, CommitMode::SyncAfterProcessing, 1)], Strategy::Range);
+    // c2 now takes 30 s per record: more than max.poll.interval.ms (20 s).
+    sim.apply(Command::SetProcessing { group: "g".into(), client_id: "c2".into(), processing_ms: 30_000 }).expect("slow");
+    produce_n(&mut sim, 0, 4);
+    run(&mut sim, 40_000);
+    let left = count(&sim, |k| matches!(k, EventKind::MemberLeft { client_id, reason: LeaveReason::PollTimeout, .. } if client_id == "c2"));
+    assert_eq!(left, 1, "the heartbeat thread leaves the group although it heartbeats");
+    let failed = count(&sim, |k| matches!(k, EventKind::CommitFailed { client_id, .. } if client_id == "c2"));
+    assert!(failed >= 1, "its commit after processing fails (CommitFailedException)");
+    let c1_took_all = count(&sim, |k| matches!(k, EventKind::PartitionsAssigned { client_id, partitions, .. } if client_id == "c1" && partitions.len() == 4));
+    assert!(c1_took_all >= 1, "while c2 was out, c1 owned every partition");
+}
+
+/// One member processes, the group's records are produced, then the member crashes
+/// while processing a batch; a second member takes over after the session timeout.
+fn crash_while_processing(mode: CommitMode) -> (u64, u64, u64) {
+    let mut sim = build(vec![member("c1", None, mode, 200)], Strategy::Range);
+    sim.apply(Command::AddMember { group: "g".into(), member: member("c2", None, mode, 1) }).expect("add c2");
+    run(&mut sim, 8_000);
+    // c1 gets P0 P1; records to those partitions.
+    produce_n(&mut sim, 0, 8);
+    run(&mut sim, 300);
+    sim.apply(Command::CrashMember { group: "g".into(), client_id: "c1".into() }).expect("crash");
+    run(&mut sim, 20_000);
+    let g = sim.group("g").expect("group");
+    let processed: std::collections::BTreeSet<String> = sim
+        .trace()
+        .events()
+        .filter_map(|e| match &e.kind {
+            EventKind::RecordProcessed { value, .. } => Some(value.clone()),
+            _ => None,
+        })
+        .collect();
+    (g.duplicates, g.lost_records(), processed.len() as u64)
+}
+
+#[test]
+fn commit_after_processing_and_a_crash_give_duplicates_but_no_loss() {
+    let (duplicates, lost, processed) = crash_while_processing(CommitMode::SyncAfterProcessing);
+    assert!(duplicates > 0, "records processed but not committed are processed again");
+    assert_eq!(lost, 0);
+    assert_eq!(processed, 8, "every record processed at least once");
+}
+
+#[test]
+fn commit_before_processing_and_a_crash_give_losses_but_no_duplicates() {
+    let (duplicates, lost, processed) = crash_while_processing(CommitMode::BeforeProcessing);
+    assert_eq!(duplicates, 0);
+    assert!(lost > 0, "records committed before processing are skipped by the next owner");
+    assert!(processed < 8);
+}
+
+#[test]
+fn auto_commit_and_a_crash_within_the_interval_give_duplicates() {
+    let (duplicates, lost, _) = crash_while_processing(CommitMode::Auto);
+    assert!(duplicates > 0, "auto-commit covered only earlier polls");
+    assert_eq!(lost, 0);
+}
