@@ -266,6 +266,11 @@ impl Sim {
             reply(self, Err(ProduceError::NotLeaderOrFollower));
             return;
         }
+        // `Partition.appendRecordsToLeader` checks min.insync.replicas first.
+        if acks == Acks::All && (part.isr.len() as u32) < min_isr {
+            reply(self, Err(ProduceError::NotEnoughReplicas));
+            return;
+        }
         // Idempotence (KIP-98): the leader knows each producer's last sequence from its
         // own log; a retried batch it already has is answered with its first offsets, a
         // batch that skips ahead is refused until the earlier one arrives.
@@ -288,13 +293,21 @@ impl Sim {
                     .map(|r| (r.record.id, r.record.value.clone(), r.offset, r.timestamp))
                     .collect();
                 if !already.is_empty() {
+                    let required = already.iter().map(|a| a.2 + 1).max().unwrap_or(0);
+                    let hw = part.logs.get(&broker).map(|l| l.high_watermark()).unwrap_or(0);
                     self.record(EventKind::DuplicateIgnored {
                         producer: producer.clone(),
                         topic: tp.topic.clone(),
                         partition: tp.partition,
                         records: already.iter().map(|o| o.0).collect(),
                     });
-                    reply(self, Ok(already));
+                    // The original's offsets go back — under acks=all only once they are
+                    // committed, like any write (`DelayedProduce` on the duplicate's end).
+                    if acks == Acks::All && hw < required {
+                        self.delay_produce(producer.clone(), broker, batch, attempt, tp.clone(), required, already);
+                    } else {
+                        reply(self, Ok(already));
+                    }
                     return;
                 }
                 if seq != last.wrapping_add(1) {
@@ -302,10 +315,6 @@ impl Sim {
                     return;
                 }
             }
-        }
-        if acks == Acks::All && (part.isr.len() as u32) < min_isr {
-            reply(self, Err(ProduceError::NotEnoughReplicas));
-            return;
         }
         let epoch = part.leader_epoch;
         let Some(log) = self.partition_mut(&tp).and_then(|p| p.logs.get_mut(&broker)) else { return };
@@ -334,25 +343,29 @@ impl Sim {
         match acks {
             Acks::None => {}
             Acks::Leader => reply(self, Ok(acked)),
-            Acks::All => {
-                // `DelayedProduce`: wait until every in-sync replica has the records.
-                let id = self.next_delayed;
-                self.next_delayed += 1;
-                let timeout = self.producers.get(&producer).map(|p| p.config.request_timeout_ms).unwrap_or(30_000);
-                self.delayed_produces.push(DelayedProduce {
-                    id,
-                    producer: producer.clone(),
-                    broker,
-                    batch,
-                    attempt,
-                    tp: tp.clone(),
-                    required_offset: end_offset,
-                    acked,
-                });
-                self.schedule(now.plus_ms(timeout), Pending::DelayedProduceTimeout { id });
-                self.complete_delayed_produces(&tp);
-            }
+            Acks::All => self.delay_produce(producer.clone(), broker, batch, attempt, tp.clone(), end_offset, acked),
         }
+    }
+
+    /// `DelayedProduce`: an acks=all write waits until every in-sync replica has it.
+    #[allow(clippy::too_many_arguments)]
+    fn delay_produce(
+        &mut self,
+        producer: String,
+        broker: BrokerId,
+        batch: u64,
+        attempt: u32,
+        tp: TopicPartition,
+        required_offset: u64,
+        acked: Vec<(RecordId, String, u64, SimTime)>,
+    ) {
+        let id = self.next_delayed;
+        self.next_delayed += 1;
+        let timeout = self.producers.get(&producer).map(|p| p.config.request_timeout_ms).unwrap_or(30_000);
+        self.delayed_produces.push(DelayedProduce { id, producer, broker, batch, attempt, tp: tp.clone(), required_offset, acked });
+        let at = self.now.plus_ms(timeout);
+        self.schedule(at, Pending::DelayedProduceTimeout { id });
+        self.complete_delayed_produces(&tp);
     }
 
     /// The producer reads a Produce response.
