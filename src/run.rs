@@ -177,7 +177,17 @@ pub fn summary(scenario: &Scenario, snap: &Snapshot) -> String {
                 isr.join(", ")
             );
             if !p.lost.is_empty() {
-                let lost: Vec<String> = p.lost.iter().map(|l| format!("{}@{} ({:?})", l.value, l.offset, l.cause)).collect();
+                let lost: Vec<String> = p
+                    .lost
+                    .iter()
+                    .map(|l| {
+                        let cause = match l.cause {
+                            kafka_sandbox_core::event::LossCause::UncleanElection => "unclean election",
+                            kafka_sandbox_core::event::LossCause::LeaderFailover => "leader failover",
+                        };
+                        format!("{}@{} ({cause})", l.value, l.offset)
+                    })
+                    .collect();
                 let _ = writeln!(s, "    lost: {}", lost.join(", "));
             }
         }
@@ -201,7 +211,7 @@ pub fn summary(scenario: &Scenario, snap: &Snapshot) -> String {
     for f in &snap.findings {
         let _ = writeln!(
             s,
-            "  {} ms {}: {:?} [{}]{}",
+            "  {} ms {}: {} [{}]{}",
             f.time.ms(),
             f.tp,
             f.kind,

@@ -31,6 +31,31 @@ pub enum FindingKind {
     TwoLeadersInOneEpoch { epoch: u32, brokers: Vec<BrokerId> },
 }
 
+impl std::fmt::Display for FindingKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let acks = |a: &Acks| match a {
+            Acks::None => "0",
+            Acks::Leader => "1",
+            Acks::All => "all",
+        };
+        match self {
+            FindingKind::AcknowledgedRecordLost { acks: a, cause } => {
+                let cause = match cause {
+                    LossCause::UncleanElection => "unclean leader election",
+                    LossCause::LeaderFailover => "leader failover",
+                };
+                write!(f, "acknowledged (acks={}) record lost in a {cause}", acks(a))
+            }
+            FindingKind::OrderViolated { producer } => write!(f, "{producer}'s records landed out of send order"),
+            FindingKind::DuplicateAppended { producer } => write!(f, "{producer}'s record was written twice"),
+            FindingKind::ReadAboveHighWatermark { group, client_id } => {
+                write!(f, "{group}/{client_id} read a record at or above the high watermark")
+            }
+            FindingKind::TwoLeadersInOneEpoch { epoch, brokers } => write!(f, "brokers {brokers:?} both led epoch {epoch}"),
+        }
+    }
+}
+
 /// One finding, linked to the moment it happened.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Finding {

@@ -75,9 +75,17 @@ impl Sim {
             let Some(log) = part.logs.get(&leader) else { continue };
             let mut position = member.positions.get(&tp).copied().unwrap_or(0);
             if position < log.log_start_offset() || position > log.log_end_offset() {
-                let to = match reset {
-                    OffsetReset::Earliest => log.log_start_offset(),
-                    OffsetReset::Latest => log.high_watermark(),
+                let to = if position > log.log_end_offset() {
+                    // KIP-320: the consumer validates its position against the new leader's
+                    // epoch and finds the log was truncated below it; it resumes where the
+                    // logs diverge (the leader's end) rather than applying the reset policy.
+                    log.log_end_offset()
+                } else {
+                    // Retention deleted what it had not read: OFFSET_OUT_OF_RANGE.
+                    match reset {
+                        OffsetReset::Earliest => log.log_start_offset(),
+                        OffsetReset::Latest => log.high_watermark(),
+                    }
                 };
                 resets.push(EventKind::PositionReset {
                     group: group_id.to_string(),

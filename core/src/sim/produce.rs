@@ -15,7 +15,9 @@ impl Sim {
         headers: Vec<crate::record::Header>,
     ) {
         let Some(partitions) = self.topics.get(topic).map(Topic::partition_count) else { return };
-        let available: Vec<u32> = (0..partitions).collect();
+        // Round-robin and sticky choices skip partitions without a leader
+        // (`Cluster.availablePartitionsForTopic`); key hashing counts them all.
+        let available: Vec<u32> = self.topics.get(topic).map(Topic::available_partitions).unwrap_or_default();
         let Some(producer) = self.producers.get_mut(producer_name) else { return };
         let state = producer.partitioners.entry(topic.to_string()).or_insert_with(PartitionerState::default);
         let chosen = state.choose(
