@@ -1,7 +1,7 @@
 //! The root component: owns the state and the animation timer, lays out the panels.
 
 use crate::i18n::{self, Lang};
-use crate::panels::{Controls, EventLog, Groups, Producers, ScenarioPanel, TopicView, Wire, WireSide};
+use crate::panels::{Brokers, Controls, EventLog, Groups, Guarantees, Producers, ScenarioPanel, TopicView, Wire, WireSide};
 use crate::state::{Action, AppState, Notice, TICK_MS};
 use gloo_timers::callback::Interval;
 use std::rc::Rc;
@@ -19,6 +19,9 @@ fn initial_lang() -> Lang {
         Lang::En
     }
 }
+
+/// Newest guarantee findings listed.
+const GUARANTEE_ROWS: usize = 50;
 
 #[component]
 pub fn App() -> Html {
@@ -70,7 +73,9 @@ pub fn App() -> Html {
     let playing = model.playing;
     let speed = model.speed;
     let next_value = crate::state::next_value(&model.sim);
+    let retries = model.retries.clone();
     drop(model);
+    let findings = Rc::new(crate::view::guarantee_rows(lang, &snap, GUARANTEE_ROWS));
 
     let toggle_lang = dispatch.reform(|_| Action::ToggleLang);
     let dismiss = dispatch.reform(|_| Action::Dismiss);
@@ -104,13 +109,17 @@ pub fn App() -> Html {
                 }
             }
             <section class="stage">
-                <Producers {lang} snap={snap.clone()} {last_produce} {next_value} dispatch={dispatch.clone()} />
+                <Producers {lang} snap={snap.clone()} {last_produce} {next_value} {retries} dispatch={dispatch.clone()} />
                 <Wire {lang} snap={snap.clone()} side={WireSide::Produce} />
-                <TopicView {lang} snap={snap.clone()} />
+                <TopicView {lang} snap={snap.clone()} dispatch={dispatch.clone()} />
                 <Wire {lang} snap={snap.clone()} side={WireSide::Fetch} />
                 <Groups {lang} snap={snap.clone()} dispatch={dispatch.clone()} />
             </section>
-            <EventLog {lang} {events} />
+            <Brokers {lang} snap={snap.clone()} dispatch={dispatch.clone()} />
+            <div class="bottom">
+                <EventLog {lang} {events} />
+                <Guarantees {lang} rows={findings} total={snap.findings_total} broken={snap.promises_broken} />
+            </div>
         </main>
     }
 }

@@ -1,9 +1,10 @@
 //! Every word the page shows, in Chinese and English, through one lookup.
 
 use kafka_sandbox_core::config::Acks;
-use kafka_sandbox_core::event::{EventKind, LossCause, ProduceError, RebalanceCause, StartFrom};
+use kafka_sandbox_core::event::{EventKind, LeaveReason, LossCause, ProduceError, RebalanceCause, StartFrom};
 use kafka_sandbox_core::monitor::{Finding, FindingKind};
 use kafka_sandbox_core::group::{Activity, GroupState};
+use kafka_sandbox_core::log::SegmentDeletionReason;
 use kafka_sandbox_core::partitioner::PartitionReason;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,6 +113,7 @@ msgs! {
     STATE_EMPTY = "Empty（空）", "Empty";
     STATE_PREPARING = "PreparingRebalance（再均衡中，暂停消费）", "PreparingRebalance (rebalancing, nobody consumes)";
     STATE_STABLE = "Stable（稳定）", "Stable";
+    STATE_COMPLETING = "CompletingRebalance（等待 leader 的分配方案）", "CompletingRebalance (waiting for the leader's assignment)";
     SC_TWO_GROUPS = "两个消费者组读同一主题", "Two groups read one topic";
     SC_ONE = "一个消费者读全部分区", "One consumer reads every partition";
     SC_TWO = "两个消费者分担分区", "Two consumers share the partitions";
@@ -152,6 +154,8 @@ msgs! {
     EARLIER_RECORDS = "更早的记录", "earlier records";
     PARTITION_LEADER = "leader", "leader";
     EPOCH = "纪元", "epoch";
+    OFFSET = "位移", "offset";
+    KEY_WORD = "键", "key";
     OFFLINE = "下线：没有 leader", "offline: no leader";
     OFFLINE_HINT = "ISR 中没有可用的副本；生产和消费都在等待（除非开启 unclean.leader.election.enable）", "No replica of the ISR is available; producing and consuming wait (unless unclean.leader.election.enable is on)";
     REPLICATION_FACTOR = "副本数（RF）", "Replication factor";
@@ -191,6 +195,7 @@ pub fn produce_error_code(e: ProduceError) -> &'static str {
         P::NotEnoughReplicasAfterAppend => "NOT_ENOUGH_REPLICAS_AFTER_APPEND",
         P::RequestTimedOut => "REQUEST_TIMED_OUT",
         P::NetworkException => "NETWORK_EXCEPTION",
+        P::UnknownProducerId => "UNKNOWN_PRODUCER_ID",
         P::OutOfOrderSequenceNumber => "OUT_OF_ORDER_SEQUENCE_NUMBER",
         P::LeaderNotAvailable => "LEADER_NOT_AVAILABLE",
         P::DeliveryTimeout => "DELIVERY_TIMEOUT",
@@ -240,6 +245,15 @@ pub fn lost_at(lang: Lang, ms: u64) -> String {
     }
 }
 
+pub fn retrying_line(lang: Lang, e: ProduceError, since_ms: u64) -> String {
+    let code = produce_error_code(e);
+    let since = since_ms as f64 / 1000.0;
+    match lang {
+        Lang::Zh => format!("⚠ 重试中：上次请求失败 {code}（{since:.1} s）"),
+        Lang::En => format!("⚠ retrying: the last request failed with {code} ({since:.1} s)"),
+    }
+}
+
 pub fn findings_summary(lang: Lang, total: u64, broken: u64) -> String {
     match lang {
         Lang::Zh => format!("共 {total} 项发现，其中 {broken} 项违反了 Kafka 的保证"),
@@ -257,10 +271,10 @@ pub fn finding_text(lang: Lang, f: &Finding) -> String {
             let acks = acks_text(*acks);
             let why = loss_cause(lang, *cause);
             match (zh, f.promised) {
-                (true, true) => format!("分区 {p}：{values} 已用 acks={acks} 确认，却丢失了（{why}）。Kafka 保证这种情况不会发生"),
-                (true, false) => format!("分区 {p}：{values} 已用 acks={acks} 确认，却丢失了（{why}）"),
-                (false, true) => format!("Partition {p}: {values} acknowledged with acks={acks}, now gone ({why}). Kafka promises this cannot happen"),
-                (false, false) => format!("Partition {p}: {values} acknowledged with acks={acks}, now gone ({why})"),
+                (true, true) => format!("分区 {p}：{values} 已用 acks={acks} 确认，却丢失了——{why}。Kafka 保证这种情况不会发生"),
+                (true, false) => format!("分区 {p}：{values} 已用 acks={acks} 确认，却丢失了——{why}"),
+                (false, true) => format!("Partition {p}: {values} acknowledged with acks={acks}, now gone — {why}. Kafka promises this cannot happen"),
+                (false, false) => format!("Partition {p}: {values} acknowledged with acks={acks}, now gone — {why}"),
             }
         }
         FindingKind::OrderViolated { producer } => {
@@ -353,6 +367,7 @@ pub fn group_state(lang: Lang, s: GroupState) -> &'static str {
     match s {
         GroupState::Empty => STATE_EMPTY,
         GroupState::PreparingRebalance => STATE_PREPARING,
+        GroupState::CompletingRebalance => STATE_COMPLETING,
         GroupState::Stable => STATE_STABLE,
     }
     .get(lang)
@@ -393,6 +408,8 @@ fn cause(lang: Lang, c: &RebalanceCause) -> String {
         (RebalanceCause::MemberJoined { client_id }, Lang::En) => format!("{client_id} joined"),
         (RebalanceCause::MemberLeft { client_id }, Lang::Zh) => format!("{client_id} 离开"),
         (RebalanceCause::MemberLeft { client_id }, Lang::En) => format!("{client_id} left"),
+        (RebalanceCause::MemberRejoined { client_id }, Lang::Zh) => format!("{client_id} 重新加入"),
+        (RebalanceCause::MemberRejoined { client_id }, Lang::En) => format!("{client_id} rejoined"),
         (RebalanceCause::AssignorChanged, Lang::Zh) => "分配策略改变".into(),
         (RebalanceCause::AssignorChanged, Lang::En) => "assignor changed".into(),
     }
@@ -451,13 +468,97 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
                 format!("{client_id} joins {group} (member id {member_id})")
             }
         }
-        E::MemberLeft { group, client_id, .. } => {
+        E::MemberLeft { group, client_id, reason, .. } => {
+            let why = match (reason, zh) {
+                (LeaveReason::Graceful, true) => "close() 发送 LeaveGroup",
+                (LeaveReason::Graceful, false) => "close() sent LeaveGroup",
+                (LeaveReason::SessionTimeout, true) => "session.timeout.ms 内没有心跳",
+                (LeaveReason::SessionTimeout, false) => "no heartbeat within session.timeout.ms",
+                (LeaveReason::PollTimeout, true) => "超过 max.poll.interval.ms 没有调用 poll()",
+                (LeaveReason::PollTimeout, false) => "no poll() within max.poll.interval.ms",
+                (LeaveReason::RebalanceTimeout, true) => "未在再均衡超时内重新加入",
+                (LeaveReason::RebalanceTimeout, false) => "did not rejoin within the rebalance timeout",
+            };
             if zh {
-                format!("{client_id} 离开 {group}")
+                format!("协调者把 {client_id} 移出 {group}（{why}）")
             } else {
-                format!("{client_id} leaves {group}")
+                format!("The coordinator removes {client_id} from {group} ({why})")
             }
         }
+        E::JoinGroupSent { group, client_id, member_id, .. } => {
+            match (zh, member_id.is_empty()) {
+                (true, true) => format!("{client_id} 向 {group} 的协调者发送 JoinGroup（还没有 member id）"),
+                (true, false) => format!("{client_id} 发送 JoinGroup（{member_id}）"),
+                (false, true) => format!("{client_id} sends JoinGroup to {group}'s coordinator (no member id yet)"),
+                (false, false) => format!("{client_id} sends JoinGroup ({member_id})"),
+            }
+        }
+        E::MemberIdRequired { client_id, member_id, .. } => {
+            if zh {
+                format!("协调者回复 MEMBER_ID_REQUIRED：{client_id} 的 member id 是 {member_id}，请带着它重新加入（KIP-394）")
+            } else {
+                format!("The coordinator answers MEMBER_ID_REQUIRED: {client_id}'s member id is {member_id}; join again with it (KIP-394)")
+            }
+        }
+        E::StaticMemberReplaced { client_id, .. } => {
+            if zh {
+                format!("静态成员 {client_id} 在会话超时前重启，直接接替原来的位置，不触发再均衡（KIP-345）")
+            } else {
+                format!("Static member {client_id} restarted within its session and takes its old place without a rebalance (KIP-345)")
+            }
+        }
+        E::RebalanceNoticed { group, client_id } => {
+            if zh {
+                format!("{client_id} 的心跳得到 REBALANCE_IN_PROGRESS：{group} 在再均衡，它要重新加入")
+            } else {
+                format!("{client_id}'s heartbeat gets REBALANCE_IN_PROGRESS: {group} is rebalancing, so it rejoins")
+            }
+        }
+        E::PartitionsRevoked { client_id, partitions, .. } => {
+            if zh {
+                format!("{client_id} 放弃分区 {}", tps(partitions))
+            } else {
+                format!("{client_id} gives up {}", tps(partitions))
+            }
+        }
+        E::JoinPhaseCompleted { group, generation, leader, members, assignor } => {
+            if zh {
+                format!("{group} 加入阶段完成：第 {generation} 代，成员 [{}]，leader {leader} 用 {assignor} 计算分配", members.join(", "))
+            } else {
+                format!("{group} join phase over: generation {generation}, members [{}], leader {leader} computes the assignment with {assignor}", members.join(", "))
+            }
+        }
+        E::SyncGroupSent { client_id, leader, .. } => match (zh, leader) {
+            (true, true) => format!("Leader {client_id} 发送带分配方案的 SyncGroup"),
+            (true, false) => format!("{client_id} 发送 SyncGroup，等待分配"),
+            (false, true) => format!("Leader {client_id} sends SyncGroup with the assignment"),
+            (false, false) => format!("{client_id} sends SyncGroup and waits for its assignment"),
+        },
+        E::CommitFailed { client_id, error, .. } => {
+            if zh {
+                format!("{client_id} 提交位移失败：{error:?}（CommitFailedException）")
+            } else {
+                format!("{client_id}'s offset commit fails: {error:?} (CommitFailedException)")
+            }
+        }
+        E::RecordProcessed { client_id, value, duplicate, .. } => match (zh, duplicate) {
+            (true, false) => format!("{client_id} 处理完 {value}"),
+            (true, true) => format!("{client_id} 处理完 {value} —— 重复处理（组内已处理过）"),
+            (false, false) => format!("{client_id} finishes processing {value}"),
+            (false, true) => format!("{client_id} finishes processing {value} — a duplicate (the group processed it before)"),
+        },
+        E::MemberCrashed { client_id, .. } => {
+            if zh { format!("消费者 {client_id} 崩溃（不发送 LeaveGroup）") } else { format!("Consumer {client_id} crashes (no LeaveGroup)") }
+        }
+        E::MemberRestarted { client_id, .. } => {
+            if zh { format!("消费者 {client_id} 重启") } else { format!("Consumer {client_id} restarts") }
+        }
+        E::MemberPaused { client_id, paused, .. } => match (zh, paused) {
+            (true, true) => format!("{client_id} 的应用卡住了，不再调用 poll()"),
+            (true, false) => format!("{client_id} 的应用恢复调用 poll()"),
+            (false, true) => format!("{client_id}'s application is stuck and stops calling poll()"),
+            (false, false) => format!("{client_id}'s application calls poll() again"),
+        },
         E::RebalanceStarted { group, cause: c } => {
             if zh {
                 format!("{group} 开始再均衡（{}）：所有成员放弃分区，暂停消费", cause(lang, c))
@@ -507,6 +608,22 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
                 format!("{group}/{client_id} 提交位移 {}", list.join(", "))
             } else {
                 format!("{group}/{client_id} commits {}", list.join(", "))
+            }
+        }
+        E::SegmentsDeleted { partition, broker, reason, base_offsets, bytes, records, log_start_offset, .. } => {
+            let (n, k) = (base_offsets.len(), records.len());
+            let why = match (reason, zh) {
+                (SegmentDeletionReason::RetentionMs, true) => "超过 retention.ms",
+                (SegmentDeletionReason::RetentionMs, false) => "older than retention.ms",
+                (SegmentDeletionReason::RetentionBytes, true) => "日志超过 retention.bytes",
+                (SegmentDeletionReason::RetentionBytes, false) => "the log is over retention.bytes",
+                (SegmentDeletionReason::LogStartOffset, true) => "已在日志起始位移之下",
+                (SegmentDeletionReason::LogStartOffset, false) => "below the log start offset",
+            };
+            if zh {
+                format!("Broker {broker} 删除分区 {partition} 的 {n} 个日志段（{why}）：{k} 条记录，{bytes} 字节；日志起始位移变为 {log_start_offset}")
+            } else {
+                format!("Broker {broker} deletes {n} segment(s) of partition {partition} ({why}): {k} record(s), {bytes} bytes; the log now starts at offset {log_start_offset}")
             }
         }
         E::ProduceFailed { producer, partition, records, error, retrying, .. } => {

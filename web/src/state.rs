@@ -3,8 +3,9 @@
 
 use crate::i18n::{self, Lang};
 use kafka_sandbox_core::assign::Strategy;
+use kafka_sandbox_core::cluster::BrokerId;
 use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
-use kafka_sandbox_core::config::{GroupConfig, OffsetReset};
+use kafka_sandbox_core::config::{Acks, GroupConfig, OffsetReset};
 use kafka_sandbox_core::partitioner::PartitionerKind;
 use kafka_sandbox_core::scenario::{self, Scenario};
 use kafka_sandbox_core::{Command, Sim, SimTime};
@@ -19,6 +20,8 @@ pub const DEFAULT_SPEED: usize = 2;
 pub const TICK_MS: u32 = 50;
 /// Most events one tick may apply, so a frame never does unbounded work.
 const MAX_STEPS_PER_TICK: u64 = 20_000;
+/// How much the "slow follower" button delays a broker's replica fetches.
+pub const SLOW_FOLLOWER_MS: u64 = 2000;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Notice {
@@ -37,8 +40,46 @@ pub struct Model {
     pub notice: Option<Notice>,
     /// The sentence explaining where the last record produced from the page went.
     pub last_produce: Option<String>,
+    /// The error each producer is retrying after, read from the trace.
+    pub retries: RetryWatch,
     /// Fractional simulated milliseconds carried between ticks.
     carry_ms: f64,
+}
+
+/// The error a producer is retrying after, per producer: set by a failed request it will
+/// retry, cleared by its next acknowledgement or when it gives the records up (the sent
+/// record then carries the error). Fed with the trace's new events after every action.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RetryWatch {
+    cursor: u64,
+    retrying: std::collections::BTreeMap<String, (SimTime, kafka_sandbox_core::event::ProduceError)>,
+}
+
+impl RetryWatch {
+    pub fn ingest(&mut self, sim: &Sim) {
+        use kafka_sandbox_core::EventKind as E;
+        let total = sim.trace().total();
+        if total == self.cursor {
+            return;
+        }
+        for e in sim.events_since(self.cursor) {
+            match &e.kind {
+                E::ProduceFailed { producer, error, retrying: true, .. } => {
+                    self.retrying.insert(producer.clone(), (e.time, *error));
+                }
+                E::ProduceFailed { producer, retrying: false, .. } | E::RecordAcked { producer, .. } => {
+                    self.retrying.remove(producer);
+                }
+                _ => {}
+            }
+        }
+        self.cursor = total;
+    }
+
+    /// Since when and with what error `producer` is retrying, if it is.
+    pub fn of(&self, producer: &str) -> Option<(SimTime, kafka_sandbox_core::event::ProduceError)> {
+        self.retrying.get(producer).copied()
+    }
 }
 
 impl Model {
@@ -54,6 +95,7 @@ impl Model {
             lang,
             notice: None,
             last_produce: None,
+            retries: RetryWatch::default(),
             carry_ms: 0.0,
         }
     }
@@ -99,6 +141,20 @@ pub enum Action {
     AddGroup { id: String, reset: OffsetReset, assignor: Strategy },
     SetAssignor { group: String, assignor: Strategy },
     SetPartitioner { producer: String, partitioner: PartitionerKind },
+    /// The broker process dies (its logs stay on disk).
+    CrashBroker(BrokerId),
+    RestartBroker(BrokerId),
+    /// Cut the broker off the network.
+    IsolateBroker(BrokerId),
+    HealBroker(BrokerId),
+    /// Delay the broker's follower fetches by `slow_ms` (0: normal speed).
+    SlowBroker { broker: BrokerId, slow_ms: u64 },
+    SetAcks { producer: String, acks: Acks },
+    SetMinInsyncReplicas { topic: String, min_insync_replicas: u32 },
+    SetUncleanElection { topic: String, enabled: bool },
+    /// Fixed at topic creation in Kafka: the scenario is rebuilt with the new value and
+    /// runs again from the start.
+    SetReplicationFactor { topic: String, replication_factor: u32 },
     Dismiss,
 }
 
@@ -117,8 +173,15 @@ impl Reducible for AppState {
     }
 }
 
-/// Applies one action; returns whether anything visible changed.
+/// Applies one action, then reads what it caused from the trace; returns whether
+/// anything visible changed.
 pub fn reduce_model(m: &mut Model, action: Action) -> bool {
+    let changed = apply_action(m, action);
+    m.retries.ingest(&m.sim);
+    changed
+}
+
+fn apply_action(m: &mut Model, action: Action) -> bool {
     let lang = m.lang;
     match action {
         Action::Tick => {
@@ -144,6 +207,7 @@ pub fn reduce_model(m: &mut Model, action: Action) -> bool {
         }
         Action::Reset => {
             m.sim = build_or_empty(&m.scenario);
+            m.retries = RetryWatch::default();
             m.last_produce = None;
             m.notice = None;
             m.carry_ms = 0.0;
@@ -163,6 +227,7 @@ pub fn reduce_model(m: &mut Model, action: Action) -> bool {
             match scenario::built_in(&key) {
                 Some(Ok(s)) => {
                     m.sim = build_or_empty(&s);
+                    m.retries = RetryWatch::default();
                     m.scenario = s;
                     m.scenario_key = key;
                     m.last_produce = None;
@@ -177,6 +242,7 @@ pub fn reduce_model(m: &mut Model, action: Action) -> bool {
             match Scenario::from_json(&text) {
                 Ok(s) => {
                     m.sim = build_or_empty(&s);
+                    m.retries = RetryWatch::default();
                     m.scenario = s;
                     m.scenario_key = "custom".into();
                     m.last_produce = None;
@@ -233,6 +299,72 @@ pub fn reduce_model(m: &mut Model, action: Action) -> bool {
         Action::SetPartitioner { producer, partitioner } => {
             let result = m.sim.apply(Command::SetPartitioner { producer, partitioner });
             report(m, result)
+        }
+        Action::CrashBroker(broker) => {
+            let result = m.sim.apply(Command::CrashBroker { broker });
+            report(m, result)
+        }
+        Action::RestartBroker(broker) => {
+            let result = m.sim.apply(Command::RestartBroker { broker });
+            report(m, result)
+        }
+        Action::IsolateBroker(broker) => {
+            let result = m.sim.apply(Command::IsolateBroker { broker });
+            report(m, result)
+        }
+        Action::HealBroker(broker) => {
+            let result = m.sim.apply(Command::HealBroker { broker });
+            report(m, result)
+        }
+        Action::SlowBroker { broker, slow_ms } => {
+            let result = m.sim.apply(Command::SlowBroker { broker, slow_ms });
+            report(m, result)
+        }
+        Action::SetAcks { producer, acks } => {
+            let result = m.sim.apply(Command::SetAcks { producer, acks });
+            report(m, result)
+        }
+        Action::SetMinInsyncReplicas { topic, min_insync_replicas } => {
+            let command = Command::SetTopicConfig {
+                topic,
+                min_insync_replicas: Some(min_insync_replicas),
+                unclean_leader_election_enable: None,
+            };
+            let result = m.sim.apply(command);
+            report(m, result)
+        }
+        Action::SetUncleanElection { topic, enabled } => {
+            let command =
+                Command::SetTopicConfig { topic, min_insync_replicas: None, unclean_leader_election_enable: Some(enabled) };
+            let result = m.sim.apply(command);
+            report(m, result)
+        }
+        Action::SetReplicationFactor { topic, replication_factor } => {
+            let mut s = m.scenario.clone();
+            let Some(t) = s.topics.iter_mut().find(|t| t.name == topic) else {
+                m.notice = Some(Notice::Error(format!(
+                    "{}{}",
+                    i18n::REFUSED.get(lang),
+                    kafka_sandbox_core::CommandError::UnknownTopic(topic)
+                )));
+                return true;
+            };
+            t.replication_factor = replication_factor;
+            // min.insync.replicas may not exceed the replication factor.
+            t.min_insync_replicas = t.min_insync_replicas.clamp(1, replication_factor.max(1));
+            match s.check() {
+                Ok(()) => {
+                    m.sim = build_or_empty(&s);
+                    m.retries = RetryWatch::default();
+                    m.scenario = s;
+                    m.scenario_key = "custom".into();
+                    m.last_produce = None;
+                    m.carry_ms = 0.0;
+                    m.notice = Some(Notice::Info(i18n::rf_changed(lang, &topic, replication_factor)));
+                }
+                Err(e) => m.notice = Some(Notice::Error(format!("{}{e}", i18n::REFUSED.get(lang)))),
+            }
+            true
         }
         Action::Dismiss => {
             m.notice = None;
@@ -311,6 +443,96 @@ mod tests {
         reduce_model(&mut m, Action::AddMember { group: "ConsumerGroup01".into() });
         let g = m.sim.group("ConsumerGroup01").map(|g| g.members.len());
         assert_eq!(g, Some(3));
+    }
+
+    #[test]
+    fn broker_buttons_crash_and_restart_and_the_leader_moves_after_the_session_timeout() {
+        let mut m = Model::new(Lang::En);
+        let leader = m.sim.snapshot().topics[0].partitions[0].leader;
+        let Some(leader) = leader else { panic!("P0 has a leader at the start") };
+        reduce_model(&mut m, Action::CrashBroker(leader));
+        assert_eq!(m.notice, None);
+        assert!(m.sim.broker(leader).is_some_and(|b| !b.alive));
+        let timeout = m.sim.cluster().broker_session_timeout_ms;
+        m.sim.run_until(m.sim.now().plus_ms(timeout + 1));
+        let snap = m.sim.snapshot();
+        assert_ne!(snap.topics[0].partitions[0].leader, Some(leader));
+        assert!(snap.brokers.iter().any(|b| b.id == leader && b.fenced));
+        reduce_model(&mut m, Action::RestartBroker(leader));
+        assert!(m.sim.broker(leader).is_some_and(|b| b.alive));
+        reduce_model(&mut m, Action::IsolateBroker(leader));
+        assert!(m.sim.broker(leader).is_some_and(|b| b.isolated));
+        reduce_model(&mut m, Action::HealBroker(leader));
+        reduce_model(&mut m, Action::SlowBroker { broker: leader, slow_ms: SLOW_FOLLOWER_MS });
+        assert!(m.sim.broker(leader).is_some_and(|b| !b.isolated && b.slow_ms == SLOW_FOLLOWER_MS));
+        // A broker that does not exist is refused with a message, nothing panics.
+        reduce_model(&mut m, Action::CrashBroker(99));
+        assert!(matches!(&m.notice, Some(Notice::Error(e)) if e.contains("99")));
+    }
+
+    #[test]
+    fn a_producer_refused_for_lack_of_replicas_shows_the_error_it_retries_after() {
+        let mut m = Model::new(Lang::En);
+        let snap = m.sim.snapshot();
+        let p0 = &snap.topics[0].partitions[0];
+        let Some(leader) = p0.leader else { panic!("P0 has a leader") };
+        let follower = p0.replicas.iter().copied().find(|b| *b != leader).unwrap_or(0);
+        reduce_model(&mut m, Action::SetMinInsyncReplicas { topic: "Topic01".into(), min_insync_replicas: 3 });
+        reduce_model(&mut m, Action::CrashBroker(follower));
+        let timeout = m.sim.cluster().broker_session_timeout_ms;
+        m.sim.run_until(m.sim.now().plus_ms(timeout + 100));
+        reduce_model(&mut m, Action::Produce { producer: "Producer1".into(), topic: "Topic01".into(), key: None, value: "x".into(), partition: Some(0) });
+        m.sim.run_until(m.sim.now().plus_ms(1000));
+        reduce_model(&mut m, Action::Dismiss);
+        let retrying = m.retries.of("Producer1").map(|(_, e)| e);
+        assert_eq!(retrying, Some(kafka_sandbox_core::event::ProduceError::NotEnoughReplicas));
+        // Enough replicas again: the next acknowledgement clears it.
+        reduce_model(&mut m, Action::SetMinInsyncReplicas { topic: "Topic01".into(), min_insync_replicas: 2 });
+        m.sim.run_until(m.sim.now().plus_ms(1000));
+        reduce_model(&mut m, Action::Dismiss);
+        assert_eq!(m.retries.of("Producer1"), None);
+        // A new run forgets the old one's errors.
+        reduce_model(&mut m, Action::SetMinInsyncReplicas { topic: "Topic01".into(), min_insync_replicas: 3 });
+        reduce_model(&mut m, Action::Produce { producer: "Producer1".into(), topic: "Topic01".into(), key: None, value: "y".into(), partition: Some(0) });
+        m.sim.run_until(m.sim.now().plus_ms(1000));
+        reduce_model(&mut m, Action::Dismiss);
+        assert!(m.retries.of("Producer1").is_some());
+        reduce_model(&mut m, Action::Reset);
+        assert_eq!(m.retries.of("Producer1"), None);
+    }
+
+    #[test]
+    fn settings_change_acks_and_topic_configs_and_refuse_out_of_range_values() {
+        let mut m = Model::new(Lang::En);
+        reduce_model(&mut m, Action::SetAcks { producer: "Producer1".into(), acks: Acks::Leader });
+        assert_eq!(m.sim.snapshot().producers[0].acks, Acks::Leader);
+        reduce_model(&mut m, Action::SetMinInsyncReplicas { topic: "Topic01".into(), min_insync_replicas: 3 });
+        reduce_model(&mut m, Action::SetUncleanElection { topic: "Topic01".into(), enabled: true });
+        let t = &m.sim.snapshot().topics[0];
+        assert_eq!((t.min_insync_replicas, t.unclean_leader_election_enable), (3, true));
+        reduce_model(&mut m, Action::SetMinInsyncReplicas { topic: "Topic01".into(), min_insync_replicas: 4 });
+        assert!(matches!(&m.notice, Some(Notice::Error(e)) if e.contains("min.insync.replicas")));
+    }
+
+    #[test]
+    fn changing_the_replication_factor_rebuilds_the_run_and_clamps_min_insync_replicas() {
+        let mut m = Model::new(Lang::En);
+        for _ in 0..10 {
+            reduce_model(&mut m, Action::Tick);
+        }
+        reduce_model(&mut m, Action::SetReplicationFactor { topic: "Topic01".into(), replication_factor: 1 });
+        assert_eq!(m.sim.now(), SimTime::ZERO);
+        assert_eq!(m.scenario_key, "custom");
+        let t = &m.sim.snapshot().topics[0];
+        assert_eq!((t.replication_factor, t.min_insync_replicas), (1, 1));
+        assert!(t.partitions.iter().all(|p| p.replicas.len() == 1));
+        assert!(matches!(&m.notice, Some(Notice::Info(_))));
+        // More replicas than brokers: refused, the run is kept.
+        reduce_model(&mut m, Action::SetReplicationFactor { topic: "Topic01".into(), replication_factor: 7 });
+        assert!(matches!(&m.notice, Some(Notice::Error(e)) if e.contains("replication_factor")));
+        assert_eq!(m.sim.snapshot().topics[0].replication_factor, 1);
+        reduce_model(&mut m, Action::SetReplicationFactor { topic: "Nope".into(), replication_factor: 2 });
+        assert!(matches!(&m.notice, Some(Notice::Error(e)) if e.contains("Nope")));
     }
 
     #[test]

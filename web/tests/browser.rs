@@ -89,3 +89,131 @@ async fn groups_panel_shows_the_seed_assignment_and_messages() {
     assert_eq!(received("ConsumerGroup02", "Consumer1"), "m1 m2 m3 m4 m5 m6 m7");
     assert!(text("[data-group=\"ConsumerGroup01\"] .badge").contains("Stable"));
 }
+
+/// Mounts a component with its props into a fresh element and returns that element.
+fn mount<C>(props: C::Properties) -> Element
+where
+    C: yew::BaseComponent,
+{
+    let document = web_sys::window().and_then(|w| w.document()).expect("a document");
+    let host = document.create_element("div").expect("create a div");
+    document.body().expect("a body").append_child(&host).expect("append");
+    yew::Renderer::<C>::with_root_and_props(host.clone(), props).render();
+    host
+}
+
+fn text_of(host: &Element, selector: &str) -> String {
+    host.query_selector(selector).ok().flatten().and_then(|e| e.text_content()).unwrap_or_default()
+}
+
+/// The brokers view after the leader of P0 crashed and the controller noticed (past
+/// `broker.session.timeout.ms`): the crashed broker is labelled crashed and fenced, offers
+/// a restart, holds no leader replica, and another broker leads P0.
+#[wasm_bindgen_test]
+async fn brokers_view_shows_a_crashed_broker_and_the_moved_leader() {
+    use kafka_sandbox_core::{Command, SimTime};
+    use kafka_sandbox_web::i18n::Lang;
+    use kafka_sandbox_web::panels::{Brokers, BrokersProps};
+    use std::rc::Rc;
+
+    let scenario = kafka_sandbox_core::scenario::default_scenario();
+    let mut sim = scenario.build().expect("the default scenario builds");
+    sim.run_until(SimTime(5000));
+    let old = sim.snapshot().topics[0].partitions[0].leader.expect("P0 has a leader");
+    sim.apply(Command::CrashBroker { broker: old }).expect("the broker exists");
+    let timeout = sim.cluster().broker_session_timeout_ms;
+    sim.run_until(SimTime(5000 + timeout + 100));
+    let snap = sim.snapshot();
+    let new = snap.topics[0].partitions[0].leader.expect("P0 has a new leader");
+    assert_ne!(new, old);
+
+    let host = mount::<Brokers>(BrokersProps { lang: Lang::En, snap: Rc::new(snap), dispatch: yew::Callback::noop() });
+    settle().await;
+
+    let column = format!("[data-broker=\"{old}\"]");
+    assert_eq!(text_of(&host, &format!("{column} .status.crashed")), "crashed");
+    assert_eq!(text_of(&host, &format!("{column} .status.fenced")), "fenced by the controller");
+    assert!(host.query_selector(&format!("{column}.crashed")).ok().flatten().is_some(), "the column is greyed");
+    assert!(host.query_selector(&format!("{column} button.restart")).ok().flatten().is_some());
+    assert!(host.query_selector(&format!("{column} button.crash")).ok().flatten().is_none());
+    assert!(host.query_selector(&format!("{column} .replica.leader")).ok().flatten().is_none(), "it leads nothing");
+    let new_p0 = format!("[data-broker=\"{new}\"] .replica[data-partition=\"0\"]");
+    assert!(host.query_selector(&format!("{new_p0}.leader")).ok().flatten().is_some());
+    assert!(text_of(&host, &format!("{new_p0} .role")).contains("leader"));
+    // One column per broker, every one with a card (or an empty slot) per partition.
+    assert_eq!(host.query_selector_all("[data-broker]").map(|l| l.length()).unwrap_or(0), 3);
+    assert_eq!(host.query_selector_all(".replica").map(|l| l.length()).unwrap_or(0), 3 * 4);
+}
+
+/// The topic panel after an acks=1 failover with slow followers: the partition summary
+/// names the new leader and epoch, and the acknowledged records only the old leader had are
+/// struck through with the cause, outside the leader's log.
+#[wasm_bindgen_test]
+async fn topic_panel_strikes_through_lost_records_with_their_cause() {
+    use kafka_sandbox_core::scenario::Scenario;
+    use kafka_sandbox_core::{Command, SimTime};
+    use kafka_sandbox_web::i18n::Lang;
+    use kafka_sandbox_web::panels::{TopicProps, TopicView};
+    use std::rc::Rc;
+
+    let json = r#"{
+      "version": 1, "seed": 7,
+      "cluster": { "brokers": 3, "network_latency_ms": 50, "broker_session_timeout_ms": 2000 },
+      "topics": [{ "name": "orders", "partitions": 1, "replication_factor": 3 }],
+      "producers": [{ "name": "Producer1", "config": { "acks": "1", "request_timeout_ms": 1500 },
+        "send": [{ "topic": "orders", "values": ["m1","m2","m3","m4","m5","m6","m7","m8"], "start_ms": 1000, "interval_ms": 300 }] }]
+    }"#;
+    let mut sim = Scenario::from_json(json).expect("parses").build().expect("builds");
+    let old = sim.snapshot().topics[0].partitions[0].leader.expect("a leader");
+    for b in (0..3).filter(|b| *b != old) {
+        sim.apply(Command::SlowBroker { broker: b, slow_ms: 2000 }).expect("the broker exists");
+    }
+    sim.run_until(SimTime(2500));
+    sim.apply(Command::CrashBroker { broker: old }).expect("the broker exists");
+    sim.run_until(SimTime(12_000));
+    let snap = sim.snapshot();
+    let new = snap.topics[0].partitions[0].leader.expect("a new leader");
+
+    let host = mount::<TopicView>(TopicProps { lang: Lang::En, snap: Rc::new(snap), dispatch: yew::Callback::noop() });
+    settle().await;
+
+    let summary = text_of(&host, "#partition-0 .psummary");
+    assert!(summary.contains(&format!("leader B{new}")) && summary.contains("epoch 1"), "{summary}");
+    let lost = host.query_selector_all("#partition-0 .lost-row .cell.lost").expect("a valid selector");
+    assert!(lost.length() >= 1, "at least one record is shown lost");
+    assert!(text_of(&host, "#partition-0 .lost-why").contains("leader failover"));
+    // .val cells hold the leader's log only: no lost value among them.
+    let vals = host.query_selector_all("#partition-0 .val").expect("a valid selector");
+    let log: Vec<String> = (0..vals.length()).filter_map(|i| vals.item(i).and_then(|n| n.text_content())).collect();
+    let lost_values = host.query_selector_all("#partition-0 .lost-row .cell.lost .lv").expect("a valid selector");
+    for i in 0..lost_values.length() {
+        let v = lost_values.item(i).and_then(|n| n.text_content()).unwrap_or_default();
+        assert!(!log.contains(&v), "{v} is lost yet in the leader's log {log:?}");
+    }
+}
+
+/// With one replica per partition, crashing its broker leaves the partition without a
+/// leader once the controller notices: the topic panel says so in red.
+#[wasm_bindgen_test]
+async fn topic_panel_marks_a_partition_without_leader_offline() {
+    use kafka_sandbox_core::scenario::Scenario;
+    use kafka_sandbox_core::{Command, SimTime};
+    use kafka_sandbox_web::i18n::Lang;
+    use kafka_sandbox_web::panels::{TopicProps, TopicView};
+    use std::rc::Rc;
+
+    let json = r#"{
+      "version": 1, "seed": 3,
+      "cluster": { "brokers": 3, "broker_session_timeout_ms": 1000 },
+      "topics": [{ "name": "t", "partitions": 2, "replication_factor": 1 }]
+    }"#;
+    let mut sim = Scenario::from_json(json).expect("parses").build().expect("builds");
+    let only = sim.snapshot().topics[0].partitions[0].leader.expect("a leader");
+    sim.apply(Command::CrashBroker { broker: only }).expect("the broker exists");
+    sim.run_until(SimTime(1500));
+    let host = mount::<TopicView>(TopicProps { lang: Lang::En, snap: Rc::new(sim.snapshot()), dispatch: yew::Callback::noop() });
+    settle().await;
+    let p0 = host.query_selector("#partition-0.offline").ok().flatten().expect("P0 is marked offline");
+    assert_eq!(p0.get_attribute("data-leader").as_deref(), Some("none"));
+    assert!(text_of(&host, "#partition-0 .psummary.offline").starts_with("offline: no leader"));
+}

@@ -106,7 +106,7 @@ fn GroupCard(p: &GroupCardProps) -> Html {
     };
     let state_class = match g.state {
         GroupState::Empty => "empty",
-        GroupState::PreparingRebalance => "rebalancing",
+        GroupState::PreparingRebalance | GroupState::CompletingRebalance => "rebalancing",
         GroupState::Stable => "stable",
     };
     let committed: Vec<String> = g.committed.iter().map(|(tp, o)| format!("P{}={o}", tp.partition)).collect();

@@ -1,19 +1,23 @@
 //! The page's panels. Each renders from a snapshot and only emits actions.
 
+mod brokers;
 mod controls;
 mod events;
 mod groups;
+mod guarantees;
 mod producers;
 mod scenario;
 mod topic;
 mod wire;
 
+pub use brokers::{Brokers, BrokersProps};
 pub use controls::Controls;
 pub use events::EventLog;
 pub use groups::{Groups, GroupsProps};
+pub use guarantees::{Guarantees, GuaranteesProps};
 pub use producers::Producers;
 pub use scenario::ScenarioPanel;
-pub use topic::TopicView;
+pub use topic::{TopicProps, TopicView};
 pub use wire::{Wire, WireSide};
 
 /// A soft colour per record, so the same record is recognisable in the log and at

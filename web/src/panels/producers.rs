@@ -2,8 +2,10 @@
 
 use super::record_style;
 use crate::i18n::{self, Lang};
-use crate::state::Action;
+use crate::state::{Action, RetryWatch};
+use kafka_sandbox_core::config::Acks;
 use kafka_sandbox_core::partitioner::PartitionerKind;
+use kafka_sandbox_core::snapshot::ProducerView;
 use kafka_sandbox_core::Snapshot;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -15,6 +17,8 @@ pub struct ProducersProps {
     pub snap: Rc<Snapshot>,
     pub last_produce: Option<String>,
     pub next_value: String,
+    /// The error each producer is retrying after.
+    pub retries: RetryWatch,
     pub dispatch: Callback<Action>,
 }
 
@@ -53,45 +57,7 @@ pub fn Producers(p: &ProducersProps) -> Html {
     html! {
         <div class="panel producers">
             <h2>{ i18n::PRODUCERS.get(lang) }</h2>
-            { for snap.producers.iter().map(|prod| {
-                let name = prod.name.clone();
-                let change = p.dispatch.reform(move |e: Event| {
-                    let v = e.target_unchecked_into::<HtmlSelectElement>().value();
-                    let partitioner = if v == "round_robin" { PartitionerKind::RoundRobin } else { PartitionerKind::BuiltIn };
-                    Action::SetPartitioner { producer: name.clone(), partitioner }
-                });
-                let recent: Vec<_> = prod.sent.iter().rev().take(8).collect();
-                html! {
-                    <div class="producer card" data-producer={prod.name.clone()}>
-                        <div class="card-head">
-                            <strong>{ &prod.name }</strong>
-                            <span class="muted">{ format!("acks={} · linger.ms={}", acks_text(prod.acks), prod.linger_ms) }</span>
-                        </div>
-                        <label class="row">
-                            { i18n::PARTITIONER.get(lang) }
-                            <select class="partitioner" onchange={change}>
-                                <option value="built_in" selected={prod.partitioner == PartitionerKind::BuiltIn}>{ i18n::PARTITIONER_BUILT_IN.get(lang) }</option>
-                                <option value="round_robin" selected={prod.partitioner == PartitionerKind::RoundRobin}>{ i18n::PARTITIONER_ROUND_ROBIN.get(lang) }</option>
-                            </select>
-                        </label>
-                        <div class="muted">{ format!("{}: {}", i18n::SENT.get(lang), prod.sent_total) }</div>
-                        <ul class="sent">
-                            { for recent.into_iter().map(|s| html! {
-                                <li key={s.record.0}>
-                                    <span class="rec" style={record_style(s.record.0)}>{ &s.value }</span>
-                                    { format!(" → P{}", s.partition) }
-                                    <span class="muted">{
-                                        match s.acked_offset {
-                                            Some(o) => format!(" @{o}"),
-                                            None => format!(" · {}", i18n::ACK_PENDING.get(lang)),
-                                        }
-                                    }</span>
-                                </li>
-                            }) }
-                        </ul>
-                    </div>
-                }
-            }) }
+            { for snap.producers.iter().map(|prod| producer_card(lang, prod, &p.retries, &p.dispatch)) }
             <form id="produce-form" class="card produce" onsubmit={send}>
                 <h3>{ i18n::PRODUCE.get(lang) }</h3>
                 <label class="row">{ i18n::PRODUCER.get(lang) }
@@ -116,10 +82,93 @@ pub fn Producers(p: &ProducersProps) -> Html {
     }
 }
 
-fn acks_text(a: kafka_sandbox_core::config::Acks) -> &'static str {
-    match a {
-        kafka_sandbox_core::config::Acks::None => "0",
-        kafka_sandbox_core::config::Acks::Leader => "1",
-        kafka_sandbox_core::config::Acks::All => "all",
+/// Newest sends drawn as chips, and newest described in a line each.
+const STRIP_CHIPS: usize = 40;
+const DETAIL_LINES: usize = 5;
+
+fn producer_card(lang: Lang, prod: &ProducerView, retries: &RetryWatch, dispatch: &Callback<Action>) -> Html {
+    let name = prod.name.clone();
+    let set_partitioner = dispatch.reform(move |e: Event| {
+        let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+        let partitioner = if v == "round_robin" { PartitionerKind::RoundRobin } else { PartitionerKind::BuiltIn };
+        Action::SetPartitioner { producer: name.clone(), partitioner }
+    });
+    let name = prod.name.clone();
+    let set_acks = dispatch.reform(move |e: Event| {
+        let acks = match e.target_unchecked_into::<HtmlSelectElement>().value().as_str() {
+            "0" => Acks::None,
+            "1" => Acks::Leader,
+            _ => Acks::All,
+        };
+        Action::SetAcks { producer: name.clone(), acks }
+    });
+    let failed = prod.sent.iter().filter(|s| s.failed.is_some()).count();
+    let strip_from = prod.sent.len().saturating_sub(STRIP_CHIPS);
+    let first_key = prod.sent_total.saturating_sub((prod.sent.len() - strip_from) as u64);
+    let head = format!(
+        "linger.ms={}{}",
+        prod.linger_ms,
+        if prod.idempotent { format!(" · {}", i18n::IDEMPOTENT.get(lang)) } else { String::new() }
+    );
+    html! {
+        <div class="producer card" data-producer={prod.name.clone()}>
+            <div class="card-head">
+                <strong>{ &prod.name }</strong>
+                <span class="muted">{ head }</span>
+            </div>
+            <label class="row">
+                { i18n::PARTITIONER.get(lang) }
+                <select class="partitioner" onchange={set_partitioner}>
+                    <option value="built_in" selected={prod.partitioner == PartitionerKind::BuiltIn}>{ i18n::PARTITIONER_BUILT_IN.get(lang) }</option>
+                    <option value="round_robin" selected={prod.partitioner == PartitionerKind::RoundRobin}>{ i18n::PARTITIONER_ROUND_ROBIN.get(lang) }</option>
+                </select>
+            </label>
+            <label class="row" title={i18n::ACKS_HINT.get(lang)}>
+                { "acks" }
+                <select class="acks" onchange={set_acks}>
+                    { for [Acks::None, Acks::Leader, Acks::All].into_iter().map(|a| html! {
+                        <option value={i18n::acks_text(a)} selected={prod.acks == a}>{ i18n::acks_text(a) }</option>
+                    }) }
+                </select>
+            </label>
+            <div class="counts">
+                <span>{ format!("{}: {}", i18n::SENT.get(lang), prod.sent_total) }</span>
+                <span class={classes!("pending-count", (prod.pending > 0).then_some("busy"))}>{ format!("{}: {}", i18n::PENDING.get(lang), prod.pending) }</span>
+                if failed > 0 {
+                    <span class="failed-count">{ format!("{}: {failed}", i18n::FAILED.get(lang)) }</span>
+                }
+            </div>
+            if let Some((since, e)) = retries.of(&prod.name) {
+                <div class="retrying" title={i18n::produce_error(lang, e)}>{ i18n::retrying_line(lang, e, since.ms()) }</div>
+            }
+            <div class="sent-strip">
+                { for prod.sent[strip_from..].iter().enumerate().map(|(i, s)| {
+                    let (class, title) = match (s.acked_offset, s.failed) {
+                        (_, Some(e)) => ("failed", format!("{} → P{} · {}", s.value, s.partition, i18n::produce_error(lang, e))),
+                        (Some(o), None) => ("acked", format!("{} → P{} @{o} · {}", s.value, s.partition, i18n::ACKED.get(lang))),
+                        (None, None) => ("pending", format!("{} → P{} · {}", s.value, s.partition, i18n::ACK_PENDING.get(lang))),
+                    };
+                    html! { <span key={first_key + i as u64} class={classes!("rec", class)} style={record_style(s.record.0)} {title}>{ &s.value }</span> }
+                }) }
+            </div>
+            <ul class="sent">
+                { for prod.sent.iter().rev().take(DETAIL_LINES).map(|s| html! {
+                    <li key={s.record.0}>
+                        <span class="rec" style={record_style(s.record.0)}>{ &s.value }</span>
+                        { format!(" → P{}", s.partition) }
+                        {
+                            match (s.acked_offset, s.failed) {
+                                (_, Some(e)) => html! {
+                                    <span class="error-badge" title={i18n::produce_error(lang, e)}>{ format!("✗ {}", i18n::produce_error_code(e)) }</span>
+                                },
+                                (Some(o), None) if o >= 0 => html! { <span class="muted">{ format!(" @{o}") }</span> },
+                                (Some(_), None) => html! { <span class="muted">{ " @-1 (acks=0)" }</span> },
+                                (None, None) => html! { <span class="muted">{ format!(" · {}", i18n::ACK_PENDING.get(lang)) }</span> },
+                            }
+                        }
+                    </li>
+                }) }
+            </ul>
+        </div>
     }
 }

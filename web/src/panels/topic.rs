@@ -1,59 +1,167 @@
-//! The topic: each partition as a log of offset cells, with LEO and HW.
+//! The topic: its replication settings, and each partition's leader, epoch, ISR and the
+//! leader's log (committed below the HW), with the records leader changes lost.
 
+use super::brokers::loss_title;
 use super::record_style;
 use crate::i18n::{self, Lang};
+use crate::state::Action;
+use crate::view::{self, Loss, SentIndex};
+use kafka_sandbox_core::snapshot::{PartitionView, TopicView as TopicSnapshot};
 use kafka_sandbox_core::Snapshot;
 use std::rc::Rc;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct TopicProps {
     pub lang: Lang,
     pub snap: Rc<Snapshot>,
+    pub dispatch: Callback<Action>,
 }
 
 #[component]
 pub fn TopicView(p: &TopicProps) -> Html {
     let lang = p.lang;
-    let now = p.snap.now.ms();
+    let snap = &p.snap;
+    let sent = SentIndex::new(snap);
+    let brokers = snap.brokers.len() as u32;
     html! {
         <div class="panel topics">
-            { for p.snap.topics.iter().map(|t| html! {
+            { for snap.topics.iter().map(|t| html! {
                 <div class="topic" data-topic={t.name.clone()}>
                     <h2>{ i18n::TOPIC.get(lang) }{ " " }<code>{ &t.name }</code></h2>
-                    { for t.partitions.iter().map(|part| html! {
-                        <div class="partition" id={format!("partition-{}", part.partition)}>
-                            <div class="plabel">
-                                <strong>{ format!("P{}", part.partition) }</strong>
-                                <span class="muted" title={format!("{} / {}", i18n::LEO.get(lang), i18n::HW.get(lang))}>
-                                    { format!("{} {} · {} {}", i18n::LEO.get(lang), part.log_end_offset, i18n::HW.get(lang), part.high_watermark) }
-                                </span>
-                            </div>
-                            <ol class="log" start={part.log_start_offset.to_string()}>
-                                if part.records.is_empty() {
-                                    <li class="empty muted">{ i18n::EMPTY_LOG.get(lang) }</li>
-                                }
-                                { for part.records.iter().map(|r| {
-                                    let fresh = now.saturating_sub(r.appended_at.ms()) < 600;
-                                    let committed = r.offset < part.high_watermark;
-                                    let title = match &r.key {
-                                        Some(k) => format!("offset {} · key \"{k}\" · {} · t={} ms", r.offset, r.producer, r.timestamp.ms()),
-                                        None => format!("offset {} · key null · {} · t={} ms", r.offset, r.producer, r.timestamp.ms()),
-                                    };
-                                    html! {
-                                        <li key={r.id.0} class={classes!("cell", fresh.then_some("fresh"), committed.then_some("committed"))}
-                                            style={record_style(r.id.0)} {title}>
-                                            <span class="off">{ r.offset }</span>
-                                            <span class="val">{ &r.value }</span>
-                                        </li>
-                                    }
-                                }) }
-                            </ol>
-                        </div>
-                    }) }
-                    <p class="legend muted">{ i18n::LEGEND_COMMITTED.get(lang) }</p>
+                    { settings(lang, t, brokers, &p.dispatch) }
+                    { for t.partitions.iter().map(|part| partition_row(lang, snap.now.ms(), part, &sent)) }
+                    <p class="legend muted">
+                        <span class="item"><span class="swatch solid" />{ i18n::LEGEND_COMMITTED.get(lang) }</span>
+                        <span class="item"><span class="swatch dashed" />{ i18n::LEGEND_UNCOMMITTED.get(lang) }</span>
+                    </p>
                 </div>
             }) }
+        </div>
+    }
+}
+
+/// Replication factor (rebuilds the run), `min.insync.replicas`, unclean election.
+fn settings(lang: Lang, t: &TopicSnapshot, brokers: u32, dispatch: &Callback<Action>) -> Html {
+    let topic = t.name.clone();
+    let set_rf = dispatch.reform(move |e: Event| {
+        let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+        Action::SetReplicationFactor { topic: topic.clone(), replication_factor: v.parse().unwrap_or(1) }
+    });
+    let topic = t.name.clone();
+    let set_min = dispatch.reform(move |e: Event| {
+        let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+        Action::SetMinInsyncReplicas { topic: topic.clone(), min_insync_replicas: v.parse().unwrap_or(1) }
+    });
+    let topic = t.name.clone();
+    let set_unclean = dispatch.reform(move |e: Event| Action::SetUncleanElection {
+        topic: topic.clone(),
+        enabled: e.target_unchecked_into::<HtmlInputElement>().checked(),
+    });
+    let rf = t.replication_factor;
+    html! {
+        <div class="topic-settings">
+            <label title={i18n::RF_HINT.get(lang)}>
+                { i18n::REPLICATION_FACTOR.get(lang) }
+                <select class="rf" onchange={set_rf}>
+                    { for (1..=brokers.max(rf)).map(|n| html! { <option value={n.to_string()} selected={n == rf}>{ n }</option> }) }
+                </select>
+            </label>
+            <label title={i18n::MIN_ISR_HINT.get(lang)}>
+                { "min.insync.replicas" }
+                <select class="min-isr" onchange={set_min}>
+                    { for (1..=rf.max(1)).map(|n| html! { <option value={n.to_string()} selected={n == t.min_insync_replicas}>{ n }</option> }) }
+                </select>
+            </label>
+            <label title={i18n::UNCLEAN_HINT.get(lang)}>
+                <input type="checkbox" class="unclean" checked={t.unclean_leader_election_enable} onchange={set_unclean} />
+                { "unclean.leader.election.enable" }
+            </label>
+        </div>
+    }
+}
+
+fn partition_row(lang: Lang, now: u64, part: &PartitionView, sent: &SentIndex<'_>) -> Html {
+    let isr = part.isr.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+    let summary = match part.leader {
+        Some(l) => html! {
+            <div class="psummary">
+                { format!("{} ", i18n::PARTITION_LEADER.get(lang)) }<strong class="leader-id">{ format!("B{l}") }</strong>
+                { format!(" · {} {} · ISR [{isr}]", i18n::EPOCH.get(lang), part.leader_epoch) }
+            </div>
+        },
+        None => html! {
+            <div class="psummary offline" title={i18n::OFFLINE_HINT.get(lang)}>
+                <strong>{ i18n::OFFLINE.get(lang) }</strong>
+                { format!(" · {} {} · ISR [{isr}]", i18n::EPOCH.get(lang), part.leader_epoch) }
+            </div>
+        },
+    };
+    let losses = view::losses(part, sent);
+    let mut gone: Vec<&Loss> = losses.values().filter(|l| !matches!(l.status, view::LostStatus::Rewritten { .. })).collect();
+    gone.sort_by_key(|l| (l.at, l.offset));
+    let mut causes: Vec<kafka_sandbox_core::event::LossCause> = Vec::new();
+    for l in &gone {
+        if !causes.contains(&l.cause) {
+            causes.push(l.cause);
+        }
+    }
+    let leader = part.leader.map(|l| l.to_string()).unwrap_or_else(|| "none".into());
+    html! {
+        <div class={classes!("partition", part.leader.is_none().then_some("offline"))} id={format!("partition-{}", part.partition)} data-leader={leader}>
+            <div class="plabel">
+                <strong>{ format!("P{}", part.partition) }</strong>
+                <span class="muted" title={format!("{} / {}", i18n::LEO.get(lang), i18n::HW.get(lang))}>
+                    { format!("{} {} · {} {}", i18n::LEO.get(lang), part.log_end_offset, i18n::HW.get(lang), part.high_watermark) }
+                </span>
+            </div>
+            <div class="pbody">
+                { summary }
+                <ol class="log" start={part.log_start_offset.to_string()}>
+                    if part.records.is_empty() {
+                        <li class="empty muted">{ i18n::EMPTY_LOG.get(lang) }</li>
+                    }
+                    { for part.records.iter().map(|r| {
+                        let fresh = now.saturating_sub(r.appended_at.ms()) < 600;
+                        let committed = r.offset < part.high_watermark;
+                        let key = match &r.key {
+                            Some(k) => format!("\"{k}\""),
+                            None => "null".to_string(),
+                        };
+                        let title = format!(
+                            "{} {} · {} {key} · {} · t={} ms",
+                            i18n::OFFSET.get(lang),
+                            r.offset,
+                            i18n::KEY_WORD.get(lang),
+                            r.producer,
+                            r.timestamp.ms()
+                        );
+                        html! {
+                            <li key={r.id.0} class={classes!("cell", fresh.then_some("fresh"), committed.then_some("committed"))}
+                                style={record_style(r.id.0)} {title}>
+                                <span class="off">{ r.offset }</span>
+                                <span class="val">{ &r.value }</span>
+                            </li>
+                        }
+                    }) }
+                </ol>
+                if !gone.is_empty() {
+                    <div class="lost-row">
+                        <span class="lost-label">{ i18n::LOST_ROW.get(lang) }</span>
+                        <ol class="log">
+                            { for gone.iter().map(|l| html! {
+                                <li key={l.record.0} class={classes!("cell", if l.status.is_lost() { "lost" } else { "dropped" })}
+                                    style={record_style(l.record.0)} title={loss_title(lang, l)}>
+                                    <span class="off">{ l.offset }</span>
+                                    <span class="lv">{ &l.value }</span>
+                                </li>
+                            }) }
+                        </ol>
+                        <span class="lost-why">{ causes.iter().map(|c| i18n::loss_cause(lang, *c)).collect::<Vec<_>>().join("; ") }</span>
+                    </div>
+                }
+            </div>
         </div>
     }
 }

@@ -25,29 +25,40 @@ pub struct WireProps {
 #[component]
 pub fn Wire(p: &WireProps) -> Html {
     let now = p.snap.now;
+    let lang = p.lang;
     let chips = p.snap.flights.iter().filter_map(|f| {
         let t = progress(now, f.sent_at, f.arrives_at);
-        let (label, forward) = match (&f.kind, p.side) {
-            (FlightKind::Produce { values, tp, .. }, WireSide::Produce) => (format!("{} → P{}", values.join(" "), tp.partition), true),
+        // (label, forward, error, title)
+        let (label, forward, error, title) = match (&f.kind, p.side) {
+            (FlightKind::Produce { values, tp, .. }, WireSide::Produce) => {
+                (format!("{} → P{}", values.join(" "), tp.partition), true, false, None)
+            }
+            (FlightKind::ProduceAck { error: Some(e), tp, .. }, WireSide::Produce) => {
+                {
+                // A break opportunity after each underscore, so a long code wraps inside the wire.
+                let code = i18n::produce_error_code(*e).replace('_', "_\u{200b}");
+                (format!("✗ P{} {code}", tp.partition), false, true, Some(i18n::produce_error(lang, *e).to_string()))
+            }
+            }
             (FlightKind::ProduceAck { offsets, .. }, WireSide::Produce) => {
-                (format!("ack @{}", offsets.iter().map(u64::to_string).collect::<Vec<_>>().join(",")), false)
+                (format!("ack @{}", offsets.iter().map(u64::to_string).collect::<Vec<_>>().join(",")), false, false, None)
             }
             (FlightKind::FetchData { records, client_id, .. }, WireSide::Fetch) => {
                 let values: Vec<&str> = records.iter().map(|(_, v)| v.as_str()).collect();
-                (format!("{} → {client_id}", values.join(" ")), true)
+                (format!("{} → {client_id}", values.join(" ")), true, false, None)
             }
             _ => return None,
         };
         let left = if forward { t } else { 1.0 - t } * 100.0;
         Some(html! {
-            <div class={classes!("flight", (!forward).then_some("back"))}>
+            <div class={classes!("flight", (!forward).then_some("back"), error.then_some("error"))} {title}>
                 <span class="chip" style={format!("left: {left:.1}%; transform: translateX(-{left:.1}%)")}>{ label }</span>
             </div>
         })
     });
     html! {
-        <div class="wire" aria-label={i18n::IN_FLIGHT.get(p.lang)}>
-            <div class="wire-title">{ i18n::IN_FLIGHT.get(p.lang) }</div>
+        <div class="wire" aria-label={i18n::IN_FLIGHT.get(lang)}>
+            <div class="wire-title">{ i18n::IN_FLIGHT.get(lang) }</div>
             { for chips }
         </div>
     }

@@ -1,0 +1,239 @@
+//! Brokers as columns, each holding its partition replicas: leader or follower, in or out
+//! of the ISR, LEO and HW, the records of its copy (committed solid, uncommitted dashed,
+//! lost struck through), records on their way from the leader, and buttons to crash,
+//! cut off or slow the broker.
+
+use super::record_style;
+use crate::i18n::{self, Lang};
+use crate::state::{progress, Action, SLOW_FOLLOWER_MS};
+use crate::view::{self, Loss, LostStatus, SentIndex};
+use kafka_sandbox_core::cluster::BrokerId;
+use kafka_sandbox_core::record::RecordId;
+use kafka_sandbox_core::sim::FlightKind;
+use kafka_sandbox_core::snapshot::{BrokerView, PartitionView, RecordView, ReplicaView};
+use kafka_sandbox_core::Snapshot;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// Most partition rows drawn: a topic of 256 partitions would bury the page.
+const MAX_ROWS: usize = 24;
+/// Newest records drawn per replica; older ones are counted.
+const MAX_CELLS: usize = 30;
+
+#[derive(Properties, PartialEq)]
+pub struct BrokersProps {
+    pub lang: Lang,
+    pub snap: Rc<Snapshot>,
+    pub dispatch: Callback<Action>,
+}
+
+/// One partition row: which topic, the partition, and what it lost.
+struct Row<'a> {
+    topic: &'a str,
+    part: &'a PartitionView,
+    losses: BTreeMap<RecordId, Loss>,
+}
+
+/// A replication flight heading to a follower: its values and how far it is.
+type Incoming = BTreeMap<(String, u32, BrokerId), Vec<(String, f64)>>;
+
+#[component]
+pub fn Brokers(p: &BrokersProps) -> Html {
+    let lang = p.lang;
+    let snap = &p.snap;
+    let sent = SentIndex::new(snap);
+    let many_topics = snap.topics.len() > 1;
+    let all_rows = snap.topics.iter().flat_map(|t| t.partitions.iter().map(move |part| (t.name.as_str(), part)));
+    let total_rows: usize = snap.topics.iter().map(|t| t.partitions.len()).sum();
+    let rows: Vec<Row<'_>> = all_rows
+        .take(MAX_ROWS)
+        .map(|(topic, part)| Row { topic, part, losses: view::losses(part, &sent) })
+        .collect();
+    let mut incoming: Incoming = BTreeMap::new();
+    for f in &snap.flights {
+        if let FlightKind::Replicate { tp, follower, values } = &f.kind {
+            let t = progress(snap.now, f.sent_at, f.arrives_at);
+            incoming.entry((tp.topic.clone(), tp.partition, *follower)).or_default().push((values.join(" "), t));
+        }
+    }
+    let columns = snap.brokers.len().max(1);
+    let grid_style = format!(
+        "grid-template-columns: repeat({columns}, minmax(0, 1fr)); grid-template-rows: auto repeat({}, auto)",
+        rows.len()
+    );
+    let span = format!("grid-row: span {}", rows.len() + 1);
+    html! {
+        <section class="panel brokers" id="brokers">
+            <div class="brokers-head">
+                <h2>{ i18n::BROKERS.get(lang) }</h2>
+                <span class="muted small">{ i18n::BROKERS_HINT.get(lang) }</span>
+            </div>
+            <div class="broker-grid" style={grid_style}>
+                { for snap.brokers.iter().map(|b| html! {
+                    <BrokerColumn key={b.id} {lang} broker={b.clone()} span={span.clone()} dispatch={p.dispatch.clone()}>
+                        { for rows.iter().map(|row| replica_card(lang, b.id, row, many_topics, &incoming)) }
+                    </BrokerColumn>
+                }) }
+            </div>
+            if total_rows > rows.len() {
+                <p class="muted small">{ format!("{}{}", i18n::MORE_PARTITIONS.get(lang), total_rows - rows.len()) }</p>
+            }
+            <p class="legend muted">
+                <span class="item"><span class="swatch solid" />{ i18n::LEGEND_COMMITTED.get(lang) }</span>
+                <span class="item"><span class="swatch dashed" />{ i18n::LEGEND_UNCOMMITTED.get(lang) }</span>
+                <span class="item"><span class="swatch struck">{ "m" }</span>{ i18n::LEGEND_LOST.get(lang) }</span>
+                <span class="item"><span class="swatch dropped">{ "m" }</span>{ i18n::LEGEND_DROPPED.get(lang) }</span>
+                <span class="item"><span class="swatch card-dashed" />{ i18n::LEGEND_OUT_OF_ISR.get(lang) }</span>
+            </p>
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct BrokerColumnProps {
+    lang: Lang,
+    broker: BrokerView,
+    span: String,
+    dispatch: Callback<Action>,
+    children: Html,
+}
+
+#[component]
+fn BrokerColumn(p: &BrokerColumnProps) -> Html {
+    let lang = p.lang;
+    let b = &p.broker;
+    let id = b.id;
+    let d = &p.dispatch;
+    let life = if b.alive {
+        html! { <button class="crash" title={i18n::CRASH_HINT.get(lang)} onclick={d.reform(move |_| Action::CrashBroker(id))}>{ i18n::CRASH.get(lang) }</button> }
+    } else {
+        html! { <button class="restart primary" title={i18n::RESTART_HINT.get(lang)} onclick={d.reform(move |_| Action::RestartBroker(id))}>{ i18n::RESTART.get(lang) }</button> }
+    };
+    let net = if b.isolated {
+        html! { <button class="heal primary" title={i18n::RECONNECT_HINT.get(lang)} onclick={d.reform(move |_| Action::HealBroker(id))}>{ i18n::RECONNECT.get(lang) }</button> }
+    } else {
+        html! { <button class="isolate" title={i18n::CUT_OFF_HINT.get(lang)} onclick={d.reform(move |_| Action::IsolateBroker(id))}>{ i18n::CUT_OFF.get(lang) }</button> }
+    };
+    let speed = if b.slow_ms > 0 {
+        html! { <button class="unslow" title={i18n::SLOW_HINT.get(lang)} onclick={d.reform(move |_| Action::SlowBroker { broker: id, slow_ms: 0 })}>{ i18n::SLOW_NORMAL.get(lang) }</button> }
+    } else {
+        html! { <button class="slow" title={i18n::SLOW_HINT.get(lang)} onclick={d.reform(move |_| Action::SlowBroker { broker: id, slow_ms: SLOW_FOLLOWER_MS })}>{ i18n::slow_button(lang, SLOW_FOLLOWER_MS) }</button> }
+    };
+    let healthy = b.alive && !b.isolated && !b.fenced;
+    html! {
+        <div class={classes!("broker", (!b.alive).then_some("crashed"), b.isolated.then_some("isolated"), b.fenced.then_some("fenced"), (b.slow_ms > 0).then_some("slow"))}
+            data-broker={id.to_string()} style={p.span.clone()}>
+            <div class="broker-head">
+                <div class="broker-title">
+                    <strong>{ i18n::broker_name(lang, id) }</strong>
+                    <span class="statuses">
+                        if healthy { <span class="status ok">{ i18n::BROKER_RUNNING.get(lang) }</span> }
+                        if !b.alive { <span class="status crashed">{ i18n::BROKER_CRASHED.get(lang) }</span> }
+                        if b.isolated { <span class="status cut-off">{ i18n::BROKER_CUT_OFF.get(lang) }</span> }
+                        if b.fenced { <span class="status fenced" title={i18n::BROKER_FENCED_HINT.get(lang)}>{ i18n::BROKER_FENCED.get(lang) }</span> }
+                        if b.slow_ms > 0 { <span class="status slow">{ i18n::slow_label(lang, b.slow_ms) }</span> }
+                    </span>
+                </div>
+                <div class="broker-controls">{ life }{ net }{ speed }</div>
+            </div>
+            { p.children.clone() }
+        </div>
+    }
+}
+
+/// The card of `broker`'s replica of one partition (an empty slot if it has none, so the
+/// rows of every column line up).
+fn replica_card(lang: Lang, broker: BrokerId, row: &Row<'_>, many_topics: bool, incoming: &Incoming) -> Html {
+    let part = row.part;
+    let name = if many_topics { format!("{} · P{}", row.topic, part.partition) } else { format!("P{}", part.partition) };
+    let key = format!("{}/{}", row.topic, part.partition);
+    let Some(r) = part.replica_logs.iter().find(|r| r.broker == broker) else {
+        return html! {
+            <div key={key} class="replica none" data-topic={row.topic.to_string()} data-partition={part.partition.to_string()}>
+                <span class="muted small">{ format!("{name}: {}", i18n::NO_REPLICA.get(lang)) }</span>
+            </div>
+        };
+    };
+    let role = if r.is_leader {
+        html! { <span class="role leader">{ i18n::ROLE_LEADER.get(lang) }</span> }
+    } else if part.leader.is_some() {
+        html! { <span class="role follower">{ i18n::ROLE_FOLLOWER.get(lang) }</span> }
+    } else {
+        html! { <span class="role offline">{ i18n::ROLE_OFFLINE.get(lang) }</span> }
+    };
+    let arriving = incoming.get(&(row.topic.to_string(), part.partition, broker));
+    html! {
+        <div key={key} class={classes!("replica", if r.is_leader { "leader" } else { "follower" }, if r.in_isr { "in-isr" } else { "out-isr" })}
+            data-topic={row.topic.to_string()} data-partition={part.partition.to_string()}>
+            <div class="replica-head">
+                <strong class="pname">{ name }</strong>
+                { role }
+                <span class={classes!("isr-tag", (!r.in_isr).then_some("out"))} title={i18n::IN_ISR_HINT.get(lang)}>
+                    { if r.in_isr { i18n::IN_ISR.get(lang) } else { i18n::OUT_OF_ISR.get(lang) } }
+                </span>
+                <span class="offsets">{ format!("{} {} · {} {}", i18n::LEO.get(lang), r.log_end_offset, i18n::HW.get(lang), r.high_watermark) }</span>
+            </div>
+            { replica_log(lang, r, part, &row.losses) }
+            if let Some(list) = arriving {
+                { for list.iter().map(|(values, t)| html! {
+                    <div class="incoming" title={i18n::COPYING.get(lang)}>
+                        <span class="arrow">{ "⇣ " }{ values }</span>
+                        <span class="bar"><span class="fill" style={format!("width: {:.0}%", t * 100.0)} /></span>
+                    </div>
+                }) }
+            }
+        </div>
+    }
+}
+
+fn replica_log(lang: Lang, r: &ReplicaView, part: &PartitionView, losses: &BTreeMap<RecordId, Loss>) -> Html {
+    let shown = r.records.len().min(MAX_CELLS);
+    let first = r.records.len() - shown;
+    // Records before the first one drawn (the log may start later than 0 after retention).
+    let hidden = r.records.get(first).map(|x| x.offset.saturating_sub(part.log_start_offset)).unwrap_or(0);
+    html! {
+        <ol class="rlog">
+            if r.records.is_empty() {
+                <li class="empty muted">{ i18n::EMPTY_LOG.get(lang) }</li>
+            }
+            if hidden > 0 {
+                <li class="more muted" title={i18n::EARLIER_RECORDS.get(lang)}>{ format!("+{hidden}") }</li>
+            }
+            { for r.records[first..].iter().map(|rec| record_cell(lang, rec, part.high_watermark, losses.get(&rec.id))) }
+        </ol>
+    }
+}
+
+fn record_cell(lang: Lang, rec: &RecordView, hw: u64, loss: Option<&Loss>) -> Html {
+    // A copy of a record the partition lost is stale wherever it still sits.
+    let (class, why) = match loss {
+        Some(l) if l.status.is_lost() => ("lost", Some(loss_title(lang, l))),
+        Some(l) => ("dropped", Some(loss_title(lang, l))),
+        None if rec.offset < hw => ("committed", None),
+        None => ("uncommitted", None),
+    };
+    let offset = format!("{} {}", i18n::OFFSET.get(lang), rec.offset);
+    let title = match why {
+        Some(w) => format!("{offset} · {w}"),
+        None => format!("{offset} · {} {} · {}", i18n::EPOCH.get(lang), rec.leader_epoch, rec.producer),
+    };
+    html! {
+        <li key={rec.id.0} class={classes!("rcell", class)} style={record_style(rec.id.0)} {title}>
+            <span class="off">{ rec.offset }</span>
+            <span class="rv">{ &rec.value }</span>
+        </li>
+    }
+}
+
+/// Why a record counts as lost (or not), for a hover title.
+pub fn loss_title(lang: Lang, l: &Loss) -> String {
+    let status = match l.status {
+        LostStatus::Acknowledged => i18n::LOST_ACKED.get(lang).to_string(),
+        LostStatus::GivenUp(e) => format!("{}{}", i18n::LOST_GIVEN_UP.get(lang), i18n::produce_error(lang, e)),
+        LostStatus::Retrying => i18n::LOST_RETRYING.get(lang).to_string(),
+        LostStatus::Rewritten { offset } => format!("{}{offset}", i18n::LOST_REWRITTEN.get(lang)),
+        LostStatus::Unknown => i18n::LOST_UNKNOWN.get(lang).to_string(),
+    };
+    format!("{}: {} — {status}", i18n::lost_at(lang, l.at.ms()), i18n::loss_cause(lang, l.cause))
+}

@@ -1,0 +1,179 @@
+//! View models the panels compute from a snapshot: plain data, no Yew, tested natively.
+
+use kafka_sandbox_core::event::{LossCause, ProduceError};
+use kafka_sandbox_core::producer::SentRecord;
+use kafka_sandbox_core::record::RecordId;
+use kafka_sandbox_core::snapshot::{PartitionView, Snapshot};
+use kafka_sandbox_core::SimTime;
+use std::collections::BTreeMap;
+
+/// What became of a record a leader change left behind, as far as the page can tell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LostStatus {
+    /// The producer was acknowledged: it will not send the record again. Gone for good.
+    Acknowledged,
+    /// The producer gave up on it with this error (its callback got the error).
+    GivenUp(ProduceError),
+    /// The producer has no answer yet and will send it again.
+    Retrying,
+    /// Sent again and now in the leader's log at this offset: not lost after all.
+    Rewritten { offset: u64 },
+    /// The producer no longer remembers it (its list of sends is bounded).
+    Unknown,
+}
+
+impl LostStatus {
+    /// Whether the record is really gone (shown struck through in red, class `lost`).
+    pub fn is_lost(self) -> bool {
+        matches!(self, LostStatus::Acknowledged | LostStatus::GivenUp(_) | LostStatus::Unknown)
+    }
+}
+
+/// One record a leader change left behind, with what became of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Loss {
+    pub record: RecordId,
+    pub value: String,
+    pub offset: u64,
+    pub was_committed: bool,
+    pub cause: LossCause,
+    pub at: SimTime,
+    pub status: LostStatus,
+}
+
+/// Every producer's remembered sends by record id, built only when some partition lost
+/// records (it costs one pass over the producers' bounded lists).
+pub struct SentIndex<'a>(BTreeMap<RecordId, &'a SentRecord>);
+
+impl<'a> SentIndex<'a> {
+    pub fn new(snap: &'a Snapshot) -> Self {
+        let any_lost = snap.topics.iter().any(|t| t.partitions.iter().any(|p| !p.lost.is_empty()));
+        if !any_lost {
+            return SentIndex(BTreeMap::new());
+        }
+        SentIndex(snap.producers.iter().flat_map(|p| p.sent.iter()).map(|s| (s.record, s)).collect())
+    }
+}
+
+/// The records `part` lost at leader changes, by record id (the newest loss of each).
+pub fn losses(part: &PartitionView, sent: &SentIndex<'_>) -> BTreeMap<RecordId, Loss> {
+    if part.lost.is_empty() {
+        return BTreeMap::new();
+    }
+    let in_log: BTreeMap<RecordId, u64> = part.records.iter().map(|r| (r.id, r.offset)).collect();
+    part.lost
+        .iter()
+        .map(|l| {
+            let status = if let Some(offset) = in_log.get(&l.record) {
+                LostStatus::Rewritten { offset: *offset }
+            } else {
+                match sent.0.get(&l.record) {
+                    Some(s) if s.acked_offset.is_some() => LostStatus::Acknowledged,
+                    Some(s) => match s.failed {
+                        Some(e) => LostStatus::GivenUp(e),
+                        None => LostStatus::Retrying,
+                    },
+                    None => LostStatus::Unknown,
+                }
+            };
+            let loss = Loss {
+                record: l.record,
+                value: l.value.clone(),
+                offset: l.offset,
+                was_committed: l.was_committed,
+                cause: l.cause,
+                at: l.at,
+                status,
+            };
+            (l.record, loss)
+        })
+        .collect()
+}
+
+/// How serious a guarantee finding is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    /// Something Kafka promises cannot happen under the settings in force.
+    PromiseBroken,
+    /// Allowed by the settings (acks=1, no idempotence, unclean election), worth seeing.
+    Warning,
+}
+
+/// One line of the guarantees panel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GuaranteeRow {
+    pub time: SimTime,
+    pub severity: Severity,
+    pub text: String,
+}
+
+/// The monitors' findings as panel rows, newest first, in `lang`.
+pub fn guarantee_rows(lang: crate::i18n::Lang, snap: &Snapshot, max: usize) -> Vec<GuaranteeRow> {
+    snap.findings
+        .iter()
+        .rev()
+        .take(max)
+        .map(|f| GuaranteeRow {
+            time: f.time,
+            severity: if f.promised { Severity::PromiseBroken } else { Severity::Warning },
+            text: crate::i18n::finding_text(lang, f),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kafka_sandbox_core::scenario::Scenario;
+    use kafka_sandbox_core::Command;
+
+    /// Three brokers, one partition on all of them, acks=1; both followers slowed, then
+    /// the leader crashes: what it had acknowledged alone is lost.
+    pub(crate) fn acks1_failover() -> kafka_sandbox_core::Sim {
+        let json = r#"{
+          "version": 1, "seed": 7,
+          "cluster": { "brokers": 3, "network_latency_ms": 50, "broker_session_timeout_ms": 2000, "group_initial_rebalance_delay_ms": 0 },
+          "topics": [{ "name": "orders", "partitions": 1, "replication_factor": 3 }],
+          "producers": [{ "name": "Producer1", "config": { "acks": "1", "request_timeout_ms": 1500 },
+            "send": [{ "topic": "orders", "values": ["m1","m2","m3","m4","m5","m6","m7","m8"], "start_ms": 1000, "interval_ms": 300 }] }],
+          "groups": [{ "id": "readers", "topics": ["orders"], "config": { "auto_offset_reset": "earliest" }, "members": [{ "client_id": "Consumer1" }] }]
+        }"#;
+        let Ok(s) = Scenario::from_json(json) else { panic!("the test scenario parses") };
+        let Ok(mut sim) = s.build() else { panic!("the test scenario builds") };
+        let leader = sim.snapshot().topics[0].partitions[0].leader.unwrap_or(0);
+        for b in 0..3 {
+            if b != leader {
+                let _ = sim.apply(Command::SlowBroker { broker: b, slow_ms: 2000 });
+            }
+        }
+        sim.run_until(SimTime(2500));
+        let _ = sim.apply(Command::CrashBroker { broker: leader });
+        sim.run_until(SimTime(12_000));
+        sim
+    }
+
+    #[test]
+    fn records_acknowledged_by_the_old_leader_alone_are_lost_and_the_rest_rewritten() {
+        let sim = acks1_failover();
+        let snap = sim.snapshot();
+        let part = &snap.topics[0].partitions[0];
+        let sent = SentIndex::new(&snap);
+        let losses = losses(part, &sent);
+        assert!(!losses.is_empty(), "the failover left records behind");
+        assert!(losses.values().any(|l| l.status == LostStatus::Acknowledged), "{losses:?}");
+        // Whatever is lost for good is really absent from the new leader's log.
+        for l in losses.values().filter(|l| l.status.is_lost()) {
+            assert!(part.records.iter().all(|r| r.id != l.record), "{l:?}");
+        }
+        let rows = guarantee_rows(crate::i18n::Lang::En, &snap, 10);
+        assert!(rows.iter().any(|r| r.text.contains("acks=1")), "{rows:?}");
+        assert!(rows.iter().all(|r| r.severity == Severity::Warning || !r.text.contains("acks=1")));
+    }
+
+    #[test]
+    fn nothing_is_indexed_while_nothing_is_lost() {
+        let Ok(sim) = kafka_sandbox_core::scenario::default_scenario().build() else { panic!("builds") };
+        let snap = sim.snapshot();
+        assert!(SentIndex::new(&snap).0.is_empty());
+    }
+}
