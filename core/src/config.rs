@@ -40,8 +40,10 @@ pub struct ProducerConfig {
     pub enable_idempotence: Option<bool>,
     /// `retries` (2147483647 since 2.1): bounded in practice by `delivery.timeout.ms`.
     pub retries: u32,
-    /// `retry.backoff.ms` (100).
+    /// `retry.backoff.ms` (100): the first wait before a retry.
     pub retry_backoff_ms: u64,
+    /// `retry.backoff.max.ms` (1000, KIP-580): the wait doubles per attempt up to this.
+    pub retry_backoff_max_ms: u64,
     /// `request.timeout.ms` (30000): how long to wait for a Produce response.
     pub request_timeout_ms: u64,
     /// `delivery.timeout.ms` (120000): how long a record may take, retries included.
@@ -60,6 +62,7 @@ impl Default for ProducerConfig {
             enable_idempotence: None,
             retries: i32::MAX as u32,
             retry_backoff_ms: 100,
+            retry_backoff_max_ms: 1000,
             request_timeout_ms: 30_000,
             delivery_timeout_ms: 120_000,
             max_in_flight_requests_per_connection: 5,

@@ -90,7 +90,11 @@ pub struct Monitors {
     findings: Vec<Finding>,
     total: u64,
     promised_total: u64,
+    observed: u64,
 }
+
+/// How many records, offsets and sends the monitors remember per map (the newest).
+pub const TRACKED_MAX: usize = 20_000;
 
 impl Monitors {
     pub fn new() -> Self {
@@ -124,8 +128,40 @@ impl Monitors {
         self.findings.push(Finding { time: e.time, seq: e.seq, tp, records, values, kind, promised });
     }
 
+    /// Forgets the oldest state beyond fixed bounds, so a long run does not grow memory:
+    /// records acknowledged long ago, send orders and shadow offsets far behind the end.
+    fn prune(&mut self) {
+        while self.acked.len() > TRACKED_MAX {
+            self.acked.pop_first();
+        }
+        while self.first_offset.len() > TRACKED_MAX {
+            self.first_offset.pop_first();
+        }
+        while self.producer_of.len() > TRACKED_MAX {
+            self.producer_of.pop_first();
+        }
+        for order in self.sent.values_mut() {
+            if order.len() > TRACKED_MAX {
+                let excess = order.len() - TRACKED_MAX;
+                order.drain(..excess);
+            }
+        }
+        for shadow in self.shadows.values_mut() {
+            while shadow.len() > TRACKED_MAX {
+                shadow.pop_first();
+            }
+        }
+        while self.reported.len() > TRACKED_MAX {
+            self.reported.pop_first();
+        }
+    }
+
     /// Looks at one trace event.
     pub fn observe(&mut self, e: &Event) {
+        self.observed += 1;
+        if self.observed % 4096 == 0 {
+            self.prune();
+        }
         match &e.kind {
             EventKind::RecordSent { record, producer, topic, partition, value, .. } => {
                 let tp = TopicPartition::new(topic.clone(), *partition);
@@ -184,16 +220,14 @@ impl Monitors {
                 // An ack can arrive after the leader that wrote it was replaced.
                 self.check_acked(e, &tp, LossCause::LeaderFailover);
             }
-            EventKind::RecordDelivered { group, client_id, record, tp, offset, value, high_watermark } => {
-                if offset >= high_watermark {
-                    self.report(
-                        e,
-                        tp.clone(),
-                        vec![(*record, value.clone())],
-                        FindingKind::ReadAboveHighWatermark { group: group.clone(), client_id: client_id.clone() },
-                        true,
-                    );
-                }
+            EventKind::RecordDelivered { group, client_id, record, tp, offset, value, high_watermark } if offset >= high_watermark => {
+                self.report(
+                    e,
+                    tp.clone(),
+                    vec![(*record, value.clone())],
+                    FindingKind::ReadAboveHighWatermark { group: group.clone(), client_id: client_id.clone() },
+                    true,
+                );
             }
             _ => {}
         }

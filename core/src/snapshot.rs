@@ -190,6 +190,9 @@ fn record_views(log: &PartitionLog) -> Vec<RecordView> {
         .collect()
 }
 
+/// How many of the newest monitor findings a snapshot carries.
+pub const FINDINGS_SHOWN: usize = 100;
+
 /// How many lost records a partition remembers.
 pub const LOST_KEPT: usize = 200;
 
@@ -309,7 +312,10 @@ impl Sim {
                 })
                 .collect(),
             flights: self.in_flight(),
-            findings: self.monitors().findings().to_vec(),
+            findings: {
+                let all = self.monitors().findings();
+                all[all.len().saturating_sub(FINDINGS_SHOWN)..].to_vec()
+            },
             findings_total: self.monitors().total(),
             promises_broken: self.monitors().promised_total(),
         }

@@ -1,4 +1,5 @@
 //! Integration tests of the simulation core, one module per theme.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod determinism;
 mod properties;

@@ -13,6 +13,10 @@ use super::*;
 use crate::event::{GroupError, LeaveReason};
 use crate::group::{CommitMode, Phase, Registered, RebalanceProtocol};
 
+/// What the leader learns of each member in the JoinGroup answer: member id, instance
+/// id, subscription, owned partitions and the generation they were owned in.
+pub(crate) type JoinMember = (String, Option<String>, Vec<String>, Vec<TopicPartition>, i32);
+
 /// The coordinator's answer to a JoinGroup.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum JoinResult {
@@ -20,7 +24,7 @@ pub(crate) enum JoinResult {
     MemberIdRequired(String),
     /// The join phase is over: the generation, whether you lead, and for the leader the
     /// members' subscriptions and owned partitions.
-    Joined { generation: i32, member_id: String, leader: bool, members: Vec<(String, Option<String>, Vec<String>, Vec<TopicPartition>, i32)> },
+    Joined { generation: i32, member_id: String, leader: bool, members: Vec<JoinMember> },
     Error(GroupError),
 }
 
@@ -250,7 +254,7 @@ impl Sim {
     fn run_assignor(
         &self,
         group_id: &str,
-        members: &[(String, Option<String>, Vec<String>, Vec<TopicPartition>, i32)],
+        members: &[JoinMember],
     ) -> BTreeMap<String, Vec<TopicPartition>> {
         let Some(g) = self.groups.get(group_id) else { return BTreeMap::new() };
         let mut partitions_per_topic = BTreeMap::new();
@@ -682,7 +686,7 @@ impl Sim {
         self.try_complete_join(group_id);
     }
 
-    fn member_list(g: &Group) -> Vec<(String, Option<String>, Vec<String>, Vec<TopicPartition>, i32)> {
+    fn member_list(g: &Group) -> Vec<JoinMember> {
         g.registry
             .iter()
             .map(|r| (r.member_id.clone(), r.group_instance_id.clone(), r.subscription.clone(), r.owned.clone(), r.owned_generation))

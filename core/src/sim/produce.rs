@@ -436,6 +436,7 @@ impl Sim {
         let elapsed = now.ms().saturating_sub(batch.first_sent_at.ms());
         let retrying = batch.attempt <= config.retries && elapsed + config.retry_backoff_ms < config.delivery_timeout_ms;
         let tp = batch.tp.clone();
+        let attempt = u64::from(batch.attempt);
         let ids: Vec<RecordId> = batch.records.iter().map(|r| r.id).collect();
         let final_error = if retrying { error } else if elapsed + config.retry_backoff_ms >= config.delivery_timeout_ms { ProduceError::DeliveryTimeout } else { error };
         if retrying {
@@ -455,10 +456,12 @@ impl Sim {
             retrying,
         });
         if retrying {
-            self.schedule(
-                now.plus_ms(config.retry_backoff_ms),
-                Pending::ProduceRetry { producer: producer_name.to_string(), batch: batch_id },
-            );
+            // KIP-580: exponential backoff with ±20 % jitter (`ExponentialBackoff`).
+            let exp = config.retry_backoff_ms.saturating_mul(1u64 << attempt.saturating_sub(1).min(20));
+            let base = exp.min(config.retry_backoff_max_ms.max(config.retry_backoff_ms));
+            let jitter = base / 5;
+            let backoff = base - jitter + u64::from(self.rng.below((2 * jitter).min(u64::from(u32::MAX)) as u32 + 1));
+            self.schedule(now.plus_ms(backoff), Pending::ProduceRetry { producer: producer_name.to_string(), batch: batch_id });
         }
         self.dispatch_queued(producer_name);
     }
