@@ -36,6 +36,8 @@ pub(crate) struct InFlightBatch {
     pub broker: Option<crate::cluster::BrokerId>,
     /// Waiting out `retry.backoff.ms` after an error.
     pub waiting_since_error: bool,
+    /// Held back because its partition has no leader.
+    pub waiting_for_leader: bool,
 }
 
 /// What the producer knows of one record it sent.

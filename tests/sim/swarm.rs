@@ -9,9 +9,12 @@ use kafka_sandbox_core::rng::SimRng;
 use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec, FORMAT_VERSION};
 use kafka_sandbox_core::{Command, Sim, SimTime};
 
-/// Seeds per run; `SWARM_SEEDS` raises it for a longer soak.
-fn seeds() -> u64 {
-    std::env::var("SWARM_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(120)
+/// The seeds of a run: `SWARM_SEEDS` (default 120) from `SWARM_FROM` (default 0), so a
+/// longer soak or one failing seed can be run on its own.
+fn seeds() -> std::ops::Range<u64> {
+    let env = |k: &str, d: u64| std::env::var(k).ok().and_then(|s| s.parse().ok()).unwrap_or(d);
+    let from = env("SWARM_FROM", 0);
+    from..from + env("SWARM_SEEDS", 120)
 }
 
 struct Drawn {
@@ -123,6 +126,24 @@ fn run_checked(sim: &mut Sim, ms: u64, seed: u64) {
     while sim.next_event_time().is_some_and(|t| t <= until) {
         sim.step();
         if let Err(e) = check(sim) {
+            if std::env::var("SWARM_DUMP").is_ok() {
+                for ev in sim.trace().events() {
+                    let k = format!("{:?}", ev.kind);
+                    if (!k.starts_with("Record") || k.starts_with("RecordsTruncated") || k.starts_with("RecordsLost")) && !k.starts_with("Offsets") && !k.starts_with("Produce") && !k.starts_with("Position") && !k.starts_with("Batch") {
+                        eprintln!("{:>7} {}", ev.time.ms(), k);
+                    }
+                }
+            }
+            if std::env::var("SWARM_DUMP").is_ok() {
+                for t in sim.topics() {
+                    for (p, part) in t.partitions.iter().enumerate() {
+                        for (b, log) in &part.logs {
+                            let recs: Vec<String> = log.records().iter().map(|r| format!("{}:{}e{}", r.offset, r.record.value, r.leader_epoch)).collect();
+                            eprintln!("LOG {}-{p} b{b} start {} hw {} [{}]", t.name, log.log_start_offset(), log.high_watermark(), recs.join(" "));
+                        }
+                    }
+                }
+            }
             panic!("seed {seed}, step {}, t={} ms: {e}", sim.steps(), sim.now().ms());
         }
     }
@@ -132,8 +153,8 @@ fn run_checked(sim: &mut Sim, ms: u64, seed: u64) {
 #[test]
 fn faults_never_break_a_promise_and_the_cluster_converges_after_healing() {
     // Seeds that once found bugs stay in every run.
-    const REGRESSIONS: [u64; 3] = [46, 139, 496];
-    for seed in (0..seeds()).chain(REGRESSIONS) {
+    const REGRESSIONS: [u64; 4] = [46, 139, 320, 496];
+    for seed in seeds().chain(REGRESSIONS) {
         let Drawn { mut sim, brokers, topics } = draw(seed);
         let mut r = SimRng::new(seed);
         let mut value = 0u64;

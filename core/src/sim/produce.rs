@@ -127,6 +127,7 @@ impl Sim {
                 attempt: 0,
                 first_sent_at: now,
                 in_flight: false,
+                waiting_for_leader: false,
                 broker: None,
                 waiting_since_error: false,
             },
@@ -162,7 +163,32 @@ impl Sim {
         // instant; in Kafka it is one more round trip).
         let leader = self.partition(&tp).and_then(|p| p.leader);
         let Some(leader) = leader else {
-            self.produce_failed(producer_name, batch_id, ProduceError::LeaderNotAvailable);
+            // No leader: the batch waits in the accumulator and metadata is refreshed after
+            // `retry.backoff.ms`; this is not a send attempt. The trace says it once.
+            let now = self.now;
+            let Some(producer) = self.producers.get_mut(producer_name) else { return };
+            let config = producer.config.clone();
+            let Some(batch) = producer.batches.get_mut(&batch_id) else { return };
+            let first = !batch.waiting_for_leader;
+            batch.waiting_for_leader = true;
+            let expired = now.ms().saturating_sub(batch.first_sent_at.ms()) >= config.delivery_timeout_ms;
+            if expired {
+                self.produce_failed(producer_name, batch_id, ProduceError::DeliveryTimeout);
+                return;
+            }
+            if first {
+                let ids: Vec<RecordId> = batch.records.iter().map(|r| r.id).collect();
+                self.record(EventKind::ProduceFailed {
+                    producer: producer_name.to_string(),
+                    topic: tp.topic.clone(),
+                    partition: tp.partition,
+                    records: ids,
+                    error: ProduceError::LeaderNotAvailable,
+                    retrying: true,
+                });
+            }
+            let at = now.plus_ms(config.retry_backoff_ms.max(1));
+            self.schedule(at, Pending::ProduceRetry { producer: producer_name.to_string(), batch: batch_id });
             return;
         };
         let Some(producer) = self.producers.get_mut(producer_name) else { return };
@@ -170,6 +196,7 @@ impl Sim {
         batch.attempt += 1;
         batch.in_flight = true;
         batch.broker = Some(leader);
+        batch.waiting_for_leader = false;
         let attempt = batch.attempt;
         let records = batch.records.clone();
         let sequence = batch.sequence;

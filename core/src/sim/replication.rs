@@ -44,34 +44,48 @@ impl Sim {
         if leader == follower {
             return;
         }
-        let (Some(leader_log), Some(own)) = (part.logs.get(&leader), part.logs.get(&follower)) else { return };
+        if !part.logs.contains_key(&leader) || !part.logs.contains_key(&follower) {
+            return;
+        }
         if !self.reachable(leader) {
             // The request is lost on the wire; try again after the socket timeout.
             self.await_replica_fetch(tp, follower, token);
             return;
         }
-        // OffsetsForLeaderEpoch: the leader answers with the largest epoch it has that is
-        // not above the follower's last one, and where that epoch ends in its log. If it
-        // is an older epoch, the follower's own end of that epoch bounds the match too.
-        let requested = own.last_epoch();
-        let common = leader_log.records().iter().rev().find(|r| r.leader_epoch <= requested).map(|r| r.leader_epoch);
-        let diverge = match common {
-            Some(epoch) if epoch < requested => {
-                leader_log.end_offset_for_epoch(epoch).min(own.end_offset_for_epoch(epoch))
+        // OffsetsForLeaderEpoch (KIP-101, KIP-279): the leader answers with the largest
+        // epoch it has that is not above the follower's last one, and where that epoch
+        // ends in its log. If it is an older epoch, the follower's own end of that epoch
+        // bounds the match, and the follower asks again for its new last epoch, until the
+        // two agree (the round trips are folded into this fetch).
+        let mut truncations = Vec::new();
+        for _ in 0..16 {
+            let Some(part) = self.partition(tp) else { return };
+            let (Some(leader_log), Some(own)) = (part.logs.get(&leader), part.logs.get(&follower)) else { return };
+            if own.log_end_offset() == own.log_start_offset() {
+                break;
             }
-            Some(epoch) => leader_log.end_offset_for_epoch(epoch),
-            // Nothing in common: keep only what lies before the leader's first record.
-            None => leader_log.log_start_offset(),
-        }
-        .min(own.log_end_offset());
-        let mut truncated = None;
-        if diverge < own.log_end_offset() {
-            if let Some(log) = self.partition_mut(tp).and_then(|p| p.logs.get_mut(&follower)) {
-                let removed = log.truncate_to(diverge);
-                truncated = Some((diverge, removed.iter().map(|r| r.record.id).collect::<Vec<_>>()));
+            let requested = own.last_epoch();
+            let common = leader_log.records().iter().rev().find(|r| r.leader_epoch <= requested).map(|r| r.leader_epoch);
+            let (diverge, again) = match common {
+                Some(epoch) if epoch < requested => {
+                    (leader_log.end_offset_for_epoch(epoch).min(own.end_offset_for_epoch(epoch)), true)
+                }
+                Some(epoch) => (leader_log.end_offset_for_epoch(epoch), false),
+                // Nothing in common: keep only what lies before the leader's first record.
+                None => (leader_log.log_start_offset(), false),
+            };
+            let diverge = diverge.min(own.log_end_offset());
+            if diverge >= own.log_end_offset() {
+                break;
+            }
+            let Some(log) = self.partition_mut(tp).and_then(|p| p.logs.get_mut(&follower)) else { return };
+            let removed = log.truncate_to(diverge);
+            truncations.push((diverge, removed.iter().map(|r| r.record.id).collect::<Vec<_>>()));
+            if !again {
+                break;
             }
         }
-        if let Some((from_offset, records)) = truncated {
+        for (from_offset, records) in truncations {
             self.record(EventKind::RecordsTruncated { topic: tp.topic.clone(), partition: tp.partition, broker: follower, from_offset, records });
         }
         let fetch_offset = self.partition(tp).and_then(|p| p.logs.get(&follower)).map(|l| l.log_end_offset()).unwrap_or(0);
@@ -573,7 +587,8 @@ impl Sim {
             let lost: Vec<LostRecord> = old
                 .records()
                 .iter()
-                .filter(|r| new.get(r.offset).is_none_or(|n| n.record.id != r.record.id))
+                // Below the new leader's log start is retention's doing, not a loss.
+                .filter(|r| r.offset >= new.log_start_offset() && new.get(r.offset).is_none_or(|n| n.record.id != r.record.id))
                 .map(|r| LostRecord { record: r.record.id, value: r.record.value.clone(), offset: r.offset, was_committed: r.offset < old.high_watermark() })
                 .collect();
             if !lost.is_empty() {
