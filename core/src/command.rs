@@ -81,6 +81,10 @@ pub enum Command {
     /// instance, so the round-robin counter and the sticky choice start afresh; batches
     /// already open still go out.
     SetPartitioner { producer: String, partitioner: PartitionerKind },
+    /// `kafka-topics --alter --partitions`: the topic grows to `partitions` (never
+    /// shrinks). Keys may now hash elsewhere; groups rebalance once their leader's
+    /// metadata refresh (`metadata.max.age.ms`) notices.
+    AddPartitions { topic: String, partitions: u32 },
     /// The broker process dies: it stops answering at once; the controller notices after
     /// `broker.session.timeout.ms`. Its logs stay on disk.
     CrashBroker { broker: BrokerId },

@@ -112,6 +112,9 @@ pub struct ConsumerConfig {
     /// `max.poll.interval.ms` (300000): a consumer that does not call `poll()` for this
     /// long leaves the group (KIP-62); it is also the rebalance timeout.
     pub max_poll_interval_ms: u64,
+    /// `metadata.max.age.ms` (300000): how often the consumer refreshes metadata; the
+    /// group leader rejoins when a subscribed topic's partition count changed.
+    pub metadata_max_age_ms: u64,
 }
 
 impl Default for ConsumerConfig {
@@ -125,6 +128,7 @@ impl Default for ConsumerConfig {
             heartbeat_interval_ms: 3000,
             session_timeout_ms: 45_000,
             max_poll_interval_ms: 300_000,
+            metadata_max_age_ms: 300_000,
         }
     }
 }

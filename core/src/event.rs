@@ -107,6 +107,10 @@ pub enum EventKind {
     RecordsTruncated { topic: String, partition: u32, broker: BrokerId, from_offset: u64, records: Vec<RecordId> },
     /// A leader change left these records behind: the new leader never had them.
     RecordsLost { topic: String, partition: u32, records: Vec<LostRecord>, cause: LossCause },
+    /// A topic grew: `partitions` is the new count.
+    PartitionsAdded { topic: String, partitions: u32 },
+    /// The group leader's metadata refresh noticed a subscribed topic grew; it rejoins.
+    MetadataChangeNoticed { group: String, client_id: String, topic: String },
     /// A setting changed at run time.
     ConfigChanged { entity: String, setting: String, value: String },
     GroupCreated { group: String },

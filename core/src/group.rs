@@ -221,6 +221,8 @@ pub struct Group {
     pub(crate) pending_sync: Vec<String>,
     /// Member ids handed out with MEMBER_ID_REQUIRED, not yet joined with (KIP-394).
     pub(crate) pending_members: Vec<String>,
+    /// Partition counts the leader assigned with (it compares them at metadata refresh).
+    pub(crate) assigned_counts: BTreeMap<String, u32>,
     /// Where the group first started reading each partition (records before it were
     /// never its to read).
     pub(crate) first_positions: BTreeMap<TopicPartition, u64>,
@@ -249,6 +251,7 @@ impl Group {
             pending_sync: Vec::new(),
             pending_members: Vec::new(),
             first_positions: BTreeMap::new(),
+            assigned_counts: BTreeMap::new(),
         }
     }
 

@@ -548,6 +548,13 @@ fn check_timeline_command(
             }
             Ok(())
         }
+        Command::AddPartitions { topic, partitions } => {
+            let Some(t) = sim.topic(topic) else { return Err(format!("there is no topic named \"{topic}\"")) };
+            if *partitions <= t.partition_count() || *partitions > MAX_PARTITIONS {
+                return Err(format!("partitions must be more than {} and at most {MAX_PARTITIONS}", t.partition_count()));
+            }
+            Ok(())
+        }
         Command::SetTopicConfig { topic, min_insync_replicas, .. } => {
             let Some(t) = sim.topic(topic) else { return Err(format!("there is no topic named \"{topic}\"")) };
             if let Some(m) = min_insync_replicas {

@@ -216,3 +216,20 @@ fn auto_commit_and_a_crash_within_the_interval_give_duplicates() {
     assert!(duplicates > 0, "auto-commit covered only earlier polls");
     assert_eq!(lost, 0);
 }
+
+#[test]
+fn added_partitions_are_assigned_after_the_leaders_metadata_refresh() {
+    let mut spec = member("c1", None, CommitMode::Auto, 1);
+    spec.config.metadata_max_age_ms = 5_000;
+    let mut sim = build(vec![spec, member("c2", None, CommitMode::Auto, 1)], Strategy::Range);
+    sim.apply(Command::AddPartitions { topic: "t".into(), partitions: 6 }).expect("grow");
+    assert!(sim.apply(Command::AddPartitions { topic: "t".into(), partitions: 3 }).is_err(), "partitions never shrink");
+    run(&mut sim, 2_000);
+    let before = [partitions_of(&sim, "c1"), partitions_of(&sim, "c2")].concat().len();
+    assert_eq!(before, 4, "nobody owns the new partitions until the leader notices");
+    run(&mut sim, 10_000);
+    assert_eq!(count(&sim, |k| matches!(k, EventKind::MetadataChangeNoticed { .. })), 1);
+    assert_eq!(partitions_of(&sim, "c1"), vec![0, 1, 2]);
+    assert_eq!(partitions_of(&sim, "c2"), vec![3, 4, 5]);
+    assert_eq!(sim.group("g").expect("g").generation, 2);
+}

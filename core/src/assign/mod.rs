@@ -1,11 +1,12 @@
-//! Client-side consumer group assignors (classic protocol): `range` and `roundrobin`, with Kafka's member order.
+//! Client-side consumer group assignors (classic protocol): `range`, `roundrobin`, `sticky` and `cooperative-sticky`.
 //!
 //! The group leader runs one of these over every member's subscription
-//! (`ConsumerCoordinator.onLeaderElected`). Both follow `AbstractPartitionAssignor`:
-//! only topics with metadata (a partition count above 0) are assigned, every member
-//! gets an entry even if it is empty, and members are ordered by
-//! [`AbstractPartitionAssignor.MemberInfo`](member_cmp) (static members first).
-//! Sticky and cooperative-sticky are not ported yet.
+//! (`ConsumerCoordinator.onLeaderElected`). All follow `AbstractPartitionAssignor`:
+//! only topics with metadata (a partition count above 0) are assigned, and every member
+//! gets an entry even if it is empty. Range and roundrobin order members by
+//! [`AbstractPartitionAssignor.MemberInfo`](member_cmp) (static members first); the sticky
+//! assignors ignore `group.instance.id`, read each member's owned partitions and
+//! generation, and depend on Java `HashMap` order (see [`sticky`]).
 
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
@@ -14,8 +15,10 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+mod java_hash;
 pub mod range;
 pub mod roundrobin;
+pub mod sticky;
 
 /// A `partition.assignment.strategy`, by the protocol name Kafka gives it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -26,9 +29,10 @@ pub enum Strategy {
     /// `RoundRobinAssignor` ("roundrobin"): all partitions dealt in turn.
     #[serde(rename = "roundrobin")]
     RoundRobin,
-    /// `StickyAssignor` ("sticky"). Not yet supported.
+    /// `StickyAssignor` ("sticky"): balanced, keeping owned partitions (eager protocol).
     Sticky,
-    /// `CooperativeStickyAssignor` ("cooperative-sticky"). Not yet supported.
+    /// `CooperativeStickyAssignor` ("cooperative-sticky"): the sticky result with every
+    /// partition that changes owner withheld until the next rebalance.
     CooperativeSticky,
 }
 
@@ -94,9 +98,11 @@ pub struct Subscription {
     pub group_instance_id: Option<String>,
     /// Subscribed topics. Kafka sends a set; duplicates here are ignored.
     pub topics: Vec<String>,
-    /// Partitions the member owns (cooperative protocol); unused by range and roundrobin.
+    /// Partitions the member owns (`MemberData.partitions`: the cooperative protocol's
+    /// `ownedPartitions`, or StickyAssignor's user data); read only by the sticky assignors.
     pub owned: Vec<(String, u32)>,
-    /// The generation the owned partitions come from; unused by range and roundrobin.
+    /// The generation the owned partitions come from (`MemberData.generation`); `None` is
+    /// `DEFAULT_GENERATION` (-1). Read only by the sticky assignors.
     pub generation: Option<i32>,
 }
 
@@ -142,7 +148,8 @@ pub struct AssignOutcome {
 pub enum AssignError {
     /// Two subscriptions carry the same member id.
     DuplicateMember(String),
-    /// The strategy is not implemented in the simulator yet.
+    /// The strategy is not implemented in the simulator. Every [`Strategy`] is now; the
+    /// variant stays for callers that match on it.
     Unsupported(Strategy),
     /// The subscribed topics hold more partitions than the simulator assigns at once.
     TooManyPartitions { partitions: u64, limit: u64 },
@@ -156,7 +163,7 @@ impl fmt::Display for AssignError {
             }
             AssignError::Unsupported(strategy) => write!(
                 f,
-                "the {strategy} assignor is not yet supported (arrives with the group-protocol issue)"
+                "the {strategy} assignor is not supported"
             ),
             AssignError::TooManyPartitions { partitions, limit } => write!(
                 f,
@@ -208,14 +215,67 @@ pub(crate) fn sorted_members(members: &[Subscription]) -> Vec<&Subscription> {
 ///
 /// As in `AbstractPartitionAssignor.assign(Cluster, GroupSubscription)`, a subscribed topic
 /// whose partition count is missing or 0 is skipped, with the warning Kafka logs.
+///
+/// The sticky assignors read each member's `owned` partitions and `generation`, and take
+/// `members` in JoinGroup-response order: Kafka's leader puts them into a `HashMap` in that
+/// order, and ties within a hash bucket follow it (see [`sticky`]).
+/// - [`Strategy::Sticky`] returns `StickyAssignor`'s assignment (eager protocol: every
+///   member has already revoked everything).
+/// - [`Strategy::CooperativeSticky`] returns `CooperativeStickyAssignor`'s assignment, which
+///   is the FIRST-ROUND (cooperative) one: the sticky assignment with every partition that
+///   changes owner withheld (`adjustAssignment`). Those partitions are assigned to nobody in
+///   this round; their owners revoke them and rejoin, and the next rebalance, with the new
+///   ownership, hands them out. [`sticky::sticky_assign`] gives the full sticky assignment
+///   and the withheld partitions.
+///
+/// In two corner cases Kafka's sticky assignors give a member partitions of a topic it does
+/// not subscribe to; they are reproduced (see [`sticky`], "Invalid results Kafka produces").
 pub fn assign(
     strategy: Strategy,
     partitions_per_topic: &BTreeMap<String, u32>,
     members: &[Subscription],
 ) -> Result<AssignOutcome, AssignError> {
-    if matches!(strategy, Strategy::Sticky | Strategy::CooperativeSticky) {
-        return Err(AssignError::Unsupported(strategy));
+    let Prepared { topics, warnings } = prepare(partitions_per_topic, members)?;
+    let mut assignment: Assignment = members
+        .iter()
+        .map(|m| (m.member_id.clone(), BTreeMap::new()))
+        .collect();
+    match strategy {
+        Strategy::Range => range::assign_sorted(&topics, &sorted_members(members), &mut assignment),
+        Strategy::RoundRobin => {
+            roundrobin::assign_sorted(&topics, &sorted_members(members), &mut assignment)
+        }
+        Strategy::Sticky | Strategy::CooperativeSticky => {
+            let mut outcome = sticky::assign_prepared(&topics, members);
+            let mut all_warnings = warnings;
+            all_warnings.append(&mut outcome.warnings);
+            outcome.warnings = all_warnings;
+            return Ok(if strategy == Strategy::Sticky {
+                outcome.into_sticky()
+            } else {
+                outcome.into_cooperative()
+            });
+        }
     }
+    Ok(AssignOutcome {
+        assignment,
+        warnings,
+    })
+}
+
+/// The checked input every assignor starts from.
+pub(crate) struct Prepared<'a> {
+    /// The subscribed topics with metadata (count > 0), in Java `TreeSet<String>` order.
+    pub(crate) topics: Vec<(&'a str, u32)>,
+    /// "Skipping assignment for topic ..." for the others.
+    pub(crate) warnings: Vec<String>,
+}
+
+/// Rejects repeated member ids and oversized groups; lists the assignable topics.
+pub(crate) fn prepare<'a>(
+    partitions_per_topic: &BTreeMap<String, u32>,
+    members: &'a [Subscription],
+) -> Result<Prepared<'a>, AssignError> {
     let mut ids = BTreeSet::new();
     for member in members {
         if !ids.insert(member.member_id.as_str()) {
@@ -252,23 +312,7 @@ pub fn assign(
             limit: MAX_ASSIGNED_PARTITIONS,
         });
     }
-
-    let sorted = sorted_members(members);
-    let mut assignment: Assignment = members
-        .iter()
-        .map(|m| (m.member_id.clone(), BTreeMap::new()))
-        .collect();
-    match strategy {
-        Strategy::Range => range::assign_sorted(&topics, &sorted, &mut assignment),
-        Strategy::RoundRobin => roundrobin::assign_sorted(&topics, &sorted, &mut assignment),
-        Strategy::Sticky | Strategy::CooperativeSticky => {
-            return Err(AssignError::Unsupported(strategy))
-        }
-    }
-    Ok(AssignOutcome {
-        assignment,
-        warnings,
-    })
+    Ok(Prepared { topics, warnings })
 }
 
 /// Adds `partitions` of `topic` to `member`'s entry (skipping empty ranges, so topics with
@@ -408,12 +452,11 @@ mod tests {
     }
 
     #[test]
-    fn sticky_kinds_are_unsupported() {
-        for s in [Strategy::Sticky, Strategy::CooperativeSticky] {
-            let err =
-                assign(s, &topics(&[("t", 1)]), &[Subscription::new("c", &["t"])]).unwrap_err();
-            assert_eq!(err, AssignError::Unsupported(s));
-            assert!(err.to_string().contains("not yet supported"));
+    fn every_strategy_is_supported() {
+        for s in Strategy::ALL {
+            let outcome =
+                assign(s, &topics(&[("t", 1)]), &[Subscription::new("c", &["t"])]).unwrap();
+            assert_eq!(outcome.assignment["c"]["t"], vec![0], "{s}");
         }
     }
 
@@ -447,7 +490,7 @@ mod tests {
 
     #[test]
     fn missing_and_empty_topics_warn() {
-        for strategy in [Strategy::Range, Strategy::RoundRobin] {
+        for strategy in Strategy::ALL {
             let outcome = check(
                 strategy,
                 &[("t", 2), ("empty", 0)],
@@ -466,7 +509,7 @@ mod tests {
 
     #[test]
     fn no_members_no_assignment() {
-        for strategy in [Strategy::Range, Strategy::RoundRobin] {
+        for strategy in Strategy::ALL {
             let outcome = assign(strategy, &topics(&[("t", 3)]), &[]).unwrap();
             assert!(outcome.assignment.is_empty());
         }
@@ -550,7 +593,27 @@ mod tests {
         (metadata, subs)
     }
 
+    /// Whether Kafka's sticky assignors may give `member` partitions of topics it does not
+    /// subscribe to: `allSubscriptionsEqual` takes its topic set from the first member in
+    /// HashMap order whose set is not empty, so members with an empty subscription visited
+    /// before it do not make the path general, and `ConstrainedAssignmentBuilder` deals
+    /// them partitions like everyone else (see `sticky::read_ownership`). That needs every
+    /// non-empty subscription to be the same set.
+    fn sticky_empty_subscription_quirk(
+        strategy: Strategy,
+        members: &[Subscription],
+        member: &Subscription,
+    ) -> bool {
+        let set = |m: &Subscription| m.topics.iter().cloned().collect::<BTreeSet<String>>();
+        let mut non_empty = members.iter().filter(|m| !m.topics.is_empty()).map(set);
+        let first = non_empty.next();
+        matches!(strategy, Strategy::Sticky | Strategy::CooperativeSticky)
+            && member.topics.is_empty()
+            && non_empty.all(|s| Some(&s) == first.as_ref())
+    }
+
     fn check_complete(
+        strategy: Strategy,
         metadata: &BTreeMap<String, u32>,
         members: &[Subscription],
         outcome: &AssignOutcome,
@@ -564,10 +627,12 @@ mod tests {
             for (topic, partitions) in topics {
                 prop_assert!(!partitions.is_empty());
                 prop_assert!(
-                    member.subscribes_to(topic),
-                    "{} got unsubscribed {}",
+                    member.subscribes_to(topic)
+                        || sticky_empty_subscription_quirk(strategy, members, member),
+                    "{} got unsubscribed {} from {}",
                     member_id,
-                    topic
+                    topic,
+                    strategy
                 );
                 prop_assert!(partitions.windows(2).all(|w| w[0] < w[1]));
                 for p in partitions {
@@ -604,9 +669,9 @@ mod tests {
         #[test]
         fn every_subscribed_partition_assigned_exactly_once((counts, members) in group()) {
             let (metadata, subs) = build(&counts, &members);
-            for strategy in [Strategy::Range, Strategy::RoundRobin] {
+            for strategy in Strategy::ALL {
                 let outcome = assign(strategy, &metadata, &subs).unwrap();
-                check_complete(&metadata, &subs, &outcome)?;
+                check_complete(strategy, &metadata, &subs, &outcome)?;
             }
         }
 
@@ -630,7 +695,7 @@ mod tests {
                 .collect();
 
             let rr = assign(Strategy::RoundRobin, &metadata, &subs).unwrap();
-            check_complete(&metadata, &subs, &rr)?;
+            check_complete(Strategy::RoundRobin, &metadata, &subs, &rr)?;
             let totals: Vec<usize> = rr.assignment.values()
                 .map(|t| t.values().map(Vec::len).sum())
                 .collect();
@@ -638,7 +703,7 @@ mod tests {
             prop_assert!(max - min <= 1, "roundrobin totals {:?}", totals);
 
             let range = assign(Strategy::Range, &metadata, &subs).unwrap();
-            check_complete(&metadata, &subs, &range)?;
+            check_complete(Strategy::Range, &metadata, &subs, &range)?;
             for topic in &all {
                 let per: Vec<usize> = range.assignment.values()
                     .map(|t| t.get(topic).map_or(0, Vec::len))

@@ -93,6 +93,34 @@ impl Sim {
         });
         self.send_join(group_id, &spec.client_id);
         self.start_heartbeats(group_id, &spec.client_id);
+        self.start_metadata_refresh(group_id, &spec.client_id);
+    }
+
+    fn start_metadata_refresh(&mut self, group_id: &str, client_id: &str) {
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let at = self.now.plus_ms(m.config.metadata_max_age_ms.max(1));
+        let incarnation = m.incarnation;
+        self.schedule(at, Pending::MetadataRefresh { group: group_id.into(), client_id: client_id.into(), incarnation });
+    }
+
+    /// Every `metadata.max.age.ms` the consumer refreshes metadata; only the leader acts on
+    /// a grown topic (`ConsumerCoordinator.rejoinNeededOrPending`): it rejoins, and the
+    /// group rebalances over the new partitions.
+    pub(super) fn metadata_refresh(&mut self, group_id: &str, client_id: &str, incarnation: u64) {
+        let Some(m) = self.consumer(group_id, client_id, incarnation) else { return };
+        let Some(g) = self.groups.get(group_id) else { return };
+        let is_leader = !m.member_id.is_empty() && g.leader.as_deref() == Some(m.member_id.as_str()) && m.phase == Phase::Stable;
+        let grown = g
+            .assigned_counts
+            .iter()
+            .find(|(t, n)| self.topics.get(*t).is_some_and(|topic| topic.partition_count() != **n))
+            .map(|(t, _)| t.clone());
+        if let (true, Some(topic)) = (is_leader, grown) {
+            self.record(EventKind::MetadataChangeNoticed { group: group_id.into(), client_id: client_id.into(), topic });
+            self.revoke_for_rejoin(group_id, client_id);
+            self.send_join(group_id, client_id);
+        }
+        self.start_metadata_refresh(group_id, client_id);
     }
 
     /// `consumer.close()`: commit (auto-commit), then LeaveGroup — which a static member
@@ -152,6 +180,7 @@ impl Sim {
         self.record(EventKind::MemberRestarted { group: group_id.into(), client_id: client_id.into() });
         self.send_join(group_id, client_id);
         self.start_heartbeats(group_id, client_id);
+        self.start_metadata_refresh(group_id, client_id);
     }
 
     /// The application stops calling `poll()` (stuck processing), or resumes.
@@ -231,6 +260,16 @@ impl Sim {
             }
             JoinResult::Joined { generation, member_id, leader, members } => {
                 let assignment = if leader { Some(self.run_assignor(group_id, &members)) } else { None };
+                if leader {
+                    let counts: BTreeMap<String, u32> = members
+                        .iter()
+                        .flat_map(|m| m.2.iter())
+                        .filter_map(|t| self.topics.get(t).map(|topic| (t.clone(), topic.partition_count())))
+                        .collect();
+                    if let Some(g) = self.groups.get_mut(group_id) {
+                        g.assigned_counts = counts;
+                    }
+                }
                 let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
                 m.generation = generation;
                 m.member_id = member_id.clone();

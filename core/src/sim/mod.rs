@@ -116,6 +116,8 @@ pub(crate) enum Pending {
     SessionCheck { group: String, member_id: String },
     LeaveArrive { group: String, member_id: String, reason: crate::event::LeaveReason },
     CommitArrive { group: String, client_id: String, incarnation: u64, member_id: String, generation: i32, offsets: Vec<(TopicPartition, u64)> },
+    /// A consumer's periodic metadata refresh (`metadata.max.age.ms`).
+    MetadataRefresh { group: String, client_id: String, incarnation: u64 },
     /// The application finished processing what the last `poll()` returned.
     ProcessingDone { group: String, client_id: String, token: u64 },
     /// A member calls `poll()`.
@@ -509,6 +511,34 @@ impl Sim {
         }
     }
 
+    /// The topic grows: new partitions are placed, led by their first replica, and start
+    /// replicating. Producers see them at once (the sandbox's metadata is instant).
+    pub(crate) fn add_partitions(&mut self, name: &str, partitions: u32) {
+        let brokers: Vec<BrokerId> = self.brokers.iter().filter(|(_, b)| !b.fenced && b.reachable()).map(|(id, _)| *id).collect();
+        let Some(topic) = self.topics.get(name) else { return };
+        let old = topic.partition_count();
+        let rf = topic.replication_factor().min(brokers.len() as u32).max(1);
+        let segment = topic.config.segment_config();
+        let assignment = place_replicas(&mut self.rng, &brokers, partitions - old, rf);
+        let Some(topic) = self.topics.get_mut(name) else { return };
+        for replicas in assignment {
+            topic.partitions.push(Partition::with_segment_config(replicas, segment.clone()));
+        }
+        self.record(EventKind::PartitionsAdded { topic: name.to_string(), partitions });
+        for p in old..partitions {
+            let tp = TopicPartition::new(name, p);
+            self.record(EventKind::LeaderElected {
+                topic: name.to_string(),
+                partition: p,
+                leader: self.partition(&tp).and_then(|p| p.leader),
+                epoch: 0,
+                isr: self.partition(&tp).map(|p| p.isr.clone()).unwrap_or_default(),
+                unclean: false,
+            });
+            self.start_followers(&tp);
+        }
+    }
+
     pub(crate) fn add_producer(&mut self, name: &str, config: ProducerConfig) {
         self.producers.insert(name.to_string(), Producer::new(name, config));
     }
@@ -615,6 +645,18 @@ impl Sim {
                 } else {
                     Err(CommandError::UnknownBroker(*broker))
                 }
+            }
+            Command::AddPartitions { topic, partitions } => {
+                let Some(t) = self.topics.get(topic) else { return Err(CommandError::UnknownTopic(topic.clone())) };
+                if *partitions <= t.partition_count() || *partitions > crate::scenario::MAX_PARTITIONS {
+                    return Err(CommandError::Invalid(format!(
+                        "topic \"{topic}\" has {} partitions; it can grow to between {} and {} (partitions never shrink)",
+                        t.partition_count(),
+                        t.partition_count() + 1,
+                        crate::scenario::MAX_PARTITIONS
+                    )));
+                }
+                Ok(())
             }
             Command::SetTopicConfig { topic, min_insync_replicas, .. } => {
                 let Some(t) = self.topics.get(topic) else { return Err(CommandError::UnknownTopic(topic.clone())) };
@@ -743,6 +785,7 @@ impl Sim {
                     self.join(&id, m);
                 }
             }
+            Command::AddPartitions { topic, partitions } => self.add_partitions(&topic, partitions),
             Command::CrashBroker { broker } => self.crash_broker(broker),
             Command::RestartBroker { broker } => self.restart_broker(broker),
             Command::IsolateBroker { broker } => self.isolate_broker(broker),
@@ -907,6 +950,7 @@ impl Sim {
                 self.commit_arrive(&group, &client_id, &member_id, generation, offsets)
             }
             Pending::ProcessingDone { group, client_id, token } => self.processing_done(&group, &client_id, token),
+            Pending::MetadataRefresh { group, client_id, incarnation } => self.metadata_refresh(&group, &client_id, incarnation),
             Pending::Poll { group, client_id, token } => self.poll(&group, &client_id, token),
             Pending::FetchArrive { group, client_id, token } => self.fetch_arrive(&group, &client_id, token),
             Pending::FetchTimeout { group, client_id, token, fetch } => {
