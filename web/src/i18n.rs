@@ -1,9 +1,9 @@
 //! Every word the page shows, in Chinese and English, through one lookup.
 
 use kafka_sandbox_core::config::Acks;
-use kafka_sandbox_core::event::{EventKind, LeaveReason, LossCause, ProduceError, RebalanceCause, StartFrom};
+use kafka_sandbox_core::event::{EventKind, GroupError, LeaveReason, LossCause, ProduceError, RebalanceCause, StartFrom};
 use kafka_sandbox_core::monitor::{Finding, FindingKind};
-use kafka_sandbox_core::group::{Activity, GroupState};
+use kafka_sandbox_core::group::{Activity, CommitMode, GroupState, Phase, RebalanceProtocol};
 use kafka_sandbox_core::log::SegmentDeletionReason;
 use kafka_sandbox_core::partitioner::PartitionReason;
 
@@ -111,9 +111,58 @@ msgs! {
     ACTIVITY_PROCESSING = "处理中", "processing";
     ACTIVITY_IDLE = "空闲", "idle";
     STATE_EMPTY = "Empty（空）", "Empty";
-    STATE_PREPARING = "PreparingRebalance（再均衡中，暂停消费）", "PreparingRebalance (rebalancing, nobody consumes)";
+    STATE_PREPARING = "PreparingRebalance（准备再均衡）", "PreparingRebalance";
     STATE_STABLE = "Stable（稳定）", "Stable";
-    STATE_COMPLETING = "CompletingRebalance（等待 leader 的分配方案）", "CompletingRebalance (waiting for the leader's assignment)";
+    STATE_COMPLETING = "CompletingRebalance（完成再均衡）", "CompletingRebalance";
+    STATE_EMPTY_WHY = "组里没有成员；已提交的位移仍然保留", "No members; the committed offsets are kept";
+    STATE_PREPARING_WHY = "有成员加入、离开或设置改变：协调者等待每个成员重新发送 JoinGroup（其他成员从下一次心跳得知）", "A member joined, left or changed: the coordinator waits for every member to send JoinGroup again (the others learn it from their next heartbeat)";
+    STATE_COMPLETING_WHY = "所有成员都已加入：协调者等待 leader 在 SyncGroup 中送来分配方案", "Everyone has joined: the coordinator waits for the leader's SyncGroup with the assignment";
+    STATE_STABLE_WHY = "分配方案已送出：每个成员消费自己的分区并定期发送心跳", "The assignment is out: each member consumes its partitions and heartbeats";
+    COORDINATOR_NONE = "无协调者", "no coordinator";
+    COORDINATOR_HINT = "协调者是 __consumer_offsets 中由 group.id 哈希选出的分区的 leader：它主持再均衡并保存提交的位移", "The coordinator is the leader of the __consumer_offsets partition picked by hashing group.id: it runs the rebalances and stores the commits";
+    COORDINATOR_NONE_HINT = "这个组的 __consumer_offsets 分区没有可达的 leader：成员无法加入、心跳或提交，只能不断重试 FindCoordinator", "This group's __consumer_offsets partition has no reachable leader: members cannot join, heartbeat or commit, and keep retrying FindCoordinator";
+    PROTOCOL = "协议", "protocol";
+    PROTOCOL_EAGER_HINT = "eager（急切）：再均衡前每个成员放弃全部分区，期间没有人消费", "eager: every member gives up all its partitions before rejoining, so nobody consumes during the rebalance";
+    PROTOCOL_COOPERATIVE_HINT = "cooperative（协作，KIP-429）：成员保留自己的分区，只有要移动的分区被撤销，并在第二次再均衡中交出", "cooperative (KIP-429): members keep their partitions; only partitions that move are revoked, and a second rebalance hands them over";
+    ASSIGNOR_HINT = "partition.assignment.strategy：修改后组会再均衡。sticky 与 cooperative-sticky 可能尚未启用（会提示原因）", "partition.assignment.strategy: changing it rebalances the group. sticky and cooperative-sticky may not be enabled yet (you will be told why)";
+    REBALANCES = "再均衡次数", "rebalances";
+    DUPLICATES = "重复处理（duplicates）", "processed twice (duplicates)";
+    DUPLICATES_HINT = "提交落后于处理时，成员崩溃或再均衡移走了分区：新的拥有者从较早的已提交位移重新处理", "commits lagged behind processing when a member crashed or a rebalance moved partitions: the next owner starts again from the older committed offset";
+    LOST_COUNT = "已提交但从未处理（lost）", "committed but never processed (lost)";
+    LOST_COUNT_HINT = "处理前就提交了位移（至多一次）：成员在处理中途崩溃，剩下的记录没人处理；正在处理的记录也暂时计入", "offsets were committed before processing (at-most-once): a member that crashes mid-batch leaves the rest unprocessed; records still being processed count here until they are done";
+    PHASE_JOINING = "加入中", "joining";
+    PHASE_SYNCING = "同步中", "syncing";
+    PHASE_STABLE = "稳定", "stable";
+    PHASE_LEFT = "已离开：超过 max.poll.interval", "left: max.poll.interval exceeded";
+    PHASE_CRASHED = "已崩溃", "crashed";
+    PHASE_JOINING_HINT = "已发送 JoinGroup，等待加入阶段结束", "JoinGroup sent; waiting for the join phase to end";
+    PHASE_SYNCING_HINT = "已发送 SyncGroup，等待分配结果；收到后用 OffsetFetch 取回已提交的位移", "SyncGroup sent; waiting for the assignment, then fetching the committed offsets (OffsetFetch)";
+    PHASE_STABLE_HINT = "在当前这一代中消费自己的分区", "Consuming its partitions in the current generation";
+    PHASE_LEFT_HINT = "超过 max.poll.interval.ms 没有调用 poll()：心跳线程发送了 LeaveGroup（KIP-62）；下次 poll() 时重新加入，之后的提交会失败", "No poll() for max.poll.interval.ms: the heartbeat thread sent LeaveGroup (KIP-62); it rejoins at its next poll(), and its commits fail until then";
+    PHASE_CRASHED_HINT = "进程已经不在：不发心跳，也不发 LeaveGroup", "The process is gone: no heartbeats, no LeaveGroup";
+    STUCK = "卡住：不调用 poll()", "stuck: not calling poll()";
+    CRASHED_STILL_MEMBER = "协调者仍把它算作成员，直到 session.timeout.ms 内没有心跳", "the coordinator still counts it as a member until session.timeout.ms passes without a heartbeat";
+    NO_MEMBER_ID = "还没有 member id（不在组中）", "no member id (not in the group)";
+    PROCESSED = "已处理", "processed";
+    REBALANCE_PAUSED = "因再均衡暂停", "paused by rebalances";
+    REBALANCE_PAUSED_HINT = "这个成员因为再均衡而不能消费的总时间", "Total time this member could not consume because of rebalances";
+    MEMBER_CRASH_HINT = "进程立即停止：不发 LeaveGroup、不提交；协调者在 session.timeout.ms 之后才把它移出组", "The process stops at once: no LeaveGroup, no commit; the coordinator removes it only after session.timeout.ms";
+    MEMBER_RESTART_HINT = "用同一个 client.id 重新启动，作为新成员加入（静态成员在会话超时前回来则接替原位）", "Start again with the same client.id and join as a new member (a static member back within its session takes its old place)";
+    PAUSE_MEMBER = "卡住", "Pause";
+    RESUME_MEMBER = "恢复", "Resume";
+    PAUSE_MEMBER_HINT = "应用卡住，不再调用 poll()：心跳照常，超过 max.poll.interval.ms 后离开组", "The application gets stuck and stops calling poll(): heartbeats go on, and after max.poll.interval.ms it leaves the group";
+    PROCESSING_TIME = "处理", "processing";
+    PROCESSING_HINT = "应用处理每条记录所用的时间（沙盒设定）", "Time the application spends on each record (sandbox setting)";
+    COMMIT_MODE = "提交", "commit";
+    COMMIT_MODE_HINT = "何时提交位移：自动（poll() 中每隔 auto.commit.interval.ms，以及再均衡前和关闭时）；处理后同步/异步提交（至少一次）；处理前提交（至多一次）", "When offsets are committed: auto (inside poll() every auto.commit.interval.ms, before a rebalance and on close); sync or async after processing (at-least-once); before processing (at-most-once)";
+    COMMIT_AUTO = "自动提交", "auto";
+    COMMIT_SYNC_AFTER = "处理后同步提交", "sync after processing";
+    COMMIT_ASYNC_AFTER = "处理后异步提交", "async after processing";
+    COMMIT_BEFORE = "处理前提交（至多一次）", "before processing (at-most-once)";
+    TIMELINE = "再均衡时间线", "Rebalance timeline";
+    TIMELINE_EMPTY = "还没有协议事件", "no protocol events yet";
+    STEP_GROUP = "⇥ 下一个组事件", "⇥ Next group event";
+    STEP_GROUP_HINT = "暂停，并一直执行到这个组的协议发生下一件事（跳过生产和拉取）", "Pause and run until this group's protocol does its next thing (skipping produce and fetch traffic)";
     SC_TWO_GROUPS = "两个消费者组读同一主题", "Two groups read one topic";
     SC_ONE = "一个消费者读全部分区", "One consumer reads every partition";
     SC_TWO = "两个消费者分担分区", "Two consumers share the partitions";
@@ -363,6 +412,129 @@ pub fn activity(lang: Lang, a: Activity) -> &'static str {
     .get(lang)
 }
 
+pub fn coordinator(lang: Lang, b: u32) -> String {
+    match lang {
+        Lang::Zh => format!("协调者：Broker {b}"),
+        Lang::En => format!("coordinator: broker {b}"),
+    }
+}
+
+/// A member's generation, short: "gen 2", or "—" before it has joined one.
+pub fn member_generation(lang: Lang, g: i32) -> String {
+    match (lang, g < 0) {
+        (_, true) => "gen —".into(),
+        (Lang::Zh, false) => format!("第 {g} 代"),
+        (Lang::En, false) => format!("gen {g}"),
+    }
+}
+
+/// Milliseconds as seconds with one decimal: "1.2 s".
+pub fn seconds(ms: u64) -> String {
+    format!("{:.1} s", ms as f64 / 1000.0)
+}
+
+/// A processing time per record: "10 ms/record", "30 s/record".
+pub fn per_record(lang: Lang, ms: u64) -> String {
+    let amount = if ms >= 1000 && ms % 1000 == 0 { format!("{} s", ms / 1000) } else { format!("{ms} ms") };
+    match lang {
+        Lang::Zh => format!("{amount}/条"),
+        Lang::En => format!("{amount}/record"),
+    }
+}
+
+pub fn commit_mode(lang: Lang, c: CommitMode) -> &'static str {
+    match c {
+        CommitMode::Auto => COMMIT_AUTO,
+        CommitMode::SyncAfterProcessing => COMMIT_SYNC_AFTER,
+        CommitMode::AsyncAfterProcessing => COMMIT_ASYNC_AFTER,
+        CommitMode::BeforeProcessing => COMMIT_BEFORE,
+    }
+    .get(lang)
+}
+
+pub fn protocol(lang: Lang, p: RebalanceProtocol) -> &'static str {
+    match (p, lang) {
+        (RebalanceProtocol::Eager, Lang::Zh) => "eager（急切）",
+        (RebalanceProtocol::Eager, Lang::En) => "eager",
+        (RebalanceProtocol::Cooperative, Lang::Zh) => "cooperative（协作）",
+        (RebalanceProtocol::Cooperative, Lang::En) => "cooperative",
+    }
+}
+
+pub fn protocol_hint(lang: Lang, p: RebalanceProtocol) -> &'static str {
+    match p {
+        RebalanceProtocol::Eager => PROTOCOL_EAGER_HINT,
+        RebalanceProtocol::Cooperative => PROTOCOL_COOPERATIVE_HINT,
+    }
+    .get(lang)
+}
+
+pub fn phase(lang: Lang, p: Phase) -> &'static str {
+    match p {
+        Phase::Joining => PHASE_JOINING,
+        Phase::Syncing => PHASE_SYNCING,
+        Phase::Stable => PHASE_STABLE,
+        Phase::LeftPollTimeout => PHASE_LEFT,
+        Phase::Crashed => PHASE_CRASHED,
+    }
+    .get(lang)
+}
+
+pub fn phase_hint(lang: Lang, p: Phase) -> &'static str {
+    match p {
+        Phase::Joining => PHASE_JOINING_HINT,
+        Phase::Syncing => PHASE_SYNCING_HINT,
+        Phase::Stable => PHASE_STABLE_HINT,
+        Phase::LeftPollTimeout => PHASE_LEFT_HINT,
+        Phase::Crashed => PHASE_CRASHED_HINT,
+    }
+    .get(lang)
+}
+
+/// Why the coordinator removed a member, as a clause.
+pub fn leave_reason(lang: Lang, r: LeaveReason) -> &'static str {
+    match (r, lang) {
+        (LeaveReason::Graceful, Lang::Zh) => "close() 发送 LeaveGroup",
+        (LeaveReason::Graceful, Lang::En) => "close() sent LeaveGroup",
+        (LeaveReason::SessionTimeout, Lang::Zh) => "session.timeout.ms 内没有心跳",
+        (LeaveReason::SessionTimeout, Lang::En) => "no heartbeat within session.timeout.ms",
+        (LeaveReason::PollTimeout, Lang::Zh) => "超过 max.poll.interval.ms 没有调用 poll()",
+        (LeaveReason::PollTimeout, Lang::En) => "no poll() within max.poll.interval.ms",
+        (LeaveReason::RebalanceTimeout, Lang::Zh) => "未在再均衡超时内重新加入",
+        (LeaveReason::RebalanceTimeout, Lang::En) => "did not rejoin within the rebalance timeout",
+    }
+}
+
+/// "removed by the coordinator at 10.1 s: no heartbeat within session.timeout.ms".
+pub fn removed_line(lang: Lang, at_ms: u64, r: LeaveReason) -> String {
+    let at = seconds(at_ms);
+    let why = leave_reason(lang, r);
+    match lang {
+        Lang::Zh => format!("{at} 时被协调者移出组：{why}"),
+        Lang::En => format!("removed by the coordinator at {at}: {why}"),
+    }
+}
+
+/// Kafka's name for a group error.
+pub fn group_error_code(e: GroupError) -> &'static str {
+    match e {
+        GroupError::UnknownMemberId => "UNKNOWN_MEMBER_ID",
+        GroupError::IllegalGeneration => "ILLEGAL_GENERATION",
+        GroupError::RebalanceInProgress => "REBALANCE_IN_PROGRESS",
+        GroupError::CoordinatorNotAvailable => "COORDINATOR_NOT_AVAILABLE",
+    }
+}
+
+pub fn group_state_why(lang: Lang, s: GroupState) -> &'static str {
+    match s {
+        GroupState::Empty => STATE_EMPTY_WHY,
+        GroupState::PreparingRebalance => STATE_PREPARING_WHY,
+        GroupState::CompletingRebalance => STATE_COMPLETING_WHY,
+        GroupState::Stable => STATE_STABLE_WHY,
+    }
+    .get(lang)
+}
+
 pub fn group_state(lang: Lang, s: GroupState) -> &'static str {
     match s {
         GroupState::Empty => STATE_EMPTY,
@@ -469,16 +641,7 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
             }
         }
         E::MemberLeft { group, client_id, reason, .. } => {
-            let why = match (reason, zh) {
-                (LeaveReason::Graceful, true) => "close() 发送 LeaveGroup",
-                (LeaveReason::Graceful, false) => "close() sent LeaveGroup",
-                (LeaveReason::SessionTimeout, true) => "session.timeout.ms 内没有心跳",
-                (LeaveReason::SessionTimeout, false) => "no heartbeat within session.timeout.ms",
-                (LeaveReason::PollTimeout, true) => "超过 max.poll.interval.ms 没有调用 poll()",
-                (LeaveReason::PollTimeout, false) => "no poll() within max.poll.interval.ms",
-                (LeaveReason::RebalanceTimeout, true) => "未在再均衡超时内重新加入",
-                (LeaveReason::RebalanceTimeout, false) => "did not rejoin within the rebalance timeout",
-            };
+            let why = leave_reason(lang, *reason);
             if zh {
                 format!("协调者把 {client_id} 移出 {group}（{why}）")
             } else {
@@ -536,9 +699,9 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
         },
         E::CommitFailed { client_id, error, .. } => {
             if zh {
-                format!("{client_id} 提交位移失败：{error:?}（CommitFailedException）")
+                format!("{client_id} 提交位移失败：{}（CommitFailedException）", group_error_code(*error))
             } else {
-                format!("{client_id}'s offset commit fails: {error:?} (CommitFailedException)")
+                format!("{client_id}'s offset commit fails: {} (CommitFailedException)", group_error_code(*error))
             }
         }
         E::RecordProcessed { client_id, value, duplicate, .. } => match (zh, duplicate) {
@@ -547,6 +710,20 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
             (false, false) => format!("{client_id} finishes processing {value}"),
             (false, true) => format!("{client_id} finishes processing {value} — a duplicate (the group processed it before)"),
         },
+        E::PartitionsAdded { topic, partitions } => {
+            if zh {
+                format!("主题 {topic} 扩容到 {partitions} 个分区（键可能映射到新的分区）")
+            } else {
+                format!("Topic {topic} grows to {partitions} partitions (keys may now hash elsewhere)")
+            }
+        }
+        E::MetadataChangeNoticed { group, client_id, topic } => {
+            if zh {
+                format!("{group} 的 leader {client_id} 刷新元数据时发现 {topic} 有了新分区，重新加入以触发再均衡")
+            } else {
+                format!("{group}'s leader {client_id} sees new partitions of {topic} at its metadata refresh and rejoins to rebalance")
+            }
+        }
         E::MemberCrashed { client_id, .. } => {
             if zh { format!("消费者 {client_id} 崩溃（不发送 LeaveGroup）") } else { format!("Consumer {client_id} crashes (no LeaveGroup)") }
         }
