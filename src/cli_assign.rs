@@ -1,4 +1,10 @@
 //! `kafka-sandbox assign`: runs a consumer group assignor over a group described in JSON on stdin.
+//!
+//! All four of Kafka's client-side assignors are available. `sticky` and
+//! `cooperative-sticky` read each member's `owned` partitions and `generation`, and take the
+//! members in the order given (the JoinGroup response order, which breaks ties inside a
+//! Java HashMap bucket). `cooperative-sticky` prints the first-round assignment: every
+//! partition that changes owner is withheld, to be handed out by the next rebalance.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -186,16 +192,55 @@ mod tests {
                 r#"{"strategy":"rangee","topics":{},"members":[]}"#,
                 "unknown assignment strategy",
             ),
-            (
-                r#"{"strategy":"sticky","topics":{},"members":[]}"#,
-                "not yet supported",
-            ),
         ] {
             let (code, out, err) = run_with(input);
             assert_eq!(code, 2, "{input}");
             assert!(out.is_empty(), "{input}");
             assert!(err.contains(needle), "{input}: {err}");
         }
+    }
+
+    /// kafka-semantics §5 S4 (AbstractStickyAssignorTest.testAddRemoveConsumerOneTopic): c2
+    /// joins c1, which owns all three partitions.
+    const S4: &str = r#"{"strategy":"STRATEGY","topics":{"t":3},
+        "members":[{"member_id":"c1","subscription":["t"],"owned":[["t",0],["t",1],["t",2]],"generation":1},
+                   {"member_id":"c2","subscription":["t"],"generation":1}]}"#;
+
+    #[test]
+    fn sticky_s4_moves_one_partition() {
+        let (code, out, err) = run_with(&S4.replace("STRATEGY", "sticky"));
+        assert_eq!((code, err.as_str()), (0, ""));
+        assert_eq!(out, "{\"c1\":{\"t\":[0,1]},\"c2\":{\"t\":[2]}}\n");
+    }
+
+    #[test]
+    fn cooperative_sticky_s4_withholds_the_moving_partition() {
+        let (code, out, err) = run_with(&S4.replace("STRATEGY", "cooperative-sticky"));
+        assert_eq!((code, err.as_str()), (0, ""));
+        assert_eq!(out, "{\"c1\":{\"t\":[0,1]},\"c2\":{}}\n");
+        // The second round, once c1 has revoked t-2, hands it to c2.
+        let (code, out, _) = run_with(
+            &S4.replace("STRATEGY", "cooperative-sticky")
+                .replace(r#"["t",0],["t",1],["t",2]"#, r#"["t",0],["t",1]"#),
+        );
+        assert_eq!(code, 0);
+        assert_eq!(out, "{\"c1\":{\"t\":[0,1]},\"c2\":{\"t\":[2]}}\n");
+    }
+
+    #[test]
+    fn sticky_claim_conflicts_are_warned() {
+        // Both claim t-0 in generation 1: neither keeps it (Kafka logs an error).
+        let (code, out, err) = run_with(
+            r#"{"strategy":"sticky","topics":{"t":2},
+                "members":[{"member_id":"a","subscription":["t"],"owned":[["t",0]],"generation":1},
+                           {"member_id":"b","subscription":["t"],"owned":[["t",0],["t",1]],"generation":1}]}"#,
+        );
+        assert_eq!(code, 0);
+        assert_eq!(out, "{\"a\":{\"t\":[0]},\"b\":{\"t\":[1]}}\n");
+        assert!(
+            err.starts_with("warning: Found multiple consumers"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -73,16 +73,68 @@ fn assign_unknown_strategy_exits_2_with_empty_stdout() {
     assert!(text(&out.stderr).contains("unknown assignment strategy \"fair\""));
 }
 
+/// kafka-semantics §5 S3 (AbstractStickyAssignorTest
+/// .testMaxQuotaConsumerMoreThanNumExpectedMaxCapacityMembers): Java HashMap order visits
+/// consumer3, consumer2, consumer1, so consumer2 keeps both of its partitions.
+const S3: &str = r#"{
+  "strategy": "STRATEGY",
+  "topics": {"topic1": 2, "topic2": 2},
+  "members": [
+    {"member_id": "consumer1", "subscription": ["topic1", "topic2"], "owned": [["topic1", 0], ["topic2", 0]], "generation": 1},
+    {"member_id": "consumer2", "subscription": ["topic1", "topic2"], "owned": [["topic1", 1], ["topic2", 1]], "generation": 1},
+    {"member_id": "consumer3", "subscription": ["topic1", "topic2"], "generation": 1}
+  ]
+}"#;
+
 #[test]
-fn assign_sticky_is_not_yet_supported() {
+fn assign_sticky_s3() {
+    let out = sandbox(&["assign"], &S3.replace("STRATEGY", "sticky"));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "{\"consumer1\":{\"topic1\":[0]},\"consumer2\":{\"topic1\":[1],\"topic2\":[1]},\"consumer3\":{\"topic2\":[0]}}\n"
+    );
+    assert_eq!(text(&out.stderr), "");
+}
+
+/// The cooperative first round withholds topic2-0 (consumer1 must revoke it first); the
+/// second round, with consumer1 owning only topic1-0, hands it to consumer3.
+#[test]
+fn assign_cooperative_sticky_s3_two_rounds() {
+    let first = sandbox(&["assign"], &S3.replace("STRATEGY", "cooperative-sticky"));
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
+    assert_eq!(
+        text(&first.stdout),
+        "{\"consumer1\":{\"topic1\":[0]},\"consumer2\":{\"topic1\":[1],\"topic2\":[1]},\"consumer3\":{}}\n"
+    );
+    let second_input = S3
+        .replace("STRATEGY", "cooperative-sticky")
+        .replace(r#"[["topic1", 0], ["topic2", 0]]"#, r#"[["topic1", 0]]"#);
+    let second = sandbox(&["assign"], &second_input);
+    assert_eq!(second.status.code(), Some(0), "{}", text(&second.stderr));
+    assert_eq!(
+        text(&second.stdout),
+        "{\"consumer1\":{\"topic1\":[0]},\"consumer2\":{\"topic1\":[1],\"topic2\":[1]},\"consumer3\":{\"topic2\":[0]}}\n"
+    );
+}
+
+/// A fresh group with equal subscriptions: partition i goes to member i % C in member-id
+/// order, whatever the input order and `group.instance.id` (S1 for the sticky assignors).
+#[test]
+fn assign_sticky_fresh_group_ignores_instance_ids() {
     for name in ["sticky", "cooperative-sticky"] {
-        let out = sandbox(
-            &["assign"],
-            &R1.replace("\"range\"", &format!("\"{name}\"")),
+        let input = format!(
+            r#"{{"strategy": "{name}", "topics": {{"t1": 3, "t2": 3}},
+                "members": [{{"member_id": "c2", "group_instance_id": "a", "subscription": ["t1", "t2"]}},
+                            {{"member_id": "c1", "subscription": ["t1", "t2"]}}]}}"#
         );
-        assert_eq!(out.status.code(), Some(2), "{name}");
-        assert!(out.stdout.is_empty());
-        assert!(text(&out.stderr).contains("not yet supported"), "{name}");
+        let out = sandbox(&["assign"], &input);
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", text(&out.stderr));
+        assert_eq!(
+            text(&out.stdout),
+            "{\"c1\":{\"t1\":[0,2],\"t2\":[1]},\"c2\":{\"t1\":[1],\"t2\":[0,2]}}\n",
+            "{name}"
+        );
     }
 }
 

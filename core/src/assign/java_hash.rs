@@ -217,9 +217,11 @@ mod tests {
         map.insert("x", 17);
         map.insert("y", 1);
         assert_eq!(map.order(), vec!["x", "y"]);
-        for (i, k) in ["k2", "k3", "k4", "k5", "k6", "k7", "k8", "k9", "k10", "k11", "k12"]
-            .into_iter()
-            .enumerate()
+        for (i, k) in [
+            "k2", "k3", "k4", "k5", "k6", "k7", "k8", "k9", "k10", "k11", "k12",
+        ]
+        .into_iter()
+        .enumerate()
         {
             map.insert(k, 100 + i as i32);
         }

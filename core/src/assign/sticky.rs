@@ -101,7 +101,10 @@ impl<'a> Topics<'a> {
             names: topics.iter().map(|&(name, _)| name).collect(),
             counts: topics.iter().map(|&(_, count)| count).collect(),
             offsets,
-            hashes: topics.iter().map(|&(name, _)| java_string_hash(name)).collect(),
+            hashes: topics
+                .iter()
+                .map(|&(name, _)| java_string_hash(name))
+                .collect(),
             index: topics
                 .iter()
                 .zip(0u32..)
@@ -149,7 +152,9 @@ impl<'a> Topics<'a> {
 
     /// Every partition in `(topic, partition)` order.
     pub(crate) fn all(&self) -> impl Iterator<Item = Tp> + '_ {
-        (0u32..).take(self.len()).flat_map(|topic| self.partitions(topic))
+        (0u32..)
+            .take(self.len())
+            .flat_map(|topic| self.partitions(topic))
     }
 
     /// `TopicPartition.hashCode`: `31 * (31 + partition) + topic.hashCode()`.
@@ -273,7 +278,11 @@ pub(crate) fn read_ownership(
                     remove_first(&mut owned[other], tp);
                     previous_owner.insert(tp, m);
                     warnings.push(different_generations(
-                        member, members[other].id, other_generation, topics.display(tp), generation,
+                        member,
+                        members[other].id,
+                        other_generation,
+                        topics.display(tp),
+                        generation,
                     ));
                 }
                 Ordering::Less => {
@@ -440,9 +449,7 @@ pub(crate) fn constrained(
         }
     }
     // verifyUnfilledMembers: every member still unfilled has exactly minQuota.
-    debug_assert!(under_min
-        .iter()
-        .all(|&m| assignment[m].len() == min_quota));
+    debug_assert!(under_min.iter().all(|&m| assignment[m].len() == min_quota));
     Built {
         assignment,
         transferring,
@@ -557,7 +564,10 @@ pub fn cooperative_first_round(
 }
 
 /// The sticky algorithm over `topics` (assignable, in Java order) and unique members.
-pub(crate) fn assign_prepared(topics: &[(&str, u32)], subscriptions: &[Subscription]) -> StickyOutcome {
+pub(crate) fn assign_prepared(
+    topics: &[(&str, u32)],
+    subscriptions: &[Subscription],
+) -> StickyOutcome {
     let topics = Topics::new(topics);
     let members: Vec<Member> = subscriptions.iter().map(Member::new).collect();
     let ids: Vec<&str> = members.iter().map(|m| m.id).collect();

@@ -522,7 +522,11 @@ impl Builder<'_, '_> {
 
 /// `getBalanceScore`: the sum of |count difference| over all pairs of participating members.
 fn balance_score(assignment: &[Option<Vec<Tp>>]) -> u64 {
-    let mut sizes: Vec<u64> = assignment.iter().flatten().map(|l| l.len() as u64).collect();
+    let mut sizes: Vec<u64> = assignment
+        .iter()
+        .flatten()
+        .map(|l| l.len() as u64)
+        .collect();
     sizes.sort_unstable();
     // For ascending sizes, element i is larger than the i before it.
     let mut score = 0u64;
