@@ -159,6 +159,9 @@ pub struct Member {
     pub paused: bool,
     /// Records `poll()` returned that are still being processed.
     pub(crate) processing: Vec<Delivery>,
+    /// The partitions of its last generation, sent with JoinGroup as owned partitions
+    /// (the cooperative protocol) or as the StickyAssignor's user data (eager).
+    pub(crate) last_assignment: Vec<TopicPartition>,
     /// Records of the current batch already processed (for commits after processing).
     pub(crate) done_in_batch: Vec<(TopicPartition, u64)>,
     /// Partitions it stopped consuming because of a rebalance, and since when.

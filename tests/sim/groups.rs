@@ -233,3 +233,31 @@ fn added_partitions_are_assigned_after_the_leaders_metadata_refresh() {
     assert_eq!(partitions_of(&sim, "c2"), vec![3, 4, 5]);
     assert_eq!(sim.group("g").expect("g").generation, 2);
 }
+
+#[test]
+fn cooperative_members_keep_consuming_and_moved_partitions_go_over_in_a_second_rebalance() {
+    for (assignor, eager) in [(Strategy::Sticky, true), (Strategy::CooperativeSticky, false)] {
+        let mut sim = build(vec![member("c1", None, CommitMode::Auto, 1), member("c2", None, CommitMode::Auto, 1)], assignor);
+        let before = (partitions_of(&sim, "c1"), partitions_of(&sim, "c2"));
+        sim.apply(Command::AddMember { group: "g".into(), member: member("c3", None, CommitMode::Auto, 1) }).expect("add");
+        run(&mut sim, 15_000);
+        let g = sim.group("g").expect("group");
+        let after = [partitions_of(&sim, "c1"), partitions_of(&sim, "c2"), partitions_of(&sim, "c3")];
+        assert_eq!(after.iter().map(Vec::len).sum::<usize>(), 4, "{assignor}: every partition owned: {after:?}");
+        // Sticky: each old member keeps what it had but what it must give up.
+        for (old, now) in [(&before.0, &after[0]), (&before.1, &after[1])] {
+            assert!(now.iter().all(|p| old.contains(p)), "{assignor}: {now:?} ⊆ {old:?}");
+        }
+        let revoked_everything = count(&sim, |k| matches!(k, EventKind::PartitionsRevoked { partitions, client_id, .. } if client_id != "c3" && partitions.len() == 2));
+        let pauses: u64 = ["c1", "c2"].iter().map(|c| g.member(c).expect("member").rebalance_pause_ms).sum();
+        if eager {
+            assert_eq!(g.generation, 2, "one eager rebalance");
+            assert_eq!(revoked_everything, 2, "eager: both revoke everything first");
+            assert!(pauses > 0);
+        } else {
+            assert_eq!(g.generation, 3, "cooperative: a second rebalance hands the moved partition over");
+            assert_eq!(revoked_everything, 0, "cooperative: nobody gives up everything");
+            assert_eq!(pauses, 0, "the old members never stopped consuming");
+        }
+    }
+}

@@ -14,8 +14,8 @@ enum Op {
     Produce { producer: u8, topic: u8, key: Option<u8>, partition: Option<u8> },
     AddMember { group: u8, client: u8 },
     RemoveMember { group: u8, client: u8 },
-    AddGroup { group: u8, roundrobin: bool, earliest: bool },
-    SetAssignor { group: u8, roundrobin: bool },
+    AddGroup { group: u8, assignor: u8, earliest: bool },
+    SetAssignor { group: u8, assignor: u8 },
     Step(u8),
     Advance(u16),
 }
@@ -26,8 +26,8 @@ fn op() -> impl Strategy<Value = Op> {
             .prop_map(|(producer, topic, key, partition)| Op::Produce { producer, topic, key, partition }),
         2 => (0..3u8, 0..6u8).prop_map(|(group, client)| Op::AddMember { group, client }),
         1 => (0..3u8, 0..6u8).prop_map(|(group, client)| Op::RemoveMember { group, client }),
-        1 => (0..3u8, any::<bool>(), any::<bool>()).prop_map(|(group, roundrobin, earliest)| Op::AddGroup { group, roundrobin, earliest }),
-        1 => (0..3u8, any::<bool>()).prop_map(|(group, roundrobin)| Op::SetAssignor { group, roundrobin }),
+        1 => (0..3u8, 0..4u8, any::<bool>()).prop_map(|(group, assignor, earliest)| Op::AddGroup { group, assignor, earliest }),
+        1 => (0..3u8, 0..4u8).prop_map(|(group, assignor)| Op::SetAssignor { group, assignor }),
         4 => (1..40u8).prop_map(Op::Step),
         2 => (1..4000u16).prop_map(Op::Advance),
     ]
@@ -75,6 +75,10 @@ fn base(seed: u64) -> Sim {
     s.build().expect("base scenario")
 }
 
+fn pick(i: u8) -> Assignor {
+    [Assignor::Range, Assignor::RoundRobin, Assignor::Sticky, Assignor::CooperativeSticky][usize::from(i % 4)]
+}
+
 fn to_command(op: &Op) -> Option<Command> {
     let topic = |t: u8| if t == 0 { "a".to_string() } else { "b".to_string() };
     let group = |g: u8| format!("g{g}");
@@ -91,21 +95,18 @@ fn to_command(op: &Op) -> Option<Command> {
             Command::AddMember { group: group(g), member: MemberSpec::new(format!("c{client}")) }
         }
         Op::RemoveMember { group: g, client } => Command::RemoveMember { group: group(g), client_id: format!("c{client}") },
-        Op::AddGroup { group: g, roundrobin, earliest } => Command::AddGroup {
+        Op::AddGroup { group: g, assignor, earliest } => Command::AddGroup {
             group: GroupSpec {
                 id: group(g),
                 topics: if g == 2 { vec!["a".into(), "b".into()] } else { vec![topic(g)] },
                 config: GroupConfig {
-                    assignor: if roundrobin { Assignor::RoundRobin } else { Assignor::Range },
+                    assignor: pick(assignor),
                     auto_offset_reset: if earliest { OffsetReset::Earliest } else { OffsetReset::Latest },
                 },
                 members: vec![MemberSpec::new("c0")],
             },
         },
-        Op::SetAssignor { group: g, roundrobin } => Command::SetAssignor {
-            group: group(g),
-            assignor: if roundrobin { Assignor::RoundRobin } else { Assignor::Range },
-        },
+        Op::SetAssignor { group: g, assignor } => Command::SetAssignor { group: group(g), assignor: pick(assignor) },
         Op::Step(_) | Op::Advance(_) => return None,
     })
 }

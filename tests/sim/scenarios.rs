@@ -40,10 +40,6 @@ fn malformed_scenarios_say_what_and_where() {
             "groups[0]: group \"g\" already has a member with client id \"a\"",
         ),
         (
-            r#"{"version": 1, "topics": [{"name": "t", "partitions": 1}], "groups": [{"id": "g", "topics": ["t"], "config": {"assignor": "sticky"}}]}"#,
-            "not supported yet",
-        ),
-        (
             r#"{"version": 1, "topics": [{"name": "t", "partitions": 1}], "groups": [{"id": "g", "topics": ["t"], "config": {"assignor": "fair"}}]}"#,
             "unknown variant `fair`",
         ),
@@ -69,10 +65,6 @@ fn malformed_scenarios_say_what_and_where() {
         ),
         (r#"{"version": 1, "topics": [{"name": "t", "partitions": 1}], "duration_ms": 999999999999}"#, "duration_ms"),
         (r#"[1, null, null, 0, {}, []]"#, "a scenario is a JSON object"),
-        (
-            r#"{"version": 1, "topics": [{"name": "t", "partitions": 1}], "groups": [{"id": "g", "topics": ["t"]}], "commands": [{"at_ms": 5, "command": {"type": "set_assignor", "group": "g", "assignor": "cooperative-sticky"}}]}"#,
-            "commands[0]: the \"cooperative-sticky\" assignor is not supported yet",
-        ),
         (
             r#"{"version": 1, "topics": [{"name": "t", "partitions": 1}], "groups": [{"id": "g", "topics": ["t"]}], "commands": [{"at_ms": 5, "command": {"type": "add_member", "group": "g", "member": {"client_id": "c", "config": {"max_poll_records": 0}}}}]}"#,
             "commands[0]: max_poll_records of member \"c\" in group \"g\" must be between 1 and 10000",

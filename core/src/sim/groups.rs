@@ -86,6 +86,7 @@ impl Sim {
             last_poll: now,
             paused: false,
             processing: Vec::new(),
+            last_assignment: Vec::new(),
             done_in_batch: Vec::new(),
             paused_since: None,
             rebalance_pause_ms: 0,
@@ -157,6 +158,7 @@ impl Sim {
         m.token += 1;
         m.processing.clear();
         m.assigned.clear();
+        m.last_assignment.clear();
         m.positions.clear();
         m.activity = Activity::AwaitingAssignment;
         m.paused_since.get_or_insert(now);
@@ -215,7 +217,9 @@ impl Sim {
             self.schedule(at, Pending::ClientJoin { group: group_id.into(), client_id: client_id.into(), incarnation });
             return;
         };
-        let owned = if protocol == RebalanceProtocol::Cooperative { m.assigned.clone() } else { Vec::new() };
+        // Cooperative: what it still owns. Eager: nothing is owned any more, but sticky
+        // assignors carry the last assignment in their user data, to the same effect.
+        let owned = if protocol == RebalanceProtocol::Cooperative { m.assigned.clone() } else { m.last_assignment.clone() };
         let pending = Pending::JoinArrive {
             group: group_id.into(),
             client_id: client_id.into(),
@@ -352,6 +356,10 @@ impl Sim {
         let Some(g) = self.groups.get_mut(group_id) else { return };
         let protocol = g.protocol;
         let Some(m) = g.member_mut(client_id) else { return };
+        // A consumer ignores partitions of topics it does not subscribe to (Kafka's
+        // sticky assignors can hand a previous owner such a partition back; the real
+        // consumer then rejoins).
+        let assignment: Vec<TopicPartition> = assignment.into_iter().filter(|tp| m.topics.contains(&tp.topic)).collect();
         let generation = m.generation;
         let revoked: Vec<TopicPartition> = m.assigned.iter().filter(|tp| !assignment.contains(tp)).cloned().collect();
         let added: Vec<TopicPartition> = assignment.iter().filter(|tp| !m.assigned.contains(tp)).cloned().collect();
@@ -359,6 +367,7 @@ impl Sim {
             m.positions.remove(tp);
         }
         m.assigned = assignment.clone();
+        m.last_assignment = assignment.clone();
         m.token += 1;
         let token = m.token;
         let rejoin = protocol == RebalanceProtocol::Cooperative && !revoked.is_empty();

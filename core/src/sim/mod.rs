@@ -969,11 +969,12 @@ impl Sim {
 }
 
 
+/// Every assignor Kafka's consumer ships is supported (Range, RoundRobin, Sticky,
+/// CooperativeSticky); kept as the one place a strategy would be refused.
 pub(crate) fn check_strategy(strategy: assign::Strategy) -> Result<(), CommandError> {
     match strategy {
-        assign::Strategy::Range | assign::Strategy::RoundRobin => Ok(()),
-        other => Err(CommandError::Invalid(format!(
-            "the \"{other}\" assignor is not supported yet (it arrives with the group-protocol work); use \"range\" or \"roundrobin\""
-        ))),
+        assign::Strategy::Range | assign::Strategy::RoundRobin | assign::Strategy::Sticky | assign::Strategy::CooperativeSticky => {
+            Ok(())
+        }
     }
 }
