@@ -193,7 +193,16 @@ pub fn summary(scenario: &Scenario, snap: &Snapshot) -> String {
         }
     }
     for g in &snap.groups {
-        let _ = writeln!(s, "group {} ({}, {:?}, generation {})", g.id, g.assignor, g.state, g.generation);
+        let protocol = match g.protocol {
+            kafka_sandbox_core::group::RebalanceProtocol::Eager => "eager",
+            kafka_sandbox_core::group::RebalanceProtocol::Cooperative => "cooperative",
+        };
+        let coordinator = g.coordinator.map(|b| format!("broker {b}")).unwrap_or_else(|| "none".into());
+        let _ = writeln!(
+            s,
+            "group {} ({}, {protocol}, {:?}, generation {}, coordinator {coordinator}, {} rebalance(s), {} processed twice, {} committed unprocessed)",
+            g.id, g.assignor, g.state, g.generation, g.rebalances, g.duplicates, g.lost
+        );
         for m in &g.members {
             let parts: Vec<String> = m.assigned.iter().map(ToString::to_string).collect();
             let values: Vec<&str> = m.received.iter().map(|d| d.value.as_str()).collect();
