@@ -83,8 +83,8 @@ pub struct Monitors {
     acked: BTreeMap<RecordId, (TopicPartition, u64, Acks, String)>,
     /// Records already reported lost.
     reported: BTreeSet<RecordId>,
-    /// Send order per producer and partition, and the first offset each record got.
-    sent: BTreeMap<(String, TopicPartition), Vec<RecordId>>,
+    /// Per producer and partition, each appended record's first offset.
+    appended: BTreeMap<(String, TopicPartition), BTreeMap<RecordId, u64>>,
     first_offset: BTreeMap<RecordId, u64>,
     producer_of: BTreeMap<RecordId, (String, String)>,
     findings: Vec<Finding>,
@@ -140,12 +140,6 @@ impl Monitors {
         while self.producer_of.len() > TRACKED_MAX {
             self.producer_of.pop_first();
         }
-        for order in self.sent.values_mut() {
-            if order.len() > TRACKED_MAX {
-                let excess = order.len() - TRACKED_MAX;
-                order.drain(..excess);
-            }
-        }
         for shadow in self.shadows.values_mut() {
             while shadow.len() > TRACKED_MAX {
                 shadow.pop_first();
@@ -163,9 +157,7 @@ impl Monitors {
             self.prune();
         }
         match &e.kind {
-            EventKind::RecordSent { record, producer, topic, partition, value, .. } => {
-                let tp = TopicPartition::new(topic.clone(), *partition);
-                self.sent.entry((producer.clone(), tp)).or_default().push(*record);
+            EventKind::RecordSent { record, producer, value, .. } => {
                 self.producer_of.insert(*record, (producer.clone(), value.clone()));
             }
             EventKind::RecordAppended { record, value, topic, partition, offset, broker, leader_epoch, .. } => {
@@ -267,7 +259,8 @@ impl Monitors {
     }
 
     /// A record's first append must come after those its producer sent earlier to the
-    /// same partition; a second append of the same record is a duplicate.
+    /// same partition; a second append of the same record is a duplicate. Record ids grow
+    /// in send order, so the records sent later are those with larger ids.
     fn check_order(&mut self, e: &Event, tp: &TopicPartition, record: RecordId, value: &str, offset: u64) {
         let Some((producer, _)) = self.producer_of.get(&record).cloned() else { return };
         if self.first_offset.contains_key(&record) {
@@ -275,16 +268,16 @@ impl Monitors {
             return;
         }
         self.first_offset.insert(record, offset);
-        let Some(order) = self.sent.get(&(producer.clone(), tp.clone())) else { return };
-        let Some(pos) = order.iter().position(|r| *r == record) else { return };
-        // Records this producer sent later that are already in the log overtook it.
+        let appended = self.appended.entry((producer.clone(), tp.clone())).or_default();
         let overtaken: Vec<RecordId> =
-            order[pos + 1..].iter().filter(|r| self.first_offset.get(r).is_some_and(|o| *o < offset)).copied().collect();
+            appended.range(RecordId(record.0 + 1)..).filter(|(_, o)| **o < offset).map(|(r, _)| *r).collect();
+        appended.insert(record, offset);
+        if appended.len() > TRACKED_MAX {
+            appended.pop_first();
+        }
         if !overtaken.is_empty() {
             let mut records: Vec<(RecordId, String)> = vec![(record, value.to_string())];
-            records.extend(overtaken
-                .iter()
-                .map(|r| (*r, self.producer_of.get(r).map(|p| p.1.clone()).unwrap_or_default())));
+            records.extend(overtaken.iter().map(|r| (*r, self.producer_of.get(r).map(|p| p.1.clone()).unwrap_or_default())));
             self.report(e, tp.clone(), records, FindingKind::OrderViolated { producer }, false);
         }
     }

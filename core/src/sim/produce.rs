@@ -305,9 +305,21 @@ impl Sim {
         // batch that skips ahead is refused until the earlier one arrives.
         if let Some(seq) = sequence {
             let log = part.logs.get(&broker);
-            let mine: Vec<&StoredRecord> = log
-                .map(|l| l.records().iter().rev().take(PRODUCER_STATE_SCAN).filter(|r| r.record.producer == producer).collect())
-                .unwrap_or_default();
+            // Newest first: this producer's records back to the first one older than the
+            // batch (usually just its last record), within the scan bound.
+            let mut mine: Vec<&StoredRecord> = Vec::new();
+            if let Some(l) = log {
+                for r in l.records().iter().rev().take(PRODUCER_STATE_SCAN) {
+                    if r.record.producer != producer {
+                        continue;
+                    }
+                    let older = r.record.sequence.is_some_and(|s| s < seq);
+                    mine.push(r);
+                    if older {
+                        break;
+                    }
+                }
+            }
             if mine.is_empty() && seq != 0 {
                 reply(self, Err(ProduceError::UnknownProducerId));
                 return;
