@@ -164,6 +164,10 @@ pub struct Member {
     pub(crate) last_assignment: Vec<TopicPartition>,
     /// Records of the current batch already processed (for commits after processing).
     pub(crate) done_in_batch: Vec<(TopicPartition, u64)>,
+    /// A heartbeat said the group is rebalancing; it rejoins at its next `poll()`.
+    pub(crate) rejoin_needed: bool,
+    /// A JoinGroup is on its way or waiting at the coordinator (one at a time).
+    pub(crate) join_in_flight: bool,
     /// Partitions it stopped consuming because of a rebalance, and since when.
     pub(crate) paused_since: Option<SimTime>,
     /// Total time it could not consume because of rebalances.
@@ -224,6 +228,10 @@ pub struct Group {
     pub(crate) pending_sync: Vec<String>,
     /// Member ids handed out with MEMBER_ID_REQUIRED, not yet joined with (KIP-394).
     pub(crate) pending_members: Vec<String>,
+    /// `InitialDelayedJoin`: a member joined during the initial delay, and how much of the
+    /// rebalance timeout further delays may still use.
+    pub(crate) new_member_added: bool,
+    pub(crate) initial_remaining: u64,
     /// Partition counts the leader assigned with (it compares them at metadata refresh).
     pub(crate) assigned_counts: BTreeMap<String, u32>,
     /// Where the group first started reading each partition (records before it were
@@ -255,6 +263,8 @@ impl Group {
             pending_members: Vec::new(),
             first_positions: BTreeMap::new(),
             assigned_counts: BTreeMap::new(),
+            new_member_added: false,
+            initial_remaining: 0,
         }
     }
 

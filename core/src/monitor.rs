@@ -44,7 +44,7 @@ impl std::fmt::Display for FindingKind {
                     LossCause::UncleanElection => "unclean leader election",
                     LossCause::LeaderFailover => "leader failover",
                 };
-                write!(f, "acknowledged (acks={}) record lost in a {cause}", acks(a))
+                write!(f, "acknowledged (acks={}) record lost: {cause}", acks(a))
             }
             FindingKind::OrderViolated { producer } => write!(f, "{producer}'s records landed out of send order"),
             FindingKind::DuplicateAppended { producer } => write!(f, "{producer}'s record was written twice"),

@@ -286,8 +286,8 @@ impl Scenario {
         if self.cluster.broker_session_timeout_ms == 0 || self.cluster.broker_session_timeout_ms > 3_600_000 {
             return Err(ScenarioError::at("cluster.broker_session_timeout_ms", "must be between 1 and 3600000"));
         }
-        if self.cluster.replica_fetch_wait_max_ms > 60_000 {
-            return Err(ScenarioError::at("cluster.replica_fetch_wait_max_ms", "must be at most 60000"));
+        if !(1..=60_000).contains(&self.cluster.replica_fetch_wait_max_ms) {
+            return Err(ScenarioError::at("cluster.replica_fetch_wait_max_ms", "must be between 1 and 60000"));
         }
         if self.cluster.network_latency_ms > 60_000 {
             return Err(ScenarioError::at("cluster.network_latency_ms", "must be at most 60000"));
@@ -355,6 +355,16 @@ impl Scenario {
             }
             if p.config.linger_ms > 60_000 {
                 return Err(ScenarioError::at(format!("{path}.config.linger_ms"), "must be at most 60000"));
+            }
+            for (name, v) in [
+                ("retry_backoff_ms", p.config.retry_backoff_ms),
+                ("retry_backoff_max_ms", p.config.retry_backoff_max_ms),
+                ("request_timeout_ms", p.config.request_timeout_ms),
+                ("delivery_timeout_ms", p.config.delivery_timeout_ms),
+            ] {
+                if !(1..=MAX_TIME_MS).contains(&v) {
+                    return Err(ScenarioError::at(format!("{path}.config.{name}"), format!("must be between 1 and {MAX_TIME_MS}")));
+                }
             }
             if !(1..=16 * 1024 * 1024).contains(&p.config.batch_size) {
                 return Err(ScenarioError::at(format!("{path}.config.batch_size"), "must be between 1 and 16777216"));

@@ -261,3 +261,46 @@ fn cooperative_members_keep_consuming_and_moved_partitions_go_over_in_a_second_r
         }
     }
 }
+
+#[test]
+fn a_group_formed_by_two_joiners_waits_a_second_initial_delay() {
+    // InitialDelayedJoin: a member joining during the initial delay earns one more delay.
+    let run_to_stable = |members: Vec<MemberSpec>| {
+        let scenario = Scenario {
+            version: FORMAT_VERSION,
+            name: None,
+            description: None,
+            seed: 1,
+            cluster: ClusterConfig { brokers: 1, network_latency_ms: 10, group_initial_rebalance_delay_ms: 3_000, ..ClusterConfig::default() },
+            topics: vec![TopicSpec { name: "t".into(), partitions: 2, ..TopicSpec::default() }],
+            producers: vec![],
+            groups: vec![GroupSpec { id: "g".into(), topics: vec!["t".into()], config: GroupConfig::default(), members }],
+            commands: vec![],
+            duration_ms: None,
+        };
+        let mut sim = scenario.build().expect("builds");
+        sim.run_until(SimTime(20_000));
+        let formed = sim.trace().events().find(|e| matches!(e.kind, EventKind::JoinPhaseCompleted { .. })).map(|e| e.time.ms());
+        formed.expect("formed")
+    };
+    let one = run_to_stable(vec![member("c1", None, CommitMode::Auto, 1)]);
+    let two = run_to_stable(vec![member("c1", None, CommitMode::Auto, 1), member("c2", None, CommitMode::Auto, 1)]);
+    assert!((3_000..4_000).contains(&one), "one member: one delay ({one} ms)");
+    assert!((6_000..7_000).contains(&two), "two members: a second delay ({two} ms)");
+}
+
+#[test]
+fn a_member_busy_processing_holds_the_rebalance_until_it_polls_again() {
+    let mut sim = build(vec![member("c1", None, CommitMode::Auto, 1), member("c2", None, CommitMode::Auto, 1)], Strategy::Range);
+    sim.apply(Command::SetProcessing { group: "g".into(), client_id: "c1".into(), processing_ms: 8_000 }).expect("slow");
+    produce_n(&mut sim, 0, 1); // m0 goes to partition 0, owned by c1.
+    run(&mut sim, 500);
+    sim.apply(Command::AddMember { group: "g".into(), member: member("c3", None, CommitMode::Auto, 1) }).expect("add");
+    run(&mut sim, 20_000);
+    let processed_at = sim.trace().events().find(|e| matches!(&e.kind, EventKind::RecordProcessed { client_id, .. } if client_id == "c1")).map(|e| e.time.ms());
+    let c1_rejoined = sim.trace().events().find(|e| matches!(&e.kind, EventKind::JoinGroupSent { client_id, generation, .. } if client_id == "c1" && *generation == 1)).map(|e| e.time.ms());
+    let formed = sim.trace().events().find(|e| matches!(e.kind, EventKind::JoinPhaseCompleted { generation: 2, .. })).map(|e| e.time.ms());
+    let (processed_at, c1_rejoined, formed) = (processed_at.expect("processed"), c1_rejoined.expect("rejoined"), formed.expect("formed"));
+    assert!(c1_rejoined >= processed_at, "c1 rejoins only from poll(), after processing ({c1_rejoined} < {processed_at})");
+    assert!(formed > c1_rejoined, "the whole group waited for c1");
+}

@@ -99,12 +99,12 @@ fn a_consumer_added_later_takes_over_partitions_from_the_committed_offsets() {
 #[test]
 fn removing_a_member_hands_its_partitions_to_the_rest_without_loss_or_duplicates() {
     let mut s = scenario::built_in("two-consumers").unwrap().unwrap();
-    // Consumer2 leaves after m4 (sent at 5500, committed and read at 6000) has been read.
+    // Consumer2 leaves after m4 (sent at 8500, committed and read by 9000) has been read.
     s.commands.push(kafka_sandbox_core::scenario::TimedCommand {
-        at_ms: 6100,
+        at_ms: 9100,
         command: Command::RemoveMember { group: "ConsumerGroup01".into(), client_id: "Consumer2".into() },
     });
-    s.duration_ms = Some(15_000);
+    s.duration_ms = Some(18_000);
     let sim = run(&s);
     let c1 = received(&sim, "ConsumerGroup01", "Consumer1");
     assert_eq!(partitions(&sim, "ConsumerGroup01", "Consumer1"), vec![0, 1, 2, 3]);

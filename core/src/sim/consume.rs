@@ -21,6 +21,15 @@ impl Sim {
             self.send_join(group_id, client_id);
             return;
         }
+        if member.rejoin_needed {
+            self.revoke_for_rejoin(group_id, client_id);
+            self.send_join(group_id, client_id);
+            let Some(member) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+            if member.assigned.is_empty() {
+                return;
+            }
+        }
+        let Some(member) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
         let commit_due = member.config.commit_mode == CommitMode::Auto && now >= member.next_auto_commit;
         if commit_due {
             member.next_auto_commit = now.plus_ms(member.config.auto_commit_interval_ms);

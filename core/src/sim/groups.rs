@@ -86,6 +86,8 @@ impl Sim {
             last_poll: now,
             paused: false,
             processing: Vec::new(),
+            rejoin_needed: false,
+            join_in_flight: false,
             last_assignment: Vec::new(),
             done_in_batch: Vec::new(),
             paused_since: None,
@@ -177,6 +179,7 @@ impl Sim {
         m.member_id = String::new();
         m.generation = -1;
         m.incarnation += 1;
+        m.join_in_flight = false;
         m.last_poll = now;
         m.paused = false;
         self.record(EventKind::MemberRestarted { group: group_id.into(), client_id: client_id.into() });
@@ -211,6 +214,10 @@ impl Sim {
             return;
         }
         let incarnation = m.incarnation;
+        if m.join_in_flight {
+            // One JoinGroup at a time: the pending one will carry this rejoin.
+            return;
+        }
         let Some(at) = self.to_coordinator(group_id) else {
             // FindCoordinator failed: try again after retry.backoff.ms.
             let at = self.now.plus_ms(100);
@@ -235,6 +242,8 @@ impl Sim {
         let (member_id, generation) = (m.member_id.clone(), m.generation);
         if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
             m.phase = Phase::Joining;
+            m.rejoin_needed = false;
+            m.join_in_flight = true;
             if m.assigned.is_empty() {
                 m.activity = Activity::AwaitingAssignment;
             }
@@ -247,6 +256,9 @@ impl Sim {
         if self.consumer(group_id, client_id, incarnation).is_none() {
             return;
         }
+        if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+            m.join_in_flight = false;
+        }
         match result {
             JoinResult::MemberIdRequired(member_id) => {
                 if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
@@ -254,6 +266,10 @@ impl Sim {
                 }
                 self.record(EventKind::MemberIdRequired { group: group_id.into(), client_id: client_id.into(), member_id });
                 self.send_join(group_id, client_id);
+            }
+            JoinResult::Error(GroupError::CoordinatorNotAvailable) => {
+                let at = self.now.plus_ms(100);
+                self.schedule(at, Pending::ClientJoin { group: group_id.into(), client_id: client_id.into(), incarnation });
             }
             JoinResult::Error(_) => {
                 if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
@@ -376,7 +392,10 @@ impl Sim {
         }
         self.record(EventKind::PartitionsAssigned { group: group_id.into(), generation, client_id: client_id.into(), partitions: assignment });
         // OffsetFetch for the partitions it did not have.
-        let Some(at) = self.to_coordinator(group_id) else { return };
+        let Some(at) = self.to_coordinator(group_id) else {
+            self.send_join(group_id, client_id);
+            return;
+        };
         self.schedule(at, Pending::OffsetFetchArrive { group: group_id.into(), client_id: client_id.into(), incarnation, token, partitions: added });
         if rejoin {
             // KIP-429: partitions moved away; a second rebalance hands them to their new owner.
@@ -455,7 +474,7 @@ impl Sim {
 
     /// Before rejoining: eager members commit (auto-commit) and give everything up
     /// (`onJoinPrepare`); cooperative members commit and keep their partitions.
-    fn revoke_for_rejoin(&mut self, group_id: &str, client_id: &str) {
+    pub(super) fn revoke_for_rejoin(&mut self, group_id: &str, client_id: &str) {
         let now = self.now;
         let Some(g) = self.groups.get(group_id) else { return };
         let protocol = g.protocol;
@@ -492,7 +511,10 @@ impl Sim {
     pub(super) fn heartbeat_tick(&mut self, group_id: &str, client_id: &str, incarnation: u64) {
         let now = self.now;
         let Some(m) = self.consumer(group_id, client_id, incarnation) else { return };
-        let stuck = now.ms().saturating_sub(m.last_poll.ms()) > m.config.max_poll_interval_ms;
+        // The application is outside poll() only while it processes or is stuck; a member
+        // waiting for a rebalance is inside poll() and does not time out.
+        let outside_poll = m.paused || !m.processing.is_empty();
+        let stuck = outside_poll && now.ms().saturating_sub(m.last_poll.ms()) > m.config.max_poll_interval_ms;
         let in_group = matches!(m.phase, Phase::Stable | Phase::Syncing | Phase::Joining) && !m.member_id.is_empty();
         let member_id = m.member_id.clone();
         let generation = m.generation;
@@ -534,9 +556,18 @@ impl Sim {
         match error {
             None => {}
             Some(GroupError::RebalanceInProgress) => {
+                // The rejoin happens inside poll(): a member busy processing (or stuck)
+                // rejoins only when it polls again, and the whole group waits for it.
+                let busy = m.paused || !m.processing.is_empty();
                 self.record(EventKind::RebalanceNoticed { group: group_id.into(), client_id: client_id.into() });
-                self.revoke_for_rejoin(group_id, client_id);
-                self.send_join(group_id, client_id);
+                if busy {
+                    if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+                        m.rejoin_needed = true;
+                    }
+                } else {
+                    self.revoke_for_rejoin(group_id, client_id);
+                    self.send_join(group_id, client_id);
+                }
             }
             Some(_) => {
                 // Fenced (unknown member or stale generation): the partitions are lost,
@@ -605,7 +636,16 @@ impl Sim {
         timeouts: (u64, u64),
     ) {
         if self.coordinator_of(group_id).is_none() {
-            return; // Lost: the client's request times out and it retries.
+            // No coordinator (its broker went down on the way): the client hears
+            // COORDINATOR_NOT_AVAILABLE and tries again.
+            let reply = self.reply_at();
+            self.schedule(reply, Pending::JoinResponse {
+                group: group_id.into(),
+                client_id: client_id.into(),
+                incarnation,
+                result: JoinResult::Error(GroupError::CoordinatorNotAvailable),
+            });
+            return;
         }
         let now = self.now;
         let reply = self.reply_at();
@@ -763,8 +803,13 @@ impl Sim {
         let mut refused_syncs = Vec::new();
         let due = match state {
             GroupState::Empty => {
+                // `InitialDelayedJoin`: wait the delay; if members joined meanwhile, wait
+                // another (capped by what is left of the rebalance timeout).
                 g.initial_delay_since = Some(now);
-                Some(now.plus_ms(initial_delay.min(timeout)))
+                g.new_member_added = false;
+                let first = initial_delay.min(timeout);
+                g.initial_remaining = timeout - first;
+                Some(now.plus_ms(first))
             }
             GroupState::Stable | GroupState::CompletingRebalance => {
                 for r in &mut g.registry {
@@ -773,12 +818,12 @@ impl Sim {
                 refused_syncs = std::mem::take(&mut g.pending_sync);
                 Some(now.plus_ms(timeout))
             }
-            GroupState::PreparingRebalance => match (g.initial_delay_since, &cause) {
-                (Some(since), RebalanceCause::MemberJoined { .. }) => {
-                    Some(now.plus_ms(initial_delay).min(since.plus_ms(timeout)))
+            GroupState::PreparingRebalance => {
+                if g.generation == 0 && matches!(cause, RebalanceCause::MemberJoined { .. }) {
+                    g.new_member_added = true;
                 }
-                _ => None,
-            },
+                None
+            }
         };
         g.state = GroupState::PreparingRebalance;
         if let Some(due) = due {
@@ -808,6 +853,20 @@ impl Sim {
         if g.round != round || g.state != GroupState::PreparingRebalance {
             return;
         }
+        if g.initial_delay_since.is_some() && g.new_member_added && g.initial_remaining > 0 {
+            let initial_delay = self.cluster.group_initial_rebalance_delay_ms;
+            let Some(g) = self.groups.get_mut(group_id) else { return };
+            g.new_member_added = false;
+            let delay = initial_delay.min(g.initial_remaining).max(1);
+            g.initial_remaining -= delay.min(g.initial_remaining);
+            g.round += 1;
+            let round = g.round;
+            let due = self.now.plus_ms(delay);
+            g.rebalance_due = Some(due);
+            self.schedule(due, Pending::JoinDeadline { group: group_id.into(), round });
+            return;
+        }
+        let Some(g) = self.groups.get_mut(group_id) else { return };
         if g.initial_delay_since.take().is_some() {
             self.try_complete_join(group_id);
             // Members still missing after the initial delay get the full rebalance timeout.
@@ -988,6 +1047,15 @@ impl Sim {
         if r.session_deadline > now {
             return;
         }
+        // A member whose JoinGroup or SyncGroup the coordinator is holding is alive
+        // (`GroupCoordinator.shouldKeepMemberAlive`).
+        let waiting = (g.state == GroupState::PreparingRebalance && r.joined)
+            || (g.state == GroupState::CompletingRebalance && g.pending_sync.iter().any(|p| p == member_id));
+        if waiting {
+            let at = now.plus_ms(r.session_timeout_ms.max(1));
+            self.schedule_session_check(group_id, member_id, at);
+            return;
+        }
         self.remove_member(group_id, member_id, LeaveReason::SessionTimeout);
     }
 
@@ -1072,11 +1140,36 @@ impl Sim {
     }
 
     /// `partition.assignment.strategy` changes: the group rebalances with it.
+    /// In Kafka this takes restarting every member with the new setting (a group cannot
+    /// mix eager and cooperative members safely), so each member commits, gives up
+    /// everything and rejoins — as a restart would.
     pub(super) fn change_assignor(&mut self, group_id: &str) {
+        let now = self.now;
         let Some(g) = self.groups.get(group_id) else { return };
         if g.registry.is_empty() {
             return;
         }
+        let clients: Vec<String> = g.members.iter().filter(|m| m.phase != Phase::Crashed).map(|m| m.client_id.clone()).collect();
         self.prepare_rebalance(group_id, RebalanceCause::AssignorChanged, None);
+        for c in clients {
+            if self.groups.get(group_id).and_then(|g| g.member(&c)).is_some_and(|m| m.config.commit_mode == CommitMode::Auto) {
+                self.commit_positions(group_id, &c);
+            }
+            let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(&c)) else { continue };
+            let revoked = std::mem::take(&mut m.assigned);
+            m.last_assignment.clear();
+            m.positions.clear();
+            m.processing.clear();
+            m.token += 1;
+            m.activity = Activity::AwaitingAssignment;
+            if !revoked.is_empty() {
+                m.paused_since.get_or_insert(now);
+            }
+            self.parked.retain(|f| !(f.group == group_id && f.client_id == c));
+            if !revoked.is_empty() {
+                self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: c.clone(), partitions: revoked });
+            }
+            self.send_join(group_id, &c);
+        }
     }
 }

@@ -648,6 +648,9 @@ impl Sim {
             }
             Command::AddPartitions { topic, partitions } => {
                 let Some(t) = self.topics.get(topic) else { return Err(CommandError::UnknownTopic(topic.clone())) };
+                if !self.brokers.values().any(|b| !b.fenced && b.reachable()) {
+                    return Err(CommandError::Invalid("no broker is up to host new partitions".into()));
+                }
                 if *partitions <= t.partition_count() || *partitions > crate::scenario::MAX_PARTITIONS {
                     return Err(CommandError::Invalid(format!(
                         "topic \"{topic}\" has {} partitions; it can grow to between {} and {} (partitions never shrink)",
@@ -759,6 +762,22 @@ pub(crate) fn check_member_spec(group: &str, m: &MemberSpec) -> Result<(), Comma
                 "max_poll_records of member \"{}\" in group \"{group}\" must be between 1 and 10000",
                 m.client_id
             )));
+        }
+        let positive = [
+            ("heartbeat_interval_ms", c.heartbeat_interval_ms),
+            ("session_timeout_ms", c.session_timeout_ms),
+            ("max_poll_interval_ms", c.max_poll_interval_ms),
+            ("metadata_max_age_ms", c.metadata_max_age_ms),
+            ("fetch_max_wait_ms", c.fetch_max_wait_ms),
+        ];
+        for (name, v) in positive {
+            if v == 0 || v > crate::scenario::MAX_TIME_MS {
+                return Err(CommandError::Invalid(format!(
+                    "{name} of member \"{}\" in group \"{group}\" must be between 1 and {} (one week)",
+                    m.client_id,
+                    crate::scenario::MAX_TIME_MS
+                )));
+            }
         }
         if c.auto_commit_interval_ms == 0 || c.fetch_max_wait_ms > 60_000 || c.processing_ms > 3_600_000 {
             return Err(CommandError::Invalid(format!(
