@@ -80,7 +80,7 @@ pub struct Monitors {
     leaders: BTreeMap<TopicPartition, Option<BrokerId>>,
     epoch_leaders: BTreeMap<(TopicPartition, u32), BTreeSet<BrokerId>>,
     /// Acknowledged records still expected in the log: record → (tp, offset, acks).
-    acked: BTreeMap<RecordId, (TopicPartition, u64, Acks, String)>,
+    acked: BTreeMap<TopicPartition, BTreeMap<RecordId, (u64, Acks, String)>>,
     /// Records already reported lost.
     reported: BTreeSet<RecordId>,
     /// Per producer and partition, each appended record's first offset.
@@ -131,8 +131,10 @@ impl Monitors {
     /// Forgets the oldest state beyond fixed bounds, so a long run does not grow memory:
     /// records acknowledged long ago, send orders and shadow offsets far behind the end.
     fn prune(&mut self) {
-        while self.acked.len() > TRACKED_MAX {
-            self.acked.pop_first();
+        for per_tp in self.acked.values_mut() {
+            while per_tp.len() > TRACKED_MAX {
+                per_tp.pop_first();
+            }
         }
         while self.first_offset.len() > TRACKED_MAX {
             self.first_offset.pop_first();
@@ -198,8 +200,11 @@ impl Monitors {
                 if let Some(shadow) = self.shadows.get_mut(&(tp, *broker)) {
                     shadow.retain(|_, r| !records.contains(r));
                 }
-                for r in records {
-                    self.acked.remove(r);
+                let tp = TopicPartition::new(topic.clone(), *partition);
+                if let Some(per_tp) = self.acked.get_mut(&tp) {
+                    for r in records {
+                        per_tp.remove(r);
+                    }
                 }
             }
             EventKind::RecordAcked { record, value, topic, partition, offset, acks, .. } => {
@@ -208,9 +213,16 @@ impl Monitors {
                 }
                 let tp = TopicPartition::new(topic.clone(), *partition);
                 let offset = *offset as u64;
-                self.acked.insert(*record, (tp.clone(), offset, *acks, value.clone()));
-                // An ack can arrive after the leader that wrote it was replaced.
-                self.check_acked(e, &tp, LossCause::LeaderFailover);
+                // An ack can arrive after the leader that wrote it was replaced: check it
+                // now; afterwards it is checked at every leader change and truncation.
+                let present = match self.leaders.get(&tp).copied().flatten() {
+                    Some(leader) => self.shadows.get(&(tp.clone(), leader)).and_then(|s| s.get(&offset)) == Some(record),
+                    None => true,
+                };
+                self.acked.entry(tp.clone()).or_default().insert(*record, (offset, *acks, value.clone()));
+                if !present {
+                    self.check_acked(e, &tp, LossCause::LeaderFailover);
+                }
             }
             EventKind::RecordDelivered { group, client_id, record, tp, offset, value, high_watermark } if offset >= high_watermark => {
                 self.report(
@@ -239,8 +251,9 @@ impl Monitors {
         let empty = BTreeMap::new();
         let shadow = self.shadows.get(&(tp.clone(), leader)).unwrap_or(&empty);
         let mut lost: BTreeMap<Acks, Vec<(RecordId, String)>> = BTreeMap::new();
-        for (record, (rtp, offset, acks, value)) in &self.acked {
-            if rtp != tp || self.reported.contains(record) {
+        let Some(per_tp) = self.acked.get(tp) else { return };
+        for (record, (offset, acks, value)) in per_tp {
+            if self.reported.contains(record) {
                 continue;
             }
             if shadow.get(offset) != Some(record) {
@@ -250,7 +263,9 @@ impl Monitors {
         for (acks, records) in lost {
             for (r, _) in &records {
                 self.reported.insert(*r);
-                self.acked.remove(r);
+                if let Some(per_tp) = self.acked.get_mut(tp) {
+                    per_tp.remove(r);
+                }
             }
             // Kafka's promise: acks=all without unclean election loses nothing.
             let promised = acks == Acks::All && cause != LossCause::UncleanElection;
