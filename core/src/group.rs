@@ -270,13 +270,22 @@ impl Group {
 
     /// Records the group committed past without any member processing them (lost to
     /// at-most-once commits or crashes), counted from where the group started reading.
+    /// Records a live member is still processing are not lost (yet).
     pub fn lost_records(&self) -> u64 {
+        let in_hand: std::collections::BTreeSet<(&TopicPartition, u64)> = self
+            .members
+            .iter()
+            .filter(|m| m.phase != Phase::Crashed)
+            .flat_map(|m| m.processing.iter().map(|d| (&d.tp, d.offset)))
+            .collect();
         let mut lost = 0;
         for (tp, committed) in &self.committed {
             let first = self.first_positions.get(tp).copied().unwrap_or(*committed);
             let seen = self.processed.get(tp);
             let span = committed.saturating_sub(first).min(1_000_000);
-            lost += (first..first + span).filter(|o| !seen.is_some_and(|s| s.contains(o))).count() as u64;
+            lost += (first..first + span)
+                .filter(|o| !seen.is_some_and(|s| s.contains(o)) && !in_hand.contains(&(tp, *o)))
+                .count() as u64;
         }
         lost
     }

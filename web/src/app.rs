@@ -74,6 +74,7 @@ pub fn App() -> Html {
     let speed = model.speed;
     let next_value = crate::state::next_value(&model.sim);
     let retries = model.retries.clone();
+    let group_logs = Rc::new(model.groups.all());
     drop(model);
     let findings = Rc::new(crate::view::guarantee_rows(lang, &snap, GUARANTEE_ROWS));
 
@@ -113,7 +114,7 @@ pub fn App() -> Html {
                 <Wire {lang} snap={snap.clone()} side={WireSide::Produce} />
                 <TopicView {lang} snap={snap.clone()} dispatch={dispatch.clone()} />
                 <Wire {lang} snap={snap.clone()} side={WireSide::Fetch} />
-                <Groups {lang} snap={snap.clone()} dispatch={dispatch.clone()} />
+                <Groups {lang} snap={snap.clone()} logs={group_logs} dispatch={dispatch.clone()} />
             </section>
             <Brokers {lang} snap={snap.clone()} dispatch={dispatch.clone()} />
             <div class="bottom">

@@ -129,7 +129,7 @@ msgs! {
     DUPLICATES = "重复处理（duplicates）", "processed twice (duplicates)";
     DUPLICATES_HINT = "提交落后于处理时，成员崩溃或再均衡移走了分区：新的拥有者从较早的已提交位移重新处理", "commits lagged behind processing when a member crashed or a rebalance moved partitions: the next owner starts again from the older committed offset";
     LOST_COUNT = "已提交但从未处理（lost）", "committed but never processed (lost)";
-    LOST_COUNT_HINT = "处理前就提交了位移（至多一次）：成员在处理中途崩溃，剩下的记录没人处理；正在处理的记录也暂时计入", "offsets were committed before processing (at-most-once): a member that crashes mid-batch leaves the rest unprocessed; records still being processed count here until they are done";
+    LOST_COUNT_HINT = "处理前就提交了位移（至多一次），成员又在一批记录处理到一半时崩溃；正在处理的记录在处理完之前也计入", "committed before processing (at-most-once), then the member crashed mid-batch; records still being processed also count until they are done";
     PHASE_JOINING = "加入中", "joining";
     PHASE_SYNCING = "同步中", "syncing";
     PHASE_STABLE = "稳定", "stable";
@@ -155,10 +155,11 @@ msgs! {
     PROCESSING_HINT = "应用处理每条记录所用的时间（沙盒设定）", "Time the application spends on each record (sandbox setting)";
     COMMIT_MODE = "提交", "commit";
     COMMIT_MODE_HINT = "何时提交位移：自动（poll() 中每隔 auto.commit.interval.ms，以及再均衡前和关闭时）；处理后同步/异步提交（至少一次）；处理前提交（至多一次）", "When offsets are committed: auto (inside poll() every auto.commit.interval.ms, before a rebalance and on close); sync or async after processing (at-least-once); before processing (at-most-once)";
-    COMMIT_AUTO = "自动提交", "auto";
+    COMMIT_AUTO = "自动", "auto";
     COMMIT_SYNC_AFTER = "处理后同步提交", "sync after processing";
     COMMIT_ASYNC_AFTER = "处理后异步提交", "async after processing";
-    COMMIT_BEFORE = "处理前提交（至多一次）", "before processing (at-most-once)";
+    COMMIT_BEFORE = "处理前提交", "before processing";
+    GROUP_STATE = "组状态", "group state";
     TIMELINE = "再均衡时间线", "Rebalance timeline";
     TIMELINE_EMPTY = "还没有协议事件", "no protocol events yet";
     STEP_GROUP = "⇥ 下一个组事件", "⇥ Next group event";
@@ -170,9 +171,6 @@ msgs! {
     LOADED = "已加载场景", "Scenario loaded";
     INVALID_SCENARIO = "场景无效，当前工作未改变：", "The scenario is not valid; your current work is unchanged: ";
     REFUSED = "操作被拒绝：", "Refused: ";
-    REBALANCE_DUE = "分配结果将在此时到达：", "assignment arrives at ";
-    INITIAL_DELAY = "（新组先等待 group.initial.rebalance.delay.ms，让更多成员加入）", " (a new group first waits group.initial.rebalance.delay.ms for more members to join)";
-    REBALANCE_ROUND = "（JoinGroup + SyncGroup 往返）", " (one JoinGroup + SyncGroup round trip)";
     GROUP_CREATED_NOTE = "新组从 auto.offset.reset 指定的位置开始读", "A new group starts where auto.offset.reset says";
     BROKERS = "Broker 与副本", "Brokers and replicas";
     BROKERS_HINT = "每一列是一个 broker，卡片是它保存的分区副本：★ leader 接收写入并服务消费者，follower 从 leader 复制", "Each column is a broker and the partition replicas it holds: the ★ leader takes writes and serves consumers, followers copy from it";
@@ -525,6 +523,27 @@ pub fn group_error_code(e: GroupError) -> &'static str {
     }
 }
 
+/// Said when "next group event" found nothing within its look-ahead.
+pub fn quiet_group(lang: Lang, group: &str, within_ms: u64) -> String {
+    let s = within_ms / 1000;
+    match lang {
+        Lang::Zh => format!("接下来 {s} 秒的模拟时间里，{group} 的协议没有发生任何事"),
+        Lang::En => format!("Nothing happens in {group}'s protocol in the next {s} s of simulated time"),
+    }
+}
+
+/// When the pending join phase ends: the initial delay of a new group, or the rebalance
+/// timeout that bounds waiting for members to rejoin.
+pub fn rebalance_due_line(lang: Lang, due_ms: u64, initial: bool) -> String {
+    let at = seconds(due_ms);
+    match (lang, initial) {
+        (Lang::Zh, true) => format!("第一代将在 {at} 形成：新组先等待 group.initial.rebalance.delay.ms，让更多成员加入（每个新成员重新计时）"),
+        (Lang::En, true) => format!("the first generation forms at {at}: a new group waits group.initial.rebalance.delay.ms for more members (each joiner restarts the wait)"),
+        (Lang::Zh, false) => format!("所有成员重新加入后加入阶段结束，最迟在 {at}（再均衡超时 = max.poll.interval.ms，届时仍未加入的成员被移除）"),
+        (Lang::En, false) => format!("the join phase ends once every member has rejoined, at the latest at {at} (the rebalance timeout, max.poll.interval.ms; members missing then are removed)"),
+    }
+}
+
 pub fn group_state_why(lang: Lang, s: GroupState) -> &'static str {
     match s {
         GroupState::Empty => STATE_EMPTY_WHY,
@@ -738,9 +757,9 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
         },
         E::RebalanceStarted { group, cause: c } => {
             if zh {
-                format!("{group} 开始再均衡（{}）：所有成员放弃分区，暂停消费", cause(lang, c))
+                format!("{group} 开始再均衡（{}）：协调者进入 PreparingRebalance，等待每个成员重新加入", cause(lang, c))
             } else {
-                format!("{group} starts a rebalance ({}): every member gives up its partitions and stops", cause(lang, c))
+                format!("{group} starts a rebalance ({}): the coordinator enters PreparingRebalance and waits for every member to rejoin", cause(lang, c))
             }
         }
         E::PartitionsAssigned { group, generation, client_id, partitions } => {

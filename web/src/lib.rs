@@ -3,12 +3,14 @@
 //! `state` holds the model and the reducer (the only place that changes anything);
 //! `panels` are the components, which render snapshots and send actions;
 //! `view` computes what panels show from a snapshot (plain data, tested natively);
+//! `timeline` follows each group's protocol events in the trace;
 //! `i18n` holds every word in Chinese and English.
 
 mod app;
 pub mod i18n;
 pub mod panels;
 pub mod state;
+pub mod timeline;
 pub mod view;
 
 pub use app::App;

@@ -6,8 +6,10 @@ use kafka_sandbox_core::assign::Strategy;
 use kafka_sandbox_core::cluster::BrokerId;
 use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
 use kafka_sandbox_core::config::{Acks, GroupConfig, OffsetReset};
+use kafka_sandbox_core::group::CommitMode;
 use kafka_sandbox_core::partitioner::PartitionerKind;
 use kafka_sandbox_core::scenario::{self, Scenario};
+use crate::timeline::{self, GroupWatch};
 use kafka_sandbox_core::{Command, Sim, SimTime};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -42,6 +44,8 @@ pub struct Model {
     pub last_produce: Option<String>,
     /// The error each producer is retrying after, read from the trace.
     pub retries: RetryWatch,
+    /// Each group's rebalance timeline and departures, read from the trace.
+    pub groups: GroupWatch,
     /// Fractional simulated milliseconds carried between ticks.
     carry_ms: f64,
 }
@@ -96,8 +100,18 @@ impl Model {
             notice: None,
             last_produce: None,
             retries: RetryWatch::default(),
+            groups: GroupWatch::default(),
             carry_ms: 0.0,
         }
+    }
+
+    /// A new run starts: what was read from the old run's trace is forgotten.
+    fn new_run(&mut self, sim: Sim) {
+        self.sim = sim;
+        self.retries = RetryWatch::default();
+        self.groups = GroupWatch::default();
+        self.last_produce = None;
+        self.carry_ms = 0.0;
     }
 }
 
@@ -138,6 +152,15 @@ pub enum Action {
     Produce { producer: String, topic: String, key: Option<String>, value: String, partition: Option<u32> },
     AddMember { group: String },
     RemoveMember { group: String, client_id: String },
+    /// The consumer process dies (no LeaveGroup).
+    CrashMember { group: String, client_id: String },
+    RestartMember { group: String, client_id: String },
+    /// The application stops calling `poll()` (or resumes).
+    PauseMember { group: String, client_id: String, paused: bool },
+    SetProcessing { group: String, client_id: String, processing_ms: u64 },
+    SetCommitMode { group: String, client_id: String, commit_mode: CommitMode },
+    /// Pause and step until the group's protocol shows its next event.
+    StepGroup { group: String },
     AddGroup { id: String, reset: OffsetReset, assignor: Strategy },
     SetAssignor { group: String, assignor: Strategy },
     SetPartitioner { producer: String, partitioner: PartitionerKind },
@@ -178,6 +201,7 @@ impl Reducible for AppState {
 pub fn reduce_model(m: &mut Model, action: Action) -> bool {
     let changed = apply_action(m, action);
     m.retries.ingest(&m.sim);
+    m.groups.ingest(&m.sim);
     changed
 }
 
@@ -206,11 +230,9 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             true
         }
         Action::Reset => {
-            m.sim = build_or_empty(&m.scenario);
-            m.retries = RetryWatch::default();
-            m.last_produce = None;
+            let sim = build_or_empty(&m.scenario);
+            m.new_run(sim);
             m.notice = None;
-            m.carry_ms = 0.0;
             true
         }
         Action::SetSpeed(i) => {
@@ -226,11 +248,9 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         Action::LoadBuiltIn(key) => {
             match scenario::built_in(&key) {
                 Some(Ok(s)) => {
-                    m.sim = build_or_empty(&s);
-                    m.retries = RetryWatch::default();
+                    m.new_run(build_or_empty(&s));
                     m.scenario = s;
                     m.scenario_key = key;
-                    m.last_produce = None;
                     m.notice = None;
                 }
                 Some(Err(e)) => m.notice = Some(Notice::Error(format!("{}{e}", i18n::INVALID_SCENARIO.get(lang)))),
@@ -241,11 +261,9 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         Action::LoadJson(text) => {
             match Scenario::from_json(&text) {
                 Ok(s) => {
-                    m.sim = build_or_empty(&s);
-                    m.retries = RetryWatch::default();
+                    m.new_run(build_or_empty(&s));
                     m.scenario = s;
                     m.scenario_key = "custom".into();
-                    m.last_produce = None;
                     m.notice = Some(Notice::Info(i18n::LOADED.get(lang).into()));
                 }
                 Err(e) => m.notice = Some(Notice::Error(format!("{}{e}", i18n::INVALID_SCENARIO.get(lang)))),
@@ -280,6 +298,40 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         Action::RemoveMember { group, client_id } => {
             let result = m.sim.apply(Command::RemoveMember { group, client_id });
             report(m, result)
+        }
+        Action::CrashMember { group, client_id } => {
+            let result = m.sim.apply(Command::CrashMember { group, client_id });
+            report(m, result)
+        }
+        Action::RestartMember { group, client_id } => {
+            let result = m.sim.apply(Command::RestartMember { group, client_id });
+            report(m, result)
+        }
+        Action::PauseMember { group, client_id, paused } => {
+            let result = m.sim.apply(Command::PauseMember { group, client_id, paused });
+            report(m, result)
+        }
+        Action::SetProcessing { group, client_id, processing_ms } => {
+            let result = m.sim.apply(Command::SetProcessing { group, client_id, processing_ms });
+            report(m, result)
+        }
+        Action::SetCommitMode { group, client_id, commit_mode } => {
+            let result = m.sim.apply(Command::SetCommitMode { group, client_id, commit_mode });
+            report(m, result)
+        }
+        Action::StepGroup { group } => {
+            m.playing = false;
+            if m.sim.group(&group).is_none() {
+                let e = kafka_sandbox_core::CommandError::UnknownGroup(group);
+                m.notice = Some(Notice::Error(format!("{}{e}", i18n::REFUSED.get(lang))));
+                return true;
+            }
+            m.notice = if step_to_group_event(&mut m.sim, &group) {
+                None
+            } else {
+                Some(Notice::Info(i18n::quiet_group(lang, &group, MAX_GROUP_STEP_MS)))
+            };
+            true
         }
         Action::AddGroup { id, reset, assignor } => {
             let topics: Vec<String> = m.sim.topics().map(|t| t.name.clone()).collect();
@@ -354,12 +406,9 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             t.min_insync_replicas = t.min_insync_replicas.clamp(1, replication_factor.max(1));
             match s.check() {
                 Ok(()) => {
-                    m.sim = build_or_empty(&s);
-                    m.retries = RetryWatch::default();
+                    m.new_run(build_or_empty(&s));
                     m.scenario = s;
                     m.scenario_key = "custom".into();
-                    m.last_produce = None;
-                    m.carry_ms = 0.0;
                     m.notice = Some(Notice::Info(i18n::rf_changed(lang, &topic, replication_factor)));
                 }
                 Err(e) => m.notice = Some(Notice::Error(format!("{}{e}", i18n::REFUSED.get(lang)))),
@@ -379,6 +428,30 @@ fn report(m: &mut Model, result: Result<(), kafka_sandbox_core::CommandError>) -
         Err(e) => m.notice = Some(Notice::Error(format!("{}{e}", i18n::REFUSED.get(m.lang)))),
     }
     true
+}
+
+/// Most visible steps one "next group event" click may take, and how far in simulated
+/// time it looks (beyond the default session timeout of 45 s, so a crash is seen through).
+const MAX_GROUP_STEPS: u32 = 5000;
+pub const MAX_GROUP_STEP_MS: u64 = 120_000;
+
+/// Steps visible events until one belongs to `group`'s protocol story; returns whether
+/// one did. Bounded: a group with nothing going on must not freeze the page.
+fn step_to_group_event(sim: &mut Sim, group: &str) -> bool {
+    let until = sim.now().plus_ms(MAX_GROUP_STEP_MS);
+    for _ in 0..MAX_GROUP_STEPS {
+        let before = sim.trace().total();
+        if sim.step_visible().is_none() {
+            return false;
+        }
+        if sim.events_since(before).any(|e| timeline::protocol_group(&e.kind, false) == Some(group)) {
+            return true;
+        }
+        if sim.now() > until {
+            return false;
+        }
+    }
+    false
 }
 
 /// The first "ConsumerN" not taken yet.
@@ -480,7 +553,9 @@ mod tests {
         reduce_model(&mut m, Action::SetMinInsyncReplicas { topic: "Topic01".into(), min_insync_replicas: 3 });
         reduce_model(&mut m, Action::CrashBroker(follower));
         let timeout = m.sim.cluster().broker_session_timeout_ms;
-        m.sim.run_until(m.sim.now().plus_ms(timeout + 100));
+        // The scenario's own acks=all sends wait for the dead replica until
+        // request.timeout.ms (30 s) and fill max.in.flight meanwhile: let them time out.
+        m.sim.run_until(m.sim.now().plus_ms(timeout + 31_000));
         reduce_model(&mut m, Action::Produce { producer: "Producer1".into(), topic: "Topic01".into(), key: None, value: "x".into(), partition: Some(0) });
         m.sim.run_until(m.sim.now().plus_ms(1000));
         reduce_model(&mut m, Action::Dismiss);
@@ -533,6 +608,96 @@ mod tests {
         assert_eq!(m.sim.snapshot().topics[0].replication_factor, 1);
         reduce_model(&mut m, Action::SetReplicationFactor { topic: "Nope".into(), replication_factor: 2 });
         assert!(matches!(&m.notice, Some(Notice::Error(e)) if e.contains("Nope")));
+    }
+
+    fn shop() -> Model {
+        let mut m = Model::new(Lang::En);
+        let json = r#"{
+          "version": 1, "seed": 11,
+          "topics": [{ "name": "orders", "partitions": 4 }],
+          "producers": [{ "name": "Producer1", "config": { "partitioner": "round_robin" },
+            "send": [{ "topic": "orders", "values": ["m1","m2","m3","m4","m5","m6","m7","m8"], "start_ms": 500, "interval_ms": 200 }] }],
+          "groups": [{ "id": "shop", "topics": ["orders"], "config": { "auto_offset_reset": "earliest" },
+            "members": [{ "client_id": "Consumer1", "config": { "session_timeout_ms": 6000 } },
+                        { "client_id": "Consumer2", "config": { "session_timeout_ms": 6000 } }] }]
+        }"#;
+        reduce_model(&mut m, Action::LoadJson(json.into()));
+        assert!(matches!(m.notice, Some(Notice::Info(_))), "{:?}", m.notice);
+        m
+    }
+
+    /// Runs until `group` is Stable with every member stable (at most a simulated minute).
+    pub(crate) fn run_until_stable(sim: &mut Sim, group: &str) {
+        use kafka_sandbox_core::group::{GroupState, Phase};
+        for _ in 0..600 {
+            let stable = sim.group(group).is_some_and(|g| {
+                g.state == GroupState::Stable && g.members.iter().all(|m| m.phase == Phase::Stable)
+            });
+            if stable {
+                return;
+            }
+            sim.run_until(sim.now().plus_ms(100));
+        }
+        panic!("{group} did not become stable within a simulated minute");
+    }
+
+    #[test]
+    fn member_buttons_crash_restart_pause_and_configure_a_consumer() {
+        use kafka_sandbox_core::group::Phase;
+        let mut m = shop();
+        run_until_stable(&mut m.sim, "shop");
+        let member = |m: &Model| m.sim.snapshot().groups[0].members[1].clone();
+        let (group, client_id) = ("shop".to_string(), "Consumer2".to_string());
+        reduce_model(&mut m, Action::SetProcessing { group: group.clone(), client_id: client_id.clone(), processing_ms: 1000 });
+        reduce_model(&mut m, Action::SetCommitMode { group: group.clone(), client_id: client_id.clone(), commit_mode: CommitMode::BeforeProcessing });
+        assert_eq!((member(&m).processing_ms, member(&m).commit_mode), (1000, CommitMode::BeforeProcessing));
+        reduce_model(&mut m, Action::PauseMember { group: group.clone(), client_id: client_id.clone(), paused: true });
+        assert!(member(&m).paused);
+        reduce_model(&mut m, Action::PauseMember { group: group.clone(), client_id: client_id.clone(), paused: false });
+        reduce_model(&mut m, Action::CrashMember { group: group.clone(), client_id: client_id.clone() });
+        assert_eq!(member(&m).phase, Phase::Crashed);
+        assert_eq!(m.notice, None);
+        m.sim.run_until(m.sim.now().plus_ms(15_000));
+        reduce_model(&mut m, Action::Dismiss);
+        assert!(m.groups.of("shop").left("Consumer2").is_some(), "the session timeout removed it");
+        reduce_model(&mut m, Action::RestartMember { group: group.clone(), client_id: client_id.clone() });
+        assert_eq!(member(&m).phase, Phase::Joining);
+        // Unknown members are refused with a message.
+        reduce_model(&mut m, Action::CrashMember { group: group.clone(), client_id: "Nobody".into() });
+        assert!(matches!(&m.notice, Some(Notice::Error(e)) if e.contains("Nobody")));
+        // A new run forgets the old timeline.
+        reduce_model(&mut m, Action::Reset);
+        assert!(m.groups.of("shop").events.is_empty() || m.groups.of("shop").events.iter().all(|e| e.time.ms() == 0));
+    }
+
+    #[test]
+    fn stepping_to_the_next_group_event_skips_producer_traffic_and_pauses() {
+        use kafka_sandbox_core::group::GroupState;
+        let mut m = shop();
+        run_until_stable(&mut m.sim, "shop");
+        reduce_model(&mut m, Action::AddMember { group: "shop".into() });
+        let mut seen = Vec::new();
+        for _ in 0..40 {
+            let before = m.sim.trace().total();
+            reduce_model(&mut m, Action::StepGroup { group: "shop".into() });
+            assert!(!m.playing);
+            let new: Vec<_> = m.sim.events_since(before).map(|e| e.kind.clone()).collect();
+            assert!(new.iter().any(|k| timeline::protocol_group(k, false) == Some("shop")), "{new:?}");
+            seen.extend(new);
+            if seen.iter().any(|k| matches!(k, kafka_sandbox_core::EventKind::GroupStable { generation: 2, .. })) {
+                break;
+            }
+        }
+        assert!(seen.iter().any(|k| matches!(k, kafka_sandbox_core::EventKind::JoinPhaseCompleted { generation: 2, .. })));
+        // A settled group with nothing coming: the click stops after a bounded look ahead.
+        run_until_stable(&mut m.sim, "shop");
+        let from = m.sim.now();
+        reduce_model(&mut m, Action::StepGroup { group: "shop".into() });
+        assert!(matches!(&m.notice, Some(Notice::Info(t)) if t.contains("shop")), "{:?}", m.notice);
+        assert!(m.sim.now().ms() <= from.ms() + MAX_GROUP_STEP_MS + 60_000);
+        assert_eq!(m.sim.group("shop").map(|g| g.state), Some(GroupState::Stable));
+        reduce_model(&mut m, Action::StepGroup { group: "nope".into() });
+        assert!(matches!(&m.notice, Some(Notice::Error(e)) if e.contains("nope")));
     }
 
     #[test]

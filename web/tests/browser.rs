@@ -62,7 +62,8 @@ async fn groups_panel_shows_the_seed_assignment_and_messages() {
     let scenario = kafka_sandbox_core::scenario::default_scenario();
     let mut sim = scenario.build().expect("the default scenario builds");
     sim.run_until(kafka_sandbox_core::SimTime(scenario.end_ms()));
-    let props = GroupsProps { lang: Lang::En, snap: Rc::new(sim.snapshot()), dispatch: yew::Callback::noop() };
+    let props =
+        GroupsProps { lang: Lang::En, snap: Rc::new(sim.snapshot()), dispatch: yew::Callback::noop(), logs: Rc::default() };
 
     let document = web_sys::window().and_then(|w| w.document()).expect("a document");
     let host = document.create_element("div").expect("create a div");
@@ -216,4 +217,91 @@ async fn topic_panel_marks_a_partition_without_leader_offline() {
     let p0 = host.query_selector("#partition-0.offline").ok().flatten().expect("P0 is marked offline");
     assert_eq!(p0.get_attribute("data-leader").as_deref(), Some("none"));
     assert!(text_of(&host, "#partition-0 .psummary.offline").starts_with("offline: no leader"));
+}
+
+/// The groups panel after a member crashed and its session timeout passed: the member is
+/// marked crashed with the coordinator's reason for removing it, offers a restart, and the
+/// other member owns every partition in a new, stable generation.
+#[wasm_bindgen_test]
+async fn groups_panel_shows_a_crashed_member_removed_and_its_partitions_taken_over() {
+    use kafka_sandbox_core::group::{GroupState, Phase};
+    use kafka_sandbox_core::scenario::Scenario;
+    use kafka_sandbox_core::{Command, SimTime};
+    use kafka_sandbox_web::i18n::Lang;
+    use kafka_sandbox_web::panels::{Groups, GroupsProps};
+    use kafka_sandbox_web::timeline::GroupWatch;
+    use std::rc::Rc;
+
+    let json = r#"{
+      "version": 1, "seed": 11,
+      "cluster": { "brokers": 3 },
+      "topics": [{ "name": "orders", "partitions": 4 }],
+      "producers": [{ "name": "Producer1", "config": { "partitioner": "round_robin" },
+        "send": [{ "topic": "orders", "values": ["m1","m2","m3","m4","m5","m6","m7","m8"], "start_ms": 500, "interval_ms": 200 }] }],
+      "groups": [{ "id": "shop", "topics": ["orders"], "config": { "auto_offset_reset": "earliest" },
+        "members": [{ "client_id": "Consumer1", "config": { "session_timeout_ms": 6000 } },
+                    { "client_id": "Consumer2", "config": { "session_timeout_ms": 6000 } }] }]
+    }"#;
+    let mut sim = Scenario::from_json(json).expect("parses").build().expect("builds");
+    let stable = |sim: &kafka_sandbox_core::Sim| {
+        sim.group("shop").is_some_and(|g| g.state == GroupState::Stable && g.members.iter().all(|m| m.phase == Phase::Stable))
+    };
+    while !stable(&sim) && sim.now() < SimTime(60_000) {
+        sim.run_until(sim.now().plus_ms(100));
+    }
+    assert!(stable(&sim), "the group settles within a simulated minute");
+    sim.apply(Command::CrashMember { group: "shop".into(), client_id: "Consumer2".into() }).expect("the member exists");
+    // session.timeout.ms, then the survivor's next heartbeat and one rebalance round.
+    sim.run_until(sim.now().plus_ms(6000 + 5000));
+    let mut watch = GroupWatch::default();
+    watch.ingest(&sim);
+    let props =
+        GroupsProps { lang: Lang::En, snap: Rc::new(sim.snapshot()), dispatch: yew::Callback::noop(), logs: Rc::new(watch.all()) };
+    let host = mount::<Groups>(props);
+    settle().await;
+
+    let card = "[data-group=\"shop\"]";
+    let crashed = format!("{card} [data-client=\"Consumer2\"]");
+    assert_eq!(text_of(&host, &format!("{crashed} .phase")), "crashed");
+    assert!(host.query_selector(&format!("{crashed}[data-phase=\"crashed\"]")).ok().flatten().is_some());
+    assert_eq!(text_of(&host, &format!("{crashed} .parts")), "—");
+    assert!(text_of(&host, &format!("{crashed} .member-note.removed")).ends_with("no heartbeat within session.timeout.ms"));
+    assert!(host.query_selector(&format!("{crashed} button.restart-member")).ok().flatten().is_some());
+    assert!(host.query_selector(&format!("{crashed} button.crash-member")).ok().flatten().is_none());
+    let survivor = format!("{card} [data-client=\"Consumer1\"]");
+    assert_eq!(text_of(&host, &format!("{survivor} .parts")), "P0 P1 P2 P3");
+    assert_eq!(text_of(&host, &format!("{survivor} .phase")), "stable");
+    assert_eq!(text_of(&host, &format!("{card} .card-head .badge")), "Stable");
+    assert_eq!(text_of(&host, &format!("{card} .states .current")), "Stable");
+    assert!(text_of(&host, &format!("{card} .meta")).contains("generation 2"));
+    assert!(text_of(&host, &format!("{card} .coordinator")).starts_with("coordinator: broker "));
+    let timeline = text_of(&host, &format!("{card} .tl"));
+    assert!(timeline.contains("The coordinator removes Consumer2 from shop (no heartbeat within session.timeout.ms)"), "{timeline}");
+}
+
+/// With the only broker down, nobody coordinates the group: the card says so in red.
+#[wasm_bindgen_test]
+async fn groups_panel_says_when_no_coordinator_is_reachable() {
+    use kafka_sandbox_core::scenario::Scenario;
+    use kafka_sandbox_core::{Command, SimTime};
+    use kafka_sandbox_web::i18n::Lang;
+    use kafka_sandbox_web::panels::{Groups, GroupsProps};
+    use std::rc::Rc;
+
+    let json = r#"{
+      "version": 1, "seed": 5,
+      "cluster": { "brokers": 1 },
+      "topics": [{ "name": "t", "partitions": 2 }],
+      "groups": [{ "id": "g", "topics": ["t"], "members": [{ "client_id": "Consumer1" }] }]
+    }"#;
+    let mut sim = Scenario::from_json(json).expect("parses").build().expect("builds");
+    sim.run_until(SimTime(1000));
+    sim.apply(Command::CrashBroker { broker: 0 }).expect("the broker exists");
+    let snap = sim.snapshot();
+    assert_eq!(snap.groups[0].coordinator, None);
+    let host = mount::<Groups>(GroupsProps { lang: Lang::En, snap: Rc::new(snap), dispatch: yew::Callback::noop(), logs: Rc::default() });
+    settle().await;
+    let none = host.query_selector("[data-group=\"g\"] .coordinator.none").ok().flatten().expect("marked as missing");
+    assert_eq!(none.text_content().unwrap_or_default(), "no coordinator");
+    assert_eq!(none.get_attribute("data-coordinator").as_deref(), Some("none"));
 }

@@ -1,30 +1,73 @@
-//! Consumer groups: state, generation, assignor, members with their partitions and
-//! the messages each received, and controls to add/remove members and groups.
+//! Consumer groups: the coordinator, the group state machine, generation, leader, protocol
+//! and assignor; members with their phase, partitions, processing and commit settings,
+//! crash/pause controls and the messages each received; the group's rebalance timeline.
 
 use super::record_style;
 use crate::i18n::{self, Lang};
 use crate::state::Action;
+use crate::timeline::GroupLog;
 use kafka_sandbox_core::assign::Strategy;
 use kafka_sandbox_core::config::OffsetReset;
-use kafka_sandbox_core::group::{Activity, GroupState};
-use kafka_sandbox_core::snapshot::GroupView;
-use kafka_sandbox_core::Snapshot;
+use kafka_sandbox_core::event::LeaveReason;
+use kafka_sandbox_core::group::{Activity, CommitMode, GroupState, Phase};
+use kafka_sandbox_core::snapshot::{GroupView, MemberView};
+use kafka_sandbox_core::{SimTime, Snapshot};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
+
+/// Processing times offered per record (the member's own value is added if it differs).
+const PROCESSING_CHOICES_MS: [u64; 5] = [1, 10, 100, 1000, 30_000];
+const COMMIT_MODES: [CommitMode; 4] =
+    [CommitMode::Auto, CommitMode::SyncAfterProcessing, CommitMode::AsyncAfterProcessing, CommitMode::BeforeProcessing];
+/// Newest records drawn per member.
+const CHIPS_SHOWN: usize = 60;
 
 #[derive(Properties, PartialEq)]
 pub struct GroupsProps {
     pub lang: Lang,
     pub snap: Rc<Snapshot>,
     pub dispatch: Callback<Action>,
+    /// Each group's protocol timeline and departures, by group id.
+    #[prop_or_default]
+    pub logs: Rc<BTreeMap<String, Rc<GroupLog>>>,
 }
 
 fn strategy_from(v: &str) -> Strategy {
-    if v == "roundrobin" {
-        Strategy::RoundRobin
-    } else {
-        Strategy::Range
+    v.parse().unwrap_or(Strategy::Range)
+}
+
+fn commit_mode_value(c: CommitMode) -> &'static str {
+    match c {
+        CommitMode::Auto => "auto",
+        CommitMode::SyncAfterProcessing => "sync_after_processing",
+        CommitMode::AsyncAfterProcessing => "async_after_processing",
+        CommitMode::BeforeProcessing => "before_processing",
+    }
+}
+
+fn commit_mode_from(v: &str) -> Option<CommitMode> {
+    COMMIT_MODES.into_iter().find(|c| commit_mode_value(*c) == v)
+}
+
+/// A select that always shows the model's value. The pick goes out as an action and the
+/// element is put back at once; keyed by the value, it is rebuilt when the value really
+/// changes, so a refused pick (shown in the notice) does not stay on screen.
+fn picker(class: &'static str, title: &str, current: &str, options: &[(String, String)], on_pick: Callback<String>) -> Html {
+    let restore = current.to_string();
+    let onchange = Callback::from(move |e: Event| {
+        let select = e.target_unchecked_into::<HtmlSelectElement>();
+        let picked = select.value();
+        select.set_value(&restore);
+        on_pick.emit(picked);
+    });
+    html! {
+        <select key={current.to_string()} class={class} title={title.to_string()} {onchange}>
+            { for options.iter().map(|(value, label)| html! {
+                <option value={value.clone()} selected={value == current}>{ label }</option>
+            }) }
+        </select>
     }
 }
 
@@ -57,7 +100,10 @@ pub fn Groups(p: &GroupsProps) -> Html {
     html! {
         <div class="panel groups">
             <h2>{ i18n::GROUPS.get(lang) }</h2>
-            { for p.snap.groups.iter().map(|g| html! { <GroupCard key={g.id.clone()} {lang} group={g.clone()} dispatch={p.dispatch.clone()} /> }) }
+            { for p.snap.groups.iter().map(|g| html! {
+                <GroupCard key={g.id.clone()} {lang} group={g.clone()}
+                    log={p.logs.get(&g.id).cloned().unwrap_or_default()} dispatch={p.dispatch.clone()} />
+            }) }
             <details class="card add-group">
                 <summary id="add-group-open">{ i18n::ADD_GROUP.get(lang) }</summary>
                 <form id="add-group-form" onsubmit={create}>
@@ -69,9 +115,10 @@ pub fn Groups(p: &GroupsProps) -> Html {
                         </select>
                     </label>
                     <label class="row">{ i18n::ASSIGNOR.get(lang) }
-                        <select id="group-assignor" ref={assignor_ref}>
-                            <option value="range" selected=true>{ "range" }</option>
-                            <option value="roundrobin">{ "roundrobin" }</option>
+                        <select id="group-assignor" ref={assignor_ref} title={i18n::ASSIGNOR_HINT.get(lang)}>
+                            { for Strategy::ALL.iter().map(|s| html! {
+                                <option value={s.name()} selected={*s == Strategy::Range}>{ s.name() }</option>
+                            }) }
                         </select>
                     </label>
                     <p class="muted small">{ i18n::GROUP_CREATED_NOTE.get(lang) }</p>
@@ -86,8 +133,21 @@ pub fn Groups(p: &GroupsProps) -> Html {
 struct GroupCardProps {
     lang: Lang,
     group: GroupView,
+    log: Rc<GroupLog>,
     dispatch: Callback<Action>,
 }
+
+fn state_class(s: GroupState) -> &'static str {
+    match s {
+        GroupState::Empty => "empty",
+        GroupState::PreparingRebalance => "preparing",
+        GroupState::CompletingRebalance => "completing",
+        GroupState::Stable => "stable",
+    }
+}
+
+const STATES: [GroupState; 4] =
+    [GroupState::Empty, GroupState::PreparingRebalance, GroupState::CompletingRebalance, GroupState::Stable];
 
 #[component]
 fn GroupCard(p: &GroupCardProps) -> Html {
@@ -97,89 +157,248 @@ fn GroupCard(p: &GroupCardProps) -> Html {
         let group = g.id.clone();
         p.dispatch.reform(move |_| Action::AddMember { group: group.clone() })
     };
+    let step_group = {
+        let group = g.id.clone();
+        p.dispatch.reform(move |_| Action::StepGroup { group: group.clone() })
+    };
     let set_assignor = {
         let group = g.id.clone();
-        p.dispatch.reform(move |e: Event| Action::SetAssignor {
-            group: group.clone(),
-            assignor: strategy_from(&e.target_unchecked_into::<HtmlSelectElement>().value()),
-        })
+        p.dispatch.reform(move |v: String| Action::SetAssignor { group: group.clone(), assignor: strategy_from(&v) })
     };
-    let state_class = match g.state {
-        GroupState::Empty => "empty",
-        GroupState::PreparingRebalance | GroupState::CompletingRebalance => "rebalancing",
-        GroupState::Stable => "stable",
-    };
+    let assignors: Vec<(String, String)> = Strategy::ALL.iter().map(|s| (s.name().to_string(), s.name().to_string())).collect();
+    let rebalancing = matches!(g.state, GroupState::PreparingRebalance | GroupState::CompletingRebalance);
+    let card_class = if rebalancing { "rebalancing" } else { state_class(g.state) };
     let committed: Vec<String> = g.committed.iter().map(|(tp, o)| format!("P{}={o}", tp.partition)).collect();
+    let coordinator = match g.coordinator {
+        Some(b) => html! { <span class="coordinator" title={i18n::COORDINATOR_HINT.get(lang)} data-coordinator={b.to_string()}>{ i18n::coordinator(lang, b) }</span> },
+        None => html! { <span class="coordinator none" title={i18n::COORDINATOR_NONE_HINT.get(lang)} data-coordinator="none">{ i18n::COORDINATOR_NONE.get(lang) }</span> },
+    };
     html! {
-        <div class={classes!("group", "card", state_class)} data-group={g.id.clone()}>
+        <div class={classes!("group", "card", card_class)} data-group={g.id.clone()} data-state={state_class(g.state)}>
             <div class="card-head">
                 <strong class="gid">{ &g.id }</strong>
-                <span class={classes!("badge", state_class)}>{ i18n::group_state(lang, g.state) }</span>
+                <span class={classes!("badge", card_class)} title={i18n::group_state_why(lang, g.state)}>{ i18n::group_state(lang, g.state) }</span>
+                { coordinator }
             </div>
+            <ol class="states" aria-label={i18n::GROUP_STATE.get(lang)}>
+                { for STATES.iter().map(|s| html! {
+                    <li class={classes!((*s == g.state).then_some("current"))} title={i18n::group_state_why(lang, *s)}>{ s_short(*s) }</li>
+                }) }
+            </ol>
+            <p class="state-why">{ i18n::group_state_why(lang, g.state) }</p>
             <div class="meta muted">
-                { format!("{} · ", i18n::generation(lang, g.generation)) }
-                if let Some(leader) = &g.leader { { format!("{} {leader} · ", i18n::LEADER.get(lang)) } }
-                <label>
+                <span class="item">{ i18n::generation(lang, g.generation) }</span>
+                if let Some(leader) = &g.leader { <span class="item">{ format!("{} {leader}", i18n::LEADER.get(lang)) }</span> }
+                <span class="item rebalances">{ format!("{}: {}", i18n::REBALANCES.get(lang), g.rebalances) }</span>
+                <span class="item protocol" title={i18n::protocol_hint(lang, g.protocol)}>{ format!("{} {}", i18n::PROTOCOL.get(lang), i18n::protocol(lang, g.protocol)) }</span>
+                <label class="item" title={i18n::ASSIGNOR_HINT.get(lang)}>
                     { i18n::ASSIGNOR.get(lang) }{ " " }
-                    <select class="assignor" onchange={set_assignor}>
-                        <option value="range" selected={g.assignor == Strategy::Range}>{ "range" }</option>
-                        <option value="roundrobin" selected={g.assignor == Strategy::RoundRobin}>{ "roundrobin" }</option>
-                    </select>
+                    { picker("assignor", i18n::ASSIGNOR_HINT.get(lang), g.assignor.name(), &assignors, set_assignor) }
                 </label>
-                { format!(" · auto.offset.reset={}", match g.auto_offset_reset { OffsetReset::Earliest => "earliest", OffsetReset::Latest => "latest" }) }
+                <span class="item">{ format!("auto.offset.reset={}", match g.auto_offset_reset { OffsetReset::Earliest => "earliest", OffsetReset::Latest => "latest" }) }</span>
             </div>
             if let Some(due) = g.rebalance_due {
-                <div class="rebalance-note">
-                    { format!("{}{:.1} s", i18n::REBALANCE_DUE.get(lang), due.ms() as f64 / 1000.0) }
-                    { if g.initial_rebalance { i18n::INITIAL_DELAY.get(lang) } else { i18n::REBALANCE_ROUND.get(lang) } }
-                </div>
+                <div class="rebalance-note">{ i18n::rebalance_due_line(lang, due.ms(), g.initial_rebalance) }</div>
             }
+            <div class="counters">
+                <span class={classes!("duplicates", (g.duplicates > 0).then_some("bad"))} title={i18n::DUPLICATES_HINT.get(lang)}>
+                    { format!("{}: {}", i18n::DUPLICATES.get(lang), g.duplicates) }
+                </span>
+                <span class={classes!("lost", (g.lost > 0).then_some("bad"))} title={i18n::LOST_COUNT_HINT.get(lang)}>
+                    { format!("{}: {}", i18n::LOST_COUNT.get(lang), g.lost) }
+                </span>
+                if g.duplicates > 0 { <span class="cause dup-why">{ i18n::DUPLICATES_HINT.get(lang) }</span> }
+                if g.lost > 0 { <span class="cause lost-why">{ i18n::LOST_COUNT_HINT.get(lang) }</span> }
+            </div>
             <ul class="members">
-                { for g.members.iter().map(|m| {
-                    let remove = {
-                        let group = g.id.clone();
-                        let client_id = m.client_id.clone();
-                        p.dispatch.reform(move |_| Action::RemoveMember { group: group.clone(), client_id: client_id.clone() })
-                    };
-                    let idle = m.activity == Activity::Idle;
-                    // Keyed by position in everything the member received, so a new record
-                    // adds one chip instead of shifting (and re-animating) all of them.
-                    let shown = m.received.len().min(60);
-                    let first = m.received_total.saturating_sub(shown as u64);
-                    let chips: Html = m.received[m.received.len() - shown..]
-                        .iter()
-                        .enumerate()
-                        .map(|(i, d)| html! {
-                            <span key={first + i as u64} class="rec" style={record_style(d.record.0)} title={format!("P{} @{}", d.tp.partition, d.offset)}>{ &d.value }</span>
-                        })
-                        .collect();
-                    let parts = if m.assigned.is_empty() {
-                        "—".to_string()
-                    } else {
-                        m.assigned.iter().map(|tp| format!("P{}", tp.partition)).collect::<Vec<_>>().join(" ")
-                    };
-                    html! {
-                        <li key={m.member_id.clone()} class={classes!("member", idle.then_some("idle"))} data-client={m.client_id.clone()} title={m.member_id.clone()}>
-                            <div class="member-head">
-                                <span class="cid">{ &m.client_id }</span>
-                                <span class="parts">{ parts }</span>
-                                <span class={classes!("activity", format!("a-{:?}", m.activity).to_lowercase())}>{ i18n::activity(lang, m.activity) }</span>
-                                <button class="remove" title={i18n::REMOVE_MEMBER_HINT.get(lang)} aria-label={format!("{} {}", i18n::REMOVE_MEMBER_HINT.get(lang), m.client_id)} onclick={remove}>{ "×" }</button>
-                            </div>
-                            <div class="received">
-                                if m.received.is_empty() {
-                                    <span class="muted">{ if idle { i18n::IDLE.get(lang) } else { i18n::NOTHING_YET.get(lang) } }</span>
-                                }
-                                { chips }
-                            </div>
-                        </li>
-                    }
+                { for g.members.iter().map(|m| html! {
+                    <MemberRow key={m.client_id.clone()} {lang} group={g.id.clone()} member={m.clone()}
+                        registered={g.registered.contains(&m.client_id)}
+                        left={p.log.left(&m.client_id)} dispatch={p.dispatch.clone()} />
                 }) }
             </ul>
             <div class="group-foot">
                 <span class="muted small">{ format!("{}: {}", i18n::COMMITTED.get(lang), if committed.is_empty() { i18n::NONE.get(lang).to_string() } else { committed.join(", ") }) }</span>
                 <button class="add-member" title={i18n::ADD_MEMBER_HINT.get(lang)} onclick={add}>{ i18n::ADD_MEMBER.get(lang) }</button>
             </div>
+            <div class="timeline">
+                <div class="tl-head">
+                    <h3>{ i18n::TIMELINE.get(lang) }</h3>
+                    <button class="step-group" title={i18n::STEP_GROUP_HINT.get(lang)} onclick={step_group}>{ i18n::STEP_GROUP.get(lang) }</button>
+                </div>
+                <ol class="tl" reversed=true>
+                    if p.log.events.is_empty() {
+                        <li class="muted">{ i18n::TIMELINE_EMPTY.get(lang) }</li>
+                    }
+                    { for p.log.events.iter().rev().enumerate().map(|(i, e)| html! {
+                        <li key={e.seq} data-seq={e.seq.to_string()} class={classes!((i == 0).then_some("newest"))}>
+                            <span class="t">{ format!("{} ms", e.time.ms()) }</span>
+                            <span class="what">{ i18n::event_line(lang, &e.kind) }</span>
+                        </li>
+                    }) }
+                </ol>
+            </div>
         </div>
+    }
+}
+
+/// The state's own name, the same in every language (Kafka's).
+fn s_short(s: GroupState) -> &'static str {
+    match s {
+        GroupState::Empty => "Empty",
+        GroupState::PreparingRebalance => "PreparingRebalance",
+        GroupState::CompletingRebalance => "CompletingRebalance",
+        GroupState::Stable => "Stable",
+    }
+}
+
+fn phase_key(p: Phase) -> &'static str {
+    match p {
+        Phase::Joining => "joining",
+        Phase::Syncing => "syncing",
+        Phase::Stable => "stable",
+        Phase::LeftPollTimeout => "left",
+        Phase::Crashed => "crashed",
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct MemberRowProps {
+    lang: Lang,
+    group: String,
+    member: MemberView,
+    /// Whether the coordinator still counts it as a member.
+    registered: bool,
+    /// Why and when the coordinator removed it, if it did.
+    left: Option<(SimTime, LeaveReason)>,
+    dispatch: Callback<Action>,
+}
+
+#[component]
+fn MemberRow(p: &MemberRowProps) -> Html {
+    let lang = p.lang;
+    let m = &p.member;
+    let d = &p.dispatch;
+    let (group, client_id) = (p.group.clone(), m.client_id.clone());
+    let crashed = m.phase == Phase::Crashed;
+    let remove = {
+        let (group, client_id) = (group.clone(), client_id.clone());
+        d.reform(move |_| Action::RemoveMember { group: group.clone(), client_id: client_id.clone() })
+    };
+    let life = {
+        let (group, client_id) = (group.clone(), client_id.clone());
+        if crashed {
+            html! { <button class="restart-member primary" title={i18n::MEMBER_RESTART_HINT.get(lang)}
+                onclick={d.reform(move |_| Action::RestartMember { group: group.clone(), client_id: client_id.clone() })}>{ i18n::RESTART.get(lang) }</button> }
+        } else {
+            html! { <button class="crash-member" title={i18n::MEMBER_CRASH_HINT.get(lang)}
+                onclick={d.reform(move |_| Action::CrashMember { group: group.clone(), client_id: client_id.clone() })}>{ i18n::CRASH.get(lang) }</button> }
+        }
+    };
+    let pause = {
+        let (group, client_id) = (group.clone(), client_id.clone());
+        let paused = !m.paused;
+        let onclick = d.reform(move |_| Action::PauseMember { group: group.clone(), client_id: client_id.clone(), paused });
+        let (class, label) = if m.paused { ("resume-member primary", i18n::RESUME_MEMBER) } else { ("pause-member", i18n::PAUSE_MEMBER) };
+        html! { <button class={class} title={i18n::PAUSE_MEMBER_HINT.get(lang)} disabled={crashed} {onclick}>{ label.get(lang) }</button> }
+    };
+    let processing = {
+        let mut choices: Vec<u64> = PROCESSING_CHOICES_MS.to_vec();
+        if !choices.contains(&m.processing_ms) {
+            choices.push(m.processing_ms);
+            choices.sort_unstable();
+        }
+        let options: Vec<(String, String)> = choices.iter().map(|ms| (ms.to_string(), i18n::per_record(lang, *ms))).collect();
+        let (group, client_id) = (group.clone(), client_id.clone());
+        let current = m.processing_ms;
+        let on_pick = d.reform(move |v: String| Action::SetProcessing {
+            group: group.clone(),
+            client_id: client_id.clone(),
+            processing_ms: v.parse().unwrap_or(current),
+        });
+        picker("processing", i18n::PROCESSING_HINT.get(lang), &m.processing_ms.to_string(), &options, on_pick)
+    };
+    let commit = {
+        let options: Vec<(String, String)> =
+            COMMIT_MODES.iter().map(|c| (commit_mode_value(*c).to_string(), i18n::commit_mode(lang, *c).to_string())).collect();
+        let (group, client_id) = (group.clone(), client_id.clone());
+        let current = m.commit_mode;
+        let on_pick = d.reform(move |v: String| Action::SetCommitMode {
+            group: group.clone(),
+            client_id: client_id.clone(),
+            commit_mode: commit_mode_from(&v).unwrap_or(current),
+        });
+        picker("commit-mode", i18n::COMMIT_MODE_HINT.get(lang), commit_mode_value(m.commit_mode), &options, on_pick)
+    };
+    let idle = m.activity == Activity::Idle;
+    // Keyed by position in everything the member received, so a new record adds one chip
+    // instead of shifting (and re-animating) all of them.
+    let shown = m.received.len().min(CHIPS_SHOWN);
+    let first = m.received_total.saturating_sub(shown as u64);
+    let chips: Html = m.received[m.received.len() - shown..]
+        .iter()
+        .enumerate()
+        .map(|(i, d)| html! {
+            <span key={first + i as u64} class="rec" style={record_style(d.record.0)} title={format!("P{} @{}", d.tp.partition, d.offset)}>{ &d.value }</span>
+        })
+        .collect();
+    let parts = if m.assigned.is_empty() {
+        "—".to_string()
+    } else {
+        m.assigned.iter().map(|tp| format!("P{}", tp.partition)).collect::<Vec<_>>().join(" ")
+    };
+    let member_id = if m.member_id.is_empty() {
+        i18n::NO_MEMBER_ID.get(lang).to_string()
+    } else {
+        format!("member id: {}", m.member_id)
+    };
+    // What the coordinator made of a member that is gone.
+    let note = match (m.phase, p.registered, p.left) {
+        (Phase::Crashed, true, _) => Some(i18n::CRASHED_STILL_MEMBER.get(lang).to_string()),
+        (Phase::Crashed | Phase::LeftPollTimeout, false, Some((at, reason))) => Some(i18n::removed_line(lang, at.ms(), reason)),
+        _ => None,
+    };
+    // While joining or syncing the phase badge already says it waits for an assignment.
+    let active = m.phase == Phase::Stable;
+    html! {
+        <li class={classes!("member", format!("phase-{}", phase_key(m.phase)), idle.then_some("idle"), m.paused.then_some("paused"))}
+            data-client={m.client_id.clone()} data-phase={phase_key(m.phase)}>
+            <div class="member-head">
+                <span class="cid" title={member_id}>{ &m.client_id }</span>
+                <span class={classes!("phase", format!("p-{}", phase_key(m.phase)))} title={i18n::phase_hint(lang, m.phase)}>{ i18n::phase(lang, m.phase) }</span>
+                <span class="mgen">{ i18n::member_generation(lang, m.generation) }</span>
+                <span class="parts">{ parts }</span>
+                if active {
+                    <span class={classes!("activity", format!("a-{:?}", m.activity).to_lowercase())}>{ i18n::activity(lang, m.activity) }</span>
+                } else {
+                    <span class="activity" />
+                }
+                <button class="remove" title={i18n::REMOVE_MEMBER_HINT.get(lang)} aria-label={format!("{} {}", i18n::REMOVE_MEMBER_HINT.get(lang), m.client_id)} onclick={remove}>{ "×" }</button>
+            </div>
+            if m.paused && !crashed {
+                <div class="member-note stuck">{ i18n::STUCK.get(lang) }</div>
+            }
+            if let Some(text) = note {
+                <div class={classes!("member-note", if p.registered { "pending" } else { "removed" })}>{ text }</div>
+            }
+            <div class="member-controls">
+                { life }
+                { pause }
+                <label title={i18n::PROCESSING_HINT.get(lang)}>{ i18n::PROCESSING_TIME.get(lang) }{ processing }</label>
+                <label title={i18n::COMMIT_MODE_HINT.get(lang)}>{ i18n::COMMIT_MODE.get(lang) }{ commit }</label>
+            </div>
+            <div class="member-stats">
+                <span class="processed">{ format!("{}: {}", i18n::PROCESSED.get(lang), m.processed_total) }</span>
+                <span class="rebalance-pause" title={i18n::REBALANCE_PAUSED_HINT.get(lang)}>
+                    { format!("{}: {}", i18n::REBALANCE_PAUSED.get(lang), i18n::seconds(m.rebalance_pause_ms)) }
+                </span>
+            </div>
+            <div class="received">
+                if m.received.is_empty() {
+                    <span class="muted">{ if idle { i18n::IDLE.get(lang) } else { i18n::NOTHING_YET.get(lang) } }</span>
+                }
+                { chips }
+            </div>
+        </li>
     }
 }

@@ -26,13 +26,16 @@ pub fn ScenarioPanel(p: &ScenarioProps) -> Html {
     let text = use_node_ref();
     let choose = p.dispatch.reform(|e: Event| Action::LoadBuiltIn(e.target_unchecked_into::<HtmlSelectElement>().value()));
     // The text area is filled when it opens, not bound to the model: a binding would
-    // overwrite what the person types on every animation frame.
+    // overwrite what the person types on every animation frame. It is filled by the
+    // summary's click, which runs before the box opens; the details' toggle event comes
+    // later (queued), so filling there would wipe out anything typed in between.
+    let details = use_node_ref();
     let fill = {
-        let text = text.clone();
+        let (text, details) = (text.clone(), details.clone());
         let json = p.json.clone();
-        Callback::from(move |e: Event| {
-            let open = e.target_unchecked_into::<HtmlDetailsElement>().open();
-            if let (true, Some(area)) = (open, text.cast::<HtmlTextAreaElement>()) {
+        Callback::from(move |_: MouseEvent| {
+            let opening = details.cast::<HtmlDetailsElement>().is_some_and(|d| !d.open());
+            if let (true, Some(area)) = (opening, text.cast::<HtmlTextAreaElement>()) {
                 area.set_value(&json);
             }
         })
@@ -59,8 +62,8 @@ pub fn ScenarioPanel(p: &ScenarioProps) -> Html {
                     }
                 </select>
             </label>
-            <details class="json" ontoggle={fill}>
-                <summary>{ i18n::SCENARIO_JSON.get(lang) }</summary>
+            <details class="json" ref={details}>
+                <summary onclick={fill}>{ i18n::SCENARIO_JSON.get(lang) }</summary>
                 <textarea id="scenario-json" ref={text} spellcheck="false" />
                 <button id="load-json" onclick={load}>{ i18n::LOAD.get(lang) }</button>
             </details>

@@ -1,0 +1,186 @@
+//! The rebalance timeline: per group, the newest group-protocol events read from the trace,
+//! and why each member last left. Plain data fed after every action, tested natively.
+
+use kafka_sandbox_core::event::{Event, EventKind, LeaveReason};
+use kafka_sandbox_core::{Sim, SimTime};
+use std::collections::{BTreeMap, VecDeque};
+use std::rc::Rc;
+
+/// Protocol events kept per group (the timeline shows them newest first).
+pub const TIMELINE_KEPT: usize = 30;
+/// Members whose departure a group remembers (client ids come and go; the oldest go first).
+const LEFT_KEPT: usize = 256;
+/// Groups followed; the core allows 32.
+const GROUPS_KEPT: usize = 64;
+
+/// The group an event belongs to, if it is part of the group protocol's story.
+/// Commits appear only while the group rebalances (`rebalancing`): outside a rebalance
+/// they come every poll or every `auto.commit.interval.ms` and would bury the rest.
+pub fn protocol_group(kind: &EventKind, rebalancing: bool) -> Option<&str> {
+    use EventKind as E;
+    match kind {
+        E::GroupCreated { group }
+        | E::MemberJoined { group, .. }
+        | E::MemberLeft { group, .. }
+        | E::JoinGroupSent { group, .. }
+        | E::MemberIdRequired { group, .. }
+        | E::StaticMemberReplaced { group, .. }
+        | E::RebalanceNoticed { group, .. }
+        | E::PartitionsRevoked { group, .. }
+        | E::JoinPhaseCompleted { group, .. }
+        | E::SyncGroupSent { group, .. }
+        | E::CommitFailed { group, .. }
+        | E::MemberCrashed { group, .. }
+        | E::MemberRestarted { group, .. }
+        | E::MemberPaused { group, .. }
+        | E::RebalanceStarted { group, .. }
+        | E::PartitionsAssigned { group, .. }
+        | E::GroupStable { group, .. }
+        | E::PositionSet { group, .. }
+        | E::PositionReset { group, .. }
+        | E::MetadataChangeNoticed { group, .. } => Some(group),
+        E::OffsetsCommitted { group, .. } if rebalancing => Some(group),
+        _ => None,
+    }
+}
+
+/// What the page remembers of one group.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GroupLog {
+    /// The newest protocol events, oldest first.
+    pub events: VecDeque<Event>,
+    /// Why and when the coordinator last removed each member, by client id; cleared when
+    /// the member joins again.
+    pub left: BTreeMap<String, (SimTime, LeaveReason)>,
+    /// Between RebalanceStarted and GroupStable.
+    rebalancing: bool,
+}
+
+impl GroupLog {
+    fn push(&mut self, e: &Event) {
+        if self.events.len() == TIMELINE_KEPT {
+            self.events.pop_front();
+        }
+        self.events.push_back(e.clone());
+    }
+
+    /// Why the coordinator removed `client_id`, if it did and it has not rejoined.
+    pub fn left(&self, client_id: &str) -> Option<(SimTime, LeaveReason)> {
+        self.left.get(client_id).copied()
+    }
+}
+
+/// Every group's log, fed with the trace's new events after every action.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GroupWatch {
+    cursor: u64,
+    groups: BTreeMap<String, Rc<GroupLog>>,
+}
+
+impl GroupWatch {
+    pub fn ingest(&mut self, sim: &Sim) {
+        use EventKind as E;
+        let total = sim.trace().total();
+        if total == self.cursor {
+            return;
+        }
+        for e in sim.events_since(self.cursor) {
+            let Some(group) = protocol_group(&e.kind, true) else { continue };
+            if !self.groups.contains_key(group) && self.groups.len() >= GROUPS_KEPT {
+                continue;
+            }
+            let log = Rc::make_mut(self.groups.entry(group.to_string()).or_default());
+            match &e.kind {
+                E::RebalanceStarted { .. } => log.rebalancing = true,
+                E::GroupStable { .. } => log.rebalancing = false,
+                E::OffsetsCommitted { .. } if !log.rebalancing => continue,
+                E::MemberLeft { client_id, reason, .. } => {
+                    if log.left.len() >= LEFT_KEPT && !log.left.contains_key(client_id) {
+                        let oldest = log.left.iter().min_by_key(|(_, (t, _))| *t).map(|(c, _)| c.clone());
+                        if let Some(c) = oldest {
+                            log.left.remove(&c);
+                        }
+                    }
+                    log.left.insert(client_id.clone(), (e.time, *reason));
+                }
+                E::MemberJoined { client_id, .. } | E::StaticMemberReplaced { client_id, .. } => {
+                    log.left.remove(client_id);
+                }
+                _ => {}
+            }
+            log.push(e);
+        }
+        self.cursor = total;
+    }
+
+    /// The log of `group` (empty if nothing happened to it yet).
+    pub fn of(&self, group: &str) -> Rc<GroupLog> {
+        self.groups.get(group).cloned().unwrap_or_default()
+    }
+
+    /// Every group's log, by group id (cheap: the logs are shared).
+    pub fn all(&self) -> BTreeMap<String, Rc<GroupLog>> {
+        self.groups.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kafka_sandbox_core::scenario::Scenario;
+    use kafka_sandbox_core::Command;
+
+    pub(crate) fn two_members() -> Sim {
+        let json = r#"{
+          "version": 1, "seed": 11,
+          "cluster": { "brokers": 3 },
+          "topics": [{ "name": "orders", "partitions": 4 }],
+          "producers": [{ "name": "Producer1", "config": { "partitioner": "round_robin" },
+            "send": [{ "topic": "orders", "values": ["m1","m2","m3","m4","m5","m6","m7","m8"], "start_ms": 500, "interval_ms": 200 }] }],
+          "groups": [{ "id": "shop", "topics": ["orders"], "config": { "auto_offset_reset": "earliest" },
+            "members": [{ "client_id": "Consumer1", "config": { "session_timeout_ms": 6000 } },
+                        { "client_id": "Consumer2", "config": { "session_timeout_ms": 6000 } }] }]
+        }"#;
+        let Ok(s) = Scenario::from_json(json) else { panic!("the test scenario parses") };
+        let Ok(sim) = s.build() else { panic!("the test scenario builds") };
+        sim
+    }
+
+    #[test]
+    fn the_timeline_holds_the_protocol_story_and_no_producer_noise() {
+        let mut sim = two_members();
+        let mut watch = GroupWatch::default();
+        sim.run_until(SimTime(12_000));
+        watch.ingest(&sim);
+        let log = watch.of("shop");
+        assert!(log.events.iter().all(|e| protocol_group(&e.kind, true) == Some("shop")));
+        assert!(log.events.iter().any(|e| matches!(e.kind, EventKind::MemberIdRequired { .. })));
+        assert!(log.events.iter().any(|e| matches!(e.kind, EventKind::GroupStable { generation: 1, .. })));
+        // Commits outside a rebalance (auto-commit every 5 s) are not part of the story.
+        assert!(!log.events.iter().any(|e| matches!(e.kind, EventKind::OffsetsCommitted { .. })));
+        assert!(log.events.len() <= TIMELINE_KEPT);
+    }
+
+    #[test]
+    fn a_crashed_member_is_remembered_as_removed_for_its_session_timeout_until_it_rejoins() {
+        let mut sim = two_members();
+        let mut watch = GroupWatch::default();
+        sim.run_until(SimTime(12_000));
+        let Ok(()) = sim.apply(Command::CrashMember { group: "shop".into(), client_id: "Consumer2".into() }) else {
+            panic!("the member exists")
+        };
+        sim.run_until(SimTime(30_000));
+        watch.ingest(&sim);
+        assert_eq!(watch.of("shop").left("Consumer2").map(|(_, r)| r), Some(LeaveReason::SessionTimeout));
+        let Ok(()) = sim.apply(Command::RestartMember { group: "shop".into(), client_id: "Consumer2".into() }) else {
+            panic!("the member exists")
+        };
+        sim.run_until(SimTime(45_000));
+        watch.ingest(&sim);
+        assert_eq!(watch.of("shop").left("Consumer2"), None);
+        // Ingesting twice changes nothing.
+        let before = watch.clone();
+        watch.ingest(&sim);
+        assert_eq!(watch, before);
+    }
+}
