@@ -498,16 +498,7 @@ impl Sim {
         let topic = Topic::new(name, config, assignment);
         self.topics.insert(name.to_string(), topic);
         for p in 0..partitions {
-            let tp = TopicPartition::new(name, p);
-            self.record(EventKind::LeaderElected {
-                topic: name.to_string(),
-                partition: p,
-                leader: self.partition(&tp).and_then(|p| p.leader),
-                epoch: 0,
-                isr: self.partition(&tp).map(|p| p.isr.clone()).unwrap_or_default(),
-                unclean: false,
-            });
-            self.start_followers(&tp);
+            self.announce_new_partition(&TopicPartition::new(name, p));
         }
     }
 
@@ -526,17 +517,22 @@ impl Sim {
         }
         self.record(EventKind::PartitionsAdded { topic: name.to_string(), partitions });
         for p in old..partitions {
-            let tp = TopicPartition::new(name, p);
-            self.record(EventKind::LeaderElected {
-                topic: name.to_string(),
-                partition: p,
-                leader: self.partition(&tp).and_then(|p| p.leader),
-                epoch: 0,
-                isr: self.partition(&tp).map(|p| p.isr.clone()).unwrap_or_default(),
-                unclean: false,
-            });
-            self.start_followers(&tp);
+            self.announce_new_partition(&TopicPartition::new(name, p));
         }
+    }
+
+    /// A new partition's first leader (its first replica, epoch 0) goes in the trace and
+    /// its followers start fetching.
+    fn announce_new_partition(&mut self, tp: &TopicPartition) {
+        self.record(EventKind::LeaderElected {
+            topic: tp.topic.clone(),
+            partition: tp.partition,
+            leader: self.partition(tp).and_then(|p| p.leader),
+            epoch: 0,
+            isr: self.partition(tp).map(|p| p.isr.clone()).unwrap_or_default(),
+            unclean: false,
+        });
+        self.start_followers(tp);
     }
 
     pub(crate) fn add_producer(&mut self, name: &str, config: ProducerConfig) {
