@@ -34,8 +34,6 @@ pub(crate) struct InFlightBatch {
     pub in_flight: bool,
     /// The broker the last attempt went to.
     pub broker: Option<crate::cluster::BrokerId>,
-    /// Waiting out `retry.backoff.ms` after an error.
-    pub waiting_since_error: bool,
     /// Held back because its partition has no leader.
     pub waiting_for_leader: bool,
 }

@@ -234,24 +234,3 @@ proptest! {
         }
     }
 }
-
-#[test]
-#[ignore]
-fn debug_property_case() {
-    use Op::*;
-    let ops = vec![Produce { producer: 0, topic: 0, key: None, partition: None }, AddGroup { group: 2, assignor: 0, earliest: false }, Produce { producer: 0, topic: 0, key: None, partition: None }, Produce { producer: 0, topic: 0, key: None, partition: None }, AddGroup { group: 2, assignor: 1, earliest: true }, Step(38), AddMember { group: 2, client: 4 }, Step(22), Advance(1759), Advance(2403), Produce { producer: 1, topic: 1, key: None, partition: Some(1) }, Advance(1979), Step(31), AddMember { group: 2, client: 1 }, Produce { producer: 0, topic: 0, key: Some(3), partition: Some(0) }, Step(24), Step(15), SetAssignor { group: 2, assignor: 1 }, SetAssignor { group: 2, assignor: 0 }];
-    let mut sim = base(75003888881);
-    for op in &ops {
-        match op {
-            Step(n) => { for _ in 0..*n { sim.step(); } }
-            Advance(ms) => { let t = sim.now().plus_ms(u64::from(*ms)); sim.run_until(t); }
-            o => { if let Some(c) = to_command(o) { let _ = sim.apply(c); } }
-        }
-    }
-    let t = sim.now().plus_ms(400_000);
-    sim.run_until(t);
-    for e in sim.trace().events() {
-        let k = format!("{:?}", e.kind);
-        if k.contains("\"g2\"") && !k.starts_with("Record") && !k.starts_with("Offsets") && !k.starts_with("Position") { println!("{} {}", e.time.ms(), k.chars().take(200).collect::<String>()); }
-    }
-}

@@ -7,7 +7,7 @@ use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
 use kafka_sandbox_core::config::{Acks, ClusterConfig, GroupConfig, OffsetReset, ProducerConfig};
 use kafka_sandbox_core::rng::SimRng;
 use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec, FORMAT_VERSION};
-use kafka_sandbox_core::{Command, Sim, SimTime};
+use kafka_sandbox_core::{Command, Sim};
 
 /// The seeds of a run: `SWARM_SEEDS` (default 120) from `SWARM_FROM` (default 0), so a
 /// longer soak or one failing seed can be run on its own.
@@ -216,51 +216,5 @@ fn faults_never_break_a_promise_and_the_cluster_converges_after_healing() {
                 assert_eq!(owner.positions.get(&tp).copied(), Some(leader.log_end_offset()), "seed {seed}: {} lags on {tp}", owner.client_id);
             }
         }
-        let _ = SimTime::ZERO;
     }
-}
-
-#[test]
-#[ignore]
-fn debug_seed() {
-    let seed: u64 = std::env::var("SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0);
-    let Drawn { mut sim, brokers, topics } = draw(seed);
-    let mut r = SimRng::new(seed);
-    let mut value = 0u64;
-    for _ in 0..40 {
-        match r.below(10) {
-            0 => { let _ = sim.apply(Command::CrashBroker { broker: r.below(brokers) }); }
-            1 => { let _ = sim.apply(Command::RestartBroker { broker: r.below(brokers) }); }
-            2 => { let _ = sim.apply(Command::IsolateBroker { broker: r.below(brokers) }); }
-            3 => { let _ = sim.apply(Command::HealBroker { broker: r.below(brokers) }); }
-            4 => { let slow_ms = [0, 200, 3000][r.below(3) as usize]; let _ = sim.apply(Command::SlowBroker { broker: r.below(brokers), slow_ms }); }
-            _ => {
-                for _ in 0..1 + r.below(5) {
-                    value += 1;
-                    let topic = topics[r.below(topics.len() as u32) as usize].clone();
-                    let key = if r.below(2) == 0 { Some(format!("k{}", r.below(7))) } else { None };
-                    let _ = sim.apply(Command::Produce { producer: "p".into(), topic, key, value: format!("v{value}"), partition: None, headers: vec![] });
-                }
-            }
-        }
-        let until = sim.now().plus_ms(u64::from(r.below(1500)));
-        sim.run_until(until);
-        if sim.monitors().promised_total() > 0 { break; }
-    }
-    if std::env::var("HEAL").is_ok() {
-        for b in 0..brokers {
-            let _ = sim.apply(Command::RestartBroker { broker: b });
-            let _ = sim.apply(Command::HealBroker { broker: b });
-            let _ = sim.apply(Command::SlowBroker { broker: b, slow_ms: 0 });
-        }
-        sim.run_until(sim.now().plus_ms(150_000));
-    }
-    let filter = std::env::var("TOPIC").unwrap_or_else(|_| "t1".into());
-    for e in sim.trace().events() {
-        let s = format!("{:?}", e.kind);
-        if s.contains(&format!("\"{filter}\"")) || s.starts_with("Broker") {
-            if !s.starts_with("RecordDelivered") && !s.starts_with("OffsetsCommitted") { println!("{:>6} {}", e.time.ms(), s); }
-        }
-    }
-    println!("{:?}", sim.topics().map(|t| (t.name.clone(), t.config.clone())).collect::<Vec<_>>());
 }

@@ -355,7 +355,6 @@ impl Sim {
         if self.consumer(group_id, client_id, incarnation).is_none() {
             return;
         }
-        let now = self.now;
         let assignment = match result {
             Ok(a) => a,
             Err(e) => {
@@ -401,7 +400,6 @@ impl Sim {
             // KIP-429: partitions moved away; a second rebalance hands them to their new owner.
             self.send_join(group_id, client_id);
         }
-        let _ = now;
     }
 
     /// The committed offsets arrive: positions are set (committed, else
@@ -458,8 +456,8 @@ impl Sim {
             m.rebalance_pause_ms += now.ms().saturating_sub(since.ms());
         }
         m.activity = if m.assigned.is_empty() { Activity::Idle } else { Activity::Fetching };
-        m.next_auto_commit = m.next_auto_commit.max(now.plus_ms(m.config.auto_commit_interval_ms.min(1)));
-        if m.next_auto_commit == now.plus_ms(m.config.auto_commit_interval_ms.min(1)) {
+        // The auto-commit clock starts with the first assignment; a later one keeps it.
+        if m.next_auto_commit <= now.plus_ms(1) {
             m.next_auto_commit = now.plus_ms(m.config.auto_commit_interval_ms);
         }
         let start_polling = m.processing.is_empty() && !m.paused;
@@ -958,10 +956,8 @@ impl Sim {
         if self.coordinator_of(group_id).is_none() {
             return;
         }
-        let now = self.now;
         let reply = self.reply_at();
         let Some(g) = self.groups.get_mut(group_id) else { return };
-        let _ = (client_id, incarnation);
         if !g.registry.iter().any(|r| r.member_id == member_id) {
             self.answer_sync_direct(group_id, client_id, incarnation, Err(GroupError::UnknownMemberId), reply);
             return;
@@ -995,7 +991,6 @@ impl Sim {
                 }
             }
         }
-        let _ = now;
     }
 
     fn answer_sync(&mut self, group_id: &str, member_id: &str, result: Result<Vec<TopicPartition>, GroupError>, at: SimTime) {

@@ -513,7 +513,7 @@ impl Sim {
         let assignment = place_replicas(&mut self.rng, &brokers, partitions - old, rf);
         let Some(topic) = self.topics.get_mut(name) else { return };
         for replicas in assignment {
-            topic.partitions.push(Partition::with_segment_config(replicas, segment.clone()));
+            topic.partitions.push(Partition::with_segment_config(replicas, segment));
         }
         self.record(EventKind::PartitionsAdded { topic: name.to_string(), partitions });
         for p in old..partitions {

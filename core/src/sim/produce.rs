@@ -129,7 +129,6 @@ impl Sim {
                 in_flight: false,
                 waiting_for_leader: false,
                 broker: None,
-                waiting_since_error: false,
             },
         );
         producer.queue.push_back(batch.id);
@@ -479,7 +478,6 @@ impl Sim {
         let ids: Vec<RecordId> = batch.records.iter().map(|r| r.id).collect();
         let final_error = if retrying { error } else if elapsed + config.retry_backoff_ms >= config.delivery_timeout_ms { ProduceError::DeliveryTimeout } else { error };
         if retrying {
-            batch.waiting_since_error = true;
         } else {
             producer.batches.remove(&batch_id);
             for id in &ids {
@@ -512,7 +510,6 @@ impl Sim {
         if batch.in_flight {
             return;
         }
-        batch.waiting_since_error = false;
         // Retried batches go first, oldest first, so an idempotent producer keeps order.
         let pos = producer.queue.iter().position(|q| *q > batch_id).unwrap_or(producer.queue.len());
         producer.queue.insert(pos, batch_id);
