@@ -215,7 +215,11 @@ impl Sim {
         }
         let incarnation = m.incarnation;
         if m.join_in_flight {
-            // One JoinGroup at a time: the pending one will carry this rejoin.
+            // One JoinGroup at a time: rejoin once the pending round is over, so the
+            // coordinator learns what the member owns now.
+            if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+                m.rejoin_needed = true;
+            }
             return;
         }
         let Some(at) = self.to_coordinator(group_id) else {
@@ -351,8 +355,19 @@ impl Sim {
             .collect()
     }
 
-    pub(super) fn sync_response(&mut self, group_id: &str, client_id: &str, incarnation: u64, result: Result<Vec<TopicPartition>, GroupError>) {
-        if self.consumer(group_id, client_id, incarnation).is_none() {
+    pub(super) fn sync_response(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        incarnation: u64,
+        generation: i32,
+        result: Result<Vec<TopicPartition>, GroupError>,
+    ) {
+        // An answer to an older SyncGroup (the member has rejoined since) is stale.
+        let current = self
+            .consumer(group_id, client_id, incarnation)
+            .is_some_and(|m| m.phase == Phase::Syncing && m.generation == generation);
+        if !current {
             return;
         }
         let assignment = match result {
@@ -396,7 +411,13 @@ impl Sim {
             return;
         };
         self.schedule(at, Pending::OffsetFetchArrive { group: group_id.into(), client_id: client_id.into(), incarnation, token, partitions: added });
-        if rejoin {
+        let asked_meanwhile = self.groups.get(group_id).and_then(|g| g.member(client_id)).is_some_and(|m| m.rejoin_needed);
+        if asked_meanwhile {
+            // A rejoin was asked for while this round was under way: eager members give
+            // up what they just got first (`onJoinPrepare`), as for any rejoin.
+            self.revoke_for_rejoin(group_id, client_id);
+            self.send_join(group_id, client_id);
+        } else if rejoin {
             // KIP-429: partitions moved away; a second rebalance hands them to their new owner.
             self.send_join(group_id, client_id);
         }
@@ -959,20 +980,20 @@ impl Sim {
         let reply = self.reply_at();
         let Some(g) = self.groups.get_mut(group_id) else { return };
         if !g.registry.iter().any(|r| r.member_id == member_id) {
-            self.answer_sync_direct(group_id, client_id, incarnation, Err(GroupError::UnknownMemberId), reply);
+            self.answer_sync_direct(group_id, client_id, incarnation, generation, Err(GroupError::UnknownMemberId), reply);
             return;
         }
         if generation != g.generation {
-            self.answer_sync_direct(group_id, client_id, incarnation, Err(GroupError::IllegalGeneration), reply);
+            self.answer_sync_direct(group_id, client_id, incarnation, generation, Err(GroupError::IllegalGeneration), reply);
             return;
         }
         match g.state {
             GroupState::PreparingRebalance | GroupState::Empty => {
-                self.answer_sync_direct(group_id, client_id, incarnation, Err(GroupError::RebalanceInProgress), reply);
+                self.answer_sync_direct(group_id, client_id, incarnation, generation, Err(GroupError::RebalanceInProgress), reply);
             }
             GroupState::Stable => {
                 let a = g.registry.iter().find(|r| r.member_id == member_id).map(|r| r.assignment.clone()).unwrap_or_default();
-                self.answer_sync_direct(group_id, client_id, incarnation, Ok(a), reply);
+                self.answer_sync_direct(group_id, client_id, incarnation, generation, Ok(a), reply);
             }
             GroupState::CompletingRebalance => {
                 g.pending_sync.push(member_id.clone());
@@ -993,15 +1014,26 @@ impl Sim {
         }
     }
 
+    /// Answers a SyncGroup the coordinator held (sent for the group's current generation).
     fn answer_sync(&mut self, group_id: &str, member_id: &str, result: Result<Vec<TopicPartition>, GroupError>, at: SimTime) {
         let Some(g) = self.groups.get(group_id) else { return };
+        let generation = g.generation;
         let Some(m) = g.members.iter().find(|m| m.member_id == member_id) else { return };
         let (client_id, incarnation) = (m.client_id.clone(), m.incarnation);
-        self.schedule(at, Pending::SyncResponse { group: group_id.into(), client_id, incarnation, result });
+        self.schedule(at, Pending::SyncResponse { group: group_id.into(), client_id, incarnation, generation, result });
     }
 
-    fn answer_sync_direct(&mut self, group_id: &str, client_id: &str, incarnation: u64, result: Result<Vec<TopicPartition>, GroupError>, at: SimTime) {
-        self.schedule(at, Pending::SyncResponse { group: group_id.into(), client_id: client_id.into(), incarnation, result });
+    #[allow(clippy::too_many_arguments)]
+    fn answer_sync_direct(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        incarnation: u64,
+        generation: i32,
+        result: Result<Vec<TopicPartition>, GroupError>,
+        at: SimTime,
+    ) {
+        self.schedule(at, Pending::SyncResponse { group: group_id.into(), client_id: client_id.into(), incarnation, generation, result });
     }
 
     pub(super) fn heartbeat_arrive(&mut self, group_id: &str, client_id: &str, incarnation: u64, member_id: String, generation: i32) {

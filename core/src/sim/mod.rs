@@ -105,7 +105,8 @@ pub(crate) enum Pending {
         generation: i32,
         assignment: Option<BTreeMap<String, Vec<TopicPartition>>>,
     },
-    SyncResponse { group: String, client_id: String, incarnation: u64, result: Result<Vec<TopicPartition>, crate::event::GroupError> },
+    /// The answer to the SyncGroup the member sent for `generation`.
+    SyncResponse { group: String, client_id: String, incarnation: u64, generation: i32, result: Result<Vec<TopicPartition>, crate::event::GroupError> },
     OffsetFetchArrive { group: String, client_id: String, incarnation: u64, token: u64, partitions: Vec<TopicPartition> },
     OffsetFetchResponse { group: String, client_id: String, incarnation: u64, token: u64, committed: Vec<(TopicPartition, Option<u64>)> },
     /// The consumer's heartbeat thread wakes up.
@@ -943,8 +944,8 @@ impl Sim {
             Pending::SyncArrive { group, client_id, incarnation, member_id, generation, assignment } => {
                 self.sync_arrive(&group, &client_id, incarnation, member_id, generation, assignment)
             }
-            Pending::SyncResponse { group, client_id, incarnation, result } => {
-                self.sync_response(&group, &client_id, incarnation, result)
+            Pending::SyncResponse { group, client_id, incarnation, generation, result } => {
+                self.sync_response(&group, &client_id, incarnation, generation, result)
             }
             Pending::OffsetFetchArrive { group, client_id, incarnation, token, partitions } => {
                 self.offset_fetch_arrive(&group, &client_id, incarnation, token, partitions)
