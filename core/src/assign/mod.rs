@@ -185,7 +185,17 @@ pub const MAX_ASSIGNED_PARTITIONS: u64 = 1_000_000;
 /// supplementary-plane character (a surrogate pair, 0xD800..0xDFFF) meets a character in
 /// U+E000..U+FFFF: Java puts the surrogate first.
 pub fn java_cmp(a: &str, b: &str) -> Ordering {
-    a.encode_utf16().cmp(b.encode_utf16())
+    // Fast path (member ids are sorted often, and are nearly always ASCII): at the first
+    // differing byte, if neither byte is 0xEE or above (a lead byte of U+E000..U+FFFF or
+    // of a supplementary character), both characters there are of the same kind (a shared
+    // lead byte, or both below U+E000), where UTF-8 byte order is UTF-16 order. A string
+    // that is a prefix of the other is a prefix in UTF-16 too.
+    let (x, y) = (a.as_bytes(), b.as_bytes());
+    match x.iter().zip(y).position(|(p, q)| p != q) {
+        None => x.len().cmp(&y.len()),
+        Some(i) if x[i] < 0xEE && y[i] < 0xEE => x[i].cmp(&y[i]),
+        Some(_) => a.encode_utf16().cmp(b.encode_utf16()),
+    }
 }
 
 /// `AbstractPartitionAssignor.MemberInfo.compareTo`: static members (with a
@@ -328,10 +338,13 @@ pub(crate) fn give(
         return;
     }
     if let Some(topics) = assignment.get_mut(member_id) {
-        topics
-            .entry(topic.to_string())
-            .or_default()
-            .extend(partitions);
+        // Look up before `entry`, which would allocate the key on every call.
+        match topics.get_mut(topic) {
+            Some(list) => list.extend(partitions),
+            None => {
+                topics.insert(topic.to_string(), partitions.collect());
+            }
+        }
     }
 }
 
@@ -412,6 +425,22 @@ mod tests {
         assert_eq!(java_cmp("ab", "a"), Ordering::Greater);
         assert_eq!(java_cmp("", ""), Ordering::Equal);
         assert_eq!(java_cmp("consumer10", "consumer2"), Ordering::Less);
+    }
+
+    proptest! {
+        /// The byte fast path agrees with comparing UTF-16 units, including characters
+        /// on both sides of U+E000 and supplementary ones, and shared lead bytes.
+        #[test]
+        fn java_cmp_fast_path_matches_utf16(
+            a in proptest::collection::vec(0usize..9, 0..6),
+            b in proptest::collection::vec(0usize..9, 0..6),
+        ) {
+            const CHARS: [char; 9] =
+                ['a', 'b', '\u{e9}', '\u{D7FF}', '\u{E000}', '\u{FF21}', '\u{FF22}', '\u{1F600}', '\u{1F601}'];
+            let a: String = a.into_iter().map(|i| CHARS[i]).collect();
+            let b: String = b.into_iter().map(|i| CHARS[i]).collect();
+            prop_assert_eq!(java_cmp(&a, &b), a.encode_utf16().cmp(b.encode_utf16()));
+        }
     }
 
     #[test]

@@ -20,18 +20,25 @@ pub(crate) fn assign_sorted(
     }
     // The position of the CircularIterator: the member whose turn it is.
     let mut turn = 0usize;
+    // What each member (by position in `sorted`) is dealt of the current topic, handed to
+    // `assignment` once per topic rather than one map lookup per partition.
+    let mut dealt: Vec<Vec<u32>> = vec![Vec::new(); sorted.len()];
     for &(topic, num_partitions) in topics {
+        let subscribed: Vec<bool> = sorted.iter().map(|m| m.subscribes_to(topic)).collect();
         // `assign` only passes subscribed topics; without a subscriber the skip loop
         // below would never end, so a topic nobody subscribes to is passed over.
-        if !sorted.iter().any(|m| m.subscribes_to(topic)) {
+        if !subscribed.contains(&true) {
             continue;
         }
         for partition in 0..num_partitions {
-            while !sorted[turn].subscribes_to(topic) {
+            while !subscribed[turn] {
                 turn = (turn + 1) % sorted.len();
             }
-            give(assignment, &sorted[turn].member_id, topic, [partition]);
+            dealt[turn].push(partition);
             turn = (turn + 1) % sorted.len();
+        }
+        for (member, partitions) in sorted.iter().zip(dealt.iter_mut()) {
+            give(assignment, &member.member_id, topic, partitions.drain(..));
         }
     }
 }
