@@ -143,12 +143,35 @@ pub struct GroupConfig {
     pub assignor: Strategy,
     /// `auto.offset.reset` (latest).
     pub auto_offset_reset: OffsetReset,
+    /// `group.protocol`: `classic` (the default in 4.x) or `consumer` (KIP-848, GA in 4.0).
+    pub group_protocol: GroupProtocol,
+    /// `group.remote.assignor` for the consumer protocol: the broker-side assignor
+    /// (`uniform`, the first of `group.consumer.assignors`, unless a member names one).
+    /// `assignor` (`partition.assignment.strategy`) does not apply to that protocol.
+    pub remote_assignor: crate::assign::server::ServerAssignor,
 }
 
 impl Default for GroupConfig {
     fn default() -> Self {
-        Self { assignor: Strategy::Range, auto_offset_reset: OffsetReset::Latest }
+        Self {
+            assignor: Strategy::Range,
+            auto_offset_reset: OffsetReset::Latest,
+            group_protocol: GroupProtocol::Classic,
+            remote_assignor: crate::assign::server::ServerAssignor::Uniform,
+        }
     }
+}
+
+/// `group.protocol` (KIP-848): which rebalance protocol the consumers speak.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GroupProtocol {
+    /// JoinGroup/SyncGroup with a client-side assignor and a group-wide barrier.
+    #[default]
+    Classic,
+    /// KIP-848: one ConsumerGroupHeartbeat RPC; the broker computes the assignment and
+    /// each member reconciles towards it on its own, without a barrier.
+    Consumer,
 }
 
 /// Cluster-wide settings.
@@ -174,6 +197,12 @@ pub struct ClusterConfig {
     /// segments retention allows (the first check comes `log.initial.task.delay.ms`,
     /// 30000, after start).
     pub log_retention_check_interval_ms: u64,
+    /// `group.consumer.heartbeat.interval.ms` (5000): the heartbeat interval the
+    /// coordinator gives consumer-protocol members (KIP-848: a broker setting).
+    pub group_consumer_heartbeat_interval_ms: u64,
+    /// `group.consumer.session.timeout.ms` (45000): a consumer-protocol member not heard
+    /// from for this long is removed (KIP-848: a broker setting).
+    pub group_consumer_session_timeout_ms: u64,
 }
 
 impl Default for ClusterConfig {
@@ -186,6 +215,8 @@ impl Default for ClusterConfig {
             broker_session_timeout_ms: 9_000,
             group_initial_rebalance_delay_ms: 3000,
             log_retention_check_interval_ms: 300_000,
+            group_consumer_heartbeat_interval_ms: 5000,
+            group_consumer_session_timeout_ms: 45_000,
         }
     }
 }

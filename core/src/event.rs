@@ -31,6 +31,8 @@ pub enum RebalanceCause {
     AssignorChanged,
     /// A known member sent JoinGroup again (say, after its cooperative revocation).
     MemberRejoined { client_id: String },
+    /// KIP-848: a subscribed topic's partition count changed (the coordinator notices).
+    TopicMetadataChanged { topic: String },
 }
 
 /// Something that happened, with what it touched.
@@ -183,6 +185,27 @@ pub enum EventKind {
         /// The log start offset afterwards.
         log_start_offset: u64,
     },
+    /// KIP-848: a consumer sent ConsumerGroupHeartbeat outside its steady rhythm — to join
+    /// (epoch 0), to acknowledge a reconciled assignment (its owned partitions), or to
+    /// leave (epoch -1, or -2 for a static member).
+    ConsumerHeartbeatSent { group: String, client_id: String, member_epoch: i32, owned: Vec<TopicPartition> },
+    /// KIP-848: the group epoch went up (a member joined or left, metadata changed); the
+    /// coordinator computes a new target assignment with its broker-side assignor.
+    GroupEpochBumped { group: String, epoch: i32, cause: RebalanceCause },
+    /// KIP-848: the new target assignment, per member (client ids).
+    TargetAssignmentComputed { group: String, epoch: i32, assignor: String, target: Vec<(String, Vec<TopicPartition>)> },
+    /// KIP-848: the consumer hit an error it cannot recover from and stopped.
+    ConsumerFailed { group: String, client_id: String, error: GroupError },
+    /// KIP-848: the coordinator moved a member forward: it must revoke `revoking` first
+    /// (epoch unchanged), or it reached `epoch`, still waiting for `unreleased` partitions
+    /// other members have not given up yet.
+    MemberReconciling {
+        group: String,
+        client_id: String,
+        epoch: i32,
+        revoking: Vec<TopicPartition>,
+        unreleased: Vec<TopicPartition>,
+    },
 }
 
 /// Why a member left the group.
@@ -197,6 +220,8 @@ pub enum LeaveReason {
     PollTimeout,
     /// It did not rejoin before the rebalance timeout.
     RebalanceTimeout,
+    /// KIP-848: it did not revoke its partitions within the rebalance timeout.
+    RevocationTimeout,
 }
 
 /// Errors the group coordinator answers with (Kafka's `Errors`).
@@ -207,6 +232,14 @@ pub enum GroupError {
     IllegalGeneration,
     RebalanceInProgress,
     CoordinatorNotAvailable,
+    /// KIP-848: the member's epoch is not one the coordinator accepts; it rejoins with
+    /// epoch 0 after losing its partitions.
+    FencedMemberEpoch,
+    /// KIP-848: an OffsetCommit carried an older member epoch.
+    StaleMemberEpoch,
+    /// KIP-848: a static member joined while its instance id is still held by a member
+    /// that did not leave (it crashed): fatal for the new consumer.
+    UnreleasedInstanceId,
 }
 
 /// Errors a Produce request can meet (Kafka's `Errors`), plus the producer's own timeout.

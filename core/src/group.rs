@@ -25,6 +25,9 @@ pub enum GroupState {
     CompletingRebalance,
     /// Every member has its partitions and consumes.
     Stable,
+    /// KIP-848 (`ConsumerGroup.ConsumerGroupState.RECONCILING`): a new target assignment
+    /// exists and some member has not reached it yet; the others go on consuming.
+    Reconciling,
 }
 
 /// How members give partitions up in a rebalance (`RebalanceProtocol`).
@@ -100,6 +103,41 @@ pub struct Registered {
     pub session_timeout_ms: u64,
     pub rebalance_timeout_ms: u64,
     pub assignment: Vec<TopicPartition>,
+    /// The consumer protocol's view of the member (KIP-848); unused by the classic one.
+    pub cg: CgMember,
+}
+
+/// Where a consumer-protocol member is on its way to its target assignment
+/// (`MemberState` in Kafka's `CurrentAssignmentBuilder`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reconcile {
+    /// At the target assignment of its epoch.
+    #[default]
+    Stable,
+    /// Must first give up partitions it owns (`UNREVOKED_PARTITIONS`); its epoch waits.
+    UnrevokedPartitions,
+    /// Has its new epoch but some target partitions are still owned by others
+    /// (`UNRELEASED_PARTITIONS`); it gets them as they are released.
+    UnreleasedPartitions,
+}
+
+/// The coordinator's consumer-protocol record of a member (`ConsumerGroupMember`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CgMember {
+    /// `memberEpoch`: the group epoch whose target this member has reached.
+    pub member_epoch: i32,
+    /// `previousMemberEpoch`: accepted too, for a heartbeat whose answer was lost.
+    pub previous_epoch: i32,
+    pub state: Reconcile,
+    /// Partitions it must revoke before it advances.
+    pub pending_revocation: Vec<TopicPartition>,
+    /// It must have revoked by then (`rebalance timeout` = `max.poll.interval.ms`), or it
+    /// is fenced.
+    pub revoke_deadline: Option<SimTime>,
+    /// A static member that left with epoch -2: its place and partitions are kept until
+    /// its session times out, for its next incarnation.
+    pub left_static: bool,
 }
 
 /// What a member is doing right now.
@@ -174,6 +212,11 @@ pub struct Member {
     pub rebalance_pause_ms: u64,
     /// Records it finished processing.
     pub processed_total: u64,
+    /// KIP-848: the heartbeat interval the coordinator gave it (0 before the first answer).
+    pub(crate) cg_interval_ms: u64,
+    /// KIP-848: send another heartbeat as soon as the one in flight is answered (its
+    /// owned partitions changed meanwhile).
+    pub(crate) cg_resend: bool,
 }
 
 impl Member {
@@ -237,9 +280,24 @@ pub struct Group {
     /// Where the group first started reading each partition (records before it were
     /// never its to read).
     pub(crate) first_positions: BTreeMap<TopicPartition, u64>,
+    /// KIP-848: the epoch of the current target assignment (`assignmentEpoch`); the
+    /// group epoch is `generation`.
+    pub assignment_epoch: i32,
+    /// KIP-848: each member's target assignment, by member id.
+    pub target: BTreeMap<String, Vec<TopicPartition>>,
+    /// Partitions nobody consumes since a revocation or crash, and since when.
+    pub(crate) partition_gaps: BTreeMap<TopicPartition, SimTime>,
+    /// Total time partitions went unconsumed between a revocation (or crash) and the
+    /// next owner's start: what a rebalance costs the group, summed over partitions.
+    pub partition_downtime_ms: u64,
 }
 
 impl Group {
+    /// Whether the group speaks the KIP-848 consumer protocol.
+    pub fn consumer_protocol(&self) -> bool {
+        self.config.group_protocol == crate::config::GroupProtocol::Consumer
+    }
+
     pub(crate) fn new(id: String, topics: Vec<String>, config: GroupConfig) -> Self {
         let protocol = RebalanceProtocol::for_assignor(config.assignor);
         Self {
@@ -265,6 +323,10 @@ impl Group {
             assigned_counts: BTreeMap::new(),
             new_member_added: false,
             initial_remaining: 0,
+            assignment_epoch: 0,
+            target: BTreeMap::new(),
+            partition_gaps: BTreeMap::new(),
+            partition_downtime_ms: 0,
         }
     }
 

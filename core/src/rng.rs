@@ -64,11 +64,45 @@ impl SimRng {
             lo & 0xFFFF_FFFF_FFFF
         )
     }
+
+    /// A Kafka `Uuid.randomUuid().toString()`: a version-4 UUID in URL-safe base64
+    /// without padding (22 characters), never starting with '-' (Kafka draws again).
+    /// KIP-848 consumers make their member id this way (KIP-1082).
+    pub fn kafka_uuid(&mut self) -> String {
+        const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+        loop {
+            let hi = (self.next_u64() & !0xF000) | 0x4000;
+            let lo = (self.next_u64() & !(0xC000_u64 << 48)) | (0x8000_u64 << 48);
+            let bytes: Vec<u8> = hi.to_be_bytes().into_iter().chain(lo.to_be_bytes()).collect();
+            let mut out = String::with_capacity(22);
+            for chunk in bytes.chunks(3) {
+                let n = chunk.iter().fold(0u32, |acc, b| (acc << 8) | u32::from(*b)) << (8 * (3 - chunk.len()));
+                let chars = chunk.len() + 1;
+                for i in 0..chars {
+                    out.push(char::from(ALPHABET[((n >> (18 - 6 * i)) & 63) as usize]));
+                }
+            }
+            if !out.starts_with('-') {
+                return out;
+            }
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kafka_uuid_is_22_url_safe_characters() {
+        let mut r = SimRng::new(7);
+        for _ in 0..200 {
+            let id = r.kafka_uuid();
+            assert_eq!(id.len(), 22);
+            assert!(!id.starts_with('-'));
+            assert!(id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'), "{id}");
+        }
+    }
 
     #[test]
     fn same_seed_same_sequence_and_known_first_value() {

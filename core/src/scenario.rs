@@ -295,6 +295,20 @@ impl Scenario {
         if self.cluster.group_initial_rebalance_delay_ms > 300_000 {
             return Err(ScenarioError::at("cluster.group_initial_rebalance_delay_ms", "must be at most 300000"));
         }
+        if !(100..=60_000).contains(&self.cluster.group_consumer_heartbeat_interval_ms) {
+            return Err(ScenarioError::at(
+                "cluster.group_consumer_heartbeat_interval_ms",
+                "must be between 100 and 60000 (Kafka's own bounds are 5000-15000 unless group.consumer.min/max.heartbeat.interval.ms change)",
+            ));
+        }
+        if !(1000..=1_800_000).contains(&self.cluster.group_consumer_session_timeout_ms)
+            || self.cluster.group_consumer_session_timeout_ms <= self.cluster.group_consumer_heartbeat_interval_ms
+        {
+            return Err(ScenarioError::at(
+                "cluster.group_consumer_session_timeout_ms",
+                "must be between 1000 and 1800000 and above group_consumer_heartbeat_interval_ms (Kafka's own bounds are 45000-60000)",
+            ));
+        }
         if !(1..=MAX_TIME_MS).contains(&self.cluster.log_retention_check_interval_ms) {
             return Err(ScenarioError::at(
                 "cluster.log_retention_check_interval_ms",

@@ -42,7 +42,7 @@ fn build(members: Vec<MemberSpec>, assignor: kafka_sandbox_core::assign::Strateg
         groups: vec![GroupSpec {
             id: "g".into(),
             topics: vec!["t".into()],
-            config: GroupConfig { assignor, auto_offset_reset: OffsetReset::Earliest },
+            config: GroupConfig { assignor, auto_offset_reset: OffsetReset::Earliest, ..GroupConfig::default() },
             members,
         }],
         commands: vec![],

@@ -10,3 +10,4 @@ mod replication;
 mod retention;
 mod swarm;
 mod groups;
+mod consumer_protocol;

@@ -2,7 +2,8 @@
 
 use kafka_sandbox_core::assign::Strategy as Assignor;
 use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
-use kafka_sandbox_core::config::{ClusterConfig, GroupConfig, OffsetReset, ProducerConfig};
+use kafka_sandbox_core::assign::server::ServerAssignor;
+use kafka_sandbox_core::config::{ClusterConfig, GroupConfig, GroupProtocol, OffsetReset, ProducerConfig};
 use kafka_sandbox_core::partitioner::PartitionerKind;
 use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec, FORMAT_VERSION};
 use kafka_sandbox_core::{Command, Sim};
@@ -26,7 +27,9 @@ fn op() -> impl Strategy<Value = Op> {
             .prop_map(|(producer, topic, key, partition)| Op::Produce { producer, topic, key, partition }),
         2 => (0..3u8, 0..6u8).prop_map(|(group, client)| Op::AddMember { group, client }),
         1 => (0..3u8, 0..6u8).prop_map(|(group, client)| Op::RemoveMember { group, client }),
-        1 => (0..3u8, 0..4u8, any::<bool>()).prop_map(|(group, assignor, earliest)| Op::AddGroup { group, assignor, earliest }),
+        // Assignors 4 and 5: the KIP-848 consumer protocol with the uniform or range
+        // broker-side assignor.
+        1 => (0..3u8, 0..6u8, any::<bool>()).prop_map(|(group, assignor, earliest)| Op::AddGroup { group, assignor, earliest }),
         1 => (0..3u8, 0..4u8).prop_map(|(group, assignor)| Op::SetAssignor { group, assignor }),
         4 => (1..40u8).prop_map(Op::Step),
         2 => (1..4000u16).prop_map(Op::Advance),
@@ -102,6 +105,8 @@ fn to_command(op: &Op) -> Option<Command> {
                 config: GroupConfig {
                     assignor: pick(assignor),
                     auto_offset_reset: if earliest { OffsetReset::Earliest } else { OffsetReset::Latest },
+                    group_protocol: if assignor >= 4 { GroupProtocol::Consumer } else { GroupProtocol::Classic },
+                    remote_assignor: if assignor == 5 { ServerAssignor::Range } else { ServerAssignor::Uniform },
                 },
                 members: vec![MemberSpec::new("c0")],
             },

@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 mod java_hash;
 pub mod range;
 pub mod roundrobin;
+pub mod server;
 pub mod sticky;
 
 /// A `partition.assignment.strategy`, by the protocol name Kafka gives it.

@@ -47,15 +47,15 @@ impl Sim {
 
     /// Sends a request to the group's coordinator: `Some(arrival time)`, or `None` when
     /// no coordinator is reachable (FindCoordinator fails; the caller retries).
-    fn to_coordinator(&self, group: &str) -> Option<SimTime> {
+    pub(super) fn to_coordinator(&self, group: &str) -> Option<SimTime> {
         self.coordinator_of(group).map(|_| self.now.plus_ms(self.latency()))
     }
 
-    fn reply_at(&self) -> SimTime {
+    pub(super) fn reply_at(&self) -> SimTime {
         self.now.plus_ms(self.latency())
     }
 
-    fn consumer(&self, group: &str, client_id: &str, incarnation: u64) -> Option<&Member> {
+    pub(super) fn consumer(&self, group: &str, client_id: &str, incarnation: u64) -> Option<&Member> {
         self.groups.get(group)?.member(client_id).filter(|m| m.incarnation == incarnation && m.phase != Phase::Crashed)
     }
 
@@ -93,7 +93,13 @@ impl Sim {
             paused_since: None,
             rebalance_pause_ms: 0,
             processed_total: 0,
+            cg_interval_ms: 0,
+            cg_resend: false,
         });
+        if group.consumer_protocol() {
+            self.cg_start(group_id, &spec.client_id);
+            return;
+        }
         self.send_join(group_id, &spec.client_id);
         self.start_heartbeats(group_id, &spec.client_id);
         self.start_metadata_refresh(group_id, &spec.client_id);
@@ -136,7 +142,24 @@ impl Sim {
         if alive && m.config.commit_mode == CommitMode::Auto {
             self.commit_positions(group_id, client_id);
         }
-        if alive && !member_id.is_empty() && !is_static {
+        let consumer_protocol = self.groups.get(group_id).is_some_and(|g| g.consumer_protocol());
+        if let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) {
+            let now = self.now;
+            let gone: Vec<TopicPartition> = m.assigned.clone();
+            if let Some(g) = self.groups.get_mut(group_id) {
+                for tp in gone {
+                    g.partition_gaps.entry(tp).or_insert(now);
+                }
+            }
+        }
+        if consumer_protocol {
+            // KIP-848: a heartbeat with epoch -1, or -2 for a static member (its place is
+            // kept until its session times out).
+            if alive {
+                let epoch = if is_static { super::consumer_group::LEAVE_STATIC_EPOCH } else { super::consumer_group::LEAVE_EPOCH };
+                self.cg_send_leave(group_id, client_id, epoch, LeaveReason::Graceful);
+            }
+        } else if alive && !member_id.is_empty() && !is_static {
             if let Some(at) = self.to_coordinator(group_id) {
                 self.schedule(at, Pending::LeaveArrive { group: group_id.into(), member_id, reason: LeaveReason::Graceful });
             }
@@ -159,7 +182,13 @@ impl Sim {
         m.incarnation += 1;
         m.token += 1;
         m.processing.clear();
-        m.assigned.clear();
+        let gone = std::mem::take(&mut m.assigned);
+        if let Some(g) = self.groups.get_mut(group_id) {
+            for tp in gone {
+                g.partition_gaps.entry(tp).or_insert(now);
+            }
+        }
+        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
         m.last_assignment.clear();
         m.positions.clear();
         m.activity = Activity::AwaitingAssignment;
@@ -183,6 +212,10 @@ impl Sim {
         m.last_poll = now;
         m.paused = false;
         self.record(EventKind::MemberRestarted { group: group_id.into(), client_id: client_id.into() });
+        if self.groups.get(group_id).is_some_and(|g| g.consumer_protocol()) {
+            self.cg_start(group_id, client_id);
+            return;
+        }
         self.send_join(group_id, client_id);
         self.start_heartbeats(group_id, client_id);
         self.start_metadata_refresh(group_id, client_id);
@@ -208,6 +241,10 @@ impl Sim {
 
     pub(super) fn send_join(&mut self, group_id: &str, client_id: &str) {
         let Some(g) = self.groups.get(group_id) else { return };
+        if g.consumer_protocol() {
+            self.cg_rejoin(group_id, client_id);
+            return;
+        }
         let protocol = g.protocol;
         let Some(m) = g.member(client_id) else { return };
         if m.phase == Phase::Crashed {
@@ -528,6 +565,10 @@ impl Sim {
     /// The heartbeat thread: every `heartbeat.interval.ms`, and the KIP-62 check that the
     /// application still polls.
     pub(super) fn heartbeat_tick(&mut self, group_id: &str, client_id: &str, incarnation: u64) {
+        if self.groups.get(group_id).is_some_and(|g| g.consumer_protocol()) {
+            self.cg_heartbeat_tick(group_id, client_id, incarnation);
+            return;
+        }
         let now = self.now;
         let Some(m) = self.consumer(group_id, client_id, incarnation) else { return };
         // The application is outside poll() only while it processes or is stuck; a member
@@ -786,6 +827,7 @@ impl Sim {
             session_timeout_ms: session_ms,
             rebalance_timeout_ms: rebalance_ms,
             assignment: Vec::new(),
+            cg: Default::default(),
         });
         self.record(EventKind::MemberJoined { group: group_id.into(), client_id: client_id.into(), member_id: member_id.clone() });
         self.schedule_session_check(group_id, &member_id, now.plus_ms(session_ms));
@@ -830,7 +872,8 @@ impl Sim {
                 g.initial_remaining = timeout - first;
                 Some(now.plus_ms(first))
             }
-            GroupState::Stable | GroupState::CompletingRebalance => {
+            // Reconciling is the consumer protocol's; a classic group is never in it.
+            GroupState::Stable | GroupState::CompletingRebalance | GroupState::Reconciling => {
                 for r in &mut g.registry {
                     r.joined = joined_now == Some(r.member_id.as_str());
                 }
@@ -991,7 +1034,7 @@ impl Sim {
             GroupState::PreparingRebalance | GroupState::Empty => {
                 self.answer_sync_direct(group_id, client_id, incarnation, generation, Err(GroupError::RebalanceInProgress), reply);
             }
-            GroupState::Stable => {
+            GroupState::Stable | GroupState::Reconciling => {
                 let a = g.registry.iter().find(|r| r.member_id == member_id).map(|r| r.assignment.clone()).unwrap_or_default();
                 self.answer_sync_direct(group_id, client_id, incarnation, generation, Ok(a), reply);
             }
@@ -1070,6 +1113,10 @@ impl Sim {
     pub(super) fn session_check(&mut self, group_id: &str, member_id: &str) {
         let now = self.now;
         let Some(g) = self.groups.get(group_id) else { return };
+        if g.consumer_protocol() {
+            self.cg_session_check(group_id, member_id);
+            return;
+        }
         let Some(r) = g.registered(member_id) else { return };
         if r.session_deadline > now {
             return;
@@ -1127,8 +1174,15 @@ impl Sim {
         if self.coordinator_of(group_id).is_none() {
             return;
         }
+        let cg_error = if self.groups.get(group_id).is_some_and(|g| g.consumer_protocol()) {
+            Some(self.cg_commit_check(group_id, member_id, generation))
+        } else {
+            None
+        };
         let Some(g) = self.groups.get_mut(group_id) else { return };
-        let error = if !g.registry.iter().any(|r| r.member_id == member_id) {
+        let error = if let Some(e) = cg_error {
+            e
+        } else if !g.registry.iter().any(|r| r.member_id == member_id) {
             Some(GroupError::UnknownMemberId)
         } else if generation != g.generation {
             Some(GroupError::IllegalGeneration)

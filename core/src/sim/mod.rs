@@ -21,6 +21,7 @@ use crate::time::SimTime;
 use std::collections::BTreeMap;
 
 mod consume;
+mod consumer_group;
 mod groups;
 mod produce;
 mod replication;
@@ -115,6 +116,11 @@ pub(crate) enum Pending {
     HeartbeatResponse { group: String, client_id: String, incarnation: u64, error: Option<crate::event::GroupError> },
     /// The coordinator checks whether a member's session expired.
     SessionCheck { group: String, member_id: String },
+    /// KIP-848: a ConsumerGroupHeartbeat reaches the coordinator, and its answer the consumer.
+    CgHeartbeatArrive { group: String, client_id: String, incarnation: u64, hb: consumer_group::CgHeartbeat },
+    CgHeartbeatResponse { group: String, client_id: String, incarnation: u64, answer: consumer_group::CgAnswer },
+    /// KIP-848: a member had until now to revoke partitions for its epoch.
+    CgRevocationDeadline { group: String, member_id: String, epoch: i32 },
     LeaveArrive { group: String, member_id: String, reason: crate::event::LeaveReason },
     CommitArrive { group: String, client_id: String, incarnation: u64, member_id: String, generation: i32, offsets: Vec<(TopicPartition, u64)> },
     /// A consumer's periodic metadata refresh (`metadata.max.age.ms`).
@@ -540,8 +546,12 @@ impl Sim {
         self.producers.insert(name.to_string(), Producer::new(name, config));
     }
 
-    /// Queues a command for a later moment (a scenario's timeline).
-    pub(crate) fn schedule_command(&mut self, at: SimTime, command: Command) {
+    /// Queues a command for a later moment, as a scenario's timeline does: it is checked
+    /// when it runs (one that no longer fits is skipped with a `command_rejected` event).
+    /// Unlike [`Sim::apply`] it is not in [`Sim::command_log`], so [`Sim::replay`] does not
+    /// rebuild it: it is for tools that feed a long run in pieces (the memory benchmark
+    /// produces 1,000 records a second for a simulated day) without the log growing.
+    pub fn schedule_command(&mut self, at: SimTime, command: Command) {
         self.schedule(at, Pending::Command(command));
     }
 
@@ -578,8 +588,32 @@ impl Sim {
     }
 
     fn record(&mut self, kind: EventKind) {
+        self.note_partition_gaps(&kind);
         let event = self.trace.push(self.now, kind);
         self.monitors.observe(event);
+    }
+
+    /// A revoked partition goes unconsumed until a member starts reading it again; the
+    /// gap adds to the group's `partition_downtime_ms` (what a rebalance costs).
+    fn note_partition_gaps(&mut self, kind: &EventKind) {
+        let now = self.now;
+        match kind {
+            EventKind::PartitionsRevoked { group, partitions, .. } => {
+                if let Some(g) = self.groups.get_mut(group) {
+                    for tp in partitions {
+                        g.partition_gaps.entry(tp.clone()).or_insert(now);
+                    }
+                }
+            }
+            EventKind::PositionSet { group, tp, .. } => {
+                if let Some(g) = self.groups.get_mut(group) {
+                    if let Some(since) = g.partition_gaps.remove(tp) {
+                        g.partition_downtime_ms += now.ms().saturating_sub(since.ms());
+                    }
+                }
+            }
+            _ => {}
+        }
     }
 
     fn validate(&self, command: &Command) -> Result<(), CommandError> {
@@ -678,8 +712,15 @@ impl Sim {
                 }
             }
             Command::SetAssignor { group, assignor } => {
-                if !self.groups.contains_key(group) {
+                let Some(g) = self.groups.get(group) else {
                     return Err(CommandError::UnknownGroup(group.clone()));
+                };
+                if g.consumer_protocol() {
+                    return Err(CommandError::Invalid(format!(
+                        "group \"{group}\" uses group.protocol=consumer: the broker assigns its partitions with \
+                         group.remote.assignor ({}); partition.assignment.strategy does not apply",
+                        g.config.remote_assignor
+                    )));
                 }
                 check_strategy(*assignor)
             }
@@ -961,6 +1002,13 @@ impl Sim {
                 self.heartbeat_response(&group, &client_id, incarnation, error)
             }
             Pending::SessionCheck { group, member_id } => self.session_check(&group, &member_id),
+            Pending::CgHeartbeatArrive { group, client_id, incarnation, hb } => {
+                self.cg_heartbeat_arrive(&group, &client_id, incarnation, hb)
+            }
+            Pending::CgHeartbeatResponse { group, client_id, incarnation, answer } => {
+                self.cg_heartbeat_response(&group, &client_id, incarnation, answer)
+            }
+            Pending::CgRevocationDeadline { group, member_id, epoch } => self.cg_revocation_deadline(&group, &member_id, epoch),
             Pending::LeaveArrive { group, member_id, reason } => self.leave_arrive(&group, &member_id, reason),
             Pending::CommitArrive { group, client_id, member_id, generation, offsets, .. } => {
                 self.commit_arrive(&group, &client_id, &member_id, generation, offsets)

@@ -1,0 +1,661 @@
+//! The KIP-848 consumer group protocol (`group.protocol=consumer`, GA in Kafka 4.0).
+//!
+//! One RPC, ConsumerGroupHeartbeat, carries everything: a member joins with epoch 0,
+//! heartbeats every `group.consumer.heartbeat.interval.ms` (a broker setting, sent back
+//! in each answer) with the partitions it owns, and leaves with epoch -1 (-2 for a static
+//! member, whose place is kept until its session times out).
+//!
+//! Coordinator side (`GroupMetadataManager.consumerGroupHeartbeat`): a membership change
+//! bumps the **group epoch**; the coordinator then computes a new **target assignment**
+//! with its own assignor ([`crate::assign::server`], `uniform` or `range`). Each member
+//! advances towards its target on its own (`CurrentAssignmentBuilder`): first it revokes
+//! what it must give up (state `UNREVOKED_PARTITIONS`, epoch unchanged); once its
+//! heartbeat shows them gone it takes the new epoch and every target partition already
+//! free, waiting (`UNRELEASED_PARTITIONS`) for the ones another member still holds. There
+//! is no group-wide barrier: members that keep their partitions never stop consuming, and
+//! a moving partition is paused only between its release and its new owner's next
+//! heartbeat.
+//!
+//! Client side (`ConsumerMembershipManager`, no rebalance listener): an assignment in a
+//! heartbeat answer is reconciled at once in the background — auto-commit, revoke, assign
+//! — and acknowledged with an immediate heartbeat. `max.poll.interval.ms` still applies:
+//! a member that stops polling leaves (epoch -1) and rejoins at its next `poll()`.
+//!
+//! Member ids are made by the consumer (KIP-1082, 4.0): a Kafka `Uuid`, kept across
+//! rejoins of the same process.
+
+use super::*;
+use crate::assign::server::assign_server;
+use crate::assign::Subscription;
+use crate::event::{GroupError, LeaveReason};
+use crate::group::{CommitMode, Phase, Reconcile, Registered};
+
+/// `LEAVE_GROUP_MEMBER_EPOCH`.
+pub(crate) const LEAVE_EPOCH: i32 = -1;
+/// `LEAVE_GROUP_STATIC_MEMBER_EPOCH`.
+pub(crate) const LEAVE_STATIC_EPOCH: i32 = -2;
+
+/// A ConsumerGroupHeartbeat request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct CgHeartbeat {
+    pub member_id: String,
+    pub epoch: i32,
+    pub instance_id: Option<String>,
+    pub subscription: Vec<String>,
+    pub owned: Vec<TopicPartition>,
+    pub rebalance_timeout_ms: u64,
+    /// Sandbox only, for epoch -1: why the consumer leaves (the trace shows it).
+    pub leave_reason: LeaveReason,
+}
+
+/// A ConsumerGroupHeartbeat answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum CgAnswer {
+    Ok { epoch: i32, assignment: Option<Vec<TopicPartition>>, interval_ms: u64 },
+    Err(GroupError),
+}
+
+/// Why a consumer sends a heartbeat now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Send {
+    /// The regular beat.
+    Steady,
+    /// Join (epoch 0).
+    Join,
+    /// Acknowledge a reconciled assignment.
+    Ack,
+}
+
+impl Sim {
+    // ----- client ------------------------------------------------------------------
+
+    /// A consumer starts (or restarts): join with epoch 0, then beat.
+    pub(super) fn cg_start(&mut self, group_id: &str, client_id: &str) {
+        self.cg_send(group_id, client_id, Send::Join);
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let incarnation = m.incarnation;
+        let at = self.now.plus_ms(self.cluster.group_consumer_heartbeat_interval_ms);
+        self.schedule(at, Pending::HeartbeatTick { group: group_id.into(), client_id: client_id.into(), incarnation });
+    }
+
+    /// `join()` again: a fenced member, or one back from a poll timeout.
+    pub(super) fn cg_rejoin(&mut self, group_id: &str, client_id: &str) {
+        self.cg_send(group_id, client_id, Send::Join);
+    }
+
+    fn cg_send(&mut self, group_id: &str, client_id: &str, why: Send) {
+        let now = self.now;
+        let Some(g) = self.groups.get(group_id) else { return };
+        let Some(m) = g.member(client_id) else { return };
+        if m.phase == Phase::Crashed || (m.phase == Phase::LeftPollTimeout && why != Send::Join) {
+            return;
+        }
+        let incarnation = m.incarnation;
+        if m.join_in_flight {
+            // One heartbeat at a time; this one goes right after the answer.
+            if why != Send::Steady {
+                if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+                    m.cg_resend = true;
+                }
+            }
+            return;
+        }
+        let Some(at) = self.to_coordinator(group_id) else {
+            if why == Send::Join {
+                // FindCoordinator failed: retry after retry.backoff.ms.
+                let at = now.plus_ms(100);
+                self.schedule(at, Pending::ClientJoin { group: group_id.into(), client_id: client_id.into(), incarnation });
+            }
+            return;
+        };
+        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+        if why == Send::Join {
+            if m.member_id.is_empty() {
+                m.member_id = self.rng.kafka_uuid();
+            }
+            m.generation = 0;
+            m.phase = Phase::Joining;
+            if m.assigned.is_empty() {
+                m.activity = Activity::AwaitingAssignment;
+            }
+        }
+        m.join_in_flight = true;
+        m.cg_resend = false;
+        let hb = CgHeartbeat {
+            member_id: m.member_id.clone(),
+            epoch: m.generation.max(0),
+            instance_id: m.group_instance_id.clone(),
+            subscription: m.topics.clone(),
+            owned: m.assigned.clone(),
+            rebalance_timeout_ms: m.config.max_poll_interval_ms,
+            leave_reason: LeaveReason::Graceful,
+        };
+        if why != Send::Steady {
+            self.record(EventKind::ConsumerHeartbeatSent {
+                group: group_id.into(),
+                client_id: client_id.into(),
+                member_epoch: hb.epoch,
+                owned: hb.owned.clone(),
+            });
+        }
+        self.schedule(at, Pending::CgHeartbeatArrive { group: group_id.into(), client_id: client_id.into(), incarnation, hb });
+    }
+
+    /// Leaves: epoch -1 (or -2 for a static member closing). Nothing comes back that
+    /// matters: the member is gone or no longer listening.
+    pub(super) fn cg_send_leave(&mut self, group_id: &str, client_id: &str, epoch: i32, reason: LeaveReason) {
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        if m.member_id.is_empty() {
+            return;
+        }
+        let hb = CgHeartbeat {
+            member_id: m.member_id.clone(),
+            epoch,
+            instance_id: m.group_instance_id.clone(),
+            subscription: m.topics.clone(),
+            owned: Vec::new(),
+            rebalance_timeout_ms: m.config.max_poll_interval_ms,
+            leave_reason: reason,
+        };
+        let incarnation = m.incarnation;
+        self.record(EventKind::ConsumerHeartbeatSent { group: group_id.into(), client_id: client_id.into(), member_epoch: epoch, owned: Vec::new() });
+        if let Some(at) = self.to_coordinator(group_id) {
+            self.schedule(at, Pending::CgHeartbeatArrive { group: group_id.into(), client_id: client_id.into(), incarnation, hb });
+        }
+    }
+
+    /// The heartbeat thread's tick: the KIP-62 poll check, then a steady heartbeat.
+    pub(super) fn cg_heartbeat_tick(&mut self, group_id: &str, client_id: &str, incarnation: u64) {
+        let now = self.now;
+        let Some(m) = self.consumer(group_id, client_id, incarnation) else { return };
+        let outside_poll = m.paused || !m.processing.is_empty();
+        let stuck = outside_poll && now.ms().saturating_sub(m.last_poll.ms()) > m.config.max_poll_interval_ms;
+        let in_group = matches!(m.phase, Phase::Stable | Phase::Joining) && m.generation > 0;
+        let interval = if m.cg_interval_ms > 0 { m.cg_interval_ms } else { self.cluster.group_consumer_heartbeat_interval_ms };
+        if stuck && in_group {
+            // Leave the group; the next poll() rejoins with epoch 0.
+            self.cg_send_leave(group_id, client_id, LEAVE_EPOCH, LeaveReason::PollTimeout);
+            self.cg_drop_partitions(group_id, client_id, false);
+            if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+                m.phase = Phase::LeftPollTimeout;
+                m.generation = 0;
+                m.join_in_flight = false;
+            }
+        } else {
+            self.cg_send(group_id, client_id, Send::Steady);
+        }
+        self.schedule(now.plus_ms(interval), Pending::HeartbeatTick { group: group_id.into(), client_id: client_id.into(), incarnation });
+    }
+
+    /// Gives up every partition: with a commit first (`revoke`) or without (`lost`,
+    /// after being fenced).
+    fn cg_drop_partitions(&mut self, group_id: &str, client_id: &str, commit: bool) {
+        let now = self.now;
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        if commit && m.config.commit_mode == CommitMode::Auto && !m.assigned.is_empty() {
+            self.commit_positions(group_id, client_id);
+        }
+        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+        let revoked = std::mem::take(&mut m.assigned);
+        m.positions.clear();
+        m.token += 1;
+        m.activity = Activity::AwaitingAssignment;
+        if !revoked.is_empty() {
+            m.paused_since.get_or_insert(now);
+        }
+        self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
+        if !revoked.is_empty() {
+            self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: revoked });
+        }
+    }
+
+    pub(super) fn cg_heartbeat_response(&mut self, group_id: &str, client_id: &str, incarnation: u64, answer: CgAnswer) {
+        let Some(m) = self.consumer(group_id, client_id, incarnation) else { return };
+        if m.phase == Phase::LeftPollTimeout {
+            if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+                m.join_in_flight = false;
+            }
+            return;
+        }
+        if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+            m.join_in_flight = false;
+        }
+        match answer {
+            CgAnswer::Err(GroupError::CoordinatorNotAvailable) => {
+                let joining = self.groups.get(group_id).and_then(|g| g.member(client_id)).is_some_and(|m| m.generation <= 0);
+                if joining {
+                    let at = self.now.plus_ms(100);
+                    self.schedule(at, Pending::ClientJoin { group: group_id.into(), client_id: client_id.into(), incarnation });
+                }
+            }
+            CgAnswer::Err(GroupError::UnreleasedInstanceId) => {
+                // Fatal for the consumer (`handleFatalFailure`): the process stops.
+                self.record(EventKind::ConsumerFailed { group: group_id.into(), client_id: client_id.into(), error: GroupError::UnreleasedInstanceId });
+                self.crash_member(group_id, client_id);
+            }
+            CgAnswer::Err(_) => {
+                // Fenced or unknown: the partitions are lost (no commit); rejoin with
+                // epoch 0 under the same member id.
+                self.cg_drop_partitions(group_id, client_id, false);
+                self.cg_send(group_id, client_id, Send::Join);
+            }
+            CgAnswer::Ok { epoch, assignment, interval_ms } => {
+                let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+                m.cg_interval_ms = interval_ms;
+                if epoch > 0 {
+                    m.generation = epoch;
+                }
+                let resend = m.cg_resend;
+                let changed = match assignment {
+                    Some(a) => self.cg_reconcile(group_id, client_id, a),
+                    None => false,
+                };
+                if changed || resend {
+                    self.cg_send(group_id, client_id, Send::Ack);
+                }
+            }
+        }
+    }
+
+    /// Applies a new assignment: commit (auto-commit) and revoke what is gone, take what
+    /// is new (its committed offsets come with an OffsetFetch). Returns whether anything
+    /// changed (an acknowledgement is then due).
+    fn cg_reconcile(&mut self, group_id: &str, client_id: &str, assignment: Vec<TopicPartition>) -> bool {
+        let now = self.now;
+        let Some(g) = self.groups.get(group_id) else { return false };
+        let Some(m) = g.member(client_id) else { return false };
+        let mut assignment: Vec<TopicPartition> = assignment.into_iter().filter(|tp| m.topics.contains(&tp.topic)).collect();
+        assignment.sort();
+        let revoked: Vec<TopicPartition> = m.assigned.iter().filter(|tp| !assignment.contains(tp)).cloned().collect();
+        let added: Vec<TopicPartition> = assignment.iter().filter(|tp| !m.assigned.contains(tp)).cloned().collect();
+        let first = m.phase == Phase::Joining;
+        if revoked.is_empty() && added.is_empty() && !first {
+            return false;
+        }
+        if !revoked.is_empty() && m.config.commit_mode == CommitMode::Auto {
+            // `autoCommitSyncBeforeRevocation`: commit all consumed positions first.
+            self.commit_positions(group_id, client_id);
+        }
+        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return false };
+        for tp in &revoked {
+            m.positions.remove(tp);
+        }
+        m.assigned = assignment.clone();
+        m.last_assignment = assignment.clone();
+        m.token += 1;
+        m.phase = Phase::Syncing;
+        if assignment.is_empty() && m.paused_since.is_none() && !revoked.is_empty() {
+            m.paused_since = Some(now);
+        }
+        let token = m.token;
+        let incarnation = m.incarnation;
+        let epoch = m.generation;
+        self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
+        if !revoked.is_empty() {
+            self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: revoked.clone() });
+        }
+        self.record(EventKind::PartitionsAssigned { group: group_id.into(), generation: epoch, client_id: client_id.into(), partitions: assignment });
+        match self.to_coordinator(group_id) {
+            Some(at) => self.schedule(
+                at,
+                Pending::OffsetFetchArrive { group: group_id.into(), client_id: client_id.into(), incarnation, token, partitions: added },
+            ),
+            None => {
+                // No coordinator for the OffsetFetch: resume the partitions it kept (their
+                // positions are known) and pick the new ones up at the next assignment.
+                if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+                    m.phase = Phase::Stable;
+                    m.assigned.retain(|tp| m.positions.contains_key(tp));
+                    if m.processing.is_empty() && !m.paused {
+                        self.schedule(now, Pending::Poll { group: group_id.into(), client_id: client_id.into(), token });
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    // ----- coordinator ---------------------------------------------------------------
+
+    fn cg_answer(&mut self, group_id: &str, client_id: &str, incarnation: u64, answer: CgAnswer) {
+        let at = self.reply_at();
+        self.schedule(at, Pending::CgHeartbeatResponse { group: group_id.into(), client_id: client_id.into(), incarnation, answer });
+    }
+
+    pub(super) fn cg_heartbeat_arrive(&mut self, group_id: &str, client_id: &str, incarnation: u64, hb: CgHeartbeat) {
+        if self.coordinator_of(group_id).is_none() {
+            self.cg_answer(group_id, client_id, incarnation, CgAnswer::Err(GroupError::CoordinatorNotAvailable));
+            return;
+        }
+        let now = self.now;
+        let session_ms = self.cluster.group_consumer_session_timeout_ms;
+        let interval_ms = self.cluster.group_consumer_heartbeat_interval_ms;
+        let Some(g) = self.groups.get(group_id) else { return };
+        match hb.epoch {
+            LEAVE_EPOCH => {
+                if g.registered(&hb.member_id).is_some() {
+                    self.cg_remove(group_id, &hb.member_id, hb.leave_reason);
+                }
+                return;
+            }
+            LEAVE_STATIC_EPOCH => {
+                let Some(g) = self.groups.get_mut(group_id) else { return };
+                if let Some(r) = g.registry.iter_mut().find(|r| r.member_id == hb.member_id) {
+                    // Its place and partitions wait for the next incarnation until the
+                    // session times out.
+                    r.cg.left_static = true;
+                    r.session_deadline = now.plus_ms(session_ms);
+                    self.schedule_cg_session_check(group_id, &hb.member_id, now.plus_ms(session_ms));
+                }
+                return;
+            }
+            0 => {
+                if !self.cg_join_arrive(group_id, client_id, incarnation, &hb) {
+                    return;
+                }
+            }
+            epoch => {
+                let Some(r) = g.registered(&hb.member_id) else {
+                    self.cg_answer(group_id, client_id, incarnation, CgAnswer::Err(GroupError::UnknownMemberId));
+                    return;
+                };
+                if epoch != r.cg.member_epoch && epoch != r.cg.previous_epoch {
+                    self.cg_remove(group_id, &hb.member_id, LeaveReason::SessionTimeout);
+                    self.cg_answer(group_id, client_id, incarnation, CgAnswer::Err(GroupError::FencedMemberEpoch));
+                    return;
+                }
+            }
+        }
+        // A live member: its session is renewed and what it owns is noted.
+        let Some(g) = self.groups.get_mut(group_id) else { return };
+        let Some(r) = g.registry.iter_mut().find(|r| r.member_id == hb.member_id) else { return };
+        r.session_deadline = now.plus_ms(session_ms);
+        r.session_timeout_ms = session_ms;
+        r.rebalance_timeout_ms = hb.rebalance_timeout_ms;
+        r.owned = hb.owned.clone();
+        r.joined = true;
+        self.schedule_cg_session_check(group_id, &hb.member_id, now.plus_ms(session_ms));
+        // The coordinator watches the subscribed topics' metadata.
+        let grown = self.groups.get(group_id).and_then(|g| {
+            g.assigned_counts
+                .iter()
+                .find(|(t, n)| self.topics.get(*t).is_some_and(|topic| topic.partition_count() != **n))
+                .map(|(t, _)| t.clone())
+        });
+        if let Some(topic) = grown {
+            self.cg_bump(group_id, RebalanceCause::TopicMetadataChanged { topic });
+        }
+        self.cg_advance(group_id, &hb.member_id, Some(&hb.owned));
+        let Some(g) = self.groups.get(group_id) else { return };
+        let Some(r) = g.registered(&hb.member_id) else { return };
+        let mut owned = hb.owned.clone();
+        owned.sort();
+        let assignment = if owned != r.assignment || hb.epoch != r.cg.member_epoch { Some(r.assignment.clone()) } else { None };
+        let epoch = r.cg.member_epoch;
+        self.cg_update_state(group_id);
+        self.cg_answer(group_id, client_id, incarnation, CgAnswer::Ok { epoch, assignment, interval_ms });
+    }
+
+    /// Epoch 0: a new member, or a static member's new incarnation. Returns whether the
+    /// heartbeat goes on to be handled as a live member's.
+    fn cg_join_arrive(&mut self, group_id: &str, client_id: &str, incarnation: u64, hb: &CgHeartbeat) -> bool {
+        let now = self.now;
+        let session_ms = self.cluster.group_consumer_session_timeout_ms;
+        let Some(g) = self.groups.get_mut(group_id) else { return false };
+        if let Some(instance) = &hb.instance_id {
+            if let Some(r) = g.registry.iter_mut().find(|r| r.group_instance_id.as_ref() == Some(instance) && r.member_id != hb.member_id) {
+                if !r.cg.left_static {
+                    // The old incarnation never left (it crashed): the id is not released.
+                    self.cg_answer(group_id, client_id, incarnation, CgAnswer::Err(GroupError::UnreleasedInstanceId));
+                    return false;
+                }
+                // KIP-848 static membership: the new member takes the old one's place,
+                // epoch and assignment; no new group epoch.
+                let old = std::mem::replace(&mut r.member_id, hb.member_id.clone());
+                r.client_id = client_id.into();
+                r.cg.left_static = false;
+                r.session_deadline = now.plus_ms(session_ms);
+                if let Some(t) = g.target.remove(&old) {
+                    g.target.insert(hb.member_id.clone(), t);
+                }
+                self.record(EventKind::StaticMemberReplaced {
+                    group: group_id.into(),
+                    client_id: client_id.into(),
+                    old_member_id: old,
+                    member_id: hb.member_id.clone(),
+                });
+                return true;
+            }
+        }
+        if let Some(r) = g.registry.iter_mut().find(|r| r.member_id == hb.member_id) {
+            // Joining again under its id (a retried join): start over from nothing.
+            r.cg = Default::default();
+            r.assignment.clear();
+            return true;
+        }
+        g.registry.push(Registered {
+            member_id: hb.member_id.clone(),
+            client_id: client_id.into(),
+            group_instance_id: hb.instance_id.clone(),
+            subscription: hb.subscription.clone(),
+            owned: Vec::new(),
+            owned_generation: 0,
+            joined: true,
+            session_deadline: now.plus_ms(session_ms),
+            session_timeout_ms: session_ms,
+            rebalance_timeout_ms: hb.rebalance_timeout_ms,
+            assignment: Vec::new(),
+            cg: Default::default(),
+        });
+        self.record(EventKind::MemberJoined { group: group_id.into(), client_id: client_id.into(), member_id: hb.member_id.clone() });
+        self.cg_bump(group_id, RebalanceCause::MemberJoined { client_id: client_id.into() });
+        true
+    }
+
+    /// A new group epoch and, at once, its target assignment.
+    fn cg_bump(&mut self, group_id: &str, cause: RebalanceCause) {
+        let Some(g) = self.groups.get_mut(group_id) else { return };
+        g.generation += 1;
+        let epoch = g.generation;
+        self.record(EventKind::GroupEpochBumped { group: group_id.into(), epoch, cause });
+        self.cg_compute_target(group_id);
+    }
+
+    fn cg_compute_target(&mut self, group_id: &str) {
+        let Some(g) = self.groups.get(group_id) else { return };
+        let mut partitions_per_topic = BTreeMap::new();
+        for r in &g.registry {
+            for t in &r.subscription {
+                if let Some(topic) = self.topics.get(t) {
+                    partitions_per_topic.insert(t.clone(), topic.partition_count());
+                }
+            }
+        }
+        let subscriptions: Vec<Subscription> = g
+            .registry
+            .iter()
+            .map(|r| Subscription {
+                member_id: r.member_id.clone(),
+                group_instance_id: r.group_instance_id.clone(),
+                topics: r.subscription.clone(),
+                owned: g.target.get(&r.member_id).map(|ps| ps.iter().map(|tp| (tp.topic.clone(), tp.partition)).collect()).unwrap_or_default(),
+                generation: None,
+            })
+            .collect();
+        let assignor = g.config.remote_assignor;
+        let result = assign_server(assignor, &partitions_per_topic, &subscriptions);
+        let target: BTreeMap<String, Vec<TopicPartition>> = result
+            .into_iter()
+            .map(|(member, by_topic)| {
+                let mut tps: Vec<TopicPartition> =
+                    by_topic.into_iter().flat_map(|(t, ps)| ps.into_iter().map(move |p| TopicPartition::new(t.clone(), p))).collect();
+                tps.sort();
+                (member, tps)
+            })
+            .collect();
+        let shown: Vec<(String, Vec<TopicPartition>)> = g
+            .registry
+            .iter()
+            .map(|r| (r.client_id.clone(), target.get(&r.member_id).cloned().unwrap_or_default()))
+            .collect();
+        let Some(g) = self.groups.get_mut(group_id) else { return };
+        g.target = target;
+        g.assignment_epoch = g.generation;
+        g.assigned_counts = partitions_per_topic;
+        let epoch = g.generation;
+        self.record(EventKind::TargetAssignmentComputed { group: group_id.into(), epoch, assignor: assignor.to_string(), target: shown });
+    }
+
+    /// `CurrentAssignmentBuilder`: moves a member towards its target as far as it can now.
+    /// `owned` is what its heartbeat says it still has (None: no heartbeat, just a check).
+    fn cg_advance(&mut self, group_id: &str, member_id: &str, owned: Option<&[TopicPartition]>) {
+        let now = self.now;
+        let Some(g) = self.groups.get(group_id) else { return };
+        let target_epoch = g.assignment_epoch;
+        let target = g.target.get(member_id).cloned().unwrap_or_default();
+        let Some(r) = g.registered(member_id) else { return };
+        let held_elsewhere = |tp: &TopicPartition| {
+            g.registry
+                .iter()
+                .any(|o| o.member_id != member_id && (o.assignment.contains(tp) || o.cg.pending_revocation.contains(tp)))
+        };
+        let mut cg = r.cg.clone();
+        let mut assignment = r.assignment.clone();
+        if cg.state == Reconcile::UnrevokedPartitions {
+            let still = owned.is_none_or(|o| o.iter().any(|tp| cg.pending_revocation.contains(tp)));
+            if still {
+                return;
+            }
+            cg.pending_revocation.clear();
+            cg.revoke_deadline = None;
+        }
+        if cg.state == Reconcile::Stable && cg.member_epoch == target_epoch {
+            return;
+        }
+        let keep: Vec<TopicPartition> = assignment.iter().filter(|tp| target.contains(tp)).cloned().collect();
+        let revoke: Vec<TopicPartition> = assignment.iter().filter(|tp| !target.contains(tp)).cloned().collect();
+        let client_id = r.client_id.clone();
+        let rebalance_timeout = r.rebalance_timeout_ms;
+        let mut event = None;
+        if !revoke.is_empty() {
+            assignment = keep;
+            cg.state = Reconcile::UnrevokedPartitions;
+            cg.pending_revocation = revoke.clone();
+            cg.revoke_deadline = Some(now.plus_ms(rebalance_timeout));
+            event = Some(EventKind::MemberReconciling {
+                group: group_id.into(),
+                client_id,
+                epoch: cg.member_epoch,
+                revoking: revoke,
+                unreleased: Vec::new(),
+            });
+        } else {
+            let mut next = keep;
+            let mut unreleased = Vec::new();
+            for tp in &target {
+                if next.contains(tp) {
+                    continue;
+                }
+                if held_elsewhere(tp) {
+                    unreleased.push(tp.clone());
+                } else {
+                    next.push(tp.clone());
+                }
+            }
+            next.sort();
+            let moved = cg.member_epoch != target_epoch || next != assignment;
+            if cg.member_epoch != target_epoch {
+                cg.previous_epoch = cg.member_epoch;
+                cg.member_epoch = target_epoch;
+            }
+            cg.state = if unreleased.is_empty() { Reconcile::Stable } else { Reconcile::UnreleasedPartitions };
+            assignment = next;
+            if moved {
+                event = Some(EventKind::MemberReconciling { group: group_id.into(), client_id, epoch: target_epoch, revoking: Vec::new(), unreleased });
+            }
+        }
+        let deadline = cg.revoke_deadline.map(|d| (d, cg.member_epoch));
+        let Some(g) = self.groups.get_mut(group_id) else { return };
+        let Some(r) = g.registry.iter_mut().find(|r| r.member_id == member_id) else { return };
+        let newly_unrevoked = cg.state == Reconcile::UnrevokedPartitions && r.cg.state != Reconcile::UnrevokedPartitions;
+        r.cg = cg;
+        r.assignment = assignment;
+        if let Some(e) = event {
+            self.record(e);
+        }
+        if let (true, Some((at, epoch))) = (newly_unrevoked, deadline) {
+            self.schedule(at, Pending::CgRevocationDeadline { group: group_id.into(), member_id: member_id.into(), epoch });
+        }
+    }
+
+    /// The group's state from its members' (`ConsumerGroup.maybeUpdateGroupState`).
+    fn cg_update_state(&mut self, group_id: &str) {
+        let Some(g) = self.groups.get_mut(group_id) else { return };
+        let before = g.state;
+        let state = if g.registry.is_empty() {
+            GroupState::Empty
+        } else if g.registry.iter().all(|r| r.cg.state == Reconcile::Stable && r.cg.member_epoch == g.assignment_epoch) {
+            GroupState::Stable
+        } else {
+            GroupState::Reconciling
+        };
+        g.state = state;
+        if state == GroupState::Empty {
+            g.target.clear();
+        }
+        if state == GroupState::Stable && before != GroupState::Stable {
+            g.rebalances += 1;
+            let generation = g.generation;
+            self.record(EventKind::GroupStable { group: group_id.into(), generation });
+        }
+    }
+
+    /// A member is gone (left, fenced, timed out): a new epoch for the others.
+    pub(super) fn cg_remove(&mut self, group_id: &str, member_id: &str, reason: LeaveReason) {
+        let Some(g) = self.groups.get_mut(group_id) else { return };
+        let Some(i) = g.registry.iter().position(|r| r.member_id == member_id) else { return };
+        let r = g.registry.remove(i);
+        g.target.remove(member_id);
+        self.record(EventKind::MemberLeft { group: group_id.into(), client_id: r.client_id.clone(), member_id: member_id.into(), reason });
+        let empty = self.groups.get(group_id).is_some_and(|g| g.registry.is_empty());
+        if !empty {
+            self.cg_bump(group_id, RebalanceCause::MemberLeft { client_id: r.client_id });
+        }
+        self.cg_update_state(group_id);
+    }
+
+    fn schedule_cg_session_check(&mut self, group_id: &str, member_id: &str, at: SimTime) {
+        self.schedule(at, Pending::SessionCheck { group: group_id.into(), member_id: member_id.into() });
+    }
+
+    /// `group.consumer.session.timeout.ms` passed without a heartbeat.
+    pub(super) fn cg_session_check(&mut self, group_id: &str, member_id: &str) {
+        let now = self.now;
+        let Some(r) = self.groups.get(group_id).and_then(|g| g.registered(member_id)) else { return };
+        if r.session_deadline > now {
+            return;
+        }
+        self.cg_remove(group_id, member_id, LeaveReason::SessionTimeout);
+    }
+
+    /// The rebalance timeout passed while the member still held partitions it had to
+    /// revoke: it is fenced and removed.
+    pub(super) fn cg_revocation_deadline(&mut self, group_id: &str, member_id: &str, epoch: i32) {
+        let now = self.now;
+        let Some(r) = self.groups.get(group_id).and_then(|g| g.registered(member_id)) else { return };
+        let late = r.cg.state == Reconcile::UnrevokedPartitions && r.cg.member_epoch == epoch && r.cg.revoke_deadline.is_some_and(|d| d <= now);
+        if late {
+            self.cg_remove(group_id, member_id, LeaveReason::RevocationTimeout);
+        }
+    }
+
+    /// OffsetCommit under the consumer protocol: the member's current epoch is required.
+    pub(super) fn cg_commit_check(&self, group_id: &str, member_id: &str, epoch: i32) -> Option<GroupError> {
+        let g = self.groups.get(group_id)?;
+        match g.registered(member_id) {
+            None => Some(GroupError::UnknownMemberId),
+            Some(r) if r.cg.member_epoch != epoch => Some(GroupError::StaleMemberEpoch),
+            Some(_) => None,
+        }
+    }
+}
