@@ -286,10 +286,71 @@ pub struct Group {
     /// KIP-848: each member's target assignment, by member id.
     pub target: BTreeMap<String, Vec<TopicPartition>>,
     /// Partitions nobody consumes since a revocation or crash, and since when.
-    pub(crate) partition_gaps: BTreeMap<TopicPartition, SimTime>,
+    pub partition_gaps: BTreeMap<TopicPartition, SimTime>,
     /// Total time partitions went unconsumed between a revocation (or crash) and the
     /// next owner's start: what a rebalance costs the group, summed over partitions.
     pub partition_downtime_ms: u64,
+    /// Who last gave each partition up, how and when (to explain duplicates).
+    pub(crate) handovers: BTreeMap<TopicPartition, Handover>,
+    /// The newest duplicates with their cause (at most [`DUPLICATES_KEPT`]).
+    pub(crate) duplicate_log: VecDeque<DuplicateRecord>,
+}
+
+/// How many duplicates a group keeps with their cause.
+pub const DUPLICATES_KEPT: usize = 200;
+
+/// How a member lost a partition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HandoverKind {
+    /// It gave the partition up in a rebalance (or after leaving the group).
+    Revoked,
+    /// Its process died.
+    Crashed,
+}
+
+/// A partition changing hands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Handover {
+    pub from: String,
+    pub kind: HandoverKind,
+    pub at: SimTime,
+    /// The group's committed offset at that moment (where the next owner starts).
+    pub committed: Option<u64>,
+}
+
+/// A record the group processed twice, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DuplicateRecord {
+    pub tp: TopicPartition,
+    pub offset: u64,
+    pub value: String,
+    /// Who processed it before and when, if still in that member's recent deliveries.
+    pub first: Option<(String, SimTime)>,
+    pub again: (String, SimTime),
+    /// How the partition changed hands in between: the committed offset then was at or
+    /// below this record, so the next owner read it again.
+    pub handover: Option<Handover>,
+}
+
+/// Why the group never processed a record it committed past.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum LostCause {
+    /// Delivered to `member`, whose offsets were committed before it processed the record
+    /// (commit before processing, or an auto-commit), then it crashed or lost the partition.
+    CommittedBeforeProcessing { member: String, delivered_at: SimTime },
+    /// Committed past without anyone receiving it (the member's recent deliveries no
+    /// longer show it, or a position jumped).
+    NeverDelivered,
+}
+
+/// A record lost to the group, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LostRecord {
+    pub tp: TopicPartition,
+    pub offset: u64,
+    pub cause: LostCause,
 }
 
 impl Group {
@@ -327,6 +388,8 @@ impl Group {
             target: BTreeMap::new(),
             partition_gaps: BTreeMap::new(),
             partition_downtime_ms: 0,
+            handovers: BTreeMap::new(),
+            duplicate_log: VecDeque::new(),
         }
     }
 
@@ -350,6 +413,45 @@ impl Group {
                 .count() as u64;
         }
         lost
+    }
+
+    /// The lost records (at most `limit`), each with its cause.
+    pub fn lost_details(&self, limit: usize) -> Vec<LostRecord> {
+        let in_hand: std::collections::BTreeSet<(&TopicPartition, u64)> = self
+            .members
+            .iter()
+            .filter(|m| m.phase != Phase::Crashed)
+            .flat_map(|m| m.processing.iter().map(|d| (&d.tp, d.offset)))
+            .collect();
+        let mut out = Vec::new();
+        for (tp, committed) in &self.committed {
+            let first = self.first_positions.get(tp).copied().unwrap_or(*committed);
+            let seen = self.processed.get(tp);
+            let span = committed.saturating_sub(first).min(1_000_000);
+            for o in first..first + span {
+                if out.len() >= limit {
+                    return out;
+                }
+                if seen.is_some_and(|s| s.contains(&o)) || in_hand.contains(&(tp, o)) {
+                    continue;
+                }
+                let delivered = self
+                    .members
+                    .iter()
+                    .find_map(|m| m.received().find(|d| &d.tp == tp && d.offset == o).map(|d| (m.client_id.clone(), d.at)));
+                let cause = match delivered {
+                    Some((member, delivered_at)) => LostCause::CommittedBeforeProcessing { member, delivered_at },
+                    None => LostCause::NeverDelivered,
+                };
+                out.push(LostRecord { tp: tp.clone(), offset: o, cause });
+            }
+        }
+        out
+    }
+
+    /// The newest duplicates, oldest first, each with its cause.
+    pub fn duplicate_details(&self) -> impl Iterator<Item = &DuplicateRecord> {
+        self.duplicate_log.iter()
     }
 
     /// The coordinator's record of a member.

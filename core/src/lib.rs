@@ -12,6 +12,7 @@ pub mod rng;
 pub mod time;
 pub mod cluster;
 pub mod command;
+pub mod compare;
 pub mod config;
 pub mod event;
 pub mod group;

@@ -6,7 +6,9 @@ use crate::cluster::BrokerId;
 use crate::event::{Event, LossCause};
 use crate::log::PartitionLog;
 use crate::monitor::Finding;
-use crate::group::{Activity, CommitMode, Delivery, GroupState, Phase, RebalanceProtocol};
+use crate::group::{Activity, CommitMode, Delivery, DuplicateRecord, GroupState, LostRecord, Phase, RebalanceProtocol, Reconcile};
+use crate::config::GroupProtocol;
+use crate::assign::server::ServerAssignor;
 use crate::partitioner::PartitionerKind;
 use crate::producer::SentRecord;
 use crate::record::{RecordId, TopicPartition};
@@ -149,7 +151,21 @@ pub struct GroupView {
     pub lost: u64,
     pub members: Vec<MemberView>,
     pub committed: Vec<(TopicPartition, u64)>,
+    /// `group.protocol`, and the broker-side assignor it uses under `consumer`.
+    pub group_protocol: GroupProtocol,
+    pub remote_assignor: ServerAssignor,
+    /// KIP-848: the epoch of the current target assignment (the group epoch is `generation`).
+    pub assignment_epoch: i32,
+    /// Time partitions went unconsumed after revocations and crashes, summed.
+    pub partition_downtime_ms: u64,
+    /// The newest duplicates with their cause, oldest first.
+    pub duplicate_details: Vec<DuplicateRecord>,
+    /// The first lost records (at most [`LOST_SHOWN`]) with their cause.
+    pub lost_details: Vec<LostRecord>,
 }
+
+/// How many lost records a snapshot explains per group.
+pub const LOST_SHOWN: usize = 50;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MemberView {
@@ -170,6 +186,15 @@ pub struct MemberView {
     pub processed_total: u64,
     /// Time it could not consume because of rebalances.
     pub rebalance_pause_ms: u64,
+    /// Since when it cannot consume because of a rebalance or crash (a pause under way).
+    pub paused_since: Option<SimTime>,
+    /// When the coordinator removes it unless a heartbeat arrives (its session deadline).
+    pub session_deadline: Option<SimTime>,
+    /// When it leaves the group unless it calls `poll()` (only while outside `poll()`).
+    pub poll_deadline: Option<SimTime>,
+    /// KIP-848: where the coordinator sees it on the way to its target, and that target.
+    pub reconcile: Option<Reconcile>,
+    pub target: Vec<TopicPartition>,
 }
 
 fn record_views(log: &PartitionLog) -> Vec<RecordView> {
@@ -306,9 +331,24 @@ impl Sim {
                             processing_ms: m.config.processing_ms,
                             processed_total: m.processed_total,
                             rebalance_pause_ms: m.rebalance_pause_ms,
+                            paused_since: m.paused_since,
+                            session_deadline: g.registry.iter().find(|r| r.client_id == m.client_id && r.member_id == m.member_id).map(|r| r.session_deadline),
+                            poll_deadline: (m.phase != Phase::Crashed && (m.paused || !m.processing.is_empty()))
+                                .then(|| m.last_poll.plus_ms(m.config.max_poll_interval_ms)),
+                            reconcile: g
+                                .consumer_protocol()
+                                .then(|| g.registry.iter().find(|r| r.member_id == m.member_id).map(|r| r.cg.state))
+                                .flatten(),
+                            target: g.target.get(&m.member_id).cloned().unwrap_or_default(),
                         })
                         .collect(),
                     committed: g.committed.iter().map(|(tp, o)| (tp.clone(), *o)).collect(),
+                    group_protocol: g.config.group_protocol,
+                    remote_assignor: g.config.remote_assignor,
+                    assignment_epoch: g.assignment_epoch,
+                    partition_downtime_ms: g.partition_downtime_ms,
+                    duplicate_details: g.duplicate_details().cloned().collect(),
+                    lost_details: g.lost_details(LOST_SHOWN),
                 })
                 .collect(),
             flights: self.in_flight(),

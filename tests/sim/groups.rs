@@ -194,6 +194,42 @@ fn crash_while_processing(mode: CommitMode) -> (u64, u64, u64) {
     (g.duplicates, g.lost_records(), processed.len() as u64)
 }
 
+/// Each duplicate and each lost record carries its cause: who had it first, how the
+/// partition changed hands, and where the next owner started.
+#[test]
+fn duplicates_and_losses_are_attributed_to_the_crash_and_the_commit() {
+    use kafka_sandbox_core::group::{HandoverKind, LostCause};
+    let attributed = |mode: CommitMode| {
+        let mut sim = build(vec![member("c1", None, mode, 200)], Strategy::Range);
+        sim.apply(Command::AddMember { group: "g".into(), member: member("c2", None, mode, 1) }).expect("add c2");
+        run(&mut sim, 8_000);
+        produce_n(&mut sim, 0, 8);
+        run(&mut sim, 300);
+        sim.apply(Command::CrashMember { group: "g".into(), client_id: "c1".into() }).expect("crash");
+        run(&mut sim, 20_000);
+        let g = sim.group("g").expect("group").clone();
+        (g.duplicate_details().cloned().collect::<Vec<_>>(), g.lost_details(100), g.duplicates, g.lost_records())
+    };
+    let (dups, lost, count, _) = attributed(CommitMode::SyncAfterProcessing);
+    assert_eq!(dups.len() as u64, count);
+    assert!(lost.is_empty());
+    for d in &dups {
+        assert_eq!(d.first.as_ref().map(|f| f.0.as_str()), Some("c1"), "{d:?}");
+        assert_eq!(d.again.0, "c2");
+        let h = d.handover.as_ref().expect("handover");
+        assert_eq!((h.from.as_str(), h.kind), ("c1", HandoverKind::Crashed));
+        // The committed offset then did not cover the record: that is why it came back.
+        assert!(h.committed.is_none_or(|c| c <= d.offset), "{d:?}");
+    }
+    let (dups, lost, _, lost_count) = attributed(CommitMode::BeforeProcessing);
+    assert!(dups.is_empty());
+    assert_eq!(lost.len() as u64, lost_count);
+    assert!(!lost.is_empty());
+    for l in &lost {
+        assert!(matches!(&l.cause, LostCause::CommittedBeforeProcessing { member, .. } if member == "c1"), "{l:?}");
+    }
+}
+
 #[test]
 fn commit_after_processing_and_a_crash_give_duplicates_but_no_loss() {
     let (duplicates, lost, processed) = crash_while_processing(CommitMode::SyncAfterProcessing);

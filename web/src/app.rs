@@ -1,7 +1,7 @@
 //! The root component: owns the state and the animation timer, lays out the panels.
 
 use crate::i18n::{self, Lang};
-use crate::panels::{Brokers, Controls, EventLog, Groups, Guarantees, Producers, ScenarioPanel, TopicView, Wire, WireSide};
+use crate::panels::{Brokers, ComparePanel, Controls, EventLog, Groups, Guarantees, Producers, ScenarioPanel, TopicView, Wire, WireSide};
 use crate::state::{Action, AppState, Notice, TICK_MS};
 use gloo_timers::callback::Interval;
 use std::rc::Rc;
@@ -75,6 +75,7 @@ pub fn App() -> Html {
     let next_value = crate::state::next_value(&model.sim);
     let retries = model.retries.clone();
     let group_logs = Rc::new(model.groups.all());
+    let comparison = model.comparison.clone();
     drop(model);
     let findings = Rc::new(crate::view::guarantee_rows(lang, &snap, GUARANTEE_ROWS));
 
@@ -117,6 +118,7 @@ pub fn App() -> Html {
                 <Groups {lang} snap={snap.clone()} logs={group_logs} dispatch={dispatch.clone()} />
             </section>
             <Brokers {lang} snap={snap.clone()} dispatch={dispatch.clone()} />
+            <ComparePanel {lang} snap={snap.clone()} result={comparison} dispatch={dispatch.clone()} />
             <div class="bottom">
                 <EventLog {lang} {events} />
                 <Guarantees {lang} rows={findings} total={snap.findings_total} broken={snap.promises_broken} />

@@ -114,6 +114,41 @@ msgs! {
     STATE_PREPARING = "PreparingRebalance（准备再均衡）", "PreparingRebalance";
     STATE_STABLE = "Stable（稳定）", "Stable";
     STATE_COMPLETING = "CompletingRebalance（完成再均衡）", "CompletingRebalance";
+    STATE_RECONCILING = "Reconciling（协调中）", "Reconciling";
+    COMPARE_TITLE = "对比：eager、cooperative 与 KIP-848", "Compare: eager, cooperative and KIP-848";
+    COMPARE_HINT = "用同一个种子把当前场景运行三次：组分别使用 eager range、cooperative-sticky（KIP-429）和 group.protocol=consumer（KIP-848，uniform），在当前时刻做同一个成员变化，比较谁停止消费、停了多久。", "Runs the current scenario three times with the same seed — the group under eager range, cooperative-sticky (KIP-429) and group.protocol=consumer (KIP-848, uniform) — makes the same membership change now, and compares who stops consuming and for how long.";
+    COMPARE_RUN = "对比", "Compare";
+    COMPARE_CLOSE = "关闭对比", "Close comparison";
+    COMPARE_CHANGE = "变化", "Change";
+    VARIANT_EAGER = "eager（range）", "eager (range)";
+    VARIANT_COOPERATIVE = "cooperative（cooperative-sticky）", "cooperative (cooperative-sticky)";
+    VARIANT_CONSUMER = "consumer（KIP-848，uniform）", "consumer (KIP-848, uniform)";
+    METRIC_STOPPED = "完全停止消费的成员", "members that stopped consuming";
+    METRIC_REVOKED = "交出的分区", "partitions given up";
+    METRIC_DOWNTIME = "分区无人消费的总时长", "partition time without a consumer";
+    METRIC_SETTLED = "到达最终分配用时", "until the final assignment";
+    METRIC_ROUNDS = "全组轮次（代 / 组纪元）", "group-wide rounds (generations / epochs)";
+    METRIC_DUP_LOST = "重复 / 丢失", "duplicates / lost";
+    COMPARE_LANES = "每个成员正在消费的分区数（红 = 0）", "partitions each member consumes over time (red = none)";
+    COMPARE_NOTE = "eager：所有人短暂停止（屏障），但交接快；cooperative：只移动要换主的分区，但需要第二轮再均衡；KIP-848：没有屏障、没人停止，被移动的分区在成员下一次心跳（group.consumer.heartbeat.interval.ms = 5 s）时交接。", "eager: everyone stops briefly (the barrier) but the hand-over is quick; cooperative: only moving partitions change hands, in a second rebalance; KIP-848: no barrier and nobody stops, moving partitions change hands at the members' next heartbeats (group.consumer.heartbeat.interval.ms = 5 s).";
+    NOT_SETTLED = "窗口内未稳定", "not within the window";
+    SESSION_LEFT = "会话剩余", "session left";
+    SESSION_LEFT_HINT = "协调者在这个时刻前收不到心跳就移除该成员（每次心跳都会续期；崩溃的成员不再续期）", "The coordinator removes the member if no heartbeat arrives by then (each heartbeat renews it; a crashed member's does not)";
+    POLL_LEFT = "poll 期限", "poll deadline";
+    POLL_LEFT_HINT = "应用在 poll() 之外（处理中或卡住）：超过 max.poll.interval.ms 不调用 poll()，心跳线程就让它离开组", "The application is outside poll() (processing or stuck): without a poll() within max.poll.interval.ms the heartbeat thread makes it leave the group";
+    PAUSED_NOW = "已停止消费", "not consuming for";
+    DUP_LIST = "重复处理的记录及原因", "Records processed twice, and why";
+    LOST_LIST = "丢失的记录及原因", "Records lost, and why";
+    TARGET = "目标", "target";
+    STATE_RECONCILING_WHY = "KIP-848：有新的目标分配，部分成员还没到达；其余成员照常消费，没有全组屏障", "KIP-848: a new target assignment exists and some members have not reached it; the others keep consuming, there is no group-wide barrier";
+    PROTOCOL_CONSUMER = "consumer（KIP-848）", "consumer (KIP-848)";
+    PROTOCOL_CONSUMER_HINT = "group.protocol=consumer（Kafka 4.0 GA）：只有一个 ConsumerGroupHeartbeat 请求；broker 用自己的分配器计算目标分配，每个成员通过心跳各自走向目标：先交出要让出的分区，再领取已被释放的分区", "group.protocol=consumer (GA in Kafka 4.0): a single ConsumerGroupHeartbeat RPC; the broker computes the target assignment with its own assignor and each member moves towards it through its heartbeats — first giving up what moves, then taking partitions once released";
+    RECONCILE_STABLE = "已到达目标", "at target";
+    RECONCILE_UNREVOKED = "待交出分区", "revoking";
+    RECONCILE_UNRELEASED = "等待释放", "awaiting release";
+    RECONCILE_HINT = "协调者眼中的成员状态（CurrentAssignmentBuilder）：待交出 = 它要先放弃某些分区，纪元不变；等待释放 = 它已进入新纪元，但有些目标分区仍被别人持有", "The member as the coordinator sees it (CurrentAssignmentBuilder): revoking = it must first give some partitions up, its epoch waits; awaiting release = it has the new epoch but some target partitions are still held by others";
+    GROUP_EPOCH = "纪元", "epoch";
+    EPOCH_HINT = "组纪元（group epoch）随每次成员变化增加；成员纪元（member epoch）是它已到达的目标分配的纪元", "The group epoch goes up with every membership change; a member's epoch is that of the target assignment it has reached";
     STATE_EMPTY_WHY = "组里没有成员；已提交的位移仍然保留", "No members; the committed offsets are kept";
     STATE_PREPARING_WHY = "有成员加入、离开或设置改变：协调者等待每个成员重新发送 JoinGroup（其他成员从下一次心跳得知）", "A member joined, left or changed: the coordinator waits for every member to send JoinGroup again (the others learn it from their next heartbeat)";
     STATE_COMPLETING_WHY = "所有成员都已加入：协调者等待 leader 在 SyncGroup 中送来分配方案", "Everyone has joined: the coordinator waits for the leader's SyncGroup with the assignment";
@@ -426,6 +461,16 @@ pub fn member_generation(lang: Lang, g: i32) -> String {
     }
 }
 
+/// A consumer-protocol member's epoch: "epoch 3" (0 while joining).
+pub fn member_epoch(lang: Lang, e: i32) -> String {
+    match (lang, e <= 0) {
+        (Lang::Zh, true) => "纪元 —".into(),
+        (Lang::En, true) => "epoch —".into(),
+        (Lang::Zh, false) => format!("纪元 {e}"),
+        (Lang::En, false) => format!("epoch {e}"),
+    }
+}
+
 /// Milliseconds as seconds with one decimal: "1.2 s".
 pub fn seconds(ms: u64) -> String {
     format!("{:.1} s", ms as f64 / 1000.0)
@@ -500,6 +545,8 @@ pub fn leave_reason(lang: Lang, r: LeaveReason) -> &'static str {
         (LeaveReason::PollTimeout, Lang::En) => "no poll() within max.poll.interval.ms",
         (LeaveReason::RebalanceTimeout, Lang::Zh) => "未在再均衡超时内重新加入",
         (LeaveReason::RebalanceTimeout, Lang::En) => "did not rejoin within the rebalance timeout",
+        (LeaveReason::RevocationTimeout, Lang::Zh) => "未在再均衡超时内交出分区",
+        (LeaveReason::RevocationTimeout, Lang::En) => "did not revoke its partitions within the rebalance timeout",
     }
 }
 
@@ -520,6 +567,9 @@ pub fn group_error_code(e: GroupError) -> &'static str {
         GroupError::IllegalGeneration => "ILLEGAL_GENERATION",
         GroupError::RebalanceInProgress => "REBALANCE_IN_PROGRESS",
         GroupError::CoordinatorNotAvailable => "COORDINATOR_NOT_AVAILABLE",
+        GroupError::FencedMemberEpoch => "FENCED_MEMBER_EPOCH",
+        GroupError::StaleMemberEpoch => "STALE_MEMBER_EPOCH",
+        GroupError::UnreleasedInstanceId => "UNRELEASED_INSTANCE_ID",
     }
 }
 
@@ -550,6 +600,7 @@ pub fn group_state_why(lang: Lang, s: GroupState) -> &'static str {
         GroupState::PreparingRebalance => STATE_PREPARING_WHY,
         GroupState::CompletingRebalance => STATE_COMPLETING_WHY,
         GroupState::Stable => STATE_STABLE_WHY,
+        GroupState::Reconciling => STATE_RECONCILING_WHY,
     }
     .get(lang)
 }
@@ -560,6 +611,7 @@ pub fn group_state(lang: Lang, s: GroupState) -> &'static str {
         GroupState::PreparingRebalance => STATE_PREPARING,
         GroupState::CompletingRebalance => STATE_COMPLETING,
         GroupState::Stable => STATE_STABLE,
+        GroupState::Reconciling => STATE_RECONCILING,
     }
     .get(lang)
 }
@@ -603,6 +655,8 @@ fn cause(lang: Lang, c: &RebalanceCause) -> String {
         (RebalanceCause::MemberRejoined { client_id }, Lang::En) => format!("{client_id} rejoined"),
         (RebalanceCause::AssignorChanged, Lang::Zh) => "分配策略改变".into(),
         (RebalanceCause::AssignorChanged, Lang::En) => "assignor changed".into(),
+        (RebalanceCause::TopicMetadataChanged { topic }, Lang::Zh) => format!("{topic} 的分区数变了"),
+        (RebalanceCause::TopicMetadataChanged { topic }, Lang::En) => format!("{topic}'s partition count changed"),
     }
 }
 
@@ -941,7 +995,129 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
                 format!("Command refused: {reason}")
             }
         }
+        E::ConsumerHeartbeatSent { client_id, member_epoch, owned, .. } => match (zh, *member_epoch) {
+            (true, 0) => format!("{client_id} 发送 ConsumerGroupHeartbeat（纪元 0 = 加入）"),
+            (false, 0) => format!("{client_id} sends ConsumerGroupHeartbeat (epoch 0 = join)"),
+            (true, -1) => format!("{client_id} 发送纪元 -1 的心跳：离开组"),
+            (false, -1) => format!("{client_id} sends a heartbeat with epoch -1: leaving the group"),
+            (true, -2) => format!("静态成员 {client_id} 发送纪元 -2 的心跳：暂时离开，位置和分区保留到会话超时"),
+            (false, -2) => format!("Static member {client_id} sends epoch -2: a temporary leave, its place and partitions kept until its session times out"),
+            (true, e) => format!("{client_id} 立即发送心跳确认新分配（纪元 {e}，持有 {}）", tps(owned)),
+            (false, e) => format!("{client_id} heartbeats at once to acknowledge its assignment (epoch {e}, owns {})", tps(owned)),
+        },
+        E::GroupEpochBumped { group, epoch, cause: c } => {
+            if zh {
+                format!("{group} 的组纪元升到 {epoch}（{}）：协调者马上计算新的目标分配，没有 JoinGroup 轮次", cause(lang, c))
+            } else {
+                format!("{group}'s group epoch goes to {epoch} ({}): the coordinator computes a new target assignment at once, no JoinGroup round", cause(lang, c))
+            }
+        }
+        E::TargetAssignmentComputed { group, epoch, assignor, target } => {
+            let list = target.iter().map(|(c, ps)| format!("{c}: {}", tps(ps))).collect::<Vec<_>>().join("; ");
+            if zh {
+                format!("{group} 纪元 {epoch} 的目标分配（broker 端 {assignor} 分配器）：{list}")
+            } else {
+                format!("{group} target assignment for epoch {epoch} (broker-side {assignor} assignor): {list}")
+            }
+        }
+        E::MemberReconciling { client_id, epoch, revoking, unreleased, .. } => {
+            match (zh, revoking.is_empty(), unreleased.is_empty()) {
+                (true, false, _) => format!("协调者告诉 {client_id}：先交出 {}，纪元保持 {epoch}", tps(revoking)),
+                (false, false, _) => format!("The coordinator tells {client_id} to give up {} first; its epoch stays {epoch}", tps(revoking)),
+                (true, true, false) => format!("{client_id} 进入纪元 {epoch}，还在等待别人释放 {}", tps(unreleased)),
+                (false, true, false) => format!("{client_id} reaches epoch {epoch}, still waiting for {} to be released", tps(unreleased)),
+                (true, true, true) => format!("{client_id} 到达纪元 {epoch} 的目标分配"),
+                (false, true, true) => format!("{client_id} reaches its target assignment of epoch {epoch}"),
+            }
+        }
+        E::ConsumerFailed { client_id, error, .. } => {
+            if zh {
+                format!("{client_id} 遇到致命错误 {} 并停止（旧实例崩溃时没有释放 group.instance.id，需等它的会话超时）", group_error_code(*error))
+            } else {
+                format!("{client_id} fails with {} and stops (its crashed predecessor never released the group.instance.id; wait for its session to time out)", group_error_code(*error))
+            }
+        }
     }
+}
+
+/// "join a new consumer c9" / "close c1" / "crash c1".
+pub fn change_label(lang: Lang, c: &kafka_sandbox_core::compare::Change) -> String {
+    use kafka_sandbox_core::compare::Change as C;
+    match (c, lang) {
+        (C::Join { client_id }, Lang::Zh) => format!("新消费者 {client_id} 加入"),
+        (C::Join { client_id }, Lang::En) => format!("a new consumer {client_id} joins"),
+        (C::Leave { client_id }, Lang::Zh) => format!("{client_id} 正常关闭"),
+        (C::Leave { client_id }, Lang::En) => format!("{client_id} closes gracefully"),
+        (C::Crash { client_id }, Lang::Zh) => format!("{client_id} 崩溃"),
+        (C::Crash { client_id }, Lang::En) => format!("{client_id} crashes"),
+    }
+}
+
+pub fn variant(lang: Lang, v: kafka_sandbox_core::compare::Variant) -> &'static str {
+    use kafka_sandbox_core::compare::Variant as V;
+    match v {
+        V::Eager => VARIANT_EAGER,
+        V::Cooperative => VARIANT_COOPERATIVE,
+        V::Consumer => VARIANT_CONSUMER,
+    }
+    .get(lang)
+}
+
+/// One duplicate, explained.
+pub fn duplicate_line(lang: Lang, d: &kafka_sandbox_core::group::DuplicateRecord) -> String {
+    use kafka_sandbox_core::group::HandoverKind;
+    let (again, at) = (&d.again.0, seconds(d.again.1.ms()));
+    let first = match (&d.first, lang) {
+        (Some((c, t)), Lang::Zh) => format!("{c} 在 {} 已处理过", seconds(t.ms())),
+        (Some((c, t)), Lang::En) => format!("{c} processed it at {}", seconds(t.ms())),
+        (None, Lang::Zh) => "之前已处理过".to_string(),
+        (None, Lang::En) => "processed earlier".to_string(),
+    };
+    let hand = match (&d.handover, lang) {
+        (Some(h), Lang::Zh) => {
+            let how = if h.kind == HandoverKind::Crashed { "崩溃" } else { "在再均衡中交出分区" };
+            let c = h.committed.map(|c| c.to_string()).unwrap_or_else(|| "无".into());
+            format!("；{} 于 {} {how}，当时已提交位移为 {c}（≤ {}，提交落后于处理）", h.from, seconds(h.at.ms()), d.offset)
+        }
+        (Some(h), Lang::En) => {
+            let how = if h.kind == HandoverKind::Crashed { "crashed" } else { "gave the partition up in a rebalance" };
+            let c = h.committed.map(|c| c.to_string()).unwrap_or_else(|| "none".into());
+            format!("; {} {how} at {} when the committed offset was {c} (≤ {}: the commit lagged processing)", h.from, seconds(h.at.ms()), d.offset)
+        }
+        (None, _) => String::new(),
+    };
+    match lang {
+        Lang::Zh => format!("{}（P{} 位移 {}）：{first}，{again} 在 {at} 又处理一次{hand}", d.value, d.tp.partition, d.offset),
+        Lang::En => format!("{} (P{} offset {}): {first}, {again} again at {at}{hand}", d.value, d.tp.partition, d.offset),
+    }
+}
+
+/// One lost record, explained.
+pub fn lost_line(lang: Lang, l: &kafka_sandbox_core::group::LostRecord) -> String {
+    use kafka_sandbox_core::group::LostCause;
+    match (&l.cause, lang) {
+        (LostCause::CommittedBeforeProcessing { member, delivered_at }, Lang::Zh) => format!(
+            "P{} 位移 {}：{} 时交给 {member}，位移在它处理之前就已提交，随后它崩溃或失去了分区，接手者从提交位移之后开始",
+            l.tp.partition, l.offset, seconds(delivered_at.ms())
+        ),
+        (LostCause::CommittedBeforeProcessing { member, delivered_at }, Lang::En) => format!(
+            "P{} offset {}: delivered to {member} at {}, committed before it was processed; then {member} crashed or lost the partition and the next owner started after the commit",
+            l.tp.partition, l.offset, seconds(delivered_at.ms())
+        ),
+        (LostCause::NeverDelivered, Lang::Zh) => format!("P{} 位移 {}：提交位移越过了它，但没有成员收到过它", l.tp.partition, l.offset),
+        (LostCause::NeverDelivered, Lang::En) => format!("P{} offset {}: the committed offset passed it but no member received it", l.tp.partition, l.offset),
+    }
+}
+
+/// The coordinator's reconciliation state of a consumer-protocol member.
+pub fn reconcile(lang: Lang, r: kafka_sandbox_core::group::Reconcile) -> &'static str {
+    use kafka_sandbox_core::group::Reconcile as R;
+    match r {
+        R::Stable => RECONCILE_STABLE,
+        R::UnrevokedPartitions => RECONCILE_UNREVOKED,
+        R::UnreleasedPartitions => RECONCILE_UNRELEASED,
+    }
+    .get(lang)
 }
 
 #[cfg(test)]

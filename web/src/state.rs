@@ -46,6 +46,8 @@ pub struct Model {
     pub retries: RetryWatch,
     /// Each group's rebalance timeline and departures, read from the trace.
     pub groups: GroupWatch,
+    /// The last eager/cooperative/KIP-848 comparison asked for (or why it could not run).
+    pub comparison: Option<Result<Rc<kafka_sandbox_core::compare::Comparison>, String>>,
     /// Fractional simulated milliseconds carried between ticks.
     carry_ms: f64,
 }
@@ -101,6 +103,7 @@ impl Model {
             last_produce: None,
             retries: RetryWatch::default(),
             groups: GroupWatch::default(),
+            comparison: None,
             carry_ms: 0.0,
         }
     }
@@ -161,7 +164,8 @@ pub enum Action {
     SetCommitMode { group: String, client_id: String, commit_mode: CommitMode },
     /// Pause and step until the group's protocol shows its next event.
     StepGroup { group: String },
-    AddGroup { id: String, reset: OffsetReset, assignor: Strategy },
+    /// `protocol` None: classic with `assignor`; Some: KIP-848 with that broker assignor.
+    AddGroup { id: String, reset: OffsetReset, assignor: Strategy, protocol: Option<kafka_sandbox_core::assign::server::ServerAssignor> },
     SetAssignor { group: String, assignor: Strategy },
     SetPartitioner { producer: String, partitioner: PartitionerKind },
     /// The broker process dies (its logs stay on disk).
@@ -179,6 +183,10 @@ pub enum Action {
     /// runs again from the start.
     SetReplicationFactor { topic: String, replication_factor: u32 },
     Dismiss,
+    /// Run the scenario under eager, cooperative and KIP-848 with the same change to
+    /// `group` at the current simulated time, and show the three side by side.
+    Compare { group: String, change: kafka_sandbox_core::compare::Change },
+    CloseComparison,
 }
 
 impl Reducible for AppState {
@@ -333,12 +341,21 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             };
             true
         }
-        Action::AddGroup { id, reset, assignor } => {
+        Action::AddGroup { id, reset, assignor, protocol } => {
             let topics: Vec<String> = m.sim.topics().map(|t| t.name.clone()).collect();
             let spec = GroupSpec {
                 id: id.trim().to_string(),
                 topics,
-                config: GroupConfig { assignor, auto_offset_reset: reset },
+                config: GroupConfig {
+                    assignor,
+                    auto_offset_reset: reset,
+                    group_protocol: if protocol.is_some() {
+                        kafka_sandbox_core::config::GroupProtocol::Consumer
+                    } else {
+                        kafka_sandbox_core::config::GroupProtocol::Classic
+                    },
+                    remote_assignor: protocol.unwrap_or_default(),
+                },
                 members: vec![MemberSpec::new("Consumer1")],
             };
             let result = m.sim.apply(Command::AddGroup { group: spec });
@@ -417,6 +434,17 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         }
         Action::Dismiss => {
             m.notice = None;
+            true
+        }
+        Action::Compare { group, change } => {
+            // From now (at least 15 s in, so the group has formed), over 45 s.
+            let at = SimTime(m.sim.now().ms().max(15_000));
+            let result = kafka_sandbox_core::compare::compare_protocols(&m.scenario, &group, &change, at, 45_000);
+            m.comparison = Some(result.map(Rc::new));
+            true
+        }
+        Action::CloseComparison => {
+            m.comparison = None;
             true
         }
     }

@@ -38,7 +38,12 @@ pub fn protocol_group(kind: &EventKind, rebalancing: bool) -> Option<&str> {
         | E::GroupStable { group, .. }
         | E::PositionSet { group, .. }
         | E::PositionReset { group, .. }
-        | E::MetadataChangeNoticed { group, .. } => Some(group),
+        | E::MetadataChangeNoticed { group, .. }
+        | E::ConsumerHeartbeatSent { group, .. }
+        | E::GroupEpochBumped { group, .. }
+        | E::TargetAssignmentComputed { group, .. }
+        | E::MemberReconciling { group, .. }
+        | E::ConsumerFailed { group, .. } => Some(group),
         E::OffsetsCommitted { group, .. } if rebalancing => Some(group),
         _ => None,
     }
@@ -91,7 +96,7 @@ impl GroupWatch {
             }
             let log = Rc::make_mut(self.groups.entry(group.to_string()).or_default());
             match &e.kind {
-                E::RebalanceStarted { .. } => log.rebalancing = true,
+                E::RebalanceStarted { .. } | E::GroupEpochBumped { .. } => log.rebalancing = true,
                 E::GroupStable { .. } => log.rebalancing = false,
                 E::OffsetsCommitted { .. } if !log.rebalancing => continue,
                 E::MemberLeft { client_id, reason, .. } => {

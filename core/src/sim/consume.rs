@@ -242,6 +242,24 @@ impl Sim {
         let duplicate = !seen.insert(d.offset);
         if duplicate {
             group.duplicates += 1;
+            // Who had it first: the newest earlier delivery of this record to anyone.
+            let first = group
+                .members
+                .iter()
+                .flat_map(|m| m.received().filter(|x| x.tp == d.tp && x.offset == d.offset && x.at < d.at).map(move |x| (m.client_id.clone(), x.at)))
+                .max_by_key(|(_, at)| *at);
+            let record = crate::group::DuplicateRecord {
+                tp: d.tp.clone(),
+                offset: d.offset,
+                value: d.value.clone(),
+                first,
+                again: (client_id.to_string(), now),
+                handover: group.handovers.get(&d.tp).cloned(),
+            };
+            if group.duplicate_log.len() == crate::group::DUPLICATES_KEPT {
+                group.duplicate_log.pop_front();
+            }
+            group.duplicate_log.push_back(record);
         }
         let m = &mut group.members[i];
         m.processed_total += 1;

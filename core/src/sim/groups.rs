@@ -185,7 +185,10 @@ impl Sim {
         let gone = std::mem::take(&mut m.assigned);
         if let Some(g) = self.groups.get_mut(group_id) {
             for tp in gone {
-                g.partition_gaps.entry(tp).or_insert(now);
+                g.partition_gaps.entry(tp.clone()).or_insert(now);
+                let committed = g.committed.get(&tp).copied();
+                let h = crate::group::Handover { from: client_id.into(), kind: crate::group::HandoverKind::Crashed, at: now, committed };
+                g.handovers.insert(tp, h);
             }
         }
         let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };

@@ -598,10 +598,13 @@ impl Sim {
     fn note_partition_gaps(&mut self, kind: &EventKind) {
         let now = self.now;
         match kind {
-            EventKind::PartitionsRevoked { group, partitions, .. } => {
+            EventKind::PartitionsRevoked { group, client_id, partitions } => {
                 if let Some(g) = self.groups.get_mut(group) {
                     for tp in partitions {
                         g.partition_gaps.entry(tp.clone()).or_insert(now);
+                        let committed = g.committed.get(tp).copied();
+                        let h = crate::group::Handover { from: client_id.clone(), kind: crate::group::HandoverKind::Revoked, at: now, committed };
+                        g.handovers.insert(tp.clone(), h);
                     }
                 }
             }

@@ -6,10 +6,11 @@ use super::record_style;
 use crate::i18n::{self, Lang};
 use crate::state::Action;
 use crate::timeline::GroupLog;
+use kafka_sandbox_core::assign::server::ServerAssignor;
 use kafka_sandbox_core::assign::Strategy;
-use kafka_sandbox_core::config::OffsetReset;
+use kafka_sandbox_core::config::{GroupProtocol, OffsetReset};
 use kafka_sandbox_core::event::LeaveReason;
-use kafka_sandbox_core::group::{Activity, CommitMode, GroupState, Phase};
+use kafka_sandbox_core::group::{Activity, CommitMode, GroupState, Phase, Reconcile};
 use kafka_sandbox_core::snapshot::{GroupView, MemberView};
 use kafka_sandbox_core::{SimTime, Snapshot};
 use std::collections::BTreeMap;
@@ -90,18 +91,20 @@ pub fn Groups(p: &GroupsProps) -> Html {
                 Some("latest") => OffsetReset::Latest,
                 _ => OffsetReset::Earliest,
             };
-            let assignor = strategy_from(&assignor_ref.cast::<HtmlSelectElement>().map(|s| s.value()).unwrap_or_default());
+            let picked = assignor_ref.cast::<HtmlSelectElement>().map(|s| s.value()).unwrap_or_default();
+            let protocol = ServerAssignor::ALL.into_iter().find(|a| picked == format!("consumer:{a}"));
+            let assignor = strategy_from(&picked);
             if let Some(i) = id_ref.cast::<HtmlInputElement>() {
                 i.set_value("");
             }
-            dispatch.emit(Action::AddGroup { id, reset, assignor });
+            dispatch.emit(Action::AddGroup { id, reset, assignor, protocol });
         })
     };
     html! {
         <div class="panel groups">
             <h2>{ i18n::GROUPS.get(lang) }</h2>
             { for p.snap.groups.iter().map(|g| html! {
-                <GroupCard key={g.id.clone()} {lang} group={g.clone()}
+                <GroupCard key={g.id.clone()} {lang} now={p.snap.now} group={g.clone()}
                     log={p.logs.get(&g.id).cloned().unwrap_or_default()} dispatch={p.dispatch.clone()} />
             }) }
             <details class="card add-group">
@@ -119,6 +122,9 @@ pub fn Groups(p: &GroupsProps) -> Html {
                             { for Strategy::ALL.iter().map(|s| html! {
                                 <option value={s.name()} selected={*s == Strategy::Range}>{ s.name() }</option>
                             }) }
+                            { for ServerAssignor::ALL.iter().map(|a| html! {
+                                <option value={format!("consumer:{a}")}>{ format!("group.protocol=consumer (KIP-848), {a}") }</option>
+                            }) }
                         </select>
                     </label>
                     <p class="muted small">{ i18n::GROUP_CREATED_NOTE.get(lang) }</p>
@@ -132,6 +138,7 @@ pub fn Groups(p: &GroupsProps) -> Html {
 #[derive(Properties, PartialEq)]
 struct GroupCardProps {
     lang: Lang,
+    now: SimTime,
     group: GroupView,
     log: Rc<GroupLog>,
     dispatch: Callback<Action>,
@@ -143,11 +150,15 @@ fn state_class(s: GroupState) -> &'static str {
         GroupState::PreparingRebalance => "preparing",
         GroupState::CompletingRebalance => "completing",
         GroupState::Stable => "stable",
+        GroupState::Reconciling => "reconciling",
     }
 }
 
 const STATES: [GroupState; 4] =
     [GroupState::Empty, GroupState::PreparingRebalance, GroupState::CompletingRebalance, GroupState::Stable];
+/// The consumer protocol's states (KIP-848: `ASSIGNING` lasts no time here, the target
+/// is computed in the heartbeat that bumps the epoch).
+const CG_STATES: [GroupState; 3] = [GroupState::Empty, GroupState::Reconciling, GroupState::Stable];
 
 #[component]
 fn GroupCard(p: &GroupCardProps) -> Html {
@@ -166,7 +177,8 @@ fn GroupCard(p: &GroupCardProps) -> Html {
         p.dispatch.reform(move |v: String| Action::SetAssignor { group: group.clone(), assignor: strategy_from(&v) })
     };
     let assignors: Vec<(String, String)> = Strategy::ALL.iter().map(|s| (s.name().to_string(), s.name().to_string())).collect();
-    let rebalancing = matches!(g.state, GroupState::PreparingRebalance | GroupState::CompletingRebalance);
+    let consumer = g.group_protocol == GroupProtocol::Consumer;
+    let rebalancing = matches!(g.state, GroupState::PreparingRebalance | GroupState::CompletingRebalance | GroupState::Reconciling);
     let card_class = if rebalancing { "rebalancing" } else { state_class(g.state) };
     let committed: Vec<String> = g.committed.iter().map(|(tp, o)| format!("P{}={o}", tp.partition)).collect();
     let coordinator = match g.coordinator {
@@ -181,20 +193,29 @@ fn GroupCard(p: &GroupCardProps) -> Html {
                 { coordinator }
             </div>
             <ol class="states" aria-label={i18n::GROUP_STATE.get(lang)}>
-                { for STATES.iter().map(|s| html! {
+                { for (if consumer { &CG_STATES[..] } else { &STATES[..] }).iter().map(|s| html! {
                     <li class={classes!((*s == g.state).then_some("current"))} title={i18n::group_state_why(lang, *s)}>{ s_short(*s) }</li>
                 }) }
             </ol>
             <p class="state-why">{ i18n::group_state_why(lang, g.state) }</p>
             <div class="meta muted">
-                <span class="item">{ i18n::generation(lang, g.generation) }</span>
+                if consumer {
+                    <span class="item epoch" title={i18n::EPOCH_HINT.get(lang)}>{ format!("{} {} · {} {}", i18n::GROUP_EPOCH.get(lang), g.generation, i18n::TARGET.get(lang), g.assignment_epoch) }</span>
+                } else {
+                    <span class="item">{ i18n::generation(lang, g.generation) }</span>
+                }
                 if let Some(leader) = &g.leader { <span class="item">{ format!("{} {leader}", i18n::LEADER.get(lang)) }</span> }
                 <span class="item rebalances">{ format!("{}: {}", i18n::REBALANCES.get(lang), g.rebalances) }</span>
-                <span class="item protocol" title={i18n::protocol_hint(lang, g.protocol)}>{ format!("{} {}", i18n::PROTOCOL.get(lang), i18n::protocol(lang, g.protocol)) }</span>
-                <label class="item" title={i18n::ASSIGNOR_HINT.get(lang)}>
-                    { i18n::ASSIGNOR.get(lang) }{ " " }
-                    { picker("assignor", i18n::ASSIGNOR_HINT.get(lang), g.assignor.name(), &assignors, set_assignor) }
-                </label>
+                if consumer {
+                    <span class="item protocol consumer" title={i18n::PROTOCOL_CONSUMER_HINT.get(lang)}>{ format!("{} {}", i18n::PROTOCOL.get(lang), i18n::PROTOCOL_CONSUMER.get(lang)) }</span>
+                    <span class="item remote-assignor" title={i18n::PROTOCOL_CONSUMER_HINT.get(lang)}>{ format!("{} {} (broker)", i18n::ASSIGNOR.get(lang), g.remote_assignor) }</span>
+                } else {
+                    <span class="item protocol" title={i18n::protocol_hint(lang, g.protocol)}>{ format!("{} {}", i18n::PROTOCOL.get(lang), i18n::protocol(lang, g.protocol)) }</span>
+                    <label class="item" title={i18n::ASSIGNOR_HINT.get(lang)}>
+                        { i18n::ASSIGNOR.get(lang) }{ " " }
+                        { picker("assignor", i18n::ASSIGNOR_HINT.get(lang), g.assignor.name(), &assignors, set_assignor) }
+                    </label>
+                }
                 <span class="item">{ format!("auto.offset.reset={}", match g.auto_offset_reset { OffsetReset::Earliest => "earliest", OffsetReset::Latest => "latest" }) }</span>
             </div>
             if let Some(due) = g.rebalance_due {
@@ -207,12 +228,25 @@ fn GroupCard(p: &GroupCardProps) -> Html {
                 <span class={classes!("lost", (g.lost > 0).then_some("bad"))} title={i18n::LOST_COUNT_HINT.get(lang)}>
                     { format!("{}: {}", i18n::LOST_COUNT.get(lang), g.lost) }
                 </span>
+                <span class="item downtime muted" title={i18n::METRIC_DOWNTIME.get(lang)}>{ format!("{}: {}", i18n::METRIC_DOWNTIME.get(lang), i18n::seconds(g.partition_downtime_ms)) }</span>
                 if g.duplicates > 0 { <span class="cause dup-why">{ i18n::DUPLICATES_HINT.get(lang) }</span> }
                 if g.lost > 0 { <span class="cause lost-why">{ i18n::LOST_COUNT_HINT.get(lang) }</span> }
             </div>
+            if !g.duplicate_details.is_empty() {
+                <details class="why-list dup-list">
+                    <summary>{ format!("{} ({})", i18n::DUP_LIST.get(lang), g.duplicate_details.len()) }</summary>
+                    <ul>{ for g.duplicate_details.iter().rev().map(|d| html! { <li>{ i18n::duplicate_line(lang, d) }</li> }) }</ul>
+                </details>
+            }
+            if !g.lost_details.is_empty() {
+                <details class="why-list lost-list">
+                    <summary>{ format!("{} ({})", i18n::LOST_LIST.get(lang), g.lost_details.len()) }</summary>
+                    <ul>{ for g.lost_details.iter().map(|l| html! { <li>{ i18n::lost_line(lang, l) }</li> }) }</ul>
+                </details>
+            }
             <ul class="members">
                 { for g.members.iter().map(|m| html! {
-                    <MemberRow key={m.client_id.clone()} {lang} group={g.id.clone()} member={m.clone()}
+                    <MemberRow key={m.client_id.clone()} {lang} now={p.now} {consumer} group={g.id.clone()} member={m.clone()}
                         registered={g.registered.contains(&m.client_id)}
                         left={p.log.left(&m.client_id)} dispatch={p.dispatch.clone()} />
                 }) }
@@ -242,6 +276,31 @@ fn GroupCard(p: &GroupCardProps) -> Html {
     }
 }
 
+/// Live countdowns: the session deadline (while the coordinator still counts the member),
+/// the poll deadline (while the application is outside `poll()`), and a pause under way.
+fn countdowns(lang: Lang, now: SimTime, m: &MemberView, registered: bool) -> Html {
+    let left = |t: SimTime| i18n::seconds(t.ms().saturating_sub(now.ms()));
+    let session = m.session_deadline.filter(|_| registered);
+    let poll = m.poll_deadline.filter(|_| m.phase != Phase::Crashed);
+    let paused = m.paused_since.map(|s| i18n::seconds(now.ms().saturating_sub(s.ms())));
+    if session.is_none() && poll.is_none() && paused.is_none() {
+        return html! {};
+    }
+    html! {
+        <div class="countdowns small">
+            if let Some(t) = session {
+                <span class={classes!("cd-session", (m.phase == Phase::Crashed).then_some("bad"))} title={i18n::SESSION_LEFT_HINT.get(lang)}>{ format!("{} {}", i18n::SESSION_LEFT.get(lang), left(t)) }</span>
+            }
+            if let Some(t) = poll {
+                <span class="cd-poll" title={i18n::POLL_LEFT_HINT.get(lang)}>{ format!("{} {}", i18n::POLL_LEFT.get(lang), left(t)) }</span>
+            }
+            if let Some(d) = paused {
+                <span class="cd-paused bad">{ format!("{} {d}", i18n::PAUSED_NOW.get(lang)) }</span>
+            }
+        </div>
+    }
+}
+
 /// The state's own name, the same in every language (Kafka's).
 fn s_short(s: GroupState) -> &'static str {
     match s {
@@ -249,6 +308,7 @@ fn s_short(s: GroupState) -> &'static str {
         GroupState::PreparingRebalance => "PreparingRebalance",
         GroupState::CompletingRebalance => "CompletingRebalance",
         GroupState::Stable => "Stable",
+        GroupState::Reconciling => "Reconciling",
     }
 }
 
@@ -265,6 +325,9 @@ fn phase_key(p: Phase) -> &'static str {
 #[derive(Properties, PartialEq)]
 struct MemberRowProps {
     lang: Lang,
+    now: SimTime,
+    /// The group speaks the KIP-848 consumer protocol.
+    consumer: bool,
     group: String,
     member: MemberView,
     /// Whether the coordinator still counts it as a member.
@@ -366,7 +429,15 @@ fn MemberRow(p: &MemberRowProps) -> Html {
             <div class="member-head">
                 <span class="cid" title={member_id}>{ &m.client_id }</span>
                 <span class={classes!("phase", format!("p-{}", phase_key(m.phase)))} title={i18n::phase_hint(lang, m.phase)}>{ i18n::phase(lang, m.phase) }</span>
-                <span class="mgen">{ i18n::member_generation(lang, m.generation) }</span>
+                <span class="mgen">{ if m.reconcile.is_some() || p.consumer { i18n::member_epoch(lang, m.generation) } else { i18n::member_generation(lang, m.generation) } }</span>
+                if let Some(r) = m.reconcile {
+                    <span class={classes!("reconcile", format!("r-{r:?}").to_lowercase())} title={i18n::RECONCILE_HINT.get(lang)}>
+                        { i18n::reconcile(lang, r) }
+                        if r != Reconcile::Stable {
+                            { format!(" → {}", m.target.iter().map(|tp| format!("P{}", tp.partition)).collect::<Vec<_>>().join(" ")) }
+                        }
+                    </span>
+                }
                 <span class="parts">{ parts }</span>
                 if active {
                     <span class={classes!("activity", format!("a-{:?}", m.activity).to_lowercase())}>{ i18n::activity(lang, m.activity) }</span>
@@ -378,6 +449,7 @@ fn MemberRow(p: &MemberRowProps) -> Html {
             if m.paused && !crashed {
                 <div class="member-note stuck">{ i18n::STUCK.get(lang) }</div>
             }
+            { countdowns(lang, p.now, m, p.registered) }
             if let Some(text) = note {
                 <div class={classes!("member-note", if p.registered { "pending" } else { "removed" })}>{ text }</div>
             }

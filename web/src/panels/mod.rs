@@ -1,6 +1,7 @@
 //! The page's panels. Each renders from a snapshot and only emits actions.
 
 mod brokers;
+mod compare;
 mod controls;
 mod events;
 mod groups;
@@ -11,6 +12,7 @@ mod topic;
 mod wire;
 
 pub use brokers::{Brokers, BrokersProps};
+pub use compare::ComparePanel;
 pub use controls::Controls;
 pub use events::EventLog;
 pub use groups::{Groups, GroupsProps};

@@ -1,0 +1,255 @@
+//! Eager vs cooperative vs KIP-848 on one membership change.
+//!
+//! [`compare_protocols`] runs a scenario three times with the same seed — the group under
+//! the classic protocol with eager `range`, under the classic protocol with
+//! `cooperative-sticky` (KIP-429), and under `group.protocol=consumer` with the broker's
+//! `uniform` assignor (KIP-848) — applies the same change at the same moment, and reports
+//! who stopped consuming, for how long, and how many partitions changed hands. Everything
+//! else in the scenario is identical, so the differences are the protocols'.
+
+use crate::assign::server::ServerAssignor;
+use crate::assign::Strategy;
+use crate::command::{Command, MemberSpec};
+use crate::config::GroupProtocol;
+use crate::event::EventKind;
+use crate::group::GroupState;
+use crate::scenario::Scenario;
+use crate::time::SimTime;
+use serde::{Deserialize, Serialize};
+
+/// The three ways a group can rebalance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Variant {
+    /// Classic protocol, eager `range` (Kafka's default assignor list selects it).
+    Eager,
+    /// Classic protocol, `cooperative-sticky` (KIP-429).
+    Cooperative,
+    /// `group.protocol=consumer`, broker-side `uniform` (KIP-848).
+    Consumer,
+}
+
+impl Variant {
+    pub const ALL: [Variant; 3] = [Variant::Eager, Variant::Cooperative, Variant::Consumer];
+}
+
+/// The membership change to compare.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Change {
+    /// A new consumer with this client id joins.
+    Join { client_id: String },
+    /// A member closes gracefully.
+    Leave { client_id: String },
+    /// A member's process dies.
+    Crash { client_id: String },
+}
+
+/// One member over the comparison window.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MemberRun {
+    pub client_id: String,
+    /// Time it could not consume at all because of the change (rebalance pauses).
+    pub paused_ms: u64,
+    /// Partitions it gave up.
+    pub revoked: usize,
+    /// How many partitions it was consuming at each sample (every `sample_ms`).
+    pub owned: Vec<u32>,
+}
+
+/// One protocol's run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProtocolRun {
+    pub variant: Variant,
+    pub members: Vec<MemberRun>,
+    /// Partition-time without a consumer, summed over partitions.
+    pub partition_downtime_ms: u64,
+    /// From the change until the group was Stable with the final assignment.
+    pub settled_after_ms: Option<u64>,
+    /// Group-wide rounds (classic: generations; consumer: group epochs).
+    pub rebalances: u64,
+    pub duplicates: u64,
+    pub lost: u64,
+}
+
+/// The result of a comparison.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Comparison {
+    pub group: String,
+    pub change: Change,
+    pub at: SimTime,
+    pub window_ms: u64,
+    pub sample_ms: u64,
+    pub runs: Vec<ProtocolRun>,
+}
+
+/// The longest window a comparison may cover (simulated time).
+pub const MAX_WINDOW_MS: u64 = 600_000;
+
+/// Runs `scenario` under the three protocols, applies `change` to `group` at `at`, and
+/// measures the `window_ms` after it.
+pub fn compare_protocols(scenario: &Scenario, group: &str, change: &Change, at: SimTime, window_ms: u64) -> Result<Comparison, String> {
+    if window_ms == 0 || window_ms > MAX_WINDOW_MS {
+        return Err(format!("the comparison window must be between 1 and {MAX_WINDOW_MS} ms"));
+    }
+    if !scenario.groups.iter().any(|g| g.id == group) {
+        return Err(format!("the scenario has no group \"{group}\""));
+    }
+    let sample_ms = (window_ms / 120).max(50);
+    let mut runs = Vec::new();
+    for variant in Variant::ALL {
+        runs.push(run_one(scenario, group, change, at, window_ms, sample_ms, variant)?);
+    }
+    Ok(Comparison { group: group.to_string(), change: change.clone(), at, window_ms, sample_ms, runs })
+}
+
+fn run_one(
+    scenario: &Scenario,
+    group: &str,
+    change: &Change,
+    at: SimTime,
+    window_ms: u64,
+    sample_ms: u64,
+    variant: Variant,
+) -> Result<ProtocolRun, String> {
+    let mut s = scenario.clone();
+    s.duration_ms = None;
+    for g in s.groups.iter_mut().filter(|g| g.id == group) {
+        match variant {
+            Variant::Eager => {
+                g.config.group_protocol = GroupProtocol::Classic;
+                g.config.assignor = Strategy::Range;
+            }
+            Variant::Cooperative => {
+                g.config.group_protocol = GroupProtocol::Classic;
+                g.config.assignor = Strategy::CooperativeSticky;
+            }
+            Variant::Consumer => {
+                g.config.group_protocol = GroupProtocol::Consumer;
+                g.config.remote_assignor = ServerAssignor::Uniform;
+            }
+        }
+    }
+    let mut sim = s.build().map_err(|e| e.to_string())?;
+    sim.run_until(at);
+    let before = sim.group(group).map(|g| (g.partition_downtime_ms, g.rebalances, g.generation)).unwrap_or_default();
+    let paused_before: Vec<(String, u64)> =
+        sim.group(group).map(|g| g.members.iter().map(|m| (m.client_id.clone(), m.rebalance_pause_ms)).collect()).unwrap_or_default();
+    let command = match change {
+        Change::Join { client_id } => {
+            let template = s.groups.iter().find(|g| g.id == group).and_then(|g| g.members.first()).cloned();
+            let mut spec = template.unwrap_or_else(|| MemberSpec::new(client_id.clone()));
+            spec.client_id = client_id.clone();
+            spec.group_instance_id = None;
+            Command::AddMember { group: group.to_string(), member: spec }
+        }
+        Change::Leave { client_id } => Command::RemoveMember { group: group.to_string(), client_id: client_id.clone() },
+        Change::Crash { client_id } => Command::CrashMember { group: group.to_string(), client_id: client_id.clone() },
+    };
+    let cursor = sim.trace().total();
+    sim.apply(command).map_err(|e| e.to_string())?;
+    let mut owned: Vec<(String, Vec<u32>)> = Vec::new();
+    let end = at.plus_ms(window_ms);
+    let mut t = at;
+    while t < end {
+        t = t.plus_ms(sample_ms).min(end);
+        sim.run_until(t);
+        if let Some(g) = sim.group(group) {
+            for m in &g.members {
+                let n = if m.phase == crate::group::Phase::Crashed { 0 } else { m.positions.len() as u32 };
+                match owned.iter_mut().find(|(c, _)| *c == m.client_id) {
+                    Some((_, v)) => v.push(n),
+                    None => owned.push((m.client_id.clone(), vec![n])),
+                }
+            }
+        }
+    }
+    let g = sim.group(group).ok_or_else(|| format!("group \"{group}\" vanished"))?;
+    let mut revoked: Vec<(String, usize)> = Vec::new();
+    let mut settled = None;
+    let mut last_change = at;
+    for e in sim.events_since(cursor) {
+        match &e.kind {
+            EventKind::PartitionsRevoked { group: gid, client_id, partitions } if gid == group => {
+                match revoked.iter_mut().find(|(c, _)| c == client_id) {
+                    Some((_, n)) => *n += partitions.len(),
+                    None => revoked.push((client_id.clone(), partitions.len())),
+                }
+                last_change = e.time;
+            }
+            EventKind::PositionSet { group: gid, .. } if gid == group => last_change = e.time,
+            EventKind::GroupStable { group: gid, .. } if gid == group => settled = Some(e.time),
+            _ => {}
+        }
+    }
+    let settled_after_ms = settled.filter(|s| *s >= last_change || g.state == GroupState::Stable).map(|s| s.ms().max(last_change.ms()) - at.ms());
+    let members = owned
+        .into_iter()
+        .map(|(client_id, samples)| {
+            let m = g.member(&client_id);
+            let was = paused_before.iter().find(|(c, _)| *c == client_id).map(|(_, p)| *p).unwrap_or(0);
+            let ongoing = m.and_then(|m| m.paused_since).map(|since| end.ms().saturating_sub(since.ms().max(at.ms()))).unwrap_or(0);
+            let paused_ms = m.map(|m| m.rebalance_pause_ms.saturating_sub(was)).unwrap_or(0) + ongoing;
+            let revoked = revoked.iter().find(|(c, _)| *c == client_id).map(|(_, n)| *n).unwrap_or(0);
+            MemberRun { client_id, paused_ms, revoked, owned: samples }
+        })
+        .collect();
+    let ongoing_gaps: u64 = g.partition_gaps.values().map(|since| end.ms().saturating_sub(since.ms().max(at.ms()))).sum();
+    Ok(ProtocolRun {
+        variant,
+        members,
+        partition_downtime_ms: g.partition_downtime_ms.saturating_sub(before.0) + ongoing_gaps,
+        settled_after_ms,
+        rebalances: match variant {
+            Variant::Consumer => (g.generation - before.2).max(0) as u64,
+            _ => g.rebalances.saturating_sub(before.1),
+        },
+        duplicates: g.duplicates,
+        lost: g.lost_records(),
+    })
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    fn default() -> Scenario {
+        crate::scenario::default_scenario()
+    }
+
+    #[test]
+    fn a_join_stops_everyone_only_under_eager() {
+        let s = default();
+        let group = s.groups[0].id.clone();
+        let c = compare_protocols(&s, &group, &Change::Join { client_id: "newcomer".into() }, SimTime(20_000), 40_000).unwrap();
+        assert_eq!(c.runs.len(), 3);
+        let eager = &c.runs[0];
+        let old: Vec<&MemberRun> = eager.members.iter().filter(|m| m.client_id != "newcomer").collect();
+        assert!(!old.is_empty());
+        assert!(old.iter().all(|m| m.paused_ms > 0), "{old:?}");
+        for run in &c.runs[1..] {
+            for m in run.members.iter().filter(|m| m.client_id != "newcomer") {
+                assert_eq!(m.paused_ms, 0, "{:?} {m:?}", run.variant);
+            }
+            assert!(run.settled_after_ms.is_some(), "{run:?}");
+        }
+        // The newcomer ends up consuming in every run.
+        for run in &c.runs {
+            let n = run.members.iter().find(|m| m.client_id == "newcomer").expect("newcomer");
+            assert!(n.owned.last().is_some_and(|k| *k > 0), "{:?}: {n:?}", run.variant);
+        }
+    }
+
+    #[test]
+    fn bad_requests_are_refused_with_a_reason() {
+        let s = default();
+        let e = compare_protocols(&s, "nope", &Change::Join { client_id: "x".into() }, SimTime(1), 1000).unwrap_err();
+        assert!(e.contains("no group"), "{e}");
+        let group = s.groups[0].id.clone();
+        let e = compare_protocols(&s, &group, &Change::Join { client_id: "x".into() }, SimTime(1), 0).unwrap_err();
+        assert!(e.contains("window"), "{e}");
+        let e = compare_protocols(&s, &group, &Change::Crash { client_id: "ghost".into() }, SimTime(1), 1000).unwrap_err();
+        assert!(!e.is_empty());
+    }
+}
