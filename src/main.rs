@@ -7,9 +7,7 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-mod cli_assign;
-mod cli_partition;
-mod run;
+use kafka_sandbox::{cli_assign, cli_partition, run};
 
 const USAGE: &str = "\
 kafka-sandbox: a deterministic simulation of Apache Kafka

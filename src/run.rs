@@ -1,57 +1,85 @@
 //! `kafka-sandbox run`: runs a scenario to its end and prints who received what.
 
-use kafka_sandbox_core::scenario::{self, Scenario};
+use kafka_sandbox_core::scenario::{self, Scenario, MAX_TIME_MS};
 use kafka_sandbox_core::snapshot::Snapshot;
-use kafka_sandbox_core::SimTime;
+use kafka_sandbox_core::{Sim, SimTime};
 use std::fmt::Write as _;
-use std::io::Write as _;
+use std::io::Write;
 
 pub const USAGE: &str = "\
-kafka-sandbox run SCENARIO [--until MS] [--trace FILE]
+kafka-sandbox run SCENARIO [--until MS] [--trace FILE] [--max-events N]
     SCENARIO is a scenario file (JSON, see docs/scenario-format.md) or builtin:NAME
     (NAME: two-groups, one-consumer, two-consumers, five-consumers).
-    --until MS    stop at MS simulated milliseconds (default: the scenario's duration_ms,
-                  or 10 s after its last timeline entry)
-    --trace FILE  write every trace event as one JSON object per line to FILE";
+    --until MS        stop at MS simulated milliseconds, at most 604800000 (default: the
+                      scenario's duration_ms, or 10 s after its last timeline entry)
+    --trace FILE      write every trace event as one JSON object per line to FILE
+    --max-events N    stop after N events even if MS is not reached (default 100000000);
+                      the summary is printed and the exit code is 3";
 
-struct Options {
-    scenario: String,
-    until: Option<u64>,
-    trace: Option<String>,
+/// How many events `run` applies at most unless `--max-events` says otherwise: a bound
+/// on the time a run takes (tens of seconds natively), whatever the scenario asks for.
+pub const DEFAULT_MAX_EVENTS: u64 = 100_000_000;
+
+/// The exit code of a run that stopped at `--max-events` before reaching its end.
+pub const EXIT_EVENT_LIMIT: i32 = 3;
+
+/// The parsed command line of `run`.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Options {
+    pub scenario: String,
+    pub until: Option<u64>,
+    pub trace: Option<String>,
+    pub max_events: u64,
 }
 
-fn parse(args: &[String]) -> Result<Options, String> {
+/// Parses the arguments that follow `run`. `Err("")` asks for the usage text.
+pub fn parse(args: &[String]) -> Result<Options, String> {
     let mut scenario = None;
     let mut until = None;
     let mut trace = None;
+    let mut max_events = DEFAULT_MAX_EVENTS;
     let mut i = 0;
     while i < args.len() {
         let a = &args[i];
         match a.as_str() {
-            "--until" | "--trace" => {
+            "--until" | "--trace" | "--max-events" => {
                 let Some(v) = args.get(i + 1) else { return Err(format!("{a} needs a value")) };
-                if a == "--until" {
-                    until = Some(v.parse::<u64>().map_err(|_| format!("--until takes milliseconds (a whole number), not {v:?}"))?);
-                } else {
-                    trace = Some(v.clone());
+                match a.as_str() {
+                    "--until" => {
+                        let ms = v
+                            .parse::<u64>()
+                            .ok()
+                            .filter(|ms| *ms <= MAX_TIME_MS)
+                            .ok_or_else(|| format!("--until takes a whole number of milliseconds from 0 to {MAX_TIME_MS} (one simulated week), not {v:?}"))?;
+                        until = Some(ms);
+                    }
+                    "--max-events" => {
+                        max_events = v
+                            .parse::<u64>()
+                            .ok()
+                            .filter(|n| *n >= 1)
+                            .ok_or_else(|| format!("--max-events takes a whole number of at least 1, not {v:?}"))?;
+                    }
+                    _ => trace = Some(v.clone()),
                 }
                 i += 2;
             }
             "-h" | "--help" => return Err(String::new()),
-            s if s.starts_with('-') => return Err(format!("unknown option {s}")),
+            s if s.starts_with('-') => return Err(format!("unknown option {s:?}")),
             s => {
                 if scenario.replace(s.to_string()).is_some() {
-                    return Err("give one scenario".into());
+                    return Err(format!("give one scenario (a second one, {s:?}, was given)"));
                 }
                 i += 1;
             }
         }
     }
     let Some(scenario) = scenario else { return Err("which scenario? give a file or builtin:NAME".into()) };
-    Ok(Options { scenario, until, trace })
+    Ok(Options { scenario, until, trace, max_events })
 }
 
-fn load(spec: &str) -> Result<Scenario, String> {
+/// Reads a scenario: `builtin:NAME` or a file.
+pub fn load(spec: &str) -> Result<Scenario, String> {
     if let Some(name) = spec.strip_prefix("builtin:") {
         let names: Vec<&str> = scenario::BUILT_IN.iter().map(|(n, _)| *n).collect();
         return match scenario::built_in(name) {
@@ -61,6 +89,62 @@ fn load(spec: &str) -> Result<Scenario, String> {
     }
     let text = std::fs::read_to_string(spec).map_err(|e| format!("cannot read {spec}: {e}"))?;
     Scenario::from_json(&text).map_err(|e| format!("{spec}: {e}"))
+}
+
+/// How a run ended.
+pub struct Finished {
+    pub sim: Sim,
+    /// Where the run was asked to stop, in ms.
+    pub until: u64,
+    /// False when it stopped at the event limit before `until`.
+    pub complete: bool,
+}
+
+/// Why [`simulate`] failed.
+#[derive(Debug)]
+pub enum RunError {
+    /// The scenario does not build (a scenario from [`Scenario::from_json`] always does).
+    Scenario(String),
+    /// Writing the trace failed.
+    Trace(std::io::Error),
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Scenario(e) => f.write_str(e),
+            RunError::Trace(e) => write!(f, "writing the trace failed: {e}"),
+        }
+    }
+}
+
+/// Runs `scenario` until `until` ms or until it has applied `max_events` events, whichever
+/// comes first, and writes every trace event as one JSON line to `trace` when given.
+pub fn simulate(scenario: &Scenario, until: u64, max_events: u64, mut trace: Option<&mut dyn Write>) -> Result<Finished, RunError> {
+    let mut sim = scenario.build().map_err(|e| RunError::Scenario(e.to_string()))?;
+    // Step in slices so the trace gets every event even when the in-memory trace keeps
+    // only the newest ones.
+    let mut written = 0;
+    let mut left = max_events;
+    loop {
+        let slice = left.min(1_000);
+        let before = sim.steps();
+        let done = sim.run_until_bounded(SimTime(until), slice);
+        left = left.saturating_sub(sim.steps() - before);
+        if let Some(out) = trace.as_deref_mut() {
+            for e in sim.events_since(written) {
+                let line = serde_json::to_string(e).unwrap_or_default();
+                writeln!(out, "{line}").map_err(RunError::Trace)?;
+            }
+        }
+        written = sim.trace().total();
+        if done {
+            return Ok(Finished { sim, until, complete: true });
+        }
+        if left == 0 {
+            return Ok(Finished { sim, until, complete: false });
+        }
+    }
 }
 
 /// Runs the `run` subcommand with the arguments that follow `run`; returns the exit code.
@@ -83,15 +167,8 @@ pub fn run_command(args: &[String]) -> i32 {
             return 2;
         }
     };
-    let mut sim = match scenario.build() {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("kafka-sandbox run: {e}");
-            return 2;
-        }
-    };
     let until = options.until.unwrap_or_else(|| scenario.end_ms());
-    let mut trace_out = match &options.trace {
+    let mut trace_file = match &options.trace {
         Some(path) => match std::fs::File::create(path) {
             Ok(f) => Some(std::io::BufWriter::new(f)),
             Err(e) => {
@@ -101,32 +178,32 @@ pub fn run_command(args: &[String]) -> i32 {
         },
         None => None,
     };
-    // Step in slices so the trace file gets every event even when the in-memory
-    // trace keeps only the newest ones.
-    let mut written = 0;
-    loop {
-        let done = sim.run_until_bounded(SimTime(until), 1_000);
-        if let Some(out) = trace_out.as_mut() {
-            for e in sim.events_since(written) {
-                let line = serde_json::to_string(e).unwrap_or_default();
-                if writeln!(out, "{line}").is_err() {
-                    eprintln!("kafka-sandbox run: writing the trace failed");
-                    return 1;
-                }
-            }
+    let finished = match simulate(&scenario, until, options.max_events, trace_file.as_mut().map(|f| f as &mut dyn Write)) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("kafka-sandbox run: {e}");
+            return match e {
+                RunError::Scenario(_) => 2,
+                RunError::Trace(_) => 1,
+            };
         }
-        written = sim.trace().total();
-        if done {
-            break;
-        }
-    }
-    if let Some(mut out) = trace_out {
+    };
+    if let Some(mut out) = trace_file {
         if out.flush().is_err() {
             eprintln!("kafka-sandbox run: writing the trace failed");
             return 1;
         }
     }
-    print!("{}", summary(&scenario, &sim.snapshot()));
+    print!("{}", summary(&scenario, &finished.sim.snapshot()));
+    if !finished.complete {
+        eprintln!(
+            "kafka-sandbox run: stopped at {} ms after {} events, before {} ms; raise --max-events to run further",
+            finished.sim.now().ms(),
+            finished.sim.steps(),
+            finished.until
+        );
+        return EXIT_EVENT_LIMIT;
+    }
     0
 }
 
