@@ -249,8 +249,14 @@ impl Scenario {
         Ok(scenario)
     }
 
+    /// The scenario as indented JSON (what the page shows); compact when indenting would
+    /// take it past [`MAX_SCENARIO_BYTES`], so the text always loads again.
     pub fn to_json_pretty(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_default()
+        let pretty = serde_json::to_string_pretty(self).unwrap_or_default();
+        if pretty.len() <= MAX_SCENARIO_BYTES {
+            return pretty;
+        }
+        serde_json::to_string(self).unwrap_or_default()
     }
 
     /// When `run` stops by default.
@@ -263,10 +269,11 @@ impl Scenario {
             .producers
             .iter()
             .flat_map(|p| &p.send)
-            .map(|s| s.start_ms + s.interval_ms * s.values.len().saturating_sub(1) as u64)
+            .map(|s| s.interval_ms.saturating_mul(s.values.len().saturating_sub(1) as u64).saturating_add(s.start_ms))
             .max()
             .unwrap_or(0);
-        last_command.max(last_send) + 10_000
+        // Saturating: a `Scenario` built in code has not been through `check`.
+        last_command.max(last_send).saturating_add(10_000)
     }
 
     /// Checks what can be checked without running: names, sizes, references.
@@ -411,6 +418,18 @@ impl Scenario {
         if timeline > MAX_TIMELINE {
             return Err(ScenarioError::at("commands", format!("{timeline} timeline entries; at most {MAX_TIMELINE}")));
         }
+        // Written out, every default is filled in: a short text can grow past the limit
+        // (thousands of timeline members), and then what was loaded could not be loaded again.
+        let mut written = ByteCount(0);
+        if serde_json::to_writer(&mut written, self).is_ok() && written.0 > MAX_SCENARIO_BYTES {
+            return Err(ScenarioError::at(
+                "",
+                format!(
+                    "written out with every default filled in, the scenario takes {} bytes; the most accepted is {MAX_SCENARIO_BYTES} (use fewer timeline entries)",
+                    written.0
+                ),
+            ));
+        }
         // Groups and commands are checked by building the cluster for real.
         self.build().map(|_| ())
     }
@@ -466,6 +485,20 @@ impl Scenario {
             }
         }
         Ok(sim)
+    }
+}
+
+/// An `io::Write` that only counts the bytes written to it.
+struct ByteCount(usize);
+
+impl std::io::Write for ByteCount {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
