@@ -275,11 +275,19 @@ pub fn summary(scenario: &Scenario, snap: &Snapshot) -> String {
             kafka_sandbox_core::group::RebalanceProtocol::Cooperative => "cooperative",
         };
         let coordinator = g.coordinator.map(|b| format!("broker {b}")).unwrap_or_else(|| "none".into());
-        let _ = writeln!(
-            s,
-            "group {} ({}, {protocol}, {:?}, generation {}, coordinator {coordinator}, {} rebalance(s), {} processed twice, {} committed unprocessed)",
-            g.id, g.assignor, g.state, g.generation, g.rebalances, g.duplicates, g.lost
-        );
+        if g.group_protocol == kafka_sandbox_core::config::GroupProtocol::Consumer {
+            let _ = writeln!(
+                s,
+                "group {} (consumer protocol, {} broker assignor, {:?}, group epoch {}, coordinator {coordinator}, {} rebalance(s), {} processed twice, {} committed unprocessed)",
+                g.id, g.remote_assignor, g.state, g.generation, g.rebalances, g.duplicates, g.lost
+            );
+        } else {
+            let _ = writeln!(
+                s,
+                "group {} ({}, {protocol}, {:?}, generation {}, coordinator {coordinator}, {} rebalance(s), {} processed twice, {} committed unprocessed)",
+                g.id, g.assignor, g.state, g.generation, g.rebalances, g.duplicates, g.lost
+            );
+        }
         for m in &g.members {
             let parts: Vec<String> = m.assigned.iter().map(ToString::to_string).collect();
             let values: Vec<&str> = m.received.iter().map(|d| d.value.as_str()).collect();

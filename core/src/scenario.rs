@@ -643,6 +643,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("one-consumer", include_str!("../scenarios/one-consumer.json")),
     ("two-consumers", include_str!("../scenarios/two-consumers.json")),
     ("five-consumers", include_str!("../scenarios/five-consumers.json")),
+    ("kip-848", include_str!("../scenarios/kip-848.json")),
 ];
 
 /// A built-in scenario by name.

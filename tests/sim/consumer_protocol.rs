@@ -332,3 +332,30 @@ fn commits_from_an_old_epoch_are_refused_and_the_assignor_cannot_be_set() {
     assert_eq!(g.lost_records(), 0);
     assert_eq!(g.member("c1").map(|m| m.processed_total), Some(160));
 }
+
+/// The built-in KIP-848 scenario does what its description says.
+#[test]
+fn the_built_in_kip_848_scenario_moves_one_partition_from_each_without_stopping_anyone() {
+    let sim = crate::support::run_built_in("kip-848");
+    let g = sim.group("ConsumerGroup01").expect("group");
+    assert_eq!(g.state, GroupState::Stable);
+    assert_eq!(g.generation, 3);
+    for c in ["Consumer1", "Consumer2", "Consumer3"] {
+        let m = g.member(c).expect("member");
+        assert_eq!(m.assigned.len(), 2, "{c}");
+        assert_eq!(m.rebalance_pause_ms, 0, "{c}");
+    }
+    // After Consumer3's join at 15 s, exactly one partition moves from each of the others.
+    let revoked: Vec<(String, usize)> = sim
+        .trace()
+        .events()
+        .filter(|e| e.time.ms() >= 15_000)
+        .filter_map(|e| match &e.kind {
+            EventKind::PartitionsRevoked { client_id, partitions, .. } => Some((client_id.clone(), partitions.len())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(revoked.len(), 2, "{revoked:?}");
+    assert!(revoked.iter().all(|(_, n)| *n == 1), "{revoked:?}");
+    assert_eq!((g.duplicates, g.lost_records()), (0, 0));
+}

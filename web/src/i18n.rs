@@ -203,6 +203,7 @@ msgs! {
     SC_ONE = "一个消费者读全部分区", "One consumer reads every partition";
     SC_TWO = "两个消费者分担分区", "Two consumers share the partitions";
     SC_FIVE = "消费者多于分区", "More consumers than partitions";
+    SC_KIP848 = "KIP-848：第三个消费者加入（新的消费者组协议）", "KIP-848: a third consumer joins (the new group protocol)";
     LOADED = "已加载场景", "Scenario loaded";
     INVALID_SCENARIO = "场景无效，当前工作未改变：", "The scenario is not valid; your current work is unchanged: ";
     REFUSED = "操作被拒绝：", "Refused: ";

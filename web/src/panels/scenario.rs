@@ -18,6 +18,7 @@ const CHOICES: &[(&str, i18n::Msg)] = &[
     ("one-consumer", i18n::SC_ONE),
     ("two-consumers", i18n::SC_TWO),
     ("five-consumers", i18n::SC_FIVE),
+    ("kip-848", i18n::SC_KIP848),
 ];
 
 #[component]
