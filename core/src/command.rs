@@ -110,6 +110,35 @@ pub enum Command {
     /// The group's `partition.assignment.strategy` changes (in Kafka: every member is
     /// restarted with the new setting) and the group rebalances with the same members.
     SetAssignor { group: String, assignor: Strategy },
+    /// The application calls `seek()` on a partition it is assigned (every assigned
+    /// partition of `topic` when `partition` is left out): `seekToBeginning`, `seekToEnd`,
+    /// `seek(offset)`, or `offsetsForTimes` then `seek`.
+    Seek {
+        group: String,
+        client_id: String,
+        topic: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        partition: Option<u32>,
+        to: SeekTo,
+    },
+    /// The application calls `subscribe()` with another list of topics: the member rejoins
+    /// (classic) or sends its new subscription (KIP-848), and the group rebalances.
+    Subscribe { group: String, client_id: String, topics: Vec<String> },
+}
+
+/// Where `seek()` moves a position.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum SeekTo {
+    /// `seekToBeginning`: the log start offset.
+    Beginning,
+    /// `seekToEnd`: the end a `read_uncommitted` consumer sees (the high watermark).
+    End,
+    /// `seek(offset)`.
+    Offset { offset: u64 },
+    /// `offsetsForTimes`: the first record with a timestamp at or after `timestamp_ms`
+    /// (the end when there is none), then `seek`.
+    Timestamp { timestamp_ms: u64 },
 }
 
 /// Why a command was refused. The simulation is unchanged when this is returned.

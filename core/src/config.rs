@@ -88,6 +88,9 @@ pub enum OffsetReset {
     Latest,
     /// From the log start offset.
     Earliest,
+    /// No reset: `poll()` throws `NoOffsetForPartitionException` (no committed offset) or
+    /// `OffsetOutOfRangeException` (position outside the log); unhandled, the consumer stops.
+    None,
 }
 
 /// Consumer settings, per member.

@@ -33,6 +33,8 @@ pub enum RebalanceCause {
     MemberRejoined { client_id: String },
     /// KIP-848: a subscribed topic's partition count changed (the coordinator notices).
     TopicMetadataChanged { topic: String },
+    /// A member subscribed to other topics.
+    SubscriptionChanged { client_id: String },
 }
 
 /// Something that happened, with what it touched.
@@ -196,6 +198,10 @@ pub enum EventKind {
     TargetAssignmentComputed { group: String, epoch: i32, assignor: String, target: Vec<(String, Vec<TopicPartition>)> },
     /// KIP-848: the consumer hit an error it cannot recover from and stopped.
     ConsumerFailed { group: String, client_id: String, error: GroupError },
+    /// The application called `seek()`: the member reads the partition from `to` next.
+    Seeked { group: String, client_id: String, tp: TopicPartition, from: u64, to: u64, how: crate::command::SeekTo },
+    /// The application called `subscribe()` with other topics.
+    Subscribed { group: String, client_id: String, topics: Vec<String> },
     /// KIP-848: the coordinator moved a member forward: it must revoke `revoking` first
     /// (epoch unchanged), or it reached `epoch`, still waiting for `unreleased` partitions
     /// other members have not given up yet.
@@ -240,6 +246,12 @@ pub enum GroupError {
     /// KIP-848: a static member joined while its instance id is still held by a member
     /// that did not leave (it crashed): fatal for the new consumer.
     UnreleasedInstanceId,
+    /// Not from the coordinator: `auto.offset.reset=none` and no committed offset
+    /// (`NoOffsetForPartitionException` from `poll()`).
+    NoOffsetForPartition,
+    /// Not from the coordinator: `auto.offset.reset=none` and the position is outside the
+    /// log (`OffsetOutOfRangeException` from `poll()`).
+    OffsetOutOfRange,
 }
 
 /// Errors a Produce request can meet (Kafka's `Errors`), plus the producer's own timeout.

@@ -307,6 +307,8 @@ pub enum HandoverKind {
     Revoked,
     /// Its process died.
     Crashed,
+    /// Not a hand-over: the member itself called `seek()` back over what it had processed.
+    Seek,
 }
 
 /// A partition changing hands.

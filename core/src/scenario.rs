@@ -577,10 +577,18 @@ fn check_timeline_command(
             }
             Ok(())
         }
+        Command::Seek { topic, .. } if sim.topic(topic).is_none() => Err(format!("there is no topic named \"{topic}\"")),
+        Command::Subscribe { topics, .. } if topics.is_empty() => Err("subscribe needs at least one topic".into()),
+        Command::Subscribe { topics, .. } if topics.iter().any(|t| sim.topic(t).is_none()) => {
+            let t = topics.iter().find(|t| sim.topic(t).is_none()).cloned().unwrap_or_default();
+            Err(format!("there is no topic named \"{t}\""))
+        }
         Command::CrashMember { group, client_id }
         | Command::RestartMember { group, client_id }
         | Command::PauseMember { group, client_id, .. }
         | Command::SetProcessing { group, client_id, .. }
+        | Command::Seek { group, client_id, .. }
+        | Command::Subscribe { group, client_id, .. }
         | Command::SetCommitMode { group, client_id, .. } => {
             let Some(set) = members.get(group) else { return Err(format!("there is no consumer group \"{group}\" by then")) };
             if !set.contains(client_id) {

@@ -31,6 +31,11 @@ enum Protocol {
 
 /// Three brokers, topic "t" with `partitions`, a round-robin producer "p", group "g".
 fn build(protocol: Protocol, partitions: u32, members: Vec<MemberSpec>) -> Sim {
+    build_with(protocol, partitions, members, &[])
+}
+
+/// `build` with more topics (name, partitions) that nobody subscribes to yet.
+fn build_with(protocol: Protocol, partitions: u32, members: Vec<MemberSpec>, more: &[(&str, u32)]) -> Sim {
     let config = match protocol {
         Protocol::Classic(assignor) => GroupConfig { assignor, auto_offset_reset: OffsetReset::Earliest, ..GroupConfig::default() },
         Protocol::Consumer(remote) => GroupConfig {
@@ -46,7 +51,10 @@ fn build(protocol: Protocol, partitions: u32, members: Vec<MemberSpec>) -> Sim {
         description: None,
         seed: 11,
         cluster: ClusterConfig { brokers: 3, network_latency_ms: 10, group_initial_rebalance_delay_ms: 0, ..ClusterConfig::default() },
-        topics: vec![TopicSpec { name: "t".into(), partitions, ..TopicSpec::default() }],
+        topics: std::iter::once(("t", partitions))
+            .chain(more.iter().copied())
+            .map(|(name, partitions)| TopicSpec { name: name.into(), partitions, ..TopicSpec::default() })
+            .collect(),
         producers: vec![ProducerSpec {
             name: "p".into(),
             config: ProducerConfig { partitioner: kafka_sandbox_core::partitioner::PartitionerKind::RoundRobin, linger_ms: 0, ..ProducerConfig::default() },
@@ -358,4 +366,95 @@ fn the_built_in_kip_848_scenario_moves_one_partition_from_each_without_stopping_
     assert_eq!(revoked.len(), 2, "{revoked:?}");
     assert!(revoked.iter().all(|(_, n)| *n == 1), "{revoked:?}");
     assert_eq!((g.duplicates, g.lost_records()), (0, 0));
+}
+
+#[test]
+fn a_subscription_change_rebalances_under_both_protocols() {
+    for protocol in [Protocol::Classic(Strategy::Range), Protocol::Consumer(ServerAssignor::Uniform)] {
+        let mut sim = build(protocol, 4, vec![member("c1", None), member("c2", None)]);
+        sim.apply(Command::Subscribe { group: "g".into(), client_id: "c2".into(), topics: vec!["t".into(), "nope".into()] })
+            .expect_err("unknown topic refused");
+        sim.apply(Command::Subscribe { group: "g".into(), client_id: "c1".into(), topics: vec![] }).expect_err("empty refused");
+        sim.apply(Command::Subscribe { group: "g".into(), client_id: "c2".into(), topics: vec!["t".into()] }).expect("same topics");
+        let before = sim.group("g").map(|g| g.generation).unwrap_or(0);
+        // Nothing changes when the topics are the same.
+        sim.run_until(sim.now().plus_ms(12_000));
+        assert_eq!(sim.group("g").map(|g| g.generation), Some(before), "{protocol:?}");
+        assert!(!events(&sim).iter().any(|e| matches!(e, EventKind::Subscribed { .. })));
+    }
+}
+
+#[test]
+fn subscribe_to_another_topic_gives_up_the_old_ones_and_rebalances() {
+    for protocol in [Protocol::Classic(Strategy::Range), Protocol::Consumer(ServerAssignor::Uniform)] {
+        let mut sim = build_with(protocol, 4, vec![member("c1", None), member("c2", None)], &[("u", 2)]);
+        assert_eq!(assigned(&sim, "c1").len() + assigned(&sim, "c2").len(), 4, "{protocol:?}");
+        sim.apply(Command::Subscribe { group: "g".into(), client_id: "c2".into(), topics: vec!["u".into()] }).expect("subscribe");
+        // Partitions of the topic it left are given up at once.
+        assert!(sim.group("g").and_then(|g| g.member("c2")).is_some_and(|m| m.assigned.iter().all(|tp| tp.topic == "u")));
+        sim.run_until(sim.now().plus_ms(15_000));
+        let all = events(&sim);
+        let cause = all.iter().any(|e| {
+            matches!(e, EventKind::RebalanceStarted { cause: RebalanceCause::SubscriptionChanged { .. }, .. }
+                | EventKind::GroupEpochBumped { cause: RebalanceCause::SubscriptionChanged { .. }, .. })
+        });
+        assert!(cause, "{protocol:?}");
+        assert!(all.iter().any(|e| matches!(e, EventKind::Subscribed { client_id, .. } if client_id == "c2")));
+        assert_eq!(assigned(&sim, "c1"), vec![0, 1, 2, 3], "{protocol:?}");
+        let c2: Vec<String> = sim.group("g").and_then(|g| g.member("c2")).map(|m| m.assigned.iter().map(|tp| tp.to_string()).collect()).unwrap_or_default();
+        assert_eq!(c2, vec!["u-0".to_string(), "u-1".to_string()], "{protocol:?}");
+        assert!(stable(&sim), "{protocol:?}");
+    }
+}
+
+#[test]
+fn seek_to_beginning_reprocesses_and_the_duplicates_name_the_seek() {
+    use kafka_sandbox_core::command::SeekTo;
+    use kafka_sandbox_core::group::HandoverKind;
+    let mut sim = build(Protocol::Consumer(ServerAssignor::Uniform), 2, vec![member("c1", None)]);
+    produce_until(&mut sim, 14_000);
+    sim.run_until(SimTime(16_000));
+    let processed = sim.group("g").and_then(|g| g.member("c1")).map(|m| m.processed_total).unwrap_or(0);
+    assert_eq!(processed, 40);
+    sim.apply(Command::Seek { group: "g".into(), client_id: "c1".into(), topic: "t".into(), partition: Some(0), to: SeekTo::Beginning })
+        .expect("seek");
+    sim.run_until(SimTime(20_000));
+    let g = sim.group("g").expect("group");
+    // Partition 0's 20 records come again.
+    assert_eq!(g.duplicates, 20);
+    assert!(g.duplicate_details().all(|d| d.tp.partition == 0 && d.handover.as_ref().is_some_and(|h| h.kind == HandoverKind::Seek)));
+    assert!(events(&sim).iter().any(|e| matches!(e, EventKind::Seeked { from: 20, to: 0, .. })));
+    // Seeking a partition it does not own is refused, as Kafka throws IllegalStateException.
+    let e = sim
+        .apply(Command::Seek { group: "g".into(), client_id: "c1".into(), topic: "t".into(), partition: Some(7), to: SeekTo::End })
+        .expect_err("not assigned");
+    assert!(e.to_string().contains("not assigned"), "{e}");
+    // Seek to a timestamp: the first record at or after it.
+    sim.apply(Command::Seek {
+        group: "g".into(),
+        client_id: "c1".into(),
+        topic: "t".into(),
+        partition: Some(1),
+        to: SeekTo::Timestamp { timestamp_ms: 13_000 },
+    })
+    .expect("seek by time");
+    let seeked = events(&sim).into_iter().rev().find_map(|e| match e {
+        EventKind::Seeked { tp, to, .. } if tp.partition == 1 => Some(to),
+        _ => None,
+    });
+    // Records go to P0, P1 alternately every 50 ms from 12 s: P1 gets one each 100 ms.
+    assert_eq!(seeked, Some(10));
+}
+
+#[test]
+fn auto_offset_reset_none_stops_a_consumer_without_a_committed_offset() {
+    let mut sim = build_with(Protocol::Classic(Strategy::Range), 2, vec![], &[]);
+    let mut spec = GroupSpec { id: "strict".into(), topics: vec!["t".into()], config: GroupConfig::default(), members: vec![member("s1", None)] };
+    spec.config.auto_offset_reset = OffsetReset::None;
+    sim.apply(Command::AddGroup { group: spec }).expect("group");
+    sim.run_until(sim.now().plus_ms(10_000));
+    assert!(events(&sim)
+        .iter()
+        .any(|e| matches!(e, EventKind::ConsumerFailed { client_id, error: GroupError::NoOffsetForPartition, .. } if client_id == "s1")));
+    assert_eq!(sim.group("strict").and_then(|g| g.member("s1")).map(|m| m.phase), Some(kafka_sandbox_core::group::Phase::Crashed));
 }

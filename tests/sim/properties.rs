@@ -17,6 +17,8 @@ enum Op {
     RemoveMember { group: u8, client: u8 },
     AddGroup { group: u8, assignor: u8, earliest: bool },
     SetAssignor { group: u8, assignor: u8 },
+    Seek { group: u8, client: u8, to_end: bool },
+    Subscribe { group: u8, client: u8, both: bool },
     Step(u8),
     Advance(u16),
 }
@@ -31,6 +33,8 @@ fn op() -> impl Strategy<Value = Op> {
         // broker-side assignor.
         1 => (0..3u8, 0..6u8, any::<bool>()).prop_map(|(group, assignor, earliest)| Op::AddGroup { group, assignor, earliest }),
         1 => (0..3u8, 0..4u8).prop_map(|(group, assignor)| Op::SetAssignor { group, assignor }),
+        1 => (0..3u8, 0..6u8, any::<bool>()).prop_map(|(group, client, to_end)| Op::Seek { group, client, to_end }),
+        1 => (0..3u8, 0..6u8, any::<bool>()).prop_map(|(group, client, both)| Op::Subscribe { group, client, both }),
         4 => (1..40u8).prop_map(Op::Step),
         2 => (1..4000u16).prop_map(Op::Advance),
     ]
@@ -112,6 +116,18 @@ fn to_command(op: &Op) -> Option<Command> {
             },
         },
         Op::SetAssignor { group: g, assignor } => Command::SetAssignor { group: group(g), assignor: pick(assignor) },
+        Op::Seek { group: g, client, to_end } => Command::Seek {
+            group: group(g),
+            client_id: format!("c{client}"),
+            topic: topic(g % 2),
+            partition: None,
+            to: if to_end { kafka_sandbox_core::command::SeekTo::End } else { kafka_sandbox_core::command::SeekTo::Beginning },
+        },
+        Op::Subscribe { group: g, client, both } => Command::Subscribe {
+            group: group(g),
+            client_id: format!("c{client}"),
+            topics: if both { vec!["a".into(), "b".into()] } else { vec![topic(g % 2)] },
+        },
         Op::Step(_) | Op::Advance(_) => return None,
     })
 }
@@ -131,7 +147,9 @@ fn check(sim: &Sim, seen: &mut Seen) -> Result<(), String> {
     use kafka_sandbox_core::EventKind as E;
     for e in sim.events_since(seen.cursor) {
         match &e.kind {
-            E::PositionSet { group, client_id, tp, .. } | E::PositionReset { group, client_id, tp, .. } => {
+            E::PositionSet { group, client_id, tp, .. }
+            | E::PositionReset { group, client_id, tp, .. }
+            | E::Seeked { group, client_id, tp, .. } => {
                 seen.last.remove(&(group.clone(), client_id.clone(), tp.to_string()));
             }
             E::RecordDelivered { group, client_id, tp, offset, .. } => {

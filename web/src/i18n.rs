@@ -115,14 +115,18 @@ msgs! {
     STATE_STABLE = "Stable（稳定）", "Stable";
     STATE_COMPLETING = "CompletingRebalance（完成再均衡）", "CompletingRebalance";
     STATE_RECONCILING = "Reconciling（协调中）", "Reconciling";
+    ADD_STATIC = "+ 静态消费者", "+ Static consumer";
+    ADD_STATIC_HINT = "加入一个带 group.instance.id 的静态成员（KIP-345）：正常关闭时不发送 LeaveGroup，在会话超时前重启可直接取回原来的分区", "Add a static member with a group.instance.id (KIP-345): its close sends no LeaveGroup, and a restart within its session gets its partitions back";
+    SEEK = "seek…", "seek…";
+    SEEK_HINT = "应用调用 seek()：seekToBeginning 回到日志开头重新处理（产生重复），seekToEnd 跳到高水位（跳过未读的记录）", "The application calls seek(): seekToBeginning goes back to the log start and processes again (duplicates), seekToEnd jumps to the high watermark (skipping what was not read)";
     COMPARE_TITLE = "对比：eager、cooperative 与 KIP-848", "Compare: eager, cooperative and KIP-848";
     COMPARE_HINT = "用同一个种子把当前场景运行三次：组分别使用 eager range、cooperative-sticky（KIP-429）和 group.protocol=consumer（KIP-848，uniform），在当前时刻做同一个成员变化，比较谁停止消费、停了多久。", "Runs the current scenario three times with the same seed — the group under eager range, cooperative-sticky (KIP-429) and group.protocol=consumer (KIP-848, uniform) — makes the same membership change now, and compares who stops consuming and for how long.";
     COMPARE_RUN = "对比", "Compare";
     COMPARE_CLOSE = "关闭对比", "Close comparison";
     COMPARE_CHANGE = "变化", "Change";
-    VARIANT_EAGER = "eager（range）", "eager (range)";
-    VARIANT_COOPERATIVE = "cooperative（cooperative-sticky）", "cooperative (cooperative-sticky)";
-    VARIANT_CONSUMER = "consumer（KIP-848，uniform）", "consumer (KIP-848, uniform)";
+    VARIANT_EAGER = "eager（急切，range）", "eager (range)";
+    VARIANT_COOPERATIVE = "cooperative（协作，cooperative-sticky）", "cooperative (cooperative-sticky)";
+    VARIANT_CONSUMER = "consumer（新协议 KIP-848，uniform）", "consumer (KIP-848, uniform)";
     METRIC_STOPPED = "完全停止消费的成员", "members that stopped consuming";
     METRIC_REVOKED = "交出的分区", "partitions given up";
     METRIC_DOWNTIME = "分区无人消费的总时长", "partition time without a consumer";
@@ -141,7 +145,7 @@ msgs! {
     LOST_LIST = "丢失的记录及原因", "Records lost, and why";
     TARGET = "目标", "target";
     STATE_RECONCILING_WHY = "KIP-848：有新的目标分配，部分成员还没到达；其余成员照常消费，没有全组屏障", "KIP-848: a new target assignment exists and some members have not reached it; the others keep consuming, there is no group-wide barrier";
-    PROTOCOL_CONSUMER = "consumer（KIP-848）", "consumer (KIP-848)";
+    PROTOCOL_CONSUMER = "consumer（新协议 KIP-848）", "consumer (KIP-848)";
     PROTOCOL_CONSUMER_HINT = "group.protocol=consumer（Kafka 4.0 GA）：只有一个 ConsumerGroupHeartbeat 请求；broker 用自己的分配器计算目标分配，每个成员通过心跳各自走向目标：先交出要让出的分区，再领取已被释放的分区", "group.protocol=consumer (GA in Kafka 4.0): a single ConsumerGroupHeartbeat RPC; the broker computes the target assignment with its own assignor and each member moves towards it through its heartbeats — first giving up what moves, then taking partitions once released";
     RECONCILE_STABLE = "已到达目标", "at target";
     RECONCILE_UNREVOKED = "待交出分区", "revoking";
@@ -571,6 +575,8 @@ pub fn group_error_code(e: GroupError) -> &'static str {
         GroupError::FencedMemberEpoch => "FENCED_MEMBER_EPOCH",
         GroupError::StaleMemberEpoch => "STALE_MEMBER_EPOCH",
         GroupError::UnreleasedInstanceId => "UNRELEASED_INSTANCE_ID",
+        GroupError::NoOffsetForPartition => "NoOffsetForPartitionException",
+        GroupError::OffsetOutOfRange => "OffsetOutOfRangeException",
     }
 }
 
@@ -658,6 +664,8 @@ fn cause(lang: Lang, c: &RebalanceCause) -> String {
         (RebalanceCause::AssignorChanged, Lang::En) => "assignor changed".into(),
         (RebalanceCause::TopicMetadataChanged { topic }, Lang::Zh) => format!("{topic} 的分区数变了"),
         (RebalanceCause::TopicMetadataChanged { topic }, Lang::En) => format!("{topic}'s partition count changed"),
+        (RebalanceCause::SubscriptionChanged { client_id }, Lang::Zh) => format!("{client_id} 改变了订阅"),
+        (RebalanceCause::SubscriptionChanged { client_id }, Lang::En) => format!("{client_id} changed its subscription"),
     }
 }
 
@@ -1031,6 +1039,39 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
                 (false, true, true) => format!("{client_id} reaches its target assignment of epoch {epoch}"),
             }
         }
+        E::Seeked { client_id, tp, from, to, how, .. } => {
+            use kafka_sandbox_core::command::SeekTo;
+            let how = match (how, zh) {
+                (SeekTo::Beginning, true) => "seekToBeginning".to_string(),
+                (SeekTo::Beginning, false) => "seekToBeginning".to_string(),
+                (SeekTo::End, _) => "seekToEnd".to_string(),
+                (SeekTo::Offset { offset }, _) => format!("seek({offset})"),
+                (SeekTo::Timestamp { timestamp_ms }, _) => format!("offsetsForTimes({timestamp_ms})"),
+            };
+            if zh {
+                format!("{client_id} 调用 {how}：分区 {} 的位置从 {from} 移到 {to}（下一次拉取生效；回退会重新处理记录）", tp.partition)
+            } else {
+                format!("{client_id} calls {how}: partition {} moves from {from} to {to} (the next fetch reads from there; going back re-processes records)", tp.partition)
+            }
+        }
+        E::Subscribed { client_id, topics, .. } => {
+            if zh {
+                format!("{client_id} 调用 subscribe({})，需要重新平衡", topics.join(", "))
+            } else {
+                format!("{client_id} calls subscribe({}), so the group rebalances", topics.join(", "))
+            }
+        }
+        E::ConsumerFailed { client_id, error: GroupError::NoOffsetForPartition | GroupError::OffsetOutOfRange, .. } => {
+            let code = match e {
+                E::ConsumerFailed { error, .. } => group_error_code(*error),
+                _ => "",
+            };
+            if zh {
+                format!("{client_id} 的 poll() 抛出 {code}（auto.offset.reset=none 且没有可用的位移），应用停止")
+            } else {
+                format!("{client_id}'s poll() throws {code} (auto.offset.reset=none and no usable offset); the application stops")
+            }
+        }
         E::ConsumerFailed { client_id, error, .. } => {
             if zh {
                 format!("{client_id} 遇到致命错误 {} 并停止（旧实例崩溃时没有释放 group.instance.id，需等它的会话超时）", group_error_code(*error))
@@ -1075,6 +1116,8 @@ pub fn duplicate_line(lang: Lang, d: &kafka_sandbox_core::group::DuplicateRecord
         (None, Lang::En) => "processed earlier".to_string(),
     };
     let hand = match (&d.handover, lang) {
+        (Some(h), Lang::Zh) if h.kind == HandoverKind::Seek => format!("；{} 于 {} 调用了 seek() 回退", h.from, seconds(h.at.ms())),
+        (Some(h), Lang::En) if h.kind == HandoverKind::Seek => format!("; {} called seek() back at {}", h.from, seconds(h.at.ms())),
         (Some(h), Lang::Zh) => {
             let how = if h.kind == HandoverKind::Crashed { "崩溃" } else { "在再均衡中交出分区" };
             let c = h.committed.map(|c| c.to_string()).unwrap_or_else(|| "无".into());

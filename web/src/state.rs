@@ -154,6 +154,10 @@ pub enum Action {
     LoadJson(String),
     Produce { producer: String, topic: String, key: Option<String>, value: String, partition: Option<u32> },
     AddMember { group: String },
+    /// A static member: `group.instance.id` = its client id (KIP-345).
+    AddStaticMember { group: String },
+    /// `seek()` on every partition the member is assigned.
+    Seek { group: String, client_id: String, to: kafka_sandbox_core::command::SeekTo },
     RemoveMember { group: String, client_id: String },
     /// The consumer process dies (no LeaveGroup).
     CrashMember { group: String, client_id: String },
@@ -301,6 +305,35 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             let Some(g) = m.sim.group(&group) else { return false };
             let client_id = next_client_id(g.members.iter().map(|m| m.client_id.as_str()));
             let result = m.sim.apply(Command::AddMember { group, member: MemberSpec::new(client_id) });
+            report(m, result)
+        }
+        Action::AddStaticMember { group } => {
+            let Some(g) = m.sim.group(&group) else { return false };
+            let client_id = next_client_id(g.members.iter().map(|m| m.client_id.as_str()));
+            let mut spec = MemberSpec::new(client_id.clone());
+            spec.group_instance_id = Some(format!("{client_id}-instance"));
+            let result = m.sim.apply(Command::AddMember { group, member: spec });
+            report(m, result)
+        }
+        Action::Seek { group, client_id, to } => {
+            let topics: Vec<String> = m
+                .sim
+                .group(&group)
+                .and_then(|g| g.member(&client_id))
+                .map(|mm| {
+                    let mut t: Vec<String> = mm.assigned.iter().map(|tp| tp.topic.clone()).collect();
+                    t.dedup();
+                    t
+                })
+                .unwrap_or_default();
+            if topics.is_empty() {
+                let e = kafka_sandbox_core::CommandError::Invalid(format!("{client_id} has no assigned partition to seek"));
+                return report(m, Err(e));
+            }
+            let mut result = Ok(());
+            for topic in topics {
+                result = result.and(m.sim.apply(Command::Seek { group: group.clone(), client_id: client_id.clone(), topic, partition: None, to: to.clone() }));
+            }
             report(m, result)
         }
         Action::RemoveMember { group, client_id } => {

@@ -43,7 +43,9 @@ pub fn protocol_group(kind: &EventKind, rebalancing: bool) -> Option<&str> {
         | E::GroupEpochBumped { group, .. }
         | E::TargetAssignmentComputed { group, .. }
         | E::MemberReconciling { group, .. }
-        | E::ConsumerFailed { group, .. } => Some(group),
+        | E::ConsumerFailed { group, .. }
+        | E::Seeked { group, .. }
+        | E::Subscribed { group, .. } => Some(group),
         E::OffsetsCommitted { group, .. } if rebalancing => Some(group),
         _ => None,
     }

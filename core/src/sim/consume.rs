@@ -67,6 +67,7 @@ impl Sim {
         let mut budget = member.config.max_poll_records;
         let mut out = Vec::new();
         let mut resets = Vec::new();
+        let mut fail = false;
         let start = member.fetch_cursor % n;
         member.fetch_cursor = (start + 1) % n;
         for i in 0..n {
@@ -94,6 +95,10 @@ impl Sim {
                     match reset {
                         OffsetReset::Earliest => log.log_start_offset(),
                         OffsetReset::Latest => log.high_watermark(),
+                        OffsetReset::None => {
+                            fail = true;
+                            break;
+                        }
                     }
                 };
                 resets.push(EventKind::PositionReset {
@@ -113,6 +118,16 @@ impl Sim {
         }
         for e in resets {
             self.record(e);
+        }
+        if fail {
+            // poll() throws OffsetOutOfRangeException; unhandled, the consumer stops.
+            self.record(EventKind::ConsumerFailed {
+                group: group_id.to_string(),
+                client_id: client_id.to_string(),
+                error: crate::event::GroupError::OffsetOutOfRange,
+            });
+            self.crash_member(group_id, client_id);
+            return Vec::new();
         }
         out
     }

@@ -141,6 +141,11 @@ impl Sim {
         self.schedule(at, Pending::CgHeartbeatArrive { group: group_id.into(), client_id: client_id.into(), incarnation, hb });
     }
 
+    /// `subscribe()` changed the topics: the next heartbeat, sent now, carries them.
+    pub(super) fn cg_subscription_changed(&mut self, group_id: &str, client_id: &str) {
+        self.cg_send(group_id, client_id, Send::Ack);
+    }
+
     /// Leaves: epoch -1 (or -2 for a static member closing). Nothing comes back that
     /// matters: the member is gone or no longer listening.
     pub(super) fn cg_send_leave(&mut self, group_id: &str, client_id: &str, epoch: i32, reason: LeaveReason) {
@@ -374,6 +379,11 @@ impl Sim {
         r.rebalance_timeout_ms = hb.rebalance_timeout_ms;
         r.owned = hb.owned.clone();
         r.joined = true;
+        let resubscribed = r.subscription != hb.subscription;
+        if resubscribed {
+            r.subscription = hb.subscription.clone();
+        }
+        let client = r.client_id.clone();
         self.schedule_cg_session_check(group_id, &hb.member_id, now.plus_ms(session_ms));
         // The coordinator watches the subscribed topics' metadata.
         let grown = self.groups.get(group_id).and_then(|g| {
@@ -384,6 +394,8 @@ impl Sim {
         });
         if let Some(topic) = grown {
             self.cg_bump(group_id, RebalanceCause::TopicMetadataChanged { topic });
+        } else if resubscribed {
+            self.cg_bump(group_id, RebalanceCause::SubscriptionChanged { client_id: client });
         }
         self.cg_advance(group_id, &hb.member_id, Some(&hb.owned));
         let Some(g) = self.groups.get(group_id) else { return };

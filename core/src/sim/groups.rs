@@ -240,6 +240,102 @@ impl Sim {
         }
     }
 
+    /// `seek()`: the next fetch of each partition starts at the new position. Records
+    /// already returned by `poll()` are still processed.
+    pub(super) fn seek(&mut self, group_id: &str, client_id: &str, topic: &str, partition: Option<u32>, to: &crate::command::SeekTo) {
+        use crate::command::SeekTo;
+        let now = self.now;
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let targets: Vec<TopicPartition> =
+            m.assigned.iter().filter(|tp| tp.topic == topic && partition.is_none_or(|p| tp.partition == p)).cloned().collect();
+        let mut moves = Vec::new();
+        for tp in targets {
+            let Some(log) = self.partition(&tp).and_then(|p| p.display_log()) else { continue };
+            let (start, hw) = (log.log_start_offset(), log.high_watermark());
+            let offset = match to {
+                SeekTo::Beginning => start,
+                SeekTo::End => hw,
+                SeekTo::Offset { offset } => *offset,
+                SeekTo::Timestamp { timestamp_ms } => log
+                    .records()
+                    .iter()
+                    .find(|r| r.offset < hw && r.timestamp.ms() >= *timestamp_ms)
+                    .map(|r| r.offset)
+                    .unwrap_or(hw),
+            };
+            let from = m.positions.get(&tp).copied().unwrap_or(offset);
+            moves.push((tp, from, offset));
+        }
+        let Some(g) = self.groups.get_mut(group_id) else { return };
+        // A later re-read of these partitions is explained by this seek.
+        for (tp, _, _) in &moves {
+            let committed = g.committed.get(tp).copied();
+            g.handovers.insert(tp.clone(), crate::group::Handover { from: client_id.into(), kind: crate::group::HandoverKind::Seek, at: now, committed });
+        }
+        let Some(m) = g.member_mut(client_id) else { return };
+        for (tp, _, offset) in &moves {
+            m.positions.insert(tp.clone(), *offset);
+        }
+        m.token += 1;
+        let token = m.token;
+        let restart = m.processing.is_empty() && !m.paused && m.phase == Phase::Stable;
+        self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
+        for (tp, from, offset) in moves {
+            self.record(EventKind::Seeked { group: group_id.into(), client_id: client_id.into(), tp, from, to: offset, how: to.clone() });
+        }
+        if restart {
+            self.schedule(now, Pending::Poll { group: group_id.into(), client_id: client_id.into(), token });
+        }
+    }
+
+    /// `subscribe()` with other topics: partitions of topics it leaves are given up at
+    /// once; the member then rejoins (classic) or heartbeats its new subscription (KIP-848).
+    pub(super) fn subscribe(&mut self, group_id: &str, client_id: &str, topics: Vec<String>) {
+        let now = self.now;
+        let Some(g) = self.groups.get(group_id) else { return };
+        let consumer_protocol = g.consumer_protocol();
+        let Some(m) = g.member(client_id) else { return };
+        if m.topics == topics || m.phase == Phase::Crashed {
+            return;
+        }
+        let gone: Vec<TopicPartition> = m.assigned.iter().filter(|tp| !topics.contains(&tp.topic)).cloned().collect();
+        let busy = m.paused || !m.processing.is_empty();
+        if !gone.is_empty() && m.config.commit_mode == CommitMode::Auto {
+            self.commit_positions(group_id, client_id);
+        }
+        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+        m.topics = topics.clone();
+        m.assigned.retain(|tp| !gone.contains(tp));
+        for tp in &gone {
+            m.positions.remove(tp);
+        }
+        if !gone.is_empty() {
+            m.token += 1;
+            if m.assigned.is_empty() {
+                m.paused_since.get_or_insert(now);
+            }
+        }
+        let (token, restart) = (m.token, !gone.is_empty() && !busy && !m.assigned.is_empty() && m.phase == Phase::Stable);
+        self.record(EventKind::Subscribed { group: group_id.into(), client_id: client_id.into(), topics });
+        if !gone.is_empty() {
+            self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
+            self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: gone });
+        }
+        if restart {
+            self.schedule(now, Pending::Poll { group: group_id.into(), client_id: client_id.into(), token });
+        }
+        if consumer_protocol {
+            self.cg_subscription_changed(group_id, client_id);
+        } else if busy {
+            if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+                m.rejoin_needed = true;
+            }
+        } else {
+            self.revoke_for_rejoin(group_id, client_id);
+            self.send_join(group_id, client_id);
+        }
+    }
+
     // ----- client: JoinGroup / SyncGroup ----------------------------------------
 
     pub(super) fn send_join(&mut self, group_id: &str, client_id: &str) {
@@ -480,6 +576,13 @@ impl Sim {
         let Some(g) = self.groups.get(group_id) else { return };
         let reset = g.config.auto_offset_reset;
         let mut sets = Vec::new();
+        let no_offset = reset == OffsetReset::None && committed.iter().any(|(_, c)| c.is_none());
+        if no_offset {
+            // poll() throws NoOffsetForPartitionException; unhandled, the consumer stops.
+            self.record(EventKind::ConsumerFailed { group: group_id.into(), client_id: client_id.into(), error: GroupError::NoOffsetForPartition });
+            self.crash_member(group_id, client_id);
+            return;
+        }
         for (tp, c) in committed {
             let (start, hw) = self
                 .partition(&tp)
@@ -491,7 +594,7 @@ impl Sim {
                 Some(o) => (o, StartFrom::Committed),
                 None => match reset {
                     OffsetReset::Earliest => (start, StartFrom::ResetEarliest),
-                    OffsetReset::Latest => (hw, StartFrom::ResetLatest),
+                    OffsetReset::Latest | OffsetReset::None => (hw, StartFrom::ResetLatest),
                 },
             };
             sets.push((tp, offset, from));
@@ -775,6 +878,7 @@ impl Sim {
         let pending = g.pending_members.contains(&member_id);
         if known {
             let Some(g) = self.groups.get_mut(group_id) else { return };
+            let resubscribed = g.registry.iter().any(|r| r.member_id == member_id && r.subscription != subscription);
             if let Some(r) = g.registry.iter_mut().find(|r| r.member_id == member_id) {
                 r.joined = true;
                 r.subscription = subscription;
@@ -786,7 +890,12 @@ impl Sim {
             }
             self.schedule_session_check(group_id, &member_id, now.plus_ms(session));
             if matches!(state, GroupState::Stable | GroupState::CompletingRebalance) {
-                self.prepare_rebalance(group_id, RebalanceCause::MemberRejoined { client_id: client_id.into() }, Some(&member_id));
+                let cause = if resubscribed {
+                    RebalanceCause::SubscriptionChanged { client_id: client_id.into() }
+                } else {
+                    RebalanceCause::MemberRejoined { client_id: client_id.into() }
+                };
+                self.prepare_rebalance(group_id, cause, Some(&member_id));
             }
             self.try_complete_join(group_id);
         } else if pending {

@@ -668,6 +668,45 @@ impl Sim {
                 }
                 Ok(())
             }
+            Command::Seek { group, client_id, topic, partition, .. } => {
+                let Some(g) = self.groups.get(group) else {
+                    return Err(CommandError::UnknownGroup(group.clone()));
+                };
+                let Some(m) = g.member(client_id) else {
+                    return Err(CommandError::UnknownMember { group: group.clone(), client_id: client_id.clone() });
+                };
+                if !self.topics.contains_key(topic) {
+                    return Err(CommandError::UnknownTopic(topic.clone()));
+                }
+                let owned = m.assigned.iter().any(|tp| &tp.topic == topic && partition.is_none_or(|p| tp.partition == p));
+                if !owned {
+                    let what = match partition {
+                        Some(p) => format!("{topic}-{p}"),
+                        None => format!("any partition of {topic}"),
+                    };
+                    return Err(CommandError::Invalid(format!(
+                        "{client_id} is not assigned {what}: seek() only works on assigned partitions (Kafka throws IllegalStateException)"
+                    )));
+                }
+                Ok(())
+            }
+            Command::Subscribe { group, client_id, topics } => {
+                let Some(g) = self.groups.get(group) else {
+                    return Err(CommandError::UnknownGroup(group.clone()));
+                };
+                if g.member(client_id).is_none() {
+                    return Err(CommandError::UnknownMember { group: group.clone(), client_id: client_id.clone() });
+                }
+                if topics.is_empty() {
+                    return Err(CommandError::Invalid(format!("{client_id} must subscribe to at least one topic (unsubscribe() is remove_member here)")));
+                }
+                for t in topics {
+                    if !self.topics.contains_key(t) {
+                        return Err(CommandError::UnknownTopic(t.clone()));
+                    }
+                }
+                Ok(())
+            }
             Command::AddGroup { group } => self.validate_group(group),
             Command::CrashBroker { broker }
             | Command::RestartBroker { broker }
@@ -910,6 +949,8 @@ impl Sim {
             Command::CrashMember { group, client_id } => self.crash_member(&group, &client_id),
             Command::RestartMember { group, client_id } => self.restart_member(&group, &client_id),
             Command::PauseMember { group, client_id, paused } => self.pause_member(&group, &client_id, paused),
+            Command::Seek { group, client_id, topic, partition, to } => self.seek(&group, &client_id, &topic, partition, &to),
+            Command::Subscribe { group, client_id, topics } => self.subscribe(&group, &client_id, topics),
             Command::SetProcessing { group, client_id, processing_ms } => {
                 if let Some(m) = self.groups.get_mut(&group).and_then(|g| g.member_mut(&client_id)) {
                     m.config.processing_ms = processing_ms.min(3_600_000);

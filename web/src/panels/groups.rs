@@ -89,6 +89,7 @@ pub fn Groups(p: &GroupsProps) -> Html {
             let id = if typed.trim().is_empty() { next_id.clone() } else { typed };
             let reset = match reset_ref.cast::<HtmlSelectElement>().map(|s| s.value()).as_deref() {
                 Some("latest") => OffsetReset::Latest,
+                Some("none") => OffsetReset::None,
                 _ => OffsetReset::Earliest,
             };
             let picked = assignor_ref.cast::<HtmlSelectElement>().map(|s| s.value()).unwrap_or_default();
@@ -115,6 +116,7 @@ pub fn Groups(p: &GroupsProps) -> Html {
                         <select id="group-reset" ref={reset_ref}>
                             <option value="earliest" selected=true>{ "earliest" }</option>
                             <option value="latest">{ "latest" }</option>
+                            <option value="none">{ "none" }</option>
                         </select>
                     </label>
                     <label class="row">{ i18n::ASSIGNOR.get(lang) }
@@ -168,6 +170,10 @@ fn GroupCard(p: &GroupCardProps) -> Html {
         let group = g.id.clone();
         p.dispatch.reform(move |_| Action::AddMember { group: group.clone() })
     };
+    let add_static = {
+        let group = g.id.clone();
+        p.dispatch.reform(move |_| Action::AddStaticMember { group: group.clone() })
+    };
     let step_group = {
         let group = g.id.clone();
         p.dispatch.reform(move |_| Action::StepGroup { group: group.clone() })
@@ -216,7 +222,7 @@ fn GroupCard(p: &GroupCardProps) -> Html {
                         { picker("assignor", i18n::ASSIGNOR_HINT.get(lang), g.assignor.name(), &assignors, set_assignor) }
                     </label>
                 }
-                <span class="item">{ format!("auto.offset.reset={}", match g.auto_offset_reset { OffsetReset::Earliest => "earliest", OffsetReset::Latest => "latest" }) }</span>
+                <span class="item">{ format!("auto.offset.reset={}", match g.auto_offset_reset { OffsetReset::Earliest => "earliest", OffsetReset::Latest => "latest", OffsetReset::None => "none" }) }</span>
             </div>
             if let Some(due) = g.rebalance_due {
                 <div class="rebalance-note">{ i18n::rebalance_due_line(lang, due.ms(), g.initial_rebalance) }</div>
@@ -253,7 +259,10 @@ fn GroupCard(p: &GroupCardProps) -> Html {
             </ul>
             <div class="group-foot">
                 <span class="muted small">{ format!("{}: {}", i18n::COMMITTED.get(lang), if committed.is_empty() { i18n::NONE.get(lang).to_string() } else { committed.join(", ") }) }</span>
-                <button class="add-member" title={i18n::ADD_MEMBER_HINT.get(lang)} onclick={add}>{ i18n::ADD_MEMBER.get(lang) }</button>
+                <span class="add-buttons">
+                    <button class="add-member" title={i18n::ADD_MEMBER_HINT.get(lang)} onclick={add}>{ i18n::ADD_MEMBER.get(lang) }</button>
+                    <button class="add-static-member" title={i18n::ADD_STATIC_HINT.get(lang)} onclick={add_static}>{ i18n::ADD_STATIC.get(lang) }</button>
+                </span>
             </div>
             <div class="timeline">
                 <div class="tl-head">
@@ -393,6 +402,22 @@ fn MemberRow(p: &MemberRowProps) -> Html {
         });
         picker("commit-mode", i18n::COMMIT_MODE_HINT.get(lang), commit_mode_value(m.commit_mode), &options, on_pick)
     };
+    let seek = {
+        use kafka_sandbox_core::command::SeekTo;
+        let (group, client_id) = (group.clone(), client_id.clone());
+        let options: Vec<(String, String)> = vec![
+            (String::new(), i18n::SEEK.get(lang).to_string()),
+            ("beginning".into(), "seekToBeginning".into()),
+            ("end".into(), "seekToEnd".into()),
+        ];
+        let on_pick = d.reform(move |v: String| Action::Seek {
+            group: group.clone(),
+            client_id: client_id.clone(),
+            to: if v == "end" { SeekTo::End } else { SeekTo::Beginning },
+        });
+        let on_pick = Callback::from(move |v: String| if !v.is_empty() { on_pick.emit(v) });
+        picker("seek", i18n::SEEK_HINT.get(lang), "", &options, on_pick)
+    };
     let idle = m.activity == Activity::Idle;
     // Keyed by position in everything the member received, so a new record adds one chip
     // instead of shifting (and re-animating) all of them.
@@ -458,6 +483,7 @@ fn MemberRow(p: &MemberRowProps) -> Html {
                 { pause }
                 <label title={i18n::PROCESSING_HINT.get(lang)}>{ i18n::PROCESSING_TIME.get(lang) }{ processing }</label>
                 <label title={i18n::COMMIT_MODE_HINT.get(lang)}>{ i18n::COMMIT_MODE.get(lang) }{ commit }</label>
+                if !crashed && !m.assigned.is_empty() { { seek } }
             </div>
             <div class="member-stats">
                 <span class="processed">{ format!("{}: {}", i18n::PROCESSED.get(lang), m.processed_total) }</span>
