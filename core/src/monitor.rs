@@ -198,7 +198,10 @@ impl Monitors {
                 // Retention is not loss: deleted records leave the shadow and the promise.
                 let tp = TopicPartition::new(topic.clone(), *partition);
                 if let Some(shadow) = self.shadows.get_mut(&(tp, *broker)) {
-                    shadow.retain(|_, r| !records.contains(r));
+                    // A set: a linear `contains` per shadow entry cost a quarter of a
+                    // long run's time (20,000 entries × the records of every segment).
+                    let deleted: BTreeSet<RecordId> = records.iter().copied().collect();
+                    shadow.retain(|_, r| !deleted.contains(r));
                 }
                 let tp = TopicPartition::new(topic.clone(), *partition);
                 if let Some(per_tp) = self.acked.get_mut(&tp) {
