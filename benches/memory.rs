@@ -1,0 +1,160 @@
+//! Memory over a long run: live heap after 1 and after 24 simulated hours at 1,000
+//! records a second with retention on. It must not grow with the run's length.
+//!
+//! `cargo bench --bench memory` counts every allocation of this binary (a counting
+//! global allocator around the system one) and prints the live and peak heap at
+//! checkpoints, with the wall time so far. `BENCH_HOURS` sets the length (default 24).
+//! Figures are printed, never asserted.
+
+// The counting allocator needs `unsafe impl GlobalAlloc`; it only forwards to `System`.
+#![allow(unsafe_code)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use kafka_sandbox_core::{Scenario, SimTime};
+
+mod common;
+
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn grew(by: usize) {
+    let live = LIVE.fetch_add(by, Ordering::Relaxed) + by;
+    PEAK.fetch_max(live, Ordering::Relaxed);
+}
+
+// SAFETY: every call is forwarded unchanged to `System`; only counters are added.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc_zeroed(layout) };
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+            grew(new_size);
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+fn mib(bytes: usize) -> f64 {
+    bytes as f64 / (1024.0 * 1024.0)
+}
+
+fn main() {
+    let hours: u64 = std::env::var("BENCH_HOURS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(24)
+        .clamp(1, 168);
+    let per_second = 1000;
+    let scenario = match Scenario::from_json(common::MEMORY_JSON) {
+        Ok(s) => s,
+        Err(e) => panic!("the memory scenario is invalid: {e}"),
+    };
+    let before = LIVE.load(Ordering::Relaxed);
+    let mut sim = match scenario.build() {
+        Ok(sim) => sim,
+        Err(e) => panic!("the memory scenario does not build: {e}"),
+    };
+    println!("memory: {per_second} records/s for {hours} simulated h; 3 brokers, RF 3, 12 partitions, 2 groups;");
+    println!("retention.ms 60000, segment.ms 10000, retention check every 30 s; consumers 1 ms per record");
+    println!();
+    println!("live/peak: heap allocated and not freed since before the build; trace, monitors, logs, groups:");
+    println!("what a clone of that part allocates (about what it holds); kept: records on all replicas");
+    println!();
+    println!(
+        "{:>5} {:>11} {:>9} {:>9} {:>7} {:>9} {:>7} {:>8} {:>9} {:>9} {:>8} {:>8} {:>7}",
+        "sim h", "records", "live MiB", "peak MiB", "trace", "monitors", "logs", "groups", "producers", "sim clone", "kept", "cmd log", "wall s"
+    );
+    let mut checkpoints: Vec<u64> = [1, 2, 4, 8, 12, 16, 20, 24, 48, 72, 96, 120, 144, 168]
+        .into_iter()
+        .filter(|h| *h <= hours)
+        .collect();
+    if checkpoints.last() != Some(&hours) {
+        checkpoints.push(hours);
+    }
+    let start = Instant::now();
+    let from_ms = common::START_MS;
+    let mut sent = 0u64;
+    let mut second = 0u64;
+    for h in checkpoints {
+        while second < h * 3600 {
+            let at = from_ms + second * 1000;
+            common::feed(&mut sim, at, per_second, sent);
+            sent += per_second;
+            second += 1;
+            sim.run_until(SimTime(at + 1000));
+        }
+        let kept: usize = sim
+            .topics()
+            .flat_map(|t| t.partitions.iter())
+            .flat_map(|p| p.logs.values())
+            .map(|log| log.records().len())
+            .sum();
+        let live = LIVE.load(Ordering::Relaxed) - before;
+        let peak = PEAK.load(Ordering::Relaxed) - before;
+        let wall = start.elapsed().as_secs_f64();
+        let logs: usize = sim.topics().map(cloned_bytes).sum();
+        let groups: usize = sim.groups().map(cloned_bytes).sum();
+        let producers: usize = sim.producers().map(cloned_bytes).sum();
+        let whole = cloned_bytes(&sim);
+        println!(
+            "{:>5} {:>11} {:>9.1} {:>9.1} {:>7.1} {:>9.1} {:>7.1} {:>8.1} {:>9.1} {:>9.1} {:>8} {:>8} {:>7.0}",
+            h,
+            sent,
+            mib(live),
+            mib(peak),
+            mib(cloned_bytes(sim.trace())),
+            mib(cloned_bytes(sim.monitors())),
+            mib(logs),
+            mib(groups),
+            mib(producers),
+            mib(whole),
+            kept,
+            sim.command_log().len(),
+            wall
+        );
+    }
+    println!();
+    for (group, n) in common::processed(&sim) {
+        println!("group {group}: {n} records processed of {sent} sent");
+    }
+    println!("trace events: {}, simulation steps: {}", sim.trace().total(), sim.steps());
+}
+
+/// Bytes a clone of `value` allocates.
+fn cloned_bytes<T: Clone>(value: &T) -> usize {
+    let before = LIVE.load(Ordering::Relaxed);
+    let copy = value.clone();
+    let bytes = LIVE.load(Ordering::Relaxed).saturating_sub(before);
+    drop(copy);
+    bytes
+}
+
