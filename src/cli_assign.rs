@@ -11,6 +11,7 @@ use std::fmt;
 use std::io::{Read, Write};
 
 use kafka_sandbox_core::assign::{assign, Strategy, Subscription};
+use kafka_sandbox_core::scenario::parse_json;
 use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 
@@ -95,7 +96,7 @@ pub fn assign_command(
     match run(input) {
         Ok((json, warnings)) => {
             for warning in warnings {
-                let _ = writeln!(err, "warning: {warning}");
+                let _ = writeln!(err, "warning: {}", escape_controls(&warning));
             }
             if writeln!(out, "{json}").and_then(|()| out.flush()).is_err() {
                 return 1;
@@ -109,6 +110,14 @@ pub fn assign_command(
     }
 }
 
+/// The text with control characters written as escapes (`\n`, `\u{1b}`), so a topic or
+/// member named with a newline cannot split one warning over several lines.
+fn escape_controls(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { c.escape_debug().to_string() } else { c.to_string() })
+        .collect()
+}
+
 /// Reads, validates and assigns; returns the JSON text and the warnings.
 fn run(input: &mut dyn Read) -> Result<(String, Vec<String>), String> {
     let mut bytes = Vec::new();
@@ -119,8 +128,8 @@ fn run(input: &mut dyn Read) -> Result<(String, Vec<String>), String> {
     if bytes.len() as u64 > MAX_INPUT_BYTES {
         return Err(format!("the input is larger than {MAX_INPUT_BYTES} bytes"));
     }
-    let group: GroupInput =
-        serde_json::from_slice(&bytes).map_err(|e| format!("invalid group JSON: {e}"))?;
+    let text = String::from_utf8(bytes).map_err(|e| format!("the input is not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()))?;
+    let group: GroupInput = parse_json(&text).map_err(|e| format!("invalid group JSON: {e}"))?;
     let strategy: Strategy = group.strategy.parse().map_err(|e| format!("{e}"))?;
     let members: Vec<Subscription> = group
         .members
@@ -240,6 +249,18 @@ mod tests {
         assert!(
             err.starts_with("warning: Found multiple consumers"),
             "{err}"
+        );
+    }
+
+    /// Found by tests/fuzz: a topic named "\n" split its warning over two lines.
+    #[test]
+    fn warnings_stay_on_one_line_each() {
+        let (code, _, err) = run_with(r#"{"strategy":"range","topics":{},"members":[{"member_id":"a","subscription":["\n","x\u001b"]}]}"#);
+        assert_eq!(code, 0);
+        assert_eq!(
+            err,
+            "warning: Skipping assignment for topic \\n since no metadata is available\n\
+             warning: Skipping assignment for topic x\\u{1b} since no metadata is available\n"
         );
     }
 

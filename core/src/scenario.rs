@@ -26,6 +26,11 @@ pub const MAX_PRODUCERS: usize = 16;
 pub const MAX_TIMELINE: usize = 100_000;
 /// Latest moment a scenario may schedule anything (one simulated week).
 pub const MAX_TIME_MS: u64 = 7 * 24 * 3600 * 1000;
+/// Most a timeline's `set_processing` may ask per record (the simulation caps a command
+/// from the page at the same value).
+pub const MAX_PROCESSING_MS: u64 = 3_600_000;
+/// Most a timeline's `slow_broker` may slow a broker's replica fetches (capped likewise).
+pub const MAX_SLOW_MS: u64 = 3_600_000;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -224,27 +229,22 @@ impl Scenario {
         if let Ok(serde_json::Value::Object(map)) = parsed {
             match map.get("version") {
                 Some(serde_json::Value::Number(n)) if n.as_u64() == Some(u64::from(FORMAT_VERSION)) => {}
+                Some(serde_json::Value::Number(n)) => {
+                    return Err(ScenarioError::at(
+                        "version",
+                        format!("version {n} is not supported; this build reads version {FORMAT_VERSION}"),
+                    ))
+                }
                 Some(v) => {
                     return Err(ScenarioError::at(
                         "version",
-                        format!("version {v} is not supported; this build reads version {FORMAT_VERSION}"),
+                        format!("is {v}; write the number {FORMAT_VERSION}: \"version\": {FORMAT_VERSION}"),
                     ))
                 }
                 None => return Err(ScenarioError::at("version", format!("missing; write \"version\": {FORMAT_VERSION}"))),
             }
         }
-        let scenario: Scenario = serde_json::from_str(text).map_err(|e| {
-            let what = e.to_string();
-            // serde_json appends " at line L column C"; put the place first.
-            let detail = what.split(" at line ").next().unwrap_or(&what);
-            let message = match e.classify() {
-                serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
-                    format!("not valid JSON ({detail})")
-                }
-                _ => detail.to_string(),
-            };
-            ScenarioError::at(format!("line {}, column {}", e.line(), e.column()), message)
-        })?;
+        let scenario: Scenario = parse_json(text)?;
         scenario.check()?;
         Ok(scenario)
     }
@@ -284,54 +284,51 @@ impl Scenario {
                 format!("version {} is not supported; this build reads version {FORMAT_VERSION}", self.version),
             ));
         }
-        if !(1..=MAX_BROKERS).contains(&self.cluster.brokers) {
-            return Err(ScenarioError::at("cluster.brokers", format!("must be between 1 and {MAX_BROKERS}")));
-        }
-        if self.cluster.replica_lag_time_max_ms == 0 || self.cluster.replica_lag_time_max_ms > MAX_TIME_MS {
-            return Err(ScenarioError::at("cluster.replica_lag_time_max_ms", "must be positive and at most one week"));
-        }
-        if self.cluster.broker_session_timeout_ms == 0 || self.cluster.broker_session_timeout_ms > 3_600_000 {
-            return Err(ScenarioError::at("cluster.broker_session_timeout_ms", "must be between 1 and 3600000"));
-        }
-        if !(1..=60_000).contains(&self.cluster.replica_fetch_wait_max_ms) {
-            return Err(ScenarioError::at("cluster.replica_fetch_wait_max_ms", "must be between 1 and 60000"));
-        }
-        if self.cluster.network_latency_ms > 60_000 {
-            return Err(ScenarioError::at("cluster.network_latency_ms", "must be at most 60000"));
-        }
-        if self.cluster.group_initial_rebalance_delay_ms > 300_000 {
-            return Err(ScenarioError::at("cluster.group_initial_rebalance_delay_ms", "must be at most 300000"));
-        }
-        if !(100..=60_000).contains(&self.cluster.group_consumer_heartbeat_interval_ms) {
-            return Err(ScenarioError::at(
-                "cluster.group_consumer_heartbeat_interval_ms",
-                "must be between 100 and 60000 (Kafka's own bounds are 5000-15000 unless group.consumer.min/max.heartbeat.interval.ms change)",
-            ));
-        }
-        if !(1000..=1_800_000).contains(&self.cluster.group_consumer_session_timeout_ms)
-            || self.cluster.group_consumer_session_timeout_ms <= self.cluster.group_consumer_heartbeat_interval_ms
-        {
+        let c = &self.cluster;
+        within("cluster.brokers", c.brokers.into(), 1, MAX_BROKERS.into(), "")?;
+        within("cluster.replica_lag_time_max_ms", c.replica_lag_time_max_ms, 1, MAX_TIME_MS, " (one week)")?;
+        within("cluster.broker_session_timeout_ms", c.broker_session_timeout_ms, 1, 3_600_000, " (one hour)")?;
+        within("cluster.replica_fetch_wait_max_ms", c.replica_fetch_wait_max_ms, 1, 60_000, "")?;
+        within("cluster.network_latency_ms", c.network_latency_ms, 0, 60_000, "")?;
+        within("cluster.group_initial_rebalance_delay_ms", c.group_initial_rebalance_delay_ms, 0, 300_000, "")?;
+        within(
+            "cluster.group_consumer_heartbeat_interval_ms",
+            c.group_consumer_heartbeat_interval_ms,
+            100,
+            60_000,
+            " (Kafka's own bounds are 5000-15000 unless group.consumer.min/max.heartbeat.interval.ms change)",
+        )?;
+        within(
+            "cluster.group_consumer_session_timeout_ms",
+            c.group_consumer_session_timeout_ms,
+            1000,
+            1_800_000,
+            " (Kafka's own bounds are 45000-60000)",
+        )?;
+        if c.group_consumer_session_timeout_ms <= c.group_consumer_heartbeat_interval_ms {
             return Err(ScenarioError::at(
                 "cluster.group_consumer_session_timeout_ms",
-                "must be between 1000 and 1800000 and above group_consumer_heartbeat_interval_ms (Kafka's own bounds are 45000-60000)",
+                format!(
+                    "is {}; it must be above group_consumer_heartbeat_interval_ms ({})",
+                    c.group_consumer_session_timeout_ms, c.group_consumer_heartbeat_interval_ms
+                ),
             ));
         }
-        if !(1..=MAX_TIME_MS).contains(&self.cluster.log_retention_check_interval_ms) {
-            return Err(ScenarioError::at(
-                "cluster.log_retention_check_interval_ms",
-                format!("must be between 1 and {MAX_TIME_MS} (log.retention.check.interval.ms is at least 1)"),
-            ));
-        }
+        within(
+            "cluster.log_retention_check_interval_ms",
+            c.log_retention_check_interval_ms,
+            1,
+            MAX_TIME_MS,
+            " (log.retention.check.interval.ms is at least 1)",
+        )?;
         if let Some(d) = self.duration_ms {
-            if d > MAX_TIME_MS {
-                return Err(ScenarioError::at("duration_ms", format!("must be at most {MAX_TIME_MS} (one week)")));
-            }
+            within("duration_ms", d, 0, MAX_TIME_MS, " (one week)")?;
         }
         if self.topics.is_empty() {
             return Err(ScenarioError::at("topics", "a scenario needs at least one topic"));
         }
         if self.topics.len() > MAX_TOPICS {
-            return Err(ScenarioError::at("topics", format!("at most {MAX_TOPICS} topics")));
+            return Err(ScenarioError::at("topics", format!("{} topics; allowed: 1 to {MAX_TOPICS}", self.topics.len())));
         }
         let mut topics = BTreeMap::new();
         for (i, t) in self.topics.iter().enumerate() {
@@ -355,7 +352,7 @@ impl Scenario {
             if !(1..=t.replication_factor).contains(&t.min_insync_replicas) {
                 return Err(ScenarioError::at(
                     format!("{path}.min_insync_replicas"),
-                    format!("must be between 1 and the replication factor ({})", t.replication_factor),
+                    format!("is {}; allowed: 1 to the replication factor ({})", t.min_insync_replicas, t.replication_factor),
                 ));
             }
             check_retention(&path, t)?;
@@ -364,7 +361,7 @@ impl Scenario {
             }
         }
         if self.producers.len() > MAX_PRODUCERS {
-            return Err(ScenarioError::at("producers", format!("at most {MAX_PRODUCERS} producers")));
+            return Err(ScenarioError::at("producers", format!("{} producers; allowed: at most {MAX_PRODUCERS}", self.producers.len())));
         }
         let mut producers = BTreeSet::new();
         let mut timeline = 0usize;
@@ -374,22 +371,22 @@ impl Scenario {
             if !producers.insert(p.name.as_str()) {
                 return Err(ScenarioError::at(format!("{path}.name"), format!("producer \"{}\" is defined twice", p.name)));
             }
-            if p.config.linger_ms > 60_000 {
-                return Err(ScenarioError::at(format!("{path}.config.linger_ms"), "must be at most 60000"));
-            }
+            within(&format!("{path}.config.linger_ms"), p.config.linger_ms, 0, 60_000, "")?;
             for (name, v) in [
                 ("retry_backoff_ms", p.config.retry_backoff_ms),
                 ("retry_backoff_max_ms", p.config.retry_backoff_max_ms),
                 ("request_timeout_ms", p.config.request_timeout_ms),
                 ("delivery_timeout_ms", p.config.delivery_timeout_ms),
             ] {
-                if !(1..=MAX_TIME_MS).contains(&v) {
-                    return Err(ScenarioError::at(format!("{path}.config.{name}"), format!("must be between 1 and {MAX_TIME_MS}")));
-                }
+                within(&format!("{path}.config.{name}"), v, 1, MAX_TIME_MS, " (one week)")?;
             }
-            if !(1..=16 * 1024 * 1024).contains(&p.config.batch_size) {
-                return Err(ScenarioError::at(format!("{path}.config.batch_size"), "must be between 1 and 16777216"));
+            if p.config.max_in_flight_requests_per_connection == 0 {
+                return Err(ScenarioError::at(
+                    format!("{path}.config.max_in_flight_requests_per_connection"),
+                    "is 0; allowed: 1 or more (max.in.flight.requests.per.connection is at least 1)",
+                ));
             }
+            within(&format!("{path}.config.batch_size"), p.config.batch_size.into(), 1, 16 * 1024 * 1024, "")?;
             for (j, s) in p.send.iter().enumerate() {
                 let path = format!("{path}.send[{j}]");
                 if !topics.contains_key(s.topic.as_str()) {
@@ -410,13 +407,19 @@ impl Scenario {
                 timeline += s.values.len();
                 let last = s.interval_ms.saturating_mul(s.values.len().saturating_sub(1) as u64).saturating_add(s.start_ms);
                 if last > MAX_TIME_MS {
-                    return Err(ScenarioError::at(path, format!("the plan runs past {MAX_TIME_MS} ms (one week)")));
+                    return Err(ScenarioError::at(
+                        path,
+                        format!("the last value would be sent at {last} ms; everything must happen by {MAX_TIME_MS} ms (one week)"),
+                    ));
                 }
             }
         }
         timeline += self.commands.len();
         if timeline > MAX_TIMELINE {
-            return Err(ScenarioError::at("commands", format!("{timeline} timeline entries; at most {MAX_TIMELINE}")));
+            return Err(ScenarioError::at(
+                "commands",
+                format!("{timeline} timeline entries (commands plus planned sends); allowed: at most {MAX_TIMELINE}"),
+            ));
         }
         // Written out, every default is filled in: a short text can grow past the limit
         // (thousands of timeline members), and then what was loaded could not be loaded again.
@@ -459,9 +462,8 @@ impl Scenario {
         for i in order {
             let c = &self.commands[i];
             let path = format!("commands[{i}]");
-            if c.at_ms > MAX_TIME_MS {
-                return Err(ScenarioError::at(format!("{path}.at_ms"), format!("must be at most {MAX_TIME_MS} (one week)")));
-            }
+            within(&format!("{path}.at_ms"), c.at_ms, 0, MAX_TIME_MS, " (one week)")?;
+            check_timeline_limits(&c.command).map_err(|m| ScenarioError::at(format!("{path}.command"), m))?;
             check_timeline_command(&sim, &mut members, &c.command).map_err(|m| ScenarioError::at(path, m))?;
             sim.schedule_command(SimTime(c.at_ms), c.command.clone());
         }
@@ -488,6 +490,70 @@ impl Scenario {
     }
 }
 
+/// Parses JSON text into `T`. An error names its place by JSON path and by line and
+/// column (`topics[0].partitions (line 4, column 20)`) and says what is allowed in the
+/// format's words ("a whole number from 0 to 4294967295", not "u32"). The CLI's `assign`
+/// reads its input with it too.
+pub fn parse_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ScenarioError> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        located(text, &path, &e.into_inner())
+    })?;
+    de.end().map_err(|e| located(text, "", &e))?;
+    Ok(value)
+}
+
+fn located(text: &str, path: &str, e: &serde_json::Error) -> ScenarioError {
+    let what = e.to_string();
+    // serde_json appends " at line L column C"; the place goes first instead.
+    let detail = what.split(" at line ").next().unwrap_or(&what);
+    let place = format!("line {}, column {}", e.line(), e.column());
+    match e.classify() {
+        // serde_json calls a number where an enum's string belongs a syntax error
+        // ("expected value"), though the text is valid JSON.
+        serde_json::error::Category::Syntax
+            if !path.is_empty() && serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() =>
+        {
+            ScenarioError::at(
+                format!("{path} ({place})"),
+                "expected one of the allowed values, as a JSON string (for acks: \"1\", not 1)",
+            )
+        }
+        serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
+            ScenarioError::at(place, format!("not valid JSON ({detail})"))
+        }
+        _ if path.is_empty() || path == "." => ScenarioError::at(place, plain_words(detail)),
+        _ => ScenarioError::at(format!("{path} ({place})"), plain_words(detail)),
+    }
+}
+
+/// serde's names for what it expected, in the words of the format.
+fn plain_words(detail: &str) -> String {
+    const WORDS: &[(&str, &str)] = &[
+        ("expected u32", "expected a whole number from 0 to 4294967295"),
+        ("expected u64", "expected a whole number from 0 to 18446744073709551615"),
+        ("expected i32", "expected a whole number from -2147483648 to 2147483647"),
+        ("expected i64", "expected a whole number from -9223372036854775808 to 9223372036854775807"),
+        ("expected a boolean", "expected true or false"),
+        ("expected a sequence", "expected an array [...]"),
+        ("expected a tuple of size 2", "expected an array of two elements"),
+        ("expected internally tagged enum Command", "expected a command object with a \"type\", such as {\"type\": \"crash_broker\", \"broker\": 0}"),
+        ("expected variant identifier", "expected one of the allowed values, as a JSON string (for acks: \"1\", not 1)"),
+    ];
+    let mut text = detail.to_string();
+    for (serde, words) in WORDS {
+        if let Some(start) = text.strip_suffix(serde).map(str::len) {
+            text.replace_range(start.., words);
+        }
+    }
+    // "expected struct TopicSpec" (or "... with 3 elements"): a JSON object.
+    if let Some(start) = text.find("expected struct ") {
+        text.replace_range(start.., "expected an object {...}");
+    }
+    text
+}
+
 /// An `io::Write` that only counts the bytes written to it.
 struct ByteCount(usize);
 
@@ -499,6 +565,27 @@ impl std::io::Write for ByteCount {
 
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
+    }
+}
+
+/// A number outside `lo..=hi` is refused with its place, its value and the range.
+fn within(path: &str, value: u64, lo: u64, hi: u64, note: &str) -> Result<(), ScenarioError> {
+    if (lo..=hi).contains(&value) {
+        return Ok(());
+    }
+    Err(ScenarioError::at(path, format!("is {value}; allowed: {lo} to {hi}{note}")))
+}
+
+/// Numbers a running simulation would cap silently, refused in a timeline instead.
+fn check_timeline_limits(command: &Command) -> Result<(), String> {
+    match command {
+        Command::SetProcessing { processing_ms, .. } if *processing_ms > MAX_PROCESSING_MS => {
+            Err(format!("processing_ms is {processing_ms}; allowed: 0 to {MAX_PROCESSING_MS} (one hour per record)"))
+        }
+        Command::SlowBroker { slow_ms, .. } if *slow_ms > MAX_SLOW_MS => {
+            Err(format!("slow_ms is {slow_ms}; allowed: 0 to {MAX_SLOW_MS} (one hour)"))
+        }
+        _ => Ok(()),
     }
 }
 

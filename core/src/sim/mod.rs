@@ -839,8 +839,8 @@ pub(crate) fn check_member_spec(group: &str, m: &MemberSpec) -> Result<(), Comma
         let c = &m.config;
         if c.max_poll_records == 0 || c.max_poll_records > 10_000 {
             return Err(CommandError::Invalid(format!(
-                "max_poll_records of member \"{}\" in group \"{group}\" must be between 1 and 10000",
-                m.client_id
+                "max_poll_records of member \"{}\" in group \"{group}\" is {}; allowed: 1 to 10000",
+                m.client_id, c.max_poll_records
             )));
         }
         let positive = [
@@ -853,17 +853,25 @@ pub(crate) fn check_member_spec(group: &str, m: &MemberSpec) -> Result<(), Comma
         for (name, v) in positive {
             if v == 0 || v > crate::scenario::MAX_TIME_MS {
                 return Err(CommandError::Invalid(format!(
-                    "{name} of member \"{}\" in group \"{group}\" must be between 1 and {} (one week)",
+                    "{name} of member \"{}\" in group \"{group}\" is {v}; allowed: 1 to {} (one week)",
                     m.client_id,
                     crate::scenario::MAX_TIME_MS
                 )));
             }
         }
-        if c.auto_commit_interval_ms == 0 || c.fetch_max_wait_ms > 60_000 || c.processing_ms > 3_600_000 {
-            return Err(CommandError::Invalid(format!(
-                "member \"{}\" in group \"{group}\": auto_commit_interval_ms must be positive, fetch_max_wait_ms at most 60000, processing_ms at most 3600000",
-                m.client_id
-            )));
+        // One message per setting, naming it with its value and what is allowed.
+        for (name, v, lo, hi) in [
+            ("auto_commit_interval_ms", c.auto_commit_interval_ms, 1, u64::MAX),
+            ("fetch_max_wait_ms", c.fetch_max_wait_ms, 1, 60_000),
+            ("processing_ms", c.processing_ms, 0, 3_600_000),
+        ] {
+            if !(lo..=hi).contains(&v) {
+                let allowed = if hi == u64::MAX { format!("{lo} or more") } else { format!("{lo} to {hi}") };
+                return Err(CommandError::Invalid(format!(
+                    "{name} of member \"{}\" in group \"{group}\" is {v}; allowed: {allowed}",
+                    m.client_id
+                )));
+            }
         }
         Ok(())
 }
