@@ -259,3 +259,88 @@ fn help_and_no_arguments() {
     assert_eq!(out.status.code(), Some(2));
     assert!(out.stdout.is_empty());
 }
+
+/// One case per kind of input error of each subcommand: exit code 2, nothing on stdout,
+/// and a message on stderr that says what is wrong, where, and what is allowed.
+#[test]
+fn every_kind_of_input_error_has_a_clear_message() {
+    let dir = std::env::temp_dir().join(format!("kafka-sandbox-cli-errors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, r#"{"version": 1, "topics": [{"name": "t", "partitions": "3"}]}"#).unwrap();
+    let bad = bad.to_str().unwrap();
+    let big = format!(r#"{{"strategy":"range","topics":{{"t":1000001}},"members":[{{"member_id":"a","subscription":["t"]}}],"pad":"{}"}}"#, "x".repeat(16 * 1024 * 1024));
+    let cases: Vec<(Vec<&str>, &str, &str)> = vec![
+        // run
+        (vec!["run"], "", "kafka-sandbox run: which scenario? give a file or builtin:NAME"),
+        (vec!["run", "builtin:nope"], "", "kafka-sandbox run: no built-in scenario \"nope\"; there are: two-groups"),
+        (vec!["run", "/nonexistent/x.json"], "", "kafka-sandbox run: cannot read /nonexistent/x.json: "),
+        (vec!["run", bad], "", "topics[0].partitions (line 1, column 57): invalid type: string \"3\", expected a whole number from 0 to 4294967295"),
+        (vec!["run", "builtin:two-groups", "--until", "abc"], "", "--until takes a whole number of milliseconds from 0 to 604800000 (one simulated week), not \"abc\""),
+        (vec!["run", "builtin:two-groups", "--until", "604800001"], "", "--until takes a whole number of milliseconds from 0 to 604800000 (one simulated week), not \"604800001\""),
+        (vec!["run", "builtin:two-groups", "--until"], "", "kafka-sandbox run: --until needs a value"),
+        (vec!["run", "builtin:two-groups", "--max-events", "0"], "", "--max-events takes a whole number of at least 1, not \"0\""),
+        (vec!["run", "builtin:two-groups", "--frobnicate"], "", "kafka-sandbox run: unknown option \"--frobnicate\""),
+        (vec!["run", "builtin:two-groups", "builtin:one-consumer"], "", "give one scenario (a second one, \"builtin:one-consumer\", was given)"),
+        (vec!["run", "builtin:two-groups", "--trace", "/nonexistent/dir/t.jsonl"], "", "kafka-sandbox run: cannot write /nonexistent/dir/t.jsonl: "),
+        // assign
+        (vec!["assign"], "{", "kafka-sandbox assign: invalid group JSON: line 1, column 1: not valid JSON (EOF while parsing an object)"),
+        (vec!["assign"], r#"{"strategy":"range","topics":{"t":-1},"members":[]}"#, "invalid group JSON: topics.t (line 1, column 36): invalid value: integer `-1`, expected a whole number from 0 to 4294967295"),
+        (vec!["assign"], r#"{"strategy":"range","topics":{}}"#, "invalid group JSON: line 1, column 32: missing field `members`"),
+        (vec!["assign"], r#"{"strategy":"range","topics":{},"members":[{"member_id":"a","subscription":"t"}]}"#, "invalid group JSON: members[0].subscription (line 1, column 78): invalid type: string \"t\", expected an array [...]"),
+        (vec!["assign"], r#"{"strategy":"range","topics":{},"members":[],"extra":1}"#, "invalid group JSON: extra (line 1, column 52): unknown field `extra`, expected one of `strategy`, `topics`, `members`"),
+        (vec!["assign"], r#"{"strategy":"range","topics":{"t":1,"t":2},"members":[]}"#, "invalid group JSON: topics (line 1, column 42): topic \"t\" is listed twice"),
+        (vec!["assign"], r#"{"strategy":"fair","topics":{},"members":[]}"#, "unknown assignment strategy \"fair\": expected one of range, roundrobin, sticky, cooperative-sticky"),
+        (vec!["assign"], r#"{"strategy":"range","topics":{},"members":[{"member_id":"a","subscription":[]},{"member_id":"a","subscription":[]}]}"#, "member id \"a\" appears more than once; member ids in a group are unique"),
+        (vec!["assign"], r#"{"strategy":"range","topics":{"t":4294967295},"members":[{"member_id":"a","subscription":["t"]}]}"#, "the subscribed topics have 4294967295 partitions in total; the simulator assigns at most 1000000"),
+        (vec!["assign"], &big, "kafka-sandbox assign: the input is larger than 16777216 bytes"),
+        (vec!["assign", "x"], "", "kafka-sandbox assign: unexpected argument \"x\"; the group is read from stdin"),
+        // partition
+        (vec!["partition", "k"], "", "kafka-sandbox partition: missing --partitions N"),
+        (vec!["partition", "--partitions", "0", "k"], "", "invalid partition count \"0\": expected a whole number from 1 to 2147483647"),
+        (vec!["partition", "--partitions", "2147483648", "k"], "", "invalid partition count \"2147483648\": expected a whole number from 1 to 2147483647"),
+        (vec!["partition", "--partitions"], "", "kafka-sandbox partition: --partitions needs a value"),
+        (vec!["partition", "-p", "4", "-x"], "", "kafka-sandbox partition: unknown option \"-x\" (put -- before keys that begin with '-')"),
+        (vec!["partition", "-p", "4"], "", "kafka-sandbox partition: no keys given"),
+        (vec!["partition", "-p", "4", "--partitions=5", "k"], "", "kafka-sandbox partition: --partitions given more than once"),
+    ];
+    let mut wrong = Vec::new();
+    for (args, stdin, expected) in &cases {
+        let out = sandbox(args, stdin);
+        let err = text(&out.stderr);
+        if out.status.code() != Some(2) || !out.stdout.is_empty() || !err.contains(expected) {
+            wrong.push(format!("{args:?}: exit {:?}, stdout {} bytes, stderr {err:?}\n  expected {expected:?}", out.status.code(), out.stdout.len()));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// A run that reaches `--max-events` prints the summary of where it stopped, says so on
+/// stderr and exits with 3; `--until` is honoured up to one simulated week.
+#[test]
+fn run_stops_at_the_event_limit_with_exit_code_3() {
+    let out = sandbox(&["run", "builtin:two-groups", "--max-events", "50"], "");
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with("Two groups read the same topic: seed 42, ran to "));
+    assert!(text(&out.stderr).contains("after 50 events, before 12000 ms; raise --max-events to run further"), "{}", text(&out.stderr));
+    let out = sandbox(&["run", "builtin:two-groups", "--until", "2000"], "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("ran to 2000 ms"));
+}
+
+#[test]
+fn assign_input_that_is_not_utf8_is_refused() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kafka-sandbox"))
+        .arg("assign")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"{\"strategy\": \"\xff\"}").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert_eq!(text(&out.stderr), "kafka-sandbox assign: the input is not UTF-8 text (invalid byte at offset 14)\n");
+}
