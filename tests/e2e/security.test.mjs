@@ -1,0 +1,207 @@
+// Security, checked in the browser: the page asks for nothing but its own files, runs under
+// a Content-Security-Policy that reports no violation, and shows HTML from a scenario as text.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import { DIST_DIR, launchChromium, serveDist, screenshot } from "./helpers.mjs";
+
+let server, browser, context, page;
+/** Every request the context made: { url, type }. */
+const requests = [];
+/** CSP violations and console errors seen by the page. */
+const problems = [];
+/** Dialogs (alert, confirm, prompt) the page opened: a script that should not have run. */
+const dialogs = [];
+
+/** The files in dist/, as URL paths ("/index.html", "/kafka-sandbox-web-….wasm"). */
+function distPaths(dir = DIST_DIR) {
+  const out = new Set();
+  const walk = (d) => {
+    for (const name of readdirSync(d)) {
+      const full = join(d, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else out.add("/" + relative(DIST_DIR, full).split(sep).join("/"));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Records what the page does that it should not: CSP violations and console errors. */
+async function watch(p, sink) {
+  p.on("console", (msg) => {
+    if (msg.type() === "error") sink.push(`console error: ${msg.text()}`);
+  });
+  p.on("pageerror", (err) => sink.push(`page error: ${err.message}`));
+  p.on("dialog", async (d) => {
+    dialogs.push(`${d.type()}: ${d.message()}`);
+    await d.dismiss();
+  });
+  await p.addInitScript(() => {
+    window.__violations = [];
+    document.addEventListener("securitypolicyviolation", (e) => {
+      window.__violations.push(`${e.violatedDirective} blocked ${e.blockedURI || "inline"}`);
+      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || "inline"}`);
+    });
+    window.__started = new Promise((ok) =>
+      window.addEventListener("TrunkApplicationStarted", () => ok(true), { once: true }),
+    );
+  });
+}
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchChromium();
+  context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  // Recorded from before the first navigation, for every page of the context.
+  context.on("request", (r) => requests.push({ url: r.url(), type: r.resourceType() }));
+  page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  await watch(page, problems);
+  await page.goto(`${server.url}?lang=en`, { waitUntil: "load" });
+  await page.waitForFunction(() => window.__started);
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test("loading and playing the default scenario requests only the page's own files", async () => {
+  assert.match(await page.locator("#scenario").inputValue(), /two-groups/);
+  await page.selectOption("#speed", { label: "5×" });
+  // The seed's last message reaches the second group: the scenario has played through.
+  await page.waitForFunction(
+    () => {
+      const el = document.querySelector('[data-group="ConsumerGroup02"] [data-client="Consumer1"] .received');
+      return el && [...el.querySelectorAll(".rec")].some((r) => r.textContent === "m7");
+    },
+    null,
+    { timeout: 30_000 },
+  );
+  const origin = new URL(server.url).origin;
+  const files = distPaths();
+  const network = requests.filter((r) => !r.url.startsWith("data:"));
+  assert.ok(network.length >= 4, `too few requests recorded: ${JSON.stringify(requests)}`);
+  const foreign = network.filter((r) => new URL(r.url).origin !== origin);
+  assert.deepEqual(foreign, [], "requests to another origin");
+  const unknown = network.filter((r) => {
+    const path = new URL(r.url).pathname;
+    return !(path === "/" || files.has(decodeURIComponent(path)));
+  });
+  assert.deepEqual(unknown, [], `requests for paths not in dist/ (${[...files].join(", ")})`);
+  // Nothing after start-up either: no fetch, XHR, WebSocket or beacon.
+  const dynamic = network.filter((r) => ["fetch", "xhr", "websocket", "eventsource", "ping"].includes(r.type));
+  assert.deepEqual(dynamic.filter((r) => !r.url.endsWith(".wasm")), [], "requests made by the running app");
+});
+
+test("a Content-Security-Policy is in force and nothing violates it", async () => {
+  const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute("content");
+  assert.ok(csp, "no CSP meta tag");
+  const directives = Object.fromEntries(
+    csp.split(";").map((d) => d.trim().split(/\s+/)).filter((d) => d[0]).map(([k, ...v]) => [k, v]),
+  );
+  assert.deepEqual(directives["default-src"], ["'self'"]);
+  assert.deepEqual(directives["script-src"], ["'self'", "'wasm-unsafe-eval'"], "no inline or eval'd script");
+  assert.deepEqual(directives["connect-src"], ["'self'"]);
+  assert.deepEqual(directives["object-src"], ["'none'"]);
+  assert.deepEqual(directives["base-uri"], ["'none'"]);
+  assert.deepEqual(await page.evaluate(() => window.__violations), []);
+  assert.deepEqual(problems, []);
+});
+
+test("the CSP really blocks inline script and requests to other origins", async () => {
+  // A separate page, so its deliberate violations do not count against the app's.
+  const probe = await context.newPage();
+  const seen = [];
+  await watch(probe, seen);
+  await probe.goto(server.url, { waitUntil: "load" });
+  const result = await probe.evaluate(async () => {
+    const s = document.createElement("script");
+    s.textContent = "window.__inlineRan = true";
+    document.body.append(s);
+    let fetched = true;
+    try {
+      await fetch("http://203.0.113.1/x");
+    } catch {
+      fetched = false;
+    }
+    await new Promise((ok) => setTimeout(ok, 100));
+    return { inline: window.__inlineRan === true, fetched, violations: window.__violations };
+  });
+  await probe.close();
+  assert.equal(result.inline, false, "an inline script ran");
+  assert.equal(result.fetched, false, "a request to another origin went out");
+  assert.ok(result.violations.some((v) => v.startsWith("script-src")), JSON.stringify(result.violations));
+  assert.ok(result.violations.some((v) => v.startsWith("connect-src")), JSON.stringify(result.violations));
+});
+
+/** A scenario whose every name is HTML that would run script if it were parsed. */
+const HTML_SCENARIO = JSON.stringify({
+  version: 1,
+  name: "<img src=x onerror=window.__xss=1>",
+  topics: [{ name: "<img src=x onerror=window.__xss=2>", partitions: 2 }],
+  producers: [
+    {
+      name: "<b id=injected-b>p</b>",
+      send: [{ topic: "<img src=x onerror=window.__xss=2>", values: ["<i id=injected-i>v</i>", "<script>window.__xss=3</script>"], start_ms: 4000, interval_ms: 300 }],
+    },
+  ],
+  groups: [
+    {
+      id: "<svg onload=window.__xss=4>",
+      topics: ["<img src=x onerror=window.__xss=2>"],
+      config: { auto_offset_reset: "earliest" },
+      members: [{ client_id: "\"><img src=x onerror=window.__xss=5>", group_instance_id: "<u id=injected-u>" }],
+    },
+  ],
+  duration_ms: 9000,
+});
+
+async function loadJson(text) {
+  const details = page.locator("details.json");
+  if (!(await details.evaluate((d) => d.open))) await details.locator("summary").click();
+  await page.locator("#scenario-json").fill(text);
+  await page.locator("#load-json").click();
+}
+
+test("HTML in a scenario loaded through the editor is shown as text, never parsed", async () => {
+  const before = requests.length;
+  await loadJson(HTML_SCENARIO);
+  await page.selectOption("#speed", { label: "5×" });
+  // The group forms and the member receives both values: every name has been rendered.
+  await page.waitForFunction(
+    () => [...document.querySelectorAll(".received .rec")].some((r) => r.textContent.includes("window.__xss=3")),
+    null,
+    { timeout: 30_000 },
+  );
+  const text = await page.locator("body").innerText();
+  for (const name of ["<img src=x onerror=window.__xss=2>", "<svg onload=window.__xss=4>", "<b id=injected-b>p</b>", "<i id=injected-i>v</i>"]) {
+    assert.ok(text.includes(name), `${name} is not shown as text`);
+  }
+  const injected = await page.evaluate(() => ({
+    xss: window.__xss ?? null,
+    elements: document.querySelectorAll("img, svg[onload], script:not([src]):not([type='application/json']), #injected-b, #injected-i, #injected-u").length,
+    handlers: [...document.querySelectorAll("*")].filter((el) => [...el.attributes].some((a) => a.name.startsWith("on"))).length,
+  }));
+  assert.deepEqual(injected, { xss: null, elements: 0, handlers: 0 });
+  assert.deepEqual(dialogs, []);
+  // Loading it asked the network for nothing.
+  assert.deepEqual(requests.slice(before).filter((r) => !r.url.startsWith("data:")), []);
+  await screenshot(page, "security-html-names");
+});
+
+test("HTML in a refused scenario's error message is shown as text", async () => {
+  await loadJson('{"version": 1, "topics": [{"name": "t", "partitions": 1, "<img src=x onerror=window.__xss=6>": 1}]}');
+  await page.getByText("unknown field `<img src=x onerror=window.__xss=6>`").first().waitFor();
+  assert.equal(await page.evaluate(() => window.__xss ?? null), null);
+  assert.equal(await page.locator("img").count(), 0);
+  assert.deepEqual(dialogs, []);
+  assert.deepEqual(await page.evaluate(() => window.__violations), []);
+  assert.deepEqual(problems, []);
+});
+
+test("dist/ exists where the test looked for it", () => {
+  assert.ok(existsSync(join(DIST_DIR, "index.html")));
+});
