@@ -289,13 +289,15 @@ pub fn apply_edits(doc: &mut Value, edits: &[(usize, Edit)], donors: &[Value]) {
     for (at, edit) in edits {
         // Values mostly replace values of their own type (reaching the range checks);
         // one time in four they land anywhere (reaching the type errors).
-        let same_type = |v: &Value| match (edit, v) {
-            (Edit::Number(_), Value::Number(_)) => true,
-            (Edit::Text(_) | Edit::Reuse(_), Value::String(_)) => true,
-            (Edit::Bool(_), Value::Bool(_)) => true,
-            (Edit::Repeat(_), Value::Array(_)) => true,
-            (Edit::AddField(..), Value::Object(_)) => true,
-            _ => false,
+        let same_type = |v: &Value| {
+            matches!(
+                (edit, v),
+                (Edit::Number(_), Value::Number(_))
+                    | (Edit::Text(_) | Edit::Reuse(_), Value::String(_))
+                    | (Edit::Bool(_), Value::Bool(_))
+                    | (Edit::Repeat(_), Value::Array(_))
+                    | (Edit::AddField(..), Value::Object(_))
+            )
         };
         let any = |_: &Value| true;
         let typed = count(doc, &same_type);
