@@ -178,7 +178,9 @@ fn run_one(
                 last_change = e.time;
             }
             EventKind::PositionSet { group: gid, .. } if gid == group => last_change = e.time,
-            EventKind::GroupStable { group: gid, .. } if gid == group => settled = Some(e.time),
+            EventKind::GroupStable { group: gid, .. } | EventKind::ConsumerGroupStable { group: gid, .. } if gid == group => {
+                settled = Some(e.time)
+            }
             _ => {}
         }
     }

@@ -202,6 +202,11 @@ pub enum EventKind {
     Seeked { group: String, client_id: String, tp: TopicPartition, from: u64, to: u64, how: crate::command::SeekTo },
     /// The application called `subscribe()` with other topics.
     Subscribed { group: String, client_id: String, topics: Vec<String> },
+    /// KIP-848: the member applied the assignment a heartbeat brought (epoch `epoch`):
+    /// it now owns `partitions` (what it gave up is in `PartitionsRevoked` before).
+    AssignmentReconciled { group: String, client_id: String, epoch: i32, partitions: Vec<TopicPartition> },
+    /// KIP-848: every member has reached the target assignment of `epoch`.
+    ConsumerGroupStable { group: String, epoch: i32 },
     /// KIP-848: the coordinator moved a member forward: it must revoke `revoking` first
     /// (epoch unchanged), or it reached `epoch`, still waiting for `unreleased` partitions
     /// other members have not given up yet.

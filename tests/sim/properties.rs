@@ -271,7 +271,8 @@ proptest! {
             topics.sort();
             topics.dedup();
             let total: u32 = topics.iter().map(|t| sim.topic(t).map(|t| t.partition_count()).unwrap_or(0)).sum();
-            prop_assert_eq!(owned as u32, total, "seed {}", seed);
+            let shown: Vec<String> = g.members.iter().map(|m| format!("{} {:?} {:?}: {:?}", m.client_id, m.phase, m.topics, m.assigned.iter().map(|tp| tp.to_string()).collect::<Vec<_>>())).collect();
+            prop_assert_eq!(owned as u32, total, "seed {}: group {} members {:?}", seed, g.id, shown);
         }
     }
 }

@@ -1061,6 +1061,20 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
                 format!("{client_id} calls subscribe({}), so the group rebalances", topics.join(", "))
             }
         }
+        E::AssignmentReconciled { group, client_id, epoch, partitions } => {
+            if zh {
+                format!("{group} 纪元 {epoch}：{client_id} 应用心跳带来的分配，现在持有 {}", tps(partitions))
+            } else {
+                format!("{group} epoch {epoch}: {client_id} applies the assignment its heartbeat brought and now owns {}", tps(partitions))
+            }
+        }
+        E::ConsumerGroupStable { group, epoch } => {
+            if zh {
+                format!("{group} 稳定：所有成员都到达了纪元 {epoch} 的目标分配（期间保留分区的成员一直在消费）")
+            } else {
+                format!("{group} is stable: every member has reached the target assignment of epoch {epoch} (members that kept partitions consumed throughout)")
+            }
+        }
         E::ConsumerFailed { client_id, error: GroupError::NoOffsetForPartition | GroupError::OffsetOutOfRange, .. } => {
             let code = match e {
                 E::ConsumerFailed { error, .. } => group_error_code(*error),

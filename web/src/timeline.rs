@@ -36,6 +36,8 @@ pub fn protocol_group(kind: &EventKind, rebalancing: bool) -> Option<&str> {
         | E::RebalanceStarted { group, .. }
         | E::PartitionsAssigned { group, .. }
         | E::GroupStable { group, .. }
+        | E::ConsumerGroupStable { group, .. }
+        | E::AssignmentReconciled { group, .. }
         | E::PositionSet { group, .. }
         | E::PositionReset { group, .. }
         | E::MetadataChangeNoticed { group, .. }
@@ -99,7 +101,7 @@ impl GroupWatch {
             let log = Rc::make_mut(self.groups.entry(group.to_string()).or_default());
             match &e.kind {
                 E::RebalanceStarted { .. } | E::GroupEpochBumped { .. } => log.rebalancing = true,
-                E::GroupStable { .. } => log.rebalancing = false,
+                E::GroupStable { .. } | E::ConsumerGroupStable { .. } => log.rebalancing = false,
                 E::OffsetsCommitted { .. } if !log.rebalancing => continue,
                 E::MemberLeft { client_id, reason, .. } => {
                     if log.left.len() >= LEFT_KEPT && !log.left.contains_key(client_id) {

@@ -299,7 +299,7 @@ impl Sim {
         if !revoked.is_empty() {
             self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: revoked.clone() });
         }
-        self.record(EventKind::PartitionsAssigned { group: group_id.into(), generation: epoch, client_id: client_id.into(), partitions: assignment });
+        self.record(EventKind::AssignmentReconciled { group: group_id.into(), client_id: client_id.into(), epoch, partitions: assignment });
         match self.to_coordinator(group_id) {
             Some(at) => self.schedule(
                 at,
@@ -618,7 +618,7 @@ impl Sim {
         if state == GroupState::Stable && before != GroupState::Stable {
             g.rebalances += 1;
             let generation = g.generation;
-            self.record(EventKind::GroupStable { group: group_id.into(), generation });
+            self.record(EventKind::ConsumerGroupStable { group: group_id.into(), epoch: generation });
         }
     }
 

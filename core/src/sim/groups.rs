@@ -276,10 +276,16 @@ impl Sim {
         for (tp, _, offset) in &moves {
             m.positions.insert(tp.clone(), *offset);
         }
-        m.token += 1;
+        // A member still waiting for its committed offsets keeps waiting (its OffsetFetch
+        // answer must not be dropped); the seek position then wins over the committed one.
+        let stable = m.phase == Phase::Stable;
+        if stable {
+            m.token += 1;
+            self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
+        }
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         let token = m.token;
-        let restart = m.processing.is_empty() && !m.paused && m.phase == Phase::Stable;
-        self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
+        let restart = stable && m.processing.is_empty() && !m.paused;
         for (tp, from, offset) in moves {
             self.record(EventKind::Seeked { group: group_id.into(), client_id: client_id.into(), tp, from, to: offset, how: to.clone() });
         }
@@ -604,6 +610,9 @@ impl Sim {
         if m.token != token {
             return;
         }
+        // A position the application set with seek() while the offsets were on their way
+        // wins over the committed one.
+        sets.retain(|(tp, _, _)| !m.positions.contains_key(tp));
         for (tp, offset, _) in &sets {
             if m.assigned.contains(tp) {
                 m.positions.insert(tp.clone(), *offset);
