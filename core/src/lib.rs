@@ -16,6 +16,7 @@ pub mod compare;
 pub mod config;
 pub mod event;
 pub mod group;
+pub mod history;
 pub mod log;
 pub mod monitor;
 pub mod producer;

@@ -1,0 +1,188 @@
+//! Time travel: go back to any earlier moment of a run, and forward again.
+//!
+//! A run is determined by its start (the built scenario) and the commands applied to it
+//! (`Sim::command_log`, each stamped with the step count it came after). [`History`]
+//! keeps clones of the run at some of its steps — checkpoints — and rebuilds any earlier
+//! state by cloning the nearest checkpoint before it and replaying the logged commands
+//! and steps from there. Checkpoints are bounded: when there are [`History::max`] of them
+//! every other one is dropped and the spacing doubles, so memory stays bounded however
+//! long the run, and reaching any point replays at most about twice the spacing.
+//!
+//! The invariant that makes replay exact: a checkpoint is taken between steps, before any
+//! command applied at that step count (callers [`History::observe`] right after stepping
+//! and apply commands afterwards), so every logged command with `after_steps` at or past a
+//! checkpoint's step count is not in it yet.
+
+use crate::sim::{LoggedCommand, Sim};
+
+/// Checkpoints of one run.
+#[derive(Clone, Debug)]
+pub struct History {
+    base: Sim,
+    checkpoints: Vec<Sim>,
+    every: u64,
+    max: usize,
+}
+
+impl History {
+    /// `base` is the run at its start (no steps, no commands). A checkpoint is taken every
+    /// `every` steps at first (at least 1), at most `max` (at least 2) are kept.
+    pub fn new(base: Sim, every: u64, max: usize) -> Self {
+        Self { base, checkpoints: Vec::new(), every: every.max(1), max: max.max(2) }
+    }
+
+    /// The run at its start.
+    pub fn base(&self) -> &Sim {
+        &self.base
+    }
+
+    /// How many checkpoints are kept, and their spacing in steps.
+    pub fn stats(&self) -> (usize, u64) {
+        (self.checkpoints.len(), self.every)
+    }
+
+    /// Offers the run's current state as a checkpoint. Call it between steps, before
+    /// applying any command at this step count.
+    pub fn observe(&mut self, sim: &Sim) {
+        let last = self.checkpoints.last().map(Sim::steps).unwrap_or(0);
+        if sim.steps() < last + self.every {
+            return;
+        }
+        self.checkpoints.push(sim.clone());
+        if self.checkpoints.len() > self.max {
+            // Keep every other checkpoint (the newest always), double the spacing.
+            let n = self.checkpoints.len();
+            let kept: Vec<Sim> =
+                std::mem::take(&mut self.checkpoints).into_iter().enumerate().filter(|(i, _)| (n - 1 - i) % 2 == 0).map(|(_, s)| s).collect();
+            self.checkpoints = kept;
+            self.every *= 2;
+        }
+    }
+
+    /// Forgets the checkpoints after `steps` (the run took another path from there).
+    pub fn truncate(&mut self, steps: u64) {
+        self.checkpoints.retain(|c| c.steps() <= steps);
+    }
+
+    /// Rebuilds the earliest state of the run at which `stop` holds, replaying `log` (the
+    /// commands of the run, in order) from the latest checkpoint where it does not hold
+    /// yet. `stop` must be monotonic along the run (false, then true from some point on),
+    /// for example "at least N steps" or "event N recorded". Stops at the end of the run
+    /// (nothing left to step) or after `max_steps` replayed steps.
+    pub fn restore(&self, log: &[LoggedCommand], stop: impl Fn(&Sim) -> bool, max_steps: u64) -> Sim {
+        let start = self.checkpoints.iter().rev().find(|c| !stop(c)).unwrap_or(&self.base);
+        let mut sim = start.clone();
+        let next = log.partition_point(|e| e.after_steps < sim.steps());
+        advance(&mut sim, &log[next..], stop, max_steps);
+        sim
+    }
+}
+
+/// Runs `sim` forward until `stop` holds, applying the `pending` commands (in order, all
+/// due at or after its step count) when their step count comes; stops early at the end
+/// of the run or after `max_steps` steps. Returns how many of `pending` were applied.
+pub fn advance(sim: &mut Sim, pending: &[LoggedCommand], stop: impl Fn(&Sim) -> bool, max_steps: u64) -> usize {
+    let mut next = 0;
+    let mut stepped = 0;
+    loop {
+        if stop(sim) {
+            return next;
+        }
+        while let Some(entry) = pending.get(next).filter(|e| e.after_steps <= sim.steps()) {
+            sim.apply_logged(entry);
+            next += 1;
+            if stop(sim) {
+                return next;
+            }
+        }
+        if stepped >= max_steps || sim.step().is_none() {
+            return next;
+        }
+        stepped += 1;
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+    use crate::command::{Command, MemberSpec};
+
+    /// The default scenario with a consumer added at step 300 and a crash at step 900,
+    /// checkpointed as the page does.
+    fn run() -> (History, Sim) {
+        let scenario = crate::scenario::default_scenario();
+        let base = scenario.build().unwrap();
+        let mut history = History::new(base.clone(), 50, 8);
+        let mut sim = base;
+        let group = sim.groups().next().unwrap().id.clone();
+        for i in 0..2000u64 {
+            if sim.step().is_none() {
+                break;
+            }
+            history.observe(&sim);
+            if i == 300 {
+                sim.apply(Command::AddMember { group: group.clone(), member: MemberSpec::new("late") }).unwrap();
+            }
+            if i == 900 {
+                sim.apply(Command::CrashMember { group: group.clone(), client_id: "late".into() }).unwrap();
+            }
+        }
+        (history, sim)
+    }
+
+    #[test]
+    fn going_back_n_steps_equals_replaying_to_that_point() {
+        let (history, sim) = run();
+        let log = sim.command_log().to_vec();
+        for target in [0, 1, 299, 301, 302, 777, 901, 1500, sim.steps()] {
+            let back = history.restore(&log, |s| s.steps() >= target, u64::MAX);
+            // The same point reached from the start, without checkpoints.
+            let fresh = History::new(history.base().clone(), u64::MAX, 2).restore(&log, |s| s.steps() >= target, u64::MAX);
+            assert_eq!(back.steps(), target);
+            assert_eq!(back.trace().digest(), fresh.trace().digest(), "step {target}");
+            assert_eq!(back.snapshot(), fresh.snapshot(), "step {target}");
+        }
+        // And the end equals the run itself.
+        let end = history.restore(&log, |s| s.steps() >= sim.steps(), u64::MAX);
+        assert_eq!(end.trace().digest(), sim.trace().digest());
+        assert_eq!(end.snapshot(), sim.snapshot());
+    }
+
+    #[test]
+    fn advancing_with_pending_commands_rejoins_the_original_run() {
+        let (history, sim) = run();
+        let log = sim.command_log().to_vec();
+        // Back to step 100, then forward with the commands still to come.
+        let mut back = history.restore(&log, |s| s.steps() >= 100, u64::MAX);
+        let done = back.command_log().len();
+        let applied = advance(&mut back, &log[done..], |s| s.steps() >= sim.steps(), u64::MAX);
+        assert_eq!(applied, log.len() - done);
+        assert_eq!(back.trace().digest(), sim.trace().digest());
+    }
+
+    #[test]
+    fn checkpoints_stay_bounded_and_replays_stay_short() {
+        let (history, _) = run();
+        let (count, every) = history.stats();
+        assert!(count <= 8, "{count}");
+        assert!(every >= 200, "spacing doubled as the run grew: {every}");
+    }
+
+    #[test]
+    fn an_event_can_be_the_target() {
+        let (history, sim) = run();
+        let log = sim.command_log().to_vec();
+        let crash = sim
+            .trace()
+            .events()
+            .find(|e| matches!(e.kind, crate::event::EventKind::MemberCrashed { .. }))
+            .map(|e| e.seq)
+            .unwrap();
+        let at = history.restore(&log, |s| s.trace().total() > crash, u64::MAX);
+        let last = at.trace().events().last().unwrap();
+        assert!(at.trace().total() > crash);
+        assert!(at.trace().events().any(|e| e.seq == crash));
+        assert!(last.seq >= crash);
+    }
+}
