@@ -88,12 +88,12 @@ pub fn advance(sim: &mut Sim, pending: &[LoggedCommand], stop: impl Fn(&Sim) -> 
         if stop(sim) {
             return next;
         }
+        // Commands due now go in before the next step (never right before returning, so
+        // a state handed back has none applied at its own step count: it can be a
+        // checkpoint).
         while let Some(entry) = pending.get(next).filter(|e| e.after_steps <= sim.steps()) {
             sim.apply_logged(entry);
             next += 1;
-            if stop(sim) {
-                return next;
-            }
         }
         if stepped >= max_steps || sim.step().is_none() {
             return next;

@@ -55,6 +55,7 @@ pub fn App() -> Html {
                     dispatch.emit(Action::TogglePlay);
                 }
                 "ArrowRight" => dispatch.emit(Action::Step),
+                "ArrowLeft" => dispatch.emit(Action::StepBack),
                 _ => {}
             }
         })
@@ -76,6 +77,7 @@ pub fn App() -> Html {
     let retries = model.retries.clone();
     let group_logs = Rc::new(model.groups.all());
     let comparison = model.comparison.clone();
+    let reached = model.reached.max(model.sim.steps());
     drop(model);
     let findings = Rc::new(crate::view::guarantee_rows(lang, &snap, GUARANTEE_ROWS));
 
@@ -91,7 +93,7 @@ pub fn App() -> Html {
                 <ScenarioPanel {lang} current={scenario_key} json={scenario_json} dispatch={dispatch.clone()} />
                 <button id="lang-toggle" class="lang" onclick={toggle_lang}>{ i18n::LANG_SWITCH.get(lang) }</button>
             </header>
-            <Controls {lang} {playing} {speed} now={snap.now} events={snap.events_total} dispatch={dispatch.clone()} />
+            <Controls {lang} {playing} {speed} now={snap.now} events={snap.events_total} steps={snap.steps} {reached} dispatch={dispatch.clone()} />
             if let Some(n) = notice {
                 {
                     match n {

@@ -119,6 +119,15 @@ msgs! {
     ADD_STATIC_HINT = "加入一个带 group.instance.id 的静态成员（KIP-345）：正常关闭时不发送 LeaveGroup，在会话超时前重启可直接取回原来的分区", "Add a static member with a group.instance.id (KIP-345): its close sends no LeaveGroup, and a restart within its session gets its partitions back";
     SEEK = "seek…", "seek…";
     SEEK_HINT = "应用调用 seek()：seekToBeginning 回到日志开头重新处理（产生重复），seekToEnd 跳到高水位（跳过未读的记录）", "The application calls seek(): seekToBeginning goes back to the log start and processes again (duplicates), seekToEnd jumps to the high watermark (skipping what was not read)";
+    BACK = "⟲ 后退", "⟲ Back";
+    BACK_HINT = "回到上一个看到的时刻（从检查点确定性重放）；快捷键 ←", "Back to the previous moment you saw (replayed deterministically from a checkpoint); key ←";
+    SCRUB = "时间轴", "Timeline";
+    SCRUB_HINT = "拖动到这次运行的任意一步；后退后继续播放会重演同样的未来，直到你做了新的操作", "Drag to any step of this run; after going back, playing replays the same future until you do something new";
+    JUMP_REBALANCE = "再均衡", "rebalance";
+    JUMP_FAULT = "故障", "fault";
+    JUMP_FINDING = "发现", "finding";
+    JUMP_PREV = "跳到上一个", "Jump to the previous";
+    JUMP_NEXT = "跳到下一个", "Jump to the next";
     COMPARE_TITLE = "对比：eager、cooperative 与 KIP-848", "Compare: eager, cooperative and KIP-848";
     COMPARE_HINT = "用同一个种子把当前场景运行三次：组分别使用 eager range、cooperative-sticky（KIP-429）和 group.protocol=consumer（KIP-848，uniform），在当前时刻做同一个成员变化，比较谁停止消费、停了多久。", "Runs the current scenario three times with the same seed — the group under eager range, cooperative-sticky (KIP-429) and group.protocol=consumer (KIP-848, uniform) — makes the same membership change now, and compares who stops consuming and for how long.";
     COMPARE_RUN = "对比", "Compare";
@@ -1094,6 +1103,27 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
             }
         }
     }
+}
+
+/// Said when a jump finds nothing.
+pub fn jump_none(lang: Lang, kind: crate::timeline::JumpKind, ahead: bool) -> String {
+    let what = jump_label(lang, kind);
+    match (lang, ahead) {
+        (Lang::Zh, true) => format!("后面没有{what}了（已搜索到运行结束或上限）"),
+        (Lang::Zh, false) => format!("之前没有{what}"),
+        (Lang::En, true) => format!("No later {what} (searched to the end of the run or the limit)"),
+        (Lang::En, false) => format!("No earlier {what}"),
+    }
+}
+
+pub fn jump_label(lang: Lang, kind: crate::timeline::JumpKind) -> &'static str {
+    use crate::timeline::JumpKind as J;
+    match kind {
+        J::Rebalance => JUMP_REBALANCE,
+        J::Fault => JUMP_FAULT,
+        J::Finding => JUMP_FINDING,
+    }
+    .get(lang)
 }
 
 /// "join a new consumer c9" / "close c1" / "crash c1".

@@ -46,6 +46,15 @@ pub struct Model {
     pub retries: RetryWatch,
     /// Each group's rebalance timeline and departures, read from the trace.
     pub groups: GroupWatch,
+    /// Checkpoints of this run, for going back in time.
+    pub history: kafka_sandbox_core::history::History,
+    /// After going back: the commands of the run still to come (re-applied when their
+    /// step comes, dropped when the learner does something new).
+    pub redo: Vec<kafka_sandbox_core::sim::LoggedCommand>,
+    /// Step counts of the points the learner saw (after each step or tick), for ⟲.
+    pub marks: Vec<u64>,
+    /// The furthest step this run has reached (the scrubber's end).
+    pub reached: u64,
     /// The last eager/cooperative/KIP-848 comparison asked for (or why it could not run).
     pub comparison: Option<Result<Rc<kafka_sandbox_core::compare::Comparison>, String>>,
     /// Fractional simulated milliseconds carried between ticks.
@@ -93,6 +102,10 @@ impl Model {
         let scenario = scenario::default_scenario();
         let sim = build_or_empty(&scenario);
         Self {
+            history: new_history(&sim),
+            redo: Vec::new(),
+            marks: Vec::new(),
+            reached: 0,
             sim,
             scenario,
             scenario_key: "two-groups".into(),
@@ -110,12 +123,43 @@ impl Model {
 
     /// A new run starts: what was read from the old run's trace is forgotten.
     fn new_run(&mut self, sim: Sim) {
+        self.history = new_history(&sim);
+        self.redo.clear();
+        self.marks.clear();
+        self.reached = 0;
         self.sim = sim;
         self.retries = RetryWatch::default();
         self.groups = GroupWatch::default();
         self.last_produce = None;
         self.carry_ms = 0.0;
     }
+}
+
+/// Checkpoints every 200 steps at first, at most 48 kept (the spacing doubles when full).
+fn new_history(sim: &Sim) -> kafka_sandbox_core::history::History {
+    kafka_sandbox_core::history::History::new(sim.clone(), 200, 48)
+}
+
+/// Most steps one time-travel move may replay (a bound on the work of one click).
+const MAX_REPLAY_STEPS: u64 = 2_000_000;
+
+/// Replaces the run by an earlier (or later) state of itself, reached by replay; what
+/// was read from the trace is read again.
+fn travel(m: &mut Model, stop: impl Fn(&Sim) -> bool) {
+    let mut full = m.sim.command_log().to_vec();
+    full.extend(m.redo.iter().cloned());
+    let sim = m.history.restore(&full, stop, MAX_REPLAY_STEPS);
+    m.redo = full.split_off(sim.command_log().len().min(full.len()));
+    m.sim = sim;
+    m.retries = RetryWatch::default();
+    m.groups = GroupWatch::default();
+    m.carry_ms = 0.0;
+}
+
+/// Runs forward until `stop`, applying the commands still to come after going back.
+fn forward(m: &mut Model, stop: impl Fn(&Sim) -> bool, max_steps: u64) {
+    let applied = kafka_sandbox_core::history::advance(&mut m.sim, &m.redo, stop, max_steps);
+    m.redo.drain(..applied.min(m.redo.len()));
 }
 
 fn build_or_empty(s: &Scenario) -> Sim {
@@ -187,6 +231,12 @@ pub enum Action {
     /// runs again from the start.
     SetReplicationFactor { topic: String, replication_factor: u32 },
     Dismiss,
+    /// ⟲: back to the previous point the learner saw (replayed from a checkpoint).
+    StepBack,
+    /// The scrubber: to this step count of the run.
+    GoTo(u64),
+    /// To the next (or previous) rebalance, fault or monitor finding.
+    Jump { forward: bool, kind: timeline::JumpKind },
     /// Run the scenario under eager, cooperative and KIP-848 with the same change to
     /// `group` at the current simulated time, and show the three side by side.
     Compare { group: String, change: kafka_sandbox_core::compare::Change },
@@ -211,11 +261,32 @@ impl Reducible for AppState {
 /// Applies one action, then reads what it caused from the trace; returns whether
 /// anything visible changed.
 pub fn reduce_model(m: &mut Model, action: Action) -> bool {
+    let moves_time = matches!(action, Action::Tick | Action::Step | Action::StepBack | Action::GoTo(_) | Action::Jump { .. });
+    let stepping = matches!(action, Action::Tick | Action::Step | Action::Jump { forward: true, .. });
+    let logged = m.sim.command_log().len();
     let changed = apply_action(m, action);
+    if !moves_time && m.sim.command_log().len() > logged && !m.redo.is_empty() {
+        // Something new after going back: the old future is gone, this is a new branch.
+        m.redo.clear();
+        m.history.truncate(m.sim.steps());
+    }
+    if stepping {
+        m.history.observe(&m.sim);
+    }
+    if moves_time && m.marks.last() != Some(&m.sim.steps()) {
+        if m.marks.len() >= MAX_MARKS {
+            m.marks.drain(..MAX_MARKS / 2);
+        }
+        m.marks.push(m.sim.steps());
+    }
+    m.reached = m.reached.max(m.sim.steps());
     m.retries.ingest(&m.sim);
     m.groups.ingest(&m.sim);
     changed
 }
+
+/// Points kept for ⟲ (older ones are dropped; the scrubber still reaches them).
+const MAX_MARKS: usize = 10_000;
 
 fn apply_action(m: &mut Model, action: Action) -> bool {
     let lang = m.lang;
@@ -229,6 +300,10 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             let whole = m.carry_ms.floor();
             m.carry_ms -= whole;
             let until = m.sim.now().plus_ms(whole as u64);
+            if !m.redo.is_empty() {
+                // After going back: the same future, commands included, until they are done.
+                forward(m, |s| s.next_event_time().is_none_or(|t| t > until), u64::from(MAX_STEPS_PER_TICK));
+            }
             m.sim.run_until_bounded(until, MAX_STEPS_PER_TICK);
             true
         }
@@ -238,7 +313,63 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         }
         Action::Step => {
             m.playing = false;
-            m.sim.step_visible();
+            if m.redo.is_empty() {
+                m.sim.step_visible();
+            } else {
+                let total = m.sim.trace().total();
+                forward(m, |s| s.trace().total() > total, 1_000_000);
+            }
+            true
+        }
+        Action::StepBack => {
+            m.playing = false;
+            let now = m.sim.steps();
+            while m.marks.last().is_some_and(|s| *s >= now) {
+                m.marks.pop();
+            }
+            let target = m.marks.pop().unwrap_or(0);
+            if target == now {
+                return false;
+            }
+            travel(m, |s| s.steps() >= target);
+            true
+        }
+        Action::GoTo(step) => {
+            m.playing = false;
+            let target = step.min(m.reached.max(m.sim.steps()));
+            travel(m, |s| s.steps() >= target);
+            m.marks.retain(|s| *s < target);
+            true
+        }
+        Action::Jump { forward: ahead, kind } => {
+            m.playing = false;
+            let seq = m.sim.trace().total();
+            if ahead {
+                let findings = m.sim.monitors().total();
+                let hit = move |s: &Sim| {
+                    if kind == timeline::JumpKind::Finding {
+                        s.monitors().total() > findings
+                    } else {
+                        s.events_since(seq).any(|e| timeline::jump_kind(&e.kind) == Some(kind))
+                    }
+                };
+                forward(m, hit, 2_000_000);
+                let found = hit(&m.sim);
+                if !found {
+                    m.notice = Some(Notice::Info(i18n::jump_none(m.lang, kind, true)));
+                }
+            } else {
+                // The newest such event before the current step's own events.
+                let target = if kind == timeline::JumpKind::Finding {
+                    m.sim.monitors().findings().iter().map(|f| f.seq).filter(|f| f + 1 < seq).last()
+                } else {
+                    m.sim.trace().events().filter(|e| e.seq + 1 < seq && timeline::jump_kind(&e.kind) == Some(kind)).last().map(|e| e.seq)
+                };
+                match target {
+                    Some(t) => travel(m, |s| s.trace().total() > t),
+                    None => m.notice = Some(Notice::Info(i18n::jump_none(m.lang, kind, false))),
+                }
+            }
             true
         }
         Action::Reset => {

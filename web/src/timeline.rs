@@ -1,6 +1,27 @@
 //! The rebalance timeline: per group, the newest group-protocol events read from the trace,
 //! and why each member last left. Plain data fed after every action, tested natively.
 
+/// What the jump buttons look for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JumpKind {
+    /// A rebalance starts (classic) or a group epoch goes up (KIP-848).
+    Rebalance,
+    /// A broker or consumer fails, or a broker is cut off.
+    Fault,
+    /// A guarantee monitor finds something.
+    Finding,
+}
+
+/// Which jump target an event is, if any (findings are counted by the monitors).
+pub fn jump_kind(e: &kafka_sandbox_core::EventKind) -> Option<JumpKind> {
+    use kafka_sandbox_core::EventKind as E;
+    match e {
+        E::RebalanceStarted { .. } | E::GroupEpochBumped { .. } => Some(JumpKind::Rebalance),
+        E::BrokerCrashed { .. } | E::BrokerIsolated { .. } | E::MemberCrashed { .. } | E::ConsumerFailed { .. } => Some(JumpKind::Fault),
+        _ => None,
+    }
+}
+
 use kafka_sandbox_core::event::{Event, EventKind, LeaveReason};
 use kafka_sandbox_core::{Sim, SimTime};
 use std::collections::{BTreeMap, VecDeque};

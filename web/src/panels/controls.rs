@@ -2,6 +2,7 @@
 
 use crate::i18n::{self, Lang};
 use crate::state::{Action, SPEEDS};
+use crate::timeline::JumpKind;
 use kafka_sandbox_core::SimTime;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
@@ -13,6 +14,9 @@ pub struct ControlsProps {
     pub speed: usize,
     pub now: SimTime,
     pub events: u64,
+    /// Steps taken so far, and the furthest this run has reached (for the scrubber).
+    pub steps: u64,
+    pub reached: u64,
     pub dispatch: Callback<Action>,
 }
 
@@ -21,6 +25,12 @@ pub fn Controls(p: &ControlsProps) -> Html {
     let lang = p.lang;
     let toggle = p.dispatch.reform(|_| Action::TogglePlay);
     let step = p.dispatch.reform(|_| Action::Step);
+    let back = p.dispatch.reform(|_| Action::StepBack);
+    let scrub = p.dispatch.reform(|e: Event| {
+        let v = e.target_unchecked_into::<web_sys::HtmlInputElement>().value().parse().unwrap_or(0);
+        Action::GoTo(v)
+    });
+    let jump = |forward: bool, kind: JumpKind| p.dispatch.reform(move |_| Action::Jump { forward, kind });
     let reset = p.dispatch.reform(|_| Action::Reset);
     let speed = p.dispatch.reform(|e: Event| {
         let i = e.target_unchecked_into::<HtmlSelectElement>().value().parse().unwrap_or(crate::state::DEFAULT_SPEED);
@@ -31,6 +41,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
             <button id="play" class={classes!("primary", p.playing.then_some("on"))} onclick={toggle}>
                 { if p.playing { i18n::PAUSE.get(lang) } else { i18n::PLAY.get(lang) } }
             </button>
+            <button id="step-back" title={i18n::BACK_HINT.get(lang)} disabled={p.steps == 0} onclick={back}>{ i18n::BACK.get(lang) }</button>
             <button id="step" title={i18n::STEP_HINT.get(lang)} onclick={step}>{ i18n::STEP.get(lang) }</button>
             <button id="reset" onclick={reset}>{ i18n::RESET.get(lang) }</button>
             <label class="speed">
@@ -41,6 +52,25 @@ pub fn Controls(p: &ControlsProps) -> Html {
                     }) }
                 </select>
             </label>
+            <label class="scrub" title={i18n::SCRUB_HINT.get(lang)}>
+                { i18n::SCRUB.get(lang) }
+                <input id="scrubber" type="range" min="0" max={p.reached.max(p.steps).to_string()} value={p.steps.to_string()}
+                    aria-valuetext={format!("{} / {}", p.steps, p.reached.max(p.steps))} onchange={scrub} />
+            </label>
+            <span class="jumps">
+                { for [JumpKind::Rebalance, JumpKind::Fault, JumpKind::Finding].into_iter().map(|k| {
+                    let name = format!("{:?}", k).to_lowercase();
+                    html! {
+                        <span class="jump">
+                            <button id={format!("jump-prev-{name}")} title={format!("{} {}", i18n::JUMP_PREV.get(lang), i18n::jump_label(lang, k))}
+                                aria-label={format!("{} {}", i18n::JUMP_PREV.get(lang), i18n::jump_label(lang, k))} onclick={jump(false, k)}>{ "◀" }</button>
+                            <span class="jump-name">{ i18n::jump_label(lang, k) }</span>
+                            <button id={format!("jump-next-{name}")} title={format!("{} {}", i18n::JUMP_NEXT.get(lang), i18n::jump_label(lang, k))}
+                                aria-label={format!("{} {}", i18n::JUMP_NEXT.get(lang), i18n::jump_label(lang, k))} onclick={jump(true, k)}>{ "▶" }</button>
+                        </span>
+                    }
+                }) }
+            </span>
             <span class="clock" aria-live="off">
                 { i18n::TIME.get(lang) }{ ": " }
                 <strong id="sim-time">{ format!("{:.1} s", p.now.ms() as f64 / 1000.0) }</strong>

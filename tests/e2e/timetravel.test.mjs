@@ -1,0 +1,118 @@
+// Time travel in the page, as a learner uses it: step forward, go back with ⟲ (or ←) and
+// see exactly the earlier view again; go back past a consumer you added and forward again
+// to see it come back (the same future), then do something new to branch; jump to the
+// next and previous rebalance; drag the scrubber. Screenshot: tests/e2e/output/timetravel.png.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { launchChromium, openPage, serveDist, screenshot } from "./helpers.mjs";
+
+let server, browser;
+const problemLists = [];
+
+async function open(t) {
+  const { page, problems } = await openPage(browser, `${server.url}?lang=en`, { viewport: { width: 1280, height: 900 } });
+  problemLists.push(problems);
+  t.after(() => page.close());
+  if (/Pause/.test(await page.locator("#play").innerText())) await page.click("#play");
+  await page.click("#reset");
+  await page.waitForFunction(() => document.querySelector("#sim-time")?.textContent === "0.0 s");
+  return page;
+}
+
+/** What the learner sees of the run: the clock, the topic, the groups, the event log. */
+async function view(page) {
+  return page.evaluate(() =>
+    ["#sim-time", ".panel.topic", ".panel.groups", ".events"]
+      .map((s) => document.querySelector(s)?.innerText ?? "")
+      .join("\n----\n"),
+  );
+}
+
+async function click(page, selector) {
+  const before = await page.locator(".clock .muted").innerText();
+  const time = await page.locator("#sim-time").innerText();
+  await page.click(selector);
+  await page
+    .waitForFunction(
+      ([b, t]) => document.querySelector(".clock .muted")?.textContent !== b || document.querySelector("#sim-time")?.textContent !== t,
+      [before, time],
+      { timeout: 3_000 },
+    )
+    .catch(() => {});
+}
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test("⟲ restores the exact earlier view, step by step", async (t) => {
+  const page = await open(t);
+  const seen = [];
+  for (let i = 0; i < 25; i++) {
+    await click(page, "#step");
+    seen.push(await view(page));
+  }
+  for (let i = 23; i >= 10; i--) {
+    await click(page, "#step-back");
+    assert.equal(await view(page), seen[i], `after going back to step ${i + 1}`);
+  }
+  // The keyboard does the same: ← back, → forward.
+  await page.locator("#app-root").focus();
+  await page.keyboard.press("ArrowLeft");
+  await page.waitForFunction((v) => document.querySelector("#sim-time") && true, null);
+  await page.waitForTimeout(100);
+  assert.equal(await view(page), seen[9]);
+  await page.keyboard.press("ArrowRight");
+  await page.waitForTimeout(100);
+  assert.equal(await view(page), seen[10]);
+});
+
+test("going back past a command and forward again replays it; something new branches", async (t) => {
+  const page = await open(t);
+  for (let i = 0; i < 40; i++) await click(page, "#step");
+  const card = page.locator('[data-group="ConsumerGroup01"]');
+  await card.locator("button.add-member").click();
+  const newcomer = card.locator(".member").last();
+  const name = await newcomer.getAttribute("data-client");
+  for (let i = 0; i < 5; i++) await click(page, "#step");
+  const withIt = await view(page);
+  for (let i = 0; i < 8; i++) await click(page, "#step-back");
+  assert.equal(await card.locator(`[data-client="${name}"]`).count(), 0, "before it was added");
+  for (let i = 0; i < 8; i++) await click(page, "#step");
+  assert.equal(await card.locator(`[data-client="${name}"]`).count(), 1, "the same future: it is added again");
+  assert.equal(await view(page), withIt);
+  // Back again, then crash a consumer instead: the added one never comes.
+  for (let i = 0; i < 8; i++) await click(page, "#step-back");
+  await card.locator(".member").first().locator(".crash-member").click();
+  for (let i = 0; i < 10; i++) await click(page, "#step");
+  assert.equal(await card.locator(`[data-client="${name}"]`).count(), 0, "a new branch");
+});
+
+test("jump to the next and previous rebalance, and the scrubber", async (t) => {
+  const page = await open(t);
+  await click(page, "#jump-next-rebalance");
+  const first = await page.locator("#sim-time").innerText();
+  assert.match(await page.locator(".events").innerText(), /starts a rebalance/);
+  // Past it, then back to it.
+  for (let i = 0; i < 30; i++) await click(page, "#step");
+  await click(page, "#jump-prev-rebalance");
+  assert.equal(await page.locator("#sim-time").innerText(), first);
+  // The scrubber goes to a step of the run.
+  await page.locator("#scrubber").fill("5");
+  await page.waitForFunction(() => document.querySelector("#scrubber")?.value === "5");
+  await screenshot(page, "timetravel");
+  // Nothing earlier than the start.
+  await page.locator("#scrubber").fill("0");
+  await click(page, "#jump-prev-rebalance");
+  assert.match(await page.locator("#notice").innerText(), /No earlier rebalance/);
+});
+
+test("no console errors, page errors or CSP violations", () => {
+  for (const problems of problemLists) assert.deepEqual(problems(), []);
+});
