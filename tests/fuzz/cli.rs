@@ -2,7 +2,7 @@
 //! `assign`'s JSON on stdin, `partition`'s arguments, and `run`'s arguments, built-in
 //! names and scenario text (run for a bounded number of events, with its trace).
 
-use super::support::{all_nodes, apply_edits, apply_text_edits, edit, fuzz, mutant, seed_values, text_edit};
+use super::support::{all_nodes, apply_edits, apply_text_edits, bounded, edit, fuzz, mutant, seed_values, text_edit};
 use kafka_sandbox::{cli_assign, cli_partition, run};
 use kafka_sandbox_core::scenario::{Scenario, MAX_TIME_MS};
 use proptest::prelude::*;
@@ -116,7 +116,7 @@ fn check_assign(input: &str) -> Result<(), TestCaseError> {
 
 #[test]
 fn cli_assign_json() {
-    fuzz("cli_assign_json", 1_500, assign_input(), |input| check_assign(&input));
+    fuzz("cli_assign_json", 1_500, assign_input(), |input| bounded(|| check_assign(&input))?);
 }
 
 // ----- partition -----------------------------------------------------------------
@@ -196,10 +196,10 @@ fn cli_run_scenario() {
     let budget = select(vec![1u64, 10, 300]);
     fuzz("cli_run_scenario", 150, (mutant(), stop, budget), |(m, stop, budget)| {
         let text = m.render(&seeds);
-        let Ok(scenario) = Scenario::from_json(&text) else { return Ok(()) };
+        let Ok(scenario) = bounded(|| Scenario::from_json(&text))? else { return Ok(()) };
         let until = stop.unwrap_or_else(|| scenario.end_ms());
         let mut trace = Vec::new();
-        let finished = run::simulate(&scenario, until, budget, Some(&mut trace));
+        let finished = bounded(|| run::simulate(&scenario, until, budget, Some(&mut trace)))?;
         let finished = finished.map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert!(finished.sim.steps() <= budget);
         prop_assert!(finished.complete || finished.sim.steps() == budget);

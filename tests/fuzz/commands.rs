@@ -8,7 +8,7 @@
 //! command log, steps, clock); an accepted one is logged; and replaying the command log
 //! on the starting state gives the same trace.
 
-use super::support::{fuzz, seed_scenarios};
+use super::support::{bounded, fuzz, seed_scenarios};
 use kafka_sandbox_core::assign::Strategy as Assignor;
 use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
 use kafka_sandbox_core::config::{Acks, ConsumerConfig, GroupConfig, OffsetReset};
@@ -272,5 +272,5 @@ fn commands_on_a_running_sim() {
     let bases = bases();
     assert!(bases.len() >= 24, "{} bases", bases.len());
     let strategy = (any::<usize>(), proptest::collection::vec(op(), 1..40));
-    fuzz("commands_on_a_running_sim", 100, strategy, |(base, ops)| run_ops(&bases[base % bases.len()], &ops));
+    fuzz("commands_on_a_running_sim", 100, strategy, |(base, ops)| bounded(|| run_ops(&bases[base % bases.len()], &ops))?);
 }

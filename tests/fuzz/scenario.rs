@@ -6,7 +6,7 @@
 //! serialises back to text the parser accepts as the same scenario, ends within the
 //! format's time limit, and runs its first events without a panic.
 
-use super::support::{fuzz, mutant, seed_values};
+use super::support::{bounded, fuzz, mutant, seed_values};
 use kafka_sandbox_core::scenario::{Scenario, MAX_TIME_MS};
 use kafka_sandbox_core::SimTime;
 use proptest::prelude::*;
@@ -42,7 +42,7 @@ pub fn check_text(text: &str) -> TestCaseResult {
 
 #[test]
 fn scenario_arbitrary_text() {
-    fuzz("scenario_arbitrary_text", 2_000, any::<String>(), |text| check_text(&text));
+    fuzz("scenario_arbitrary_text", 2_000, any::<String>(), |text| bounded(|| check_text(&text))?);
 }
 
 /// Sequences of JSON tokens and scenario words: mostly well-formed-looking, rarely valid,
@@ -56,14 +56,17 @@ fn scenario_json_token_soup() {
         "\"producers\"", "\"cluster\"", "\"brokers\"", "\"duration_ms\"", "\"send\"", "\"values\"", "\"topic\"",
     ]);
     let soup = proptest::collection::vec(token, 0..60).prop_map(|t| t.concat());
-    fuzz("scenario_json_token_soup", 2_000, soup, |text| check_text(&text));
+    fuzz("scenario_json_token_soup", 2_000, soup, |text| bounded(|| check_text(&text))?);
 }
 
 #[test]
 fn scenario_mutated() {
     let seeds = seed_values();
     assert!(seeds.docs.len() >= 8, "the built-ins, the corpus and the docs' examples: {}", seeds.docs.len());
-    fuzz("scenario_mutated", 400, mutant(), |m| check_text(&m.render(&seeds)));
+    fuzz("scenario_mutated", 400, mutant(), |m| {
+        let text = m.render(&seeds);
+        bounded(|| check_text(&text))?
+    });
 }
 
 /// Every seed as it stands is accepted (a broken seed would leave the mutations little
@@ -77,3 +80,4 @@ fn every_seed_scenario_is_accepted() {
         }
     }
 }
+

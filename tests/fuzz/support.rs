@@ -55,6 +55,19 @@ where
     }
 }
 
+/// Runs the code under test and fails the case if it allocated more than
+/// `FUZZ_MAX_CASE_MB` (default 512) at its peak: input that makes the code allocate
+/// without limit is found and shrunk like a panic. (Making the input is not counted.)
+pub fn bounded<T>(code: impl FnOnce() -> T) -> Result<T, TestCaseError> {
+    let max_bytes = std::env::var("FUZZ_MAX_CASE_MB").ok().and_then(|s| s.parse::<isize>().ok()).unwrap_or(512) << 20;
+    let live = crate::live_now();
+    crate::peak_reset();
+    let out = code();
+    let peak = crate::peak_since(live);
+    prop_assert!(peak <= max_bytes, "the code under test allocated {} MiB at its peak; the bound is {} MiB", peak >> 20, max_bytes >> 20);
+    Ok(out)
+}
+
 // ----- seed documents ------------------------------------------------------
 
 /// Committed inputs worth starting from (every field and command; HTML in names).
@@ -162,6 +175,8 @@ pub const FIELDS: &[&str] = &[
 
 /// How many elements an array may be grown to: a few, just past each limit, and far past.
 pub const REPEATS: &[usize] = &[2, 3, 13, 17, 33, 65, 257, 5_000, 100_001];
+/// Most JSON nodes one repeat may create (100,001 strings, or fewer larger elements).
+const REPEAT_NODES: usize = 100_001;
 
 // ----- mutations -------------------------------------------------------------
 
@@ -324,7 +339,10 @@ pub fn apply_edits(doc: &mut Value, edits: &[(usize, Edit)], donors: &[Value]) {
         let mut act = |node: &mut Value| match (edit, node) {
             (Edit::Repeat(i), Value::Array(items)) => {
                 if let Some(first) = items.first().cloned() {
-                    items.resize(REPEATS[i % REPEATS.len()], first);
+                    // Repeats of repeats would multiply: the grown array holds at most
+                    // REPEAT_NODES nodes (the input stays a few megabytes at most).
+                    let each = count(&first, &|_| true).max(1);
+                    items.resize(REPEATS[i % REPEATS.len()].min((REPEAT_NODES / each).max(1)), first);
                 }
             }
             (Edit::AddField(f, v), Value::Object(map)) => {
