@@ -22,6 +22,7 @@ pub mod monitor;
 pub mod producer;
 pub mod record;
 pub mod scenario;
+pub mod share;
 pub mod sim;
 pub mod snapshot;
 

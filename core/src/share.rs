@@ -1,0 +1,264 @@
+//! A run as a short text: what a share link carries in its fragment, what autosave keeps
+//! and what "save" writes. It holds the scenario, the commands applied to the run (with
+//! their step counts) and the step the learner was at, so opening it rebuilds exactly that
+//! moment by deterministic replay.
+//!
+//! Format: `ks1.` + URL-safe base64 (no padding) of the LZW-compressed JSON of
+//! [`SharedRun`]. Decoding checks sizes before doing any work (the text, the decompressed
+//! JSON), so a pasted or damaged link gives a clear error instead of a hang.
+
+use crate::history::History;
+use crate::scenario::{Scenario, MAX_SCENARIO_BYTES};
+use crate::sim::{LoggedCommand, Sim};
+use serde::{Deserialize, Serialize};
+
+/// What a link holds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SharedRun {
+    pub scenario: Scenario,
+    /// The commands applied to the run so far, in order.
+    #[serde(default)]
+    pub commands: Vec<LoggedCommand>,
+    /// The step the learner was at (commands logged at this step are applied).
+    #[serde(default)]
+    pub steps: u64,
+    /// After going back: the commands of the run still to come.
+    #[serde(default)]
+    pub to_come: Vec<LoggedCommand>,
+}
+
+const PREFIX: &str = "ks1.";
+/// The longest encoded text accepted (a URL fragment of 256 KiB is already unusual).
+pub const MAX_ENCODED: usize = 256 * 1024;
+/// The most commands a shared run may carry.
+pub const MAX_COMMANDS: usize = 10_000;
+/// The furthest step a shared run may ask to replay to.
+pub const MAX_STEPS: u64 = 5_000_000;
+
+/// Encodes a run.
+pub fn encode(run: &SharedRun) -> String {
+    let json = serde_json::to_string(run).unwrap_or_default();
+    let packed = lzw_compress(json.as_bytes());
+    format!("{PREFIX}{}", base64url(&packed))
+}
+
+/// Decodes a run; the error says what is wrong, in a sentence.
+pub fn decode(text: &str) -> Result<SharedRun, String> {
+    let text = text.trim().trim_start_matches('#');
+    if text.len() > MAX_ENCODED {
+        return Err(format!("the link is {} characters long; at most {MAX_ENCODED} are accepted", text.len()));
+    }
+    let Some(body) = text.strip_prefix(PREFIX) else {
+        return Err(format!("this is not a Kafka Sandbox link (it should start with \"{PREFIX}\")"));
+    };
+    let packed = unbase64url(body).ok_or("the link is damaged: it contains characters that are not URL-safe base64")?;
+    let json = lzw_decompress(&packed, MAX_SCENARIO_BYTES * 4).map_err(|e| format!("the link is damaged: {e}"))?;
+    let run: SharedRun = serde_json::from_slice(&json).map_err(|e| format!("the link's content is not a valid run: {e}"))?;
+    run.scenario.check().map_err(|e| format!("the link's scenario is invalid: {e}"))?;
+    if run.commands.len() + run.to_come.len() > MAX_COMMANDS {
+        return Err(format!("the link carries {} commands; at most {MAX_COMMANDS} are accepted", run.commands.len() + run.to_come.len()));
+    }
+    if run.steps > MAX_STEPS {
+        return Err(format!("the link asks for step {}; at most {MAX_STEPS} are replayed", run.steps));
+    }
+    let ordered = |c: &[LoggedCommand]| c.windows(2).all(|w| w[0].after_steps <= w[1].after_steps);
+    if !ordered(&run.commands) || !ordered(&run.to_come) || run.commands.last().is_some_and(|c| c.after_steps > run.steps) {
+        return Err("the link's commands are out of order".into());
+    }
+    Ok(run)
+}
+
+/// Rebuilds the run at its step: the scenario built, the commands replayed. Commands
+/// after that step are returned too (the learner had gone back; they are still to come).
+pub fn rebuild(run: &SharedRun) -> Result<(Sim, Vec<LoggedCommand>), String> {
+    let base = run.scenario.build().map_err(|e| e.to_string())?;
+    let history = History::new(base.clone(), u64::MAX, 2);
+    let target = run.steps;
+    let mut sim = history.restore(&run.commands, |s| s.steps() >= target, MAX_STEPS);
+    // Commands applied at the step itself are part of what the learner saw.
+    let done = sim.command_log().len().min(run.commands.len());
+    for entry in &run.commands[done..] {
+        sim.apply_logged(entry);
+    }
+    Ok((sim, run.to_come.clone()))
+}
+
+// ----- LZW over bytes, variable-width codes (9 to 16 bits; the table stops growing) ----
+
+/// Bits needed for codes below `n`.
+fn width(n: usize) -> u32 {
+    (usize::BITS - (n.max(2) - 1).leading_zeros()).clamp(9, 16)
+}
+
+fn lzw_compress(data: &[u8]) -> Vec<u8> {
+    use std::collections::BTreeMap;
+    let mut dict: BTreeMap<Vec<u8>, u32> = (0..=255u32).map(|b| (vec![b as u8], b)).collect();
+    let mut next: usize = 256;
+    let mut out: Vec<u8> = Vec::with_capacity(data.len() / 2);
+    let (mut acc, mut bits) = (0u64, 0u32);
+    let mut emit = |code: u32, w: u32, out: &mut Vec<u8>| {
+        acc = (acc << w) | u64::from(code);
+        bits += w;
+        while bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    };
+    let mut w: Vec<u8> = Vec::new();
+    for &c in data {
+        let mut wc = w.clone();
+        wc.push(c);
+        if dict.contains_key(&wc) {
+            w = wc;
+        } else {
+            if let Some(code) = dict.get(&w) {
+                emit(*code, width(next), &mut out);
+            }
+            if next < 65_536 {
+                dict.insert(wc, next as u32);
+                next += 1;
+            }
+            w = vec![c];
+        }
+    }
+    if let Some(code) = dict.get(&w) {
+        emit(*code, width(next), &mut out);
+    }
+    // Flush the last bits, padded with zeros (fewer than a code's width).
+    if bits > 0 {
+        out.push((acc << (8 - bits)) as u8);
+    }
+    out
+}
+
+fn lzw_decompress(data: &[u8], limit: usize) -> Result<Vec<u8>, String> {
+    let mut dict: Vec<Vec<u8>> = (0..=255u8).map(|b| vec![b]).collect();
+    let mut out = Vec::new();
+    let mut prev: Option<Vec<u8>> = None;
+    let (mut acc, mut bits) = (0u64, 0u32);
+    let mut bytes = data.iter();
+    loop {
+        let n = (dict.len() + usize::from(prev.is_some())).min(65_536);
+        let w = width(n);
+        while bits < w {
+            match bytes.next() {
+                Some(b) => {
+                    acc = (acc << 8) | u64::from(*b);
+                    bits += 8;
+                }
+                None => return Ok(out),
+            }
+        }
+        bits -= w;
+        let code = ((acc >> bits) & ((1 << w) - 1)) as usize;
+        let entry = if code < dict.len() {
+            dict[code].clone()
+        } else if code == dict.len() {
+            let Some(p) = &prev else { return Err("it starts with an unknown code".into()) };
+            let mut e = p.clone();
+            e.push(p[0]);
+            e
+        } else {
+            return Err(format!("code {code} is not defined yet"));
+        };
+        out.extend_from_slice(&entry);
+        if out.len() > limit {
+            return Err(format!("it expands to more than {limit} bytes"));
+        }
+        if let Some(mut p) = prev.take() {
+            if dict.len() < 65_536 {
+                p.push(entry[0]);
+                dict.push(p);
+            }
+        }
+        prev = Some(entry);
+    }
+}
+
+const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+fn base64url(data: &[u8]) -> String {
+    let mut out = String::with_capacity(data.len() * 4 / 3 + 3);
+    for chunk in data.chunks(3) {
+        let n = chunk.iter().fold(0u32, |acc, b| (acc << 8) | u32::from(*b)) << (8 * (3 - chunk.len()));
+        for i in 0..=chunk.len() {
+            out.push(char::from(B64[((n >> (18 - 6 * i)) & 63) as usize]));
+        }
+    }
+    out
+}
+
+fn unbase64url(text: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let digits: Option<Vec<u32>> = text.bytes().map(|c| B64.iter().position(|b| *b == c).map(|p| p as u32)).collect();
+    let digits = digits?;
+    for chunk in digits.chunks(4) {
+        if chunk.len() == 1 {
+            return None;
+        }
+        let n = chunk.iter().fold(0u32, |acc, d| (acc << 6) | d) << (6 * (4 - chunk.len()));
+        for i in 0..chunk.len() - 1 {
+            out.push(((n >> (16 - 8 * i)) & 0xFF) as u8);
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+    use crate::command::{Command, MemberSpec};
+
+    #[test]
+    fn base64_and_lzw_round_trip() {
+        for data in [&b""[..], b"a", b"ab", b"abc", b"TOBEORNOTTOBEORTOBEORNOT#", &[0u8, 255, 7, 7, 7, 7, 7, 7][..]] {
+            assert_eq!(unbase64url(&base64url(data)).unwrap(), data);
+            assert_eq!(lzw_decompress(&lzw_compress(data), 1 << 20).unwrap(), data);
+        }
+        let big: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8 ^ (i / 7) as u8).collect();
+        assert_eq!(lzw_decompress(&lzw_compress(&big), 1 << 20).unwrap(), big);
+    }
+
+    #[test]
+    fn a_run_shared_is_the_same_run_opened() {
+        let scenario = crate::scenario::default_scenario();
+        let mut sim = scenario.build().unwrap();
+        let group = sim.groups().next().unwrap().id.clone();
+        sim.run_until(crate::SimTime(9_000));
+        sim.apply(Command::AddMember { group: group.clone(), member: MemberSpec::new("late") }).unwrap();
+        sim.run_until(crate::SimTime(15_000));
+        // Take the state at a step boundary (as the page does when it shares).
+        let steps = sim.steps();
+        // A command at the very step shared is part of what is shown.
+        sim.apply(Command::PauseMember { group: group.clone(), client_id: "late".into(), paused: true }).unwrap();
+        let run = SharedRun { scenario: scenario.clone(), commands: sim.command_log().to_vec(), steps, to_come: vec![] };
+        let text = encode(&run);
+        assert!(text.starts_with("ks1."));
+        assert!(text.len() < serde_json::to_string(&run).unwrap().len(), "compressed");
+        let back = decode(&text).unwrap();
+        assert_eq!(back, run);
+        let (opened, to_come) = rebuild(&back).unwrap();
+        assert!(to_come.is_empty());
+        assert_eq!(opened.steps(), steps);
+        assert_eq!(opened.trace().digest(), sim.trace().digest());
+        assert!(opened.group(&group).unwrap().member("late").is_some_and(|m| m.paused));
+        assert_eq!(opened.snapshot(), sim.snapshot());
+    }
+
+    #[test]
+    fn damaged_links_say_what_is_wrong() {
+        let good = encode(&SharedRun { scenario: crate::scenario::default_scenario(), commands: vec![], steps: 0, to_come: vec![] });
+        assert!(decode("hello").unwrap_err().contains("not a Kafka Sandbox link"));
+        assert!(decode("ks1.***").unwrap_err().contains("base64"));
+        assert!(decode(&good[..good.len() - 7]).is_err());
+        assert!(decode(&format!("ks1.{}", "A".repeat(MAX_ENCODED))).unwrap_err().contains("at most"));
+        // A bomb: a long run of one byte compresses to little and would expand far past
+        // the limit; decoding stops there.
+        let e = lzw_decompress(&lzw_compress(&vec![b'a'; 1_100_000]), 1 << 20).unwrap_err();
+        assert!(e.contains("expands to more than"), "{e}");
+        let bad_json = format!("ks1.{}", base64url(&lzw_compress(b"{\"scenario\": 5}")));
+        assert!(decode(&bad_json).unwrap_err().contains("not a valid run"));
+    }
+}
