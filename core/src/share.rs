@@ -69,6 +69,33 @@ pub fn decode(text: &str) -> Result<SharedRun, String> {
     Ok(run)
 }
 
+/// Reads what a learner may open: a saved run (JSON), a scenario (JSON) or a link text.
+pub fn open_any(text: &str) -> Result<SharedRun, String> {
+    if text.len() > MAX_SCENARIO_BYTES * 4 {
+        return Err(format!("it is {} bytes; at most {} are accepted", text.len(), MAX_SCENARIO_BYTES * 4));
+    }
+    if !text.trim_start().starts_with('{') {
+        return decode(text);
+    }
+    let as_run = serde_json::from_str::<SharedRun>(text);
+    match as_run {
+        Ok(run) => {
+            run.scenario.check().map_err(|e| format!("its scenario is invalid: {e}"))?;
+            Ok(run)
+        }
+        Err(run_error) => match Scenario::from_json(text) {
+            Ok(scenario) => Ok(SharedRun { scenario, commands: vec![], steps: 0, to_come: vec![] }),
+            Err(_) if text.contains("\"scenario\"") => Err(format!("it is not a valid saved run: {run_error}")),
+            Err(e) => Err(e.to_string()),
+        },
+    }
+}
+
+/// A run as readable JSON (what "Save file" writes; [`open_any`] reads it back).
+pub fn to_json_pretty(run: &SharedRun) -> String {
+    serde_json::to_string_pretty(run).unwrap_or_default()
+}
+
 /// Rebuilds the run at its step: the scenario built, the commands replayed. Commands
 /// after that step are returned too (the learner had gone back; they are still to come).
 pub fn rebuild(run: &SharedRun) -> Result<(Sim, Vec<LoggedCommand>), String> {

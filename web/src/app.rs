@@ -1,8 +1,8 @@
 //! The root component: owns the state and the animation timer, lays out the panels.
 
 use crate::i18n::{self, Lang};
-use crate::panels::{Brokers, ComparePanel, Controls, EventLog, Groups, Guarantees, Producers, ScenarioPanel, TopicView, Wire, WireSide};
-use crate::state::{Action, AppState, Notice, TICK_MS};
+use crate::panels::{Brokers, ComparePanel, SharePanel, Controls, EventLog, Groups, Guarantees, Producers, ScenarioPanel, TopicView, Wire, WireSide};
+use crate::state::{Action, AppState, Notice, SharedFrom, TICK_MS};
 use gloo_timers::callback::Interval;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -11,9 +11,14 @@ use yew::prelude::*;
 fn initial_lang() -> Lang {
     let preferred = web_sys::window().and_then(|w| w.navigator().language()).unwrap_or_default();
     let query = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    let saved = crate::browser::load_lang().unwrap_or_default();
     if query.contains("lang=en") {
         Lang::En
-    } else if query.contains("lang=zh") || preferred.starts_with("zh") {
+    } else if query.contains("lang=zh") {
+        Lang::Zh
+    } else if saved == "en" {
+        Lang::En
+    } else if saved == "zh" || preferred.starts_with("zh") {
         Lang::Zh
     } else {
         Lang::En
@@ -32,6 +37,29 @@ pub fn App() -> Html {
             let interval = Interval::new(TICK_MS, move || dispatcher.dispatch(Action::Tick));
             // Dropping the Interval cancels it.
             move || drop(interval)
+        });
+    }
+    {
+        // A share link in the address wins; otherwise the autosaved session comes back.
+        let dispatcher = state.dispatcher();
+        use_effect_with((), move |_| {
+            if let Some(text) = crate::browser::fragment() {
+                dispatcher.dispatch(Action::OpenShared { text, from: SharedFrom::Link });
+            } else if let Some(text) = crate::browser::load_autosave() {
+                dispatcher.dispatch(Action::OpenShared { text, from: SharedFrom::Autosave });
+            }
+        });
+    }
+    {
+        // Autosave after changes (and every couple of seconds while playing); the language too.
+        let model = state.model.clone();
+        use_effect_with(state.version, move |_| {
+            if let Ok(mut m) = model.try_borrow_mut() {
+                if let Some(text) = m.take_autosave() {
+                    crate::browser::save_autosave(&text);
+                }
+                crate::browser::save_lang(m.lang.code());
+            }
         });
     }
     let dispatch: Callback<Action> = {
@@ -77,6 +105,8 @@ pub fn App() -> Html {
     let retries = model.retries.clone();
     let group_logs = Rc::new(model.groups.all());
     let comparison = model.comparison.clone();
+    let share_link = model.share_link.as_ref().map(|t| format!("{}#{t}", crate::browser::base_url()));
+    let save_text = Rc::new(kafka_sandbox_core::share::to_json_pretty(&model.shared()));
     let reached = model.reached.max(model.sim.steps());
     drop(model);
     let findings = Rc::new(crate::view::guarantee_rows(lang, &snap, GUARANTEE_ROWS));
@@ -91,6 +121,7 @@ pub fn App() -> Html {
                     <span class="subtitle">{ i18n::SUBTITLE.get(lang) }</span>
                 </div>
                 <ScenarioPanel {lang} current={scenario_key} json={scenario_json} dispatch={dispatch.clone()} />
+                <SharePanel {lang} link={share_link} dispatch={dispatch.clone()} save={save_text} />
                 <button id="lang-toggle" class="lang" onclick={toggle_lang}>{ i18n::LANG_SWITCH.get(lang) }</button>
             </header>
             <Controls {lang} {playing} {speed} now={snap.now} events={snap.events_total} steps={snap.steps} {reached} dispatch={dispatch.clone()} />

@@ -128,6 +128,13 @@ msgs! {
     JUMP_FINDING = "发现", "finding";
     JUMP_PREV = "跳到上一个", "Jump to the previous";
     JUMP_NEXT = "跳到下一个", "Jump to the next";
+    SHARE = "分享", "Share";
+    SHARE_HINT = "生成一个链接：场景、你做过的操作和当前这一步都在链接里，打开它会看到完全相同的状态", "Make a link holding the scenario, what you did and the current step: opening it shows exactly this state";
+    SHARE_LINK = "分享链接（复制）", "Share link (copy it)";
+    SAVE_FILE = "保存文件", "Save file";
+    SAVE_FILE_HINT = "把这次运行保存为 JSON 文件（场景、操作、当前步）", "Save this run as a JSON file (scenario, commands, current step)";
+    OPEN_FILE = "打开文件", "Open file";
+    OPEN_FILE_HINT = "打开保存的运行或场景 JSON 文件", "Open a saved run or a scenario JSON file";
     COMPARE_TITLE = "对比：eager、cooperative 与 KIP-848", "Compare: eager, cooperative and KIP-848";
     COMPARE_HINT = "用同一个种子把当前场景运行三次：组分别使用 eager range、cooperative-sticky（KIP-429）和 group.protocol=consumer（KIP-848，uniform），在当前时刻做同一个成员变化，比较谁停止消费、停了多久。", "Runs the current scenario three times with the same seed — the group under eager range, cooperative-sticky (KIP-429) and group.protocol=consumer (KIP-848, uniform) — makes the same membership change now, and compares who stops consuming and for how long.";
     COMPARE_RUN = "对比", "Compare";
@@ -1102,6 +1109,32 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
                 format!("{client_id} fails with {} and stops (its crashed predecessor never released the group.instance.id; wait for its session to time out)", group_error_code(*error))
             }
         }
+    }
+}
+
+/// Said when a shared run was opened.
+pub fn opened(lang: Lang, from: crate::state::SharedFrom, steps: u64) -> String {
+    use crate::state::SharedFrom as F;
+    match (lang, from) {
+        (Lang::Zh, F::Link) => format!("已打开分享的运行（第 {steps} 步），暂停中：按播放继续"),
+        (Lang::En, F::Link) => format!("Opened the shared run at step {steps}, paused: press Play to go on"),
+        (Lang::Zh, F::Autosave) => format!("已恢复你上次的工作（自动保存，第 {steps} 步）"),
+        (Lang::En, F::Autosave) => format!("Restored your last session (autosaved, step {steps})"),
+        (Lang::Zh, F::File) => format!("已从文件打开（第 {steps} 步）"),
+        (Lang::En, F::File) => format!("Opened from the file (step {steps})"),
+    }
+}
+
+/// Said when a link, autosave or file could not be opened.
+pub fn open_failed(lang: Lang, from: crate::state::SharedFrom, why: &str) -> String {
+    use crate::state::SharedFrom as F;
+    match (lang, from) {
+        (Lang::Zh, F::Link) => format!("无法打开这个链接：{why}。显示的是默认场景。"),
+        (Lang::En, F::Link) => format!("This link could not be opened: {why}. The default scenario is shown."),
+        (Lang::Zh, F::Autosave) => format!("自动保存的内容无法恢复：{why}"),
+        (Lang::En, F::Autosave) => format!("The autosaved session could not be restored: {why}"),
+        (Lang::Zh, F::File) => format!("无法打开这个文件：{why}。当前的运行保持不变。"),
+        (Lang::En, F::File) => format!("This file could not be opened: {why}. Your current run is unchanged."),
     }
 }
 

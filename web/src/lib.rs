@@ -7,6 +7,7 @@
 //! `i18n` holds every word in Chinese and English.
 
 mod app;
+mod browser;
 pub mod i18n;
 pub mod panels;
 pub mod state;

@@ -55,6 +55,11 @@ pub struct Model {
     pub marks: Vec<u64>,
     /// The furthest step this run has reached (the scrubber's end).
     pub reached: u64,
+    /// The share link made by the last "Share" click.
+    pub share_link: Option<String>,
+    /// Something worth autosaving happened since the last save; ticks since then.
+    dirty: bool,
+    ticks_since_save: u32,
     /// The last eager/cooperative/KIP-848 comparison asked for (or why it could not run).
     pub comparison: Option<Result<Rc<kafka_sandbox_core::compare::Comparison>, String>>,
     /// Fractional simulated milliseconds carried between ticks.
@@ -106,6 +111,9 @@ impl Model {
             redo: Vec::new(),
             marks: Vec::new(),
             reached: 0,
+            share_link: None,
+            dirty: false,
+            ticks_since_save: 0,
             sim,
             scenario,
             scenario_key: "two-groups".into(),
@@ -132,6 +140,65 @@ impl Model {
         self.groups = GroupWatch::default();
         self.last_produce = None;
         self.carry_ms = 0.0;
+    }
+}
+
+/// Where a shared run comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SharedFrom {
+    /// The page's address (a share link).
+    Link,
+    /// The browser's storage (autosave).
+    Autosave,
+    /// A file the learner chose.
+    File,
+}
+
+impl Model {
+    /// The run as it stands: scenario, commands, step, commands still to come.
+    pub fn shared(&self) -> kafka_sandbox_core::share::SharedRun {
+        kafka_sandbox_core::share::SharedRun {
+            scenario: self.scenario.clone(),
+            commands: self.sim.command_log().to_vec(),
+            steps: self.sim.steps(),
+            to_come: self.redo.clone(),
+        }
+    }
+
+    /// The text to autosave, when it is time to (something changed, and at most every
+    /// `AUTOSAVE_TICKS` ticks while only time moves).
+    pub fn take_autosave(&mut self) -> Option<String> {
+        if !self.dirty && self.ticks_since_save < AUTOSAVE_TICKS {
+            return None;
+        }
+        self.dirty = false;
+        self.ticks_since_save = 0;
+        Some(kafka_sandbox_core::share::encode(&self.shared()))
+    }
+}
+
+/// While playing, autosave every 40 ticks (2 s); any other change saves at once.
+pub const AUTOSAVE_TICKS: u32 = 40;
+
+/// Opens a shared run; on error the current run stays and the notice says why.
+fn open_shared(m: &mut Model, text: &str, from: SharedFrom) {
+    let lang = m.lang;
+    // A file may hold a run (JSON), a scenario (JSON) or a link text.
+    let parsed = kafka_sandbox_core::share::open_any(text);
+    let rebuilt = parsed.and_then(|run| kafka_sandbox_core::share::rebuild(&run).map(|(sim, to_come)| (run, sim, to_come)));
+    match rebuilt {
+        Ok((run, sim, to_come)) => {
+            let steps = sim.steps();
+            m.new_run(run.scenario.build().unwrap_or_else(|_| sim.clone()));
+            m.scenario = run.scenario;
+            m.scenario_key = "custom".into();
+            m.sim = sim;
+            m.redo = to_come;
+            m.reached = steps;
+            m.playing = false;
+            m.notice = Some(Notice::Info(i18n::opened(lang, from, steps)));
+        }
+        Err(e) => m.notice = Some(Notice::Error(i18n::open_failed(lang, from, e.as_str()))),
     }
 }
 
@@ -231,6 +298,10 @@ pub enum Action {
     /// runs again from the start.
     SetReplicationFactor { topic: String, replication_factor: u32 },
     Dismiss,
+    /// Open a run from a link, the autosave or a file.
+    OpenShared { text: String, from: SharedFrom },
+    /// Make a share link for the run as it stands.
+    Share,
     /// ⟲: back to the previous point the learner saw (replayed from a checkpoint).
     StepBack,
     /// The scrubber: to this step count of the run.
@@ -261,6 +332,7 @@ impl Reducible for AppState {
 /// Applies one action, then reads what it caused from the trace; returns whether
 /// anything visible changed.
 pub fn reduce_model(m: &mut Model, action: Action) -> bool {
+    let tick = matches!(action, Action::Tick);
     let moves_time = matches!(action, Action::Tick | Action::Step | Action::StepBack | Action::GoTo(_) | Action::Jump { .. });
     let stepping = matches!(action, Action::Tick | Action::Step | Action::Jump { forward: true, .. });
     let logged = m.sim.command_log().len();
@@ -280,6 +352,11 @@ pub fn reduce_model(m: &mut Model, action: Action) -> bool {
         m.marks.push(m.sim.steps());
     }
     m.reached = m.reached.max(m.sim.steps());
+    if tick {
+        m.ticks_since_save = m.ticks_since_save.saturating_add(1);
+    } else {
+        m.dirty = true;
+    }
     m.retries.ingest(&m.sim);
     m.groups.ingest(&m.sim);
     changed
@@ -598,6 +675,14 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         }
         Action::Dismiss => {
             m.notice = None;
+            true
+        }
+        Action::OpenShared { text, from } => {
+            open_shared(m, &text, from);
+            true
+        }
+        Action::Share => {
+            m.share_link = Some(kafka_sandbox_core::share::encode(&m.shared()));
             true
         }
         Action::Compare { group, change } => {

@@ -8,6 +8,7 @@ mod groups;
 mod guarantees;
 mod producers;
 mod scenario;
+mod share;
 mod topic;
 mod wire;
 
@@ -19,6 +20,7 @@ pub use groups::{Groups, GroupsProps};
 pub use guarantees::{Guarantees, GuaranteesProps};
 pub use producers::Producers;
 pub use scenario::ScenarioPanel;
+pub use share::SharePanel;
 pub use topic::{TopicProps, TopicView};
 pub use wire::{Wire, WireSide};
 

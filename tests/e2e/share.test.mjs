@@ -1,0 +1,128 @@
+// Sharing and keeping work, as a learner does it: a share link opened in a fresh browser
+// shows the same state; a damaged link shows a clear message and the default scenario;
+// a reload restores the autosaved session; a run saved to a file opens again, and a bad
+// file changes nothing. Screenshot: tests/e2e/output/share.png.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { launchChromium, openPage, serveDist, screenshot } from "./helpers.mjs";
+
+let server, browser;
+const problemLists = [];
+
+async function open(t, url = `${server.url}?lang=en`) {
+  const opened = await openPage(browser, url, { viewport: { width: 1280, height: 900 } });
+  problemLists.push(opened.problems);
+  t.after(() => opened.context.close());
+  return opened;
+}
+
+async function pause(page) {
+  if (/Pause/.test(await page.locator("#play").innerText())) await page.click("#play");
+}
+
+/** The state a learner sees (not the event log's scroll position or hover state). */
+async function view(page) {
+  return page.evaluate(() =>
+    ["#sim-time", ".panel.topic", ".panel.groups"].map((s) => document.querySelector(s)?.innerText ?? "").join("\n----\n"),
+  );
+}
+
+async function steps(page, n) {
+  for (let i = 0; i < n; i++) {
+    const before = await page.locator(".clock .muted").innerText();
+    await page.click("#step");
+    await page.waitForFunction((b) => document.querySelector(".clock .muted")?.textContent !== b, before, { timeout: 3_000 }).catch(() => {});
+  }
+}
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test("a share link opened in a fresh browser shows the same state", async (t) => {
+  const { page } = await open(t);
+  await pause(page);
+  await page.click("#reset");
+  await steps(page, 30);
+  const card = page.locator('[data-group="ConsumerGroup01"]');
+  await card.locator("button.add-member").click();
+  await steps(page, 20);
+  await page.click("#share");
+  const link = await page.locator("#share-link").inputValue();
+  assert.match(link, /#ks1\.[A-Za-z0-9_-]+$/);
+  const mine = await view(page);
+  await screenshot(page, "share");
+
+  const other = await open(t, link.replace("?lang=en", "?lang=en"));
+  await other.page.locator("#notice.info").waitFor();
+  assert.match(await other.page.locator("#notice").innerText(), /Opened the shared run at step \d+/);
+  assert.equal(await view(other.page), mine);
+});
+
+test("a damaged link says what is wrong and shows the default scenario", async (t) => {
+  const { page } = await open(t, `${server.url}?lang=en#ks1.this-is-not-a-run`);
+  await page.locator("#notice.error").waitFor();
+  assert.match(await page.locator("#notice").innerText(), /This link could not be opened: the link is damaged/);
+  assert.equal(await page.locator("#scenario").inputValue(), "two-groups");
+  const other = await open(t, `${server.url}?lang=en#hello`);
+  await other.page.locator("#notice.error").waitFor();
+  assert.match(await other.page.locator("#notice").innerText(), /not a Kafka Sandbox link/);
+  // An oversized fragment is refused quickly, the page keeps running.
+  const huge = await open(t, `${server.url}?lang=en#ks1.${"A".repeat(300_000)}`);
+  await huge.page.locator("#notice.error").waitFor();
+  assert.match(await huge.page.locator("#notice").innerText(), /at most 262144/);
+  await huge.page.click("#step");
+});
+
+test("a reload restores the autosaved session", async (t) => {
+  const { page } = await open(t);
+  await pause(page);
+  await steps(page, 10);
+  const card = page.locator('[data-group="ConsumerGroup02"]');
+  await card.locator("button.add-member").click();
+  await card.locator('[data-client="Consumer2"]').waitFor();
+  const mine = await view(page);
+  await page.reload();
+  await page.waitForFunction(() => window.__started);
+  await page.locator("#notice.info").waitFor();
+  assert.match(await page.locator("#notice").innerText(), /Restored your last session/);
+  assert.equal(await view(page), mine);
+});
+
+test("a run saved to a file opens again; a bad file changes nothing", async (t) => {
+  const { page } = await open(t);
+  await pause(page);
+  await steps(page, 25);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("#save-file")]);
+  const path = join(tmpdir(), `ks-run-${process.pid}.json`);
+  await download.saveAs(path);
+  const saved = JSON.parse(await readFile(path, "utf8"));
+  assert.equal(saved.steps > 0, true);
+  const mine = await view(page);
+  // Something else, then open the file.
+  await page.selectOption("#scenario", "five-consumers");
+  await page.setInputFiles("#open-file", path);
+  await page.locator("#notice.info").waitFor();
+  assert.match(await page.locator("#notice").innerText(), /Opened from the file/);
+  assert.equal(await view(page), mine);
+  // A bad file: the message, and the run stays.
+  const bad = join(tmpdir(), `ks-bad-${process.pid}.json`);
+  await writeFile(bad, '{"version": 1, "topics": [{"name": "t", "partitions": 0}]}');
+  await page.setInputFiles("#open-file", bad);
+  await page.locator("#notice.error").waitFor();
+  assert.match(await page.locator("#notice").innerText(), /This file could not be opened: topics\[0\]\.partitions/);
+  assert.equal(await view(page), mine);
+});
+
+test("no console errors, page errors or CSP violations", () => {
+  for (const problems of problemLists) assert.deepEqual(problems(), []);
+});

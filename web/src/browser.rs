@@ -1,0 +1,75 @@
+//! The few browser services the page uses beyond the DOM: the address's fragment, local
+//! storage (autosave, language) and files (save, open). Every call tolerates a browser
+//! that refuses (private mode, storage full): the page keeps working without it.
+
+use wasm_bindgen::JsCast;
+
+const AUTOSAVE_KEY: &str = "kafka-sandbox.autosave";
+const LANG_KEY: &str = "kafka-sandbox.lang";
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// The fragment of the address, without '#', if any.
+pub fn fragment() -> Option<String> {
+    let hash = web_sys::window()?.location().hash().ok()?;
+    let hash = hash.trim_start_matches('#');
+    (!hash.is_empty()).then(|| hash.to_string())
+}
+
+/// The page's address without fragment (for share links).
+pub fn base_url() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .map(|h| h.split('#').next().unwrap_or_default().to_string())
+        .unwrap_or_default()
+}
+
+pub fn load_autosave() -> Option<String> {
+    storage()?.get_item(AUTOSAVE_KEY).ok().flatten()
+}
+
+pub fn save_autosave(text: &str) {
+    if let Some(s) = storage() {
+        // Full storage: the session is simply not saved.
+        let _ = s.set_item(AUTOSAVE_KEY, text);
+    }
+}
+
+pub fn load_lang() -> Option<String> {
+    storage()?.get_item(LANG_KEY).ok().flatten()
+}
+
+pub fn save_lang(code: &str) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(LANG_KEY, code);
+    }
+}
+
+/// Offers `text` as a file download named `name`.
+pub fn download(name: &str, text: &str) -> Option<()> {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("application/json");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
+    let document = web_sys::window()?.document()?;
+    let a: web_sys::HtmlAnchorElement = document.create_element("a").ok()?.dyn_into().ok()?;
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    let _ = web_sys::Url::revoke_object_url(&url);
+    Some(())
+}
+
+/// Reads the first file chosen in `input` as text.
+pub async fn read_chosen(input: web_sys::HtmlInputElement) -> Option<String> {
+    let file = input.files()?.get(0)?;
+    // A file far larger than any run or scenario is not read at all.
+    if file.size() > 8.0 * 1024.0 * 1024.0 {
+        return Some(String::new());
+    }
+    let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok()?;
+    text.as_string()
+}

@@ -1,0 +1,57 @@
+//! Share a link, save the run to a file, open a file.
+
+use crate::i18n::{self, Lang};
+use crate::state::{Action, SharedFrom};
+use std::rc::Rc;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct ShareProps {
+    pub lang: Lang,
+    /// The link made by the last Share click.
+    pub link: Option<String>,
+    /// The run as a file's text (JSON).
+    pub save: Rc<String>,
+    pub dispatch: Callback<Action>,
+}
+
+#[component]
+pub fn SharePanel(p: &ShareProps) -> Html {
+    let lang = p.lang;
+    let share = p.dispatch.reform(|_| Action::Share);
+    let save = {
+        let text = p.save.clone();
+        Callback::from(move |_: MouseEvent| {
+            let _ = crate::browser::download("kafka-sandbox-run.json", &text);
+        })
+    };
+    let open = {
+        let dispatch = p.dispatch.clone();
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            let dispatch = dispatch.clone();
+            yew::platform::spawn_local(async move {
+                if let Some(text) = crate::browser::read_chosen(input.clone()).await {
+                    dispatch.emit(Action::OpenShared { text, from: SharedFrom::File });
+                }
+                input.set_value("");
+            });
+        })
+    };
+    let select_all = Callback::from(|e: FocusEvent| e.target_unchecked_into::<HtmlInputElement>().select());
+    html! {
+        <div class="share">
+            <button id="share" title={i18n::SHARE_HINT.get(lang)} onclick={share}>{ i18n::SHARE.get(lang) }</button>
+            <button id="save-file" title={i18n::SAVE_FILE_HINT.get(lang)} onclick={save}>{ i18n::SAVE_FILE.get(lang) }</button>
+            <label class="open-file button" title={i18n::OPEN_FILE_HINT.get(lang)}>
+                { i18n::OPEN_FILE.get(lang) }
+                <input id="open-file" type="file" accept=".json,application/json,text/plain" onchange={open} />
+            </label>
+            if let Some(link) = &p.link {
+                <input id="share-link" class="share-link" readonly=true aria-label={i18n::SHARE_LINK.get(lang)}
+                    title={i18n::SHARE_LINK.get(lang)} value={link.clone()} onfocus={select_all} />
+            }
+        </div>
+    }
+}
