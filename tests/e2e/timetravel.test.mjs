@@ -113,6 +113,30 @@ test("jump to the next and previous rebalance, and the scrubber", async (t) => {
   assert.match(await page.locator("#notice").innerText(), /No earlier rebalance/);
 });
 
+test("the event log filters by kind and name, and a click goes to that moment", async (t) => {
+  const page = await open(t);
+  for (let i = 0; i < 60; i++) await click(page, "#step");
+  await page.fill("#event-entity", "Consumer2");
+  await page.waitForFunction(() => [...document.querySelectorAll("#event-log li[data-seq]")].length > 0);
+  const lines = await page.locator("#event-log li[data-seq] .what").allInnerTexts();
+  assert.ok(lines.length > 0 && lines.every((l) => l.includes("Consumer2")), lines.join("\n"));
+  await page.selectOption("#event-kind", "group");
+  const groupLines = await page.locator("#event-log li[data-seq] .what").allInnerTexts();
+  assert.ok(groupLines.every((l) => l.includes("Consumer2")));
+  assert.ok(groupLines.every((l) => !/poll\(\) returns|finishes processing/.test(l)), groupLines.join("\n"));
+  // The oldest listed event: the view goes back to just after it.
+  const oldest = page.locator("#event-log li[data-seq]").last();
+  const when = (await oldest.locator(".t").innerText()).trim();
+  await oldest.locator("button").click();
+  await page.waitForFunction((w) => document.querySelector("#sim-time")?.textContent === `${(parseInt(w) / 1000).toFixed(1)} s`, when);
+  assert.match(await page.locator("#highlight").innerText(), /data-client="Consumer2"/);
+  assert.equal(await page.locator('[data-client="Consumer2"]').first().evaluate((el) => getComputedStyle(el).outlineStyle), "solid");
+  // Screen readers hear the newest event while paused.
+  assert.ok((await page.locator("#narration").innerText()).length > 0);
+  await page.fill("#event-entity", "no-such-thing");
+  assert.match(await page.locator("#event-log").innerText(), /No event matches the filter/);
+});
+
 test("no console errors, page errors or CSP violations", () => {
   for (const problems of problemLists) assert.deepEqual(problems(), []);
 });

@@ -25,6 +25,23 @@ fn initial_lang() -> Lang {
     }
 }
 
+/// A style that outlines the members and brokers an event involves. Names come from
+/// scenarios, so every character outside [A-Za-z0-9_-] is escaped as CSS hex.
+fn highlight_css(kind: &kafka_sandbox_core::EventKind) -> String {
+    fn esc(s: &str) -> String {
+        s.chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c.to_string() } else { format!("\\{:x} ", c as u32) })
+            .collect()
+    }
+    let (clients, brokers) = crate::view::involved(kind);
+    let mut selectors: Vec<String> = clients.iter().map(|c| format!("[data-client=\"{}\"]", esc(c))).collect();
+    selectors.extend(brokers.iter().map(|b| format!("[data-broker=\"{b}\"]")));
+    if selectors.is_empty() {
+        return String::new();
+    }
+    format!("{} {{ outline: 3px solid var(--accent, #2b6cb0); outline-offset: 2px; }}", selectors.join(", "))
+}
+
 /// Newest guarantee findings listed.
 const GUARANTEE_ROWS: usize = 50;
 
@@ -94,7 +111,19 @@ pub fn App() -> Html {
     };
     let lang = model.lang;
     let snap = Rc::new(model.sim.snapshot());
-    let events = Rc::new(model.sim.recent_events(60));
+    let (category, entity) = model.event_filter.clone();
+    let events = Rc::new(crate::view::filtered_events(&model.sim, category, &entity, 60, 5000));
+    let selected = model.selected;
+    let highlight = selected
+        .and_then(|seq| model.sim.trace().events().find(|e| e.seq == seq))
+        .map(|e| highlight_css(&e.kind))
+        .unwrap_or_default();
+    // For screen readers: while paused, the newest event is read out after each step.
+    let narration = if model.playing {
+        String::new()
+    } else {
+        model.sim.trace().events().last().map(|e| i18n::event_line(lang, &e.kind)).unwrap_or_default()
+    };
     let notice = model.notice.clone();
     let last_produce = model.last_produce.clone();
     let scenario_json = model.scenario.to_json_pretty();
@@ -115,6 +144,8 @@ pub fn App() -> Html {
     let dismiss = dispatch.reform(|_| Action::Dismiss);
     html! {
         <main id="app-root" class="app" lang={lang.code()} tabindex="0" {onkeydown}>
+            <style id="highlight">{ highlight }</style>
+            <div id="narration" class="sr-only" aria-live="polite" aria-atomic="true">{ narration }</div>
             <header class="top">
                 <div class="brand">
                     <h1>{ i18n::TITLE.get(lang) }</h1>
@@ -153,7 +184,7 @@ pub fn App() -> Html {
             <Brokers {lang} snap={snap.clone()} dispatch={dispatch.clone()} />
             <ComparePanel {lang} snap={snap.clone()} result={comparison} dispatch={dispatch.clone()} />
             <div class="bottom">
-                <EventLog {lang} {events} />
+                <EventLog {lang} {events} {category} {entity} {selected} dispatch={dispatch.clone()} />
                 <Guarantees {lang} rows={findings} total={snap.findings_total} broken={snap.promises_broken} />
             </div>
         </main>

@@ -135,6 +135,17 @@ msgs! {
     SAVE_FILE_HINT = "把这次运行保存为 JSON 文件（场景、操作、当前步）", "Save this run as a JSON file (scenario, commands, current step)";
     OPEN_FILE = "打开文件", "Open file";
     OPEN_FILE_HINT = "打开保存的运行或场景 JSON 文件", "Open a saved run or a scenario JSON file";
+    FILTER_KIND = "类别", "Kind";
+    FILTER_ENTITY = "包含", "Mentions";
+    FILTER_ENTITY_HINT = "如 Consumer1、Topic01、m3", "e.g. Consumer1, Topic01, m3";
+    NO_EVENTS = "没有符合筛选条件的事件", "No event matches the filter";
+    EVENT_GO_HINT = "回到这个事件刚发生之后的时刻，并高亮相关的成员和 broker", "Go to the moment just after this event and highlight who it involves";
+    CAT_ALL = "全部", "All";
+    CAT_PRODUCE = "生产", "Produce";
+    CAT_REPLICATION = "复制", "Replication";
+    CAT_GROUP = "消费者组协议", "Group protocol";
+    CAT_CONSUME = "消费与提交", "Consume and commit";
+    CAT_FAULT = "故障", "Faults";
     COMPARE_TITLE = "对比：eager、cooperative 与 KIP-848", "Compare: eager, cooperative and KIP-848";
     COMPARE_HINT = "用同一个种子把当前场景运行三次：组分别使用 eager range、cooperative-sticky（KIP-429）和 group.protocol=consumer（KIP-848，uniform），在当前时刻做同一个成员变化，比较谁停止消费、停了多久。", "Runs the current scenario three times with the same seed — the group under eager range, cooperative-sticky (KIP-429) and group.protocol=consumer (KIP-848, uniform) — makes the same membership change now, and compares who stops consuming and for how long.";
     COMPARE_RUN = "对比", "Compare";
@@ -1110,6 +1121,19 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
             }
         }
     }
+}
+
+pub fn category(lang: Lang, c: crate::view::EventCategory) -> &'static str {
+    use crate::view::EventCategory as C;
+    match c {
+        C::All => CAT_ALL,
+        C::Produce => CAT_PRODUCE,
+        C::Replication => CAT_REPLICATION,
+        C::Group => CAT_GROUP,
+        C::Consume => CAT_CONSUME,
+        C::Fault => CAT_FAULT,
+    }
+    .get(lang)
 }
 
 /// Said when a shared run was opened.

@@ -55,6 +55,10 @@ pub struct Model {
     pub marks: Vec<u64>,
     /// The furthest step this run has reached (the scrubber's end).
     pub reached: u64,
+    /// The event log's filter: a kind of event, and text an event must mention.
+    pub event_filter: (crate::view::EventCategory, String),
+    /// The event the learner selected in the log (the view moved to just after it).
+    pub selected: Option<u64>,
     /// The share link made by the last "Share" click.
     pub share_link: Option<String>,
     /// Something worth autosaving happened since the last save; ticks since then.
@@ -112,6 +116,8 @@ impl Model {
             marks: Vec::new(),
             reached: 0,
             share_link: None,
+            event_filter: Default::default(),
+            selected: None,
             dirty: false,
             ticks_since_save: 0,
             sim,
@@ -298,6 +304,10 @@ pub enum Action {
     /// runs again from the start.
     SetReplicationFactor { topic: String, replication_factor: u32 },
     Dismiss,
+    /// The event log's filter changes.
+    SetEventFilter { category: crate::view::EventCategory, entity: String },
+    /// Move the view to just after this event (by replay) and highlight who it involves.
+    SelectEvent(u64),
     /// Open a run from a link, the autosave or a file.
     OpenShared { text: String, from: SharedFrom },
     /// Make a share link for the run as it stands.
@@ -333,7 +343,11 @@ impl Reducible for AppState {
 /// anything visible changed.
 pub fn reduce_model(m: &mut Model, action: Action) -> bool {
     let tick = matches!(action, Action::Tick);
-    let moves_time = matches!(action, Action::Tick | Action::Step | Action::StepBack | Action::GoTo(_) | Action::Jump { .. });
+    let moves_time =
+        matches!(action, Action::Tick | Action::Step | Action::StepBack | Action::GoTo(_) | Action::Jump { .. } | Action::SelectEvent(_));
+    if !matches!(action, Action::SelectEvent(_) | Action::SetEventFilter { .. }) && moves_time {
+        m.selected = None;
+    }
     let stepping = matches!(action, Action::Tick | Action::Step | Action::Jump { forward: true, .. });
     let logged = m.sim.command_log().len();
     let changed = apply_action(m, action);
@@ -679,6 +693,20 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         }
         Action::OpenShared { text, from } => {
             open_shared(m, &text, from);
+            true
+        }
+        Action::SetEventFilter { category, entity } => {
+            m.event_filter = (category, entity.chars().take(64).collect());
+            true
+        }
+        Action::SelectEvent(seq) => {
+            m.playing = false;
+            if seq < m.sim.trace().total() {
+                travel(m, |s| s.trace().total() > seq);
+            } else {
+                forward(m, |s| s.trace().total() > seq, 2_000_000);
+            }
+            m.selected = Some(seq);
             true
         }
         Action::Share => {

@@ -177,3 +177,142 @@ mod tests {
         assert!(SentIndex::new(&snap).0.is_empty());
     }
 }
+
+/// The event log's kinds, for its filter.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EventCategory {
+    #[default]
+    All,
+    /// Sends, batches, appends, acknowledgements, producer errors.
+    Produce,
+    /// Follower fetches, ISR, HW, elections, truncation, retention.
+    Replication,
+    /// The group protocols: joins, heartbeats, rebalances, epochs, assignments.
+    Group,
+    /// Fetches, deliveries, processing, commits, positions.
+    Consume,
+    /// Crashes, cut-offs, restarts, and losses.
+    Fault,
+}
+
+impl EventCategory {
+    pub const ALL: [EventCategory; 6] =
+        [EventCategory::All, EventCategory::Produce, EventCategory::Replication, EventCategory::Group, EventCategory::Consume, EventCategory::Fault];
+
+    pub fn key(self) -> &'static str {
+        match self {
+            EventCategory::All => "all",
+            EventCategory::Produce => "produce",
+            EventCategory::Replication => "replication",
+            EventCategory::Group => "group",
+            EventCategory::Consume => "consume",
+            EventCategory::Fault => "fault",
+        }
+    }
+
+    pub fn from_key(k: &str) -> Self {
+        Self::ALL.into_iter().find(|c| c.key() == k).unwrap_or_default()
+    }
+}
+
+/// Which category an event falls in, by its kind's name (a kind added later falls under
+/// "group" until it is listed here).
+pub fn event_category(kind: &kafka_sandbox_core::EventKind) -> EventCategory {
+    let name = format!("{kind:?}");
+    let name = name.split([' ', '{', '(']).next().unwrap_or_default();
+    match name {
+        "RecordSent" | "BatchSent" | "RecordAppended" | "RecordAcked" | "ProduceFailed" | "DuplicateIgnored" => EventCategory::Produce,
+        "BrokerCrashed" | "BrokerRestarted" | "BrokerIsolated" | "BrokerHealed" | "BrokerSlowed" | "BrokerFenced" | "BrokerUnfenced"
+        | "RecordsLost" | "MemberCrashed" | "MemberRestarted" | "ConsumerFailed" => EventCategory::Fault,
+        "LeaderElected" | "IsrShrunk" | "IsrExpanded" | "ReplicaFetched" | "HighWatermarkAdvanced" | "RecordsTruncated"
+        | "SegmentsDeleted" | "PartitionsAdded" => EventCategory::Replication,
+        "RecordDelivered" | "RecordProcessed" | "OffsetsCommitted" | "CommitFailed" | "PositionSet" | "PositionReset" | "Seeked" => {
+            EventCategory::Consume
+        }
+        _ => EventCategory::Group,
+    }
+}
+
+/// The events shown by the log: the newest `max` of the last `window` that match.
+pub fn filtered_events(
+    sim: &kafka_sandbox_core::Sim,
+    category: EventCategory,
+    entity: &str,
+    max: usize,
+    window: usize,
+) -> Vec<kafka_sandbox_core::Event> {
+    let entity = entity.trim().to_lowercase();
+    let mut out: Vec<kafka_sandbox_core::Event> = sim
+        .recent_events(window)
+        .into_iter()
+        .rev()
+        .filter(|e| category == EventCategory::All || event_category(&e.kind) == category)
+        .filter(|e| entity.is_empty() || format!("{:?}", e.kind).to_lowercase().contains(&entity))
+        .take(max)
+        .collect();
+    out.reverse();
+    out
+}
+
+/// Who an event involves: client ids and brokers (for highlighting them on the page).
+pub fn involved(kind: &kafka_sandbox_core::EventKind) -> (Vec<String>, Vec<u32>) {
+    let text = format!("{kind:?}");
+    let mut clients = Vec::new();
+    let mut brokers = Vec::new();
+    for key in ["client_id: \"", "producer: \""] {
+        let mut rest = text.as_str();
+        while let Some(i) = rest.find(key) {
+            rest = &rest[i + key.len()..];
+            if let Some(end) = rest.find('"') {
+                clients.push(rest[..end].to_string());
+            }
+        }
+    }
+    for key in ["broker: ", "follower: ", "leader: Some(", "leader: "] {
+        let mut rest = text.as_str();
+        while let Some(i) = rest.find(key) {
+            rest = &rest[i + key.len()..];
+            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+            if let Ok(b) = digits.parse() {
+                brokers.push(b);
+            }
+        }
+    }
+    clients.sort();
+    clients.dedup();
+    brokers.sort_unstable();
+    brokers.dedup();
+    (clients, brokers)
+}
+
+#[cfg(test)]
+mod event_filter_tests {
+    use super::*;
+    use kafka_sandbox_core::EventKind as E;
+
+    #[test]
+    fn categories_and_involvement() {
+        let crash = E::MemberCrashed { group: "g".into(), client_id: "c1".into() };
+        assert_eq!(event_category(&crash), EventCategory::Fault);
+        assert_eq!(involved(&crash).0, vec!["c1".to_string()]);
+        let commit = E::OffsetsCommitted { group: "g".into(), client_id: "c2".into(), offsets: vec![] };
+        assert_eq!(event_category(&commit), EventCategory::Consume);
+        let join = E::JoinGroupSent { group: "g".into(), client_id: "c3".into(), member_id: String::new(), generation: -1 };
+        assert_eq!(event_category(&join), EventCategory::Group);
+        let bumped = E::GroupEpochBumped { group: "g".into(), epoch: 2, cause: kafka_sandbox_core::event::RebalanceCause::AssignorChanged };
+        assert_eq!(event_category(&bumped), EventCategory::Group);
+    }
+
+    #[test]
+    fn the_filter_finds_a_members_events_further_back() {
+        let scenario = kafka_sandbox_core::scenario::default_scenario();
+        let mut sim = scenario.build().expect("builds");
+        sim.run_until(kafka_sandbox_core::SimTime(20_000));
+        let mine = filtered_events(&sim, EventCategory::All, "Consumer2", 30, 5000);
+        assert!(!mine.is_empty());
+        assert!(mine.iter().all(|e| format!("{:?}", e.kind).contains("Consumer2")));
+        let groups = filtered_events(&sim, EventCategory::Group, "", 30, 5000);
+        assert!(groups.iter().all(|e| event_category(&e.kind) == EventCategory::Group));
+        assert!(groups.windows(2).all(|w| w[0].seq < w[1].seq), "oldest first");
+    }
+}

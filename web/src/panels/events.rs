@@ -1,28 +1,76 @@
 //! The newest trace events as sentences, newest first.
 
 use crate::i18n::{self, Lang};
+use crate::state::Action;
+use crate::view::EventCategory;
 use kafka_sandbox_core::Event;
 use std::rc::Rc;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct EventLogProps {
     pub lang: Lang,
     pub events: Rc<Vec<Event>>,
+    #[prop_or_default]
+    pub category: EventCategory,
+    #[prop_or_default]
+    pub entity: String,
+    #[prop_or_default]
+    pub selected: Option<u64>,
+    #[prop_or_default]
+    pub dispatch: Callback<Action>,
 }
 
 #[component]
 pub fn EventLog(p: &EventLogProps) -> Html {
     let lang = p.lang;
+    let on_kind = {
+        let (d, entity) = (p.dispatch.clone(), p.entity.clone());
+        Callback::from(move |e: yew::Event| {
+            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+            d.emit(Action::SetEventFilter { category: EventCategory::from_key(&v), entity: entity.clone() })
+        })
+    };
+    let on_entity = {
+        let (d, category) = (p.dispatch.clone(), p.category);
+        Callback::from(move |e: InputEvent| {
+            let v = e.target_unchecked_into::<HtmlInputElement>().value();
+            d.emit(Action::SetEventFilter { category, entity: v })
+        })
+    };
     html! {
         <section class="panel events">
             <h2>{ i18n::EVENT_LOG.get(lang) }</h2>
+            <div class="event-filter">
+                <label>{ i18n::FILTER_KIND.get(lang) }{ " " }
+                    <select id="event-kind" onchange={on_kind}>
+                        { for EventCategory::ALL.iter().map(|c| html! {
+                            <option value={c.key()} selected={*c == p.category}>{ i18n::category(lang, *c) }</option>
+                        }) }
+                    </select>
+                </label>
+                <label>{ i18n::FILTER_ENTITY.get(lang) }{ " " }
+                    <input id="event-entity" type="search" value={p.entity.clone()} placeholder={i18n::FILTER_ENTITY_HINT.get(lang)}
+                        maxlength="64" autocomplete="off" oninput={on_entity} />
+                </label>
+            </div>
             <ol id="event-log" reversed=true>
-                { for p.events.iter().rev().enumerate().map(|(i, e)| html! {
-                    <li key={e.seq} class={classes!((i == 0).then_some("newest"))}>
-                        <span class="t">{ format!("{:>6} ms", e.time.ms()) }</span>
-                        <span class="what">{ i18n::event_line(lang, &e.kind) }</span>
-                    </li>
+                if p.events.is_empty() {
+                    <li class="muted">{ i18n::NO_EVENTS.get(lang) }</li>
+                }
+                { for p.events.iter().rev().enumerate().map(|(i, e)| {
+                    let seq = e.seq;
+                    let onclick = p.dispatch.reform(move |_| Action::SelectEvent(seq));
+                    html! {
+                        <li key={e.seq} data-seq={e.seq.to_string()}
+                            class={classes!((i == 0).then_some("newest"), (p.selected == Some(e.seq)).then_some("selected"))}>
+                            <button class="event-go" title={i18n::EVENT_GO_HINT.get(lang)} {onclick}>
+                                <span class="t">{ format!("{:>6} ms", e.time.ms()) }</span>
+                                <span class="what">{ i18n::event_line(lang, &e.kind) }</span>
+                            </button>
+                        </li>
+                    }
                 }) }
             </ol>
         </section>
