@@ -72,7 +72,7 @@ pub fn bounded<T>(code: impl FnOnce() -> T) -> Result<T, TestCaseError> {
 
 /// Committed inputs worth starting from (every field and command; HTML in names).
 const CORPUS: &[(&str, &str)] = &[
-    ("every-field", include_str!("corpus/every-field.json")),
+    ("every-feature", include_str!("../golden/every-feature.json")),
     ("html-names", include_str!("corpus/html-names.json")),
 ];
 

@@ -103,3 +103,16 @@ fn the_default_scenario_has_the_golden_digest_shared_with_the_browser_test() {
     let digest = format!("{:016x}", sim.trace().digest());
     assert_eq!(digest, golden, "update tests/golden/two-groups.digest if the model changed on purpose");
 }
+
+/// The second golden digest, shared with web/tests/browser.rs like the first: a scenario
+/// that draws on every source of platform difference the default one leaves out (keyed
+/// and keyless sticky partitioning, the sticky assignors' Java HashMap order, KIP-848's
+/// broker assignor, retry jitter, broker faults, retention and segments).
+#[test]
+fn the_every_feature_scenario_has_the_golden_digest_shared_with_the_browser_test() {
+    let scenario = scenario::Scenario::from_json(include_str!("../golden/every-feature.json")).unwrap();
+    let sim = super::support::run(&scenario);
+    let golden = include_str!("../golden/every-feature.digest").trim();
+    let digest = format!("{:016x}", sim.trace().digest());
+    assert_eq!(digest, golden, "update tests/golden/every-feature.digest if the model changed on purpose");
+}

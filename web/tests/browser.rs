@@ -51,6 +51,19 @@ fn the_default_scenario_runs_to_the_native_digest_in_the_browser() {
     assert_eq!(format!("{:016x}", sim.trace().digest()), golden);
 }
 
+/// The second golden scenario (tests/golden/every-feature.json: keyed and sticky
+/// partitioning, the sticky assignors' Java HashMap order, KIP-848, retry jitter, broker
+/// faults, retention) gives the native digest in wasm32 too.
+#[wasm_bindgen_test]
+fn the_every_feature_scenario_runs_to_the_native_digest_in_the_browser() {
+    let text = include_str!("../../tests/golden/every-feature.json");
+    let scenario = kafka_sandbox_core::scenario::Scenario::from_json(text).expect("the golden scenario loads");
+    let mut sim = scenario.build().expect("the golden scenario builds");
+    sim.run_until(kafka_sandbox_core::SimTime(scenario.end_ms()));
+    let golden = include_str!("../../tests/golden/every-feature.digest").trim();
+    assert_eq!(format!("{:016x}", sim.trace().digest()), golden);
+}
+
 /// The groups panel, given the seed run, shows who owns which partition and what each
 /// consumer received, in order.
 #[wasm_bindgen_test]
