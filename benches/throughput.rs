@@ -59,6 +59,63 @@ fn main() {
         println!("best: {rps:.0} records/s, {sps:.0} steps/s, {eps:.0} trace events/s (native, {})", profile());
         println!("records/s counts each record once: produced, replicated to 3 brokers, read and processed by both groups");
     }
+    println!();
+    page_ticks();
+}
+
+/// What the page does per animation tick (web/src/state.rs and app.rs: every 50 ms it runs
+/// the simulation for 50 ms × speed, at most 20,000 events, then renders from a snapshot,
+/// the scenario's JSON and the newest events), timed natively part by part.
+fn page_ticks() {
+    println!("page tick work, natively (model only, no rendering): mean / p95 / max ms per tick over 160 ticks (8 s at 20 ticks/s)");
+    println!(
+        "{:<44} {:>20} {:>20} {:>20} {:>20}",
+        "scenario, speed", "run sim", "snapshot()", "to_json_pretty()", "recent_events(60)"
+    );
+    let default = match kafka_sandbox_core::scenario::built_in("two-groups") {
+        Some(Ok(s)) => s,
+        _ => panic!("the built-in two-groups scenario is missing"),
+    };
+    let large = match kafka_sandbox_core::Scenario::from_json(&common::large_scenario_json()) {
+        Ok(s) => s,
+        Err(e) => panic!("the large bench scenario is invalid: {e}"),
+    };
+    for (label, scenario, speed) in [
+        ("default (two-groups), 1x", &default, 1u64),
+        ("10 brokers / 240 partitions / 40 members, 1x", &large, 1),
+        ("the same, 5x", &large, 5),
+    ] {
+        let Ok(mut sim) = scenario.build() else { panic!("{label} does not build") };
+        let mut parts: [Vec<f64>; 4] = Default::default();
+        for _ in 0..160 {
+            let until = kafka_sandbox_core::SimTime(sim.now().ms() + 50 * speed);
+            let t = Instant::now();
+            sim.run_until_bounded(until, 20_000);
+            parts[0].push(t.elapsed().as_secs_f64() * 1000.0);
+            let t = Instant::now();
+            std::hint::black_box(sim.snapshot());
+            parts[1].push(t.elapsed().as_secs_f64() * 1000.0);
+            let t = Instant::now();
+            std::hint::black_box(scenario.to_json_pretty());
+            parts[2].push(t.elapsed().as_secs_f64() * 1000.0);
+            let t = Instant::now();
+            std::hint::black_box(sim.recent_events(60));
+            parts[3].push(t.elapsed().as_secs_f64() * 1000.0);
+        }
+        let cell = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            let mean = v.iter().sum::<f64>() / v.len() as f64;
+            format!("{mean:.2} / {:.2} / {:.1}", v[v.len() * 95 / 100], v[v.len() - 1])
+        };
+        println!(
+            "{:<44} {:>20} {:>20} {:>20} {:>20}",
+            label,
+            cell(&mut parts[0]),
+            cell(&mut parts[1]),
+            cell(&mut parts[2]),
+            cell(&mut parts[3])
+        );
+    }
 }
 
 /// The optimisation level the bench was built with, for the table's caption.

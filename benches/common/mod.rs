@@ -144,3 +144,25 @@ pub fn feed(sim: &mut Sim, from_ms: u64, per_second: u64, first: u64) {
         );
     }
 }
+
+/// The page benchmark's large scenario (issue 7): 10 brokers, one topic of 240 partitions
+/// with replication factor 3, two groups of 20 members, and a producer sending 100 records
+/// a second (50,000 of them). `large.json` holds the settings; the members and values are
+/// filled in here and, identically, by scripts/bench-page.mjs.
+pub const LARGE_JSON: &str = include_str!("large.json");
+
+/// [`LARGE_JSON`] with its members and values, as JSON text (what the page is given).
+pub fn large_scenario_json() -> String {
+    let mut scenario = match Scenario::from_json(LARGE_JSON) {
+        Ok(s) => s,
+        Err(e) => panic!("the large bench scenario is invalid: {e}"),
+    };
+    scenario.producers[0].send[0].values = (0..50_000).map(|i| format!("v{i}")).collect();
+    for group in &mut scenario.groups {
+        let prefix = group.id.clone();
+        group.members = (1..=20)
+            .map(|i| kafka_sandbox_core::MemberSpec::new(format!("{prefix}-{i:02}")))
+            .collect();
+    }
+    scenario.to_json_pretty()
+}

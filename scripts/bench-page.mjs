@@ -1,0 +1,207 @@
+#!/usr/bin/env node
+// The page's figures: bundle sizes, time to first render, and frame times while it plays.
+//
+//   trunk build --release && node scripts/bench-page.mjs [--seconds 10] [--dist DIR]
+//
+// 1. Sizes of dist/'s wasm, JS and CSS, raw and gzipped (level 9), against the target of
+//    400 KB gzipped for wasm + JS together.
+// 2. Time to first render in headless Chromium (Debian's, through playwright-core, as the
+//    end-to-end tests): from navigation start to #app-root holding text, median of 5 loads;
+//    also first contentful paint and the moment web/boot.js reports the app started.
+// 3. Frame times while the page plays: the intervals between requestAnimationFrame callbacks,
+//    p50/p95/max, and long tasks (> 50 ms). Two runs: the default scenario at the default
+//    speed from the start, and a large one (10 brokers, one topic of 240 partitions with
+//    replication factor 3, 2 groups of 20 members, a producer sending 100 records a second)
+//    pasted as JSON and played at 1x and 5x.
+// Figures are printed, never asserted. See BENCHMARKS.md.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { DIST_DIR, launchChromium, openPage, serveDist } from "../tests/e2e/helpers.mjs";
+
+const args = process.argv.slice(2);
+const arg = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
+};
+const SECONDS = Number(arg("--seconds", "10"));
+const DIST = arg("--dist", DIST_DIR);
+const KB = 1000;
+
+function sizes() {
+  const rows = [];
+  for (const name of readdirSync(DIST).sort()) {
+    if (!/\.(wasm|js|css)$/.test(name)) continue;
+    const bytes = readFileSync(join(DIST, name));
+    rows.push({ name, raw: statSync(join(DIST, name)).size, gz: gzipSync(bytes, { level: 9 }).length });
+  }
+  console.log(`bundle (${DIST}), gzip level 9; KB = 1000 bytes`);
+  console.log(`${"file".padEnd(44)} ${"raw KB".padStart(9)} ${"gzip KB".padStart(9)}`);
+  for (const r of rows) {
+    console.log(`${r.name.padEnd(44)} ${(r.raw / KB).toFixed(1).padStart(9)} ${(r.gz / KB).toFixed(1).padStart(9)}`);
+  }
+  const code = rows.filter((r) => /\.(wasm|js)$/.test(r.name));
+  const raw = code.reduce((a, r) => a + r.raw, 0);
+  const gz = code.reduce((a, r) => a + r.gz, 0);
+  const verdict = gz <= 400 * KB ? "met" : "MISSED";
+  console.log(
+    `${"wasm + JS".padEnd(44)} ${(raw / KB).toFixed(1).padStart(9)} ${(gz / KB).toFixed(1).padStart(9)}  (target <= 400 KB gzipped: ${verdict}; aim <= 360)`,
+  );
+  console.log();
+}
+
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+
+async function firstRender(browser, url) {
+  const loads = [];
+  for (let i = 0; i < 5; i++) {
+    const { page, context } = await openPage(browser, url, { waitForStart: false });
+    await page.waitForFunction(() => (document.querySelector("#app-root")?.textContent ?? "").length > 0);
+    loads.push(
+      await page.evaluate(async () => {
+        await window.__started;
+        const nav = performance.getEntriesByType("navigation")[0];
+        const fcp = performance.getEntriesByName("first-contentful-paint")[0];
+        return {
+          render: window.__firstRender,
+          started: window.__startedAt,
+          fcp: fcp ? fcp.startTime : NaN,
+          load: nav ? nav.loadEventEnd : NaN,
+        };
+      }),
+    );
+    await context.close();
+  }
+  const med = (k) => loads.map((l) => l[k]).sort((a, b) => a - b)[2];
+  console.log("time to first render (headless Chromium, median of 5 loads, ms from navigation start)");
+  console.log(`  #app-root has text: ${med("render").toFixed(0)} ms   app started (boot.js): ${med("started").toFixed(0)} ms   first contentful paint: ${med("fcp").toFixed(0)} ms   load event: ${med("load").toFixed(0)} ms`);
+  console.log(`  each load: ${loads.map((l) => l.render.toFixed(0)).join(", ")} ms`);
+  console.log();
+}
+
+/** Samples requestAnimationFrame intervals and long tasks for `seconds` while the page plays. */
+async function frames(page, label, seconds) {
+  const result = await page.evaluate(async (ms) => {
+    const deltas = [];
+    const long = [];
+    const observer = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) long.push(e.duration);
+    });
+    try {
+      observer.observe({ type: "longtask", buffered: false });
+    } catch {}
+    const simBefore = document.querySelector("#sim-time")?.textContent;
+    await new Promise((done) => {
+      let last = performance.now();
+      const end = last + ms;
+      const tick = (t) => {
+        deltas.push(t - last);
+        last = t;
+        if (t < end) requestAnimationFrame(tick);
+        else done();
+      };
+      requestAnimationFrame(tick);
+    });
+    observer.disconnect();
+    return { deltas: deltas.slice(1), long, simBefore, simAfter: document.querySelector("#sim-time")?.textContent };
+  }, seconds * 1000);
+  const d = result.deltas.sort((a, b) => a - b);
+  const over = (ms) => d.filter((x) => x > ms).length;
+  console.log(
+    `${label.padEnd(46)} ${String(d.length).padStart(6)} ${quantile(d, 0.5).toFixed(1).padStart(7)} ${quantile(d, 0.95).toFixed(1).padStart(7)} ${d[d.length - 1].toFixed(0).padStart(7)} ${String(over(50)).padStart(6)} ${String(result.long.length).padStart(6)} ${result.long.reduce((a, b) => a + b, 0).toFixed(0).padStart(8)}   ${result.simBefore} -> ${result.simAfter}`,
+  );
+}
+
+/**
+ * The large scenario of issue 7 (10 brokers, 240 partitions, 40 members, continuous
+ * production): benches/common/large.json with its members and values filled in, as
+ * `large_scenario_json()` in benches/common/mod.rs does for the native figures.
+ */
+function largeScenario() {
+  const scenario = JSON.parse(readFileSync(new URL("../benches/common/large.json", import.meta.url), "utf8"));
+  scenario.producers[0].send[0].values = Array.from({ length: 50000 }, (_, i) => `v${i}`);
+  for (const group of scenario.groups) {
+    group.members = Array.from({ length: 20 }, (_, i) => ({ client_id: `${group.id}-${String(i + 1).padStart(2, "0")}` }));
+  }
+  return JSON.stringify(scenario);
+}
+
+async function setSpeed(page, label) {
+  await page.selectOption("#speed", { label });
+}
+
+async function play(page) {
+  if (/Play|播放/.test(await page.locator("#play").innerText())) await page.click("#play");
+}
+
+async function pause(page) {
+  if (/Pause|暂停/.test(await page.locator("#play").innerText())) await page.click("#play");
+}
+
+async function main() {
+  sizes();
+  const server = await serveDist(DIST);
+  const browser = await launchChromium();
+  try {
+    // Marks when #app-root first holds text, and when boot.js reports the app started.
+    const mark = () => {
+      window.__startedAt = NaN;
+      window.addEventListener("TrunkApplicationStarted", () => (window.__startedAt = performance.now()), { once: true });
+      const seen = () => (document.querySelector("#app-root")?.textContent ?? "").length > 0;
+      const observer = new MutationObserver(() => {
+        if (window.__firstRender === undefined && seen()) {
+          window.__firstRender = performance.now();
+          observer.disconnect();
+        }
+      });
+      observer.observe(document, { childList: true, subtree: true, characterData: true });
+    };
+    const open = async () => {
+      const { page, context } = await openPage(browser, server.url, { waitForStart: false });
+      return { page, context };
+    };
+    // openPage (tests/e2e/helpers.mjs) makes a context and navigates at once: the marks go
+    // on every new context, before any page of it loads.
+    const origNewContext = browser.newContext.bind(browser);
+    browser.newContext = async (options) => {
+      const ctx = await origNewContext(options);
+      await ctx.addInitScript(mark);
+      return ctx;
+    };
+    await firstRender(browser, server.url);
+
+    console.log(`frame times: requestAnimationFrame intervals over ${SECONDS} s while playing; long tasks > 50 ms (Long Tasks API)`);
+    console.log(
+      `${"scenario, speed".padEnd(46)} ${"frames".padStart(6)} ${"p50 ms".padStart(7)} ${"p95 ms".padStart(7)} ${"max ms".padStart(7)} ${">50ms".padStart(6)} ${"long".padStart(6)} ${"long ms".padStart(8)}   simulated clock`,
+    );
+    {
+      const { page, context } = await open();
+      await page.waitForFunction(() => window.__started);
+      await page.locator("#app-root").waitFor();
+      await play(page);
+      await frames(page, "default (two-groups), 1x, from the start", SECONDS);
+      await context.close();
+    }
+    {
+      const { page, context } = await open();
+      await page.waitForFunction(() => window.__started);
+      await pause(page);
+      await page.click(".scenario details.json summary");
+      await page.waitForFunction(() => document.querySelector("#scenario-json")?.value.length > 0);
+      await page.fill("#scenario-json", largeScenario());
+      await page.click("#load-json");
+      await page.locator("#notice.info").waitFor({ timeout: 60_000 });
+      await page.click(".scenario details.json summary");
+      await play(page);
+      await frames(page, "10 brokers / 240 partitions / 40 members, 1x", SECONDS);
+      await setSpeed(page, "5×");
+      await frames(page, "the same, 5x (continuing)", SECONDS);
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+await main();
