@@ -1,7 +1,7 @@
-//! Fuzzing with proptest, one module per input: scenario text, the CLI's inputs, and
-//! command sequences on a running simulation. A short pass runs with `cargo test`; at
-//! volume: `FUZZ_CASES=1000000 cargo test --profile fuzz --test fuzz -- --nocapture`
-//! (see README). A failure prints the `FUZZ_SEED` that draws it again.
+//! Fuzzing with proptest, one module per input: scenario text, the CLI's inputs, share
+//! links, and command sequences on a running simulation. A short pass runs with
+//! `cargo test`; at volume: `FUZZ_CASES=1000000 cargo test --profile fuzz --test fuzz --
+//! --nocapture` (see README). A failure prints the `FUZZ_SEED` that draws it again.
 //!
 //! Every case is also held to a memory bound: the allocator below counts, per thread, the
 //! bytes live during the case, and a case whose peak passes `FUZZ_MAX_CASE_MB` (default
@@ -14,6 +14,7 @@
 mod cli;
 mod commands;
 mod scenario;
+mod share;
 mod support;
 
 use std::alloc::{GlobalAlloc, Layout, System};
