@@ -1,5 +1,6 @@
 // Security, checked in the browser: the page asks for nothing but its own files, runs under
-// a Content-Security-Policy that reports no violation, and shows HTML from a scenario as text.
+// a Content-Security-Policy that reports no violation, and shows HTML from a scenario (typed
+// into the editor or carried by a share link's fragment) as text.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, statSync } from "node:fs";
@@ -200,6 +201,48 @@ test("HTML in a refused scenario's error message is shown as text", async () => 
   assert.deepEqual(dialogs, []);
   assert.deepEqual(await page.evaluate(() => window.__violations), []);
   assert.deepEqual(problems, []);
+});
+
+/** Whether a page shows `names` as text and runs or inserts none of the HTML. */
+async function shownAsText(p, names) {
+  const text = await p.locator("body").innerText();
+  for (const name of names) assert.ok(text.includes(name), `${name} is not shown as text`);
+  const injected = await p.evaluate(() => ({
+    xss: window.__xss ?? null,
+    elements: document.querySelectorAll("img, svg[onload], #injected-b, #injected-i, #injected-u").length,
+    handlers: [...document.querySelectorAll("*")].filter((el) => [...el.attributes].some((a) => a.name.startsWith("on"))).length,
+    violations: window.__violations,
+  }));
+  assert.deepEqual(injected, { xss: null, elements: 0, handlers: 0, violations: [] });
+}
+
+test("a share link (URL fragment) carrying HTML names opens with them shown as text", async () => {
+  await loadJson(HTML_SCENARIO);
+  await page.locator("#share").click();
+  const link = await page.locator("#share-link").inputValue();
+  assert.match(link, /#ks1\./);
+  const other = await context.newPage();
+  const seen = [];
+  await watch(other, seen);
+  await other.goto(link, { waitUntil: "load" });
+  await other.waitForFunction(() => window.__started);
+  await other.getByText("<img src=x onerror=window.__xss=2>").first().waitFor();
+  await shownAsText(other, ["<img src=x onerror=window.__xss=2>", "<svg onload=window.__xss=4>"]);
+  assert.deepEqual(seen, []);
+  await other.close();
+});
+
+test("a damaged link with HTML in the fragment gives a message shown as text", async () => {
+  const other = await context.newPage();
+  const seen = [];
+  await watch(other, seen);
+  await other.goto(`${server.url}?lang=en#<img src=x onerror=window.__xss=7>`, { waitUntil: "load" });
+  await other.waitForFunction(() => window.__started);
+  await other.getByText("not a Kafka Sandbox link").first().waitFor();
+  await shownAsText(other, []);
+  assert.deepEqual(seen, []);
+  assert.deepEqual(dialogs, []);
+  await other.close();
 });
 
 test("dist/ exists where the test looked for it", () => {
