@@ -20,6 +20,7 @@ pub mod history;
 pub mod log;
 pub mod monitor;
 pub mod producer;
+pub mod provenance;
 pub mod record;
 pub mod scenario;
 pub mod share;

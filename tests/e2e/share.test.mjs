@@ -26,7 +26,7 @@ async function pause(page) {
 /** The state a learner sees (not the event log's scroll position or hover state). */
 async function view(page) {
   return page.evaluate(() =>
-    ["#sim-time", ".panel.topic", ".panel.groups"].map((s) => document.querySelector(s)?.innerText ?? "").join("\n----\n"),
+    ["#sim-time", ".panel.topics", ".panel.groups"].map((s) => document.querySelector(s)?.innerText ?? "").join("\n----\n"),
   );
 }
 

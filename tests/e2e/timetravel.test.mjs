@@ -22,7 +22,7 @@ async function open(t) {
 /** What the learner sees of the run: the clock, the topic, the groups, the event log. */
 async function view(page) {
   return page.evaluate(() =>
-    ["#sim-time", ".panel.topic", ".panel.groups", ".events"]
+    ["#sim-time", ".panel.topics", ".panel.groups", ".events"]
       .map((s) => document.querySelector(s)?.innerText ?? "")
       .join("\n----\n"),
   );

@@ -1,7 +1,7 @@
 //! The root component: owns the state and the animation timer, lays out the panels.
 
 use crate::i18n::{self, Lang};
-use crate::panels::{Brokers, ComparePanel, SharePanel, Controls, EventLog, Groups, Guarantees, Producers, ScenarioPanel, TopicView, Wire, WireSide};
+use crate::panels::{Brokers, ComparePanel, RecordPathPanel, SharePanel, Controls, EventLog, Groups, Guarantees, Producers, ScenarioPanel, TopicView, Wire, WireSide};
 use crate::state::{Action, AppState, Notice, SharedFrom, TICK_MS};
 use gloo_timers::callback::Interval;
 use std::rc::Rc;
@@ -114,6 +114,13 @@ pub fn App() -> Html {
     let (category, entity) = model.event_filter.clone();
     let events = Rc::new(crate::view::filtered_events(&model.sim, category, &entity, 60, 5000));
     let selected = model.selected;
+    let record_path = model.record_path.map(|r| Rc::new(kafka_sandbox_core::provenance::path(&model.sim, r)));
+    let record_partitions = record_path.as_ref().and_then(|p| {
+        p.hops.iter().find_map(|(_, h)| match h {
+            kafka_sandbox_core::provenance::Hop::Sent { topic, .. } => model.sim.topic(topic).map(|t| t.partition_count()),
+            _ => None,
+        })
+    });
     let highlight = selected
         .and_then(|seq| model.sim.trace().events().find(|e| e.seq == seq))
         .map(|e| highlight_css(&e.kind))
@@ -173,6 +180,9 @@ pub fn App() -> Html {
                         },
                     }
                 }
+            }
+            if let Some(path) = record_path {
+                <RecordPathPanel {lang} {path} partitions={record_partitions} dispatch={dispatch.clone()} />
             }
             <section class="stage">
                 <Producers {lang} snap={snap.clone()} {last_produce} {next_value} {retries} dispatch={dispatch.clone()} />

@@ -146,6 +146,10 @@ msgs! {
     CAT_GROUP = "消费者组协议", "Group protocol";
     CAT_CONSUME = "消费与提交", "Consume and commit";
     CAT_FAULT = "故障", "Faults";
+    RECORD_PATH = "记录的路径", "The record's path";
+    RECORD_PATH_HINT = "点击任意记录查看它的完整路径", "Click any record to see its whole path";
+    RECORD_PATH_PARTIAL = "事件日志只保留最近的事件：这条记录更早的步骤已不在其中", "The trace keeps only the newest events: this record's earliest steps are no longer in it";
+    CLOSE = "关闭", "Close";
     COMPARE_TITLE = "对比：eager、cooperative 与 KIP-848", "Compare: eager, cooperative and KIP-848";
     COMPARE_HINT = "用同一个种子把当前场景运行三次：组分别使用 eager range、cooperative-sticky（KIP-429）和 group.protocol=consumer（KIP-848，uniform），在当前时刻做同一个成员变化，比较谁停止消费、停了多久。", "Runs the current scenario three times with the same seed — the group under eager range, cooperative-sticky (KIP-429) and group.protocol=consumer (KIP-848, uniform) — makes the same membership change now, and compares who stops consuming and for how long.";
     COMPARE_RUN = "对比", "Compare";
@@ -1134,6 +1138,71 @@ pub fn category(lang: Lang, c: crate::view::EventCategory) -> &'static str {
         C::Fault => CAT_FAULT,
     }
     .get(lang)
+}
+
+/// One hop of a record's path, as a sentence.
+pub fn hop_line(lang: Lang, h: &kafka_sandbox_core::provenance::Hop, partitions: Option<u32>) -> String {
+    use kafka_sandbox_core::provenance::Hop as H;
+    let zh = lang == Lang::Zh;
+    match h {
+        H::Sent { producer, topic, partition, key, reason: r } => {
+            let why = reason(lang, r, key.as_deref(), *partition, partitions);
+            if zh { format!("{producer} 的 send() 把它放进 {topic} 分区 {partition} 的批次：{why}") } else { format!("{producer}'s send() puts it in a batch for {topic} partition {partition}: {why}") }
+        }
+        H::BatchSent { producer } => {
+            if zh { format!("{producer} 把批次发往分区 leader") } else { format!("{producer} sends the batch to the partition's leader") }
+        }
+        H::Failed { error, retrying } => match (zh, retrying) {
+            (true, true) => format!("请求失败：{}，生产者会重试", produce_error_code(*error)),
+            (true, false) => format!("请求失败：{}，生产者放弃", produce_error_code(*error)),
+            (false, true) => format!("the request fails with {}; the producer retries", produce_error_code(*error)),
+            (false, false) => format!("the request fails with {}; the producer gives up", produce_error_code(*error)),
+        },
+        H::Appended { broker, offset, leader_epoch } => {
+            if zh { format!("leader（broker {broker}）把它追加在位移 {offset}，leader 纪元 {leader_epoch}") } else { format!("the leader (broker {broker}) appends it at offset {offset}, leader epoch {leader_epoch}") }
+        }
+        H::Replicated { follower } => {
+            if zh { format!("follower broker {follower} 复制了它") } else { format!("follower broker {follower} copies it") }
+        }
+        H::Committed { high_watermark } => {
+            if zh { format!("高水位越过它（HW = {high_watermark}）：已提交，消费者可见") } else { format!("the high watermark passes it (HW = {high_watermark}): committed, visible to consumers") }
+        }
+        H::Acked { offset, acks } => {
+            let a = match acks {
+                kafka_sandbox_core::config::Acks::None => "0",
+                kafka_sandbox_core::config::Acks::Leader => "1",
+                kafka_sandbox_core::config::Acks::All => "all",
+            };
+            if zh { format!("生产者收到确认（acks={a}，位移 {offset}）") } else { format!("the producer gets its acknowledgement (acks={a}, offset {offset})") }
+        }
+        H::Delivered { group, client_id } => {
+            if zh { format!("{group}/{client_id} 的 poll() 收到它") } else { format!("{group}/{client_id}'s poll() returns it") }
+        }
+        H::Processed { group, client_id, duplicate } => match (zh, duplicate) {
+            (true, false) => format!("{group}/{client_id} 处理完它"),
+            (true, true) => format!("{group}/{client_id} 又处理了一次（重复）"),
+            (false, false) => format!("{group}/{client_id} finishes processing it"),
+            (false, true) => format!("{group}/{client_id} processes it again (a duplicate)"),
+        },
+        H::OffsetCommitted { group, client_id, committed } => {
+            if zh { format!("{client_id} 提交 {group} 的位移 {committed}：这个组不会再读它") } else { format!("{client_id} commits {group}'s offset {committed}: the group will not read it again") }
+        }
+        H::Truncated { broker } => {
+            if zh { format!("broker {broker} 重新加入时从日志中截断了它") } else { format!("broker {broker} truncates it from its log on rejoining") }
+        }
+        H::Lost { cause, was_committed } => {
+            let c = loss_cause(lang, *cause);
+            match (zh, was_committed) {
+                (true, true) => format!("丢失（{c}），尽管它已提交"),
+                (true, false) => format!("丢失（{c}）"),
+                (false, true) => format!("lost ({c}) although it was committed"),
+                (false, false) => format!("lost ({c})"),
+            }
+        }
+        H::Deleted { broker, .. } => {
+            if zh { format!("保留策略在 broker {broker} 上删除了包含它的日志段") } else { format!("retention deletes the segment holding it on broker {broker}") }
+        }
+    }
 }
 
 /// Said when a shared run was opened.

@@ -59,6 +59,8 @@ pub struct Model {
     pub event_filter: (crate::view::EventCategory, String),
     /// The event the learner selected in the log (the view moved to just after it).
     pub selected: Option<u64>,
+    /// The record whose path is shown.
+    pub record_path: Option<kafka_sandbox_core::record::RecordId>,
     /// The share link made by the last "Share" click.
     pub share_link: Option<String>,
     /// Something worth autosaving happened since the last save; ticks since then.
@@ -116,6 +118,7 @@ impl Model {
             marks: Vec::new(),
             reached: 0,
             share_link: None,
+            record_path: None,
             event_filter: Default::default(),
             selected: None,
             dirty: false,
@@ -304,6 +307,10 @@ pub enum Action {
     /// runs again from the start.
     SetReplicationFactor { topic: String, replication_factor: u32 },
     Dismiss,
+    /// Nothing (a key that does not concern the control).
+    Noop,
+    /// Show (or close) one record's path.
+    ShowRecord(Option<kafka_sandbox_core::record::RecordId>),
     /// The event log's filter changes.
     SetEventFilter { category: crate::view::EventCategory, entity: String },
     /// Move the view to just after this event (by replay) and highlight who it involves.
@@ -707,6 +714,11 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
                 forward(m, |s| s.trace().total() > seq, 2_000_000);
             }
             m.selected = Some(seq);
+            true
+        }
+        Action::Noop => false,
+        Action::ShowRecord(r) => {
+            m.record_path = r;
             true
         }
         Action::Share => {

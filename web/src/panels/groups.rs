@@ -427,7 +427,9 @@ fn MemberRow(p: &MemberRowProps) -> Html {
         .iter()
         .enumerate()
         .map(|(i, d)| html! {
-            <span key={first + i as u64} class="rec" style={record_style(d.record.0)} title={format!("P{} @{}", d.tp.partition, d.offset)}>{ &d.value }</span>
+            <span key={first + i as u64} class="rec" style={record_style(d.record.0)} title={format!("P{} @{}", d.tp.partition, d.offset)}
+                data-record={d.record.0.to_string()} role="button" tabindex="0"
+                onclick={p.dispatch.reform({ let id = d.record; move |_| Action::ShowRecord(Some(id)) })}>{ &d.value }</span>
         })
         .collect();
     let parts = if m.assigned.is_empty() {

@@ -31,7 +31,7 @@ pub fn TopicView(p: &TopicProps) -> Html {
                 <div class="topic" data-topic={t.name.clone()}>
                     <h2>{ i18n::TOPIC.get(lang) }{ " " }<code>{ &t.name }</code></h2>
                     { settings(lang, t, brokers, &p.dispatch) }
-                    { for t.partitions.iter().map(|part| partition_row(lang, snap.now.ms(), part, &sent)) }
+                    { for t.partitions.iter().map(|part| partition_row(lang, snap.now.ms(), part, &sent, &p.dispatch)) }
                     <p class="legend muted">
                         <span class="item"><span class="swatch solid" />{ i18n::LEGEND_COMMITTED.get(lang) }</span>
                         <span class="item"><span class="swatch dashed" />{ i18n::LEGEND_UNCOMMITTED.get(lang) }</span>
@@ -82,7 +82,7 @@ fn settings(lang: Lang, t: &TopicSnapshot, brokers: u32, dispatch: &Callback<Act
     }
 }
 
-fn partition_row(lang: Lang, now: u64, part: &PartitionView, sent: &SentIndex<'_>) -> Html {
+fn partition_row(lang: Lang, now: u64, part: &PartitionView, sent: &SentIndex<'_>, dispatch: &Callback<Action>) -> Html {
     let isr = part.isr.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
     let summary = match part.leader {
         Some(l) => html! {
@@ -139,7 +139,10 @@ fn partition_row(lang: Lang, now: u64, part: &PartitionView, sent: &SentIndex<'_
                         );
                         html! {
                             <li key={r.id.0} class={classes!("cell", fresh.then_some("fresh"), committed.then_some("committed"))}
-                                style={record_style(r.id.0)} {title}>
+                                style={record_style(r.id.0)} {title} data-record={r.id.0.to_string()}
+                                tabindex="0" role="button"
+                                onkeydown={dispatch.reform({ let id = r.id; move |e: KeyboardEvent| if e.key() == "Enter" { Action::ShowRecord(Some(id)) } else { Action::Noop } })}
+                                onclick={dispatch.reform({ let id = r.id; move |_| Action::ShowRecord(Some(id)) })}>
                                 <span class="off">{ r.offset }</span>
                                 <span class="val">{ &r.value }</span>
                             </li>

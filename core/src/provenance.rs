@@ -1,0 +1,184 @@
+//! One record's whole path, read from the trace: why it went to its partition, when the
+//! leader appended it (offset, epoch), which followers copied it, when the high
+//! watermark passed it (committed), the producer's acknowledgement or errors, which
+//! consumers received and processed it and when their group's commit covered it — or how
+//! it was truncated, lost in a leader change, or deleted by retention.
+//!
+//! Only what the trace still holds is known (its newest 50,000 events): for an old record
+//! the path may start part-way, which [`Path::complete`] says.
+
+use crate::config::Acks;
+use crate::event::{EventKind, LossCause, ProduceError};
+use crate::log::SegmentDeletionReason;
+use crate::partitioner::PartitionReason;
+use crate::record::RecordId;
+use crate::sim::Sim;
+use crate::time::SimTime;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// One step of a record's path.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "hop", rename_all = "snake_case")]
+pub enum Hop {
+    /// `send()` put it into a batch for this partition, for this reason.
+    Sent { producer: String, topic: String, partition: u32, key: Option<String>, reason: PartitionReason },
+    /// Its batch went to the leader.
+    BatchSent { producer: String },
+    /// A Produce request for it failed (and is retried, or not).
+    Failed { error: ProduceError, retrying: bool },
+    /// The leader appended it.
+    Appended { broker: u32, offset: u64, leader_epoch: u32 },
+    /// A follower copied it.
+    Replicated { follower: u32 },
+    /// The high watermark passed it: committed, visible to consumers.
+    Committed { high_watermark: u64 },
+    /// The producer got its acknowledgement (offset -1 for acks=0).
+    Acked { offset: i64, acks: Acks },
+    /// A consumer's `poll()` returned it.
+    Delivered { group: String, client_id: String },
+    /// A consumer finished processing it (a second time for the group: a duplicate).
+    Processed { group: String, client_id: String, duplicate: bool },
+    /// The group's committed offset passed it: the group will not read it again.
+    OffsetCommitted { group: String, client_id: String, committed: u64 },
+    /// A returning replica truncated it from its log.
+    Truncated { broker: u32 },
+    /// A leader change left it behind.
+    Lost { cause: LossCause, was_committed: bool },
+    /// Retention deleted the segment holding it on this replica.
+    Deleted { broker: u32, reason: SegmentDeletionReason },
+}
+
+/// A record's path: its value and the hops with their times, oldest first.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Path {
+    pub record: RecordId,
+    pub value: String,
+    pub hops: Vec<(SimTime, Hop)>,
+    /// Whether the trace still holds the record's start (its `Sent` hop).
+    pub complete: bool,
+}
+
+/// The path of `record` as far as the trace knows it.
+pub fn path(sim: &Sim, record: RecordId) -> Path {
+    let mut hops = Vec::new();
+    let mut value = String::new();
+    // Where it sits: (topic, partition) and its offsets there (a retried duplicate can
+    // have two).
+    let mut place: Option<(String, u32)> = None;
+    let mut offsets: BTreeSet<u64> = BTreeSet::new();
+    let mut committed = false;
+    let mut covered: BTreeMap<String, ()> = BTreeMap::new();
+    for e in sim.trace().events() {
+        let at = e.time;
+        let here = |t: &str, p: u32| place.as_ref().is_some_and(|(pt, pp)| pt == t && *pp == p);
+        match &e.kind {
+            EventKind::RecordSent { record: r, producer, topic, partition, key, value: v, reason } if *r == record => {
+                value = v.clone();
+                place = Some((topic.clone(), *partition));
+                hops.push((at, Hop::Sent { producer: producer.clone(), topic: topic.clone(), partition: *partition, key: key.clone(), reason: reason.clone() }));
+            }
+            EventKind::BatchSent { producer, records, .. } if records.contains(&record) => {
+                hops.push((at, Hop::BatchSent { producer: producer.clone() }));
+            }
+            EventKind::ProduceFailed { records, error, retrying, .. } if records.contains(&record) => {
+                hops.push((at, Hop::Failed { error: *error, retrying: *retrying }));
+            }
+            EventKind::RecordAppended { record: r, value: v, topic, partition, offset, broker, leader_epoch, .. } if *r == record => {
+                value = v.clone();
+                place = Some((topic.clone(), *partition));
+                offsets.insert(*offset);
+                hops.push((at, Hop::Appended { broker: *broker, offset: *offset, leader_epoch: *leader_epoch }));
+            }
+            EventKind::ReplicaFetched { follower, records, .. } if records.contains(&record) => {
+                hops.push((at, Hop::Replicated { follower: *follower }));
+            }
+            EventKind::HighWatermarkAdvanced { topic, partition, high_watermark } if !committed && here(topic, *partition) => {
+                if offsets.iter().any(|o| o < high_watermark) {
+                    committed = true;
+                    hops.push((at, Hop::Committed { high_watermark: *high_watermark }));
+                }
+            }
+            EventKind::RecordAcked { record: r, offset, acks, .. } if *r == record => {
+                hops.push((at, Hop::Acked { offset: *offset, acks: *acks }));
+            }
+            EventKind::RecordDelivered { record: r, group, client_id, .. } if *r == record => {
+                hops.push((at, Hop::Delivered { group: group.clone(), client_id: client_id.clone() }));
+            }
+            EventKind::RecordProcessed { record: r, group, client_id, duplicate, .. } if *r == record => {
+                hops.push((at, Hop::Processed { group: group.clone(), client_id: client_id.clone(), duplicate: *duplicate }));
+            }
+            EventKind::OffsetsCommitted { group, client_id, offsets: list } if !covered.contains_key(group) => {
+                let passed = list.iter().find(|(tp, o)| here(&tp.topic, tp.partition) && offsets.iter().any(|off| off < o));
+                if let Some((_, o)) = passed {
+                    covered.insert(group.clone(), ());
+                    hops.push((at, Hop::OffsetCommitted { group: group.clone(), client_id: client_id.clone(), committed: *o }));
+                }
+            }
+            EventKind::RecordsTruncated { broker, records, .. } if records.contains(&record) => {
+                hops.push((at, Hop::Truncated { broker: *broker }));
+            }
+            EventKind::RecordsLost { records, cause, .. } => {
+                if let Some(l) = records.iter().find(|l| l.record == record) {
+                    hops.push((at, Hop::Lost { cause: *cause, was_committed: l.was_committed }));
+                }
+            }
+            EventKind::SegmentsDeleted { broker, reason, records, .. } if records.contains(&record) => {
+                hops.push((at, Hop::Deleted { broker: *broker, reason: *reason }));
+            }
+            _ => {}
+        }
+    }
+    let complete = hops.iter().any(|(_, h)| matches!(h, Hop::Sent { .. }));
+    Path { record, value, hops, complete }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod tests {
+    use super::*;
+
+    /// m1 of the seed example: sent, appended, copied by both followers, committed,
+    /// acknowledged, then received and processed by a consumer of each group.
+    #[test]
+    fn the_seed_examples_m1_goes_all_the_way() {
+        let scenario = crate::scenario::default_scenario();
+        let mut sim = scenario.build().unwrap();
+        sim.run_until(SimTime(scenario.end_ms()));
+        let m1 = sim
+            .trace()
+            .events()
+            .find_map(|e| match &e.kind {
+                EventKind::RecordSent { record, value, .. } if value == "m1" => Some(*record),
+                _ => None,
+            })
+            .unwrap();
+        let p = path(&sim, m1);
+        assert!(p.complete);
+        assert_eq!(p.value, "m1");
+        let kinds: Vec<&str> = p
+            .hops
+            .iter()
+            .map(|(_, h)| match h {
+                Hop::Sent { .. } => "sent",
+                Hop::BatchSent { .. } => "batch",
+                Hop::Appended { .. } => "appended",
+                Hop::Replicated { .. } => "replicated",
+                Hop::Committed { .. } => "committed",
+                Hop::Acked { .. } => "acked",
+                Hop::Delivered { .. } => "delivered",
+                Hop::Processed { .. } => "processed",
+                Hop::OffsetCommitted { .. } => "offset",
+                _ => "other",
+            })
+            .collect();
+        let first = |k: &str| kinds.iter().position(|x| *x == k).unwrap_or_else(|| panic!("{k} missing in {kinds:?}"));
+        assert!(first("sent") < first("batch") && first("batch") < first("appended"));
+        assert!(first("appended") < first("replicated") && first("replicated") < first("committed"));
+        assert!(first("committed") < first("delivered") && first("delivered") < first("processed"));
+        assert_eq!(kinds.iter().filter(|k| **k == "replicated").count(), 2, "RF 3: two followers");
+        assert_eq!(kinds.iter().filter(|k| **k == "delivered").count(), 2, "one consumer in each group");
+        assert!(kinds.contains(&"acked"));
+        assert!(p.hops.windows(2).all(|w| w[0].0 <= w[1].0), "in time order");
+    }
+}
