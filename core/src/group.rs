@@ -228,6 +228,11 @@ impl Member {
         self.received_total += 1;
     }
 
+    /// Since when it cannot consume because of a rebalance or crash, if it cannot now.
+    pub fn not_consuming_since(&self) -> Option<SimTime> {
+        self.paused_since
+    }
+
     /// The newest deliveries (at most [`RECEIVED_KEPT`]), oldest first.
     pub fn received(&self) -> impl Iterator<Item = &Delivery> {
         self.received.iter()

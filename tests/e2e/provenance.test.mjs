@@ -50,6 +50,24 @@ test("clicking a record shows its whole path", async (t) => {
   await page.locator("#record-path").waitFor();
 });
 
+test("the charts show lag, throughput and stopped members over time", async (t) => {
+  const { page, context, problems } = await openPage(browser, `${server.url}?lang=en`, { viewport: { width: 1280, height: 900 } });
+  problemLists.push(problems);
+  t.after(() => context.close());
+  await page.click("#charts summary");
+  await page.selectOption("#speed", { label: "20×" });
+  await page.waitForFunction(() => Number(document.querySelector("#sim-time")?.textContent.replace(" s", "")) > 12, null, { timeout: 20_000 });
+  for (const id of ["#chart-lag-ConsumerGroup01", "#chart-lag-ConsumerGroup02", "#chart-throughput", "#chart-stopped"]) {
+    await page.locator(id).waitFor();
+    const points = await page.locator(`${id} polyline`).first().getAttribute("points");
+    assert.ok(points.split(" ").length > 10, `${id}: ${points}`);
+  }
+  // Seven records were produced: the produced line went above zero.
+  const legend = await page.locator("#chart-throughput .chart-legend").innerText();
+  assert.match(legend, /produced/);
+  await page.locator("#charts").screenshot({ path: "tests/e2e/output/charts.png" });
+});
+
 test("no console errors, page errors or CSP violations", () => {
   for (const problems of problemLists) assert.deepEqual(problems(), []);
 });

@@ -1,7 +1,7 @@
 //! The root component: owns the state and the animation timer, lays out the panels.
 
 use crate::i18n::{self, Lang};
-use crate::panels::{Brokers, ComparePanel, RecordPathPanel, SharePanel, Controls, EventLog, Groups, Guarantees, Producers, ScenarioPanel, TopicView, Wire, WireSide};
+use crate::panels::{Brokers, Charts, ComparePanel, RecordPathPanel, SharePanel, Controls, EventLog, Groups, Guarantees, Producers, ScenarioPanel, TopicView, Wire, WireSide};
 use crate::state::{Action, AppState, Notice, SharedFrom, TICK_MS};
 use gloo_timers::callback::Interval;
 use std::rc::Rc;
@@ -114,6 +114,7 @@ pub fn App() -> Html {
     let (category, entity) = model.event_filter.clone();
     let events = Rc::new(crate::view::filtered_events(&model.sim, category, &entity, 60, 5000));
     let selected = model.selected;
+    let chart_samples = Rc::new(model.series.samples.iter().cloned().collect::<Vec<_>>());
     let record_path = model.record_path.map(|r| Rc::new(kafka_sandbox_core::provenance::path(&model.sim, r)));
     let record_partitions = record_path.as_ref().and_then(|p| {
         p.hops.iter().find_map(|(_, h)| match h {
@@ -192,6 +193,7 @@ pub fn App() -> Html {
                 <Groups {lang} snap={snap.clone()} logs={group_logs} dispatch={dispatch.clone()} />
             </section>
             <Brokers {lang} snap={snap.clone()} dispatch={dispatch.clone()} />
+            <Charts {lang} samples={chart_samples} />
             <ComparePanel {lang} snap={snap.clone()} result={comparison} dispatch={dispatch.clone()} />
             <div class="bottom">
                 <EventLog {lang} {events} {category} {entity} {selected} dispatch={dispatch.clone()} />

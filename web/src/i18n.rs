@@ -150,6 +150,14 @@ msgs! {
     RECORD_PATH_HINT = "点击任意记录查看它的完整路径", "Click any record to see its whole path";
     RECORD_PATH_PARTIAL = "事件日志只保留最近的事件：这条记录更早的步骤已不在其中", "The trace keeps only the newest events: this record's earliest steps are no longer in it";
     CLOSE = "关闭", "Close";
+    CHARTS = "图表", "Charts";
+    CHART_LAG = "消费延迟（高水位 − 已提交位移）", "Consumer lag (HW − committed offset)";
+    CHART_THROUGHPUT = "每秒记录数", "Records per second";
+    CHART_STOPPED = "无法消费的成员", "Members that cannot consume";
+    CHART_WAIT = "运行一会儿后这里会出现图表", "Charts appear once the run has gone on for a moment";
+    PRODUCED = "生产", "produced";
+    CONSUMED = "消费", "consumed";
+    STOPPED = "停止", "stopped";
     COMPARE_TITLE = "对比：eager、cooperative 与 KIP-848", "Compare: eager, cooperative and KIP-848";
     COMPARE_HINT = "用同一个种子把当前场景运行三次：组分别使用 eager range、cooperative-sticky（KIP-429）和 group.protocol=consumer（KIP-848，uniform），在当前时刻做同一个成员变化，比较谁停止消费、停了多久。", "Runs the current scenario three times with the same seed — the group under eager range, cooperative-sticky (KIP-429) and group.protocol=consumer (KIP-848, uniform) — makes the same membership change now, and compares who stops consuming and for how long.";
     COMPARE_RUN = "对比", "Compare";

@@ -8,6 +8,7 @@
 
 mod app;
 mod browser;
+pub mod charts;
 pub mod i18n;
 pub mod panels;
 pub mod state;

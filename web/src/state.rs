@@ -59,6 +59,8 @@ pub struct Model {
     pub event_filter: (crate::view::EventCategory, String),
     /// The event the learner selected in the log (the view moved to just after it).
     pub selected: Option<u64>,
+    /// Lag, throughput and stopped members over time, for the charts.
+    pub series: crate::charts::Series,
     /// The record whose path is shown.
     pub record_path: Option<kafka_sandbox_core::record::RecordId>,
     /// The share link made by the last "Share" click.
@@ -118,6 +120,7 @@ impl Model {
             marks: Vec::new(),
             reached: 0,
             share_link: None,
+            series: Default::default(),
             record_path: None,
             event_filter: Default::default(),
             selected: None,
@@ -140,6 +143,7 @@ impl Model {
 
     /// A new run starts: what was read from the old run's trace is forgotten.
     fn new_run(&mut self, sim: Sim) {
+        self.series = Default::default();
         self.history = new_history(&sim);
         self.redo.clear();
         self.marks.clear();
@@ -373,6 +377,7 @@ pub fn reduce_model(m: &mut Model, action: Action) -> bool {
         m.marks.push(m.sim.steps());
     }
     m.reached = m.reached.max(m.sim.steps());
+    m.series.observe(&m.sim);
     if tick {
         m.ticks_since_save = m.ticks_since_save.saturating_add(1);
     } else {

@@ -1,6 +1,7 @@
 //! The page's panels. Each renders from a snapshot and only emits actions.
 
 mod brokers;
+mod charts;
 mod compare;
 mod controls;
 mod events;
@@ -14,6 +15,7 @@ mod topic;
 mod wire;
 
 pub use brokers::{Brokers, BrokersProps};
+pub use charts::Charts;
 pub use compare::ComparePanel;
 pub use controls::Controls;
 pub use events::EventLog;
