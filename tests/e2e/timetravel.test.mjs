@@ -137,6 +137,29 @@ test("the event log filters by kind and name, and a click goes to that moment", 
   assert.match(await page.locator("#event-log").innerText(), /No event matches the filter/);
 });
 
+test("keyboard only: ? lists the keys, Tab reaches the controls, Enter presses them", async (t) => {
+  const page = await open(t);
+  await page.locator("#app-root").focus();
+  await page.keyboard.press("?");
+  await page.locator("#keys").waitFor();
+  assert.match(await page.locator("#keys").innerText(), /Play \/ pause/);
+  await page.keyboard.press("Escape");
+  assert.equal(await page.locator("#keys").count(), 0);
+  // Tab until the Step button has the focus, then Enter steps.
+  for (let i = 0; i < 40 && !(await page.evaluate(() => document.activeElement?.id === "step")); i++) await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "step");
+  const before = await page.locator(".clock .muted").innerText();
+  await page.keyboard.press("Enter");
+  await page.waitForFunction((b) => document.querySelector(".clock .muted")?.textContent !== b, before);
+  // Every button and select has a name a screen reader can say.
+  const unnamed = await page.evaluate(() =>
+    [...document.querySelectorAll("button, select, input")]
+      .filter((el) => !(el.getAttribute("aria-label") || el.getAttribute("title") || el.textContent?.trim() || el.closest("label")))
+      .map((el) => el.outerHTML.slice(0, 80)),
+  );
+  assert.deepEqual(unnamed, []);
+});
+
 test("no console errors, page errors or CSP violations", () => {
   for (const problems of problemLists) assert.deepEqual(problems(), []);
 });

@@ -101,6 +101,8 @@ pub fn App() -> Html {
                 }
                 "ArrowRight" => dispatch.emit(Action::Step),
                 "ArrowLeft" => dispatch.emit(Action::StepBack),
+                "?" => dispatch.emit(Action::ToggleKeys),
+                "Escape" => dispatch.emit(Action::Escape),
                 _ => {}
             }
         })
@@ -114,6 +116,7 @@ pub fn App() -> Html {
     let (category, entity) = model.event_filter.clone();
     let events = Rc::new(crate::view::filtered_events(&model.sim, category, &entity, 60, 5000));
     let selected = model.selected;
+    let show_keys = model.show_keys;
     let chart_samples = Rc::new(model.series.samples.iter().cloned().collect::<Vec<_>>());
     let record_path = model.record_path.map(|r| Rc::new(kafka_sandbox_core::provenance::path(&model.sim, r)));
     let record_partitions = record_path.as_ref().and_then(|p| {
@@ -181,6 +184,20 @@ pub fn App() -> Html {
                         },
                     }
                 }
+            }
+            if show_keys {
+                <div id="keys" class="panel keys" role="dialog" aria-label={i18n::KEYS_TITLE.get(lang)}>
+                    <h2>{ i18n::KEYS_TITLE.get(lang) }</h2>
+                    <dl>
+                        <dt><kbd>{ "Space" }</kbd></dt><dd>{ i18n::KEY_PLAY.get(lang) }</dd>
+                        <dt><kbd>{ "→" }</kbd></dt><dd>{ i18n::STEP_HINT.get(lang) }</dd>
+                        <dt><kbd>{ "←" }</kbd></dt><dd>{ i18n::BACK_HINT.get(lang) }</dd>
+                        <dt><kbd>{ "Tab" }</kbd></dt><dd>{ i18n::KEY_TAB.get(lang) }</dd>
+                        <dt><kbd>{ "Enter" }</kbd></dt><dd>{ i18n::KEY_ENTER.get(lang) }</dd>
+                        <dt><kbd>{ "?" }</kbd></dt><dd>{ i18n::KEY_HELP.get(lang) }</dd>
+                        <dt><kbd>{ "Esc" }</kbd></dt><dd>{ i18n::KEY_ESC.get(lang) }</dd>
+                    </dl>
+                </div>
             }
             if let Some(path) = record_path {
                 <RecordPathPanel {lang} {path} partitions={record_partitions} dispatch={dispatch.clone()} />

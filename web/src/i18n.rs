@@ -158,6 +158,12 @@ msgs! {
     PRODUCED = "生产", "produced";
     CONSUMED = "消费", "consumed";
     STOPPED = "停止", "stopped";
+    KEYS_TITLE = "键盘操作", "Keyboard";
+    KEY_PLAY = "播放 / 暂停", "Play / pause";
+    KEY_TAB = "在所有控件之间移动（按钮、选择框、记录）", "Move between every control (buttons, selects, records)";
+    KEY_ENTER = "按下当前控件；在记录上打开它的路径", "Press the focused control; on a record, open its path";
+    KEY_HELP = "显示或隐藏这个帮助", "Show or hide this help";
+    KEY_ESC = "关闭帮助、记录路径和提示", "Close the help, a record's path and the notice";
     COMPARE_TITLE = "对比：eager、cooperative 与 KIP-848", "Compare: eager, cooperative and KIP-848";
     COMPARE_HINT = "用同一个种子把当前场景运行三次：组分别使用 eager range、cooperative-sticky（KIP-429）和 group.protocol=consumer（KIP-848，uniform），在当前时刻做同一个成员变化，比较谁停止消费、停了多久。", "Runs the current scenario three times with the same seed — the group under eager range, cooperative-sticky (KIP-429) and group.protocol=consumer (KIP-848, uniform) — makes the same membership change now, and compares who stops consuming and for how long.";
     COMPARE_RUN = "对比", "Compare";

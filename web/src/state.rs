@@ -61,6 +61,8 @@ pub struct Model {
     pub selected: Option<u64>,
     /// Lag, throughput and stopped members over time, for the charts.
     pub series: crate::charts::Series,
+    /// The keyboard help is open.
+    pub show_keys: bool,
     /// The record whose path is shown.
     pub record_path: Option<kafka_sandbox_core::record::RecordId>,
     /// The share link made by the last "Share" click.
@@ -122,6 +124,7 @@ impl Model {
             share_link: None,
             series: Default::default(),
             record_path: None,
+            show_keys: false,
             event_filter: Default::default(),
             selected: None,
             dirty: false,
@@ -311,6 +314,10 @@ pub enum Action {
     /// runs again from the start.
     SetReplicationFactor { topic: String, replication_factor: u32 },
     Dismiss,
+    /// `?`: show or hide the keyboard help.
+    ToggleKeys,
+    /// Escape: close what is open (the keyboard help, a record's path, the notice).
+    Escape,
     /// Nothing (a key that does not concern the control).
     Noop,
     /// Show (or close) one record's path.
@@ -722,6 +729,16 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             true
         }
         Action::Noop => false,
+        Action::ToggleKeys => {
+            m.show_keys = !m.show_keys;
+            true
+        }
+        Action::Escape => {
+            m.show_keys = false;
+            m.record_path = None;
+            m.notice = None;
+            true
+        }
         Action::ShowRecord(r) => {
             m.record_path = r;
             true
