@@ -68,6 +68,23 @@ test("the charts show lag, throughput and stopped members over time", async (t) 
   await page.locator("#charts").screenshot({ path: "tests/e2e/output/charts.png" });
 });
 
+test("the sequence diagram draws the requests of the last seconds", async (t) => {
+  const { page, context, problems } = await openPage(browser, `${server.url}?lang=en`, { viewport: { width: 1280, height: 900 } });
+  problemLists.push(problems);
+  t.after(() => context.close());
+  await page.selectOption("#speed", { label: "20×" });
+  await page.waitForFunction(() => Number(document.querySelector("#sim-time")?.textContent.replace(" s", "")) > 8, null, { timeout: 20_000 });
+  if (/Pause/.test(await page.locator("#play").innerText())) await page.click("#play");
+  await page.click("#sequence summary");
+  await page.locator("#sequence svg.seq").waitFor();
+  const labels = await page.locator("#sequence .seq-msg text").allTextContents();
+  assert.ok(labels.some((l) => /^Produce P\d/.test(l)), labels.join(" | "));
+  assert.ok(labels.some((l) => /^Fetch P\d/.test(l)), labels.join(" | "));
+  const lanes = await page.locator("#sequence .seq-lane text").allTextContents();
+  assert.ok(lanes.some((l) => l.startsWith("Producer1")) && lanes.some((l) => /^B\d$/.test(l)), lanes.join(" "));
+  await page.locator("#sequence").screenshot({ path: "tests/e2e/output/sequence.png" });
+});
+
 test("no console errors, page errors or CSP violations", () => {
   for (const problems of problemLists) assert.deepEqual(problems(), []);
 });

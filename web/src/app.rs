@@ -1,7 +1,7 @@
 //! The root component: owns the state and the animation timer, lays out the panels.
 
 use crate::i18n::{self, Lang};
-use crate::panels::{Brokers, Charts, ComparePanel, RecordPathPanel, SharePanel, Controls, EventLog, Groups, Guarantees, Producers, ScenarioPanel, TopicView, Wire, WireSide};
+use crate::panels::{Brokers, Charts, SequenceDiagram, ComparePanel, RecordPathPanel, SharePanel, Controls, EventLog, Groups, Guarantees, Producers, ScenarioPanel, TopicView, Wire, WireSide};
 use crate::state::{Action, AppState, Notice, SharedFrom, TICK_MS};
 use gloo_timers::callback::Interval;
 use std::rc::Rc;
@@ -117,6 +117,18 @@ pub fn App() -> Html {
     let events = Rc::new(crate::view::filtered_events(&model.sim, category, &entity, 60, 5000));
     let selected = model.selected;
     let show_keys = model.show_keys;
+    let show_sequence = model.show_sequence;
+    // The sequence diagram's window: 2 s up to now, or around the selected event.
+    let seq_end = selected
+        .and_then(|seq| model.sim.trace().events().find(|e| e.seq == seq))
+        .map(|e| e.time.ms() + 1_000)
+        .unwrap_or_else(|| model.sim.now().ms());
+    let seq_window = (seq_end.saturating_sub(2_000), seq_end);
+    let seq_messages = Rc::new(if model.show_sequence {
+        crate::sequence::messages(&model.sim, seq_window.0, seq_window.1, 80)
+    } else {
+        Vec::new()
+    });
     let chart_samples = Rc::new(model.series.samples.iter().cloned().collect::<Vec<_>>());
     let record_path = model.record_path.map(|r| Rc::new(kafka_sandbox_core::provenance::path(&model.sim, r)));
     let record_partitions = record_path.as_ref().and_then(|p| {
@@ -211,6 +223,8 @@ pub fn App() -> Html {
             </section>
             <Brokers {lang} snap={snap.clone()} dispatch={dispatch.clone()} />
             <Charts {lang} samples={chart_samples} />
+            <SequenceDiagram {lang} window={seq_window} messages={seq_messages} open={show_sequence}
+                on_toggle={dispatch.reform(Action::ShowSequence)} />
             <ComparePanel {lang} snap={snap.clone()} result={comparison} dispatch={dispatch.clone()} />
             <div class="bottom">
                 <EventLog {lang} {events} {category} {entity} {selected} dispatch={dispatch.clone()} />

@@ -164,6 +164,9 @@ msgs! {
     KEY_ENTER = "按下当前控件；在记录上打开它的路径", "Press the focused control; on a record, open its path";
     KEY_HELP = "显示或隐藏这个帮助", "Show or hide this help";
     KEY_ESC = "关闭帮助、记录路径和提示", "Close the help, a record's path and the notice";
+    SEQUENCE = "时序图", "Sequence diagram";
+    SEQ_HINT = "最近 2 秒（或所选事件前后）的请求与响应：Produce、确认、follower 和消费者的 Fetch、JoinGroup、SyncGroup、心跳、OffsetCommit", "Requests and answers of the last 2 s (or around the selected event): Produce, acks, follower and consumer Fetch, JoinGroup, SyncGroup, heartbeats, OffsetCommit";
+    SEQ_EMPTY = "这段时间里没有消息", "No messages in this window";
     COMPARE_TITLE = "对比：eager、cooperative 与 KIP-848", "Compare: eager, cooperative and KIP-848";
     COMPARE_HINT = "用同一个种子把当前场景运行三次：组分别使用 eager range、cooperative-sticky（KIP-429）和 group.protocol=consumer（KIP-848，uniform），在当前时刻做同一个成员变化，比较谁停止消费、停了多久。", "Runs the current scenario three times with the same seed — the group under eager range, cooperative-sticky (KIP-429) and group.protocol=consumer (KIP-848, uniform) — makes the same membership change now, and compares who stops consuming and for how long.";
     COMPARE_RUN = "对比", "Compare";

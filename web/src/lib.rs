@@ -9,6 +9,7 @@
 mod app;
 mod browser;
 pub mod charts;
+pub mod sequence;
 pub mod i18n;
 pub mod panels;
 pub mod state;

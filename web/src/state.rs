@@ -61,6 +61,8 @@ pub struct Model {
     pub selected: Option<u64>,
     /// Lag, throughput and stopped members over time, for the charts.
     pub series: crate::charts::Series,
+    /// The sequence diagram is open.
+    pub show_sequence: bool,
     /// The keyboard help is open.
     pub show_keys: bool,
     /// The record whose path is shown.
@@ -125,6 +127,7 @@ impl Model {
             series: Default::default(),
             record_path: None,
             show_keys: false,
+            show_sequence: false,
             event_filter: Default::default(),
             selected: None,
             dirty: false,
@@ -314,6 +317,8 @@ pub enum Action {
     /// runs again from the start.
     SetReplicationFactor { topic: String, replication_factor: u32 },
     Dismiss,
+    /// The sequence diagram opens or closes.
+    ShowSequence(bool),
     /// `?`: show or hide the keyboard help.
     ToggleKeys,
     /// Escape: close what is open (the keyboard help, a record's path, the notice).
@@ -729,6 +734,10 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             true
         }
         Action::Noop => false,
+        Action::ShowSequence(open) => {
+            m.show_sequence = open;
+            true
+        }
         Action::ToggleKeys => {
             m.show_keys = !m.show_keys;
             true
