@@ -83,6 +83,60 @@ pub struct Comparison {
     pub runs: Vec<ProtocolRun>,
 }
 
+/// What a run has cost so far, for comparing two branches of one run.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// Records acknowledged to a producer and then lost.
+    pub acked_lost: u64,
+    /// Records lost in leader changes (acknowledged or not).
+    pub records_lost: u64,
+    /// Per group: records processed twice, records committed past unprocessed.
+    pub duplicates: u64,
+    pub unprocessed: u64,
+    /// Time members could not consume because of rebalances, summed.
+    pub rebalance_pause_ms: u64,
+    /// Consumer lag summed over groups and partitions (HW − committed).
+    pub lag: u64,
+    /// Records delivered to consumers, and acknowledged to producers.
+    pub delivered: u64,
+    pub acked: u64,
+}
+
+/// The outcome of a run as it stands.
+pub fn outcome(sim: &crate::sim::Sim) -> Outcome {
+    let mut o = Outcome::default();
+    for e in sim.trace().events() {
+        match &e.kind {
+            EventKind::RecordsLost { records, .. } => o.records_lost += records.len() as u64,
+            EventKind::RecordAcked { .. } => o.acked += 1,
+            _ => {}
+        }
+    }
+    o.acked_lost = sim.monitors().findings().iter().filter(|f| matches!(f.kind, crate::monitor::FindingKind::AcknowledgedRecordLost { .. })).map(|f| f.records.len() as u64).sum();
+    for g in sim.groups() {
+        o.duplicates += g.duplicates;
+        o.unprocessed += g.lost_records();
+        // Pauses still under way count up to now (a crashed member's, say).
+        let now = sim.now().ms();
+        o.rebalance_pause_ms += g
+            .members
+            .iter()
+            .map(|m| m.rebalance_pause_ms + m.paused_since.map(|s| now.saturating_sub(s.ms())).unwrap_or(0))
+            .sum::<u64>();
+        o.delivered += g.members.iter().map(|m| m.received_total()).sum::<u64>();
+        for t in &g.topics {
+            let Some(topic) = sim.topic(t) else { continue };
+            for (p, part) in topic.partitions.iter().enumerate() {
+                let Some(log) = part.leader_log() else { continue };
+                let tp = crate::record::TopicPartition::new(t.clone(), p as u32);
+                let c = g.committed.get(&tp).copied().unwrap_or(log.log_start_offset());
+                o.lag += log.high_watermark().saturating_sub(c);
+            }
+        }
+    }
+    o
+}
+
 /// The longest window a comparison may cover (simulated time).
 pub const MAX_WINDOW_MS: u64 = 600_000;
 
@@ -253,5 +307,31 @@ mod tests {
         assert!(e.contains("window"), "{e}");
         let e = compare_protocols(&s, &group, &Change::Crash { client_id: "ghost".into() }, SimTime(1), 1000).unwrap_err();
         assert!(!e.is_empty());
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
+mod outcome_tests {
+    use super::*;
+    use crate::command::Command;
+
+    /// A crash in one branch shows in its outcome and not in the untouched fork.
+    #[test]
+    fn a_fork_without_the_crash_differs_where_the_crash_matters() {
+        let scenario = crate::scenario::default_scenario();
+        let mut run = scenario.build().unwrap();
+        run.run_until(SimTime(8_000));
+        let mut fork = run.clone();
+        let group = run.groups().next().unwrap().id.clone();
+        run.apply(Command::CrashMember { group, client_id: "Consumer2".into() }).unwrap();
+        run.run_until(SimTime(17_000));
+        fork.run_until(SimTime(17_000));
+        let (a, b) = (outcome(&run), outcome(&fork));
+        assert!(a.delivered < b.delivered, "{a:?} {b:?}");
+        assert!(a.lag > b.lag);
+        assert!(a.rebalance_pause_ms >= 8_000, "the crashed member has not consumed since 8 s: {a:?}");
+        assert_eq!(b.rebalance_pause_ms, 0);
+        assert_eq!((a.acked, a.acked_lost), (b.acked, b.acked_lost));
     }
 }

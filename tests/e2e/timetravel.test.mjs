@@ -160,6 +160,30 @@ test("keyboard only: ? lists the keys, Tab reaches the controls, Enter presses t
   assert.deepEqual(unnamed, []);
 });
 
+test("fork, change something, and compare the two branches", async (t) => {
+  const page = await open(t);
+  await page.selectOption("#speed", { label: "20×" });
+  await page.click("#play");
+  await page.waitForFunction(() => Number(document.querySelector("#sim-time")?.textContent.replace(" s", "")) > 7.5, null, { timeout: 20_000 });
+  await page.click("#play");
+  await page.click("#fork-here");
+  await page.locator("#fork").waitFor();
+  // In this branch a consumer crashes; the fork goes on without the crash.
+  await page.locator('[data-group="ConsumerGroup01"] [data-client="Consumer2"] .crash-member').click();
+  await page.click("#play");
+  await page.waitForFunction(() => Number(document.querySelector("#sim-time")?.textContent.replace(" s", "")) > 15, null, { timeout: 20_000 });
+  await page.click("#play");
+  const delivered = page.locator("#fork tr.o-6");
+  assert.match(await delivered.getAttribute("class"), /differs/);
+  const [mine, theirs] = (await delivered.locator("td").allInnerTexts()).map(Number);
+  assert.ok(mine < theirs, `this run delivered ${mine}, the fork ${theirs}`);
+  // Rows that are the same are not marked.
+  assert.doesNotMatch(await page.locator("#fork tr.o-0").getAttribute("class"), /differs/);
+  await page.locator("#fork").screenshot({ path: "tests/e2e/output/fork.png" });
+  await page.click("#fork-close");
+  assert.equal(await page.locator("#fork").count(), 0);
+});
+
 test("no console errors, page errors or CSP violations", () => {
   for (const problems of problemLists) assert.deepEqual(problems(), []);
 });

@@ -1,7 +1,7 @@
 //! The root component: owns the state and the animation timer, lays out the panels.
 
 use crate::i18n::{self, Lang};
-use crate::panels::{Brokers, Charts, SequenceDiagram, ComparePanel, RecordPathPanel, SharePanel, Controls, EventLog, Groups, Guarantees, Producers, ScenarioPanel, TopicView, Wire, WireSide};
+use crate::panels::{Brokers, Charts, ForkPanel, SequenceDiagram, ComparePanel, RecordPathPanel, SharePanel, Controls, EventLog, Groups, Guarantees, Producers, ScenarioPanel, TopicView, Wire, WireSide};
 use crate::state::{Action, AppState, Notice, SharedFrom, TICK_MS};
 use gloo_timers::callback::Interval;
 use std::rc::Rc;
@@ -118,6 +118,9 @@ pub fn App() -> Html {
     let selected = model.selected;
     let show_keys = model.show_keys;
     let show_sequence = model.show_sequence;
+    let fork_view = model.fork.as_ref().map(|f| {
+        (f.at_ms, kafka_sandbox_core::compare::outcome(&model.sim), kafka_sandbox_core::compare::outcome(&f.sim))
+    });
     // The sequence diagram's window: 2 s up to now, or around the selected event.
     let seq_end = selected
         .and_then(|seq| model.sim.trace().events().find(|e| e.seq == seq))
@@ -210,6 +213,9 @@ pub fn App() -> Html {
                         <dt><kbd>{ "Esc" }</kbd></dt><dd>{ i18n::KEY_ESC.get(lang) }</dd>
                     </dl>
                 </div>
+            }
+            if let Some((at_ms, this, fork)) = fork_view {
+                <ForkPanel {lang} {at_ms} now_ms={snap.now.ms()} {this} {fork} dispatch={dispatch.clone()} />
             }
             if let Some(path) = record_path {
                 <RecordPathPanel {lang} {path} partitions={record_partitions} dispatch={dispatch.clone()} />

@@ -167,6 +167,20 @@ msgs! {
     SEQUENCE = "时序图", "Sequence diagram";
     SEQ_HINT = "最近 2 秒（或所选事件前后）的请求与响应：Produce、确认、follower 和消费者的 Fetch、JoinGroup、SyncGroup、心跳、OffsetCommit", "Requests and answers of the last 2 s (or around the selected event): Produce, acks, follower and consumer Fetch, JoinGroup, SyncGroup, heartbeats, OffsetCommit";
     SEQ_EMPTY = "这段时间里没有消息", "No messages in this window";
+    FORK = "⑂ 分叉", "⑂ Fork";
+    FORK_HINT = "在此刻复制这次运行：副本不做任何改变继续运行，你在原运行中改变设置、制造故障，然后并排比较结果", "Copy the run at this moment: the copy goes on unchanged while you change settings or cause faults in the run, then compare the two side by side";
+    FORK_TITLE = "分叉比较", "Fork comparison";
+    FORK_CLOSE = "关闭分叉", "Close fork";
+    FORK_THIS = "这次运行（你的改变）", "This run (your changes)";
+    FORK_COPY = "分叉（不变）", "Fork (unchanged)";
+    OUT_ACKED_LOST = "已确认却丢失的记录", "acknowledged records lost";
+    OUT_RECORDS_LOST = "leader 变更中丢失的记录", "records lost in leader changes";
+    OUT_DUPLICATES = "重复处理", "processed twice";
+    OUT_UNPROCESSED = "已提交但未处理", "committed but never processed";
+    OUT_PAUSE = "因再均衡停止消费的时长", "time unable to consume (rebalances)";
+    OUT_LAG = "消费延迟合计", "consumer lag, total";
+    OUT_DELIVERED = "交给消费者的记录", "records delivered to consumers";
+    OUT_ACKED = "已确认的记录", "records acknowledged";
     COMPARE_TITLE = "对比：eager、cooperative 与 KIP-848", "Compare: eager, cooperative and KIP-848";
     COMPARE_HINT = "用同一个种子把当前场景运行三次：组分别使用 eager range、cooperative-sticky（KIP-429）和 group.protocol=consumer（KIP-848，uniform），在当前时刻做同一个成员变化，比较谁停止消费、停了多久。", "Runs the current scenario three times with the same seed — the group under eager range, cooperative-sticky (KIP-429) and group.protocol=consumer (KIP-848, uniform) — makes the same membership change now, and compares who stops consuming and for how long.";
     COMPARE_RUN = "对比", "Compare";
@@ -1219,6 +1233,14 @@ pub fn hop_line(lang: Lang, h: &kafka_sandbox_core::provenance::Hop, partitions:
         H::Deleted { broker, .. } => {
             if zh { format!("保留策略在 broker {broker} 上删除了包含它的日志段") } else { format!("retention deletes the segment holding it on broker {broker}") }
         }
+    }
+}
+
+pub fn forked(lang: Lang, at_ms: u64) -> String {
+    let at = seconds(at_ms);
+    match lang {
+        Lang::Zh => format!("已在 {at} 分叉：现在改变点什么（acks、分配策略、协议、崩溃），分叉比较会显示两条分支的差别"),
+        Lang::En => format!("Forked at {at}: now change something (acks, assignor, protocol, a crash) and the fork comparison shows how the two branches differ"),
     }
 }
 

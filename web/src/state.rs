@@ -61,6 +61,9 @@ pub struct Model {
     pub selected: Option<u64>,
     /// Lag, throughput and stopped members over time, for the charts.
     pub series: crate::charts::Series,
+    /// A fork: a copy of the run taken at some moment that goes on unchanged, for
+    /// comparing with what the learner does from there.
+    pub fork: Option<Fork>,
     /// The sequence diagram is open.
     pub show_sequence: bool,
     /// The keyboard help is open.
@@ -128,6 +131,7 @@ impl Model {
             record_path: None,
             show_keys: false,
             show_sequence: false,
+            fork: None,
             event_filter: Default::default(),
             selected: None,
             dirty: false,
@@ -149,6 +153,7 @@ impl Model {
 
     /// A new run starts: what was read from the old run's trace is forgotten.
     fn new_run(&mut self, sim: Sim) {
+        self.fork = None;
         self.series = Default::default();
         self.history = new_history(&sim);
         self.redo.clear();
@@ -160,6 +165,13 @@ impl Model {
         self.last_produce = None;
         self.carry_ms = 0.0;
     }
+}
+
+/// A copy of the run from `at_ms` on, with none of the learner's later changes.
+#[derive(Clone, Debug)]
+pub struct Fork {
+    pub at_ms: u64,
+    pub sim: Sim,
 }
 
 /// Where a shared run comes from.
@@ -317,6 +329,9 @@ pub enum Action {
     /// runs again from the start.
     SetReplicationFactor { topic: String, replication_factor: u32 },
     Dismiss,
+    /// Fork the run here (or drop the fork).
+    Fork,
+    CloseFork,
     /// The sequence diagram opens or closes.
     ShowSequence(bool),
     /// `?`: show or hide the keyboard help.
@@ -390,6 +405,12 @@ pub fn reduce_model(m: &mut Model, action: Action) -> bool {
     }
     m.reached = m.reached.max(m.sim.steps());
     m.series.observe(&m.sim);
+    // The fork keeps pace with the run (it never runs ahead, nor back).
+    if let Some(f) = m.fork.as_mut() {
+        if f.sim.now() < m.sim.now() {
+            f.sim.run_until_bounded(m.sim.now(), MAX_STEPS_PER_TICK.saturating_mul(4));
+        }
+    }
     if tick {
         m.ticks_since_save = m.ticks_since_save.saturating_add(1);
     } else {
@@ -734,6 +755,15 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             true
         }
         Action::Noop => false,
+        Action::Fork => {
+            m.fork = Some(Fork { at_ms: m.sim.now().ms(), sim: m.sim.clone() });
+            m.notice = Some(Notice::Info(i18n::forked(lang, m.sim.now().ms())));
+            true
+        }
+        Action::CloseFork => {
+            m.fork = None;
+            true
+        }
         Action::ShowSequence(open) => {
             m.show_sequence = open;
             true

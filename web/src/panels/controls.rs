@@ -26,6 +26,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
     let toggle = p.dispatch.reform(|_| Action::TogglePlay);
     let step = p.dispatch.reform(|_| Action::Step);
     let back = p.dispatch.reform(|_| Action::StepBack);
+    let fork = p.dispatch.reform(|_| Action::Fork);
     let scrub = p.dispatch.reform(|e: Event| {
         let v = e.target_unchecked_into::<web_sys::HtmlInputElement>().value().parse().unwrap_or(0);
         Action::GoTo(v)
@@ -44,6 +45,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
             <button id="step-back" title={i18n::BACK_HINT.get(lang)} disabled={p.steps == 0} onclick={back}>{ i18n::BACK.get(lang) }</button>
             <button id="step" title={i18n::STEP_HINT.get(lang)} onclick={step}>{ i18n::STEP.get(lang) }</button>
             <button id="reset" onclick={reset}>{ i18n::RESET.get(lang) }</button>
+            <button id="fork-here" title={i18n::FORK_HINT.get(lang)} onclick={fork}>{ i18n::FORK.get(lang) }</button>
             <label class="speed">
                 { i18n::SPEED.get(lang) }
                 <select id="speed" onchange={speed}>
