@@ -219,6 +219,70 @@ pub enum EventKind {
     },
 }
 
+impl EventKind {
+    /// The kind's name, as in the code (for filters; cheaper than `Debug`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            EventKind::RecordSent { .. } => "RecordSent",
+            EventKind::BatchSent { .. } => "BatchSent",
+            EventKind::RecordAppended { .. } => "RecordAppended",
+            EventKind::RecordAcked { .. } => "RecordAcked",
+            EventKind::ProduceFailed { .. } => "ProduceFailed",
+            EventKind::DuplicateIgnored { .. } => "DuplicateIgnored",
+            EventKind::BrokerCrashed { .. } => "BrokerCrashed",
+            EventKind::BrokerRestarted { .. } => "BrokerRestarted",
+            EventKind::BrokerIsolated { .. } => "BrokerIsolated",
+            EventKind::BrokerHealed { .. } => "BrokerHealed",
+            EventKind::BrokerSlowed { .. } => "BrokerSlowed",
+            EventKind::BrokerFenced { .. } => "BrokerFenced",
+            EventKind::BrokerUnfenced { .. } => "BrokerUnfenced",
+            EventKind::LeaderElected { .. } => "LeaderElected",
+            EventKind::IsrShrunk { .. } => "IsrShrunk",
+            EventKind::IsrExpanded { .. } => "IsrExpanded",
+            EventKind::ReplicaFetched { .. } => "ReplicaFetched",
+            EventKind::HighWatermarkAdvanced { .. } => "HighWatermarkAdvanced",
+            EventKind::RecordsTruncated { .. } => "RecordsTruncated",
+            EventKind::RecordsLost { .. } => "RecordsLost",
+            EventKind::PartitionsAdded { .. } => "PartitionsAdded",
+            EventKind::MetadataChangeNoticed { .. } => "MetadataChangeNoticed",
+            EventKind::ConfigChanged { .. } => "ConfigChanged",
+            EventKind::GroupCreated { .. } => "GroupCreated",
+            EventKind::MemberJoined { .. } => "MemberJoined",
+            EventKind::MemberLeft { .. } => "MemberLeft",
+            EventKind::JoinGroupSent { .. } => "JoinGroupSent",
+            EventKind::MemberIdRequired { .. } => "MemberIdRequired",
+            EventKind::StaticMemberReplaced { .. } => "StaticMemberReplaced",
+            EventKind::RebalanceNoticed { .. } => "RebalanceNoticed",
+            EventKind::PartitionsRevoked { .. } => "PartitionsRevoked",
+            EventKind::JoinPhaseCompleted { .. } => "JoinPhaseCompleted",
+            EventKind::SyncGroupSent { .. } => "SyncGroupSent",
+            EventKind::CommitFailed { .. } => "CommitFailed",
+            EventKind::RecordProcessed { .. } => "RecordProcessed",
+            EventKind::MemberCrashed { .. } => "MemberCrashed",
+            EventKind::MemberRestarted { .. } => "MemberRestarted",
+            EventKind::MemberPaused { .. } => "MemberPaused",
+            EventKind::RebalanceStarted { .. } => "RebalanceStarted",
+            EventKind::PartitionsAssigned { .. } => "PartitionsAssigned",
+            EventKind::GroupStable { .. } => "GroupStable",
+            EventKind::PositionSet { .. } => "PositionSet",
+            EventKind::RecordDelivered { .. } => "RecordDelivered",
+            EventKind::PositionReset { .. } => "PositionReset",
+            EventKind::CommandRejected { .. } => "CommandRejected",
+            EventKind::OffsetsCommitted { .. } => "OffsetsCommitted",
+            EventKind::SegmentsDeleted { .. } => "SegmentsDeleted",
+            EventKind::ConsumerHeartbeatSent { .. } => "ConsumerHeartbeatSent",
+            EventKind::GroupEpochBumped { .. } => "GroupEpochBumped",
+            EventKind::TargetAssignmentComputed { .. } => "TargetAssignmentComputed",
+            EventKind::ConsumerFailed { .. } => "ConsumerFailed",
+            EventKind::Seeked { .. } => "Seeked",
+            EventKind::Subscribed { .. } => "Subscribed",
+            EventKind::AssignmentReconciled { .. } => "AssignmentReconciled",
+            EventKind::ConsumerGroupStable { .. } => "ConsumerGroupStable",
+            EventKind::MemberReconciling { .. } => "MemberReconciling",
+        }
+    }
+}
+
 /// Why a member left the group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -27,13 +27,13 @@ fn initial_lang() -> Lang {
 
 /// A style that outlines the members and brokers an event involves. Names come from
 /// scenarios, so every character outside [A-Za-z0-9_-] is escaped as CSS hex.
-fn highlight_css(kind: &kafka_sandbox_core::EventKind) -> String {
+fn highlight_css(sim: &kafka_sandbox_core::Sim, kind: &kafka_sandbox_core::EventKind) -> String {
     fn esc(s: &str) -> String {
         s.chars()
             .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c.to_string() } else { format!("\\{:x} ", c as u32) })
             .collect()
     }
-    let (clients, brokers) = crate::view::involved(kind);
+    let (clients, brokers) = crate::view::involved(sim, kind);
     let mut selectors: Vec<String> = clients.iter().map(|c| format!("[data-client=\"{}\"]", esc(c))).collect();
     selectors.extend(brokers.iter().map(|b| format!("[data-broker=\"{b}\"]")));
     if selectors.is_empty() {
@@ -114,7 +114,7 @@ pub fn App() -> Html {
     let lang = model.lang;
     let snap = Rc::new(model.sim.snapshot());
     let (category, entity) = model.event_filter.clone();
-    let events = Rc::new(crate::view::filtered_events(&model.sim, category, &entity, 60, 5000));
+    let events = Rc::new(crate::view::filtered_events(&model.sim, lang, category, &entity, 60, 5000));
     let selected = model.selected;
     let show_keys = model.show_keys;
     let show_sequence = model.show_sequence;
@@ -142,7 +142,7 @@ pub fn App() -> Html {
     });
     let highlight = selected
         .and_then(|seq| model.sim.trace().events().find(|e| e.seq == seq))
-        .map(|e| highlight_css(&e.kind))
+        .map(|e| highlight_css(&model.sim, &e.kind))
         .unwrap_or_default();
     // For screen readers: while paused, the newest event is read out after each step.
     let narration = if model.playing {

@@ -218,9 +218,7 @@ impl EventCategory {
 /// Which category an event falls in, by its kind's name (a kind added later falls under
 /// "group" until it is listed here).
 pub fn event_category(kind: &kafka_sandbox_core::EventKind) -> EventCategory {
-    let name = format!("{kind:?}");
-    let name = name.split([' ', '{', '(']).next().unwrap_or_default();
-    match name {
+    match kind.name() {
         "RecordSent" | "BatchSent" | "RecordAppended" | "RecordAcked" | "ProduceFailed" | "DuplicateIgnored" => EventCategory::Produce,
         "BrokerCrashed" | "BrokerRestarted" | "BrokerIsolated" | "BrokerHealed" | "BrokerSlowed" | "BrokerFenced" | "BrokerUnfenced"
         | "RecordsLost" | "MemberCrashed" | "MemberRestarted" | "ConsumerFailed" => EventCategory::Fault,
@@ -233,9 +231,11 @@ pub fn event_category(kind: &kafka_sandbox_core::EventKind) -> EventCategory {
     }
 }
 
-/// The events shown by the log: the newest `max` of the last `window` that match.
+/// The events shown by the log: the newest `max` of the last `window` that match. The
+/// text filter matches the sentence the learner reads (in `lang`).
 pub fn filtered_events(
     sim: &kafka_sandbox_core::Sim,
+    lang: crate::i18n::Lang,
     category: EventCategory,
     entity: &str,
     max: usize,
@@ -247,37 +247,29 @@ pub fn filtered_events(
         .into_iter()
         .rev()
         .filter(|e| category == EventCategory::All || event_category(&e.kind) == category)
-        .filter(|e| entity.is_empty() || format!("{:?}", e.kind).to_lowercase().contains(&entity))
+        .filter(|e| entity.is_empty() || crate::i18n::event_line(lang, &e.kind).to_lowercase().contains(&entity))
         .take(max)
         .collect();
     out.reverse();
     out
 }
 
-/// Who an event involves: client ids and brokers (for highlighting them on the page).
-pub fn involved(kind: &kafka_sandbox_core::EventKind) -> (Vec<String>, Vec<u32>) {
-    let text = format!("{kind:?}");
-    let mut clients = Vec::new();
-    let mut brokers = Vec::new();
-    for key in ["client_id: \"", "producer: \""] {
-        let mut rest = text.as_str();
-        while let Some(i) = rest.find(key) {
-            rest = &rest[i + key.len()..];
-            if let Some(end) = rest.find('"') {
-                clients.push(rest[..end].to_string());
-            }
-        }
-    }
-    for key in ["broker: ", "follower: ", "leader: Some(", "leader: "] {
-        let mut rest = text.as_str();
-        while let Some(i) = rest.find(key) {
-            rest = &rest[i + key.len()..];
-            let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-            if let Ok(b) = digits.parse() {
-                brokers.push(b);
-            }
-        }
-    }
+/// Who an event involves, among the run's consumers and brokers: those its (English)
+/// sentence names.
+pub fn involved(sim: &kafka_sandbox_core::Sim, kind: &kafka_sandbox_core::EventKind) -> (Vec<String>, Vec<u32>) {
+    let text = crate::i18n::event_line(crate::i18n::Lang::En, kind);
+    let words: Vec<&str> = text.split(|c: char| !(c.is_alphanumeric() || c == '-' || c == '_' || c == '.')).collect();
+    let mut clients: Vec<String> = sim
+        .groups()
+        .flat_map(|g| g.members.iter().map(|m| m.client_id.clone()))
+        .chain(sim.producers().map(|p| p.name.clone()))
+        .filter(|c| words.contains(&c.as_str()))
+        .collect();
+    let mut brokers: Vec<u32> = words
+        .windows(2)
+        .filter(|w| w[0].eq_ignore_ascii_case("broker"))
+        .filter_map(|w| w[1].parse().ok())
+        .collect();
     clients.sort();
     clients.dedup();
     brokers.sort_unstable();
@@ -294,7 +286,6 @@ mod event_filter_tests {
     fn categories_and_involvement() {
         let crash = E::MemberCrashed { group: "g".into(), client_id: "c1".into() };
         assert_eq!(event_category(&crash), EventCategory::Fault);
-        assert_eq!(involved(&crash).0, vec!["c1".to_string()]);
         let commit = E::OffsetsCommitted { group: "g".into(), client_id: "c2".into(), offsets: vec![] };
         assert_eq!(event_category(&commit), EventCategory::Consume);
         let join = E::JoinGroupSent { group: "g".into(), client_id: "c3".into(), member_id: String::new(), generation: -1 };
@@ -308,10 +299,15 @@ mod event_filter_tests {
         let scenario = kafka_sandbox_core::scenario::default_scenario();
         let mut sim = scenario.build().expect("builds");
         sim.run_until(kafka_sandbox_core::SimTime(20_000));
-        let mine = filtered_events(&sim, EventCategory::All, "Consumer2", 30, 5000);
+        let en = crate::i18n::Lang::En;
+        let mine = filtered_events(&sim, en, EventCategory::All, "Consumer2", 30, 5000);
         assert!(!mine.is_empty());
-        assert!(mine.iter().all(|e| format!("{:?}", e.kind).contains("Consumer2")));
-        let groups = filtered_events(&sim, EventCategory::Group, "", 30, 5000);
+        assert!(mine.iter().all(|e| crate::i18n::event_line(en, &e.kind).contains("Consumer2")));
+        let crash = E::MemberCrashed { group: "ConsumerGroup01".into(), client_id: "Consumer2".into() };
+        assert_eq!(involved(&sim, &crash), (vec!["Consumer2".to_string()], vec![]));
+        let fenced = E::BrokerFenced { broker: 2 };
+        assert_eq!(involved(&sim, &fenced).1, vec![2]);
+        let groups = filtered_events(&sim, en, EventCategory::Group, "", 30, 5000);
         assert!(groups.iter().all(|e| event_category(&e.kind) == EventCategory::Group));
         assert!(groups.windows(2).all(|w| w[0].seq < w[1].seq), "oldest first");
     }
