@@ -44,8 +44,13 @@ where
     let mut runner = TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &key));
     let ran = AtomicU64::new(0);
     let start = Instant::now();
+    // Long runs say how far they are, every tenth of the way.
+    let every = u64::from(cases / 10).max(100_000);
     let result = runner.run(&strategy, |v| {
-        ran.fetch_add(1, Ordering::Relaxed);
+        let n = ran.fetch_add(1, Ordering::Relaxed) + 1;
+        if n % every == 0 {
+            eprintln!("fuzz {name}: {n} of {cases} inputs, {:.0} s", start.elapsed().as_secs_f64());
+        }
         test(v)
     });
     let ran = ran.into_inner();
