@@ -28,7 +28,7 @@ const KAFKA = new Set(
    batch size retention bytes segment committed uncommitted commit reset group instance protocol assignor strategy
    interval timeout session request delivery timestamp createtime logappendtime unclean election insync replicas replica
    lag fetch wait processing per mode before after events event
-   english duplicates lost`.split(/\s+/),
+   english duplicates lost produce fetch`.split(/\s+/),
 );
 
 test("the language toggle leaves no English label behind", async (t) => {
