@@ -91,7 +91,7 @@ fn main() {
                 println!("{strategy}: error {fresh:?}");
                 continue;
             };
-            row(strategy, partitions, n_members, "fresh", best, median, &fresh.assignment, None);
+            row(strategy, partitions, n_members, "fresh", best, median, &fresh.assignment, None, true);
 
             // One member leaves (the middle one, by id); the others rejoin with what they
             // own, from generation 1.
@@ -120,12 +120,78 @@ fn main() {
                 .iter()
                 .filter(|(p, owner)| now.get(p) != Some(owner))
                 .count();
-            row(strategy, partitions, n_members - 1, "leave", best, median, &after.assignment, Some(moved));
+            row(strategy, partitions, n_members - 1, "leave", best, median, &after.assignment, Some(moved), true);
         }
         println!();
     }
     println!("moved: partitions whose owner differs from the fresh assignment (cooperative-sticky withholds");
     println!("those that change owner in this first round, so they count as moved).");
+    println!();
+    general_path(budget);
+}
+
+/// Unequal subscriptions take the sticky assignors' general path
+/// (`GeneralAssignmentBuilder`): two topics of half the partitions each; even members
+/// subscribe to both, odd ones to the first only. No kafka-python anchor for this shape.
+fn general_path(budget: Duration) {
+    println!("sticky general path (unequal subscriptions: two topics, even members subscribe to both, odd to one;");
+    println!("no kafka-python anchor for this shape)");
+    for &(partitions, n_members) in &[(2_000u32, 100usize), (10_000, 1_000)] {
+        let topics: BTreeMap<String, u32> =
+            [("left".to_string(), partitions / 2), ("right".to_string(), partitions / 2)].into();
+        let subs: Vec<Subscription> = (0..n_members)
+            .map(|i| {
+                let id = format!("consumer-{i:04}");
+                if i % 2 == 0 {
+                    Subscription::new(&id, &["left", "right"])
+                } else {
+                    Subscription::new(&id, &["left"])
+                }
+            })
+            .collect();
+        for strategy in [Strategy::Sticky, Strategy::CooperativeSticky] {
+            let (best, median, fresh) = time(3, budget, || assign(strategy, &topics, &subs));
+            let Ok(fresh) = fresh else {
+                println!("{strategy}: error {fresh:?}");
+                continue;
+            };
+            row(strategy, partitions, n_members, "fresh", best, median, &fresh.assignment, None, false);
+            let leaver = format!("consumer-{:04}", n_members / 2);
+            let rest: Vec<Subscription> = subs
+                .iter()
+                .filter(|m| m.member_id != leaver)
+                .map(|m| {
+                    let mut m = m.clone();
+                    m.owned = fresh.assignment[&m.member_id]
+                        .iter()
+                        .flat_map(|(t, ps)| ps.iter().map(move |p| (t.clone(), *p)))
+                        .collect();
+                    m.generation = Some(1);
+                    m
+                })
+                .collect();
+            let (best, median, after) = time(3, budget, || assign(strategy, &topics, &rest));
+            let Ok(after) = after else {
+                println!("{strategy}: error {after:?}");
+                continue;
+            };
+            let moved = count_moved(&fresh.assignment, &after.assignment);
+            row(strategy, partitions, n_members - 1, "leave", best, median, &after.assignment, Some(moved), false);
+        }
+    }
+}
+
+/// Partitions (of any topic) whose owner differs between two assignments.
+fn count_moved(before: &Assignment, after: &Assignment) -> usize {
+    let owners = |a: &Assignment| -> BTreeMap<(String, u32), String> {
+        a.iter()
+            .flat_map(|(m, topics)| {
+                topics.iter().flat_map(move |(t, ps)| ps.iter().map(move |p| ((t.clone(), *p), m.clone())))
+            })
+            .collect()
+    };
+    let (b, a) = (owners(before), owners(after));
+    b.iter().filter(|(tp, m)| a.get(*tp) != Some(*m)).count()
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -138,10 +204,11 @@ fn row(
     median: Duration,
     assignment: &Assignment,
     moved: Option<usize>,
+    anchored: bool,
 ) {
     let (min, max) = spread(assignment);
     let versus = match anchor(strategy) {
-        Some((reference, target)) if partitions == 10_000 => {
+        Some((reference, target)) if anchored && partitions == 10_000 => {
             let speedup = reference.as_secs_f64() / median.as_secs_f64();
             format!(
                 "{speedup:.0}x faster than {} ms (target >= {target:.0}x: {})",
@@ -164,3 +231,4 @@ fn row(
         versus
     );
 }
+
