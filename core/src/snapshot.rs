@@ -197,9 +197,9 @@ pub struct MemberView {
     pub target: Vec<TopicPartition>,
 }
 
-fn record_views(log: &PartitionLog) -> Vec<RecordView> {
+fn record_views(log: &PartitionLog, shown: usize) -> Vec<RecordView> {
     let recs = log.records();
-    let from = recs.len().saturating_sub(RECORDS_SHOWN);
+    let from = recs.len().saturating_sub(shown);
     recs[from..]
         .iter()
         .map(|r| RecordView {
@@ -224,6 +224,13 @@ pub const LOST_KEPT: usize = 200;
 impl Sim {
     /// An owned picture of the whole world now.
     pub fn snapshot(&self) -> Snapshot {
+        self.snapshot_with(RECORDS_SHOWN)
+    }
+
+    /// The same, with at most `records_shown` records per log (a large cluster's page
+    /// draws fewer per partition).
+    pub fn snapshot_with(&self, records_shown: usize) -> Snapshot {
+        let records_shown = records_shown.min(RECORDS_SHOWN);
         Snapshot {
             now: self.now(),
             seed: self.seed(),
@@ -258,7 +265,7 @@ impl Sim {
                                 log_start_offset: log.log_start_offset(),
                                 log_end_offset: log.log_end_offset(),
                                 high_watermark: log.high_watermark(),
-                                records: record_views(log),
+                                records: record_views(log, records_shown),
                                 replica_logs: part
                                     .replicas
                                     .iter()
@@ -270,7 +277,7 @@ impl Sim {
                                             in_isr: part.isr.contains(b),
                                             log_end_offset: l.log_end_offset(),
                                             high_watermark: l.high_watermark(),
-                                            records: record_views(l),
+                                            records: record_views(l, records_shown),
                                         })
                                     })
                                     .collect(),

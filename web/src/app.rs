@@ -42,6 +42,9 @@ fn highlight_css(sim: &kafka_sandbox_core::Sim, kind: &kafka_sandbox_core::Event
     format!("{} {{ outline: 3px solid var(--accent, #2b6cb0); outline-offset: 2px; }}", selectors.join(", "))
 }
 
+/// Above this many partitions, each log shows only its newest few records.
+const LARGE_PARTITIONS: usize = 48;
+
 /// Newest guarantee findings listed.
 const GUARANTEE_ROWS: usize = 50;
 
@@ -112,7 +115,9 @@ pub fn App() -> Html {
         return html! { <main id="app-root" class="app" /> };
     };
     let lang = model.lang;
-    let snap = Rc::new(model.sim.snapshot());
+    // A large cluster draws fewer records per partition: the page stays responsive.
+    let partitions: usize = model.sim.topics().map(|t| t.partition_count() as usize).sum();
+    let snap = Rc::new(model.sim.snapshot_with(if partitions > LARGE_PARTITIONS { 8 } else { usize::MAX }));
     let (category, entity) = model.event_filter.clone();
     let events = Rc::new(crate::view::filtered_events(&model.sim, lang, category, &entity, 60, 5000));
     let selected = model.selected;
