@@ -78,6 +78,9 @@ pub fn App() -> Html {
                 if let Some(text) = m.take_autosave() {
                     crate::browser::save_autosave(&text);
                 }
+                if let Some(text) = m.pending_download.take() {
+                    let _ = crate::browser::download("kafka-sandbox-run.json", &text);
+                }
                 crate::browser::save_lang(m.lang.code());
             }
         });
@@ -157,7 +160,7 @@ pub fn App() -> Html {
     };
     let notice = model.notice.clone();
     let last_produce = model.last_produce.clone();
-    let scenario_json = model.scenario.to_json_pretty();
+    let scenario_json = (*model.scenario_json()).clone();
     let scenario_key = model.scenario_key.clone();
     let playing = model.playing;
     let speed = model.speed;
@@ -166,7 +169,6 @@ pub fn App() -> Html {
     let group_logs = Rc::new(model.groups.all());
     let comparison = model.comparison.clone();
     let share_link = model.share_link.as_ref().map(|t| format!("{}#{t}", crate::browser::base_url()));
-    let save_text = Rc::new(kafka_sandbox_core::share::to_json_pretty(&model.shared()));
     let reached = model.reached.max(model.sim.steps());
     drop(model);
     let findings = Rc::new(crate::view::guarantee_rows(lang, &snap, GUARANTEE_ROWS));
@@ -183,7 +185,7 @@ pub fn App() -> Html {
                     <span class="subtitle">{ i18n::SUBTITLE.get(lang) }</span>
                 </div>
                 <ScenarioPanel {lang} current={scenario_key} json={scenario_json} dispatch={dispatch.clone()} />
-                <SharePanel {lang} link={share_link} dispatch={dispatch.clone()} save={save_text} />
+                <SharePanel {lang} link={share_link} dispatch={dispatch.clone()} />
                 <button id="lang-toggle" class="lang" onclick={toggle_lang}>{ i18n::LANG_SWITCH.get(lang) }</button>
             </header>
             <Controls {lang} {playing} {speed} now={snap.now} events={snap.events_total} steps={snap.steps} {reached} dispatch={dispatch.clone()} />

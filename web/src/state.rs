@@ -70,6 +70,11 @@ pub struct Model {
     pub show_keys: bool,
     /// The record whose path is shown.
     pub record_path: Option<kafka_sandbox_core::record::RecordId>,
+    /// A file the learner asked to save, waiting for the page to offer it.
+    pub pending_download: Option<String>,
+    /// The scenario's JSON and the scenario it was made from (made again only when the
+    /// scenario changes, not every frame).
+    scenario_json: std::cell::RefCell<Option<(Scenario, Rc<String>)>>,
     /// The share link made by the last "Share" click.
     pub share_link: Option<String>,
     /// Something worth autosaving happened since the last save; ticks since then.
@@ -127,6 +132,8 @@ impl Model {
             marks: Vec::new(),
             reached: 0,
             share_link: None,
+            pending_download: None,
+            scenario_json: Default::default(),
             series: Default::default(),
             record_path: None,
             show_keys: false,
@@ -186,6 +193,19 @@ pub enum SharedFrom {
 }
 
 impl Model {
+    /// The scenario as pretty JSON (cached until the scenario changes).
+    pub fn scenario_json(&self) -> Rc<String> {
+        let mut cache = self.scenario_json.borrow_mut();
+        if let Some((s, text)) = cache.as_ref() {
+            if *s == self.scenario {
+                return text.clone();
+            }
+        }
+        let text = Rc::new(self.scenario.to_json_pretty());
+        *cache = Some((self.scenario.clone(), text.clone()));
+        text
+    }
+
     /// The run as it stands: scenario, commands, step, commands still to come.
     pub fn shared(&self) -> kafka_sandbox_core::share::SharedRun {
         kafka_sandbox_core::share::SharedRun {
@@ -350,6 +370,8 @@ pub enum Action {
     OpenShared { text: String, from: SharedFrom },
     /// Make a share link for the run as it stands.
     Share,
+    /// Save the run as a file.
+    SaveFile,
     /// ⟲: back to the previous point the learner saw (replayed from a checkpoint).
     StepBack,
     /// The scrubber: to this step count of the run.
@@ -780,6 +802,10 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         }
         Action::ShowRecord(r) => {
             m.record_path = r;
+            true
+        }
+        Action::SaveFile => {
+            m.pending_download = Some(kafka_sandbox_core::share::to_json_pretty(&m.shared()));
             true
         }
         Action::Share => {

@@ -2,7 +2,6 @@
 
 use crate::i18n::{self, Lang};
 use crate::state::{Action, SharedFrom};
-use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -11,8 +10,6 @@ pub struct ShareProps {
     pub lang: Lang,
     /// The link made by the last Share click.
     pub link: Option<String>,
-    /// The run as a file's text (JSON).
-    pub save: Rc<String>,
     pub dispatch: Callback<Action>,
 }
 
@@ -20,12 +17,7 @@ pub struct ShareProps {
 pub fn SharePanel(p: &ShareProps) -> Html {
     let lang = p.lang;
     let share = p.dispatch.reform(|_| Action::Share);
-    let save = {
-        let text = p.save.clone();
-        Callback::from(move |_: MouseEvent| {
-            let _ = crate::browser::download("kafka-sandbox-run.json", &text);
-        })
-    };
+    let save = p.dispatch.reform(|_| Action::SaveFile);
     let open = {
         let dispatch = p.dispatch.clone();
         Callback::from(move |e: Event| {
