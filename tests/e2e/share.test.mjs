@@ -123,6 +123,24 @@ test("a run saved to a file opens again; a bad file changes nothing", async (t) 
   assert.equal(await view(page), mine);
 });
 
+test("the theme button switches light and dark and is remembered", async (t) => {
+  const { page } = await open(t);
+  const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await page.click("#theme-toggle");
+  await page.waitForFunction(() => document.documentElement.dataset.theme === "light");
+  const light = await bg();
+  await page.click("#theme-toggle");
+  await page.waitForFunction(() => document.documentElement.dataset.theme === "dark");
+  const dark = await bg();
+  assert.notEqual(light, dark);
+  await page.reload();
+  await page.waitForFunction(() => window.__started);
+  await page.waitForFunction(() => document.documentElement.dataset.theme === "dark");
+  assert.match(await page.locator("#theme-toggle").innerText(), /Dark/);
+  await page.click("#theme-toggle");
+  await page.waitForFunction(() => !document.documentElement.dataset.theme);
+});
+
 test("no console errors, page errors or CSP violations", () => {
   for (const problems of problemLists) assert.deepEqual(problems(), []);
 });

@@ -63,6 +63,11 @@ pub fn App() -> Html {
         // A share link in the address wins; otherwise the autosaved session comes back.
         let dispatcher = state.dispatcher();
         use_effect_with((), move |_| {
+            match crate::browser::load_theme().as_deref() {
+                Some("light") => dispatcher.dispatch(Action::SetTheme(Some("light"))),
+                Some("dark") => dispatcher.dispatch(Action::SetTheme(Some("dark"))),
+                _ => {}
+            }
             if let Some(text) = crate::browser::fragment() {
                 dispatcher.dispatch(Action::OpenShared { text, from: SharedFrom::Link });
             } else if let Some(text) = crate::browser::load_autosave() {
@@ -82,6 +87,7 @@ pub fn App() -> Html {
                     let _ = crate::browser::download("kafka-sandbox-run.json", &text);
                 }
                 crate::browser::save_lang(m.lang.code());
+                crate::browser::apply_theme(m.theme);
             }
         });
     }
@@ -125,6 +131,7 @@ pub fn App() -> Html {
     let events = Rc::new(crate::view::filtered_events(&model.sim, lang, category, &entity, 60, 5000));
     let selected = model.selected;
     let show_keys = model.show_keys;
+    let theme = model.theme;
     let show_sequence = model.show_sequence;
     let fork_view = model.fork.as_ref().map(|f| {
         (f.at_ms, kafka_sandbox_core::compare::outcome(&model.sim), kafka_sandbox_core::compare::outcome(&f.sim))
@@ -186,6 +193,9 @@ pub fn App() -> Html {
                 </div>
                 <ScenarioPanel {lang} current={scenario_key} json={scenario_json} dispatch={dispatch.clone()} />
                 <SharePanel {lang} link={share_link} dispatch={dispatch.clone()} />
+                <button id="theme-toggle" title={i18n::THEME_HINT.get(lang)} onclick={dispatch.reform(|_| Action::CycleTheme)}>
+                    { i18n::theme_label(lang, theme) }
+                </button>
                 <button id="lang-toggle" class="lang" onclick={toggle_lang}>{ i18n::LANG_SWITCH.get(lang) }</button>
             </header>
             <Controls {lang} {playing} {speed} now={snap.now} events={snap.events_total} steps={snap.steps} {reached} dispatch={dispatch.clone()} />

@@ -37,6 +37,32 @@ pub fn save_autosave(text: &str) {
     }
 }
 
+const THEME_KEY: &str = "kafka-sandbox.theme";
+
+/// The theme chosen earlier: "light", "dark", or nothing (follow the system).
+pub fn load_theme() -> Option<String> {
+    storage()?.get_item(THEME_KEY).ok().flatten()
+}
+
+/// Applies a theme to the page (and remembers it); `None` follows the system.
+pub fn apply_theme(theme: Option<&str>) {
+    let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) else { return };
+    match theme {
+        Some(t) => {
+            let _ = root.set_attribute("data-theme", t);
+        }
+        None => {
+            let _ = root.remove_attribute("data-theme");
+        }
+    }
+    if let Some(s) = storage() {
+        let _ = match theme {
+            Some(t) => s.set_item(THEME_KEY, t),
+            None => s.remove_item(THEME_KEY),
+        };
+    }
+}
+
 pub fn load_lang() -> Option<String> {
     storage()?.get_item(LANG_KEY).ok().flatten()
 }

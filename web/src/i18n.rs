@@ -181,6 +181,7 @@ msgs! {
     OUT_LAG = "消费延迟合计", "consumer lag, total";
     OUT_DELIVERED = "交给消费者的记录", "records delivered to consumers";
     OUT_ACKED = "已确认的记录", "records acknowledged";
+    THEME_HINT = "配色：跟随系统 → 浅色 → 深色", "Colours: follow the system → light → dark";
     COMPARE_TITLE = "对比：eager、cooperative 与 KIP-848", "Compare: eager, cooperative and KIP-848";
     COMPARE_HINT = "用同一个种子把当前场景运行三次：组分别使用 eager range、cooperative-sticky（KIP-429）和 group.protocol=consumer（KIP-848，uniform），在当前时刻做同一个成员变化，比较谁停止消费、停了多久。", "Runs the current scenario three times with the same seed — the group under eager range, cooperative-sticky (KIP-429) and group.protocol=consumer (KIP-848, uniform) — makes the same membership change now, and compares who stops consuming and for how long.";
     COMPARE_RUN = "对比", "Compare";
@@ -1241,6 +1242,17 @@ pub fn forked(lang: Lang, at_ms: u64) -> String {
     match lang {
         Lang::Zh => format!("已在 {at} 分叉：现在改变点什么（acks、分配策略、协议、崩溃），分叉比较会显示两条分支的差别"),
         Lang::En => format!("Forked at {at}: now change something (acks, assignor, protocol, a crash) and the fork comparison shows how the two branches differ"),
+    }
+}
+
+pub fn theme_label(lang: Lang, theme: Option<&str>) -> &'static str {
+    match (lang, theme) {
+        (Lang::Zh, Some("light")) => "☀ 浅色",
+        (Lang::Zh, Some("dark")) => "☾ 深色",
+        (Lang::Zh, _) => "◐ 跟随系统",
+        (Lang::En, Some("light")) => "☀ Light",
+        (Lang::En, Some("dark")) => "☾ Dark",
+        (Lang::En, _) => "◐ System",
     }
 }
 

@@ -66,6 +66,8 @@ pub struct Model {
     pub fork: Option<Fork>,
     /// The sequence diagram is open.
     pub show_sequence: bool,
+    /// The colour theme: None follows the system, else "light" or "dark".
+    pub theme: Option<&'static str>,
     /// The keyboard help is open.
     pub show_keys: bool,
     /// The record whose path is shown.
@@ -137,6 +139,7 @@ impl Model {
             series: Default::default(),
             record_path: None,
             show_keys: false,
+            theme: None,
             show_sequence: false,
             fork: None,
             event_filter: Default::default(),
@@ -354,6 +357,10 @@ pub enum Action {
     CloseFork,
     /// The sequence diagram opens or closes.
     ShowSequence(bool),
+    /// The theme button: system → light → dark → system.
+    CycleTheme,
+    /// The theme remembered from an earlier visit.
+    SetTheme(Option<&'static str>),
     /// `?`: show or hide the keyboard help.
     ToggleKeys,
     /// Escape: close what is open (the keyboard help, a record's path, the notice).
@@ -788,6 +795,18 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         }
         Action::ShowSequence(open) => {
             m.show_sequence = open;
+            true
+        }
+        Action::CycleTheme => {
+            m.theme = match m.theme {
+                None => Some("light"),
+                Some("light") => Some("dark"),
+                _ => None,
+            };
+            true
+        }
+        Action::SetTheme(t) => {
+            m.theme = t;
             true
         }
         Action::ToggleKeys => {
