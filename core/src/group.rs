@@ -404,54 +404,40 @@ impl Group {
     /// at-most-once commits or crashes), counted from where the group started reading.
     /// Records a live member is still processing are not lost (yet).
     pub fn lost_records(&self) -> u64 {
+        self.lost_offsets().count() as u64
+    }
+
+    /// Each lost record's partition and offset, partition by partition (at most a million
+    /// offsets looked at per partition).
+    fn lost_offsets(&self) -> impl Iterator<Item = (&TopicPartition, u64)> + '_ {
         let in_hand: std::collections::BTreeSet<(&TopicPartition, u64)> = self
             .members
             .iter()
             .filter(|m| m.phase != Phase::Crashed)
             .flat_map(|m| m.processing.iter().map(|d| (&d.tp, d.offset)))
             .collect();
-        let mut lost = 0;
-        for (tp, committed) in &self.committed {
+        self.committed.iter().flat_map(move |(tp, committed)| {
             let first = self.first_positions.get(tp).copied().unwrap_or(*committed);
             let seen = self.processed.get(tp);
             let span = committed.saturating_sub(first).min(1_000_000);
-            lost += (first..first + span)
-                .filter(|o| !seen.is_some_and(|s| s.contains(o)) && !in_hand.contains(&(tp, *o)))
-                .count() as u64;
-        }
-        lost
+            let in_hand = in_hand.clone();
+            (first..first + span).filter(move |o| !seen.is_some_and(|s| s.contains(o)) && !in_hand.contains(&(tp, *o))).map(move |o| (tp, o))
+        })
     }
 
     /// The lost records (at most `limit`), each with its cause.
     pub fn lost_details(&self, limit: usize) -> Vec<LostRecord> {
-        let in_hand: std::collections::BTreeSet<(&TopicPartition, u64)> = self
-            .members
-            .iter()
-            .filter(|m| m.phase != Phase::Crashed)
-            .flat_map(|m| m.processing.iter().map(|d| (&d.tp, d.offset)))
-            .collect();
         let mut out = Vec::new();
-        for (tp, committed) in &self.committed {
-            let first = self.first_positions.get(tp).copied().unwrap_or(*committed);
-            let seen = self.processed.get(tp);
-            let span = committed.saturating_sub(first).min(1_000_000);
-            for o in first..first + span {
-                if out.len() >= limit {
-                    return out;
-                }
-                if seen.is_some_and(|s| s.contains(&o)) || in_hand.contains(&(tp, o)) {
-                    continue;
-                }
-                let delivered = self
-                    .members
-                    .iter()
-                    .find_map(|m| m.received().find(|d| &d.tp == tp && d.offset == o).map(|d| (m.client_id.clone(), d.at)));
-                let cause = match delivered {
-                    Some((member, delivered_at)) => LostCause::CommittedBeforeProcessing { member, delivered_at },
-                    None => LostCause::NeverDelivered,
-                };
-                out.push(LostRecord { tp: tp.clone(), offset: o, cause });
-            }
+        for (tp, o) in self.lost_offsets().take(limit) {
+            let delivered = self
+                .members
+                .iter()
+                .find_map(|m| m.received().find(|d| &d.tp == tp && d.offset == o).map(|d| (m.client_id.clone(), d.at)));
+            let cause = match delivered {
+                Some((member, delivered_at)) => LostCause::CommittedBeforeProcessing { member, delivered_at },
+                None => LostCause::NeverDelivered,
+            };
+            out.push(LostRecord { tp: tp.clone(), offset: o, cause });
         }
         out
     }
