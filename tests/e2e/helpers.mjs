@@ -185,3 +185,76 @@ export async function startApp(options = {}) {
     throw err;
   }
 }
+
+/**
+ * One test file's browser: serves dist/ and launches Chromium before its tests, closes
+ * both after, and checks (assertNoProblems) that no page of the file had console errors, page
+ * errors, failed requests or CSP violations. Pages opened with open() close with their test.
+ *
+ *   const suite = browserSuite(before, after);
+ *   test("…", async (t) => { const page = await suite.open(t); … });
+ *   test("no console errors, page errors or CSP violations", () => suite.assertNoProblems());
+ */
+export function browserSuite(before, after, { viewport = { width: 1280, height: 900 } } = {}) {
+  let server, browser;
+  const problemLists = [];
+  before(async () => {
+    server = await serveDist();
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  const suite = {
+    url: (suffix = "?lang=en") => `${server.url}${suffix}`,
+    /** Opens a page in a fresh context for test `t`; returns { page, context, problems }. */
+    async openFull(t, suffix = "?lang=en") {
+      const opened = await openPage(browser, `${server.url}${suffix}`, { viewport });
+      problemLists.push(opened.problems);
+      t.after(() => opened.context.close());
+      return opened;
+    },
+    async open(t, suffix) {
+      return (await suite.openFull(t, suffix)).page;
+    },
+  };
+  /** For the file's last test: no page had console errors, page errors or CSP violations. */
+  suite.assertNoProblems = () => {
+    const all = problemLists.flatMap((problems) => problems());
+    if (all.length) throw new Error(all.join("\n"));
+  };
+  return suite;
+}
+
+/** Pauses the page if it is playing. */
+export async function pause(page) {
+  if (/Pause|暂停/.test(await page.locator("#play").innerText())) await page.click("#play");
+}
+
+/** Sets the speed and plays. */
+export async function play(page, speed = "5×") {
+  await page.selectOption("#speed", { label: speed });
+  if (/Play|播放/.test(await page.locator("#play").innerText())) await page.click("#play");
+}
+
+/** Pastes a scenario's JSON into the page and loads it (paused), waiting for `ready`. */
+export async function loadScenario(page, json, ready) {
+  await pause(page);
+  await page.click(".scenario details.json summary");
+  // The box is filled by the summary's click a moment later: typing before would be overwritten.
+  await page.waitForFunction(() => document.querySelector("#scenario-json")?.value.length > 0);
+  await page.fill("#scenario-json", json);
+  await page.click("#load-json");
+  await page.locator("#notice.info").waitFor();
+  if (ready) await page.locator(ready).waitFor();
+  await page.click(".scenario details.json summary");
+}
+
+/** Plays until the simulated clock passes `seconds`. */
+export async function playUntil(page, seconds, speed = "20×") {
+  await play(page, speed);
+  await page.waitForFunction((s) => Number(document.querySelector("#sim-time")?.textContent.replace(" s", "")) > s, seconds, {
+    timeout: 30_000,
+  });
+}

@@ -4,19 +4,9 @@
 // node a learner can see, with the page playing and a few panels open.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { launchChromium, openPage, serveDist } from "./helpers.mjs";
+import { browserSuite } from "./helpers.mjs";
 
-let server, browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const suite = browserSuite(before, after);
 
 // Words that stay as they are in the Chinese interface: Kafka's vocabulary, units, the
 // toggle's own "English", and the English glosses some Chinese labels carry on purpose.
@@ -32,8 +22,7 @@ const KAFKA = new Set(
 );
 
 test("the language toggle leaves no English label behind", async (t) => {
-  const { page, context } = await openPage(browser, `${server.url}?lang=en`, { viewport: { width: 1280, height: 900 } });
-  t.after(() => context.close());
+  const page = await suite.open(t);
   await page.selectOption("#speed", { label: "20×" });
   await page.waitForFunction(() => Number(document.querySelector("#sim-time")?.textContent.replace(" s", "")) > 10, null, { timeout: 20_000 });
   await page.click("#lang-toggle");

@@ -7,10 +7,9 @@
 // lists each duplicate with its cause. Screenshots in tests/e2e/output/kip848-*.png.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { launchChromium, openPage, serveDist, screenshot } from "./helpers.mjs";
+import { browserSuite, loadScenario as load, pause, play, screenshot } from "./helpers.mjs";
 
-let server, browser;
-const problemLists = [];
+const suite = browserSuite(before, after);
 const VALUES = Array.from({ length: 300 }, (_, i) => `m${i + 1}`);
 
 function scenario(group = {}, member = {}, commands = []) {
@@ -45,31 +44,10 @@ function scenario(group = {}, member = {}, commands = []) {
 const CARD = '[data-group="shop"]';
 
 async function open(t, lang) {
-  const { page, problems } = await openPage(browser, `${server.url}?lang=${lang}`, { viewport: { width: 1280, height: 900 } });
-  problemLists.push(problems);
-  t.after(() => page.close());
-  return page;
+  return suite.open(t, `?lang=${lang}`);
 }
 
-async function pause(page) {
-  if (/Pause|暂停/.test(await page.locator("#play").innerText())) await page.click("#play");
-}
-
-async function play(page, speed = "5×") {
-  await page.selectOption("#speed", { label: speed });
-  if (/Play|播放/.test(await page.locator("#play").innerText())) await page.click("#play");
-}
-
-async function loadScenario(page, json) {
-  await pause(page);
-  await page.click(".scenario details.json summary");
-  await page.waitForFunction(() => document.querySelector("#scenario-json")?.value.length > 0);
-  await page.fill("#scenario-json", json);
-  await page.click("#load-json");
-  await page.locator("#notice.info").waitFor();
-  await page.locator(CARD).waitFor();
-  await page.click(".scenario details.json summary");
-}
+const loadScenario = (page, json) => load(page, json, CARD);
 
 async function view(page) {
   return page.evaluate((card) => {
@@ -105,16 +83,6 @@ async function stepUntil(page, what, check, max = 300) {
   }
   assert.fail(`${what}: not reached; the card shows ${JSON.stringify(await view(page), null, 1)}`);
 }
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 test("a join under KIP-848: epochs, a broker-side target, and only moving partitions pause", async (t) => {
   const page = await open(t, "en");
@@ -198,6 +166,4 @@ test("each duplicate after a crash is listed with its cause", async (t) => {
   await page.locator(CARD).screenshot({ path: "tests/e2e/output/kip848-5-duplicates.png" });
 });
 
-test("no console errors, page errors or CSP violations", () => {
-  for (const problems of problemLists) assert.deepEqual(problems(), []);
-});
+test("no console errors, page errors or CSP violations", () => suite.assertNoProblems());

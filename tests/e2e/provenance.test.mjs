@@ -3,25 +3,12 @@
 // processing by a consumer of each group. Screenshot: tests/e2e/output/provenance.png.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { launchChromium, openPage, serveDist, screenshot } from "./helpers.mjs";
+import { browserSuite, screenshot } from "./helpers.mjs";
 
-let server, browser;
-const problemLists = [];
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const suite = browserSuite(before, after);
 
 test("clicking a record shows its whole path", async (t) => {
-  const { page, context, problems } = await openPage(browser, `${server.url}?lang=en`, { viewport: { width: 1280, height: 900 } });
-  problemLists.push(problems);
-  t.after(() => context.close());
+  const page = await suite.open(t);
   await page.selectOption("#speed", { label: "20×" });
   // m1 is sent at 7 s and read by both groups soon after.
   await page.waitForFunction(() => Number(document.querySelector("#sim-time")?.textContent.replace(" s", "")) > 12, null, { timeout: 20_000 });
@@ -51,9 +38,7 @@ test("clicking a record shows its whole path", async (t) => {
 });
 
 test("the charts show lag, throughput and stopped members over time", async (t) => {
-  const { page, context, problems } = await openPage(browser, `${server.url}?lang=en`, { viewport: { width: 1280, height: 900 } });
-  problemLists.push(problems);
-  t.after(() => context.close());
+  const page = await suite.open(t);
   await page.click("#charts summary");
   await page.selectOption("#speed", { label: "20×" });
   await page.waitForFunction(() => Number(document.querySelector("#sim-time")?.textContent.replace(" s", "")) > 12, null, { timeout: 20_000 });
@@ -69,9 +54,7 @@ test("the charts show lag, throughput and stopped members over time", async (t) 
 });
 
 test("the sequence diagram draws the requests of the last seconds", async (t) => {
-  const { page, context, problems } = await openPage(browser, `${server.url}?lang=en`, { viewport: { width: 1280, height: 900 } });
-  problemLists.push(problems);
-  t.after(() => context.close());
+  const page = await suite.open(t);
   await page.selectOption("#speed", { label: "20×" });
   await page.waitForFunction(() => Number(document.querySelector("#sim-time")?.textContent.replace(" s", "")) > 8, null, { timeout: 20_000 });
   if (/Pause/.test(await page.locator("#play").innerText())) await page.click("#play");
@@ -85,6 +68,4 @@ test("the sequence diagram draws the requests of the last seconds", async (t) =>
   await page.locator("#sequence").screenshot({ path: "tests/e2e/output/sequence.png" });
 });
 
-test("no console errors, page errors or CSP violations", () => {
-  for (const problems of problemLists) assert.deepEqual(problems(), []);
-});
+test("no console errors, page errors or CSP violations", () => suite.assertNoProblems());

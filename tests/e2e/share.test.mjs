@@ -7,17 +7,12 @@ import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { launchChromium, openPage, serveDist, screenshot } from "./helpers.mjs";
+import { browserSuite, screenshot } from "./helpers.mjs";
 
-let server, browser;
-const problemLists = [];
+const suite = browserSuite(before, after);
 
-async function open(t, url = `${server.url}?lang=en`) {
-  const opened = await openPage(browser, url, { viewport: { width: 1280, height: 900 } });
-  problemLists.push(opened.problems);
-  t.after(() => opened.context.close());
-  return opened;
-}
+/** Opens the page at `suffix` (query and fragment) in a fresh browser context. */
+const open = (t, suffix = "?lang=en") => suite.openFull(t, suffix);
 
 async function pause(page) {
   if (/Pause/.test(await page.locator("#play").innerText())) await page.click("#play");
@@ -38,16 +33,6 @@ async function steps(page, n) {
   }
 }
 
-before(async () => {
-  server = await serveDist();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
 test("a share link opened in a fresh browser shows the same state", async (t) => {
   const { page } = await open(t);
   await pause(page);
@@ -62,22 +47,22 @@ test("a share link opened in a fresh browser shows the same state", async (t) =>
   const mine = await view(page);
   await screenshot(page, "share");
 
-  const other = await open(t, link.replace("?lang=en", "?lang=en"));
+  const other = await open(t, link.slice(link.indexOf("?")));
   await other.page.locator("#notice.info").waitFor();
   assert.match(await other.page.locator("#notice").innerText(), /Opened the shared run at step \d+/);
   assert.equal(await view(other.page), mine);
 });
 
 test("a damaged link says what is wrong and shows the default scenario", async (t) => {
-  const { page } = await open(t, `${server.url}?lang=en#ks1.this-is-not-a-run`);
+  const { page } = await open(t, "?lang=en#ks1.this-is-not-a-run");
   await page.locator("#notice.error").waitFor();
   assert.match(await page.locator("#notice").innerText(), /This link could not be opened: the link is damaged/);
   assert.equal(await page.locator("#scenario").inputValue(), "two-groups");
-  const other = await open(t, `${server.url}?lang=en#hello`);
+  const other = await open(t, "?lang=en#hello");
   await other.page.locator("#notice.error").waitFor();
   assert.match(await other.page.locator("#notice").innerText(), /not a Kafka Sandbox link/);
   // An oversized fragment is refused quickly, the page keeps running.
-  const huge = await open(t, `${server.url}?lang=en#ks1.${"A".repeat(300_000)}`);
+  const huge = await open(t, `?lang=en#ks1.${"A".repeat(300_000)}`);
   await huge.page.locator("#notice.error").waitFor();
   assert.match(await huge.page.locator("#notice").innerText(), /at most 262144/);
   await huge.page.click("#step");
@@ -141,6 +126,4 @@ test("the theme button switches light and dark and is remembered", async (t) => 
   await page.waitForFunction(() => !document.documentElement.dataset.theme);
 });
 
-test("no console errors, page errors or CSP violations", () => {
-  for (const problems of problemLists) assert.deepEqual(problems(), []);
-});
+test("no console errors, page errors or CSP violations", () => suite.assertNoProblems());

@@ -4,15 +4,12 @@
 // next and previous rebalance; drag the scrubber. Screenshot: tests/e2e/output/timetravel.png.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { launchChromium, openPage, serveDist, screenshot } from "./helpers.mjs";
+import { browserSuite, screenshot } from "./helpers.mjs";
 
-let server, browser;
-const problemLists = [];
+const suite = browserSuite(before, after);
 
 async function open(t) {
-  const { page, problems } = await openPage(browser, `${server.url}?lang=en`, { viewport: { width: 1280, height: 900 } });
-  problemLists.push(problems);
-  t.after(() => page.close());
+  const page = await suite.open(t);
   if (/Pause/.test(await page.locator("#play").innerText())) await page.click("#play");
   await page.click("#reset");
   await page.waitForFunction(() => document.querySelector("#sim-time")?.textContent === "0.0 s");
@@ -40,16 +37,6 @@ async function click(page, selector) {
     )
     .catch(() => {});
 }
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 test("⟲ restores the exact earlier view, step by step", async (t) => {
   const page = await open(t);
@@ -184,6 +171,4 @@ test("fork, change something, and compare the two branches", async (t) => {
   assert.equal(await page.locator("#fork").count(), 0);
 });
 
-test("no console errors, page errors or CSP violations", () => {
-  for (const problems of problemLists) assert.deepEqual(problems(), []);
-});
+test("no console errors, page errors or CSP violations", () => suite.assertNoProblems());
