@@ -173,7 +173,7 @@ fn livelock_a_member_stuck_processing_leaves_and_its_later_commit_fails() {
 
 /// One member processes, the group's records are produced, then the member crashes
 /// while processing a batch; a second member takes over after the session timeout.
-fn crash_while_processing(mode: CommitMode) -> (u64, u64, u64) {
+fn crash_while_processing_run(mode: CommitMode) -> Sim {
     let mut sim = build(vec![member("c1", None, mode, 200)], Strategy::Range);
     sim.apply(Command::AddMember { group: "g".into(), member: member("c2", None, mode, 1) }).expect("add c2");
     run(&mut sim, 8_000);
@@ -182,6 +182,12 @@ fn crash_while_processing(mode: CommitMode) -> (u64, u64, u64) {
     run(&mut sim, 300);
     sim.apply(Command::CrashMember { group: "g".into(), client_id: "c1".into() }).expect("crash");
     run(&mut sim, 20_000);
+    sim
+}
+
+/// `crash_while_processing_run`'s duplicates, losses and distinct records processed.
+fn crash_while_processing(mode: CommitMode) -> (u64, u64, u64) {
+    let sim = crash_while_processing_run(mode);
     let g = sim.group("g").expect("group");
     let processed: std::collections::BTreeSet<String> = sim
         .trace()
@@ -200,13 +206,7 @@ fn crash_while_processing(mode: CommitMode) -> (u64, u64, u64) {
 fn duplicates_and_losses_are_attributed_to_the_crash_and_the_commit() {
     use kafka_sandbox_core::group::{HandoverKind, LostCause};
     let attributed = |mode: CommitMode| {
-        let mut sim = build(vec![member("c1", None, mode, 200)], Strategy::Range);
-        sim.apply(Command::AddMember { group: "g".into(), member: member("c2", None, mode, 1) }).expect("add c2");
-        run(&mut sim, 8_000);
-        produce_n(&mut sim, 0, 8);
-        run(&mut sim, 300);
-        sim.apply(Command::CrashMember { group: "g".into(), client_id: "c1".into() }).expect("crash");
-        run(&mut sim, 20_000);
+        let sim = crash_while_processing_run(mode);
         let g = sim.group("g").expect("group").clone();
         (g.duplicate_details().cloned().collect::<Vec<_>>(), g.lost_details(100), g.duplicates, g.lost_records())
     };
