@@ -661,12 +661,16 @@ impl Sim {
         }
     }
 
-    /// OffsetCommit under the consumer protocol: the member's current epoch is required.
+    /// OffsetCommit under the consumer protocol: the coordinator wants the member's
+    /// current epoch (`STALE_MEMBER_EPOCH` otherwise). A commit sent just before the
+    /// member's epoch moved on carries the previous one; the consumer would retry it with
+    /// the new epoch (`commitSync` retries, the auto-commit goes again on the next poll),
+    /// so the sandbox takes it as that retry instead of dropping it.
     pub(super) fn cg_commit_check(&self, group_id: &str, member_id: &str, epoch: i32) -> Option<GroupError> {
         let g = self.groups.get(group_id)?;
         match g.registered(member_id) {
             None => Some(GroupError::UnknownMemberId),
-            Some(r) if r.cg.member_epoch != epoch => Some(GroupError::StaleMemberEpoch),
+            Some(r) if r.cg.member_epoch != epoch && r.cg.previous_epoch != epoch => Some(GroupError::StaleMemberEpoch),
             Some(_) => None,
         }
     }
