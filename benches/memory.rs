@@ -87,11 +87,13 @@ fn main() {
     println!("retention.ms 60000, segment.ms 10000, retention check every 30 s; consumers 1 ms per record");
     println!();
     println!("live/peak: heap allocated and not freed since before the build; trace, monitors, logs, groups:");
-    println!("what a clone of that part allocates (about what it holds); kept: records on all replicas");
+    println!("what a clone of that part allocates (about what it holds); kept: records on all replicas;");
+    println!("snapshot: the time of one Sim::snapshot() (the page takes one per frame); lost_records: of");
+    println!("Group::lost_records() for every group (a snapshot calls it)");
     println!();
     println!(
-        "{:>5} {:>11} {:>9} {:>9} {:>7} {:>9} {:>7} {:>8} {:>9} {:>9} {:>8} {:>8} {:>7}",
-        "sim h", "records", "live MiB", "peak MiB", "trace", "monitors", "logs", "groups", "producers", "sim clone", "kept", "cmd log", "wall s"
+        "{:>5} {:>11} {:>9} {:>9} {:>7} {:>9} {:>7} {:>8} {:>9} {:>9} {:>8} {:>8} {:>9} {:>12} {:>7}",
+        "sim h", "records", "live MiB", "peak MiB", "trace", "monitors", "logs", "groups", "producers", "sim clone", "kept", "cmd log", "snapshot", "lost_records", "wall s"
     );
     let mut checkpoints: Vec<u64> = [1, 2, 4, 8, 12, 16, 20, 24, 48, 72, 96, 120, 144, 168]
         .into_iter()
@@ -125,8 +127,17 @@ fn main() {
         let groups: usize = sim.groups().map(cloned_bytes).sum();
         let producers: usize = sim.producers().map(cloned_bytes).sum();
         let whole = cloned_bytes(&sim);
+        // What the page does each frame: a snapshot (it reads every group's lost records).
+        let t = Instant::now();
+        std::hint::black_box(sim.snapshot());
+        let snapshot_ms = t.elapsed().as_secs_f64() * 1000.0;
+        let t = Instant::now();
+        for group in sim.groups() {
+            std::hint::black_box(group.lost_records());
+        }
+        let lost_ms = t.elapsed().as_secs_f64() * 1000.0;
         println!(
-            "{:>5} {:>11} {:>9.1} {:>9.1} {:>7.1} {:>9.1} {:>7.1} {:>8.1} {:>9.1} {:>9.1} {:>8} {:>8} {:>7.0}",
+            "{:>5} {:>11} {:>9.1} {:>9.1} {:>7.1} {:>9.1} {:>7.1} {:>8.1} {:>9.1} {:>9.1} {:>8} {:>8} {:>6.1} ms {:>9.1} ms {:>7.0}",
             h,
             sent,
             mib(live),
@@ -139,6 +150,8 @@ fn main() {
             mib(whole),
             kept,
             sim.command_log().len(),
+            snapshot_ms,
+            lost_ms,
             wall
         );
     }
