@@ -271,7 +271,7 @@ pub struct Group {
     pub(crate) round: u64,
     pub(crate) initial_delay_since: Option<SimTime>,
     /// Which records each partition's records were processed (for duplicates).
-    pub(crate) processed: BTreeMap<TopicPartition, std::collections::BTreeSet<u64>>,
+    pub(crate) processed: BTreeMap<TopicPartition, OffsetRanges>,
     /// SyncGroup requests waiting for the leader's, by member id.
     pub(crate) pending_sync: Vec<String>,
     /// Member ids handed out with MEMBER_ID_REQUIRED, not yet joined with (KIP-394).
@@ -299,6 +299,86 @@ pub struct Group {
     pub(crate) handovers: BTreeMap<TopicPartition, Handover>,
     /// The newest duplicates with their cause (at most [`DUPLICATES_KEPT`]).
     pub(crate) duplicate_log: VecDeque<DuplicateRecord>,
+}
+
+/// A set of offsets kept as disjoint ranges: memory grows with the number of gaps (lost
+/// records), not with the number of offsets, so a group can run for days.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OffsetRanges {
+    /// start → end (exclusive), disjoint and not touching.
+    ranges: BTreeMap<u64, u64>,
+}
+
+impl OffsetRanges {
+    /// Adds `o`; false if it was already there.
+    pub fn insert(&mut self, o: u64) -> bool {
+        if self.contains(o) {
+            return false;
+        }
+        let below = self.ranges.range(..=o).next_back().map(|(s, e)| (*s, *e)).filter(|(_, e)| *e == o);
+        let above = self.ranges.get(&(o + 1)).copied();
+        match (below, above) {
+            (Some((s, _)), Some(e2)) => {
+                self.ranges.remove(&(o + 1));
+                self.ranges.insert(s, e2);
+            }
+            (Some((s, _)), None) => {
+                self.ranges.insert(s, o + 1);
+            }
+            (None, Some(e2)) => {
+                self.ranges.remove(&(o + 1));
+                self.ranges.insert(o, e2);
+            }
+            (None, None) => {
+                self.ranges.insert(o, o + 1);
+            }
+        }
+        true
+    }
+
+    pub fn contains(&self, o: u64) -> bool {
+        self.ranges.range(..=o).next_back().is_some_and(|(_, e)| o < *e)
+    }
+
+    /// The offsets of `from..to` not in the set, in order.
+    pub fn missing(&self, from: u64, to: u64) -> impl Iterator<Item = u64> + '_ {
+        let mut at = from;
+        let mut gaps = Vec::new();
+        for (s, e) in self.ranges.range(..to) {
+            if *e <= at {
+                continue;
+            }
+            if *s > at {
+                gaps.push(at..(*s).min(to));
+            }
+            at = at.max(*e);
+            if at >= to {
+                break;
+            }
+        }
+        if at < to {
+            gaps.push(at..to);
+        }
+        gaps.into_iter().flatten()
+    }
+
+    /// How many offsets of `from..to` are not in the set (without visiting them).
+    pub fn missing_count(&self, from: u64, to: u64) -> u64 {
+        if to <= from {
+            return 0;
+        }
+        let covered: u64 = self
+            .ranges
+            .range(..to)
+            .map(|(s, e)| (*e).min(to).saturating_sub((*s).max(from)))
+            .sum();
+        (to - from) - covered
+    }
+
+    /// How many ranges it holds (its memory).
+    pub fn ranges(&self) -> usize {
+        self.ranges.len()
+    }
 }
 
 /// How many duplicates a group keeps with their cause.
@@ -404,11 +484,24 @@ impl Group {
     /// at-most-once commits or crashes), counted from where the group started reading.
     /// Records a live member is still processing are not lost (yet).
     pub fn lost_records(&self) -> u64 {
-        self.lost_offsets().count() as u64
+        static NONE: OffsetRanges = OffsetRanges { ranges: BTreeMap::new() };
+        let mut lost = 0;
+        for (tp, committed) in &self.committed {
+            let first = self.first_positions.get(tp).copied().unwrap_or(*committed);
+            let seen = self.processed.get(tp).unwrap_or(&NONE);
+            let in_hand = self
+                .members
+                .iter()
+                .filter(|m| m.phase != Phase::Crashed)
+                .flat_map(|m| m.processing.iter())
+                .filter(|d| &d.tp == tp && (first..*committed).contains(&d.offset) && !seen.contains(d.offset))
+                .count() as u64;
+            lost += seen.missing_count(first, *committed).saturating_sub(in_hand);
+        }
+        lost
     }
 
-    /// Each lost record's partition and offset, partition by partition (at most a million
-    /// offsets looked at per partition).
+    /// Each lost record's partition and offset, partition by partition.
     fn lost_offsets(&self) -> impl Iterator<Item = (&TopicPartition, u64)> + '_ {
         let in_hand: std::collections::BTreeSet<(&TopicPartition, u64)> = self
             .members
@@ -416,12 +509,14 @@ impl Group {
             .filter(|m| m.phase != Phase::Crashed)
             .flat_map(|m| m.processing.iter().map(|d| (&d.tp, d.offset)))
             .collect();
+        static NONE: OffsetRanges = OffsetRanges { ranges: BTreeMap::new() };
         self.committed.iter().flat_map(move |(tp, committed)| {
             let first = self.first_positions.get(tp).copied().unwrap_or(*committed);
-            let seen = self.processed.get(tp);
-            let span = committed.saturating_sub(first).min(1_000_000);
+            let seen = self.processed.get(tp).unwrap_or(&NONE);
             let in_hand = in_hand.clone();
-            (first..first + span).filter(move |o| !seen.is_some_and(|s| s.contains(o)) && !in_hand.contains(&(tp, *o))).map(move |o| (tp, o))
+            // Only the gaps in what was processed are visited: the cost follows the number
+            // of lost records, not the length of the run.
+            seen.missing(first, *committed).filter(move |o| !in_hand.contains(&(tp, *o))).map(move |o| (tp, o))
         })
     }
 
@@ -458,5 +553,48 @@ impl Group {
 
     pub(crate) fn member_mut(&mut self, client_id: &str) -> Option<&mut Member> {
         self.members.iter_mut().find(|m| m.client_id == client_id)
+    }
+}
+
+#[cfg(test)]
+mod offset_ranges_tests {
+    use super::OffsetRanges;
+
+    #[test]
+    fn ranges_merge_and_report_gaps() {
+        let mut r = OffsetRanges::default();
+        for o in [0, 1, 2, 5, 6, 4, 9] {
+            assert!(r.insert(o));
+        }
+        assert!(!r.insert(1), "already there");
+        assert_eq!(r.ranges(), 3, "0..3, 4..7, 9..10");
+        assert!(r.contains(6) && !r.contains(3) && !r.contains(7));
+        assert_eq!(r.missing(0, 12).collect::<Vec<_>>(), vec![3, 7, 8, 10, 11]);
+        assert_eq!(r.missing(5, 9).collect::<Vec<_>>(), vec![7, 8]);
+        assert!(r.insert(3));
+        assert_eq!(r.ranges(), 2, "0..7 merged");
+        // A million consecutive offsets stay one range.
+        let mut big = OffsetRanges::default();
+        for o in 0..1_000_000 {
+            big.insert(o);
+        }
+        assert_eq!(big.ranges(), 1);
+        assert_eq!(big.missing(0, 1_000_002).count(), 2);
+    }
+}
+
+#[cfg(test)]
+mod offset_ranges_count_tests {
+    use super::OffsetRanges;
+
+    #[test]
+    fn missing_count_equals_the_missing_offsets() {
+        let mut r = OffsetRanges::default();
+        for o in [3, 4, 5, 9, 20, 21] {
+            r.insert(o);
+        }
+        for (from, to) in [(0, 30), (4, 10), (10, 20), (21, 22), (25, 25), (30, 10)] {
+            assert_eq!(r.missing_count(from, to), r.missing(from, to).count() as u64, "{from}..{to}");
+        }
     }
 }
