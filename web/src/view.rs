@@ -242,13 +242,16 @@ pub fn filtered_events(
     window: usize,
 ) -> Vec<kafka_sandbox_core::Event> {
     let entity = entity.trim().to_lowercase();
+    // Newest first, cloning only what is shown (this runs every frame).
     let mut out: Vec<kafka_sandbox_core::Event> = sim
-        .recent_events(window)
-        .into_iter()
+        .trace()
+        .events()
         .rev()
+        .take(window)
         .filter(|e| category == EventCategory::All || event_category(&e.kind) == category)
         .filter(|e| entity.is_empty() || crate::i18n::event_line(lang, &e.kind).to_lowercase().contains(&entity))
         .take(max)
+        .cloned()
         .collect();
     out.reverse();
     out
