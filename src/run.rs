@@ -9,7 +9,7 @@ use std::io::Write;
 pub const USAGE: &str = "\
 kafka-sandbox run SCENARIO [--until MS] [--trace FILE] [--max-events N]
     SCENARIO is a scenario file (JSON, see docs/scenario-format.md) or builtin:NAME
-    (NAME: two-groups, one-consumer, two-consumers, five-consumers).
+    (NAME: two-groups, one-consumer, two-consumers, five-consumers, kip-848).
     --until MS        stop at MS simulated milliseconds, at most 604800000 (default: the
                       scenario's duration_ms, or 10 s after its last timeline entry)
     --trace FILE      write every trace event as one JSON object per line to FILE
