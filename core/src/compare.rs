@@ -140,9 +140,24 @@ pub fn outcome(sim: &crate::sim::Sim) -> Outcome {
 /// The longest window a comparison may cover (simulated time).
 pub const MAX_WINDOW_MS: u64 = 600_000;
 
+/// The most simulation steps one of the three runs may take (the page waits for them).
+pub const MAX_RUN_STEPS: u64 = 1_000_000;
+
 /// Runs `scenario` under the three protocols, applies `change` to `group` at `at`, and
 /// measures the `window_ms` after it.
 pub fn compare_protocols(scenario: &Scenario, group: &str, change: &Change, at: SimTime, window_ms: u64) -> Result<Comparison, String> {
+    compare_bounded(scenario, group, change, at, window_ms, MAX_RUN_STEPS)
+}
+
+/// [`compare_protocols`] with at most `max_steps` steps per run.
+fn compare_bounded(
+    scenario: &Scenario,
+    group: &str,
+    change: &Change,
+    at: SimTime,
+    window_ms: u64,
+    max_steps: u64,
+) -> Result<Comparison, String> {
     if window_ms == 0 || window_ms > MAX_WINDOW_MS {
         return Err(format!("the comparison window must be between 1 and {MAX_WINDOW_MS} ms"));
     }
@@ -152,11 +167,12 @@ pub fn compare_protocols(scenario: &Scenario, group: &str, change: &Change, at: 
     let sample_ms = (window_ms / 120).max(50);
     let mut runs = Vec::new();
     for variant in Variant::ALL {
-        runs.push(run_one(scenario, group, change, at, window_ms, sample_ms, variant)?);
+        runs.push(run_one(scenario, group, change, at, window_ms, sample_ms, variant, max_steps)?);
     }
     Ok(Comparison { group: group.to_string(), change: change.clone(), at, window_ms, sample_ms, runs })
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run_one(
     scenario: &Scenario,
     group: &str,
@@ -165,6 +181,7 @@ fn run_one(
     window_ms: u64,
     sample_ms: u64,
     variant: Variant,
+    max_steps: u64,
 ) -> Result<ProtocolRun, String> {
     let mut s = scenario.clone();
     s.duration_ms = None;
@@ -185,7 +202,10 @@ fn run_one(
         }
     }
     let mut sim = s.build().map_err(|e| e.to_string())?;
-    sim.run_until(at);
+    let too_much = || format!("this scenario is too busy to compare here (more than {max_steps} events per run); try a smaller one or an earlier moment");
+    if !sim.run_until_bounded(at, max_steps) {
+        return Err(too_much());
+    }
     let before = sim.group(group).map(|g| (g.partition_downtime_ms, g.rebalances, g.generation)).unwrap_or_default();
     let paused_before: Vec<(String, u64)> =
         sim.group(group).map(|g| g.members.iter().map(|m| (m.client_id.clone(), m.rebalance_pause_ms)).collect()).unwrap_or_default();
@@ -207,7 +227,9 @@ fn run_one(
     let mut t = at;
     while t < end {
         t = t.plus_ms(sample_ms).min(end);
-        sim.run_until(t);
+        if !sim.run_until_bounded(t, max_steps.saturating_sub(sim.steps())) {
+            return Err(too_much());
+        }
         if let Some(g) = sim.group(group) {
             for m in &g.members {
                 let n = if m.phase == crate::group::Phase::Crashed { 0 } else { m.positions.len() as u32 };
@@ -295,6 +317,14 @@ mod tests {
             let n = run.members.iter().find(|m| m.client_id == "newcomer").expect("newcomer");
             assert!(n.owned.last().is_some_and(|k| *k > 0), "{:?}: {n:?}", run.variant);
         }
+    }
+
+    #[test]
+    fn a_run_too_busy_to_compare_is_refused_not_waited_for() {
+        let s = default();
+        let group = s.groups[0].id.clone();
+        let e = compare_bounded(&s, &group, &Change::Join { client_id: "x".into() }, SimTime(20_000), 10_000, 200).unwrap_err();
+        assert!(e.contains("too busy"), "{e}");
     }
 
     #[test]

@@ -93,11 +93,11 @@ pub fn path(sim: &Sim, record: RecordId) -> Path {
             EventKind::ReplicaFetched { follower, records, .. } if records.contains(&record) => {
                 hops.push((at, Hop::Replicated { follower: *follower }));
             }
-            EventKind::HighWatermarkAdvanced { topic, partition, high_watermark } if !committed && here(topic, *partition) => {
-                if offsets.iter().any(|o| o < high_watermark) {
-                    committed = true;
-                    hops.push((at, Hop::Committed { high_watermark: *high_watermark }));
-                }
+            EventKind::HighWatermarkAdvanced { topic, partition, high_watermark }
+                if !committed && here(topic, *partition) && offsets.iter().any(|o| o < high_watermark) =>
+            {
+                committed = true;
+                hops.push((at, Hop::Committed { high_watermark: *high_watermark }));
             }
             EventKind::RecordAcked { record: r, offset, acks, .. } if *r == record => {
                 hops.push((at, Hop::Acked { offset: *offset, acks: *acks }));

@@ -467,7 +467,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             let until = m.sim.now().plus_ms(whole as u64);
             if !m.redo.is_empty() {
                 // After going back: the same future, commands included, until they are done.
-                forward(m, |s| s.next_event_time().is_none_or(|t| t > until), u64::from(MAX_STEPS_PER_TICK));
+                forward(m, |s| s.next_event_time().is_none_or(|t| t > until), MAX_STEPS_PER_TICK);
             }
             m.sim.run_until_bounded(until, MAX_STEPS_PER_TICK);
             true
@@ -526,9 +526,9 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             } else {
                 // The newest such event before the current step's own events.
                 let target = if kind == timeline::JumpKind::Finding {
-                    m.sim.monitors().findings().iter().map(|f| f.seq).filter(|f| f + 1 < seq).last()
+                    m.sim.monitors().findings().iter().rev().map(|f| f.seq).find(|f| f + 1 < seq)
                 } else {
-                    m.sim.trace().events().filter(|e| e.seq + 1 < seq && timeline::jump_kind(&e.kind) == Some(kind)).last().map(|e| e.seq)
+                    m.sim.trace().events().rev().find(|e| e.seq + 1 < seq && timeline::jump_kind(&e.kind) == Some(kind)).map(|e| e.seq)
                 };
                 match target {
                     Some(t) => travel(m, |s| s.trace().total() > t),

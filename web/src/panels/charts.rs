@@ -17,7 +17,10 @@ pub struct ChartsProps {
 const W: f64 = 320.0;
 const H: f64 = 90.0;
 
-fn chart(title: String, id: String, lines: Vec<(String, String, Vec<(u64, f64)>)>, t0: u64, t1: u64) -> Html {
+/// One line of a chart: its name, its colour, and its points (time, value).
+type Line = (String, String, Vec<(u64, f64)>);
+
+fn chart(title: String, id: String, lines: Vec<Line>, t0: u64, t1: u64) -> Html {
     let max = lines.iter().flat_map(|(_, _, pts)| pts.iter().map(|(_, v)| *v)).fold(0.0_f64, f64::max);
     let top = if max <= 0.0 { 1.0 } else { max };
     html! {
