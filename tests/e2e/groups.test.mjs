@@ -7,7 +7,7 @@
 // Screenshots in tests/e2e/output/groups-*.png.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { launchChromium, openPage, serveDist, screenshot } from "./helpers.mjs";
+import { launchChromium, loadScenario as loadScenarioText, openPage, pause, play, serveDist, screenshot } from "./helpers.mjs";
 
 let server, browser;
 const problemLists = [];
@@ -56,26 +56,8 @@ async function open(t, lang, viewport = { width: 1280, height: 800 }) {
   return page;
 }
 
-async function pause(page) {
-  if (/Pause|暂停/.test(await page.locator("#play").innerText())) await page.click("#play");
-}
-
-async function play(page, speed = "5×") {
-  await page.selectOption("#speed", { label: speed });
-  if (/Play|播放/.test(await page.locator("#play").innerText())) await page.click("#play");
-}
-
 async function loadScenario(page, json = scenario()) {
-  await pause(page);
-  await page.click(".scenario details.json summary");
-  // The box is filled with the current scenario by the details' toggle event, which comes
-  // a moment after the click: typing before it would be overwritten.
-  await page.waitForFunction(() => document.querySelector("#scenario-json")?.value.length > 0);
-  await page.fill("#scenario-json", json);
-  await page.click("#load-json");
-  await page.locator("#notice.info").waitFor();
-  await page.locator(CARD).waitFor();
-  await page.click(".scenario details.json summary");
+  await loadScenarioText(page, json, CARD);
   await page.waitForFunction(() => document.querySelector("#sim-time")?.textContent === "0.0 s");
 }
 

@@ -167,7 +167,7 @@ pub fn App() -> Html {
     };
     let notice = model.notice.clone();
     let last_produce = model.last_produce.clone();
-    let scenario_json = (*model.scenario_json()).clone();
+    let scenario_json = model.scenario_json();
     let scenario_key = model.scenario_key.clone();
     let playing = model.playing;
     let speed = model.speed;

@@ -74,9 +74,9 @@ pub struct Model {
     pub record_path: Option<kafka_sandbox_core::record::RecordId>,
     /// A file the learner asked to save, waiting for the page to offer it.
     pub pending_download: Option<String>,
-    /// The scenario's JSON and the scenario it was made from (made again only when the
-    /// scenario changes, not every frame).
-    scenario_json: std::cell::RefCell<Option<(Scenario, Rc<String>)>>,
+    /// The scenario's JSON, made when first asked for after the scenario changed (not
+    /// every frame); `set_scenario` clears it.
+    scenario_json: std::cell::RefCell<Option<Rc<String>>>,
     /// The share link made by the last "Share" click.
     pub share_link: Option<String>,
     /// Something worth autosaving happened since the last save; ticks since then.
@@ -198,15 +198,13 @@ pub enum SharedFrom {
 impl Model {
     /// The scenario as pretty JSON (cached until the scenario changes).
     pub fn scenario_json(&self) -> Rc<String> {
-        let mut cache = self.scenario_json.borrow_mut();
-        if let Some((s, text)) = cache.as_ref() {
-            if *s == self.scenario {
-                return text.clone();
-            }
-        }
-        let text = Rc::new(self.scenario.to_json_pretty());
-        *cache = Some((self.scenario.clone(), text.clone()));
-        text
+        self.scenario_json.borrow_mut().get_or_insert_with(|| Rc::new(self.scenario.to_json_pretty())).clone()
+    }
+
+    /// Replaces the scenario (and forgets its cached JSON).
+    fn set_scenario(&mut self, s: Scenario) {
+        self.scenario = s;
+        self.scenario_json.borrow_mut().take();
     }
 
     /// The run as it stands: scenario, commands, step, commands still to come.
@@ -244,7 +242,7 @@ fn open_shared(m: &mut Model, text: &str, from: SharedFrom) {
         Ok((run, sim, to_come)) => {
             let steps = sim.steps();
             m.new_run(run.scenario.build().unwrap_or_else(|_| sim.clone()));
-            m.scenario = run.scenario;
+            m.set_scenario(run.scenario);
             m.scenario_key = "custom".into();
             m.sim = sim;
             m.redo = to_come;
@@ -557,7 +555,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             match scenario::built_in(&key) {
                 Some(Ok(s)) => {
                     m.new_run(build_or_empty(&s));
-                    m.scenario = s;
+                    m.set_scenario(s);
                     m.scenario_key = key;
                     m.notice = None;
                 }
@@ -570,7 +568,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             match Scenario::from_json(&text) {
                 Ok(s) => {
                     m.new_run(build_or_empty(&s));
-                    m.scenario = s;
+                    m.set_scenario(s);
                     m.scenario_key = "custom".into();
                     m.notice = Some(Notice::Info(i18n::LOADED.get(lang).into()));
                 }
@@ -753,7 +751,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             match s.check() {
                 Ok(()) => {
                     m.new_run(build_or_empty(&s));
-                    m.scenario = s;
+                    m.set_scenario(s);
                     m.scenario_key = "custom".into();
                     m.notice = Some(Notice::Info(i18n::rf_changed(lang, &topic, replication_factor)));
                 }

@@ -9,7 +9,7 @@ use yew::prelude::*;
 pub struct ScenarioProps {
     pub lang: Lang,
     pub current: String,
-    pub json: String,
+    pub json: std::rc::Rc<String>,
     pub dispatch: Callback<Action>,
 }
 
