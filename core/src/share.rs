@@ -119,8 +119,20 @@ fn width(n: usize) -> u32 {
 }
 
 fn lzw_compress(data: &[u8]) -> Vec<u8> {
-    use std::collections::BTreeMap;
-    let mut dict: BTreeMap<Vec<u8>, u32> = (0..=255u32).map(|b| (vec![b as u8], b)).collect();
+    // The dictionary maps (code of a known string, next byte) to the code of the longer
+    // string, in an open-addressing table with a fixed hash (no allocation per byte, no
+    // ambient randomness). At most 65,536 - 256 entries: 2^17 slots keep it half full.
+    const SLOTS: usize = 1 << 17;
+    const EMPTY: u32 = u32::MAX;
+    let mut keys: Vec<u32> = vec![EMPTY; SLOTS];
+    let mut codes: Vec<u16> = vec![0; SLOTS];
+    let slot = |key: u32, keys: &[u32]| {
+        let mut i = (key.wrapping_mul(0x9E37_79B1) >> 15) as usize & (SLOTS - 1);
+        while keys[i] != EMPTY && keys[i] != key {
+            i = (i + 1) & (SLOTS - 1);
+        }
+        i
+    };
     let mut next: usize = 256;
     let mut out: Vec<u8> = Vec::with_capacity(data.len() / 2);
     let (mut acc, mut bits) = (0u64, 0u32);
@@ -132,26 +144,25 @@ fn lzw_compress(data: &[u8]) -> Vec<u8> {
             out.push((acc >> bits) as u8);
         }
     };
-    let mut w: Vec<u8> = Vec::new();
-    for &c in data {
-        let mut wc = w.clone();
-        wc.push(c);
-        if dict.contains_key(&wc) {
-            w = wc;
+    let Some((&first, rest)) = data.split_first() else { return out };
+    // The code of the string read so far (it is always in the dictionary).
+    let mut w = u32::from(first);
+    for &c in rest {
+        let key = (w << 8) | u32::from(c);
+        let i = slot(key, &keys);
+        if keys[i] == key {
+            w = u32::from(codes[i]);
         } else {
-            if let Some(code) = dict.get(&w) {
-                emit(*code, width(next), &mut out);
-            }
+            emit(w, width(next), &mut out);
             if next < 65_536 {
-                dict.insert(wc, next as u32);
+                keys[i] = key;
+                codes[i] = next as u16;
                 next += 1;
             }
-            w = vec![c];
+            w = u32::from(c);
         }
     }
-    if let Some(code) = dict.get(&w) {
-        emit(*code, width(next), &mut out);
-    }
+    emit(w, width(next), &mut out);
     // Flush the last bits, padded with zeros (fewer than a code's width).
     if bits > 0 {
         out.push((acc << (8 - bits)) as u8);
@@ -246,6 +257,59 @@ mod tests {
         }
         let big: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8 ^ (i / 7) as u8).collect();
         assert_eq!(lzw_decompress(&lzw_compress(&big), 1 << 20).unwrap(), big);
+    }
+
+    /// The textbook LZW (a map from strings to codes) the links were first made with: the
+    /// hashed table must give the same bytes, or links shared earlier would not open.
+    fn lzw_reference(data: &[u8]) -> Vec<u8> {
+        let mut dict: std::collections::BTreeMap<Vec<u8>, u32> = (0..=255u32).map(|b| (vec![b as u8], b)).collect();
+        let (mut next, mut out, mut acc, mut bits) = (256usize, Vec::new(), 0u64, 0u32);
+        let mut emit = |code: u32, w: u32, out: &mut Vec<u8>| {
+            acc = (acc << w) | u64::from(code);
+            bits += w;
+            while bits >= 8 {
+                bits -= 8;
+                out.push((acc >> bits) as u8);
+            }
+        };
+        let mut w: Vec<u8> = Vec::new();
+        for &c in data {
+            let mut wc = w.clone();
+            wc.push(c);
+            if dict.contains_key(&wc) {
+                w = wc;
+            } else {
+                emit(dict[&w], width(next), &mut out);
+                if next < 65_536 {
+                    dict.insert(wc, next as u32);
+                    next += 1;
+                }
+                w = vec![c];
+            }
+        }
+        if let Some(code) = dict.get(&w) {
+            emit(*code, width(next), &mut out);
+        }
+        if bits > 0 {
+            out.push((acc << (8 - bits)) as u8);
+        }
+        out
+    }
+
+    #[test]
+    fn the_compressor_gives_the_textbook_bytes_even_when_its_table_is_full() {
+        let mut rng = crate::rng::SimRng::new(5);
+        let noisy: Vec<u8> = (0..300_000).map(|_| (rng.next_u64() % 7) as u8 + b'a').collect();
+        let json = serde_json::to_string(&crate::scenario::default_scenario()).unwrap().into_bytes();
+        let mut count = Vec::new();
+        for i in 0..40_000u32 {
+            count.extend_from_slice(format!("\"v{i}\",").as_bytes());
+        }
+        for data in [&b""[..], b"a", b"aaaaaaaaaaaaaaaaaaaa", &json, &noisy, &count] {
+            let fast = lzw_compress(data);
+            assert_eq!(fast, lzw_reference(data), "{} bytes", data.len());
+            assert_eq!(lzw_decompress(&fast, 1 << 24).unwrap(), data);
+        }
     }
 
     #[test]
