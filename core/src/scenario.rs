@@ -469,21 +469,7 @@ impl Scenario {
         }
         for p in &self.producers {
             for s in &p.send {
-                for (k, value) in s.values.iter().enumerate() {
-                    let key = s.keys.as_ref().and_then(|keys| keys.get(k).cloned().flatten());
-                    let at = SimTime(s.start_ms.saturating_add(s.interval_ms.saturating_mul(k as u64)));
-                    sim.schedule_command(
-                        at,
-                        Command::Produce {
-                            producer: p.name.clone(),
-                            topic: s.topic.clone(),
-                            key,
-                            value: value.clone(),
-                            partition: None,
-                            headers: Vec::new(),
-                        },
-                    );
-                }
+                sim.schedule_planned(p.name.clone(), s.topic.clone(), s.values.clone(), s.keys.clone(), s.start_ms, s.interval_ms);
             }
         }
         Ok(sim)

@@ -116,3 +116,44 @@ fn the_every_feature_scenario_has_the_golden_digest_shared_with_the_browser_test
     let digest = format!("{:016x}", sim.trace().digest());
     assert_eq!(digest, golden, "update tests/golden/every-feature.digest if the model changed on purpose");
 }
+
+/// A scenario's planned sends are queued one at a time (a checkpoint clone then copies one
+/// queued send, not thousands); they must run exactly as if every value had been queued
+/// when the scenario was built — same events, same times, same order, ties included.
+#[test]
+fn planned_sends_run_as_if_all_were_queued_at_once() {
+    let mut s = keyless_scenario(7);
+    // A second plan on the same producer, keyed, several values at the same moment, some
+    // at the very moments of the first plan's values.
+    let mut second = s.producers[0].send[0].clone();
+    second.values = (1..=40).map(|i| format!("k{i}")).collect();
+    second.keys = Some((1..=40).map(|i| if i % 3 == 0 { None } else { Some(format!("user-{}", i % 5)) }).collect());
+    second.start_ms = 37 * 3;
+    second.interval_ms = 0;
+    s.producers[0].send.push(second.clone());
+    let mut third = second;
+    third.interval_ms = 74;
+    s.producers[0].send.push(third);
+    let lazy = super::support::run(&s);
+
+    // The old way: everything queued up front, in build order.
+    let mut bare = s.clone();
+    bare.producers[0].send.clear();
+    let mut eager = bare.build().unwrap();
+    for p in &s.producers {
+        for plan in &p.send {
+            for (k, value) in plan.values.iter().enumerate() {
+                let at = plan.start_ms + plan.interval_ms * k as u64;
+                let key = plan.keys.as_ref().and_then(|keys| keys[k].clone());
+                eager.schedule_command(
+                    SimTime(at),
+                    Command::Produce { producer: p.name.clone(), topic: plan.topic.clone(), key, value: value.clone(), partition: None, headers: vec![] },
+                );
+            }
+        }
+    }
+    eager.run_until(SimTime(s.duration_ms.unwrap()));
+    assert!(lazy.trace().total() > 1000, "a busy run: {}", lazy.trace().total());
+    assert_eq!(events_json(&lazy), events_json(&eager));
+    assert_eq!(lazy.steps(), eager.steps());
+}

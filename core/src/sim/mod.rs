@@ -30,11 +30,47 @@ mod retention;
 /// `DefaultRecordBatch.RECORD_BATCH_OVERHEAD`: the bytes of a batch header.
 const RECORD_BATCH_OVERHEAD: u32 = 61;
 
+/// A scenario producer's planned sends (`SendPlan`): value `k` goes out at
+/// `start_ms + k × interval_ms`. They are queued one at a time — each when the one before
+/// it runs — under sequence numbers reserved when the scenario was built, so they run in
+/// exactly the order they would if all were queued at once; but the queue holds one of
+/// them, not thousands, and a clone of the run (a time-travel checkpoint) stays cheap.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct PlannedSends {
+    pub(crate) producer: String,
+    pub(crate) topic: String,
+    pub(crate) values: Vec<String>,
+    pub(crate) keys: Option<Vec<Option<String>>>,
+    pub(crate) start_ms: u64,
+    pub(crate) interval_ms: u64,
+    /// The queue sequence number of value 0; value `k` has `first_seq + k`.
+    first_seq: u64,
+}
+
+impl PlannedSends {
+    fn at(&self, k: usize) -> SimTime {
+        SimTime(self.start_ms.saturating_add(self.interval_ms.saturating_mul(k as u64)))
+    }
+
+    fn command(&self, k: usize) -> Command {
+        Command::Produce {
+            producer: self.producer.clone(),
+            topic: self.topic.clone(),
+            key: self.keys.as_ref().and_then(|keys| keys.get(k).cloned().flatten()),
+            value: self.values.get(k).cloned().unwrap_or_default(),
+            partition: None,
+            headers: Vec::new(),
+        }
+    }
+}
+
 /// Something scheduled to happen at a moment of simulated time.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Pending {
     /// A command from the scenario's timeline.
     Command(Command),
+    /// The `k`-th value of a scenario's planned sends (see [`PlannedSends`]).
+    Planned { plan: std::sync::Arc<PlannedSends>, k: usize },
     /// `linger.ms` expired for a batch.
     Linger { producer: String, tp: TopicPartition, batch: u64 },
     /// A Produce request reaches a broker.
@@ -563,6 +599,26 @@ impl Sim {
         self.schedule(at, Pending::Command(command));
     }
 
+    /// Queues a scenario producer's planned sends (see [`PlannedSends`]): reserves a
+    /// sequence number for each value and queues the first.
+    pub(crate) fn schedule_planned(
+        &mut self,
+        producer: String,
+        topic: String,
+        values: Vec<String>,
+        keys: Option<Vec<Option<String>>>,
+        start_ms: u64,
+        interval_ms: u64,
+    ) {
+        if values.is_empty() {
+            return;
+        }
+        let first_seq = self.next_seq;
+        self.next_seq += values.len() as u64;
+        let plan = std::sync::Arc::new(PlannedSends { producer, topic, values, keys, start_ms, interval_ms, first_seq });
+        self.queue.insert((plan.at(0).max(self.now), first_seq), Pending::Planned { plan, k: 0 });
+    }
+
     /// Runs a command as part of building (not logged: the scenario rebuilds it).
     pub(crate) fn apply_unlogged(&mut self, command: Command) -> Result<(), CommandError> {
         self.validate(&command)?;
@@ -982,6 +1038,13 @@ impl Sim {
 
     fn handle(&mut self, pending: Pending) {
         match pending {
+            Pending::Planned { plan, k } => {
+                if k + 1 < plan.values.len() {
+                    let key = (plan.at(k + 1).max(self.now), plan.first_seq + k as u64 + 1);
+                    self.queue.insert(key, Pending::Planned { plan: plan.clone(), k: k + 1 });
+                }
+                self.handle(Pending::Command(plan.command(k)));
+            }
             Pending::Command(command) => {
                 if let Err(e) = self.validate(&command) {
                     // A timeline command that no longer fits (say, removing a member that
