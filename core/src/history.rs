@@ -15,6 +15,9 @@
 
 use crate::sim::{LoggedCommand, Sim};
 
+/// See [`History::spacing`].
+pub const SIZE_DIVISOR: u64 = 4;
+
 /// Checkpoints of one run.
 #[derive(Clone, Debug)]
 pub struct History {
@@ -45,7 +48,7 @@ impl History {
     /// applying any command at this step count.
     pub fn observe(&mut self, sim: &Sim) {
         let last = self.checkpoints.last().map(Sim::steps).unwrap_or(0);
-        if sim.steps() < last + self.every {
+        if sim.steps() < last + self.spacing(sim) {
             return;
         }
         self.checkpoints.push(sim.clone());
@@ -57,6 +60,15 @@ impl History {
             self.checkpoints = kept;
             self.every *= 2;
         }
+    }
+
+    /// Steps between checkpoints: `every`, and at least the events the trace holds over
+    /// [`SIZE_DIVISOR`]. A checkpoint copies the whole run, so a big, busy run (hundreds of
+    /// partitions, a full trace) takes them further apart: copying stays a small share of
+    /// the work (the page spent 140 ms of every second copying a 240-partition cluster at
+    /// 5× before this rule) while going back replays at most about twice the spacing.
+    fn spacing(&self, sim: &Sim) -> u64 {
+        self.every.max(sim.trace().events().len() as u64 / SIZE_DIVISOR)
     }
 
     /// Forgets the checkpoints after `steps` (the run took another path from there).
@@ -167,6 +179,32 @@ mod tests {
         let (count, every) = history.stats();
         assert!(count <= 8, "{count}");
         assert!(every >= 200, "spacing doubled as the run grew: {every}");
+    }
+
+    #[test]
+    fn a_run_with_a_full_trace_is_copied_less_often() {
+        let scenario = crate::scenario::default_scenario();
+        let base = scenario.build().unwrap();
+        let mut history = History::new(base.clone(), 10, 100_000);
+        let mut sim = base;
+        let group = sim.groups().next().unwrap().id.clone();
+        sim.apply(Command::AddMember { group, member: MemberSpec::new("late") }).unwrap();
+        for _ in 0..6000 {
+            if sim.step().is_none() {
+                break;
+            }
+            history.observe(&sim);
+        }
+        let marks: Vec<(u64, u64)> = history.checkpoints.iter().map(|c| (c.steps(), c.trace().events().len() as u64)).collect();
+        assert!(marks.len() > 10, "{marks:?}");
+        assert!(marks.last().unwrap().1 > 100, "the trace grew: {marks:?}");
+        assert!(marks.windows(2).any(|w| w[1].0 - w[0].0 > 20), "later checkpoints are further apart");
+        for w in marks.windows(2) {
+            let (gap, held) = (w[1].0 - w[0].0, w[1].1);
+            assert!(gap >= 10 && gap >= held / SIZE_DIVISOR, "{gap} steps apart with {held} events held: {marks:?}");
+        }
+        // The early checkpoints (few events) keep the configured spacing.
+        assert_eq!(marks[1].0 - marks[0].0, 10);
     }
 
     #[test]
