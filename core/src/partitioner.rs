@@ -116,7 +116,8 @@ fn varint_size(len: Option<u64>) -> u64 {
 /// key and value (varint length, -1 for null, then the bytes) + header count varint +
 /// each header's key (UTF-8) and value, all prefixed by the size of the body as a varint.
 ///
-/// The simulation uses it to count bytes for the sticky partitioner. (In Kafka the
+/// The simulation uses it to count bytes for `batch.size` (the producer's batches, the
+/// sticky partitioner) and for log segments. (In Kafka the
 /// `appendedBytes` given to `BuiltInPartitioner.updatePartitionInfo` is the growth of the
 /// batch's estimated size, so the first record of a new batch also counts the batch
 /// header; the caller decides what to pass to [`PartitionerState::on_sticky_append`].)
@@ -297,8 +298,11 @@ impl PartitionerState {
     /// After a keyless record was appended to the sticky partition:
     /// `BuiltInPartitioner.updatePartitionInfo`. Adds `appended_bytes`; once the bytes
     /// produced to the partition reach `batch_size` and `enable_switch` is set (the
-    /// batch became full or a new batch was created), or reach `2 * batch_size`
-    /// regardless, switches to a new random partition, which may be the same one.
+    /// caller passes `RecordAccumulator.allBatchesFull`: the partition has no incomplete
+    /// batch), or reach `2 * batch_size` regardless, switches to a new random partition,
+    /// which may be the same one. The producer also calls it with 0 bytes and
+    /// `enable_switch` before appending to a partition whose batches are all full or
+    /// sent (`RecordAccumulator.partitionChanged`), so the switch falls between batches.
     ///
     /// Kafka's next partition (`nextPartition`) is uniform among available partitions
     /// unless `partitioner.adaptive.partitioning.enable` has load stats, in which case it

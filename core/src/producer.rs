@@ -1,41 +1,83 @@
-//! Producers: partition choice, per-partition batches with `linger.ms`, and what came back.
+//! Producers: partition choice, the `RecordAccumulator` (one deque of batches per
+//! partition), the Sender's in-flight requests per broker connection, and what came back.
 
+use crate::cluster::BrokerId;
 use crate::config::ProducerConfig;
 use crate::event::ProduceError;
 use crate::partitioner::{PartitionReason, PartitionerState};
 use crate::record::{Record, RecordId, TopicPartition};
 use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// How many sent records a producer remembers for the view.
 pub const SENT_KEPT: usize = 500;
 
-/// A batch being filled for one partition (`ProducerBatch` in the `RecordAccumulator`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct OpenBatch {
-    pub id: u64,
-    pub records: Vec<Record>,
-    pub bytes: u32,
-}
+/// `max.request.size` (1048576, Kafka's default): the Sender stops adding batches to a
+/// Produce request once the next would take it past this many bytes
+/// (`RecordAccumulator.drainBatchesForOneNode`). A sandbox constant, not a setting.
+pub const MAX_REQUEST_SIZE: u32 = 1_048_576;
 
-/// A closed batch the sender owns until it is acknowledged or given up.
+/// One `ProducerBatch`: records for one partition, from its creation in the accumulator
+/// until it is acknowledged or given up.
+///
+/// While it waits in its partition's deque it is not in flight; the last batch of a deque
+/// takes more records until it is full (`ProducerBatch.tryAppend`). The Sender drains it
+/// (`RecordAccumulator.drain`) into a Produce request, which closes it for appends; a
+/// retried batch goes back into the deque (`RecordAccumulator.reenqueue`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct InFlightBatch {
+pub(crate) struct Batch {
     pub id: u64,
     pub tp: TopicPartition,
     pub records: Vec<Record>,
-    /// The first record's sequence number (idempotent producer only).
+    /// `estimatedSizeInBytes()`: the 61-byte batch header plus each record's
+    /// `DefaultRecord` size (as [`crate::partitioner::record_size_in_bytes`] counts it).
+    pub bytes: u32,
+    /// `createdMs`: `delivery.timeout.ms` counts from here.
+    pub created_at: SimTime,
+    /// `lastAttemptMs`: creation, then each re-enqueue; `linger.ms` and the retry backoff
+    /// count from here (`ProducerBatch.waitedTimeMs`).
+    pub last_attempt_at: SimTime,
+    /// `closeForRecordAppends`: a record did not fit, or the batch was drained.
+    pub closed: bool,
+    /// The first record's sequence number, given when the batch is first drained
+    /// (idempotent producer only).
     pub sequence: Option<u32>,
     /// How many times it has been sent.
     pub attempt: u32,
-    pub first_sent_at: SimTime,
-    /// A request carrying it is outstanding.
-    pub in_flight: bool,
+    /// Retry backoff: not drained before this moment (`RecordAccumulator.shouldBackoff`).
+    pub backoff_until: Option<SimTime>,
+    /// The Produce request carrying it, while one is outstanding.
+    pub request: Option<u64>,
     /// The broker the last attempt went to.
-    pub broker: Option<crate::cluster::BrokerId>,
-    /// Held back because its partition has no leader.
+    pub broker: Option<BrokerId>,
+    /// Its partition had no leader when the Sender last looked (traced once).
     pub waiting_for_leader: bool,
+}
+
+impl Batch {
+    /// `ProducerBatch.isFull()`: closed for appends, or at `batch.size`.
+    pub fn is_full(&self, batch_size: u32) -> bool {
+        self.closed || (!self.records.is_empty() && self.bytes >= batch_size)
+    }
+
+    /// `MemoryRecordsBuilder.hasRoomFor`: an empty batch takes any record; otherwise the
+    /// record must fit within `batch.size`.
+    pub fn has_room_for(&self, size_bytes: u32, batch_size: u32) -> bool {
+        if self.closed || self.is_full(batch_size) {
+            return false;
+        }
+        self.records.is_empty() || self.bytes.saturating_add(size_bytes) <= batch_size
+    }
+}
+
+/// A Produce request on the wire: one per broker per drain, with at most one batch per
+/// partition (`Sender.sendProduceRequest`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ProduceRequest {
+    pub broker: BrokerId,
+    /// Batch ids, in the order they were drained.
+    pub batches: Vec<u64>,
 }
 
 /// What the producer knows of one record it sent.
@@ -60,15 +102,34 @@ pub struct Producer {
     pub name: String,
     pub config: ProducerConfig,
     pub(crate) partitioners: BTreeMap<String, PartitionerState>,
-    pub(crate) open: BTreeMap<TopicPartition, OpenBatch>,
     pub(crate) sent: VecDeque<SentRecord>,
     pub(crate) sent_total: u64,
-    /// Closed batches by id, until acknowledged or given up.
-    pub(crate) batches: BTreeMap<u64, InFlightBatch>,
-    /// Batches waiting for a free connection slot, in send order.
-    pub(crate) queue: VecDeque<u64>,
+    /// Every batch neither acknowledged nor given up, by id (ids grow with creation).
+    pub(crate) batches: BTreeMap<u64, Batch>,
+    /// The `RecordAccumulator`: per partition, the batches not in flight, oldest first
+    /// (the front is drained next, the back takes appends). Empty deques are removed, so
+    /// the keys are exactly the partitions with something to send.
+    pub(crate) deques: BTreeMap<TopicPartition, VecDeque<u64>>,
+    /// Outstanding Produce requests by id.
+    pub(crate) requests: BTreeMap<u64, ProduceRequest>,
+    /// `InFlightRequests`: the outstanding requests per broker connection, oldest first;
+    /// `max.in.flight.requests.per.connection` bounds each.
+    pub(crate) in_flight: BTreeMap<BrokerId, BTreeSet<u64>>,
+    /// `TransactionManager`'s in-flight batches by sequence, per partition: every batch
+    /// with a sequence number not yet done (idempotent producer).
+    pub(crate) sequenced: BTreeMap<TopicPartition, BTreeSet<(u32, u64)>>,
+    /// Partitions with a batch in flight when `max.in.flight.requests.per.connection` is 1
+    /// (`Sender.guaranteeMessageOrder` mutes them).
+    pub(crate) muted: BTreeSet<TopicPartition>,
+    /// `nodesDrainIndex`: per broker, the partition the last drain stopped at; the next
+    /// drain starts there, so no partition starves.
+    pub(crate) drain_from: BTreeMap<BrokerId, TopicPartition>,
     /// Next sequence number per partition (idempotent producer).
     pub(crate) next_sequence: BTreeMap<TopicPartition, u32>,
+    /// Moments the Sender is due to wake (linger, backoff, metadata), each queued once.
+    pub(crate) wakeups: BTreeSet<SimTime>,
+    /// The wake-up queued for the oldest waiting batch's `delivery.timeout.ms`.
+    pub(crate) expiry_wakeup: Option<SimTime>,
 }
 
 impl Producer {
@@ -77,12 +138,18 @@ impl Producer {
             name: name.into(),
             config,
             partitioners: BTreeMap::new(),
-            open: BTreeMap::new(),
             sent: VecDeque::new(),
             sent_total: 0,
             batches: BTreeMap::new(),
-            queue: VecDeque::new(),
+            deques: BTreeMap::new(),
+            requests: BTreeMap::new(),
+            in_flight: BTreeMap::new(),
+            sequenced: BTreeMap::new(),
+            muted: BTreeSet::new(),
+            drain_from: BTreeMap::new(),
             next_sequence: BTreeMap::new(),
+            wakeups: BTreeSet::new(),
+            expiry_wakeup: None,
         }
     }
 
@@ -108,7 +175,28 @@ impl Producer {
     /// Records sent but neither acknowledged nor given up.
     pub fn pending_records(&self) -> u32 {
         self.batches.values().map(|b| b.records.len() as u32).sum::<u32>()
-            + self.open.values().map(|b| b.records.len() as u32).sum::<u32>()
+    }
+
+    /// Records in batches that have not been sent yet (waiting in the accumulator for
+    /// `linger.ms`, `batch.size` or a free in-flight slot).
+    pub fn batched_records(&self) -> u32 {
+        self.deques
+            .values()
+            .flatten()
+            .filter_map(|id| self.batches.get(id))
+            .filter(|b| b.attempt == 0)
+            .map(|b| b.records.len() as u32)
+            .sum()
+    }
+
+    /// Outstanding Produce requests to `broker` (`InFlightRequests.count(node)`).
+    pub fn in_flight_requests(&self, broker: BrokerId) -> u32 {
+        self.in_flight.get(&broker).map_or(0, |r| r.len() as u32)
+    }
+
+    /// Outstanding Produce requests to all brokers.
+    pub fn in_flight_total(&self) -> u32 {
+        self.in_flight.values().map(|r| r.len() as u32).sum()
     }
 
     pub(crate) fn mark_acked(&mut self, record: RecordId, offset: i64) {
@@ -116,5 +204,36 @@ impl Producer {
         if let Some(s) = self.sent.iter_mut().rev().find(|s| s.record == record) {
             s.acked_offset = Some(offset);
         }
+    }
+
+    /// `RecordAccumulator.allBatchesFull`: the partition's deque is empty or its last
+    /// batch is full (only the last one may be incomplete).
+    pub(crate) fn all_batches_full(&self, tp: &TopicPartition) -> bool {
+        let batch_size = self.config.batch_size;
+        self.deques
+            .get(tp)
+            .and_then(|d| d.back())
+            .and_then(|id| self.batches.get(id))
+            .is_none_or(|b| b.is_full(batch_size))
+    }
+
+    /// The sequence of the oldest batch of `tp` not yet done
+    /// (`TransactionManager.firstInFlightSequence`).
+    pub(crate) fn first_in_flight_sequence(&self, tp: &TopicPartition) -> Option<u32> {
+        self.sequenced.get(tp).and_then(|s| s.first()).map(|(seq, _)| *seq)
+    }
+
+    /// Forgets a batch that is done (acknowledged or given up).
+    pub(crate) fn remove_batch(&mut self, id: u64) -> Option<Batch> {
+        let batch = self.batches.remove(&id)?;
+        if let Some(seq) = batch.sequence {
+            if let Some(s) = self.sequenced.get_mut(&batch.tp) {
+                s.remove(&(seq, id));
+                if s.is_empty() {
+                    self.sequenced.remove(&batch.tp);
+                }
+            }
+        }
+        Some(batch)
     }
 }

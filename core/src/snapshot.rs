@@ -119,7 +119,8 @@ pub struct ProducerView {
     pub sent_total: u64,
     /// The newest sent records, oldest first.
     pub sent: Vec<SentRecord>,
-    /// Records waiting in open batches (for `linger.ms`).
+    /// Records in batches not sent yet: waiting in the accumulator for `linger.ms`,
+    /// `batch.size` or a free in-flight slot on their leader's connection.
     pub batched: u32,
     /// Records sent and neither acknowledged nor given up.
     pub pending: u32,
@@ -296,7 +297,7 @@ impl Sim {
                     acks: p.config.acks,
                     sent_total: p.sent_total,
                     sent: p.sent.iter().cloned().collect(),
-                    batched: p.open.values().map(|b| b.records.len() as u32).sum(),
+                    batched: p.batched_records(),
                     pending: p.pending_records(),
                     idempotent: p.config.idempotent(),
                 })

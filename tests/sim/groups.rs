@@ -177,9 +177,11 @@ fn crash_while_processing_run(mode: CommitMode) -> Sim {
     let mut sim = build(vec![member("c1", None, mode, 200)], Strategy::Range);
     sim.apply(Command::AddMember { group: "g".into(), member: member("c2", None, mode, 1) }).expect("add c2");
     run(&mut sim, 8_000);
-    // c1 gets P0 P1; records to those partitions.
+    // c1 gets P0 P1; records to those partitions. The eight records leave at once
+    // (linger.ms 0, and each broker connection has room), so c1's second poll brings m1,
+    // m5, m4 at about 240 ms; at 500 ms it has processed m1 and is processing m5.
     produce_n(&mut sim, 0, 8);
-    run(&mut sim, 300);
+    run(&mut sim, 500);
     sim.apply(Command::CrashMember { group: "g".into(), client_id: "c1".into() }).expect("crash");
     run(&mut sim, 20_000);
     sim

@@ -13,8 +13,8 @@ use crate::cluster::{place_replicas, Broker, BrokerId, Partition, Topic, TopicCo
 use crate::event::ProduceError;
 use crate::monitor::Monitors;
 use crate::snapshot::{LostView, LOST_KEPT};
-use crate::partitioner::{record_size_in_bytes, PartitionReason, PartitionerState};
-use crate::producer::{InFlightBatch, OpenBatch, Producer, SentRecord};
+use crate::partitioner::{record_size_in_bytes, PartitionReason};
+use crate::producer::{Batch, Producer, ProduceRequest, SentRecord, MAX_REQUEST_SIZE};
 use crate::record::{Record, RecordId, StoredRecord, TopicPartition};
 use crate::rng::SimRng;
 use crate::time::SimTime;
@@ -71,32 +71,20 @@ pub(crate) enum Pending {
     Command(Command),
     /// The `k`-th value of a scenario's planned sends (see [`PlannedSends`]).
     Planned { plan: std::sync::Arc<PlannedSends>, k: usize },
-    /// `linger.ms` expired for a batch.
-    Linger { producer: String, tp: TopicPartition, batch: u64 },
-    /// A Produce request reaches a broker.
-    ProduceArrive {
-        producer: String,
-        broker: BrokerId,
-        batch: u64,
-        attempt: u32,
-        tp: TopicPartition,
-        records: Vec<Record>,
-        acks: Acks,
-        sequence: Option<u32>,
-    },
-    /// The Produce response reaches the producer.
+    /// The producer's Sender thread wakes up (`linger.ms`, a retry backoff, a metadata
+    /// look for a leaderless partition, or a waiting batch's `delivery.timeout.ms`).
+    SenderWake { producer: String },
+    /// A Produce request reaches a broker: one batch for each of several partitions.
+    ProduceArrive { producer: String, broker: BrokerId, request: u64, acks: Acks, batches: Vec<produce::WireBatch> },
+    /// The Produce response reaches the producer: per batch, its offsets or an error.
     ProduceResponse {
         producer: String,
         broker: BrokerId,
-        batch: u64,
-        attempt: u32,
-        tp: TopicPartition,
-        result: Result<Vec<(RecordId, String, u64, SimTime)>, ProduceError>,
+        request: u64,
+        results: Vec<(u64, TopicPartition, produce::PartitionResult)>,
     },
-    /// `request.timeout.ms` passed for one attempt of a batch.
-    ProduceTimeout { producer: String, batch: u64, attempt: u32 },
-    /// `retry.backoff.ms` passed: the batch may be sent again.
-    ProduceRetry { producer: String, batch: u64 },
+    /// `request.timeout.ms` passed for a Produce request.
+    ProduceTimeout { producer: String, request: u64 },
     /// The broker gives up waiting for replicas on an acks=all write.
     DelayedProduceTimeout { id: u64 },
     /// A follower starts its next fetch from the leader.
@@ -199,18 +187,28 @@ struct ParkedReplicaFetch {
     fetch_offset: u64,
 }
 
-/// An acks=all write waiting at the leader for its followers (`DelayedProduce`).
+/// An acks=all Produce request waiting at the leader until every partition it appended to
+/// is committed (`DelayedProduce`): the response goes when all parts are settled, or
+/// at `request.timeout.ms` with `REQUEST_TIMED_OUT` for those still waiting.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct DelayedProduce {
     id: u64,
     producer: String,
     broker: BrokerId,
+    request: u64,
+    parts: Vec<DelayedPart>,
+}
+
+/// One partition of a [`DelayedProduce`] (`ProducePartitionStatus`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct DelayedPart {
     batch: u64,
-    attempt: u32,
     tp: TopicPartition,
     /// The HW the write needs: the log end offset right after it.
     required_offset: u64,
-    acked: Vec<(RecordId, String, u64, SimTime)>,
+    acked: Vec<produce::Acked>,
+    /// Settled: an error at append, or the outcome once the HW got there.
+    result: Option<produce::PartitionResult>,
 }
 
 /// How far back a leader looks in its log for an idempotent producer's last records
@@ -282,6 +280,8 @@ pub struct Sim {
     next_seq: u64,
     next_record: u64,
     next_batch: u64,
+    /// Produce request ids (a correlation id), one counter for all producers.
+    next_request: u64,
     next_fetch: u64,
     parked: Vec<ParkedFetch>,
     steps: u64,
@@ -318,6 +318,7 @@ impl Sim {
             next_seq: 0,
             next_record: 1,
             next_batch: 1,
+            next_request: 1,
             next_fetch: 1,
             parked: Vec::new(),
             steps: 0,
@@ -408,42 +409,56 @@ impl Sim {
 
     /// Messages on the wire now: produce requests and responses, fetch responses with
     /// records. The page draws them moving between clients and the broker.
+    ///
+    /// A Produce request carries one batch per partition: it shows as one `Produce` per
+    /// batch (and its response as one `ProduceAck` per partition), all moving together.
     pub fn in_flight(&self) -> Vec<Flight> {
         let latency = self.latency();
-        self.queue
-            .iter()
-            .filter_map(|((at, _), pending)| {
-                let kind = match pending {
-                    Pending::ProduceArrive { producer, tp, records, .. } => FlightKind::Produce {
-                        producer: producer.clone(),
-                        tp: tp.clone(),
-                        values: records.iter().map(|r| r.value.clone()).collect(),
-                    },
-                    Pending::ProduceResponse { producer, tp, result, .. } => FlightKind::ProduceAck {
-                        producer: producer.clone(),
-                        tp: tp.clone(),
-                        offsets: result.as_ref().map(|a| a.iter().map(|a| a.2).collect()).unwrap_or_default(),
-                        error: result.as_ref().err().copied(),
-                    },
-                    Pending::ReplicaFetchResponse { tp, follower, records, .. } if !records.is_empty() => {
-                        FlightKind::Replicate {
+        let mut flights = Vec::new();
+        for ((at, _), pending) in &self.queue {
+            let sent_at = SimTime(at.ms().saturating_sub(latency));
+            match pending {
+                Pending::ProduceArrive { producer, batches, .. } => {
+                    for b in batches {
+                        let kind = FlightKind::Produce {
+                            producer: producer.clone(),
+                            tp: b.tp.clone(),
+                            values: b.records.iter().map(|r| r.value.clone()).collect(),
+                        };
+                        flights.push(Flight { kind, sent_at, arrives_at: *at });
+                    }
+                    continue;
+                }
+                Pending::ProduceResponse { producer, results, .. } => {
+                    for (_, tp, result) in results {
+                        let kind = FlightKind::ProduceAck {
+                            producer: producer.clone(),
                             tp: tp.clone(),
-                            follower: *follower,
-                            values: records.iter().map(|r| r.record.value.clone()).collect(),
-                        }
+                            offsets: result.as_ref().map(|a| a.iter().map(|a| a.2).collect()).unwrap_or_default(),
+                            error: result.as_ref().err().copied(),
+                        };
+                        flights.push(Flight { kind, sent_at, arrives_at: *at });
                     }
-                    Pending::FetchResponse { group, client_id, records, .. } if !records.is_empty() => {
-                        FlightKind::FetchData {
-                            group: group.clone(),
-                            client_id: client_id.clone(),
-                            records: records.iter().map(|(tp, r, _)| (tp.clone(), r.record.value.clone())).collect(),
-                        }
-                    }
-                    _ => return None,
-                };
-                Some(Flight { kind, sent_at: SimTime(at.ms().saturating_sub(latency)), arrives_at: *at })
-            })
-            .collect()
+                    continue;
+                }
+                _ => {}
+            }
+            let kind = match pending {
+                Pending::ReplicaFetchResponse { tp, follower, records, .. } if !records.is_empty() => FlightKind::Replicate {
+                    tp: tp.clone(),
+                    follower: *follower,
+                    values: records.iter().map(|r| r.record.value.clone()).collect(),
+                },
+                Pending::FetchResponse { group, client_id, records, .. } if !records.is_empty() => FlightKind::FetchData {
+                    group: group.clone(),
+                    client_id: client_id.clone(),
+                    records: records.iter().map(|(tp, r, _)| (tp.clone(), r.record.value.clone())).collect(),
+                },
+                _ => continue,
+            };
+            flights.push(Flight { kind, sent_at, arrives_at: *at });
+        }
+        flights
     }
 
     /// The events recorded since `seq` (see [`Event::seq`]).
@@ -1054,24 +1069,12 @@ impl Sim {
                     self.execute(command);
                 }
             }
-            Pending::Linger { producer, tp, batch } => {
-                let is_current = self
-                    .producers
-                    .get(&producer)
-                    .and_then(|p| p.open.get(&tp))
-                    .is_some_and(|b| b.id == batch);
-                if is_current {
-                    self.send_batch(&producer, &tp);
-                }
+            Pending::SenderWake { producer } => self.sender_wake(&producer),
+            Pending::ProduceArrive { producer, broker, request, acks, batches } => {
+                self.produce_arrive(producer, broker, request, acks, batches)
             }
-            Pending::ProduceArrive { producer, broker, batch, attempt, tp, records, acks, sequence } => {
-                self.produce_arrive(producer, broker, batch, attempt, tp, records, acks, sequence)
-            }
-            Pending::ProduceResponse { producer, batch, attempt, tp, result, .. } => {
-                self.produce_response(&producer, batch, attempt, &tp, result)
-            }
-            Pending::ProduceTimeout { producer, batch, attempt } => self.produce_timeout(&producer, batch, attempt),
-            Pending::ProduceRetry { producer, batch } => self.produce_retry(&producer, batch),
+            Pending::ProduceResponse { producer, request, results, .. } => self.produce_response(&producer, request, results),
+            Pending::ProduceTimeout { producer, request } => self.produce_timeout(&producer, request),
             Pending::DelayedProduceTimeout { id } => self.delayed_produce_timeout(id),
             Pending::ReplicaFetchSend { tp, follower, token } => self.replica_fetch_send(&tp, follower, token),
             Pending::ReplicaFetchArrive { tp, follower, leader, token, fetch_offset } => {

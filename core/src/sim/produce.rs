@@ -1,10 +1,48 @@
-//! Producer side: `send()`, batching with `linger.ms`, Produce requests and responses.
+//! Producer side: `send()` into the `RecordAccumulator`, the Sender (ready brokers, one
+//! Produce request per broker with at most one batch per partition, in-flight requests per
+//! connection, retries, `request.timeout.ms`, `delivery.timeout.ms`), and the leader's
+//! handling of a Produce request (idempotence check from its own log,
+//! `min.insync.replicas`, append, acks).
+//!
+//! Kafka's classes: `KafkaProducer.doSend`, `RecordAccumulator` (`append`, `ready`,
+//! `drain`, `reenqueue`, `expiredBatches`), `ProducerBatch`, `Sender`
+//! (`sendProducerData`, `completeBatch`), `NetworkClient` / `InFlightRequests`
+//! (`canSendMore` per node, a request timeout closes the connection), and on the broker
+//! `ReplicaManager.appendRecords` with `DelayedProduce`.
 
 use super::*;
+use std::collections::{BTreeSet, VecDeque};
+
+/// One partition's batch inside a Produce request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct WireBatch {
+    pub batch: u64,
+    pub tp: TopicPartition,
+    pub records: Vec<Record>,
+    /// The first record's sequence number (idempotent producer only).
+    pub sequence: Option<u32>,
+}
+
+/// One record's place in the log, as a Produce response reports it:
+/// (record, value, offset, timestamp).
+pub(crate) type Acked = (RecordId, String, u64, SimTime);
+
+/// A leader's answer for one partition of a Produce request.
+pub(crate) type PartitionResult = Result<Vec<Acked>, ProduceError>;
+
+/// How the leader got on with one partition of a Produce request.
+enum PartitionOutcome {
+    /// Answered now (an error, acks=1, or acks=0).
+    Done(PartitionResult),
+    /// acks=all: the answer waits until the HW reaches `required_offset`.
+    Wait { required_offset: u64, acked: Vec<Acked> },
+}
 
 impl Sim {
-    /// `KafkaProducer.send()`: choose the partition, add the record to that partition's
-    /// batch, and start `linger.ms` for a new batch.
+    /// `KafkaProducer.send()`: choose the partition and append the record to the last
+    /// batch of that partition's deque in the accumulator, or to a new batch
+    /// (`RecordAccumulator.append`). The Sender is woken when a batch became full or a
+    /// new one was created (`RecordAppendResult.batchIsFull || newBatchCreated`).
     pub(super) fn send(
         &mut self,
         producer_name: &str,
@@ -18,23 +56,31 @@ impl Sim {
         // Round-robin and sticky choices skip partitions without a leader
         // (`Cluster.availablePartitionsForTopic`); key hashing counts them all.
         let available: Vec<u32> = self.topics.get(topic).map(Topic::available_partitions).unwrap_or_default();
+        let now = self.now;
         let Some(producer) = self.producers.get_mut(producer_name) else { return };
-        let state = producer.partitioners.entry(topic.to_string()).or_insert_with(PartitionerState::default);
-        let chosen = state.choose(
-            producer.config.partitioner,
-            &mut self.rng,
-            partition,
-            key.as_deref().map(str::as_bytes),
-            partitions,
-            &available,
-        );
-        let (p, reason) = match chosen {
+        let kind = producer.config.partitioner;
+        let batch_size = producer.config.batch_size;
+        let state = producer.partitioners.entry(topic.to_string()).or_default();
+        let chosen = state.choose(kind, &mut self.rng, partition, key.as_deref().map(str::as_bytes), partitions, &available);
+        let (mut p, reason) = match chosen {
             Ok(c) => c,
             Err(e) => {
                 self.record(EventKind::CommandRejected { reason: e.to_string() });
                 return;
             }
         };
+        let sticky = matches!(reason, PartitionReason::Sticky);
+        if sticky && producer.all_batches_full(&TopicPartition::new(topic, p)) {
+            // `RecordAccumulator.partitionChanged`: a switch that was held back while the
+            // partition had an incomplete batch happens now that its batches are full
+            // (or drained), before this record is appended.
+            if let Some(state) = producer.partitioners.get_mut(topic) {
+                state.on_sticky_append(&mut self.rng, 0, batch_size, true, &available);
+                if let Ok((q, _)) = state.choose(kind, &mut self.rng, None, None, partitions, &available) {
+                    p = q;
+                }
+            }
+        }
         let header_bytes: Vec<(String, Vec<u8>)> =
             headers.iter().map(|h| (h.key.clone(), h.value.clone().into_bytes())).collect();
         let size_bytes = record_size_in_bytes(key.as_deref().map(str::as_bytes), Some(value.as_bytes()), &header_bytes);
@@ -46,27 +92,59 @@ impl Sim {
             key: key.clone(),
             value: value.clone(),
             headers,
-            create_time: self.now,
+            create_time: now,
             size_bytes,
             sequence: None,
         };
         let tp = TopicPartition::new(topic, p);
-        let batch_size = producer.config.batch_size;
         let linger_ms = producer.config.linger_ms;
-        let mut new_batch_id = None;
-        let batch = producer.open.entry(tp.clone()).or_insert_with(|| {
+        // `RecordAccumulator.tryAppend`: the last batch takes the record if it has room;
+        // if not, it is closed for appends and a new batch starts.
+        let last = producer.deques.get(&tp).and_then(|d| d.back()).copied();
+        let mut record = Some(record);
+        if let Some(b) = last.and_then(|id| producer.batches.get_mut(&id)) {
+            if b.has_room_for(size_bytes, batch_size) {
+                b.bytes = b.bytes.saturating_add(size_bytes);
+                b.records.extend(record.take());
+            } else {
+                b.closed = true;
+            }
+        }
+        let new_batch = record.is_some();
+        let batch_id = if let Some(record) = record {
             let id = self.next_batch;
             self.next_batch += 1;
-            new_batch_id = Some(id);
-            OpenBatch { id, records: Vec::new(), bytes: RECORD_BATCH_OVERHEAD }
-        });
-        batch.records.push(record);
-        batch.bytes = batch.bytes.saturating_add(size_bytes);
-        let full = batch.bytes >= batch_size;
-        if matches!(reason, PartitionReason::Sticky) {
-            // `appendedBytes` is how much the batch grew: a new batch adds its header too.
-            let appended = size_bytes + if new_batch_id.is_some() { RECORD_BATCH_OVERHEAD } else { 0 };
-            let enable_switch = full || new_batch_id.is_some();
+            producer.batches.insert(
+                id,
+                Batch {
+                    id,
+                    tp: tp.clone(),
+                    records: vec![record],
+                    bytes: RECORD_BATCH_OVERHEAD.saturating_add(size_bytes),
+                    created_at: now,
+                    last_attempt_at: now,
+                    closed: false,
+                    sequence: None,
+                    attempt: 0,
+                    backoff_until: None,
+                    request: None,
+                    broker: None,
+                    waiting_for_leader: false,
+                },
+            );
+            producer.deques.entry(tp.clone()).or_default().push_back(id);
+            id
+        } else {
+            last.unwrap_or_default()
+        };
+        let deque_len = producer.deques.get(&tp).map_or(0, VecDeque::len);
+        let batch_is_full = deque_len > 1 || producer.batches.get(&batch_id).is_some_and(|b| b.is_full(batch_size));
+        if sticky {
+            // `BuiltInPartitioner.updatePartitionInfo`: `appendedBytes` is how much the
+            // deque's batches grew (a new batch adds its header too); the switch is
+            // allowed only when no batch of the partition is incomplete.
+            let appended = size_bytes + if new_batch { RECORD_BATCH_OVERHEAD } else { 0 };
+            let enable_switch = producer.all_batches_full(&tp);
             if let Some(state) = producer.partitioners.get_mut(topic) {
                 state.on_sticky_append(&mut self.rng, appended, batch_size, enable_switch, &available);
             }
@@ -78,7 +156,7 @@ impl Sim {
             topic: topic.to_string(),
             partition: p,
             reason: reason.clone(),
-            sent_at: self.now,
+            sent_at: now,
             acked_offset: None,
             failed: None,
         });
@@ -91,218 +169,410 @@ impl Sim {
             value,
             reason,
         });
-        if full {
-            self.send_batch(producer_name, &tp);
-        } else if let Some(batch) = new_batch_id {
-            let at = self.now.plus_ms(linger_ms);
-            self.schedule(at, Pending::Linger { producer: producer_name.to_string(), tp, batch });
+        if batch_is_full || (new_batch && linger_ms == 0) {
+            self.run_sender(producer_name);
+        } else if new_batch {
+            // Nothing else changed for the Sender: every broker that could take a request
+            // had nothing sendable before this record, and a lingering batch is not
+            // sendable. It looks again when `linger.ms` has passed.
+            self.wake_sender_at(producer_name, now.plus_ms(linger_ms));
         }
     }
 
-    /// The sender thread takes a closed batch: it gets the next sequence numbers of its
-    /// partition (idempotent producer) and is sent as soon as a connection slot is free.
-    pub(super) fn send_batch(&mut self, producer_name: &str, tp: &TopicPartition) {
-        let now = self.now;
+    /// Queues a Sender wake-up at `at` unless one is already due at or before it (that
+    /// one recomputes the next moment anything changes).
+    fn wake_sender_at(&mut self, producer_name: &str, at: SimTime) {
         let Some(producer) = self.producers.get_mut(producer_name) else { return };
-        let Some(batch) = producer.open.remove(tp) else { return };
-        let mut batch = batch;
-        let sequence = if producer.config.idempotent() {
-            let next = producer.next_sequence.entry(tp.clone()).or_insert(0);
-            let base = *next;
-            *next = next.wrapping_add(batch.records.len() as u32);
-            for (i, r) in batch.records.iter_mut().enumerate() {
-                r.sequence = Some(base.wrapping_add(i as u32));
-            }
-            Some(base)
-        } else {
-            None
-        };
-        producer.batches.insert(
-            batch.id,
-            InFlightBatch {
-                id: batch.id,
-                tp: tp.clone(),
-                records: batch.records,
-                sequence,
-                attempt: 0,
-                first_sent_at: now,
-                in_flight: false,
-                waiting_for_leader: false,
-                broker: None,
-            },
-        );
-        producer.queue.push_back(batch.id);
-        self.dispatch_queued(producer_name);
-    }
-
-    /// Sends queued batches while fewer than `max.in.flight.requests.per.connection`
-    /// requests are outstanding.
-    pub(super) fn dispatch_queued(&mut self, producer_name: &str) {
-        loop {
-            let Some(producer) = self.producers.get_mut(producer_name) else { return };
-            let outstanding = producer.batches.values().filter(|b| b.in_flight).count() as u32;
-            if outstanding >= producer.config.max_in_flight_requests_per_connection.max(1) {
-                return;
-            }
-            let Some(id) = producer.queue.pop_front() else { return };
-            self.transmit(producer_name, id);
-        }
-    }
-
-    /// Puts one batch on the wire to the partition's leader, or fails it for lack of one.
-    fn transmit(&mut self, producer_name: &str, batch_id: u64) {
-        let now = self.now;
-        let latency = self.latency();
-        let Some(producer) = self.producers.get(producer_name) else { return };
-        let Some(batch) = producer.batches.get(&batch_id) else { return };
-        let tp = batch.tp.clone();
-        let acks = producer.config.acks;
-        let request_timeout = producer.config.request_timeout_ms;
-        // Metadata: the producer asks for the current leader (a refresh is modelled as
-        // instant; in Kafka it is one more round trip).
-        let leader = self.partition(&tp).and_then(|p| p.leader);
-        let Some(leader) = leader else {
-            // No leader: the batch waits in the accumulator and metadata is refreshed after
-            // `retry.backoff.ms`; this is not a send attempt. The trace says it once.
-            let now = self.now;
-            let Some(producer) = self.producers.get_mut(producer_name) else { return };
-            let config = producer.config.clone();
-            let Some(batch) = producer.batches.get_mut(&batch_id) else { return };
-            let first = !batch.waiting_for_leader;
-            batch.waiting_for_leader = true;
-            let expired = now.ms().saturating_sub(batch.first_sent_at.ms()) >= config.delivery_timeout_ms;
-            if expired {
-                self.produce_failed(producer_name, batch_id, ProduceError::DeliveryTimeout);
-                return;
-            }
-            if first {
-                let ids: Vec<RecordId> = batch.records.iter().map(|r| r.id).collect();
-                self.record(EventKind::ProduceFailed {
-                    producer: producer_name.to_string(),
-                    topic: tp.topic.clone(),
-                    partition: tp.partition,
-                    records: ids,
-                    error: ProduceError::LeaderNotAvailable,
-                    retrying: true,
-                });
-            }
-            let at = now.plus_ms(config.retry_backoff_ms.max(1));
-            self.schedule(at, Pending::ProduceRetry { producer: producer_name.to_string(), batch: batch_id });
+        if producer.wakeups.first().is_some_and(|w| *w <= at) {
             return;
-        };
-        let Some(producer) = self.producers.get_mut(producer_name) else { return };
-        let Some(batch) = producer.batches.get_mut(&batch_id) else { return };
-        batch.attempt += 1;
-        batch.in_flight = true;
-        batch.broker = Some(leader);
-        batch.waiting_for_leader = false;
-        let attempt = batch.attempt;
-        let records = batch.records.clone();
-        let sequence = batch.sequence;
-        let ids: Vec<RecordId> = records.iter().map(|r| r.id).collect();
-        let values: Vec<String> = records.iter().map(|r| r.value.clone()).collect();
-        if attempt == 1 {
-            self.record(EventKind::BatchSent {
-                producer: producer_name.to_string(),
-                topic: tp.topic.clone(),
-                partition: tp.partition,
-                records: ids.clone(),
-            });
         }
-        if acks == Acks::None {
-            // acks=0: the callback completes as soon as the request is written, offset -1.
-            if let Some(p) = self.producers.get_mut(producer_name) {
-                p.batches.remove(&batch_id);
-                for id in &ids {
-                    p.mark_acked(*id, -1);
+        producer.wakeups.insert(at);
+        self.schedule(at, Pending::SenderWake { producer: producer_name.to_string() });
+    }
+
+    /// A queued Sender wake-up (`linger.ms`, a retry backoff, a metadata look for a
+    /// leaderless partition, or `delivery.timeout.ms` of a waiting batch).
+    pub(super) fn sender_wake(&mut self, producer_name: &str) {
+        let now = self.now;
+        if let Some(p) = self.producers.get_mut(producer_name) {
+            p.wakeups.remove(&now);
+        }
+        self.run_sender(producer_name);
+    }
+
+    /// One turn of the Sender thread (`Sender.sendProducerData`), repeated while it sends
+    /// something (Kafka polls with timeout 0 while a broker is ready): expire batches past
+    /// `delivery.timeout.ms`, find the brokers with a sendable partition that can take
+    /// another request, drain each into one Produce request; then queue a wake-up for the
+    /// next moment a partition becomes sendable or a batch expires.
+    ///
+    /// It looks at the first batch of each non-empty deque only, never at every batch.
+    pub(super) fn run_sender(&mut self, producer_name: &str) {
+        self.expire_batches(producer_name);
+        while self.send_producer_data(producer_name) {}
+        self.schedule_sender_wakeup(producer_name);
+    }
+
+    /// `RecordAccumulator.expiredBatches`: from the front of each deque, the batches whose
+    /// `delivery.timeout.ms` has passed since they were created are given up.
+    fn expire_batches(&mut self, producer_name: &str) {
+        let now = self.now;
+        let Some(producer) = self.producers.get_mut(producer_name) else { return };
+        let timeout = producer.config.delivery_timeout_ms;
+        let expired_at = |b: &Batch| now.ms().saturating_sub(b.created_at.ms()) >= timeout;
+        let mut expired = Vec::new();
+        let mut emptied = Vec::new();
+        for (tp, dq) in producer.deques.iter_mut() {
+            while let Some(id) = dq.front().copied() {
+                if !producer.batches.get(&id).is_some_and(expired_at) {
+                    break;
+                }
+                dq.pop_front();
+                expired.push(id);
+            }
+            if dq.is_empty() {
+                emptied.push(tp.clone());
+            }
+        }
+        for tp in emptied {
+            producer.deques.remove(&tp);
+        }
+        for id in expired {
+            self.give_up(producer_name, id, ProduceError::DeliveryTimeout);
+        }
+    }
+
+    /// Forgets a batch for good: its records' callbacks get `error`.
+    fn give_up(&mut self, producer_name: &str, batch_id: u64, error: ProduceError) {
+        let Some(producer) = self.producers.get_mut(producer_name) else { return };
+        let Some(batch) = producer.remove_batch(batch_id) else { return };
+        let ids: Vec<RecordId> = batch.records.iter().map(|r| r.id).collect();
+        for id in &ids {
+            producer.mark_failed(*id, error);
+        }
+        self.record(EventKind::ProduceFailed {
+            producer: producer_name.to_string(),
+            topic: batch.tp.topic.clone(),
+            partition: batch.tp.partition,
+            records: ids,
+            error,
+            retrying: false,
+        });
+    }
+
+    /// `RecordAccumulator.ready` and `drain`, then `Sender.sendProduceRequests`. Returns
+    /// whether a request went out.
+    fn send_producer_data(&mut self, producer_name: &str) -> bool {
+        let now = self.now;
+        let Some(producer) = self.producers.get(producer_name) else { return false };
+        let config = &producer.config;
+        let linger = config.linger_ms;
+        let batch_size = config.batch_size;
+        let max_in_flight = config.max_in_flight_requests_per_connection.max(1);
+        let idempotent = config.idempotent();
+        // ready(): a broker is ready when one of its partitions' first batch is sendable —
+        // full (or more than one batch waiting), or `linger.ms` passed since it was
+        // created or re-enqueued — and not backing off after a failure.
+        let mut ready: BTreeSet<BrokerId> = BTreeSet::new();
+        let mut by_node: BTreeMap<BrokerId, Vec<TopicPartition>> = BTreeMap::new();
+        let mut leaderless = Vec::new();
+        for (tp, dq) in &producer.deques {
+            let Some(first) = dq.front().and_then(|id| producer.batches.get(id)) else { continue };
+            let Some(leader) = self.partition(tp).and_then(|p| p.leader) else {
+                if !first.waiting_for_leader {
+                    leaderless.push(first.id);
+                }
+                continue;
+            };
+            by_node.entry(leader).or_default().push(tp.clone());
+            if ready.contains(&leader) || producer.muted.contains(tp) {
+                continue;
+            }
+            let backing_off = first.backoff_until.is_some_and(|t| now < t);
+            let full = dq.len() > 1 || first.is_full(batch_size);
+            let lingered = now.ms() >= first.last_attempt_at.ms().saturating_add(linger);
+            if (full || lingered) && !backing_off {
+                ready.insert(leader);
+            }
+        }
+        // `NetworkClient.ready(node)`: `InFlightRequests.canSendMore(node)`, per broker.
+        ready.retain(|b| producer.in_flight_requests(*b) < max_in_flight);
+        // drain(): per ready broker, at most one batch per partition, starting where the
+        // last drain stopped, up to `max.request.size`.
+        let mut requests: Vec<(BrokerId, Vec<u64>)> = Vec::new();
+        let Some(producer) = self.producers.get_mut(producer_name) else { return false };
+        for node in ready {
+            let parts = by_node.remove(&node).unwrap_or_default();
+            let start = producer.drain_from.get(&node).map_or(0, |from| parts.partition_point(|tp| tp < from));
+            let mut size: u32 = 0;
+            let mut drained = Vec::new();
+            for i in 0..parts.len() {
+                let tp = &parts[(start + i) % parts.len()];
+                producer.drain_from.insert(node, tp.clone());
+                if producer.muted.contains(tp) {
+                    continue;
+                }
+                let Some(first_id) = producer.deques.get(tp).and_then(|d| d.front()).copied() else { continue };
+                let Some(first) = producer.batches.get(&first_id) else { continue };
+                if first.backoff_until.is_some_and(|t| now < t) {
+                    continue;
+                }
+                if size.saturating_add(first.bytes) > MAX_REQUEST_SIZE && !drained.is_empty() {
+                    break;
+                }
+                // `shouldStopDrainBatchesForPartition`: a retried batch (it has a
+                // sequence) goes only when it is the partition's oldest unfinished one,
+                // so retries go one at a time and in order.
+                if idempotent {
+                    if let (Some(seq), Some(oldest)) = (first.sequence, producer.first_in_flight_sequence(tp)) {
+                        if seq != oldest {
+                            break;
+                        }
+                    }
+                }
+                if let Some(dq) = producer.deques.get_mut(tp) {
+                    dq.pop_front();
+                    if dq.is_empty() {
+                        producer.deques.remove(tp);
+                    }
+                }
+                let sequence = if idempotent && first.sequence.is_none() {
+                    let next = producer.next_sequence.entry(tp.clone()).or_insert(0);
+                    let base = *next;
+                    *next = next.wrapping_add(first.records.len() as u32);
+                    producer.sequenced.entry(tp.clone()).or_default().insert((base, first_id));
+                    Some(base)
+                } else {
+                    None
+                };
+                let Some(batch) = producer.batches.get_mut(&first_id) else { continue };
+                if let Some(base) = sequence {
+                    batch.sequence = Some(base);
+                    for (i, r) in batch.records.iter_mut().enumerate() {
+                        r.sequence = Some(base.wrapping_add(i as u32));
+                    }
+                }
+                batch.closed = true;
+                batch.waiting_for_leader = false;
+                size = size.saturating_add(batch.bytes);
+                drained.push(first_id);
+                if max_in_flight == 1 {
+                    // `Sender.guaranteeMessageOrder`: nothing more from this partition
+                    // until this batch is done.
+                    producer.muted.insert(tp.clone());
                 }
             }
-            for (id, value) in ids.into_iter().zip(values) {
-                self.record(EventKind::RecordAcked {
-                    record: id,
-                    value,
-                    producer: producer_name.to_string(),
-                    topic: tp.topic.clone(),
-                    partition: tp.partition,
-                    offset: -1,
-                    timestamp: now,
-                    acks,
-                });
+            if !drained.is_empty() {
+                requests.push((node, drained));
+            }
+        }
+        // The producer asks for metadata for partitions without a leader; their batches
+        // wait in the accumulator (not an attempt). The trace says so once per batch.
+        let mut no_leader = Vec::new();
+        for id in leaderless {
+            let Some(batch) = producer.batches.get_mut(&id) else { continue };
+            batch.waiting_for_leader = true;
+            no_leader.push((batch.tp.clone(), batch.records.iter().map(|r| r.id).collect()));
+        }
+        for (tp, records) in no_leader {
+            self.record(EventKind::ProduceFailed {
+                producer: producer_name.to_string(),
+                topic: tp.topic,
+                partition: tp.partition,
+                records,
+                error: ProduceError::LeaderNotAvailable,
+                retrying: true,
+            });
+        }
+        let sent = !requests.is_empty();
+        for (node, batches) in requests {
+            self.send_produce_request(producer_name, node, batches);
+        }
+        sent
+    }
+
+    /// `Sender.sendProduceRequest`: one request to `broker` carrying `batch_ids` (one per
+    /// partition). Under acks=0 the request expects no answer: it leaves the in-flight
+    /// list once written and its records complete with offset -1.
+    fn send_produce_request(&mut self, producer_name: &str, broker: BrokerId, batch_ids: Vec<u64>) {
+        let now = self.now;
+        let latency = self.latency();
+        let request = self.next_request;
+        self.next_request += 1;
+        let Some(producer) = self.producers.get_mut(producer_name) else { return };
+        let acks = producer.config.acks;
+        let request_timeout = producer.config.request_timeout_ms;
+        let mut wire = Vec::with_capacity(batch_ids.len());
+        let mut first_sends = Vec::new();
+        for id in &batch_ids {
+            let Some(batch) = producer.batches.get_mut(id) else { continue };
+            batch.attempt += 1;
+            batch.request = Some(request);
+            batch.broker = Some(broker);
+            if batch.attempt == 1 {
+                first_sends.push((batch.tp.clone(), batch.records.iter().map(|r| r.id).collect::<Vec<_>>()));
+            }
+            wire.push(WireBatch { batch: *id, tp: batch.tp.clone(), records: batch.records.clone(), sequence: batch.sequence });
+        }
+        if acks != Acks::None {
+            producer.requests.insert(request, ProduceRequest { broker, batches: batch_ids.clone() });
+            producer.in_flight.entry(broker).or_default().insert(request);
+        }
+        for (tp, records) in first_sends {
+            self.record(EventKind::BatchSent { producer: producer_name.to_string(), topic: tp.topic, partition: tp.partition, records });
+        }
+        if acks == Acks::None {
+            // acks=0: the callbacks complete as soon as the request is written, offset -1.
+            for w in &wire {
+                let Some(p) = self.producers.get_mut(producer_name) else { return };
+                p.muted.remove(&w.tp);
+                let Some(batch) = p.remove_batch(w.batch) else { continue };
+                for r in &batch.records {
+                    p.mark_acked(r.id, -1);
+                }
+                for r in batch.records {
+                    self.record(EventKind::RecordAcked {
+                        record: r.id,
+                        value: r.value,
+                        producer: producer_name.to_string(),
+                        topic: batch.tp.topic.clone(),
+                        partition: batch.tp.partition,
+                        offset: -1,
+                        timestamp: now,
+                        acks,
+                    });
+                }
             }
         } else {
-            self.schedule(
-                now.plus_ms(request_timeout),
-                Pending::ProduceTimeout { producer: producer_name.to_string(), batch: batch_id, attempt },
-            );
+            self.schedule(now.plus_ms(request_timeout), Pending::ProduceTimeout { producer: producer_name.to_string(), request });
         }
         self.schedule(
             now.plus_ms(latency),
-            Pending::ProduceArrive {
-                producer: producer_name.to_string(),
-                broker: leader,
-                batch: batch_id,
-                attempt,
-                tp,
-                records,
-                acks,
-                sequence,
-            },
+            Pending::ProduceArrive { producer: producer_name.to_string(), broker, request, acks, batches: wire },
         );
-        if acks == Acks::None {
-            self.dispatch_queued(producer_name);
+    }
+
+    /// After a turn of the Sender: the next moment something changes for it without a
+    /// response arriving — a partition's first batch becomes sendable (`linger.ms`, or
+    /// the end of a retry backoff), a waiting batch reaches `delivery.timeout.ms`, or it
+    /// is time to look again for a leaderless partition's leader (`retry.backoff.ms`).
+    /// A broker at its in-flight limit needs no wake-up: its next response brings one.
+    fn schedule_sender_wakeup(&mut self, producer_name: &str) {
+        let now = self.now;
+        let Some(producer) = self.producers.get(producer_name) else { return };
+        let config = &producer.config;
+        let mut next: Option<SimTime> = None;
+        let mut consider = |t: SimTime| {
+            if t > now && next.is_none_or(|n| t < n) {
+                next = Some(t);
+            }
+        };
+        for (tp, dq) in &producer.deques {
+            let Some(first) = dq.front().and_then(|id| producer.batches.get(id)) else { continue };
+            consider(first.created_at.plus_ms(config.delivery_timeout_ms));
+            if self.partition(tp).and_then(|p| p.leader).is_none() {
+                consider(now.plus_ms(config.retry_backoff_ms.max(1)));
+                continue;
+            }
+            let backoff = first.backoff_until.unwrap_or(SimTime::ZERO);
+            let full = dq.len() > 1 || first.is_full(config.batch_size);
+            let sendable_at = if full { backoff } else { backoff.max(first.last_attempt_at.plus_ms(config.linger_ms)) };
+            consider(sendable_at);
+        }
+        if let Some(at) = next {
+            self.wake_sender_at(producer_name, at);
         }
     }
 
-    /// The broker handles a Produce request (`ReplicaManager.appendRecords`).
-    #[allow(clippy::too_many_arguments)]
+    /// The broker handles a Produce request (`ReplicaManager.appendRecords`): each
+    /// partition is checked and appended on its own; the answer covers them all and, under
+    /// acks=all, waits until every appended partition is committed (`DelayedProduce`).
     pub(super) fn produce_arrive(
         &mut self,
         producer: String,
         broker: BrokerId,
-        batch: u64,
-        attempt: u32,
-        tp: TopicPartition,
-        records: Vec<Record>,
+        request: u64,
         acks: Acks,
-        sequence: Option<u32>,
+        batches: Vec<WireBatch>,
     ) {
         if !self.brokers.get(&broker).is_some_and(|b| b.alive) {
             // The process is gone: the connection is refused and the producer hears of
             // it one hop later (a disconnect, retried after a metadata refresh).
             if acks != Acks::None {
                 let at = self.now.plus_ms(self.latency());
-                let result = Err(ProduceError::NetworkException);
-                self.schedule(at, Pending::ProduceResponse { producer, broker, batch, attempt, tp, result });
+                let results = batches.into_iter().map(|b| (b.batch, b.tp, Err(ProduceError::NetworkException))).collect();
+                self.schedule(at, Pending::ProduceResponse { producer, broker, request, results });
             }
             return;
         }
         if !self.reachable(broker) {
             return; // Lost on the wire: the producer's request.timeout.ms will notice.
         }
+        let mut parts = Vec::with_capacity(batches.len());
+        for b in batches {
+            let outcome = self.append_partition(&producer, broker, acks, &b);
+            parts.push((b.batch, b.tp, outcome));
+        }
+        if acks == Acks::None {
+            return;
+        }
+        if parts.iter().all(|(_, _, o)| matches!(o, PartitionOutcome::Done(_))) {
+            let results = parts
+                .into_iter()
+                .map(|(batch, tp, o)| match o {
+                    PartitionOutcome::Done(r) => (batch, tp, r),
+                    PartitionOutcome::Wait { .. } => (batch, tp, Err(ProduceError::RequestTimedOut)),
+                })
+                .collect();
+            let at = self.now.plus_ms(self.latency());
+            self.schedule(at, Pending::ProduceResponse { producer, broker, request, results });
+            return;
+        }
+        let id = self.next_delayed;
+        self.next_delayed += 1;
+        let timeout = self.producers.get(&producer).map(|p| p.config.request_timeout_ms).unwrap_or(30_000);
+        let mut waiting: Vec<TopicPartition> = Vec::new();
+        let parts = parts
+            .into_iter()
+            .map(|(batch, tp, o)| match o {
+                PartitionOutcome::Done(r) => DelayedPart { batch, tp, required_offset: 0, acked: Vec::new(), result: Some(r) },
+                PartitionOutcome::Wait { required_offset, acked } => {
+                    waiting.push(tp.clone());
+                    DelayedPart { batch, tp, required_offset, acked, result: None }
+                }
+            })
+            .collect();
+        self.delayed_produces.push(DelayedProduce { id, producer, broker, request, parts });
+        let at = self.now.plus_ms(timeout);
+        self.schedule(at, Pending::DelayedProduceTimeout { id });
+        for tp in waiting {
+            self.complete_delayed_produces(&tp);
+        }
+    }
+
+    /// One partition of a Produce request at its leader (`Partition.appendRecordsToLeader`
+    /// with the producer-state check of `ProducerStateManager`).
+    fn append_partition(&mut self, producer: &str, broker: BrokerId, acks: Acks, b: &WireBatch) -> PartitionOutcome {
+        use PartitionOutcome::{Done, Wait};
         let now = self.now;
-        let reply = |sim: &mut Sim, result: Result<Vec<(RecordId, String, u64, SimTime)>, ProduceError>| {
-            if acks != Acks::None {
-                let at = sim.now.plus_ms(sim.latency());
-                sim.schedule(at, Pending::ProduceResponse { producer: producer.clone(), broker, batch, attempt, tp: tp.clone(), result });
-            }
-        };
-        let Some(topic) = self.topics.get(&tp.topic) else { return };
+        let tp = &b.tp;
+        let Some(topic) = self.topics.get(&tp.topic) else { return Done(Err(ProduceError::NotLeaderOrFollower)) };
         let min_isr = topic.config.min_insync_replicas;
         let timestamp_type = topic.config.message_timestamp_type;
-        let Some(part) = topic.partitions.get(tp.partition as usize) else { return };
+        let Some(part) = topic.partitions.get(tp.partition as usize) else {
+            return Done(Err(ProduceError::NotLeaderOrFollower));
+        };
         if part.leader != Some(broker) || self.brokers.get(&broker).is_none_or(|b| b.fenced) {
-            reply(self, Err(ProduceError::NotLeaderOrFollower));
-            return;
+            return Done(Err(ProduceError::NotLeaderOrFollower));
         }
         // `Partition.appendRecordsToLeader` checks min.insync.replicas first.
         if acks == Acks::All && (part.isr.len() as u32) < min_isr {
-            reply(self, Err(ProduceError::NotEnoughReplicas));
-            return;
+            return Done(Err(ProduceError::NotEnoughReplicas));
         }
         // Idempotence (KIP-98): the leader knows each producer's last sequence from its
         // own log; a retried batch it already has is answered with its first offsets, a
         // batch that skips ahead is refused until the earlier one arrives.
-        if let Some(seq) = sequence {
+        if let Some(seq) = b.sequence {
             let log = part.logs.get(&broker);
             // Newest first: this producer's records back to the first one older than the
             // batch (usually just its last record), within the scan bound.
@@ -320,13 +590,12 @@ impl Sim {
                 }
             }
             if mine.is_empty() && seq != 0 {
-                reply(self, Err(ProduceError::UnknownProducerId));
-                return;
+                return Done(Err(ProduceError::UnknownProducerId));
             }
             if let Some(last) = mine.first().and_then(|r| r.record.sequence) {
-                let n = records.len() as u32;
+                let n = b.records.len() as u32;
                 let wanted: Vec<u32> = (0..n).map(|i| seq.wrapping_add(i)).collect();
-                let already: Vec<(RecordId, String, u64, SimTime)> = mine
+                let already: Vec<Acked> = mine
                     .iter()
                     .rev()
                     .filter(|r| r.record.sequence.is_some_and(|s| wanted.contains(&s)))
@@ -336,7 +605,7 @@ impl Sim {
                     let required = already.iter().map(|a| a.2 + 1).max().unwrap_or(0);
                     let hw = part.logs.get(&broker).map(|l| l.high_watermark()).unwrap_or(0);
                     self.record(EventKind::DuplicateIgnored {
-                        producer: producer.clone(),
+                        producer: producer.to_string(),
                         topic: tp.topic.clone(),
                         partition: tp.partition,
                         records: already.iter().map(|o| o.0).collect(),
@@ -344,23 +613,22 @@ impl Sim {
                     // The original's offsets go back — under acks=all only once they are
                     // committed, like any write (`DelayedProduce` on the duplicate's end).
                     if acks == Acks::All && hw < required {
-                        self.delay_produce(producer.clone(), broker, batch, attempt, tp.clone(), required, already);
-                    } else {
-                        reply(self, Ok(already));
+                        return Wait { required_offset: required, acked: already };
                     }
-                    return;
+                    return Done(Ok(already));
                 }
                 if seq != last.wrapping_add(1) {
-                    reply(self, Err(ProduceError::OutOfOrderSequenceNumber));
-                    return;
+                    return Done(Err(ProduceError::OutOfOrderSequenceNumber));
                 }
             }
         }
         let epoch = part.leader_epoch;
-        let Some(log) = self.partition_mut(&tp).and_then(|p| p.logs.get_mut(&broker)) else { return };
-        let mut acked = Vec::with_capacity(records.len());
-        let mut appended = Vec::with_capacity(records.len());
-        for record in records {
+        let Some(log) = self.partition_mut(tp).and_then(|p| p.logs.get_mut(&broker)) else {
+            return Done(Err(ProduceError::NotLeaderOrFollower));
+        };
+        let mut acked = Vec::with_capacity(b.records.len());
+        let mut appended = Vec::with_capacity(b.records.len());
+        for record in b.records.iter().cloned() {
             let stored = log.append(record, now, timestamp_type, epoch);
             acked.push((stored.record.id, stored.record.value.clone(), stored.offset, stored.timestamp));
             appended.push(EventKind::RecordAppended {
@@ -378,55 +646,59 @@ impl Sim {
         for kind in appended {
             self.record(kind);
         }
-        self.wake_replica_fetches(&tp);
-        self.maybe_advance_hw(&tp);
+        self.wake_replica_fetches(tp);
+        self.maybe_advance_hw(tp);
         match acks {
-            Acks::None => {}
-            Acks::Leader => reply(self, Ok(acked)),
-            Acks::All => self.delay_produce(producer.clone(), broker, batch, attempt, tp.clone(), end_offset, acked),
+            Acks::All => Wait { required_offset: end_offset, acked },
+            Acks::Leader | Acks::None => Done(Ok(acked)),
         }
     }
 
-    /// `DelayedProduce`: an acks=all write waits until every in-sync replica has it.
-    #[allow(clippy::too_many_arguments)]
-    fn delay_produce(
-        &mut self,
-        producer: String,
-        broker: BrokerId,
-        batch: u64,
-        attempt: u32,
-        tp: TopicPartition,
-        required_offset: u64,
-        acked: Vec<(RecordId, String, u64, SimTime)>,
-    ) {
-        let id = self.next_delayed;
-        self.next_delayed += 1;
-        let timeout = self.producers.get(&producer).map(|p| p.config.request_timeout_ms).unwrap_or(30_000);
-        self.delayed_produces.push(DelayedProduce { id, producer, broker, batch, attempt, tp: tp.clone(), required_offset, acked });
-        let at = self.now.plus_ms(timeout);
-        self.schedule(at, Pending::DelayedProduceTimeout { id });
-        self.complete_delayed_produces(&tp);
-    }
-
-    /// The producer reads a Produce response.
-    #[allow(clippy::too_many_arguments)]
+    /// The producer reads a Produce response (`Sender.handleProduceResponse`): each
+    /// partition's batch completes or fails (`completeBatch`), the connection has one
+    /// request fewer in flight, and the Sender runs.
     pub(super) fn produce_response(
         &mut self,
         producer_name: &str,
-        batch_id: u64,
-        attempt: u32,
-        tp: &TopicPartition,
-        result: Result<Vec<(RecordId, String, u64, SimTime)>, ProduceError>,
+        request: u64,
+        results: Vec<(u64, TopicPartition, PartitionResult)>,
     ) {
-        let Some(producer) = self.producers.get_mut(producer_name) else { return };
-        let current = producer.batches.get(&batch_id).is_some_and(|b| b.attempt == attempt && b.in_flight);
-        if !current {
-            return; // A response to an attempt the producer already gave up on.
+        if !self.finish_request(producer_name, request) {
+            return; // The request was already failed (timed out, or its connection closed).
         }
+        for (batch, _, result) in results {
+            self.complete_batch(producer_name, batch, request, result);
+        }
+        self.run_sender(producer_name);
+    }
+
+    /// Takes a request off its connection's in-flight list; false if it was not there.
+    fn finish_request(&mut self, producer_name: &str, request: u64) -> bool {
+        let Some(producer) = self.producers.get_mut(producer_name) else { return false };
+        let Some(req) = producer.requests.remove(&request) else { return false };
+        if let Some(set) = producer.in_flight.get_mut(&req.broker) {
+            set.remove(&request);
+            if set.is_empty() {
+                producer.in_flight.remove(&req.broker);
+            }
+        }
+        true
+    }
+
+    /// `Sender.completeBatch` for one batch of a request.
+    fn complete_batch(&mut self, producer_name: &str, batch_id: u64, request: u64, result: PartitionResult) {
+        let Some(producer) = self.producers.get_mut(producer_name) else { return };
+        let Some(batch) = producer.batches.get_mut(&batch_id) else { return };
+        if batch.request != Some(request) {
+            return;
+        }
+        batch.request = None;
+        let tp = batch.tp.clone();
+        producer.muted.remove(&tp);
         let acks = producer.config.acks;
         match result {
             Ok(acked) => {
-                producer.batches.remove(&batch_id);
+                producer.remove_batch(batch_id);
                 for (record, _, offset, _) in &acked {
                     producer.mark_acked(*record, *offset as i64);
                 }
@@ -442,15 +714,15 @@ impl Sim {
                         acks,
                     });
                 }
-                self.dispatch_queued(producer_name);
             }
-            Err(error) => self.produce_failed(producer_name, batch_id, error),
+            Err(error) => self.batch_failed(producer_name, batch_id, error),
         }
     }
 
-    /// A request failed (or timed out): retry after `retry.backoff.ms` while retries and
-    /// `delivery.timeout.ms` allow, else give the records up (`Sender.completeBatch`).
-    pub(super) fn produce_failed(&mut self, producer_name: &str, batch_id: u64, error: ProduceError) {
+    /// An attempt failed: the batch goes back into its partition's deque after a backoff
+    /// while retries and `delivery.timeout.ms` allow (`Sender.canRetry`,
+    /// `RecordAccumulator.reenqueue`), else its records are given up.
+    fn batch_failed(&mut self, producer_name: &str, batch_id: u64, error: ProduceError) {
         let now = self.now;
         let Some(producer) = self.producers.get_mut(producer_name) else { return };
         let config = producer.config.clone();
@@ -458,73 +730,215 @@ impl Sim {
             // KIP-360: bump the epoch and number this partition's unfinished batches
             // again from 0, in the order they were created.
             if let Some(tp) = producer.batches.get(&batch_id).map(|b| b.tp.clone()) {
+                let ids: Vec<u64> = producer.sequenced.remove(&tp).into_iter().flatten().map(|(_, id)| id).collect();
+                let mut ids = ids;
+                ids.sort_unstable();
                 let mut next = 0u32;
-                for b in producer.batches.values_mut().filter(|b| b.tp == tp) {
+                let mut renumbered = BTreeSet::new();
+                for id in ids {
+                    let Some(b) = producer.batches.get_mut(&id) else { continue };
                     b.sequence = Some(next);
+                    renumbered.insert((next, id));
                     for r in &mut b.records {
                         r.sequence = Some(next);
                         next = next.wrapping_add(1);
                     }
                 }
+                if !renumbered.is_empty() {
+                    producer.sequenced.insert(tp.clone(), renumbered);
+                }
                 producer.next_sequence.insert(tp, next);
             }
         }
-        let Some(batch) = producer.batches.get_mut(&batch_id) else { return };
-        batch.in_flight = false;
-        let elapsed = now.ms().saturating_sub(batch.first_sent_at.ms());
-        let retrying = batch.attempt <= config.retries && elapsed + config.retry_backoff_ms < config.delivery_timeout_ms;
+        let Some(batch) = producer.batches.get(&batch_id) else { return };
+        let elapsed = now.ms().saturating_sub(batch.created_at.ms());
+        let retrying = batch.attempt <= config.retries && elapsed < config.delivery_timeout_ms;
+        if !retrying {
+            let final_error = if elapsed >= config.delivery_timeout_ms { ProduceError::DeliveryTimeout } else { error };
+            self.give_up(producer_name, batch_id, final_error);
+            return;
+        }
         let tp = batch.tp.clone();
         let attempt = u64::from(batch.attempt);
         let ids: Vec<RecordId> = batch.records.iter().map(|r| r.id).collect();
-        let final_error = if retrying { error } else if elapsed + config.retry_backoff_ms >= config.delivery_timeout_ms { ProduceError::DeliveryTimeout } else { error };
-        if retrying {
-        } else {
-            producer.batches.remove(&batch_id);
-            for id in &ids {
-                producer.mark_failed(*id, final_error);
+        // KIP-580: exponential backoff with ±20 % jitter (`ExponentialBackoff`).
+        let exp = config.retry_backoff_ms.saturating_mul(1u64 << attempt.saturating_sub(1).min(20));
+        let base = exp.min(config.retry_backoff_max_ms.max(config.retry_backoff_ms));
+        let jitter = base / 5;
+        let backoff = base - jitter + u64::from(self.rng.below((2 * jitter).min(u64::from(u32::MAX)) as u32 + 1));
+        let Some(producer) = self.producers.get_mut(producer_name) else { return };
+        let Some(batch) = producer.batches.get_mut(&batch_id) else { return };
+        batch.last_attempt_at = now;
+        batch.backoff_until = Some(now.plus_ms(backoff));
+        let sequence = batch.sequence;
+        // `reenqueue`: an idempotent producer's batch goes back in sequence order
+        // (`insertInSequenceOrder`), any other at the front of the deque (which is how a
+        // retry can overtake nothing but still land after a later batch already sent).
+        let dq = producer.deques.entry(tp.clone()).or_default();
+        match sequence {
+            Some(seq) if config.idempotent() => {
+                let batches = &producer.batches;
+                let pos = dq
+                    .iter()
+                    .position(|id| batches.get(id).and_then(|b| b.sequence).is_none_or(|s| s > seq))
+                    .unwrap_or(dq.len());
+                dq.insert(pos, batch_id);
             }
+            _ => dq.push_front(batch_id),
         }
         self.record(EventKind::ProduceFailed {
             producer: producer_name.to_string(),
             topic: tp.topic.clone(),
             partition: tp.partition,
             records: ids,
-            error: final_error,
-            retrying,
+            error,
+            retrying: true,
         });
-        if retrying {
-            // KIP-580: exponential backoff with ±20 % jitter (`ExponentialBackoff`).
-            let exp = config.retry_backoff_ms.saturating_mul(1u64 << attempt.saturating_sub(1).min(20));
-            let base = exp.min(config.retry_backoff_max_ms.max(config.retry_backoff_ms));
-            let jitter = base / 5;
-            let backoff = base - jitter + u64::from(self.rng.below((2 * jitter).min(u64::from(u32::MAX)) as u32 + 1));
-            self.schedule(now.plus_ms(backoff), Pending::ProduceRetry { producer: producer_name.to_string(), batch: batch_id });
-        }
-        self.dispatch_queued(producer_name);
     }
 
-    /// After the backoff the batch goes back to the front of the queue.
-    pub(super) fn produce_retry(&mut self, producer_name: &str, batch_id: u64) {
-        let Some(producer) = self.producers.get_mut(producer_name) else { return };
-        let Some(batch) = producer.batches.get_mut(&batch_id) else { return };
-        if batch.in_flight {
-            return;
+    /// No response within `request.timeout.ms`: `NetworkClient` closes the connection, so
+    /// every request in flight to that broker fails, oldest first
+    /// (`handleTimedOutRequests`, `InFlightRequests.clearAll`). Kafka's Sender sees a
+    /// disconnect; the sandbox reports it as `REQUEST_TIMED_OUT` to say why.
+    pub(super) fn produce_timeout(&mut self, producer_name: &str, request: u64) {
+        let Some(producer) = self.producers.get(producer_name) else { return };
+        let Some(broker) = producer.requests.get(&request).map(|r| r.broker) else { return };
+        let on_connection: Vec<u64> = producer.in_flight.get(&broker).into_iter().flatten().copied().collect();
+        for r in on_connection {
+            let batches = self.producers.get(producer_name).and_then(|p| p.requests.get(&r)).map(|q| q.batches.clone());
+            if !self.finish_request(producer_name, r) {
+                continue;
+            }
+            for batch in batches.unwrap_or_default() {
+                self.complete_batch(producer_name, batch, r, Err(ProduceError::RequestTimedOut));
+            }
         }
-        // Retried batches go first, oldest first, so an idempotent producer keeps order.
-        let pos = producer.queue.iter().position(|q| *q > batch_id).unwrap_or(producer.queue.len());
-        producer.queue.insert(pos, batch_id);
-        self.dispatch_queued(producer_name);
+        self.run_sender(producer_name);
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // Tests may unwrap: a panic is a failed test.
+mod tests {
+    use super::*;
+    use crate::cluster::TopicConfig;
+
+    /// Three brokers, topic "t" with `partitions` partitions on all three
+    /// (`min.insync.replicas` 2), producer "p" with `config`.
+    fn sim(partitions: u32, config: ProducerConfig) -> Sim {
+        let mut sim = Sim::new(3, ClusterConfig { brokers: 3, network_latency_ms: 20, ..ClusterConfig::default() });
+        sim.add_topic("t", partitions, 3, TopicConfig { min_insync_replicas: 2, ..TopicConfig::default() });
+        sim.add_producer("p", config);
+        sim.run_until(SimTime(100));
+        sim
     }
 
-    /// No response within `request.timeout.ms`.
-    pub(super) fn produce_timeout(&mut self, producer_name: &str, batch_id: u64, attempt: u32) {
-        let waiting = self
-            .producers
-            .get(producer_name)
-            .and_then(|p| p.batches.get(&batch_id))
-            .is_some_and(|b| b.attempt == attempt && b.in_flight);
-        if waiting {
-            self.produce_failed(producer_name, batch_id, ProduceError::RequestTimedOut);
+    fn send(sim: &mut Sim, partition: u32, value: &str) {
+        let c = Command::Produce {
+            producer: "p".into(),
+            topic: "t".into(),
+            key: None,
+            value: value.into(),
+            partition: Some(partition),
+            headers: vec![],
+        };
+        sim.apply(c).unwrap();
+    }
+
+    /// The Produce requests on their way to a broker: (broker, partitions it carries).
+    fn requests_on_the_wire(sim: &Sim) -> Vec<(BrokerId, Vec<TopicPartition>)> {
+        sim.queue
+            .values()
+            .filter_map(|p| match p {
+                Pending::ProduceArrive { broker, batches, .. } => Some((*broker, batches.iter().map(|b| b.tp.clone()).collect())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn leader(sim: &Sim, p: u32) -> BrokerId {
+        sim.partition(&TopicPartition::new("t", p)).and_then(|p| p.leader).unwrap()
+    }
+
+    #[test]
+    fn one_request_per_broker_carries_a_batch_for_each_of_its_partitions() {
+        // Six partitions, two led by each broker; one record to each at the same moment.
+        let mut sim = sim(6, ProducerConfig::default());
+        for p in 0..6 {
+            send(&mut sim, p, &format!("v{p}"));
         }
+        assert!(requests_on_the_wire(&sim).is_empty(), "linger.ms: nothing leaves before 5 ms");
+        sim.run_until(SimTime(105));
+        let mut requests = requests_on_the_wire(&sim);
+        requests.sort();
+        assert_eq!(requests.len(), 3, "one request per broker: {requests:?}");
+        for (broker, tps) in &requests {
+            assert_eq!(tps.len(), 2, "a batch for each partition broker {broker} leads: {requests:?}");
+            assert!(tps.iter().all(|tp| leader(&sim, tp.partition) == *broker));
+        }
+        let brokers: BTreeSet<BrokerId> = requests.iter().map(|r| r.0).collect();
+        assert_eq!(brokers.len(), 3);
+        // Each request is one in-flight request on its connection.
+        let p = sim.producers.get("p").unwrap();
+        for b in 0..3 {
+            assert_eq!(p.in_flight_requests(b), 1);
+        }
+        sim.run_until(SimTime(1_000));
+        let acked = sim.trace().events().filter(|e| matches!(e.kind, EventKind::RecordAcked { .. })).count();
+        assert_eq!(acked, 6, "every partition's answer comes back in its broker's one response");
+    }
+
+    #[test]
+    fn a_request_takes_at_most_one_batch_per_partition() {
+        // Records of about 1 KiB with batch.size 4 KiB: a batch holds 3. Nine batches
+        // per partition pile up behind one request; each drain takes the first of each.
+        let config = ProducerConfig { linger_ms: 0, batch_size: 4096, max_in_flight_requests_per_connection: 1, ..ProducerConfig::default() };
+        let mut sim = sim(3, config);
+        let big = "x".repeat(1000);
+        for _ in 0..27 {
+            send(&mut sim, 0, &big);
+        }
+        let requests = requests_on_the_wire(&sim);
+        assert_eq!(requests.len(), 1, "one request in flight (max.in.flight 1)");
+        let p = sim.producers.get("p").unwrap();
+        let waiting = p.deques.get(&TopicPartition::new("t", 0)).unwrap();
+        assert_eq!(waiting.len(), 9, "26 records wait in 9 batches of at most 3");
+        assert!(waiting.iter().all(|id| p.batches[id].bytes <= 4096));
+        // Drain: when the response frees the connection, one batch (not nine) goes.
+        sim.run_until(SimTime(300));
+        let sizes: Vec<usize> = sim
+            .trace()
+            .events()
+            .filter_map(|e| match &e.kind {
+                EventKind::BatchSent { records, .. } => Some(records.len()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(sizes[0], 1);
+        assert!(sizes[1..].iter().all(|n| *n == 3), "one full batch per request: {sizes:?}");
+    }
+
+    #[test]
+    fn the_drain_stops_at_max_request_size() {
+        // 300 partitions on one broker, a batch of about 16 KB each: about 4.8 MB, more
+        // than one request's 1 MiB.
+        let mut sim = Sim::new(3, ClusterConfig { brokers: 1, network_latency_ms: 20, ..ClusterConfig::default() });
+        sim.add_topic("t", 300, 1, TopicConfig::default());
+        sim.add_producer("p", ProducerConfig::default());
+        sim.run_until(SimTime(100));
+        let big = "x".repeat(1000);
+        for p in 0..300 {
+            for _ in 0..16 {
+                send(&mut sim, p, &big);
+            }
+        }
+        sim.run_until(SimTime(105));
+        let requests = requests_on_the_wire(&sim);
+        let per_request: Vec<usize> = requests.iter().map(|r| r.1.len()).collect();
+        let batch_bytes = 61 + 16 * record_size_in_bytes(None, Some(big.as_bytes()), &[]) as usize;
+        let most = MAX_REQUEST_SIZE as usize / batch_bytes;
+        assert!(per_request.len() >= 2, "{per_request:?}");
+        assert!(per_request.iter().all(|n| *n <= most), "{per_request:?} (at most {most} batches of {batch_bytes} bytes)");
+        assert_eq!(per_request.iter().sum::<usize>(), 300, "every partition's batch goes, in several requests");
     }
 }

@@ -318,8 +318,9 @@ impl Sim {
 
     // ----- acks=all --------------------------------------------------------
 
-    /// Answers the acks=all writes whose records every in-sync replica now has
-    /// (`Partition.checkEnoughReplicasReachOffset`), and fails those whose leader moved.
+    /// Settles the parts of acks=all requests waiting on `tp` whose records every in-sync
+    /// replica now has (`Partition.checkEnoughReplicasReachOffset`), or whose leader
+    /// moved; a request whose parts are all settled is answered (`DelayedProduce`).
     pub(super) fn complete_delayed_produces(&mut self, tp: &TopicPartition) {
         let Some(topic) = self.topics.get(&tp.topic) else { return };
         let min_isr = topic.config.min_insync_replicas as usize;
@@ -328,44 +329,55 @@ impl Sim {
         let hw = part.leader_log().map(|l| l.high_watermark()).unwrap_or(0);
         let isr_len = part.isr.len();
         let mut done = Vec::new();
-        self.delayed_produces.retain(|d| {
-            if &d.tp != tp {
-                return true;
-            }
-            let result = if leader != Some(d.broker) {
-                Err(ProduceError::NotLeaderOrFollower)
-            } else if hw >= d.required_offset {
-                if isr_len >= min_isr {
-                    Ok(d.acked.clone())
+        for (i, d) in self.delayed_produces.iter_mut().enumerate() {
+            let mut settled = false;
+            for p in d.parts.iter_mut().filter(|p| p.result.is_none() && &p.tp == tp) {
+                p.result = if leader != Some(d.broker) {
+                    Some(Err(ProduceError::NotLeaderOrFollower))
+                } else if hw >= p.required_offset {
+                    if isr_len >= min_isr {
+                        Some(Ok(std::mem::take(&mut p.acked)))
+                    } else {
+                        Some(Err(ProduceError::NotEnoughReplicasAfterAppend))
+                    }
                 } else {
-                    Err(ProduceError::NotEnoughReplicasAfterAppend)
-                }
-            } else {
-                return true;
-            };
-            done.push((d.clone(), result));
-            false
-        });
-        for (d, result) in done {
-            self.respond_delayed(d, result);
+                    None
+                };
+                settled |= p.result.is_some();
+            }
+            if settled && d.parts.iter().all(|p| p.result.is_some()) {
+                done.push(i);
+            }
+        }
+        // Answer in the order the requests arrived.
+        let mut answered = Vec::with_capacity(done.len());
+        for i in done.into_iter().rev() {
+            answered.push(self.delayed_produces.remove(i));
+        }
+        for d in answered.into_iter().rev() {
+            self.respond_delayed(d);
         }
     }
 
-    fn respond_delayed(&mut self, d: DelayedProduce, result: Result<Vec<(RecordId, String, u64, SimTime)>, ProduceError>) {
+    /// Sends a waiting request's answer: every part's outcome, `REQUEST_TIMED_OUT` for a
+    /// part still waiting (its timeout passed).
+    fn respond_delayed(&mut self, d: DelayedProduce) {
         if !self.reachable(d.broker) {
             return;
         }
         let at = self.now.plus_ms(self.latency());
-        self.schedule(
-            at,
-            Pending::ProduceResponse { producer: d.producer, broker: d.broker, batch: d.batch, attempt: d.attempt, tp: d.tp, result },
-        );
+        let results = d
+            .parts
+            .into_iter()
+            .map(|p| (p.batch, p.tp, p.result.unwrap_or(Err(ProduceError::RequestTimedOut))))
+            .collect();
+        self.schedule(at, Pending::ProduceResponse { producer: d.producer, broker: d.broker, request: d.request, results });
     }
 
     pub(super) fn delayed_produce_timeout(&mut self, id: u64) {
         let Some(i) = self.delayed_produces.iter().position(|d| d.id == id) else { return };
         let d = self.delayed_produces.remove(i);
-        self.respond_delayed(d, Err(ProduceError::RequestTimedOut));
+        self.respond_delayed(d);
     }
 
     // ----- brokers and the controller ------------------------------------------
@@ -378,19 +390,24 @@ impl Sim {
         b.alive = false;
         self.record(EventKind::BrokerCrashed { broker });
         self.lose_broker_state(broker);
-        // Its connections close: producers waiting on it see a disconnect one hop later.
+        // Its connections close: producers waiting on it see a disconnect one hop later,
+        // for every request in flight on that connection, oldest first.
         let mut broken = Vec::new();
         for p in self.producers.values() {
-            for b in p.batches.values() {
-                if b.in_flight && b.broker == Some(broker) {
-                    broken.push((p.name.clone(), b.id, b.attempt, b.tp.clone()));
-                }
+            for request in p.in_flight.get(&broker).into_iter().flatten() {
+                let Some(req) = p.requests.get(request) else { continue };
+                let results = req
+                    .batches
+                    .iter()
+                    .filter_map(|id| p.batches.get(id))
+                    .map(|b| (b.id, b.tp.clone(), Err(ProduceError::NetworkException)))
+                    .collect();
+                broken.push((p.name.clone(), *request, results));
             }
         }
         let at = self.now.plus_ms(self.latency());
-        for (producer, batch, attempt, tp) in broken {
-            let result = Err(ProduceError::NetworkException);
-            self.schedule(at, Pending::ProduceResponse { producer, broker, batch, attempt, tp, result });
+        for (producer, request, results) in broken {
+            self.schedule(at, Pending::ProduceResponse { producer, broker, request, results });
         }
         self.expect_session_expiry(broker);
     }
