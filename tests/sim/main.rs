@@ -11,3 +11,4 @@ mod retention;
 mod swarm;
 mod groups;
 mod consumer_protocol;
+mod producer;
