@@ -11,9 +11,8 @@ use kafka_sandbox_core::{Scenario, Sim};
 
 /// Settings of the throughput scenario. Consumers process in 0 ms so that they keep up
 /// with the producer and the run measures the simulation, not a backlog. `linger.ms` is
-/// 50: with the default 5 the sandbox's producer sends about 62 batches a second (5 in
-/// flight, about 80 ms each with acks=all) of about 6 records, so 1,000 records a second
-/// queue up in it (see BENCHMARKS.md).
+/// 50, as when the figures in BENCHMARKS.md were taken: the sandbox's producer then could
+/// not keep up with 1,000 records a second at the default 5 (fixed since; see its Findings).
 pub const THROUGHPUT_JSON: &str = r#"{
   "version": 1,
   "name": "bench: 3 brokers, RF 3, 12 partitions, 2 groups",
