@@ -1,6 +1,7 @@
 //! The root component: owns the state and the animation timer, lays out the panels.
 
 use crate::i18n::{self, Lang};
+use crate::panels::Now;
 use crate::panels::{Brokers, Charts, ForkPanel, SequenceDiagram, ComparePanel, RecordPathPanel, SharePanel, Controls, EventLog, Groups, Guarantees, Producers, ScenarioPanel, TopicView, Wire, WireSide};
 use crate::state::{Action, AppState, Notice, SharedFrom, TICK_MS};
 use gloo_timers::callback::Interval;
@@ -91,9 +92,10 @@ pub fn App() -> Html {
             }
         });
     }
+    // One callback for the page's life: panels that compare their props see it unchanged.
     let dispatch: Callback<Action> = {
         let dispatcher = state.dispatcher();
-        Callback::from(move |a: Action| dispatcher.dispatch(a))
+        (*use_memo((), move |_| Callback::from(move |a: Action| dispatcher.dispatch(a)))).clone()
     };
     let onkeydown = {
         let dispatch = dispatch.clone();
@@ -147,7 +149,7 @@ pub fn App() -> Html {
     } else {
         Vec::new()
     });
-    let chart_samples = Rc::new(model.series.samples.iter().cloned().collect::<Vec<_>>());
+    let chart_samples = model.series.samples.clone();
     let record_path = model.record_path.map(|r| Rc::new(kafka_sandbox_core::provenance::path(&model.sim, r)));
     let record_partitions = record_path.as_ref().and_then(|p| {
         p.hops.iter().find_map(|(_, h)| match h {
@@ -237,6 +239,7 @@ pub fn App() -> Html {
             if let Some(path) = record_path {
                 <RecordPathPanel {lang} {path} partitions={record_partitions} dispatch={dispatch.clone()} />
             }
+            <ContextProvider<Now> context={Now(snap.now)}>
             <section class="stage">
                 <Producers {lang} snap={snap.clone()} {last_produce} {next_value} {retries} dispatch={dispatch.clone()} />
                 <Wire {lang} snap={snap.clone()} side={WireSide::Produce} />
@@ -244,6 +247,7 @@ pub fn App() -> Html {
                 <Wire {lang} snap={snap.clone()} side={WireSide::Fetch} />
                 <Groups {lang} snap={snap.clone()} logs={group_logs} dispatch={dispatch.clone()} />
             </section>
+            </ContextProvider<Now>>
             <Brokers {lang} snap={snap.clone()} dispatch={dispatch.clone()} />
             <Charts {lang} samples={chart_samples} />
             <SequenceDiagram {lang} window={seq_window} messages={seq_messages} open={show_sequence}

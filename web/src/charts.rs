@@ -7,6 +7,7 @@
 use kafka_sandbox_core::group::Phase;
 use kafka_sandbox_core::Sim;
 use std::collections::{BTreeMap, VecDeque};
+use std::rc::Rc;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sample {
@@ -20,16 +21,35 @@ pub struct Sample {
     pub stopped: u32,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The samples, shared with the view without copying: a new sample replaces the `Rc`
+/// (copying only the pointers), so the chart panel knows by pointer whether anything
+/// changed and re-renders twice a simulated second, not every frame.
+#[derive(Clone, Debug)]
+pub struct Samples(pub Rc<VecDeque<Rc<Sample>>>);
+
+impl PartialEq for Samples {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl std::ops::Deref for Samples {
+    type Target = VecDeque<Rc<Sample>>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+#[derive(Clone, Debug)]
 pub struct Series {
-    pub samples: VecDeque<Sample>,
+    pub samples: Samples,
     pub every_ms: u64,
     pub max: usize,
 }
 
 impl Default for Series {
     fn default() -> Self {
-        Self { samples: VecDeque::new(), every_ms: 500, max: 240 }
+        Self { samples: Samples(Rc::new(VecDeque::new())), every_ms: 500, max: 240 }
     }
 }
 
@@ -38,16 +58,20 @@ impl Series {
     /// after going back in time).
     pub fn observe(&mut self, sim: &Sim) {
         let now = sim.now().ms();
-        while self.samples.back().is_some_and(|s| s.t_ms > now) {
-            self.samples.pop_back();
+        if self.samples.back().is_some_and(|s| s.t_ms > now) {
+            let samples = Rc::make_mut(&mut self.samples.0);
+            while samples.back().is_some_and(|s| s.t_ms > now) {
+                samples.pop_back();
+            }
         }
         if self.samples.back().is_some_and(|s| now < s.t_ms + self.every_ms) {
             return;
         }
-        if self.samples.len() == self.max {
-            self.samples.pop_front();
+        let samples = Rc::make_mut(&mut self.samples.0);
+        if samples.len() == self.max {
+            samples.pop_front();
         }
-        self.samples.push_back(sample(sim));
+        samples.push_back(Rc::new(sample(sim)));
     }
 }
 
@@ -74,6 +98,38 @@ fn sample(sim: &Sim) -> Sample {
         .filter(|m| m.phase == Phase::Crashed || m.not_consuming_since().is_some())
         .count() as u32;
     Sample { t_ms: sim.now().ms(), lag, produced, consumed, stopped }
+}
+
+/// The lines of one group's lag chart: every partition while there are at most `max`;
+/// beyond that (a line per partition is unreadable and slow to draw) the group's total
+/// lag and the `max - 1` partitions lagging most now. Returns the lines (label, points)
+/// and how many partitions the group has.
+pub fn lag_lines(samples: &VecDeque<Rc<Sample>>, group: &str, max: usize, total_label: &str) -> (Vec<(String, Vec<(u64, f64)>)>, usize) {
+    let Some(last) = samples.back().and_then(|x| x.lag.get(group)) else { return (Vec::new(), 0) };
+    // A partition's lag in a sample: rows keep their order, so look at the same place first.
+    let at = |x: &Sample, i: usize, label: &str| -> Option<u64> {
+        let rows = x.lag.get(group)?;
+        match rows.get(i) {
+            Some((l, v)) if l == label => Some(*v),
+            _ => rows.iter().find(|(l, _)| l == label).map(|(_, v)| *v),
+        }
+    };
+    let series = |i: usize, label: &str| -> Vec<(u64, f64)> {
+        samples.iter().filter_map(|x| at(x, i, label).map(|v| (x.t_ms, v as f64))).collect()
+    };
+    if last.len() <= max {
+        let lines = last.iter().enumerate().map(|(i, (label, _))| (label.clone(), series(i, label))).collect();
+        return (lines, last.len());
+    }
+    let mut order: Vec<usize> = (0..last.len()).collect();
+    order.sort_by_key(|&i| (std::cmp::Reverse(last[i].1), i));
+    let total = samples
+        .iter()
+        .filter_map(|x| x.lag.get(group).map(|rows| (x.t_ms, rows.iter().map(|(_, v)| *v).sum::<u64>() as f64)))
+        .collect();
+    let mut lines = vec![(total_label.to_string(), total)];
+    lines.extend(order.into_iter().take(max.saturating_sub(1)).map(|i| (last[i].0.clone(), series(i, &last[i].0))));
+    (lines, last.len())
 }
 
 /// Points of a polyline in a `w`×`h` box for values over the series' times.
@@ -110,5 +166,28 @@ mod tests {
         series.observe(&earlier);
         assert_eq!(series.samples.len(), 1);
         assert!(polyline(&[(0, 0.0), (10, 5.0)], 0, 10, 5.0, 100.0, 50.0).starts_with("0.0,50.0 100.0,0.0"));
+    }
+
+    fn lag_sample(t_ms: u64, lags: &[u64]) -> Rc<Sample> {
+        let rows = lags.iter().enumerate().map(|(p, l)| (format!("P{p}"), *l)).collect();
+        Rc::new(Sample { t_ms, lag: BTreeMap::from([("g".to_string(), rows)]), produced: 0, consumed: 0, stopped: 0 })
+    }
+
+    #[test]
+    fn a_big_group_charts_its_total_and_the_partitions_lagging_most() {
+        let few: VecDeque<Rc<Sample>> = [lag_sample(0, &[1, 2]), lag_sample(500, &[3, 0])].into();
+        let (lines, parts) = lag_lines(&few, "g", 8, "total");
+        assert_eq!(parts, 2);
+        assert_eq!(lines, vec![("P0".into(), vec![(0, 1.0), (500, 3.0)]), ("P1".into(), vec![(0, 2.0), (500, 0.0)])]);
+        let lags: Vec<u64> = (0..240).map(|p| (p * 7 % 240) as u64).collect();
+        let many: VecDeque<Rc<Sample>> = [lag_sample(0, &vec![1; 240]), lag_sample(500, &lags)].into();
+        let (lines, parts) = lag_lines(&many, "g", 4, "total");
+        assert_eq!(parts, 240);
+        let labels: Vec<&str> = lines.iter().map(|(l, _)| l.as_str()).collect();
+        // 7p mod 240 is largest (239, 238, 237) at p = 137, 34, 171.
+        assert_eq!(labels, vec!["total", "P137", "P34", "P171"]);
+        assert_eq!(lines[0].1, vec![(0, 240.0), (500, lags.iter().sum::<u64>() as f64)]);
+        assert_eq!(lines[1].1, vec![(0, 1.0), (500, 239.0)]);
+        assert_eq!(lag_lines(&many, "nobody", 4, "total").1, 0);
     }
 }

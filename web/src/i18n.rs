@@ -155,6 +155,7 @@ msgs! {
     CHART_THROUGHPUT = "每秒记录数", "Records per second";
     CHART_STOPPED = "无法消费的成员", "Members that cannot consume";
     CHART_WAIT = "运行一会儿后这里会出现图表", "Charts appear once the run has gone on for a moment";
+    TOTAL = "合计", "total";
     PRODUCED = "生产", "produced";
     CONSUMED = "消费", "consumed";
     STOPPED = "停止", "stopped";
@@ -167,7 +168,7 @@ msgs! {
     SEQUENCE = "时序图", "Sequence diagram";
     SEQ_HINT = "最近 2 秒（或所选事件前后）的请求与响应：Produce、确认、follower 和消费者的 Fetch、JoinGroup、SyncGroup、心跳、OffsetCommit", "Requests and answers of the last 2 s (or around the selected event): Produce, acks, follower and consumer Fetch, JoinGroup, SyncGroup, heartbeats, OffsetCommit";
     SEQ_EMPTY = "这段时间里没有消息", "No messages in this window";
-    FORK = "⑂ 分叉", "⑂ Fork";
+    FORK = "⇉ 分叉", "⇉ Fork";
     FORK_HINT = "在此刻复制这次运行：副本不做任何改变继续运行，你在原运行中改变设置、制造故障，然后并排比较结果", "Copy the run at this moment: the copy goes on unchanged while you change settings or cause faults in the run, then compare the two side by side";
     FORK_TITLE = "分叉比较", "Fork comparison";
     FORK_CLOSE = "关闭分叉", "Close fork";
@@ -1242,6 +1243,14 @@ pub fn forked(lang: Lang, at_ms: u64) -> String {
     match lang {
         Lang::Zh => format!("已在 {at} 分叉：现在改变点什么（acks、分配策略、协议、崩溃），分叉比较会显示两条分支的差别"),
         Lang::En => format!("Forked at {at}: now change something (acks, assignor, protocol, a crash) and the fork comparison shows how the two branches differ"),
+    }
+}
+
+/// A big group's lag chart shows its total and the partitions lagging most.
+pub fn chart_top_lag(lang: Lang, shown: usize, of: usize) -> String {
+    match lang {
+        Lang::Zh => format!("合计及延迟最大的 {shown} 个分区（共 {of} 个）"),
+        Lang::En => format!("total and the {shown} of {of} partitions lagging most"),
     }
 }
 

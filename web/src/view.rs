@@ -46,6 +46,11 @@ pub struct Loss {
 pub struct SentIndex<'a>(BTreeMap<RecordId, &'a SentRecord>);
 
 impl<'a> SentIndex<'a> {
+    /// No sends: for a partition that lost nothing.
+    pub fn empty() -> Self {
+        SentIndex(BTreeMap::new())
+    }
+
     pub fn new(snap: &'a Snapshot) -> Self {
         let any_lost = snap.topics.iter().any(|t| t.partitions.iter().any(|p| !p.lost.is_empty()));
         if !any_lost {

@@ -8,6 +8,7 @@ use crate::i18n::{self, Lang};
 use crate::state::{progress, Action, SLOW_FOLLOWER_MS};
 use crate::view::{self, Loss, LostStatus, SentIndex};
 use kafka_sandbox_core::cluster::BrokerId;
+use super::topic::PartAt;
 use kafka_sandbox_core::record::RecordId;
 use kafka_sandbox_core::sim::FlightKind;
 use kafka_sandbox_core::snapshot::{BrokerView, PartitionView, RecordView, ReplicaView};
@@ -28,33 +29,28 @@ pub struct BrokersProps {
     pub dispatch: Callback<Action>,
 }
 
-/// One partition row: which topic, the partition, and what it lost.
-struct Row<'a> {
-    topic: &'a str,
-    part: &'a PartitionView,
-    losses: BTreeMap<RecordId, Loss>,
-}
-
 /// A replication flight heading to a follower: its values and how far it is.
-type Incoming = BTreeMap<(String, u32, BrokerId), Vec<(String, f64)>>;
+type Incoming = BTreeMap<(usize, u32, BrokerId), Vec<(String, f64)>>;
 
 #[component]
 pub fn Brokers(p: &BrokersProps) -> Html {
     let lang = p.lang;
     let snap = &p.snap;
-    let sent = SentIndex::new(snap);
     let many_topics = snap.topics.len() > 1;
-    let all_rows = snap.topics.iter().flat_map(|t| t.partitions.iter().map(move |part| (t.name.as_str(), part)));
     let total_rows: usize = snap.topics.iter().map(|t| t.partitions.len()).sum();
-    let rows: Vec<Row<'_>> = all_rows
+    let rows: Vec<(usize, usize)> = snap
+        .topics
+        .iter()
+        .enumerate()
+        .flat_map(|(ti, t)| (0..t.partitions.len()).map(move |i| (ti, i)))
         .take(MAX_ROWS)
-        .map(|(topic, part)| Row { topic, part, losses: view::losses(part, &sent) })
         .collect();
     let mut incoming: Incoming = BTreeMap::new();
     for f in &snap.flights {
         if let FlightKind::Replicate { tp, follower, values } = &f.kind {
+            let Some(ti) = snap.topics.iter().position(|t| t.name == tp.topic) else { continue };
             let t = progress(snap.now, f.sent_at, f.arrives_at);
-            incoming.entry((tp.topic.clone(), tp.partition, *follower)).or_default().push((values.join(" "), t));
+            incoming.entry((ti, tp.partition, *follower)).or_default().push((values.join(" "), t));
         }
     }
     let columns = snap.brokers.len().max(1);
@@ -72,7 +68,12 @@ pub fn Brokers(p: &BrokersProps) -> Html {
             <div class="broker-grid" style={grid_style}>
                 { for snap.brokers.iter().map(|b| html! {
                     <BrokerColumn key={b.id} {lang} broker={b.clone()} span={span.clone()} dispatch={p.dispatch.clone()}>
-                        { for rows.iter().map(|row| replica_card(lang, b.id, row, many_topics, &incoming)) }
+                        { for rows.iter().map(|&(topic, index)| {
+                            let at = PartAt { snap: snap.clone(), topic, index };
+                            let partition = at.part().map_or(0, |x| x.partition);
+                            let arriving = incoming.get(&(topic, partition, b.id)).cloned().unwrap_or_default();
+                            html! { <ReplicaCard key={format!("{topic}/{index}")} {lang} broker={b.id} {at} {many_topics} {arriving} /> }
+                        }) }
                     </BrokerColumn>
                 }) }
             </div>
@@ -142,19 +143,33 @@ fn BrokerColumn(p: &BrokerColumnProps) -> Html {
     }
 }
 
+#[derive(Properties, PartialEq)]
+struct ReplicaCardProps {
+    lang: Lang,
+    broker: BrokerId,
+    at: PartAt,
+    many_topics: bool,
+    /// Records on their way to this replica, and how far they are.
+    arriving: Vec<(String, f64)>,
+}
+
 /// The card of `broker`'s replica of one partition (an empty slot if it has none, so the
-/// rows of every column line up).
-fn replica_card(lang: Lang, broker: BrokerId, row: &Row<'_>, many_topics: bool, incoming: &Incoming) -> Html {
-    let part = row.part;
-    let name = if many_topics { format!("{} · P{}", row.topic, part.partition) } else { format!("P{}", part.partition) };
-    let key = format!("{}/{}", row.topic, part.partition);
+/// rows of every column line up). It renders again only when the partition changed.
+#[component]
+fn ReplicaCard(p: &ReplicaCardProps) -> Html {
+    let lang = p.lang;
+    let broker = p.broker;
+    let Some(part) = p.at.part() else { return html! {} };
+    let topic = p.at.snap.topics.get(p.at.topic).map_or("", |t| t.name.as_str());
+    let name = if p.many_topics { format!("{topic} · P{}", part.partition) } else { format!("P{}", part.partition) };
     let Some(r) = part.replica_logs.iter().find(|r| r.broker == broker) else {
         return html! {
-            <div key={key} class="replica none" data-topic={row.topic.to_string()} data-partition={part.partition.to_string()}>
+            <div class="replica none" data-topic={topic.to_string()} data-partition={part.partition.to_string()}>
                 <span class="muted small">{ format!("{name}: {}", i18n::NO_REPLICA.get(lang)) }</span>
             </div>
         };
     };
+    let losses = if part.lost.is_empty() { BTreeMap::new() } else { view::losses(part, &SentIndex::new(&p.at.snap)) };
     let role = if r.is_leader {
         html! { <span class="role leader">{ i18n::ROLE_LEADER.get(lang) }</span> }
     } else if part.leader.is_some() {
@@ -162,10 +177,9 @@ fn replica_card(lang: Lang, broker: BrokerId, row: &Row<'_>, many_topics: bool, 
     } else {
         html! { <span class="role offline">{ i18n::ROLE_OFFLINE.get(lang) }</span> }
     };
-    let arriving = incoming.get(&(row.topic.to_string(), part.partition, broker));
     html! {
-        <div key={key} class={classes!("replica", if r.is_leader { "leader" } else { "follower" }, if r.in_isr { "in-isr" } else { "out-isr" })}
-            data-topic={row.topic.to_string()} data-partition={part.partition.to_string()}>
+        <div class={classes!("replica", if r.is_leader { "leader" } else { "follower" }, if r.in_isr { "in-isr" } else { "out-isr" })}
+            data-topic={topic.to_string()} data-partition={part.partition.to_string()}>
             <div class="replica-head">
                 <strong class="pname">{ name }</strong>
                 { role }
@@ -174,15 +188,13 @@ fn replica_card(lang: Lang, broker: BrokerId, row: &Row<'_>, many_topics: bool, 
                 </span>
                 <span class="offsets">{ format!("{} {} · {} {}", i18n::LEO.get(lang), r.log_end_offset, i18n::HW.get(lang), r.high_watermark) }</span>
             </div>
-            { replica_log(lang, r, part, &row.losses) }
-            if let Some(list) = arriving {
-                { for list.iter().map(|(values, t)| html! {
-                    <div class="incoming" title={i18n::COPYING.get(lang)}>
-                        <span class="arrow">{ "⇣ " }{ values }</span>
-                        <span class="bar"><span class="fill" style={format!("width: {:.0}%", t * 100.0)} /></span>
-                    </div>
-                }) }
-            }
+            { replica_log(lang, r, part, &losses) }
+            { for p.arriving.iter().map(|(values, t)| html! {
+                <div class="incoming" title={i18n::COPYING.get(lang)}>
+                    <span class="arrow">{ "⇣ " }{ values }</span>
+                    <span class="bar"><span class="fill" style={format!("width: {:.0}%", t * 100.0)} /></span>
+                </div>
+            }) }
         </div>
     }
 }

@@ -3,16 +3,19 @@
 //! text colour or the record hues, so both themes read them.
 
 use super::record_hue;
-use crate::charts::{polyline, Sample};
+use crate::charts::{lag_lines, polyline, Sample, Samples};
 use crate::i18n::{self, Lang};
-use std::rc::Rc;
 use yew::prelude::*;
 
+/// `samples` compare by pointer: the panel renders again only when a sample was taken.
 #[derive(Properties, PartialEq)]
 pub struct ChartsProps {
     pub lang: Lang,
-    pub samples: Rc<Vec<Sample>>,
+    pub samples: Samples,
 }
+
+/// Lines per lag chart: beyond this the group's total and the partitions lagging most.
+const MAX_LAG_LINES: usize = 9;
 
 const W: f64 = 320.0;
 const H: f64 = 90.0;
@@ -55,23 +58,21 @@ pub fn Charts(p: &ChartsProps) -> Html {
     };
     let s = &p.samples;
     let body = if *open && s.len() >= 2 {
-        let t0 = s.first().map(|x| x.t_ms).unwrap_or(0);
-        let t1 = s.last().map(|x| x.t_ms).unwrap_or(0);
-        let groups: Vec<String> = s.last().map(|x| x.lag.keys().cloned().collect()).unwrap_or_default();
+        let t0 = s.front().map(|x| x.t_ms).unwrap_or(0);
+        let t1 = s.back().map(|x| x.t_ms).unwrap_or(0);
+        let groups: Vec<String> = s.back().map(|x| x.lag.keys().cloned().collect()).unwrap_or_default();
         let lag_charts = groups.iter().map(|g| {
-            let parts: Vec<String> = s.last().and_then(|x| x.lag.get(g)).map(|r| r.iter().map(|(p, _)| p.clone()).collect()).unwrap_or_default();
-            let lines = parts
-                .iter()
+            let (lines, parts) = lag_lines(s, g, MAX_LAG_LINES, i18n::TOTAL.get(lang));
+            let lines = lines
+                .into_iter()
                 .enumerate()
-                .map(|(i, part)| {
-                    let pts = s
-                        .iter()
-                        .filter_map(|x| x.lag.get(g).and_then(|r| r.iter().find(|(p, _)| p == part)).map(|(_, l)| (x.t_ms, *l as f64)))
-                        .collect();
-                    (part.clone(), format!("hsl({} 65% 45%)", record_hue(i as u64)), pts)
-                })
+                .map(|(i, (label, pts))| (label, format!("hsl({} 65% 45%)", record_hue(i as u64)), pts))
                 .collect();
-            chart(format!("{} · {g}", i18n::CHART_LAG.get(lang)), format!("chart-lag-{}", g.replace(|c: char| !c.is_ascii_alphanumeric(), "_")), lines, t0, t1)
+            let mut title = format!("{} · {g}", i18n::CHART_LAG.get(lang));
+            if parts > MAX_LAG_LINES {
+                title = format!("{title} · {}", i18n::chart_top_lag(lang, MAX_LAG_LINES - 1, parts));
+            }
+            chart(title, format!("chart-lag-{}", g.replace(|c: char| !c.is_ascii_alphanumeric(), "_")), lines, t0, t1)
         });
         let rate = |f: fn(&Sample) -> u64| -> Vec<(u64, f64)> {
             s.iter()

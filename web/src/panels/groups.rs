@@ -105,7 +105,7 @@ pub fn Groups(p: &GroupsProps) -> Html {
         <div class="panel groups">
             <h2>{ i18n::GROUPS.get(lang) }</h2>
             { for p.snap.groups.iter().map(|g| html! {
-                <GroupCard key={g.id.clone()} {lang} now={p.snap.now} group={g.clone()}
+                <GroupCard key={g.id.clone()} {lang} group={g.clone()}
                     log={p.logs.get(&g.id).cloned().unwrap_or_default()} dispatch={p.dispatch.clone()} />
             }) }
             <details class="card add-group">
@@ -140,7 +140,6 @@ pub fn Groups(p: &GroupsProps) -> Html {
 #[derive(Properties, PartialEq)]
 struct GroupCardProps {
     lang: Lang,
-    now: SimTime,
     group: GroupView,
     log: Rc<GroupLog>,
     dispatch: Callback<Action>,
@@ -252,7 +251,7 @@ fn GroupCard(p: &GroupCardProps) -> Html {
             }
             <ul class="members">
                 { for g.members.iter().map(|m| html! {
-                    <MemberRow key={m.client_id.clone()} {lang} now={p.now} {consumer} group={g.id.clone()} member={m.clone()}
+                    <MemberRow key={m.client_id.clone()} {lang} {consumer} group={g.id.clone()} member={m.clone()}
                         registered={g.registered.contains(&m.client_id)}
                         left={p.log.left(&m.client_id)} dispatch={p.dispatch.clone()} />
                 }) }
@@ -285,22 +284,37 @@ fn GroupCard(p: &GroupCardProps) -> Html {
     }
 }
 
+/// The simulated clock, as a context: the countdowns read it, so a member card whose
+/// member did not change is not rendered again just because time moved.
+#[derive(Clone, Copy, PartialEq)]
+pub struct Now(pub SimTime);
+
+#[derive(Properties, PartialEq)]
+struct CountdownProps {
+    lang: Lang,
+    session: Option<SimTime>,
+    poll: Option<SimTime>,
+    paused_since: Option<SimTime>,
+    crashed: bool,
+}
+
 /// Live countdowns: the session deadline (while the coordinator still counts the member),
 /// the poll deadline (while the application is outside `poll()`), and a pause under way.
-fn countdowns(lang: Lang, now: SimTime, m: &MemberView, registered: bool) -> Html {
+#[component]
+fn Countdowns(p: &CountdownProps) -> Html {
+    let lang = p.lang;
+    let now = use_context::<Now>().map(|n| n.0).unwrap_or_default();
     let left = |t: SimTime| i18n::seconds(t.ms().saturating_sub(now.ms()));
-    let session = m.session_deadline.filter(|_| registered);
-    let poll = m.poll_deadline.filter(|_| m.phase != Phase::Crashed);
-    let paused = m.paused_since.map(|s| i18n::seconds(now.ms().saturating_sub(s.ms())));
-    if session.is_none() && poll.is_none() && paused.is_none() {
+    let paused = p.paused_since.map(|s| i18n::seconds(now.ms().saturating_sub(s.ms())));
+    if p.session.is_none() && p.poll.is_none() && paused.is_none() {
         return html! {};
     }
     html! {
         <div class="countdowns small">
-            if let Some(t) = session {
-                <span class={classes!("cd-session", (m.phase == Phase::Crashed).then_some("bad"))} title={i18n::SESSION_LEFT_HINT.get(lang)}>{ format!("{} {}", i18n::SESSION_LEFT.get(lang), left(t)) }</span>
+            if let Some(t) = p.session {
+                <span class={classes!("cd-session", p.crashed.then_some("bad"))} title={i18n::SESSION_LEFT_HINT.get(lang)}>{ format!("{} {}", i18n::SESSION_LEFT.get(lang), left(t)) }</span>
             }
-            if let Some(t) = poll {
+            if let Some(t) = p.poll {
                 <span class="cd-poll" title={i18n::POLL_LEFT_HINT.get(lang)}>{ format!("{} {}", i18n::POLL_LEFT.get(lang), left(t)) }</span>
             }
             if let Some(d) = paused {
@@ -334,7 +348,6 @@ fn phase_key(p: Phase) -> &'static str {
 #[derive(Properties, PartialEq)]
 struct MemberRowProps {
     lang: Lang,
-    now: SimTime,
     /// The group speaks the KIP-848 consumer protocol.
     consumer: bool,
     group: String,
@@ -477,7 +490,8 @@ fn MemberRow(p: &MemberRowProps) -> Html {
             if m.paused && !crashed {
                 <div class="member-note stuck">{ i18n::STUCK.get(lang) }</div>
             }
-            { countdowns(lang, p.now, m, p.registered) }
+            <Countdowns {lang} session={m.session_deadline.filter(|_| p.registered)} poll={m.poll_deadline.filter(|_| !crashed)}
+                paused_since={m.paused_since} {crashed} />
             if let Some(text) = note {
                 <div class={classes!("member-note", if p.registered { "pending" } else { "removed" })}>{ text }</div>
             }

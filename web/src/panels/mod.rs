@@ -22,7 +22,7 @@ pub use compare::ComparePanel;
 pub use controls::Controls;
 pub use events::EventLog;
 pub use fork::ForkPanel;
-pub use groups::{Groups, GroupsProps};
+pub use groups::{Groups, GroupsProps, Now};
 pub use guarantees::{Guarantees, GuaranteesProps};
 pub use producers::Producers;
 pub use record_path::RecordPathPanel;

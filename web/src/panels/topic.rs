@@ -23,15 +23,17 @@ pub struct TopicProps {
 pub fn TopicView(p: &TopicProps) -> Html {
     let lang = p.lang;
     let snap = &p.snap;
-    let sent = SentIndex::new(snap);
     let brokers = snap.brokers.len() as u32;
     html! {
         <div class="panel topics">
-            { for snap.topics.iter().map(|t| html! {
+            { for snap.topics.iter().enumerate().map(|(ti, t)| html! {
                 <div class="topic" data-topic={t.name.clone()}>
                     <h2>{ i18n::TOPIC.get(lang) }{ " " }<code>{ &t.name }</code></h2>
                     { settings(lang, t, brokers, &p.dispatch) }
-                    { for t.partitions.iter().map(|part| partition_row(lang, snap.now.ms(), part, &sent, &p.dispatch)) }
+                    { for t.partitions.iter().enumerate().map(|(i, part)| html! {
+                        <PartitionRow key={part.partition} {lang} at={PartAt { snap: snap.clone(), topic: ti, index: i }}
+                            fresh_from={fresh_from(snap.now.ms(), part)} dispatch={p.dispatch.clone()} />
+                    }) }
                     <p class="legend muted">
                         <span class="item"><span class="swatch solid" />{ i18n::LEGEND_COMMITTED.get(lang) }</span>
                         <span class="item"><span class="swatch dashed" />{ i18n::LEGEND_UNCOMMITTED.get(lang) }</span>
@@ -82,7 +84,59 @@ fn settings(lang: Lang, t: &TopicSnapshot, brokers: u32, dispatch: &Callback<Act
     }
 }
 
-fn partition_row(lang: Lang, now: u64, part: &PartitionView, sent: &SentIndex<'_>, dispatch: &Callback<Action>) -> Html {
+/// How long a record stays marked as just appended.
+const FRESH_MS: u64 = 600;
+
+/// The first offset of `part`'s records appended in the last [`FRESH_MS`] (offsets grow
+/// with append time), `u64::MAX` if none: rows compare it rather than the clock.
+fn fresh_from(now: u64, part: &PartitionView) -> u64 {
+    part.records.iter().find(|r| now.saturating_sub(r.appended_at.ms()) < FRESH_MS).map_or(u64::MAX, |r| r.offset)
+}
+
+/// One partition of one topic in a snapshot. Rows compare the partition, not the whole
+/// snapshot: a big topic re-renders only the partitions that changed.
+#[derive(Clone)]
+pub struct PartAt {
+    pub snap: Rc<Snapshot>,
+    pub topic: usize,
+    pub index: usize,
+}
+
+impl PartAt {
+    pub fn part(&self) -> Option<&PartitionView> {
+        self.snap.topics.get(self.topic)?.partitions.get(self.index)
+    }
+}
+
+impl PartialEq for PartAt {
+    /// Equal when it is the same partition with the same content; a partition that lost
+    /// records always renders (what became of them depends on the producers).
+    fn eq(&self, other: &Self) -> bool {
+        self.topic == other.topic
+            && self.index == other.index
+            && match (self.part(), other.part()) {
+                (Some(a), Some(b)) => a.lost.is_empty() && a == b,
+                _ => false,
+            }
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct PartitionRowProps {
+    lang: Lang,
+    at: PartAt,
+    fresh_from: u64,
+    dispatch: Callback<Action>,
+}
+
+#[component]
+fn PartitionRow(p: &PartitionRowProps) -> Html {
+    let Some(part) = p.at.part() else { return html! {} };
+    let sent = if part.lost.is_empty() { SentIndex::empty() } else { SentIndex::new(&p.at.snap) };
+    partition_row(p.lang, p.fresh_from, part, &sent, &p.dispatch)
+}
+
+fn partition_row(lang: Lang, fresh_from: u64, part: &PartitionView, sent: &SentIndex<'_>, dispatch: &Callback<Action>) -> Html {
     let isr = part.isr.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
     let summary = match part.leader {
         Some(l) => html! {
@@ -123,7 +177,7 @@ fn partition_row(lang: Lang, now: u64, part: &PartitionView, sent: &SentIndex<'_
                         <li class="empty muted">{ i18n::EMPTY_LOG.get(lang) }</li>
                     }
                     { for part.records.iter().map(|r| {
-                        let fresh = now.saturating_sub(r.appended_at.ms()) < 600;
+                        let fresh = r.offset >= fresh_from;
                         let committed = r.offset < part.high_watermark;
                         let key = match &r.key {
                             Some(k) => format!("\"{k}\""),
