@@ -4,11 +4,13 @@
 //! `panels` are the components, which render snapshots and send actions;
 //! `view` computes what panels show from a snapshot (plain data, tested natively);
 //! `timeline` follows each group's protocol events in the trace;
+//! `draft` is the scenario editor's working copy (plain data, tested natively);
 //! `i18n` holds every word in Chinese and English.
 
 mod app;
 mod browser;
 pub mod charts;
+pub mod draft;
 pub mod sequence;
 pub mod i18n;
 pub mod panels;

@@ -1,0 +1,1497 @@
+//! The scenario editor's working copy: the core `Scenario` being edited, a stable key per
+//! list item (topics, producers, send plans, groups, members), and each field's text as
+//! typed. No Yew here: every rule of the form is tested natively.
+//!
+//! A field is addressed by a [`Field`] that names its item by key, not by position, so an
+//! event from a row rendered before another row was removed still reaches the right item.
+//! What `finish` returns is exactly the `Scenario` the core checked.
+
+use kafka_sandbox_core::assign::server::ServerAssignor;
+use kafka_sandbox_core::assign::Strategy;
+use kafka_sandbox_core::command::{Command, GroupSpec, MemberSpec, MAX_GROUPS, MAX_MEMBERS_PER_GROUP};
+use kafka_sandbox_core::config::{Acks, GroupConfig, GroupProtocol, OffsetReset, ProducerConfig};
+use kafka_sandbox_core::group::CommitMode;
+use kafka_sandbox_core::partitioner::PartitionerKind;
+use kafka_sandbox_core::record::TimestampType;
+use kafka_sandbox_core::scenario::{
+    ProducerSpec, Scenario, ScenarioError, SendPlan, TopicSpec, MAX_BROKERS, MAX_PARTITIONS, MAX_PRODUCERS, MAX_TIME_MS,
+    MAX_TOPICS, MIN_SEGMENT_BYTES,
+};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Most values one send plan may get from the editor's count field.
+pub const MAX_PLAN_VALUES: u64 = 10_000;
+
+/// One control of the form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Field {
+    Name,
+    Description,
+    Seed,
+    DurationMs,
+    Cluster(ClusterField),
+    Topic(u64, TopicField),
+    Producer(u64, ProducerField),
+    /// A send plan, by its key.
+    Send(u64, SendField),
+    Group(u64, GroupField),
+    /// Whether the group (first key) subscribes to the topic (second key).
+    GroupTopic(u64, u64),
+    Member(u64, MemberField),
+    /// Whether the member (first key) names the topic (second key) in its own subscription.
+    MemberTopic(u64, u64),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ClusterField {
+    Brokers,
+    NetworkLatencyMs,
+    ReplicaLagTimeMaxMs,
+    ReplicaFetchWaitMaxMs,
+    BrokerSessionTimeoutMs,
+    GroupInitialRebalanceDelayMs,
+    GroupConsumerHeartbeatIntervalMs,
+    GroupConsumerSessionTimeoutMs,
+    LogRetentionCheckIntervalMs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum TopicField {
+    Name,
+    Partitions,
+    ReplicationFactor,
+    MinInsyncReplicas,
+    UncleanLeaderElection,
+    TimestampType,
+    RetentionMs,
+    RetentionBytes,
+    SegmentBytes,
+    SegmentMs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ProducerField {
+    Name,
+    Partitioner,
+    Acks,
+    Idempotence,
+    LingerMs,
+    BatchSize,
+    Retries,
+    RetryBackoffMs,
+    RetryBackoffMaxMs,
+    RequestTimeoutMs,
+    DeliveryTimeoutMs,
+    MaxInFlight,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SendField {
+    Topic,
+    /// How many values: changing it drops values from the end or adds m8, m9, …
+    Count,
+    Values,
+    Keys,
+    StartMs,
+    IntervalMs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum GroupField {
+    Id,
+    Protocol,
+    Assignor,
+    RemoteAssignor,
+    OffsetReset,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum MemberField {
+    ClientId,
+    InstanceId,
+    CommitMode,
+    ProcessingMs,
+    SessionTimeoutMs,
+    HeartbeatIntervalMs,
+    MaxPollIntervalMs,
+    MaxPollRecords,
+    FetchMaxWaitMs,
+    AutoCommitIntervalMs,
+    MetadataMaxAgeMs,
+}
+
+/// How a field is edited.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Text,
+    /// Text; empty means absent.
+    OptText,
+    /// A whole number within `lo..=hi` as the core checks it (`hi` None: the type's limit).
+    Number { lo: i64, hi: Option<u64> },
+    /// A whole number, or empty for absent.
+    OptNumber { lo: i64, hi: Option<u64> },
+    /// One of a few values (a select), by the format's own names.
+    Choice(&'static [&'static str]),
+    Check,
+    /// Comma-separated texts.
+    List,
+    /// One of the scenario's topics, by name.
+    Topic,
+}
+
+/// Why the draft cannot be applied.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// A field's text is not a number of its kind (the form keeps the text).
+    Unreadable { path: String, text: String, lo: i64, hi: Option<u64> },
+    /// The core's check refused the scenario.
+    Invalid(ScenarioError),
+}
+
+impl Problem {
+    /// The format path it is about (`topics[0].replication_factor`), when it names one.
+    pub fn path(&self) -> &str {
+        match self {
+            Problem::Unreadable { path, .. } => path,
+            Problem::Invalid(e) => &e.path,
+        }
+    }
+}
+
+/// A value of a select, by the scenario format's own name for it.
+trait Choice: Copy + PartialEq + 'static {
+    const ALL: &'static [(&'static str, Self)];
+    const NAMES: &'static [&'static str];
+}
+
+macro_rules! choices {
+    ($($t:ty => [$($name:literal = $v:expr),*];)*) => {$(
+        impl Choice for $t {
+            const ALL: &'static [(&'static str, Self)] = &[$(($name, $v)),*];
+            const NAMES: &'static [&'static str] = &[$($name),*];
+        }
+    )*};
+}
+
+choices! {
+    Acks => ["0" = Acks::None, "1" = Acks::Leader, "all" = Acks::All];
+    PartitionerKind => ["built_in" = PartitionerKind::BuiltIn, "round_robin" = PartitionerKind::RoundRobin];
+    Option<bool> => ["default" = None, "true" = Some(true), "false" = Some(false)];
+    TimestampType => ["CreateTime" = TimestampType::CreateTime, "LogAppendTime" = TimestampType::LogAppendTime];
+    Strategy => ["range" = Strategy::Range, "roundrobin" = Strategy::RoundRobin, "sticky" = Strategy::Sticky,
+        "cooperative-sticky" = Strategy::CooperativeSticky];
+    ServerAssignor => ["uniform" = ServerAssignor::Uniform, "range" = ServerAssignor::Range];
+    GroupProtocol => ["classic" = GroupProtocol::Classic, "consumer" = GroupProtocol::Consumer];
+    OffsetReset => ["latest" = OffsetReset::Latest, "earliest" = OffsetReset::Earliest, "none" = OffsetReset::None];
+    CommitMode => ["auto" = CommitMode::Auto, "sync_after_processing" = CommitMode::SyncAfterProcessing,
+        "async_after_processing" = CommitMode::AsyncAfterProcessing, "before_processing" = CommitMode::BeforeProcessing];
+}
+
+/// A scenario value as the form shows it and reads it back.
+trait Value {
+    fn show(&self) -> String;
+    /// Reads `text` into the value; false (and unchanged) when it is not one.
+    fn read(&mut self, text: &str) -> bool;
+}
+
+impl<T: Choice> Value for T {
+    fn show(&self) -> String {
+        T::ALL.iter().find(|(_, v)| v == self).map_or("", |(n, _)| n).to_string()
+    }
+
+    fn read(&mut self, text: &str) -> bool {
+        let Some((_, v)) = T::ALL.iter().find(|(n, _)| *n == text) else { return false };
+        *self = *v;
+        true
+    }
+}
+
+macro_rules! numbers {
+    ($($t:ty),*) => {$(
+        impl Value for $t {
+            fn show(&self) -> String {
+                self.to_string()
+            }
+
+            fn read(&mut self, text: &str) -> bool {
+                text.trim().parse().map(|v| *self = v).is_ok()
+            }
+        }
+    )*};
+}
+
+numbers!(u32, u64, i64);
+
+impl Value for String {
+    fn show(&self) -> String {
+        self.clone()
+    }
+
+    fn read(&mut self, text: &str) -> bool {
+        text.clone_into(self);
+        true
+    }
+}
+
+/// Text where empty means absent (a name, `group.instance.id`).
+impl Value for Option<String> {
+    fn show(&self) -> String {
+        self.clone().unwrap_or_default()
+    }
+
+    fn read(&mut self, text: &str) -> bool {
+        *self = (!text.is_empty()).then(|| text.to_string());
+        true
+    }
+}
+
+/// A number where empty means absent (`duration_ms`).
+impl Value for Option<u64> {
+    fn show(&self) -> String {
+        self.map(|v| v.to_string()).unwrap_or_default()
+    }
+
+    fn read(&mut self, text: &str) -> bool {
+        if text.trim().is_empty() {
+            *self = None;
+            return true;
+        }
+        text.trim().parse().map(|v| *self = Some(v)).is_ok()
+    }
+}
+
+impl Value for bool {
+    fn show(&self) -> String {
+        self.to_string()
+    }
+
+    fn read(&mut self, text: &str) -> bool {
+        *self = text == "true";
+        true
+    }
+}
+
+/// Runs `$body` with `$v` bound to the field's place in scenario `$s` (`&` or, with `mut`,
+/// `&mut`), given its item's position `$ix` from [`Draft::position`]. One table for reading
+/// and writing, so the two cannot disagree.
+macro_rules! with_place {
+    ($s:expr, $f:expr, $ix:expr, [$($m:ident)?] |$v:ident| $body:expr, $none:expr) => {{
+        let s = & $($m)? $s;
+        let (a, b) = $ix;
+        match $f {
+            Field::Name => { let $v = & $($m)? s.name; $body }
+            Field::Description => { let $v = & $($m)? s.description; $body }
+            Field::Seed => { let $v = & $($m)? s.seed; $body }
+            Field::DurationMs => { let $v = & $($m)? s.duration_ms; $body }
+            Field::Cluster(c) => {
+                let c0 = & $($m)? s.cluster;
+                match c {
+                    ClusterField::Brokers => { let $v = & $($m)? c0.brokers; $body }
+                    ClusterField::NetworkLatencyMs => { let $v = & $($m)? c0.network_latency_ms; $body }
+                    ClusterField::ReplicaLagTimeMaxMs => { let $v = & $($m)? c0.replica_lag_time_max_ms; $body }
+                    ClusterField::ReplicaFetchWaitMaxMs => { let $v = & $($m)? c0.replica_fetch_wait_max_ms; $body }
+                    ClusterField::BrokerSessionTimeoutMs => { let $v = & $($m)? c0.broker_session_timeout_ms; $body }
+                    ClusterField::GroupInitialRebalanceDelayMs => { let $v = & $($m)? c0.group_initial_rebalance_delay_ms; $body }
+                    ClusterField::GroupConsumerHeartbeatIntervalMs => { let $v = & $($m)? c0.group_consumer_heartbeat_interval_ms; $body }
+                    ClusterField::GroupConsumerSessionTimeoutMs => { let $v = & $($m)? c0.group_consumer_session_timeout_ms; $body }
+                    ClusterField::LogRetentionCheckIntervalMs => { let $v = & $($m)? c0.log_retention_check_interval_ms; $body }
+                }
+            }
+            Field::Topic(_, t) => {
+                let t0 = & $($m)? s.topics[a];
+                match t {
+                    TopicField::Name => { let $v = & $($m)? t0.name; $body }
+                    TopicField::Partitions => { let $v = & $($m)? t0.partitions; $body }
+                    TopicField::ReplicationFactor => { let $v = & $($m)? t0.replication_factor; $body }
+                    TopicField::MinInsyncReplicas => { let $v = & $($m)? t0.min_insync_replicas; $body }
+                    TopicField::UncleanLeaderElection => { let $v = & $($m)? t0.unclean_leader_election_enable; $body }
+                    TopicField::TimestampType => { let $v = & $($m)? t0.message_timestamp_type; $body }
+                    TopicField::RetentionMs => { let $v = & $($m)? t0.retention_ms; $body }
+                    TopicField::RetentionBytes => { let $v = & $($m)? t0.retention_bytes; $body }
+                    TopicField::SegmentBytes => { let $v = & $($m)? t0.segment_bytes; $body }
+                    TopicField::SegmentMs => { let $v = & $($m)? t0.segment_ms; $body }
+                }
+            }
+            Field::Producer(_, p) => {
+                let p0 = & $($m)? s.producers[a];
+                match p {
+                    ProducerField::Name => { let $v = & $($m)? p0.name; $body }
+                    ProducerField::Partitioner => { let $v = & $($m)? p0.config.partitioner; $body }
+                    ProducerField::Acks => { let $v = & $($m)? p0.config.acks; $body }
+                    ProducerField::Idempotence => { let $v = & $($m)? p0.config.enable_idempotence; $body }
+                    ProducerField::LingerMs => { let $v = & $($m)? p0.config.linger_ms; $body }
+                    ProducerField::BatchSize => { let $v = & $($m)? p0.config.batch_size; $body }
+                    ProducerField::Retries => { let $v = & $($m)? p0.config.retries; $body }
+                    ProducerField::RetryBackoffMs => { let $v = & $($m)? p0.config.retry_backoff_ms; $body }
+                    ProducerField::RetryBackoffMaxMs => { let $v = & $($m)? p0.config.retry_backoff_max_ms; $body }
+                    ProducerField::RequestTimeoutMs => { let $v = & $($m)? p0.config.request_timeout_ms; $body }
+                    ProducerField::DeliveryTimeoutMs => { let $v = & $($m)? p0.config.delivery_timeout_ms; $body }
+                    ProducerField::MaxInFlight => { let $v = & $($m)? p0.config.max_in_flight_requests_per_connection; $body }
+                }
+            }
+            Field::Send(_, sf) => {
+                let plan = & $($m)? s.producers[a].send[b];
+                match sf {
+                    SendField::Topic => { let $v = & $($m)? plan.topic; $body }
+                    SendField::StartMs => { let $v = & $($m)? plan.start_ms; $body }
+                    SendField::IntervalMs => { let $v = & $($m)? plan.interval_ms; $body }
+                    SendField::Count | SendField::Values | SendField::Keys => $none,
+                }
+            }
+            Field::Group(_, gf) => {
+                let g = & $($m)? s.groups[a];
+                match gf {
+                    GroupField::Id => { let $v = & $($m)? g.id; $body }
+                    GroupField::Protocol => { let $v = & $($m)? g.config.group_protocol; $body }
+                    GroupField::Assignor => { let $v = & $($m)? g.config.assignor; $body }
+                    GroupField::RemoteAssignor => { let $v = & $($m)? g.config.remote_assignor; $body }
+                    GroupField::OffsetReset => { let $v = & $($m)? g.config.auto_offset_reset; $body }
+                }
+            }
+            Field::Member(_, mf) => {
+                let m0 = & $($m)? s.groups[a].members[b];
+                match mf {
+                    MemberField::ClientId => { let $v = & $($m)? m0.client_id; $body }
+                    MemberField::InstanceId => { let $v = & $($m)? m0.group_instance_id; $body }
+                    MemberField::CommitMode => { let $v = & $($m)? m0.config.commit_mode; $body }
+                    MemberField::ProcessingMs => { let $v = & $($m)? m0.config.processing_ms; $body }
+                    MemberField::SessionTimeoutMs => { let $v = & $($m)? m0.config.session_timeout_ms; $body }
+                    MemberField::HeartbeatIntervalMs => { let $v = & $($m)? m0.config.heartbeat_interval_ms; $body }
+                    MemberField::MaxPollIntervalMs => { let $v = & $($m)? m0.config.max_poll_interval_ms; $body }
+                    MemberField::MaxPollRecords => { let $v = & $($m)? m0.config.max_poll_records; $body }
+                    MemberField::FetchMaxWaitMs => { let $v = & $($m)? m0.config.fetch_max_wait_ms; $body }
+                    MemberField::AutoCommitIntervalMs => { let $v = & $($m)? m0.config.auto_commit_interval_ms; $body }
+                    MemberField::MetadataMaxAgeMs => { let $v = & $($m)? m0.config.metadata_max_age_ms; $body }
+                }
+            }
+            Field::GroupTopic(..) | Field::MemberTopic(..) => $none,
+        }
+    }};
+}
+
+/// The stable keys of the scenario's list items, in the scenario's order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Keys {
+    topics: Vec<u64>,
+    producers: Vec<u64>,
+    /// Per producer, its send plans.
+    sends: Vec<Vec<u64>>,
+    groups: Vec<u64>,
+    /// Per group, its members.
+    members: Vec<Vec<u64>>,
+}
+
+/// The form's working copy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Draft {
+    scenario: Scenario,
+    keys: Keys,
+    next_key: u64,
+    /// Each number or list field's text as last typed (shown instead of the value, so the
+    /// form never rewrites what the learner is typing).
+    typed: BTreeMap<Field, String>,
+    /// Fields whose typed text is not a value of their kind.
+    bad: BTreeSet<Field>,
+}
+
+impl Draft {
+    pub fn new(scenario: Scenario) -> Self {
+        let mut d = Draft { scenario, keys: Keys::default(), next_key: 1, typed: BTreeMap::new(), bad: BTreeSet::new() };
+        let s = &d.scenario;
+        let (topics, producers, groups) = (s.topics.len(), s.producers.len(), s.groups.len());
+        let sends: Vec<usize> = s.producers.iter().map(|p| p.send.len()).collect();
+        let members: Vec<usize> = s.groups.iter().map(|g| g.members.len()).collect();
+        d.keys.topics = (0..topics).map(|_| d.fresh()).collect();
+        d.keys.producers = (0..producers).map(|_| d.fresh()).collect();
+        d.keys.sends = sends.into_iter().map(|n| (0..n).map(|_| d.fresh()).collect()).collect();
+        d.keys.groups = (0..groups).map(|_| d.fresh()).collect();
+        d.keys.members = members.into_iter().map(|n| (0..n).map(|_| d.fresh()).collect()).collect();
+        d
+    }
+
+    /// Parses scenario text with the core's own parser and checks.
+    pub fn from_json(text: &str) -> Result<Self, ScenarioError> {
+        Scenario::from_json(text).map(Draft::new)
+    }
+
+    fn fresh(&mut self) -> u64 {
+        self.next_key += 1;
+        self.next_key - 1
+    }
+
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    pub fn topic_keys(&self) -> &[u64] {
+        &self.keys.topics
+    }
+
+    pub fn producer_keys(&self) -> &[u64] {
+        &self.keys.producers
+    }
+
+    pub fn send_keys(&self, producer: usize) -> &[u64] {
+        self.keys.sends.get(producer).map_or(&[], Vec::as_slice)
+    }
+
+    pub fn group_keys(&self) -> &[u64] {
+        &self.keys.groups
+    }
+
+    pub fn member_keys(&self, group: usize) -> &[u64] {
+        self.keys.members.get(group).map_or(&[], Vec::as_slice)
+    }
+
+    fn topic_at(&self, key: u64) -> Option<usize> {
+        self.keys.topics.iter().position(|&k| k == key)
+    }
+
+    fn producer_at(&self, key: u64) -> Option<usize> {
+        self.keys.producers.iter().position(|&k| k == key)
+    }
+
+    fn group_at(&self, key: u64) -> Option<usize> {
+        self.keys.groups.iter().position(|&k| k == key)
+    }
+
+    fn send_at(&self, key: u64) -> Option<(usize, usize)> {
+        self.keys.sends.iter().enumerate().find_map(|(p, ks)| ks.iter().position(|&k| k == key).map(|s| (p, s)))
+    }
+
+    fn member_at(&self, key: u64) -> Option<(usize, usize)> {
+        self.keys.members.iter().enumerate().find_map(|(g, ks)| ks.iter().position(|&k| k == key).map(|m| (g, m)))
+    }
+
+    /// The field's place in the scenario format (`groups[0].members[1].config.session_timeout_ms`);
+    /// None when its item is gone.
+    pub fn path(&self, f: Field) -> Option<String> {
+        Some(match f {
+            Field::Name => "name".into(),
+            Field::Description => "description".into(),
+            Field::Seed => "seed".into(),
+            Field::DurationMs => "duration_ms".into(),
+            Field::Cluster(c) => format!("cluster.{}", cluster_name(c)),
+            Field::Topic(k, t) => format!("topics[{}].{}", self.topic_at(k)?, topic_name(t)),
+            Field::Producer(k, p) => {
+                let i = self.producer_at(k)?;
+                match p {
+                    ProducerField::Name => format!("producers[{i}].name"),
+                    p => format!("producers[{i}].config.{}", producer_name(p)),
+                }
+            }
+            Field::Send(k, s) => {
+                let (p, j) = self.send_at(k)?;
+                format!("producers[{p}].send[{j}].{}", send_name(s))
+            }
+            Field::Group(k, g) => {
+                let i = self.group_at(k)?;
+                match g {
+                    GroupField::Id => format!("groups[{i}].id"),
+                    g => format!("groups[{i}].config.{}", group_name(g)),
+                }
+            }
+            Field::GroupTopic(g, t) => format!("groups[{}].topics[{}]", self.group_at(g)?, self.topic_at(t)?),
+            Field::Member(k, m) => {
+                let (g, j) = self.member_at(k)?;
+                match m {
+                    MemberField::ClientId => format!("groups[{g}].members[{j}].client_id"),
+                    MemberField::InstanceId => format!("groups[{g}].members[{j}].group_instance_id"),
+                    m => format!("groups[{g}].members[{j}].config.{}", member_name(m)),
+                }
+            }
+            Field::MemberTopic(m, t) => {
+                let (g, j) = self.member_at(m)?;
+                format!("groups[{g}].members[{j}].topics[{}]", self.topic_at(t)?)
+            }
+        })
+    }
+
+    /// How the field is edited, with the ranges the core checks.
+    pub fn kind(&self, f: Field) -> Kind {
+        let week = Some(MAX_TIME_MS);
+        let any = None;
+        let n = |lo: i64, hi: Option<u64>| Kind::Number { lo, hi };
+        match f {
+            Field::Name | Field::Description => Kind::OptText,
+            Field::Seed => n(0, any),
+            Field::DurationMs => Kind::OptNumber { lo: 0, hi: week },
+            Field::Cluster(c) => match c {
+                ClusterField::Brokers => n(1, Some(MAX_BROKERS.into())),
+                ClusterField::NetworkLatencyMs | ClusterField::ReplicaFetchWaitMaxMs => {
+                    n(i64::from(c == ClusterField::ReplicaFetchWaitMaxMs), Some(60_000))
+                }
+                ClusterField::ReplicaLagTimeMaxMs | ClusterField::LogRetentionCheckIntervalMs => n(1, week),
+                ClusterField::BrokerSessionTimeoutMs => n(1, Some(3_600_000)),
+                ClusterField::GroupInitialRebalanceDelayMs => n(0, Some(300_000)),
+                ClusterField::GroupConsumerHeartbeatIntervalMs => n(100, Some(60_000)),
+                ClusterField::GroupConsumerSessionTimeoutMs => n(1000, Some(1_800_000)),
+            },
+            Field::Topic(k, t) => match t {
+                TopicField::Name => Kind::Text,
+                TopicField::Partitions => n(1, Some(MAX_PARTITIONS.into())),
+                TopicField::ReplicationFactor => n(1, Some(self.scenario.cluster.brokers.max(1).into())),
+                TopicField::MinInsyncReplicas => {
+                    let rf = self.topic_at(k).and_then(|i| self.scenario.topics.get(i)).map_or(1, |t| t.replication_factor);
+                    n(1, Some(rf.max(1).into()))
+                }
+                TopicField::UncleanLeaderElection => Kind::Check,
+                TopicField::TimestampType => Kind::Choice(<TimestampType as Choice>::NAMES),
+                TopicField::RetentionMs | TopicField::RetentionBytes => n(-1, Some(i64::MAX as u64)),
+                TopicField::SegmentBytes => n(MIN_SEGMENT_BYTES.into(), Some(i32::MAX as u64)),
+                TopicField::SegmentMs => n(1, Some(i64::MAX as u64)),
+            },
+            Field::Producer(_, p) => match p {
+                ProducerField::Name => Kind::Text,
+                ProducerField::Partitioner => Kind::Choice(<PartitionerKind as Choice>::NAMES),
+                ProducerField::Acks => Kind::Choice(<Acks as Choice>::NAMES),
+                ProducerField::Idempotence => Kind::Choice(<Option<bool> as Choice>::NAMES),
+                ProducerField::LingerMs => n(0, Some(60_000)),
+                ProducerField::BatchSize => n(1, Some(16 * 1024 * 1024)),
+                ProducerField::Retries => n(0, any),
+                ProducerField::MaxInFlight => n(1, any),
+                ProducerField::RetryBackoffMs
+                | ProducerField::RetryBackoffMaxMs
+                | ProducerField::RequestTimeoutMs
+                | ProducerField::DeliveryTimeoutMs => n(1, week),
+            },
+            Field::Send(_, s) => match s {
+                SendField::Topic => Kind::Topic,
+                SendField::Count => n(0, Some(MAX_PLAN_VALUES)),
+                SendField::Values | SendField::Keys => Kind::List,
+                SendField::StartMs | SendField::IntervalMs => n(0, week),
+            },
+            Field::Group(_, g) => match g {
+                GroupField::Id => Kind::Text,
+                GroupField::Protocol => Kind::Choice(<GroupProtocol as Choice>::NAMES),
+                GroupField::Assignor => Kind::Choice(<Strategy as Choice>::NAMES),
+                GroupField::RemoteAssignor => Kind::Choice(<ServerAssignor as Choice>::NAMES),
+                GroupField::OffsetReset => Kind::Choice(<OffsetReset as Choice>::NAMES),
+            },
+            Field::GroupTopic(..) | Field::MemberTopic(..) => Kind::Check,
+            Field::Member(_, m) => match m {
+                MemberField::ClientId => Kind::Text,
+                MemberField::InstanceId => Kind::OptText,
+                MemberField::CommitMode => Kind::Choice(<CommitMode as Choice>::NAMES),
+                MemberField::ProcessingMs => n(0, Some(3_600_000)),
+                MemberField::MaxPollRecords => n(1, Some(10_000)),
+                MemberField::FetchMaxWaitMs => n(1, Some(60_000)),
+                MemberField::AutoCommitIntervalMs => n(1, any),
+                MemberField::SessionTimeoutMs
+                | MemberField::HeartbeatIntervalMs
+                | MemberField::MaxPollIntervalMs
+                | MemberField::MetadataMaxAgeMs => n(1, week),
+            },
+        }
+    }
+
+    /// The position of the field's item (topic, producer and plan, group and member),
+    /// checked against the scenario's lists; None when the item is gone.
+    fn position(&self, f: Field) -> Option<(usize, usize)> {
+        let s = &self.scenario;
+        let at = match f {
+            Field::Topic(k, _) => (self.topic_at(k)?, 0),
+            Field::Producer(k, _) => (self.producer_at(k)?, 0),
+            Field::Send(k, _) => self.send_at(k)?,
+            Field::Group(k, _) => (self.group_at(k)?, 0),
+            Field::Member(k, _) => self.member_at(k)?,
+            _ => (0, 0),
+        };
+        let exists = match f {
+            Field::Topic(..) => at.0 < s.topics.len(),
+            Field::Producer(..) => at.0 < s.producers.len(),
+            Field::Send(..) => s.producers.get(at.0).is_some_and(|p| at.1 < p.send.len()),
+            Field::Group(..) => at.0 < s.groups.len(),
+            Field::Member(..) => s.groups.get(at.0).is_some_and(|g| at.1 < g.members.len()),
+            _ => true,
+        };
+        exists.then_some(at)
+    }
+
+    fn plan(&self, key: u64) -> Option<&SendPlan> {
+        let (p, j) = self.send_at(key)?;
+        self.scenario.producers.get(p)?.send.get(j)
+    }
+
+    fn topic_name_of(&self, key: u64) -> Option<&str> {
+        Some(self.scenario.topics.get(self.topic_at(key)?)?.name.as_str())
+    }
+
+    /// The text the field shows: as typed, else its value.
+    pub fn get(&self, f: Field) -> String {
+        if let Some(t) = self.typed.get(&f) {
+            return t.clone();
+        }
+        match f {
+            Field::Send(k, s @ (SendField::Count | SendField::Values | SendField::Keys)) => {
+                let Some(plan) = self.plan(k) else { return String::new() };
+                match s {
+                    SendField::Count => plan.values.len().to_string(),
+                    SendField::Values => plan.values.join(", "),
+                    _ => plan
+                        .keys
+                        .as_ref()
+                        .map(|keys| keys.iter().map(|k| k.as_deref().unwrap_or("")).collect::<Vec<_>>().join(", "))
+                        .unwrap_or_default(),
+                }
+            }
+            Field::GroupTopic(g, t) => {
+                let (Some(g), Some(name)) = (self.group_at(g), self.topic_name_of(t)) else { return "false".into() };
+                self.scenario.groups.get(g).is_some_and(|g| g.topics.iter().any(|n| n == name)).to_string()
+            }
+            Field::MemberTopic(m, t) => {
+                let (Some((g, j)), Some(name)) = (self.member_at(m), self.topic_name_of(t)) else { return "false".into() };
+                let member = self.scenario.groups.get(g).and_then(|g| g.members.get(j));
+                member.is_some_and(|m| m.topics.iter().flatten().any(|n| n == name)).to_string()
+            }
+            _ => {
+                let Some(at) = self.position(f) else { return String::new() };
+                with_place!(self.scenario, f, at, [] |v| Value::show(v), String::new())
+            }
+        }
+    }
+
+    /// Whether the field's text is not a value of its kind.
+    pub fn is_bad(&self, f: Field) -> bool {
+        self.bad.contains(&f)
+    }
+
+    /// The learner typed or chose `text`.
+    pub fn set(&mut self, f: Field, text: &str) {
+        let kind = self.kind(f);
+        match f {
+            Field::Send(k, s @ (SendField::Count | SendField::Values | SendField::Keys)) => {
+                return self.set_plan_list(f, k, s, text);
+            }
+            Field::GroupTopic(g, t) => return self.set_group_topic(g, t, text == "true"),
+            Field::MemberTopic(m, t) => return self.set_member_topic(m, t, text == "true"),
+            Field::Topic(k, TopicField::Name) => return self.rename_topic(k, text),
+            Field::Producer(k, ProducerField::Name) => return self.rename_producer(k, text),
+            Field::Group(k, GroupField::Id) => return self.rename_group(k, text),
+            Field::Member(k, MemberField::ClientId) => return self.rename_member(k, text),
+            _ => {}
+        }
+        let Some(at) = self.position(f) else { return };
+        let ok = with_place!(self.scenario, f, at, [mut] |v| Value::read(v, text), return);
+        if matches!(kind, Kind::Number { .. } | Kind::OptNumber { .. }) {
+            self.typed.insert(f, text.to_string());
+        }
+        if ok {
+            self.bad.remove(&f);
+        } else {
+            self.bad.insert(f);
+        }
+    }
+
+    fn set_plan_list(&mut self, f: Field, key: u64, which: SendField, text: &str) {
+        let Some((p, j)) = self.send_at(key) else { return };
+        let Some(plan) = self.scenario.producers.get_mut(p).and_then(|p| p.send.get_mut(j)) else { return };
+        self.typed.insert(f, text.to_string());
+        match which {
+            SendField::Count => {
+                let Ok(n) = text.trim().parse::<u64>() else {
+                    self.bad.insert(f);
+                    return;
+                };
+                if n > MAX_PLAN_VALUES {
+                    self.bad.insert(f);
+                    return;
+                }
+                self.bad.remove(&f);
+                resize_plan(plan, n as usize);
+                // The lists now show the new values, not what was typed into them before.
+                self.typed.remove(&Field::Send(key, SendField::Values));
+                self.typed.remove(&Field::Send(key, SendField::Keys));
+            }
+            SendField::Values => {
+                plan.values = split_list(text);
+                self.typed.remove(&Field::Send(key, SendField::Count));
+                self.bad.remove(&Field::Send(key, SendField::Count));
+            }
+            _ => {
+                plan.keys = (!text.trim().is_empty())
+                    .then(|| split_list(text).into_iter().map(|k| (!k.is_empty()).then_some(k)).collect());
+            }
+        }
+    }
+
+    fn set_group_topic(&mut self, group: u64, topic: u64, on: bool) {
+        let (Some(g), Some(name)) = (self.group_at(group), self.topic_name_of(topic).map(str::to_string)) else { return };
+        let order: Vec<String> = self.scenario.topics.iter().map(|t| t.name.clone()).collect();
+        let topics = &mut self.scenario.groups[g].topics;
+        toggle(topics, &name, on, &order);
+    }
+
+    fn set_member_topic(&mut self, member: u64, topic: u64, on: bool) {
+        let (Some((g, j)), Some(name)) = (self.member_at(member), self.topic_name_of(topic).map(str::to_string)) else { return };
+        let order: Vec<String> = self.scenario.topics.iter().map(|t| t.name.clone()).collect();
+        let slot = &mut self.scenario.groups[g].members[j].topics;
+        let mut list = slot.take().unwrap_or_default();
+        toggle(&mut list, &name, on, &order);
+        *slot = (!list.is_empty()).then_some(list);
+    }
+
+    /// A topic's new name; what refers to it follows when the rename is unambiguous.
+    fn rename_topic(&mut self, key: u64, new: &str) {
+        let Some(i) = self.topic_at(key) else { return };
+        let old = std::mem::replace(&mut self.scenario.topics[i].name, new.to_string());
+        let names: Vec<&str> = self.scenario.topics.iter().map(|t| t.name.as_str()).collect();
+        if !follows(&names, i, &old, new) {
+            return;
+        }
+        let s = &mut self.scenario;
+        for plan in s.producers.iter_mut().flat_map(|p| p.send.iter_mut()) {
+            rename(&mut plan.topic, &old, new);
+        }
+        for g in &mut s.groups {
+            rename_group_topics(g, &old, new);
+        }
+        for c in &mut s.commands {
+            let r = refs(&mut c.command);
+            r.topics.into_iter().for_each(|t| rename(t, &old, new));
+        }
+    }
+
+    fn rename_producer(&mut self, key: u64, new: &str) {
+        let Some(i) = self.producer_at(key) else { return };
+        let old = std::mem::replace(&mut self.scenario.producers[i].name, new.to_string());
+        let names: Vec<&str> = self.scenario.producers.iter().map(|p| p.name.as_str()).collect();
+        if !follows(&names, i, &old, new) {
+            return;
+        }
+        for c in &mut self.scenario.commands {
+            if let Some(p) = refs(&mut c.command).producer {
+                rename(p, &old, new);
+            }
+        }
+    }
+
+    fn rename_group(&mut self, key: u64, new: &str) {
+        let Some(i) = self.group_at(key) else { return };
+        let old = std::mem::replace(&mut self.scenario.groups[i].id, new.to_string());
+        let names: Vec<&str> = self.scenario.groups.iter().map(|g| g.id.as_str()).collect();
+        if !follows(&names, i, &old, new) {
+            return;
+        }
+        for c in &mut self.scenario.commands {
+            if let Some(g) = refs(&mut c.command).group {
+                rename(g, &old, new);
+            }
+        }
+    }
+
+    fn rename_member(&mut self, key: u64, new: &str) {
+        let Some((g, j)) = self.member_at(key) else { return };
+        let group = self.scenario.groups[g].id.clone();
+        let members = &mut self.scenario.groups[g].members;
+        let old = std::mem::replace(&mut members[j].client_id, new.to_string());
+        let names: Vec<&str> = members.iter().map(|m| m.client_id.as_str()).collect();
+        if !follows(&names, j, &old, new) {
+            return;
+        }
+        for c in &mut self.scenario.commands {
+            let r = refs(&mut c.command);
+            if let (Some(gid), Some(client)) = (r.group, r.client) {
+                if *gid == group {
+                    rename(client, &old, new);
+                }
+            }
+        }
+    }
+
+    pub fn can_add_topic(&self) -> bool {
+        self.scenario.topics.len() < MAX_TOPICS
+    }
+
+    pub fn can_add_producer(&self) -> bool {
+        self.scenario.producers.len() < MAX_PRODUCERS
+    }
+
+    pub fn can_add_group(&self) -> bool {
+        self.scenario.groups.len() < MAX_GROUPS
+    }
+
+    pub fn can_add_member(&self, group: u64) -> bool {
+        self.group_at(group).is_some_and(|g| self.scenario.groups[g].members.len() < MAX_MEMBERS_PER_GROUP)
+    }
+
+    /// A new topic: 3 partitions, as many replicas as brokers up to 3, Kafka's topic defaults.
+    pub fn add_topic(&mut self) {
+        if !self.can_add_topic() {
+            return;
+        }
+        let name = next_name("Topic", 2, self.scenario.topics.iter().map(|t| t.name.as_str()));
+        let replication_factor = self.scenario.cluster.brokers.clamp(1, 3);
+        self.scenario.topics.push(TopicSpec { name, partitions: 3, replication_factor, ..TopicSpec::default() });
+        let k = self.fresh();
+        self.keys.topics.push(k);
+    }
+
+    /// Removes a topic with its send plans and its place in subscriptions. The timeline is
+    /// left as it is: a command that names the topic is refused at Apply, with its place.
+    pub fn remove_topic(&mut self, key: u64) {
+        let Some(i) = self.topic_at(key) else { return };
+        let name = self.scenario.topics.remove(i).name;
+        self.keys.topics.remove(i);
+        let still = self.scenario.topics.iter().any(|t| t.name == name);
+        if !still {
+            for (p, producer) in self.scenario.producers.iter_mut().enumerate() {
+                let keys = &mut self.keys.sends[p];
+                let mut j = 0;
+                producer.send.retain(|s| {
+                    let keep = s.topic != name;
+                    if !keep {
+                        keys.remove(j);
+                    } else {
+                        j += 1;
+                    }
+                    keep
+                });
+            }
+            for g in &mut self.scenario.groups {
+                g.topics.retain(|t| *t != name);
+                for m in &mut g.members {
+                    if let Some(ts) = &mut m.topics {
+                        ts.retain(|t| *t != name);
+                        if ts.is_empty() {
+                            m.topics = None;
+                        }
+                    }
+                }
+            }
+        }
+        self.forget_gone();
+    }
+
+    /// A new producer with Kafka's defaults, sending ten values to the first topic.
+    pub fn add_producer(&mut self) {
+        if !self.can_add_producer() {
+            return;
+        }
+        let name = next_name("Producer", 1, self.scenario.producers.iter().map(|p| p.name.as_str()));
+        let send = self.new_plan().into_iter().collect::<Vec<_>>();
+        let sends = send.iter().map(|_| self.fresh()).collect();
+        self.scenario.producers.push(ProducerSpec { name, config: ProducerConfig::default(), send });
+        let k = self.fresh();
+        self.keys.producers.push(k);
+        self.keys.sends.push(sends);
+    }
+
+    pub fn remove_producer(&mut self, key: u64) {
+        let Some(i) = self.producer_at(key) else { return };
+        self.scenario.producers.remove(i);
+        self.keys.producers.remove(i);
+        self.keys.sends.remove(i);
+        self.forget_gone();
+    }
+
+    /// m1..m10 to the first topic from 1 s, one every 500 ms.
+    fn new_plan(&self) -> Option<SendPlan> {
+        let topic = self.scenario.topics.first()?.name.clone();
+        Some(SendPlan { topic, values: (1..=10).map(|n| format!("m{n}")).collect(), keys: None, start_ms: 1000, interval_ms: 500 })
+    }
+
+    pub fn add_send(&mut self, producer: u64) {
+        let (Some(p), Some(plan)) = (self.producer_at(producer), self.new_plan()) else { return };
+        self.scenario.producers[p].send.push(plan);
+        let k = self.fresh();
+        self.keys.sends[p].push(k);
+    }
+
+    pub fn remove_send(&mut self, key: u64) {
+        let Some((p, j)) = self.send_at(key) else { return };
+        self.scenario.producers[p].send.remove(j);
+        self.keys.sends[p].remove(j);
+        self.forget_gone();
+    }
+
+    /// A new group reading the first topic with Kafka's defaults and one consumer.
+    pub fn add_group(&mut self) {
+        if !self.can_add_group() {
+            return;
+        }
+        let id = next_name("ConsumerGroup", 2, self.scenario.groups.iter().map(|g| g.id.as_str()));
+        let topics = self.scenario.topics.first().map(|t| vec![t.name.clone()]).unwrap_or_default();
+        let members = vec![MemberSpec::new("Consumer1")];
+        self.scenario.groups.push(GroupSpec { id, topics, config: GroupConfig::default(), members });
+        let (k, m) = (self.fresh(), self.fresh());
+        self.keys.groups.push(k);
+        self.keys.members.push(vec![m]);
+    }
+
+    pub fn remove_group(&mut self, key: u64) {
+        let Some(i) = self.group_at(key) else { return };
+        self.scenario.groups.remove(i);
+        self.keys.groups.remove(i);
+        self.keys.members.remove(i);
+        self.forget_gone();
+    }
+
+    /// A new consumer with the next free ConsumerN and the settings of the group's last one.
+    pub fn add_member(&mut self, group: u64) {
+        if !self.can_add_member(group) {
+            return;
+        }
+        let Some(g) = self.group_at(group) else { return };
+        let members = &self.scenario.groups[g].members;
+        let client_id = crate::state::next_client_id(members.iter().map(|m| m.client_id.as_str()));
+        let mut member = MemberSpec::new(client_id);
+        if let Some(last) = members.last() {
+            member.config = last.config.clone();
+        }
+        self.scenario.groups[g].members.push(member);
+        let k = self.fresh();
+        self.keys.members[g].push(k);
+    }
+
+    pub fn remove_member(&mut self, key: u64) {
+        let Some((g, j)) = self.member_at(key) else { return };
+        self.scenario.groups[g].members.remove(j);
+        self.keys.members[g].remove(j);
+        self.forget_gone();
+    }
+
+    /// How many timeline commands the scenario has (the form keeps them as they are).
+    pub fn timeline_len(&self) -> usize {
+        self.scenario.commands.len()
+    }
+
+    pub fn clear_timeline(&mut self) {
+        self.scenario.commands.clear();
+    }
+
+    /// Drops the typed text of fields whose item is gone.
+    fn forget_gone(&mut self) {
+        let gone: Vec<Field> = self.typed.keys().chain(self.bad.iter()).copied().filter(|f| self.path(*f).is_none()).collect();
+        for f in gone {
+            self.typed.remove(&f);
+            self.bad.remove(&f);
+        }
+    }
+
+    /// The scenario to load, checked by the core exactly as loading its JSON checks it.
+    pub fn finish(&self) -> Result<Scenario, Problem> {
+        if let Some((f, path)) = self.bad.iter().find_map(|f| self.path(*f).map(|p| (*f, p))) {
+            let (lo, hi) = match self.kind(f) {
+                Kind::Number { lo, hi } | Kind::OptNumber { lo, hi } => (lo, hi),
+                _ => (0, None),
+            };
+            return Err(Problem::Unreadable { path, text: self.get(f), lo, hi });
+        }
+        self.scenario.check().map_err(Problem::Invalid)?;
+        Ok(self.scenario.clone())
+    }
+}
+
+/// "m1, m2 ,m3" → ["m1", "m2", "m3"]; empty text → no values.
+pub fn split_list(text: &str) -> Vec<String> {
+    if text.trim().is_empty() {
+        return Vec::new();
+    }
+    text.split(',').map(|s| s.trim().to_string()).collect()
+}
+
+/// Keeps the first `n` values, or adds m<k> for each new position k (from 1); keys, when
+/// given, keep one per value by repeating the existing ones in turn.
+fn resize_plan(plan: &mut SendPlan, n: usize) {
+    let old = plan.values.len();
+    plan.values.truncate(n);
+    plan.values.extend((old..n).map(|k| format!("m{}", k + 1)));
+    if let Some(keys) = &mut plan.keys {
+        let have = keys.len();
+        keys.truncate(n);
+        for k in have..n {
+            let repeated = if have == 0 { None } else { keys[k % have].clone() };
+            keys.push(repeated);
+        }
+    }
+}
+
+/// Adds or removes `name`, keeping the list in the topics' order (names the scenario no
+/// longer has stay where they were, at the end).
+fn toggle(list: &mut Vec<String>, name: &str, on: bool, order: &[String]) {
+    list.retain(|t| t != name);
+    if on {
+        list.push(name.to_string());
+        list.sort_by_key(|t| order.iter().position(|o| o == t).unwrap_or(usize::MAX));
+    }
+}
+
+/// The first `prefix`N (N from 1, zero-padded to `width` digits) not already taken.
+pub fn next_name<'a>(prefix: &str, width: usize, taken: impl Iterator<Item = &'a str> + Clone) -> String {
+    (1..)
+        .map(|n| format!("{prefix}{n:0width$}"))
+        .find(|c| !taken.clone().any(|t| t == c))
+        .unwrap_or_else(|| prefix.to_string())
+}
+
+/// Whether references follow a rename at `index` from `old` to `new` in `names` (already
+/// renamed): only when no other item had `old` or has `new`, so two items never merge.
+fn follows(names: &[&str], index: usize, old: &str, new: &str) -> bool {
+    old != new && !names.iter().enumerate().any(|(i, n)| i != index && (*n == old || *n == new))
+}
+
+fn rename(name: &mut String, old: &str, new: &str) {
+    if name == old {
+        *name = new.to_string();
+    }
+}
+
+fn rename_group_topics(g: &mut GroupSpec, old: &str, new: &str) {
+    g.topics.iter_mut().for_each(|t| rename(t, old, new));
+    for m in &mut g.members {
+        m.topics.iter_mut().flatten().for_each(|t| rename(t, old, new));
+    }
+}
+
+/// The names a timeline command refers to.
+#[derive(Default)]
+struct Refs<'a> {
+    topics: Vec<&'a mut String>,
+    producer: Option<&'a mut String>,
+    group: Option<&'a mut String>,
+    client: Option<&'a mut String>,
+}
+
+fn refs(c: &mut Command) -> Refs<'_> {
+    match c {
+        Command::Produce { producer, topic, .. } => Refs { topics: vec![topic], producer: Some(producer), ..Refs::default() },
+        Command::SetPartitioner { producer, .. } | Command::SetAcks { producer, .. } => {
+            Refs { producer: Some(producer), ..Refs::default() }
+        }
+        Command::AddMember { group, member } => Refs {
+            topics: member.topics.iter_mut().flatten().collect(),
+            group: Some(group),
+            client: Some(&mut member.client_id),
+            ..Refs::default()
+        },
+        Command::RemoveMember { group, client_id }
+        | Command::CrashMember { group, client_id }
+        | Command::RestartMember { group, client_id }
+        | Command::PauseMember { group, client_id, .. }
+        | Command::SetProcessing { group, client_id, .. }
+        | Command::SetCommitMode { group, client_id, .. } => {
+            Refs { group: Some(group), client: Some(client_id), ..Refs::default() }
+        }
+        Command::Seek { group, client_id, topic, .. } => {
+            Refs { topics: vec![topic], group: Some(group), client: Some(client_id), ..Refs::default() }
+        }
+        Command::Subscribe { group, client_id, topics } => {
+            Refs { topics: topics.iter_mut().collect(), group: Some(group), client: Some(client_id), ..Refs::default() }
+        }
+        Command::AddGroup { group } => {
+            let GroupSpec { topics, members, .. } = group;
+            let mut all: Vec<&mut String> = topics.iter_mut().collect();
+            all.extend(members.iter_mut().flat_map(|m| m.topics.iter_mut().flatten()));
+            Refs { topics: all, ..Refs::default() }
+        }
+        Command::SetAssignor { group, .. } => Refs { group: Some(group), ..Refs::default() },
+        Command::AddPartitions { topic, .. } | Command::SetTopicConfig { topic, .. } => {
+            Refs { topics: vec![topic], ..Refs::default() }
+        }
+        Command::CrashBroker { .. }
+        | Command::RestartBroker { .. }
+        | Command::IsolateBroker { .. }
+        | Command::HealBroker { .. }
+        | Command::SlowBroker { .. } => Refs::default(),
+    }
+}
+
+fn cluster_name(c: ClusterField) -> &'static str {
+    match c {
+        ClusterField::Brokers => "brokers",
+        ClusterField::NetworkLatencyMs => "network_latency_ms",
+        ClusterField::ReplicaLagTimeMaxMs => "replica_lag_time_max_ms",
+        ClusterField::ReplicaFetchWaitMaxMs => "replica_fetch_wait_max_ms",
+        ClusterField::BrokerSessionTimeoutMs => "broker_session_timeout_ms",
+        ClusterField::GroupInitialRebalanceDelayMs => "group_initial_rebalance_delay_ms",
+        ClusterField::GroupConsumerHeartbeatIntervalMs => "group_consumer_heartbeat_interval_ms",
+        ClusterField::GroupConsumerSessionTimeoutMs => "group_consumer_session_timeout_ms",
+        ClusterField::LogRetentionCheckIntervalMs => "log_retention_check_interval_ms",
+    }
+}
+
+fn topic_name(t: TopicField) -> &'static str {
+    match t {
+        TopicField::Name => "name",
+        TopicField::Partitions => "partitions",
+        TopicField::ReplicationFactor => "replication_factor",
+        TopicField::MinInsyncReplicas => "min_insync_replicas",
+        TopicField::UncleanLeaderElection => "unclean_leader_election_enable",
+        TopicField::TimestampType => "message_timestamp_type",
+        TopicField::RetentionMs => "retention_ms",
+        TopicField::RetentionBytes => "retention_bytes",
+        TopicField::SegmentBytes => "segment_bytes",
+        TopicField::SegmentMs => "segment_ms",
+    }
+}
+
+fn producer_name(p: ProducerField) -> &'static str {
+    match p {
+        ProducerField::Name => "name",
+        ProducerField::Partitioner => "partitioner",
+        ProducerField::Acks => "acks",
+        ProducerField::Idempotence => "enable_idempotence",
+        ProducerField::LingerMs => "linger_ms",
+        ProducerField::BatchSize => "batch_size",
+        ProducerField::Retries => "retries",
+        ProducerField::RetryBackoffMs => "retry_backoff_ms",
+        ProducerField::RetryBackoffMaxMs => "retry_backoff_max_ms",
+        ProducerField::RequestTimeoutMs => "request_timeout_ms",
+        ProducerField::DeliveryTimeoutMs => "delivery_timeout_ms",
+        ProducerField::MaxInFlight => "max_in_flight_requests_per_connection",
+    }
+}
+
+fn send_name(s: SendField) -> &'static str {
+    match s {
+        SendField::Topic => "topic",
+        SendField::Count => "count",
+        SendField::Values => "values",
+        SendField::Keys => "keys",
+        SendField::StartMs => "start_ms",
+        SendField::IntervalMs => "interval_ms",
+    }
+}
+
+fn group_name(g: GroupField) -> &'static str {
+    match g {
+        GroupField::Id => "id",
+        GroupField::Protocol => "group_protocol",
+        GroupField::Assignor => "assignor",
+        GroupField::RemoteAssignor => "remote_assignor",
+        GroupField::OffsetReset => "auto_offset_reset",
+    }
+}
+
+fn member_name(m: MemberField) -> &'static str {
+    match m {
+        MemberField::ClientId => "client_id",
+        MemberField::InstanceId => "group_instance_id",
+        MemberField::CommitMode => "commit_mode",
+        MemberField::ProcessingMs => "processing_ms",
+        MemberField::SessionTimeoutMs => "session_timeout_ms",
+        MemberField::HeartbeatIntervalMs => "heartbeat_interval_ms",
+        MemberField::MaxPollIntervalMs => "max_poll_interval_ms",
+        MemberField::MaxPollRecords => "max_poll_records",
+        MemberField::FetchMaxWaitMs => "fetch_max_wait_ms",
+        MemberField::AutoCommitIntervalMs => "auto_commit_interval_ms",
+        MemberField::MetadataMaxAgeMs => "metadata_max_age_ms",
+    }
+}
+
+/// An element id for a field's control, from its path: `topics[0].partitions` →
+/// `ed-topics-0-partitions`.
+pub fn dom_id(path: &str) -> String {
+    let mut id = String::from("ed-");
+    for c in path.chars() {
+        match c {
+            '[' | '.' => {
+                if !id.ends_with('-') {
+                    id.push('-');
+                }
+            }
+            ']' => {}
+            c => id.push(c),
+        }
+    }
+    id
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kafka_sandbox_core::scenario::{built_in, default_scenario, TimedCommand, BUILT_IN};
+
+    fn two_groups() -> Draft {
+        Draft::new(default_scenario())
+    }
+
+    /// The invariant every index in the draft relies on: one key per item, keys unique.
+    fn assert_in_sync(d: &Draft) {
+        let s = &d.scenario;
+        assert_eq!(d.keys.topics.len(), s.topics.len());
+        assert_eq!(d.keys.producers.len(), s.producers.len());
+        assert_eq!(d.keys.sends.iter().map(Vec::len).collect::<Vec<_>>(), s.producers.iter().map(|p| p.send.len()).collect::<Vec<_>>());
+        assert_eq!(d.keys.groups.len(), s.groups.len());
+        assert_eq!(d.keys.members.iter().map(Vec::len).collect::<Vec<_>>(), s.groups.iter().map(|g| g.members.len()).collect::<Vec<_>>());
+        let all: Vec<u64> = [&d.keys.topics, &d.keys.producers, &d.keys.groups]
+            .into_iter()
+            .flatten()
+            .chain(d.keys.sends.iter().flatten())
+            .chain(d.keys.members.iter().flatten())
+            .copied()
+            .collect();
+        assert_eq!(all.iter().collect::<BTreeSet<_>>().len(), all.len(), "keys are unique");
+    }
+
+    #[test]
+    fn every_built_in_scenario_comes_back_unchanged_when_nothing_is_edited() {
+        for (name, _) in BUILT_IN {
+            let Some(Ok(s)) = built_in(name) else { panic!("{name}") };
+            let d = Draft::new(s.clone());
+            assert_eq!(d.finish(), Ok(s.clone()), "{name}");
+            // What Apply hands to the page loads again as the same scenario.
+            assert_eq!(Scenario::from_json(&s.to_json_pretty()), Ok(s), "{name}");
+        }
+    }
+
+    #[test]
+    fn fields_show_the_scenario_and_name_their_place_in_the_format() {
+        let d = two_groups();
+        let t = d.topic_keys()[0];
+        assert_eq!(d.get(Field::Cluster(ClusterField::Brokers)), "3");
+        assert_eq!(d.get(Field::Topic(t, TopicField::Partitions)), "4");
+        assert_eq!(d.get(Field::Topic(t, TopicField::ReplicationFactor)), "3");
+        assert_eq!(d.path(Field::Topic(t, TopicField::ReplicationFactor)).as_deref(), Some("topics[0].replication_factor"));
+        let plan = d.send_keys(0)[0];
+        assert_eq!(d.get(Field::Send(plan, SendField::Values)), "m1, m2, m3, m4, m5, m6, m7");
+        assert_eq!(d.get(Field::Send(plan, SendField::Count)), "7");
+        assert_eq!(d.get(Field::Send(plan, SendField::Keys)), "");
+        let p = d.producer_keys()[0];
+        assert_eq!(d.get(Field::Producer(p, ProducerField::Partitioner)), "round_robin");
+        assert_eq!(d.get(Field::Producer(p, ProducerField::Acks)), "all");
+        assert_eq!(d.get(Field::Producer(p, ProducerField::Idempotence)), "default");
+        let g = d.group_keys()[0];
+        assert_eq!(d.get(Field::Group(g, GroupField::Assignor)), "roundrobin");
+        assert_eq!(d.get(Field::GroupTopic(g, t)), "true");
+        let m = d.member_keys(0)[1];
+        assert_eq!(d.get(Field::Member(m, MemberField::ClientId)), "Consumer2");
+        assert_eq!(d.path(Field::Member(m, MemberField::SessionTimeoutMs)).as_deref(), Some("groups[0].members[1].config.session_timeout_ms"));
+        assert_eq!(d.get(Field::Member(m, MemberField::CommitMode)), "auto");
+        assert_eq!(dom_id("groups[0].members[1].config.session_timeout_ms"), "ed-groups-0-members-1-config-session_timeout_ms");
+        assert_eq!(dom_id("cluster.brokers"), "ed-cluster-brokers");
+    }
+
+    #[test]
+    fn numbers_selects_and_boxes_set_the_scenario() {
+        let mut d = two_groups();
+        let (t, p, g, m) = (d.topic_keys()[0], d.producer_keys()[0], d.group_keys()[0], d.member_keys(0)[0]);
+        d.set(Field::Cluster(ClusterField::Brokers), "5");
+        d.set(Field::Topic(t, TopicField::Partitions), " 6 ");
+        d.set(Field::Topic(t, TopicField::RetentionMs), "-1");
+        d.set(Field::Topic(t, TopicField::UncleanLeaderElection), "true");
+        d.set(Field::Topic(t, TopicField::TimestampType), "LogAppendTime");
+        d.set(Field::Producer(p, ProducerField::Acks), "1");
+        d.set(Field::Producer(p, ProducerField::Idempotence), "false");
+        d.set(Field::Group(g, GroupField::Protocol), "consumer");
+        d.set(Field::Group(g, GroupField::RemoteAssignor), "range");
+        d.set(Field::Member(m, MemberField::InstanceId), "static-1");
+        d.set(Field::Member(m, MemberField::CommitMode), "before_processing");
+        d.set(Field::Member(m, MemberField::SessionTimeoutMs), "6000");
+        d.set(Field::DurationMs, "");
+        let Ok(s) = d.finish() else { panic!("{:?}", d.finish()) };
+        assert_eq!(s.cluster.brokers, 5);
+        let topic = &s.topics[0];
+        assert_eq!((topic.partitions, topic.retention_ms, topic.unclean_leader_election_enable), (6, -1, true));
+        assert_eq!(topic.message_timestamp_type, TimestampType::LogAppendTime);
+        assert_eq!((s.producers[0].config.acks, s.producers[0].config.enable_idempotence), (Acks::Leader, Some(false)));
+        assert_eq!(s.groups[0].config.group_protocol, GroupProtocol::Consumer);
+        assert_eq!(s.groups[0].config.remote_assignor, ServerAssignor::Range);
+        let member = &s.groups[0].members[0];
+        assert_eq!(member.group_instance_id.as_deref(), Some("static-1"));
+        assert_eq!(member.config.commit_mode, CommitMode::BeforeProcessing);
+        assert_eq!(member.config.session_timeout_ms, 6000);
+        assert_eq!(s.duration_ms, None);
+        // The typed text stays as typed.
+        assert_eq!(d.get(Field::Topic(t, TopicField::Partitions)), " 6 ");
+        // An unknown select value changes nothing.
+        d.set(Field::Producer(p, ProducerField::Acks), "2");
+        assert_eq!(d.scenario().producers[0].config.acks, Acks::Leader);
+    }
+
+    #[test]
+    fn a_text_that_is_no_number_is_kept_and_refused_at_apply_with_its_place() {
+        let mut d = two_groups();
+        let t = d.topic_keys()[0];
+        let f = Field::Topic(t, TopicField::Partitions);
+        for text in ["", "-2", "1.5", "99999999999"] {
+            d.set(f, text);
+            assert!(d.is_bad(f), "{text:?}");
+            assert_eq!(d.get(f), text);
+            assert_eq!(d.scenario().topics[0].partitions, 4, "the value stays");
+            assert_eq!(
+                d.finish(),
+                Err(Problem::Unreadable { path: "topics[0].partitions".into(), text: text.into(), lo: 1, hi: Some(256) })
+            );
+        }
+        d.set(f, "8");
+        assert!(!d.is_bad(f));
+        assert_eq!(d.finish().map(|s| s.topics[0].partitions), Ok(8));
+    }
+
+    #[test]
+    fn apply_is_refused_with_the_cores_own_message() {
+        let mut d = two_groups();
+        let t = d.topic_keys()[0];
+        d.set(Field::Topic(t, TopicField::ReplicationFactor), "5");
+        let Err(Problem::Invalid(e)) = d.finish() else { panic!("{:?}", d.finish()) };
+        assert_eq!(e.path, "topics[0].replication_factor");
+        assert_eq!(e.to_string(), "topics[0].replication_factor: topic \"Topic01\" asks for 5 replicas but the cluster has 3 broker(s)");
+        // Exactly what loading the JSON says.
+        let mut s = default_scenario();
+        s.topics[0].replication_factor = 5;
+        assert_eq!(Scenario::from_json(&s.to_json_pretty()).err().map(|e| e.to_string()), Some(e.to_string()));
+    }
+
+    #[test]
+    fn adding_and_removing_items_keeps_every_key_on_its_item() {
+        let mut d = two_groups();
+        d.add_topic();
+        d.add_topic();
+        assert_eq!(d.scenario().topics.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["Topic01", "Topic02", "Topic03"]);
+        assert_eq!((d.scenario().topics[1].partitions, d.scenario().topics[1].replication_factor), (3, 3));
+        let (second, third) = (d.topic_keys()[1], d.topic_keys()[2]);
+        d.set(Field::Topic(third, TopicField::Partitions), "abc");
+        d.remove_topic(second);
+        // The third topic's field still reaches it, and its unread text stays with it.
+        assert_eq!(d.path(Field::Topic(third, TopicField::Partitions)).as_deref(), Some("topics[1].partitions"));
+        assert!(d.is_bad(Field::Topic(third, TopicField::Partitions)));
+        d.set(Field::Topic(third, TopicField::Partitions), "7");
+        assert_eq!(d.scenario().topics[1].partitions, 7);
+        assert_eq!(d.path(Field::Topic(second, TopicField::Partitions)), None);
+        d.set(Field::Topic(second, TopicField::Partitions), "9");
+        assert_eq!(d.scenario().topics.iter().map(|t| t.partitions).collect::<Vec<_>>(), [4, 7]);
+
+        d.add_producer();
+        assert_eq!(d.scenario().producers[1].name, "Producer2");
+        assert_eq!(d.scenario().producers[1].send[0].values.len(), 10);
+        d.add_send(d.producer_keys()[1]);
+        assert_eq!(d.send_keys(1).len(), 2);
+        d.remove_send(d.send_keys(1)[0]);
+        assert_eq!(d.scenario().producers[1].send.len(), 1);
+        d.remove_producer(d.producer_keys()[0]);
+        assert_eq!(d.scenario().producers.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["Producer2"]);
+
+        d.add_group();
+        assert_eq!(d.scenario().groups[2].id, "ConsumerGroup03");
+        assert_eq!(d.scenario().groups[2].members[0].client_id, "Consumer1");
+        let g1 = d.group_keys()[0];
+        d.set(Field::Member(d.member_keys(0)[1], MemberField::SessionTimeoutMs), "6000");
+        d.add_member(g1);
+        let added = &d.scenario().groups[0].members[2];
+        assert_eq!(added.client_id, "Consumer3");
+        assert_eq!(added.config.session_timeout_ms, 6000, "a new member takes the last one's settings");
+        d.remove_member(d.member_keys(0)[0]);
+        assert_eq!(d.scenario().groups[0].members.iter().map(|m| m.client_id.as_str()).collect::<Vec<_>>(), ["Consumer2", "Consumer3"]);
+        d.remove_group(d.group_keys()[1]);
+        assert_eq!(d.scenario().groups.iter().map(|g| g.id.as_str()).collect::<Vec<_>>(), ["ConsumerGroup01", "ConsumerGroup03"]);
+        assert!(d.finish().is_ok(), "{:?}", d.finish());
+        assert_in_sync(&d);
+    }
+
+    #[test]
+    fn removing_a_topic_takes_its_plans_and_subscriptions_with_it() {
+        let mut d = two_groups();
+        d.add_topic();
+        let (t1, t2) = (d.topic_keys()[0], d.topic_keys()[1]);
+        let (g, m) = (d.group_keys()[0], d.member_keys(0)[0]);
+        d.set(Field::GroupTopic(g, t2), "true");
+        d.set(Field::MemberTopic(m, t2), "true");
+        assert_eq!(d.scenario().groups[0].topics, ["Topic01", "Topic02"]);
+        assert_eq!(d.scenario().groups[0].members[0].topics, Some(vec!["Topic02".to_string()]));
+        d.remove_topic(t1);
+        assert!(d.scenario().producers[0].send.is_empty());
+        assert_eq!(d.send_keys(0).len(), 0);
+        assert_eq!(d.scenario().groups[0].topics, ["Topic02"]);
+        assert!(d.scenario().groups[1].topics.is_empty(), "refused at Apply: a group needs a topic");
+        d.set(Field::MemberTopic(m, t2), "false");
+        assert_eq!(d.scenario().groups[0].members[0].topics, None, "no topic ticked: the group's");
+        assert_in_sync(&d);
+    }
+
+    #[test]
+    fn renames_follow_into_plans_subscriptions_and_the_timeline_unless_ambiguous() {
+        let mut s = default_scenario();
+        s.commands = vec![
+            TimedCommand {
+                at_ms: 9000,
+                command: Command::AddMember { group: "ConsumerGroup01".into(), member: MemberSpec::new("Consumer3") },
+            },
+            TimedCommand { at_ms: 9500, command: Command::CrashMember { group: "ConsumerGroup01".into(), client_id: "Consumer1".into() } },
+            TimedCommand { at_ms: 9600, command: Command::CrashMember { group: "ConsumerGroup02".into(), client_id: "Consumer1".into() } },
+            TimedCommand { at_ms: 9700, command: Command::SetAcks { producer: "Producer1".into(), acks: Acks::Leader } },
+            TimedCommand { at_ms: 9800, command: Command::AddPartitions { topic: "Topic01".into(), partitions: 6 } },
+        ];
+        let mut d = Draft::new(s);
+        let (t, p, g, m) = (d.topic_keys()[0], d.producer_keys()[0], d.group_keys()[0], d.member_keys(0)[0]);
+        // Typed one key at a time: every step renames what refers to the previous one.
+        for name in ["o", "or", "orders"] {
+            d.set(Field::Topic(t, TopicField::Name), name);
+        }
+        d.set(Field::Producer(p, ProducerField::Name), "shop");
+        d.set(Field::Group(g, GroupField::Id), "billing");
+        d.set(Field::Member(m, MemberField::ClientId), "c1");
+        let Ok(s) = d.finish() else { panic!("{:?}", d.finish()) };
+        assert_eq!(s.producers[0].send[0].topic, "orders");
+        assert!(s.groups.iter().all(|g| g.topics == ["orders"]));
+        let c: Vec<&Command> = s.commands.iter().map(|c| &c.command).collect();
+        assert_eq!(c[0], &Command::AddMember { group: "billing".into(), member: MemberSpec::new("Consumer3") });
+        assert_eq!(c[1], &Command::CrashMember { group: "billing".into(), client_id: "c1".into() });
+        assert_eq!(c[2], &Command::CrashMember { group: "ConsumerGroup02".into(), client_id: "Consumer1".into() }, "another group's Consumer1");
+        assert_eq!(c[3], &Command::SetAcks { producer: "shop".into(), acks: Acks::Leader });
+        assert_eq!(c[4], &Command::AddPartitions { topic: "orders".into(), partitions: 6 });
+
+        // Renaming onto another item's name merges nothing: references stay, and Apply says why.
+        d.add_group();
+        let g3 = d.group_keys()[2];
+        d.set(Field::Group(g3, GroupField::Id), "billing");
+        assert_eq!(d.scenario().commands[0].command, Command::AddMember { group: "billing".into(), member: MemberSpec::new("Consumer3") });
+        assert!(matches!(d.finish(), Err(Problem::Invalid(e)) if e.path == "groups[2]"), "{:?}", d.finish());
+        d.set(Field::Group(g3, GroupField::Id), "billing2");
+        assert_eq!(d.scenario().groups[0].id, "billing");
+        assert_eq!(d.scenario().commands[1].command, Command::CrashMember { group: "billing".into(), client_id: "c1".into() });
+        assert!(d.finish().is_ok());
+    }
+
+    #[test]
+    fn the_count_resizes_values_and_keys_and_lists_read_commas() {
+        let mut d = two_groups();
+        let plan = d.send_keys(0)[0];
+        d.set(Field::Send(plan, SendField::Keys), "a, , b");
+        assert_eq!(d.scenario().producers[0].send[0].keys, Some(vec![Some("a".into()), None, Some("b".into())]));
+        assert!(matches!(d.finish(), Err(Problem::Invalid(e)) if e.path == "producers[0].send[0].keys"));
+        d.set(Field::Send(plan, SendField::Count), "3");
+        assert_eq!(d.scenario().producers[0].send[0].values, ["m1", "m2", "m3"]);
+        assert!(d.finish().is_ok());
+        d.set(Field::Send(plan, SendField::Count), "5");
+        let s = &d.scenario().producers[0].send[0];
+        assert_eq!(s.values, ["m1", "m2", "m3", "m4", "m5"]);
+        assert_eq!(s.keys, Some(vec![Some("a".into()), None, Some("b".into()), Some("a".into()), None]));
+        assert_eq!(d.get(Field::Send(plan, SendField::Keys)), "a, , b, a, ");
+        d.set(Field::Send(plan, SendField::Values), "x,y");
+        assert_eq!(d.get(Field::Send(plan, SendField::Count)), "2");
+        assert_eq!(d.get(Field::Send(plan, SendField::Values)), "x,y", "as typed");
+        d.set(Field::Send(plan, SendField::Keys), " ");
+        assert_eq!(d.scenario().producers[0].send[0].keys, None);
+        d.set(Field::Send(plan, SendField::Count), "10001");
+        assert!(d.is_bad(Field::Send(plan, SendField::Count)));
+        assert_eq!(split_list(""), Vec::<String>::new());
+    }
+
+    #[test]
+    fn new_names_take_the_first_free_number() {
+        assert_eq!(next_name("Topic", 2, ["Topic01", "Topic03"].into_iter()), "Topic02");
+        assert_eq!(next_name("Producer", 1, [].into_iter()), "Producer1");
+        let mut d = two_groups();
+        for _ in 0..20 {
+            d.add_topic();
+        }
+        assert_eq!(d.scenario().topics.len(), MAX_TOPICS, "no more than the core accepts");
+        assert!(!d.can_add_topic());
+    }
+
+    #[test]
+    fn limits_follow_the_cluster_and_the_topic() {
+        let mut d = two_groups();
+        let t = d.topic_keys()[0];
+        assert_eq!(d.kind(Field::Topic(t, TopicField::ReplicationFactor)), Kind::Number { lo: 1, hi: Some(3) });
+        d.set(Field::Cluster(ClusterField::Brokers), "5");
+        assert_eq!(d.kind(Field::Topic(t, TopicField::ReplicationFactor)), Kind::Number { lo: 1, hi: Some(5) });
+        assert_eq!(d.kind(Field::Topic(t, TopicField::MinInsyncReplicas)), Kind::Number { lo: 1, hi: Some(3) });
+        assert_eq!(d.kind(Field::Topic(t, TopicField::RetentionMs)), Kind::Number { lo: -1, hi: Some(i64::MAX as u64) });
+        assert_eq!(d.kind(Field::Cluster(ClusterField::NetworkLatencyMs)), Kind::Number { lo: 0, hi: Some(60_000) });
+        assert_eq!(d.kind(Field::Cluster(ClusterField::ReplicaFetchWaitMaxMs)), Kind::Number { lo: 1, hi: Some(60_000) });
+        assert_eq!(d.kind(Field::Group(d.group_keys()[0], GroupField::Assignor)), Kind::Choice(&["range", "roundrobin", "sticky", "cooperative-sticky"]));
+    }
+}
