@@ -335,6 +335,67 @@ msgs! {
     GUARANTEES_NONE = "目前没有发现", "Nothing found so far";
     SEV_BROKEN = "违反保证", "promise broken";
     SEV_WARNING = "这些设置允许", "allowed by these settings";
+    // The scenario editor (panels/editor.rs). Kafka's setting names stay as they are.
+    EDIT_SCENARIO = "✎ 编辑场景", "✎ Edit scenario";
+    EDIT_SCENARIO_HINT = "在表单中修改当前场景：broker、主题、分区、副本数、生产者、消费者组、成员及其设置，不用写 JSON", "Change the current scenario in a form — brokers, topics, partitions, replication, producers, consumer groups, members and their settings — without touching JSON";
+    ED_TITLE = "编辑场景", "Edit the scenario";
+    ED_INTRO = "从当前场景开始。“应用”会像加载 JSON 一样检查它，然后从头运行；有错误时运行和表单都保持不变。", "Starts from the current scenario. Apply checks it exactly as loading its JSON does and runs it from the start; if something is wrong, neither the run nor the form changes.";
+    ED_APPLY = "应用", "Apply";
+    ED_APPLY_HINT = "检查并从头运行这个场景", "Check this scenario and run it from the start";
+    ED_CANCEL = "取消", "Cancel";
+    ED_CLOSE_HINT = "关闭编辑器，不做任何改变（Esc）", "Close the editor without changing anything (Esc)";
+    ED_NOT_APPLIED = "未应用，请先修改：", "Not applied — fix this first: ";
+    ED_LOAD_FAILED = "无法读取当前场景：", "The current scenario could not be read: ";
+    ED_GENERAL = "概要", "General";
+    ED_NAME = "名称", "Name";
+    ED_DESCRIPTION = "说明", "Description";
+    ED_SEED = "随机种子", "Seed";
+    ED_SEED_HINT = "模拟唯一的随机数来源：同样的种子和操作，同样的运行", "The simulation's only source of randomness: same seed and actions, same run";
+    ED_DURATION = "命令行运行时长（毫秒，可留空）", "Run length for the CLI (ms, optional)";
+    ED_CLUSTER = "集群", "Cluster";
+    ED_BROKERS = "broker 数量", "Brokers";
+    ED_BROKERS_HINT = "broker 编号 0 到 N−1；每个主题的副本数不能超过它", "Brokers are numbered 0 to N−1; no topic may have more replicas than this";
+    ED_LATENCY = "网络延迟（毫秒，沙盒设定）", "Network latency (ms, sandbox only)";
+    ED_MORE = "更多设置", "More settings";
+    ED_TOPICS = "主题", "Topics";
+    ED_TOPIC_NAME = "主题名", "Topic name";
+    ED_PARTITIONS = "分区数", "Partitions";
+    ED_PARTITIONS_HINT = "1 到 256；带键的记录按 murmur2(键) % 分区数 落到分区上", "1 to 256; a keyed record goes to murmur2(key) % partitions";
+    ED_RF_HINT = "每个分区的副本数：1 到 broker 数量", "Replicas per partition: 1 to the number of brokers";
+    ED_MIN_ISR = "最少同步副本 min.insync.replicas", "Min in-sync replicas (min.insync.replicas)";
+    ED_UNCLEAN = "允许不干净选举 unclean.leader.election.enable", "Unclean election (unclean.leader.election.enable)";
+    ED_ADD_TOPIC = "+ 主题", "+ Topic";
+    ED_REMOVE = "删除", "Remove";
+    ED_PRODUCER_NAME = "生产者名", "Producer name";
+    ED_IDEMP_DEFAULT = "默认", "default";
+    ED_IDEMP_HINT = "默认：acks=all、max.in.flight.requests.per.connection ≤ 5 且 retries > 0 时开启（Kafka 3.0 起）", "Default: on when acks=all, max.in.flight.requests.per.connection ≤ 5 and retries > 0 (since Kafka 3.0)";
+    ED_ON = "开启", "on";
+    ED_OFF = "关闭", "off";
+    ED_LINGER_HINT = "新批次等待这么久再发送（Kafka 4.0 起默认 5）", "A new batch waits this long before it is sent (5 since Kafka 4.0)";
+    ED_SENDS = "计划发送", "Planned sends";
+    ED_SEND_TOPIC = "发送到主题", "To topic";
+    ED_COUNT = "条数", "Records";
+    ED_COUNT_HINT = "改变条数会在末尾删除值，或添加 m8、m9……", "Changing the count drops values from the end, or adds m8, m9, …";
+    ED_VALUES = "值（逗号分隔）", "Values (comma-separated)";
+    ED_KEYS = "键（逗号分隔，每个值一个；留空 = 无键）", "Keys (comma-separated, one per value; empty = no keys)";
+    ED_KEYS_HINT = "有键的记录按键的哈希选分区（同键同分区）；无键的记录用粘性分区器或轮询；某个位置留空 = 那条记录无键", "Keyed records go to the partition of their key's hash (same key, same partition); keyless ones follow the sticky or round-robin partitioner; an empty entry = that record has no key";
+    ED_START = "开始（毫秒）", "Start (ms)";
+    ED_INTERVAL = "间隔（毫秒）", "Interval (ms)";
+    ED_ADD_SEND = "+ 计划发送", "+ Planned send";
+    ED_ADD_PRODUCER = "+ 生产者", "+ Producer";
+    ED_ASSIGNOR_HINT = "classic 协议的客户端分配器（partition.assignment.strategy）；cooperative-sticky 使用协作再均衡", "The classic protocol's client-side assignor (partition.assignment.strategy); cooperative-sticky rebalances cooperatively";
+    ED_REMOTE_ASSIGNOR_HINT = "consumer 协议（KIP-848）下由 broker 计算分配所用的分配器", "The broker-side assignor of the consumer protocol (KIP-848)";
+    ED_GROUP_TOPICS = "订阅的主题", "Subscribed topics";
+    ED_MEMBERS = "成员", "Members";
+    ED_ADD_GROUP = "+ 消费者组", "+ Consumer group";
+    ED_INSTANCE_ID = "group.instance.id（静态成员，可留空）", "group.instance.id (static member, optional)";
+    ED_COMMIT_MODE = "提交方式", "Commit mode";
+    ED_PROCESSING = "每条记录处理时间（毫秒）", "Processing per record (ms)";
+    ED_SESSION_HINT = "classic 协议：协调者这么久收不到心跳就移除成员", "Classic protocol: the coordinator removes a member it has not heard from for this long";
+    ED_MAX_POLL_HINT = "这么久不调用 poll() 的消费者会离开组（KIP-62）；也是再均衡超时", "A consumer that does not call poll() for this long leaves the group (KIP-62); also the rebalance timeout";
+    ED_MEMBER_TOPICS = "自己的订阅（都不选 = 组的主题）", "Own subscription (none ticked = the group's topics)";
+    ED_CLEAR_TIMELINE = "删除时间线", "Remove the timeline";
+    ED_TIMELINE = "时间线", "Timeline";
 }
 
 /// A short name for a produce error, the same in every language (Kafka's own).
@@ -1392,6 +1453,50 @@ pub fn reconcile(lang: Lang, r: kafka_sandbox_core::group::Reconcile) -> &'stati
         R::UnreleasedPartitions => RECONCILE_UNRELEASED,
     }
     .get(lang)
+}
+
+/// The scenario editor's sentences (the fixed texts are the `ED_` constants).
+pub fn ed_rate(lang: Lang, interval_ms: u64) -> String {
+    let per_s = if interval_ms == 0 { 0.0 } else { 1000.0 / interval_ms as f64 };
+    let rate = if per_s >= 10.0 || per_s.fract() == 0.0 { format!("{per_s:.0}") } else { format!("{per_s:.1}") };
+    match (lang, interval_ms) {
+        (Lang::Zh, 0) => "同时发送全部".into(),
+        (Lang::En, 0) => "all at once".into(),
+        (Lang::Zh, _) => format!("≈ 每秒 {rate} 条"),
+        (Lang::En, _) => format!("≈ {rate} per second"),
+    }
+}
+
+pub fn ed_unreadable(lang: Lang, path: &str, text: &str, lo: i64, hi: Option<u64>) -> String {
+    match (lang, hi) {
+        (Lang::Zh, Some(hi)) => format!("{path}：“{text}” 不是 {lo} 到 {hi} 之间的整数"),
+        (Lang::Zh, None) => format!("{path}：“{text}” 不是不小于 {lo} 的整数"),
+        (Lang::En, Some(hi)) => format!("{path}: \"{text}\" is not a whole number from {lo} to {hi}"),
+        (Lang::En, None) => format!("{path}: \"{text}\" is not a whole number of at least {lo}"),
+    }
+}
+
+pub fn ed_timeline(lang: Lang, commands: usize) -> String {
+    match lang {
+        Lang::Zh => format!("这个场景的时间线有 {commands} 条命令（在指定时刻崩溃、加入成员等）。表单保持它们不变；改名会同步到命令里。"),
+        Lang::En => format!("This scenario's timeline has {commands} commands (crashes, members joining, … at set times). The form keeps them as they are; renames follow into them."),
+    }
+}
+
+/// The accessible name of a remove button: what it removes.
+pub fn ed_remove(lang: Lang, name: &str) -> String {
+    match lang {
+        Lang::Zh => format!("删除 {name}"),
+        Lang::En => format!("Remove {name}"),
+    }
+}
+
+/// The accessible name of a group's + Consumer button.
+pub fn ed_add_member(lang: Lang, group: &str) -> String {
+    match lang {
+        Lang::Zh => format!("向 {group} 添加消费者"),
+        Lang::En => format!("Add a consumer to {group}"),
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
-//! Choose a built-in scenario, or paste one as JSON.
+//! Choose a built-in scenario, edit the current one in a form, or paste one as JSON.
 
+use super::Editor;
 use crate::i18n::{self, Lang};
 use crate::state::Action;
 use web_sys::{HtmlDetailsElement, HtmlSelectElement, HtmlTextAreaElement};
@@ -41,6 +42,23 @@ pub fn ScenarioPanel(p: &ScenarioProps) -> Html {
             }
         })
     };
+    // The form editor: open or closed here; its working copy lives in the editor itself.
+    let editing = use_state(|| false);
+    let edit_button = use_node_ref();
+    let toggle_editor = {
+        let editing = editing.clone();
+        Callback::from(move |_: MouseEvent| editing.set(!*editing))
+    };
+    let close_editor = {
+        let (editing, button) = (editing.clone(), edit_button.clone());
+        Callback::from(move |()| {
+            // The focus goes back to the button that opened the editor before it leaves.
+            if let Some(b) = button.cast::<web_sys::HtmlElement>() {
+                let _ = b.focus();
+            }
+            editing.set(false);
+        })
+    };
     let load = {
         let text = text.clone();
         let dispatch = p.dispatch.clone();
@@ -51,6 +69,7 @@ pub fn ScenarioPanel(p: &ScenarioProps) -> Html {
         })
     };
     html! {
+        <>
         <div class="scenario">
             <label>
                 { i18n::SCENARIO.get(lang) }
@@ -63,11 +82,20 @@ pub fn ScenarioPanel(p: &ScenarioProps) -> Html {
                     }
                 </select>
             </label>
+            <button id="edit-scenario" type="button" ref={edit_button} title={i18n::EDIT_SCENARIO_HINT.get(lang)}
+                aria-expanded={(*editing).to_string()} aria-controls="scenario-editor" onclick={toggle_editor}>
+                { i18n::EDIT_SCENARIO.get(lang) }
+            </button>
             <details class="json" ref={details}>
                 <summary onclick={fill}>{ i18n::SCENARIO_JSON.get(lang) }</summary>
                 <textarea id="scenario-json" ref={text} spellcheck="false" />
                 <button id="load-json" onclick={load}>{ i18n::LOAD.get(lang) }</button>
             </details>
         </div>
+        // Outside `.scenario`, whose label and text-area styles are not the form's.
+        if *editing {
+            <Editor {lang} json={p.json.clone()} dispatch={p.dispatch.clone()} on_close={close_editor} />
+        }
+        </>
     }
 }

@@ -1,0 +1,624 @@
+//! The scenario editor: the current scenario as a form in a side panel. Apply loads it
+//! through the same check as pasted JSON; Cancel or Esc closes it and changes nothing.
+//! The working copy (a `Draft`) lives here, not in the page's model.
+
+use crate::draft::{
+    self, ClusterField as C, Draft, Field, GroupField as G, Kind, MemberField as M, Problem, ProducerField as P,
+    SendField as S, TopicField as T,
+};
+use crate::i18n::{self, Lang, Msg};
+use crate::state::Action;
+use std::rc::Rc;
+use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct EditorProps {
+    pub lang: Lang,
+    /// The current scenario's JSON, read once when the editor opens.
+    pub json: Rc<String>,
+    pub dispatch: Callback<Action>,
+    pub on_close: Callback<()>,
+}
+
+/// What the learner does in the form.
+#[derive(Clone)]
+pub enum Edit {
+    Set(Field, String),
+    AddTopic,
+    RemoveTopic(u64),
+    AddProducer,
+    RemoveProducer(u64),
+    AddSend(u64),
+    RemoveSend(u64),
+    AddGroup,
+    RemoveGroup(u64),
+    AddMember(u64),
+    RemoveMember(u64),
+    ClearTimeline,
+    /// Apply was refused: the form stays as it is and says why.
+    Refused(Problem),
+}
+
+#[derive(Clone, PartialEq)]
+struct Form {
+    /// The working copy, or why the current scenario could not be read.
+    draft: Result<Draft, String>,
+    /// Why the last Apply was refused (cleared by the next change).
+    problem: Option<Problem>,
+}
+
+impl Reducible for Form {
+    type Action = Edit;
+
+    fn reduce(self: Rc<Self>, edit: Edit) -> Rc<Self> {
+        let mut form = Rc::unwrap_or_clone(self);
+        let Ok(d) = &mut form.draft else { return Rc::new(form) };
+        match edit {
+            Edit::Refused(p) => {
+                form.problem = Some(p);
+                return Rc::new(form);
+            }
+            Edit::Set(f, text) => d.set(f, &text),
+            Edit::AddTopic => d.add_topic(),
+            Edit::RemoveTopic(k) => d.remove_topic(k),
+            Edit::AddProducer => d.add_producer(),
+            Edit::RemoveProducer(k) => d.remove_producer(k),
+            Edit::AddSend(k) => d.add_send(k),
+            Edit::RemoveSend(k) => d.remove_send(k),
+            Edit::AddGroup => d.add_group(),
+            Edit::RemoveGroup(k) => d.remove_group(k),
+            Edit::AddMember(k) => d.add_member(k),
+            Edit::RemoveMember(k) => d.remove_member(k),
+            Edit::ClearTimeline => d.clear_timeline(),
+        }
+        form.problem = None;
+        Rc::new(form)
+    }
+}
+
+/// What every control needs while the form renders.
+struct Ctx<'a> {
+    lang: Lang,
+    d: &'a Draft,
+    /// The path the refusal names, if any.
+    problem: Option<&'a str>,
+    edit: &'a Callback<Edit>,
+}
+
+/// A control's label: a translated text or one of Kafka's setting names.
+#[derive(Clone, Copy)]
+enum Label {
+    Msg(Msg),
+    Kafka(&'static str),
+}
+
+impl From<Msg> for Label {
+    fn from(m: Msg) -> Self {
+        Label::Msg(m)
+    }
+}
+
+impl From<&'static str> for Label {
+    fn from(s: &'static str) -> Self {
+        Label::Kafka(s)
+    }
+}
+
+impl Ctx<'_> {
+    /// The label; a long Kafka name may wrap after each dot, never inside a word.
+    fn text(&self, l: Label) -> String {
+        let text = match l {
+            Label::Msg(m) => m.get(self.lang),
+            Label::Kafka(s) => s,
+        };
+        // A zero-width space after each dot: still one text node, which may wrap there.
+        text.replace('.', ".\u{200b}")
+    }
+
+    /// Whether the field is wrong: its text is not a value, or the refusal names it.
+    fn invalid(&self, f: Field) -> bool {
+        self.d.is_bad(f) || self.d.path(f).is_some_and(|p| self.problem == Some(p.as_str()))
+    }
+
+    /// Whether a refusal or an unreadable text concerns any of `fields` (a closed "more
+    /// settings" box then opens, so the learner sees it).
+    fn any_invalid(&self, fields: &[Field]) -> bool {
+        fields.iter().any(|f| self.invalid(*f))
+    }
+
+    fn set(&self, f: Field) -> Callback<String> {
+        self.edit.reform(move |text| Edit::Set(f, text))
+    }
+
+    /// One labelled control for `f`, of the kind the draft says.
+    fn field(&self, f: Field, label: impl Into<Label>, hint: Option<Msg>) -> Html {
+        let Some(path) = self.d.path(f) else { return Html::default() };
+        let id = draft::dom_id(&path);
+        let label = self.text(label.into());
+        let title = hint.map(|h| AttrValue::from(h.get(self.lang)));
+        let invalid = self.invalid(f).then_some("true");
+        let value = self.d.get(f);
+        let set = self.set(f);
+        let on_input = {
+            let set = set.clone();
+            Callback::from(move |e: InputEvent| set.emit(e.target_unchecked_into::<HtmlInputElement>().value()))
+        };
+        let on_select = {
+            let set = set.clone();
+            Callback::from(move |e: Event| set.emit(e.target_unchecked_into::<HtmlSelectElement>().value()))
+        };
+        let control = match self.d.kind(f) {
+            Kind::Number { lo, hi } | Kind::OptNumber { lo, hi } => html! {
+                <input type="number" {id} min={lo.to_string()} max={hi.map(|h| h.to_string())} step="1"
+                    inputmode="numeric" {value} aria-invalid={invalid} oninput={on_input} />
+            },
+            Kind::Check => {
+                let onchange = Callback::from(move |e: Event| {
+                    set.emit(e.target_unchecked_into::<HtmlInputElement>().checked().to_string())
+                });
+                return html! {
+                    <label class="ed-check" for={id.clone()} {title}>
+                        <input type="checkbox" {id} checked={value == "true"} aria-invalid={invalid} {onchange} />
+                        <span>{ label.clone() }</span>
+                    </label>
+                };
+            }
+            Kind::Choice(names) => html! {
+                <select {id} aria-invalid={invalid} onchange={on_select}>
+                    { for names.iter().map(|n| html! {
+                        <option value={*n} selected={value == *n}>{ choice_label(self.lang, n) }</option>
+                    }) }
+                </select>
+            },
+            Kind::Topic => {
+                let topics = &self.d.scenario().topics;
+                let missing = !topics.iter().any(|t| t.name == value);
+                html! {
+                    <select {id} aria-invalid={invalid} onchange={on_select}>
+                        if missing {
+                            <option value={value.clone()} selected=true>{ value.clone() }</option>
+                        }
+                        { for topics.iter().map(|t| html! {
+                            <option value={t.name.clone()} selected={t.name == value}>{ t.name.clone() }</option>
+                        }) }
+                    </select>
+                }
+            }
+            Kind::Text | Kind::OptText | Kind::List => html! {
+                <input type="text" {id} {value} spellcheck="false" aria-invalid={invalid} oninput={on_input} />
+            },
+        };
+        html! {
+            <label class={classes!("ed-field", matches!(self.d.kind(f), Kind::List).then_some("wide"))} {title}>
+                <span class="ed-label">{ label }</span>
+                { control }
+            </label>
+        }
+    }
+
+    /// Checkboxes for a subscription: one per topic of the scenario.
+    fn topic_boxes(&self, legend: Msg, field: impl Fn(u64) -> Field) -> Html {
+        let s = self.d.scenario();
+        html! {
+            <fieldset class="ed-topics">
+                <legend>{ legend.get(self.lang) }</legend>
+                { for self.d.topic_keys().iter().zip(&s.topics).map(|(&k, t)| {
+                    let f = field(k);
+                    let Some(path) = self.d.path(f) else { return Html::default() };
+                    let id = draft::dom_id(&path);
+                    let set = self.set(f);
+                    let onchange = Callback::from(move |e: Event| {
+                        set.emit(e.target_unchecked_into::<HtmlInputElement>().checked().to_string())
+                    });
+                    html! {
+                        <label class="ed-check" for={id.clone()}>
+                            <input type="checkbox" {id} checked={self.d.get(f) == "true"} {onchange} />
+                            <span>{ t.name.clone() }</span>
+                        </label>
+                    }
+                }) }
+            </fieldset>
+        }
+    }
+
+    /// A "more settings" box, open when something inside is wrong.
+    fn more(&self, fields: &[Field], body: Html) -> Html {
+        html! {
+            <details class="ed-more" open={self.any_invalid(fields)}>
+                <summary>{ i18n::ED_MORE.get(self.lang) }</summary>
+                <div class="ed-grid">{ body }</div>
+            </details>
+        }
+    }
+
+    fn remove_button(&self, name: &str, edit: Edit) -> Html {
+        let label = i18n::ed_remove(self.lang, name);
+        let onclick = self.edit.reform(move |_: MouseEvent| edit.clone());
+        html! {
+            <button type="button" class="ed-remove" aria-label={label.clone()} title={label} {onclick}>
+                { format!("× {}", i18n::ED_REMOVE.get(self.lang)) }
+            </button>
+        }
+    }
+}
+
+/// The label of a select's value (the format's own name when Kafka's word is the label).
+fn choice_label(lang: Lang, name: &str) -> String {
+    use kafka_sandbox_core::group::CommitMode;
+    let msg = match name {
+        "built_in" => i18n::PARTITIONER_BUILT_IN,
+        "round_robin" => i18n::PARTITIONER_ROUND_ROBIN,
+        "default" => i18n::ED_IDEMP_DEFAULT,
+        "true" => i18n::ED_ON,
+        "false" => i18n::ED_OFF,
+        "consumer" => i18n::PROTOCOL_CONSUMER,
+        "auto" => return i18n::commit_mode(lang, CommitMode::Auto).into(),
+        "sync_after_processing" => return i18n::commit_mode(lang, CommitMode::SyncAfterProcessing).into(),
+        "async_after_processing" => return i18n::commit_mode(lang, CommitMode::AsyncAfterProcessing).into(),
+        "before_processing" => return i18n::commit_mode(lang, CommitMode::BeforeProcessing).into(),
+        other => return other.to_string(),
+    };
+    msg.get(lang).to_string()
+}
+
+/// The refusal as the learner reads it.
+fn problem_text(lang: Lang, p: &Problem) -> String {
+    match p {
+        Problem::Unreadable { path, text, lo, hi } => i18n::ed_unreadable(lang, path, text, *lo, *hi),
+        Problem::Invalid(e) => e.to_string(),
+    }
+}
+
+#[component]
+pub fn Editor(p: &EditorProps) -> Html {
+    let lang = p.lang;
+    let form = {
+        let json = p.json.clone();
+        use_reducer(move || Form { draft: Draft::from_json(&json).map_err(|e| e.to_string()), problem: None })
+    };
+    // Open with the first field focused, so Tab and typing start in the form.
+    use_effect_with((), |_| {
+        focus_by_id("ed-name");
+    });
+    // After a refusal, the field it names (if it is one) takes the focus.
+    {
+        let target = form.problem.as_ref().and_then(|p| {
+            let path = p.path().to_string();
+            (!path.is_empty()).then(|| draft::dom_id(&path))
+        });
+        use_effect_with(target, |target| {
+            if let Some(id) = target {
+                focus_by_id(id);
+            }
+        });
+    }
+    let cancel = p.on_close.reform(|_: MouseEvent| ());
+    let onkeydown = {
+        let close = p.on_close.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            // The page's own keys (space = play, ← →, ?) must not fire while typing here.
+            e.stop_propagation();
+            if e.key() == "Escape" {
+                e.prevent_default();
+                close.emit(());
+            }
+        })
+    };
+    let apply = {
+        let form = form.clone();
+        let dispatch = p.dispatch.clone();
+        let close = p.on_close.clone();
+        Callback::from(move |_: MouseEvent| {
+            let Ok(d) = &form.draft else { return };
+            match d.finish() {
+                // The reducer parses and checks the text again, as for pasted JSON: the same
+                // path keeps autosave, sharing, history and the "custom" label working.
+                Ok(s) => {
+                    dispatch.emit(Action::LoadJson(s.to_json_pretty()));
+                    close.emit(());
+                }
+                Err(problem) => form.dispatch(Edit::Refused(problem)),
+            }
+        })
+    };
+    let edit: Callback<Edit> = {
+        let form = form.clone();
+        Callback::from(move |e| form.dispatch(e))
+    };
+    let body = match &form.draft {
+        Ok(d) => {
+            let cx = Ctx { lang, d, problem: form.problem.as_ref().map(Problem::path), edit: &edit };
+            html! { <>{ general(&cx) }{ cluster(&cx) }{ topics(&cx) }{ producers(&cx) }{ groups(&cx) }{ timeline(&cx) }</> }
+        }
+        Err(e) => html! { <p class="ed-error" role="alert">{ format!("{}{e}", i18n::ED_LOAD_FAILED.get(lang)) }</p> },
+    };
+    html! {
+        // Focusable itself, so a click on its background keeps the keys inside it.
+        <aside id="scenario-editor" class="editor" role="dialog" aria-labelledby="editor-title" tabindex="-1" {onkeydown}>
+            <div class="editor-head">
+                <h2 id="editor-title">{ i18n::ED_TITLE.get(lang) }</h2>
+                <button type="button" class="editor-x" aria-label={i18n::ED_CANCEL.get(lang)} title={i18n::ED_CLOSE_HINT.get(lang)}
+                    onclick={cancel.clone()}>{ "×" }</button>
+            </div>
+            <div class="editor-body">
+                <p class="muted small ed-intro">{ i18n::ED_INTRO.get(lang) }</p>
+                { body }
+            </div>
+            <div class="editor-foot">
+                if let Some(problem) = &form.problem {
+                    <p id="editor-error" class="ed-error" role="alert">
+                        <strong>{ i18n::ED_NOT_APPLIED.get(lang) }</strong>{ problem_text(lang, problem) }
+                    </p>
+                }
+                <button type="button" id="editor-apply" class="primary" title={i18n::ED_APPLY_HINT.get(lang)}
+                    disabled={form.draft.is_err()} onclick={apply}>{ i18n::ED_APPLY.get(lang) }</button>
+                <button type="button" id="editor-cancel" title={i18n::ED_CLOSE_HINT.get(lang)} onclick={cancel}>
+                    { i18n::ED_CANCEL.get(lang) }
+                </button>
+            </div>
+        </aside>
+    }
+}
+
+fn focus_by_id(id: &str) {
+    let el = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id(id));
+    if let Some(el) = el.and_then(|e| wasm_bindgen::JsCast::dyn_into::<HtmlElement>(e).ok()) {
+        let _ = el.focus();
+    }
+}
+
+fn general(cx: &Ctx) -> Html {
+    let lang = cx.lang;
+    let description = cx.d.get(Field::Description);
+    let set = cx.set(Field::Description);
+    let oninput = Callback::from(move |e: InputEvent| set.emit(e.target_unchecked_into::<HtmlTextAreaElement>().value()));
+    html! {
+        <fieldset class="ed-section" id="ed-general">
+            <legend>{ i18n::ED_GENERAL.get(lang) }</legend>
+            <div class="ed-grid">
+                { cx.field(Field::Name, i18n::ED_NAME, None) }
+                { cx.field(Field::Seed, i18n::ED_SEED, Some(i18n::ED_SEED_HINT)) }
+                { cx.field(Field::DurationMs, i18n::ED_DURATION, None) }
+                <label class="ed-field wide">
+                    <span class="ed-label">{ i18n::ED_DESCRIPTION.get(lang) }</span>
+                    <textarea id="ed-description" rows="2" value={description} {oninput} />
+                </label>
+            </div>
+        </fieldset>
+    }
+}
+
+fn cluster(cx: &Ctx) -> Html {
+    let c = Field::Cluster;
+    let more = [
+        c(C::ReplicaLagTimeMaxMs),
+        c(C::ReplicaFetchWaitMaxMs),
+        c(C::BrokerSessionTimeoutMs),
+        c(C::GroupConsumerHeartbeatIntervalMs),
+        c(C::GroupConsumerSessionTimeoutMs),
+        c(C::LogRetentionCheckIntervalMs),
+    ];
+    html! {
+        <fieldset class="ed-section" id="ed-cluster">
+            <legend>{ i18n::ED_CLUSTER.get(cx.lang) }</legend>
+            <div class="ed-grid">
+                { cx.field(c(C::Brokers), i18n::ED_BROKERS, Some(i18n::ED_BROKERS_HINT)) }
+                { cx.field(c(C::NetworkLatencyMs), i18n::ED_LATENCY, None) }
+                { cx.field(c(C::GroupInitialRebalanceDelayMs), "group.initial.rebalance.delay.ms", None) }
+            </div>
+            { cx.more(&more, html! { <>
+                { cx.field(more[0], "replica.lag.time.max.ms", None) }
+                { cx.field(more[1], "replica.fetch.wait.max.ms", None) }
+                { cx.field(more[2], "broker.session.timeout.ms", None) }
+                { cx.field(more[3], "group.consumer.heartbeat.interval.ms", None) }
+                { cx.field(more[4], "group.consumer.session.timeout.ms", None) }
+                { cx.field(more[5], "log.retention.check.interval.ms", None) }
+            </> }) }
+        </fieldset>
+    }
+}
+
+fn topics(cx: &Ctx) -> Html {
+    let lang = cx.lang;
+    let s = cx.d.scenario();
+    let add = cx.edit.reform(|_: MouseEvent| Edit::AddTopic);
+    html! {
+        <fieldset class="ed-section" id="ed-topics">
+            <legend>{ i18n::ED_TOPICS.get(lang) }</legend>
+            { for cx.d.topic_keys().iter().zip(&s.topics).enumerate().map(|(i, (&k, t))| {
+                let f = |x| Field::Topic(k, x);
+                let more = [f(T::TimestampType), f(T::RetentionMs), f(T::RetentionBytes), f(T::SegmentBytes), f(T::SegmentMs)];
+                html! {
+                    <div key={k} class="ed-item" id={format!("ed-topics-{i}")}>
+                        <div class="ed-item-head">
+                            <strong>{ t.name.clone() }</strong>
+                            { cx.remove_button(&t.name, Edit::RemoveTopic(k)) }
+                        </div>
+                        <div class="ed-grid">
+                            { cx.field(f(T::Name), i18n::ED_TOPIC_NAME, None) }
+                            { cx.field(f(T::Partitions), i18n::ED_PARTITIONS, Some(i18n::ED_PARTITIONS_HINT)) }
+                            { cx.field(f(T::ReplicationFactor), i18n::REPLICATION_FACTOR, Some(i18n::ED_RF_HINT)) }
+                            { cx.field(f(T::MinInsyncReplicas), i18n::ED_MIN_ISR, Some(i18n::MIN_ISR_HINT)) }
+                            { cx.field(f(T::UncleanLeaderElection), i18n::ED_UNCLEAN, Some(i18n::UNCLEAN_HINT)) }
+                        </div>
+                        { cx.more(&more, html! { <>
+                            { cx.field(more[0], "message.timestamp.type", None) }
+                            { cx.field(more[1], "retention.ms", None) }
+                            { cx.field(more[2], "retention.bytes", None) }
+                            { cx.field(more[3], "segment.bytes", None) }
+                            { cx.field(more[4], "segment.ms", None) }
+                        </> }) }
+                    </div>
+                }
+            }) }
+            <button type="button" class="ed-add ed-add-topic" disabled={!cx.d.can_add_topic()} onclick={add}>
+                { i18n::ED_ADD_TOPIC.get(lang) }
+            </button>
+        </fieldset>
+    }
+}
+
+fn producers(cx: &Ctx) -> Html {
+    let lang = cx.lang;
+    let s = cx.d.scenario();
+    let add = cx.edit.reform(|_: MouseEvent| Edit::AddProducer);
+    html! {
+        <fieldset class="ed-section" id="ed-producers">
+            <legend>{ i18n::PRODUCERS.get(lang) }</legend>
+            { for cx.d.producer_keys().iter().zip(&s.producers).enumerate().map(|(i, (&k, p))| {
+                let f = |x| Field::Producer(k, x);
+                let more = [
+                    f(P::BatchSize), f(P::Retries), f(P::RetryBackoffMs), f(P::RetryBackoffMaxMs),
+                    f(P::RequestTimeoutMs), f(P::DeliveryTimeoutMs), f(P::MaxInFlight),
+                ];
+                let add_send = cx.edit.reform(move |_: MouseEvent| Edit::AddSend(k));
+                html! {
+                    <div key={k} class="ed-item" id={format!("ed-producers-{i}")}>
+                        <div class="ed-item-head">
+                            <strong>{ p.name.clone() }</strong>
+                            { cx.remove_button(&p.name, Edit::RemoveProducer(k)) }
+                        </div>
+                        <div class="ed-grid">
+                            { cx.field(f(P::Name), i18n::ED_PRODUCER_NAME, None) }
+                            { cx.field(f(P::Partitioner), i18n::PARTITIONER, None) }
+                            { cx.field(f(P::Acks), "acks", Some(i18n::ACKS_HINT)) }
+                            { cx.field(f(P::Idempotence), "enable.idempotence", Some(i18n::ED_IDEMP_HINT)) }
+                            { cx.field(f(P::LingerMs), "linger.ms", Some(i18n::ED_LINGER_HINT)) }
+                        </div>
+                        { cx.more(&more, html! { <>
+                            { cx.field(more[0], "batch.size", None) }
+                            { cx.field(more[1], "retries", None) }
+                            { cx.field(more[2], "retry.backoff.ms", None) }
+                            { cx.field(more[3], "retry.backoff.max.ms", None) }
+                            { cx.field(more[4], "request.timeout.ms", None) }
+                            { cx.field(more[5], "delivery.timeout.ms", None) }
+                            { cx.field(more[6], "max.in.flight.requests.per.connection", None) }
+                        </> }) }
+                        <h4 class="ed-sub">{ i18n::ED_SENDS.get(lang) }</h4>
+                        { for cx.d.send_keys(i).iter().zip(&p.send).map(|(&sk, plan)| {
+                            let f = |x| Field::Send(sk, x);
+                            let name = format!("{} → {}", p.name, plan.topic);
+                            html! {
+                                <div key={sk} class="ed-plan">
+                                    <div class="ed-grid">
+                                        { cx.field(f(S::Topic), i18n::ED_SEND_TOPIC, None) }
+                                        { cx.field(f(S::Count), i18n::ED_COUNT, Some(i18n::ED_COUNT_HINT)) }
+                                        { cx.field(f(S::StartMs), i18n::ED_START, None) }
+                                        <div class="ed-rate">
+                                            { cx.field(f(S::IntervalMs), i18n::ED_INTERVAL, None) }
+                                            <span class="muted small">{ i18n::ed_rate(lang, plan.interval_ms) }</span>
+                                        </div>
+                                        { cx.field(f(S::Values), i18n::ED_VALUES, None) }
+                                        { cx.field(f(S::Keys), i18n::ED_KEYS, Some(i18n::ED_KEYS_HINT)) }
+                                    </div>
+                                    { cx.remove_button(&name, Edit::RemoveSend(sk)) }
+                                </div>
+                            }
+                        }) }
+                        <button type="button" class="ed-add ed-add-send" disabled={s.topics.is_empty()} onclick={add_send}>
+                            { i18n::ED_ADD_SEND.get(lang) }
+                        </button>
+                    </div>
+                }
+            }) }
+            <button type="button" class="ed-add ed-add-producer" disabled={!cx.d.can_add_producer()} onclick={add}>
+                { i18n::ED_ADD_PRODUCER.get(lang) }
+            </button>
+        </fieldset>
+    }
+}
+
+fn groups(cx: &Ctx) -> Html {
+    let lang = cx.lang;
+    let s = cx.d.scenario();
+    let add = cx.edit.reform(|_: MouseEvent| Edit::AddGroup);
+    html! {
+        <fieldset class="ed-section" id="ed-groups">
+            <legend>{ i18n::GROUPS.get(lang) }</legend>
+            { for cx.d.group_keys().iter().zip(&s.groups).enumerate().map(|(i, (&k, g))| {
+                let f = |x| Field::Group(k, x);
+                let consumer = g.config.group_protocol == kafka_sandbox_core::config::GroupProtocol::Consumer;
+                let add_member = cx.edit.reform(move |_: MouseEvent| Edit::AddMember(k));
+                // A refusal about the group as a whole (its members are checked when it is
+                // created) outlines the group.
+                let whole = cx.problem == Some(format!("groups[{i}]").as_str());
+                html! {
+                    <div key={k} class={classes!("ed-item", whole.then_some("invalid"))} id={format!("ed-groups-{i}")}>
+                        <div class="ed-item-head">
+                            <strong>{ g.id.clone() }</strong>
+                            { cx.remove_button(&g.id, Edit::RemoveGroup(k)) }
+                        </div>
+                        <div class="ed-grid">
+                            { cx.field(f(G::Id), i18n::GROUP_ID, None) }
+                            { cx.field(f(G::Protocol), "group.protocol", Some(i18n::PROTOCOL_CONSUMER_HINT)) }
+                            if consumer {
+                                { cx.field(f(G::RemoteAssignor), "group.remote.assignor", Some(i18n::ED_REMOTE_ASSIGNOR_HINT)) }
+                            } else {
+                                { cx.field(f(G::Assignor), i18n::ASSIGNOR, Some(i18n::ED_ASSIGNOR_HINT)) }
+                            }
+                            { cx.field(f(G::OffsetReset), "auto.offset.reset", None) }
+                        </div>
+                        { cx.topic_boxes(i18n::ED_GROUP_TOPICS, |t| Field::GroupTopic(k, t)) }
+                        <h4 class="ed-sub">{ i18n::ED_MEMBERS.get(lang) }</h4>
+                        { for cx.d.member_keys(i).iter().zip(&g.members).map(|(&mk, m)| member(cx, mk, m, consumer)) }
+                        <button type="button" class="ed-add ed-add-member" aria-label={i18n::ed_add_member(lang, &g.id)}
+                            disabled={!cx.d.can_add_member(k)} onclick={add_member}>
+                            { i18n::ADD_MEMBER.get(lang) }
+                        </button>
+                    </div>
+                }
+            }) }
+            <button type="button" class="ed-add ed-add-group" disabled={!cx.d.can_add_group()} onclick={add}>
+                { i18n::ED_ADD_GROUP.get(lang) }
+            </button>
+        </fieldset>
+    }
+}
+
+fn member(cx: &Ctx, k: u64, m: &kafka_sandbox_core::command::MemberSpec, consumer_protocol: bool) -> Html {
+    let f = |x| Field::Member(k, x);
+    let more = [f(M::MaxPollRecords), f(M::FetchMaxWaitMs), f(M::AutoCommitIntervalMs), f(M::MetadataMaxAgeMs)];
+    html! {
+        <div key={k} class="ed-member" data-ed-client={m.client_id.clone()}>
+            <div class="ed-item-head">
+                <strong>{ m.client_id.clone() }</strong>
+                { cx.remove_button(&m.client_id, Edit::RemoveMember(k)) }
+            </div>
+            <div class="ed-grid">
+                { cx.field(f(M::ClientId), "client.id", None) }
+                { cx.field(f(M::InstanceId), i18n::ED_INSTANCE_ID, Some(i18n::ADD_STATIC_HINT)) }
+                { cx.field(f(M::CommitMode), i18n::ED_COMMIT_MODE, Some(i18n::COMMIT_MODE_HINT)) }
+                { cx.field(f(M::ProcessingMs), i18n::ED_PROCESSING, Some(i18n::PROCESSING_HINT)) }
+                // Under KIP-848 the broker's group.consumer.* settings apply instead.
+                if !consumer_protocol {
+                    { cx.field(f(M::SessionTimeoutMs), "session.timeout.ms", Some(i18n::ED_SESSION_HINT)) }
+                    { cx.field(f(M::HeartbeatIntervalMs), "heartbeat.interval.ms", None) }
+                }
+                { cx.field(f(M::MaxPollIntervalMs), "max.poll.interval.ms", Some(i18n::ED_MAX_POLL_HINT)) }
+            </div>
+            { cx.more(&more, html! { <>
+                { cx.field(more[0], "max.poll.records", None) }
+                { cx.field(more[1], "fetch.max.wait.ms", None) }
+                { cx.field(more[2], "auto.commit.interval.ms", None) }
+                { cx.field(more[3], "metadata.max.age.ms", None) }
+                <div class="wide">{ cx.topic_boxes(i18n::ED_MEMBER_TOPICS, |t| Field::MemberTopic(k, t)) }</div>
+            </> }) }
+        </div>
+    }
+}
+
+fn timeline(cx: &Ctx) -> Html {
+    let n = cx.d.timeline_len();
+    if n == 0 {
+        return Html::default();
+    }
+    let clear = cx.edit.reform(|_: MouseEvent| Edit::ClearTimeline);
+    html! {
+        <fieldset class="ed-section" id="ed-timeline">
+            <legend>{ i18n::ED_TIMELINE.get(cx.lang) }</legend>
+            <p class="small">{ i18n::ed_timeline(cx.lang, n) }</p>
+            <button type="button" class="ed-clear-timeline" onclick={clear}>{ i18n::ED_CLEAR_TIMELINE.get(cx.lang) }</button>
+        </fieldset>
+    }
+}
