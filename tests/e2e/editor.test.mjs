@@ -1,0 +1,230 @@
+// The scenario editor, used as a learner would: open it from the current scenario, change
+// the number of brokers and a topic's partitions, add a consumer, Apply — the page shows
+// the new cluster. An invalid value (more replicas than brokers, a number that is none)
+// shows the core's message in the form while the old run goes on unchanged and the form
+// keeps everything typed; Cancel and Esc change nothing; keys typed in the form never
+// reach the page's shortcuts; the edited scenario comes back after a reload and travels
+// in a share link. Screenshots: tests/e2e/output/editor-{light,dark,tablet,zh,error}.png.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { OUTPUT_DIR, browserSuite, pause, play } from "./helpers.mjs";
+
+const suite = browserSuite(before, after);
+
+/** What the screen shows (the editor is fixed to the viewport, so not the full page). */
+async function shot(page, name) {
+  mkdirSync(OUTPUT_DIR, { recursive: true });
+  await page.screenshot({ path: join(OUTPUT_DIR, `${name}.png`) });
+}
+
+/** What the page shows of the cluster (not the form). */
+async function cluster(page) {
+  return page.evaluate(() => ({
+    brokers: document.querySelectorAll("#brokers .broker[data-broker]").length,
+    partitions: document.querySelectorAll('.panel.topics .topic[data-topic="Topic01"] .partition').length,
+    members: [...document.querySelectorAll('.panel.groups [data-group="ConsumerGroup01"] .member')].map((m) => m.dataset.client),
+    scenario: document.querySelector("#scenario").value,
+  }));
+}
+
+/** The run as a learner sees it, to compare before and after. */
+async function view(page) {
+  return page.evaluate(() =>
+    ["#sim-time", ".clock .muted", ".panel.topics", ".panel.groups", "#brokers"].map((s) => document.querySelector(s)?.innerText ?? "").join("\n----\n"),
+  );
+}
+
+async function openEditor(page) {
+  await page.click("#edit-scenario");
+  await page.locator("#scenario-editor").waitFor();
+}
+
+test("edit brokers, partitions and members, Apply: the page runs the new cluster", async (t) => {
+  const page = await suite.open(t);
+  assert.deepEqual(await cluster(page), { brokers: 3, partitions: 4, members: ["Consumer1", "Consumer2"], scenario: "two-groups" });
+  await openEditor(page);
+  assert.equal(await page.getAttribute("#edit-scenario", "aria-expanded"), "true");
+  // It opens on the current scenario, with the first field focused.
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "ed-name");
+  assert.equal(await page.inputValue("#ed-cluster-brokers"), "3");
+  assert.equal(await page.inputValue("#ed-topics-0-partitions"), "4");
+  assert.equal(await page.getAttribute("#ed-topics-0-partitions", "type"), "number");
+  assert.equal(await page.getAttribute("#ed-topics-0-partitions", "max"), "256");
+  // Every control has a name a screen reader says.
+  const unnamed = await page.evaluate(() =>
+    [...document.querySelectorAll("#scenario-editor input, #scenario-editor select, #scenario-editor textarea, #scenario-editor button")]
+      .filter((el) => !(el.labels?.length && el.labels[0].textContent.trim()) && !el.getAttribute("aria-label") && !el.textContent.trim())
+      .map((el) => el.id || el.outerHTML.slice(0, 80)),
+  );
+  assert.deepEqual(unnamed, []);
+
+  await page.fill("#ed-cluster-brokers", "5");
+  await page.fill("#ed-topics-0-partitions", "6");
+  await page.fill("#ed-topics-0-replication_factor", "4");
+  await page.click('#ed-groups-0 .ed-add-member');
+  await page.locator("#ed-groups-0-members-2-client_id").waitFor();
+  assert.equal(await page.inputValue("#ed-groups-0-members-2-client_id"), "Consumer3");
+  await page.fill("#ed-groups-0-members-2-config-processing_ms", "20");
+  await page.click("#editor-apply");
+  await page.locator("#scenario-editor").waitFor({ state: "detached" });
+  await page.locator("#notice.info").waitFor();
+  assert.match(await page.locator("#notice").innerText(), /Scenario loaded/);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "edit-scenario");
+  await page.waitForFunction(() => document.querySelectorAll('.panel.groups [data-group="ConsumerGroup01"] .member').length === 3);
+  assert.deepEqual(await cluster(page), {
+    brokers: 5,
+    partitions: 6,
+    members: ["Consumer1", "Consumer2", "Consumer3"],
+    scenario: "custom",
+  });
+  // Four replicas per partition now, spread over five brokers.
+  const replicas = await page.locator('#brokers .replica[data-topic="Topic01"]:not(.none)').count();
+  assert.equal(replicas, 6 * 4);
+  // The run goes on with it: records reach the new partitions.
+  await play(page, "20×");
+  await page.waitForFunction(() => document.querySelectorAll('.panel.topics .topic[data-topic="Topic01"] li.cell').length >= 7, null, { timeout: 20_000 });
+});
+
+test("an invalid value shows the core's message; the run and the form stay as they were", async (t) => {
+  const page = await suite.open(t);
+  await pause(page);
+  for (let i = 0; i < 20; i++) await page.click("#step");
+  const before = await view(page);
+  await openEditor(page);
+  await page.fill("#ed-topics-0-partitions", "6");
+  await page.fill("#ed-topics-0-replication_factor", "5");
+  await page.click("#editor-apply");
+  const error = page.locator("#editor-error");
+  await error.waitFor();
+  assert.match(await error.innerText(), /Not applied.*topics\[0\]\.replication_factor: topic "Topic01" asks for 5 replicas but the cluster has 3 broker\(s\)/s);
+  assert.equal(await page.getAttribute("#ed-topics-0-replication_factor", "aria-invalid"), "true");
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "ed-topics-0-replication_factor");
+  // Nothing was lost: the form keeps what was typed, the run is the same run.
+  assert.equal(await page.inputValue("#ed-topics-0-partitions"), "6");
+  assert.equal(await page.inputValue("#ed-topics-0-replication_factor"), "5");
+  assert.equal(await view(page), before);
+  assert.equal(await page.locator("#scenario").inputValue(), "two-groups");
+  await shot(page, "editor-error");
+  // … and it still runs.
+  const time = await page.locator("#sim-time").innerText();
+  await play(page, "5×");
+  await page.waitForFunction((t0) => document.querySelector("#sim-time")?.textContent !== t0, time);
+  await pause(page);
+  assert.equal((await cluster(page)).partitions, 4);
+
+  // A field that holds no number: its own message, the text kept.
+  await page.fill("#ed-topics-0-replication_factor", "3");
+  await page.fill("#ed-cluster-brokers", "");
+  await page.click("#editor-apply");
+  await page.waitForFunction(() => /cluster\.brokers/.test(document.querySelector("#editor-error")?.textContent ?? ""));
+  assert.match(await error.innerText(), /cluster\.brokers: "" is not a whole number from 1 to 12/);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "ed-cluster-brokers");
+
+  // Fixed, it applies.
+  await page.fill("#ed-cluster-brokers", "3");
+  await page.click("#editor-apply");
+  await page.locator("#scenario-editor").waitFor({ state: "detached" });
+  await page.waitForFunction(() => document.querySelectorAll('.panel.topics .topic[data-topic="Topic01"] .partition').length === 6);
+});
+
+test("Cancel and Esc close the editor and change nothing; its keys stay out of the page's shortcuts", async (t) => {
+  const page = await suite.open(t);
+  await pause(page);
+  const before = await view(page);
+  await openEditor(page);
+  await page.fill("#ed-cluster-brokers", "7");
+  await page.click("#editor-cancel");
+  await page.locator("#scenario-editor").waitFor({ state: "detached" });
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "edit-scenario");
+  assert.equal(await view(page), before);
+
+  // Opened again, it starts from the scenario as it is, not from what was cancelled.
+  await openEditor(page);
+  assert.equal(await page.inputValue("#ed-cluster-brokers"), "3");
+  // Space, ← → and ? typed into the form or on its background do nothing to the page.
+  await page.fill("#ed-name", "");
+  await page.keyboard.type("My cluster ? ");
+  assert.equal(await page.inputValue("#ed-name"), "My cluster ? ");
+  await page.click("#editor-title");
+  for (const key of [" ", "ArrowRight", "ArrowLeft", "?"]) await page.keyboard.press(key);
+  assert.match(await page.locator("#play").innerText(), /Play/);
+  assert.equal(await page.locator("#keys").count(), 0);
+  assert.equal(await view(page), before);
+  // Tab moves through the form's controls in order, Enter presses a button.
+  await page.focus("#ed-cluster-brokers");
+  await page.keyboard.press("Tab");
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "ed-cluster-network_latency_ms");
+  const members = await page.locator("#ed-groups-1 .ed-member").count();
+  await page.focus("#ed-groups-1 .ed-add-member");
+  await page.keyboard.press("Enter");
+  assert.equal(await page.locator("#ed-groups-1 .ed-member").count(), members + 1);
+  // Esc closes it, as Cancel does.
+  await page.fill("#ed-cluster-brokers", "9");
+  await page.keyboard.press("Escape");
+  await page.locator("#scenario-editor").waitFor({ state: "detached" });
+  assert.equal(await view(page), before);
+  assert.equal((await cluster(page)).brokers, 3);
+});
+
+test("the edited scenario comes back after a reload and travels in a share link", async (t) => {
+  const { page } = await suite.openFull(t);
+  await openEditor(page);
+  await page.fill("#ed-cluster-brokers", "4");
+  await page.fill("#ed-topics-0-partitions", "5");
+  await page.click("#editor-apply");
+  await page.waitForFunction(() => document.querySelectorAll('.panel.topics .topic[data-topic="Topic01"] .partition').length === 5);
+  await pause(page);
+  const mine = await cluster(page);
+  assert.deepEqual([mine.brokers, mine.partitions], [4, 5]);
+
+  await page.reload();
+  await page.waitForFunction(() => window.__started);
+  await page.locator("#notice.info").waitFor();
+  assert.deepEqual(await cluster(page), mine);
+  // The editor opens on the restored scenario.
+  await openEditor(page);
+  assert.equal(await page.inputValue("#ed-cluster-brokers"), "4");
+  await page.click("#editor-cancel");
+
+  await page.click("#share");
+  const link = await page.locator("#share-link").inputValue();
+  const other = await suite.openFull(t, link.slice(link.indexOf("?")));
+  await other.page.locator("#notice.info").waitFor();
+  assert.deepEqual(await cluster(other.page), mine);
+});
+
+test("the editor in light and dark, on a tablet, and in Chinese", async (t) => {
+  const page = await suite.open(t);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await pause(page);
+  await openEditor(page);
+  await page.locator("#ed-groups-0 .ed-more summary").first().click();
+  await page.evaluate(() => (document.documentElement.dataset.theme = "light"));
+  await shot(page, "editor-light");
+  await page.evaluate(() => (document.documentElement.dataset.theme = "dark"));
+  await shot(page, "editor-dark");
+  // The foot with Apply stays on screen however long the form is.
+  const foot = await page.locator(".editor-foot").boundingBox();
+  assert.ok(foot && foot.y + foot.height <= 720, JSON.stringify(foot));
+
+  await page.setViewportSize({ width: 768, height: 1024 });
+  const box = await page.locator("#scenario-editor").boundingBox();
+  assert.ok(box && box.x >= 0 && box.width <= 768, JSON.stringify(box));
+  const overflow = await page.evaluate(() => {
+    const body = document.querySelector(".editor-body");
+    return body.scrollWidth - body.clientWidth;
+  });
+  assert.equal(overflow, 0, "no sideways scrolling in the form");
+  await shot(page, "editor-tablet");
+
+  // In Chinese, no English label is left in the form (Kafka's setting names stay).
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.click("#lang-toggle");
+  await page.waitForFunction(() => document.querySelector("#editor-apply")?.textContent === "应用");
+  await page.evaluate(() => delete document.documentElement.dataset.theme);
+  await shot(page, "editor-zh");
+});
+
+test("no console errors, page errors or CSP violations", () => suite.assertNoProblems());
