@@ -1,0 +1,186 @@
+#!/usr/bin/env node
+// The README's screenshots, taken from the built page in headless Chromium as a learner
+// would click: docs/screenshots/*.png (1280 px wide viewport; most are one panel).
+//
+//   trunk build --release && node scripts/screenshots.mjs [--dist DIR] [--only NAME]
+//
+// Each shot waits for what it shows (never for a fixed time alone), so the pictures match
+// the page of the commit they were taken at. Look at them before committing.
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { DIST_DIR, REPO_ROOT, launchChromium, loadScenario, openPage, pause, play, playUntil, serveDist } from "../tests/e2e/helpers.mjs";
+
+const args = process.argv.slice(2);
+const arg = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
+};
+const DIST = arg("--dist", DIST_DIR);
+const ONLY = arg("--only", "");
+const OUT = join(REPO_ROOT, "docs", "screenshots");
+mkdirSync(OUT, { recursive: true });
+
+const VIEWPORT = { width: 1280, height: 800 };
+const path = (name) => join(OUT, `${name}.png`);
+const simTime = async (page) => Number((await page.locator("#sim-time").innerText()).replace(" s", ""));
+
+/** acks=1, three replicas, both followers slowed: the leader's crash loses acknowledged records. */
+const ACKS1 = JSON.stringify({
+  version: 1,
+  name: "acks=1 and a leader crash",
+  seed: 7,
+  cluster: { brokers: 3, network_latency_ms: 50, broker_session_timeout_ms: 2000, group_initial_rebalance_delay_ms: 0 },
+  topics: [{ name: "orders", partitions: 1, replication_factor: 3, min_insync_replicas: 1 }],
+  producers: [
+    {
+      name: "Producer1",
+      config: { acks: "1", request_timeout_ms: 1500 },
+      send: [{ topic: "orders", values: Array.from({ length: 20 }, (_, i) => `m${i + 1}`), start_ms: 1000, interval_ms: 300 }],
+    },
+  ],
+  groups: [{ id: "readers", topics: ["orders"], config: { auto_offset_reset: "earliest" }, members: [{ client_id: "Consumer1" }] }],
+});
+
+function largeScenario() {
+  const scenario = JSON.parse(readFileSync(join(REPO_ROOT, "benches", "common", "large.json"), "utf8"));
+  scenario.producers[0].send[0].values = Array.from({ length: 50000 }, (_, i) => `v${i}`);
+  for (const group of scenario.groups) {
+    group.members = Array.from({ length: 20 }, (_, i) => ({ client_id: `${group.id}-${String(i + 1).padStart(2, "0")}` }));
+  }
+  return JSON.stringify(scenario);
+}
+
+const shots = {
+  /** The page as it opens, a few seconds in: producers, topic, groups, controls. */
+  async overview(page) {
+    await playUntil(page, 12);
+    await pause(page);
+    await page.screenshot({ path: path("overview") });
+  },
+
+  /** Brokers after a leader crash under acks=1: lost records struck through, with the cause. */
+  async replication(page) {
+    await loadScenario(page, ACKS1, "#partition-0");
+    const leader = await page.locator("#partition-0").getAttribute("data-leader");
+    const followers = (await page.locator("[data-broker]").evaluateAll((els) => els.map((e) => e.dataset.broker))).filter((b) => b !== leader);
+    for (const b of followers) await page.click(`[data-broker="${b}"] button.slow`);
+    await playUntil(page, 3.2, "1×");
+    await pause(page);
+    await page.click(`[data-broker="${leader}"] button.crash`);
+    await play(page, "2×");
+    await page.locator("#partition-0 .lost-row .cell.lost").first().waitFor({ timeout: 30_000 });
+    await page.waitForFunction(() => Number(document.querySelector("#sim-time")?.textContent.replace(" s", "")) > 7.5, null, { timeout: 30_000 });
+    await pause(page);
+    await page.locator("#brokers").screenshot({ path: path("replication") });
+  },
+
+  /** A consumer joins: the eager rebalance step by step (PreparingRebalance). */
+  async rebalance(page) {
+    await playUntil(page, 10);
+    await pause(page);
+    const card = page.locator('[data-group="ConsumerGroup01"]');
+    await card.locator("button.add-member").click();
+    for (let i = 0; i < 40 && (await card.getAttribute("data-state")) !== "preparing"; i++) await page.click("#step");
+    for (let i = 0; i < 3; i++) await page.click("#step");
+    await card.screenshot({ path: path("rebalance") });
+  },
+
+  /** One record's whole path. */
+  async record(page) {
+    await playUntil(page, 12);
+    await pause(page);
+    await page.locator(".panel.topics li.cell", { hasText: "m1" }).first().click();
+    await page.locator("#record-path").screenshot({ path: path("record-path") });
+  },
+
+  /** The event log filtered by a consumer, one event selected (its members outlined). */
+  async events(page) {
+    await playUntil(page, 12);
+    await pause(page);
+    await page.fill("#event-entity", "Consumer2");
+    await page.locator("#event-log li[data-seq]").nth(2).locator("button").click();
+    await page.locator(".bottom").screenshot({ path: path("event-log") });
+  },
+
+  /** Fork, crash a consumer in this branch, compare. */
+  async fork(page) {
+    await playUntil(page, 7.5);
+    await pause(page);
+    await page.click("#fork-here");
+    await page.locator('[data-group="ConsumerGroup01"] [data-client="Consumer2"] .crash-member').click();
+    await playUntil(page, 15);
+    await pause(page);
+    await page.locator("#fork").screenshot({ path: path("fork") });
+  },
+
+  /** Charts and the sequence diagram. */
+  async charts(page) {
+    await page.click("#charts summary");
+    await playUntil(page, 14);
+    await pause(page);
+    await page.locator("#charts").screenshot({ path: path("charts") });
+    await page.click("#sequence summary");
+    await page.locator("#sequence svg.seq").waitFor();
+    await page.locator("#sequence").screenshot({ path: path("sequence") });
+  },
+
+  /** The same join under eager, cooperative and KIP-848, run three times with one seed. */
+  async compare(page) {
+    await pause(page);
+    await page.locator("#compare").scrollIntoViewIfNeeded();
+    const options = await page.locator("#compare-change option").allInnerTexts();
+    const join = options.findIndex((o) => /joins/.test(o));
+    await page.selectOption("#compare-change", String(Math.max(join, 0)));
+    await page.click("#compare-run");
+    await page.locator("#compare-result").waitFor({ timeout: 60_000 });
+    await page.locator("#compare").screenshot({ path: path("compare") });
+  },
+
+  /** Chinese, dark theme, the keyboard help open. */
+  async zhDark(page) {
+    await page.goto(page.url().replace("lang=en", "lang=zh"));
+    await page.locator("#app-root").waitFor();
+    while (!/深色/.test(await page.locator("#theme-toggle").innerText())) await page.click("#theme-toggle");
+    await playUntil(page, 12);
+    await pause(page);
+    await page.locator("#app-root").focus();
+    await page.keyboard.press("?");
+    await page.locator("#keys").waitFor();
+    await page.screenshot({ path: path("zh-dark") });
+  },
+
+  /** The scenario editor, open on the default scenario. */
+  async editor(page) {
+    await pause(page);
+    const open = page.locator("#edit-scenario");
+    if (!(await open.count())) return console.log("  (no editor in this build)");
+    await open.click();
+    await page.locator(".editor").waitFor();
+    await page.locator("#editor-title").click();
+    await page.screenshot({ path: path("editor") });
+  },
+
+  /** 10 brokers, 240 partitions, 40 members under continuous production. */
+  async large(page) {
+    await loadScenario(page, largeScenario(), "#partition-239");
+    await playUntil(page, 8, "1×");
+    await pause(page);
+    await page.screenshot({ path: path("large") });
+  },
+};
+
+const server = await serveDist(DIST);
+const browser = await launchChromium();
+try {
+  for (const [name, shoot] of Object.entries(shots)) {
+    if (ONLY && ONLY !== name) continue;
+    const { page, context } = await openPage(browser, `${server.url}?lang=en`, { viewport: VIEWPORT });
+    const start = Date.now();
+    await shoot(page);
+    console.log(`${name}: ${((Date.now() - start) / 1000).toFixed(1)} s (simulated ${await simTime(page)} s)`);
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}
