@@ -17,7 +17,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { DIST_DIR, launchChromium, openPage, serveDist } from "../tests/e2e/helpers.mjs";
+import { DIST_DIR, largeScenario, launchChromium, openPage, serveDist } from "../tests/e2e/helpers.mjs";
 
 const args = process.argv.slice(2);
 const arg = (name, fallback) => {
@@ -122,14 +122,6 @@ async function frames(page, label, seconds) {
  * production): benches/common/large.json with its members and values filled in, as
  * `large_scenario_json()` in benches/common/mod.rs does for the native figures.
  */
-function largeScenario() {
-  const scenario = JSON.parse(readFileSync(new URL("../benches/common/large.json", import.meta.url), "utf8"));
-  scenario.producers[0].send[0].values = Array.from({ length: 50000 }, (_, i) => `v${i}`);
-  for (const group of scenario.groups) {
-    group.members = Array.from({ length: 20 }, (_, i) => ({ client_id: `${group.id}-${String(i + 1).padStart(2, "0")}` }));
-  }
-  return JSON.stringify(scenario);
-}
 
 async function setSpeed(page, label) {
   await page.selectOption("#speed", { label });

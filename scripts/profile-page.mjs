@@ -4,8 +4,7 @@
 // on the renderer's main thread. Figures are printed, never asserted.
 //
 //   trunk build --release && node scripts/profile-page.mjs [--seconds 5] [--speed 1x] [--dist DIR] [--default]
-import { readFileSync } from "node:fs";
-import { DIST_DIR, launchChromium, openPage, serveDist } from "../tests/e2e/helpers.mjs";
+import { DIST_DIR, largeScenario, launchChromium, openPage, serveDist } from "../tests/e2e/helpers.mjs";
 
 const args = process.argv.slice(2);
 const arg = (name, fallback) => {
@@ -20,14 +19,6 @@ const DEFAULT = args.includes("--default");
 // wasm-bindgen --keep-debug over target/wasm32-unknown-unknown/release/kafka-sandbox-web.wasm).
 const CPU = args.includes("--cpu");
 
-function largeScenario() {
-  const scenario = JSON.parse(readFileSync(new URL("../benches/common/large.json", import.meta.url), "utf8"));
-  scenario.producers[0].send[0].values = Array.from({ length: 50000 }, (_, i) => `v${i}`);
-  for (const group of scenario.groups) {
-    group.members = Array.from({ length: 20 }, (_, i) => ({ client_id: `${group.id}-${String(i + 1).padStart(2, "0")}` }));
-  }
-  return JSON.stringify(scenario);
-}
 
 const server = await serveDist(DIST);
 const browser = await launchChromium();

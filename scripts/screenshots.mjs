@@ -6,9 +6,9 @@
 //
 // Each shot waits for what it shows (never for a fixed time alone), so the pictures match
 // the page of the commit they were taken at. Look at them before committing.
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { DIST_DIR, REPO_ROOT, launchChromium, loadScenario, openPage, pause, play, playUntil, serveDist } from "../tests/e2e/helpers.mjs";
+import { DIST_DIR, largeScenario, REPO_ROOT, launchChromium, loadScenario, openPage, pause, play, playUntil, serveDist } from "../tests/e2e/helpers.mjs";
 
 const args = process.argv.slice(2);
 const arg = (name, fallback) => {
@@ -41,14 +41,6 @@ const ACKS1 = JSON.stringify({
   groups: [{ id: "readers", topics: ["orders"], config: { auto_offset_reset: "earliest" }, members: [{ client_id: "Consumer1" }] }],
 });
 
-function largeScenario() {
-  const scenario = JSON.parse(readFileSync(join(REPO_ROOT, "benches", "common", "large.json"), "utf8"));
-  scenario.producers[0].send[0].values = Array.from({ length: 50000 }, (_, i) => `v${i}`);
-  for (const group of scenario.groups) {
-    group.members = Array.from({ length: 20 }, (_, i) => ({ client_id: `${group.id}-${String(i + 1).padStart(2, "0")}` }));
-  }
-  return JSON.stringify(scenario);
-}
 
 const shots = {
   /** The page as it opens, a few seconds in: producers, topic, groups, controls. */

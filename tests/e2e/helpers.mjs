@@ -12,7 +12,7 @@
 //
 // Lower-level pieces: serveDist(), launchChromium(), openPage(browser, url).
 import { createServer } from "node:http";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { extname, join, normalize, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -257,4 +257,19 @@ export async function playUntil(page, seconds, speed = "20×") {
   await page.waitForFunction((s) => Number(document.querySelector("#sim-time")?.textContent.replace(" s", "")) > s, seconds, {
     timeout: 30_000,
   });
+}
+
+/**
+ * Issue 7's large scenario as JSON: 10 brokers, one topic of 240 partitions with replication
+ * factor 3, two groups of 20 members, a producer sending 100 records a second
+ * (benches/common/large.json with its members and 50,000 values filled in, as
+ * `large_scenario_json()` in benches/common/mod.rs does for the native figures).
+ */
+export function largeScenario() {
+  const scenario = JSON.parse(readFileSync(join(REPO_ROOT, "benches", "common", "large.json"), "utf8"));
+  scenario.producers[0].send[0].values = Array.from({ length: 50000 }, (_, i) => `v${i}`);
+  for (const group of scenario.groups) {
+    group.members = Array.from({ length: 20 }, (_, i) => ({ client_id: `${group.id}-${String(i + 1).padStart(2, "0")}` }));
+  }
+  return JSON.stringify(scenario);
 }

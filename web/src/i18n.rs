@@ -156,6 +156,8 @@ msgs! {
     CHART_STOPPED = "无法消费的成员", "Members that cannot consume";
     CHART_WAIT = "运行一会儿后这里会出现图表", "Charts appear once the run has gone on for a moment";
     TOTAL = "合计", "total";
+    PARTITION_MAP = "分区一览", "Partition map";
+    PARTITION_MAP_HINT = "每格一个分区：记录越多颜色越深；虚线框 = 同步副本不足；红色 = 离线。点击跳到该分区", "One cell per partition: darker = more records; dashed = under-replicated; red = offline. Click one to go to its row";
     PRODUCED = "生产", "produced";
     CONSUMED = "消费", "consumed";
     STOPPED = "停止", "stopped";

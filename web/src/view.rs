@@ -95,6 +95,44 @@ pub fn losses(part: &PartitionView, sent: &SentIndex<'_>) -> BTreeMap<RecordId, 
         .collect()
 }
 
+/// One cell of a big topic's partition map.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MapCell {
+    pub partition: u32,
+    pub leader: Option<u32>,
+    pub log_end_offset: u64,
+    pub high_watermark: u64,
+    /// 0 (no records) to 4 (as many as the fullest partition): how dark the cell is.
+    pub level: u8,
+    /// Fewer in-sync replicas than replicas.
+    pub under_replicated: bool,
+}
+
+/// Above this many partitions a topic shows a map of all of them above the rows.
+pub const MAP_FROM_PARTITIONS: usize = 16;
+
+/// A big topic's partitions at a glance: which hold records (the sticky partitioner fills
+/// one at a time), which are under-replicated or offline.
+pub fn partition_map(t: &kafka_sandbox_core::snapshot::TopicView) -> Vec<MapCell> {
+    let records = |p: &PartitionView| p.log_end_offset.saturating_sub(p.log_start_offset);
+    let most = t.partitions.iter().map(records).max().unwrap_or(0);
+    t.partitions
+        .iter()
+        .map(|p| {
+            let n = records(p);
+            let level = if n == 0 || most == 0 { 0 } else { (1 + (n * 3) / most).min(4) as u8 };
+            MapCell {
+                partition: p.partition,
+                leader: p.leader,
+                log_end_offset: p.log_end_offset,
+                high_watermark: p.high_watermark,
+                level,
+                under_replicated: p.isr.len() < p.replicas.len(),
+            }
+        })
+        .collect()
+}
+
 /// How serious a guarantee finding is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Severity {
@@ -173,6 +211,25 @@ mod tests {
         let rows = guarantee_rows(crate::i18n::Lang::En, &snap, 10);
         assert!(rows.iter().any(|r| r.text.contains("acks=1")), "{rows:?}");
         assert!(rows.iter().all(|r| r.severity == Severity::Warning || !r.text.contains("acks=1")));
+    }
+
+    #[test]
+    fn the_partition_map_shows_where_the_records_are_and_what_is_under_replicated() {
+        let sim = acks1_failover();
+        let mut topic = sim.snapshot().topics[0].clone();
+        let mut other = topic.partitions[0].clone();
+        other.partition = 1;
+        other.log_start_offset = 0;
+        other.log_end_offset = 0;
+        other.isr = other.replicas.clone();
+        other.leader = Some(1);
+        topic.partitions.push(other);
+        let cells = partition_map(&topic);
+        assert_eq!(cells.len(), 2);
+        assert!(cells[0].log_end_offset > 0);
+        assert_eq!(cells[0].level, 4, "the fullest partition is the darkest");
+        assert!(cells[0].under_replicated, "the crashed broker left the ISR: {:?}", topic.partitions[0].isr);
+        assert_eq!((cells[1].level, cells[1].under_replicated), (0, false));
     }
 
     #[test]

@@ -30,6 +30,9 @@ pub fn TopicView(p: &TopicProps) -> Html {
                 <div class="topic" data-topic={t.name.clone()}>
                     <h2>{ i18n::TOPIC.get(lang) }{ " " }<code>{ &t.name }</code></h2>
                     { settings(lang, t, brokers, &p.dispatch) }
+                    if t.partitions.len() > view::MAP_FROM_PARTITIONS {
+                        <PartitionMap {lang} cells={view::partition_map(t)} />
+                    }
                     { for t.partitions.iter().enumerate().map(|(i, part)| html! {
                         <PartitionRow key={part.partition} {lang} at={PartAt { snap: snap.clone(), topic: ti, index: i }}
                             fresh_from={fresh_from(snap.now.ms(), part)} dispatch={p.dispatch.clone()} />
@@ -40,6 +43,50 @@ pub fn TopicView(p: &TopicProps) -> Html {
                     </p>
                 </div>
             }) }
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct MapProps {
+    lang: Lang,
+    cells: Vec<view::MapCell>,
+}
+
+/// Every partition of a big topic as a small cell, darker with more records, dashed when
+/// under-replicated, red when offline; a click scrolls to that partition's row. It renders
+/// again only when a cell changed.
+#[component]
+fn PartitionMap(p: &MapProps) -> Html {
+    let lang = p.lang;
+    let go = Callback::from(|e: MouseEvent| {
+        use wasm_bindgen::JsCast;
+        let Some(cell) = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+        let (Some(n), Ok(Some(topic))) = (cell.get_attribute("data-p"), cell.closest(".topic")) else { return };
+        if let Ok(Some(row)) = topic.query_selector(&format!("#partition-{n}")) {
+            row.scroll_into_view();
+        }
+    });
+    html! {
+        <div class="pmap-wrap">
+            <div class="pmap" role="list" aria-label={i18n::PARTITION_MAP.get(lang)} onclick={go}>
+                { for p.cells.iter().map(|c| {
+                    let title = format!(
+                        "P{} · {} · {} {} · {} {}",
+                        c.partition,
+                        c.leader.map_or_else(|| i18n::OFFLINE.get(lang).to_string(), |l| format!("{} B{l}", i18n::PARTITION_LEADER.get(lang))),
+                        i18n::LEO.get(lang),
+                        c.log_end_offset,
+                        i18n::HW.get(lang),
+                        c.high_watermark
+                    );
+                    html! {
+                        <span role="listitem" class={classes!("pm", format!("l{}", c.level), c.under_replicated.then_some("under"), c.leader.is_none().then_some("off"))}
+                            data-p={c.partition.to_string()} {title}>{ c.partition }</span>
+                    }
+                }) }
+            </div>
+            <p class="legend muted small">{ i18n::PARTITION_MAP_HINT.get(lang) }</p>
         </div>
     }
 }
