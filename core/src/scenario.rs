@@ -252,11 +252,11 @@ impl Scenario {
     /// The scenario as indented JSON (what the page shows); compact when indenting would
     /// take it past [`MAX_SCENARIO_BYTES`], so the text always loads again.
     pub fn to_json_pretty(&self) -> String {
-        let pretty = serde_json::to_string_pretty(self).unwrap_or_default();
+        let pretty = write_json(self, true);
         if pretty.len() <= MAX_SCENARIO_BYTES {
             return pretty;
         }
-        serde_json::to_string(self).unwrap_or_default()
+        write_json(self, false)
     }
 
     /// When `run` stops by default.
@@ -423,13 +423,13 @@ impl Scenario {
         }
         // Written out, every default is filled in: a short text can grow past the limit
         // (thousands of timeline members), and then what was loaded could not be loaded again.
-        let mut written = ByteCount(0);
-        if serde_json::to_writer(&mut written, self).is_ok() && written.0 > MAX_SCENARIO_BYTES {
+        let written = write_json(self, false).len();
+        if written > MAX_SCENARIO_BYTES {
             return Err(ScenarioError::at(
                 "",
                 format!(
                     "written out with every default filled in, the scenario takes {} bytes; the most accepted is {MAX_SCENARIO_BYTES} (use fewer timeline entries)",
-                    written.0
+                    written
                 ),
             ));
         }
@@ -481,13 +481,113 @@ impl Scenario {
 /// format's words ("a whole number from 0 to 4294967295", not "u32"). The CLI's `assign`
 /// reads its input with it too.
 pub fn parse_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ScenarioError> {
+    read_json(text).map_err(|(path, e)| located(text, &path, &e))
+}
+
+/// The crate's one typed JSON reader: every text (a scenario, a share link's run, a saved
+/// file) goes through this one serde deserializer type, so each derived `Deserialize`
+/// exists once in the page's wasm instead of once per reader (BENCHMARKS.md, "Bundle").
+/// The error is serde_json's, with the JSON path where it happened (empty if none).
+pub fn read_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, (String, serde_json::Error)> {
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let path = e.path().to_string();
-        located(text, &path, &e.into_inner())
-    })?;
-    de.end().map_err(|e| located(text, "", &e))?;
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| (e.path().to_string(), e.into_inner()))?;
+    de.end().map_err(|e| (String::new(), e))?;
     Ok(value)
+}
+
+/// The crate's one JSON writer: the same bytes as `serde_json::to_string` (compact) or
+/// `to_string_pretty` (two-space indent), through one serializer type, so each derived
+/// `Serialize` exists once in the page's wasm (BENCHMARKS.md, "Bundle"). Empty if
+/// serialisation fails (as `to_string(..).unwrap_or_default()`).
+pub fn write_json<T: Serialize + ?Sized>(value: &T, pretty: bool) -> String {
+    let mut out = Vec::with_capacity(256);
+    let layout = Layout { pretty, depth: 0, has_value: false };
+    if value.serialize(&mut serde_json::Serializer::with_formatter(&mut out, layout)).is_err() {
+        return String::new();
+    }
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// serde_json's `CompactFormatter` or `PrettyFormatter`, chosen at run time.
+struct Layout {
+    pretty: bool,
+    depth: usize,
+    has_value: bool,
+}
+
+impl Layout {
+    fn open<W: ?Sized + std::io::Write>(&mut self, w: &mut W, bracket: &[u8]) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(bracket)
+    }
+
+    fn close<W: ?Sized + std::io::Write>(&mut self, w: &mut W, bracket: &[u8]) -> std::io::Result<()> {
+        self.depth -= 1;
+        if self.pretty && self.has_value {
+            w.write_all(b"\n")?;
+            self.indent(w)?;
+        }
+        w.write_all(bracket)
+    }
+
+    fn item<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        if self.pretty {
+            w.write_all(if first { b"\n" } else { b",\n" })?;
+            self.indent(w)
+        } else if first {
+            Ok(())
+        } else {
+            w.write_all(b",")
+        }
+    }
+
+    fn indent<W: ?Sized + std::io::Write>(&self, w: &mut W) -> std::io::Result<()> {
+        for _ in 0..self.depth {
+            w.write_all(b"  ")?;
+        }
+        Ok(())
+    }
+}
+
+impl serde_json::ser::Formatter for Layout {
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.open(w, b"[")
+    }
+
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.close(w, b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        self.item(w, first)
+    }
+
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.open(w, b"{")
+    }
+
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.close(w, b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + std::io::Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        self.item(w, first)
+    }
+
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(if self.pretty { b": " } else { b":" })
+    }
+
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
 }
 
 fn located(text: &str, path: &str, e: &serde_json::Error) -> ScenarioError {
@@ -538,20 +638,6 @@ fn plain_words(detail: &str) -> String {
         text.replace_range(start.., "expected an object {...}");
     }
     text
-}
-
-/// An `io::Write` that only counts the bytes written to it.
-struct ByteCount(usize);
-
-impl std::io::Write for ByteCount {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0 += buf.len();
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
 }
 
 /// A number outside `lo..=hi` is refused with its place, its value and the range.

@@ -8,7 +8,7 @@
 //! JSON), so a pasted or damaged link gives a clear error instead of a hang.
 
 use crate::history::History;
-use crate::scenario::{Scenario, MAX_SCENARIO_BYTES};
+use crate::scenario::{read_json, write_json, Scenario, MAX_SCENARIO_BYTES};
 use crate::sim::{LoggedCommand, Sim};
 use serde::{Deserialize, Serialize};
 
@@ -38,7 +38,7 @@ pub const MAX_STEPS: u64 = 5_000_000;
 
 /// Encodes a run.
 pub fn encode(run: &SharedRun) -> String {
-    let json = serde_json::to_string(run).unwrap_or_default();
+    let json = write_json(run, false);
     let packed = lzw_compress(json.as_bytes());
     format!("{PREFIX}{}", base64url(&packed))
 }
@@ -54,7 +54,9 @@ pub fn decode(text: &str) -> Result<SharedRun, String> {
     };
     let packed = unbase64url(body).ok_or("the link is damaged: it contains characters that are not URL-safe base64")?;
     let json = lzw_decompress(&packed, MAX_SCENARIO_BYTES * 4).map_err(|e| format!("the link is damaged: {e}"))?;
-    let run: SharedRun = serde_json::from_slice(&json).map_err(|e| format!("the link's content is not a valid run: {e}"))?;
+    // Read as text, through the crate's one JSON reader (`read_json`).
+    let json = std::str::from_utf8(&json).map_err(|e| format!("the link's content is not a valid run: {}", not_utf8(&json, &e)))?;
+    let run: SharedRun = read_json(json).map_err(|(_, e)| format!("the link's content is not a valid run: {e}"))?;
     run.scenario.check().map_err(|e| format!("the link's scenario is invalid: {e}"))?;
     if run.commands.len() + run.to_come.len() > MAX_COMMANDS {
         return Err(format!("the link carries {} commands; at most {MAX_COMMANDS} are accepted", run.commands.len() + run.to_come.len()));
@@ -77,7 +79,7 @@ pub fn open_any(text: &str) -> Result<SharedRun, String> {
     if !text.trim_start().starts_with('{') {
         return decode(text);
     }
-    let as_run = serde_json::from_str::<SharedRun>(text);
+    let as_run = read_json::<SharedRun>(text).map_err(|(_, e)| e);
     match as_run {
         Ok(run) => {
             run.scenario.check().map_err(|e| format!("its scenario is invalid: {e}"))?;
@@ -93,7 +95,16 @@ pub fn open_any(text: &str) -> Result<SharedRun, String> {
 
 /// A run as readable JSON (what "Save file" writes; [`open_any`] reads it back).
 pub fn to_json_pretty(run: &SharedRun) -> String {
-    serde_json::to_string_pretty(run).unwrap_or_default()
+    write_json(run, true)
+}
+
+/// Where bytes stop being UTF-8, in serde_json's words ("invalid unicode code point at
+/// line 1 column 12"; the column counts bytes, as serde_json's does).
+fn not_utf8(bytes: &[u8], e: &std::str::Utf8Error) -> String {
+    let at = e.valid_up_to();
+    let line_start = bytes[..at].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
+    format!("invalid unicode code point at line {line} column {}", at - line_start + 1)
 }
 
 /// Rebuilds the run at its step: the scenario built, the commands replayed. Commands
@@ -336,6 +347,36 @@ mod tests {
         assert_eq!(opened.trace().digest(), sim.trace().digest());
         assert!(opened.group(&group).unwrap().member("late").is_some_and(|m| m.paused));
         assert_eq!(opened.snapshot(), sim.snapshot());
+    }
+
+    #[test]
+    fn the_one_json_writer_gives_serde_json_bytes() {
+        let every = Scenario::from_json(include_str!("../../tests/golden/every-feature.json")).unwrap();
+        let mut scenarios: Vec<Scenario> = crate::scenario::BUILT_IN.iter().map(|(_, t)| Scenario::from_json(t).unwrap()).collect();
+        scenarios.push(every.clone());
+        let mut sim = every.build().unwrap();
+        sim.run_until(crate::SimTime(30_000));
+        let group = sim.groups().next().unwrap().id.clone();
+        sim.apply(Command::AddMember { group, member: MemberSpec::new("late") }).unwrap();
+        let run = SharedRun { scenario: every, commands: sim.command_log().to_vec(), steps: sim.steps(), to_come: vec![] };
+        assert!(!run.commands.is_empty());
+        for s in &scenarios {
+            assert_eq!(write_json(s, false), serde_json::to_string(s).unwrap());
+            assert_eq!(write_json(s, true), serde_json::to_string_pretty(s).unwrap());
+        }
+        assert_eq!(write_json(&run, false), serde_json::to_string(&run).unwrap());
+        assert_eq!(write_json(&run, true), serde_json::to_string_pretty(&run).unwrap());
+        let odd = serde_json::json!({"a": [], "b": {}, "c": [[], {}, [1, [2, {"d": null}]]], "e": "\u{1}\"\n"});
+        assert_eq!(write_json(&odd, false), serde_json::to_string(&odd).unwrap());
+        assert_eq!(write_json(&odd, true), serde_json::to_string_pretty(&odd).unwrap());
+        assert_eq!(write_json(&Vec::<u8>::new(), true), "[]");
+    }
+
+    #[test]
+    fn a_link_that_is_not_utf8_says_where() {
+        let link = format!("ks1.{}", base64url(&lzw_compress(b"{\n \"scenario\": \"\xff\"}")));
+        let e = decode(&link).unwrap_err();
+        assert_eq!(e, "the link's content is not a valid run: invalid unicode code point at line 2 column 15");
     }
 
     #[test]
