@@ -5,6 +5,7 @@ use crate::log::{PartitionLog, SegmentConfig};
 use crate::record::TimestampType;
 use crate::rng::SimRng;
 use crate::time::SimTime;
+use crate::sorted::CollectSorted;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -115,7 +116,7 @@ impl Partition {
 
     /// A partition whose replicas' logs roll segments by `segments`.
     pub fn with_segment_config(replicas: Vec<BrokerId>, segments: SegmentConfig) -> Self {
-        let logs = replicas.iter().map(|b| (*b, PartitionLog::new(segments))).collect();
+        let logs = replicas.iter().map(|b| (*b, PartitionLog::new(segments))).collect_map();
         let leader = replicas.first().copied();
         Self { isr: replicas.clone(), replicas, leader, leader_epoch: 0, logs, followers: BTreeMap::new() }
     }

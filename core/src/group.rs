@@ -8,6 +8,7 @@
 use crate::config::{ConsumerConfig, GroupConfig};
 use crate::record::{RecordId, TopicPartition};
 use crate::time::SimTime;
+use crate::sorted::CollectSorted;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, VecDeque};
 
@@ -508,7 +509,7 @@ impl Group {
             .iter()
             .filter(|m| m.phase != Phase::Crashed)
             .flat_map(|m| m.processing.iter().map(|d| (&d.tp, d.offset)))
-            .collect();
+            .collect_set();
         static NONE: OffsetRanges = OffsetRanges { ranges: BTreeMap::new() };
         self.committed.iter().flat_map(move |(tp, committed)| {
             let first = self.first_positions.get(tp).copied().unwrap_or(*committed);

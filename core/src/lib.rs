@@ -26,6 +26,7 @@ pub mod scenario;
 pub mod share;
 pub mod sim;
 pub mod snapshot;
+pub mod sorted;
 
 pub use command::{Command, CommandError, GroupSpec, MemberSpec};
 pub use event::{Event, EventKind};

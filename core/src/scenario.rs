@@ -8,6 +8,7 @@ use crate::cluster::TopicConfig;
 use crate::record::TimestampType;
 use crate::sim::{check_member_spec, check_record_size, check_strategy, Sim};
 use crate::time::SimTime;
+use crate::sorted::CollectSorted;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -455,10 +456,10 @@ impl Scenario {
         let mut members: BTreeMap<String, BTreeSet<String>> = self
             .groups
             .iter()
-            .map(|g| (g.id.clone(), g.members.iter().map(|m| m.client_id.clone()).collect()))
-            .collect();
+            .map(|g| (g.id.clone(), g.members.iter().map(|m| m.client_id.clone()).collect_set()))
+            .collect_map();
         let mut order: Vec<usize> = (0..self.commands.len()).collect();
-        order.sort_by_key(|&i| (self.commands[i].at_ms, i));
+        crate::sorted::sort_by_key(&mut order, |&i| (self.commands[i].at_ms, i));
         for i in order {
             let c = &self.commands[i];
             let path = format!("commands[{i}]");
@@ -725,7 +726,7 @@ fn check_timeline_command(
                     return Err(format!("there is no topic named \"{t}\""));
                 }
             }
-            members.insert(group.id.clone(), group.members.iter().map(|m| m.client_id.clone()).collect());
+            members.insert(group.id.clone(), group.members.iter().map(|m| m.client_id.clone()).collect_set());
             Ok(())
         }
         Command::AddMember { group, member } => {

@@ -122,7 +122,7 @@ impl<K: Ord + Clone> JavaHashOrder<K> {
             .iter()
             .map(|(key, &(hash, arrival))| (key, self.place(hash, arrival)))
             .collect();
-        keys.sort_by_key(|(_, place)| *place);
+        crate::sorted::sort_by_key(&mut keys, |(_, place)| *place);
         keys.into_iter().map(|(key, _)| key.clone()).collect()
     }
 

@@ -9,6 +9,7 @@
 //! generation, and depend on Java `HashMap` order (see [`sticky`]).
 
 use std::cmp::Ordering;
+use crate::sorted::CollectSorted;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::str::FromStr;
@@ -217,7 +218,7 @@ pub fn member_cmp(a: &Subscription, b: &Subscription) -> Ordering {
 /// The members sorted by [`member_cmp`].
 pub(crate) fn sorted_members(members: &[Subscription]) -> Vec<&Subscription> {
     let mut sorted: Vec<&Subscription> = members.iter().collect();
-    sorted.sort_by(|a, b| member_cmp(a, b));
+    crate::sorted::sort_by(&mut sorted, |a, b| member_cmp(a, b));
     sorted
 }
 
@@ -250,7 +251,7 @@ pub fn assign(
     let mut assignment: Assignment = members
         .iter()
         .map(|m| (m.member_id.clone(), BTreeMap::new()))
-        .collect();
+        .collect_map();
     match strategy {
         Strategy::Range => range::assign_sorted(&topics, &sorted_members(members), &mut assignment),
         Strategy::RoundRobin => {
@@ -298,10 +299,10 @@ pub(crate) fn prepare<'a>(
     let mut subscribed: Vec<&str> = members
         .iter()
         .flat_map(|m| m.topics.iter().map(String::as_str))
-        .collect::<BTreeSet<&str>>()
+        .collect_set()
         .into_iter()
         .collect();
-    subscribed.sort_by(|a, b| java_cmp(a, b));
+    crate::sorted::sort_by(&mut subscribed, |a, b| java_cmp(a, b));
 
     let mut warnings = Vec::new();
     let mut topics: Vec<(&str, u32)> = Vec::new();

@@ -28,6 +28,7 @@
 //!   result is valid and balanced per topic, but may differ from Kafka's.
 
 use std::collections::{BTreeMap, BTreeSet};
+use crate::sorted::CollectSorted;
 
 use serde::{Deserialize, Serialize};
 
@@ -73,22 +74,22 @@ pub fn assign_server(
     partitions_per_topic: &BTreeMap<String, u32>,
     members: &[Subscription],
 ) -> Assignment {
-    let mut assignment: Assignment = members.iter().map(|m| (m.member_id.clone(), BTreeMap::new())).collect();
+    let mut assignment: Assignment = members.iter().map(|m| (m.member_id.clone(), BTreeMap::new())).collect_map();
     if members.is_empty() {
         return assignment;
     }
     let topics: Vec<(&str, u32)> = members
         .iter()
         .flat_map(|m| m.topics.iter().map(String::as_str))
-        .collect::<BTreeSet<&str>>()
+        .collect_set()
         .into_iter()
         .filter_map(|t| partitions_per_topic.get(t).filter(|n| **n > 0).map(|n| (t, *n)))
         .collect();
     match assignor {
         ServerAssignor::Range => range::assign_sorted(&topics, &sorted_members(members), &mut assignment),
         ServerAssignor::Uniform => {
-            let first: BTreeSet<&str> = members[0].topics.iter().map(String::as_str).collect();
-            let homogeneous = members.iter().all(|m| m.topics.iter().map(String::as_str).collect::<BTreeSet<_>>() == first);
+            let first: BTreeSet<&str> = members[0].topics.iter().map(String::as_str).collect_set();
+            let homogeneous = members.iter().all(|m| m.topics.iter().map(String::as_str).collect_set() == first);
             if homogeneous {
                 uniform_homogeneous(&topics, members, &mut assignment);
             } else {
@@ -107,7 +108,7 @@ fn hash_order(members: &[Subscription]) -> Vec<&Subscription> {
 
 /// `UniformHomogeneousAssignmentBuilder.build`.
 fn uniform_homogeneous(topics: &[(&str, u32)], members: &[Subscription], assignment: &mut Assignment) {
-    let subscribed: BTreeSet<&str> = topics.iter().map(|(t, _)| *t).collect();
+    let subscribed: BTreeSet<&str> = topics.iter().map(|(t, _)| *t).collect_set();
     let total: u64 = topics.iter().map(|(_, n)| u64::from(*n)).sum();
     let order = hash_order(members);
     let count = order.len() as u64;
@@ -118,7 +119,7 @@ fn uniform_homogeneous(topics: &[(&str, u32)], members: &[Subscription], assignm
         .iter()
         .flat_map(|m| m.owned.iter().map(|(t, p)| (t.as_str(), *p)))
         .filter(|(t, p)| topics.iter().any(|(tt, n)| tt == t && p < n))
-        .collect();
+        .collect_set();
     let mut unassigned: Vec<(&str, u32)> =
         topics.iter().flat_map(|&(t, n)| (0..n).map(move |p| (t, p))).filter(|tp| !owned.contains(tp)).collect();
     // maybeRevokePartitions: keep up to the quota, give up the rest.
@@ -163,7 +164,7 @@ fn uniform_homogeneous(topics: &[(&str, u32)], members: &[Subscription], assignm
 /// An approximation of `UniformHeterogeneousAssignmentBuilder` (see the module docs).
 fn uniform_heterogeneous(topics: &[(&str, u32)], members: &[Subscription], assignment: &mut Assignment) {
     let order = hash_order(members);
-    let mut load: BTreeMap<&str, u64> = members.iter().map(|m| (m.member_id.as_str(), 0)).collect();
+    let mut load: BTreeMap<&str, u64> = members.iter().map(|m| (m.member_id.as_str(), 0)).collect_map();
     for &(topic, n) in topics {
         let subs: Vec<&Subscription> = order.iter().copied().filter(|m| m.subscribes_to(topic)).collect();
         if subs.is_empty() {

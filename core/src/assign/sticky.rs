@@ -60,6 +60,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use super::java_hash::string_map_order;
 use super::{java_cmp, AssignError, AssignOutcome, Assignment, Subscription};
 use crate::partitioner::java_string_hash;
+use crate::sorted::CollectSorted;
 
 mod general;
 #[cfg(test)]
@@ -109,7 +110,7 @@ impl<'a> Topics<'a> {
                 .iter()
                 .zip(0u32..)
                 .map(|(&(name, _), i)| (name, i))
-                .collect(),
+                .collect_map(),
             total,
         }
     }
@@ -383,7 +384,7 @@ pub(crate) fn constrained(
 
     for &m in visit {
         let mut owned = ownership.owned[m].clone();
-        owned.sort_by_key(|tp| (tp.partition, tp.topic));
+        crate::sorted::sort_by_key(&mut owned, |tp| (tp.partition, tp.topic));
         owned.retain(|tp| !ownership.multiple_owners.contains(tp));
         let keep = if owned.len() < min_quota {
             under_min.push(m);
@@ -411,8 +412,8 @@ pub(crate) fn constrained(
     }
 
     let by_id = |a: &usize, b: &usize| java_cmp(members[*a].id, members[*b].id);
-    under_min.sort_by(by_id);
-    exactly_min.make_contiguous().sort_by(by_id);
+    crate::sorted::sort_by(&mut under_min, by_id);
+    crate::sorted::sort_by(exactly_min.make_contiguous(), by_id);
 
     // assignRoundRobin: `cursor` is the LinkedList iterator over `under_min`.
     let mut cursor = 0usize;
@@ -473,8 +474,8 @@ pub(crate) fn transferring_from_owned(
             .owned
             .iter()
             .filter_map(|(t, p)| topics.lookup(t, *p))
-            .collect();
-        let assigned: BTreeSet<Tp> = assignment[m].iter().copied().collect();
+            .collect_set();
+        let assigned: BTreeSet<Tp> = assignment[m].iter().copied().collect_set();
         for tp in &assigned {
             if !owned.contains(tp) {
                 added.insert(*tp, m);
@@ -589,7 +590,7 @@ pub(crate) fn assign_prepared(
     let mut assignment: Assignment = members
         .iter()
         .map(|m| (m.id.to_string(), BTreeMap::new()))
-        .collect();
+        .collect_map();
     for (m, partitions) in built.assignment.iter().enumerate() {
         let Some(by_topic) = assignment.get_mut(members[m].id) else {
             continue;
@@ -613,7 +614,7 @@ pub(crate) fn assign_prepared(
                 members[*m].id.to_string(),
             )
         })
-        .collect();
+        .collect_map();
     StickyOutcome {
         assignment,
         transferring,

@@ -29,6 +29,7 @@ use crate::assign::server::assign_server;
 use crate::assign::Subscription;
 use crate::event::{GroupError, LeaveReason};
 use crate::group::{CommitMode, Phase, Reconcile, Registered};
+use crate::sorted::CollectSorted;
 
 /// `LEAVE_GROUP_MEMBER_EPOCH`.
 pub(crate) const LEAVE_EPOCH: i32 = -1;
@@ -270,7 +271,7 @@ impl Sim {
         let Some(g) = self.groups.get(group_id) else { return false };
         let Some(m) = g.member(client_id) else { return false };
         let mut assignment: Vec<TopicPartition> = assignment.into_iter().filter(|tp| m.topics.contains(&tp.topic)).collect();
-        assignment.sort();
+        crate::sorted::sort(&mut assignment);
         let revoked: Vec<TopicPartition> = m.assigned.iter().filter(|tp| !assignment.contains(tp)).cloned().collect();
         let added: Vec<TopicPartition> = assignment.iter().filter(|tp| !m.assigned.contains(tp)).cloned().collect();
         let first = m.phase == Phase::Joining;
@@ -401,7 +402,7 @@ impl Sim {
         let Some(g) = self.groups.get(group_id) else { return };
         let Some(r) = g.registered(&hb.member_id) else { return };
         let mut owned = hb.owned.clone();
-        owned.sort();
+        crate::sorted::sort(&mut owned);
         let assignment = if owned != r.assignment || hb.epoch != r.cg.member_epoch { Some(r.assignment.clone()) } else { None };
         let epoch = r.cg.member_epoch;
         self.cg_update_state(group_id);
@@ -501,10 +502,10 @@ impl Sim {
             .map(|(member, by_topic)| {
                 let mut tps: Vec<TopicPartition> =
                     by_topic.into_iter().flat_map(|(t, ps)| ps.into_iter().map(move |p| TopicPartition::new(t.clone(), p))).collect();
-                tps.sort();
+                crate::sorted::sort(&mut tps);
                 (member, tps)
             })
-            .collect();
+            .collect_map();
         let shown: Vec<(String, Vec<TopicPartition>)> = g
             .registry
             .iter()
@@ -574,7 +575,7 @@ impl Sim {
                     next.push(tp.clone());
                 }
             }
-            next.sort();
+            crate::sorted::sort(&mut next);
             let moved = cg.member_epoch != target_epoch || next != assignment;
             if cg.member_epoch != target_epoch {
                 cg.previous_epoch = cg.member_epoch;

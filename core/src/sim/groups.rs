@@ -12,6 +12,7 @@
 use super::*;
 use crate::event::{GroupError, LeaveReason};
 use crate::group::{CommitMode, Phase, Registered, RebalanceProtocol};
+use crate::sorted::CollectSorted;
 
 /// What the leader learns of each member in the JoinGroup answer: member id, instance
 /// id, subscription, owned partitions and the generation they were owned in.
@@ -431,7 +432,7 @@ impl Sim {
                         .iter()
                         .flat_map(|m| m.2.iter())
                         .filter_map(|t| self.topics.get(t).map(|topic| (t.clone(), topic.partition_count())))
-                        .collect();
+                        .collect_map();
                     if let Some(g) = self.groups.get_mut(group_id) {
                         g.assigned_counts = counts;
                     }
@@ -491,10 +492,10 @@ impl Sim {
                     .into_iter()
                     .flat_map(|(t, ps)| ps.into_iter().map(move |p| TopicPartition::new(t.clone(), p)))
                     .collect();
-                tps.sort();
+                crate::sorted::sort(&mut tps);
                 (member, tps)
             })
-            .collect()
+            .collect_map()
     }
 
     pub(super) fn sync_response(

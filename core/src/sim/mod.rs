@@ -18,6 +18,7 @@ use crate::producer::{Batch, Producer, ProduceRequest, SentRecord, MAX_REQUEST_S
 use crate::record::{Record, RecordId, StoredRecord, TopicPartition};
 use crate::rng::SimRng;
 use crate::time::SimTime;
+use crate::sorted::CollectSorted;
 use std::collections::BTreeMap;
 
 mod consume;
@@ -301,7 +302,7 @@ impl Sim {
             seed,
             rng: SimRng::new(seed),
             cluster,
-            brokers: (0..cluster_brokers).map(|b| (b, Broker::new(b))).collect(),
+            brokers: (0..cluster_brokers).map(|b| (b, Broker::new(b))).collect_map(),
             incarnations: BTreeMap::new(),
             topics: BTreeMap::new(),
             offsets_topic: Vec::new(),

@@ -4,6 +4,7 @@
 use super::*;
 use crate::cluster::FollowerState;
 use crate::event::{LossCause, LostRecord};
+use crate::sorted::CollectSorted;
 
 /// `replica.socket.timeout.ms`: a follower gives up on an unanswered fetch and retries.
 const REPLICA_SOCKET_TIMEOUT_MS: u64 = 30_000;
@@ -240,7 +241,7 @@ impl Sim {
         if leo >= leader_log.high_watermark() && leo >= epoch_start.min(leader_log.log_end_offset()) {
             part.isr.push(follower);
             let order = part.replicas.clone();
-            part.isr.sort_by_key(|b| order.iter().position(|r| r == b));
+            crate::sorted::sort_by_key(&mut part.isr, |b| order.iter().position(|r| r == b));
             let isr = part.isr.clone();
             self.record(EventKind::IsrExpanded { topic: tp.topic.clone(), partition: tp.partition, added: follower, isr });
             self.maybe_advance_hw(tp);
@@ -593,7 +594,7 @@ impl Sim {
                 .iter()
                 .filter(|b| **b != l)
                 .map(|b| (*b, FollowerState { leo: 0, last_caught_up: now, last_fetch_at: now, last_fetch_leader_leo: leo }))
-                .collect();
+                .collect_map();
         }
         let epoch = part.leader_epoch;
         let isr = part.isr.clone();

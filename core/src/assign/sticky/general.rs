@@ -156,7 +156,7 @@ pub(crate) fn general(
 ) -> Vec<Vec<Tp>> {
     let n = members.len();
     let mut by_rank: Vec<usize> = (0..n).collect();
-    by_rank.sort_by(|a, b| java_cmp(members[*a].id, members[*b].id));
+    crate::sorted::sort_by(&mut by_rank, |a, b| java_cmp(members[*a].id, members[*b].id));
     let mut rank = vec![0; n];
     for (r, &m) in by_rank.iter().enumerate() {
         rank[m] = r;
@@ -283,7 +283,7 @@ impl Builder<'_, '_> {
 
         // sortedAllPartitions: topics by number of potential consumers, then name.
         let mut sorted_topics: Vec<u32> = (0u32..).take(self.topics.len()).collect();
-        sorted_topics.sort_by_key(|&t| (self.topic_members[t as usize].len(), t));
+        crate::sorted::sort_by_key(&mut sorted_topics, |&t| (self.topic_members[t as usize].len(), t));
         let mut sorted_all: Vec<Tp> = sorted_topics
             .iter()
             .flat_map(|&t| self.topics.partitions(t))
