@@ -96,7 +96,7 @@ const shots = {
 
   /** Fork, crash a consumer in this branch, compare. */
   async fork(page) {
-    await playUntil(page, 7.5);
+    await playUntil(page, 4, "5×");
     await pause(page);
     await page.click("#fork-here");
     await page.locator('[data-group="ConsumerGroup01"] [data-client="Consumer2"] .crash-member').click();

@@ -220,8 +220,12 @@ test("the editor in light and dark, on a tablet, and in Chinese", async (t) => {
   await shot(page, "editor-tablet");
 
   // In Chinese, no English label is left in the form (Kafka's setting names stay).
+  // (The panel covers the header's right side: close it, switch, open it again.)
   await page.setViewportSize({ width: 1280, height: 720 });
+  await page.keyboard.press("Escape");
+  await page.locator("#scenario-editor").waitFor({ state: "detached" });
   await page.click("#lang-toggle");
+  await openEditor(page);
   await page.waitForFunction(() => document.querySelector("#editor-apply")?.textContent === "应用");
   await page.evaluate(() => delete document.documentElement.dataset.theme);
   await shot(page, "editor-zh");

@@ -149,14 +149,17 @@ test("keyboard only: ? lists the keys, Tab reaches the controls, Enter presses t
 
 test("fork, change something, and compare the two branches", async (t) => {
   const page = await open(t);
-  await page.selectOption("#speed", { label: "20×" });
+  // Fork before m1 is sent (7 s): 5x keeps a late pause on a busy machine short of it.
+  await page.selectOption("#speed", { label: "5×" });
   await page.click("#play");
-  await page.waitForFunction(() => Number(document.querySelector("#sim-time")?.textContent.replace(" s", "")) > 7.5, null, { timeout: 20_000 });
+  await page.waitForFunction(() => Number(document.querySelector("#sim-time")?.textContent.replace(" s", "")) > 4, null, { timeout: 20_000 });
   await page.click("#play");
+  assert.ok(Number((await page.locator("#sim-time").innerText()).replace(" s", "")) < 7, "paused before m1 is sent");
   await page.click("#fork-here");
   await page.locator("#fork").waitFor();
   // In this branch a consumer crashes; the fork goes on without the crash.
   await page.locator('[data-group="ConsumerGroup01"] [data-client="Consumer2"] .crash-member').click();
+  await page.selectOption("#speed", { label: "20×" });
   await page.click("#play");
   await page.waitForFunction(() => Number(document.querySelector("#sim-time")?.textContent.replace(" s", "")) > 15, null, { timeout: 20_000 });
   await page.click("#play");

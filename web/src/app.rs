@@ -64,6 +64,9 @@ pub fn App() -> Html {
         // A share link in the address wins; otherwise the autosaved session comes back.
         let dispatcher = state.dispatcher();
         use_effect_with((), move |_| {
+            if crate::browser::load_less_motion() {
+                dispatcher.dispatch(Action::SetMotion(true));
+            }
             match crate::browser::load_theme().as_deref() {
                 Some("light") => dispatcher.dispatch(Action::SetTheme(Some("light"))),
                 Some("dark") => dispatcher.dispatch(Action::SetTheme(Some("dark"))),
@@ -89,6 +92,7 @@ pub fn App() -> Html {
                 }
                 crate::browser::save_lang(m.lang.code());
                 crate::browser::apply_theme(m.theme);
+                crate::browser::apply_less_motion(m.less_motion);
             }
         });
     }
@@ -128,12 +132,14 @@ pub fn App() -> Html {
     let lang = model.lang;
     // A large cluster draws fewer records per partition: the page stays responsive.
     let partitions: usize = model.sim.topics().map(|t| t.partition_count() as usize).sum();
-    let snap = Rc::new(model.sim.snapshot_with(if partitions > LARGE_PARTITIONS { 8 } else { usize::MAX }));
+    let big = partitions > LARGE_PARTITIONS;
+    let snap = Rc::new(model.sim.snapshot_with(if big { 8 } else { usize::MAX }));
     let (category, entity) = model.event_filter.clone();
     let events = Rc::new(crate::view::filtered_events(&model.sim, lang, category, &entity, 60, 5000));
     let selected = model.selected;
     let show_keys = model.show_keys;
     let theme = model.theme;
+    let less_motion = model.less_motion;
     let show_sequence = model.show_sequence;
     let fork_view = model.fork.as_ref().map(|f| {
         (f.at_ms, kafka_sandbox_core::compare::outcome(&model.sim), kafka_sandbox_core::compare::outcome(&f.sim))
@@ -185,7 +191,7 @@ pub fn App() -> Html {
     let toggle_lang = dispatch.reform(|_| Action::ToggleLang);
     let dismiss = dispatch.reform(|_| Action::Dismiss);
     html! {
-        <main id="app-root" class="app" lang={lang.code()} tabindex="0" {onkeydown}>
+        <main id="app-root" class={classes!("app", big.then_some("big"))} lang={lang.code()} tabindex="0" {onkeydown}>
             <style id="highlight">{ highlight }</style>
             <div id="narration" class="sr-only" aria-live="polite" aria-atomic="true">{ narration }</div>
             <header class="top">
@@ -197,6 +203,10 @@ pub fn App() -> Html {
                 <SharePanel {lang} link={share_link} dispatch={dispatch.clone()} />
                 <button id="theme-toggle" title={i18n::THEME_HINT.get(lang)} onclick={dispatch.reform(|_| Action::CycleTheme)}>
                     { i18n::theme_label(lang, theme) }
+                </button>
+                <button id="motion-toggle" title={i18n::MOTION_HINT.get(lang)} aria-pressed={less_motion.to_string()}
+                    onclick={dispatch.reform(|_| Action::ToggleMotion)}>
+                    { if less_motion { i18n::MOTION_REDUCED.get(lang) } else { i18n::MOTION_FULL.get(lang) } }
                 </button>
                 <button id="lang-toggle" class="lang" onclick={toggle_lang}>{ i18n::LANG_SWITCH.get(lang) }</button>
             </header>

@@ -63,6 +63,22 @@ pub fn apply_theme(theme: Option<&str>) {
     }
 }
 
+const MOTION_KEY: &str = "kafka-sandbox.motion";
+
+/// Whether reduced motion was chosen on an earlier visit.
+pub fn load_less_motion() -> bool {
+    storage().and_then(|s| s.get_item(MOTION_KEY).ok().flatten()).is_some_and(|v| v == "reduced")
+}
+
+/// Applies reduced motion to the page (`data-motion="reduced"`) and remembers it.
+pub fn apply_less_motion(on: bool) {
+    let Some(root) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.document_element()) else { return };
+    let _ = if on { root.set_attribute("data-motion", "reduced") } else { root.remove_attribute("data-motion") };
+    if let Some(s) = storage() {
+        let _ = if on { s.set_item(MOTION_KEY, "reduced") } else { s.remove_item(MOTION_KEY) };
+    }
+}
+
 pub fn load_lang() -> Option<String> {
     storage()?.get_item(LANG_KEY).ok().flatten()
 }

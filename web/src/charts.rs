@@ -100,11 +100,14 @@ fn sample(sim: &Sim) -> Sample {
     Sample { t_ms: sim.now().ms(), lag, produced, consumed, stopped }
 }
 
+/// A line of a lag chart: its label and its points (time in ms, lag).
+pub type LagLine = (String, Vec<(u64, f64)>);
+
 /// The lines of one group's lag chart: every partition while there are at most `max`;
 /// beyond that (a line per partition is unreadable and slow to draw) the group's total
 /// lag and the `max - 1` partitions lagging most now. Returns the lines (label, points)
 /// and how many partitions the group has.
-pub fn lag_lines(samples: &VecDeque<Rc<Sample>>, group: &str, max: usize, total_label: &str) -> (Vec<(String, Vec<(u64, f64)>)>, usize) {
+pub fn lag_lines(samples: &VecDeque<Rc<Sample>>, group: &str, max: usize, total_label: &str) -> (Vec<LagLine>, usize) {
     let Some(last) = samples.back().and_then(|x| x.lag.get(group)) else { return (Vec::new(), 0) };
     // A partition's lag in a sample: rows keep their order, so look at the same place first.
     let at = |x: &Sample, i: usize, label: &str| -> Option<u64> {

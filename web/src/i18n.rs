@@ -156,6 +156,9 @@ msgs! {
     CHART_STOPPED = "无法消费的成员", "Members that cannot consume";
     CHART_WAIT = "运行一会儿后这里会出现图表", "Charts appear once the run has gone on for a moment";
     TOTAL = "合计", "total";
+    MOTION_FULL = "◎ 动画", "◎ Motion";
+    MOTION_REDUCED = "◌ 减少动画", "◌ Less motion";
+    MOTION_HINT = "减少动画：同样的信息，没有滑动和闪烁（网络中的消息显示进度百分比）；系统的“减少动态效果”设置同样生效", "Reduced motion: the same information without sliding or flashing (messages on the wire show their progress as a percentage); the system's reduced-motion setting applies too";
     PARTITION_MAP = "分区一览", "Partition map";
     PARTITION_MAP_HINT = "每格一个分区：记录越多颜色越深；虚线框 = 同步副本不足；红色 = 离线。点击跳到该分区", "One cell per partition: darker = more records; dashed = under-replicated; red = offline. Click one to go to its row";
     PRODUCED = "生产", "produced";

@@ -68,6 +68,9 @@ pub struct Model {
     pub show_sequence: bool,
     /// The colour theme: None follows the system, else "light" or "dark".
     pub theme: Option<&'static str>,
+    /// Reduced motion chosen in the page (the system's preference applies either way):
+    /// the same information, nothing sliding or flashing.
+    pub less_motion: bool,
     /// The keyboard help is open.
     pub show_keys: bool,
     /// The record whose path is shown.
@@ -140,6 +143,7 @@ impl Model {
             record_path: None,
             show_keys: false,
             theme: None,
+            less_motion: false,
             show_sequence: false,
             fork: None,
             event_filter: Default::default(),
@@ -359,6 +363,10 @@ pub enum Action {
     CycleTheme,
     /// The theme remembered from an earlier visit.
     SetTheme(Option<&'static str>),
+    /// The reduced-motion button.
+    ToggleMotion,
+    /// Reduced motion remembered from an earlier visit.
+    SetMotion(bool),
     /// `?`: show or hide the keyboard help.
     ToggleKeys,
     /// Escape: close what is open (the keyboard help, a record's path, the notice).
@@ -805,6 +813,14 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         }
         Action::SetTheme(t) => {
             m.theme = t;
+            true
+        }
+        Action::ToggleMotion => {
+            m.less_motion = !m.less_motion;
+            true
+        }
+        Action::SetMotion(on) => {
+            m.less_motion = on;
             true
         }
         Action::ToggleKeys => {

@@ -52,7 +52,9 @@ pub fn Wire(p: &WireProps) -> Html {
         let left = if forward { t } else { 1.0 - t } * 100.0;
         Some(html! {
             <div class={classes!("flight", (!forward).then_some("back"), error.then_some("error"))} {title}>
-                <span class="chip" style={format!("left: {left:.1}%; transform: translateX(-{left:.1}%)")}>{ label }</span>
+                <span class="chip" style={format!("left: {left:.1}%; transform: translateX(-{left:.1}%)")}>
+                    { label }<span class="pct">{ format!(" {:.0}%", t * 100.0) }</span>
+                </span>
             </div>
         })
     });
