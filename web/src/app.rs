@@ -55,7 +55,15 @@ pub fn App() -> Html {
     {
         let dispatcher = state.dispatcher();
         use_effect_with((), move |_| {
-            let interval = Interval::new(TICK_MS, move || dispatcher.dispatch(Action::Tick));
+            // Each tick says how long really passed since the last, so the simulation keeps
+            // its pace when frames are slow (the view drops frames, not simulated time).
+            let mut last = js_sys::Date::now();
+            let interval = Interval::new(TICK_MS, move || {
+                let now = js_sys::Date::now();
+                let elapsed = (now - last).max(0.0).round() as u32;
+                last = now;
+                dispatcher.dispatch(Action::TickAfter(elapsed));
+            });
             // Dropping the Interval cancels it.
             move || drop(interval)
         });

@@ -20,6 +20,9 @@ pub const SPEEDS: &[(f64, &str)] = &[(0.25, "¼×"), (0.5, "½×"), (1.0, "1×")
 pub const DEFAULT_SPEED: usize = 2;
 /// Real milliseconds between animation ticks.
 pub const TICK_MS: u32 = 50;
+/// The most wall-clock time one tick makes up for (a tab back from the background does
+/// not leap minutes ahead).
+pub const MAX_CATCH_UP_MS: u32 = 250;
 /// Most events one tick may apply, so a frame never does unbounded work.
 const MAX_STEPS_PER_TICK: u64 = 20_000;
 /// How much the "slow follower" button delays a broker's replica fetches.
@@ -89,6 +92,8 @@ pub struct Model {
     pub comparison: Option<Result<Rc<kafka_sandbox_core::compare::Comparison>, String>>,
     /// Fractional simulated milliseconds carried between ticks.
     carry_ms: f64,
+    /// Wall-clock ms the current tick stands for.
+    tick_ms: u32,
 }
 
 /// The error a producer is retrying after, per producer: set by a failed request it will
@@ -162,6 +167,7 @@ impl Model {
             groups: GroupWatch::default(),
             comparison: None,
             carry_ms: 0.0,
+            tick_ms: TICK_MS,
         }
     }
 
@@ -311,7 +317,12 @@ impl AppState {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
+    /// The animation timer, [`TICK_MS`] after the last tick.
     Tick,
+    /// The animation timer, this many wall-clock ms after the last tick: when the view
+    /// cannot keep up (a long frame delays the timer) the simulation still moves by the
+    /// time that really passed, up to [`MAX_CATCH_UP_MS`].
+    TickAfter(u32),
     TogglePlay,
     Step,
     Reset,
@@ -415,6 +426,17 @@ impl Reducible for AppState {
 /// Applies one action, then reads what it caused from the trace; returns whether
 /// anything visible changed.
 pub fn reduce_model(m: &mut Model, action: Action) -> bool {
+    let action = match action {
+        Action::TickAfter(ms) => {
+            m.tick_ms = ms.clamp(1, MAX_CATCH_UP_MS);
+            Action::Tick
+        }
+        Action::Tick => {
+            m.tick_ms = TICK_MS;
+            Action::Tick
+        }
+        other => other,
+    };
     let tick = matches!(action, Action::Tick);
     let moves_time =
         matches!(action, Action::Tick | Action::Step | Action::StepBack | Action::GoTo(_) | Action::Jump { .. } | Action::SelectEvent(_));
@@ -462,12 +484,13 @@ const MAX_MARKS: usize = 10_000;
 fn apply_action(m: &mut Model, action: Action) -> bool {
     let lang = m.lang;
     match action {
-        Action::Tick => {
+        // reduce_model turns TickAfter into Tick (with its duration) before this.
+        Action::Tick | Action::TickAfter(_) => {
             if !m.playing {
                 return false;
             }
             let (rate, _) = SPEEDS.get(m.speed).copied().unwrap_or((1.0, ""));
-            m.carry_ms += rate * f64::from(TICK_MS);
+            m.carry_ms += rate * f64::from(m.tick_ms);
             let whole = m.carry_ms.floor();
             m.carry_ms -= whole;
             let until = m.sim.now().plus_ms(whole as u64);
@@ -928,6 +951,24 @@ mod tests {
         reduce_model(&mut m, Action::TogglePlay);
         reduce_model(&mut m, Action::Tick);
         assert_eq!(m.sim.now(), SimTime(1000));
+    }
+
+    #[test]
+    fn a_late_tick_moves_the_simulation_by_the_time_that_really_passed() {
+        let mut m = Model::new(Lang::En);
+        // A slow frame delayed the timer: 200 ms passed, the run moves 200 ms (at 1x).
+        reduce_model(&mut m, Action::TickAfter(200));
+        assert_eq!(m.sim.now(), SimTime(200));
+        // At 5x, 100 ms of wall time is 500 ms of the run.
+        m.speed = SPEEDS.iter().position(|(r, _)| *r == 5.0).unwrap();
+        reduce_model(&mut m, Action::TickAfter(100));
+        assert_eq!(m.sim.now(), SimTime(700));
+        // A tab back from the background catches up at most MAX_CATCH_UP_MS.
+        reduce_model(&mut m, Action::TickAfter(60_000));
+        assert_eq!(m.sim.now(), SimTime(700 + 5 * u64::from(MAX_CATCH_UP_MS)));
+        // The plain tick is TICK_MS again.
+        reduce_model(&mut m, Action::Tick);
+        assert_eq!(m.sim.now(), SimTime(700 + 5 * u64::from(MAX_CATCH_UP_MS) + 5 * u64::from(TICK_MS)));
     }
 
     #[test]
