@@ -17,13 +17,8 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { DIST_DIR, largeScenario, launchChromium, openPage, serveDist } from "../tests/e2e/helpers.mjs";
+import { DIST_DIR, cliArg as arg, largeScenario, launchChromium, loadScenario, openPage, pause, play, serveDist } from "../tests/e2e/helpers.mjs";
 
-const args = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
-};
 const SECONDS = Number(arg("--seconds", "10"));
 const DIST = arg("--dist", DIST_DIR);
 const KB = 1000;
@@ -117,24 +112,6 @@ async function frames(page, label, seconds) {
   );
 }
 
-/**
- * The large scenario of issue 7 (10 brokers, 240 partitions, 40 members, continuous
- * production): benches/common/large.json with its members and values filled in, as
- * `large_scenario_json()` in benches/common/mod.rs does for the native figures.
- */
-
-async function setSpeed(page, label) {
-  await page.selectOption("#speed", { label });
-}
-
-async function play(page) {
-  if (/Play|播放/.test(await page.locator("#play").innerText())) await page.click("#play");
-}
-
-async function pause(page) {
-  if (/Pause|暂停/.test(await page.locator("#play").innerText())) await page.click("#play");
-}
-
 async function main() {
   sizes();
   const server = await serveDist(DIST);
@@ -175,23 +152,17 @@ async function main() {
       const { page, context } = await open();
       await page.waitForFunction(() => window.__started);
       await page.locator("#app-root").waitFor();
-      await play(page);
+      await play(page, "1×");
       await frames(page, "default (two-groups), 1x, from the start", SECONDS);
       await context.close();
     }
     {
       const { page, context } = await open();
       await page.waitForFunction(() => window.__started);
-      await pause(page);
-      await page.click(".scenario details.json summary");
-      await page.waitForFunction(() => document.querySelector("#scenario-json")?.value.length > 0);
-      await page.fill("#scenario-json", largeScenario());
-      await page.click("#load-json");
-      await page.locator("#notice.info").waitFor({ timeout: 60_000 });
-      await page.click(".scenario details.json summary");
-      await play(page);
+      await loadScenario(page, largeScenario());
+      await play(page, "1×");
       await frames(page, "10 brokers / 240 partitions / 40 members, 1x", SECONDS);
-      await setSpeed(page, "5×");
+      await play(page, "5×");
       await frames(page, "the same, 5x (continuing)", SECONDS);
       await context.close();
     }

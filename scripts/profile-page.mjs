@@ -4,20 +4,15 @@
 // on the renderer's main thread. Figures are printed, never asserted.
 //
 //   trunk build --release && node scripts/profile-page.mjs [--seconds 5] [--speed 1x] [--dist DIR] [--default]
-import { DIST_DIR, largeScenario, launchChromium, openPage, serveDist } from "../tests/e2e/helpers.mjs";
+import { DIST_DIR, cliArg as arg, largeScenario, launchChromium, loadScenario, openPage, serveDist } from "../tests/e2e/helpers.mjs";
 
-const args = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
-};
 const SECONDS = Number(arg("--seconds", "5"));
 const SPEED = arg("--speed", "1").replace(/x$/, "") + "×";
 const DIST = arg("--dist", DIST_DIR);
-const DEFAULT = args.includes("--default");
+const DEFAULT = process.argv.includes("--default");
 // --cpu: also a sampling CPU profile, top functions by self time (build with names kept:
 // wasm-bindgen --keep-debug over target/wasm32-unknown-unknown/release/kafka-sandbox-web.wasm).
-const CPU = args.includes("--cpu");
+const CPU = process.argv.includes("--cpu");
 
 
 const server = await serveDist(DIST);
@@ -25,14 +20,7 @@ const browser = await launchChromium();
 try {
   const { page } = await openPage(browser, server.url);
   if (/Pause|暂停/.test(await page.locator("#play").innerText())) await page.click("#play");
-  if (!DEFAULT) {
-    await page.click(".scenario details.json summary");
-    await page.waitForFunction(() => document.querySelector("#scenario-json")?.value.length > 0);
-    await page.fill("#scenario-json", largeScenario());
-    await page.click("#load-json");
-    await page.locator("#notice.info").waitFor({ timeout: 60_000 });
-    await page.click(".scenario details.json summary");
-  }
+  if (!DEFAULT) await loadScenario(page, largeScenario());
   await page.selectOption("#speed", { label: SPEED });
   await page.click("#play");
   await page.waitForTimeout(1500);

@@ -8,13 +8,8 @@
 // the page of the commit they were taken at. Look at them before committing.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { DIST_DIR, largeScenario, REPO_ROOT, launchChromium, loadScenario, openPage, pause, play, playUntil, serveDist } from "../tests/e2e/helpers.mjs";
+import { DIST_DIR, cliArg as arg, largeScenario, REPO_ROOT, launchChromium, loadScenario, openPage, pause, play, playUntil, serveDist } from "../tests/e2e/helpers.mjs";
 
-const args = process.argv.slice(2);
-const arg = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
-};
 const DIST = arg("--dist", DIST_DIR);
 const ONLY = arg("--only", "");
 const OUT = join(REPO_ROOT, "docs", "screenshots");

@@ -238,6 +238,13 @@ export async function play(page, speed = "5×") {
   if (/Play|播放/.test(await page.locator("#play").innerText())) await page.click("#play");
 }
 
+/** A script's `--name value` argument, or `fallback`. */
+export function cliArg(name, fallback) {
+  const args = process.argv.slice(2);
+  const i = args.indexOf(name);
+  return i >= 0 && args[i + 1] ? args[i + 1] : fallback;
+}
+
 /** Pastes a scenario's JSON into the page and loads it (paused), waiting for `ready`. */
 export async function loadScenario(page, json, ready) {
   await pause(page);
@@ -246,7 +253,7 @@ export async function loadScenario(page, json, ready) {
   await page.waitForFunction(() => document.querySelector("#scenario-json")?.value.length > 0);
   await page.fill("#scenario-json", json);
   await page.click("#load-json");
-  await page.locator("#notice.info").waitFor();
+  await page.locator("#notice.info").waitFor({ timeout: 60_000 });
   if (ready) await page.locator(ready).waitFor();
   await page.click(".scenario details.json summary");
 }
