@@ -152,6 +152,51 @@ pub struct GroupConfig {
     /// (`uniform`, the first of `group.consumer.assignors`, unless a member names one).
     /// `assignor` (`partition.assignment.strategy`) does not apply to that protocol.
     pub remote_assignor: crate::assign::server::ServerAssignor,
+    /// **Sandbox only — push (not Kafka — a teaching device).** `pull` (Kafka: each
+    /// consumer fetches what it asks for, at most `max.poll.records` a poll) or `push`:
+    /// the broker sends every newly committed record to the partition's owner at once,
+    /// and the member buffers what it cannot process yet (see `sim/push.rs`).
+    #[serde(skip_serializing_if = "DeliveryMode::is_pull")]
+    pub delivery: DeliveryMode,
+    /// **Sandbox only**, with `delivery: push`: how many received but unprocessed records
+    /// a member can hold (its memory); one more and it crashes out of memory (1000).
+    #[serde(skip_serializing_if = "is_default_push_buffer")]
+    pub push_buffer_max_records: u32,
+}
+
+/// Default of [`GroupConfig::push_buffer_max_records`].
+pub const DEFAULT_PUSH_BUFFER_MAX_RECORDS: u32 = 1000;
+
+fn is_default_push_buffer(v: &u32) -> bool {
+    *v == DEFAULT_PUSH_BUFFER_MAX_RECORDS
+}
+
+/// How records reach a group's members. Kafka only pulls; push is a sandbox-only
+/// teaching device that shows why Kafka does not push.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeliveryMode {
+    /// Kafka's model: the consumer fetches when it is ready, `max.poll.records` at most;
+    /// what it has not asked for stays in the log (lag).
+    #[default]
+    Pull,
+    /// Push (not Kafka — a teaching device): the broker sends every newly committed
+    /// record to its owner at once, whether or not it asked.
+    Push,
+}
+
+impl DeliveryMode {
+    pub fn is_pull(&self) -> bool {
+        *self == DeliveryMode::Pull
+    }
+
+    /// How the page and the CLI name it.
+    pub fn label(&self) -> &'static str {
+        match self {
+            DeliveryMode::Pull => "pull (Kafka)",
+            DeliveryMode::Push => "push (not Kafka — a teaching device)",
+        }
+    }
 }
 
 impl Default for GroupConfig {
@@ -161,6 +206,8 @@ impl Default for GroupConfig {
             auto_offset_reset: OffsetReset::Latest,
             group_protocol: GroupProtocol::Classic,
             remote_assignor: crate::assign::server::ServerAssignor::Uniform,
+            delivery: DeliveryMode::Pull,
+            push_buffer_max_records: DEFAULT_PUSH_BUFFER_MAX_RECORDS,
         }
     }
 }

@@ -217,6 +217,13 @@ pub enum EventKind {
         revoking: Vec<TopicPartition>,
         unreleased: Vec<TopicPartition>,
     },
+    /// Push (not Kafka — a teaching device): the broker pushed `count` newly committed
+    /// records of `tp` to the member without being asked; `buffered` = what the member now
+    /// holds received but not processed.
+    RecordsPushed { group: String, client_id: String, tp: TopicPartition, count: u32, buffered: u32 },
+    /// Push (not Kafka — a teaching device): the member's buffer went past
+    /// `push_buffer_max_records`: it runs out of memory and crashes, losing its buffer.
+    PushOverwhelmed { group: String, client_id: String, buffered: u32, limit: u32 },
 }
 
 impl EventKind {
@@ -279,6 +286,8 @@ impl EventKind {
             EventKind::AssignmentReconciled { .. } => "AssignmentReconciled",
             EventKind::ConsumerGroupStable { .. } => "ConsumerGroupStable",
             EventKind::MemberReconciling { .. } => "MemberReconciling",
+            EventKind::RecordsPushed { .. } => "RecordsPushed",
+            EventKind::PushOverwhelmed { .. } => "PushOverwhelmed",
         }
     }
 }

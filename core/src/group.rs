@@ -242,6 +242,12 @@ impl Member {
     pub fn received_total(&self) -> u64 {
         self.received_total
     }
+
+    /// Records it received and has not processed yet (what `poll()` returned, or under
+    /// push what the broker sent; the record being processed included).
+    pub fn buffered(&self) -> usize {
+        self.processing.len()
+    }
 }
 
 /// A consumer group.

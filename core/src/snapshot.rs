@@ -163,6 +163,13 @@ pub struct GroupView {
     pub duplicate_details: Vec<DuplicateRecord>,
     /// The first lost records (at most [`LOST_SHOWN`]) with their cause.
     pub lost_details: Vec<LostRecord>,
+    /// `pull` (Kafka) or `push` (not Kafka — a teaching device; label with
+    /// [`crate::config::DeliveryMode::label`]), and under push how many buffered records
+    /// overwhelm a member.
+    #[serde(default)]
+    pub delivery: crate::config::DeliveryMode,
+    #[serde(default)]
+    pub push_buffer_max_records: u32,
 }
 
 /// How many lost records a snapshot explains per group.
@@ -196,6 +203,10 @@ pub struct MemberView {
     /// KIP-848: where the coordinator sees it on the way to its target, and that target.
     pub reconcile: Option<Reconcile>,
     pub target: Vec<TopicPartition>,
+    /// Records it received and has not processed yet: at most one poll's worth
+    /// (`max.poll.records`) under pull; unbounded under push until it is overwhelmed.
+    #[serde(default)]
+    pub buffered: u32,
 }
 
 fn record_views(log: &PartitionLog, shown: usize) -> Vec<RecordView> {
@@ -348,6 +359,7 @@ impl Sim {
                                 .then(|| g.registry.iter().find(|r| r.member_id == m.member_id).map(|r| r.cg.state))
                                 .flatten(),
                             target: g.target.get(&m.member_id).cloned().unwrap_or_default(),
+                            buffered: m.processing.len() as u32,
                         })
                         .collect(),
                     committed: g.committed.iter().map(|(tp, o)| (tp.clone(), *o)).collect(),
@@ -357,6 +369,8 @@ impl Sim {
                     partition_downtime_ms: g.partition_downtime_ms,
                     duplicate_details: g.duplicate_details().cloned().collect(),
                     lost_details: g.lost_details(LOST_SHOWN),
+                    delivery: g.config.delivery,
+                    push_buffer_max_records: g.config.push_buffer_max_records,
                 })
                 .collect(),
             flights: self.in_flight(),

@@ -12,3 +12,4 @@ mod swarm;
 mod groups;
 mod consumer_protocol;
 mod producer;
+mod push;

@@ -111,6 +111,7 @@ fn to_command(op: &Op) -> Option<Command> {
                     auto_offset_reset: if earliest { OffsetReset::Earliest } else { OffsetReset::Latest },
                     group_protocol: if assignor >= 4 { GroupProtocol::Consumer } else { GroupProtocol::Classic },
                     remote_assignor: if assignor == 5 { ServerAssignor::Range } else { ServerAssignor::Uniform },
+                    ..GroupConfig::default()
                 },
                 members: vec![MemberSpec::new("c0")],
             },

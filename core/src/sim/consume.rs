@@ -43,7 +43,10 @@ impl Sim {
         if commit_due {
             self.commit_positions(group_id, client_id);
         }
-        if fetch {
+        if fetch && self.push_delivery(group_id) {
+            // Push (not Kafka — a teaching device): no fetch; the broker sends what it has.
+            self.push_all(group_id, client_id);
+        } else if fetch {
             self.schedule(
                 now.plus_ms(latency),
                 Pending::FetchArrive { group: group_id.to_string(), client_id: client_id.to_string(), token },
@@ -164,6 +167,7 @@ impl Sim {
 
     /// New data completes every parked fetch that covers the partition.
     pub(super) fn wake_parked(&mut self, tp: &TopicPartition) {
+        self.push_new_records(tp);
         let (woken, kept): (Vec<ParkedFetch>, Vec<ParkedFetch>) =
             std::mem::take(&mut self.parked).into_iter().partition(|f| f.tps.contains(tp));
         self.parked = kept;

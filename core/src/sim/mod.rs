@@ -25,6 +25,7 @@ mod consume;
 mod consumer_group;
 mod groups;
 mod produce;
+mod push;
 mod replication;
 mod retention;
 
@@ -160,6 +161,8 @@ pub(crate) enum Pending {
     FetchTimeout { group: String, client_id: String, token: u64, fetch: u64 },
     /// The Fetch response reaches the member.
     FetchResponse { group: String, client_id: String, token: u64, records: Vec<Fetched> },
+    /// Push (not Kafka — a teaching device): records the broker pushed reach the member.
+    PushArrive { group: String, client_id: String, token: u64, records: Vec<Fetched> },
 }
 
 /// A record a consumer fetch returns, with the leader's HW at the time of the read.
@@ -290,6 +293,8 @@ pub struct Sim {
     /// Guarantee monitors fed with every event as it is recorded.
     monitors: Monitors,
     command_log: Vec<LoggedCommand>,
+    /// Push delivery (not Kafka — a teaching device): the broker's next offset per member.
+    push_cursors: push::PushCursors,
 }
 
 impl Sim {
@@ -326,6 +331,7 @@ impl Sim {
             trace: Trace::new(Trace::DEFAULT_CAPACITY),
             monitors: Monitors::new(),
             command_log: Vec::new(),
+            push_cursors: BTreeMap::new(),
         };
         sim.schedule(SimTime(check_every), Pending::IsrCheck);
         // `__consumer_offsets`: 50 partitions, replication factor 3 (or fewer brokers).
@@ -450,11 +456,15 @@ impl Sim {
                     follower: *follower,
                     values: records.iter().map(|r| r.record.value.clone()).collect(),
                 },
-                Pending::FetchResponse { group, client_id, records, .. } if !records.is_empty() => FlightKind::FetchData {
+                Pending::FetchResponse { group, client_id, records, .. } | Pending::PushArrive { group, client_id, records, .. }
+                    if !records.is_empty() =>
+                {
+                    FlightKind::FetchData {
                     group: group.clone(),
                     client_id: client_id.clone(),
                     records: records.iter().map(|(tp, r, _)| (tp.clone(), r.record.value.clone())).collect(),
-                },
+                    }
+                }
                 _ => continue,
             };
             flights.push(Flight { kind, sent_at, arrives_at: *at });
@@ -866,6 +876,7 @@ impl Sim {
             }
         }
         check_strategy(spec.config.assignor)?;
+        push::check_push_config(&spec.id, &spec.config)?;
         if spec.members.len() > MAX_MEMBERS_PER_GROUP {
             return Err(CommandError::Invalid(format!(
                 "group \"{}\" has {} members; the sandbox allows at most {MAX_MEMBERS_PER_GROUP}",
@@ -1155,6 +1166,7 @@ impl Sim {
             Pending::FetchResponse { group, client_id, token, records } => {
                 self.fetch_response(&group, &client_id, token, records)
             }
+            Pending::PushArrive { group, client_id, token, records } => self.push_arrive(&group, &client_id, token, records),
         }
     }
 }

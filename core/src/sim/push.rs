@@ -1,0 +1,173 @@
+//! Push delivery — **not Kafka, a teaching device** (group setting `delivery: push`).
+//!
+//! Kafka's consumers pull (`docs/design.html`, "Push vs. pull"): a consumer fetches when
+//! it is ready, at most `max.poll.records` a poll, so a slow consumer falls behind *in the
+//! log* (lag) and never holds more than one poll's worth. Under push the broker sends
+//! every newly committed record to the partition's owner as soon as the high watermark
+//! passes it, whether or not the member asked: no fetch, no `max.poll.records`
+//! back-pressure. The member queues what it cannot process yet; while production outpaces
+//! processing that buffer grows without bound, until it passes the group's
+//! `push_buffer_max_records` and the member runs out of memory and crashes
+//! (`PushOverwhelmed`, then `MemberCrashed`): its buffer is gone, its partitions go to
+//! another member after `session.timeout.ms`, which is pushed everything from the
+//! committed offset at once — and is overwhelmed in turn.
+//!
+//! What stays Kafka's: the group protocol (assignment, heartbeats, commits), offsets,
+//! the HW as the limit of what is sent. Auto-commit still runs inside the member's
+//! `poll()`, which under push only happens when its buffer is empty (so a commit never
+//! covers a record still buffered). A push counts as the application's `poll()` for
+//! `max.poll.interval.ms`. The broker's push cursor (the next offset it sends) is kept
+//! per member and partition; it starts at the member's position and follows it back
+//! after a rebalance or a crash.
+
+use super::*;
+use crate::config::DeliveryMode;
+use crate::group::Phase;
+
+/// Most records one push carries (a bound on the work of one event; the next HW advance
+/// or the member's next `poll()` sends the rest).
+pub(crate) const PUSH_MAX_RECORDS: u32 = 10_000;
+
+/// Where the broker is in pushing each member's partitions: (group, client id, partition)
+/// → (the member's token when it was set, the next offset to push).
+pub(crate) type PushCursors = BTreeMap<(String, String, TopicPartition), (u64, u64)>;
+
+/// Largest `push_buffer_max_records` accepted.
+pub const MAX_PUSH_BUFFER_RECORDS: u32 = 1_000_000;
+
+/// `push_buffer_max_records` is 1 to [`MAX_PUSH_BUFFER_RECORDS`].
+pub(crate) fn check_push_config(group: &str, c: &crate::config::GroupConfig) -> Result<(), CommandError> {
+    if !(1..=MAX_PUSH_BUFFER_RECORDS).contains(&c.push_buffer_max_records) {
+        return Err(CommandError::Invalid(format!(
+            "push_buffer_max_records of group \"{group}\" is {}; allowed: 1 to {MAX_PUSH_BUFFER_RECORDS}",
+            c.push_buffer_max_records
+        )));
+    }
+    Ok(())
+}
+
+impl Sim {
+    /// Whether the group gets its records pushed.
+    pub(super) fn push_delivery(&self, group_id: &str) -> bool {
+        self.groups.get(group_id).is_some_and(|g| g.config.delivery == DeliveryMode::Push)
+    }
+
+    /// The HW of `tp` moved: push what is newly committed to its owner in every push group.
+    pub(super) fn push_new_records(&mut self, tp: &TopicPartition) {
+        let mut targets = Vec::new();
+        for g in self.groups.values() {
+            if g.config.delivery != DeliveryMode::Push || !g.topics.contains(&tp.topic) {
+                continue;
+            }
+            for m in &g.members {
+                if m.phase != Phase::Crashed && m.assigned.contains(tp) && m.positions.contains_key(tp) {
+                    targets.push((g.id.clone(), m.client_id.clone()));
+                }
+            }
+        }
+        for (group, client_id) in targets {
+            self.push_partition(&group, &client_id, tp);
+        }
+    }
+
+    /// The member's `poll()` under push: no fetch; the broker pushes whatever committed
+    /// records it has not pushed yet for every partition the member has a position in.
+    pub(super) fn push_all(&mut self, group_id: &str, client_id: &str) {
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let tps: Vec<TopicPartition> = m.assigned.iter().filter(|tp| m.positions.contains_key(*tp)).cloned().collect();
+        for tp in tps {
+            self.push_partition(group_id, client_id, &tp);
+        }
+    }
+
+    /// Sends the member every committed record of `tp` from the push cursor on.
+    fn push_partition(&mut self, group_id: &str, client_id: &str, tp: &TopicPartition) {
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let Some(&position) = m.positions.get(tp) else { return };
+        let token = m.token;
+        let key = (group_id.to_string(), client_id.to_string(), tp.clone());
+        // A cursor from an older token, or behind the position (a seek forward), restarts
+        // at the position.
+        let from = match self.push_cursors.get(&key) {
+            Some(&(t, next)) if t == token && next >= position => next,
+            _ => position,
+        };
+        let Some(part) = self.partition(tp) else { return };
+        let Some(leader) = part.leader else { return };
+        if !self.reachable(leader) {
+            return;
+        }
+        let Some(log) = part.logs.get(&leader) else { return };
+        let hw = log.high_watermark();
+        let records: Vec<Fetched> =
+            log.read_committed(from, PUSH_MAX_RECORDS).iter().map(|r| (tp.clone(), r.clone(), hw)).collect();
+        let Some(last) = records.last().map(|(_, r, _)| r.offset) else { return };
+        self.push_cursors.insert(key, (token, last + 1));
+        let at = self.now.plus_ms(self.latency());
+        self.schedule(at, Pending::PushArrive { group: group_id.to_string(), client_id: client_id.to_string(), token, records });
+    }
+
+    /// Pushed records reach the member: all go into its buffer. Processing runs one record
+    /// at a time (`processing_ms`); past `push_buffer_max_records` the member is overwhelmed.
+    pub(super) fn push_arrive(&mut self, group_id: &str, client_id: &str, token: u64, records: Vec<Fetched>) {
+        let now = self.now;
+        let Some(group) = self.groups.get_mut(group_id) else { return };
+        let limit = group.config.push_buffer_max_records;
+        let Some(member) = group.member_mut(client_id) else { return };
+        if member.token != token || member.phase == Phase::Crashed {
+            return;
+        }
+        let idle = member.processing.is_empty();
+        let mut delivered = Vec::new();
+        let mut tp_pushed = None;
+        for (tp, stored, high_watermark) in records {
+            let Some(position) = member.positions.get_mut(&tp) else { continue };
+            if stored.offset != *position {
+                continue;
+            }
+            *position = stored.offset + 1;
+            let delivery = Delivery {
+                record: stored.record.id,
+                tp: tp.clone(),
+                offset: stored.offset,
+                key: stored.record.key.clone(),
+                value: stored.record.value.clone(),
+                at: now,
+            };
+            member.processing.push(delivery.clone());
+            member.remember(delivery);
+            tp_pushed = Some(tp.clone());
+            delivered.push(EventKind::RecordDelivered {
+                group: group_id.to_string(),
+                client_id: client_id.to_string(),
+                record: stored.record.id,
+                tp,
+                offset: stored.offset,
+                value: stored.record.value.clone(),
+                high_watermark,
+            });
+        }
+        let Some(tp) = tp_pushed else { return };
+        // The push is what the application's poll() would have returned.
+        member.last_poll = now;
+        member.activity = Activity::Processing;
+        let buffered = member.processing.len() as u32;
+        let processing_ms = member.config.processing_ms;
+        let count = delivered.len() as u32;
+        for e in delivered {
+            self.record(e);
+        }
+        self.record(EventKind::RecordsPushed { group: group_id.into(), client_id: client_id.into(), tp, count, buffered });
+        if buffered > limit {
+            self.record(EventKind::PushOverwhelmed { group: group_id.into(), client_id: client_id.into(), buffered, limit });
+            self.crash_member(group_id, client_id);
+            return;
+        }
+        if idle {
+            self.schedule(
+                now.plus_ms(processing_ms),
+                Pending::ProcessingDone { group: group_id.to_string(), client_id: client_id.to_string(), token },
+            );
+        }
+    }
+}
