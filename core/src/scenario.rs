@@ -239,7 +239,7 @@ impl Scenario {
                 Some(v) => {
                     return Err(ScenarioError::at(
                         "version",
-                        format!("is {v}; write the number {FORMAT_VERSION}: \"version\": {FORMAT_VERSION}"),
+                        format!("is {}; write the number {FORMAT_VERSION}: \"version\": {FORMAT_VERSION}", write_json(v, false)),
                     ))
                 }
                 None => return Err(ScenarioError::at("version", format!("missing; write \"version\": {FORMAT_VERSION}"))),
