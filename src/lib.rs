@@ -2,5 +2,6 @@
 //! code the binary runs without spawning a process. `src/main.rs` only dispatches.
 
 pub mod cli_assign;
+pub mod cli_lesson;
 pub mod cli_partition;
 pub mod run;

@@ -7,7 +7,7 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use kafka_sandbox::{cli_assign, cli_partition, run};
+use kafka_sandbox::{cli_assign, cli_lesson, cli_partition, run};
 
 const USAGE: &str = "\
 kafka-sandbox: a deterministic simulation of Apache Kafka
@@ -30,6 +30,10 @@ USAGE:
 
     kafka-sandbox run ...
         Runs a scenario through the simulation.
+
+    kafka-sandbox lesson check [FILE...] | show LESSON [--lang en|zh] | list
+        Checks lessons against the simulation, or prints one with the simulation's
+        answers (see docs/lesson-format.md).
 
     kafka-sandbox --help
         Prints this text.
@@ -83,6 +87,7 @@ fn dispatch(args: &[String]) -> i32 {
             &mut io::stderr().lock(),
         ),
         "run" => run::run_command(rest),
+        "lesson" => cli_lesson::lesson_command(rest, &mut io::stdout().lock(), &mut io::stderr().lock()),
         other => {
             eprintln!("kafka-sandbox: unknown command {other:?}; try `kafka-sandbox --help`");
             2

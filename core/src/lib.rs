@@ -17,6 +17,7 @@ pub mod config;
 pub mod event;
 pub mod group;
 pub mod history;
+pub mod lesson;
 pub mod log;
 pub mod monitor;
 pub mod producer;

@@ -13,3 +13,4 @@ mod groups;
 mod consumer_protocol;
 mod producer;
 mod push;
+mod lessons;

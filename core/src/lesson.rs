@@ -1,0 +1,1274 @@
+//! Lessons: a scenario plus narrated steps, claims the simulation must confirm, and
+//! predict-then-reveal questions whose correct answer the simulation computes.
+//!
+//! A lesson is data (a versioned JSON file, `core/lessons/*.json`, documented in
+//! docs/lesson-format.md): every text exists in English and Chinese in the same place, so
+//! both languages have the same steps by construction. [`check`] runs a lesson and
+//! reports every claim the simulation contradicts and every question that has not exactly
+//! one correct choice; the test suite runs it on every built-in lesson, so narration that
+//! disagrees with the simulation fails the build.
+
+use crate::cluster::BrokerId;
+use crate::command::Command;
+use crate::group::{Activity, GroupState, Phase};
+use crate::scenario::{self, Scenario};
+use crate::sim::Sim;
+use crate::time::SimTime;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::fmt;
+
+/// The lesson format version this build reads.
+pub const LESSON_FORMAT_VERSION: u32 = 1;
+/// Largest lesson text accepted, in bytes (an inline scenario included).
+pub const MAX_LESSON_BYTES: usize = 1 << 20;
+/// Most steps in a lesson.
+pub const MAX_STEPS: usize = 60;
+/// Most claims in one step.
+pub const MAX_CLAIMS: usize = 24;
+/// Most things one step highlights.
+pub const MAX_FOCUS: usize = 16;
+/// Most commands one step applies.
+pub const MAX_APPLY: usize = 64;
+/// Most choices of a question (and at least two).
+pub const MAX_CHOICES: usize = 8;
+/// Longest text in one language, in characters.
+pub const MAX_TEXT_CHARS: usize = 4000;
+/// Most items in an expected or choice value (a list, or a list of lists in all).
+pub const MAX_VALUE_ITEMS: usize = 512;
+/// Most simulation events one step (or one reveal) may apply: a lesson that would run
+/// longer is refused, so a lesson file can never make the page or CI spin.
+pub const MAX_EVENTS_PER_RUN: u64 = 2_000_000;
+/// How far ahead `until_event` looks when the lesson does not say.
+pub const DEFAULT_WITHIN_MS: u64 = 60_000;
+
+/// A text in both languages of the sandbox.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Text {
+    pub en: String,
+    pub zh: String,
+}
+
+/// The language to read a [`Text`] in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Lang {
+    En,
+    Zh,
+}
+
+impl Text {
+    pub fn get(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::En => &self.en,
+            Lang::Zh => &self.zh,
+        }
+    }
+}
+
+/// A lesson: a scenario, steps through it, and free play at the end.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lesson {
+    /// Must be [`LESSON_FORMAT_VERSION`].
+    pub version: u32,
+    /// Stable identifier (progress is remembered under it): lowercase letters, digits, `-`.
+    pub id: String,
+    pub title: Text,
+    pub summary: Text,
+    pub scenario: ScenarioRef,
+    pub steps: Vec<Step>,
+    /// Shown after the last step, when the learner may do anything with the run.
+    pub free_play: Text,
+}
+
+/// The scenario a lesson runs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum ScenarioRef {
+    /// One of [`scenario::BUILT_IN`], by name (`"two-groups"`).
+    BuiltIn(String),
+    /// A whole scenario in the lesson file (the scenario format, version 1).
+    Inline(Box<Scenario>),
+}
+
+/// One narrated step: run the simulation to a point, say what happened, highlight what to
+/// look at; claims pin the narration to the simulation; an optional question.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    #[serde(default, skip_serializing_if = "Run::is_none")]
+    pub run: Run,
+    pub say: Text,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub look_at: Vec<Focus>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub claims: Vec<Claim>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question: Option<Question>,
+}
+
+/// How a step moves the simulation: first apply `apply` (in order, now), then run to
+/// `until_ms`, for `for_ms`, or until an event (at most one of the three; none: no time
+/// passes).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Run {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub apply: Vec<Command>,
+    /// Run until this simulated time (ms from the start).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until_ms: Option<u64>,
+    /// Run this many simulated ms from now.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub for_ms: Option<u64>,
+    /// Run until an event of a kind (mentioning some names) is recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until_event: Option<EventWait>,
+}
+
+impl Run {
+    pub fn is_none(&self) -> bool {
+        self == &Run::default()
+    }
+}
+
+/// Wait for an event: the run stops right after the step that recorded it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventWait {
+    /// The event's `type` as in the trace (`group_stable`, `record_delivered`, …).
+    pub kind: String,
+    /// Names the event must mention, each as a whole text field (a group id, client id,
+    /// record value, topic); all of them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mentions: Vec<String>,
+    /// Give up (an error) if it has not happened this many ms from now.
+    #[serde(default = "default_within_ms")]
+    pub within_ms: u64,
+}
+
+fn default_within_ms() -> u64 {
+    DEFAULT_WITHIN_MS
+}
+
+/// Something the page should highlight, by name (never by CSS).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Focus {
+    Partition { topic: String, partition: u32 },
+    Member { group: String, client_id: String },
+    Group(String),
+    Broker(BrokerId),
+    Producer(String),
+    /// Every record with this value, wherever it shows.
+    Record(String),
+}
+
+/// A statement the narration makes, as a query and the answer the simulation must give.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Claim {
+    pub query: Query,
+    /// A string, whole number, boolean, `null`, or a list of those (or of lists).
+    pub expect: Value,
+}
+
+/// A predict-then-reveal question. Which choice is correct is never written in the file:
+/// the runner applies `reveal`, asks `query`, and the choice whose `value` equals the
+/// answer is the correct one (exactly one must).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Question {
+    pub ask: Text,
+    pub choices: Vec<Choice>,
+    pub query: Query,
+    #[serde(default, skip_serializing_if = "Run::is_none")]
+    pub reveal: Run,
+    /// Said after the answer is revealed.
+    pub explain: Text,
+}
+
+/// One choice: what it means as a query answer, and how to say it (the value itself when
+/// `say` is absent, for names and numbers that read the same in both languages).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Choice {
+    pub value: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub say: Option<Text>,
+}
+
+impl Choice {
+    /// The choice's label in a language.
+    pub fn label(&self, lang: Lang) -> String {
+        match &self.say {
+            Some(t) => t.get(lang).to_string(),
+            None => show(&self.value),
+        }
+    }
+}
+
+/// A question the runner answers from the simulation. Unknown names (a group, member,
+/// topic, partition, producer or broker that does not exist at that moment) are errors,
+/// so a misspelt claim fails loudly rather than answering `null`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "ask", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Query {
+    /// The simulated time now, in ms.
+    NowMs,
+    /// The partition the leader appended the record with this value to (`null`: none;
+    /// a list if it was appended to several).
+    PartitionOf { topic: String, value: String },
+    /// The values in a partition's log, in offset order (the leader's log, or a replica's).
+    Records {
+        topic: String,
+        partition: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        broker: Option<BrokerId>,
+    },
+    /// Whether a value is in a partition's log (the leader's, or a replica's).
+    InLog {
+        topic: String,
+        partition: u32,
+        value: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        broker: Option<BrokerId>,
+    },
+    /// The client ids of the members of a group that received the value, in member order.
+    ReceivedBy { group: String, value: String },
+    /// The values a member received, in order of receipt.
+    Received { group: String, client_id: String },
+    /// The client id owning a partition in a group (`null`: nobody).
+    Owner { group: String, topic: String, partition: u32 },
+    /// The partition numbers a member owns (of `topic` only, when given), sorted.
+    Assigned {
+        group: String,
+        client_id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        topic: Option<String>,
+    },
+    /// The client ids of a group's running members, in the order they were started.
+    Members { group: String },
+    /// `Empty`, `PreparingRebalance`, `CompletingRebalance`, `Stable` or `Reconciling`.
+    GroupState { group: String },
+    /// The generation (classic) or group epoch (KIP-848).
+    Generation { group: String },
+    /// How many rebalances the group completed.
+    Rebalances { group: String },
+    /// The group leader's client id (`null`: none).
+    GroupLeader { group: String },
+    /// `awaiting_assignment`, `idle`, `fetching` or `processing`.
+    Activity { group: String, client_id: String },
+    /// `joining`, `syncing`, `stable`, `left_poll_timeout` or `crashed`.
+    Phase { group: String, client_id: String },
+    /// The member's next offset to fetch on a partition (`null`: not assigned).
+    Position { group: String, client_id: String, topic: String, partition: u32 },
+    /// The group's committed offset on a partition (`null`: none).
+    Committed { group: String, topic: String, partition: u32 },
+    /// How many records the group processed more than once.
+    ProcessedTwice { group: String },
+    /// The values of the records processed twice (the newest 200), oldest first.
+    DuplicateValues { group: String },
+    /// How many records the group committed past without processing them.
+    LostByGroup { group: String },
+    HighWatermark {
+        topic: String,
+        partition: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        broker: Option<BrokerId>,
+    },
+    LogEndOffset {
+        topic: String,
+        partition: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        broker: Option<BrokerId>,
+    },
+    LogStartOffset {
+        topic: String,
+        partition: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        broker: Option<BrokerId>,
+    },
+    /// The leader's broker id (`null`: offline).
+    Leader { topic: String, partition: u32 },
+    LeaderEpoch { topic: String, partition: u32 },
+    /// The in-sync replicas, in the partition's order.
+    Isr { topic: String, partition: u32 },
+    /// The values a leader change left behind on a partition (lost), oldest first.
+    LostInElection { topic: String, partition: u32 },
+    /// The offset in the producer's `RecordMetadata` for the value (-1 under acks=0;
+    /// `null`: not acknowledged, or given up).
+    AckedOffset { producer: String, value: String },
+    /// The error a send's callback got for the value (`null`: none).
+    SendError { producer: String, value: String },
+    /// Whether a broker is running.
+    BrokerAlive { broker: BrokerId },
+    /// How many events of a kind (mentioning every name given) the run recorded so far
+    /// (among the newest 50,000).
+    EventCount {
+        kind: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        mentions: Vec<String>,
+    },
+}
+
+/// What is wrong with a lesson, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LessonError {
+    /// A JSON path (`steps[2].claims[0]`), with the step number people count (step 3).
+    pub path: String,
+    pub message: String,
+}
+
+impl LessonError {
+    fn at(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Self { path: path.into(), message: message.into() }
+    }
+}
+
+impl fmt::Display for LessonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+impl std::error::Error for LessonError {}
+
+/// `steps[i] (step i+1)`: the place of a step, as a path and as people count.
+fn step_path(i: usize) -> String {
+    format!("steps[{i}] (step {})", i + 1)
+}
+
+// ----- reading and checking the file ---------------------------------------------
+
+impl Lesson {
+    /// Parses a lesson and checks everything that can be checked without running it.
+    pub fn from_json(text: &str) -> Result<Lesson, LessonError> {
+        if text.len() > MAX_LESSON_BYTES {
+            return Err(LessonError::at(
+                "",
+                format!("the lesson is {} bytes; the most accepted is {MAX_LESSON_BYTES}", text.len()),
+            ));
+        }
+        // The version first, so a newer file gets a clear message rather than a complaint
+        // about a field this build does not know.
+        match scenario::read_json::<Value>(text) {
+            Ok(Value::Object(map)) => match map.get("version") {
+                Some(Value::Number(n)) if n.as_u64() == Some(u64::from(LESSON_FORMAT_VERSION)) => {}
+                Some(Value::Number(n)) => {
+                    return Err(LessonError::at(
+                        "version",
+                        format!("version {n} is not supported; this build reads lesson version {LESSON_FORMAT_VERSION}"),
+                    ))
+                }
+                Some(v) => {
+                    return Err(LessonError::at(
+                        "version",
+                        format!("is {v}; write the number {LESSON_FORMAT_VERSION}: \"version\": {LESSON_FORMAT_VERSION}"),
+                    ))
+                }
+                None => {
+                    return Err(LessonError::at("version", format!("missing; write \"version\": {LESSON_FORMAT_VERSION}")))
+                }
+            },
+            Ok(_) => return Err(LessonError::at("", "a lesson is a JSON object: { \"version\": 1, \"id\": ..., \"steps\": [...], ... }")),
+            // Not JSON: the full parse below says where.
+            Err(_) => {}
+        }
+        let lesson: Lesson = scenario::parse_json(text).map_err(|e| LessonError::at(e.path, e.message))?;
+        lesson.validate()?;
+        Ok(lesson)
+    }
+
+    /// Checks the file without running it: version, id, both languages of every text,
+    /// sizes, values, and the scenario.
+    pub fn validate(&self) -> Result<(), LessonError> {
+        if self.version != LESSON_FORMAT_VERSION {
+            return Err(LessonError::at(
+                "version",
+                format!("version {} is not supported; this build reads lesson version {LESSON_FORMAT_VERSION}", self.version),
+            ));
+        }
+        check_id(&self.id).map_err(|m| LessonError::at("id", m))?;
+        check_text("title", &self.title)?;
+        check_text("summary", &self.summary)?;
+        check_text("free_play", &self.free_play)?;
+        self.scenario()?;
+        if self.steps.is_empty() || self.steps.len() > MAX_STEPS {
+            return Err(LessonError::at("steps", format!("has {} steps; allowed: 1 to {MAX_STEPS}", self.steps.len())));
+        }
+        for (i, s) in self.steps.iter().enumerate() {
+            let at = step_path(i);
+            check_run(&format!("{at}.run"), &s.run)?;
+            check_text(&format!("{at}.say"), &s.say)?;
+            if s.look_at.len() > MAX_FOCUS {
+                return Err(LessonError::at(format!("{at}.look_at"), format!("has {} entries; allowed: at most {MAX_FOCUS}", s.look_at.len())));
+            }
+            if s.claims.len() > MAX_CLAIMS {
+                return Err(LessonError::at(format!("{at}.claims"), format!("has {} claims; allowed: at most {MAX_CLAIMS}", s.claims.len())));
+            }
+            for (c, claim) in s.claims.iter().enumerate() {
+                check_value(&claim.expect).map_err(|m| LessonError::at(format!("{at}.claims[{c}].expect"), m))?;
+            }
+            if let Some(q) = &s.question {
+                let qat = format!("{at}.question");
+                check_text(&format!("{qat}.ask"), &q.ask)?;
+                check_text(&format!("{qat}.explain"), &q.explain)?;
+                check_run(&format!("{qat}.reveal"), &q.reveal)?;
+                if q.choices.len() < 2 || q.choices.len() > MAX_CHOICES {
+                    return Err(LessonError::at(
+                        format!("{qat}.choices"),
+                        format!("has {} choices; allowed: 2 to {MAX_CHOICES}", q.choices.len()),
+                    ));
+                }
+                for (c, choice) in q.choices.iter().enumerate() {
+                    let cat = format!("{qat}.choices[{c}]");
+                    check_value(&choice.value).map_err(|m| LessonError::at(format!("{cat}.value"), m))?;
+                    if let Some(t) = &choice.say {
+                        check_text(&format!("{cat}.say"), t)?;
+                    }
+                    if q.choices[..c].iter().any(|o| o.value == choice.value) {
+                        return Err(LessonError::at(format!("{cat}.value"), format!("{} is also an earlier choice", show(&choice.value))));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Every text of the lesson with its place (`steps[2].question.ask`), in file order:
+    /// what a translation check or a page's language switch walks.
+    pub fn texts(&self) -> Vec<(String, &Text)> {
+        let mut out = vec![("title".to_string(), &self.title), ("summary".to_string(), &self.summary)];
+        for (i, s) in self.steps.iter().enumerate() {
+            out.push((format!("steps[{i}].say"), &s.say));
+            if let Some(q) = &s.question {
+                out.push((format!("steps[{i}].question.ask"), &q.ask));
+                for (c, choice) in q.choices.iter().enumerate() {
+                    if let Some(t) = &choice.say {
+                        out.push((format!("steps[{i}].question.choices[{c}].say"), t));
+                    }
+                }
+                out.push((format!("steps[{i}].question.explain"), &q.explain));
+            }
+        }
+        out.push(("free_play".to_string(), &self.free_play));
+        out
+    }
+
+    /// The lesson's scenario, parsed and checked.
+    pub fn scenario(&self) -> Result<Scenario, LessonError> {
+        match &self.scenario {
+            ScenarioRef::BuiltIn(name) => match scenario::built_in(name) {
+                Some(Ok(s)) => Ok(s),
+                Some(Err(e)) => Err(LessonError::at("scenario.built_in", e.to_string())),
+                None => {
+                    let names: Vec<&str> = scenario::BUILT_IN.iter().map(|(n, _)| *n).collect();
+                    Err(LessonError::at(
+                        "scenario.built_in",
+                        format!("there is no built-in scenario \"{name}\"; there are: {}", names.join(", ")),
+                    ))
+                }
+            },
+            ScenarioRef::Inline(s) => {
+                s.check().map_err(|e| LessonError::at(format!("scenario.inline.{}", e.path), e.message))?;
+                Ok((**s).clone())
+            }
+        }
+    }
+}
+
+fn check_id(id: &str) -> Result<(), String> {
+    if id.is_empty() || id.len() > 64 {
+        return Err(format!("\"{id}\" must be 1 to 64 characters"));
+    }
+    if !id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
+        return Err(format!("\"{id}\" may hold only lowercase letters, digits and '-'"));
+    }
+    Ok(())
+}
+
+/// Whether a text holds Chinese: a CJK ideograph or CJK punctuation.
+pub fn has_cjk(s: &str) -> bool {
+    s.chars().any(is_cjk)
+}
+
+fn is_cjk(c: char) -> bool {
+    matches!(c, '\u{3000}'..='\u{303f}' | '\u{3400}'..='\u{4dbf}' | '\u{4e00}'..='\u{9fff}' | '\u{f900}'..='\u{faff}' | '\u{ff00}'..='\u{ffef}')
+}
+
+/// Both languages present and within limits; the Chinese one written in Chinese (unless
+/// it is the same as the English, such as a setting's name).
+fn check_text(path: &str, t: &Text) -> Result<(), LessonError> {
+    for (lang, s) in [("en", &t.en), ("zh", &t.zh)] {
+        if s.trim().is_empty() {
+            return Err(LessonError::at(format!("{path}.{lang}"), "is empty; every text needs both languages"));
+        }
+        let n = s.chars().count();
+        if n > MAX_TEXT_CHARS {
+            return Err(LessonError::at(format!("{path}.{lang}"), format!("is {n} characters; allowed: at most {MAX_TEXT_CHARS}")));
+        }
+        if s.chars().any(|c| c.is_control() && c != '\n') {
+            return Err(LessonError::at(format!("{path}.{lang}"), "contains a control character"));
+        }
+    }
+    if t.zh != t.en && !t.zh.chars().any(is_cjk) {
+        return Err(LessonError::at(format!("{path}.zh"), format!("{:?} has no Chinese characters (is it still English?)", t.zh)));
+    }
+    if t.en.chars().any(|c| matches!(c, '\u{4e00}'..='\u{9fff}')) {
+        return Err(LessonError::at(format!("{path}.en"), format!("{:?} contains Chinese characters", t.en)));
+    }
+    Ok(())
+}
+
+fn check_run(path: &str, run: &Run) -> Result<(), LessonError> {
+    let ways = usize::from(run.until_ms.is_some()) + usize::from(run.for_ms.is_some()) + usize::from(run.until_event.is_some());
+    if ways > 1 {
+        return Err(LessonError::at(path, "give at most one of until_ms, for_ms and until_event"));
+    }
+    if run.apply.len() > MAX_APPLY {
+        return Err(LessonError::at(format!("{path}.apply"), format!("has {} commands; allowed: at most {MAX_APPLY}", run.apply.len())));
+    }
+    for (name, v) in [("until_ms", run.until_ms), ("for_ms", run.for_ms), ("until_event.within_ms", run.until_event.as_ref().map(|w| w.within_ms))] {
+        if let Some(v) = v {
+            if v > scenario::MAX_TIME_MS {
+                return Err(LessonError::at(
+                    format!("{path}.{name}"),
+                    format!("is {v}; allowed: 0 to {} (one week)", scenario::MAX_TIME_MS),
+                ));
+            }
+        }
+    }
+    if let Some(w) = &run.until_event {
+        if w.kind.is_empty() || !w.kind.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
+            return Err(LessonError::at(
+                format!("{path}.until_event.kind"),
+                format!("\"{}\" is not an event type; write it as in the trace, e.g. \"group_stable\"", w.kind),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// An answer or choice value: `null`, a boolean, a whole number, a string, or a list of
+/// those or of lists, within [`MAX_VALUE_ITEMS`].
+fn check_value(v: &Value) -> Result<(), String> {
+    fn walk(v: &Value, depth: usize, items: &mut usize) -> Result<(), String> {
+        *items += 1;
+        if *items > MAX_VALUE_ITEMS {
+            return Err(format!("has more than {MAX_VALUE_ITEMS} items"));
+        }
+        match v {
+            Value::Null | Value::Bool(_) | Value::String(_) => Ok(()),
+            Value::Number(n) if n.is_i64() || n.is_u64() => Ok(()),
+            Value::Number(n) => Err(format!("{n} is not a whole number; answers are whole numbers")),
+            Value::Array(a) if depth < 2 => a.iter().try_for_each(|x| walk(x, depth + 1, items)),
+            Value::Array(_) => Err("lists nest at most two deep".into()),
+            Value::Object(_) => Err("an object is not an answer; write a string, number, boolean, null or list".into()),
+        }
+    }
+    walk(v, 0, &mut 0)
+}
+
+/// A value as people read it: strings bare, lists in brackets.
+pub fn show(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Array(a) => format!("[{}]", a.iter().map(show).collect::<Vec<_>>().join(", ")),
+        other => other.to_string(),
+    }
+}
+
+/// A value as a lesson writes it (JSON), for messages that compare two values.
+fn json(v: &Value) -> String {
+    scenario::write_json(v, false)
+}
+
+// ----- running ---------------------------------------------------------------------
+
+/// A claim, with what the simulation answered.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ClaimResult {
+    pub query: Query,
+    pub expected: Value,
+    pub actual: Value,
+}
+
+impl ClaimResult {
+    pub fn holds(&self) -> bool {
+        self.expected == self.actual
+    }
+}
+
+/// What one step did: where the run is now, the claims with their actual values, what
+/// to highlight.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StepReport {
+    /// The step's index (from 0).
+    pub index: usize,
+    pub now_ms: u64,
+    pub claims: Vec<ClaimResult>,
+    pub look_at: Vec<Focus>,
+    /// Whether the step asks a question (answered by [`LessonRun::reveal`]).
+    pub has_question: bool,
+}
+
+/// A question's answer after its reveal run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Reveal {
+    pub step: usize,
+    pub now_ms: u64,
+    /// What the query answered.
+    pub answer: Value,
+    /// The indexes of the choices equal to the answer (exactly one in a correct lesson).
+    pub matching: Vec<usize>,
+}
+
+impl Reveal {
+    /// The correct choice, when exactly one matches.
+    pub fn correct(&self) -> Option<usize> {
+        match self.matching.as_slice() {
+            [one] => Some(*one),
+            _ => None,
+        }
+    }
+}
+
+/// A lesson being run: the simulation and the next step. Running the same lesson gives
+/// the same reports every time (the simulation is deterministic and nothing else varies).
+#[derive(Clone, Debug)]
+pub struct LessonRun {
+    lesson: Lesson,
+    sim: Sim,
+    next: usize,
+    /// The step whose question has not been revealed yet.
+    unrevealed: Option<usize>,
+}
+
+impl LessonRun {
+    /// Builds the lesson's scenario at time zero (the lesson is checked first).
+    pub fn new(lesson: &Lesson) -> Result<Self, LessonError> {
+        lesson.validate()?;
+        let scenario = lesson.scenario()?;
+        let sim = scenario.build().map_err(|e| LessonError::at(format!("scenario ({})", e.path), e.message))?;
+        Ok(Self { lesson: lesson.clone(), sim, next: 0, unrevealed: None })
+    }
+
+    pub fn lesson(&self) -> &Lesson {
+        &self.lesson
+    }
+
+    /// The simulation as the lesson has left it (free play continues from here).
+    pub fn sim(&self) -> &Sim {
+        &self.sim
+    }
+
+    pub fn into_sim(self) -> Sim {
+        self.sim
+    }
+
+    /// The index of the next step to run (the number of steps when all have run).
+    pub fn next_step(&self) -> usize {
+        self.next
+    }
+
+    pub fn finished(&self) -> bool {
+        self.next >= self.lesson.steps.len() && self.unrevealed.is_none()
+    }
+
+    /// Runs the next step: its commands and run, then its claims. A pending question is
+    /// revealed first, so every step starts from the same state however it is reached.
+    /// A claim that disagrees is reported in [`StepReport::claims`], not as an error;
+    /// errors are what stops the lesson: a refused command, an event that never comes, a
+    /// query naming something that does not exist.
+    pub fn step(&mut self) -> Result<StepReport, LessonError> {
+        if self.unrevealed.is_some() {
+            self.reveal()?;
+        }
+        let index = self.next;
+        let Some(step) = self.lesson.steps.get(index).cloned() else {
+            return Err(LessonError::at("steps", "every step has run; the lesson is in free play"));
+        };
+        let at = step_path(index);
+        run(&mut self.sim, &step.run, &format!("{at}.run"))?;
+        let mut claims = Vec::with_capacity(step.claims.len());
+        for (c, claim) in step.claims.iter().enumerate() {
+            let actual = answer(&self.sim, &claim.query).map_err(|m| LessonError::at(format!("{at}.claims[{c}]"), m))?;
+            claims.push(ClaimResult { query: claim.query.clone(), expected: claim.expect.clone(), actual });
+        }
+        for (f, focus) in step.look_at.iter().enumerate() {
+            check_focus(&self.sim, focus).map_err(|m| LessonError::at(format!("{at}.look_at[{f}]"), m))?;
+        }
+        self.next += 1;
+        self.unrevealed = step.question.is_some().then_some(index);
+        Ok(StepReport { index, now_ms: self.sim.now().ms(), claims, look_at: step.look_at, has_question: step.question.is_some() })
+    }
+
+    /// Reveals the last step's question: runs its `reveal`, asks its query and finds the
+    /// choices equal to the answer.
+    pub fn reveal(&mut self) -> Result<Reveal, LessonError> {
+        let Some(index) = self.unrevealed.take() else {
+            return Err(LessonError::at("", "no question is waiting to be revealed"));
+        };
+        let Some(q) = self.lesson.steps.get(index).and_then(|s| s.question.clone()) else {
+            return Err(LessonError::at("", "no question is waiting to be revealed"));
+        };
+        let at = format!("{}.question", step_path(index));
+        run(&mut self.sim, &q.reveal, &format!("{at}.reveal"))?;
+        let answer = answer(&self.sim, &q.query).map_err(|m| LessonError::at(format!("{at}.query"), m))?;
+        let matching = q.choices.iter().enumerate().filter(|(_, c)| c.value == answer).map(|(i, _)| i).collect();
+        Ok(Reveal { step: index, now_ms: self.sim.now().ms(), answer, matching })
+    }
+}
+
+/// Runs every step of a lesson (revealing every question) and reports every claim the
+/// simulation contradicts and every question without exactly one correct choice, each
+/// with its step and both values. An error that stops the run (a refused command, an
+/// event that never comes) is reported as the last message.
+pub fn check(lesson: &Lesson) -> Result<(), Vec<String>> {
+    let mut problems = Vec::new();
+    let mut runner = match LessonRun::new(lesson) {
+        Ok(r) => r,
+        Err(e) => return Err(vec![format!("lesson \"{}\": {e}", lesson.id)]),
+    };
+    for i in 0..lesson.steps.len() {
+        let at = step_path(i);
+        let report = match runner.step() {
+            Ok(r) => r,
+            Err(e) => {
+                problems.push(format!("lesson \"{}\": {e}", lesson.id));
+                return Err(problems);
+            }
+        };
+        for (c, claim) in report.claims.iter().enumerate() {
+            if !claim.holds() {
+                problems.push(format!(
+                    "lesson \"{}\": {at}.claims[{c}] at {} ms: {}: the lesson says {}, the simulation gives {}",
+                    lesson.id,
+                    report.now_ms,
+                    describe(&claim.query),
+                    json(&claim.expected),
+                    json(&claim.actual)
+                ));
+            }
+        }
+        if report.has_question {
+            match runner.reveal() {
+                Ok(r) if r.correct().is_some() => {}
+                Ok(r) => {
+                    let choices: Vec<String> = lesson.steps[i]
+                        .question
+                        .as_ref()
+                        .map(|q| q.choices.iter().map(|c| json(&c.value)).collect())
+                        .unwrap_or_default();
+                    problems.push(format!(
+                        "lesson \"{}\": {at}.question at {} ms: {} gives {}, which {} of the choices [{}]",
+                        lesson.id,
+                        r.now_ms,
+                        lesson.steps[i].question.as_ref().map(|q| describe(&q.query)).unwrap_or_default(),
+                        json(&r.answer),
+                        if r.matching.is_empty() { "matches none".to_string() } else { format!("matches {}", r.matching.len()) },
+                        choices.join(", ")
+                    ));
+                }
+                Err(e) => {
+                    problems.push(format!("lesson \"{}\": {e}", lesson.id));
+                    return Err(problems);
+                }
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
+    }
+}
+
+/// Moves the simulation as a step's [`Run`] says, within [`MAX_EVENTS_PER_RUN`].
+fn run(sim: &mut Sim, r: &Run, path: &str) -> Result<(), LessonError> {
+    for (i, command) in r.apply.iter().enumerate() {
+        sim.apply(command.clone()).map_err(|e| LessonError::at(format!("{path}.apply[{i}]"), format!("the simulation refused it: {e}")))?;
+    }
+    let until = match (r.until_ms, r.for_ms) {
+        (Some(t), _) => {
+            if t < sim.now().ms() {
+                return Err(LessonError::at(
+                    format!("{path}.until_ms"),
+                    format!("{t} ms is before the run's time now, {} ms", sim.now().ms()),
+                ));
+            }
+            Some(t)
+        }
+        (None, Some(d)) => Some(sim.now().ms().saturating_add(d)),
+        (None, None) => None,
+    };
+    if let Some(t) = until {
+        if !sim.run_until_bounded(SimTime(t), MAX_EVENTS_PER_RUN) {
+            return Err(LessonError::at(path, format!("more than {MAX_EVENTS_PER_RUN} events before {t} ms; run less far")));
+        }
+    }
+    if let Some(w) = &r.until_event {
+        let deadline = sim.now().ms().saturating_add(w.within_ms);
+        let mut seen = sim.trace().total();
+        let mut applied = 0u64;
+        loop {
+            match sim.next_event_time() {
+                Some(t) if t.ms() <= deadline => {}
+                _ => {
+                    return Err(LessonError::at(
+                        format!("{path}.until_event"),
+                        format!(
+                            "no {} event{} within {} ms (by {deadline} ms)",
+                            w.kind,
+                            mentions_text(&w.mentions),
+                            w.within_ms
+                        ),
+                    ))
+                }
+            }
+            sim.step();
+            applied += 1;
+            if sim.events_since(seen).any(|e| event_matches(&e.kind, &w.kind, &w.mentions)) {
+                break;
+            }
+            seen = sim.trace().total();
+            if applied >= MAX_EVENTS_PER_RUN {
+                return Err(LessonError::at(format!("{path}.until_event"), format!("more than {MAX_EVENTS_PER_RUN} events without it")));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn mentions_text(m: &[String]) -> String {
+    if m.is_empty() {
+        String::new()
+    } else {
+        format!(" mentioning {}", m.iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(" and "))
+    }
+}
+
+/// `GroupStable` → `group_stable`: the event's `type` as the trace writes it.
+fn snake(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() {
+            if i > 0 {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Whether an event is of `kind` and mentions every name, each as a whole text field.
+fn event_matches(event: &crate::event::EventKind, kind: &str, mentions: &[String]) -> bool {
+    if snake(event.name()) != kind {
+        return false;
+    }
+    if mentions.is_empty() {
+        return true;
+    }
+    // The event's Debug form quotes every text field the same way `{:?}` quotes the name,
+    // so a quoted name found in it is a whole field, never part of a longer one.
+    let text = format!("{event:?}");
+    mentions.iter().all(|m| text.contains(&format!("{m:?}")))
+}
+
+fn check_focus(sim: &Sim, f: &Focus) -> Result<(), String> {
+    match f {
+        Focus::Partition { topic, partition } => find_partition(sim, topic, *partition).map(|_| ()),
+        Focus::Member { group, client_id } => member(sim, group, client_id).map(|_| ()),
+        Focus::Group(g) => group(sim, g).map(|_| ()),
+        Focus::Broker(b) => sim.broker(*b).map(|_| ()).ok_or_else(|| format!("there is no broker {b}")),
+        Focus::Producer(p) => {
+            if sim.producers().any(|x| &x.name == p) {
+                Ok(())
+            } else {
+                Err(format!("there is no producer \"{p}\""))
+            }
+        }
+        Focus::Record(_) => Ok(()),
+    }
+}
+
+fn group<'a>(sim: &'a Sim, id: &str) -> Result<&'a crate::group::Group, String> {
+    sim.group(id).ok_or_else(|| format!("there is no consumer group \"{id}\""))
+}
+
+fn member<'a>(sim: &'a Sim, g: &str, client_id: &str) -> Result<&'a crate::group::Member, String> {
+    group(sim, g)?.member(client_id).ok_or_else(|| format!("group \"{g}\" has no member \"{client_id}\""))
+}
+
+fn find_partition<'a>(sim: &'a Sim, topic: &str, p: u32) -> Result<&'a crate::cluster::Partition, String> {
+    let t = sim.topic(topic).ok_or_else(|| format!("there is no topic \"{topic}\""))?;
+    t.partitions
+        .get(p as usize)
+        .ok_or_else(|| format!("topic \"{topic}\" has partitions 0..{} but partition {p} was asked for", t.partition_count().saturating_sub(1)))
+}
+
+/// The leader's log (the first replica's while offline), or one broker's replica.
+fn log<'a>(sim: &'a Sim, topic: &str, p: u32, broker: Option<BrokerId>) -> Result<&'a crate::log::PartitionLog, String> {
+    let part = find_partition(sim, topic, p)?;
+    match broker {
+        None => part.display_log().ok_or_else(|| format!("{topic}-{p} has no log")),
+        Some(b) => part.logs.get(&b).ok_or_else(|| format!("broker {b} holds no replica of {topic}-{p}")),
+    }
+}
+
+fn producer<'a>(sim: &'a Sim, name: &str) -> Result<&'a crate::producer::Producer, String> {
+    sim.producers().find(|p| p.name == name).ok_or_else(|| format!("there is no producer \"{name}\""))
+}
+
+fn num(n: u64) -> Value {
+    Value::from(n)
+}
+
+fn strings<'a>(it: impl Iterator<Item = &'a str>) -> Value {
+    Value::Array(it.map(|s| Value::String(s.to_string())).collect())
+}
+
+/// Answers a query from the simulation as it is now.
+pub fn answer(sim: &Sim, q: &Query) -> Result<Value, String> {
+    Ok(match q {
+        Query::NowMs => num(sim.now().ms()),
+        Query::PartitionOf { topic, value } => {
+            let t = sim.topic(topic).ok_or_else(|| format!("there is no topic \"{topic}\""))?;
+            let found: Vec<Value> = t
+                .partitions
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.display_log().is_some_and(|l| l.records().iter().any(|r| &r.record.value == value)))
+                .map(|(i, _)| num(i as u64))
+                .collect();
+            match found.len() {
+                0 => Value::Null,
+                1 => found.into_iter().next().unwrap_or(Value::Null),
+                _ => Value::Array(found),
+            }
+        }
+        Query::Records { topic, partition, broker } => {
+            strings(log(sim, topic, *partition, *broker)?.records().iter().map(|r| r.record.value.as_str()))
+        }
+        Query::InLog { topic, partition, value, broker } => {
+            Value::Bool(log(sim, topic, *partition, *broker)?.records().iter().any(|r| &r.record.value == value))
+        }
+        Query::ReceivedBy { group: g, value } => {
+            strings(group(sim, g)?.members.iter().filter(|m| m.received().any(|d| &d.value == value)).map(|m| m.client_id.as_str()))
+        }
+        Query::Received { group: g, client_id } => strings(member(sim, g, client_id)?.received().map(|d| d.value.as_str())),
+        Query::Owner { group: g, topic, partition: p } => {
+            find_partition(sim, topic, *p)?;
+            let owners: Vec<&str> = group(sim, g)?
+                .members
+                .iter()
+                .filter(|m| m.phase != Phase::Crashed && m.assigned.iter().any(|tp| &tp.topic == topic && tp.partition == *p))
+                .map(|m| m.client_id.as_str())
+                .collect();
+            match owners.as_slice() {
+                [] => Value::Null,
+                [one] => Value::String((*one).to_string()),
+                many => strings(many.iter().copied()),
+            }
+        }
+        Query::Assigned { group: g, client_id, topic } => {
+            let m = member(sim, g, client_id)?;
+            let mut ps: Vec<(String, u32)> = m
+                .assigned
+                .iter()
+                .filter(|tp| topic.as_ref().is_none_or(|t| &tp.topic == t))
+                .map(|tp| (tp.topic.clone(), tp.partition))
+                .collect();
+            crate::sorted::sort(&mut ps);
+            Value::Array(ps.into_iter().map(|(_, p)| num(p.into())).collect())
+        }
+        Query::Members { group: g } => {
+            strings(group(sim, g)?.members.iter().filter(|m| m.phase != Phase::Crashed).map(|m| m.client_id.as_str()))
+        }
+        Query::GroupState { group: g } => Value::String(
+            match group(sim, g)?.state {
+                GroupState::Empty => "Empty",
+                GroupState::PreparingRebalance => "PreparingRebalance",
+                GroupState::CompletingRebalance => "CompletingRebalance",
+                GroupState::Stable => "Stable",
+                GroupState::Reconciling => "Reconciling",
+            }
+            .into(),
+        ),
+        Query::Generation { group: g } => Value::from(group(sim, g)?.generation),
+        Query::Rebalances { group: g } => num(group(sim, g)?.rebalances),
+        Query::GroupLeader { group: g } => {
+            let gr = group(sim, g)?;
+            match &gr.leader {
+                None => Value::Null,
+                Some(id) => gr
+                    .registered(id)
+                    .map(|r| Value::String(r.client_id.clone()))
+                    .or_else(|| gr.members.iter().find(|m| &m.member_id == id).map(|m| Value::String(m.client_id.clone())))
+                    .unwrap_or(Value::Null),
+            }
+        }
+        Query::Activity { group: g, client_id } => Value::String(
+            match member(sim, g, client_id)?.activity {
+                Activity::AwaitingAssignment => "awaiting_assignment",
+                Activity::Idle => "idle",
+                Activity::Fetching => "fetching",
+                Activity::Processing => "processing",
+            }
+            .into(),
+        ),
+        Query::Phase { group: g, client_id } => Value::String(
+            match member(sim, g, client_id)?.phase {
+                Phase::Joining => "joining",
+                Phase::Syncing => "syncing",
+                Phase::Stable => "stable",
+                Phase::LeftPollTimeout => "left_poll_timeout",
+                Phase::Crashed => "crashed",
+            }
+            .into(),
+        ),
+        Query::Position { group: g, client_id, topic, partition: p } => {
+            find_partition(sim, topic, *p)?;
+            let m = member(sim, g, client_id)?;
+            m.positions.iter().find(|(tp, _)| &tp.topic == topic && tp.partition == *p).map_or(Value::Null, |(_, o)| num(*o))
+        }
+        Query::Committed { group: g, topic, partition: p } => {
+            find_partition(sim, topic, *p)?;
+            group(sim, g)?.committed.iter().find(|(tp, _)| &tp.topic == topic && tp.partition == *p).map_or(Value::Null, |(_, o)| num(*o))
+        }
+        Query::ProcessedTwice { group: g } => num(group(sim, g)?.duplicates),
+        Query::DuplicateValues { group: g } => strings(group(sim, g)?.duplicate_details().map(|d| d.value.as_str())),
+        Query::LostByGroup { group: g } => num(group(sim, g)?.lost_records()),
+        Query::HighWatermark { topic, partition, broker } => num(log(sim, topic, *partition, *broker)?.high_watermark()),
+        Query::LogEndOffset { topic, partition, broker } => num(log(sim, topic, *partition, *broker)?.log_end_offset()),
+        Query::LogStartOffset { topic, partition, broker } => num(log(sim, topic, *partition, *broker)?.log_start_offset()),
+        Query::Leader { topic, partition: p } => find_partition(sim, topic, *p)?.leader.map_or(Value::Null, |b| num(b.into())),
+        Query::LeaderEpoch { topic, partition: p } => num(find_partition(sim, topic, *p)?.leader_epoch.into()),
+        Query::Isr { topic, partition: p } => Value::Array(find_partition(sim, topic, *p)?.isr.iter().map(|b| num((*b).into())).collect()),
+        Query::LostInElection { topic, partition: p } => {
+            find_partition(sim, topic, *p)?;
+            strings(sim.lost_records(&crate::record::TopicPartition::new(topic.clone(), *p)).map(|l| l.value.as_str()))
+        }
+        Query::AckedOffset { producer: p, value } => {
+            let sent = producer_sent(sim, p, value)?;
+            sent.and_then(|s| s.acked_offset).map_or(Value::Null, Value::from)
+        }
+        Query::SendError { producer: p, value } => {
+            let sent = producer_sent(sim, p, value)?;
+            match sent.and_then(|s| s.failed) {
+                None => Value::Null,
+                // The error as Kafka names it (`NOT_ENOUGH_REPLICAS`).
+                Some(e) => Value::String(scenario::write_json(&e, false).trim_matches('"').to_string()),
+            }
+        }
+        Query::BrokerAlive { broker } => Value::Bool(sim.broker(*broker).ok_or_else(|| format!("there is no broker {broker}"))?.alive),
+        Query::EventCount { kind, mentions } => {
+            num(sim.trace().events().filter(|e| event_matches(&e.kind, kind, mentions)).count() as u64)
+        }
+    })
+}
+
+/// The producer's newest record with this value, if it remembers one.
+fn producer_sent<'a>(sim: &'a Sim, p: &str, value: &str) -> Result<Option<&'a crate::producer::SentRecord>, String> {
+    let p = producer(sim, p)?;
+    Ok(p.sent.iter().rfind(|s| s.value == value))
+}
+
+/// A query in words, for check's messages.
+pub fn describe(q: &Query) -> String {
+    let on = |topic: &str, p: u32, broker: &Option<BrokerId>| match broker {
+        Some(b) => format!("{topic}-{p} on broker {b}"),
+        None => format!("{topic}-{p}"),
+    };
+    match q {
+        Query::NowMs => "the time".into(),
+        Query::PartitionOf { topic, value } => format!("the partition of {topic} holding \"{value}\""),
+        Query::Records { topic, partition, broker } => format!("the records of {}", on(topic, *partition, broker)),
+        Query::InLog { topic, partition, value, broker } => format!("whether \"{value}\" is in {}", on(topic, *partition, broker)),
+        Query::ReceivedBy { group, value } => format!("who in {group} received \"{value}\""),
+        Query::Received { group, client_id } => format!("what {client_id} of {group} received"),
+        Query::Owner { group, topic, partition } => format!("the owner of {topic}-{partition} in {group}"),
+        Query::Assigned { group, client_id, .. } => format!("the partitions of {client_id} in {group}"),
+        Query::Members { group } => format!("the members of {group}"),
+        Query::GroupState { group } => format!("the state of {group}"),
+        Query::Generation { group } => format!("the generation of {group}"),
+        Query::Rebalances { group } => format!("the rebalances of {group}"),
+        Query::GroupLeader { group } => format!("the leader of {group}"),
+        Query::Activity { group, client_id } => format!("what {client_id} of {group} is doing"),
+        Query::Phase { group, client_id } => format!("the protocol phase of {client_id} of {group}"),
+        Query::Position { group, client_id, topic, partition } => format!("the position of {client_id} of {group} on {topic}-{partition}"),
+        Query::Committed { group, topic, partition } => format!("the committed offset of {group} on {topic}-{partition}"),
+        Query::ProcessedTwice { group } => format!("the records {group} processed twice"),
+        Query::DuplicateValues { group } => format!("the values {group} processed twice"),
+        Query::LostByGroup { group } => format!("the records {group} committed without processing"),
+        Query::HighWatermark { topic, partition, broker } => format!("the high watermark of {}", on(topic, *partition, broker)),
+        Query::LogEndOffset { topic, partition, broker } => format!("the log end offset of {}", on(topic, *partition, broker)),
+        Query::LogStartOffset { topic, partition, broker } => format!("the log start offset of {}", on(topic, *partition, broker)),
+        Query::Leader { topic, partition } => format!("the leader of {topic}-{partition}"),
+        Query::LeaderEpoch { topic, partition } => format!("the leader epoch of {topic}-{partition}"),
+        Query::Isr { topic, partition } => format!("the ISR of {topic}-{partition}"),
+        Query::LostInElection { topic, partition } => format!("the records lost in elections on {topic}-{partition}"),
+        Query::AckedOffset { producer, value } => format!("the acknowledged offset of \"{value}\" from {producer}"),
+        Query::SendError { producer, value } => format!("the send error of \"{value}\" from {producer}"),
+        Query::BrokerAlive { broker } => format!("whether broker {broker} is running"),
+        Query::EventCount { kind, mentions } => format!("the number of {kind} events{}", mentions_text(mentions)),
+    }
+}
+
+// ----- built-in lessons -------------------------------------------------------------
+
+/// The built-in lessons, by file name, in teaching order.
+pub const BUILT_IN: &[(&str, &str)] = &[
+    ("01-topics-partitions", include_str!("../lessons/01-topics-partitions.json")),
+];
+
+/// Every built-in lesson, parsed (a file that does not parse gives its error; the tests
+/// make sure none does).
+pub fn built_in_lessons() -> Vec<Result<Lesson, LessonError>> {
+    BUILT_IN.iter().map(|(_, text)| Lesson::from_json(text)).collect()
+}
+
+/// A built-in lesson by id.
+pub fn built_in(id: &str) -> Option<Lesson> {
+    built_in_lessons().into_iter().flatten().find(|l| l.id == id)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The built-in two-groups scenario at 12 s (its documented result, see
+    /// docs/scenario-format.md).
+    fn two_groups() -> Sim {
+        let mut sim = scenario::built_in("two-groups").unwrap().unwrap().build().unwrap();
+        sim.run_until(SimTime(12_000));
+        sim
+    }
+
+    fn ask(sim: &Sim, q: Value) -> Result<Value, String> {
+        let q: Query = serde_json::from_value(q).unwrap();
+        answer(sim, &q)
+    }
+
+    #[test]
+    fn queries_answer_from_the_simulation() {
+        let sim = two_groups();
+        let g1 = "ConsumerGroup01";
+        let cases = [
+            (json!({"ask": "now_ms"}), json!(12000)),
+            (json!({"ask": "partition_of", "topic": "Topic01", "value": "m5"}), json!(0)),
+            (json!({"ask": "partition_of", "topic": "Topic01", "value": "nope"}), json!(null)),
+            (json!({"ask": "records", "topic": "Topic01", "partition": 2}), json!(["m3", "m7"])),
+            (json!({"ask": "records", "topic": "Topic01", "partition": 3, "broker": 0}), json!(["m4"])),
+            (json!({"ask": "in_log", "topic": "Topic01", "partition": 1, "value": "m6"}), json!(true)),
+            (json!({"ask": "in_log", "topic": "Topic01", "partition": 1, "value": "m5"}), json!(false)),
+            (json!({"ask": "received_by", "group": g1, "value": "m5"}), json!(["Consumer1"])),
+            (json!({"ask": "received_by", "group": "ConsumerGroup02", "value": "m6"}), json!(["Consumer1"])),
+            (json!({"ask": "received", "group": g1, "client_id": "Consumer2"}), json!(["m2", "m4", "m6"])),
+            (json!({"ask": "owner", "group": g1, "topic": "Topic01", "partition": 3}), json!("Consumer2")),
+            (json!({"ask": "assigned", "group": g1, "client_id": "Consumer1"}), json!([0, 2])),
+            (json!({"ask": "assigned", "group": g1, "client_id": "Consumer1", "topic": "Other"}), json!([])),
+            (json!({"ask": "members", "group": g1}), json!(["Consumer1", "Consumer2"])),
+            (json!({"ask": "group_state", "group": g1}), json!("Stable")),
+            (json!({"ask": "generation", "group": g1}), json!(1)),
+            (json!({"ask": "rebalances", "group": g1}), json!(1)),
+            (json!({"ask": "group_leader", "group": g1}), json!("Consumer1")),
+            (json!({"ask": "phase", "group": g1, "client_id": "Consumer2"}), json!("stable")),
+            (json!({"ask": "position", "group": g1, "client_id": "Consumer2", "topic": "Topic01", "partition": 3}), json!(1)),
+            (json!({"ask": "position", "group": g1, "client_id": "Consumer2", "topic": "Topic01", "partition": 0}), json!(null)),
+            (json!({"ask": "committed", "group": g1, "topic": "Topic01", "partition": 0}), json!(2)),
+            (json!({"ask": "committed", "group": g1, "topic": "Topic01", "partition": 1}), json!(null)),
+            (json!({"ask": "processed_twice", "group": g1}), json!(0)),
+            (json!({"ask": "duplicate_values", "group": g1}), json!([])),
+            (json!({"ask": "lost_by_group", "group": g1}), json!(0)),
+            (json!({"ask": "high_watermark", "topic": "Topic01", "partition": 0}), json!(2)),
+            (json!({"ask": "log_end_offset", "topic": "Topic01", "partition": 3}), json!(1)),
+            (json!({"ask": "log_start_offset", "topic": "Topic01", "partition": 3}), json!(0)),
+            (json!({"ask": "leader", "topic": "Topic01", "partition": 0}), json!(2)),
+            (json!({"ask": "leader_epoch", "topic": "Topic01", "partition": 0}), json!(0)),
+            (json!({"ask": "isr", "topic": "Topic01", "partition": 0}), json!([2, 0, 1])),
+            (json!({"ask": "lost_in_election", "topic": "Topic01", "partition": 0}), json!([])),
+            (json!({"ask": "acked_offset", "producer": "Producer1", "value": "m6"}), json!(1)),
+            (json!({"ask": "send_error", "producer": "Producer1", "value": "m6"}), json!(null)),
+            (json!({"ask": "broker_alive", "broker": 1}), json!(true)),
+            (json!({"ask": "event_count", "kind": "group_stable"}), json!(2)),
+            (json!({"ask": "event_count", "kind": "record_delivered", "mentions": ["ConsumerGroup02"]}), json!(7)),
+            (json!({"ask": "event_count", "kind": "record_delivered", "mentions": ["ConsumerGroup02", "m3"]}), json!(1)),
+        ];
+        for (q, expected) in cases {
+            assert_eq!(ask(&sim, q.clone()), Ok(expected), "{q}");
+        }
+    }
+
+    #[test]
+    fn queries_naming_what_does_not_exist_are_errors() {
+        let sim = two_groups();
+        for (q, message) in [
+            (json!({"ask": "group_state", "group": "G9"}), "there is no consumer group \"G9\""),
+            (json!({"ask": "received", "group": "ConsumerGroup01", "client_id": "C9"}), "group \"ConsumerGroup01\" has no member \"C9\""),
+            (json!({"ask": "records", "topic": "T9", "partition": 0}), "there is no topic \"T9\""),
+            (json!({"ask": "leader", "topic": "Topic01", "partition": 4}), "topic \"Topic01\" has partitions 0..3 but partition 4 was asked for"),
+            (json!({"ask": "records", "topic": "Topic01", "partition": 0, "broker": 7}), "broker 7 holds no replica of Topic01-0"),
+            (json!({"ask": "acked_offset", "producer": "P9", "value": "m1"}), "there is no producer \"P9\""),
+            (json!({"ask": "broker_alive", "broker": 3}), "there is no broker 3"),
+        ] {
+            assert_eq!(ask(&sim, q), Err(message.to_string()));
+        }
+    }
+
+    #[test]
+    fn an_owner_is_who_holds_the_partition_now() {
+        let mut sim = two_groups();
+        sim.apply(Command::CrashMember { group: "ConsumerGroup01".into(), client_id: "Consumer2".into() }).unwrap();
+        // A crashed member owns nothing, although the coordinator has not noticed yet.
+        assert_eq!(ask(&sim, json!({"ask": "owner", "group": "ConsumerGroup01", "topic": "Topic01", "partition": 1})), Ok(json!(null)));
+        assert_eq!(ask(&sim, json!({"ask": "members", "group": "ConsumerGroup01"})), Ok(json!(["Consumer1"])));
+        assert_eq!(ask(&sim, json!({"ask": "phase", "group": "ConsumerGroup01", "client_id": "Consumer2"})), Ok(json!("crashed")));
+    }
+
+    #[test]
+    fn events_match_by_kind_and_whole_names() {
+        let sim = two_groups();
+        let delivered = sim.trace().events().find(|e| e.kind.name() == "RecordDelivered").unwrap();
+        assert!(event_matches(&delivered.kind, "record_delivered", &[]));
+        assert!(!event_matches(&delivered.kind, "RecordDelivered", &[]), "the trace's snake_case type only");
+        assert!(event_matches(&delivered.kind, "record_delivered", &["Topic01".into()]));
+        assert!(!event_matches(&delivered.kind, "record_delivered", &["Topic0".into()]), "a part of a name is not a mention");
+        assert_eq!(snake("HighWatermarkAdvanced"), "high_watermark_advanced");
+    }
+
+    #[test]
+    fn texts_need_both_languages_and_chinese_in_chinese() {
+        let t = |en: &str, zh: &str| Text { en: en.into(), zh: zh.into() };
+        assert!(check_text("x", &t("Partitions", "分区")).is_ok());
+        assert!(check_text("x", &t("acks=all", "acks=all")).is_ok(), "the same text in both: a setting's name");
+        assert_eq!(check_text("x", &t("Partitions", "")).unwrap_err().path, "x.zh");
+        assert_eq!(check_text("x", &t(" ", "分区")).unwrap_err().path, "x.en");
+        let e = check_text("x", &t("Partitions", "Partitions!")).unwrap_err();
+        assert!(e.message.contains("no Chinese characters"), "{e}");
+        assert!(check_text("x", &t("分区", "分区")).is_err(), "Chinese in the English text");
+        assert!(check_text("x", &t(&"a".repeat(MAX_TEXT_CHARS + 1), "分区")).is_err());
+    }
+
+    #[test]
+    fn values_are_small_json_without_objects_or_fractions() {
+        assert!(check_value(&json!([["a", 1], [true, null]])).is_ok());
+        assert!(check_value(&json!(1.5)).is_err());
+        assert!(check_value(&json!({"a": 1})).is_err());
+        assert!(check_value(&json!([[[1]]])).is_err());
+        assert!(check_value(&Value::Array(vec![json!(1); MAX_VALUE_ITEMS + 1])).is_err());
+        assert_eq!(show(&json!(["Consumer1", 2])), "[Consumer1, 2]");
+    }
+}
