@@ -124,6 +124,11 @@ pub enum Command {
     /// The application calls `subscribe()` with another list of topics: the member rejoins
     /// (classic) or sends its new subscription (KIP-848), and the group rebalances.
     Subscribe { group: String, client_id: String, topics: Vec<String> },
+    /// A source connector's task crashes: what it sent since its last offset flush will
+    /// be sent again by the next task (at-least-once).
+    CrashConnector { connector: String },
+    /// A new task starts for the connector and resumes after the flushed source offset.
+    RestartConnector { connector: String },
 }
 
 /// Where `seek()` moves a position.

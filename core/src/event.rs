@@ -224,6 +224,20 @@ pub enum EventKind {
     /// Push (not Kafka — a teaching device): the member's buffer went past
     /// `push_buffer_max_records`: it runs out of memory and crashes, losing its buffer.
     PushOverwhelmed { group: String, client_id: String, buffered: u32, limit: u32 },
+    /// A source connector's table changed: a row was inserted or updated (its timestamp
+    /// column is now).
+    TableRowChanged { connector: String, id: u64, value: String, insert: bool },
+    /// The connector's task polled its table (`SourceTask.poll()`): each row (id) became
+    /// a record (key = id) sent through its producer; `position` = the task's offset now.
+    SourceRecordsPolled { connector: String, rows: Vec<(u64, RecordId)>, position: Option<crate::sim::connect::SourceOffset> },
+    /// The task's acknowledged source offsets were flushed to the offsets store
+    /// (`OffsetStorageWriter`): a restarted task resumes after `offset`.
+    SourceOffsetsFlushed { connector: String, offset: crate::sim::connect::SourceOffset, records: u32 },
+    /// The connector's task crashed: `unflushed` records were sent after the last flush
+    /// and will be sent again by the next task, which resumes after `committed`.
+    ConnectorTaskCrashed { connector: String, unflushed: u32, committed: Option<crate::sim::connect::SourceOffset> },
+    /// A new task started, reading its offset from the offsets store.
+    ConnectorTaskRestarted { connector: String, resume_after: Option<crate::sim::connect::SourceOffset> },
 }
 
 impl EventKind {
@@ -288,6 +302,11 @@ impl EventKind {
             EventKind::MemberReconciling { .. } => "MemberReconciling",
             EventKind::RecordsPushed { .. } => "RecordsPushed",
             EventKind::PushOverwhelmed { .. } => "PushOverwhelmed",
+            EventKind::TableRowChanged { .. } => "TableRowChanged",
+            EventKind::SourceRecordsPolled { .. } => "SourceRecordsPolled",
+            EventKind::SourceOffsetsFlushed { .. } => "SourceOffsetsFlushed",
+            EventKind::ConnectorTaskCrashed { .. } => "ConnectorTaskCrashed",
+            EventKind::ConnectorTaskRestarted { .. } => "ConnectorTaskRestarted",
         }
     }
 }

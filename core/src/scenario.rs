@@ -52,6 +52,9 @@ pub struct Scenario {
     pub producers: Vec<ProducerSpec>,
     #[serde(default)]
     pub groups: Vec<GroupSpec>,
+    /// Source connectors: a table whose rows become records (`sim/connect.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub connectors: Vec<crate::sim::connect::ConnectorSpec>,
     #[serde(default)]
     pub commands: Vec<TimedCommand>,
     /// How long `kafka-sandbox run` runs by default; when absent, 10 s past the last
@@ -273,8 +276,9 @@ impl Scenario {
             .map(|s| s.interval_ms.saturating_mul(s.values.len().saturating_sub(1) as u64).saturating_add(s.start_ms))
             .max()
             .unwrap_or(0);
+        let last_change = self.connectors.iter().flat_map(|c| &c.table.changes).map(|c| c.at_ms).max().unwrap_or(0);
         // Saturating: a `Scenario` built in code has not been through `check`.
-        last_command.max(last_send).saturating_add(10_000)
+        last_command.max(last_send).max(last_change).saturating_add(10_000)
     }
 
     /// Checks what can be checked without running: names, sizes, references.
@@ -415,11 +419,16 @@ impl Scenario {
                 }
             }
         }
+        crate::sim::connect::check_connectors(&self.connectors, &topics, &producers)?;
+        timeline += self.connectors.iter().map(|c| c.table.changes.len()).sum::<usize>();
         timeline += self.commands.len();
         if timeline > MAX_TIMELINE {
             return Err(ScenarioError::at(
                 "commands",
-                format!("{timeline} timeline entries (commands plus planned sends); allowed: at most {MAX_TIMELINE}"),
+                format!(
+                    "{timeline} timeline entries ({}); allowed: at most {MAX_TIMELINE}",
+                    if self.connectors.is_empty() { "commands plus planned sends" } else { "commands, planned sends and table changes" }
+                ),
             ));
         }
         // Written out, every default is filled in: a short text can grow past the limit
@@ -450,6 +459,9 @@ impl Scenario {
         for (i, g) in self.groups.iter().enumerate() {
             sim.apply_unlogged(Command::AddGroup { group: g.clone() })
                 .map_err(|e| ScenarioError::at(format!("groups[{i}]"), e.to_string()))?;
+        }
+        for c in &self.connectors {
+            sim.add_connector(c.clone());
         }
         // Commands are checked in time order against the groups and members that will
         // exist by then, so a timeline that removes a member never added is refused now.
@@ -795,6 +807,12 @@ fn check_timeline_command(
             }
             Ok(())
         }
+        Command::CrashConnector { connector } | Command::RestartConnector { connector } => {
+            if sim.connector(connector).is_none() {
+                return Err(format!("there is no connector named \"{connector}\""));
+            }
+            Ok(())
+        }
         Command::SetAssignor { group, assignor } => {
             check_strategy(*assignor).map_err(|e| e.to_string())?;
             if !members.contains_key(group) {
@@ -831,6 +849,7 @@ pub fn default_scenario() -> Scenario {
         topics: vec![TopicSpec { name: "Topic01".into(), partitions: 4, ..TopicSpec::default() }],
         producers: Vec::new(),
         groups: Vec::new(),
+        connectors: Vec::new(),
         commands: Vec::new(),
         duration_ms: None,
     })

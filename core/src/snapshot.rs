@@ -34,6 +34,9 @@ pub struct Snapshot {
     /// How many findings in all, and how many broke a promise Kafka makes.
     pub findings_total: u64,
     pub promises_broken: u64,
+    /// Source connectors: each table, its task and its source offsets.
+    #[serde(default)]
+    pub connectors: Vec<crate::sim::connect::ConnectorView>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -380,6 +383,7 @@ impl Sim {
             },
             findings_total: self.monitors().total(),
             promises_broken: self.monitors().promised_total(),
+            connectors: self.connectors().map(crate::sim::connect::Connector::view).collect(),
         }
     }
 

@@ -45,6 +45,7 @@ fn build(members: Vec<MemberSpec>, assignor: kafka_sandbox_core::assign::Strateg
             config: GroupConfig { assignor, auto_offset_reset: OffsetReset::Earliest, ..GroupConfig::default() },
             members,
         }],
+        connectors: Vec::new(),
         commands: vec![],
         duration_ms: None,
     };
@@ -313,6 +314,7 @@ fn a_group_formed_by_two_joiners_waits_a_second_initial_delay() {
             topics: vec![TopicSpec { name: "t".into(), partitions: 2, ..TopicSpec::default() }],
             producers: vec![],
             groups: vec![GroupSpec { id: "g".into(), topics: vec!["t".into()], config: GroupConfig::default(), members }],
+            connectors: Vec::new(),
             commands: vec![],
             duration_ms: None,
         };

@@ -13,4 +13,5 @@ mod groups;
 mod consumer_protocol;
 mod producer;
 mod push;
+mod connect;
 mod lessons;

@@ -76,6 +76,7 @@ fn base(seed: u64) -> Sim {
             },
         ],
         groups: vec![],
+        connectors: Vec::new(),
         commands: vec![],
         duration_ms: None,
     };

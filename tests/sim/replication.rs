@@ -64,6 +64,7 @@ fn build(s: Setup) -> Sim {
             config: GroupConfig { auto_offset_reset: OffsetReset::Earliest, ..GroupConfig::default() },
             members: vec![MemberSpec::new("c")],
         }],
+        connectors: Vec::new(),
         commands: vec![],
         duration_ms: None,
     };

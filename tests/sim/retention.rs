@@ -91,6 +91,7 @@ fn build(s: Setup) -> Sim {
             send: vec![],
         }],
         groups,
+        connectors: Vec::new(),
         commands: vec![],
         duration_ms: None,
     };

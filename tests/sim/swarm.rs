@@ -78,6 +78,7 @@ fn draw(seed: u64) -> Drawn {
             members: (0..1 + r.below(3)).map(|i| MemberSpec::new(format!("c{i}"))).collect(),
         }],
         topics,
+        connectors: Vec::new(),
         commands: vec![],
         duration_ms: None,
     };

@@ -21,6 +21,7 @@ use crate::time::SimTime;
 use crate::sorted::CollectSorted;
 use std::collections::BTreeMap;
 
+pub mod connect;
 mod consume;
 mod consumer_group;
 mod groups;
@@ -163,6 +164,11 @@ pub(crate) enum Pending {
     FetchResponse { group: String, client_id: String, token: u64, records: Vec<Fetched> },
     /// Push (not Kafka — a teaching device): records the broker pushed reach the member.
     PushArrive { group: String, client_id: String, token: u64, records: Vec<Fetched> },
+    /// A source connector's table gets its planned change `change`.
+    TableChange { connector: usize, change: usize },
+    /// A source connector's task polls its table, and flushes its offsets.
+    ConnectorPoll { connector: usize, incarnation: u64 },
+    ConnectorFlush { connector: usize, incarnation: u64 },
 }
 
 /// A record a consumer fetch returns, with the leader's HW at the time of the read.
@@ -295,6 +301,8 @@ pub struct Sim {
     command_log: Vec<LoggedCommand>,
     /// Push delivery (not Kafka — a teaching device): the broker's next offset per member.
     push_cursors: push::PushCursors,
+    /// Source connectors, each with one task (`sim/connect.rs`).
+    pub(crate) connectors: Vec<connect::Connector>,
 }
 
 impl Sim {
@@ -332,6 +340,7 @@ impl Sim {
             monitors: Monitors::new(),
             command_log: Vec::new(),
             push_cursors: BTreeMap::new(),
+            connectors: Vec::new(),
         };
         sim.schedule(SimTime(check_every), Pending::IsrCheck);
         // `__consumer_offsets`: 50 partitions, replication factor 3 (or fewer brokers).
@@ -843,6 +852,12 @@ impl Sim {
                     Err(CommandError::UnknownProducer(producer.clone()))
                 }
             }
+            Command::CrashConnector { connector } | Command::RestartConnector { connector } => {
+                if self.connector_index(connector).is_none() {
+                    return Err(CommandError::Invalid(format!("there is no connector named \"{connector}\"")));
+                }
+                Ok(())
+            }
             Command::SetAssignor { group, assignor } => {
                 let Some(g) = self.groups.get(group) else {
                     return Err(CommandError::UnknownGroup(group.clone()));
@@ -1045,6 +1060,16 @@ impl Sim {
                     self.change_assignor(&group);
                 }
             }
+            Command::CrashConnector { connector } => {
+                if let Some(i) = self.connector_index(&connector) {
+                    self.crash_connector(i);
+                }
+            }
+            Command::RestartConnector { connector } => {
+                if let Some(i) = self.connector_index(&connector) {
+                    self.restart_connector(i);
+                }
+            }
             Command::CrashMember { group, client_id } => self.crash_member(&group, &client_id),
             Command::RestartMember { group, client_id } => self.restart_member(&group, &client_id),
             Command::PauseMember { group, client_id, paused } => self.pause_member(&group, &client_id, paused),
@@ -1167,6 +1192,9 @@ impl Sim {
                 self.fetch_response(&group, &client_id, token, records)
             }
             Pending::PushArrive { group, client_id, token, records } => self.push_arrive(&group, &client_id, token, records),
+            Pending::TableChange { connector, change } => self.table_change(connector, change),
+            Pending::ConnectorPoll { connector, incarnation } => self.connector_poll(connector, incarnation),
+            Pending::ConnectorFlush { connector, incarnation } => self.connector_flush(connector, incarnation),
         }
     }
 }
