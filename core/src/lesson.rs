@@ -147,6 +147,13 @@ pub struct EventWait {
     /// Give up (an error) if it has not happened this many ms from now.
     #[serde(default = "default_within_ms")]
     pub within_ms: u64,
+    /// Then run this many ms more (say, for the answers of a message to arrive).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub then_ms: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 fn default_within_ms() -> u64 {
@@ -249,6 +256,12 @@ pub enum Query {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         topic: Option<String>,
     },
+    /// How many partitions a member owns.
+    AssignedCount { group: String, client_id: String },
+    /// The partitions (`Topic01-2`) a member gave up since the previous step: for a
+    /// claim, during the previous step's reveal and this step's run; for a question,
+    /// during its reveal. In order, repeats included (among the newest 50,000 events).
+    Revoked { group: String, client_id: String },
     /// The client ids of a group's running members, in the order they were started.
     Members { group: String },
     /// `Empty`, `PreparingRebalance`, `CompletingRebalance`, `Stable` or `Reconciling`.
@@ -535,7 +548,9 @@ fn check_run(path: &str, run: &Run) -> Result<(), LessonError> {
     if run.apply.len() > MAX_APPLY {
         return Err(LessonError::at(format!("{path}.apply"), format!("has {} commands; allowed: at most {MAX_APPLY}", run.apply.len())));
     }
-    for (name, v) in [("until_ms", run.until_ms), ("for_ms", run.for_ms), ("until_event.within_ms", run.until_event.as_ref().map(|w| w.within_ms))] {
+    let within = run.until_event.as_ref().map(|w| w.within_ms);
+    let then = run.until_event.as_ref().map(|w| w.then_ms);
+    for (name, v) in [("until_ms", run.until_ms), ("for_ms", run.for_ms), ("until_event.within_ms", within), ("until_event.then_ms", then)] {
         if let Some(v) = v {
             if v > scenario::MAX_TIME_MS {
                 return Err(LessonError::at(
@@ -649,6 +664,9 @@ pub struct LessonRun {
     next: usize,
     /// The step whose question has not been revealed yet.
     unrevealed: Option<usize>,
+    /// The trace position when the last step's claims were answered: where the next
+    /// step's "since the previous step" begins.
+    mark: u64,
 }
 
 impl LessonRun {
@@ -657,7 +675,7 @@ impl LessonRun {
         lesson.validate()?;
         let scenario = lesson.scenario()?;
         let sim = scenario.build().map_err(|e| LessonError::at(format!("scenario ({})", e.path), e.message))?;
-        Ok(Self { lesson: lesson.clone(), sim, next: 0, unrevealed: None })
+        Ok(Self { lesson: lesson.clone(), sim, next: 0, unrevealed: None, mark: 0 })
     }
 
     pub fn lesson(&self) -> &Lesson {
@@ -699,9 +717,10 @@ impl LessonRun {
         run(&mut self.sim, &step.run, &format!("{at}.run"))?;
         let mut claims = Vec::with_capacity(step.claims.len());
         for (c, claim) in step.claims.iter().enumerate() {
-            let actual = answer(&self.sim, &claim.query).map_err(|m| LessonError::at(format!("{at}.claims[{c}]"), m))?;
+            let actual = answer(&self.sim, &claim.query, self.mark).map_err(|m| LessonError::at(format!("{at}.claims[{c}]"), m))?;
             claims.push(ClaimResult { query: claim.query.clone(), expected: claim.expect.clone(), actual });
         }
+        self.mark = self.sim.trace().total();
         for (f, focus) in step.look_at.iter().enumerate() {
             check_focus(&self.sim, focus).map_err(|m| LessonError::at(format!("{at}.look_at[{f}]"), m))?;
         }
@@ -720,8 +739,9 @@ impl LessonRun {
             return Err(LessonError::at("", "no question is waiting to be revealed"));
         };
         let at = format!("{}.question", step_path(index));
+        let since = self.sim.trace().total();
         run(&mut self.sim, &q.reveal, &format!("{at}.reveal"))?;
-        let answer = answer(&self.sim, &q.query).map_err(|m| LessonError::at(format!("{at}.query"), m))?;
+        let answer = answer(&self.sim, &q.query, since).map_err(|m| LessonError::at(format!("{at}.query"), m))?;
         let matching = q.choices.iter().enumerate().filter(|(_, c)| c.value == answer).map(|(i, _)| i).collect();
         Ok(Reveal { step: index, now_ms: self.sim.now().ms(), answer, matching })
     }
@@ -843,6 +863,12 @@ fn run(sim: &mut Sim, r: &Run, path: &str) -> Result<(), LessonError> {
                 return Err(LessonError::at(format!("{path}.until_event"), format!("more than {MAX_EVENTS_PER_RUN} events without it")));
             }
         }
+        if w.then_ms > 0 {
+            let t = sim.now().ms().saturating_add(w.then_ms);
+            if !sim.run_until_bounded(SimTime(t), MAX_EVENTS_PER_RUN) {
+                return Err(LessonError::at(format!("{path}.until_event.then_ms"), format!("more than {MAX_EVENTS_PER_RUN} events before {t} ms")));
+            }
+        }
     }
     Ok(())
 }
@@ -938,8 +964,9 @@ fn strings<'a>(it: impl Iterator<Item = &'a str>) -> Value {
     Value::Array(it.map(|s| Value::String(s.to_string())).collect())
 }
 
-/// Answers a query from the simulation as it is now.
-pub fn answer(sim: &Sim, q: &Query) -> Result<Value, String> {
+/// Answers a query from the simulation as it is now. `since` is the trace position
+/// (an event's `seq`) where "since the previous step" begins.
+pub fn answer(sim: &Sim, q: &Query, since: u64) -> Result<Value, String> {
     Ok(match q {
         Query::NowMs => num(sim.now().ms()),
         Query::PartitionOf { topic, value } => {
@@ -991,6 +1018,17 @@ pub fn answer(sim: &Sim, q: &Query) -> Result<Value, String> {
                 .collect();
             crate::sorted::sort(&mut ps);
             Value::Array(ps.into_iter().map(|(_, p)| num(p.into())).collect())
+        }
+        Query::AssignedCount { group: g, client_id } => num(member(sim, g, client_id)?.assigned.len() as u64),
+        Query::Revoked { group: g, client_id } => {
+            member(sim, g, client_id)?;
+            let revoked = sim.events_since(since).flat_map(|e| match &e.kind {
+                crate::event::EventKind::PartitionsRevoked { group: eg, client_id: c, partitions } if eg == g && c == client_id => {
+                    partitions.as_slice()
+                }
+                _ => &[],
+            });
+            Value::Array(revoked.map(|tp| Value::String(tp.to_string())).collect())
         }
         Query::Members { group: g } => {
             strings(group(sim, g)?.members.iter().filter(|m| m.phase != Phase::Crashed).map(|m| m.client_id.as_str()))
@@ -1099,6 +1137,8 @@ pub fn describe(q: &Query) -> String {
         Query::Received { group, client_id } => format!("what {client_id} of {group} received"),
         Query::Owner { group, topic, partition } => format!("the owner of {topic}-{partition} in {group}"),
         Query::Assigned { group, client_id, .. } => format!("the partitions of {client_id} in {group}"),
+        Query::AssignedCount { group, client_id } => format!("how many partitions {client_id} of {group} owns"),
+        Query::Revoked { group, client_id } => format!("what {client_id} of {group} gave up since the previous step"),
         Query::Members { group } => format!("the members of {group}"),
         Query::GroupState { group } => format!("the state of {group}"),
         Query::Generation { group } => format!("the generation of {group}"),
@@ -1130,6 +1170,8 @@ pub fn describe(q: &Query) -> String {
 /// The built-in lessons, by file name, in teaching order.
 pub const BUILT_IN: &[(&str, &str)] = &[
     ("01-topics-partitions", include_str!("../lessons/01-topics-partitions.json")),
+    ("03-consumer-groups", include_str!("../lessons/03-consumer-groups.json")),
+    ("04-assignors", include_str!("../lessons/04-assignors.json")),
 ];
 
 /// Every built-in lesson, parsed (a file that does not parse gives its error; the tests
@@ -1159,7 +1201,7 @@ mod tests {
 
     fn ask(sim: &Sim, q: Value) -> Result<Value, String> {
         let q: Query = serde_json::from_value(q).unwrap();
-        answer(sim, &q)
+        answer(sim, &q, 0)
     }
 
     #[test]
@@ -1180,6 +1222,8 @@ mod tests {
             (json!({"ask": "owner", "group": g1, "topic": "Topic01", "partition": 3}), json!("Consumer2")),
             (json!({"ask": "assigned", "group": g1, "client_id": "Consumer1"}), json!([0, 2])),
             (json!({"ask": "assigned", "group": g1, "client_id": "Consumer1", "topic": "Other"}), json!([])),
+            (json!({"ask": "assigned_count", "group": "ConsumerGroup02", "client_id": "Consumer1"}), json!(4)),
+            (json!({"ask": "revoked", "group": g1, "client_id": "Consumer1"}), json!([])),
             (json!({"ask": "members", "group": g1}), json!(["Consumer1", "Consumer2"])),
             (json!({"ask": "group_state", "group": g1}), json!("Stable")),
             (json!({"ask": "generation", "group": g1}), json!(1)),
@@ -1236,6 +1280,19 @@ mod tests {
         assert_eq!(ask(&sim, json!({"ask": "owner", "group": "ConsumerGroup01", "topic": "Topic01", "partition": 1})), Ok(json!(null)));
         assert_eq!(ask(&sim, json!({"ask": "members", "group": "ConsumerGroup01"})), Ok(json!(["Consumer1"])));
         assert_eq!(ask(&sim, json!({"ask": "phase", "group": "ConsumerGroup01", "client_id": "Consumer2"})), Ok(json!("crashed")));
+    }
+
+    #[test]
+    fn revoked_counts_only_since_the_mark() {
+        let mut sim = two_groups();
+        let mark = sim.trace().total();
+        sim.apply(Command::AddMember { group: "ConsumerGroup01".into(), member: crate::command::MemberSpec::new("Consumer3") }).unwrap();
+        sim.run_until(SimTime(30_000));
+        let q = json!({"ask": "revoked", "group": "ConsumerGroup01", "client_id": "Consumer1"});
+        let q: Query = serde_json::from_value(q).unwrap();
+        // Eager RoundRobin: Consumer1 gave up both its partitions when Consumer3 joined.
+        assert_eq!(answer(&sim, &q, mark), Ok(json!(["Topic01-0", "Topic01-2"])));
+        assert_eq!(answer(&sim, &q, sim.trace().total()), Ok(json!([])));
     }
 
     #[test]

@@ -21,7 +21,7 @@ fn edited(edit: impl FnOnce(&mut serde_json::Value)) -> String {
 #[test]
 fn lessons_every_built_in_lesson_agrees_with_the_simulation() {
     let lessons = built_ins();
-    assert!(!lessons.is_empty());
+    assert!(lessons.len() >= 3, "lessons 1, 3 and 4 at least");
     for l in &lessons {
         if let Err(problems) = lesson::check(l) {
             panic!("lesson {} disagrees with the simulation:\n{}", l.id, problems.join("\n"));
