@@ -286,6 +286,11 @@ pub enum Query {
     DuplicateValues { group: String },
     /// How many records the group committed past without processing them.
     LostByGroup { group: String },
+    /// The values of those records (the first 50), in partition and offset order.
+    LostValues { group: String },
+    /// The values `poll()` returned to a member that it has not finished processing, in
+    /// order (the first is the one being processed).
+    InHand { group: String, client_id: String },
     HighWatermark {
         topic: String,
         partition: u32,
@@ -1087,6 +1092,22 @@ pub fn answer(sim: &Sim, q: &Query, since: u64) -> Result<Value, String> {
         Query::ProcessedTwice { group: g } => num(group(sim, g)?.duplicates),
         Query::DuplicateValues { group: g } => strings(group(sim, g)?.duplicate_details().map(|d| d.value.as_str())),
         Query::LostByGroup { group: g } => num(group(sim, g)?.lost_records()),
+        Query::LostValues { group: g } => Value::Array(
+            group(sim, g)?
+                .lost_details(50)
+                .iter()
+                .map(|l| {
+                    let value = sim
+                        .topic(&l.tp.topic)
+                        .and_then(|t| t.partitions.get(l.tp.partition as usize))
+                        .and_then(|p| p.display_log())
+                        .and_then(|log| log.get(l.offset))
+                        .map(|r| r.record.value.clone());
+                    Value::String(value.unwrap_or_else(|| format!("{}@{}", l.tp, l.offset)))
+                })
+                .collect(),
+        ),
+        Query::InHand { group: g, client_id } => strings(member(sim, g, client_id)?.processing.iter().map(|d| d.value.as_str())),
         Query::HighWatermark { topic, partition, broker } => num(log(sim, topic, *partition, *broker)?.high_watermark()),
         Query::LogEndOffset { topic, partition, broker } => num(log(sim, topic, *partition, *broker)?.log_end_offset()),
         Query::LogStartOffset { topic, partition, broker } => num(log(sim, topic, *partition, *broker)?.log_start_offset()),
@@ -1151,6 +1172,8 @@ pub fn describe(q: &Query) -> String {
         Query::ProcessedTwice { group } => format!("the records {group} processed twice"),
         Query::DuplicateValues { group } => format!("the values {group} processed twice"),
         Query::LostByGroup { group } => format!("the records {group} committed without processing"),
+        Query::LostValues { group } => format!("the values {group} committed without processing"),
+        Query::InHand { group, client_id } => format!("the records {client_id} of {group} has not finished processing"),
         Query::HighWatermark { topic, partition, broker } => format!("the high watermark of {}", on(topic, *partition, broker)),
         Query::LogEndOffset { topic, partition, broker } => format!("the log end offset of {}", on(topic, *partition, broker)),
         Query::LogStartOffset { topic, partition, broker } => format!("the log start offset of {}", on(topic, *partition, broker)),
@@ -1172,6 +1195,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("01-topics-partitions", include_str!("../lessons/01-topics-partitions.json")),
     ("03-consumer-groups", include_str!("../lessons/03-consumer-groups.json")),
     ("04-assignors", include_str!("../lessons/04-assignors.json")),
+    ("06-offsets-commits", include_str!("../lessons/06-offsets-commits.json")),
 ];
 
 /// Every built-in lesson, parsed (a file that does not parse gives its error; the tests
@@ -1237,6 +1261,8 @@ mod tests {
             (json!({"ask": "processed_twice", "group": g1}), json!(0)),
             (json!({"ask": "duplicate_values", "group": g1}), json!([])),
             (json!({"ask": "lost_by_group", "group": g1}), json!(0)),
+            (json!({"ask": "lost_values", "group": g1}), json!([])),
+            (json!({"ask": "in_hand", "group": g1, "client_id": "Consumer1"}), json!([])),
             (json!({"ask": "high_watermark", "topic": "Topic01", "partition": 0}), json!(2)),
             (json!({"ask": "log_end_offset", "topic": "Topic01", "partition": 3}), json!(1)),
             (json!({"ask": "log_start_offset", "topic": "Topic01", "partition": 3}), json!(0)),
