@@ -238,6 +238,18 @@ pub enum EventKind {
     ConnectorTaskCrashed { connector: String, unflushed: u32, committed: Option<crate::sim::connect::SourceOffset> },
     /// A new task started, reading its offset from the offsets store.
     ConnectorTaskRestarted { connector: String, resume_after: Option<crate::sim::connect::SourceOffset> },
+    /// A Kafka Streams instance ran its operator on a record it consumed; `output` =
+    /// the (key, value) it sent to the sink (none when a filter dropped it).
+    StreamsRecordProcessed {
+        application_id: String,
+        client_id: String,
+        tp: TopicPartition,
+        offset: u64,
+        output: Option<(Option<String>, String)>,
+    },
+    /// A Streams task's state store was rebuilt from its changelog partition before the
+    /// instance processed the task's next record: `records` read, `keys` now in the store.
+    StateStoreRestored { application_id: String, client_id: String, store: String, partition: u32, records: u32, keys: u32 },
 }
 
 impl EventKind {
@@ -307,6 +319,8 @@ impl EventKind {
             EventKind::SourceOffsetsFlushed { .. } => "SourceOffsetsFlushed",
             EventKind::ConnectorTaskCrashed { .. } => "ConnectorTaskCrashed",
             EventKind::ConnectorTaskRestarted { .. } => "ConnectorTaskRestarted",
+            EventKind::StreamsRecordProcessed { .. } => "StreamsRecordProcessed",
+            EventKind::StateStoreRestored { .. } => "StateStoreRestored",
         }
     }
 }

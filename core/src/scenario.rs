@@ -55,6 +55,9 @@ pub struct Scenario {
     /// Source connectors: a table whose rows become records (`sim/connect.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub connectors: Vec<crate::sim::connect::ConnectorSpec>,
+    /// Kafka Streams applications (`sim/streams.rs`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub streams: Vec<crate::sim::streams::StreamsSpec>,
     #[serde(default)]
     pub commands: Vec<TimedCommand>,
     /// How long `kafka-sandbox run` runs by default; when absent, 10 s past the last
@@ -420,6 +423,7 @@ impl Scenario {
             }
         }
         crate::sim::connect::check_connectors(&self.connectors, &topics, &producers)?;
+        crate::sim::streams::check_streams(&self.streams, &topics, &producers, &self.groups)?;
         timeline += self.connectors.iter().map(|c| c.table.changes.len()).sum::<usize>();
         timeline += self.commands.len();
         if timeline > MAX_TIMELINE {
@@ -463,12 +467,16 @@ impl Scenario {
         for c in &self.connectors {
             sim.add_connector(c.clone());
         }
+        for (i, s) in self.streams.iter().enumerate() {
+            sim.add_streams(s.clone()).map_err(|e| ScenarioError::at(format!("streams[{i}]"), e.to_string()))?;
+        }
         // Commands are checked in time order against the groups and members that will
         // exist by then, so a timeline that removes a member never added is refused now.
         let mut members: BTreeMap<String, BTreeSet<String>> = self
             .groups
             .iter()
             .map(|g| (g.id.clone(), g.members.iter().map(|m| m.client_id.clone()).collect_set()))
+            .chain(self.streams.iter().map(|s| (s.application_id.clone(), s.instance_ids().into_iter().collect_set())))
             .collect_map();
         let mut order: Vec<usize> = (0..self.commands.len()).collect();
         crate::sorted::sort_by_key(&mut order, |&i| (self.commands[i].at_ms, i));
@@ -850,6 +858,7 @@ pub fn default_scenario() -> Scenario {
         producers: Vec::new(),
         groups: Vec::new(),
         connectors: Vec::new(),
+        streams: Vec::new(),
         commands: Vec::new(),
         duration_ms: None,
     })

@@ -37,6 +37,9 @@ pub struct Snapshot {
     /// Source connectors: each table, its task and its source offsets.
     #[serde(default)]
     pub connectors: Vec<crate::sim::connect::ConnectorView>,
+    /// Kafka Streams applications: operator, stores by task, counters.
+    #[serde(default)]
+    pub streams: Vec<crate::sim::streams::StreamsView>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -384,6 +387,7 @@ impl Sim {
             findings_total: self.monitors().total(),
             promises_broken: self.monitors().promised_total(),
             connectors: self.connectors().map(crate::sim::connect::Connector::view).collect(),
+            streams: self.streams().map(crate::sim::streams::StreamsApp::view).collect(),
         }
     }
 

@@ -62,6 +62,7 @@ fn build_with(protocol: Protocol, partitions: u32, members: Vec<MemberSpec>, mor
         }],
         groups: vec![GroupSpec { id: "g".into(), topics: vec!["t".into()], config, members }],
         connectors: Vec::new(),
+        streams: Vec::new(),
         commands: vec![],
         duration_ms: None,
     };

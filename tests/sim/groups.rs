@@ -46,6 +46,7 @@ fn build(members: Vec<MemberSpec>, assignor: kafka_sandbox_core::assign::Strateg
             members,
         }],
         connectors: Vec::new(),
+        streams: Vec::new(),
         commands: vec![],
         duration_ms: None,
     };
@@ -315,6 +316,7 @@ fn a_group_formed_by_two_joiners_waits_a_second_initial_delay() {
             producers: vec![],
             groups: vec![GroupSpec { id: "g".into(), topics: vec!["t".into()], config: GroupConfig::default(), members }],
             connectors: Vec::new(),
+            streams: Vec::new(),
             commands: vec![],
             duration_ms: None,
         };

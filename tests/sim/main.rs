@@ -14,4 +14,5 @@ mod consumer_protocol;
 mod producer;
 mod push;
 mod connect;
+mod streams;
 mod lessons;

@@ -31,6 +31,7 @@ fn cluster(partitions: u32, config: ProducerConfig) -> Sim {
         producers: vec![ProducerSpec { name: "p".into(), config, send: vec![] }],
         groups: vec![],
         connectors: Vec::new(),
+        streams: Vec::new(),
         commands: vec![],
         duration_ms: None,
     };

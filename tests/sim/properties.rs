@@ -77,6 +77,7 @@ fn base(seed: u64) -> Sim {
         ],
         groups: vec![],
         connectors: Vec::new(),
+        streams: Vec::new(),
         commands: vec![],
         duration_ms: None,
     };

@@ -65,6 +65,7 @@ fn build(s: Setup) -> Sim {
             members: vec![MemberSpec::new("c")],
         }],
         connectors: Vec::new(),
+        streams: Vec::new(),
         commands: vec![],
         duration_ms: None,
     };

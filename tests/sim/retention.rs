@@ -92,6 +92,7 @@ fn build(s: Setup) -> Sim {
         }],
         groups,
         connectors: Vec::new(),
+        streams: Vec::new(),
         commands: vec![],
         duration_ms: None,
     };

@@ -79,6 +79,7 @@ fn draw(seed: u64) -> Drawn {
         }],
         topics,
         connectors: Vec::new(),
+        streams: Vec::new(),
         commands: vec![],
         duration_ms: None,
     };

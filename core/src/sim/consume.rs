@@ -292,6 +292,7 @@ impl Sim {
         if !more && m.activity == Activity::Processing {
             m.activity = Activity::Fetching;
         }
+        let streams_input = self.streams_index(group_id).map(|i| (i, d.clone()));
         self.record(EventKind::RecordProcessed {
             group: group_id.to_string(),
             client_id: client_id.to_string(),
@@ -301,6 +302,9 @@ impl Sim {
             value: d.value,
             duplicate,
         });
+        if let Some((i, d)) = streams_input {
+            self.streams_process(i, client_id, d);
+        }
         if more {
             self.schedule(
                 now.plus_ms(processing_ms),

@@ -29,6 +29,7 @@ mod produce;
 mod push;
 mod replication;
 mod retention;
+pub mod streams;
 
 /// `DefaultRecordBatch.RECORD_BATCH_OVERHEAD`: the bytes of a batch header.
 const RECORD_BATCH_OVERHEAD: u32 = 61;
@@ -303,6 +304,8 @@ pub struct Sim {
     push_cursors: push::PushCursors,
     /// Source connectors, each with one task (`sim/connect.rs`).
     pub(crate) connectors: Vec<connect::Connector>,
+    /// Kafka Streams applications (`sim/streams.rs`).
+    pub(crate) streams: Vec<streams::StreamsApp>,
 }
 
 impl Sim {
@@ -341,6 +344,7 @@ impl Sim {
             command_log: Vec::new(),
             push_cursors: BTreeMap::new(),
             connectors: Vec::new(),
+            streams: Vec::new(),
         };
         sim.schedule(SimTime(check_every), Pending::IsrCheck);
         // `__consumer_offsets`: 50 partitions, replication factor 3 (or fewer brokers).

@@ -1,0 +1,399 @@
+//! A Kafka Streams application: consume → process → produce, with a state store.
+//!
+//! What it follows (apache/kafka `streams/`):
+//! - The application is a consumer group whose id is `application.id`; each instance is
+//!   one member (one `StreamThread`) with Streams' consumer overrides
+//!   (`StreamsConfig.CONSUMER_DEFAULT_OVERRIDES`: `max.poll.records` 1000,
+//!   `auto.offset.reset` earliest, `enable.auto.commit` false) and one producer with its
+//!   producer override (`linger.ms` 100).
+//! - Each record is processed in turn (`StreamTask.process`): the topology's one operator
+//!   runs and its output goes to the sink topic through the producer, keyed as the input,
+//!   so with equal partition counts an input partition's output lands, in order, in the
+//!   same sink partition.
+//! - Offsets are committed every `commit.interval.ms` (30000 under `at_least_once`,
+//!   `TaskManager.commit`): records processed after the last commit are processed again
+//!   by the next owner after a crash, so their output appears twice in the sink.
+//! - `count_by_key` keeps a key-value state store per task (input partition), like
+//!   `groupByKey().count(Materialized.as(store))`; each update is written to the store's
+//!   changelog topic `<application.id>-<store>-changelog` (same partition as the task,
+//!   `ProcessorStateManager`/`RecordCollector`) and sent downstream. A task that starts
+//!   on an instance (after a crash, a restart or a move) restores its store from the
+//!   changelog first (`StoreChangelogReader`): the last value per key.
+//!
+//! Where it departs: commits are the consumer's commits inside `poll()` at the commit
+//! interval (Streams commits from its own loop after flushing the producer, with
+//! `enable.auto.commit=false`); the record cache (`statestore.cache.max.bytes`) is off, so
+//! every count update is emitted; the assignor is cooperative-sticky, not
+//! `StreamsPartitionAssignor`; only `at_least_once` (no `exactly_once_v2`); null keys are
+//! skipped by `count_by_key`, as Streams skips them; the changelog topic has replication
+//! factor 1 (`replication.factor` -1 = the broker's default) and is not compacted; an
+//! instance's producer outlives its crash (its buffered output still goes out).
+
+use super::*;
+use crate::command::{GroupSpec, MemberSpec};
+use crate::config::{ConsumerConfig, GroupConfig};
+use serde::{Deserialize, Serialize};
+
+/// Most Streams applications a scenario may have.
+pub const MAX_STREAMS: usize = 8;
+/// Most instances (members) an application may start with.
+pub const MAX_INSTANCES: u32 = 8;
+
+/// `streams[]` in a scenario.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StreamsSpec {
+    /// `application.id`: the group id, the prefix of internal topics and client ids.
+    pub application_id: String,
+    /// The topic it reads (`builder.stream(source)`).
+    pub source: String,
+    /// The topic its output goes to (`.to(sink)`).
+    pub sink: String,
+    pub op: StreamsOp,
+    /// How many instances run (members `<application_id>-1` …), 1-8.
+    #[serde(default = "one")]
+    pub instances: u32,
+    /// `commit.interval.ms` (30000 under `at_least_once`).
+    #[serde(default = "default_commit_interval_ms")]
+    pub commit_interval_ms: u64,
+    /// **Sandbox only**: time spent on each record.
+    #[serde(default = "default_processing_ms")]
+    pub processing_ms: u64,
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn default_commit_interval_ms() -> u64 {
+    30_000
+}
+
+fn default_processing_ms() -> u64 {
+    10
+}
+
+/// The topology's one operator.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum StreamsOp {
+    /// `filter((k, v) -> v.contains(value_contains))`.
+    Filter { value_contains: String },
+    /// `mapValues(v -> v.toUpperCase())`.
+    MapUpper {},
+    /// `groupByKey().count(Materialized.as(store)).toStream()`: the running count per key.
+    CountByKey {
+        #[serde(default = "default_store")]
+        store: String,
+    },
+}
+
+fn default_store() -> String {
+    "counts".into()
+}
+
+impl StreamsSpec {
+    /// The state store's changelog topic, if the operator has a store.
+    pub fn changelog(&self) -> Option<String> {
+        match &self.op {
+            StreamsOp::CountByKey { store } => Some(format!("{}-{store}-changelog", self.application_id)),
+            _ => None,
+        }
+    }
+
+    /// The instances' client ids.
+    pub fn instance_ids(&self) -> Vec<String> {
+        (1..=self.instances).map(|i| format!("{}-{i}", self.application_id)).collect()
+    }
+
+    /// The producer the instances share in the sandbox.
+    pub fn producer_name(&self) -> String {
+        format!("{}-producer", self.application_id)
+    }
+}
+
+/// One task's state store: counts by key, and which instance incarnation holds it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct TaskStore {
+    /// (client id, incarnation) of the instance that restored it and writes it.
+    owner: Option<(String, u64)>,
+    counts: BTreeMap<String, u64>,
+}
+
+/// A running Streams application.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StreamsApp {
+    pub spec: StreamsSpec,
+    /// By input partition.
+    pub(crate) stores: BTreeMap<u32, TaskStore>,
+    pub processed_total: u64,
+    pub output_total: u64,
+}
+
+/// A Streams application for the page.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StreamsView {
+    pub application_id: String,
+    pub source: String,
+    pub sink: String,
+    pub op: StreamsOp,
+    pub changelog: Option<String>,
+    pub producer: String,
+    pub instances: Vec<String>,
+    pub commit_interval_ms: u64,
+    /// The state store per task (input partition): (partition, holder, counts by key).
+    pub stores: Vec<StoreView>,
+    pub processed_total: u64,
+    pub output_total: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoreView {
+    pub partition: u32,
+    /// The instance holding the task's store (None: not restored anywhere yet).
+    pub instance: Option<String>,
+    pub counts: Vec<(String, u64)>,
+}
+
+impl StreamsApp {
+    pub fn view(&self) -> StreamsView {
+        StreamsView {
+            application_id: self.spec.application_id.clone(),
+            source: self.spec.source.clone(),
+            sink: self.spec.sink.clone(),
+            op: self.spec.op.clone(),
+            changelog: self.spec.changelog(),
+            producer: self.spec.producer_name(),
+            instances: self.spec.instance_ids(),
+            commit_interval_ms: self.spec.commit_interval_ms,
+            stores: self
+                .stores
+                .iter()
+                .map(|(p, s)| StoreView {
+                    partition: *p,
+                    instance: s.owner.as_ref().map(|o| o.0.clone()),
+                    counts: s.counts.iter().map(|(k, v)| (k.clone(), *v)).collect(),
+                })
+                .collect(),
+            processed_total: self.processed_total,
+            output_total: self.output_total,
+        }
+    }
+
+    /// The count for `key` in the store of input partition `partition`.
+    pub fn count(&self, partition: u32, key: &str) -> Option<u64> {
+        self.stores.get(&partition).and_then(|s| s.counts.get(key)).copied()
+    }
+}
+
+/// The producer settings Streams overrides (`StreamsConfig.PRODUCER_DEFAULT_OVERRIDES`).
+pub fn producer_config() -> crate::config::ProducerConfig {
+    crate::config::ProducerConfig { linger_ms: 100, ..crate::config::ProducerConfig::default() }
+}
+
+/// The consumer settings Streams overrides, plus the commit interval.
+pub fn consumer_config(spec: &StreamsSpec) -> ConsumerConfig {
+    ConsumerConfig {
+        max_poll_records: 1000,
+        auto_commit_interval_ms: spec.commit_interval_ms,
+        processing_ms: spec.processing_ms,
+        commit_mode: crate::group::CommitMode::Auto,
+        ..ConsumerConfig::default()
+    }
+}
+
+/// Checks a scenario's `streams` against its topics, producers and groups.
+pub(crate) fn check_streams(
+    streams: &[StreamsSpec],
+    topics: &BTreeMap<&str, u32>,
+    producers: &std::collections::BTreeSet<&str>,
+    groups: &[GroupSpec],
+) -> Result<(), crate::scenario::ScenarioError> {
+    use super::connect::scenario_error as err;
+    if streams.len() > MAX_STREAMS {
+        return Err(err("streams", format!("{} applications; allowed: at most {MAX_STREAMS}", streams.len())));
+    }
+    let mut ids = std::collections::BTreeSet::new();
+    let mut internal = 0;
+    for (i, s) in streams.iter().enumerate() {
+        let path = format!("streams[{i}]");
+        check_name("an application.id", &s.application_id).map_err(|e| err(format!("{path}.application_id"), e.to_string()))?;
+        if !ids.insert(s.application_id.as_str()) {
+            return Err(err(format!("{path}.application_id"), format!("application \"{}\" is defined twice", s.application_id)));
+        }
+        if groups.iter().any(|g| g.id == s.application_id) {
+            return Err(err(
+                format!("{path}.application_id"),
+                format!("\"{}\" is already a consumer group's id (the application's group id is its application.id)", s.application_id),
+            ));
+        }
+        if producers.contains(s.producer_name().as_str()) {
+            return Err(err(format!("{path}.application_id"), format!("its producer would be named \"{}\", which a producer already is", s.producer_name())));
+        }
+        for (field, t) in [("source", &s.source), ("sink", &s.sink)] {
+            if !topics.contains_key(t.as_str()) {
+                return Err(err(format!("{path}.{field}"), format!("there is no topic named \"{t}\" (Streams needs its topics to exist)")));
+            }
+        }
+        if s.source == s.sink {
+            return Err(err(format!("{path}.sink"), "the sink must be another topic than the source"));
+        }
+        if !(1..=MAX_INSTANCES).contains(&s.instances) {
+            return Err(err(format!("{path}.instances"), format!("is {}; allowed: 1 to {MAX_INSTANCES}", s.instances)));
+        }
+        let max = crate::scenario::MAX_TIME_MS;
+        if !(1..=max).contains(&s.commit_interval_ms) {
+            return Err(err(format!("{path}.commit_interval_ms"), format!("is {}; allowed: 1 to {max} (one week)", s.commit_interval_ms)));
+        }
+        if s.processing_ms > crate::scenario::MAX_PROCESSING_MS {
+            return Err(err(
+                format!("{path}.processing_ms"),
+                format!("is {}; allowed: 0 to {}", s.processing_ms, crate::scenario::MAX_PROCESSING_MS),
+            ));
+        }
+        match &s.op {
+            StreamsOp::Filter { value_contains } if value_contains.chars().count() > MAX_VALUE_CHARS => {
+                return Err(err(format!("{path}.op.filter.value_contains"), format!("at most {MAX_VALUE_CHARS} characters")));
+            }
+            StreamsOp::CountByKey { store } => {
+                check_name("a store name", store).map_err(|e| err(format!("{path}.op.count_by_key.store"), e.to_string()))?;
+            }
+            _ => {}
+        }
+        if let Some(changelog) = s.changelog() {
+            if topics.contains_key(changelog.as_str()) {
+                return Err(err(format!("{path}.op"), format!("its changelog topic \"{changelog}\" is already a topic")));
+            }
+            internal += 1;
+        }
+    }
+    if topics.len() + internal > crate::scenario::MAX_TOPICS {
+        return Err(err(
+            "streams",
+            format!(
+                "{} topics and {internal} changelog topic(s); allowed: at most {} topics in all",
+                topics.len(),
+                crate::scenario::MAX_TOPICS
+            ),
+        ));
+    }
+    Ok(())
+}
+
+impl Sim {
+    /// Starts an application at time 0: its changelog topic (created at startup, as
+    /// `InternalTopicManager` does), its producer and its group of instances.
+    pub(crate) fn add_streams(&mut self, spec: StreamsSpec) -> Result<(), CommandError> {
+        if let Some(changelog) = spec.changelog() {
+            let partitions = self.topics.get(&spec.source).map(Topic::partition_count).unwrap_or(1);
+            self.add_topic(&changelog, partitions, 1, TopicConfig::default());
+        }
+        self.add_producer(&spec.producer_name(), producer_config());
+        let members = spec.instance_ids().into_iter().map(|id| MemberSpec { config: consumer_config(&spec), ..MemberSpec::new(id) }).collect();
+        let group = GroupSpec {
+            id: spec.application_id.clone(),
+            topics: vec![spec.source.clone()],
+            config: GroupConfig {
+                assignor: crate::assign::Strategy::CooperativeSticky,
+                auto_offset_reset: OffsetReset::Earliest,
+                ..GroupConfig::default()
+            },
+            members,
+        };
+        self.streams.push(StreamsApp { spec, stores: BTreeMap::new(), processed_total: 0, output_total: 0 });
+        self.apply_unlogged(Command::AddGroup { group })
+    }
+
+    pub fn streams(&self) -> impl Iterator<Item = &StreamsApp> {
+        self.streams.iter()
+    }
+
+    pub fn streams_app(&self, application_id: &str) -> Option<&StreamsApp> {
+        self.streams.iter().find(|s| s.spec.application_id == application_id)
+    }
+
+    /// Which application a group is, if any.
+    pub(super) fn streams_index(&self, group_id: &str) -> Option<usize> {
+        if self.streams.is_empty() {
+            return None;
+        }
+        self.streams.iter().position(|s| s.spec.application_id == group_id)
+    }
+
+    /// The instance finished processing `d`: run the operator and send its output.
+    pub(super) fn streams_process(&mut self, index: usize, client_id: &str, d: Delivery) {
+        let Some(app) = self.streams.get(index) else { return };
+        let (producer, sink, op) = (app.spec.producer_name(), app.spec.sink.clone(), app.spec.op.clone());
+        let changelog = app.spec.changelog();
+        let application_id = app.spec.application_id.clone();
+        let output = match &op {
+            StreamsOp::Filter { value_contains } => d.value.contains(value_contains.as_str()).then(|| (d.key.clone(), d.value.clone())),
+            StreamsOp::MapUpper {} => Some((d.key.clone(), d.value.to_uppercase())),
+            StreamsOp::CountByKey { store } => match &d.key {
+                // Streams skips records with a null key in an aggregation.
+                None => None,
+                Some(key) => {
+                    self.restore_if_needed(index, client_id, d.tp.partition, store, changelog.as_deref());
+                    let Some(s) = self.streams.get_mut(index).and_then(|a| a.stores.get_mut(&d.tp.partition)) else { return };
+                    let count = s.counts.entry(key.clone()).or_insert(0);
+                    *count += 1;
+                    let value = count.to_string();
+                    if let Some(changelog) = &changelog {
+                        self.send(&producer, changelog, Some(key.clone()), value.clone(), Some(d.tp.partition), Vec::new());
+                    }
+                    Some((Some(key.clone()), value))
+                }
+            },
+        };
+        if let Some(app) = self.streams.get_mut(index) {
+            app.processed_total += 1;
+            app.output_total += u64::from(output.is_some());
+        }
+        if let Some((key, value)) = &output {
+            self.send(&producer, &sink, key.clone(), value.clone(), None, Vec::new());
+        }
+        self.record(EventKind::StreamsRecordProcessed {
+            application_id,
+            client_id: client_id.to_string(),
+            tp: d.tp,
+            offset: d.offset,
+            output,
+        });
+    }
+
+    /// A task whose store another instance (or an earlier incarnation of this one) held
+    /// restores it from the changelog partition: the last value per key up to the end.
+    fn restore_if_needed(&mut self, index: usize, client_id: &str, partition: u32, store: &str, changelog: Option<&str>) {
+        let incarnation = self.groups.get(&self.streams[index].spec.application_id).and_then(|g| g.member(client_id)).map(|m| m.incarnation);
+        let Some(incarnation) = incarnation else { return };
+        let owner = Some((client_id.to_string(), incarnation));
+        if self.streams[index].stores.get(&partition).is_some_and(|s| s.owner == owner) {
+            return;
+        }
+        let mut counts = BTreeMap::new();
+        let mut records = 0u32;
+        if let Some(log) = changelog
+            .map(|c| TopicPartition::new(c, partition))
+            .and_then(|tp| self.partition(&tp).and_then(|p| p.leader.and_then(|l| p.logs.get(&l))))
+        {
+            // The restore consumer reads to the log end (read_uncommitted); here, the HW.
+            for r in log.read_committed(log.log_start_offset(), u32::MAX) {
+                if let (Some(k), Ok(v)) = (&r.record.key, r.record.value.parse::<u64>()) {
+                    counts.insert(k.clone(), v);
+                    records += 1;
+                }
+            }
+        }
+        let keys = counts.len() as u32;
+        self.streams[index].stores.insert(partition, TaskStore { owner, counts });
+        let application_id = self.streams[index].spec.application_id.clone();
+        self.record(EventKind::StateStoreRestored {
+            application_id,
+            client_id: client_id.to_string(),
+            store: store.to_string(),
+            partition,
+            records,
+            keys,
+        });
+    }
+}
