@@ -140,8 +140,9 @@ impl Run {
 pub struct EventWait {
     /// The event's `type` as in the trace (`group_stable`, `record_delivered`, …).
     pub kind: String,
-    /// Names the event must mention, each as a whole text field (a group id, client id,
-    /// record value, topic); all of them.
+    /// Texts the event must mention, all of them, each as a whole string value of the
+    /// event's JSON form in the trace: a group id, client id, record value, topic, or an
+    /// enum value such as `NOT_ENOUGH_REPLICAS` or `session_timeout`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mentions: Vec<String>,
     /// Give up (an error) if it has not happened this many ms from now.
@@ -910,10 +911,14 @@ fn event_matches(event: &crate::event::EventKind, kind: &str, mentions: &[String
     if mentions.is_empty() {
         return true;
     }
-    // The event's Debug form quotes every text field the same way `{:?}` quotes the name,
-    // so a quoted name found in it is a whole field, never part of a longer one.
-    let text = format!("{event:?}");
-    mentions.iter().all(|m| text.contains(&format!("{m:?}")))
+    // The event as the trace writes it (JSON): a mention is a whole string value there
+    // (a name, a record value, or an enum such as "NOT_ENOUGH_REPLICAS" or
+    // "session_timeout"), never part of a longer one and never a field's name.
+    let text = scenario::write_json(event, false);
+    mentions.iter().all(|m| {
+        let quoted = scenario::write_json(m, false);
+        text.match_indices(&quoted).any(|(i, _)| text.as_bytes().get(i + quoted.len()) != Some(&b':'))
+    })
 }
 
 fn check_focus(sim: &Sim, f: &Focus) -> Result<(), String> {
@@ -1196,6 +1201,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("03-consumer-groups", include_str!("../lessons/03-consumer-groups.json")),
     ("04-assignors", include_str!("../lessons/04-assignors.json")),
     ("06-offsets-commits", include_str!("../lessons/06-offsets-commits.json")),
+    ("09-reliability", include_str!("../lessons/09-reliability.json")),
 ];
 
 /// Every built-in lesson, parsed (a file that does not parse gives its error; the tests
@@ -1213,6 +1219,7 @@ pub fn built_in(id: &str) -> Option<Lesson> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::event::EventKind;
     use serde_json::json;
 
     /// The built-in two-groups scenario at 12 s (its documented result, see
@@ -1329,6 +1336,14 @@ mod tests {
         assert!(!event_matches(&delivered.kind, "RecordDelivered", &[]), "the trace's snake_case type only");
         assert!(event_matches(&delivered.kind, "record_delivered", &["Topic01".into()]));
         assert!(!event_matches(&delivered.kind, "record_delivered", &["Topic0".into()]), "a part of a name is not a mention");
+        assert!(!event_matches(&delivered.kind, "record_delivered", &["group".into()]), "a field's name is not a mention");
+        let left = EventKind::MemberLeft {
+            group: "g".into(),
+            client_id: "c".into(),
+            member_id: "c-1".into(),
+            reason: crate::event::LeaveReason::SessionTimeout,
+        };
+        assert!(event_matches(&left, "member_left", &["session_timeout".into(), "c".into()]), "enum values as the trace writes them");
         assert_eq!(snake("HighWatermarkAdvanced"), "high_watermark_advanced");
     }
 
