@@ -8,7 +8,9 @@
 //
 // "gzip" is each part's function bodies gzipped together (level 9): shares of the final
 // gzipped size, since duplicated generic code compresses well and unique code does not.
-// --top N also lists the N largest functions. See BENCHMARKS.md, "Bundle".
+// --top N also lists the N largest functions; "copies" counts the instantiations of a few
+// generic functions (sorts, BTreeMap) that grow with every new element type. See
+// BENCHMARKS.md, "Bundle".
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 
@@ -168,6 +170,14 @@ console.log(`${"raw KB".padStart(8)} ${"gzip KB".padStart(8)} ${"share".padStart
 for (const [g, raw, n, key] of rows) {
   console.log(`${(raw / 1000).toFixed(1).padStart(8)} ${(g / 1000).toFixed(1).padStart(8)} ${((100 * g) / totalGz).toFixed(1).padStart(5)}% ${String(n).padStart(5)}  ${key}`);
 }
+// Copies of generic code that one copy can serve (BENCHMARKS.md, "Bundle"): each copy of
+// the standard library's sorts comes from a sort or a collect() into a BTreeMap/BTreeSet
+// with its own types (core's go through core::sorted, which is one copy).
+const copies = (re) => functions.filter(([, name]) => re.test(name)).length;
+console.log(
+  `copies: stable sort ${copies(/driftsort_main/)}, unstable sort ${copies(/unstable::ipnsort/)}, ` +
+    `BTreeMap::insert ${copies(/BTreeMap<K,V,A>::insert$/)}, BTreeMap remove paths ${copies(/remove_leaf_kv/)}`,
+);
 if (top > 0) {
   console.log();
   functions.sort((a, b) => b[0] - a[0]);
