@@ -2,6 +2,7 @@
 
 use crate::i18n::{self, Lang};
 use crate::panels::Now;
+use crate::panels::{LessonList, LessonPanel};
 use crate::panels::{Brokers, Charts, ForkPanel, SequenceDiagram, ComparePanel, RecordPathPanel, SharePanel, Controls, EventLog, Groups, Guarantees, Producers, ScenarioPanel, TopicView, Wire, WireSide};
 use crate::state::{Action, AppState, Notice, SharedFrom, TICK_MS};
 use gloo_timers::callback::Interval;
@@ -29,13 +30,8 @@ fn initial_lang() -> Lang {
 /// A style that outlines the members and brokers an event involves. Names come from
 /// scenarios, so every character outside [A-Za-z0-9_-] is escaped as CSS hex.
 fn highlight_css(sim: &kafka_sandbox_core::Sim, kind: &kafka_sandbox_core::EventKind) -> String {
-    fn esc(s: &str) -> String {
-        s.chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c.to_string() } else { format!("\\{:x} ", c as u32) })
-            .collect()
-    }
     let (clients, brokers) = crate::view::involved(sim, kind);
-    let mut selectors: Vec<String> = clients.iter().map(|c| format!("[data-client=\"{}\"]", esc(c))).collect();
+    let mut selectors: Vec<String> = clients.iter().map(|c| format!("[data-client=\"{}\"]", crate::view::css_escape(c))).collect();
     selectors.extend(brokers.iter().map(|b| format!("[data-broker=\"{b}\"]")));
     if selectors.is_empty() {
         return String::new();
@@ -72,6 +68,9 @@ pub fn App() -> Html {
         // A share link in the address wins; otherwise the autosaved session comes back.
         let dispatcher = state.dispatcher();
         use_effect_with((), move |_| {
+            if let Some(text) = crate::browser::load_lesson_progress() {
+                dispatcher.dispatch(Action::SetLessonProgress(text));
+            }
             if crate::browser::load_less_motion() {
                 dispatcher.dispatch(Action::SetMotion(true));
             }
@@ -101,6 +100,9 @@ pub fn App() -> Html {
                 crate::browser::save_lang(m.lang.code());
                 crate::browser::apply_theme(m.theme);
                 crate::browser::apply_less_motion(m.less_motion);
+                if !m.lesson_progress.is_empty() {
+                    crate::browser::save_lesson_progress(&crate::state::progress_text(&m.lesson_progress));
+                }
             }
         });
     }
@@ -148,6 +150,17 @@ pub fn App() -> Html {
     let show_keys = model.show_keys;
     let theme = model.theme;
     let less_motion = model.less_motion;
+    let lesson = model.lesson.as_ref().map(|l| crate::panels::lesson_view(l, lang));
+    let lesson_focus = model
+        .lesson
+        .as_ref()
+        .and_then(|l| l.report.as_ref())
+        .map(|r| crate::panels::focus_selectors(&r.look_at))
+        .filter(|s| !s.is_empty())
+        .map(|s| format!("{} {{ outline: 3px dashed var(--warn, #a05a00); outline-offset: 2px; }}", s.join(", ")))
+        .unwrap_or_default();
+    let show_lessons = model.show_lessons;
+    let lesson_progress = model.lesson_progress.clone();
     let show_sequence = model.show_sequence;
     let fork_view = model.fork.as_ref().map(|f| {
         (f.at_ms, kafka_sandbox_core::compare::outcome(&model.sim), kafka_sandbox_core::compare::outcome(&f.sim))
@@ -201,6 +214,7 @@ pub fn App() -> Html {
     html! {
         <main id="app-root" class={classes!("app", big.then_some("big"))} lang={lang.code()} tabindex="0" {onkeydown}>
             <style id="highlight">{ highlight }</style>
+            <style id="lesson-focus">{ lesson_focus }</style>
             <div id="narration" class="sr-only" aria-live="polite" aria-atomic="true">{ narration }</div>
             <header class="top">
                 <div class="brand">
@@ -212,6 +226,8 @@ pub fn App() -> Html {
                 <button id="theme-toggle" title={i18n::THEME_HINT.get(lang)} onclick={dispatch.reform(|_| Action::CycleTheme)}>
                     { i18n::theme_label(lang, theme) }
                 </button>
+                <button id="lessons-toggle" title={i18n::LESSONS_HINT.get(lang)} aria-expanded={show_lessons.to_string()}
+                    onclick={dispatch.reform(|_| Action::ToggleLessons)}>{ i18n::LESSONS.get(lang) }</button>
                 <button id="motion-toggle" title={i18n::MOTION_HINT.get(lang)} aria-pressed={less_motion.to_string()}
                     onclick={dispatch.reform(|_| Action::ToggleMotion)}>
                     { if less_motion { i18n::MOTION_REDUCED.get(lang) } else { i18n::MOTION_FULL.get(lang) } }
@@ -250,6 +266,12 @@ pub fn App() -> Html {
                         <dt><kbd>{ "Esc" }</kbd></dt><dd>{ i18n::KEY_ESC.get(lang) }</dd>
                     </dl>
                 </div>
+            }
+            if show_lessons {
+                <LessonList {lang} progress={lesson_progress} dispatch={dispatch.clone()} />
+            }
+            if let Some(view) = lesson {
+                <LessonPanel {lang} {view} dispatch={dispatch.clone()} />
             }
             if let Some((at_ms, this, fork)) = fork_view {
                 <ForkPanel {lang} {at_ms} now_ms={snap.now.ms()} {this} {fork} dispatch={dispatch.clone()} />

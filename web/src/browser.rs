@@ -63,6 +63,19 @@ pub fn apply_theme(theme: Option<&str>) {
     }
 }
 
+const LESSONS_KEY: &str = "kafka-sandbox.lessons";
+
+/// Lesson progress remembered from an earlier visit (see `state::progress_text`).
+pub fn load_lesson_progress() -> Option<String> {
+    storage()?.get_item(LESSONS_KEY).ok().flatten()
+}
+
+pub fn save_lesson_progress(text: &str) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(LESSONS_KEY, text);
+    }
+}
+
 const MOTION_KEY: &str = "kafka-sandbox.motion";
 
 /// Whether reduced motion was chosen on an earlier visit.

@@ -1089,6 +1089,7 @@ fn refs(c: &mut Command) -> Refs<'_> {
         Command::AddPartitions { topic, .. } | Command::SetTopicConfig { topic, .. } => {
             Refs { topics: vec![topic], ..Refs::default() }
         }
+        Command::CrashConnector { .. } | Command::RestartConnector { .. } => Refs::default(),
         Command::CrashBroker { .. }
         | Command::RestartBroker { .. }
         | Command::IsolateBroker { .. }

@@ -156,6 +156,19 @@ msgs! {
     CHART_STOPPED = "无法消费的成员", "Members that cannot consume";
     CHART_WAIT = "运行一会儿后这里会出现图表", "Charts appear once the run has gone on for a moment";
     TOTAL = "合计", "total";
+    LESSONS = "课程", "Lessons";
+    LESSONS_HINT = "一步一步的课程：先预测，再由模拟揭晓答案", "Step-by-step lessons: predict, then the simulation reveals the answer";
+    LESSON = "课程", "Lesson";
+    LESSON_CLOSE = "退出课程", "Leave the lesson";
+    LESSON_NEXT = "下一步 →", "Next step →";
+    LESSON_PREDICT = "先预测：", "Predict first:";
+    LESSON_PREDICT_FIRST = "先选一个答案", "Pick an answer first";
+    LESSON_RIGHT = "✓ 预测正确：模拟的结果正是如此。", "✓ Right: the simulation did exactly that.";
+    LESSON_WRONG = "✗ 模拟给出的答案是：", "✗ Not this time — the simulation says: ";
+    LESSON_ANSWER = "模拟的答案：", "The simulation's answer: ";
+    LESSON_FREE_PLAY = "自由练习：", "Free play:";
+    LESSON_DONE = "✓ 已完成", "✓ done";
+    LESSON_ERROR = "课程无法继续：", "The lesson cannot go on: ";
     MOTION_FULL = "◎ 动画", "◎ Motion";
     MOTION_REDUCED = "◌ 减少动画", "◌ Less motion";
     MOTION_HINT = "减少动画：同样的信息，没有滑动和闪烁（网络中的消息显示进度百分比）；系统的“减少动态效果”设置同样生效", "Reduced motion: the same information without sliding or flashing (messages on the wire show their progress as a percentage); the system's reduced-motion setting applies too";
@@ -807,6 +820,14 @@ fn tps(list: &[kafka_sandbox_core::record::TopicPartition]) -> String {
 }
 
 /// One trace event as a sentence.
+/// A source connector's offset as Kafka Connect's JDBC source writes it.
+fn source_offset(o: &kafka_sandbox_core::sim::connect::SourceOffset) -> String {
+    match o.timestamp_ms {
+        Some(t) => format!("{{timestamp: {t}, incrementing: {}}}", o.incrementing),
+        None => format!("{{incrementing: {}}}", o.incrementing),
+    }
+}
+
 pub fn event_line(lang: Lang, e: &EventKind) -> String {
     use EventKind as E;
     let zh = lang == Lang::Zh;
@@ -1169,6 +1190,79 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
                 (false, true, true) => format!("{client_id} reaches its target assignment of epoch {epoch}"),
             }
         }
+        E::RecordsPushed { client_id, tp, count, buffered, .. } => {
+            if zh {
+                format!("推送（不是 Kafka，教学演示）：broker 把 P{} 的 {count} 条记录直接推给 {client_id}，它的缓冲区现有 {buffered} 条", tp.partition)
+            } else {
+                format!("Push (not Kafka — a teaching device): the broker pushes {count} records of P{} to {client_id}; its buffer holds {buffered}", tp.partition)
+            }
+        }
+        E::PushOverwhelmed { client_id, buffered, limit, .. } => {
+            if zh {
+                format!("{client_id} 被推送压垮：缓冲区 {buffered} 条超过上限 {limit}，内存耗尽而崩溃，缓冲的记录全部丢失")
+            } else {
+                format!("{client_id} is overwhelmed by pushes: {buffered} buffered records pass its limit of {limit}; it runs out of memory and crashes, losing its buffer")
+            }
+        }
+        E::TableRowChanged { connector, id, value, insert } => match (zh, insert) {
+            (true, true) => format!("{connector} 的源表插入一行：id {id} = \"{value}\""),
+            (true, false) => format!("{connector} 的源表更新一行：id {id} = \"{value}\""),
+            (false, true) => format!("A row is inserted into {connector}'s table: id {id} = \"{value}\""),
+            (false, false) => format!("A row of {connector}'s table is updated: id {id} = \"{value}\""),
+        },
+        E::SourceRecordsPolled { connector, rows, position } => {
+            let ids = rows.iter().map(|(id, _)| id.to_string()).collect::<Vec<_>>().join(", ");
+            let at = position.as_ref().map(source_offset).unwrap_or_default();
+            if zh {
+                format!("{connector} 的任务轮询源表（SourceTask.poll）：行 {ids} 变成记录（键 = id）交给生产者；位置 {at}")
+            } else {
+                format!("{connector}'s task polls its table (SourceTask.poll): rows {ids} become records (key = id) for its producer; position {at}")
+            }
+        }
+        E::SourceOffsetsFlushed { connector, offset, records } => {
+            if zh {
+                format!("{connector} 把已确认的源位移 {} 刷写到位移存储（{records} 条记录）：重启的任务从这里之后继续", source_offset(offset))
+            } else {
+                format!("{connector} flushes its acknowledged source offset {} to the offsets store ({records} records): a restarted task resumes after it", source_offset(offset))
+            }
+        }
+        E::ConnectorTaskCrashed { connector, unflushed, committed } => {
+            let at = committed.as_ref().map(source_offset).unwrap_or_else(|| if zh { "（无）".into() } else { "(none)".into() });
+            if zh {
+                format!("{connector} 的任务崩溃：上次刷写后发送的 {unflushed} 条记录会被下一个任务再发一次（至少一次），它将从 {at} 之后继续")
+            } else {
+                format!("{connector}'s task crashes: the {unflushed} records sent since the last flush will be sent again by the next task (at least once), which resumes after {at}")
+            }
+        }
+        E::ConnectorTaskRestarted { connector, resume_after } => {
+            let at = resume_after.as_ref().map(source_offset).unwrap_or_else(|| if zh { "表的开头".into() } else { "the start of the table".into() });
+            if zh {
+                format!("{connector} 启动新任务，从位移存储读到位置，从 {at} 之后继续")
+            } else {
+                format!("{connector} starts a new task; it reads its position from the offsets store and resumes after {at}")
+            }
+        }
+        E::StreamsRecordProcessed { application_id, client_id, tp, offset, output } => match (zh, output) {
+            (true, Some((key, value))) => format!(
+                "Streams 应用 {application_id}（{client_id}）处理 P{} 位移 {offset} 的记录，输出 {}{value} 到结果主题",
+                tp.partition,
+                key.as_ref().map(|k| format!("键 \"{k}\" → ")).unwrap_or_default()
+            ),
+            (true, None) => format!("Streams 应用 {application_id}（{client_id}）处理 P{} 位移 {offset} 的记录：被过滤掉，没有输出", tp.partition),
+            (false, Some((key, value))) => format!(
+                "Streams app {application_id} ({client_id}) processes P{} offset {offset} and sends {}{value} to its sink",
+                tp.partition,
+                key.as_ref().map(|k| format!("key \"{k}\" → ")).unwrap_or_default()
+            ),
+            (false, None) => format!("Streams app {application_id} ({client_id}) processes P{} offset {offset}: filtered out, nothing sent", tp.partition),
+        },
+        E::StateStoreRestored { application_id, client_id, store, partition, records, keys } => {
+            if zh {
+                format!("{application_id}（{client_id}）从变更日志分区 {partition} 恢复状态存储 {store}：读了 {records} 条记录，现有 {keys} 个键")
+            } else {
+                format!("{application_id} ({client_id}) restores its state store {store} from changelog partition {partition}: {records} records read, {keys} keys now")
+            }
+        }
         E::Seeked { client_id, tp, from, to, how, .. } => {
             use kafka_sandbox_core::command::SeekTo;
             let how = match (how, zh) {
@@ -1309,6 +1403,14 @@ pub fn forked(lang: Lang, at_ms: u64) -> String {
     match lang {
         Lang::Zh => format!("已在 {at} 分叉：现在改变点什么（acks、分配策略、协议、崩溃），分叉比较会显示两条分支的差别"),
         Lang::En => format!("Forked at {at}: now change something (acks, assignor, protocol, a crash) and the fork comparison shows how the two branches differ"),
+    }
+}
+
+/// "Step 2 of 7".
+pub fn lesson_step(lang: Lang, step: usize, of: usize) -> String {
+    match lang {
+        Lang::Zh => format!("第 {step} 步，共 {of} 步"),
+        Lang::En => format!("step {step} of {of}"),
     }
 }
 

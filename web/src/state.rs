@@ -76,6 +76,12 @@ pub struct Model {
     pub less_motion: bool,
     /// The keyboard help is open.
     pub show_keys: bool,
+    /// The lesson being followed, if any (see [`LessonState`]).
+    pub lesson: Option<LessonState>,
+    /// The list of lessons is open.
+    pub show_lessons: bool,
+    /// Per lesson id, how many of its steps the learner has seen (remembered).
+    pub lesson_progress: std::collections::BTreeMap<String, usize>,
     /// The record whose path is shown.
     pub record_path: Option<kafka_sandbox_core::record::RecordId>,
     /// A file the learner asked to save, waiting for the page to offer it.
@@ -149,6 +155,9 @@ impl Model {
             show_keys: false,
             theme: None,
             less_motion: false,
+            lesson: None,
+            show_lessons: false,
+            lesson_progress: Default::default(),
             show_sequence: false,
             fork: None,
             event_filter: Default::default(),
@@ -184,6 +193,36 @@ impl Model {
         self.groups = GroupWatch::default();
         self.last_produce = None;
         self.carry_ms = 0.0;
+    }
+}
+
+/// A lesson in progress: its runner (which owns the lesson's own copy of the run), what
+/// the last step reported, and the learner's answer to its question.
+#[derive(Clone, Debug)]
+pub struct LessonState {
+    pub run: kafka_sandbox_core::lesson::LessonRun,
+    pub report: Option<kafka_sandbox_core::lesson::StepReport>,
+    /// The choice the learner picked, and the simulation's answer.
+    pub chosen: Option<usize>,
+    pub reveal: Option<kafka_sandbox_core::lesson::Reveal>,
+    /// Why the lesson cannot go on (a lesson that disagrees with the simulation).
+    pub error: Option<String>,
+}
+
+impl LessonState {
+    /// The step shown now (the last one run).
+    pub fn step(&self) -> Option<&kafka_sandbox_core::lesson::Step> {
+        self.report.as_ref().and_then(|r| self.run.lesson().steps.get(r.index))
+    }
+
+    /// Waiting for the learner's prediction before going on.
+    pub fn awaiting_answer(&self) -> bool {
+        self.step().is_some_and(|s| s.question.is_some()) && self.reveal.is_none()
+    }
+
+    /// Every step has run and every question is answered: free play.
+    pub fn free_play(&self) -> bool {
+        self.run.finished() && !self.awaiting_answer()
     }
 }
 
@@ -237,6 +276,94 @@ impl Model {
         self.ticks_since_save = 0;
         Some(kafka_sandbox_core::share::encode(&self.shared()))
     }
+}
+
+// ----- lessons ---------------------------------------------------------------------
+
+/// Starts lesson `id`: its scenario becomes the run (as loading it would), then its first
+/// step runs. A lesson that cannot start leaves the current run as it is.
+fn start_lesson(m: &mut Model, id: &str) {
+    let lang = m.lang;
+    let started = kafka_sandbox_core::lesson::built_in(id)
+        .ok_or_else(|| format!("no lesson \"{id}\""))
+        .and_then(|lesson| {
+            let scenario = lesson.scenario().map_err(|e| e.to_string())?;
+            let run = kafka_sandbox_core::lesson::LessonRun::new(&lesson).map_err(|e| e.to_string())?;
+            Ok((scenario, run))
+        });
+    match started {
+        Ok((scenario, run)) => {
+            m.new_run(run.sim().clone());
+            m.set_scenario(scenario);
+            m.scenario_key = "custom".into();
+            m.playing = false;
+            m.show_lessons = false;
+            m.notice = None;
+            m.lesson = Some(LessonState { run, report: None, chosen: None, reveal: None, error: None });
+            lesson_next(m);
+        }
+        Err(e) => m.notice = Some(Notice::Error(format!("{}{e}", i18n::LESSON_ERROR.get(lang)))),
+    }
+}
+
+/// Runs the lesson's next step (not before the current question is answered); the page
+/// shows the lesson's run from there.
+fn lesson_next(m: &mut Model) {
+    let Some(l) = m.lesson.as_mut() else { return };
+    if l.awaiting_answer() || l.run.finished() || l.error.is_some() {
+        return;
+    }
+    match l.run.step() {
+        Ok(report) => {
+            let seen = report.index + 1;
+            l.report = Some(report);
+            l.chosen = None;
+            l.reveal = None;
+            let id = l.run.lesson().id.clone();
+            let sim = l.run.sim().clone();
+            let best = m.lesson_progress.entry(id).or_insert(0);
+            *best = (*best).max(seen);
+            m.sim = sim;
+            m.playing = false;
+            m.dirty = true;
+        }
+        Err(e) => l.error = Some(e.to_string()),
+    }
+}
+
+/// The learner predicts: the simulation runs on to the answer and says which is right.
+fn lesson_answer(m: &mut Model, choice: usize) {
+    let Some(l) = m.lesson.as_mut() else { return };
+    if !l.awaiting_answer() {
+        return;
+    }
+    match l.run.reveal() {
+        Ok(reveal) => {
+            l.chosen = Some(choice);
+            l.reveal = Some(reveal);
+            m.sim = l.run.sim().clone();
+            m.playing = false;
+            m.dirty = true;
+        }
+        Err(e) => l.error = Some(e.to_string()),
+    }
+}
+
+/// Lesson progress as remembered: "id:steps,id:steps" (ids are [a-z0-9-]).
+pub fn progress_text(p: &std::collections::BTreeMap<String, usize>) -> String {
+    p.iter().map(|(id, n)| format!("{id}:{n}")).collect::<Vec<_>>().join(",")
+}
+
+/// Reads [`progress_text`]; anything malformed is skipped.
+pub fn parse_progress(text: &str) -> std::collections::BTreeMap<String, usize> {
+    text.split(',')
+        .filter_map(|pair| {
+            let (id, n) = pair.split_once(':')?;
+            let ok = !id.is_empty() && id.len() <= 64 && id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+            ok.then(|| n.parse().ok().map(|n| (id.to_string(), n))).flatten()
+        })
+        .take(100)
+        .collect()
 }
 
 /// While playing, autosave every 40 ticks (2 s); any other change saves at once.
@@ -376,6 +503,18 @@ pub enum Action {
     SetTheme(Option<&'static str>),
     /// The reduced-motion button.
     ToggleMotion,
+    /// Open or close the list of lessons.
+    ToggleLessons,
+    /// Start a built-in lesson from its beginning.
+    StartLesson(String),
+    /// Run the lesson's next step.
+    LessonNext,
+    /// The learner's prediction: a choice of the current question.
+    LessonAnswer(usize),
+    /// Leave the lesson (the run stays, to play with).
+    CloseLesson,
+    /// Lesson progress remembered from an earlier visit ("id:steps" pairs).
+    SetLessonProgress(String),
     /// Reduced motion remembered from an earlier visit.
     SetMotion(bool),
     /// `?`: show or hide the keyboard help.
@@ -439,7 +578,17 @@ pub fn reduce_model(m: &mut Model, action: Action) -> bool {
     };
     let tick = matches!(action, Action::Tick);
     let moves_time =
-        matches!(action, Action::Tick | Action::Step | Action::StepBack | Action::GoTo(_) | Action::Jump { .. } | Action::SelectEvent(_));
+        matches!(
+            action,
+            Action::Tick
+                | Action::Step
+                | Action::StepBack
+                | Action::GoTo(_)
+                | Action::Jump { .. }
+                | Action::SelectEvent(_)
+                | Action::LessonNext
+                | Action::LessonAnswer(_)
+        );
     if !matches!(action, Action::SelectEvent(_) | Action::SetEventFilter { .. }) && moves_time {
         m.selected = None;
     }
@@ -713,6 +862,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
                         kafka_sandbox_core::config::GroupProtocol::Classic
                     },
                     remote_assignor: protocol.unwrap_or_default(),
+                    ..GroupConfig::default()
                 },
                 members: vec![MemberSpec::new("Consumer1")],
             };
@@ -842,6 +992,30 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             m.less_motion = !m.less_motion;
             true
         }
+        Action::ToggleLessons => {
+            m.show_lessons = !m.show_lessons;
+            true
+        }
+        Action::StartLesson(id) => {
+            start_lesson(m, &id);
+            true
+        }
+        Action::LessonNext => {
+            lesson_next(m);
+            true
+        }
+        Action::LessonAnswer(choice) => {
+            lesson_answer(m, choice);
+            true
+        }
+        Action::CloseLesson => {
+            m.lesson = None;
+            true
+        }
+        Action::SetLessonProgress(text) => {
+            m.lesson_progress = parse_progress(&text);
+            true
+        }
         Action::SetMotion(on) => {
             m.less_motion = on;
             true
@@ -951,6 +1125,57 @@ mod tests {
         reduce_model(&mut m, Action::TogglePlay);
         reduce_model(&mut m, Action::Tick);
         assert_eq!(m.sim.now(), SimTime(1000));
+    }
+
+    #[test]
+    fn a_lesson_runs_step_by_step_waits_for_predictions_and_remembers_progress() {
+        let mut m = Model::new(Lang::En);
+        let lessons = kafka_sandbox_core::lesson::built_in_lessons();
+        let Some(Ok(lesson)) = lessons.into_iter().find(|l| l.as_ref().is_ok_and(|l| l.steps.iter().any(|s| s.question.is_some())))
+        else {
+            panic!("a built-in lesson with a question")
+        };
+        reduce_model(&mut m, Action::StartLesson(lesson.id.clone()));
+        assert!(m.notice.is_none(), "{:?}", m.notice);
+        assert_eq!(m.lesson.as_ref().and_then(|l| l.report.as_ref()).map(|r| r.index), Some(0));
+        let mut answered = 0;
+        for _ in 0..200 {
+            let l = m.lesson.as_ref().expect("in the lesson");
+            assert!(l.error.is_none(), "{:?}", l.error);
+            // The page shows the lesson's own run.
+            assert_eq!(m.sim.trace().digest(), l.run.sim().trace().digest());
+            if l.free_play() {
+                break;
+            }
+            if l.awaiting_answer() {
+                // Next does nothing until the learner predicts.
+                let at = l.report.as_ref().map(|r| r.index);
+                reduce_model(&mut m, Action::LessonNext);
+                assert_eq!(m.lesson.as_ref().and_then(|l| l.report.as_ref()).map(|r| r.index), at);
+                reduce_model(&mut m, Action::LessonAnswer(0));
+                let l = m.lesson.as_ref().expect("in the lesson");
+                assert_eq!(l.chosen, Some(0));
+                assert!(l.reveal.as_ref().and_then(|r| r.correct()).is_some(), "exactly one choice is right");
+                answered += 1;
+            } else {
+                reduce_model(&mut m, Action::LessonNext);
+            }
+        }
+        assert!(m.lesson.as_ref().is_some_and(LessonState::free_play));
+        assert!(answered > 0);
+        assert_eq!(m.lesson_progress.get(&lesson.id), Some(&lesson.steps.len()));
+        let text = progress_text(&m.lesson_progress);
+        assert_eq!(parse_progress(&text), m.lesson_progress);
+        assert!(parse_progress("x:1,BAD:2,y:z,:3,ok-1:4").into_iter().eq([("ok-1".to_string(), 4), ("x".to_string(), 1)]));
+        // Closing keeps the run to play with.
+        let digest = m.sim.trace().digest();
+        reduce_model(&mut m, Action::CloseLesson);
+        assert!(m.lesson.is_none());
+        assert_eq!(m.sim.trace().digest(), digest);
+        // An unknown lesson says so and changes nothing.
+        reduce_model(&mut m, Action::StartLesson("no-such-lesson".into()));
+        assert!(matches!(&m.notice, Some(Notice::Error(e)) if e.contains("no-such-lesson")));
+        assert_eq!(m.sim.trace().digest(), digest);
     }
 
     #[test]

@@ -281,12 +281,16 @@ impl EventCategory {
 /// "group" until it is listed here).
 pub fn event_category(kind: &kafka_sandbox_core::EventKind) -> EventCategory {
     match kind.name() {
-        "RecordSent" | "BatchSent" | "RecordAppended" | "RecordAcked" | "ProduceFailed" | "DuplicateIgnored" => EventCategory::Produce,
+        "RecordSent" | "BatchSent" | "RecordAppended" | "RecordAcked" | "ProduceFailed" | "DuplicateIgnored" | "TableRowChanged"
+        | "SourceRecordsPolled" | "SourceOffsetsFlushed" | "ConnectorTaskRestarted" => EventCategory::Produce,
         "BrokerCrashed" | "BrokerRestarted" | "BrokerIsolated" | "BrokerHealed" | "BrokerSlowed" | "BrokerFenced" | "BrokerUnfenced"
-        | "RecordsLost" | "MemberCrashed" | "MemberRestarted" | "ConsumerFailed" => EventCategory::Fault,
+        | "RecordsLost" | "MemberCrashed" | "MemberRestarted" | "ConsumerFailed" | "PushOverwhelmed" | "ConnectorTaskCrashed" => {
+            EventCategory::Fault
+        }
         "LeaderElected" | "IsrShrunk" | "IsrExpanded" | "ReplicaFetched" | "HighWatermarkAdvanced" | "RecordsTruncated"
         | "SegmentsDeleted" | "PartitionsAdded" => EventCategory::Replication,
-        "RecordDelivered" | "RecordProcessed" | "OffsetsCommitted" | "CommitFailed" | "PositionSet" | "PositionReset" | "Seeked" => {
+        "RecordDelivered" | "RecordProcessed" | "OffsetsCommitted" | "CommitFailed" | "PositionSet" | "PositionReset" | "Seeked"
+        | "RecordsPushed" | "StreamsRecordProcessed" => {
             EventCategory::Consume
         }
         _ => EventCategory::Group,
@@ -317,6 +321,14 @@ pub fn filtered_events(
         .collect();
     out.reverse();
     out
+}
+
+/// A name from a scenario inside a CSS attribute selector: every character outside
+/// [A-Za-z0-9_-] is escaped as CSS hex, so no name can end the selector early.
+pub fn css_escape(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c.to_string() } else { format!("\\{:x} ", c as u32) })
+        .collect()
 }
 
 /// Who an event involves, among the run's consumers and brokers: those its (English)

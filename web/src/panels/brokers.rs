@@ -231,7 +231,7 @@ fn record_cell(lang: Lang, rec: &RecordView, hw: u64, loss: Option<&Loss>) -> Ht
         None => format!("{offset} · {} {} · {}", i18n::EPOCH.get(lang), rec.leader_epoch, rec.producer),
     };
     html! {
-        <li key={rec.id.0} class={classes!("rcell", class)} style={record_style(rec.id.0)} {title}>
+        <li key={rec.id.0} class={classes!("rcell", class)} style={record_style(rec.id.0)} {title} data-value={rec.value.clone()}>
             <span class="off">{ rec.offset }</span>
             <span class="rv">{ &rec.value }</span>
         </li>

@@ -240,7 +240,7 @@ fn partition_row(lang: Lang, fresh_from: u64, part: &PartitionView, sent: &SentI
                         );
                         html! {
                             <li key={r.id.0} class={classes!("cell", fresh.then_some("fresh"), committed.then_some("committed"))}
-                                style={record_style(r.id.0)} {title} data-record={r.id.0.to_string()}
+                                style={record_style(r.id.0)} {title} data-record={r.id.0.to_string()} data-value={r.value.clone()}
                                 tabindex="0" role="button"
                                 onkeydown={dispatch.reform({ let id = r.id; move |e: KeyboardEvent| if e.key() == "Enter" { Action::ShowRecord(Some(id)) } else { Action::Noop } })}
                                 onclick={dispatch.reform({ let id = r.id; move |_| Action::ShowRecord(Some(id)) })}>

@@ -1,0 +1,187 @@
+//! Lesson mode: the list of lessons with the learner's progress, and the lesson being
+//! followed — its narration, what to look at (outlined on the page), predict-then-reveal
+//! questions whose correct answer the simulation computes, and free play at the end.
+//! The lessons themselves are data (`core/lessons/*.json`, `kafka_sandbox_core::lesson`).
+
+use crate::i18n::{self, Lang};
+use crate::state::{Action, LessonState};
+use kafka_sandbox_core::lesson::{self, Focus};
+use std::collections::BTreeMap;
+use yew::prelude::*;
+
+fn core_lang(lang: Lang) -> lesson::Lang {
+    match lang {
+        Lang::En => lesson::Lang::En,
+        Lang::Zh => lesson::Lang::Zh,
+    }
+}
+
+/// What the lesson panel shows, computed from the lesson's state (plain data).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LessonView {
+    pub title: String,
+    /// The step shown (from 1) and how many there are.
+    pub step: usize,
+    pub steps: usize,
+    pub say: String,
+    pub ask: Option<String>,
+    pub choices: Vec<String>,
+    pub chosen: Option<usize>,
+    /// The right choice, once revealed; the simulation's answer as text.
+    pub correct: Option<usize>,
+    pub answer: Option<String>,
+    pub explain: Option<String>,
+    pub awaiting: bool,
+    pub free_play: Option<String>,
+    pub error: Option<String>,
+}
+
+pub fn lesson_view(l: &LessonState, lang: Lang) -> LessonView {
+    let cl = core_lang(lang);
+    let lesson = l.run.lesson();
+    let step = l.step();
+    let question = step.and_then(|s| s.question.as_ref());
+    LessonView {
+        title: lesson.title.get(cl).to_string(),
+        step: l.report.as_ref().map_or(0, |r| r.index + 1),
+        steps: lesson.steps.len(),
+        say: step.map(|s| s.say.get(cl).to_string()).unwrap_or_default(),
+        ask: question.map(|q| q.ask.get(cl).to_string()),
+        choices: question.map(|q| q.choices.iter().map(|c| c.label(cl)).collect()).unwrap_or_default(),
+        chosen: l.chosen,
+        correct: l.reveal.as_ref().and_then(|r| r.correct()),
+        answer: l.reveal.as_ref().map(|r| lesson::show(&r.answer)),
+        explain: l.reveal.as_ref().and(question).map(|q| q.explain.get(cl).to_string()),
+        awaiting: l.awaiting_answer(),
+        free_play: l.free_play().then(|| lesson.free_play.get(cl).to_string()),
+        error: l.error.clone(),
+    }
+}
+
+/// CSS selectors for what a step asks the learner to look at.
+pub fn focus_selectors(focus: &[Focus]) -> Vec<String> {
+    let q = |s: &str| crate::view::css_escape(s);
+    focus
+        .iter()
+        .flat_map(|f| match f {
+            Focus::Partition { topic, partition } => vec![
+                format!("[data-topic=\"{}\"] #partition-{partition}", q(topic)),
+                format!("[data-topic=\"{}\"][data-partition=\"{partition}\"]", q(topic)),
+            ],
+            Focus::Member { group, client_id } => vec![format!("[data-group=\"{}\"] [data-client=\"{}\"]", q(group), q(client_id))],
+            Focus::Group(g) => vec![format!(".group[data-group=\"{}\"]", q(g))],
+            Focus::Broker(b) => vec![format!("[data-broker=\"{b}\"]")],
+            Focus::Producer(p) => vec![format!("[data-producer=\"{}\"]", q(p))],
+            Focus::Record(v) => vec![format!("[data-value=\"{}\"]", q(v))],
+        })
+        .collect()
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LessonPanelProps {
+    pub lang: Lang,
+    pub view: LessonView,
+    pub dispatch: Callback<Action>,
+}
+
+#[component]
+pub fn LessonPanel(p: &LessonPanelProps) -> Html {
+    let lang = p.lang;
+    let v = &p.view;
+    let d = &p.dispatch;
+    let verdict = match (v.chosen, v.correct) {
+        (Some(c), Some(r)) if c == r => Some(("right", i18n::LESSON_RIGHT.get(lang).to_string())),
+        (Some(_), Some(r)) => Some(("wrong", format!("{}{}", i18n::LESSON_WRONG.get(lang), v.choices.get(r).cloned().unwrap_or_default()))),
+        (Some(_), None) => Some(("wrong", format!("{}{}", i18n::LESSON_ANSWER.get(lang), v.answer.clone().unwrap_or_default()))),
+        _ => None,
+    };
+    html! {
+        <section id="lesson" class="panel lesson" aria-label={i18n::LESSON.get(lang)}>
+            <div class="lesson-head">
+                <h2>{ format!("{} · {}", i18n::LESSON.get(lang), v.title) }</h2>
+                <span class="muted small lesson-progress">{ i18n::lesson_step(lang, v.step, v.steps) }</span>
+                <button id="lesson-close" onclick={d.reform(|_| Action::CloseLesson)}>{ i18n::LESSON_CLOSE.get(lang) }</button>
+            </div>
+            <p class="lesson-say" aria-live="polite">{ &v.say }</p>
+            if let Some(ask) = &v.ask {
+                <div class="lesson-question">
+                    <p class="ask"><strong>{ i18n::LESSON_PREDICT.get(lang) }</strong>{ " " }{ ask }</p>
+                    <div class="choices" role="group" aria-label={ask.clone()}>
+                        { for v.choices.iter().enumerate().map(|(i, label)| {
+                            let class = classes!(
+                                "choice",
+                                (v.chosen == Some(i)).then_some("chosen"),
+                                (v.correct == Some(i)).then_some("correct"),
+                            );
+                            html! {
+                                <button {class} data-choice={i.to_string()} disabled={!v.awaiting}
+                                    onclick={d.reform(move |_| Action::LessonAnswer(i))}>{ label }</button>
+                            }
+                        }) }
+                    </div>
+                    if let Some((class, text)) = verdict {
+                        <p class={classes!("verdict", class)} role="status">{ text }</p>
+                    }
+                    if let Some(explain) = &v.explain {
+                        <p class="explain">{ explain }</p>
+                    }
+                </div>
+            }
+            if let Some(e) = &v.error {
+                <p class="notice error" role="alert">{ format!("{}{e}", i18n::LESSON_ERROR.get(lang)) }</p>
+            }
+            if let Some(text) = &v.free_play {
+                <p class="lesson-free"><strong>{ i18n::LESSON_FREE_PLAY.get(lang) }</strong>{ " " }{ text }</p>
+            } else {
+                <button id="lesson-next" class="primary" disabled={v.awaiting || v.error.is_some()}
+                    title={if v.awaiting { i18n::LESSON_PREDICT_FIRST.get(lang) } else { "" }}
+                    onclick={d.reform(|_| Action::LessonNext)}>{ i18n::LESSON_NEXT.get(lang) }</button>
+            }
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LessonListProps {
+    pub lang: Lang,
+    pub progress: BTreeMap<String, usize>,
+    pub dispatch: Callback<Action>,
+}
+
+/// The built-in lessons, with how far the learner got in each.
+#[component]
+pub fn LessonList(p: &LessonListProps) -> Html {
+    let lang = p.lang;
+    let cl = core_lang(lang);
+    let lessons = lesson::built_in_lessons();
+    html! {
+        <section id="lessons" class="panel lessons" role="dialog" aria-label={i18n::LESSONS.get(lang)}>
+            <div class="lesson-head">
+                <h2>{ i18n::LESSONS.get(lang) }</h2>
+                <button id="lessons-close" onclick={p.dispatch.reform(|_| Action::ToggleLessons)}>{ i18n::CLOSE.get(lang) }</button>
+            </div>
+            <ol class="lesson-list">
+                { for lessons.into_iter().flatten().map(|l| {
+                    let seen = p.progress.get(&l.id).copied().unwrap_or(0).min(l.steps.len());
+                    let status = if seen >= l.steps.len() {
+                        i18n::LESSON_DONE.get(lang).to_string()
+                    } else if seen > 0 {
+                        i18n::lesson_step(lang, seen, l.steps.len())
+                    } else {
+                        String::new()
+                    };
+                    let id = l.id.clone();
+                    html! {
+                        <li data-lesson={l.id.clone()} class={classes!((seen >= l.steps.len()).then_some("done"))}>
+                            <button class="start-lesson" onclick={p.dispatch.reform(move |_| Action::StartLesson(id.clone()))}>
+                                { l.title.get(cl) }
+                            </button>
+                            <span class="muted small">{ l.summary.get(cl) }</span>
+                            <span class="lesson-status small">{ status }</span>
+                        </li>
+                    }
+                }) }
+            </ol>
+        </section>
+    }
+}
