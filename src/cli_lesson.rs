@@ -9,12 +9,16 @@ pub const USAGE: &str = "\
 kafka-sandbox lesson check [FILE...]
     Runs each lesson file (every built-in lesson when none is given) and reports every
     claim the simulation contradicts and every question without exactly one correct
-    choice. Exit code 1 if any lesson fails.
+    choice. Exit code 4 if any lesson fails (the report is on stdout either way).
 kafka-sandbox lesson show LESSON [--lang en|zh]
     Prints a lesson's narration with the simulation's answers. LESSON is a file or the
     id of a built-in lesson.
 kafka-sandbox lesson list
     Lists the built-in lessons.";
+
+/// The exit code of `lesson check` when a lesson disagrees with the simulation or does not
+/// load.
+pub const EXIT_LESSON_FAILED: i32 = 4;
 
 /// Reads a lesson from a file, or a built-in one by id.
 pub fn load(spec: &str) -> Result<Lesson, String> {
@@ -101,7 +105,7 @@ pub fn lesson_command(args: &[String], out: &mut dyn Write, err: &mut dyn Write)
             if ok {
                 0
             } else {
-                1
+                EXIT_LESSON_FAILED
             }
         }
         Some("list") => {
@@ -122,7 +126,8 @@ pub fn lesson_command(args: &[String], out: &mut dyn Write, err: &mut dyn Write)
                         lang = match args.get(i + 1).map(String::as_str) {
                             Some("en") => Lang::En,
                             Some("zh") => Lang::Zh,
-                            other => return fail(err, &format!("--lang takes en or zh, not {other:?}")),
+                            Some(other) => return fail(err, &format!("--lang takes en or zh, not {other:?}")),
+                            None => return fail(err, "--lang needs a value: en or zh"),
                         };
                         i += 1;
                     }

@@ -344,3 +344,44 @@ fn assign_input_that_is_not_utf8_is_refused() {
     assert!(out.stdout.is_empty());
     assert_eq!(text(&out.stderr), "kafka-sandbox assign: the input is not UTF-8 text (invalid byte at offset 14)\n");
 }
+
+/// `lesson check` passes every built-in lesson; a lesson whose claim disagrees fails with
+/// exit code 4 and names the step and both values; `show` prints the computed answers.
+#[test]
+fn lesson_check_show_and_list() {
+    let out = sandbox(&["lesson", "check"], "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    let report = text(&out.stdout);
+    assert!(report.contains("ok    01-topics-partitions: "), "{report}");
+    assert!(!report.contains("FAIL"), "{report}");
+
+    let mut lesson: serde_json::Value =
+        serde_json::from_str(kafka_sandbox_core::lesson::BUILT_IN[0].1).unwrap();
+    lesson["steps"][2]["claims"][0]["expect"] = serde_json::json!(["m1", "m2"]);
+    let path = std::env::temp_dir().join(format!("kafka-sandbox-wrong-lesson-{}.json", std::process::id()));
+    std::fs::write(&path, lesson.to_string()).unwrap();
+    let out = sandbox(&["lesson", "check", path.to_str().unwrap()], "");
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(out.status.code(), Some(4));
+    let report = text(&out.stdout);
+    assert!(report.contains("FAIL"), "{report}");
+    assert!(report.contains(r#"steps[2] (step 3).claims[0] at 4500 ms: the records of Topic01-0: the lesson says ["m1","m2"], the simulation gives ["m1","m5"]"#), "{report}");
+
+    let out = sandbox(&["lesson", "show", "topics-partitions", "--lang", "zh"], "");
+    assert_eq!(out.status.code(), Some(0));
+    let shown = text(&out.stdout);
+    assert!(shown.starts_with("# 消息、主题与分区 (topics-partitions)"), "{shown}");
+    assert!(shown.contains("    → P1\n"), "the computed answer is marked: {shown}");
+    assert!(!shown.contains('✗'), "{shown}");
+
+    let out = sandbox(&["lesson", "list"], "");
+    assert!(text(&out.stdout).starts_with("topics-partitions\tMessages, topics and partitions\t消息、主题与分区\n"));
+
+    let out = sandbox(&["lesson", "show", "nope"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(text(&out.stderr).contains("no built-in lesson \"nope\" (there are: topics-partitions, "), "{}", text(&out.stderr));
+    let out = sandbox(&["lesson", "show", "topics-partitions", "--lang", "fr"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--lang takes en or zh, not \"fr\""));
+}
