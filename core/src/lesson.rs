@@ -331,6 +331,12 @@ pub enum Query {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         mentions: Vec<String>,
     },
+    /// When the latest such event happened, in ms (`null`: none among the newest 50,000).
+    LastEventMs {
+        kind: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        mentions: Vec<String>,
+    },
 }
 
 /// What is wrong with a lesson, and where.
@@ -1139,6 +1145,9 @@ pub fn answer(sim: &Sim, q: &Query, since: u64) -> Result<Value, String> {
         Query::EventCount { kind, mentions } => {
             num(sim.trace().events().filter(|e| event_matches(&e.kind, kind, mentions)).count() as u64)
         }
+        Query::LastEventMs { kind, mentions } => {
+            sim.trace().events().rev().find(|e| event_matches(&e.kind, kind, mentions)).map_or(Value::Null, |e| num(e.time.ms()))
+        }
     })
 }
 
@@ -1190,6 +1199,7 @@ pub fn describe(q: &Query) -> String {
         Query::SendError { producer, value } => format!("the send error of \"{value}\" from {producer}"),
         Query::BrokerAlive { broker } => format!("whether broker {broker} is running"),
         Query::EventCount { kind, mentions } => format!("the number of {kind} events{}", mentions_text(mentions)),
+        Query::LastEventMs { kind, mentions } => format!("the time of the last {kind} event{}", mentions_text(mentions)),
     }
 }
 
@@ -1200,6 +1210,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("01-topics-partitions", include_str!("../lessons/01-topics-partitions.json")),
     ("03-consumer-groups", include_str!("../lessons/03-consumer-groups.json")),
     ("04-assignors", include_str!("../lessons/04-assignors.json")),
+    ("05-rebalance", include_str!("../lessons/05-rebalance.json")),
     ("06-offsets-commits", include_str!("../lessons/06-offsets-commits.json")),
     ("09-reliability", include_str!("../lessons/09-reliability.json")),
 ];
@@ -1281,6 +1292,8 @@ mod tests {
             (json!({"ask": "send_error", "producer": "Producer1", "value": "m6"}), json!(null)),
             (json!({"ask": "broker_alive", "broker": 1}), json!(true)),
             (json!({"ask": "event_count", "kind": "group_stable"}), json!(2)),
+            (json!({"ask": "last_event_ms", "kind": "group_stable", "mentions": ["ConsumerGroup01"]}), json!(6500)),
+            (json!({"ask": "last_event_ms", "kind": "broker_crashed"}), json!(null)),
             (json!({"ask": "event_count", "kind": "record_delivered", "mentions": ["ConsumerGroup02"]}), json!(7)),
             (json!({"ask": "event_count", "kind": "record_delivered", "mentions": ["ConsumerGroup02", "m3"]}), json!(1)),
         ];
