@@ -287,7 +287,8 @@ pub enum Query {
     DuplicateValues { group: String },
     /// How many records the group committed past without processing them.
     LostByGroup { group: String },
-    /// The values of those records (the first 50), in partition and offset order.
+    /// The values of those records (the first 50), in partition and offset order (a record
+    /// no log holds any more is named from the trace, or as `topic-partition@offset`).
     LostValues { group: String },
     /// The values `poll()` returned to a member that it has not finished processing, in
     /// order (the first is the one being processed).
@@ -1113,7 +1114,9 @@ pub fn answer(sim: &Sim, q: &Query, since: u64) -> Result<Value, String> {
                         .and_then(|t| t.partitions.get(l.tp.partition as usize))
                         .and_then(|p| p.display_log())
                         .and_then(|log| log.get(l.offset))
-                        .map(|r| r.record.value.clone());
+                        .map(|r| r.record.value.clone())
+                        // Deleted by retention since: the trace still says what was there.
+                        .or_else(|| appended_value(sim, &l.tp, l.offset));
                     Value::String(value.unwrap_or_else(|| format!("{}@{}", l.tp, l.offset)))
                 })
                 .collect(),
@@ -1148,6 +1151,19 @@ pub fn answer(sim: &Sim, q: &Query, since: u64) -> Result<Value, String> {
         Query::LastEventMs { kind, mentions } => {
             sim.trace().events().rev().find(|e| event_matches(&e.kind, kind, mentions)).map_or(Value::Null, |e| num(e.time.ms()))
         }
+    })
+}
+
+/// The value the leader last appended at this offset, from the trace (for records that
+/// are no longer in any log).
+fn appended_value(sim: &Sim, tp: &crate::record::TopicPartition, offset: u64) -> Option<String> {
+    sim.trace().events().rev().find_map(|e| match &e.kind {
+        crate::event::EventKind::RecordAppended { value, topic, partition, offset: o, .. }
+            if topic == &tp.topic && *partition == tp.partition && *o == offset =>
+        {
+            Some(value.clone())
+        }
+        _ => None,
     })
 }
 
@@ -1212,6 +1228,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("04-assignors", include_str!("../lessons/04-assignors.json")),
     ("05-rebalance", include_str!("../lessons/05-rebalance.json")),
     ("06-offsets-commits", include_str!("../lessons/06-offsets-commits.json")),
+    ("07-retention", include_str!("../lessons/07-retention.json")),
     ("09-reliability", include_str!("../lessons/09-reliability.json")),
 ];
 
