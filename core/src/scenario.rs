@@ -227,7 +227,7 @@ impl Scenario {
         }
         // Read the version first, so a newer file gets a clear message rather than a
         // complaint about some field this build does not know.
-        let parsed = serde_json::from_str::<serde_json::Value>(text);
+        let parsed = read_json::<serde_json::Value>(text);
         if let Ok(v) = &parsed {
             if !v.is_object() {
                 return Err(ScenarioError::at("", "a scenario is a JSON object: { \"version\": 1, \"topics\": [...], ... }"));
@@ -620,7 +620,7 @@ fn located(text: &str, path: &str, e: &serde_json::Error) -> ScenarioError {
         // serde_json calls a number where an enum's string belongs a syntax error
         // ("expected value"), though the text is valid JSON.
         serde_json::error::Category::Syntax
-            if !path.is_empty() && serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() =>
+            if !path.is_empty() && read_json::<serde::de::IgnoredAny>(text).is_ok() =>
         {
             ScenarioError::at(
                 format!("{path} ({place})"),
