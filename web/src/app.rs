@@ -2,7 +2,7 @@
 
 use crate::i18n::{self, Lang};
 use crate::panels::Now;
-use crate::panels::{LessonList, LessonPanel};
+use crate::panels::{Apps, LessonList, LessonPanel};
 use crate::panels::{Brokers, Charts, ForkPanel, SequenceDiagram, ComparePanel, RecordPathPanel, SharePanel, Controls, EventLog, Groups, Guarantees, Producers, ScenarioPanel, TopicView, Wire, WireSide};
 use crate::state::{Action, AppState, Notice, SharedFrom, TICK_MS};
 use gloo_timers::callback::Interval;
@@ -288,6 +288,7 @@ pub fn App() -> Html {
                 <Groups {lang} snap={snap.clone()} logs={group_logs} dispatch={dispatch.clone()} />
             </section>
             </ContextProvider<Now>>
+            <Apps {lang} connectors={snap.connectors.clone()} streams={snap.streams.clone()} dispatch={dispatch.clone()} />
             <Brokers {lang} snap={snap.clone()} dispatch={dispatch.clone()} />
             <Charts {lang} samples={chart_samples} />
             <SequenceDiagram {lang} window={seq_window} messages={seq_messages} open={show_sequence}

@@ -479,6 +479,10 @@ pub enum Action {
     SetPartitioner { producer: String, partitioner: PartitionerKind },
     /// The broker process dies (its logs stay on disk).
     CrashBroker(BrokerId),
+    /// Crash a source connector's task (what it sent since the last offset flush will
+    /// be sent again), or start a new one.
+    CrashConnector(String),
+    RestartConnector(String),
     RestartBroker(BrokerId),
     /// Cut the broker off the network.
     IsolateBroker(BrokerId),
@@ -879,6 +883,14 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         }
         Action::CrashBroker(broker) => {
             let result = m.sim.apply(Command::CrashBroker { broker });
+            report(m, result)
+        }
+        Action::CrashConnector(connector) => {
+            let result = m.sim.apply(Command::CrashConnector { connector });
+            report(m, result)
+        }
+        Action::RestartConnector(connector) => {
+            let result = m.sim.apply(Command::RestartConnector { connector });
             report(m, result)
         }
         Action::RestartBroker(broker) => {

@@ -221,6 +221,9 @@ fn GroupCard(p: &GroupCardProps) -> Html {
                         { picker("assignor", i18n::ASSIGNOR_HINT.get(lang), g.assignor.name(), &assignors, set_assignor) }
                     </label>
                 }
+                if g.delivery == kafka_sandbox_core::config::DeliveryMode::Push {
+                    <span class="item push-badge" title={i18n::PUSH_HINT.get(lang)}>{ i18n::PUSH_BADGE.get(lang) }</span>
+                }
                 <span class="item">{ format!("auto.offset.reset={}", match g.auto_offset_reset { OffsetReset::Earliest => "earliest", OffsetReset::Latest => "latest", OffsetReset::None => "none" }) }</span>
             </div>
             if let Some(due) = g.rebalance_due {
@@ -504,6 +507,9 @@ fn MemberRow(p: &MemberRowProps) -> Html {
             </div>
             <div class="member-stats">
                 <span class="processed">{ format!("{}: {}", i18n::PROCESSED.get(lang), m.processed_total) }</span>
+                if m.buffered > 0 {
+                    <span class="buffered bad">{ format!("{}: {}", i18n::BUFFERED.get(lang), m.buffered) }</span>
+                }
                 <span class="rebalance-pause" title={i18n::REBALANCE_PAUSED_HINT.get(lang)}>
                     { format!("{}: {}", i18n::REBALANCE_PAUSED.get(lang), i18n::seconds(m.rebalance_pause_ms)) }
                 </span>

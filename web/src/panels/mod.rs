@@ -1,5 +1,6 @@
 //! The page's panels. Each renders from a snapshot and only emits actions.
 
+mod apps;
 mod brokers;
 mod charts;
 mod compare;
@@ -18,6 +19,7 @@ mod share;
 mod topic;
 mod wire;
 
+pub use apps::Apps;
 pub use brokers::{Brokers, BrokersProps};
 pub use charts::Charts;
 pub use compare::ComparePanel;
