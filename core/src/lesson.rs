@@ -321,6 +321,16 @@ pub enum Query {
     /// The offset in the producer's `RecordMetadata` for the value (-1 under acks=0;
     /// `null`: not acknowledged, or given up).
     AckedOffset { producer: String, value: String },
+    /// Why the producer's partitioner chose the value's partition: `explicit`,
+    /// `key_hash`, `sticky` or `round_robin` (`null`: not sent).
+    PartitionReason { producer: String, value: String },
+    /// When the producer's `send()` took the value, in ms (`null`: not sent).
+    SentAtMs { producer: String, value: String },
+    /// The record's timestamp in the log: CreateTime or LogAppendTime, per the topic
+    /// (`null`: not in any partition's log).
+    TimestampMs { topic: String, value: String },
+    /// When the leader appended the record, in ms (`null`: not in any partition's log).
+    AppendedAtMs { topic: String, value: String },
     /// The error a send's callback got for the value (`null`: none).
     SendError { producer: String, value: String },
     /// Whether a broker is running.
@@ -1136,6 +1146,16 @@ pub fn answer(sim: &Sim, q: &Query, since: u64) -> Result<Value, String> {
             let sent = producer_sent(sim, p, value)?;
             sent.and_then(|s| s.acked_offset).map_or(Value::Null, Value::from)
         }
+        Query::PartitionReason { producer: p, value } => match producer_sent(sim, p, value)?.map(|s| &s.reason) {
+            None => Value::Null,
+            Some(crate::partitioner::PartitionReason::Explicit) => Value::String("explicit".into()),
+            Some(crate::partitioner::PartitionReason::KeyHash { .. }) => Value::String("key_hash".into()),
+            Some(crate::partitioner::PartitionReason::Sticky) => Value::String("sticky".into()),
+            Some(crate::partitioner::PartitionReason::RoundRobin { .. }) => Value::String("round_robin".into()),
+        },
+        Query::SentAtMs { producer: p, value } => producer_sent(sim, p, value)?.map_or(Value::Null, |s| num(s.sent_at.ms())),
+        Query::TimestampMs { topic, value } => stored(sim, topic, value)?.map_or(Value::Null, |r| num(r.timestamp.ms())),
+        Query::AppendedAtMs { topic, value } => stored(sim, topic, value)?.map_or(Value::Null, |r| num(r.appended_at.ms())),
         Query::SendError { producer: p, value } => {
             let sent = producer_sent(sim, p, value)?;
             match sent.and_then(|s| s.failed) {
@@ -1165,6 +1185,12 @@ fn appended_value(sim: &Sim, tp: &crate::record::TopicPartition, offset: u64) ->
         }
         _ => None,
     })
+}
+
+/// The first record with this value in the topic's logs (partition by partition).
+fn stored<'a>(sim: &'a Sim, topic: &str, value: &str) -> Result<Option<&'a crate::record::StoredRecord>, String> {
+    let t = sim.topic(topic).ok_or_else(|| format!("there is no topic \"{topic}\""))?;
+    Ok(t.partitions.iter().filter_map(|p| p.display_log()).find_map(|l| l.records().iter().find(|r| r.record.value == value)))
 }
 
 /// The producer's newest record with this value, if it remembers one.
@@ -1213,6 +1239,10 @@ pub fn describe(q: &Query) -> String {
         Query::LostInElection { topic, partition } => format!("the records lost in elections on {topic}-{partition}"),
         Query::AckedOffset { producer, value } => format!("the acknowledged offset of \"{value}\" from {producer}"),
         Query::SendError { producer, value } => format!("the send error of \"{value}\" from {producer}"),
+        Query::PartitionReason { producer, value } => format!("why {producer} chose the partition of \"{value}\""),
+        Query::SentAtMs { producer, value } => format!("when {producer} sent \"{value}\""),
+        Query::TimestampMs { topic, value } => format!("the timestamp of \"{value}\" in {topic}"),
+        Query::AppendedAtMs { topic, value } => format!("when \"{value}\" was appended to {topic}"),
         Query::BrokerAlive { broker } => format!("whether broker {broker} is running"),
         Query::EventCount { kind, mentions } => format!("the number of {kind} events{}", mentions_text(mentions)),
         Query::LastEventMs { kind, mentions } => format!("the time of the last {kind} event{}", mentions_text(mentions)),
@@ -1224,6 +1254,7 @@ pub fn describe(q: &Query) -> String {
 /// The built-in lessons, by file name, in teaching order.
 pub const BUILT_IN: &[(&str, &str)] = &[
     ("01-topics-partitions", include_str!("../lessons/01-topics-partitions.json")),
+    ("02-producer", include_str!("../lessons/02-producer.json")),
     ("03-consumer-groups", include_str!("../lessons/03-consumer-groups.json")),
     ("04-assignors", include_str!("../lessons/04-assignors.json")),
     ("05-rebalance", include_str!("../lessons/05-rebalance.json")),
@@ -1307,6 +1338,11 @@ mod tests {
             (json!({"ask": "lost_in_election", "topic": "Topic01", "partition": 0}), json!([])),
             (json!({"ask": "acked_offset", "producer": "Producer1", "value": "m6"}), json!(1)),
             (json!({"ask": "send_error", "producer": "Producer1", "value": "m6"}), json!(null)),
+            (json!({"ask": "partition_reason", "producer": "Producer1", "value": "m6"}), json!("round_robin")),
+            (json!({"ask": "sent_at_ms", "producer": "Producer1", "value": "m6"}), json!(9500)),
+            (json!({"ask": "timestamp_ms", "topic": "Topic01", "value": "m6"}), json!(9500)),
+            (json!({"ask": "appended_at_ms", "topic": "Topic01", "value": "m6"}), json!(9605)),
+            (json!({"ask": "timestamp_ms", "topic": "Topic01", "value": "m99"}), json!(null)),
             (json!({"ask": "broker_alive", "broker": 1}), json!(true)),
             (json!({"ask": "event_count", "kind": "group_stable"}), json!(2)),
             (json!({"ask": "last_event_ms", "kind": "group_stable", "mentions": ["ConsumerGroup01"]}), json!(6500)),
