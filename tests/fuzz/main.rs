@@ -13,6 +13,7 @@
 
 mod cli;
 mod commands;
+mod lesson;
 mod scenario;
 mod share;
 mod support;

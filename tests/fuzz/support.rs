@@ -108,6 +108,12 @@ pub struct Seeds {
     pub nodes: Vec<Value>,
 }
 
+/// Seeds from other documents (the built-in lessons), with their nodes to graft.
+pub fn seeds_from(docs: Vec<Value>) -> Seeds {
+    let nodes = all_nodes(&docs);
+    Seeds { docs, nodes }
+}
+
 pub fn seed_values() -> Seeds {
     let docs: Vec<Value> = seed_scenarios().iter().filter_map(|t| serde_json::from_str(t).ok()).collect();
     let nodes = all_nodes(&docs);
