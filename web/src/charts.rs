@@ -125,7 +125,7 @@ pub fn lag_lines(samples: &VecDeque<Rc<Sample>>, group: &str, max: usize, total_
         return (lines, last.len());
     }
     let mut order: Vec<usize> = (0..last.len()).collect();
-    order.sort_by_key(|&i| (std::cmp::Reverse(last[i].1), i));
+    kafka_sandbox_core::sorted::sort_by_key(&mut order, |&i| (std::cmp::Reverse(last[i].1), i));
     let total = samples
         .iter()
         .filter_map(|x| x.lag.get(group).map(|rows| (x.t_ms, rows.iter().map(|(_, v)| *v).sum::<u64>() as f64)))

@@ -1013,7 +1013,7 @@ fn toggle(list: &mut Vec<String>, name: &str, on: bool, order: &[String]) {
     list.retain(|t| t != name);
     if on {
         list.push(name.to_string());
-        list.sort_by_key(|t| order.iter().position(|o| o == t).unwrap_or(usize::MAX));
+        kafka_sandbox_core::sorted::sort_by_key(list, |t| order.iter().position(|o| o == t).unwrap_or(usize::MAX));
     }
 }
 

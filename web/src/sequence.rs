@@ -116,7 +116,7 @@ pub fn messages(sim: &Sim, from_ms: u64, to_ms: u64, max: usize) -> Vec<Message>
 /// The lanes the messages use, producers first, then brokers, then consumers.
 pub fn lanes(msgs: &[Message]) -> Vec<Lane> {
     let mut l: Vec<Lane> = msgs.iter().flat_map(|m| [m.from.clone(), m.to.clone()]).collect();
-    l.sort();
+    kafka_sandbox_core::sorted::sort(&mut l);
     l.dedup();
     l
 }

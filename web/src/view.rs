@@ -1,5 +1,6 @@
 //! View models the panels compute from a snapshot: plain data, no Yew, tested natively.
 
+use kafka_sandbox_core::sorted::CollectSorted;
 use kafka_sandbox_core::event::{LossCause, ProduceError};
 use kafka_sandbox_core::producer::SentRecord;
 use kafka_sandbox_core::record::RecordId;
@@ -56,7 +57,7 @@ impl<'a> SentIndex<'a> {
         if !any_lost {
             return SentIndex(BTreeMap::new());
         }
-        SentIndex(snap.producers.iter().flat_map(|p| p.sent.iter()).map(|s| (s.record, s)).collect())
+        SentIndex(kafka_sandbox_core::sorted::map(snap.producers.iter().flat_map(|p| p.sent.iter()).map(|s| (s.record, s))))
     }
 }
 
@@ -65,7 +66,7 @@ pub fn losses(part: &PartitionView, sent: &SentIndex<'_>) -> BTreeMap<RecordId, 
     if part.lost.is_empty() {
         return BTreeMap::new();
     }
-    let in_log: BTreeMap<RecordId, u64> = part.records.iter().map(|r| (r.id, r.offset)).collect();
+    let in_log: BTreeMap<RecordId, u64> = kafka_sandbox_core::sorted::map(part.records.iter().map(|r| (r.id, r.offset)));
     part.lost
         .iter()
         .map(|l| {
@@ -92,7 +93,7 @@ pub fn losses(part: &PartitionView, sent: &SentIndex<'_>) -> BTreeMap<RecordId, 
             };
             (l.record, loss)
         })
-        .collect()
+        .collect_map()
 }
 
 /// One cell of a big topic's partition map.
@@ -347,7 +348,7 @@ pub fn involved(sim: &kafka_sandbox_core::Sim, kind: &kafka_sandbox_core::EventK
         .filter(|w| w[0].eq_ignore_ascii_case("broker"))
         .filter_map(|w| w[1].parse().ok())
         .collect();
-    clients.sort();
+    kafka_sandbox_core::sorted::sort(&mut clients);
     clients.dedup();
     brokers.sort_unstable();
     brokers.dedup();

@@ -201,7 +201,7 @@ fn partition_row(lang: Lang, fresh_from: u64, part: &PartitionView, sent: &SentI
     };
     let losses = view::losses(part, sent);
     let mut gone: Vec<&Loss> = losses.values().filter(|l| !matches!(l.status, view::LostStatus::Rewritten { .. })).collect();
-    gone.sort_by_key(|l| (l.at, l.offset));
+    kafka_sandbox_core::sorted::sort_by_key(&mut gone, |l| (l.at, l.offset));
     let mut causes: Vec<kafka_sandbox_core::event::LossCause> = Vec::new();
     for l in &gone {
         if !causes.contains(&l.cause) {
