@@ -348,6 +348,22 @@ pub enum Query {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         mentions: Vec<String>,
     },
+    /// How many records a member received and has not finished processing (under pull
+    /// what `poll()` returned, under push what the broker sent; 0 once it crashed).
+    Buffered { group: String, client_id: String },
+    /// The values of the records with this key in a topic's logs, partition by partition,
+    /// in offset order.
+    ValuesForKey { topic: String, key: String },
+    /// A source connector task's own (in-memory) source offset: `[id]` (incrementing) or
+    /// `[timestamp_ms, id]` (timestamp+incrementing); `null`: none.
+    ConnectorPosition { connector: String },
+    /// The source offset flushed to the offsets store (where a restarted task resumes),
+    /// written as for `connector_position`; `null`: never flushed.
+    ConnectorFlushed { connector: String },
+    /// How many records the task sent since its last offset flush.
+    ConnectorUnflushed { connector: String },
+    /// A Streams application's `count_by_key` store: the count for the key (`null`: none).
+    StoreCount { application_id: String, key: String },
 }
 
 /// What is wrong with a lesson, and where.
@@ -1171,6 +1187,37 @@ pub fn answer(sim: &Sim, q: &Query, since: u64) -> Result<Value, String> {
         Query::LastEventMs { kind, mentions } => {
             sim.trace().events().rev().find(|e| event_matches(&e.kind, kind, mentions)).map_or(Value::Null, |e| num(e.time.ms()))
         }
+        Query::Buffered { group: g, client_id } => num(member(sim, g, client_id)?.buffered() as u64),
+        Query::ValuesForKey { topic, key } => {
+            let t = sim.topic(topic).ok_or_else(|| format!("there is no topic \"{topic}\""))?;
+            strings(
+                t.partitions
+                    .iter()
+                    .filter_map(|p| p.display_log())
+                    .flat_map(|l| l.records().iter())
+                    .filter(|r| r.record.key.as_deref() == Some(key.as_str()))
+                    .map(|r| r.record.value.as_str()),
+            )
+        }
+        Query::ConnectorPosition { connector } => source_offset(connector_named(sim, connector)?.position),
+        Query::ConnectorFlushed { connector } => source_offset(connector_named(sim, connector)?.committed),
+        Query::ConnectorUnflushed { connector } => num(connector_named(sim, connector)?.view().unflushed.into()),
+        Query::StoreCount { application_id, key } => {
+            let app = sim.streams_app(application_id).ok_or_else(|| format!("there is no Streams application \"{application_id}\""))?;
+            app.view().stores.iter().find_map(|s| s.counts.iter().find(|(k, _)| k == key).map(|(_, n)| num(*n))).unwrap_or(Value::Null)
+        }
+    })
+}
+
+fn connector_named<'a>(sim: &'a Sim, name: &str) -> Result<&'a crate::sim::connect::Connector, String> {
+    sim.connector(name).ok_or_else(|| format!("there is no connector \"{name}\""))
+}
+
+/// `[id]` or `[timestamp_ms, id]`, as the task's mode writes its source offset.
+fn source_offset(o: Option<crate::sim::connect::SourceOffset>) -> Value {
+    o.map_or(Value::Null, |o| match o.timestamp_ms {
+        None => Value::Array(vec![num(o.incrementing)]),
+        Some(ts) => Value::Array(vec![num(ts), num(o.incrementing)]),
     })
 }
 
@@ -1246,6 +1293,12 @@ pub fn describe(q: &Query) -> String {
         Query::BrokerAlive { broker } => format!("whether broker {broker} is running"),
         Query::EventCount { kind, mentions } => format!("the number of {kind} events{}", mentions_text(mentions)),
         Query::LastEventMs { kind, mentions } => format!("the time of the last {kind} event{}", mentions_text(mentions)),
+        Query::Buffered { group, client_id } => format!("the records {client_id} of {group} holds unprocessed"),
+        Query::ValuesForKey { topic, key } => format!("the values with key \"{key}\" in {topic}"),
+        Query::ConnectorPosition { connector } => format!("the source offset of {connector}'s task"),
+        Query::ConnectorFlushed { connector } => format!("the flushed source offset of {connector}"),
+        Query::ConnectorUnflushed { connector } => format!("the records {connector} sent since its last offset flush"),
+        Query::StoreCount { application_id, key } => format!("the count of \"{key}\" in {application_id}'s store"),
     }
 }
 
@@ -1434,5 +1487,44 @@ mod tests {
         assert!(check_value(&json!([[[1]]])).is_err());
         assert!(check_value(&Value::Array(vec![json!(1); MAX_VALUE_ITEMS + 1])).is_err());
         assert_eq!(show(&json!(["Consumer1", 2])), "[Consumer1, 2]");
+    }
+
+    #[test]
+    fn queries_answer_about_push_buffers_keys_connectors_and_stores() {
+        // A slow push member, a source connector (timestamp+incrementing) and a Streams
+        // count over the connector's topic.
+        let text = r#"{
+          "version": 1, "seed": 1,
+          "cluster": { "brokers": 1, "group_initial_rebalance_delay_ms": 0 },
+          "topics": [{ "name": "t", "partitions": 1 }, { "name": "rows", "partitions": 1 }, { "name": "counts", "partitions": 1 }],
+          "producers": [{ "name": "p", "send": [{ "topic": "t", "values": ["a", "b", "c"], "keys": ["k", "j", "k"], "start_ms": 1000, "interval_ms": 10 }] }],
+          "groups": [{ "id": "g", "topics": ["t"], "config": { "auto_offset_reset": "earliest", "delivery": "push" },
+                       "members": [{ "client_id": "c", "config": { "processing_ms": 10000 } }] }],
+          "connectors": [{ "name": "db", "topic": "rows", "mode": "timestamp+incrementing",
+                           "table": { "rows": [{ "id": 1, "value": "x" }], "changes": [{ "at_ms": 3000, "update": { "id": 1, "value": "y" } }] } }],
+          "streams": [{ "application_id": "app", "source": "rows", "sink": "counts", "op": { "count_by_key": {} } }]
+        }"#;
+        let mut sim = Scenario::from_json(text).unwrap().build().unwrap();
+        sim.run_until(SimTime(7_000));
+        for (q, expected) in [
+            (json!({"ask": "buffered", "group": "g", "client_id": "c"}), json!(3)),
+            (json!({"ask": "values_for_key", "topic": "t", "key": "k"}), json!(["a", "c"])),
+            (json!({"ask": "values_for_key", "topic": "t", "key": "z"}), json!([])),
+            (json!({"ask": "connector_position", "connector": "db"}), json!([3000, 1])),
+            (json!({"ask": "connector_flushed", "connector": "db"}), json!(null)),
+            (json!({"ask": "connector_unflushed", "connector": "db"}), json!(1)),
+            (json!({"ask": "store_count", "application_id": "app", "key": "1"}), json!(1)),
+            (json!({"ask": "store_count", "application_id": "app", "key": "2"}), json!(null)),
+        ] {
+            assert_eq!(ask(&sim, q.clone()), Ok(expected), "{q}");
+        }
+        sim.run_until(SimTime(61_000));
+        assert_eq!(ask(&sim, json!({"ask": "connector_flushed", "connector": "db"})), Ok(json!([3000, 1])));
+        assert_eq!(ask(&sim, json!({"ask": "connector_unflushed", "connector": "db"})), Ok(json!(0)));
+        assert_eq!(ask(&sim, json!({"ask": "connector_position", "connector": "x"})), Err("there is no connector \"x\"".into()));
+        assert_eq!(ask(&sim, json!({"ask": "store_count", "application_id": "x", "key": "1"})), Err("there is no Streams application \"x\"".into()));
+        assert_eq!(ask(&sim, json!({"ask": "buffered", "group": "g", "client_id": "x"})), Err("group \"g\" has no member \"x\"".into()));
+        // Incrementing mode writes only the id.
+        assert_eq!(source_offset(Some(crate::sim::connect::SourceOffset { timestamp_ms: None, incrementing: 4 })), json!([4]));
     }
 }
