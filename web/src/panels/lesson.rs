@@ -153,15 +153,19 @@ pub struct LessonListProps {
 pub fn LessonList(p: &LessonListProps) -> Html {
     let lang = p.lang;
     let cl = core_lang(lang);
-    let lessons = lesson::built_in_lessons();
+    // Each lesson's number is its file's ("05-rebalance" is lesson 5).
+    let lessons = lesson::BUILT_IN.iter().zip(lesson::built_in_lessons()).filter_map(|((file, _), l)| {
+        let number = file.split('-').next().and_then(|n| n.parse::<u32>().ok()).unwrap_or(0);
+        l.ok().map(|l| (number, l))
+    });
     html! {
         <section id="lessons" class="panel lessons" role="dialog" aria-label={i18n::LESSONS.get(lang)}>
             <div class="lesson-head">
                 <h2>{ i18n::LESSONS.get(lang) }</h2>
                 <button id="lessons-close" onclick={p.dispatch.reform(|_| Action::ToggleLessons)}>{ i18n::CLOSE.get(lang) }</button>
             </div>
-            <ol class="lesson-list">
-                { for lessons.into_iter().flatten().map(|l| {
+            <ul class="lesson-list">
+                { for lessons.map(|(number, l)| {
                     let seen = p.progress.get(&l.id).copied().unwrap_or(0).min(l.steps.len());
                     let status = if seen >= l.steps.len() {
                         i18n::LESSON_DONE.get(lang).to_string()
@@ -173,6 +177,7 @@ pub fn LessonList(p: &LessonListProps) -> Html {
                     let id = l.id.clone();
                     html! {
                         <li data-lesson={l.id.clone()} class={classes!((seen >= l.steps.len()).then_some("done"))}>
+                            <span class="lesson-number">{ number }</span>
                             <button class="start-lesson" onclick={p.dispatch.reform(move |_| Action::StartLesson(id.clone()))}>
                                 { l.title.get(cl) }
                             </button>
@@ -181,7 +186,7 @@ pub fn LessonList(p: &LessonListProps) -> Html {
                         </li>
                     }
                 }) }
-            </ol>
+            </ul>
         </section>
     }
 }
