@@ -1313,6 +1313,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("05-rebalance", include_str!("../lessons/05-rebalance.json")),
     ("06-offsets-commits", include_str!("../lessons/06-offsets-commits.json")),
     ("07-retention", include_str!("../lessons/07-retention.json")),
+    ("08-pull-vs-push", include_str!("../lessons/08-pull-vs-push.json")),
     ("09-reliability", include_str!("../lessons/09-reliability.json")),
 ];
 
