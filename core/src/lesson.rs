@@ -1315,6 +1315,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("07-retention", include_str!("../lessons/07-retention.json")),
     ("08-pull-vs-push", include_str!("../lessons/08-pull-vs-push.json")),
     ("09-reliability", include_str!("../lessons/09-reliability.json")),
+    ("10-connect-and-streams", include_str!("../lessons/10-connect-and-streams.json")),
 ];
 
 /// Every built-in lesson, parsed (a file that does not parse gives its error; the tests
