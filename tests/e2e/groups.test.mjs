@@ -343,6 +343,14 @@ test("committing before processing and crashing mid-batch leaves records committ
   await play(page, "2×");
   await page.waitForFunction(inProgress, 2, { timeout: 30_000 });
   await pause(page);
+  // The poll that returned these records also sent their commit; let 0.4 s of simulated
+  // time pass (many network round trips, less than one record's processing) so the commit
+  // has landed whenever the pause came, and records are still in hand.
+  const clock = async () => Number((await page.locator("#sim-time").innerText()).replace(" s", ""));
+  const paused = await clock();
+  await play(page, "½×");
+  await page.waitForFunction((t) => Number(document.querySelector("#sim-time")?.textContent.replace(" s", "")) >= t, paused + 0.4);
+  await pause(page);
   assert.ok(await page.evaluate(inProgress, 1), "records are still waiting to be processed");
   assert.match(await member.locator(".activity").innerText(), /processing/);
   await member.locator("button.crash-member").click();
