@@ -95,6 +95,21 @@ test("what a step asks to look at is outlined on the page", async (t) => {
         if (s.includes("#partition-") || s.includes("[data-partition=")) continue;
         assert.ok((await page.locator(s).count()) > 0, `nothing on the page matches ${s}`);
       }
+      // The first thing it outlines was scrolled into view, below the lesson panel (which
+      // stays on screen).
+      const inView = await page.evaluate((list) => {
+        const el = list.map((s) => document.querySelector(s)).find(Boolean);
+        const panel = document.querySelector("#lesson").getBoundingClientRect();
+        const r = el?.getBoundingClientRect();
+        return { el: !!el, top: r?.top, bottom: r?.bottom, vh: window.innerHeight, panelTop: panel.top, panelBottom: panel.bottom };
+      }, selectors);
+      assert.ok(inView.el, "an outlined element exists");
+      await page.waitForFunction((list) => {
+        const el = list.map((s) => document.querySelector(s)).find(Boolean);
+        const r = el.getBoundingClientRect();
+        return r.bottom > 0 && r.top < window.innerHeight;
+      }, selectors);
+      assert.ok(inView.panelTop >= 0 && inView.panelTop < inView.vh / 2, `the lesson panel is on screen: ${JSON.stringify(inView)}`);
       await screenshot(page, "lesson-focus");
       return;
     }

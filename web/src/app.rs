@@ -107,6 +107,22 @@ pub fn App() -> Html {
         });
     }
     // One callback for the page's life: panels that compare their props see it unchanged.
+    {
+        // A new lesson step: bring what it asks to look at into view (the lesson panel
+        // stays on screen above it).
+        let (step, focus) = match state.model.try_borrow() {
+            Ok(m) => {
+                let report = m.lesson.as_ref().and_then(|l| l.report.as_ref());
+                (report.map(|r| (r.index, r.now_ms)), report.map(|r| crate::panels::focus_selectors(&r.look_at)).unwrap_or_default())
+            }
+            Err(_) => (None, Vec::new()),
+        };
+        use_effect_with(step, move |step| {
+            if step.is_some() {
+                crate::browser::scroll_to_first(&focus);
+            }
+        });
+    }
     let dispatch: Callback<Action> = {
         let dispatcher = state.dispatcher();
         (*use_memo((), move |_| Callback::from(move |a: Action| dispatcher.dispatch(a)))).clone()

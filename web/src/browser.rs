@@ -63,6 +63,16 @@ pub fn apply_theme(theme: Option<&str>) {
     }
 }
 
+/// Scrolls the first element any of `selectors` matches to the middle of the window
+/// (nothing happens if none matches or a selector is not valid CSS).
+pub fn scroll_to_first(selectors: &[String]) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+    let Some(el) = selectors.iter().find_map(|s| doc.query_selector(s).ok().flatten()) else { return };
+    let options = web_sys::ScrollIntoViewOptions::new();
+    options.set_block(web_sys::ScrollLogicalPosition::Center);
+    el.scroll_into_view_with_scroll_into_view_options(&options);
+}
+
 const LESSONS_KEY: &str = "kafka-sandbox.lessons";
 
 /// Lesson progress remembered from an earlier visit (see `state::progress_text`).
