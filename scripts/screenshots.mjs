@@ -8,7 +8,7 @@
 // the page of the commit they were taken at. Look at them before committing.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { DIST_DIR, cliArg as arg, largeScenario, REPO_ROOT, launchChromium, loadScenario, openPage, pause, play, playUntil, serveDist } from "../tests/e2e/helpers.mjs";
+import { DIST_DIR, appsScenario, cliArg as arg, largeScenario, REPO_ROOT, launchChromium, loadScenario, openPage, pause, play, playUntil, serveDist } from "../tests/e2e/helpers.mjs";
 
 const DIST = arg("--dist", DIST_DIR);
 const ONLY = arg("--only", "");
@@ -145,6 +145,33 @@ const shots = {
     await page.locator(".editor").waitFor();
     await page.locator("#editor-title").click();
     await page.screenshot({ path: path("editor") });
+  },
+
+  /** A lesson: narration, what to look at outlined, a prediction answered (wrong). */
+  async lesson(page) {
+    await pause(page);
+    await page.click("#lessons-toggle");
+    await page.locator('#lessons li[data-lesson="consumer-groups"] button.start-lesson').click();
+    await page.locator("#lesson").waitFor();
+    for (let i = 0; i < 20; i++) {
+      const choices = page.locator("#lesson .choice");
+      if ((await choices.count()) > 0 && (await choices.first().isEnabled())) {
+        await choices.nth(0).click();
+        await page.locator("#lesson .verdict").waitFor();
+        break;
+      }
+      await page.click("#lesson-next");
+    }
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path("lesson") });
+  },
+
+  /** A source connector, a Streams app and a push group (not Kafka). */
+  async apps(page) {
+    await loadScenario(page, appsScenario(), "#apps");
+    await playUntil(page, 6, "5×");
+    await pause(page);
+    await page.locator("#apps").screenshot({ path: path("apps") });
   },
 
   /** 10 brokers, 240 partitions, 40 members under continuous production. */

@@ -4,45 +4,11 @@
 // Kafka) whose slow member's buffer grows. Screenshot: tests/e2e/output/apps.png.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { browserSuite, loadScenario, pause, playUntil, screenshot } from "./helpers.mjs";
+import { appsScenario, browserSuite, loadScenario, pause, playUntil, screenshot } from "./helpers.mjs";
 
 const suite = browserSuite(before, after);
 
-const SCENARIO = JSON.stringify({
-  version: 1,
-  seed: 5,
-  topics: [
-    { name: "customers", partitions: 2, replication_factor: 3 },
-    { name: "counts", partitions: 2, replication_factor: 3 },
-    { name: "clicks", partitions: 1, replication_factor: 3 },
-  ],
-  connectors: [
-    {
-      name: "jdbc",
-      topic: "customers",
-      mode: "incrementing",
-      table: {
-        rows: [{ id: 1, value: "ada" }, { id: 2, value: "bob" }, { id: 3, value: "cy" }],
-        changes: [{ at_ms: 8000, insert: { id: 4, value: "dee" } }],
-      },
-    },
-  ],
-  streams: [{ application_id: "counter", source: "customers", sink: "counts", op: { count_by_key: { store: "per-id" } } }],
-  producers: [
-    {
-      name: "clicker",
-      send: [{ topic: "clicks", values: Array.from({ length: 400 }, (_, i) => `c${i}`), start_ms: 1000, interval_ms: 10 }],
-    },
-  ],
-  groups: [
-    {
-      id: "pushed",
-      topics: ["clicks"],
-      config: { delivery: "push", push_buffer_max_records: 1000 },
-      members: [{ client_id: "slow", config: { processing_ms: 200 } }],
-    },
-  ],
-});
+const SCENARIO = appsScenario();
 
 test("a source connector, a Streams app and a push group, as the learner sees them", async (t) => {
   const page = await suite.open(t);

@@ -280,3 +280,45 @@ export function largeScenario() {
   }
   return JSON.stringify(scenario);
 }
+
+/**
+ * A scenario with a source connector (a table of customers), a Kafka Streams app counting
+ * them by key, and a push group (not Kafka — a teaching device) with a slow member.
+ */
+export function appsScenario() {
+  return JSON.stringify({
+    version: 1,
+    seed: 5,
+    topics: [
+      { name: "customers", partitions: 2, replication_factor: 3 },
+      { name: "counts", partitions: 2, replication_factor: 3 },
+      { name: "clicks", partitions: 1, replication_factor: 3 },
+    ],
+    connectors: [
+      {
+        name: "jdbc",
+        topic: "customers",
+        mode: "incrementing",
+        table: {
+          rows: [{ id: 1, value: "ada" }, { id: 2, value: "bob" }, { id: 3, value: "cy" }],
+          changes: [{ at_ms: 8000, insert: { id: 4, value: "dee" } }],
+        },
+      },
+    ],
+    streams: [{ application_id: "counter", source: "customers", sink: "counts", op: { count_by_key: { store: "per-id" } } }],
+    producers: [
+      {
+        name: "clicker",
+        send: [{ topic: "clicks", values: Array.from({ length: 400 }, (_, i) => `c${i}`), start_ms: 1000, interval_ms: 10 }],
+      },
+    ],
+    groups: [
+      {
+        id: "pushed",
+        topics: ["clicks"],
+        config: { delivery: "push", push_buffer_max_records: 1000 },
+        members: [{ client_id: "slow", config: { processing_ms: 200 } }],
+      },
+    ],
+  });
+}
