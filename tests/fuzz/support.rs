@@ -79,6 +79,9 @@ pub fn bounded<T>(code: impl FnOnce() -> T) -> Result<T, TestCaseError> {
 const CORPUS: &[(&str, &str)] = &[
     ("every-feature", include_str!("../golden/every-feature.json")),
     ("html-names", include_str!("corpus/html-names.json")),
+    // A source connector, two Streams apps (a count with its changelog, a map) and a push
+    // group, with a connector crash and a Streams instance crash on the timeline.
+    ("apps", include_str!("corpus/apps.json")),
 ];
 
 /// Every complete scenario in the docs (```json blocks with a `version`): they tour the
