@@ -1,6 +1,6 @@
 //! The scenario editor's working copy: the core `Scenario` being edited, a stable key per
-//! list item (topics, producers, send plans, groups, members), and each field's text as
-//! typed. No Yew here: every rule of the form is tested natively.
+//! list item (topics, producers, send plans, groups, members, source connectors with their
+//! table rows and planned changes, Streams applications), and each field's text as typed. No Yew here: every rule of the form is tested natively.
 //!
 //! A field is addressed by a [`Field`] that names its item by key, not by position, so an
 //! event from a row rendered before another row was removed still reaches the right item.
@@ -9,18 +9,30 @@
 use kafka_sandbox_core::assign::server::ServerAssignor;
 use kafka_sandbox_core::assign::Strategy;
 use kafka_sandbox_core::command::{Command, GroupSpec, MemberSpec, MAX_GROUPS, MAX_MEMBERS_PER_GROUP};
-use kafka_sandbox_core::config::{Acks, GroupConfig, GroupProtocol, OffsetReset, ProducerConfig};
+use kafka_sandbox_core::config::{Acks, DeliveryMode, GroupConfig, GroupProtocol, OffsetReset, ProducerConfig};
 use kafka_sandbox_core::group::CommitMode;
 use kafka_sandbox_core::partitioner::PartitionerKind;
 use kafka_sandbox_core::record::TimestampType;
 use kafka_sandbox_core::scenario::{
-    ProducerSpec, Scenario, ScenarioError, SendPlan, TopicSpec, MAX_BROKERS, MAX_PARTITIONS, MAX_PRODUCERS, MAX_TIME_MS,
-    MAX_TOPICS, MIN_SEGMENT_BYTES,
+    ProducerSpec, Scenario, ScenarioError, SendPlan, TopicSpec, MAX_BROKERS, MAX_PARTITIONS, MAX_PROCESSING_MS, MAX_PRODUCERS,
+    MAX_TIME_MS, MAX_TOPICS, MIN_SEGMENT_BYTES,
 };
+use kafka_sandbox_core::sim::connect::{ConnectorSpec, QueryMode, Row, TableChange, TableSpec, MAX_CONNECTORS, MAX_TABLE_ROWS};
+use kafka_sandbox_core::sim::streams::{StreamsOp, StreamsSpec, MAX_INSTANCES, MAX_STREAMS};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Most values one send plan may get from the editor's count field.
 pub const MAX_PLAN_VALUES: u64 = 10_000;
+
+/// Largest `push_buffer_max_records` the core accepts (its `MAX_PUSH_BUFFER_RECORDS`, in a
+/// private module; a test checks the two agree).
+pub const MAX_PUSH_BUFFER: u32 = 1_000_000;
+
+/// A Streams application's operator, by the format's own names.
+pub const OPS: &[&str] = &["filter", "map_upper", "count_by_key"];
+
+/// What a planned table change does.
+pub const CHANGE_KINDS: &[&str] = &["insert", "update"];
 
 /// One control of the form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -40,6 +52,12 @@ pub enum Field {
     Member(u64, MemberField),
     /// Whether the member (first key) names the topic (second key) in its own subscription.
     MemberTopic(u64, u64),
+    Connector(u64, ConnectorField),
+    /// A row of a connector's table at time 0, by its key.
+    Row(u64, RowField),
+    /// A planned change of a connector's table, by its key.
+    Change(u64, ChangeField),
+    Streams(u64, StreamsField),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -103,6 +121,49 @@ pub enum GroupField {
     Assignor,
     RemoteAssignor,
     OffsetReset,
+    /// pull (Kafka) or push (not Kafka, a teaching device).
+    Delivery,
+    PushBufferMaxRecords,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ConnectorField {
+    Name,
+    Topic,
+    Mode,
+    PollIntervalMs,
+    OffsetFlushIntervalMs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum RowField {
+    Id,
+    Value,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ChangeField {
+    AtMs,
+    /// insert or update ([`CHANGE_KINDS`]): the row moves between the two, id and value kept.
+    Kind,
+    Id,
+    Value,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum StreamsField {
+    ApplicationId,
+    Source,
+    Sink,
+    /// The operator ([`OPS`]); changing it starts the new one from its default.
+    Op,
+    /// `filter`'s text (only while the operator is `filter`).
+    ValueContains,
+    /// `count_by_key`'s store (only while the operator is `count_by_key`).
+    Store,
+    Instances,
+    CommitIntervalMs,
+    ProcessingMs,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -183,6 +244,8 @@ choices! {
     ServerAssignor => ["uniform" = ServerAssignor::Uniform, "range" = ServerAssignor::Range];
     GroupProtocol => ["classic" = GroupProtocol::Classic, "consumer" = GroupProtocol::Consumer];
     OffsetReset => ["latest" = OffsetReset::Latest, "earliest" = OffsetReset::Earliest, "none" = OffsetReset::None];
+    DeliveryMode => ["pull" = DeliveryMode::Pull, "push" = DeliveryMode::Push];
+    QueryMode => ["incrementing" = QueryMode::Incrementing, "timestamp+incrementing" = QueryMode::TimestampIncrementing];
     CommitMode => ["auto" = CommitMode::Auto, "sync_after_processing" = CommitMode::SyncAfterProcessing,
         "async_after_processing" = CommitMode::AsyncAfterProcessing, "before_processing" = CommitMode::BeforeProcessing];
 }
@@ -346,6 +409,8 @@ macro_rules! with_place {
                     GroupField::Assignor => { let $v = & $($m)? g.config.assignor; $body }
                     GroupField::RemoteAssignor => { let $v = & $($m)? g.config.remote_assignor; $body }
                     GroupField::OffsetReset => { let $v = & $($m)? g.config.auto_offset_reset; $body }
+                    GroupField::Delivery => { let $v = & $($m)? g.config.delivery; $body }
+                    GroupField::PushBufferMaxRecords => { let $v = & $($m)? g.config.push_buffer_max_records; $body }
                 }
             }
             Field::Member(_, mf) => {
@@ -364,6 +429,58 @@ macro_rules! with_place {
                     MemberField::MetadataMaxAgeMs => { let $v = & $($m)? m0.config.metadata_max_age_ms; $body }
                 }
             }
+            Field::Connector(_, cf) => {
+                let c0 = & $($m)? s.connectors[a];
+                match cf {
+                    ConnectorField::Name => { let $v = & $($m)? c0.name; $body }
+                    ConnectorField::Topic => { let $v = & $($m)? c0.topic; $body }
+                    ConnectorField::Mode => { let $v = & $($m)? c0.mode; $body }
+                    ConnectorField::PollIntervalMs => { let $v = & $($m)? c0.poll_interval_ms; $body }
+                    ConnectorField::OffsetFlushIntervalMs => { let $v = & $($m)? c0.offset_flush_interval_ms; $body }
+                }
+            }
+            Field::Row(_, rf) => {
+                let r = & $($m)? s.connectors[a].table.rows[b];
+                match rf {
+                    RowField::Id => { let $v = & $($m)? r.id; $body }
+                    RowField::Value => { let $v = & $($m)? r.value; $body }
+                }
+            }
+            Field::Change(_, cf) => {
+                let ch = & $($m)? s.connectors[a].table.changes[b];
+                match cf {
+                    ChangeField::AtMs => { let $v = & $($m)? ch.at_ms; $body }
+                    ChangeField::Kind => $none,
+                    ChangeField::Id | ChangeField::Value => {
+                        let row = if ch.insert.is_some() { & $($m)? ch.insert } else { & $($m)? ch.update };
+                        match row {
+                            Some(r) if cf == ChangeField::Id => { let $v = & $($m)? r.id; $body }
+                            Some(r) => { let $v = & $($m)? r.value; $body }
+                            None => $none,
+                        }
+                    }
+                }
+            }
+            Field::Streams(_, sf) => {
+                let st = & $($m)? s.streams[a];
+                match sf {
+                    StreamsField::ApplicationId => { let $v = & $($m)? st.application_id; $body }
+                    StreamsField::Source => { let $v = & $($m)? st.source; $body }
+                    StreamsField::Sink => { let $v = & $($m)? st.sink; $body }
+                    StreamsField::Instances => { let $v = & $($m)? st.instances; $body }
+                    StreamsField::CommitIntervalMs => { let $v = & $($m)? st.commit_interval_ms; $body }
+                    StreamsField::ProcessingMs => { let $v = & $($m)? st.processing_ms; $body }
+                    StreamsField::Op => $none,
+                    StreamsField::ValueContains => match & $($m)? st.op {
+                        StreamsOp::Filter { value_contains } => { let $v = value_contains; $body }
+                        _ => $none,
+                    },
+                    StreamsField::Store => match & $($m)? st.op {
+                        StreamsOp::CountByKey { store } => { let $v = store; $body }
+                        _ => $none,
+                    },
+                }
+            }
             Field::GroupTopic(..) | Field::MemberTopic(..) => $none,
         }
     }};
@@ -379,6 +496,11 @@ struct Keys {
     groups: Vec<u64>,
     /// Per group, its members.
     members: Vec<Vec<u64>>,
+    connectors: Vec<u64>,
+    /// Per connector, its table's rows and its planned changes.
+    rows: Vec<Vec<u64>>,
+    changes: Vec<Vec<u64>>,
+    streams: Vec<u64>,
 }
 
 /// The form's working copy.
@@ -406,6 +528,14 @@ impl Draft {
         d.keys.sends = sends.into_iter().map(|n| (0..n).map(|_| d.fresh()).collect()).collect();
         d.keys.groups = (0..groups).map(|_| d.fresh()).collect();
         d.keys.members = members.into_iter().map(|n| (0..n).map(|_| d.fresh()).collect()).collect();
+        let s = &d.scenario;
+        let rows: Vec<usize> = s.connectors.iter().map(|c| c.table.rows.len()).collect();
+        let changes: Vec<usize> = s.connectors.iter().map(|c| c.table.changes.len()).collect();
+        let streams = s.streams.len();
+        d.keys.connectors = (0..rows.len()).map(|_| d.fresh()).collect();
+        d.keys.rows = rows.into_iter().map(|n| (0..n).map(|_| d.fresh()).collect()).collect();
+        d.keys.changes = changes.into_iter().map(|n| (0..n).map(|_| d.fresh()).collect()).collect();
+        d.keys.streams = (0..streams).map(|_| d.fresh()).collect();
         d
     }
 
@@ -441,6 +571,38 @@ impl Draft {
 
     pub fn member_keys(&self, group: usize) -> &[u64] {
         self.keys.members.get(group).map_or(&[], Vec::as_slice)
+    }
+
+    pub fn connector_keys(&self) -> &[u64] {
+        &self.keys.connectors
+    }
+
+    pub fn row_keys(&self, connector: usize) -> &[u64] {
+        self.keys.rows.get(connector).map_or(&[], Vec::as_slice)
+    }
+
+    pub fn change_keys(&self, connector: usize) -> &[u64] {
+        self.keys.changes.get(connector).map_or(&[], Vec::as_slice)
+    }
+
+    pub fn streams_keys(&self) -> &[u64] {
+        &self.keys.streams
+    }
+
+    fn connector_at(&self, key: u64) -> Option<usize> {
+        self.keys.connectors.iter().position(|&k| k == key)
+    }
+
+    fn streams_at(&self, key: u64) -> Option<usize> {
+        self.keys.streams.iter().position(|&k| k == key)
+    }
+
+    fn row_at(&self, key: u64) -> Option<(usize, usize)> {
+        nested_at(&self.keys.rows, key)
+    }
+
+    fn change_at(&self, key: u64) -> Option<(usize, usize)> {
+        nested_at(&self.keys.changes, key)
     }
 
     fn topic_at(&self, key: u64) -> Option<usize> {
@@ -504,6 +666,24 @@ impl Draft {
                 let (g, j) = self.member_at(m)?;
                 format!("groups[{g}].members[{j}].topics[{}]", self.topic_at(t)?)
             }
+            Field::Connector(k, c) => format!("connectors[{}].{}", self.connector_at(k)?, connector_name(c)),
+            Field::Row(k, r) => {
+                let (c, j) = self.row_at(k)?;
+                format!("connectors[{c}].table.rows[{j}].{}", if r == RowField::Id { "id" } else { "value" })
+            }
+            Field::Change(k, f) => {
+                let (c, j) = self.change_at(k)?;
+                let at = format!("connectors[{c}].table.changes[{j}]");
+                // The row's place follows what the change does, as the core names it.
+                let kind = self.change(k).map_or("insert", change_kind);
+                match f {
+                    ChangeField::AtMs => format!("{at}.at_ms"),
+                    ChangeField::Kind => at,
+                    ChangeField::Id => format!("{at}.{kind}.id"),
+                    ChangeField::Value => format!("{at}.{kind}.value"),
+                }
+            }
+            Field::Streams(k, f) => format!("streams[{}].{}", self.streams_at(k)?, streams_name(f)),
         })
     }
 
@@ -567,13 +747,39 @@ impl Draft {
                 GroupField::Assignor => Kind::Choice(<Strategy as Choice>::NAMES),
                 GroupField::RemoteAssignor => Kind::Choice(<ServerAssignor as Choice>::NAMES),
                 GroupField::OffsetReset => Kind::Choice(<OffsetReset as Choice>::NAMES),
+                GroupField::Delivery => Kind::Choice(<DeliveryMode as Choice>::NAMES),
+                GroupField::PushBufferMaxRecords => n(1, Some(MAX_PUSH_BUFFER.into())),
+            },
+            Field::Connector(_, c) => match c {
+                ConnectorField::Name => Kind::Text,
+                ConnectorField::Topic => Kind::Topic,
+                ConnectorField::Mode => Kind::Choice(<QueryMode as Choice>::NAMES),
+                ConnectorField::PollIntervalMs | ConnectorField::OffsetFlushIntervalMs => n(1, week),
+            },
+            Field::Row(_, r) => match r {
+                RowField::Id => n(0, any),
+                RowField::Value => Kind::Text,
+            },
+            Field::Change(_, c) => match c {
+                ChangeField::AtMs => n(0, week),
+                ChangeField::Kind => Kind::Choice(CHANGE_KINDS),
+                ChangeField::Id => n(0, any),
+                ChangeField::Value => Kind::Text,
+            },
+            Field::Streams(_, f) => match f {
+                StreamsField::ApplicationId | StreamsField::ValueContains | StreamsField::Store => Kind::Text,
+                StreamsField::Source | StreamsField::Sink => Kind::Topic,
+                StreamsField::Op => Kind::Choice(OPS),
+                StreamsField::Instances => n(1, Some(MAX_INSTANCES.into())),
+                StreamsField::CommitIntervalMs => n(1, week),
+                StreamsField::ProcessingMs => n(0, Some(MAX_PROCESSING_MS)),
             },
             Field::GroupTopic(..) | Field::MemberTopic(..) => Kind::Check,
             Field::Member(_, m) => match m {
                 MemberField::ClientId => Kind::Text,
                 MemberField::InstanceId => Kind::OptText,
                 MemberField::CommitMode => Kind::Choice(<CommitMode as Choice>::NAMES),
-                MemberField::ProcessingMs => n(0, Some(3_600_000)),
+                MemberField::ProcessingMs => n(0, Some(MAX_PROCESSING_MS)),
                 MemberField::MaxPollRecords => n(1, Some(10_000)),
                 MemberField::FetchMaxWaitMs => n(1, Some(60_000)),
                 MemberField::AutoCommitIntervalMs => n(1, any),
@@ -595,6 +801,10 @@ impl Draft {
             Field::Send(k, _) => self.send_at(k)?,
             Field::Group(k, _) => (self.group_at(k)?, 0),
             Field::Member(k, _) => self.member_at(k)?,
+            Field::Connector(k, _) => (self.connector_at(k)?, 0),
+            Field::Row(k, _) => self.row_at(k)?,
+            Field::Change(k, _) => self.change_at(k)?,
+            Field::Streams(k, _) => (self.streams_at(k)?, 0),
             _ => (0, 0),
         };
         let exists = match f {
@@ -603,6 +813,10 @@ impl Draft {
             Field::Send(..) => s.producers.get(at.0).is_some_and(|p| at.1 < p.send.len()),
             Field::Group(..) => at.0 < s.groups.len(),
             Field::Member(..) => s.groups.get(at.0).is_some_and(|g| at.1 < g.members.len()),
+            Field::Connector(..) => at.0 < s.connectors.len(),
+            Field::Row(..) => s.connectors.get(at.0).is_some_and(|c| at.1 < c.table.rows.len()),
+            Field::Change(..) => s.connectors.get(at.0).is_some_and(|c| at.1 < c.table.changes.len()),
+            Field::Streams(..) => at.0 < s.streams.len(),
             _ => true,
         };
         exists.then_some(at)
@@ -611,6 +825,11 @@ impl Draft {
     fn plan(&self, key: u64) -> Option<&SendPlan> {
         let (p, j) = self.send_at(key)?;
         self.scenario.producers.get(p)?.send.get(j)
+    }
+
+    fn change(&self, key: u64) -> Option<&TableChange> {
+        let (c, j) = self.change_at(key)?;
+        self.scenario.connectors.get(c)?.table.changes.get(j)
     }
 
     fn topic_name_of(&self, key: u64) -> Option<&str> {
@@ -644,6 +863,10 @@ impl Draft {
                 let member = self.scenario.groups.get(g).and_then(|g| g.members.get(j));
                 member.is_some_and(|m| m.topics.iter().flatten().any(|n| n == name)).to_string()
             }
+            Field::Streams(k, StreamsField::Op) => {
+                self.streams_at(k).and_then(|i| self.scenario.streams.get(i)).map_or("", |a| op_name(&a.op)).to_string()
+            }
+            Field::Change(k, ChangeField::Kind) => self.change(k).map_or("", change_kind).to_string(),
             _ => {
                 let Some(at) = self.position(f) else { return String::new() };
                 with_place!(self.scenario, f, at, [] |v| Value::show(v), String::new())
@@ -669,6 +892,10 @@ impl Draft {
             Field::Producer(k, ProducerField::Name) => return self.rename_producer(k, text),
             Field::Group(k, GroupField::Id) => return self.rename_group(k, text),
             Field::Member(k, MemberField::ClientId) => return self.rename_member(k, text),
+            Field::Connector(k, ConnectorField::Name) => return self.rename_connector(k, text),
+            Field::Streams(k, StreamsField::ApplicationId) => return self.rename_streams(k, text),
+            Field::Streams(k, StreamsField::Op) => return self.set_op(k, text),
+            Field::Change(k, ChangeField::Kind) => return self.set_change_kind(k, text),
             _ => {}
         }
         let Some(at) = self.position(f) else { return };
@@ -746,6 +973,13 @@ impl Draft {
         for g in &mut s.groups {
             rename_group_topics(g, &old, new);
         }
+        for c in &mut s.connectors {
+            rename(&mut c.topic, &old, new);
+        }
+        for a in &mut s.streams {
+            rename(&mut a.source, &old, new);
+            rename(&mut a.sink, &old, new);
+        }
         for c in &mut s.commands {
             let r = refs(&mut c.command);
             r.topics.into_iter().for_each(|t| rename(t, &old, new));
@@ -799,8 +1033,84 @@ impl Draft {
         }
     }
 
+    /// Room for one more topic, counting the changelog topics the Streams apps' stores
+    /// create (the core counts them towards the same limit).
+    fn rename_connector(&mut self, key: u64, new: &str) {
+        let Some(i) = self.connector_at(key) else { return };
+        let old = std::mem::replace(&mut self.scenario.connectors[i].name, new.to_string());
+        let names: Vec<&str> = self.scenario.connectors.iter().map(|c| c.name.as_str()).collect();
+        if !follows(&names, i, &old, new) {
+            return;
+        }
+        for c in &mut self.scenario.commands {
+            if let Some(name) = refs(&mut c.command).connector {
+                rename(name, &old, new);
+            }
+        }
+    }
+
+    /// An application's new id. It is its group's id and its instances' prefix
+    /// (`<application_id>-1`), so commands on its instances follow, unless a group or
+    /// another application has the old or the new id.
+    fn rename_streams(&mut self, key: u64, new: &str) {
+        let Some(i) = self.streams_at(key) else { return };
+        let old = std::mem::replace(&mut self.scenario.streams[i].application_id, new.to_string());
+        let s = &mut self.scenario;
+        let names: Vec<&str> = s.streams.iter().map(|a| a.application_id.as_str()).collect();
+        if !follows(&names, i, &old, new) || s.groups.iter().any(|g| g.id == old || g.id == new) {
+            return;
+        }
+        let instances = s.streams[i].instances;
+        for c in &mut s.commands {
+            let r = refs(&mut c.command);
+            let Some(group) = r.group else { continue };
+            if *group != old {
+                continue;
+            }
+            new.clone_into(group);
+            if let Some(client) = r.client {
+                let n = client.strip_prefix(old.as_str()).and_then(|rest| rest.strip_prefix('-')).and_then(|n| n.parse::<u32>().ok());
+                if let Some(n) = n.filter(|n| (1..=instances).contains(n)) {
+                    *client = format!("{new}-{n}");
+                }
+            }
+        }
+    }
+
+    /// A new operator starts from its default (`filter` on "", the store `counts`); the same
+    /// operator again keeps its text.
+    fn set_op(&mut self, key: u64, name: &str) {
+        let Some(i) = self.streams_at(key) else { return };
+        let app = &mut self.scenario.streams[i];
+        if op_name(&app.op) == name {
+            return;
+        }
+        app.op = match name {
+            "filter" => StreamsOp::Filter { value_contains: String::new() },
+            "map_upper" => StreamsOp::MapUpper {},
+            "count_by_key" => StreamsOp::CountByKey { store: "counts".into() },
+            _ => return,
+        };
+    }
+
+    /// Insert or update: the change's row (id and value) moves to the other.
+    fn set_change_kind(&mut self, key: u64, kind: &str) {
+        let Some((c, j)) = self.change_at(key) else { return };
+        if !CHANGE_KINDS.contains(&kind) {
+            return;
+        }
+        let ch = &mut self.scenario.connectors[c].table.changes[j];
+        let row = ch.insert.take().or(ch.update.take()).unwrap_or(Row { id: 1, value: String::new() });
+        if kind == "insert" {
+            ch.insert = Some(row);
+        } else {
+            ch.update = Some(row);
+        }
+    }
+
     pub fn can_add_topic(&self) -> bool {
-        self.scenario.topics.len() < MAX_TOPICS
+        let changelogs = self.scenario.streams.iter().filter(|a| a.changelog().is_some()).count();
+        self.scenario.topics.len() + changelogs < MAX_TOPICS
     }
 
     pub fn can_add_producer(&self) -> bool {
@@ -858,6 +1168,18 @@ impl Draft {
                         }
                     }
                 }
+            }
+            // Connectors writing to it and Streams apps reading or writing it go, as the
+            // plans that send to it do.
+            for c in gone(&self.scenario.connectors, |c| c.topic == name) {
+                self.scenario.connectors.remove(c);
+                self.keys.connectors.remove(c);
+                self.keys.rows.remove(c);
+                self.keys.changes.remove(c);
+            }
+            for a in gone(&self.scenario.streams, |a| a.source == name || a.sink == name) {
+                self.scenario.streams.remove(a);
+                self.keys.streams.remove(a);
             }
         }
         self.forget_gone();
@@ -951,6 +1273,133 @@ impl Draft {
         self.forget_gone();
     }
 
+    pub fn can_add_connector(&self) -> bool {
+        self.scenario.connectors.len() < MAX_CONNECTORS
+    }
+
+    pub fn can_add_row(&self, connector: u64) -> bool {
+        self.connector_at(connector).is_some_and(|c| self.scenario.connectors[c].table.rows.len() < MAX_TABLE_ROWS)
+    }
+
+    pub fn can_add_change(&self, connector: u64) -> bool {
+        self.connector_at(connector).is_some_and(|c| self.scenario.connectors[c].table.changes.len() < MAX_TABLE_ROWS)
+    }
+
+    pub fn can_add_streams(&self) -> bool {
+        self.scenario.streams.len() < MAX_STREAMS
+    }
+
+    /// A new source connector (`jdbc-source-N`) with the core's defaults, writing to the
+    /// first topic from a table with one row.
+    pub fn add_connector(&mut self) {
+        if !self.can_add_connector() {
+            return;
+        }
+        let name = next_name("jdbc-source-", 1, self.scenario.connectors.iter().map(|c| c.name.as_str()));
+        let topic = self.scenario.topics.first().map(|t| t.name.clone()).unwrap_or_default();
+        let table = TableSpec { rows: vec![Row { id: 1, value: "v1".into() }], changes: Vec::new() };
+        self.scenario.connectors.push(ConnectorSpec {
+            name,
+            topic,
+            table,
+            mode: QueryMode::default(),
+            poll_interval_ms: 5000,
+            offset_flush_interval_ms: 60_000,
+        });
+        let (k, r) = (self.fresh(), self.fresh());
+        self.keys.connectors.push(k);
+        self.keys.rows.push(vec![r]);
+        self.keys.changes.push(Vec::new());
+    }
+
+    pub fn remove_connector(&mut self, key: u64) {
+        let Some(c) = self.connector_at(key) else { return };
+        self.scenario.connectors.remove(c);
+        self.keys.connectors.remove(c);
+        self.keys.rows.remove(c);
+        self.keys.changes.remove(c);
+        self.forget_gone();
+    }
+
+    /// The id after every id the table has or will insert.
+    fn next_row_id(&self, c: usize) -> u64 {
+        let t = &self.scenario.connectors[c].table;
+        let ids = t.rows.iter().map(|r| r.id).chain(t.changes.iter().filter_map(|ch| ch.insert.as_ref().map(|r| r.id)));
+        ids.max().map_or(1, |m| m.saturating_add(1))
+    }
+
+    /// A new row with the next id and the value `v<id>`.
+    pub fn add_row(&mut self, connector: u64) {
+        if !self.can_add_row(connector) {
+            return;
+        }
+        let Some(c) = self.connector_at(connector) else { return };
+        let id = self.next_row_id(c);
+        self.scenario.connectors[c].table.rows.push(Row { id, value: format!("v{id}") });
+        let k = self.fresh();
+        self.keys.rows[c].push(k);
+    }
+
+    pub fn remove_row(&mut self, key: u64) {
+        let Some((c, j)) = self.row_at(key) else { return };
+        self.scenario.connectors[c].table.rows.remove(j);
+        self.keys.rows[c].remove(j);
+        self.forget_gone();
+    }
+
+    /// A new planned insert of the next id, 5 s after the last change (at 10 s if none).
+    pub fn add_change(&mut self, connector: u64) {
+        if !self.can_add_change(connector) {
+            return;
+        }
+        let Some(c) = self.connector_at(connector) else { return };
+        let id = self.next_row_id(c);
+        let changes = &mut self.scenario.connectors[c].table.changes;
+        let at_ms = changes.iter().map(|ch| ch.at_ms).max().map_or(10_000, |t| t.saturating_add(5000).min(MAX_TIME_MS));
+        changes.push(TableChange { at_ms, insert: Some(Row { id, value: format!("v{id}") }), update: None });
+        let k = self.fresh();
+        self.keys.changes[c].push(k);
+    }
+
+    pub fn remove_change(&mut self, key: u64) {
+        let Some((c, j)) = self.change_at(key) else { return };
+        self.scenario.connectors[c].table.changes.remove(j);
+        self.keys.changes[c].remove(j);
+        self.forget_gone();
+    }
+
+    /// A new Streams app (`streams-app-N`, an id no group has) upper-casing the first topic
+    /// into the next one, with the core's defaults.
+    pub fn add_streams(&mut self) {
+        if !self.can_add_streams() {
+            return;
+        }
+        let s = &self.scenario;
+        let taken = s.streams.iter().map(|a| a.application_id.as_str()).chain(s.groups.iter().map(|g| g.id.as_str()));
+        let application_id = next_name("streams-app-", 1, taken);
+        let source = s.topics.first().map(|t| t.name.clone()).unwrap_or_default();
+        // Another topic when there is one; else the source, which Apply refuses with the core's reason.
+        let sink = s.topics.iter().map(|t| &t.name).find(|t| **t != source).unwrap_or(&source).clone();
+        self.scenario.streams.push(StreamsSpec {
+            application_id,
+            source,
+            sink,
+            op: StreamsOp::MapUpper {},
+            instances: 1,
+            commit_interval_ms: 30_000,
+            processing_ms: 10,
+        });
+        let k = self.fresh();
+        self.keys.streams.push(k);
+    }
+
+    pub fn remove_streams(&mut self, key: u64) {
+        let Some(i) = self.streams_at(key) else { return };
+        self.scenario.streams.remove(i);
+        self.keys.streams.remove(i);
+        self.forget_gone();
+    }
+
     /// How many timeline commands the scenario has (the form keeps them as they are).
     pub fn timeline_len(&self) -> usize {
         self.scenario.commands.len()
@@ -980,6 +1429,33 @@ impl Draft {
         }
         self.scenario.check().map_err(Problem::Invalid)?;
         Ok(self.scenario.clone())
+    }
+}
+
+/// The position of `key` in per-item lists of keys: (item, place in its list).
+fn nested_at(lists: &[Vec<u64>], key: u64) -> Option<(usize, usize)> {
+    lists.iter().enumerate().find_map(|(i, ks)| ks.iter().position(|&k| k == key).map(|j| (i, j)))
+}
+
+/// The positions of the items `drop` picks, last first (so removing them in turn is safe).
+fn gone<T>(items: &[T], drop: impl Fn(&T) -> bool) -> Vec<usize> {
+    items.iter().enumerate().rev().filter(|(_, x)| drop(x)).map(|(i, _)| i).collect()
+}
+
+/// `insert` or `update` (a change with neither reads as an insert, which the core refuses).
+fn change_kind(ch: &TableChange) -> &'static str {
+    if ch.update.is_some() && ch.insert.is_none() {
+        "update"
+    } else {
+        "insert"
+    }
+}
+
+fn op_name(op: &StreamsOp) -> &'static str {
+    match op {
+        StreamsOp::Filter { .. } => "filter",
+        StreamsOp::MapUpper {} => "map_upper",
+        StreamsOp::CountByKey { .. } => "count_by_key",
     }
 }
 
@@ -1051,6 +1527,7 @@ struct Refs<'a> {
     producer: Option<&'a mut String>,
     group: Option<&'a mut String>,
     client: Option<&'a mut String>,
+    connector: Option<&'a mut String>,
 }
 
 fn refs(c: &mut Command) -> Refs<'_> {
@@ -1089,7 +1566,9 @@ fn refs(c: &mut Command) -> Refs<'_> {
         Command::AddPartitions { topic, .. } | Command::SetTopicConfig { topic, .. } => {
             Refs { topics: vec![topic], ..Refs::default() }
         }
-        Command::CrashConnector { .. } | Command::RestartConnector { .. } => Refs::default(),
+        Command::CrashConnector { connector } | Command::RestartConnector { connector } => {
+            Refs { connector: Some(connector), ..Refs::default() }
+        }
         Command::CrashBroker { .. }
         | Command::RestartBroker { .. }
         | Command::IsolateBroker { .. }
@@ -1162,6 +1641,32 @@ fn group_name(g: GroupField) -> &'static str {
         GroupField::Assignor => "assignor",
         GroupField::RemoteAssignor => "remote_assignor",
         GroupField::OffsetReset => "auto_offset_reset",
+        GroupField::Delivery => "delivery",
+        GroupField::PushBufferMaxRecords => "push_buffer_max_records",
+    }
+}
+
+fn connector_name(c: ConnectorField) -> &'static str {
+    match c {
+        ConnectorField::Name => "name",
+        ConnectorField::Topic => "topic",
+        ConnectorField::Mode => "mode",
+        ConnectorField::PollIntervalMs => "poll_interval_ms",
+        ConnectorField::OffsetFlushIntervalMs => "offset_flush_interval_ms",
+    }
+}
+
+fn streams_name(f: StreamsField) -> &'static str {
+    match f {
+        StreamsField::ApplicationId => "application_id",
+        StreamsField::Source => "source",
+        StreamsField::Sink => "sink",
+        StreamsField::Op => "op",
+        StreamsField::ValueContains => "op.filter.value_contains",
+        StreamsField::Store => "op.count_by_key.store",
+        StreamsField::Instances => "instances",
+        StreamsField::CommitIntervalMs => "commit_interval_ms",
+        StreamsField::ProcessingMs => "processing_ms",
     }
 }
 
@@ -1216,11 +1721,20 @@ mod tests {
         assert_eq!(d.keys.sends.iter().map(Vec::len).collect::<Vec<_>>(), s.producers.iter().map(|p| p.send.len()).collect::<Vec<_>>());
         assert_eq!(d.keys.groups.len(), s.groups.len());
         assert_eq!(d.keys.members.iter().map(Vec::len).collect::<Vec<_>>(), s.groups.iter().map(|g| g.members.len()).collect::<Vec<_>>());
-        let all: Vec<u64> = [&d.keys.topics, &d.keys.producers, &d.keys.groups]
+        assert_eq!(d.keys.connectors.len(), s.connectors.len());
+        assert_eq!(d.keys.rows.iter().map(Vec::len).collect::<Vec<_>>(), s.connectors.iter().map(|c| c.table.rows.len()).collect::<Vec<_>>());
+        assert_eq!(
+            d.keys.changes.iter().map(Vec::len).collect::<Vec<_>>(),
+            s.connectors.iter().map(|c| c.table.changes.len()).collect::<Vec<_>>()
+        );
+        assert_eq!(d.keys.streams.len(), s.streams.len());
+        let all: Vec<u64> = [&d.keys.topics, &d.keys.producers, &d.keys.groups, &d.keys.connectors, &d.keys.streams]
             .into_iter()
             .flatten()
             .chain(d.keys.sends.iter().flatten())
             .chain(d.keys.members.iter().flatten())
+            .chain(d.keys.rows.iter().flatten())
+            .chain(d.keys.changes.iter().flatten())
             .copied()
             .collect();
         assert_eq!(all.iter().collect::<BTreeSet<_>>().len(), all.len(), "keys are unique");
@@ -1235,6 +1749,216 @@ mod tests {
             // What Apply hands to the page loads again as the same scenario.
             assert_eq!(Scenario::from_json(&s.to_json_pretty()), Ok(s), "{name}");
         }
+    }
+
+    /// Push, a connector with planned changes and a count by key: every new part of the format.
+    const APPS: &str = r#"{
+      "version": 1, "name": "apps", "seed": 3,
+      "topics": [ { "name": "customers", "partitions": 2 }, { "name": "counts", "partitions": 2 }, { "name": "clicks", "partitions": 1 } ],
+      "connectors": [ { "name": "jdbc", "topic": "customers", "mode": "timestamp+incrementing", "poll_interval_ms": 2000,
+        "offset_flush_interval_ms": 9000,
+        "table": { "rows": [ { "id": 1, "value": "ada" }, { "id": 2, "value": "bob" } ],
+                   "changes": [ { "at_ms": 8000, "insert": { "id": 4, "value": "dee" } }, { "at_ms": 9000, "update": { "id": 1, "value": "ann" } } ] } } ],
+      "streams": [ { "application_id": "counter", "source": "customers", "sink": "counts", "op": { "count_by_key": { "store": "per-id" } },
+                     "instances": 2, "commit_interval_ms": 1000, "processing_ms": 5 },
+                   { "application_id": "shout", "source": "clicks", "sink": "counts", "op": { "map_upper": {} } } ],
+      "groups": [ { "id": "pushed", "topics": ["clicks"], "config": { "delivery": "push", "push_buffer_max_records": 50 },
+                    "members": [ { "client_id": "slow" } ] } ],
+      "commands": [ { "at_ms": 5000, "command": { "type": "crash_connector", "connector": "jdbc" } },
+                    { "at_ms": 6000, "command": { "type": "restart_connector", "connector": "jdbc" } },
+                    { "at_ms": 7000, "command": { "type": "crash_member", "group": "counter", "client_id": "counter-2" } } ]
+    }"#;
+
+    fn apps() -> Draft {
+        Draft::from_json(APPS).expect("APPS loads")
+    }
+
+    #[test]
+    fn push_connectors_and_streams_come_back_unchanged_when_nothing_is_edited() {
+        let s = Scenario::from_json(APPS).unwrap();
+        assert_eq!(apps().finish(), Ok(s.clone()));
+        assert_eq!(Scenario::from_json(&s.to_json_pretty()), Ok(s));
+        // And every built-in lesson's scenario (lesson 8 pushes, lesson 10 has connectors and Streams).
+        for lesson in kafka_sandbox_core::lesson::built_in_lessons() {
+            let s = lesson.unwrap().scenario().unwrap();
+            let d = Draft::new(s.clone());
+            assert_eq!(d.finish(), Ok(s.clone()), "{:?}", s.name);
+            assert_in_sync(&d);
+        }
+    }
+
+    #[test]
+    fn delivery_connector_and_streams_fields_show_and_set_the_scenario() {
+        let mut d = apps();
+        let (g, c, a) = (d.group_keys()[0], d.connector_keys()[0], d.streams_keys()[0]);
+        assert_eq!(d.get(Field::Group(g, GroupField::Delivery)), "push");
+        assert_eq!(d.get(Field::Group(g, GroupField::PushBufferMaxRecords)), "50");
+        assert_eq!(d.path(Field::Group(g, GroupField::PushBufferMaxRecords)).as_deref(), Some("groups[0].config.push_buffer_max_records"));
+        assert_eq!(d.kind(Field::Group(g, GroupField::PushBufferMaxRecords)), Kind::Number { lo: 1, hi: Some(1_000_000) });
+        assert_eq!(d.get(Field::Connector(c, ConnectorField::Mode)), "timestamp+incrementing");
+        assert_eq!(d.get(Field::Connector(c, ConnectorField::PollIntervalMs)), "2000");
+        assert_eq!(d.kind(Field::Connector(c, ConnectorField::Topic)), Kind::Topic);
+        let (r, ch) = (d.row_keys(0)[1], d.change_keys(0)[1]);
+        assert_eq!((d.get(Field::Row(r, RowField::Id)), d.get(Field::Row(r, RowField::Value))), ("2".into(), "bob".into()));
+        assert_eq!(d.path(Field::Row(r, RowField::Value)).as_deref(), Some("connectors[0].table.rows[1].value"));
+        assert_eq!(d.get(Field::Change(ch, ChangeField::Kind)), "update");
+        assert_eq!(d.path(Field::Change(ch, ChangeField::Id)).as_deref(), Some("connectors[0].table.changes[1].update.id"));
+        assert_eq!(d.get(Field::Streams(a, StreamsField::Op)), "count_by_key");
+        assert_eq!(d.get(Field::Streams(a, StreamsField::Store)), "per-id");
+        assert_eq!(d.path(Field::Streams(a, StreamsField::Store)).as_deref(), Some("streams[0].op.count_by_key.store"));
+        assert_eq!(d.path(Field::Streams(a, StreamsField::ValueContains)).as_deref(), Some("streams[0].op.filter.value_contains"));
+        assert_eq!(d.get(Field::Streams(a, StreamsField::ValueContains)), "", "not a filter");
+        assert_eq!(d.kind(Field::Streams(a, StreamsField::Instances)), Kind::Number { lo: 1, hi: Some(8) });
+        assert_eq!(dom_id("connectors[0].table.changes[1].update.id"), "ed-connectors-0-table-changes-1-update-id");
+
+        d.set(Field::Group(g, GroupField::Delivery), "pull");
+        d.set(Field::Group(g, GroupField::PushBufferMaxRecords), "200");
+        d.set(Field::Connector(c, ConnectorField::Mode), "incrementing");
+        d.set(Field::Connector(c, ConnectorField::OffsetFlushIntervalMs), "30000");
+        d.set(Field::Row(r, RowField::Value), "bo");
+        // An update becomes an insert of a new id: the row moves, id and value kept.
+        d.set(Field::Change(ch, ChangeField::Kind), "insert");
+        d.set(Field::Change(ch, ChangeField::Id), "7");
+        assert_eq!(d.path(Field::Change(ch, ChangeField::Id)).as_deref(), Some("connectors[0].table.changes[1].insert.id"));
+        d.set(Field::Streams(a, StreamsField::Op), "filter");
+        d.set(Field::Streams(a, StreamsField::ValueContains), "a");
+        d.set(Field::Streams(a, StreamsField::Instances), "3");
+        let Ok(s) = d.finish() else { panic!("{:?}", d.finish()) };
+        assert_eq!((s.groups[0].config.delivery, s.groups[0].config.push_buffer_max_records), (DeliveryMode::Pull, 200));
+        let conn = &s.connectors[0];
+        assert_eq!((conn.mode, conn.offset_flush_interval_ms, conn.table.rows[1].value.as_str()), (QueryMode::Incrementing, 30_000, "bo"));
+        assert_eq!(conn.table.changes[1], TableChange { at_ms: 9000, insert: Some(Row { id: 7, value: "ann".into() }), update: None });
+        assert_eq!(s.streams[0].op, StreamsOp::Filter { value_contains: "a".into() });
+        assert_eq!(s.streams[0].instances, 3);
+        // Choosing the same operator again keeps its text; another starts from its default.
+        d.set(Field::Streams(a, StreamsField::Op), "filter");
+        assert_eq!(d.scenario().streams[0].op, StreamsOp::Filter { value_contains: "a".into() });
+        d.set(Field::Streams(a, StreamsField::Op), "count_by_key");
+        assert_eq!(d.scenario().streams[0].op, StreamsOp::CountByKey { store: "counts".into() });
+        d.set(Field::Streams(a, StreamsField::Op), "sum");
+        assert_eq!(d.scenario().streams[0].op, StreamsOp::CountByKey { store: "counts".into() });
+    }
+
+    #[test]
+    fn the_cores_check_decides_and_names_the_new_fields() {
+        let mut d = apps();
+        let (g, a, ch) = (d.group_keys()[0], d.streams_keys()[0], d.change_keys(0)[1]);
+        // The form's ranges are the core's: its largest push buffer applies, one more is refused.
+        d.set(Field::Group(g, GroupField::PushBufferMaxRecords), &MAX_PUSH_BUFFER.to_string());
+        assert!(d.finish().is_ok(), "{:?}", d.finish());
+        d.set(Field::Group(g, GroupField::PushBufferMaxRecords), &(MAX_PUSH_BUFFER + 1).to_string());
+        assert!(matches!(d.finish(), Err(Problem::Invalid(e)) if e.path == "groups[0]" && e.message.contains("push_buffer_max_records")));
+        d.set(Field::Group(g, GroupField::PushBufferMaxRecords), "50");
+        // An update of an id the table has not got.
+        d.set(Field::Change(ch, ChangeField::Id), "9");
+        let Err(Problem::Invalid(e)) = d.finish() else { panic!("{:?}", d.finish()) };
+        assert_eq!(e.path, "connectors[0].table.changes[1].update.id");
+        assert_eq!(d.path(Field::Change(ch, ChangeField::Id)).as_deref(), Some(e.path.as_str()));
+        d.set(Field::Change(ch, ChangeField::Id), "2");
+        d.set(Field::Streams(a, StreamsField::Sink), "customers");
+        assert!(matches!(d.finish(), Err(Problem::Invalid(e)) if e.path == "streams[0].sink"));
+        d.set(Field::Streams(a, StreamsField::Sink), "counts");
+        d.set(Field::Streams(a, StreamsField::Instances), "9");
+        assert!(matches!(d.finish(), Err(Problem::Invalid(e)) if e.path == "streams[0].instances"), "{:?}", d.finish());
+        d.set(Field::Streams(a, StreamsField::Instances), "x");
+        assert_eq!(
+            d.finish(),
+            Err(Problem::Unreadable { path: "streams[0].instances".into(), text: "x".into(), lo: 1, hi: Some(8) })
+        );
+        d.set(Field::Streams(a, StreamsField::Instances), "2");
+        assert!(d.finish().is_ok(), "{:?}", d.finish());
+    }
+
+    #[test]
+    fn new_connectors_rows_changes_and_streams_apps_take_the_cores_defaults() {
+        let mut d = two_groups();
+        d.add_topic();
+        d.add_connector();
+        d.add_streams();
+        let c = d.connector_keys()[0];
+        d.add_row(c);
+        d.add_change(c);
+        d.add_change(c);
+        let s = d.finish().unwrap_or_else(|e| panic!("{e:?}"));
+        let json = r#"{"name": "jdbc-source-1", "topic": "Topic01",
+            "table": {"rows": [{"id": 1, "value": "v1"}, {"id": 2, "value": "v2"}],
+                      "changes": [{"at_ms": 10000, "insert": {"id": 3, "value": "v3"}}, {"at_ms": 15000, "insert": {"id": 4, "value": "v4"}}]}}"#;
+        assert_eq!(s.connectors, vec![kafka_sandbox_core::scenario::read_json::<ConnectorSpec>(json).unwrap()]);
+        let json = r#"{"application_id": "streams-app-1", "source": "Topic01", "sink": "Topic02", "op": {"map_upper": {}}}"#;
+        assert_eq!(s.streams, vec![kafka_sandbox_core::scenario::read_json::<StreamsSpec>(json).unwrap()]);
+        d.remove_row(d.row_keys(0)[0]);
+        d.remove_change(d.change_keys(0)[0]);
+        assert_eq!(d.scenario().connectors[0].table.rows, vec![Row { id: 2, value: "v2".into() }]);
+        assert_eq!(d.scenario().connectors[0].table.changes.len(), 1);
+        d.add_row(c);
+        assert_eq!(d.scenario().connectors[0].table.rows[1].id, 5, "after every id the table has or will insert");
+        assert_in_sync(&d);
+        // A streams app needs a topic to write to other than its source: with one topic, Apply says so.
+        let mut one = two_groups();
+        one.add_streams();
+        assert!(matches!(one.finish(), Err(Problem::Invalid(e)) if e.path == "streams[0].sink"));
+        // A count's changelog topic counts towards the 16 topics.
+        let mut full = two_groups();
+        full.add_streams();
+        full.add_topic();
+        let a = full.streams_keys()[0];
+        full.set(Field::Streams(a, StreamsField::Sink), "Topic02");
+        full.set(Field::Streams(a, StreamsField::Op), "count_by_key");
+        while full.can_add_topic() {
+            full.add_topic();
+        }
+        assert_eq!(full.scenario().topics.len(), MAX_TOPICS - 1);
+        assert!(full.finish().is_ok(), "{:?}", full.finish());
+        for _ in 0..10 {
+            full.add_connector();
+            full.add_streams();
+        }
+        assert_eq!((full.scenario().connectors.len(), full.scenario().streams.len()), (MAX_CONNECTORS, MAX_STREAMS));
+        assert!(!full.can_add_connector() && !full.can_add_streams());
+    }
+
+    #[test]
+    fn removing_a_topic_takes_the_connectors_and_streams_apps_that_use_it() {
+        let mut d = apps();
+        let [customers, counts, _clicks] = d.topic_keys().try_into().unwrap();
+        let shout = d.streams_keys()[1];
+        d.set(Field::Row(d.row_keys(0)[0], RowField::Id), "abc");
+        d.remove_topic(customers);
+        assert!(d.scenario().connectors.is_empty());
+        assert_eq!(d.scenario().streams.iter().map(|a| a.application_id.as_str()).collect::<Vec<_>>(), ["shout"]);
+        assert_eq!(d.path(Field::Streams(shout, StreamsField::Sink)).as_deref(), Some("streams[0].sink"));
+        assert!(d.finish().is_err(), "the timeline still names the connector");
+        assert!(matches!(d.finish(), Err(Problem::Invalid(e)) if e.path == "commands[0]"), "{:?}", d.finish());
+        d.clear_timeline();
+        assert!(d.finish().is_ok(), "the unread row id went with its row: {:?}", d.finish());
+        d.remove_topic(counts);
+        assert!(d.scenario().streams.is_empty(), "its sink is gone");
+        assert_in_sync(&d);
+        assert!(d.finish().is_ok(), "{:?}", d.finish());
+    }
+
+    #[test]
+    fn renames_follow_into_connectors_streams_and_their_commands() {
+        let mut d = apps();
+        let (t, c, a) = (d.topic_keys()[0], d.connector_keys()[0], d.streams_keys()[0]);
+        for name in ["c", "cu", "users"] {
+            d.set(Field::Topic(t, TopicField::Name), name);
+        }
+        d.set(Field::Topic(d.topic_keys()[1], TopicField::Name), "tally");
+        d.set(Field::Connector(c, ConnectorField::Name), "db");
+        d.set(Field::Streams(a, StreamsField::ApplicationId), "count");
+        let Ok(s) = d.finish() else { panic!("{:?}", d.finish()) };
+        assert_eq!(s.connectors[0].topic, "users");
+        assert_eq!((s.streams[0].source.as_str(), s.streams[0].sink.as_str()), ("users", "tally"));
+        assert_eq!(s.streams[1].sink, "tally");
+        let c: Vec<&Command> = s.commands.iter().map(|c| &c.command).collect();
+        assert_eq!(c[0], &Command::CrashConnector { connector: "db".into() });
+        assert_eq!(c[1], &Command::RestartConnector { connector: "db".into() });
+        assert_eq!(c[2], &Command::CrashMember { group: "count".into(), client_id: "count-2".into() });
+        // An application id that is a group's id: nothing follows, and Apply says why.
+        d.set(Field::Streams(a, StreamsField::ApplicationId), "pushed");
+        assert_eq!(d.scenario().commands[2].command, Command::CrashMember { group: "count".into(), client_id: "count-2".into() });
+        assert!(matches!(d.finish(), Err(Problem::Invalid(e)) if e.path == "streams[0].application_id"));
     }
 
     #[test]
