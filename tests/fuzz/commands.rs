@@ -43,6 +43,8 @@ enum Op {
     SetAcks { producer: u8, acks: u8 },
     SetTopicConfig { topic: u8, min_isr: Option<u8>, unclean: Option<bool> },
     SetAssignor { group: u8, assignor: u8 },
+    /// Crash or restart a source connector's task.
+    Connector { crash: bool, connector: u8 },
     Step(u8),
     Advance(u8),
     StepVisible,
@@ -65,6 +67,7 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (idx(), proptest::option::of(idx()), proptest::option::of(any::<bool>()))
             .prop_map(|(topic, min_isr, unclean)| Op::SetTopicConfig { topic, min_isr, unclean }),
         1 => (idx(), idx()).prop_map(|(group, assignor)| Op::SetAssignor { group, assignor }),
+        1 => (any::<bool>(), idx()).prop_map(|(crash, connector)| Op::Connector { crash, connector }),
         4 => (1..60u8).prop_map(Op::Step),
         2 => idx().prop_map(Op::Advance),
         1 => Just(Op::StepVisible),
@@ -77,6 +80,7 @@ struct Names {
     producers: Vec<String>,
     groups: Vec<String>,
     clients: Vec<String>,
+    connectors: Vec<String>,
 }
 
 impl Names {
@@ -95,6 +99,7 @@ impl Names {
             producers: with_strange(sim.producers().map(|p| p.name.clone()).collect()),
             groups: with_strange(sim.groups().map(|g| g.id.clone()).chain(["g-new".to_string()]).collect()),
             clients: with_strange(clients),
+            connectors: with_strange(sim.snapshot().connectors.iter().map(|c| c.name.clone()).collect()),
         }
     }
 }
@@ -202,6 +207,14 @@ fn to_command(op: &Op, n: &Names) -> Option<Command> {
             unclean_leader_election_enable: unclean,
         },
         Op::SetAssignor { group, assignor: a } => Command::SetAssignor { group: pick(&n.groups, group), assignor: assignor(a) },
+        Op::Connector { crash, connector } => {
+            let connector = pick(&n.connectors, connector);
+            if crash {
+                Command::CrashConnector { connector }
+            } else {
+                Command::RestartConnector { connector }
+            }
+        }
         Op::Step(_) | Op::Advance(_) | Op::StepVisible => return None,
     })
 }
