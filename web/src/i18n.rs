@@ -430,6 +430,42 @@ msgs! {
     ED_MEMBER_TOPICS = "自己的订阅（都不选 = 组的主题）", "Own subscription (none ticked = the group's topics)";
     ED_CLEAR_TIMELINE = "删除时间线", "Remove the timeline";
     ED_TIMELINE = "时间线", "Timeline";
+    // The editor's push delivery, source connectors and Streams applications.
+    ED_DELIVERY = "投递方式（沙盒设定）", "Delivery (sandbox only)";
+    ED_DELIVERY_HINT = "pull 是 Kafka 的方式：消费者准备好了才拉取，积压留在日志里。push 不是 Kafka，只是教学演示：broker 把每条新提交的记录立即推给消费者", "pull is Kafka's way: a consumer fetches when it is ready and the backlog waits in the log. push is not Kafka, a teaching device: the broker sends every newly committed record at once";
+    ED_PULL = "拉取（Kafka）", "pull (Kafka)";
+    ED_PUSH = "推送（不是 Kafka）", "push (not Kafka)";
+    ED_PUSH_BUFFER = "推送缓冲上限（条）", "Push buffer limit (records)";
+    ED_PUSH_BUFFER_HINT = "push_buffer_max_records：成员最多能缓存这么多条已收到、未处理的记录；再多一条就内存耗尽而崩溃", "push_buffer_max_records: how many received, unprocessed records a member can hold; one more and it runs out of memory and crashes";
+    ED_CONNECTORS = "源连接器", "Source connectors (Kafka Connect)";
+    ED_CONNECTOR_NAME = "连接器名", "Connector name";
+    ED_MODE_HINT = "incrementing 只看到 id 更大的新行，看不到更新；timestamp+incrementing 也看到更新", "incrementing sees only new rows (higher ids), never updates; timestamp+incrementing sees updates too";
+    ED_POLL_HINT = "任务启动时查询一次表，然后每隔这么久查询一次", "The task queries the table at its start, then every this many ms";
+    ED_ROWS = "表中的行（时间 0）", "Table rows (at time 0)";
+    ED_ROW_VALUE = "值", "Value";
+    ED_ADD_ROW = "+ 行", "+ Row";
+    ED_CHANGES = "计划的表变更", "Planned table changes";
+    ED_AT = "时间（毫秒）", "At (ms)";
+    ED_CHANGE_KIND = "变更", "Change";
+    ED_INSERT = "插入（新 id）", "insert (new id)";
+    ED_UPDATE = "更新（已有 id）", "update (existing id)";
+    ED_ADD_CHANGE = "+ 表变更", "+ Table change";
+    ED_ADD_CONNECTOR = "+ 源连接器", "+ Source connector";
+    ED_STREAMS = "流处理应用", "Kafka Streams applications";
+    ED_APP_ID_HINT = "application.id 也是它的消费者组 id（任何消费者组都不能用它）和实例名的前缀", "application.id is also its consumer group's id (no group may have it) and its instances' prefix";
+    ED_SOURCE = "读取的主题", "Source topic";
+    ED_SINK = "写入的主题", "Sink topic";
+    ED_OP = "处理", "Operator";
+    ED_OP_HINT = "过滤：filter((k, v) -> v.contains(…))；转大写：mapValues(v -> v.toUpperCase())；按键计数：groupByKey().count(Materialized.as(存储名))", "filter((k, v) -> v.contains(…)), mapValues(v -> v.toUpperCase()) or groupByKey().count(Materialized.as(store))";
+    ED_OP_FILTER = "过滤：值包含…", "filter: value contains …";
+    ED_OP_MAP_UPPER = "mapValues：转大写", "mapValues: upper case";
+    ED_OP_COUNT = "按键计数", "count by key";
+    ED_VALUE_CONTAINS = "值包含的文字", "Value contains";
+    ED_STORE = "状态存储名", "State store";
+    ED_STORE_HINT = "每次更新也写入变更日志主题 <application.id>-<存储名>-changelog；它也算在 16 个主题之内", "Each update also goes to the changelog topic <application.id>-<store>-changelog, which counts towards the 16 topics";
+    ED_INSTANCES = "实例数", "Instances";
+    ED_INSTANCES_HINT = "1 到 8 个实例，即消费者组 application.id 的成员 <application.id>-1、-2……", "1 to 8 instances: members <application.id>-1, -2, … of the group application.id";
+    ED_ADD_STREAMS = "+ 流处理应用", "+ Streams application";
 }
 
 /// A short name for a produce error, the same in every language (Kafka's own).

@@ -3,8 +3,8 @@
 //! The working copy (a `Draft`) lives here, not in the page's model.
 
 use crate::draft::{
-    self, ClusterField as C, Draft, Field, GroupField as G, Kind, MemberField as M, Problem, ProducerField as P,
-    SendField as S, TopicField as T,
+    self, ChangeField as Ch, ClusterField as C, ConnectorField as Cn, Draft, Field, GroupField as G, Kind, MemberField as M,
+    Problem, ProducerField as P, RowField as R, SendField as S, StreamsField as St, TopicField as T,
 };
 use crate::i18n::{self, Lang, Msg};
 use crate::state::Action;
@@ -35,6 +35,14 @@ pub enum Edit {
     RemoveGroup(u64),
     AddMember(u64),
     RemoveMember(u64),
+    AddConnector,
+    RemoveConnector(u64),
+    AddRow(u64),
+    RemoveRow(u64),
+    AddChange(u64),
+    RemoveChange(u64),
+    AddStreams,
+    RemoveStreams(u64),
     ClearTimeline,
     /// Apply was refused: the form stays as it is and says why.
     Refused(Problem),
@@ -70,6 +78,14 @@ impl Reducible for Form {
             Edit::RemoveGroup(k) => d.remove_group(k),
             Edit::AddMember(k) => d.add_member(k),
             Edit::RemoveMember(k) => d.remove_member(k),
+            Edit::AddConnector => d.add_connector(),
+            Edit::RemoveConnector(k) => d.remove_connector(k),
+            Edit::AddRow(k) => d.add_row(k),
+            Edit::RemoveRow(k) => d.remove_row(k),
+            Edit::AddChange(k) => d.add_change(k),
+            Edit::RemoveChange(k) => d.remove_change(k),
+            Edit::AddStreams => d.add_streams(),
+            Edit::RemoveStreams(k) => d.remove_streams(k),
             Edit::ClearTimeline => d.clear_timeline(),
         }
         form.problem = None;
@@ -253,6 +269,13 @@ fn choice_label(lang: Lang, name: &str) -> String {
         "true" => i18n::ED_ON,
         "false" => i18n::ED_OFF,
         "consumer" => i18n::PROTOCOL_CONSUMER,
+        "pull" => i18n::ED_PULL,
+        "push" => i18n::ED_PUSH,
+        "insert" => i18n::ED_INSERT,
+        "update" => i18n::ED_UPDATE,
+        "filter" => i18n::ED_OP_FILTER,
+        "map_upper" => i18n::ED_OP_MAP_UPPER,
+        "count_by_key" => i18n::ED_OP_COUNT,
         "auto" => return i18n::commit_mode(lang, CommitMode::Auto).into(),
         "sync_after_processing" => return i18n::commit_mode(lang, CommitMode::SyncAfterProcessing).into(),
         "async_after_processing" => return i18n::commit_mode(lang, CommitMode::AsyncAfterProcessing).into(),
@@ -329,7 +352,7 @@ pub fn Editor(p: &EditorProps) -> Html {
     let body = match &form.draft {
         Ok(d) => {
             let cx = Ctx { lang, d, problem: form.problem.as_ref().map(Problem::path), edit: &edit };
-            html! { <>{ general(&cx) }{ cluster(&cx) }{ topics(&cx) }{ producers(&cx) }{ groups(&cx) }{ timeline(&cx) }</> }
+            html! { <>{ general(&cx) }{ cluster(&cx) }{ topics(&cx) }{ producers(&cx) }{ groups(&cx) }{ connectors(&cx) }{ streams(&cx) }{ timeline(&cx) }</> }
         }
         Err(e) => html! { <p class="ed-error" role="alert">{ format!("{}{e}", i18n::ED_LOAD_FAILED.get(lang)) }</p> },
     };
@@ -539,6 +562,7 @@ fn groups(cx: &Ctx) -> Html {
             { for cx.d.group_keys().iter().zip(&s.groups).enumerate().map(|(i, (&k, g))| {
                 let f = |x| Field::Group(k, x);
                 let consumer = g.config.group_protocol == kafka_sandbox_core::config::GroupProtocol::Consumer;
+                let push = g.config.delivery == kafka_sandbox_core::config::DeliveryMode::Push;
                 let add_member = cx.edit.reform(move |_: MouseEvent| Edit::AddMember(k));
                 // A refusal about the group as a whole (its members are checked when it is
                 // created) outlines the group.
@@ -558,7 +582,16 @@ fn groups(cx: &Ctx) -> Html {
                                 { cx.field(f(G::Assignor), i18n::ASSIGNOR, Some(i18n::ED_ASSIGNOR_HINT)) }
                             }
                             { cx.field(f(G::OffsetReset), "auto.offset.reset", None) }
+                            { cx.field(f(G::Delivery), i18n::ED_DELIVERY, Some(i18n::ED_DELIVERY_HINT)) }
+                            if push {
+                                { cx.field(f(G::PushBufferMaxRecords), i18n::ED_PUSH_BUFFER, Some(i18n::ED_PUSH_BUFFER_HINT)) }
+                            }
                         </div>
+                        if push {
+                            <p class="ed-push-note small">
+                                <span class="ed-push-badge">{ i18n::PUSH_BADGE.get(lang) }</span>{ " " }{ i18n::PUSH_HINT.get(lang) }
+                            </p>
+                        }
                         { cx.topic_boxes(i18n::ED_GROUP_TOPICS, |t| Field::GroupTopic(k, t)) }
                         <h4 class="ed-sub">{ i18n::ED_MEMBERS.get(lang) }</h4>
                         { for cx.d.member_keys(i).iter().zip(&g.members).map(|(&mk, m)| member(cx, mk, m, consumer)) }
@@ -605,6 +638,107 @@ fn member(cx: &Ctx, k: u64, m: &kafka_sandbox_core::command::MemberSpec, consume
                 <div class="wide">{ cx.topic_boxes(i18n::ED_MEMBER_TOPICS, |t| Field::MemberTopic(k, t)) }</div>
             </> }) }
         </div>
+    }
+}
+
+fn connectors(cx: &Ctx) -> Html {
+    let lang = cx.lang;
+    let s = cx.d.scenario();
+    let add = cx.edit.reform(|_: MouseEvent| Edit::AddConnector);
+    html! {
+        <fieldset class="ed-section" id="ed-connectors">
+            <legend>{ i18n::ED_CONNECTORS.get(lang) }</legend>
+            { for cx.d.connector_keys().iter().zip(&s.connectors).enumerate().map(|(i, (&k, c))| {
+                let f = |x| Field::Connector(k, x);
+                let add_row = cx.edit.reform(move |_: MouseEvent| Edit::AddRow(k));
+                let add_change = cx.edit.reform(move |_: MouseEvent| Edit::AddChange(k));
+                html! {
+                    <div key={k} class="ed-item" id={format!("ed-connectors-{i}")}>
+                        <div class="ed-item-head">
+                            <strong>{ c.name.clone() }</strong>
+                            { cx.remove_button(&c.name, Edit::RemoveConnector(k)) }
+                        </div>
+                        <div class="ed-grid ed-cols3">
+                            { cx.field(f(Cn::Name), i18n::ED_CONNECTOR_NAME, None) }
+                            { cx.field(f(Cn::Topic), i18n::ED_SEND_TOPIC, None) }
+                            { cx.field(f(Cn::Mode), "mode", Some(i18n::ED_MODE_HINT)) }
+                            { cx.field(f(Cn::PollIntervalMs), "poll.interval.ms", Some(i18n::ED_POLL_HINT)) }
+                            { cx.field(f(Cn::OffsetFlushIntervalMs), "offset.flush.interval.ms", Some(i18n::FLUSHED_HINT)) }
+                        </div>
+                        <h4 class="ed-sub">{ i18n::ED_ROWS.get(lang) }</h4>
+                        { for cx.d.row_keys(i).iter().zip(&c.table.rows).map(|(&rk, r)| html! {
+                            <div key={rk} class="ed-row">
+                                { cx.field(Field::Row(rk, R::Id), "id", None) }
+                                { cx.field(Field::Row(rk, R::Value), i18n::ED_ROW_VALUE, None) }
+                                { cx.remove_button(&format!("{} id {}", c.name, r.id), Edit::RemoveRow(rk)) }
+                            </div>
+                        }) }
+                        <button type="button" class="ed-add ed-add-row" disabled={!cx.d.can_add_row(k)} onclick={add_row}>
+                            { i18n::ED_ADD_ROW.get(lang) }
+                        </button>
+                        <h4 class="ed-sub">{ i18n::ED_CHANGES.get(lang) }</h4>
+                        { for cx.d.change_keys(i).iter().zip(&c.table.changes).map(|(&ck, ch)| {
+                            let f = |x| Field::Change(ck, x);
+                            html! {
+                                <div key={ck} class="ed-row ed-change">
+                                    { cx.field(f(Ch::AtMs), i18n::ED_AT, None) }
+                                    { cx.field(f(Ch::Kind), i18n::ED_CHANGE_KIND, None) }
+                                    { cx.field(f(Ch::Id), "id", None) }
+                                    { cx.field(f(Ch::Value), i18n::ED_ROW_VALUE, None) }
+                                    { cx.remove_button(&format!("{} {} ms", c.name, ch.at_ms), Edit::RemoveChange(ck)) }
+                                </div>
+                            }
+                        }) }
+                        <button type="button" class="ed-add ed-add-change" disabled={!cx.d.can_add_change(k)} onclick={add_change}>
+                            { i18n::ED_ADD_CHANGE.get(lang) }
+                        </button>
+                    </div>
+                }
+            }) }
+            <button type="button" class="ed-add ed-add-connector" disabled={!cx.d.can_add_connector()} onclick={add}>
+                { i18n::ED_ADD_CONNECTOR.get(lang) }
+            </button>
+        </fieldset>
+    }
+}
+
+fn streams(cx: &Ctx) -> Html {
+    use kafka_sandbox_core::sim::streams::StreamsOp;
+    let lang = cx.lang;
+    let s = cx.d.scenario();
+    let add = cx.edit.reform(|_: MouseEvent| Edit::AddStreams);
+    html! {
+        <fieldset class="ed-section" id="ed-streams">
+            <legend>{ i18n::ED_STREAMS.get(lang) }</legend>
+            { for cx.d.streams_keys().iter().zip(&s.streams).enumerate().map(|(i, (&k, a))| {
+                let f = |x| Field::Streams(k, x);
+                html! {
+                    <div key={k} class="ed-item" id={format!("ed-streams-{i}")}>
+                        <div class="ed-item-head">
+                            <strong>{ a.application_id.clone() }</strong>
+                            { cx.remove_button(&a.application_id, Edit::RemoveStreams(k)) }
+                        </div>
+                        <div class="ed-grid ed-cols3">
+                            { cx.field(f(St::ApplicationId), "application.id", Some(i18n::ED_APP_ID_HINT)) }
+                            { cx.field(f(St::Source), i18n::ED_SOURCE, None) }
+                            { cx.field(f(St::Sink), i18n::ED_SINK, None) }
+                            { cx.field(f(St::Op), i18n::ED_OP, Some(i18n::ED_OP_HINT)) }
+                            { match a.op {
+                                StreamsOp::Filter { .. } => cx.field(f(St::ValueContains), i18n::ED_VALUE_CONTAINS, None),
+                                StreamsOp::CountByKey { .. } => cx.field(f(St::Store), i18n::ED_STORE, Some(i18n::ED_STORE_HINT)),
+                                StreamsOp::MapUpper {} => Html::default(),
+                            } }
+                            { cx.field(f(St::Instances), i18n::ED_INSTANCES, Some(i18n::ED_INSTANCES_HINT)) }
+                            { cx.field(f(St::CommitIntervalMs), "commit.interval.ms", None) }
+                            { cx.field(f(St::ProcessingMs), i18n::ED_PROCESSING, Some(i18n::PROCESSING_HINT)) }
+                        </div>
+                    </div>
+                }
+            }) }
+            <button type="button" class="ed-add ed-add-streams" disabled={!cx.d.can_add_streams()} onclick={add}>
+                { i18n::ED_ADD_STREAMS.get(lang) }
+            </button>
+        </fieldset>
     }
 }
 
