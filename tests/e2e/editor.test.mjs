@@ -4,12 +4,15 @@
 // shows the core's message in the form while the old run goes on unchanged and the form
 // keeps everything typed; Cancel and Esc change nothing; keys typed in the form never
 // reach the page's shortcuts; the edited scenario comes back after a reload and travels
-// in a share link. Screenshots: tests/e2e/output/editor-{light,dark,tablet,zh,error}.png.
+// in a share link. A source connector with its table, a Streams app and a push group built
+// in the form appear in the page's Connect and Streams panel and the group's push badge.
+// Screenshots: tests/e2e/output/editor-{light,dark,tablet,zh,error}.png and
+// editor-apps{,-push,-light,-dark,-tablet,-zh}.png.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { OUTPUT_DIR, browserSuite, pause, play } from "./helpers.mjs";
+import { OUTPUT_DIR, appsScenario, browserSuite, loadScenario, pause, play } from "./helpers.mjs";
 
 const suite = browserSuite(before, after);
 
@@ -229,6 +232,116 @@ test("the editor in light and dark, on a tablet, and in Chinese", async (t) => {
   await page.waitForFunction(() => document.querySelector("#editor-apply")?.textContent === "应用");
   await page.evaluate(() => delete document.documentElement.dataset.theme);
   await shot(page, "editor-zh");
+});
+
+test("a source connector with two rows and a Streams app, Apply: the Connect and Streams panel shows them; a push group shows its badge", async (t) => {
+  const page = await suite.open(t);
+  await pause(page);
+  assert.equal(await page.locator("#apps").count(), 0);
+  await openEditor(page);
+  // The Streams app needs a second topic to write to.
+  await page.click("#ed-topics .ed-add-topic");
+  assert.equal(await page.inputValue("#ed-topics-1-name"), "Topic02");
+
+  await page.click("#ed-connectors .ed-add-connector");
+  assert.equal(await page.inputValue("#ed-connectors-0-name"), "jdbc-source-1");
+  assert.equal(await page.inputValue("#ed-connectors-0-topic"), "Topic01");
+  assert.equal(await page.inputValue("#ed-connectors-0-poll_interval_ms"), "5000");
+  await page.fill("#ed-connectors-0-name", "orders-db");
+  await page.fill("#ed-connectors-0-table-rows-0-value", "new");
+  await page.click("#ed-connectors-0 .ed-add-row");
+  assert.equal(await page.inputValue("#ed-connectors-0-table-rows-1-id"), "2");
+  await page.fill("#ed-connectors-0-table-rows-1-value", "paid");
+  await page.selectOption("#ed-connectors-0-mode", "timestamp+incrementing");
+  // A planned change: an update of row 1 at 8 s.
+  await page.click("#ed-connectors-0 .ed-add-change");
+  await page.selectOption("#ed-connectors-0-table-changes-0", "update");
+  await page.fill("#ed-connectors-0-table-changes-0-update-id", "1");
+  await page.fill("#ed-connectors-0-table-changes-0-update-value", "shipped");
+  await page.fill("#ed-connectors-0-table-changes-0-at_ms", "8000");
+
+  await page.click("#ed-streams .ed-add-streams");
+  assert.equal(await page.inputValue("#ed-streams-0-application_id"), "streams-app-1");
+  assert.deepEqual([await page.inputValue("#ed-streams-0-source"), await page.inputValue("#ed-streams-0-sink")], ["Topic01", "Topic02"]);
+  await page.fill("#ed-streams-0-application_id", "order-counter");
+  await page.selectOption("#ed-streams-0-op", "count_by_key");
+  assert.equal(await page.inputValue("#ed-streams-0-op-count_by_key-store"), "counts");
+  await page.fill("#ed-streams-0-instances", "2");
+
+  // Push is labelled as what it is.
+  const push = await page.locator('#ed-groups-1-config-delivery option[value="push"]').innerText();
+  assert.match(push, /not Kafka/);
+  assert.equal(await page.locator("#ed-groups-1-config-push_buffer_max_records").count(), 0);
+  await page.selectOption("#ed-groups-1-config-delivery", "push");
+  await page.fill("#ed-groups-1-config-push_buffer_max_records", "300");
+  assert.match(await page.locator("#ed-groups-1 .ed-push-note").innerText(), /push \(not Kafka — a teaching device\)/);
+
+  // Every new control has a name a screen reader says.
+  const unnamed = await page.evaluate(() =>
+    [...document.querySelectorAll("#ed-connectors input, #ed-connectors select, #ed-connectors button, #ed-streams input, #ed-streams select, #ed-streams button")]
+      .filter((el) => !(el.labels?.length && el.labels[0].textContent.trim()) && !el.getAttribute("aria-label") && !el.textContent.trim())
+      .map((el) => el.id || el.outerHTML.slice(0, 80)),
+  );
+  assert.deepEqual(unnamed, []);
+  await page.locator("#ed-connectors").scrollIntoViewIfNeeded();
+  await shot(page, "editor-apps");
+
+  await page.click("#editor-apply");
+  await page.locator("#scenario-editor").waitFor({ state: "detached" });
+  await page.locator("#apps").waitFor();
+  const connector = page.locator('#apps [data-connector="orders-db"]');
+  assert.match(await connector.locator("table.rows").innerText(), /1\s+new[\s\S]*2\s+paid/);
+  const app = page.locator('#apps [data-streams="order-counter"]');
+  assert.match(await app.locator(".topology").innerText(), /Topic01 → groupByKey\(\)\.count\("counts"\) → Topic02/);
+  assert.match(await app.innerText(), /order-counter-1[\s\S]*order-counter-2/);
+  const group = page.locator('.panel.groups [data-group="ConsumerGroup02"]');
+  assert.match(await group.locator(".push-badge").innerText(), /not Kafka/);
+  assert.equal(await page.locator('.panel.groups [data-group="ConsumerGroup01"] .push-badge').count(), 0);
+
+  // Opened again, the form shows them as applied; removing the topic takes the connector
+  // and the app with it, as it takes the planned sends.
+  await openEditor(page);
+  assert.equal(await page.inputValue("#ed-connectors-0-table-changes-0-update-value"), "shipped");
+  assert.equal(await page.inputValue("#ed-groups-1-config-push_buffer_max_records"), "300");
+  await page.click('#ed-topics-0 .ed-remove');
+  assert.equal(await page.locator("#ed-connectors .ed-item").count(), 0);
+  assert.equal(await page.locator("#ed-streams .ed-item").count(), 0);
+  await page.click("#editor-cancel");
+  await page.locator('#apps [data-connector="orders-db"]').waitFor();
+});
+
+test("the editor's Connect, Streams and push sections in light and dark, on a tablet, and in Chinese", async (t) => {
+  const page = await suite.open(t);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await loadScenario(page, appsScenario(), "#apps");
+  await pause(page);
+  await openEditor(page);
+  assert.equal(await page.inputValue("#ed-groups-0-config-delivery"), "push");
+  await page.evaluate(() => (document.documentElement.dataset.theme = "light"));
+  await page.locator("#ed-groups-0-config-push_buffer_max_records").scrollIntoViewIfNeeded();
+  await shot(page, "editor-apps-push");
+  await page.locator("#ed-connectors").scrollIntoViewIfNeeded();
+  await shot(page, "editor-apps-light");
+  await page.evaluate(() => (document.documentElement.dataset.theme = "dark"));
+  await shot(page, "editor-apps-dark");
+  await page.setViewportSize({ width: 768, height: 1024 });
+  const overflow = await page.evaluate(() => {
+    const body = document.querySelector(".editor-body");
+    return body.scrollWidth - body.clientWidth;
+  });
+  assert.equal(overflow, 0, "no sideways scrolling in the form");
+  await page.locator("#ed-connectors .ed-change").first().scrollIntoViewIfNeeded();
+  await shot(page, "editor-apps-tablet");
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.keyboard.press("Escape");
+  await page.locator("#scenario-editor").waitFor({ state: "detached" });
+  await page.click("#lang-toggle");
+  await openEditor(page);
+  await page.waitForFunction(() => document.querySelector("#editor-apply")?.textContent === "应用");
+  await page.evaluate(() => delete document.documentElement.dataset.theme);
+  assert.match(await page.locator("#ed-groups-0-config-delivery option:checked").innerText(), /不是 Kafka/);
+  await page.locator("#ed-streams").scrollIntoViewIfNeeded();
+  await shot(page, "editor-apps-zh");
 });
 
 test("no console errors, page errors or CSP violations", () => suite.assertNoProblems());
