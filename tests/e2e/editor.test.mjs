@@ -267,6 +267,13 @@ test("a source connector with two rows and a Streams app, Apply: the Connect and
   await page.selectOption("#ed-streams-0-op", "count_by_key");
   assert.equal(await page.inputValue("#ed-streams-0-op-count_by_key-store"), "counts");
   await page.fill("#ed-streams-0-instances", "2");
+  // The core's check decides: a sink that is the source is refused with its place.
+  await page.selectOption("#ed-streams-0-sink", "Topic01");
+  await page.click("#editor-apply");
+  await page.locator("#editor-error").waitFor();
+  assert.match(await page.locator("#editor-error").innerText(), /streams\[0\]\.sink: the sink must be another topic than the source/);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), "ed-streams-0-sink");
+  await page.selectOption("#ed-streams-0-sink", "Topic02");
 
   // Push is labelled as what it is.
   const push = await page.locator('#ed-groups-1-config-delivery option[value="push"]').innerText();
