@@ -733,6 +733,11 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         }
         Action::ToggleLang => {
             m.lang = m.lang.other();
+            // An information notice was written in the old language: it goes (an error
+            // stays until dismissed, so nothing the learner must read is lost).
+            if matches!(m.notice, Some(Notice::Info(_))) {
+                m.notice = None;
+            }
             true
         }
         Action::LoadBuiltIn(key) => {
@@ -1188,6 +1193,17 @@ mod tests {
         reduce_model(&mut m, Action::StartLesson("no-such-lesson".into()));
         assert!(matches!(&m.notice, Some(Notice::Error(e)) if e.contains("no-such-lesson")));
         assert_eq!(m.sim.trace().digest(), digest);
+    }
+
+    #[test]
+    fn switching_language_drops_an_information_notice_but_keeps_an_error() {
+        let mut m = Model::new(Lang::En);
+        m.notice = Some(Notice::Info("Scenario loaded".into()));
+        reduce_model(&mut m, Action::ToggleLang);
+        assert!(m.notice.is_none());
+        m.notice = Some(Notice::Error("broken".into()));
+        reduce_model(&mut m, Action::ToggleLang);
+        assert!(matches!(m.notice, Some(Notice::Error(_))));
     }
 
     #[test]
