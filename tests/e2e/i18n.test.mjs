@@ -4,7 +4,7 @@
 // node a learner can see, with the page playing and a few panels open.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { browserSuite } from "./helpers.mjs";
+import { appsScenario, browserSuite, loadScenario, pause, playUntil } from "./helpers.mjs";
 
 const suite = browserSuite(before, after);
 
@@ -18,23 +18,12 @@ const KAFKA = new Set(
    batch size retention bytes segment committed uncommitted commit reset group instance protocol assignor strategy
    interval timeout session request delivery timestamp createtime logappendtime unclean election insync replicas replica
    lag fetch wait processing per mode before after events event
-   english duplicates lost produce fetch retries`.split(/\s+/),
+   english duplicates lost produce fetch retries connect streams incrementing changelog position`.split(/\s+/),
 );
 
-test("the language toggle leaves no English label behind", async (t) => {
-  const page = await suite.open(t);
-  await page.selectOption("#speed", { label: "20×" });
-  await page.waitForFunction(() => Number(document.querySelector("#sim-time")?.textContent.replace(" s", "")) > 10, null, { timeout: 20_000 });
-  await page.click("#lang-toggle");
-  await page.click("#charts summary");
-  await page.click("#compare-run");
-  await page.locator("#compare-result").waitFor();
-  await page.locator(".panel.topics li.cell").first().click();
-  await page.locator("#record-path").waitFor();
-  // The scenario editor too, with its "more settings" open.
-  await page.click("#edit-scenario");
-  for (const more of await page.locator("#scenario-editor details.ed-more summary").all()) await more.click();
-  const leftovers = await page.evaluate((allowed) => {
+/** Visible English words that are not Kafka's, a scenario's identifiers or units. */
+function englishLeft(page) {
+  return page.evaluate((allowed) => {
     const ok = new Set(allowed);
     const out = [];
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -56,5 +45,43 @@ test("the language toggle leaves no English label behind", async (t) => {
     }
     return out;
   }, [...KAFKA]);
+}
+
+test("the language toggle leaves no English label behind", async (t) => {
+  const page = await suite.open(t);
+  await page.selectOption("#speed", { label: "20×" });
+  await page.waitForFunction(() => Number(document.querySelector("#sim-time")?.textContent.replace(" s", "")) > 10, null, { timeout: 20_000 });
+  await page.click("#lang-toggle");
+  await page.click("#charts summary");
+  await page.click("#compare-run");
+  await page.locator("#compare-result").waitFor();
+  await page.locator(".panel.topics li.cell").first().click();
+  await page.locator("#record-path").waitFor();
+  // The scenario editor too, with its "more settings" open.
+  await page.click("#edit-scenario");
+  for (const more of await page.locator("#scenario-editor details.ed-more summary").all()) await more.click();
+  const leftovers = await englishLeft(page);
+  assert.deepEqual(leftovers, []);
+});
+
+test("a lesson, Connect, Streams and push speak Chinese too", async (t) => {
+  const page = await suite.open(t, "?lang=zh");
+  // The apps scenario with names that read as identifiers (not English words).
+  const scenario = JSON.parse(appsScenario());
+  const rename = { customers: "CustomerRows", counts: "CountTopic", clicks: "ClickTopic", jdbc: "JdbcSource", counter: "CountApp", clicker: "ClickProducer", pushed: "PushGroup", slow: "SlowOne", "per-id": "PerRow" };
+  const renamed = JSON.stringify(scenario).replace(/"(customers|counts|clicks|jdbc|counter|clicker|pushed|slow|per-id)"/g, (_, n) => `"${rename[n]}"`)
+    .replace(/"(ada|bob|cy|dee)"/g, (_, v) => `"V${v.length}${v[0].toUpperCase()}"`);
+  await loadScenario(page, renamed, "#apps");
+  await playUntil(page, 6, "5×");
+  await pause(page);
+  assert.equal(await page.locator("#apps").count(), 1);
+  assert.equal(await page.locator(".push-badge").count(), 1);
+  await page.click("#lessons-toggle");
+  await page.locator("#lessons li[data-lesson]").first().waitFor();
+  let leftovers = await englishLeft(page);
+  assert.deepEqual(leftovers, []);
+  await page.locator("#lessons li[data-lesson] button.start-lesson").first().click();
+  await page.locator("#lesson").waitFor();
+  leftovers = await englishLeft(page);
   assert.deepEqual(leftovers, []);
 });

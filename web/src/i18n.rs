@@ -166,6 +166,7 @@ msgs! {
     UNFLUSHED = "未刷写就已发送", "sent but not flushed";
     CONNECTOR_CRASH_HINT = "让连接器任务崩溃：上次刷写之后发送的行会被新任务再发一次", "Crash the connector's task: rows sent since the last flush will be sent again by the next task";
     INSTANCES = "实例", "instances";
+    CHANGELOG = "变更日志", "changelog";
     TASK = "任务", "task";
     HELD_BY = "所在实例", "held by";
     COUNTS = "计数", "counts";

@@ -99,7 +99,7 @@ fn streams(lang: Lang, s: &StreamsView) -> Html {
             <p class="topology"><code>{ format!("{} → {} → {}", s.source, op_text(&s.op), s.sink) }</code></p>
             <p class="small muted">
                 { format!("{}: {}", i18n::INSTANCES.get(lang), s.instances.join(", ")) }
-                if let Some(c) = &s.changelog { { format!(" · changelog: {c}") } }
+                if let Some(c) = &s.changelog { { format!(" · {}: {c}", i18n::CHANGELOG.get(lang)) } }
                 { format!(" · commit.interval.ms={} · {}: {} · {}: {}", s.commit_interval_ms, i18n::PROCESSED.get(lang), s.processed_total, i18n::SENT.get(lang), s.output_total) }
             </p>
             if !s.stores.is_empty() {
