@@ -1304,7 +1304,30 @@ pub fn describe(q: &Query) -> String {
 
 // ----- built-in lessons -------------------------------------------------------------
 
-/// The built-in lessons, by file name, in teaching order.
+/// The built-in lessons' files (`core/lessons/<name>.json`), in teaching order. The page
+/// fetches them (`lessons/<name>.json`, copied there by Trunk) when the learner opens the
+/// list, so they are not part of its download; natively, and with the `embedded-lessons`
+/// feature, they are compiled in ([`BUILT_IN`]).
+pub const LESSON_FILES: &[&str] = &[
+    "01-topics-partitions",
+    "02-producer",
+    "03-consumer-groups",
+    "04-assignors",
+    "05-rebalance",
+    "06-offsets-commits",
+    "07-retention",
+    "08-pull-vs-push",
+    "09-reliability",
+    "10-connect-and-streams",
+];
+
+/// A lesson's number from its file name ("05-rebalance" is lesson 5; 0 without one).
+pub fn lesson_number(file: &str) -> u32 {
+    file.split('-').next().and_then(|n| n.parse().ok()).unwrap_or(0)
+}
+
+/// The built-in lessons, by file name, in teaching order (compiled in).
+#[cfg(feature = "embedded-lessons")]
 pub const BUILT_IN: &[(&str, &str)] = &[
     ("01-topics-partitions", include_str!("../lessons/01-topics-partitions.json")),
     ("02-producer", include_str!("../lessons/02-producer.json")),
@@ -1320,11 +1343,13 @@ pub const BUILT_IN: &[(&str, &str)] = &[
 
 /// Every built-in lesson, parsed (a file that does not parse gives its error; the tests
 /// make sure none does).
+#[cfg(feature = "embedded-lessons")]
 pub fn built_in_lessons() -> Vec<Result<Lesson, LessonError>> {
     BUILT_IN.iter().map(|(_, text)| Lesson::from_json(text)).collect()
 }
 
 /// A built-in lesson by id.
+#[cfg(feature = "embedded-lessons")]
 pub fn built_in(id: &str) -> Option<Lesson> {
     built_in_lessons().into_iter().flatten().find(|l| l.id == id)
 }
@@ -1332,6 +1357,20 @@ pub fn built_in(id: &str) -> Option<Lesson> {
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
+
+    #[test]
+    fn the_page_fetches_exactly_the_files_compiled_in_and_the_folder_holds() {
+        let compiled: Vec<&str> = BUILT_IN.iter().map(|(name, _)| *name).collect();
+        assert_eq!(compiled, LESSON_FILES);
+        let mut on_disk: Vec<String> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/lessons"))
+            .unwrap()
+            .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".json").map(String::from))
+            .collect();
+        on_disk.sort();
+        assert_eq!(on_disk, LESSON_FILES, "every file in core/lessons is listed, in order");
+        assert_eq!(LESSON_FILES.iter().map(|f| lesson_number(f)).collect::<Vec<_>>(), (1..=10).collect::<Vec<_>>());
+    }
+
     use super::*;
     use crate::event::EventKind;
     use serde_json::json;

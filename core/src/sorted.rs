@@ -90,6 +90,8 @@ fn permute(order: &mut [usize], swap: &mut dyn FnMut(usize, usize)) {
 }
 
 #[cfg(test)]
+// The test compares `sort_by` with the standard library's `sort_by` on purpose.
+#[allow(clippy::unnecessary_sort_by)]
 mod tests {
     use super::*;
     use proptest::prelude::*;

@@ -123,6 +123,22 @@ pub fn App() -> Html {
             }
         });
     }
+    {
+        // The lessons are fetched the first time the list opens (they are not in the wasm).
+        let wanted = state.model.try_borrow().is_ok_and(|m| m.show_lessons && m.catalog.is_none());
+        let dispatcher = state.dispatcher();
+        use_effect_with(wanted, move |wanted| {
+            if *wanted {
+                wasm_bindgen_futures::spawn_local(async move {
+                    let mut files = Vec::new();
+                    for name in kafka_sandbox_core::lesson::LESSON_FILES {
+                        files.push((name.to_string(), crate::browser::fetch_text(&format!("lessons/{name}.json")).await));
+                    }
+                    dispatcher.dispatch(Action::LessonsFetched(files));
+                });
+            }
+        });
+    }
     let dispatch: Callback<Action> = {
         let dispatcher = state.dispatcher();
         (*use_memo((), move |_| Callback::from(move |a: Action| dispatcher.dispatch(a)))).clone()
@@ -177,6 +193,7 @@ pub fn App() -> Html {
         .unwrap_or_default();
     let show_lessons = model.show_lessons;
     let lesson_progress = model.lesson_progress.clone();
+    let catalog = model.catalog.clone();
     let show_sequence = model.show_sequence;
     let fork_view = model.fork.as_ref().map(|f| {
         (f.at_ms, kafka_sandbox_core::compare::outcome(&model.sim), kafka_sandbox_core::compare::outcome(&f.sim))
@@ -284,7 +301,7 @@ pub fn App() -> Html {
                 </div>
             }
             if show_lessons {
-                <LessonList {lang} progress={lesson_progress} dispatch={dispatch.clone()} />
+                <LessonList {lang} progress={lesson_progress} {catalog} dispatch={dispatch.clone()} />
             }
             if let Some(view) = lesson {
                 <LessonPanel {lang} {view} dispatch={dispatch.clone()} />

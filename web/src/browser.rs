@@ -73,6 +73,19 @@ pub fn scroll_to_first(selectors: &[String]) {
     el.scroll_into_view_with_scroll_into_view_options(&options);
 }
 
+/// Fetches one of the page's own files as text (same origin: the CSP allows nothing else).
+pub async fn fetch_text(url: &str) -> Result<String, String> {
+    use wasm_bindgen::JsCast;
+    let window = web_sys::window().ok_or("no window")?;
+    let response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(url)).await.map_err(|e| format!("{e:?}"))?;
+    let response: web_sys::Response = response.dyn_into().map_err(|_| "not a response".to_string())?;
+    if !response.ok() {
+        return Err(format!("{url}: HTTP {}", response.status()));
+    }
+    let text = wasm_bindgen_futures::JsFuture::from(response.text().map_err(|e| format!("{e:?}"))?).await.map_err(|e| format!("{e:?}"))?;
+    text.as_string().ok_or_else(|| format!("{url}: not text"))
+}
+
 const LESSONS_KEY: &str = "kafka-sandbox.lessons";
 
 /// Lesson progress remembered from an earlier visit (see `state::progress_text`).

@@ -174,6 +174,7 @@ msgs! {
     PUSH_HINT = "broker 不等消费者请求就把新提交的记录推过去；消费者处理不完就在内存里堆积，超过上限就崩溃。Kafka 用的是拉取：消费者准备好了才拉，积压留在日志里", "The broker sends every newly committed record without waiting to be asked; what the consumer cannot process piles up in its memory, and past the limit it crashes. Kafka pulls: the consumer fetches when ready and the backlog stays in the log";
     BUFFERED = "缓冲", "buffered";
     LESSONS = "课程", "Lessons";
+    LESSONS_LOADING = "正在载入课程…", "Loading the lessons…";
     LESSONS_HINT = "一步一步的课程：先预测，再由模拟揭晓答案", "Step-by-step lessons: predict, then the simulation reveals the answer";
     LESSON = "课程", "Lesson";
     LESSON_CLOSE = "退出课程", "Leave the lesson";

@@ -80,6 +80,8 @@ pub struct Model {
     pub lesson: Option<LessonState>,
     /// The list of lessons is open.
     pub show_lessons: bool,
+    /// The built-in lessons (number, lesson), once fetched; `None` until then.
+    pub catalog: Option<Rc<Vec<(u32, kafka_sandbox_core::lesson::Lesson)>>>,
     /// Per lesson id, how many of its steps the learner has seen (remembered).
     pub lesson_progress: std::collections::BTreeMap<String, usize>,
     /// The record whose path is shown.
@@ -157,6 +159,7 @@ impl Model {
             less_motion: false,
             lesson: None,
             show_lessons: false,
+            catalog: None,
             lesson_progress: Default::default(),
             show_sequence: false,
             fork: None,
@@ -284,7 +287,10 @@ impl Model {
 /// step runs. A lesson that cannot start leaves the current run as it is.
 fn start_lesson(m: &mut Model, id: &str) {
     let lang = m.lang;
-    let started = kafka_sandbox_core::lesson::built_in(id)
+    let started = m
+        .catalog
+        .as_ref()
+        .and_then(|c| c.iter().find(|(_, l)| l.id == id).map(|(_, l)| l.clone()))
         .ok_or_else(|| format!("no lesson \"{id}\""))
         .and_then(|lesson| {
             let scenario = lesson.scenario().map_err(|e| e.to_string())?;
@@ -509,6 +515,9 @@ pub enum Action {
     ToggleMotion,
     /// Open or close the list of lessons.
     ToggleLessons,
+    /// The built-in lessons' files arrived: (file name, its text or why it could not be
+    /// fetched).
+    LessonsFetched(Vec<(String, Result<String, String>)>),
     /// Start a built-in lesson from its beginning.
     StartLesson(String),
     /// Run the lesson's next step.
@@ -1013,6 +1022,21 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             m.show_lessons = !m.show_lessons;
             true
         }
+        Action::LessonsFetched(files) => {
+            let mut lessons = Vec::new();
+            let mut problems = Vec::new();
+            for (file, text) in files {
+                match text.map_err(|e| e.to_string()).and_then(|t| kafka_sandbox_core::lesson::Lesson::from_json(&t).map_err(|e| e.to_string())) {
+                    Ok(l) => lessons.push((kafka_sandbox_core::lesson::lesson_number(&file), l)),
+                    Err(e) => problems.push(format!("{file}: {e}")),
+                }
+            }
+            if !problems.is_empty() {
+                m.notice = Some(Notice::Error(format!("{}{}", i18n::LESSON_ERROR.get(lang), problems.join("; "))));
+            }
+            m.catalog = Some(Rc::new(lessons));
+            true
+        }
         Action::StartLesson(id) => {
             start_lesson(m, &id);
             true
@@ -1147,6 +1171,11 @@ mod tests {
     #[test]
     fn a_lesson_runs_step_by_step_waits_for_predictions_and_remembers_progress() {
         let mut m = Model::new(Lang::En);
+        // As the page gets them: the files' texts.
+        let files = kafka_sandbox_core::lesson::BUILT_IN.iter().map(|(f, t)| (f.to_string(), Ok(t.to_string()))).collect();
+        reduce_model(&mut m, Action::LessonsFetched(files));
+        assert_eq!(m.catalog.as_ref().map(|c| c.len()), Some(kafka_sandbox_core::lesson::LESSON_FILES.len()));
+        assert!(m.notice.is_none());
         let lessons = kafka_sandbox_core::lesson::built_in_lessons();
         let Some(Ok(lesson)) = lessons.into_iter().find(|l| l.as_ref().is_ok_and(|l| l.steps.iter().any(|s| s.question.is_some())))
         else {

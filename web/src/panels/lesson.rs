@@ -145,6 +145,8 @@ pub fn LessonPanel(p: &LessonPanelProps) -> Html {
 pub struct LessonListProps {
     pub lang: Lang,
     pub progress: BTreeMap<String, usize>,
+    /// The lessons once fetched (number, lesson).
+    pub catalog: Option<std::rc::Rc<Vec<(u32, lesson::Lesson)>>>,
     pub dispatch: Callback<Action>,
 }
 
@@ -153,11 +155,14 @@ pub struct LessonListProps {
 pub fn LessonList(p: &LessonListProps) -> Html {
     let lang = p.lang;
     let cl = core_lang(lang);
-    // Each lesson's number is its file's ("05-rebalance" is lesson 5).
-    let lessons = lesson::BUILT_IN.iter().zip(lesson::built_in_lessons()).filter_map(|((file, _), l)| {
-        let number = file.split('-').next().and_then(|n| n.parse::<u32>().ok()).unwrap_or(0);
-        l.ok().map(|l| (number, l))
-    });
+    let Some(catalog) = p.catalog.clone() else {
+        return html! {
+            <section id="lessons" class="panel lessons" role="dialog" aria-label={i18n::LESSONS.get(lang)}>
+                <p class="muted" aria-busy="true">{ i18n::LESSONS_LOADING.get(lang) }</p>
+            </section>
+        };
+    };
+    let lessons = catalog.iter().cloned();
     html! {
         <section id="lessons" class="panel lessons" role="dialog" aria-label={i18n::LESSONS.get(lang)}>
             <div class="lesson-head">
