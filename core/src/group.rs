@@ -221,6 +221,44 @@ pub struct Member {
 }
 
 impl Member {
+    /// Hands a fetched (or pushed) record to the application, as `poll()` returns it:
+    /// only a record that continues the member's position on its partition (which keeps
+    /// positions contiguous by construction). It joins the records in hand and those
+    /// remembered; the event says so. `None`: not the next record, nothing changes.
+    pub(crate) fn hand_over(
+        &mut self,
+        group: &str,
+        tp: TopicPartition,
+        stored: &crate::record::StoredRecord,
+        high_watermark: u64,
+        now: SimTime,
+    ) -> Option<crate::event::EventKind> {
+        let position = self.positions.get_mut(&tp)?;
+        if stored.offset != *position {
+            return None;
+        }
+        *position = stored.offset + 1;
+        let delivery = Delivery {
+            record: stored.record.id,
+            tp: tp.clone(),
+            offset: stored.offset,
+            key: stored.record.key.clone(),
+            value: stored.record.value.clone(),
+            at: now,
+        };
+        self.processing.push(delivery.clone());
+        self.remember(delivery);
+        Some(crate::event::EventKind::RecordDelivered {
+            group: group.to_string(),
+            client_id: self.client_id.clone(),
+            record: stored.record.id,
+            tp,
+            offset: stored.offset,
+            value: stored.record.value.clone(),
+            high_watermark,
+        })
+    }
+
     pub(crate) fn remember(&mut self, d: Delivery) {
         if self.received.len() == RECEIVED_KEPT {
             self.received.pop_front();

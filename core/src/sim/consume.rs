@@ -195,35 +195,8 @@ impl Sim {
         if member.token != token {
             return;
         }
-        let mut delivered = Vec::new();
-        for (tp, stored, high_watermark) in records {
-            // Only records that continue the position are handed over (a fetch can race
-            // with nothing here, but the check keeps positions contiguous by construction).
-            let Some(position) = member.positions.get_mut(&tp) else { continue };
-            if stored.offset != *position {
-                continue;
-            }
-            *position = stored.offset + 1;
-            let delivery = Delivery {
-                record: stored.record.id,
-                tp: tp.clone(),
-                offset: stored.offset,
-                key: stored.record.key.clone(),
-                value: stored.record.value.clone(),
-                at: now,
-            };
-            member.processing.push(delivery.clone());
-            member.remember(delivery);
-            delivered.push(EventKind::RecordDelivered {
-                group: group_id.to_string(),
-                client_id: client_id.to_string(),
-                record: stored.record.id,
-                tp,
-                offset: stored.offset,
-                value: stored.record.value.clone(),
-                high_watermark,
-            });
-        }
+        let delivered: Vec<EventKind> =
+            records.into_iter().filter_map(|(tp, stored, high_watermark)| member.hand_over(group_id, tp, &stored, high_watermark, now)).collect();
         let processing_ms = member.config.processing_ms;
         let processing_any = !member.processing.is_empty();
         member.activity = if delivered.is_empty() { Activity::Fetching } else { Activity::Processing };

@@ -121,31 +121,10 @@ impl Sim {
         let mut delivered = Vec::new();
         let mut tp_pushed = None;
         for (tp, stored, high_watermark) in records {
-            let Some(position) = member.positions.get_mut(&tp) else { continue };
-            if stored.offset != *position {
-                continue;
+            if let Some(e) = member.hand_over(group_id, tp.clone(), &stored, high_watermark, now) {
+                tp_pushed = Some(tp);
+                delivered.push(e);
             }
-            *position = stored.offset + 1;
-            let delivery = Delivery {
-                record: stored.record.id,
-                tp: tp.clone(),
-                offset: stored.offset,
-                key: stored.record.key.clone(),
-                value: stored.record.value.clone(),
-                at: now,
-            };
-            member.processing.push(delivery.clone());
-            member.remember(delivery);
-            tp_pushed = Some(tp.clone());
-            delivered.push(EventKind::RecordDelivered {
-                group: group_id.to_string(),
-                client_id: client_id.to_string(),
-                record: stored.record.id,
-                tp,
-                offset: stored.offset,
-                value: stored.record.value.clone(),
-                high_watermark,
-            });
         }
         let Some(tp) = tp_pushed else { return };
         // The push is what the application's poll() would have returned.
