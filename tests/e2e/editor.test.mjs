@@ -39,6 +39,20 @@ async function view(page) {
   );
 }
 
+/**
+ * Back at 1280×720, closes the editor, switches to Chinese and opens it again (the panel
+ * covers the header's right side, where the language button is), in the system theme.
+ */
+async function reopenInChinese(page) {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.keyboard.press("Escape");
+  await page.locator("#scenario-editor").waitFor({ state: "detached" });
+  await page.click("#lang-toggle");
+  await openEditor(page);
+  await page.waitForFunction(() => document.querySelector("#editor-apply")?.textContent === "应用");
+  await page.evaluate(() => delete document.documentElement.dataset.theme);
+}
+
 async function openEditor(page) {
   await page.click("#edit-scenario");
   await page.locator("#scenario-editor").waitFor();
@@ -224,13 +238,7 @@ test("the editor in light and dark, on a tablet, and in Chinese", async (t) => {
 
   // In Chinese, no English label is left in the form (Kafka's setting names stay).
   // (The panel covers the header's right side: close it, switch, open it again.)
-  await page.setViewportSize({ width: 1280, height: 720 });
-  await page.keyboard.press("Escape");
-  await page.locator("#scenario-editor").waitFor({ state: "detached" });
-  await page.click("#lang-toggle");
-  await openEditor(page);
-  await page.waitForFunction(() => document.querySelector("#editor-apply")?.textContent === "应用");
-  await page.evaluate(() => delete document.documentElement.dataset.theme);
+  await reopenInChinese(page);
   await shot(page, "editor-zh");
 });
 
@@ -339,13 +347,7 @@ test("the editor's Connect, Streams and push sections in light and dark, on a ta
   assert.equal(overflow, 0, "no sideways scrolling in the form");
   await page.locator("#ed-connectors .ed-change").first().scrollIntoViewIfNeeded();
   await shot(page, "editor-apps-tablet");
-  await page.setViewportSize({ width: 1280, height: 720 });
-  await page.keyboard.press("Escape");
-  await page.locator("#scenario-editor").waitFor({ state: "detached" });
-  await page.click("#lang-toggle");
-  await openEditor(page);
-  await page.waitForFunction(() => document.querySelector("#editor-apply")?.textContent === "应用");
-  await page.evaluate(() => delete document.documentElement.dataset.theme);
+  await reopenInChinese(page);
   assert.match(await page.locator("#ed-groups-0-config-delivery option:checked").innerText(), /不是 Kafka/);
   await page.locator("#ed-streams").scrollIntoViewIfNeeded();
   await shot(page, "editor-apps-zh");
