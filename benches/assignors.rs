@@ -60,19 +60,6 @@ fn spread(assignment: &Assignment) -> (usize, usize) {
     )
 }
 
-/// Partition -> owner.
-fn owners(assignment: &Assignment) -> BTreeMap<u32, &str> {
-    let mut out = BTreeMap::new();
-    for (member, topics) in assignment {
-        for partitions in topics.values() {
-            for p in partitions {
-                out.insert(*p, member.as_str());
-            }
-        }
-    }
-    out
-}
-
 fn main() {
     let quick = std::env::var_os("BENCH_QUICK").is_some();
     let budget = Duration::from_millis(if quick { 200 } else { 2000 });
@@ -84,43 +71,9 @@ fn main() {
     );
     for &(partitions, n_members) in &[(2_000u32, 100usize), (10_000, 1_000)] {
         let topics: BTreeMap<String, u32> = [(TOPIC.to_string(), partitions)].into();
+        let fresh_members = members(n_members);
         for strategy in Strategy::ALL {
-            let fresh_members = members(n_members);
-            let (best, median, fresh) = time(3, budget, || assign(strategy, &topics, &fresh_members));
-            let Ok(fresh) = fresh else {
-                println!("{strategy}: error {fresh:?}");
-                continue;
-            };
-            row(strategy, partitions, n_members, "fresh", best, median, &fresh.assignment, None, true);
-
-            // One member leaves (the middle one, by id); the others rejoin with what they
-            // own, from generation 1.
-            let leaver = format!("consumer-{:04}", n_members / 2);
-            let rest: Vec<Subscription> = fresh_members
-                .iter()
-                .filter(|m| m.member_id != leaver)
-                .map(|m| {
-                    let mut m = m.clone();
-                    m.owned = fresh.assignment[&m.member_id]
-                        .iter()
-                        .flat_map(|(t, ps)| ps.iter().map(move |p| (t.clone(), *p)))
-                        .collect();
-                    m.generation = Some(1);
-                    m
-                })
-                .collect();
-            let (best, median, after) = time(3, budget, || assign(strategy, &topics, &rest));
-            let Ok(after) = after else {
-                println!("{strategy}: error {after:?}");
-                continue;
-            };
-            let before = owners(&fresh.assignment);
-            let now = owners(&after.assignment);
-            let moved = before
-                .iter()
-                .filter(|(p, owner)| now.get(p) != Some(owner))
-                .count();
-            row(strategy, partitions, n_members - 1, "leave", best, median, &after.assignment, Some(moved), true);
+            fresh_then_leave(strategy, &topics, &fresh_members, budget, partitions, true);
         }
         println!();
     }
@@ -150,35 +103,50 @@ fn general_path(budget: Duration) {
             })
             .collect();
         for strategy in [Strategy::Sticky, Strategy::CooperativeSticky] {
-            let (best, median, fresh) = time(3, budget, || assign(strategy, &topics, &subs));
-            let Ok(fresh) = fresh else {
-                println!("{strategy}: error {fresh:?}");
-                continue;
-            };
-            row(strategy, partitions, n_members, "fresh", best, median, &fresh.assignment, None, false);
-            let leaver = format!("consumer-{:04}", n_members / 2);
-            let rest: Vec<Subscription> = subs
-                .iter()
-                .filter(|m| m.member_id != leaver)
-                .map(|m| {
-                    let mut m = m.clone();
-                    m.owned = fresh.assignment[&m.member_id]
-                        .iter()
-                        .flat_map(|(t, ps)| ps.iter().map(move |p| (t.clone(), *p)))
-                        .collect();
-                    m.generation = Some(1);
-                    m
-                })
-                .collect();
-            let (best, median, after) = time(3, budget, || assign(strategy, &topics, &rest));
-            let Ok(after) = after else {
-                println!("{strategy}: error {after:?}");
-                continue;
-            };
-            let moved = count_moved(&fresh.assignment, &after.assignment);
-            row(strategy, partitions, n_members - 1, "leave", best, median, &after.assignment, Some(moved), false);
+            fresh_then_leave(strategy, &topics, &subs, budget, partitions, false);
         }
     }
+}
+
+/// Times `strategy` on `members` fresh, then after the middle member (by id) leaves and the
+/// others rejoin from generation 1 owning what the fresh run gave them; prints both rows
+/// (`anchored`: with the kafka-python comparison).
+fn fresh_then_leave(
+    strategy: Strategy,
+    topics: &BTreeMap<String, u32>,
+    members: &[Subscription],
+    budget: Duration,
+    partitions: u32,
+    anchored: bool,
+) {
+    let n_members = members.len();
+    let (best, median, fresh) = time(3, budget, || assign(strategy, topics, members));
+    let Ok(fresh) = fresh else {
+        println!("{strategy}: error {fresh:?}");
+        return;
+    };
+    row(strategy, partitions, n_members, "fresh", best, median, &fresh.assignment, None, anchored);
+    let leaver = format!("consumer-{:04}", n_members / 2);
+    let rest: Vec<Subscription> = members
+        .iter()
+        .filter(|m| m.member_id != leaver)
+        .map(|m| {
+            let mut m = m.clone();
+            m.owned = fresh.assignment[&m.member_id]
+                .iter()
+                .flat_map(|(t, ps)| ps.iter().map(move |p| (t.clone(), *p)))
+                .collect();
+            m.generation = Some(1);
+            m
+        })
+        .collect();
+    let (best, median, after) = time(3, budget, || assign(strategy, topics, &rest));
+    let Ok(after) = after else {
+        println!("{strategy}: error {after:?}");
+        return;
+    };
+    let moved = count_moved(&fresh.assignment, &after.assignment);
+    row(strategy, partitions, n_members - 1, "leave", best, median, &after.assignment, Some(moved), anchored);
 }
 
 /// Partitions (of any topic) whose owner differs between two assignments.
