@@ -87,7 +87,7 @@ pub fn App() -> Html {
         });
     }
     {
-        // Autosave after changes (and every couple of seconds while playing); the language too.
+        // Autosave after changes (and every couple of seconds while playing).
         let model = state.model.clone();
         use_effect_with(state.version, move |_| {
             if let Ok(mut m) = model.try_borrow_mut() {
@@ -97,27 +97,36 @@ pub fn App() -> Html {
                 if let Some(text) = m.pending_download.take() {
                     let _ = crate::browser::download("kafka-sandbox-run.json", &text);
                 }
-                crate::browser::save_lang(m.lang.code());
-                crate::browser::apply_theme(m.theme);
-                crate::browser::apply_less_motion(m.less_motion);
-                if !m.lesson_progress.is_empty() {
-                    crate::browser::save_lesson_progress(&crate::state::progress_text(&m.lesson_progress));
+            }
+        });
+    }
+    {
+        // The learner's choices, applied and remembered when they change (not every tick).
+        let prefs = state.model.try_borrow().ok().map(|m| (m.lang, m.theme, m.less_motion, crate::state::progress_text(&m.lesson_progress)));
+        use_effect_with(prefs, |prefs| {
+            if let Some((lang, theme, less_motion, progress)) = prefs {
+                crate::browser::save_lang(lang.code());
+                crate::browser::apply_theme(*theme);
+                crate::browser::apply_less_motion(*less_motion);
+                if !progress.is_empty() {
+                    crate::browser::save_lesson_progress(progress);
                 }
             }
         });
     }
-    // One callback for the page's life: panels that compare their props see it unchanged.
+    // The lesson step shown, and what it asks to look at (CSS selectors, outlined below).
+    let (lesson_step, lesson_selectors) = match state.model.try_borrow() {
+        Ok(m) => {
+            let report = m.lesson.as_ref().and_then(|l| l.report.as_ref());
+            (report.map(|r| (r.index, r.now_ms)), report.map(|r| crate::panels::focus_selectors(&r.look_at)).unwrap_or_default())
+        }
+        Err(_) => (None, Vec::new()),
+    };
     {
         // A new lesson step: bring what it asks to look at into view (the lesson panel
         // stays on screen above it).
-        let (step, focus) = match state.model.try_borrow() {
-            Ok(m) => {
-                let report = m.lesson.as_ref().and_then(|l| l.report.as_ref());
-                (report.map(|r| (r.index, r.now_ms)), report.map(|r| crate::panels::focus_selectors(&r.look_at)).unwrap_or_default())
-            }
-            Err(_) => (None, Vec::new()),
-        };
-        use_effect_with(step, move |step| {
+        let focus = lesson_selectors.clone();
+        use_effect_with(lesson_step, move |step| {
             if step.is_some() {
                 crate::browser::scroll_to_first(&focus);
             }
@@ -139,6 +148,7 @@ pub fn App() -> Html {
             }
         });
     }
+    // One callback for the page's life: panels that compare their props see it unchanged.
     let dispatch: Callback<Action> = {
         let dispatcher = state.dispatcher();
         (*use_memo((), move |_| Callback::from(move |a: Action| dispatcher.dispatch(a)))).clone()
@@ -183,14 +193,11 @@ pub fn App() -> Html {
     let theme = model.theme;
     let less_motion = model.less_motion;
     let lesson = model.lesson.as_ref().map(|l| crate::panels::lesson_view(l, lang));
-    let lesson_focus = model
-        .lesson
-        .as_ref()
-        .and_then(|l| l.report.as_ref())
-        .map(|r| crate::panels::focus_selectors(&r.look_at))
-        .filter(|s| !s.is_empty())
-        .map(|s| format!("{} {{ outline: 3px dashed var(--warn, #a05a00); outline-offset: 2px; }}", s.join(", ")))
-        .unwrap_or_default();
+    let lesson_focus = if lesson_selectors.is_empty() {
+        String::new()
+    } else {
+        format!("{} {{ outline: 3px dashed var(--warn, #a05a00); outline-offset: 2px; }}", lesson_selectors.join(", "))
+    };
     let show_lessons = model.show_lessons;
     let lesson_progress = model.lesson_progress.clone();
     let catalog = model.catalog.clone();

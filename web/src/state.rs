@@ -331,7 +331,6 @@ fn lesson_next(m: &mut Model) {
             *best = (*best).max(seen);
             m.sim = sim;
             m.playing = false;
-            m.dirty = true;
         }
         Err(e) => l.error = Some(e.to_string()),
     }
@@ -349,7 +348,6 @@ fn lesson_answer(m: &mut Model, choice: usize) {
             l.reveal = Some(reveal);
             m.sim = l.run.sim().clone();
             m.playing = false;
-            m.dirty = true;
         }
         Err(e) => l.error = Some(e.to_string()),
     }
@@ -1026,7 +1024,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             let mut lessons = Vec::new();
             let mut problems = Vec::new();
             for (file, text) in files {
-                match text.map_err(|e| e.to_string()).and_then(|t| kafka_sandbox_core::lesson::Lesson::from_json(&t).map_err(|e| e.to_string())) {
+                match text.and_then(|t| kafka_sandbox_core::lesson::Lesson::from_json(&t).map_err(|e| e.to_string())) {
                     Ok(l) => lessons.push((kafka_sandbox_core::lesson::lesson_number(&file), l)),
                     Err(e) => problems.push(format!("{file}: {e}")),
                 }

@@ -162,7 +162,7 @@ pub fn LessonList(p: &LessonListProps) -> Html {
             </section>
         };
     };
-    let lessons = catalog.iter().cloned();
+    let lessons = catalog.iter();
     html! {
         <section id="lessons" class="panel lessons" role="dialog" aria-label={i18n::LESSONS.get(lang)}>
             <div class="lesson-head">
@@ -171,6 +171,7 @@ pub fn LessonList(p: &LessonListProps) -> Html {
             </div>
             <ul class="lesson-list">
                 { for lessons.map(|(number, l)| {
+                    let number = *number;
                     let seen = p.progress.get(&l.id).copied().unwrap_or(0).min(l.steps.len());
                     let status = if seen >= l.steps.len() {
                         i18n::LESSON_DONE.get(lang).to_string()
