@@ -875,7 +875,7 @@ fn tps(list: &[kafka_sandbox_core::record::TopicPartition]) -> String {
 
 /// One trace event as a sentence.
 /// A source connector's offset as Kafka Connect's JDBC source writes it.
-fn source_offset(o: &kafka_sandbox_core::sim::connect::SourceOffset) -> String {
+pub fn source_offset(o: &kafka_sandbox_core::sim::connect::SourceOffset) -> String {
     match o.timestamp_ms {
         Some(t) => format!("{{timestamp: {t}, incrementing: {}}}", o.incrementing),
         None => format!("{{incrementing: {}}}", o.incrementing),

@@ -19,11 +19,7 @@ pub struct AppsProps {
 }
 
 fn offset(o: Option<&SourceOffset>, lang: Lang) -> String {
-    match o {
-        Some(SourceOffset { timestamp_ms: Some(t), incrementing }) => format!("{{timestamp: {t}, incrementing: {incrementing}}}"),
-        Some(SourceOffset { timestamp_ms: None, incrementing }) => format!("{{incrementing: {incrementing}}}"),
-        None => i18n::NONE.get(lang).to_string(),
-    }
+    o.map(i18n::source_offset).unwrap_or_else(|| i18n::NONE.get(lang).to_string())
 }
 
 fn op_text(op: &StreamsOp) -> String {
