@@ -5,9 +5,8 @@ use crate::log::{PartitionLog, SegmentConfig};
 use crate::record::TimestampType;
 use crate::rng::SimRng;
 use crate::time::SimTime;
-use crate::sorted::CollectSorted;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use crate::vecmap::VecMap;
 
 /// A broker's id (`node.id`).
 pub type BrokerId = u32;
@@ -104,9 +103,9 @@ pub struct Partition {
     /// In-sync replicas, in assignment order.
     pub isr: Vec<BrokerId>,
     /// Each replica's copy of the log, kept while its broker is down (it is on disk).
-    pub logs: BTreeMap<BrokerId, PartitionLog>,
+    pub logs: VecMap<BrokerId, PartitionLog>,
     /// The leader's view of its followers; reset at each election.
-    pub followers: BTreeMap<BrokerId, FollowerState>,
+    pub followers: VecMap<BrokerId, FollowerState>,
 }
 
 impl Partition {
@@ -116,9 +115,9 @@ impl Partition {
 
     /// A partition whose replicas' logs roll segments by `segments`.
     pub fn with_segment_config(replicas: Vec<BrokerId>, segments: SegmentConfig) -> Self {
-        let logs = replicas.iter().map(|b| (*b, PartitionLog::new(segments))).collect_map();
+        let logs = replicas.iter().map(|b| (*b, PartitionLog::new(segments))).collect();
         let leader = replicas.first().copied();
-        Self { isr: replicas.clone(), replicas, leader, leader_epoch: 0, logs, followers: BTreeMap::new() }
+        Self { isr: replicas.clone(), replicas, leader, leader_epoch: 0, logs, followers: VecMap::new() }
     }
 
     /// The leader's log, which producers append to and consumers read from.

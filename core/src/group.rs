@@ -8,9 +8,9 @@
 use crate::config::{ConsumerConfig, GroupConfig};
 use crate::record::{RecordId, TopicPartition};
 use crate::time::SimTime;
-use crate::sorted::CollectSorted;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, VecDeque};
+use crate::vecmap::VecMap;
+use std::collections::VecDeque;
 
 /// How many delivered records a member remembers for the view and for tests.
 pub const RECEIVED_KEPT: usize = 1000;
@@ -178,7 +178,7 @@ pub struct Member {
     pub config: ConsumerConfig,
     pub assigned: Vec<TopicPartition>,
     /// The next offset to fetch, per assigned partition (`position()`).
-    pub positions: BTreeMap<TopicPartition, u64>,
+    pub positions: VecMap<TopicPartition, u64>,
     pub activity: Activity,
     pub(crate) received: VecDeque<Delivery>,
     pub(crate) received_total: u64,
@@ -305,7 +305,7 @@ pub struct Group {
     pub leader: Option<String>,
     pub protocol: RebalanceProtocol,
     /// Committed offsets: the next offset to read, per partition.
-    pub committed: BTreeMap<TopicPartition, u64>,
+    pub committed: VecMap<TopicPartition, u64>,
     /// When the join phase ends at the latest (initial delay or rebalance timeout).
     pub rebalance_due: Option<SimTime>,
     /// Rebalances completed (generations reached).
@@ -316,7 +316,7 @@ pub struct Group {
     pub(crate) round: u64,
     pub(crate) initial_delay_since: Option<SimTime>,
     /// Which records each partition's records were processed (for duplicates).
-    pub(crate) processed: BTreeMap<TopicPartition, OffsetRanges>,
+    pub(crate) processed: VecMap<TopicPartition, OffsetRanges>,
     /// SyncGroup requests waiting for the leader's, by member id.
     pub(crate) pending_sync: Vec<String>,
     /// Member ids handed out with MEMBER_ID_REQUIRED, not yet joined with (KIP-394).
@@ -326,22 +326,22 @@ pub struct Group {
     pub(crate) new_member_added: bool,
     pub(crate) initial_remaining: u64,
     /// Partition counts the leader assigned with (it compares them at metadata refresh).
-    pub(crate) assigned_counts: BTreeMap<String, u32>,
+    pub(crate) assigned_counts: VecMap<String, u32>,
     /// Where the group first started reading each partition (records before it were
     /// never its to read).
-    pub(crate) first_positions: BTreeMap<TopicPartition, u64>,
+    pub(crate) first_positions: VecMap<TopicPartition, u64>,
     /// KIP-848: the epoch of the current target assignment (`assignmentEpoch`); the
     /// group epoch is `generation`.
     pub assignment_epoch: i32,
     /// KIP-848: each member's target assignment, by member id.
-    pub target: BTreeMap<String, Vec<TopicPartition>>,
+    pub target: VecMap<String, Vec<TopicPartition>>,
     /// Partitions nobody consumes since a revocation or crash, and since when.
-    pub partition_gaps: BTreeMap<TopicPartition, SimTime>,
+    pub partition_gaps: VecMap<TopicPartition, SimTime>,
     /// Total time partitions went unconsumed between a revocation (or crash) and the
     /// next owner's start: what a rebalance costs the group, summed over partitions.
     pub partition_downtime_ms: u64,
     /// Who last gave each partition up, how and when (to explain duplicates).
-    pub(crate) handovers: BTreeMap<TopicPartition, Handover>,
+    pub(crate) handovers: VecMap<TopicPartition, Handover>,
     /// The newest duplicates with their cause (at most [`DUPLICATES_KEPT`]).
     pub(crate) duplicate_log: VecDeque<DuplicateRecord>,
 }
@@ -351,7 +351,7 @@ pub struct Group {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OffsetRanges {
     /// start → end (exclusive), disjoint and not touching.
-    ranges: BTreeMap<u64, u64>,
+    ranges: VecMap<u64, u64>,
 }
 
 impl OffsetRanges {
@@ -503,24 +503,24 @@ impl Group {
             generation: 0,
             leader: None,
             protocol,
-            committed: BTreeMap::new(),
+            committed: VecMap::new(),
             rebalance_due: None,
             rebalances: 0,
             duplicates: 0,
             round: 0,
             initial_delay_since: None,
-            processed: BTreeMap::new(),
+            processed: VecMap::new(),
             pending_sync: Vec::new(),
             pending_members: Vec::new(),
-            first_positions: BTreeMap::new(),
-            assigned_counts: BTreeMap::new(),
+            first_positions: VecMap::new(),
+            assigned_counts: VecMap::new(),
             new_member_added: false,
             initial_remaining: 0,
             assignment_epoch: 0,
-            target: BTreeMap::new(),
-            partition_gaps: BTreeMap::new(),
+            target: VecMap::new(),
+            partition_gaps: VecMap::new(),
             partition_downtime_ms: 0,
-            handovers: BTreeMap::new(),
+            handovers: VecMap::new(),
             duplicate_log: VecDeque::new(),
         }
     }
@@ -529,7 +529,7 @@ impl Group {
     /// at-most-once commits or crashes), counted from where the group started reading.
     /// Records a live member is still processing are not lost (yet).
     pub fn lost_records(&self) -> u64 {
-        static NONE: OffsetRanges = OffsetRanges { ranges: BTreeMap::new() };
+        static NONE: OffsetRanges = OffsetRanges { ranges: VecMap::new() };
         let mut lost = 0;
         for (tp, committed) in &self.committed {
             let first = self.first_positions.get(tp).copied().unwrap_or(*committed);
@@ -548,13 +548,13 @@ impl Group {
 
     /// Each lost record's partition and offset, partition by partition.
     fn lost_offsets(&self) -> impl Iterator<Item = (&TopicPartition, u64)> + '_ {
-        let in_hand: std::collections::BTreeSet<(&TopicPartition, u64)> = self
+        let in_hand: crate::vecmap::VecSet<(&TopicPartition, u64)> = self
             .members
             .iter()
             .filter(|m| m.phase != Phase::Crashed)
             .flat_map(|m| m.processing.iter().map(|d| (&d.tp, d.offset)))
-            .collect_set();
-        static NONE: OffsetRanges = OffsetRanges { ranges: BTreeMap::new() };
+            .collect();
+        static NONE: OffsetRanges = OffsetRanges { ranges: VecMap::new() };
         self.committed.iter().flat_map(move |(tp, committed)| {
             let first = self.first_positions.get(tp).copied().unwrap_or(*committed);
             let seen = self.processed.get(tp).unwrap_or(&NONE);

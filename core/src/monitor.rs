@@ -13,6 +13,7 @@ use crate::record::{RecordId, TopicPartition};
 use crate::time::SimTime;
 use crate::sorted::CollectSorted;
 use serde::{Deserialize, Serialize};
+use crate::vecmap::{VecMap, VecSet};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What went wrong.
@@ -77,15 +78,15 @@ pub const FINDINGS_KEPT: usize = 500;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Monitors {
     /// Shadow replica logs: offset → record, per partition and broker.
-    shadows: BTreeMap<(TopicPartition, BrokerId), BTreeMap<u64, RecordId>>,
-    leaders: BTreeMap<TopicPartition, Option<BrokerId>>,
-    epoch_leaders: BTreeMap<(TopicPartition, u32), BTreeSet<BrokerId>>,
+    shadows: VecMap<(TopicPartition, BrokerId), BTreeMap<u64, RecordId>>,
+    leaders: VecMap<TopicPartition, Option<BrokerId>>,
+    epoch_leaders: VecMap<(TopicPartition, u32), VecSet<BrokerId>>,
     /// Acknowledged records still expected in the log: record → (tp, offset, acks).
-    acked: BTreeMap<TopicPartition, BTreeMap<RecordId, (u64, Acks, String)>>,
+    acked: VecMap<TopicPartition, BTreeMap<RecordId, (u64, Acks, String)>>,
     /// Records already reported lost.
     reported: BTreeSet<RecordId>,
     /// Per producer and partition, each appended record's first offset.
-    appended: BTreeMap<(String, TopicPartition), BTreeMap<RecordId, u64>>,
+    appended: VecMap<(String, TopicPartition), BTreeMap<RecordId, u64>>,
     first_offset: BTreeMap<RecordId, u64>,
     producer_of: BTreeMap<RecordId, (String, String)>,
     findings: Vec<Finding>,

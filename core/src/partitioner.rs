@@ -642,7 +642,7 @@ mod tests {
         let batch_size = 1000;
         let mut switches = 0;
         let mut prev: Option<u32> = None;
-        let mut seen = std::collections::BTreeSet::new();
+        let mut seen = crate::vecmap::VecSet::new();
         for i in 0..200 {
             let (p, reason) = state
                 .choose(PartitionerKind::BuiltIn, &mut rng, None, None, 8, &all)
@@ -711,7 +711,7 @@ mod tests {
         let available = [1, 4, 6];
         let mut rng = SimRng::new(5);
         let mut state = PartitionerState::default();
-        let mut seen = std::collections::BTreeSet::new();
+        let mut seen = crate::vecmap::VecSet::new();
         for _ in 0..300 {
             let (p, _) = state
                 .choose(

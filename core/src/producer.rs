@@ -8,7 +8,8 @@ use crate::partitioner::{PartitionReason, PartitionerState};
 use crate::record::{Record, RecordId, TopicPartition};
 use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use crate::vecmap::{VecMap, VecSet};
+use std::collections::VecDeque;
 
 /// How many sent records a producer remembers for the view.
 pub const SENT_KEPT: usize = 500;
@@ -101,33 +102,33 @@ pub struct SentRecord {
 pub struct Producer {
     pub name: String,
     pub config: ProducerConfig,
-    pub(crate) partitioners: BTreeMap<String, PartitionerState>,
+    pub(crate) partitioners: VecMap<String, PartitionerState>,
     pub(crate) sent: VecDeque<SentRecord>,
     pub(crate) sent_total: u64,
     /// Every batch neither acknowledged nor given up, by id (ids grow with creation).
-    pub(crate) batches: BTreeMap<u64, Batch>,
+    pub(crate) batches: VecMap<u64, Batch>,
     /// The `RecordAccumulator`: per partition, the batches not in flight, oldest first
     /// (the front is drained next, the back takes appends). Empty deques are removed, so
     /// the keys are exactly the partitions with something to send.
-    pub(crate) deques: BTreeMap<TopicPartition, VecDeque<u64>>,
+    pub(crate) deques: VecMap<TopicPartition, VecDeque<u64>>,
     /// Outstanding Produce requests by id.
-    pub(crate) requests: BTreeMap<u64, ProduceRequest>,
+    pub(crate) requests: VecMap<u64, ProduceRequest>,
     /// `InFlightRequests`: the outstanding requests per broker connection, oldest first;
     /// `max.in.flight.requests.per.connection` bounds each.
-    pub(crate) in_flight: BTreeMap<BrokerId, BTreeSet<u64>>,
+    pub(crate) in_flight: VecMap<BrokerId, VecSet<u64>>,
     /// `TransactionManager`'s in-flight batches by sequence, per partition: every batch
     /// with a sequence number not yet done (idempotent producer).
-    pub(crate) sequenced: BTreeMap<TopicPartition, BTreeSet<(u32, u64)>>,
+    pub(crate) sequenced: VecMap<TopicPartition, VecSet<(u32, u64)>>,
     /// Partitions with a batch in flight when `max.in.flight.requests.per.connection` is 1
     /// (`Sender.guaranteeMessageOrder` mutes them).
-    pub(crate) muted: BTreeSet<TopicPartition>,
+    pub(crate) muted: VecSet<TopicPartition>,
     /// `nodesDrainIndex`: per broker, the partition the last drain stopped at; the next
     /// drain starts there, so no partition starves.
-    pub(crate) drain_from: BTreeMap<BrokerId, TopicPartition>,
+    pub(crate) drain_from: VecMap<BrokerId, TopicPartition>,
     /// Next sequence number per partition (idempotent producer).
-    pub(crate) next_sequence: BTreeMap<TopicPartition, u32>,
+    pub(crate) next_sequence: VecMap<TopicPartition, u32>,
     /// Moments the Sender is due to wake (linger, backoff, metadata), each queued once.
-    pub(crate) wakeups: BTreeSet<SimTime>,
+    pub(crate) wakeups: VecSet<SimTime>,
     /// The wake-up queued for the oldest waiting batch's `delivery.timeout.ms`.
     pub(crate) expiry_wakeup: Option<SimTime>,
 }
@@ -137,18 +138,18 @@ impl Producer {
         Self {
             name: name.into(),
             config,
-            partitioners: BTreeMap::new(),
+            partitioners: VecMap::new(),
             sent: VecDeque::new(),
             sent_total: 0,
-            batches: BTreeMap::new(),
-            deques: BTreeMap::new(),
-            requests: BTreeMap::new(),
-            in_flight: BTreeMap::new(),
-            sequenced: BTreeMap::new(),
-            muted: BTreeSet::new(),
-            drain_from: BTreeMap::new(),
-            next_sequence: BTreeMap::new(),
-            wakeups: BTreeSet::new(),
+            batches: VecMap::new(),
+            deques: VecMap::new(),
+            requests: VecMap::new(),
+            in_flight: VecMap::new(),
+            sequenced: VecMap::new(),
+            muted: VecSet::new(),
+            drain_from: VecMap::new(),
+            next_sequence: VecMap::new(),
+            wakeups: VecSet::new(),
             expiry_wakeup: None,
         }
     }

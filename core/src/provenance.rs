@@ -15,7 +15,7 @@ use crate::record::RecordId;
 use crate::sim::Sim;
 use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use crate::vecmap::{VecMap, VecSet};
 
 /// One step of a record's path.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -66,9 +66,9 @@ pub fn path(sim: &Sim, record: RecordId) -> Path {
     // Where it sits: (topic, partition) and its offsets there (a retried duplicate can
     // have two).
     let mut place: Option<(String, u32)> = None;
-    let mut offsets: BTreeSet<u64> = BTreeSet::new();
+    let mut offsets: VecSet<u64> = VecSet::new();
     let mut committed = false;
-    let mut covered: BTreeMap<String, ()> = BTreeMap::new();
+    let mut covered: VecMap<String, ()> = VecMap::new();
     for e in sim.trace().events() {
         let at = e.time;
         let here = |t: &str, p: u32| place.as_ref().is_some_and(|(pt, pp)| pt == t && *pp == p);

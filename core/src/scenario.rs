@@ -8,9 +8,8 @@ use crate::cluster::TopicConfig;
 use crate::record::TimestampType;
 use crate::sim::{check_member_spec, check_record_size, check_strategy, Sim};
 use crate::time::SimTime;
-use crate::sorted::CollectSorted;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+use crate::vecmap::{VecMap, VecSet};
 use std::fmt;
 
 /// The format version this build reads and writes.
@@ -338,7 +337,7 @@ impl Scenario {
         if self.topics.len() > MAX_TOPICS {
             return Err(ScenarioError::at("topics", format!("{} topics; allowed: 1 to {MAX_TOPICS}", self.topics.len())));
         }
-        let mut topics = BTreeMap::new();
+        let mut topics = VecMap::new();
         for (i, t) in self.topics.iter().enumerate() {
             let path = format!("topics[{i}]");
             check_name("the topic name", &t.name).map_err(|e| ScenarioError::at(format!("{path}.name"), e.to_string()))?;
@@ -371,7 +370,7 @@ impl Scenario {
         if self.producers.len() > MAX_PRODUCERS {
             return Err(ScenarioError::at("producers", format!("{} producers; allowed: at most {MAX_PRODUCERS}", self.producers.len())));
         }
-        let mut producers = BTreeSet::new();
+        let mut producers = VecSet::new();
         let mut timeline = 0usize;
         for (i, p) in self.producers.iter().enumerate() {
             let path = format!("producers[{i}]");
@@ -472,12 +471,12 @@ impl Scenario {
         }
         // Commands are checked in time order against the groups and members that will
         // exist by then, so a timeline that removes a member never added is refused now.
-        let mut members: BTreeMap<String, BTreeSet<String>> = self
+        let mut members: VecMap<String, VecSet<String>> = self
             .groups
             .iter()
-            .map(|g| (g.id.clone(), g.members.iter().map(|m| m.client_id.clone()).collect_set()))
-            .chain(self.streams.iter().map(|s| (s.application_id.clone(), s.instance_ids().into_iter().collect_set())))
-            .collect_map();
+            .map(|g| (g.id.clone(), g.members.iter().map(|m| m.client_id.clone()).collect()))
+            .chain(self.streams.iter().map(|s| (s.application_id.clone(), s.instance_ids().into_iter().collect())))
+            .collect();
         let mut order: Vec<usize> = (0..self.commands.len()).collect();
         crate::sorted::sort_by_key(&mut order, |&i| (self.commands[i].at_ms, i));
         for i in order {
@@ -715,7 +714,7 @@ fn check_retention(path: &str, t: &TopicSpec) -> Result<(), ScenarioError> {
 /// The static part of a timeline command's check.
 fn check_timeline_command(
     sim: &Sim,
-    members: &mut BTreeMap<String, BTreeSet<String>>,
+    members: &mut VecMap<String, VecSet<String>>,
     command: &Command,
 ) -> Result<(), String> {
     match command {
@@ -746,7 +745,7 @@ fn check_timeline_command(
                     return Err(format!("there is no topic named \"{t}\""));
                 }
             }
-            members.insert(group.id.clone(), group.members.iter().map(|m| m.client_id.clone()).collect_set());
+            members.insert(group.id.clone(), group.members.iter().map(|m| m.client_id.clone()).collect());
             Ok(())
         }
         Command::AddMember { group, member } => {

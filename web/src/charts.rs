@@ -6,14 +6,15 @@
 
 use kafka_sandbox_core::group::Phase;
 use kafka_sandbox_core::Sim;
-use std::collections::{BTreeMap, VecDeque};
+use kafka_sandbox_core::vecmap::VecMap;
+use std::collections::VecDeque;
 use std::rc::Rc;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sample {
     pub t_ms: u64,
     /// Group → (partition label, lag).
-    pub lag: BTreeMap<String, Vec<(String, u64)>>,
+    pub lag: VecMap<String, Vec<(String, u64)>>,
     /// Records sent by all producers, and delivered to all consumers, so far.
     pub produced: u64,
     pub consumed: u64,
@@ -76,7 +77,7 @@ impl Series {
 }
 
 fn sample(sim: &Sim) -> Sample {
-    let mut lag = BTreeMap::new();
+    let mut lag = VecMap::new();
     for g in sim.groups() {
         let mut rows = Vec::new();
         for topic in &g.topics {
@@ -173,7 +174,7 @@ mod tests {
 
     fn lag_sample(t_ms: u64, lags: &[u64]) -> Rc<Sample> {
         let rows = lags.iter().enumerate().map(|(p, l)| (format!("P{p}"), *l)).collect();
-        Rc::new(Sample { t_ms, lag: BTreeMap::from([("g".to_string(), rows)]), produced: 0, consumed: 0, stopped: 0 })
+        Rc::new(Sample { t_ms, lag: VecMap::from([("g".to_string(), rows)]), produced: 0, consumed: 0, stopped: 0 })
     }
 
     #[test]

@@ -19,7 +19,7 @@ use kafka_sandbox_core::scenario::{
 };
 use kafka_sandbox_core::sim::connect::{ConnectorSpec, QueryMode, Row, TableChange, TableSpec, MAX_CONNECTORS, MAX_TABLE_ROWS};
 use kafka_sandbox_core::sim::streams::{StreamsOp, StreamsSpec, MAX_INSTANCES, MAX_STREAMS};
-use std::collections::{BTreeMap, BTreeSet};
+use kafka_sandbox_core::vecmap::{VecMap, VecSet};
 
 /// Most values one send plan may get from the editor's count field.
 pub const MAX_PLAN_VALUES: u64 = 10_000;
@@ -511,14 +511,14 @@ pub struct Draft {
     next_key: u64,
     /// Each number or list field's text as last typed (shown instead of the value, so the
     /// form never rewrites what the learner is typing).
-    typed: BTreeMap<Field, String>,
+    typed: VecMap<Field, String>,
     /// Fields whose typed text is not a value of their kind.
-    bad: BTreeSet<Field>,
+    bad: VecSet<Field>,
 }
 
 impl Draft {
     pub fn new(scenario: Scenario) -> Self {
-        let mut d = Draft { scenario, keys: Keys::default(), next_key: 1, typed: BTreeMap::new(), bad: BTreeSet::new() };
+        let mut d = Draft { scenario, keys: Keys::default(), next_key: 1, typed: VecMap::new(), bad: VecSet::new() };
         let s = &d.scenario;
         let (topics, producers, groups) = (s.topics.len(), s.producers.len(), s.groups.len());
         let sends: Vec<usize> = s.producers.iter().map(|p| p.send.len()).collect();
@@ -1737,7 +1737,7 @@ mod tests {
             .chain(d.keys.changes.iter().flatten())
             .copied()
             .collect();
-        assert_eq!(all.iter().collect::<BTreeSet<_>>().len(), all.len(), "keys are unique");
+        assert_eq!(all.iter().collect::<VecSet<_>>().len(), all.len(), "keys are unique");
     }
 
     #[test]

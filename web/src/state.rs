@@ -83,7 +83,7 @@ pub struct Model {
     /// The built-in lessons (number, lesson), once fetched; `None` until then.
     pub catalog: Option<Rc<Vec<(u32, kafka_sandbox_core::lesson::Lesson)>>>,
     /// Per lesson id, how many of its steps the learner has seen (remembered).
-    pub lesson_progress: std::collections::BTreeMap<String, usize>,
+    pub lesson_progress: kafka_sandbox_core::vecmap::VecMap<String, usize>,
     /// The record whose path is shown.
     pub record_path: Option<kafka_sandbox_core::record::RecordId>,
     /// A file the learner asked to save, waiting for the page to offer it.
@@ -110,7 +110,7 @@ pub struct Model {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RetryWatch {
     cursor: u64,
-    retrying: std::collections::BTreeMap<String, (SimTime, kafka_sandbox_core::event::ProduceError)>,
+    retrying: kafka_sandbox_core::vecmap::VecMap<String, (SimTime, kafka_sandbox_core::event::ProduceError)>,
 }
 
 impl RetryWatch {
@@ -354,12 +354,12 @@ fn lesson_answer(m: &mut Model, choice: usize) {
 }
 
 /// Lesson progress as remembered: "id:steps,id:steps" (ids are [a-z0-9-]).
-pub fn progress_text(p: &std::collections::BTreeMap<String, usize>) -> String {
+pub fn progress_text(p: &kafka_sandbox_core::vecmap::VecMap<String, usize>) -> String {
     p.iter().map(|(id, n)| format!("{id}:{n}")).collect::<Vec<_>>().join(",")
 }
 
 /// Reads [`progress_text`]; anything malformed is skipped.
-pub fn parse_progress(text: &str) -> std::collections::BTreeMap<String, usize> {
+pub fn parse_progress(text: &str) -> kafka_sandbox_core::vecmap::VecMap<String, usize> {
     text.split(',')
         .filter_map(|pair| {
             let (id, n) = pair.split_once(':')?;

@@ -24,7 +24,8 @@ pub fn jump_kind(e: &kafka_sandbox_core::EventKind) -> Option<JumpKind> {
 
 use kafka_sandbox_core::event::{Event, EventKind, LeaveReason};
 use kafka_sandbox_core::{Sim, SimTime};
-use std::collections::{BTreeMap, VecDeque};
+use kafka_sandbox_core::vecmap::VecMap;
+use std::collections::VecDeque;
 use std::rc::Rc;
 
 /// Protocol events kept per group (the timeline shows them newest first).
@@ -81,7 +82,7 @@ pub struct GroupLog {
     pub events: VecDeque<Event>,
     /// Why and when the coordinator last removed each member, by client id; cleared when
     /// the member joins again.
-    pub left: BTreeMap<String, (SimTime, LeaveReason)>,
+    pub left: VecMap<String, (SimTime, LeaveReason)>,
     /// Between RebalanceStarted and GroupStable.
     rebalancing: bool,
 }
@@ -104,7 +105,7 @@ impl GroupLog {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GroupWatch {
     cursor: u64,
-    groups: BTreeMap<String, Rc<GroupLog>>,
+    groups: VecMap<String, Rc<GroupLog>>,
 }
 
 impl GroupWatch {
@@ -149,7 +150,7 @@ impl GroupWatch {
     }
 
     /// Every group's log, by group id (cheap: the logs are shared).
-    pub fn all(&self) -> BTreeMap<String, Rc<GroupLog>> {
+    pub fn all(&self) -> VecMap<String, Rc<GroupLog>> {
         self.groups.clone()
     }
 }

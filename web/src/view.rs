@@ -1,12 +1,11 @@
 //! View models the panels compute from a snapshot: plain data, no Yew, tested natively.
 
-use kafka_sandbox_core::sorted::CollectSorted;
 use kafka_sandbox_core::event::{LossCause, ProduceError};
 use kafka_sandbox_core::producer::SentRecord;
 use kafka_sandbox_core::record::RecordId;
 use kafka_sandbox_core::snapshot::{PartitionView, Snapshot};
 use kafka_sandbox_core::SimTime;
-use std::collections::BTreeMap;
+use kafka_sandbox_core::vecmap::VecMap;
 
 /// What became of a record a leader change left behind, as far as the page can tell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,29 +43,29 @@ pub struct Loss {
 
 /// Every producer's remembered sends by record id, built only when some partition lost
 /// records (it costs one pass over the producers' bounded lists).
-pub struct SentIndex<'a>(BTreeMap<RecordId, &'a SentRecord>);
+pub struct SentIndex<'a>(VecMap<RecordId, &'a SentRecord>);
 
 impl<'a> SentIndex<'a> {
     /// No sends: for a partition that lost nothing.
     pub fn empty() -> Self {
-        SentIndex(BTreeMap::new())
+        SentIndex(VecMap::new())
     }
 
     pub fn new(snap: &'a Snapshot) -> Self {
         let any_lost = snap.topics.iter().any(|t| t.partitions.iter().any(|p| !p.lost.is_empty()));
         if !any_lost {
-            return SentIndex(BTreeMap::new());
+            return SentIndex(VecMap::new());
         }
-        SentIndex(kafka_sandbox_core::sorted::map(snap.producers.iter().flat_map(|p| p.sent.iter()).map(|s| (s.record, s))))
+        SentIndex(snap.producers.iter().flat_map(|p| p.sent.iter()).map(|s| (s.record, s)).collect())
     }
 }
 
 /// The records `part` lost at leader changes, by record id (the newest loss of each).
-pub fn losses(part: &PartitionView, sent: &SentIndex<'_>) -> BTreeMap<RecordId, Loss> {
+pub fn losses(part: &PartitionView, sent: &SentIndex<'_>) -> VecMap<RecordId, Loss> {
     if part.lost.is_empty() {
-        return BTreeMap::new();
+        return VecMap::new();
     }
-    let in_log: BTreeMap<RecordId, u64> = kafka_sandbox_core::sorted::map(part.records.iter().map(|r| (r.id, r.offset)));
+    let in_log: VecMap<RecordId, u64> = part.records.iter().map(|r| (r.id, r.offset)).collect();
     part.lost
         .iter()
         .map(|l| {
@@ -93,7 +92,7 @@ pub fn losses(part: &PartitionView, sent: &SentIndex<'_>) -> BTreeMap<RecordId, 
             };
             (l.record, loss)
         })
-        .collect_map()
+        .collect()
 }
 
 /// One cell of a big topic's partition map.

@@ -130,7 +130,7 @@ pub struct Connector {
     /// The task's producer (in [`Sim::producers`]).
     pub producer: String,
     /// The table now, by id.
-    pub rows: BTreeMap<u64, RowView>,
+    pub rows: VecMap<u64, RowView>,
     pub running: bool,
     /// Bumped at each crash and restart, so an old task's timers are ignored.
     pub(crate) incarnation: u64,
@@ -228,13 +228,13 @@ pub(crate) fn scenario_error(path: impl Into<String>, message: impl Into<String>
 /// Checks a scenario's `connectors` against its topics and producers.
 pub(crate) fn check_connectors(
     connectors: &[ConnectorSpec],
-    topics: &BTreeMap<&str, u32>,
-    producers: &std::collections::BTreeSet<&str>,
+    topics: &VecMap<&str, u32>,
+    producers: &crate::vecmap::VecSet<&str>,
 ) -> Result<(), crate::scenario::ScenarioError> {
     if connectors.len() > MAX_CONNECTORS {
         return Err(scenario_error("connectors", format!("{} connectors; allowed: at most {MAX_CONNECTORS}", connectors.len())));
     }
-    let mut names = std::collections::BTreeSet::new();
+    let mut names = crate::vecmap::VecSet::new();
     for (i, c) in connectors.iter().enumerate() {
         let path = format!("connectors[{i}]");
         check_name("the connector name", &c.name).map_err(|e| scenario_error(format!("{path}.name"), e.to_string()))?;
@@ -263,7 +263,7 @@ pub(crate) fn check_connectors(
             }
         }
         let long = |r: &Row| r.value.chars().count() > MAX_VALUE_CHARS;
-        let mut ids = std::collections::BTreeSet::new();
+        let mut ids = crate::vecmap::VecSet::new();
         for (j, r) in t.rows.iter().enumerate() {
             if long(r) {
                 return Err(scenario_error(format!("{path}.table.rows[{j}].value"), format!("at most {MAX_VALUE_CHARS} characters")));
@@ -317,7 +317,7 @@ impl Sim {
     pub(crate) fn add_connector(&mut self, spec: ConnectorSpec) {
         let producer = producer_name(&spec.name);
         self.add_producer(&producer, producer_config());
-        let rows = spec.table.rows.iter().map(|r| (r.id, RowView { id: r.id, value: r.value.clone(), modified_ms: 0 })).collect_map();
+        let rows = spec.table.rows.iter().map(|r| (r.id, RowView { id: r.id, value: r.value.clone(), modified_ms: 0 })).collect();
         let index = self.connectors.len();
         for (k, ch) in spec.table.changes.iter().enumerate() {
             self.schedule(SimTime(ch.at_ms), Pending::TableChange { connector: index, change: k });

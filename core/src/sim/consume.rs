@@ -287,7 +287,7 @@ impl Sim {
         }
         if matches!(mode, CommitMode::SyncAfterProcessing | CommitMode::AsyncAfterProcessing) {
             // Commit what was processed: per partition, the offset after the last record.
-            let mut offsets: BTreeMap<TopicPartition, u64> = BTreeMap::new();
+            let mut offsets: VecMap<TopicPartition, u64> = VecMap::new();
             for (tp, o) in batch_done {
                 let e = offsets.entry(tp).or_insert(0);
                 *e = (*e).max(o + 1);

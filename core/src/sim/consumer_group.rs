@@ -29,7 +29,6 @@ use crate::assign::server::assign_server;
 use crate::assign::Subscription;
 use crate::event::{GroupError, LeaveReason};
 use crate::group::{CommitMode, Phase, Reconcile, Registered};
-use crate::sorted::CollectSorted;
 
 /// `LEAVE_GROUP_MEMBER_EPOCH`.
 pub(crate) const LEAVE_EPOCH: i32 = -1;
@@ -476,7 +475,7 @@ impl Sim {
 
     fn cg_compute_target(&mut self, group_id: &str) {
         let Some(g) = self.groups.get(group_id) else { return };
-        let mut partitions_per_topic = BTreeMap::new();
+        let mut partitions_per_topic = std::collections::BTreeMap::new();
         for r in &g.registry {
             for t in &r.subscription {
                 if let Some(topic) = self.topics.get(t) {
@@ -497,7 +496,7 @@ impl Sim {
             .collect();
         let assignor = g.config.remote_assignor;
         let result = assign_server(assignor, &partitions_per_topic, &subscriptions);
-        let target: BTreeMap<String, Vec<TopicPartition>> = result
+        let target: VecMap<String, Vec<TopicPartition>> = result
             .into_iter()
             .map(|(member, by_topic)| {
                 let mut tps: Vec<TopicPartition> =
@@ -505,7 +504,7 @@ impl Sim {
                 crate::sorted::sort(&mut tps);
                 (member, tps)
             })
-            .collect_map();
+            .collect();
         let shown: Vec<(String, Vec<TopicPartition>)> = g
             .registry
             .iter()
@@ -514,7 +513,7 @@ impl Sim {
         let Some(g) = self.groups.get_mut(group_id) else { return };
         g.target = target;
         g.assignment_epoch = g.generation;
-        g.assigned_counts = partitions_per_topic;
+        g.assigned_counts = partitions_per_topic.into_iter().collect();
         let epoch = g.generation;
         self.record(EventKind::TargetAssignmentComputed { group: group_id.into(), epoch, assignor: assignor.to_string(), target: shown });
     }

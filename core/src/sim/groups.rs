@@ -12,7 +12,6 @@
 use super::*;
 use crate::event::{GroupError, LeaveReason};
 use crate::group::{CommitMode, Phase, Registered, RebalanceProtocol};
-use crate::sorted::CollectSorted;
 
 /// What the leader learns of each member in the JoinGroup answer: member id, instance
 /// id, subscription, owned partitions and the generation they were owned in.
@@ -74,7 +73,7 @@ impl Sim {
             topics,
             config: spec.config,
             assigned: Vec::new(),
-            positions: BTreeMap::new(),
+            positions: VecMap::new(),
             activity: Activity::AwaitingAssignment,
             received: Default::default(),
             received_total: 0,
@@ -428,11 +427,11 @@ impl Sim {
             JoinResult::Joined { generation, member_id, leader, members } => {
                 let assignment = if leader { Some(self.run_assignor(group_id, &members)) } else { None };
                 if leader {
-                    let counts: BTreeMap<String, u32> = members
+                    let counts: VecMap<String, u32> = members
                         .iter()
                         .flat_map(|m| m.2.iter())
                         .filter_map(|t| self.topics.get(t).map(|topic| (t.clone(), topic.partition_count())))
-                        .collect_map();
+                        .collect();
                     if let Some(g) = self.groups.get_mut(group_id) {
                         g.assigned_counts = counts;
                     }
@@ -461,9 +460,9 @@ impl Sim {
         &self,
         group_id: &str,
         members: &[JoinMember],
-    ) -> BTreeMap<String, Vec<TopicPartition>> {
-        let Some(g) = self.groups.get(group_id) else { return BTreeMap::new() };
-        let mut partitions_per_topic = BTreeMap::new();
+    ) -> VecMap<String, Vec<TopicPartition>> {
+        let Some(g) = self.groups.get(group_id) else { return VecMap::new() };
+        let mut partitions_per_topic = std::collections::BTreeMap::new();
         for (_, _, topics, _, _) in members {
             for t in topics {
                 if let Some(topic) = self.topics.get(t) {
@@ -495,7 +494,7 @@ impl Sim {
                 crate::sorted::sort(&mut tps);
                 (member, tps)
             })
-            .collect_map()
+            .collect()
     }
 
     pub(super) fn sync_response(
@@ -1137,7 +1136,7 @@ impl Sim {
         incarnation: u64,
         member_id: String,
         generation: i32,
-        assignment: Option<BTreeMap<String, Vec<TopicPartition>>>,
+        assignment: Option<VecMap<String, Vec<TopicPartition>>>,
     ) {
         if self.coordinator_of(group_id).is_none() {
             return;

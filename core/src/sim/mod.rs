@@ -18,8 +18,7 @@ use crate::producer::{Batch, Producer, ProduceRequest, SentRecord, MAX_REQUEST_S
 use crate::record::{Record, RecordId, StoredRecord, TopicPartition};
 use crate::rng::SimRng;
 use crate::time::SimTime;
-use crate::sorted::CollectSorted;
-use std::collections::BTreeMap;
+use crate::vecmap::VecMap;
 
 pub mod connect;
 mod consume;
@@ -132,7 +131,7 @@ pub(crate) enum Pending {
         incarnation: u64,
         member_id: String,
         generation: i32,
-        assignment: Option<BTreeMap<String, Vec<TopicPartition>>>,
+        assignment: Option<VecMap<String, Vec<TopicPartition>>>,
     },
     /// The answer to the SyncGroup the member sent for `generation`.
     SyncResponse { group: String, client_id: String, incarnation: u64, generation: i32, result: Result<Vec<TopicPartition>, crate::event::GroupError> },
@@ -271,23 +270,23 @@ pub struct Sim {
     pub(crate) seed: u64,
     pub(crate) rng: SimRng,
     pub(crate) cluster: ClusterConfig,
-    pub(crate) brokers: BTreeMap<BrokerId, Broker>,
+    pub(crate) brokers: VecMap<BrokerId, Broker>,
     /// Bumped at each restart, so a stale session expiry or registration is ignored.
-    incarnations: BTreeMap<BrokerId, u64>,
-    pub(crate) topics: BTreeMap<String, Topic>,
+    incarnations: VecMap<BrokerId, u64>,
+    pub(crate) topics: VecMap<String, Topic>,
     /// Where `__consumer_offsets`' partitions live (placement only; see `coordinator_of`).
     pub(crate) offsets_topic: Vec<Vec<BrokerId>>,
     delayed_produces: Vec<DelayedProduce>,
     next_delayed: u64,
-    replica_tokens: BTreeMap<(TopicPartition, BrokerId), u64>,
+    replica_tokens: VecMap<(TopicPartition, BrokerId), u64>,
     parked_replica: Vec<ParkedReplicaFetch>,
     /// The follower fetch each (partition, follower) is waiting on.
-    replica_pending: BTreeMap<(TopicPartition, BrokerId), u64>,
+    replica_pending: VecMap<(TopicPartition, BrokerId), u64>,
     next_replica_fetch: u64,
-    lost: BTreeMap<TopicPartition, std::collections::VecDeque<LostView>>,
-    pub(crate) producers: BTreeMap<String, Producer>,
-    pub(crate) groups: BTreeMap<String, Group>,
-    queue: BTreeMap<(SimTime, u64), Pending>,
+    lost: VecMap<TopicPartition, std::collections::VecDeque<LostView>>,
+    pub(crate) producers: VecMap<String, Producer>,
+    pub(crate) groups: VecMap<String, Group>,
+    queue: std::collections::BTreeMap<(SimTime, u64), Pending>,
     next_seq: u64,
     next_record: u64,
     next_batch: u64,
@@ -318,20 +317,20 @@ impl Sim {
             seed,
             rng: SimRng::new(seed),
             cluster,
-            brokers: (0..cluster_brokers).map(|b| (b, Broker::new(b))).collect_map(),
-            incarnations: BTreeMap::new(),
-            topics: BTreeMap::new(),
+            brokers: (0..cluster_brokers).map(|b| (b, Broker::new(b))).collect(),
+            incarnations: VecMap::new(),
+            topics: VecMap::new(),
             offsets_topic: Vec::new(),
             delayed_produces: Vec::new(),
             next_delayed: 1,
-            replica_tokens: BTreeMap::new(),
+            replica_tokens: VecMap::new(),
             parked_replica: Vec::new(),
-            replica_pending: BTreeMap::new(),
+            replica_pending: VecMap::new(),
             next_replica_fetch: 1,
-            lost: BTreeMap::new(),
-            producers: BTreeMap::new(),
-            groups: BTreeMap::new(),
-            queue: BTreeMap::new(),
+            lost: VecMap::new(),
+            producers: VecMap::new(),
+            groups: VecMap::new(),
+            queue: std::collections::BTreeMap::new(),
             next_seq: 0,
             next_record: 1,
             next_batch: 1,
@@ -342,7 +341,7 @@ impl Sim {
             trace: Trace::new(Trace::DEFAULT_CAPACITY),
             monitors: Monitors::new(),
             command_log: Vec::new(),
-            push_cursors: BTreeMap::new(),
+            push_cursors: VecMap::new(),
             connectors: Vec::new(),
             streams: Vec::new(),
         };

@@ -11,7 +11,8 @@
 //! `ReplicaManager.appendRecords` with `DelayedProduce`.
 
 use super::*;
-use std::collections::{BTreeSet, VecDeque};
+use crate::vecmap::VecSet;
+use std::collections::VecDeque;
 
 /// One partition's batch inside a Produce request.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -273,8 +274,8 @@ impl Sim {
         // ready(): a broker is ready when one of its partitions' first batch is sendable —
         // full (or more than one batch waiting), or `linger.ms` passed since it was
         // created or re-enqueued — and not backing off after a failure.
-        let mut ready: BTreeSet<BrokerId> = BTreeSet::new();
-        let mut by_node: BTreeMap<BrokerId, Vec<TopicPartition>> = BTreeMap::new();
+        let mut ready: VecSet<BrokerId> = VecSet::new();
+        let mut by_node: VecMap<BrokerId, Vec<TopicPartition>> = VecMap::new();
         let mut leaderless = Vec::new();
         for (tp, dq) in &producer.deques {
             let Some(first) = dq.front().and_then(|id| producer.batches.get(id)) else { continue };
@@ -734,7 +735,7 @@ impl Sim {
                 let mut ids = ids;
                 ids.sort_unstable();
                 let mut next = 0u32;
-                let mut renumbered = BTreeSet::new();
+                let mut renumbered = VecSet::new();
                 for id in ids {
                     let Some(b) = producer.batches.get_mut(&id) else { continue };
                     b.sequence = Some(next);
@@ -876,7 +877,7 @@ mod tests {
             assert_eq!(tps.len(), 2, "a batch for each partition broker {broker} leads: {requests:?}");
             assert!(tps.iter().all(|tp| leader(&sim, tp.partition) == *broker));
         }
-        let brokers: BTreeSet<BrokerId> = requests.iter().map(|r| r.0).collect();
+        let brokers: VecSet<BrokerId> = requests.iter().map(|r| r.0).collect();
         assert_eq!(brokers.len(), 3);
         // Each request is one in-flight request on its connection.
         let p = sim.producers.get("p").unwrap();

@@ -30,7 +30,7 @@ pub(crate) const PUSH_MAX_RECORDS: u32 = 10_000;
 
 /// Where the broker is in pushing each member's partitions: (group, client id, partition)
 /// → (the member's token when it was set, the next offset to push).
-pub(crate) type PushCursors = BTreeMap<(String, String, TopicPartition), (u64, u64)>;
+pub(crate) type PushCursors = VecMap<(String, String, TopicPartition), (u64, u64)>;
 
 /// Largest `push_buffer_max_records` accepted.
 pub const MAX_PUSH_BUFFER_RECORDS: u32 = 1_000_000;

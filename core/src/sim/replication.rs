@@ -4,7 +4,6 @@
 use super::*;
 use crate::cluster::FollowerState;
 use crate::event::{LossCause, LostRecord};
-use crate::sorted::CollectSorted;
 
 /// `replica.socket.timeout.ms`: a follower gives up on an unanswered fetch and retries.
 const REPLICA_SOCKET_TIMEOUT_MS: u64 = 30_000;
@@ -594,7 +593,7 @@ impl Sim {
                 .iter()
                 .filter(|b| **b != l)
                 .map(|b| (*b, FollowerState { leo: 0, last_caught_up: now, last_fetch_at: now, last_fetch_leader_leo: leo }))
-                .collect_map();
+                .collect();
         }
         let epoch = part.leader_epoch;
         let isr = part.isr.clone();

@@ -117,7 +117,7 @@ impl StreamsSpec {
 pub(crate) struct TaskStore {
     /// (client id, incarnation) of the instance that restored it and writes it.
     owner: Option<(String, u64)>,
-    counts: BTreeMap<String, u64>,
+    counts: VecMap<String, u64>,
 }
 
 /// A running Streams application.
@@ -125,7 +125,7 @@ pub(crate) struct TaskStore {
 pub struct StreamsApp {
     pub spec: StreamsSpec,
     /// By input partition.
-    pub(crate) stores: BTreeMap<u32, TaskStore>,
+    pub(crate) stores: VecMap<u32, TaskStore>,
     pub processed_total: u64,
     pub output_total: u64,
 }
@@ -205,15 +205,15 @@ pub fn consumer_config(spec: &StreamsSpec) -> ConsumerConfig {
 /// Checks a scenario's `streams` against its topics, producers and groups.
 pub(crate) fn check_streams(
     streams: &[StreamsSpec],
-    topics: &BTreeMap<&str, u32>,
-    producers: &std::collections::BTreeSet<&str>,
+    topics: &VecMap<&str, u32>,
+    producers: &crate::vecmap::VecSet<&str>,
     groups: &[GroupSpec],
 ) -> Result<(), crate::scenario::ScenarioError> {
     use super::connect::scenario_error as err;
     if streams.len() > MAX_STREAMS {
         return Err(err("streams", format!("{} applications; allowed: at most {MAX_STREAMS}", streams.len())));
     }
-    let mut ids = std::collections::BTreeSet::new();
+    let mut ids = crate::vecmap::VecSet::new();
     let mut internal = 0;
     for (i, s) in streams.iter().enumerate() {
         let path = format!("streams[{i}]");
@@ -300,7 +300,7 @@ impl Sim {
             },
             members,
         };
-        self.streams.push(StreamsApp { spec, stores: BTreeMap::new(), processed_total: 0, output_total: 0 });
+        self.streams.push(StreamsApp { spec, stores: VecMap::new(), processed_total: 0, output_total: 0 });
         self.apply_unlogged(Command::AddGroup { group })
     }
 
@@ -370,7 +370,7 @@ impl Sim {
         if self.streams[index].stores.get(&partition).is_some_and(|s| s.owner == owner) {
             return;
         }
-        let mut counts = BTreeMap::new();
+        let mut counts = VecMap::new();
         let mut records = 0u32;
         if let Some(log) = changelog
             .map(|c| TopicPartition::new(c, partition))

@@ -13,7 +13,6 @@ use kafka_sandbox_core::record::RecordId;
 use kafka_sandbox_core::sim::FlightKind;
 use kafka_sandbox_core::snapshot::{BrokerView, PartitionView, RecordView, ReplicaView};
 use kafka_sandbox_core::Snapshot;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -30,7 +29,7 @@ pub struct BrokersProps {
 }
 
 /// A replication flight heading to a follower: its values and how far it is.
-type Incoming = BTreeMap<(usize, u32, BrokerId), Vec<(String, f64)>>;
+type Incoming = kafka_sandbox_core::vecmap::VecMap<(usize, u32, BrokerId), Vec<(String, f64)>>;
 
 #[component]
 pub fn Brokers(p: &BrokersProps) -> Html {
@@ -45,7 +44,7 @@ pub fn Brokers(p: &BrokersProps) -> Html {
         .flat_map(|(ti, t)| (0..t.partitions.len()).map(move |i| (ti, i)))
         .take(MAX_ROWS)
         .collect();
-    let mut incoming: Incoming = BTreeMap::new();
+    let mut incoming: Incoming = Incoming::new();
     for f in &snap.flights {
         if let FlightKind::Replicate { tp, follower, values } = &f.kind {
             let Some(ti) = snap.topics.iter().position(|t| t.name == tp.topic) else { continue };
@@ -169,7 +168,7 @@ fn ReplicaCard(p: &ReplicaCardProps) -> Html {
             </div>
         };
     };
-    let losses = if part.lost.is_empty() { BTreeMap::new() } else { view::losses(part, &SentIndex::new(&p.at.snap)) };
+    let losses = if part.lost.is_empty() { kafka_sandbox_core::vecmap::VecMap::new() } else { view::losses(part, &SentIndex::new(&p.at.snap)) };
     let role = if r.is_leader {
         html! { <span class="role leader">{ i18n::ROLE_LEADER.get(lang) }</span> }
     } else if part.leader.is_some() {
@@ -199,7 +198,7 @@ fn ReplicaCard(p: &ReplicaCardProps) -> Html {
     }
 }
 
-fn replica_log(lang: Lang, r: &ReplicaView, part: &PartitionView, losses: &BTreeMap<RecordId, Loss>) -> Html {
+fn replica_log(lang: Lang, r: &ReplicaView, part: &PartitionView, losses: &kafka_sandbox_core::vecmap::VecMap<RecordId, Loss>) -> Html {
     let shown = r.records.len().min(MAX_CELLS);
     let first = r.records.len() - shown;
     // Records before the first one drawn (the log may start later than 0 after retention).

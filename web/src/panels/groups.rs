@@ -13,7 +13,7 @@ use kafka_sandbox_core::event::LeaveReason;
 use kafka_sandbox_core::group::{Activity, CommitMode, GroupState, Phase, Reconcile};
 use kafka_sandbox_core::snapshot::{GroupView, MemberView};
 use kafka_sandbox_core::{SimTime, Snapshot};
-use std::collections::BTreeMap;
+use kafka_sandbox_core::vecmap::VecMap;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -32,7 +32,7 @@ pub struct GroupsProps {
     pub dispatch: Callback<Action>,
     /// Each group's protocol timeline and departures, by group id.
     #[prop_or_default]
-    pub logs: Rc<BTreeMap<String, Rc<GroupLog>>>,
+    pub logs: Rc<VecMap<String, Rc<GroupLog>>>,
 }
 
 fn strategy_from(v: &str) -> Strategy {

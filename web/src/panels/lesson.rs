@@ -6,7 +6,7 @@
 use crate::i18n::{self, Lang};
 use crate::state::{Action, LessonState};
 use kafka_sandbox_core::lesson::{self, Focus};
-use std::collections::BTreeMap;
+use kafka_sandbox_core::vecmap::VecMap;
 use yew::prelude::*;
 
 fn core_lang(lang: Lang) -> lesson::Lang {
@@ -144,7 +144,7 @@ pub fn LessonPanel(p: &LessonPanelProps) -> Html {
 #[derive(Properties, PartialEq)]
 pub struct LessonListProps {
     pub lang: Lang,
-    pub progress: BTreeMap<String, usize>,
+    pub progress: VecMap<String, usize>,
     /// The lessons once fetched (number, lesson).
     pub catalog: Option<std::rc::Rc<Vec<(u32, lesson::Lesson)>>>,
     pub dispatch: Callback<Action>,
