@@ -141,13 +141,26 @@ pub fn LessonPanel(p: &LessonPanelProps) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties)]
 pub struct LessonListProps {
     pub lang: Lang,
     pub progress: VecMap<String, usize>,
     /// The lessons once fetched (number, lesson).
     pub catalog: Option<std::rc::Rc<Vec<(u32, lesson::Lesson)>>>,
     pub dispatch: Callback<Action>,
+}
+
+/// The catalog is compared by pointer: it is fetched once and never changed, and a derived
+/// comparison would put a deep equality of every lesson type in the page (BENCHMARKS.md,
+/// "Bundle").
+impl PartialEq for LessonListProps {
+    fn eq(&self, other: &Self) -> bool {
+        let same_catalog = match (&self.catalog, &other.catalog) {
+            (Some(a), Some(b)) => std::rc::Rc::ptr_eq(a, b),
+            (a, b) => a.is_none() && b.is_none(),
+        };
+        same_catalog && self.lang == other.lang && self.progress == other.progress && self.dispatch == other.dispatch
+    }
 }
 
 /// The built-in lessons, with how far the learner got in each.
