@@ -5,6 +5,8 @@ use crate::cluster::BrokerId;
 use crate::config::{Acks, ConsumerConfig, GroupConfig};
 use crate::partitioner::PartitionerKind;
 use crate::record::Header;
+use crate::tagged::{tagged_reader, SlotRead, Take};
+use serde::de;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -46,8 +48,11 @@ pub struct GroupSpec {
 }
 
 /// Something a person (or a scenario's timeline) does to the running cluster.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+///
+/// Read by a hand-written reader (below), not serde's derive; a new variant needs a row
+/// there too.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
 pub enum Command {
     /// `producer.send(new ProducerRecord(topic, partition, key, value, headers))`.
     Produce {
@@ -132,7 +137,10 @@ pub enum Command {
 }
 
 /// Where `seek()` moves a position.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+///
+/// Read by a hand-written reader (below), not serde's derive; a new variant needs a row
+/// there too.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum SeekTo {
     /// `seekToBeginning`: the log start offset.
@@ -144,6 +152,128 @@ pub enum SeekTo {
     /// `offsetsForTimes`: the first record with a timestamp at or after `timestamp_ms`
     /// (the end when there is none), then `seek`.
     Timestamp { timestamp_ms: u64 },
+}
+
+tagged_reader! {
+    /// Hand-written (`tagged_reader!`, core/src/tagged.rs) rather than derived: serde's
+    /// internally tagged `Deserialize` for `Command` was 59 KB of the page's wasm before
+    /// wasm-opt (BENCHMARKS.md, "Bundle"). Same format and messages as the derive
+    /// (`#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]`).
+    ///
+    /// A new variant adds a row below: its tag and its fields in declaration order
+    /// (`name: default` for a `#[serde(default)]` one), and a slot for a field name no
+    /// variant had; and a sample in this file's tests (`every_command`).
+    Command (tag "type", deny_unknown_fields: true) {
+        slots {
+            producer: String,
+            topic: String,
+            key: Option<String>,
+            value: String,
+            partition: Option<u32>,
+            headers: Vec<Header>,
+            group: GroupArg,
+            member: MemberSpec,
+            client_id: String,
+            paused: bool,
+            processing_ms: u64,
+            commit_mode: crate::group::CommitMode,
+            partitioner: PartitionerKind,
+            partitions: u32,
+            broker: BrokerId,
+            slow_ms: u64,
+            acks: Acks,
+            min_insync_replicas: Option<u32>,
+            unclean_leader_election_enable: Option<bool>,
+            assignor: Strategy,
+            to: SeekTo,
+            topics: Vec<String>,
+            connector: String,
+        }
+        variants {
+            Produce "produce" { producer, topic, key: default, value, partition: default, headers: default },
+            AddMember "add_member" { group, member },
+            RemoveMember "remove_member" { group, client_id },
+            CrashMember "crash_member" { group, client_id },
+            RestartMember "restart_member" { group, client_id },
+            PauseMember "pause_member" { group, client_id, paused },
+            SetProcessing "set_processing" { group, client_id, processing_ms },
+            SetCommitMode "set_commit_mode" { group, client_id, commit_mode },
+            AddGroup "add_group" { group },
+            SetPartitioner "set_partitioner" { producer, partitioner },
+            AddPartitions "add_partitions" { topic, partitions },
+            CrashBroker "crash_broker" { broker },
+            RestartBroker "restart_broker" { broker },
+            IsolateBroker "isolate_broker" { broker },
+            HealBroker "heal_broker" { broker },
+            SlowBroker "slow_broker" { broker, slow_ms },
+            SetAcks "set_acks" { producer, acks },
+            SetTopicConfig "set_topic_config" { topic, min_insync_replicas: default, unclean_leader_election_enable: default },
+            SetAssignor "set_assignor" { group, assignor },
+            Seek "seek" { group, client_id, topic, partition: default, to },
+            Subscribe "subscribe" { group, client_id, topics },
+            CrashConnector "crash_connector" { connector },
+            RestartConnector "restart_connector" { connector },
+        }
+    }
+}
+
+tagged_reader! {
+    /// Hand-written (`tagged_reader!`, core/src/tagged.rs) rather than derived, as
+    /// `Command`'s (BENCHMARKS.md, "Bundle"). Same format and messages as the derive
+    /// (`#[serde(tag = "kind", rename_all = "snake_case")]`: a key the variant does not take
+    /// is ignored).
+    ///
+    /// A new variant adds a row below (and a slot for a new field name), and a sample in
+    /// this file's tests (`every_seek_to`).
+    SeekTo (tag "kind", deny_unknown_fields: false) {
+        slots {
+            offset: u64,
+            timestamp_ms: u64,
+        }
+        variants {
+            Beginning "beginning" {},
+            End "end" {},
+            Offset "offset" { offset },
+            Timestamp "timestamp" { timestamp_ms },
+        }
+    }
+}
+
+/// `Command`'s `group`: a group id in every variant but `add_group`, where it is the whole
+/// group.
+enum GroupArg {
+    Id(String),
+    Spec(GroupSpec),
+}
+
+impl<'de> SlotRead<'de> for GroupArg {
+    fn read<D: serde::Deserializer<'de>>(d: D, tag: &'static str) -> Result<Self, D::Error> {
+        if tag == "add_group" {
+            GroupSpec::deserialize(d).map(GroupArg::Spec)
+        } else {
+            String::deserialize(d).map(GroupArg::Id)
+        }
+    }
+}
+
+/// `group` as a group id (it was read as one: the variant is not `add_group`).
+impl Take<String> for Option<GroupArg> {
+    fn required<E: de::Error>(self, name: &'static str) -> Result<String, E> {
+        match self {
+            Some(GroupArg::Id(id)) => Ok(id),
+            _ => Err(E::missing_field(name)),
+        }
+    }
+}
+
+/// `group` as `add_group`'s whole group (it was read as one).
+impl Take<GroupSpec> for Option<GroupArg> {
+    fn required<E: de::Error>(self, name: &'static str) -> Result<GroupSpec, E> {
+        match self {
+            Some(GroupArg::Spec(spec)) => Ok(spec),
+            _ => Err(E::missing_field(name)),
+        }
+    }
 }
 
 /// Why a command was refused. The simulation is unchanged when this is returned.
@@ -207,4 +337,185 @@ pub fn check_name(what: &str, name: &str) -> Result<(), CommandError> {
         return Err(CommandError::Invalid(format!("{what} {name:?} contains a control character")));
     }
     Ok(())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::scenario::{parse_json, write_json};
+    use crate::tagged::tests::{check_tags, tag_last};
+
+    /// One of each variant, every optional field set (so the writer writes it). A variant
+    /// missing here fails `every_command_variant_reads_back_what_the_writer_wrote`.
+    fn every_command() -> Vec<Command> {
+        let s = |x: &str| x.to_string();
+        vec![
+            Command::Produce {
+                producer: s("p"),
+                topic: s("t"),
+                key: Some(s("k")),
+                value: s("v"),
+                partition: Some(2),
+                headers: vec![Header { key: s("h"), value: s("x") }],
+            },
+            Command::AddMember {
+                group: s("g"),
+                member: MemberSpec { client_id: s("c"), group_instance_id: Some(s("i")), topics: Some(vec![s("t")]), config: ConsumerConfig::default() },
+            },
+            Command::RemoveMember { group: s("g"), client_id: s("c") },
+            Command::CrashMember { group: s("g"), client_id: s("c") },
+            Command::RestartMember { group: s("g"), client_id: s("c") },
+            Command::PauseMember { group: s("g"), client_id: s("c"), paused: true },
+            Command::SetProcessing { group: s("g"), client_id: s("c"), processing_ms: 5 },
+            Command::SetCommitMode { group: s("g"), client_id: s("c"), commit_mode: crate::group::CommitMode::default() },
+            Command::AddGroup {
+                group: GroupSpec { id: s("g"), topics: vec![s("t")], config: GroupConfig::default(), members: vec![MemberSpec::new("c")] },
+            },
+            Command::SetPartitioner { producer: s("p"), partitioner: PartitionerKind::default() },
+            Command::AddPartitions { topic: s("t"), partitions: 4 },
+            Command::CrashBroker { broker: 1 },
+            Command::RestartBroker { broker: 1 },
+            Command::IsolateBroker { broker: 1 },
+            Command::HealBroker { broker: 1 },
+            Command::SlowBroker { broker: 1, slow_ms: 7 },
+            Command::SetAcks { producer: s("p"), acks: Acks::All },
+            Command::SetTopicConfig { topic: s("t"), min_insync_replicas: Some(2), unclean_leader_election_enable: Some(true) },
+            Command::SetAssignor { group: s("g"), assignor: Strategy::CooperativeSticky },
+            Command::Seek { group: s("g"), client_id: s("c"), topic: s("t"), partition: Some(1), to: SeekTo::Timestamp { timestamp_ms: 9 } },
+            Command::Subscribe { group: s("g"), client_id: s("c"), topics: vec![s("t"), s("u")] },
+            Command::CrashConnector { connector: s("x") },
+            Command::RestartConnector { connector: s("x") },
+        ]
+    }
+
+    fn every_seek_to() -> Vec<SeekTo> {
+        vec![SeekTo::Beginning, SeekTo::End, SeekTo::Offset { offset: 3 }, SeekTo::Timestamp { timestamp_ms: 4 }]
+    }
+
+    /// The message (with its place) for a text read as a list of `T`.
+    fn refusal<T: serde::de::DeserializeOwned + fmt::Debug>(text: &str) -> String {
+        parse_json::<Vec<T>>(&format!("[{text}]")).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn every_command_variant_reads_back_what_the_writer_wrote() {
+        let all = every_command();
+        check_tags(&all);
+        for c in all {
+            let text = write_json(&c, false);
+            assert_eq!(parse_json::<Command>(&text).unwrap(), c, "{text}");
+            assert_eq!(parse_json::<Command>(&tag_last(&text)).unwrap(), c, "tag last: {}", tag_last(&text));
+            assert_eq!(parse_json::<Command>(&write_json(&c, true)).unwrap(), c);
+        }
+    }
+
+    #[test]
+    fn every_seek_to_variant_reads_back_what_the_writer_wrote() {
+        let all = every_seek_to();
+        check_tags(&all);
+        for to in all {
+            let text = write_json(&to, false);
+            assert_eq!(parse_json::<SeekTo>(&text).unwrap(), to, "{text}");
+            assert_eq!(parse_json::<SeekTo>(&tag_last(&text)).unwrap(), to, "{}", tag_last(&text));
+        }
+    }
+
+    /// Each field left out: a required one is refused by name, a `#[serde(default)]` one
+    /// reads as its default (which the writer leaves out).
+    #[test]
+    fn a_command_without_a_field_is_refused_naming_it_unless_the_field_has_a_default() {
+        let mut required = Vec::new();
+        for c in every_command() {
+            let text = write_json(&c, false);
+            let object: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&text).unwrap();
+            for field in object.keys().filter(|k| *k != "type") {
+                let mut less = object.clone();
+                less.remove(field);
+                let less = write_json(&less, false);
+                match parse_json::<Command>(&less) {
+                    Ok(read) => {
+                        let written: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&write_json(&read, false)).unwrap();
+                        assert!(!written.contains_key(field), "{less}");
+                    }
+                    Err(e) => {
+                        assert!(e.to_string().contains(&format!("missing field `{field}`")), "{less}: {e}");
+                        required.push(format!("{}.{field}", &text[9..text.find(',').unwrap() - 1]));
+                    }
+                }
+            }
+        }
+        // The defaults: produce's key, partition and headers, seek's partition,
+        // set_topic_config's settings.
+        assert_eq!(required.len(), 45, "{required:?}");
+        assert!(!required.iter().any(|r| r.ends_with(".key") || r.ends_with("partition") || r.contains("headers") || r.contains("min_insync") || r.contains("unclean")));
+        assert_eq!(refusal::<Command>(r#"{"type": "crash_broker"}"#), "[0] (line 1, column 25): missing field `broker`");
+    }
+
+    #[test]
+    fn a_field_of_another_command_is_refused_naming_it_and_what_the_variant_takes() {
+        // Where it stands, when the tag came first; at the object when the tag came after.
+        assert_eq!(
+            refusal::<Command>(r#"{"type": "crash_broker", "broker": 1, "topic": "t"}"#),
+            "[0].topic (line 1, column 46): unknown field `topic`, expected `broker`"
+        );
+        assert_eq!(
+            refusal::<Command>(r#"{"topic": "t", "broker": 1, "type": "crash_broker"}"#),
+            "[0] (line 1, column 52): unknown field `topic`, expected `broker`"
+        );
+        assert!(refusal::<Command>(r#"{"type": "remove_member", "group": "g", "client_id": "c", "paused": true}"#)
+            .ends_with("unknown field `paused`, expected `group` or `client_id`"));
+        assert!(refusal::<Command>(r#"{"type": "seek", "group": "g", "client_id": "c", "topic": "t", "to": {"kind": "end"}, "bogus": 1}"#)
+            .ends_with("unknown field `bogus`, expected one of `group`, `client_id`, `topic`, `partition`, `to`"));
+        // Twice the same key.
+        assert!(refusal::<Command>(r#"{"type": "crash_broker", "broker": 1, "broker": 2}"#).ends_with("duplicate field `broker`"));
+        assert!(refusal::<Command>(r#"{"broker": 1, "broker": 2, "type": "crash_broker"}"#).ends_with("duplicate field `broker`"));
+        assert!(refusal::<Command>(r#"{"type": "crash_broker", "type": "crash_broker", "broker": 1}"#).ends_with("duplicate field `type`"));
+    }
+
+    #[test]
+    fn an_unknown_command_type_is_refused_listing_the_types() {
+        let e = refusal::<Command>(r#"{"type": "explode"}"#);
+        assert!(e.starts_with("[0].type (line 1, column 19): unknown variant `explode`, expected one of `produce`, `add_member`, "), "{e}");
+        assert!(e.ends_with(", `crash_connector`, `restart_connector`"), "{e}");
+        assert!(refusal::<Command>(r#"{"broker": 1}"#).ends_with("missing field `type`"));
+        assert!(refusal::<Command>("7").contains("expected a command object with a \"type\""));
+        let e = refusal::<SeekTo>(r#"{"kind": "sideways"}"#);
+        assert!(e.ends_with("unknown variant `sideways`, expected one of `beginning`, `end`, `offset`, `timestamp`"), "{e}");
+    }
+
+    #[test]
+    fn a_command_field_of_the_wrong_type_is_refused_where_it_stands() {
+        assert_eq!(
+            refusal::<Command>(r#"{"type": "crash_broker", "broker": "1"}"#),
+            "[0].broker (line 1, column 39): invalid type: string \"1\", expected a whole number from 0 to 4294967295"
+        );
+        // `group` is a group id, except in add_group, where it is the group.
+        assert!(refusal::<Command>(r#"{"type": "add_group", "group": "g"}"#).ends_with("invalid type: string \"g\", expected an object {...}"));
+        assert!(refusal::<Command>(r#"{"group": "g", "type": "add_group"}"#).ends_with("invalid type: string \"g\", expected an object {...}"));
+        let spec = r#"{"id": "g", "topics": ["t"]}"#;
+        assert!(refusal::<Command>(&format!(r#"{{"type": "crash_member", "group": {spec}, "client_id": "c"}}"#))
+            .ends_with("invalid type: map, expected a string"));
+        assert!(refusal::<Command>(&format!(r#"{{"group": {spec}, "client_id": "c", "type": "crash_member"}}"#))
+            .ends_with("invalid type: map, expected a string"));
+        assert!(parse_json::<Command>(&format!(r#"{{"group": {spec}, "type": "add_group"}}"#)).is_ok());
+    }
+
+    /// What serde's derive also read: the sequence form, and keys a variant ignores.
+    #[test]
+    fn the_forms_serde_accepted_still_read() {
+        assert_eq!(parse_json::<Command>(r#"["crash_broker", 3]"#).unwrap(), Command::CrashBroker { broker: 3 });
+        assert_eq!(
+            parse_json::<Command>(r#"["produce", "p", "t", null, "v"]"#).unwrap(),
+            Command::Produce { producer: "p".into(), topic: "t".into(), key: None, value: "v".into(), partition: None, headers: vec![] }
+        );
+        assert!(refusal::<Command>(r#"["crash_broker", 1, 2]"#).ends_with("invalid length 2, expected 1 element in sequence"));
+        assert!(refusal::<Command>(r#"["crash_broker"]"#).ends_with("missing field `broker`"));
+        // SeekTo has no deny_unknown_fields; a unit variant took any key, of any type.
+        for text in [r#"{"kind": "offset", "offset": 3, "extra": 1}"#, r#"{"extra": 1, "timestamp_ms": "x", "offset": 3, "kind": "offset"}"#] {
+            assert_eq!(parse_json::<SeekTo>(text).unwrap(), SeekTo::Offset { offset: 3 }, "{text}");
+        }
+        assert_eq!(parse_json::<SeekTo>(r#"{"offset": "x", "kind": "end"}"#).unwrap(), SeekTo::End);
+        assert_eq!(parse_json::<SeekTo>(r#"["offset", 4]"#).unwrap(), SeekTo::Offset { offset: 4 });
+    }
 }

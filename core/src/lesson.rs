@@ -13,6 +13,7 @@ use crate::command::Command;
 use crate::group::{Activity, GroupState, Phase};
 use crate::scenario::{self, Scenario};
 use crate::sim::Sim;
+use crate::tagged::tagged_reader;
 use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -221,8 +222,11 @@ impl Choice {
 /// A question the runner answers from the simulation. Unknown names (a group, member,
 /// topic, partition, producer or broker that does not exist at that moment) are errors,
 /// so a misspelt claim fails loudly rather than answering `null`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "ask", rename_all = "snake_case", deny_unknown_fields)]
+///
+/// Read by a hand-written reader (below), not serde's derive; a new variant needs a row
+/// there too.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "ask", rename_all = "snake_case")]
 pub enum Query {
     /// The simulated time now, in ms.
     NowMs,
@@ -364,6 +368,84 @@ pub enum Query {
     ConnectorUnflushed { connector: String },
     /// A Streams application's `count_by_key` store: the count for the key (`null`: none).
     StoreCount { application_id: String, key: String },
+}
+
+tagged_reader! {
+    /// Hand-written (`tagged_reader!`, core/src/tagged.rs) rather than derived: serde's
+    /// internally tagged `Deserialize` for `Query` was the page's largest function, 110 KB
+    /// of wasm before wasm-opt (BENCHMARKS.md, "Bundle"). Same format and messages as the
+    /// derive (`#[serde(tag = "ask", rename_all = "snake_case", deny_unknown_fields)]`).
+    ///
+    /// A new variant adds a row below: its tag and its fields in declaration order
+    /// (`name: default` for a `#[serde(default)]` one), and a slot for a field name no
+    /// variant had (read as `Option<T>` if any variant's field is an `Option`); and a sample
+    /// in this file's tests (`every_query`).
+    Query (tag "ask", deny_unknown_fields: true) {
+        slots {
+            // `assigned`'s is an `Option`, the others' a `String`.
+            topic: Option<String>,
+            value: String,
+            partition: u32,
+            // `broker_alive`'s is a `BrokerId`, the others' an `Option`.
+            broker: Option<BrokerId>,
+            group: String,
+            client_id: String,
+            producer: String,
+            kind: String,
+            mentions: Vec<String>,
+            key: String,
+            connector: String,
+            application_id: String,
+        }
+        variants {
+            NowMs "now_ms" {},
+            PartitionOf "partition_of" { topic, value },
+            Records "records" { topic, partition, broker: default },
+            InLog "in_log" { topic, partition, value, broker: default },
+            ReceivedBy "received_by" { group, value },
+            Received "received" { group, client_id },
+            Owner "owner" { group, topic, partition },
+            Assigned "assigned" { group, client_id, topic: default },
+            AssignedCount "assigned_count" { group, client_id },
+            Revoked "revoked" { group, client_id },
+            Members "members" { group },
+            GroupState "group_state" { group },
+            Generation "generation" { group },
+            Rebalances "rebalances" { group },
+            GroupLeader "group_leader" { group },
+            Activity "activity" { group, client_id },
+            Phase "phase" { group, client_id },
+            Position "position" { group, client_id, topic, partition },
+            Committed "committed" { group, topic, partition },
+            ProcessedTwice "processed_twice" { group },
+            DuplicateValues "duplicate_values" { group },
+            LostByGroup "lost_by_group" { group },
+            LostValues "lost_values" { group },
+            InHand "in_hand" { group, client_id },
+            HighWatermark "high_watermark" { topic, partition, broker: default },
+            LogEndOffset "log_end_offset" { topic, partition, broker: default },
+            LogStartOffset "log_start_offset" { topic, partition, broker: default },
+            Leader "leader" { topic, partition },
+            LeaderEpoch "leader_epoch" { topic, partition },
+            Isr "isr" { topic, partition },
+            LostInElection "lost_in_election" { topic, partition },
+            AckedOffset "acked_offset" { producer, value },
+            PartitionReason "partition_reason" { producer, value },
+            SentAtMs "sent_at_ms" { producer, value },
+            TimestampMs "timestamp_ms" { topic, value },
+            AppendedAtMs "appended_at_ms" { topic, value },
+            SendError "send_error" { producer, value },
+            BrokerAlive "broker_alive" { broker },
+            EventCount "event_count" { kind, mentions: default },
+            LastEventMs "last_event_ms" { kind, mentions: default },
+            Buffered "buffered" { group, client_id },
+            ValuesForKey "values_for_key" { topic, key },
+            ConnectorPosition "connector_position" { connector },
+            ConnectorFlushed "connector_flushed" { connector },
+            ConnectorUnflushed "connector_unflushed" { connector },
+            StoreCount "store_count" { application_id, key },
+        }
+    }
 }
 
 /// What is wrong with a lesson, and where.
@@ -1567,5 +1649,158 @@ mod tests {
         assert_eq!(ask(&sim, json!({"ask": "buffered", "group": "g", "client_id": "x"})), Err("group \"g\" has no member \"x\"".into()));
         // Incrementing mode writes only the id.
         assert_eq!(source_offset(Some(crate::sim::connect::SourceOffset { timestamp_ms: None, incrementing: 4 })), json!([4]));
+    }
+
+    /// One of each variant, every optional field set (so the writer writes it). A variant
+    /// missing here fails `every_query_variant_reads_back_what_the_writer_wrote`.
+    fn every_query() -> Vec<Query> {
+        let s = |x: &str| x.to_string();
+        let (g, c, t, v, p) = (|| s("g"), || s("c"), || s("t"), || s("v"), || s("p"));
+        vec![
+            Query::NowMs,
+            Query::PartitionOf { topic: t(), value: v() },
+            Query::Records { topic: t(), partition: 1, broker: Some(2) },
+            Query::InLog { topic: t(), partition: 1, value: v(), broker: Some(2) },
+            Query::ReceivedBy { group: g(), value: v() },
+            Query::Received { group: g(), client_id: c() },
+            Query::Owner { group: g(), topic: t(), partition: 1 },
+            Query::Assigned { group: g(), client_id: c(), topic: Some(t()) },
+            Query::AssignedCount { group: g(), client_id: c() },
+            Query::Revoked { group: g(), client_id: c() },
+            Query::Members { group: g() },
+            Query::GroupState { group: g() },
+            Query::Generation { group: g() },
+            Query::Rebalances { group: g() },
+            Query::GroupLeader { group: g() },
+            Query::Activity { group: g(), client_id: c() },
+            Query::Phase { group: g(), client_id: c() },
+            Query::Position { group: g(), client_id: c(), topic: t(), partition: 1 },
+            Query::Committed { group: g(), topic: t(), partition: 1 },
+            Query::ProcessedTwice { group: g() },
+            Query::DuplicateValues { group: g() },
+            Query::LostByGroup { group: g() },
+            Query::LostValues { group: g() },
+            Query::InHand { group: g(), client_id: c() },
+            Query::HighWatermark { topic: t(), partition: 1, broker: Some(2) },
+            Query::LogEndOffset { topic: t(), partition: 1, broker: Some(2) },
+            Query::LogStartOffset { topic: t(), partition: 1, broker: Some(2) },
+            Query::Leader { topic: t(), partition: 1 },
+            Query::LeaderEpoch { topic: t(), partition: 1 },
+            Query::Isr { topic: t(), partition: 1 },
+            Query::LostInElection { topic: t(), partition: 1 },
+            Query::AckedOffset { producer: p(), value: v() },
+            Query::PartitionReason { producer: p(), value: v() },
+            Query::SentAtMs { producer: p(), value: v() },
+            Query::TimestampMs { topic: t(), value: v() },
+            Query::AppendedAtMs { topic: t(), value: v() },
+            Query::SendError { producer: p(), value: v() },
+            Query::BrokerAlive { broker: 2 },
+            Query::EventCount { kind: s("k"), mentions: vec![s("m")] },
+            Query::LastEventMs { kind: s("k"), mentions: vec![s("m"), s("n")] },
+            Query::Buffered { group: g(), client_id: c() },
+            Query::ValuesForKey { topic: t(), key: s("k") },
+            Query::ConnectorPosition { connector: s("x") },
+            Query::ConnectorFlushed { connector: s("x") },
+            Query::ConnectorUnflushed { connector: s("x") },
+            Query::StoreCount { application_id: s("a"), key: s("k") },
+        ]
+    }
+
+    /// The message (with its place) for a query read as a list of queries.
+    fn query_refusal(text: &str) -> String {
+        scenario::parse_json::<Vec<Query>>(&format!("[{text}]")).unwrap_err().to_string()
+    }
+
+    fn read_query(text: &str) -> Query {
+        scenario::parse_json::<Query>(text).unwrap()
+    }
+
+    #[test]
+    fn every_query_variant_reads_back_what_the_writer_wrote() {
+        let all = every_query();
+        crate::tagged::tests::check_tags(&all);
+        for q in all {
+            let text = scenario::write_json(&q, false);
+            assert_eq!(read_query(&text), q, "{text}");
+            let last = crate::tagged::tests::tag_last(&text);
+            assert_eq!(read_query(&last), q, "tag last: {last}");
+        }
+    }
+
+    /// Each field left out: a required one is refused by name, a `#[serde(default)]` one
+    /// reads as its default (which the writer leaves out).
+    #[test]
+    fn a_query_without_a_field_is_refused_naming_it_unless_the_field_has_a_default() {
+        let mut defaults = Vec::new();
+        for q in every_query() {
+            let text = scenario::write_json(&q, false);
+            let object: serde_json::Map<String, Value> = serde_json::from_str(&text).unwrap();
+            for field in object.keys().filter(|k| *k != "ask") {
+                let mut less = object.clone();
+                less.remove(field);
+                let less = scenario::write_json(&less, false);
+                match scenario::parse_json::<Query>(&less) {
+                    Ok(read) => {
+                        let written: serde_json::Map<String, Value> = serde_json::from_str(&scenario::write_json(&read, false)).unwrap();
+                        assert!(!written.contains_key(field), "{less}");
+                        defaults.push(format!("{}.{field}", object["ask"].as_str().unwrap()));
+                    }
+                    Err(e) => assert!(e.to_string().contains(&format!("missing field `{field}`")), "{less}: {e}"),
+                }
+            }
+        }
+        assert_eq!(
+            defaults,
+            [
+                "records.broker",
+                "in_log.broker",
+                "assigned.topic",
+                "high_watermark.broker",
+                "log_end_offset.broker",
+                "log_start_offset.broker",
+                "event_count.mentions",
+                "last_event_ms.mentions"
+            ]
+        );
+        assert_eq!(query_refusal(r#"{"ask": "owner", "group": "g", "partition": 1}"#), "[0] (line 1, column 47): missing field `topic`");
+    }
+
+    #[test]
+    fn a_field_of_another_query_is_refused_naming_it_and_what_the_variant_takes() {
+        assert_eq!(
+            query_refusal(r#"{"ask": "records", "topic": "t", "partition": 1, "group": "g"}"#),
+            "[0].group (line 1, column 57): unknown field `group`, expected one of `topic`, `partition`, `broker`"
+        );
+        assert_eq!(
+            query_refusal(r#"{"topic": "t", "group": "g", "partition": 1, "ask": "records"}"#),
+            "[0] (line 1, column 63): unknown field `group`, expected one of `topic`, `partition`, `broker`"
+        );
+        assert!(query_refusal(r#"{"ask": "members", "group": "g", "grop": "g"}"#).ends_with("unknown field `grop`, expected `group`"));
+        // now_ms took any key, as serde's derive let a unit variant do.
+        assert_eq!(read_query(r#"{"ask": "now_ms", "group": 5, "x": []}"#), Query::NowMs);
+        assert_eq!(read_query(r#"{"group": 5, "x": [], "ask": "now_ms"}"#), Query::NowMs);
+    }
+
+    #[test]
+    fn an_unknown_query_is_refused_listing_the_asks() {
+        let e = query_refusal(r#"{"ask": "guess"}"#);
+        assert!(e.starts_with("[0].ask (line 1, column 16): unknown variant `guess`, expected one of `now_ms`, `partition_of`, `records`, "), "{e}");
+        assert!(e.ends_with(", `connector_unflushed`, `store_count`"), "{e}");
+        assert!(query_refusal(r#"{"group": "g"}"#).ends_with("missing field `ask`"));
+    }
+
+    /// `topic` and `broker` are an `Option` in some queries and required in others: `null`
+    /// is "none" in the first and refused in the second, as with serde's derive.
+    #[test]
+    fn a_null_is_none_where_the_field_is_optional_and_refused_where_it_is_required() {
+        assert_eq!(
+            read_query(r#"{"ask": "assigned", "group": "g", "client_id": "c", "topic": null}"#),
+            Query::Assigned { group: "g".into(), client_id: "c".into(), topic: None }
+        );
+        assert_eq!(read_query(r#"{"ask": "records", "topic": "t", "partition": 0, "broker": null}"#), Query::Records { topic: "t".into(), partition: 0, broker: None });
+        assert!(query_refusal(r#"{"ask": "owner", "group": "g", "topic": null, "partition": 1}"#).ends_with("invalid type: null, expected a string"));
+        assert!(query_refusal(r#"{"ask": "broker_alive", "broker": null}"#).ends_with("invalid type: null, expected a whole number from 0 to 4294967295"));
+        assert!(query_refusal(r#"{"ask": "records", "topic": "t", "partition": "0"}"#)
+            .starts_with("[0].partition (line 1, column 50): invalid type: string \"0\""));
     }
 }

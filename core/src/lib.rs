@@ -28,6 +28,7 @@ pub mod share;
 pub mod sim;
 pub mod snapshot;
 pub mod sorted;
+pub(crate) mod tagged;
 pub mod vecmap;
 
 pub use command::{Command, CommandError, GroupSpec, MemberSpec};
