@@ -139,16 +139,7 @@ impl<'de, T: Tagged> Visitor<'de> for Reader<T> {
         while let Some(key) = map.next_key_seed(KeySeed { table, variant })? {
             match key {
                 Key::Tag if variant.is_some() => return Err(de::Error::duplicate_field(table.tag)),
-                Key::Tag => {
-                    let v = map.next_value_seed(TagSeed(table))?;
-                    variant = Some(v);
-                    for (name, value) in std::mem::take(&mut before) {
-                        if let Key::Slot(i) = classify(table, v, &name)? {
-                            take(&mut seen, table, i)?;
-                            reread::<T, A::Error>(&mut slots, i, table.tags[v], &value)?;
-                        }
-                    }
-                }
+                Key::Tag => variant = Some(map.next_value_seed(TagSeed(table))?),
                 Key::Slot(i) => {
                     take(&mut seen, table, i)?;
                     // (A key is a slot only once the tag is known.)
@@ -164,6 +155,15 @@ impl<'de, T: Tagged> Visitor<'de> for Reader<T> {
         let Some(v) = variant else {
             return Err(de::Error::missing_field(table.tag));
         };
+        // The keys before the tag are read at the end of the object, so that a refusal is
+        // placed at its `}` (and named by the object's JSON path, as serde's derive did),
+        // not at the tag's value, which is not what is wrong.
+        for (name, value) in before {
+            if let Key::Slot(i) = classify(table, v, &name)? {
+                take(&mut seen, table, i)?;
+                reread::<T, A::Error>(&mut slots, i, table.tags[v], &value)?;
+            }
+        }
         T::build(v, slots)
     }
 
@@ -206,14 +206,14 @@ fn take<E: de::Error>(seen: &mut u64, table: &Table, i: usize) -> Result<(), E> 
 }
 
 /// A value that came before the tag, read into its slot now: its compact JSON text through
-/// the same deserializer type as [`crate::scenario::read_json`] (serde_path_to_error over
-/// serde_json's str reader), so nothing is instantiated again. A refusal is the object's, as
-/// it was with serde's derive (the message without the text's line and column).
+/// the same deserializer type as [`crate::scenario::read_json`] (serde_json's str reader), so
+/// nothing is instantiated again. A refusal is the object's, as it was with serde's derive
+/// (the message without this text's line and column: serde_json then places it at the
+/// object's `}`).
 fn reread<T: Tagged, E: de::Error>(slots: &mut T::Slots, slot: usize, tag: &'static str, value: &Value) -> Result<(), E> {
     let text = crate::scenario::write_json(value, false);
     let mut de = serde_json::Deserializer::from_str(&text);
-    let mut track = serde_path_to_error::Track::new();
-    T::read(slots, slot, tag, serde_path_to_error::Deserializer::new(&mut de, &mut track)).map_err(|e| {
+    T::read(slots, slot, tag, &mut de).map_err(|e| {
         let message = e.to_string();
         let place = format!(" at line {} column {}", e.line(), e.column());
         E::custom(message.strip_suffix(&place).unwrap_or(&message))
