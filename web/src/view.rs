@@ -298,7 +298,9 @@ pub fn event_category(kind: &kafka_sandbox_core::EventKind) -> EventCategory {
 }
 
 /// The events shown by the log: the newest `max` of the last `window` that match. The
-/// text filter matches the sentence the learner reads (in `lang`).
+/// text filter matches the sentence the learner reads (in `lang`), ignoring the case of
+/// ASCII letters (Unicode case folding would bring its tables into the page: 5 KB, for
+/// Chinese, which has no case, and names that are mostly ASCII).
 pub fn filtered_events(
     sim: &kafka_sandbox_core::Sim,
     lang: crate::i18n::Lang,
@@ -307,7 +309,7 @@ pub fn filtered_events(
     max: usize,
     window: usize,
 ) -> Vec<kafka_sandbox_core::Event> {
-    let entity = entity.trim().to_lowercase();
+    let entity = entity.trim().to_ascii_lowercase();
     // Newest first, cloning only what is shown (this runs every frame).
     let mut out: Vec<kafka_sandbox_core::Event> = sim
         .trace()
@@ -315,7 +317,7 @@ pub fn filtered_events(
         .rev()
         .take(window)
         .filter(|e| category == EventCategory::All || event_category(&e.kind) == category)
-        .filter(|e| entity.is_empty() || crate::i18n::event_line(lang, &e.kind).to_lowercase().contains(&entity))
+        .filter(|e| entity.is_empty() || crate::i18n::event_line(lang, &e.kind).to_ascii_lowercase().contains(&entity))
         .take(max)
         .cloned()
         .collect();

@@ -83,7 +83,7 @@ fn table(lang: Lang, c: &Comparison) -> Html {
         html! {
             <tr class={class}>
                 <th scope="row">{ label.to_string() }</th>
-                { for c.runs.iter().map(|r| html! { <td data-variant={format!("{:?}", r.variant).to_lowercase()}>{ cell(r) }</td> }) }
+                { for c.runs.iter().map(|r| html! { <td data-variant={format!("{:?}", r.variant).to_ascii_lowercase()}>{ cell(r) }</td> }) }
             </tr>
         }
     };
@@ -110,7 +110,7 @@ fn table(lang: Lang, c: &Comparison) -> Html {
             <p class="muted small">{ i18n::COMPARE_LANES.get(lang) }</p>
             <div class="lanes">
                 { for c.runs.iter().map(|r| html! {
-                    <div class="lane-group" data-variant={format!("{:?}", r.variant).to_lowercase()}>
+                    <div class="lane-group" data-variant={format!("{:?}", r.variant).to_ascii_lowercase()}>
                         <div class="lane-title">{ i18n::variant(lang, r.variant) }</div>
                         { for r.members.iter().map(|m| lane(&m.client_id, &m.owned)) }
                     </div>

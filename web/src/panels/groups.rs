@@ -475,7 +475,7 @@ fn MemberRow(p: &MemberRowProps) -> Html {
                 <span class={classes!("phase", format!("p-{}", phase_key(m.phase)))} title={i18n::phase_hint(lang, m.phase)}>{ i18n::phase(lang, m.phase) }</span>
                 <span class="mgen">{ if m.reconcile.is_some() || p.consumer { i18n::member_epoch(lang, m.generation) } else { i18n::member_generation(lang, m.generation) } }</span>
                 if let Some(r) = m.reconcile {
-                    <span class={classes!("reconcile", format!("r-{r:?}").to_lowercase())} title={i18n::RECONCILE_HINT.get(lang)}>
+                    <span class={classes!("reconcile", format!("r-{r:?}").to_ascii_lowercase())} title={i18n::RECONCILE_HINT.get(lang)}>
                         { i18n::reconcile(lang, r) }
                         if r != Reconcile::Stable {
                             { format!(" → {}", m.target.iter().map(|tp| format!("P{}", tp.partition)).collect::<Vec<_>>().join(" ")) }
@@ -484,7 +484,7 @@ fn MemberRow(p: &MemberRowProps) -> Html {
                 }
                 <span class="parts">{ parts }</span>
                 if active {
-                    <span class={classes!("activity", format!("a-{:?}", m.activity).to_lowercase())}>{ i18n::activity(lang, m.activity) }</span>
+                    <span class={classes!("activity", format!("a-{:?}", m.activity).to_ascii_lowercase())}>{ i18n::activity(lang, m.activity) }</span>
                 } else {
                     <span class="activity" />
                 }
