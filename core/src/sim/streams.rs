@@ -328,7 +328,7 @@ impl Sim {
         let application_id = app.spec.application_id.clone();
         let output = match &op {
             StreamsOp::Filter { value_contains } => d.value.contains(value_contains.as_str()).then(|| (d.key.clone(), d.value.clone())),
-            StreamsOp::MapUpper {} => Some((d.key.clone(), d.value.to_uppercase())),
+            StreamsOp::MapUpper {} => Some((d.key.clone(), to_upper_case(&d.value))),
             StreamsOp::CountByKey { store } => match &d.key {
                 // Streams skips records with a null key in an aggregation.
                 None => None,
@@ -395,5 +395,58 @@ impl Sim {
             records,
             keys,
         });
+    }
+}
+
+/// Java's `String.toUpperCase()` for the letters learners type: Latin (ASCII, Latin-1,
+/// Latin Extended-A), Greek, Cyrillic and full-width Latin, each as `str::to_uppercase`
+/// maps it (`ß` → `SS`, `ς` → `Σ`, `ŉ` → `ʼN`: a test compares every one). Other letters
+/// are left as they are: the standard library's full Unicode table is 11 KB of the page's
+/// gzipped wasm (BENCHMARKS.md, "Bundle"), for scripts a lesson's values do not use.
+/// Chinese has no case either way.
+pub(crate) fn to_upper_case(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        let u = c as u32;
+        let shift = |d: u32| char::from_u32(u - d).unwrap_or(c);
+        match u {
+            0x61..=0x7A | 0xE0..=0xF6 | 0xF8..=0xFE | 0x3B1..=0x3C1 | 0x3C3..=0x3CB | 0x430..=0x44F | 0xFF41..=0xFF5A => out.push(shift(0x20)),
+            0x450..=0x45F => out.push(shift(0x50)),
+            // Latin Extended-A: pairs of capital then small, or small then capital.
+            0x100..=0x12F | 0x132..=0x137 | 0x14A..=0x177 if u % 2 == 1 => out.push(shift(1)),
+            0x139..=0x148 | 0x179..=0x17E if u % 2 == 0 => out.push(shift(1)),
+            0xB5 => out.push('\u{39C}'),
+            0xDF => out.push_str("SS"),
+            0xFF => out.push('\u{178}'),
+            0x131 => out.push('I'),
+            0x149 => out.push_str("\u{2BC}N"),
+            0x17F => out.push('S'),
+            0x3AC => out.push('\u{386}'),
+            0x3AD..=0x3AF => out.push(shift(0x25)),
+            0x3C2 => out.push('\u{3A3}'),
+            0x3CC => out.push('\u{38C}'),
+            0x3CD | 0x3CE => out.push(shift(0x3F)),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod upper_case_tests {
+    use super::to_upper_case;
+
+    #[test]
+    fn upper_case_is_the_standard_librarys_for_latin_greek_and_cyrillic() {
+        let ranges = [0x20..0x180u32, 0x386..0x3CF, 0x400..0x460, 0xFF00..0xFF60];
+        for c in ranges.into_iter().flatten().filter_map(char::from_u32) {
+            // ΐ and ΰ become three characters each; left as they are.
+            if c == '\u{390}' || c == '\u{3B0}' {
+                continue;
+            }
+            assert_eq!(to_upper_case(&c.to_string()), c.to_uppercase().collect::<String>(), "{c} (U+{:04X})", c as u32);
+        }
+        assert_eq!(to_upper_case("order-1 paid, straße, ζωή, привет"), "ORDER-1 PAID, STRASSE, ΖΩΉ, ПРИВЕТ");
+        assert_eq!(to_upper_case("订单 a1"), "订单 A1");
     }
 }
