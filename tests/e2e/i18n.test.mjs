@@ -85,3 +85,23 @@ test("a lesson, Connect, Streams and push speak Chinese too", async (t) => {
   leftovers = await englishLeft(page);
   assert.deepEqual(leftovers, []);
 });
+
+test("a refused scenario is explained in Chinese, names and places kept", async (t) => {
+  const page = await suite.open(t, "?lang=zh");
+  const details = page.locator("details.json");
+  if (!(await details.evaluate((d) => d.open))) await details.locator("summary").click();
+  const cases = [
+    ['{"version": 1, "topics": []}', "场景至少需要一个主题"],
+    ['{"version": 1, "topics": [{"name": "T", "partitions": "12a"}]}', 'topics[0].partitions（第 1 行，第 59 列）：类型不对：字符串 "12a"，应为 0 到 4294967295 之间的整数'],
+    // (The field names it lists are the format's own, in English: not checked for English.)
+    ['{"version": 1, "topics": [{"name": "T", "partitons": 3}]}', "未知字段 `partitons`，可用的字段：", "names listed"],
+  ];
+  for (const [json, chinese, namesListed] of cases) {
+    await page.locator("#scenario-json").fill(json);
+    await page.locator("#load-json").click();
+    const notice = page.locator("#notice.error");
+    await notice.waitFor();
+    assert.ok((await notice.innerText()).includes(chinese), `${await notice.innerText()} lacks ${chinese}`);
+    if (!namesListed) assert.deepEqual(await englishLeft(page), []);
+  }
+});

@@ -13,6 +13,7 @@ pub mod charts;
 pub mod draft;
 pub mod sequence;
 pub mod i18n;
+pub mod messages;
 pub mod panels;
 pub mod state;
 pub mod timeline;

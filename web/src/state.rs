@@ -308,7 +308,7 @@ fn start_lesson(m: &mut Model, id: &str) {
             m.lesson = Some(LessonState { run, report: None, chosen: None, reveal: None, error: None });
             lesson_next(m);
         }
-        Err(e) => m.notice = Some(Notice::Error(format!("{}{e}", i18n::LESSON_ERROR.get(lang)))),
+        Err(e) => m.notice = Some(Notice::Error(format!("{}{}", i18n::LESSON_ERROR.get(lang), crate::messages::core_text(lang, &e.to_string())))),
     }
 }
 
@@ -755,7 +755,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
                     m.scenario_key = key;
                     m.notice = None;
                 }
-                Some(Err(e)) => m.notice = Some(Notice::Error(format!("{}{e}", i18n::INVALID_SCENARIO.get(lang)))),
+                Some(Err(e)) => m.notice = Some(Notice::Error(format!("{}{}", i18n::INVALID_SCENARIO.get(lang), crate::messages::core_text(lang, &e.to_string())))),
                 None => m.notice = Some(Notice::Error(format!("{}{key}", i18n::INVALID_SCENARIO.get(lang)))),
             }
             true
@@ -768,7 +768,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
                     m.scenario_key = "custom".into();
                     m.notice = Some(Notice::Info(i18n::LOADED.get(lang).into()));
                 }
-                Err(e) => m.notice = Some(Notice::Error(format!("{}{e}", i18n::INVALID_SCENARIO.get(lang)))),
+                Err(e) => m.notice = Some(Notice::Error(format!("{}{}", i18n::INVALID_SCENARIO.get(lang), crate::messages::core_text(lang, &e.to_string())))),
             }
             true
         }
@@ -787,7 +787,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
                     });
                     m.notice = None;
                 }
-                Err(e) => m.notice = Some(Notice::Error(format!("{}{e}", i18n::REFUSED.get(lang)))),
+                Err(e) => m.notice = Some(Notice::Error(format!("{}{}", i18n::REFUSED.get(lang), crate::messages::core_text(lang, &e.to_string())))),
             }
             true
         }
@@ -854,7 +854,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             m.playing = false;
             if m.sim.group(&group).is_none() {
                 let e = kafka_sandbox_core::CommandError::UnknownGroup(group);
-                m.notice = Some(Notice::Error(format!("{}{e}", i18n::REFUSED.get(lang))));
+                m.notice = Some(Notice::Error(format!("{}{}", i18n::REFUSED.get(lang), crate::messages::core_text(lang, &e.to_string()))));
                 return true;
             }
             m.notice = if step_to_group_event(&mut m.sim, &group) {
@@ -946,7 +946,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
                 m.notice = Some(Notice::Error(format!(
                     "{}{}",
                     i18n::REFUSED.get(lang),
-                    kafka_sandbox_core::CommandError::UnknownTopic(topic)
+                    crate::messages::core_text(lang, &kafka_sandbox_core::CommandError::UnknownTopic(topic).to_string())
                 )));
                 return true;
             };
@@ -960,7 +960,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
                     m.scenario_key = "custom".into();
                     m.notice = Some(Notice::Info(i18n::rf_changed(lang, &topic, replication_factor)));
                 }
-                Err(e) => m.notice = Some(Notice::Error(format!("{}{e}", i18n::REFUSED.get(lang)))),
+                Err(e) => m.notice = Some(Notice::Error(format!("{}{}", i18n::REFUSED.get(lang), crate::messages::core_text(lang, &e.to_string())))),
             }
             true
         }
@@ -1030,7 +1030,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
                 }
             }
             if !problems.is_empty() {
-                m.notice = Some(Notice::Error(format!("{}{}", i18n::LESSON_ERROR.get(lang), problems.join("; "))));
+                m.notice = Some(Notice::Error(format!("{}{}", i18n::LESSON_ERROR.get(lang), crate::messages::core_text(lang, &problems.join("; ")))));
             }
             m.catalog = Some(Rc::new(lessons));
             true
@@ -1098,7 +1098,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
 fn report(m: &mut Model, result: Result<(), kafka_sandbox_core::CommandError>) -> bool {
     match result {
         Ok(()) => m.notice = None,
-        Err(e) => m.notice = Some(Notice::Error(format!("{}{e}", i18n::REFUSED.get(m.lang)))),
+        Err(e) => m.notice = Some(Notice::Error(format!("{}{}", i18n::REFUSED.get(m.lang), crate::messages::core_text(m.lang, &e.to_string())))),
     }
     true
 }

@@ -128,7 +128,7 @@ pub fn LessonPanel(p: &LessonPanelProps) -> Html {
                 </div>
             }
             if let Some(e) = &v.error {
-                <p class="notice error" role="alert">{ format!("{}{e}", i18n::LESSON_ERROR.get(lang)) }</p>
+                <p class="notice error" role="alert">{ format!("{}{}", i18n::LESSON_ERROR.get(lang), crate::messages::core_text(lang, e)) }</p>
             }
             if let Some(text) = &v.free_play {
                 <p class="lesson-free"><strong>{ i18n::LESSON_FREE_PLAY.get(lang) }</strong>{ " " }{ text }</p>

@@ -1,0 +1,234 @@
+//! The core's refusals in the page's language. The core writes its messages in English
+//! (scenario checks, refused commands, serde's words for a JSON mistake); on the Chinese page
+//! each known sentence is shown in Chinese, with the names, numbers and JSON paths it carries
+//! kept as they are. A sentence not in the table stays English (a test keeps the table in
+//! step with the core's most common refusals).
+
+use crate::i18n::Lang;
+
+/// English sentence → Chinese, with holes: `{}` is carried over as it is (a name, a number,
+/// a JSON path), `{t}` is itself translated through this table (serde's "expected …" words).
+/// The holes come in the same order in both. More specific patterns come first.
+const PATTERNS: &[(&str, &str)] = &[
+    // Places: `topics[0].partitions (line 4, column 20)`, or only the line and column.
+    ("{} (line {}, column {})", "{}（第 {} 行，第 {} 列）"),
+    ("line {}, column {}", "第 {} 行，第 {} 列"),
+    // Refused commands (`CommandError`).
+    ("there is no producer named \"{}\"", "没有名为 \"{}\" 的生产者"),
+    ("there is no topic named \"{}\"", "没有名为 \"{}\" 的主题"),
+    ("there is no consumer group \"{}\"", "没有消费者组 \"{}\""),
+    ("there is no connector named \"{}\"", "没有名为 \"{}\" 的连接器"),
+    ("there is no broker {}", "没有 broker {}"),
+    ("group \"{}\" has no member with client id \"{}\"", "消费者组 \"{}\" 中没有 client id 为 \"{}\" 的成员"),
+    ("a consumer group \"{}\" already exists", "消费者组 \"{}\" 已经存在"),
+    ("group \"{}\" already has a member with client id \"{}\"", "消费者组 \"{}\" 已有 client id 为 \"{}\" 的成员"),
+    ("topic \"{}\" has partitions 0..{} but partition {} was asked for", "主题 \"{}\" 的分区是 0..{}，但请求的是分区 {}"),
+    ("no broker is up to host new partitions", "没有运行中的 broker 能承载新的分区"),
+    ("a key or value may have at most {} characters", "键或值最多 {} 个字符"),
+    ("keys and values may have at most {} characters", "键和值最多 {} 个字符"),
+    ("group \"{}\" must subscribe to at least one topic", "消费者组 \"{}\" 至少要订阅一个主题"),
+    ("the sandbox allows at most {} consumer groups", "沙盒最多允许 {} 个消费者组"),
+    ("{} must subscribe to at least one topic (unsubscribe() is remove_member here)", "{} 至少要订阅一个主题（这里 unsubscribe() 就是 remove_member）"),
+    ("{t} \"{}\" is longer than {} characters", "{t} \"{}\" 超过了 {} 个字符"),
+    ("{t} must not be empty", "{t}不能为空"),
+    ("{t} {} contains a control character", "{t} {} 含有控制字符"),
+    // Scenario checks (`Scenario::check`).
+    ("is 0; allowed: 1 or more (max.in.flight.requests.per.connection is at least 1)", "为 0；允许 1 及以上（max.in.flight.requests.per.connection 至少为 1）"),
+    ("is {}; allowed: 1 to the replication factor ({})", "为 {}；允许 1 到副本数（{}）"),
+    ("is {}; allowed: -1 (no size limit) or 0 and more bytes per partition", "为 {}；允许 -1（不限大小）或每个分区 0 及以上字节"),
+    ("is {}; allowed: -1 (no time limit) or 0 and more milliseconds", "为 {}；允许 -1（不限时间）或 0 及以上毫秒"),
+    ("is {}; it must be above group_consumer_heartbeat_interval_ms ({})", "为 {}；必须大于 group_consumer_heartbeat_interval_ms（{}）"),
+    ("is {}; write the number {}: \"version\": {}", "为 {}；请写数字 {}：\"version\": {}"),
+    ("is {}; allowed: {} to {}", "为 {}；允许 {} 到 {}"),
+    ("missing; write \"version\": {}", "缺少；请写 \"version\": {}"),
+    ("version {} is not supported; this build reads version {}", "不支持版本 {}；这个版本的沙盒读取版本 {}"),
+    ("a scenario is a JSON object: {}", "场景是一个 JSON 对象：{}"),
+    ("a scenario needs at least one topic", "场景至少需要一个主题"),
+    ("{} topics; allowed: 1 to {}", "{} 个主题；允许 1 到 {} 个"),
+    ("{} producers; allowed: at most {}", "{} 个生产者；最多允许 {} 个"),
+    ("topic \"{}\" is defined twice", "主题 \"{}\" 定义了两次"),
+    ("producer \"{}\" is defined twice", "生产者 \"{}\" 定义了两次"),
+    ("topic \"{}\" asks for {} replicas but the cluster has {} broker(s)", "主题 \"{}\" 需要 {} 个副本，但集群只有 {} 个 broker"),
+    ("topic \"{}\" has {} partitions; allowed: 1 to {}", "主题 \"{}\" 有 {} 个分区；允许 1 到 {} 个"),
+    ("{} keys for {} values; give one key (or null) per value", "{} 个键对应 {} 个值；请为每个值给一个键（或 null）"),
+    ("the last value would be sent at {} ms; everything must happen by {} ms (one week)", "最后一个值会在 {} ms 发送；一切都必须在 {} ms（一周）之前发生"),
+    ("written out with every default filled in, the scenario takes {} bytes; the most accepted is {} (use fewer timeline entries)", "填上所有默认值后，场景有 {} 字节；最多接受 {} 字节（请减少时间线条目）"),
+    ("the scenario is {} bytes; the most accepted is {}", "场景有 {} 字节；最多接受 {} 字节"),
+    ("{t} timeline entries ({}); allowed: at most {}", "时间线条目（{t}）有 {} 个；最多允许 {} 个"),
+    // serde's words for a JSON mistake, as the core rewords them (`scenario::located`).
+    ("not valid JSON ({})", "不是有效的 JSON（{}）"),
+    ("missing field `{}`", "缺少字段 `{}`"),
+    ("duplicate field `{}`", "字段 `{}` 出现了两次"),
+    ("unknown field `{}`, there are no fields", "未知字段 `{}`，这里没有字段"),
+    ("unknown field `{}`, expected one of {}", "未知字段 `{}`，可用的字段：{}"),
+    ("unknown field `{}`, expected {}", "未知字段 `{}`，可用的字段：{}"),
+    ("unknown variant `{}`, expected one of {}", "未知的取值 `{}`，可选：{}"),
+    ("unknown variant `{}`, expected {}", "未知的取值 `{}`，可选：{}"),
+    ("invalid type: {t}, expected {t}", "类型不对：{t}，应为{t}"),
+    ("invalid value: {t}, expected {t}", "取值不对：{t}，应为{t}"),
+    ("invalid length {}, expected {t}", "长度不对：{}，应为{t}"),
+    ("expected one of the allowed values, as a JSON string (for acks: \"1\", not 1)", "应为允许的取值之一，写成 JSON 字符串（acks 要写 \"1\"，不是 1）"),
+    // Pieces of the sentences above (`{t}` holes).
+    ("a whole number from {} to {}", " {} 到 {} 之间的整数"),
+    ("true or false", " true 或 false"),
+    ("an array [...]", "数组 [...]"),
+    ("an array of two elements", "两个元素的数组"),
+    ("a string", "字符串"),
+    ("a map", "对象"),
+    ("a command object with a \"type\", such as {}", "带 \"type\" 的命令对象，例如 {}"),
+    ("struct {}", "对象 {}"),
+    ("string \"{}\"", "字符串 \"{}\""),
+    ("integer `{}`", "整数 `{}`"),
+    ("floating point `{}`", "小数 `{}`"),
+    ("boolean `{}`", "布尔值 `{}`"),
+    ("map", "对象"),
+    ("sequence", "数组"),
+    ("the topic name", "主题名"),
+    ("the producer name", "生产者名"),
+    ("the connector name", "连接器名"),
+    ("a client id", "client id"),
+    ("a group id", "组 id"),
+    ("a group.instance.id", "group.instance.id"),
+    ("a store name", "状态存储名"),
+    ("an application.id", "application.id"),
+    ("commands, planned sends and table changes", "命令、计划发送和表变更"),
+    ("commands plus planned sends", "命令加计划发送"),
+    ("commands", "命令"),
+];
+
+/// A core message in `lang`: on the Chinese page, the sentence from [`PATTERNS`] if one
+/// matches (a `path: message` refusal is taken in its two parts), else as it came.
+pub fn core_text(lang: Lang, text: &str) -> String {
+    if lang == Lang::En {
+        return text.to_string();
+    }
+    // `groups[0].members[1] (line 3, column 9): missing field ...`: the place, then the rest.
+    if let Some((place, rest)) = text.split_once(": ") {
+        if is_place(place) {
+            return format!("{}：{}", translate(place, 0).unwrap_or_else(|| place.to_string()), core_text(lang, rest));
+        }
+    }
+    translate(text, 0).unwrap_or_else(|| text.to_string())
+}
+
+/// A JSON path (`topics[0].partitions`), with or without its line and column, or only them.
+fn is_place(s: &str) -> bool {
+    let path = s.split(" (line ").next().unwrap_or(s);
+    let plain_path = !path.is_empty() && path.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '[' | ']'));
+    plain_path || (s.starts_with("line ") && s.contains(", column "))
+}
+
+/// The first pattern `text` matches, filled in; `None` if none does.
+fn translate(text: &str, depth: u32) -> Option<String> {
+    PATTERNS.iter().find_map(|(en, zh)| {
+        let holes = matches(en, text)?;
+        let mut out = String::new();
+        let mut holes = holes.into_iter();
+        let mut rest = *zh;
+        while let Some(at) = rest.find('{') {
+            let (lit, tail) = rest.split_at(at);
+            out.push_str(lit);
+            let translated = tail.starts_with("{t}");
+            rest = &tail[if translated { 3 } else { 2 }..];
+            let hole = holes.next().unwrap_or_default();
+            match translated.then(|| translate(hole, depth + 1)).flatten() {
+                Some(t) if depth < 2 => out.push_str(&t),
+                _ => out.push_str(hole),
+            }
+        }
+        out.push_str(rest);
+        Some(out)
+    })
+}
+
+/// The holes' texts if `text` has the shape of `pattern`: its literal parts in order, each
+/// hole at least one character; `None` otherwise.
+fn matches<'a>(pattern: &str, text: &'a str) -> Option<Vec<&'a str>> {
+    let literals: Vec<&str> = pattern.split("{t}").flat_map(|p| p.split("{}")).collect();
+    let (first, rest) = literals.split_first()?;
+    let mut at = text.strip_prefix(first)?;
+    let mut holes = Vec::new();
+    for (i, lit) in rest.iter().enumerate() {
+        let last = i == rest.len() - 1;
+        let found = if last {
+            at.strip_suffix(lit).map(|h| (h, ""))
+        } else {
+            // The hole is as short as it can be: the literal's first place after one character.
+            at.char_indices().skip(1).map(|(i, _)| i).find(|i| at[*i..].starts_with(lit)).map(|i| (&at[..i], &at[i + lit.len()..]))
+        };
+        let (hole, after) = found?;
+        if hole.is_empty() {
+            return None;
+        }
+        holes.push(hole);
+        at = after;
+    }
+    at.is_empty().then_some(holes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kafka_sandbox_core::{Command, Scenario};
+
+    fn holes(p: &str) -> Vec<&str> {
+        let mut out = Vec::new();
+        let mut rest = p;
+        while let Some(at) = rest.find('{') {
+            rest = &rest[at..];
+            let hole = if rest.starts_with("{t}") { "{t}" } else if rest.starts_with("{}") { "{}" } else { "{" };
+            out.push(hole);
+            rest = &rest[hole.len()..];
+        }
+        out
+    }
+
+    #[test]
+    fn every_pattern_has_the_same_holes_in_both_languages_and_chinese_words() {
+        for (en, zh) in PATTERNS {
+            assert_eq!(holes(en), holes(zh), "{en}");
+            let names_only = ["client id", "group.instance.id", "application.id"].contains(zh);
+            assert!(names_only || zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{zh}");
+        }
+    }
+
+    #[test]
+    fn english_stays_as_it_came() {
+        let s = "topics[0].partitions (line 4, column 20): is 0; allowed: 1 to 256";
+        assert_eq!(core_text(Lang::En, s), s);
+    }
+
+    /// The core's own refusals, made by the core, read in Chinese.
+    #[test]
+    fn the_cores_refusals_read_in_chinese() {
+        let every = include_str!("../../tests/golden/every-feature.json");
+        let cases: Vec<(String, &str)> = vec![
+            (every.replacen("\"brokers\": 4", "\"brokers\": \"four\"", 1), "cluster.brokers（第 7 行，第 21 列）：类型不对：字符串 \"four\"，应为 0 到 4294967295 之间的整数"),
+            (every.replacen("\"brokers\": 4", "\"brokers\": 4, \"zookeeper\": 1", 1), "cluster.zookeeper（第 7 行，第 "),
+            (every.replacen("\"brokers\": 4", "\"brokers\": 0", 1), "cluster.brokers：为 0；允许 1 到"),
+            (every.replacen("\"version\": 1", "\"version\": 9", 1), "version：不支持版本 9；这个版本的沙盒读取版本 1"),
+            (every.replacen("\"version\": 1,", "", 1), "version：缺少；请写 \"version\": 1"),
+            ("{".to_string(), "第 1 行，第 1 列：不是有效的 JSON（"),
+        ];
+        for (text, expected) in cases {
+            let e = Scenario::from_json(&text).expect_err("refused").to_string();
+            let zh = core_text(Lang::Zh, &e);
+            assert!(zh.starts_with(expected), "{e}\n→ {zh}\nexpected {expected}…");
+        }
+        let mut sim = kafka_sandbox_core::scenario::default_scenario().build().expect("builds");
+        let refused = sim.apply(Command::CrashBroker { broker: 9 }).expect_err("no broker 9").to_string();
+        assert_eq!(core_text(Lang::Zh, &refused), "没有 broker 9");
+        let refused = sim
+            .apply(Command::RemoveMember { group: "ConsumerGroup01".into(), client_id: "Nobody".into() })
+            .expect_err("no such member")
+            .to_string();
+        assert_eq!(core_text(Lang::Zh, &refused), "消费者组 \"ConsumerGroup01\" 中没有 client id 为 \"Nobody\" 的成员");
+    }
+
+    #[test]
+    fn an_unknown_sentence_stays_english_and_names_are_not_translated() {
+        assert_eq!(core_text(Lang::Zh, "something new happened"), "something new happened");
+        assert_eq!(core_text(Lang::Zh, "there is no topic named \"map\""), "没有名为 \"map\" 的主题");
+        assert_eq!(core_text(Lang::Zh, "invalid type: map, expected a string"), "类型不对：对象，应为字符串");
+    }
+}
