@@ -102,6 +102,8 @@ test("a refused scenario is explained in Chinese, names and places kept", async 
     const notice = page.locator("#notice.error");
     await notice.waitFor();
     assert.ok((await notice.innerText()).includes(chinese), `${await notice.innerText()} lacks ${chinese}`);
+    // The open JSON box covers part of the notice: it says why under its Load button too.
+    assert.ok((await page.locator("#json-error").innerText()).includes(chinese));
     if (!namesListed) assert.deepEqual(await englishLeft(page), []);
   }
 });

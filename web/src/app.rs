@@ -237,6 +237,7 @@ pub fn App() -> Html {
     let notice = model.notice.clone();
     let last_produce = model.last_produce.clone();
     let scenario_json = model.scenario_json();
+    let json_error = model.json_error.clone();
     let scenario_key = model.scenario_key.clone();
     let playing = model.playing;
     let speed = model.speed;
@@ -261,7 +262,7 @@ pub fn App() -> Html {
                     <h1>{ i18n::TITLE.get(lang) }</h1>
                     <span class="subtitle">{ i18n::SUBTITLE.get(lang) }</span>
                 </div>
-                <ScenarioPanel {lang} current={scenario_key} json={scenario_json} dispatch={dispatch.clone()} />
+                <ScenarioPanel {lang} current={scenario_key} json={scenario_json} error={json_error} dispatch={dispatch.clone()} />
                 <SharePanel {lang} link={share_link} dispatch={dispatch.clone()} />
                 <button id="theme-toggle" title={i18n::THEME_HINT.get(lang)} onclick={dispatch.reform(|_| Action::CycleTheme)}>
                     { i18n::theme_label(lang, theme) }

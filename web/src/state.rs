@@ -43,6 +43,9 @@ pub struct Model {
     pub speed: usize,
     pub lang: Lang,
     pub notice: Option<Notice>,
+    /// Why the JSON last loaded from the scenario's text box was refused, shown in the box
+    /// (which covers part of the notice) until the next load or a dismissal.
+    pub json_error: Option<String>,
     /// The sentence explaining where the last record produced from the page went.
     pub last_produce: Option<String>,
     /// The error each producer is retrying after, read from the trace.
@@ -174,6 +177,7 @@ impl Model {
             speed: DEFAULT_SPEED,
             lang,
             notice: None,
+            json_error: None,
             last_produce: None,
             retries: RetryWatch::default(),
             groups: GroupWatch::default(),
@@ -767,8 +771,13 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
                     m.set_scenario(s);
                     m.scenario_key = "custom".into();
                     m.notice = Some(Notice::Info(i18n::LOADED.get(lang).into()));
+                    m.json_error = None;
                 }
-                Err(e) => m.notice = Some(Notice::Error(format!("{}{}", i18n::INVALID_SCENARIO.get(lang), crate::messages::core_text(lang, &e.to_string())))),
+                Err(e) => {
+                    let why = crate::messages::core_text(lang, &e.to_string());
+                    m.notice = Some(Notice::Error(format!("{}{why}", i18n::INVALID_SCENARIO.get(lang))));
+                    m.json_error = Some(why);
+                }
             }
             true
         }
@@ -966,6 +975,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         }
         Action::Dismiss => {
             m.notice = None;
+            m.json_error = None;
             true
         }
         Action::OpenShared { text, from } => {
@@ -1264,6 +1274,14 @@ mod tests {
             Some(Notice::Error(e)) => assert!(e.contains("topics[0].partitions"), "{e}"),
             other => panic!("{other:?}"),
         }
+        // The JSON box says why too, until the next load or a dismissal.
+        assert!(m.json_error.as_deref().is_some_and(|e| e.starts_with("topics[0].partitions")), "{:?}", m.json_error);
+        reduce_model(&mut m, Action::Dismiss);
+        assert_eq!(m.json_error, None);
+        reduce_model(&mut m, Action::LoadJson("{".into()));
+        assert!(m.json_error.is_some());
+        reduce_model(&mut m, Action::LoadJson(m.scenario.to_json_pretty()));
+        assert_eq!(m.json_error, None);
     }
 
     #[test]

@@ -11,6 +11,9 @@ pub struct ScenarioProps {
     pub lang: Lang,
     pub current: String,
     pub json: std::rc::Rc<String>,
+    /// Why the last JSON loaded from the box was refused (the notice says it too, but the
+    /// open box covers part of it).
+    pub error: Option<String>,
     pub dispatch: Callback<Action>,
 }
 
@@ -90,6 +93,9 @@ pub fn ScenarioPanel(p: &ScenarioProps) -> Html {
                 <summary onclick={fill}>{ i18n::SCENARIO_JSON.get(lang) }</summary>
                 <textarea id="scenario-json" ref={text} spellcheck="false" />
                 <button id="load-json" onclick={load}>{ i18n::LOAD.get(lang) }</button>
+                if let Some(why) = &p.error {
+                    <p id="json-error" class="json-error">{ why }</p>
+                }
             </details>
         </div>
         // Outside `.scenario`, whose label and text-area styles are not the form's.
