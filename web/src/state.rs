@@ -1280,7 +1280,8 @@ mod tests {
         assert_eq!(m.json_error, None);
         reduce_model(&mut m, Action::LoadJson("{".into()));
         assert!(m.json_error.is_some());
-        reduce_model(&mut m, Action::LoadJson(m.scenario.to_json_pretty()));
+        let good = m.scenario.to_json_pretty();
+        reduce_model(&mut m, Action::LoadJson(good));
         assert_eq!(m.json_error, None);
     }
 
