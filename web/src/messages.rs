@@ -68,6 +68,24 @@ const PATTERNS: &[(&str, &str)] = &[
     ("invalid value: {t}, expected {t}", "取值不对：{t}，应为{t}"),
     ("invalid length {}, expected {t}", "长度不对：{}，应为{t}"),
     ("expected one of the allowed values, as a JSON string (for acks: \"1\", not 1)", "应为允许的取值之一，写成 JSON 字符串（acks 要写 \"1\"，不是 1）"),
+    // Share links, saved runs and files (`share.rs`).
+    ("the link is {} characters long; at most {} are accepted", "链接有 {} 个字符；最多接受 {} 个"),
+    ("this is not a Kafka Sandbox link (it should start with \"{}\")", "这不是 Kafka 沙盒的链接（应以 \"{}\" 开头）"),
+    ("the link is damaged: {t}", "链接已损坏：{t}"),
+    ("the link's content is not a valid run: {t}", "链接的内容不是有效的运行：{t}"),
+    ("the link's scenario is invalid: {t}", "链接里的场景无效：{t}"),
+    ("the link carries {} commands; at most {} are accepted", "链接带有 {} 条命令；最多接受 {} 条"),
+    ("the link asks for step {}; at most {} are replayed", "链接要求回放到第 {} 步；最多回放 {} 步"),
+    ("the link's commands are out of order", "链接里的命令顺序不对"),
+    ("it is {} bytes; at most {} are accepted", "它有 {} 字节；最多接受 {} 字节"),
+    ("its scenario is invalid: {t}", "其中的场景无效：{t}"),
+    ("it is not a valid saved run: {t}", "它不是有效的已保存运行：{t}"),
+    ("it starts with an unknown code", "它以未知的编码开头"),
+    ("code {} is not defined yet", "编码 {} 尚未定义"),
+    ("it expands to more than {} bytes", "展开后超过 {} 字节"),
+    ("invalid unicode code point at line {} column {}", "第 {} 行第 {} 列不是有效的 Unicode 字符"),
+    // serde_json's own place, when a message comes without the core's rewording.
+    ("{t} at line {} column {}", "{t}（第 {} 行第 {} 列）"),
     // Pieces of the sentences above (`{t}` holes).
     ("a whole number from {} to {}", " {} 到 {} 之间的整数"),
     ("true or false", " true 或 false"),
@@ -102,13 +120,19 @@ pub fn core_text(lang: Lang, text: &str) -> String {
     if lang == Lang::En {
         return text.to_string();
     }
-    // `groups[0].members[1] (line 3, column 9): missing field ...`: the place, then the rest.
+    sentence(text, 0).unwrap_or_else(|| text.to_string())
+}
+
+/// `groups[0].members[1] (line 3, column 9): missing field ...`: the place, then the rest;
+/// else the sentence from the table.
+fn sentence(text: &str, depth: u32) -> Option<String> {
     if let Some((place, rest)) = text.split_once(": ") {
         if is_place(place) {
-            return format!("{}：{}", translate(place, 0).unwrap_or_else(|| place.to_string()), core_text(lang, rest));
+            let place = translate(place, depth).unwrap_or_else(|| place.to_string());
+            return Some(format!("{place}：{}", sentence(rest, depth).unwrap_or_else(|| rest.to_string())));
         }
     }
-    translate(text, 0).unwrap_or_else(|| text.to_string())
+    translate(text, depth)
 }
 
 /// A JSON path (`topics[0].partitions`), with or without its line and column, or only them.
@@ -131,7 +155,7 @@ fn translate(text: &str, depth: u32) -> Option<String> {
             let translated = tail.starts_with("{t}");
             rest = &tail[if translated { 3 } else { 2 }..];
             let hole = holes.next().unwrap_or_default();
-            match translated.then(|| translate(hole, depth + 1)).flatten() {
+            match translated.then(|| sentence(hole, depth + 1)).flatten() {
                 Some(t) if depth < 2 => out.push_str(&t),
                 _ => out.push_str(hole),
             }
@@ -223,6 +247,19 @@ mod tests {
             .expect_err("no such member")
             .to_string();
         assert_eq!(core_text(Lang::Zh, &refused), "消费者组 \"ConsumerGroup01\" 中没有 client id 为 \"Nobody\" 的成员");
+    }
+
+    #[test]
+    fn a_damaged_link_or_file_is_explained_in_chinese() {
+        let why = kafka_sandbox_core::share::decode("ks1.AAAA").expect_err("damaged");
+        let zh = core_text(Lang::Zh, &why);
+        assert!(zh.starts_with("链接"), "{why} → {zh}");
+        let why = kafka_sandbox_core::share::open_any("{\"scenario\": 3}").expect_err("not a run");
+        let zh = core_text(Lang::Zh, &why);
+        assert!(zh.starts_with("它不是有效的已保存运行：类型不对：整数 `3`，应为"), "{why} → {zh}");
+        assert!(zh.ends_with("列）"), "{why} → {zh}");
+        let nested = "the link's scenario is invalid: topics[0].partitions: is 0; allowed: 1 to 256";
+        assert_eq!(core_text(Lang::Zh, nested), "链接里的场景无效：topics[0].partitions：为 0；允许 1 到 256");
     }
 
     #[test]
