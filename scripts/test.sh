@@ -3,7 +3,7 @@
 #   1. native:  cargo test --workspace --locked
 #   2. wasm:    cargo test -p kafka-sandbox-web --target wasm32-unknown-unknown --locked
 #               (web/tests/browser.rs in headless Chromium via chromedriver)
-#   3. build:   trunk build --release  (dist/)
+#   3. build:   trunk build --release  (dist/), then prints the download's size (scripts/bundle-size.mjs)
 #   4. e2e:     node --test tests/e2e/*.test.mjs  (serves dist/ itself, drives /usr/bin/chromium;
 #               screenshots in tests/e2e/output/)
 # Stops at the first failing stage and exits non-zero; the last line is a summary.
@@ -47,5 +47,7 @@ stage setup scripts/setup.sh
 stage native cargo test --workspace --locked
 stage wasm cargo test -p kafka-sandbox-web --target wasm32-unknown-unknown --locked
 stage build trunk build --release
+# The download's size, printed (never a failure): BENCHMARKS.md, "Bundle".
+node scripts/bundle-size.mjs dist || true
 stage e2e node --test tests/e2e/*.test.mjs
 summary 0
