@@ -7,8 +7,9 @@
 use crate::i18n::Lang;
 
 /// English sentence → Chinese, with holes: `{}` is carried over as it is (a name, a number,
-/// a JSON path), `{t}` is itself translated through this table (serde's "expected …" words).
-/// The holes come in the same order in both. More specific patterns come first.
+/// a JSON path), `{t}` is itself translated through this table and then [`PIECES`] (serde's
+/// "expected …" words). The holes come in the same order in both. More specific patterns
+/// come first.
 const PATTERNS: &[(&str, &str)] = &[
     // Places: `topics[0].partitions (line 4, column 20)`, or only the line and column.
     ("{} (line {}, column {})", "{}（第 {} 行，第 {} 列）"),
@@ -32,6 +33,16 @@ const PATTERNS: &[(&str, &str)] = &[
     ("{t} \"{}\" is longer than {} characters", "{t} \"{}\" 超过了 {} 个字符"),
     ("{t} must not be empty", "{t}不能为空"),
     ("{t} {} contains a control character", "{t} {} 含有控制字符"),
+    ("group \"{}\" already has {} members, the most the sandbox allows", "消费者组 \"{}\" 已有 {} 个成员，这是沙盒允许的上限"),
+    ("group \"{}\" has {} members; the sandbox allows at most {}", "消费者组 \"{}\" 有 {} 个成员；沙盒最多允许 {} 个"),
+    ("{} is not assigned {}: seek() only works on assigned partitions (Kafka throws IllegalStateException)", "{} 没有被分配 {}：seek() 只对已分配的分区有效（Kafka 会抛出 IllegalStateException）"),
+    ("topic \"{}\" has {} partitions; it can grow to between {} and {} (partitions never shrink)", "主题 \"{}\" 有 {} 个分区；只能增加到 {} 到 {} 个（分区数不会减少）"),
+    ("min.insync.replicas of \"{}\" must be between 1 and its replication factor ({})", "\"{}\" 的 min.insync.replicas 必须在 1 到副本数（{}）之间"),
+    ("group \"{}\" uses group.protocol=consumer: the broker assigns its partitions with group.remote.assignor ({}); partition.assignment.strategy does not apply", "消费者组 \"{}\" 使用 group.protocol=consumer：由 broker 按 group.remote.assignor（{}）分配分区；partition.assignment.strategy 不起作用"),
+    ("a record may have at most 16 headers of at most {} characters", "一条记录最多 16 个头部，每个最多 {} 个字符"),
+    ("{} of member \"{}\" in group \"{}\" is {}; allowed: 1 to {} (one week)", "{}（成员 \"{}\"，消费者组 \"{}\"）为 {}；允许 1 到 {}（一周）"),
+    ("{} of member \"{}\" in group \"{}\" is {}; allowed: {t}", "{}（成员 \"{}\"，消费者组 \"{}\"）为 {}；允许 {t}"),
+    ("push_buffer_max_records of group \"{}\" is {}; allowed: 1 to {}", "消费者组 \"{}\" 的 push_buffer_max_records 为 {}；允许 1 到 {}"),
     // Scenario checks (`Scenario::check`).
     ("is 0; allowed: 1 or more (max.in.flight.requests.per.connection is at least 1)", "为 0；允许 1 及以上（max.in.flight.requests.per.connection 至少为 1）"),
     ("is {}; allowed: 1 to the replication factor ({})", "为 {}；允许 1 到副本数（{}）"),
@@ -86,7 +97,11 @@ const PATTERNS: &[(&str, &str)] = &[
     ("invalid unicode code point at line {} column {}", "第 {} 行第 {} 列不是有效的 Unicode 字符"),
     // serde_json's own place, when a message comes without the core's rewording.
     ("{t} at line {} column {}", "{t}（第 {} 行第 {} 列）"),
-    // Pieces of the sentences above (`{t}` holes).
+];
+
+/// Pieces of the sentences above, for their `{t}` holes only (never a whole message:
+/// "{} to {}" would otherwise turn half of an unknown English sentence into Chinese).
+const PIECES: &[(&str, &str)] = &[
     ("a whole number from {} to {}", " {} 到 {} 之间的整数"),
     ("true or false", " true 或 false"),
     ("an array [...]", "数组 [...]"),
@@ -112,6 +127,8 @@ const PATTERNS: &[(&str, &str)] = &[
     ("commands, planned sends and table changes", "命令、计划发送和表变更"),
     ("commands plus planned sends", "命令加计划发送"),
     ("commands", "命令"),
+    // A range, last: only a `{t}` hole that nothing above matched comes here.
+    ("{} to {}", "{} 到 {}"),
 ];
 
 /// A core message in `lang`: on the Chinese page, the sentence from [`PATTERNS`] if one
@@ -142,9 +159,11 @@ fn is_place(s: &str) -> bool {
     plain_path || (s.starts_with("line ") && s.contains(", column "))
 }
 
-/// The first pattern `text` matches, filled in; `None` if none does.
+/// The first pattern `text` matches, filled in (a piece too, below the top level); `None` if
+/// none does.
 fn translate(text: &str, depth: u32) -> Option<String> {
-    PATTERNS.iter().find_map(|(en, zh)| {
+    let pieces = if depth > 0 { PIECES } else { &[] };
+    PATTERNS.iter().chain(pieces).find_map(|(en, zh)| {
         let holes = matches(en, text)?;
         let mut out = String::new();
         let mut holes = holes.into_iter();
@@ -209,7 +228,7 @@ mod tests {
 
     #[test]
     fn every_pattern_has_the_same_holes_in_both_languages_and_chinese_words() {
-        for (en, zh) in PATTERNS {
+        for (en, zh) in PATTERNS.iter().chain(PIECES) {
             assert_eq!(holes(en), holes(zh), "{en}");
             let names_only = ["client id", "group.instance.id", "application.id"].contains(zh);
             assert!(names_only || zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{zh}");
@@ -247,6 +266,11 @@ mod tests {
             .expect_err("no such member")
             .to_string();
         assert_eq!(core_text(Lang::Zh, &refused), "消费者组 \"ConsumerGroup01\" 中没有 client id 为 \"Nobody\" 的成员");
+        let refused = sim.apply(Command::AddPartitions { topic: "Topic01".into(), partitions: 1 }).expect_err("never shrinks").to_string();
+        let zh = core_text(Lang::Zh, &refused);
+        assert!(zh.starts_with("主题 \"Topic01\" 有 ") && zh.ends_with("（分区数不会减少）"), "{refused} → {zh}");
+        let member_setting = "max_poll_records of member \"C1\" in group \"G\" is 0; allowed: 1 to 10000";
+        assert_eq!(core_text(Lang::Zh, member_setting), "max_poll_records（成员 \"C1\"，消费者组 \"G\"）为 0；允许 1 到 10000");
     }
 
     #[test]
@@ -265,6 +289,7 @@ mod tests {
     #[test]
     fn an_unknown_sentence_stays_english_and_names_are_not_translated() {
         assert_eq!(core_text(Lang::Zh, "something new happened"), "something new happened");
+        assert_eq!(core_text(Lang::Zh, "from 1 to 2 and back"), "from 1 to 2 and back", "a piece is not a sentence");
         assert_eq!(core_text(Lang::Zh, "there is no topic named \"map\""), "没有名为 \"map\" 的主题");
         assert_eq!(core_text(Lang::Zh, "invalid type: map, expected a string"), "类型不对：对象，应为字符串");
     }
