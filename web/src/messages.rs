@@ -172,6 +172,12 @@ fn translate(text: &str, depth: u32) -> Option<String> {
             let (lit, tail) = rest.split_at(at);
             out.push_str(lit);
             let translated = tail.starts_with("{t}");
+            if !translated && !tail.starts_with("{}") {
+                // A brace of the sentence itself.
+                out.push('{');
+                rest = &tail[1..];
+                continue;
+            }
             rest = &tail[if translated { 3 } else { 2 }..];
             let hole = holes.next().unwrap_or_default();
             match translated.then(|| sentence(hole, depth + 1)).flatten() {
@@ -284,6 +290,33 @@ mod tests {
         assert!(zh.ends_with("列）"), "{why} → {zh}");
         let nested = "the link's scenario is invalid: topics[0].partitions: is 0; allowed: 1 to 256";
         assert_eq!(core_text(Lang::Zh, nested), "链接里的场景无效：topics[0].partitions：为 0；允许 1 到 256");
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    proptest::proptest! {
+        /// Any text, and any pattern with any text (braces, Chinese, nothing) in its holes:
+        /// no panic; English is returned as it came.
+        #[test]
+        fn any_message_is_read_without_a_panic(
+            text in ".{0,80}",
+            pattern in 0..PATTERNS.len() + PIECES.len(),
+            holes in proptest::collection::vec("[a-z{}\\[\\]: .,`\"(0-9]{0,6}|中文|", 0..6),
+        ) {
+            proptest::prop_assert_eq!(core_text(Lang::En, &text), text.clone());
+            let _ = core_text(Lang::Zh, &text);
+            let (en, _) = PATTERNS.iter().chain(PIECES).nth(pattern).copied().unwrap_or(("", ""));
+            let mut filled = String::new();
+            let mut rest = en;
+            let mut holes = holes.iter();
+            while let Some(at) = rest.find('{') {
+                filled.push_str(&rest[..at]);
+                let hole = if rest[at..].starts_with("{t}") { 3 } else { 2 };
+                filled.push_str(holes.next().map_or("x", String::as_str));
+                rest = &rest[at + hole..];
+            }
+            filled.push_str(rest);
+            let _ = core_text(Lang::Zh, &filled);
+        }
     }
 
     #[test]
