@@ -1,5 +1,5 @@
-//! Sorted maps and sets kept in one `Vec`: the same API and the same iteration order as
-//! `BTreeMap` and `BTreeSet`, with a fraction of their code.
+//! Sorted maps and sets kept in one `Vec`: the part of `BTreeMap`'s and `BTreeSet`'s API the
+//! model uses, with the same iteration order and a fraction of their code.
 //!
 //! Why: every distinct key/value type of a `BTreeMap` is a full copy of its node code
 //! (search, insert with splits, remove with merges, clone and drop of a tree) — about
@@ -102,14 +102,6 @@ impl<K, V> VecMap<K, V> {
         ValuesMut(self.entries.iter_mut())
     }
 
-    pub fn into_keys(self) -> impl DoubleEndedIterator<Item = K> + ExactSizeIterator {
-        self.entries.into_iter().map(|(k, _)| k)
-    }
-
-    pub fn into_values(self) -> impl DoubleEndedIterator<Item = V> + ExactSizeIterator {
-        self.entries.into_iter().map(|(_, v)| v)
-    }
-
     pub fn first_key_value(&self) -> Option<(&K, &V)> {
         self.entries.first().map(|(k, v)| (k, v))
     }
@@ -142,16 +134,6 @@ impl<K: Ord, V> VecMap<K, V> {
         K: Borrow<Q>,
     {
         search(&self.entries, key).ok().map(|i| &self.entries[i].1)
-    }
-
-    pub fn get_key_value<Q: Ord + ?Sized>(&self, key: &Q) -> Option<(&K, &V)>
-    where
-        K: Borrow<Q>,
-    {
-        search(&self.entries, key).ok().map(|i| {
-            let (k, v) = &self.entries[i];
-            (k, v)
-        })
     }
 
     pub fn get_mut<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<&mut V>
@@ -187,15 +169,8 @@ impl<K: Ord, V> VecMap<K, V> {
     where
         K: Borrow<Q>,
     {
-        self.remove_entry(key).map(|(_, v)| v)
-    }
-
-    pub fn remove_entry<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<(K, V)>
-    where
-        K: Borrow<Q>,
-    {
         match search(&self.entries, key) {
-            Ok(i) => Some(self.entries.remove(i)),
+            Ok(i) => Some(self.entries.remove(i).1),
             Err(_) => None,
         }
     }
@@ -215,14 +190,6 @@ impl<K: Ord, V> VecMap<K, V> {
         Iter(self.entries[start..end].iter())
     }
 
-    pub fn range_mut<Q: Ord + ?Sized, R: RangeBounds<Q>>(&mut self, range: R) -> IterMut<'_, K, V>
-    where
-        K: Borrow<Q>,
-    {
-        let (start, end) = bounds(&self.entries, &range);
-        IterMut(self.entries[start..end].iter_mut())
-    }
-
     /// Moves every entry with a key at or after `key` into a new map.
     pub fn split_off<Q: Ord + ?Sized>(&mut self, key: &Q) -> Self
     where
@@ -230,10 +197,6 @@ impl<K: Ord, V> VecMap<K, V> {
     {
         let at = self.entries.partition_point(|(k, _)| k.borrow() < key);
         VecMap { entries: self.entries.split_off(at) }
-    }
-
-    pub fn append(&mut self, other: &mut Self) {
-        self.extend(std::mem::take(&mut other.entries));
     }
 }
 
@@ -316,24 +279,9 @@ impl<'a, K, V> Entry<'a, K, V> {
             v => v,
         }
     }
-
-    pub fn key(&self) -> &K {
-        match self {
-            Entry::Occupied(o) => o.key(),
-            Entry::Vacant(v) => &v.key,
-        }
-    }
 }
 
 impl<'a, K, V> OccupiedEntry<'a, K, V> {
-    pub fn key(&self) -> &K {
-        &self.map.entries[self.index].0
-    }
-
-    pub fn get(&self) -> &V {
-        &self.map.entries[self.index].1
-    }
-
     pub fn get_mut(&mut self) -> &mut V {
         &mut self.map.entries[self.index].1
     }
@@ -341,29 +289,9 @@ impl<'a, K, V> OccupiedEntry<'a, K, V> {
     pub fn into_mut(self) -> &'a mut V {
         &mut self.map.entries[self.index].1
     }
-
-    pub fn insert(&mut self, value: V) -> V {
-        std::mem::replace(self.get_mut(), value)
-    }
-
-    pub fn remove(self) -> V {
-        self.map.entries.remove(self.index).1
-    }
-
-    pub fn remove_entry(self) -> (K, V) {
-        self.map.entries.remove(self.index)
-    }
 }
 
 impl<'a, K, V> VacantEntry<'a, K, V> {
-    pub fn key(&self) -> &K {
-        &self.key
-    }
-
-    pub fn into_key(self) -> K {
-        self.key
-    }
-
     pub fn insert(self, value: V) -> &'a mut V {
         self.map.entries.insert(self.index, (self.key, value));
         &mut self.map.entries[self.index].1
@@ -371,7 +299,7 @@ impl<'a, K, V> VacantEntry<'a, K, V> {
 }
 
 macro_rules! iterator {
-    ($name:ident, $inner:ident, $item:ty, |$e:ident| $map:expr, $($lt:lifetime)?) => {
+    ($name:ident, $inner:ident, $item:ty, |$e:ident| $map:expr) => {
         pub struct $name<'a, K, V>(std::slice::$inner<'a, (K, V)>);
 
         impl<'a, K, V> Iterator for $name<'a, K, V> {
@@ -401,11 +329,11 @@ macro_rules! iterator {
     };
 }
 
-iterator!(Iter, Iter, (&'a K, &'a V), |e| (&e.0, &e.1),);
-iterator!(IterMut, IterMut, (&'a K, &'a mut V), |e| (&e.0, &mut e.1),);
-iterator!(Keys, Iter, &'a K, |e| &e.0,);
-iterator!(Values, Iter, &'a V, |e| &e.1,);
-iterator!(ValuesMut, IterMut, &'a mut V, |e| &mut e.1,);
+iterator!(Iter, Iter, (&'a K, &'a V), |e| (&e.0, &e.1));
+iterator!(IterMut, IterMut, (&'a K, &'a mut V), |e| (&e.0, &mut e.1));
+iterator!(Keys, Iter, &'a K, |e| &e.0);
+iterator!(Values, Iter, &'a V, |e| &e.1);
+iterator!(ValuesMut, IterMut, &'a mut V, |e| &mut e.1);
 
 impl<K, V> Clone for Iter<'_, K, V> {
     fn clone(&self) -> Self {
@@ -505,10 +433,6 @@ impl<T> VecSet<T> {
         self.items.first()
     }
 
-    pub fn last(&self) -> Option<&T> {
-        self.items.last()
-    }
-
     pub fn pop_first(&mut self) -> Option<T> {
         if self.items.is_empty() {
             None
@@ -534,13 +458,6 @@ impl<T: Ord> VecSet<T> {
         search_set(&self.items, value).is_ok()
     }
 
-    pub fn get<Q: Ord + ?Sized>(&self, value: &Q) -> Option<&T>
-    where
-        T: Borrow<Q>,
-    {
-        search_set(&self.items, value).ok().map(|i| &self.items[i])
-    }
-
     /// Adds the value; false if it was there (the stored one is kept, as in `BTreeSet`).
     pub fn insert(&mut self, value: T) -> bool {
         match search_set(&self.items, &value) {
@@ -556,16 +473,12 @@ impl<T: Ord> VecSet<T> {
     where
         T: Borrow<Q>,
     {
-        self.take(value).is_some()
-    }
-
-    pub fn take<Q: Ord + ?Sized>(&mut self, value: &Q) -> Option<T>
-    where
-        T: Borrow<Q>,
-    {
         match search_set(&self.items, value) {
-            Ok(i) => Some(self.items.remove(i)),
-            Err(_) => None,
+            Ok(i) => {
+                self.items.remove(i);
+                true
+            }
+            Err(_) => false,
         }
     }
 
@@ -584,24 +497,6 @@ impl<T: Ord> VecSet<T> {
             Bound::Unbounded => self.items.len(),
         };
         self.items[start..end.max(start)].iter()
-    }
-
-    pub fn is_subset(&self, other: &VecSet<T>) -> bool {
-        self.items.iter().all(|t| other.contains(t))
-    }
-
-    /// The values in `self` and not in `other`, in order.
-    pub fn difference<'a>(&'a self, other: &'a VecSet<T>) -> impl Iterator<Item = &'a T> + 'a {
-        self.items.iter().filter(move |t| !other.contains(*t))
-    }
-
-    /// The values in both, in order.
-    pub fn intersection<'a>(&'a self, other: &'a VecSet<T>) -> impl Iterator<Item = &'a T> + 'a {
-        self.items.iter().filter(move |t| other.contains(*t))
-    }
-
-    pub fn append(&mut self, other: &mut Self) {
-        self.extend(std::mem::take(&mut other.items));
     }
 }
 
@@ -720,10 +615,6 @@ mod serde_impls {
 }
 
 impl<K, V> VecMap<K, V> {
-    /// The entries in key order, as a slice.
-    pub fn as_slice(&self) -> &[(K, V)] {
-        &self.entries
-    }
 }
 
 #[cfg(test)]
