@@ -47,6 +47,12 @@ impl History {
     /// Offers the run's current state as a checkpoint. Call it between steps, before
     /// applying any command at this step count.
     pub fn observe(&mut self, sim: &Sim) {
+        // A command applied at this step count would be applied again by a replay from
+        // here (replays apply every logged command from the checkpoint's step count on):
+        // such a state is never a checkpoint.
+        if sim.command_log().last().is_some_and(|e| e.after_steps >= sim.steps()) {
+            return;
+        }
         let last = self.checkpoints.last().map(Sim::steps).unwrap_or(0);
         if sim.steps() < last + self.spacing(sim) {
             return;
@@ -114,6 +120,42 @@ pub fn advance(sim: &mut Sim, pending: &[LoggedCommand], stop: impl Fn(&Sim) -> 
     }
 }
 
+/// Runs `sim` forward to the simulated moment `until`, exactly as the run went the first
+/// time: every event due at or before `until` is applied, and every one of the `pending`
+/// commands that was applied at or before `until` (`at`), each at its step count and its
+/// moment; then the clock reads `until`. Commands logged after `until` stay pending, even
+/// at the step count it stops at. Returns how many of `pending` were applied and whether
+/// it got to `until` (false: `max_steps` steps were taken first; calling it again goes
+/// on exactly where it stopped, so a long way may be walked in slices).
+///
+/// Why not [`advance`] with a time test and then [`Sim::run_until`]: that moves the clock
+/// past a command still to come at the step count it stopped at, and the command then
+/// runs later than it did the first time (its events get other times: another run).
+pub fn advance_to(sim: &mut Sim, pending: &[LoggedCommand], until: crate::time::SimTime, max_steps: u64) -> (usize, bool) {
+    let mut next = 0;
+    let mut stepped = 0;
+    loop {
+        while let Some(entry) = pending.get(next).filter(|e| e.after_steps <= sim.steps() && e.at <= until) {
+            sim.apply_logged(entry);
+            next += 1;
+        }
+        match sim.next_event_time() {
+            Some(t) if t <= until => {
+                if stepped >= max_steps {
+                    return (next, false);
+                }
+                sim.step();
+                stepped += 1;
+            }
+            _ => {
+                // Nothing else is due by `until`: only the clock moves.
+                sim.run_until(until);
+                return (next, true);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
@@ -171,6 +213,83 @@ mod tests {
         let applied = advance(&mut back, &log[done..], |s| s.steps() >= sim.steps(), u64::MAX);
         assert_eq!(applied, log.len() - done);
         assert_eq!(back.trace().digest(), sim.trace().digest());
+    }
+
+    /// A run played as the page plays it: the clock moves in `tick_ms` steps of time
+    /// (`run_until`), and commands come between ticks, when the clock has moved past the
+    /// last event (their `at` is later than that event's time).
+    fn played(tick_ms: u64, until_ms: u64) -> Sim {
+        let mut sim = crate::scenario::default_scenario().build().unwrap();
+        let group = sim.groups().next().unwrap().id.clone();
+        let mut t = 0;
+        while t < until_ms {
+            t += tick_ms;
+            sim.run_until(crate::time::SimTime(t));
+            if t == 4_250 {
+                sim.apply(Command::AddMember { group: group.clone(), member: MemberSpec::new("late") }).unwrap();
+            }
+            if t == 9_050 {
+                sim.apply(Command::CrashMember { group: group.clone(), client_id: "late".into() }).unwrap();
+            }
+        }
+        sim
+    }
+
+    #[test]
+    fn advancing_to_a_moment_runs_every_command_at_its_moment_in_any_slices() {
+        let sim = played(50, 20_000);
+        let log = sim.command_log().to_vec();
+        // The commands came when the clock stood past the last event before them.
+        for e in &log {
+            assert!(e.at.ms() == 4_250 || e.at.ms() == 9_050, "{e:?}");
+        }
+        let base = crate::scenario::default_scenario().build().unwrap();
+        // Forward from the start in ticks of several lengths, and in slices of a few steps.
+        for tick_ms in [1, 7, 50, 333, 20_000] {
+            let mut again = base.clone();
+            let mut applied = 0;
+            let mut t = 0;
+            while t < 20_000 {
+                t = (t + tick_ms).min(20_000);
+                let (n, reached) = advance_to(&mut again, &log[applied..], crate::time::SimTime(t), u64::MAX);
+                assert!(reached);
+                applied += n;
+            }
+            assert_eq!(applied, log.len());
+            assert_eq!(again.now(), sim.now());
+            assert_eq!(again.trace().digest(), sim.trace().digest(), "ticks of {tick_ms} ms");
+            assert_eq!(again.command_log(), sim.command_log(), "ticks of {tick_ms} ms");
+        }
+        let mut sliced = base.clone();
+        let mut applied = 0;
+        let mut slices = 0;
+        loop {
+            slices += 1;
+            let (n, reached) = advance_to(&mut sliced, &log[applied..], crate::time::SimTime(20_000), 5);
+            applied += n;
+            if reached {
+                break;
+            }
+        }
+        assert!(slices > 10, "{slices}");
+        assert_eq!(sliced.trace().digest(), sim.trace().digest());
+    }
+
+    #[test]
+    fn advancing_to_a_moment_leaves_later_commands_pending_and_sets_the_clock() {
+        let sim = played(50, 20_000);
+        let log = sim.command_log().to_vec();
+        let mut early = crate::scenario::default_scenario().build().unwrap();
+        let (n, reached) = advance_to(&mut early, &log, crate::time::SimTime(4_249), u64::MAX);
+        assert_eq!((n, reached), (0, true));
+        assert_eq!(early.now().ms(), 4_249);
+        let (n, _) = advance_to(&mut early, &log, crate::time::SimTime(4_250), u64::MAX);
+        assert_eq!(n, 1, "the join was applied at 4.25 s");
+        assert_eq!(early.command_log()[0].at.ms(), 4_250);
+        // Such a state (a command at its own step count) is never a checkpoint.
+        let mut history = History::new(early.clone(), 1, 10);
+        history.observe(&early);
+        assert_eq!(history.stats().0, 0);
     }
 
     #[test]

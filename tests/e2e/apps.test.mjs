@@ -4,7 +4,7 @@
 // Kafka) whose slow member's buffer grows. Screenshot: tests/e2e/output/apps.png.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { appsScenario, browserSuite, loadScenario, pause, playUntil, screenshot } from "./helpers.mjs";
+import { appsScenario, browserSuite, loadScenario, runTo, screenshot } from "./helpers.mjs";
 
 const suite = browserSuite(before, after);
 
@@ -17,17 +17,14 @@ test("a source connector, a Streams app and a push group, as the learner sees th
   assert.match(await jdbc.locator("table.rows").innerText(), /ada[\s\S]*bob[\s\S]*cy/);
   // After the first poll (5 s) the task's position is the highest id it sent; the flush
   // (60 s) has not happened yet, so three rows are sent but not flushed.
-  await playUntil(page, 6, "5×");
-  await pause(page);
+  await runTo(page, 6);
   assert.match(await jdbc.locator(".position").innerText(), /incrementing: 3/);
   assert.match(await jdbc.locator(".committed").innerText(), /none/);
   assert.match(await jdbc.locator(".unflushed").innerText(), /: 3$/);
   // The Streams app counts each customer id once.
   const counter = page.locator('[data-streams="counter"]');
   assert.match(await counter.locator(".topology").innerText(), /customers → groupByKey\(\)\.count\("per-id"\) → counts/);
-  await page.waitForFunction(() => /1=1/.test(document.querySelector('[data-streams="counter"] table.stores')?.textContent ?? ""), null, {
-    timeout: 20_000,
-  });
+  assert.match(await counter.locator("table.stores").innerText(), /1=1/);
   // The push group says it is not Kafka, and its slow member's buffer grows.
   const pushed = page.locator('.group[data-group="pushed"]');
   assert.match(await pushed.locator(".push-badge").innerText(), /not Kafka/);
@@ -36,8 +33,7 @@ test("a source connector, a Streams app and a push group, as the learner sees th
   // Crash the connector's task before its first flush: the next task sends the rows again.
   await jdbc.locator("button.crash-connector").click();
   await jdbc.locator("button.restart-connector").click();
-  await playUntil(page, 14, "5×");
-  await pause(page);
+  await runTo(page, 14);
   assert.match(await jdbc.locator(".position").innerText(), /incrementing: 4/);
   await page.fill("#event-entity", "jdbc");
   const events = await page.locator("#event-log").innerText();

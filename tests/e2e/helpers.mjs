@@ -11,6 +11,14 @@
 //   await app.close();
 //
 // Lower-level pieces: serveDist(), launchChromium(), openPage(browser, url).
+//
+// Every test reaches the moment it checks by stepping the simulation (Step, Run to, the
+// jump and scrubber controls, or a share link), never by playing for a while and waiting:
+// the state a test checks is the same on any machine. Waits are for the page to render
+// what a click did; their timeouts (HANG_MS) only catch a hang.
+//
+// E2E_CPU_THROTTLE=6 runs every page with Chromium's CPU slowed six times (CDP
+// Emulation.setCPUThrottlingRate), as on an old laptop: the suite must pass that way too.
 import { createServer } from "node:http";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
@@ -22,6 +30,18 @@ export const REPO_ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)
 export const DIST_DIR = process.env.E2E_DIST_DIR ?? join(REPO_ROOT, "dist");
 export const OUTPUT_DIR = join(REPO_ROOT, "tests", "e2e", "output");
 export const CHROMIUM = process.env.CHROMIUM_BIN ?? "/usr/bin/chromium";
+/** How long a wait may take before it counts as a hang (never a measure of speed). */
+export const HANG_MS = 60_000;
+/** E2E_CPU_THROTTLE: how many times slower every page's CPU runs (1: not throttled). */
+export const CPU_THROTTLE = (() => {
+  const raw = process.env.E2E_CPU_THROTTLE ?? "";
+  if (raw === "") return 1;
+  const rate = Number(raw);
+  if (!Number.isFinite(rate) || rate < 1 || rate > 100) {
+    throw new Error(`E2E_CPU_THROTTLE=${raw}: expected a number from 1 to 100 (how many times slower)`);
+  }
+  return rate;
+})();
 export const CHROMIUM_ARGS = [
   "--headless=new",
   "--no-sandbox",
@@ -122,8 +142,7 @@ export async function launchChromium(options = {}) {
  */
 export async function openPage(browser, url, { waitForStart = true, viewport } = {}) {
   const context = await browser.newContext({ viewport: viewport ?? { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
+  const page = await preparePage(await context.newPage());
   const problems = [];
   page.on("console", (msg) => {
     if (msg.type() === "error" || msg.type() === "warning") {
@@ -145,6 +164,20 @@ export async function openPage(browser, url, { waitForStart = true, viewport } =
   await page.goto(url, { waitUntil: "load" });
   if (waitForStart) await page.waitForFunction(() => window.__started);
   return { page, context, problems: () => [...problems] };
+}
+
+/**
+ * Readies a new page for the tests: the hang timeout, and the CPU throttling asked for by
+ * E2E_CPU_THROTTLE (applied before the page loads anything). Returns the page.
+ */
+export async function preparePage(page) {
+  page.setDefaultTimeout(HANG_MS);
+  page.setDefaultNavigationTimeout(HANG_MS);
+  if (CPU_THROTTLE > 1) {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: CPU_THROTTLE });
+  }
+  return page;
 }
 
 /** Saves a full-page PNG as tests/e2e/output/<name>.png and returns its path. */
@@ -227,15 +260,64 @@ export function browserSuite(before, after, { viewport = { width: 1280, height: 
   return suite;
 }
 
-/** Pauses the page if it is playing. */
+/** Pauses the page if it is playing, and waits until it shows it has paused. */
 export async function pause(page) {
   if (/Pause|暂停/.test(await page.locator("#play").innerText())) await page.click("#play");
+  await page.waitForFunction(() => /Play|播放/.test(document.querySelector("#play")?.textContent ?? ""));
 }
 
-/** Sets the speed and plays. */
+/**
+ * Sets the speed and plays. Only for checks that hold at any speed (the clock moved,
+ * something slides): where the run gets to while playing depends on the machine.
+ */
 export async function play(page, speed = "5×") {
   await page.selectOption("#speed", { label: speed });
   if (/Play|播放/.test(await page.locator("#play").innerText())) await page.click("#play");
+}
+
+/** The simulated clock in milliseconds, as the page shows it (#sim-time's data-ms). */
+export async function simMs(page) {
+  return Number(await page.locator("#sim-time").getAttribute("data-ms"));
+}
+
+/**
+ * Run to: the run goes to exactly `seconds` of simulated time (forward or back) and
+ * pauses there, as a learner does with the Run to box. The same state on any machine.
+ */
+export async function runTo(page, seconds) {
+  await pause(page);
+  await page.fill("#run-to-time", String(seconds));
+  await page.click("#run-to");
+  const ms = Math.round(seconds * 1000);
+  await page.waitForFunction(
+    (ms) => document.querySelector("#sim-time")?.dataset.ms === String(ms) && !document.querySelector("#run-to-status"),
+    ms,
+    { timeout: HANG_MS },
+  );
+}
+
+/** Pauses, then Reset: the run back at 0.0 s, paused, the same on any machine. */
+export async function atStart(page) {
+  await pause(page);
+  await page.click("#reset");
+  await page.waitForFunction(() => document.querySelector("#sim-time")?.dataset.ms === "0");
+}
+
+/**
+ * Clicks `selector` (Step, ⟲, a jump…) and waits until the page has rendered what it did:
+ * the event count or the clock changed. Some clicks change neither (nothing left to do):
+ * after HANG_MS that counts as a hang, unless `mayDoNothing`.
+ */
+export async function clickAndWait(page, selector, { mayDoNothing = false } = {}) {
+  const before = await page.evaluate(() => [document.querySelector(".clock .muted")?.textContent, document.querySelector("#sim-time")?.dataset.ms]);
+  await page.click(selector);
+  const moved = page.waitForFunction(
+    ([events, ms]) => document.querySelector(".clock .muted")?.textContent !== events || document.querySelector("#sim-time")?.dataset.ms !== ms,
+    before,
+    { timeout: mayDoNothing ? 2_000 : HANG_MS },
+  );
+  if (mayDoNothing) await moved.catch(() => {});
+  else await moved;
 }
 
 /** A script's `--name value` argument, or `fallback`. */
@@ -253,18 +335,12 @@ export async function loadScenario(page, json, ready) {
   await page.waitForFunction(() => document.querySelector("#scenario-json")?.value.length > 0);
   await page.fill("#scenario-json", json);
   await page.click("#load-json");
-  await page.locator("#notice.info").waitFor({ timeout: 60_000 });
+  await page.locator("#notice.info").waitFor();
+  await page.waitForFunction(() => document.querySelector("#sim-time")?.dataset.ms === "0");
   if (ready) await page.locator(ready).waitFor();
   await page.click(".scenario details.json summary");
 }
 
-/** Plays until the simulated clock passes `seconds`. */
-export async function playUntil(page, seconds, speed = "20×") {
-  await play(page, speed);
-  await page.waitForFunction((s) => Number(document.querySelector("#sim-time")?.textContent.replace(" s", "")) > s, seconds, {
-    timeout: 30_000,
-  });
-}
 
 /**
  * Issue 7's large scenario as JSON: 10 brokers, one topic of 240 partitions with replication

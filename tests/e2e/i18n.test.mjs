@@ -4,7 +4,7 @@
 // node a learner can see, with the page playing and a few panels open.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { appsScenario, browserSuite, loadScenario, pause, playUntil } from "./helpers.mjs";
+import { appsScenario, atStart, browserSuite, loadScenario, runTo } from "./helpers.mjs";
 
 const suite = browserSuite(before, after);
 
@@ -49,8 +49,9 @@ function englishLeft(page) {
 
 test("the language toggle leaves no English label behind", async (t) => {
   const page = await suite.open(t);
-  await page.selectOption("#speed", { label: "20×" });
-  await page.waitForFunction(() => Number(document.querySelector("#sim-time")?.textContent.replace(" s", "")) > 10, null, { timeout: 20_000 });
+  // Records have been produced and read by 10 s.
+  await atStart(page);
+  await runTo(page, 10);
   await page.click("#lang-toggle");
   await page.click("#charts summary");
   await page.click("#compare-run");
@@ -72,8 +73,7 @@ test("a lesson, Connect, Streams and push speak Chinese too", async (t) => {
   const renamed = JSON.stringify(scenario).replace(/"(customers|counts|clicks|jdbc|counter|clicker|pushed|slow|per-id)"/g, (_, n) => `"${rename[n]}"`)
     .replace(/"(ada|bob|cy|dee)"/g, (_, v) => `"V${v.length}${v[0].toUpperCase()}"`);
   await loadScenario(page, renamed, "#apps");
-  await playUntil(page, 6, "5×");
-  await pause(page);
+  await runTo(page, 6);
   assert.equal(await page.locator("#apps").count(), 1);
   assert.equal(await page.locator(".push-badge").count(), 1);
   await page.click("#lessons-toggle");

@@ -7,7 +7,7 @@
 // lists each duplicate with its cause. Screenshots in tests/e2e/output/kip848-*.png.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { browserSuite, loadScenario as load, pause, play, screenshot } from "./helpers.mjs";
+import { browserSuite, clickAndWait, loadScenario as load, runTo, screenshot } from "./helpers.mjs";
 
 const suite = browserSuite(before, after);
 const VALUES = Array.from({ length: 300 }, (_, i) => `m${i + 1}`);
@@ -75,11 +75,8 @@ async function stepUntil(page, what, check, max = 300) {
   for (let i = 0; i < max; i++) {
     const v = await view(page);
     if (check(v)) return v;
-    const events = await page.locator(".clock .muted").innerText();
-    await page.click("#step");
-    await page
-      .waitForFunction((b) => document.querySelector(".clock .muted")?.textContent !== b, events, { timeout: 2_000 })
-      .catch(() => {});
+    // "Next group event": the group's next protocol event, skipping producer traffic.
+    await clickAndWait(page, `${CARD} button.step-group`);
   }
   assert.fail(`${what}: not reached; the card shows ${JSON.stringify(await view(page), null, 1)}`);
 }
@@ -87,13 +84,11 @@ async function stepUntil(page, what, check, max = 300) {
 test("a join under KIP-848: epochs, a broker-side target, and only moving partitions pause", async (t) => {
   const page = await open(t, "en");
   await loadScenario(page, scenario());
-  await play(page);
-  await page.waitForFunction((card) => {
-    const g = document.querySelector(card);
-    return g?.dataset.state === "stable" && [...g.querySelectorAll(".member .parts")].every((p) => p.textContent.trim() !== "—");
-  }, CARD, { timeout: 20_000 });
-  await pause(page);
+  // Consumer2 gets its partitions once Consumer1 has released them (Stable by 6 s).
+  await runTo(page, 7);
   let v = await view(page);
+  assert.equal(v.state, "stable");
+  assert.ok(Object.values(v.members).every((m) => m.parts !== "—"), JSON.stringify(v.members));
   assert.deepEqual(v.states, ["Empty", "Reconciling", "Stable"]);
   assert.match(v.meta, /protocol consumer \(KIP-848\)/);
   assert.match(v.meta, /Assignor uniform \(broker\)/);
@@ -157,9 +152,10 @@ test("each duplicate after a crash is listed with its cause", async (t) => {
   // The crash is in the scenario's timeline, so it hits the same record every run.
   const crash = [{ at_ms: 15000, command: { type: "crash_member", group: "shop", client_id: "Consumer1" } }];
   await loadScenario(page, scenario({ group_protocol: "classic" }, { commit_mode: "sync_after_processing", processing_ms: 300, session_timeout_ms: 6000 }, crash));
-  await play(page, "20×");
-  await page.locator(`${CARD} .dup-list`).waitFor({ timeout: 30_000 });
-  await pause(page);
+  // Consumer2 takes Consumer1's partitions over after session.timeout.ms and processes
+  // again what Consumer1 had processed but not committed.
+  await runTo(page, 20);
+  await page.locator(`${CARD} .dup-list`).waitFor();
   await page.click(`${CARD} .dup-list summary`);
   const first = await page.locator(`${CARD} .dup-list li`).first().innerText();
   assert.match(first, /Consumer1 processed it at .* Consumer2 again at .*Consumer1 crashed at .* when the committed offset was \d+/);

@@ -4,7 +4,7 @@
 // Frame times are measured by scripts/bench-page.mjs, never asserted here.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { browserSuite, largeScenario, loadScenario, pause, playUntil, screenshot } from "./helpers.mjs";
+import { browserSuite, largeScenario, loadScenario, runTo, screenshot } from "./helpers.mjs";
 
 const suite = browserSuite(before, after);
 
@@ -15,11 +15,11 @@ test("the partition map shows where records are and takes the learner to that pa
   assert.equal(await page.locator(".pmap .pm").count(), 240);
   assert.equal(await page.locator("[data-broker]").count(), 10);
   assert.equal(await page.locator("li.member").count(), 40);
-  await playUntil(page, 6, "5×");
+  // Production starts at 1 s, 100 records a second.
+  await runTo(page, 6);
   // Records arrived somewhere: some cell is shaded, and its title names the log end offset.
   const hot = page.locator(".pmap .pm.l4").first();
-  await hot.waitFor({ timeout: 30_000 });
-  await pause(page);
+  await hot.waitFor();
   const n = await hot.getAttribute("data-p");
   assert.match(await hot.getAttribute("title"), new RegExp(`^P${n} · leader B\\d · LEO [1-9]`));
   // Most partitions are still empty: the sticky partitioner fills one batch at a time.
@@ -38,9 +38,9 @@ test("a big group's lag chart shows its total and the partitions lagging most", 
   const page = await suite.open(t);
   await loadScenario(page, largeScenario(), "#partition-239");
   await page.click("#charts summary");
-  await playUntil(page, 4, "5×");
+  await runTo(page, 4);
   const chart = page.locator("#chart-lag-audit");
-  await chart.waitFor({ timeout: 30_000 });
+  await chart.waitFor();
   assert.match(await chart.locator("figcaption").innerText(), /total and the 8 of 240 partitions lagging most/);
   assert.equal(await chart.locator("polyline").count(), 9);
   assert.match(await chart.locator(".chart-legend").innerText(), /total/);

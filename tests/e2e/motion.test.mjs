@@ -3,15 +3,16 @@
 // animation runs, messages on the wire stay put and show how far they have travelled.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { browserSuite, pause, playUntil, screenshot } from "./helpers.mjs";
+import { atStart, browserSuite, clickAndWait, runTo, screenshot } from "./helpers.mjs";
 
 const suite = browserSuite(before, after);
 
-/** Plays to just before m1 is sent (7 s), then steps until its request is on the wire. */
+/** Runs to 8.3 s (m1..m3 are in the log, m4 is sent at 8.5 s), then steps until a
+ * request is on the wire. */
 async function untilOnTheWire(page) {
-  await playUntil(page, 6.5);
-  await pause(page);
-  for (let i = 0; i < 60 && (await page.locator(".wire .chip").count()) === 0; i++) await page.click("#step");
+  await atStart(page);
+  await runTo(page, 8.3);
+  for (let i = 0; i < 60 && (await page.locator(".wire .chip").count()) === 0; i++) await clickAndWait(page, "#step");
   await page.locator(".wire .chip").first().waitFor();
 }
 

@@ -2,10 +2,13 @@
 // three replicas. With acks=1 and both followers slowed, crashing the leader loses records
 // the producer was told were written, and the page shows them struck through with the
 // cause. With acks=all and min.insync.replicas=2 the same crash loses nothing: the
-// consumer receives every acknowledged record. Screenshots in tests/e2e/output/.
+// consumer receives every acknowledged record. Each moment is reached with Run to or
+// Step, never by playing and waiting (the times come from the scenario: records from 1 s,
+// every 0.3 s; a crashed broker is fenced broker.session.timeout.ms = 2 s later).
+// Screenshots in tests/e2e/output/.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { launchChromium, openPage, serveDist, screenshot } from "./helpers.mjs";
+import { clickAndWait, launchChromium, loadScenario, openPage, runTo, serveDist, screenshot } from "./helpers.mjs";
 
 let server, browser;
 const problemLists = [];
@@ -45,24 +48,6 @@ async function open(lang, viewport) {
   return page;
 }
 
-async function pause(page) {
-  if (/Pause|暂停/.test(await page.locator("#play").innerText())) await page.click("#play");
-}
-
-async function play(page, speed) {
-  await page.selectOption("#speed", { label: speed });
-  if (/Play|播放/.test(await page.locator("#play").innerText())) await page.click("#play");
-}
-
-async function loadScenario(page, json) {
-  await pause(page);
-  await page.click(".scenario details.json summary");
-  await page.fill("#scenario-json", json);
-  await page.click("#load-json");
-  await page.locator("#notice.info").waitFor();
-  await page.click(".scenario details.json summary");
-  await page.waitForFunction(() => document.querySelector("#sim-time")?.textContent === "0.0 s");
-}
 
 const leaderOf = (page) => page.locator("#partition-0").getAttribute("data-leader");
 const acked = async (page) =>
@@ -70,36 +55,24 @@ const acked = async (page) =>
 const received = async (page) =>
   page.locator('[data-group="readers"] [data-client="Consumer1"] .received .rec').allInnerTexts();
 
-async function waitForAcked(page, n, timeout = 20_000) {
-  await page.waitForFunction(
-    (n) => document.querySelectorAll('[data-producer="Producer1"] .sent-strip .rec.acked').length >= n,
-    n,
-    { timeout },
-  );
+async function ackedCount(page) {
+  return page.locator('[data-producer="Producer1"] .sent-strip .rec.acked').count();
 }
 
 /**
- * Pauses, crashes the leader of P0, plays on at `speed` and waits until the controller has
- * elected another leader. Pausing first makes the crash land where the test decided,
- * however slowly the machine runs.
+ * Crashes the leader of P0 (the run is paused, so the crash lands where the test decided)
+ * and runs to `seconds`, by when the controller has fenced it (broker.session.timeout.ms
+ * later) and elected another leader.
  */
-async function crashLeader(page, speed) {
-  await pause(page);
+async function crashLeader(page, seconds) {
   const old = await leaderOf(page);
   assert.match(old, /^\d$/);
   await page.click(`[data-broker="${old}"] button.crash`);
   const column = page.locator(`[data-broker="${old}"]`);
   await column.locator(".status.crashed").waitFor();
-  await play(page, speed);
-  // After broker.session.timeout.ms the controller fences it and moves the leadership.
-  await page.waitForFunction(
-    (old) => {
-      const l = document.querySelector("#partition-0")?.getAttribute("data-leader");
-      return l && l !== old && l !== "none";
-    },
-    old,
-    { timeout: 20_000 },
-  );
+  await runTo(page, seconds);
+  const now = await leaderOf(page);
+  assert.ok(now && now !== old && now !== "none", `a new leader by ${seconds} s: ${now}`);
   await column.locator(".status.fenced").waitFor();
   return old;
 }
@@ -127,12 +100,12 @@ test("acks=1 with slow followers: a leader crash loses acknowledged records, sho
     await page.locator(`[data-broker="${b}"] .status.slow`).waitFor();
   }
   assert.match(await page.locator(`[data-broker="${followers[0]}"] .status.slow`).innerText(), /slow \+2000 ms/);
-  // Followers copy from the leader with a 2 s delay: they lag behind it.
-  await play(page, "1×");
-  await waitForAcked(page, 5);
-  await pause(page);
+  // Followers copy from the leader with a 2 s delay: they lag behind it. By 3 s the
+  // leader alone has acknowledged seven records.
+  await runTo(page, 3);
+  assert.ok((await ackedCount(page)) >= 5);
   await screenshot(page, "replication-acks1-before-crash");
-  const old = await crashLeader(page, "1×");
+  const old = await crashLeader(page, 6);
   // The records only the old leader had are lost, and the page says why.
   const lost = page.locator("#partition-0 .lost-row .cell.lost");
   await lost.first().waitFor();
@@ -148,7 +121,7 @@ test("acks=1 with slow followers: a leader crash loses acknowledged records, sho
   const ackedNow = await acked(page);
   for (const v of lostValues) assert.ok(ackedNow.includes(v), `${v} lost but never acknowledged`);
   // The guarantees panel lists it as allowed by acks=1, not as a broken promise.
-  const finding = page.locator("#guarantees .finding").first();
+  const finding = page.locator("#guarantees .finding", { hasText: "now gone" }).first();
   await finding.waitFor();
   assert.match(await finding.innerText(), /acks=1/);
   assert.equal(await page.locator("#guarantees .finding.broken").count(), 0);
@@ -165,23 +138,14 @@ test("acks=all with min.insync.replicas=2: a leader crash loses nothing and the 
   await loadScenario(page, scenario({ acks: "all", minIsr: 2 }));
   assert.equal(await page.locator('[data-producer="Producer1"] select.acks').inputValue(), "all");
   assert.equal(await page.locator('[data-topic="orders"] select.min-isr').inputValue(), "2");
-  await play(page, "1×");
-  await waitForAcked(page, 6);
-  await crashLeader(page, "5×");
+  await runTo(page, 3);
+  assert.ok((await ackedCount(page)) >= 6);
+  await crashLeader(page, 6);
   // Every record is acknowledged in the end (the producer retries against the new leader)...
-  await waitForAcked(page, VALUES.length, 30_000);
+  await runTo(page, 15);
+  assert.equal(await ackedCount(page), VALUES.length);
   const ackedAll = await acked(page);
   // ...and the consumer receives each of them.
-  await page.waitForFunction(
-    (values) => {
-      const got = [...document.querySelectorAll('[data-group="readers"] [data-client="Consumer1"] .received .rec')].map(
-        (r) => r.textContent,
-      );
-      return values.every((v) => got.includes(v));
-    },
-    ackedAll,
-    { timeout: 20_000 },
-  );
   const got = await received(page);
   for (const v of ackedAll) assert.ok(got.includes(v), `acknowledged ${v} never reached the consumer: ${got}`);
   assert.equal(await page.locator(".cell.lost, .rcell.lost").count(), 0, "no record is shown lost");
@@ -195,8 +159,8 @@ test("topic settings: the replication factor reruns the scenario; min.insync.rep
   const page = await open("en", { width: 1280, height: 800 });
   await loadScenario(page, scenario({ acks: "all", minIsr: 2 }));
   const topic = page.locator('[data-topic="orders"]');
-  await play(page, "5×");
-  await waitForAcked(page, 2);
+  await runTo(page, 2);
+  assert.ok((await ackedCount(page)) >= 2);
   await topic.locator("select.rf").selectOption("1");
   await page.locator("#notice.info").filter({ hasText: "replication factor 1" }).waitFor();
   // A new run: one replica per partition, min.insync.replicas clamped to 1.
@@ -205,7 +169,6 @@ test("topic settings: the replication factor reruns the scenario; min.insync.rep
   assert.equal(await page.locator('#brokers .replica[data-partition="0"].none').count(), 2);
   await topic.locator("select.rf").selectOption("3");
   await page.locator("#notice.info").filter({ hasText: "replication factor 3" }).waitFor();
-  await pause(page);
   await topic.locator("select.min-isr").selectOption("3");
   await topic.locator("input.unclean").check();
   await page.waitForFunction(() =>
@@ -219,11 +182,13 @@ test("topic settings: the replication factor reruns the scenario; min.insync.rep
   const leader = await leaderOf(page);
   const follower = ["0", "1", "2"].find((b) => b !== leader);
   await page.click(`[data-broker="${follower}"] button.crash`);
-  await play(page, "1×");
-  await page.locator(`[data-broker="${follower}"] .status.fenced`).waitFor({ timeout: 20_000 });
-  await page.selectOption("#speed", { label: "¼×" });
-  const refused = page.locator('.flight.error[title^="NOT_ENOUGH_REPLICAS "]').first();
-  await refused.waitFor({ timeout: 20_000 });
+  // Fenced at 2 s; the first refusal reaches the producer at 2.3 s, and it retries.
+  await runTo(page, 2.4);
+  await page.locator(`[data-broker="${follower}"] .status.fenced`).waitFor();
+  // Step until a refusal is on the wire (the next retry's answer).
+  const refused = page.locator('.flight.error[title^="NOT_ENOUGH_REPLICAS "]');
+  for (let i = 0; i < 200 && (await refused.count()) === 0; i++) await clickAndWait(page, "#step");
+  await refused.first().waitFor();
   // The producer card says it is retrying, and after which error.
   assert.match(await page.locator('[data-producer="Producer1"] .retrying').innerText(), /retrying: the last request failed with [A-Z_]+/);
   await screenshot(page, "replication-not-enough-replicas");
@@ -238,10 +203,12 @@ test("the replication view in Chinese", async () => {
   const page = await open("zh", { width: 1440, height: 900 });
   await loadScenario(page, scenario({ acks: "1", minIsr: 1 }));
   const leader = await leaderOf(page);
-  for (const b of ["0", "1", "2"].filter((b) => b !== leader)) await page.click(`[data-broker="${b}"] button.slow`);
-  await play(page, "2×");
-  await waitForAcked(page, 5);
-  await crashLeader(page, "2×");
+  for (const b of ["0", "1", "2"].filter((b) => b !== leader)) {
+    await page.click(`[data-broker="${b}"] button.slow`);
+    await page.locator(`[data-broker="${b}"] .status.slow`).waitFor();
+  }
+  await runTo(page, 3);
+  await crashLeader(page, 6);
   await page.locator("#partition-0 .lost-row .cell.lost").first().waitFor();
   const text = await page.locator("#app-root").innerText();
   assert.match(text, /已崩溃/);

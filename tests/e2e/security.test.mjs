@@ -5,7 +5,7 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { DIST_DIR, launchChromium, serveDist, screenshot } from "./helpers.mjs";
+import { DIST_DIR, atStart, launchChromium, preparePage, runTo, serveDist, screenshot } from "./helpers.mjs";
 
 let server, browser, context, page;
 /** Every request the context made: { url, type }. */
@@ -57,8 +57,7 @@ before(async () => {
   context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   // Recorded from before the first navigation, for every page of the context.
   context.on("request", (r) => requests.push({ url: r.url(), type: r.resourceType() }));
-  page = await context.newPage();
-  page.setDefaultTimeout(20_000);
+  page = await preparePage(await context.newPage());
   await watch(page, problems);
   await page.goto(`${server.url}?lang=en`, { waitUntil: "load" });
   await page.waitForFunction(() => window.__started);
@@ -71,15 +70,11 @@ after(async () => {
 
 test("loading and playing the default scenario requests only the page's own files", async () => {
   assert.match(await page.locator("#scenario").inputValue(), /two-groups/);
-  await page.selectOption("#speed", { label: "5×" });
-  // The seed's last message reaches the second group: the scenario has played through.
-  await page.waitForFunction(
-    () => {
-      const el = document.querySelector('[data-group="ConsumerGroup02"] [data-client="Consumer1"] .received');
-      return el && [...el.querySelectorAll(".rec")].some((r) => r.textContent === "m7");
-    },
-    null,
-    { timeout: 30_000 },
+  // The seed's last message reaches the second group: the scenario has run through.
+  await atStart(page);
+  await runTo(page, 15);
+  assert.ok(
+    (await page.locator('[data-group="ConsumerGroup02"] [data-client="Consumer1"] .received .rec').allInnerTexts()).includes("m7"),
   );
   const origin = new URL(server.url).origin;
   const files = distPaths();
@@ -114,7 +109,7 @@ test("a Content-Security-Policy is in force and nothing violates it", async () =
 
 test("the CSP really blocks inline script and requests to other origins", async () => {
   // A separate page, so its deliberate violations do not count against the app's.
-  const probe = await context.newPage();
+  const probe = await preparePage(await context.newPage());
   const seen = [];
   await watch(probe, seen);
   await probe.goto(server.url, { waitUntil: "load" });
@@ -170,13 +165,11 @@ async function loadJson(text) {
 test("HTML in a scenario loaded through the editor is shown as text, never parsed", async () => {
   const before = requests.length;
   await loadJson(HTML_SCENARIO);
-  await page.selectOption("#speed", { label: "5×" });
-  // The group forms and the member receives both values: every name has been rendered.
-  await page.waitForFunction(
-    () => [...document.querySelectorAll(".received .rec")].some((r) => r.textContent.includes("window.__xss=3")),
-    null,
-    { timeout: 30_000 },
-  );
+  await page.locator("#notice.info").waitFor();
+  // The group forms and the member receives both values (sent at 4 and 4.3 s): every
+  // name has been rendered.
+  await runTo(page, 9);
+  assert.ok((await page.locator(".received .rec").allInnerTexts()).some((r) => r.includes("window.__xss=3")));
   const text = await page.locator("body").innerText();
   for (const name of ["<img src=x onerror=window.__xss=2>", "<svg onload=window.__xss=4>", "<b id=injected-b>p</b>", "<i id=injected-i>v</i>"]) {
     assert.ok(text.includes(name), `${name} is not shown as text`);
@@ -221,7 +214,7 @@ test("a share link (URL fragment) carrying HTML names opens with them shown as t
   await page.locator("#share").click();
   const link = await page.locator("#share-link").inputValue();
   assert.match(link, /#ks1\./);
-  const other = await context.newPage();
+  const other = await preparePage(await context.newPage());
   const seen = [];
   await watch(other, seen);
   await other.goto(link, { waitUntil: "load" });
@@ -233,7 +226,7 @@ test("a share link (URL fragment) carrying HTML names opens with them shown as t
 });
 
 test("a damaged link with HTML in the fragment gives a message shown as text", async () => {
-  const other = await context.newPage();
+  const other = await preparePage(await context.newPage());
   const seen = [];
   await watch(other, seen);
   await other.goto(`${server.url}?lang=en#<img src=x onerror=window.__xss=7>`, { waitUntil: "load" });

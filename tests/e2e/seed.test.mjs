@@ -1,9 +1,10 @@
 // The seed example live in the page, clicked as a person would: the default scenario
 // runs, a consumer is added, the new assignment and its messages appear; a keyed record
-// shows why it lands where it does; bad input shows a message and loses nothing.
+// shows why it lands where it does; bad input shows a message and loses nothing. The run is
+// moved with Run to (the same state on any machine), never by playing and waiting.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { launchChromium, openPage, serveDist, screenshot } from "./helpers.mjs";
+import { atStart, launchChromium, openPage, runTo, serveDist, screenshot, simMs } from "./helpers.mjs";
 
 let server, browser, page, problems;
 
@@ -13,17 +14,6 @@ const received = async (g, c) =>
   (await member(g, c).locator(".received .rec").allInnerTexts()).join(" ");
 const parts = async (g, c) => (await member(g, c).locator(".parts").innerText()).trim();
 
-async function waitForReceived(g, c, text) {
-  await page.waitForFunction(
-    ([g, c, text]) => {
-      const el = document.querySelector(`[data-group="${g}"] [data-client="${c}"] .received`);
-      const got = el ? [...el.querySelectorAll(".rec")].map((r) => r.textContent).join(" ") : "";
-      return got === text;
-    },
-    [g, c, text],
-    { timeout: 20_000 },
-  );
-}
 
 before(async () => {
   server = await serveDist();
@@ -40,11 +30,12 @@ after(async () => {
 
 test("the default scenario delivers the seed's messages to each consumer", async () => {
   assert.match(await page.locator("#scenario").inputValue(), /two-groups/);
-  // Five times faster than real time: the seed's 9 simulated seconds take about two.
-  await page.selectOption("#speed", { label: "5×" });
-  await waitForReceived("ConsumerGroup01", "Consumer1", "m1 m3 m5 m7");
-  await waitForReceived("ConsumerGroup01", "Consumer2", "m2 m4 m6");
-  await waitForReceived("ConsumerGroup02", "Consumer1", "m1 m2 m3 m4 m5 m6 m7");
+  // m1..m7 are sent from 7 s, one every 0.5 s; by 15 s every consumer has read them.
+  await atStart(page);
+  await runTo(page, 15);
+  assert.equal(await received("ConsumerGroup01", "Consumer1"), "m1 m3 m5 m7");
+  assert.equal(await received("ConsumerGroup01", "Consumer2"), "m2 m4 m6");
+  assert.equal(await received("ConsumerGroup02", "Consumer1"), "m1 m2 m3 m4 m5 m6 m7");
   assert.equal(await parts("ConsumerGroup01", "Consumer1"), "P0 P2");
   assert.equal(await parts("ConsumerGroup01", "Consumer2"), "P1 P3");
   assert.equal(await parts("ConsumerGroup02", "Consumer1"), "P0 P1 P2 P3");
@@ -57,11 +48,10 @@ test("the default scenario delivers the seed's messages to each consumer", async
 test("adding a consumer rebalances the group and the newcomer consumes its partition", async () => {
   await group("ConsumerGroup01").locator("button.add-member").click();
   await member("ConsumerGroup01", "Consumer3").waitFor();
-  // RoundRobin over three members: P0 P3 / P1 / P2, once the rebalance completes.
-  await page.waitForFunction(() => {
-    const p = document.querySelector('[data-group="ConsumerGroup01"] [data-client="Consumer3"] .parts');
-    return p && p.textContent.trim() === "P2";
-  });
+  // RoundRobin over three members: P0 P3 / P1 / P2, once the rebalance completes (the
+  // others notice it at their next heartbeat, within heartbeat.interval.ms = 3 s).
+  await runTo(page, 25);
+  assert.equal(await parts("ConsumerGroup01", "Consumer3"), "P2");
   assert.equal(await parts("ConsumerGroup01", "Consumer1"), "P0 P3");
   assert.equal(await parts("ConsumerGroup01", "Consumer2"), "P1");
   assert.match(await group("ConsumerGroup01").locator(".meta").innerText(), /generation 2/);
@@ -71,8 +61,10 @@ test("adding a consumer rebalances the group and the newcomer consumes its parti
   await page.fill("#produce-value", "m8");
   await page.selectOption("#produce-partition", "2");
   await page.click("#produce-send");
-  await waitForReceived("ConsumerGroup01", "Consumer3", "m8");
-  await waitForReceived("ConsumerGroup02", "Consumer1", "m1 m2 m3 m4 m5 m6 m7 m8");
+  await page.locator("#produce-why").filter({ hasText: "m8" }).waitFor();
+  await runTo(page, 30);
+  assert.equal(await received("ConsumerGroup01", "Consumer3"), "m8");
+  assert.equal(await received("ConsumerGroup02", "Consumer1"), "m1 m2 m3 m4 m5 m6 m7 m8");
   assert.match(await page.locator("#produce-why").innerText(), /explicit partition → partition 2/);
   await screenshot(page, "seed-consumer-added");
 });
@@ -86,9 +78,9 @@ test("a keyed record shows the murmur2 hash and its partition", async () => {
   // murmur2("key1") = 28543940; % 4 = 0 (kafka-semantics §8).
   await page.waitForFunction(() => document.querySelector("#produce-why")?.textContent.includes("28543940"));
   assert.match(await page.locator("#produce-why").innerText(), /murmur2 = 28543940.*→ partition 0/);
-  await page.waitForFunction(() =>
-    [...document.querySelectorAll("#partition-0 .val")].some((v) => v.textContent === "keyed"),
-  );
+  // Appended by the leader within a few round trips.
+  await runTo(page, (await simMs(page)) / 1000 + 2);
+  assert.ok((await page.locator("#partition-0 .val").allInnerTexts()).includes("keyed"));
 });
 
 test("an invalid scenario shows what is wrong and keeps the current work", async () => {
@@ -126,7 +118,7 @@ test("stepping pauses the player and applies exactly one visible event", async (
   const first = await count();
   await page.click("#step");
   await page.waitForFunction((n) => Number(document.querySelector(".clock .muted").textContent.match(/(\d+)/)[1]) > n, first);
-  // Paused: time stands still between clicks.
+  // Paused: time stands still between clicks (true however fast the machine is).
   await page.waitForTimeout(300);
   const after = await count();
   await page.waitForTimeout(300);

@@ -7,16 +7,12 @@ import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
-import { browserSuite, screenshot } from "./helpers.mjs";
+import { atStart, browserSuite, clickAndWait, runTo, screenshot } from "./helpers.mjs";
 
 const suite = browserSuite(before, after);
 
 /** Opens the page at `suffix` (query and fragment) in a fresh browser context. */
 const open = (t, suffix = "?lang=en") => suite.openFull(t, suffix);
-
-async function pause(page) {
-  if (/Pause/.test(await page.locator("#play").innerText())) await page.click("#play");
-}
 
 /** The state a learner sees (not the event log's scroll position or hover state). */
 async function view(page) {
@@ -26,21 +22,18 @@ async function view(page) {
 }
 
 async function steps(page, n) {
-  for (let i = 0; i < n; i++) {
-    const before = await page.locator(".clock .muted").innerText();
-    await page.click("#step");
-    await page.waitForFunction((b) => document.querySelector(".clock .muted")?.textContent !== b, before, { timeout: 3_000 }).catch(() => {});
-  }
+  for (let i = 0; i < n; i++) await clickAndWait(page, "#step");
 }
 
 test("a share link opened in a fresh browser shows the same state", async (t) => {
   const { page } = await open(t);
-  await pause(page);
-  await page.click("#reset");
-  await steps(page, 30);
+  await atStart(page);
+  await runTo(page, 4);
   const card = page.locator('[data-group="ConsumerGroup01"]');
   await card.locator("button.add-member").click();
-  await steps(page, 20);
+  await card.locator('[data-client="Consumer3"]').waitFor();
+  await runTo(page, 8.2);
+  await steps(page, 5);
   await page.click("#share");
   const link = await page.locator("#share-link").inputValue();
   assert.match(link, /#ks1\.[A-Za-z0-9_-]+$/);
@@ -70,7 +63,7 @@ test("a damaged link says what is wrong and shows the default scenario", async (
 
 test("a reload restores the autosaved session", async (t) => {
   const { page } = await open(t);
-  await pause(page);
+  await atStart(page);
   await steps(page, 10);
   const card = page.locator('[data-group="ConsumerGroup02"]');
   await card.locator("button.add-member").click();
@@ -85,7 +78,7 @@ test("a reload restores the autosaved session", async (t) => {
 
 test("a run saved to a file opens again; a bad file changes nothing", async (t) => {
   const { page } = await open(t);
-  await pause(page);
+  await atStart(page);
   await steps(page, 25);
   const [download] = await Promise.all([page.waitForEvent("download"), page.click("#save-file")]);
   const path = join(tmpdir(), `ks-run-${process.pid}.json`);

@@ -4,15 +4,13 @@
 // next and previous rebalance; drag the scrubber. Screenshot: tests/e2e/output/timetravel.png.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { browserSuite, screenshot } from "./helpers.mjs";
+import { atStart, browserSuite, clickAndWait, runTo, screenshot } from "./helpers.mjs";
 
 const suite = browserSuite(before, after);
 
 async function open(t) {
   const page = await suite.open(t);
-  if (/Pause/.test(await page.locator("#play").innerText())) await page.click("#play");
-  await page.click("#reset");
-  await page.waitForFunction(() => document.querySelector("#sim-time")?.textContent === "0.0 s");
+  await atStart(page);
   return page;
 }
 
@@ -25,17 +23,16 @@ async function view(page) {
   );
 }
 
-async function click(page, selector) {
-  const before = await page.locator(".clock .muted").innerText();
-  const time = await page.locator("#sim-time").innerText();
-  await page.click(selector);
-  await page
-    .waitForFunction(
-      ([b, t]) => document.querySelector(".clock .muted")?.textContent !== b || document.querySelector("#sim-time")?.textContent !== t,
-      [before, time],
-      { timeout: 3_000 },
-    )
-    .catch(() => {});
+const click = (page, selector) => clickAndWait(page, selector);
+
+/** Presses a key on the page and waits until the run has moved (events or clock). */
+async function press(page, key) {
+  const before = await page.evaluate(() => [document.querySelector(".clock .muted")?.textContent, document.querySelector("#sim-time")?.dataset.ms]);
+  await page.keyboard.press(key);
+  await page.waitForFunction(
+    ([events, ms]) => document.querySelector(".clock .muted")?.textContent !== events || document.querySelector("#sim-time")?.dataset.ms !== ms,
+    before,
+  );
 }
 
 test("⟲ restores the exact earlier view, step by step", async (t) => {
@@ -51,18 +48,16 @@ test("⟲ restores the exact earlier view, step by step", async (t) => {
   }
   // The keyboard does the same: ← back, → forward.
   await page.locator("#app-root").focus();
-  await page.keyboard.press("ArrowLeft");
-  await page.waitForFunction((v) => document.querySelector("#sim-time") && true, null);
-  await page.waitForTimeout(100);
+  await press(page, "ArrowLeft");
   assert.equal(await view(page), seen[9]);
-  await page.keyboard.press("ArrowRight");
-  await page.waitForTimeout(100);
+  await press(page, "ArrowRight");
   assert.equal(await view(page), seen[10]);
 });
 
 test("going back past a command and forward again replays it; something new branches", async (t) => {
   const page = await open(t);
-  for (let i = 0; i < 40; i++) await click(page, "#step");
+  await runTo(page, 3);
+  for (let i = 0; i < 3; i++) await click(page, "#step");
   const card = page.locator('[data-group="ConsumerGroup01"]');
   await card.locator("button.add-member").click();
   const newcomer = card.locator(".member").last();
@@ -96,13 +91,14 @@ test("jump to the next and previous rebalance, and the scrubber", async (t) => {
   await screenshot(page, "timetravel");
   // Nothing earlier than the start.
   await page.locator("#scrubber").fill("0");
-  await click(page, "#jump-prev-rebalance");
+  await page.waitForFunction(() => document.querySelector("#sim-time")?.dataset.ms === "0");
+  await page.click("#jump-prev-rebalance");
   assert.match(await page.locator("#notice").innerText(), /No earlier rebalance/);
 });
 
 test("the event log filters by kind and name, and a click goes to that moment", async (t) => {
   const page = await open(t);
-  for (let i = 0; i < 60; i++) await click(page, "#step");
+  await runTo(page, 4);
   await page.fill("#event-entity", "Consumer2");
   await page.waitForFunction(() => [...document.querySelectorAll("#event-log li[data-seq]")].length > 0);
   const lines = await page.locator("#event-log li[data-seq] .what").allInnerTexts();
@@ -141,7 +137,7 @@ test("keyboard only: ? lists the keys, Tab reaches the controls, Enter presses t
   // Every button and select has a name a screen reader can say.
   const unnamed = await page.evaluate(() =>
     [...document.querySelectorAll("button, select, input")]
-      .filter((el) => !(el.getAttribute("aria-label") || el.getAttribute("title") || el.textContent?.trim() || el.closest("label")))
+      .filter((el) => !(el.getAttribute("aria-label") || el.getAttribute("title") || el.textContent?.trim() || el.closest("label") || el.labels?.[0]?.textContent.trim()))
       .map((el) => el.outerHTML.slice(0, 80)),
   );
   assert.deepEqual(unnamed, []);
@@ -149,20 +145,14 @@ test("keyboard only: ? lists the keys, Tab reaches the controls, Enter presses t
 
 test("fork, change something, and compare the two branches", async (t) => {
   const page = await open(t);
-  // Fork before m1 is sent (7 s): 5x keeps a late pause on a busy machine short of it.
-  await page.selectOption("#speed", { label: "5×" });
-  await page.click("#play");
-  await page.waitForFunction(() => Number(document.querySelector("#sim-time")?.textContent.replace(" s", "")) > 4, null, { timeout: 20_000 });
-  await page.click("#play");
-  assert.ok(Number((await page.locator("#sim-time").innerText()).replace(" s", "")) < 7, "paused before m1 is sent");
+  // Fork at 5 s, before m1 is sent (7 s).
+  await runTo(page, 5);
   await page.click("#fork-here");
   await page.locator("#fork").waitFor();
   // In this branch a consumer crashes; the fork goes on without the crash.
   await page.locator('[data-group="ConsumerGroup01"] [data-client="Consumer2"] .crash-member').click();
-  await page.selectOption("#speed", { label: "20×" });
-  await page.click("#play");
-  await page.waitForFunction(() => Number(document.querySelector("#sim-time")?.textContent.replace(" s", "")) > 15, null, { timeout: 20_000 });
-  await page.click("#play");
+  await page.locator('[data-group="ConsumerGroup01"] [data-client="Consumer2"][data-phase="crashed"]').waitFor();
+  await runTo(page, 15);
   const delivered = page.locator("#fork tr.o-6");
   assert.match(await delivered.getAttribute("class"), /differs/);
   const [mine, theirs] = (await delivered.locator("td").allInnerTexts()).map(Number);

@@ -240,6 +240,7 @@ pub fn App() -> Html {
     let json_error = model.json_error.clone();
     let scenario_key = model.scenario_key.clone();
     let playing = model.playing;
+    let running_to = model.run_to.map(|t| t.ms());
     let speed = model.speed;
     let next_value = crate::state::next_value(&model.sim);
     let retries = model.retries.clone();
@@ -275,7 +276,7 @@ pub fn App() -> Html {
                 </button>
                 <button id="lang-toggle" class="lang" onclick={toggle_lang}>{ i18n::LANG_SWITCH.get(lang) }</button>
             </header>
-            <Controls {lang} {playing} {speed} now={snap.now} events={snap.events_total} steps={snap.steps} {reached} dispatch={dispatch.clone()} />
+            <Controls {lang} {playing} {running_to} {speed} now={snap.now} events={snap.events_total} steps={snap.steps} {reached} dispatch={dispatch.clone()} />
             if let Some(n) = notice {
                 {
                     match n {

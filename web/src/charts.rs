@@ -1,8 +1,10 @@
 //! Numbers over time for the charts: per group and partition the consumer lag (the
 //! leader's high watermark minus the group's committed offset, as `kafka-consumer-groups`
 //! shows it), records produced and consumed per second, and how many members cannot
-//! consume because of a rebalance. Sampled every `every_ms` of simulated time, at most
-//! `max` samples (the oldest go); going back in time drops the samples after the new now.
+//! consume because of a rebalance. Sampled at every multiple of `every_ms` of simulated
+//! time (the page stops the run at each one on its way, so the samples are the same
+//! whether it played, ran to a moment or went in slices), at most `max` samples (the
+//! oldest go); going back in time drops the samples after the new now.
 
 use kafka_sandbox_core::group::Phase;
 use kafka_sandbox_core::Sim;
@@ -55,17 +57,37 @@ impl Default for Series {
 }
 
 impl Series {
-    /// Takes a sample if `every_ms` has passed since the last (drops the future first
-    /// after going back in time).
-    pub fn observe(&mut self, sim: &Sim) {
-        let now = sim.now().ms();
-        if self.samples.back().is_some_and(|s| s.t_ms > now) {
+    /// Drops the samples taken after `now_ms` (the run went back in time).
+    pub fn forget_after(&mut self, now_ms: u64) {
+        if self.samples.back().is_some_and(|s| s.t_ms > now_ms) {
             let samples = Rc::make_mut(&mut self.samples.0);
-            while samples.back().is_some_and(|s| s.t_ms > now) {
+            while samples.back().is_some_and(|s| s.t_ms > now_ms) {
                 samples.pop_back();
             }
         }
-        if self.samples.back().is_some_and(|s| now < s.t_ms + self.every_ms) {
+    }
+
+    /// The simulated moment of the next sample: the next multiple of `every_ms` after the
+    /// last sample (the first: at once).
+    pub fn next_sample_ms(&self, now_ms: u64) -> u64 {
+        let every = self.every_ms.max(1);
+        match self.samples.back() {
+            None => now_ms,
+            Some(s) => (s.t_ms / every + 1) * every,
+        }
+    }
+
+    /// How far back from `until_ms` samples are kept: the way before that is not sampled.
+    pub fn span_ms(&self) -> u64 {
+        self.every_ms.saturating_mul(self.max as u64)
+    }
+
+    /// Takes a sample if the clock has reached the next one (drops the future first after
+    /// going back in time).
+    pub fn observe(&mut self, sim: &Sim) {
+        let now = sim.now().ms();
+        self.forget_after(now);
+        if !self.samples.is_empty() && now < self.next_sample_ms(now) {
             return;
         }
         let samples = Rc::make_mut(&mut self.samples.0);

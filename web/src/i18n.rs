@@ -61,6 +61,9 @@ msgs! {
     PAUSE = "❚❚ 暂停", "❚❚ Pause";
     STEP = "⇥ 单步", "⇥ Step";
     STEP_HINT = "执行下一个事件", "Apply the next event";
+    RUN_TO = "运行到", "Run to";
+    RUN_TO_GO = "前往 →", "Go →";
+    RUN_TO_HINT = "运行到这个模拟时间（秒）后暂停：向前或向后都可以，结果每次都一样", "Run to this simulated time (seconds) and pause there: forward or back, the same every time";
     RESET = "↺ 重置", "↺ Reset";
     SPEED = "速度", "Speed";
     TIME = "模拟时间", "Simulated time";
@@ -1515,6 +1518,25 @@ pub fn open_failed(lang: Lang, from: crate::state::SharedFrom, why: &str) -> Str
 }
 
 /// Said when a jump finds nothing.
+/// Run to was given something that is not a moment.
+pub fn run_to_invalid(lang: Lang, text: &str, max_ms: u64) -> String {
+    let shown: String = text.chars().take(40).collect();
+    let max = max_ms / 1000;
+    match lang {
+        Lang::Zh => format!("运行到：“{shown}”不是一个时间。请输入 0 到 {max} 之间的秒数，例如 12.5"),
+        Lang::En => format!("Run to: \"{shown}\" is not a time. Type seconds from 0 to {max}, for example 12.5"),
+    }
+}
+
+/// Run to is under way.
+pub fn running_to(lang: Lang, ms: u64) -> String {
+    let s = ms as f64 / 1000.0;
+    match lang {
+        Lang::Zh => format!("正在运行到 {s:.1} s……（暂停可停下）"),
+        Lang::En => format!("Running to {s:.1} s… (Pause stops it)"),
+    }
+}
+
 pub fn jump_none(lang: Lang, kind: crate::timeline::JumpKind, ahead: bool) -> String {
     let what = jump_label(lang, kind);
     match (lang, ahead) {

@@ -105,6 +105,9 @@ pub struct Model {
     carry_ms: f64,
     /// Wall-clock ms the current tick stands for.
     tick_ms: u32,
+    /// Run to: the moment the run is going to, a slice of events per tick (the page
+    /// stays responsive), pausing there. Any step, travel, command or Play/Pause ends it.
+    pub run_to: Option<SimTime>,
 }
 
 /// The error a producer is retrying after, per producer: set by a failed request it will
@@ -184,6 +187,7 @@ impl Model {
             comparison: None,
             carry_ms: 0.0,
             tick_ms: TICK_MS,
+            run_to: None,
         }
     }
 
@@ -200,6 +204,7 @@ impl Model {
         self.groups = GroupWatch::default();
         self.last_produce = None;
         self.carry_ms = 0.0;
+        self.run_to = None;
     }
 }
 
@@ -420,6 +425,78 @@ fn travel(m: &mut Model, stop: impl Fn(&Sim) -> bool) {
     m.carry_ms = 0.0;
 }
 
+/// Runs forward to the moment `until` (at most `max_steps` events), applying the commands
+/// still to come after going back, each at its moment; whether it got there.
+///
+/// It stops on the way at each moment the charts sample (see [`crate::charts`]), so they
+/// are the same however the run got there; the last samples' span is all that is kept, so
+/// a long way is sampled only at its end.
+fn advance_to(m: &mut Model, until: SimTime, max_steps: u64) -> bool {
+    m.series.forget_after(m.sim.now().ms());
+    let every = m.series.every_ms.max(1);
+    // The first sample moment worth taking: the span the charts keep, before `until`.
+    let from = until.ms().saturating_sub(m.series.span_ms()).div_ceil(every) * every;
+    let mut left = max_steps;
+    loop {
+        let sample = m.series.next_sample_ms(m.sim.now().ms()).max(from);
+        let stop = SimTime(sample.min(until.ms()));
+        let before = m.sim.steps();
+        let (applied, reached) = kafka_sandbox_core::history::advance_to(&mut m.sim, &m.redo, stop, left);
+        m.redo.drain(..applied.min(m.redo.len()));
+        left = left.saturating_sub(m.sim.steps() - before);
+        if !reached {
+            return false;
+        }
+        if sample <= until.ms() {
+            m.series.observe(&m.sim);
+        }
+        if stop == until {
+            return true;
+        }
+    }
+}
+
+/// The furthest moment Run to accepts: one simulated week, as `kafka-sandbox run --until`.
+pub const MAX_RUN_TO_MS: u64 = 7 * 24 * 3_600_000;
+
+/// Reads a moment typed as seconds ("12", "12.5", "12.5 s", "12,5"), to the millisecond;
+/// `None` when it is not one, or beyond [`MAX_RUN_TO_MS`].
+pub fn parse_seconds(text: &str) -> Option<u64> {
+    // Full-width digits and stops, as a Chinese input method types them, read as ASCII.
+    let t: String = text
+        .trim()
+        .chars()
+        .take(32)
+        .map(|c| match c {
+            '０'..='９' => char::from(b'0' + (c as u32 - '０' as u32) as u8),
+            '．' | '。' | ',' | '，' => '.',
+            other => other,
+        })
+        .collect();
+    let t = t.strip_suffix('秒').or_else(|| t.strip_suffix('s')).unwrap_or(&t).trim_end();
+    let (whole, frac) = t.split_once('.').unwrap_or((t, ""));
+    let digits = |d: &str| d.bytes().all(|b| b.is_ascii_digit());
+    if (whole.is_empty() && frac.is_empty()) || !digits(whole) || !digits(frac) || whole.len() > 9 || frac.len() > 3 {
+        return None;
+    }
+    let secs: u64 = if whole.is_empty() { 0 } else { whole.parse().ok()? };
+    let milli: u64 = if frac.is_empty() { 0 } else { format!("{frac:0<3}").parse().ok()? };
+    let ms = secs.checked_mul(1000)?.checked_add(milli)?;
+    (ms <= MAX_RUN_TO_MS).then_some(ms)
+}
+
+/// After going back, the commands still to come that the learner gave at this very step
+/// count: the first time they came before the next step (and before the step, jump or
+/// search that followed them), so they come first again. The moves forward apply them
+/// before deciding where to stop, so a Step lands where it landed the first time.
+fn apply_due_commands(m: &mut Model) {
+    let steps = m.sim.steps();
+    let due = m.redo.iter().take_while(|e| e.after_steps <= steps).count();
+    for entry in m.redo.drain(..due) {
+        m.sim.apply_logged(&entry);
+    }
+}
+
 /// Runs forward until `stop`, applying the commands still to come after going back.
 fn forward(m: &mut Model, stop: impl Fn(&Sim) -> bool, max_steps: u64) {
     let applied = kafka_sandbox_core::history::advance(&mut m.sim, &m.redo, stop, max_steps);
@@ -556,6 +633,9 @@ pub enum Action {
     GoTo(u64),
     /// To the next (or previous) rebalance, fault or monitor finding.
     Jump { forward: bool, kind: timeline::JumpKind },
+    /// Run to the simulated moment typed (seconds, forward or back), then pause. The
+    /// text is read here, so a wrong one gets the page's message.
+    RunTo(String),
     /// Run the scenario under eager, cooperative and KIP-848 with the same change to
     /// `group` at the current simulated time, and show the three side by side.
     Compare { group: String, change: kafka_sandbox_core::compare::Change },
@@ -603,13 +683,24 @@ pub fn reduce_model(m: &mut Model, action: Action) -> bool {
                 | Action::SelectEvent(_)
                 | Action::LessonNext
                 | Action::LessonAnswer(_)
+                | Action::RunTo(_)
+                | Action::StepGroup { .. }
         );
     if !matches!(action, Action::SelectEvent(_) | Action::SetEventFilter { .. }) && moves_time {
         m.selected = None;
     }
-    let stepping = matches!(action, Action::Tick | Action::Step | Action::Jump { forward: true, .. });
+    if moves_time && !matches!(action, Action::Tick | Action::RunTo(_)) {
+        // Another move in time ends a run to a moment.
+        m.run_to = None;
+    }
+    let stepping =
+        matches!(action, Action::Tick | Action::Step | Action::Jump { forward: true, .. } | Action::RunTo(_) | Action::StepGroup { .. });
     let logged = m.sim.command_log().len();
     let changed = apply_action(m, action);
+    if m.sim.command_log().len() > logged {
+        // The learner did something: a run to a moment stops here.
+        m.run_to = None;
+    }
     if !moves_time && m.sim.command_log().len() > logged && !m.redo.is_empty() {
         // Something new after going back: the old future is gone, this is a new branch.
         m.redo.clear();
@@ -618,7 +709,8 @@ pub fn reduce_model(m: &mut Model, action: Action) -> bool {
     if stepping {
         m.history.observe(&m.sim);
     }
-    if moves_time && m.marks.last() != Some(&m.sim.steps()) {
+    // The ⟲ points: where the learner looked, not each slice of a run to a moment.
+    if moves_time && m.run_to.is_none() && m.marks.last() != Some(&m.sim.steps()) {
         if m.marks.len() >= MAX_MARKS {
             m.marks.drain(..MAX_MARKS / 2);
         }
@@ -650,6 +742,13 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
     match action {
         // reduce_model turns TickAfter into Tick (with its duration) before this.
         Action::Tick | Action::TickAfter(_) => {
+            if let Some(target) = m.run_to {
+                // Running to a moment: a slice of the way per tick, whatever the speed.
+                if advance_to(m, target, MAX_STEPS_PER_TICK) {
+                    m.run_to = None;
+                }
+                return true;
+            }
             if !m.playing {
                 return false;
             }
@@ -658,19 +757,42 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             let whole = m.carry_ms.floor();
             m.carry_ms -= whole;
             let until = m.sim.now().plus_ms(whole as u64);
-            if !m.redo.is_empty() {
-                // After going back: the same future, commands included, until they are done.
-                forward(m, |s| s.next_event_time().is_none_or(|t| t > until), MAX_STEPS_PER_TICK);
-            }
-            m.sim.run_until_bounded(until, MAX_STEPS_PER_TICK);
+            // After going back: the same future, commands included, each at its moment.
+            advance_to(m, until, MAX_STEPS_PER_TICK);
             true
         }
         Action::TogglePlay => {
-            m.playing = !m.playing;
+            if m.run_to.take().is_some() {
+                // Pause stops a run to a moment where it is.
+                m.playing = false;
+            } else {
+                m.playing = !m.playing;
+            }
+            true
+        }
+        Action::RunTo(text) => {
+            m.playing = false;
+            let Some(ms) = parse_seconds(&text) else {
+                m.run_to = None;
+                m.notice = Some(Notice::Error(i18n::run_to_invalid(lang, &text, MAX_RUN_TO_MS)));
+                return true;
+            };
+            let target = SimTime(ms);
+            if target < m.sim.now() {
+                // Back: the latest state with nothing else due by then, replayed.
+                travel(m, move |s| s.next_event_time().is_none_or(|t| t > target));
+            }
+            m.notice = None;
+            m.run_to = Some(target);
+            // The first slice now: a short way is done in this one action.
+            if advance_to(m, target, MAX_STEPS_PER_TICK) {
+                m.run_to = None;
+            }
             true
         }
         Action::Step => {
             m.playing = false;
+            apply_due_commands(m);
             if m.redo.is_empty() {
                 m.sim.step_visible();
             } else {
@@ -701,6 +823,9 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         }
         Action::Jump { forward: ahead, kind } => {
             m.playing = false;
+            if ahead {
+                apply_due_commands(m);
+            }
             let seq = m.sim.trace().total();
             if ahead {
                 let findings = m.sim.monitors().total();
@@ -866,7 +991,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
                 m.notice = Some(Notice::Error(format!("{}{}", i18n::REFUSED.get(lang), crate::messages::core_text(lang, &e.to_string()))));
                 return true;
             }
-            m.notice = if step_to_group_event(&mut m.sim, &group) {
+            m.notice = if step_to_group_event(m, &group) {
                 None
             } else {
                 Some(Notice::Info(i18n::quiet_group(lang, &group, MAX_GROUP_STEP_MS)))
@@ -991,6 +1116,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             if seq < m.sim.trace().total() {
                 travel(m, |s| s.trace().total() > seq);
             } else {
+                apply_due_commands(m);
                 forward(m, |s| s.trace().total() > seq, 2_000_000);
             }
             m.selected = Some(seq);
@@ -1113,28 +1239,21 @@ fn report(m: &mut Model, result: Result<(), kafka_sandbox_core::CommandError>) -
     true
 }
 
-/// Most visible steps one "next group event" click may take, and how far in simulated
-/// time it looks (beyond the default session timeout of 45 s, so a crash is seen through).
-const MAX_GROUP_STEPS: u32 = 5000;
+/// Most steps one "next group event" click may take, and how far in simulated time it
+/// looks (beyond the default session timeout of 45 s, so a crash is seen through).
+const MAX_GROUP_STEPS: u32 = 50_000;
 pub const MAX_GROUP_STEP_MS: u64 = 120_000;
 
-/// Steps visible events until one belongs to `group`'s protocol story; returns whether
-/// one did. Bounded: a group with nothing going on must not freeze the page.
-fn step_to_group_event(sim: &mut Sim, group: &str) -> bool {
-    let until = sim.now().plus_ms(MAX_GROUP_STEP_MS);
-    for _ in 0..MAX_GROUP_STEPS {
-        let before = sim.trace().total();
-        if sim.step_visible().is_none() {
-            return false;
-        }
-        if sim.events_since(before).any(|e| timeline::protocol_group(&e.kind, false) == Some(group)) {
-            return true;
-        }
-        if sim.now() > until {
-            return false;
-        }
-    }
-    false
+/// Steps until an event belongs to `group`'s protocol story; returns whether one did.
+/// Bounded: a group with nothing going on must not freeze the page.
+fn step_to_group_event(m: &mut Model, group: &str) -> bool {
+    apply_due_commands(m);
+    let until = m.sim.now().plus_ms(MAX_GROUP_STEP_MS);
+    let from = m.sim.trace().total();
+    let seen = |s: &Sim| s.events_since(from).any(|e| timeline::protocol_group(&e.kind, false) == Some(group));
+    // After going back, the commands still to come are applied on the way (forward).
+    forward(m, |s| seen(s) || s.now() > until, u64::from(MAX_GROUP_STEPS));
+    seen(&m.sim)
 }
 
 /// The first "ConsumerN" not taken yet.
@@ -1523,5 +1642,200 @@ mod tests {
         assert_eq!((m.sim.steps(), m.sim.trace().digest()), (end.0, end.1));
         assert_eq!(m.sim.snapshot(), end.2);
         assert!(m.redo.is_empty());
+    }
+
+    /// Ticks at 1× until the next event is more than `gap_ms` away (the clock then stands
+    /// between events, as when a learner clicks during a quiet moment).
+    fn tick_to_a_quiet_moment(m: &mut Model, gap_ms: u64) {
+        for _ in 0..2000 {
+            reduce_model(m, Action::Tick);
+            if m.sim.next_event_time().is_some_and(|t| t.ms() > m.sim.now().ms() + gap_ms) {
+                return;
+            }
+        }
+        panic!("no quiet moment in the run");
+    }
+
+    #[test]
+    fn playing_again_after_going_back_runs_each_command_at_its_moment() {
+        let mut m = Model::new(Lang::En);
+        for _ in 0..60 {
+            reduce_model(&mut m, Action::Tick);
+        }
+        // A command while the clock stands past the last event, more than a tick before the
+        // next: replaying must not let the clock run past its moment first.
+        tick_to_a_quiet_moment(&mut m, 2 * u64::from(TICK_MS));
+        reduce_model(&mut m, Action::AddMember { group: "ConsumerGroup01".into() });
+        let at = m.sim.command_log()[0].at;
+        for _ in 0..120 {
+            reduce_model(&mut m, Action::Tick);
+        }
+        let end = (m.sim.now(), m.sim.trace().digest(), m.sim.command_log().to_vec());
+        reduce_model(&mut m, Action::GoTo(0));
+        assert_eq!(m.sim.steps(), 0);
+        reduce_model(&mut m, Action::TogglePlay);
+        while m.sim.now() < end.0 {
+            reduce_model(&mut m, Action::Tick);
+        }
+        assert_eq!(m.sim.command_log()[0].at, at, "the consumer joined at its moment again");
+        assert_eq!((m.sim.now(), m.sim.trace().digest()), (end.0, end.1));
+        assert_eq!(m.sim.command_log(), &end.2[..]);
+    }
+
+    /// The default run to `ms`, played by the core alone.
+    fn run_to_directly(ms: u64) -> Sim {
+        let mut sim = scenario::default_scenario().build().unwrap_or_else(|e| panic!("{e}"));
+        sim.run_until(SimTime(ms));
+        sim
+    }
+
+    #[test]
+    fn run_to_goes_to_exactly_that_moment_forward_and_back_and_pauses() {
+        let mut m = Model::new(Lang::En);
+        reduce_model(&mut m, Action::Tick);
+        assert!(m.playing);
+        reduce_model(&mut m, Action::RunTo("12.5".into()));
+        assert!(!m.playing && m.run_to.is_none() && m.notice.is_none(), "{:?}", m.notice);
+        assert_eq!(m.sim.now(), SimTime(12_500));
+        assert_eq!(m.sim.trace().digest(), run_to_directly(12_500).trace().digest());
+        // Ticks do not move it: it paused there.
+        reduce_model(&mut m, Action::Tick);
+        assert_eq!(m.sim.now(), SimTime(12_500));
+        // Back, to a moment between events.
+        reduce_model(&mut m, Action::RunTo("3.05 s".into()));
+        assert_eq!(m.sim.now(), SimTime(3_050));
+        let direct = run_to_directly(3_050);
+        assert_eq!((m.sim.steps(), m.sim.trace().digest()), (direct.steps(), direct.trace().digest()));
+        assert_eq!(m.sim.snapshot(), direct.snapshot());
+        // And forward again.
+        reduce_model(&mut m, Action::RunTo("１２。５".into()));
+        assert_eq!(m.sim.now(), SimTime(12_500));
+        assert_eq!(m.sim.trace().digest(), run_to_directly(12_500).trace().digest());
+    }
+
+    #[test]
+    fn run_to_replays_the_learners_commands_at_their_moments() {
+        let mut m = Model::new(Lang::En);
+        reduce_model(&mut m, Action::RunTo("4".into()));
+        reduce_model(&mut m, Action::TogglePlay);
+        tick_to_a_quiet_moment(&mut m, 2 * u64::from(TICK_MS));
+        reduce_model(&mut m, Action::TogglePlay);
+        assert!(!m.playing);
+        reduce_model(&mut m, Action::CrashMember { group: "ConsumerGroup01".into(), client_id: "Consumer2".into() });
+        reduce_model(&mut m, Action::RunTo("20".into()));
+        let end = (m.sim.trace().digest(), m.sim.command_log().to_vec());
+        reduce_model(&mut m, Action::RunTo("1".into()));
+        assert!(m.sim.command_log().is_empty() && m.redo.len() == 1);
+        reduce_model(&mut m, Action::RunTo("20".into()));
+        assert_eq!((m.sim.trace().digest(), m.sim.command_log().to_vec()), end);
+        assert!(m.redo.is_empty());
+    }
+
+    #[test]
+    fn a_long_run_to_goes_in_slices_and_pause_or_a_step_stops_it() {
+        let mut m = Model::new(Lang::En);
+        reduce_model(&mut m, Action::RunTo("3600".into()));
+        assert!(m.run_to.is_some(), "an hour is more than one slice");
+        let first = m.sim.now();
+        assert!(first < SimTime(3_600_000));
+        assert_eq!(m.marks.len(), 0, "a slice is not a point to go back to");
+        // Each tick goes a slice further, whatever the speed, until it gets there.
+        let mut ticks = 0;
+        while m.run_to.is_some() && ticks < 10_000 {
+            reduce_model(&mut m, Action::Tick);
+            ticks += 1;
+        }
+        assert!(ticks > 1);
+        assert_eq!(m.sim.now(), SimTime(3_600_000));
+        assert_eq!(m.sim.trace().digest(), run_to_directly(3_600_000).trace().digest(), "slices change nothing");
+        assert_eq!(m.marks.last(), Some(&m.sim.steps()), "the end is a point to go back to");
+        // Pause stops the next one where it is, as does a step.
+        reduce_model(&mut m, Action::RunTo("7200".into()));
+        assert!(m.run_to.is_some());
+        reduce_model(&mut m, Action::TogglePlay);
+        assert!(m.run_to.is_none() && !m.playing);
+        let at = m.sim.now();
+        reduce_model(&mut m, Action::Tick);
+        assert_eq!(m.sim.now(), at);
+        reduce_model(&mut m, Action::RunTo("7200".into()));
+        reduce_model(&mut m, Action::Step);
+        assert!(m.run_to.is_none());
+    }
+
+    #[test]
+    fn run_to_refuses_what_is_not_a_time_and_changes_nothing() {
+        let mut m = Model::new(Lang::En);
+        reduce_model(&mut m, Action::RunTo("5".into()));
+        let before = (m.sim.now(), m.sim.trace().digest());
+        for bad in ["", "abc", "-3", "1e3", "12.5.1", "5 min", "604801", "99999999999999999999"] {
+            reduce_model(&mut m, Action::RunTo(bad.into()));
+            let Some(Notice::Error(text)) = &m.notice else { panic!("{bad:?}: {:?}", m.notice) };
+            assert!(text.contains("is not a time") && text.contains("604800"), "{text}");
+            assert_eq!((m.sim.now(), m.sim.trace().digest()), before, "{bad:?}");
+            assert!(m.run_to.is_none());
+        }
+        m.lang = Lang::Zh;
+        reduce_model(&mut m, Action::RunTo("x".into()));
+        assert!(matches!(&m.notice, Some(Notice::Error(t)) if t.contains("不是一个时间")));
+    }
+
+    #[test]
+    fn next_group_event_after_going_back_replays_the_recorded_future() {
+        let mut m = Model::new(Lang::En);
+        reduce_model(&mut m, Action::RunTo("12".into()));
+        reduce_model(&mut m, Action::AddMember { group: "ConsumerGroup01".into() });
+        reduce_model(&mut m, Action::RunTo("30".into()));
+        let joined = |m: &Model| m.sim.group("ConsumerGroup01").is_some_and(|g| g.member("Consumer3").is_some());
+        assert!(joined(&m));
+        reduce_model(&mut m, Action::RunTo("10".into()));
+        assert!(!joined(&m) && m.redo.len() == 1);
+        for _ in 0..50 {
+            if joined(&m) {
+                break;
+            }
+            reduce_model(&mut m, Action::StepGroup { group: "ConsumerGroup01".into() });
+        }
+        assert!(joined(&m), "the consumer added at 12 s joins again");
+        assert_eq!(m.sim.command_log()[0].at, SimTime(12_000));
+        assert!(m.redo.is_empty());
+    }
+
+    #[test]
+    fn stepping_again_after_going_back_lands_where_the_steps_landed_the_first_time() {
+        let mut m = Model::new(Lang::En);
+        reduce_model(&mut m, Action::RunTo("3".into()));
+        for _ in 0..3 {
+            reduce_model(&mut m, Action::Step);
+        }
+        reduce_model(&mut m, Action::AddMember { group: "ConsumerGroup01".into() });
+        let mut first = Vec::new();
+        for _ in 0..5 {
+            reduce_model(&mut m, Action::Step);
+            first.push((m.sim.steps(), m.sim.now(), m.sim.trace().digest()));
+        }
+        for _ in 0..8 {
+            reduce_model(&mut m, Action::StepBack);
+        }
+        assert!(m.sim.command_log().is_empty());
+        for _ in 0..3 {
+            reduce_model(&mut m, Action::Step);
+        }
+        let again: Vec<_> = (0..5)
+            .map(|_| {
+                reduce_model(&mut m, Action::Step);
+                (m.sim.steps(), m.sim.now(), m.sim.trace().digest())
+            })
+            .collect();
+        assert_eq!(again, first);
+    }
+
+    #[test]
+    fn seconds_are_read_to_the_millisecond() {
+        for (text, ms) in [("0", 0), ("12", 12_000), ("12.5", 12_500), (" 12.5 s ", 12_500), ("0.001", 1), (".5", 500), ("5.", 5_000), ("3,25", 3_250), ("１２．５秒", 12_500), ("604800", 604_800_000)] {
+            assert_eq!(parse_seconds(text), Some(ms), "{text:?}");
+        }
+        for text in ["", ".", "s", "0.0001", "+1", "1 2", "604800.001", "٣"] {
+            assert_eq!(parse_seconds(text), None, "{text:?}");
+        }
     }
 }

@@ -11,6 +11,8 @@ use yew::prelude::*;
 pub struct ControlsProps {
     pub lang: Lang,
     pub playing: bool,
+    /// Run to is under way, to this many simulated ms.
+    pub running_to: Option<u64>,
     pub speed: usize,
     pub now: SimTime,
     pub events: u64,
@@ -33,14 +35,25 @@ pub fn Controls(p: &ControlsProps) -> Html {
     });
     let jump = |forward: bool, kind: JumpKind| p.dispatch.reform(move |_| Action::Jump { forward, kind });
     let reset = p.dispatch.reform(|_| Action::Reset);
+    let run_to_input = use_node_ref();
+    let run_to = {
+        let input = run_to_input.clone();
+        p.dispatch.reform(move |e: SubmitEvent| {
+            e.prevent_default();
+            let text = input.cast::<web_sys::HtmlInputElement>().map(|i| i.value()).unwrap_or_default();
+            Action::RunTo(text)
+        })
+    };
+    // While running to a moment the button pauses (it stops the run there).
+    let busy = p.playing || p.running_to.is_some();
     let speed = p.dispatch.reform(|e: Event| {
         let i = e.target_unchecked_into::<HtmlSelectElement>().value().parse().unwrap_or(crate::state::DEFAULT_SPEED);
         Action::SetSpeed(i)
     });
     html! {
         <nav class="controls" aria-label="player">
-            <button id="play" class={classes!("primary", p.playing.then_some("on"))} onclick={toggle}>
-                { if p.playing { i18n::PAUSE.get(lang) } else { i18n::PLAY.get(lang) } }
+            <button id="play" class={classes!("primary", busy.then_some("on"))} onclick={toggle}>
+                { if busy { i18n::PAUSE.get(lang) } else { i18n::PLAY.get(lang) } }
             </button>
             <button id="step-back" title={i18n::BACK_HINT.get(lang)} disabled={p.steps == 0} onclick={back}>{ i18n::BACK.get(lang) }</button>
             <button id="step" title={i18n::STEP_HINT.get(lang)} onclick={step}>{ i18n::STEP.get(lang) }</button>
@@ -73,9 +86,19 @@ pub fn Controls(p: &ControlsProps) -> Html {
                     }
                 }) }
             </span>
+            <form class="run-to" title={i18n::RUN_TO_HINT.get(lang)} onsubmit={run_to}>
+                <label for="run-to-time">{ i18n::RUN_TO.get(lang) }</label>
+                <input id="run-to-time" ref={run_to_input} type="text" inputmode="decimal" size="6" placeholder="12.5"
+                    autocomplete="off" aria-describedby="run-to-unit" />
+                <span id="run-to-unit" class="muted">{ "s" }</span>
+                <button id="run-to" type="submit">{ i18n::RUN_TO_GO.get(lang) }</button>
+                if let Some(ms) = p.running_to {
+                    <span id="run-to-status" role="status">{ i18n::running_to(lang, ms) }</span>
+                }
+            </form>
             <span class="clock" aria-live="off">
                 { i18n::TIME.get(lang) }{ ": " }
-                <strong id="sim-time">{ format!("{:.1} s", p.now.ms() as f64 / 1000.0) }</strong>
+                <strong id="sim-time" data-ms={p.now.ms().to_string()}>{ format!("{:.1} s", p.now.ms() as f64 / 1000.0) }</strong>
                 <span class="muted">{ format!(" · {} {}", p.events, i18n::EVENTS.get(lang)) }</span>
             </span>
         </nav>
