@@ -25,9 +25,7 @@ fn anchor(strategy: Strategy) -> Option<(Duration, f64)> {
 const TOPIC: &str = "events";
 
 fn members(n: usize) -> Vec<Subscription> {
-    (0..n)
-        .map(|i| Subscription::new(&format!("consumer-{i:04}"), &[TOPIC]))
-        .collect()
+    (0..n).map(|i| Subscription::new(&format!("consumer-{i:04}"), &[TOPIC])).collect()
 }
 
 /// Runs `f` until `budget` has passed (at least `min_runs` times, at most 50) and returns
@@ -50,14 +48,8 @@ fn time<T>(min_runs: usize, budget: Duration, mut f: impl FnMut() -> T) -> (Dura
 
 /// Fewest and most partitions a member got.
 fn spread(assignment: &Assignment) -> (usize, usize) {
-    let counts: Vec<usize> = assignment
-        .values()
-        .map(|topics| topics.values().map(Vec::len).sum())
-        .collect();
-    (
-        counts.iter().copied().min().unwrap_or(0),
-        counts.iter().copied().max().unwrap_or(0),
-    )
+    let counts: Vec<usize> = assignment.values().map(|topics| topics.values().map(Vec::len).sum()).collect();
+    (counts.iter().copied().min().unwrap_or(0), counts.iter().copied().max().unwrap_or(0))
 }
 
 fn main() {
@@ -90,8 +82,7 @@ fn general_path(budget: Duration) {
     println!("sticky general path (unequal subscriptions: two topics, even members subscribe to both, odd to one;");
     println!("no kafka-python anchor for this shape)");
     for &(partitions, n_members) in &[(2_000u32, 100usize), (10_000, 1_000)] {
-        let topics: BTreeMap<String, u32> =
-            [("left".to_string(), partitions / 2), ("right".to_string(), partitions / 2)].into();
+        let topics: BTreeMap<String, u32> = [("left".to_string(), partitions / 2), ("right".to_string(), partitions / 2)].into();
         let subs: Vec<Subscription> = (0..n_members)
             .map(|i| {
                 let id = format!("consumer-{i:04}");
@@ -132,10 +123,7 @@ fn fresh_then_leave(
         .filter(|m| m.member_id != leaver)
         .map(|m| {
             let mut m = m.clone();
-            m.owned = fresh.assignment[&m.member_id]
-                .iter()
-                .flat_map(|(t, ps)| ps.iter().map(move |p| (t.clone(), *p)))
-                .collect();
+            m.owned = fresh.assignment[&m.member_id].iter().flat_map(|(t, ps)| ps.iter().map(move |p| (t.clone(), *p))).collect();
             m.generation = Some(1);
             m
         })
@@ -153,9 +141,7 @@ fn fresh_then_leave(
 fn count_moved(before: &Assignment, after: &Assignment) -> usize {
     let owners = |a: &Assignment| -> BTreeMap<(String, u32), String> {
         a.iter()
-            .flat_map(|(m, topics)| {
-                topics.iter().flat_map(move |(t, ps)| ps.iter().map(move |p| ((t.clone(), *p), m.clone())))
-            })
+            .flat_map(|(m, topics)| topics.iter().flat_map(move |(t, ps)| ps.iter().map(move |p| ((t.clone(), *p), m.clone()))))
             .collect()
     };
     let (b, a) = (owners(before), owners(after));
@@ -199,4 +185,3 @@ fn row(
         versus
     );
 }
-

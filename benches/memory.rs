@@ -68,11 +68,7 @@ fn mib(bytes: usize) -> f64 {
 }
 
 fn main() {
-    let hours: u64 = std::env::var("BENCH_HOURS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(24)
-        .clamp(1, 168);
+    let hours: u64 = std::env::var("BENCH_HOURS").ok().and_then(|v| v.parse().ok()).unwrap_or(24).clamp(1, 168);
     let per_second = 1000;
     let scenario = match Scenario::from_json(common::MEMORY_JSON) {
         Ok(s) => s,
@@ -93,12 +89,23 @@ fn main() {
     println!();
     println!(
         "{:>5} {:>11} {:>9} {:>9} {:>7} {:>9} {:>7} {:>8} {:>9} {:>9} {:>8} {:>8} {:>9} {:>12} {:>7}",
-        "sim h", "records", "live MiB", "peak MiB", "trace", "monitors", "logs", "groups", "producers", "sim clone", "kept", "cmd log", "snapshot", "lost_records", "wall s"
+        "sim h",
+        "records",
+        "live MiB",
+        "peak MiB",
+        "trace",
+        "monitors",
+        "logs",
+        "groups",
+        "producers",
+        "sim clone",
+        "kept",
+        "cmd log",
+        "snapshot",
+        "lost_records",
+        "wall s"
     );
-    let mut checkpoints: Vec<u64> = [1, 2, 4, 8, 12, 16, 20, 24, 48, 72, 96, 120, 144, 168]
-        .into_iter()
-        .filter(|h| *h <= hours)
-        .collect();
+    let mut checkpoints: Vec<u64> = [1, 2, 4, 8, 12, 16, 20, 24, 48, 72, 96, 120, 144, 168].into_iter().filter(|h| *h <= hours).collect();
     if checkpoints.last() != Some(&hours) {
         checkpoints.push(hours);
     }
@@ -114,12 +121,7 @@ fn main() {
             second += 1;
             sim.run_until(SimTime(at + 1000));
         }
-        let kept: usize = sim
-            .topics()
-            .flat_map(|t| t.partitions.iter())
-            .flat_map(|p| p.logs.values())
-            .map(|log| log.records().len())
-            .sum();
+        let kept: usize = sim.topics().flat_map(|t| t.partitions.iter()).flat_map(|p| p.logs.values()).map(|log| log.records().len()).sum();
         let live = LIVE.load(Ordering::Relaxed) - before;
         let peak = PEAK.load(Ordering::Relaxed) - before;
         let wall = start.elapsed().as_secs_f64();
@@ -170,4 +172,3 @@ fn cloned_bytes<T: Clone>(value: &T) -> usize {
     drop(copy);
     bytes
 }
-

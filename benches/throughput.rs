@@ -11,11 +11,7 @@ use std::time::Instant;
 mod common;
 
 fn main() {
-    let records: u32 = std::env::var("BENCH_RECORDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(100_000)
-        .clamp(1, 100_000);
+    let records: u32 = std::env::var("BENCH_RECORDS").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000).clamp(1, 100_000);
     let runs = 3;
     let scenario = common::throughput_scenario(records, 1);
     println!("core throughput: {records} records, one per simulated ms, 3 brokers, RF 3, 12 partitions,");
@@ -68,10 +64,7 @@ fn main() {
 /// the scenario's JSON and the newest events), timed natively part by part.
 fn page_ticks() {
     println!("page tick work, natively (model only, no rendering): mean / p95 / max ms per tick over 160 ticks (8 s at 20 ticks/s)");
-    println!(
-        "{:<44} {:>20} {:>20} {:>20} {:>20}",
-        "scenario, speed", "run sim", "snapshot()", "to_json_pretty()", "recent_events(60)"
-    );
+    println!("{:<44} {:>20} {:>20} {:>20} {:>20}", "scenario, speed", "run sim", "snapshot()", "to_json_pretty()", "recent_events(60)");
     let default = match kafka_sandbox_core::scenario::built_in("two-groups") {
         Some(Ok(s)) => s,
         _ => panic!("the built-in two-groups scenario is missing"),

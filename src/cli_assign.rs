@@ -47,9 +47,7 @@ struct MemberInput {
 
 /// A JSON object into a map, rejecting a key that appears twice (serde_json would keep
 /// the last one silently).
-fn unique_keys<'de, D: Deserializer<'de>>(
-    deserializer: D,
-) -> Result<BTreeMap<String, u32>, D::Error> {
+fn unique_keys<'de, D: Deserializer<'de>>(deserializer: D) -> Result<BTreeMap<String, u32>, D::Error> {
     struct UniqueKeys;
     impl<'de> Visitor<'de> for UniqueKeys {
         type Value = BTreeMap<String, u32>;
@@ -62,9 +60,7 @@ fn unique_keys<'de, D: Deserializer<'de>>(
             let mut out = BTreeMap::new();
             while let Some((topic, count)) = map.next_entry::<String, u32>()? {
                 if out.contains_key(&topic) {
-                    return Err(serde::de::Error::custom(format!(
-                        "topic {topic:?} is listed twice"
-                    )));
+                    return Err(serde::de::Error::custom(format!("topic {topic:?} is listed twice")));
                 }
                 out.insert(topic, count);
             }
@@ -76,19 +72,10 @@ fn unique_keys<'de, D: Deserializer<'de>>(
 
 /// Runs `assign` with the arguments that follow it; returns the exit code. Prints the
 /// assignment as one line of JSON on `out`, warnings on `err`.
-pub fn assign_command(
-    args: &[String],
-    input: &mut dyn Read,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> i32 {
+pub fn assign_command(args: &[String], input: &mut dyn Read, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     if let Some(first) = args.first() {
         if first == "-h" || first == "--help" {
-            return if writeln!(out, "{USAGE}").is_ok() {
-                0
-            } else {
-                1
-            };
+            return if writeln!(out, "{USAGE}").is_ok() { 0 } else { 1 };
         }
         let _ = writeln!(err, "kafka-sandbox assign: unexpected argument {first:?}; the group is read from stdin\n{USAGE}");
         return 2;
@@ -113,22 +100,18 @@ pub fn assign_command(
 /// The text with control characters written as escapes (`\n`, `\u{1b}`), so a topic or
 /// member named with a newline cannot split one warning over several lines.
 fn escape_controls(text: &str) -> String {
-    text.chars()
-        .map(|c| if c.is_control() { c.escape_debug().to_string() } else { c.to_string() })
-        .collect()
+    text.chars().map(|c| if c.is_control() { c.escape_debug().to_string() } else { c.to_string() }).collect()
 }
 
 /// Reads, validates and assigns; returns the JSON text and the warnings.
 fn run(input: &mut dyn Read) -> Result<(String, Vec<String>), String> {
     let mut bytes = Vec::new();
-    input
-        .take(MAX_INPUT_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read stdin: {e}"))?;
+    input.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read stdin: {e}"))?;
     if bytes.len() as u64 > MAX_INPUT_BYTES {
         return Err(format!("the input is larger than {MAX_INPUT_BYTES} bytes"));
     }
-    let text = String::from_utf8(bytes).map_err(|e| format!("the input is not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|e| format!("the input is not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()))?;
     let group: GroupInput = parse_json(&text).map_err(|e| format!("invalid group JSON: {e}"))?;
     let strategy: Strategy = group.strategy.parse().map_err(|e| format!("{e}"))?;
     let members: Vec<Subscription> = group
@@ -143,8 +126,7 @@ fn run(input: &mut dyn Read) -> Result<(String, Vec<String>), String> {
         })
         .collect();
     let outcome = assign(strategy, &group.topics, &members).map_err(|e| e.to_string())?;
-    let json = serde_json::to_string(&outcome.assignment)
-        .map_err(|e| format!("cannot write the assignment as JSON: {e}"))?;
+    let json = serde_json::to_string(&outcome.assignment).map_err(|e| format!("cannot write the assignment as JSON: {e}"))?;
     Ok((json, outcome.warnings))
 }
 
@@ -156,11 +138,7 @@ mod tests {
     fn run_with(input: &str) -> (i32, String, String) {
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let code = assign_command(&[], &mut input.as_bytes(), &mut out, &mut err);
-        (
-            code,
-            String::from_utf8(out).unwrap(),
-            String::from_utf8(err).unwrap(),
-        )
+        (code, String::from_utf8(out).unwrap(), String::from_utf8(err).unwrap())
     }
 
     #[test]
@@ -171,36 +149,18 @@ mod tests {
                            {"member_id":"c2","subscription":["t1","t2"],"owned":[["t1",0]],"generation":1}]}"#,
         );
         assert_eq!((code, err.as_str()), (0, ""));
-        assert_eq!(
-            out,
-            "{\"c1\":{\"t1\":[0,2],\"t2\":[1]},\"c2\":{\"t1\":[1],\"t2\":[0,2]}}\n"
-        );
+        assert_eq!(out, "{\"c1\":{\"t1\":[0,2],\"t2\":[1]},\"c2\":{\"t1\":[1],\"t2\":[0,2]}}\n");
     }
 
     #[test]
     fn rejections() {
         for (input, needle) in [
             ("{", "invalid group JSON"),
-            (
-                r#"{"strategy":"range","topics":{},"members":[],"extra":1}"#,
-                "unknown field `extra`",
-            ),
-            (
-                r#"{"strategy":"range","topics":{},"members":[{"member_id":"a","subscription":[],"rack":"r"}]}"#,
-                "unknown field `rack`",
-            ),
-            (
-                r#"{"strategy":"range","topics":{"t":1,"t":2},"members":[]}"#,
-                "listed twice",
-            ),
-            (
-                r#"{"strategy":"range","topics":{"t":-1},"members":[]}"#,
-                "invalid group JSON",
-            ),
-            (
-                r#"{"strategy":"rangee","topics":{},"members":[]}"#,
-                "unknown assignment strategy",
-            ),
+            (r#"{"strategy":"range","topics":{},"members":[],"extra":1}"#, "unknown field `extra`"),
+            (r#"{"strategy":"range","topics":{},"members":[{"member_id":"a","subscription":[],"rack":"r"}]}"#, "unknown field `rack`"),
+            (r#"{"strategy":"range","topics":{"t":1,"t":2},"members":[]}"#, "listed twice"),
+            (r#"{"strategy":"range","topics":{"t":-1},"members":[]}"#, "invalid group JSON"),
+            (r#"{"strategy":"rangee","topics":{},"members":[]}"#, "unknown assignment strategy"),
         ] {
             let (code, out, err) = run_with(input);
             assert_eq!(code, 2, "{input}");
@@ -228,10 +188,8 @@ mod tests {
         assert_eq!((code, err.as_str()), (0, ""));
         assert_eq!(out, "{\"c1\":{\"t\":[0,1]},\"c2\":{}}\n");
         // The second round, once c1 has revoked t-2, hands it to c2.
-        let (code, out, _) = run_with(
-            &S4.replace("STRATEGY", "cooperative-sticky")
-                .replace(r#"["t",0],["t",1],["t",2]"#, r#"["t",0],["t",1]"#),
-        );
+        let (code, out, _) =
+            run_with(&S4.replace("STRATEGY", "cooperative-sticky").replace(r#"["t",0],["t",1],["t",2]"#, r#"["t",0],["t",1]"#));
         assert_eq!(code, 0);
         assert_eq!(out, "{\"c1\":{\"t\":[0,1]},\"c2\":{\"t\":[2]}}\n");
     }
@@ -246,10 +204,7 @@ mod tests {
         );
         assert_eq!(code, 0);
         assert_eq!(out, "{\"a\":{\"t\":[0]},\"b\":{\"t\":[1]}}\n");
-        assert!(
-            err.starts_with("warning: Found multiple consumers"),
-            "{err}"
-        );
+        assert!(err.starts_with("warning: Found multiple consumers"), "{err}");
     }
 
     /// Found by tests/fuzz: a topic named "\n" split its warning over two lines.

@@ -24,11 +24,7 @@ pub fn partition_command(args: &[String], out: &mut dyn Write, err: &mut dyn Wri
                 text.push_str(&partition_for_key(key.as_bytes(), partitions).to_string());
                 text.push('\n');
             }
-            if out
-                .write_all(text.as_bytes())
-                .and_then(|()| out.flush())
-                .is_err()
-            {
+            if out.write_all(text.as_bytes()).and_then(|()| out.flush()).is_err() {
                 return 1;
             }
             0
@@ -76,9 +72,7 @@ fn parse(args: &[String]) -> Result<Parsed<'_>, String> {
             continue;
         }
         if arg.len() > 1 && arg.starts_with('-') {
-            return Err(format!(
-                "unknown option {arg:?} (put -- before keys that begin with '-')"
-            ));
+            return Err(format!("unknown option {arg:?} (put -- before keys that begin with '-')"));
         }
         keys.push(arg);
     }
@@ -94,9 +88,7 @@ fn parse(args: &[String]) -> Result<Parsed<'_>, String> {
 fn parse_count(value: &str) -> Result<u32, String> {
     match value.parse::<u32>() {
         Ok(n) if n >= 1 && n <= i32::MAX as u32 => Ok(n),
-        _ => Err(format!(
-            "invalid partition count {value:?}: expected a whole number from 1 to 2147483647"
-        )),
+        _ => Err(format!("invalid partition count {value:?}: expected a whole number from 1 to 2147483647")),
     }
 }
 
@@ -109,19 +101,12 @@ mod tests {
         let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let code = partition_command(&args, &mut out, &mut err);
-        (
-            code,
-            String::from_utf8(out).unwrap(),
-            String::from_utf8(err).unwrap(),
-        )
+        (code, String::from_utf8(out).unwrap(), String::from_utf8(err).unwrap())
     }
 
     #[test]
     fn keys_and_option_forms() {
-        assert_eq!(
-            run(&["--partitions", "4", "key1", "key2", "key3", ""]).1,
-            "0\n3\n1\n1\n"
-        );
+        assert_eq!(run(&["--partitions", "4", "key1", "key2", "key3", ""]).1, "0\n3\n1\n1\n");
         assert_eq!(run(&["key1", "--partitions=3"]).1, "2\n");
         assert_eq!(run(&["-p", "6", "--", "-x", "--partitions"]).0, 0);
         assert_eq!(run(&["-p", "1000", "-"]).0, 0);
@@ -143,10 +128,7 @@ mod tests {
             let (code, out, err) = run(args);
             assert_eq!(code, 2, "{args:?}");
             assert!(out.is_empty(), "{args:?}");
-            assert!(
-                err.starts_with("kafka-sandbox partition: "),
-                "{args:?}: {err}"
-            );
+            assert!(err.starts_with("kafka-sandbox partition: "), "{args:?}: {err}");
         }
     }
 }

@@ -66,26 +66,13 @@ fn dispatch(args: &[String]) -> i32 {
     match command.as_str() {
         "-h" | "--help" | "help" => {
             let mut out = io::stdout().lock();
-            if out
-                .write_all(USAGE.as_bytes())
-                .and_then(|()| out.flush())
-                .is_err()
-            {
+            if out.write_all(USAGE.as_bytes()).and_then(|()| out.flush()).is_err() {
                 return 1;
             }
             0
         }
-        "assign" => cli_assign::assign_command(
-            rest,
-            &mut io::stdin().lock(),
-            &mut io::stdout().lock(),
-            &mut io::stderr().lock(),
-        ),
-        "partition" => cli_partition::partition_command(
-            rest,
-            &mut io::stdout().lock(),
-            &mut io::stderr().lock(),
-        ),
+        "assign" => cli_assign::assign_command(rest, &mut io::stdin().lock(), &mut io::stdout().lock(), &mut io::stderr().lock()),
+        "partition" => cli_partition::partition_command(rest, &mut io::stdout().lock(), &mut io::stderr().lock()),
         "run" => run::run_command(rest),
         "lesson" => cli_lesson::lesson_command(rest, &mut io::stdout().lock(), &mut io::stderr().lock()),
         other => {

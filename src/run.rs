@@ -46,11 +46,9 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
                 let Some(v) = args.get(i + 1) else { return Err(format!("{a} needs a value")) };
                 match a.as_str() {
                     "--until" => {
-                        let ms = v
-                            .parse::<u64>()
-                            .ok()
-                            .filter(|ms| *ms <= MAX_TIME_MS)
-                            .ok_or_else(|| format!("--until takes a whole number of milliseconds from 0 to {MAX_TIME_MS} (one simulated week), not {v:?}"))?;
+                        let ms = v.parse::<u64>().ok().filter(|ms| *ms <= MAX_TIME_MS).ok_or_else(|| {
+                            format!("--until takes a whole number of milliseconds from 0 to {MAX_TIME_MS} (one simulated week), not {v:?}")
+                        })?;
                         until = Some(ms);
                     }
                     "--max-events" => {
@@ -297,11 +295,7 @@ pub fn summary(scenario: &Scenario, snap: &Snapshot) -> String {
         let committed: Vec<String> = g.committed.iter().map(|(tp, o)| format!("{tp}={o}")).collect();
         let _ = writeln!(s, "  committed: {}", if committed.is_empty() { "(none)".into() } else { committed.join(", ") });
     }
-    let _ = writeln!(
-        s,
-        "guarantee monitors: {} finding(s), {} breaking a promise Kafka makes",
-        snap.findings_total, snap.promises_broken
-    );
+    let _ = writeln!(s, "guarantee monitors: {} finding(s), {} breaking a promise Kafka makes", snap.findings_total, snap.promises_broken);
     for f in &snap.findings {
         let _ = writeln!(
             s,

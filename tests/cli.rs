@@ -13,12 +13,7 @@ fn sandbox(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
     child.wait_with_output().unwrap()
 }
 
@@ -59,10 +54,7 @@ fn assign_roundrobin_r1_input_and_empty_member() {
     );
     let out = sandbox(&["assign"], &input);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert_eq!(
-        text(&out.stdout),
-        "{\"c1\":{\"t1\":[0]},\"c2\":{\"t1\":[1],\"t2\":[0,1]},\"c3\":{\"t1\":[2]},\"c4\":{}}\n"
-    );
+    assert_eq!(text(&out.stdout), "{\"c1\":{\"t1\":[0]},\"c2\":{\"t1\":[1],\"t2\":[0,1]},\"c3\":{\"t1\":[2]},\"c4\":{}}\n");
 }
 
 #[test]
@@ -103,13 +95,8 @@ fn assign_sticky_s3() {
 fn assign_cooperative_sticky_s3_two_rounds() {
     let first = sandbox(&["assign"], &S3.replace("STRATEGY", "cooperative-sticky"));
     assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
-    assert_eq!(
-        text(&first.stdout),
-        "{\"consumer1\":{\"topic1\":[0]},\"consumer2\":{\"topic1\":[1],\"topic2\":[1]},\"consumer3\":{}}\n"
-    );
-    let second_input = S3
-        .replace("STRATEGY", "cooperative-sticky")
-        .replace(r#"[["topic1", 0], ["topic2", 0]]"#, r#"[["topic1", 0]]"#);
+    assert_eq!(text(&first.stdout), "{\"consumer1\":{\"topic1\":[0]},\"consumer2\":{\"topic1\":[1],\"topic2\":[1]},\"consumer3\":{}}\n");
+    let second_input = S3.replace("STRATEGY", "cooperative-sticky").replace(r#"[["topic1", 0], ["topic2", 0]]"#, r#"[["topic1", 0]]"#);
     let second = sandbox(&["assign"], &second_input);
     assert_eq!(second.status.code(), Some(0), "{}", text(&second.stderr));
     assert_eq!(
@@ -130,11 +117,7 @@ fn assign_sticky_fresh_group_ignores_instance_ids() {
         );
         let out = sandbox(&["assign"], &input);
         assert_eq!(out.status.code(), Some(0), "{name}: {}", text(&out.stderr));
-        assert_eq!(
-            text(&out.stdout),
-            "{\"c1\":{\"t1\":[0,2],\"t2\":[1]},\"c2\":{\"t1\":[1],\"t2\":[0,2]}}\n",
-            "{name}"
-        );
+        assert_eq!(text(&out.stdout), "{\"c1\":{\"t1\":[0,2],\"t2\":[1]},\"c2\":{\"t1\":[1],\"t2\":[0,2]}}\n", "{name}");
     }
 }
 
@@ -169,33 +152,17 @@ fn assign_topic_without_metadata_warns_and_succeeds() {
     let out = sandbox(&["assign"], input);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(text(&out.stdout), "{\"c1\":{\"t1\":[0,1]}}\n");
-    assert!(text(&out.stderr)
-        .contains("Skipping assignment for topic ghost since no metadata is available"));
+    assert!(text(&out.stderr).contains("Skipping assignment for topic ghost since no metadata is available"));
 }
 
 /// kafka-semantics §8: "key1" % 4 = 0, "key2" % 4 = 3, "key3" % 4 = 1, "" % 4 = 1.
 #[test]
 fn partition_keys_match_the_table() {
-    let out = sandbox(
-        &["partition", "--partitions", "4", "key1", "key2", "key3", ""],
-        "",
-    );
+    let out = sandbox(&["partition", "--partitions", "4", "key1", "key2", "key3", ""], "");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "0\n3\n1\n1\n");
     // The same keys % 3 and % 6 (the other columns of the table).
-    let out = sandbox(
-        &[
-            "partition",
-            "--partitions=3",
-            "key1",
-            "key2",
-            "key3",
-            "",
-            "a",
-            "kafka",
-        ],
-        "",
-    );
+    let out = sandbox(&["partition", "--partitions=3", "key1", "key2", "key3", "", "a", "kafka"], "");
     assert_eq!(text(&out.stdout), "2\n2\n1\n0\n1\n1\n");
     let out = sandbox(&["partition", "--partitions", "6", "foobar", "abc"], "");
     assert_eq!(text(&out.stdout), "0\n3\n");
@@ -203,22 +170,9 @@ fn partition_keys_match_the_table() {
 
 #[test]
 fn partition_double_dash_allows_dash_keys() {
-    let out = sandbox(
-        &[
-            "partition",
-            "--partitions",
-            "1000",
-            "--",
-            "-x",
-            "--partitions",
-        ],
-        "",
-    );
+    let out = sandbox(&["partition", "--partitions", "1000", "--", "-x", "--partitions"], "");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let lines: Vec<u32> = text(&out.stdout)
-        .lines()
-        .map(|l| l.parse().unwrap())
-        .collect();
+    let lines: Vec<u32> = text(&out.stdout).lines().map(|l| l.parse().unwrap()).collect();
     assert_eq!(lines.len(), 2);
     assert!(lines.iter().all(|p| *p < 1000));
     // Without --, "-x" is an unknown option.
@@ -269,36 +223,91 @@ fn every_kind_of_input_error_has_a_clear_message() {
     let bad = dir.join("bad.json");
     std::fs::write(&bad, r#"{"version": 1, "topics": [{"name": "t", "partitions": "3"}]}"#).unwrap();
     let bad = bad.to_str().unwrap();
-    let big = format!(r#"{{"strategy":"range","topics":{{"t":1000001}},"members":[{{"member_id":"a","subscription":["t"]}}],"pad":"{}"}}"#, "x".repeat(16 * 1024 * 1024));
+    let big = format!(
+        r#"{{"strategy":"range","topics":{{"t":1000001}},"members":[{{"member_id":"a","subscription":["t"]}}],"pad":"{}"}}"#,
+        "x".repeat(16 * 1024 * 1024)
+    );
     let cases: Vec<(Vec<&str>, &str, &str)> = vec![
         // run
         (vec!["run"], "", "kafka-sandbox run: which scenario? give a file or builtin:NAME"),
         (vec!["run", "builtin:nope"], "", "kafka-sandbox run: no built-in scenario \"nope\"; there are: two-groups"),
         (vec!["run", "/nonexistent/x.json"], "", "kafka-sandbox run: cannot read /nonexistent/x.json: "),
-        (vec!["run", bad], "", "topics[0].partitions (line 1, column 57): invalid type: string \"3\", expected a whole number from 0 to 4294967295"),
-        (vec!["run", "builtin:two-groups", "--until", "abc"], "", "--until takes a whole number of milliseconds from 0 to 604800000 (one simulated week), not \"abc\""),
-        (vec!["run", "builtin:two-groups", "--until", "604800001"], "", "--until takes a whole number of milliseconds from 0 to 604800000 (one simulated week), not \"604800001\""),
+        (
+            vec!["run", bad],
+            "",
+            "topics[0].partitions (line 1, column 57): invalid type: string \"3\", expected a whole number from 0 to 4294967295",
+        ),
+        (
+            vec!["run", "builtin:two-groups", "--until", "abc"],
+            "",
+            "--until takes a whole number of milliseconds from 0 to 604800000 (one simulated week), not \"abc\"",
+        ),
+        (
+            vec!["run", "builtin:two-groups", "--until", "604800001"],
+            "",
+            "--until takes a whole number of milliseconds from 0 to 604800000 (one simulated week), not \"604800001\"",
+        ),
         (vec!["run", "builtin:two-groups", "--until"], "", "kafka-sandbox run: --until needs a value"),
         (vec!["run", "builtin:two-groups", "--max-events", "0"], "", "--max-events takes a whole number of at least 1, not \"0\""),
         (vec!["run", "builtin:two-groups", "--frobnicate"], "", "kafka-sandbox run: unknown option \"--frobnicate\""),
-        (vec!["run", "builtin:two-groups", "builtin:one-consumer"], "", "give one scenario (a second one, \"builtin:one-consumer\", was given)"),
-        (vec!["run", "builtin:two-groups", "--trace", "/nonexistent/dir/t.jsonl"], "", "kafka-sandbox run: cannot write /nonexistent/dir/t.jsonl: "),
+        (
+            vec!["run", "builtin:two-groups", "builtin:one-consumer"],
+            "",
+            "give one scenario (a second one, \"builtin:one-consumer\", was given)",
+        ),
+        (
+            vec!["run", "builtin:two-groups", "--trace", "/nonexistent/dir/t.jsonl"],
+            "",
+            "kafka-sandbox run: cannot write /nonexistent/dir/t.jsonl: ",
+        ),
         // assign
         (vec!["assign"], "{", "kafka-sandbox assign: invalid group JSON: line 1, column 1: not valid JSON (EOF while parsing an object)"),
-        (vec!["assign"], r#"{"strategy":"range","topics":{"t":-1},"members":[]}"#, "invalid group JSON: topics.t (line 1, column 36): invalid value: integer `-1`, expected a whole number from 0 to 4294967295"),
+        (
+            vec!["assign"],
+            r#"{"strategy":"range","topics":{"t":-1},"members":[]}"#,
+            "invalid group JSON: topics.t (line 1, column 36): invalid value: integer `-1`, expected a whole number from 0 to 4294967295",
+        ),
         (vec!["assign"], r#"{"strategy":"range","topics":{}}"#, "invalid group JSON: line 1, column 32: missing field `members`"),
-        (vec!["assign"], r#"{"strategy":"range","topics":{},"members":[{"member_id":"a","subscription":"t"}]}"#, "invalid group JSON: members[0].subscription (line 1, column 78): invalid type: string \"t\", expected an array [...]"),
-        (vec!["assign"], r#"{"strategy":"range","topics":{},"members":[],"extra":1}"#, "invalid group JSON: extra (line 1, column 52): unknown field `extra`, expected one of `strategy`, `topics`, `members`"),
-        (vec!["assign"], r#"{"strategy":"range","topics":{"t":1,"t":2},"members":[]}"#, "invalid group JSON: topics (line 1, column 42): topic \"t\" is listed twice"),
-        (vec!["assign"], r#"{"strategy":"fair","topics":{},"members":[]}"#, "unknown assignment strategy \"fair\": expected one of range, roundrobin, sticky, cooperative-sticky"),
-        (vec!["assign"], r#"{"strategy":"range","topics":{},"members":[{"member_id":"a","subscription":[]},{"member_id":"a","subscription":[]}]}"#, "member id \"a\" appears more than once; member ids in a group are unique"),
-        (vec!["assign"], r#"{"strategy":"range","topics":{"t":4294967295},"members":[{"member_id":"a","subscription":["t"]}]}"#, "the subscribed topics have 4294967295 partitions in total; the simulator assigns at most 1000000"),
+        (
+            vec!["assign"],
+            r#"{"strategy":"range","topics":{},"members":[{"member_id":"a","subscription":"t"}]}"#,
+            "invalid group JSON: members[0].subscription (line 1, column 78): invalid type: string \"t\", expected an array [...]",
+        ),
+        (
+            vec!["assign"],
+            r#"{"strategy":"range","topics":{},"members":[],"extra":1}"#,
+            "invalid group JSON: extra (line 1, column 52): unknown field `extra`, expected one of `strategy`, `topics`, `members`",
+        ),
+        (
+            vec!["assign"],
+            r#"{"strategy":"range","topics":{"t":1,"t":2},"members":[]}"#,
+            "invalid group JSON: topics (line 1, column 42): topic \"t\" is listed twice",
+        ),
+        (
+            vec!["assign"],
+            r#"{"strategy":"fair","topics":{},"members":[]}"#,
+            "unknown assignment strategy \"fair\": expected one of range, roundrobin, sticky, cooperative-sticky",
+        ),
+        (
+            vec!["assign"],
+            r#"{"strategy":"range","topics":{},"members":[{"member_id":"a","subscription":[]},{"member_id":"a","subscription":[]}]}"#,
+            "member id \"a\" appears more than once; member ids in a group are unique",
+        ),
+        (
+            vec!["assign"],
+            r#"{"strategy":"range","topics":{"t":4294967295},"members":[{"member_id":"a","subscription":["t"]}]}"#,
+            "the subscribed topics have 4294967295 partitions in total; the simulator assigns at most 1000000",
+        ),
         (vec!["assign"], &big, "kafka-sandbox assign: the input is larger than 16777216 bytes"),
         (vec!["assign", "x"], "", "kafka-sandbox assign: unexpected argument \"x\"; the group is read from stdin"),
         // partition
         (vec!["partition", "k"], "", "kafka-sandbox partition: missing --partitions N"),
         (vec!["partition", "--partitions", "0", "k"], "", "invalid partition count \"0\": expected a whole number from 1 to 2147483647"),
-        (vec!["partition", "--partitions", "2147483648", "k"], "", "invalid partition count \"2147483648\": expected a whole number from 1 to 2147483647"),
+        (
+            vec!["partition", "--partitions", "2147483648", "k"],
+            "",
+            "invalid partition count \"2147483648\": expected a whole number from 1 to 2147483647",
+        ),
         (vec!["partition", "--partitions"], "", "kafka-sandbox partition: --partitions needs a value"),
         (vec!["partition", "-p", "4", "-x"], "", "kafka-sandbox partition: unknown option \"-x\" (put -- before keys that begin with '-')"),
         (vec!["partition", "-p", "4"], "", "kafka-sandbox partition: no keys given"),
@@ -309,7 +318,11 @@ fn every_kind_of_input_error_has_a_clear_message() {
         let out = sandbox(args, stdin);
         let err = text(&out.stderr);
         if out.status.code() != Some(2) || !out.stdout.is_empty() || !err.contains(expected) {
-            wrong.push(format!("{args:?}: exit {:?}, stdout {} bytes, stderr {err:?}\n  expected {expected:?}", out.status.code(), out.stdout.len()));
+            wrong.push(format!(
+                "{args:?}: exit {:?}, stdout {} bytes, stderr {err:?}\n  expected {expected:?}",
+                out.status.code(),
+                out.stdout.len()
+            ));
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -355,8 +368,7 @@ fn lesson_check_show_and_list() {
     assert!(report.contains("ok    01-topics-partitions: "), "{report}");
     assert!(!report.contains("FAIL"), "{report}");
 
-    let mut lesson: serde_json::Value =
-        serde_json::from_str(kafka_sandbox_core::lesson::BUILT_IN[0].1).unwrap();
+    let mut lesson: serde_json::Value = serde_json::from_str(kafka_sandbox_core::lesson::BUILT_IN[0].1).unwrap();
     lesson["steps"][2]["claims"][0]["expect"] = serde_json::json!(["m1", "m2"]);
     let path = std::env::temp_dir().join(format!("kafka-sandbox-wrong-lesson-{}.json", std::process::id()));
     std::fs::write(&path, lesson.to_string()).unwrap();

@@ -90,9 +90,7 @@ pub fn run_throughput(scenario: &Scenario, records: u32, limit_ms: u64) -> Run {
 
 /// Records processed per group (summed over its members).
 pub fn processed(sim: &Sim) -> Vec<(String, u64)> {
-    sim.groups()
-        .map(|g| (g.id.clone(), g.members.iter().map(|m| m.processed_total).sum()))
-        .collect()
+    sim.groups().map(|g| (g.id.clone(), g.members.iter().map(|m| m.processed_total).sum())).collect()
 }
 
 /// The memory scenario: the throughput scenario's cluster and groups with retention on
@@ -159,9 +157,7 @@ pub fn large_scenario_json() -> String {
     scenario.producers[0].send[0].values = (0..50_000).map(|i| format!("v{i}")).collect();
     for group in &mut scenario.groups {
         let prefix = group.id.clone();
-        group.members = (1..=20)
-            .map(|i| kafka_sandbox_core::MemberSpec::new(format!("{prefix}-{i:02}")))
-            .collect();
+        group.members = (1..=20).map(|i| kafka_sandbox_core::MemberSpec::new(format!("{prefix}-{i:02}"))).collect();
     }
     scenario.to_json_pretty()
 }

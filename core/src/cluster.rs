@@ -5,8 +5,8 @@ use crate::log::{PartitionLog, SegmentConfig};
 use crate::record::TimestampType;
 use crate::rng::SimRng;
 use crate::time::SimTime;
-use serde::{Deserialize, Serialize};
 use crate::vecmap::VecMap;
+use serde::{Deserialize, Serialize};
 
 /// A broker's id (`node.id`).
 pub type BrokerId = u32;

@@ -283,10 +283,20 @@ pub enum CommandError {
     UnknownTopic(String),
     UnknownGroup(String),
     UnknownBroker(BrokerId),
-    UnknownMember { group: String, client_id: String },
+    UnknownMember {
+        group: String,
+        client_id: String,
+    },
     DuplicateGroup(String),
-    DuplicateMember { group: String, client_id: String },
-    PartitionOutOfRange { topic: String, partition: u32, partitions: u32 },
+    DuplicateMember {
+        group: String,
+        client_id: String,
+    },
+    PartitionOutOfRange {
+        topic: String,
+        partition: u32,
+        partitions: u32,
+    },
     /// A name or value outside what the sandbox accepts; the text says which and why.
     Invalid(String),
 }
@@ -305,11 +315,9 @@ impl fmt::Display for CommandError {
             CommandError::DuplicateMember { group, client_id } => {
                 write!(f, "group \"{group}\" already has a member with client id \"{client_id}\"")
             }
-            CommandError::PartitionOutOfRange { topic, partition, partitions } => write!(
-                f,
-                "topic \"{topic}\" has partitions 0..{} but partition {partition} was asked for",
-                partitions.saturating_sub(1)
-            ),
+            CommandError::PartitionOutOfRange { topic, partition, partitions } => {
+                write!(f, "topic \"{topic}\" has partitions 0..{} but partition {partition} was asked for", partitions.saturating_sub(1))
+            }
             CommandError::Invalid(why) => f.write_str(why),
         }
     }
@@ -361,7 +369,12 @@ mod tests {
             },
             Command::AddMember {
                 group: s("g"),
-                member: MemberSpec { client_id: s("c"), group_instance_id: Some(s("i")), topics: Some(vec![s("t")]), config: ConsumerConfig::default() },
+                member: MemberSpec {
+                    client_id: s("c"),
+                    group_instance_id: Some(s("i")),
+                    topics: Some(vec![s("t")]),
+                    config: ConsumerConfig::default(),
+                },
             },
             Command::RemoveMember { group: s("g"), client_id: s("c") },
             Command::CrashMember { group: s("g"), client_id: s("c") },
@@ -382,7 +395,13 @@ mod tests {
             Command::SetAcks { producer: s("p"), acks: Acks::All },
             Command::SetTopicConfig { topic: s("t"), min_insync_replicas: Some(2), unclean_leader_election_enable: Some(true) },
             Command::SetAssignor { group: s("g"), assignor: Strategy::CooperativeSticky },
-            Command::Seek { group: s("g"), client_id: s("c"), topic: s("t"), partition: Some(1), to: SeekTo::Timestamp { timestamp_ms: 9 } },
+            Command::Seek {
+                group: s("g"),
+                client_id: s("c"),
+                topic: s("t"),
+                partition: Some(1),
+                to: SeekTo::Timestamp { timestamp_ms: 9 },
+            },
             Command::Subscribe { group: s("g"), client_id: s("c"), topics: vec![s("t"), s("u")] },
             Command::CrashConnector { connector: s("x") },
             Command::RestartConnector { connector: s("x") },
@@ -448,7 +467,11 @@ mod tests {
         // The defaults: produce's key, partition and headers, seek's partition,
         // set_topic_config's settings.
         assert_eq!(required.len(), 45, "{required:?}");
-        assert!(!required.iter().any(|r| r.ends_with(".key") || r.ends_with("partition") || r.contains("headers") || r.contains("min_insync") || r.contains("unclean")));
+        assert!(!required.iter().any(|r| r.ends_with(".key")
+            || r.ends_with("partition")
+            || r.contains("headers")
+            || r.contains("min_insync")
+            || r.contains("unclean")));
         assert_eq!(refusal::<Command>(r#"{"type": "crash_broker"}"#), "[0] (line 1, column 25): missing field `broker`");
     }
 
@@ -491,8 +514,12 @@ mod tests {
             "[0].broker (line 1, column 39): invalid type: string \"1\", expected a whole number from 0 to 4294967295"
         );
         // `group` is a group id, except in add_group, where it is the group.
-        assert!(refusal::<Command>(r#"{"type": "add_group", "group": "g"}"#).ends_with("invalid type: string \"g\", expected an object {...}"));
-        assert!(refusal::<Command>(r#"{"group": "g", "type": "add_group"}"#).ends_with("invalid type: string \"g\", expected an object {...}"));
+        assert!(
+            refusal::<Command>(r#"{"type": "add_group", "group": "g"}"#).ends_with("invalid type: string \"g\", expected an object {...}")
+        );
+        assert!(
+            refusal::<Command>(r#"{"group": "g", "type": "add_group"}"#).ends_with("invalid type: string \"g\", expected an object {...}")
+        );
         let spec = r#"{"id": "g", "topics": ["t"]}"#;
         assert!(refusal::<Command>(&format!(r#"{{"type": "crash_member", "group": {spec}, "client_id": "c"}}"#))
             .ends_with("invalid type: map, expected a string"));
@@ -512,7 +539,9 @@ mod tests {
         assert!(refusal::<Command>(r#"["crash_broker", 1, 2]"#).ends_with("invalid length 2, expected 1 element in sequence"));
         assert!(refusal::<Command>(r#"["crash_broker"]"#).ends_with("missing field `broker`"));
         // SeekTo has no deny_unknown_fields; a unit variant took any key, of any type.
-        for text in [r#"{"kind": "offset", "offset": 3, "extra": 1}"#, r#"{"extra": 1, "timestamp_ms": "x", "offset": 3, "kind": "offset"}"#] {
+        for text in
+            [r#"{"kind": "offset", "offset": 3, "extra": 1}"#, r#"{"extra": 1, "timestamp_ms": "x", "offset": 3, "kind": "offset"}"#]
+        {
             assert_eq!(parse_json::<SeekTo>(text).unwrap(), SeekTo::Offset { offset: 3 }, "{text}");
         }
         assert_eq!(parse_json::<SeekTo>(r#"{"offset": "x", "kind": "end"}"#).unwrap(), SeekTo::End);

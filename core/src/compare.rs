@@ -112,17 +112,20 @@ pub fn outcome(sim: &crate::sim::Sim) -> Outcome {
             _ => {}
         }
     }
-    o.acked_lost = sim.monitors().findings().iter().filter(|f| matches!(f.kind, crate::monitor::FindingKind::AcknowledgedRecordLost { .. })).map(|f| f.records.len() as u64).sum();
+    o.acked_lost = sim
+        .monitors()
+        .findings()
+        .iter()
+        .filter(|f| matches!(f.kind, crate::monitor::FindingKind::AcknowledgedRecordLost { .. }))
+        .map(|f| f.records.len() as u64)
+        .sum();
     for g in sim.groups() {
         o.duplicates += g.duplicates;
         o.unprocessed += g.lost_records();
         // Pauses still under way count up to now (a crashed member's, say).
         let now = sim.now().ms();
-        o.rebalance_pause_ms += g
-            .members
-            .iter()
-            .map(|m| m.rebalance_pause_ms + m.paused_since.map(|s| now.saturating_sub(s.ms())).unwrap_or(0))
-            .sum::<u64>();
+        o.rebalance_pause_ms +=
+            g.members.iter().map(|m| m.rebalance_pause_ms + m.paused_since.map(|s| now.saturating_sub(s.ms())).unwrap_or(0)).sum::<u64>();
         o.delivered += g.members.iter().map(|m| m.received_total()).sum::<u64>();
         for t in &g.topics {
             let Some(topic) = sim.topic(t) else { continue };
@@ -202,7 +205,9 @@ fn run_one(
         }
     }
     let mut sim = s.build().map_err(|e| e.to_string())?;
-    let too_much = || format!("this scenario is too busy to compare here (more than {max_steps} events per run); try a smaller one or an earlier moment");
+    let too_much = || {
+        format!("this scenario is too busy to compare here (more than {max_steps} events per run); try a smaller one or an earlier moment")
+    };
     if !sim.run_until_bounded(at, max_steps) {
         return Err(too_much());
     }
@@ -260,7 +265,8 @@ fn run_one(
             _ => {}
         }
     }
-    let settled_after_ms = settled.filter(|s| *s >= last_change || g.state == GroupState::Stable).map(|s| s.ms().max(last_change.ms()) - at.ms());
+    let settled_after_ms =
+        settled.filter(|s| *s >= last_change || g.state == GroupState::Stable).map(|s| s.ms().max(last_change.ms()) - at.ms());
     let members = owned
         .into_iter()
         .map(|(client_id, samples)| {

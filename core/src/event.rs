@@ -26,15 +26,25 @@ pub enum StartFrom {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum RebalanceCause {
-    MemberJoined { client_id: String },
-    MemberLeft { client_id: String },
+    MemberJoined {
+        client_id: String,
+    },
+    MemberLeft {
+        client_id: String,
+    },
     AssignorChanged,
     /// A known member sent JoinGroup again (say, after its cooperative revocation).
-    MemberRejoined { client_id: String },
+    MemberRejoined {
+        client_id: String,
+    },
     /// KIP-848: a subscribed topic's partition count changed (the coordinator notices).
-    TopicMetadataChanged { topic: String },
+    TopicMetadataChanged {
+        topic: String,
+    },
     /// A member subscribed to other topics.
-    SubscriptionChanged { client_id: String },
+    SubscriptionChanged {
+        client_id: String,
+    },
 }
 
 /// Something that happened, with what it touched.
@@ -52,7 +62,12 @@ pub enum EventKind {
         reason: PartitionReason,
     },
     /// A batch left the producer in a Produce request.
-    BatchSent { producer: String, topic: String, partition: u32, records: Vec<RecordId> },
+    BatchSent {
+        producer: String,
+        topic: String,
+        partition: u32,
+        records: Vec<RecordId>,
+    },
     /// The leader appended a record.
     RecordAppended {
         record: RecordId,
@@ -87,73 +102,225 @@ pub enum EventKind {
     },
     /// The leader recognised a retried batch it already has (idempotent producer) and
     /// answered with the original offsets instead of appending it again.
-    DuplicateIgnored { producer: String, topic: String, partition: u32, records: Vec<RecordId> },
-    BrokerCrashed { broker: BrokerId },
-    BrokerRestarted { broker: BrokerId },
+    DuplicateIgnored {
+        producer: String,
+        topic: String,
+        partition: u32,
+        records: Vec<RecordId>,
+    },
+    BrokerCrashed {
+        broker: BrokerId,
+    },
+    BrokerRestarted {
+        broker: BrokerId,
+    },
     /// Cut off the network (from the other brokers, the controller and every client).
-    BrokerIsolated { broker: BrokerId },
-    BrokerHealed { broker: BrokerId },
+    BrokerIsolated {
+        broker: BrokerId,
+    },
+    BrokerHealed {
+        broker: BrokerId,
+    },
     /// Its replica fetches now take `slow_ms` longer.
-    BrokerSlowed { broker: BrokerId, slow_ms: u64 },
+    BrokerSlowed {
+        broker: BrokerId,
+        slow_ms: u64,
+    },
     /// The controller stopped hearing from the broker for `broker.session.timeout.ms`.
-    BrokerFenced { broker: BrokerId },
+    BrokerFenced {
+        broker: BrokerId,
+    },
     /// The broker registered (again) with the controller.
-    BrokerUnfenced { broker: BrokerId },
+    BrokerUnfenced {
+        broker: BrokerId,
+    },
     /// A new leader and epoch; `leader: None` means the partition is offline.
-    LeaderElected { topic: String, partition: u32, leader: Option<BrokerId>, epoch: u32, isr: Vec<BrokerId>, unclean: bool },
-    IsrShrunk { topic: String, partition: u32, removed: BrokerId, isr: Vec<BrokerId> },
-    IsrExpanded { topic: String, partition: u32, added: BrokerId, isr: Vec<BrokerId> },
+    LeaderElected {
+        topic: String,
+        partition: u32,
+        leader: Option<BrokerId>,
+        epoch: u32,
+        isr: Vec<BrokerId>,
+        unclean: bool,
+    },
+    IsrShrunk {
+        topic: String,
+        partition: u32,
+        removed: BrokerId,
+        isr: Vec<BrokerId>,
+    },
+    IsrExpanded {
+        topic: String,
+        partition: u32,
+        added: BrokerId,
+        isr: Vec<BrokerId>,
+    },
     /// A follower copied records from the leader.
-    ReplicaFetched { topic: String, partition: u32, follower: BrokerId, records: Vec<RecordId>, log_end_offset: u64 },
+    ReplicaFetched {
+        topic: String,
+        partition: u32,
+        follower: BrokerId,
+        records: Vec<RecordId>,
+        log_end_offset: u64,
+    },
     /// The leader's HW moved: records below it are committed and visible to consumers.
-    HighWatermarkAdvanced { topic: String, partition: u32, high_watermark: u64 },
+    HighWatermarkAdvanced {
+        topic: String,
+        partition: u32,
+        high_watermark: u64,
+    },
     /// A replica removed records past the point where its log diverged from the leader's.
-    RecordsTruncated { topic: String, partition: u32, broker: BrokerId, from_offset: u64, records: Vec<RecordId> },
+    RecordsTruncated {
+        topic: String,
+        partition: u32,
+        broker: BrokerId,
+        from_offset: u64,
+        records: Vec<RecordId>,
+    },
     /// A leader change left these records behind: the new leader never had them.
-    RecordsLost { topic: String, partition: u32, records: Vec<LostRecord>, cause: LossCause },
+    RecordsLost {
+        topic: String,
+        partition: u32,
+        records: Vec<LostRecord>,
+        cause: LossCause,
+    },
     /// A topic grew: `partitions` is the new count.
-    PartitionsAdded { topic: String, partitions: u32 },
+    PartitionsAdded {
+        topic: String,
+        partitions: u32,
+    },
     /// The group leader's metadata refresh noticed a subscribed topic grew; it rejoins.
-    MetadataChangeNoticed { group: String, client_id: String, topic: String },
+    MetadataChangeNoticed {
+        group: String,
+        client_id: String,
+        topic: String,
+    },
     /// A setting changed at run time.
-    ConfigChanged { entity: String, setting: String, value: String },
-    GroupCreated { group: String },
-    MemberJoined { group: String, client_id: String, member_id: String },
+    ConfigChanged {
+        entity: String,
+        setting: String,
+        value: String,
+    },
+    GroupCreated {
+        group: String,
+    },
+    MemberJoined {
+        group: String,
+        client_id: String,
+        member_id: String,
+    },
     /// The coordinator removed a member.
-    MemberLeft { group: String, client_id: String, member_id: String, reason: LeaveReason },
+    MemberLeft {
+        group: String,
+        client_id: String,
+        member_id: String,
+        reason: LeaveReason,
+    },
     /// A consumer sends JoinGroup (`member_id` empty on its very first join).
-    JoinGroupSent { group: String, client_id: String, member_id: String, generation: i32 },
+    JoinGroupSent {
+        group: String,
+        client_id: String,
+        member_id: String,
+        generation: i32,
+    },
     /// KIP-394: the coordinator hands a new member its id and asks it to join again.
-    MemberIdRequired { group: String, client_id: String, member_id: String },
+    MemberIdRequired {
+        group: String,
+        client_id: String,
+        member_id: String,
+    },
     /// A static member (`group.instance.id`) came back within the session timeout and
     /// took its old place without a rebalance (KIP-345).
-    StaticMemberReplaced { group: String, client_id: String, old_member_id: String, member_id: String },
+    StaticMemberReplaced {
+        group: String,
+        client_id: String,
+        old_member_id: String,
+        member_id: String,
+    },
     /// A heartbeat answered REBALANCE_IN_PROGRESS: the member must rejoin.
-    RebalanceNoticed { group: String, client_id: String },
+    RebalanceNoticed {
+        group: String,
+        client_id: String,
+    },
     /// The member stops consuming these partitions (before rejoining, or after the
     /// cooperative assignment moved them away).
-    PartitionsRevoked { group: String, client_id: String, partitions: Vec<TopicPartition> },
+    PartitionsRevoked {
+        group: String,
+        client_id: String,
+        partitions: Vec<TopicPartition>,
+    },
     /// Every member has rejoined (or timed out): a new generation, its leader and members.
-    JoinPhaseCompleted { group: String, generation: i32, leader: String, members: Vec<String>, assignor: String },
+    JoinPhaseCompleted {
+        group: String,
+        generation: i32,
+        leader: String,
+        members: Vec<String>,
+        assignor: String,
+    },
     /// A consumer sends SyncGroup; the leader's carries the assignment it computed.
-    SyncGroupSent { group: String, client_id: String, generation: i32, leader: bool },
+    SyncGroupSent {
+        group: String,
+        client_id: String,
+        generation: i32,
+        leader: bool,
+    },
     /// An offset commit the coordinator refused (CommitFailedException for commitSync).
-    CommitFailed { group: String, client_id: String, error: GroupError, offsets: Vec<(TopicPartition, u64)> },
+    CommitFailed {
+        group: String,
+        client_id: String,
+        error: GroupError,
+        offsets: Vec<(TopicPartition, u64)>,
+    },
     /// The application finished processing a record; `duplicate` if the group had
     /// already processed it.
-    RecordProcessed { group: String, client_id: String, record: RecordId, tp: TopicPartition, offset: u64, value: String, duplicate: bool },
-    MemberCrashed { group: String, client_id: String },
-    MemberRestarted { group: String, client_id: String },
+    RecordProcessed {
+        group: String,
+        client_id: String,
+        record: RecordId,
+        tp: TopicPartition,
+        offset: u64,
+        value: String,
+        duplicate: bool,
+    },
+    MemberCrashed {
+        group: String,
+        client_id: String,
+    },
+    MemberRestarted {
+        group: String,
+        client_id: String,
+    },
     /// The application stopped (or resumed) calling `poll()`.
-    MemberPaused { group: String, client_id: String, paused: bool },
+    MemberPaused {
+        group: String,
+        client_id: String,
+        paused: bool,
+    },
     /// Everyone stops consuming and gives its partitions up (eager protocol).
-    RebalanceStarted { group: String, cause: RebalanceCause },
+    RebalanceStarted {
+        group: String,
+        cause: RebalanceCause,
+    },
     /// The assignor's result for one member in a new generation.
-    PartitionsAssigned { group: String, generation: i32, client_id: String, partitions: Vec<TopicPartition> },
+    PartitionsAssigned {
+        group: String,
+        generation: i32,
+        client_id: String,
+        partitions: Vec<TopicPartition>,
+    },
     /// The group has a new generation and every member knows its partitions.
-    GroupStable { group: String, generation: i32 },
+    GroupStable {
+        group: String,
+        generation: i32,
+    },
     /// Where a member starts reading a partition it was given.
-    PositionSet { group: String, client_id: String, tp: TopicPartition, offset: u64, from: StartFrom },
+    PositionSet {
+        group: String,
+        client_id: String,
+        tp: TopicPartition,
+        offset: u64,
+        from: StartFrom,
+    },
     /// `poll()` returned this record to the application.
     RecordDelivered {
         group: String,
@@ -167,11 +334,23 @@ pub enum EventKind {
     },
     /// The member's position was outside the log (OFFSET_OUT_OF_RANGE): it was reset
     /// per `auto.offset.reset`.
-    PositionReset { group: String, client_id: String, tp: TopicPartition, from: u64, to: u64 },
+    PositionReset {
+        group: String,
+        client_id: String,
+        tp: TopicPartition,
+        from: u64,
+        to: u64,
+    },
     /// A timeline command or a send that could not be carried out, and why.
-    CommandRejected { reason: String },
+    CommandRejected {
+        reason: String,
+    },
     /// An offset commit (committed offset = next offset to read).
-    OffsetsCommitted { group: String, client_id: String, offsets: Vec<(TopicPartition, u64)> },
+    OffsetsCommitted {
+        group: String,
+        client_id: String,
+        offsets: Vec<(TopicPartition, u64)>,
+    },
     /// Retention deleted whole segments of one replica's log, oldest first; records below
     /// the new log start offset can no longer be read (consuming deletes nothing).
     SegmentsDeleted {
@@ -190,23 +369,60 @@ pub enum EventKind {
     /// KIP-848: a consumer sent ConsumerGroupHeartbeat outside its steady rhythm — to join
     /// (epoch 0), to acknowledge a reconciled assignment (its owned partitions), or to
     /// leave (epoch -1, or -2 for a static member).
-    ConsumerHeartbeatSent { group: String, client_id: String, member_epoch: i32, owned: Vec<TopicPartition> },
+    ConsumerHeartbeatSent {
+        group: String,
+        client_id: String,
+        member_epoch: i32,
+        owned: Vec<TopicPartition>,
+    },
     /// KIP-848: the group epoch went up (a member joined or left, metadata changed); the
     /// coordinator computes a new target assignment with its broker-side assignor.
-    GroupEpochBumped { group: String, epoch: i32, cause: RebalanceCause },
+    GroupEpochBumped {
+        group: String,
+        epoch: i32,
+        cause: RebalanceCause,
+    },
     /// KIP-848: the new target assignment, per member (client ids).
-    TargetAssignmentComputed { group: String, epoch: i32, assignor: String, target: Vec<(String, Vec<TopicPartition>)> },
+    TargetAssignmentComputed {
+        group: String,
+        epoch: i32,
+        assignor: String,
+        target: Vec<(String, Vec<TopicPartition>)>,
+    },
     /// KIP-848: the consumer hit an error it cannot recover from and stopped.
-    ConsumerFailed { group: String, client_id: String, error: GroupError },
+    ConsumerFailed {
+        group: String,
+        client_id: String,
+        error: GroupError,
+    },
     /// The application called `seek()`: the member reads the partition from `to` next.
-    Seeked { group: String, client_id: String, tp: TopicPartition, from: u64, to: u64, how: crate::command::SeekTo },
+    Seeked {
+        group: String,
+        client_id: String,
+        tp: TopicPartition,
+        from: u64,
+        to: u64,
+        how: crate::command::SeekTo,
+    },
     /// The application called `subscribe()` with other topics.
-    Subscribed { group: String, client_id: String, topics: Vec<String> },
+    Subscribed {
+        group: String,
+        client_id: String,
+        topics: Vec<String>,
+    },
     /// KIP-848: the member applied the assignment a heartbeat brought (epoch `epoch`):
     /// it now owns `partitions` (what it gave up is in `PartitionsRevoked` before).
-    AssignmentReconciled { group: String, client_id: String, epoch: i32, partitions: Vec<TopicPartition> },
+    AssignmentReconciled {
+        group: String,
+        client_id: String,
+        epoch: i32,
+        partitions: Vec<TopicPartition>,
+    },
     /// KIP-848: every member has reached the target assignment of `epoch`.
-    ConsumerGroupStable { group: String, epoch: i32 },
+    ConsumerGroupStable {
+        group: String,
+        epoch: i32,
+    },
     /// KIP-848: the coordinator moved a member forward: it must revoke `revoking` first
     /// (epoch unchanged), or it reached `epoch`, still waiting for `unreleased` partitions
     /// other members have not given up yet.
@@ -220,24 +436,55 @@ pub enum EventKind {
     /// Push (not Kafka — a teaching device): the broker pushed `count` newly committed
     /// records of `tp` to the member without being asked; `buffered` = what the member now
     /// holds received but not processed.
-    RecordsPushed { group: String, client_id: String, tp: TopicPartition, count: u32, buffered: u32 },
+    RecordsPushed {
+        group: String,
+        client_id: String,
+        tp: TopicPartition,
+        count: u32,
+        buffered: u32,
+    },
     /// Push (not Kafka — a teaching device): the member's buffer went past
     /// `push_buffer_max_records`: it runs out of memory and crashes, losing its buffer.
-    PushOverwhelmed { group: String, client_id: String, buffered: u32, limit: u32 },
+    PushOverwhelmed {
+        group: String,
+        client_id: String,
+        buffered: u32,
+        limit: u32,
+    },
     /// A source connector's table changed: a row was inserted or updated (its timestamp
     /// column is now).
-    TableRowChanged { connector: String, id: u64, value: String, insert: bool },
+    TableRowChanged {
+        connector: String,
+        id: u64,
+        value: String,
+        insert: bool,
+    },
     /// The connector's task polled its table (`SourceTask.poll()`): each row (id) became
     /// a record (key = id) sent through its producer; `position` = the task's offset now.
-    SourceRecordsPolled { connector: String, rows: Vec<(u64, RecordId)>, position: Option<crate::sim::connect::SourceOffset> },
+    SourceRecordsPolled {
+        connector: String,
+        rows: Vec<(u64, RecordId)>,
+        position: Option<crate::sim::connect::SourceOffset>,
+    },
     /// The task's acknowledged source offsets were flushed to the offsets store
     /// (`OffsetStorageWriter`): a restarted task resumes after `offset`.
-    SourceOffsetsFlushed { connector: String, offset: crate::sim::connect::SourceOffset, records: u32 },
+    SourceOffsetsFlushed {
+        connector: String,
+        offset: crate::sim::connect::SourceOffset,
+        records: u32,
+    },
     /// The connector's task crashed: `unflushed` records were sent after the last flush
     /// and will be sent again by the next task, which resumes after `committed`.
-    ConnectorTaskCrashed { connector: String, unflushed: u32, committed: Option<crate::sim::connect::SourceOffset> },
+    ConnectorTaskCrashed {
+        connector: String,
+        unflushed: u32,
+        committed: Option<crate::sim::connect::SourceOffset>,
+    },
     /// A new task started, reading its offset from the offsets store.
-    ConnectorTaskRestarted { connector: String, resume_after: Option<crate::sim::connect::SourceOffset> },
+    ConnectorTaskRestarted {
+        connector: String,
+        resume_after: Option<crate::sim::connect::SourceOffset>,
+    },
     /// A Kafka Streams instance ran its operator on a record it consumed; `output` =
     /// the (key, value) it sent to the sink (none when a filter dropped it).
     StreamsRecordProcessed {
@@ -249,7 +496,14 @@ pub enum EventKind {
     },
     /// A Streams task's state store was rebuilt from its changelog partition before the
     /// instance processed the task's next record: `records` read, `keys` now in the store.
-    StateStoreRestored { application_id: String, client_id: String, store: String, partition: u32, records: u32, keys: u32 },
+    StateStoreRestored {
+        application_id: String,
+        client_id: String,
+        store: String,
+        partition: u32,
+        records: u32,
+        keys: u32,
+    },
 }
 
 impl EventKind {
@@ -321,6 +575,260 @@ impl EventKind {
             EventKind::ConnectorTaskRestarted { .. } => "ConnectorTaskRestarted",
             EventKind::StreamsRecordProcessed { .. } => "StreamsRecordProcessed",
             EventKind::StateStoreRestored { .. } => "StateStoreRestored",
+        }
+    }
+}
+
+/// Who or what an event involves, as data: the page outlines them when the event is
+/// selected, lessons wait for events that involve them. Named by the scenario's own names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Subject<'a> {
+    Broker(BrokerId),
+    Producer(&'a str),
+    Topic(&'a str),
+    Partition { topic: &'a str, partition: u32 },
+    Record(RecordId),
+    Group(&'a str),
+    /// A consumer, by its group and client id (a Streams instance: its application id
+    /// and client id).
+    Member { group: &'a str, client_id: &'a str },
+    /// A source connector (its task, table and offsets).
+    Connector(&'a str),
+    /// A Kafka Streams application, by `application.id`.
+    StreamsApp(&'a str),
+}
+
+impl Subject<'_> {
+    /// The name a lesson's `mentions` may give for it: a broker's id, a member's client
+    /// id, a partition's topic; a record has none (its value is the event's).
+    pub fn name(&self) -> Option<std::borrow::Cow<'_, str>> {
+        use std::borrow::Cow;
+        match *self {
+            Subject::Broker(b) => Some(Cow::Owned(b.to_string())),
+            Subject::Producer(n) | Subject::Topic(n) | Subject::Group(n) | Subject::Connector(n) | Subject::StreamsApp(n) => {
+                Some(Cow::Borrowed(n))
+            }
+            Subject::Partition { topic, .. } => Some(Cow::Borrowed(topic)),
+            Subject::Member { client_id, .. } => Some(Cow::Borrowed(client_id)),
+            Subject::Record(_) => None,
+        }
+    }
+}
+
+/// What part of Kafka an event belongs to: the event log's filter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Category {
+    /// Producers and what they send (Connect's source tasks included).
+    Produce,
+    /// Leaders, followers, the ISR, the high watermark, retention.
+    Replication,
+    /// The group protocols: joins, leaves, rebalances, assignments, heartbeats.
+    Group,
+    /// Consumers reading, processing and committing (Streams' processing included).
+    Consume,
+    /// Crashes, cuts, losses and failures.
+    Fault,
+    /// Settings changed at run time, and commands that could not be carried out.
+    Settings,
+}
+
+impl Category {
+    /// Every category, in the order the page lists them.
+    pub const ALL: [Category; 6] =
+        [Category::Produce, Category::Replication, Category::Group, Category::Consume, Category::Fault, Category::Settings];
+}
+
+impl EventKind {
+    /// Who and what the event involves (exhaustive: a new event must say).
+    pub fn subjects(&self) -> Vec<Subject<'_>> {
+        use EventKind as E;
+        use Subject as S;
+        fn part(topic: &str, partition: u32) -> Subject<'_> {
+            Subject::Partition { topic, partition }
+        }
+        fn member<'a>(group: &'a str, client_id: &'a str) -> Subject<'a> {
+            Subject::Member { group, client_id }
+        }
+        match self {
+            E::RecordSent { record, producer, topic, partition, .. } => vec![S::Producer(producer), part(topic, *partition), S::Record(*record)],
+            E::BatchSent { producer, topic, partition, records } | E::DuplicateIgnored { producer, topic, partition, records } => {
+                let mut out = vec![S::Producer(producer), part(topic, *partition)];
+                out.extend(records.iter().map(|r| S::Record(*r)));
+                out
+            }
+            E::RecordAppended { record, topic, partition, broker, .. } => vec![S::Broker(*broker), part(topic, *partition), S::Record(*record)],
+            E::RecordAcked { record, producer, topic, partition, .. } => vec![S::Producer(producer), part(topic, *partition), S::Record(*record)],
+            E::ProduceFailed { producer, topic, partition, records, .. } => {
+                let mut out = vec![S::Producer(producer), part(topic, *partition)];
+                out.extend(records.iter().map(|r| S::Record(*r)));
+                out
+            }
+            E::BrokerCrashed { broker }
+            | E::BrokerRestarted { broker }
+            | E::BrokerIsolated { broker }
+            | E::BrokerHealed { broker }
+            | E::BrokerSlowed { broker, .. }
+            | E::BrokerFenced { broker }
+            | E::BrokerUnfenced { broker } => vec![S::Broker(*broker)],
+            E::LeaderElected { topic, partition, leader, .. } => {
+                let mut out = vec![part(topic, *partition)];
+                out.extend(leader.map(S::Broker));
+                out
+            }
+            E::IsrShrunk { topic, partition, removed: broker, .. }
+            | E::IsrExpanded { topic, partition, added: broker, .. }
+            | E::RecordsTruncated { topic, partition, broker, .. }
+            | E::SegmentsDeleted { topic, partition, broker, .. } => vec![S::Broker(*broker), part(topic, *partition)],
+            E::ReplicaFetched { topic, partition, follower, records, .. } => {
+                let mut out = vec![S::Broker(*follower), part(topic, *partition)];
+                out.extend(records.iter().map(|r| S::Record(*r)));
+                out
+            }
+            E::HighWatermarkAdvanced { topic, partition, .. } => vec![part(topic, *partition)],
+            E::RecordsLost { topic, partition, records, .. } => {
+                let mut out = vec![part(topic, *partition)];
+                out.extend(records.iter().map(|r| S::Record(r.record)));
+                out
+            }
+            E::PartitionsAdded { topic, .. } => vec![S::Topic(topic)],
+            E::MetadataChangeNoticed { group, client_id, topic } => vec![member(group, client_id), S::Topic(topic)],
+            // Run-time settings: `acks` is a producer's, the others a topic's.
+            E::ConfigChanged { entity, setting, .. } => {
+                vec![if setting == "acks" { S::Producer(entity) } else { S::Topic(entity) }]
+            }
+            E::GroupCreated { group } | E::GroupStable { group, .. } | E::ConsumerGroupStable { group, .. } => vec![S::Group(group)],
+            E::MemberJoined { group, client_id, .. }
+            | E::MemberLeft { group, client_id, .. }
+            | E::JoinGroupSent { group, client_id, .. }
+            | E::MemberIdRequired { group, client_id, .. }
+            | E::StaticMemberReplaced { group, client_id, .. }
+            | E::RebalanceNoticed { group, client_id }
+            | E::PartitionsRevoked { group, client_id, .. }
+            | E::SyncGroupSent { group, client_id, .. }
+            | E::CommitFailed { group, client_id, .. }
+            | E::MemberCrashed { group, client_id }
+            | E::MemberRestarted { group, client_id }
+            | E::MemberPaused { group, client_id, .. }
+            | E::PartitionsAssigned { group, client_id, .. }
+            | E::OffsetsCommitted { group, client_id, .. }
+            | E::ConsumerHeartbeatSent { group, client_id, .. }
+            | E::ConsumerFailed { group, client_id, .. }
+            | E::Subscribed { group, client_id, .. }
+            | E::AssignmentReconciled { group, client_id, .. }
+            | E::MemberReconciling { group, client_id, .. }
+            | E::PushOverwhelmed { group, client_id, .. } => vec![S::Group(group), member(group, client_id)],
+            E::PositionSet { group, client_id, tp, .. }
+            | E::PositionReset { group, client_id, tp, .. }
+            | E::Seeked { group, client_id, tp, .. }
+            | E::RecordsPushed { group, client_id, tp, .. } => vec![S::Group(group), member(group, client_id), part(&tp.topic, tp.partition)],
+            E::RecordProcessed { group, client_id, record, tp, .. } | E::RecordDelivered { group, client_id, record, tp, .. } => {
+                vec![S::Group(group), member(group, client_id), part(&tp.topic, tp.partition), S::Record(*record)]
+            }
+            E::JoinPhaseCompleted { group, members, .. } => {
+                let mut out = vec![S::Group(group)];
+                out.extend(members.iter().map(|c| member(group, c)));
+                out
+            }
+            E::TargetAssignmentComputed { group, target, .. } => {
+                let mut out = vec![S::Group(group)];
+                out.extend(target.iter().map(|(c, _)| member(group, c)));
+                out
+            }
+            E::RebalanceStarted { group, cause } | E::GroupEpochBumped { group, cause, .. } => {
+                let mut out = vec![S::Group(group)];
+                match cause {
+                    RebalanceCause::MemberJoined { client_id }
+                    | RebalanceCause::MemberLeft { client_id }
+                    | RebalanceCause::MemberRejoined { client_id }
+                    | RebalanceCause::SubscriptionChanged { client_id } => out.push(member(group, client_id)),
+                    RebalanceCause::TopicMetadataChanged { topic } => out.push(S::Topic(topic)),
+                    RebalanceCause::AssignorChanged => {}
+                }
+                out
+            }
+            E::CommandRejected { .. } => Vec::new(),
+            E::TableRowChanged { connector, .. } | E::SourceOffsetsFlushed { connector, .. } | E::ConnectorTaskCrashed { connector, .. }
+            | E::ConnectorTaskRestarted { connector, .. } => vec![S::Connector(connector)],
+            E::SourceRecordsPolled { connector, rows, .. } => {
+                let mut out = vec![S::Connector(connector)];
+                out.extend(rows.iter().map(|(_, r)| S::Record(*r)));
+                out
+            }
+            E::StreamsRecordProcessed { application_id, client_id, tp, .. } => {
+                vec![S::StreamsApp(application_id), member(application_id, client_id), part(&tp.topic, tp.partition)]
+            }
+            E::StateStoreRestored { application_id, client_id, .. } => vec![S::StreamsApp(application_id), member(application_id, client_id)],
+        }
+    }
+
+    /// The part of Kafka the event belongs to (exhaustive: a new event must say).
+    pub fn category(&self) -> Category {
+        use EventKind as E;
+        match self {
+            E::RecordSent { .. }
+            | E::BatchSent { .. }
+            | E::RecordAppended { .. }
+            | E::RecordAcked { .. }
+            | E::ProduceFailed { .. }
+            | E::DuplicateIgnored { .. }
+            | E::TableRowChanged { .. }
+            | E::SourceRecordsPolled { .. }
+            | E::SourceOffsetsFlushed { .. }
+            | E::ConnectorTaskRestarted { .. } => Category::Produce,
+            E::BrokerCrashed { .. }
+            | E::BrokerRestarted { .. }
+            | E::BrokerIsolated { .. }
+            | E::BrokerHealed { .. }
+            | E::BrokerSlowed { .. }
+            | E::BrokerFenced { .. }
+            | E::BrokerUnfenced { .. }
+            | E::RecordsLost { .. }
+            | E::MemberCrashed { .. }
+            | E::MemberRestarted { .. }
+            | E::ConsumerFailed { .. }
+            | E::PushOverwhelmed { .. }
+            | E::ConnectorTaskCrashed { .. } => Category::Fault,
+            E::LeaderElected { .. }
+            | E::IsrShrunk { .. }
+            | E::IsrExpanded { .. }
+            | E::ReplicaFetched { .. }
+            | E::HighWatermarkAdvanced { .. }
+            | E::RecordsTruncated { .. }
+            | E::SegmentsDeleted { .. }
+            | E::PartitionsAdded { .. } => Category::Replication,
+            E::RecordDelivered { .. }
+            | E::RecordProcessed { .. }
+            | E::OffsetsCommitted { .. }
+            | E::CommitFailed { .. }
+            | E::PositionSet { .. }
+            | E::PositionReset { .. }
+            | E::Seeked { .. }
+            | E::RecordsPushed { .. }
+            | E::StreamsRecordProcessed { .. }
+            | E::StateStoreRestored { .. } => Category::Consume,
+            E::ConfigChanged { .. } | E::CommandRejected { .. } => Category::Settings,
+            E::MetadataChangeNoticed { .. }
+            | E::GroupCreated { .. }
+            | E::MemberJoined { .. }
+            | E::MemberLeft { .. }
+            | E::JoinGroupSent { .. }
+            | E::MemberIdRequired { .. }
+            | E::StaticMemberReplaced { .. }
+            | E::RebalanceNoticed { .. }
+            | E::PartitionsRevoked { .. }
+            | E::JoinPhaseCompleted { .. }
+            | E::SyncGroupSent { .. }
+            | E::MemberPaused { .. }
+            | E::RebalanceStarted { .. }
+            | E::PartitionsAssigned { .. }
+            | E::GroupStable { .. }
+            | E::ConsumerHeartbeatSent { .. }
+            | E::GroupEpochBumped { .. }
+            | E::TargetAssignmentComputed { .. }
+            | E::Subscribed { .. }
+            | E::AssignmentReconciled { .. }
+            | E::ConsumerGroupStable { .. }
+            | E::MemberReconciling { .. } => Category::Group,
         }
     }
 }

@@ -8,8 +8,8 @@
 use crate::config::{ConsumerConfig, GroupConfig};
 use crate::record::{RecordId, TopicPartition};
 use crate::time::SimTime;
-use serde::{Deserialize, Serialize};
 use crate::vecmap::VecMap;
+use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
 /// How many delivered records a member remembers for the view and for tests.
@@ -412,11 +412,7 @@ impl OffsetRanges {
         if to <= from {
             return 0;
         }
-        let covered: u64 = self
-            .ranges
-            .range(..to)
-            .map(|(s, e)| (*e).min(to).saturating_sub((*s).max(from)))
-            .sum();
+        let covered: u64 = self.ranges.range(..to).map(|(s, e)| (*e).min(to).saturating_sub((*s).max(from))).sum();
         (to - from) - covered
     }
 
@@ -569,10 +565,8 @@ impl Group {
     pub fn lost_details(&self, limit: usize) -> Vec<LostRecord> {
         let mut out = Vec::new();
         for (tp, o) in self.lost_offsets().take(limit) {
-            let delivered = self
-                .members
-                .iter()
-                .find_map(|m| m.received().find(|d| &d.tp == tp && d.offset == o).map(|d| (m.client_id.clone(), d.at)));
+            let delivered =
+                self.members.iter().find_map(|m| m.received().find(|d| &d.tp == tp && d.offset == o).map(|d| (m.client_id.clone(), d.at)));
             let cause = match delivered {
                 Some((member, delivered_at)) => LostCause::CommittedBeforeProcessing { member, delivered_at },
                 None => LostCause::NeverDelivered,

@@ -61,8 +61,12 @@ impl History {
         if self.checkpoints.len() > self.max {
             // Keep every other checkpoint (the newest always), double the spacing.
             let n = self.checkpoints.len();
-            let kept: Vec<Sim> =
-                std::mem::take(&mut self.checkpoints).into_iter().enumerate().filter(|(i, _)| (n - 1 - i) % 2 == 0).map(|(_, s)| s).collect();
+            let kept: Vec<Sim> = std::mem::take(&mut self.checkpoints)
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| (n - 1 - i) % 2 == 0)
+                .map(|(_, s)| s)
+                .collect();
             self.checkpoints = kept;
             self.every *= 2;
         }
@@ -330,12 +334,7 @@ mod tests {
     fn an_event_can_be_the_target() {
         let (history, sim) = run();
         let log = sim.command_log().to_vec();
-        let crash = sim
-            .trace()
-            .events()
-            .find(|e| matches!(e.kind, crate::event::EventKind::MemberCrashed { .. }))
-            .map(|e| e.seq)
-            .unwrap();
+        let crash = sim.trace().events().find(|e| matches!(e.kind, crate::event::EventKind::MemberCrashed { .. })).map(|e| e.seq).unwrap();
         let at = history.restore(&log, |s| s.trace().total() > crash, u64::MAX);
         let last = at.trace().events().last().unwrap();
         assert!(at.trace().total() > crash);

@@ -166,8 +166,14 @@ fn default_within_ms() -> u64 {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Focus {
-    Partition { topic: String, partition: u32 },
-    Member { group: String, client_id: String },
+    Partition {
+        topic: String,
+        partition: u32,
+    },
+    Member {
+        group: String,
+        client_id: String,
+    },
     Group(String),
     Broker(BrokerId),
     Producer(String),
@@ -232,7 +238,10 @@ pub enum Query {
     NowMs,
     /// The partition the leader appended the record with this value to (`null`: none;
     /// a list if it was appended to several).
-    PartitionOf { topic: String, value: String },
+    PartitionOf {
+        topic: String,
+        value: String,
+    },
     /// The values in a partition's log, in offset order (the leader's log, or a replica's).
     Records {
         topic: String,
@@ -249,11 +258,21 @@ pub enum Query {
         broker: Option<BrokerId>,
     },
     /// The client ids of the members of a group that received the value, in member order.
-    ReceivedBy { group: String, value: String },
+    ReceivedBy {
+        group: String,
+        value: String,
+    },
     /// The values a member received, in order of receipt.
-    Received { group: String, client_id: String },
+    Received {
+        group: String,
+        client_id: String,
+    },
     /// The client id owning a partition in a group (`null`: nobody).
-    Owner { group: String, topic: String, partition: u32 },
+    Owner {
+        group: String,
+        topic: String,
+        partition: u32,
+    },
     /// The partition numbers a member owns (of `topic` only, when given), sorted.
     Assigned {
         group: String,
@@ -262,41 +281,83 @@ pub enum Query {
         topic: Option<String>,
     },
     /// How many partitions a member owns.
-    AssignedCount { group: String, client_id: String },
+    AssignedCount {
+        group: String,
+        client_id: String,
+    },
     /// The partitions (`Topic01-2`) a member gave up since the previous step: for a
     /// claim, during the previous step's reveal and this step's run; for a question,
     /// during its reveal. In order, repeats included (among the newest 50,000 events).
-    Revoked { group: String, client_id: String },
+    Revoked {
+        group: String,
+        client_id: String,
+    },
     /// The client ids of a group's running members, in the order they were started.
-    Members { group: String },
+    Members {
+        group: String,
+    },
     /// `Empty`, `PreparingRebalance`, `CompletingRebalance`, `Stable` or `Reconciling`.
-    GroupState { group: String },
+    GroupState {
+        group: String,
+    },
     /// The generation (classic) or group epoch (KIP-848).
-    Generation { group: String },
+    Generation {
+        group: String,
+    },
     /// How many rebalances the group completed.
-    Rebalances { group: String },
+    Rebalances {
+        group: String,
+    },
     /// The group leader's client id (`null`: none).
-    GroupLeader { group: String },
+    GroupLeader {
+        group: String,
+    },
     /// `awaiting_assignment`, `idle`, `fetching` or `processing`.
-    Activity { group: String, client_id: String },
+    Activity {
+        group: String,
+        client_id: String,
+    },
     /// `joining`, `syncing`, `stable`, `left_poll_timeout` or `crashed`.
-    Phase { group: String, client_id: String },
+    Phase {
+        group: String,
+        client_id: String,
+    },
     /// The member's next offset to fetch on a partition (`null`: not assigned).
-    Position { group: String, client_id: String, topic: String, partition: u32 },
+    Position {
+        group: String,
+        client_id: String,
+        topic: String,
+        partition: u32,
+    },
     /// The group's committed offset on a partition (`null`: none).
-    Committed { group: String, topic: String, partition: u32 },
+    Committed {
+        group: String,
+        topic: String,
+        partition: u32,
+    },
     /// How many records the group processed more than once.
-    ProcessedTwice { group: String },
+    ProcessedTwice {
+        group: String,
+    },
     /// The values of the records processed twice (the newest 200), oldest first.
-    DuplicateValues { group: String },
+    DuplicateValues {
+        group: String,
+    },
     /// How many records the group committed past without processing them.
-    LostByGroup { group: String },
+    LostByGroup {
+        group: String,
+    },
     /// The values of those records (the first 50), in partition and offset order (a record
     /// no log holds any more is named from the trace, or as `topic-partition@offset`).
-    LostValues { group: String },
+    LostValues {
+        group: String,
+    },
     /// The values `poll()` returned to a member that it has not finished processing, in
     /// order (the first is the one being processed).
-    InHand { group: String, client_id: String },
+    InHand {
+        group: String,
+        client_id: String,
+    },
     HighWatermark {
         topic: String,
         partition: u32,
@@ -316,29 +377,61 @@ pub enum Query {
         broker: Option<BrokerId>,
     },
     /// The leader's broker id (`null`: offline).
-    Leader { topic: String, partition: u32 },
-    LeaderEpoch { topic: String, partition: u32 },
+    Leader {
+        topic: String,
+        partition: u32,
+    },
+    LeaderEpoch {
+        topic: String,
+        partition: u32,
+    },
     /// The in-sync replicas, in the partition's order.
-    Isr { topic: String, partition: u32 },
+    Isr {
+        topic: String,
+        partition: u32,
+    },
     /// The values a leader change left behind on a partition (lost), oldest first.
-    LostInElection { topic: String, partition: u32 },
+    LostInElection {
+        topic: String,
+        partition: u32,
+    },
     /// The offset in the producer's `RecordMetadata` for the value (-1 under acks=0;
     /// `null`: not acknowledged, or given up).
-    AckedOffset { producer: String, value: String },
+    AckedOffset {
+        producer: String,
+        value: String,
+    },
     /// Why the producer's partitioner chose the value's partition: `explicit`,
     /// `key_hash`, `sticky` or `round_robin` (`null`: not sent).
-    PartitionReason { producer: String, value: String },
+    PartitionReason {
+        producer: String,
+        value: String,
+    },
     /// When the producer's `send()` took the value, in ms (`null`: not sent).
-    SentAtMs { producer: String, value: String },
+    SentAtMs {
+        producer: String,
+        value: String,
+    },
     /// The record's timestamp in the log: CreateTime or LogAppendTime, per the topic
     /// (`null`: not in any partition's log).
-    TimestampMs { topic: String, value: String },
+    TimestampMs {
+        topic: String,
+        value: String,
+    },
     /// When the leader appended the record, in ms (`null`: not in any partition's log).
-    AppendedAtMs { topic: String, value: String },
+    AppendedAtMs {
+        topic: String,
+        value: String,
+    },
     /// The error a send's callback got for the value (`null`: none).
-    SendError { producer: String, value: String },
+    SendError {
+        producer: String,
+        value: String,
+    },
     /// Whether a broker is running.
-    BrokerAlive { broker: BrokerId },
+    BrokerAlive {
+        broker: BrokerId,
+    },
     /// How many events of a kind (mentioning every name given) the run recorded so far
     /// (among the newest 50,000).
     EventCount {
@@ -354,20 +447,35 @@ pub enum Query {
     },
     /// How many records a member received and has not finished processing (under pull
     /// what `poll()` returned, under push what the broker sent; 0 once it crashed).
-    Buffered { group: String, client_id: String },
+    Buffered {
+        group: String,
+        client_id: String,
+    },
     /// The values of the records with this key in a topic's logs, partition by partition,
     /// in offset order.
-    ValuesForKey { topic: String, key: String },
+    ValuesForKey {
+        topic: String,
+        key: String,
+    },
     /// A source connector task's own (in-memory) source offset: `[id]` (incrementing) or
     /// `[timestamp_ms, id]` (timestamp+incrementing); `null`: none.
-    ConnectorPosition { connector: String },
+    ConnectorPosition {
+        connector: String,
+    },
     /// The source offset flushed to the offsets store (where a restarted task resumes),
     /// written as for `connector_position`; `null`: never flushed.
-    ConnectorFlushed { connector: String },
+    ConnectorFlushed {
+        connector: String,
+    },
     /// How many records the task sent since its last offset flush.
-    ConnectorUnflushed { connector: String },
+    ConnectorUnflushed {
+        connector: String,
+    },
     /// A Streams application's `count_by_key` store: the count for the key (`null`: none).
-    StoreCount { application_id: String, key: String },
+    StoreCount {
+        application_id: String,
+        key: String,
+    },
 }
 
 tagged_reader! {
@@ -485,10 +593,7 @@ impl Lesson {
     /// Parses a lesson and checks everything that can be checked without running it.
     pub fn from_json(text: &str) -> Result<Lesson, LessonError> {
         if text.len() > MAX_LESSON_BYTES {
-            return Err(LessonError::at(
-                "",
-                format!("the lesson is {} bytes; the most accepted is {MAX_LESSON_BYTES}", text.len()),
-            ));
+            return Err(LessonError::at("", format!("the lesson is {} bytes; the most accepted is {MAX_LESSON_BYTES}", text.len())));
         }
         // The version first, so a newer file gets a clear message rather than a complaint
         // about a field this build does not know.
@@ -507,9 +612,7 @@ impl Lesson {
                         format!("is {v}; write the number {LESSON_FORMAT_VERSION}: \"version\": {LESSON_FORMAT_VERSION}"),
                     ))
                 }
-                None => {
-                    return Err(LessonError::at("version", format!("missing; write \"version\": {LESSON_FORMAT_VERSION}")))
-                }
+                None => return Err(LessonError::at("version", format!("missing; write \"version\": {LESSON_FORMAT_VERSION}"))),
             },
             Ok(_) => return Err(LessonError::at("", "a lesson is a JSON object: { \"version\": 1, \"id\": ..., \"steps\": [...], ... }")),
             // Not JSON: the full parse below says where.
@@ -542,10 +645,16 @@ impl Lesson {
             check_run(&format!("{at}.run"), &s.run)?;
             check_text(&format!("{at}.say"), &s.say)?;
             if s.look_at.len() > MAX_FOCUS {
-                return Err(LessonError::at(format!("{at}.look_at"), format!("has {} entries; allowed: at most {MAX_FOCUS}", s.look_at.len())));
+                return Err(LessonError::at(
+                    format!("{at}.look_at"),
+                    format!("has {} entries; allowed: at most {MAX_FOCUS}", s.look_at.len()),
+                ));
             }
             if s.claims.len() > MAX_CLAIMS {
-                return Err(LessonError::at(format!("{at}.claims"), format!("has {} claims; allowed: at most {MAX_CLAIMS}", s.claims.len())));
+                return Err(LessonError::at(
+                    format!("{at}.claims"),
+                    format!("has {} claims; allowed: at most {MAX_CLAIMS}", s.claims.len()),
+                ));
             }
             for (c, claim) in s.claims.iter().enumerate() {
                 check_value(&claim.expect).map_err(|m| LessonError::at(format!("{at}.claims[{c}].expect"), m))?;
@@ -671,7 +780,8 @@ fn check_run(path: &str, run: &Run) -> Result<(), LessonError> {
     }
     let within = run.until_event.as_ref().map(|w| w.within_ms);
     let then = run.until_event.as_ref().map(|w| w.then_ms);
-    for (name, v) in [("until_ms", run.until_ms), ("for_ms", run.for_ms), ("until_event.within_ms", within), ("until_event.then_ms", then)] {
+    for (name, v) in [("until_ms", run.until_ms), ("for_ms", run.for_ms), ("until_event.within_ms", within), ("until_event.then_ms", then)]
+    {
         if let Some(v) = v {
             if v > scenario::MAX_TIME_MS {
                 return Err(LessonError::at(
@@ -903,11 +1013,8 @@ pub fn check(lesson: &Lesson) -> Result<(), Vec<String>> {
             match runner.reveal() {
                 Ok(r) if r.correct().is_some() => {}
                 Ok(r) => {
-                    let choices: Vec<String> = lesson.steps[i]
-                        .question
-                        .as_ref()
-                        .map(|q| q.choices.iter().map(|c| json(&c.value)).collect())
-                        .unwrap_or_default();
+                    let choices: Vec<String> =
+                        lesson.steps[i].question.as_ref().map(|q| q.choices.iter().map(|c| json(&c.value)).collect()).unwrap_or_default();
                     problems.push(format!(
                         "lesson \"{}\": {at}.question at {} ms: {} gives {}, which {} of the choices [{}]",
                         lesson.id,
@@ -965,12 +1072,7 @@ fn run(sim: &mut Sim, r: &Run, path: &str) -> Result<(), LessonError> {
                 _ => {
                     return Err(LessonError::at(
                         format!("{path}.until_event"),
-                        format!(
-                            "no {} event{} within {} ms (by {deadline} ms)",
-                            w.kind,
-                            mentions_text(&w.mentions),
-                            w.within_ms
-                        ),
+                        format!("no {} event{} within {} ms (by {deadline} ms)", w.kind, mentions_text(&w.mentions), w.within_ms),
                     ))
                 }
             }
@@ -987,7 +1089,10 @@ fn run(sim: &mut Sim, r: &Run, path: &str) -> Result<(), LessonError> {
         if w.then_ms > 0 {
             let t = sim.now().ms().saturating_add(w.then_ms);
             if !sim.run_until_bounded(SimTime(t), MAX_EVENTS_PER_RUN) {
-                return Err(LessonError::at(format!("{path}.until_event.then_ms"), format!("more than {MAX_EVENTS_PER_RUN} events before {t} ms")));
+                return Err(LessonError::at(
+                    format!("{path}.until_event.then_ms"),
+                    format!("more than {MAX_EVENTS_PER_RUN} events before {t} ms"),
+                ));
             }
         }
     }
@@ -1063,9 +1168,9 @@ fn member<'a>(sim: &'a Sim, g: &str, client_id: &str) -> Result<&'a crate::group
 
 fn find_partition<'a>(sim: &'a Sim, topic: &str, p: u32) -> Result<&'a crate::cluster::Partition, String> {
     let t = sim.topic(topic).ok_or_else(|| format!("there is no topic \"{topic}\""))?;
-    t.partitions
-        .get(p as usize)
-        .ok_or_else(|| format!("topic \"{topic}\" has partitions 0..{} but partition {p} was asked for", t.partition_count().saturating_sub(1)))
+    t.partitions.get(p as usize).ok_or_else(|| {
+        format!("topic \"{topic}\" has partitions 0..{} but partition {p} was asked for", t.partition_count().saturating_sub(1))
+    })
 }
 
 /// The leader's log (the first replica's while offline), or one broker's replica.
@@ -1263,9 +1368,7 @@ pub fn answer(sim: &Sim, q: &Query, since: u64) -> Result<Value, String> {
             }
         }
         Query::BrokerAlive { broker } => Value::Bool(sim.broker(*broker).ok_or_else(|| format!("there is no broker {broker}"))?.alive),
-        Query::EventCount { kind, mentions } => {
-            num(sim.trace().events().filter(|e| event_matches(&e.kind, kind, mentions)).count() as u64)
-        }
+        Query::EventCount { kind, mentions } => num(sim.trace().events().filter(|e| event_matches(&e.kind, kind, mentions)).count() as u64),
         Query::LastEventMs { kind, mentions } => {
             sim.trace().events().rev().find(|e| event_matches(&e.kind, kind, mentions)).map_or(Value::Null, |e| num(e.time.ms()))
         }
@@ -1538,7 +1641,10 @@ mod tests {
             (json!({"ask": "group_state", "group": "G9"}), "there is no consumer group \"G9\""),
             (json!({"ask": "received", "group": "ConsumerGroup01", "client_id": "C9"}), "group \"ConsumerGroup01\" has no member \"C9\""),
             (json!({"ask": "records", "topic": "T9", "partition": 0}), "there is no topic \"T9\""),
-            (json!({"ask": "leader", "topic": "Topic01", "partition": 4}), "topic \"Topic01\" has partitions 0..3 but partition 4 was asked for"),
+            (
+                json!({"ask": "leader", "topic": "Topic01", "partition": 4}),
+                "topic \"Topic01\" has partitions 0..3 but partition 4 was asked for",
+            ),
             (json!({"ask": "records", "topic": "Topic01", "partition": 0, "broker": 7}), "broker 7 holds no replica of Topic01-0"),
             (json!({"ask": "acked_offset", "producer": "P9", "value": "m1"}), "there is no producer \"P9\""),
             (json!({"ask": "broker_alive", "broker": 3}), "there is no broker 3"),
@@ -1645,7 +1751,10 @@ mod tests {
         assert_eq!(ask(&sim, json!({"ask": "connector_flushed", "connector": "db"})), Ok(json!([3000, 1])));
         assert_eq!(ask(&sim, json!({"ask": "connector_unflushed", "connector": "db"})), Ok(json!(0)));
         assert_eq!(ask(&sim, json!({"ask": "connector_position", "connector": "x"})), Err("there is no connector \"x\"".into()));
-        assert_eq!(ask(&sim, json!({"ask": "store_count", "application_id": "x", "key": "1"})), Err("there is no Streams application \"x\"".into()));
+        assert_eq!(
+            ask(&sim, json!({"ask": "store_count", "application_id": "x", "key": "1"})),
+            Err("there is no Streams application \"x\"".into())
+        );
         assert_eq!(ask(&sim, json!({"ask": "buffered", "group": "g", "client_id": "x"})), Err("group \"g\" has no member \"x\"".into()));
         // Incrementing mode writes only the id.
         assert_eq!(source_offset(Some(crate::sim::connect::SourceOffset { timestamp_ms: None, incrementing: 4 })), json!([4]));
@@ -1784,7 +1893,10 @@ mod tests {
     #[test]
     fn an_unknown_query_is_refused_listing_the_asks() {
         let e = query_refusal(r#"{"ask": "guess"}"#);
-        assert!(e.starts_with("[0].ask (line 1, column 16): unknown variant `guess`, expected one of `now_ms`, `partition_of`, `records`, "), "{e}");
+        assert!(
+            e.starts_with("[0].ask (line 1, column 16): unknown variant `guess`, expected one of `now_ms`, `partition_of`, `records`, "),
+            "{e}"
+        );
         assert!(e.ends_with(", `connector_unflushed`, `store_count`"), "{e}");
         assert!(query_refusal(r#"{"group": "g"}"#).ends_with("missing field `ask`"));
     }
@@ -1797,9 +1909,14 @@ mod tests {
             read_query(r#"{"ask": "assigned", "group": "g", "client_id": "c", "topic": null}"#),
             Query::Assigned { group: "g".into(), client_id: "c".into(), topic: None }
         );
-        assert_eq!(read_query(r#"{"ask": "records", "topic": "t", "partition": 0, "broker": null}"#), Query::Records { topic: "t".into(), partition: 0, broker: None });
-        assert!(query_refusal(r#"{"ask": "owner", "group": "g", "topic": null, "partition": 1}"#).ends_with("invalid type: null, expected a string"));
-        assert!(query_refusal(r#"{"ask": "broker_alive", "broker": null}"#).ends_with("invalid type: null, expected a whole number from 0 to 4294967295"));
+        assert_eq!(
+            read_query(r#"{"ask": "records", "topic": "t", "partition": 0, "broker": null}"#),
+            Query::Records { topic: "t".into(), partition: 0, broker: None }
+        );
+        assert!(query_refusal(r#"{"ask": "owner", "group": "g", "topic": null, "partition": 1}"#)
+            .ends_with("invalid type: null, expected a string"));
+        assert!(query_refusal(r#"{"ask": "broker_alive", "broker": null}"#)
+            .ends_with("invalid type: null, expected a whole number from 0 to 4294967295"));
         assert!(query_refusal(r#"{"ask": "records", "topic": "t", "partition": "0"}"#)
             .starts_with("[0].partition (line 1, column 50): invalid type: string \"0\""));
     }

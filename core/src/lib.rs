@@ -7,9 +7,6 @@
 //! everywhere. See ARCHITECTURE.md for the code map and the invariants.
 
 pub mod assign;
-pub mod partitioner;
-pub mod rng;
-pub mod time;
 pub mod cluster;
 pub mod command;
 pub mod compare;
@@ -20,15 +17,18 @@ pub mod history;
 pub mod lesson;
 pub mod log;
 pub mod monitor;
+pub mod partitioner;
 pub mod producer;
 pub mod provenance;
 pub mod record;
+pub mod rng;
 pub mod scenario;
 pub mod share;
 pub mod sim;
 pub mod snapshot;
 pub mod sorted;
 pub(crate) mod tagged;
+pub mod time;
 pub mod vecmap;
 
 pub use command::{Command, CommandError, GroupSpec, MemberSpec};

@@ -296,10 +296,7 @@ impl PartitionLog {
             }
             _ => {
                 let bytes = RECORD_BATCH_OVERHEAD_BYTES + size;
-                let roll = self
-                    .segments
-                    .last()
-                    .is_some_and(|a| config.should_roll(a.size_bytes, bytes, ts, a.rolling_timestamp));
+                let roll = self.segments.last().is_some_and(|a| config.should_roll(a.size_bytes, bytes, ts, a.rolling_timestamp));
                 if roll {
                     self.segments.push(Segment::empty(offset));
                 }

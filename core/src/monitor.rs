@@ -10,10 +10,10 @@ use crate::cluster::BrokerId;
 use crate::config::Acks;
 use crate::event::{Event, EventKind, LossCause};
 use crate::record::{RecordId, TopicPartition};
-use crate::time::SimTime;
 use crate::sorted::CollectSorted;
-use serde::{Deserialize, Serialize};
+use crate::time::SimTime;
 use crate::vecmap::{VecMap, VecSet};
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What went wrong.
@@ -289,8 +289,7 @@ impl Monitors {
         }
         self.first_offset.insert(record, offset);
         let appended = self.appended.entry((producer.clone(), tp.clone())).or_default();
-        let overtaken: Vec<RecordId> =
-            appended.range(RecordId(record.0 + 1)..).filter(|(_, o)| **o < offset).map(|(r, _)| *r).collect();
+        let overtaken: Vec<RecordId> = appended.range(RecordId(record.0 + 1)..).filter(|(_, o)| **o < offset).map(|(r, _)| *r).collect();
         appended.insert(record, offset);
         if appended.len() > TRACKED_MAX {
             appended.pop_first();

@@ -75,9 +75,7 @@ pub fn partition_for_key(key: &[u8], num_partitions: u32) -> u32 {
 
 /// Java's `String.hashCode`: `h = 31*h + c` over the UTF-16 code units, wrapping at 32 bits.
 pub fn java_string_hash(s: &str) -> i32 {
-    s.encode_utf16().fold(0i32, |h, unit| {
-        h.wrapping_mul(31).wrapping_add(i32::from(unit))
-    })
+    s.encode_utf16().fold(0i32, |h, unit| h.wrapping_mul(31).wrapping_add(i32::from(unit)))
 }
 
 /// The `__consumer_offsets` partition whose leader coordinates `group_id`:
@@ -121,11 +119,7 @@ fn varint_size(len: Option<u64>) -> u64 {
 /// `appendedBytes` given to `BuiltInPartitioner.updatePartitionInfo` is the growth of the
 /// batch's estimated size, so the first record of a new batch also counts the batch
 /// header; the caller decides what to pass to [`PartitionerState::on_sticky_append`].)
-pub fn record_size_in_bytes(
-    key: Option<&[u8]>,
-    value: Option<&[u8]>,
-    headers: &[(String, Vec<u8>)],
-) -> u32 {
+pub fn record_size_in_bytes(key: Option<&[u8]>, value: Option<&[u8]>, headers: &[(String, Vec<u8>)]) -> u32 {
     fn field(bytes: Option<&[u8]>) -> u64 {
         match bytes {
             None => varint_size(None),
@@ -186,15 +180,9 @@ impl fmt::Display for PartitionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PartitionError::NoPartitions => {
-                write!(
-                    f,
-                    "the topic has no partitions, so no partition can be chosen"
-                )
+                write!(f, "the topic has no partitions, so no partition can be chosen")
             }
-            PartitionError::ExplicitOutOfRange {
-                partition,
-                num_partitions,
-            } => write!(
+            PartitionError::ExplicitOutOfRange { partition, num_partitions } => write!(
                 f,
                 "partition {partition} does not exist: the topic has {num_partitions} \
                  partition(s), numbered 0 to {}; Kafka's producer waits for metadata that \
@@ -257,10 +245,7 @@ impl PartitionerState {
         }
         if let Some(partition) = explicit {
             if partition >= num_partitions {
-                return Err(PartitionError::ExplicitOutOfRange {
-                    partition,
-                    num_partitions,
-                });
+                return Err(PartitionError::ExplicitOutOfRange { partition, num_partitions });
             }
             return Ok((partition, PartitionReason::Explicit));
         }
@@ -315,14 +300,7 @@ impl PartitionerState {
     /// [`choose`](Self::choose) picks among all of them.
     ///
     /// `batch_size` below 1 counts as 1 (`KafkaProducer` passes `max(1, batch.size)`).
-    pub fn on_sticky_append(
-        &mut self,
-        rng: &mut SimRng,
-        appended_bytes: u32,
-        batch_size: u32,
-        enable_switch: bool,
-        available: &[u32],
-    ) {
+    pub fn on_sticky_append(&mut self, rng: &mut SimRng, appended_bytes: u32, batch_size: u32, enable_switch: bool, available: &[u32]) {
         // partitionInfo is null when the caller did not use the built-in partitioner.
         if self.sticky_partition.is_none() {
             return;
@@ -351,10 +329,7 @@ fn pick_index(positive: u32, num_partitions: u32, available: &[u32]) -> u32 {
         return positive % num_partitions.max(1);
     }
     let index = positive % len;
-    available
-        .get(index as usize)
-        .copied()
-        .unwrap_or(positive % num_partitions.max(1))
+    available.get(index as usize).copied().unwrap_or(positive % num_partitions.max(1))
 }
 
 /// `BuiltInPartitioner.nextPartition` without load stats:
@@ -377,33 +352,18 @@ mod tests {
             (b"foobar", -790332482),
             (b"a-little-bit-long-string", -985981536),
             (b"a-little-bit-longer-string", -1486304829),
-            (
-                b"lkjh234lh9fiuh90y23oiuhsafujhadof229phr9h19h89h8",
-                -58897971,
-            ),
+            (b"lkjh234lh9fiuh90y23oiuhsafujhadof229phr9h19h89h8", -58897971),
             (b"abc", 479470107),
         ];
         for (input, expected) in cases {
-            assert_eq!(
-                murmur2(input),
-                expected,
-                "{:?}",
-                String::from_utf8_lossy(input)
-            );
+            assert_eq!(murmur2(input), expected, "{:?}", String::from_utf8_lossy(input));
         }
     }
 
     /// kafka-python test_partitioner.py (1000 partitions), and librdkafka rdmurmur2.c.
     #[test]
     fn murmur2_matches_other_clients() {
-        let cases: [(&[u8], u32); 6] = [
-            (b"", 681),
-            (b"a", 524),
-            (b"ab", 434),
-            (b"abc", 107),
-            (b"123456789", 566),
-            (b"\x00 ", 742),
-        ];
+        let cases: [(&[u8], u32); 6] = [(b"", 681), (b"a", 524), (b"ab", 434), (b"abc", 107), (b"123456789", 566), (b"\x00 ", 742)];
         for (input, expected) in cases {
             assert_eq!(partition_for_key(input, 1000), expected, "{input:?}");
         }
@@ -498,23 +458,12 @@ mod tests {
         let all = [0, 1, 2, 3];
         let got: Vec<u32> = (0..7)
             .map(|_| {
-                let (p, _) = state
-                    .choose(
-                        PartitionerKind::RoundRobin,
-                        &mut rng,
-                        None,
-                        Some(b"k"),
-                        4,
-                        &all,
-                    )
-                    .unwrap();
+                let (p, _) = state.choose(PartitionerKind::RoundRobin, &mut rng, None, Some(b"k"), 4, &all).unwrap();
                 p
             })
             .collect();
         assert_eq!(got, vec![0, 1, 2, 3, 0, 1, 2]);
-        let (_, reason) = state
-            .choose(PartitionerKind::RoundRobin, &mut rng, None, None, 4, &all)
-            .unwrap();
+        let (_, reason) = state.choose(PartitionerKind::RoundRobin, &mut rng, None, None, 4, &all).unwrap();
         assert_eq!(reason, PartitionReason::RoundRobin { counter: 7 });
     }
 
@@ -523,46 +472,23 @@ mod tests {
         let mut state = PartitionerState::default();
         let mut rng = SimRng::new(1);
         let available = [1, 3];
-        let got: Vec<u32> = (0..4)
-            .map(|_| {
-                state
-                    .choose(
-                        PartitionerKind::RoundRobin,
-                        &mut rng,
-                        None,
-                        None,
-                        4,
-                        &available,
-                    )
-                    .unwrap()
-                    .0
-            })
-            .collect();
+        let got: Vec<u32> =
+            (0..4).map(|_| state.choose(PartitionerKind::RoundRobin, &mut rng, None, None, 4, &available).unwrap().0).collect();
         assert_eq!(got, vec![1, 3, 1, 3]);
         // None available: counter % all partitions.
-        let p = state
-            .choose(PartitionerKind::RoundRobin, &mut rng, None, None, 4, &[])
-            .unwrap()
-            .0;
+        let p = state.choose(PartitionerKind::RoundRobin, &mut rng, None, None, 4, &[]).unwrap().0;
         assert_eq!(p, 0); // counter 4 % 4
     }
 
     #[test]
     fn round_robin_counter_wraps_like_java_int() {
-        let mut state = PartitionerState {
-            round_robin_counter: i32::MAX as u32,
-            ..Default::default()
-        };
+        let mut state = PartitionerState { round_robin_counter: i32::MAX as u32, ..Default::default() };
         let mut rng = SimRng::new(1);
         let all = [0, 1, 2];
-        let (p, _) = state
-            .choose(PartitionerKind::RoundRobin, &mut rng, None, None, 3, &all)
-            .unwrap();
+        let (p, _) = state.choose(PartitionerKind::RoundRobin, &mut rng, None, None, 3, &all).unwrap();
         assert_eq!(p, (i32::MAX % 3) as u32);
         // Next Java value is Integer.MIN_VALUE; toPositive gives 0.
-        let (p, _) = state
-            .choose(PartitionerKind::RoundRobin, &mut rng, None, None, 3, &all)
-            .unwrap();
+        let (p, _) = state.choose(PartitionerKind::RoundRobin, &mut rng, None, None, 3, &all).unwrap();
         assert_eq!(p, 0);
     }
 
@@ -571,38 +497,13 @@ mod tests {
         let mut state = PartitionerState::default();
         let mut rng = SimRng::new(1);
         assert_eq!(
-            state.choose(
-                PartitionerKind::BuiltIn,
-                &mut rng,
-                Some(2),
-                Some(b"key1"),
-                3,
-                &[0, 1, 2]
-            ),
+            state.choose(PartitionerKind::BuiltIn, &mut rng, Some(2), Some(b"key1"), 3, &[0, 1, 2]),
             Ok((2, PartitionReason::Explicit))
         );
-        let err = state
-            .choose(
-                PartitionerKind::RoundRobin,
-                &mut rng,
-                Some(3),
-                None,
-                3,
-                &[0, 1, 2],
-            )
-            .unwrap_err();
-        assert_eq!(
-            err,
-            PartitionError::ExplicitOutOfRange {
-                partition: 3,
-                num_partitions: 3
-            }
-        );
+        let err = state.choose(PartitionerKind::RoundRobin, &mut rng, Some(3), None, 3, &[0, 1, 2]).unwrap_err();
+        assert_eq!(err, PartitionError::ExplicitOutOfRange { partition: 3, num_partitions: 3 });
         assert!(err.to_string().contains("partition 3 does not exist"));
-        assert_eq!(
-            state.choose(PartitionerKind::BuiltIn, &mut rng, None, None, 0, &[]),
-            Err(PartitionError::NoPartitions)
-        );
+        assert_eq!(state.choose(PartitionerKind::BuiltIn, &mut rng, None, None, 0, &[]), Err(PartitionError::NoPartitions));
         // The explicit partition does not consume a round-robin counter value.
         assert_eq!(state.round_robin_counter, 0);
     }
@@ -612,25 +513,8 @@ mod tests {
         let mut state = PartitionerState::default();
         let mut rng = SimRng::new(1);
         // "key2" % 4 = 3 even though partition 3 has no leader.
-        let got = state
-            .choose(
-                PartitionerKind::BuiltIn,
-                &mut rng,
-                None,
-                Some(b"key2"),
-                4,
-                &[0, 1, 2],
-            )
-            .unwrap();
-        assert_eq!(
-            got,
-            (
-                3,
-                PartitionReason::KeyHash {
-                    murmur2: 1674751211
-                }
-            )
-        );
+        let got = state.choose(PartitionerKind::BuiltIn, &mut rng, None, Some(b"key2"), 4, &[0, 1, 2]).unwrap();
+        assert_eq!(got, (3, PartitionReason::KeyHash { murmur2: 1674751211 }));
         assert_eq!(state.sticky_partition, None);
     }
 
@@ -644,9 +528,7 @@ mod tests {
         let mut prev: Option<u32> = None;
         let mut seen = crate::vecmap::VecSet::new();
         for i in 0..200 {
-            let (p, reason) = state
-                .choose(PartitionerKind::BuiltIn, &mut rng, None, None, 8, &all)
-                .unwrap();
+            let (p, reason) = state.choose(PartitionerKind::BuiltIn, &mut rng, None, None, 8, &all).unwrap();
             assert_eq!(reason, PartitionReason::Sticky);
             // Each record is 100 bytes: the partition can only change after every 10th.
             if let (Some(prev), true) = (prev, i % 10 != 0) {
@@ -670,19 +552,11 @@ mod tests {
         let all = [0, 1, 2, 3];
         let mut rng = SimRng::new(3);
         let mut state = PartitionerState::default();
-        state
-            .choose(PartitionerKind::BuiltIn, &mut rng, None, None, 4, &all)
-            .unwrap();
+        state.choose(PartitionerKind::BuiltIn, &mut rng, None, None, 4, &all).unwrap();
         state.on_sticky_append(&mut rng, 1500, 1000, false, &all);
-        assert_eq!(
-            state.sticky_produced_bytes, 1500,
-            "no switch while disabled"
-        );
+        assert_eq!(state.sticky_produced_bytes, 1500, "no switch while disabled");
         state.on_sticky_append(&mut rng, 500, 1000, false, &all);
-        assert_eq!(
-            state.sticky_produced_bytes, 0,
-            ">= 2 x batch.size switches anyway"
-        );
+        assert_eq!(state.sticky_produced_bytes, 0, ">= 2 x batch.size switches anyway");
         assert!(state.sticky_partition.is_some());
         // Without a sticky partition (keyed or round-robin traffic) it is a no-op.
         let mut fresh = PartitionerState::default();
@@ -694,15 +568,11 @@ mod tests {
     fn sticky_with_no_available_partition_picks_among_all_on_next_choose() {
         let mut rng = SimRng::new(9);
         let mut state = PartitionerState::default();
-        let (p, _) = state
-            .choose(PartitionerKind::BuiltIn, &mut rng, None, None, 3, &[])
-            .unwrap();
+        let (p, _) = state.choose(PartitionerKind::BuiltIn, &mut rng, None, None, 3, &[]).unwrap();
         assert!(p < 3);
         state.on_sticky_append(&mut rng, 10, 10, true, &[]);
         assert_eq!(state.sticky_partition, None);
-        let (p, _) = state
-            .choose(PartitionerKind::BuiltIn, &mut rng, None, None, 3, &[])
-            .unwrap();
+        let (p, _) = state.choose(PartitionerKind::BuiltIn, &mut rng, None, None, 3, &[]).unwrap();
         assert!(p < 3);
     }
 
@@ -713,16 +583,7 @@ mod tests {
         let mut state = PartitionerState::default();
         let mut seen = crate::vecmap::VecSet::new();
         for _ in 0..300 {
-            let (p, _) = state
-                .choose(
-                    PartitionerKind::BuiltIn,
-                    &mut rng,
-                    None,
-                    None,
-                    8,
-                    &available,
-                )
-                .unwrap();
+            let (p, _) = state.choose(PartitionerKind::BuiltIn, &mut rng, None, None, 8, &available).unwrap();
             assert!(available.contains(&p));
             seen.insert(p);
             state.on_sticky_append(&mut rng, 50, 100, true, &available);
@@ -738,9 +599,7 @@ mod tests {
             let mut state = PartitionerState::default();
             let mut out = Vec::new();
             for i in 0..500u32 {
-                let (p, _) = state
-                    .choose(PartitionerKind::BuiltIn, &mut rng, None, None, 5, &all)
-                    .unwrap();
+                let (p, _) = state.choose(PartitionerKind::BuiltIn, &mut rng, None, None, 5, &all).unwrap();
                 out.push(p);
                 state.on_sticky_append(&mut rng, 10 + i % 7, 64, i % 3 == 0, &all);
             }
@@ -752,23 +611,10 @@ mod tests {
 
     #[test]
     fn serde_names() {
-        assert_eq!(
-            serde_json::to_string(&PartitionerKind::RoundRobin).unwrap(),
-            "\"round_robin\""
-        );
-        assert_eq!(
-            serde_json::to_string(&PartitionReason::KeyHash { murmur2: -1 }).unwrap(),
-            r#"{"kind":"key_hash","murmur2":-1}"#
-        );
-        let state = PartitionerState {
-            round_robin_counter: 3,
-            sticky_partition: Some(1),
-            sticky_produced_bytes: 20,
-        };
+        assert_eq!(serde_json::to_string(&PartitionerKind::RoundRobin).unwrap(), "\"round_robin\"");
+        assert_eq!(serde_json::to_string(&PartitionReason::KeyHash { murmur2: -1 }).unwrap(), r#"{"kind":"key_hash","murmur2":-1}"#);
+        let state = PartitionerState { round_robin_counter: 3, sticky_partition: Some(1), sticky_produced_bytes: 20 };
         let json = serde_json::to_string(&state).unwrap();
-        assert_eq!(
-            serde_json::from_str::<PartitionerState>(&json).unwrap(),
-            state
-        );
+        assert_eq!(serde_json::from_str::<PartitionerState>(&json).unwrap(), state);
     }
 }

@@ -7,8 +7,8 @@ use crate::event::ProduceError;
 use crate::partitioner::{PartitionReason, PartitionerState};
 use crate::record::{Record, RecordId, TopicPartition};
 use crate::time::SimTime;
-use serde::{Deserialize, Serialize};
 use crate::vecmap::{VecMap, VecSet};
+use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
 /// How many sent records a producer remembers for the view.
@@ -211,11 +211,7 @@ impl Producer {
     /// batch is full (only the last one may be incomplete).
     pub(crate) fn all_batches_full(&self, tp: &TopicPartition) -> bool {
         let batch_size = self.config.batch_size;
-        self.deques
-            .get(tp)
-            .and_then(|d| d.back())
-            .and_then(|id| self.batches.get(id))
-            .is_none_or(|b| b.is_full(batch_size))
+        self.deques.get(tp).and_then(|d| d.back()).and_then(|id| self.batches.get(id)).is_none_or(|b| b.is_full(batch_size))
     }
 
     /// The sequence of the oldest batch of `tp` not yet done

@@ -14,8 +14,8 @@ use crate::partitioner::PartitionReason;
 use crate::record::RecordId;
 use crate::sim::Sim;
 use crate::time::SimTime;
-use serde::{Deserialize, Serialize};
 use crate::vecmap::{VecMap, VecSet};
+use serde::{Deserialize, Serialize};
 
 /// One step of a record's path.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -76,7 +76,16 @@ pub fn path(sim: &Sim, record: RecordId) -> Path {
             EventKind::RecordSent { record: r, producer, topic, partition, key, value: v, reason } if *r == record => {
                 value = v.clone();
                 place = Some((topic.clone(), *partition));
-                hops.push((at, Hop::Sent { producer: producer.clone(), topic: topic.clone(), partition: *partition, key: key.clone(), reason: reason.clone() }));
+                hops.push((
+                    at,
+                    Hop::Sent {
+                        producer: producer.clone(),
+                        topic: topic.clone(),
+                        partition: *partition,
+                        key: key.clone(),
+                        reason: reason.clone(),
+                    },
+                ));
             }
             EventKind::BatchSent { producer, records, .. } if records.contains(&record) => {
                 hops.push((at, Hop::BatchSent { producer: producer.clone() }));

@@ -55,14 +55,7 @@ impl SimRng {
     pub fn uuid_v4(&mut self) -> String {
         let hi = (self.next_u64() & !0xF000) | 0x4000;
         let lo = (self.next_u64() & !(0xC000_u64 << 48)) | (0x8000_u64 << 48);
-        format!(
-            "{:08x}-{:04x}-{:04x}-{:04x}-{:012x}",
-            hi >> 32,
-            (hi >> 16) & 0xFFFF,
-            hi & 0xFFFF,
-            lo >> 48,
-            lo & 0xFFFF_FFFF_FFFF
-        )
+        format!("{:08x}-{:04x}-{:04x}-{:04x}-{:012x}", hi >> 32, (hi >> 16) & 0xFFFF, hi & 0xFFFF, lo >> 48, lo & 0xFFFF_FFFF_FFFF)
     }
 
     /// A Kafka `Uuid.randomUuid().toString()`: a version-4 UUID in URL-safe base64

@@ -2,14 +2,14 @@
 //! timeline of commands. Invalid input is rejected with a message saying what and where.
 //! The format is documented in docs/scenario-format.md.
 
+use crate::cluster::TopicConfig;
 use crate::command::{check_name, Command, GroupSpec, MAX_VALUE_CHARS};
 use crate::config::{ClusterConfig, ProducerConfig};
-use crate::cluster::TopicConfig;
 use crate::record::TimestampType;
 use crate::sim::{check_member_spec, check_record_size, check_strategy, Sim};
 use crate::time::SimTime;
-use serde::{Deserialize, Serialize};
 use crate::vecmap::{VecMap, VecSet};
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The format version this build reads and writes.
@@ -63,6 +63,27 @@ pub struct Scenario {
     /// timeline entry.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration_ms: Option<u64>,
+}
+
+/// An empty scenario of the current format: seed 0, the default cluster, nothing in it
+/// (it needs a topic before it checks). Start literals from it: `Scenario { topics, ..Scenario::default() }`.
+impl Default for Scenario {
+    fn default() -> Self {
+        Scenario {
+            version: FORMAT_VERSION,
+            name: None,
+            description: None,
+            seed: 0,
+            cluster: ClusterConfig::default(),
+            topics: Vec::new(),
+            producers: Vec::new(),
+            groups: Vec::new(),
+            connectors: Vec::new(),
+            streams: Vec::new(),
+            commands: Vec::new(),
+            duration_ms: None,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -219,10 +240,7 @@ impl Scenario {
     /// Parses and checks a scenario.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
         if text.len() > MAX_SCENARIO_BYTES {
-            return Err(ScenarioError::at(
-                "",
-                format!("the scenario is {} bytes; the most accepted is {MAX_SCENARIO_BYTES}", text.len()),
-            ));
+            return Err(ScenarioError::at("", format!("the scenario is {} bytes; the most accepted is {MAX_SCENARIO_BYTES}", text.len())));
         }
         // Read the version first, so a newer file gets a clear message rather than a
         // complaint about some field this build does not know.
@@ -712,13 +730,8 @@ fn located(text: &str, path: &str, e: &serde_json::Error) -> ScenarioError {
     match e.classify() {
         // serde_json calls a number where an enum's string belongs a syntax error
         // ("expected value"), though the text is valid JSON.
-        serde_json::error::Category::Syntax
-            if !path.is_empty() && read_json::<serde::de::IgnoredAny>(text).is_ok() =>
-        {
-            ScenarioError::at(
-                format!("{path} ({place})"),
-                "expected one of the allowed values, as a JSON string (for acks: \"1\", not 1)",
-            )
+        serde_json::error::Category::Syntax if !path.is_empty() && read_json::<serde::de::IgnoredAny>(text).is_ok() => {
+            ScenarioError::at(format!("{path} ({place})"), "expected one of the allowed values, as a JSON string (for acks: \"1\", not 1)")
         }
         serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
             ScenarioError::at(place, format!("not valid JSON ({detail})"))
@@ -738,7 +751,10 @@ fn plain_words(detail: &str) -> String {
         ("expected a boolean", "expected true or false"),
         ("expected a sequence", "expected an array [...]"),
         ("expected a tuple of size 2", "expected an array of two elements"),
-        ("expected internally tagged enum Command", "expected a command object with a \"type\", such as {\"type\": \"crash_broker\", \"broker\": 0}"),
+        (
+            "expected internally tagged enum Command",
+            "expected a command object with a \"type\", such as {\"type\": \"crash_broker\", \"broker\": 0}",
+        ),
         ("expected variant identifier", "expected one of the allowed values, as a JSON string (for acks: \"1\", not 1)"),
     ];
     let mut text = detail.to_string();
@@ -806,11 +822,7 @@ fn check_retention(path: &str, t: &TopicSpec) -> Result<(), ScenarioError> {
 }
 
 /// The static part of a timeline command's check.
-fn check_timeline_command(
-    sim: &Sim,
-    members: &mut VecMap<String, VecSet<String>>,
-    command: &Command,
-) -> Result<(), String> {
+fn check_timeline_command(sim: &Sim, members: &mut VecMap<String, VecSet<String>>, command: &Command) -> Result<(), String> {
     match command {
         Command::Produce { producer, topic, partition, key, value, headers } => {
             check_record_size(key.as_deref(), value, headers).map_err(|e| e.to_string())?;

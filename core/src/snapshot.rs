@@ -1,14 +1,14 @@
 //! Read-only, owned views of the simulation for the page, the CLI and tests.
 
+use crate::assign::server::ServerAssignor;
 use crate::assign::Strategy;
-use crate::config::{Acks, OffsetReset};
 use crate::cluster::BrokerId;
+use crate::config::GroupProtocol;
+use crate::config::{Acks, OffsetReset};
 use crate::event::{Event, LossCause};
+use crate::group::{Activity, CommitMode, Delivery, DuplicateRecord, GroupState, LostRecord, Phase, RebalanceProtocol, Reconcile};
 use crate::log::PartitionLog;
 use crate::monitor::Finding;
-use crate::group::{Activity, CommitMode, Delivery, DuplicateRecord, GroupState, LostRecord, Phase, RebalanceProtocol, Reconcile};
-use crate::config::GroupProtocol;
-use crate::assign::server::ServerAssignor;
 use crate::partitioner::PartitionerKind;
 use crate::producer::SentRecord;
 use crate::record::{RecordId, TopicPartition};
@@ -357,7 +357,11 @@ impl Sim {
                             processed_total: m.processed_total,
                             rebalance_pause_ms: m.rebalance_pause_ms,
                             paused_since: m.paused_since,
-                            session_deadline: g.registry.iter().find(|r| r.client_id == m.client_id && r.member_id == m.member_id).map(|r| r.session_deadline),
+                            session_deadline: g
+                                .registry
+                                .iter()
+                                .find(|r| r.client_id == m.client_id && r.member_id == m.member_id)
+                                .map(|r| r.session_deadline),
                             poll_deadline: (m.phase != Phase::Crashed && (m.paused || !m.processing.is_empty()))
                                 .then(|| m.last_poll.plus_ms(m.config.max_poll_interval_ms)),
                             reconcile: g

@@ -405,7 +405,7 @@ macro_rules! take_field {
     };
 }
 
-pub(crate) use {take_field, tagged_reader};
+pub(crate) use {tagged_reader, take_field};
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]

@@ -614,8 +614,7 @@ mod serde_impls {
     }
 }
 
-impl<K, V> VecMap<K, V> {
-}
+impl<K, V> VecMap<K, V> {}
 
 #[cfg(test)]
 mod tests {

@@ -29,7 +29,8 @@ fn count() -> impl Strategy<Value = Value> {
 }
 
 fn member() -> impl Strategy<Value = Value> {
-    let generation = select(vec![Value::Null, json!(-1), json!(0), json!(1), json!(2), json!(i32::MAX), json!(i32::MIN), json!(2_147_483_648u64)]);
+    let generation =
+        select(vec![Value::Null, json!(-1), json!(0), json!(1), json!(2), json!(i32::MAX), json!(i32::MIN), json!(2_147_483_648u64)]);
     let partition = prop_oneof![8 => (0u32..9).prop_map(Value::from), 1 => select(vec![json!(u32::MAX), json!(-1)])];
     (
         name(),
@@ -90,8 +91,7 @@ fn check_assign(input: &str) -> Result<(), TestCaseError> {
             prop_assert!(err.lines().all(|l| l.starts_with("warning: ")), "stderr: {err:?}");
             let got: Assignment = serde_json::from_str(&out).map_err(|e| TestCaseError::fail(format!("{e}: {out}")))?;
             let doc: Value = serde_json::from_str(input).map_err(|e| TestCaseError::fail(e.to_string()))?;
-            let ids: BTreeSet<&str> =
-                doc["members"].as_array().into_iter().flatten().filter_map(|m| m["member_id"].as_str()).collect();
+            let ids: BTreeSet<&str> = doc["members"].as_array().into_iter().flatten().filter_map(|m| m["member_id"].as_str()).collect();
             prop_assert_eq!(got.keys().map(String::as_str).collect::<BTreeSet<_>>(), ids, "every member appears, once");
             let mut taken = BTreeSet::new();
             for topics in got.values() {

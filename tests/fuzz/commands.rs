@@ -31,20 +31,67 @@ const BROKERS: &[u32] = &[0, 1, 2, 3, 4, 11, 12, 13, u32::MAX];
 /// names of the simulation it is applied to (past them: [`STRANGE`] names).
 #[derive(Clone, Debug)]
 enum Op {
-    Produce { producer: u8, topic: u8, key: Option<u8>, long: bool, partition: Option<u8>, headers: u8 },
-    AddMember { group: u8, client: u8, instance: Option<u8>, topics: Option<Vec<u8>>, setting: Option<(u8, u8)> },
+    Produce {
+        producer: u8,
+        topic: u8,
+        key: Option<u8>,
+        long: bool,
+        partition: Option<u8>,
+        headers: u8,
+    },
+    AddMember {
+        group: u8,
+        client: u8,
+        instance: Option<u8>,
+        topics: Option<Vec<u8>>,
+        setting: Option<(u8, u8)>,
+    },
     /// Remove, crash, restart, pause, resume, set processing time, set commit mode.
-    Member { kind: u8, group: u8, client: u8, number: u8 },
-    AddGroup { id: u8, topics: Vec<u8>, assignor: u8, earliest: bool, members: u8 },
-    SetPartitioner { producer: u8, round_robin: bool },
-    AddPartitions { topic: u8, partitions: u8 },
+    Member {
+        kind: u8,
+        group: u8,
+        client: u8,
+        number: u8,
+    },
+    AddGroup {
+        id: u8,
+        topics: Vec<u8>,
+        assignor: u8,
+        earliest: bool,
+        members: u8,
+    },
+    SetPartitioner {
+        producer: u8,
+        round_robin: bool,
+    },
+    AddPartitions {
+        topic: u8,
+        partitions: u8,
+    },
     /// Crash, restart, isolate, heal, slow.
-    Broker { kind: u8, broker: u8, slow: u8 },
-    SetAcks { producer: u8, acks: u8 },
-    SetTopicConfig { topic: u8, min_isr: Option<u8>, unclean: Option<bool> },
-    SetAssignor { group: u8, assignor: u8 },
+    Broker {
+        kind: u8,
+        broker: u8,
+        slow: u8,
+    },
+    SetAcks {
+        producer: u8,
+        acks: u8,
+    },
+    SetTopicConfig {
+        topic: u8,
+        min_isr: Option<u8>,
+        unclean: Option<bool>,
+    },
+    SetAssignor {
+        group: u8,
+        assignor: u8,
+    },
     /// Crash or restart a source connector's task.
-    Connector { crash: bool, connector: u8 },
+    Connector {
+        crash: bool,
+        connector: u8,
+    },
     Step(u8),
     Advance(u8),
     StepVisible,
@@ -163,7 +210,12 @@ fn to_command(op: &Op, n: &Names) -> Option<Command> {
                     group,
                     client_id,
                     commit_mode: pick(
-                        &[CommitMode::Auto, CommitMode::SyncAfterProcessing, CommitMode::AsyncAfterProcessing, CommitMode::BeforeProcessing],
+                        &[
+                            CommitMode::Auto,
+                            CommitMode::SyncAfterProcessing,
+                            CommitMode::AsyncAfterProcessing,
+                            CommitMode::BeforeProcessing,
+                        ],
                         number,
                     ),
                 },

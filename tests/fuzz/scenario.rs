@@ -50,10 +50,45 @@ fn scenario_arbitrary_text() {
 #[test]
 fn scenario_json_token_soup() {
     let token = proptest::sample::select(vec![
-        "{", "}", "[", "]", ",", ":", "\"version\"", "1", "\"topics\"", "\"name\"", "\"t\"", "\"partitions\"", "0", "-1",
-        "1e400", "18446744073709551616", "1.5", "true", "null", "\"\\u0000\"", "\"\\ud83d\"", "\"groups\"", "\"id\"",
-        "\"members\"", "\"client_id\"", "\"commands\"", "\"at_ms\"", "\"command\"", "\"type\"", "\"produce\"", " ", "\"",
-        "\"producers\"", "\"cluster\"", "\"brokers\"", "\"duration_ms\"", "\"send\"", "\"values\"", "\"topic\"",
+        "{",
+        "}",
+        "[",
+        "]",
+        ",",
+        ":",
+        "\"version\"",
+        "1",
+        "\"topics\"",
+        "\"name\"",
+        "\"t\"",
+        "\"partitions\"",
+        "0",
+        "-1",
+        "1e400",
+        "18446744073709551616",
+        "1.5",
+        "true",
+        "null",
+        "\"\\u0000\"",
+        "\"\\ud83d\"",
+        "\"groups\"",
+        "\"id\"",
+        "\"members\"",
+        "\"client_id\"",
+        "\"commands\"",
+        "\"at_ms\"",
+        "\"command\"",
+        "\"type\"",
+        "\"produce\"",
+        " ",
+        "\"",
+        "\"producers\"",
+        "\"cluster\"",
+        "\"brokers\"",
+        "\"duration_ms\"",
+        "\"send\"",
+        "\"values\"",
+        "\"topic\"",
     ]);
     let soup = proptest::collection::vec(token, 0..60).prop_map(|t| t.concat());
     fuzz("scenario_json_token_soup", 2_000, soup, |text| bounded(|| check_text(&text))?);
@@ -80,4 +115,3 @@ fn every_seed_scenario_is_accepted() {
         }
     }
 }
-

@@ -6,7 +6,7 @@
 //! capped); a refusal says what is wrong; a link that decodes holds a scenario that
 //! loads, and encoding it again gives a link that decodes to the same run.
 
-use super::support::{bounded, fuzz, mutant, seed_values, text_edit, apply_text_edits};
+use super::support::{apply_text_edits, bounded, fuzz, mutant, seed_values, text_edit};
 use kafka_sandbox_core::scenario::Scenario;
 use kafka_sandbox_core::share::{self, SharedRun};
 use proptest::prelude::*;

@@ -81,22 +81,14 @@ fn timestamp_incrementing_mode_sends_updates_too() {
     let s = scenario("timestamp+incrementing", "");
     let mut sim = s.build().expect("builds");
     sim.run_until(SimTime(100_000));
-    assert_eq!(
-        topic_records(&sim),
-        pairs(&[("1", "ada"), ("2", "bob"), ("3", "cy"), ("4", "dee"), ("2", "bob2"), ("5", "eve")])
-    );
+    assert_eq!(topic_records(&sim), pairs(&[("1", "ada"), ("2", "bob"), ("3", "cy"), ("4", "dee"), ("2", "bob2"), ("5", "eve")]));
     let c = sim.connector("jdbc").expect("connector");
     assert_eq!(c.committed, Some(SourceOffset { timestamp_ms: Some(20_000), incrementing: 5 }));
     // Same key, same partition: the update follows the insert in the partition.
     let snap = sim.snapshot();
     let t = &snap.topics[0];
-    let bobs: Vec<&str> = t
-        .partitions
-        .iter()
-        .flat_map(|p| p.records.iter())
-        .filter(|r| r.key.as_deref() == Some("2"))
-        .map(|r| r.value.as_str())
-        .collect();
+    let bobs: Vec<&str> =
+        t.partitions.iter().flat_map(|p| p.records.iter()).filter(|r| r.key.as_deref() == Some("2")).map(|r| r.value.as_str()).collect();
     assert_eq!(bobs, ["bob", "bob2"]);
 }
 

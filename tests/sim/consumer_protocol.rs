@@ -10,7 +10,7 @@ use kafka_sandbox_core::config::{ClusterConfig, ConsumerConfig, GroupConfig, Gro
 use kafka_sandbox_core::event::{EventKind, GroupError, LeaveReason, RebalanceCause};
 use kafka_sandbox_core::group::{CommitMode, GroupState, Reconcile};
 use kafka_sandbox_core::record::TopicPartition;
-use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec, FORMAT_VERSION};
+use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec};
 use kafka_sandbox_core::{Command, Sim, SimTime};
 
 fn member(client_id: &str, instance: Option<&str>) -> MemberSpec {
@@ -46,9 +46,6 @@ fn build_with(protocol: Protocol, partitions: u32, members: Vec<MemberSpec>, mor
         },
     };
     let scenario = Scenario {
-        version: FORMAT_VERSION,
-        name: None,
-        description: None,
         seed: 11,
         cluster: ClusterConfig { brokers: 3, network_latency_ms: 10, group_initial_rebalance_delay_ms: 0, ..ClusterConfig::default() },
         topics: std::iter::once(("t", partitions))
@@ -57,14 +54,15 @@ fn build_with(protocol: Protocol, partitions: u32, members: Vec<MemberSpec>, mor
             .collect(),
         producers: vec![ProducerSpec {
             name: "p".into(),
-            config: ProducerConfig { partitioner: kafka_sandbox_core::partitioner::PartitionerKind::RoundRobin, linger_ms: 0, ..ProducerConfig::default() },
+            config: ProducerConfig {
+                partitioner: kafka_sandbox_core::partitioner::PartitionerKind::RoundRobin,
+                linger_ms: 0,
+                ..ProducerConfig::default()
+            },
             send: vec![],
         }],
         groups: vec![GroupSpec { id: "g".into(), topics: vec!["t".into()], config, members }],
-        connectors: Vec::new(),
-        streams: Vec::new(),
-        commands: vec![],
-        duration_ms: None,
+        ..Scenario::default()
     };
     let mut sim = scenario.build().expect("builds");
     sim.run_until(SimTime(12_000));
@@ -75,8 +73,15 @@ fn build_with(protocol: Protocol, partitions: u32, members: Vec<MemberSpec>, mor
 fn produce_until(sim: &mut Sim, until: u64) {
     let mut i = 0;
     while sim.now().ms() < until {
-        sim.apply(Command::Produce { producer: "p".into(), topic: "t".into(), key: None, value: format!("v{i}"), partition: None, headers: vec![] })
-            .expect("produce");
+        sim.apply(Command::Produce {
+            producer: "p".into(),
+            topic: "t".into(),
+            key: None,
+            value: format!("v{i}"),
+            partition: None,
+            headers: vec![],
+        })
+        .expect("produce");
         i += 1;
         let next = sim.now().plus_ms(50);
         sim.run_until(next);
@@ -97,11 +102,7 @@ fn stable(sim: &Sim) -> bool {
 
 #[test]
 fn a_fresh_group_gets_the_uniform_assignment_without_join_or_sync() {
-    let sim = build(
-        Protocol::Consumer(ServerAssignor::Uniform),
-        6,
-        vec![member("c1", None), member("c2", None), member("c3", None)],
-    );
+    let sim = build(Protocol::Consumer(ServerAssignor::Uniform), 6, vec![member("c1", None), member("c2", None), member("c3", None)]);
     let g = sim.group("g").expect("group");
     assert_eq!(g.state, GroupState::Stable);
     // Three joins, three epochs; the target is computed by the broker at each.
@@ -178,7 +179,9 @@ fn a_join_pauses_only_the_moving_partitions() {
     assert_eq!(revoked.len(), 2, "{revoked:?}");
     assert!(revoked.iter().all(|(_, ps)| ps.len() == 1));
     assert!(later.iter().any(|e| matches!(e, EventKind::MemberReconciling { revoking, .. } if revoking.len() == 1)));
-    assert!(later.iter().any(|e| matches!(e, EventKind::MemberReconciling { client_id, unreleased, .. } if client_id == "c3" && unreleased.len() == 2)));
+    assert!(later
+        .iter()
+        .any(|e| matches!(e, EventKind::MemberReconciling { client_id, unreleased, .. } if client_id == "c3" && unreleased.len() == 2)));
     // No JoinGroup round: no RebalanceStarted, a group epoch instead.
     assert!(!later.iter().any(|e| matches!(e, EventKind::RebalanceStarted { .. })));
     assert!(later.iter().any(|e| matches!(e, EventKind::GroupEpochBumped { epoch: 3, cause: RebalanceCause::MemberJoined { .. }, .. })));
@@ -241,8 +244,12 @@ fn a_graceful_leave_hands_partitions_over_at_the_next_heartbeats() {
     sim.run_until(left_at.plus_ms(10_100));
     assert_eq!(assigned(&sim, "c1"), vec![0, 1, 2, 3]);
     assert!(stable(&sim));
-    assert!(events(&sim).iter().any(|e| matches!(e, EventKind::ConsumerHeartbeatSent { client_id, member_epoch: -1, .. } if client_id == "c2")));
-    assert!(events(&sim).iter().any(|e| matches!(e, EventKind::MemberLeft { client_id, reason: LeaveReason::Graceful, .. } if client_id == "c2")));
+    assert!(events(&sim)
+        .iter()
+        .any(|e| matches!(e, EventKind::ConsumerHeartbeatSent { client_id, member_epoch: -1, .. } if client_id == "c2")));
+    assert!(events(&sim)
+        .iter()
+        .any(|e| matches!(e, EventKind::MemberLeft { client_id, reason: LeaveReason::Graceful, .. } if client_id == "c2")));
 }
 
 #[test]
@@ -258,7 +265,9 @@ fn a_crash_waits_for_the_brokers_session_timeout() {
     sim.run_until(crashed_at.plus_ms(56_000));
     assert_eq!(sim.group("g").map(|g| g.registry.len()), Some(1));
     assert_eq!(assigned(&sim, "c1"), vec![0, 1, 2, 3]);
-    assert!(events(&sim).iter().any(|e| matches!(e, EventKind::MemberLeft { client_id, reason: LeaveReason::SessionTimeout, .. } if client_id == "c2")));
+    assert!(events(&sim)
+        .iter()
+        .any(|e| matches!(e, EventKind::MemberLeft { client_id, reason: LeaveReason::SessionTimeout, .. } if client_id == "c2")));
 }
 
 #[test]
@@ -308,7 +317,9 @@ fn a_member_that_stops_polling_leaves_and_rejoins_at_its_next_poll() {
     // its own next heartbeat (5 s rhythm).
     produce_until(&mut sim, 31_000);
     let all = events(&sim);
-    assert!(all.iter().any(|e| matches!(e, EventKind::MemberLeft { client_id, reason: LeaveReason::PollTimeout, .. } if client_id == "c2")));
+    assert!(all
+        .iter()
+        .any(|e| matches!(e, EventKind::MemberLeft { client_id, reason: LeaveReason::PollTimeout, .. } if client_id == "c2")));
     assert_eq!(assigned(&sim, "c1"), vec![0, 1, 2, 3]);
     // It comes back at its next poll.
     sim.apply(Command::PauseMember { group: "g".into(), client_id: "c2".into(), paused: false }).expect("resume");
@@ -397,13 +408,17 @@ fn subscribe_to_another_topic_gives_up_the_old_ones_and_rebalances() {
         sim.run_until(sim.now().plus_ms(15_000));
         let all = events(&sim);
         let cause = all.iter().any(|e| {
-            matches!(e, EventKind::RebalanceStarted { cause: RebalanceCause::SubscriptionChanged { .. }, .. }
-                | EventKind::GroupEpochBumped { cause: RebalanceCause::SubscriptionChanged { .. }, .. })
+            matches!(
+                e,
+                EventKind::RebalanceStarted { cause: RebalanceCause::SubscriptionChanged { .. }, .. }
+                    | EventKind::GroupEpochBumped { cause: RebalanceCause::SubscriptionChanged { .. }, .. }
+            )
         });
         assert!(cause, "{protocol:?}");
         assert!(all.iter().any(|e| matches!(e, EventKind::Subscribed { client_id, .. } if client_id == "c2")));
         assert_eq!(assigned(&sim, "c1"), vec![0, 1, 2, 3], "{protocol:?}");
-        let c2: Vec<String> = sim.group("g").and_then(|g| g.member("c2")).map(|m| m.assigned.iter().map(|tp| tp.to_string()).collect()).unwrap_or_default();
+        let c2: Vec<String> =
+            sim.group("g").and_then(|g| g.member("c2")).map(|m| m.assigned.iter().map(|tp| tp.to_string()).collect()).unwrap_or_default();
         assert_eq!(c2, vec!["u-0".to_string(), "u-1".to_string()], "{protocol:?}");
         assert!(stable(&sim), "{protocol:?}");
     }
@@ -451,7 +466,8 @@ fn seek_to_beginning_reprocesses_and_the_duplicates_name_the_seek() {
 #[test]
 fn auto_offset_reset_none_stops_a_consumer_without_a_committed_offset() {
     let mut sim = build_with(Protocol::Classic(Strategy::Range), 2, vec![], &[]);
-    let mut spec = GroupSpec { id: "strict".into(), topics: vec!["t".into()], config: GroupConfig::default(), members: vec![member("s1", None)] };
+    let mut spec =
+        GroupSpec { id: "strict".into(), topics: vec!["t".into()], config: GroupConfig::default(), members: vec![member("s1", None)] };
     spec.config.auto_offset_reset = OffsetReset::None;
     sim.apply(Command::AddGroup { group: spec }).expect("group");
     sim.run_until(sim.now().plus_ms(10_000));

@@ -147,7 +147,14 @@ fn planned_sends_run_as_if_all_were_queued_at_once() {
                 let key = plan.keys.as_ref().and_then(|keys| keys[k].clone());
                 eager.schedule_command(
                     SimTime(at),
-                    Command::Produce { producer: p.name.clone(), topic: plan.topic.clone(), key, value: value.clone(), partition: None, headers: vec![] },
+                    Command::Produce {
+                        producer: p.name.clone(),
+                        topic: plan.topic.clone(),
+                        key,
+                        value: value.clone(),
+                        partition: None,
+                        headers: vec![],
+                    },
                 );
             }
         }

@@ -6,7 +6,7 @@ use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
 use kafka_sandbox_core::config::{ClusterConfig, ConsumerConfig, GroupConfig, OffsetReset, ProducerConfig};
 use kafka_sandbox_core::event::{EventKind, LeaveReason};
 use kafka_sandbox_core::group::{CommitMode, GroupState};
-use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec, FORMAT_VERSION};
+use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec};
 use kafka_sandbox_core::{Command, Sim, SimTime};
 
 fn member(client_id: &str, instance: Option<&str>, mode: CommitMode, processing_ms: u64) -> MemberSpec {
@@ -28,15 +28,16 @@ fn member(client_id: &str, instance: Option<&str>, mode: CommitMode, processing_
 /// every 100 ms from 2 s on when `load` is set), group "g" with the given members.
 fn build(members: Vec<MemberSpec>, assignor: kafka_sandbox_core::assign::Strategy) -> Sim {
     let scenario = Scenario {
-        version: FORMAT_VERSION,
-        name: None,
-        description: None,
         seed: 5,
         cluster: ClusterConfig { brokers: 3, network_latency_ms: 10, group_initial_rebalance_delay_ms: 0, ..ClusterConfig::default() },
         topics: vec![TopicSpec { name: "t".into(), partitions: 4, ..TopicSpec::default() }],
         producers: vec![ProducerSpec {
             name: "p".into(),
-            config: ProducerConfig { partitioner: kafka_sandbox_core::partitioner::PartitionerKind::RoundRobin, linger_ms: 0, ..ProducerConfig::default() },
+            config: ProducerConfig {
+                partitioner: kafka_sandbox_core::partitioner::PartitionerKind::RoundRobin,
+                linger_ms: 0,
+                ..ProducerConfig::default()
+            },
             send: vec![],
         }],
         groups: vec![GroupSpec {
@@ -45,10 +46,7 @@ fn build(members: Vec<MemberSpec>, assignor: kafka_sandbox_core::assign::Strateg
             config: GroupConfig { assignor, auto_offset_reset: OffsetReset::Earliest, ..GroupConfig::default() },
             members,
         }],
-        connectors: Vec::new(),
-        streams: Vec::new(),
-        commands: vec![],
-        duration_ms: None,
+        ..Scenario::default()
     };
     let mut sim = scenario.build().expect("builds");
     sim.run_until(SimTime(1_000));
@@ -57,8 +55,15 @@ fn build(members: Vec<MemberSpec>, assignor: kafka_sandbox_core::assign::Strateg
 
 fn produce_n(sim: &mut Sim, from: u32, n: u32) {
     for i in from..from + n {
-        sim.apply(Command::Produce { producer: "p".into(), topic: "t".into(), key: None, value: format!("m{i}"), partition: None, headers: vec![] })
-            .expect("produce");
+        sim.apply(Command::Produce {
+            producer: "p".into(),
+            topic: "t".into(),
+            key: None,
+            value: format!("m{i}"),
+            partition: None,
+            headers: vec![],
+        })
+        .expect("produce");
     }
 }
 
@@ -100,7 +105,9 @@ fn eager_rebalance_stops_everyone_until_the_new_assignment() {
     let g = sim.group("g").expect("group");
     assert_eq!(g.generation, 2);
     // Eager: c1 and c2 revoked everything before rejoining, and waited.
-    let revoked_all = |c: &str| count(&sim, |k| matches!(k, EventKind::PartitionsRevoked { client_id, partitions, .. } if client_id == c && partitions.len() == 2));
+    let revoked_all = |c: &str| {
+        count(&sim, |k| matches!(k, EventKind::PartitionsRevoked { client_id, partitions, .. } if client_id == c && partitions.len() == 2))
+    };
     assert_eq!(revoked_all("c1"), 1);
     assert_eq!(revoked_all("c2"), 1);
     for c in ["c1", "c2"] {
@@ -139,7 +146,8 @@ fn a_graceful_close_rebalances_at_once_a_crash_only_after_the_session_timeout() 
 
 #[test]
 fn a_static_member_restarting_within_the_session_timeout_does_not_rebalance() {
-    let mut sim = build(vec![member("c1", Some("i1"), CommitMode::Auto, 1), member("c2", Some("i2"), CommitMode::Auto, 1)], Strategy::Range);
+    let mut sim =
+        build(vec![member("c1", Some("i1"), CommitMode::Auto, 1), member("c2", Some("i2"), CommitMode::Auto, 1)], Strategy::Range);
     let before = count(&sim, |k| matches!(k, EventKind::RebalanceStarted { .. }));
     sim.apply(Command::CrashMember { group: "g".into(), client_id: "c2".into() }).expect("crash");
     run(&mut sim, 1_000);
@@ -160,7 +168,10 @@ fn a_static_member_restarting_within_the_session_timeout_does_not_rebalance() {
 
 #[test]
 fn livelock_a_member_stuck_processing_leaves_and_its_later_commit_fails() {
-    let mut sim = build(vec![member("c1", None, CommitMode::SyncAfterProcessing, 1), member("c2", None, CommitMode::SyncAfterProcessing, 1)], Strategy::Range);
+    let mut sim = build(
+        vec![member("c1", None, CommitMode::SyncAfterProcessing, 1), member("c2", None, CommitMode::SyncAfterProcessing, 1)],
+        Strategy::Range,
+    );
     // c2 now takes 30 s per record: more than max.poll.interval.ms (20 s).
     sim.apply(Command::SetProcessing { group: "g".into(), client_id: "c2".into(), processing_ms: 30_000 }).expect("slow");
     produce_n(&mut sim, 0, 4);
@@ -169,7 +180,10 @@ fn livelock_a_member_stuck_processing_leaves_and_its_later_commit_fails() {
     assert_eq!(left, 1, "the heartbeat thread leaves the group although it heartbeats");
     let failed = count(&sim, |k| matches!(k, EventKind::CommitFailed { client_id, .. } if client_id == "c2"));
     assert!(failed >= 1, "its commit after processing fails (CommitFailedException)");
-    let c1_took_all = count(&sim, |k| matches!(k, EventKind::PartitionsAssigned { client_id, partitions, .. } if client_id == "c1" && partitions.len() == 4));
+    let c1_took_all = count(
+        &sim,
+        |k| matches!(k, EventKind::PartitionsAssigned { client_id, partitions, .. } if client_id == "c1" && partitions.len() == 4),
+    );
     assert!(c1_took_all >= 1, "while c2 was out, c1 owned every partition");
 }
 
@@ -288,7 +302,10 @@ fn cooperative_members_keep_consuming_and_moved_partitions_go_over_in_a_second_r
         for (old, now) in [(&before.0, &after[0]), (&before.1, &after[1])] {
             assert!(now.iter().all(|p| old.contains(p)), "{assignor}: {now:?} ⊆ {old:?}");
         }
-        let revoked_everything = count(&sim, |k| matches!(k, EventKind::PartitionsRevoked { partitions, client_id, .. } if client_id != "c3" && partitions.len() == 2));
+        let revoked_everything = count(
+            &sim,
+            |k| matches!(k, EventKind::PartitionsRevoked { partitions, client_id, .. } if client_id != "c3" && partitions.len() == 2),
+        );
         let pauses: u64 = ["c1", "c2"].iter().map(|c| g.member(c).expect("member").rebalance_pause_ms).sum();
         if eager {
             assert_eq!(g.generation, 2, "one eager rebalance");
@@ -307,18 +324,16 @@ fn a_group_formed_by_two_joiners_waits_a_second_initial_delay() {
     // InitialDelayedJoin: a member joining during the initial delay earns one more delay.
     let run_to_stable = |members: Vec<MemberSpec>| {
         let scenario = Scenario {
-            version: FORMAT_VERSION,
-            name: None,
-            description: None,
             seed: 1,
-            cluster: ClusterConfig { brokers: 1, network_latency_ms: 10, group_initial_rebalance_delay_ms: 3_000, ..ClusterConfig::default() },
+            cluster: ClusterConfig {
+                brokers: 1,
+                network_latency_ms: 10,
+                group_initial_rebalance_delay_ms: 3_000,
+                ..ClusterConfig::default()
+            },
             topics: vec![TopicSpec { name: "t".into(), partitions: 2, ..TopicSpec::default() }],
-            producers: vec![],
             groups: vec![GroupSpec { id: "g".into(), topics: vec!["t".into()], config: GroupConfig::default(), members }],
-            connectors: Vec::new(),
-            streams: Vec::new(),
-            commands: vec![],
-            duration_ms: None,
+            ..Scenario::default()
         };
         let mut sim = scenario.build().expect("builds");
         sim.run_until(SimTime(20_000));
@@ -339,8 +354,16 @@ fn a_member_busy_processing_holds_the_rebalance_until_it_polls_again() {
     run(&mut sim, 500);
     sim.apply(Command::AddMember { group: "g".into(), member: member("c3", None, CommitMode::Auto, 1) }).expect("add");
     run(&mut sim, 20_000);
-    let processed_at = sim.trace().events().find(|e| matches!(&e.kind, EventKind::RecordProcessed { client_id, .. } if client_id == "c1")).map(|e| e.time.ms());
-    let c1_rejoined = sim.trace().events().find(|e| matches!(&e.kind, EventKind::JoinGroupSent { client_id, generation, .. } if client_id == "c1" && *generation == 1)).map(|e| e.time.ms());
+    let processed_at = sim
+        .trace()
+        .events()
+        .find(|e| matches!(&e.kind, EventKind::RecordProcessed { client_id, .. } if client_id == "c1"))
+        .map(|e| e.time.ms());
+    let c1_rejoined = sim
+        .trace()
+        .events()
+        .find(|e| matches!(&e.kind, EventKind::JoinGroupSent { client_id, generation, .. } if client_id == "c1" && *generation == 1))
+        .map(|e| e.time.ms());
     let formed = sim.trace().events().find(|e| matches!(e.kind, EventKind::JoinPhaseCompleted { generation: 2, .. })).map(|e| e.time.ms());
     let (processed_at, c1_rejoined, formed) = (processed_at.expect("processed"), c1_rejoined.expect("rejoined"), formed.expect("formed"));
     assert!(c1_rejoined >= processed_at, "c1 rejoins only from poll(), after processing ({c1_rejoined} < {processed_at})");

@@ -171,18 +171,39 @@ fn lessons_malformed_files_get_clear_errors() {
         (r#"{"version": "1"}"#.into(), "version: is \"1\"; write the number 1"),
         (edited(|v| v["stpes"] = serde_json::json!([])), "unknown field `stpes`"),
         (edited(|v| v["steps"][0]["say"]["fr"] = serde_json::json!("bonjour")), "steps[0].say.fr (line 1, column "),
-        (edited(|v| v["steps"][0]["say"]["zh"] = serde_json::json!("")), "steps[0] (step 1).say.zh: is empty; every text needs both languages"),
+        (
+            edited(|v| v["steps"][0]["say"]["zh"] = serde_json::json!("")),
+            "steps[0] (step 1).say.zh: is empty; every text needs both languages",
+        ),
         (edited(|v| v["title"]["zh"] = serde_json::json!("Topics")), "title.zh: \"Topics\" has no Chinese characters"),
         (edited(|v| v["id"] = serde_json::json!("Lesson One")), "id: \"Lesson One\" may hold only lowercase letters, digits and '-'"),
-        (edited(|v| v["scenario"] = serde_json::json!({"built_in": "nope"})), "scenario.built_in: there is no built-in scenario \"nope\"; there are: two-groups"),
+        (
+            edited(|v| v["scenario"] = serde_json::json!({"built_in": "nope"})),
+            "scenario.built_in: there is no built-in scenario \"nope\"; there are: two-groups",
+        ),
         (edited(|v| v["scenario"]["inline"]["topics"][0]["partitions"] = serde_json::json!(0)), "scenario.inline.topics[0].partitions"),
         (edited(|v| v["steps"] = serde_json::json!([])), "steps: has 0 steps; allowed: 1 to 60"),
-        (edited(|v| v["steps"][0]["run"]["for_ms"] = serde_json::json!(5)), "steps[0] (step 1).run: give at most one of until_ms, for_ms and until_event"),
-        (edited(|v| v["steps"][0]["run"] = serde_json::json!({"until_ms": 604_800_001u64})), "steps[0] (step 1).run.until_ms: is 604800001; allowed: 0 to 604800000"),
-        (edited(|v| v["steps"][1]["run"]["until_event"]["kind"] = serde_json::json!("RecordAppended")), "is not an event type; write it as in the trace"),
-        (edited(|v| v["steps"][0]["claims"][0]["expect"] = serde_json::json!(0.5)), "steps[0] (step 1).claims[0].expect: 0.5 is not a whole number"),
+        (
+            edited(|v| v["steps"][0]["run"]["for_ms"] = serde_json::json!(5)),
+            "steps[0] (step 1).run: give at most one of until_ms, for_ms and until_event",
+        ),
+        (
+            edited(|v| v["steps"][0]["run"] = serde_json::json!({"until_ms": 604_800_001u64})),
+            "steps[0] (step 1).run.until_ms: is 604800001; allowed: 0 to 604800000",
+        ),
+        (
+            edited(|v| v["steps"][1]["run"]["until_event"]["kind"] = serde_json::json!("RecordAppended")),
+            "is not an event type; write it as in the trace",
+        ),
+        (
+            edited(|v| v["steps"][0]["claims"][0]["expect"] = serde_json::json!(0.5)),
+            "steps[0] (step 1).claims[0].expect: 0.5 is not a whole number",
+        ),
         (edited(|v| v["steps"][0]["claims"][0]["query"]["ask"] = serde_json::json!("guess")), "unknown variant `guess`"),
-        (edited(|v| v["steps"][1]["question"]["choices"] = serde_json::json!([{"value": 1}])), "question.choices: has 1 choices; allowed: 2 to 8"),
+        (
+            edited(|v| v["steps"][1]["question"]["choices"] = serde_json::json!([{"value": 1}])),
+            "question.choices: has 1 choices; allowed: 2 to 8",
+        ),
         ("x".repeat(lesson::MAX_LESSON_BYTES + 1), "the lesson is 1048577 bytes; the most accepted is 1048576"),
     ];
     for (text, expected) in cases {

@@ -1,18 +1,19 @@
 //! Integration tests of the simulation core, one module per theme.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod connect;
+mod consumer_protocol;
 mod determinism;
+mod events;
+mod groups;
+mod lessons;
+mod producer;
 mod properties;
-mod scenarios;
-mod seed;
-mod support;
+mod push;
 mod replication;
 mod retention;
-mod swarm;
-mod groups;
-mod consumer_protocol;
-mod producer;
-mod push;
-mod connect;
+mod scenarios;
+mod seed;
 mod streams;
-mod lessons;
+mod support;
+mod swarm;

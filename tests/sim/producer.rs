@@ -9,16 +9,13 @@ use std::collections::BTreeMap;
 use kafka_sandbox_core::config::{ClusterConfig, ProducerConfig};
 use kafka_sandbox_core::event::EventKind;
 use kafka_sandbox_core::record::RecordId;
-use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec, FORMAT_VERSION};
+use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec};
 use kafka_sandbox_core::{Command, Sim, SimTime};
 
 /// Three brokers (20 ms one way), topic "events" with `partitions` partitions on all
 /// three (`min.insync.replicas` 2), and producer "p" with `config`.
 fn cluster(partitions: u32, config: ProducerConfig) -> Sim {
     let scenario = Scenario {
-        version: FORMAT_VERSION,
-        name: None,
-        description: None,
         seed: 7,
         cluster: ClusterConfig { brokers: 3, network_latency_ms: 20, ..ClusterConfig::default() },
         topics: vec![TopicSpec {
@@ -29,11 +26,7 @@ fn cluster(partitions: u32, config: ProducerConfig) -> Sim {
             ..TopicSpec::default()
         }],
         producers: vec![ProducerSpec { name: "p".into(), config, send: vec![] }],
-        groups: vec![],
-        connectors: Vec::new(),
-        streams: Vec::new(),
-        commands: vec![],
-        duration_ms: None,
+        ..Scenario::default()
     };
     scenario.build().expect("test scenario builds")
 }
@@ -133,7 +126,8 @@ fn a_default_producer_keeps_up_with_1000_records_a_second_for_five_minutes() {
 
 /// Sends `value` to an explicit partition.
 fn send_to(sim: &mut Sim, partition: u32, value: String) {
-    let c = Command::Produce { producer: "p".into(), topic: "events".into(), key: None, value, partition: Some(partition), headers: vec![] };
+    let c =
+        Command::Produce { producer: "p".into(), topic: "events".into(), key: None, value, partition: Some(partition), headers: vec![] };
     sim.apply(c).expect("produce");
 }
 
@@ -289,11 +283,8 @@ fn the_idempotent_producer_keeps_each_partitions_order_through_retries() {
             sim.run_until(SimTime(1_000 + 2 * i + 2));
         }
         sim.run_until(SimTime(20_000));
-        let retried = sim
-            .trace()
-            .events()
-            .filter(|e| matches!(e.kind, EventKind::ProduceFailed { retrying: true, partition: 0, .. }))
-            .count();
+        let retried =
+            sim.trace().events().filter(|e| matches!(e.kind, EventKind::ProduceFailed { retrying: true, partition: 0, .. })).count();
         assert!(retried > 0, "batches were retried");
         let mut order_kept = true;
         for p in 0..2 {

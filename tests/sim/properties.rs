@@ -1,11 +1,11 @@
 //! Random command sequences; the model's invariants checked after every step.
 
+use kafka_sandbox_core::assign::server::ServerAssignor;
 use kafka_sandbox_core::assign::Strategy as Assignor;
 use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
-use kafka_sandbox_core::assign::server::ServerAssignor;
 use kafka_sandbox_core::config::{ClusterConfig, GroupConfig, GroupProtocol, OffsetReset, ProducerConfig};
 use kafka_sandbox_core::partitioner::PartitionerKind;
-use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec, FORMAT_VERSION};
+use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec};
 use kafka_sandbox_core::{Command, Sim};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
@@ -42,9 +42,6 @@ fn op() -> impl Strategy<Value = Op> {
 
 fn base(seed: u64) -> Sim {
     let s = Scenario {
-        version: FORMAT_VERSION,
-        name: None,
-        description: None,
         seed,
         cluster: ClusterConfig::default(),
         topics: vec![
@@ -75,11 +72,7 @@ fn base(seed: u64) -> Sim {
                 send: vec![],
             },
         ],
-        groups: vec![],
-        connectors: Vec::new(),
-        streams: Vec::new(),
-        commands: vec![],
-        duration_ms: None,
+        ..Scenario::default()
     };
     s.build().expect("base scenario")
 }
@@ -100,9 +93,7 @@ fn to_command(op: &Op) -> Option<Command> {
             partition: partition.map(u32::from),
             headers: vec![],
         },
-        Op::AddMember { group: g, client } => {
-            Command::AddMember { group: group(g), member: MemberSpec::new(format!("c{client}")) }
-        }
+        Op::AddMember { group: g, client } => Command::AddMember { group: group(g), member: MemberSpec::new(format!("c{client}")) },
         Op::RemoveMember { group: g, client } => Command::RemoveMember { group: group(g), client_id: format!("c{client}") },
         Op::AddGroup { group: g, assignor, earliest } => Command::AddGroup {
             group: GroupSpec {

@@ -72,7 +72,9 @@ fn push_overwhelms_the_same_slow_consumer() {
     assert!(pushed > 20, "the broker pushes at every HW advance ({pushed} pushes)");
     let over = events
         .iter()
-        .position(|k| matches!(k, EventKind::PushOverwhelmed { client_id, buffered, limit: 200, .. } if client_id == "c" && *buffered > 200))
+        .position(
+            |k| matches!(k, EventKind::PushOverwhelmed { client_id, buffered, limit: 200, .. } if client_id == "c" && *buffered > 200),
+        )
         .expect("the member is overwhelmed");
     assert!(matches!(events[over + 1], EventKind::MemberCrashed { client_id, .. } if client_id == "c"));
     // The buffer grew far past max.poll.records (10) before the push that overwhelmed it

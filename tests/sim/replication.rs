@@ -5,7 +5,7 @@ use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
 use kafka_sandbox_core::config::{Acks, ClusterConfig, GroupConfig, OffsetReset, ProducerConfig};
 use kafka_sandbox_core::event::{EventKind, LossCause, ProduceError};
 use kafka_sandbox_core::monitor::{FindingKind, Monitors};
-use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec, FORMAT_VERSION};
+use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec};
 use kafka_sandbox_core::{Command, Sim, SimTime};
 
 struct Setup {
@@ -26,9 +26,6 @@ impl Default for Setup {
 /// with consumer "c" reading from the earliest offset. Short timeouts keep tests quick.
 fn build(s: Setup) -> Sim {
     let scenario = Scenario {
-        version: FORMAT_VERSION,
-        name: None,
-        description: None,
         seed: 11,
         cluster: ClusterConfig {
             brokers: 3,
@@ -64,10 +61,7 @@ fn build(s: Setup) -> Sim {
             config: GroupConfig { auto_offset_reset: OffsetReset::Earliest, ..GroupConfig::default() },
             members: vec![MemberSpec::new("c")],
         }],
-        connectors: Vec::new(),
-        streams: Vec::new(),
-        commands: vec![],
-        duration_ms: None,
+        ..Scenario::default()
     };
     let mut sim = scenario.build().expect("test scenario builds");
     sim.run_until(SimTime(500));
@@ -206,9 +200,10 @@ fn min_insync_2_with_two_brokers_down_the_producer_gets_not_enough_replicas() {
     let before = leader_values(&sim).len();
     produce(&mut sim, "refused");
     run(&mut sim, 200);
-    let refused = sim.trace().events().any(|e| {
-        matches!(&e.kind, EventKind::ProduceFailed { error: ProduceError::NotEnoughReplicas, retrying: true, .. })
-    });
+    let refused = sim
+        .trace()
+        .events()
+        .any(|e| matches!(&e.kind, EventKind::ProduceFailed { error: ProduceError::NotEnoughReplicas, retrying: true, .. }));
     assert!(refused, "NOT_ENOUGH_REPLICAS, and the producer retries");
     assert_eq!(leader_values(&sim).len(), before, "refused before the append: nothing written");
     assert!(acked_values(&sim).is_empty());
@@ -255,9 +250,8 @@ fn without_unclean_election_the_partition_goes_offline_and_keeps_its_data() {
     assert_eq!(leader(&sim), None, "no in-sync replica left: offline");
     produce(&mut sim, "while-offline");
     run(&mut sim, 300);
-    let no_leader = sim.trace().events().any(|e| {
-        matches!(&e.kind, EventKind::ProduceFailed { error: ProduceError::LeaderNotAvailable, .. })
-    });
+    let no_leader =
+        sim.trace().events().any(|e| matches!(&e.kind, EventKind::ProduceFailed { error: ProduceError::LeaderNotAvailable, .. }));
     assert!(no_leader);
     sim.apply(Command::RestartBroker { broker: old }).expect("restart");
     run(&mut sim, 1_000);
@@ -294,7 +288,11 @@ fn consumers_never_see_records_above_the_high_watermark() {
     for e in sim.trace().events() {
         if let EventKind::RecordDelivered { record, offset, high_watermark, .. } = &e.kind {
             assert!(offset < high_watermark);
-            let copies = sim.trace().events().filter(|x| matches!(&x.kind, EventKind::ReplicaFetched { records, .. } if records.contains(record)) && x.time <= e.time).count();
+            let copies = sim
+                .trace()
+                .events()
+                .filter(|x| matches!(&x.kind, EventKind::ReplicaFetched { records, .. } if records.contains(record)) && x.time <= e.time)
+                .count();
             assert_eq!(copies, 2, "{record} reached the consumer only after both followers had it");
         }
     }
@@ -305,13 +303,8 @@ fn consumers_never_see_records_above_the_high_watermark() {
 #[test]
 fn a_retry_after_a_timeout_duplicates_the_record_unless_the_producer_is_idempotent() {
     for idempotent in [false, true] {
-        let mut sim = build(Setup {
-            acks: Acks::All,
-            min_isr: 1,
-            idempotent: Some(idempotent),
-            request_timeout_ms: 300,
-            ..Setup::default()
-        });
+        let mut sim =
+            build(Setup { acks: Acks::All, min_isr: 1, idempotent: Some(idempotent), request_timeout_ms: 300, ..Setup::default() });
         // Followers are slow but still in the ISR (replica.lag.time.max.ms is 1000), so
         // the acks=all write waits past request.timeout.ms (300) and the producer retries.
         slow_followers(&mut sim, 1_500);

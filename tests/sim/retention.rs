@@ -5,7 +5,7 @@ use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
 use kafka_sandbox_core::config::{Acks, ClusterConfig, ConsumerConfig, GroupConfig, OffsetReset, ProducerConfig};
 use kafka_sandbox_core::event::EventKind;
 use kafka_sandbox_core::log::{PartitionLog, SegmentDeletionReason};
-use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec, FORMAT_VERSION};
+use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec};
 use kafka_sandbox_core::{Command, Sim, SimTime};
 
 /// Each test record ("v00", "v01", …) is 10 bytes as `DefaultRecord` counts it; sent
@@ -51,19 +51,12 @@ fn build(s: Setup) -> Sim {
             topics: vec!["t".into()],
             config: GroupConfig { auto_offset_reset: *reset, ..GroupConfig::default() },
             members: vec![MemberSpec {
-                config: ConsumerConfig {
-                    max_poll_records: *max_poll_records,
-                    processing_ms: *processing_ms,
-                    ..ConsumerConfig::default()
-                },
+                config: ConsumerConfig { max_poll_records: *max_poll_records, processing_ms: *processing_ms, ..ConsumerConfig::default() },
                 ..MemberSpec::new("c")
             }],
         })
         .collect();
     let scenario = Scenario {
-        version: FORMAT_VERSION,
-        name: None,
-        description: None,
         seed: 5,
         cluster: ClusterConfig {
             brokers: 3,
@@ -91,10 +84,7 @@ fn build(s: Setup) -> Sim {
             send: vec![],
         }],
         groups,
-        connectors: Vec::new(),
-        streams: Vec::new(),
-        commands: vec![],
-        duration_ms: None,
+        ..Scenario::default()
     };
     let mut sim = scenario.build().expect("test scenario builds");
     sim.run_until(SimTime(500));
@@ -173,10 +163,7 @@ fn resets(sim: &Sim, group: &str) -> Vec<(u64, u64)> {
 /// than 10 s old: offsets 0 to 9 (five segments of two records). The run stops at 33 s,
 /// after the slow member's next poll and before the newer records grow old.
 fn lagging_consumer_run(reset: OffsetReset) -> Sim {
-    let mut sim = build(Setup {
-        groups: vec![("fast", OffsetReset::Earliest, 500, 1), ("slow", reset, 1, 31_000)],
-        ..Setup::default()
-    });
+    let mut sim = build(Setup { groups: vec![("fast", OffsetReset::Earliest, 500, 1), ("slow", reset, 1, 31_000)], ..Setup::default() });
     for i in 0..10 {
         produce(&mut sim, i, 1_000);
     }
@@ -201,7 +188,10 @@ fn retention_deletes_whole_segments_regardless_of_consumption_and_an_earliest_co
     let d = deletions(&sim);
     assert_eq!(d.len(), 3, "one deletion per replica: {d:?}");
     for (time, _, reason, base_offsets, log_start) in &d {
-        assert_eq!((*time, *reason, base_offsets.clone(), *log_start), (30_000, SegmentDeletionReason::RetentionMs, vec![0, 2, 4, 6, 8], 10));
+        assert_eq!(
+            (*time, *reason, base_offsets.clone(), *log_start),
+            (30_000, SegmentDeletionReason::RetentionMs, vec![0, 2, 4, 6, 8], 10)
+        );
     }
     for (_, l) in logs(&sim) {
         assert_eq!(l.log_start_offset(), 10);

@@ -29,7 +29,10 @@ fn malformed_scenarios_say_what_and_where() {
         (r#"{"version": 1, "topics": [{"name": "t", "partitons": 3}]}"#, "unknown field `partitons`"),
         (r#"{"version": 1, "topics": [{"name": "t", "partitions": 0}]}"#, "topics[0].partitions"),
         (r#"{"version": 1, "topics": [{"name": "t", "partitions": 100000}]}"#, "allowed: 1 to 256"),
-        (r#"{"version": 1, "topics": [{"name": "t", "partitions": 1}, {"name": "t", "partitions": 2}]}"#, "topics[1].name: topic \"t\" is defined twice"),
+        (
+            r#"{"version": 1, "topics": [{"name": "t", "partitions": 1}, {"name": "t", "partitions": 2}]}"#,
+            "topics[1].name: topic \"t\" is defined twice",
+        ),
         (r#"{"version": 1, "topics": [{"name": "", "partitions": 1}]}"#, "topics[0].name: the topic name must not be empty"),
         (
             r#"{"version": 1, "topics": [{"name": "t", "partitions": 1}], "groups": [{"id": "g", "topics": ["nope"]}]}"#,
@@ -143,7 +146,10 @@ fn every_kind_of_refusal_says_what_where_and_what_is_allowed() {
         (with(&[("/producers/0/config", json!({"acks": 1}))]), "producers[0].config.acks (line 1, column"),
         (with(&[("/producers/0/config", json!({"acks": 1}))]), "as a JSON string (for acks: \"1\", not 1)"),
         (with(&[("/groups/0/config", json!({"assignor": "fair"}))]), "groups[0].config.assignor (line 1, column"),
-        (with(&[("/groups/0/config", json!({"assignor": "fair"}))]), "unknown variant `fair`, expected one of `range`, `roundrobin`, `sticky`, `cooperative-sticky`"),
+        (
+            with(&[("/groups/0/config", json!({"assignor": "fair"}))]),
+            "unknown variant `fair`, expected one of `range`, `roundrobin`, `sticky`, `cooperative-sticky`",
+        ),
         (with(&[("/topics/0/partitons", json!(3))]), "unknown field `partitons`, expected one of `name`, `partitions`"),
         (with(&[("/groups/0/members/0", json!({}))]), "groups[0].members[0] (line 1, column"),
         (with(&[("/groups/0/members/0", json!({}))]), "missing field `client_id`"),
@@ -154,75 +160,191 @@ fn every_kind_of_refusal_says_what_where_and_what_is_allowed() {
         (with(&[("/cluster/brokers", json!(0))]), "cluster.brokers: is 0; allowed: 1 to 12"),
         (with(&[("/cluster/brokers", json!(13))]), "cluster.brokers: is 13; allowed: 1 to 12"),
         (with(&[("/cluster/network_latency_ms", json!(60_001))]), "cluster.network_latency_ms: is 60001; allowed: 0 to 60000"),
-        (with(&[("/cluster/replica_lag_time_max_ms", json!(0))]), "cluster.replica_lag_time_max_ms: is 0; allowed: 1 to 604800000 (one week)"),
+        (
+            with(&[("/cluster/replica_lag_time_max_ms", json!(0))]),
+            "cluster.replica_lag_time_max_ms: is 0; allowed: 1 to 604800000 (one week)",
+        ),
         (with(&[("/cluster/replica_fetch_wait_max_ms", json!(0))]), "cluster.replica_fetch_wait_max_ms: is 0; allowed: 1 to 60000"),
-        (with(&[("/cluster/broker_session_timeout_ms", json!(3_600_001))]), "cluster.broker_session_timeout_ms: is 3600001; allowed: 1 to 3600000 (one hour)"),
-        (with(&[("/cluster/group_initial_rebalance_delay_ms", json!(300_001))]), "cluster.group_initial_rebalance_delay_ms: is 300001; allowed: 0 to 300000"),
-        (with(&[("/cluster/log_retention_check_interval_ms", json!(0))]), "cluster.log_retention_check_interval_ms: is 0; allowed: 1 to 604800000"),
-        (with(&[("/duration_ms", json!(1_000_000_000_000_000u64))]), "duration_ms: is 1000000000000000; allowed: 0 to 604800000 (one week)"),
+        (
+            with(&[("/cluster/broker_session_timeout_ms", json!(3_600_001))]),
+            "cluster.broker_session_timeout_ms: is 3600001; allowed: 1 to 3600000 (one hour)",
+        ),
+        (
+            with(&[("/cluster/group_initial_rebalance_delay_ms", json!(300_001))]),
+            "cluster.group_initial_rebalance_delay_ms: is 300001; allowed: 0 to 300000",
+        ),
+        (
+            with(&[("/cluster/log_retention_check_interval_ms", json!(0))]),
+            "cluster.log_retention_check_interval_ms: is 0; allowed: 1 to 604800000",
+        ),
+        (
+            with(&[("/duration_ms", json!(1_000_000_000_000_000u64))]),
+            "duration_ms: is 1000000000000000; allowed: 0 to 604800000 (one week)",
+        ),
         // Topics.
         (with(&[("/topics", json!([]))]), "topics: a scenario needs at least one topic"),
-        (with(&[("/topics", json!((0..17).map(|i| json!({"name": format!("t{i}"), "partitions": 1})).collect::<Vec<_>>()))]), "topics: 17 topics; allowed: 1 to 16"),
+        (
+            with(&[("/topics", json!((0..17).map(|i| json!({"name": format!("t{i}"), "partitions": 1})).collect::<Vec<_>>()))]),
+            "topics: 17 topics; allowed: 1 to 16",
+        ),
         (with(&[("/topics/0/name", json!(""))]), "topics[0].name: the topic name must not be empty"),
         (with(&[("/topics/0/name", json!(long))]), "topics[0].name: the topic name \"nnnnn"),
         (with(&[("/topics/0/name", json!(long))]), "is longer than 64 characters"),
         (with(&[("/topics/0/name", json!("a\u{7}"))]), "topics[0].name: the topic name \"a\\u{7}\" contains a control character"),
         (with(&[("/topics/0/partitions", json!(0))]), "topics[0].partitions: topic \"t\" has 0 partitions; allowed: 1 to 256"),
-        (with(&[("/topics/0/partitions", json!(1_000_000_000))]), "topics[0].partitions: topic \"t\" has 1000000000 partitions; allowed: 1 to 256"),
-        (with(&[("/topics/0/replication_factor", json!(4))]), "topics[0].replication_factor: topic \"t\" asks for 4 replicas but the cluster has 3 broker(s)"),
-        (with(&[("/topics/0/min_insync_replicas", json!(3))]), "topics[0].min_insync_replicas: is 3; allowed: 1 to the replication factor (2)"),
+        (
+            with(&[("/topics/0/partitions", json!(1_000_000_000))]),
+            "topics[0].partitions: topic \"t\" has 1000000000 partitions; allowed: 1 to 256",
+        ),
+        (
+            with(&[("/topics/0/replication_factor", json!(4))]),
+            "topics[0].replication_factor: topic \"t\" asks for 4 replicas but the cluster has 3 broker(s)",
+        ),
+        (
+            with(&[("/topics/0/min_insync_replicas", json!(3))]),
+            "topics[0].min_insync_replicas: is 3; allowed: 1 to the replication factor (2)",
+        ),
         (with(&[("/topics/0/retention_ms", json!(-2))]), "topics[0].retention_ms: is -2; allowed: -1 (no time limit) or 0 and more"),
         (with(&[("/topics/0/retention_bytes", json!(-2))]), "topics[0].retention_bytes: is -2; allowed: -1 (no size limit) or 0 and more"),
         (with(&[("/topics/0/segment_bytes", json!(13))]), "topics[0].segment_bytes: is 13; allowed: 14 to 2147483647"),
         (with(&[("/topics/0/segment_ms", json!(0))]), "topics[0].segment_ms: is 0; allowed: 1 to 9223372036854775807"),
         // Producers.
-        (with(&[("/producers", json!((0..17).map(|i| json!({"name": format!("p{i}")})).collect::<Vec<_>>()))]), "producers: 17 producers; allowed: at most 16"),
+        (
+            with(&[("/producers", json!((0..17).map(|i| json!({"name": format!("p{i}")})).collect::<Vec<_>>()))]),
+            "producers: 17 producers; allowed: at most 16",
+        ),
         (with(&[("/producers/0/name", json!(""))]), "producers[0].name: the producer name must not be empty"),
         (with(&[("/producers/0/config", json!({"linger_ms": 60_001}))]), "producers[0].config.linger_ms: is 60001; allowed: 0 to 60000"),
-        (with(&[("/producers/0/config", json!({"retry_backoff_ms": 0}))]), "producers[0].config.retry_backoff_ms: is 0; allowed: 1 to 604800000"),
-        (with(&[("/producers/0/config", json!({"delivery_timeout_ms": 604_800_001}))]), "producers[0].config.delivery_timeout_ms: is 604800001; allowed: 1 to 604800000"),
+        (
+            with(&[("/producers/0/config", json!({"retry_backoff_ms": 0}))]),
+            "producers[0].config.retry_backoff_ms: is 0; allowed: 1 to 604800000",
+        ),
+        (
+            with(&[("/producers/0/config", json!({"delivery_timeout_ms": 604_800_001}))]),
+            "producers[0].config.delivery_timeout_ms: is 604800001; allowed: 1 to 604800000",
+        ),
         (with(&[("/producers/0/config", json!({"batch_size": 0}))]), "producers[0].config.batch_size: is 0; allowed: 1 to 16777216"),
-        (with(&[("/producers/0/config", json!({"max_in_flight_requests_per_connection": 0}))]), "producers[0].config.max_in_flight_requests_per_connection: is 0; allowed: 1 or more"),
+        (
+            with(&[("/producers/0/config", json!({"max_in_flight_requests_per_connection": 0}))]),
+            "producers[0].config.max_in_flight_requests_per_connection: is 0; allowed: 1 or more",
+        ),
         (with(&[("/producers/0/send/0/topic", json!("u"))]), "producers[0].send[0].topic: there is no topic named \"u\""),
-        (with(&[("/producers/0/send/0/keys", json!(["k", "l"]))]), "producers[0].send[0].keys: 2 keys for 1 values; give one key (or null) per value"),
-        (with(&[("/producers/0/send/0/values", json!(["v".repeat(1025)]))]), "producers[0].send[0]: keys and values may have at most 1024 characters"),
-        (with(&[("/producers/0/send/0/values", json!(["a", "b"])), ("/producers/0/send/0/interval_ms", json!(604_800_001))]), "producers[0].send[0]: the last value would be sent at 604800001 ms; everything must happen by 604800000 ms"),
-        (with(&[("/producers/0/send/0/values", json!(vec!["a"; 100_001]))]), "commands: 100001 timeline entries (commands plus planned sends); allowed: at most 100000"),
+        (
+            with(&[("/producers/0/send/0/keys", json!(["k", "l"]))]),
+            "producers[0].send[0].keys: 2 keys for 1 values; give one key (or null) per value",
+        ),
+        (
+            with(&[("/producers/0/send/0/values", json!(["v".repeat(1025)]))]),
+            "producers[0].send[0]: keys and values may have at most 1024 characters",
+        ),
+        (
+            with(&[("/producers/0/send/0/values", json!(["a", "b"])), ("/producers/0/send/0/interval_ms", json!(604_800_001))]),
+            "producers[0].send[0]: the last value would be sent at 604800001 ms; everything must happen by 604800000 ms",
+        ),
+        (
+            with(&[("/producers/0/send/0/values", json!(vec!["a"; 100_001]))]),
+            "commands: 100001 timeline entries (commands plus planned sends); allowed: at most 100000",
+        ),
         // Groups.
         (with(&[("/groups/0/id", json!(""))]), "groups[0]: a group id must not be empty"),
         (with(&[("/groups/0/topics", json!([]))]), "groups[0]: group \"g\" must subscribe to at least one topic"),
         (with(&[("/groups/0/topics", json!(["u"]))]), "groups[0]: there is no topic named \"u\""),
-        (with(&[("/groups/0/members", json!((0..65).map(|i| json!({"client_id": format!("c{i}")})).collect::<Vec<_>>()))]), "groups[0]: group \"g\" has 65 members; the sandbox allows at most 64"),
+        (
+            with(&[("/groups/0/members", json!((0..65).map(|i| json!({"client_id": format!("c{i}")})).collect::<Vec<_>>()))]),
+            "groups[0]: group \"g\" has 65 members; the sandbox allows at most 64",
+        ),
         (with(&[("/groups/0/members/0/client_id", json!(""))]), "groups[0]: a client id must not be empty"),
         (with(&[("/groups/0/members/0/group_instance_id", json!(""))]), "groups[0]: a group.instance.id must not be empty"),
-        (with(&[("/groups/0/members/0/config", json!({"max_poll_records": 10_001}))]), "groups[0]: max_poll_records of member \"c\" in group \"g\" is 10001; allowed: 1 to 10000"),
-        (with(&[("/groups/0/members/0/config", json!({"session_timeout_ms": 0}))]), "groups[0]: session_timeout_ms of member \"c\" in group \"g\" is 0; allowed: 1 to 604800000 (one week)"),
-        (with(&[("/groups/0/members/0/config", json!({"heartbeat_interval_ms": 604_800_001}))]), "heartbeat_interval_ms of member \"c\" in group \"g\" is 604800001; allowed: 1 to 604800000"),
-        (with(&[("/groups/0/members/0/config", json!({"auto_commit_interval_ms": 0}))]), "groups[0]: auto_commit_interval_ms of member \"c\" in group \"g\" is 0; allowed: 1 or more"),
-        (with(&[("/groups/0/members/0/config", json!({"fetch_max_wait_ms": 60_001}))]), "groups[0]: fetch_max_wait_ms of member \"c\" in group \"g\" is 60001; allowed: 1 to 60000"),
-        (with(&[("/groups/0/members/0/config", json!({"processing_ms": 3_600_001}))]), "groups[0]: processing_ms of member \"c\" in group \"g\" is 3600001; allowed: 0 to 3600000"),
+        (
+            with(&[("/groups/0/members/0/config", json!({"max_poll_records": 10_001}))]),
+            "groups[0]: max_poll_records of member \"c\" in group \"g\" is 10001; allowed: 1 to 10000",
+        ),
+        (
+            with(&[("/groups/0/members/0/config", json!({"session_timeout_ms": 0}))]),
+            "groups[0]: session_timeout_ms of member \"c\" in group \"g\" is 0; allowed: 1 to 604800000 (one week)",
+        ),
+        (
+            with(&[("/groups/0/members/0/config", json!({"heartbeat_interval_ms": 604_800_001}))]),
+            "heartbeat_interval_ms of member \"c\" in group \"g\" is 604800001; allowed: 1 to 604800000",
+        ),
+        (
+            with(&[("/groups/0/members/0/config", json!({"auto_commit_interval_ms": 0}))]),
+            "groups[0]: auto_commit_interval_ms of member \"c\" in group \"g\" is 0; allowed: 1 or more",
+        ),
+        (
+            with(&[("/groups/0/members/0/config", json!({"fetch_max_wait_ms": 60_001}))]),
+            "groups[0]: fetch_max_wait_ms of member \"c\" in group \"g\" is 60001; allowed: 1 to 60000",
+        ),
+        (
+            with(&[("/groups/0/members/0/config", json!({"processing_ms": 3_600_001}))]),
+            "groups[0]: processing_ms of member \"c\" in group \"g\" is 3600001; allowed: 0 to 3600000",
+        ),
         // Timeline commands.
-        (with(&[("/commands", json!([{"at_ms": 604_800_001u64, "command": {"type": "crash_broker", "broker": 0}}]))]), "commands[0].at_ms: is 604800001; allowed: 0 to 604800000 (one week)"),
+        (
+            with(&[("/commands", json!([{"at_ms": 604_800_001u64, "command": {"type": "crash_broker", "broker": 0}}]))]),
+            "commands[0].at_ms: is 604800001; allowed: 0 to 604800000 (one week)",
+        ),
         (command(json!({"type": "produce", "producer": "q", "topic": "t", "value": "v"})), "commands[0]: there is no producer named \"q\""),
         (command(json!({"type": "produce", "producer": "p", "topic": "u", "value": "v"})), "commands[0]: there is no topic named \"u\""),
-        (command(json!({"type": "produce", "producer": "p", "topic": "t", "value": "v", "partition": 2})), "commands[0]: topic \"t\" has no partition 2"),
-        (command(json!({"type": "produce", "producer": "p", "topic": "t", "value": "v".repeat(1025)})), "commands[0]: a key or value may have at most 1024 characters"),
-        (command(json!({"type": "produce", "producer": "p", "topic": "t", "value": "v", "headers": vec![json!({"key": "k", "value": "v"}); 17]})), "commands[0]: a record may have at most 16 headers"),
-        (command(json!({"type": "add_group", "group": {"id": "g", "topics": ["t"]}})), "commands[0]: a consumer group \"g\" already exists by then"),
+        (
+            command(json!({"type": "produce", "producer": "p", "topic": "t", "value": "v", "partition": 2})),
+            "commands[0]: topic \"t\" has no partition 2",
+        ),
+        (
+            command(json!({"type": "produce", "producer": "p", "topic": "t", "value": "v".repeat(1025)})),
+            "commands[0]: a key or value may have at most 1024 characters",
+        ),
+        (
+            command(
+                json!({"type": "produce", "producer": "p", "topic": "t", "value": "v", "headers": vec![json!({"key": "k", "value": "v"}); 17]}),
+            ),
+            "commands[0]: a record may have at most 16 headers",
+        ),
+        (
+            command(json!({"type": "add_group", "group": {"id": "g", "topics": ["t"]}})),
+            "commands[0]: a consumer group \"g\" already exists by then",
+        ),
         (command(json!({"type": "add_group", "group": {"id": "h", "topics": ["u"]}})), "commands[0]: there is no topic named \"u\""),
-        (command(json!({"type": "add_member", "group": "h", "member": {"client_id": "d"}})), "commands[0]: there is no consumer group \"h\" by then"),
-        (command(json!({"type": "add_member", "group": "g", "member": {"client_id": "c"}})), "commands[0]: group \"g\" already has a member \"c\" by then"),
+        (
+            command(json!({"type": "add_member", "group": "h", "member": {"client_id": "d"}})),
+            "commands[0]: there is no consumer group \"h\" by then",
+        ),
+        (
+            command(json!({"type": "add_member", "group": "g", "member": {"client_id": "c"}})),
+            "commands[0]: group \"g\" already has a member \"c\" by then",
+        ),
         (command(json!({"type": "crash_member", "group": "g", "client_id": "x"})), "commands[0]: group \"g\" has no member \"x\" by then"),
-        (command(json!({"type": "remove_member", "group": "h", "client_id": "c"})), "commands[0]: there is no consumer group \"h\" by then"),
+        (
+            command(json!({"type": "remove_member", "group": "h", "client_id": "c"})),
+            "commands[0]: there is no consumer group \"h\" by then",
+        ),
         (command(json!({"type": "crash_broker", "broker": 3})), "commands[0]: there is no broker 3"),
-        (command(json!({"type": "slow_broker", "broker": 0, "slow_ms": 3_600_001})), "commands[0].command: slow_ms is 3600001; allowed: 0 to 3600000 (one hour)"),
-        (command(json!({"type": "set_processing", "group": "g", "client_id": "c", "processing_ms": 3_600_001})), "commands[0].command: processing_ms is 3600001; allowed: 0 to 3600000"),
-        (command(json!({"type": "add_partitions", "topic": "t", "partitions": 2})), "commands[0]: partitions must be more than 2 and at most 256"),
-        (command(json!({"type": "add_partitions", "topic": "t", "partitions": 257})), "commands[0]: partitions must be more than 2 and at most 256"),
+        (
+            command(json!({"type": "slow_broker", "broker": 0, "slow_ms": 3_600_001})),
+            "commands[0].command: slow_ms is 3600001; allowed: 0 to 3600000 (one hour)",
+        ),
+        (
+            command(json!({"type": "set_processing", "group": "g", "client_id": "c", "processing_ms": 3_600_001})),
+            "commands[0].command: processing_ms is 3600001; allowed: 0 to 3600000",
+        ),
+        (
+            command(json!({"type": "add_partitions", "topic": "t", "partitions": 2})),
+            "commands[0]: partitions must be more than 2 and at most 256",
+        ),
+        (
+            command(json!({"type": "add_partitions", "topic": "t", "partitions": 257})),
+            "commands[0]: partitions must be more than 2 and at most 256",
+        ),
         (command(json!({"type": "add_partitions", "topic": "u", "partitions": 3})), "commands[0]: there is no topic named \"u\""),
-        (command(json!({"type": "set_topic_config", "topic": "t", "min_insync_replicas": 3})), "commands[0]: min_insync_replicas must be between 1 and 2"),
+        (
+            command(json!({"type": "set_topic_config", "topic": "t", "min_insync_replicas": 3})),
+            "commands[0]: min_insync_replicas must be between 1 and 2",
+        ),
         (command(json!({"type": "set_acks", "producer": "q", "acks": "1"})), "commands[0]: there is no producer named \"q\""),
-        (command(json!({"type": "set_assignor", "group": "h", "assignor": "range"})), "commands[0]: there is no consumer group \"h\" by then"),
+        (
+            command(json!({"type": "set_assignor", "group": "h", "assignor": "range"})),
+            "commands[0]: there is no consumer group \"h\" by then",
+        ),
     ];
     let mut wrong = Vec::new();
     for (json, expected) in &cases {

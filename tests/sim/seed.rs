@@ -16,8 +16,7 @@ fn producer_round_robin_puts_m1_to_m7_on_partitions_0_1_2_3_0_1_2() {
             _ => None,
         })
         .collect();
-    let expected: Vec<(String, u32)> =
-        [0, 1, 2, 3, 0, 1, 2].iter().enumerate().map(|(i, p)| (format!("m{}", i + 1), *p)).collect();
+    let expected: Vec<(String, u32)> = [0, 1, 2, 3, 0, 1, 2].iter().enumerate().map(|(i, p)| (format!("m{}", i + 1), *p)).collect();
     assert_eq!(placed, expected);
 }
 
@@ -72,8 +71,7 @@ fn a_consumer_added_later_takes_over_partitions_from_the_committed_offsets() {
     // and it starts from the committed offset, so it re-reads nothing.
     let mut sim = run_built_in("two-consumers");
     let end = sim.now();
-    sim.apply(Command::AddMember { group: "ConsumerGroup01".into(), member: MemberSpec::new("Consumer3") })
-        .unwrap();
+    sim.apply(Command::AddMember { group: "ConsumerGroup01".into(), member: MemberSpec::new("Consumer3") }).unwrap();
     // The others learn of the rebalance at their next heartbeat (heartbeat.interval.ms).
     sim.run_until(end.plus_ms(5000));
     let g = "ConsumerGroup01";

@@ -178,7 +178,10 @@ fn another_instance_takes_over_a_crashed_ones_tasks_with_their_stores() {
     let app = sim.streams_app("app").expect("app");
     let view = app.view();
     assert!(view.stores.iter().all(|s| s.instance.as_deref() == Some("app-2")), "{:?}", view.stores);
-    assert!(sim.trace().events().any(|e| matches!(&e.kind, EventKind::StateStoreRestored { client_id, keys, .. } if client_id == "app-2" && *keys > 0)));
+    assert!(sim
+        .trace()
+        .events()
+        .any(|e| matches!(&e.kind, EventKind::StateStoreRestored { client_id, keys, .. } if client_id == "app-2" && *keys > 0)));
 }
 
 #[test]
@@ -189,7 +192,10 @@ fn streams_errors_name_their_place() {
         Scenario::from_json(&t.replacen(from, to, 1)).expect_err("refused")
     };
     let e = bad("\"sink\": \"out\"", "\"sink\": \"nope\"");
-    assert_eq!((e.path.as_str(), e.message.as_str()), ("streams[0].sink", "there is no topic named \"nope\" (Streams needs its topics to exist)"));
+    assert_eq!(
+        (e.path.as_str(), e.message.as_str()),
+        ("streams[0].sink", "there is no topic named \"nope\" (Streams needs its topics to exist)")
+    );
     let e = bad("\"instances\": 1", "\"instances\": 9");
     assert_eq!((e.path.as_str(), e.message.as_str()), ("streams[0].instances", "is 9; allowed: 1 to 8"));
     let e = bad("{ \"map_upper\": {} }", "{ \"reduce\": {} }");
@@ -201,11 +207,11 @@ fn streams_errors_name_their_place() {
     let e = bad("\"commands\": []", r#""groups": [{ "id": "app", "topics": ["in"] }], "commands": []"#);
     assert_eq!(e.path, "streams[0].application_id", "{e}");
     // A timeline command can name an instance.
-    let t = text(r#"{ "map_upper": {} }"#, 1, r#"{ "at_ms": 1, "command": { "type": "crash_member", "group": "app", "client_id": "app-2" } }"#);
+    let t =
+        text(r#"{ "map_upper": {} }"#, 1, r#"{ "at_ms": 1, "command": { "type": "crash_member", "group": "app", "client_id": "app-2" } }"#);
     let e = Scenario::from_json(&t).expect_err("refused");
     assert_eq!((e.path.as_str(), e.message.as_str()), ("commands[0]", "group \"app\" has no member \"app-2\" by then"));
 }
-
 
 #[test]
 fn push_connectors_and_streams_survive_writing_out_and_run_the_same() {
@@ -231,7 +237,8 @@ fn push_connectors_and_streams_survive_writing_out_and_run_the_same() {
     let mut sim = scenario.build().expect("builds");
     sim.run_until(SimTime(60_000));
     let kinds: Vec<&'static str> = sim.trace().events().map(|e| e.kind.name()).collect();
-    for k in ["RecordsPushed", "PushOverwhelmed", "SourceRecordsPolled", "TableRowChanged", "StreamsRecordProcessed", "StateStoreRestored"] {
+    for k in ["RecordsPushed", "PushOverwhelmed", "SourceRecordsPolled", "TableRowChanged", "StreamsRecordProcessed", "StateStoreRestored"]
+    {
         assert!(kinds.contains(&k), "{k}");
     }
 }

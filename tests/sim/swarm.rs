@@ -6,7 +6,7 @@
 use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
 use kafka_sandbox_core::config::{Acks, ClusterConfig, GroupConfig, OffsetReset, ProducerConfig};
 use kafka_sandbox_core::rng::SimRng;
-use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec, FORMAT_VERSION};
+use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec};
 use kafka_sandbox_core::{Command, Sim};
 
 /// The seeds of a run: `SWARM_SEEDS` (default 120) from `SWARM_FROM` (default 0), so a
@@ -47,9 +47,6 @@ fn draw(seed: u64) -> Drawn {
         .collect();
     let names: Vec<String> = topics.iter().map(|t| t.name.clone()).collect();
     let scenario = Scenario {
-        version: FORMAT_VERSION,
-        name: None,
-        description: None,
         seed,
         cluster: ClusterConfig {
             brokers,
@@ -78,10 +75,7 @@ fn draw(seed: u64) -> Drawn {
             members: (0..1 + r.below(3)).map(|i| MemberSpec::new(format!("c{i}"))).collect(),
         }],
         topics,
-        connectors: Vec::new(),
-        streams: Vec::new(),
-        commands: vec![],
-        duration_ms: None,
+        ..Scenario::default()
     };
     Drawn { sim: scenario.build().unwrap_or_else(|e| panic!("seed {seed}: {e}")), brokers, topics: names }
 }
@@ -131,7 +125,12 @@ fn run_checked(sim: &mut Sim, ms: u64, seed: u64) {
             if std::env::var("SWARM_DUMP").is_ok() {
                 for ev in sim.trace().events() {
                     let k = format!("{:?}", ev.kind);
-                    if (!k.starts_with("Record") || k.starts_with("RecordsTruncated") || k.starts_with("RecordsLost")) && !k.starts_with("Offsets") && !k.starts_with("Produce") && !k.starts_with("Position") && !k.starts_with("Batch") {
+                    if (!k.starts_with("Record") || k.starts_with("RecordsTruncated") || k.starts_with("RecordsLost"))
+                        && !k.starts_with("Offsets")
+                        && !k.starts_with("Produce")
+                        && !k.starts_with("Position")
+                        && !k.starts_with("Batch")
+                    {
                         eprintln!("{:>7} {}", ev.time.ms(), k);
                     }
                 }
@@ -140,8 +139,15 @@ fn run_checked(sim: &mut Sim, ms: u64, seed: u64) {
                 for t in sim.topics() {
                     for (p, part) in t.partitions.iter().enumerate() {
                         for (b, log) in &part.logs {
-                            let recs: Vec<String> = log.records().iter().map(|r| format!("{}:{}e{}", r.offset, r.record.value, r.leader_epoch)).collect();
-                            eprintln!("LOG {}-{p} b{b} start {} hw {} [{}]", t.name, log.log_start_offset(), log.high_watermark(), recs.join(" "));
+                            let recs: Vec<String> =
+                                log.records().iter().map(|r| format!("{}:{}e{}", r.offset, r.record.value, r.leader_epoch)).collect();
+                            eprintln!(
+                                "LOG {}-{p} b{b} start {} hw {} [{}]",
+                                t.name,
+                                log.log_start_offset(),
+                                log.high_watermark(),
+                                recs.join(" ")
+                            );
                         }
                     }
                 }
@@ -183,7 +189,14 @@ fn faults_never_break_a_promise_and_the_cluster_converges_after_healing() {
                         value += 1;
                         let topic = topics[r.below(topics.len() as u32) as usize].clone();
                         let key = if r.below(2) == 0 { Some(format!("k{}", r.below(7))) } else { None };
-                        let command = Command::Produce { producer: "p".into(), topic, key, value: format!("v{value}"), partition: None, headers: vec![] };
+                        let command = Command::Produce {
+                            producer: "p".into(),
+                            topic,
+                            key,
+                            value: format!("v{value}"),
+                            partition: None,
+                            headers: vec![],
+                        };
                         if let Err(e) = sim.apply(command) {
                             panic!("seed {seed}: produce refused: {e}");
                         }
@@ -215,7 +228,12 @@ fn faults_never_break_a_promise_and_the_cluster_converges_after_healing() {
                 let tp = kafka_sandbox_core::record::TopicPartition::new(t.name.clone(), p as u32);
                 let owner = g.members.iter().find(|m| m.assigned.contains(&tp));
                 let owner = owner.unwrap_or_else(|| panic!("seed {seed}: {tp} has no owner"));
-                assert_eq!(owner.positions.get(&tp).copied(), Some(leader.log_end_offset()), "seed {seed}: {} lags on {tp}", owner.client_id);
+                assert_eq!(
+                    owner.positions.get(&tp).copied(),
+                    Some(leader.log_end_offset()),
+                    "seed {seed}: {} lags on {tp}",
+                    owner.client_id
+                );
             }
         }
     }

@@ -3,7 +3,10 @@
 use crate::i18n::{self, Lang};
 use crate::panels::Now;
 use crate::panels::{Apps, LessonList, LessonPanel};
-use crate::panels::{Brokers, Charts, ForkPanel, SequenceDiagram, ComparePanel, RecordPathPanel, SharePanel, Controls, EventLog, Groups, Guarantees, Producers, ScenarioPanel, TopicView, Wire, WireSide};
+use crate::panels::{
+    Brokers, Charts, ComparePanel, Controls, EventLog, ForkPanel, Groups, Guarantees, Producers, RecordPathPanel, ScenarioPanel,
+    SequenceDiagram, SharePanel, TopicView, Wire, WireSide,
+};
 use crate::state::{Action, AppState, Notice, SharedFrom, TICK_MS};
 use gloo_timers::callback::Interval;
 use std::rc::Rc;
@@ -27,12 +30,10 @@ fn initial_lang() -> Lang {
     }
 }
 
-/// A style that outlines the members and brokers an event involves. Names come from
-/// scenarios, so every character outside [A-Za-z0-9_-] is escaped as CSS hex.
-fn highlight_css(sim: &kafka_sandbox_core::Sim, kind: &kafka_sandbox_core::EventKind) -> String {
-    let (clients, brokers) = crate::view::involved(sim, kind);
-    let mut selectors: Vec<String> = clients.iter().map(|c| format!("[data-client=\"{}\"]", crate::view::css_escape(c))).collect();
-    selectors.extend(brokers.iter().map(|b| format!("[data-broker=\"{b}\"]")));
+/// A style that outlines who an event involves (its brokers, consumers, producers,
+/// connectors and Streams apps; `view::involved_selectors`).
+fn highlight_css(kind: &kafka_sandbox_core::EventKind) -> String {
+    let selectors = crate::view::involved_selectors(kind);
     if selectors.is_empty() {
         return String::new();
     }
@@ -102,7 +103,8 @@ pub fn App() -> Html {
     }
     {
         // The learner's choices, applied and remembered when they change (not every tick).
-        let prefs = state.model.try_borrow().ok().map(|m| (m.lang, m.theme, m.less_motion, crate::state::progress_text(&m.lesson_progress)));
+        let prefs =
+            state.model.try_borrow().ok().map(|m| (m.lang, m.theme, m.less_motion, crate::state::progress_text(&m.lesson_progress)));
         use_effect_with(prefs, |prefs| {
             if let Some((lang, theme, less_motion, progress)) = prefs {
                 crate::browser::save_lang(lang.code());
@@ -202,20 +204,18 @@ pub fn App() -> Html {
     let lesson_progress = model.lesson_progress.clone();
     let catalog = model.catalog.clone();
     let show_sequence = model.show_sequence;
-    let fork_view = model.fork.as_ref().map(|f| {
-        (f.at_ms, kafka_sandbox_core::compare::outcome(&model.sim), kafka_sandbox_core::compare::outcome(&f.sim))
-    });
+    let fork_view = model
+        .fork
+        .as_ref()
+        .map(|f| (f.at_ms, kafka_sandbox_core::compare::outcome(&model.sim), kafka_sandbox_core::compare::outcome(&f.sim)));
     // The sequence diagram's window: 2 s up to now, or around the selected event.
     let seq_end = selected
         .and_then(|seq| model.sim.trace().events().find(|e| e.seq == seq))
         .map(|e| e.time.ms() + 1_000)
         .unwrap_or_else(|| model.sim.now().ms());
     let seq_window = (seq_end.saturating_sub(2_000), seq_end);
-    let seq_messages = Rc::new(if model.show_sequence {
-        crate::sequence::messages(&model.sim, seq_window.0, seq_window.1, 80)
-    } else {
-        Vec::new()
-    });
+    let seq_messages =
+        Rc::new(if model.show_sequence { crate::sequence::messages(&model.sim, seq_window.0, seq_window.1, 80) } else { Vec::new() });
     let chart_samples = model.series.samples.clone();
     let record_path = model.record_path.map(|r| Rc::new(kafka_sandbox_core::provenance::path(&model.sim, r)));
     let record_partitions = record_path.as_ref().and_then(|p| {
@@ -226,7 +226,7 @@ pub fn App() -> Html {
     });
     let highlight = selected
         .and_then(|seq| model.sim.trace().events().find(|e| e.seq == seq))
-        .map(|e| highlight_css(&model.sim, &e.kind))
+        .map(|e| highlight_css(&e.kind))
         .unwrap_or_default();
     // For screen readers: while paused, the newest event is read out after each step.
     let narration = if model.playing {

@@ -7,8 +7,8 @@
 //! oldest go); going back in time drops the samples after the new now.
 
 use kafka_sandbox_core::group::Phase;
-use kafka_sandbox_core::Sim;
 use kafka_sandbox_core::vecmap::VecMap;
+use kafka_sandbox_core::Sim;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
@@ -115,11 +115,9 @@ fn sample(sim: &Sim) -> Sample {
     }
     let produced = sim.producers().map(|p| p.sent_total()).sum();
     let consumed = sim.groups().flat_map(|g| g.members.iter()).map(|m| m.received_total()).sum();
-    let stopped = sim
-        .groups()
-        .flat_map(|g| g.members.iter())
-        .filter(|m| m.phase == Phase::Crashed || m.not_consuming_since().is_some())
-        .count() as u32;
+    let stopped =
+        sim.groups().flat_map(|g| g.members.iter()).filter(|m| m.phase == Phase::Crashed || m.not_consuming_since().is_some()).count()
+            as u32;
     Sample { t_ms: sim.now().ms(), lag, produced, consumed, stopped }
 }
 
@@ -140,19 +138,16 @@ pub fn lag_lines(samples: &VecDeque<Rc<Sample>>, group: &str, max: usize, total_
             _ => rows.iter().find(|(l, _)| l == label).map(|(_, v)| *v),
         }
     };
-    let series = |i: usize, label: &str| -> Vec<(u64, f64)> {
-        samples.iter().filter_map(|x| at(x, i, label).map(|v| (x.t_ms, v as f64))).collect()
-    };
+    let series =
+        |i: usize, label: &str| -> Vec<(u64, f64)> { samples.iter().filter_map(|x| at(x, i, label).map(|v| (x.t_ms, v as f64))).collect() };
     if last.len() <= max {
         let lines = last.iter().enumerate().map(|(i, (label, _))| (label.clone(), series(i, label))).collect();
         return (lines, last.len());
     }
     let mut order: Vec<usize> = (0..last.len()).collect();
     kafka_sandbox_core::sorted::sort_by_key(&mut order, |&i| (std::cmp::Reverse(last[i].1), i));
-    let total = samples
-        .iter()
-        .filter_map(|x| x.lag.get(group).map(|rows| (x.t_ms, rows.iter().map(|(_, v)| *v).sum::<u64>() as f64)))
-        .collect();
+    let total =
+        samples.iter().filter_map(|x| x.lag.get(group).map(|rows| (x.t_ms, rows.iter().map(|(_, v)| *v).sum::<u64>() as f64))).collect();
     let mut lines = vec![(total_label.to_string(), total)];
     lines.extend(order.into_iter().take(max.saturating_sub(1)).map(|i| (last[i].0.clone(), series(i, &last[i].0))));
     (lines, last.len())

@@ -14,8 +14,8 @@ use kafka_sandbox_core::group::CommitMode;
 use kafka_sandbox_core::partitioner::PartitionerKind;
 use kafka_sandbox_core::record::TimestampType;
 use kafka_sandbox_core::scenario::{
-    ProducerSpec, Scenario, ScenarioError, SendPlan, TopicSpec, MAX_BROKERS, MAX_PARTITIONS, MAX_PROCESSING_MS, MAX_PRODUCERS,
-    MAX_TIME_MS, MAX_TOPICS, MIN_SEGMENT_BYTES,
+    ProducerSpec, Scenario, ScenarioError, SendPlan, TopicSpec, MAX_BROKERS, MAX_PARTITIONS, MAX_PROCESSING_MS, MAX_PRODUCERS, MAX_TIME_MS,
+    MAX_TOPICS, MIN_SEGMENT_BYTES,
 };
 use kafka_sandbox_core::sim::connect::{ConnectorSpec, QueryMode, Row, TableChange, TableSpec, MAX_CONNECTORS, MAX_TABLE_ROWS};
 use kafka_sandbox_core::sim::streams::{StreamsOp, StreamsSpec, MAX_INSTANCES, MAX_STREAMS};
@@ -188,9 +188,15 @@ pub enum Kind {
     /// Text; empty means absent.
     OptText,
     /// A whole number within `lo..=hi` as the core checks it (`hi` None: the type's limit).
-    Number { lo: i64, hi: Option<u64> },
+    Number {
+        lo: i64,
+        hi: Option<u64>,
+    },
     /// A whole number, or empty for absent.
-    OptNumber { lo: i64, hi: Option<u64> },
+    OptNumber {
+        lo: i64,
+        hi: Option<u64>,
+    },
     /// One of a few values (a select), by the format's own names.
     Choice(&'static [&'static str]),
     Check,
@@ -869,7 +875,7 @@ impl Draft {
             Field::Change(k, ChangeField::Kind) => self.change(k).map_or("", change_kind).to_string(),
             _ => {
                 let Some(at) = self.position(f) else { return String::new() };
-                with_place!(self.scenario, f, at, [] |v| Value::show(v), String::new())
+                with_place!(self.scenario, f, at, [] | v | Value::show(v), String::new())
             }
         }
     }
@@ -936,8 +942,7 @@ impl Draft {
                 self.bad.remove(&Field::Send(key, SendField::Count));
             }
             _ => {
-                plan.keys = (!text.trim().is_empty())
-                    .then(|| split_list(text).into_iter().map(|k| (!k.is_empty()).then_some(k)).collect());
+                plan.keys = (!text.trim().is_empty()).then(|| split_list(text).into_iter().map(|k| (!k.is_empty()).then_some(k)).collect());
             }
         }
     }
@@ -1495,10 +1500,7 @@ fn toggle(list: &mut Vec<String>, name: &str, on: bool, order: &[String]) {
 
 /// The first `prefix`N (N from 1, zero-padded to `width` digits) not already taken.
 pub fn next_name<'a>(prefix: &str, width: usize, taken: impl Iterator<Item = &'a str> + Clone) -> String {
-    (1..)
-        .map(|n| format!("{prefix}{n:0width$}"))
-        .find(|c| !taken.clone().any(|t| t == c))
-        .unwrap_or_else(|| prefix.to_string())
+    (1..).map(|n| format!("{prefix}{n:0width$}")).find(|c| !taken.clone().any(|t| t == c)).unwrap_or_else(|| prefix.to_string())
 }
 
 /// Whether references follow a rename at `index` from `old` to `new` in `names` (already
@@ -1547,9 +1549,7 @@ fn refs(c: &mut Command) -> Refs<'_> {
         | Command::RestartMember { group, client_id }
         | Command::PauseMember { group, client_id, .. }
         | Command::SetProcessing { group, client_id, .. }
-        | Command::SetCommitMode { group, client_id, .. } => {
-            Refs { group: Some(group), client: Some(client_id), ..Refs::default() }
-        }
+        | Command::SetCommitMode { group, client_id, .. } => Refs { group: Some(group), client: Some(client_id), ..Refs::default() },
         Command::Seek { group, client_id, topic, .. } => {
             Refs { topics: vec![topic], group: Some(group), client: Some(client_id), ..Refs::default() }
         }
@@ -1563,9 +1563,7 @@ fn refs(c: &mut Command) -> Refs<'_> {
             Refs { topics: all, ..Refs::default() }
         }
         Command::SetAssignor { group, .. } => Refs { group: Some(group), ..Refs::default() },
-        Command::AddPartitions { topic, .. } | Command::SetTopicConfig { topic, .. } => {
-            Refs { topics: vec![topic], ..Refs::default() }
-        }
+        Command::AddPartitions { topic, .. } | Command::SetTopicConfig { topic, .. } => Refs { topics: vec![topic], ..Refs::default() },
         Command::CrashConnector { connector } | Command::RestartConnector { connector } => {
             Refs { connector: Some(connector), ..Refs::default() }
         }
@@ -1722,7 +1720,10 @@ mod tests {
         assert_eq!(d.keys.groups.len(), s.groups.len());
         assert_eq!(d.keys.members.iter().map(Vec::len).collect::<Vec<_>>(), s.groups.iter().map(|g| g.members.len()).collect::<Vec<_>>());
         assert_eq!(d.keys.connectors.len(), s.connectors.len());
-        assert_eq!(d.keys.rows.iter().map(Vec::len).collect::<Vec<_>>(), s.connectors.iter().map(|c| c.table.rows.len()).collect::<Vec<_>>());
+        assert_eq!(
+            d.keys.rows.iter().map(Vec::len).collect::<Vec<_>>(),
+            s.connectors.iter().map(|c| c.table.rows.len()).collect::<Vec<_>>()
+        );
         assert_eq!(
             d.keys.changes.iter().map(Vec::len).collect::<Vec<_>>(),
             s.connectors.iter().map(|c| c.table.changes.len()).collect::<Vec<_>>()
@@ -1861,10 +1862,7 @@ mod tests {
         d.set(Field::Streams(a, StreamsField::Instances), "9");
         assert!(matches!(d.finish(), Err(Problem::Invalid(e)) if e.path == "streams[0].instances"), "{:?}", d.finish());
         d.set(Field::Streams(a, StreamsField::Instances), "x");
-        assert_eq!(
-            d.finish(),
-            Err(Problem::Unreadable { path: "streams[0].instances".into(), text: "x".into(), lo: 1, hi: Some(8) })
-        );
+        assert_eq!(d.finish(), Err(Problem::Unreadable { path: "streams[0].instances".into(), text: "x".into(), lo: 1, hi: Some(8) }));
         d.set(Field::Streams(a, StreamsField::Instances), "2");
         assert!(d.finish().is_ok(), "{:?}", d.finish());
     }
@@ -1982,7 +1980,10 @@ mod tests {
         assert_eq!(d.get(Field::GroupTopic(g, t)), "true");
         let m = d.member_keys(0)[1];
         assert_eq!(d.get(Field::Member(m, MemberField::ClientId)), "Consumer2");
-        assert_eq!(d.path(Field::Member(m, MemberField::SessionTimeoutMs)).as_deref(), Some("groups[0].members[1].config.session_timeout_ms"));
+        assert_eq!(
+            d.path(Field::Member(m, MemberField::SessionTimeoutMs)).as_deref(),
+            Some("groups[0].members[1].config.session_timeout_ms")
+        );
         assert_eq!(d.get(Field::Member(m, MemberField::CommitMode)), "auto");
         assert_eq!(dom_id("groups[0].members[1].config.session_timeout_ms"), "ed-groups-0-members-1-config-session_timeout_ms");
         assert_eq!(dom_id("cluster.brokers"), "ed-cluster-brokers");
@@ -2153,7 +2154,11 @@ mod tests {
         let c: Vec<&Command> = s.commands.iter().map(|c| &c.command).collect();
         assert_eq!(c[0], &Command::AddMember { group: "billing".into(), member: MemberSpec::new("Consumer3") });
         assert_eq!(c[1], &Command::CrashMember { group: "billing".into(), client_id: "c1".into() });
-        assert_eq!(c[2], &Command::CrashMember { group: "ConsumerGroup02".into(), client_id: "Consumer1".into() }, "another group's Consumer1");
+        assert_eq!(
+            c[2],
+            &Command::CrashMember { group: "ConsumerGroup02".into(), client_id: "Consumer1".into() },
+            "another group's Consumer1"
+        );
         assert_eq!(c[3], &Command::SetAcks { producer: "shop".into(), acks: Acks::Leader });
         assert_eq!(c[4], &Command::AddPartitions { topic: "orders".into(), partitions: 6 });
 
@@ -2217,6 +2222,9 @@ mod tests {
         assert_eq!(d.kind(Field::Topic(t, TopicField::RetentionMs)), Kind::Number { lo: -1, hi: Some(i64::MAX as u64) });
         assert_eq!(d.kind(Field::Cluster(ClusterField::NetworkLatencyMs)), Kind::Number { lo: 0, hi: Some(60_000) });
         assert_eq!(d.kind(Field::Cluster(ClusterField::ReplicaFetchWaitMaxMs)), Kind::Number { lo: 1, hi: Some(60_000) });
-        assert_eq!(d.kind(Field::Group(d.group_keys()[0], GroupField::Assignor)), Kind::Choice(&["range", "roundrobin", "sticky", "cooperative-sticky"]));
+        assert_eq!(
+            d.kind(Field::Group(d.group_keys()[0], GroupField::Assignor)),
+            Kind::Choice(&["range", "roundrobin", "sticky", "cooperative-sticky"])
+        );
     }
 }

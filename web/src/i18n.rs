@@ -2,9 +2,9 @@
 
 use kafka_sandbox_core::config::Acks;
 use kafka_sandbox_core::event::{EventKind, GroupError, LeaveReason, LossCause, ProduceError, RebalanceCause, StartFrom};
-use kafka_sandbox_core::monitor::{Finding, FindingKind};
 use kafka_sandbox_core::group::{Activity, CommitMode, GroupState, Phase, RebalanceProtocol};
 use kafka_sandbox_core::log::SegmentDeletionReason;
+use kafka_sandbox_core::monitor::{Finding, FindingKind};
 use kafka_sandbox_core::partitioner::PartitionReason;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,6 +149,7 @@ msgs! {
     CAT_GROUP = "消费者组协议", "Group protocol";
     CAT_CONSUME = "消费与提交", "Consume and commit";
     CAT_FAULT = "故障", "Faults";
+    CAT_SETTINGS = "设置与命令", "Settings and commands";
     RECORD_PATH = "记录的路径", "The record's path";
     RECORD_PATH_HINT = "点击任意记录查看它的完整路径", "Click any record to see its whole path";
     RECORD_PATH_PARTIAL = "事件日志只保留最近的事件：这条记录更早的步骤已不在其中", "The trace keeps only the newest events: this record's earliest steps are no longer in it";
@@ -560,7 +561,9 @@ pub fn finding_text(lang: Lang, f: &Finding) -> String {
             match (zh, f.promised) {
                 (true, true) => format!("分区 {p}：{values} 已用 acks={acks} 确认，却丢失了——{why}。Kafka 保证这种情况不会发生"),
                 (true, false) => format!("分区 {p}：{values} 已用 acks={acks} 确认，却丢失了——{why}"),
-                (false, true) => format!("Partition {p}: {values} acknowledged with acks={acks}, now gone — {why}. Kafka promises this cannot happen"),
+                (false, true) => {
+                    format!("Partition {p}: {values} acknowledged with acks={acks}, now gone — {why}. Kafka promises this cannot happen")
+                }
                 (false, false) => format!("Partition {p}: {values} acknowledged with acks={acks}, now gone — {why}"),
             }
         }
@@ -608,7 +611,9 @@ pub fn produce_error(lang: Lang, e: ProduceError) -> &'static str {
         (P::NotEnoughReplicas, Lang::Zh) => "NOT_ENOUGH_REPLICAS（同步副本少于 min.insync.replicas，未写入）",
         (P::NotEnoughReplicas, Lang::En) => "NOT_ENOUGH_REPLICAS (fewer in-sync replicas than min.insync.replicas; not written)",
         (P::NotEnoughReplicasAfterAppend, Lang::Zh) => "NOT_ENOUGH_REPLICAS_AFTER_APPEND（已写入 leader，重试可能重复）",
-        (P::NotEnoughReplicasAfterAppend, Lang::En) => "NOT_ENOUGH_REPLICAS_AFTER_APPEND (already in the leader's log; a retry may duplicate it)",
+        (P::NotEnoughReplicasAfterAppend, Lang::En) => {
+            "NOT_ENOUGH_REPLICAS_AFTER_APPEND (already in the leader's log; a retry may duplicate it)"
+        }
         (P::RequestTimedOut, Lang::Zh) => "REQUEST_TIMED_OUT（request.timeout.ms 内无响应）",
         (P::RequestTimedOut, Lang::En) => "REQUEST_TIMED_OUT (no answer within request.timeout.ms)",
         (P::NetworkException, Lang::Zh) => "NETWORK_EXCEPTION（连接断开：broker 已崩溃）",
@@ -629,7 +634,9 @@ pub fn loss_cause(lang: Lang, c: LossCause) -> &'static str {
         (LossCause::UncleanElection, Lang::Zh) => "不干净的 leader 选举：新 leader 不在 ISR 中",
         (LossCause::UncleanElection, Lang::En) => "unclean leader election: the new leader was not in the ISR",
         (LossCause::LeaderFailover, Lang::Zh) => "leader 切换：这些记录只到过旧 leader（acks=1/0 或尚未确认）",
-        (LossCause::LeaderFailover, Lang::En) => "leader failover: these records had reached only the old leader (acks=1/0, or not yet acknowledged)",
+        (LossCause::LeaderFailover, Lang::En) => {
+            "leader failover: these records had reached only the old leader (acks=1/0, or not yet acknowledged)"
+        }
     }
 }
 
@@ -829,14 +836,12 @@ pub fn reason(lang: Lang, r: &PartitionReason, key: Option<&str>, partition: u32
     match (r, lang) {
         (PartitionReason::Explicit, Lang::Zh) => format!("指定了分区 → 分区 {partition}"),
         (PartitionReason::Explicit, Lang::En) => format!("explicit partition → partition {partition}"),
-        (PartitionReason::KeyHash { murmur2 }, Lang::Zh) => format!(
-            "键 \"{}\"：murmur2 = {murmur2}，toPositive(…) % {n} = {partition} → 分区 {partition}",
-            key.unwrap_or("")
-        ),
-        (PartitionReason::KeyHash { murmur2 }, Lang::En) => format!(
-            "key \"{}\": murmur2 = {murmur2}, toPositive(…) % {n} = {partition} → partition {partition}",
-            key.unwrap_or("")
-        ),
+        (PartitionReason::KeyHash { murmur2 }, Lang::Zh) => {
+            format!("键 \"{}\"：murmur2 = {murmur2}，toPositive(…) % {n} = {partition} → 分区 {partition}", key.unwrap_or(""))
+        }
+        (PartitionReason::KeyHash { murmur2 }, Lang::En) => {
+            format!("key \"{}\": murmur2 = {murmur2}, toPositive(…) % {n} = {partition} → partition {partition}", key.unwrap_or(""))
+        }
         (PartitionReason::Sticky, Lang::Zh) => {
             format!("无键：粘性分区（KIP-794，写满 batch.size 字节后才换分区）→ 分区 {partition}")
         }
@@ -938,14 +943,12 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
                 format!("The coordinator removes {client_id} from {group} ({why})")
             }
         }
-        E::JoinGroupSent { group, client_id, member_id, .. } => {
-            match (zh, member_id.is_empty()) {
-                (true, true) => format!("{client_id} 向 {group} 的协调者发送 JoinGroup（还没有 member id）"),
-                (true, false) => format!("{client_id} 发送 JoinGroup（{member_id}）"),
-                (false, true) => format!("{client_id} sends JoinGroup to {group}'s coordinator (no member id yet)"),
-                (false, false) => format!("{client_id} sends JoinGroup ({member_id})"),
-            }
-        }
+        E::JoinGroupSent { group, client_id, member_id, .. } => match (zh, member_id.is_empty()) {
+            (true, true) => format!("{client_id} 向 {group} 的协调者发送 JoinGroup（还没有 member id）"),
+            (true, false) => format!("{client_id} 发送 JoinGroup（{member_id}）"),
+            (false, true) => format!("{client_id} sends JoinGroup to {group}'s coordinator (no member id yet)"),
+            (false, false) => format!("{client_id} sends JoinGroup ({member_id})"),
+        },
         E::MemberIdRequired { client_id, member_id, .. } => {
             if zh {
                 format!("协调者回复 MEMBER_ID_REQUIRED：{client_id} 的 member id 是 {member_id}，请带着它重新加入（KIP-394）")
@@ -1015,10 +1018,18 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
             }
         }
         E::MemberCrashed { client_id, .. } => {
-            if zh { format!("消费者 {client_id} 崩溃（不发送 LeaveGroup）") } else { format!("Consumer {client_id} crashes (no LeaveGroup)") }
+            if zh {
+                format!("消费者 {client_id} 崩溃（不发送 LeaveGroup）")
+            } else {
+                format!("Consumer {client_id} crashes (no LeaveGroup)")
+            }
         }
         E::MemberRestarted { client_id, .. } => {
-            if zh { format!("消费者 {client_id} 重启") } else { format!("Consumer {client_id} restarts") }
+            if zh {
+                format!("消费者 {client_id} 重启")
+            } else {
+                format!("Consumer {client_id} restarts")
+            }
         }
         E::MemberPaused { client_id, paused, .. } => match (zh, paused) {
             (true, true) => format!("{client_id} 的应用卡住了，不再调用 poll()"),
@@ -1030,7 +1041,10 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
             if zh {
                 format!("{group} 开始再均衡（{}）：协调者进入 PreparingRebalance，等待每个成员重新加入", cause(lang, c))
             } else {
-                format!("{group} starts a rebalance ({}): the coordinator enters PreparingRebalance and waits for every member to rejoin", cause(lang, c))
+                format!(
+                    "{group} starts a rebalance ({}): the coordinator enters PreparingRebalance and waits for every member to rejoin",
+                    cause(lang, c)
+                )
             }
         }
         E::PartitionsAssigned { group, generation, client_id, partitions } => {
@@ -1098,7 +1112,9 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
             match (zh, retrying) {
                 (true, true) => format!("{producer} 发往分区 {partition} 的 {n} 条记录失败：{}，将重试", produce_error(lang, *error)),
                 (true, false) => format!("{producer} 放弃发往分区 {partition} 的 {n} 条记录：{}", produce_error(lang, *error)),
-                (false, true) => format!("{producer}: {n} record(s) to partition {partition} failed with {}; retrying", produce_error(lang, *error)),
+                (false, true) => {
+                    format!("{producer}: {n} record(s) to partition {partition} failed with {}; retrying", produce_error(lang, *error))
+                }
                 (false, false) => format!("{producer} gives up {n} record(s) to partition {partition}: {}", produce_error(lang, *error)),
             }
         }
@@ -1110,16 +1126,32 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
             }
         }
         E::BrokerCrashed { broker } => {
-            if zh { format!("Broker {broker} 崩溃") } else { format!("Broker {broker} crashes") }
+            if zh {
+                format!("Broker {broker} 崩溃")
+            } else {
+                format!("Broker {broker} crashes")
+            }
         }
         E::BrokerRestarted { broker } => {
-            if zh { format!("Broker {broker} 重启") } else { format!("Broker {broker} restarts") }
+            if zh {
+                format!("Broker {broker} 重启")
+            } else {
+                format!("Broker {broker} restarts")
+            }
         }
         E::BrokerIsolated { broker } => {
-            if zh { format!("Broker {broker} 与网络断开") } else { format!("Broker {broker} is cut off the network") }
+            if zh {
+                format!("Broker {broker} 与网络断开")
+            } else {
+                format!("Broker {broker} is cut off the network")
+            }
         }
         E::BrokerHealed { broker } => {
-            if zh { format!("Broker {broker} 网络恢复") } else { format!("Broker {broker} is reconnected") }
+            if zh {
+                format!("Broker {broker} 网络恢复")
+            } else {
+                format!("Broker {broker} is reconnected")
+            }
         }
         E::BrokerSlowed { broker, slow_ms } => {
             if zh {
@@ -1136,15 +1168,23 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
             }
         }
         E::BrokerUnfenced { broker } => {
-            if zh { format!("Broker {broker} 向控制器重新注册") } else { format!("Broker {broker} registers with the controller again") }
+            if zh {
+                format!("Broker {broker} 向控制器重新注册")
+            } else {
+                format!("Broker {broker} registers with the controller again")
+            }
         }
         E::LeaderElected { partition, leader, epoch, isr, unclean, .. } => {
             let isr = isr.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
             match (leader, zh, unclean) {
                 (None, true, _) => format!("分区 {partition} 下线：没有可当选的副本（第 {epoch} 纪元）"),
                 (None, false, _) => format!("Partition {partition} goes offline: no eligible replica (epoch {epoch})"),
-                (Some(l), true, true) => format!("分区 {partition} 不干净选举：不同步的 Broker {l} 成为 leader（第 {epoch} 纪元，ISR [{isr}]）"),
-                (Some(l), false, true) => format!("Partition {partition}: unclean election, out-of-sync broker {l} leads (epoch {epoch}, ISR [{isr}])"),
+                (Some(l), true, true) => {
+                    format!("分区 {partition} 不干净选举：不同步的 Broker {l} 成为 leader（第 {epoch} 纪元，ISR [{isr}]）")
+                }
+                (Some(l), false, true) => {
+                    format!("Partition {partition}: unclean election, out-of-sync broker {l} leads (epoch {epoch}, ISR [{isr}])")
+                }
                 (Some(l), true, false) => format!("分区 {partition} 的 leader 是 Broker {l}（第 {epoch} 纪元，ISR [{isr}]）"),
                 (Some(l), false, false) => format!("Partition {partition}: broker {l} leads (epoch {epoch}, ISR [{isr}])"),
             }
@@ -1183,7 +1223,10 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
             if zh {
                 format!("Broker {broker} 截断分区 {partition}：从位移 {from_offset} 起删除 {} 条与 leader 不一致的记录", records.len())
             } else {
-                format!("Broker {broker} truncates partition {partition} from offset {from_offset}: {} record(s) the leader does not have", records.len())
+                format!(
+                    "Broker {broker} truncates partition {partition} from offset {from_offset}: {} record(s) the leader does not have",
+                    records.len()
+                )
             }
         }
         E::RecordsLost { partition, records, cause, .. } => {
@@ -1196,7 +1239,11 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
             }
         }
         E::ConfigChanged { entity, setting, value } => {
-            if zh { format!("{entity}：{setting} = {value}") } else { format!("{entity}: {setting} = {value}") }
+            if zh {
+                format!("{entity}：{setting} = {value}")
+            } else {
+                format!("{entity}: {setting} = {value}")
+            }
         }
         E::PositionReset { client_id, tp, from, to, .. } => {
             if zh {
@@ -1218,7 +1265,9 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
             (true, -1) => format!("{client_id} 发送纪元 -1 的心跳：离开组"),
             (false, -1) => format!("{client_id} sends a heartbeat with epoch -1: leaving the group"),
             (true, -2) => format!("静态成员 {client_id} 发送纪元 -2 的心跳：暂时离开，位置和分区保留到会话超时"),
-            (false, -2) => format!("Static member {client_id} sends epoch -2: a temporary leave, its place and partitions kept until its session times out"),
+            (false, -2) => format!(
+                "Static member {client_id} sends epoch -2: a temporary leave, its place and partitions kept until its session times out"
+            ),
             (true, e) => format!("{client_id} 立即发送心跳确认新分配（纪元 {e}，持有 {}）", tps(owned)),
             (false, e) => format!("{client_id} heartbeats at once to acknowledge its assignment (epoch {e}, owns {})", tps(owned)),
         },
@@ -1237,19 +1286,20 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
                 format!("{group} target assignment for epoch {epoch} (broker-side {assignor} assignor): {list}")
             }
         }
-        E::MemberReconciling { client_id, epoch, revoking, unreleased, .. } => {
-            match (zh, revoking.is_empty(), unreleased.is_empty()) {
-                (true, false, _) => format!("协调者告诉 {client_id}：先交出 {}，纪元保持 {epoch}", tps(revoking)),
-                (false, false, _) => format!("The coordinator tells {client_id} to give up {} first; its epoch stays {epoch}", tps(revoking)),
-                (true, true, false) => format!("{client_id} 进入纪元 {epoch}，还在等待别人释放 {}", tps(unreleased)),
-                (false, true, false) => format!("{client_id} reaches epoch {epoch}, still waiting for {} to be released", tps(unreleased)),
-                (true, true, true) => format!("{client_id} 到达纪元 {epoch} 的目标分配"),
-                (false, true, true) => format!("{client_id} reaches its target assignment of epoch {epoch}"),
-            }
-        }
+        E::MemberReconciling { client_id, epoch, revoking, unreleased, .. } => match (zh, revoking.is_empty(), unreleased.is_empty()) {
+            (true, false, _) => format!("协调者告诉 {client_id}：先交出 {}，纪元保持 {epoch}", tps(revoking)),
+            (false, false, _) => format!("The coordinator tells {client_id} to give up {} first; its epoch stays {epoch}", tps(revoking)),
+            (true, true, false) => format!("{client_id} 进入纪元 {epoch}，还在等待别人释放 {}", tps(unreleased)),
+            (false, true, false) => format!("{client_id} reaches epoch {epoch}, still waiting for {} to be released", tps(unreleased)),
+            (true, true, true) => format!("{client_id} 到达纪元 {epoch} 的目标分配"),
+            (false, true, true) => format!("{client_id} reaches its target assignment of epoch {epoch}"),
+        },
         E::RecordsPushed { client_id, tp, count, buffered, .. } => {
             if zh {
-                format!("推送（不是 Kafka，教学演示）：broker 把 P{} 的 {count} 条记录直接推给 {client_id}，它的缓冲区现有 {buffered} 条", tp.partition)
+                format!(
+                    "推送（不是 Kafka，教学演示）：broker 把 P{} 的 {count} 条记录直接推给 {client_id}，它的缓冲区现有 {buffered} 条",
+                    tp.partition
+                )
             } else {
                 format!("Push (not Kafka — a teaching device): the broker pushes {count} records of P{} to {client_id}; its buffer holds {buffered}", tp.partition)
             }
@@ -1278,7 +1328,10 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
         }
         E::SourceOffsetsFlushed { connector, offset, records } => {
             if zh {
-                format!("{connector} 把已确认的源位移 {} 刷写到位移存储（{records} 条记录）：重启的任务从这里之后继续", source_offset(offset))
+                format!(
+                    "{connector} 把已确认的源位移 {} 刷写到位移存储（{records} 条记录）：重启的任务从这里之后继续",
+                    source_offset(offset)
+                )
             } else {
                 format!("{connector} flushes its acknowledged source offset {} to the offsets store ({records} records): a restarted task resumes after it", source_offset(offset))
             }
@@ -1286,13 +1339,21 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
         E::ConnectorTaskCrashed { connector, unflushed, committed } => {
             let at = committed.as_ref().map(source_offset).unwrap_or_else(|| if zh { "（无）".into() } else { "(none)".into() });
             if zh {
-                format!("{connector} 的任务崩溃：上次刷写后发送的 {unflushed} 条记录会被下一个任务再发一次（至少一次），它将从 {at} 之后继续")
+                format!(
+                    "{connector} 的任务崩溃：上次刷写后发送的 {unflushed} 条记录会被下一个任务再发一次（至少一次），它将从 {at} 之后继续"
+                )
             } else {
                 format!("{connector}'s task crashes: the {unflushed} records sent since the last flush will be sent again by the next task (at least once), which resumes after {at}")
             }
         }
         E::ConnectorTaskRestarted { connector, resume_after } => {
-            let at = resume_after.as_ref().map(source_offset).unwrap_or_else(|| if zh { "表的开头".into() } else { "the start of the table".into() });
+            let at = resume_after.as_ref().map(source_offset).unwrap_or_else(|| {
+                if zh {
+                    "表的开头".into()
+                } else {
+                    "the start of the table".into()
+                }
+            });
             if zh {
                 format!("{connector} 启动新任务，从位移存储读到位置，从 {at} 之后继续")
             } else {
@@ -1305,13 +1366,18 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
                 tp.partition,
                 key.as_ref().map(|k| format!("键 \"{k}\" → ")).unwrap_or_default()
             ),
-            (true, None) => format!("Streams 应用 {application_id}（{client_id}）处理 P{} 位移 {offset} 的记录：被过滤掉，没有输出", tp.partition),
+            (true, None) => {
+                format!("Streams 应用 {application_id}（{client_id}）处理 P{} 位移 {offset} 的记录：被过滤掉，没有输出", tp.partition)
+            }
             (false, Some((key, value))) => format!(
                 "Streams app {application_id} ({client_id}) processes P{} offset {offset} and sends {}{value} to its sink",
                 tp.partition,
                 key.as_ref().map(|k| format!("key \"{k}\" → ")).unwrap_or_default()
             ),
-            (false, None) => format!("Streams app {application_id} ({client_id}) processes P{} offset {offset}: filtered out, nothing sent", tp.partition),
+            (false, None) => format!(
+                "Streams app {application_id} ({client_id}) processes P{} offset {offset}: filtered out, nothing sent",
+                tp.partition
+            ),
         },
         E::StateStoreRestored { application_id, client_id, store, partition, records, keys } => {
             if zh {
@@ -1369,7 +1435,10 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
         }
         E::ConsumerFailed { client_id, error, .. } => {
             if zh {
-                format!("{client_id} 遇到致命错误 {} 并停止（旧实例崩溃时没有释放 group.instance.id，需等它的会话超时）", group_error_code(*error))
+                format!(
+                    "{client_id} 遇到致命错误 {} 并停止（旧实例崩溃时没有释放 group.instance.id，需等它的会话超时）",
+                    group_error_code(*error)
+                )
             } else {
                 format!("{client_id} fails with {} and stops (its crashed predecessor never released the group.instance.id; wait for its session to time out)", group_error_code(*error))
             }
@@ -1378,14 +1447,16 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
 }
 
 pub fn category(lang: Lang, c: crate::view::EventCategory) -> &'static str {
-    use crate::view::EventCategory as C;
+    use crate::view::EventCategory as V;
+    use kafka_sandbox_core::event::Category as C;
     match c {
-        C::All => CAT_ALL,
-        C::Produce => CAT_PRODUCE,
-        C::Replication => CAT_REPLICATION,
-        C::Group => CAT_GROUP,
-        C::Consume => CAT_CONSUME,
-        C::Fault => CAT_FAULT,
+        V::All => CAT_ALL,
+        V::Only(C::Produce) => CAT_PRODUCE,
+        V::Only(C::Replication) => CAT_REPLICATION,
+        V::Only(C::Group) => CAT_GROUP,
+        V::Only(C::Consume) => CAT_CONSUME,
+        V::Only(C::Fault) => CAT_FAULT,
+        V::Only(C::Settings) => CAT_SETTINGS,
     }
     .get(lang)
 }
@@ -1397,10 +1468,18 @@ pub fn hop_line(lang: Lang, h: &kafka_sandbox_core::provenance::Hop, partitions:
     match h {
         H::Sent { producer, topic, partition, key, reason: r } => {
             let why = reason(lang, r, key.as_deref(), *partition, partitions);
-            if zh { format!("{producer} 的 send() 把它放进 {topic} 分区 {partition} 的批次：{why}") } else { format!("{producer}'s send() puts it in a batch for {topic} partition {partition}: {why}") }
+            if zh {
+                format!("{producer} 的 send() 把它放进 {topic} 分区 {partition} 的批次：{why}")
+            } else {
+                format!("{producer}'s send() puts it in a batch for {topic} partition {partition}: {why}")
+            }
         }
         H::BatchSent { producer } => {
-            if zh { format!("{producer} 把批次发往分区 leader") } else { format!("{producer} sends the batch to the partition's leader") }
+            if zh {
+                format!("{producer} 把批次发往分区 leader")
+            } else {
+                format!("{producer} sends the batch to the partition's leader")
+            }
         }
         H::Failed { error, retrying } => match (zh, retrying) {
             (true, true) => format!("请求失败：{}，生产者会重试", produce_error_code(*error)),
@@ -1409,13 +1488,25 @@ pub fn hop_line(lang: Lang, h: &kafka_sandbox_core::provenance::Hop, partitions:
             (false, false) => format!("the request fails with {}; the producer gives up", produce_error_code(*error)),
         },
         H::Appended { broker, offset, leader_epoch } => {
-            if zh { format!("leader（broker {broker}）把它追加在位移 {offset}，leader 纪元 {leader_epoch}") } else { format!("the leader (broker {broker}) appends it at offset {offset}, leader epoch {leader_epoch}") }
+            if zh {
+                format!("leader（broker {broker}）把它追加在位移 {offset}，leader 纪元 {leader_epoch}")
+            } else {
+                format!("the leader (broker {broker}) appends it at offset {offset}, leader epoch {leader_epoch}")
+            }
         }
         H::Replicated { follower } => {
-            if zh { format!("follower broker {follower} 复制了它") } else { format!("follower broker {follower} copies it") }
+            if zh {
+                format!("follower broker {follower} 复制了它")
+            } else {
+                format!("follower broker {follower} copies it")
+            }
         }
         H::Committed { high_watermark } => {
-            if zh { format!("高水位越过它（HW = {high_watermark}）：已提交，消费者可见") } else { format!("the high watermark passes it (HW = {high_watermark}): committed, visible to consumers") }
+            if zh {
+                format!("高水位越过它（HW = {high_watermark}）：已提交，消费者可见")
+            } else {
+                format!("the high watermark passes it (HW = {high_watermark}): committed, visible to consumers")
+            }
         }
         H::Acked { offset, acks } => {
             let a = match acks {
@@ -1423,10 +1514,18 @@ pub fn hop_line(lang: Lang, h: &kafka_sandbox_core::provenance::Hop, partitions:
                 kafka_sandbox_core::config::Acks::Leader => "1",
                 kafka_sandbox_core::config::Acks::All => "all",
             };
-            if zh { format!("生产者收到确认（acks={a}，位移 {offset}）") } else { format!("the producer gets its acknowledgement (acks={a}, offset {offset})") }
+            if zh {
+                format!("生产者收到确认（acks={a}，位移 {offset}）")
+            } else {
+                format!("the producer gets its acknowledgement (acks={a}, offset {offset})")
+            }
         }
         H::Delivered { group, client_id } => {
-            if zh { format!("{group}/{client_id} 的 poll() 收到它") } else { format!("{group}/{client_id}'s poll() returns it") }
+            if zh {
+                format!("{group}/{client_id} 的 poll() 收到它")
+            } else {
+                format!("{group}/{client_id}'s poll() returns it")
+            }
         }
         H::Processed { group, client_id, duplicate } => match (zh, duplicate) {
             (true, false) => format!("{group}/{client_id} 处理完它"),
@@ -1435,10 +1534,18 @@ pub fn hop_line(lang: Lang, h: &kafka_sandbox_core::provenance::Hop, partitions:
             (false, true) => format!("{group}/{client_id} processes it again (a duplicate)"),
         },
         H::OffsetCommitted { group, client_id, committed } => {
-            if zh { format!("{client_id} 提交 {group} 的位移 {committed}：这个组不会再读它") } else { format!("{client_id} commits {group}'s offset {committed}: the group will not read it again") }
+            if zh {
+                format!("{client_id} 提交 {group} 的位移 {committed}：这个组不会再读它")
+            } else {
+                format!("{client_id} commits {group}'s offset {committed}: the group will not read it again")
+            }
         }
         H::Truncated { broker } => {
-            if zh { format!("broker {broker} 重新加入时从日志中截断了它") } else { format!("broker {broker} truncates it from its log on rejoining") }
+            if zh {
+                format!("broker {broker} 重新加入时从日志中截断了它")
+            } else {
+                format!("broker {broker} truncates it from its log on rejoining")
+            }
         }
         H::Lost { cause, was_committed } => {
             let c = loss_cause(lang, *cause);
@@ -1450,7 +1557,11 @@ pub fn hop_line(lang: Lang, h: &kafka_sandbox_core::provenance::Hop, partitions:
             }
         }
         H::Deleted { broker, .. } => {
-            if zh { format!("保留策略在 broker {broker} 上删除了包含它的日志段") } else { format!("retention deletes the segment holding it on broker {broker}") }
+            if zh {
+                format!("保留策略在 broker {broker} 上删除了包含它的日志段")
+            } else {
+                format!("retention deletes the segment holding it on broker {broker}")
+            }
         }
     }
 }
@@ -1601,7 +1712,12 @@ pub fn duplicate_line(lang: Lang, d: &kafka_sandbox_core::group::DuplicateRecord
         (Some(h), Lang::En) => {
             let how = if h.kind == HandoverKind::Crashed { "crashed" } else { "gave the partition up in a rebalance" };
             let c = h.committed.map(|c| c.to_string()).unwrap_or_else(|| "none".into());
-            format!("; {} {how} at {} when the committed offset was {c} (≤ {}: the commit lagged processing)", h.from, seconds(h.at.ms()), d.offset)
+            format!(
+                "; {} {how} at {} when the committed offset was {c} (≤ {}: the commit lagged processing)",
+                h.from,
+                seconds(h.at.ms()),
+                d.offset
+            )
         }
         (None, _) => String::new(),
     };

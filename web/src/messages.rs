@@ -225,7 +225,13 @@ mod tests {
         let mut rest = p;
         while let Some(at) = rest.find('{') {
             rest = &rest[at..];
-            let hole = if rest.starts_with("{t}") { "{t}" } else if rest.starts_with("{}") { "{}" } else { "{" };
+            let hole = if rest.starts_with("{t}") {
+                "{t}"
+            } else if rest.starts_with("{}") {
+                "{}"
+            } else {
+                "{"
+            };
             out.push(hole);
             rest = &rest[hole.len()..];
         }
@@ -252,7 +258,10 @@ mod tests {
     fn the_cores_refusals_read_in_chinese() {
         let every = include_str!("../../tests/golden/every-feature.json");
         let cases: Vec<(String, &str)> = vec![
-            (every.replacen("\"brokers\": 4", "\"brokers\": \"four\"", 1), "cluster.brokers（第 7 行，第 21 列）：类型不对：字符串 \"four\"，应为 0 到 4294967295 之间的整数"),
+            (
+                every.replacen("\"brokers\": 4", "\"brokers\": \"four\"", 1),
+                "cluster.brokers（第 7 行，第 21 列）：类型不对：字符串 \"four\"，应为 0 到 4294967295 之间的整数",
+            ),
             (every.replacen("\"brokers\": 4", "\"brokers\": 4, \"zookeeper\": 1", 1), "cluster.zookeeper（第 7 行，第 "),
             (every.replacen("\"brokers\": 4", "\"brokers\": 0", 1), "cluster.brokers：为 0；允许 1 到"),
             (every.replacen("\"version\": 1", "\"version\": 9", 1), "version：不支持版本 9；这个版本的沙盒读取版本 1"),

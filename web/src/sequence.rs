@@ -61,12 +61,24 @@ pub fn messages(sim: &Sim, from_ms: u64, to_ms: u64, max: usize) -> Vec<Message>
             }
             EventKind::ReplicaFetched { topic, partition, follower, records, .. } => {
                 if let Some(l) = leader_of(topic, *partition) {
-                    push(Lane::Broker(l), Lane::Broker(*follower), t.saturating_sub(lat), t, format!("Fetch P{partition} ×{}", records.len()));
+                    push(
+                        Lane::Broker(l),
+                        Lane::Broker(*follower),
+                        t.saturating_sub(lat),
+                        t,
+                        format!("Fetch P{partition} ×{}", records.len()),
+                    );
                 }
             }
             EventKind::RecordDelivered { group, client_id, tp, offset, .. } => {
                 if let Some(l) = leader_of(&tp.topic, tp.partition) {
-                    push(Lane::Broker(l), Lane::Consumer(group.clone(), client_id.clone()), t.saturating_sub(lat), t, format!("Fetch P{}@{offset}", tp.partition));
+                    push(
+                        Lane::Broker(l),
+                        Lane::Consumer(group.clone(), client_id.clone()),
+                        t.saturating_sub(lat),
+                        t,
+                        format!("Fetch P{}@{offset}", tp.partition),
+                    );
                 }
             }
             EventKind::JoinGroupSent { group, client_id, .. } => {
@@ -76,7 +88,13 @@ pub fn messages(sim: &Sim, from_ms: u64, to_ms: u64, max: usize) -> Vec<Message>
             }
             EventKind::MemberIdRequired { group, client_id, .. } => {
                 if let Some(c) = sim.coordinator_of(group) {
-                    push(Lane::Broker(c), Lane::Consumer(group.clone(), client_id.clone()), t.saturating_sub(lat), t, "MEMBER_ID_REQUIRED".into());
+                    push(
+                        Lane::Broker(c),
+                        Lane::Consumer(group.clone(), client_id.clone()),
+                        t.saturating_sub(lat),
+                        t,
+                        "MEMBER_ID_REQUIRED".into(),
+                    );
                 }
             }
             EventKind::SyncGroupSent { group, client_id, .. } => {
@@ -86,22 +104,46 @@ pub fn messages(sim: &Sim, from_ms: u64, to_ms: u64, max: usize) -> Vec<Message>
             }
             EventKind::PartitionsAssigned { group, client_id, partitions, .. } => {
                 if let Some(c) = sim.coordinator_of(group) {
-                    push(Lane::Broker(c), Lane::Consumer(group.clone(), client_id.clone()), t.saturating_sub(lat), t, format!("assignment ×{}", partitions.len()));
+                    push(
+                        Lane::Broker(c),
+                        Lane::Consumer(group.clone(), client_id.clone()),
+                        t.saturating_sub(lat),
+                        t,
+                        format!("assignment ×{}", partitions.len()),
+                    );
                 }
             }
             EventKind::ConsumerHeartbeatSent { group, client_id, member_epoch, .. } => {
                 if let Some(c) = sim.coordinator_of(group) {
-                    push(Lane::Consumer(group.clone(), client_id.clone()), Lane::Broker(c), t, t + lat, format!("ConsumerGroupHeartbeat e{member_epoch}"));
+                    push(
+                        Lane::Consumer(group.clone(), client_id.clone()),
+                        Lane::Broker(c),
+                        t,
+                        t + lat,
+                        format!("ConsumerGroupHeartbeat e{member_epoch}"),
+                    );
                 }
             }
             EventKind::AssignmentReconciled { group, client_id, epoch, .. } => {
                 if let Some(c) = sim.coordinator_of(group) {
-                    push(Lane::Broker(c), Lane::Consumer(group.clone(), client_id.clone()), t.saturating_sub(lat), t, format!("assignment e{epoch}"));
+                    push(
+                        Lane::Broker(c),
+                        Lane::Consumer(group.clone(), client_id.clone()),
+                        t.saturating_sub(lat),
+                        t,
+                        format!("assignment e{epoch}"),
+                    );
                 }
             }
             EventKind::OffsetsCommitted { group, client_id, .. } => {
                 if let Some(c) = sim.coordinator_of(group) {
-                    push(Lane::Consumer(group.clone(), client_id.clone()), Lane::Broker(c), t.saturating_sub(lat), t, "OffsetCommit".into());
+                    push(
+                        Lane::Consumer(group.clone(), client_id.clone()),
+                        Lane::Broker(c),
+                        t.saturating_sub(lat),
+                        t,
+                        "OffsetCommit".into(),
+                    );
                 }
             }
             _ => {}

@@ -2,6 +2,7 @@
 //! Components only send [`Action`]s; the reducer is the one place that changes anything.
 
 use crate::i18n::{self, Lang};
+use crate::timeline::{self, GroupWatch};
 use kafka_sandbox_core::assign::Strategy;
 use kafka_sandbox_core::cluster::BrokerId;
 use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
@@ -9,7 +10,6 @@ use kafka_sandbox_core::config::{Acks, GroupConfig, OffsetReset};
 use kafka_sandbox_core::group::CommitMode;
 use kafka_sandbox_core::partitioner::PartitionerKind;
 use kafka_sandbox_core::scenario::{self, Scenario};
-use crate::timeline::{self, GroupWatch};
 use kafka_sandbox_core::{Command, Sim, SimTime};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -317,7 +317,9 @@ fn start_lesson(m: &mut Model, id: &str) {
             m.lesson = Some(LessonState { run, report: None, chosen: None, reveal: None, error: None });
             lesson_next(m);
         }
-        Err(e) => m.notice = Some(Notice::Error(format!("{}{}", i18n::LESSON_ERROR.get(lang), crate::messages::core_text(lang, &e.to_string())))),
+        Err(e) => {
+            m.notice = Some(Notice::Error(format!("{}{}", i18n::LESSON_ERROR.get(lang), crate::messages::core_text(lang, &e.to_string()))))
+        }
     }
 }
 
@@ -542,26 +544,74 @@ pub enum Action {
     ToggleLang,
     LoadBuiltIn(String),
     LoadJson(String),
-    Produce { producer: String, topic: String, key: Option<String>, value: String, partition: Option<u32> },
-    AddMember { group: String },
+    Produce {
+        producer: String,
+        topic: String,
+        key: Option<String>,
+        value: String,
+        partition: Option<u32>,
+    },
+    AddMember {
+        group: String,
+    },
     /// A static member: `group.instance.id` = its client id (KIP-345).
-    AddStaticMember { group: String },
+    AddStaticMember {
+        group: String,
+    },
     /// `seek()` on every partition the member is assigned.
-    Seek { group: String, client_id: String, to: kafka_sandbox_core::command::SeekTo },
-    RemoveMember { group: String, client_id: String },
+    Seek {
+        group: String,
+        client_id: String,
+        to: kafka_sandbox_core::command::SeekTo,
+    },
+    RemoveMember {
+        group: String,
+        client_id: String,
+    },
     /// The consumer process dies (no LeaveGroup).
-    CrashMember { group: String, client_id: String },
-    RestartMember { group: String, client_id: String },
+    CrashMember {
+        group: String,
+        client_id: String,
+    },
+    RestartMember {
+        group: String,
+        client_id: String,
+    },
     /// The application stops calling `poll()` (or resumes).
-    PauseMember { group: String, client_id: String, paused: bool },
-    SetProcessing { group: String, client_id: String, processing_ms: u64 },
-    SetCommitMode { group: String, client_id: String, commit_mode: CommitMode },
+    PauseMember {
+        group: String,
+        client_id: String,
+        paused: bool,
+    },
+    SetProcessing {
+        group: String,
+        client_id: String,
+        processing_ms: u64,
+    },
+    SetCommitMode {
+        group: String,
+        client_id: String,
+        commit_mode: CommitMode,
+    },
     /// Pause and step until the group's protocol shows its next event.
-    StepGroup { group: String },
+    StepGroup {
+        group: String,
+    },
     /// `protocol` None: classic with `assignor`; Some: KIP-848 with that broker assignor.
-    AddGroup { id: String, reset: OffsetReset, assignor: Strategy, protocol: Option<kafka_sandbox_core::assign::server::ServerAssignor> },
-    SetAssignor { group: String, assignor: Strategy },
-    SetPartitioner { producer: String, partitioner: PartitionerKind },
+    AddGroup {
+        id: String,
+        reset: OffsetReset,
+        assignor: Strategy,
+        protocol: Option<kafka_sandbox_core::assign::server::ServerAssignor>,
+    },
+    SetAssignor {
+        group: String,
+        assignor: Strategy,
+    },
+    SetPartitioner {
+        producer: String,
+        partitioner: PartitionerKind,
+    },
     /// The broker process dies (its logs stay on disk).
     CrashBroker(BrokerId),
     /// Crash a source connector's task (what it sent since the last offset flush will
@@ -573,13 +623,28 @@ pub enum Action {
     IsolateBroker(BrokerId),
     HealBroker(BrokerId),
     /// Delay the broker's follower fetches by `slow_ms` (0: normal speed).
-    SlowBroker { broker: BrokerId, slow_ms: u64 },
-    SetAcks { producer: String, acks: Acks },
-    SetMinInsyncReplicas { topic: String, min_insync_replicas: u32 },
-    SetUncleanElection { topic: String, enabled: bool },
+    SlowBroker {
+        broker: BrokerId,
+        slow_ms: u64,
+    },
+    SetAcks {
+        producer: String,
+        acks: Acks,
+    },
+    SetMinInsyncReplicas {
+        topic: String,
+        min_insync_replicas: u32,
+    },
+    SetUncleanElection {
+        topic: String,
+        enabled: bool,
+    },
     /// Fixed at topic creation in Kafka: the scenario is rebuilt with the new value and
     /// runs again from the start.
-    SetReplicationFactor { topic: String, replication_factor: u32 },
+    SetReplicationFactor {
+        topic: String,
+        replication_factor: u32,
+    },
     Dismiss,
     /// Fork the run here (or drop the fork).
     Fork,
@@ -618,11 +683,17 @@ pub enum Action {
     /// Show (or close) one record's path.
     ShowRecord(Option<kafka_sandbox_core::record::RecordId>),
     /// The event log's filter changes.
-    SetEventFilter { category: crate::view::EventCategory, entity: String },
+    SetEventFilter {
+        category: crate::view::EventCategory,
+        entity: String,
+    },
     /// Move the view to just after this event (by replay) and highlight who it involves.
     SelectEvent(u64),
     /// Open a run from a link, the autosave or a file.
-    OpenShared { text: String, from: SharedFrom },
+    OpenShared {
+        text: String,
+        from: SharedFrom,
+    },
     /// Make a share link for the run as it stands.
     Share,
     /// Save the run as a file.
@@ -632,13 +703,19 @@ pub enum Action {
     /// The scrubber: to this step count of the run.
     GoTo(u64),
     /// To the next (or previous) rebalance, fault or monitor finding.
-    Jump { forward: bool, kind: timeline::JumpKind },
+    Jump {
+        forward: bool,
+        kind: timeline::JumpKind,
+    },
     /// Run to the simulated moment typed (seconds, forward or back), then pause. The
     /// text is read here, so a wrong one gets the page's message.
     RunTo(String),
     /// Run the scenario under eager, cooperative and KIP-848 with the same change to
     /// `group` at the current simulated time, and show the three side by side.
-    Compare { group: String, change: kafka_sandbox_core::compare::Change },
+    Compare {
+        group: String,
+        change: kafka_sandbox_core::compare::Change,
+    },
     CloseComparison,
 }
 
@@ -672,20 +749,19 @@ pub fn reduce_model(m: &mut Model, action: Action) -> bool {
         other => other,
     };
     let tick = matches!(action, Action::Tick);
-    let moves_time =
-        matches!(
-            action,
-            Action::Tick
-                | Action::Step
-                | Action::StepBack
-                | Action::GoTo(_)
-                | Action::Jump { .. }
-                | Action::SelectEvent(_)
-                | Action::LessonNext
-                | Action::LessonAnswer(_)
-                | Action::RunTo(_)
-                | Action::StepGroup { .. }
-        );
+    let moves_time = matches!(
+        action,
+        Action::Tick
+            | Action::Step
+            | Action::StepBack
+            | Action::GoTo(_)
+            | Action::Jump { .. }
+            | Action::SelectEvent(_)
+            | Action::LessonNext
+            | Action::LessonAnswer(_)
+            | Action::RunTo(_)
+            | Action::StepGroup { .. }
+    );
     if !matches!(action, Action::SelectEvent(_) | Action::SetEventFilter { .. }) && moves_time {
         m.selected = None;
     }
@@ -884,7 +960,13 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
                     m.scenario_key = key;
                     m.notice = None;
                 }
-                Some(Err(e)) => m.notice = Some(Notice::Error(format!("{}{}", i18n::INVALID_SCENARIO.get(lang), crate::messages::core_text(lang, &e.to_string())))),
+                Some(Err(e)) => {
+                    m.notice = Some(Notice::Error(format!(
+                        "{}{}",
+                        i18n::INVALID_SCENARIO.get(lang),
+                        crate::messages::core_text(lang, &e.to_string())
+                    )))
+                }
                 None => m.notice = Some(Notice::Error(format!("{}{key}", i18n::INVALID_SCENARIO.get(lang)))),
             }
             true
@@ -913,15 +995,17 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
                 Ok(()) => {
                     let partitions = m.sim.topic(&topic).map(|t| t.partition_count());
                     m.last_produce = m.sim.events_since(before).find_map(|e| match &e.kind {
-                        kafka_sandbox_core::EventKind::RecordSent { value, key, partition, reason, .. } => Some(format!(
-                            "{value}: {}",
-                            i18n::reason(lang, reason, key.as_deref(), *partition, partitions)
-                        )),
+                        kafka_sandbox_core::EventKind::RecordSent { value, key, partition, reason, .. } => {
+                            Some(format!("{value}: {}", i18n::reason(lang, reason, key.as_deref(), *partition, partitions)))
+                        }
                         _ => None,
                     });
                     m.notice = None;
                 }
-                Err(e) => m.notice = Some(Notice::Error(format!("{}{}", i18n::REFUSED.get(lang), crate::messages::core_text(lang, &e.to_string())))),
+                Err(e) => {
+                    m.notice =
+                        Some(Notice::Error(format!("{}{}", i18n::REFUSED.get(lang), crate::messages::core_text(lang, &e.to_string()))))
+                }
             }
             true
         }
@@ -956,7 +1040,13 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             }
             let mut result = Ok(());
             for topic in topics {
-                result = result.and(m.sim.apply(Command::Seek { group: group.clone(), client_id: client_id.clone(), topic, partition: None, to: to.clone() }));
+                result = result.and(m.sim.apply(Command::Seek {
+                    group: group.clone(),
+                    client_id: client_id.clone(),
+                    topic,
+                    partition: None,
+                    to: to.clone(),
+                }));
             }
             report(m, result)
         }
@@ -991,11 +1081,8 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
                 m.notice = Some(Notice::Error(format!("{}{}", i18n::REFUSED.get(lang), crate::messages::core_text(lang, &e.to_string()))));
                 return true;
             }
-            m.notice = if step_to_group_event(m, &group) {
-                None
-            } else {
-                Some(Notice::Info(i18n::quiet_group(lang, &group, MAX_GROUP_STEP_MS)))
-            };
+            m.notice =
+                if step_to_group_event(m, &group) { None } else { Some(Notice::Info(i18n::quiet_group(lang, &group, MAX_GROUP_STEP_MS))) };
             true
         }
         Action::AddGroup { id, reset, assignor, protocol } => {
@@ -1060,17 +1147,13 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             report(m, result)
         }
         Action::SetMinInsyncReplicas { topic, min_insync_replicas } => {
-            let command = Command::SetTopicConfig {
-                topic,
-                min_insync_replicas: Some(min_insync_replicas),
-                unclean_leader_election_enable: None,
-            };
+            let command =
+                Command::SetTopicConfig { topic, min_insync_replicas: Some(min_insync_replicas), unclean_leader_election_enable: None };
             let result = m.sim.apply(command);
             report(m, result)
         }
         Action::SetUncleanElection { topic, enabled } => {
-            let command =
-                Command::SetTopicConfig { topic, min_insync_replicas: None, unclean_leader_election_enable: Some(enabled) };
+            let command = Command::SetTopicConfig { topic, min_insync_replicas: None, unclean_leader_election_enable: Some(enabled) };
             let result = m.sim.apply(command);
             report(m, result)
         }
@@ -1094,7 +1177,10 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
                     m.scenario_key = "custom".into();
                     m.notice = Some(Notice::Info(i18n::rf_changed(lang, &topic, replication_factor)));
                 }
-                Err(e) => m.notice = Some(Notice::Error(format!("{}{}", i18n::REFUSED.get(lang), crate::messages::core_text(lang, &e.to_string())))),
+                Err(e) => {
+                    m.notice =
+                        Some(Notice::Error(format!("{}{}", i18n::REFUSED.get(lang), crate::messages::core_text(lang, &e.to_string()))))
+                }
             }
             true
         }
@@ -1166,7 +1252,11 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
                 }
             }
             if !problems.is_empty() {
-                m.notice = Some(Notice::Error(format!("{}{}", i18n::LESSON_ERROR.get(lang), crate::messages::core_text(lang, &problems.join("; ")))));
+                m.notice = Some(Notice::Error(format!(
+                    "{}{}",
+                    i18n::LESSON_ERROR.get(lang),
+                    crate::messages::core_text(lang, &problems.join("; "))
+                )));
             }
             m.catalog = Some(Rc::new(lessons));
             true
@@ -1234,7 +1324,9 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
 fn report(m: &mut Model, result: Result<(), kafka_sandbox_core::CommandError>) -> bool {
     match result {
         Ok(()) => m.notice = None,
-        Err(e) => m.notice = Some(Notice::Error(format!("{}{}", i18n::REFUSED.get(m.lang), crate::messages::core_text(m.lang, &e.to_string())))),
+        Err(e) => {
+            m.notice = Some(Notice::Error(format!("{}{}", i18n::REFUSED.get(m.lang), crate::messages::core_text(m.lang, &e.to_string()))))
+        }
     }
     true
 }
@@ -1258,10 +1350,7 @@ fn step_to_group_event(m: &mut Model, group: &str) -> bool {
 
 /// The first "ConsumerN" not taken yet.
 pub fn next_client_id<'a>(taken: impl Iterator<Item = &'a str> + Clone) -> String {
-    (1..)
-        .map(|n| format!("Consumer{n}"))
-        .find(|c| !taken.clone().any(|t| t == c))
-        .unwrap_or_else(|| "Consumer".into())
+    (1..).map(|n| format!("Consumer{n}")).find(|c| !taken.clone().any(|t| t == c)).unwrap_or_else(|| "Consumer".into())
 }
 
 /// The next value in the m1, m2, … series for the produce form.
@@ -1304,8 +1393,7 @@ mod tests {
         assert_eq!(m.catalog.as_ref().map(|c| c.len()), Some(kafka_sandbox_core::lesson::LESSON_FILES.len()));
         assert!(m.notice.is_none());
         let lessons = kafka_sandbox_core::lesson::built_in_lessons();
-        let Some(Ok(lesson)) = lessons.into_iter().find(|l| l.as_ref().is_ok_and(|l| l.steps.iter().any(|s| s.question.is_some())))
-        else {
+        let Some(Ok(lesson)) = lessons.into_iter().find(|l| l.as_ref().is_ok_and(|l| l.steps.iter().any(|s| s.question.is_some()))) else {
             panic!("a built-in lesson with a question")
         };
         reduce_model(&mut m, Action::StartLesson(lesson.id.clone()));
@@ -1452,7 +1540,10 @@ mod tests {
         // The scenario's own acks=all sends wait for the dead replica until
         // request.timeout.ms (30 s) and fill max.in.flight meanwhile: let them time out.
         m.sim.run_until(m.sim.now().plus_ms(timeout + 31_000));
-        reduce_model(&mut m, Action::Produce { producer: "Producer1".into(), topic: "Topic01".into(), key: None, value: "x".into(), partition: Some(0) });
+        reduce_model(
+            &mut m,
+            Action::Produce { producer: "Producer1".into(), topic: "Topic01".into(), key: None, value: "x".into(), partition: Some(0) },
+        );
         m.sim.run_until(m.sim.now().plus_ms(1000));
         reduce_model(&mut m, Action::Dismiss);
         let retrying = m.retries.of("Producer1").map(|(_, e)| e);
@@ -1464,7 +1555,10 @@ mod tests {
         assert_eq!(m.retries.of("Producer1"), None);
         // A new run forgets the old one's errors.
         reduce_model(&mut m, Action::SetMinInsyncReplicas { topic: "Topic01".into(), min_insync_replicas: 3 });
-        reduce_model(&mut m, Action::Produce { producer: "Producer1".into(), topic: "Topic01".into(), key: None, value: "y".into(), partition: Some(0) });
+        reduce_model(
+            &mut m,
+            Action::Produce { producer: "Producer1".into(), topic: "Topic01".into(), key: None, value: "y".into(), partition: Some(0) },
+        );
         m.sim.run_until(m.sim.now().plus_ms(1000));
         reduce_model(&mut m, Action::Dismiss);
         assert!(m.retries.of("Producer1").is_some());
@@ -1526,9 +1620,8 @@ mod tests {
     pub(crate) fn run_until_stable(sim: &mut Sim, group: &str) {
         use kafka_sandbox_core::group::{GroupState, Phase};
         for _ in 0..600 {
-            let stable = sim.group(group).is_some_and(|g| {
-                g.state == GroupState::Stable && g.members.iter().all(|m| m.phase == Phase::Stable)
-            });
+            let stable =
+                sim.group(group).is_some_and(|g| g.state == GroupState::Stable && g.members.iter().all(|m| m.phase == Phase::Stable));
             if stable {
                 return;
             }
@@ -1545,7 +1638,10 @@ mod tests {
         let member = |m: &Model| m.sim.snapshot().groups[0].members[1].clone();
         let (group, client_id) = ("shop".to_string(), "Consumer2".to_string());
         reduce_model(&mut m, Action::SetProcessing { group: group.clone(), client_id: client_id.clone(), processing_ms: 1000 });
-        reduce_model(&mut m, Action::SetCommitMode { group: group.clone(), client_id: client_id.clone(), commit_mode: CommitMode::BeforeProcessing });
+        reduce_model(
+            &mut m,
+            Action::SetCommitMode { group: group.clone(), client_id: client_id.clone(), commit_mode: CommitMode::BeforeProcessing },
+        );
         assert_eq!((member(&m).processing_ms, member(&m).commit_mode), (1000, CommitMode::BeforeProcessing));
         reduce_model(&mut m, Action::PauseMember { group: group.clone(), client_id: client_id.clone(), paused: true });
         assert!(member(&m).paused);
@@ -1601,7 +1697,13 @@ mod tests {
         let mut m = Model::new(Lang::En);
         reduce_model(
             &mut m,
-            Action::Produce { producer: "Producer1".into(), topic: "Topic01".into(), key: Some("key1".into()), value: "x".into(), partition: None },
+            Action::Produce {
+                producer: "Producer1".into(),
+                topic: "Topic01".into(),
+                key: Some("key1".into()),
+                value: "x".into(),
+                partition: None,
+            },
         );
         // The seed's producer uses RoundRobinPartitioner, which ignores keys.
         let text = m.last_produce.clone().unwrap_or_default();
@@ -1831,7 +1933,18 @@ mod tests {
 
     #[test]
     fn seconds_are_read_to_the_millisecond() {
-        for (text, ms) in [("0", 0), ("12", 12_000), ("12.5", 12_500), (" 12.5 s ", 12_500), ("0.001", 1), (".5", 500), ("5.", 5_000), ("3,25", 3_250), ("１２．５秒", 12_500), ("604800", 604_800_000)] {
+        for (text, ms) in [
+            ("0", 0),
+            ("12", 12_000),
+            ("12.5", 12_500),
+            (" 12.5 s ", 12_500),
+            ("0.001", 1),
+            (".5", 500),
+            ("5.", 5_000),
+            ("3,25", 3_250),
+            ("１２．５秒", 12_500),
+            ("604800", 604_800_000),
+        ] {
             assert_eq!(parse_seconds(text), Some(ms), "{text:?}");
         }
         for text in ["", ".", "s", "0.0001", "+1", "1 2", "604800.001", "٣"] {

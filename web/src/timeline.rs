@@ -23,8 +23,8 @@ pub fn jump_kind(e: &kafka_sandbox_core::EventKind) -> Option<JumpKind> {
 }
 
 use kafka_sandbox_core::event::{Event, EventKind, LeaveReason};
-use kafka_sandbox_core::{Sim, SimTime};
 use kafka_sandbox_core::vecmap::VecMap;
+use kafka_sandbox_core::{Sim, SimTime};
 use std::collections::VecDeque;
 use std::rc::Rc;
 

@@ -4,8 +4,8 @@ use kafka_sandbox_core::event::{LossCause, ProduceError};
 use kafka_sandbox_core::producer::SentRecord;
 use kafka_sandbox_core::record::RecordId;
 use kafka_sandbox_core::snapshot::{PartitionView, Snapshot};
-use kafka_sandbox_core::SimTime;
 use kafka_sandbox_core::vecmap::VecMap;
+use kafka_sandbox_core::SimTime;
 
 /// What became of a record a leader change left behind, as far as the page can tell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -240,60 +240,45 @@ mod tests {
     }
 }
 
-/// The event log's kinds, for its filter.
+/// The event log's filter: every event, or one part of Kafka (the core's [`Category`]).
+///
+/// [`Category`]: kafka_sandbox_core::event::Category
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum EventCategory {
     #[default]
     All,
-    /// Sends, batches, appends, acknowledgements, producer errors.
-    Produce,
-    /// Follower fetches, ISR, HW, elections, truncation, retention.
-    Replication,
-    /// The group protocols: joins, heartbeats, rebalances, epochs, assignments.
-    Group,
-    /// Fetches, deliveries, processing, commits, positions.
-    Consume,
-    /// Crashes, cut-offs, restarts, and losses.
-    Fault,
+    Only(kafka_sandbox_core::event::Category),
 }
 
 impl EventCategory {
-    pub const ALL: [EventCategory; 6] =
-        [EventCategory::All, EventCategory::Produce, EventCategory::Replication, EventCategory::Group, EventCategory::Consume, EventCategory::Fault];
+    /// The filter's choices, in the order the page lists them.
+    pub fn choices() -> impl Iterator<Item = EventCategory> {
+        std::iter::once(EventCategory::All).chain(kafka_sandbox_core::event::Category::ALL.into_iter().map(EventCategory::Only))
+    }
 
     pub fn key(self) -> &'static str {
+        use kafka_sandbox_core::event::Category as C;
         match self {
             EventCategory::All => "all",
-            EventCategory::Produce => "produce",
-            EventCategory::Replication => "replication",
-            EventCategory::Group => "group",
-            EventCategory::Consume => "consume",
-            EventCategory::Fault => "fault",
+            EventCategory::Only(C::Produce) => "produce",
+            EventCategory::Only(C::Replication) => "replication",
+            EventCategory::Only(C::Group) => "group",
+            EventCategory::Only(C::Consume) => "consume",
+            EventCategory::Only(C::Fault) => "fault",
+            EventCategory::Only(C::Settings) => "settings",
         }
     }
 
     pub fn from_key(k: &str) -> Self {
-        Self::ALL.into_iter().find(|c| c.key() == k).unwrap_or_default()
+        Self::choices().find(|c| c.key() == k).unwrap_or_default()
     }
-}
 
-/// Which category an event falls in, by its kind's name (a kind added later falls under
-/// "group" until it is listed here).
-pub fn event_category(kind: &kafka_sandbox_core::EventKind) -> EventCategory {
-    match kind.name() {
-        "RecordSent" | "BatchSent" | "RecordAppended" | "RecordAcked" | "ProduceFailed" | "DuplicateIgnored" | "TableRowChanged"
-        | "SourceRecordsPolled" | "SourceOffsetsFlushed" | "ConnectorTaskRestarted" => EventCategory::Produce,
-        "BrokerCrashed" | "BrokerRestarted" | "BrokerIsolated" | "BrokerHealed" | "BrokerSlowed" | "BrokerFenced" | "BrokerUnfenced"
-        | "RecordsLost" | "MemberCrashed" | "MemberRestarted" | "ConsumerFailed" | "PushOverwhelmed" | "ConnectorTaskCrashed" => {
-            EventCategory::Fault
+    /// Whether an event passes the filter.
+    pub fn admits(self, kind: &kafka_sandbox_core::EventKind) -> bool {
+        match self {
+            EventCategory::All => true,
+            EventCategory::Only(c) => kind.category() == c,
         }
-        "LeaderElected" | "IsrShrunk" | "IsrExpanded" | "ReplicaFetched" | "HighWatermarkAdvanced" | "RecordsTruncated"
-        | "SegmentsDeleted" | "PartitionsAdded" => EventCategory::Replication,
-        "RecordDelivered" | "RecordProcessed" | "OffsetsCommitted" | "CommitFailed" | "PositionSet" | "PositionReset" | "Seeked"
-        | "RecordsPushed" | "StreamsRecordProcessed" => {
-            EventCategory::Consume
-        }
-        _ => EventCategory::Group,
     }
 }
 
@@ -316,7 +301,7 @@ pub fn filtered_events(
         .events()
         .rev()
         .take(window)
-        .filter(|e| category == EventCategory::All || event_category(&e.kind) == category)
+        .filter(|e| category.admits(&e.kind))
         .filter(|e| entity.is_empty() || crate::i18n::event_line(lang, &e.kind).to_ascii_lowercase().contains(&entity))
         .take(max)
         .cloned()
@@ -333,34 +318,29 @@ pub fn css_escape(s: &str) -> String {
         .collect()
 }
 
-/// Who an event involves, among the run's consumers and brokers: those its (English)
-/// sentence names. A name is a word of ASCII letters and digits, `-`, `_`, `.` and any
-/// letter outside ASCII (a Chinese client id); the sentence's own non-ASCII characters are
-/// punctuation. (Not `char::is_alphanumeric`: its Unicode tables are 3 KB of the page.)
-pub fn involved(sim: &kafka_sandbox_core::Sim, kind: &kafka_sandbox_core::EventKind) -> (Vec<String>, Vec<u32>) {
-    let text = crate::i18n::event_line(crate::i18n::Lang::En, kind);
-    let in_word = |c: char| {
-        c.is_ascii_alphanumeric()
-            || matches!(c, '-' | '_' | '.')
-            || (!c.is_ascii() && !c.is_whitespace() && !matches!(c, '→' | '←' | '…' | '·' | '⚠' | '“' | '”' | '‘' | '’'))
-    };
-    let words: Vec<&str> = text.split(|c: char| !in_word(c)).collect();
-    let mut clients: Vec<String> = sim
-        .groups()
-        .flat_map(|g| g.members.iter().map(|m| m.client_id.clone()))
-        .chain(sim.producers().map(|p| p.name.clone()))
-        .filter(|c| words.contains(&c.as_str()))
+/// CSS selectors for who an event involves ([`EventKind::subjects`]): its brokers,
+/// consumers (within their group), producers, connectors and Streams apps. Names come from
+/// scenarios, so each is escaped ([`css_escape`]).
+///
+/// [`EventKind::subjects`]: kafka_sandbox_core::EventKind::subjects
+pub fn involved_selectors(kind: &kafka_sandbox_core::EventKind) -> Vec<String> {
+    use kafka_sandbox_core::event::Subject as S;
+    let q = css_escape;
+    let mut out: Vec<String> = kind
+        .subjects()
+        .into_iter()
+        .filter_map(|s| match s {
+            S::Broker(b) => Some(format!("[data-broker=\"{b}\"]")),
+            S::Member { group, client_id } => Some(format!("[data-group=\"{}\"] [data-client=\"{}\"]", q(group), q(client_id))),
+            S::Producer(p) => Some(format!("[data-producer=\"{}\"]", q(p))),
+            S::Connector(c) => Some(format!("[data-connector=\"{}\"]", q(c))),
+            S::StreamsApp(a) => Some(format!("[data-streams=\"{}\"]", q(a))),
+            S::Topic(_) | S::Partition { .. } | S::Record(_) | S::Group(_) => None,
+        })
         .collect();
-    let mut brokers: Vec<u32> = words
-        .windows(2)
-        .filter(|w| w[0].eq_ignore_ascii_case("broker"))
-        .filter_map(|w| w[1].parse().ok())
-        .collect();
-    kafka_sandbox_core::sorted::sort(&mut clients);
-    clients.dedup();
-    brokers.sort_unstable();
-    brokers.dedup();
-    (clients, brokers)
+    kafka_sandbox_core::sorted::sort(&mut out);
+    out.dedup();
+    out
 }
 
 #[cfg(test)]
@@ -369,15 +349,43 @@ mod event_filter_tests {
     use kafka_sandbox_core::EventKind as E;
 
     #[test]
-    fn categories_and_involvement() {
+    fn the_filter_admits_by_the_cores_category() {
+        use kafka_sandbox_core::event::Category as C;
         let crash = E::MemberCrashed { group: "g".into(), client_id: "c1".into() };
-        assert_eq!(event_category(&crash), EventCategory::Fault);
-        let commit = E::OffsetsCommitted { group: "g".into(), client_id: "c2".into(), offsets: vec![] };
-        assert_eq!(event_category(&commit), EventCategory::Consume);
-        let join = E::JoinGroupSent { group: "g".into(), client_id: "c3".into(), member_id: String::new(), generation: -1 };
-        assert_eq!(event_category(&join), EventCategory::Group);
-        let bumped = E::GroupEpochBumped { group: "g".into(), epoch: 2, cause: kafka_sandbox_core::event::RebalanceCause::AssignorChanged };
-        assert_eq!(event_category(&bumped), EventCategory::Group);
+        assert!(EventCategory::Only(C::Fault).admits(&crash));
+        assert!(!EventCategory::Only(C::Group).admits(&crash));
+        assert!(EventCategory::All.admits(&crash));
+        let changed = E::ConfigChanged { entity: "t".into(), setting: "min.insync.replicas".into(), value: "2".into() };
+        assert!(EventCategory::Only(C::Settings).admits(&changed), "a setting is not a group event");
+        // Every choice has its own key, and the key reads back.
+        let keys: Vec<&str> = EventCategory::choices().map(|c| c.key()).collect();
+        assert_eq!(keys, ["all", "produce", "replication", "group", "consume", "fault", "settings"]);
+        for c in EventCategory::choices() {
+            assert_eq!(EventCategory::from_key(c.key()), c);
+        }
+        assert_eq!(EventCategory::from_key("bogus"), EventCategory::All);
+    }
+
+    #[test]
+    fn who_an_event_involves_is_read_from_its_subjects_not_its_sentence() {
+        let crash = E::MemberCrashed { group: "ConsumerGroup01".into(), client_id: "Consumer2".into() };
+        assert_eq!(involved_selectors(&crash), ["[data-group=\"ConsumerGroup01\"] [data-client=\"Consumer2\"]"]);
+        assert_eq!(involved_selectors(&E::BrokerFenced { broker: 2 }), ["[data-broker=\"2\"]"]);
+        let appended = E::RecordAppended {
+            record: kafka_sandbox_core::record::RecordId(3),
+            value: "broker 7".into(),
+            topic: "t".into(),
+            partition: 0,
+            offset: 0,
+            timestamp: SimTime(0),
+            broker: 1,
+            leader_epoch: 0,
+        };
+        // A value that reads like a name names nobody.
+        assert_eq!(involved_selectors(&appended), ["[data-broker=\"1\"]"]);
+        // A Chinese client id, and a name with quotes, are escaped.
+        let odd = E::MemberCrashed { group: "g\"]".into(), client_id: "消费者2".into() };
+        assert_eq!(involved_selectors(&odd), ["[data-group=\"g\\22 \\5d \"] [data-client=\"\\6d88 \\8d39 \\8005 2\"]"]);
     }
 
     #[test]
@@ -389,22 +397,17 @@ mod event_filter_tests {
         let mine = filtered_events(&sim, en, EventCategory::All, "Consumer2", 30, 5000);
         assert!(!mine.is_empty());
         assert!(mine.iter().all(|e| crate::i18n::event_line(en, &e.kind).contains("Consumer2")));
-        let crash = E::MemberCrashed { group: "ConsumerGroup01".into(), client_id: "Consumer2".into() };
-        assert_eq!(involved(&sim, &crash), (vec!["Consumer2".to_string()], vec![]));
-        let fenced = E::BrokerFenced { broker: 2 };
-        assert_eq!(involved(&sim, &fenced).1, vec![2]);
-        let groups = filtered_events(&sim, en, EventCategory::Group, "", 30, 5000);
-        assert!(groups.iter().all(|e| event_category(&e.kind) == EventCategory::Group));
+        let group = EventCategory::Only(kafka_sandbox_core::event::Category::Group);
+        let groups = filtered_events(&sim, en, group, "", 30, 5000);
+        assert!(!groups.is_empty() && groups.iter().all(|e| group.admits(&e.kind)));
         assert!(groups.windows(2).all(|w| w[0].seq < w[1].seq), "oldest first");
     }
 
     #[test]
-    fn a_chinese_client_id_is_involved_and_the_filter_ignores_ascii_case() {
+    fn the_filter_ignores_ascii_case() {
         let json = kafka_sandbox_core::scenario::default_scenario().to_json_pretty().replace("Consumer2", "消费者2");
         let mut sim = kafka_sandbox_core::Scenario::from_json(&json).expect("valid").build().expect("builds");
         sim.run_until(kafka_sandbox_core::SimTime(20_000));
-        let crash = E::MemberCrashed { group: "ConsumerGroup01".into(), client_id: "消费者2".into() };
-        assert_eq!(involved(&sim, &crash).0, vec!["消费者2".to_string()]);
         let en = crate::i18n::Lang::En;
         let found = filtered_events(&sim, en, EventCategory::All, "CONSUMER1", 30, 5000);
         assert!(!found.is_empty());

@@ -10,15 +10,9 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 /// Mounts `App` into a fresh element of the test page and returns that element.
 fn mount_app() -> Element {
-    let document = web_sys::window()
-        .and_then(|w| w.document())
-        .expect("a document");
+    let document = web_sys::window().and_then(|w| w.document()).expect("a document");
     let host = document.create_element("div").expect("create a div");
-    document
-        .body()
-        .expect("a body")
-        .append_child(&host)
-        .expect("append the host element");
+    document.body().expect("a body").append_child(&host).expect("append the host element");
     yew::Renderer::<kafka_sandbox_web::App>::with_root(host.clone()).render();
     host
 }
@@ -32,10 +26,7 @@ async fn settle() {
 async fn app_renders_its_root() {
     let host = mount_app();
     settle().await;
-    let root = host
-        .query_selector("#app-root")
-        .expect("a valid selector")
-        .expect("App renders #app-root");
+    let root = host.query_selector("#app-root").expect("a valid selector").expect("App renders #app-root");
     let text = root.text_content().unwrap_or_default();
     assert!(text.contains("Kafka Sandbox"), "unexpected text: {text:?}");
 }
@@ -75,8 +66,7 @@ async fn groups_panel_shows_the_seed_assignment_and_messages() {
     let scenario = kafka_sandbox_core::scenario::default_scenario();
     let mut sim = scenario.build().expect("the default scenario builds");
     sim.run_until(kafka_sandbox_core::SimTime(scenario.end_ms()));
-    let props =
-        GroupsProps { lang: Lang::En, snap: Rc::new(sim.snapshot()), dispatch: yew::Callback::noop(), logs: Rc::default() };
+    let props = GroupsProps { lang: Lang::En, snap: Rc::new(sim.snapshot()), dispatch: yew::Callback::noop(), logs: Rc::default() };
 
     let document = web_sys::window().and_then(|w| w.document()).expect("a document");
     let host = document.create_element("div").expect("create a div");
@@ -84,17 +74,12 @@ async fn groups_panel_shows_the_seed_assignment_and_messages() {
     yew::Renderer::<Groups>::with_root_and_props(host.clone(), props).render();
     settle().await;
 
-    let text = |selector: &str| {
-        host.query_selector(selector).ok().flatten().and_then(|e| e.text_content()).unwrap_or_default()
-    };
+    let text = |selector: &str| host.query_selector(selector).ok().flatten().and_then(|e| e.text_content()).unwrap_or_default();
     let received = |group: &str, client: &str| {
         let list = host
             .query_selector_all(&format!("[data-group=\"{group}\"] [data-client=\"{client}\"] .received .rec"))
             .expect("a valid selector");
-        (0..list.length())
-            .filter_map(|i| list.item(i).and_then(|n| n.text_content()))
-            .collect::<Vec<_>>()
-            .join(" ")
+        (0..list.length()).filter_map(|i| list.item(i).and_then(|n| n.text_content())).collect::<Vec<_>>().join(" ")
     };
     assert_eq!(text("[data-group=\"ConsumerGroup01\"] [data-client=\"Consumer1\"] .parts"), "P0 P2");
     assert_eq!(text("[data-group=\"ConsumerGroup01\"] [data-client=\"Consumer2\"] .parts"), "P1 P3");
@@ -268,8 +253,7 @@ async fn groups_panel_shows_a_crashed_member_removed_and_its_partitions_taken_ov
     sim.run_until(sim.now().plus_ms(6000 + 5000));
     let mut watch = GroupWatch::default();
     watch.ingest(&sim);
-    let props =
-        GroupsProps { lang: Lang::En, snap: Rc::new(sim.snapshot()), dispatch: yew::Callback::noop(), logs: Rc::new(watch.all()) };
+    let props = GroupsProps { lang: Lang::En, snap: Rc::new(sim.snapshot()), dispatch: yew::Callback::noop(), logs: Rc::new(watch.all()) };
     let host = mount::<Groups>(props);
     settle().await;
 

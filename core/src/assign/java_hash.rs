@@ -43,11 +43,7 @@ pub(crate) struct JavaHashOrder<K: Ord + Clone> {
 
 impl<K: Ord + Clone> Default for JavaHashOrder<K> {
     fn default() -> Self {
-        Self {
-            capacity: 0,
-            entries: BTreeMap::new(),
-            next_arrival: 0,
-        }
+        Self { capacity: 0, entries: BTreeMap::new(), next_arrival: 0 }
     }
 }
 
@@ -72,11 +68,7 @@ impl<K: Ord + Clone> JavaHashOrder<K> {
         if self.capacity < MIN_TREEIFY_CAPACITY {
             let mask = self.capacity - 1;
             let bin = hash & mask;
-            let in_bin = self
-                .entries
-                .values()
-                .filter(|(h, _)| h & mask == bin)
-                .count();
+            let in_bin = self.entries.values().filter(|(h, _)| h & mask == bin).count();
             if in_bin >= TREEIFY_LENGTH {
                 self.capacity *= 2;
             }
@@ -109,19 +101,12 @@ impl<K: Ord + Clone> JavaHashOrder<K> {
 
     /// `iterator().next()`: the first key in iteration order.
     pub(crate) fn first(&self) -> Option<&K> {
-        self.entries
-            .iter()
-            .min_by_key(|(_, &(hash, arrival))| self.place(hash, arrival))
-            .map(|(key, _)| key)
+        self.entries.iter().min_by_key(|(_, &(hash, arrival))| self.place(hash, arrival)).map(|(key, _)| key)
     }
 
     /// All keys in iteration order.
     pub(crate) fn order(&self) -> Vec<K> {
-        let mut keys: Vec<(&K, (u32, u64))> = self
-            .entries
-            .iter()
-            .map(|(key, &(hash, arrival))| (key, self.place(hash, arrival)))
-            .collect();
+        let mut keys: Vec<(&K, (u32, u64))> = self.entries.iter().map(|(key, &(hash, arrival))| (key, self.place(hash, arrival))).collect();
         crate::sorted::sort_by_key(&mut keys, |(_, place)| *place);
         keys.into_iter().map(|(key, _)| key.clone()).collect()
     }
@@ -143,10 +128,7 @@ pub(crate) fn string_map_order(keys: &[&str]) -> Vec<usize> {
             first_index.insert(key, i);
         }
     }
-    map.order()
-        .into_iter()
-        .filter_map(|key| first_index.get(key).copied())
-        .collect()
+    map.order().into_iter().filter_map(|key| first_index.get(key).copied()).collect()
 }
 
 #[cfg(test)]
@@ -165,15 +147,9 @@ mod tests {
         assert_eq!(bucket("consumer1", 16), 12);
         assert_eq!(bucket("consumer2", 16), 11);
         assert_eq!(bucket("consumer3", 16), 10);
-        assert_eq!(
-            string_map_order(&["consumer1", "consumer2", "consumer3"]),
-            vec![2, 1, 0]
-        );
+        assert_eq!(string_map_order(&["consumer1", "consumer2", "consumer3"]), vec![2, 1, 0]);
         // The insertion order does not matter when the buckets differ.
-        assert_eq!(
-            string_map_order(&["consumer3", "consumer1", "consumer2"]),
-            vec![0, 2, 1]
-        );
+        assert_eq!(string_map_order(&["consumer3", "consumer1", "consumer2"]), vec![0, 2, 1]);
     }
 
     /// From `String.hashCode`'s definition: "a" is 97 (bucket 1), "b" 98 (bucket 2), and
@@ -217,12 +193,7 @@ mod tests {
         map.insert("x", 17);
         map.insert("y", 1);
         assert_eq!(map.order(), vec!["x", "y"]);
-        for (i, k) in [
-            "k2", "k3", "k4", "k5", "k6", "k7", "k8", "k9", "k10", "k11", "k12",
-        ]
-        .into_iter()
-        .enumerate()
-        {
+        for (i, k) in ["k2", "k3", "k4", "k5", "k6", "k7", "k8", "k9", "k10", "k11", "k12"].into_iter().enumerate() {
             map.insert(k, 100 + i as i32);
         }
         assert_eq!(map.capacity(), 32);

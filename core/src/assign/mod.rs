@@ -8,8 +8,8 @@
 //! assignors ignore `group.instance.id`, read each member's owned partitions and
 //! generation, and depend on Java `HashMap` order (see [`sticky`]).
 
-use std::cmp::Ordering;
 use crate::sorted::CollectSorted;
+use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::str::FromStr;
@@ -40,12 +40,7 @@ pub enum Strategy {
 
 impl Strategy {
     /// Every strategy, in declaration order.
-    pub const ALL: [Strategy; 4] = [
-        Strategy::Range,
-        Strategy::RoundRobin,
-        Strategy::Sticky,
-        Strategy::CooperativeSticky,
-    ];
+    pub const ALL: [Strategy; 4] = [Strategy::Range, Strategy::RoundRobin, Strategy::Sticky, Strategy::CooperativeSticky];
 
     /// The name Kafka's assignor returns from `name()`.
     pub fn name(self) -> &'static str {
@@ -70,11 +65,7 @@ pub struct UnknownStrategy(pub String);
 
 impl fmt::Display for UnknownStrategy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "unknown assignment strategy {:?}: expected one of range, roundrobin, sticky, cooperative-sticky",
-            self.0
-        )
+        write!(f, "unknown assignment strategy {:?}: expected one of range, roundrobin, sticky, cooperative-sticky", self.0)
     }
 }
 
@@ -84,10 +75,7 @@ impl FromStr for Strategy {
     type Err = UnknownStrategy;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Strategy::ALL
-            .into_iter()
-            .find(|strategy| strategy.name() == s)
-            .ok_or_else(|| UnknownStrategy(s.to_string()))
+        Strategy::ALL.into_iter().find(|strategy| strategy.name() == s).ok_or_else(|| UnknownStrategy(s.to_string()))
     }
 }
 
@@ -163,14 +151,10 @@ impl fmt::Display for AssignError {
             AssignError::DuplicateMember(id) => {
                 write!(f, "member id {id:?} appears more than once; member ids in a group are unique")
             }
-            AssignError::Unsupported(strategy) => write!(
-                f,
-                "the {strategy} assignor is not supported"
-            ),
-            AssignError::TooManyPartitions { partitions, limit } => write!(
-                f,
-                "the subscribed topics have {partitions} partitions in total; the simulator assigns at most {limit}"
-            ),
+            AssignError::Unsupported(strategy) => write!(f, "the {strategy} assignor is not supported"),
+            AssignError::TooManyPartitions { partitions, limit } => {
+                write!(f, "the subscribed topics have {partitions} partitions in total; the simulator assigns at most {limit}")
+            }
         }
     }
 }
@@ -248,31 +232,19 @@ pub fn assign(
     members: &[Subscription],
 ) -> Result<AssignOutcome, AssignError> {
     let Prepared { topics, warnings } = prepare(partitions_per_topic, members)?;
-    let mut assignment: Assignment = members
-        .iter()
-        .map(|m| (m.member_id.clone(), BTreeMap::new()))
-        .collect_map();
+    let mut assignment: Assignment = members.iter().map(|m| (m.member_id.clone(), BTreeMap::new())).collect_map();
     match strategy {
         Strategy::Range => range::assign_sorted(&topics, &sorted_members(members), &mut assignment),
-        Strategy::RoundRobin => {
-            roundrobin::assign_sorted(&topics, &sorted_members(members), &mut assignment)
-        }
+        Strategy::RoundRobin => roundrobin::assign_sorted(&topics, &sorted_members(members), &mut assignment),
         Strategy::Sticky | Strategy::CooperativeSticky => {
             let mut outcome = sticky::assign_prepared(&topics, members);
             let mut all_warnings = warnings;
             all_warnings.append(&mut outcome.warnings);
             outcome.warnings = all_warnings;
-            return Ok(if strategy == Strategy::Sticky {
-                outcome.into_sticky()
-            } else {
-                outcome.into_cooperative()
-            });
+            return Ok(if strategy == Strategy::Sticky { outcome.into_sticky() } else { outcome.into_cooperative() });
         }
     }
-    Ok(AssignOutcome {
-        assignment,
-        warnings,
-    })
+    Ok(AssignOutcome { assignment, warnings })
 }
 
 /// The checked input every assignor starts from.
@@ -284,10 +256,7 @@ pub(crate) struct Prepared<'a> {
 }
 
 /// Rejects repeated member ids and oversized groups; lists the assignable topics.
-pub(crate) fn prepare<'a>(
-    partitions_per_topic: &BTreeMap<String, u32>,
-    members: &'a [Subscription],
-) -> Result<Prepared<'a>, AssignError> {
+pub(crate) fn prepare<'a>(partitions_per_topic: &BTreeMap<String, u32>, members: &'a [Subscription]) -> Result<Prepared<'a>, AssignError> {
     let mut ids = BTreeSet::new();
     for member in members {
         if !ids.insert(member.member_id.as_str()) {
@@ -296,12 +265,7 @@ pub(crate) fn prepare<'a>(
     }
 
     // All subscribed topics, in Java's TreeSet<String> order.
-    let mut subscribed: Vec<&str> = members
-        .iter()
-        .flat_map(|m| m.topics.iter().map(String::as_str))
-        .collect_set()
-        .into_iter()
-        .collect();
+    let mut subscribed: Vec<&str> = members.iter().flat_map(|m| m.topics.iter().map(String::as_str)).collect_set().into_iter().collect();
     crate::sorted::sort_by(&mut subscribed, |a, b| java_cmp(a, b));
 
     let mut warnings = Vec::new();
@@ -313,28 +277,18 @@ pub(crate) fn prepare<'a>(
                 topics.push((topic, n));
                 total += u64::from(n);
             }
-            _ => warnings.push(format!(
-                "Skipping assignment for topic {topic} since no metadata is available"
-            )),
+            _ => warnings.push(format!("Skipping assignment for topic {topic} since no metadata is available")),
         }
     }
     if total > MAX_ASSIGNED_PARTITIONS {
-        return Err(AssignError::TooManyPartitions {
-            partitions: total,
-            limit: MAX_ASSIGNED_PARTITIONS,
-        });
+        return Err(AssignError::TooManyPartitions { partitions: total, limit: MAX_ASSIGNED_PARTITIONS });
     }
     Ok(Prepared { topics, warnings })
 }
 
 /// Adds `partitions` of `topic` to `member`'s entry (skipping empty ranges, so topics with
 /// nothing for a member stay absent).
-pub(crate) fn give(
-    assignment: &mut Assignment,
-    member_id: &str,
-    topic: &str,
-    partitions: impl IntoIterator<Item = u32>,
-) {
+pub(crate) fn give(assignment: &mut Assignment, member_id: &str, topic: &str, partitions: impl IntoIterator<Item = u32>) {
     let mut partitions = partitions.into_iter().peekable();
     if partitions.peek().is_none() {
         return;
@@ -377,28 +331,16 @@ pub(crate) mod testutil {
     }
 
     /// Runs `strategy` and checks every member's assignment against Kafka test notation.
-    pub fn check(
-        strategy: Strategy,
-        partitions: &[(&str, u32)],
-        members: &[Subscription],
-        expected: &[(&str, &str)],
-    ) -> AssignOutcome {
+    pub fn check(strategy: Strategy, partitions: &[(&str, u32)], members: &[Subscription], expected: &[(&str, &str)]) -> AssignOutcome {
         let outcome = assign(strategy, &topics(partitions), members).unwrap();
-        let expected: Assignment = expected
-            .iter()
-            .map(|(member, list)| (member.to_string(), parse(list)))
-            .collect();
+        let expected: Assignment = expected.iter().map(|(member, list)| (member.to_string(), parse(list))).collect();
         assert_eq!(outcome.assignment, expected);
         outcome
     }
 
     /// `consumer0..consumerN` with the given subscriptions (AbstractPartitionAssignorTest naming).
     pub fn numbered(subscriptions: &[&[&str]]) -> Vec<Subscription> {
-        subscriptions
-            .iter()
-            .enumerate()
-            .map(|(i, topics)| Subscription::new(&format!("consumer{i}"), topics))
-            .collect()
+        subscriptions.iter().enumerate().map(|(i, topics)| Subscription::new(&format!("consumer{i}"), topics)).collect()
     }
 }
 
@@ -418,11 +360,7 @@ mod tests {
         let emoji = "\u{1F600}";
         let fullwidth_a = "\u{FF21}";
         assert_eq!(java_cmp(emoji, fullwidth_a), Ordering::Less);
-        assert_eq!(
-            emoji.cmp(fullwidth_a),
-            Ordering::Greater,
-            "Rust's str order differs"
-        );
+        assert_eq!(emoji.cmp(fullwidth_a), Ordering::Greater, "Rust's str order differs");
         assert_eq!(java_cmp("a", "b"), Ordering::Less);
         assert_eq!(java_cmp("ab", "a"), Ordering::Greater);
         assert_eq!(java_cmp("", ""), Ordering::Equal);
@@ -455,10 +393,7 @@ mod tests {
             Subscription::new("x\u{FF21}", &[]),
             Subscription::new("x\u{1F600}", &[]),
         ];
-        let order: Vec<&str> = sorted_members(&members)
-            .iter()
-            .map(|m| m.member_id.as_str())
-            .collect();
+        let order: Vec<&str> = sorted_members(&members).iter().map(|m| m.member_id.as_str()).collect();
         assert_eq!(order, vec!["b", "z", "a", "c", "x\u{1F600}", "x\u{FF21}"]);
     }
 
@@ -466,37 +401,25 @@ mod tests {
     fn strategy_names_round_trip() {
         for s in Strategy::ALL {
             assert_eq!(s.to_string().parse::<Strategy>(), Ok(s));
-            assert_eq!(
-                serde_json::to_string(&s).unwrap(),
-                format!("\"{}\"", s.name())
-            );
-            assert_eq!(
-                serde_json::from_str::<Strategy>(&format!("\"{}\"", s.name())).unwrap(),
-                s
-            );
+            assert_eq!(serde_json::to_string(&s).unwrap(), format!("\"{}\"", s.name()));
+            assert_eq!(serde_json::from_str::<Strategy>(&format!("\"{}\"", s.name())).unwrap(), s);
         }
         assert!("round-robin".parse::<Strategy>().is_err());
         let err = "Range".parse::<Strategy>().unwrap_err();
-        assert!(err
-            .to_string()
-            .contains("unknown assignment strategy \"Range\""));
+        assert!(err.to_string().contains("unknown assignment strategy \"Range\""));
     }
 
     #[test]
     fn every_strategy_is_supported() {
         for s in Strategy::ALL {
-            let outcome =
-                assign(s, &topics(&[("t", 1)]), &[Subscription::new("c", &["t"])]).unwrap();
+            let outcome = assign(s, &topics(&[("t", 1)]), &[Subscription::new("c", &["t"])]).unwrap();
             assert_eq!(outcome.assignment["c"]["t"], vec![0], "{s}");
         }
     }
 
     #[test]
     fn duplicate_member_is_rejected() {
-        let members = [
-            Subscription::new("c", &["t"]),
-            Subscription::new("c", &["t"]),
-        ];
+        let members = [Subscription::new("c", &["t"]), Subscription::new("c", &["t"])];
         let err = assign(Strategy::Range, &topics(&[("t", 2)]), &members).unwrap_err();
         assert_eq!(err, AssignError::DuplicateMember("c".into()));
     }
@@ -504,30 +427,15 @@ mod tests {
     #[test]
     fn too_many_partitions_is_rejected() {
         let members = [Subscription::new("c", &["t", "u"])];
-        let err = assign(
-            Strategy::RoundRobin,
-            &topics(&[("t", 600_000), ("u", 600_000)]),
-            &members,
-        )
-        .unwrap_err();
-        assert!(matches!(
-            err,
-            AssignError::TooManyPartitions {
-                partitions: 1_200_000,
-                ..
-            }
-        ));
+        let err = assign(Strategy::RoundRobin, &topics(&[("t", 600_000), ("u", 600_000)]), &members).unwrap_err();
+        assert!(matches!(err, AssignError::TooManyPartitions { partitions: 1_200_000, .. }));
     }
 
     #[test]
     fn missing_and_empty_topics_warn() {
         for strategy in Strategy::ALL {
-            let outcome = check(
-                strategy,
-                &[("t", 2), ("empty", 0)],
-                &[Subscription::new("c", &["t", "missing", "empty"])],
-                &[("c", "t-0, t-1")],
-            );
+            let outcome =
+                check(strategy, &[("t", 2), ("empty", 0)], &[Subscription::new("c", &["t", "missing", "empty"])], &[("c", "t-0, t-1")]);
             assert_eq!(
                 outcome.warnings,
                 vec![
@@ -548,22 +456,9 @@ mod tests {
 
     #[test]
     fn duplicate_topics_in_a_subscription_count_once() {
-        let members = [
-            Subscription::new("c1", &["t", "t"]),
-            Subscription::new("c2", &["t"]),
-        ];
-        check(
-            Strategy::Range,
-            &[("t", 4)],
-            &members,
-            &[("c1", "t-0, t-1"), ("c2", "t-2, t-3")],
-        );
-        check(
-            Strategy::RoundRobin,
-            &[("t", 4)],
-            &members,
-            &[("c1", "t-0, t-2"), ("c2", "t-1, t-3")],
-        );
+        let members = [Subscription::new("c1", &["t", "t"]), Subscription::new("c2", &["t"])];
+        check(Strategy::Range, &[("t", 4)], &members, &[("c1", "t-0, t-1"), ("c2", "t-2, t-3")]);
+        check(Strategy::RoundRobin, &[("t", 4)], &members, &[("c1", "t-0, t-2"), ("c2", "t-1, t-3")]);
     }
 
     /// Per member: which topics it subscribes to, and maybe a static instance number.
@@ -574,37 +469,19 @@ mod tests {
         (1usize..5).prop_flat_map(|n_topics| {
             (
                 proptest::collection::vec(proptest::option::weighted(0.85, 0u32..12), n_topics),
-                proptest::collection::vec(
-                    (
-                        proptest::collection::vec(any::<bool>(), n_topics),
-                        proptest::option::of(0u8..6),
-                    ),
-                    1..8,
-                ),
+                proptest::collection::vec((proptest::collection::vec(any::<bool>(), n_topics), proptest::option::of(0u8..6)), 1..8),
             )
         })
     }
 
-    fn build(
-        counts: &[Option<u32>],
-        members: &[MemberDraw],
-    ) -> (BTreeMap<String, u32>, Vec<Subscription>) {
-        let metadata: BTreeMap<String, u32> = counts
-            .iter()
-            .enumerate()
-            .filter_map(|(i, n)| n.map(|n| (format!("t{i}"), n)))
-            .collect();
+    fn build(counts: &[Option<u32>], members: &[MemberDraw]) -> (BTreeMap<String, u32>, Vec<Subscription>) {
+        let metadata: BTreeMap<String, u32> = counts.iter().enumerate().filter_map(|(i, n)| n.map(|n| (format!("t{i}"), n))).collect();
         let mut used_instances = BTreeSet::new();
         let subs = members
             .iter()
             .enumerate()
             .map(|(i, (mask, instance))| {
-                let topics: Vec<String> = mask
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, on)| **on)
-                    .map(|(t, _)| format!("t{t}"))
-                    .collect();
+                let topics: Vec<String> = mask.iter().enumerate().filter(|(_, on)| **on).map(|(t, _)| format!("t{t}")).collect();
                 // Member ids deliberately not in index order.
                 let mut sub = Subscription {
                     member_id: format!("m{}", (i * 7) % 11),
@@ -630,11 +507,7 @@ mod tests {
     /// before it do not make the path general, and `ConstrainedAssignmentBuilder` deals
     /// them partitions like everyone else (see `sticky::read_ownership`). That needs every
     /// non-empty subscription to be the same set.
-    fn sticky_empty_subscription_quirk(
-        strategy: Strategy,
-        members: &[Subscription],
-        member: &Subscription,
-    ) -> bool {
+    fn sticky_empty_subscription_quirk(strategy: Strategy, members: &[Subscription], member: &Subscription) -> bool {
         let set = |m: &Subscription| m.topics.iter().cloned().collect::<BTreeSet<String>>();
         let mut non_empty = members.iter().filter(|m| !m.topics.is_empty()).map(set);
         let first = non_empty.next();
@@ -658,8 +531,7 @@ mod tests {
             for (topic, partitions) in topics {
                 prop_assert!(!partitions.is_empty());
                 prop_assert!(
-                    member.subscribes_to(topic)
-                        || sticky_empty_subscription_quirk(strategy, members, member),
+                    member.subscribes_to(topic) || sticky_empty_subscription_quirk(strategy, members, member),
                     "{} got unsubscribed {} from {}",
                     member_id,
                     topic,
@@ -667,9 +539,7 @@ mod tests {
                 );
                 prop_assert!(partitions.windows(2).all(|w| w[0] < w[1]));
                 for p in partitions {
-                    prop_assert!(owner
-                        .insert((topic.clone(), *p), member_id.clone())
-                        .is_none());
+                    prop_assert!(owner.insert((topic.clone(), *p), member_id.clone()).is_none());
                 }
             }
         }
@@ -678,20 +548,11 @@ mod tests {
                 continue;
             }
             for p in 0..*n {
-                prop_assert!(
-                    owner.contains_key(&(topic.clone(), p)),
-                    "{}-{} unassigned",
-                    topic,
-                    p
-                );
+                prop_assert!(owner.contains_key(&(topic.clone(), p)), "{}-{} unassigned", topic, p);
             }
         }
         // Nothing beyond the subscribed partitions.
-        let expected: u32 = metadata
-            .iter()
-            .filter(|(t, _)| members.iter().any(|m| m.subscribes_to(t)))
-            .map(|(_, n)| *n)
-            .sum();
+        let expected: u32 = metadata.iter().filter(|(t, _)| members.iter().any(|m| m.subscribes_to(t))).map(|(_, n)| *n).sum();
         prop_assert_eq!(owner.len() as u32, expected);
         Ok(())
     }

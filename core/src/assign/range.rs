@@ -11,17 +11,9 @@ use super::{give, Assignment, Subscription};
 
 /// Assigns each topic of `topics` (name, partition count > 0) to its subscribers among
 /// `sorted` (already in `MemberInfo` order).
-pub(crate) fn assign_sorted(
-    topics: &[(&str, u32)],
-    sorted: &[&Subscription],
-    assignment: &mut Assignment,
-) {
+pub(crate) fn assign_sorted(topics: &[(&str, u32)], sorted: &[&Subscription], assignment: &mut Assignment) {
     for &(topic, num_partitions) in topics {
-        let consumers: Vec<&Subscription> = sorted
-            .iter()
-            .copied()
-            .filter(|m| m.subscribes_to(topic))
-            .collect();
+        let consumers: Vec<&Subscription> = sorted.iter().copied().filter(|m| m.subscribes_to(topic)).collect();
         let Ok(count) = u32::try_from(consumers.len()) else {
             continue;
         };
@@ -33,12 +25,7 @@ pub(crate) fn assign_sorted(
         for (i, consumer) in (0u32..).zip(consumers) {
             let start = per_consumer * i + i.min(with_extra);
             let length = per_consumer + u32::from(i < with_extra);
-            give(
-                assignment,
-                &consumer.member_id,
-                topic,
-                start..start + length,
-            );
+            give(assignment, &consumer.member_id, topic, start..start + length);
         }
     }
 }
@@ -62,30 +49,15 @@ mod tests {
     /// RangeAssignorTest.testOneConsumerNoTopic / testOneConsumerNonexistentTopic.
     #[test]
     fn one_consumer_no_topic_and_nonexistent_topic() {
-        check(
-            RANGE,
-            &[],
-            &[Subscription::new("consumer1", &[])],
-            &[("consumer1", "")],
-        );
-        let outcome = check(
-            RANGE,
-            &[],
-            &[Subscription::new("consumer1", &["topic1"])],
-            &[("consumer1", "")],
-        );
+        check(RANGE, &[], &[Subscription::new("consumer1", &[])], &[("consumer1", "")]);
+        let outcome = check(RANGE, &[], &[Subscription::new("consumer1", &["topic1"])], &[("consumer1", "")]);
         assert_eq!(outcome.warnings.len(), 1);
     }
 
     /// RangeAssignorTest.testOneConsumerOneTopic.
     #[test]
     fn one_consumer_one_topic() {
-        check(
-            RANGE,
-            &[("topic1", 3)],
-            &[Subscription::new("consumer1", &["topic1"])],
-            &[("consumer1", "topic1-0, topic1-1, topic1-2")],
-        );
+        check(RANGE, &[("topic1", 3)], &[Subscription::new("consumer1", &["topic1"])], &[("consumer1", "topic1-0, topic1-1, topic1-2")]);
     }
 
     /// RangeAssignorTest.testOnlyAssignsPartitionsFromSubscribedTopics.
@@ -113,31 +85,15 @@ mod tests {
     /// RangeAssignorTest.testTwoConsumersOneTopicOnePartition (§5 R5).
     #[test]
     fn r5_two_consumers_one_topic_one_partition() {
-        let members = [
-            Subscription::new("consumer1", &["topic1"]),
-            Subscription::new("consumer2", &["topic1"]),
-        ];
-        check(
-            RANGE,
-            &[("topic1", 1)],
-            &members,
-            &[("consumer1", "topic1-0"), ("consumer2", "")],
-        );
+        let members = [Subscription::new("consumer1", &["topic1"]), Subscription::new("consumer2", &["topic1"])];
+        check(RANGE, &[("topic1", 1)], &members, &[("consumer1", "topic1-0"), ("consumer2", "")]);
     }
 
     /// RangeAssignorTest.testTwoConsumersOneTopicTwoPartitions.
     #[test]
     fn two_consumers_one_topic_two_partitions() {
-        let members = [
-            Subscription::new("consumer1", &["topic1"]),
-            Subscription::new("consumer2", &["topic1"]),
-        ];
-        check(
-            RANGE,
-            &[("topic1", 2)],
-            &members,
-            &[("consumer1", "topic1-0"), ("consumer2", "topic1-1")],
-        );
+        let members = [Subscription::new("consumer1", &["topic1"]), Subscription::new("consumer2", &["topic1"])];
+        check(RANGE, &[("topic1", 2)], &members, &[("consumer1", "topic1-0"), ("consumer2", "topic1-1")]);
     }
 
     /// RangeAssignorTest.testMultipleConsumersMixedTopics (§5 R1).
@@ -152,11 +108,7 @@ mod tests {
             RANGE,
             &[("topic1", 3), ("topic2", 2)],
             &members,
-            &[
-                ("consumer1", "topic1-0"),
-                ("consumer2", "topic1-1, topic2-0, topic2-1"),
-                ("consumer3", "topic1-2"),
-            ],
+            &[("consumer1", "topic1-0"), ("consumer2", "topic1-1, topic2-0, topic2-1"), ("consumer3", "topic1-2")],
         );
     }
 
@@ -164,18 +116,12 @@ mod tests {
     /// RangeAssignor javadoc example.
     #[test]
     fn r2_two_consumers_two_topics_six_partitions() {
-        let members = [
-            Subscription::new("consumer1", &["topic1", "topic2"]),
-            Subscription::new("consumer2", &["topic1", "topic2"]),
-        ];
+        let members = [Subscription::new("consumer1", &["topic1", "topic2"]), Subscription::new("consumer2", &["topic1", "topic2"])];
         check(
             RANGE,
             &[("topic1", 3), ("topic2", 3)],
             &members,
-            &[
-                ("consumer1", "topic1-0, topic1-1, topic2-0, topic2-1"),
-                ("consumer2", "topic1-2, topic2-2"),
-            ],
+            &[("consumer1", "topic1-0, topic1-1, topic2-0, topic2-1"), ("consumer2", "topic1-2, topic2-2")],
         );
     }
 
@@ -191,10 +137,7 @@ mod tests {
             RANGE,
             &[("topic1", 3), ("topic2", 3)],
             &members,
-            &[
-                ("consumer-b", "topic1-0, topic1-1, topic2-0, topic2-1"),
-                ("consumer-a", "topic1-2, topic2-2"),
-            ],
+            &[("consumer-b", "topic1-0, topic1-1, topic2-0, topic2-1"), ("consumer-a", "topic1-2, topic2-2")],
         );
     }
 
@@ -209,10 +152,7 @@ mod tests {
             RANGE,
             &[("topic1", 3), ("topic2", 3)],
             &members,
-            &[
-                ("consumer-b", "topic1-0, topic1-1, topic2-0, topic2-1"),
-                ("consumer-a", "topic1-2, topic2-2"),
-            ],
+            &[("consumer-b", "topic1-0, topic1-1, topic2-0, topic2-1"), ("consumer-a", "topic1-2, topic2-2")],
         );
     }
 
@@ -245,24 +185,13 @@ mod tests {
             let outcome = assign(RANGE, &partitions, members).unwrap();
             members
                 .iter()
-                .map(|m| {
-                    (
-                        m.group_instance_id.clone().unwrap(),
-                        outcome.assignment[&m.member_id].clone(),
-                    )
-                })
+                .map(|m| (m.group_instance_id.clone().unwrap(), outcome.assignment[&m.member_id].clone()))
                 .collect::<std::collections::BTreeMap<_, _>>()
         };
         let members = statics();
         let before = by_instance(&members);
-        assert_eq!(
-            before["instance1"],
-            parse("topic1-0, topic1-1, topic2-0, topic2-1")
-        );
-        assert_eq!(
-            before["instance2"],
-            parse("topic1-2, topic1-3, topic2-2, topic2-3")
-        );
+        assert_eq!(before["instance1"], parse("topic1-0, topic1-1, topic2-0, topic2-1"));
+        assert_eq!(before["instance2"], parse("topic1-2, topic1-3, topic2-2, topic2-3"));
         assert_eq!(before["instance3"], parse("topic1-4, topic2-4"));
 
         // consumer3 -> consumer4 and consumer2 -> consumer5, same instance ids.
@@ -360,24 +289,11 @@ mod tests {
         let list: &[&str] = &["t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8", "t9"];
         let outcome = check(
             RANGE,
-            &[
-                ("t1", 6),
-                ("t2", 6),
-                ("t3", 2),
-                ("t4", 2),
-                ("t5", 4),
-                ("t6", 4),
-            ],
+            &[("t1", 6), ("t2", 6), ("t3", 2), ("t4", 2), ("t5", 4), ("t6", 4)],
             &numbered(&[list, list, list]),
             &[
-                (
-                    "consumer0",
-                    "t1-0, t1-1, t2-0, t2-1, t3-0, t4-0, t5-0, t5-1, t6-0, t6-1",
-                ),
-                (
-                    "consumer1",
-                    "t1-2, t1-3, t2-2, t2-3, t3-1, t4-1, t5-2, t6-2",
-                ),
+                ("consumer0", "t1-0, t1-1, t2-0, t2-1, t3-0, t4-0, t5-0, t5-1, t6-0, t6-1"),
+                ("consumer1", "t1-2, t1-3, t2-2, t2-3, t3-1, t4-1, t5-2, t6-2"),
                 ("consumer2", "t1-4, t1-5, t2-4, t2-5, t5-3, t6-3"),
             ],
         );
@@ -392,12 +308,7 @@ mod tests {
             RANGE,
             &[("a", 2), ("b", 1)],
             &numbered(&[t, t, t, t]),
-            &[
-                ("consumer0", "a-0, b-0"),
-                ("consumer1", "a-1"),
-                ("consumer2", ""),
-                ("consumer3", ""),
-            ],
+            &[("consumer0", "a-0, b-0"), ("consumer1", "a-1"), ("consumer2", ""), ("consumer3", "")],
         );
     }
 }

@@ -10,11 +10,7 @@ use super::{give, Assignment, Subscription};
 
 /// Deals `topics` (name, partition count > 0; already in Java `TreeSet` order) to
 /// `sorted` (already in `MemberInfo` order).
-pub(crate) fn assign_sorted(
-    topics: &[(&str, u32)],
-    sorted: &[&Subscription],
-    assignment: &mut Assignment,
-) {
+pub(crate) fn assign_sorted(topics: &[(&str, u32)], sorted: &[&Subscription], assignment: &mut Assignment) {
     if sorted.is_empty() {
         return;
     }
@@ -54,36 +50,16 @@ mod tests {
     /// RoundRobinAssignorTest.testOneConsumerNoTopic / testOneConsumerNonexistentTopic.
     #[test]
     fn one_consumer_no_topic_and_nonexistent_topic() {
-        check(
-            RR,
-            &[],
-            &[Subscription::new("consumer", &[])],
-            &[("consumer", "")],
-        );
-        check(
-            RR,
-            &[],
-            &[Subscription::new("consumer", &["topic"])],
-            &[("consumer", "")],
-        );
+        check(RR, &[], &[Subscription::new("consumer", &[])], &[("consumer", "")]);
+        check(RR, &[], &[Subscription::new("consumer", &["topic"])], &[("consumer", "")]);
     }
 
     /// RoundRobinAssignorTest.testOneConsumerOneTopic and testOnlyAssignsPartitionsFromSubscribedTopics.
     #[test]
     fn one_consumer_one_topic_only_subscribed() {
         let expected = [("consumer", "topic-0, topic-1, topic-2")];
-        check(
-            RR,
-            &[("topic", 3)],
-            &[Subscription::new("consumer", &["topic"])],
-            &expected,
-        );
-        check(
-            RR,
-            &[("topic", 3), ("other", 3)],
-            &[Subscription::new("consumer", &["topic"])],
-            &expected,
-        );
+        check(RR, &[("topic", 3)], &[Subscription::new("consumer", &["topic"])], &expected);
+        check(RR, &[("topic", 3), ("other", 3)], &[Subscription::new("consumer", &["topic"])], &expected);
     }
 
     /// RoundRobinAssignorTest.testOneConsumerMultipleTopics.
@@ -100,22 +76,9 @@ mod tests {
     /// RoundRobinAssignorTest.testTwoConsumersOneTopicOnePartition / ...TwoPartitions.
     #[test]
     fn two_consumers_one_topic() {
-        let members = [
-            Subscription::new("consumer1", &["topic"]),
-            Subscription::new("consumer2", &["topic"]),
-        ];
-        check(
-            RR,
-            &[("topic", 1)],
-            &members,
-            &[("consumer1", "topic-0"), ("consumer2", "")],
-        );
-        check(
-            RR,
-            &[("topic", 2)],
-            &members,
-            &[("consumer1", "topic-0"), ("consumer2", "topic-1")],
-        );
+        let members = [Subscription::new("consumer1", &["topic"]), Subscription::new("consumer2", &["topic"])];
+        check(RR, &[("topic", 1)], &members, &[("consumer1", "topic-0"), ("consumer2", "")]);
+        check(RR, &[("topic", 2)], &members, &[("consumer1", "topic-0"), ("consumer2", "topic-1")]);
     }
 
     /// RoundRobinAssignorTest.testMultipleConsumersMixedTopics (§5 RR2).
@@ -130,11 +93,7 @@ mod tests {
             RR,
             &[("topic1", 3), ("topic2", 2)],
             &members,
-            &[
-                ("consumer1", "topic1-0"),
-                ("consumer2", "topic1-1, topic2-0, topic2-1"),
-                ("consumer3", "topic1-2"),
-            ],
+            &[("consumer1", "topic1-0"), ("consumer2", "topic1-1, topic2-0, topic2-1"), ("consumer3", "topic1-2")],
         );
     }
 
@@ -142,18 +101,12 @@ mod tests {
     /// first RoundRobinAssignor javadoc example.
     #[test]
     fn rr1_two_dynamic_consumers_two_topics_six_partitions() {
-        let members = [
-            Subscription::new("consumer1", &["topic1", "topic2"]),
-            Subscription::new("consumer2", &["topic1", "topic2"]),
-        ];
+        let members = [Subscription::new("consumer1", &["topic1", "topic2"]), Subscription::new("consumer2", &["topic1", "topic2"])];
         check(
             RR,
             &[("topic1", 3), ("topic2", 3)],
             &members,
-            &[
-                ("consumer1", "topic1-0, topic1-2, topic2-1"),
-                ("consumer2", "topic1-1, topic2-0, topic2-2"),
-            ],
+            &[("consumer1", "topic1-0, topic1-2, topic2-1"), ("consumer2", "topic1-1, topic2-0, topic2-2")],
         );
     }
 
@@ -161,10 +114,7 @@ mod tests {
     /// testOneStaticConsumerAndOneDynamicConsumerTwoTopicsSixPartitions.
     #[test]
     fn static_members_ordered_by_instance_id_and_first() {
-        let expected = [
-            ("consumer-b", "topic1-0, topic1-2, topic2-1"),
-            ("consumer-a", "topic1-1, topic2-0, topic2-2"),
-        ];
+        let expected = [("consumer-b", "topic1-0, topic1-2, topic2-1"), ("consumer-a", "topic1-1, topic2-0, topic2-2")];
         let two_static = [
             Subscription::new("consumer-b", &["topic1", "topic2"]).with_instance_id("instance1"),
             Subscription::new("consumer-a", &["topic1", "topic2"]).with_instance_id("instance2"),
@@ -204,25 +154,15 @@ mod tests {
     #[test]
     fn static_assignment_persists_after_member_id_changes() {
         let partitions = topics(&[("topic1", 3), ("topic2", 3)]);
-        for ids in [
-            ["consumer1", "consumer2", "consumer3"],
-            ["consumer4", "consumer5", "consumer1"],
-        ] {
+        for ids in [["consumer1", "consumer2", "consumer3"], ["consumer4", "consumer5", "consumer1"]] {
             let members: Vec<Subscription> = ids
                 .iter()
                 .enumerate()
-                .map(|(i, id)| {
-                    Subscription::new(id, &["topic1", "topic2"])
-                        .with_instance_id(&format!("instance{}", i + 1))
-                })
+                .map(|(i, id)| Subscription::new(id, &["topic1", "topic2"]).with_instance_id(&format!("instance{}", i + 1)))
                 .collect();
             let outcome = assign(RR, &partitions, &members).unwrap();
             for (i, id) in ids.iter().enumerate() {
-                assert_eq!(
-                    outcome.assignment[*id],
-                    parse(&format!("topic1-{i}, topic2-{i}")),
-                    "{id}"
-                );
+                assert_eq!(outcome.assignment[*id], parse(&format!("topic1-{i}, topic2-{i}")), "{id}");
             }
         }
     }
@@ -230,21 +170,9 @@ mod tests {
     /// The second RoundRobinAssignor javadoc example: unequal subscriptions are lopsided.
     #[test]
     fn javadoc_unequal_subscriptions() {
-        let members = [
-            Subscription::new("C0", &["t0"]),
-            Subscription::new("C1", &["t0", "t1"]),
-            Subscription::new("C2", &["t0", "t1", "t2"]),
-        ];
-        check(
-            RR,
-            &[("t0", 1), ("t1", 2), ("t2", 3)],
-            &members,
-            &[
-                ("C0", "t0-0"),
-                ("C1", "t1-0"),
-                ("C2", "t1-1, t2-0, t2-1, t2-2"),
-            ],
-        );
+        let members =
+            [Subscription::new("C0", &["t0"]), Subscription::new("C1", &["t0", "t1"]), Subscription::new("C2", &["t0", "t1", "t2"])];
+        check(RR, &[("t0", 1), ("t1", 2), ("t2", 3)], &members, &[("C0", "t0-0"), ("C1", "t1-0"), ("C2", "t1-1, t2-0, t2-1, t2-2")]);
     }
 
     /// More consumers than partitions: the first P members in order get one each.
@@ -255,13 +183,7 @@ mod tests {
             RR,
             &[("a", 2), ("b", 1)],
             &numbered(&[t, t, t, t, t]),
-            &[
-                ("consumer0", "a-0"),
-                ("consumer1", "a-1"),
-                ("consumer2", "b-0"),
-                ("consumer3", ""),
-                ("consumer4", ""),
-            ],
+            &[("consumer0", "a-0"), ("consumer1", "a-1"), ("consumer2", "b-0"), ("consumer3", ""), ("consumer4", "")],
         );
     }
 
@@ -271,16 +193,7 @@ mod tests {
     fn skip_uses_up_the_turn() {
         // Partitions: a-0, b-0, b-1, b-2. c0 {a}, c1 {b}, c2 {a, b}.
         // a-0 -> c0; b-0: c1; b-1: c2; b-2: skip c0 -> c1.
-        let members = [
-            Subscription::new("c0", &["a"]),
-            Subscription::new("c1", &["b"]),
-            Subscription::new("c2", &["a", "b"]),
-        ];
-        check(
-            RR,
-            &[("a", 1), ("b", 3)],
-            &members,
-            &[("c0", "a-0"), ("c1", "b-0, b-2"), ("c2", "b-1")],
-        );
+        let members = [Subscription::new("c0", &["a"]), Subscription::new("c1", &["b"]), Subscription::new("c2", &["a", "b"])];
+        check(RR, &[("a", 1), ("b", 3)], &members, &[("c0", "a-0"), ("c1", "b-0, b-2"), ("c2", "b-1")]);
     }
 }

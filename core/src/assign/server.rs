@@ -27,8 +27,8 @@
 //!   balanced share, the rest go to the subscriber with the fewest partitions. The
 //!   result is valid and balanced per topic, but may differ from Kafka's.
 
-use std::collections::{BTreeMap, BTreeSet};
 use crate::sorted::CollectSorted;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
@@ -69,11 +69,7 @@ impl std::fmt::Display for ServerAssignor {
 /// subscription, its `group.instance.id` and, in `owned`, its current target assignment
 /// (what stickiness preserves). Topics absent from `partitions_per_topic` (or with 0
 /// partitions) are skipped. Every member gets an entry.
-pub fn assign_server(
-    assignor: ServerAssignor,
-    partitions_per_topic: &BTreeMap<String, u32>,
-    members: &[Subscription],
-) -> Assignment {
+pub fn assign_server(assignor: ServerAssignor, partitions_per_topic: &BTreeMap<String, u32>, members: &[Subscription]) -> Assignment {
     let mut assignment: Assignment = members.iter().map(|m| (m.member_id.clone(), BTreeMap::new())).collect_map();
     if members.is_empty() {
         return assignment;
@@ -231,10 +227,7 @@ mod tests {
     /// what members own does not matter.
     #[test]
     fn range_static_first_and_stateless() {
-        let ms = [
-            owning(Subscription::new("a", &["t"]), &[("t", 0), ("t", 1)]),
-            Subscription::new("z", &["t"]).with_instance_id("i1"),
-        ];
+        let ms = [owning(Subscription::new("a", &["t"]), &[("t", 0), ("t", 1)]), Subscription::new("z", &["t"]).with_instance_id("i1")];
         let a = assign_server(ServerAssignor::Range, &topics(&[("t", 3)]), &ms);
         assert_eq!(parts(&a, "z", "t"), vec![0, 1]);
         assert_eq!(parts(&a, "a", "t"), vec![2]);
@@ -245,11 +238,7 @@ mod tests {
     #[test]
     fn uniform_fresh_group_follows_hash_order() {
         // consumer1/2/3 fall in bins 12/11/10 of a 16-bin table: visited 3, 2, 1.
-        let ms = [
-            Subscription::new("consumer1", &["t"]),
-            Subscription::new("consumer2", &["t"]),
-            Subscription::new("consumer3", &["t"]),
-        ];
+        let ms = [Subscription::new("consumer1", &["t"]), Subscription::new("consumer2", &["t"]), Subscription::new("consumer3", &["t"])];
         let a = assign_server(ServerAssignor::Uniform, &topics(&[("t", 7)]), &ms);
         assert_eq!(parts(&a, "consumer3", "t"), vec![0, 1, 2]);
         assert_eq!(parts(&a, "consumer2", "t"), vec![3, 4]);
@@ -290,11 +279,7 @@ mod tests {
     /// Heterogeneous subscriptions: valid (only subscribed topics, every partition once).
     #[test]
     fn uniform_heterogeneous_is_valid_and_complete() {
-        let ms = [
-            Subscription::new("a", &["t1"]),
-            Subscription::new("b", &["t1", "t2"]),
-            Subscription::new("c", &["t2"]),
-        ];
+        let ms = [Subscription::new("a", &["t1"]), Subscription::new("b", &["t1", "t2"]), Subscription::new("c", &["t2"])];
         let a = assign_server(ServerAssignor::Uniform, &topics(&[("t1", 3), ("t2", 4)]), &ms);
         assert!(parts(&a, "a", "t2").is_empty() && parts(&a, "c", "t1").is_empty());
         let mut t1: Vec<u32> = [parts(&a, "a", "t1"), parts(&a, "b", "t1")].concat();

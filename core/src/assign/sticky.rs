@@ -102,15 +102,8 @@ impl<'a> Topics<'a> {
             names: topics.iter().map(|&(name, _)| name).collect(),
             counts: topics.iter().map(|&(_, count)| count).collect(),
             offsets,
-            hashes: topics
-                .iter()
-                .map(|&(name, _)| java_string_hash(name))
-                .collect(),
-            index: topics
-                .iter()
-                .zip(0u32..)
-                .map(|(&(name, _), i)| (name, i))
-                .collect_map(),
+            hashes: topics.iter().map(|&(name, _)| java_string_hash(name)).collect(),
+            index: topics.iter().zip(0u32..).map(|(&(name, _), i)| (name, i)).collect_map(),
             total,
         }
     }
@@ -153,16 +146,12 @@ impl<'a> Topics<'a> {
 
     /// Every partition in `(topic, partition)` order.
     pub(crate) fn all(&self) -> impl Iterator<Item = Tp> + '_ {
-        (0u32..)
-            .take(self.len())
-            .flat_map(|topic| self.partitions(topic))
+        (0u32..).take(self.len()).flat_map(|topic| self.partitions(topic))
     }
 
     /// `TopicPartition.hashCode`: `31 * (31 + partition) + topic.hashCode()`.
     pub(crate) fn hash_code(&self, tp: Tp) -> i32 {
-        31i32
-            .wrapping_mul(31i32.wrapping_add(tp.partition as i32))
-            .wrapping_add(self.hashes[tp.topic as usize])
+        31i32.wrapping_mul(31i32.wrapping_add(tp.partition as i32)).wrapping_add(self.hashes[tp.topic as usize])
     }
 
     /// `TopicPartition.toString`: "topic-3".
@@ -188,12 +177,7 @@ impl<'a> Member<'a> {
         let mut seen = BTreeSet::new();
         Self {
             id: &sub.member_id,
-            topics: sub
-                .topics
-                .iter()
-                .map(String::as_str)
-                .filter(|t| seen.insert(*t))
-                .collect(),
+            topics: sub.topics.iter().map(String::as_str).filter(|t| seen.insert(*t)).collect(),
             generation: sub.generation,
             owned: &sub.owned,
         }
@@ -227,12 +211,7 @@ pub(crate) struct Ownership {
 /// generation it is removed from the earlier claimant, not given to the later one, and
 /// recorded in `multiple_owners` (a member listing a partition twice voids its own claim,
 /// as in Kafka).
-pub(crate) fn read_ownership(
-    topics: &Topics,
-    members: &[Member],
-    visit: &[usize],
-    warnings: &mut Vec<String>,
-) -> Ownership {
+pub(crate) fn read_ownership(topics: &Topics, members: &[Member], visit: &[usize], warnings: &mut Vec<String>) -> Ownership {
     let mut all_equal = true;
     let mut subscribed: BTreeSet<&str> = BTreeSet::new();
     let mut max_generation = DEFAULT_GENERATION;
@@ -245,10 +224,7 @@ pub(crate) fn read_ownership(
         let member = &members[m];
         if subscribed.is_empty() {
             subscribed.extend(member.topics.iter().copied());
-        } else if all_equal
-            && !(member.topics.len() == subscribed.len()
-                && member.topics.iter().all(|t| subscribed.contains(t)))
-        {
+        } else if all_equal && !(member.topics.len() == subscribed.len() && member.topics.iter().all(|t| subscribed.contains(t))) {
             all_equal = false;
         }
         let generation = member.generation_or_default();
@@ -278,42 +254,19 @@ pub(crate) fn read_ownership(
                     owned[m].push(tp);
                     remove_first(&mut owned[other], tp);
                     previous_owner.insert(tp, m);
-                    warnings.push(different_generations(
-                        member,
-                        members[other].id,
-                        other_generation,
-                        topics.display(tp),
-                        generation,
-                    ));
+                    warnings.push(different_generations(member, members[other].id, other_generation, topics.display(tp), generation));
                 }
                 Ordering::Less => {
-                    warnings.push(different_generations(
-                        member,
-                        members[other].id,
-                        other_generation,
-                        topics.display(tp),
-                        other_generation,
-                    ));
+                    warnings.push(different_generations(member, members[other].id, other_generation, topics.display(tp), other_generation));
                 }
             }
         }
     }
-    Ownership {
-        all_equal,
-        owned,
-        multiple_owners,
-        max_generation,
-    }
+    Ownership { all_equal, owned, multiple_owners, max_generation }
 }
 
 /// The warning Kafka logs when two generations claim one partition.
-fn different_generations(
-    member: &Member,
-    other: &str,
-    other_generation: i32,
-    tp: String,
-    winner: i32,
-) -> String {
+fn different_generations(member: &Member, other: &str, other_generation: i32, tp: String, winner: i32) -> String {
     format!(
         "Consumer {} in generation {} and consumer {} in generation {} claiming the same TopicPartition {} in different generations. The topic partition will be assigned to the member with the higher generation {}.",
         member.id,
@@ -356,21 +309,13 @@ pub(crate) struct Built {
 /// the at-`minQuota` list), and once none is left, to the at-`minQuota` members in FIFO
 /// order. A new partition that was revoked from, or claimed twice by, previous owners is
 /// recorded as transferring (`assignNewPartition`).
-pub(crate) fn constrained(
-    topics: &Topics,
-    members: &[Member],
-    visit: &[usize],
-    ownership: &Ownership,
-) -> Built {
+pub(crate) fn constrained(topics: &Topics, members: &[Member], visit: &[usize], ownership: &Ownership) -> Built {
     let n = members.len();
     let total = topics.total();
     let mut assignment: Vec<Vec<Tp>> = vec![Vec::new(); n];
     let mut transferring = BTreeMap::new();
     if n == 0 {
-        return Built {
-            assignment,
-            transferring,
-        };
+        return Built { assignment, transferring };
     }
     let min_quota = total / n;
     let max_quota = total.div_ceil(n);
@@ -451,30 +396,19 @@ pub(crate) fn constrained(
     }
     // verifyUnfilledMembers: every member still unfilled has exactly minQuota.
     debug_assert!(under_min.iter().all(|&m| assignment[m].len() == min_quota));
-    Built {
-        assignment,
-        transferring,
-    }
+    Built { assignment, transferring }
 }
 
 /// `CooperativeStickyAssignor.computePartitionsTransferringOwnership`, used after the
 /// general path: a partition assigned to a member that did not own it, while some member
 /// owned it and does not keep it. Ownership here is the raw `ownedPartitions` of each
 /// subscription, generations ignored, as in Kafka.
-pub(crate) fn transferring_from_owned(
-    topics: &Topics,
-    members: &[Member],
-    assignment: &[Vec<Tp>],
-) -> BTreeMap<Tp, usize> {
+pub(crate) fn transferring_from_owned(topics: &Topics, members: &[Member], assignment: &[Vec<Tp>]) -> BTreeMap<Tp, usize> {
     let mut added: BTreeMap<Tp, usize> = BTreeMap::new();
     let mut revoked: BTreeSet<Tp> = BTreeSet::new();
     for (m, member) in members.iter().enumerate() {
         // Owned partitions that are not assignable can be neither added nor moved.
-        let owned: BTreeSet<Tp> = member
-            .owned
-            .iter()
-            .filter_map(|(t, p)| topics.lookup(t, *p))
-            .collect_set();
+        let owned: BTreeSet<Tp> = member.owned.iter().filter_map(|(t, p)| topics.lookup(t, *p)).collect_set();
         let assigned: BTreeSet<Tp> = assignment[m].iter().copied().collect_set();
         for tp in &assigned {
             if !owned.contains(tp) {
@@ -525,28 +459,19 @@ impl StickyOutcome {
 
     /// The outcome `assign` returns for `Strategy::Sticky`.
     pub fn into_sticky(self) -> AssignOutcome {
-        AssignOutcome {
-            assignment: self.assignment,
-            warnings: self.warnings,
-        }
+        AssignOutcome { assignment: self.assignment, warnings: self.warnings }
     }
 
     /// The outcome `assign` returns for `Strategy::CooperativeSticky`.
     pub fn into_cooperative(self) -> AssignOutcome {
-        AssignOutcome {
-            assignment: self.cooperative_first_round(),
-            warnings: self.warnings,
-        }
+        AssignOutcome { assignment: self.cooperative_first_round(), warnings: self.warnings }
     }
 }
 
 /// Runs the sticky algorithm (shared by both assignors) over `members`, given every
 /// topic's partition count; `members` are in JoinGroup-response order, which decides
 /// ties inside a Java `HashMap` bucket.
-pub fn sticky_assign(
-    partitions_per_topic: &BTreeMap<String, u32>,
-    members: &[Subscription],
-) -> Result<StickyOutcome, AssignError> {
+pub fn sticky_assign(partitions_per_topic: &BTreeMap<String, u32>, members: &[Subscription]) -> Result<StickyOutcome, AssignError> {
     let prepared = super::prepare(partitions_per_topic, members)?;
     let mut outcome = assign_prepared(&prepared.topics, members);
     let mut warnings = prepared.warnings;
@@ -565,10 +490,7 @@ pub fn cooperative_first_round(
 }
 
 /// The sticky algorithm over `topics` (assignable, in Java order) and unique members.
-pub(crate) fn assign_prepared(
-    topics: &[(&str, u32)],
-    subscriptions: &[Subscription],
-) -> StickyOutcome {
+pub(crate) fn assign_prepared(topics: &[(&str, u32)], subscriptions: &[Subscription]) -> StickyOutcome {
     let topics = Topics::new(topics);
     let members: Vec<Member> = subscriptions.iter().map(Member::new).collect();
     let ids: Vec<&str> = members.iter().map(|m| m.id).collect();
@@ -581,25 +503,16 @@ pub(crate) fn assign_prepared(
     } else {
         let assignment = general::general(&topics, &members, &visit, ownership);
         let transferring = transferring_from_owned(&topics, &members, &assignment);
-        Built {
-            assignment,
-            transferring,
-        }
+        Built { assignment, transferring }
     };
 
-    let mut assignment: Assignment = members
-        .iter()
-        .map(|m| (m.id.to_string(), BTreeMap::new()))
-        .collect_map();
+    let mut assignment: Assignment = members.iter().map(|m| (m.id.to_string(), BTreeMap::new())).collect_map();
     for (m, partitions) in built.assignment.iter().enumerate() {
         let Some(by_topic) = assignment.get_mut(members[m].id) else {
             continue;
         };
         for tp in partitions {
-            by_topic
-                .entry(topics.name(tp.topic).to_string())
-                .or_insert_with(Vec::new)
-                .push(tp.partition);
+            by_topic.entry(topics.name(tp.topic).to_string()).or_insert_with(Vec::new).push(tp.partition);
         }
         for list in by_topic.values_mut() {
             list.sort_unstable();
@@ -608,17 +521,7 @@ pub(crate) fn assign_prepared(
     let transferring = built
         .transferring
         .iter()
-        .map(|(tp, m)| {
-            (
-                (topics.name(tp.topic).to_string(), tp.partition),
-                members[*m].id.to_string(),
-            )
-        })
+        .map(|(tp, m)| ((topics.name(tp.topic).to_string(), tp.partition), members[*m].id.to_string()))
         .collect_map();
-    StickyOutcome {
-        assignment,
-        transferring,
-        all_subscriptions_equal: all_equal,
-        warnings,
-    }
+    StickyOutcome { assignment, transferring, all_subscriptions_equal: all_equal, warnings }
 }

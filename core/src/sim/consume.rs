@@ -35,7 +35,11 @@ impl Sim {
             member.next_auto_commit = now.plus_ms(member.config.auto_commit_interval_ms);
         }
         member.activity = if member.assigned.is_empty() {
-            if member.phase == Phase::Stable { Activity::Idle } else { Activity::AwaitingAssignment }
+            if member.phase == Phase::Stable {
+                Activity::Idle
+            } else {
+                Activity::AwaitingAssignment
+            }
         } else {
             Activity::Fetching
         };
@@ -136,11 +140,7 @@ impl Sim {
     }
 
     pub(super) fn fetch_arrive(&mut self, group_id: &str, client_id: &str, token: u64) {
-        let valid = self
-            .groups
-            .get(group_id)
-            .and_then(|g| g.member(client_id))
-            .is_some_and(|m| m.token == token);
+        let valid = self.groups.get(group_id).and_then(|g| g.member(client_id)).is_some_and(|m| m.token == token);
         if !valid {
             return;
         }
@@ -158,10 +158,7 @@ impl Sim {
             );
         } else {
             let at = self.now.plus_ms(self.latency());
-            self.schedule(
-                at,
-                Pending::FetchResponse { group: group_id.to_string(), client_id: client_id.to_string(), token, records },
-            );
+            self.schedule(at, Pending::FetchResponse { group: group_id.to_string(), client_id: client_id.to_string(), token, records });
         }
     }
 
@@ -174,29 +171,22 @@ impl Sim {
         for f in woken {
             let records = self.read_for(&f.group, &f.client_id);
             let at = self.now.plus_ms(self.latency());
-            self.schedule(
-                at,
-                Pending::FetchResponse { group: f.group, client_id: f.client_id, token: f.token, records },
-            );
+            self.schedule(at, Pending::FetchResponse { group: f.group, client_id: f.client_id, token: f.token, records });
         }
     }
 
     /// `poll()` returns the fetched records; the application processes them, then polls again.
-    pub(super) fn fetch_response(
-        &mut self,
-        group_id: &str,
-        client_id: &str,
-        token: u64,
-        records: Vec<Fetched>,
-    ) {
+    pub(super) fn fetch_response(&mut self, group_id: &str, client_id: &str, token: u64, records: Vec<Fetched>) {
         let now = self.now;
         let Some(group) = self.groups.get_mut(group_id) else { return };
         let Some(member) = group.members.iter_mut().find(|m| m.client_id == client_id) else { return };
         if member.token != token {
             return;
         }
-        let delivered: Vec<EventKind> =
-            records.into_iter().filter_map(|(tp, stored, high_watermark)| member.hand_over(group_id, tp, &stored, high_watermark, now)).collect();
+        let delivered: Vec<EventKind> = records
+            .into_iter()
+            .filter_map(|(tp, stored, high_watermark)| member.hand_over(group_id, tp, &stored, high_watermark, now))
+            .collect();
         let processing_ms = member.config.processing_ms;
         let processing_any = !member.processing.is_empty();
         member.activity = if delivered.is_empty() { Activity::Fetching } else { Activity::Processing };
@@ -238,7 +228,9 @@ impl Sim {
             let first = group
                 .members
                 .iter()
-                .flat_map(|m| m.received().filter(|x| x.tp == d.tp && x.offset == d.offset && x.at < d.at).map(move |x| (m.client_id.clone(), x.at)))
+                .flat_map(|m| {
+                    m.received().filter(|x| x.tp == d.tp && x.offset == d.offset && x.at < d.at).map(move |x| (m.client_id.clone(), x.at))
+                })
                 .max_by_key(|(_, at)| *at);
             let record = crate::group::DuplicateRecord {
                 tp: d.tp.clone(),

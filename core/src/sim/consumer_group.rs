@@ -163,7 +163,12 @@ impl Sim {
             leave_reason: reason,
         };
         let incarnation = m.incarnation;
-        self.record(EventKind::ConsumerHeartbeatSent { group: group_id.into(), client_id: client_id.into(), member_epoch: epoch, owned: Vec::new() });
+        self.record(EventKind::ConsumerHeartbeatSent {
+            group: group_id.into(),
+            client_id: client_id.into(),
+            member_epoch: epoch,
+            owned: Vec::new(),
+        });
         if let Some(at) = self.to_coordinator(group_id) {
             self.schedule(at, Pending::CgHeartbeatArrive { group: group_id.into(), client_id: client_id.into(), incarnation, hb });
         }
@@ -235,7 +240,11 @@ impl Sim {
             }
             CgAnswer::Err(GroupError::UnreleasedInstanceId) => {
                 // Fatal for the consumer (`handleFatalFailure`): the process stops.
-                self.record(EventKind::ConsumerFailed { group: group_id.into(), client_id: client_id.into(), error: GroupError::UnreleasedInstanceId });
+                self.record(EventKind::ConsumerFailed {
+                    group: group_id.into(),
+                    client_id: client_id.into(),
+                    error: GroupError::UnreleasedInstanceId,
+                });
                 self.crash_member(group_id, client_id);
             }
             CgAnswer::Err(_) => {
@@ -490,7 +499,11 @@ impl Sim {
                 member_id: r.member_id.clone(),
                 group_instance_id: r.group_instance_id.clone(),
                 topics: r.subscription.clone(),
-                owned: g.target.get(&r.member_id).map(|ps| ps.iter().map(|tp| (tp.topic.clone(), tp.partition)).collect()).unwrap_or_default(),
+                owned: g
+                    .target
+                    .get(&r.member_id)
+                    .map(|ps| ps.iter().map(|tp| (tp.topic.clone(), tp.partition)).collect())
+                    .unwrap_or_default(),
                 generation: None,
             })
             .collect();
@@ -505,11 +518,8 @@ impl Sim {
                 (member, tps)
             })
             .collect();
-        let shown: Vec<(String, Vec<TopicPartition>)> = g
-            .registry
-            .iter()
-            .map(|r| (r.client_id.clone(), target.get(&r.member_id).cloned().unwrap_or_default()))
-            .collect();
+        let shown: Vec<(String, Vec<TopicPartition>)> =
+            g.registry.iter().map(|r| (r.client_id.clone(), target.get(&r.member_id).cloned().unwrap_or_default())).collect();
         let Some(g) = self.groups.get_mut(group_id) else { return };
         g.target = target;
         g.assignment_epoch = g.generation;
@@ -527,9 +537,7 @@ impl Sim {
         let target = g.target.get(member_id).cloned().unwrap_or_default();
         let Some(r) = g.registered(member_id) else { return };
         let held_elsewhere = |tp: &TopicPartition| {
-            g.registry
-                .iter()
-                .any(|o| o.member_id != member_id && (o.assignment.contains(tp) || o.cg.pending_revocation.contains(tp)))
+            g.registry.iter().any(|o| o.member_id != member_id && (o.assignment.contains(tp) || o.cg.pending_revocation.contains(tp)))
         };
         let mut cg = r.cg.clone();
         let mut assignment = r.assignment.clone();
@@ -583,7 +591,13 @@ impl Sim {
             cg.state = if unreleased.is_empty() { Reconcile::Stable } else { Reconcile::UnreleasedPartitions };
             assignment = next;
             if moved {
-                event = Some(EventKind::MemberReconciling { group: group_id.into(), client_id, epoch: target_epoch, revoking: Vec::new(), unreleased });
+                event = Some(EventKind::MemberReconciling {
+                    group: group_id.into(),
+                    client_id,
+                    epoch: target_epoch,
+                    revoking: Vec::new(),
+                    unreleased,
+                });
             }
         }
         let deadline = cg.revoke_deadline.map(|d| (d, cg.member_epoch));
@@ -655,7 +669,8 @@ impl Sim {
     pub(super) fn cg_revocation_deadline(&mut self, group_id: &str, member_id: &str, epoch: i32) {
         let now = self.now;
         let Some(r) = self.groups.get(group_id).and_then(|g| g.registered(member_id)) else { return };
-        let late = r.cg.state == Reconcile::UnrevokedPartitions && r.cg.member_epoch == epoch && r.cg.revoke_deadline.is_some_and(|d| d <= now);
+        let late =
+            r.cg.state == Reconcile::UnrevokedPartitions && r.cg.member_epoch == epoch && r.cg.revoke_deadline.is_some_and(|d| d <= now);
         if late {
             self.cg_remove(group_id, member_id, LeaveReason::RevocationTimeout);
         }

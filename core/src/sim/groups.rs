@@ -11,7 +11,7 @@
 
 use super::*;
 use crate::event::{GroupError, LeaveReason};
-use crate::group::{CommitMode, Phase, Registered, RebalanceProtocol};
+use crate::group::{CommitMode, Phase, RebalanceProtocol, Registered};
 
 /// What the leader learns of each member in the JoinGroup answer: member id, instance
 /// id, subscription, owned partitions and the generation they were owned in.
@@ -24,7 +24,12 @@ pub(crate) enum JoinResult {
     MemberIdRequired(String),
     /// The join phase is over: the generation, whether you lead, and for the leader the
     /// members' subscriptions and owned partitions.
-    Joined { generation: i32, member_id: String, leader: bool, members: Vec<JoinMember> },
+    Joined {
+        generation: i32,
+        member_id: String,
+        leader: bool,
+        members: Vec<JoinMember>,
+    },
     Error(GroupError),
 }
 
@@ -256,12 +261,9 @@ impl Sim {
                 SeekTo::Beginning => start,
                 SeekTo::End => hw,
                 SeekTo::Offset { offset } => *offset,
-                SeekTo::Timestamp { timestamp_ms } => log
-                    .records()
-                    .iter()
-                    .find(|r| r.offset < hw && r.timestamp.ms() >= *timestamp_ms)
-                    .map(|r| r.offset)
-                    .unwrap_or(hw),
+                SeekTo::Timestamp { timestamp_ms } => {
+                    log.records().iter().find(|r| r.offset < hw && r.timestamp.ms() >= *timestamp_ms).map(|r| r.offset).unwrap_or(hw)
+                }
             };
             let from = m.positions.get(&tp).copied().unwrap_or(offset);
             moves.push((tp, from, offset));
@@ -270,7 +272,10 @@ impl Sim {
         // A later re-read of these partitions is explained by this seek.
         for (tp, _, _) in &moves {
             let committed = g.committed.get(tp).copied();
-            g.handovers.insert(tp.clone(), crate::group::Handover { from: client_id.into(), kind: crate::group::HandoverKind::Seek, at: now, committed });
+            g.handovers.insert(
+                tp.clone(),
+                crate::group::Handover { from: client_id.into(), kind: crate::group::HandoverKind::Seek, at: now, committed },
+            );
         }
         let Some(m) = g.member_mut(client_id) else { return };
         for (tp, _, offset) in &moves {
@@ -447,7 +452,14 @@ impl Sim {
                 };
                 self.schedule(
                     at,
-                    Pending::SyncArrive { group: group_id.into(), client_id: client_id.into(), incarnation, member_id, generation, assignment },
+                    Pending::SyncArrive {
+                        group: group_id.into(),
+                        client_id: client_id.into(),
+                        incarnation,
+                        member_id,
+                        generation,
+                        assignment,
+                    },
                 );
             }
         }
@@ -456,11 +468,7 @@ impl Sim {
     /// The leader runs the group's assignor over the members' subscriptions
     /// (`ConsumerCoordinator.onLeaderElected`); with the cooperative protocol, partitions
     /// that would change owner are withheld for a second round.
-    fn run_assignor(
-        &self,
-        group_id: &str,
-        members: &[JoinMember],
-    ) -> VecMap<String, Vec<TopicPartition>> {
+    fn run_assignor(&self, group_id: &str, members: &[JoinMember]) -> VecMap<String, Vec<TopicPartition>> {
         let Some(g) = self.groups.get(group_id) else { return VecMap::new() };
         let mut partitions_per_topic = std::collections::BTreeMap::new();
         for (_, _, topics, _, _) in members {
@@ -481,16 +489,12 @@ impl Sim {
             })
             .collect();
         // Strategies are checked when a group is created or changed, so this succeeds.
-        let assignment = assign::assign(g.config.assignor, &partitions_per_topic, &subscriptions)
-            .map(|o| o.assignment)
-            .unwrap_or_default();
+        let assignment = assign::assign(g.config.assignor, &partitions_per_topic, &subscriptions).map(|o| o.assignment).unwrap_or_default();
         assignment
             .into_iter()
             .map(|(member, by_topic)| {
-                let mut tps: Vec<TopicPartition> = by_topic
-                    .into_iter()
-                    .flat_map(|(t, ps)| ps.into_iter().map(move |p| TopicPartition::new(t.clone(), p)))
-                    .collect();
+                let mut tps: Vec<TopicPartition> =
+                    by_topic.into_iter().flat_map(|(t, ps)| ps.into_iter().map(move |p| TopicPartition::new(t.clone(), p))).collect();
                 crate::sorted::sort(&mut tps);
                 (member, tps)
             })
@@ -506,9 +510,8 @@ impl Sim {
         result: Result<Vec<TopicPartition>, GroupError>,
     ) {
         // An answer to an older SyncGroup (the member has rejoined since) is stale.
-        let current = self
-            .consumer(group_id, client_id, incarnation)
-            .is_some_and(|m| m.phase == Phase::Syncing && m.generation == generation);
+        let current =
+            self.consumer(group_id, client_id, incarnation).is_some_and(|m| m.phase == Phase::Syncing && m.generation == generation);
         if !current {
             return;
         }
@@ -546,13 +549,21 @@ impl Sim {
         if !revoked.is_empty() {
             self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: revoked });
         }
-        self.record(EventKind::PartitionsAssigned { group: group_id.into(), generation, client_id: client_id.into(), partitions: assignment });
+        self.record(EventKind::PartitionsAssigned {
+            group: group_id.into(),
+            generation,
+            client_id: client_id.into(),
+            partitions: assignment,
+        });
         // OffsetFetch for the partitions it did not have.
         let Some(at) = self.to_coordinator(group_id) else {
             self.send_join(group_id, client_id);
             return;
         };
-        self.schedule(at, Pending::OffsetFetchArrive { group: group_id.into(), client_id: client_id.into(), incarnation, token, partitions: added });
+        self.schedule(
+            at,
+            Pending::OffsetFetchArrive { group: group_id.into(), client_id: client_id.into(), incarnation, token, partitions: added },
+        );
         let asked_meanwhile = self.groups.get(group_id).and_then(|g| g.member(client_id)).is_some_and(|m| m.rejoin_needed);
         if asked_meanwhile {
             // A rejoin was asked for while this round was under way: eager members give
@@ -585,7 +596,11 @@ impl Sim {
         let no_offset = reset == OffsetReset::None && committed.iter().any(|(_, c)| c.is_none());
         if no_offset {
             // poll() throws NoOffsetForPartitionException; unhandled, the consumer stops.
-            self.record(EventKind::ConsumerFailed { group: group_id.into(), client_id: client_id.into(), error: GroupError::NoOffsetForPartition });
+            self.record(EventKind::ConsumerFailed {
+                group: group_id.into(),
+                client_id: client_id.into(),
+                error: GroupError::NoOffsetForPartition,
+            });
             self.crash_member(group_id, client_id);
             return;
         }
@@ -814,12 +829,15 @@ impl Sim {
             // No coordinator (its broker went down on the way): the client hears
             // COORDINATOR_NOT_AVAILABLE and tries again.
             let reply = self.reply_at();
-            self.schedule(reply, Pending::JoinResponse {
-                group: group_id.into(),
-                client_id: client_id.into(),
-                incarnation,
-                result: JoinResult::Error(GroupError::CoordinatorNotAvailable),
-            });
+            self.schedule(
+                reply,
+                Pending::JoinResponse {
+                    group: group_id.into(),
+                    client_id: client_id.into(),
+                    incarnation,
+                    result: JoinResult::Error(GroupError::CoordinatorNotAvailable),
+                },
+            );
             return;
         }
         let now = self.now;
@@ -857,12 +875,15 @@ impl Sim {
                     self.schedule_session_check(group_id, &new_id, now.plus_ms(session));
                     if state == GroupState::Stable {
                         // No rebalance: it gets the generation it had and syncs.
-                        self.schedule(reply, Pending::JoinResponse {
-                            group: group_id.into(),
-                            client_id: client_id.into(),
-                            incarnation,
-                            result: JoinResult::Joined { generation, member_id: new_id, leader, members },
-                        });
+                        self.schedule(
+                            reply,
+                            Pending::JoinResponse {
+                                group: group_id.into(),
+                                client_id: client_id.into(),
+                                incarnation,
+                                result: JoinResult::Joined { generation, member_id: new_id, leader, members },
+                            },
+                        );
                     } else {
                         self.try_complete_join(group_id);
                     }
@@ -872,12 +893,15 @@ impl Sim {
                 self.register(group_id, client_id, new_id, instance_id, subscription, owned, generation, timeouts);
                 return;
             }
-            self.schedule(reply, Pending::JoinResponse {
-                group: group_id.into(),
-                client_id: client_id.into(),
-                incarnation,
-                result: JoinResult::MemberIdRequired(new_id.clone()),
-            });
+            self.schedule(
+                reply,
+                Pending::JoinResponse {
+                    group: group_id.into(),
+                    client_id: client_id.into(),
+                    incarnation,
+                    result: JoinResult::MemberIdRequired(new_id.clone()),
+                },
+            );
             if let Some(g) = self.groups.get_mut(group_id) {
                 g.pending_members.push(new_id);
             }
@@ -913,12 +937,15 @@ impl Sim {
             }
             self.register(group_id, client_id, member_id, instance_id, subscription, owned, generation, timeouts);
         } else {
-            self.schedule(reply, Pending::JoinResponse {
-                group: group_id.into(),
-                client_id: client_id.into(),
-                incarnation,
-                result: JoinResult::Error(GroupError::UnknownMemberId),
-            });
+            self.schedule(
+                reply,
+                Pending::JoinResponse {
+                    group: group_id.into(),
+                    client_id: client_id.into(),
+                    incarnation,
+                    result: JoinResult::Error(GroupError::UnknownMemberId),
+                },
+            );
         }
     }
 
@@ -965,10 +992,7 @@ impl Sim {
 
     /// The largest rebalance timeout (`max.poll.interval.ms`) among the members.
     fn rebalance_timeout(&self, group_id: &str) -> u64 {
-        self.groups
-            .get(group_id)
-            .map(|g| g.registry.iter().map(|r| r.rebalance_timeout_ms).max().unwrap_or(300_000))
-            .unwrap_or(300_000)
+        self.groups.get(group_id).map(|g| g.registry.iter().map(|r| r.rebalance_timeout_ms).max().unwrap_or(300_000)).unwrap_or(300_000)
     }
 
     /// Enters (or stays in) PreparingRebalance. A group formed from empty waits
@@ -1115,17 +1139,20 @@ impl Sim {
                 continue; // Its process is gone; its session will expire.
             };
             let is_leader = member_id == leader;
-            self.schedule(reply, Pending::JoinResponse {
-                group: group_id.into(),
-                client_id,
-                incarnation,
-                result: JoinResult::Joined {
-                    generation,
-                    member_id,
-                    leader: is_leader,
-                    members: if is_leader { members.clone() } else { Vec::new() },
+            self.schedule(
+                reply,
+                Pending::JoinResponse {
+                    group: group_id.into(),
+                    client_id,
+                    incarnation,
+                    result: JoinResult::Joined {
+                        generation,
+                        member_id,
+                        leader: is_leader,
+                        members: if is_leader { members.clone() } else { Vec::new() },
+                    },
                 },
-            });
+            );
         }
     }
 
@@ -1327,7 +1354,14 @@ impl Sim {
         }
     }
 
-    pub(super) fn offset_fetch_arrive(&mut self, group_id: &str, client_id: &str, incarnation: u64, token: u64, partitions: Vec<TopicPartition>) {
+    pub(super) fn offset_fetch_arrive(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        incarnation: u64,
+        token: u64,
+        partitions: Vec<TopicPartition>,
+    ) {
         if self.coordinator_of(group_id).is_none() {
             return;
         }
@@ -1338,7 +1372,10 @@ impl Sim {
             (tp, c)
         });
         let committed = committed.collect();
-        self.schedule(reply, Pending::OffsetFetchResponse { group: group_id.into(), client_id: client_id.into(), incarnation, token, committed });
+        self.schedule(
+            reply,
+            Pending::OffsetFetchResponse { group: group_id.into(), client_id: client_id.into(), incarnation, token, committed },
+        );
     }
 
     /// `partition.assignment.strategy` changes: the group rebalances with it.

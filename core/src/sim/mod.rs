@@ -5,18 +5,18 @@
 //! nothing reads a clock and every random choice comes from `self.rng`.
 
 use crate::assign::{self, Subscription};
+use crate::cluster::{place_replicas, Broker, BrokerId, Partition, Topic, TopicConfig};
 use crate::command::{check_name, Command, CommandError, GroupSpec, MemberSpec, MAX_GROUPS, MAX_MEMBERS_PER_GROUP, MAX_VALUE_CHARS};
 use crate::config::{Acks, ClusterConfig, OffsetReset, ProducerConfig};
+use crate::event::ProduceError;
 use crate::event::{Event, EventKind, RebalanceCause, StartFrom, Trace};
 use crate::group::{Activity, Delivery, Group, GroupState, Member};
-use crate::cluster::{place_replicas, Broker, BrokerId, Partition, Topic, TopicConfig};
-use crate::event::ProduceError;
 use crate::monitor::Monitors;
-use crate::snapshot::{LostView, LOST_KEPT};
 use crate::partitioner::{record_size_in_bytes, PartitionReason};
-use crate::producer::{Batch, Producer, ProduceRequest, SentRecord, MAX_REQUEST_SIZE};
+use crate::producer::{Batch, ProduceRequest, Producer, SentRecord, MAX_REQUEST_SIZE};
 use crate::record::{Record, RecordId, StoredRecord, TopicPartition};
 use crate::rng::SimRng;
+use crate::snapshot::{LostView, LOST_KEPT};
 use crate::time::SimTime;
 use crate::vecmap::VecMap;
 
@@ -73,12 +73,23 @@ pub(crate) enum Pending {
     /// A command from the scenario's timeline.
     Command(Command),
     /// The `k`-th value of a scenario's planned sends (see [`PlannedSends`]).
-    Planned { plan: std::sync::Arc<PlannedSends>, k: usize },
+    Planned {
+        plan: std::sync::Arc<PlannedSends>,
+        k: usize,
+    },
     /// The producer's Sender thread wakes up (`linger.ms`, a retry backoff, a metadata
     /// look for a leaderless partition, or a waiting batch's `delivery.timeout.ms`).
-    SenderWake { producer: String },
+    SenderWake {
+        producer: String,
+    },
     /// A Produce request reaches a broker: one batch for each of several partitions.
-    ProduceArrive { producer: String, broker: BrokerId, request: u64, acks: Acks, batches: Vec<produce::WireBatch> },
+    ProduceArrive {
+        producer: String,
+        broker: BrokerId,
+        request: u64,
+        acks: Acks,
+        batches: Vec<produce::WireBatch>,
+    },
     /// The Produce response reaches the producer: per batch, its offsets or an error.
     ProduceResponse {
         producer: String,
@@ -87,29 +98,68 @@ pub(crate) enum Pending {
         results: Vec<(u64, TopicPartition, produce::PartitionResult)>,
     },
     /// `request.timeout.ms` passed for a Produce request.
-    ProduceTimeout { producer: String, request: u64 },
+    ProduceTimeout {
+        producer: String,
+        request: u64,
+    },
     /// The broker gives up waiting for replicas on an acks=all write.
-    DelayedProduceTimeout { id: u64 },
+    DelayedProduceTimeout {
+        id: u64,
+    },
     /// A follower starts its next fetch from the leader.
-    ReplicaFetchSend { tp: TopicPartition, follower: BrokerId, token: u64 },
+    ReplicaFetchSend {
+        tp: TopicPartition,
+        follower: BrokerId,
+        token: u64,
+    },
     /// A follower's fetch reaches the leader.
-    ReplicaFetchArrive { tp: TopicPartition, follower: BrokerId, leader: BrokerId, token: u64, fetch_offset: u64 },
+    ReplicaFetchArrive {
+        tp: TopicPartition,
+        follower: BrokerId,
+        leader: BrokerId,
+        token: u64,
+        fetch_offset: u64,
+    },
     /// A follower's fetch got no answer within `replica.socket.timeout.ms`.
-    ReplicaFetchDeadline { tp: TopicPartition, follower: BrokerId, token: u64, attempt: u64 },
+    ReplicaFetchDeadline {
+        tp: TopicPartition,
+        follower: BrokerId,
+        token: u64,
+        attempt: u64,
+    },
     /// `replica.fetch.wait.max.ms` passed for a parked follower fetch.
-    ReplicaFetchTimeout { id: u64 },
+    ReplicaFetchTimeout {
+        id: u64,
+    },
     /// The leader's answer reaches the follower.
-    ReplicaFetchResponse { tp: TopicPartition, follower: BrokerId, token: u64, records: Vec<StoredRecord>, leader_hw: u64, leader_log_start: u64 },
+    ReplicaFetchResponse {
+        tp: TopicPartition,
+        follower: BrokerId,
+        token: u64,
+        records: Vec<StoredRecord>,
+        leader_hw: u64,
+        leader_log_start: u64,
+    },
     /// The controller has not heard from the broker for `broker.session.timeout.ms`.
-    SessionExpiry { broker: BrokerId, incarnation: u64 },
+    SessionExpiry {
+        broker: BrokerId,
+        incarnation: u64,
+    },
     /// A (re)started or healed broker's registration reaches the controller.
-    BrokerRegistered { broker: BrokerId, incarnation: u64 },
+    BrokerRegistered {
+        broker: BrokerId,
+        incarnation: u64,
+    },
     /// Leaders check their followers' lag every `replica.lag.time.max.ms` / 2.
     IsrCheck,
     /// Brokers delete what retention allows, every `log.retention.check.interval.ms`.
     RetentionCheck,
     /// A consumer (re)sends JoinGroup after FindCoordinator failed.
-    ClientJoin { group: String, client_id: String, incarnation: u64 },
+    ClientJoin {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+    },
     JoinArrive {
         group: String,
         client_id: String,
@@ -122,9 +172,17 @@ pub(crate) enum Pending {
         session_ms: u64,
         rebalance_ms: u64,
     },
-    JoinResponse { group: String, client_id: String, incarnation: u64, result: groups::JoinResult },
+    JoinResponse {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+        result: groups::JoinResult,
+    },
     /// The initial delay or the rebalance timeout of a join phase ends.
-    JoinDeadline { group: String, round: u64 },
+    JoinDeadline {
+        group: String,
+        round: u64,
+    },
     SyncArrive {
         group: String,
         client_id: String,
@@ -134,41 +192,142 @@ pub(crate) enum Pending {
         assignment: Option<VecMap<String, Vec<TopicPartition>>>,
     },
     /// The answer to the SyncGroup the member sent for `generation`.
-    SyncResponse { group: String, client_id: String, incarnation: u64, generation: i32, result: Result<Vec<TopicPartition>, crate::event::GroupError> },
-    OffsetFetchArrive { group: String, client_id: String, incarnation: u64, token: u64, partitions: Vec<TopicPartition> },
-    OffsetFetchResponse { group: String, client_id: String, incarnation: u64, token: u64, committed: Vec<(TopicPartition, Option<u64>)> },
+    SyncResponse {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+        generation: i32,
+        result: Result<Vec<TopicPartition>, crate::event::GroupError>,
+    },
+    OffsetFetchArrive {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+        token: u64,
+        partitions: Vec<TopicPartition>,
+    },
+    OffsetFetchResponse {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+        token: u64,
+        committed: Vec<(TopicPartition, Option<u64>)>,
+    },
     /// The consumer's heartbeat thread wakes up.
-    HeartbeatTick { group: String, client_id: String, incarnation: u64 },
-    HeartbeatArrive { group: String, client_id: String, incarnation: u64, member_id: String, generation: i32 },
-    HeartbeatResponse { group: String, client_id: String, incarnation: u64, error: Option<crate::event::GroupError> },
+    HeartbeatTick {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+    },
+    HeartbeatArrive {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+        member_id: String,
+        generation: i32,
+    },
+    HeartbeatResponse {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+        error: Option<crate::event::GroupError>,
+    },
     /// The coordinator checks whether a member's session expired.
-    SessionCheck { group: String, member_id: String },
+    SessionCheck {
+        group: String,
+        member_id: String,
+    },
     /// KIP-848: a ConsumerGroupHeartbeat reaches the coordinator, and its answer the consumer.
-    CgHeartbeatArrive { group: String, client_id: String, incarnation: u64, hb: consumer_group::CgHeartbeat },
-    CgHeartbeatResponse { group: String, client_id: String, incarnation: u64, answer: consumer_group::CgAnswer },
+    CgHeartbeatArrive {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+        hb: consumer_group::CgHeartbeat,
+    },
+    CgHeartbeatResponse {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+        answer: consumer_group::CgAnswer,
+    },
     /// KIP-848: a member had until now to revoke partitions for its epoch.
-    CgRevocationDeadline { group: String, member_id: String, epoch: i32 },
-    LeaveArrive { group: String, member_id: String, reason: crate::event::LeaveReason },
-    CommitArrive { group: String, client_id: String, incarnation: u64, member_id: String, generation: i32, offsets: Vec<(TopicPartition, u64)> },
+    CgRevocationDeadline {
+        group: String,
+        member_id: String,
+        epoch: i32,
+    },
+    LeaveArrive {
+        group: String,
+        member_id: String,
+        reason: crate::event::LeaveReason,
+    },
+    CommitArrive {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+        member_id: String,
+        generation: i32,
+        offsets: Vec<(TopicPartition, u64)>,
+    },
     /// A consumer's periodic metadata refresh (`metadata.max.age.ms`).
-    MetadataRefresh { group: String, client_id: String, incarnation: u64 },
+    MetadataRefresh {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+    },
     /// The application finished processing what the last `poll()` returned.
-    ProcessingDone { group: String, client_id: String, token: u64 },
+    ProcessingDone {
+        group: String,
+        client_id: String,
+        token: u64,
+    },
     /// A member calls `poll()`.
-    Poll { group: String, client_id: String, token: u64 },
+    Poll {
+        group: String,
+        client_id: String,
+        token: u64,
+    },
     /// A member's Fetch request reaches the broker.
-    FetchArrive { group: String, client_id: String, token: u64 },
+    FetchArrive {
+        group: String,
+        client_id: String,
+        token: u64,
+    },
     /// `fetch.max.wait.ms` expired for the parked fetch `fetch`.
-    FetchTimeout { group: String, client_id: String, token: u64, fetch: u64 },
+    FetchTimeout {
+        group: String,
+        client_id: String,
+        token: u64,
+        fetch: u64,
+    },
     /// The Fetch response reaches the member.
-    FetchResponse { group: String, client_id: String, token: u64, records: Vec<Fetched> },
+    FetchResponse {
+        group: String,
+        client_id: String,
+        token: u64,
+        records: Vec<Fetched>,
+    },
     /// Push (not Kafka — a teaching device): records the broker pushed reach the member.
-    PushArrive { group: String, client_id: String, token: u64, records: Vec<Fetched> },
+    PushArrive {
+        group: String,
+        client_id: String,
+        token: u64,
+        records: Vec<Fetched>,
+    },
     /// A source connector's table gets its planned change `change`.
-    TableChange { connector: usize, change: usize },
+    TableChange {
+        connector: usize,
+        change: usize,
+    },
     /// A source connector's task polls its table, and flushes its offsets.
-    ConnectorPoll { connector: usize, incarnation: u64 },
-    ConnectorFlush { connector: usize, incarnation: u64 },
+    ConnectorPoll {
+        connector: usize,
+        incarnation: u64,
+    },
+    ConnectorFlush {
+        connector: usize,
+        incarnation: u64,
+    },
 }
 
 /// A record a consumer fetch returns, with the leader's HW at the time of the read.
@@ -472,9 +631,9 @@ impl Sim {
                     if !records.is_empty() =>
                 {
                     FlightKind::FetchData {
-                    group: group.clone(),
-                    client_id: client_id.clone(),
-                    records: records.iter().map(|(tp, r, _)| (tp.clone(), r.record.value.clone())).collect(),
+                        group: group.clone(),
+                        client_id: client_id.clone(),
+                        records: records.iter().map(|(tp, r, _)| (tp.clone(), r.record.value.clone())).collect(),
                     }
                 }
                 _ => continue,
@@ -705,7 +864,12 @@ impl Sim {
                     for tp in partitions {
                         g.partition_gaps.entry(tp.clone()).or_insert(now);
                         let committed = g.committed.get(tp).copied();
-                        let h = crate::group::Handover { from: client_id.clone(), kind: crate::group::HandoverKind::Revoked, at: now, committed };
+                        let h = crate::group::Handover {
+                            from: client_id.clone(),
+                            kind: crate::group::HandoverKind::Revoked,
+                            at: now,
+                            committed,
+                        };
                         g.handovers.insert(tp.clone(), h);
                     }
                 }
@@ -800,7 +964,9 @@ impl Sim {
                     return Err(CommandError::UnknownMember { group: group.clone(), client_id: client_id.clone() });
                 }
                 if topics.is_empty() {
-                    return Err(CommandError::Invalid(format!("{client_id} must subscribe to at least one topic (unsubscribe() is remove_member here)")));
+                    return Err(CommandError::Invalid(format!(
+                        "{client_id} must subscribe to at least one topic (unsubscribe() is remove_member here)"
+                    )));
                 }
                 for t in topics {
                     if !self.topics.contains_key(t) {
@@ -922,19 +1088,13 @@ impl Sim {
 }
 
 /// Limits on a produced record's key, value and headers.
-pub(crate) fn check_record_size(
-    key: Option<&str>,
-    value: &str,
-    headers: &[crate::record::Header],
-) -> Result<(), CommandError> {
+pub(crate) fn check_record_size(key: Option<&str>, value: &str, headers: &[crate::record::Header]) -> Result<(), CommandError> {
     let too_long = |s: &str| s.chars().count() > MAX_VALUE_CHARS;
     if too_long(value) || key.is_some_and(too_long) {
         return Err(CommandError::Invalid(format!("a key or value may have at most {MAX_VALUE_CHARS} characters")));
     }
     if headers.len() > 16 || headers.iter().any(|h| too_long(&h.key) || too_long(&h.value)) {
-        return Err(CommandError::Invalid(format!(
-            "a record may have at most 16 headers of at most {MAX_VALUE_CHARS} characters"
-        )));
+        return Err(CommandError::Invalid(format!("a record may have at most 16 headers of at most {MAX_VALUE_CHARS} characters")));
     }
     Ok(())
 }
@@ -942,47 +1102,47 @@ pub(crate) fn check_record_size(
 /// The checks of a member that need no cluster state.
 pub(crate) fn check_member_spec(group: &str, m: &MemberSpec) -> Result<(), CommandError> {
     check_name("a client id", &m.client_id)?;
-        if let Some(id) = &m.group_instance_id {
-            check_name("a group.instance.id", id)?;
-        }
-        let c = &m.config;
-        if c.max_poll_records == 0 || c.max_poll_records > 10_000 {
+    if let Some(id) = &m.group_instance_id {
+        check_name("a group.instance.id", id)?;
+    }
+    let c = &m.config;
+    if c.max_poll_records == 0 || c.max_poll_records > 10_000 {
+        return Err(CommandError::Invalid(format!(
+            "max_poll_records of member \"{}\" in group \"{group}\" is {}; allowed: 1 to 10000",
+            m.client_id, c.max_poll_records
+        )));
+    }
+    let positive = [
+        ("heartbeat_interval_ms", c.heartbeat_interval_ms),
+        ("session_timeout_ms", c.session_timeout_ms),
+        ("max_poll_interval_ms", c.max_poll_interval_ms),
+        ("metadata_max_age_ms", c.metadata_max_age_ms),
+        ("fetch_max_wait_ms", c.fetch_max_wait_ms),
+    ];
+    for (name, v) in positive {
+        if v == 0 || v > crate::scenario::MAX_TIME_MS {
             return Err(CommandError::Invalid(format!(
-                "max_poll_records of member \"{}\" in group \"{group}\" is {}; allowed: 1 to 10000",
-                m.client_id, c.max_poll_records
+                "{name} of member \"{}\" in group \"{group}\" is {v}; allowed: 1 to {} (one week)",
+                m.client_id,
+                crate::scenario::MAX_TIME_MS
             )));
         }
-        let positive = [
-            ("heartbeat_interval_ms", c.heartbeat_interval_ms),
-            ("session_timeout_ms", c.session_timeout_ms),
-            ("max_poll_interval_ms", c.max_poll_interval_ms),
-            ("metadata_max_age_ms", c.metadata_max_age_ms),
-            ("fetch_max_wait_ms", c.fetch_max_wait_ms),
-        ];
-        for (name, v) in positive {
-            if v == 0 || v > crate::scenario::MAX_TIME_MS {
-                return Err(CommandError::Invalid(format!(
-                    "{name} of member \"{}\" in group \"{group}\" is {v}; allowed: 1 to {} (one week)",
-                    m.client_id,
-                    crate::scenario::MAX_TIME_MS
-                )));
-            }
+    }
+    // One message per setting, naming it with its value and what is allowed.
+    for (name, v, lo, hi) in [
+        ("auto_commit_interval_ms", c.auto_commit_interval_ms, 1, u64::MAX),
+        ("fetch_max_wait_ms", c.fetch_max_wait_ms, 1, 60_000),
+        ("processing_ms", c.processing_ms, 0, 3_600_000),
+    ] {
+        if !(lo..=hi).contains(&v) {
+            let allowed = if hi == u64::MAX { format!("{lo} or more") } else { format!("{lo} to {hi}") };
+            return Err(CommandError::Invalid(format!(
+                "{name} of member \"{}\" in group \"{group}\" is {v}; allowed: {allowed}",
+                m.client_id
+            )));
         }
-        // One message per setting, naming it with its value and what is allowed.
-        for (name, v, lo, hi) in [
-            ("auto_commit_interval_ms", c.auto_commit_interval_ms, 1, u64::MAX),
-            ("fetch_max_wait_ms", c.fetch_max_wait_ms, 1, 60_000),
-            ("processing_ms", c.processing_ms, 0, 3_600_000),
-        ] {
-            if !(lo..=hi).contains(&v) {
-                let allowed = if hi == u64::MAX { format!("{lo} or more") } else { format!("{lo} to {hi}") };
-                return Err(CommandError::Invalid(format!(
-                    "{name} of member \"{}\" in group \"{group}\" is {v}; allowed: {allowed}",
-                    m.client_id
-                )));
-            }
-        }
-        Ok(())
+    }
+    Ok(())
 }
 
 impl Sim {
@@ -1121,9 +1281,7 @@ impl Sim {
                 self.replica_fetch_arrive(&tp, follower, leader, token, fetch_offset)
             }
             Pending::ReplicaFetchTimeout { id } => self.replica_fetch_timeout(id),
-            Pending::ReplicaFetchDeadline { tp, follower, token, attempt } => {
-                self.replica_fetch_deadline(&tp, follower, token, attempt)
-            }
+            Pending::ReplicaFetchDeadline { tp, follower, token, attempt } => self.replica_fetch_deadline(&tp, follower, token, attempt),
             Pending::ReplicaFetchResponse { tp, follower, token, records, leader_hw, leader_log_start } => {
                 self.replica_fetch_response(&tp, follower, token, records, leader_hw, leader_log_start)
             }
@@ -1141,12 +1299,29 @@ impl Sim {
                     self.send_join(&group, &client_id);
                 }
             }
-            Pending::JoinArrive { group, client_id, incarnation, member_id, instance_id, subscription, owned, generation, session_ms, rebalance_ms } => {
-                self.join_arrive(&group, &client_id, incarnation, member_id, instance_id, subscription, owned, generation, (session_ms, rebalance_ms))
-            }
-            Pending::JoinResponse { group, client_id, incarnation, result } => {
-                self.join_response(&group, &client_id, incarnation, result)
-            }
+            Pending::JoinArrive {
+                group,
+                client_id,
+                incarnation,
+                member_id,
+                instance_id,
+                subscription,
+                owned,
+                generation,
+                session_ms,
+                rebalance_ms,
+            } => self.join_arrive(
+                &group,
+                &client_id,
+                incarnation,
+                member_id,
+                instance_id,
+                subscription,
+                owned,
+                generation,
+                (session_ms, rebalance_ms),
+            ),
+            Pending::JoinResponse { group, client_id, incarnation, result } => self.join_response(&group, &client_id, incarnation, result),
             Pending::JoinDeadline { group, round } => self.join_deadline(&group, round),
             Pending::SyncArrive { group, client_id, incarnation, member_id, generation, assignment } => {
                 self.sync_arrive(&group, &client_id, incarnation, member_id, generation, assignment)
@@ -1191,9 +1366,7 @@ impl Sim {
                     self.schedule(at, Pending::FetchResponse { group, client_id, token, records: Vec::new() });
                 }
             }
-            Pending::FetchResponse { group, client_id, token, records } => {
-                self.fetch_response(&group, &client_id, token, records)
-            }
+            Pending::FetchResponse { group, client_id, token, records } => self.fetch_response(&group, &client_id, token, records),
             Pending::PushArrive { group, client_id, token, records } => self.push_arrive(&group, &client_id, token, records),
             Pending::TableChange { connector, change } => self.table_change(connector, change),
             Pending::ConnectorPoll { connector, incarnation } => self.connector_poll(connector, incarnation),
@@ -1202,13 +1375,10 @@ impl Sim {
     }
 }
 
-
 /// Every assignor Kafka's consumer ships is supported (Range, RoundRobin, Sticky,
 /// CooperativeSticky); kept as the one place a strategy would be refused.
 pub(crate) fn check_strategy(strategy: assign::Strategy) -> Result<(), CommandError> {
     match strategy {
-        assign::Strategy::Range | assign::Strategy::RoundRobin | assign::Strategy::Sticky | assign::Strategy::CooperativeSticky => {
-            Ok(())
-        }
+        assign::Strategy::Range | assign::Strategy::RoundRobin | assign::Strategy::Sticky | assign::Strategy::CooperativeSticky => Ok(()),
     }
 }

@@ -82,8 +82,7 @@ impl Sim {
                 }
             }
         }
-        let header_bytes: Vec<(String, Vec<u8>)> =
-            headers.iter().map(|h| (h.key.clone(), h.value.clone().into_bytes())).collect();
+        let header_bytes: Vec<(String, Vec<u8>)> = headers.iter().map(|h| (h.key.clone(), h.value.clone().into_bytes())).collect();
         let size_bytes = record_size_in_bytes(key.as_deref().map(str::as_bytes), Some(value.as_bytes()), &header_bytes);
         let id = RecordId(self.next_record);
         self.next_record += 1;
@@ -488,14 +487,7 @@ impl Sim {
     /// The broker handles a Produce request (`ReplicaManager.appendRecords`): each
     /// partition is checked and appended on its own; the answer covers them all and, under
     /// acks=all, waits until every appended partition is committed (`DelayedProduce`).
-    pub(super) fn produce_arrive(
-        &mut self,
-        producer: String,
-        broker: BrokerId,
-        request: u64,
-        acks: Acks,
-        batches: Vec<WireBatch>,
-    ) {
+    pub(super) fn produce_arrive(&mut self, producer: String, broker: BrokerId, request: u64, acks: Acks, batches: Vec<WireBatch>) {
         if !self.brokers.get(&broker).is_some_and(|b| b.alive) {
             // The process is gone: the connection is refused and the producer hears of
             // it one hop later (a disconnect, retried after a metadata refresh).
@@ -658,12 +650,7 @@ impl Sim {
     /// The producer reads a Produce response (`Sender.handleProduceResponse`): each
     /// partition's batch completes or fails (`completeBatch`), the connection has one
     /// request fewer in flight, and the Sender runs.
-    pub(super) fn produce_response(
-        &mut self,
-        producer_name: &str,
-        request: u64,
-        results: Vec<(u64, TopicPartition, PartitionResult)>,
-    ) {
+    pub(super) fn produce_response(&mut self, producer_name: &str, request: u64, results: Vec<(u64, TopicPartition, PartitionResult)>) {
         if !self.finish_request(producer_name, request) {
             return; // The request was already failed (timed out, or its connection closed).
         }
@@ -779,10 +766,7 @@ impl Sim {
         match sequence {
             Some(seq) if config.idempotent() => {
                 let batches = &producer.batches;
-                let pos = dq
-                    .iter()
-                    .position(|id| batches.get(id).and_then(|b| b.sequence).is_none_or(|s| s > seq))
-                    .unwrap_or(dq.len());
+                let pos = dq.iter().position(|id| batches.get(id).and_then(|b| b.sequence).is_none_or(|s| s > seq)).unwrap_or(dq.len());
                 dq.insert(pos, batch_id);
             }
             _ => dq.push_front(batch_id),
@@ -893,7 +877,8 @@ mod tests {
     fn a_request_takes_at_most_one_batch_per_partition() {
         // Records of about 1 KiB with batch.size 4 KiB: a batch holds 3. Nine batches
         // per partition pile up behind one request; each drain takes the first of each.
-        let config = ProducerConfig { linger_ms: 0, batch_size: 4096, max_in_flight_requests_per_connection: 1, ..ProducerConfig::default() };
+        let config =
+            ProducerConfig { linger_ms: 0, batch_size: 4096, max_in_flight_requests_per_connection: 1, ..ProducerConfig::default() };
         let mut sim = sim(3, config);
         let big = "x".repeat(1000);
         for _ in 0..27 {

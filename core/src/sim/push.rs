@@ -99,8 +99,7 @@ impl Sim {
         }
         let Some(log) = part.logs.get(&leader) else { return };
         let hw = log.high_watermark();
-        let records: Vec<Fetched> =
-            log.read_committed(from, PUSH_MAX_RECORDS).iter().map(|r| (tp.clone(), r.clone(), hw)).collect();
+        let records: Vec<Fetched> = log.read_committed(from, PUSH_MAX_RECORDS).iter().map(|r| (tp.clone(), r.clone(), hw)).collect();
         let Some(last) = records.last().map(|(_, r, _)| r.offset) else { return };
         self.push_cursors.insert(key, (token, last + 1));
         let at = self.now.plus_ms(self.latency());

@@ -67,9 +67,7 @@ impl Sim {
             let requested = own.last_epoch();
             let common = leader_log.records().iter().rev().find(|r| r.leader_epoch <= requested).map(|r| r.leader_epoch);
             let (diverge, again) = match common {
-                Some(epoch) if epoch < requested => {
-                    (leader_log.end_offset_for_epoch(epoch).min(own.end_offset_for_epoch(epoch)), true)
-                }
+                Some(epoch) if epoch < requested => (leader_log.end_offset_for_epoch(epoch).min(own.end_offset_for_epoch(epoch)), true),
                 Some(epoch) => (leader_log.end_offset_for_epoch(epoch), false),
                 // Nothing in common: keep only what lies before the leader's first record.
                 None => (leader_log.log_start_offset(), false),
@@ -86,7 +84,13 @@ impl Sim {
             }
         }
         for (from_offset, records) in truncations {
-            self.record(EventKind::RecordsTruncated { topic: tp.topic.clone(), partition: tp.partition, broker: follower, from_offset, records });
+            self.record(EventKind::RecordsTruncated {
+                topic: tp.topic.clone(),
+                partition: tp.partition,
+                broker: follower,
+                from_offset,
+                records,
+            });
         }
         let fetch_offset = self.partition(tp).and_then(|p| p.logs.get(&follower)).map(|l| l.log_end_offset()).unwrap_or(0);
         let slow = self.brokers.get(&follower).map(|b| b.slow_ms).unwrap_or(0);
@@ -108,7 +112,14 @@ impl Sim {
     /// The leader takes a follower's fetch: it learns the follower's LEO (which may move
     /// the HW or bring the follower back into the ISR), then answers with what follows,
     /// or holds the fetch until there is something.
-    pub(super) fn replica_fetch_arrive(&mut self, tp: &TopicPartition, follower: BrokerId, leader: BrokerId, token: u64, fetch_offset: u64) {
+    pub(super) fn replica_fetch_arrive(
+        &mut self,
+        tp: &TopicPartition,
+        follower: BrokerId,
+        leader: BrokerId,
+        token: u64,
+        fetch_offset: u64,
+    ) {
         if !self.reachable(leader) || !self.replica_token_current(tp, follower, token) {
             return;
         }
@@ -181,7 +192,15 @@ impl Sim {
 
     /// The follower appends what it fetched, takes the leader's HW (capped by its own
     /// LEO) and fetches again at once.
-    pub(super) fn replica_fetch_response(&mut self, tp: &TopicPartition, follower: BrokerId, token: u64, records: Vec<StoredRecord>, leader_hw: u64, leader_log_start: u64) {
+    pub(super) fn replica_fetch_response(
+        &mut self,
+        tp: &TopicPartition,
+        follower: BrokerId,
+        token: u64,
+        records: Vec<StoredRecord>,
+        leader_hw: u64,
+        leader_log_start: u64,
+    ) {
         if !self.replica_token_current(tp, follower, token) || !self.reachable(follower) {
             return;
         }
@@ -208,7 +227,13 @@ impl Sim {
         log.advance_log_start_offset(leader_log_start);
         let leo = log.log_end_offset();
         if let Some((from_offset, records)) = truncated {
-            self.record(EventKind::RecordsTruncated { topic: tp.topic.clone(), partition: tp.partition, broker: follower, from_offset, records });
+            self.record(EventKind::RecordsTruncated {
+                topic: tp.topic.clone(),
+                partition: tp.partition,
+                broker: follower,
+                from_offset,
+                records,
+            });
         }
         if !copied.is_empty() {
             self.record(EventKind::ReplicaFetched {
@@ -235,7 +260,12 @@ impl Sim {
             return;
         }
         let Some(leader_log) = part.leader_log() else { return };
-        let epoch_start = leader_log.records().iter().find(|r| r.leader_epoch >= part.leader_epoch).map(|r| r.offset).unwrap_or(leader_log.log_end_offset());
+        let epoch_start = leader_log
+            .records()
+            .iter()
+            .find(|r| r.leader_epoch >= part.leader_epoch)
+            .map(|r| r.offset)
+            .unwrap_or(leader_log.log_end_offset());
         let leo = part.followers.get(&follower).map(|f| f.leo).unwrap_or(0);
         if leo >= leader_log.high_watermark() && leo >= epoch_start.min(leader_log.log_end_offset()) {
             part.isr.push(follower);
@@ -366,11 +396,7 @@ impl Sim {
             return;
         }
         let at = self.now.plus_ms(self.latency());
-        let results = d
-            .parts
-            .into_iter()
-            .map(|p| (p.batch, p.tp, p.result.unwrap_or(Err(ProduceError::RequestTimedOut))))
-            .collect();
+        let results = d.parts.into_iter().map(|p| (p.batch, p.tp, p.result.unwrap_or(Err(ProduceError::RequestTimedOut)))).collect();
         self.schedule(at, Pending::ProduceResponse { producer: d.producer, broker: d.broker, request: d.request, results });
     }
 
@@ -606,7 +632,12 @@ impl Sim {
                 .iter()
                 // Below the new leader's log start is retention's doing, not a loss.
                 .filter(|r| r.offset >= new.log_start_offset() && new.get(r.offset).is_none_or(|n| n.record.id != r.record.id))
-                .map(|r| LostRecord { record: r.record.id, value: r.record.value.clone(), offset: r.offset, was_committed: r.offset < old.high_watermark() })
+                .map(|r| LostRecord {
+                    record: r.record.id,
+                    value: r.record.value.clone(),
+                    offset: r.offset,
+                    was_committed: r.offset < old.high_watermark(),
+                })
                 .collect();
             if !lost.is_empty() {
                 let cause = if unclean { LossCause::UncleanElection } else { LossCause::LeaderFailover };

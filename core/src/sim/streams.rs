@@ -228,7 +228,10 @@ pub(crate) fn check_streams(
             ));
         }
         if producers.contains(s.producer_name().as_str()) {
-            return Err(err(format!("{path}.application_id"), format!("its producer would be named \"{}\", which a producer already is", s.producer_name())));
+            return Err(err(
+                format!("{path}.application_id"),
+                format!("its producer would be named \"{}\", which a producer already is", s.producer_name()),
+            ));
         }
         for (field, t) in [("source", &s.source), ("sink", &s.sink)] {
             if !topics.contains_key(t.as_str()) {
@@ -289,7 +292,8 @@ impl Sim {
             self.add_topic(&changelog, partitions, 1, TopicConfig::default());
         }
         self.add_producer(&spec.producer_name(), producer_config());
-        let members = spec.instance_ids().into_iter().map(|id| MemberSpec { config: consumer_config(&spec), ..MemberSpec::new(id) }).collect();
+        let members =
+            spec.instance_ids().into_iter().map(|id| MemberSpec { config: consumer_config(&spec), ..MemberSpec::new(id) }).collect();
         let group = GroupSpec {
             id: spec.application_id.clone(),
             topics: vec![spec.source.clone()],
@@ -364,7 +368,8 @@ impl Sim {
     /// A task whose store another instance (or an earlier incarnation of this one) held
     /// restores it from the changelog partition: the last value per key up to the end.
     fn restore_if_needed(&mut self, index: usize, client_id: &str, partition: u32, store: &str, changelog: Option<&str>) {
-        let incarnation = self.groups.get(&self.streams[index].spec.application_id).and_then(|g| g.member(client_id)).map(|m| m.incarnation);
+        let incarnation =
+            self.groups.get(&self.streams[index].spec.application_id).and_then(|g| g.member(client_id)).map(|m| m.incarnation);
         let Some(incarnation) = incarnation else { return };
         let owner = Some((client_id.to_string(), incarnation));
         if self.streams[index].stores.get(&partition).is_some_and(|s| s.owner == owner) {
@@ -410,7 +415,9 @@ pub(crate) fn to_upper_case(s: &str) -> String {
         let u = c as u32;
         let shift = |d: u32| char::from_u32(u - d).unwrap_or(c);
         match u {
-            0x61..=0x7A | 0xE0..=0xF6 | 0xF8..=0xFE | 0x3B1..=0x3C1 | 0x3C3..=0x3CB | 0x430..=0x44F | 0xFF41..=0xFF5A => out.push(shift(0x20)),
+            0x61..=0x7A | 0xE0..=0xF6 | 0xF8..=0xFE | 0x3B1..=0x3C1 | 0x3C3..=0x3CB | 0x430..=0x44F | 0xFF41..=0xFF5A => {
+                out.push(shift(0x20))
+            }
             0x450..=0x45F => out.push(shift(0x50)),
             // Latin Extended-A: pairs of capital then small, or small then capital.
             0x100..=0x12F | 0x132..=0x137 | 0x14A..=0x177 if u % 2 == 1 => out.push(shift(1)),

@@ -51,7 +51,7 @@ fn connector(lang: Lang, c: &ConnectorView, d: &Callback<Action>) -> Html {
     let name = c.name.clone();
     let button = if c.running {
         html! { <button class="crash-connector" title={i18n::CONNECTOR_CRASH_HINT.get(lang)}
-            onclick={d.reform(move |_| Action::CrashConnector(name.clone()))}>{ i18n::CRASH.get(lang) }</button> }
+        onclick={d.reform(move |_| Action::CrashConnector(name.clone()))}>{ i18n::CRASH.get(lang) }</button> }
     } else {
         html! { <button class="restart-connector primary" onclick={d.reform(move |_| Action::RestartConnector(name.clone()))}>{ i18n::RESTART.get(lang) }</button> }
     };

@@ -4,11 +4,11 @@
 //! cut off or slow the broker.
 
 use super::record_style;
+use super::topic::PartAt;
 use crate::i18n::{self, Lang};
 use crate::state::{progress, Action, SLOW_FOLLOWER_MS};
 use crate::view::{self, Loss, LostStatus, SentIndex};
 use kafka_sandbox_core::cluster::BrokerId;
-use super::topic::PartAt;
 use kafka_sandbox_core::record::RecordId;
 use kafka_sandbox_core::sim::FlightKind;
 use kafka_sandbox_core::snapshot::{BrokerView, PartitionView, RecordView, ReplicaView};
@@ -37,13 +37,8 @@ pub fn Brokers(p: &BrokersProps) -> Html {
     let snap = &p.snap;
     let many_topics = snap.topics.len() > 1;
     let total_rows: usize = snap.topics.iter().map(|t| t.partitions.len()).sum();
-    let rows: Vec<(usize, usize)> = snap
-        .topics
-        .iter()
-        .enumerate()
-        .flat_map(|(ti, t)| (0..t.partitions.len()).map(move |i| (ti, i)))
-        .take(MAX_ROWS)
-        .collect();
+    let rows: Vec<(usize, usize)> =
+        snap.topics.iter().enumerate().flat_map(|(ti, t)| (0..t.partitions.len()).map(move |i| (ti, i))).take(MAX_ROWS).collect();
     let mut incoming: Incoming = Incoming::new();
     for f in &snap.flights {
         if let FlightKind::Replicate { tp, follower, values } = &f.kind {
@@ -53,10 +48,8 @@ pub fn Brokers(p: &BrokersProps) -> Html {
         }
     }
     let columns = snap.brokers.len().max(1);
-    let grid_style = format!(
-        "grid-template-columns: repeat({columns}, minmax(0, 1fr)); grid-template-rows: auto repeat({}, auto)",
-        rows.len()
-    );
+    let grid_style =
+        format!("grid-template-columns: repeat({columns}, minmax(0, 1fr)); grid-template-rows: auto repeat({}, auto)", rows.len());
     let span = format!("grid-row: span {}", rows.len() + 1);
     html! {
         <section class="panel brokers" id="brokers">
@@ -168,7 +161,8 @@ fn ReplicaCard(p: &ReplicaCardProps) -> Html {
             </div>
         };
     };
-    let losses = if part.lost.is_empty() { kafka_sandbox_core::vecmap::VecMap::new() } else { view::losses(part, &SentIndex::new(&p.at.snap)) };
+    let losses =
+        if part.lost.is_empty() { kafka_sandbox_core::vecmap::VecMap::new() } else { view::losses(part, &SentIndex::new(&p.at.snap)) };
     let role = if r.is_leader {
         html! { <span class="role leader">{ i18n::ROLE_LEADER.get(lang) }</span> }
     } else if part.leader.is_some() {

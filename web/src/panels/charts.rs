@@ -84,7 +84,11 @@ pub fn Charts(p: &ChartsProps) -> Html {
             (i18n::PRODUCED.get(lang).to_string(), "hsl(210 65% 45%)".to_string(), rate(|x| x.produced)),
             (i18n::CONSUMED.get(lang).to_string(), "hsl(140 55% 38%)".to_string(), rate(|x| x.consumed)),
         ];
-        let stopped = vec![(i18n::STOPPED.get(lang).to_string(), "hsl(0 65% 45%)".to_string(), s.iter().map(|x| (x.t_ms, f64::from(x.stopped))).collect())];
+        let stopped = vec![(
+            i18n::STOPPED.get(lang).to_string(),
+            "hsl(0 65% 45%)".to_string(),
+            s.iter().map(|x| (x.t_ms, f64::from(x.stopped))).collect(),
+        )];
         html! {
             <div class="chart-grid">
                 { for lag_charts }

@@ -3,8 +3,8 @@
 //! The working copy (a `Draft`) lives here, not in the page's model.
 
 use crate::draft::{
-    self, ChangeField as Ch, ClusterField as C, ConnectorField as Cn, Draft, Field, GroupField as G, Kind, MemberField as M,
-    Problem, ProducerField as P, RowField as R, SendField as S, StreamsField as St, TopicField as T,
+    self, ChangeField as Ch, ClusterField as C, ConnectorField as Cn, Draft, Field, GroupField as G, Kind, MemberField as M, Problem,
+    ProducerField as P, RowField as R, SendField as S, StreamsField as St, TopicField as T,
 };
 use crate::i18n::{self, Lang, Msg};
 use crate::state::Action;
@@ -170,9 +170,8 @@ impl Ctx<'_> {
                     inputmode="numeric" {value} aria-invalid={invalid} oninput={on_input} />
             },
             Kind::Check => {
-                let onchange = Callback::from(move |e: Event| {
-                    set.emit(e.target_unchecked_into::<HtmlInputElement>().checked().to_string())
-                });
+                let onchange =
+                    Callback::from(move |e: Event| set.emit(e.target_unchecked_into::<HtmlInputElement>().checked().to_string()));
                 return html! {
                     <label class="ed-check" for={id.clone()} {title}>
                         <input type="checkbox" {id} checked={value == "true"} aria-invalid={invalid} {onchange} />

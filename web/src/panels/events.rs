@@ -45,8 +45,8 @@ pub fn EventLog(p: &EventLogProps) -> Html {
             <div class="event-filter">
                 <label>{ i18n::FILTER_KIND.get(lang) }{ " " }
                     <select id="event-kind" onchange={on_kind}>
-                        { for EventCategory::ALL.iter().map(|c| html! {
-                            <option value={c.key()} selected={*c == p.category}>{ i18n::category(lang, *c) }</option>
+                        { for EventCategory::choices().map(|c| html! {
+                            <option value={c.key()} selected={c == p.category}>{ i18n::category(lang, c) }</option>
                         }) }
                     </select>
                 </label>

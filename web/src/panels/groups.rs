@@ -12,8 +12,8 @@ use kafka_sandbox_core::config::{GroupProtocol, OffsetReset};
 use kafka_sandbox_core::event::LeaveReason;
 use kafka_sandbox_core::group::{Activity, CommitMode, GroupState, Phase, Reconcile};
 use kafka_sandbox_core::snapshot::{GroupView, MemberView};
-use kafka_sandbox_core::{SimTime, Snapshot};
 use kafka_sandbox_core::vecmap::VecMap;
+use kafka_sandbox_core::{SimTime, Snapshot};
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -155,8 +155,7 @@ fn state_class(s: GroupState) -> &'static str {
     }
 }
 
-const STATES: [GroupState; 4] =
-    [GroupState::Empty, GroupState::PreparingRebalance, GroupState::CompletingRebalance, GroupState::Stable];
+const STATES: [GroupState; 4] = [GroupState::Empty, GroupState::PreparingRebalance, GroupState::CompletingRebalance, GroupState::Stable];
 /// The consumer protocol's states (KIP-848: `ASSIGNING` lasts no time here, the target
 /// is computed in the heartbeat that bumps the epoch).
 const CG_STATES: [GroupState; 3] = [GroupState::Empty, GroupState::Reconciling, GroupState::Stable];
@@ -187,8 +186,12 @@ fn GroupCard(p: &GroupCardProps) -> Html {
     let card_class = if rebalancing { "rebalancing" } else { state_class(g.state) };
     let committed: Vec<String> = g.committed.iter().map(|(tp, o)| format!("P{}={o}", tp.partition)).collect();
     let coordinator = match g.coordinator {
-        Some(b) => html! { <span class="coordinator" title={i18n::COORDINATOR_HINT.get(lang)} data-coordinator={b.to_string()}>{ i18n::coordinator(lang, b) }</span> },
-        None => html! { <span class="coordinator none" title={i18n::COORDINATOR_NONE_HINT.get(lang)} data-coordinator="none">{ i18n::COORDINATOR_NONE.get(lang) }</span> },
+        Some(b) => {
+            html! { <span class="coordinator" title={i18n::COORDINATOR_HINT.get(lang)} data-coordinator={b.to_string()}>{ i18n::coordinator(lang, b) }</span> }
+        }
+        None => {
+            html! { <span class="coordinator none" title={i18n::COORDINATOR_NONE_HINT.get(lang)} data-coordinator="none">{ i18n::COORDINATOR_NONE.get(lang) }</span> }
+        }
     };
     html! {
         <div class={classes!("group", "card", card_class)} data-group={g.id.clone()} data-state={state_class(g.state)}>
@@ -377,10 +380,10 @@ fn MemberRow(p: &MemberRowProps) -> Html {
         let (group, client_id) = (group.clone(), client_id.clone());
         if crashed {
             html! { <button class="restart-member primary" title={i18n::MEMBER_RESTART_HINT.get(lang)}
-                onclick={d.reform(move |_| Action::RestartMember { group: group.clone(), client_id: client_id.clone() })}>{ i18n::RESTART.get(lang) }</button> }
+            onclick={d.reform(move |_| Action::RestartMember { group: group.clone(), client_id: client_id.clone() })}>{ i18n::RESTART.get(lang) }</button> }
         } else {
             html! { <button class="crash-member" title={i18n::MEMBER_CRASH_HINT.get(lang)}
-                onclick={d.reform(move |_| Action::CrashMember { group: group.clone(), client_id: client_id.clone() })}>{ i18n::CRASH.get(lang) }</button> }
+            onclick={d.reform(move |_| Action::CrashMember { group: group.clone(), client_id: client_id.clone() })}>{ i18n::CRASH.get(lang) }</button> }
         }
     };
     let pause = {
@@ -431,7 +434,11 @@ fn MemberRow(p: &MemberRowProps) -> Html {
             client_id: client_id.clone(),
             to: if v == "end" { SeekTo::End } else { SeekTo::Beginning },
         });
-        let on_pick = Callback::from(move |v: String| if !v.is_empty() { on_pick.emit(v) });
+        let on_pick = Callback::from(move |v: String| {
+            if !v.is_empty() {
+                on_pick.emit(v)
+            }
+        });
         picker("seek", i18n::SEEK_HINT.get(lang), "", &options, on_pick)
     };
     let idle = m.activity == Activity::Idle;
@@ -454,11 +461,7 @@ fn MemberRow(p: &MemberRowProps) -> Html {
     } else {
         m.assigned.iter().map(|tp| format!("P{}", tp.partition)).collect::<Vec<_>>().join(" ")
     };
-    let member_id = if m.member_id.is_empty() {
-        i18n::NO_MEMBER_ID.get(lang).to_string()
-    } else {
-        format!("member id: {}", m.member_id)
-    };
+    let member_id = if m.member_id.is_empty() { i18n::NO_MEMBER_ID.get(lang).to_string() } else { format!("member id: {}", m.member_id) };
     // What the coordinator made of a member that is gone.
     let note = match (m.phase, p.registered, p.left) {
         (Phase::Crashed, true, _) => Some(i18n::CRASHED_STILL_MEMBER.get(lang).to_string()),

@@ -35,10 +35,10 @@ pub fn Wire(p: &WireProps) -> Html {
             }
             (FlightKind::ProduceAck { error: Some(e), tp, .. }, WireSide::Produce) => {
                 {
-                // A break opportunity after each underscore, so a long code wraps inside the wire.
-                let code = i18n::produce_error_code(*e).replace('_', "_\u{200b}");
-                (format!("✗ P{} {code}", tp.partition), false, true, Some(i18n::produce_error(lang, *e).to_string()))
-            }
+                    // A break opportunity after each underscore, so a long code wraps inside the wire.
+                    let code = i18n::produce_error_code(*e).replace('_', "_\u{200b}");
+                    (format!("✗ P{} {code}", tp.partition), false, true, Some(i18n::produce_error(lang, *e).to_string()))
+                }
             }
             (FlightKind::ProduceAck { offsets, .. }, WireSide::Produce) => {
                 (format!("ack @{}", offsets.iter().map(u64::to_string).collect::<Vec<_>>().join(",")), false, false, None)

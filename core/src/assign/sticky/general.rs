@@ -85,12 +85,7 @@ impl Movements {
     /// `addPartitionMovementRecord`.
     fn add_record(&mut self, tp: Tp, pair: (usize, usize), hash_code: i32) {
         self.moved.insert(tp, pair);
-        self.by_topic
-            .entry(tp.topic)
-            .or_default()
-            .entry(pair)
-            .or_default()
-            .insert(tp, hash_code);
+        self.by_topic.entry(tp.topic).or_default().entry(pair).or_default().insert(tp, hash_code);
     }
 
     /// `movePartition`: a partition moving back to where it came from leaves no record.
@@ -113,10 +108,7 @@ impl Movements {
             return tp;
         };
         let old = self.moved.get(&tp).map_or(old, |&(src, _)| src);
-        for_topic
-            .get(&(new, old))
-            .and_then(|set| set.first().copied())
-            .unwrap_or(tp)
+        for_topic.get(&(new, old)).and_then(|set| set.first().copied()).unwrap_or(tp)
     }
 }
 
@@ -148,12 +140,7 @@ struct Builder<'t, 'a> {
 
 /// `GeneralAssignmentBuilder.build`; `visit` is the members' Java `HashMap` order.
 /// Returns the assignment by member index.
-pub(crate) fn general(
-    topics: &Topics,
-    members: &[Member],
-    visit: &[usize],
-    ownership: Ownership,
-) -> Vec<Vec<Tp>> {
+pub(crate) fn general(topics: &Topics, members: &[Member], visit: &[usize], ownership: Ownership) -> Vec<Vec<Tp>> {
     let n = members.len();
     let mut by_rank: Vec<usize> = (0..n).collect();
     crate::sorted::sort_by(&mut by_rank, |a, b| java_cmp(members[*a].id, members[*b].id));
@@ -165,11 +152,7 @@ pub(crate) fn general(
     let mut member_topics: Vec<Vec<u32>> = vec![Vec::new(); n];
     let mut topic_members: Vec<Vec<usize>> = vec![Vec::new(); topics.len()];
     for &m in visit {
-        let mut subscribed: Vec<u32> = members[m]
-            .topics
-            .iter()
-            .filter_map(|t| topics.index(t))
-            .collect();
+        let mut subscribed: Vec<u32> = members[m].topics.iter().filter_map(|t| topics.index(t)).collect();
         subscribed.sort_unstable();
         subscribed.dedup();
         for &t in &subscribed {
@@ -177,10 +160,7 @@ pub(crate) fn general(
         }
         member_topics[m] = subscribed;
     }
-    let max_size: Vec<usize> = member_topics
-        .iter()
-        .map(|ts| ts.iter().map(|&t| topics.count(t) as usize).sum())
-        .collect();
+    let max_size: Vec<usize> = member_topics.iter().map(|ts| ts.iter().map(|&t| topics.count(t) as usize).sum()).collect();
 
     let mut owner = vec![None; topics.total()];
     for (m, list) in ownership.owned.iter().enumerate() {
@@ -208,23 +188,14 @@ pub(crate) fn general(
     };
     let prev = previous_assignment(topics, members, visit, ownership.max_generation);
     builder.build(members, &prev);
-    builder
-        .current
-        .into_iter()
-        .map(Option::unwrap_or_default)
-        .collect()
+    builder.current.into_iter().map(Option::unwrap_or_default).collect()
 }
 
 /// `prepopulateCurrentAssignments`: each partition owned by a member of an older
 /// generation than `max_generation` (a member without one counts as
 /// `DEFAULT_GENERATION` once some member has one) -> (that member, its generation),
 /// keeping the newest; between equal generations the first in `visit` order wins.
-fn previous_assignment(
-    topics: &Topics,
-    members: &[Member],
-    visit: &[usize],
-    max_generation: i32,
-) -> BTreeMap<Tp, (usize, i32)> {
+fn previous_assignment(topics: &Topics, members: &[Member], visit: &[usize], max_generation: i32) -> BTreeMap<Tp, (usize, i32)> {
     let mut prev: BTreeMap<Tp, (usize, i32)> = BTreeMap::new();
     for &m in visit {
         let generation = match members[m].generation {
@@ -233,11 +204,7 @@ fn previous_assignment(
             _ => continue,
         };
         // Partitions that are not assignable are never looked up.
-        for tp in members[m]
-            .owned
-            .iter()
-            .filter_map(|(t, p)| topics.lookup(t, *p))
-        {
+        for tp in members[m].owned.iter().filter_map(|(t, p)| topics.lookup(t, *p)) {
             match prev.get(&tp) {
                 Some(&(_, g)) if generation <= g => {}
                 _ => {
@@ -284,15 +251,8 @@ impl Builder<'_, '_> {
         // sortedAllPartitions: topics by number of potential consumers, then name.
         let mut sorted_topics: Vec<u32> = (0u32..).take(self.topics.len()).collect();
         crate::sorted::sort_by_key(&mut sorted_topics, |&t| (self.topic_members[t as usize].len(), t));
-        let mut sorted_all: Vec<Tp> = sorted_topics
-            .iter()
-            .flat_map(|&t| self.topics.partitions(t))
-            .collect();
-        let mut unassigned: Vec<Tp> = sorted_all
-            .iter()
-            .copied()
-            .filter(|tp| !assigned[self.topics.global(*tp)])
-            .collect();
+        let mut sorted_all: Vec<Tp> = sorted_topics.iter().flat_map(|&t| self.topics.partitions(t)).collect();
+        let mut unassigned: Vec<Tp> = sorted_all.iter().copied().filter(|tp| !assigned[self.topics.global(*tp)]).collect();
 
         for m in 0..members.len() {
             if let Some(key) = self.key(m) {
@@ -303,12 +263,7 @@ impl Builder<'_, '_> {
     }
 
     /// `balance`.
-    fn balance(
-        &mut self,
-        prev: &BTreeMap<Tp, (usize, i32)>,
-        sorted_all: &mut Vec<Tp>,
-        unassigned: &mut Vec<Tp>,
-    ) {
+    fn balance(&mut self, prev: &BTreeMap<Tp, (usize, i32)>, sorted_all: &mut Vec<Tp>, unassigned: &mut Vec<Tp>) {
         let initializing = self.sorted.last().is_none_or(|&(size, _)| size == 0);
         self.maybe_assign(unassigned);
 
@@ -335,10 +290,7 @@ impl Builder<'_, '_> {
             self.perform_reassignments(unassigned, prev);
         }
         let reassigned = self.perform_reassignments(sorted_all, prev);
-        if !initializing
-            && reassigned
-            && balance_score(&self.current) >= balance_score(&pre_balance)
-        {
+        if !initializing && reassigned && balance_score(&self.current) >= balance_score(&pre_balance) {
             self.current = pre_balance;
             self.owner = pre_balance_owner;
             self.version += 1;
@@ -355,11 +307,7 @@ impl Builder<'_, '_> {
             if self.topic_members[tp.topic as usize].is_empty() {
                 continue;
             }
-            let chosen = self
-                .sorted
-                .iter()
-                .copied()
-                .find(|&(_, r)| self.subscribes(self.by_rank[r], tp.topic));
+            let chosen = self.sorted.iter().copied().find(|&(_, r)| self.subscribes(self.by_rank[r], tp.topic));
             let Some((size, r)) = chosen else {
                 continue;
             };
@@ -380,10 +328,7 @@ impl Builder<'_, '_> {
         let Some(list) = self.current[m].as_ref() else {
             return false;
         };
-        list.len() < self.max_size[m]
-            || list
-                .iter()
-                .any(|tp| self.topic_members[tp.topic as usize].len() >= 2)
+        list.len() < self.max_size[m] || list.iter().any(|tp| self.topic_members[tp.topic as usize].len() >= 2)
     }
 
     /// `isBalanced`, cached until the next move.
@@ -417,19 +362,12 @@ impl Builder<'_, '_> {
         }
         self.sorted.iter().all(|&(size, r)| {
             let m = self.by_rank[r];
-            size == self.max_size[m]
-                || self.member_topics[m]
-                    .iter()
-                    .all(|&t| largest_owner[t as usize] <= size + 1)
+            size == self.max_size[m] || self.member_topics[m].iter().all(|&t| largest_owner[t as usize] <= size + 1)
         })
     }
 
     /// `performReassignments`; returns whether anything moved.
-    fn perform_reassignments(
-        &mut self,
-        partitions: &[Tp],
-        prev: &BTreeMap<Tp, (usize, i32)>,
-    ) -> bool {
+    fn perform_reassignments(&mut self, partitions: &[Tp], prev: &BTreeMap<Tp, (usize, i32)>) -> bool {
         let mut reassigned = false;
         loop {
             let mut modified = false;
@@ -457,17 +395,10 @@ impl Builder<'_, '_> {
                         continue;
                     }
                 }
-                let smallest = self.topic_members[tp.topic as usize]
-                    .iter()
-                    .filter_map(|&o| self.size(o))
-                    .min();
+                let smallest = self.topic_members[tp.topic as usize].iter().filter_map(|&o| self.size(o)).min();
                 if smallest.is_some_and(|s| consumer_size > s + 1) {
                     // reassignPartition(partition): to the first subscriber in sorted order.
-                    let new = self
-                        .sorted
-                        .iter()
-                        .map(|&(_, r)| self.by_rank[r])
-                        .find(|&m| self.subscribes(m, tp.topic));
+                    let new = self.sorted.iter().map(|&(_, r)| self.by_rank[r]).find(|&m| self.subscribes(m, tp.topic));
                     if let Some(new) = new {
                         self.reassign(tp, new);
                         reassigned = true;
@@ -501,8 +432,7 @@ impl Builder<'_, '_> {
                 self.sorted.remove(&key);
             }
         }
-        self.movements
-            .move_partition(tp, old, new, self.topics.hash_code(tp));
+        self.movements.move_partition(tp, old, new, self.topics.hash_code(tp));
         if let Some(list) = self.current[old].as_mut() {
             remove_first(list, tp);
         }
@@ -522,11 +452,7 @@ impl Builder<'_, '_> {
 
 /// `getBalanceScore`: the sum of |count difference| over all pairs of participating members.
 fn balance_score(assignment: &[Option<Vec<Tp>>]) -> u64 {
-    let mut sizes: Vec<u64> = assignment
-        .iter()
-        .flatten()
-        .map(|l| l.len() as u64)
-        .collect();
+    let mut sizes: Vec<u64> = assignment.iter().flatten().map(|l| l.len() as u64).collect();
     sizes.sort_unstable();
     // For ascending sizes, element i is larger than the i before it.
     let mut score = 0u64;
@@ -544,16 +470,7 @@ mod tests {
 
     #[test]
     fn balance_score_sums_pair_differences() {
-        let l = |n: u32| {
-            Some(
-                (0..n)
-                    .map(|p| Tp {
-                        topic: 0,
-                        partition: p,
-                    })
-                    .collect::<Vec<_>>(),
-            )
-        };
+        let l = |n: u32| Some((0..n).map(|p| Tp { topic: 0, partition: p }).collect::<Vec<_>>());
         // |1-3| + |1-6| + |3-6| = 2 + 5 + 3
         assert_eq!(balance_score(&[l(3), l(1), None, l(6)]), 10);
         assert_eq!(balance_score(&[l(2), l(2)]), 0);
@@ -562,10 +479,7 @@ mod tests {
 
     #[test]
     fn movements_record_and_undo() {
-        let tp = |p| Tp {
-            topic: 0,
-            partition: p,
-        };
+        let tp = |p| Tp { topic: 0, partition: p };
         let mut mv = Movements::default();
         mv.move_partition(tp(0), 1, 2, 0);
         mv.move_partition(tp(1), 1, 2, 1);

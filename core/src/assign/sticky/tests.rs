@@ -46,11 +46,7 @@ fn fresh(id: &str, topics: &[&str]) -> Subscription {
 
 /// `buildSubscriptionV2Above(topics, partitions, generation, i)`.
 fn owning(id: &str, topics: &[&str], owned: &str, generation: i32) -> Subscription {
-    Subscription {
-        owned: tps(owned),
-        generation: Some(generation),
-        ..Subscription::new(id, topics)
-    }
+    Subscription { owned: tps(owned), generation: Some(generation), ..Subscription::new(id, topics) }
 }
 
 fn sticky(metadata: &BTreeMap<String, u32>, members: &[Subscription]) -> StickyOutcome {
@@ -59,10 +55,7 @@ fn sticky(metadata: &BTreeMap<String, u32>, members: &[Subscription]) -> StickyO
 
 /// A member's partitions as a sorted set.
 fn set_of(assignment: &Assignment, id: &str) -> BTreeSet<(String, u32)> {
-    assignment[id]
-        .iter()
-        .flat_map(|(t, ps)| ps.iter().map(move |p| (t.clone(), *p)))
-        .collect()
+    assignment[id].iter().flat_map(|(t, ps)| ps.iter().map(move |p| (t.clone(), *p))).collect()
 }
 
 fn set(list: &str) -> BTreeSet<(String, u32)> {
@@ -82,51 +75,29 @@ fn expect(assignment: &Assignment, expected: &[(&str, &str)]) {
 }
 
 fn transferring(outcome: &StickyOutcome) -> Vec<(String, u32, String)> {
-    outcome
-        .transferring
-        .iter()
-        .map(|((t, p), m)| (t.clone(), *p, m.clone()))
-        .collect()
+    outcome.transferring.iter().map(|((t, p), m)| (t.clone(), *p, m.clone())).collect()
 }
 
 #[track_caller]
 fn expect_transferring(outcome: &StickyOutcome, expected: &[(&str, u32, &str)]) {
-    let expected: Vec<(String, u32, String)> = expected
-        .iter()
-        .map(|(t, p, m)| (t.to_string(), *p, m.to_string()))
-        .collect();
+    let expected: Vec<(String, u32, String)> = expected.iter().map(|(t, p, m)| (t.to_string(), *p, m.to_string())).collect();
     assert_eq!(transferring(outcome), expected);
 }
 
 /// The same members, now owning `assignment` at `generation` (the next JoinGroup).
-fn next_round(
-    members: &[Subscription],
-    assignment: &Assignment,
-    generation: i32,
-) -> Vec<Subscription> {
+fn next_round(members: &[Subscription], assignment: &Assignment, generation: i32) -> Vec<Subscription> {
     members
         .iter()
-        .map(|m| Subscription {
-            owned: set_of(assignment, &m.member_id).into_iter().collect(),
-            generation: Some(generation),
-            ..m.clone()
-        })
+        .map(|m| Subscription { owned: set_of(assignment, &m.member_id).into_iter().collect(), generation: Some(generation), ..m.clone() })
         .collect()
 }
 
 fn without(members: &[Subscription], id: &str) -> Vec<Subscription> {
-    members
-        .iter()
-        .filter(|m| m.member_id != id)
-        .cloned()
-        .collect()
+    members.iter().filter(|m| m.member_id != id).cloned().collect()
 }
 
 fn is_fully_balanced(assignment: &Assignment) -> bool {
-    let counts: Vec<usize> = assignment
-        .values()
-        .map(|t| t.values().map(Vec::len).sum())
-        .collect();
+    let counts: Vec<usize> = assignment.values().map(|t| t.values().map(Vec::len).sum()).collect();
     match (counts.iter().min(), counts.iter().max()) {
         (Some(min), Some(max)) => max - min <= 1,
         _ => true,
@@ -137,47 +108,30 @@ fn is_fully_balanced(assignment: &Assignment) -> bool {
 /// partition of a subscribed topic is assigned once, to a subscriber; and two members
 /// whose counts differ by 2+ share no topic.
 #[track_caller]
-fn verify_validity_and_balance(
-    metadata: &BTreeMap<String, u32>,
-    members: &[Subscription],
-    assignment: &Assignment,
-) {
+fn verify_validity_and_balance(metadata: &BTreeMap<String, u32>, members: &[Subscription], assignment: &Assignment) {
     assert_eq!(assignment.len(), members.len());
     let mut owner: BTreeMap<(String, u32), &str> = BTreeMap::new();
     for m in members {
         for (topic, partitions) in &assignment[&m.member_id] {
-            assert!(
-                m.subscribes_to(topic),
-                "{} got unsubscribed {topic}: {assignment:?}",
-                m.member_id
-            );
+            assert!(m.subscribes_to(topic), "{} got unsubscribed {topic}: {assignment:?}", m.member_id);
             assert!(!partitions.is_empty());
             for p in partitions {
                 assert!(p < &metadata[topic]);
                 let previous = owner.insert((topic.clone(), *p), &m.member_id);
-                assert!(
-                    previous.is_none(),
-                    "{topic}-{p} assigned twice: {assignment:?}"
-                );
+                assert!(previous.is_none(), "{topic}-{p} assigned twice: {assignment:?}");
             }
         }
     }
     for (topic, n) in metadata {
         if members.iter().any(|m| m.subscribes_to(topic)) {
             for p in 0..*n {
-                assert!(
-                    owner.contains_key(&(topic.clone(), p)),
-                    "{topic}-{p} unassigned: {assignment:?}"
-                );
+                assert!(owner.contains_key(&(topic.clone(), p)), "{topic}-{p} unassigned: {assignment:?}");
             }
         }
     }
     for a in members {
         for b in members {
-            let (ca, cb) = (
-                count(assignment, &a.member_id),
-                count(assignment, &b.member_id),
-            );
+            let (ca, cb) = (count(assignment, &a.member_id), count(assignment, &b.member_id));
             if ca > cb + 1 {
                 for topic in assignment[&a.member_id].keys() {
                     assert!(
@@ -197,11 +151,7 @@ fn verify_validity_and_balance(
 /// rebalance with the new ownership (generation 1) until nothing is revoked (at most 4
 /// more rounds). Returns the final assignment, which must be valid and balanced.
 #[track_caller]
-fn converge_cooperative(
-    metadata: &BTreeMap<String, u32>,
-    members: &[Subscription],
-    first_round: Assignment,
-) -> Assignment {
+fn converge_cooperative(metadata: &BTreeMap<String, u32>, members: &[Subscription], first_round: Assignment) -> Assignment {
     let mut members = members.to_vec();
     let mut assignment = first_round;
     let mut rebalances = 0;
@@ -215,17 +165,12 @@ fn converge_cooperative(
             added.extend(assigned.difference(&owned).cloned());
         }
         let both: Vec<_> = added.intersection(&revoked).collect();
-        assert!(
-            both.is_empty(),
-            "revoked and assigned in one round: {both:?}"
-        );
+        assert!(both.is_empty(), "revoked and assigned in one round: {both:?}");
         if revoked.is_empty() {
             break;
         }
         members = next_round(&members, &assignment, GENERATION_ID);
-        assignment = assign(Strategy::CooperativeSticky, metadata, &members)
-            .unwrap()
-            .assignment;
+        assignment = assign(Strategy::CooperativeSticky, metadata, &members).unwrap().assignment;
         rebalances += 1;
         assert!(rebalances <= 4, "no convergence: {assignment:?}");
     }
@@ -247,16 +192,10 @@ struct Both {
 fn both(metadata: &BTreeMap<String, u32>, members: &[Subscription]) -> Both {
     let sticky = sticky(metadata, members);
     verify_validity_and_balance(metadata, members, &sticky.assignment);
-    let first = assign(Strategy::CooperativeSticky, metadata, members)
-        .unwrap()
-        .assignment;
+    let first = assign(Strategy::CooperativeSticky, metadata, members).unwrap().assignment;
     assert_eq!(first, sticky.cooperative_first_round());
     let settled = converge_cooperative(metadata, members, first.clone());
-    Both {
-        sticky,
-        first,
-        settled,
-    }
+    Both { sticky, first, settled }
 }
 
 /// `getCanonicalName`: `prefix` + `i` zero-padded to the width of `max`.
@@ -279,9 +218,7 @@ fn test_one_consumer_no_topic() {
 }
 
 fn parse_all(list: &[(&str, &str)]) -> Assignment {
-    list.iter()
-        .map(|(id, l)| (id.to_string(), parse(l)))
-        .collect()
+    list.iter().map(|(id, l)| (id.to_string(), parse(l))).collect()
 }
 
 #[test]
@@ -291,32 +228,21 @@ fn test_one_consumer_nonexistent_topic() {
     let run = both(&m, &members);
     assert_eq!(run.sticky.assignment, parse_all(&[("consumer", "")]));
     assert!(run.sticky.transferring.is_empty());
-    assert_eq!(
-        run.sticky.warnings,
-        vec!["Skipping assignment for topic topic since no metadata is available"]
-    );
+    assert_eq!(run.sticky.warnings, vec!["Skipping assignment for topic topic since no metadata is available"]);
 }
 
 #[test]
 fn test_one_consumer_one_topic() {
     let m = meta(&[("topic", 3)]);
     let run = both(&m, &[fresh("consumer", &["topic"])]);
-    expect(
-        &run.sticky.assignment,
-        &[("consumer", "topic-0, topic-1, topic-2")],
-    );
+    expect(&run.sticky.assignment, &[("consumer", "topic-0, topic-1, topic-2")]);
     assert!(run.sticky.transferring.is_empty());
 }
 
 #[test]
 fn test_only_assigns_partitions_from_subscribed_topics() {
     let m = meta(&[("topic", 2)]);
-    let members = [owning(
-        "consumer",
-        &["topic"],
-        "topic-0, topic-1, other-0, other-1",
-        GENERATION_ID,
-    )];
+    let members = [owning("consumer", &["topic"], "topic-0, topic-1, other-0, other-1", GENERATION_ID)];
     let run = both(&m, &members);
     expect(&run.sticky.assignment, &[("consumer", "topic-0, topic-1")]);
     assert!(run.sticky.transferring.is_empty());
@@ -327,41 +253,26 @@ fn test_only_assigns_partitions_from_subscribed_topics() {
 fn test_one_consumer_multiple_topics() {
     let m = meta(&[("topic1", 1), ("topic2", 2)]);
     let run = both(&m, &[fresh("consumer", &["topic1", "topic2"])]);
-    expect(
-        &run.sticky.assignment,
-        &[("consumer", "topic1-0, topic2-0, topic2-1")],
-    );
+    expect(&run.sticky.assignment, &[("consumer", "topic1-0, topic2-0, topic2-1")]);
 }
 
 #[test]
 fn test_two_consumers_one_topic_one_partition() {
     let m = meta(&[("topic", 1)]);
-    let members = [
-        fresh("consumer1", &["topic"]),
-        fresh("consumer2", &["topic"]),
-    ];
+    let members = [fresh("consumer1", &["topic"]), fresh("consumer2", &["topic"])];
     let run = both(&m, &members);
     assert!(run.sticky.transferring.is_empty());
     assert!(is_fully_balanced(&run.sticky.assignment));
     // The pre-2.7 StickyAssignorTest pinned it: consumer1 gets the partition.
-    expect(
-        &run.sticky.assignment,
-        &[("consumer1", "topic-0"), ("consumer2", "")],
-    );
+    expect(&run.sticky.assignment, &[("consumer1", "topic-0"), ("consumer2", "")]);
 }
 
 #[test]
 fn test_two_consumers_one_topic_two_partitions() {
     let m = meta(&[("topic", 2)]);
-    let members = [
-        fresh("consumer1", &["topic"]),
-        fresh("consumer2", &["topic"]),
-    ];
+    let members = [fresh("consumer1", &["topic"]), fresh("consumer2", &["topic"])];
     let run = both(&m, &members);
-    expect(
-        &run.sticky.assignment,
-        &[("consumer1", "topic-0"), ("consumer2", "topic-1")],
-    );
+    expect(&run.sticky.assignment, &[("consumer1", "topic-0"), ("consumer2", "topic-1")]);
     assert!(run.sticky.transferring.is_empty());
 }
 
@@ -369,17 +280,9 @@ fn test_two_consumers_one_topic_two_partitions() {
 #[test]
 fn test_multiple_consumers_mixed_topic_subscriptions() {
     let m = meta(&[("topic1", 3), ("topic2", 2)]);
-    let members = [
-        fresh("consumer1", &["topic1"]),
-        fresh("consumer2", &["topic1", "topic2"]),
-        fresh("consumer3", &["topic1"]),
-    ];
+    let members = [fresh("consumer1", &["topic1"]), fresh("consumer2", &["topic1", "topic2"]), fresh("consumer3", &["topic1"])];
     let run = both(&m, &members);
-    let expected = [
-        ("consumer1", "topic1-0, topic1-2"),
-        ("consumer2", "topic2-0, topic2-1"),
-        ("consumer3", "topic1-1"),
-    ];
+    let expected = [("consumer1", "topic1-0, topic1-2"), ("consumer2", "topic2-0, topic2-1"), ("consumer3", "topic1-1")];
     expect(&run.sticky.assignment, &expected);
     expect(&run.settled, &expected);
     assert!(!run.sticky.all_subscriptions_equal);
@@ -390,18 +293,9 @@ fn test_multiple_consumers_mixed_topic_subscriptions() {
 #[test]
 fn test_two_consumers_two_topics_six_partitions() {
     let m = meta(&[("topic1", 3), ("topic2", 3)]);
-    let members = [
-        fresh("consumer1", &["topic1", "topic2"]),
-        fresh("consumer2", &["topic1", "topic2"]),
-    ];
+    let members = [fresh("consumer1", &["topic1", "topic2"]), fresh("consumer2", &["topic1", "topic2"])];
     let run = both(&m, &members);
-    expect(
-        &run.sticky.assignment,
-        &[
-            ("consumer1", "topic1-0, topic1-2, topic2-1"),
-            ("consumer2", "topic1-1, topic2-0, topic2-2"),
-        ],
-    );
+    expect(&run.sticky.assignment, &[("consumer1", "topic1-0, topic1-2, topic2-1"), ("consumer2", "topic1-1, topic2-0, topic2-2")]);
     assert!(run.sticky.all_subscriptions_equal);
 }
 
@@ -414,10 +308,7 @@ fn test_consumer_owning_min_quota_expected_max_quota() {
         owning("consumer2", &topics, "topic1-1, topic2-2", GENERATION_ID),
     ];
     let run = both(&m, &members);
-    let expected = [
-        ("consumer1", "topic1-0, topic2-1, topic2-0"),
-        ("consumer2", "topic1-1, topic2-2"),
-    ];
+    let expected = [("consumer1", "topic1-0, topic2-1, topic2-0"), ("consumer2", "topic1-1, topic2-2")];
     expect(&run.sticky.assignment, &expected);
     expect(&run.first, &expected);
     assert!(run.sticky.transferring.is_empty());
@@ -436,20 +327,9 @@ fn test_max_quota_consumer_more_than_num_expected_max_capacity_members() {
     ];
     let run = both(&m, &members);
     expect_transferring(&run.sticky, &[("topic2", 0, "consumer3")]);
-    let expected = [
-        ("consumer1", "topic1-0"),
-        ("consumer2", "topic1-1, topic2-1"),
-        ("consumer3", "topic2-0"),
-    ];
+    let expected = [("consumer1", "topic1-0"), ("consumer2", "topic1-1, topic2-1"), ("consumer3", "topic2-0")];
     expect(&run.sticky.assignment, &expected);
-    expect(
-        &run.first,
-        &[
-            ("consumer1", "topic1-0"),
-            ("consumer2", "topic1-1, topic2-1"),
-            ("consumer3", ""),
-        ],
-    );
+    expect(&run.first, &[("consumer1", "topic1-0"), ("consumer2", "topic1-1, topic2-1"), ("consumer3", "")]);
     expect(&run.settled, &expected);
 }
 
@@ -459,31 +339,18 @@ fn test_max_quota_consumer_more_than_num_expected_max_capacity_members() {
 fn s3_renamed_members_follow_hash_order() {
     let m = meta(&[("t1", 2), ("t2", 2)]);
     let topics = ["t1", "t2"];
-    let members = [
-        owning("m-a", &topics, "t1-0, t2-0", 1),
-        owning("m-b", &topics, "t1-1, t2-1", 1),
-        owning("m-c", &topics, "", 1),
-    ];
+    let members = [owning("m-a", &topics, "t1-0, t2-0", 1), owning("m-b", &topics, "t1-1, t2-1", 1), owning("m-c", &topics, "", 1)];
     let run = both(&m, &members);
-    expect(
-        &run.sticky.assignment,
-        &[("m-a", "t1-0, t2-0"), ("m-b", "t1-1"), ("m-c", "t2-1")],
-    );
+    expect(&run.sticky.assignment, &[("m-a", "t1-0, t2-0"), ("m-b", "t1-1"), ("m-c", "t2-1")]);
     expect_transferring(&run.sticky, &[("t2", 1, "m-c")]);
     // The table's "c1/c2/c3" abbreviate consumer1/2/3. Taken literally as member ids they
     // hash to buckets 14, 15 and 0 ("c1".hashCode() = 3118), so the HashMap visits c3, c1,
     // c2: c1 now reaches maxQuota first and keeps both of its partitions, and c2 gives
     // up t2-1. (Checked against Kafka's AbstractStickyAssignor run on this input.)
-    let members: Vec<Subscription> = ["c1", "c2", "c3"]
-        .iter()
-        .zip(["t1-0, t2-0", "t1-1, t2-1", ""])
-        .map(|(id, owned)| owning(id, &topics, owned, 1))
-        .collect();
+    let members: Vec<Subscription> =
+        ["c1", "c2", "c3"].iter().zip(["t1-0, t2-0", "t1-1, t2-1", ""]).map(|(id, owned)| owning(id, &topics, owned, 1)).collect();
     let run = both(&m, &members);
-    expect(
-        &run.sticky.assignment,
-        &[("c1", "t1-0, t2-0"), ("c2", "t1-1"), ("c3", "t2-1")],
-    );
+    expect(&run.sticky.assignment, &[("c1", "t1-0, t2-0"), ("c2", "t1-1"), ("c3", "t2-1")]);
     expect_transferring(&run.sticky, &[("t2", 1, "c3")]);
 }
 
@@ -498,11 +365,7 @@ fn test_all_consumers_are_under_min_quota() {
     ];
     let run = both(&m, &members);
     assert!(run.sticky.transferring.is_empty());
-    let expected = [
-        ("consumer1", "topic1-0, topic2-1"),
-        ("consumer2", "topic1-1, topic2-2"),
-        ("consumer3", "topic2-0"),
-    ];
+    let expected = [("consumer1", "topic1-0, topic2-1"), ("consumer2", "topic1-1, topic2-2"), ("consumer3", "topic2-0")];
     expect(&run.sticky.assignment, &expected);
     expect(&run.first, &expected);
 }
@@ -513,39 +376,20 @@ fn test_add_remove_consumer_one_topic() {
     let m = meta(&[("topic", 3)]);
     let members = vec![fresh("consumer1", &["topic"])];
     let run = both(&m, &members);
-    expect(
-        &run.sticky.assignment,
-        &[("consumer1", "topic-0, topic-1, topic-2")],
-    );
+    expect(&run.sticky.assignment, &[("consumer1", "topic-0, topic-1, topic-2")]);
 
     let mut members = next_round(&members, &run.sticky.assignment, GENERATION_ID);
     members.push(owning("consumer2", &["topic"], "", GENERATION_ID));
     let run = both(&m, &members);
     expect_transferring(&run.sticky, &[("topic", 2, "consumer2")]);
-    expect(
-        &run.sticky.assignment,
-        &[("consumer1", "topic-0, topic-1"), ("consumer2", "topic-2")],
-    );
+    expect(&run.sticky.assignment, &[("consumer1", "topic-0, topic-1"), ("consumer2", "topic-2")]);
     // Cooperative: consumer2 waits a round for topic-2.
-    expect(
-        &run.first,
-        &[("consumer1", "topic-0, topic-1"), ("consumer2", "")],
-    );
-    expect(
-        &run.settled,
-        &[("consumer1", "topic-0, topic-1"), ("consumer2", "topic-2")],
-    );
+    expect(&run.first, &[("consumer1", "topic-0, topic-1"), ("consumer2", "")]);
+    expect(&run.settled, &[("consumer1", "topic-0, topic-1"), ("consumer2", "topic-2")]);
 
-    let members = next_round(
-        &without(&members, "consumer1"),
-        &run.sticky.assignment,
-        GENERATION_ID,
-    );
+    let members = next_round(&without(&members, "consumer1"), &run.sticky.assignment, GENERATION_ID);
     let run = both(&m, &members);
-    assert_eq!(
-        set_of(&run.sticky.assignment, "consumer2"),
-        set("topic-0, topic-1, topic-2")
-    );
+    assert_eq!(set_of(&run.sticky.assignment, "consumer2"), set("topic-0, topic-1, topic-2"));
     assert!(run.sticky.transferring.is_empty());
 }
 
@@ -553,10 +397,7 @@ fn test_add_remove_consumer_one_topic() {
 #[test]
 fn s4_c2_joins_c1() {
     let m = meta(&[("t", 3)]);
-    let members = [
-        owning("c1", &["t"], "t-0, t-1, t-2", 1),
-        owning("c2", &["t"], "", 1),
-    ];
+    let members = [owning("c1", &["t"], "t-0, t-1, t-2", 1), owning("c2", &["t"], "", 1)];
     let run = both(&m, &members);
     expect(&run.sticky.assignment, &[("c1", "t-0, t-1"), ("c2", "t-2")]);
     expect(&run.first, &[("c1", "t-0, t-1"), ("c2", "")]);
@@ -571,11 +412,7 @@ fn test_topic_balance_after_reassignment() {
     let per_topic = |a: &Assignment, expected: usize| {
         for (member, topics) in a {
             for topic in all {
-                assert_eq!(
-                    topics.get(topic).map_or(0, Vec::len),
-                    expected,
-                    "{member} {topic}: {a:?}"
-                );
+                assert_eq!(topics.get(topic).map_or(0, Vec::len), expected, "{member} {topic}: {a:?}");
             }
         }
     };
@@ -614,10 +451,7 @@ fn test_add_remove_two_consumers_two_topics() {
     let run = both(&m, &members);
     expect(
         &run.sticky.assignment,
-        &[
-            ("consumer1", "topic1-0, topic1-2, topic2-1, topic2-3"),
-            ("consumer2", "topic1-1, topic2-0, topic2-2"),
-        ],
+        &[("consumer1", "topic1-0, topic1-2, topic2-1, topic2-3"), ("consumer2", "topic1-1, topic2-0, topic2-2")],
     );
     assert!(run.sticky.transferring.is_empty());
 
@@ -628,14 +462,7 @@ fn test_add_remove_two_consumers_two_topics() {
     let run = both(&m, &members);
     // Since Kafka 3.8 a member keeps its owned partitions sorted by (partition, topic):
     // consumer1 keeps topic1-0 and topic2-1, not topic1-0 and topic1-2 as before.
-    expect_transferring(
-        &run.sticky,
-        &[
-            ("topic1", 2, "consumer3"),
-            ("topic2", 2, "consumer4"),
-            ("topic2", 3, "consumer3"),
-        ],
-    );
+    expect_transferring(&run.sticky, &[("topic1", 2, "consumer3"), ("topic2", 2, "consumer4"), ("topic2", 3, "consumer3")]);
     let expected = [
         ("consumer1", "topic1-0, topic2-1"),
         ("consumer2", "topic2-0, topic1-1"),
@@ -650,31 +477,17 @@ fn test_add_remove_two_consumers_two_topics() {
     let run = both(&m, &members);
     expect(
         &run.sticky.assignment,
-        &[
-            ("consumer3", "topic1-2, topic2-3, topic1-0, topic2-1"),
-            ("consumer4", "topic2-2, topic1-1, topic2-0"),
-        ],
+        &[("consumer3", "topic1-2, topic2-3, topic1-0, topic2-1"), ("consumer4", "topic2-2, topic1-1, topic2-0")],
     );
     assert!(run.sticky.transferring.is_empty());
 }
 
 #[test]
 fn test_poor_round_robin_assignment_scenario() {
-    let m = meta(&[
-        ("topic1", 2),
-        ("topic2", 1),
-        ("topic3", 2),
-        ("topic4", 1),
-        ("topic5", 2),
-    ]);
+    let m = meta(&[("topic1", 2), ("topic2", 1), ("topic3", 2), ("topic4", 1), ("topic5", 2)]);
     let all = ["topic1", "topic2", "topic3", "topic4", "topic5"];
     let odd = ["topic1", "topic3", "topic5"];
-    let members = [
-        fresh("consumer1", &all),
-        fresh("consumer2", &odd),
-        fresh("consumer3", &odd),
-        fresh("consumer4", &all),
-    ];
+    let members = [fresh("consumer1", &all), fresh("consumer2", &odd), fresh("consumer3", &odd), fresh("consumer4", &all)];
     let run = both(&m, &members);
     assert!(is_fully_balanced(&run.sticky.assignment));
 }
@@ -682,10 +495,7 @@ fn test_poor_round_robin_assignment_scenario() {
 #[test]
 fn test_add_remove_topic_two_consumers() {
     let mut m = meta(&[("topic", 3)]);
-    let members = vec![
-        fresh("consumer1", &["topic"]),
-        fresh("consumer2", &["topic"]),
-    ];
+    let members = vec![fresh("consumer1", &["topic"]), fresh("consumer2", &["topic"])];
     let run = both(&m, &members);
     assert!(run.sticky.transferring.is_empty());
     let c1_first = set_of(&run.sticky.assignment, "consumer1");
@@ -696,10 +506,7 @@ fn test_add_remove_topic_two_consumers() {
     m.insert("topic2".into(), 3);
     let members: Vec<Subscription> = next_round(&members, &run.sticky.assignment, GENERATION_ID)
         .into_iter()
-        .map(|s| Subscription {
-            topics: vec!["topic".into(), "topic2".into()],
-            ..s
-        })
+        .map(|s| Subscription { topics: vec!["topic".into(), "topic2".into()], ..s })
         .collect();
     let run = both(&m, &members);
     assert!(run.sticky.transferring.is_empty());
@@ -711,10 +518,7 @@ fn test_add_remove_topic_two_consumers() {
     m.remove("topic");
     let members: Vec<Subscription> = next_round(&members, &run.sticky.assignment, GENERATION_ID)
         .into_iter()
-        .map(|s| Subscription {
-            topics: vec!["topic2".into()],
-            ..s
-        })
+        .map(|s| Subscription { topics: vec!["topic2".into()], ..s })
         .collect();
     let run = both(&m, &members);
     assert!(run.sticky.transferring.is_empty());
@@ -733,10 +537,7 @@ fn test_reassignment_after_one_consumer_leaves() {
     let members: Vec<Subscription> = (1..20)
         .map(|i| {
             let topics: Vec<String> = (1..=i).map(|j| canonical("t", j, 20)).collect();
-            Subscription {
-                topics,
-                ..Subscription::new(&canonical("c", i, 20), &[])
-            }
+            Subscription { topics, ..Subscription::new(&canonical("c", i, 20), &[]) }
         })
         .collect();
     let run = both(&m, &members);
@@ -747,8 +548,7 @@ fn test_reassignment_after_one_consumer_leaves() {
     // Stickiness: every remaining member keeps all it had (the leaver's partitions spread).
     for member in &members {
         assert!(
-            set_of(&run.sticky.assignment, &member.member_id)
-                .is_superset(&set_of(&before, &member.member_id)),
+            set_of(&run.sticky.assignment, &member.member_id).is_superset(&set_of(&before, &member.member_id)),
             "{} lost partitions",
             member.member_id
         );
@@ -758,9 +558,7 @@ fn test_reassignment_after_one_consumer_leaves() {
 #[test]
 fn test_reassignment_after_one_consumer_added() {
     let m = meta(&[("topic", 20)]);
-    let mut members: Vec<Subscription> = (1..10)
-        .map(|i| fresh(&canonical("c", i, 10), &["topic"]))
-        .collect();
+    let mut members: Vec<Subscription> = (1..10).map(|i| fresh(&canonical("c", i, 10), &["topic"])).collect();
     let run = both(&m, &members);
     assert!(run.sticky.transferring.is_empty());
     // add a new consumer (Kafka passes the same ownerless subscriptions again)
@@ -776,12 +574,8 @@ fn test_same_subscriptions() {
         m.insert(canonical("t", i, 15), i as u32);
     }
     let topics: Vec<String> = (1..15).map(|j| canonical("t", j, 15)).collect();
-    let members: Vec<Subscription> = (1..9)
-        .map(|i| Subscription {
-            topics: topics.clone(),
-            ..Subscription::new(&canonical("c", i, 9), &[])
-        })
-        .collect();
+    let members: Vec<Subscription> =
+        (1..9).map(|i| Subscription { topics: topics.clone(), ..Subscription::new(&canonical("c", i, 9), &[]) }).collect();
     let run = both(&m, &members);
     assert!(run.sticky.transferring.is_empty());
     let members = next_round(&members, &run.sticky.assignment, GENERATION_ID);
@@ -795,18 +589,10 @@ fn test_same_subscriptions() {
 #[test]
 fn test_large_assignment_and_group_with_uniform_subscription() {
     let (topic_count, partition_count, consumer_count) = (10, 200, 100);
-    let topics: Vec<String> = (0..topic_count)
-        .map(|i| canonical("t", i, topic_count))
-        .collect();
-    let m: BTreeMap<String, u32> = topics
-        .iter()
-        .map(|t| (t.clone(), partition_count))
-        .collect();
+    let topics: Vec<String> = (0..topic_count).map(|i| canonical("t", i, topic_count)).collect();
+    let m: BTreeMap<String, u32> = topics.iter().map(|t| (t.clone(), partition_count)).collect();
     let members: Vec<Subscription> = (0..consumer_count)
-        .map(|i| Subscription {
-            topics: topics.clone(),
-            ..Subscription::new(&canonical("c", i, consumer_count), &[])
-        })
+        .map(|i| Subscription { topics: topics.clone(), ..Subscription::new(&canonical("c", i, consumer_count), &[]) })
         .collect();
     let first = sticky(&m, &members);
     verify_validity_and_balance(&m, &members, &first.assignment);
@@ -816,10 +602,7 @@ fn test_large_assignment_and_group_with_uniform_subscription() {
     let second = sticky(&m, &next);
     verify_validity_and_balance(&m, &next, &second.assignment);
     for member in &next[1..] {
-        assert_eq!(
-            set_of(&second.assignment, &member.member_id),
-            set_of(&first.assignment, &member.member_id)
-        );
+        assert_eq!(set_of(&second.assignment, &member.member_id), set_of(&first.assignment, &member.member_id));
     }
 }
 
@@ -827,20 +610,11 @@ fn test_large_assignment_and_group_with_uniform_subscription() {
 #[test]
 fn test_large_assignment_and_group_with_non_equal_subscription() {
     let (topic_count, partition_count, consumer_count) = (10, 100, 50);
-    let topics: Vec<String> = (0..topic_count)
-        .map(|i| canonical("t", i, topic_count))
-        .collect();
-    let m: BTreeMap<String, u32> = topics
-        .iter()
-        .map(|t| (t.clone(), partition_count))
-        .collect();
+    let topics: Vec<String> = (0..topic_count).map(|i| canonical("t", i, topic_count)).collect();
+    let m: BTreeMap<String, u32> = topics.iter().map(|t| (t.clone(), partition_count)).collect();
     let members: Vec<Subscription> = (0..consumer_count)
         .map(|i| Subscription {
-            topics: if i == consumer_count - 1 {
-                topics[..1].to_vec()
-            } else {
-                topics.clone()
-            },
+            topics: if i == consumer_count - 1 { topics[..1].to_vec() } else { topics.clone() },
             ..Subscription::new(&canonical("c", i, consumer_count), &[])
         })
         .collect();
@@ -857,20 +631,11 @@ fn test_large_assignment_and_group_with_non_equal_subscription() {
 #[test]
 fn test_assignment_and_group_with_non_equal_subscription_not_timeout() {
     let (topic_count, partition_count, consumer_count) = (20, 20, 20);
-    let topics: Vec<String> = (0..topic_count)
-        .map(|i| canonical("t", i, topic_count))
-        .collect();
-    let m: BTreeMap<String, u32> = topics
-        .iter()
-        .map(|t| (t.clone(), partition_count))
-        .collect();
+    let topics: Vec<String> = (0..topic_count).map(|i| canonical("t", i, topic_count)).collect();
+    let m: BTreeMap<String, u32> = topics.iter().map(|t| (t.clone(), partition_count)).collect();
     let members: Vec<Subscription> = (0..consumer_count)
         .map(|i| Subscription {
-            topics: if i % 4 == 0 {
-                topics[..topic_count / 2].to_vec()
-            } else {
-                topics[topic_count / 2..].to_vec()
-            },
+            topics: if i % 4 == 0 { topics[..topic_count / 2].to_vec() } else { topics[topic_count / 2..].to_vec() },
             ..Subscription::new(&canonical("c", i, consumer_count), &[])
         })
         .collect();
@@ -883,28 +648,11 @@ fn test_assignment_and_group_with_non_equal_subscription_not_timeout() {
 #[test]
 fn test_subscription_not_equal_and_assign_same_partition_with3_generation() {
     let m = meta(&[("topic", 6), ("topic1", 1)]);
-    for gens in [
-        [1, 2, 3],
-        [1, 3, 2],
-        [2, 1, 3],
-        [2, 3, 1],
-        [3, 1, 2],
-        [3, 2, 1],
-    ] {
+    for gens in [[1, 2, 3], [1, 3, 2], [2, 1, 3], [2, 3, 1], [3, 1, 2], [3, 2, 1]] {
         let members = [
             owning("consumer1", &["topic"], "topic-0, topic-2", gens[0]),
-            owning(
-                "consumer2",
-                &["topic"],
-                "topic-1, topic-2, topic-3",
-                gens[1],
-            ),
-            owning(
-                "consumer3",
-                &["topic"],
-                "topic-2, topic-4, topic-5",
-                gens[2],
-            ),
+            owning("consumer2", &["topic"], "topic-1, topic-2, topic-3", gens[1]),
+            owning("consumer3", &["topic"], "topic-2, topic-4, topic-5", gens[2]),
             owning("consumer4", &["topic1"], "topic1-0", 2),
         ];
         let outcome = sticky(&m, &members);
@@ -931,17 +679,10 @@ fn test_large_assignment_with_multiple_consumers_leaving_and_random_subscription
             let mut topics = Vec::new();
             let mut j = 0;
             while j < rng.below(20) {
-                topics.push(canonical(
-                    "t",
-                    rng.below(topic_count as u32) as usize,
-                    topic_count,
-                ));
+                topics.push(canonical("t", rng.below(topic_count as u32) as usize, topic_count));
                 j += 1;
             }
-            Subscription {
-                topics,
-                ..Subscription::new(&canonical("c", i, consumer_count), &[])
-            }
+            Subscription { topics, ..Subscription::new(&canonical("c", i, consumer_count), &[]) }
         })
         .collect();
     let first = sticky(&m, &members);
@@ -949,11 +690,7 @@ fn test_large_assignment_with_multiple_consumers_leaving_and_random_subscription
     let mut next = next_round(&members, &first.assignment, GENERATION_ID);
     next[0] = members[0].clone();
     for _ in 0..50 {
-        let c = canonical(
-            "c",
-            rng.below(consumer_count as u32) as usize,
-            consumer_count,
-        );
+        let c = canonical("c", rng.below(consumer_count as u32) as usize, consumer_count);
         next.retain(|s| s.member_id != c);
     }
     let second = sticky(&m, &next);
@@ -967,8 +704,7 @@ fn test_new_subscription() {
         m.insert(canonical("t", i, 5), 1);
     }
     // Kafka: topics t_j for j = i ..= 3i-2: none for i = 0, t1 for i = 1, t2..t4 for i = 2.
-    let mut members: Vec<Subscription> =
-        (0..3).map(|i| fresh(&canonical("c", i, 3), &[])).collect();
+    let mut members: Vec<Subscription> = (0..3).map(|i| fresh(&canonical("c", i, 3), &[])).collect();
     members[1].topics = vec![canonical("t", 1, 5)];
     members[2].topics = (2..=4).map(|j| canonical("t", j, 5)).collect();
     both(&m, &members);
@@ -978,33 +714,11 @@ fn test_new_subscription() {
 
 #[test]
 fn test_move_existing_assignments() {
-    let m = meta(&[
-        ("topic1", 1),
-        ("topic2", 1),
-        ("topic3", 1),
-        ("topic4", 1),
-        ("topic5", 1),
-        ("topic6", 1),
-    ]);
+    let m = meta(&[("topic1", 1), ("topic2", 1), ("topic3", 1), ("topic4", 1), ("topic5", 1), ("topic6", 1)]);
     let members = [
-        owning(
-            "consumer1",
-            &["topic1", "topic2"],
-            "topic1-0",
-            GENERATION_ID,
-        ),
-        owning(
-            "consumer2",
-            &["topic1", "topic2", "topic3", "topic4"],
-            "topic2-0, topic3-0",
-            GENERATION_ID,
-        ),
-        owning(
-            "consumer3",
-            &["topic2", "topic3", "topic4", "topic5", "topic6"],
-            "topic4-0, topic5-0, topic6-0",
-            GENERATION_ID,
-        ),
+        owning("consumer1", &["topic1", "topic2"], "topic1-0", GENERATION_ID),
+        owning("consumer2", &["topic1", "topic2", "topic3", "topic4"], "topic2-0, topic3-0", GENERATION_ID),
+        owning("consumer3", &["topic2", "topic3", "topic4", "topic5", "topic6"], "topic4-0, topic5-0, topic6-0", GENERATION_ID),
     ];
     let run = both(&m, &members);
     assert!(!run.sticky.all_subscriptions_equal);
@@ -1013,9 +727,7 @@ fn test_move_existing_assignments() {
 #[test]
 fn test_stickiness() {
     let m = meta(&[("topic1", 3)]);
-    let members: Vec<Subscription> = (1..=4)
-        .map(|i| fresh(&format!("consumer{i}"), &["topic1"]))
-        .collect();
+    let members: Vec<Subscription> = (1..=4).map(|i| fresh(&format!("consumer{i}"), &["topic1"])).collect();
     let run = both(&m, &members);
     assert!(run.sticky.transferring.is_empty());
     for member in &members {
@@ -1028,8 +740,7 @@ fn test_stickiness() {
     assert!(run.sticky.transferring.is_empty());
     for member in &members {
         assert_eq!(count(&run.sticky.assignment, &member.member_id), 1);
-        assert!(set_of(&run.sticky.assignment, &member.member_id)
-            .is_superset(&set_of(&before, &member.member_id)));
+        assert!(set_of(&run.sticky.assignment, &member.member_id).is_superset(&set_of(&before, &member.member_id)));
     }
 }
 
@@ -1070,14 +781,8 @@ fn test_reassignment_with_random_subscriptions_and_changes() {
     };
     for _round in 0..20 {
         let topic_count = min_topics + rng.below(max_topics - min_topics);
-        let topics: Vec<String> = (0..topic_count as usize)
-            .map(|i| canonical("t", i, max_topics as usize))
-            .collect();
-        let m: BTreeMap<String, u32> = topics
-            .iter()
-            .zip(1u32..)
-            .map(|(t, n)| (t.clone(), n))
-            .collect();
+        let topics: Vec<String> = (0..topic_count as usize).map(|i| canonical("t", i, max_topics as usize)).collect();
+        let m: BTreeMap<String, u32> = topics.iter().zip(1u32..).map(|(t, n)| (t.clone(), n)).collect();
         let consumer_count = min_consumers + rng.below(max_consumers - min_consumers);
         let members: Vec<Subscription> = (0..consumer_count as usize)
             .map(|i| Subscription {
@@ -1089,10 +794,7 @@ fn test_reassignment_with_random_subscriptions_and_changes() {
         verify_validity_and_balance(&m, &members, &first.assignment);
         let next: Vec<Subscription> = next_round(&members, &first.assignment, GENERATION_ID)
             .into_iter()
-            .map(|s| Subscription {
-                topics: random_sublist(&mut rng, &topics),
-                ..s
-            })
+            .map(|s| Subscription { topics: random_sublist(&mut rng, &topics), ..s })
             .collect();
         let run = both(&m, &next);
         let _ = run;
@@ -1108,11 +810,7 @@ fn test_all_consumers_reach_expected_quota_and_are_considered_filled() {
         owning("consumer3", &["topic"], "", GENERATION_ID),
     ];
     let run = both(&m, &members);
-    let expected = [
-        ("consumer1", "topic-0, topic-1"),
-        ("consumer2", "topic-2"),
-        ("consumer3", "topic-3"),
-    ];
+    let expected = [("consumer1", "topic-0, topic-1"), ("consumer2", "topic-2"), ("consumer3", "topic-3")];
     expect(&run.sticky.assignment, &expected);
     expect(&run.first, &expected);
     assert!(run.sticky.transferring.is_empty());
@@ -1125,22 +823,11 @@ fn test_owned_partitions_are_invalidated_for_consumer_with_stale_generation() {
     let current = 10;
     let members = [
         owning("consumer1", &topics, "topic-0, topic-2, topic2-1", current),
-        owning(
-            "consumer2",
-            &topics,
-            "topic-0, topic-2, topic2-1",
-            current - 1,
-        ),
+        owning("consumer2", &topics, "topic-0, topic-2, topic2-1", current - 1),
     ];
     let run = both(&m, &members);
-    assert_eq!(
-        set_of(&run.sticky.assignment, "consumer1"),
-        set("topic-0, topic-2, topic2-1")
-    );
-    assert_eq!(
-        set_of(&run.sticky.assignment, "consumer2"),
-        set("topic-1, topic2-0, topic2-2")
-    );
+    assert_eq!(set_of(&run.sticky.assignment, "consumer1"), set("topic-0, topic-2, topic2-1"));
+    assert_eq!(set_of(&run.sticky.assignment, "consumer2"), set("topic-1, topic2-0, topic2-2"));
     assert!(run.sticky.transferring.is_empty());
     assert_eq!(run.first, run.sticky.assignment);
 }
@@ -1151,22 +838,11 @@ fn test_owned_partitions_are_invalidated_for_consumer_with_no_generation() {
     let topics = ["topic", "topic2"];
     let members = [
         owning("consumer1", &topics, "topic-0, topic-2, topic2-1", 10),
-        owning(
-            "consumer2",
-            &topics,
-            "topic-0, topic-2, topic2-1",
-            super::DEFAULT_GENERATION,
-        ),
+        owning("consumer2", &topics, "topic-0, topic-2, topic2-1", super::DEFAULT_GENERATION),
     ];
     let run = both(&m, &members);
-    assert_eq!(
-        set_of(&run.sticky.assignment, "consumer1"),
-        set("topic-0, topic-2, topic2-1")
-    );
-    assert_eq!(
-        set_of(&run.sticky.assignment, "consumer2"),
-        set("topic-1, topic2-0, topic2-2")
-    );
+    assert_eq!(set_of(&run.sticky.assignment, "consumer1"), set("topic-0, topic-2, topic2-1"));
+    assert_eq!(set_of(&run.sticky.assignment, "consumer2"), set("topic-1, topic2-0, topic2-2"));
     assert!(run.sticky.transferring.is_empty());
     // A missing generation is the same as DEFAULT_GENERATION.
     let mut no_generation = members.clone();
@@ -1175,8 +851,7 @@ fn test_owned_partitions_are_invalidated_for_consumer_with_no_generation() {
 }
 
 #[test]
-fn test_partitions_transferring_ownership_include_the_partition_claimed_by_multiple_consumers_in_same_generation(
-) {
+fn test_partitions_transferring_ownership_include_the_partition_claimed_by_multiple_consumers_in_same_generation() {
     let m = meta(&[("topic", 3)]);
     let members = [
         owning("consumer1", &["topic"], "topic-0, topic-1", GENERATION_ID),
@@ -1185,16 +860,11 @@ fn test_partitions_transferring_ownership_include_the_partition_claimed_by_multi
     ];
     let run = both(&m, &members);
     expect_transferring(&run.sticky, &[("topic", 0, "consumer3")]);
-    let expected = [
-        ("consumer1", "topic-1"),
-        ("consumer2", "topic-2"),
-        ("consumer3", "topic-0"),
-    ];
+    let expected = [("consumer1", "topic-1"), ("consumer2", "topic-2"), ("consumer3", "topic-0")];
     expect(&run.sticky.assignment, &expected);
     expect(&run.settled, &expected);
-    assert!(run.sticky.warnings[0].starts_with(
-        "Found multiple consumers consumer1 and consumer2 claiming the same TopicPartition topic-0 in the same generation 1"
-    ));
+    assert!(run.sticky.warnings[0]
+        .starts_with("Found multiple consumers consumer1 and consumer2 claiming the same TopicPartition topic-0 in the same generation 1"));
 }
 
 #[test]
@@ -1204,32 +874,13 @@ fn test_ensure_partitions_assigned_to_highest_generation() {
     let current = 10;
     let members = [
         owning("consumer1", &topics, "topic-0, topic2-0, topic3-0", current),
-        owning(
-            "consumer2",
-            &topics,
-            "topic-1, topic2-1, topic3-1",
-            current - 1,
-        ),
-        owning(
-            "consumer3",
-            &topics,
-            "topic2-1, topic3-0, topic3-2",
-            current - 2,
-        ),
+        owning("consumer2", &topics, "topic-1, topic2-1, topic3-1", current - 1),
+        owning("consumer3", &topics, "topic2-1, topic3-0, topic3-2", current - 2),
     ];
     let run = both(&m, &members);
-    assert_eq!(
-        set_of(&run.sticky.assignment, "consumer1"),
-        set("topic-0, topic2-0, topic3-0")
-    );
-    assert_eq!(
-        set_of(&run.sticky.assignment, "consumer2"),
-        set("topic-1, topic2-1, topic3-1")
-    );
-    assert_eq!(
-        set_of(&run.sticky.assignment, "consumer3"),
-        set("topic-2, topic2-2, topic3-2")
-    );
+    assert_eq!(set_of(&run.sticky.assignment, "consumer1"), set("topic-0, topic2-0, topic3-0"));
+    assert_eq!(set_of(&run.sticky.assignment, "consumer2"), set("topic-1, topic2-1, topic3-1"));
+    assert_eq!(set_of(&run.sticky.assignment, "consumer3"), set("topic-2, topic2-2, topic3-2"));
     assert!(run.sticky.transferring.is_empty());
 }
 
@@ -1240,31 +891,13 @@ fn test_no_reassignment_on_current_members() {
     let current = 10;
     let members = [
         owning("consumer1", &topics, "", super::DEFAULT_GENERATION),
-        owning(
-            "consumer2",
-            &topics,
-            "topic-0, topic2-0, topic1-0",
-            current - 1,
-        ),
-        owning(
-            "consumer3",
-            &topics,
-            "topic3-2, topic2-2, topic1-1",
-            current - 2,
-        ),
-        owning(
-            "consumer4",
-            &topics,
-            "topic3-1, topic-1, topic-2",
-            current - 3,
-        ),
+        owning("consumer2", &topics, "topic-0, topic2-0, topic1-0", current - 1),
+        owning("consumer3", &topics, "topic3-2, topic2-2, topic1-1", current - 2),
+        owning("consumer4", &topics, "topic3-1, topic-1, topic-2", current - 3),
     ];
     let run = both(&m, &members);
     // ensure assigned partitions don't get reassigned
-    assert_eq!(
-        set_of(&run.sticky.assignment, "consumer1"),
-        set("topic1-2, topic2-1, topic3-0")
-    );
+    assert_eq!(set_of(&run.sticky.assignment, "consumer1"), set("topic1-2, topic2-1, topic3-0"));
     assert!(run.sticky.transferring.is_empty());
 }
 
@@ -1275,22 +908,11 @@ fn test_owned_partitions_are_invalidated_for_consumer_with_multiple_generation()
     let current = 10;
     let members = [
         owning("consumer1", &topics, "topic-0, topic2-1, topic-1", current),
-        owning(
-            "consumer2",
-            &topics,
-            "topic-0, topic2-1, topic2-2",
-            current - 2,
-        ),
+        owning("consumer2", &topics, "topic-0, topic2-1, topic2-2", current - 2),
     ];
     let run = both(&m, &members);
-    assert_eq!(
-        set_of(&run.sticky.assignment, "consumer1"),
-        set("topic-0, topic2-1, topic-1")
-    );
-    assert_eq!(
-        set_of(&run.sticky.assignment, "consumer2"),
-        set("topic-2, topic2-2, topic2-0")
-    );
+    assert_eq!(set_of(&run.sticky.assignment, "consumer1"), set("topic-0, topic2-1, topic-1"));
+    assert_eq!(set_of(&run.sticky.assignment, "consumer2"), set("topic-2, topic2-2, topic2-0"));
     assert!(run.sticky.transferring.is_empty());
 }
 
@@ -1306,20 +928,11 @@ fn test_rack_aware_assignment_with_uniform_subscription() {
         ("consumer1", "t1-1, t1-4, t2-1, t2-4, t3-0"),
         ("consumer2", "t1-2, t1-5, t2-2, t2-5, t3-1"),
     ];
-    let members: Vec<Subscription> = (0..3)
-        .map(|i| fresh(&format!("consumer{i}"), &all))
-        .collect();
+    let members: Vec<Subscription> = (0..3).map(|i| fresh(&format!("consumer{i}"), &all)).collect();
     let run = both(&m, &members);
     expect(&run.sticky.assignment, &expected);
-    let owned: Vec<Subscription> = members
-        .iter()
-        .zip(expected)
-        .map(|(s, (_, list))| Subscription {
-            owned: tps(list),
-            generation: None,
-            ..s.clone()
-        })
-        .collect();
+    let owned: Vec<Subscription> =
+        members.iter().zip(expected).map(|(s, (_, list))| Subscription { owned: tps(list), generation: None, ..s.clone() }).collect();
     let run = both(&m, &owned);
     expect(&run.sticky.assignment, &expected);
     expect(&run.first, &expected);
@@ -1332,11 +945,7 @@ fn test_rack_aware_assignment_with_non_equal_subscription() {
     let m = meta(&[("t1", 6), ("t2", 7), ("t3", 2)]);
     let all = ["t1", "t2", "t3"];
     let subscriptions: [&[&str]; 3] = [&all, &all, &["t1", "t3"]];
-    let members: Vec<Subscription> = subscriptions
-        .iter()
-        .enumerate()
-        .map(|(i, topics)| fresh(&format!("consumer{i}"), topics))
-        .collect();
+    let members: Vec<Subscription> = subscriptions.iter().enumerate().map(|(i, topics)| fresh(&format!("consumer{i}"), topics)).collect();
     let fresh_expected = [
         ("consumer0", "t1-5, t2-0, t2-2, t2-4, t2-6"),
         ("consumer1", "t1-3, t2-1, t2-3, t2-5, t3-0"),
@@ -1346,54 +955,21 @@ fn test_rack_aware_assignment_with_non_equal_subscription() {
     expect(&run.sticky.assignment, &fresh_expected);
     // Owning the expected assignment (no generation) keeps it.
     let with = |lists: &[&str]| -> Vec<Subscription> {
-        members
-            .iter()
-            .zip(lists)
-            .map(|(s, list)| Subscription {
-                owned: tps(list),
-                ..s.clone()
-            })
-            .collect()
+        members.iter().zip(lists).map(|(s, list)| Subscription { owned: tps(list), ..s.clone() }).collect()
     };
     let run = both(&m, &with(&fresh_expected.map(|(_, l)| l)));
     expect(&run.sticky.assignment, &fresh_expected);
 
     // CooperativeStickyAssignor from misaligned ownership: an intermediate round, then the
     // final assignment.
-    let owned = [
-        "t1-0, t1-1, t1-2, t1-3, t1-4",
-        "t1-5, t2-0, t2-1, t2-2, t2-3",
-        "t2-4, t2-5, t2-6, t3-0, t3-1",
-    ];
+    let owned = ["t1-0, t1-1, t1-2, t1-3, t1-4", "t1-5, t2-0, t2-1, t2-2, t2-3", "t2-4, t2-5, t2-6, t3-0, t3-1"];
     let intermediate = ["t1-2, t1-3, t1-4", "t2-0, t2-1, t2-2, t2-3", "t3-0, t3-1"];
-    let final_lists = [
-        "t1-2, t1-3, t1-4, t2-4, t2-5",
-        "t2-0, t2-1, t2-2, t2-3, t2-6",
-        "t1-0, t1-1, t1-5, t3-0, t3-1",
-    ];
-    let first = assign(Strategy::CooperativeSticky, &m, &with(&owned))
-        .unwrap()
-        .assignment;
+    let final_lists = ["t1-2, t1-3, t1-4, t2-4, t2-5", "t2-0, t2-1, t2-2, t2-3, t2-6", "t1-0, t1-1, t1-5, t3-0, t3-1"];
+    let first = assign(Strategy::CooperativeSticky, &m, &with(&owned)).unwrap().assignment;
     let names = ["consumer0", "consumer1", "consumer2"];
-    expect(
-        &first,
-        &[
-            (names[0], intermediate[0]),
-            (names[1], intermediate[1]),
-            (names[2], intermediate[2]),
-        ],
-    );
-    let second = assign(Strategy::CooperativeSticky, &m, &with(&intermediate))
-        .unwrap()
-        .assignment;
-    expect(
-        &second,
-        &[
-            (names[0], final_lists[0]),
-            (names[1], final_lists[1]),
-            (names[2], final_lists[2]),
-        ],
-    );
+    expect(&first, &[(names[0], intermediate[0]), (names[1], intermediate[1]), (names[2], intermediate[2])]);
+    let second = assign(Strategy::CooperativeSticky, &m, &with(&intermediate)).unwrap().assignment;
+    expect(&second, &[(names[0], final_lists[0]), (names[1], final_lists[1]), (names[2], final_lists[2])]);
     // Kafka's StickyAssignor branch of this test expects the fresh assignment from the same
     // "owned" lists, but only because StickyAssignor reads ownership from its user data,
     // which `verifyRackAssignment` leaves empty: for it those members own nothing, as in the
@@ -1423,23 +999,9 @@ fn test_all_consumers_have_owned_partition_invalidated_when_claimed_by_multiple_
         owning("consumer3", &["topic"], "", GENERATION_ID),
     ];
     let run = both(&m, &members);
-    expect(
-        &run.sticky.assignment,
-        &[
-            ("consumer1", "topic-1"),
-            ("consumer2", "topic-2"),
-            ("consumer3", "topic-0"),
-        ],
-    );
+    expect(&run.sticky.assignment, &[("consumer1", "topic-1"), ("consumer2", "topic-2"), ("consumer3", "topic-0")]);
     // Cooperative: topic-0 counts as owned until both claimants revoke it.
-    expect(
-        &run.first,
-        &[
-            ("consumer1", "topic-1"),
-            ("consumer2", "topic-2"),
-            ("consumer3", ""),
-        ],
-    );
+    expect(&run.first, &[("consumer1", "topic-1"), ("consumer2", "topic-2"), ("consumer3", "")]);
     assert!(is_fully_balanced(&run.settled));
 }
 
@@ -1453,43 +1015,22 @@ fn test_all_consumers_have_owned_partition_invalidated_when_claimed_by_multiple_
         owning("consumer3", &["topic"], "", GENERATION_ID),
     ];
     let run = both(&m, &members);
-    expect(
-        &run.sticky.assignment,
-        &[
-            ("consumer1", "topic-1, topic-3"),
-            ("consumer2", "topic-2"),
-            ("consumer3", "topic-0"),
-        ],
-    );
-    expect(
-        &run.first,
-        &[
-            ("consumer1", "topic-1, topic-3"),
-            ("consumer2", "topic-2"),
-            ("consumer3", ""),
-        ],
-    );
+    expect(&run.sticky.assignment, &[("consumer1", "topic-1, topic-3"), ("consumer2", "topic-2"), ("consumer3", "topic-0")]);
+    expect(&run.first, &[("consumer1", "topic-1, topic-3"), ("consumer2", "topic-2"), ("consumer3", "")]);
 }
 
 fn multiple_generations1(all_equal: bool) {
     let all = ["topic", "topic2"];
     let c2_topics: &[&str] = if all_equal { &all } else { &["topic"] };
     let m = meta(&[("topic", 6), ("topic2", 6)]);
-    let members = vec![
-        fresh("consumer1", &all),
-        fresh("consumer2", c2_topics),
-        fresh("consumer3", &all),
-    ];
+    let members = vec![fresh("consumer1", &all), fresh("consumer2", c2_topics), fresh("consumer3", &all)];
     let r1 = sticky(&m, &members);
     verify_validity_and_balance(&m, &members, &r1.assignment);
     for id in ["consumer1", "consumer2", "consumer3"] {
         assert_eq!(count(&r1.assignment, id), 4);
     }
 
-    let members2 = vec![
-        owning("consumer1", &all, "", GENERATION_ID),
-        owning("consumer2", c2_topics, "", GENERATION_ID),
-    ];
+    let members2 = vec![owning("consumer1", &all, "", GENERATION_ID), owning("consumer2", c2_topics, "", GENERATION_ID)];
     let members2 = next_round(&members2, &r1.assignment, GENERATION_ID);
     let r2 = both(&m, &members2);
     let r2a = &r2.sticky.assignment;
@@ -1502,16 +1043,8 @@ fn multiple_generations1(all_equal: bool) {
 
     // consumer3 comes back with its generation-1 partitions; consumer2 is at generation 2.
     let members3 = [
-        Subscription {
-            owned: set_of(r2a, "consumer2").into_iter().collect(),
-            generation: Some(2),
-            ..fresh("consumer2", c2_topics)
-        },
-        Subscription {
-            owned: set_of(&r1.assignment, "consumer3").into_iter().collect(),
-            generation: Some(1),
-            ..fresh("consumer3", &all)
-        },
+        Subscription { owned: set_of(r2a, "consumer2").into_iter().collect(), generation: Some(2), ..fresh("consumer2", c2_topics) },
+        Subscription { owned: set_of(&r1.assignment, "consumer3").into_iter().collect(), generation: Some(1), ..fresh("consumer3", &all) },
     ];
     let r3 = both(&m, &members3);
     let r3a = &r3.sticky.assignment;
@@ -1528,51 +1061,25 @@ fn test_assignment_with_multiple_generations1() {
 fn multiple_generations2(all_equal: bool) {
     let all = ["topic", "topic2", "topic3"];
     let c1_topics: &[&str] = if all_equal { &all } else { &["topic"] };
-    let c3_topics: &[&str] = if all_equal {
-        &all
-    } else {
-        &["topic", "topic2"]
-    };
+    let c3_topics: &[&str] = if all_equal { &all } else { &["topic", "topic2"] };
     let m = meta(&[("topic", 4), ("topic2", 4), ("topic3", 4)]);
-    let members = [
-        fresh("consumer1", c1_topics),
-        fresh("consumer2", &all),
-        fresh("consumer3", c3_topics),
-    ];
+    let members = [fresh("consumer1", c1_topics), fresh("consumer2", &all), fresh("consumer3", c3_topics)];
     let r1 = sticky(&m, &members);
     verify_validity_and_balance(&m, &members, &r1.assignment);
     for id in ["consumer1", "consumer2", "consumer3"] {
         assert_eq!(count(&r1.assignment, id), 4);
     }
-    let owned =
-        |a: &Assignment, id: &str| -> Vec<(String, u32)> { set_of(a, id).into_iter().collect() };
+    let owned = |a: &Assignment, id: &str| -> Vec<(String, u32)> { set_of(a, id).into_iter().collect() };
 
-    let members2 = [Subscription {
-        owned: owned(&r1.assignment, "consumer2"),
-        generation: Some(1),
-        ..fresh("consumer2", &all)
-    }];
+    let members2 = [Subscription { owned: owned(&r1.assignment, "consumer2"), generation: Some(1), ..fresh("consumer2", &all) }];
     let r2 = both(&m, &members2);
     assert_eq!(count(&r2.sticky.assignment, "consumer2"), 12);
-    assert!(set_of(&r2.sticky.assignment, "consumer2")
-        .is_superset(&set_of(&r1.assignment, "consumer2")));
+    assert!(set_of(&r2.sticky.assignment, "consumer2").is_superset(&set_of(&r1.assignment, "consumer2")));
 
     let members3 = [
-        Subscription {
-            owned: owned(&r1.assignment, "consumer1"),
-            generation: Some(1),
-            ..fresh("consumer1", c1_topics)
-        },
-        Subscription {
-            owned: owned(&r2.sticky.assignment, "consumer2"),
-            generation: Some(2),
-            ..fresh("consumer2", &all)
-        },
-        Subscription {
-            owned: owned(&r1.assignment, "consumer3"),
-            generation: Some(1),
-            ..fresh("consumer3", c3_topics)
-        },
+        Subscription { owned: owned(&r1.assignment, "consumer1"), generation: Some(1), ..fresh("consumer1", c1_topics) },
+        Subscription { owned: owned(&r2.sticky.assignment, "consumer2"), generation: Some(2), ..fresh("consumer2", &all) },
+        Subscription { owned: owned(&r1.assignment, "consumer3"), generation: Some(1), ..fresh("consumer3", c3_topics) },
     ];
     let r3 = both(&m, &members3);
     for id in ["consumer1", "consumer2", "consumer3"] {
@@ -1590,23 +1097,12 @@ fn conflicting_previous_generations(all_equal: bool) {
     let m = meta(&[("topic", 4), ("topic2", 4), ("topic3", 4)]);
     let all = ["topic", "topic2", "topic3"];
     let c1_topics: &[&str] = if all_equal { &all } else { &["topic"] };
-    let c2_topics: &[&str] = if all_equal {
-        &all
-    } else {
-        &["topic", "topic2"]
-    };
-    let c1_owned = if all_equal {
-        "topic-0, topic-1, topic-2, topic2-2, topic2-3, topic3-0"
-    } else {
-        "topic-0, topic-1, topic-2, topic-3"
-    };
+    let c2_topics: &[&str] = if all_equal { &all } else { &["topic", "topic2"] };
+    let c1_owned = if all_equal { "topic-0, topic-1, topic-2, topic2-2, topic2-3, topic3-0" } else { "topic-0, topic-1, topic-2, topic-3" };
     let c2_owned = "topic-0, topic-1, topic2-0, topic2-1, topic2-2, topic2-3";
     let c3_owned = "topic-2, topic-3, topic3-0, topic3-1, topic3-2, topic3-3";
-    let members = [
-        owning("consumer1", c1_topics, c1_owned, 1),
-        owning("consumer2", c2_topics, c2_owned, 2),
-        owning("consumer3", &all, c3_owned, 2),
-    ];
+    let members =
+        [owning("consumer1", c1_topics, c1_owned, 1), owning("consumer2", c2_topics, c2_owned, 2), owning("consumer3", &all, c3_owned, 2)];
     let run = both(&m, &members);
     let a = &run.sticky.assignment;
     for id in ["consumer1", "consumer2", "consumer3"] {
@@ -1628,10 +1124,7 @@ fn test_schema_backward_compatibility() {
     let m = meta(&[("topic", 3)]);
     let members = [
         owning("consumer1", &["topic"], "topic-0, topic-2", 1),
-        Subscription {
-            owned: tps("topic-1"),
-            ..fresh("consumer2", &["topic"])
-        },
+        Subscription { owned: tps("topic-1"), ..fresh("consumer2", &["topic"]) },
         fresh("consumer3", &["topic"]),
     ];
     let run = both(&m, &members);
@@ -1652,11 +1145,7 @@ fn test_assignor_with_old_version_subscriptions() {
         owning("consumer3", &["topic1"], "", GENERATION_ID),
     ];
     let run = both(&m, &members);
-    let expected = [
-        ("consumer1", "topic1-0"),
-        ("consumer2", "topic1-1"),
-        ("consumer3", "topic1-2"),
-    ];
+    let expected = [("consumer1", "topic1-0"), ("consumer2", "topic1-1"), ("consumer3", "topic1-2")];
     expect(&run.sticky.assignment, &expected);
     expect(&run.first, &expected);
 }
@@ -1670,50 +1159,23 @@ fn s5_javadoc_example_1_and_its_stale_second_half() {
     let all = ["t0", "t1", "t2", "t3"];
     let members = vec![fresh("C0", &all), fresh("C1", &all), fresh("C2", &all)];
     let run = both(&m, &members);
-    expect(
-        &run.sticky.assignment,
-        &[
-            ("C0", "t0-0, t1-1, t3-0"),
-            ("C1", "t0-1, t2-0, t3-1"),
-            ("C2", "t1-0, t2-1"),
-        ],
-    );
+    expect(&run.sticky.assignment, &[("C0", "t0-0, t1-1, t3-0"), ("C1", "t0-1, t2-0, t3-1"), ("C2", "t1-0, t2-1")]);
     // C1 leaves. The javadoc says C0 gets t2p0 and C2 t0p1, t3p1; the code (§10) gives C0
     // t0p1 and C2 t2p0, t3p1.
     let members = next_round(&without(&members, "C1"), &run.sticky.assignment, 1);
     let run = both(&m, &members);
-    expect(
-        &run.sticky.assignment,
-        &[
-            ("C0", "t0-0, t1-1, t3-0, t0-1"),
-            ("C2", "t1-0, t2-1, t2-0, t3-1"),
-        ],
-    );
+    expect(&run.sticky.assignment, &[("C0", "t0-0, t1-1, t3-0, t0-1"), ("C2", "t1-0, t2-1, t2-0, t3-1")]);
 }
 
 #[test]
 fn javadoc_example_2_still_matches() {
     let m = meta(&[("t0", 1), ("t1", 2), ("t2", 3)]);
-    let members = vec![
-        fresh("C0", &["t0"]),
-        fresh("C1", &["t0", "t1"]),
-        fresh("C2", &["t0", "t1", "t2"]),
-    ];
+    let members = vec![fresh("C0", &["t0"]), fresh("C1", &["t0", "t1"]), fresh("C2", &["t0", "t1", "t2"])];
     let run = both(&m, &members);
-    expect(
-        &run.sticky.assignment,
-        &[
-            ("C0", "t0-0"),
-            ("C1", "t1-0, t1-1"),
-            ("C2", "t2-0, t2-1, t2-2"),
-        ],
-    );
+    expect(&run.sticky.assignment, &[("C0", "t0-0"), ("C1", "t1-0, t1-1"), ("C2", "t2-0, t2-1, t2-2")]);
     let members = next_round(&without(&members, "C0"), &run.sticky.assignment, 1);
     let run = both(&m, &members);
-    expect(
-        &run.sticky.assignment,
-        &[("C1", "t1-0, t1-1, t0-0"), ("C2", "t2-0, t2-1, t2-2")],
-    );
+    expect(&run.sticky.assignment, &[("C1", "t1-0, t1-1, t0-0"), ("C2", "t2-0, t2-1, t2-2")]);
 }
 
 /// A fresh group with equal subscriptions is partition i -> member i % C in member-id
@@ -1721,16 +1183,9 @@ fn javadoc_example_2_still_matches() {
 #[test]
 fn fresh_equal_group_deals_by_member_id_ignoring_instance_ids() {
     let m = meta(&[("t", 5)]);
-    let members = [
-        fresh("b", &["t"]).with_instance_id("i0"),
-        fresh("a", &["t"]),
-        fresh("c", &["t"]).with_instance_id("i9"),
-    ];
+    let members = [fresh("b", &["t"]).with_instance_id("i0"), fresh("a", &["t"]), fresh("c", &["t"]).with_instance_id("i9")];
     let run = both(&m, &members);
-    expect(
-        &run.sticky.assignment,
-        &[("a", "t-0, t-3"), ("b", "t-1, t-4"), ("c", "t-2")],
-    );
+    expect(&run.sticky.assignment, &[("a", "t-0, t-3"), ("b", "t-1, t-4"), ("c", "t-2")]);
 }
 
 /// Members with no topics visited before the first non-empty subscription do not break
@@ -1743,17 +1198,11 @@ fn empty_subscription_first_in_hash_order_is_taken_as_equal() {
     let empty_first = [fresh("consumer1", &["t"]), fresh("consumer3", &[])];
     let outcome = sticky(&m, &empty_first);
     assert!(outcome.all_subscriptions_equal);
-    expect(
-        &outcome.assignment,
-        &[("consumer1", "t-0"), ("consumer3", "t-1")],
-    );
+    expect(&outcome.assignment, &[("consumer1", "t-0"), ("consumer3", "t-1")]);
     let empty_last = [fresh("consumer1", &[]), fresh("consumer3", &["t"])];
     let outcome = sticky(&m, &empty_last);
     assert!(!outcome.all_subscriptions_equal);
-    expect(
-        &outcome.assignment,
-        &[("consumer1", ""), ("consumer3", "t-0, t-1")],
-    );
+    expect(&outcome.assignment, &[("consumer1", ""), ("consumer3", "t-0, t-1")]);
 }
 
 /// Claims resolved in HashMap order: consumer3, consumer2, consumer1. Generations 1, 1, 2:
@@ -1762,28 +1211,15 @@ fn empty_subscription_first_in_hash_order_is_taken_as_equal() {
 #[test]
 fn double_claim_then_higher_generation_in_hash_order() {
     let m = meta(&[("t", 3)]);
-    let members = [
-        owning("consumer1", &["t"], "t-0", 2),
-        owning("consumer2", &["t"], "t-0, t-1", 1),
-        owning("consumer3", &["t"], "t-0, t-2", 1),
-    ];
+    let members =
+        [owning("consumer1", &["t"], "t-0", 2), owning("consumer2", &["t"], "t-0, t-1", 1), owning("consumer3", &["t"], "t-0, t-2", 1)];
     let outcome = sticky(&m, &members);
-    expect(
-        &outcome.assignment,
-        &[
-            ("consumer1", "t-0"),
-            ("consumer2", "t-1"),
-            ("consumer3", "t-2"),
-        ],
-    );
+    expect(&outcome.assignment, &[("consumer1", "t-0"), ("consumer2", "t-1"), ("consumer3", "t-2")]);
     // t-0 is handed out again, so the cooperative assignor withholds it.
     expect_transferring(&outcome, &[("t", 0, "consumer1")]);
     assert_eq!(outcome.warnings.len(), 2);
     // A member listing a partition twice voids its own claim.
-    let twice = [
-        owning("consumer1", &["t"], "t-2, t-2", 1),
-        owning("consumer2", &["t"], "", 1),
-    ];
+    let twice = [owning("consumer1", &["t"], "t-2, t-2", 1), owning("consumer2", &["t"], "", 1)];
     let outcome = sticky(&m, &twice);
     expect_transferring(&outcome, &[("t", 2, "consumer1")]);
 }
@@ -1792,10 +1228,7 @@ fn double_claim_then_higher_generation_in_hash_order() {
 #[test]
 fn out_of_range_owned_partitions_are_ignored() {
     let m = meta(&[("t", 2)]);
-    let members = [
-        owning("a", &["t"], "t-5, t-1", 1),
-        owning("b", &["t"], "", 1),
-    ];
+    let members = [owning("a", &["t"], "t-5, t-1", 1), owning("b", &["t"], "", 1)];
     let run = both(&m, &members);
     expect(&run.sticky.assignment, &[("a", "t-1"), ("b", "t-0")]);
 }
@@ -1805,9 +1238,7 @@ fn out_of_range_owned_partitions_are_ignored() {
 #[test]
 fn two_thousand_partitions_hundred_members() {
     let m = meta(&[("a", 1000), ("b", 1000)]);
-    let members: Vec<Subscription> = (0..100)
-        .map(|i| fresh(&format!("member-{i}"), &["a", "b"]))
-        .collect();
+    let members: Vec<Subscription> = (0..100).map(|i| fresh(&format!("member-{i}"), &["a", "b"])).collect();
     let first = sticky(&m, &members);
     assert!(first.all_subscriptions_equal);
     verify_validity_and_balance(&m, &members, &first.assignment);
@@ -1820,9 +1251,7 @@ fn two_thousand_partitions_hundred_members() {
     verify_validity_and_balance(&m, &next, &second.assignment);
     // The same two rounds under the cooperative assignor: valid first rounds.
     for group in [&members, &next] {
-        let first_round = assign(Strategy::CooperativeSticky, &m, group)
-            .unwrap()
-            .assignment;
+        let first_round = assign(Strategy::CooperativeSticky, &m, group).unwrap().assignment;
         let mut seen = BTreeSet::new();
         for member in group.iter() {
             for tp in set_of(&first_round, &member.member_id) {
@@ -1834,12 +1263,8 @@ fn two_thousand_partitions_hundred_members() {
     // A fresh group of 100 with mixed subscriptions over 20 topics of 100 partitions.
     let topics: Vec<String> = (0..20).map(|i| canonical("t", i, 20)).collect();
     let m: BTreeMap<String, u32> = topics.iter().map(|t| (t.clone(), 100)).collect();
-    let members: Vec<Subscription> = (0..100)
-        .map(|i| Subscription {
-            topics: topics[i % 7..].to_vec(),
-            ..Subscription::new(&canonical("c", i, 100), &[])
-        })
-        .collect();
+    let members: Vec<Subscription> =
+        (0..100).map(|i| Subscription { topics: topics[i % 7..].to_vec(), ..Subscription::new(&canonical("c", i, 100), &[]) }).collect();
     let run = sticky(&m, &members);
     verify_validity_and_balance(&m, &members, &run.assignment);
 }
@@ -1857,27 +1282,11 @@ fn previous_owner_from_older_generation_gets_its_partition_back_unsubscribed() {
         owning("consumer3", &["u"], "t-5", 1),
     ];
     let outcome = sticky(&m, &members);
-    expect(
-        &outcome.assignment,
-        &[
-            ("consumer1", "t-2, t-3, t-4"),
-            ("consumer2", "t-0, t-1, u-0"),
-            ("consumer3", "t-5"),
-        ],
-    );
+    expect(&outcome.assignment, &[("consumer1", "t-2, t-3, t-4"), ("consumer2", "t-0, t-1, u-0"), ("consumer3", "t-5")]);
     // computePartitionsTransferringOwnership uses raw ownership: consumer3 "owned" t-5, so
     // only t-0 and t-1 are withheld, although consumer1 still holds t-5 as well.
-    let first = assign(Strategy::CooperativeSticky, &m, &members)
-        .unwrap()
-        .assignment;
-    expect(
-        &first,
-        &[
-            ("consumer1", "t-2, t-3, t-4"),
-            ("consumer2", "u-0"),
-            ("consumer3", "t-5"),
-        ],
-    );
+    let first = assign(Strategy::CooperativeSticky, &m, &members).unwrap().assignment;
+    expect(&first, &[("consumer1", "t-2, t-3, t-4"), ("consumer2", "u-0"), ("consumer3", "t-5")]);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1916,13 +1325,7 @@ fn build(counts: &[u32], draws: &[Draw]) -> (BTreeMap<String, u32>, Vec<Subscrip
 /// - the general path handing the partition back to `m` as its previous owner from an older
 ///   generation (`prevAssignment`), whether or not `m` still subscribes to the topic (see
 ///   [`super::general`]).
-fn kafka_gives_unsubscribed(
-    outcome: &StickyOutcome,
-    m: &Subscription,
-    max_generation: i32,
-    topic: &str,
-    p: u32,
-) -> bool {
+fn kafka_gives_unsubscribed(outcome: &StickyOutcome, m: &Subscription, max_generation: i32, topic: &str, p: u32) -> bool {
     if outcome.all_subscriptions_equal {
         return m.topics.is_empty();
     }
@@ -1948,14 +1351,8 @@ fn check_valid_balanced_sticky(
     }
     let total: u32 = metadata.values().sum();
     prop_assert_eq!(owner.len() as u32, total);
-    let counts: Vec<usize> = members
-        .iter()
-        .map(|m| count(&outcome.assignment, &m.member_id))
-        .collect();
-    let (min, max) = (
-        counts.iter().min().copied().unwrap_or(0),
-        counts.iter().max().copied().unwrap_or(0),
-    );
+    let counts: Vec<usize> = members.iter().map(|m| count(&outcome.assignment, &m.member_id)).collect();
+    let (min, max) = (counts.iter().min().copied().unwrap_or(0), counts.iter().max().copied().unwrap_or(0));
     prop_assert!(max - min <= 1, "counts {:?}", counts);
     // Sticky: a member keeps everything it owned uncontested at the newest generation it
     // shares with nobody else, as long as that fits within minQuota.
@@ -1963,27 +1360,14 @@ fn check_valid_balanced_sticky(
     let mut claims: BTreeMap<(String, u32), Vec<(usize, i32)>> = BTreeMap::new();
     for (i, m) in members.iter().enumerate() {
         for tp in &m.owned {
-            claims
-                .entry(tp.clone())
-                .or_default()
-                .push((i, m.generation.unwrap_or(-1)));
+            claims.entry(tp.clone()).or_default().push((i, m.generation.unwrap_or(-1)));
         }
     }
     for (i, m) in members.iter().enumerate() {
-        let mine: BTreeSet<(String, u32)> = m
-            .owned
-            .iter()
-            .filter(|tp| claims[*tp].len() == 1)
-            .cloned()
-            .collect();
+        let mine: BTreeSet<(String, u32)> = m.owned.iter().filter(|tp| claims[*tp].len() == 1).cloned().collect();
         if mine.len() <= min_quota && mine.len() == m.owned.len() {
             let kept = set_of(&outcome.assignment, &m.member_id);
-            prop_assert!(
-                kept.is_superset(&mine),
-                "member {} lost some of {:?}",
-                i,
-                mine
-            );
+            prop_assert!(kept.is_superset(&mine), "member {} lost some of {:?}", i, mine);
         }
     }
     Ok(())
