@@ -18,6 +18,14 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
+# 1b. rustfmt and clippy for the lint stage (part of rustup's default profile).
+for component in rustfmt clippy; do
+  if ! rustup component list --installed | grep -q "^$component"; then
+    log "adding rust component $component"
+    rustup component add "$component"
+  fi
+done
+
 # 2. Trunk 0.22.1. It declares a newer rust-version than this toolchain but builds fine.
 TRUNK_VERSION=0.22.1
 if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; then

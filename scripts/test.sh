@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the project, installing the tools first (scripts/setup.sh):
-#   1. native:  cargo test --workspace --locked
+#   0. lint:    cargo fmt --all --check; cargo clippy (native and wasm32) with -D warnings
+#   1. native:  cargo test --workspace --locked (tests/tidy.rs checks the layers and habits)
 #   2. wasm:    cargo test -p kafka-sandbox-web --target wasm32-unknown-unknown --locked
 #               (web/tests/browser.rs in headless Chromium via chromedriver)
 #   3. build:   trunk build --release  (dist/), then prints the download's size (scripts/bundle-size.mjs)
@@ -44,6 +45,12 @@ stage() {
 }
 
 stage setup scripts/setup.sh
+lint() {
+  cargo fmt --all --check &&
+    cargo clippy --workspace --all-targets --locked -- -D warnings &&
+    cargo clippy -p kafka-sandbox-web --target wasm32-unknown-unknown --all-targets --locked -- -D warnings
+}
+stage lint lint
 stage native cargo test --workspace --locked
 stage wasm cargo test -p kafka-sandbox-web --target wasm32-unknown-unknown --locked
 stage build trunk build --release

@@ -1,15 +1,16 @@
 //! Brokers, topics and partitions with their replicas, leader, epoch and ISR, and
 //! Kafka's replica placement.
 
+use crate::event::LossCause;
 use crate::log::{PartitionLog, SegmentConfig};
+use crate::record::RecordId;
 use crate::record::TimestampType;
 use crate::rng::SimRng;
 use crate::time::SimTime;
 use crate::vecmap::VecMap;
 use serde::{Deserialize, Serialize};
 
-/// A broker's id (`node.id`).
-pub type BrokerId = u32;
+pub use crate::record::BrokerId;
 
 /// A broker as the sandbox sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -194,6 +195,20 @@ pub fn place_replicas(rng: &mut SimRng, brokers: &[BrokerId], partitions: u32, r
         epoch += 1;
     }
     out
+}
+
+/// How many lost records a partition remembers.
+pub const LOST_KEPT: usize = 200;
+/// A record a leader change left behind, as its partition remembers it (the newest
+/// [`LOST_KEPT`]): what it was, whether it had been committed, why and when it was lost.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LostView {
+    pub record: RecordId,
+    pub value: String,
+    pub offset: u64,
+    pub was_committed: bool,
+    pub cause: LossCause,
+    pub at: SimTime,
 }
 
 #[cfg(test)]

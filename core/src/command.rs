@@ -1,9 +1,10 @@
 //! Commands: the only way the outside world changes a running simulation.
 
-use crate::assign::Strategy;
-use crate::cluster::BrokerId;
+use crate::config::PartitionerKind;
+use crate::config::Strategy;
 use crate::config::{Acks, ConsumerConfig, GroupConfig};
-use crate::partitioner::PartitionerKind;
+pub use crate::limits::{MAX_GROUPS, MAX_MEMBERS_PER_GROUP, MAX_NAME_CHARS, MAX_VALUE_CHARS};
+use crate::record::BrokerId;
 use crate::record::Header;
 use crate::tagged::{tagged_reader, SlotRead, Take};
 use serde::de;
@@ -79,7 +80,7 @@ pub enum Command {
     /// How long the application takes per record (sandbox only).
     SetProcessing { group: String, client_id: String, processing_ms: u64 },
     /// When the consumer commits offsets.
-    SetCommitMode { group: String, client_id: String, commit_mode: crate::group::CommitMode },
+    SetCommitMode { group: String, client_id: String, commit_mode: crate::config::CommitMode },
     /// A new consumer group starts consuming.
     AddGroup { group: GroupSpec },
     /// The producer's `partitioner.class` changes. In Kafka that means a new producer
@@ -176,7 +177,7 @@ tagged_reader! {
             client_id: String,
             paused: bool,
             processing_ms: u64,
-            commit_mode: crate::group::CommitMode,
+            commit_mode: crate::config::CommitMode,
             partitioner: PartitionerKind,
             partitions: u32,
             broker: BrokerId,
@@ -325,14 +326,6 @@ impl fmt::Display for CommandError {
 
 impl std::error::Error for CommandError {}
 
-/// Longest name (topic, group, client id, producer) the sandbox accepts.
-pub const MAX_NAME_CHARS: usize = 64;
-/// Longest key or value the sandbox accepts.
-pub const MAX_VALUE_CHARS: usize = 1024;
-/// Most members a group may have, and most groups a cluster may have.
-pub const MAX_MEMBERS_PER_GROUP: usize = 64;
-pub const MAX_GROUPS: usize = 32;
-
 /// Checks a name: non-empty, at most [`MAX_NAME_CHARS`], no control characters.
 pub fn check_name(what: &str, name: &str) -> Result<(), CommandError> {
     if name.is_empty() {
@@ -381,7 +374,7 @@ mod tests {
             Command::RestartMember { group: s("g"), client_id: s("c") },
             Command::PauseMember { group: s("g"), client_id: s("c"), paused: true },
             Command::SetProcessing { group: s("g"), client_id: s("c"), processing_ms: 5 },
-            Command::SetCommitMode { group: s("g"), client_id: s("c"), commit_mode: crate::group::CommitMode::default() },
+            Command::SetCommitMode { group: s("g"), client_id: s("c"), commit_mode: crate::config::CommitMode::default() },
             Command::AddGroup {
                 group: GroupSpec { id: s("g"), topics: vec![s("t")], config: GroupConfig::default(), members: vec![MemberSpec::new("c")] },
             },

@@ -3,9 +3,9 @@
 //! Sources: `ProducerConfig`, `ConsumerConfig`, `GroupCoordinatorConfig` in apache/kafka.
 //! Settings that exist only in the sandbox (network latency, processing time) say so.
 
-use crate::assign::Strategy;
-use crate::partitioner::PartitionerKind;
 use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
 
 /// `acks`: how many replicas must have a record before the producer hears back.
 /// Only the reply point differs with one broker; the replication issue gives it teeth.
@@ -106,7 +106,7 @@ pub struct ConsumerConfig {
     /// Sandbox only: time the application spends on each record before polling again.
     pub processing_ms: u64,
     /// When offsets are committed (`enable.auto.commit` and the application's own commits).
-    pub commit_mode: crate::group::CommitMode,
+    pub commit_mode: CommitMode,
     /// `heartbeat.interval.ms` (3000).
     pub heartbeat_interval_ms: u64,
     /// `session.timeout.ms` (45000 since 3.0, KIP-735): the coordinator removes a member
@@ -127,7 +127,7 @@ impl Default for ConsumerConfig {
             fetch_max_wait_ms: 500,
             auto_commit_interval_ms: 5000,
             processing_ms: 10,
-            commit_mode: crate::group::CommitMode::Auto,
+            commit_mode: CommitMode::Auto,
             heartbeat_interval_ms: 3000,
             session_timeout_ms: 45_000,
             max_poll_interval_ms: 300_000,
@@ -151,7 +151,7 @@ pub struct GroupConfig {
     /// `group.remote.assignor` for the consumer protocol: the broker-side assignor
     /// (`uniform`, the first of `group.consumer.assignors`, unless a member names one).
     /// `assignor` (`partition.assignment.strategy`) does not apply to that protocol.
-    pub remote_assignor: crate::assign::server::ServerAssignor,
+    pub remote_assignor: ServerAssignor,
     /// **Sandbox only — push (not Kafka — a teaching device).** `pull` (Kafka: each
     /// consumer fetches what it asks for, at most `max.poll.records` a poll) or `push`:
     /// the broker sends every newly committed record to the partition's owner at once,
@@ -205,7 +205,7 @@ impl Default for GroupConfig {
             assignor: Strategy::Range,
             auto_offset_reset: OffsetReset::Latest,
             group_protocol: GroupProtocol::Classic,
-            remote_assignor: crate::assign::server::ServerAssignor::Uniform,
+            remote_assignor: ServerAssignor::Uniform,
             delivery: DeliveryMode::Pull,
             push_buffer_max_records: DEFAULT_PUSH_BUFFER_MAX_RECORDS,
         }
@@ -269,4 +269,119 @@ impl Default for ClusterConfig {
             group_consumer_session_timeout_ms: 45_000,
         }
     }
+}
+
+// ----- the names of Kafka's choices (assignors, partitioners, commit modes) -------------
+
+/// A `partition.assignment.strategy`, by the protocol name Kafka gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Strategy {
+    /// `RangeAssignor` ("range"): per topic, contiguous blocks.
+    Range,
+    /// `RoundRobinAssignor` ("roundrobin"): all partitions dealt in turn.
+    #[serde(rename = "roundrobin")]
+    RoundRobin,
+    /// `StickyAssignor` ("sticky"): balanced, keeping owned partitions (eager protocol).
+    Sticky,
+    /// `CooperativeStickyAssignor` ("cooperative-sticky"): the sticky result with every
+    /// partition that changes owner withheld until the next rebalance.
+    CooperativeSticky,
+}
+
+impl Strategy {
+    /// Every strategy, in declaration order.
+    pub const ALL: [Strategy; 4] = [Strategy::Range, Strategy::RoundRobin, Strategy::Sticky, Strategy::CooperativeSticky];
+
+    /// The name Kafka's assignor returns from `name()`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Range => "range",
+            Strategy::RoundRobin => "roundrobin",
+            Strategy::Sticky => "sticky",
+            Strategy::CooperativeSticky => "cooperative-sticky",
+        }
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A strategy name that is not one of Kafka's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownStrategy(pub String);
+impl fmt::Display for UnknownStrategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown assignment strategy {:?}: expected one of range, roundrobin, sticky, cooperative-sticky", self.0)
+    }
+}
+
+impl std::error::Error for UnknownStrategy {}
+
+impl FromStr for Strategy {
+    type Err = UnknownStrategy;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Strategy::ALL.into_iter().find(|strategy| strategy.name() == s).ok_or_else(|| UnknownStrategy(s.to_string()))
+    }
+}
+
+/// A broker-side assignor (`group.consumer.assignors`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ServerAssignor {
+    /// `uniform`: balanced, then sticky (the default).
+    #[default]
+    Uniform,
+    /// `range`: contiguous ranges per topic, co-partitioned.
+    Range,
+}
+
+impl ServerAssignor {
+    pub const ALL: [ServerAssignor; 2] = [ServerAssignor::Uniform, ServerAssignor::Range];
+
+    /// The name Kafka's assignor returns from `name()`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ServerAssignor::Uniform => "uniform",
+            ServerAssignor::Range => "range",
+        }
+    }
+}
+
+impl std::fmt::Display for ServerAssignor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// When a consumer commits offsets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CommitMode {
+    /// `enable.auto.commit=true`: inside `poll()` every `auto.commit.interval.ms`,
+    /// covering what earlier polls returned; also before a rebalance and on close.
+    #[default]
+    Auto,
+    /// `commitSync()` after each batch is processed (at-least-once).
+    SyncAfterProcessing,
+    /// `commitAsync()` after each batch is processed (no retry on failure).
+    AsyncAfterProcessing,
+    /// `commitSync()` as soon as `poll()` returns, before processing (at-most-once).
+    BeforeProcessing,
+}
+
+/// The producer's `partitioner.class`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PartitionerKind {
+    /// No `partitioner.class`: KafkaProducer's own logic (key hash, else the KIP-794
+    /// sticky partition of `BuiltInPartitioner`).
+    #[default]
+    BuiltIn,
+    /// `org.apache.kafka.clients.producer.RoundRobinPartitioner`: ignores keys.
+    RoundRobin,
 }

@@ -1,9 +1,7 @@
 //! The trace: typed events that tests, the command-line tool and the page read.
 
-use crate::cluster::BrokerId;
 use crate::config::Acks;
-use crate::log::SegmentDeletionReason;
-use crate::partitioner::PartitionReason;
+use crate::record::BrokerId;
 use crate::record::{RecordId, TopicPartition};
 use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
@@ -464,13 +462,13 @@ pub enum EventKind {
     SourceRecordsPolled {
         connector: String,
         rows: Vec<(u64, RecordId)>,
-        position: Option<crate::sim::connect::SourceOffset>,
+        position: Option<SourceOffset>,
     },
     /// The task's acknowledged source offsets were flushed to the offsets store
     /// (`OffsetStorageWriter`): a restarted task resumes after `offset`.
     SourceOffsetsFlushed {
         connector: String,
-        offset: crate::sim::connect::SourceOffset,
+        offset: SourceOffset,
         records: u32,
     },
     /// The connector's task crashed: `unflushed` records were sent after the last flush
@@ -478,12 +476,12 @@ pub enum EventKind {
     ConnectorTaskCrashed {
         connector: String,
         unflushed: u32,
-        committed: Option<crate::sim::connect::SourceOffset>,
+        committed: Option<SourceOffset>,
     },
     /// A new task started, reading its offset from the offsets store.
     ConnectorTaskRestarted {
         connector: String,
-        resume_after: Option<crate::sim::connect::SourceOffset>,
+        resume_after: Option<SourceOffset>,
     },
     /// A Kafka Streams instance ran its operator on a record it consumed; `output` =
     /// the (key, value) it sent to the sink (none when a filter dropped it).
@@ -579,6 +577,42 @@ impl EventKind {
     }
 }
 
+/// Why a record went to the partition it went to (shown to the learner).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PartitionReason {
+    /// The record named its partition.
+    Explicit,
+    /// `toPositive(murmur2(keyBytes)) % numPartitions`; `murmur2` is the raw hash.
+    KeyHash { murmur2: i32 },
+    /// A keyless record went to the current sticky partition (KIP-794).
+    Sticky,
+    /// `RoundRobinPartitioner`: the counter value this record consumed.
+    RoundRobin { counter: u32 },
+}
+
+/// Why segments were deleted (Kafka's `SegmentDeletionReason`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SegmentDeletionReason {
+    /// `retention.ms`: the segment's newest record is older than that (`RetentionMsBreach`).
+    RetentionMs,
+    /// `retention.bytes`: the log is larger than that by at least the segment's size
+    /// (`RetentionSizeBreach`).
+    RetentionBytes,
+    /// The log start offset moved past the whole segment (`LogStartOffsetBreach`).
+    LogStartOffset,
+}
+
+/// A source offset as the JDBC connector stores it: `{"incrementing": id}` or
+/// `{"timestamp": ts, "incrementing": id}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct SourceOffset {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timestamp_ms: Option<u64>,
+    pub incrementing: u64,
+}
+
 /// Who or what an event involves, as data: the page outlines them when the event is
 /// selected, lessons wait for events that involve them. Named by the scenario's own names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -586,12 +620,18 @@ pub enum Subject<'a> {
     Broker(BrokerId),
     Producer(&'a str),
     Topic(&'a str),
-    Partition { topic: &'a str, partition: u32 },
+    Partition {
+        topic: &'a str,
+        partition: u32,
+    },
     Record(RecordId),
     Group(&'a str),
     /// A consumer, by its group and client id (a Streams instance: its application id
     /// and client id).
-    Member { group: &'a str, client_id: &'a str },
+    Member {
+        group: &'a str,
+        client_id: &'a str,
+    },
     /// A source connector (its task, table and offsets).
     Connector(&'a str),
     /// A Kafka Streams application, by `application.id`.
@@ -650,14 +690,20 @@ impl EventKind {
             Subject::Member { group, client_id }
         }
         match self {
-            E::RecordSent { record, producer, topic, partition, .. } => vec![S::Producer(producer), part(topic, *partition), S::Record(*record)],
+            E::RecordSent { record, producer, topic, partition, .. } => {
+                vec![S::Producer(producer), part(topic, *partition), S::Record(*record)]
+            }
             E::BatchSent { producer, topic, partition, records } | E::DuplicateIgnored { producer, topic, partition, records } => {
                 let mut out = vec![S::Producer(producer), part(topic, *partition)];
                 out.extend(records.iter().map(|r| S::Record(*r)));
                 out
             }
-            E::RecordAppended { record, topic, partition, broker, .. } => vec![S::Broker(*broker), part(topic, *partition), S::Record(*record)],
-            E::RecordAcked { record, producer, topic, partition, .. } => vec![S::Producer(producer), part(topic, *partition), S::Record(*record)],
+            E::RecordAppended { record, topic, partition, broker, .. } => {
+                vec![S::Broker(*broker), part(topic, *partition), S::Record(*record)]
+            }
+            E::RecordAcked { record, producer, topic, partition, .. } => {
+                vec![S::Producer(producer), part(topic, *partition), S::Record(*record)]
+            }
             E::ProduceFailed { producer, topic, partition, records, .. } => {
                 let mut out = vec![S::Producer(producer), part(topic, *partition)];
                 out.extend(records.iter().map(|r| S::Record(*r)));
@@ -720,7 +766,9 @@ impl EventKind {
             E::PositionSet { group, client_id, tp, .. }
             | E::PositionReset { group, client_id, tp, .. }
             | E::Seeked { group, client_id, tp, .. }
-            | E::RecordsPushed { group, client_id, tp, .. } => vec![S::Group(group), member(group, client_id), part(&tp.topic, tp.partition)],
+            | E::RecordsPushed { group, client_id, tp, .. } => {
+                vec![S::Group(group), member(group, client_id), part(&tp.topic, tp.partition)]
+            }
             E::RecordProcessed { group, client_id, record, tp, .. } | E::RecordDelivered { group, client_id, record, tp, .. } => {
                 vec![S::Group(group), member(group, client_id), part(&tp.topic, tp.partition), S::Record(*record)]
             }
@@ -747,7 +795,9 @@ impl EventKind {
                 out
             }
             E::CommandRejected { .. } => Vec::new(),
-            E::TableRowChanged { connector, .. } | E::SourceOffsetsFlushed { connector, .. } | E::ConnectorTaskCrashed { connector, .. }
+            E::TableRowChanged { connector, .. }
+            | E::SourceOffsetsFlushed { connector, .. }
+            | E::ConnectorTaskCrashed { connector, .. }
             | E::ConnectorTaskRestarted { connector, .. } => vec![S::Connector(connector)],
             E::SourceRecordsPolled { connector, rows, .. } => {
                 let mut out = vec![S::Connector(connector)];
@@ -757,7 +807,9 @@ impl EventKind {
             E::StreamsRecordProcessed { application_id, client_id, tp, .. } => {
                 vec![S::StreamsApp(application_id), member(application_id, client_id), part(&tp.topic, tp.partition)]
             }
-            E::StateStoreRestored { application_id, client_id, .. } => vec![S::StreamsApp(application_id), member(application_id, client_id)],
+            E::StateStoreRestored { application_id, client_id, .. } => {
+                vec![S::StreamsApp(application_id), member(application_id, client_id)]
+            }
         }
     }
 

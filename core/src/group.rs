@@ -5,6 +5,7 @@
 //! The protocol itself (JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit,
 //! OffsetFetch as messages with latency) lives in `sim/groups.rs`.
 
+pub use crate::config::CommitMode;
 use crate::config::{ConsumerConfig, GroupConfig};
 use crate::record::{RecordId, TopicPartition};
 use crate::time::SimTime;
@@ -68,22 +69,6 @@ pub enum Phase {
     LeftPollTimeout,
     /// The process is gone (no heartbeats, no LeaveGroup).
     Crashed,
-}
-
-/// When a consumer commits offsets.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CommitMode {
-    /// `enable.auto.commit=true`: inside `poll()` every `auto.commit.interval.ms`,
-    /// covering what earlier polls returned; also before a rebalance and on close.
-    #[default]
-    Auto,
-    /// `commitSync()` after each batch is processed (at-least-once).
-    SyncAfterProcessing,
-    /// `commitAsync()` after each batch is processed (no retry on failure).
-    AsyncAfterProcessing,
-    /// `commitSync()` as soon as `poll()` returns, before processing (at-most-once).
-    BeforeProcessing,
 }
 
 /// A member as the coordinator knows it (`MemberMetadata`).

@@ -2,6 +2,7 @@
 //! divided into segments that retention deletes whole, oldest first; truncated only where
 //! a follower diverges from its leader (KIP-101).
 
+pub use crate::event::SegmentDeletionReason;
 use crate::record::{Record, StoredRecord, TimestampType};
 use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
@@ -70,19 +71,6 @@ impl Segment {
     pub fn record_count(&self) -> u64 {
         self.next_offset - self.base_offset
     }
-}
-
-/// Why segments were deleted (Kafka's `SegmentDeletionReason`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SegmentDeletionReason {
-    /// `retention.ms`: the segment's newest record is older than that (`RetentionMsBreach`).
-    RetentionMs,
-    /// `retention.bytes`: the log is larger than that by at least the segment's size
-    /// (`RetentionSizeBreach`).
-    RetentionBytes,
-    /// The log start offset moved past the whole segment (`LogStartOffsetBreach`).
-    LogStartOffset,
 }
 
 /// What one retention pass deleted from a replica's log.

@@ -10,6 +10,8 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::config::PartitionerKind;
+pub use crate::event::PartitionReason;
 use crate::rng::SimRng;
 
 /// Kafka's 32-bit murmur2 (`org.apache.kafka.common.utils.Utils.murmur2`), bit-exact.
@@ -139,32 +141,6 @@ pub fn record_size_in_bytes(key: Option<&[u8]>, value: Option<&[u8]>, headers: &
     }
     let total = body + varint_size(Some(body));
     u32::try_from(total).unwrap_or(u32::MAX)
-}
-
-/// The producer's `partitioner.class`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PartitionerKind {
-    /// No `partitioner.class`: KafkaProducer's own logic (key hash, else the KIP-794
-    /// sticky partition of `BuiltInPartitioner`).
-    #[default]
-    BuiltIn,
-    /// `org.apache.kafka.clients.producer.RoundRobinPartitioner`: ignores keys.
-    RoundRobin,
-}
-
-/// Why a record went to the partition it went to (shown to the learner).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum PartitionReason {
-    /// The record named its partition.
-    Explicit,
-    /// `toPositive(murmur2(keyBytes)) % numPartitions`; `murmur2` is the raw hash.
-    KeyHash { murmur2: i32 },
-    /// A keyless record went to the current sticky partition (KIP-794).
-    Sticky,
-    /// `RoundRobinPartitioner`: the counter value this record consumed.
-    RoundRobin { counter: u32 },
 }
 
 /// Why a partition could not be chosen.

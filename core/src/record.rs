@@ -4,6 +4,9 @@ use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+/// A broker's id (`node.id`).
+pub type BrokerId = u32;
+
 /// The simulation's own name for one produced record, unique per run.
 ///
 /// Kafka has no such id; the sandbox uses it to follow a record from the

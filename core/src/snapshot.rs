@@ -3,9 +3,10 @@
 use crate::assign::server::ServerAssignor;
 use crate::assign::Strategy;
 use crate::cluster::BrokerId;
+pub use crate::cluster::{LostView, LOST_KEPT};
 use crate::config::GroupProtocol;
 use crate::config::{Acks, OffsetReset};
-use crate::event::{Event, LossCause};
+use crate::event::Event;
 use crate::group::{Activity, CommitMode, Delivery, DuplicateRecord, GroupState, LostRecord, Phase, RebalanceProtocol, Reconcile};
 use crate::log::PartitionLog;
 use crate::monitor::Finding;
@@ -80,16 +81,6 @@ pub struct ReplicaView {
     pub log_end_offset: u64,
     pub high_watermark: u64,
     pub records: Vec<RecordView>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LostView {
-    pub record: RecordId,
-    pub value: String,
-    pub offset: u64,
-    pub was_committed: bool,
-    pub cause: LossCause,
-    pub at: SimTime,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -235,9 +226,6 @@ fn record_views(log: &PartitionLog, shown: usize) -> Vec<RecordView> {
 
 /// How many of the newest monitor findings a snapshot carries.
 pub const FINDINGS_SHOWN: usize = 100;
-
-/// How many lost records a partition remembers.
-pub const LOST_KEPT: usize = 200;
 
 impl Sim {
     /// An owned picture of the whole world now.

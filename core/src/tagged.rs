@@ -206,12 +206,12 @@ fn take<E: de::Error>(seen: &mut u64, table: &Table, i: usize) -> Result<(), E> 
 }
 
 /// A value that came before the tag, read into its slot now: its compact JSON text through
-/// the same deserializer type as [`crate::scenario::read_json`] (serde_json's str reader), so
+/// the same deserializer type as [`crate::json::read_json`] (serde_json's str reader), so
 /// nothing is instantiated again. A refusal is the object's, as it was with serde's derive
 /// (the message without this text's line and column: serde_json then places it at the
 /// object's `}`).
 fn reread<T: Tagged, E: de::Error>(slots: &mut T::Slots, slot: usize, tag: &'static str, value: &Value) -> Result<(), E> {
-    let text = crate::scenario::write_json(value, false);
+    let text = crate::json::write_json(value, false);
     let mut de = serde_json::Deserializer::from_str(&text);
     T::read(slots, slot, tag, &mut de).map_err(|e| {
         let message = e.to_string();
@@ -412,7 +412,7 @@ pub(crate) use {tagged_reader, take_field};
 pub(crate) mod tests {
     //! Helpers for the readers' tests (in `command` and `lesson`).
     use super::Tagged;
-    use crate::scenario::write_json;
+    use crate::json::write_json;
     use serde::Serialize;
 
     /// The written object with its tag (the writer's first key) moved to the end.

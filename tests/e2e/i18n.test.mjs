@@ -4,7 +4,7 @@
 // node a learner can see, with the page playing and a few panels open.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { appsScenario, atStart, browserSuite, loadScenario, runTo } from "./helpers.mjs";
+import { appsScenario, atStart, browserSuite, clickAndWait, loadScenario, runTo } from "./helpers.mjs";
 
 const suite = browserSuite(before, after);
 
@@ -49,9 +49,13 @@ function englishLeft(page) {
 
 test("the language toggle leaves no English label behind", async (t) => {
   const page = await suite.open(t);
-  // Records have been produced and read by 10 s.
+  // Records have been produced and read by 8.3 s; step until an acknowledgement is on the
+  // wire, so its label is checked too.
   await atStart(page);
-  await runTo(page, 10);
+  await runTo(page, 8.3);
+  const ack = page.locator(".wire .flight.back:not(.error)");
+  for (let i = 0; i < 100 && (await ack.count()) === 0; i++) await clickAndWait(page, "#step");
+  await ack.first().waitFor();
   await page.click("#lang-toggle");
   await page.click("#charts summary");
   await page.click("#compare-run");
@@ -88,6 +92,8 @@ test("a lesson, Connect, Streams and push speak Chinese too", async (t) => {
 
 test("a refused scenario is explained in Chinese, names and places kept", async (t) => {
   const page = await suite.open(t, "?lang=zh");
+  // Paused at the start: what the check reads does not depend on when it runs.
+  await atStart(page);
   const details = page.locator("details.json");
   if (!(await details.evaluate((d) => d.open))) await details.locator("summary").click();
   const cases = [

@@ -3,7 +3,7 @@
 // without scrolling sideways, and the panels stack rather than squeeze.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { browserSuite, screenshot } from "./helpers.mjs";
+import { atStart, browserSuite, runTo, screenshot } from "./helpers.mjs";
 
 const SIZES = [
   { width: 1280, height: 720, name: "laptop" },
@@ -17,6 +17,9 @@ for (const size of SIZES) {
   test(`at ${size.width}×${size.height} (${size.name}) nothing runs off the side and the controls are reachable`, async (t) => {
     const page = await suite.open(t);
     await page.setViewportSize({ width: size.width, height: size.height });
+    // The same content on every machine: the seed's records delivered, the timelines full.
+    await atStart(page);
+    await runTo(page, 12);
     await page.locator(".panel.topics .partition").first().waitFor();
     const layout = await page.evaluate(() => {
       const doc = document.documentElement;

@@ -95,7 +95,8 @@ fn a_group_event_involves_its_group_and_member_and_a_fault_is_a_fault() {
     sim.apply(kafka_sandbox_core::Command::CrashBroker { broker: 1 }).unwrap();
     let crashed = sim.trace().events().last().unwrap();
     assert_eq!((crashed.kind.category(), crashed.kind.subjects()), (Category::Fault, vec![Subject::Broker(1)]));
-    sim.apply(kafka_sandbox_core::Command::SetAcks { producer: "Producer1".into(), acks: kafka_sandbox_core::config::Acks::Leader }).unwrap();
+    sim.apply(kafka_sandbox_core::Command::SetAcks { producer: "Producer1".into(), acks: kafka_sandbox_core::config::Acks::Leader })
+        .unwrap();
     let changed = sim.trace().events().last().unwrap();
     assert_eq!((changed.kind.category(), changed.kind.subjects()), (Category::Settings, vec![Subject::Producer("Producer1")]));
 }

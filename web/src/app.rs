@@ -224,10 +224,8 @@ pub fn App() -> Html {
             _ => None,
         })
     });
-    let highlight = selected
-        .and_then(|seq| model.sim.trace().events().find(|e| e.seq == seq))
-        .map(|e| highlight_css(&e.kind))
-        .unwrap_or_default();
+    let highlight =
+        selected.and_then(|seq| model.sim.trace().events().find(|e| e.seq == seq)).map(|e| highlight_css(&e.kind)).unwrap_or_default();
     // For screen readers: while paused, the newest event is read out after each step.
     let narration = if model.playing {
         String::new()

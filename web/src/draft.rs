@@ -6,12 +6,12 @@
 //! event from a row rendered before another row was removed still reaches the right item.
 //! What `finish` returns is exactly the `Scenario` the core checked.
 
-use kafka_sandbox_core::assign::server::ServerAssignor;
-use kafka_sandbox_core::assign::Strategy;
 use kafka_sandbox_core::command::{Command, GroupSpec, MemberSpec, MAX_GROUPS, MAX_MEMBERS_PER_GROUP};
+use kafka_sandbox_core::config::CommitMode;
+use kafka_sandbox_core::config::PartitionerKind;
+use kafka_sandbox_core::config::ServerAssignor;
+use kafka_sandbox_core::config::Strategy;
 use kafka_sandbox_core::config::{Acks, DeliveryMode, GroupConfig, GroupProtocol, OffsetReset, ProducerConfig};
-use kafka_sandbox_core::group::CommitMode;
-use kafka_sandbox_core::partitioner::PartitionerKind;
 use kafka_sandbox_core::record::TimestampType;
 use kafka_sandbox_core::scenario::{
     ProducerSpec, Scenario, ScenarioError, SendPlan, TopicSpec, MAX_BROKERS, MAX_PARTITIONS, MAX_PROCESSING_MS, MAX_PRODUCERS, MAX_TIME_MS,

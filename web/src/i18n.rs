@@ -1,11 +1,11 @@
 //! Every word the page shows, in Chinese and English, through one lookup.
 
 use kafka_sandbox_core::config::Acks;
+use kafka_sandbox_core::event::PartitionReason;
+use kafka_sandbox_core::event::SegmentDeletionReason;
 use kafka_sandbox_core::event::{EventKind, GroupError, LeaveReason, LossCause, ProduceError, RebalanceCause, StartFrom};
 use kafka_sandbox_core::group::{Activity, CommitMode, GroupState, Phase, RebalanceProtocol};
-use kafka_sandbox_core::log::SegmentDeletionReason;
 use kafka_sandbox_core::monitor::{Finding, FindingKind};
-use kafka_sandbox_core::partitioner::PartitionReason;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lang {
@@ -150,6 +150,8 @@ msgs! {
     CAT_CONSUME = "消费与提交", "Consume and commit";
     CAT_FAULT = "故障", "Faults";
     CAT_SETTINGS = "设置与命令", "Settings and commands";
+    ACK_CHIP = "确认", "ack";
+    ACK_CHIP_HINT = "Produce 响应：这批记录在 leader 日志中的位移", "The Produce response: the records' offsets in the leader's log";
     RECORD_PATH = "记录的路径", "The record's path";
     RECORD_PATH_HINT = "点击任意记录查看它的完整路径", "Click any record to see its whole path";
     RECORD_PATH_PARTIAL = "事件日志只保留最近的事件：这条记录更早的步骤已不在其中", "The trace keeps only the newest events: this record's earliest steps are no longer in it";
@@ -883,7 +885,7 @@ fn tps(list: &[kafka_sandbox_core::record::TopicPartition]) -> String {
 
 /// One trace event as a sentence.
 /// A source connector's offset as Kafka Connect's JDBC source writes it.
-pub fn source_offset(o: &kafka_sandbox_core::sim::connect::SourceOffset) -> String {
+pub fn source_offset(o: &kafka_sandbox_core::event::SourceOffset) -> String {
     match o.timestamp_ms {
         Some(t) => format!("{{timestamp: {t}, incrementing: {}}}", o.incrementing),
         None => format!("{{incrementing: {}}}", o.incrementing),

@@ -3,12 +3,12 @@
 
 use crate::i18n::{self, Lang};
 use crate::timeline::{self, GroupWatch};
-use kafka_sandbox_core::assign::Strategy;
-use kafka_sandbox_core::cluster::BrokerId;
 use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
+use kafka_sandbox_core::config::CommitMode;
+use kafka_sandbox_core::config::PartitionerKind;
+use kafka_sandbox_core::config::Strategy;
 use kafka_sandbox_core::config::{Acks, GroupConfig, OffsetReset};
-use kafka_sandbox_core::group::CommitMode;
-use kafka_sandbox_core::partitioner::PartitionerKind;
+use kafka_sandbox_core::record::BrokerId;
 use kafka_sandbox_core::scenario::{self, Scenario};
 use kafka_sandbox_core::{Command, Sim, SimTime};
 use std::cell::RefCell;
@@ -602,7 +602,7 @@ pub enum Action {
         id: String,
         reset: OffsetReset,
         assignor: Strategy,
-        protocol: Option<kafka_sandbox_core::assign::server::ServerAssignor>,
+        protocol: Option<kafka_sandbox_core::config::ServerAssignor>,
     },
     SetAssignor {
         group: String,

@@ -12,9 +12,6 @@ use crate::sorted::CollectSorted;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use std::str::FromStr;
-
-use serde::{Deserialize, Serialize};
 
 mod java_hash;
 pub mod range;
@@ -22,62 +19,7 @@ pub mod roundrobin;
 pub mod server;
 pub mod sticky;
 
-/// A `partition.assignment.strategy`, by the protocol name Kafka gives it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Strategy {
-    /// `RangeAssignor` ("range"): per topic, contiguous blocks.
-    Range,
-    /// `RoundRobinAssignor` ("roundrobin"): all partitions dealt in turn.
-    #[serde(rename = "roundrobin")]
-    RoundRobin,
-    /// `StickyAssignor` ("sticky"): balanced, keeping owned partitions (eager protocol).
-    Sticky,
-    /// `CooperativeStickyAssignor` ("cooperative-sticky"): the sticky result with every
-    /// partition that changes owner withheld until the next rebalance.
-    CooperativeSticky,
-}
-
-impl Strategy {
-    /// Every strategy, in declaration order.
-    pub const ALL: [Strategy; 4] = [Strategy::Range, Strategy::RoundRobin, Strategy::Sticky, Strategy::CooperativeSticky];
-
-    /// The name Kafka's assignor returns from `name()`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Strategy::Range => "range",
-            Strategy::RoundRobin => "roundrobin",
-            Strategy::Sticky => "sticky",
-            Strategy::CooperativeSticky => "cooperative-sticky",
-        }
-    }
-}
-
-impl fmt::Display for Strategy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A strategy name that is not one of Kafka's.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownStrategy(pub String);
-
-impl fmt::Display for UnknownStrategy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown assignment strategy {:?}: expected one of range, roundrobin, sticky, cooperative-sticky", self.0)
-    }
-}
-
-impl std::error::Error for UnknownStrategy {}
-
-impl FromStr for Strategy {
-    type Err = UnknownStrategy;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Strategy::ALL.into_iter().find(|strategy| strategy.name() == s).ok_or_else(|| UnknownStrategy(s.to_string()))
-    }
-}
+pub use crate::config::{Strategy, UnknownStrategy};
 
 /// One member's JoinGroup metadata as the leader sees it (`ConsumerPartitionAssignor.Subscription`
 /// plus the member id and `group.instance.id`).

@@ -30,38 +30,8 @@
 use crate::sorted::CollectSorted;
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::{Deserialize, Serialize};
-
 use super::{java_hash, range, sorted_members, Assignment, Subscription};
-
-/// A broker-side assignor (`group.consumer.assignors`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ServerAssignor {
-    /// `uniform`: balanced, then sticky (the default).
-    #[default]
-    Uniform,
-    /// `range`: contiguous ranges per topic, co-partitioned.
-    Range,
-}
-
-impl ServerAssignor {
-    pub const ALL: [ServerAssignor; 2] = [ServerAssignor::Uniform, ServerAssignor::Range];
-
-    /// The name Kafka's assignor returns from `name()`.
-    pub fn name(self) -> &'static str {
-        match self {
-            ServerAssignor::Uniform => "uniform",
-            ServerAssignor::Range => "range",
-        }
-    }
-}
-
-impl std::fmt::Display for ServerAssignor {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
+pub use crate::config::ServerAssignor;
 
 /// Computes the target assignment of a consumer-protocol group.
 ///

@@ -25,13 +25,10 @@
 //! out (a real crash would lose the producer's buffer too); one task per connector.
 
 use super::*;
+pub use crate::event::SourceOffset;
+pub use crate::limits::{MAX_CONNECTORS, MAX_TABLE_ROWS};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
-
-/// Most connectors a scenario may have.
-pub const MAX_CONNECTORS: usize = 8;
-/// Most rows a table may start with, and most changes it may plan.
-pub const MAX_TABLE_ROWS: usize = 10_000;
 
 /// `connectors[]` in a scenario.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -103,15 +100,6 @@ pub enum QueryMode {
     /// New and changed rows, by (modification timestamp, id).
     #[serde(rename = "timestamp+incrementing")]
     TimestampIncrementing,
-}
-
-/// A source offset as the JDBC connector stores it: `{"incrementing": id}` or
-/// `{"timestamp": ts, "incrementing": id}`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub struct SourceOffset {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub timestamp_ms: Option<u64>,
-    pub incrementing: u64,
 }
 
 /// A table row as the task sees it.
@@ -221,8 +209,8 @@ pub fn producer_config() -> crate::config::ProducerConfig {
 }
 
 /// A scenario error at `path`.
-pub(crate) fn scenario_error(path: impl Into<String>, message: impl Into<String>) -> crate::scenario::ScenarioError {
-    crate::scenario::ScenarioError { path: path.into(), message: message.into() }
+pub(crate) fn scenario_error(path: impl Into<String>, message: impl Into<String>) -> crate::error::ScenarioError {
+    crate::error::ScenarioError { path: path.into(), message: message.into() }
 }
 
 /// Checks a scenario's `connectors` against its topics and producers.
@@ -230,7 +218,7 @@ pub(crate) fn check_connectors(
     connectors: &[ConnectorSpec],
     topics: &VecMap<&str, u32>,
     producers: &crate::vecmap::VecSet<&str>,
-) -> Result<(), crate::scenario::ScenarioError> {
+) -> Result<(), crate::error::ScenarioError> {
     if connectors.len() > MAX_CONNECTORS {
         return Err(scenario_error("connectors", format!("{} connectors; allowed: at most {MAX_CONNECTORS}", connectors.len())));
     }
@@ -250,7 +238,7 @@ pub(crate) fn check_connectors(
         if !topics.contains_key(c.topic.as_str()) {
             return Err(scenario_error(format!("{path}.topic"), format!("there is no topic named \"{}\"", c.topic)));
         }
-        let max = crate::scenario::MAX_TIME_MS;
+        let max = crate::limits::MAX_TIME_MS;
         for (name, v) in [("poll_interval_ms", c.poll_interval_ms), ("offset_flush_interval_ms", c.offset_flush_interval_ms)] {
             if !(1..=max).contains(&v) {
                 return Err(scenario_error(format!("{path}.{name}"), format!("is {v}; allowed: 1 to {max} (one week)")));

@@ -5,7 +5,7 @@
 //! nothing reads a clock and every random choice comes from `self.rng`.
 
 use crate::assign::{self, Subscription};
-use crate::cluster::{place_replicas, Broker, BrokerId, Partition, Topic, TopicConfig};
+use crate::cluster::{place_replicas, Broker, BrokerId, LostView, Partition, Topic, TopicConfig, LOST_KEPT};
 use crate::command::{check_name, Command, CommandError, GroupSpec, MemberSpec, MAX_GROUPS, MAX_MEMBERS_PER_GROUP, MAX_VALUE_CHARS};
 use crate::config::{Acks, ClusterConfig, OffsetReset, ProducerConfig};
 use crate::event::ProduceError;
@@ -16,7 +16,6 @@ use crate::partitioner::{record_size_in_bytes, PartitionReason};
 use crate::producer::{Batch, ProduceRequest, Producer, SentRecord, MAX_REQUEST_SIZE};
 use crate::record::{Record, RecordId, StoredRecord, TopicPartition};
 use crate::rng::SimRng;
-use crate::snapshot::{LostView, LOST_KEPT};
 use crate::time::SimTime;
 use crate::vecmap::VecMap;
 
@@ -30,8 +29,9 @@ mod replication;
 mod retention;
 pub mod streams;
 
-/// `DefaultRecordBatch.RECORD_BATCH_OVERHEAD`: the bytes of a batch header.
-const RECORD_BATCH_OVERHEAD: u32 = 61;
+/// `DefaultRecordBatch.RECORD_BATCH_OVERHEAD`: the bytes of a batch header (one constant,
+/// `log::RECORD_BATCH_OVERHEAD_BYTES`, read here as the producer's `u32` sizes).
+const RECORD_BATCH_OVERHEAD: u32 = crate::log::RECORD_BATCH_OVERHEAD_BYTES as u32;
 
 /// A scenario producer's planned sends (`SendPlan`): value `k` goes out at
 /// `start_ms + k × interval_ms`. They are queued one at a time — each when the one before
@@ -992,12 +992,12 @@ impl Sim {
                 if !self.brokers.values().any(|b| !b.fenced && b.reachable()) {
                     return Err(CommandError::Invalid("no broker is up to host new partitions".into()));
                 }
-                if *partitions <= t.partition_count() || *partitions > crate::scenario::MAX_PARTITIONS {
+                if *partitions <= t.partition_count() || *partitions > crate::limits::MAX_PARTITIONS {
                     return Err(CommandError::Invalid(format!(
                         "topic \"{topic}\" has {} partitions; it can grow to between {} and {} (partitions never shrink)",
                         t.partition_count(),
                         t.partition_count() + 1,
-                        crate::scenario::MAX_PARTITIONS
+                        crate::limits::MAX_PARTITIONS
                     )));
                 }
                 Ok(())
@@ -1120,11 +1120,11 @@ pub(crate) fn check_member_spec(group: &str, m: &MemberSpec) -> Result<(), Comma
         ("fetch_max_wait_ms", c.fetch_max_wait_ms),
     ];
     for (name, v) in positive {
-        if v == 0 || v > crate::scenario::MAX_TIME_MS {
+        if v == 0 || v > crate::limits::MAX_TIME_MS {
             return Err(CommandError::Invalid(format!(
                 "{name} of member \"{}\" in group \"{group}\" is {v}; allowed: 1 to {} (one week)",
                 m.client_id,
-                crate::scenario::MAX_TIME_MS
+                crate::limits::MAX_TIME_MS
             )));
         }
     }

@@ -23,6 +23,7 @@
 use super::*;
 use crate::config::DeliveryMode;
 use crate::group::Phase;
+pub use crate::limits::MAX_PUSH_BUFFER_RECORDS;
 
 /// Most records one push carries (a bound on the work of one event; the next HW advance
 /// or the member's next `poll()` sends the rest).
@@ -31,9 +32,6 @@ pub(crate) const PUSH_MAX_RECORDS: u32 = 10_000;
 /// Where the broker is in pushing each member's partitions: (group, client id, partition)
 /// → (the member's token when it was set, the next offset to push).
 pub(crate) type PushCursors = VecMap<(String, String, TopicPartition), (u64, u64)>;
-
-/// Largest `push_buffer_max_records` accepted.
-pub const MAX_PUSH_BUFFER_RECORDS: u32 = 1_000_000;
 
 /// `push_buffer_max_records` is 1 to [`MAX_PUSH_BUFFER_RECORDS`].
 pub(crate) fn check_push_config(group: &str, c: &crate::config::GroupConfig) -> Result<(), CommandError> {

@@ -32,12 +32,8 @@
 use super::*;
 use crate::command::{GroupSpec, MemberSpec};
 use crate::config::{ConsumerConfig, GroupConfig};
+pub use crate::limits::{MAX_INSTANCES, MAX_STREAMS};
 use serde::{Deserialize, Serialize};
-
-/// Most Streams applications a scenario may have.
-pub const MAX_STREAMS: usize = 8;
-/// Most instances (members) an application may start with.
-pub const MAX_INSTANCES: u32 = 8;
 
 /// `streams[]` in a scenario.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -208,7 +204,7 @@ pub(crate) fn check_streams(
     topics: &VecMap<&str, u32>,
     producers: &crate::vecmap::VecSet<&str>,
     groups: &[GroupSpec],
-) -> Result<(), crate::scenario::ScenarioError> {
+) -> Result<(), crate::error::ScenarioError> {
     use super::connect::scenario_error as err;
     if streams.len() > MAX_STREAMS {
         return Err(err("streams", format!("{} applications; allowed: at most {MAX_STREAMS}", streams.len())));
@@ -244,14 +240,14 @@ pub(crate) fn check_streams(
         if !(1..=MAX_INSTANCES).contains(&s.instances) {
             return Err(err(format!("{path}.instances"), format!("is {}; allowed: 1 to {MAX_INSTANCES}", s.instances)));
         }
-        let max = crate::scenario::MAX_TIME_MS;
+        let max = crate::limits::MAX_TIME_MS;
         if !(1..=max).contains(&s.commit_interval_ms) {
             return Err(err(format!("{path}.commit_interval_ms"), format!("is {}; allowed: 1 to {max} (one week)", s.commit_interval_ms)));
         }
-        if s.processing_ms > crate::scenario::MAX_PROCESSING_MS {
+        if s.processing_ms > crate::limits::MAX_PROCESSING_MS {
             return Err(err(
                 format!("{path}.processing_ms"),
-                format!("is {}; allowed: 0 to {}", s.processing_ms, crate::scenario::MAX_PROCESSING_MS),
+                format!("is {}; allowed: 0 to {}", s.processing_ms, crate::limits::MAX_PROCESSING_MS),
             ));
         }
         match &s.op {
@@ -270,13 +266,13 @@ pub(crate) fn check_streams(
             internal += 1;
         }
     }
-    if topics.len() + internal > crate::scenario::MAX_TOPICS {
+    if topics.len() + internal > crate::limits::MAX_TOPICS {
         return Err(err(
             "streams",
             format!(
                 "{} topics and {internal} changelog topic(s); allowed: at most {} topics in all",
                 topics.len(),
-                crate::scenario::MAX_TOPICS
+                crate::limits::MAX_TOPICS
             ),
         ));
     }

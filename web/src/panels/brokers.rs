@@ -8,7 +8,7 @@ use super::topic::PartAt;
 use crate::i18n::{self, Lang};
 use crate::state::{progress, Action, SLOW_FOLLOWER_MS};
 use crate::view::{self, Loss, LostStatus, SentIndex};
-use kafka_sandbox_core::cluster::BrokerId;
+use kafka_sandbox_core::record::BrokerId;
 use kafka_sandbox_core::record::RecordId;
 use kafka_sandbox_core::sim::FlightKind;
 use kafka_sandbox_core::snapshot::{BrokerView, PartitionView, RecordView, ReplicaView};

@@ -260,7 +260,7 @@ impl Ctx<'_> {
 
 /// The label of a select's value (the format's own name when Kafka's word is the label).
 fn choice_label(lang: Lang, name: &str) -> String {
-    use kafka_sandbox_core::group::CommitMode;
+    use kafka_sandbox_core::config::CommitMode;
     let msg = match name {
         "built_in" => i18n::PARTITIONER_BUILT_IN,
         "round_robin" => i18n::PARTITIONER_ROUND_ROBIN,

@@ -4,7 +4,7 @@ use super::record_style;
 use crate::i18n::{self, Lang};
 use crate::state::{Action, RetryWatch};
 use kafka_sandbox_core::config::Acks;
-use kafka_sandbox_core::partitioner::PartitionerKind;
+use kafka_sandbox_core::config::PartitionerKind;
 use kafka_sandbox_core::snapshot::ProducerView;
 use kafka_sandbox_core::Snapshot;
 use std::rc::Rc;

@@ -41,7 +41,8 @@ pub fn Wire(p: &WireProps) -> Html {
                 }
             }
             (FlightKind::ProduceAck { offsets, .. }, WireSide::Produce) => {
-                (format!("ack @{}", offsets.iter().map(u64::to_string).collect::<Vec<_>>().join(",")), false, false, None)
+                let at = offsets.iter().map(u64::to_string).collect::<Vec<_>>().join(",");
+                (format!("{} @{at}", i18n::ACK_CHIP.get(lang)), false, false, Some(i18n::ACK_CHIP_HINT.get(lang).to_string()))
             }
             (FlightKind::FetchData { records, client_id, .. }, WireSide::Fetch) => {
                 let values: Vec<&str> = records.iter().map(|(_, v)| v.as_str()).collect();

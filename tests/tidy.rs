@@ -1,0 +1,187 @@
+//! Tidy: rules about the code itself, checked on every test run (after rust-analyzer's
+//! `xtask/src/tidy.rs`). Each rule says why in its test; ARCHITECTURE.md lists them.
+//!
+//! - The core's modules form layers, and none reaches up: L0 plain data and tools, L1 the
+//!   vocabularies (settings, commands, events, refusals), L2 the state of each Kafka part,
+//!   L3 the engine and the monitors, L4 the read side and the formats.
+//! - The page reads the core through L0, L1 and L4 (plus the `Sim` it drives); the modules
+//!   it still reaches below that are listed as debts, and the list may only shrink.
+//! - Every source file opens with a `//!` line saying what it is.
+//! - Stable sorts go through `core/src/sorted.rs` (one copy of the sort in the page).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The core's layers, lowest first. A module may use modules of its own layer or below.
+const LAYERS: &[(&str, &[&str])] = &[
+    ("L0 plain data and tools", &["time", "rng", "sorted", "vecmap", "json", "limits", "record", "tagged"]),
+    ("L1 vocabularies", &["config", "error", "command", "event"]),
+    ("L2 state", &["log", "cluster", "producer", "group", "partitioner", "assign"]),
+    ("L3 engine and monitors", &["sim", "monitor"]),
+    ("L4 read side and formats", &["snapshot", "scenario", "lesson", "history", "share", "compare", "provenance"]),
+];
+
+/// Core modules the page still uses though they are below its layers (state the page reads
+/// directly, until the read layer serves it). Remove an entry when the page stops using it;
+/// the test fails if an entry is no longer needed, so the list stays true.
+const PAGE_DEBTS: &[&str] = &["group", "monitor", "producer", "sim"];
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every `.rs` file under `dir`, sorted.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else { continue };
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A file's code before its test module (tests may use anything), without comment lines;
+/// nothing for a file that is a test module itself (`tests.rs`).
+fn code(path: &Path) -> String {
+    if path.file_name().is_some_and(|n| n == "tests.rs") {
+        return String::new();
+    }
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let before_tests = text.split("\n#[cfg(test)]").next().unwrap_or_default();
+    before_tests.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n")
+}
+
+/// The names that follow `prefix` (`crate::` or `kafka_sandbox_core::`) in `text`: the
+/// modules it reaches. `$crate::` (macros) does not count.
+fn modules_after(text: &str, prefix: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(prefix) {
+        let before = rest[..i].chars().last();
+        rest = &rest[i + prefix.len()..];
+        if matches!(before, Some(c) if c == '$' || c == ':' || c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let name: String = rest.chars().take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_').collect();
+        if !name.is_empty() && rest[name.len()..].starts_with("::") {
+            out.insert(name);
+        }
+    }
+    out
+}
+
+/// The top-level core module a file belongs to (`sim/produce.rs` → `sim`).
+fn core_module(path: &Path) -> String {
+    let rel = path.strip_prefix(root().join("core/src")).unwrap_or(path);
+    let first = rel.components().next().map(|c| c.as_os_str().to_string_lossy().to_string()).unwrap_or_default();
+    first.trim_end_matches(".rs").to_string()
+}
+
+fn layer_of(module: &str) -> Option<usize> {
+    LAYERS.iter().position(|(_, mods)| mods.contains(&module))
+}
+
+#[test]
+fn no_core_module_reaches_up_a_layer() {
+    let mut problems = Vec::new();
+    for file in rust_files(&root().join("core/src")) {
+        let module = core_module(&file);
+        if module == "lib" {
+            continue;
+        }
+        let Some(own) = layer_of(&module) else {
+            problems.push(format!("core module `{module}` ({}) is in no layer: add it to LAYERS in tests/tidy.rs", file.display()));
+            continue;
+        };
+        for used in modules_after(&code(&file), "crate::") {
+            match layer_of(&used) {
+                Some(l) if l > own => problems.push(format!(
+                    "{}: `{module}` ({}) uses `crate::{used}` ({}), a layer above it",
+                    file.display(),
+                    LAYERS[own].0,
+                    LAYERS[l].0
+                )),
+                _ => {}
+            }
+        }
+    }
+    assert!(problems.is_empty(), "upward imports:\n{}", problems.join("\n"));
+}
+
+#[test]
+fn the_page_reads_the_core_through_its_vocabularies_and_read_side() {
+    let allowed: BTreeSet<&str> =
+        LAYERS.iter().enumerate().filter(|(i, _)| *i != 2 && *i != 3).flat_map(|(_, (_, m))| m.iter().copied()).collect();
+    let mut used: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for file in rust_files(&root().join("web/src")) {
+        for m in modules_after(&code(&file), "kafka_sandbox_core::") {
+            used.entry(m).or_default().push(file.display().to_string());
+        }
+    }
+    let below: Vec<String> = used.keys().filter(|m| !allowed.contains(m.as_str())).cloned().collect();
+    let new: Vec<String> =
+        below.iter().filter(|m| !PAGE_DEBTS.contains(&m.as_str())).map(|m| format!("{m} (in {})", used[m].join(", "))).collect();
+    assert!(
+        new.is_empty(),
+        "the page reaches core modules below its layers: {new:?} — read them through the read side (L4) or a vocabulary (L1)"
+    );
+    let paid: Vec<&&str> = PAGE_DEBTS.iter().filter(|d| !below.contains(&d.to_string())).collect();
+    assert!(paid.is_empty(), "the page no longer uses {paid:?}: remove them from PAGE_DEBTS in tests/tidy.rs");
+}
+
+#[test]
+fn every_source_file_says_what_it_is() {
+    let mut missing = Vec::new();
+    for dir in ["core/src", "web/src", "src", "tests", "benches"] {
+        for file in rust_files(&root().join(dir)) {
+            let text = std::fs::read_to_string(&file).unwrap_or_default();
+            if !text.trim_start().starts_with("//!") {
+                missing.push(file.display().to_string());
+            }
+        }
+    }
+    assert!(missing.is_empty(), "files without a `//!` line at the top: {missing:?}");
+}
+
+#[test]
+fn stable_sorts_go_through_sorted_rs() {
+    let mut found = Vec::new();
+    for dir in ["core/src", "web/src"] {
+        for file in rust_files(&root().join(dir)) {
+            if file.ends_with("sorted.rs") {
+                continue;
+            }
+            for (n, line) in code(&file).lines().enumerate() {
+                if [".sort()", ".sort_by(", ".sort_by_key("].iter().any(|s| line.contains(s)) {
+                    found.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "use kafka_sandbox_core::sorted (one copy of the sort in the page):\n{}", found.join("\n"));
+}
+
+#[test]
+fn the_rules_see_what_they_check() {
+    // The scanner finds modules after a path prefix, but not inside a longer name or a macro's `$crate`.
+    let found = modules_after("use crate::event::Event; x::crate::no::y; $crate::tagged::f(); crate::sim::Sim", "crate::");
+    assert_eq!(found, ["event", "sim"].iter().map(|s| s.to_string()).collect());
+    assert_eq!(core_module(&root().join("core/src/sim/produce.rs")), "sim");
+    assert_eq!(layer_of("sim"), Some(3));
+    // Every module the core declares is placed in a layer.
+    let lib = std::fs::read_to_string(root().join("core/src/lib.rs")).unwrap_or_default();
+    for line in lib.lines() {
+        let Some(name) = line.trim().strip_prefix("pub mod ").or_else(|| line.trim().strip_prefix("pub(crate) mod ")) else { continue };
+        let name = name.trim_end_matches(';');
+        assert!(layer_of(name).is_some(), "core module {name} is in no layer");
+    }
+}
