@@ -711,17 +711,7 @@ pub fn built_in(name: &str) -> Option<Result<Scenario, ScenarioError>> {
 pub fn default_scenario() -> Scenario {
     // The built-in files are tested to parse; an empty cluster is the fallback.
     built_in("two-groups").and_then(Result::ok).unwrap_or_else(|| Scenario {
-        version: FORMAT_VERSION,
-        name: None,
-        description: None,
-        seed: 0,
-        cluster: ClusterConfig::default(),
         topics: vec![TopicSpec { name: "Topic01".into(), partitions: 4, ..TopicSpec::default() }],
-        producers: Vec::new(),
-        groups: Vec::new(),
-        connectors: Vec::new(),
-        streams: Vec::new(),
-        commands: Vec::new(),
-        duration_ms: None,
+        ..Scenario::default()
     })
 }
