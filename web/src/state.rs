@@ -500,9 +500,16 @@ fn apply_due_commands(m: &mut Model) {
 }
 
 /// Runs forward until `stop`, applying the commands still to come after going back.
-fn forward(m: &mut Model, stop: impl Fn(&Sim) -> bool, max_steps: u64) {
-    let applied = kafka_sandbox_core::history::advance(&mut m.sim, &m.redo, stop, max_steps);
+///
+/// The commands due at the current step count go in first ([`apply_due_commands`]), then
+/// `stop_from` makes the stop from the state it starts at (a Step stops at the first event
+/// after that state's last one); returns whether the stop holds at the end.
+fn forward<S: Fn(&Sim) -> bool>(m: &mut Model, stop_from: impl FnOnce(&Sim) -> S, max_steps: u64) -> bool {
+    apply_due_commands(m);
+    let stop = stop_from(&m.sim);
+    let applied = kafka_sandbox_core::history::advance(&mut m.sim, &m.redo, &stop, max_steps);
     m.redo.drain(..applied.min(m.redo.len()));
+    stop(&m.sim)
 }
 
 fn build_or_empty(s: &Scenario) -> Sim {
@@ -868,12 +875,17 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         }
         Action::Step => {
             m.playing = false;
-            apply_due_commands(m);
             if m.redo.is_empty() {
                 m.sim.step_visible();
             } else {
-                let total = m.sim.trace().total();
-                forward(m, |s| s.trace().total() > total, 1_000_000);
+                forward(
+                    m,
+                    |s| {
+                        let total = s.trace().total();
+                        move |x: &Sim| x.trace().total() > total
+                    },
+                    1_000_000,
+                );
             }
             true
         }
@@ -900,25 +912,22 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         Action::Jump { forward: ahead, kind } => {
             m.playing = false;
             if ahead {
-                apply_due_commands(m);
-            }
-            let seq = m.sim.trace().total();
-            if ahead {
-                let findings = m.sim.monitors().total();
-                let hit = move |s: &Sim| {
-                    if kind == timeline::JumpKind::Finding {
-                        s.monitors().total() > findings
-                    } else {
-                        s.events_since(seq).any(|e| timeline::jump_kind(&e.kind) == Some(kind))
+                let hit_from = |s: &Sim| {
+                    let (seq, findings) = (s.trace().total(), s.monitors().total());
+                    move |x: &Sim| {
+                        if kind == timeline::JumpKind::Finding {
+                            x.monitors().total() > findings
+                        } else {
+                            x.events_since(seq).any(|e| timeline::jump_kind(&e.kind) == Some(kind))
+                        }
                     }
                 };
-                forward(m, hit, 2_000_000);
-                let found = hit(&m.sim);
-                if !found {
+                if !forward(m, hit_from, 2_000_000) {
                     m.notice = Some(Notice::Info(i18n::jump_none(m.lang, kind, true)));
                 }
             } else {
                 // The newest such event before the current step's own events.
+                let seq = m.sim.trace().total();
                 let target = if kind == timeline::JumpKind::Finding {
                     m.sim.monitors().findings().iter().rev().map(|f| f.seq).find(|f| f + 1 < seq)
                 } else {
@@ -1202,8 +1211,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             if seq < m.sim.trace().total() {
                 travel(m, |s| s.trace().total() > seq);
             } else {
-                apply_due_commands(m);
-                forward(m, |s| s.trace().total() > seq, 2_000_000);
+                forward(m, |_| move |s: &Sim| s.trace().total() > seq, 2_000_000);
             }
             m.selected = Some(seq);
             true
@@ -1339,13 +1347,19 @@ pub const MAX_GROUP_STEP_MS: u64 = 120_000;
 /// Steps until an event belongs to `group`'s protocol story; returns whether one did.
 /// Bounded: a group with nothing going on must not freeze the page.
 fn step_to_group_event(m: &mut Model, group: &str) -> bool {
-    apply_due_commands(m);
-    let until = m.sim.now().plus_ms(MAX_GROUP_STEP_MS);
-    let from = m.sim.trace().total();
-    let seen = |s: &Sim| s.events_since(from).any(|e| timeline::protocol_group(&e.kind, false) == Some(group));
+    let seen = |s: &Sim, from: u64| s.events_since(from).any(|e| timeline::protocol_group(&e.kind, false) == Some(group));
+    let mut from = 0;
     // After going back, the commands still to come are applied on the way (forward).
-    forward(m, |s| seen(s) || s.now() > until, u64::from(MAX_GROUP_STEPS));
-    seen(&m.sim)
+    forward(
+        m,
+        |s| {
+            from = s.trace().total();
+            let (from, until) = (from, s.now().plus_ms(MAX_GROUP_STEP_MS));
+            move |x: &Sim| seen(x, from) || x.now() > until
+        },
+        u64::from(MAX_GROUP_STEPS),
+    );
+    seen(&m.sim, from)
 }
 
 /// The first "ConsumerN" not taken yet.
