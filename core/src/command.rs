@@ -3,7 +3,7 @@
 use crate::config::PartitionerKind;
 use crate::config::Strategy;
 use crate::config::{Acks, ConsumerConfig, GroupConfig};
-pub use crate::limits::{MAX_GROUPS, MAX_MEMBERS_PER_GROUP, MAX_NAME_CHARS, MAX_VALUE_CHARS};
+pub use crate::limits::{MAX_GROUPS, MAX_HEADERS, MAX_MEMBERS_PER_GROUP, MAX_NAME_CHARS, MAX_VALUE_CHARS};
 use crate::record::BrokerId;
 use crate::record::Header;
 use crate::tagged::{tagged_reader, SlotRead, Take};
@@ -277,13 +277,17 @@ impl Take<GroupSpec> for Option<GroupArg> {
     }
 }
 
-/// Why a command was refused. The simulation is unchanged when this is returned.
+/// Why a command was refused: a value with its parameters, never a sentence. The
+/// simulation is unchanged when this is returned. `Display` gives the English sentence;
+/// the page renders each variant in its own language from the same value (an exhaustive
+/// match, so a new refusal cannot stay untranslated).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CommandError {
     UnknownProducer(String),
     UnknownTopic(String),
     UnknownGroup(String),
     UnknownBroker(BrokerId),
+    UnknownConnector(String),
     UnknownMember {
         group: String,
         client_id: String,
@@ -298,17 +302,148 @@ pub enum CommandError {
         partition: u32,
         partitions: u32,
     },
-    /// A name or value outside what the sandbox accepts; the text says which and why.
-    Invalid(String),
+    /// A name outside the naming rule ([`check_name`]).
+    BadName {
+        what: NameOf,
+        name: String,
+        problem: NameProblem,
+    },
+    /// A key or value longer than [`MAX_VALUE_CHARS`].
+    RecordTooLong,
+    /// More than [`MAX_HEADERS`] headers, or one longer than [`MAX_VALUE_CHARS`].
+    TooManyHeaders,
+    /// `AddMember` to a group that has [`MAX_MEMBERS_PER_GROUP`] already.
+    GroupFull {
+        group: String,
+    },
+    /// A group spec with more than [`MAX_MEMBERS_PER_GROUP`] members.
+    TooManyMembers {
+        group: String,
+        members: usize,
+    },
+    /// A group beyond [`MAX_GROUPS`].
+    TooManyGroups,
+    /// A group that subscribes to no topic.
+    GroupWithoutTopics {
+        group: String,
+    },
+    /// `subscribe([])`: the sandbox's unsubscribe is `RemoveMember`.
+    EmptySubscription {
+        client_id: String,
+    },
+    /// `seek()` on a partition not assigned to the member (Kafka throws
+    /// `IllegalStateException`); `partition: None` for "any partition of the topic".
+    SeekUnassigned {
+        client_id: String,
+        topic: String,
+        partition: Option<u32>,
+    },
+    /// A seek asked of a member that owns no partition at all (the page's seek control).
+    NothingToSeek {
+        client_id: String,
+    },
+    /// `AddPartitions` with every broker down or cut off.
+    NoBrokerUp,
+    /// `AddPartitions` to a count that is not above today's or is above
+    /// [`crate::limits::MAX_PARTITIONS`]: partitions never shrink.
+    PartitionCount {
+        topic: String,
+        partitions: u32,
+    },
+    /// `min.insync.replicas` outside 1 to the topic's replication factor.
+    MinInsyncReplicas {
+        topic: String,
+        replication_factor: u32,
+    },
+    /// `partition.assignment.strategy` on a `group.protocol=consumer` group (KIP-848: the
+    /// broker assigns, with `group.remote.assignor`).
+    AssignorUnderConsumerProtocol {
+        group: String,
+        remote_assignor: crate::config::ServerAssignor,
+    },
+    /// A member's setting outside what is allowed.
+    MemberSetting {
+        setting: &'static str,
+        group: String,
+        client_id: String,
+        value: u64,
+        allowed: Allowed,
+    },
+    /// `push_buffer_max_records` outside 1 to [`crate::limits::MAX_PUSH_BUFFER_RECORDS`].
+    PushBuffer {
+        group: String,
+        value: u32,
+    },
+}
+
+/// Which name [`check_name`] refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NameOf {
+    Topic,
+    Producer,
+    Connector,
+    ClientId,
+    GroupId,
+    GroupInstanceId,
+    Store,
+    ApplicationId,
+}
+
+impl NameOf {
+    /// The English words for it, as a refusal starts.
+    pub fn english(self) -> &'static str {
+        match self {
+            NameOf::Topic => "the topic name",
+            NameOf::Producer => "the producer name",
+            NameOf::Connector => "the connector name",
+            NameOf::ClientId => "a client id",
+            NameOf::GroupId => "a group id",
+            NameOf::GroupInstanceId => "a group.instance.id",
+            NameOf::Store => "a store name",
+            NameOf::ApplicationId => "an application.id",
+        }
+    }
+}
+
+/// What is wrong with a name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NameProblem {
+    Empty,
+    /// Longer than [`MAX_NAME_CHARS`].
+    TooLong,
+    ControlCharacter,
+}
+
+/// The values a setting allows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Allowed {
+    /// `min` to `max`, both included.
+    Range { min: u64, max: u64 },
+    /// `min` or more.
+    AtLeast(u64),
+    /// 1 ms to [`crate::limits::MAX_TIME_MS`] (one week).
+    UpToAWeek,
+}
+
+impl fmt::Display for Allowed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Allowed::Range { min, max } => write!(f, "{min} to {max}"),
+            Allowed::AtLeast(min) => write!(f, "{min} or more"),
+            Allowed::UpToAWeek => write!(f, "1 to {} (one week)", crate::limits::MAX_TIME_MS),
+        }
+    }
 }
 
 impl fmt::Display for CommandError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use crate::limits::{MAX_HEADERS, MAX_PARTITIONS, MAX_PUSH_BUFFER_RECORDS};
         match self {
             CommandError::UnknownProducer(p) => write!(f, "there is no producer named \"{p}\""),
             CommandError::UnknownTopic(t) => write!(f, "there is no topic named \"{t}\""),
             CommandError::UnknownGroup(g) => write!(f, "there is no consumer group \"{g}\""),
             CommandError::UnknownBroker(b) => write!(f, "there is no broker {b}"),
+            CommandError::UnknownConnector(c) => write!(f, "there is no connector named \"{c}\""),
             CommandError::UnknownMember { group, client_id } => {
                 write!(f, "group \"{group}\" has no member with client id \"{client_id}\"")
             }
@@ -319,7 +454,57 @@ impl fmt::Display for CommandError {
             CommandError::PartitionOutOfRange { topic, partition, partitions } => {
                 write!(f, "topic \"{topic}\" has partitions 0..{} but partition {partition} was asked for", partitions.saturating_sub(1))
             }
-            CommandError::Invalid(why) => f.write_str(why),
+            CommandError::BadName { what, name, problem } => {
+                let what = what.english();
+                match problem {
+                    NameProblem::Empty => write!(f, "{what} must not be empty"),
+                    NameProblem::TooLong => write!(f, "{what} \"{name}\" is longer than {MAX_NAME_CHARS} characters"),
+                    NameProblem::ControlCharacter => write!(f, "{what} {name:?} contains a control character"),
+                }
+            }
+            CommandError::RecordTooLong => write!(f, "a key or value may have at most {MAX_VALUE_CHARS} characters"),
+            CommandError::TooManyHeaders => {
+                write!(f, "a record may have at most {MAX_HEADERS} headers of at most {MAX_VALUE_CHARS} characters")
+            }
+            CommandError::GroupFull { group } => {
+                write!(f, "group \"{group}\" already has {MAX_MEMBERS_PER_GROUP} members, the most the sandbox allows")
+            }
+            CommandError::TooManyMembers { group, members } => {
+                write!(f, "group \"{group}\" has {members} members; the sandbox allows at most {MAX_MEMBERS_PER_GROUP}")
+            }
+            CommandError::TooManyGroups => write!(f, "the sandbox allows at most {MAX_GROUPS} consumer groups"),
+            CommandError::GroupWithoutTopics { group } => write!(f, "group \"{group}\" must subscribe to at least one topic"),
+            CommandError::EmptySubscription { client_id } => {
+                write!(f, "{client_id} must subscribe to at least one topic (unsubscribe() is remove_member here)")
+            }
+            CommandError::SeekUnassigned { client_id, topic, partition } => {
+                match partition {
+                    Some(p) => write!(f, "{client_id} is not assigned {topic}-{p}")?,
+                    None => write!(f, "{client_id} is not assigned any partition of {topic}")?,
+                }
+                f.write_str(": seek() only works on assigned partitions (Kafka throws IllegalStateException)")
+            }
+            CommandError::NothingToSeek { client_id } => write!(f, "{client_id} has no assigned partition to seek"),
+            CommandError::NoBrokerUp => f.write_str("no broker is up to host new partitions"),
+            CommandError::PartitionCount { topic, partitions } => write!(
+                f,
+                "topic \"{topic}\" has {partitions} partitions; it can grow to between {} and {MAX_PARTITIONS} (partitions never shrink)",
+                partitions + 1
+            ),
+            CommandError::MinInsyncReplicas { topic, replication_factor } => {
+                write!(f, "min.insync.replicas of \"{topic}\" must be between 1 and its replication factor ({replication_factor})")
+            }
+            CommandError::AssignorUnderConsumerProtocol { group, remote_assignor } => write!(
+                f,
+                "group \"{group}\" uses group.protocol=consumer: the broker assigns its partitions with \
+                 group.remote.assignor ({remote_assignor}); partition.assignment.strategy does not apply"
+            ),
+            CommandError::MemberSetting { setting, group, client_id, value, allowed } => {
+                write!(f, "{setting} of member \"{client_id}\" in group \"{group}\" is {value}; allowed: {allowed}")
+            }
+            CommandError::PushBuffer { group, value } => {
+                write!(f, "push_buffer_max_records of group \"{group}\" is {value}; allowed: 1 to {MAX_PUSH_BUFFER_RECORDS}")
+            }
         }
     }
 }
@@ -327,17 +512,17 @@ impl fmt::Display for CommandError {
 impl std::error::Error for CommandError {}
 
 /// Checks a name: non-empty, at most [`MAX_NAME_CHARS`], no control characters.
-pub fn check_name(what: &str, name: &str) -> Result<(), CommandError> {
-    if name.is_empty() {
-        return Err(CommandError::Invalid(format!("{what} must not be empty")));
-    }
-    if name.chars().count() > MAX_NAME_CHARS {
-        return Err(CommandError::Invalid(format!("{what} \"{name}\" is longer than {MAX_NAME_CHARS} characters")));
-    }
-    if name.chars().any(char::is_control) {
-        return Err(CommandError::Invalid(format!("{what} {name:?} contains a control character")));
-    }
-    Ok(())
+pub fn check_name(what: NameOf, name: &str) -> Result<(), CommandError> {
+    let problem = if name.is_empty() {
+        NameProblem::Empty
+    } else if name.chars().count() > MAX_NAME_CHARS {
+        NameProblem::TooLong
+    } else if name.chars().any(char::is_control) {
+        NameProblem::ControlCharacter
+    } else {
+        return Ok(());
+    };
+    Err(CommandError::BadName { what, name: name.to_string(), problem })
 }
 
 #[cfg(test)]

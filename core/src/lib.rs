@@ -15,6 +15,7 @@ pub mod error;
 pub mod event;
 pub mod group;
 pub mod history;
+pub mod invariant;
 pub mod json;
 pub mod lesson;
 pub mod limits;

@@ -34,6 +34,12 @@ pub const MIN_SEGMENT_BYTES: u32 = 14;
 pub const MAX_NAME_CHARS: usize = 64;
 /// Longest key or value the sandbox accepts.
 pub const MAX_VALUE_CHARS: usize = 1024;
+/// Most headers a record may carry.
+pub const MAX_HEADERS: usize = 16;
+/// Largest `max_poll_records` a member may have.
+pub const MAX_POLL_RECORDS: u32 = 10_000;
+/// Largest `fetch_max_wait_ms` a member may have (a minute).
+pub const MAX_FETCH_MAX_WAIT_MS: u64 = 60_000;
 /// Most members a group may have.
 pub const MAX_MEMBERS_PER_GROUP: usize = 64;
 /// Most groups a cluster may have.

@@ -255,6 +255,9 @@ impl PartitionLog {
     /// segment, the batch moves to a new segment, where Kafka, which sees the whole
     /// batch at once, would have put it.
     fn push(&mut self, r: StoredRecord) {
+        // `invariant::Invariant::OffsetsContiguous` at its source: every record lands
+        // exactly at the log end.
+        debug_assert_eq!(r.offset, self.log_end_offset(), "a record appended away from the log end");
         let size = u64::from(r.record.size_bytes);
         let ts = r.timestamp;
         let continues = self.open_batch.is_some() && self.records.last().is_some_and(|prev| same_batch(prev, &r));

@@ -315,7 +315,7 @@ impl Scenario {
         let mut topics = VecMap::new();
         for (i, t) in self.topics.iter().enumerate() {
             let path = format!("topics[{i}]");
-            check_name("the topic name", &t.name).map_err(|e| ScenarioError::at(format!("{path}.name"), e.to_string()))?;
+            check_name(crate::command::NameOf::Topic, &t.name).map_err(|e| ScenarioError::at(format!("{path}.name"), e.to_string()))?;
             if !(1..=MAX_PARTITIONS).contains(&t.partitions) {
                 return Err(ScenarioError::at(
                     format!("{path}.partitions"),
@@ -349,7 +349,7 @@ impl Scenario {
         let mut timeline = 0usize;
         for (i, p) in self.producers.iter().enumerate() {
             let path = format!("producers[{i}]");
-            check_name("the producer name", &p.name).map_err(|e| ScenarioError::at(format!("{path}.name"), e.to_string()))?;
+            check_name(crate::command::NameOf::Producer, &p.name).map_err(|e| ScenarioError::at(format!("{path}.name"), e.to_string()))?;
             if !producers.insert(p.name.as_str()) {
                 return Err(ScenarioError::at(format!("{path}.name"), format!("producer \"{}\" is defined twice", p.name)));
             }
@@ -595,7 +595,7 @@ fn check_timeline_command(sim: &Sim, members: &mut VecMap<String, VecSet<String>
             Ok(())
         }
         Command::AddGroup { group } => {
-            check_name("a group id", &group.id).map_err(|e| e.to_string())?;
+            check_name(crate::command::NameOf::GroupId, &group.id).map_err(|e| e.to_string())?;
             check_strategy(group.config.assignor).map_err(|e| e.to_string())?;
             for m in &group.members {
                 check_member_spec(&group.id, m).map_err(|e| e.to_string())?;

@@ -80,41 +80,10 @@ fn draw(seed: u64) -> Drawn {
     Drawn { sim: scenario.build().unwrap_or_else(|e| panic!("seed {seed}: {e}")), brokers, topics: names }
 }
 
-/// The model's invariants, after every event.
+/// The model's named invariants (`kafka_sandbox_core::invariant`), all of them with every
+/// record looked at, after every event.
 fn check(sim: &Sim) -> Result<(), String> {
-    for t in sim.topics() {
-        for (p, part) in t.partitions.iter().enumerate() {
-            for (b, log) in &part.logs {
-                for (i, r) in log.records().iter().enumerate() {
-                    if r.offset != log.log_start_offset() + i as u64 {
-                        return Err(format!("{}-{p} on {b}: offsets not contiguous", t.name));
-                    }
-                }
-                if log.high_watermark() > log.log_end_offset() {
-                    return Err(format!("{}-{p} on {b}: HW above LEO", t.name));
-                }
-            }
-            if let Some(l) = part.leader {
-                if !part.isr.contains(&l) {
-                    return Err(format!("{}-{p}: leader {l} outside the ISR {:?}", t.name, part.isr));
-                }
-                let hw = part.logs[&l].high_watermark();
-                for b in &part.isr {
-                    let leo = part.logs[b].log_end_offset();
-                    if hw > leo {
-                        return Err(format!("{}-{p}: HW {hw} above ISR member {b}'s LEO {leo}", t.name));
-                    }
-                }
-            }
-            if part.isr.is_empty() {
-                return Err(format!("{}-{p}: empty ISR", t.name));
-            }
-        }
-    }
-    if sim.monitors().promised_total() > 0 {
-        return Err(format!("a promise was broken: {:?}", sim.monitors().findings().iter().find(|f| f.promised)));
-    }
-    Ok(())
+    kafka_sandbox_core::invariant::check(sim).map_err(|v| v.to_string())
 }
 
 fn run_checked(sim: &mut Sim, ms: u64, seed: u64) {

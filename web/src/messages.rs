@@ -1,10 +1,101 @@
-//! The core's refusals in the page's language. The core writes its messages in English
-//! (scenario checks, refused commands, serde's words for a JSON mistake); on the Chinese page
-//! each known sentence is shown in Chinese, with the names, numbers and JSON paths it carries
-//! kept as they are. A sentence not in the table stays English (a test keeps the table in
-//! step with the core's most common refusals).
+//! The core's refusals in the page's language.
+//!
+//! A refused command is a typed value (`CommandError`): [`refusal`] renders each variant in
+//! Chinese from its parameters, an exhaustive match, so a new refusal cannot stay English.
+//! The rest still arrives as English text (scenario checks, serde's words for a JSON
+//! mistake, share links) and is read through [`PATTERNS`]: on the Chinese page each known
+//! sentence is shown in Chinese, with the names, numbers and JSON paths it carries kept as
+//! they are; a sentence not in the table stays English (a test keeps the table in step with
+//! the core's most common refusals). A scenario check that embeds a command's refusal
+//! (a timeline command) comes as its English text, so the command rows stay in the table
+//! too until scenario refusals are typed as well.
 
 use crate::i18n::Lang;
+use kafka_sandbox_core::command::{Allowed, CommandError, NameOf, NameProblem};
+use kafka_sandbox_core::limits::{
+    MAX_GROUPS, MAX_HEADERS, MAX_MEMBERS_PER_GROUP, MAX_NAME_CHARS, MAX_PARTITIONS, MAX_PUSH_BUFFER_RECORDS, MAX_TIME_MS, MAX_VALUE_CHARS,
+};
+
+/// A refused command in `lang`, rendered from the value.
+pub fn refusal(lang: Lang, e: &CommandError) -> String {
+    if lang == Lang::En {
+        return e.to_string();
+    }
+    match e {
+        CommandError::UnknownProducer(p) => format!("没有名为 \"{p}\" 的生产者"),
+        CommandError::UnknownTopic(t) => format!("没有名为 \"{t}\" 的主题"),
+        CommandError::UnknownGroup(g) => format!("没有消费者组 \"{g}\""),
+        CommandError::UnknownBroker(b) => format!("没有 broker {b}"),
+        CommandError::UnknownConnector(c) => format!("没有名为 \"{c}\" 的连接器"),
+        CommandError::UnknownMember { group, client_id } => format!("消费者组 \"{group}\" 中没有 client id 为 \"{client_id}\" 的成员"),
+        CommandError::DuplicateGroup(g) => format!("消费者组 \"{g}\" 已经存在"),
+        CommandError::DuplicateMember { group, client_id } => format!("消费者组 \"{group}\" 已有 client id 为 \"{client_id}\" 的成员"),
+        CommandError::PartitionOutOfRange { topic, partition, partitions } => {
+            format!("主题 \"{topic}\" 的分区是 0..{}，但请求的是分区 {partition}", partitions.saturating_sub(1))
+        }
+        CommandError::BadName { what, name, problem } => {
+            let what = name_of(*what);
+            match problem {
+                NameProblem::Empty => format!("{what}不能为空"),
+                NameProblem::TooLong => format!("{what} \"{name}\" 超过了 {MAX_NAME_CHARS} 个字符"),
+                NameProblem::ControlCharacter => format!("{what} {name:?} 含有控制字符"),
+            }
+        }
+        CommandError::RecordTooLong => format!("键或值最多 {MAX_VALUE_CHARS} 个字符"),
+        CommandError::TooManyHeaders => format!("一条记录最多 {MAX_HEADERS} 个头部，每个最多 {MAX_VALUE_CHARS} 个字符"),
+        CommandError::GroupFull { group } => format!("消费者组 \"{group}\" 已有 {MAX_MEMBERS_PER_GROUP} 个成员，这是沙盒允许的上限"),
+        CommandError::TooManyMembers { group, members } => {
+            format!("消费者组 \"{group}\" 有 {members} 个成员；沙盒最多允许 {MAX_MEMBERS_PER_GROUP} 个")
+        }
+        CommandError::TooManyGroups => format!("沙盒最多允许 {MAX_GROUPS} 个消费者组"),
+        CommandError::GroupWithoutTopics { group } => format!("消费者组 \"{group}\" 至少要订阅一个主题"),
+        CommandError::EmptySubscription { client_id } => format!("{client_id} 至少要订阅一个主题（这里 unsubscribe() 就是 remove_member）"),
+        CommandError::SeekUnassigned { client_id, topic, partition } => {
+            let what = match partition {
+                Some(p) => format!("{topic}-{p}"),
+                None => format!("{topic} 的任何分区"),
+            };
+            format!("{client_id} 没有被分配 {what}：seek() 只对已分配的分区有效（Kafka 会抛出 IllegalStateException）")
+        }
+        CommandError::NothingToSeek { client_id } => format!("{client_id} 没有已分配的分区可以 seek"),
+        CommandError::NoBrokerUp => "没有运行中的 broker 能承载新的分区".to_string(),
+        CommandError::PartitionCount { topic, partitions } => {
+            format!("主题 \"{topic}\" 有 {partitions} 个分区；只能增加到 {} 到 {MAX_PARTITIONS} 个（分区数不会减少）", partitions + 1)
+        }
+        CommandError::MinInsyncReplicas { topic, replication_factor } => {
+            format!("\"{topic}\" 的 min.insync.replicas 必须在 1 到副本数（{replication_factor}）之间")
+        }
+        CommandError::AssignorUnderConsumerProtocol { group, remote_assignor } => format!(
+            "消费者组 \"{group}\" 使用 group.protocol=consumer：由 broker 按 group.remote.assignor（{remote_assignor}）分配分区；\
+             partition.assignment.strategy 不起作用"
+        ),
+        CommandError::MemberSetting { setting, group, client_id, value, allowed } => {
+            let allowed = match allowed {
+                Allowed::Range { min, max } => format!("{min} 到 {max}"),
+                Allowed::AtLeast(min) => format!("{min} 及以上"),
+                Allowed::UpToAWeek => format!("1 到 {MAX_TIME_MS}（一周）"),
+            };
+            format!("{setting}（成员 \"{client_id}\"，消费者组 \"{group}\"）为 {value}；允许 {allowed}")
+        }
+        CommandError::PushBuffer { group, value } => {
+            format!("消费者组 \"{group}\" 的 push_buffer_max_records 为 {value}；允许 1 到 {MAX_PUSH_BUFFER_RECORDS}")
+        }
+    }
+}
+
+/// The Chinese words for a name a refusal is about.
+fn name_of(what: NameOf) -> &'static str {
+    match what {
+        NameOf::Topic => "主题名",
+        NameOf::Producer => "生产者名",
+        NameOf::Connector => "连接器名",
+        NameOf::ClientId => "client id",
+        NameOf::GroupId => "组 id",
+        NameOf::GroupInstanceId => "group.instance.id",
+        NameOf::Store => "状态存储名",
+        NameOf::ApplicationId => "application.id",
+    }
+}
 
 /// English sentence → Chinese, with holes: `{}` is carried over as it is (a name, a number,
 /// a JSON path), `{t}` is itself translated through this table and then [`PIECES`] (serde's
@@ -32,10 +123,11 @@ const PATTERNS: &[(&str, &str)] = &[
     ("{} must subscribe to at least one topic (unsubscribe() is remove_member here)", "{} 至少要订阅一个主题（这里 unsubscribe() 就是 remove_member）"),
     ("{t} \"{}\" is longer than {} characters", "{t} \"{}\" 超过了 {} 个字符"),
     ("{t} must not be empty", "{t}不能为空"),
-    ("{t} {} contains a control character", "{t} {} 含有控制字符"),
+    ("{t} \"{}\" contains a control character", "{t} \"{}\" 含有控制字符"),
     ("group \"{}\" already has {} members, the most the sandbox allows", "消费者组 \"{}\" 已有 {} 个成员，这是沙盒允许的上限"),
     ("group \"{}\" has {} members; the sandbox allows at most {}", "消费者组 \"{}\" 有 {} 个成员；沙盒最多允许 {} 个"),
-    ("{} is not assigned {}: seek() only works on assigned partitions (Kafka throws IllegalStateException)", "{} 没有被分配 {}：seek() 只对已分配的分区有效（Kafka 会抛出 IllegalStateException）"),
+    ("{} is not assigned {t}: seek() only works on assigned partitions (Kafka throws IllegalStateException)", "{} 没有被分配 {t}：seek() 只对已分配的分区有效（Kafka 会抛出 IllegalStateException）"),
+    ("{} has no assigned partition to seek", "{} 没有已分配的分区可以 seek"),
     ("topic \"{}\" has {} partitions; it can grow to between {} and {} (partitions never shrink)", "主题 \"{}\" 有 {} 个分区；只能增加到 {} 到 {} 个（分区数不会减少）"),
     ("min.insync.replicas of \"{}\" must be between 1 and its replication factor ({})", "\"{}\" 的 min.insync.replicas 必须在 1 到副本数（{}）之间"),
     ("group \"{}\" uses group.protocol=consumer: the broker assigns its partitions with group.remote.assignor ({}); partition.assignment.strategy does not apply", "消费者组 \"{}\" 使用 group.protocol=consumer：由 broker 按 group.remote.assignor（{}）分配分区；partition.assignment.strategy 不起作用"),
@@ -127,6 +219,8 @@ const PIECES: &[(&str, &str)] = &[
     ("commands, planned sends and table changes", "命令、计划发送和表变更"),
     ("commands plus planned sends", "命令加计划发送"),
     ("commands", "命令"),
+    ("any partition of {}", "{} 的任何分区"),
+    ("{} or more", "{} 及以上"),
     // A range, last: only a `{t}` hole that nothing above matched comes here.
     ("{} to {}", "{} 到 {}"),
 ];
@@ -244,6 +338,121 @@ mod tests {
             assert_eq!(holes(en), holes(zh), "{en}");
             let names_only = ["client id", "group.instance.id", "application.id"].contains(zh);
             assert!(names_only || zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{zh}");
+        }
+    }
+
+    /// One of every refusal, and the variant's place in the enum (an exhaustive match:
+    /// a new variant fails to compile here until it has a sample).
+    fn every_refusal() -> Vec<CommandError> {
+        fn place(e: &CommandError) -> usize {
+            match e {
+                CommandError::UnknownProducer(_) => 0,
+                CommandError::UnknownTopic(_) => 1,
+                CommandError::UnknownGroup(_) => 2,
+                CommandError::UnknownBroker(_) => 3,
+                CommandError::UnknownConnector(_) => 4,
+                CommandError::UnknownMember { .. } => 5,
+                CommandError::DuplicateGroup(_) => 6,
+                CommandError::DuplicateMember { .. } => 7,
+                CommandError::PartitionOutOfRange { .. } => 8,
+                CommandError::BadName { .. } => 9,
+                CommandError::RecordTooLong => 10,
+                CommandError::TooManyHeaders => 11,
+                CommandError::GroupFull { .. } => 12,
+                CommandError::TooManyMembers { .. } => 13,
+                CommandError::TooManyGroups => 14,
+                CommandError::GroupWithoutTopics { .. } => 15,
+                CommandError::EmptySubscription { .. } => 16,
+                CommandError::SeekUnassigned { .. } => 17,
+                CommandError::NothingToSeek { .. } => 18,
+                CommandError::NoBrokerUp => 19,
+                CommandError::PartitionCount { .. } => 20,
+                CommandError::MinInsyncReplicas { .. } => 21,
+                CommandError::AssignorUnderConsumerProtocol { .. } => 22,
+                CommandError::MemberSetting { .. } => 23,
+                CommandError::PushBuffer { .. } => 24,
+            }
+        }
+        let s = |x: &str| x.to_string();
+        let all = vec![
+            CommandError::UnknownProducer(s("P1")),
+            CommandError::UnknownTopic(s("T9")),
+            CommandError::UnknownGroup(s("G9")),
+            CommandError::UnknownBroker(9),
+            CommandError::UnknownConnector(s("jdbc")),
+            CommandError::UnknownMember { group: s("G1"), client_id: s("C9") },
+            CommandError::DuplicateGroup(s("G1")),
+            CommandError::DuplicateMember { group: s("G1"), client_id: s("C1") },
+            CommandError::PartitionOutOfRange { topic: s("T1"), partition: 7, partitions: 4 },
+            CommandError::BadName { what: NameOf::GroupId, name: String::new(), problem: NameProblem::Empty },
+            CommandError::BadName { what: NameOf::ClientId, name: "x".repeat(70), problem: NameProblem::TooLong },
+            CommandError::BadName { what: NameOf::Topic, name: s("a\tb"), problem: NameProblem::ControlCharacter },
+            CommandError::RecordTooLong,
+            CommandError::TooManyHeaders,
+            CommandError::GroupFull { group: s("G1") },
+            CommandError::TooManyMembers { group: s("G1"), members: 70 },
+            CommandError::TooManyGroups,
+            CommandError::GroupWithoutTopics { group: s("G2") },
+            CommandError::EmptySubscription { client_id: s("C1") },
+            CommandError::SeekUnassigned { client_id: s("C1"), topic: s("T1"), partition: Some(3) },
+            CommandError::SeekUnassigned { client_id: s("C1"), topic: s("T1"), partition: None },
+            CommandError::NothingToSeek { client_id: s("C1") },
+            CommandError::NoBrokerUp,
+            CommandError::PartitionCount { topic: s("T1"), partitions: 4 },
+            CommandError::MinInsyncReplicas { topic: s("T1"), replication_factor: 3 },
+            CommandError::AssignorUnderConsumerProtocol {
+                group: s("G1"),
+                remote_assignor: kafka_sandbox_core::config::ServerAssignor::Uniform,
+            },
+            CommandError::MemberSetting {
+                setting: "max_poll_records",
+                group: s("G1"),
+                client_id: s("C1"),
+                value: 0,
+                allowed: Allowed::Range { min: 1, max: 10_000 },
+            },
+            CommandError::MemberSetting {
+                setting: "session_timeout_ms",
+                group: s("G1"),
+                client_id: s("C1"),
+                value: 0,
+                allowed: Allowed::UpToAWeek,
+            },
+            CommandError::MemberSetting {
+                setting: "auto_commit_interval_ms",
+                group: s("G1"),
+                client_id: s("C1"),
+                value: 0,
+                allowed: Allowed::AtLeast(1),
+            },
+            CommandError::PushBuffer { group: s("G1"), value: 0 },
+        ];
+        let mut places: Vec<usize> = all.iter().map(place).collect();
+        places.dedup();
+        assert_eq!(places, (0..=24).collect::<Vec<_>>(), "one sample (at least) of every refusal, in order");
+        all
+    }
+
+    /// Every refusal reads in Chinese from its value, keeps its names and numbers, and
+    /// says what the English sentence says (the table, which reads the English, agrees).
+    #[test]
+    fn every_refused_command_reads_in_chinese_from_its_value() {
+        for e in every_refusal() {
+            let en = refusal(Lang::En, &e);
+            let zh = refusal(Lang::Zh, &e);
+            assert_eq!(en, e.to_string());
+            assert!(zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{zh}");
+            let numbers =
+                |t: &str| t.split(|c: char| !c.is_ascii_digit()).filter(|w| !w.is_empty()).map(str::to_string).collect::<Vec<_>>();
+            let mut en_numbers = numbers(&en);
+            let mut zh_numbers = numbers(&zh);
+            en_numbers.sort();
+            zh_numbers.sort();
+            assert_eq!(en_numbers, zh_numbers, "the same numbers: {en} / {zh}");
+            for quoted in en.split('"').skip(1).step_by(2) {
+                assert!(zh.contains(quoted), "{zh} keeps \"{quoted}\" of {en}");
+            }
+            assert_eq!(core_text(Lang::Zh, &en), zh, "the table reads {en} the same way");
         }
     }
 

@@ -1011,10 +1011,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
                     });
                     m.notice = None;
                 }
-                Err(e) => {
-                    m.notice =
-                        Some(Notice::Error(format!("{}{}", i18n::REFUSED.get(lang), crate::messages::core_text(lang, &e.to_string()))))
-                }
+                Err(e) => m.notice = Some(Notice::Error(format!("{}{}", i18n::REFUSED.get(lang), crate::messages::refusal(lang, &e)))),
             }
             true
         }
@@ -1044,7 +1041,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
                 })
                 .unwrap_or_default();
             if topics.is_empty() {
-                let e = kafka_sandbox_core::CommandError::Invalid(format!("{client_id} has no assigned partition to seek"));
+                let e = kafka_sandbox_core::CommandError::NothingToSeek { client_id: client_id.clone() };
                 return report(m, Err(e));
             }
             let mut result = Ok(());
@@ -1087,7 +1084,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             m.playing = false;
             if m.sim.group(&group).is_none() {
                 let e = kafka_sandbox_core::CommandError::UnknownGroup(group);
-                m.notice = Some(Notice::Error(format!("{}{}", i18n::REFUSED.get(lang), crate::messages::core_text(lang, &e.to_string()))));
+                m.notice = Some(Notice::Error(format!("{}{}", i18n::REFUSED.get(lang), crate::messages::refusal(lang, &e))));
                 return true;
             }
             m.notice =
@@ -1172,7 +1169,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
                 m.notice = Some(Notice::Error(format!(
                     "{}{}",
                     i18n::REFUSED.get(lang),
-                    crate::messages::core_text(lang, &kafka_sandbox_core::CommandError::UnknownTopic(topic).to_string())
+                    crate::messages::refusal(lang, &kafka_sandbox_core::CommandError::UnknownTopic(topic))
                 )));
                 return true;
             };
@@ -1332,9 +1329,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
 fn report(m: &mut Model, result: Result<(), kafka_sandbox_core::CommandError>) -> bool {
     match result {
         Ok(()) => m.notice = None,
-        Err(e) => {
-            m.notice = Some(Notice::Error(format!("{}{}", i18n::REFUSED.get(m.lang), crate::messages::core_text(m.lang, &e.to_string()))))
-        }
+        Err(e) => m.notice = Some(Notice::Error(format!("{}{}", i18n::REFUSED.get(m.lang), crate::messages::refusal(m.lang, &e)))),
     }
     true
 }

@@ -225,7 +225,7 @@ pub(crate) fn check_connectors(
     let mut names = crate::vecmap::VecSet::new();
     for (i, c) in connectors.iter().enumerate() {
         let path = format!("connectors[{i}]");
-        check_name("the connector name", &c.name).map_err(|e| scenario_error(format!("{path}.name"), e.to_string()))?;
+        check_name(crate::command::NameOf::Connector, &c.name).map_err(|e| scenario_error(format!("{path}.name"), e.to_string()))?;
         if !names.insert(c.name.as_str()) {
             return Err(scenario_error(format!("{path}.name"), format!("connector \"{}\" is defined twice", c.name)));
         }

@@ -6,11 +6,14 @@
 
 use crate::assign::{self, Subscription};
 use crate::cluster::{place_replicas, Broker, BrokerId, LostView, Partition, Topic, TopicConfig, LOST_KEPT};
-use crate::command::{check_name, Command, CommandError, GroupSpec, MemberSpec, MAX_GROUPS, MAX_MEMBERS_PER_GROUP, MAX_VALUE_CHARS};
+use crate::command::{
+    check_name, Allowed, Command, CommandError, GroupSpec, MemberSpec, NameOf, MAX_GROUPS, MAX_MEMBERS_PER_GROUP, MAX_VALUE_CHARS,
+};
 use crate::config::{Acks, ClusterConfig, OffsetReset, ProducerConfig};
 use crate::event::ProduceError;
 use crate::event::{Event, EventKind, RebalanceCause, StartFrom, Trace};
 use crate::group::{Activity, Delivery, Group, GroupState, Member};
+use crate::limits::{MAX_FETCH_MAX_WAIT_MS, MAX_POLL_RECORDS};
 use crate::monitor::Monitors;
 use crate::partitioner::{record_size_in_bytes, PartitionReason};
 use crate::producer::{Batch, ProduceRequest, Producer, SentRecord, MAX_REQUEST_SIZE};
@@ -658,6 +661,7 @@ impl Sim {
         self.steps += 1;
         let before = self.trace.total();
         self.handle(pending);
+        self.debug_check_invariants();
         Some(StepOutcome { time: self.now, events: self.trace.total() - before })
     }
 
@@ -733,7 +737,19 @@ impl Sim {
         self.validate(&command)?;
         self.command_log.push(LoggedCommand { after_steps: self.steps, at: self.now, command: command.clone() });
         self.execute(command);
+        self.debug_check_invariants();
         Ok(())
+    }
+
+    /// The named invariants ([`crate::invariant`]) after every event and command, in debug
+    /// and fuzz builds; a release build (the page, the CLI) neither pays for it nor can
+    /// panic here.
+    #[inline]
+    fn debug_check_invariants(&self) {
+        #[cfg(debug_assertions)]
+        if let Err(v) = crate::invariant::check_with(self, crate::invariant::Depth::Ends) {
+            panic!("step {} at {} ms: {v}", self.steps, self.now.ms());
+        }
     }
 
     // ----- building (used by the scenario loader) ------------------------
@@ -914,9 +930,7 @@ impl Sim {
                     return Err(CommandError::DuplicateMember { group: group.clone(), client_id: member.client_id.clone() });
                 }
                 if g.members.len() >= MAX_MEMBERS_PER_GROUP {
-                    return Err(CommandError::Invalid(format!(
-                        "group \"{group}\" already has {MAX_MEMBERS_PER_GROUP} members, the most the sandbox allows"
-                    )));
+                    return Err(CommandError::GroupFull { group: group.clone() });
                 }
                 Ok(())
             }
@@ -946,13 +960,7 @@ impl Sim {
                 }
                 let owned = m.assigned.iter().any(|tp| &tp.topic == topic && partition.is_none_or(|p| tp.partition == p));
                 if !owned {
-                    let what = match partition {
-                        Some(p) => format!("{topic}-{p}"),
-                        None => format!("any partition of {topic}"),
-                    };
-                    return Err(CommandError::Invalid(format!(
-                        "{client_id} is not assigned {what}: seek() only works on assigned partitions (Kafka throws IllegalStateException)"
-                    )));
+                    return Err(CommandError::SeekUnassigned { client_id: client_id.clone(), topic: topic.clone(), partition: *partition });
                 }
                 Ok(())
             }
@@ -964,9 +972,7 @@ impl Sim {
                     return Err(CommandError::UnknownMember { group: group.clone(), client_id: client_id.clone() });
                 }
                 if topics.is_empty() {
-                    return Err(CommandError::Invalid(format!(
-                        "{client_id} must subscribe to at least one topic (unsubscribe() is remove_member here)"
-                    )));
+                    return Err(CommandError::EmptySubscription { client_id: client_id.clone() });
                 }
                 for t in topics {
                     if !self.topics.contains_key(t) {
@@ -990,15 +996,10 @@ impl Sim {
             Command::AddPartitions { topic, partitions } => {
                 let Some(t) = self.topics.get(topic) else { return Err(CommandError::UnknownTopic(topic.clone())) };
                 if !self.brokers.values().any(|b| !b.fenced && b.reachable()) {
-                    return Err(CommandError::Invalid("no broker is up to host new partitions".into()));
+                    return Err(CommandError::NoBrokerUp);
                 }
                 if *partitions <= t.partition_count() || *partitions > crate::limits::MAX_PARTITIONS {
-                    return Err(CommandError::Invalid(format!(
-                        "topic \"{topic}\" has {} partitions; it can grow to between {} and {} (partitions never shrink)",
-                        t.partition_count(),
-                        t.partition_count() + 1,
-                        crate::limits::MAX_PARTITIONS
-                    )));
+                    return Err(CommandError::PartitionCount { topic: topic.clone(), partitions: t.partition_count() });
                 }
                 Ok(())
             }
@@ -1006,10 +1007,7 @@ impl Sim {
                 let Some(t) = self.topics.get(topic) else { return Err(CommandError::UnknownTopic(topic.clone())) };
                 if let Some(m) = min_insync_replicas {
                     if *m == 0 || *m > t.replication_factor() {
-                        return Err(CommandError::Invalid(format!(
-                            "min.insync.replicas of \"{topic}\" must be between 1 and its replication factor ({})",
-                            t.replication_factor()
-                        )));
+                        return Err(CommandError::MinInsyncReplicas { topic: topic.clone(), replication_factor: t.replication_factor() });
                     }
                 }
                 Ok(())
@@ -1023,7 +1021,7 @@ impl Sim {
             }
             Command::CrashConnector { connector } | Command::RestartConnector { connector } => {
                 if self.connector_index(connector).is_none() {
-                    return Err(CommandError::Invalid(format!("there is no connector named \"{connector}\"")));
+                    return Err(CommandError::UnknownConnector(connector.clone()));
                 }
                 Ok(())
             }
@@ -1032,11 +1030,10 @@ impl Sim {
                     return Err(CommandError::UnknownGroup(group.clone()));
                 };
                 if g.consumer_protocol() {
-                    return Err(CommandError::Invalid(format!(
-                        "group \"{group}\" uses group.protocol=consumer: the broker assigns its partitions with \
-                         group.remote.assignor ({}); partition.assignment.strategy does not apply",
-                        g.config.remote_assignor
-                    )));
+                    return Err(CommandError::AssignorUnderConsumerProtocol {
+                        group: group.clone(),
+                        remote_assignor: g.config.remote_assignor,
+                    });
                 }
                 check_strategy(*assignor)
             }
@@ -1044,15 +1041,15 @@ impl Sim {
     }
 
     fn validate_group(&self, spec: &GroupSpec) -> Result<(), CommandError> {
-        check_name("a group id", &spec.id)?;
+        check_name(NameOf::GroupId, &spec.id)?;
         if self.groups.contains_key(&spec.id) {
             return Err(CommandError::DuplicateGroup(spec.id.clone()));
         }
         if self.groups.len() >= MAX_GROUPS {
-            return Err(CommandError::Invalid(format!("the sandbox allows at most {MAX_GROUPS} consumer groups")));
+            return Err(CommandError::TooManyGroups);
         }
         if spec.topics.is_empty() {
-            return Err(CommandError::Invalid(format!("group \"{}\" must subscribe to at least one topic", spec.id)));
+            return Err(CommandError::GroupWithoutTopics { group: spec.id.clone() });
         }
         for t in &spec.topics {
             if !self.topics.contains_key(t) {
@@ -1062,11 +1059,7 @@ impl Sim {
         check_strategy(spec.config.assignor)?;
         push::check_push_config(&spec.id, &spec.config)?;
         if spec.members.len() > MAX_MEMBERS_PER_GROUP {
-            return Err(CommandError::Invalid(format!(
-                "group \"{}\" has {} members; the sandbox allows at most {MAX_MEMBERS_PER_GROUP}",
-                spec.id,
-                spec.members.len()
-            )));
+            return Err(CommandError::TooManyMembers { group: spec.id.clone(), members: spec.members.len() });
         }
         for (i, m) in spec.members.iter().enumerate() {
             self.validate_member(&spec.id, &spec.topics, m)?;
@@ -1091,26 +1084,26 @@ impl Sim {
 pub(crate) fn check_record_size(key: Option<&str>, value: &str, headers: &[crate::record::Header]) -> Result<(), CommandError> {
     let too_long = |s: &str| s.chars().count() > MAX_VALUE_CHARS;
     if too_long(value) || key.is_some_and(too_long) {
-        return Err(CommandError::Invalid(format!("a key or value may have at most {MAX_VALUE_CHARS} characters")));
+        return Err(CommandError::RecordTooLong);
     }
-    if headers.len() > 16 || headers.iter().any(|h| too_long(&h.key) || too_long(&h.value)) {
-        return Err(CommandError::Invalid(format!("a record may have at most 16 headers of at most {MAX_VALUE_CHARS} characters")));
+    if headers.len() > crate::limits::MAX_HEADERS || headers.iter().any(|h| too_long(&h.key) || too_long(&h.value)) {
+        return Err(CommandError::TooManyHeaders);
     }
     Ok(())
 }
 
 /// The checks of a member that need no cluster state.
 pub(crate) fn check_member_spec(group: &str, m: &MemberSpec) -> Result<(), CommandError> {
-    check_name("a client id", &m.client_id)?;
+    check_name(NameOf::ClientId, &m.client_id)?;
     if let Some(id) = &m.group_instance_id {
-        check_name("a group.instance.id", id)?;
+        check_name(NameOf::GroupInstanceId, id)?;
     }
     let c = &m.config;
-    if c.max_poll_records == 0 || c.max_poll_records > 10_000 {
-        return Err(CommandError::Invalid(format!(
-            "max_poll_records of member \"{}\" in group \"{group}\" is {}; allowed: 1 to 10000",
-            m.client_id, c.max_poll_records
-        )));
+    let refuse = |setting, value, allowed| {
+        Err(CommandError::MemberSetting { setting, group: group.to_string(), client_id: m.client_id.clone(), value, allowed })
+    };
+    if !(1..=MAX_POLL_RECORDS).contains(&c.max_poll_records) {
+        return refuse("max_poll_records", u64::from(c.max_poll_records), Allowed::Range { min: 1, max: u64::from(MAX_POLL_RECORDS) });
     }
     let positive = [
         ("heartbeat_interval_ms", c.heartbeat_interval_ms),
@@ -1121,25 +1114,22 @@ pub(crate) fn check_member_spec(group: &str, m: &MemberSpec) -> Result<(), Comma
     ];
     for (name, v) in positive {
         if v == 0 || v > crate::limits::MAX_TIME_MS {
-            return Err(CommandError::Invalid(format!(
-                "{name} of member \"{}\" in group \"{group}\" is {v}; allowed: 1 to {} (one week)",
-                m.client_id,
-                crate::limits::MAX_TIME_MS
-            )));
+            return refuse(name, v, Allowed::UpToAWeek);
         }
     }
-    // One message per setting, naming it with its value and what is allowed.
-    for (name, v, lo, hi) in [
-        ("auto_commit_interval_ms", c.auto_commit_interval_ms, 1, u64::MAX),
-        ("fetch_max_wait_ms", c.fetch_max_wait_ms, 1, 60_000),
-        ("processing_ms", c.processing_ms, 0, 3_600_000),
+    // One refusal per setting, naming it with its value and what is allowed.
+    for (name, v, allowed) in [
+        ("auto_commit_interval_ms", c.auto_commit_interval_ms, Allowed::AtLeast(1)),
+        ("fetch_max_wait_ms", c.fetch_max_wait_ms, Allowed::Range { min: 1, max: MAX_FETCH_MAX_WAIT_MS }),
+        ("processing_ms", c.processing_ms, Allowed::Range { min: 0, max: crate::limits::MAX_PROCESSING_MS }),
     ] {
-        if !(lo..=hi).contains(&v) {
-            let allowed = if hi == u64::MAX { format!("{lo} or more") } else { format!("{lo} to {hi}") };
-            return Err(CommandError::Invalid(format!(
-                "{name} of member \"{}\" in group \"{group}\" is {v}; allowed: {allowed}",
-                m.client_id
-            )));
+        let ok = match allowed {
+            Allowed::Range { min, max } => (min..=max).contains(&v),
+            Allowed::AtLeast(min) => v >= min,
+            Allowed::UpToAWeek => (1..=crate::limits::MAX_TIME_MS).contains(&v),
+        };
+        if !ok {
+            return refuse(name, v, allowed);
         }
     }
     Ok(())

@@ -36,10 +36,7 @@ pub(crate) type PushCursors = VecMap<(String, String, TopicPartition), (u64, u64
 /// `push_buffer_max_records` is 1 to [`MAX_PUSH_BUFFER_RECORDS`].
 pub(crate) fn check_push_config(group: &str, c: &crate::config::GroupConfig) -> Result<(), CommandError> {
     if !(1..=MAX_PUSH_BUFFER_RECORDS).contains(&c.push_buffer_max_records) {
-        return Err(CommandError::Invalid(format!(
-            "push_buffer_max_records of group \"{group}\" is {}; allowed: 1 to {MAX_PUSH_BUFFER_RECORDS}",
-            c.push_buffer_max_records
-        )));
+        return Err(CommandError::PushBuffer { group: group.to_string(), value: c.push_buffer_max_records });
     }
     Ok(())
 }

@@ -213,7 +213,8 @@ pub(crate) fn check_streams(
     let mut internal = 0;
     for (i, s) in streams.iter().enumerate() {
         let path = format!("streams[{i}]");
-        check_name("an application.id", &s.application_id).map_err(|e| err(format!("{path}.application_id"), e.to_string()))?;
+        check_name(crate::command::NameOf::ApplicationId, &s.application_id)
+            .map_err(|e| err(format!("{path}.application_id"), e.to_string()))?;
         if !ids.insert(s.application_id.as_str()) {
             return Err(err(format!("{path}.application_id"), format!("application \"{}\" is defined twice", s.application_id)));
         }
@@ -255,7 +256,8 @@ pub(crate) fn check_streams(
                 return Err(err(format!("{path}.op.filter.value_contains"), format!("at most {MAX_VALUE_CHARS} characters")));
             }
             StreamsOp::CountByKey { store } => {
-                check_name("a store name", store).map_err(|e| err(format!("{path}.op.count_by_key.store"), e.to_string()))?;
+                check_name(crate::command::NameOf::Store, store)
+                    .map_err(|e| err(format!("{path}.op.count_by_key.store"), e.to_string()))?;
             }
             _ => {}
         }

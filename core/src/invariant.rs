@@ -1,0 +1,295 @@
+//! The model's named invariants, defined once: what holds after every step of every run,
+//! whatever the commands and faults. [`crate::sim::Sim::step`] checks them after each
+//! event in debug and `fuzz` builds (`debug_assertions`: a violation panics there and
+//! names the invariant); the swarm and property tests call [`check`] after every step of
+//! their random runs. A release build (the page, the CLI) never checks and never panics.
+//!
+//! Each is Kafka's own rule, not the sandbox's: the replication ones are the log and HW
+//! rules of `kafka.cluster.Partition` / `UnifiedLog` (KIP-101 for truncation), the group
+//! ones the consumer-group contract (one consumer per partition per group; `ConsumerCoordinator`
+//! revokes before another member gets a partition), the durability one Kafka's promise for
+//! `acks=all` with `min.insync.replicas` ≥ 2 and no unclean election (what the monitors
+//! mark `promised`).
+
+use crate::sim::Sim;
+use crate::vecmap::VecMap;
+
+/// One named invariant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Invariant {
+    /// Every replica's log holds offsets `log_start_offset..log_end_offset`, one record
+    /// each, with no gap and no repeat.
+    OffsetsContiguous,
+    /// Every replica's segments tile its log: each starts where the one before ended.
+    SegmentsTileTheLog,
+    /// On every replica, the high watermark is at most the log end offset.
+    HighWatermarkWithinLog,
+    /// A partition's leader, when it has one, is in its ISR.
+    LeaderInIsr,
+    /// The ISR is never empty (with unclean election off the last member stays in it,
+    /// even while down: `Partition` keeps it so it can come back as leader).
+    IsrNotEmpty,
+    /// The leader's high watermark never passes what any ISR member holds: committed
+    /// means every in-sync replica has it.
+    HighWatermarkWithinIsr,
+    /// In one consumer group, a partition is assigned to at most one member at a time.
+    OneOwnerPerPartition,
+    /// A member is assigned only partitions of topics it subscribes to.
+    OwnsOnlySubscribed,
+    /// A member keeps a fetch position only for partitions assigned to it.
+    PositionsOnlyForAssigned,
+    /// No record Kafka promised to keep (acked with `acks=all`, `min.insync.replicas` ≥ 2,
+    /// no unclean election) has been lost.
+    NoPromiseBroken,
+}
+
+impl Invariant {
+    /// All of them, in the order [`check`] tests them.
+    pub const ALL: [Invariant; 10] = [
+        Invariant::OffsetsContiguous,
+        Invariant::SegmentsTileTheLog,
+        Invariant::HighWatermarkWithinLog,
+        Invariant::LeaderInIsr,
+        Invariant::IsrNotEmpty,
+        Invariant::HighWatermarkWithinIsr,
+        Invariant::OneOwnerPerPartition,
+        Invariant::OwnsOnlySubscribed,
+        Invariant::PositionsOnlyForAssigned,
+        Invariant::NoPromiseBroken,
+    ];
+
+    /// The invariant's name, as in the docs and in a violation's message.
+    pub fn name(self) -> &'static str {
+        match self {
+            Invariant::OffsetsContiguous => "offsets-contiguous",
+            Invariant::SegmentsTileTheLog => "segments-tile-the-log",
+            Invariant::HighWatermarkWithinLog => "hw-within-log",
+            Invariant::LeaderInIsr => "leader-in-isr",
+            Invariant::IsrNotEmpty => "isr-not-empty",
+            Invariant::HighWatermarkWithinIsr => "hw-within-isr",
+            Invariant::OneOwnerPerPartition => "one-owner-per-partition",
+            Invariant::OwnsOnlySubscribed => "owns-only-subscribed",
+            Invariant::PositionsOnlyForAssigned => "positions-only-for-assigned",
+            Invariant::NoPromiseBroken => "no-promise-broken",
+        }
+    }
+}
+
+/// An invariant that does not hold, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    pub invariant: Invariant,
+    /// Where: the partition and replica, or the group and member, and the numbers.
+    pub detail: String,
+}
+
+impl std::fmt::Display for Violation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "invariant {} broken: {}", self.invariant.name(), self.detail)
+    }
+}
+
+impl std::error::Error for Violation {}
+
+/// How thoroughly [`check_with`] looks at the logs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Depth {
+    /// Every record of every log (what the tests use): O(records).
+    Full,
+    /// A log's first and last records and its length (what every step uses in debug
+    /// builds): O(partitions × replicas). Exact while offsets only grow, which
+    /// `PartitionLog`'s appends assert.
+    Ends,
+}
+
+/// Every invariant, with every record looked at.
+pub fn check(sim: &Sim) -> Result<(), Violation> {
+    check_with(sim, Depth::Full)
+}
+
+/// Every invariant, at the given depth; the first one broken.
+pub fn check_with(sim: &Sim, depth: Depth) -> Result<(), Violation> {
+    let broken = |invariant, detail: String| Err(Violation { invariant, detail });
+    for t in sim.topics() {
+        for (p, part) in t.partitions.iter().enumerate() {
+            for (b, log) in &part.logs {
+                let (start, end) = (log.log_start_offset(), log.log_end_offset());
+                let records = log.records();
+                let contiguous = match depth {
+                    Depth::Full => records.iter().enumerate().all(|(i, r)| r.offset == start + i as u64),
+                    Depth::Ends => records.first().is_none_or(|r| r.offset == start),
+                } && records.last().is_none_or(|r| r.offset + 1 == end)
+                    && records.len() as u64 == end.saturating_sub(start)
+                    && start <= end;
+                if !contiguous {
+                    return broken(
+                        Invariant::OffsetsContiguous,
+                        format!("{}-{p} on broker {b}: {} records for offsets {start}..{end}", t.name, records.len()),
+                    );
+                }
+                let mut next = None;
+                for s in log.segments() {
+                    if next.is_some_and(|n| n != s.base_offset) || s.next_offset < s.base_offset {
+                        return broken(
+                            Invariant::SegmentsTileTheLog,
+                            format!(
+                                "{}-{p} on broker {b}: a segment {}..{} after one ending at {next:?}",
+                                t.name, s.base_offset, s.next_offset
+                            ),
+                        );
+                    }
+                    next = Some(s.next_offset);
+                }
+                if log.high_watermark() > end {
+                    return broken(
+                        Invariant::HighWatermarkWithinLog,
+                        format!("{}-{p} on broker {b}: HW {} above LEO {end}", t.name, log.high_watermark()),
+                    );
+                }
+            }
+            if let Some(l) = part.leader {
+                if !part.isr.contains(&l) {
+                    return broken(Invariant::LeaderInIsr, format!("{}-{p}: leader {l} outside the ISR {:?}", t.name, part.isr));
+                }
+            }
+            if part.isr.is_empty() {
+                return broken(Invariant::IsrNotEmpty, format!("{}-{p}: empty ISR", t.name));
+            }
+            if let Some(leader) = part.leader_log() {
+                let hw = leader.high_watermark();
+                for b in &part.isr {
+                    let leo = part.logs.get(b).map_or(0, |l| l.log_end_offset());
+                    if hw > leo {
+                        return broken(
+                            Invariant::HighWatermarkWithinIsr,
+                            format!("{}-{p}: HW {hw} above ISR member {b}'s LEO {leo}", t.name),
+                        );
+                    }
+                }
+            }
+        }
+    }
+    for g in sim.groups() {
+        let mut owners: VecMap<&crate::record::TopicPartition, &str> = VecMap::default();
+        for m in &g.members {
+            for tp in &m.assigned {
+                if let Some(other) = owners.insert(tp, &m.client_id) {
+                    return broken(Invariant::OneOwnerPerPartition, format!("group {}: {tp} owned by {other} and {}", g.id, m.client_id));
+                }
+                if !m.topics.contains(&tp.topic) {
+                    return broken(
+                        Invariant::OwnsOnlySubscribed,
+                        format!("group {}: {} owns {tp} but subscribes to {:?}", g.id, m.client_id, m.topics),
+                    );
+                }
+            }
+            if let Some((tp, _)) = m.positions.iter().find(|(tp, _)| !m.assigned.contains(tp)) {
+                return broken(
+                    Invariant::PositionsOnlyForAssigned,
+                    format!("group {}: {} has a position for {tp}, not assigned to it", g.id, m.client_id),
+                );
+            }
+        }
+    }
+    if sim.monitors().promised_total() > 0 {
+        let f = sim.monitors().findings().iter().find(|f| f.promised);
+        return broken(
+            Invariant::NoPromiseBroken,
+            f.map_or_else(String::new, |f| format!("{:?} on {} at {} ms: {:?}", f.kind, f.tp, f.time.ms(), f.values)),
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::SimTime;
+
+    /// The default scenario (three brokers, RF 3, two groups) after its seven messages.
+    fn settled() -> Sim {
+        let mut sim = crate::scenario::default_scenario().build().expect("the default scenario builds");
+        sim.run_until(SimTime(15_000));
+        sim
+    }
+
+    fn broken(sim: &Sim) -> Option<Invariant> {
+        check(sim).err().map(|v| v.invariant)
+    }
+
+    #[test]
+    fn names_are_distinct_and_all_lists_each_once() {
+        let mut names: Vec<&str> = Invariant::ALL.iter().map(|i| i.name()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), Invariant::ALL.len());
+    }
+
+    #[test]
+    fn a_settled_run_holds_every_invariant_and_has_what_the_checks_look_at() {
+        let sim = settled();
+        assert_eq!(check(&sim), Ok(()));
+        assert!(sim.topics().flat_map(|t| &t.partitions).any(|p| p.leader_log().is_some_and(|l| l.log_end_offset() > 0)));
+        assert!(sim.groups().flat_map(|g| &g.members).any(|m| !m.assigned.is_empty() && !m.positions.is_empty()));
+    }
+
+    #[test]
+    fn each_corruption_is_named_by_its_invariant() {
+        let base = settled();
+        let (topic, p) = base
+            .topics()
+            .flat_map(|t| t.partitions.iter().enumerate().map(move |(i, part)| (t, i, part)))
+            .find(|(_, _, part)| part.leader_log().is_some_and(|l| l.log_end_offset() > 0))
+            .map(|(t, i, _)| (t.name.clone(), i))
+            .expect("a partition with records");
+        fn partition<'a>(sim: &'a mut Sim, topic: &str, p: usize) -> &'a mut crate::cluster::Partition {
+            &mut sim.topics.get_mut(topic).expect("topic").partitions[p]
+        }
+
+        let mut sim = base.clone();
+        let leader = partition(&mut sim, &topic, p).leader.expect("a leader");
+        partition(&mut sim, &topic, p).isr.retain(|b| *b != leader);
+        assert_eq!(broken(&sim), Some(Invariant::LeaderInIsr));
+
+        let mut sim = base.clone();
+        partition(&mut sim, &topic, p).leader = None;
+        partition(&mut sim, &topic, p).isr.clear();
+        assert_eq!(broken(&sim), Some(Invariant::IsrNotEmpty));
+
+        let mut sim = base.clone();
+        let follower = partition(&mut sim, &topic, p).isr.iter().copied().find(|b| *b != leader).expect("a follower in the ISR");
+        partition(&mut sim, &topic, p).logs.get_mut(&follower).expect("its log").truncate_to(0);
+        assert_eq!(broken(&sim), Some(Invariant::HighWatermarkWithinIsr));
+
+        fn group(sim: &mut Sim) -> &mut crate::group::Group {
+            sim.groups.values_mut().find(|g| g.members.iter().filter(|m| !m.assigned.is_empty()).count() >= 2).expect("a group of two")
+        }
+        let mut sim = base.clone();
+        let g = group(&mut sim);
+        let tp = g.members[0].assigned[0].clone();
+        let other = g.members.iter().position(|m| !m.assigned.contains(&tp) && !m.assigned.is_empty()).expect("another owner");
+        g.members[other].assigned.push(tp);
+        assert_eq!(broken(&sim), Some(Invariant::OneOwnerPerPartition));
+
+        let mut sim = base.clone();
+        group(&mut sim).members[0].topics.clear();
+        assert_eq!(broken(&sim), Some(Invariant::OwnsOnlySubscribed));
+
+        let mut sim = base.clone();
+        let m = &mut group(&mut sim).members[0];
+        assert!(!m.positions.is_empty());
+        m.assigned.clear();
+        assert_eq!(broken(&sim), Some(Invariant::PositionsOnlyForAssigned));
+    }
+
+    #[test]
+    fn a_violation_says_which_invariant_and_where() {
+        let mut sim = settled();
+        let part = &mut sim.topics.values_mut().next().expect("a topic").partitions[0];
+        part.isr.clear();
+        part.leader = None;
+        let v = check(&sim).expect_err("broken");
+        assert!(v.to_string().starts_with("invariant isr-not-empty broken: "), "{v}");
+        assert!(v.detail.contains("-0"), "{v}");
+    }
+}
