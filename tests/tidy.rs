@@ -170,8 +170,81 @@ fn stable_sorts_go_through_sorted_rs() {
     assert!(found.is_empty(), "use kafka_sandbox_core::sorted (one copy of the sort in the page):\n{}", found.join("\n"));
 }
 
+/// The scenario format's spec and settings types: outside the core, a struct literal of one
+/// ends in `..Default` (`..TopicSpec::default()`), so a field added to the format changes no
+/// code and no test that does not use it.
+const SPEC_TYPES: &[&str] = &[
+    "Scenario",
+    "TopicSpec",
+    "ProducerSpec",
+    "SendPlan",
+    "GroupSpec",
+    "MemberSpec",
+    "ClusterConfig",
+    "ProducerConfig",
+    "GroupConfig",
+    "ConsumerConfig",
+];
+
+/// Struct literals of [`SPEC_TYPES`] in `text` that name their fields without a `..` base:
+/// `(type, line)`. A type named after `fn`'s `->`, `struct`, `impl`, `for` or `let` is not a
+/// literal.
+fn literals_without_base(text: &str) -> Vec<(String, usize)> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    for name in SPEC_TYPES {
+        let needle = format!("{name} {{");
+        let mut from = 0;
+        while let Some(i) = text[from..].find(&needle).map(|i| i + from) {
+            from = i + needle.len();
+            let whole_word = i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_');
+            let before = text[..i].trim_end_matches(|c: char| c.is_alphanumeric() || c == '_' || c == ':');
+            let before = before.trim_end();
+            let not_literal = ["->", "struct", "impl", "for", "let", "enum"].iter().any(|w| before.ends_with(w));
+            if !whole_word || not_literal {
+                continue;
+            }
+            let (mut depth, mut top, mut j) = (1, String::new(), from);
+            while depth > 0 && j < bytes.len() {
+                match bytes[j] {
+                    b'{' | b'(' | b'[' => depth += 1,
+                    b'}' | b')' | b']' => depth -= 1,
+                    c if depth == 1 => top.push(c as char),
+                    _ => {}
+                }
+                j += 1;
+            }
+            if top.contains(':') && !top.contains("..") {
+                out.push((name.to_string(), text[..i].lines().count()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn spec_literals_outside_the_core_end_in_default() {
+    let mut found = Vec::new();
+    for dir in ["tests", "web/src", "web/tests", "src", "benches"] {
+        for file in rust_files(&root().join(dir)) {
+            if file.ends_with("tidy.rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&file).unwrap_or_default();
+            for (name, line) in literals_without_base(&text) {
+                found.push(format!("{}:{line}: {name} {{ .. }} without `..{name}::default()`", file.display()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "end these literals in ..Default (a new field then changes nothing here):\n{}", found.join("\n"));
+}
+
 #[test]
 fn the_rules_see_what_they_check() {
+    assert_eq!(literals_without_base("let s = GroupSpec { id: x, topics: y };"), vec![("GroupSpec".to_string(), 1)]);
+    assert!(literals_without_base("let s = GroupSpec { id: x, ..GroupSpec::default() };").is_empty());
+    assert!(literals_without_base("fn f() -> scenario::Scenario {\n    x: 1 }").is_empty());
+    assert!(literals_without_base("let SubGroupSpec { a: 1 };").is_empty());
     // The scanner finds modules after a path prefix, but not inside a longer name or a macro's `$crate`.
     let found = modules_after("use crate::event::Event; x::crate::no::y; $crate::tagged::f(); crate::sim::Sim", "crate::");
     assert_eq!(found, ["event", "sim"].iter().map(|s| s.to_string()).collect());

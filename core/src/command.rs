@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// A member to add to a group (a consumer that starts and subscribes).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MemberSpec {
     /// `client.id`; Kafka prefixes the member id with it, so it decides member order.
@@ -33,8 +33,9 @@ impl MemberSpec {
     }
 }
 
-/// A consumer group to create.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// A consumer group to create. `GroupSpec::new("g", ["t"])` with defaults, or a literal
+/// ending in `..GroupSpec::default()` (so a new field changes no code that does not use it).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GroupSpec {
     /// `group.id`.
@@ -46,6 +47,25 @@ pub struct GroupSpec {
     pub config: GroupConfig,
     #[serde(default)]
     pub members: Vec<MemberSpec>,
+}
+
+impl GroupSpec {
+    /// A group subscribing to `topics`, with the default settings and no member yet.
+    pub fn new<T: Into<String>>(id: impl Into<String>, topics: impl IntoIterator<Item = T>) -> Self {
+        Self { id: id.into(), topics: topics.into_iter().map(Into::into).collect(), ..Self::default() }
+    }
+
+    /// With these members.
+    pub fn with_members(mut self, members: impl IntoIterator<Item = MemberSpec>) -> Self {
+        self.members = members.into_iter().collect();
+        self
+    }
+
+    /// With these settings.
+    pub fn with_config(mut self, config: GroupConfig) -> Self {
+        self.config = config;
+        self
+    }
 }
 
 /// Something a person (or a scenario's timeline) does to the running cluster.

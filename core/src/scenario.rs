@@ -160,7 +160,9 @@ fn one_gib() -> u32 {
     1 << 30
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// A producer. `ProducerSpec::new("p")` with defaults, or a literal ending in
+/// `..ProducerSpec::default()`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ProducerSpec {
     pub name: String,
@@ -172,7 +174,7 @@ pub struct ProducerSpec {
 }
 
 /// Sends `values` to `topic`, the first at `start_ms`, then one every `interval_ms`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SendPlan {
     pub topic: String,
@@ -184,6 +186,19 @@ pub struct SendPlan {
     pub start_ms: u64,
     #[serde(default)]
     pub interval_ms: u64,
+}
+
+impl ProducerSpec {
+    /// A producer with the default settings and no planned send.
+    pub fn new(name: impl Into<String>) -> Self {
+        Self { name: name.into(), ..Self::default() }
+    }
+
+    /// With these settings.
+    pub fn with_config(mut self, config: ProducerConfig) -> Self {
+        self.config = config;
+        self
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

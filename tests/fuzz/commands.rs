@@ -196,6 +196,7 @@ fn to_command(op: &Op, n: &Names) -> Option<Command> {
                 group_instance_id: instance.map(|i| pick(&n.clients, i)),
                 topics: topics.map(|t| t.iter().map(|i| pick(&n.topics, *i)).collect()),
                 config: member_config(setting),
+                ..MemberSpec::default()
             },
         },
         Op::Member { kind, group, client, number } => {
@@ -231,6 +232,7 @@ fn to_command(op: &Op, n: &Names) -> Option<Command> {
                     ..GroupConfig::default()
                 },
                 members: (0..pick(&[0usize, 1, 2, 3, 64, 65], members)).map(|i| MemberSpec::new(format!("m{i}"))).collect(),
+                ..GroupSpec::default()
             },
         },
         Op::SetPartitioner { producer, round_robin } => Command::SetPartitioner {

@@ -19,6 +19,7 @@ fn member(client_id: &str, instance: Option<&str>) -> MemberSpec {
         group_instance_id: instance.map(str::to_string),
         topics: None,
         config: ConsumerConfig { commit_mode: CommitMode::SyncAfterProcessing, processing_ms: 20, ..ConsumerConfig::default() },
+        ..MemberSpec::default()
     }
 }
 
@@ -59,9 +60,9 @@ fn build_with(protocol: Protocol, partitions: u32, members: Vec<MemberSpec>, mor
                 linger_ms: 0,
                 ..ProducerConfig::default()
             },
-            send: vec![],
+            ..ProducerSpec::default()
         }],
-        groups: vec![GroupSpec { id: "g".into(), topics: vec!["t".into()], config, members }],
+        groups: vec![GroupSpec { id: "g".into(), topics: vec!["t".into()], config, members, ..GroupSpec::default() }],
         ..Scenario::default()
     };
     let mut sim = scenario.build().expect("builds");
@@ -466,8 +467,7 @@ fn seek_to_beginning_reprocesses_and_the_duplicates_name_the_seek() {
 #[test]
 fn auto_offset_reset_none_stops_a_consumer_without_a_committed_offset() {
     let mut sim = build_with(Protocol::Classic(Strategy::Range), 2, vec![], &[]);
-    let mut spec =
-        GroupSpec { id: "strict".into(), topics: vec!["t".into()], config: GroupConfig::default(), members: vec![member("s1", None)] };
+    let mut spec = GroupSpec { id: "strict".into(), topics: vec!["t".into()], members: vec![member("s1", None)], ..GroupSpec::default() };
     spec.config.auto_offset_reset = OffsetReset::None;
     sim.apply(Command::AddGroup { group: spec }).expect("group");
     sim.run_until(sim.now().plus_ms(10_000));

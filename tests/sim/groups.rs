@@ -21,6 +21,7 @@ fn member(client_id: &str, instance: Option<&str>, mode: CommitMode, processing_
             max_poll_interval_ms: 20_000,
             ..ConsumerConfig::default()
         },
+        ..MemberSpec::default()
     }
 }
 
@@ -38,13 +39,14 @@ fn build(members: Vec<MemberSpec>, assignor: kafka_sandbox_core::assign::Strateg
                 linger_ms: 0,
                 ..ProducerConfig::default()
             },
-            send: vec![],
+            ..ProducerSpec::default()
         }],
         groups: vec![GroupSpec {
             id: "g".into(),
             topics: vec!["t".into()],
             config: GroupConfig { assignor, auto_offset_reset: OffsetReset::Earliest, ..GroupConfig::default() },
             members,
+            ..GroupSpec::default()
         }],
         ..Scenario::default()
     };
@@ -332,7 +334,7 @@ fn a_group_formed_by_two_joiners_waits_a_second_initial_delay() {
                 ..ClusterConfig::default()
             },
             topics: vec![TopicSpec { name: "t".into(), partitions: 2, ..TopicSpec::default() }],
-            groups: vec![GroupSpec { id: "g".into(), topics: vec!["t".into()], config: GroupConfig::default(), members }],
+            groups: vec![GroupSpec { id: "g".into(), topics: vec!["t".into()], members, ..GroupSpec::default() }],
             ..Scenario::default()
         };
         let mut sim = scenario.build().expect("builds");

@@ -25,7 +25,7 @@ fn cluster(partitions: u32, config: ProducerConfig) -> Sim {
             min_insync_replicas: 2,
             ..TopicSpec::default()
         }],
-        producers: vec![ProducerSpec { name: "p".into(), config, send: vec![] }],
+        producers: vec![ProducerSpec { name: "p".into(), config, ..ProducerSpec::default() }],
         ..Scenario::default()
     };
     scenario.build().expect("test scenario builds")

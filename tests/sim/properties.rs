@@ -65,11 +65,11 @@ fn base(seed: u64) -> Sim {
             },
         ],
         producers: vec![
-            ProducerSpec { name: "p0".into(), config: ProducerConfig { batch_size: 100, ..Default::default() }, send: vec![] },
+            ProducerSpec { name: "p0".into(), config: ProducerConfig { batch_size: 100, ..Default::default() }, ..ProducerSpec::default() },
             ProducerSpec {
                 name: "p1".into(),
                 config: ProducerConfig { partitioner: PartitionerKind::RoundRobin, linger_ms: 0, ..Default::default() },
-                send: vec![],
+                ..ProducerSpec::default()
             },
         ],
         ..Scenario::default()
@@ -107,6 +107,7 @@ fn to_command(op: &Op) -> Option<Command> {
                     ..GroupConfig::default()
                 },
                 members: vec![MemberSpec::new("c0")],
+                ..GroupSpec::default()
             },
         },
         Op::SetAssignor { group: g, assignor } => Command::SetAssignor { group: group(g), assignor: pick(assignor) },

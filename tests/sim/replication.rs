@@ -53,13 +53,14 @@ fn build(s: Setup) -> Sim {
                 linger_ms: 0,
                 ..ProducerConfig::default()
             },
-            send: vec![],
+            ..ProducerSpec::default()
         }],
         groups: vec![GroupSpec {
             id: "g".into(),
             topics: vec!["t".into()],
             config: GroupConfig { auto_offset_reset: OffsetReset::Earliest, ..GroupConfig::default() },
             members: vec![MemberSpec::new("c")],
+            ..GroupSpec::default()
         }],
         ..Scenario::default()
     };

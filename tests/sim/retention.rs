@@ -54,6 +54,7 @@ fn build(s: Setup) -> Sim {
                 config: ConsumerConfig { max_poll_records: *max_poll_records, processing_ms: *processing_ms, ..ConsumerConfig::default() },
                 ..MemberSpec::new("c")
             }],
+            ..GroupSpec::default()
         })
         .collect();
     let scenario = Scenario {
@@ -81,7 +82,7 @@ fn build(s: Setup) -> Sim {
         producers: vec![ProducerSpec {
             name: "p".into(),
             config: ProducerConfig { acks: s.acks, linger_ms: 0, ..ProducerConfig::default() },
-            send: vec![],
+            ..ProducerSpec::default()
         }],
         groups,
         ..Scenario::default()

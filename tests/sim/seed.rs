@@ -126,6 +126,7 @@ fn a_new_group_with_latest_reset_sees_only_new_records() {
         topics: vec!["Topic01".into()],
         config: GroupConfig::default(),
         members: vec![MemberSpec::new("L1")],
+        ..GroupSpec::default()
     };
     spec.config.auto_offset_reset = OffsetReset::Latest;
     sim.apply(Command::AddGroup { group: spec.clone() }).unwrap();

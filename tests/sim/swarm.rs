@@ -66,13 +66,14 @@ fn draw(seed: u64) -> Drawn {
                 enable_idempotence: if r.below(3) == 0 { Some(false) } else { None },
                 ..ProducerConfig::default()
             },
-            send: vec![],
+            ..ProducerSpec::default()
         }],
         groups: vec![GroupSpec {
             id: "g".into(),
             topics: names.clone(),
             config: GroupConfig { auto_offset_reset: OffsetReset::Earliest, ..GroupConfig::default() },
             members: (0..1 + r.below(3)).map(|i| MemberSpec::new(format!("c{i}"))).collect(),
+            ..GroupSpec::default()
         }],
         topics,
         ..Scenario::default()

@@ -11,7 +11,7 @@ use kafka_sandbox_core::config::CommitMode;
 use kafka_sandbox_core::config::PartitionerKind;
 use kafka_sandbox_core::config::ServerAssignor;
 use kafka_sandbox_core::config::Strategy;
-use kafka_sandbox_core::config::{Acks, DeliveryMode, GroupConfig, GroupProtocol, OffsetReset, ProducerConfig};
+use kafka_sandbox_core::config::{Acks, DeliveryMode, GroupProtocol, OffsetReset};
 use kafka_sandbox_core::record::TimestampType;
 use kafka_sandbox_core::scenario::{
     ProducerSpec, Scenario, ScenarioError, SendPlan, TopicSpec, MAX_BROKERS, MAX_PARTITIONS, MAX_PROCESSING_MS, MAX_PRODUCERS, MAX_TIME_MS,
@@ -1198,7 +1198,7 @@ impl Draft {
         let name = next_name("Producer", 1, self.scenario.producers.iter().map(|p| p.name.as_str()));
         let send = self.new_plan().into_iter().collect::<Vec<_>>();
         let sends = send.iter().map(|_| self.fresh()).collect();
-        self.scenario.producers.push(ProducerSpec { name, config: ProducerConfig::default(), send });
+        self.scenario.producers.push(ProducerSpec { name, send, ..ProducerSpec::default() });
         let k = self.fresh();
         self.keys.producers.push(k);
         self.keys.sends.push(sends);
@@ -1215,7 +1215,13 @@ impl Draft {
     /// m1..m10 to the first topic from 1 s, one every 500 ms.
     fn new_plan(&self) -> Option<SendPlan> {
         let topic = self.scenario.topics.first()?.name.clone();
-        Some(SendPlan { topic, values: (1..=10).map(|n| format!("m{n}")).collect(), keys: None, start_ms: 1000, interval_ms: 500 })
+        Some(SendPlan {
+            topic,
+            values: (1..=10).map(|n| format!("m{n}")).collect(),
+            start_ms: 1000,
+            interval_ms: 500,
+            ..SendPlan::default()
+        })
     }
 
     pub fn add_send(&mut self, producer: u64) {
@@ -1240,7 +1246,7 @@ impl Draft {
         let id = next_name("ConsumerGroup", 2, self.scenario.groups.iter().map(|g| g.id.as_str()));
         let topics = self.scenario.topics.first().map(|t| vec![t.name.clone()]).unwrap_or_default();
         let members = vec![MemberSpec::new("Consumer1")];
-        self.scenario.groups.push(GroupSpec { id, topics, config: GroupConfig::default(), members });
+        self.scenario.groups.push(GroupSpec { id, topics, members, ..GroupSpec::default() });
         let (k, m) = (self.fresh(), self.fresh());
         self.keys.groups.push(k);
         self.keys.members.push(vec![m]);

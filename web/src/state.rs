@@ -1093,22 +1093,18 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         }
         Action::AddGroup { id, reset, assignor, protocol } => {
             let topics: Vec<String> = m.sim.topics().map(|t| t.name.clone()).collect();
-            let spec = GroupSpec {
-                id: id.trim().to_string(),
-                topics,
-                config: GroupConfig {
-                    assignor,
-                    auto_offset_reset: reset,
-                    group_protocol: if protocol.is_some() {
-                        kafka_sandbox_core::config::GroupProtocol::Consumer
-                    } else {
-                        kafka_sandbox_core::config::GroupProtocol::Classic
-                    },
-                    remote_assignor: protocol.unwrap_or_default(),
-                    ..GroupConfig::default()
+            let config = GroupConfig {
+                assignor,
+                auto_offset_reset: reset,
+                group_protocol: if protocol.is_some() {
+                    kafka_sandbox_core::config::GroupProtocol::Consumer
+                } else {
+                    kafka_sandbox_core::config::GroupProtocol::Classic
                 },
-                members: vec![MemberSpec::new("Consumer1")],
+                remote_assignor: protocol.unwrap_or_default(),
+                ..GroupConfig::default()
             };
+            let spec = GroupSpec::new(id.trim(), topics).with_config(config).with_members([MemberSpec::new("Consumer1")]);
             let result = m.sim.apply(Command::AddGroup { group: spec });
             report(m, result)
         }
