@@ -239,6 +239,16 @@ fn spec_literals_outside_the_core_end_in_default() {
     assert!(found.is_empty(), "end these literals in ..Default (a new field then changes nothing here):\n{}", found.join("\n"));
 }
 
+/// `docs/scenario-format.md` prints the limits table between its markers, exactly.
+#[test]
+fn the_format_doc_prints_the_limits_table() {
+    let doc = std::fs::read_to_string(root().join("docs/scenario-format.md")).unwrap_or_default();
+    let (begin, end) = ("<!-- limits:begin -->\n", "<!-- limits:end -->");
+    let printed = doc.split_once(begin).and_then(|(_, rest)| rest.split_once(end)).map(|(table, _)| table);
+    let table = kafka_sandbox_core::limits::markdown_table();
+    assert_eq!(printed, Some(table.as_str()), "docs/scenario-format.md, between {begin:?} and {end:?}, should be:\n{table}");
+}
+
 #[test]
 fn the_rules_see_what_they_check() {
     assert_eq!(literals_without_base("let s = GroupSpec { id: x, topics: y };"), vec![("GroupSpec".to_string(), 1)]);

@@ -1,6 +1,11 @@
 //! The bounds on everything a person can give the sandbox (scenarios, commands, settings):
 //! one place for each number, read by the scenario checks, the command checks and the
 //! page's editor. Kafka's own limits and defaults are in `config`.
+//!
+//! The numeric settings of the scenario format are rows of [`TABLE`] (path, range, unit,
+//! note): the scenario checks refuse a value outside its row with the row's words, the
+//! editor takes its bounds from the row of the field's path, and `docs/scenario-format.md`
+//! prints the table (a test keeps it equal to [`markdown_table`]).
 
 // ----- a scenario ------------------------------------------------------------------
 
@@ -57,3 +62,193 @@ pub const MAX_STREAMS: usize = 8;
 pub const MAX_INSTANCES: u32 = 8;
 /// Largest `push_buffer_max_records` accepted.
 pub const MAX_PUSH_BUFFER_RECORDS: u32 = 1_000_000;
+
+// ----- the table of numeric settings -------------------------------------------------------
+
+/// What a setting's number counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    Count,
+    Milliseconds,
+    Bytes,
+}
+
+impl Unit {
+    pub fn name(self) -> &'static str {
+        match self {
+            Unit::Count => "count",
+            Unit::Milliseconds => "ms",
+            Unit::Bytes => "bytes",
+        }
+    }
+}
+
+/// One numeric setting's bounds: `min` to `max`, both included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Range {
+    /// Its JSON path in a scenario, with `[]` for any index: `producers[].config.linger_ms`.
+    pub path: &'static str,
+    pub min: u64,
+    pub max: u64,
+    pub unit: Unit,
+    /// Said after the range in a refusal, e.g. ` (one week)`; empty or starting with a space.
+    pub note: &'static str,
+}
+
+impl Range {
+    /// Whether `value` is allowed.
+    pub fn allows(&self, value: u64) -> bool {
+        (self.min..=self.max).contains(&value)
+    }
+
+    /// A refusal's words for `value`: `is 0; allowed: 1 to 12`.
+    pub fn refusal(&self, value: u64) -> String {
+        format!("is {value}; allowed: {}", self.allowed())
+    }
+
+    /// What is allowed, in words: `1 to 12 (note)`, or `1 or more` without an upper bound.
+    pub fn allowed(&self) -> String {
+        if self.max == u64::MAX {
+            format!("{} or more{}", self.min, self.note)
+        } else {
+            format!("{} to {}{}", self.min, self.max, self.note)
+        }
+    }
+}
+
+const fn ms(path: &'static str, min: u64, max: u64, note: &'static str) -> Range {
+    Range { path, min, max, unit: Unit::Milliseconds, note }
+}
+
+const ONE_WEEK: &str = " (one week)";
+
+pub const CLUSTER_BROKERS: Range = Range { path: "cluster.brokers", min: 1, max: MAX_BROKERS as u64, unit: Unit::Count, note: "" };
+pub const REPLICA_LAG_TIME_MAX_MS: Range = ms("cluster.replica_lag_time_max_ms", 1, MAX_TIME_MS, ONE_WEEK);
+pub const BROKER_SESSION_TIMEOUT_MS: Range = ms("cluster.broker_session_timeout_ms", 1, 3_600_000, " (one hour)");
+pub const REPLICA_FETCH_WAIT_MAX_MS: Range = ms("cluster.replica_fetch_wait_max_ms", 1, 60_000, "");
+pub const NETWORK_LATENCY_MS: Range = ms("cluster.network_latency_ms", 0, 60_000, "");
+pub const GROUP_INITIAL_REBALANCE_DELAY_MS: Range = ms("cluster.group_initial_rebalance_delay_ms", 0, 300_000, "");
+pub const GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS: Range = ms(
+    "cluster.group_consumer_heartbeat_interval_ms",
+    100,
+    60_000,
+    " (Kafka's own bounds are 5000-15000 unless group.consumer.min/max.heartbeat.interval.ms change)",
+);
+pub const GROUP_CONSUMER_SESSION_TIMEOUT_MS: Range =
+    ms("cluster.group_consumer_session_timeout_ms", 1000, 1_800_000, " (Kafka's own bounds are 45000-60000)");
+pub const LOG_RETENTION_CHECK_INTERVAL_MS: Range =
+    ms("cluster.log_retention_check_interval_ms", 1, MAX_TIME_MS, " (log.retention.check.interval.ms is at least 1)");
+pub const DURATION_MS: Range = ms("duration_ms", 0, MAX_TIME_MS, ONE_WEEK);
+pub const LINGER_MS: Range = ms("producers[].config.linger_ms", 0, 60_000, "");
+pub const RETRY_BACKOFF_MS: Range = ms("producers[].config.retry_backoff_ms", 1, MAX_TIME_MS, ONE_WEEK);
+pub const RETRY_BACKOFF_MAX_MS: Range = ms("producers[].config.retry_backoff_max_ms", 1, MAX_TIME_MS, ONE_WEEK);
+pub const REQUEST_TIMEOUT_MS: Range = ms("producers[].config.request_timeout_ms", 1, MAX_TIME_MS, ONE_WEEK);
+pub const DELIVERY_TIMEOUT_MS: Range = ms("producers[].config.delivery_timeout_ms", 1, MAX_TIME_MS, ONE_WEEK);
+pub const BATCH_SIZE: Range = Range { path: "producers[].config.batch_size", min: 1, max: 16 * 1024 * 1024, unit: Unit::Bytes, note: "" };
+pub const COMMAND_AT_MS: Range = ms("commands[].at_ms", 0, MAX_TIME_MS, ONE_WEEK);
+/// A member's settings: `groups[].members[].config`, and `member.config` in `add_member`.
+pub const MEMBER_MAX_POLL_RECORDS: Range =
+    Range { path: "groups[].members[].config.max_poll_records", min: 1, max: MAX_POLL_RECORDS as u64, unit: Unit::Count, note: "" };
+pub const MEMBER_HEARTBEAT_INTERVAL_MS: Range = ms("groups[].members[].config.heartbeat_interval_ms", 1, MAX_TIME_MS, ONE_WEEK);
+pub const MEMBER_SESSION_TIMEOUT_MS: Range = ms("groups[].members[].config.session_timeout_ms", 1, MAX_TIME_MS, ONE_WEEK);
+pub const MEMBER_MAX_POLL_INTERVAL_MS: Range = ms("groups[].members[].config.max_poll_interval_ms", 1, MAX_TIME_MS, ONE_WEEK);
+pub const MEMBER_METADATA_MAX_AGE_MS: Range = ms("groups[].members[].config.metadata_max_age_ms", 1, MAX_TIME_MS, ONE_WEEK);
+pub const MEMBER_FETCH_MAX_WAIT_MS: Range = ms("groups[].members[].config.fetch_max_wait_ms", 1, MAX_FETCH_MAX_WAIT_MS, "");
+pub const MEMBER_AUTO_COMMIT_INTERVAL_MS: Range = ms("groups[].members[].config.auto_commit_interval_ms", 1, u64::MAX, "");
+pub const MEMBER_PROCESSING_MS: Range = ms("groups[].members[].config.processing_ms", 0, MAX_PROCESSING_MS, "");
+
+/// Every row, in the order the scenario checks them.
+pub const TABLE: &[Range] = &[
+    CLUSTER_BROKERS,
+    REPLICA_LAG_TIME_MAX_MS,
+    BROKER_SESSION_TIMEOUT_MS,
+    REPLICA_FETCH_WAIT_MAX_MS,
+    NETWORK_LATENCY_MS,
+    GROUP_INITIAL_REBALANCE_DELAY_MS,
+    GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS,
+    GROUP_CONSUMER_SESSION_TIMEOUT_MS,
+    LOG_RETENTION_CHECK_INTERVAL_MS,
+    DURATION_MS,
+    LINGER_MS,
+    RETRY_BACKOFF_MS,
+    RETRY_BACKOFF_MAX_MS,
+    REQUEST_TIMEOUT_MS,
+    DELIVERY_TIMEOUT_MS,
+    BATCH_SIZE,
+    COMMAND_AT_MS,
+    MEMBER_MAX_POLL_RECORDS,
+    MEMBER_HEARTBEAT_INTERVAL_MS,
+    MEMBER_SESSION_TIMEOUT_MS,
+    MEMBER_MAX_POLL_INTERVAL_MS,
+    MEMBER_METADATA_MAX_AGE_MS,
+    MEMBER_FETCH_MAX_WAIT_MS,
+    MEMBER_AUTO_COMMIT_INTERVAL_MS,
+    MEMBER_PROCESSING_MS,
+];
+
+/// The row of a JSON path, indices or not (`producers[2].config.linger_ms` finds
+/// `producers[].config.linger_ms`; a member's setting in an `add_member` command,
+/// `commands[4].command.member.config.X`, finds the member row).
+pub fn range_of(path: &str) -> Option<&'static Range> {
+    let mut general = String::with_capacity(path.len());
+    let mut in_index = false;
+    for c in path.chars() {
+        match c {
+            '[' => {
+                in_index = true;
+                general.push('[');
+            }
+            ']' => {
+                in_index = false;
+                general.push(']');
+            }
+            _ if in_index => {}
+            c => general.push(c),
+        }
+    }
+    if let Some(setting) = general.strip_prefix("commands[].command.member.config.") {
+        general = format!("groups[].members[].config.{setting}");
+    }
+    TABLE.iter().find(|r| r.path == general)
+}
+
+/// The table as Markdown, as `docs/scenario-format.md` prints it.
+pub fn markdown_table() -> String {
+    let mut out = String::from("| Path | Allowed | Unit | Note |\n|---|---|---|---|\n");
+    for r in TABLE {
+        let note = r.note.trim().trim_start_matches('(').trim_end_matches(')');
+        let allowed = if r.max == u64::MAX { format!("{} or more", r.min) } else { format!("{} to {}", r.min, r.max) };
+        out.push_str(&format!("| `{}` | {allowed} | {} | {note} |\n", r.path, r.unit.name()));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_row_is_found_by_its_path_with_or_without_indices_and_paths_are_distinct() {
+        for r in TABLE {
+            assert_eq!(range_of(r.path), Some(r));
+            let indexed = r.path.replace("[]", "[3]");
+            assert_eq!(range_of(&indexed), Some(r), "{indexed}");
+            assert!(r.min <= r.max, "{}", r.path);
+            assert!(r.note.is_empty() || r.note.starts_with(' '), "{}", r.path);
+        }
+        let mut paths: Vec<&str> = TABLE.iter().map(|r| r.path).collect();
+        paths.sort_unstable();
+        paths.dedup();
+        assert_eq!(paths.len(), TABLE.len());
+        assert_eq!(range_of("cluster.nothing"), None);
+        assert_eq!(range_of("commands[4].command.member.config.session_timeout_ms"), Some(&MEMBER_SESSION_TIMEOUT_MS));
+        assert_eq!(MEMBER_AUTO_COMMIT_INTERVAL_MS.refusal(0), "is 0; allowed: 1 or more");
+    }
+
+    #[test]
+    fn a_refusal_says_the_value_and_the_range() {
+        assert!(CLUSTER_BROKERS.allows(1) && CLUSTER_BROKERS.allows(12) && !CLUSTER_BROKERS.allows(0) && !CLUSTER_BROKERS.allows(13));
+        assert_eq!(CLUSTER_BROKERS.refusal(0), "is 0; allowed: 1 to 12");
+        assert_eq!(DURATION_MS.refusal(u64::MAX), format!("is {}; allowed: 0 to 604800000 (one week)", u64::MAX));
+    }
+}

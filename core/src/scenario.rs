@@ -7,6 +7,7 @@ use crate::command::{check_name, Command, GroupSpec, MAX_VALUE_CHARS};
 use crate::config::{ClusterConfig, ProducerConfig};
 pub use crate::error::ScenarioError;
 pub use crate::json::{read_json, write_json};
+use crate::limits;
 pub use crate::limits::{
     MAX_BROKERS, MAX_PARTITIONS, MAX_PROCESSING_MS, MAX_PRODUCERS, MAX_SCENARIO_BYTES, MAX_SLOW_MS, MAX_TIMELINE, MAX_TIME_MS, MAX_TOPICS,
     MIN_SEGMENT_BYTES,
@@ -282,25 +283,21 @@ impl Scenario {
             ));
         }
         let c = &self.cluster;
-        within("cluster.brokers", c.brokers.into(), 1, MAX_BROKERS.into(), "")?;
-        within("cluster.replica_lag_time_max_ms", c.replica_lag_time_max_ms, 1, MAX_TIME_MS, " (one week)")?;
-        within("cluster.broker_session_timeout_ms", c.broker_session_timeout_ms, 1, 3_600_000, " (one hour)")?;
-        within("cluster.replica_fetch_wait_max_ms", c.replica_fetch_wait_max_ms, 1, 60_000, "")?;
-        within("cluster.network_latency_ms", c.network_latency_ms, 0, 60_000, "")?;
-        within("cluster.group_initial_rebalance_delay_ms", c.group_initial_rebalance_delay_ms, 0, 300_000, "")?;
+        within("cluster.brokers", c.brokers.into(), &limits::CLUSTER_BROKERS)?;
+        within("cluster.replica_lag_time_max_ms", c.replica_lag_time_max_ms, &limits::REPLICA_LAG_TIME_MAX_MS)?;
+        within("cluster.broker_session_timeout_ms", c.broker_session_timeout_ms, &limits::BROKER_SESSION_TIMEOUT_MS)?;
+        within("cluster.replica_fetch_wait_max_ms", c.replica_fetch_wait_max_ms, &limits::REPLICA_FETCH_WAIT_MAX_MS)?;
+        within("cluster.network_latency_ms", c.network_latency_ms, &limits::NETWORK_LATENCY_MS)?;
+        within("cluster.group_initial_rebalance_delay_ms", c.group_initial_rebalance_delay_ms, &limits::GROUP_INITIAL_REBALANCE_DELAY_MS)?;
         within(
             "cluster.group_consumer_heartbeat_interval_ms",
             c.group_consumer_heartbeat_interval_ms,
-            100,
-            60_000,
-            " (Kafka's own bounds are 5000-15000 unless group.consumer.min/max.heartbeat.interval.ms change)",
+            &limits::GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS,
         )?;
         within(
             "cluster.group_consumer_session_timeout_ms",
             c.group_consumer_session_timeout_ms,
-            1000,
-            1_800_000,
-            " (Kafka's own bounds are 45000-60000)",
+            &limits::GROUP_CONSUMER_SESSION_TIMEOUT_MS,
         )?;
         if c.group_consumer_session_timeout_ms <= c.group_consumer_heartbeat_interval_ms {
             return Err(ScenarioError::at(
@@ -311,15 +308,9 @@ impl Scenario {
                 ),
             ));
         }
-        within(
-            "cluster.log_retention_check_interval_ms",
-            c.log_retention_check_interval_ms,
-            1,
-            MAX_TIME_MS,
-            " (log.retention.check.interval.ms is at least 1)",
-        )?;
+        within("cluster.log_retention_check_interval_ms", c.log_retention_check_interval_ms, &limits::LOG_RETENTION_CHECK_INTERVAL_MS)?;
         if let Some(d) = self.duration_ms {
-            within("duration_ms", d, 0, MAX_TIME_MS, " (one week)")?;
+            within("duration_ms", d, &limits::DURATION_MS)?;
         }
         if self.topics.is_empty() {
             return Err(ScenarioError::at("topics", "a scenario needs at least one topic"));
@@ -368,14 +359,14 @@ impl Scenario {
             if !producers.insert(p.name.as_str()) {
                 return Err(ScenarioError::at(format!("{path}.name"), format!("producer \"{}\" is defined twice", p.name)));
             }
-            within(&format!("{path}.config.linger_ms"), p.config.linger_ms, 0, 60_000, "")?;
-            for (name, v) in [
-                ("retry_backoff_ms", p.config.retry_backoff_ms),
-                ("retry_backoff_max_ms", p.config.retry_backoff_max_ms),
-                ("request_timeout_ms", p.config.request_timeout_ms),
-                ("delivery_timeout_ms", p.config.delivery_timeout_ms),
+            within(&format!("{path}.config.linger_ms"), p.config.linger_ms, &limits::LINGER_MS)?;
+            for (name, v, range) in [
+                ("retry_backoff_ms", p.config.retry_backoff_ms, &limits::RETRY_BACKOFF_MS),
+                ("retry_backoff_max_ms", p.config.retry_backoff_max_ms, &limits::RETRY_BACKOFF_MAX_MS),
+                ("request_timeout_ms", p.config.request_timeout_ms, &limits::REQUEST_TIMEOUT_MS),
+                ("delivery_timeout_ms", p.config.delivery_timeout_ms, &limits::DELIVERY_TIMEOUT_MS),
             ] {
-                within(&format!("{path}.config.{name}"), v, 1, MAX_TIME_MS, " (one week)")?;
+                within(&format!("{path}.config.{name}"), v, range)?;
             }
             if p.config.max_in_flight_requests_per_connection == 0 {
                 return Err(ScenarioError::at(
@@ -383,7 +374,7 @@ impl Scenario {
                     "is 0; allowed: 1 or more (max.in.flight.requests.per.connection is at least 1)",
                 ));
             }
-            within(&format!("{path}.config.batch_size"), p.config.batch_size.into(), 1, 16 * 1024 * 1024, "")?;
+            within(&format!("{path}.config.batch_size"), p.config.batch_size.into(), &limits::BATCH_SIZE)?;
             for (j, s) in p.send.iter().enumerate() {
                 let path = format!("{path}.send[{j}]");
                 if !topics.contains_key(s.topic.as_str()) {
@@ -472,7 +463,7 @@ impl Scenario {
         for i in order {
             let c = &self.commands[i];
             let path = format!("commands[{i}]");
-            within(&format!("{path}.at_ms"), c.at_ms, 0, MAX_TIME_MS, " (one week)")?;
+            within(&format!("{path}.at_ms"), c.at_ms, &limits::COMMAND_AT_MS)?;
             check_timeline_limits(&c.command).map_err(|m| ScenarioError::at(format!("{path}.command"), m))?;
             check_timeline_command(&sim, &mut members, &c.command).map_err(|m| ScenarioError::at(path, m))?;
             sim.schedule_command(SimTime(c.at_ms), c.command.clone());
@@ -543,11 +534,13 @@ fn plain_words(detail: &str) -> String {
 }
 
 /// A number outside `lo..=hi` is refused with its place, its value and the range.
-fn within(path: &str, value: u64, lo: u64, hi: u64, note: &str) -> Result<(), ScenarioError> {
-    if (lo..=hi).contains(&value) {
+/// `value` at `path` within its row of the limits table (`limits::TABLE`).
+fn within(path: &str, value: u64, range: &limits::Range) -> Result<(), ScenarioError> {
+    debug_assert_eq!(limits::range_of(path), Some(range), "{path} is checked against the row of its own path");
+    if range.allows(value) {
         return Ok(());
     }
-    Err(ScenarioError::at(path, format!("is {value}; allowed: {lo} to {hi}{note}")))
+    Err(ScenarioError::at(path, range.refusal(value)))
 }
 
 /// Numbers a running simulation would cap silently, refused in a timeline instead.

@@ -12,10 +12,11 @@ use kafka_sandbox_core::config::PartitionerKind;
 use kafka_sandbox_core::config::ServerAssignor;
 use kafka_sandbox_core::config::Strategy;
 use kafka_sandbox_core::config::{Acks, DeliveryMode, GroupProtocol, OffsetReset};
+use kafka_sandbox_core::limits;
 use kafka_sandbox_core::record::TimestampType;
 use kafka_sandbox_core::scenario::{
-    ProducerSpec, Scenario, ScenarioError, SendPlan, TopicSpec, MAX_BROKERS, MAX_PARTITIONS, MAX_PROCESSING_MS, MAX_PRODUCERS, MAX_TIME_MS,
-    MAX_TOPICS, MIN_SEGMENT_BYTES,
+    ProducerSpec, Scenario, ScenarioError, SendPlan, TopicSpec, MAX_PARTITIONS, MAX_PROCESSING_MS, MAX_PRODUCERS, MAX_TIME_MS, MAX_TOPICS,
+    MIN_SEGMENT_BYTES,
 };
 use kafka_sandbox_core::sim::connect::{ConnectorSpec, QueryMode, Row, TableChange, TableSpec, MAX_CONNECTORS, MAX_TABLE_ROWS};
 use kafka_sandbox_core::sim::streams::{StreamsOp, StreamsSpec, MAX_INSTANCES, MAX_STREAMS};
@@ -698,20 +699,22 @@ impl Draft {
         let week = Some(MAX_TIME_MS);
         let any = None;
         let n = |lo: i64, hi: Option<u64>| Kind::Number { lo, hi };
+        // A setting with a row in the core's limits table takes its bounds from there.
+        let row = |r: &limits::Range| Kind::Number { lo: r.min as i64, hi: (r.max != u64::MAX).then_some(r.max) };
         match f {
             Field::Name | Field::Description => Kind::OptText,
             Field::Seed => n(0, any),
-            Field::DurationMs => Kind::OptNumber { lo: 0, hi: week },
+            Field::DurationMs => Kind::OptNumber { lo: limits::DURATION_MS.min as i64, hi: Some(limits::DURATION_MS.max) },
             Field::Cluster(c) => match c {
-                ClusterField::Brokers => n(1, Some(MAX_BROKERS.into())),
-                ClusterField::NetworkLatencyMs | ClusterField::ReplicaFetchWaitMaxMs => {
-                    n(i64::from(c == ClusterField::ReplicaFetchWaitMaxMs), Some(60_000))
-                }
-                ClusterField::ReplicaLagTimeMaxMs | ClusterField::LogRetentionCheckIntervalMs => n(1, week),
-                ClusterField::BrokerSessionTimeoutMs => n(1, Some(3_600_000)),
-                ClusterField::GroupInitialRebalanceDelayMs => n(0, Some(300_000)),
-                ClusterField::GroupConsumerHeartbeatIntervalMs => n(100, Some(60_000)),
-                ClusterField::GroupConsumerSessionTimeoutMs => n(1000, Some(1_800_000)),
+                ClusterField::Brokers => row(&limits::CLUSTER_BROKERS),
+                ClusterField::NetworkLatencyMs => row(&limits::NETWORK_LATENCY_MS),
+                ClusterField::ReplicaFetchWaitMaxMs => row(&limits::REPLICA_FETCH_WAIT_MAX_MS),
+                ClusterField::ReplicaLagTimeMaxMs => row(&limits::REPLICA_LAG_TIME_MAX_MS),
+                ClusterField::LogRetentionCheckIntervalMs => row(&limits::LOG_RETENTION_CHECK_INTERVAL_MS),
+                ClusterField::BrokerSessionTimeoutMs => row(&limits::BROKER_SESSION_TIMEOUT_MS),
+                ClusterField::GroupInitialRebalanceDelayMs => row(&limits::GROUP_INITIAL_REBALANCE_DELAY_MS),
+                ClusterField::GroupConsumerHeartbeatIntervalMs => row(&limits::GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS),
+                ClusterField::GroupConsumerSessionTimeoutMs => row(&limits::GROUP_CONSUMER_SESSION_TIMEOUT_MS),
             },
             Field::Topic(k, t) => match t {
                 TopicField::Name => Kind::Text,
@@ -732,14 +735,14 @@ impl Draft {
                 ProducerField::Partitioner => Kind::Choice(<PartitionerKind as Choice>::NAMES),
                 ProducerField::Acks => Kind::Choice(<Acks as Choice>::NAMES),
                 ProducerField::Idempotence => Kind::Choice(<Option<bool> as Choice>::NAMES),
-                ProducerField::LingerMs => n(0, Some(60_000)),
-                ProducerField::BatchSize => n(1, Some(16 * 1024 * 1024)),
+                ProducerField::LingerMs => row(&limits::LINGER_MS),
+                ProducerField::BatchSize => row(&limits::BATCH_SIZE),
                 ProducerField::Retries => n(0, any),
                 ProducerField::MaxInFlight => n(1, any),
-                ProducerField::RetryBackoffMs
-                | ProducerField::RetryBackoffMaxMs
-                | ProducerField::RequestTimeoutMs
-                | ProducerField::DeliveryTimeoutMs => n(1, week),
+                ProducerField::RetryBackoffMs => row(&limits::RETRY_BACKOFF_MS),
+                ProducerField::RetryBackoffMaxMs => row(&limits::RETRY_BACKOFF_MAX_MS),
+                ProducerField::RequestTimeoutMs => row(&limits::REQUEST_TIMEOUT_MS),
+                ProducerField::DeliveryTimeoutMs => row(&limits::DELIVERY_TIMEOUT_MS),
             },
             Field::Send(_, s) => match s {
                 SendField::Topic => Kind::Topic,
@@ -785,14 +788,14 @@ impl Draft {
                 MemberField::ClientId => Kind::Text,
                 MemberField::InstanceId => Kind::OptText,
                 MemberField::CommitMode => Kind::Choice(<CommitMode as Choice>::NAMES),
-                MemberField::ProcessingMs => n(0, Some(MAX_PROCESSING_MS)),
-                MemberField::MaxPollRecords => n(1, Some(10_000)),
-                MemberField::FetchMaxWaitMs => n(1, Some(60_000)),
-                MemberField::AutoCommitIntervalMs => n(1, any),
-                MemberField::SessionTimeoutMs
-                | MemberField::HeartbeatIntervalMs
-                | MemberField::MaxPollIntervalMs
-                | MemberField::MetadataMaxAgeMs => n(1, week),
+                MemberField::ProcessingMs => row(&limits::MEMBER_PROCESSING_MS),
+                MemberField::MaxPollRecords => row(&limits::MEMBER_MAX_POLL_RECORDS),
+                MemberField::FetchMaxWaitMs => row(&limits::MEMBER_FETCH_MAX_WAIT_MS),
+                MemberField::AutoCommitIntervalMs => row(&limits::MEMBER_AUTO_COMMIT_INTERVAL_MS),
+                MemberField::SessionTimeoutMs => row(&limits::MEMBER_SESSION_TIMEOUT_MS),
+                MemberField::HeartbeatIntervalMs => row(&limits::MEMBER_HEARTBEAT_INTERVAL_MS),
+                MemberField::MaxPollIntervalMs => row(&limits::MEMBER_MAX_POLL_INTERVAL_MS),
+                MemberField::MetadataMaxAgeMs => row(&limits::MEMBER_METADATA_MAX_AGE_MS),
             },
         }
     }
@@ -1963,6 +1966,57 @@ mod tests {
         d.set(Field::Streams(a, StreamsField::ApplicationId), "pushed");
         assert_eq!(d.scenario().commands[2].command, Command::CrashMember { group: "count".into(), client_id: "count-2".into() });
         assert!(matches!(d.finish(), Err(Problem::Invalid(e)) if e.path == "streams[0].application_id"));
+    }
+
+    /// A numeric field with a row in the core's limits table is edited within that row's
+    /// bounds, and its JSON path is the row's path: the editor and the scenario checks read
+    /// one table.
+    #[test]
+    fn numeric_fields_take_their_bounds_from_the_limits_table() {
+        let d = two_groups();
+        let p = d.producer_keys()[0];
+        let m = d.member_keys(0)[0];
+        let fields = [
+            Field::DurationMs,
+            Field::Cluster(ClusterField::Brokers),
+            Field::Cluster(ClusterField::NetworkLatencyMs),
+            Field::Cluster(ClusterField::ReplicaFetchWaitMaxMs),
+            Field::Cluster(ClusterField::ReplicaLagTimeMaxMs),
+            Field::Cluster(ClusterField::LogRetentionCheckIntervalMs),
+            Field::Cluster(ClusterField::BrokerSessionTimeoutMs),
+            Field::Cluster(ClusterField::GroupInitialRebalanceDelayMs),
+            Field::Cluster(ClusterField::GroupConsumerHeartbeatIntervalMs),
+            Field::Cluster(ClusterField::GroupConsumerSessionTimeoutMs),
+            Field::Producer(p, ProducerField::LingerMs),
+            Field::Producer(p, ProducerField::BatchSize),
+            Field::Producer(p, ProducerField::RetryBackoffMs),
+            Field::Producer(p, ProducerField::RetryBackoffMaxMs),
+            Field::Producer(p, ProducerField::RequestTimeoutMs),
+            Field::Producer(p, ProducerField::DeliveryTimeoutMs),
+            Field::Member(m, MemberField::ProcessingMs),
+            Field::Member(m, MemberField::MaxPollRecords),
+            Field::Member(m, MemberField::FetchMaxWaitMs),
+            Field::Member(m, MemberField::SessionTimeoutMs),
+            Field::Member(m, MemberField::HeartbeatIntervalMs),
+            Field::Member(m, MemberField::MaxPollIntervalMs),
+            Field::Member(m, MemberField::MetadataMaxAgeMs),
+            Field::Member(m, MemberField::AutoCommitIntervalMs),
+        ];
+        let mut reached = Vec::new();
+        for f in fields {
+            let path = d.path(f).expect("a path");
+            let row = limits::range_of(&path).unwrap_or_else(|| panic!("{path} has a row"));
+            let (lo, hi) = match d.kind(f) {
+                Kind::Number { lo, hi } | Kind::OptNumber { lo, hi } => (lo, hi),
+                other => panic!("{path} is {other:?}"),
+            };
+            assert_eq!((lo, hi), (row.min as i64, (row.max != u64::MAX).then_some(row.max)), "{path}");
+            reached.push(row.path);
+        }
+        // `at_ms` is edited in the timeline's own list.
+        let elsewhere = ["commands[].at_ms"];
+        let missing: Vec<&str> = limits::TABLE.iter().map(|r| r.path).filter(|p| !reached.contains(p) && !elsewhere.contains(p)).collect();
+        assert!(missing.is_empty(), "rows no editor field uses: {missing:?}");
     }
 
     #[test]

@@ -13,7 +13,7 @@ use crate::config::{Acks, ClusterConfig, OffsetReset, ProducerConfig};
 use crate::event::ProduceError;
 use crate::event::{Event, EventKind, RebalanceCause, StartFrom, Trace};
 use crate::group::{Activity, Delivery, Group, GroupState, Member};
-use crate::limits::{MAX_FETCH_MAX_WAIT_MS, MAX_POLL_RECORDS};
+use crate::limits;
 use crate::monitor::Monitors;
 use crate::partitioner::{record_size_in_bytes, PartitionReason};
 use crate::producer::{Batch, ProduceRequest, Producer, SentRecord, MAX_REQUEST_SIZE};
@@ -1098,38 +1098,27 @@ pub(crate) fn check_member_spec(group: &str, m: &MemberSpec) -> Result<(), Comma
     if let Some(id) = &m.group_instance_id {
         check_name(NameOf::GroupInstanceId, id)?;
     }
+    // Each setting within its row of the limits table, refused naming it with its value.
     let c = &m.config;
-    let refuse = |setting, value, allowed| {
-        Err(CommandError::MemberSetting { setting, group: group.to_string(), client_id: m.client_id.clone(), value, allowed })
-    };
-    if !(1..=MAX_POLL_RECORDS).contains(&c.max_poll_records) {
-        return refuse("max_poll_records", u64::from(c.max_poll_records), Allowed::Range { min: 1, max: u64::from(MAX_POLL_RECORDS) });
-    }
-    let positive = [
-        ("heartbeat_interval_ms", c.heartbeat_interval_ms),
-        ("session_timeout_ms", c.session_timeout_ms),
-        ("max_poll_interval_ms", c.max_poll_interval_ms),
-        ("metadata_max_age_ms", c.metadata_max_age_ms),
-        ("fetch_max_wait_ms", c.fetch_max_wait_ms),
-    ];
-    for (name, v) in positive {
-        if v == 0 || v > crate::limits::MAX_TIME_MS {
-            return refuse(name, v, Allowed::UpToAWeek);
-        }
-    }
-    // One refusal per setting, naming it with its value and what is allowed.
-    for (name, v, allowed) in [
-        ("auto_commit_interval_ms", c.auto_commit_interval_ms, Allowed::AtLeast(1)),
-        ("fetch_max_wait_ms", c.fetch_max_wait_ms, Allowed::Range { min: 1, max: MAX_FETCH_MAX_WAIT_MS }),
-        ("processing_ms", c.processing_ms, Allowed::Range { min: 0, max: crate::limits::MAX_PROCESSING_MS }),
+    for (setting, value, row) in [
+        ("max_poll_records", u64::from(c.max_poll_records), &limits::MEMBER_MAX_POLL_RECORDS),
+        ("heartbeat_interval_ms", c.heartbeat_interval_ms, &limits::MEMBER_HEARTBEAT_INTERVAL_MS),
+        ("session_timeout_ms", c.session_timeout_ms, &limits::MEMBER_SESSION_TIMEOUT_MS),
+        ("max_poll_interval_ms", c.max_poll_interval_ms, &limits::MEMBER_MAX_POLL_INTERVAL_MS),
+        ("metadata_max_age_ms", c.metadata_max_age_ms, &limits::MEMBER_METADATA_MAX_AGE_MS),
+        ("fetch_max_wait_ms", c.fetch_max_wait_ms, &limits::MEMBER_FETCH_MAX_WAIT_MS),
+        ("auto_commit_interval_ms", c.auto_commit_interval_ms, &limits::MEMBER_AUTO_COMMIT_INTERVAL_MS),
+        ("processing_ms", c.processing_ms, &limits::MEMBER_PROCESSING_MS),
     ] {
-        let ok = match allowed {
-            Allowed::Range { min, max } => (min..=max).contains(&v),
-            Allowed::AtLeast(min) => v >= min,
-            Allowed::UpToAWeek => (1..=crate::limits::MAX_TIME_MS).contains(&v),
-        };
-        if !ok {
-            return refuse(name, v, allowed);
+        if !row.allows(value) {
+            let allowed = if row.max == u64::MAX {
+                Allowed::AtLeast(row.min)
+            } else if (row.min, row.max) == (1, limits::MAX_TIME_MS) {
+                Allowed::UpToAWeek
+            } else {
+                Allowed::Range { min: row.min, max: row.max }
+            };
+            return Err(CommandError::MemberSetting { setting, group: group.to_string(), client_id: m.client_id.clone(), value, allowed });
         }
     }
     Ok(())
