@@ -108,10 +108,15 @@ impl Range {
 
     /// What is allowed, in words: `1 to 12 (note)`, or `1 or more` without an upper bound.
     pub fn allowed(&self) -> String {
+        format!("{}{}", self.bounds(), self.note)
+    }
+
+    /// The bounds alone: `1 to 12`, or `1 or more`.
+    fn bounds(&self) -> String {
         if self.max == u64::MAX {
-            format!("{} or more{}", self.min, self.note)
+            format!("{} or more", self.min)
         } else {
-            format!("{} to {}{}", self.min, self.max, self.note)
+            format!("{} to {}", self.min, self.max)
         }
     }
 }
@@ -217,8 +222,7 @@ pub fn markdown_table() -> String {
     let mut out = String::from("| Path | Allowed | Unit | Note |\n|---|---|---|---|\n");
     for r in TABLE {
         let note = r.note.trim().trim_start_matches('(').trim_end_matches(')');
-        let allowed = if r.max == u64::MAX { format!("{} or more", r.min) } else { format!("{} to {}", r.min, r.max) };
-        out.push_str(&format!("| `{}` | {allowed} | {} | {note} |\n", r.path, r.unit.name()));
+        out.push_str(&format!("| `{}` | {} | {} | {note} |\n", r.path, r.bounds(), r.unit.name()));
     }
     out
 }
