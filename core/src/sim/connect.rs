@@ -30,6 +30,25 @@ pub use crate::limits::{MAX_CONNECTORS, MAX_TABLE_ROWS};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
+/// Something scheduled in source connectors and their tables: one of `Pending`'s features.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum ConnectPending {
+    /// A source connector's table gets its planned change `change`.
+    TableChange {
+        connector: usize,
+        change: usize,
+    },
+    /// A source connector's task polls its table, and flushes its offsets.
+    ConnectorPoll {
+        connector: usize,
+        incarnation: u64,
+    },
+    ConnectorFlush {
+        connector: usize,
+        incarnation: u64,
+    },
+}
+
 /// `connectors[]` in a scenario.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -308,7 +327,7 @@ impl Sim {
         let rows = spec.table.rows.iter().map(|r| (r.id, RowView { id: r.id, value: r.value.clone(), modified_ms: 0 })).collect();
         let index = self.connectors.len();
         for (k, ch) in spec.table.changes.iter().enumerate() {
-            self.schedule(SimTime(ch.at_ms), Pending::TableChange { connector: index, change: k });
+            self.schedule(SimTime(ch.at_ms), ConnectPending::TableChange { connector: index, change: k });
         }
         let c = Connector {
             spec,
@@ -343,8 +362,8 @@ impl Sim {
         let Some(c) = self.connectors.get(index) else { return };
         let (incarnation, flush) = (c.incarnation, c.spec.offset_flush_interval_ms);
         let now = self.now;
-        self.schedule(now, Pending::ConnectorPoll { connector: index, incarnation });
-        self.schedule(now.plus_ms(flush), Pending::ConnectorFlush { connector: index, incarnation });
+        self.schedule(now, ConnectPending::ConnectorPoll { connector: index, incarnation });
+        self.schedule(now.plus_ms(flush), ConnectPending::ConnectorFlush { connector: index, incarnation });
     }
 
     /// A planned insert or update reaches the table.
@@ -372,7 +391,7 @@ impl Sim {
         }
         let rows = c.query(c.position, now.ms());
         let (producer, topic, interval, name) = (c.producer.clone(), c.spec.topic.clone(), c.spec.poll_interval_ms, c.spec.name.clone());
-        self.schedule(now.plus_ms(interval), Pending::ConnectorPoll { connector: index, incarnation });
+        self.schedule(now.plus_ms(interval), ConnectPending::ConnectorPoll { connector: index, incarnation });
         if rows.is_empty() {
             return;
         }
@@ -402,7 +421,7 @@ impl Sim {
             return;
         }
         let every = c.spec.offset_flush_interval_ms;
-        self.schedule(now.plus_ms(every), Pending::ConnectorFlush { connector: index, incarnation });
+        self.schedule(now.plus_ms(every), ConnectPending::ConnectorFlush { connector: index, incarnation });
         let Some(c) = self.connectors.get(index) else { return };
         let Some(producer) = self.producers.get(&c.producer) else { return };
         // A record the producer no longer remembers was sent long ago: with
@@ -447,5 +466,16 @@ impl Sim {
         let (connector, resume_after) = (c.spec.name.clone(), c.committed);
         self.record(EventKind::ConnectorTaskRestarted { connector, resume_after });
         self.start_task(index);
+    }
+}
+
+impl Sim {
+    /// Applies a scheduled event of source connectors and their tables.
+    pub(super) fn handle_connect(&mut self, pending: ConnectPending) {
+        match pending {
+            ConnectPending::TableChange { connector, change } => self.table_change(connector, change),
+            ConnectPending::ConnectorPoll { connector, incarnation } => self.connector_poll(connector, incarnation),
+            ConnectPending::ConnectorFlush { connector, incarnation } => self.connector_flush(connector, incarnation),
+        }
     }
 }

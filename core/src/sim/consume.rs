@@ -3,6 +3,21 @@
 use super::*;
 use crate::group::{CommitMode, Phase};
 
+/// Something scheduled in a consumer's poll loop and its fetches: one of `Pending`'s features.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum ConsumePending {
+    /// The application finished processing what the last `poll()` returned.
+    ProcessingDone { group: String, client_id: String, token: u64 },
+    /// A member calls `poll()`.
+    Poll { group: String, client_id: String, token: u64 },
+    /// A member's Fetch request reaches the broker.
+    FetchArrive { group: String, client_id: String, token: u64 },
+    /// `fetch.max.wait.ms` expired for the parked fetch `fetch`.
+    FetchTimeout { group: String, client_id: String, token: u64, fetch: u64 },
+    /// The Fetch response reaches the member.
+    FetchResponse { group: String, client_id: String, token: u64, records: Vec<Fetched> },
+}
+
 impl Sim {
     /// `poll()`: rejoin if the member was dropped for polling too late; auto-commit
     /// when the interval has passed (covering what earlier polls returned,
@@ -53,7 +68,7 @@ impl Sim {
         } else if fetch {
             self.schedule(
                 now.plus_ms(latency),
-                Pending::FetchArrive { group: group_id.to_string(), client_id: client_id.to_string(), token },
+                ConsumePending::FetchArrive { group: group_id.to_string(), client_id: client_id.to_string(), token },
             );
         }
     }
@@ -154,11 +169,14 @@ impl Sim {
             self.parked.push(ParkedFetch { id, group: group_id.to_string(), client_id: client_id.to_string(), token, tps });
             self.schedule(
                 self.now.plus_ms(wait),
-                Pending::FetchTimeout { group: group_id.to_string(), client_id: client_id.to_string(), token, fetch: id },
+                ConsumePending::FetchTimeout { group: group_id.to_string(), client_id: client_id.to_string(), token, fetch: id },
             );
         } else {
             let at = self.now.plus_ms(self.latency());
-            self.schedule(at, Pending::FetchResponse { group: group_id.to_string(), client_id: client_id.to_string(), token, records });
+            self.schedule(
+                at,
+                ConsumePending::FetchResponse { group: group_id.to_string(), client_id: client_id.to_string(), token, records },
+            );
         }
     }
 
@@ -171,7 +189,7 @@ impl Sim {
         for f in woken {
             let records = self.read_for(&f.group, &f.client_id);
             let at = self.now.plus_ms(self.latency());
-            self.schedule(at, Pending::FetchResponse { group: f.group, client_id: f.client_id, token: f.token, records });
+            self.schedule(at, ConsumePending::FetchResponse { group: f.group, client_id: f.client_id, token: f.token, records });
         }
     }
 
@@ -201,10 +219,10 @@ impl Sim {
         if processing_any {
             self.schedule(
                 now.plus_ms(processing_ms),
-                Pending::ProcessingDone { group: group_id.to_string(), client_id: client_id.to_string(), token },
+                ConsumePending::ProcessingDone { group: group_id.to_string(), client_id: client_id.to_string(), token },
             );
         } else {
-            self.schedule(now, Pending::Poll { group: group_id.to_string(), client_id: client_id.to_string(), token });
+            self.schedule(now, ConsumePending::Poll { group: group_id.to_string(), client_id: client_id.to_string(), token });
         }
     }
 
@@ -273,7 +291,7 @@ impl Sim {
         if more {
             self.schedule(
                 now.plus_ms(processing_ms),
-                Pending::ProcessingDone { group: group_id.to_string(), client_id: client_id.to_string(), token },
+                ConsumePending::ProcessingDone { group: group_id.to_string(), client_id: client_id.to_string(), token },
             );
             return;
         }
@@ -287,7 +305,27 @@ impl Sim {
             self.commit_offsets(group_id, client_id, offsets.into_iter().collect());
         }
         if !paused {
-            self.schedule(now, Pending::Poll { group: group_id.to_string(), client_id: client_id.to_string(), token: current });
+            self.schedule(now, ConsumePending::Poll { group: group_id.to_string(), client_id: client_id.to_string(), token: current });
+        }
+    }
+}
+
+impl Sim {
+    /// Applies a scheduled event of a consumer's poll loop and its fetches.
+    pub(super) fn handle_consume(&mut self, pending: ConsumePending) {
+        match pending {
+            ConsumePending::ProcessingDone { group, client_id, token } => self.processing_done(&group, &client_id, token),
+            ConsumePending::Poll { group, client_id, token } => self.poll(&group, &client_id, token),
+            ConsumePending::FetchArrive { group, client_id, token } => self.fetch_arrive(&group, &client_id, token),
+            ConsumePending::FetchTimeout { group, client_id, token, fetch } => {
+                let before = self.parked.len();
+                self.parked.retain(|f| f.id != fetch);
+                if self.parked.len() != before {
+                    let at = self.now.plus_ms(self.latency());
+                    self.schedule(at, ConsumePending::FetchResponse { group, client_id, token, records: Vec::new() });
+                }
+            }
+            ConsumePending::FetchResponse { group, client_id, token, records } => self.fetch_response(&group, &client_id, token, records),
         }
     }
 }

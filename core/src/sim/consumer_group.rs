@@ -30,6 +30,30 @@ use crate::assign::Subscription;
 use crate::event::{GroupError, LeaveReason};
 use crate::group::{CommitMode, Phase, Reconcile, Registered};
 
+/// Something scheduled in the KIP-848 consumer protocol: one of `Pending`'s features.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum ConsumerProtocolPending {
+    /// KIP-848: a ConsumerGroupHeartbeat reaches the coordinator, and its answer the consumer.
+    CgHeartbeatArrive {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+        hb: consumer_group::CgHeartbeat,
+    },
+    CgHeartbeatResponse {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+        answer: consumer_group::CgAnswer,
+    },
+    /// KIP-848: a member had until now to revoke partitions for its epoch.
+    CgRevocationDeadline {
+        group: String,
+        member_id: String,
+        epoch: i32,
+    },
+}
+
 /// `LEAVE_GROUP_MEMBER_EPOCH`.
 pub(crate) const LEAVE_EPOCH: i32 = -1;
 /// `LEAVE_GROUP_STATIC_MEMBER_EPOCH`.
@@ -75,7 +99,7 @@ impl Sim {
         let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         let incarnation = m.incarnation;
         let at = self.now.plus_ms(self.cluster.group_consumer_heartbeat_interval_ms);
-        self.schedule(at, Pending::HeartbeatTick { group: group_id.into(), client_id: client_id.into(), incarnation });
+        self.schedule(at, GroupPending::HeartbeatTick { group: group_id.into(), client_id: client_id.into(), incarnation });
     }
 
     /// `join()` again: a fenced member, or one back from a poll timeout.
@@ -104,7 +128,7 @@ impl Sim {
             if why == Send::Join {
                 // FindCoordinator failed: retry after retry.backoff.ms.
                 let at = now.plus_ms(100);
-                self.schedule(at, Pending::ClientJoin { group: group_id.into(), client_id: client_id.into(), incarnation });
+                self.schedule(at, ClassicPending::ClientJoin { group: group_id.into(), client_id: client_id.into(), incarnation });
             }
             return;
         };
@@ -138,7 +162,10 @@ impl Sim {
                 owned: hb.owned.clone(),
             });
         }
-        self.schedule(at, Pending::CgHeartbeatArrive { group: group_id.into(), client_id: client_id.into(), incarnation, hb });
+        self.schedule(
+            at,
+            ConsumerProtocolPending::CgHeartbeatArrive { group: group_id.into(), client_id: client_id.into(), incarnation, hb },
+        );
     }
 
     /// `subscribe()` changed the topics: the next heartbeat, sent now, carries them.
@@ -170,7 +197,10 @@ impl Sim {
             owned: Vec::new(),
         });
         if let Some(at) = self.to_coordinator(group_id) {
-            self.schedule(at, Pending::CgHeartbeatArrive { group: group_id.into(), client_id: client_id.into(), incarnation, hb });
+            self.schedule(
+                at,
+                ConsumerProtocolPending::CgHeartbeatArrive { group: group_id.into(), client_id: client_id.into(), incarnation, hb },
+            );
         }
     }
 
@@ -194,7 +224,10 @@ impl Sim {
         } else {
             self.cg_send(group_id, client_id, Send::Steady);
         }
-        self.schedule(now.plus_ms(interval), Pending::HeartbeatTick { group: group_id.into(), client_id: client_id.into(), incarnation });
+        self.schedule(
+            now.plus_ms(interval),
+            GroupPending::HeartbeatTick { group: group_id.into(), client_id: client_id.into(), incarnation },
+        );
     }
 
     /// Gives up every partition: with a commit first (`revoke`) or without (`lost`,
@@ -235,7 +268,7 @@ impl Sim {
                 let joining = self.groups.get(group_id).and_then(|g| g.member(client_id)).is_some_and(|m| m.generation <= 0);
                 if joining {
                     let at = self.now.plus_ms(100);
-                    self.schedule(at, Pending::ClientJoin { group: group_id.into(), client_id: client_id.into(), incarnation });
+                    self.schedule(at, ClassicPending::ClientJoin { group: group_id.into(), client_id: client_id.into(), incarnation });
                 }
             }
             CgAnswer::Err(GroupError::UnreleasedInstanceId) => {
@@ -312,7 +345,13 @@ impl Sim {
         match self.to_coordinator(group_id) {
             Some(at) => self.schedule(
                 at,
-                Pending::OffsetFetchArrive { group: group_id.into(), client_id: client_id.into(), incarnation, token, partitions: added },
+                GroupPending::OffsetFetchArrive {
+                    group: group_id.into(),
+                    client_id: client_id.into(),
+                    incarnation,
+                    token,
+                    partitions: added,
+                },
             ),
             None => {
                 // No coordinator for the OffsetFetch: resume the partitions it kept (their
@@ -321,7 +360,7 @@ impl Sim {
                     m.phase = Phase::Stable;
                     m.assigned.retain(|tp| m.positions.contains_key(tp));
                     if m.processing.is_empty() && !m.paused {
-                        self.schedule(now, Pending::Poll { group: group_id.into(), client_id: client_id.into(), token });
+                        self.schedule(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
                     }
                 }
             }
@@ -333,7 +372,10 @@ impl Sim {
 
     fn cg_answer(&mut self, group_id: &str, client_id: &str, incarnation: u64, answer: CgAnswer) {
         let at = self.reply_at();
-        self.schedule(at, Pending::CgHeartbeatResponse { group: group_id.into(), client_id: client_id.into(), incarnation, answer });
+        self.schedule(
+            at,
+            ConsumerProtocolPending::CgHeartbeatResponse { group: group_id.into(), client_id: client_id.into(), incarnation, answer },
+        );
     }
 
     pub(super) fn cg_heartbeat_arrive(&mut self, group_id: &str, client_id: &str, incarnation: u64, hb: CgHeartbeat) {
@@ -610,7 +652,7 @@ impl Sim {
             self.record(e);
         }
         if let (true, Some((at, epoch))) = (newly_unrevoked, deadline) {
-            self.schedule(at, Pending::CgRevocationDeadline { group: group_id.into(), member_id: member_id.into(), epoch });
+            self.schedule(at, ConsumerProtocolPending::CgRevocationDeadline { group: group_id.into(), member_id: member_id.into(), epoch });
         }
     }
 
@@ -651,7 +693,7 @@ impl Sim {
     }
 
     fn schedule_cg_session_check(&mut self, group_id: &str, member_id: &str, at: SimTime) {
-        self.schedule(at, Pending::SessionCheck { group: group_id.into(), member_id: member_id.into() });
+        self.schedule(at, GroupPending::SessionCheck { group: group_id.into(), member_id: member_id.into() });
     }
 
     /// `group.consumer.session.timeout.ms` passed without a heartbeat.
@@ -687,6 +729,23 @@ impl Sim {
             None => Some(GroupError::UnknownMemberId),
             Some(r) if r.cg.member_epoch != epoch && r.cg.previous_epoch != epoch => Some(GroupError::StaleMemberEpoch),
             Some(_) => None,
+        }
+    }
+}
+
+impl Sim {
+    /// Applies a scheduled event of the KIP-848 consumer protocol.
+    pub(super) fn handle_consumer_protocol(&mut self, pending: ConsumerProtocolPending) {
+        match pending {
+            ConsumerProtocolPending::CgHeartbeatArrive { group, client_id, incarnation, hb } => {
+                self.cg_heartbeat_arrive(&group, &client_id, incarnation, hb)
+            }
+            ConsumerProtocolPending::CgHeartbeatResponse { group, client_id, incarnation, answer } => {
+                self.cg_heartbeat_response(&group, &client_id, incarnation, answer)
+            }
+            ConsumerProtocolPending::CgRevocationDeadline { group, member_id, epoch } => {
+                self.cg_revocation_deadline(&group, &member_id, epoch)
+            }
         }
     }
 }

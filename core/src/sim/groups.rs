@@ -13,6 +13,118 @@ use super::*;
 use crate::event::{GroupError, LeaveReason};
 use crate::group::{CommitMode, Phase, RebalanceProtocol, Registered};
 
+/// Something scheduled in the classic group protocol (JoinGroup, SyncGroup, Heartbeat): one of `Pending`'s features.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum ClassicPending {
+    /// A consumer (re)sends JoinGroup after FindCoordinator failed.
+    ClientJoin {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+    },
+    JoinArrive {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+        member_id: String,
+        instance_id: Option<String>,
+        subscription: Vec<String>,
+        owned: Vec<TopicPartition>,
+        generation: i32,
+        session_ms: u64,
+        rebalance_ms: u64,
+    },
+    JoinResponse {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+        result: groups::JoinResult,
+    },
+    /// The initial delay or the rebalance timeout of a join phase ends.
+    JoinDeadline {
+        group: String,
+        round: u64,
+    },
+    SyncArrive {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+        member_id: String,
+        generation: i32,
+        assignment: Option<VecMap<String, Vec<TopicPartition>>>,
+    },
+    /// The answer to the SyncGroup the member sent for `generation`.
+    SyncResponse {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+        generation: i32,
+        result: Result<Vec<TopicPartition>, crate::event::GroupError>,
+    },
+    HeartbeatArrive {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+        member_id: String,
+        generation: i32,
+    },
+    HeartbeatResponse {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+        error: Option<crate::event::GroupError>,
+    },
+    /// A consumer's periodic metadata refresh (`metadata.max.age.ms`).
+    MetadataRefresh {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+    },
+}
+
+/// Something scheduled in consumer groups, whatever their protocol: the heartbeat thread, session checks, offsets and LeaveGroup: one of `Pending`'s features.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum GroupPending {
+    OffsetFetchArrive {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+        token: u64,
+        partitions: Vec<TopicPartition>,
+    },
+    OffsetFetchResponse {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+        token: u64,
+        committed: Vec<(TopicPartition, Option<u64>)>,
+    },
+    /// The consumer's heartbeat thread wakes up.
+    HeartbeatTick {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+    },
+    /// The coordinator checks whether a member's session expired.
+    SessionCheck {
+        group: String,
+        member_id: String,
+    },
+    LeaveArrive {
+        group: String,
+        member_id: String,
+        reason: crate::event::LeaveReason,
+    },
+    CommitArrive {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+        member_id: String,
+        generation: i32,
+        offsets: Vec<(TopicPartition, u64)>,
+    },
+}
+
 /// What the leader learns of each member in the JoinGroup answer: member id, instance
 /// id, subscription, owned partitions and the generation they were owned in.
 pub(crate) type JoinMember = (String, Option<String>, Vec<String>, Vec<TopicPartition>, i32);
@@ -114,7 +226,7 @@ impl Sim {
         let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         let at = self.now.plus_ms(m.config.metadata_max_age_ms.max(1));
         let incarnation = m.incarnation;
-        self.schedule(at, Pending::MetadataRefresh { group: group_id.into(), client_id: client_id.into(), incarnation });
+        self.schedule(at, ClassicPending::MetadataRefresh { group: group_id.into(), client_id: client_id.into(), incarnation });
     }
 
     /// Every `metadata.max.age.ms` the consumer refreshes metadata; only the leader acts on
@@ -166,7 +278,7 @@ impl Sim {
             }
         } else if alive && !member_id.is_empty() && !is_static {
             if let Some(at) = self.to_coordinator(group_id) {
-                self.schedule(at, Pending::LeaveArrive { group: group_id.into(), member_id, reason: LeaveReason::Graceful });
+                self.schedule(at, GroupPending::LeaveArrive { group: group_id.into(), member_id, reason: LeaveReason::Graceful });
             }
         }
         if let Some(g) = self.groups.get_mut(group_id) {
@@ -241,7 +353,7 @@ impl Sim {
         self.record(EventKind::MemberPaused { group: group_id.into(), client_id: client_id.into(), paused });
         if !paused && idle {
             let now = self.now;
-            self.schedule(now, Pending::Poll { group: group_id.into(), client_id: client_id.into(), token });
+            self.schedule(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
         }
     }
 
@@ -295,7 +407,7 @@ impl Sim {
             self.record(EventKind::Seeked { group: group_id.into(), client_id: client_id.into(), tp, from, to: offset, how: to.clone() });
         }
         if restart {
-            self.schedule(now, Pending::Poll { group: group_id.into(), client_id: client_id.into(), token });
+            self.schedule(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
         }
     }
 
@@ -333,7 +445,7 @@ impl Sim {
             self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: gone });
         }
         if restart {
-            self.schedule(now, Pending::Poll { group: group_id.into(), client_id: client_id.into(), token });
+            self.schedule(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
         }
         if consumer_protocol {
             self.cg_subscription_changed(group_id, client_id);
@@ -372,13 +484,13 @@ impl Sim {
         let Some(at) = self.to_coordinator(group_id) else {
             // FindCoordinator failed: try again after retry.backoff.ms.
             let at = self.now.plus_ms(100);
-            self.schedule(at, Pending::ClientJoin { group: group_id.into(), client_id: client_id.into(), incarnation });
+            self.schedule(at, ClassicPending::ClientJoin { group: group_id.into(), client_id: client_id.into(), incarnation });
             return;
         };
         // Cooperative: what it still owns. Eager: nothing is owned any more, but sticky
         // assignors carry the last assignment in their user data, to the same effect.
         let owned = if protocol == RebalanceProtocol::Cooperative { m.assigned.clone() } else { m.last_assignment.clone() };
-        let pending = Pending::JoinArrive {
+        let pending = ClassicPending::JoinArrive {
             group: group_id.into(),
             client_id: client_id.into(),
             incarnation,
@@ -420,7 +532,7 @@ impl Sim {
             }
             JoinResult::Error(GroupError::CoordinatorNotAvailable) => {
                 let at = self.now.plus_ms(100);
-                self.schedule(at, Pending::ClientJoin { group: group_id.into(), client_id: client_id.into(), incarnation });
+                self.schedule(at, ClassicPending::ClientJoin { group: group_id.into(), client_id: client_id.into(), incarnation });
             }
             JoinResult::Error(_) => {
                 if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
@@ -452,7 +564,7 @@ impl Sim {
                 };
                 self.schedule(
                     at,
-                    Pending::SyncArrive {
+                    ClassicPending::SyncArrive {
                         group: group_id.into(),
                         client_id: client_id.into(),
                         incarnation,
@@ -562,7 +674,7 @@ impl Sim {
         };
         self.schedule(
             at,
-            Pending::OffsetFetchArrive { group: group_id.into(), client_id: client_id.into(), incarnation, token, partitions: added },
+            GroupPending::OffsetFetchArrive { group: group_id.into(), client_id: client_id.into(), incarnation, token, partitions: added },
         );
         let asked_meanwhile = self.groups.get(group_id).and_then(|g| g.member(client_id)).is_some_and(|m| m.rejoin_needed);
         if asked_meanwhile {
@@ -654,7 +766,7 @@ impl Sim {
         }
         if start_polling {
             self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
-            self.schedule(now, Pending::Poll { group: group_id.into(), client_id: client_id.into(), token });
+            self.schedule(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
         }
     }
 
@@ -689,7 +801,7 @@ impl Sim {
         let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         let at = self.now.plus_ms(m.config.heartbeat_interval_ms);
         let incarnation = m.incarnation;
-        self.schedule(at, Pending::HeartbeatTick { group: group_id.into(), client_id: client_id.into(), incarnation });
+        self.schedule(at, GroupPending::HeartbeatTick { group: group_id.into(), client_id: client_id.into(), incarnation });
     }
 
     /// The heartbeat thread: every `heartbeat.interval.ms`, and the KIP-62 check that the
@@ -712,7 +824,7 @@ impl Sim {
         if stuck && in_group {
             // Leave the group; the next poll() rejoins (`maybeLeaveGroup`).
             if let Some(at) = self.to_coordinator(group_id) {
-                self.schedule(at, Pending::LeaveArrive { group: group_id.into(), member_id, reason: LeaveReason::PollTimeout });
+                self.schedule(at, GroupPending::LeaveArrive { group: group_id.into(), member_id, reason: LeaveReason::PollTimeout });
             }
             let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
             m.phase = Phase::LeftPollTimeout;
@@ -729,13 +841,19 @@ impl Sim {
             if let Some(at) = self.to_coordinator(group_id) {
                 self.schedule(
                     at,
-                    Pending::HeartbeatArrive { group: group_id.into(), client_id: client_id.into(), incarnation, member_id, generation },
+                    ClassicPending::HeartbeatArrive {
+                        group: group_id.into(),
+                        client_id: client_id.into(),
+                        incarnation,
+                        member_id,
+                        generation,
+                    },
                 );
             }
         }
         let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         let at = now.plus_ms(m.config.heartbeat_interval_ms);
-        self.schedule(at, Pending::HeartbeatTick { group: group_id.into(), client_id: client_id.into(), incarnation });
+        self.schedule(at, GroupPending::HeartbeatTick { group: group_id.into(), client_id: client_id.into(), incarnation });
     }
 
     pub(super) fn heartbeat_response(&mut self, group_id: &str, client_id: &str, incarnation: u64, error: Option<GroupError>) {
@@ -806,7 +924,7 @@ impl Sim {
         let Some(at) = self.to_coordinator(group_id) else { return };
         self.schedule(
             at,
-            Pending::CommitArrive { group: group_id.into(), client_id: client_id.into(), incarnation, member_id, generation, offsets },
+            GroupPending::CommitArrive { group: group_id.into(), client_id: client_id.into(), incarnation, member_id, generation, offsets },
         );
     }
 
@@ -831,7 +949,7 @@ impl Sim {
             let reply = self.reply_at();
             self.schedule(
                 reply,
-                Pending::JoinResponse {
+                ClassicPending::JoinResponse {
                     group: group_id.into(),
                     client_id: client_id.into(),
                     incarnation,
@@ -877,7 +995,7 @@ impl Sim {
                         // No rebalance: it gets the generation it had and syncs.
                         self.schedule(
                             reply,
-                            Pending::JoinResponse {
+                            ClassicPending::JoinResponse {
                                 group: group_id.into(),
                                 client_id: client_id.into(),
                                 incarnation,
@@ -895,7 +1013,7 @@ impl Sim {
             }
             self.schedule(
                 reply,
-                Pending::JoinResponse {
+                ClassicPending::JoinResponse {
                     group: group_id.into(),
                     client_id: client_id.into(),
                     incarnation,
@@ -939,7 +1057,7 @@ impl Sim {
         } else {
             self.schedule(
                 reply,
-                Pending::JoinResponse {
+                ClassicPending::JoinResponse {
                     group: group_id.into(),
                     client_id: client_id.into(),
                     incarnation,
@@ -1037,7 +1155,7 @@ impl Sim {
             g.round += 1;
             g.rebalance_due = Some(due);
             let round = g.round;
-            self.schedule(due, Pending::JoinDeadline { group: group_id.into(), round });
+            self.schedule(due, ClassicPending::JoinDeadline { group: group_id.into(), round });
         }
         for member_id in refused_syncs {
             self.answer_sync(group_id, &member_id, Err(GroupError::RebalanceInProgress), reply);
@@ -1070,7 +1188,7 @@ impl Sim {
             let round = g.round;
             let due = self.now.plus_ms(delay);
             g.rebalance_due = Some(due);
-            self.schedule(due, Pending::JoinDeadline { group: group_id.into(), round });
+            self.schedule(due, ClassicPending::JoinDeadline { group: group_id.into(), round });
             return;
         }
         let Some(g) = self.groups.get_mut(group_id) else { return };
@@ -1084,7 +1202,7 @@ impl Sim {
                 g.round += 1;
                 let round = g.round;
                 g.rebalance_due = Some(now.plus_ms(timeout));
-                self.schedule(now.plus_ms(timeout), Pending::JoinDeadline { group: group_id.into(), round });
+                self.schedule(now.plus_ms(timeout), ClassicPending::JoinDeadline { group: group_id.into(), round });
             }
             return;
         }
@@ -1141,7 +1259,7 @@ impl Sim {
             let is_leader = member_id == leader;
             self.schedule(
                 reply,
-                Pending::JoinResponse {
+                ClassicPending::JoinResponse {
                     group: group_id.into(),
                     client_id,
                     incarnation,
@@ -1211,7 +1329,7 @@ impl Sim {
         let generation = g.generation;
         let Some(m) = g.members.iter().find(|m| m.member_id == member_id) else { return };
         let (client_id, incarnation) = (m.client_id.clone(), m.incarnation);
-        self.schedule(at, Pending::SyncResponse { group: group_id.into(), client_id, incarnation, generation, result });
+        self.schedule(at, ClassicPending::SyncResponse { group: group_id.into(), client_id, incarnation, generation, result });
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1224,7 +1342,10 @@ impl Sim {
         result: Result<Vec<TopicPartition>, GroupError>,
         at: SimTime,
     ) {
-        self.schedule(at, Pending::SyncResponse { group: group_id.into(), client_id: client_id.into(), incarnation, generation, result });
+        self.schedule(
+            at,
+            ClassicPending::SyncResponse { group: group_id.into(), client_id: client_id.into(), incarnation, generation, result },
+        );
     }
 
     pub(super) fn heartbeat_arrive(&mut self, group_id: &str, client_id: &str, incarnation: u64, member_id: String, generation: i32) {
@@ -1250,11 +1371,11 @@ impl Sim {
         if session > 0 {
             self.schedule_session_check(group_id, &member_id, now.plus_ms(session));
         }
-        self.schedule(reply, Pending::HeartbeatResponse { group: group_id.into(), client_id: client_id.into(), incarnation, error });
+        self.schedule(reply, ClassicPending::HeartbeatResponse { group: group_id.into(), client_id: client_id.into(), incarnation, error });
     }
 
     fn schedule_session_check(&mut self, group_id: &str, member_id: &str, at: SimTime) {
-        self.schedule(at, Pending::SessionCheck { group: group_id.into(), member_id: member_id.into() });
+        self.schedule(at, GroupPending::SessionCheck { group: group_id.into(), member_id: member_id.into() });
     }
 
     /// `session.timeout.ms` passed without a heartbeat: the member is removed.
@@ -1374,7 +1495,7 @@ impl Sim {
         let committed = committed.collect();
         self.schedule(
             reply,
-            Pending::OffsetFetchResponse { group: group_id.into(), client_id: client_id.into(), incarnation, token, committed },
+            GroupPending::OffsetFetchResponse { group: group_id.into(), client_id: client_id.into(), incarnation, token, committed },
         );
     }
 
@@ -1409,6 +1530,78 @@ impl Sim {
                 self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: c.clone(), partitions: revoked });
             }
             self.send_join(group_id, &c);
+        }
+    }
+}
+
+impl Sim {
+    /// Applies a scheduled event of consumer groups, whatever their protocol: the heartbeat thread, session checks, offsets and LeaveGroup.
+    pub(super) fn handle_group(&mut self, pending: GroupPending) {
+        match pending {
+            GroupPending::OffsetFetchArrive { group, client_id, incarnation, token, partitions } => {
+                self.offset_fetch_arrive(&group, &client_id, incarnation, token, partitions)
+            }
+            GroupPending::OffsetFetchResponse { group, client_id, incarnation, token, committed } => {
+                self.offset_fetch_response(&group, &client_id, incarnation, token, committed)
+            }
+            GroupPending::HeartbeatTick { group, client_id, incarnation } => self.heartbeat_tick(&group, &client_id, incarnation),
+            GroupPending::SessionCheck { group, member_id } => self.session_check(&group, &member_id),
+            GroupPending::LeaveArrive { group, member_id, reason } => self.leave_arrive(&group, &member_id, reason),
+            GroupPending::CommitArrive { group, client_id, member_id, generation, offsets, .. } => {
+                self.commit_arrive(&group, &client_id, &member_id, generation, offsets)
+            }
+        }
+    }
+}
+
+impl Sim {
+    /// Applies a scheduled event of the classic group protocol (JoinGroup, SyncGroup, Heartbeat).
+    pub(super) fn handle_classic(&mut self, pending: ClassicPending) {
+        match pending {
+            ClassicPending::ClientJoin { group, client_id, incarnation } => {
+                if self.groups.get(&group).and_then(|g| g.member(&client_id)).is_some_and(|m| m.incarnation == incarnation) {
+                    self.send_join(&group, &client_id);
+                }
+            }
+            ClassicPending::JoinArrive {
+                group,
+                client_id,
+                incarnation,
+                member_id,
+                instance_id,
+                subscription,
+                owned,
+                generation,
+                session_ms,
+                rebalance_ms,
+            } => self.join_arrive(
+                &group,
+                &client_id,
+                incarnation,
+                member_id,
+                instance_id,
+                subscription,
+                owned,
+                generation,
+                (session_ms, rebalance_ms),
+            ),
+            ClassicPending::JoinResponse { group, client_id, incarnation, result } => {
+                self.join_response(&group, &client_id, incarnation, result)
+            }
+            ClassicPending::JoinDeadline { group, round } => self.join_deadline(&group, round),
+            ClassicPending::SyncArrive { group, client_id, incarnation, member_id, generation, assignment } => {
+                self.sync_arrive(&group, &client_id, incarnation, member_id, generation, assignment)
+            }
+            ClassicPending::SyncResponse { group, client_id, incarnation, generation, result } => {
+                self.sync_response(&group, &client_id, incarnation, generation, result)
+            }
+            ClassicPending::HeartbeatArrive { group, client_id, incarnation, member_id, generation } => {
+                self.heartbeat_arrive(&group, &client_id, incarnation, member_id, generation)
+            }
+            ClassicPending::HeartbeatResponse { group, client_id, incarnation, error } => {
+                self.heartbeat_response(&group, &client_id, incarnation, error)
+            }
+            ClassicPending::MetadataRefresh { group, client_id, incarnation } => self.metadata_refresh(&group, &client_id, incarnation),
         }
     }
 }

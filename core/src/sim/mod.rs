@@ -32,6 +32,14 @@ mod replication;
 mod retention;
 pub mod streams;
 
+use connect::ConnectPending;
+use consume::ConsumePending;
+use consumer_group::ConsumerProtocolPending;
+use groups::{ClassicPending, GroupPending};
+use produce::ProducePending;
+use push::PushPending;
+use replication::ReplicationPending;
+
 /// `DefaultRecordBatch.RECORD_BATCH_OVERHEAD`: the bytes of a batch header (one constant,
 /// `log::RECORD_BATCH_OVERHEAD_BYTES`, read here as the producer's `u32` sizes).
 const RECORD_BATCH_OVERHEAD: u32 = crate::log::RECORD_BATCH_OVERHEAD_BYTES as u32;
@@ -76,261 +84,72 @@ pub(crate) enum Pending {
     /// A command from the scenario's timeline.
     Command(Command),
     /// The `k`-th value of a scenario's planned sends (see [`PlannedSends`]).
-    Planned {
-        plan: std::sync::Arc<PlannedSends>,
-        k: usize,
-    },
-    /// The producer's Sender thread wakes up (`linger.ms`, a retry backoff, a metadata
-    /// look for a leaderless partition, or a waiting batch's `delivery.timeout.ms`).
-    SenderWake {
-        producer: String,
-    },
-    /// A Produce request reaches a broker: one batch for each of several partitions.
-    ProduceArrive {
-        producer: String,
-        broker: BrokerId,
-        request: u64,
-        acks: Acks,
-        batches: Vec<produce::WireBatch>,
-    },
-    /// The Produce response reaches the producer: per batch, its offsets or an error.
-    ProduceResponse {
-        producer: String,
-        broker: BrokerId,
-        request: u64,
-        results: Vec<(u64, TopicPartition, produce::PartitionResult)>,
-    },
-    /// `request.timeout.ms` passed for a Produce request.
-    ProduceTimeout {
-        producer: String,
-        request: u64,
-    },
-    /// The broker gives up waiting for replicas on an acks=all write.
-    DelayedProduceTimeout {
-        id: u64,
-    },
-    /// A follower starts its next fetch from the leader.
-    ReplicaFetchSend {
-        tp: TopicPartition,
-        follower: BrokerId,
-        token: u64,
-    },
-    /// A follower's fetch reaches the leader.
-    ReplicaFetchArrive {
-        tp: TopicPartition,
-        follower: BrokerId,
-        leader: BrokerId,
-        token: u64,
-        fetch_offset: u64,
-    },
-    /// A follower's fetch got no answer within `replica.socket.timeout.ms`.
-    ReplicaFetchDeadline {
-        tp: TopicPartition,
-        follower: BrokerId,
-        token: u64,
-        attempt: u64,
-    },
-    /// `replica.fetch.wait.max.ms` passed for a parked follower fetch.
-    ReplicaFetchTimeout {
-        id: u64,
-    },
-    /// The leader's answer reaches the follower.
-    ReplicaFetchResponse {
-        tp: TopicPartition,
-        follower: BrokerId,
-        token: u64,
-        records: Vec<StoredRecord>,
-        leader_hw: u64,
-        leader_log_start: u64,
-    },
-    /// The controller has not heard from the broker for `broker.session.timeout.ms`.
-    SessionExpiry {
-        broker: BrokerId,
-        incarnation: u64,
-    },
-    /// A (re)started or healed broker's registration reaches the controller.
-    BrokerRegistered {
-        broker: BrokerId,
-        incarnation: u64,
-    },
-    /// Leaders check their followers' lag every `replica.lag.time.max.ms` / 2.
-    IsrCheck,
-    /// Brokers delete what retention allows, every `log.retention.check.interval.ms`.
-    RetentionCheck,
-    /// A consumer (re)sends JoinGroup after FindCoordinator failed.
-    ClientJoin {
-        group: String,
-        client_id: String,
-        incarnation: u64,
-    },
-    JoinArrive {
-        group: String,
-        client_id: String,
-        incarnation: u64,
-        member_id: String,
-        instance_id: Option<String>,
-        subscription: Vec<String>,
-        owned: Vec<TopicPartition>,
-        generation: i32,
-        session_ms: u64,
-        rebalance_ms: u64,
-    },
-    JoinResponse {
-        group: String,
-        client_id: String,
-        incarnation: u64,
-        result: groups::JoinResult,
-    },
-    /// The initial delay or the rebalance timeout of a join phase ends.
-    JoinDeadline {
-        group: String,
-        round: u64,
-    },
-    SyncArrive {
-        group: String,
-        client_id: String,
-        incarnation: u64,
-        member_id: String,
-        generation: i32,
-        assignment: Option<VecMap<String, Vec<TopicPartition>>>,
-    },
-    /// The answer to the SyncGroup the member sent for `generation`.
-    SyncResponse {
-        group: String,
-        client_id: String,
-        incarnation: u64,
-        generation: i32,
-        result: Result<Vec<TopicPartition>, crate::event::GroupError>,
-    },
-    OffsetFetchArrive {
-        group: String,
-        client_id: String,
-        incarnation: u64,
-        token: u64,
-        partitions: Vec<TopicPartition>,
-    },
-    OffsetFetchResponse {
-        group: String,
-        client_id: String,
-        incarnation: u64,
-        token: u64,
-        committed: Vec<(TopicPartition, Option<u64>)>,
-    },
-    /// The consumer's heartbeat thread wakes up.
-    HeartbeatTick {
-        group: String,
-        client_id: String,
-        incarnation: u64,
-    },
-    HeartbeatArrive {
-        group: String,
-        client_id: String,
-        incarnation: u64,
-        member_id: String,
-        generation: i32,
-    },
-    HeartbeatResponse {
-        group: String,
-        client_id: String,
-        incarnation: u64,
-        error: Option<crate::event::GroupError>,
-    },
-    /// The coordinator checks whether a member's session expired.
-    SessionCheck {
-        group: String,
-        member_id: String,
-    },
-    /// KIP-848: a ConsumerGroupHeartbeat reaches the coordinator, and its answer the consumer.
-    CgHeartbeatArrive {
-        group: String,
-        client_id: String,
-        incarnation: u64,
-        hb: consumer_group::CgHeartbeat,
-    },
-    CgHeartbeatResponse {
-        group: String,
-        client_id: String,
-        incarnation: u64,
-        answer: consumer_group::CgAnswer,
-    },
-    /// KIP-848: a member had until now to revoke partitions for its epoch.
-    CgRevocationDeadline {
-        group: String,
-        member_id: String,
-        epoch: i32,
-    },
-    LeaveArrive {
-        group: String,
-        member_id: String,
-        reason: crate::event::LeaveReason,
-    },
-    CommitArrive {
-        group: String,
-        client_id: String,
-        incarnation: u64,
-        member_id: String,
-        generation: i32,
-        offsets: Vec<(TopicPartition, u64)>,
-    },
-    /// A consumer's periodic metadata refresh (`metadata.max.age.ms`).
-    MetadataRefresh {
-        group: String,
-        client_id: String,
-        incarnation: u64,
-    },
-    /// The application finished processing what the last `poll()` returned.
-    ProcessingDone {
-        group: String,
-        client_id: String,
-        token: u64,
-    },
-    /// A member calls `poll()`.
-    Poll {
-        group: String,
-        client_id: String,
-        token: u64,
-    },
-    /// A member's Fetch request reaches the broker.
-    FetchArrive {
-        group: String,
-        client_id: String,
-        token: u64,
-    },
-    /// `fetch.max.wait.ms` expired for the parked fetch `fetch`.
-    FetchTimeout {
-        group: String,
-        client_id: String,
-        token: u64,
-        fetch: u64,
-    },
-    /// The Fetch response reaches the member.
-    FetchResponse {
-        group: String,
-        client_id: String,
-        token: u64,
-        records: Vec<Fetched>,
-    },
-    /// Push (not Kafka — a teaching device): records the broker pushed reach the member.
-    PushArrive {
-        group: String,
-        client_id: String,
-        token: u64,
-        records: Vec<Fetched>,
-    },
-    /// A source connector's table gets its planned change `change`.
-    TableChange {
-        connector: usize,
-        change: usize,
-    },
-    /// A source connector's task polls its table, and flushes its offsets.
-    ConnectorPoll {
-        connector: usize,
-        incarnation: u64,
-    },
-    ConnectorFlush {
-        connector: usize,
-        incarnation: u64,
-    },
+    Planned { plan: std::sync::Arc<PlannedSends>, k: usize },
+    /// An event of the producer and the leader's answer to a Produce request (`produce.rs`).
+    Produce(ProducePending),
+    /// An event of replication, the brokers' lives and their periodic checks (`replication.rs`).
+    Replication(ReplicationPending),
+    /// An event of consumer groups whatever their protocol: the heartbeat thread, session
+    /// checks, offsets and LeaveGroup (`groups.rs`).
+    Group(GroupPending),
+    /// An event of the classic group protocol (JoinGroup, SyncGroup, Heartbeat) (`groups.rs`).
+    Classic(ClassicPending),
+    /// An event of the KIP-848 consumer protocol (`consumer_group.rs`).
+    ConsumerProtocol(ConsumerProtocolPending),
+    /// An event of a consumer's poll loop and its fetches (`consume.rs`).
+    Consume(ConsumePending),
+    /// An event of push delivery (not Kafka, a teaching device) (`push.rs`).
+    Push(PushPending),
+    /// An event of source connectors and their tables (`connect.rs`).
+    Connect(ConnectPending),
+}
+
+impl From<ProducePending> for Pending {
+    fn from(p: ProducePending) -> Self {
+        Pending::Produce(p)
+    }
+}
+
+impl From<ReplicationPending> for Pending {
+    fn from(p: ReplicationPending) -> Self {
+        Pending::Replication(p)
+    }
+}
+
+impl From<GroupPending> for Pending {
+    fn from(p: GroupPending) -> Self {
+        Pending::Group(p)
+    }
+}
+
+impl From<ClassicPending> for Pending {
+    fn from(p: ClassicPending) -> Self {
+        Pending::Classic(p)
+    }
+}
+
+impl From<ConsumerProtocolPending> for Pending {
+    fn from(p: ConsumerProtocolPending) -> Self {
+        Pending::ConsumerProtocol(p)
+    }
+}
+
+impl From<ConsumePending> for Pending {
+    fn from(p: ConsumePending) -> Self {
+        Pending::Consume(p)
+    }
+}
+
+impl From<PushPending> for Pending {
+    fn from(p: PushPending) -> Self {
+        Pending::Push(p)
+    }
+}
+
+impl From<ConnectPending> for Pending {
+    fn from(p: ConnectPending) -> Self {
+        Pending::Connect(p)
+    }
 }
 
 /// A record a consumer fetch returns, with the leader's HW at the time of the read.
@@ -507,12 +326,12 @@ impl Sim {
             connectors: Vec::new(),
             streams: Vec::new(),
         };
-        sim.schedule(SimTime(check_every), Pending::IsrCheck);
+        sim.schedule(SimTime(check_every), ReplicationPending::IsrCheck);
         // `__consumer_offsets`: 50 partitions, replication factor 3 (or fewer brokers).
         let brokers: Vec<BrokerId> = sim.brokers.keys().copied().collect();
         let rf = (brokers.len() as u32).min(3);
         sim.offsets_topic = place_replicas(&mut sim.rng, &brokers, groups::OFFSETS_TOPIC_PARTITIONS, rf);
-        sim.schedule(SimTime(retention::LOG_INITIAL_TASK_DELAY_MS), Pending::RetentionCheck);
+        sim.schedule(SimTime(retention::LOG_INITIAL_TASK_DELAY_MS), ReplicationPending::RetentionCheck);
         sim
     }
 
@@ -599,7 +418,7 @@ impl Sim {
         for ((at, _), pending) in &self.queue {
             let sent_at = SimTime(at.ms().saturating_sub(latency));
             match pending {
-                Pending::ProduceArrive { producer, batches, .. } => {
+                Pending::Produce(ProducePending::ProduceArrive { producer, batches, .. }) => {
                     for b in batches {
                         let kind = FlightKind::Produce {
                             producer: producer.clone(),
@@ -610,7 +429,7 @@ impl Sim {
                     }
                     continue;
                 }
-                Pending::ProduceResponse { producer, results, .. } => {
+                Pending::Produce(ProducePending::ProduceResponse { producer, results, .. }) => {
                     for (_, tp, result) in results {
                         let kind = FlightKind::ProduceAck {
                             producer: producer.clone(),
@@ -625,12 +444,15 @@ impl Sim {
                 _ => {}
             }
             let kind = match pending {
-                Pending::ReplicaFetchResponse { tp, follower, records, .. } if !records.is_empty() => FlightKind::Replicate {
-                    tp: tp.clone(),
-                    follower: *follower,
-                    values: records.iter().map(|r| r.record.value.clone()).collect(),
-                },
-                Pending::FetchResponse { group, client_id, records, .. } | Pending::PushArrive { group, client_id, records, .. }
+                Pending::Replication(ReplicationPending::ReplicaFetchResponse { tp, follower, records, .. }) if !records.is_empty() => {
+                    FlightKind::Replicate {
+                        tp: tp.clone(),
+                        follower: *follower,
+                        values: records.iter().map(|r| r.record.value.clone()).collect(),
+                    }
+                }
+                Pending::Consume(ConsumePending::FetchResponse { group, client_id, records, .. })
+                | Pending::Push(PushPending::PushArrive { group, client_id, records, .. })
                     if !records.is_empty() =>
                 {
                     FlightKind::FetchData {
@@ -854,7 +676,14 @@ impl Sim {
         self.brokers.get(&broker).is_some_and(Broker::reachable)
     }
 
-    fn schedule(&mut self, at: SimTime, pending: Pending) {
+    /// Queues `pending` at `at` (never before now), after everything already queued for
+    /// that moment. Each feature's own enum converts into [`Pending`].
+    #[inline]
+    fn schedule(&mut self, at: SimTime, pending: impl Into<Pending>) {
+        self.schedule_pending(at, pending.into());
+    }
+
+    fn schedule_pending(&mut self, at: SimTime, pending: Pending) {
         let seq = self.next_seq;
         self.next_seq += 1;
         self.queue.insert((at.max(self.now), seq), pending);
@@ -1248,108 +1077,14 @@ impl Sim {
                     self.execute(command);
                 }
             }
-            Pending::SenderWake { producer } => self.sender_wake(&producer),
-            Pending::ProduceArrive { producer, broker, request, acks, batches } => {
-                self.produce_arrive(producer, broker, request, acks, batches)
-            }
-            Pending::ProduceResponse { producer, request, results, .. } => self.produce_response(&producer, request, results),
-            Pending::ProduceTimeout { producer, request } => self.produce_timeout(&producer, request),
-            Pending::DelayedProduceTimeout { id } => self.delayed_produce_timeout(id),
-            Pending::ReplicaFetchSend { tp, follower, token } => self.replica_fetch_send(&tp, follower, token),
-            Pending::ReplicaFetchArrive { tp, follower, leader, token, fetch_offset } => {
-                self.replica_fetch_arrive(&tp, follower, leader, token, fetch_offset)
-            }
-            Pending::ReplicaFetchTimeout { id } => self.replica_fetch_timeout(id),
-            Pending::ReplicaFetchDeadline { tp, follower, token, attempt } => self.replica_fetch_deadline(&tp, follower, token, attempt),
-            Pending::ReplicaFetchResponse { tp, follower, token, records, leader_hw, leader_log_start } => {
-                self.replica_fetch_response(&tp, follower, token, records, leader_hw, leader_log_start)
-            }
-            Pending::SessionExpiry { broker, incarnation } => self.session_expiry(broker, incarnation),
-            Pending::BrokerRegistered { broker, incarnation } => self.broker_registered(broker, incarnation),
-            Pending::IsrCheck => {
-                self.isr_check();
-                let every = (self.cluster.replica_lag_time_max_ms / 2).max(1);
-                let at = self.now.plus_ms(every);
-                self.schedule(at, Pending::IsrCheck);
-            }
-            Pending::RetentionCheck => self.retention_check(),
-            Pending::ClientJoin { group, client_id, incarnation } => {
-                if self.groups.get(&group).and_then(|g| g.member(&client_id)).is_some_and(|m| m.incarnation == incarnation) {
-                    self.send_join(&group, &client_id);
-                }
-            }
-            Pending::JoinArrive {
-                group,
-                client_id,
-                incarnation,
-                member_id,
-                instance_id,
-                subscription,
-                owned,
-                generation,
-                session_ms,
-                rebalance_ms,
-            } => self.join_arrive(
-                &group,
-                &client_id,
-                incarnation,
-                member_id,
-                instance_id,
-                subscription,
-                owned,
-                generation,
-                (session_ms, rebalance_ms),
-            ),
-            Pending::JoinResponse { group, client_id, incarnation, result } => self.join_response(&group, &client_id, incarnation, result),
-            Pending::JoinDeadline { group, round } => self.join_deadline(&group, round),
-            Pending::SyncArrive { group, client_id, incarnation, member_id, generation, assignment } => {
-                self.sync_arrive(&group, &client_id, incarnation, member_id, generation, assignment)
-            }
-            Pending::SyncResponse { group, client_id, incarnation, generation, result } => {
-                self.sync_response(&group, &client_id, incarnation, generation, result)
-            }
-            Pending::OffsetFetchArrive { group, client_id, incarnation, token, partitions } => {
-                self.offset_fetch_arrive(&group, &client_id, incarnation, token, partitions)
-            }
-            Pending::OffsetFetchResponse { group, client_id, incarnation, token, committed } => {
-                self.offset_fetch_response(&group, &client_id, incarnation, token, committed)
-            }
-            Pending::HeartbeatTick { group, client_id, incarnation } => self.heartbeat_tick(&group, &client_id, incarnation),
-            Pending::HeartbeatArrive { group, client_id, incarnation, member_id, generation } => {
-                self.heartbeat_arrive(&group, &client_id, incarnation, member_id, generation)
-            }
-            Pending::HeartbeatResponse { group, client_id, incarnation, error } => {
-                self.heartbeat_response(&group, &client_id, incarnation, error)
-            }
-            Pending::SessionCheck { group, member_id } => self.session_check(&group, &member_id),
-            Pending::CgHeartbeatArrive { group, client_id, incarnation, hb } => {
-                self.cg_heartbeat_arrive(&group, &client_id, incarnation, hb)
-            }
-            Pending::CgHeartbeatResponse { group, client_id, incarnation, answer } => {
-                self.cg_heartbeat_response(&group, &client_id, incarnation, answer)
-            }
-            Pending::CgRevocationDeadline { group, member_id, epoch } => self.cg_revocation_deadline(&group, &member_id, epoch),
-            Pending::LeaveArrive { group, member_id, reason } => self.leave_arrive(&group, &member_id, reason),
-            Pending::CommitArrive { group, client_id, member_id, generation, offsets, .. } => {
-                self.commit_arrive(&group, &client_id, &member_id, generation, offsets)
-            }
-            Pending::ProcessingDone { group, client_id, token } => self.processing_done(&group, &client_id, token),
-            Pending::MetadataRefresh { group, client_id, incarnation } => self.metadata_refresh(&group, &client_id, incarnation),
-            Pending::Poll { group, client_id, token } => self.poll(&group, &client_id, token),
-            Pending::FetchArrive { group, client_id, token } => self.fetch_arrive(&group, &client_id, token),
-            Pending::FetchTimeout { group, client_id, token, fetch } => {
-                let before = self.parked.len();
-                self.parked.retain(|f| f.id != fetch);
-                if self.parked.len() != before {
-                    let at = self.now.plus_ms(self.latency());
-                    self.schedule(at, Pending::FetchResponse { group, client_id, token, records: Vec::new() });
-                }
-            }
-            Pending::FetchResponse { group, client_id, token, records } => self.fetch_response(&group, &client_id, token, records),
-            Pending::PushArrive { group, client_id, token, records } => self.push_arrive(&group, &client_id, token, records),
-            Pending::TableChange { connector, change } => self.table_change(connector, change),
-            Pending::ConnectorPoll { connector, incarnation } => self.connector_poll(connector, incarnation),
-            Pending::ConnectorFlush { connector, incarnation } => self.connector_flush(connector, incarnation),
+            Pending::Produce(p) => self.handle_produce(p),
+            Pending::Replication(p) => self.handle_replication(p),
+            Pending::Group(p) => self.handle_group(p),
+            Pending::Classic(p) => self.handle_classic(p),
+            Pending::ConsumerProtocol(p) => self.handle_consumer_protocol(p),
+            Pending::Consume(p) => self.handle_consume(p),
+            Pending::Push(p) => self.handle_push(p),
+            Pending::Connect(p) => self.handle_connect(p),
         }
     }
 }

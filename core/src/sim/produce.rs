@@ -14,6 +14,22 @@ use super::*;
 use crate::vecmap::VecSet;
 use std::collections::VecDeque;
 
+/// Something scheduled in the producer and the leader's answer to a Produce request: one of `Pending`'s features.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum ProducePending {
+    /// The producer's Sender thread wakes up (`linger.ms`, a retry backoff, a metadata
+    /// look for a leaderless partition, or a waiting batch's `delivery.timeout.ms`).
+    SenderWake { producer: String },
+    /// A Produce request reaches a broker: one batch for each of several partitions.
+    ProduceArrive { producer: String, broker: BrokerId, request: u64, acks: Acks, batches: Vec<produce::WireBatch> },
+    /// The Produce response reaches the producer: per batch, its offsets or an error.
+    ProduceResponse { producer: String, broker: BrokerId, request: u64, results: Vec<(u64, TopicPartition, produce::PartitionResult)> },
+    /// `request.timeout.ms` passed for a Produce request.
+    ProduceTimeout { producer: String, request: u64 },
+    /// The broker gives up waiting for replicas on an acks=all write.
+    DelayedProduceTimeout { id: u64 },
+}
+
 /// One partition's batch inside a Produce request.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct WireBatch {
@@ -187,7 +203,7 @@ impl Sim {
             return;
         }
         producer.wakeups.insert(at);
-        self.schedule(at, Pending::SenderWake { producer: producer_name.to_string() });
+        self.schedule(at, ProducePending::SenderWake { producer: producer_name.to_string() });
     }
 
     /// A queued Sender wake-up (`linger.ms`, a retry backoff, a metadata look for a
@@ -444,11 +460,11 @@ impl Sim {
                 }
             }
         } else {
-            self.schedule(now.plus_ms(request_timeout), Pending::ProduceTimeout { producer: producer_name.to_string(), request });
+            self.schedule(now.plus_ms(request_timeout), ProducePending::ProduceTimeout { producer: producer_name.to_string(), request });
         }
         self.schedule(
             now.plus_ms(latency),
-            Pending::ProduceArrive { producer: producer_name.to_string(), broker, request, acks, batches: wire },
+            ProducePending::ProduceArrive { producer: producer_name.to_string(), broker, request, acks, batches: wire },
         );
     }
 
@@ -494,7 +510,7 @@ impl Sim {
             if acks != Acks::None {
                 let at = self.now.plus_ms(self.latency());
                 let results = batches.into_iter().map(|b| (b.batch, b.tp, Err(ProduceError::NetworkException))).collect();
-                self.schedule(at, Pending::ProduceResponse { producer, broker, request, results });
+                self.schedule(at, ProducePending::ProduceResponse { producer, broker, request, results });
             }
             return;
         }
@@ -518,7 +534,7 @@ impl Sim {
                 })
                 .collect();
             let at = self.now.plus_ms(self.latency());
-            self.schedule(at, Pending::ProduceResponse { producer, broker, request, results });
+            self.schedule(at, ProducePending::ProduceResponse { producer, broker, request, results });
             return;
         }
         let id = self.next_delayed;
@@ -537,7 +553,7 @@ impl Sim {
             .collect();
         self.delayed_produces.push(DelayedProduce { id, producer, broker, request, parts });
         let at = self.now.plus_ms(timeout);
-        self.schedule(at, Pending::DelayedProduceTimeout { id });
+        self.schedule(at, ProducePending::DelayedProduceTimeout { id });
         for tp in waiting {
             self.complete_delayed_produces(&tp);
         }
@@ -802,6 +818,21 @@ impl Sim {
     }
 }
 
+impl Sim {
+    /// Applies a scheduled event of the producer and the leader's answer to a Produce request.
+    pub(super) fn handle_produce(&mut self, pending: ProducePending) {
+        match pending {
+            ProducePending::SenderWake { producer } => self.sender_wake(&producer),
+            ProducePending::ProduceArrive { producer, broker, request, acks, batches } => {
+                self.produce_arrive(producer, broker, request, acks, batches)
+            }
+            ProducePending::ProduceResponse { producer, request, results, .. } => self.produce_response(&producer, request, results),
+            ProducePending::ProduceTimeout { producer, request } => self.produce_timeout(&producer, request),
+            ProducePending::DelayedProduceTimeout { id } => self.delayed_produce_timeout(id),
+        }
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)] // Tests may unwrap: a panic is a failed test.
 mod tests {
@@ -835,7 +866,9 @@ mod tests {
         sim.queue
             .values()
             .filter_map(|p| match p {
-                Pending::ProduceArrive { broker, batches, .. } => Some((*broker, batches.iter().map(|b| b.tp.clone()).collect())),
+                Pending::Produce(ProducePending::ProduceArrive { broker, batches, .. }) => {
+                    Some((*broker, batches.iter().map(|b| b.tp.clone()).collect()))
+                }
                 _ => None,
             })
             .collect()

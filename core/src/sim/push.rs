@@ -25,6 +25,13 @@ use crate::config::DeliveryMode;
 use crate::group::Phase;
 pub use crate::limits::MAX_PUSH_BUFFER_RECORDS;
 
+/// Something scheduled in push delivery (not Kafka, a teaching device): one of `Pending`'s features.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum PushPending {
+    /// Push (not Kafka — a teaching device): records the broker pushed reach the member.
+    PushArrive { group: String, client_id: String, token: u64, records: Vec<Fetched> },
+}
+
 /// Most records one push carries (a bound on the work of one event; the next HW advance
 /// or the member's next `poll()` sends the rest).
 pub(crate) const PUSH_MAX_RECORDS: u32 = 10_000;
@@ -98,7 +105,7 @@ impl Sim {
         let Some(last) = records.last().map(|(_, r, _)| r.offset) else { return };
         self.push_cursors.insert(key, (token, last + 1));
         let at = self.now.plus_ms(self.latency());
-        self.schedule(at, Pending::PushArrive { group: group_id.to_string(), client_id: client_id.to_string(), token, records });
+        self.schedule(at, PushPending::PushArrive { group: group_id.to_string(), client_id: client_id.to_string(), token, records });
     }
 
     /// Pushed records reach the member: all go into its buffer. Processing runs one record
@@ -139,8 +146,17 @@ impl Sim {
         if idle {
             self.schedule(
                 now.plus_ms(processing_ms),
-                Pending::ProcessingDone { group: group_id.to_string(), client_id: client_id.to_string(), token },
+                ConsumePending::ProcessingDone { group: group_id.to_string(), client_id: client_id.to_string(), token },
             );
+        }
+    }
+}
+
+impl Sim {
+    /// Applies a scheduled event of push delivery (not Kafka, a teaching device).
+    pub(super) fn handle_push(&mut self, pending: PushPending) {
+        match pending {
+            PushPending::PushArrive { group, client_id, token, records } => self.push_arrive(&group, &client_id, token, records),
         }
     }
 }

@@ -5,6 +5,36 @@ use super::*;
 use crate::cluster::FollowerState;
 use crate::event::{LossCause, LostRecord};
 
+/// Something scheduled in replication, the brokers' lives and their periodic checks: one of `Pending`'s features.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum ReplicationPending {
+    /// A follower starts its next fetch from the leader.
+    ReplicaFetchSend { tp: TopicPartition, follower: BrokerId, token: u64 },
+    /// A follower's fetch reaches the leader.
+    ReplicaFetchArrive { tp: TopicPartition, follower: BrokerId, leader: BrokerId, token: u64, fetch_offset: u64 },
+    /// A follower's fetch got no answer within `replica.socket.timeout.ms`.
+    ReplicaFetchDeadline { tp: TopicPartition, follower: BrokerId, token: u64, attempt: u64 },
+    /// `replica.fetch.wait.max.ms` passed for a parked follower fetch.
+    ReplicaFetchTimeout { id: u64 },
+    /// The leader's answer reaches the follower.
+    ReplicaFetchResponse {
+        tp: TopicPartition,
+        follower: BrokerId,
+        token: u64,
+        records: Vec<StoredRecord>,
+        leader_hw: u64,
+        leader_log_start: u64,
+    },
+    /// The controller has not heard from the broker for `broker.session.timeout.ms`.
+    SessionExpiry { broker: BrokerId, incarnation: u64 },
+    /// A (re)started or healed broker's registration reaches the controller.
+    BrokerRegistered { broker: BrokerId, incarnation: u64 },
+    /// Leaders check their followers' lag every `replica.lag.time.max.ms` / 2.
+    IsrCheck,
+    /// Brokers delete what retention allows, every `log.retention.check.interval.ms`.
+    RetentionCheck,
+}
+
 /// `replica.socket.timeout.ms`: a follower gives up on an unanswered fetch and retries.
 const REPLICA_SOCKET_TIMEOUT_MS: u64 = 30_000;
 
@@ -24,7 +54,7 @@ impl Sim {
             *token += 1;
             let token = *token;
             let now = self.now;
-            self.schedule(now, Pending::ReplicaFetchSend { tp: tp.clone(), follower, token });
+            self.schedule(now, ReplicationPending::ReplicaFetchSend { tp: tp.clone(), follower, token });
         }
     }
 
@@ -95,7 +125,7 @@ impl Sim {
         let fetch_offset = self.partition(tp).and_then(|p| p.logs.get(&follower)).map(|l| l.log_end_offset()).unwrap_or(0);
         let slow = self.brokers.get(&follower).map(|b| b.slow_ms).unwrap_or(0);
         let at = self.now.plus_ms(self.latency() + slow);
-        self.schedule(at, Pending::ReplicaFetchArrive { tp: tp.clone(), follower, leader, token, fetch_offset });
+        self.schedule(at, ReplicationPending::ReplicaFetchArrive { tp: tp.clone(), follower, leader, token, fetch_offset });
         self.await_replica_fetch(tp, follower, token);
     }
 
@@ -106,7 +136,7 @@ impl Sim {
         self.next_replica_fetch += 1;
         self.replica_pending.insert((tp.clone(), follower), attempt);
         let deadline = self.now.plus_ms(REPLICA_SOCKET_TIMEOUT_MS + slow);
-        self.schedule(deadline, Pending::ReplicaFetchDeadline { tp: tp.clone(), follower, token, attempt });
+        self.schedule(deadline, ReplicationPending::ReplicaFetchDeadline { tp: tp.clone(), follower, token, attempt });
     }
 
     /// The leader takes a follower's fetch: it learns the follower's LEO (which may move
@@ -149,7 +179,7 @@ impl Sim {
             self.next_replica_fetch += 1;
             self.parked_replica.push(ParkedReplicaFetch { id, tp: tp.clone(), follower, token, fetch_offset });
             let at = now.plus_ms(self.cluster.replica_fetch_wait_max_ms);
-            self.schedule(at, Pending::ReplicaFetchTimeout { id });
+            self.schedule(at, ReplicationPending::ReplicaFetchTimeout { id });
         }
     }
 
@@ -160,7 +190,10 @@ impl Sim {
         let leader_hw = leader_log.high_watermark();
         let leader_log_start = leader_log.log_start_offset();
         let at = self.now.plus_ms(self.latency());
-        self.schedule(at, Pending::ReplicaFetchResponse { tp: tp.clone(), follower, token, records, leader_hw, leader_log_start });
+        self.schedule(
+            at,
+            ReplicationPending::ReplicaFetchResponse { tp: tp.clone(), follower, token, records, leader_hw, leader_log_start },
+        );
     }
 
     /// No answer to a follower fetch: send it again (same loop).
@@ -245,7 +278,7 @@ impl Sim {
             });
         }
         let now = self.now;
-        self.schedule(now, Pending::ReplicaFetchSend { tp: tp.clone(), follower, token });
+        self.schedule(now, ReplicationPending::ReplicaFetchSend { tp: tp.clone(), follower, token });
     }
 
     // ----- ISR and high watermark ------------------------------------------
@@ -397,7 +430,7 @@ impl Sim {
         }
         let at = self.now.plus_ms(self.latency());
         let results = d.parts.into_iter().map(|p| (p.batch, p.tp, p.result.unwrap_or(Err(ProduceError::RequestTimedOut)))).collect();
-        self.schedule(at, Pending::ProduceResponse { producer: d.producer, broker: d.broker, request: d.request, results });
+        self.schedule(at, ProducePending::ProduceResponse { producer: d.producer, broker: d.broker, request: d.request, results });
     }
 
     pub(super) fn delayed_produce_timeout(&mut self, id: u64) {
@@ -433,7 +466,7 @@ impl Sim {
         }
         let at = self.now.plus_ms(self.latency());
         for (producer, request, results) in broken {
-            self.schedule(at, Pending::ProduceResponse { producer, broker, request, results });
+            self.schedule(at, ProducePending::ProduceResponse { producer, broker, request, results });
         }
         self.expect_session_expiry(broker);
     }
@@ -470,7 +503,7 @@ impl Sim {
     fn expect_session_expiry(&mut self, broker: BrokerId) {
         let incarnation = self.incarnations.get(&broker).copied().unwrap_or(0);
         let at = self.now.plus_ms(self.cluster.broker_session_timeout_ms);
-        self.schedule(at, Pending::SessionExpiry { broker, incarnation });
+        self.schedule(at, ReplicationPending::SessionExpiry { broker, incarnation });
     }
 
     pub(super) fn restart_broker(&mut self, broker: BrokerId) {
@@ -493,7 +526,7 @@ impl Sim {
         };
         self.record(EventKind::BrokerRestarted { broker });
         let at = self.now.plus_ms(self.latency());
-        self.schedule(at, Pending::BrokerRegistered { broker, incarnation });
+        self.schedule(at, ReplicationPending::BrokerRegistered { broker, incarnation });
     }
 
     pub(super) fn heal_broker(&mut self, broker: BrokerId) {
@@ -505,7 +538,7 @@ impl Sim {
         self.record(EventKind::BrokerHealed { broker });
         let incarnation = self.incarnations.get(&broker).copied().unwrap_or(0);
         let at = self.now.plus_ms(self.latency());
-        self.schedule(at, Pending::BrokerRegistered { broker, incarnation });
+        self.schedule(at, ReplicationPending::BrokerRegistered { broker, incarnation });
         // Fetches to and from it were lost on the wire: its own follower fetches and its
         // followers' fetches start again (Kafka's fetchers reconnect).
         for tp in self.replicas_on(broker) {
@@ -534,7 +567,7 @@ impl Sim {
         *token += 1;
         let token = *token;
         let now = self.now;
-        self.schedule(now, Pending::ReplicaFetchSend { tp: tp.clone(), follower, token });
+        self.schedule(now, ReplicationPending::ReplicaFetchSend { tp: tp.clone(), follower, token });
     }
 
     pub(super) fn session_expiry(&mut self, broker: BrokerId, incarnation: u64) {
@@ -662,5 +695,33 @@ impl Sim {
         self.start_followers(tp);
         self.maybe_advance_hw(tp);
         self.wake_parked(tp);
+    }
+}
+
+impl Sim {
+    /// Applies a scheduled event of replication, the brokers' lives and their periodic checks.
+    pub(super) fn handle_replication(&mut self, pending: ReplicationPending) {
+        match pending {
+            ReplicationPending::ReplicaFetchSend { tp, follower, token } => self.replica_fetch_send(&tp, follower, token),
+            ReplicationPending::ReplicaFetchArrive { tp, follower, leader, token, fetch_offset } => {
+                self.replica_fetch_arrive(&tp, follower, leader, token, fetch_offset)
+            }
+            ReplicationPending::ReplicaFetchTimeout { id } => self.replica_fetch_timeout(id),
+            ReplicationPending::ReplicaFetchDeadline { tp, follower, token, attempt } => {
+                self.replica_fetch_deadline(&tp, follower, token, attempt)
+            }
+            ReplicationPending::ReplicaFetchResponse { tp, follower, token, records, leader_hw, leader_log_start } => {
+                self.replica_fetch_response(&tp, follower, token, records, leader_hw, leader_log_start)
+            }
+            ReplicationPending::SessionExpiry { broker, incarnation } => self.session_expiry(broker, incarnation),
+            ReplicationPending::BrokerRegistered { broker, incarnation } => self.broker_registered(broker, incarnation),
+            ReplicationPending::IsrCheck => {
+                self.isr_check();
+                let every = (self.cluster.replica_lag_time_max_ms / 2).max(1);
+                let at = self.now.plus_ms(every);
+                self.schedule(at, ReplicationPending::IsrCheck);
+            }
+            ReplicationPending::RetentionCheck => self.retention_check(),
+        }
     }
 }

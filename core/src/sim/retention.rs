@@ -45,6 +45,6 @@ impl Sim {
         }
         let every = self.cluster.log_retention_check_interval_ms.max(1);
         let at = now.plus_ms(every);
-        self.schedule(at, Pending::RetentionCheck);
+        self.schedule(at, ReplicationPending::RetentionCheck);
     }
 }
