@@ -34,20 +34,20 @@ use crate::group::{CommitMode, Phase, Reconcile, Registered};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum ConsumerProtocolPending {
     /// KIP-848: a ConsumerGroupHeartbeat reaches the coordinator, and its answer the consumer.
-    CgHeartbeatArrive {
+    HeartbeatArrive {
         group: String,
         client_id: String,
         incarnation: u64,
         hb: consumer_group::CgHeartbeat,
     },
-    CgHeartbeatResponse {
+    HeartbeatResponse {
         group: String,
         client_id: String,
         incarnation: u64,
         answer: consumer_group::CgAnswer,
     },
     /// KIP-848: a member had until now to revoke partitions for its epoch.
-    CgRevocationDeadline {
+    RevocationDeadline {
         group: String,
         member_id: String,
         epoch: i32,
@@ -164,7 +164,7 @@ impl Sim {
         }
         self.schedule(
             at,
-            ConsumerProtocolPending::CgHeartbeatArrive { group: group_id.into(), client_id: client_id.into(), incarnation, hb },
+            ConsumerProtocolPending::HeartbeatArrive { group: group_id.into(), client_id: client_id.into(), incarnation, hb },
         );
     }
 
@@ -199,7 +199,7 @@ impl Sim {
         if let Some(at) = self.to_coordinator(group_id) {
             self.schedule(
                 at,
-                ConsumerProtocolPending::CgHeartbeatArrive { group: group_id.into(), client_id: client_id.into(), incarnation, hb },
+                ConsumerProtocolPending::HeartbeatArrive { group: group_id.into(), client_id: client_id.into(), incarnation, hb },
             );
         }
     }
@@ -374,7 +374,7 @@ impl Sim {
         let at = self.reply_at();
         self.schedule(
             at,
-            ConsumerProtocolPending::CgHeartbeatResponse { group: group_id.into(), client_id: client_id.into(), incarnation, answer },
+            ConsumerProtocolPending::HeartbeatResponse { group: group_id.into(), client_id: client_id.into(), incarnation, answer },
         );
     }
 
@@ -652,7 +652,7 @@ impl Sim {
             self.record(e);
         }
         if let (true, Some((at, epoch))) = (newly_unrevoked, deadline) {
-            self.schedule(at, ConsumerProtocolPending::CgRevocationDeadline { group: group_id.into(), member_id: member_id.into(), epoch });
+            self.schedule(at, ConsumerProtocolPending::RevocationDeadline { group: group_id.into(), member_id: member_id.into(), epoch });
         }
     }
 
@@ -737,13 +737,13 @@ impl Sim {
     /// Applies a scheduled event of the KIP-848 consumer protocol.
     pub(super) fn handle_consumer_protocol(&mut self, pending: ConsumerProtocolPending) {
         match pending {
-            ConsumerProtocolPending::CgHeartbeatArrive { group, client_id, incarnation, hb } => {
+            ConsumerProtocolPending::HeartbeatArrive { group, client_id, incarnation, hb } => {
                 self.cg_heartbeat_arrive(&group, &client_id, incarnation, hb)
             }
-            ConsumerProtocolPending::CgHeartbeatResponse { group, client_id, incarnation, answer } => {
+            ConsumerProtocolPending::HeartbeatResponse { group, client_id, incarnation, answer } => {
                 self.cg_heartbeat_response(&group, &client_id, incarnation, answer)
             }
-            ConsumerProtocolPending::CgRevocationDeadline { group, member_id, epoch } => {
+            ConsumerProtocolPending::RevocationDeadline { group, member_id, epoch } => {
                 self.cg_revocation_deadline(&group, &member_id, epoch)
             }
         }
