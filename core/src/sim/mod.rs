@@ -23,21 +23,19 @@ use crate::time::SimTime;
 use crate::vecmap::VecMap;
 
 pub mod connect;
-mod consume;
-mod consumer_group;
-mod groups;
+mod group;
 mod produce;
-mod push;
 mod replication;
 mod retention;
 pub mod streams;
 
 use connect::ConnectPending;
-use consume::ConsumePending;
-use consumer_group::ConsumerProtocolPending;
-use groups::{ClassicPending, GroupPending};
+use group::classic::ClassicPending;
+use group::consume::ConsumePending;
+use group::consumer::ConsumerProtocolPending;
+use group::push::{self as push, PushPending};
+use group::GroupPending;
 use produce::ProducePending;
-use push::PushPending;
 use replication::ReplicationPending;
 
 /// `DefaultRecordBatch.RECORD_BATCH_OVERHEAD`: the bytes of a batch header (one constant,
@@ -90,15 +88,15 @@ pub(crate) enum Pending {
     /// An event of replication, the brokers' lives and their periodic checks (`replication.rs`).
     Replication(ReplicationPending),
     /// An event of consumer groups whatever their protocol: the heartbeat thread, session
-    /// checks, offsets and LeaveGroup (`groups.rs`).
+    /// checks, offsets and LeaveGroup (`group/mod.rs`).
     Group(GroupPending),
-    /// An event of the classic group protocol (JoinGroup, SyncGroup, Heartbeat) (`groups.rs`).
+    /// An event of the classic group protocol (JoinGroup, SyncGroup, Heartbeat) (`group/mod.rs`).
     Classic(ClassicPending),
-    /// An event of the KIP-848 consumer protocol (`consumer_group.rs`).
+    /// An event of the KIP-848 consumer protocol (`group/consumer.rs`).
     ConsumerProtocol(ConsumerProtocolPending),
-    /// An event of a consumer's poll loop and its fetches (`consume.rs`).
+    /// An event of a consumer's poll loop and its fetches (`group/consume.rs`).
     Consume(ConsumePending),
-    /// An event of push delivery (not Kafka, a teaching device) (`push.rs`).
+    /// An event of push delivery (not Kafka, a teaching device) (`group/push.rs`).
     Push(PushPending),
     /// An event of source connectors and their tables (`connect.rs`).
     Connect(ConnectPending),
@@ -330,7 +328,7 @@ impl Sim {
         // `__consumer_offsets`: 50 partitions, replication factor 3 (or fewer brokers).
         let brokers: Vec<BrokerId> = sim.brokers.keys().copied().collect();
         let rf = (brokers.len() as u32).min(3);
-        sim.offsets_topic = place_replicas(&mut sim.rng, &brokers, groups::OFFSETS_TOPIC_PARTITIONS, rf);
+        sim.offsets_topic = place_replicas(&mut sim.rng, &brokers, group::OFFSETS_TOPIC_PARTITIONS, rf);
         sim.schedule(SimTime(retention::LOG_INITIAL_TASK_DELAY_MS), ReplicationPending::RetentionCheck);
         sim
     }
@@ -858,13 +856,13 @@ impl Sim {
                 let Some(g) = self.groups.get(group) else {
                     return Err(CommandError::UnknownGroup(group.clone()));
                 };
-                if g.consumer_protocol() {
-                    return Err(CommandError::AssignorUnderConsumerProtocol {
-                        group: group.clone(),
-                        remote_assignor: g.config.remote_assignor,
-                    });
+                match g.config.group_protocol {
+                    // KIP-848: the broker assigns (`group.remote.assignor`).
+                    crate::config::GroupProtocol::Consumer => {
+                        Err(CommandError::AssignorUnderConsumerProtocol { group: group.clone(), remote_assignor: g.config.remote_assignor })
+                    }
+                    crate::config::GroupProtocol::Classic => check_strategy(*assignor),
                 }
-                check_strategy(*assignor)
             }
         }
     }

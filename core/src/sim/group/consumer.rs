@@ -38,13 +38,13 @@ pub(crate) enum ConsumerProtocolPending {
         group: String,
         client_id: String,
         incarnation: u64,
-        hb: consumer_group::CgHeartbeat,
+        hb: CgHeartbeat,
     },
     HeartbeatResponse {
         group: String,
         client_id: String,
         incarnation: u64,
-        answer: consumer_group::CgAnswer,
+        answer: CgAnswer,
     },
     /// KIP-848: a member had until now to revoke partitions for its epoch.
     RevocationDeadline {
@@ -94,7 +94,7 @@ impl Sim {
     // ----- client ------------------------------------------------------------------
 
     /// A consumer starts (or restarts): join with epoch 0, then beat.
-    pub(super) fn cg_start(&mut self, group_id: &str, client_id: &str) {
+    pub(in crate::sim) fn cg_start(&mut self, group_id: &str, client_id: &str) {
         self.cg_send(group_id, client_id, Send::Join);
         let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         let incarnation = m.incarnation;
@@ -103,7 +103,7 @@ impl Sim {
     }
 
     /// `join()` again: a fenced member, or one back from a poll timeout.
-    pub(super) fn cg_rejoin(&mut self, group_id: &str, client_id: &str) {
+    pub(in crate::sim) fn cg_rejoin(&mut self, group_id: &str, client_id: &str) {
         self.cg_send(group_id, client_id, Send::Join);
     }
 
@@ -169,13 +169,13 @@ impl Sim {
     }
 
     /// `subscribe()` changed the topics: the next heartbeat, sent now, carries them.
-    pub(super) fn cg_subscription_changed(&mut self, group_id: &str, client_id: &str) {
+    pub(in crate::sim) fn cg_subscription_changed(&mut self, group_id: &str, client_id: &str) {
         self.cg_send(group_id, client_id, Send::Ack);
     }
 
     /// Leaves: epoch -1 (or -2 for a static member closing). Nothing comes back that
     /// matters: the member is gone or no longer listening.
-    pub(super) fn cg_send_leave(&mut self, group_id: &str, client_id: &str, epoch: i32, reason: LeaveReason) {
+    pub(in crate::sim) fn cg_send_leave(&mut self, group_id: &str, client_id: &str, epoch: i32, reason: LeaveReason) {
         let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         if m.member_id.is_empty() {
             return;
@@ -205,7 +205,7 @@ impl Sim {
     }
 
     /// The heartbeat thread's tick: the KIP-62 poll check, then a steady heartbeat.
-    pub(super) fn cg_heartbeat_tick(&mut self, group_id: &str, client_id: &str, incarnation: u64) {
+    pub(in crate::sim) fn cg_heartbeat_tick(&mut self, group_id: &str, client_id: &str, incarnation: u64) {
         let now = self.now;
         let Some(m) = self.consumer(group_id, client_id, incarnation) else { return };
         let outside_poll = m.paused || !m.processing.is_empty();
@@ -252,7 +252,7 @@ impl Sim {
         }
     }
 
-    pub(super) fn cg_heartbeat_response(&mut self, group_id: &str, client_id: &str, incarnation: u64, answer: CgAnswer) {
+    pub(in crate::sim) fn cg_heartbeat_response(&mut self, group_id: &str, client_id: &str, incarnation: u64, answer: CgAnswer) {
         let Some(m) = self.consumer(group_id, client_id, incarnation) else { return };
         if m.phase == Phase::LeftPollTimeout {
             if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
@@ -378,7 +378,7 @@ impl Sim {
         );
     }
 
-    pub(super) fn cg_heartbeat_arrive(&mut self, group_id: &str, client_id: &str, incarnation: u64, hb: CgHeartbeat) {
+    pub(in crate::sim) fn cg_heartbeat_arrive(&mut self, group_id: &str, client_id: &str, incarnation: u64, hb: CgHeartbeat) {
         if self.coordinator_of(group_id).is_none() {
             self.cg_answer(group_id, client_id, incarnation, CgAnswer::Err(GroupError::CoordinatorNotAvailable));
             return;
@@ -679,7 +679,7 @@ impl Sim {
     }
 
     /// A member is gone (left, fenced, timed out): a new epoch for the others.
-    pub(super) fn cg_remove(&mut self, group_id: &str, member_id: &str, reason: LeaveReason) {
+    pub(in crate::sim) fn cg_remove(&mut self, group_id: &str, member_id: &str, reason: LeaveReason) {
         let Some(g) = self.groups.get_mut(group_id) else { return };
         let Some(i) = g.registry.iter().position(|r| r.member_id == member_id) else { return };
         let r = g.registry.remove(i);
@@ -697,7 +697,7 @@ impl Sim {
     }
 
     /// `group.consumer.session.timeout.ms` passed without a heartbeat.
-    pub(super) fn cg_session_check(&mut self, group_id: &str, member_id: &str) {
+    pub(in crate::sim) fn cg_session_check(&mut self, group_id: &str, member_id: &str) {
         let now = self.now;
         let Some(r) = self.groups.get(group_id).and_then(|g| g.registered(member_id)) else { return };
         if r.session_deadline > now {
@@ -708,7 +708,7 @@ impl Sim {
 
     /// The rebalance timeout passed while the member still held partitions it had to
     /// revoke: it is fenced and removed.
-    pub(super) fn cg_revocation_deadline(&mut self, group_id: &str, member_id: &str, epoch: i32) {
+    pub(in crate::sim) fn cg_revocation_deadline(&mut self, group_id: &str, member_id: &str, epoch: i32) {
         let now = self.now;
         let Some(r) = self.groups.get(group_id).and_then(|g| g.registered(member_id)) else { return };
         let late =
@@ -723,7 +723,7 @@ impl Sim {
     /// member's epoch moved on carries the previous one; the consumer would retry it with
     /// the new epoch (`commitSync` retries, the auto-commit goes again on the next poll),
     /// so the sandbox takes it as that retry instead of dropping it.
-    pub(super) fn cg_commit_check(&self, group_id: &str, member_id: &str, epoch: i32) -> Option<GroupError> {
+    pub(in crate::sim) fn cg_commit_check(&self, group_id: &str, member_id: &str, epoch: i32) -> Option<GroupError> {
         let g = self.groups.get(group_id)?;
         match g.registered(member_id) {
             None => Some(GroupError::UnknownMemberId),
@@ -735,7 +735,7 @@ impl Sim {
 
 impl Sim {
     /// Applies a scheduled event of the KIP-848 consumer protocol.
-    pub(super) fn handle_consumer_protocol(&mut self, pending: ConsumerProtocolPending) {
+    pub(in crate::sim) fn handle_consumer_protocol(&mut self, pending: ConsumerProtocolPending) {
         match pending {
             ConsumerProtocolPending::HeartbeatArrive { group, client_id, incarnation, hb } => {
                 self.cg_heartbeat_arrive(&group, &client_id, incarnation, hb)

@@ -23,7 +23,7 @@ impl Sim {
     /// when the interval has passed (covering what earlier polls returned,
     /// `ConsumerCoordinator.maybeAutoCommitOffsetsAsync`); then fetch. Fetching goes on
     /// during a cooperative rebalance for the partitions the member keeps.
-    pub(super) fn poll(&mut self, group_id: &str, client_id: &str, token: u64) {
+    pub(in crate::sim) fn poll(&mut self, group_id: &str, client_id: &str, token: u64) {
         let now = self.now;
         let latency = self.latency();
         let Some(group) = self.groups.get_mut(group_id) else { return };
@@ -78,7 +78,7 @@ impl Sim {
     /// rotates each fetch. Partitions without a reachable leader give nothing. A position
     /// outside the leader's log (OFFSET_OUT_OF_RANGE, after retention or an unclean
     /// election) is reset per `auto.offset.reset`.
-    pub(super) fn read_for(&mut self, group_id: &str, client_id: &str) -> Vec<Fetched> {
+    pub(in crate::sim) fn read_for(&mut self, group_id: &str, client_id: &str) -> Vec<Fetched> {
         let Some(group) = self.groups.get_mut(group_id) else { return Vec::new() };
         let reset = group.config.auto_offset_reset;
         let Some(member) = group.members.iter_mut().find(|m| m.client_id == client_id) else { return Vec::new() };
@@ -154,7 +154,7 @@ impl Sim {
         out
     }
 
-    pub(super) fn fetch_arrive(&mut self, group_id: &str, client_id: &str, token: u64) {
+    pub(in crate::sim) fn fetch_arrive(&mut self, group_id: &str, client_id: &str, token: u64) {
         let valid = self.groups.get(group_id).and_then(|g| g.member(client_id)).is_some_and(|m| m.token == token);
         if !valid {
             return;
@@ -181,7 +181,7 @@ impl Sim {
     }
 
     /// New data completes every parked fetch that covers the partition.
-    pub(super) fn wake_parked(&mut self, tp: &TopicPartition) {
+    pub(in crate::sim) fn wake_parked(&mut self, tp: &TopicPartition) {
         self.push_new_records(tp);
         let (woken, kept): (Vec<ParkedFetch>, Vec<ParkedFetch>) =
             std::mem::take(&mut self.parked).into_iter().partition(|f| f.tps.contains(tp));
@@ -194,7 +194,7 @@ impl Sim {
     }
 
     /// `poll()` returns the fetched records; the application processes them, then polls again.
-    pub(super) fn fetch_response(&mut self, group_id: &str, client_id: &str, token: u64, records: Vec<Fetched>) {
+    pub(in crate::sim) fn fetch_response(&mut self, group_id: &str, client_id: &str, token: u64, records: Vec<Fetched>) {
         let now = self.now;
         let Some(group) = self.groups.get_mut(group_id) else { return };
         let Some(member) = group.members.iter_mut().find(|m| m.client_id == client_id) else { return };
@@ -230,7 +230,7 @@ impl Sim {
     /// one at a time, `processing_ms` each). It counts as processed — a second time for
     /// the group is a duplicate. After the batch's last record, commits that follow
     /// processing go out and the application polls again, unless it is stuck.
-    pub(super) fn processing_done(&mut self, group_id: &str, client_id: &str, token: u64) {
+    pub(in crate::sim) fn processing_done(&mut self, group_id: &str, client_id: &str, token: u64) {
         let now = self.now;
         let Some(group) = self.groups.get_mut(group_id) else { return };
         let Some(i) = group.members.iter().position(|m| m.client_id == client_id) else { return };
@@ -312,7 +312,7 @@ impl Sim {
 
 impl Sim {
     /// Applies a scheduled event of a consumer's poll loop and its fetches.
-    pub(super) fn handle_consume(&mut self, pending: ConsumePending) {
+    pub(in crate::sim) fn handle_consume(&mut self, pending: ConsumePending) {
         match pending {
             ConsumePending::ProcessingDone { group, client_id, token } => self.processing_done(&group, &client_id, token),
             ConsumePending::Poll { group, client_id, token } => self.poll(&group, &client_id, token),

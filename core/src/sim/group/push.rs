@@ -50,12 +50,12 @@ pub(crate) fn check_push_config(group: &str, c: &crate::config::GroupConfig) -> 
 
 impl Sim {
     /// Whether the group gets its records pushed.
-    pub(super) fn push_delivery(&self, group_id: &str) -> bool {
+    pub(in crate::sim) fn push_delivery(&self, group_id: &str) -> bool {
         self.groups.get(group_id).is_some_and(|g| g.config.delivery == DeliveryMode::Push)
     }
 
     /// The HW of `tp` moved: push what is newly committed to its owner in every push group.
-    pub(super) fn push_new_records(&mut self, tp: &TopicPartition) {
+    pub(in crate::sim) fn push_new_records(&mut self, tp: &TopicPartition) {
         let mut targets = Vec::new();
         for g in self.groups.values() {
             if g.config.delivery != DeliveryMode::Push || !g.topics.contains(&tp.topic) {
@@ -74,7 +74,7 @@ impl Sim {
 
     /// The member's `poll()` under push: no fetch; the broker pushes whatever committed
     /// records it has not pushed yet for every partition the member has a position in.
-    pub(super) fn push_all(&mut self, group_id: &str, client_id: &str) {
+    pub(in crate::sim) fn push_all(&mut self, group_id: &str, client_id: &str) {
         let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         let tps: Vec<TopicPartition> = m.assigned.iter().filter(|tp| m.positions.contains_key(*tp)).cloned().collect();
         for tp in tps {
@@ -110,7 +110,7 @@ impl Sim {
 
     /// Pushed records reach the member: all go into its buffer. Processing runs one record
     /// at a time (`processing_ms`); past `push_buffer_max_records` the member is overwhelmed.
-    pub(super) fn push_arrive(&mut self, group_id: &str, client_id: &str, token: u64, records: Vec<Fetched>) {
+    pub(in crate::sim) fn push_arrive(&mut self, group_id: &str, client_id: &str, token: u64, records: Vec<Fetched>) {
         let now = self.now;
         let Some(group) = self.groups.get_mut(group_id) else { return };
         let limit = group.config.push_buffer_max_records;
@@ -154,7 +154,7 @@ impl Sim {
 
 impl Sim {
     /// Applies a scheduled event of push delivery (not Kafka, a teaching device).
-    pub(super) fn handle_push(&mut self, pending: PushPending) {
+    pub(in crate::sim) fn handle_push(&mut self, pending: PushPending) {
         match pending {
             PushPending::PushArrive { group, client_id, token, records } => self.push_arrive(&group, &client_id, token, records),
         }

@@ -13,7 +13,8 @@ use super::*;
 use crate::event::{GroupError, LeaveReason};
 use crate::group::{CommitMode, Phase, RebalanceProtocol, Registered};
 
-/// Something scheduled in the classic group protocol (JoinGroup, SyncGroup, Heartbeat): one of `Pending`'s features.
+/// Something scheduled in the classic group protocol: JoinGroup, SyncGroup, Heartbeat,
+/// LeaveGroup, the join phase's deadlines and the metadata refresh.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum ClassicPending {
     /// A consumer (re)sends JoinGroup after FindCoordinator failed.
@@ -38,7 +39,7 @@ pub(crate) enum ClassicPending {
         group: String,
         client_id: String,
         incarnation: u64,
-        result: groups::JoinResult,
+        result: JoinResult,
     },
     /// The initial delay or the rebalance timeout of a join phase ends.
     JoinDeadline {
@@ -80,48 +81,11 @@ pub(crate) enum ClassicPending {
         client_id: String,
         incarnation: u64,
     },
-}
-
-/// Something scheduled in consumer groups, whatever their protocol: the heartbeat thread, session checks, offsets and LeaveGroup: one of `Pending`'s features.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum GroupPending {
-    OffsetFetchArrive {
-        group: String,
-        client_id: String,
-        incarnation: u64,
-        token: u64,
-        partitions: Vec<TopicPartition>,
-    },
-    OffsetFetchResponse {
-        group: String,
-        client_id: String,
-        incarnation: u64,
-        token: u64,
-        committed: Vec<(TopicPartition, Option<u64>)>,
-    },
-    /// The consumer's heartbeat thread wakes up.
-    HeartbeatTick {
-        group: String,
-        client_id: String,
-        incarnation: u64,
-    },
-    /// The coordinator checks whether a member's session expired.
-    SessionCheck {
-        group: String,
-        member_id: String,
-    },
+    /// A LeaveGroup reaches the coordinator.
     LeaveArrive {
         group: String,
         member_id: String,
         reason: crate::event::LeaveReason,
-    },
-    CommitArrive {
-        group: String,
-        client_id: String,
-        incarnation: u64,
-        member_id: String,
-        generation: i32,
-        offsets: Vec<(TopicPartition, u64)>,
     },
 }
 
@@ -145,328 +109,23 @@ pub(crate) enum JoinResult {
     Error(GroupError),
 }
 
-/// `offsets.topic.num.partitions` (50): the coordinator of a group leads partition
-/// `abs(hash(group.id)) % 50` of `__consumer_offsets`.
-pub const OFFSETS_TOPIC_PARTITIONS: u32 = 50;
-
 impl Sim {
-    // ----- coordinator lookup ------------------------------------------------
-
-    /// The broker coordinating `group`: the leader of its `__consumer_offsets` partition.
-    /// The sandbox keeps that topic's placement but not its logs: the leader is the first
-    /// running, unfenced replica, and the group's state survives a failover (Kafka
-    /// reloads it from the compacted topic).
-    pub fn coordinator_of(&self, group: &str) -> Option<BrokerId> {
-        let p = crate::partitioner::coordinator_partition(group, OFFSETS_TOPIC_PARTITIONS) as usize;
-        let replicas = self.offsets_topic.get(p)?;
-        replicas.iter().copied().find(|b| self.brokers.get(b).is_some_and(|x| !x.fenced && x.reachable()))
-    }
-
-    /// Sends a request to the group's coordinator: `Some(arrival time)`, or `None` when
-    /// no coordinator is reachable (FindCoordinator fails; the caller retries).
-    pub(super) fn to_coordinator(&self, group: &str) -> Option<SimTime> {
-        self.coordinator_of(group).map(|_| self.now.plus_ms(self.latency()))
-    }
-
-    pub(super) fn reply_at(&self) -> SimTime {
-        self.now.plus_ms(self.latency())
-    }
-
-    pub(super) fn consumer(&self, group: &str, client_id: &str, incarnation: u64) -> Option<&Member> {
-        self.groups.get(group)?.member(client_id).filter(|m| m.incarnation == incarnation && m.phase != Phase::Crashed)
-    }
-
-    // ----- commands ------------------------------------------------------------
-
-    /// A consumer starts and subscribes: its first JoinGroup goes out.
-    pub(super) fn join(&mut self, group_id: &str, spec: MemberSpec) {
-        let now = self.now;
-        let Some(group) = self.groups.get_mut(group_id) else { return };
-        let topics = spec.topics.unwrap_or_else(|| group.topics.clone());
-        group.members.push(Member {
-            client_id: spec.client_id.clone(),
-            member_id: String::new(),
-            group_instance_id: spec.group_instance_id,
-            topics,
-            config: spec.config,
-            assigned: Vec::new(),
-            positions: VecMap::new(),
-            activity: Activity::AwaitingAssignment,
-            received: Default::default(),
-            received_total: 0,
-            token: 0,
-            next_auto_commit: SimTime::ZERO,
-            fetch_cursor: 0,
-            phase: Phase::Joining,
-            generation: -1,
-            incarnation: 0,
-            last_poll: now,
-            paused: false,
-            processing: Vec::new(),
-            rejoin_needed: false,
-            join_in_flight: false,
-            last_assignment: Vec::new(),
-            done_in_batch: Vec::new(),
-            paused_since: None,
-            rebalance_pause_ms: 0,
-            processed_total: 0,
-            cg_interval_ms: 0,
-            cg_resend: false,
-        });
-        if group.consumer_protocol() {
-            self.cg_start(group_id, &spec.client_id);
-            return;
-        }
-        self.send_join(group_id, &spec.client_id);
-        self.start_heartbeats(group_id, &spec.client_id);
-        self.start_metadata_refresh(group_id, &spec.client_id);
-    }
-
-    fn start_metadata_refresh(&mut self, group_id: &str, client_id: &str) {
-        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
-        let at = self.now.plus_ms(m.config.metadata_max_age_ms.max(1));
-        let incarnation = m.incarnation;
-        self.schedule(at, ClassicPending::MetadataRefresh { group: group_id.into(), client_id: client_id.into(), incarnation });
-    }
-
-    /// Every `metadata.max.age.ms` the consumer refreshes metadata; only the leader acts on
-    /// a grown topic (`ConsumerCoordinator.rejoinNeededOrPending`): it rejoins, and the
-    /// group rebalances over the new partitions.
-    pub(super) fn metadata_refresh(&mut self, group_id: &str, client_id: &str, incarnation: u64) {
-        let Some(m) = self.consumer(group_id, client_id, incarnation) else { return };
-        let Some(g) = self.groups.get(group_id) else { return };
-        let is_leader = !m.member_id.is_empty() && g.leader.as_deref() == Some(m.member_id.as_str()) && m.phase == Phase::Stable;
-        let grown = g
-            .assigned_counts
-            .iter()
-            .find(|(t, n)| self.topics.get(*t).is_some_and(|topic| topic.partition_count() != **n))
-            .map(|(t, _)| t.clone());
-        if let (true, Some(topic)) = (is_leader, grown) {
-            self.record(EventKind::MetadataChangeNoticed { group: group_id.into(), client_id: client_id.into(), topic });
-            self.revoke_for_rejoin(group_id, client_id);
-            self.send_join(group_id, client_id);
-        }
-        self.start_metadata_refresh(group_id, client_id);
-    }
-
-    /// `consumer.close()`: commit (auto-commit), then LeaveGroup — which a static member
-    /// does not send: its place is kept until `session.timeout.ms` (KIP-345).
-    pub(super) fn leave(&mut self, group_id: &str, client_id: &str) {
-        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
-        let alive = m.phase != Phase::Crashed;
-        let member_id = m.member_id.clone();
-        let is_static = m.group_instance_id.is_some();
-        if alive && m.config.commit_mode == CommitMode::Auto {
-            self.commit_positions(group_id, client_id);
-        }
-        let consumer_protocol = self.groups.get(group_id).is_some_and(|g| g.consumer_protocol());
-        if let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) {
-            let now = self.now;
-            let gone: Vec<TopicPartition> = m.assigned.clone();
-            if let Some(g) = self.groups.get_mut(group_id) {
-                for tp in gone {
-                    g.partition_gaps.entry(tp).or_insert(now);
-                }
-            }
-        }
-        if consumer_protocol {
-            // KIP-848: a heartbeat with epoch -1, or -2 for a static member (its place is
-            // kept until its session times out).
-            if alive {
-                let epoch = if is_static { super::consumer_group::LEAVE_STATIC_EPOCH } else { super::consumer_group::LEAVE_EPOCH };
-                self.cg_send_leave(group_id, client_id, epoch, LeaveReason::Graceful);
-            }
-        } else if alive && !member_id.is_empty() && !is_static {
-            if let Some(at) = self.to_coordinator(group_id) {
-                self.schedule(at, GroupPending::LeaveArrive { group: group_id.into(), member_id, reason: LeaveReason::Graceful });
-            }
-        }
-        if let Some(g) = self.groups.get_mut(group_id) {
-            g.members.retain(|m| m.client_id != client_id);
-        }
-        self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
-    }
-
-    /// The consumer process dies: no LeaveGroup, no heartbeats, unprocessed records lost
-    /// to it; the coordinator notices after `session.timeout.ms`.
-    pub(super) fn crash_member(&mut self, group_id: &str, client_id: &str) {
-        let now = self.now;
-        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
-        if m.phase == Phase::Crashed {
-            return;
-        }
-        m.phase = Phase::Crashed;
-        m.incarnation += 1;
-        m.token += 1;
-        m.processing.clear();
-        let gone = std::mem::take(&mut m.assigned);
-        if let Some(g) = self.groups.get_mut(group_id) {
-            for tp in gone {
-                g.partition_gaps.entry(tp.clone()).or_insert(now);
-                let committed = g.committed.get(&tp).copied();
-                let h = crate::group::Handover { from: client_id.into(), kind: crate::group::HandoverKind::Crashed, at: now, committed };
-                g.handovers.insert(tp, h);
-            }
-        }
-        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
-        m.last_assignment.clear();
-        m.positions.clear();
-        m.activity = Activity::AwaitingAssignment;
-        m.paused_since.get_or_insert(now);
-        self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
-        self.record(EventKind::MemberCrashed { group: group_id.into(), client_id: client_id.into() });
-    }
-
-    /// The consumer starts again with the same `client.id` (and `group.instance.id`).
-    pub(super) fn restart_member(&mut self, group_id: &str, client_id: &str) {
-        let now = self.now;
-        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
-        if m.phase != Phase::Crashed {
-            return;
-        }
-        m.phase = Phase::Joining;
-        m.member_id = String::new();
-        m.generation = -1;
-        m.incarnation += 1;
-        m.join_in_flight = false;
-        m.last_poll = now;
-        m.paused = false;
-        self.record(EventKind::MemberRestarted { group: group_id.into(), client_id: client_id.into() });
-        if self.groups.get(group_id).is_some_and(|g| g.consumer_protocol()) {
-            self.cg_start(group_id, client_id);
-            return;
-        }
-        self.send_join(group_id, client_id);
+    /// A classic member starts: JoinGroup, the heartbeat thread, the metadata refresh.
+    pub(in crate::sim) fn classic_start(&mut self, group_id: &str, client_id: &str) {
+        self.classic_send_join(group_id, client_id);
         self.start_heartbeats(group_id, client_id);
         self.start_metadata_refresh(group_id, client_id);
     }
 
-    /// The application stops calling `poll()` (stuck processing), or resumes.
-    pub(super) fn pause_member(&mut self, group_id: &str, client_id: &str, paused: bool) {
-        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
-        if m.paused == paused || m.phase == Phase::Crashed {
-            return;
-        }
-        m.paused = paused;
-        let token = m.token;
-        let idle = m.processing.is_empty();
-        self.record(EventKind::MemberPaused { group: group_id.into(), client_id: client_id.into(), paused });
-        if !paused && idle {
-            let now = self.now;
-            self.schedule(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
+    /// LeaveGroup to the coordinator (not sent when no coordinator is reachable).
+    pub(in crate::sim) fn classic_send_leave(&mut self, group_id: &str, member_id: String, reason: LeaveReason) {
+        if let Some(at) = self.to_coordinator(group_id) {
+            self.schedule(at, ClassicPending::LeaveArrive { group: group_id.into(), member_id, reason });
         }
     }
 
-    /// `seek()`: the next fetch of each partition starts at the new position. Records
-    /// already returned by `poll()` are still processed.
-    pub(super) fn seek(&mut self, group_id: &str, client_id: &str, topic: &str, partition: Option<u32>, to: &crate::command::SeekTo) {
-        use crate::command::SeekTo;
-        let now = self.now;
-        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
-        let targets: Vec<TopicPartition> =
-            m.assigned.iter().filter(|tp| tp.topic == topic && partition.is_none_or(|p| tp.partition == p)).cloned().collect();
-        let mut moves = Vec::new();
-        for tp in targets {
-            let Some(log) = self.partition(&tp).and_then(|p| p.display_log()) else { continue };
-            let (start, hw) = (log.log_start_offset(), log.high_watermark());
-            let offset = match to {
-                SeekTo::Beginning => start,
-                SeekTo::End => hw,
-                SeekTo::Offset { offset } => *offset,
-                SeekTo::Timestamp { timestamp_ms } => {
-                    log.records().iter().find(|r| r.offset < hw && r.timestamp.ms() >= *timestamp_ms).map(|r| r.offset).unwrap_or(hw)
-                }
-            };
-            let from = m.positions.get(&tp).copied().unwrap_or(offset);
-            moves.push((tp, from, offset));
-        }
-        let Some(g) = self.groups.get_mut(group_id) else { return };
-        // A later re-read of these partitions is explained by this seek.
-        for (tp, _, _) in &moves {
-            let committed = g.committed.get(tp).copied();
-            g.handovers.insert(
-                tp.clone(),
-                crate::group::Handover { from: client_id.into(), kind: crate::group::HandoverKind::Seek, at: now, committed },
-            );
-        }
-        let Some(m) = g.member_mut(client_id) else { return };
-        for (tp, _, offset) in &moves {
-            m.positions.insert(tp.clone(), *offset);
-        }
-        // A member still waiting for its committed offsets keeps waiting (its OffsetFetch
-        // answer must not be dropped); the seek position then wins over the committed one.
-        let stable = m.phase == Phase::Stable;
-        if stable {
-            m.token += 1;
-            self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
-        }
-        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
-        let token = m.token;
-        let restart = stable && m.processing.is_empty() && !m.paused;
-        for (tp, from, offset) in moves {
-            self.record(EventKind::Seeked { group: group_id.into(), client_id: client_id.into(), tp, from, to: offset, how: to.clone() });
-        }
-        if restart {
-            self.schedule(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
-        }
-    }
-
-    /// `subscribe()` with other topics: partitions of topics it leaves are given up at
-    /// once; the member then rejoins (classic) or heartbeats its new subscription (KIP-848).
-    pub(super) fn subscribe(&mut self, group_id: &str, client_id: &str, topics: Vec<String>) {
-        let now = self.now;
+    pub(in crate::sim) fn classic_send_join(&mut self, group_id: &str, client_id: &str) {
         let Some(g) = self.groups.get(group_id) else { return };
-        let consumer_protocol = g.consumer_protocol();
-        let Some(m) = g.member(client_id) else { return };
-        if m.topics == topics || m.phase == Phase::Crashed {
-            return;
-        }
-        let gone: Vec<TopicPartition> = m.assigned.iter().filter(|tp| !topics.contains(&tp.topic)).cloned().collect();
-        let busy = m.paused || !m.processing.is_empty();
-        if !gone.is_empty() && m.config.commit_mode == CommitMode::Auto {
-            self.commit_positions(group_id, client_id);
-        }
-        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
-        m.topics = topics.clone();
-        m.assigned.retain(|tp| !gone.contains(tp));
-        for tp in &gone {
-            m.positions.remove(tp);
-        }
-        if !gone.is_empty() {
-            m.token += 1;
-            if m.assigned.is_empty() {
-                m.paused_since.get_or_insert(now);
-            }
-        }
-        let (token, restart) = (m.token, !gone.is_empty() && !busy && !m.assigned.is_empty() && m.phase == Phase::Stable);
-        self.record(EventKind::Subscribed { group: group_id.into(), client_id: client_id.into(), topics });
-        if !gone.is_empty() {
-            self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
-            self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: gone });
-        }
-        if restart {
-            self.schedule(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
-        }
-        if consumer_protocol {
-            self.cg_subscription_changed(group_id, client_id);
-        } else if busy {
-            if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
-                m.rejoin_needed = true;
-            }
-        } else {
-            self.revoke_for_rejoin(group_id, client_id);
-            self.send_join(group_id, client_id);
-        }
-    }
-
-    // ----- client: JoinGroup / SyncGroup ----------------------------------------
-
-    pub(super) fn send_join(&mut self, group_id: &str, client_id: &str) {
-        let Some(g) = self.groups.get(group_id) else { return };
-        if g.consumer_protocol() {
-            self.cg_rejoin(group_id, client_id);
-            return;
-        }
         let protocol = g.protocol;
         let Some(m) = g.member(client_id) else { return };
         if m.phase == Phase::Crashed {
@@ -515,7 +174,102 @@ impl Sim {
         self.schedule(at, pending);
     }
 
-    pub(super) fn join_response(&mut self, group_id: &str, client_id: &str, incarnation: u64, result: JoinResult) {
+    /// The heartbeat thread: every `heartbeat.interval.ms`, and the KIP-62 check that the
+    /// application still polls.
+    pub(in crate::sim) fn classic_heartbeat_tick(&mut self, group_id: &str, client_id: &str, incarnation: u64) {
+        let now = self.now;
+        let Some(m) = self.consumer(group_id, client_id, incarnation) else { return };
+        // The application is outside poll() only while it processes or is stuck; a member
+        // waiting for a rebalance is inside poll() and does not time out.
+        let outside_poll = m.paused || !m.processing.is_empty();
+        let stuck = outside_poll && now.ms().saturating_sub(m.last_poll.ms()) > m.config.max_poll_interval_ms;
+        let in_group = matches!(m.phase, Phase::Stable | Phase::Syncing | Phase::Joining) && !m.member_id.is_empty();
+        let member_id = m.member_id.clone();
+        let generation = m.generation;
+        let phase = m.phase;
+        if stuck && in_group {
+            // Leave the group; the next poll() rejoins (`maybeLeaveGroup`).
+            if let Some(at) = self.to_coordinator(group_id) {
+                self.schedule(at, ClassicPending::LeaveArrive { group: group_id.into(), member_id, reason: LeaveReason::PollTimeout });
+            }
+            let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+            m.phase = Phase::LeftPollTimeout;
+            m.member_id = String::new();
+            m.generation = -1;
+            let revoked = std::mem::take(&mut m.assigned);
+            m.positions.clear();
+            m.token += 1;
+            m.activity = Activity::AwaitingAssignment;
+            if !revoked.is_empty() {
+                self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: revoked });
+            }
+        } else if phase == Phase::Stable {
+            if let Some(at) = self.to_coordinator(group_id) {
+                self.schedule(
+                    at,
+                    ClassicPending::HeartbeatArrive {
+                        group: group_id.into(),
+                        client_id: client_id.into(),
+                        incarnation,
+                        member_id,
+                        generation,
+                    },
+                );
+            }
+        }
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let at = now.plus_ms(m.config.heartbeat_interval_ms);
+        self.schedule(at, GroupPending::HeartbeatTick { group: group_id.into(), client_id: client_id.into(), incarnation });
+    }
+
+    /// `session.timeout.ms` passed without a heartbeat: the member is removed.
+    pub(in crate::sim) fn classic_session_check(&mut self, group_id: &str, member_id: &str) {
+        let now = self.now;
+        let Some(g) = self.groups.get(group_id) else { return };
+        let Some(r) = g.registered(member_id) else { return };
+        if r.session_deadline > now {
+            return;
+        }
+        // A member whose JoinGroup or SyncGroup the coordinator is holding is alive
+        // (`GroupCoordinator.shouldKeepMemberAlive`).
+        let waiting = (g.state == GroupState::PreparingRebalance && r.joined)
+            || (g.state == GroupState::CompletingRebalance && g.pending_sync.iter().any(|p| p == member_id));
+        if waiting {
+            let at = now.plus_ms(r.session_timeout_ms.max(1));
+            self.schedule_session_check(group_id, member_id, at);
+            return;
+        }
+        self.remove_member(group_id, member_id, LeaveReason::SessionTimeout);
+    }
+
+    fn start_metadata_refresh(&mut self, group_id: &str, client_id: &str) {
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let at = self.now.plus_ms(m.config.metadata_max_age_ms.max(1));
+        let incarnation = m.incarnation;
+        self.schedule(at, ClassicPending::MetadataRefresh { group: group_id.into(), client_id: client_id.into(), incarnation });
+    }
+
+    /// Every `metadata.max.age.ms` the consumer refreshes metadata; only the leader acts on
+    /// a grown topic (`ConsumerCoordinator.rejoinNeededOrPending`): it rejoins, and the
+    /// group rebalances over the new partitions.
+    pub(in crate::sim) fn metadata_refresh(&mut self, group_id: &str, client_id: &str, incarnation: u64) {
+        let Some(m) = self.consumer(group_id, client_id, incarnation) else { return };
+        let Some(g) = self.groups.get(group_id) else { return };
+        let is_leader = !m.member_id.is_empty() && g.leader.as_deref() == Some(m.member_id.as_str()) && m.phase == Phase::Stable;
+        let grown = g
+            .assigned_counts
+            .iter()
+            .find(|(t, n)| self.topics.get(*t).is_some_and(|topic| topic.partition_count() != **n))
+            .map(|(t, _)| t.clone());
+        if let (true, Some(topic)) = (is_leader, grown) {
+            self.record(EventKind::MetadataChangeNoticed { group: group_id.into(), client_id: client_id.into(), topic });
+            self.revoke_for_rejoin(group_id, client_id);
+            self.send_join(group_id, client_id);
+        }
+        self.start_metadata_refresh(group_id, client_id);
+    }
+
+    pub(in crate::sim) fn join_response(&mut self, group_id: &str, client_id: &str, incarnation: u64, result: JoinResult) {
         if self.consumer(group_id, client_id, incarnation).is_none() {
             return;
         }
@@ -613,7 +367,7 @@ impl Sim {
             .collect()
     }
 
-    pub(super) fn sync_response(
+    pub(in crate::sim) fn sync_response(
         &mut self,
         group_id: &str,
         client_id: &str,
@@ -688,91 +442,9 @@ impl Sim {
         }
     }
 
-    /// The committed offsets arrive: positions are set (committed, else
-    /// `auto.offset.reset`) and the consumer resumes.
-    pub(super) fn offset_fetch_response(
-        &mut self,
-        group_id: &str,
-        client_id: &str,
-        incarnation: u64,
-        token: u64,
-        committed: Vec<(TopicPartition, Option<u64>)>,
-    ) {
-        if self.consumer(group_id, client_id, incarnation).is_none() {
-            return;
-        }
-        let now = self.now;
-        let Some(g) = self.groups.get(group_id) else { return };
-        let reset = g.config.auto_offset_reset;
-        let mut sets = Vec::new();
-        let no_offset = reset == OffsetReset::None && committed.iter().any(|(_, c)| c.is_none());
-        if no_offset {
-            // poll() throws NoOffsetForPartitionException; unhandled, the consumer stops.
-            self.record(EventKind::ConsumerFailed {
-                group: group_id.into(),
-                client_id: client_id.into(),
-                error: GroupError::NoOffsetForPartition,
-            });
-            self.crash_member(group_id, client_id);
-            return;
-        }
-        for (tp, c) in committed {
-            let (start, hw) = self
-                .partition(&tp)
-                .and_then(|p| p.display_log())
-                // ListOffsets for read_uncommitted: earliest = log start, latest = HW.
-                .map(|l| (l.log_start_offset(), l.high_watermark()))
-                .unwrap_or((0, 0));
-            let (offset, from) = match c {
-                Some(o) => (o, StartFrom::Committed),
-                None => match reset {
-                    OffsetReset::Earliest => (start, StartFrom::ResetEarliest),
-                    OffsetReset::Latest | OffsetReset::None => (hw, StartFrom::ResetLatest),
-                },
-            };
-            sets.push((tp, offset, from));
-        }
-        let Some(g) = self.groups.get_mut(group_id) else { return };
-        let Some(m) = g.member_mut(client_id) else { return };
-        if m.token != token {
-            return;
-        }
-        // A position the application set with seek() while the offsets were on their way
-        // wins over the committed one.
-        sets.retain(|(tp, _, _)| !m.positions.contains_key(tp));
-        for (tp, offset, _) in &sets {
-            if m.assigned.contains(tp) {
-                m.positions.insert(tp.clone(), *offset);
-            }
-        }
-        for (tp, offset, _) in &sets {
-            g.first_positions.entry(tp.clone()).or_insert(*offset);
-        }
-        let Some(m) = g.member_mut(client_id) else { return };
-        if m.phase == Phase::Syncing {
-            m.phase = Phase::Stable;
-        }
-        if let Some(since) = m.paused_since.take() {
-            m.rebalance_pause_ms += now.ms().saturating_sub(since.ms());
-        }
-        m.activity = if m.assigned.is_empty() { Activity::Idle } else { Activity::Fetching };
-        // The auto-commit clock starts with the first assignment; a later one keeps it.
-        if m.next_auto_commit <= now.plus_ms(1) {
-            m.next_auto_commit = now.plus_ms(m.config.auto_commit_interval_ms);
-        }
-        let start_polling = m.processing.is_empty() && !m.paused;
-        for (tp, offset, from) in sets {
-            self.record(EventKind::PositionSet { group: group_id.into(), client_id: client_id.into(), tp, offset, from });
-        }
-        if start_polling {
-            self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
-            self.schedule(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
-        }
-    }
-
     /// Before rejoining: eager members commit (auto-commit) and give everything up
     /// (`onJoinPrepare`); cooperative members commit and keep their partitions.
-    pub(super) fn revoke_for_rejoin(&mut self, group_id: &str, client_id: &str) {
+    pub(in crate::sim) fn revoke_for_rejoin(&mut self, group_id: &str, client_id: &str) {
         let now = self.now;
         let Some(g) = self.groups.get(group_id) else { return };
         let protocol = g.protocol;
@@ -804,59 +476,7 @@ impl Sim {
         self.schedule(at, GroupPending::HeartbeatTick { group: group_id.into(), client_id: client_id.into(), incarnation });
     }
 
-    /// The heartbeat thread: every `heartbeat.interval.ms`, and the KIP-62 check that the
-    /// application still polls.
-    pub(super) fn heartbeat_tick(&mut self, group_id: &str, client_id: &str, incarnation: u64) {
-        if self.groups.get(group_id).is_some_and(|g| g.consumer_protocol()) {
-            self.cg_heartbeat_tick(group_id, client_id, incarnation);
-            return;
-        }
-        let now = self.now;
-        let Some(m) = self.consumer(group_id, client_id, incarnation) else { return };
-        // The application is outside poll() only while it processes or is stuck; a member
-        // waiting for a rebalance is inside poll() and does not time out.
-        let outside_poll = m.paused || !m.processing.is_empty();
-        let stuck = outside_poll && now.ms().saturating_sub(m.last_poll.ms()) > m.config.max_poll_interval_ms;
-        let in_group = matches!(m.phase, Phase::Stable | Phase::Syncing | Phase::Joining) && !m.member_id.is_empty();
-        let member_id = m.member_id.clone();
-        let generation = m.generation;
-        let phase = m.phase;
-        if stuck && in_group {
-            // Leave the group; the next poll() rejoins (`maybeLeaveGroup`).
-            if let Some(at) = self.to_coordinator(group_id) {
-                self.schedule(at, GroupPending::LeaveArrive { group: group_id.into(), member_id, reason: LeaveReason::PollTimeout });
-            }
-            let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
-            m.phase = Phase::LeftPollTimeout;
-            m.member_id = String::new();
-            m.generation = -1;
-            let revoked = std::mem::take(&mut m.assigned);
-            m.positions.clear();
-            m.token += 1;
-            m.activity = Activity::AwaitingAssignment;
-            if !revoked.is_empty() {
-                self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: revoked });
-            }
-        } else if phase == Phase::Stable {
-            if let Some(at) = self.to_coordinator(group_id) {
-                self.schedule(
-                    at,
-                    ClassicPending::HeartbeatArrive {
-                        group: group_id.into(),
-                        client_id: client_id.into(),
-                        incarnation,
-                        member_id,
-                        generation,
-                    },
-                );
-            }
-        }
-        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
-        let at = now.plus_ms(m.config.heartbeat_interval_ms);
-        self.schedule(at, GroupPending::HeartbeatTick { group: group_id.into(), client_id: client_id.into(), incarnation });
-    }
-
-    pub(super) fn heartbeat_response(&mut self, group_id: &str, client_id: &str, incarnation: u64, error: Option<GroupError>) {
+    pub(in crate::sim) fn heartbeat_response(&mut self, group_id: &str, client_id: &str, incarnation: u64, error: Option<GroupError>) {
         let Some(m) = self.consumer(group_id, client_id, incarnation) else { return };
         if m.phase != Phase::Stable {
             return;
@@ -894,44 +514,10 @@ impl Sim {
         }
     }
 
-    // ----- client: commits ---------------------------------------------------------
-
-    /// Sends an OffsetCommit with the consumer's positions (the offsets after what
-    /// `poll()` returned).
-    pub(super) fn commit_positions(&mut self, group_id: &str, client_id: &str) {
-        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
-        let offsets: Vec<(TopicPartition, u64)> = m.positions.iter().map(|(tp, o)| (tp.clone(), *o)).collect();
-        self.commit_offsets(group_id, client_id, offsets);
-    }
-
-    /// Sends an OffsetCommit. A consumer no longer in the group fails at once
-    /// (`CommitFailedException`: the group rebalanced and gave its partitions away).
-    pub(super) fn commit_offsets(&mut self, group_id: &str, client_id: &str, offsets: Vec<(TopicPartition, u64)>) {
-        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
-        if offsets.is_empty() || m.phase == Phase::Crashed {
-            return;
-        }
-        if m.member_id.is_empty() || m.phase == Phase::LeftPollTimeout {
-            self.record(EventKind::CommitFailed {
-                group: group_id.into(),
-                client_id: client_id.into(),
-                error: GroupError::UnknownMemberId,
-                offsets,
-            });
-            return;
-        }
-        let (member_id, generation, incarnation) = (m.member_id.clone(), m.generation, m.incarnation);
-        let Some(at) = self.to_coordinator(group_id) else { return };
-        self.schedule(
-            at,
-            GroupPending::CommitArrive { group: group_id.into(), client_id: client_id.into(), incarnation, member_id, generation, offsets },
-        );
-    }
-
     // ----- coordinator -------------------------------------------------------------------
 
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn join_arrive(
+    pub(in crate::sim) fn join_arrive(
         &mut self,
         group_id: &str,
         client_id: &str,
@@ -1117,7 +703,7 @@ impl Sim {
     /// `group.initial.rebalance.delay.ms`, re-armed by each new member up to the rebalance
     /// timeout (`InitialDelayedJoin`); otherwise the join phase ends when every member
     /// has rejoined or the rebalance timeout passes.
-    pub(super) fn prepare_rebalance(&mut self, group_id: &str, cause: RebalanceCause, joined_now: Option<&str>) {
+    pub(in crate::sim) fn prepare_rebalance(&mut self, group_id: &str, cause: RebalanceCause, joined_now: Option<&str>) {
         let now = self.now;
         let initial_delay = self.cluster.group_initial_rebalance_delay_ms;
         let timeout = self.rebalance_timeout(group_id);
@@ -1173,7 +759,7 @@ impl Sim {
         }
     }
 
-    pub(super) fn join_deadline(&mut self, group_id: &str, round: u64) {
+    pub(in crate::sim) fn join_deadline(&mut self, group_id: &str, round: u64) {
         let Some(g) = self.groups.get_mut(group_id) else { return };
         if g.round != round || g.state != GroupState::PreparingRebalance {
             return;
@@ -1274,7 +860,7 @@ impl Sim {
         }
     }
 
-    pub(super) fn sync_arrive(
+    pub(in crate::sim) fn sync_arrive(
         &mut self,
         group_id: &str,
         client_id: &str,
@@ -1348,7 +934,14 @@ impl Sim {
         );
     }
 
-    pub(super) fn heartbeat_arrive(&mut self, group_id: &str, client_id: &str, incarnation: u64, member_id: String, generation: i32) {
+    pub(in crate::sim) fn heartbeat_arrive(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        incarnation: u64,
+        member_id: String,
+        generation: i32,
+    ) {
         if self.coordinator_of(group_id).is_none() {
             return;
         }
@@ -1378,31 +971,7 @@ impl Sim {
         self.schedule(at, GroupPending::SessionCheck { group: group_id.into(), member_id: member_id.into() });
     }
 
-    /// `session.timeout.ms` passed without a heartbeat: the member is removed.
-    pub(super) fn session_check(&mut self, group_id: &str, member_id: &str) {
-        let now = self.now;
-        let Some(g) = self.groups.get(group_id) else { return };
-        if g.consumer_protocol() {
-            self.cg_session_check(group_id, member_id);
-            return;
-        }
-        let Some(r) = g.registered(member_id) else { return };
-        if r.session_deadline > now {
-            return;
-        }
-        // A member whose JoinGroup or SyncGroup the coordinator is holding is alive
-        // (`GroupCoordinator.shouldKeepMemberAlive`).
-        let waiting = (g.state == GroupState::PreparingRebalance && r.joined)
-            || (g.state == GroupState::CompletingRebalance && g.pending_sync.iter().any(|p| p == member_id));
-        if waiting {
-            let at = now.plus_ms(r.session_timeout_ms.max(1));
-            self.schedule_session_check(group_id, member_id, at);
-            return;
-        }
-        self.remove_member(group_id, member_id, LeaveReason::SessionTimeout);
-    }
-
-    pub(super) fn leave_arrive(&mut self, group_id: &str, member_id: &str, reason: LeaveReason) {
+    pub(in crate::sim) fn leave_arrive(&mut self, group_id: &str, member_id: &str, reason: LeaveReason) {
         if self.coordinator_of(group_id).is_none() {
             return;
         }
@@ -1429,134 +998,11 @@ impl Sim {
             self.try_complete_join(group_id);
         }
     }
-
-    /// OffsetCommit: accepted from a member of the current generation (also while the
-    /// group prepares a rebalance, which is how `onJoinPrepare` commits get in).
-    pub(super) fn commit_arrive(
-        &mut self,
-        group_id: &str,
-        client_id: &str,
-        member_id: &str,
-        generation: i32,
-        offsets: Vec<(TopicPartition, u64)>,
-    ) {
-        if self.coordinator_of(group_id).is_none() {
-            return;
-        }
-        let cg_error = if self.groups.get(group_id).is_some_and(|g| g.consumer_protocol()) {
-            Some(self.cg_commit_check(group_id, member_id, generation))
-        } else {
-            None
-        };
-        let Some(g) = self.groups.get_mut(group_id) else { return };
-        let error = if let Some(e) = cg_error {
-            e
-        } else if !g.registry.iter().any(|r| r.member_id == member_id) {
-            Some(GroupError::UnknownMemberId)
-        } else if generation != g.generation {
-            Some(GroupError::IllegalGeneration)
-        } else if g.state == GroupState::CompletingRebalance {
-            Some(GroupError::RebalanceInProgress)
-        } else {
-            None
-        };
-        if let Some(error) = error {
-            self.record(EventKind::CommitFailed { group: group_id.into(), client_id: client_id.into(), error, offsets });
-            return;
-        }
-        let changed = offsets.iter().any(|(tp, o)| g.committed.get(tp) != Some(o));
-        for (tp, o) in &offsets {
-            g.committed.insert(tp.clone(), *o);
-        }
-        // Kafka commits every position each time; the trace shows only commits that
-        // move an offset, so a quiet group does not fill it with repeats.
-        if changed {
-            self.record(EventKind::OffsetsCommitted { group: group_id.into(), client_id: client_id.into(), offsets });
-        }
-    }
-
-    pub(super) fn offset_fetch_arrive(
-        &mut self,
-        group_id: &str,
-        client_id: &str,
-        incarnation: u64,
-        token: u64,
-        partitions: Vec<TopicPartition>,
-    ) {
-        if self.coordinator_of(group_id).is_none() {
-            return;
-        }
-        let reply = self.reply_at();
-        let Some(g) = self.groups.get(group_id) else { return };
-        let committed = partitions.into_iter().map(|tp| {
-            let c = g.committed.get(&tp).copied();
-            (tp, c)
-        });
-        let committed = committed.collect();
-        self.schedule(
-            reply,
-            GroupPending::OffsetFetchResponse { group: group_id.into(), client_id: client_id.into(), incarnation, token, committed },
-        );
-    }
-
-    /// `partition.assignment.strategy` changes: the group rebalances with it.
-    /// In Kafka this takes restarting every member with the new setting (a group cannot
-    /// mix eager and cooperative members safely), so each member commits, gives up
-    /// everything and rejoins — as a restart would.
-    pub(super) fn change_assignor(&mut self, group_id: &str) {
-        let now = self.now;
-        let Some(g) = self.groups.get(group_id) else { return };
-        if g.registry.is_empty() {
-            return;
-        }
-        let clients: Vec<String> = g.members.iter().filter(|m| m.phase != Phase::Crashed).map(|m| m.client_id.clone()).collect();
-        self.prepare_rebalance(group_id, RebalanceCause::AssignorChanged, None);
-        for c in clients {
-            if self.groups.get(group_id).and_then(|g| g.member(&c)).is_some_and(|m| m.config.commit_mode == CommitMode::Auto) {
-                self.commit_positions(group_id, &c);
-            }
-            let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(&c)) else { continue };
-            let revoked = std::mem::take(&mut m.assigned);
-            m.last_assignment.clear();
-            m.positions.clear();
-            m.processing.clear();
-            m.token += 1;
-            m.activity = Activity::AwaitingAssignment;
-            if !revoked.is_empty() {
-                m.paused_since.get_or_insert(now);
-            }
-            self.parked.retain(|f| !(f.group == group_id && f.client_id == c));
-            if !revoked.is_empty() {
-                self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: c.clone(), partitions: revoked });
-            }
-            self.send_join(group_id, &c);
-        }
-    }
-}
-
-impl Sim {
-    /// Applies a scheduled event of consumer groups, whatever their protocol: the heartbeat thread, session checks, offsets and LeaveGroup.
-    pub(super) fn handle_group(&mut self, pending: GroupPending) {
-        match pending {
-            GroupPending::OffsetFetchArrive { group, client_id, incarnation, token, partitions } => {
-                self.offset_fetch_arrive(&group, &client_id, incarnation, token, partitions)
-            }
-            GroupPending::OffsetFetchResponse { group, client_id, incarnation, token, committed } => {
-                self.offset_fetch_response(&group, &client_id, incarnation, token, committed)
-            }
-            GroupPending::HeartbeatTick { group, client_id, incarnation } => self.heartbeat_tick(&group, &client_id, incarnation),
-            GroupPending::SessionCheck { group, member_id } => self.session_check(&group, &member_id),
-            GroupPending::LeaveArrive { group, member_id, reason } => self.leave_arrive(&group, &member_id, reason),
-            GroupPending::CommitArrive { group, client_id, member_id, generation, offsets, .. } => {
-                self.commit_arrive(&group, &client_id, &member_id, generation, offsets)
-            }
-        }
-    }
 }
 
 impl Sim {
     /// Applies a scheduled event of the classic group protocol (JoinGroup, SyncGroup, Heartbeat).
-    pub(super) fn handle_classic(&mut self, pending: ClassicPending) {
+    pub(in crate::sim) fn handle_classic(&mut self, pending: ClassicPending) {
         match pending {
             ClassicPending::ClientJoin { group, client_id, incarnation } => {
                 if self.groups.get(&group).and_then(|g| g.member(&client_id)).is_some_and(|m| m.incarnation == incarnation) {
@@ -1602,6 +1048,7 @@ impl Sim {
                 self.heartbeat_response(&group, &client_id, incarnation, error)
             }
             ClassicPending::MetadataRefresh { group, client_id, incarnation } => self.metadata_refresh(&group, &client_id, incarnation),
+            ClassicPending::LeaveArrive { group, member_id, reason } => self.leave_arrive(&group, &member_id, reason),
         }
     }
 }

@@ -1,0 +1,627 @@
+//! Consumer groups: what every group protocol shares, and the dispatch to each.
+//!
+//! A group speaks one protocol (`group.protocol`): the classic protocol (`classic.rs`:
+//! JoinGroup/SyncGroup with a client-side assignor) or the KIP-848 consumer protocol
+//! (`consumer.rs`: one ConsumerGroupHeartbeat, the broker assigns). The entry points here
+//! — a member joins, leaves, crashes, restarts, pauses, seeks, subscribes; the heartbeat
+//! thread wakes; a session check; a commit — `match` on the protocol, so a third
+//! protocol (share groups, KIP-932) is a compile error at each place it must answer.
+//! Shared by every protocol: the coordinator lookup (`__consumer_offsets`), OffsetCommit
+//! and OffsetFetch. The consumer's poll loop and fetches are `consume.rs`; push
+//! delivery, a teaching device, is `push.rs`.
+
+use super::*;
+use crate::config::GroupProtocol;
+use crate::event::{GroupError, LeaveReason};
+use crate::group::{CommitMode, Phase};
+
+pub(in crate::sim) mod classic;
+pub(in crate::sim) mod consume;
+pub(in crate::sim) mod consumer;
+pub(in crate::sim) mod push;
+
+/// Something scheduled for a consumer group whatever its protocol: the heartbeat thread,
+/// session checks, OffsetFetch and OffsetCommit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum GroupPending {
+    OffsetFetchArrive {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+        token: u64,
+        partitions: Vec<TopicPartition>,
+    },
+    OffsetFetchResponse {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+        token: u64,
+        committed: Vec<(TopicPartition, Option<u64>)>,
+    },
+    /// The consumer's heartbeat thread wakes up.
+    HeartbeatTick {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+    },
+    /// The coordinator checks whether a member's session expired.
+    SessionCheck {
+        group: String,
+        member_id: String,
+    },
+    CommitArrive {
+        group: String,
+        client_id: String,
+        incarnation: u64,
+        member_id: String,
+        generation: i32,
+        offsets: Vec<(TopicPartition, u64)>,
+    },
+}
+
+/// `offsets.topic.num.partitions` (50): the coordinator of a group leads partition
+/// `abs(hash(group.id)) % 50` of `__consumer_offsets`.
+pub const OFFSETS_TOPIC_PARTITIONS: u32 = 50;
+
+impl Sim {
+    /// The protocol `group` speaks (`group.protocol`): what every entry point below
+    /// dispatches on.
+    pub(in crate::sim) fn protocol_of(&self, group: &str) -> Option<GroupProtocol> {
+        self.groups.get(group).map(|g| g.config.group_protocol)
+    }
+
+    /// A member starts (joins, or restarts): its protocol's first request and timers.
+    fn start_member(&mut self, group_id: &str, client_id: &str) {
+        match self.protocol_of(group_id) {
+            Some(GroupProtocol::Classic) => self.classic_start(group_id, client_id),
+            Some(GroupProtocol::Consumer) => self.cg_start(group_id, client_id),
+            None => {}
+        }
+    }
+
+    // ----- coordinator lookup ------------------------------------------------
+
+    /// The broker coordinating `group`: the leader of its `__consumer_offsets` partition.
+    /// The sandbox keeps that topic's placement but not its logs: the leader is the first
+    /// running, unfenced replica, and the group's state survives a failover (Kafka
+    /// reloads it from the compacted topic).
+    pub fn coordinator_of(&self, group: &str) -> Option<BrokerId> {
+        let p = crate::partitioner::coordinator_partition(group, OFFSETS_TOPIC_PARTITIONS) as usize;
+        let replicas = self.offsets_topic.get(p)?;
+        replicas.iter().copied().find(|b| self.brokers.get(b).is_some_and(|x| !x.fenced && x.reachable()))
+    }
+
+    /// Sends a request to the group's coordinator: `Some(arrival time)`, or `None` when
+    /// no coordinator is reachable (FindCoordinator fails; the caller retries).
+    pub(in crate::sim) fn to_coordinator(&self, group: &str) -> Option<SimTime> {
+        self.coordinator_of(group).map(|_| self.now.plus_ms(self.latency()))
+    }
+
+    pub(in crate::sim) fn reply_at(&self) -> SimTime {
+        self.now.plus_ms(self.latency())
+    }
+
+    pub(in crate::sim) fn consumer(&self, group: &str, client_id: &str, incarnation: u64) -> Option<&Member> {
+        self.groups.get(group)?.member(client_id).filter(|m| m.incarnation == incarnation && m.phase != Phase::Crashed)
+    }
+
+    // ----- commands ------------------------------------------------------------
+
+    /// A consumer starts and subscribes: its first JoinGroup goes out.
+    pub(in crate::sim) fn join(&mut self, group_id: &str, spec: MemberSpec) {
+        let now = self.now;
+        let Some(group) = self.groups.get_mut(group_id) else { return };
+        let topics = spec.topics.unwrap_or_else(|| group.topics.clone());
+        group.members.push(Member {
+            client_id: spec.client_id.clone(),
+            member_id: String::new(),
+            group_instance_id: spec.group_instance_id,
+            topics,
+            config: spec.config,
+            assigned: Vec::new(),
+            positions: VecMap::new(),
+            activity: Activity::AwaitingAssignment,
+            received: Default::default(),
+            received_total: 0,
+            token: 0,
+            next_auto_commit: SimTime::ZERO,
+            fetch_cursor: 0,
+            phase: Phase::Joining,
+            generation: -1,
+            incarnation: 0,
+            last_poll: now,
+            paused: false,
+            processing: Vec::new(),
+            rejoin_needed: false,
+            join_in_flight: false,
+            last_assignment: Vec::new(),
+            done_in_batch: Vec::new(),
+            paused_since: None,
+            rebalance_pause_ms: 0,
+            processed_total: 0,
+            cg_interval_ms: 0,
+            cg_resend: false,
+        });
+        self.start_member(group_id, &spec.client_id);
+    }
+
+    /// `consumer.close()`: commit (auto-commit), then LeaveGroup — which a static member
+    /// does not send: its place is kept until `session.timeout.ms` (KIP-345).
+    pub(in crate::sim) fn leave(&mut self, group_id: &str, client_id: &str) {
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let alive = m.phase != Phase::Crashed;
+        let member_id = m.member_id.clone();
+        let is_static = m.group_instance_id.is_some();
+        if alive && m.config.commit_mode == CommitMode::Auto {
+            self.commit_positions(group_id, client_id);
+        }
+        let protocol = self.protocol_of(group_id);
+        if let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) {
+            let now = self.now;
+            let gone: Vec<TopicPartition> = m.assigned.clone();
+            if let Some(g) = self.groups.get_mut(group_id) {
+                for tp in gone {
+                    g.partition_gaps.entry(tp).or_insert(now);
+                }
+            }
+        }
+        match protocol {
+            // KIP-848: a heartbeat with epoch -1, or -2 for a static member (its place is
+            // kept until its session times out).
+            Some(GroupProtocol::Consumer) if alive => {
+                let epoch = if is_static { consumer::LEAVE_STATIC_EPOCH } else { consumer::LEAVE_EPOCH };
+                self.cg_send_leave(group_id, client_id, epoch, LeaveReason::Graceful);
+            }
+            Some(GroupProtocol::Classic) if alive && !member_id.is_empty() && !is_static => {
+                self.classic_send_leave(group_id, member_id, LeaveReason::Graceful);
+            }
+            Some(GroupProtocol::Classic | GroupProtocol::Consumer) | None => {}
+        }
+        if let Some(g) = self.groups.get_mut(group_id) {
+            g.members.retain(|m| m.client_id != client_id);
+        }
+        self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
+    }
+
+    /// The consumer process dies: no LeaveGroup, no heartbeats, unprocessed records lost
+    /// to it; the coordinator notices after `session.timeout.ms`.
+    pub(in crate::sim) fn crash_member(&mut self, group_id: &str, client_id: &str) {
+        let now = self.now;
+        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+        if m.phase == Phase::Crashed {
+            return;
+        }
+        m.phase = Phase::Crashed;
+        m.incarnation += 1;
+        m.token += 1;
+        m.processing.clear();
+        let gone = std::mem::take(&mut m.assigned);
+        if let Some(g) = self.groups.get_mut(group_id) {
+            for tp in gone {
+                g.partition_gaps.entry(tp.clone()).or_insert(now);
+                let committed = g.committed.get(&tp).copied();
+                let h = crate::group::Handover { from: client_id.into(), kind: crate::group::HandoverKind::Crashed, at: now, committed };
+                g.handovers.insert(tp, h);
+            }
+        }
+        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+        m.last_assignment.clear();
+        m.positions.clear();
+        m.activity = Activity::AwaitingAssignment;
+        m.paused_since.get_or_insert(now);
+        self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
+        self.record(EventKind::MemberCrashed { group: group_id.into(), client_id: client_id.into() });
+    }
+
+    /// The consumer starts again with the same `client.id` (and `group.instance.id`).
+    pub(in crate::sim) fn restart_member(&mut self, group_id: &str, client_id: &str) {
+        let now = self.now;
+        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+        if m.phase != Phase::Crashed {
+            return;
+        }
+        m.phase = Phase::Joining;
+        m.member_id = String::new();
+        m.generation = -1;
+        m.incarnation += 1;
+        m.join_in_flight = false;
+        m.last_poll = now;
+        m.paused = false;
+        self.record(EventKind::MemberRestarted { group: group_id.into(), client_id: client_id.into() });
+        self.start_member(group_id, client_id);
+    }
+
+    /// The application stops calling `poll()` (stuck processing), or resumes.
+    pub(in crate::sim) fn pause_member(&mut self, group_id: &str, client_id: &str, paused: bool) {
+        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+        if m.paused == paused || m.phase == Phase::Crashed {
+            return;
+        }
+        m.paused = paused;
+        let token = m.token;
+        let idle = m.processing.is_empty();
+        self.record(EventKind::MemberPaused { group: group_id.into(), client_id: client_id.into(), paused });
+        if !paused && idle {
+            let now = self.now;
+            self.schedule(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
+        }
+    }
+
+    /// `seek()`: the next fetch of each partition starts at the new position. Records
+    /// already returned by `poll()` are still processed.
+    pub(in crate::sim) fn seek(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        topic: &str,
+        partition: Option<u32>,
+        to: &crate::command::SeekTo,
+    ) {
+        use crate::command::SeekTo;
+        let now = self.now;
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let targets: Vec<TopicPartition> =
+            m.assigned.iter().filter(|tp| tp.topic == topic && partition.is_none_or(|p| tp.partition == p)).cloned().collect();
+        let mut moves = Vec::new();
+        for tp in targets {
+            let Some(log) = self.partition(&tp).and_then(|p| p.display_log()) else { continue };
+            let (start, hw) = (log.log_start_offset(), log.high_watermark());
+            let offset = match to {
+                SeekTo::Beginning => start,
+                SeekTo::End => hw,
+                SeekTo::Offset { offset } => *offset,
+                SeekTo::Timestamp { timestamp_ms } => {
+                    log.records().iter().find(|r| r.offset < hw && r.timestamp.ms() >= *timestamp_ms).map(|r| r.offset).unwrap_or(hw)
+                }
+            };
+            let from = m.positions.get(&tp).copied().unwrap_or(offset);
+            moves.push((tp, from, offset));
+        }
+        let Some(g) = self.groups.get_mut(group_id) else { return };
+        // A later re-read of these partitions is explained by this seek.
+        for (tp, _, _) in &moves {
+            let committed = g.committed.get(tp).copied();
+            g.handovers.insert(
+                tp.clone(),
+                crate::group::Handover { from: client_id.into(), kind: crate::group::HandoverKind::Seek, at: now, committed },
+            );
+        }
+        let Some(m) = g.member_mut(client_id) else { return };
+        for (tp, _, offset) in &moves {
+            m.positions.insert(tp.clone(), *offset);
+        }
+        // A member still waiting for its committed offsets keeps waiting (its OffsetFetch
+        // answer must not be dropped); the seek position then wins over the committed one.
+        let stable = m.phase == Phase::Stable;
+        if stable {
+            m.token += 1;
+            self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
+        }
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let token = m.token;
+        let restart = stable && m.processing.is_empty() && !m.paused;
+        for (tp, from, offset) in moves {
+            self.record(EventKind::Seeked { group: group_id.into(), client_id: client_id.into(), tp, from, to: offset, how: to.clone() });
+        }
+        if restart {
+            self.schedule(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
+        }
+    }
+
+    /// `subscribe()` with other topics: partitions of topics it leaves are given up at
+    /// once; the member then rejoins (classic) or heartbeats its new subscription (KIP-848).
+    pub(in crate::sim) fn subscribe(&mut self, group_id: &str, client_id: &str, topics: Vec<String>) {
+        let now = self.now;
+        let Some(g) = self.groups.get(group_id) else { return };
+        let protocol = g.config.group_protocol;
+        let Some(m) = g.member(client_id) else { return };
+        if m.topics == topics || m.phase == Phase::Crashed {
+            return;
+        }
+        let gone: Vec<TopicPartition> = m.assigned.iter().filter(|tp| !topics.contains(&tp.topic)).cloned().collect();
+        let busy = m.paused || !m.processing.is_empty();
+        if !gone.is_empty() && m.config.commit_mode == CommitMode::Auto {
+            self.commit_positions(group_id, client_id);
+        }
+        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+        m.topics = topics.clone();
+        m.assigned.retain(|tp| !gone.contains(tp));
+        for tp in &gone {
+            m.positions.remove(tp);
+        }
+        if !gone.is_empty() {
+            m.token += 1;
+            if m.assigned.is_empty() {
+                m.paused_since.get_or_insert(now);
+            }
+        }
+        let (token, restart) = (m.token, !gone.is_empty() && !busy && !m.assigned.is_empty() && m.phase == Phase::Stable);
+        self.record(EventKind::Subscribed { group: group_id.into(), client_id: client_id.into(), topics });
+        if !gone.is_empty() {
+            self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
+            self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: gone });
+        }
+        if restart {
+            self.schedule(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
+        }
+        match protocol {
+            GroupProtocol::Consumer => self.cg_subscription_changed(group_id, client_id),
+            GroupProtocol::Classic if busy => {
+                if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+                    m.rejoin_needed = true;
+                }
+            }
+            GroupProtocol::Classic => {
+                self.revoke_for_rejoin(group_id, client_id);
+                self.classic_send_join(group_id, client_id);
+            }
+        }
+    }
+
+    // ----- client: JoinGroup / SyncGroup ----------------------------------------
+
+    /// The member (re)joins its group: a JoinGroup (classic) or a heartbeat asking for
+    /// its assignment (KIP-848).
+    pub(in crate::sim) fn send_join(&mut self, group_id: &str, client_id: &str) {
+        match self.protocol_of(group_id) {
+            Some(GroupProtocol::Classic) => self.classic_send_join(group_id, client_id),
+            Some(GroupProtocol::Consumer) => self.cg_rejoin(group_id, client_id),
+            None => {}
+        }
+    }
+
+    /// The committed offsets arrive: positions are set (committed, else
+    /// `auto.offset.reset`) and the consumer resumes.
+    pub(in crate::sim) fn offset_fetch_response(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        incarnation: u64,
+        token: u64,
+        committed: Vec<(TopicPartition, Option<u64>)>,
+    ) {
+        if self.consumer(group_id, client_id, incarnation).is_none() {
+            return;
+        }
+        let now = self.now;
+        let Some(g) = self.groups.get(group_id) else { return };
+        let reset = g.config.auto_offset_reset;
+        let mut sets = Vec::new();
+        let no_offset = reset == OffsetReset::None && committed.iter().any(|(_, c)| c.is_none());
+        if no_offset {
+            // poll() throws NoOffsetForPartitionException; unhandled, the consumer stops.
+            self.record(EventKind::ConsumerFailed {
+                group: group_id.into(),
+                client_id: client_id.into(),
+                error: GroupError::NoOffsetForPartition,
+            });
+            self.crash_member(group_id, client_id);
+            return;
+        }
+        for (tp, c) in committed {
+            let (start, hw) = self
+                .partition(&tp)
+                .and_then(|p| p.display_log())
+                // ListOffsets for read_uncommitted: earliest = log start, latest = HW.
+                .map(|l| (l.log_start_offset(), l.high_watermark()))
+                .unwrap_or((0, 0));
+            let (offset, from) = match c {
+                Some(o) => (o, StartFrom::Committed),
+                None => match reset {
+                    OffsetReset::Earliest => (start, StartFrom::ResetEarliest),
+                    OffsetReset::Latest | OffsetReset::None => (hw, StartFrom::ResetLatest),
+                },
+            };
+            sets.push((tp, offset, from));
+        }
+        let Some(g) = self.groups.get_mut(group_id) else { return };
+        let Some(m) = g.member_mut(client_id) else { return };
+        if m.token != token {
+            return;
+        }
+        // A position the application set with seek() while the offsets were on their way
+        // wins over the committed one.
+        sets.retain(|(tp, _, _)| !m.positions.contains_key(tp));
+        for (tp, offset, _) in &sets {
+            if m.assigned.contains(tp) {
+                m.positions.insert(tp.clone(), *offset);
+            }
+        }
+        for (tp, offset, _) in &sets {
+            g.first_positions.entry(tp.clone()).or_insert(*offset);
+        }
+        let Some(m) = g.member_mut(client_id) else { return };
+        if m.phase == Phase::Syncing {
+            m.phase = Phase::Stable;
+        }
+        if let Some(since) = m.paused_since.take() {
+            m.rebalance_pause_ms += now.ms().saturating_sub(since.ms());
+        }
+        m.activity = if m.assigned.is_empty() { Activity::Idle } else { Activity::Fetching };
+        // The auto-commit clock starts with the first assignment; a later one keeps it.
+        if m.next_auto_commit <= now.plus_ms(1) {
+            m.next_auto_commit = now.plus_ms(m.config.auto_commit_interval_ms);
+        }
+        let start_polling = m.processing.is_empty() && !m.paused;
+        for (tp, offset, from) in sets {
+            self.record(EventKind::PositionSet { group: group_id.into(), client_id: client_id.into(), tp, offset, from });
+        }
+        if start_polling {
+            self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
+            self.schedule(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
+        }
+    }
+
+    /// The consumer's heartbeat thread wakes up (`heartbeat.interval.ms`).
+    pub(in crate::sim) fn heartbeat_tick(&mut self, group_id: &str, client_id: &str, incarnation: u64) {
+        match self.protocol_of(group_id) {
+            Some(GroupProtocol::Classic) => self.classic_heartbeat_tick(group_id, client_id, incarnation),
+            Some(GroupProtocol::Consumer) => self.cg_heartbeat_tick(group_id, client_id, incarnation),
+            None => {}
+        }
+    }
+
+    // ----- client: commits ---------------------------------------------------------
+
+    /// Sends an OffsetCommit with the consumer's positions (the offsets after what
+    /// `poll()` returned).
+    pub(in crate::sim) fn commit_positions(&mut self, group_id: &str, client_id: &str) {
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let offsets: Vec<(TopicPartition, u64)> = m.positions.iter().map(|(tp, o)| (tp.clone(), *o)).collect();
+        self.commit_offsets(group_id, client_id, offsets);
+    }
+
+    /// Sends an OffsetCommit. A consumer no longer in the group fails at once
+    /// (`CommitFailedException`: the group rebalanced and gave its partitions away).
+    pub(in crate::sim) fn commit_offsets(&mut self, group_id: &str, client_id: &str, offsets: Vec<(TopicPartition, u64)>) {
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        if offsets.is_empty() || m.phase == Phase::Crashed {
+            return;
+        }
+        if m.member_id.is_empty() || m.phase == Phase::LeftPollTimeout {
+            self.record(EventKind::CommitFailed {
+                group: group_id.into(),
+                client_id: client_id.into(),
+                error: GroupError::UnknownMemberId,
+                offsets,
+            });
+            return;
+        }
+        let (member_id, generation, incarnation) = (m.member_id.clone(), m.generation, m.incarnation);
+        let Some(at) = self.to_coordinator(group_id) else { return };
+        self.schedule(
+            at,
+            GroupPending::CommitArrive { group: group_id.into(), client_id: client_id.into(), incarnation, member_id, generation, offsets },
+        );
+    }
+
+    /// The coordinator checks whether a member's session (`session.timeout.ms`) expired.
+    pub(in crate::sim) fn session_check(&mut self, group_id: &str, member_id: &str) {
+        match self.protocol_of(group_id) {
+            Some(GroupProtocol::Classic) => self.classic_session_check(group_id, member_id),
+            Some(GroupProtocol::Consumer) => self.cg_session_check(group_id, member_id),
+            None => {}
+        }
+    }
+
+    /// OffsetCommit: accepted from a member of the current generation (also while the
+    /// group prepares a rebalance, which is how `onJoinPrepare` commits get in).
+    pub(in crate::sim) fn commit_arrive(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        member_id: &str,
+        generation: i32,
+        offsets: Vec<(TopicPartition, u64)>,
+    ) {
+        if self.coordinator_of(group_id).is_none() {
+            return;
+        }
+        let cg_error = match self.protocol_of(group_id) {
+            Some(GroupProtocol::Consumer) => Some(self.cg_commit_check(group_id, member_id, generation)),
+            Some(GroupProtocol::Classic) | None => None,
+        };
+        let Some(g) = self.groups.get_mut(group_id) else { return };
+        let error = if let Some(e) = cg_error {
+            e
+        } else if !g.registry.iter().any(|r| r.member_id == member_id) {
+            Some(GroupError::UnknownMemberId)
+        } else if generation != g.generation {
+            Some(GroupError::IllegalGeneration)
+        } else if g.state == GroupState::CompletingRebalance {
+            Some(GroupError::RebalanceInProgress)
+        } else {
+            None
+        };
+        if let Some(error) = error {
+            self.record(EventKind::CommitFailed { group: group_id.into(), client_id: client_id.into(), error, offsets });
+            return;
+        }
+        let changed = offsets.iter().any(|(tp, o)| g.committed.get(tp) != Some(o));
+        for (tp, o) in &offsets {
+            g.committed.insert(tp.clone(), *o);
+        }
+        // Kafka commits every position each time; the trace shows only commits that
+        // move an offset, so a quiet group does not fill it with repeats.
+        if changed {
+            self.record(EventKind::OffsetsCommitted { group: group_id.into(), client_id: client_id.into(), offsets });
+        }
+    }
+
+    pub(in crate::sim) fn offset_fetch_arrive(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        incarnation: u64,
+        token: u64,
+        partitions: Vec<TopicPartition>,
+    ) {
+        if self.coordinator_of(group_id).is_none() {
+            return;
+        }
+        let reply = self.reply_at();
+        let Some(g) = self.groups.get(group_id) else { return };
+        let committed = partitions.into_iter().map(|tp| {
+            let c = g.committed.get(&tp).copied();
+            (tp, c)
+        });
+        let committed = committed.collect();
+        self.schedule(
+            reply,
+            GroupPending::OffsetFetchResponse { group: group_id.into(), client_id: client_id.into(), incarnation, token, committed },
+        );
+    }
+
+    /// `partition.assignment.strategy` changes: the group rebalances with it.
+    /// In Kafka this takes restarting every member with the new setting (a group cannot
+    /// mix eager and cooperative members safely), so each member commits, gives up
+    /// everything and rejoins — as a restart would.
+    pub(in crate::sim) fn change_assignor(&mut self, group_id: &str) {
+        let now = self.now;
+        let Some(g) = self.groups.get(group_id) else { return };
+        if g.registry.is_empty() {
+            return;
+        }
+        let clients: Vec<String> = g.members.iter().filter(|m| m.phase != Phase::Crashed).map(|m| m.client_id.clone()).collect();
+        self.prepare_rebalance(group_id, RebalanceCause::AssignorChanged, None);
+        for c in clients {
+            if self.groups.get(group_id).and_then(|g| g.member(&c)).is_some_and(|m| m.config.commit_mode == CommitMode::Auto) {
+                self.commit_positions(group_id, &c);
+            }
+            let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(&c)) else { continue };
+            let revoked = std::mem::take(&mut m.assigned);
+            m.last_assignment.clear();
+            m.positions.clear();
+            m.processing.clear();
+            m.token += 1;
+            m.activity = Activity::AwaitingAssignment;
+            if !revoked.is_empty() {
+                m.paused_since.get_or_insert(now);
+            }
+            self.parked.retain(|f| !(f.group == group_id && f.client_id == c));
+            if !revoked.is_empty() {
+                self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: c.clone(), partitions: revoked });
+            }
+            self.send_join(group_id, &c);
+        }
+    }
+}
+
+impl Sim {
+    /// Applies a scheduled event of consumer groups, whatever their protocol: the heartbeat thread, session checks, offsets and LeaveGroup.
+    pub(in crate::sim) fn handle_group(&mut self, pending: GroupPending) {
+        match pending {
+            GroupPending::OffsetFetchArrive { group, client_id, incarnation, token, partitions } => {
+                self.offset_fetch_arrive(&group, &client_id, incarnation, token, partitions)
+            }
+            GroupPending::OffsetFetchResponse { group, client_id, incarnation, token, committed } => {
+                self.offset_fetch_response(&group, &client_id, incarnation, token, committed)
+            }
+            GroupPending::HeartbeatTick { group, client_id, incarnation } => self.heartbeat_tick(&group, &client_id, incarnation),
+            GroupPending::SessionCheck { group, member_id } => self.session_check(&group, &member_id),
+            GroupPending::CommitArrive { group, client_id, member_id, generation, offsets, .. } => {
+                self.commit_arrive(&group, &client_id, &member_id, generation, offsets)
+            }
+        }
+    }
+}
