@@ -206,6 +206,21 @@ pub struct Member {
 }
 
 impl Member {
+    /// The member gives up every partition it owns (a revocation before rejoining, a
+    /// fenced or removed member): positions forgotten, the fetch in flight made stale
+    /// (`token`), waiting for an assignment; its pause starts if it owned anything.
+    /// Returns what it owned, for the `PartitionsRevoked` event.
+    pub(crate) fn lose_partitions(&mut self, now: SimTime) -> Vec<TopicPartition> {
+        let revoked = std::mem::take(&mut self.assigned);
+        self.positions.clear();
+        self.token += 1;
+        self.activity = Activity::AwaitingAssignment;
+        if !revoked.is_empty() {
+            self.paused_since.get_or_insert(now);
+        }
+        revoked
+    }
+
     /// Hands a fetched (or pushed) record to the application, as `poll()` returns it:
     /// only a record that continues the member's position on its partition (which keeps
     /// positions contiguous by construction). It joins the records in hand and those

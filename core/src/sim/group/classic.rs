@@ -457,12 +457,8 @@ impl Sim {
             if m.assigned.is_empty() {
                 return;
             }
-            let revoked = std::mem::take(&mut m.assigned);
-            m.positions.clear();
-            m.token += 1;
-            m.activity = Activity::AwaitingAssignment;
-            m.paused_since.get_or_insert(now);
-            self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
+            let revoked = m.lose_partitions(now);
+            self.drop_parked_fetches(group_id, client_id);
             self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: revoked });
         }
     }

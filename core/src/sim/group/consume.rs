@@ -180,6 +180,12 @@ impl Sim {
         }
     }
 
+    /// The broker forgets the member's parked fetches (it left, crashed, or gave up its
+    /// partitions): nothing will answer them.
+    pub(in crate::sim) fn drop_parked_fetches(&mut self, group_id: &str, client_id: &str) {
+        self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
+    }
+
     /// New data completes every parked fetch that covers the partition.
     pub(in crate::sim) fn wake_parked(&mut self, tp: &TopicPartition) {
         self.push_new_records(tp);

@@ -239,14 +239,8 @@ impl Sim {
             self.commit_positions(group_id, client_id);
         }
         let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
-        let revoked = std::mem::take(&mut m.assigned);
-        m.positions.clear();
-        m.token += 1;
-        m.activity = Activity::AwaitingAssignment;
-        if !revoked.is_empty() {
-            m.paused_since.get_or_insert(now);
-        }
-        self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
+        let revoked = m.lose_partitions(now);
+        self.drop_parked_fetches(group_id, client_id);
         if !revoked.is_empty() {
             self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: revoked });
         }
@@ -337,7 +331,7 @@ impl Sim {
         let token = m.token;
         let incarnation = m.incarnation;
         let epoch = m.generation;
-        self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
+        self.drop_parked_fetches(group_id, client_id);
         if !revoked.is_empty() {
             self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: revoked.clone() });
         }

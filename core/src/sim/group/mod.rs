@@ -180,7 +180,7 @@ impl Sim {
         if let Some(g) = self.groups.get_mut(group_id) {
             g.members.retain(|m| m.client_id != client_id);
         }
-        self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
+        self.drop_parked_fetches(group_id, client_id);
     }
 
     /// The consumer process dies: no LeaveGroup, no heartbeats, unprocessed records lost
@@ -209,7 +209,7 @@ impl Sim {
         m.positions.clear();
         m.activity = Activity::AwaitingAssignment;
         m.paused_since.get_or_insert(now);
-        self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
+        self.drop_parked_fetches(group_id, client_id);
         self.record(EventKind::MemberCrashed { group: group_id.into(), client_id: client_id.into() });
     }
 
@@ -295,7 +295,7 @@ impl Sim {
         let stable = m.phase == Phase::Stable;
         if stable {
             m.token += 1;
-            self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
+            self.drop_parked_fetches(group_id, client_id);
         }
         let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         let token = m.token;
@@ -338,7 +338,7 @@ impl Sim {
         let (token, restart) = (m.token, !gone.is_empty() && !busy && !m.assigned.is_empty() && m.phase == Phase::Stable);
         self.record(EventKind::Subscribed { group: group_id.into(), client_id: client_id.into(), topics });
         if !gone.is_empty() {
-            self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
+            self.drop_parked_fetches(group_id, client_id);
             self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: gone });
         }
         if restart {
@@ -447,7 +447,7 @@ impl Sim {
             self.record(EventKind::PositionSet { group: group_id.into(), client_id: client_id.into(), tp, offset, from });
         }
         if start_polling {
-            self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
+            self.drop_parked_fetches(group_id, client_id);
             self.schedule(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
         }
     }
@@ -589,16 +589,10 @@ impl Sim {
                 self.commit_positions(group_id, &c);
             }
             let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(&c)) else { continue };
-            let revoked = std::mem::take(&mut m.assigned);
             m.last_assignment.clear();
-            m.positions.clear();
             m.processing.clear();
-            m.token += 1;
-            m.activity = Activity::AwaitingAssignment;
-            if !revoked.is_empty() {
-                m.paused_since.get_or_insert(now);
-            }
-            self.parked.retain(|f| !(f.group == group_id && f.client_id == c));
+            let revoked = m.lose_partitions(now);
+            self.drop_parked_fetches(group_id, &c);
             if !revoked.is_empty() {
                 self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: c.clone(), partitions: revoked });
             }
