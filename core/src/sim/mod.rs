@@ -23,6 +23,7 @@ use crate::time::SimTime;
 use crate::vecmap::VecMap;
 
 pub mod connect;
+mod effect;
 mod group;
 mod produce;
 mod replication;
@@ -676,12 +677,14 @@ impl Sim {
 
     /// Queues `pending` at `at` (never before now), after everything already queued for
     /// that moment. Each feature's own enum converts into [`Pending`].
+    /// One effect applied at once (`effect.rs`).
     #[inline]
     fn schedule(&mut self, at: SimTime, pending: impl Into<Pending>) {
-        self.schedule_pending(at, pending.into());
+        self.apply_effect(effect::Effect::At { at, pending: pending.into() });
     }
 
-    fn schedule_pending(&mut self, at: SimTime, pending: Pending) {
+    /// Queues an item (only through [`Sim::apply_effect`]).
+    fn enqueue(&mut self, at: SimTime, pending: Pending) {
         let seq = self.next_seq;
         self.next_seq += 1;
         self.queue.insert((at.max(self.now), seq), pending);
@@ -691,7 +694,14 @@ impl Sim {
         self.cluster.network_latency_ms
     }
 
+    /// Records an event: one effect applied at once (`effect.rs`).
     fn record(&mut self, kind: EventKind) {
+        self.apply_effect(effect::Effect::Emit(kind));
+    }
+
+    /// Appends an event to the trace and shows it to the monitors (only through
+    /// [`Sim::apply_effect`]).
+    fn append_event(&mut self, kind: EventKind) {
         self.note_partition_gaps(&kind);
         let event = self.trace.push(self.now, kind);
         self.monitors.observe(event);
