@@ -155,7 +155,7 @@ pub struct GroupConfig {
     /// **Sandbox only — push (not Kafka — a teaching device).** `pull` (Kafka: each
     /// consumer fetches what it asks for, at most `max.poll.records` a poll) or `push`:
     /// the broker sends every newly committed record to the partition's owner at once,
-    /// and the member buffers what it cannot process yet (see `sim/push.rs`).
+    /// and the member buffers what it cannot process yet (see `sim/group/push.rs`).
     #[serde(skip_serializing_if = "DeliveryMode::is_pull")]
     pub delivery: DeliveryMode,
     /// **Sandbox only**, with `delivery: push`: how many received but unprocessed records

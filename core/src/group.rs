@@ -3,7 +3,7 @@
 //! generation, assignment, positions, what it received and processed).
 //!
 //! The protocol itself (JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit,
-//! OffsetFetch as messages with latency) lives in `sim/groups.rs`.
+//! OffsetFetch as messages with latency) lives in `sim/group/` (`classic.rs`, `consumer.rs`).
 
 pub use crate::config::CommitMode;
 use crate::config::{ConsumerConfig, GroupConfig};
