@@ -243,6 +243,35 @@ pub struct LoggedCommand {
     pub command: Command,
 }
 
+/// What replication keeps, owned by `sim/replication.rs` (and the leader's answer to an
+/// acks=all Produce request in `sim/produce.rs`): the leaders' purgatories
+/// (`DelayedProduce`, parked follower fetches) and each follower's fetch session.
+#[derive(Clone, Debug)]
+struct ReplicationState {
+    delayed_produces: Vec<DelayedProduce>,
+    next_delayed: u64,
+    /// The current fetch session of each (partition, follower): a fetch answered under an
+    /// older token is stale.
+    tokens: VecMap<(TopicPartition, BrokerId), u64>,
+    parked: Vec<ParkedReplicaFetch>,
+    /// The follower fetch each (partition, follower) is waiting on.
+    pending: VecMap<(TopicPartition, BrokerId), u64>,
+    next_fetch: u64,
+}
+
+impl ReplicationState {
+    fn new() -> Self {
+        Self {
+            delayed_produces: Vec::new(),
+            next_delayed: 1,
+            tokens: VecMap::new(),
+            parked: Vec::new(),
+            pending: VecMap::new(),
+            next_fetch: 1,
+        }
+    }
+}
+
 /// The whole simulated world. Cloning it forks the run.
 #[derive(Clone, Debug)]
 pub struct Sim {
@@ -256,13 +285,9 @@ pub struct Sim {
     pub(crate) topics: VecMap<String, Topic>,
     /// Where `__consumer_offsets`' partitions live (placement only; see `coordinator_of`).
     pub(crate) offsets_topic: Vec<Vec<BrokerId>>,
-    delayed_produces: Vec<DelayedProduce>,
-    next_delayed: u64,
-    replica_tokens: VecMap<(TopicPartition, BrokerId), u64>,
-    parked_replica: Vec<ParkedReplicaFetch>,
-    /// The follower fetch each (partition, follower) is waiting on.
-    replica_pending: VecMap<(TopicPartition, BrokerId), u64>,
-    next_replica_fetch: u64,
+    /// Replication's own state: the leaders' waiting acks=all writes and parked follower
+    /// fetches, the followers' fetch sessions (`sim/replication.rs`).
+    replication: ReplicationState,
     lost: VecMap<TopicPartition, std::collections::VecDeque<LostView>>,
     pub(crate) producers: VecMap<String, Producer>,
     pub(crate) groups: VecMap<String, Group>,
@@ -301,12 +326,7 @@ impl Sim {
             incarnations: VecMap::new(),
             topics: VecMap::new(),
             offsets_topic: Vec::new(),
-            delayed_produces: Vec::new(),
-            next_delayed: 1,
-            replica_tokens: VecMap::new(),
-            parked_replica: Vec::new(),
-            replica_pending: VecMap::new(),
-            next_replica_fetch: 1,
+            replication: ReplicationState::new(),
             lost: VecMap::new(),
             producers: VecMap::new(),
             groups: VecMap::new(),

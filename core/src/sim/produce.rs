@@ -537,8 +537,8 @@ impl Sim {
             self.schedule(at, ProducePending::ProduceResponse { producer, broker, request, results });
             return;
         }
-        let id = self.next_delayed;
-        self.next_delayed += 1;
+        let id = self.replication.next_delayed;
+        self.replication.next_delayed += 1;
         let timeout = self.producers.get(&producer).map(|p| p.config.request_timeout_ms).unwrap_or(30_000);
         let mut waiting: Vec<TopicPartition> = Vec::new();
         let parts = parts
@@ -551,7 +551,7 @@ impl Sim {
                 }
             })
             .collect();
-        self.delayed_produces.push(DelayedProduce { id, producer, broker, request, parts });
+        self.replication.delayed_produces.push(DelayedProduce { id, producer, broker, request, parts });
         let at = self.now.plus_ms(timeout);
         self.schedule(at, ProducePending::DelayedProduceTimeout { id });
         for tp in waiting {

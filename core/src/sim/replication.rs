@@ -48,9 +48,9 @@ impl Sim {
     pub(super) fn start_followers(&mut self, tp: &TopicPartition) {
         let Some(part) = self.partition(tp) else { return };
         let followers: Vec<BrokerId> = part.replicas.iter().copied().filter(|b| Some(*b) != part.leader).collect();
-        self.parked_replica.retain(|f| &f.tp != tp);
+        self.replication.parked.retain(|f| &f.tp != tp);
         for follower in followers {
-            let token = self.replica_tokens.entry((tp.clone(), follower)).or_insert(0);
+            let token = self.replication.tokens.entry((tp.clone(), follower)).or_insert(0);
             *token += 1;
             let token = *token;
             let now = self.now;
@@ -59,7 +59,7 @@ impl Sim {
     }
 
     fn replica_token_current(&self, tp: &TopicPartition, follower: BrokerId, token: u64) -> bool {
-        self.replica_tokens.get(&(tp.clone(), follower)) == Some(&token)
+        self.replication.tokens.get(&(tp.clone(), follower)) == Some(&token)
     }
 
     /// A follower sends its next fetch. Before the first fetch from a new leader it
@@ -132,9 +132,9 @@ impl Sim {
     /// A fetch lost on the wire is retried after `replica.socket.timeout.ms` (30000).
     fn await_replica_fetch(&mut self, tp: &TopicPartition, follower: BrokerId, token: u64) {
         let slow = self.brokers.get(&follower).map(|b| b.slow_ms).unwrap_or(0);
-        let attempt = self.next_replica_fetch;
-        self.next_replica_fetch += 1;
-        self.replica_pending.insert((tp.clone(), follower), attempt);
+        let attempt = self.replication.next_fetch;
+        self.replication.next_fetch += 1;
+        self.replication.pending.insert((tp.clone(), follower), attempt);
         let deadline = self.now.plus_ms(REPLICA_SOCKET_TIMEOUT_MS + slow);
         self.schedule(deadline, ReplicationPending::ReplicaFetchDeadline { tp: tp.clone(), follower, token, attempt });
     }
@@ -175,9 +175,9 @@ impl Sim {
         if fetch_offset < leader_leo {
             self.answer_replica_fetch(tp, follower, token, fetch_offset);
         } else {
-            let id = self.next_replica_fetch;
-            self.next_replica_fetch += 1;
-            self.parked_replica.push(ParkedReplicaFetch { id, tp: tp.clone(), follower, token, fetch_offset });
+            let id = self.replication.next_fetch;
+            self.replication.next_fetch += 1;
+            self.replication.parked.push(ParkedReplicaFetch { id, tp: tp.clone(), follower, token, fetch_offset });
             let at = now.plus_ms(self.cluster.replica_fetch_wait_max_ms);
             self.schedule(at, ReplicationPending::ReplicaFetchTimeout { id });
         }
@@ -198,15 +198,15 @@ impl Sim {
 
     /// No answer to a follower fetch: send it again (same loop).
     pub(super) fn replica_fetch_deadline(&mut self, tp: &TopicPartition, follower: BrokerId, token: u64, attempt: u64) {
-        if self.replica_pending.get(&(tp.clone(), follower)) == Some(&attempt) {
-            self.replica_pending.remove(&(tp.clone(), follower));
+        if self.replication.pending.get(&(tp.clone(), follower)) == Some(&attempt) {
+            self.replication.pending.remove(&(tp.clone(), follower));
             self.replica_fetch_send(tp, follower, token);
         }
     }
 
     pub(super) fn replica_fetch_timeout(&mut self, id: u64) {
-        let Some(i) = self.parked_replica.iter().position(|f| f.id == id) else { return };
-        let f = self.parked_replica.remove(i);
+        let Some(i) = self.replication.parked.iter().position(|f| f.id == id) else { return };
+        let f = self.replication.parked.remove(i);
         let leader_ok = self.partition(&f.tp).and_then(|p| p.leader).is_some_and(|l| self.reachable(l));
         if leader_ok {
             self.answer_replica_fetch(&f.tp, f.follower, f.token, f.fetch_offset);
@@ -216,8 +216,8 @@ impl Sim {
     /// New records on the leader complete the follower fetches waiting for them.
     pub(super) fn wake_replica_fetches(&mut self, tp: &TopicPartition) {
         let (woken, kept): (Vec<ParkedReplicaFetch>, Vec<ParkedReplicaFetch>) =
-            std::mem::take(&mut self.parked_replica).into_iter().partition(|f| &f.tp == tp);
-        self.parked_replica = kept;
+            std::mem::take(&mut self.replication.parked).into_iter().partition(|f| &f.tp == tp);
+        self.replication.parked = kept;
         for f in woken {
             self.answer_replica_fetch(&f.tp, f.follower, f.token, f.fetch_offset);
         }
@@ -237,7 +237,7 @@ impl Sim {
         if !self.replica_token_current(tp, follower, token) || !self.reachable(follower) {
             return;
         }
-        self.replica_pending.remove(&(tp.clone(), follower));
+        self.replication.pending.remove(&(tp.clone(), follower));
         let Some(log) = self.partition_mut(tp).and_then(|p| p.logs.get_mut(&follower)) else { return };
         // OFFSET_OUT_OF_RANGE: retention on the leader deleted what this follower still
         // lacks, so it starts again at the leader's log start
@@ -392,7 +392,7 @@ impl Sim {
         let hw = part.leader_log().map(|l| l.high_watermark()).unwrap_or(0);
         let isr_len = part.isr.len();
         let mut done = Vec::new();
-        for (i, d) in self.delayed_produces.iter_mut().enumerate() {
+        for (i, d) in self.replication.delayed_produces.iter_mut().enumerate() {
             let mut settled = false;
             for p in d.parts.iter_mut().filter(|p| p.result.is_none() && &p.tp == tp) {
                 p.result = if leader != Some(d.broker) {
@@ -415,7 +415,7 @@ impl Sim {
         // Answer in the order the requests arrived.
         let mut answered = Vec::with_capacity(done.len());
         for i in done.into_iter().rev() {
-            answered.push(self.delayed_produces.remove(i));
+            answered.push(self.replication.delayed_produces.remove(i));
         }
         for d in answered.into_iter().rev() {
             self.respond_delayed(d);
@@ -434,8 +434,8 @@ impl Sim {
     }
 
     pub(super) fn delayed_produce_timeout(&mut self, id: u64) {
-        let Some(i) = self.delayed_produces.iter().position(|d| d.id == id) else { return };
-        let d = self.delayed_produces.remove(i);
+        let Some(i) = self.replication.delayed_produces.iter().position(|d| d.id == id) else { return };
+        let d = self.replication.delayed_produces.remove(i);
         self.respond_delayed(d);
     }
 
@@ -483,9 +483,9 @@ impl Sim {
 
     /// A crashed broker's memory is gone: waiting requests and parked fetches it held.
     fn lose_broker_state(&mut self, broker: BrokerId) {
-        self.delayed_produces.retain(|d| d.broker != broker);
+        self.replication.delayed_produces.retain(|d| d.broker != broker);
         let led: Vec<TopicPartition> = self.led_by(broker);
-        self.parked_replica.retain(|f| !led.contains(&f.tp));
+        self.replication.parked.retain(|f| !led.contains(&f.tp));
     }
 
     fn led_by(&self, broker: BrokerId) -> Vec<TopicPartition> {
@@ -563,7 +563,7 @@ impl Sim {
     }
 
     fn restart_one_follower(&mut self, tp: &TopicPartition, follower: BrokerId) {
-        let token = self.replica_tokens.entry((tp.clone(), follower)).or_insert(0);
+        let token = self.replication.tokens.entry((tp.clone(), follower)).or_insert(0);
         *token += 1;
         let token = *token;
         let now = self.now;
