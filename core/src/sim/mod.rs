@@ -722,40 +722,8 @@ impl Sim {
     /// Appends an event to the trace and shows it to the monitors (only through
     /// [`Sim::apply_effect`]).
     fn append_event(&mut self, kind: EventKind) {
-        self.note_partition_gaps(&kind);
         let event = self.trace.push(self.now, kind);
         self.monitors.observe(event);
-    }
-
-    /// A revoked partition goes unconsumed until a member starts reading it again; the
-    /// gap adds to the group's `partition_downtime_ms` (what a rebalance costs).
-    fn note_partition_gaps(&mut self, kind: &EventKind) {
-        let now = self.now;
-        match kind {
-            EventKind::PartitionsRevoked { group, client_id, partitions } => {
-                if let Some(g) = self.groups.get_mut(group) {
-                    for tp in partitions {
-                        g.partition_gaps.entry(tp.clone()).or_insert(now);
-                        let committed = g.committed.get(tp).copied();
-                        let h = crate::group::Handover {
-                            from: client_id.clone(),
-                            kind: crate::group::HandoverKind::Revoked,
-                            at: now,
-                            committed,
-                        };
-                        g.handovers.insert(tp.clone(), h);
-                    }
-                }
-            }
-            EventKind::PositionSet { group, tp, .. } => {
-                if let Some(g) = self.groups.get_mut(group) {
-                    if let Some(since) = g.partition_gaps.remove(tp) {
-                        g.partition_downtime_ms += now.ms().saturating_sub(since.ms());
-                    }
-                }
-            }
-            _ => {}
-        }
     }
 
     fn validate(&self, command: &Command) -> Result<(), CommandError> {

@@ -201,7 +201,11 @@ impl Sim {
             m.token += 1;
             m.activity = Activity::AwaitingAssignment;
             if !revoked.is_empty() {
-                self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: revoked });
+                self.record_group(EventKind::PartitionsRevoked {
+                    group: group_id.into(),
+                    client_id: client_id.into(),
+                    partitions: revoked,
+                });
             }
         } else if phase == Phase::Stable {
             if let Some(at) = self.to_coordinator(group_id) {
@@ -413,7 +417,7 @@ impl Sim {
         let token = m.token;
         let rejoin = protocol == RebalanceProtocol::Cooperative && !revoked.is_empty();
         if !revoked.is_empty() {
-            self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: revoked });
+            self.record_group(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: revoked });
         }
         self.record(EventKind::PartitionsAssigned {
             group: group_id.into(),
@@ -459,7 +463,7 @@ impl Sim {
             }
             let revoked = m.lose_partitions(now);
             self.drop_parked_fetches(group_id, client_id);
-            self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: revoked });
+            self.record_group(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: revoked });
         }
     }
 
@@ -503,7 +507,11 @@ impl Sim {
                 m.positions.clear();
                 m.token += 1;
                 if !revoked.is_empty() {
-                    self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: revoked });
+                    self.record_group(EventKind::PartitionsRevoked {
+                        group: group_id.into(),
+                        client_id: client_id.into(),
+                        partitions: revoked,
+                    });
                 }
                 self.send_join(group_id, client_id);
             }

@@ -242,7 +242,7 @@ impl Sim {
         let revoked = m.lose_partitions(now);
         self.drop_parked_fetches(group_id, client_id);
         if !revoked.is_empty() {
-            self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: revoked });
+            self.record_group(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: revoked });
         }
     }
 
@@ -333,7 +333,11 @@ impl Sim {
         let epoch = m.generation;
         self.drop_parked_fetches(group_id, client_id);
         if !revoked.is_empty() {
-            self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: revoked.clone() });
+            self.record_group(EventKind::PartitionsRevoked {
+                group: group_id.into(),
+                client_id: client_id.into(),
+                partitions: revoked.clone(),
+            });
         }
         self.record(EventKind::AssignmentReconciled { group: group_id.into(), client_id: client_id.into(), epoch, partitions: assignment });
         match self.to_coordinator(group_id) {

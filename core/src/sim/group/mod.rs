@@ -70,6 +70,45 @@ impl Sim {
         self.groups.get(group).map(|g| g.config.group_protocol)
     }
 
+    /// Records a group event that changes who consumes a partition (`PartitionsRevoked`,
+    /// `PositionSet`), after noting it in the group's own accounting. The group's state
+    /// changes here, where the group acts, never in the driver.
+    pub(in crate::sim) fn record_group(&mut self, kind: EventKind) {
+        self.note_partition_gaps(&kind);
+        self.record(kind);
+    }
+
+    /// A revoked partition goes unconsumed until a member starts reading it again; the
+    /// gap adds to the group's `partition_downtime_ms` (what a rebalance costs).
+    fn note_partition_gaps(&mut self, kind: &EventKind) {
+        let now = self.now;
+        match kind {
+            EventKind::PartitionsRevoked { group, client_id, partitions } => {
+                if let Some(g) = self.groups.get_mut(group) {
+                    for tp in partitions {
+                        g.partition_gaps.entry(tp.clone()).or_insert(now);
+                        let committed = g.committed.get(tp).copied();
+                        let h = crate::group::Handover {
+                            from: client_id.clone(),
+                            kind: crate::group::HandoverKind::Revoked,
+                            at: now,
+                            committed,
+                        };
+                        g.handovers.insert(tp.clone(), h);
+                    }
+                }
+            }
+            EventKind::PositionSet { group, tp, .. } => {
+                if let Some(g) = self.groups.get_mut(group) {
+                    if let Some(since) = g.partition_gaps.remove(tp) {
+                        g.partition_downtime_ms += now.ms().saturating_sub(since.ms());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// A member starts (joins, or restarts): its protocol's first request and timers.
     fn start_member(&mut self, group_id: &str, client_id: &str) {
         match self.protocol_of(group_id) {
@@ -339,7 +378,7 @@ impl Sim {
         self.record(EventKind::Subscribed { group: group_id.into(), client_id: client_id.into(), topics });
         if !gone.is_empty() {
             self.drop_parked_fetches(group_id, client_id);
-            self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: gone });
+            self.record_group(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: gone });
         }
         if restart {
             self.schedule(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
@@ -444,7 +483,7 @@ impl Sim {
         }
         let start_polling = m.processing.is_empty() && !m.paused;
         for (tp, offset, from) in sets {
-            self.record(EventKind::PositionSet { group: group_id.into(), client_id: client_id.into(), tp, offset, from });
+            self.record_group(EventKind::PositionSet { group: group_id.into(), client_id: client_id.into(), tp, offset, from });
         }
         if start_polling {
             self.drop_parked_fetches(group_id, client_id);
@@ -594,7 +633,7 @@ impl Sim {
             let revoked = m.lose_partitions(now);
             self.drop_parked_fetches(group_id, &c);
             if !revoked.is_empty() {
-                self.record(EventKind::PartitionsRevoked { group: group_id.into(), client_id: c.clone(), partitions: revoked });
+                self.record_group(EventKind::PartitionsRevoked { group: group_id.into(), client_id: c.clone(), partitions: revoked });
             }
             self.send_join(group_id, &c);
         }
