@@ -131,9 +131,21 @@ impl List {
 }
 
 /// The lists a path goes through, outermost first (`groups[].members[].topics[]`: groups,
-/// members, topics).
-fn lists_along(path: &str) -> impl Iterator<Item = Option<List>> + '_ {
-    path.split('.').filter_map(|seg| seg.strip_suffix("[]")).map(List::named)
+/// members, topics), and how many; None for a name no list has.
+#[inline(never)]
+fn lists_along(path: &str) -> Option<([List; 3], usize)> {
+    let mut out = ([List::Topics; 3], 0);
+    for name in path.split('.').filter_map(|seg| seg.strip_suffix("[]")) {
+        *out.0.get_mut(out.1)? = List::named(name)?;
+        out.1 += 1;
+    }
+    Some(out)
+}
+
+/// The last list a path goes through: the one its item is in.
+fn item_list(path: &str) -> Option<List> {
+    let (lists, n) = lists_along(path)?;
+    lists.get(n.checked_sub(1)?).copied()
 }
 
 /// The positions of the items along a field's path, outermost first.
@@ -227,48 +239,57 @@ macro_rules! slot {
             path: $path,
             how: $how,
             // `_ix`: a top-level item is at no position.
-            get: |s: &Scenario, _ix: Ix| Value::show(&item!(s, _ix, $item)$(.$field)+),
-            set: |s: &mut Scenario, _ix: Ix, text: &str| Some(Value::read(&mut item!(s, _ix, $item)$(.$field)+, text)),
+            get: |s: &Scenario, _ix: Ix| Value::show(&item!(get, s, _ix, $item)$(.$field)+),
+            set: |s: &mut Scenario, _ix: Ix, text: &str| Some(Value::read(&mut item!(set, s, _ix, $item)$(.$field)+, text)),
             resets: &[],
         }
     };
 }
 
-/// The item a row's place is in, at the positions `ix` of the items along its path.
+/// The item a row's place is in, at the positions `ix` of the items along its path, through
+/// one finder per kind of item and access (so no row has indexing code of its own).
 macro_rules! item {
-    ($s:ident, $ix:ident, scenario) => {
+    ($m:ident, $s:ident, $ix:ident, scenario) => {
         $s
     };
-    ($s:ident, $ix:ident, cluster) => {
+    ($m:ident, $s:ident, $ix:ident, cluster) => {
         $s.cluster
     };
-    ($s:ident, $ix:ident, topic) => {
-        $s.topics[$ix[0]]
+    ($m:ident, $s:ident, $ix:ident, $item:ident) => {
+        $m::$item($s, $ix)
     };
-    ($s:ident, $ix:ident, producer) => {
-        $s.producers[$ix[0]]
+}
+
+/// Defines the finders of [`item!`] in modules `get` (shared) and `set` (unique).
+macro_rules! finders {
+    ($($item:ident -> $t:ty: |$s:ident, $ix:ident| $place:expr;)*) => {
+        mod get {
+            use super::*;
+            $(#[inline(never)]
+            pub fn $item($s: &Scenario, $ix: Ix) -> &$t {
+                &$place
+            })*
+        }
+        mod set {
+            use super::*;
+            $(#[inline(never)]
+            pub fn $item($s: &mut Scenario, $ix: Ix) -> &mut $t {
+                &mut $place
+            })*
+        }
     };
-    ($s:ident, $ix:ident, plan) => {
-        $s.producers[$ix[0]].send[$ix[1]]
-    };
-    ($s:ident, $ix:ident, group) => {
-        $s.groups[$ix[0]]
-    };
-    ($s:ident, $ix:ident, member) => {
-        $s.groups[$ix[0]].members[$ix[1]]
-    };
-    ($s:ident, $ix:ident, connector) => {
-        $s.connectors[$ix[0]]
-    };
-    ($s:ident, $ix:ident, row) => {
-        $s.connectors[$ix[0]].table.rows[$ix[1]]
-    };
-    ($s:ident, $ix:ident, change) => {
-        $s.connectors[$ix[0]].table.changes[$ix[1]]
-    };
-    ($s:ident, $ix:ident, app) => {
-        $s.streams[$ix[0]]
-    };
+}
+
+finders! {
+    topic -> TopicSpec: |s, ix| s.topics[ix[0]];
+    producer -> ProducerSpec: |s, ix| s.producers[ix[0]];
+    plan -> SendPlan: |s, ix| s.producers[ix[0]].send[ix[1]];
+    group -> GroupSpec: |s, ix| s.groups[ix[0]];
+    member -> MemberSpec: |s, ix| s.groups[ix[0]].members[ix[1]];
+    connector -> ConnectorSpec: |s, ix| s.connectors[ix[0]];
+    row -> Row: |s, ix| s.connectors[ix[0]].table.rows[ix[1]];
+    change -> TableChange: |s, ix| s.connectors[ix[0]].table.changes[ix[1]];
+    app -> StreamsSpec: |s, ix| s.streams[ix[0]];
 }
 
 const WEEK: How = How::Int(0, Some(MAX_TIME_MS));
@@ -294,7 +315,7 @@ pub static FIELDS: &[FieldSpec] = &[
     slot!(topic.name, How::Name(Names::Topic)),
     slot!(topic.partitions, How::Int(1, Some(MAX_PARTITIONS as u64))),
     slot!(topic.replication_factor, How::UpTo(|s, _| s.cluster.brokers)),
-    slot!(topic.min_insync_replicas, How::UpTo(|s, [a, ..]| s.topics[a].replication_factor)),
+    slot!(topic.min_insync_replicas, How::UpTo(|s, ix| get::topic(s, ix).replication_factor)),
     slot!(topic.unclean_leader_election_enable, How::Check),
     slot!(topic.message_timestamp_type, How::Choice(<TimestampType as Choice>::NAMES)),
     slot!(topic.retention_ms, How::Int(-1, Some(i64::MAX as u64))),
@@ -319,19 +340,19 @@ pub static FIELDS: &[FieldSpec] = &[
     FieldSpec {
         path: "producers[].send[].count",
         how: How::Int(0, Some(MAX_PLAN_VALUES)),
-        get: |s, [a, b, _]| s.producers[a].send[b].values.len().to_string(),
-        set: |s, [a, b, _], text| {
+        get: |s, ix| get::plan(s, ix).values.len().to_string(),
+        set: |s, ix, text| {
             let n = text.trim().parse::<u64>().ok().filter(|n| *n <= MAX_PLAN_VALUES);
-            n.map(|n| resize_plan(&mut s.producers[a].send[b], n as usize)).is_some().into()
+            n.map(|n| resize_plan(set::plan(s, ix), n as usize)).is_some().into()
         },
         resets: &["producers[].send[].values", "producers[].send[].keys"],
     },
     FieldSpec {
         path: "producers[].send[].values",
         how: How::List,
-        get: |s, [a, b, _]| s.producers[a].send[b].values.join(", "),
-        set: |s, [a, b, _], text| {
-            s.producers[a].send[b].values = split_list(text);
+        get: |s, ix| get::plan(s, ix).values.join(", "),
+        set: |s, ix, text| {
+            set::plan(s, ix).values = split_list(text);
             Some(true)
         },
         resets: &["producers[].send[].count"],
@@ -339,13 +360,13 @@ pub static FIELDS: &[FieldSpec] = &[
     FieldSpec {
         path: "producers[].send[].keys",
         how: How::List,
-        get: |s, [a, b, _]| {
-            let keys = s.producers[a].send[b].keys.as_ref();
+        get: |s, ix| {
+            let keys = get::plan(s, ix).keys.as_ref();
             keys.map(|keys| keys.iter().map(|k| k.as_deref().unwrap_or("")).collect::<Vec<_>>().join(", ")).unwrap_or_default()
         },
-        set: |s, [a, b, _], text| {
+        set: |s, ix, text| {
             let keys = (!text.trim().is_empty()).then(|| split_list(text).into_iter().map(|k| (!k.is_empty()).then_some(k)).collect());
-            s.producers[a].send[b].keys = keys;
+            set::plan(s, ix).keys = keys;
             Some(true)
         },
         resets: &[],
@@ -412,9 +433,9 @@ pub static FIELDS: &[FieldSpec] = &[
     FieldSpec {
         path: "connectors[].table.changes[]",
         how: How::Choice(CHANGE_KINDS),
-        get: |s, [a, b, _]| change_kind(&s.connectors[a].table.changes[b]).to_string(),
-        set: |s, [a, b, _], kind| {
-            let ch = &mut s.connectors[a].table.changes[b];
+        get: |s, ix| change_kind(get::change(s, ix)).to_string(),
+        set: |s, ix, kind| {
+            let ch = set::change(s, ix);
             let row = CHANGE_KINDS
                 .contains(&kind)
                 .then(|| ch.insert.take().or(ch.update.take()).unwrap_or(Row { id: 1, value: String::new() }))?;
@@ -426,15 +447,15 @@ pub static FIELDS: &[FieldSpec] = &[
     FieldSpec {
         path: "connectors[].table.changes[].*.id",
         how: ANY,
-        get: |s, [a, b, _]| change_row(&s.connectors[a].table.changes[b]).map(|r| r.id.show()).unwrap_or_default(),
-        set: |s, [a, b, _], text| change_row_mut(&mut s.connectors[a].table.changes[b]).map(|r| r.id.read(text)),
+        get: |s, ix| change_row(get::change(s, ix)).map(|r| r.id.show()).unwrap_or_default(),
+        set: |s, ix, text| change_row_mut(set::change(s, ix)).map(|r| r.id.read(text)),
         resets: &[],
     },
     FieldSpec {
         path: "connectors[].table.changes[].*.value",
         how: How::Text,
-        get: |s, [a, b, _]| change_row(&s.connectors[a].table.changes[b]).map(|r| r.value.clone()).unwrap_or_default(),
-        set: |s, [a, b, _], text| change_row_mut(&mut s.connectors[a].table.changes[b]).map(|r| r.value.read(text)),
+        get: |s, ix| change_row(get::change(s, ix)).map(|r| r.value.clone()).unwrap_or_default(),
+        set: |s, ix, text| change_row_mut(set::change(s, ix)).map(|r| r.value.read(text)),
         resets: &[],
     },
     // A Streams application.
@@ -445,7 +466,7 @@ pub static FIELDS: &[FieldSpec] = &[
     FieldSpec {
         path: "streams[].op",
         how: How::Choice(OPS),
-        get: |s, [a, ..]| op_name(&s.streams[a].op).to_string(),
+        get: |s, ix| op_name(&get::app(s, ix).op).to_string(),
         set: set_op,
         resets: &[],
     },
@@ -453,11 +474,11 @@ pub static FIELDS: &[FieldSpec] = &[
     FieldSpec {
         path: "streams[].op.filter.value_contains",
         how: How::Text,
-        get: |s, [a, ..]| match &s.streams[a].op {
+        get: |s, ix| match &get::app(s, ix).op {
             StreamsOp::Filter { value_contains } => value_contains.clone(),
             _ => String::new(),
         },
-        set: |s, [a, ..], text| match &mut s.streams[a].op {
+        set: |s, ix, text| match &mut set::app(s, ix).op {
             StreamsOp::Filter { value_contains } => Some(value_contains.read(text)),
             _ => None,
         },
@@ -467,11 +488,11 @@ pub static FIELDS: &[FieldSpec] = &[
     FieldSpec {
         path: "streams[].op.count_by_key.store",
         how: How::Text,
-        get: |s, [a, ..]| match &s.streams[a].op {
+        get: |s, ix| match &get::app(s, ix).op {
             StreamsOp::CountByKey { store } => store.clone(),
             _ => String::new(),
         },
-        set: |s, [a, ..], text| match &mut s.streams[a].op {
+        set: |s, ix, text| match &mut set::app(s, ix).op {
             StreamsOp::CountByKey { store } => Some(store.read(text)),
             _ => None,
         },
@@ -954,8 +975,8 @@ impl Draft {
             return None;
         }
         let mut ix = [0; 3];
-        for (n, list) in lists_along(f.spec.path).enumerate() {
-            let list = list?;
+        let (lists, count) = lists_along(f.spec.path)?;
+        for (n, &list) in lists[..count].iter().enumerate() {
             let parent = match list.parent() {
                 Some(_) => ix[n.checked_sub(1)?],
                 None => 0,
@@ -1046,8 +1067,8 @@ impl Draft {
     /// when the rename is unambiguous: no other item (of the same group, for a member) had
     /// `old` or has `new`, so two items never merge; for a Streams app, no group either.
     fn follow(&mut self, names: Names, spec: &'static FieldSpec, ix: Ix, old: &str, new: &str) {
-        let depth = lists_along(spec.path).count().saturating_sub(1);
-        let Some(list) = lists_along(spec.path).last().flatten() else { return };
+        let Some((lists, count)) = lists_along(spec.path) else { return };
+        let (Some(depth), Some(&list)) = (count.checked_sub(1), lists.get(count.wrapping_sub(1))) else { return };
         let parent = if depth > 0 { ix[depth - 1] } else { 0 };
         let s = &self.scenario;
         let siblings: Vec<String> = (0..list.len(s, parent))
@@ -1133,7 +1154,7 @@ impl Draft {
         let Some((p, i)) = self.find(list, key) else { return };
         let ix = if list.parent().is_some() { [p, i, 0] } else { [i, 0, 0] };
         let named = FIELDS.iter().find_map(|f| match f.how {
-            How::Name(n) if lists_along(f.path).last().flatten() == Some(list) => Some((n, f)),
+            How::Name(n) if item_list(f.path) == Some(list) => Some((n, f)),
             _ => None,
         });
         let name = named.map(|(n, f)| (n, f, (f.get)(&self.scenario, ix)));
@@ -1413,8 +1434,8 @@ fn op_name(op: &StreamsOp) -> &'static str {
 
 /// A new operator starts from its default (`filter` on "", the store `counts`); the same
 /// operator again keeps its text.
-fn set_op(s: &mut Scenario, [a, ..]: Ix, name: &str) -> Option<bool> {
-    let app = &mut s.streams[a];
+fn set_op(s: &mut Scenario, ix: Ix, name: &str) -> Option<bool> {
+    let app = set::app(s, ix);
     if op_name(&app.op) != name {
         app.op = match name {
             "filter" => StreamsOp::Filter { value_contains: String::new() },
@@ -2078,8 +2099,8 @@ mod tests {
         let mut out = Vec::new();
         for spec in FIELDS {
             let mut combos: Vec<(Vec<u64>, usize)> = vec![(Vec::new(), 0)];
-            for list in lists_along(spec.path) {
-                let list = list.unwrap_or_else(|| panic!("{}: a list the draft keys", spec.path));
+            let (lists, count) = lists_along(spec.path).unwrap_or_else(|| panic!("{}: lists the draft keys", spec.path));
+            for &list in &lists[..count] {
                 combos = combos
                     .into_iter()
                     .flat_map(|(keys, last)| {
@@ -2247,7 +2268,7 @@ mod tests {
 
     /// The key of the first item of the list a name field is in.
     fn first_key(d: &Draft, path: &str) -> u64 {
-        let list = lists_along(path).next().flatten().unwrap_or(List::Topics);
+        let list = lists_along(path).map_or(List::Topics, |(lists, _)| lists[0]);
         d.keys(list, 0)[0]
     }
 
