@@ -297,6 +297,17 @@ const WEEK_FROM_1: How = How::Int(1, Some(MAX_TIME_MS));
 const ANY: How = How::Int(0, None);
 
 /// Every field of the form, by its path in the scenario format.
+///
+/// What a new scenario field costs: when the core adds, say, `compression_type` to a
+/// producer's config, the editor needs one row here,
+/// `slot!(producer.config.compression_type, How::Choice(..))` (its path, read, write, kind
+/// and range follow from it; a number with a row in `limits::TABLE` is `How::Limit(&row)`;
+/// a config enum the editor has not met yet also needs its names, one line of `choices!`),
+/// and one line placing it on the form with its label
+/// (`cx.field(f("producers[].config.compression_type"), ..)` in `panels/editor.rs`). Tests
+/// fail until both exist, and `a_field_that_is_one_row_works_end_to_end` shows a row alone
+/// is a working field. A name others refer to is `How::Name` and its places are rows of
+/// [`REFERENCES`].
 pub static FIELDS: &[FieldSpec] = &[
     slot!(scenario.name, How::OptText),
     slot!(scenario.description, How::OptText),
