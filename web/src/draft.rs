@@ -1,10 +1,15 @@
 //! The scenario editor's working copy: the core `Scenario` being edited, a stable key per
-//! list item (topics, producers, send plans, groups, members, source connectors with their
-//! table rows and planned changes, Streams applications), and each field's text as typed. No Yew here: every rule of the form is tested natively.
+//! list item, and each field's text as typed. No Yew here: every rule of the form is tested natively.
 //!
-//! A field is addressed by a [`Field`] that names its item by key, not by position, so an
-//! event from a row rendered before another row was removed still reaches the right item.
-//! What `finish` returns is exactly the `Scenario` the core checked.
+//! The form follows the format's own schema, written as tables: [`FIELDS`] has one row per
+//! field (its JSON path, how it is edited — with its row of `limits::TABLE` where the core
+//! has one —, and how it reads and writes the `Scenario`), [`REFERENCES`] one row per place
+//! that names a topic, producer, group, member, connector or Streams app (renames follow
+//! them, removals cascade through them), and [`List`] the lists whose items are keyed. A
+//! field is addressed by its path and the keys of the items along it ([`Field::at`]), not
+//! by positions, so an event from a row rendered before another row was removed still
+//! reaches the right item. A new scenario field is one row of [`FIELDS`] (and its place
+//! on the form). What `finish` returns is exactly the `Scenario` the core checked.
 
 use kafka_sandbox_core::command::{Command, GroupSpec, MemberSpec, MAX_GROUPS, MAX_MEMBERS_PER_GROUP};
 use kafka_sandbox_core::config::CommitMode;
@@ -35,152 +40,118 @@ pub const OPS: &[&str] = &["filter", "map_upper", "count_by_key"];
 /// What a planned table change does.
 pub const CHANGE_KINDS: &[&str] = &["insert", "update"];
 
-/// One control of the form.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Field {
-    Name,
-    Description,
-    Seed,
-    DurationMs,
-    Cluster(ClusterField),
-    Topic(u64, TopicField),
-    Producer(u64, ProducerField),
-    /// A send plan, by its key.
-    Send(u64, SendField),
-    Group(u64, GroupField),
-    /// Whether the group (first key) subscribes to the topic (second key).
-    GroupTopic(u64, u64),
-    Member(u64, MemberField),
-    /// Whether the member (first key) names the topic (second key) in its own subscription.
-    MemberTopic(u64, u64),
-    Connector(u64, ConnectorField),
-    /// A row of a connector's table at time 0, by its key.
-    Row(u64, RowField),
-    /// A planned change of a connector's table, by its key.
-    Change(u64, ChangeField),
-    Streams(u64, StreamsField),
+// ----- the lists whose items are keyed ------------------------------------------------------
+
+/// A list of the scenario whose items have keys. A path names it before `[]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum List {
+    Topics,
+    Producers,
+    /// A producer's send plans (`producers[].send[]`).
+    Sends,
+    Groups,
+    /// A group's members.
+    Members,
+    Connectors,
+    /// A connector's table rows at time 0.
+    Rows,
+    /// A connector's planned table changes.
+    Changes,
+    Streams,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum ClusterField {
-    Brokers,
-    NetworkLatencyMs,
-    ReplicaLagTimeMaxMs,
-    ReplicaFetchWaitMaxMs,
-    BrokerSessionTimeoutMs,
-    GroupInitialRebalanceDelayMs,
-    GroupConsumerHeartbeatIntervalMs,
-    GroupConsumerSessionTimeoutMs,
-    LogRetentionCheckIntervalMs,
+const LISTS: [List; 9] =
+    [List::Topics, List::Producers, List::Sends, List::Groups, List::Members, List::Connectors, List::Rows, List::Changes, List::Streams];
+
+impl List {
+    /// The list named `name` in a path (`send` in `producers[].send[]`). A group's or a
+    /// member's `topics[]` are the scenario's topics, by key.
+    fn named(name: &str) -> Option<List> {
+        let all = ["topics", "producers", "send", "groups", "members", "connectors", "rows", "changes", "streams"];
+        all.iter().position(|n| *n == name).map(|i| LISTS[i])
+    }
+
+    /// The list whose items hold this one's (a producer holds its plans).
+    fn parent(self) -> Option<List> {
+        match self {
+            List::Sends => Some(List::Producers),
+            List::Members => Some(List::Groups),
+            List::Rows | List::Changes => Some(List::Connectors),
+            _ => None,
+        }
+    }
+
+    /// How many items it has in item `p` of its parent (`p` is 0 for a top-level list).
+    fn len(self, s: &Scenario, p: usize) -> usize {
+        match self {
+            List::Topics => s.topics.len(),
+            List::Producers => s.producers.len(),
+            List::Sends => s.producers.get(p).map_or(0, |x| x.send.len()),
+            List::Groups => s.groups.len(),
+            List::Members => s.groups.get(p).map_or(0, |g| g.members.len()),
+            List::Connectors => s.connectors.len(),
+            List::Rows => s.connectors.get(p).map_or(0, |c| c.table.rows.len()),
+            List::Changes => s.connectors.get(p).map_or(0, |c| c.table.changes.len()),
+            List::Streams => s.streams.len(),
+        }
+    }
+
+    /// Removes item `i` of item `p` of its parent (which must exist).
+    fn remove(self, s: &mut Scenario, p: usize, i: usize) {
+        match self {
+            List::Topics => {
+                s.topics.remove(i);
+            }
+            List::Producers => {
+                s.producers.remove(i);
+            }
+            List::Sends => {
+                s.producers[p].send.remove(i);
+            }
+            List::Groups => {
+                s.groups.remove(i);
+            }
+            List::Members => {
+                s.groups[p].members.remove(i);
+            }
+            List::Connectors => {
+                s.connectors.remove(i);
+            }
+            List::Rows => {
+                s.connectors[p].table.rows.remove(i);
+            }
+            List::Changes => {
+                s.connectors[p].table.changes.remove(i);
+            }
+            List::Streams => {
+                s.streams.remove(i);
+            }
+        }
+    }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum TopicField {
-    Name,
-    Partitions,
-    ReplicationFactor,
-    MinInsyncReplicas,
-    UncleanLeaderElection,
-    TimestampType,
-    RetentionMs,
-    RetentionBytes,
-    SegmentBytes,
-    SegmentMs,
+/// The lists a path goes through, outermost first (`groups[].members[].topics[]`: groups,
+/// members, topics), and how many; None for a name no list has.
+#[inline(never)]
+fn lists_along(path: &str) -> Option<([List; 3], usize)> {
+    let mut out = ([List::Topics; 3], 0);
+    for name in path.split('.').filter_map(|seg| seg.strip_suffix("[]")) {
+        *out.0.get_mut(out.1)? = List::named(name)?;
+        out.1 += 1;
+    }
+    Some(out)
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum ProducerField {
-    Name,
-    Partitioner,
-    Acks,
-    Idempotence,
-    LingerMs,
-    BatchSize,
-    Retries,
-    RetryBackoffMs,
-    RetryBackoffMaxMs,
-    RequestTimeoutMs,
-    DeliveryTimeoutMs,
-    MaxInFlight,
+/// The last list a path goes through: the one its item is in.
+fn item_list(path: &str) -> Option<List> {
+    let (lists, n) = lists_along(path)?;
+    lists.get(n.checked_sub(1)?).copied()
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum SendField {
-    Topic,
-    /// How many values: changing it drops values from the end or adds m8, m9, …
-    Count,
-    Values,
-    Keys,
-    StartMs,
-    IntervalMs,
-}
+/// The positions of the items along a field's path, outermost first.
+pub type Ix = [usize; 3];
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum GroupField {
-    Id,
-    Protocol,
-    Assignor,
-    RemoteAssignor,
-    OffsetReset,
-    /// pull (Kafka) or push (not Kafka, a teaching device).
-    Delivery,
-    PushBufferMaxRecords,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum ConnectorField {
-    Name,
-    Topic,
-    Mode,
-    PollIntervalMs,
-    OffsetFlushIntervalMs,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum RowField {
-    Id,
-    Value,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum ChangeField {
-    AtMs,
-    /// insert or update ([`CHANGE_KINDS`]): the row moves between the two, id and value kept.
-    Kind,
-    Id,
-    Value,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum StreamsField {
-    ApplicationId,
-    Source,
-    Sink,
-    /// The operator ([`OPS`]); changing it starts the new one from its default.
-    Op,
-    /// `filter`'s text (only while the operator is `filter`).
-    ValueContains,
-    /// `count_by_key`'s store (only while the operator is `count_by_key`).
-    Store,
-    Instances,
-    CommitIntervalMs,
-    ProcessingMs,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum MemberField {
-    ClientId,
-    InstanceId,
-    CommitMode,
-    ProcessingMs,
-    SessionTimeoutMs,
-    HeartbeatIntervalMs,
-    MaxPollIntervalMs,
-    MaxPollRecords,
-    FetchMaxWaitMs,
-    AutoCommitIntervalMs,
-    MetadataMaxAgeMs,
-}
+// ----- the fields ---------------------------------------------------------------------------
 
 /// How a field is edited.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -207,6 +178,578 @@ pub enum Kind {
     Topic,
 }
 
+/// How a row of [`FIELDS`] is edited, with the range the core checks.
+#[derive(Clone, Copy, Debug)]
+pub enum How {
+    /// A whole number within its row of the core's limits table (the row's path is the field's).
+    Limit(&'static limits::Range),
+    /// The same, or empty for absent.
+    OptLimit(&'static limits::Range),
+    /// A whole number within bounds the core checks in its own code (`None`: the type's limit).
+    Int(i64, Option<u64>),
+    /// A whole number from 1 to a bound the scenario sets (a replication factor: the brokers).
+    UpTo(fn(&Scenario, Ix) -> u32),
+    Text,
+    OptText,
+    /// A name that [`REFERENCES`] point to: a rename follows into them.
+    Name(Names),
+    /// One of the format's names for a value (from the core's config enums).
+    Choice(&'static [&'static str]),
+    Check,
+    /// One of the scenario's topics.
+    Topic,
+    /// Comma-separated texts.
+    List,
+}
+
+/// One field of the form: a row of [`FIELDS`].
+#[derive(Debug)]
+pub struct FieldSpec {
+    /// Its JSON path, `[]` for each item along it (`topics[].partitions`); in a table change
+    /// `*` is what the change does, `insert` or `update`.
+    pub path: &'static str,
+    pub how: How,
+    /// Its value as the form shows it, from the items at these positions.
+    pub get: fn(&Scenario, Ix) -> String,
+    /// Reads the text into the value: false (value unchanged) when it is not one, None when
+    /// the place is absent (an operator's setting under another operator).
+    pub set: fn(&mut Scenario, Ix, &str) -> Option<bool>,
+    /// Fields of the same item that show the new value once this one is read (their typed
+    /// text goes).
+    pub resets: &'static [&'static str],
+}
+
+/// A row whose value the `Value` trait reads and writes at a place of an item along its
+/// path, named by the item and the format's field names, which give its path:
+/// `slot!(topic.partitions, How::Int(..))` is `topics[].partitions`.
+macro_rules! slot {
+    (scenario . $field:ident, $how:expr) => { slot!(@ stringify!($field), $how, scenario.$field) };
+    (cluster $(. $f:ident)+, $how:expr) => { slot!(@ concat!("cluster" $(, ".", stringify!($f))+), $how, cluster $(.$f)+) };
+    (topic $(. $f:ident)+, $how:expr) => { slot!(@ concat!("topics[]" $(, ".", stringify!($f))+), $how, topic $(.$f)+) };
+    (producer $(. $f:ident)+, $how:expr) => { slot!(@ concat!("producers[]" $(, ".", stringify!($f))+), $how, producer $(.$f)+) };
+    (plan $(. $f:ident)+, $how:expr) => { slot!(@ concat!("producers[].send[]" $(, ".", stringify!($f))+), $how, plan $(.$f)+) };
+    (group $(. $f:ident)+, $how:expr) => { slot!(@ concat!("groups[]" $(, ".", stringify!($f))+), $how, group $(.$f)+) };
+    (member $(. $f:ident)+, $how:expr) => { slot!(@ concat!("groups[].members[]" $(, ".", stringify!($f))+), $how, member $(.$f)+) };
+    (connector $(. $f:ident)+, $how:expr) => { slot!(@ concat!("connectors[]" $(, ".", stringify!($f))+), $how, connector $(.$f)+) };
+    (row $(. $f:ident)+, $how:expr) => { slot!(@ concat!("connectors[].table.rows[]" $(, ".", stringify!($f))+), $how, row $(.$f)+) };
+    (change $(. $f:ident)+, $how:expr) => { slot!(@ concat!("connectors[].table.changes[]" $(, ".", stringify!($f))+), $how, change $(.$f)+) };
+    (app $(. $f:ident)+, $how:expr) => { slot!(@ concat!("streams[]" $(, ".", stringify!($f))+), $how, app $(.$f)+) };
+    (@ $path:expr, $how:expr, $item:ident $(. $field:ident)+) => {
+        FieldSpec {
+            path: $path,
+            how: $how,
+            // `_ix`: a top-level item is at no position.
+            get: |s: &Scenario, _ix: Ix| Value::show(&item!(get, s, _ix, $item)$(.$field)+),
+            set: |s: &mut Scenario, _ix: Ix, text: &str| Some(Value::read(&mut item!(set, s, _ix, $item)$(.$field)+, text)),
+            resets: &[],
+        }
+    };
+}
+
+/// The item a row's place is in, at the positions `ix` of the items along its path, through
+/// one finder per kind of item and access (so no row has indexing code of its own).
+macro_rules! item {
+    ($m:ident, $s:ident, $ix:ident, scenario) => {
+        $s
+    };
+    ($m:ident, $s:ident, $ix:ident, cluster) => {
+        $s.cluster
+    };
+    ($m:ident, $s:ident, $ix:ident, $item:ident) => {
+        $m::$item($s, $ix)
+    };
+}
+
+/// Defines the finders of [`item!`] in modules `get` (shared) and `set` (unique).
+macro_rules! finders {
+    ($($item:ident -> $t:ty: |$s:ident, $ix:ident| $place:expr;)*) => {
+        mod get {
+            use super::*;
+            $(#[inline(never)]
+            pub fn $item($s: &Scenario, $ix: Ix) -> &$t {
+                &$place
+            })*
+        }
+        mod set {
+            use super::*;
+            $(#[inline(never)]
+            pub fn $item($s: &mut Scenario, $ix: Ix) -> &mut $t {
+                &mut $place
+            })*
+        }
+    };
+}
+
+finders! {
+    topic -> TopicSpec: |s, ix| s.topics[ix[0]];
+    producer -> ProducerSpec: |s, ix| s.producers[ix[0]];
+    plan -> SendPlan: |s, ix| s.producers[ix[0]].send[ix[1]];
+    group -> GroupSpec: |s, ix| s.groups[ix[0]];
+    member -> MemberSpec: |s, ix| s.groups[ix[0]].members[ix[1]];
+    connector -> ConnectorSpec: |s, ix| s.connectors[ix[0]];
+    row -> Row: |s, ix| s.connectors[ix[0]].table.rows[ix[1]];
+    change -> TableChange: |s, ix| s.connectors[ix[0]].table.changes[ix[1]];
+    app -> StreamsSpec: |s, ix| s.streams[ix[0]];
+}
+
+const WEEK: How = How::Int(0, Some(MAX_TIME_MS));
+const WEEK_FROM_1: How = How::Int(1, Some(MAX_TIME_MS));
+const ANY: How = How::Int(0, None);
+
+/// Every field of the form, by its path in the scenario format.
+///
+/// What a new scenario field costs: when the core adds, say, `compression_type` to a
+/// producer's config, the editor needs one row here,
+/// `slot!(producer.config.compression_type, How::Choice(..))` (its path, read, write, kind
+/// and range follow from it; a number with a row in `limits::TABLE` is `How::Limit(&row)`;
+/// a config enum the editor has not met yet also needs its names, one line of `choices!`),
+/// and one line placing it on the form with its label
+/// (`cx.field(f("producers[].config.compression_type"), ..)` in `panels/editor.rs`). Tests
+/// fail until both exist, and `a_field_that_is_one_row_works_end_to_end` shows a row alone
+/// is a working field. A name others refer to is `How::Name` and its places are rows of
+/// [`REFERENCES`].
+pub static FIELDS: &[FieldSpec] = &[
+    slot!(scenario.name, How::OptText),
+    slot!(scenario.description, How::OptText),
+    slot!(scenario.seed, ANY),
+    slot!(scenario.duration_ms, How::OptLimit(&limits::DURATION_MS)),
+    slot!(cluster.brokers, How::Limit(&limits::CLUSTER_BROKERS)),
+    slot!(cluster.network_latency_ms, How::Limit(&limits::NETWORK_LATENCY_MS)),
+    slot!(cluster.replica_lag_time_max_ms, How::Limit(&limits::REPLICA_LAG_TIME_MAX_MS)),
+    slot!(cluster.replica_fetch_wait_max_ms, How::Limit(&limits::REPLICA_FETCH_WAIT_MAX_MS)),
+    slot!(cluster.broker_session_timeout_ms, How::Limit(&limits::BROKER_SESSION_TIMEOUT_MS)),
+    slot!(cluster.group_initial_rebalance_delay_ms, How::Limit(&limits::GROUP_INITIAL_REBALANCE_DELAY_MS)),
+    slot!(cluster.group_consumer_heartbeat_interval_ms, How::Limit(&limits::GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS)),
+    slot!(cluster.group_consumer_session_timeout_ms, How::Limit(&limits::GROUP_CONSUMER_SESSION_TIMEOUT_MS)),
+    slot!(cluster.log_retention_check_interval_ms, How::Limit(&limits::LOG_RETENTION_CHECK_INTERVAL_MS)),
+    // A topic.
+    slot!(topic.name, How::Name(Names::Topic)),
+    slot!(topic.partitions, How::Int(1, Some(MAX_PARTITIONS as u64))),
+    slot!(topic.replication_factor, How::UpTo(|s, _| s.cluster.brokers)),
+    slot!(topic.min_insync_replicas, How::UpTo(|s, ix| get::topic(s, ix).replication_factor)),
+    slot!(topic.unclean_leader_election_enable, How::Check),
+    slot!(topic.message_timestamp_type, How::Choice(<TimestampType as Choice>::NAMES)),
+    slot!(topic.retention_ms, How::Int(-1, Some(i64::MAX as u64))),
+    slot!(topic.retention_bytes, How::Int(-1, Some(i64::MAX as u64))),
+    slot!(topic.segment_bytes, How::Int(MIN_SEGMENT_BYTES as i64, Some(i32::MAX as u64))),
+    slot!(topic.segment_ms, How::Int(1, Some(i64::MAX as u64))),
+    // A producer and its send plans.
+    slot!(producer.name, How::Name(Names::Producer)),
+    slot!(producer.config.partitioner, How::Choice(<PartitionerKind as Choice>::NAMES)),
+    slot!(producer.config.acks, How::Choice(<Acks as Choice>::NAMES)),
+    slot!(producer.config.enable_idempotence, How::Choice(<Option<bool> as Choice>::NAMES)),
+    slot!(producer.config.linger_ms, How::Limit(&limits::LINGER_MS)),
+    slot!(producer.config.batch_size, How::Limit(&limits::BATCH_SIZE)),
+    slot!(producer.config.retries, ANY),
+    slot!(producer.config.retry_backoff_ms, How::Limit(&limits::RETRY_BACKOFF_MS)),
+    slot!(producer.config.retry_backoff_max_ms, How::Limit(&limits::RETRY_BACKOFF_MAX_MS)),
+    slot!(producer.config.request_timeout_ms, How::Limit(&limits::REQUEST_TIMEOUT_MS)),
+    slot!(producer.config.delivery_timeout_ms, How::Limit(&limits::DELIVERY_TIMEOUT_MS)),
+    slot!(producer.config.max_in_flight_requests_per_connection, How::Int(1, None)),
+    slot!(plan.topic, How::Topic),
+    // How many values: changing it drops values from the end or adds m8, m9, …
+    FieldSpec {
+        path: "producers[].send[].count",
+        how: How::Int(0, Some(MAX_PLAN_VALUES)),
+        get: |s, ix| get::plan(s, ix).values.len().to_string(),
+        set: |s, ix, text| {
+            let n = text.trim().parse::<u64>().ok().filter(|n| *n <= MAX_PLAN_VALUES);
+            n.map(|n| resize_plan(set::plan(s, ix), n as usize)).is_some().into()
+        },
+        resets: &["producers[].send[].values", "producers[].send[].keys"],
+    },
+    FieldSpec {
+        path: "producers[].send[].values",
+        how: How::List,
+        get: |s, ix| get::plan(s, ix).values.join(", "),
+        set: |s, ix, text| {
+            set::plan(s, ix).values = split_list(text);
+            Some(true)
+        },
+        resets: &["producers[].send[].count"],
+    },
+    FieldSpec {
+        path: "producers[].send[].keys",
+        how: How::List,
+        get: |s, ix| {
+            let keys = get::plan(s, ix).keys.as_ref();
+            keys.map(|keys| keys.iter().map(|k| k.as_deref().unwrap_or("")).collect::<Vec<_>>().join(", ")).unwrap_or_default()
+        },
+        set: |s, ix, text| {
+            let keys = (!text.trim().is_empty()).then(|| split_list(text).into_iter().map(|k| (!k.is_empty()).then_some(k)).collect());
+            set::plan(s, ix).keys = keys;
+            Some(true)
+        },
+        resets: &[],
+    },
+    slot!(plan.start_ms, WEEK),
+    slot!(plan.interval_ms, WEEK),
+    // A group, its subscription, its members.
+    slot!(group.id, How::Name(Names::Group)),
+    slot!(group.config.group_protocol, How::Choice(<GroupProtocol as Choice>::NAMES)),
+    slot!(group.config.assignor, How::Choice(<Strategy as Choice>::NAMES)),
+    slot!(group.config.remote_assignor, How::Choice(<ServerAssignor as Choice>::NAMES)),
+    slot!(group.config.auto_offset_reset, How::Choice(<OffsetReset as Choice>::NAMES)),
+    // pull (Kafka) or push (not Kafka, a teaching device).
+    slot!(group.config.delivery, How::Choice(<DeliveryMode as Choice>::NAMES)),
+    slot!(group.config.push_buffer_max_records, How::Int(1, Some(MAX_PUSH_BUFFER as u64))),
+    // Whether the group subscribes to the topic (by the topic's key).
+    FieldSpec {
+        path: "groups[].topics[]",
+        how: How::Check,
+        get: |s, [g, t, _]| s.groups[g].topics.contains(&s.topics[t].name).to_string(),
+        set: |s, [g, t, _], text| {
+            let (name, order) = (s.topics[t].name.clone(), topic_names(s));
+            toggle(&mut s.groups[g].topics, &name, text == "true", &order);
+            Some(true)
+        },
+        resets: &[],
+    },
+    slot!(member.client_id, How::Name(Names::Member)),
+    slot!(member.group_instance_id, How::OptText),
+    slot!(member.config.commit_mode, How::Choice(<CommitMode as Choice>::NAMES)),
+    slot!(member.config.processing_ms, How::Limit(&limits::MEMBER_PROCESSING_MS)),
+    slot!(member.config.session_timeout_ms, How::Limit(&limits::MEMBER_SESSION_TIMEOUT_MS)),
+    slot!(member.config.heartbeat_interval_ms, How::Limit(&limits::MEMBER_HEARTBEAT_INTERVAL_MS)),
+    slot!(member.config.max_poll_interval_ms, How::Limit(&limits::MEMBER_MAX_POLL_INTERVAL_MS)),
+    slot!(member.config.max_poll_records, How::Limit(&limits::MEMBER_MAX_POLL_RECORDS)),
+    slot!(member.config.fetch_max_wait_ms, How::Limit(&limits::MEMBER_FETCH_MAX_WAIT_MS)),
+    slot!(member.config.auto_commit_interval_ms, How::Limit(&limits::MEMBER_AUTO_COMMIT_INTERVAL_MS)),
+    slot!(member.config.metadata_max_age_ms, How::Limit(&limits::MEMBER_METADATA_MAX_AGE_MS)),
+    // Whether the member names the topic in its own subscription (none ticked: the group's).
+    FieldSpec {
+        path: "groups[].members[].topics[]",
+        how: How::Check,
+        get: |s, [g, m, t]| s.groups[g].members[m].topics.iter().flatten().any(|n| *n == s.topics[t].name).to_string(),
+        set: |s, [g, m, t], text| {
+            let (name, order) = (s.topics[t].name.clone(), topic_names(s));
+            let slot = &mut s.groups[g].members[m].topics;
+            let mut list = slot.take().unwrap_or_default();
+            toggle(&mut list, &name, text == "true", &order);
+            *slot = (!list.is_empty()).then_some(list);
+            Some(true)
+        },
+        resets: &[],
+    },
+    // A source connector, its table's rows and its planned changes.
+    slot!(connector.name, How::Name(Names::Connector)),
+    slot!(connector.topic, How::Topic),
+    slot!(connector.mode, How::Choice(<QueryMode as Choice>::NAMES)),
+    slot!(connector.poll_interval_ms, WEEK_FROM_1),
+    slot!(connector.offset_flush_interval_ms, WEEK_FROM_1),
+    slot!(row.id, ANY),
+    slot!(row.value, How::Text),
+    slot!(change.at_ms, WEEK),
+    // Insert or update: the row (id and value) moves between the two.
+    FieldSpec {
+        path: "connectors[].table.changes[]",
+        how: How::Choice(CHANGE_KINDS),
+        get: |s, ix| change_kind(get::change(s, ix)).to_string(),
+        set: |s, ix, kind| {
+            let ch = set::change(s, ix);
+            let row = CHANGE_KINDS
+                .contains(&kind)
+                .then(|| ch.insert.take().or(ch.update.take()).unwrap_or(Row { id: 1, value: String::new() }))?;
+            *(if kind == "insert" { &mut ch.insert } else { &mut ch.update }) = Some(row);
+            Some(true)
+        },
+        resets: &[],
+    },
+    FieldSpec {
+        path: "connectors[].table.changes[].*.id",
+        how: ANY,
+        get: |s, ix| change_row(get::change(s, ix)).map(|r| r.id.show()).unwrap_or_default(),
+        set: |s, ix, text| change_row_mut(set::change(s, ix)).map(|r| r.id.read(text)),
+        resets: &[],
+    },
+    FieldSpec {
+        path: "connectors[].table.changes[].*.value",
+        how: How::Text,
+        get: |s, ix| change_row(get::change(s, ix)).map(|r| r.value.clone()).unwrap_or_default(),
+        set: |s, ix, text| change_row_mut(set::change(s, ix)).map(|r| r.value.read(text)),
+        resets: &[],
+    },
+    // A Streams application.
+    slot!(app.application_id, How::Name(Names::Streams)),
+    slot!(app.source, How::Topic),
+    slot!(app.sink, How::Topic),
+    // The operator; changing it starts the new one from its default.
+    FieldSpec {
+        path: "streams[].op",
+        how: How::Choice(OPS),
+        get: |s, ix| op_name(&get::app(s, ix).op).to_string(),
+        set: set_op,
+        resets: &[],
+    },
+    // `filter`'s text (only while the operator is `filter`).
+    FieldSpec {
+        path: "streams[].op.filter.value_contains",
+        how: How::Text,
+        get: |s, ix| match &get::app(s, ix).op {
+            StreamsOp::Filter { value_contains } => value_contains.clone(),
+            _ => String::new(),
+        },
+        set: |s, ix, text| match &mut set::app(s, ix).op {
+            StreamsOp::Filter { value_contains } => Some(value_contains.read(text)),
+            _ => None,
+        },
+        resets: &[],
+    },
+    // `count_by_key`'s store (only while the operator is `count_by_key`).
+    FieldSpec {
+        path: "streams[].op.count_by_key.store",
+        how: How::Text,
+        get: |s, ix| match &get::app(s, ix).op {
+            StreamsOp::CountByKey { store } => store.clone(),
+            _ => String::new(),
+        },
+        set: |s, ix, text| match &mut set::app(s, ix).op {
+            StreamsOp::CountByKey { store } => Some(store.read(text)),
+            _ => None,
+        },
+        resets: &[],
+    },
+    slot!(app.instances, How::Int(1, Some(MAX_INSTANCES as u64))),
+    slot!(app.commit_interval_ms, WEEK_FROM_1),
+    slot!(app.processing_ms, How::Int(0, Some(MAX_PROCESSING_MS))),
+];
+
+/// What [`Field::at`] gives for a path no row has: it has no place and shows nothing.
+static NO_FIELD: FieldSpec = FieldSpec { path: "", how: How::Text, get: |_, _| String::new(), set: |_, _, _| None, resets: &[] };
+
+/// A control of the form: a row of [`FIELDS`] and the keys of the items along its path.
+#[derive(Clone, Copy)]
+pub struct Field {
+    spec: &'static FieldSpec,
+    keys: [u64; 3],
+}
+
+impl Field {
+    /// The field at `path` (a row of [`FIELDS`]) of the items with `keys`, outermost first:
+    /// `Field::at("producers[].send[].topic", &[producer, plan])`.
+    pub fn at(path: &str, keys: &[u64]) -> Field {
+        Field::of(FIELDS.iter().find(|f| f.path == path).unwrap_or(&NO_FIELD), keys)
+    }
+
+    /// The field of row `spec` of the items with `keys`.
+    pub fn of(spec: &'static FieldSpec, keys: &[u64]) -> Field {
+        let mut k = [0; 3];
+        k.iter_mut().zip(keys).for_each(|(to, from)| *to = *from);
+        Field { spec, keys: k }
+    }
+
+    /// Its row's path, `[]` for each item.
+    pub fn pattern(self) -> &'static str {
+        self.spec.path
+    }
+
+    fn id(&self) -> (&'static str, [u64; 3]) {
+        (self.spec.path, self.keys)
+    }
+}
+
+impl PartialEq for Field {
+    fn eq(&self, other: &Self) -> bool {
+        self.id() == other.id()
+    }
+}
+
+impl Eq for Field {}
+
+impl PartialOrd for Field {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Field {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.id().cmp(&other.id())
+    }
+}
+
+impl std::fmt::Debug for Field {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {:?}", self.spec.path, self.keys)
+    }
+}
+
+// ----- the references -------------------------------------------------------------------------
+
+/// What a name at a place names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Names {
+    Topic,
+    Producer,
+    Group,
+    /// A member by client id, within the group its place names.
+    Member,
+    Connector,
+    /// A Streams application by its id (its group's id).
+    Streams,
+    /// A Streams application's instance, `<application_id>-<n>`, as a member of its group.
+    Instance,
+}
+
+/// What removing the named item does to a place that names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cascade {
+    /// The item holding the place goes too (a plan sending to a removed topic).
+    Item(List),
+    /// The name leaves its list (a subscription).
+    Entry,
+    /// It stays: Apply refuses it with its place (the timeline).
+    Keep,
+}
+
+/// Calls back with each name at a place: the positions of its items, the group its command
+/// names (for a client id), the name. Returning false drops a name from its list.
+type Visit<'a> = &'a mut dyn FnMut(Ix, &str, &mut String) -> bool;
+
+/// A place in the scenario that names another item: a row of [`REFERENCES`].
+pub struct Reference {
+    pub path: &'static str,
+    pub names: Names,
+    pub cascade: Cascade,
+    /// Visits every name at the place (given the path, which a timeline command's place reads).
+    visit: fn(&mut Scenario, &str, Visit),
+}
+
+/// Every place that names another item. A timeline command's places are the paths of
+/// [`command_names`] under `commands[].command.`.
+pub static REFERENCES: &[Reference] = &[
+    Reference {
+        path: "producers[].send[].topic",
+        names: Names::Topic,
+        cascade: Cascade::Item(List::Sends),
+        visit: |s, _, f| {
+            for (p, producer) in s.producers.iter_mut().enumerate() {
+                producer.send.iter_mut().enumerate().for_each(|(j, plan)| {
+                    f([p, j, 0], "", &mut plan.topic);
+                });
+            }
+        },
+    },
+    Reference {
+        path: "groups[].topics[]",
+        names: Names::Topic,
+        cascade: Cascade::Entry,
+        visit: |s, _, f| s.groups.iter_mut().enumerate().for_each(|(g, group)| group.topics.retain_mut(|t| f([g, 0, 0], "", t))),
+    },
+    Reference {
+        path: "groups[].members[].topics[]",
+        names: Names::Topic,
+        cascade: Cascade::Entry,
+        visit: |s, _, f| {
+            for (g, group) in s.groups.iter_mut().enumerate() {
+                for (m, member) in group.members.iter_mut().enumerate() {
+                    let Some(topics) = &mut member.topics else { continue };
+                    let had = topics.len();
+                    topics.retain_mut(|t| f([g, m, 0], "", t));
+                    // No topic left: the group's subscription, as when the last box is unticked.
+                    if topics.is_empty() && had > 0 {
+                        member.topics = None;
+                    }
+                }
+            }
+        },
+    },
+    Reference {
+        path: "connectors[].topic",
+        names: Names::Topic,
+        cascade: Cascade::Item(List::Connectors),
+        visit: |s, _, f| {
+            s.connectors.iter_mut().enumerate().for_each(|(c, conn)| {
+                f([c, 0, 0], "", &mut conn.topic);
+            })
+        },
+    },
+    Reference {
+        path: "streams[].source",
+        names: Names::Topic,
+        cascade: Cascade::Item(List::Streams),
+        visit: |s, _, f| {
+            s.streams.iter_mut().enumerate().for_each(|(a, app)| {
+                f([a, 0, 0], "", &mut app.source);
+            })
+        },
+    },
+    Reference {
+        path: "streams[].sink",
+        names: Names::Topic,
+        cascade: Cascade::Item(List::Streams),
+        visit: |s, _, f| {
+            s.streams.iter_mut().enumerate().for_each(|(a, app)| {
+                f([a, 0, 0], "", &mut app.sink);
+            })
+        },
+    },
+    Reference { path: "commands[].command.topic", names: Names::Topic, cascade: Cascade::Keep, visit: commands },
+    Reference { path: "commands[].command.topics[]", names: Names::Topic, cascade: Cascade::Keep, visit: commands },
+    Reference { path: "commands[].command.member.topics[]", names: Names::Topic, cascade: Cascade::Keep, visit: commands },
+    Reference { path: "commands[].command.group.topics[]", names: Names::Topic, cascade: Cascade::Keep, visit: commands },
+    Reference { path: "commands[].command.group.members[].topics[]", names: Names::Topic, cascade: Cascade::Keep, visit: commands },
+    Reference { path: "commands[].command.producer", names: Names::Producer, cascade: Cascade::Keep, visit: commands },
+    Reference { path: "commands[].command.group", names: Names::Group, cascade: Cascade::Keep, visit: commands },
+    Reference { path: "commands[].command.client_id", names: Names::Member, cascade: Cascade::Keep, visit: commands },
+    Reference { path: "commands[].command.member.client_id", names: Names::Member, cascade: Cascade::Keep, visit: commands },
+    Reference { path: "commands[].command.connector", names: Names::Connector, cascade: Cascade::Keep, visit: commands },
+    Reference { path: "commands[].command.group", names: Names::Streams, cascade: Cascade::Keep, visit: commands },
+    Reference { path: "commands[].command.client_id", names: Names::Instance, cascade: Cascade::Keep, visit: commands },
+    Reference { path: "commands[].command.member.client_id", names: Names::Instance, cascade: Cascade::Keep, visit: commands },
+];
+
+/// The names at a timeline command's place `path` (`commands[].command.topic`).
+fn commands(s: &mut Scenario, path: &str, f: Visit) {
+    let Some(place) = path.strip_prefix("commands[].command.") else { return };
+    for (i, c) in s.commands.iter_mut().enumerate() {
+        let names = command_names(&mut c.command);
+        let group = names.iter().find(|(p, _)| *p == "group").map(|(_, g)| g.to_string()).unwrap_or_default();
+        for (_, name) in names.into_iter().filter(|(p, _)| *p == place) {
+            f([i, 0, 0], &group, name);
+        }
+    }
+}
+
+/// The names a timeline command holds, each with its path in the command.
+fn command_names(c: &mut Command) -> Vec<(&'static str, &mut String)> {
+    match c {
+        Command::Produce { producer, topic, .. } => vec![("producer", producer), ("topic", topic)],
+        Command::SetPartitioner { producer, .. } | Command::SetAcks { producer, .. } => vec![("producer", producer)],
+        Command::AddMember { group, member } => {
+            let mut v = vec![("group", group), ("member.client_id", &mut member.client_id)];
+            v.extend(member.topics.iter_mut().flatten().map(|t| ("member.topics[]", t)));
+            v
+        }
+        Command::RemoveMember { group, client_id }
+        | Command::CrashMember { group, client_id }
+        | Command::RestartMember { group, client_id }
+        | Command::PauseMember { group, client_id, .. }
+        | Command::SetProcessing { group, client_id, .. }
+        | Command::SetCommitMode { group, client_id, .. } => vec![("group", group), ("client_id", client_id)],
+        Command::Seek { group, client_id, topic, .. } => vec![("group", group), ("client_id", client_id), ("topic", topic)],
+        Command::Subscribe { group, client_id, topics } => {
+            let mut v = vec![("group", group), ("client_id", client_id)];
+            v.extend(topics.iter_mut().map(|t| ("topics[]", t)));
+            v
+        }
+        Command::AddGroup { group } => {
+            let GroupSpec { topics, members, .. } = group;
+            let mut v: Vec<_> = topics.iter_mut().map(|t| ("group.topics[]", t)).collect();
+            v.extend(members.iter_mut().flat_map(|m| m.topics.iter_mut().flatten()).map(|t| ("group.members[].topics[]", t)));
+            v
+        }
+        Command::SetAssignor { group, .. } => vec![("group", group)],
+        Command::AddPartitions { topic, .. } | Command::SetTopicConfig { topic, .. } => vec![("topic", topic)],
+        Command::CrashConnector { connector } | Command::RestartConnector { connector } => vec![("connector", connector)],
+        Command::CrashBroker { .. }
+        | Command::RestartBroker { .. }
+        | Command::IsolateBroker { .. }
+        | Command::HealBroker { .. }
+        | Command::SlowBroker { .. } => Vec::new(),
+    }
+}
+
 /// Why the draft cannot be applied.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Problem {
@@ -225,6 +768,8 @@ impl Problem {
         }
     }
 }
+
+// ----- values -----------------------------------------------------------------------------------
 
 /// A value of a select, by the scenario format's own name for it.
 trait Choice: Copy + PartialEq + 'static {
@@ -341,180 +886,15 @@ impl Value for bool {
     }
 }
 
-/// Runs `$body` with `$v` bound to the field's place in scenario `$s` (`&` or, with `mut`,
-/// `&mut`), given its item's position `$ix` from [`Draft::position`]. One table for reading
-/// and writing, so the two cannot disagree.
-macro_rules! with_place {
-    ($s:expr, $f:expr, $ix:expr, [$($m:ident)?] |$v:ident| $body:expr, $none:expr) => {{
-        let s = & $($m)? $s;
-        let (a, b) = $ix;
-        match $f {
-            Field::Name => { let $v = & $($m)? s.name; $body }
-            Field::Description => { let $v = & $($m)? s.description; $body }
-            Field::Seed => { let $v = & $($m)? s.seed; $body }
-            Field::DurationMs => { let $v = & $($m)? s.duration_ms; $body }
-            Field::Cluster(c) => {
-                let c0 = & $($m)? s.cluster;
-                match c {
-                    ClusterField::Brokers => { let $v = & $($m)? c0.brokers; $body }
-                    ClusterField::NetworkLatencyMs => { let $v = & $($m)? c0.network_latency_ms; $body }
-                    ClusterField::ReplicaLagTimeMaxMs => { let $v = & $($m)? c0.replica_lag_time_max_ms; $body }
-                    ClusterField::ReplicaFetchWaitMaxMs => { let $v = & $($m)? c0.replica_fetch_wait_max_ms; $body }
-                    ClusterField::BrokerSessionTimeoutMs => { let $v = & $($m)? c0.broker_session_timeout_ms; $body }
-                    ClusterField::GroupInitialRebalanceDelayMs => { let $v = & $($m)? c0.group_initial_rebalance_delay_ms; $body }
-                    ClusterField::GroupConsumerHeartbeatIntervalMs => { let $v = & $($m)? c0.group_consumer_heartbeat_interval_ms; $body }
-                    ClusterField::GroupConsumerSessionTimeoutMs => { let $v = & $($m)? c0.group_consumer_session_timeout_ms; $body }
-                    ClusterField::LogRetentionCheckIntervalMs => { let $v = & $($m)? c0.log_retention_check_interval_ms; $body }
-                }
-            }
-            Field::Topic(_, t) => {
-                let t0 = & $($m)? s.topics[a];
-                match t {
-                    TopicField::Name => { let $v = & $($m)? t0.name; $body }
-                    TopicField::Partitions => { let $v = & $($m)? t0.partitions; $body }
-                    TopicField::ReplicationFactor => { let $v = & $($m)? t0.replication_factor; $body }
-                    TopicField::MinInsyncReplicas => { let $v = & $($m)? t0.min_insync_replicas; $body }
-                    TopicField::UncleanLeaderElection => { let $v = & $($m)? t0.unclean_leader_election_enable; $body }
-                    TopicField::TimestampType => { let $v = & $($m)? t0.message_timestamp_type; $body }
-                    TopicField::RetentionMs => { let $v = & $($m)? t0.retention_ms; $body }
-                    TopicField::RetentionBytes => { let $v = & $($m)? t0.retention_bytes; $body }
-                    TopicField::SegmentBytes => { let $v = & $($m)? t0.segment_bytes; $body }
-                    TopicField::SegmentMs => { let $v = & $($m)? t0.segment_ms; $body }
-                }
-            }
-            Field::Producer(_, p) => {
-                let p0 = & $($m)? s.producers[a];
-                match p {
-                    ProducerField::Name => { let $v = & $($m)? p0.name; $body }
-                    ProducerField::Partitioner => { let $v = & $($m)? p0.config.partitioner; $body }
-                    ProducerField::Acks => { let $v = & $($m)? p0.config.acks; $body }
-                    ProducerField::Idempotence => { let $v = & $($m)? p0.config.enable_idempotence; $body }
-                    ProducerField::LingerMs => { let $v = & $($m)? p0.config.linger_ms; $body }
-                    ProducerField::BatchSize => { let $v = & $($m)? p0.config.batch_size; $body }
-                    ProducerField::Retries => { let $v = & $($m)? p0.config.retries; $body }
-                    ProducerField::RetryBackoffMs => { let $v = & $($m)? p0.config.retry_backoff_ms; $body }
-                    ProducerField::RetryBackoffMaxMs => { let $v = & $($m)? p0.config.retry_backoff_max_ms; $body }
-                    ProducerField::RequestTimeoutMs => { let $v = & $($m)? p0.config.request_timeout_ms; $body }
-                    ProducerField::DeliveryTimeoutMs => { let $v = & $($m)? p0.config.delivery_timeout_ms; $body }
-                    ProducerField::MaxInFlight => { let $v = & $($m)? p0.config.max_in_flight_requests_per_connection; $body }
-                }
-            }
-            Field::Send(_, sf) => {
-                let plan = & $($m)? s.producers[a].send[b];
-                match sf {
-                    SendField::Topic => { let $v = & $($m)? plan.topic; $body }
-                    SendField::StartMs => { let $v = & $($m)? plan.start_ms; $body }
-                    SendField::IntervalMs => { let $v = & $($m)? plan.interval_ms; $body }
-                    SendField::Count | SendField::Values | SendField::Keys => $none,
-                }
-            }
-            Field::Group(_, gf) => {
-                let g = & $($m)? s.groups[a];
-                match gf {
-                    GroupField::Id => { let $v = & $($m)? g.id; $body }
-                    GroupField::Protocol => { let $v = & $($m)? g.config.group_protocol; $body }
-                    GroupField::Assignor => { let $v = & $($m)? g.config.assignor; $body }
-                    GroupField::RemoteAssignor => { let $v = & $($m)? g.config.remote_assignor; $body }
-                    GroupField::OffsetReset => { let $v = & $($m)? g.config.auto_offset_reset; $body }
-                    GroupField::Delivery => { let $v = & $($m)? g.config.delivery; $body }
-                    GroupField::PushBufferMaxRecords => { let $v = & $($m)? g.config.push_buffer_max_records; $body }
-                }
-            }
-            Field::Member(_, mf) => {
-                let m0 = & $($m)? s.groups[a].members[b];
-                match mf {
-                    MemberField::ClientId => { let $v = & $($m)? m0.client_id; $body }
-                    MemberField::InstanceId => { let $v = & $($m)? m0.group_instance_id; $body }
-                    MemberField::CommitMode => { let $v = & $($m)? m0.config.commit_mode; $body }
-                    MemberField::ProcessingMs => { let $v = & $($m)? m0.config.processing_ms; $body }
-                    MemberField::SessionTimeoutMs => { let $v = & $($m)? m0.config.session_timeout_ms; $body }
-                    MemberField::HeartbeatIntervalMs => { let $v = & $($m)? m0.config.heartbeat_interval_ms; $body }
-                    MemberField::MaxPollIntervalMs => { let $v = & $($m)? m0.config.max_poll_interval_ms; $body }
-                    MemberField::MaxPollRecords => { let $v = & $($m)? m0.config.max_poll_records; $body }
-                    MemberField::FetchMaxWaitMs => { let $v = & $($m)? m0.config.fetch_max_wait_ms; $body }
-                    MemberField::AutoCommitIntervalMs => { let $v = & $($m)? m0.config.auto_commit_interval_ms; $body }
-                    MemberField::MetadataMaxAgeMs => { let $v = & $($m)? m0.config.metadata_max_age_ms; $body }
-                }
-            }
-            Field::Connector(_, cf) => {
-                let c0 = & $($m)? s.connectors[a];
-                match cf {
-                    ConnectorField::Name => { let $v = & $($m)? c0.name; $body }
-                    ConnectorField::Topic => { let $v = & $($m)? c0.topic; $body }
-                    ConnectorField::Mode => { let $v = & $($m)? c0.mode; $body }
-                    ConnectorField::PollIntervalMs => { let $v = & $($m)? c0.poll_interval_ms; $body }
-                    ConnectorField::OffsetFlushIntervalMs => { let $v = & $($m)? c0.offset_flush_interval_ms; $body }
-                }
-            }
-            Field::Row(_, rf) => {
-                let r = & $($m)? s.connectors[a].table.rows[b];
-                match rf {
-                    RowField::Id => { let $v = & $($m)? r.id; $body }
-                    RowField::Value => { let $v = & $($m)? r.value; $body }
-                }
-            }
-            Field::Change(_, cf) => {
-                let ch = & $($m)? s.connectors[a].table.changes[b];
-                match cf {
-                    ChangeField::AtMs => { let $v = & $($m)? ch.at_ms; $body }
-                    ChangeField::Kind => $none,
-                    ChangeField::Id | ChangeField::Value => {
-                        let row = if ch.insert.is_some() { & $($m)? ch.insert } else { & $($m)? ch.update };
-                        match row {
-                            Some(r) if cf == ChangeField::Id => { let $v = & $($m)? r.id; $body }
-                            Some(r) => { let $v = & $($m)? r.value; $body }
-                            None => $none,
-                        }
-                    }
-                }
-            }
-            Field::Streams(_, sf) => {
-                let st = & $($m)? s.streams[a];
-                match sf {
-                    StreamsField::ApplicationId => { let $v = & $($m)? st.application_id; $body }
-                    StreamsField::Source => { let $v = & $($m)? st.source; $body }
-                    StreamsField::Sink => { let $v = & $($m)? st.sink; $body }
-                    StreamsField::Instances => { let $v = & $($m)? st.instances; $body }
-                    StreamsField::CommitIntervalMs => { let $v = & $($m)? st.commit_interval_ms; $body }
-                    StreamsField::ProcessingMs => { let $v = & $($m)? st.processing_ms; $body }
-                    StreamsField::Op => $none,
-                    StreamsField::ValueContains => match & $($m)? st.op {
-                        StreamsOp::Filter { value_contains } => { let $v = value_contains; $body }
-                        _ => $none,
-                    },
-                    StreamsField::Store => match & $($m)? st.op {
-                        StreamsOp::CountByKey { store } => { let $v = store; $body }
-                        _ => $none,
-                    },
-                }
-            }
-            Field::GroupTopic(..) | Field::MemberTopic(..) => $none,
-        }
-    }};
-}
-
-/// The stable keys of the scenario's list items, in the scenario's order.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-struct Keys {
-    topics: Vec<u64>,
-    producers: Vec<u64>,
-    /// Per producer, its send plans.
-    sends: Vec<Vec<u64>>,
-    groups: Vec<u64>,
-    /// Per group, its members.
-    members: Vec<Vec<u64>>,
-    connectors: Vec<u64>,
-    /// Per connector, its table's rows and its planned changes.
-    rows: Vec<Vec<u64>>,
-    changes: Vec<Vec<u64>>,
-    streams: Vec<u64>,
-}
+// ----- the draft --------------------------------------------------------------------------------
 
 /// The form's working copy.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Draft {
     scenario: Scenario,
-    keys: Keys,
+    /// Per list (in [`LISTS`] order), per item of its parent (one entry for a top-level
+    /// list), the keys of its items in the scenario's order.
+    keys: [Vec<Vec<u64>>; 9],
     next_key: u64,
     /// Each number or list field's text as last typed (shown instead of the value, so the
     /// form never rewrites what the learner is typing).
@@ -525,24 +905,12 @@ pub struct Draft {
 
 impl Draft {
     pub fn new(scenario: Scenario) -> Self {
-        let mut d = Draft { scenario, keys: Keys::default(), next_key: 1, typed: VecMap::new(), bad: VecSet::new() };
-        let s = &d.scenario;
-        let (topics, producers, groups) = (s.topics.len(), s.producers.len(), s.groups.len());
-        let sends: Vec<usize> = s.producers.iter().map(|p| p.send.len()).collect();
-        let members: Vec<usize> = s.groups.iter().map(|g| g.members.len()).collect();
-        d.keys.topics = (0..topics).map(|_| d.fresh()).collect();
-        d.keys.producers = (0..producers).map(|_| d.fresh()).collect();
-        d.keys.sends = sends.into_iter().map(|n| (0..n).map(|_| d.fresh()).collect()).collect();
-        d.keys.groups = (0..groups).map(|_| d.fresh()).collect();
-        d.keys.members = members.into_iter().map(|n| (0..n).map(|_| d.fresh()).collect()).collect();
-        let s = &d.scenario;
-        let rows: Vec<usize> = s.connectors.iter().map(|c| c.table.rows.len()).collect();
-        let changes: Vec<usize> = s.connectors.iter().map(|c| c.table.changes.len()).collect();
-        let streams = s.streams.len();
-        d.keys.connectors = (0..rows.len()).map(|_| d.fresh()).collect();
-        d.keys.rows = rows.into_iter().map(|n| (0..n).map(|_| d.fresh()).collect()).collect();
-        d.keys.changes = changes.into_iter().map(|n| (0..n).map(|_| d.fresh()).collect()).collect();
-        d.keys.streams = (0..streams).map(|_| d.fresh()).collect();
+        let mut d = Draft { scenario, keys: Default::default(), next_key: 1, typed: VecMap::new(), bad: VecSet::new() };
+        for list in LISTS {
+            let parents = list.parent().map_or(1, |p| p.len(&d.scenario, 0));
+            let lens: Vec<usize> = (0..parents).map(|p| list.len(&d.scenario, p)).collect();
+            d.keys[list as usize] = lens.into_iter().map(|n| (0..n).map(|_| d.fresh()).collect()).collect();
+        }
         d
     }
 
@@ -560,289 +928,114 @@ impl Draft {
         &self.scenario
     }
 
+    /// The keys of `list`'s items in item `parent` of its parent list (0 for a top-level list).
+    pub fn keys(&self, list: List, parent: usize) -> &[u64] {
+        self.keys[list as usize].get(parent).map_or(&[], Vec::as_slice)
+    }
+
     pub fn topic_keys(&self) -> &[u64] {
-        &self.keys.topics
+        self.keys(List::Topics, 0)
     }
 
     pub fn producer_keys(&self) -> &[u64] {
-        &self.keys.producers
+        self.keys(List::Producers, 0)
     }
 
     pub fn send_keys(&self, producer: usize) -> &[u64] {
-        self.keys.sends.get(producer).map_or(&[], Vec::as_slice)
+        self.keys(List::Sends, producer)
     }
 
     pub fn group_keys(&self) -> &[u64] {
-        &self.keys.groups
+        self.keys(List::Groups, 0)
     }
 
     pub fn member_keys(&self, group: usize) -> &[u64] {
-        self.keys.members.get(group).map_or(&[], Vec::as_slice)
+        self.keys(List::Members, group)
     }
 
     pub fn connector_keys(&self) -> &[u64] {
-        &self.keys.connectors
+        self.keys(List::Connectors, 0)
     }
 
     pub fn row_keys(&self, connector: usize) -> &[u64] {
-        self.keys.rows.get(connector).map_or(&[], Vec::as_slice)
+        self.keys(List::Rows, connector)
     }
 
     pub fn change_keys(&self, connector: usize) -> &[u64] {
-        self.keys.changes.get(connector).map_or(&[], Vec::as_slice)
+        self.keys(List::Changes, connector)
     }
 
     pub fn streams_keys(&self) -> &[u64] {
-        &self.keys.streams
+        self.keys(List::Streams, 0)
     }
 
-    fn connector_at(&self, key: u64) -> Option<usize> {
-        self.keys.connectors.iter().position(|&k| k == key)
+    /// Where the item with `key` is in `list`: (its parent's position, its own); None when gone.
+    fn find(&self, list: List, key: u64) -> Option<(usize, usize)> {
+        let (p, i) = self.keys[list as usize].iter().enumerate().find_map(|(p, ks)| ks.iter().position(|&k| k == key).map(|i| (p, i)))?;
+        (i < list.len(&self.scenario, p)).then_some((p, i))
     }
 
-    fn streams_at(&self, key: u64) -> Option<usize> {
-        self.keys.streams.iter().position(|&k| k == key)
+    /// The position of a top-level item.
+    fn at(&self, list: List, key: u64) -> Option<usize> {
+        self.find(list, key).map(|(_, i)| i)
     }
 
-    fn row_at(&self, key: u64) -> Option<(usize, usize)> {
-        nested_at(&self.keys.rows, key)
-    }
-
-    fn change_at(&self, key: u64) -> Option<(usize, usize)> {
-        nested_at(&self.keys.changes, key)
-    }
-
-    fn topic_at(&self, key: u64) -> Option<usize> {
-        self.keys.topics.iter().position(|&k| k == key)
-    }
-
-    fn producer_at(&self, key: u64) -> Option<usize> {
-        self.keys.producers.iter().position(|&k| k == key)
-    }
-
-    fn group_at(&self, key: u64) -> Option<usize> {
-        self.keys.groups.iter().position(|&k| k == key)
-    }
-
-    fn send_at(&self, key: u64) -> Option<(usize, usize)> {
-        self.keys.sends.iter().enumerate().find_map(|(p, ks)| ks.iter().position(|&k| k == key).map(|s| (p, s)))
-    }
-
-    fn member_at(&self, key: u64) -> Option<(usize, usize)> {
-        self.keys.members.iter().enumerate().find_map(|(g, ks)| ks.iter().position(|&k| k == key).map(|m| (g, m)))
+    /// The positions of the items along the field's path; None when one is gone.
+    fn positions(&self, f: Field) -> Option<Ix> {
+        if f.spec.path.is_empty() {
+            return None;
+        }
+        let mut ix = [0; 3];
+        let (lists, count) = lists_along(f.spec.path)?;
+        for (n, &list) in lists[..count].iter().enumerate() {
+            let parent = match list.parent() {
+                Some(_) => ix[n.checked_sub(1)?],
+                None => 0,
+            };
+            let key = *f.keys.get(n)?;
+            let i = self.keys(list, parent).iter().position(|&k| k == key)?;
+            ix[n] = (i < list.len(&self.scenario, parent)).then_some(i)?;
+        }
+        Some(ix)
     }
 
     /// The field's place in the scenario format (`groups[0].members[1].config.session_timeout_ms`);
     /// None when its item is gone.
     pub fn path(&self, f: Field) -> Option<String> {
-        Some(match f {
-            Field::Name => "name".into(),
-            Field::Description => "description".into(),
-            Field::Seed => "seed".into(),
-            Field::DurationMs => "duration_ms".into(),
-            Field::Cluster(c) => format!("cluster.{}", cluster_name(c)),
-            Field::Topic(k, t) => format!("topics[{}].{}", self.topic_at(k)?, topic_name(t)),
-            Field::Producer(k, p) => {
-                let i = self.producer_at(k)?;
-                match p {
-                    ProducerField::Name => format!("producers[{i}].name"),
-                    p => format!("producers[{i}].config.{}", producer_name(p)),
-                }
+        let ix = self.positions(f)?;
+        let mut out = String::new();
+        for (n, piece) in f.spec.path.split("[]").enumerate() {
+            if n > 0 {
+                out.push_str(&format!("[{}]", ix[n - 1]));
             }
-            Field::Send(k, s) => {
-                let (p, j) = self.send_at(k)?;
-                format!("producers[{p}].send[{j}].{}", send_name(s))
-            }
-            Field::Group(k, g) => {
-                let i = self.group_at(k)?;
-                match g {
-                    GroupField::Id => format!("groups[{i}].id"),
-                    g => format!("groups[{i}].config.{}", group_name(g)),
-                }
-            }
-            Field::GroupTopic(g, t) => format!("groups[{}].topics[{}]", self.group_at(g)?, self.topic_at(t)?),
-            Field::Member(k, m) => {
-                let (g, j) = self.member_at(k)?;
-                match m {
-                    MemberField::ClientId => format!("groups[{g}].members[{j}].client_id"),
-                    MemberField::InstanceId => format!("groups[{g}].members[{j}].group_instance_id"),
-                    m => format!("groups[{g}].members[{j}].config.{}", member_name(m)),
-                }
-            }
-            Field::MemberTopic(m, t) => {
-                let (g, j) = self.member_at(m)?;
-                format!("groups[{g}].members[{j}].topics[{}]", self.topic_at(t)?)
-            }
-            Field::Connector(k, c) => format!("connectors[{}].{}", self.connector_at(k)?, connector_name(c)),
-            Field::Row(k, r) => {
-                let (c, j) = self.row_at(k)?;
-                format!("connectors[{c}].table.rows[{j}].{}", if r == RowField::Id { "id" } else { "value" })
-            }
-            Field::Change(k, f) => {
-                let (c, j) = self.change_at(k)?;
-                let at = format!("connectors[{c}].table.changes[{j}]");
-                // The row's place follows what the change does, as the core names it.
-                let kind = self.change(k).map_or("insert", change_kind);
-                match f {
-                    ChangeField::AtMs => format!("{at}.at_ms"),
-                    ChangeField::Kind => at,
-                    ChangeField::Id => format!("{at}.{kind}.id"),
-                    ChangeField::Value => format!("{at}.{kind}.value"),
-                }
-            }
-            Field::Streams(k, f) => format!("streams[{}].{}", self.streams_at(k)?, streams_name(f)),
-        })
+            out.push_str(piece);
+        }
+        if out.contains('*') {
+            // The row's place follows what the change does, as the core names it.
+            let change = self.scenario.connectors.get(ix[0]).and_then(|c| c.table.changes.get(ix[1]));
+            out = out.replace('*', change.map_or("insert", change_kind));
+        }
+        Some(out)
     }
 
     /// How the field is edited, with the ranges the core checks.
     pub fn kind(&self, f: Field) -> Kind {
-        let week = Some(MAX_TIME_MS);
-        let any = None;
-        let n = |lo: i64, hi: Option<u64>| Kind::Number { lo, hi };
-        // A setting with a row in the core's limits table takes its bounds from there.
-        let row = |r: &limits::Range| Kind::Number { lo: r.min as i64, hi: (r.max != u64::MAX).then_some(r.max) };
-        match f {
-            Field::Name | Field::Description => Kind::OptText,
-            Field::Seed => n(0, any),
-            Field::DurationMs => Kind::OptNumber { lo: limits::DURATION_MS.min as i64, hi: Some(limits::DURATION_MS.max) },
-            Field::Cluster(c) => match c {
-                ClusterField::Brokers => row(&limits::CLUSTER_BROKERS),
-                ClusterField::NetworkLatencyMs => row(&limits::NETWORK_LATENCY_MS),
-                ClusterField::ReplicaFetchWaitMaxMs => row(&limits::REPLICA_FETCH_WAIT_MAX_MS),
-                ClusterField::ReplicaLagTimeMaxMs => row(&limits::REPLICA_LAG_TIME_MAX_MS),
-                ClusterField::LogRetentionCheckIntervalMs => row(&limits::LOG_RETENTION_CHECK_INTERVAL_MS),
-                ClusterField::BrokerSessionTimeoutMs => row(&limits::BROKER_SESSION_TIMEOUT_MS),
-                ClusterField::GroupInitialRebalanceDelayMs => row(&limits::GROUP_INITIAL_REBALANCE_DELAY_MS),
-                ClusterField::GroupConsumerHeartbeatIntervalMs => row(&limits::GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS),
-                ClusterField::GroupConsumerSessionTimeoutMs => row(&limits::GROUP_CONSUMER_SESSION_TIMEOUT_MS),
-            },
-            Field::Topic(k, t) => match t {
-                TopicField::Name => Kind::Text,
-                TopicField::Partitions => n(1, Some(MAX_PARTITIONS.into())),
-                TopicField::ReplicationFactor => n(1, Some(self.scenario.cluster.brokers.max(1).into())),
-                TopicField::MinInsyncReplicas => {
-                    let rf = self.topic_at(k).and_then(|i| self.scenario.topics.get(i)).map_or(1, |t| t.replication_factor);
-                    n(1, Some(rf.max(1).into()))
-                }
-                TopicField::UncleanLeaderElection => Kind::Check,
-                TopicField::TimestampType => Kind::Choice(<TimestampType as Choice>::NAMES),
-                TopicField::RetentionMs | TopicField::RetentionBytes => n(-1, Some(i64::MAX as u64)),
-                TopicField::SegmentBytes => n(MIN_SEGMENT_BYTES.into(), Some(i32::MAX as u64)),
-                TopicField::SegmentMs => n(1, Some(i64::MAX as u64)),
-            },
-            Field::Producer(_, p) => match p {
-                ProducerField::Name => Kind::Text,
-                ProducerField::Partitioner => Kind::Choice(<PartitionerKind as Choice>::NAMES),
-                ProducerField::Acks => Kind::Choice(<Acks as Choice>::NAMES),
-                ProducerField::Idempotence => Kind::Choice(<Option<bool> as Choice>::NAMES),
-                ProducerField::LingerMs => row(&limits::LINGER_MS),
-                ProducerField::BatchSize => row(&limits::BATCH_SIZE),
-                ProducerField::Retries => n(0, any),
-                ProducerField::MaxInFlight => n(1, any),
-                ProducerField::RetryBackoffMs => row(&limits::RETRY_BACKOFF_MS),
-                ProducerField::RetryBackoffMaxMs => row(&limits::RETRY_BACKOFF_MAX_MS),
-                ProducerField::RequestTimeoutMs => row(&limits::REQUEST_TIMEOUT_MS),
-                ProducerField::DeliveryTimeoutMs => row(&limits::DELIVERY_TIMEOUT_MS),
-            },
-            Field::Send(_, s) => match s {
-                SendField::Topic => Kind::Topic,
-                SendField::Count => n(0, Some(MAX_PLAN_VALUES)),
-                SendField::Values | SendField::Keys => Kind::List,
-                SendField::StartMs | SendField::IntervalMs => n(0, week),
-            },
-            Field::Group(_, g) => match g {
-                GroupField::Id => Kind::Text,
-                GroupField::Protocol => Kind::Choice(<GroupProtocol as Choice>::NAMES),
-                GroupField::Assignor => Kind::Choice(<Strategy as Choice>::NAMES),
-                GroupField::RemoteAssignor => Kind::Choice(<ServerAssignor as Choice>::NAMES),
-                GroupField::OffsetReset => Kind::Choice(<OffsetReset as Choice>::NAMES),
-                GroupField::Delivery => Kind::Choice(<DeliveryMode as Choice>::NAMES),
-                GroupField::PushBufferMaxRecords => n(1, Some(MAX_PUSH_BUFFER.into())),
-            },
-            Field::Connector(_, c) => match c {
-                ConnectorField::Name => Kind::Text,
-                ConnectorField::Topic => Kind::Topic,
-                ConnectorField::Mode => Kind::Choice(<QueryMode as Choice>::NAMES),
-                ConnectorField::PollIntervalMs | ConnectorField::OffsetFlushIntervalMs => n(1, week),
-            },
-            Field::Row(_, r) => match r {
-                RowField::Id => n(0, any),
-                RowField::Value => Kind::Text,
-            },
-            Field::Change(_, c) => match c {
-                ChangeField::AtMs => n(0, week),
-                ChangeField::Kind => Kind::Choice(CHANGE_KINDS),
-                ChangeField::Id => n(0, any),
-                ChangeField::Value => Kind::Text,
-            },
-            Field::Streams(_, f) => match f {
-                StreamsField::ApplicationId | StreamsField::ValueContains | StreamsField::Store => Kind::Text,
-                StreamsField::Source | StreamsField::Sink => Kind::Topic,
-                StreamsField::Op => Kind::Choice(OPS),
-                StreamsField::Instances => n(1, Some(MAX_INSTANCES.into())),
-                StreamsField::CommitIntervalMs => n(1, week),
-                StreamsField::ProcessingMs => n(0, Some(MAX_PROCESSING_MS)),
-            },
-            Field::GroupTopic(..) | Field::MemberTopic(..) => Kind::Check,
-            Field::Member(_, m) => match m {
-                MemberField::ClientId => Kind::Text,
-                MemberField::InstanceId => Kind::OptText,
-                MemberField::CommitMode => Kind::Choice(<CommitMode as Choice>::NAMES),
-                MemberField::ProcessingMs => row(&limits::MEMBER_PROCESSING_MS),
-                MemberField::MaxPollRecords => row(&limits::MEMBER_MAX_POLL_RECORDS),
-                MemberField::FetchMaxWaitMs => row(&limits::MEMBER_FETCH_MAX_WAIT_MS),
-                MemberField::AutoCommitIntervalMs => row(&limits::MEMBER_AUTO_COMMIT_INTERVAL_MS),
-                MemberField::SessionTimeoutMs => row(&limits::MEMBER_SESSION_TIMEOUT_MS),
-                MemberField::HeartbeatIntervalMs => row(&limits::MEMBER_HEARTBEAT_INTERVAL_MS),
-                MemberField::MaxPollIntervalMs => row(&limits::MEMBER_MAX_POLL_INTERVAL_MS),
-                MemberField::MetadataMaxAgeMs => row(&limits::MEMBER_METADATA_MAX_AGE_MS),
-            },
+        let upper = |max: u64| (max != u64::MAX).then_some(max);
+        match f.spec.how {
+            How::Limit(r) => Kind::Number { lo: r.min as i64, hi: upper(r.max) },
+            How::OptLimit(r) => Kind::OptNumber { lo: r.min as i64, hi: upper(r.max) },
+            How::Int(lo, hi) => Kind::Number { lo, hi },
+            How::UpTo(bound) => {
+                let hi = self.positions(f).map_or(1, |ix| bound(&self.scenario, ix)).max(1);
+                Kind::Number { lo: 1, hi: Some(hi.into()) }
+            }
+            How::Text | How::Name(_) => Kind::Text,
+            How::OptText => Kind::OptText,
+            How::Choice(names) => Kind::Choice(names),
+            How::Check => Kind::Check,
+            How::Topic => Kind::Topic,
+            How::List => Kind::List,
         }
-    }
-
-    /// The position of the field's item (topic, producer and plan, group and member),
-    /// checked against the scenario's lists; None when the item is gone.
-    fn position(&self, f: Field) -> Option<(usize, usize)> {
-        let s = &self.scenario;
-        let at = match f {
-            Field::Topic(k, _) => (self.topic_at(k)?, 0),
-            Field::Producer(k, _) => (self.producer_at(k)?, 0),
-            Field::Send(k, _) => self.send_at(k)?,
-            Field::Group(k, _) => (self.group_at(k)?, 0),
-            Field::Member(k, _) => self.member_at(k)?,
-            Field::Connector(k, _) => (self.connector_at(k)?, 0),
-            Field::Row(k, _) => self.row_at(k)?,
-            Field::Change(k, _) => self.change_at(k)?,
-            Field::Streams(k, _) => (self.streams_at(k)?, 0),
-            _ => (0, 0),
-        };
-        let exists = match f {
-            Field::Topic(..) => at.0 < s.topics.len(),
-            Field::Producer(..) => at.0 < s.producers.len(),
-            Field::Send(..) => s.producers.get(at.0).is_some_and(|p| at.1 < p.send.len()),
-            Field::Group(..) => at.0 < s.groups.len(),
-            Field::Member(..) => s.groups.get(at.0).is_some_and(|g| at.1 < g.members.len()),
-            Field::Connector(..) => at.0 < s.connectors.len(),
-            Field::Row(..) => s.connectors.get(at.0).is_some_and(|c| at.1 < c.table.rows.len()),
-            Field::Change(..) => s.connectors.get(at.0).is_some_and(|c| at.1 < c.table.changes.len()),
-            Field::Streams(..) => at.0 < s.streams.len(),
-            _ => true,
-        };
-        exists.then_some(at)
-    }
-
-    fn plan(&self, key: u64) -> Option<&SendPlan> {
-        let (p, j) = self.send_at(key)?;
-        self.scenario.producers.get(p)?.send.get(j)
-    }
-
-    fn change(&self, key: u64) -> Option<&TableChange> {
-        let (c, j) = self.change_at(key)?;
-        self.scenario.connectors.get(c)?.table.changes.get(j)
-    }
-
-    fn topic_name_of(&self, key: u64) -> Option<&str> {
-        Some(self.scenario.topics.get(self.topic_at(key)?)?.name.as_str())
     }
 
     /// The text the field shows: as typed, else its value.
@@ -850,37 +1043,7 @@ impl Draft {
         if let Some(t) = self.typed.get(&f) {
             return t.clone();
         }
-        match f {
-            Field::Send(k, s @ (SendField::Count | SendField::Values | SendField::Keys)) => {
-                let Some(plan) = self.plan(k) else { return String::new() };
-                match s {
-                    SendField::Count => plan.values.len().to_string(),
-                    SendField::Values => plan.values.join(", "),
-                    _ => plan
-                        .keys
-                        .as_ref()
-                        .map(|keys| keys.iter().map(|k| k.as_deref().unwrap_or("")).collect::<Vec<_>>().join(", "))
-                        .unwrap_or_default(),
-                }
-            }
-            Field::GroupTopic(g, t) => {
-                let (Some(g), Some(name)) = (self.group_at(g), self.topic_name_of(t)) else { return "false".into() };
-                self.scenario.groups.get(g).is_some_and(|g| g.topics.iter().any(|n| n == name)).to_string()
-            }
-            Field::MemberTopic(m, t) => {
-                let (Some((g, j)), Some(name)) = (self.member_at(m), self.topic_name_of(t)) else { return "false".into() };
-                let member = self.scenario.groups.get(g).and_then(|g| g.members.get(j));
-                member.is_some_and(|m| m.topics.iter().flatten().any(|n| n == name)).to_string()
-            }
-            Field::Streams(k, StreamsField::Op) => {
-                self.streams_at(k).and_then(|i| self.scenario.streams.get(i)).map_or("", |a| op_name(&a.op)).to_string()
-            }
-            Field::Change(k, ChangeField::Kind) => self.change(k).map_or("", change_kind).to_string(),
-            _ => {
-                let Some(at) = self.position(f) else { return String::new() };
-                with_place!(self.scenario, f, at, [] | v | Value::show(v), String::new())
-            }
-        }
+        self.positions(f).map(|ix| (f.spec.get)(&self.scenario, ix)).unwrap_or_default()
     }
 
     /// Whether the field's text is not a value of its kind.
@@ -890,232 +1053,153 @@ impl Draft {
 
     /// The learner typed or chose `text`.
     pub fn set(&mut self, f: Field, text: &str) {
-        let kind = self.kind(f);
-        match f {
-            Field::Send(k, s @ (SendField::Count | SendField::Values | SendField::Keys)) => {
-                return self.set_plan_list(f, k, s, text);
-            }
-            Field::GroupTopic(g, t) => return self.set_group_topic(g, t, text == "true"),
-            Field::MemberTopic(m, t) => return self.set_member_topic(m, t, text == "true"),
-            Field::Topic(k, TopicField::Name) => return self.rename_topic(k, text),
-            Field::Producer(k, ProducerField::Name) => return self.rename_producer(k, text),
-            Field::Group(k, GroupField::Id) => return self.rename_group(k, text),
-            Field::Member(k, MemberField::ClientId) => return self.rename_member(k, text),
-            Field::Connector(k, ConnectorField::Name) => return self.rename_connector(k, text),
-            Field::Streams(k, StreamsField::ApplicationId) => return self.rename_streams(k, text),
-            Field::Streams(k, StreamsField::Op) => return self.set_op(k, text),
-            Field::Change(k, ChangeField::Kind) => return self.set_change_kind(k, text),
-            _ => {}
-        }
-        let Some(at) = self.position(f) else { return };
-        let ok = with_place!(self.scenario, f, at, [mut] |v| Value::read(v, text), return);
-        if matches!(kind, Kind::Number { .. } | Kind::OptNumber { .. }) {
+        let Some(ix) = self.positions(f) else { return };
+        let old = (f.spec.get)(&self.scenario, ix);
+        let Some(ok) = (f.spec.set)(&mut self.scenario, ix, text) else { return };
+        if matches!(self.kind(f), Kind::Number { .. } | Kind::OptNumber { .. } | Kind::List) {
             self.typed.insert(f, text.to_string());
         }
-        if ok {
-            self.bad.remove(&f);
-        } else {
+        if !ok {
             self.bad.insert(f);
+            return;
+        }
+        self.bad.remove(&f);
+        for path in f.spec.resets {
+            let other = Field::at(path, &f.keys);
+            self.typed.remove(&other);
+            self.bad.remove(&other);
+        }
+        if let How::Name(names) = f.spec.how {
+            self.follow(names, f.spec, ix, &old, text);
         }
     }
 
-    fn set_plan_list(&mut self, f: Field, key: u64, which: SendField, text: &str) {
-        let Some((p, j)) = self.send_at(key) else { return };
-        let Some(plan) = self.scenario.producers.get_mut(p).and_then(|p| p.send.get_mut(j)) else { return };
-        self.typed.insert(f, text.to_string());
-        match which {
-            SendField::Count => {
-                let Ok(n) = text.trim().parse::<u64>() else {
-                    self.bad.insert(f);
-                    return;
-                };
-                if n > MAX_PLAN_VALUES {
-                    self.bad.insert(f);
-                    return;
-                }
-                self.bad.remove(&f);
-                resize_plan(plan, n as usize);
-                // The lists now show the new values, not what was typed into them before.
-                self.typed.remove(&Field::Send(key, SendField::Values));
-                self.typed.remove(&Field::Send(key, SendField::Keys));
-            }
-            SendField::Values => {
-                plan.values = split_list(text);
-                self.typed.remove(&Field::Send(key, SendField::Count));
-                self.bad.remove(&Field::Send(key, SendField::Count));
-            }
-            _ => {
-                plan.keys = (!text.trim().is_empty()).then(|| split_list(text).into_iter().map(|k| (!k.is_empty()).then_some(k)).collect());
-            }
-        }
-    }
-
-    fn set_group_topic(&mut self, group: u64, topic: u64, on: bool) {
-        let (Some(g), Some(name)) = (self.group_at(group), self.topic_name_of(topic).map(str::to_string)) else { return };
-        let order: Vec<String> = self.scenario.topics.iter().map(|t| t.name.clone()).collect();
-        let topics = &mut self.scenario.groups[g].topics;
-        toggle(topics, &name, on, &order);
-    }
-
-    fn set_member_topic(&mut self, member: u64, topic: u64, on: bool) {
-        let (Some((g, j)), Some(name)) = (self.member_at(member), self.topic_name_of(topic).map(str::to_string)) else { return };
-        let order: Vec<String> = self.scenario.topics.iter().map(|t| t.name.clone()).collect();
-        let slot = &mut self.scenario.groups[g].members[j].topics;
-        let mut list = slot.take().unwrap_or_default();
-        toggle(&mut list, &name, on, &order);
-        *slot = (!list.is_empty()).then_some(list);
-    }
-
-    /// A topic's new name; what refers to it follows when the rename is unambiguous.
-    fn rename_topic(&mut self, key: u64, new: &str) {
-        let Some(i) = self.topic_at(key) else { return };
-        let old = std::mem::replace(&mut self.scenario.topics[i].name, new.to_string());
-        let names: Vec<&str> = self.scenario.topics.iter().map(|t| t.name.as_str()).collect();
-        if !follows(&names, i, &old, new) {
+    /// After the rename of the item at `ix` from `old` to `new`, what refers to it follows
+    /// when the rename is unambiguous: no other item (of the same group, for a member) had
+    /// `old` or has `new`, so two items never merge; for a Streams app, no group either.
+    fn follow(&mut self, names: Names, spec: &'static FieldSpec, ix: Ix, old: &str, new: &str) {
+        let Some((lists, count)) = lists_along(spec.path) else { return };
+        let (Some(depth), Some(&list)) = (count.checked_sub(1), lists.get(count.wrapping_sub(1))) else { return };
+        let parent = if depth > 0 { ix[depth - 1] } else { 0 };
+        let s = &self.scenario;
+        let siblings: Vec<String> = (0..list.len(s, parent))
+            .map(|i| {
+                let mut at = ix;
+                at[depth] = i;
+                (spec.get)(s, at)
+            })
+            .collect();
+        let siblings: Vec<&str> = siblings.iter().map(String::as_str).collect();
+        if !follows(&siblings, ix[depth], old, new) || (names == Names::Streams && s.groups.iter().any(|g| g.id == old || g.id == new)) {
             return;
         }
         let s = &mut self.scenario;
-        for plan in s.producers.iter_mut().flat_map(|p| p.send.iter_mut()) {
-            rename(&mut plan.topic, &old, new);
-        }
-        for g in &mut s.groups {
-            rename_group_topics(g, &old, new);
-        }
-        for c in &mut s.connectors {
-            rename(&mut c.topic, &old, new);
-        }
-        for a in &mut s.streams {
-            rename(&mut a.source, &old, new);
-            rename(&mut a.sink, &old, new);
-        }
-        for c in &mut s.commands {
-            let r = refs(&mut c.command);
-            r.topics.into_iter().for_each(|t| rename(t, &old, new));
-        }
-    }
-
-    fn rename_producer(&mut self, key: u64, new: &str) {
-        let Some(i) = self.producer_at(key) else { return };
-        let old = std::mem::replace(&mut self.scenario.producers[i].name, new.to_string());
-        let names: Vec<&str> = self.scenario.producers.iter().map(|p| p.name.as_str()).collect();
-        if !follows(&names, i, &old, new) {
-            return;
-        }
-        for c in &mut self.scenario.commands {
-            if let Some(p) = refs(&mut c.command).producer {
-                rename(p, &old, new);
+        // A client id names a member of the group its command names.
+        let group = if names == Names::Member { s.groups[ix[0]].id.clone() } else { String::new() };
+        if names == Names::Streams {
+            // Its instances first, while their commands still name the old id.
+            let instances = s.streams[ix[0]].instances;
+            for r in REFERENCES.iter().filter(|r| r.names == Names::Instance) {
+                (r.visit)(s, r.path, &mut |_, in_group, client| {
+                    if in_group == old {
+                        let n = client.strip_prefix(old).and_then(|rest| rest.strip_prefix('-')).and_then(|n| n.parse::<u32>().ok());
+                        if let Some(n) = n.filter(|n| (1..=instances).contains(n)) {
+                            *client = format!("{new}-{n}");
+                        }
+                    }
+                    true
+                });
             }
         }
-    }
-
-    fn rename_group(&mut self, key: u64, new: &str) {
-        let Some(i) = self.group_at(key) else { return };
-        let old = std::mem::replace(&mut self.scenario.groups[i].id, new.to_string());
-        let names: Vec<&str> = self.scenario.groups.iter().map(|g| g.id.as_str()).collect();
-        if !follows(&names, i, &old, new) {
-            return;
-        }
-        for c in &mut self.scenario.commands {
-            if let Some(g) = refs(&mut c.command).group {
-                rename(g, &old, new);
-            }
-        }
-    }
-
-    fn rename_member(&mut self, key: u64, new: &str) {
-        let Some((g, j)) = self.member_at(key) else { return };
-        let group = self.scenario.groups[g].id.clone();
-        let members = &mut self.scenario.groups[g].members;
-        let old = std::mem::replace(&mut members[j].client_id, new.to_string());
-        let names: Vec<&str> = members.iter().map(|m| m.client_id.as_str()).collect();
-        if !follows(&names, j, &old, new) {
-            return;
-        }
-        for c in &mut self.scenario.commands {
-            let r = refs(&mut c.command);
-            if let (Some(gid), Some(client)) = (r.group, r.client) {
-                if *gid == group {
-                    rename(client, &old, new);
+        for r in REFERENCES.iter().filter(|r| r.names == names) {
+            (r.visit)(s, r.path, &mut |_, in_group, name| {
+                if names != Names::Member || in_group == group {
+                    rename(name, old, new);
                 }
+                true
+            });
+        }
+    }
+
+    /// Removing the last item named `name`: what names it goes as [`REFERENCES`] say.
+    fn cascade(&mut self, names: Names, name: &str) {
+        let mut items = VecSet::new();
+        for r in REFERENCES.iter().filter(|r| r.names == names) {
+            match r.cascade {
+                Cascade::Keep => {}
+                Cascade::Entry => (r.visit)(&mut self.scenario, r.path, &mut |_, _, n| n.as_str() != name),
+                Cascade::Item(list) => (r.visit)(&mut self.scenario, r.path, &mut |ix, _, n| {
+                    if n.as_str() == name {
+                        items.insert(if list.parent().is_some() { (list, ix[0], ix[1]) } else { (list, 0, ix[0]) });
+                    }
+                    true
+                }),
             }
+        }
+        // Last first, so each position still holds its item.
+        while let Some((list, p, i)) = items.pop_last() {
+            self.remove_at(list, p, i);
+        }
+    }
+
+    /// Removes item `i` of item `p` of `list`'s parent, with its keys and its own lists' keys.
+    fn remove_at(&mut self, list: List, p: usize, i: usize) {
+        if i >= list.len(&self.scenario, p) {
+            return;
+        }
+        list.remove(&mut self.scenario, p, i);
+        if let Some(keys) = self.keys[list as usize].get_mut(p) {
+            keys.remove(i);
+        }
+        for child in LISTS.into_iter().filter(|c| c.parent() == Some(list)) {
+            self.keys[child as usize].remove(i);
+        }
+    }
+
+    /// Removes the item with `key` from `list`. When no other item has its name, what names
+    /// it follows [`REFERENCES`]: a removed topic takes its send plans, its place in
+    /// subscriptions, the connectors writing to it and the Streams apps reading or writing
+    /// it; the timeline is left as it is (a command that names the item is refused at
+    /// Apply, with its place).
+    pub fn remove(&mut self, list: List, key: u64) {
+        let Some((p, i)) = self.find(list, key) else { return };
+        let ix = if list.parent().is_some() { [p, i, 0] } else { [i, 0, 0] };
+        let named = FIELDS.iter().find_map(|f| match f.how {
+            How::Name(n) if item_list(f.path) == Some(list) => Some((n, f)),
+            _ => None,
+        });
+        let name = named.map(|(n, f)| (n, f, (f.get)(&self.scenario, ix)));
+        self.remove_at(list, p, i);
+        if let Some((names, f, name)) = name {
+            let depth = if list.parent().is_some() { 1 } else { 0 };
+            let still = (0..list.len(&self.scenario, p)).any(|j| {
+                let mut at = ix;
+                at[depth] = j;
+                (f.get)(&self.scenario, at) == name
+            });
+            if !still {
+                self.cascade(names, &name);
+            }
+        }
+        self.forget_gone();
+    }
+
+    /// A new item at the end of `list` in item `p` of its parent: its key, and keys for
+    /// what its own lists hold.
+    fn added(&mut self, list: List, p: usize) {
+        let k = self.fresh();
+        if let Some(keys) = self.keys[list as usize].get_mut(p) {
+            keys.push(k);
+        }
+        let i = list.len(&self.scenario, p).saturating_sub(1);
+        for child in LISTS.into_iter().filter(|c| c.parent() == Some(list)) {
+            let keys = (0..child.len(&self.scenario, i)).map(|_| self.fresh()).collect();
+            self.keys[child as usize].push(keys);
         }
     }
 
     /// Room for one more topic, counting the changelog topics the Streams apps' stores
     /// create (the core counts them towards the same limit).
-    fn rename_connector(&mut self, key: u64, new: &str) {
-        let Some(i) = self.connector_at(key) else { return };
-        let old = std::mem::replace(&mut self.scenario.connectors[i].name, new.to_string());
-        let names: Vec<&str> = self.scenario.connectors.iter().map(|c| c.name.as_str()).collect();
-        if !follows(&names, i, &old, new) {
-            return;
-        }
-        for c in &mut self.scenario.commands {
-            if let Some(name) = refs(&mut c.command).connector {
-                rename(name, &old, new);
-            }
-        }
-    }
-
-    /// An application's new id. It is its group's id and its instances' prefix
-    /// (`<application_id>-1`), so commands on its instances follow, unless a group or
-    /// another application has the old or the new id.
-    fn rename_streams(&mut self, key: u64, new: &str) {
-        let Some(i) = self.streams_at(key) else { return };
-        let old = std::mem::replace(&mut self.scenario.streams[i].application_id, new.to_string());
-        let s = &mut self.scenario;
-        let names: Vec<&str> = s.streams.iter().map(|a| a.application_id.as_str()).collect();
-        if !follows(&names, i, &old, new) || s.groups.iter().any(|g| g.id == old || g.id == new) {
-            return;
-        }
-        let instances = s.streams[i].instances;
-        for c in &mut s.commands {
-            let r = refs(&mut c.command);
-            let Some(group) = r.group else { continue };
-            if *group != old {
-                continue;
-            }
-            new.clone_into(group);
-            if let Some(client) = r.client {
-                let n = client.strip_prefix(old.as_str()).and_then(|rest| rest.strip_prefix('-')).and_then(|n| n.parse::<u32>().ok());
-                if let Some(n) = n.filter(|n| (1..=instances).contains(n)) {
-                    *client = format!("{new}-{n}");
-                }
-            }
-        }
-    }
-
-    /// A new operator starts from its default (`filter` on "", the store `counts`); the same
-    /// operator again keeps its text.
-    fn set_op(&mut self, key: u64, name: &str) {
-        let Some(i) = self.streams_at(key) else { return };
-        let app = &mut self.scenario.streams[i];
-        if op_name(&app.op) == name {
-            return;
-        }
-        app.op = match name {
-            "filter" => StreamsOp::Filter { value_contains: String::new() },
-            "map_upper" => StreamsOp::MapUpper {},
-            "count_by_key" => StreamsOp::CountByKey { store: "counts".into() },
-            _ => return,
-        };
-    }
-
-    /// Insert or update: the change's row (id and value) moves to the other.
-    fn set_change_kind(&mut self, key: u64, kind: &str) {
-        let Some((c, j)) = self.change_at(key) else { return };
-        if !CHANGE_KINDS.contains(&kind) {
-            return;
-        }
-        let ch = &mut self.scenario.connectors[c].table.changes[j];
-        let row = ch.insert.take().or(ch.update.take()).unwrap_or(Row { id: 1, value: String::new() });
-        if kind == "insert" {
-            ch.insert = Some(row);
-        } else {
-            ch.update = Some(row);
-        }
-    }
-
     pub fn can_add_topic(&self) -> bool {
         let changelogs = self.scenario.streams.iter().filter(|a| a.changelog().is_some()).count();
         self.scenario.topics.len() + changelogs < MAX_TOPICS
@@ -1130,7 +1214,7 @@ impl Draft {
     }
 
     pub fn can_add_member(&self, group: u64) -> bool {
-        self.group_at(group).is_some_and(|g| self.scenario.groups[g].members.len() < MAX_MEMBERS_PER_GROUP)
+        self.at(List::Groups, group).is_some_and(|g| self.scenario.groups[g].members.len() < MAX_MEMBERS_PER_GROUP)
     }
 
     /// A new topic: 3 partitions, as many replicas as brokers up to 3, Kafka's topic defaults.
@@ -1141,56 +1225,7 @@ impl Draft {
         let name = next_name("Topic", 2, self.scenario.topics.iter().map(|t| t.name.as_str()));
         let replication_factor = self.scenario.cluster.brokers.clamp(1, 3);
         self.scenario.topics.push(TopicSpec { name, partitions: 3, replication_factor, ..TopicSpec::default() });
-        let k = self.fresh();
-        self.keys.topics.push(k);
-    }
-
-    /// Removes a topic with its send plans and its place in subscriptions. The timeline is
-    /// left as it is: a command that names the topic is refused at Apply, with its place.
-    pub fn remove_topic(&mut self, key: u64) {
-        let Some(i) = self.topic_at(key) else { return };
-        let name = self.scenario.topics.remove(i).name;
-        self.keys.topics.remove(i);
-        let still = self.scenario.topics.iter().any(|t| t.name == name);
-        if !still {
-            for (p, producer) in self.scenario.producers.iter_mut().enumerate() {
-                let keys = &mut self.keys.sends[p];
-                let mut j = 0;
-                producer.send.retain(|s| {
-                    let keep = s.topic != name;
-                    if !keep {
-                        keys.remove(j);
-                    } else {
-                        j += 1;
-                    }
-                    keep
-                });
-            }
-            for g in &mut self.scenario.groups {
-                g.topics.retain(|t| *t != name);
-                for m in &mut g.members {
-                    if let Some(ts) = &mut m.topics {
-                        ts.retain(|t| *t != name);
-                        if ts.is_empty() {
-                            m.topics = None;
-                        }
-                    }
-                }
-            }
-            // Connectors writing to it and Streams apps reading or writing it go, as the
-            // plans that send to it do.
-            for c in gone(&self.scenario.connectors, |c| c.topic == name) {
-                self.scenario.connectors.remove(c);
-                self.keys.connectors.remove(c);
-                self.keys.rows.remove(c);
-                self.keys.changes.remove(c);
-            }
-            for a in gone(&self.scenario.streams, |a| a.source == name || a.sink == name) {
-                self.scenario.streams.remove(a);
-                self.keys.streams.remove(a);
-            }
-        }
-        self.forget_gone();
+        self.added(List::Topics, 0);
     }
 
     /// A new producer with Kafka's defaults, sending ten values to the first topic.
@@ -1199,20 +1234,9 @@ impl Draft {
             return;
         }
         let name = next_name("Producer", 1, self.scenario.producers.iter().map(|p| p.name.as_str()));
-        let send = self.new_plan().into_iter().collect::<Vec<_>>();
-        let sends = send.iter().map(|_| self.fresh()).collect();
+        let send = self.new_plan().into_iter().collect();
         self.scenario.producers.push(ProducerSpec { name, send, ..ProducerSpec::default() });
-        let k = self.fresh();
-        self.keys.producers.push(k);
-        self.keys.sends.push(sends);
-    }
-
-    pub fn remove_producer(&mut self, key: u64) {
-        let Some(i) = self.producer_at(key) else { return };
-        self.scenario.producers.remove(i);
-        self.keys.producers.remove(i);
-        self.keys.sends.remove(i);
-        self.forget_gone();
+        self.added(List::Producers, 0);
     }
 
     /// m1..m10 to the first topic from 1 s, one every 500 ms.
@@ -1228,17 +1252,9 @@ impl Draft {
     }
 
     pub fn add_send(&mut self, producer: u64) {
-        let (Some(p), Some(plan)) = (self.producer_at(producer), self.new_plan()) else { return };
+        let (Some(p), Some(plan)) = (self.at(List::Producers, producer), self.new_plan()) else { return };
         self.scenario.producers[p].send.push(plan);
-        let k = self.fresh();
-        self.keys.sends[p].push(k);
-    }
-
-    pub fn remove_send(&mut self, key: u64) {
-        let Some((p, j)) = self.send_at(key) else { return };
-        self.scenario.producers[p].send.remove(j);
-        self.keys.sends[p].remove(j);
-        self.forget_gone();
+        self.added(List::Sends, p);
     }
 
     /// A new group reading the first topic with Kafka's defaults and one consumer.
@@ -1250,17 +1266,7 @@ impl Draft {
         let topics = self.scenario.topics.first().map(|t| vec![t.name.clone()]).unwrap_or_default();
         let members = vec![MemberSpec::new("Consumer1")];
         self.scenario.groups.push(GroupSpec { id, topics, members, ..GroupSpec::default() });
-        let (k, m) = (self.fresh(), self.fresh());
-        self.keys.groups.push(k);
-        self.keys.members.push(vec![m]);
-    }
-
-    pub fn remove_group(&mut self, key: u64) {
-        let Some(i) = self.group_at(key) else { return };
-        self.scenario.groups.remove(i);
-        self.keys.groups.remove(i);
-        self.keys.members.remove(i);
-        self.forget_gone();
+        self.added(List::Groups, 0);
     }
 
     /// A new consumer with the next free ConsumerN and the settings of the group's last one.
@@ -1268,7 +1274,7 @@ impl Draft {
         if !self.can_add_member(group) {
             return;
         }
-        let Some(g) = self.group_at(group) else { return };
+        let Some(g) = self.at(List::Groups, group) else { return };
         let members = &self.scenario.groups[g].members;
         let client_id = crate::state::next_client_id(members.iter().map(|m| m.client_id.as_str()));
         let mut member = MemberSpec::new(client_id);
@@ -1276,15 +1282,7 @@ impl Draft {
             member.config = last.config.clone();
         }
         self.scenario.groups[g].members.push(member);
-        let k = self.fresh();
-        self.keys.members[g].push(k);
-    }
-
-    pub fn remove_member(&mut self, key: u64) {
-        let Some((g, j)) = self.member_at(key) else { return };
-        self.scenario.groups[g].members.remove(j);
-        self.keys.members[g].remove(j);
-        self.forget_gone();
+        self.added(List::Members, g);
     }
 
     pub fn can_add_connector(&self) -> bool {
@@ -1292,11 +1290,11 @@ impl Draft {
     }
 
     pub fn can_add_row(&self, connector: u64) -> bool {
-        self.connector_at(connector).is_some_and(|c| self.scenario.connectors[c].table.rows.len() < MAX_TABLE_ROWS)
+        self.at(List::Connectors, connector).is_some_and(|c| self.scenario.connectors[c].table.rows.len() < MAX_TABLE_ROWS)
     }
 
     pub fn can_add_change(&self, connector: u64) -> bool {
-        self.connector_at(connector).is_some_and(|c| self.scenario.connectors[c].table.changes.len() < MAX_TABLE_ROWS)
+        self.at(List::Connectors, connector).is_some_and(|c| self.scenario.connectors[c].table.changes.len() < MAX_TABLE_ROWS)
     }
 
     pub fn can_add_streams(&self) -> bool {
@@ -1320,19 +1318,7 @@ impl Draft {
             poll_interval_ms: 5000,
             offset_flush_interval_ms: 60_000,
         });
-        let (k, r) = (self.fresh(), self.fresh());
-        self.keys.connectors.push(k);
-        self.keys.rows.push(vec![r]);
-        self.keys.changes.push(Vec::new());
-    }
-
-    pub fn remove_connector(&mut self, key: u64) {
-        let Some(c) = self.connector_at(key) else { return };
-        self.scenario.connectors.remove(c);
-        self.keys.connectors.remove(c);
-        self.keys.rows.remove(c);
-        self.keys.changes.remove(c);
-        self.forget_gone();
+        self.added(List::Connectors, 0);
     }
 
     /// The id after every id the table has or will insert.
@@ -1347,18 +1333,10 @@ impl Draft {
         if !self.can_add_row(connector) {
             return;
         }
-        let Some(c) = self.connector_at(connector) else { return };
+        let Some(c) = self.at(List::Connectors, connector) else { return };
         let id = self.next_row_id(c);
         self.scenario.connectors[c].table.rows.push(Row { id, value: format!("v{id}") });
-        let k = self.fresh();
-        self.keys.rows[c].push(k);
-    }
-
-    pub fn remove_row(&mut self, key: u64) {
-        let Some((c, j)) = self.row_at(key) else { return };
-        self.scenario.connectors[c].table.rows.remove(j);
-        self.keys.rows[c].remove(j);
-        self.forget_gone();
+        self.added(List::Rows, c);
     }
 
     /// A new planned insert of the next id, 5 s after the last change (at 10 s if none).
@@ -1366,20 +1344,12 @@ impl Draft {
         if !self.can_add_change(connector) {
             return;
         }
-        let Some(c) = self.connector_at(connector) else { return };
+        let Some(c) = self.at(List::Connectors, connector) else { return };
         let id = self.next_row_id(c);
         let changes = &mut self.scenario.connectors[c].table.changes;
         let at_ms = changes.iter().map(|ch| ch.at_ms).max().map_or(10_000, |t| t.saturating_add(5000).min(MAX_TIME_MS));
         changes.push(TableChange { at_ms, insert: Some(Row { id, value: format!("v{id}") }), update: None });
-        let k = self.fresh();
-        self.keys.changes[c].push(k);
-    }
-
-    pub fn remove_change(&mut self, key: u64) {
-        let Some((c, j)) = self.change_at(key) else { return };
-        self.scenario.connectors[c].table.changes.remove(j);
-        self.keys.changes[c].remove(j);
-        self.forget_gone();
+        self.added(List::Changes, c);
     }
 
     /// A new Streams app (`streams-app-N`, an id no group has) upper-casing the first topic
@@ -1403,15 +1373,7 @@ impl Draft {
             commit_interval_ms: 30_000,
             processing_ms: 10,
         });
-        let k = self.fresh();
-        self.keys.streams.push(k);
-    }
-
-    pub fn remove_streams(&mut self, key: u64) {
-        let Some(i) = self.streams_at(key) else { return };
-        self.scenario.streams.remove(i);
-        self.keys.streams.remove(i);
-        self.forget_gone();
+        self.added(List::Streams, 0);
     }
 
     /// How many timeline commands the scenario has (the form keeps them as they are).
@@ -1446,14 +1408,9 @@ impl Draft {
     }
 }
 
-/// The position of `key` in per-item lists of keys: (item, place in its list).
-fn nested_at(lists: &[Vec<u64>], key: u64) -> Option<(usize, usize)> {
-    lists.iter().enumerate().find_map(|(i, ks)| ks.iter().position(|&k| k == key).map(|j| (i, j)))
-}
-
-/// The positions of the items `drop` picks, last first (so removing them in turn is safe).
-fn gone<T>(items: &[T], drop: impl Fn(&T) -> bool) -> Vec<usize> {
-    items.iter().enumerate().rev().filter(|(_, x)| drop(x)).map(|(i, _)| i).collect()
+/// The scenario's topic names, in order.
+fn topic_names(s: &Scenario) -> Vec<String> {
+    s.topics.iter().map(|t| t.name.clone()).collect()
 }
 
 /// `insert` or `update` (a change with neither reads as an insert, which the core refuses).
@@ -1465,12 +1422,40 @@ fn change_kind(ch: &TableChange) -> &'static str {
     }
 }
 
+/// The row a planned change inserts or updates.
+fn change_row(ch: &TableChange) -> Option<&Row> {
+    ch.insert.as_ref().or(ch.update.as_ref())
+}
+
+fn change_row_mut(ch: &mut TableChange) -> Option<&mut Row> {
+    if ch.insert.is_some() {
+        ch.insert.as_mut()
+    } else {
+        ch.update.as_mut()
+    }
+}
+
 fn op_name(op: &StreamsOp) -> &'static str {
     match op {
         StreamsOp::Filter { .. } => "filter",
         StreamsOp::MapUpper {} => "map_upper",
         StreamsOp::CountByKey { .. } => "count_by_key",
     }
+}
+
+/// A new operator starts from its default (`filter` on "", the store `counts`); the same
+/// operator again keeps its text.
+fn set_op(s: &mut Scenario, ix: Ix, name: &str) -> Option<bool> {
+    let app = set::app(s, ix);
+    if op_name(&app.op) != name {
+        app.op = match name {
+            "filter" => StreamsOp::Filter { value_contains: String::new() },
+            "map_upper" => StreamsOp::MapUpper {},
+            "count_by_key" => StreamsOp::CountByKey { store: "counts".into() },
+            _ => return None,
+        };
+    }
+    Some(true)
 }
 
 /// "m1, m2 ,m3" → ["m1", "m2", "m3"]; empty text → no values.
@@ -1524,175 +1509,6 @@ fn rename(name: &mut String, old: &str, new: &str) {
     }
 }
 
-fn rename_group_topics(g: &mut GroupSpec, old: &str, new: &str) {
-    g.topics.iter_mut().for_each(|t| rename(t, old, new));
-    for m in &mut g.members {
-        m.topics.iter_mut().flatten().for_each(|t| rename(t, old, new));
-    }
-}
-
-/// The names a timeline command refers to.
-#[derive(Default)]
-struct Refs<'a> {
-    topics: Vec<&'a mut String>,
-    producer: Option<&'a mut String>,
-    group: Option<&'a mut String>,
-    client: Option<&'a mut String>,
-    connector: Option<&'a mut String>,
-}
-
-fn refs(c: &mut Command) -> Refs<'_> {
-    match c {
-        Command::Produce { producer, topic, .. } => Refs { topics: vec![topic], producer: Some(producer), ..Refs::default() },
-        Command::SetPartitioner { producer, .. } | Command::SetAcks { producer, .. } => {
-            Refs { producer: Some(producer), ..Refs::default() }
-        }
-        Command::AddMember { group, member } => Refs {
-            topics: member.topics.iter_mut().flatten().collect(),
-            group: Some(group),
-            client: Some(&mut member.client_id),
-            ..Refs::default()
-        },
-        Command::RemoveMember { group, client_id }
-        | Command::CrashMember { group, client_id }
-        | Command::RestartMember { group, client_id }
-        | Command::PauseMember { group, client_id, .. }
-        | Command::SetProcessing { group, client_id, .. }
-        | Command::SetCommitMode { group, client_id, .. } => Refs { group: Some(group), client: Some(client_id), ..Refs::default() },
-        Command::Seek { group, client_id, topic, .. } => {
-            Refs { topics: vec![topic], group: Some(group), client: Some(client_id), ..Refs::default() }
-        }
-        Command::Subscribe { group, client_id, topics } => {
-            Refs { topics: topics.iter_mut().collect(), group: Some(group), client: Some(client_id), ..Refs::default() }
-        }
-        Command::AddGroup { group } => {
-            let GroupSpec { topics, members, .. } = group;
-            let mut all: Vec<&mut String> = topics.iter_mut().collect();
-            all.extend(members.iter_mut().flat_map(|m| m.topics.iter_mut().flatten()));
-            Refs { topics: all, ..Refs::default() }
-        }
-        Command::SetAssignor { group, .. } => Refs { group: Some(group), ..Refs::default() },
-        Command::AddPartitions { topic, .. } | Command::SetTopicConfig { topic, .. } => Refs { topics: vec![topic], ..Refs::default() },
-        Command::CrashConnector { connector } | Command::RestartConnector { connector } => {
-            Refs { connector: Some(connector), ..Refs::default() }
-        }
-        Command::CrashBroker { .. }
-        | Command::RestartBroker { .. }
-        | Command::IsolateBroker { .. }
-        | Command::HealBroker { .. }
-        | Command::SlowBroker { .. } => Refs::default(),
-    }
-}
-
-fn cluster_name(c: ClusterField) -> &'static str {
-    match c {
-        ClusterField::Brokers => "brokers",
-        ClusterField::NetworkLatencyMs => "network_latency_ms",
-        ClusterField::ReplicaLagTimeMaxMs => "replica_lag_time_max_ms",
-        ClusterField::ReplicaFetchWaitMaxMs => "replica_fetch_wait_max_ms",
-        ClusterField::BrokerSessionTimeoutMs => "broker_session_timeout_ms",
-        ClusterField::GroupInitialRebalanceDelayMs => "group_initial_rebalance_delay_ms",
-        ClusterField::GroupConsumerHeartbeatIntervalMs => "group_consumer_heartbeat_interval_ms",
-        ClusterField::GroupConsumerSessionTimeoutMs => "group_consumer_session_timeout_ms",
-        ClusterField::LogRetentionCheckIntervalMs => "log_retention_check_interval_ms",
-    }
-}
-
-fn topic_name(t: TopicField) -> &'static str {
-    match t {
-        TopicField::Name => "name",
-        TopicField::Partitions => "partitions",
-        TopicField::ReplicationFactor => "replication_factor",
-        TopicField::MinInsyncReplicas => "min_insync_replicas",
-        TopicField::UncleanLeaderElection => "unclean_leader_election_enable",
-        TopicField::TimestampType => "message_timestamp_type",
-        TopicField::RetentionMs => "retention_ms",
-        TopicField::RetentionBytes => "retention_bytes",
-        TopicField::SegmentBytes => "segment_bytes",
-        TopicField::SegmentMs => "segment_ms",
-    }
-}
-
-fn producer_name(p: ProducerField) -> &'static str {
-    match p {
-        ProducerField::Name => "name",
-        ProducerField::Partitioner => "partitioner",
-        ProducerField::Acks => "acks",
-        ProducerField::Idempotence => "enable_idempotence",
-        ProducerField::LingerMs => "linger_ms",
-        ProducerField::BatchSize => "batch_size",
-        ProducerField::Retries => "retries",
-        ProducerField::RetryBackoffMs => "retry_backoff_ms",
-        ProducerField::RetryBackoffMaxMs => "retry_backoff_max_ms",
-        ProducerField::RequestTimeoutMs => "request_timeout_ms",
-        ProducerField::DeliveryTimeoutMs => "delivery_timeout_ms",
-        ProducerField::MaxInFlight => "max_in_flight_requests_per_connection",
-    }
-}
-
-fn send_name(s: SendField) -> &'static str {
-    match s {
-        SendField::Topic => "topic",
-        SendField::Count => "count",
-        SendField::Values => "values",
-        SendField::Keys => "keys",
-        SendField::StartMs => "start_ms",
-        SendField::IntervalMs => "interval_ms",
-    }
-}
-
-fn group_name(g: GroupField) -> &'static str {
-    match g {
-        GroupField::Id => "id",
-        GroupField::Protocol => "group_protocol",
-        GroupField::Assignor => "assignor",
-        GroupField::RemoteAssignor => "remote_assignor",
-        GroupField::OffsetReset => "auto_offset_reset",
-        GroupField::Delivery => "delivery",
-        GroupField::PushBufferMaxRecords => "push_buffer_max_records",
-    }
-}
-
-fn connector_name(c: ConnectorField) -> &'static str {
-    match c {
-        ConnectorField::Name => "name",
-        ConnectorField::Topic => "topic",
-        ConnectorField::Mode => "mode",
-        ConnectorField::PollIntervalMs => "poll_interval_ms",
-        ConnectorField::OffsetFlushIntervalMs => "offset_flush_interval_ms",
-    }
-}
-
-fn streams_name(f: StreamsField) -> &'static str {
-    match f {
-        StreamsField::ApplicationId => "application_id",
-        StreamsField::Source => "source",
-        StreamsField::Sink => "sink",
-        StreamsField::Op => "op",
-        StreamsField::ValueContains => "op.filter.value_contains",
-        StreamsField::Store => "op.count_by_key.store",
-        StreamsField::Instances => "instances",
-        StreamsField::CommitIntervalMs => "commit_interval_ms",
-        StreamsField::ProcessingMs => "processing_ms",
-    }
-}
-
-fn member_name(m: MemberField) -> &'static str {
-    match m {
-        MemberField::ClientId => "client_id",
-        MemberField::InstanceId => "group_instance_id",
-        MemberField::CommitMode => "commit_mode",
-        MemberField::ProcessingMs => "processing_ms",
-        MemberField::SessionTimeoutMs => "session_timeout_ms",
-        MemberField::HeartbeatIntervalMs => "heartbeat_interval_ms",
-        MemberField::MaxPollIntervalMs => "max_poll_interval_ms",
-        MemberField::MaxPollRecords => "max_poll_records",
-        MemberField::FetchMaxWaitMs => "fetch_max_wait_ms",
-        MemberField::AutoCommitIntervalMs => "auto_commit_interval_ms",
-        MemberField::MetadataMaxAgeMs => "metadata_max_age_ms",
-    }
-}
-
 /// An element id for a field's control, from its path: `topics[0].partitions` →
 /// `ed-topics-0-partitions`.
 pub fn dom_id(path: &str) -> String {
@@ -1722,31 +1538,14 @@ mod tests {
 
     /// The invariant every index in the draft relies on: one key per item, keys unique.
     fn assert_in_sync(d: &Draft) {
-        let s = &d.scenario;
-        assert_eq!(d.keys.topics.len(), s.topics.len());
-        assert_eq!(d.keys.producers.len(), s.producers.len());
-        assert_eq!(d.keys.sends.iter().map(Vec::len).collect::<Vec<_>>(), s.producers.iter().map(|p| p.send.len()).collect::<Vec<_>>());
-        assert_eq!(d.keys.groups.len(), s.groups.len());
-        assert_eq!(d.keys.members.iter().map(Vec::len).collect::<Vec<_>>(), s.groups.iter().map(|g| g.members.len()).collect::<Vec<_>>());
-        assert_eq!(d.keys.connectors.len(), s.connectors.len());
-        assert_eq!(
-            d.keys.rows.iter().map(Vec::len).collect::<Vec<_>>(),
-            s.connectors.iter().map(|c| c.table.rows.len()).collect::<Vec<_>>()
-        );
-        assert_eq!(
-            d.keys.changes.iter().map(Vec::len).collect::<Vec<_>>(),
-            s.connectors.iter().map(|c| c.table.changes.len()).collect::<Vec<_>>()
-        );
-        assert_eq!(d.keys.streams.len(), s.streams.len());
-        let all: Vec<u64> = [&d.keys.topics, &d.keys.producers, &d.keys.groups, &d.keys.connectors, &d.keys.streams]
-            .into_iter()
-            .flatten()
-            .chain(d.keys.sends.iter().flatten())
-            .chain(d.keys.members.iter().flatten())
-            .chain(d.keys.rows.iter().flatten())
-            .chain(d.keys.changes.iter().flatten())
-            .copied()
-            .collect();
+        for list in LISTS {
+            let parents = list.parent().map_or(1, |p| p.len(&d.scenario, 0));
+            assert_eq!(d.keys[list as usize].len(), parents, "{list:?}");
+            for p in 0..parents {
+                assert_eq!(d.keys(list, p).len(), list.len(&d.scenario, p), "{list:?} in {p}");
+            }
+        }
+        let all: Vec<u64> = d.keys.iter().flatten().flatten().copied().collect();
         assert_eq!(all.iter().collect::<VecSet<_>>().len(), all.len(), "keys are unique");
     }
 
@@ -1801,38 +1600,56 @@ mod tests {
     fn delivery_connector_and_streams_fields_show_and_set_the_scenario() {
         let mut d = apps();
         let (g, c, a) = (d.group_keys()[0], d.connector_keys()[0], d.streams_keys()[0]);
-        assert_eq!(d.get(Field::Group(g, GroupField::Delivery)), "push");
-        assert_eq!(d.get(Field::Group(g, GroupField::PushBufferMaxRecords)), "50");
-        assert_eq!(d.path(Field::Group(g, GroupField::PushBufferMaxRecords)).as_deref(), Some("groups[0].config.push_buffer_max_records"));
-        assert_eq!(d.kind(Field::Group(g, GroupField::PushBufferMaxRecords)), Kind::Number { lo: 1, hi: Some(1_000_000) });
-        assert_eq!(d.get(Field::Connector(c, ConnectorField::Mode)), "timestamp+incrementing");
-        assert_eq!(d.get(Field::Connector(c, ConnectorField::PollIntervalMs)), "2000");
-        assert_eq!(d.kind(Field::Connector(c, ConnectorField::Topic)), Kind::Topic);
+        assert_eq!(d.get(Field::at("groups[].config.delivery", &[g])), "push");
+        assert_eq!(d.get(Field::at("groups[].config.push_buffer_max_records", &[g])), "50");
+        assert_eq!(
+            d.path(Field::at("groups[].config.push_buffer_max_records", &[g])).as_deref(),
+            Some("groups[0].config.push_buffer_max_records")
+        );
+        assert_eq!(d.kind(Field::at("groups[].config.push_buffer_max_records", &[g])), Kind::Number { lo: 1, hi: Some(1_000_000) });
+        assert_eq!(d.get(Field::at("connectors[].mode", &[c])), "timestamp+incrementing");
+        assert_eq!(d.get(Field::at("connectors[].poll_interval_ms", &[c])), "2000");
+        assert_eq!(d.kind(Field::at("connectors[].topic", &[c])), Kind::Topic);
         let (r, ch) = (d.row_keys(0)[1], d.change_keys(0)[1]);
-        assert_eq!((d.get(Field::Row(r, RowField::Id)), d.get(Field::Row(r, RowField::Value))), ("2".into(), "bob".into()));
-        assert_eq!(d.path(Field::Row(r, RowField::Value)).as_deref(), Some("connectors[0].table.rows[1].value"));
-        assert_eq!(d.get(Field::Change(ch, ChangeField::Kind)), "update");
-        assert_eq!(d.path(Field::Change(ch, ChangeField::Id)).as_deref(), Some("connectors[0].table.changes[1].update.id"));
-        assert_eq!(d.get(Field::Streams(a, StreamsField::Op)), "count_by_key");
-        assert_eq!(d.get(Field::Streams(a, StreamsField::Store)), "per-id");
-        assert_eq!(d.path(Field::Streams(a, StreamsField::Store)).as_deref(), Some("streams[0].op.count_by_key.store"));
-        assert_eq!(d.path(Field::Streams(a, StreamsField::ValueContains)).as_deref(), Some("streams[0].op.filter.value_contains"));
-        assert_eq!(d.get(Field::Streams(a, StreamsField::ValueContains)), "", "not a filter");
-        assert_eq!(d.kind(Field::Streams(a, StreamsField::Instances)), Kind::Number { lo: 1, hi: Some(8) });
+        assert_eq!(
+            (
+                d.get(Field::at("connectors[].table.rows[].id", &[d.connector_keys()[0], r])),
+                d.get(Field::at("connectors[].table.rows[].value", &[d.connector_keys()[0], r]))
+            ),
+            ("2".into(), "bob".into())
+        );
+        assert_eq!(
+            d.path(Field::at("connectors[].table.rows[].value", &[d.connector_keys()[0], r])).as_deref(),
+            Some("connectors[0].table.rows[1].value")
+        );
+        assert_eq!(d.get(Field::at("connectors[].table.changes[]", &[d.connector_keys()[0], ch])), "update");
+        assert_eq!(
+            d.path(Field::at("connectors[].table.changes[].*.id", &[d.connector_keys()[0], ch])).as_deref(),
+            Some("connectors[0].table.changes[1].update.id")
+        );
+        assert_eq!(d.get(Field::at("streams[].op", &[a])), "count_by_key");
+        assert_eq!(d.get(Field::at("streams[].op.count_by_key.store", &[a])), "per-id");
+        assert_eq!(d.path(Field::at("streams[].op.count_by_key.store", &[a])).as_deref(), Some("streams[0].op.count_by_key.store"));
+        assert_eq!(d.path(Field::at("streams[].op.filter.value_contains", &[a])).as_deref(), Some("streams[0].op.filter.value_contains"));
+        assert_eq!(d.get(Field::at("streams[].op.filter.value_contains", &[a])), "", "not a filter");
+        assert_eq!(d.kind(Field::at("streams[].instances", &[a])), Kind::Number { lo: 1, hi: Some(8) });
         assert_eq!(dom_id("connectors[0].table.changes[1].update.id"), "ed-connectors-0-table-changes-1-update-id");
 
-        d.set(Field::Group(g, GroupField::Delivery), "pull");
-        d.set(Field::Group(g, GroupField::PushBufferMaxRecords), "200");
-        d.set(Field::Connector(c, ConnectorField::Mode), "incrementing");
-        d.set(Field::Connector(c, ConnectorField::OffsetFlushIntervalMs), "30000");
-        d.set(Field::Row(r, RowField::Value), "bo");
+        d.set(Field::at("groups[].config.delivery", &[g]), "pull");
+        d.set(Field::at("groups[].config.push_buffer_max_records", &[g]), "200");
+        d.set(Field::at("connectors[].mode", &[c]), "incrementing");
+        d.set(Field::at("connectors[].offset_flush_interval_ms", &[c]), "30000");
+        d.set(Field::at("connectors[].table.rows[].value", &[d.connector_keys()[0], r]), "bo");
         // An update becomes an insert of a new id: the row moves, id and value kept.
-        d.set(Field::Change(ch, ChangeField::Kind), "insert");
-        d.set(Field::Change(ch, ChangeField::Id), "7");
-        assert_eq!(d.path(Field::Change(ch, ChangeField::Id)).as_deref(), Some("connectors[0].table.changes[1].insert.id"));
-        d.set(Field::Streams(a, StreamsField::Op), "filter");
-        d.set(Field::Streams(a, StreamsField::ValueContains), "a");
-        d.set(Field::Streams(a, StreamsField::Instances), "3");
+        d.set(Field::at("connectors[].table.changes[]", &[d.connector_keys()[0], ch]), "insert");
+        d.set(Field::at("connectors[].table.changes[].*.id", &[d.connector_keys()[0], ch]), "7");
+        assert_eq!(
+            d.path(Field::at("connectors[].table.changes[].*.id", &[d.connector_keys()[0], ch])).as_deref(),
+            Some("connectors[0].table.changes[1].insert.id")
+        );
+        d.set(Field::at("streams[].op", &[a]), "filter");
+        d.set(Field::at("streams[].op.filter.value_contains", &[a]), "a");
+        d.set(Field::at("streams[].instances", &[a]), "3");
         let Ok(s) = d.finish() else { panic!("{:?}", d.finish()) };
         assert_eq!((s.groups[0].config.delivery, s.groups[0].config.push_buffer_max_records), (DeliveryMode::Pull, 200));
         let conn = &s.connectors[0];
@@ -1841,11 +1658,11 @@ mod tests {
         assert_eq!(s.streams[0].op, StreamsOp::Filter { value_contains: "a".into() });
         assert_eq!(s.streams[0].instances, 3);
         // Choosing the same operator again keeps its text; another starts from its default.
-        d.set(Field::Streams(a, StreamsField::Op), "filter");
+        d.set(Field::at("streams[].op", &[a]), "filter");
         assert_eq!(d.scenario().streams[0].op, StreamsOp::Filter { value_contains: "a".into() });
-        d.set(Field::Streams(a, StreamsField::Op), "count_by_key");
+        d.set(Field::at("streams[].op", &[a]), "count_by_key");
         assert_eq!(d.scenario().streams[0].op, StreamsOp::CountByKey { store: "counts".into() });
-        d.set(Field::Streams(a, StreamsField::Op), "sum");
+        d.set(Field::at("streams[].op", &[a]), "sum");
         assert_eq!(d.scenario().streams[0].op, StreamsOp::CountByKey { store: "counts".into() });
     }
 
@@ -1854,25 +1671,25 @@ mod tests {
         let mut d = apps();
         let (g, a, ch) = (d.group_keys()[0], d.streams_keys()[0], d.change_keys(0)[1]);
         // The form's ranges are the core's: its largest push buffer applies, one more is refused.
-        d.set(Field::Group(g, GroupField::PushBufferMaxRecords), &MAX_PUSH_BUFFER.to_string());
+        d.set(Field::at("groups[].config.push_buffer_max_records", &[g]), &MAX_PUSH_BUFFER.to_string());
         assert!(d.finish().is_ok(), "{:?}", d.finish());
-        d.set(Field::Group(g, GroupField::PushBufferMaxRecords), &(MAX_PUSH_BUFFER + 1).to_string());
+        d.set(Field::at("groups[].config.push_buffer_max_records", &[g]), &(MAX_PUSH_BUFFER + 1).to_string());
         assert!(matches!(d.finish(), Err(Problem::Invalid(e)) if e.path == "groups[0]" && e.message.contains("push_buffer_max_records")));
-        d.set(Field::Group(g, GroupField::PushBufferMaxRecords), "50");
+        d.set(Field::at("groups[].config.push_buffer_max_records", &[g]), "50");
         // An update of an id the table has not got.
-        d.set(Field::Change(ch, ChangeField::Id), "9");
+        d.set(Field::at("connectors[].table.changes[].*.id", &[d.connector_keys()[0], ch]), "9");
         let Err(Problem::Invalid(e)) = d.finish() else { panic!("{:?}", d.finish()) };
         assert_eq!(e.path, "connectors[0].table.changes[1].update.id");
-        assert_eq!(d.path(Field::Change(ch, ChangeField::Id)).as_deref(), Some(e.path.as_str()));
-        d.set(Field::Change(ch, ChangeField::Id), "2");
-        d.set(Field::Streams(a, StreamsField::Sink), "customers");
+        assert_eq!(d.path(Field::at("connectors[].table.changes[].*.id", &[d.connector_keys()[0], ch])).as_deref(), Some(e.path.as_str()));
+        d.set(Field::at("connectors[].table.changes[].*.id", &[d.connector_keys()[0], ch]), "2");
+        d.set(Field::at("streams[].sink", &[a]), "customers");
         assert!(matches!(d.finish(), Err(Problem::Invalid(e)) if e.path == "streams[0].sink"));
-        d.set(Field::Streams(a, StreamsField::Sink), "counts");
-        d.set(Field::Streams(a, StreamsField::Instances), "9");
+        d.set(Field::at("streams[].sink", &[a]), "counts");
+        d.set(Field::at("streams[].instances", &[a]), "9");
         assert!(matches!(d.finish(), Err(Problem::Invalid(e)) if e.path == "streams[0].instances"), "{:?}", d.finish());
-        d.set(Field::Streams(a, StreamsField::Instances), "x");
+        d.set(Field::at("streams[].instances", &[a]), "x");
         assert_eq!(d.finish(), Err(Problem::Unreadable { path: "streams[0].instances".into(), text: "x".into(), lo: 1, hi: Some(8) }));
-        d.set(Field::Streams(a, StreamsField::Instances), "2");
+        d.set(Field::at("streams[].instances", &[a]), "2");
         assert!(d.finish().is_ok(), "{:?}", d.finish());
     }
 
@@ -1893,8 +1710,8 @@ mod tests {
         assert_eq!(s.connectors, vec![kafka_sandbox_core::scenario::read_json::<ConnectorSpec>(json).unwrap()]);
         let json = r#"{"application_id": "streams-app-1", "source": "Topic01", "sink": "Topic02", "op": {"map_upper": {}}}"#;
         assert_eq!(s.streams, vec![kafka_sandbox_core::scenario::read_json::<StreamsSpec>(json).unwrap()]);
-        d.remove_row(d.row_keys(0)[0]);
-        d.remove_change(d.change_keys(0)[0]);
+        d.remove(List::Rows, d.row_keys(0)[0]);
+        d.remove(List::Changes, d.change_keys(0)[0]);
         assert_eq!(d.scenario().connectors[0].table.rows, vec![Row { id: 2, value: "v2".into() }]);
         assert_eq!(d.scenario().connectors[0].table.changes.len(), 1);
         d.add_row(c);
@@ -1909,8 +1726,8 @@ mod tests {
         full.add_streams();
         full.add_topic();
         let a = full.streams_keys()[0];
-        full.set(Field::Streams(a, StreamsField::Sink), "Topic02");
-        full.set(Field::Streams(a, StreamsField::Op), "count_by_key");
+        full.set(Field::at("streams[].sink", &[a]), "Topic02");
+        full.set(Field::at("streams[].op", &[a]), "count_by_key");
         while full.can_add_topic() {
             full.add_topic();
         }
@@ -1929,16 +1746,16 @@ mod tests {
         let mut d = apps();
         let [customers, counts, _clicks] = d.topic_keys().try_into().unwrap();
         let shout = d.streams_keys()[1];
-        d.set(Field::Row(d.row_keys(0)[0], RowField::Id), "abc");
-        d.remove_topic(customers);
+        d.set(Field::at("connectors[].table.rows[].id", &[d.connector_keys()[0], d.row_keys(0)[0]]), "abc");
+        d.remove(List::Topics, customers);
         assert!(d.scenario().connectors.is_empty());
         assert_eq!(d.scenario().streams.iter().map(|a| a.application_id.as_str()).collect::<Vec<_>>(), ["shout"]);
-        assert_eq!(d.path(Field::Streams(shout, StreamsField::Sink)).as_deref(), Some("streams[0].sink"));
+        assert_eq!(d.path(Field::at("streams[].sink", &[shout])).as_deref(), Some("streams[0].sink"));
         assert!(d.finish().is_err(), "the timeline still names the connector");
         assert!(matches!(d.finish(), Err(Problem::Invalid(e)) if e.path == "commands[0]"), "{:?}", d.finish());
         d.clear_timeline();
         assert!(d.finish().is_ok(), "the unread row id went with its row: {:?}", d.finish());
-        d.remove_topic(counts);
+        d.remove(List::Topics, counts);
         assert!(d.scenario().streams.is_empty(), "its sink is gone");
         assert_in_sync(&d);
         assert!(d.finish().is_ok(), "{:?}", d.finish());
@@ -1949,11 +1766,11 @@ mod tests {
         let mut d = apps();
         let (t, c, a) = (d.topic_keys()[0], d.connector_keys()[0], d.streams_keys()[0]);
         for name in ["c", "cu", "users"] {
-            d.set(Field::Topic(t, TopicField::Name), name);
+            d.set(Field::at("topics[].name", &[t]), name);
         }
-        d.set(Field::Topic(d.topic_keys()[1], TopicField::Name), "tally");
-        d.set(Field::Connector(c, ConnectorField::Name), "db");
-        d.set(Field::Streams(a, StreamsField::ApplicationId), "count");
+        d.set(Field::at("topics[].name", &[d.topic_keys()[1]]), "tally");
+        d.set(Field::at("connectors[].name", &[c]), "db");
+        d.set(Field::at("streams[].application_id", &[a]), "count");
         let Ok(s) = d.finish() else { panic!("{:?}", d.finish()) };
         assert_eq!(s.connectors[0].topic, "users");
         assert_eq!((s.streams[0].source.as_str(), s.streams[0].sink.as_str()), ("users", "tally"));
@@ -1963,7 +1780,7 @@ mod tests {
         assert_eq!(c[1], &Command::RestartConnector { connector: "db".into() });
         assert_eq!(c[2], &Command::CrashMember { group: "count".into(), client_id: "count-2".into() });
         // An application id that is a group's id: nothing follows, and Apply says why.
-        d.set(Field::Streams(a, StreamsField::ApplicationId), "pushed");
+        d.set(Field::at("streams[].application_id", &[a]), "pushed");
         assert_eq!(d.scenario().commands[2].command, Command::CrashMember { group: "count".into(), client_id: "count-2".into() });
         assert!(matches!(d.finish(), Err(Problem::Invalid(e)) if e.path == "streams[0].application_id"));
     }
@@ -1977,30 +1794,30 @@ mod tests {
         let p = d.producer_keys()[0];
         let m = d.member_keys(0)[0];
         let fields = [
-            Field::DurationMs,
-            Field::Cluster(ClusterField::Brokers),
-            Field::Cluster(ClusterField::NetworkLatencyMs),
-            Field::Cluster(ClusterField::ReplicaFetchWaitMaxMs),
-            Field::Cluster(ClusterField::ReplicaLagTimeMaxMs),
-            Field::Cluster(ClusterField::LogRetentionCheckIntervalMs),
-            Field::Cluster(ClusterField::BrokerSessionTimeoutMs),
-            Field::Cluster(ClusterField::GroupInitialRebalanceDelayMs),
-            Field::Cluster(ClusterField::GroupConsumerHeartbeatIntervalMs),
-            Field::Cluster(ClusterField::GroupConsumerSessionTimeoutMs),
-            Field::Producer(p, ProducerField::LingerMs),
-            Field::Producer(p, ProducerField::BatchSize),
-            Field::Producer(p, ProducerField::RetryBackoffMs),
-            Field::Producer(p, ProducerField::RetryBackoffMaxMs),
-            Field::Producer(p, ProducerField::RequestTimeoutMs),
-            Field::Producer(p, ProducerField::DeliveryTimeoutMs),
-            Field::Member(m, MemberField::ProcessingMs),
-            Field::Member(m, MemberField::MaxPollRecords),
-            Field::Member(m, MemberField::FetchMaxWaitMs),
-            Field::Member(m, MemberField::SessionTimeoutMs),
-            Field::Member(m, MemberField::HeartbeatIntervalMs),
-            Field::Member(m, MemberField::MaxPollIntervalMs),
-            Field::Member(m, MemberField::MetadataMaxAgeMs),
-            Field::Member(m, MemberField::AutoCommitIntervalMs),
+            Field::at("duration_ms", &[]),
+            Field::at("cluster.brokers", &[]),
+            Field::at("cluster.network_latency_ms", &[]),
+            Field::at("cluster.replica_fetch_wait_max_ms", &[]),
+            Field::at("cluster.replica_lag_time_max_ms", &[]),
+            Field::at("cluster.log_retention_check_interval_ms", &[]),
+            Field::at("cluster.broker_session_timeout_ms", &[]),
+            Field::at("cluster.group_initial_rebalance_delay_ms", &[]),
+            Field::at("cluster.group_consumer_heartbeat_interval_ms", &[]),
+            Field::at("cluster.group_consumer_session_timeout_ms", &[]),
+            Field::at("producers[].config.linger_ms", &[p]),
+            Field::at("producers[].config.batch_size", &[p]),
+            Field::at("producers[].config.retry_backoff_ms", &[p]),
+            Field::at("producers[].config.retry_backoff_max_ms", &[p]),
+            Field::at("producers[].config.request_timeout_ms", &[p]),
+            Field::at("producers[].config.delivery_timeout_ms", &[p]),
+            Field::at("groups[].members[].config.processing_ms", &[d.group_keys()[0], m]),
+            Field::at("groups[].members[].config.max_poll_records", &[d.group_keys()[0], m]),
+            Field::at("groups[].members[].config.fetch_max_wait_ms", &[d.group_keys()[0], m]),
+            Field::at("groups[].members[].config.session_timeout_ms", &[d.group_keys()[0], m]),
+            Field::at("groups[].members[].config.heartbeat_interval_ms", &[d.group_keys()[0], m]),
+            Field::at("groups[].members[].config.max_poll_interval_ms", &[d.group_keys()[0], m]),
+            Field::at("groups[].members[].config.metadata_max_age_ms", &[d.group_keys()[0], m]),
+            Field::at("groups[].members[].config.auto_commit_interval_ms", &[d.group_keys()[0], m]),
         ];
         let mut reached = Vec::new();
         for f in fields {
@@ -2023,28 +1840,28 @@ mod tests {
     fn fields_show_the_scenario_and_name_their_place_in_the_format() {
         let d = two_groups();
         let t = d.topic_keys()[0];
-        assert_eq!(d.get(Field::Cluster(ClusterField::Brokers)), "3");
-        assert_eq!(d.get(Field::Topic(t, TopicField::Partitions)), "4");
-        assert_eq!(d.get(Field::Topic(t, TopicField::ReplicationFactor)), "3");
-        assert_eq!(d.path(Field::Topic(t, TopicField::ReplicationFactor)).as_deref(), Some("topics[0].replication_factor"));
+        assert_eq!(d.get(Field::at("cluster.brokers", &[])), "3");
+        assert_eq!(d.get(Field::at("topics[].partitions", &[t])), "4");
+        assert_eq!(d.get(Field::at("topics[].replication_factor", &[t])), "3");
+        assert_eq!(d.path(Field::at("topics[].replication_factor", &[t])).as_deref(), Some("topics[0].replication_factor"));
         let plan = d.send_keys(0)[0];
-        assert_eq!(d.get(Field::Send(plan, SendField::Values)), "m1, m2, m3, m4, m5, m6, m7");
-        assert_eq!(d.get(Field::Send(plan, SendField::Count)), "7");
-        assert_eq!(d.get(Field::Send(plan, SendField::Keys)), "");
+        assert_eq!(d.get(Field::at("producers[].send[].values", &[d.producer_keys()[0], plan])), "m1, m2, m3, m4, m5, m6, m7");
+        assert_eq!(d.get(Field::at("producers[].send[].count", &[d.producer_keys()[0], plan])), "7");
+        assert_eq!(d.get(Field::at("producers[].send[].keys", &[d.producer_keys()[0], plan])), "");
         let p = d.producer_keys()[0];
-        assert_eq!(d.get(Field::Producer(p, ProducerField::Partitioner)), "round_robin");
-        assert_eq!(d.get(Field::Producer(p, ProducerField::Acks)), "all");
-        assert_eq!(d.get(Field::Producer(p, ProducerField::Idempotence)), "default");
+        assert_eq!(d.get(Field::at("producers[].config.partitioner", &[p])), "round_robin");
+        assert_eq!(d.get(Field::at("producers[].config.acks", &[p])), "all");
+        assert_eq!(d.get(Field::at("producers[].config.enable_idempotence", &[p])), "default");
         let g = d.group_keys()[0];
-        assert_eq!(d.get(Field::Group(g, GroupField::Assignor)), "roundrobin");
-        assert_eq!(d.get(Field::GroupTopic(g, t)), "true");
+        assert_eq!(d.get(Field::at("groups[].config.assignor", &[g])), "roundrobin");
+        assert_eq!(d.get(Field::at("groups[].topics[]", &[g, t])), "true");
         let m = d.member_keys(0)[1];
-        assert_eq!(d.get(Field::Member(m, MemberField::ClientId)), "Consumer2");
+        assert_eq!(d.get(Field::at("groups[].members[].client_id", &[d.group_keys()[0], m])), "Consumer2");
         assert_eq!(
-            d.path(Field::Member(m, MemberField::SessionTimeoutMs)).as_deref(),
+            d.path(Field::at("groups[].members[].config.session_timeout_ms", &[d.group_keys()[0], m])).as_deref(),
             Some("groups[0].members[1].config.session_timeout_ms")
         );
-        assert_eq!(d.get(Field::Member(m, MemberField::CommitMode)), "auto");
+        assert_eq!(d.get(Field::at("groups[].members[].config.commit_mode", &[d.group_keys()[0], m])), "auto");
         assert_eq!(dom_id("groups[0].members[1].config.session_timeout_ms"), "ed-groups-0-members-1-config-session_timeout_ms");
         assert_eq!(dom_id("cluster.brokers"), "ed-cluster-brokers");
     }
@@ -2053,19 +1870,19 @@ mod tests {
     fn numbers_selects_and_boxes_set_the_scenario() {
         let mut d = two_groups();
         let (t, p, g, m) = (d.topic_keys()[0], d.producer_keys()[0], d.group_keys()[0], d.member_keys(0)[0]);
-        d.set(Field::Cluster(ClusterField::Brokers), "5");
-        d.set(Field::Topic(t, TopicField::Partitions), " 6 ");
-        d.set(Field::Topic(t, TopicField::RetentionMs), "-1");
-        d.set(Field::Topic(t, TopicField::UncleanLeaderElection), "true");
-        d.set(Field::Topic(t, TopicField::TimestampType), "LogAppendTime");
-        d.set(Field::Producer(p, ProducerField::Acks), "1");
-        d.set(Field::Producer(p, ProducerField::Idempotence), "false");
-        d.set(Field::Group(g, GroupField::Protocol), "consumer");
-        d.set(Field::Group(g, GroupField::RemoteAssignor), "range");
-        d.set(Field::Member(m, MemberField::InstanceId), "static-1");
-        d.set(Field::Member(m, MemberField::CommitMode), "before_processing");
-        d.set(Field::Member(m, MemberField::SessionTimeoutMs), "6000");
-        d.set(Field::DurationMs, "");
+        d.set(Field::at("cluster.brokers", &[]), "5");
+        d.set(Field::at("topics[].partitions", &[t]), " 6 ");
+        d.set(Field::at("topics[].retention_ms", &[t]), "-1");
+        d.set(Field::at("topics[].unclean_leader_election_enable", &[t]), "true");
+        d.set(Field::at("topics[].message_timestamp_type", &[t]), "LogAppendTime");
+        d.set(Field::at("producers[].config.acks", &[p]), "1");
+        d.set(Field::at("producers[].config.enable_idempotence", &[p]), "false");
+        d.set(Field::at("groups[].config.group_protocol", &[g]), "consumer");
+        d.set(Field::at("groups[].config.remote_assignor", &[g]), "range");
+        d.set(Field::at("groups[].members[].group_instance_id", &[d.group_keys()[0], m]), "static-1");
+        d.set(Field::at("groups[].members[].config.commit_mode", &[d.group_keys()[0], m]), "before_processing");
+        d.set(Field::at("groups[].members[].config.session_timeout_ms", &[d.group_keys()[0], m]), "6000");
+        d.set(Field::at("duration_ms", &[]), "");
         let Ok(s) = d.finish() else { panic!("{:?}", d.finish()) };
         assert_eq!(s.cluster.brokers, 5);
         let topic = &s.topics[0];
@@ -2080,9 +1897,9 @@ mod tests {
         assert_eq!(member.config.session_timeout_ms, 6000);
         assert_eq!(s.duration_ms, None);
         // The typed text stays as typed.
-        assert_eq!(d.get(Field::Topic(t, TopicField::Partitions)), " 6 ");
+        assert_eq!(d.get(Field::at("topics[].partitions", &[t])), " 6 ");
         // An unknown select value changes nothing.
-        d.set(Field::Producer(p, ProducerField::Acks), "2");
+        d.set(Field::at("producers[].config.acks", &[p]), "2");
         assert_eq!(d.scenario().producers[0].config.acks, Acks::Leader);
     }
 
@@ -2090,7 +1907,7 @@ mod tests {
     fn a_text_that_is_no_number_is_kept_and_refused_at_apply_with_its_place() {
         let mut d = two_groups();
         let t = d.topic_keys()[0];
-        let f = Field::Topic(t, TopicField::Partitions);
+        let f = Field::at("topics[].partitions", &[t]);
         for text in ["", "-2", "1.5", "99999999999"] {
             d.set(f, text);
             assert!(d.is_bad(f), "{text:?}");
@@ -2110,7 +1927,7 @@ mod tests {
     fn apply_is_refused_with_the_cores_own_message() {
         let mut d = two_groups();
         let t = d.topic_keys()[0];
-        d.set(Field::Topic(t, TopicField::ReplicationFactor), "5");
+        d.set(Field::at("topics[].replication_factor", &[t]), "5");
         let Err(Problem::Invalid(e)) = d.finish() else { panic!("{:?}", d.finish()) };
         assert_eq!(e.path, "topics[0].replication_factor");
         assert_eq!(e.to_string(), "topics[0].replication_factor: topic \"Topic01\" asks for 5 replicas but the cluster has 3 broker(s)");
@@ -2128,15 +1945,15 @@ mod tests {
         assert_eq!(d.scenario().topics.iter().map(|t| t.name.as_str()).collect::<Vec<_>>(), ["Topic01", "Topic02", "Topic03"]);
         assert_eq!((d.scenario().topics[1].partitions, d.scenario().topics[1].replication_factor), (3, 3));
         let (second, third) = (d.topic_keys()[1], d.topic_keys()[2]);
-        d.set(Field::Topic(third, TopicField::Partitions), "abc");
-        d.remove_topic(second);
+        d.set(Field::at("topics[].partitions", &[third]), "abc");
+        d.remove(List::Topics, second);
         // The third topic's field still reaches it, and its unread text stays with it.
-        assert_eq!(d.path(Field::Topic(third, TopicField::Partitions)).as_deref(), Some("topics[1].partitions"));
-        assert!(d.is_bad(Field::Topic(third, TopicField::Partitions)));
-        d.set(Field::Topic(third, TopicField::Partitions), "7");
+        assert_eq!(d.path(Field::at("topics[].partitions", &[third])).as_deref(), Some("topics[1].partitions"));
+        assert!(d.is_bad(Field::at("topics[].partitions", &[third])));
+        d.set(Field::at("topics[].partitions", &[third]), "7");
         assert_eq!(d.scenario().topics[1].partitions, 7);
-        assert_eq!(d.path(Field::Topic(second, TopicField::Partitions)), None);
-        d.set(Field::Topic(second, TopicField::Partitions), "9");
+        assert_eq!(d.path(Field::at("topics[].partitions", &[second])), None);
+        d.set(Field::at("topics[].partitions", &[second]), "9");
         assert_eq!(d.scenario().topics.iter().map(|t| t.partitions).collect::<Vec<_>>(), [4, 7]);
 
         d.add_producer();
@@ -2144,23 +1961,23 @@ mod tests {
         assert_eq!(d.scenario().producers[1].send[0].values.len(), 10);
         d.add_send(d.producer_keys()[1]);
         assert_eq!(d.send_keys(1).len(), 2);
-        d.remove_send(d.send_keys(1)[0]);
+        d.remove(List::Sends, d.send_keys(1)[0]);
         assert_eq!(d.scenario().producers[1].send.len(), 1);
-        d.remove_producer(d.producer_keys()[0]);
+        d.remove(List::Producers, d.producer_keys()[0]);
         assert_eq!(d.scenario().producers.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["Producer2"]);
 
         d.add_group();
         assert_eq!(d.scenario().groups[2].id, "ConsumerGroup03");
         assert_eq!(d.scenario().groups[2].members[0].client_id, "Consumer1");
         let g1 = d.group_keys()[0];
-        d.set(Field::Member(d.member_keys(0)[1], MemberField::SessionTimeoutMs), "6000");
+        d.set(Field::at("groups[].members[].config.session_timeout_ms", &[d.group_keys()[0], d.member_keys(0)[1]]), "6000");
         d.add_member(g1);
         let added = &d.scenario().groups[0].members[2];
         assert_eq!(added.client_id, "Consumer3");
         assert_eq!(added.config.session_timeout_ms, 6000, "a new member takes the last one's settings");
-        d.remove_member(d.member_keys(0)[0]);
+        d.remove(List::Members, d.member_keys(0)[0]);
         assert_eq!(d.scenario().groups[0].members.iter().map(|m| m.client_id.as_str()).collect::<Vec<_>>(), ["Consumer2", "Consumer3"]);
-        d.remove_group(d.group_keys()[1]);
+        d.remove(List::Groups, d.group_keys()[1]);
         assert_eq!(d.scenario().groups.iter().map(|g| g.id.as_str()).collect::<Vec<_>>(), ["ConsumerGroup01", "ConsumerGroup03"]);
         assert!(d.finish().is_ok(), "{:?}", d.finish());
         assert_in_sync(&d);
@@ -2172,16 +1989,16 @@ mod tests {
         d.add_topic();
         let (t1, t2) = (d.topic_keys()[0], d.topic_keys()[1]);
         let (g, m) = (d.group_keys()[0], d.member_keys(0)[0]);
-        d.set(Field::GroupTopic(g, t2), "true");
-        d.set(Field::MemberTopic(m, t2), "true");
+        d.set(Field::at("groups[].topics[]", &[g, t2]), "true");
+        d.set(Field::at("groups[].members[].topics[]", &[d.group_keys()[0], m, t2]), "true");
         assert_eq!(d.scenario().groups[0].topics, ["Topic01", "Topic02"]);
         assert_eq!(d.scenario().groups[0].members[0].topics, Some(vec!["Topic02".to_string()]));
-        d.remove_topic(t1);
+        d.remove(List::Topics, t1);
         assert!(d.scenario().producers[0].send.is_empty());
         assert_eq!(d.send_keys(0).len(), 0);
         assert_eq!(d.scenario().groups[0].topics, ["Topic02"]);
         assert!(d.scenario().groups[1].topics.is_empty(), "refused at Apply: a group needs a topic");
-        d.set(Field::MemberTopic(m, t2), "false");
+        d.set(Field::at("groups[].members[].topics[]", &[d.group_keys()[0], m, t2]), "false");
         assert_eq!(d.scenario().groups[0].members[0].topics, None, "no topic ticked: the group's");
         assert_in_sync(&d);
     }
@@ -2203,11 +2020,11 @@ mod tests {
         let (t, p, g, m) = (d.topic_keys()[0], d.producer_keys()[0], d.group_keys()[0], d.member_keys(0)[0]);
         // Typed one key at a time: every step renames what refers to the previous one.
         for name in ["o", "or", "orders"] {
-            d.set(Field::Topic(t, TopicField::Name), name);
+            d.set(Field::at("topics[].name", &[t]), name);
         }
-        d.set(Field::Producer(p, ProducerField::Name), "shop");
-        d.set(Field::Group(g, GroupField::Id), "billing");
-        d.set(Field::Member(m, MemberField::ClientId), "c1");
+        d.set(Field::at("producers[].name", &[p]), "shop");
+        d.set(Field::at("groups[].id", &[g]), "billing");
+        d.set(Field::at("groups[].members[].client_id", &[d.group_keys()[0], m]), "c1");
         let Ok(s) = d.finish() else { panic!("{:?}", d.finish()) };
         assert_eq!(s.producers[0].send[0].topic, "orders");
         assert!(s.groups.iter().all(|g| g.topics == ["orders"]));
@@ -2225,10 +2042,10 @@ mod tests {
         // Renaming onto another item's name merges nothing: references stay, and Apply says why.
         d.add_group();
         let g3 = d.group_keys()[2];
-        d.set(Field::Group(g3, GroupField::Id), "billing");
+        d.set(Field::at("groups[].id", &[g3]), "billing");
         assert_eq!(d.scenario().commands[0].command, Command::AddMember { group: "billing".into(), member: MemberSpec::new("Consumer3") });
         assert!(matches!(d.finish(), Err(Problem::Invalid(e)) if e.path == "groups[2]"), "{:?}", d.finish());
-        d.set(Field::Group(g3, GroupField::Id), "billing2");
+        d.set(Field::at("groups[].id", &[g3]), "billing2");
         assert_eq!(d.scenario().groups[0].id, "billing");
         assert_eq!(d.scenario().commands[1].command, Command::CrashMember { group: "billing".into(), client_id: "c1".into() });
         assert!(d.finish().is_ok());
@@ -2238,24 +2055,24 @@ mod tests {
     fn the_count_resizes_values_and_keys_and_lists_read_commas() {
         let mut d = two_groups();
         let plan = d.send_keys(0)[0];
-        d.set(Field::Send(plan, SendField::Keys), "a, , b");
+        d.set(Field::at("producers[].send[].keys", &[d.producer_keys()[0], plan]), "a, , b");
         assert_eq!(d.scenario().producers[0].send[0].keys, Some(vec![Some("a".into()), None, Some("b".into())]));
         assert!(matches!(d.finish(), Err(Problem::Invalid(e)) if e.path == "producers[0].send[0].keys"));
-        d.set(Field::Send(plan, SendField::Count), "3");
+        d.set(Field::at("producers[].send[].count", &[d.producer_keys()[0], plan]), "3");
         assert_eq!(d.scenario().producers[0].send[0].values, ["m1", "m2", "m3"]);
         assert!(d.finish().is_ok());
-        d.set(Field::Send(plan, SendField::Count), "5");
+        d.set(Field::at("producers[].send[].count", &[d.producer_keys()[0], plan]), "5");
         let s = &d.scenario().producers[0].send[0];
         assert_eq!(s.values, ["m1", "m2", "m3", "m4", "m5"]);
         assert_eq!(s.keys, Some(vec![Some("a".into()), None, Some("b".into()), Some("a".into()), None]));
-        assert_eq!(d.get(Field::Send(plan, SendField::Keys)), "a, , b, a, ");
-        d.set(Field::Send(plan, SendField::Values), "x,y");
-        assert_eq!(d.get(Field::Send(plan, SendField::Count)), "2");
-        assert_eq!(d.get(Field::Send(plan, SendField::Values)), "x,y", "as typed");
-        d.set(Field::Send(plan, SendField::Keys), " ");
+        assert_eq!(d.get(Field::at("producers[].send[].keys", &[d.producer_keys()[0], plan])), "a, , b, a, ");
+        d.set(Field::at("producers[].send[].values", &[d.producer_keys()[0], plan]), "x,y");
+        assert_eq!(d.get(Field::at("producers[].send[].count", &[d.producer_keys()[0], plan])), "2");
+        assert_eq!(d.get(Field::at("producers[].send[].values", &[d.producer_keys()[0], plan])), "x,y", "as typed");
+        d.set(Field::at("producers[].send[].keys", &[d.producer_keys()[0], plan]), " ");
         assert_eq!(d.scenario().producers[0].send[0].keys, None);
-        d.set(Field::Send(plan, SendField::Count), "10001");
-        assert!(d.is_bad(Field::Send(plan, SendField::Count)));
+        d.set(Field::at("producers[].send[].count", &[d.producer_keys()[0], plan]), "10001");
+        assert!(d.is_bad(Field::at("producers[].send[].count", &[d.producer_keys()[0], plan])));
         assert_eq!(split_list(""), Vec::<String>::new());
     }
 
@@ -2275,16 +2092,239 @@ mod tests {
     fn limits_follow_the_cluster_and_the_topic() {
         let mut d = two_groups();
         let t = d.topic_keys()[0];
-        assert_eq!(d.kind(Field::Topic(t, TopicField::ReplicationFactor)), Kind::Number { lo: 1, hi: Some(3) });
-        d.set(Field::Cluster(ClusterField::Brokers), "5");
-        assert_eq!(d.kind(Field::Topic(t, TopicField::ReplicationFactor)), Kind::Number { lo: 1, hi: Some(5) });
-        assert_eq!(d.kind(Field::Topic(t, TopicField::MinInsyncReplicas)), Kind::Number { lo: 1, hi: Some(3) });
-        assert_eq!(d.kind(Field::Topic(t, TopicField::RetentionMs)), Kind::Number { lo: -1, hi: Some(i64::MAX as u64) });
-        assert_eq!(d.kind(Field::Cluster(ClusterField::NetworkLatencyMs)), Kind::Number { lo: 0, hi: Some(60_000) });
-        assert_eq!(d.kind(Field::Cluster(ClusterField::ReplicaFetchWaitMaxMs)), Kind::Number { lo: 1, hi: Some(60_000) });
+        assert_eq!(d.kind(Field::at("topics[].replication_factor", &[t])), Kind::Number { lo: 1, hi: Some(3) });
+        d.set(Field::at("cluster.brokers", &[]), "5");
+        assert_eq!(d.kind(Field::at("topics[].replication_factor", &[t])), Kind::Number { lo: 1, hi: Some(5) });
+        assert_eq!(d.kind(Field::at("topics[].min_insync_replicas", &[t])), Kind::Number { lo: 1, hi: Some(3) });
+        assert_eq!(d.kind(Field::at("topics[].retention_ms", &[t])), Kind::Number { lo: -1, hi: Some(i64::MAX as u64) });
+        assert_eq!(d.kind(Field::at("cluster.network_latency_ms", &[])), Kind::Number { lo: 0, hi: Some(60_000) });
+        assert_eq!(d.kind(Field::at("cluster.replica_fetch_wait_max_ms", &[])), Kind::Number { lo: 1, hi: Some(60_000) });
         assert_eq!(
-            d.kind(Field::Group(d.group_keys()[0], GroupField::Assignor)),
+            d.kind(Field::at("groups[].config.assignor", &[d.group_keys()[0]])),
             Kind::Choice(&["range", "roundrobin", "sticky", "cooperative-sticky"])
         );
+    }
+
+    /// Every field of every item of the draft, from the table.
+    fn all_fields(d: &Draft) -> Vec<Field> {
+        let mut out = Vec::new();
+        for spec in FIELDS {
+            let mut combos: Vec<(Vec<u64>, usize)> = vec![(Vec::new(), 0)];
+            let (lists, count) = lists_along(spec.path).unwrap_or_else(|| panic!("{}: lists the draft keys", spec.path));
+            for &list in &lists[..count] {
+                combos = combos
+                    .into_iter()
+                    .flat_map(|(keys, last)| {
+                        let parent = if list.parent().is_some() { last } else { 0 };
+                        d.keys(list, parent).iter().enumerate().map(move |(i, k)| ([keys.clone(), vec![*k]].concat(), i))
+                    })
+                    .collect();
+            }
+            out.extend(combos.into_iter().map(|(keys, _)| Field::of(spec, &keys)));
+        }
+        out
+    }
+
+    /// Each row's path with the positions of its items is the field's place, and reading
+    /// back what a field shows changes nothing: the table's reads and writes agree.
+    #[test]
+    fn every_row_reads_and_writes_its_own_place() {
+        for mut d in
+            [apps(), two_groups(), Draft::from_json(include_str!("../../tests/golden/every-feature.json")).expect("every-feature loads")]
+        {
+            let fields = all_fields(&d);
+            assert!(fields.len() > FIELDS.len(), "every row has a field in these scenarios");
+            for f in fields {
+                let Some(path) = d.path(f) else { panic!("{f:?} has a place") };
+                let mut general = String::new();
+                let mut in_index = false;
+                for c in path.chars() {
+                    match c {
+                        '[' => in_index = true,
+                        ']' => {
+                            in_index = false;
+                            general.push_str("[]");
+                        }
+                        _ if in_index => {}
+                        c => general.push(c),
+                    }
+                }
+                let general = general.replace(".insert.", ".*.").replace(".update.", ".*.");
+                assert_eq!(general, f.pattern());
+                let before = d.scenario().clone();
+                let text = d.get(f);
+                d.set(f, &text);
+                assert_eq!(d.scenario(), &before, "{path} = {text:?}");
+                assert!(!d.is_bad(f), "{path} = {text:?}");
+            }
+        }
+        assert_eq!(Field::at("topics[].nothing", &[1]).pattern(), "", "an unknown path has no row");
+        assert_eq!(two_groups().path(Field::at("topics[].nothing", &[1])), None);
+    }
+
+    /// Every numeric row of the limits table is the range of the field at its path, and no
+    /// field at a path with a row writes its own bounds.
+    #[test]
+    fn every_limits_row_is_the_range_of_the_field_at_its_path() {
+        let mut used = Vec::new();
+        for f in FIELDS {
+            match f.how {
+                How::Limit(r) | How::OptLimit(r) => {
+                    assert_eq!(r.path, f.path);
+                    used.push(r.path);
+                }
+                _ => assert_eq!(limits::range_of(f.path), None, "{} has a row in the limits table: How::Limit", f.path),
+            }
+        }
+        // `at_ms` is edited in the timeline's own list.
+        let missing: Vec<&str> = limits::TABLE.iter().map(|r| r.path).filter(|p| !used.contains(p) && *p != "commands[].at_ms").collect();
+        assert!(missing.is_empty(), "rows no field uses: {missing:?}");
+        let mut paths: Vec<&str> = FIELDS.iter().map(|f| f.path).collect();
+        kafka_sandbox_core::sorted::sort(&mut paths);
+        let before = paths.len();
+        paths.dedup();
+        assert_eq!(paths.len(), before, "one row per path");
+    }
+
+    /// The form shows every row, and names only rows.
+    #[test]
+    fn every_path_the_form_names_is_a_row_and_every_row_is_on_the_form() {
+        let src = include_str!("panels/editor.rs");
+        let mut named = Vec::new();
+        for (i, _) in src.match_indices("(\"") {
+            let before = &src[..i];
+            let call = ["Field::at", "f", "c"].into_iter().find(|c| {
+                before.ends_with(c) && !before[..before.len() - c.len()].ends_with(|ch: char| ch.is_ascii_alphanumeric() || ch == '_')
+            });
+            if call.is_some() {
+                let lit = &src[i + 2..];
+                named.push(&lit[..lit.find('"').unwrap_or(0)]);
+            }
+        }
+        for p in &named {
+            assert!(FIELDS.iter().any(|f| f.path == *p), "the form names {p:?}, which no row has");
+        }
+        for f in FIELDS {
+            assert!(named.contains(&f.path), "{} is not on the form", f.path);
+        }
+    }
+
+    /// A place for every row of [`REFERENCES`]: names in plans, subscriptions, connectors,
+    /// Streams apps and every kind of timeline command.
+    const REFS: &str = r#"{
+      "version": 1, "seed": 1,
+      "topics": [ { "name": "orders", "partitions": 1 }, { "name": "other", "partitions": 1 } ],
+      "producers": [ { "name": "app", "send": [ { "topic": "orders", "values": ["a"] } ] } ],
+      "groups": [ { "id": "billing", "topics": ["orders"], "members": [ { "client_id": "b1", "topics": ["orders"] } ] } ],
+      "connectors": [ { "name": "jdbc", "topic": "orders", "table": { "rows": [ { "id": 1, "value": "v" } ] } } ],
+      "streams": [ { "application_id": "counter", "source": "orders", "sink": "other", "op": { "map_upper": {} }, "instances": 2 },
+                   { "application_id": "shout", "source": "other", "sink": "orders", "op": { "map_upper": {} } } ],
+      "commands": [
+        { "at_ms": 1, "command": { "type": "produce", "producer": "app", "topic": "orders", "value": "x" } },
+        { "at_ms": 2, "command": { "type": "add_member", "group": "billing", "member": { "client_id": "b1", "topics": ["orders"] } } },
+        { "at_ms": 3, "command": { "type": "subscribe", "group": "billing", "client_id": "b1", "topics": ["orders"] } },
+        { "at_ms": 4, "command": { "type": "add_group", "group": { "id": "audit", "topics": ["orders"],
+                                   "members": [ { "client_id": "a1", "topics": ["orders"] } ] } } },
+        { "at_ms": 5, "command": { "type": "crash_connector", "connector": "jdbc" } },
+        { "at_ms": 6, "command": { "type": "crash_member", "group": "counter", "client_id": "counter-2" } },
+        { "at_ms": 7, "command": { "type": "add_member", "group": "counter", "member": { "client_id": "counter-1" } } }
+      ]
+    }"#;
+
+    fn names_at(s: &Scenario, r: &Reference) -> Vec<String> {
+        let (mut s, mut out) = (s.clone(), Vec::new());
+        (r.visit)(&mut s, r.path, &mut |_, _, n| {
+            out.push(n.clone());
+            true
+        });
+        out
+    }
+
+    #[test]
+    fn every_reference_follows_a_rename_of_what_it_names() {
+        let s = kafka_sandbox_core::scenario::read_json::<Scenario>(REFS).unwrap_or_else(|e| panic!("{e:?}"));
+        let cases = [
+            (Names::Topic, "topics[].name", "orders", "o2"),
+            (Names::Producer, "producers[].name", "app", "app2"),
+            (Names::Group, "groups[].id", "billing", "bill"),
+            (Names::Member, "groups[].members[].client_id", "b1", "c1"),
+            (Names::Connector, "connectors[].name", "jdbc", "db"),
+            (Names::Streams, "streams[].application_id", "counter", "count"),
+        ];
+        let mut reached = Vec::new();
+        for (names, path, old, new) in cases {
+            let mut d = Draft::new(s.clone());
+            let field = if names == Names::Member {
+                Field::at(path, &[d.group_keys()[0], d.member_keys(0)[0]])
+            } else {
+                Field::at(path, &[first_key(&d, path)])
+            };
+            d.set(field, new);
+            for r in REFERENCES.iter().filter(|r| r.names == names) {
+                let count = |s: &Scenario, name: &str| names_at(s, r).iter().filter(|n| *n == name).count();
+                assert!(count(&s, old) > 0, "{}: REFS names {old} there", r.path);
+                assert_eq!((count(d.scenario(), old), count(d.scenario(), new)), (0, count(&s, old)), "{}", r.path);
+                reached.push(r.path);
+            }
+            if names == Names::Streams {
+                for r in REFERENCES.iter().filter(|r| r.names == Names::Instance) {
+                    assert!(names_at(d.scenario(), r).iter().any(|n| n.starts_with("count-")), "{}", r.path);
+                    assert!(!names_at(d.scenario(), r).iter().any(|n| n.starts_with("counter-")), "{}", r.path);
+                    reached.push(r.path);
+                }
+            }
+        }
+        assert_eq!(reached.len(), REFERENCES.len(), "every row renames");
+    }
+
+    /// The key of the first item of the list a name field is in.
+    fn first_key(d: &Draft, path: &str) -> u64 {
+        let list = lists_along(path).map_or(List::Topics, |(lists, _)| lists[0]);
+        d.keys(list, 0)[0]
+    }
+
+    #[test]
+    fn removing_a_topic_cascades_as_the_references_say_and_leaves_the_timeline() {
+        let s = kafka_sandbox_core::scenario::read_json::<Scenario>(REFS).unwrap_or_else(|e| panic!("{e:?}"));
+        let mut d = Draft::new(s.clone());
+        d.remove(List::Topics, d.topic_keys()[0]);
+        for r in REFERENCES.iter().filter(|r| r.names == Names::Topic) {
+            let count = |s: &Scenario| names_at(s, r).iter().filter(|n| *n == "orders").count();
+            let expected = if r.cascade == Cascade::Keep { count(&s) } else { 0 };
+            assert_eq!(count(d.scenario()), expected, "{}", r.path);
+        }
+        assert!(d.scenario().producers[0].send.is_empty() && d.scenario().connectors.is_empty() && d.scenario().streams.is_empty());
+        assert_eq!(d.scenario().groups[0].members[0].topics, None, "its only topic went: the group's");
+        assert_eq!(d.scenario().commands, s.commands);
+        assert_in_sync(&d);
+    }
+
+    /// What a new scenario field costs: one row. This one is written here, not in
+    /// [`FIELDS`]; showing it, reading it, keeping an unreadable text, naming its place in a
+    /// refusal and handing the value to the core's check need nothing else.
+    #[test]
+    fn a_field_that_is_one_row_works_end_to_end() {
+        static ROW: FieldSpec = slot!(topic.segment_ms, How::Int(1, Some(i64::MAX as u64)));
+        let mut d = two_groups();
+        d.add_topic();
+        let f = Field::of(&ROW, &[d.topic_keys()[1]]);
+        assert_eq!(d.get(f), d.scenario().topics[1].segment_ms.to_string());
+        assert_eq!(d.path(f).as_deref(), Some("topics[1].segment_ms"));
+        assert_eq!(d.kind(f), Kind::Number { lo: 1, hi: Some(i64::MAX as u64) });
+        d.set(f, "soon");
+        assert!(d.is_bad(f));
+        assert_eq!(d.get(f), "soon", "as typed");
+        assert_eq!(
+            d.finish(),
+            Err(Problem::Unreadable { path: "topics[1].segment_ms".into(), text: "soon".into(), lo: 1, hi: Some(i64::MAX as u64) })
+        );
+        d.set(f, "0");
+        assert!(matches!(d.finish(), Err(Problem::Invalid(e)) if e.path == "topics[1].segment_ms"), "{:?}", d.finish());
+        d.set(f, "60000");
+        assert_eq!(d.finish().map(|s| s.topics[1].segment_ms), Ok(60_000));
+        // Its item removed, its typed text goes with it.
+        d.set(f, "x");
+        d.remove(List::Topics, d.topic_keys()[1]);
+        assert_eq!((d.path(f), d.finish().is_ok()), (None, true));
     }
 }

@@ -2,10 +2,7 @@
 //! through the same check as pasted JSON; Cancel or Esc closes it and changes nothing.
 //! The working copy (a `Draft`) lives here, not in the page's model.
 
-use crate::draft::{
-    self, ChangeField as Ch, ClusterField as C, ConnectorField as Cn, Draft, Field, GroupField as G, Kind, MemberField as M, Problem,
-    ProducerField as P, RowField as R, SendField as S, StreamsField as St, TopicField as T,
-};
+use crate::draft::{self, Draft, Field, Kind, List, Problem};
 use crate::i18n::{self, Lang, Msg};
 use crate::state::Action;
 use std::rc::Rc;
@@ -26,23 +23,16 @@ pub struct EditorProps {
 pub enum Edit {
     Set(Field, String),
     AddTopic,
-    RemoveTopic(u64),
     AddProducer,
-    RemoveProducer(u64),
     AddSend(u64),
-    RemoveSend(u64),
     AddGroup,
-    RemoveGroup(u64),
     AddMember(u64),
-    RemoveMember(u64),
     AddConnector,
-    RemoveConnector(u64),
     AddRow(u64),
-    RemoveRow(u64),
     AddChange(u64),
-    RemoveChange(u64),
     AddStreams,
-    RemoveStreams(u64),
+    /// Removes an item of a list, by its key.
+    Remove(List, u64),
     ClearTimeline,
     /// Apply was refused: the form stays as it is and says why.
     Refused(Problem),
@@ -69,23 +59,15 @@ impl Reducible for Form {
             }
             Edit::Set(f, text) => d.set(f, &text),
             Edit::AddTopic => d.add_topic(),
-            Edit::RemoveTopic(k) => d.remove_topic(k),
             Edit::AddProducer => d.add_producer(),
-            Edit::RemoveProducer(k) => d.remove_producer(k),
             Edit::AddSend(k) => d.add_send(k),
-            Edit::RemoveSend(k) => d.remove_send(k),
             Edit::AddGroup => d.add_group(),
-            Edit::RemoveGroup(k) => d.remove_group(k),
             Edit::AddMember(k) => d.add_member(k),
-            Edit::RemoveMember(k) => d.remove_member(k),
             Edit::AddConnector => d.add_connector(),
-            Edit::RemoveConnector(k) => d.remove_connector(k),
             Edit::AddRow(k) => d.add_row(k),
-            Edit::RemoveRow(k) => d.remove_row(k),
             Edit::AddChange(k) => d.add_change(k),
-            Edit::RemoveChange(k) => d.remove_change(k),
             Edit::AddStreams => d.add_streams(),
-            Edit::RemoveStreams(k) => d.remove_streams(k),
+            Edit::Remove(list, k) => d.remove(list, k),
             Edit::ClearTimeline => d.clear_timeline(),
         }
         form.problem = None;
@@ -392,16 +374,16 @@ fn focus_by_id(id: &str) {
 
 fn general(cx: &Ctx) -> Html {
     let lang = cx.lang;
-    let description = cx.d.get(Field::Description);
-    let set = cx.set(Field::Description);
+    let description = cx.d.get(Field::at("description", &[]));
+    let set = cx.set(Field::at("description", &[]));
     let oninput = Callback::from(move |e: InputEvent| set.emit(e.target_unchecked_into::<HtmlTextAreaElement>().value()));
     html! {
         <fieldset class="ed-section" id="ed-general">
             <legend>{ i18n::ED_GENERAL.get(lang) }</legend>
             <div class="ed-grid">
-                { cx.field(Field::Name, i18n::ED_NAME, None) }
-                { cx.field(Field::Seed, i18n::ED_SEED, Some(i18n::ED_SEED_HINT)) }
-                { cx.field(Field::DurationMs, i18n::ED_DURATION, None) }
+                { cx.field(Field::at("name", &[]), i18n::ED_NAME, None) }
+                { cx.field(Field::at("seed", &[]), i18n::ED_SEED, Some(i18n::ED_SEED_HINT)) }
+                { cx.field(Field::at("duration_ms", &[]), i18n::ED_DURATION, None) }
                 <label class="ed-field wide">
                     <span class="ed-label">{ i18n::ED_DESCRIPTION.get(lang) }</span>
                     <textarea id="ed-description" rows="2" value={description} {oninput} />
@@ -412,22 +394,22 @@ fn general(cx: &Ctx) -> Html {
 }
 
 fn cluster(cx: &Ctx) -> Html {
-    let c = Field::Cluster;
+    let c = |p| Field::at(p, &[]);
     let more = [
-        c(C::ReplicaLagTimeMaxMs),
-        c(C::ReplicaFetchWaitMaxMs),
-        c(C::BrokerSessionTimeoutMs),
-        c(C::GroupConsumerHeartbeatIntervalMs),
-        c(C::GroupConsumerSessionTimeoutMs),
-        c(C::LogRetentionCheckIntervalMs),
+        c("cluster.replica_lag_time_max_ms"),
+        c("cluster.replica_fetch_wait_max_ms"),
+        c("cluster.broker_session_timeout_ms"),
+        c("cluster.group_consumer_heartbeat_interval_ms"),
+        c("cluster.group_consumer_session_timeout_ms"),
+        c("cluster.log_retention_check_interval_ms"),
     ];
     html! {
         <fieldset class="ed-section" id="ed-cluster">
             <legend>{ i18n::ED_CLUSTER.get(cx.lang) }</legend>
             <div class="ed-grid">
-                { cx.field(c(C::Brokers), i18n::ED_BROKERS, Some(i18n::ED_BROKERS_HINT)) }
-                { cx.field(c(C::NetworkLatencyMs), i18n::ED_LATENCY, None) }
-                { cx.field(c(C::GroupInitialRebalanceDelayMs), "group.initial.rebalance.delay.ms", None) }
+                { cx.field(c("cluster.brokers"), i18n::ED_BROKERS, Some(i18n::ED_BROKERS_HINT)) }
+                { cx.field(c("cluster.network_latency_ms"), i18n::ED_LATENCY, None) }
+                { cx.field(c("cluster.group_initial_rebalance_delay_ms"), "group.initial.rebalance.delay.ms", None) }
             </div>
             { cx.more(&more, html! { <>
                 { cx.field(more[0], "replica.lag.time.max.ms", None) }
@@ -449,20 +431,23 @@ fn topics(cx: &Ctx) -> Html {
         <fieldset class="ed-section" id="ed-topics">
             <legend>{ i18n::ED_TOPICS.get(lang) }</legend>
             { for cx.d.topic_keys().iter().zip(&s.topics).enumerate().map(|(i, (&k, t))| {
-                let f = |x| Field::Topic(k, x);
-                let more = [f(T::TimestampType), f(T::RetentionMs), f(T::RetentionBytes), f(T::SegmentBytes), f(T::SegmentMs)];
+                let f = |p| Field::at(p, &[k]);
+                let more = [
+                    f("topics[].message_timestamp_type"), f("topics[].retention_ms"), f("topics[].retention_bytes"),
+                    f("topics[].segment_bytes"), f("topics[].segment_ms"),
+                ];
                 html! {
                     <div key={k} class="ed-item" id={format!("ed-topics-{i}")}>
                         <div class="ed-item-head">
                             <strong>{ t.name.clone() }</strong>
-                            { cx.remove_button(&t.name, Edit::RemoveTopic(k)) }
+                            { cx.remove_button(&t.name, Edit::Remove(List::Topics, k)) }
                         </div>
                         <div class="ed-grid">
-                            { cx.field(f(T::Name), i18n::ED_TOPIC_NAME, None) }
-                            { cx.field(f(T::Partitions), i18n::ED_PARTITIONS, Some(i18n::ED_PARTITIONS_HINT)) }
-                            { cx.field(f(T::ReplicationFactor), i18n::REPLICATION_FACTOR, Some(i18n::ED_RF_HINT)) }
-                            { cx.field(f(T::MinInsyncReplicas), i18n::ED_MIN_ISR, Some(i18n::MIN_ISR_HINT)) }
-                            { cx.field(f(T::UncleanLeaderElection), i18n::ED_UNCLEAN, Some(i18n::UNCLEAN_HINT)) }
+                            { cx.field(f("topics[].name"), i18n::ED_TOPIC_NAME, None) }
+                            { cx.field(f("topics[].partitions"), i18n::ED_PARTITIONS, Some(i18n::ED_PARTITIONS_HINT)) }
+                            { cx.field(f("topics[].replication_factor"), i18n::REPLICATION_FACTOR, Some(i18n::ED_RF_HINT)) }
+                            { cx.field(f("topics[].min_insync_replicas"), i18n::ED_MIN_ISR, Some(i18n::MIN_ISR_HINT)) }
+                            { cx.field(f("topics[].unclean_leader_election_enable"), i18n::ED_UNCLEAN, Some(i18n::UNCLEAN_HINT)) }
                         </div>
                         { cx.more(&more, html! { <>
                             { cx.field(more[0], "message.timestamp.type", None) }
@@ -489,24 +474,25 @@ fn producers(cx: &Ctx) -> Html {
         <fieldset class="ed-section" id="ed-producers">
             <legend>{ i18n::PRODUCERS.get(lang) }</legend>
             { for cx.d.producer_keys().iter().zip(&s.producers).enumerate().map(|(i, (&k, p))| {
-                let f = |x| Field::Producer(k, x);
+                let f = |p| Field::at(p, &[k]);
                 let more = [
-                    f(P::BatchSize), f(P::Retries), f(P::RetryBackoffMs), f(P::RetryBackoffMaxMs),
-                    f(P::RequestTimeoutMs), f(P::DeliveryTimeoutMs), f(P::MaxInFlight),
+                    f("producers[].config.batch_size"), f("producers[].config.retries"), f("producers[].config.retry_backoff_ms"),
+                    f("producers[].config.retry_backoff_max_ms"), f("producers[].config.request_timeout_ms"),
+                    f("producers[].config.delivery_timeout_ms"), f("producers[].config.max_in_flight_requests_per_connection"),
                 ];
                 let add_send = cx.edit.reform(move |_: MouseEvent| Edit::AddSend(k));
                 html! {
                     <div key={k} class="ed-item" id={format!("ed-producers-{i}")}>
                         <div class="ed-item-head">
                             <strong>{ p.name.clone() }</strong>
-                            { cx.remove_button(&p.name, Edit::RemoveProducer(k)) }
+                            { cx.remove_button(&p.name, Edit::Remove(List::Producers, k)) }
                         </div>
                         <div class="ed-grid">
-                            { cx.field(f(P::Name), i18n::ED_PRODUCER_NAME, None) }
-                            { cx.field(f(P::Partitioner), i18n::PARTITIONER, None) }
-                            { cx.field(f(P::Acks), "acks", Some(i18n::ACKS_HINT)) }
-                            { cx.field(f(P::Idempotence), "enable.idempotence", Some(i18n::ED_IDEMP_HINT)) }
-                            { cx.field(f(P::LingerMs), "linger.ms", Some(i18n::ED_LINGER_HINT)) }
+                            { cx.field(f("producers[].name"), i18n::ED_PRODUCER_NAME, None) }
+                            { cx.field(f("producers[].config.partitioner"), i18n::PARTITIONER, None) }
+                            { cx.field(f("producers[].config.acks"), "acks", Some(i18n::ACKS_HINT)) }
+                            { cx.field(f("producers[].config.enable_idempotence"), "enable.idempotence", Some(i18n::ED_IDEMP_HINT)) }
+                            { cx.field(f("producers[].config.linger_ms"), "linger.ms", Some(i18n::ED_LINGER_HINT)) }
                         </div>
                         { cx.more(&more, html! { <>
                             { cx.field(more[0], "batch.size", None) }
@@ -519,22 +505,22 @@ fn producers(cx: &Ctx) -> Html {
                         </> }) }
                         <h4 class="ed-sub">{ i18n::ED_SENDS.get(lang) }</h4>
                         { for cx.d.send_keys(i).iter().zip(&p.send).map(|(&sk, plan)| {
-                            let f = |x| Field::Send(sk, x);
+                            let f = |p| Field::at(p, &[k, sk]);
                             let name = format!("{} → {}", p.name, plan.topic);
                             html! {
                                 <div key={sk} class="ed-plan">
                                     <div class="ed-grid">
-                                        { cx.field(f(S::Topic), i18n::ED_SEND_TOPIC, None) }
-                                        { cx.field(f(S::Count), i18n::ED_COUNT, Some(i18n::ED_COUNT_HINT)) }
-                                        { cx.field(f(S::StartMs), i18n::ED_START, None) }
+                                        { cx.field(f("producers[].send[].topic"), i18n::ED_SEND_TOPIC, None) }
+                                        { cx.field(f("producers[].send[].count"), i18n::ED_COUNT, Some(i18n::ED_COUNT_HINT)) }
+                                        { cx.field(f("producers[].send[].start_ms"), i18n::ED_START, None) }
                                         <div class="ed-rate">
-                                            { cx.field(f(S::IntervalMs), i18n::ED_INTERVAL, None) }
+                                            { cx.field(f("producers[].send[].interval_ms"), i18n::ED_INTERVAL, None) }
                                             <span class="muted small">{ i18n::ed_rate(lang, plan.interval_ms) }</span>
                                         </div>
-                                        { cx.field(f(S::Values), i18n::ED_VALUES, None) }
-                                        { cx.field(f(S::Keys), i18n::ED_KEYS, Some(i18n::ED_KEYS_HINT)) }
+                                        { cx.field(f("producers[].send[].values"), i18n::ED_VALUES, None) }
+                                        { cx.field(f("producers[].send[].keys"), i18n::ED_KEYS, Some(i18n::ED_KEYS_HINT)) }
                                     </div>
-                                    { cx.remove_button(&name, Edit::RemoveSend(sk)) }
+                                    { cx.remove_button(&name, Edit::Remove(List::Sends, sk)) }
                                 </div>
                             }
                         }) }
@@ -559,7 +545,7 @@ fn groups(cx: &Ctx) -> Html {
         <fieldset class="ed-section" id="ed-groups">
             <legend>{ i18n::GROUPS.get(lang) }</legend>
             { for cx.d.group_keys().iter().zip(&s.groups).enumerate().map(|(i, (&k, g))| {
-                let f = |x| Field::Group(k, x);
+                let f = |p| Field::at(p, &[k]);
                 let consumer = g.config.group_protocol == kafka_sandbox_core::config::GroupProtocol::Consumer;
                 let push = g.config.delivery == kafka_sandbox_core::config::DeliveryMode::Push;
                 let add_member = cx.edit.reform(move |_: MouseEvent| Edit::AddMember(k));
@@ -570,20 +556,20 @@ fn groups(cx: &Ctx) -> Html {
                     <div key={k} class={classes!("ed-item", whole.then_some("invalid"))} id={format!("ed-groups-{i}")}>
                         <div class="ed-item-head">
                             <strong>{ g.id.clone() }</strong>
-                            { cx.remove_button(&g.id, Edit::RemoveGroup(k)) }
+                            { cx.remove_button(&g.id, Edit::Remove(List::Groups, k)) }
                         </div>
                         <div class="ed-grid">
-                            { cx.field(f(G::Id), i18n::GROUP_ID, None) }
-                            { cx.field(f(G::Protocol), "group.protocol", Some(i18n::PROTOCOL_CONSUMER_HINT)) }
+                            { cx.field(f("groups[].id"), i18n::GROUP_ID, None) }
+                            { cx.field(f("groups[].config.group_protocol"), "group.protocol", Some(i18n::PROTOCOL_CONSUMER_HINT)) }
                             if consumer {
-                                { cx.field(f(G::RemoteAssignor), "group.remote.assignor", Some(i18n::ED_REMOTE_ASSIGNOR_HINT)) }
+                                { cx.field(f("groups[].config.remote_assignor"), "group.remote.assignor", Some(i18n::ED_REMOTE_ASSIGNOR_HINT)) }
                             } else {
-                                { cx.field(f(G::Assignor), i18n::ASSIGNOR, Some(i18n::ED_ASSIGNOR_HINT)) }
+                                { cx.field(f("groups[].config.assignor"), i18n::ASSIGNOR, Some(i18n::ED_ASSIGNOR_HINT)) }
                             }
-                            { cx.field(f(G::OffsetReset), "auto.offset.reset", None) }
-                            { cx.field(f(G::Delivery), i18n::ED_DELIVERY, Some(i18n::ED_DELIVERY_HINT)) }
+                            { cx.field(f("groups[].config.auto_offset_reset"), "auto.offset.reset", None) }
+                            { cx.field(f("groups[].config.delivery"), i18n::ED_DELIVERY, Some(i18n::ED_DELIVERY_HINT)) }
                             if push {
-                                { cx.field(f(G::PushBufferMaxRecords), i18n::ED_PUSH_BUFFER, Some(i18n::ED_PUSH_BUFFER_HINT)) }
+                                { cx.field(f("groups[].config.push_buffer_max_records"), i18n::ED_PUSH_BUFFER, Some(i18n::ED_PUSH_BUFFER_HINT)) }
                             }
                         </div>
                         if push {
@@ -591,9 +577,9 @@ fn groups(cx: &Ctx) -> Html {
                                 <span class="ed-push-badge">{ i18n::PUSH_BADGE.get(lang) }</span>{ " " }{ i18n::PUSH_HINT.get(lang) }
                             </p>
                         }
-                        { cx.topic_boxes(i18n::ED_GROUP_TOPICS, |t| Field::GroupTopic(k, t)) }
+                        { cx.topic_boxes(i18n::ED_GROUP_TOPICS, |t| Field::at("groups[].topics[]", &[k, t])) }
                         <h4 class="ed-sub">{ i18n::ED_MEMBERS.get(lang) }</h4>
-                        { for cx.d.member_keys(i).iter().zip(&g.members).map(|(&mk, m)| member(cx, mk, m, consumer)) }
+                        { for cx.d.member_keys(i).iter().zip(&g.members).map(|(&mk, m)| member(cx, k, mk, m, consumer)) }
                         <button type="button" class="ed-add ed-add-member" aria-label={i18n::ed_add_member(lang, &g.id)}
                             disabled={!cx.d.can_add_member(k)} onclick={add_member}>
                             { i18n::ADD_MEMBER.get(lang) }
@@ -608,33 +594,38 @@ fn groups(cx: &Ctx) -> Html {
     }
 }
 
-fn member(cx: &Ctx, k: u64, m: &kafka_sandbox_core::command::MemberSpec, consumer_protocol: bool) -> Html {
-    let f = |x| Field::Member(k, x);
-    let more = [f(M::MaxPollRecords), f(M::FetchMaxWaitMs), f(M::AutoCommitIntervalMs), f(M::MetadataMaxAgeMs)];
+fn member(cx: &Ctx, g: u64, k: u64, m: &kafka_sandbox_core::command::MemberSpec, consumer_protocol: bool) -> Html {
+    let f = |p| Field::at(p, &[g, k]);
+    let more = [
+        f("groups[].members[].config.max_poll_records"),
+        f("groups[].members[].config.fetch_max_wait_ms"),
+        f("groups[].members[].config.auto_commit_interval_ms"),
+        f("groups[].members[].config.metadata_max_age_ms"),
+    ];
     html! {
         <div key={k} class="ed-member" data-ed-client={m.client_id.clone()}>
             <div class="ed-item-head">
                 <strong>{ m.client_id.clone() }</strong>
-                { cx.remove_button(&m.client_id, Edit::RemoveMember(k)) }
+                { cx.remove_button(&m.client_id, Edit::Remove(List::Members, k)) }
             </div>
             <div class="ed-grid">
-                { cx.field(f(M::ClientId), "client.id", None) }
-                { cx.field(f(M::InstanceId), i18n::ED_INSTANCE_ID, Some(i18n::ADD_STATIC_HINT)) }
-                { cx.field(f(M::CommitMode), i18n::ED_COMMIT_MODE, Some(i18n::COMMIT_MODE_HINT)) }
-                { cx.field(f(M::ProcessingMs), i18n::ED_PROCESSING, Some(i18n::PROCESSING_HINT)) }
+                { cx.field(f("groups[].members[].client_id"), "client.id", None) }
+                { cx.field(f("groups[].members[].group_instance_id"), i18n::ED_INSTANCE_ID, Some(i18n::ADD_STATIC_HINT)) }
+                { cx.field(f("groups[].members[].config.commit_mode"), i18n::ED_COMMIT_MODE, Some(i18n::COMMIT_MODE_HINT)) }
+                { cx.field(f("groups[].members[].config.processing_ms"), i18n::ED_PROCESSING, Some(i18n::PROCESSING_HINT)) }
                 // Under KIP-848 the broker's group.consumer.* settings apply instead.
                 if !consumer_protocol {
-                    { cx.field(f(M::SessionTimeoutMs), "session.timeout.ms", Some(i18n::ED_SESSION_HINT)) }
-                    { cx.field(f(M::HeartbeatIntervalMs), "heartbeat.interval.ms", None) }
+                    { cx.field(f("groups[].members[].config.session_timeout_ms"), "session.timeout.ms", Some(i18n::ED_SESSION_HINT)) }
+                    { cx.field(f("groups[].members[].config.heartbeat_interval_ms"), "heartbeat.interval.ms", None) }
                 }
-                { cx.field(f(M::MaxPollIntervalMs), "max.poll.interval.ms", Some(i18n::ED_MAX_POLL_HINT)) }
+                { cx.field(f("groups[].members[].config.max_poll_interval_ms"), "max.poll.interval.ms", Some(i18n::ED_MAX_POLL_HINT)) }
             </div>
             { cx.more(&more, html! { <>
                 { cx.field(more[0], "max.poll.records", None) }
                 { cx.field(more[1], "fetch.max.wait.ms", None) }
                 { cx.field(more[2], "auto.commit.interval.ms", None) }
                 { cx.field(more[3], "metadata.max.age.ms", None) }
-                <div class="wide">{ cx.topic_boxes(i18n::ED_MEMBER_TOPICS, |t| Field::MemberTopic(k, t)) }</div>
+                <div class="wide">{ cx.topic_boxes(i18n::ED_MEMBER_TOPICS, |t| Field::at("groups[].members[].topics[]", &[g, k, t])) }</div>
             </> }) }
         </div>
     }
@@ -648,28 +639,28 @@ fn connectors(cx: &Ctx) -> Html {
         <fieldset class="ed-section" id="ed-connectors">
             <legend>{ i18n::ED_CONNECTORS.get(lang) }</legend>
             { for cx.d.connector_keys().iter().zip(&s.connectors).enumerate().map(|(i, (&k, c))| {
-                let f = |x| Field::Connector(k, x);
+                let f = |p| Field::at(p, &[k]);
                 let add_row = cx.edit.reform(move |_: MouseEvent| Edit::AddRow(k));
                 let add_change = cx.edit.reform(move |_: MouseEvent| Edit::AddChange(k));
                 html! {
                     <div key={k} class="ed-item" id={format!("ed-connectors-{i}")}>
                         <div class="ed-item-head">
                             <strong>{ c.name.clone() }</strong>
-                            { cx.remove_button(&c.name, Edit::RemoveConnector(k)) }
+                            { cx.remove_button(&c.name, Edit::Remove(List::Connectors, k)) }
                         </div>
                         <div class="ed-grid ed-cols3">
-                            { cx.field(f(Cn::Name), i18n::ED_CONNECTOR_NAME, None) }
-                            { cx.field(f(Cn::Topic), i18n::ED_SEND_TOPIC, None) }
-                            { cx.field(f(Cn::Mode), "mode", Some(i18n::ED_MODE_HINT)) }
-                            { cx.field(f(Cn::PollIntervalMs), "poll.interval.ms", Some(i18n::ED_POLL_HINT)) }
-                            { cx.field(f(Cn::OffsetFlushIntervalMs), "offset.flush.interval.ms", Some(i18n::FLUSHED_HINT)) }
+                            { cx.field(f("connectors[].name"), i18n::ED_CONNECTOR_NAME, None) }
+                            { cx.field(f("connectors[].topic"), i18n::ED_SEND_TOPIC, None) }
+                            { cx.field(f("connectors[].mode"), "mode", Some(i18n::ED_MODE_HINT)) }
+                            { cx.field(f("connectors[].poll_interval_ms"), "poll.interval.ms", Some(i18n::ED_POLL_HINT)) }
+                            { cx.field(f("connectors[].offset_flush_interval_ms"), "offset.flush.interval.ms", Some(i18n::FLUSHED_HINT)) }
                         </div>
                         <h4 class="ed-sub">{ i18n::ED_ROWS.get(lang) }</h4>
                         { for cx.d.row_keys(i).iter().zip(&c.table.rows).map(|(&rk, r)| html! {
                             <div key={rk} class="ed-row">
-                                { cx.field(Field::Row(rk, R::Id), "id", None) }
-                                { cx.field(Field::Row(rk, R::Value), i18n::ED_ROW_VALUE, None) }
-                                { cx.remove_button(&format!("{} id {}", c.name, r.id), Edit::RemoveRow(rk)) }
+                                { cx.field(Field::at("connectors[].table.rows[].id", &[k, rk]), "id", None) }
+                                { cx.field(Field::at("connectors[].table.rows[].value", &[k, rk]), i18n::ED_ROW_VALUE, None) }
+                                { cx.remove_button(&format!("{} id {}", c.name, r.id), Edit::Remove(List::Rows, rk)) }
                             </div>
                         }) }
                         <button type="button" class="ed-add ed-add-row" disabled={!cx.d.can_add_row(k)} onclick={add_row}>
@@ -677,14 +668,14 @@ fn connectors(cx: &Ctx) -> Html {
                         </button>
                         <h4 class="ed-sub">{ i18n::ED_CHANGES.get(lang) }</h4>
                         { for cx.d.change_keys(i).iter().zip(&c.table.changes).map(|(&ck, ch)| {
-                            let f = |x| Field::Change(ck, x);
+                            let f = |p| Field::at(p, &[k, ck]);
                             html! {
                                 <div key={ck} class="ed-row ed-change">
-                                    { cx.field(f(Ch::AtMs), i18n::ED_AT, None) }
-                                    { cx.field(f(Ch::Kind), i18n::ED_CHANGE_KIND, None) }
-                                    { cx.field(f(Ch::Id), "id", None) }
-                                    { cx.field(f(Ch::Value), i18n::ED_ROW_VALUE, None) }
-                                    { cx.remove_button(&format!("{} {} ms", c.name, ch.at_ms), Edit::RemoveChange(ck)) }
+                                    { cx.field(f("connectors[].table.changes[].at_ms"), i18n::ED_AT, None) }
+                                    { cx.field(f("connectors[].table.changes[]"), i18n::ED_CHANGE_KIND, None) }
+                                    { cx.field(f("connectors[].table.changes[].*.id"), "id", None) }
+                                    { cx.field(f("connectors[].table.changes[].*.value"), i18n::ED_ROW_VALUE, None) }
+                                    { cx.remove_button(&format!("{} {} ms", c.name, ch.at_ms), Edit::Remove(List::Changes, ck)) }
                                 </div>
                             }
                         }) }
@@ -710,26 +701,26 @@ fn streams(cx: &Ctx) -> Html {
         <fieldset class="ed-section" id="ed-streams">
             <legend>{ i18n::ED_STREAMS.get(lang) }</legend>
             { for cx.d.streams_keys().iter().zip(&s.streams).enumerate().map(|(i, (&k, a))| {
-                let f = |x| Field::Streams(k, x);
+                let f = |p| Field::at(p, &[k]);
                 html! {
                     <div key={k} class="ed-item" id={format!("ed-streams-{i}")}>
                         <div class="ed-item-head">
                             <strong>{ a.application_id.clone() }</strong>
-                            { cx.remove_button(&a.application_id, Edit::RemoveStreams(k)) }
+                            { cx.remove_button(&a.application_id, Edit::Remove(List::Streams, k)) }
                         </div>
                         <div class="ed-grid ed-cols3">
-                            { cx.field(f(St::ApplicationId), "application.id", Some(i18n::ED_APP_ID_HINT)) }
-                            { cx.field(f(St::Source), i18n::ED_SOURCE, None) }
-                            { cx.field(f(St::Sink), i18n::ED_SINK, None) }
-                            { cx.field(f(St::Op), i18n::ED_OP, Some(i18n::ED_OP_HINT)) }
+                            { cx.field(f("streams[].application_id"), "application.id", Some(i18n::ED_APP_ID_HINT)) }
+                            { cx.field(f("streams[].source"), i18n::ED_SOURCE, None) }
+                            { cx.field(f("streams[].sink"), i18n::ED_SINK, None) }
+                            { cx.field(f("streams[].op"), i18n::ED_OP, Some(i18n::ED_OP_HINT)) }
                             { match a.op {
-                                StreamsOp::Filter { .. } => cx.field(f(St::ValueContains), i18n::ED_VALUE_CONTAINS, None),
-                                StreamsOp::CountByKey { .. } => cx.field(f(St::Store), i18n::ED_STORE, Some(i18n::ED_STORE_HINT)),
+                                StreamsOp::Filter { .. } => cx.field(f("streams[].op.filter.value_contains"), i18n::ED_VALUE_CONTAINS, None),
+                                StreamsOp::CountByKey { .. } => cx.field(f("streams[].op.count_by_key.store"), i18n::ED_STORE, Some(i18n::ED_STORE_HINT)),
                                 StreamsOp::MapUpper {} => Html::default(),
                             } }
-                            { cx.field(f(St::Instances), i18n::ED_INSTANCES, Some(i18n::ED_INSTANCES_HINT)) }
-                            { cx.field(f(St::CommitIntervalMs), "commit.interval.ms", None) }
-                            { cx.field(f(St::ProcessingMs), i18n::ED_PROCESSING, Some(i18n::PROCESSING_HINT)) }
+                            { cx.field(f("streams[].instances"), i18n::ED_INSTANCES, Some(i18n::ED_INSTANCES_HINT)) }
+                            { cx.field(f("streams[].commit_interval_ms"), "commit.interval.ms", None) }
+                            { cx.field(f("streams[].processing_ms"), i18n::ED_PROCESSING, Some(i18n::PROCESSING_HINT)) }
                         </div>
                     </div>
                 }
