@@ -18,13 +18,15 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("L1 vocabularies", &["config", "error", "command", "event"]),
     ("L2 state", &["log", "cluster", "producer", "group", "partitioner", "assign"]),
     ("L3 engine and monitors", &["sim", "monitor", "invariant"]),
-    ("L4 read side and formats", &["snapshot", "scenario", "lesson", "history", "share", "compare", "provenance"]),
+    ("L4 read side and formats", &["snapshot", "scenario", "lesson", "history", "share", "compare", "provenance", "read"]),
 ];
 
 /// Core modules the page still uses though they are below its layers (state the page reads
 /// directly, until the read layer serves it). Remove an entry when the page stops using it;
 /// the test fails if an entry is no longer needed, so the list stays true.
-const PAGE_DEBTS: &[&str] = &["group", "monitor", "producer", "sim"];
+/// `sim` stays for the `Sim` the page drives and its command log (`LoggedCommand`), and for
+/// the editor's connector and Streams specs (`draft.rs`, `panels/editor.rs`).
+const PAGE_DEBTS: &[&str] = &["sim"];
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -24,6 +24,7 @@ pub mod monitor;
 pub mod partitioner;
 pub mod producer;
 pub mod provenance;
+pub mod read;
 pub mod record;
 pub mod rng;
 pub mod scenario;

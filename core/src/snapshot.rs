@@ -1,4 +1,5 @@
-//! Read-only, owned views of the simulation for the page, the CLI and tests.
+//! Read-only, owned views of the simulation for the page, the CLI and tests, each built
+//! from its borrowed view in the read layer ([`crate::read`]).
 
 use crate::assign::server::ServerAssignor;
 use crate::assign::Strategy;
@@ -8,11 +9,11 @@ use crate::config::GroupProtocol;
 use crate::config::{Acks, OffsetReset};
 use crate::event::Event;
 use crate::group::{Activity, CommitMode, Delivery, DuplicateRecord, GroupState, LostRecord, Phase, RebalanceProtocol, Reconcile};
-use crate::log::PartitionLog;
 use crate::monitor::Finding;
 use crate::partitioner::PartitionerKind;
 use crate::producer::SentRecord;
-use crate::record::{RecordId, TopicPartition};
+use crate::read::{BrokerRead, GroupRead, MemberRead, PartitionRead, ProducerRead, TopicRead};
+use crate::record::{RecordId, StoredRecord, TopicPartition};
 use crate::sim::{Flight, Sim};
 use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
@@ -206,10 +207,8 @@ pub struct MemberView {
     pub buffered: u32,
 }
 
-fn record_views(log: &PartitionLog, shown: usize) -> Vec<RecordView> {
-    let recs = log.records();
-    let from = recs.len().saturating_sub(shown);
-    recs[from..]
+fn record_views(records: &[StoredRecord]) -> Vec<RecordView> {
+    records
         .iter()
         .map(|r| RecordView {
             id: r.record.id,
@@ -227,6 +226,130 @@ fn record_views(log: &PartitionLog, shown: usize) -> Vec<RecordView> {
 /// How many of the newest monitor findings a snapshot carries.
 pub const FINDINGS_SHOWN: usize = 100;
 
+impl BrokerView {
+    pub fn of(b: BrokerRead<'_>) -> Self {
+        BrokerView { id: b.id(), alive: b.alive(), isolated: b.isolated(), fenced: b.fenced(), slow_ms: b.slow_ms() }
+    }
+}
+
+impl TopicView {
+    /// The topic with at most `records_shown` records per log.
+    pub fn of(t: TopicRead<'_>, records_shown: usize) -> Self {
+        TopicView {
+            name: t.name().to_string(),
+            replication_factor: t.replication_factor(),
+            min_insync_replicas: t.min_insync_replicas(),
+            unclean_leader_election_enable: t.unclean_leader_election_enable(),
+            partitions: t.partitions().map(|p| PartitionView::of(p, records_shown)).collect(),
+        }
+    }
+}
+
+impl PartitionView {
+    /// The partition with at most `records_shown` records per log.
+    pub fn of(p: PartitionRead<'_>, records_shown: usize) -> Self {
+        PartitionView {
+            partition: p.index(),
+            leader: p.leader(),
+            leader_epoch: p.leader_epoch(),
+            replicas: p.replicas().to_vec(),
+            isr: p.isr().to_vec(),
+            log_start_offset: p.log_start_offset(),
+            log_end_offset: p.log_end_offset(),
+            high_watermark: p.high_watermark(),
+            records: record_views(p.newest_records(records_shown)),
+            replica_logs: p
+                .replica_logs()
+                .map(|r| ReplicaView {
+                    broker: r.broker,
+                    is_leader: r.is_leader,
+                    in_isr: r.in_isr,
+                    log_end_offset: r.log_end_offset(),
+                    high_watermark: r.high_watermark(),
+                    records: record_views(r.newest_records(records_shown)),
+                })
+                .collect(),
+            lost: p.lost().cloned().collect(),
+        }
+    }
+}
+
+impl ProducerView {
+    pub fn of(p: ProducerRead<'_>) -> Self {
+        ProducerView {
+            name: p.name().to_string(),
+            partitioner: p.partitioner(),
+            linger_ms: p.linger_ms(),
+            acks: p.acks(),
+            sent_total: p.sent_total(),
+            sent: p.sent().cloned().collect(),
+            batched: p.batched(),
+            pending: p.pending(),
+            idempotent: p.idempotent(),
+        }
+    }
+}
+
+impl GroupView {
+    pub fn of(g: GroupRead<'_>) -> Self {
+        GroupView {
+            id: g.id().to_string(),
+            topics: g.topics().to_vec(),
+            assignor: g.assignor(),
+            auto_offset_reset: g.auto_offset_reset(),
+            state: g.state(),
+            generation: g.generation(),
+            rebalance_due: g.rebalance_due(),
+            initial_rebalance: g.initial_rebalance(),
+            leader: g.leader().map(str::to_string),
+            protocol: g.protocol(),
+            coordinator: g.coordinator(),
+            registered: g.registered().map(str::to_string).collect(),
+            rebalances: g.rebalances(),
+            duplicates: g.duplicates(),
+            lost: g.lost(),
+            members: g.members().map(MemberView::of).collect(),
+            committed: g.committed_offsets().map(|(tp, o)| (tp.clone(), o)).collect(),
+            group_protocol: g.group_protocol(),
+            remote_assignor: g.remote_assignor(),
+            assignment_epoch: g.assignment_epoch(),
+            partition_downtime_ms: g.partition_downtime_ms(),
+            duplicate_details: g.duplicate_details().cloned().collect(),
+            lost_details: g.lost_details(LOST_SHOWN),
+            delivery: g.delivery(),
+            push_buffer_max_records: g.push_buffer_max_records(),
+        }
+    }
+}
+
+impl MemberView {
+    pub fn of(m: MemberRead<'_>) -> Self {
+        MemberView {
+            client_id: m.client_id().to_string(),
+            member_id: m.member_id().to_string(),
+            group_instance_id: m.group_instance_id().map(str::to_string),
+            activity: m.activity(),
+            assigned: m.assigned().to_vec(),
+            positions: m.positions().map(|(tp, o)| (tp.clone(), o)).collect(),
+            received_total: m.received_total(),
+            received: m.received().cloned().collect(),
+            phase: m.phase(),
+            generation: m.generation(),
+            paused: m.paused(),
+            commit_mode: m.commit_mode(),
+            processing_ms: m.processing_ms(),
+            processed_total: m.processed_total(),
+            rebalance_pause_ms: m.rebalance_pause_ms(),
+            paused_since: m.paused_since(),
+            session_deadline: m.session_deadline(),
+            poll_deadline: m.poll_deadline(),
+            reconcile: m.reconcile(),
+            target: m.target().to_vec(),
+            buffered: m.buffered(),
+        }
+    }
+}
+
 impl Sim {
     /// An owned picture of the whole world now.
     pub fn snapshot(&self) -> Snapshot {
@@ -234,150 +357,27 @@ impl Sim {
     }
 
     /// The same, with at most `records_shown` records per log (a large cluster's page
-    /// draws fewer per partition).
+    /// draws fewer per partition). Built from the read layer ([`crate::read`]).
     pub fn snapshot_with(&self, records_shown: usize) -> Snapshot {
         let records_shown = records_shown.min(RECORDS_SHOWN);
+        let read = self.read();
         Snapshot {
-            now: self.now(),
-            seed: self.seed(),
-            steps: self.steps(),
-            events_total: self.trace().total(),
-            next_event_at: self.next_event_time(),
-            brokers: self
-                .brokers()
-                .map(|b| BrokerView { id: b.id, alive: b.alive, isolated: b.isolated, fenced: b.fenced, slow_ms: b.slow_ms })
-                .collect(),
-            topics: self
-                .topics()
-                .map(|t| TopicView {
-                    name: t.name.clone(),
-                    replication_factor: t.replication_factor(),
-                    min_insync_replicas: t.config.min_insync_replicas,
-                    unclean_leader_election_enable: t.config.unclean_leader_election_enable,
-                    partitions: t
-                        .partitions
-                        .iter()
-                        .enumerate()
-                        .map(|(i, part)| {
-                            let empty = PartitionLog::default();
-                            let log = part.display_log().unwrap_or(&empty);
-                            let tp = TopicPartition::new(t.name.clone(), i as u32);
-                            PartitionView {
-                                partition: i as u32,
-                                leader: part.leader,
-                                leader_epoch: part.leader_epoch,
-                                replicas: part.replicas.clone(),
-                                isr: part.isr.clone(),
-                                log_start_offset: log.log_start_offset(),
-                                log_end_offset: log.log_end_offset(),
-                                high_watermark: log.high_watermark(),
-                                records: record_views(log, records_shown),
-                                replica_logs: part
-                                    .replicas
-                                    .iter()
-                                    .filter_map(|b| {
-                                        let l = part.logs.get(b)?;
-                                        Some(ReplicaView {
-                                            broker: *b,
-                                            is_leader: part.leader == Some(*b),
-                                            in_isr: part.isr.contains(b),
-                                            log_end_offset: l.log_end_offset(),
-                                            high_watermark: l.high_watermark(),
-                                            records: record_views(l, records_shown),
-                                        })
-                                    })
-                                    .collect(),
-                                lost: self.lost_records(&tp).cloned().collect(),
-                            }
-                        })
-                        .collect(),
-                })
-                .collect(),
-            producers: self
-                .producers()
-                .map(|p| ProducerView {
-                    name: p.name.clone(),
-                    partitioner: p.config.partitioner,
-                    linger_ms: p.config.linger_ms,
-                    acks: p.config.acks,
-                    sent_total: p.sent_total,
-                    sent: p.sent.iter().cloned().collect(),
-                    batched: p.batched_records(),
-                    pending: p.pending_records(),
-                    idempotent: p.config.idempotent(),
-                })
-                .collect(),
-            groups: self
-                .groups()
-                .map(|g| GroupView {
-                    id: g.id.clone(),
-                    topics: g.topics.clone(),
-                    assignor: g.config.assignor,
-                    auto_offset_reset: g.config.auto_offset_reset,
-                    state: g.state,
-                    generation: g.generation,
-                    rebalance_due: g.rebalance_due,
-                    initial_rebalance: g.initial_delay_since.is_some(),
-                    leader: g.leader.as_ref().and_then(|l| g.registered(l)).map(|r| r.client_id.clone()),
-                    protocol: g.protocol,
-                    coordinator: self.coordinator_of(&g.id),
-                    registered: g.registry.iter().map(|r| r.client_id.clone()).collect(),
-                    rebalances: g.rebalances,
-                    duplicates: g.duplicates,
-                    lost: g.lost_records(),
-                    members: g
-                        .members
-                        .iter()
-                        .map(|m| MemberView {
-                            client_id: m.client_id.clone(),
-                            member_id: m.member_id.clone(),
-                            group_instance_id: m.group_instance_id.clone(),
-                            activity: m.activity,
-                            assigned: m.assigned.clone(),
-                            positions: m.positions.iter().map(|(tp, o)| (tp.clone(), *o)).collect(),
-                            received_total: m.received_total(),
-                            received: m.received().cloned().collect(),
-                            phase: m.phase,
-                            generation: m.generation,
-                            paused: m.paused,
-                            commit_mode: m.config.commit_mode,
-                            processing_ms: m.config.processing_ms,
-                            processed_total: m.processed_total,
-                            rebalance_pause_ms: m.rebalance_pause_ms,
-                            paused_since: m.paused_since,
-                            session_deadline: g
-                                .registry
-                                .iter()
-                                .find(|r| r.client_id == m.client_id && r.member_id == m.member_id)
-                                .map(|r| r.session_deadline),
-                            poll_deadline: (m.phase != Phase::Crashed && (m.paused || !m.processing.is_empty()))
-                                .then(|| m.last_poll.plus_ms(m.config.max_poll_interval_ms)),
-                            reconcile: g
-                                .consumer_protocol()
-                                .then(|| g.registry.iter().find(|r| r.member_id == m.member_id).map(|r| r.cg.state))
-                                .flatten(),
-                            target: g.target.get(&m.member_id).cloned().unwrap_or_default(),
-                            buffered: m.processing.len() as u32,
-                        })
-                        .collect(),
-                    committed: g.committed.iter().map(|(tp, o)| (tp.clone(), *o)).collect(),
-                    group_protocol: g.config.group_protocol,
-                    remote_assignor: g.config.remote_assignor,
-                    assignment_epoch: g.assignment_epoch,
-                    partition_downtime_ms: g.partition_downtime_ms,
-                    duplicate_details: g.duplicate_details().cloned().collect(),
-                    lost_details: g.lost_details(LOST_SHOWN),
-                    delivery: g.config.delivery,
-                    push_buffer_max_records: g.config.push_buffer_max_records,
-                })
-                .collect(),
+            now: read.now(),
+            seed: read.seed(),
+            steps: read.steps(),
+            events_total: read.events_total(),
+            next_event_at: read.next_event_at(),
+            brokers: read.brokers().map(BrokerView::of).collect(),
+            topics: read.topics().map(|t| TopicView::of(t, records_shown)).collect(),
+            producers: read.producers().map(ProducerView::of).collect(),
+            groups: read.groups().map(GroupView::of).collect(),
             flights: self.in_flight(),
             findings: {
-                let all = self.monitors().findings();
+                let all = read.findings();
                 all[all.len().saturating_sub(FINDINGS_SHOWN)..].to_vec()
             },
-            findings_total: self.monitors().total(),
-            promises_broken: self.monitors().promised_total(),
+            findings_total: read.findings_total(),
+            promises_broken: read.promises_broken(),
             connectors: self.connectors().map(crate::sim::connect::Connector::view).collect(),
             streams: self.streams().map(crate::sim::streams::StreamsApp::view).collect(),
         }

@@ -7,7 +7,7 @@ use crate::panels::{
     Brokers, Charts, ComparePanel, Controls, EventLog, ForkPanel, Groups, Guarantees, Producers, RecordPathPanel, ScenarioPanel,
     SequenceDiagram, SharePanel, TopicView, Wire, WireSide,
 };
-use crate::state::{Action, AppState, Notice, SharedFrom, TICK_MS};
+use crate::state::{Action, AppState, Notice, Outgoing, SharedFrom, TICK_MS};
 use gloo_timers::callback::Interval;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -88,16 +88,28 @@ pub fn App() -> Html {
         });
     }
     {
-        // Autosave after changes (and every couple of seconds while playing).
+        // Hand the browser what the reducer queued (autosaves after changes and every
+        // couple of seconds while playing, files to download), then say so: the model
+        // changes only in the reducer.
         let model = state.model.clone();
+        let dispatcher = state.dispatcher();
         use_effect_with(state.version, move |_| {
-            if let Ok(mut m) = model.try_borrow_mut() {
-                if let Some(text) = m.take_autosave() {
-                    crate::browser::save_autosave(&text);
+            let delivered = match model.try_borrow() {
+                Ok(m) => {
+                    for out in &m.outbox {
+                        match out {
+                            Outgoing::Autosave(text) => crate::browser::save_autosave(text),
+                            Outgoing::Download(text) => {
+                                let _ = crate::browser::download("kafka-sandbox-run.json", text);
+                            }
+                        }
+                    }
+                    m.outbox.len()
                 }
-                if let Some(text) = m.pending_download.take() {
-                    let _ = crate::browser::download("kafka-sandbox-run.json", &text);
-                }
+                Err(_) => 0,
+            };
+            if delivered > 0 {
+                dispatcher.dispatch(Action::Delivered(delivered));
             }
         });
     }
@@ -184,12 +196,14 @@ pub fn App() -> Html {
         return html! { <main id="app-root" class="app" /> };
     };
     let lang = model.lang;
+    // What this frame reads of the simulation goes through the core's read layer.
+    let read = model.sim.read();
     // A large cluster draws fewer records per partition: the page stays responsive.
-    let partitions: usize = model.sim.topics().map(|t| t.partition_count() as usize).sum();
-    let big = partitions > LARGE_PARTITIONS;
+    let big = read.partition_count() > LARGE_PARTITIONS;
     let snap = Rc::new(model.sim.snapshot_with(if big { 8 } else { usize::MAX }));
     let (category, entity) = model.event_filter.clone();
-    let events = Rc::new(crate::view::filtered_events(&model.sim, lang, category, &entity, 60, 5000));
+    let events = Rc::new(crate::view::filtered_events(read, lang, category, &entity, 60, 5000));
+    let findings = Rc::new(crate::view::guarantee_rows(lang, read, GUARANTEE_ROWS));
     let selected = model.selected;
     let show_keys = model.show_keys;
     let theme = model.theme;
@@ -209,29 +223,23 @@ pub fn App() -> Html {
         .as_ref()
         .map(|f| (f.at_ms, kafka_sandbox_core::compare::outcome(&model.sim), kafka_sandbox_core::compare::outcome(&f.sim)));
     // The sequence diagram's window: 2 s up to now, or around the selected event.
-    let seq_end = selected
-        .and_then(|seq| model.sim.trace().events().find(|e| e.seq == seq))
-        .map(|e| e.time.ms() + 1_000)
-        .unwrap_or_else(|| model.sim.now().ms());
+    let selected_event = selected.and_then(|seq| read.event(seq));
+    let seq_end = selected_event.map(|e| e.time.ms() + 1_000).unwrap_or_else(|| read.now().ms());
     let seq_window = (seq_end.saturating_sub(2_000), seq_end);
     let seq_messages =
         Rc::new(if model.show_sequence { crate::sequence::messages(&model.sim, seq_window.0, seq_window.1, 80) } else { Vec::new() });
     let chart_samples = model.series.samples.clone();
-    let record_path = model.record_path.map(|r| Rc::new(kafka_sandbox_core::provenance::path(&model.sim, r)));
+    let record_path = model.record_path.map(|r| Rc::new(read.record_path(r)));
     let record_partitions = record_path.as_ref().and_then(|p| {
         p.hops.iter().find_map(|(_, h)| match h {
-            kafka_sandbox_core::provenance::Hop::Sent { topic, .. } => model.sim.topic(topic).map(|t| t.partition_count()),
+            kafka_sandbox_core::read::Hop::Sent { topic, .. } => read.topic(topic).map(|t| t.partition_count()),
             _ => None,
         })
     });
-    let highlight =
-        selected.and_then(|seq| model.sim.trace().events().find(|e| e.seq == seq)).map(|e| highlight_css(&e.kind)).unwrap_or_default();
+    let highlight = selected_event.map(|e| highlight_css(&e.kind)).unwrap_or_default();
     // For screen readers: while paused, the newest event is read out after each step.
-    let narration = if model.playing {
-        String::new()
-    } else {
-        model.sim.trace().events().last().map(|e| i18n::event_line(lang, &e.kind)).unwrap_or_default()
-    };
+    let narration =
+        if model.playing { String::new() } else { read.last_event().map(|e| i18n::event_line(lang, &e.kind)).unwrap_or_default() };
     let notice = model.notice.clone();
     let last_produce = model.last_produce.clone();
     let scenario_json = model.scenario_json();
@@ -245,9 +253,8 @@ pub fn App() -> Html {
     let group_logs = Rc::new(model.groups.all());
     let comparison = model.comparison.clone();
     let share_link = model.share_link.as_ref().map(|t| format!("{}#{t}", crate::browser::base_url()));
-    let reached = model.reached.max(model.sim.steps());
+    let reached = model.reached.max(read.steps());
     drop(model);
-    let findings = Rc::new(crate::view::guarantee_rows(lang, &snap, GUARANTEE_ROWS));
 
     let toggle_lang = dispatch.reform(|_| Action::ToggleLang);
     let dismiss = dispatch.reform(|_| Action::Dismiss);

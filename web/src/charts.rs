@@ -6,7 +6,7 @@
 //! whether it played, ran to a moment or went in slices), at most `max` samples (the
 //! oldest go); going back in time drops the samples after the new now.
 
-use kafka_sandbox_core::group::Phase;
+use kafka_sandbox_core::read::Read;
 use kafka_sandbox_core::vecmap::VecMap;
 use kafka_sandbox_core::Sim;
 use std::collections::VecDeque;
@@ -94,31 +94,17 @@ impl Series {
         if samples.len() == self.max {
             samples.pop_front();
         }
-        samples.push_back(Rc::new(sample(sim)));
+        samples.push_back(Rc::new(sample(sim.read())));
     }
 }
 
-fn sample(sim: &Sim) -> Sample {
-    let mut lag = VecMap::new();
-    for g in sim.groups() {
-        let mut rows = Vec::new();
-        for topic in &g.topics {
-            let Some(t) = sim.topic(topic) else { continue };
-            for (p, part) in t.partitions.iter().enumerate() {
-                let Some(log) = part.leader_log() else { continue };
-                let tp = kafka_sandbox_core::record::TopicPartition::new(topic.clone(), p as u32);
-                let committed = g.committed.get(&tp).copied().unwrap_or(log.log_start_offset());
-                rows.push((format!("P{p}"), log.high_watermark().saturating_sub(committed)));
-            }
-        }
-        lag.insert(g.id.clone(), rows);
-    }
-    let produced = sim.producers().map(|p| p.sent_total()).sum();
-    let consumed = sim.groups().flat_map(|g| g.members.iter()).map(|m| m.received_total()).sum();
-    let stopped =
-        sim.groups().flat_map(|g| g.members.iter()).filter(|m| m.phase == Phase::Crashed || m.not_consuming_since().is_some()).count()
-            as u32;
-    Sample { t_ms: sim.now().ms(), lag, produced, consumed, stopped }
+/// One sample, read through the core's read layer (its lag is `GroupRead::lags`).
+fn sample(read: Read<'_>) -> Sample {
+    let lag = read.groups().map(|g| (g.id().to_string(), g.lags().map(|l| (format!("P{}", l.partition), l.lag)).collect())).collect();
+    let produced = read.sent_total();
+    let consumed = read.groups().flat_map(|g| g.members()).map(|m| m.received_total()).sum();
+    let stopped = read.groups().flat_map(|g| g.members()).filter(|m| m.stopped()).count() as u32;
+    Sample { t_ms: read.now().ms(), lag, produced, consumed, stopped }
 }
 
 /// A line of a lag chart: its label and its points (time in ms, lag).

@@ -4,8 +4,7 @@ use kafka_sandbox_core::config::Acks;
 use kafka_sandbox_core::event::PartitionReason;
 use kafka_sandbox_core::event::SegmentDeletionReason;
 use kafka_sandbox_core::event::{EventKind, GroupError, LeaveReason, LossCause, ProduceError, RebalanceCause, StartFrom};
-use kafka_sandbox_core::group::{Activity, CommitMode, GroupState, Phase, RebalanceProtocol};
-use kafka_sandbox_core::monitor::{Finding, FindingKind};
+use kafka_sandbox_core::read::{Activity, CommitMode, Finding, FindingKind, GroupState, Phase, RebalanceProtocol};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lang {
@@ -1694,8 +1693,8 @@ pub fn variant(lang: Lang, v: kafka_sandbox_core::compare::Variant) -> &'static 
 }
 
 /// One duplicate, explained.
-pub fn duplicate_line(lang: Lang, d: &kafka_sandbox_core::group::DuplicateRecord) -> String {
-    use kafka_sandbox_core::group::HandoverKind;
+pub fn duplicate_line(lang: Lang, d: &kafka_sandbox_core::read::DuplicateRecord) -> String {
+    use kafka_sandbox_core::read::HandoverKind;
     let (again, at) = (&d.again.0, seconds(d.again.1.ms()));
     let first = match (&d.first, lang) {
         (Some((c, t)), Lang::Zh) => format!("{c} 在 {} 已处理过", seconds(t.ms())),
@@ -1730,8 +1729,8 @@ pub fn duplicate_line(lang: Lang, d: &kafka_sandbox_core::group::DuplicateRecord
 }
 
 /// One lost record, explained.
-pub fn lost_line(lang: Lang, l: &kafka_sandbox_core::group::LostRecord) -> String {
-    use kafka_sandbox_core::group::LostCause;
+pub fn lost_line(lang: Lang, l: &kafka_sandbox_core::read::LostRecord) -> String {
+    use kafka_sandbox_core::read::LostCause;
     match (&l.cause, lang) {
         (LostCause::CommittedBeforeProcessing { member, delivered_at }, Lang::Zh) => format!(
             "P{} 位移 {}：{} 时交给 {member}，位移在它处理之前就已提交，随后它崩溃或失去了分区，接手者从提交位移之后开始",
@@ -1747,8 +1746,8 @@ pub fn lost_line(lang: Lang, l: &kafka_sandbox_core::group::LostRecord) -> Strin
 }
 
 /// The coordinator's reconciliation state of a consumer-protocol member.
-pub fn reconcile(lang: Lang, r: kafka_sandbox_core::group::Reconcile) -> &'static str {
-    use kafka_sandbox_core::group::Reconcile as R;
+pub fn reconcile(lang: Lang, r: kafka_sandbox_core::read::Reconcile) -> &'static str {
+    use kafka_sandbox_core::read::Reconcile as R;
     match r {
         R::Stable => RECONCILE_STABLE,
         R::UnrevokedPartitions => RECONCILE_UNREVOKED,

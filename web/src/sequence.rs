@@ -38,9 +38,10 @@ pub struct Message {
 /// The messages of `[from_ms, to_ms]`, at most `max` (the newest kept).
 pub fn messages(sim: &Sim, from_ms: u64, to_ms: u64, max: usize) -> Vec<Message> {
     let lat = sim.cluster().network_latency_ms;
-    let leader_of = |topic: &str, p: u32| sim.topic(topic).and_then(|t| t.partitions.get(p as usize)).and_then(|x| x.leader);
+    let read = sim.read();
+    let leader_of = |topic: &str, p: u32| read.topic(topic).and_then(|t| t.partition(p)).and_then(|x| x.leader());
     let mut out = Vec::new();
-    for e in sim.trace().events() {
+    for e in read.events() {
         let t = e.time.ms();
         if t + lat < from_ms || t > to_ms {
             continue;

@@ -89,8 +89,10 @@ pub struct Model {
     pub lesson_progress: kafka_sandbox_core::vecmap::VecMap<String, usize>,
     /// The record whose path is shown.
     pub record_path: Option<kafka_sandbox_core::record::RecordId>,
-    /// A file the learner asked to save, waiting for the page to offer it.
-    pub pending_download: Option<String>,
+    /// What the browser is to be handed (autosaves, a file to download), oldest first:
+    /// the reducer puts it here, an effect in `app.rs` hands it over and reports back with
+    /// [`Action::Delivered`] (the effect never changes the model).
+    pub outbox: Vec<Outgoing>,
     /// The scenario's JSON, made when first asked for after the scenario changed (not
     /// every frame); `set_scenario` clears it.
     scenario_json: std::cell::RefCell<Option<Rc<String>>>,
@@ -156,7 +158,7 @@ impl Model {
             marks: Vec::new(),
             reached: 0,
             share_link: None,
-            pending_download: None,
+            outbox: Vec::new(),
             scenario_json: Default::default(),
             series: Default::default(),
             record_path: None,
@@ -243,6 +245,15 @@ impl LessonState {
 pub struct Fork {
     pub at_ms: u64,
     pub sim: Sim,
+}
+
+/// Something the page hands to the browser after a change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outgoing {
+    /// The run as a share text, for local storage.
+    Autosave(String),
+    /// The run as a JSON file to download.
+    Download(String),
 }
 
 /// Where a shared run comes from.
@@ -724,6 +735,8 @@ pub enum Action {
         change: kafka_sandbox_core::compare::Change,
     },
     CloseComparison,
+    /// The page handed the browser the first this many entries of [`Model::outbox`].
+    Delivered(usize),
 }
 
 impl Reducible for AppState {
@@ -732,6 +745,13 @@ impl Reducible for AppState {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let Ok(mut m) = self.model.try_borrow_mut() else { return self };
         let changed = reduce_model(&mut m, action);
+        if changed {
+            // Autosave after changes (at most every `AUTOSAVE_TICKS` ticks while only time
+            // moves); the effect that follows the new version hands it over.
+            if let Some(text) = m.take_autosave() {
+                m.outbox.push(Outgoing::Autosave(text));
+            }
+        }
         drop(m);
         if changed {
             Rc::new(AppState { model: self.model.clone(), version: self.version.wrapping_add(1) })
@@ -744,6 +764,12 @@ impl Reducible for AppState {
 /// Applies one action, then reads what it caused from the trace; returns whether
 /// anything visible changed.
 pub fn reduce_model(m: &mut Model, action: Action) -> bool {
+    if let Action::Delivered(n) = action {
+        // Nothing visible changes, and it is not a change worth autosaving.
+        let n = n.min(m.outbox.len());
+        m.outbox.drain(..n);
+        return false;
+    }
     let action = match action {
         Action::TickAfter(ms) => {
             m.tick_ms = ms.clamp(1, MAX_CATCH_UP_MS);
@@ -1209,7 +1235,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             m.selected = Some(seq);
             true
         }
-        Action::Noop => false,
+        Action::Noop | Action::Delivered(_) => false,
         Action::Fork => {
             m.fork = Some(Fork { at_ms: m.sim.now().ms(), sim: m.sim.clone() });
             m.notice = Some(Notice::Info(i18n::forked(lang, m.sim.now().ms())));
@@ -1301,7 +1327,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             true
         }
         Action::SaveFile => {
-            m.pending_download = Some(kafka_sandbox_core::share::to_json_pretty(&m.shared()));
+            m.outbox.push(Outgoing::Download(kafka_sandbox_core::share::to_json_pretty(&m.shared())));
             true
         }
         Action::Share => {
@@ -1360,7 +1386,7 @@ pub fn next_client_id<'a>(taken: impl Iterator<Item = &'a str> + Clone) -> Strin
 
 /// The next value in the m1, m2, … series for the produce form.
 pub fn next_value(sim: &Sim) -> String {
-    let n = sim.producers().map(|p| p.sent_total()).sum::<u64>() + 1;
+    let n = sim.read().sent_total() + 1;
     format!("m{n}")
 }
 
@@ -1955,5 +1981,25 @@ mod tests {
         for text in ["", ".", "s", "0.0001", "+1", "1 2", "604800.001", "٣"] {
             assert_eq!(parse_seconds(text), None, "{text:?}");
         }
+    }
+
+    #[test]
+    fn the_outbox_fills_in_the_reducer_and_empties_when_the_page_delivers_it() {
+        use yew::Reducible;
+        let outbox = |s: &AppState| s.model.borrow().outbox.clone();
+        let s = Rc::new(AppState::new(Lang::En)).reduce(Action::Step);
+        assert!(matches!(outbox(&s).as_slice(), [Outgoing::Autosave(_)]), "a change is autosaved at once");
+        let s = s.reduce(Action::SaveFile);
+        let queued = outbox(&s);
+        assert!(matches!(queued.as_slice(), [Outgoing::Autosave(_), Outgoing::Download(_), Outgoing::Autosave(_)]), "{queued:?}");
+        let version = s.version;
+        let s = s.reduce(Action::Delivered(2));
+        assert_eq!(s.version, version, "delivering re-renders nothing");
+        assert_eq!(outbox(&s), queued[2..].to_vec(), "only what was handed over goes");
+        let s = s.reduce(Action::Delivered(usize::MAX));
+        assert!(outbox(&s).is_empty());
+        // Delivering is not a change worth autosaving.
+        let s = s.reduce(Action::Delivered(1));
+        assert!(outbox(&s).is_empty());
     }
 }

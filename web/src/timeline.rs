@@ -111,11 +111,12 @@ pub struct GroupWatch {
 impl GroupWatch {
     pub fn ingest(&mut self, sim: &Sim) {
         use EventKind as E;
-        let total = sim.trace().total();
+        let read = sim.read();
+        let total = read.events_total();
         if total == self.cursor {
             return;
         }
-        for e in sim.events_since(self.cursor) {
+        for e in read.events_since(self.cursor) {
             let Some(group) = protocol_group(&e.kind, true) else { continue };
             if !self.groups.contains_key(group) && self.groups.len() >= GROUPS_KEPT {
                 continue;

@@ -1,7 +1,8 @@
-//! View models the panels compute from a snapshot: plain data, no Yew, tested natively.
+//! View models the panels compute from a snapshot or from the core's read layer
+//! (`kafka_sandbox_core::read`): plain data, no Yew, tested natively.
 
 use kafka_sandbox_core::event::{LossCause, ProduceError};
-use kafka_sandbox_core::producer::SentRecord;
+use kafka_sandbox_core::read::{Read, SentRecord};
 use kafka_sandbox_core::record::RecordId;
 use kafka_sandbox_core::snapshot::{PartitionView, Snapshot};
 use kafka_sandbox_core::vecmap::VecMap;
@@ -151,8 +152,8 @@ pub struct GuaranteeRow {
 }
 
 /// The monitors' findings as panel rows, newest first, in `lang`.
-pub fn guarantee_rows(lang: crate::i18n::Lang, snap: &Snapshot, max: usize) -> Vec<GuaranteeRow> {
-    snap.findings
+pub fn guarantee_rows(lang: crate::i18n::Lang, read: Read<'_>, max: usize) -> Vec<GuaranteeRow> {
+    read.findings()
         .iter()
         .rev()
         .take(max)
@@ -208,7 +209,7 @@ mod tests {
         for l in losses.values().filter(|l| l.status.is_lost()) {
             assert!(part.records.iter().all(|r| r.id != l.record), "{l:?}");
         }
-        let rows = guarantee_rows(crate::i18n::Lang::En, &snap, 10);
+        let rows = guarantee_rows(crate::i18n::Lang::En, sim.read(), 10);
         assert!(rows.iter().any(|r| r.text.contains("acks=1")), "{rows:?}");
         assert!(rows.iter().all(|r| r.severity == Severity::Warning || !r.text.contains("acks=1")));
     }
@@ -287,7 +288,7 @@ impl EventCategory {
 /// ASCII letters (Unicode case folding would bring its tables into the page: 5 KB, for
 /// Chinese, which has no case, and names that are mostly ASCII).
 pub fn filtered_events(
-    sim: &kafka_sandbox_core::Sim,
+    read: Read<'_>,
     lang: crate::i18n::Lang,
     category: EventCategory,
     entity: &str,
@@ -296,8 +297,7 @@ pub fn filtered_events(
 ) -> Vec<kafka_sandbox_core::Event> {
     let entity = entity.trim().to_ascii_lowercase();
     // Newest first, cloning only what is shown (this runs every frame).
-    let mut out: Vec<kafka_sandbox_core::Event> = sim
-        .trace()
+    let mut out: Vec<kafka_sandbox_core::Event> = read
         .events()
         .rev()
         .take(window)
@@ -394,11 +394,11 @@ mod event_filter_tests {
         let mut sim = scenario.build().expect("builds");
         sim.run_until(kafka_sandbox_core::SimTime(20_000));
         let en = crate::i18n::Lang::En;
-        let mine = filtered_events(&sim, en, EventCategory::All, "Consumer2", 30, 5000);
+        let mine = filtered_events(sim.read(), en, EventCategory::All, "Consumer2", 30, 5000);
         assert!(!mine.is_empty());
         assert!(mine.iter().all(|e| crate::i18n::event_line(en, &e.kind).contains("Consumer2")));
         let group = EventCategory::Only(kafka_sandbox_core::event::Category::Group);
-        let groups = filtered_events(&sim, en, group, "", 30, 5000);
+        let groups = filtered_events(sim.read(), en, group, "", 30, 5000);
         assert!(!groups.is_empty() && groups.iter().all(|e| group.admits(&e.kind)));
         assert!(groups.windows(2).all(|w| w[0].seq < w[1].seq), "oldest first");
     }
@@ -409,7 +409,7 @@ mod event_filter_tests {
         let mut sim = kafka_sandbox_core::Scenario::from_json(&json).expect("valid").build().expect("builds");
         sim.run_until(kafka_sandbox_core::SimTime(20_000));
         let en = crate::i18n::Lang::En;
-        let found = filtered_events(&sim, en, EventCategory::All, "CONSUMER1", 30, 5000);
+        let found = filtered_events(sim.read(), en, EventCategory::All, "CONSUMER1", 30, 5000);
         assert!(!found.is_empty());
         assert!(found.iter().all(|e| crate::i18n::event_line(en, &e.kind).contains("Consumer1")));
     }

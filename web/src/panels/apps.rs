@@ -6,8 +6,7 @@
 
 use crate::i18n::{self, Lang};
 use crate::state::Action;
-use kafka_sandbox_core::sim::connect::{ConnectorView, QueryMode, SourceOffset};
-use kafka_sandbox_core::sim::streams::{StreamsOp, StreamsView};
+use kafka_sandbox_core::read::{ConnectorView, QueryMode, SourceOffset, StreamsOp, StreamsView};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

@@ -10,7 +10,7 @@ use kafka_sandbox_core::config::ServerAssignor;
 use kafka_sandbox_core::config::Strategy;
 use kafka_sandbox_core::config::{GroupProtocol, OffsetReset};
 use kafka_sandbox_core::event::LeaveReason;
-use kafka_sandbox_core::group::{Activity, CommitMode, GroupState, Phase, Reconcile};
+use kafka_sandbox_core::read::{Activity, CommitMode, GroupState, Phase, Reconcile};
 use kafka_sandbox_core::snapshot::{GroupView, MemberView};
 use kafka_sandbox_core::vecmap::VecMap;
 use kafka_sandbox_core::{SimTime, Snapshot};

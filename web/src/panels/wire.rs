@@ -2,7 +2,7 @@
 
 use crate::i18n::{self, Lang};
 use crate::state::progress;
-use kafka_sandbox_core::sim::FlightKind;
+use kafka_sandbox_core::read::FlightKind;
 use kafka_sandbox_core::Snapshot;
 use std::rc::Rc;
 use yew::prelude::*;

@@ -1,0 +1,727 @@
+//! The read layer: borrowed, cheap views of one entity each (broker, topic, partition,
+//! producer, group, member, lag, findings, events, what a record went through) over a
+//! `&Sim`. Nothing is copied until a caller asks for it: a view is a few references, so
+//! the page can read what a frame needs, the snapshot is built from the same views, and
+//! tests compare the same numbers the page shows.
+//!
+//! The types the views hand out are re-exported here, so a reader needs no module of the
+//! layers below (`tests/tidy.rs`'s page debts).
+
+use crate::cluster::{Broker, LostView, Partition, Topic};
+use crate::config::{Acks, DeliveryMode, GroupProtocol, OffsetReset, PartitionerKind, ServerAssignor, Strategy};
+use crate::event::Event;
+use crate::group::{Group, Member};
+use crate::log::PartitionLog;
+use crate::producer::Producer;
+use crate::record::{BrokerId, RecordId, StoredRecord, TopicPartition};
+use crate::sim::Sim;
+use crate::time::SimTime;
+
+pub use crate::group::{
+    Activity, CommitMode, Delivery, DuplicateRecord, GroupState, HandoverKind, LostCause, LostRecord, Phase, RebalanceProtocol, Reconcile,
+};
+pub use crate::monitor::{Finding, FindingKind};
+pub use crate::producer::SentRecord;
+pub use crate::provenance::{Hop, Path};
+pub use crate::sim::connect::{ConnectorView, QueryMode, SourceOffset};
+pub use crate::sim::streams::{StreamsOp, StreamsView};
+pub use crate::sim::{Flight, FlightKind};
+
+/// The whole simulation, read. `Copy`: pass it by value.
+#[derive(Clone, Copy)]
+pub struct Read<'a> {
+    sim: &'a Sim,
+}
+
+impl Sim {
+    /// The read layer over this simulation (see [`Read`]).
+    pub fn read(&self) -> Read<'_> {
+        Read { sim: self }
+    }
+}
+
+impl<'a> Read<'a> {
+    pub fn now(self) -> SimTime {
+        self.sim.now
+    }
+
+    pub fn seed(self) -> u64 {
+        self.sim.seed
+    }
+
+    pub fn steps(self) -> u64 {
+        self.sim.steps()
+    }
+
+    /// Events the run has produced (kept in the trace or not).
+    pub fn events_total(self) -> u64 {
+        self.sim.trace.total()
+    }
+
+    pub fn next_event_at(self) -> Option<SimTime> {
+        self.sim.next_event_time()
+    }
+
+    pub fn brokers(self) -> impl Iterator<Item = BrokerRead<'a>> {
+        self.sim.brokers.values().map(BrokerRead)
+    }
+
+    pub fn broker(self, id: BrokerId) -> Option<BrokerRead<'a>> {
+        self.sim.brokers.get(&id).map(BrokerRead)
+    }
+
+    pub fn topics(self) -> impl Iterator<Item = TopicRead<'a>> {
+        self.sim.topics.values().map(move |t| TopicRead { sim: self.sim, topic: t })
+    }
+
+    pub fn topic(self, name: &str) -> Option<TopicRead<'a>> {
+        self.sim.topics.get(name).map(|t| TopicRead { sim: self.sim, topic: t })
+    }
+
+    pub fn partition(self, tp: &TopicPartition) -> Option<PartitionRead<'a>> {
+        self.topic(&tp.topic)?.partition(tp.partition)
+    }
+
+    /// Partitions of every topic.
+    pub fn partition_count(self) -> usize {
+        self.sim.topics.values().map(|t| t.partitions.len()).sum()
+    }
+
+    pub fn producers(self) -> impl Iterator<Item = ProducerRead<'a>> {
+        self.sim.producers.values().map(ProducerRead)
+    }
+
+    pub fn producer(self, name: &str) -> Option<ProducerRead<'a>> {
+        self.sim.producers.get(name).map(ProducerRead)
+    }
+
+    /// Records sent by every producer so far.
+    pub fn sent_total(self) -> u64 {
+        self.sim.producers.values().map(|p| p.sent_total).sum()
+    }
+
+    pub fn groups(self) -> impl Iterator<Item = GroupRead<'a>> {
+        self.sim.groups.values().map(move |g| GroupRead { sim: self.sim, group: g })
+    }
+
+    pub fn group(self, id: &str) -> Option<GroupRead<'a>> {
+        self.sim.groups.get(id).map(|g| GroupRead { sim: self.sim, group: g })
+    }
+
+    /// The events the trace keeps, oldest first.
+    pub fn events(self) -> impl DoubleEndedIterator<Item = &'a Event> + ExactSizeIterator {
+        self.sim.trace.events()
+    }
+
+    /// The kept events from `seq` on.
+    pub fn events_since(self, seq: u64) -> impl Iterator<Item = &'a Event> {
+        self.sim.trace.since(seq)
+    }
+
+    /// Event `seq`, if the trace still keeps it (found by its place, not by a search).
+    pub fn event(self, seq: u64) -> Option<&'a Event> {
+        self.sim.trace.since(seq).next().filter(|e| e.seq == seq)
+    }
+
+    /// The newest event.
+    pub fn last_event(self) -> Option<&'a Event> {
+        self.sim.trace.events().next_back()
+    }
+
+    /// The guarantee monitors' kept findings, oldest first.
+    pub fn findings(self) -> &'a [Finding] {
+        self.sim.monitors().findings()
+    }
+
+    /// Findings in all, kept or not.
+    pub fn findings_total(self) -> u64 {
+        self.sim.monitors().total()
+    }
+
+    /// Findings that broke a promise Kafka makes.
+    pub fn promises_broken(self) -> u64 {
+        self.sim.monitors().promised_total()
+    }
+
+    /// What `record` went through, as far as the trace knows ([`crate::provenance`]).
+    pub fn record_path(self, record: RecordId) -> Path {
+        crate::provenance::path(self.sim, record)
+    }
+}
+
+/// One broker.
+#[derive(Clone, Copy)]
+pub struct BrokerRead<'a>(&'a Broker);
+
+impl BrokerRead<'_> {
+    pub fn id(self) -> BrokerId {
+        self.0.id
+    }
+    pub fn alive(self) -> bool {
+        self.0.alive
+    }
+    /// Cut off the network.
+    pub fn isolated(self) -> bool {
+        self.0.isolated
+    }
+    /// Fenced by the controller (no heartbeat for `broker.session.timeout.ms`).
+    pub fn fenced(self) -> bool {
+        self.0.fenced
+    }
+    /// Extra delay of its follower fetches.
+    pub fn slow_ms(self) -> u64 {
+        self.0.slow_ms
+    }
+}
+
+/// One topic.
+#[derive(Clone, Copy)]
+pub struct TopicRead<'a> {
+    sim: &'a Sim,
+    topic: &'a Topic,
+}
+
+impl<'a> TopicRead<'a> {
+    pub fn name(self) -> &'a str {
+        &self.topic.name
+    }
+    pub fn partition_count(self) -> u32 {
+        self.topic.partition_count()
+    }
+    pub fn replication_factor(self) -> u32 {
+        self.topic.replication_factor()
+    }
+    pub fn min_insync_replicas(self) -> u32 {
+        self.topic.config.min_insync_replicas
+    }
+    pub fn unclean_leader_election_enable(self) -> bool {
+        self.topic.config.unclean_leader_election_enable
+    }
+    pub fn partitions(self) -> impl Iterator<Item = PartitionRead<'a>> {
+        (0..self.topic.partitions.len() as u32).filter_map(move |p| self.partition(p))
+    }
+    pub fn partition(self, index: u32) -> Option<PartitionRead<'a>> {
+        let part = self.topic.partitions.get(index as usize)?;
+        Some(PartitionRead { sim: self.sim, topic: self.topic, index, part })
+    }
+}
+
+/// One partition: its replicas, leader, ISR and the leader's log.
+#[derive(Clone, Copy)]
+pub struct PartitionRead<'a> {
+    sim: &'a Sim,
+    topic: &'a Topic,
+    index: u32,
+    part: &'a Partition,
+}
+
+impl<'a> PartitionRead<'a> {
+    pub fn topic(self) -> &'a str {
+        &self.topic.name
+    }
+    pub fn index(self) -> u32 {
+        self.index
+    }
+    pub fn topic_partition(self) -> TopicPartition {
+        TopicPartition::new(self.topic.name.clone(), self.index)
+    }
+    /// `None` while offline.
+    pub fn leader(self) -> Option<BrokerId> {
+        self.part.leader
+    }
+    pub fn leader_epoch(self) -> u32 {
+        self.part.leader_epoch
+    }
+    /// In assignment order; the first is the preferred leader.
+    pub fn replicas(self) -> &'a [BrokerId] {
+        &self.part.replicas
+    }
+    pub fn isr(self) -> &'a [BrokerId] {
+        &self.part.isr
+    }
+    /// The leader's log, `None` while offline.
+    pub fn leader_log(self) -> Option<&'a PartitionLog> {
+        self.part.leader_log()
+    }
+    /// The log shown: the leader's (the first replica's while offline).
+    fn shown_log(self) -> Option<&'a PartitionLog> {
+        self.part.display_log()
+    }
+    /// Of the log shown (the leader's; the first replica's while offline).
+    pub fn log_start_offset(self) -> u64 {
+        self.shown_log().map_or(0, PartitionLog::log_start_offset)
+    }
+    pub fn log_end_offset(self) -> u64 {
+        self.shown_log().map_or(0, PartitionLog::log_end_offset)
+    }
+    pub fn high_watermark(self) -> u64 {
+        self.shown_log().map_or(0, PartitionLog::high_watermark)
+    }
+    /// The shown log's records with offsets in `from..to`, oldest first.
+    pub fn records(self, from: u64, to: u64) -> &'a [StoredRecord] {
+        self.shown_log().map_or(&[], |l| records_in(l, from, to))
+    }
+    /// The shown log's newest `n` records, oldest first.
+    pub fn newest_records(self, n: usize) -> &'a [StoredRecord] {
+        self.shown_log().map_or(&[], |l| newest(l, n))
+    }
+    /// Every replica's copy, in assignment order.
+    pub fn replica_logs(self) -> impl Iterator<Item = ReplicaRead<'a>> {
+        self.part.replicas.iter().filter_map(move |b| {
+            let log = self.part.logs.get(b)?;
+            Some(ReplicaRead { broker: *b, is_leader: self.part.leader == Some(*b), in_isr: self.part.isr.contains(b), log })
+        })
+    }
+    /// Records a leader change left behind (the newest the cluster keeps).
+    pub fn lost(self) -> impl Iterator<Item = &'a LostView> {
+        let tp = self.topic_partition();
+        self.sim.lost_records(&tp)
+    }
+}
+
+/// One replica's copy of a partition.
+#[derive(Clone, Copy)]
+pub struct ReplicaRead<'a> {
+    pub broker: BrokerId,
+    pub is_leader: bool,
+    pub in_isr: bool,
+    log: &'a PartitionLog,
+}
+
+impl<'a> ReplicaRead<'a> {
+    pub fn log_end_offset(self) -> u64 {
+        self.log.log_end_offset()
+    }
+    pub fn high_watermark(self) -> u64 {
+        self.log.high_watermark()
+    }
+    pub fn log_start_offset(self) -> u64 {
+        self.log.log_start_offset()
+    }
+    /// Its newest `n` records, oldest first.
+    pub fn newest_records(self, n: usize) -> &'a [StoredRecord] {
+        newest(self.log, n)
+    }
+}
+
+fn newest(log: &PartitionLog, n: usize) -> &[StoredRecord] {
+    let recs = log.records();
+    &recs[recs.len().saturating_sub(n)..]
+}
+
+fn records_in(log: &PartitionLog, from: u64, to: u64) -> &[StoredRecord] {
+    // Offsets are consecutive from the log start (`offsets-contiguous`).
+    let recs = log.records();
+    let start = log.log_start_offset();
+    let first = (from.saturating_sub(start) as usize).min(recs.len());
+    let last = (to.saturating_sub(start) as usize).clamp(first, recs.len());
+    &recs[first..last]
+}
+
+/// One producer client.
+#[derive(Clone, Copy)]
+pub struct ProducerRead<'a>(&'a Producer);
+
+impl<'a> ProducerRead<'a> {
+    pub fn name(self) -> &'a str {
+        &self.0.name
+    }
+    pub fn partitioner(self) -> PartitionerKind {
+        self.0.config.partitioner
+    }
+    pub fn linger_ms(self) -> u64 {
+        self.0.config.linger_ms
+    }
+    pub fn acks(self) -> Acks {
+        self.0.config.acks
+    }
+    pub fn idempotent(self) -> bool {
+        self.0.config.idempotent()
+    }
+    pub fn sent_total(self) -> u64 {
+        self.0.sent_total
+    }
+    /// The newest sends it remembers, oldest first.
+    pub fn sent(self) -> impl DoubleEndedIterator<Item = &'a SentRecord> + ExactSizeIterator {
+        self.0.sent.iter()
+    }
+    /// Records in batches not sent yet.
+    pub fn batched(self) -> u32 {
+        self.0.batched_records()
+    }
+    /// Records sent and neither acknowledged nor given up.
+    pub fn pending(self) -> u32 {
+        self.0.pending_records()
+    }
+}
+
+/// One consumer group: the coordinator's side and its members.
+#[derive(Clone, Copy)]
+pub struct GroupRead<'a> {
+    sim: &'a Sim,
+    group: &'a Group,
+}
+
+/// A partition's consumer lag: the leader's high watermark minus the group's committed
+/// offset (the log start when nothing is committed), as `kafka-consumer-groups` shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lag<'a> {
+    pub topic: &'a str,
+    pub partition: u32,
+    pub high_watermark: u64,
+    pub committed: Option<u64>,
+    pub lag: u64,
+}
+
+impl<'a> GroupRead<'a> {
+    pub fn id(self) -> &'a str {
+        &self.group.id
+    }
+    pub fn topics(self) -> &'a [String] {
+        &self.group.topics
+    }
+    pub fn state(self) -> GroupState {
+        self.group.state
+    }
+    /// The generation (classic) or the group epoch (KIP-848).
+    pub fn generation(self) -> i32 {
+        self.group.generation
+    }
+    /// KIP-848: the epoch of the current target assignment.
+    pub fn assignment_epoch(self) -> i32 {
+        self.group.assignment_epoch
+    }
+    pub fn protocol(self) -> RebalanceProtocol {
+        self.group.protocol
+    }
+    pub fn group_protocol(self) -> GroupProtocol {
+        self.group.config.group_protocol
+    }
+    pub fn consumer_protocol(self) -> bool {
+        self.group.consumer_protocol()
+    }
+    pub fn assignor(self) -> Strategy {
+        self.group.config.assignor
+    }
+    pub fn remote_assignor(self) -> ServerAssignor {
+        self.group.config.remote_assignor
+    }
+    pub fn auto_offset_reset(self) -> OffsetReset {
+        self.group.config.auto_offset_reset
+    }
+    pub fn delivery(self) -> DeliveryMode {
+        self.group.config.delivery
+    }
+    pub fn push_buffer_max_records(self) -> u32 {
+        self.group.config.push_buffer_max_records
+    }
+    pub fn rebalance_due(self) -> Option<SimTime> {
+        self.group.rebalance_due
+    }
+    /// Whether the pending rebalance is a new group's `group.initial.rebalance.delay.ms`.
+    pub fn initial_rebalance(self) -> bool {
+        self.group.initial_delay_since.is_some()
+    }
+    /// Client id of the group leader.
+    pub fn leader(self) -> Option<&'a str> {
+        let g = self.group;
+        g.leader.as_ref().and_then(|l| g.registered(l)).map(|r| r.client_id.as_str())
+    }
+    /// The broker coordinating the group (`None` while none is reachable).
+    pub fn coordinator(self) -> Option<BrokerId> {
+        self.sim.coordinator_of(&self.group.id)
+    }
+    /// Client ids of the members the coordinator knows, in join order.
+    pub fn registered(self) -> impl Iterator<Item = &'a str> {
+        self.group.registry.iter().map(|r| r.client_id.as_str())
+    }
+    pub fn rebalances(self) -> u64 {
+        self.group.rebalances
+    }
+    /// Records processed twice.
+    pub fn duplicates(self) -> u64 {
+        self.group.duplicates
+    }
+    /// Records committed past without being processed.
+    pub fn lost(self) -> u64 {
+        self.group.lost_records()
+    }
+    pub fn partition_downtime_ms(self) -> u64 {
+        self.group.partition_downtime_ms
+    }
+    /// The newest duplicates with their cause, oldest first.
+    pub fn duplicate_details(self) -> impl Iterator<Item = &'a DuplicateRecord> {
+        self.group.duplicate_details()
+    }
+    /// The first `limit` records committed past unprocessed, with their cause.
+    pub fn lost_details(self, limit: usize) -> Vec<LostRecord> {
+        self.group.lost_details(limit)
+    }
+    pub fn members(self) -> impl Iterator<Item = MemberRead<'a>> {
+        self.group.members.iter().map(move |m| MemberRead { group: self.group, member: m })
+    }
+    pub fn member(self, client_id: &str) -> Option<MemberRead<'a>> {
+        self.group.member(client_id).map(|m| MemberRead { group: self.group, member: m })
+    }
+    /// The committed offset of `tp` (the next offset to read).
+    pub fn committed(self, tp: &TopicPartition) -> Option<u64> {
+        self.group.committed.get(tp).copied()
+    }
+    /// Every committed offset, by partition.
+    pub fn committed_offsets(self) -> impl Iterator<Item = (&'a TopicPartition, u64)> {
+        self.group.committed.iter().map(|(tp, o)| (tp, *o))
+    }
+    /// Who owns what: each member's client id and its assigned partitions.
+    pub fn assignment(self) -> impl Iterator<Item = (&'a str, &'a [TopicPartition])> {
+        self.group.members.iter().map(|m| (m.client_id.as_str(), m.assigned.as_slice()))
+    }
+    /// The lag of every partition of the topics it subscribes to that has a leader, in
+    /// topic and partition order (an offline partition has no high watermark to read).
+    pub fn lags(self) -> impl Iterator<Item = Lag<'a>> {
+        let (sim, group) = (self.sim, self.group);
+        group.topics.iter().filter_map(move |t| sim.topics.get(t)).flat_map(move |t| {
+            t.partitions.iter().enumerate().filter_map(move |(p, part)| {
+                let log = part.leader_log()?;
+                let committed = group.committed.get(&TopicPartition::new(t.name.clone(), p as u32)).copied();
+                let hw = log.high_watermark();
+                let lag = hw.saturating_sub(committed.unwrap_or(log.log_start_offset()));
+                Some(Lag { topic: &t.name, partition: p as u32, high_watermark: hw, committed, lag })
+            })
+        })
+    }
+    /// The lag of one partition (`None` when not subscribed or offline).
+    pub fn lag(self, tp: &TopicPartition) -> Option<u64> {
+        self.lags().find(|l| l.partition == tp.partition && l.topic == tp.topic).map(|l| l.lag)
+    }
+    /// The lags summed.
+    pub fn total_lag(self) -> u64 {
+        self.lags().map(|l| l.lag).sum()
+    }
+}
+
+/// One member of a group, as its consumer and the coordinator see it.
+#[derive(Clone, Copy)]
+pub struct MemberRead<'a> {
+    group: &'a Group,
+    member: &'a Member,
+}
+
+impl<'a> MemberRead<'a> {
+    pub fn client_id(self) -> &'a str {
+        &self.member.client_id
+    }
+    pub fn member_id(self) -> &'a str {
+        &self.member.member_id
+    }
+    pub fn group_instance_id(self) -> Option<&'a str> {
+        self.member.group_instance_id.as_deref()
+    }
+    pub fn activity(self) -> Activity {
+        self.member.activity
+    }
+    pub fn phase(self) -> Phase {
+        self.member.phase
+    }
+    pub fn generation(self) -> i32 {
+        self.member.generation
+    }
+    /// The application stopped calling `poll()`.
+    pub fn paused(self) -> bool {
+        self.member.paused
+    }
+    pub fn commit_mode(self) -> CommitMode {
+        self.member.config.commit_mode
+    }
+    pub fn processing_ms(self) -> u64 {
+        self.member.config.processing_ms
+    }
+    pub fn assigned(self) -> &'a [TopicPartition] {
+        &self.member.assigned
+    }
+    pub fn positions(self) -> impl Iterator<Item = (&'a TopicPartition, u64)> {
+        self.member.positions.iter().map(|(tp, o)| (tp, *o))
+    }
+    pub fn received_total(self) -> u64 {
+        self.member.received_total()
+    }
+    /// The newest deliveries it remembers, oldest first.
+    pub fn received(self) -> impl Iterator<Item = &'a Delivery> {
+        self.member.received()
+    }
+    pub fn processed_total(self) -> u64 {
+        self.member.processed_total
+    }
+    /// Time it could not consume because of rebalances.
+    pub fn rebalance_pause_ms(self) -> u64 {
+        self.member.rebalance_pause_ms
+    }
+    /// Since when it cannot consume because of a rebalance or crash.
+    pub fn paused_since(self) -> Option<SimTime> {
+        self.member.paused_since
+    }
+    /// Crashed, or not consuming because of a rebalance.
+    pub fn stopped(self) -> bool {
+        self.member.phase == Phase::Crashed || self.member.not_consuming_since().is_some()
+    }
+    /// When the coordinator removes it unless a heartbeat arrives.
+    pub fn session_deadline(self) -> Option<SimTime> {
+        let m = self.member;
+        self.group.registry.iter().find(|r| r.client_id == m.client_id && r.member_id == m.member_id).map(|r| r.session_deadline)
+    }
+    /// When it leaves the group unless it calls `poll()` (only while outside `poll()`).
+    pub fn poll_deadline(self) -> Option<SimTime> {
+        let m = self.member;
+        (m.phase != Phase::Crashed && (m.paused || !m.processing.is_empty())).then(|| m.last_poll.plus_ms(m.config.max_poll_interval_ms))
+    }
+    /// KIP-848: where the coordinator sees it on the way to its target.
+    pub fn reconcile(self) -> Option<Reconcile> {
+        let g = self.group;
+        g.consumer_protocol().then(|| g.registry.iter().find(|r| r.member_id == self.member.member_id).map(|r| r.cg.state)).flatten()
+    }
+    /// KIP-848: its target assignment.
+    pub fn target(self) -> &'a [TopicPartition] {
+        self.group.target.get(&self.member.member_id).map_or(&[], Vec::as_slice)
+    }
+    /// Records received and not processed yet.
+    pub fn buffered(self) -> u32 {
+        self.member.processing.len() as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::command::Command;
+    use crate::scenario::default_scenario;
+
+    fn run(until_ms: u64) -> Sim {
+        let Ok(mut sim) = default_scenario().build() else { panic!("the default scenario builds") };
+        sim.run_until(SimTime(until_ms));
+        sim
+    }
+
+    #[test]
+    fn lag_is_the_high_watermark_minus_the_committed_offset_for_each_partition() {
+        let sim = run(20_000);
+        let read = sim.read();
+        let mut seen = 0;
+        for g in read.groups() {
+            let mut total = 0;
+            for l in g.lags() {
+                let tp = TopicPartition::new(l.topic.to_string(), l.partition);
+                let Some(log) = sim.topic(l.topic).and_then(|t| t.partitions[l.partition as usize].leader_log()) else {
+                    panic!("a lag only for a partition with a leader")
+                };
+                let committed = sim.group(g.id()).and_then(|x| x.committed.get(&tp).copied());
+                assert_eq!(l.committed, committed);
+                assert_eq!(l.high_watermark, log.high_watermark());
+                assert_eq!(l.lag, log.high_watermark() - committed.unwrap_or(log.log_start_offset()), "{tp:?}");
+                assert_eq!(g.lag(&tp), Some(l.lag));
+                total += l.lag;
+                seen += 1;
+            }
+            assert_eq!(g.total_lag(), total);
+            // Every partition of every subscribed topic has a leader here.
+            let partitions: u32 = g.topics().iter().filter_map(|t| read.topic(t)).map(|t| t.partition_count()).sum();
+            assert_eq!(g.lags().count(), partitions as usize);
+        }
+        assert!(seen > 0);
+        assert!(read.groups().any(|g| g.committed_offsets().count() > 0), "the run commits");
+    }
+
+    #[test]
+    fn a_crashed_brokers_partitions_are_led_elsewhere_and_it_leaves_the_isr() {
+        let Ok(mut sim) = default_scenario().build() else { panic!("builds") };
+        sim.run_until(SimTime(5_000));
+        let Some(victim) = sim.read().topics().flat_map(|t| t.partitions()).find_map(|p| p.leader()) else { panic!("a leader") };
+        let led: Vec<TopicPartition> =
+            sim.read().topics().flat_map(|t| t.partitions()).filter(|p| p.leader() == Some(victim)).map(|p| p.topic_partition()).collect();
+        assert!(sim.apply(Command::CrashBroker { broker: victim }).is_ok());
+        sim.run_until(SimTime(40_000));
+        let read = sim.read();
+        let Some(b) = read.broker(victim) else { panic!("still listed") };
+        assert!(!b.alive());
+        assert!(b.fenced(), "fenced after broker.session.timeout.ms");
+        for tp in &led {
+            let Some(p) = read.partition(tp) else { panic!("{tp:?}") };
+            assert_ne!(p.leader(), Some(victim), "{tp:?}");
+            assert!(p.leader_epoch() > 0, "{tp:?}: a new epoch");
+            assert!(!p.isr().contains(&victim), "{tp:?}");
+            assert!(p.replicas().contains(&victim), "{tp:?}: still assigned");
+            let replicas: Vec<ReplicaRead> = p.replica_logs().collect();
+            assert_eq!(replicas.iter().filter(|r| r.is_leader).count(), usize::from(p.leader().is_some()));
+            assert!(replicas.iter().any(|r| r.broker == victim && !r.in_isr && !r.is_leader));
+        }
+    }
+
+    #[test]
+    fn partition_records_are_read_by_offset_range() {
+        let mut sim = run(1_000);
+        let (producer, topic) = {
+            let read = sim.read();
+            let (Some(p), Some(t)) = (read.producers().next(), read.topics().next()) else { panic!("a producer and a topic") };
+            (p.name().to_string(), t.name().to_string())
+        };
+        for i in 0..4 {
+            let produce = Command::Produce {
+                producer: producer.clone(),
+                topic: topic.clone(),
+                key: None,
+                value: format!("v{i}"),
+                partition: Some(0),
+                headers: Vec::new(),
+            };
+            assert!(sim.apply(produce).is_ok());
+        }
+        sim.run_until(SimTime(20_000));
+        let read = sim.read();
+        let Some(p) = read.topic(&topic).and_then(|t| t.partition(0)) else { panic!("partition 0") };
+        assert!(p.log_end_offset() >= 3, "the run writes records");
+        let from = p.log_start_offset() + 1;
+        let got = p.records(from, from + 2);
+        assert_eq!(got.iter().map(|r| r.offset).collect::<Vec<_>>(), vec![from, from + 1]);
+        assert!(p.records(p.log_end_offset(), u64::MAX).is_empty());
+        assert!(p.records(5, 2).is_empty());
+        assert_eq!(p.newest_records(1).first().map(|r| r.offset), Some(p.log_end_offset() - 1));
+    }
+
+    #[test]
+    fn events_are_found_by_their_sequence_number() {
+        let sim = run(10_000);
+        let read = sim.read();
+        assert_eq!(read.events_total(), sim.trace().total());
+        for seq in [0, 1, read.events_total() / 2, read.events_total() - 1] {
+            assert_eq!(read.event(seq), sim.trace().events().find(|e| e.seq == seq));
+        }
+        assert_eq!(read.event(read.events_total()), None);
+        assert_eq!(read.last_event().map(|e| e.seq), Some(read.events_total() - 1));
+    }
+
+    #[test]
+    fn members_producers_and_findings_read_what_the_model_holds() {
+        let sim = run(20_000);
+        let read = sim.read();
+        assert_eq!(read.sent_total(), sim.producers().map(|p| p.sent_total()).sum::<u64>());
+        for p in read.producers() {
+            assert_eq!(p.sent().count(), sim.producers().find(|x| x.name == p.name()).map_or(0, |x| x.sent.len()));
+        }
+        for g in read.groups() {
+            assert_eq!(g.members().count(), sim.group(g.id()).map_or(0, |x| x.members.len()));
+            for m in g.members() {
+                assert!(g.member(m.client_id()).is_some());
+                assert!(m.session_deadline().is_some(), "{}: a running member has a session", m.client_id());
+                assert!(m.assigned().iter().all(|tp| g.topics().contains(&tp.topic)));
+            }
+            let owned: usize = g.assignment().map(|(_, a)| a.len()).sum();
+            assert_eq!(owned, g.lags().count(), "every partition owned once when stable");
+        }
+        assert_eq!(read.findings().len() as u64, read.findings_total().min(read.findings().len() as u64));
+        assert_eq!(read.promises_broken(), 0);
+        let Some(first) = read.topics().flat_map(|t| t.partitions()).find_map(|p| p.newest_records(1).first().map(|r| r.record.id)) else {
+            panic!("a record")
+        };
+        let path = read.record_path(first);
+        assert_eq!(path, crate::provenance::path(&sim, first));
+        assert!(path.hops.iter().any(|(_, h)| matches!(h, Hop::Appended { .. })));
+    }
+}
