@@ -1857,7 +1857,9 @@ mod tests {
         d.set(Field::Group(g, GroupField::PushBufferMaxRecords), &MAX_PUSH_BUFFER.to_string());
         assert!(d.finish().is_ok(), "{:?}", d.finish());
         d.set(Field::Group(g, GroupField::PushBufferMaxRecords), &(MAX_PUSH_BUFFER + 1).to_string());
-        assert!(matches!(d.finish(), Err(Problem::Invalid(e)) if e.path == "groups[0]" && e.message.contains("push_buffer_max_records")));
+        assert!(
+            matches!(d.finish(), Err(Problem::Invalid(e)) if e.path == "groups[0]" && e.problem.to_string().contains("push_buffer_max_records"))
+        );
         d.set(Field::Group(g, GroupField::PushBufferMaxRecords), "50");
         // An update of an id the table has not got.
         d.set(Field::Change(ch, ChangeField::Id), "9");
