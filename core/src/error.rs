@@ -1,27 +1,301 @@
-//! Refusals of the sandbox's inputs: what is wrong, and where.
+//! Refusals of the sandbox's inputs: what is wrong ([`Problem`], a typed value with its
+//! parameters), and where (a JSON path, a line and column). `Display` is the English; the
+//! page renders each variant in Chinese from the value (`web/src/messages.rs`).
 
+use crate::command::CommandError;
+use crate::limits::{self, Range};
 use std::fmt;
 
 /// What is wrong with a scenario, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScenarioError {
-    /// Where: a JSON path such as `groups[1].members[0]`, or a line and column.
+    /// Where: a JSON path such as `groups[1].members[0]`; empty for the whole text.
     pub path: String,
-    pub message: String,
+    /// Where in the text, for a mistake found while reading the JSON: line and column.
+    pub line_column: Option<(usize, usize)>,
+    pub problem: Problem,
 }
 
 impl ScenarioError {
-    pub(crate) fn at(path: impl Into<String>, message: impl Into<String>) -> Self {
-        Self { path: path.into(), message: message.into() }
+    pub(crate) fn at(path: impl Into<String>, problem: impl Into<Problem>) -> Self {
+        Self { path: path.into(), line_column: None, problem: problem.into() }
+    }
+
+    /// The place as the English refusal writes it: `topics[0].partitions (line 4, column 20)`,
+    /// `line 1, column 1`, or the path alone (empty for the whole text).
+    pub fn place(&self) -> String {
+        match (self.path.as_str(), self.line_column) {
+            (path, None) => path.to_string(),
+            ("", Some((line, column))) => format!("line {line}, column {column}"),
+            (path, Some((line, column))) => format!("{path} (line {line}, column {column})"),
+        }
+    }
+}
+
+/// Which kind of thing a name names, where a scenario defines it twice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Defined {
+    Topic,
+    Producer,
+}
+
+/// A number of a timeline command that a running simulation would cap silently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Capped {
+    /// `set_processing`'s `processing_ms` (at most [`limits::MAX_PROCESSING_MS`]).
+    ProcessingMs,
+    /// `slow_broker`'s `slow_ms` (at most [`limits::MAX_SLOW_MS`]).
+    SlowMs,
+}
+
+impl Capped {
+    /// The field's name in the format.
+    pub fn field(self) -> &'static str {
+        match self {
+            Capped::ProcessingMs => "processing_ms",
+            Capped::SlowMs => "slow_ms",
+        }
+    }
+
+    /// The most it may be.
+    pub fn max(self) -> u64 {
+        match self {
+            Capped::ProcessingMs => limits::MAX_PROCESSING_MS,
+            Capped::SlowMs => limits::MAX_SLOW_MS,
+        }
+    }
+}
+
+/// A mistake found while reading the JSON text, before any check of the values. `serde`
+/// carries serde_json's own words (its message without its place, with its type names
+/// given in the format's words, `scenario::plain_words`): they are serde's, not ours, and
+/// the page translates their few fixed forms (`missing field`, `unknown field`, …).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JsonProblem {
+    /// Not JSON at all (serde_json's syntax or end-of-file message).
+    Syntax { serde: String },
+    /// A number where one of an enum's strings belongs (`"acks": 1`).
+    EnumAsNumber,
+    /// Valid JSON of the wrong shape: a missing or unknown field, a wrong type or value.
+    Shape { serde: String },
+}
+
+/// What is wrong with a scenario: every refusal of `Scenario::from_json`, `check` and
+/// `build`, with its parameters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// The text is longer than [`limits::MAX_SCENARIO_BYTES`].
+    TooBig {
+        bytes: usize,
+    },
+    /// Written out with every default, the scenario would be longer than the limit.
+    WrittenTooBig {
+        bytes: usize,
+    },
+    /// The text is JSON but not an object.
+    NotAnObject,
+    /// `version` is a number other than `supported`.
+    VersionUnsupported {
+        version: String,
+        supported: u32,
+    },
+    /// `version` is not a number; `written` is its JSON.
+    VersionNotANumber {
+        written: String,
+        supported: u32,
+    },
+    VersionMissing {
+        supported: u32,
+    },
+    Json(JsonProblem),
+    /// A number outside its row of the limits table.
+    OutOfRange {
+        range: &'static Range,
+        value: u64,
+    },
+    /// `group_consumer_session_timeout_ms` not above the heartbeat interval.
+    SessionNotAboveHeartbeat {
+        session_ms: u64,
+        heartbeat_ms: u64,
+    },
+    NoTopics,
+    TooManyTopics {
+        count: usize,
+    },
+    TooManyProducers {
+        count: usize,
+    },
+    /// A topic's partition count outside 1 to [`limits::MAX_PARTITIONS`].
+    Partitions {
+        topic: String,
+        partitions: u32,
+    },
+    /// More replicas than brokers (or none).
+    ReplicationFactor {
+        topic: String,
+        replicas: u32,
+        brokers: u32,
+    },
+    /// `min_insync_replicas` outside 1 to the replication factor.
+    MinInsyncReplicas {
+        value: u32,
+        replication_factor: u32,
+    },
+    RetentionMs {
+        value: i64,
+    },
+    RetentionBytes {
+        value: i64,
+    },
+    SegmentBytes {
+        value: u32,
+    },
+    SegmentMs {
+        value: u64,
+    },
+    /// `max_in_flight_requests_per_connection` is 0.
+    MaxInFlightZero,
+    Duplicate {
+        what: Defined,
+        name: String,
+    },
+    /// A planned send's keys and values differ in number.
+    KeysForValues {
+        keys: usize,
+        values: usize,
+    },
+    /// A planned send's key or value is longer than [`limits::MAX_VALUE_CHARS`].
+    PlannedValueTooLong,
+    /// A planned send's last value comes after [`limits::MAX_TIME_MS`].
+    SendTooLate {
+        last_ms: u64,
+    },
+    TooManyTimelineEntries {
+        entries: usize,
+        with_connectors: bool,
+    },
+    /// A timeline command's number above what a running simulation would take.
+    Capped {
+        what: Capped,
+        value: u64,
+    },
+    /// Refused as the simulation refuses the same command (`Sim::apply`): a name, a
+    /// reference, a group or member setting.
+    Command(Box<CommandError>),
+    /// A timeline command refused against the groups and members that exist by its moment:
+    /// the simulation's refusal, said with "by then".
+    ByThen(Box<CommandError>),
+    /// A check of the connectors or Streams applications (`sim/connect.rs`,
+    /// `sim/streams.rs`), still worded there as an English sentence: typed when `sim/` is
+    /// restructured (the page shows it as it came).
+    Sim(String),
+}
+
+impl From<CommandError> for Problem {
+    fn from(e: CommandError) -> Self {
+        Problem::Command(Box::new(e))
+    }
+}
+
+impl Problem {
+    /// A timeline command's refusal about the groups and members by its moment.
+    pub fn by_then(e: CommandError) -> Self {
+        Problem::ByThen(Box::new(e))
+    }
+}
+
+impl From<JsonProblem> for Problem {
+    fn from(e: JsonProblem) -> Self {
+        Problem::Json(e)
+    }
+}
+
+impl fmt::Display for JsonProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JsonProblem::Syntax { serde } => write!(f, "not valid JSON ({serde})"),
+            JsonProblem::EnumAsNumber => f.write_str("expected one of the allowed values, as a JSON string (for acks: \"1\", not 1)"),
+            JsonProblem::Shape { serde } => f.write_str(serde),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use limits::{MAX_PARTITIONS, MAX_PRODUCERS, MAX_SCENARIO_BYTES, MAX_TIMELINE, MAX_TIME_MS, MAX_TOPICS, MAX_VALUE_CHARS};
+        match self {
+            Problem::TooBig { bytes } => write!(f, "the scenario is {bytes} bytes; the most accepted is {MAX_SCENARIO_BYTES}"),
+            Problem::WrittenTooBig { bytes } => write!(
+                f,
+                "written out with every default filled in, the scenario takes {bytes} bytes; the most accepted is {MAX_SCENARIO_BYTES} (use fewer timeline entries)"
+            ),
+            Problem::NotAnObject => f.write_str("a scenario is a JSON object: { \"version\": 1, \"topics\": [...], ... }"),
+            Problem::VersionUnsupported { version, supported } => {
+                write!(f, "version {version} is not supported; this build reads version {supported}")
+            }
+            Problem::VersionNotANumber { written, supported } => {
+                write!(f, "is {written}; write the number {supported}: \"version\": {supported}")
+            }
+            Problem::VersionMissing { supported } => write!(f, "missing; write \"version\": {supported}"),
+            Problem::Json(j) => j.fmt(f),
+            Problem::OutOfRange { range, value } => f.write_str(&range.refusal(*value)),
+            Problem::SessionNotAboveHeartbeat { session_ms, heartbeat_ms } => {
+                write!(f, "is {session_ms}; it must be above group_consumer_heartbeat_interval_ms ({heartbeat_ms})")
+            }
+            Problem::NoTopics => f.write_str("a scenario needs at least one topic"),
+            Problem::TooManyTopics { count } => write!(f, "{count} topics; allowed: 1 to {MAX_TOPICS}"),
+            Problem::TooManyProducers { count } => write!(f, "{count} producers; allowed: at most {MAX_PRODUCERS}"),
+            Problem::Partitions { topic, partitions } => {
+                write!(f, "topic \"{topic}\" has {partitions} partitions; allowed: 1 to {MAX_PARTITIONS}")
+            }
+            Problem::ReplicationFactor { topic, replicas, brokers } => {
+                write!(f, "topic \"{topic}\" asks for {replicas} replicas but the cluster has {brokers} broker(s)")
+            }
+            Problem::MinInsyncReplicas { value, replication_factor } => {
+                write!(f, "is {value}; allowed: 1 to the replication factor ({replication_factor})")
+            }
+            Problem::RetentionMs { value } => write!(f, "is {value}; allowed: -1 (no time limit) or 0 and more milliseconds"),
+            Problem::RetentionBytes { value } => write!(f, "is {value}; allowed: -1 (no size limit) or 0 and more bytes per partition"),
+            Problem::SegmentBytes { value } => write!(f, "is {value}; allowed: {} to {}", limits::MIN_SEGMENT_BYTES, i32::MAX),
+            Problem::SegmentMs { value } => write!(f, "is {value}; allowed: 1 to {} milliseconds", i64::MAX),
+            Problem::MaxInFlightZero => f.write_str("is 0; allowed: 1 or more (max.in.flight.requests.per.connection is at least 1)"),
+            Problem::Duplicate { what, name } => {
+                let what = match what {
+                    Defined::Topic => "topic",
+                    Defined::Producer => "producer",
+                };
+                write!(f, "{what} \"{name}\" is defined twice")
+            }
+            Problem::KeysForValues { keys, values } => write!(f, "{keys} keys for {values} values; give one key (or null) per value"),
+            Problem::PlannedValueTooLong => write!(f, "keys and values may have at most {MAX_VALUE_CHARS} characters"),
+            Problem::SendTooLate { last_ms } => {
+                write!(f, "the last value would be sent at {last_ms} ms; everything must happen by {MAX_TIME_MS} ms (one week)")
+            }
+            Problem::TooManyTimelineEntries { entries, with_connectors } => {
+                let what = if *with_connectors { "commands, planned sends and table changes" } else { "commands plus planned sends" };
+                write!(f, "{entries} timeline entries ({what}); allowed: at most {MAX_TIMELINE}")
+            }
+            Problem::Capped { what, value } => {
+                let note = match what {
+                    Capped::ProcessingMs => " (one hour per record)",
+                    Capped::SlowMs => " (one hour)",
+                };
+                write!(f, "{} is {value}; allowed: 0 to {}{note}", what.field(), what.max())
+            }
+            Problem::Command(e) => e.fmt(f),
+            Problem::ByThen(e) => write!(f, "{e} by then"),
+            Problem::Sim(sentence) => f.write_str(sentence),
+        }
     }
 }
 
 impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.path.is_empty() {
-            f.write_str(&self.message)
+        let place = self.place();
+        if place.is_empty() {
+            self.problem.fmt(f)
         } else {
-            write!(f, "{}: {}", self.path, self.message)
+            write!(f, "{place}: {}", self.problem)
         }
     }
 }

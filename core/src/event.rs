@@ -885,6 +885,243 @@ impl EventKind {
     }
 }
 
+impl EventKind {
+    /// The words a lesson's `mentions` may give for the event besides its subjects' names
+    /// ([`Subject::name`]), as data (exhaustive: a new event must say): record keys and
+    /// values, the other names it carries (member ids, assignors, a changed setting and its
+    /// value, the topics of its partition lists), and its enum-valued details as the trace
+    /// writes them (`NOT_ENOUGH_REPLICAS`, `session_timeout`, `key_hash`). Never a field's
+    /// name, a number or the event's own type.
+    pub fn details(&self) -> Vec<&str> {
+        use EventKind as E;
+        fn topics(tps: &[TopicPartition]) -> impl Iterator<Item = &str> {
+            tps.iter().map(|tp| tp.topic.as_str())
+        }
+        fn committed(offsets: &[(TopicPartition, u64)]) -> impl Iterator<Item = &str> {
+            offsets.iter().map(|(tp, _)| tp.topic.as_str())
+        }
+        match self {
+            E::RecordSent { key, value, reason, .. } => {
+                let mut out = vec![value.as_str(), reason.name()];
+                out.extend(key.as_deref());
+                out
+            }
+            E::RecordAppended { value, .. } | E::RecordProcessed { value, .. } | E::RecordDelivered { value, .. } => vec![value],
+            E::RecordAcked { value, acks, .. } => vec![value, acks_name(*acks)],
+            E::ProduceFailed { error, .. } => vec![error.name()],
+            E::BatchSent { .. }
+            | E::DuplicateIgnored { .. }
+            | E::BrokerCrashed { .. }
+            | E::BrokerRestarted { .. }
+            | E::BrokerIsolated { .. }
+            | E::BrokerHealed { .. }
+            | E::BrokerSlowed { .. }
+            | E::BrokerFenced { .. }
+            | E::BrokerUnfenced { .. }
+            | E::LeaderElected { .. }
+            | E::IsrShrunk { .. }
+            | E::IsrExpanded { .. }
+            | E::ReplicaFetched { .. }
+            | E::HighWatermarkAdvanced { .. }
+            | E::RecordsTruncated { .. }
+            | E::PartitionsAdded { .. }
+            | E::MetadataChangeNoticed { .. }
+            | E::GroupCreated { .. }
+            | E::RebalanceNoticed { .. }
+            | E::SyncGroupSent { .. }
+            | E::MemberCrashed { .. }
+            | E::MemberRestarted { .. }
+            | E::MemberPaused { .. }
+            | E::GroupStable { .. }
+            | E::PositionReset { .. }
+            | E::ConsumerGroupStable { .. }
+            | E::RecordsPushed { .. }
+            | E::PushOverwhelmed { .. }
+            | E::SourceRecordsPolled { .. }
+            | E::SourceOffsetsFlushed { .. }
+            | E::ConnectorTaskCrashed { .. }
+            | E::ConnectorTaskRestarted { .. } => Vec::new(),
+            E::RecordsLost { records, cause, .. } => {
+                let mut out: Vec<&str> = records.iter().map(|r| r.value.as_str()).collect();
+                out.push(cause.name());
+                out
+            }
+            E::ConfigChanged { setting, value, .. } => vec![setting, value],
+            E::MemberJoined { member_id, .. } | E::JoinGroupSent { member_id, .. } | E::MemberIdRequired { member_id, .. } => {
+                vec![member_id]
+            }
+            E::MemberLeft { member_id, reason, .. } => vec![member_id, reason.name()],
+            E::StaticMemberReplaced { old_member_id, member_id, .. } => vec![old_member_id, member_id],
+            E::PartitionsRevoked { partitions, .. }
+            | E::PartitionsAssigned { partitions, .. }
+            | E::AssignmentReconciled { partitions, .. } => topics(partitions).collect(),
+            E::ConsumerHeartbeatSent { owned, .. } => topics(owned).collect(),
+            E::MemberReconciling { revoking, unreleased, .. } => topics(revoking).chain(topics(unreleased)).collect(),
+            E::JoinPhaseCompleted { leader, assignor, .. } => vec![leader, assignor],
+            E::CommitFailed { error, offsets, .. } => {
+                let mut out = vec![error.name()];
+                out.extend(committed(offsets));
+                out
+            }
+            E::OffsetsCommitted { offsets, .. } => committed(offsets).collect(),
+            E::RebalanceStarted { cause, .. } | E::GroupEpochBumped { cause, .. } => vec![cause.name()],
+            E::PositionSet { from, .. } => vec![from.name()],
+            // A refusal's sentence is the page's words, not a detail to match.
+            E::CommandRejected { .. } => Vec::new(),
+            E::SegmentsDeleted { reason, .. } => vec![reason.name()],
+            E::TargetAssignmentComputed { assignor, target, .. } => {
+                let mut out = vec![assignor.as_str()];
+                out.extend(target.iter().flat_map(|(_, tps)| topics(tps)));
+                out
+            }
+            E::ConsumerFailed { error, .. } => vec![error.name()],
+            E::Seeked { how, .. } => vec![seek_name(how)],
+            E::Subscribed { topics, .. } => topics.iter().map(String::as_str).collect(),
+            E::TableRowChanged { value, .. } => vec![value],
+            E::StreamsRecordProcessed { output, .. } => match output {
+                Some((key, value)) => {
+                    let mut out = vec![value.as_str()];
+                    out.extend(key.as_deref());
+                    out
+                }
+                None => Vec::new(),
+            },
+            E::StateStoreRestored { store, .. } => vec![store],
+        }
+    }
+
+    /// Whether a lesson's mention names the event: one of its subjects' names or one of
+    /// its [`details`](Self::details), the whole text.
+    pub fn mentions(&self, text: &str) -> bool {
+        self.subjects().iter().any(|s| s.name().is_some_and(|n| n == text)) || self.details().contains(&text)
+    }
+}
+
+/// `acks` as the trace writes it.
+fn acks_name(acks: Acks) -> &'static str {
+    match acks {
+        Acks::None => "0",
+        Acks::Leader => "1",
+        Acks::All => "all",
+    }
+}
+
+/// A seek's `kind` as the trace writes it.
+fn seek_name(how: &crate::command::SeekTo) -> &'static str {
+    use crate::command::SeekTo;
+    match how {
+        SeekTo::Beginning => "beginning",
+        SeekTo::End => "end",
+        SeekTo::Offset { .. } => "offset",
+        SeekTo::Timestamp { .. } => "timestamp",
+    }
+}
+
+impl StartFrom {
+    /// As the trace writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            StartFrom::Committed => "committed",
+            StartFrom::ResetEarliest => "reset_earliest",
+            StartFrom::ResetLatest => "reset_latest",
+        }
+    }
+}
+
+impl RebalanceCause {
+    /// Its `kind` as the trace writes it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            RebalanceCause::MemberJoined { .. } => "member_joined",
+            RebalanceCause::MemberLeft { .. } => "member_left",
+            RebalanceCause::AssignorChanged => "assignor_changed",
+            RebalanceCause::MemberRejoined { .. } => "member_rejoined",
+            RebalanceCause::TopicMetadataChanged { .. } => "topic_metadata_changed",
+            RebalanceCause::SubscriptionChanged { .. } => "subscription_changed",
+        }
+    }
+}
+
+impl PartitionReason {
+    /// Its `kind` as the trace writes it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            PartitionReason::Explicit => "explicit",
+            PartitionReason::KeyHash { .. } => "key_hash",
+            PartitionReason::Sticky => "sticky",
+            PartitionReason::RoundRobin { .. } => "round_robin",
+        }
+    }
+}
+
+impl SegmentDeletionReason {
+    /// As the trace writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            SegmentDeletionReason::RetentionMs => "retention_ms",
+            SegmentDeletionReason::RetentionBytes => "retention_bytes",
+            SegmentDeletionReason::LogStartOffset => "log_start_offset",
+        }
+    }
+}
+
+impl LeaveReason {
+    /// As the trace writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            LeaveReason::Graceful => "graceful",
+            LeaveReason::SessionTimeout => "session_timeout",
+            LeaveReason::PollTimeout => "poll_timeout",
+            LeaveReason::RebalanceTimeout => "rebalance_timeout",
+            LeaveReason::RevocationTimeout => "revocation_timeout",
+        }
+    }
+}
+
+impl GroupError {
+    /// Kafka's name, as the trace writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            GroupError::UnknownMemberId => "UNKNOWN_MEMBER_ID",
+            GroupError::IllegalGeneration => "ILLEGAL_GENERATION",
+            GroupError::RebalanceInProgress => "REBALANCE_IN_PROGRESS",
+            GroupError::CoordinatorNotAvailable => "COORDINATOR_NOT_AVAILABLE",
+            GroupError::FencedMemberEpoch => "FENCED_MEMBER_EPOCH",
+            GroupError::StaleMemberEpoch => "STALE_MEMBER_EPOCH",
+            GroupError::UnreleasedInstanceId => "UNRELEASED_INSTANCE_ID",
+            GroupError::NoOffsetForPartition => "NO_OFFSET_FOR_PARTITION",
+            GroupError::OffsetOutOfRange => "OFFSET_OUT_OF_RANGE",
+        }
+    }
+}
+
+impl ProduceError {
+    /// Kafka's name, as the trace writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ProduceError::NotLeaderOrFollower => "NOT_LEADER_OR_FOLLOWER",
+            ProduceError::NotEnoughReplicas => "NOT_ENOUGH_REPLICAS",
+            ProduceError::NotEnoughReplicasAfterAppend => "NOT_ENOUGH_REPLICAS_AFTER_APPEND",
+            ProduceError::RequestTimedOut => "REQUEST_TIMED_OUT",
+            ProduceError::NetworkException => "NETWORK_EXCEPTION",
+            ProduceError::UnknownProducerId => "UNKNOWN_PRODUCER_ID",
+            ProduceError::OutOfOrderSequenceNumber => "OUT_OF_ORDER_SEQUENCE_NUMBER",
+            ProduceError::LeaderNotAvailable => "LEADER_NOT_AVAILABLE",
+            ProduceError::DeliveryTimeout => "DELIVERY_TIMEOUT",
+        }
+    }
+}
+
+impl LossCause {
+    /// As the trace writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            LossCause::UncleanElection => "unclean_election",
+            LossCause::LeaderFailover => "leader_failover",
+        }
+    }
+}
+
 /// Why a member left the group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -1088,6 +1325,84 @@ impl Hasher for StableHasher {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every enum-valued detail's `name()` is the string the trace's JSON writes for it.
+    #[test]
+    fn detail_names_are_the_traces_own_words() {
+        use crate::json::write_json;
+        let quoted = |s: &str| format!("\"{s}\"");
+        for e in [
+            GroupError::UnknownMemberId,
+            GroupError::IllegalGeneration,
+            GroupError::RebalanceInProgress,
+            GroupError::CoordinatorNotAvailable,
+            GroupError::FencedMemberEpoch,
+            GroupError::StaleMemberEpoch,
+            GroupError::UnreleasedInstanceId,
+            GroupError::NoOffsetForPartition,
+            GroupError::OffsetOutOfRange,
+        ] {
+            assert_eq!(write_json(&e, false), quoted(e.name()));
+        }
+        for e in [
+            ProduceError::NotLeaderOrFollower,
+            ProduceError::NotEnoughReplicas,
+            ProduceError::NotEnoughReplicasAfterAppend,
+            ProduceError::RequestTimedOut,
+            ProduceError::NetworkException,
+            ProduceError::UnknownProducerId,
+            ProduceError::OutOfOrderSequenceNumber,
+            ProduceError::LeaderNotAvailable,
+            ProduceError::DeliveryTimeout,
+        ] {
+            assert_eq!(write_json(&e, false), quoted(e.name()));
+        }
+        for r in [
+            LeaveReason::Graceful,
+            LeaveReason::SessionTimeout,
+            LeaveReason::PollTimeout,
+            LeaveReason::RebalanceTimeout,
+            LeaveReason::RevocationTimeout,
+        ] {
+            assert_eq!(write_json(&r, false), quoted(r.name()));
+        }
+        for r in [SegmentDeletionReason::RetentionMs, SegmentDeletionReason::RetentionBytes, SegmentDeletionReason::LogStartOffset] {
+            assert_eq!(write_json(&r, false), quoted(r.name()));
+        }
+        for c in [LossCause::UncleanElection, LossCause::LeaderFailover] {
+            assert_eq!(write_json(&c, false), quoted(c.name()));
+        }
+        for f in [StartFrom::Committed, StartFrom::ResetEarliest, StartFrom::ResetLatest] {
+            assert_eq!(write_json(&f, false), quoted(f.name()));
+        }
+        for a in [Acks::None, Acks::Leader, Acks::All] {
+            assert_eq!(write_json(&a, false), quoted(acks_name(a)));
+        }
+        let tag = |json: String| json.split("\"kind\":").nth(1).and_then(|t| t.split('"').nth(1)).map(str::to_string);
+        let c = |s: &str| s.to_string();
+        for cause in [
+            RebalanceCause::MemberJoined { client_id: c("x") },
+            RebalanceCause::MemberLeft { client_id: c("x") },
+            RebalanceCause::AssignorChanged,
+            RebalanceCause::MemberRejoined { client_id: c("x") },
+            RebalanceCause::TopicMetadataChanged { topic: c("x") },
+            RebalanceCause::SubscriptionChanged { client_id: c("x") },
+        ] {
+            assert_eq!(tag(write_json(&cause, false)).as_deref(), Some(cause.name()));
+        }
+        for r in [
+            PartitionReason::Explicit,
+            PartitionReason::KeyHash { murmur2: 1 },
+            PartitionReason::Sticky,
+            PartitionReason::RoundRobin { counter: 1 },
+        ] {
+            assert_eq!(tag(write_json(&r, false)).as_deref(), Some(r.name()));
+        }
+        use crate::command::SeekTo;
+        for how in [SeekTo::Beginning, SeekTo::End, SeekTo::Offset { offset: 1 }, SeekTo::Timestamp { timestamp_ms: 1 }] {
+            assert_eq!(tag(write_json(&how, false)).as_deref(), Some(seek_name(&how)));
+        }
+    }
 
     #[test]
     fn ring_keeps_the_newest_and_counts_all() {

@@ -9,9 +9,9 @@
 //! disagrees with the simulation fails the build.
 
 use crate::cluster::BrokerId;
-use crate::command::Command;
+use crate::command::{Command, CommandError};
 use crate::group::{Activity, GroupState, Phase};
-use crate::scenario::{self, Scenario};
+use crate::scenario::{self, Problem, Scenario, ScenarioError};
 use crate::sim::Sim;
 use crate::tagged::tagged_reader;
 use crate::time::SimTime;
@@ -561,21 +561,282 @@ tagged_reader! {
 pub struct LessonError {
     /// A JSON path (`steps[2].claims[0]`), with the step number people count (step 3).
     pub path: String,
-    pub message: String,
+    /// Where in the text, for a mistake found while reading the JSON: line and column.
+    pub line_column: Option<(usize, usize)>,
+    pub problem: LessonProblem,
 }
 
 impl LessonError {
-    fn at(path: impl Into<String>, message: impl Into<String>) -> Self {
-        Self { path: path.into(), message: message.into() }
+    fn at(path: impl Into<String>, problem: impl Into<LessonProblem>) -> Self {
+        Self { path: path.into(), line_column: None, problem: problem.into() }
+    }
+
+    /// The place as the English refusal writes it (as [`ScenarioError::place`]).
+    pub fn place(&self) -> String {
+        match (self.path.as_str(), self.line_column) {
+            (path, None) => path.to_string(),
+            ("", Some((line, column))) => format!("line {line}, column {column}"),
+            (path, Some((line, column))) => format!("{path} (line {line}, column {column})"),
+        }
+    }
+}
+
+/// Which list of a step is too long.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Listed {
+    /// `look_at` (at most [`MAX_FOCUS`]).
+    Focuses,
+    /// `claims` (at most [`MAX_CLAIMS`]).
+    Claims,
+    /// A run's `apply` (at most [`MAX_APPLY`]).
+    Commands,
+}
+
+/// What is wrong with an answer or a choice's value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ValueProblem {
+    /// More than [`MAX_VALUE_ITEMS`] items.
+    TooManyItems,
+    /// A number that is not whole, as written.
+    NotWhole {
+        number: String,
+    },
+    TooDeep,
+    Object,
+}
+
+/// What a query, a focus or a step names that the simulation does not have.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Missing {
+    Topic(String),
+    Broker(BrokerId),
+    Group(String),
+    Member {
+        group: String,
+        client_id: String,
+    },
+    Producer(String),
+    Connector(String),
+    StreamsApp(String),
+    Partition {
+        topic: String,
+        partition: u32,
+        partitions: u32,
+    },
+    /// A partition with no log to read (no replica at all).
+    Log {
+        topic: String,
+        partition: u32,
+    },
+    Replica {
+        broker: BrokerId,
+        topic: String,
+        partition: u32,
+    },
+}
+
+/// What is wrong with a lesson: every refusal of `Lesson::from_json`, `validate` and of
+/// a `LessonRun`, with its parameters. `Display` is the English; the page renders the
+/// same value in Chinese.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LessonProblem {
+    /// The text is longer than [`MAX_LESSON_BYTES`].
+    TooBig {
+        bytes: usize,
+    },
+    NotAnObject,
+    VersionUnsupported {
+        version: String,
+    },
+    /// `version` is not a number; `written` is its JSON.
+    VersionNotANumber {
+        written: String,
+    },
+    VersionMissing,
+    /// A mistake in the lesson's JSON, or its scenario refused (`scenario.inline...`).
+    Scenario(Problem),
+    /// The built-in scenario named does not load.
+    BuiltInScenario(Box<ScenarioError>),
+    NoBuiltInScenario {
+        name: String,
+    },
+    /// An id not 1 to 64 characters long.
+    IdLength {
+        id: String,
+    },
+    /// An id with a character other than `a-z`, `0-9` and `-`.
+    IdCharacters {
+        id: String,
+    },
+    TextEmpty,
+    TextTooLong {
+        chars: usize,
+    },
+    TextControl,
+    /// The Chinese text has no Chinese characters.
+    NotChinese {
+        text: String,
+    },
+    /// The English text has Chinese characters.
+    ChineseInEnglish {
+        text: String,
+    },
+    Steps {
+        count: usize,
+    },
+    TooMany {
+        what: Listed,
+        count: usize,
+    },
+    Choices {
+        count: usize,
+    },
+    Value(ValueProblem),
+    /// A choice's value equal to an earlier choice's (as people read it).
+    DuplicateChoice {
+        value: String,
+    },
+    /// More than one of `until_ms`, `for_ms` and `until_event`.
+    RunWays,
+    /// A run's time past [`scenario::MAX_TIME_MS`].
+    TimeTooLate {
+        value: u64,
+    },
+    NotAnEventType {
+        kind: String,
+    },
+    /// Running: every step has run.
+    Finished,
+    NothingToReveal,
+    /// A step's command refused by the simulation.
+    Refused(Box<CommandError>),
+    UntilBeforeNow {
+        until_ms: u64,
+        now_ms: u64,
+    },
+    /// More than [`MAX_EVENTS_PER_RUN`] events before `before_ms` (`advice`: say "run less far").
+    TooManyEvents {
+        before_ms: u64,
+        advice: bool,
+    },
+    /// More than [`MAX_EVENTS_PER_RUN`] events without the awaited one.
+    TooManyEventsWithout,
+    EventNeverCame {
+        kind: String,
+        mentions: Vec<String>,
+        within_ms: u64,
+        deadline_ms: u64,
+    },
+    Missing(Missing),
+}
+
+impl From<Missing> for LessonProblem {
+    fn from(m: Missing) -> Self {
+        LessonProblem::Missing(m)
+    }
+}
+
+impl From<ValueProblem> for LessonProblem {
+    fn from(v: ValueProblem) -> Self {
+        LessonProblem::Value(v)
+    }
+}
+
+impl fmt::Display for Missing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Missing::Topic(t) => write!(f, "there is no topic \"{t}\""),
+            Missing::Broker(b) => write!(f, "there is no broker {b}"),
+            Missing::Group(g) => write!(f, "there is no consumer group \"{g}\""),
+            Missing::Member { group, client_id } => write!(f, "group \"{group}\" has no member \"{client_id}\""),
+            Missing::Producer(p) => write!(f, "there is no producer \"{p}\""),
+            Missing::Connector(c) => write!(f, "there is no connector \"{c}\""),
+            Missing::StreamsApp(a) => write!(f, "there is no Streams application \"{a}\""),
+            Missing::Partition { topic, partition, partitions } => {
+                write!(f, "topic \"{topic}\" has partitions 0..{} but partition {partition} was asked for", partitions.saturating_sub(1))
+            }
+            Missing::Log { topic, partition } => write!(f, "{topic}-{partition} has no log"),
+            Missing::Replica { broker, topic, partition } => write!(f, "broker {broker} holds no replica of {topic}-{partition}"),
+        }
+    }
+}
+
+impl fmt::Display for ValueProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ValueProblem::TooManyItems => write!(f, "has more than {MAX_VALUE_ITEMS} items"),
+            ValueProblem::NotWhole { number } => write!(f, "{number} is not a whole number; answers are whole numbers"),
+            ValueProblem::TooDeep => f.write_str("lists nest at most two deep"),
+            ValueProblem::Object => f.write_str("an object is not an answer; write a string, number, boolean, null or list"),
+        }
+    }
+}
+
+impl fmt::Display for LessonProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const V: u32 = LESSON_FORMAT_VERSION;
+        match self {
+            LessonProblem::TooBig { bytes } => write!(f, "the lesson is {bytes} bytes; the most accepted is {MAX_LESSON_BYTES}"),
+            LessonProblem::NotAnObject => f.write_str("a lesson is a JSON object: { \"version\": 1, \"id\": ..., \"steps\": [...], ... }"),
+            LessonProblem::VersionUnsupported { version } => {
+                write!(f, "version {version} is not supported; this build reads lesson version {V}")
+            }
+            LessonProblem::VersionNotANumber { written } => write!(f, "is {written}; write the number {V}: \"version\": {V}"),
+            LessonProblem::VersionMissing => write!(f, "missing; write \"version\": {V}"),
+            LessonProblem::Scenario(p) => p.fmt(f),
+            LessonProblem::BuiltInScenario(e) => e.fmt(f),
+            LessonProblem::NoBuiltInScenario { name } => {
+                let names: Vec<&str> = scenario::BUILT_IN.iter().map(|(n, _)| *n).collect();
+                write!(f, "there is no built-in scenario \"{name}\"; there are: {}", names.join(", "))
+            }
+            LessonProblem::IdLength { id } => write!(f, "\"{id}\" must be 1 to 64 characters"),
+            LessonProblem::IdCharacters { id } => write!(f, "\"{id}\" may hold only lowercase letters, digits and '-'"),
+            LessonProblem::TextEmpty => f.write_str("is empty; every text needs both languages"),
+            LessonProblem::TextTooLong { chars } => write!(f, "is {chars} characters; allowed: at most {MAX_TEXT_CHARS}"),
+            LessonProblem::TextControl => f.write_str("contains a control character"),
+            LessonProblem::NotChinese { text } => write!(f, "{text:?} has no Chinese characters (is it still English?)"),
+            LessonProblem::ChineseInEnglish { text } => write!(f, "{text:?} contains Chinese characters"),
+            LessonProblem::Steps { count } => write!(f, "has {count} steps; allowed: 1 to {MAX_STEPS}"),
+            LessonProblem::TooMany { what, count } => match what {
+                Listed::Focuses => write!(f, "has {count} entries; allowed: at most {MAX_FOCUS}"),
+                Listed::Claims => write!(f, "has {count} claims; allowed: at most {MAX_CLAIMS}"),
+                Listed::Commands => write!(f, "has {count} commands; allowed: at most {MAX_APPLY}"),
+            },
+            LessonProblem::Choices { count } => write!(f, "has {count} choices; allowed: 2 to {MAX_CHOICES}"),
+            LessonProblem::Value(v) => v.fmt(f),
+            LessonProblem::DuplicateChoice { value } => write!(f, "{value} is also an earlier choice"),
+            LessonProblem::RunWays => f.write_str("give at most one of until_ms, for_ms and until_event"),
+            LessonProblem::TimeTooLate { value } => write!(f, "is {value}; allowed: 0 to {} (one week)", scenario::MAX_TIME_MS),
+            LessonProblem::NotAnEventType { kind } => {
+                write!(f, "\"{kind}\" is not an event type; write it as in the trace, e.g. \"group_stable\"")
+            }
+            LessonProblem::Finished => f.write_str("every step has run; the lesson is in free play"),
+            LessonProblem::NothingToReveal => f.write_str("no question is waiting to be revealed"),
+            LessonProblem::Refused(e) => write!(f, "the simulation refused it: {e}"),
+            LessonProblem::UntilBeforeNow { until_ms, now_ms } => write!(f, "{until_ms} ms is before the run's time now, {now_ms} ms"),
+            LessonProblem::TooManyEvents { before_ms, advice } => {
+                write!(f, "more than {MAX_EVENTS_PER_RUN} events before {before_ms} ms")?;
+                if *advice {
+                    f.write_str("; run less far")?;
+                }
+                Ok(())
+            }
+            LessonProblem::TooManyEventsWithout => write!(f, "more than {MAX_EVENTS_PER_RUN} events without it"),
+            LessonProblem::EventNeverCame { kind, mentions, within_ms, deadline_ms } => {
+                write!(f, "no {kind} event{} within {within_ms} ms (by {deadline_ms} ms)", mentions_text(mentions))
+            }
+            LessonProblem::Missing(m) => m.fmt(f),
+        }
     }
 }
 
 impl fmt::Display for LessonError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.path.is_empty() {
-            f.write_str(&self.message)
+        let place = self.place();
+        if place.is_empty() {
+            self.problem.fmt(f)
         } else {
-            write!(f, "{}: {}", self.path, self.message)
+            write!(f, "{place}: {}", self.problem)
         }
     }
 }
@@ -593,7 +854,7 @@ impl Lesson {
     /// Parses a lesson and checks everything that can be checked without running it.
     pub fn from_json(text: &str) -> Result<Lesson, LessonError> {
         if text.len() > MAX_LESSON_BYTES {
-            return Err(LessonError::at("", format!("the lesson is {} bytes; the most accepted is {MAX_LESSON_BYTES}", text.len())));
+            return Err(LessonError::at("", LessonProblem::TooBig { bytes: text.len() }));
         }
         // The version first, so a newer file gets a clear message rather than a complaint
         // about a field this build does not know.
@@ -601,24 +862,20 @@ impl Lesson {
             Ok(Value::Object(map)) => match map.get("version") {
                 Some(Value::Number(n)) if n.as_u64() == Some(u64::from(LESSON_FORMAT_VERSION)) => {}
                 Some(Value::Number(n)) => {
-                    return Err(LessonError::at(
-                        "version",
-                        format!("version {n} is not supported; this build reads lesson version {LESSON_FORMAT_VERSION}"),
-                    ))
+                    return Err(LessonError::at("version", LessonProblem::VersionUnsupported { version: n.to_string() }))
                 }
-                Some(v) => {
-                    return Err(LessonError::at(
-                        "version",
-                        format!("is {v}; write the number {LESSON_FORMAT_VERSION}: \"version\": {LESSON_FORMAT_VERSION}"),
-                    ))
-                }
-                None => return Err(LessonError::at("version", format!("missing; write \"version\": {LESSON_FORMAT_VERSION}"))),
+                Some(v) => return Err(LessonError::at("version", LessonProblem::VersionNotANumber { written: v.to_string() })),
+                None => return Err(LessonError::at("version", LessonProblem::VersionMissing)),
             },
-            Ok(_) => return Err(LessonError::at("", "a lesson is a JSON object: { \"version\": 1, \"id\": ..., \"steps\": [...], ... }")),
+            Ok(_) => return Err(LessonError::at("", LessonProblem::NotAnObject)),
             // Not JSON: the full parse below says where.
             Err(_) => {}
         }
-        let lesson: Lesson = scenario::parse_json(text).map_err(|e| LessonError::at(e.path, e.message))?;
+        let lesson: Lesson = scenario::parse_json(text).map_err(|e| LessonError {
+            path: e.path,
+            line_column: e.line_column,
+            problem: LessonProblem::Scenario(e.problem),
+        })?;
         lesson.validate()?;
         Ok(lesson)
     }
@@ -627,18 +884,15 @@ impl Lesson {
     /// sizes, values, and the scenario.
     pub fn validate(&self) -> Result<(), LessonError> {
         if self.version != LESSON_FORMAT_VERSION {
-            return Err(LessonError::at(
-                "version",
-                format!("version {} is not supported; this build reads lesson version {LESSON_FORMAT_VERSION}", self.version),
-            ));
+            return Err(LessonError::at("version", LessonProblem::VersionUnsupported { version: self.version.to_string() }));
         }
-        check_id(&self.id).map_err(|m| LessonError::at("id", m))?;
+        check_id(&self.id).map_err(|p| LessonError::at("id", p))?;
         check_text("title", &self.title)?;
         check_text("summary", &self.summary)?;
         check_text("free_play", &self.free_play)?;
         self.scenario()?;
         if self.steps.is_empty() || self.steps.len() > MAX_STEPS {
-            return Err(LessonError::at("steps", format!("has {} steps; allowed: 1 to {MAX_STEPS}", self.steps.len())));
+            return Err(LessonError::at("steps", LessonProblem::Steps { count: self.steps.len() }));
         }
         for (i, s) in self.steps.iter().enumerate() {
             let at = step_path(i);
@@ -647,17 +901,17 @@ impl Lesson {
             if s.look_at.len() > MAX_FOCUS {
                 return Err(LessonError::at(
                     format!("{at}.look_at"),
-                    format!("has {} entries; allowed: at most {MAX_FOCUS}", s.look_at.len()),
+                    LessonProblem::TooMany { what: Listed::Focuses, count: s.look_at.len() },
                 ));
             }
             if s.claims.len() > MAX_CLAIMS {
                 return Err(LessonError::at(
                     format!("{at}.claims"),
-                    format!("has {} claims; allowed: at most {MAX_CLAIMS}", s.claims.len()),
+                    LessonProblem::TooMany { what: Listed::Claims, count: s.claims.len() },
                 ));
             }
             for (c, claim) in s.claims.iter().enumerate() {
-                check_value(&claim.expect).map_err(|m| LessonError::at(format!("{at}.claims[{c}].expect"), m))?;
+                check_value(&claim.expect).map_err(|p| LessonError::at(format!("{at}.claims[{c}].expect"), p))?;
             }
             if let Some(q) = &s.question {
                 let qat = format!("{at}.question");
@@ -665,19 +919,16 @@ impl Lesson {
                 check_text(&format!("{qat}.explain"), &q.explain)?;
                 check_run(&format!("{qat}.reveal"), &q.reveal)?;
                 if q.choices.len() < 2 || q.choices.len() > MAX_CHOICES {
-                    return Err(LessonError::at(
-                        format!("{qat}.choices"),
-                        format!("has {} choices; allowed: 2 to {MAX_CHOICES}", q.choices.len()),
-                    ));
+                    return Err(LessonError::at(format!("{qat}.choices"), LessonProblem::Choices { count: q.choices.len() }));
                 }
                 for (c, choice) in q.choices.iter().enumerate() {
                     let cat = format!("{qat}.choices[{c}]");
-                    check_value(&choice.value).map_err(|m| LessonError::at(format!("{cat}.value"), m))?;
+                    check_value(&choice.value).map_err(|p| LessonError::at(format!("{cat}.value"), p))?;
                     if let Some(t) = &choice.say {
                         check_text(&format!("{cat}.say"), t)?;
                     }
                     if q.choices[..c].iter().any(|o| o.value == choice.value) {
-                        return Err(LessonError::at(format!("{cat}.value"), format!("{} is also an earlier choice", show(&choice.value))));
+                        return Err(LessonError::at(format!("{cat}.value"), LessonProblem::DuplicateChoice { value: show(&choice.value) }));
                     }
                 }
             }
@@ -710,29 +961,23 @@ impl Lesson {
         match &self.scenario {
             ScenarioRef::BuiltIn(name) => match scenario::built_in(name) {
                 Some(Ok(s)) => Ok(s),
-                Some(Err(e)) => Err(LessonError::at("scenario.built_in", e.to_string())),
-                None => {
-                    let names: Vec<&str> = scenario::BUILT_IN.iter().map(|(n, _)| *n).collect();
-                    Err(LessonError::at(
-                        "scenario.built_in",
-                        format!("there is no built-in scenario \"{name}\"; there are: {}", names.join(", ")),
-                    ))
-                }
+                Some(Err(e)) => Err(LessonError::at("scenario.built_in", LessonProblem::BuiltInScenario(Box::new(e)))),
+                None => Err(LessonError::at("scenario.built_in", LessonProblem::NoBuiltInScenario { name: name.clone() })),
             },
             ScenarioRef::Inline(s) => {
-                s.check().map_err(|e| LessonError::at(format!("scenario.inline.{}", e.path), e.message))?;
+                s.check().map_err(|e| LessonError::at(format!("scenario.inline.{}", e.place()), LessonProblem::Scenario(e.problem)))?;
                 Ok((**s).clone())
             }
         }
     }
 }
 
-fn check_id(id: &str) -> Result<(), String> {
+fn check_id(id: &str) -> Result<(), LessonProblem> {
     if id.is_empty() || id.len() > 64 {
-        return Err(format!("\"{id}\" must be 1 to 64 characters"));
+        return Err(LessonProblem::IdLength { id: id.to_string() });
     }
     if !id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') {
-        return Err(format!("\"{id}\" may hold only lowercase letters, digits and '-'"));
+        return Err(LessonProblem::IdCharacters { id: id.to_string() });
     }
     Ok(())
 }
@@ -751,21 +996,21 @@ fn is_cjk(c: char) -> bool {
 fn check_text(path: &str, t: &Text) -> Result<(), LessonError> {
     for (lang, s) in [("en", &t.en), ("zh", &t.zh)] {
         if s.trim().is_empty() {
-            return Err(LessonError::at(format!("{path}.{lang}"), "is empty; every text needs both languages"));
+            return Err(LessonError::at(format!("{path}.{lang}"), LessonProblem::TextEmpty));
         }
         let n = s.chars().count();
         if n > MAX_TEXT_CHARS {
-            return Err(LessonError::at(format!("{path}.{lang}"), format!("is {n} characters; allowed: at most {MAX_TEXT_CHARS}")));
+            return Err(LessonError::at(format!("{path}.{lang}"), LessonProblem::TextTooLong { chars: n }));
         }
         if s.chars().any(|c| c.is_control() && c != '\n') {
-            return Err(LessonError::at(format!("{path}.{lang}"), "contains a control character"));
+            return Err(LessonError::at(format!("{path}.{lang}"), LessonProblem::TextControl));
         }
     }
     if t.zh != t.en && !t.zh.chars().any(is_cjk) {
-        return Err(LessonError::at(format!("{path}.zh"), format!("{:?} has no Chinese characters (is it still English?)", t.zh)));
+        return Err(LessonError::at(format!("{path}.zh"), LessonProblem::NotChinese { text: t.zh.clone() }));
     }
     if t.en.chars().any(|c| matches!(c, '\u{4e00}'..='\u{9fff}')) {
-        return Err(LessonError::at(format!("{path}.en"), format!("{:?} contains Chinese characters", t.en)));
+        return Err(LessonError::at(format!("{path}.en"), LessonProblem::ChineseInEnglish { text: t.en.clone() }));
     }
     Ok(())
 }
@@ -773,10 +1018,10 @@ fn check_text(path: &str, t: &Text) -> Result<(), LessonError> {
 fn check_run(path: &str, run: &Run) -> Result<(), LessonError> {
     let ways = usize::from(run.until_ms.is_some()) + usize::from(run.for_ms.is_some()) + usize::from(run.until_event.is_some());
     if ways > 1 {
-        return Err(LessonError::at(path, "give at most one of until_ms, for_ms and until_event"));
+        return Err(LessonError::at(path, LessonProblem::RunWays));
     }
     if run.apply.len() > MAX_APPLY {
-        return Err(LessonError::at(format!("{path}.apply"), format!("has {} commands; allowed: at most {MAX_APPLY}", run.apply.len())));
+        return Err(LessonError::at(format!("{path}.apply"), LessonProblem::TooMany { what: Listed::Commands, count: run.apply.len() }));
     }
     let within = run.until_event.as_ref().map(|w| w.within_ms);
     let then = run.until_event.as_ref().map(|w| w.then_ms);
@@ -784,19 +1029,13 @@ fn check_run(path: &str, run: &Run) -> Result<(), LessonError> {
     {
         if let Some(v) = v {
             if v > scenario::MAX_TIME_MS {
-                return Err(LessonError::at(
-                    format!("{path}.{name}"),
-                    format!("is {v}; allowed: 0 to {} (one week)", scenario::MAX_TIME_MS),
-                ));
+                return Err(LessonError::at(format!("{path}.{name}"), LessonProblem::TimeTooLate { value: v }));
             }
         }
     }
     if let Some(w) = &run.until_event {
         if w.kind.is_empty() || !w.kind.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
-            return Err(LessonError::at(
-                format!("{path}.until_event.kind"),
-                format!("\"{}\" is not an event type; write it as in the trace, e.g. \"group_stable\"", w.kind),
-            ));
+            return Err(LessonError::at(format!("{path}.until_event.kind"), LessonProblem::NotAnEventType { kind: w.kind.clone() }));
         }
     }
     Ok(())
@@ -804,19 +1043,19 @@ fn check_run(path: &str, run: &Run) -> Result<(), LessonError> {
 
 /// An answer or choice value: `null`, a boolean, a whole number, a string, or a list of
 /// those or of lists, within [`MAX_VALUE_ITEMS`].
-fn check_value(v: &Value) -> Result<(), String> {
-    fn walk(v: &Value, depth: usize, items: &mut usize) -> Result<(), String> {
+fn check_value(v: &Value) -> Result<(), ValueProblem> {
+    fn walk(v: &Value, depth: usize, items: &mut usize) -> Result<(), ValueProblem> {
         *items += 1;
         if *items > MAX_VALUE_ITEMS {
-            return Err(format!("has more than {MAX_VALUE_ITEMS} items"));
+            return Err(ValueProblem::TooManyItems);
         }
         match v {
             Value::Null | Value::Bool(_) | Value::String(_) => Ok(()),
             Value::Number(n) if n.is_i64() || n.is_u64() => Ok(()),
-            Value::Number(n) => Err(format!("{n} is not a whole number; answers are whole numbers")),
+            Value::Number(n) => Err(ValueProblem::NotWhole { number: n.to_string() }),
             Value::Array(a) if depth < 2 => a.iter().try_for_each(|x| walk(x, depth + 1, items)),
-            Value::Array(_) => Err("lists nest at most two deep".into()),
-            Value::Object(_) => Err("an object is not an answer; write a string, number, boolean, null or list".into()),
+            Value::Array(_) => Err(ValueProblem::TooDeep),
+            Value::Object(_) => Err(ValueProblem::Object),
         }
     }
     walk(v, 0, &mut 0)
@@ -905,7 +1144,7 @@ impl LessonRun {
     pub fn new(lesson: &Lesson) -> Result<Self, LessonError> {
         lesson.validate()?;
         let scenario = lesson.scenario()?;
-        let sim = scenario.build().map_err(|e| LessonError::at(format!("scenario ({})", e.path), e.message))?;
+        let sim = scenario.build().map_err(|e| LessonError::at(format!("scenario ({})", e.place()), LessonProblem::Scenario(e.problem)))?;
         Ok(Self { lesson: lesson.clone(), sim, next: 0, unrevealed: None, mark: 0 })
     }
 
@@ -942,7 +1181,7 @@ impl LessonRun {
         }
         let index = self.next;
         let Some(step) = self.lesson.steps.get(index).cloned() else {
-            return Err(LessonError::at("steps", "every step has run; the lesson is in free play"));
+            return Err(LessonError::at("steps", LessonProblem::Finished));
         };
         let at = step_path(index);
         run(&mut self.sim, &step.run, &format!("{at}.run"))?;
@@ -964,10 +1203,10 @@ impl LessonRun {
     /// choices equal to the answer.
     pub fn reveal(&mut self) -> Result<Reveal, LessonError> {
         let Some(index) = self.unrevealed.take() else {
-            return Err(LessonError::at("", "no question is waiting to be revealed"));
+            return Err(LessonError::at("", LessonProblem::NothingToReveal));
         };
         let Some(q) = self.lesson.steps.get(index).and_then(|s| s.question.clone()) else {
-            return Err(LessonError::at("", "no question is waiting to be revealed"));
+            return Err(LessonError::at("", LessonProblem::NothingToReveal));
         };
         let at = format!("{}.question", step_path(index));
         let since = self.sim.trace().total();
@@ -1042,14 +1281,14 @@ pub fn check(lesson: &Lesson) -> Result<(), Vec<String>> {
 /// Moves the simulation as a step's [`Run`] says, within [`MAX_EVENTS_PER_RUN`].
 fn run(sim: &mut Sim, r: &Run, path: &str) -> Result<(), LessonError> {
     for (i, command) in r.apply.iter().enumerate() {
-        sim.apply(command.clone()).map_err(|e| LessonError::at(format!("{path}.apply[{i}]"), format!("the simulation refused it: {e}")))?;
+        sim.apply(command.clone()).map_err(|e| LessonError::at(format!("{path}.apply[{i}]"), LessonProblem::Refused(Box::new(e))))?;
     }
     let until = match (r.until_ms, r.for_ms) {
         (Some(t), _) => {
             if t < sim.now().ms() {
                 return Err(LessonError::at(
                     format!("{path}.until_ms"),
-                    format!("{t} ms is before the run's time now, {} ms", sim.now().ms()),
+                    LessonProblem::UntilBeforeNow { until_ms: t, now_ms: sim.now().ms() },
                 ));
             }
             Some(t)
@@ -1059,7 +1298,7 @@ fn run(sim: &mut Sim, r: &Run, path: &str) -> Result<(), LessonError> {
     };
     if let Some(t) = until {
         if !sim.run_until_bounded(SimTime(t), MAX_EVENTS_PER_RUN) {
-            return Err(LessonError::at(path, format!("more than {MAX_EVENTS_PER_RUN} events before {t} ms; run less far")));
+            return Err(LessonError::at(path, LessonProblem::TooManyEvents { before_ms: t, advice: true }));
         }
     }
     if let Some(w) = &r.until_event {
@@ -1072,7 +1311,12 @@ fn run(sim: &mut Sim, r: &Run, path: &str) -> Result<(), LessonError> {
                 _ => {
                     return Err(LessonError::at(
                         format!("{path}.until_event"),
-                        format!("no {} event{} within {} ms (by {deadline} ms)", w.kind, mentions_text(&w.mentions), w.within_ms),
+                        LessonProblem::EventNeverCame {
+                            kind: w.kind.clone(),
+                            mentions: w.mentions.clone(),
+                            within_ms: w.within_ms,
+                            deadline_ms: deadline,
+                        },
                     ))
                 }
             }
@@ -1083,7 +1327,7 @@ fn run(sim: &mut Sim, r: &Run, path: &str) -> Result<(), LessonError> {
             }
             seen = sim.trace().total();
             if applied >= MAX_EVENTS_PER_RUN {
-                return Err(LessonError::at(format!("{path}.until_event"), format!("more than {MAX_EVENTS_PER_RUN} events without it")));
+                return Err(LessonError::at(format!("{path}.until_event"), LessonProblem::TooManyEventsWithout));
             }
         }
         if w.then_ms > 0 {
@@ -1091,7 +1335,7 @@ fn run(sim: &mut Sim, r: &Run, path: &str) -> Result<(), LessonError> {
             if !sim.run_until_bounded(SimTime(t), MAX_EVENTS_PER_RUN) {
                 return Err(LessonError::at(
                     format!("{path}.until_event.then_ms"),
-                    format!("more than {MAX_EVENTS_PER_RUN} events before {t} ms"),
+                    LessonProblem::TooManyEvents { before_ms: t, advice: false },
                 ));
             }
         }
@@ -1123,67 +1367,63 @@ fn snake(name: &str) -> String {
     out
 }
 
-/// Whether an event is of `kind` and mentions every name, each as a whole text field.
+/// Whether an event is of `kind` and mentions every text: each the whole of a name it
+/// involves (`EventKind::subjects`) or of one of its details (`EventKind::details`: record
+/// keys and values, member ids, enum values such as `NOT_ENOUGH_REPLICAS`), matched on the
+/// typed event, never on its JSON.
 fn event_matches(event: &crate::event::EventKind, kind: &str, mentions: &[String]) -> bool {
-    if snake(event.name()) != kind {
-        return false;
-    }
-    if mentions.is_empty() {
-        return true;
-    }
-    // The event as the trace writes it (JSON): a mention is a whole string value there
-    // (a name, a record value, or an enum such as "NOT_ENOUGH_REPLICAS" or
-    // "session_timeout"), never part of a longer one and never a field's name.
-    let text = scenario::write_json(event, false);
-    mentions.iter().all(|m| {
-        let quoted = scenario::write_json(m, false);
-        text.match_indices(&quoted).any(|(i, _)| text.as_bytes().get(i + quoted.len()) != Some(&b':'))
-    })
+    snake(event.name()) == kind && mentions.iter().all(|m| event.mentions(m))
 }
 
-fn check_focus(sim: &Sim, f: &Focus) -> Result<(), String> {
+fn check_focus(sim: &Sim, f: &Focus) -> Result<(), Missing> {
     match f {
         Focus::Partition { topic, partition } => find_partition(sim, topic, *partition).map(|_| ()),
         Focus::Member { group, client_id } => member(sim, group, client_id).map(|_| ()),
         Focus::Group(g) => group(sim, g).map(|_| ()),
-        Focus::Broker(b) => sim.broker(*b).map(|_| ()).ok_or_else(|| format!("there is no broker {b}")),
+        Focus::Broker(b) => sim.broker(*b).map(|_| ()).ok_or(Missing::Broker(*b)),
         Focus::Producer(p) => {
             if sim.producers().any(|x| &x.name == p) {
                 Ok(())
             } else {
-                Err(format!("there is no producer \"{p}\""))
+                Err(Missing::Producer(p.clone()))
             }
         }
         Focus::Record(_) => Ok(()),
     }
 }
 
-fn group<'a>(sim: &'a Sim, id: &str) -> Result<&'a crate::group::Group, String> {
-    sim.group(id).ok_or_else(|| format!("there is no consumer group \"{id}\""))
+fn group<'a>(sim: &'a Sim, id: &str) -> Result<&'a crate::group::Group, Missing> {
+    sim.group(id).ok_or_else(|| Missing::Group(id.to_string()))
 }
 
-fn member<'a>(sim: &'a Sim, g: &str, client_id: &str) -> Result<&'a crate::group::Member, String> {
-    group(sim, g)?.member(client_id).ok_or_else(|| format!("group \"{g}\" has no member \"{client_id}\""))
+fn member<'a>(sim: &'a Sim, g: &str, client_id: &str) -> Result<&'a crate::group::Member, Missing> {
+    group(sim, g)?.member(client_id).ok_or_else(|| Missing::Member { group: g.to_string(), client_id: client_id.to_string() })
 }
 
-fn find_partition<'a>(sim: &'a Sim, topic: &str, p: u32) -> Result<&'a crate::cluster::Partition, String> {
-    let t = sim.topic(topic).ok_or_else(|| format!("there is no topic \"{topic}\""))?;
-    t.partitions.get(p as usize).ok_or_else(|| {
-        format!("topic \"{topic}\" has partitions 0..{} but partition {p} was asked for", t.partition_count().saturating_sub(1))
+fn topic_named<'a>(sim: &'a Sim, topic: &str) -> Result<&'a crate::cluster::Topic, Missing> {
+    sim.topic(topic).ok_or_else(|| Missing::Topic(topic.to_string()))
+}
+
+fn find_partition<'a>(sim: &'a Sim, topic: &str, p: u32) -> Result<&'a crate::cluster::Partition, Missing> {
+    let t = topic_named(sim, topic)?;
+    t.partitions.get(p as usize).ok_or_else(|| Missing::Partition {
+        topic: topic.to_string(),
+        partition: p,
+        partitions: t.partition_count(),
     })
 }
 
 /// The leader's log (the first replica's while offline), or one broker's replica.
-fn log<'a>(sim: &'a Sim, topic: &str, p: u32, broker: Option<BrokerId>) -> Result<&'a crate::log::PartitionLog, String> {
+fn log<'a>(sim: &'a Sim, topic: &str, p: u32, broker: Option<BrokerId>) -> Result<&'a crate::log::PartitionLog, Missing> {
     let part = find_partition(sim, topic, p)?;
     match broker {
-        None => part.display_log().ok_or_else(|| format!("{topic}-{p} has no log")),
-        Some(b) => part.logs.get(&b).ok_or_else(|| format!("broker {b} holds no replica of {topic}-{p}")),
+        None => part.display_log().ok_or_else(|| Missing::Log { topic: topic.to_string(), partition: p }),
+        Some(b) => part.logs.get(&b).ok_or_else(|| Missing::Replica { broker: b, topic: topic.to_string(), partition: p }),
     }
 }
 
-fn producer<'a>(sim: &'a Sim, name: &str) -> Result<&'a crate::producer::Producer, String> {
-    sim.producers().find(|p| p.name == name).ok_or_else(|| format!("there is no producer \"{name}\""))
+fn producer<'a>(sim: &'a Sim, name: &str) -> Result<&'a crate::producer::Producer, Missing> {
+    sim.producers().find(|p| p.name == name).ok_or_else(|| Missing::Producer(name.to_string()))
 }
 
 fn num(n: u64) -> Value {
@@ -1196,11 +1436,11 @@ fn strings<'a>(it: impl Iterator<Item = &'a str>) -> Value {
 
 /// Answers a query from the simulation as it is now. `since` is the trace position
 /// (an event's `seq`) where "since the previous step" begins.
-pub fn answer(sim: &Sim, q: &Query, since: u64) -> Result<Value, String> {
+pub fn answer(sim: &Sim, q: &Query, since: u64) -> Result<Value, Missing> {
     Ok(match q {
         Query::NowMs => num(sim.now().ms()),
         Query::PartitionOf { topic, value } => {
-            let t = sim.topic(topic).ok_or_else(|| format!("there is no topic \"{topic}\""))?;
+            let t = topic_named(sim, topic)?;
             let found: Vec<Value> = t
                 .partitions
                 .iter()
@@ -1367,14 +1607,14 @@ pub fn answer(sim: &Sim, q: &Query, since: u64) -> Result<Value, String> {
                 Some(e) => Value::String(scenario::write_json(&e, false).trim_matches('"').to_string()),
             }
         }
-        Query::BrokerAlive { broker } => Value::Bool(sim.broker(*broker).ok_or_else(|| format!("there is no broker {broker}"))?.alive),
+        Query::BrokerAlive { broker } => Value::Bool(sim.broker(*broker).ok_or(Missing::Broker(*broker))?.alive),
         Query::EventCount { kind, mentions } => num(sim.trace().events().filter(|e| event_matches(&e.kind, kind, mentions)).count() as u64),
         Query::LastEventMs { kind, mentions } => {
             sim.trace().events().rev().find(|e| event_matches(&e.kind, kind, mentions)).map_or(Value::Null, |e| num(e.time.ms()))
         }
         Query::Buffered { group: g, client_id } => num(member(sim, g, client_id)?.buffered() as u64),
         Query::ValuesForKey { topic, key } => {
-            let t = sim.topic(topic).ok_or_else(|| format!("there is no topic \"{topic}\""))?;
+            let t = topic_named(sim, topic)?;
             strings(
                 t.partitions
                     .iter()
@@ -1388,14 +1628,14 @@ pub fn answer(sim: &Sim, q: &Query, since: u64) -> Result<Value, String> {
         Query::ConnectorFlushed { connector } => source_offset(connector_named(sim, connector)?.committed),
         Query::ConnectorUnflushed { connector } => num(connector_named(sim, connector)?.view().unflushed.into()),
         Query::StoreCount { application_id, key } => {
-            let app = sim.streams_app(application_id).ok_or_else(|| format!("there is no Streams application \"{application_id}\""))?;
+            let app = sim.streams_app(application_id).ok_or_else(|| Missing::StreamsApp(application_id.clone()))?;
             app.view().stores.iter().find_map(|s| s.counts.iter().find(|(k, _)| k == key).map(|(_, n)| num(*n))).unwrap_or(Value::Null)
         }
     })
 }
 
-fn connector_named<'a>(sim: &'a Sim, name: &str) -> Result<&'a crate::sim::connect::Connector, String> {
-    sim.connector(name).ok_or_else(|| format!("there is no connector \"{name}\""))
+fn connector_named<'a>(sim: &'a Sim, name: &str) -> Result<&'a crate::sim::connect::Connector, Missing> {
+    sim.connector(name).ok_or_else(|| Missing::Connector(name.to_string()))
 }
 
 /// `[id]` or `[timestamp_ms, id]`, as the task's mode writes its source offset.
@@ -1420,13 +1660,13 @@ fn appended_value(sim: &Sim, tp: &crate::record::TopicPartition, offset: u64) ->
 }
 
 /// The first record with this value in the topic's logs (partition by partition).
-fn stored<'a>(sim: &'a Sim, topic: &str, value: &str) -> Result<Option<&'a crate::record::StoredRecord>, String> {
-    let t = sim.topic(topic).ok_or_else(|| format!("there is no topic \"{topic}\""))?;
+fn stored<'a>(sim: &'a Sim, topic: &str, value: &str) -> Result<Option<&'a crate::record::StoredRecord>, Missing> {
+    let t = topic_named(sim, topic)?;
     Ok(t.partitions.iter().filter_map(|p| p.display_log()).find_map(|l| l.records().iter().find(|r| r.record.value == value)))
 }
 
 /// The producer's newest record with this value, if it remembers one.
-fn producer_sent<'a>(sim: &'a Sim, p: &str, value: &str) -> Result<Option<&'a crate::producer::SentRecord>, String> {
+fn producer_sent<'a>(sim: &'a Sim, p: &str, value: &str) -> Result<Option<&'a crate::producer::SentRecord>, Missing> {
     let p = producer(sim, p)?;
     Ok(p.sent.iter().rfind(|s| s.value == value))
 }
@@ -1570,7 +1810,7 @@ mod tests {
 
     fn ask(sim: &Sim, q: Value) -> Result<Value, String> {
         let q: Query = serde_json::from_value(q).unwrap();
-        answer(sim, &q, 0)
+        answer(sim, &q, 0).map_err(|m| m.to_string())
     }
 
     #[test]
@@ -1695,6 +1935,49 @@ mod tests {
         assert_eq!(snake("HighWatermarkAdvanced"), "high_watermark_advanced");
     }
 
+    /// The match is on the typed event: names, record values, error codes and reasons
+    /// match; what matched before only as a string of the event's JSON does not: its own
+    /// `type`, a cause's `kind` tag spelled as a field, a refusal's sentence, a number.
+    #[test]
+    fn mentions_match_the_typed_event_not_its_json() {
+        let failed = EventKind::ProduceFailed {
+            producer: "p".into(),
+            topic: "orders".into(),
+            partition: 1,
+            records: vec![crate::record::RecordId(4)],
+            error: crate::event::ProduceError::NotEnoughReplicas,
+            retrying: true,
+        };
+        for m in ["p", "orders", "NOT_ENOUGH_REPLICAS"] {
+            assert!(event_matches(&failed, "produce_failed", &[m.into()]), "{m}");
+        }
+        let json = scenario::write_json(&failed, false);
+        // Each of these is a whole string of the JSON (or a field's name) and used to be
+        // looked for there; none is a name, a value or a detail of the event.
+        for m in ["produce_failed", "type", "error", "retrying", "1", "4"] {
+            assert!(json.contains(m), "{m} is in {json}");
+            assert!(!event_matches(&failed, "produce_failed", &[m.into()]), "{m}");
+        }
+        let appended = EventKind::RecordAppended {
+            record: crate::record::RecordId(1),
+            value: "order-1 paid".into(),
+            topic: "orders".into(),
+            partition: 0,
+            offset: 0,
+            timestamp: SimTime(5),
+            broker: 2,
+            leader_epoch: 0,
+        };
+        assert!(event_matches(&appended, "record_appended", &["order-1 paid".into(), "orders".into(), "2".into()]), "value, topic, broker");
+        assert!(!event_matches(&appended, "record_appended", &["order-1".into()]), "part of a value");
+        let rejected = EventKind::CommandRejected { reason: "there is no broker 9".into() };
+        assert!(!event_matches(&rejected, "command_rejected", &["there is no broker 9".into()]), "a sentence is not a detail");
+        let started =
+            EventKind::RebalanceStarted { group: "g".into(), cause: crate::event::RebalanceCause::MemberJoined { client_id: "c".into() } };
+        assert!(event_matches(&started, "rebalance_started", &["g".into(), "c".into(), "member_joined".into()]));
+        assert!(!event_matches(&started, "rebalance_started", &["kind".into()]));
+    }
+
     #[test]
     fn texts_need_both_languages_and_chinese_in_chinese() {
         let t = |en: &str, zh: &str| Text { en: en.into(), zh: zh.into() };
@@ -1703,7 +1986,8 @@ mod tests {
         assert_eq!(check_text("x", &t("Partitions", "")).unwrap_err().path, "x.zh");
         assert_eq!(check_text("x", &t(" ", "分区")).unwrap_err().path, "x.en");
         let e = check_text("x", &t("Partitions", "Partitions!")).unwrap_err();
-        assert!(e.message.contains("no Chinese characters"), "{e}");
+        assert!(matches!(&e.problem, LessonProblem::NotChinese { text } if text == "Partitions!"), "{e}");
+        assert!(e.to_string().contains("no Chinese characters"), "{e}");
         assert!(check_text("x", &t("分区", "分区")).is_err(), "Chinese in the English text");
         assert!(check_text("x", &t(&"a".repeat(MAX_TEXT_CHARS + 1), "分区")).is_err());
     }

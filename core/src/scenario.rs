@@ -3,9 +3,10 @@
 //! The format is documented in docs/scenario-format.md.
 
 use crate::cluster::TopicConfig;
+use crate::command::CommandError;
 use crate::command::{check_name, Command, GroupSpec, MAX_VALUE_CHARS};
 use crate::config::{ClusterConfig, ProducerConfig};
-pub use crate::error::ScenarioError;
+pub use crate::error::{Capped, Defined, JsonProblem, Problem, ScenarioError};
 pub use crate::json::{read_json, write_json};
 use crate::limits;
 pub use crate::limits::{
@@ -213,14 +214,14 @@ impl Scenario {
     /// Parses and checks a scenario.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
         if text.len() > MAX_SCENARIO_BYTES {
-            return Err(ScenarioError::at("", format!("the scenario is {} bytes; the most accepted is {MAX_SCENARIO_BYTES}", text.len())));
+            return Err(ScenarioError::at("", Problem::TooBig { bytes: text.len() }));
         }
         // Read the version first, so a newer file gets a clear message rather than a
         // complaint about some field this build does not know.
         let parsed = read_json::<serde_json::Value>(text);
         if let Ok(v) = &parsed {
             if !v.is_object() {
-                return Err(ScenarioError::at("", "a scenario is a JSON object: { \"version\": 1, \"topics\": [...], ... }"));
+                return Err(ScenarioError::at("", Problem::NotAnObject));
             }
         }
         if let Ok(serde_json::Value::Object(map)) = parsed {
@@ -229,16 +230,16 @@ impl Scenario {
                 Some(serde_json::Value::Number(n)) => {
                     return Err(ScenarioError::at(
                         "version",
-                        format!("version {n} is not supported; this build reads version {FORMAT_VERSION}"),
+                        Problem::VersionUnsupported { version: n.to_string(), supported: FORMAT_VERSION },
                     ))
                 }
                 Some(v) => {
                     return Err(ScenarioError::at(
                         "version",
-                        format!("is {}; write the number {FORMAT_VERSION}: \"version\": {FORMAT_VERSION}", write_json(v, false)),
+                        Problem::VersionNotANumber { written: write_json(v, false), supported: FORMAT_VERSION },
                     ))
                 }
-                None => return Err(ScenarioError::at("version", format!("missing; write \"version\": {FORMAT_VERSION}"))),
+                None => return Err(ScenarioError::at("version", Problem::VersionMissing { supported: FORMAT_VERSION })),
             }
         }
         let scenario: Scenario = parse_json(text)?;
@@ -279,7 +280,7 @@ impl Scenario {
         if self.version != FORMAT_VERSION {
             return Err(ScenarioError::at(
                 "version",
-                format!("version {} is not supported; this build reads version {FORMAT_VERSION}", self.version),
+                Problem::VersionUnsupported { version: self.version.to_string(), supported: FORMAT_VERSION },
             ));
         }
         let c = &self.cluster;
@@ -302,10 +303,10 @@ impl Scenario {
         if c.group_consumer_session_timeout_ms <= c.group_consumer_heartbeat_interval_ms {
             return Err(ScenarioError::at(
                 "cluster.group_consumer_session_timeout_ms",
-                format!(
-                    "is {}; it must be above group_consumer_heartbeat_interval_ms ({})",
-                    c.group_consumer_session_timeout_ms, c.group_consumer_heartbeat_interval_ms
-                ),
+                Problem::SessionNotAboveHeartbeat {
+                    session_ms: c.group_consumer_session_timeout_ms,
+                    heartbeat_ms: c.group_consumer_heartbeat_interval_ms,
+                },
             ));
         }
         within("cluster.log_retention_check_interval_ms", c.log_retention_check_interval_ms, &limits::LOG_RETENTION_CHECK_INTERVAL_MS)?;
@@ -313,51 +314,51 @@ impl Scenario {
             within("duration_ms", d, &limits::DURATION_MS)?;
         }
         if self.topics.is_empty() {
-            return Err(ScenarioError::at("topics", "a scenario needs at least one topic"));
+            return Err(ScenarioError::at("topics", Problem::NoTopics));
         }
         if self.topics.len() > MAX_TOPICS {
-            return Err(ScenarioError::at("topics", format!("{} topics; allowed: 1 to {MAX_TOPICS}", self.topics.len())));
+            return Err(ScenarioError::at("topics", Problem::TooManyTopics { count: self.topics.len() }));
         }
         let mut topics = VecMap::new();
         for (i, t) in self.topics.iter().enumerate() {
             let path = format!("topics[{i}]");
-            check_name(crate::command::NameOf::Topic, &t.name).map_err(|e| ScenarioError::at(format!("{path}.name"), e.to_string()))?;
+            check_name(crate::command::NameOf::Topic, &t.name).map_err(|e| ScenarioError::at(format!("{path}.name"), e))?;
             if !(1..=MAX_PARTITIONS).contains(&t.partitions) {
                 return Err(ScenarioError::at(
                     format!("{path}.partitions"),
-                    format!("topic \"{}\" has {} partitions; allowed: 1 to {MAX_PARTITIONS}", t.name, t.partitions),
+                    Problem::Partitions { topic: t.name.clone(), partitions: t.partitions },
                 ));
             }
             if !(1..=self.cluster.brokers.max(1)).contains(&t.replication_factor) {
                 return Err(ScenarioError::at(
                     format!("{path}.replication_factor"),
-                    format!(
-                        "topic \"{}\" asks for {} replicas but the cluster has {} broker(s)",
-                        t.name, t.replication_factor, self.cluster.brokers
-                    ),
+                    Problem::ReplicationFactor { topic: t.name.clone(), replicas: t.replication_factor, brokers: self.cluster.brokers },
                 ));
             }
             if !(1..=t.replication_factor).contains(&t.min_insync_replicas) {
                 return Err(ScenarioError::at(
                     format!("{path}.min_insync_replicas"),
-                    format!("is {}; allowed: 1 to the replication factor ({})", t.min_insync_replicas, t.replication_factor),
+                    Problem::MinInsyncReplicas { value: t.min_insync_replicas, replication_factor: t.replication_factor },
                 ));
             }
             check_retention(&path, t)?;
             if topics.insert(t.name.as_str(), t.partitions).is_some() {
-                return Err(ScenarioError::at(format!("{path}.name"), format!("topic \"{}\" is defined twice", t.name)));
+                return Err(ScenarioError::at(format!("{path}.name"), Problem::Duplicate { what: Defined::Topic, name: t.name.clone() }));
             }
         }
         if self.producers.len() > MAX_PRODUCERS {
-            return Err(ScenarioError::at("producers", format!("{} producers; allowed: at most {MAX_PRODUCERS}", self.producers.len())));
+            return Err(ScenarioError::at("producers", Problem::TooManyProducers { count: self.producers.len() }));
         }
         let mut producers = VecSet::new();
         let mut timeline = 0usize;
         for (i, p) in self.producers.iter().enumerate() {
             let path = format!("producers[{i}]");
-            check_name(crate::command::NameOf::Producer, &p.name).map_err(|e| ScenarioError::at(format!("{path}.name"), e.to_string()))?;
+            check_name(crate::command::NameOf::Producer, &p.name).map_err(|e| ScenarioError::at(format!("{path}.name"), e))?;
             if !producers.insert(p.name.as_str()) {
-                return Err(ScenarioError::at(format!("{path}.name"), format!("producer \"{}\" is defined twice", p.name)));
+                return Err(ScenarioError::at(
+                    format!("{path}.name"),
+                    Problem::Duplicate { what: Defined::Producer, name: p.name.clone() },
+                ));
             }
             within(&format!("{path}.config.linger_ms"), p.config.linger_ms, &limits::LINGER_MS)?;
             for (name, v, range) in [
@@ -369,36 +370,30 @@ impl Scenario {
                 within(&format!("{path}.config.{name}"), v, range)?;
             }
             if p.config.max_in_flight_requests_per_connection == 0 {
-                return Err(ScenarioError::at(
-                    format!("{path}.config.max_in_flight_requests_per_connection"),
-                    "is 0; allowed: 1 or more (max.in.flight.requests.per.connection is at least 1)",
-                ));
+                return Err(ScenarioError::at(format!("{path}.config.max_in_flight_requests_per_connection"), Problem::MaxInFlightZero));
             }
             within(&format!("{path}.config.batch_size"), p.config.batch_size.into(), &limits::BATCH_SIZE)?;
             for (j, s) in p.send.iter().enumerate() {
                 let path = format!("{path}.send[{j}]");
                 if !topics.contains_key(s.topic.as_str()) {
-                    return Err(ScenarioError::at(format!("{path}.topic"), format!("there is no topic named \"{}\"", s.topic)));
+                    return Err(ScenarioError::at(format!("{path}.topic"), CommandError::UnknownTopic(s.topic.clone())));
                 }
                 if let Some(keys) = &s.keys {
                     if keys.len() != s.values.len() {
                         return Err(ScenarioError::at(
                             format!("{path}.keys"),
-                            format!("{} keys for {} values; give one key (or null) per value", keys.len(), s.values.len()),
+                            Problem::KeysForValues { keys: keys.len(), values: s.values.len() },
                         ));
                     }
                 }
                 let long = |v: &String| v.chars().count() > MAX_VALUE_CHARS;
                 if s.values.iter().any(long) || s.keys.iter().flatten().flatten().any(long) {
-                    return Err(ScenarioError::at(path, format!("keys and values may have at most {MAX_VALUE_CHARS} characters")));
+                    return Err(ScenarioError::at(path, Problem::PlannedValueTooLong));
                 }
                 timeline += s.values.len();
                 let last = s.interval_ms.saturating_mul(s.values.len().saturating_sub(1) as u64).saturating_add(s.start_ms);
                 if last > MAX_TIME_MS {
-                    return Err(ScenarioError::at(
-                        path,
-                        format!("the last value would be sent at {last} ms; everything must happen by {MAX_TIME_MS} ms (one week)"),
-                    ));
+                    return Err(ScenarioError::at(path, Problem::SendTooLate { last_ms: last }));
                 }
             }
         }
@@ -409,23 +404,14 @@ impl Scenario {
         if timeline > MAX_TIMELINE {
             return Err(ScenarioError::at(
                 "commands",
-                format!(
-                    "{timeline} timeline entries ({}); allowed: at most {MAX_TIMELINE}",
-                    if self.connectors.is_empty() { "commands plus planned sends" } else { "commands, planned sends and table changes" }
-                ),
+                Problem::TooManyTimelineEntries { entries: timeline, with_connectors: !self.connectors.is_empty() },
             ));
         }
         // Written out, every default is filled in: a short text can grow past the limit
         // (thousands of timeline members), and then what was loaded could not be loaded again.
         let written = write_json(self, false).len();
         if written > MAX_SCENARIO_BYTES {
-            return Err(ScenarioError::at(
-                "",
-                format!(
-                    "written out with every default filled in, the scenario takes {} bytes; the most accepted is {MAX_SCENARIO_BYTES} (use fewer timeline entries)",
-                    written
-                ),
-            ));
+            return Err(ScenarioError::at("", Problem::WrittenTooBig { bytes: written }));
         }
         // Groups and commands are checked by building the cluster for real.
         self.build().map(|_| ())
@@ -441,14 +427,13 @@ impl Scenario {
             sim.add_producer(&p.name, p.config.clone());
         }
         for (i, g) in self.groups.iter().enumerate() {
-            sim.apply_unlogged(Command::AddGroup { group: g.clone() })
-                .map_err(|e| ScenarioError::at(format!("groups[{i}]"), e.to_string()))?;
+            sim.apply_unlogged(Command::AddGroup { group: g.clone() }).map_err(|e| ScenarioError::at(format!("groups[{i}]"), e))?;
         }
         for c in &self.connectors {
             sim.add_connector(c.clone());
         }
         for (i, s) in self.streams.iter().enumerate() {
-            sim.add_streams(s.clone()).map_err(|e| ScenarioError::at(format!("streams[{i}]"), e.to_string()))?;
+            sim.add_streams(s.clone()).map_err(|e| ScenarioError::at(format!("streams[{i}]"), e))?;
         }
         // Commands are checked in time order against the groups and members that will
         // exist by then, so a timeline that removes a member never added is refused now.
@@ -464,8 +449,8 @@ impl Scenario {
             let c = &self.commands[i];
             let path = format!("commands[{i}]");
             within(&format!("{path}.at_ms"), c.at_ms, &limits::COMMAND_AT_MS)?;
-            check_timeline_limits(&c.command).map_err(|m| ScenarioError::at(format!("{path}.command"), m))?;
-            check_timeline_command(&sim, &mut members, &c.command).map_err(|m| ScenarioError::at(path, m))?;
+            check_timeline_limits(&c.command).map_err(|p| ScenarioError::at(format!("{path}.command"), p))?;
+            check_timeline_command(&sim, &mut members, &c.command).map_err(|p| ScenarioError::at(path, p))?;
             sim.schedule_command(SimTime(c.at_ms), c.command.clone());
         }
         for p in &self.producers {
@@ -487,21 +472,20 @@ pub fn parse_json<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, Scena
 
 fn located(text: &str, path: &str, e: &serde_json::Error) -> ScenarioError {
     let what = e.to_string();
-    // serde_json appends " at line L column C"; the place goes first instead.
+    // serde_json appends " at line L column C"; the place is kept apart instead.
     let detail = what.split(" at line ").next().unwrap_or(&what);
-    let place = format!("line {}, column {}", e.line(), e.column());
-    match e.classify() {
+    let line_column = Some((e.line(), e.column()));
+    let (path, problem) = match e.classify() {
         // serde_json calls a number where an enum's string belongs a syntax error
         // ("expected value"), though the text is valid JSON.
         serde_json::error::Category::Syntax if !path.is_empty() && read_json::<serde::de::IgnoredAny>(text).is_ok() => {
-            ScenarioError::at(format!("{path} ({place})"), "expected one of the allowed values, as a JSON string (for acks: \"1\", not 1)")
+            (path, JsonProblem::EnumAsNumber)
         }
-        serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
-            ScenarioError::at(place, format!("not valid JSON ({detail})"))
-        }
-        _ if path.is_empty() || path == "." => ScenarioError::at(place, plain_words(detail)),
-        _ => ScenarioError::at(format!("{path} ({place})"), plain_words(detail)),
-    }
+        serde_json::error::Category::Syntax | serde_json::error::Category::Eof => ("", JsonProblem::Syntax { serde: detail.to_string() }),
+        _ if path.is_empty() || path == "." => ("", JsonProblem::Shape { serde: plain_words(detail) }),
+        _ => (path, JsonProblem::Shape { serde: plain_words(detail) }),
+    };
+    ScenarioError { path: path.to_string(), line_column, problem: Problem::Json(problem) }
 }
 
 /// serde's names for what it expected, in the words of the format.
@@ -533,105 +517,102 @@ fn plain_words(detail: &str) -> String {
     text
 }
 
-/// A number outside `lo..=hi` is refused with its place, its value and the range.
-/// `value` at `path` within its row of the limits table (`limits::TABLE`).
-fn within(path: &str, value: u64, range: &limits::Range) -> Result<(), ScenarioError> {
+/// `value` at `path` within its row of the limits table (`limits::TABLE`); outside it, a
+/// refusal carrying the row and the value.
+fn within(path: &str, value: u64, range: &'static limits::Range) -> Result<(), ScenarioError> {
     debug_assert_eq!(limits::range_of(path), Some(range), "{path} is checked against the row of its own path");
     if range.allows(value) {
         return Ok(());
     }
-    Err(ScenarioError::at(path, range.refusal(value)))
+    Err(ScenarioError::at(path, Problem::OutOfRange { range, value }))
 }
 
 /// Numbers a running simulation would cap silently, refused in a timeline instead.
-fn check_timeline_limits(command: &Command) -> Result<(), String> {
-    match command {
-        Command::SetProcessing { processing_ms, .. } if *processing_ms > MAX_PROCESSING_MS => {
-            Err(format!("processing_ms is {processing_ms}; allowed: 0 to {MAX_PROCESSING_MS} (one hour per record)"))
-        }
-        Command::SlowBroker { slow_ms, .. } if *slow_ms > MAX_SLOW_MS => {
-            Err(format!("slow_ms is {slow_ms}; allowed: 0 to {MAX_SLOW_MS} (one hour)"))
-        }
-        _ => Ok(()),
+fn check_timeline_limits(command: &Command) -> Result<(), Problem> {
+    let (what, value) = match command {
+        Command::SetProcessing { processing_ms, .. } => (Capped::ProcessingMs, *processing_ms),
+        Command::SlowBroker { slow_ms, .. } => (Capped::SlowMs, *slow_ms),
+        _ => return Ok(()),
+    };
+    if value > what.max() {
+        return Err(Problem::Capped { what, value });
     }
+    Ok(())
 }
 
 /// The ranges Kafka's `LogConfig` allows for the retention and segment settings (except
 /// `segment.bytes`, see [`MIN_SEGMENT_BYTES`]).
 fn check_retention(path: &str, t: &TopicSpec) -> Result<(), ScenarioError> {
     if t.retention_ms < -1 {
-        return Err(ScenarioError::at(
-            format!("{path}.retention_ms"),
-            format!("is {}; allowed: -1 (no time limit) or 0 and more milliseconds", t.retention_ms),
-        ));
+        return Err(ScenarioError::at(format!("{path}.retention_ms"), Problem::RetentionMs { value: t.retention_ms }));
     }
     if t.retention_bytes < -1 {
-        return Err(ScenarioError::at(
-            format!("{path}.retention_bytes"),
-            format!("is {}; allowed: -1 (no size limit) or 0 and more bytes per partition", t.retention_bytes),
-        ));
+        return Err(ScenarioError::at(format!("{path}.retention_bytes"), Problem::RetentionBytes { value: t.retention_bytes }));
     }
     if !(MIN_SEGMENT_BYTES..=i32::MAX as u32).contains(&t.segment_bytes) {
-        return Err(ScenarioError::at(
-            format!("{path}.segment_bytes"),
-            format!("is {}; allowed: {MIN_SEGMENT_BYTES} to {}", t.segment_bytes, i32::MAX),
-        ));
+        return Err(ScenarioError::at(format!("{path}.segment_bytes"), Problem::SegmentBytes { value: t.segment_bytes }));
     }
     if !(1..=i64::MAX as u64).contains(&t.segment_ms) {
-        return Err(ScenarioError::at(
-            format!("{path}.segment_ms"),
-            format!("is {}; allowed: 1 to {} milliseconds", t.segment_ms, i64::MAX),
-        ));
+        return Err(ScenarioError::at(format!("{path}.segment_ms"), Problem::SegmentMs { value: t.segment_ms }));
     }
     Ok(())
 }
 
-/// The static part of a timeline command's check.
-fn check_timeline_command(sim: &Sim, members: &mut VecMap<String, VecSet<String>>, command: &Command) -> Result<(), String> {
+/// The static part of a timeline command's check: refused with the value `Sim::apply`
+/// would refuse it with (`Problem::Command`), or, for the groups and members that exist by
+/// the command's moment, the same value said "by then" (`Problem::ByThen`).
+fn check_timeline_command(sim: &Sim, members: &mut VecMap<String, VecSet<String>>, command: &Command) -> Result<(), Problem> {
+    let no_group = |group: &String| Problem::by_then(CommandError::UnknownGroup(group.clone()));
+    let no_member = |group: &String, client_id: &String| {
+        Problem::by_then(CommandError::UnknownMember { group: group.clone(), client_id: client_id.clone() })
+    };
+    let no_topic = |topic: &String| Problem::from(CommandError::UnknownTopic(topic.clone()));
+    let no_producer = |producer: &String| Problem::from(CommandError::UnknownProducer(producer.clone()));
     match command {
         Command::Produce { producer, topic, partition, key, value, headers } => {
-            check_record_size(key.as_deref(), value, headers).map_err(|e| e.to_string())?;
+            check_record_size(key.as_deref(), value, headers)?;
             if !sim.producers().any(|p| &p.name == producer) {
-                return Err(format!("there is no producer named \"{producer}\""));
+                return Err(no_producer(producer));
             }
-            let Some(t) = sim.topic(topic) else { return Err(format!("there is no topic named \"{topic}\"")) };
+            let Some(t) = sim.topic(topic) else { return Err(no_topic(topic)) };
             if let Some(p) = partition {
                 if *p >= t.partition_count() {
-                    return Err(format!("topic \"{topic}\" has no partition {p}"));
+                    let partitions = t.partition_count();
+                    return Err(CommandError::PartitionOutOfRange { topic: topic.clone(), partition: *p, partitions }.into());
                 }
             }
             Ok(())
         }
         Command::AddGroup { group } => {
-            check_name(crate::command::NameOf::GroupId, &group.id).map_err(|e| e.to_string())?;
-            check_strategy(group.config.assignor).map_err(|e| e.to_string())?;
+            check_name(crate::command::NameOf::GroupId, &group.id)?;
+            check_strategy(group.config.assignor)?;
             for m in &group.members {
-                check_member_spec(&group.id, m).map_err(|e| e.to_string())?;
+                check_member_spec(&group.id, m)?;
             }
             if members.contains_key(&group.id) {
-                return Err(format!("a consumer group \"{}\" already exists by then", group.id));
+                return Err(Problem::by_then(CommandError::DuplicateGroup(group.id.clone())));
             }
-            for t in &group.topics {
-                if sim.topic(t).is_none() {
-                    return Err(format!("there is no topic named \"{t}\""));
-                }
+            if let Some(t) = group.topics.iter().find(|t| sim.topic(t).is_none()) {
+                return Err(no_topic(t));
             }
             members.insert(group.id.clone(), group.members.iter().map(|m| m.client_id.clone()).collect());
             Ok(())
         }
         Command::AddMember { group, member } => {
-            check_member_spec(group, member).map_err(|e| e.to_string())?;
-            let Some(set) = members.get_mut(group) else { return Err(format!("there is no consumer group \"{group}\" by then")) };
+            check_member_spec(group, member)?;
+            let Some(set) = members.get_mut(group) else { return Err(no_group(group)) };
             if !set.insert(member.client_id.clone()) {
-                return Err(format!("group \"{group}\" already has a member \"{}\" by then", member.client_id));
+                return Err(Problem::by_then(CommandError::DuplicateMember { group: group.clone(), client_id: member.client_id.clone() }));
             }
             Ok(())
         }
-        Command::Seek { topic, .. } if sim.topic(topic).is_none() => Err(format!("there is no topic named \"{topic}\"")),
-        Command::Subscribe { topics, .. } if topics.is_empty() => Err("subscribe needs at least one topic".into()),
+        Command::Seek { topic, .. } if sim.topic(topic).is_none() => Err(no_topic(topic)),
+        Command::Subscribe { topics, client_id, .. } if topics.is_empty() => {
+            Err(CommandError::EmptySubscription { client_id: client_id.clone() }.into())
+        }
         Command::Subscribe { topics, .. } if topics.iter().any(|t| sim.topic(t).is_none()) => {
             let t = topics.iter().find(|t| sim.topic(t).is_none()).cloned().unwrap_or_default();
-            Err(format!("there is no topic named \"{t}\""))
+            Err(no_topic(&t))
         }
         Command::CrashMember { group, client_id }
         | Command::RestartMember { group, client_id }
@@ -640,16 +621,16 @@ fn check_timeline_command(sim: &Sim, members: &mut VecMap<String, VecSet<String>
         | Command::Seek { group, client_id, .. }
         | Command::Subscribe { group, client_id, .. }
         | Command::SetCommitMode { group, client_id, .. } => {
-            let Some(set) = members.get(group) else { return Err(format!("there is no consumer group \"{group}\" by then")) };
+            let Some(set) = members.get(group) else { return Err(no_group(group)) };
             if !set.contains(client_id) {
-                return Err(format!("group \"{group}\" has no member \"{client_id}\" by then"));
+                return Err(no_member(group, client_id));
             }
             Ok(())
         }
         Command::RemoveMember { group, client_id } => {
-            let Some(set) = members.get_mut(group) else { return Err(format!("there is no consumer group \"{group}\" by then")) };
+            let Some(set) = members.get_mut(group) else { return Err(no_group(group)) };
             if !set.remove(client_id) {
-                return Err(format!("group \"{group}\" has no member \"{client_id}\" by then"));
+                return Err(no_member(group, client_id));
             }
             Ok(())
         }
@@ -659,42 +640,42 @@ fn check_timeline_command(sim: &Sim, members: &mut VecMap<String, VecSet<String>
         | Command::HealBroker { broker }
         | Command::SlowBroker { broker, .. } => {
             if sim.broker(*broker).is_none() {
-                return Err(format!("there is no broker {broker}"));
+                return Err(CommandError::UnknownBroker(*broker).into());
             }
             Ok(())
         }
         Command::AddPartitions { topic, partitions } => {
-            let Some(t) = sim.topic(topic) else { return Err(format!("there is no topic named \"{topic}\"")) };
+            let Some(t) = sim.topic(topic) else { return Err(no_topic(topic)) };
             if *partitions <= t.partition_count() || *partitions > MAX_PARTITIONS {
-                return Err(format!("partitions must be more than {} and at most {MAX_PARTITIONS}", t.partition_count()));
+                return Err(CommandError::PartitionCount { topic: topic.clone(), partitions: t.partition_count() }.into());
             }
             Ok(())
         }
         Command::SetTopicConfig { topic, min_insync_replicas, .. } => {
-            let Some(t) = sim.topic(topic) else { return Err(format!("there is no topic named \"{topic}\"")) };
+            let Some(t) = sim.topic(topic) else { return Err(no_topic(topic)) };
             if let Some(m) = min_insync_replicas {
                 if *m == 0 || *m > t.replication_factor() {
-                    return Err(format!("min_insync_replicas must be between 1 and {}", t.replication_factor()));
+                    return Err(CommandError::MinInsyncReplicas { topic: topic.clone(), replication_factor: t.replication_factor() }.into());
                 }
             }
             Ok(())
         }
         Command::SetAcks { producer, .. } | Command::SetPartitioner { producer, .. } => {
             if !sim.producers().any(|p| &p.name == producer) {
-                return Err(format!("there is no producer named \"{producer}\""));
+                return Err(no_producer(producer));
             }
             Ok(())
         }
         Command::CrashConnector { connector } | Command::RestartConnector { connector } => {
             if sim.connector(connector).is_none() {
-                return Err(format!("there is no connector named \"{connector}\""));
+                return Err(CommandError::UnknownConnector(connector.clone()).into());
             }
             Ok(())
         }
         Command::SetAssignor { group, assignor } => {
-            check_strategy(*assignor).map_err(|e| e.to_string())?;
+            check_strategy(*assignor)?;
             if !members.contains_key(group) {
-                return Err(format!("there is no consumer group \"{group}\" by then"));
+                return Err(no_group(group));
             }
             Ok(())
         }

@@ -8,9 +8,10 @@
 //! JSON), so a pasted or damaged link gives a clear error instead of a hang.
 
 use crate::history::History;
-use crate::scenario::{read_json, write_json, Scenario, MAX_SCENARIO_BYTES};
+use crate::scenario::{read_json, write_json, Scenario, ScenarioError, MAX_SCENARIO_BYTES};
 use crate::sim::{LoggedCommand, Sim};
 use serde::{Deserialize, Serialize};
+use std::fmt;
 
 /// What a link holds.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -36,6 +37,115 @@ pub const MAX_COMMANDS: usize = 10_000;
 /// The furthest step a shared run may ask to replay to.
 pub const MAX_STEPS: u64 = 5_000_000;
 
+/// serde_json's own words for a mistake in a run's JSON: its message (`missing field
+/// `scenario``) and its place, kept apart (serde writes "MESSAGE at line L column C").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SerdeSays {
+    pub message: String,
+    /// 0 when serde_json gives no place.
+    pub line: usize,
+    pub column: usize,
+}
+
+impl SerdeSays {
+    fn of(e: &serde_json::Error) -> Self {
+        let text = e.to_string();
+        let place = format!(" at line {} column {}", e.line(), e.column());
+        let message = if e.line() == 0 { text.as_str() } else { text.strip_suffix(&place).unwrap_or(&text) };
+        Self { message: message.to_string(), line: e.line(), column: e.column() }
+    }
+}
+
+impl fmt::Display for SerdeSays {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{} at line {} column {}", self.message, self.line, self.column)
+        }
+    }
+}
+
+/// What is wrong in a link's compressed body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Damage {
+    /// Characters outside URL-safe base64.
+    NotBase64,
+    /// The first LZW code is not a byte.
+    UnknownFirstCode,
+    /// An LZW code beyond the table built so far.
+    UndefinedCode { code: usize },
+    /// It expands past `limit` bytes (a decompression bomb, or garbage).
+    ExpandsPast { limit: usize },
+}
+
+/// Why a link, a saved run or a file could not be opened: a typed value with its
+/// parameters; `Display` is the English, the page renders it in Chinese.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShareError {
+    /// The link text is longer than [`MAX_ENCODED`].
+    LinkTooLong {
+        chars: usize,
+    },
+    /// It does not start with `ks1.`.
+    NotALink,
+    Damaged(Damage),
+    /// The link's JSON is not a run (serde_json's words, or bytes that are not UTF-8).
+    LinkNotARun(SerdeSays),
+    LinkScenario(ScenarioError),
+    TooManyCommands {
+        count: usize,
+    },
+    TooManySteps {
+        steps: u64,
+    },
+    OutOfOrder,
+    /// A file or pasted text longer than four times [`MAX_SCENARIO_BYTES`].
+    FileTooBig {
+        bytes: usize,
+    },
+    /// A saved run whose scenario is refused.
+    FileScenario(ScenarioError),
+    /// JSON that names a `scenario` but is not a saved run.
+    NotASavedRun(SerdeSays),
+    /// JSON that is neither a run nor a scenario: the scenario's refusal.
+    NotAScenario(ScenarioError),
+    /// The run's scenario does not build.
+    Build(ScenarioError),
+}
+
+impl fmt::Display for ShareError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ShareError::LinkTooLong { chars } => write!(f, "the link is {chars} characters long; at most {MAX_ENCODED} are accepted"),
+            ShareError::NotALink => write!(f, "this is not a Kafka Sandbox link (it should start with \"{PREFIX}\")"),
+            ShareError::Damaged(d) => write!(f, "the link is damaged: {d}"),
+            ShareError::LinkNotARun(serde) => write!(f, "the link's content is not a valid run: {serde}"),
+            ShareError::LinkScenario(e) => write!(f, "the link's scenario is invalid: {e}"),
+            ShareError::TooManyCommands { count } => write!(f, "the link carries {count} commands; at most {MAX_COMMANDS} are accepted"),
+            ShareError::TooManySteps { steps } => write!(f, "the link asks for step {steps}; at most {MAX_STEPS} are replayed"),
+            ShareError::OutOfOrder => f.write_str("the link's commands are out of order"),
+            ShareError::FileTooBig { bytes } => write!(f, "it is {bytes} bytes; at most {} are accepted", MAX_SCENARIO_BYTES * 4),
+            ShareError::FileScenario(e) => write!(f, "its scenario is invalid: {e}"),
+            ShareError::NotASavedRun(serde) => write!(f, "it is not a valid saved run: {serde}"),
+            ShareError::NotAScenario(e) | ShareError::Build(e) => e.fmt(f),
+        }
+    }
+}
+
+impl fmt::Display for Damage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Damage::NotBase64 => f.write_str("it contains characters that are not URL-safe base64"),
+            Damage::UnknownFirstCode => f.write_str("it starts with an unknown code"),
+            Damage::UndefinedCode { code } => write!(f, "code {code} is not defined yet"),
+            Damage::ExpandsPast { limit } => write!(f, "it expands to more than {limit} bytes"),
+        }
+    }
+}
+
+impl std::error::Error for ShareError {}
+
 /// Encodes a run.
 pub fn encode(run: &SharedRun) -> String {
     let json = write_json(run, false);
@@ -43,38 +153,38 @@ pub fn encode(run: &SharedRun) -> String {
     format!("{PREFIX}{}", base64url(&packed))
 }
 
-/// Decodes a run; the error says what is wrong, in a sentence.
-pub fn decode(text: &str) -> Result<SharedRun, String> {
+/// Decodes a run; the error says what is wrong ([`ShareError`]).
+pub fn decode(text: &str) -> Result<SharedRun, ShareError> {
     let text = text.trim().trim_start_matches('#');
     if text.len() > MAX_ENCODED {
-        return Err(format!("the link is {} characters long; at most {MAX_ENCODED} are accepted", text.len()));
+        return Err(ShareError::LinkTooLong { chars: text.len() });
     }
     let Some(body) = text.strip_prefix(PREFIX) else {
-        return Err(format!("this is not a Kafka Sandbox link (it should start with \"{PREFIX}\")"));
+        return Err(ShareError::NotALink);
     };
-    let packed = unbase64url(body).ok_or("the link is damaged: it contains characters that are not URL-safe base64")?;
-    let json = lzw_decompress(&packed, MAX_SCENARIO_BYTES * 4).map_err(|e| format!("the link is damaged: {e}"))?;
+    let packed = unbase64url(body).ok_or(ShareError::Damaged(Damage::NotBase64))?;
+    let json = lzw_decompress(&packed, MAX_SCENARIO_BYTES * 4).map_err(ShareError::Damaged)?;
     // Read as text, through the crate's one JSON reader (`read_json`).
-    let json = std::str::from_utf8(&json).map_err(|e| format!("the link's content is not a valid run: {}", not_utf8(&json, &e)))?;
-    let run: SharedRun = read_json(json).map_err(|(_, e)| format!("the link's content is not a valid run: {e}"))?;
-    run.scenario.check().map_err(|e| format!("the link's scenario is invalid: {e}"))?;
+    let json = std::str::from_utf8(&json).map_err(|e| ShareError::LinkNotARun(not_utf8(&json, &e)))?;
+    let run: SharedRun = read_json(json).map_err(|(_, e)| ShareError::LinkNotARun(SerdeSays::of(&e)))?;
+    run.scenario.check().map_err(ShareError::LinkScenario)?;
     if run.commands.len() + run.to_come.len() > MAX_COMMANDS {
-        return Err(format!("the link carries {} commands; at most {MAX_COMMANDS} are accepted", run.commands.len() + run.to_come.len()));
+        return Err(ShareError::TooManyCommands { count: run.commands.len() + run.to_come.len() });
     }
     if run.steps > MAX_STEPS {
-        return Err(format!("the link asks for step {}; at most {MAX_STEPS} are replayed", run.steps));
+        return Err(ShareError::TooManySteps { steps: run.steps });
     }
     let ordered = |c: &[LoggedCommand]| c.windows(2).all(|w| w[0].after_steps <= w[1].after_steps);
     if !ordered(&run.commands) || !ordered(&run.to_come) || run.commands.last().is_some_and(|c| c.after_steps > run.steps) {
-        return Err("the link's commands are out of order".into());
+        return Err(ShareError::OutOfOrder);
     }
     Ok(run)
 }
 
 /// Reads what a learner may open: a saved run (JSON), a scenario (JSON) or a link text.
-pub fn open_any(text: &str) -> Result<SharedRun, String> {
+pub fn open_any(text: &str) -> Result<SharedRun, ShareError> {
     if text.len() > MAX_SCENARIO_BYTES * 4 {
-        return Err(format!("it is {} bytes; at most {} are accepted", text.len(), MAX_SCENARIO_BYTES * 4));
+        return Err(ShareError::FileTooBig { bytes: text.len() });
     }
     if !text.trim_start().starts_with('{') {
         return decode(text);
@@ -82,13 +192,13 @@ pub fn open_any(text: &str) -> Result<SharedRun, String> {
     let as_run = read_json::<SharedRun>(text).map_err(|(_, e)| e);
     match as_run {
         Ok(run) => {
-            run.scenario.check().map_err(|e| format!("its scenario is invalid: {e}"))?;
+            run.scenario.check().map_err(ShareError::FileScenario)?;
             Ok(run)
         }
         Err(run_error) => match Scenario::from_json(text) {
             Ok(scenario) => Ok(SharedRun { scenario, commands: vec![], steps: 0, to_come: vec![] }),
-            Err(_) if text.contains("\"scenario\"") => Err(format!("it is not a valid saved run: {run_error}")),
-            Err(e) => Err(e.to_string()),
+            Err(_) if text.contains("\"scenario\"") => Err(ShareError::NotASavedRun(SerdeSays::of(&run_error))),
+            Err(e) => Err(ShareError::NotAScenario(e)),
         },
     }
 }
@@ -100,17 +210,17 @@ pub fn to_json_pretty(run: &SharedRun) -> String {
 
 /// Where bytes stop being UTF-8, in serde_json's words ("invalid unicode code point at
 /// line 1 column 12"; the column counts bytes, as serde_json's does).
-fn not_utf8(bytes: &[u8], e: &std::str::Utf8Error) -> String {
+fn not_utf8(bytes: &[u8], e: &std::str::Utf8Error) -> SerdeSays {
     let at = e.valid_up_to();
     let line_start = bytes[..at].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
-    format!("invalid unicode code point at line {line} column {}", at - line_start + 1)
+    SerdeSays { message: "invalid unicode code point".to_string(), line, column: at - line_start + 1 }
 }
 
 /// Rebuilds the run at its step: the scenario built, the commands replayed. Commands
 /// after that step are returned too (the learner had gone back; they are still to come).
-pub fn rebuild(run: &SharedRun) -> Result<(Sim, Vec<LoggedCommand>), String> {
-    let base = run.scenario.build().map_err(|e| e.to_string())?;
+pub fn rebuild(run: &SharedRun) -> Result<(Sim, Vec<LoggedCommand>), ShareError> {
+    let base = run.scenario.build().map_err(ShareError::Build)?;
     let history = History::new(base.clone(), u64::MAX, 2);
     let target = run.steps;
     let mut sim = history.restore(&run.commands, |s| s.steps() >= target, MAX_STEPS);
@@ -181,7 +291,7 @@ fn lzw_compress(data: &[u8]) -> Vec<u8> {
     out
 }
 
-fn lzw_decompress(data: &[u8], limit: usize) -> Result<Vec<u8>, String> {
+fn lzw_decompress(data: &[u8], limit: usize) -> Result<Vec<u8>, Damage> {
     let mut dict: Vec<Vec<u8>> = (0..=255u8).map(|b| vec![b]).collect();
     let mut out = Vec::new();
     let mut prev: Option<Vec<u8>> = None;
@@ -204,16 +314,16 @@ fn lzw_decompress(data: &[u8], limit: usize) -> Result<Vec<u8>, String> {
         let entry = if code < dict.len() {
             dict[code].clone()
         } else if code == dict.len() {
-            let Some(p) = &prev else { return Err("it starts with an unknown code".into()) };
+            let Some(p) = &prev else { return Err(Damage::UnknownFirstCode) };
             let mut e = p.clone();
             e.push(p[0]);
             e
         } else {
-            return Err(format!("code {code} is not defined yet"));
+            return Err(Damage::UndefinedCode { code });
         };
         out.extend_from_slice(&entry);
         if out.len() > limit {
-            return Err(format!("it expands to more than {limit} bytes"));
+            return Err(Damage::ExpandsPast { limit });
         }
         if let Some(mut p) = prev.take() {
             if dict.len() < 65_536 {
@@ -375,22 +485,29 @@ mod tests {
     #[test]
     fn a_link_that_is_not_utf8_says_where() {
         let link = format!("ks1.{}", base64url(&lzw_compress(b"{\n \"scenario\": \"\xff\"}")));
-        let e = decode(&link).unwrap_err();
+        let e = decode(&link).unwrap_err().to_string();
         assert_eq!(e, "the link's content is not a valid run: invalid unicode code point at line 2 column 15");
     }
 
     #[test]
     fn damaged_links_say_what_is_wrong() {
         let good = encode(&SharedRun { scenario: crate::scenario::default_scenario(), commands: vec![], steps: 0, to_come: vec![] });
-        assert!(decode("hello").unwrap_err().contains("not a Kafka Sandbox link"));
-        assert!(decode("ks1.***").unwrap_err().contains("base64"));
+        assert!(decode("hello").unwrap_err().to_string().contains("not a Kafka Sandbox link"));
+        assert!(decode("ks1.***").unwrap_err().to_string().contains("base64"));
         assert!(decode(&good[..good.len() - 7]).is_err());
-        assert!(decode(&format!("ks1.{}", "A".repeat(MAX_ENCODED))).unwrap_err().contains("at most"));
+        assert!(decode(&format!("ks1.{}", "A".repeat(MAX_ENCODED))).unwrap_err().to_string().contains("at most"));
         // A bomb: a long run of one byte compresses to little and would expand far past
         // the limit; decoding stops there.
         let e = lzw_decompress(&lzw_compress(&vec![b'a'; 1_100_000]), 1 << 20).unwrap_err();
-        assert!(e.contains("expands to more than"), "{e}");
+        assert_eq!(e, Damage::ExpandsPast { limit: 1 << 20 });
+        assert_eq!(e.to_string(), "it expands to more than 1048576 bytes");
         let bad_json = format!("ks1.{}", base64url(&lzw_compress(b"{\"scenario\": 5}")));
-        assert!(decode(&bad_json).unwrap_err().contains("not a valid run"));
+        let e = decode(&bad_json).unwrap_err();
+        assert!(matches!(&e, ShareError::LinkNotARun(s) if s.line == 1 && s.message.starts_with("invalid type: integer `5`")), "{e:?}");
+        assert!(
+            e.to_string()
+                .starts_with("the link's content is not a valid run: invalid type: integer `5`, expected struct Scenario at line 1 column"),
+            "{e}"
+        );
     }
 }

@@ -13,9 +13,9 @@ const STEPS: usize = 3;
 
 fn check_text(text: &str) -> TestCaseResult {
     match Lesson::from_json(text) {
-        Err(e) => prop_assert!(!e.message.trim().is_empty(), "a refusal without a message: {:?}", e),
+        Err(e) => prop_assert!(!e.problem.to_string().trim().is_empty(), "a refusal without a message: {:?}", e),
         Ok(lesson) => match LessonRun::new(&lesson) {
-            Err(e) => prop_assert!(!e.message.trim().is_empty(), "a refusal without a message: {:?}", e),
+            Err(e) => prop_assert!(!e.problem.to_string().trim().is_empty(), "a refusal without a message: {:?}", e),
             Ok(mut run) => {
                 for _ in 0..STEPS.min(lesson.steps.len()) {
                     match run.step() {

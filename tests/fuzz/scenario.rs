@@ -20,7 +20,7 @@ const STEPS: u64 = 300;
 pub fn check_text(text: &str) -> TestCaseResult {
     match Scenario::from_json(text) {
         Err(e) => {
-            prop_assert!(!e.message.trim().is_empty(), "a refusal without a message: {:?}", e);
+            prop_assert!(!e.problem.to_string().trim().is_empty(), "a refusal without a message: {:?}", e);
         }
         Ok(s) => {
             // Compared without printing either side: a scenario can be a megabyte long.

@@ -12,9 +12,9 @@ use kafka_sandbox_core::share::{self, SharedRun};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseResult;
 
-fn check_decoded(result: Result<SharedRun, String>) -> TestCaseResult {
+fn check_decoded(result: Result<SharedRun, share::ShareError>) -> TestCaseResult {
     match result {
-        Err(e) => prop_assert!(e.len() > 10, "unclear: {e:?}"),
+        Err(e) => prop_assert!(e.to_string().len() > 10, "unclear: {e:?}"),
         Ok(run) => {
             prop_assert!(run.scenario.check().is_ok(), "a decoded run whose scenario does not load");
             let again = share::decode(&share::encode(&run));

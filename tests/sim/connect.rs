@@ -147,19 +147,28 @@ fn connector_errors_name_their_place() {
         Scenario::from_json(&text.replacen(from, to, 1)).expect_err("refused")
     };
     let e = bad("\"topic\": \"customers\"", "\"topic\": \"nope\"");
-    assert_eq!((e.path.as_str(), e.message.as_str()), ("connectors[0].topic", "there is no topic named \"nope\""));
+    assert_eq!((e.path.as_str(), e.problem.to_string().as_str()), ("connectors[0].topic", "there is no topic named \"nope\""));
     let e = bad("\"id\": 2, \"value\": \"bob\"", "\"id\": 1, \"value\": \"bob\"");
-    assert_eq!((e.path.as_str(), e.message.as_str()), ("connectors[0].table.rows[1].id", "id 1 is in the table twice"));
+    assert_eq!((e.path.as_str(), e.problem.to_string().as_str()), ("connectors[0].table.rows[1].id", "id 1 is in the table twice"));
     let e = bad("\"update\": { \"id\": 2", "\"update\": { \"id\": 9");
-    assert_eq!((e.path.as_str(), e.message.as_str()), ("connectors[0].table.changes[1].update.id", "there is no row with id 9 by then"));
+    assert_eq!(
+        (e.path.as_str(), e.problem.to_string().as_str()),
+        ("connectors[0].table.changes[1].update.id", "there is no row with id 9 by then")
+    );
     let e = bad("\"insert\": { \"id\": 5", "\"insert\": { \"id\": 4");
-    assert_eq!((e.path.as_str(), e.message.as_str()), ("connectors[0].table.changes[2].insert.id", "a row with id 4 exists by then"));
+    assert_eq!(
+        (e.path.as_str(), e.problem.to_string().as_str()),
+        ("connectors[0].table.changes[2].insert.id", "a row with id 4 exists by then")
+    );
     let e = bad("\"name\": \"jdbc\",", "\"name\": \"jdbc\", \"poll_interval_ms\": 0,");
-    assert_eq!((e.path.as_str(), e.message.as_str()), ("connectors[0].poll_interval_ms", "is 0; allowed: 1 to 604800000 (one week)"));
+    assert_eq!(
+        (e.path.as_str(), e.problem.to_string().as_str()),
+        ("connectors[0].poll_interval_ms", "is 0; allowed: 1 to 604800000 (one week)")
+    );
     let e = bad("\"mode\": \"incrementing\"", "\"mode\": \"bulk\"");
     assert!(e.path.starts_with("connectors[0].mode"), "{e}");
     let e = bad("\"name\": \"jdbc\",", "\"name\": \"jdbc\", \"poll_intervall_ms\": 1,");
-    assert!(e.path.starts_with("connectors[0]") && e.message.contains("unknown field `poll_intervall_ms`"), "{e}");
+    assert!(e.path.starts_with("connectors[0]") && e.problem.to_string().contains("unknown field `poll_intervall_ms`"), "{e}");
     let e = bad("{ \"at_ms\": 10000, \"insert\"", "{ \"at_ms\": 10000, \"update\": { \"id\": 1, \"value\": \"x\" }, \"insert\"");
     assert_eq!(e.path, "connectors[0].table.changes[0]", "{e}");
 }
@@ -168,7 +177,7 @@ fn connector_errors_name_their_place() {
 fn an_unknown_connector_in_the_timeline_is_refused() {
     let text = scenario_text("incrementing", r#"{ "at_ms": 1, "command": { "type": "crash_connector", "connector": "x" } }"#);
     let e = Scenario::from_json(&text).expect_err("refused");
-    assert_eq!((e.path.as_str(), e.message.as_str()), ("commands[0]", "there is no connector named \"x\""));
+    assert_eq!((e.path.as_str(), e.problem.to_string().as_str()), ("commands[0]", "there is no connector named \"x\""));
 }
 
 #[test]

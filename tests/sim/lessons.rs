@@ -135,7 +135,7 @@ fn lessons_two_choices_with_the_same_value_are_refused() {
     let text = edited(|v| v["steps"][1]["question"]["choices"][2]["value"] = serde_json::json!(1));
     let e = Lesson::from_json(&text).unwrap_err();
     assert_eq!(e.path, "steps[1] (step 2).question.choices[2].value");
-    assert_eq!(e.message, "1 is also an earlier choice");
+    assert_eq!(e.problem.to_string(), "1 is also an earlier choice");
 }
 
 #[test]

@@ -106,7 +106,7 @@ fn push_settings_are_checked() {
     let text = scenario("push").to_json_pretty().replace("\"push_buffer_max_records\": 200", "\"push_buffer_max_records\": 0");
     let e = Scenario::from_json(&text).expect_err("refused");
     assert_eq!(e.path, "groups[0]");
-    assert!(e.message.contains("push_buffer_max_records of group \"g\" is 0; allowed: 1 to 1000000"), "{e}");
+    assert!(e.problem.to_string().contains("push_buffer_max_records of group \"g\" is 0; allowed: 1 to 1000000"), "{e}");
     let text = scenario("push").to_json_pretty().replace("\"delivery\": \"push\"", "\"delivery\": \"shove\"");
     let e = Scenario::from_json(&text).expect_err("refused");
     assert!(e.path.starts_with("groups[0].config.delivery"), "{e}");

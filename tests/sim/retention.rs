@@ -365,6 +365,6 @@ fn scenario_retention_settings_default_to_kafkas_and_out_of_range_values_are_ref
     ] {
         let e = parse(topic, cluster).expect_err(path);
         assert_eq!(e.path, path, "{e}");
-        assert!(e.message.contains("allowed") || e.message.contains("must be"), "{e}");
+        assert!(e.problem.to_string().contains("allowed") || e.problem.to_string().contains("must be"), "{e}");
     }
 }

@@ -60,11 +60,11 @@ fn malformed_scenarios_say_what_and_where() {
         ),
         (
             r#"{"version": 1, "topics": [{"name": "t", "partitions": 1}], "groups": [{"id": "g", "topics": ["t"], "members": [{"client_id": "c"}]}], "commands": [{"at_ms": 5, "command": {"type": "remove_member", "group": "g", "client_id": "c"}}, {"at_ms": 6, "command": {"type": "remove_member", "group": "g", "client_id": "c"}}]}"#,
-            "commands[1]: group \"g\" has no member \"c\" by then",
+            "commands[1]: group \"g\" has no member with client id \"c\" by then",
         ),
         (
             r#"{"version": 1, "topics": [{"name": "t", "partitions": 1}], "producers": [{"name": "p"}], "commands": [{"at_ms": 5, "command": {"type": "produce", "producer": "p", "topic": "t", "value": "v", "partition": 3}}]}"#,
-            "commands[0]: topic \"t\" has no partition 3",
+            "commands[0]: topic \"t\" has partitions 0..0 but partition 3 was asked for",
         ),
         (r#"{"version": 1, "topics": [{"name": "t", "partitions": 1}], "duration_ms": 999999999999}"#, "duration_ms"),
         (r#"[1, null, null, 0, {}, []]"#, "a scenario is a JSON object"),
@@ -288,7 +288,7 @@ fn every_kind_of_refusal_says_what_where_and_what_is_allowed() {
         (command(json!({"type": "produce", "producer": "p", "topic": "u", "value": "v"})), "commands[0]: there is no topic named \"u\""),
         (
             command(json!({"type": "produce", "producer": "p", "topic": "t", "value": "v", "partition": 2})),
-            "commands[0]: topic \"t\" has no partition 2",
+            "commands[0]: topic \"t\" has partitions 0..1 but partition 2 was asked for",
         ),
         (
             command(json!({"type": "produce", "producer": "p", "topic": "t", "value": "v".repeat(1025)})),
@@ -311,9 +311,12 @@ fn every_kind_of_refusal_says_what_where_and_what_is_allowed() {
         ),
         (
             command(json!({"type": "add_member", "group": "g", "member": {"client_id": "c"}})),
-            "commands[0]: group \"g\" already has a member \"c\" by then",
+            "commands[0]: group \"g\" already has a member with client id \"c\" by then",
         ),
-        (command(json!({"type": "crash_member", "group": "g", "client_id": "x"})), "commands[0]: group \"g\" has no member \"x\" by then"),
+        (
+            command(json!({"type": "crash_member", "group": "g", "client_id": "x"})),
+            "commands[0]: group \"g\" has no member with client id \"x\" by then",
+        ),
         (
             command(json!({"type": "remove_member", "group": "h", "client_id": "c"})),
             "commands[0]: there is no consumer group \"h\" by then",
@@ -329,16 +332,16 @@ fn every_kind_of_refusal_says_what_where_and_what_is_allowed() {
         ),
         (
             command(json!({"type": "add_partitions", "topic": "t", "partitions": 2})),
-            "commands[0]: partitions must be more than 2 and at most 256",
+            "commands[0]: topic \"t\" has 2 partitions; it can grow to between 3 and 256 (partitions never shrink)",
         ),
         (
             command(json!({"type": "add_partitions", "topic": "t", "partitions": 257})),
-            "commands[0]: partitions must be more than 2 and at most 256",
+            "commands[0]: topic \"t\" has 2 partitions; it can grow to between 3 and 256 (partitions never shrink)",
         ),
         (command(json!({"type": "add_partitions", "topic": "u", "partitions": 3})), "commands[0]: there is no topic named \"u\""),
         (
             command(json!({"type": "set_topic_config", "topic": "t", "min_insync_replicas": 3})),
-            "commands[0]: min_insync_replicas must be between 1 and 2",
+            "commands[0]: min.insync.replicas of \"t\" must be between 1 and its replication factor (2)",
         ),
         (command(json!({"type": "set_acks", "producer": "q", "acks": "1"})), "commands[0]: there is no producer named \"q\""),
         (

@@ -193,24 +193,27 @@ fn streams_errors_name_their_place() {
     };
     let e = bad("\"sink\": \"out\"", "\"sink\": \"nope\"");
     assert_eq!(
-        (e.path.as_str(), e.message.as_str()),
+        (e.path.as_str(), e.problem.to_string().as_str()),
         ("streams[0].sink", "there is no topic named \"nope\" (Streams needs its topics to exist)")
     );
     let e = bad("\"instances\": 1", "\"instances\": 9");
-    assert_eq!((e.path.as_str(), e.message.as_str()), ("streams[0].instances", "is 9; allowed: 1 to 8"));
+    assert_eq!((e.path.as_str(), e.problem.to_string().as_str()), ("streams[0].instances", "is 9; allowed: 1 to 8"));
     let e = bad("{ \"map_upper\": {} }", "{ \"reduce\": {} }");
     assert!(e.path.starts_with("streams[0].op"), "{e}");
     let e = bad("\"instances\": 1", "\"instances\": 1, \"commit_interval_ms\": 0");
     assert_eq!(e.path, "streams[0].commit_interval_ms");
     let e = bad("\"instances\": 1", "\"instances\": 1, \"guarantee\": \"exactly_once_v2\"");
-    assert!(e.message.contains("unknown field `guarantee`"), "{e}");
+    assert!(e.problem.to_string().contains("unknown field `guarantee`"), "{e}");
     let e = bad("\"commands\": []", r#""groups": [{ "id": "app", "topics": ["in"] }], "commands": []"#);
     assert_eq!(e.path, "streams[0].application_id", "{e}");
     // A timeline command can name an instance.
     let t =
         text(r#"{ "map_upper": {} }"#, 1, r#"{ "at_ms": 1, "command": { "type": "crash_member", "group": "app", "client_id": "app-2" } }"#);
     let e = Scenario::from_json(&t).expect_err("refused");
-    assert_eq!((e.path.as_str(), e.message.as_str()), ("commands[0]", "group \"app\" has no member \"app-2\" by then"));
+    assert_eq!(
+        (e.path.as_str(), e.problem.to_string().as_str()),
+        ("commands[0]", "group \"app\" has no member with client id \"app-2\" by then")
+    );
 }
 
 #[test]

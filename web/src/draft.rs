@@ -1674,7 +1674,9 @@ mod tests {
         d.set(Field::at("groups[].config.push_buffer_max_records", &[g]), &MAX_PUSH_BUFFER.to_string());
         assert!(d.finish().is_ok(), "{:?}", d.finish());
         d.set(Field::at("groups[].config.push_buffer_max_records", &[g]), &(MAX_PUSH_BUFFER + 1).to_string());
-        assert!(matches!(d.finish(), Err(Problem::Invalid(e)) if e.path == "groups[0]" && e.message.contains("push_buffer_max_records")));
+        assert!(
+            matches!(d.finish(), Err(Problem::Invalid(e)) if e.path == "groups[0]" && e.problem.to_string().contains("push_buffer_max_records"))
+        );
         d.set(Field::at("groups[].config.push_buffer_max_records", &[g]), "50");
         // An update of an id the table has not got.
         d.set(Field::at("connectors[].table.changes[].*.id", &[d.connector_keys()[0], ch]), "9");

@@ -1615,10 +1615,9 @@ pub fn opened(lang: Lang, from: crate::state::SharedFrom, steps: u64) -> String 
     }
 }
 
-/// Said when a link, autosave or file could not be opened.
+/// Said when a link, autosave or file could not be opened (`why` already in `lang`).
 pub fn open_failed(lang: Lang, from: crate::state::SharedFrom, why: &str) -> String {
     use crate::state::SharedFrom as F;
-    let why = &crate::messages::core_text(lang, why);
     match (lang, from) {
         (Lang::Zh, F::Link) => format!("无法打开这个链接：{why}。显示的是默认场景。"),
         (Lang::En, F::Link) => format!("This link could not be opened: {why}. The default scenario is shown."),

@@ -1,20 +1,23 @@
-//! The core's refusals in the page's language.
+//! The core's refusals in the page's language, rendered from their values.
 //!
-//! A refused command is a typed value (`CommandError`): [`refusal`] renders each variant in
-//! Chinese from its parameters, an exhaustive match, so a new refusal cannot stay English.
-//! The rest still arrives as English text (scenario checks, serde's words for a JSON
-//! mistake, share links) and is read through [`PATTERNS`]: on the Chinese page each known
-//! sentence is shown in Chinese, with the names, numbers and JSON paths it carries kept as
-//! they are; a sentence not in the table stays English (a test keeps the table in step with
-//! the core's most common refusals). A scenario check that embeds a command's refusal
-//! (a timeline command) comes as its English text, so the command rows stay in the table
-//! too until scenario refusals are typed as well.
+//! Every refusal is a typed value with its parameters: a refused command
+//! (`CommandError`, [`refusal`]), a scenario (`ScenarioError`, [`scenario_refusal`]), a
+//! lesson (`LessonError`, [`lesson_refusal`]), a link, saved run or file (`ShareError`,
+//! [`share_refusal`]). Each is an exhaustive match, so a new refusal cannot stay English;
+//! the English is the value's `Display`. Only two things arrive as text: serde_json's own
+//! words for a JSON mistake (`missing field`, `unknown field`, …: serde's, not ours), read
+//! through the small table of its fixed forms, [`SERDE`]; and the connector and Streams
+//! checks of `sim/` (`Problem::Sim`), still sentences there, shown as they come.
 
 use crate::i18n::Lang;
 use kafka_sandbox_core::command::{Allowed, CommandError, NameOf, NameProblem};
+use kafka_sandbox_core::error::{Capped, Defined, JsonProblem, Problem, ScenarioError};
+use kafka_sandbox_core::lesson::{self, LessonError, LessonProblem, Listed, Missing, ValueProblem};
 use kafka_sandbox_core::limits::{
-    MAX_GROUPS, MAX_HEADERS, MAX_MEMBERS_PER_GROUP, MAX_NAME_CHARS, MAX_PARTITIONS, MAX_PUSH_BUFFER_RECORDS, MAX_TIME_MS, MAX_VALUE_CHARS,
+    self, Range, MAX_GROUPS, MAX_HEADERS, MAX_MEMBERS_PER_GROUP, MAX_NAME_CHARS, MAX_PARTITIONS, MAX_PRODUCERS, MAX_PUSH_BUFFER_RECORDS,
+    MAX_SCENARIO_BYTES, MAX_TIMELINE, MAX_TIME_MS, MAX_TOPICS, MAX_VALUE_CHARS,
 };
+use kafka_sandbox_core::share::{self, Damage, SerdeSays, ShareError};
 
 /// A refused command in `lang`, rendered from the value.
 pub fn refusal(lang: Lang, e: &CommandError) -> String {
@@ -97,69 +100,254 @@ fn name_of(what: NameOf) -> &'static str {
     }
 }
 
-/// English sentence → Chinese, with holes: `{}` is carried over as it is (a name, a number,
-/// a JSON path), `{t}` is itself translated through this table and then [`PIECES`] (serde's
-/// "expected …" words). The holes come in the same order in both. More specific patterns
-/// come first.
-const PATTERNS: &[(&str, &str)] = &[
-    // Places: `topics[0].partitions (line 4, column 20)`, or only the line and column.
-    ("{} (line {}, column {})", "{}（第 {} 行，第 {} 列）"),
-    ("line {}, column {}", "第 {} 行，第 {} 列"),
-    // Refused commands (`CommandError`).
-    ("there is no producer named \"{}\"", "没有名为 \"{}\" 的生产者"),
-    ("there is no topic named \"{}\"", "没有名为 \"{}\" 的主题"),
-    ("there is no consumer group \"{}\"", "没有消费者组 \"{}\""),
-    ("there is no connector named \"{}\"", "没有名为 \"{}\" 的连接器"),
-    ("there is no broker {}", "没有 broker {}"),
-    ("group \"{}\" has no member with client id \"{}\"", "消费者组 \"{}\" 中没有 client id 为 \"{}\" 的成员"),
-    ("a consumer group \"{}\" already exists", "消费者组 \"{}\" 已经存在"),
-    ("group \"{}\" already has a member with client id \"{}\"", "消费者组 \"{}\" 已有 client id 为 \"{}\" 的成员"),
-    ("topic \"{}\" has partitions 0..{} but partition {} was asked for", "主题 \"{}\" 的分区是 0..{}，但请求的是分区 {}"),
-    ("no broker is up to host new partitions", "没有运行中的 broker 能承载新的分区"),
-    ("a key or value may have at most {} characters", "键或值最多 {} 个字符"),
-    ("keys and values may have at most {} characters", "键和值最多 {} 个字符"),
-    ("group \"{}\" must subscribe to at least one topic", "消费者组 \"{}\" 至少要订阅一个主题"),
-    ("the sandbox allows at most {} consumer groups", "沙盒最多允许 {} 个消费者组"),
-    ("{} must subscribe to at least one topic (unsubscribe() is remove_member here)", "{} 至少要订阅一个主题（这里 unsubscribe() 就是 remove_member）"),
-    ("{t} \"{}\" is longer than {} characters", "{t} \"{}\" 超过了 {} 个字符"),
-    ("{t} must not be empty", "{t}不能为空"),
-    ("{t} \"{}\" contains a control character", "{t} \"{}\" 含有控制字符"),
-    ("group \"{}\" already has {} members, the most the sandbox allows", "消费者组 \"{}\" 已有 {} 个成员，这是沙盒允许的上限"),
-    ("group \"{}\" has {} members; the sandbox allows at most {}", "消费者组 \"{}\" 有 {} 个成员；沙盒最多允许 {} 个"),
-    ("{} is not assigned {t}: seek() only works on assigned partitions (Kafka throws IllegalStateException)", "{} 没有被分配 {t}：seek() 只对已分配的分区有效（Kafka 会抛出 IllegalStateException）"),
-    ("{} has no assigned partition to seek", "{} 没有已分配的分区可以 seek"),
-    ("topic \"{}\" has {} partitions; it can grow to between {} and {} (partitions never shrink)", "主题 \"{}\" 有 {} 个分区；只能增加到 {} 到 {} 个（分区数不会减少）"),
-    ("min.insync.replicas of \"{}\" must be between 1 and its replication factor ({})", "\"{}\" 的 min.insync.replicas 必须在 1 到副本数（{}）之间"),
-    ("group \"{}\" uses group.protocol=consumer: the broker assigns its partitions with group.remote.assignor ({}); partition.assignment.strategy does not apply", "消费者组 \"{}\" 使用 group.protocol=consumer：由 broker 按 group.remote.assignor（{}）分配分区；partition.assignment.strategy 不起作用"),
-    ("a record may have at most 16 headers of at most {} characters", "一条记录最多 16 个头部，每个最多 {} 个字符"),
-    ("{} of member \"{}\" in group \"{}\" is {}; allowed: 1 to {} (one week)", "{}（成员 \"{}\"，消费者组 \"{}\"）为 {}；允许 1 到 {}（一周）"),
-    ("{} of member \"{}\" in group \"{}\" is {}; allowed: {t}", "{}（成员 \"{}\"，消费者组 \"{}\"）为 {}；允许 {t}"),
-    ("push_buffer_max_records of group \"{}\" is {}; allowed: 1 to {}", "消费者组 \"{}\" 的 push_buffer_max_records 为 {}；允许 1 到 {}"),
-    // Scenario checks (`Scenario::check`).
-    ("is 0; allowed: 1 or more (max.in.flight.requests.per.connection is at least 1)", "为 0；允许 1 及以上（max.in.flight.requests.per.connection 至少为 1）"),
-    ("is {}; allowed: 1 to the replication factor ({})", "为 {}；允许 1 到副本数（{}）"),
-    ("is {}; allowed: -1 (no size limit) or 0 and more bytes per partition", "为 {}；允许 -1（不限大小）或每个分区 0 及以上字节"),
-    ("is {}; allowed: -1 (no time limit) or 0 and more milliseconds", "为 {}；允许 -1（不限时间）或 0 及以上毫秒"),
-    ("is {}; it must be above group_consumer_heartbeat_interval_ms ({})", "为 {}；必须大于 group_consumer_heartbeat_interval_ms（{}）"),
-    ("is {}; write the number {}: \"version\": {}", "为 {}；请写数字 {}：\"version\": {}"),
-    ("is {}; allowed: {} to {}", "为 {}；允许 {} 到 {}"),
-    ("missing; write \"version\": {}", "缺少；请写 \"version\": {}"),
-    ("version {} is not supported; this build reads version {}", "不支持版本 {}；这个版本的沙盒读取版本 {}"),
-    ("a scenario is a JSON object: {}", "场景是一个 JSON 对象：{}"),
-    ("a scenario needs at least one topic", "场景至少需要一个主题"),
-    ("{} topics; allowed: 1 to {}", "{} 个主题；允许 1 到 {} 个"),
-    ("{} producers; allowed: at most {}", "{} 个生产者；最多允许 {} 个"),
-    ("topic \"{}\" is defined twice", "主题 \"{}\" 定义了两次"),
-    ("producer \"{}\" is defined twice", "生产者 \"{}\" 定义了两次"),
-    ("topic \"{}\" asks for {} replicas but the cluster has {} broker(s)", "主题 \"{}\" 需要 {} 个副本，但集群只有 {} 个 broker"),
-    ("topic \"{}\" has {} partitions; allowed: 1 to {}", "主题 \"{}\" 有 {} 个分区；允许 1 到 {} 个"),
-    ("{} keys for {} values; give one key (or null) per value", "{} 个键对应 {} 个值；请为每个值给一个键（或 null）"),
-    ("the last value would be sent at {} ms; everything must happen by {} ms (one week)", "最后一个值会在 {} ms 发送；一切都必须在 {} ms（一周）之前发生"),
-    ("written out with every default filled in, the scenario takes {} bytes; the most accepted is {} (use fewer timeline entries)", "填上所有默认值后，场景有 {} 字节；最多接受 {} 字节（请减少时间线条目）"),
-    ("the scenario is {} bytes; the most accepted is {}", "场景有 {} 字节；最多接受 {} 字节"),
-    ("{t} timeline entries ({}); allowed: at most {}", "时间线条目（{t}）有 {} 个；最多允许 {} 个"),
-    // serde's words for a JSON mistake, as the core rewords them (`scenario::located`).
-    ("not valid JSON ({})", "不是有效的 JSON（{}）"),
+/// A place in a text: `topics[0].partitions（第 4 行，第 20 列）`, `第 1 行，第 1 列`, or the path.
+fn place(lang: Lang, path: &str, line_column: Option<(usize, usize)>) -> String {
+    match (lang, path, line_column) {
+        (Lang::En, _, _) | (_, _, None) => match (path, line_column) {
+            (path, None) => path.to_string(),
+            ("", Some((l, c))) => format!("line {l}, column {c}"),
+            (path, Some((l, c))) => format!("{path} (line {l}, column {c})"),
+        },
+        (Lang::Zh, "", Some((l, c))) => format!("第 {l} 行，第 {c} 列"),
+        (Lang::Zh, path, Some((l, c))) => format!("{path}（第 {l} 行，第 {c} 列）"),
+    }
+}
+
+/// `place: problem` (`place：problem` in Chinese), or the problem alone.
+fn at(lang: Lang, place: String, problem: String) -> String {
+    match (place.is_empty(), lang) {
+        (true, _) => problem,
+        (false, Lang::En) => format!("{place}: {problem}"),
+        (false, Lang::Zh) => format!("{place}：{problem}"),
+    }
+}
+
+/// A refused scenario in `lang`: its place and its problem.
+pub fn scenario_refusal(lang: Lang, e: &ScenarioError) -> String {
+    if lang == Lang::En {
+        return e.to_string();
+    }
+    at(lang, place(lang, &e.path, e.line_column), problem(lang, &e.problem))
+}
+
+/// What is allowed by a row of the limits table, in Chinese: `1 到 12（一周）`.
+fn allowed_zh(range: &Range) -> String {
+    let bounds = if range.max == u64::MAX { format!("{} 及以上", range.min) } else { format!("{} 到 {}", range.min, range.max) };
+    // The rows' notes, by the rows that carry them (data, not sentences read back).
+    let note = match range.note {
+        "" => String::new(),
+        n if n == limits::DURATION_MS.note => "（一周）".to_string(),
+        n if n == limits::BROKER_SESSION_TIMEOUT_MS.note => "（一小时）".to_string(),
+        n if n == limits::GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS.note => {
+            "（除非修改 group.consumer.min/max.heartbeat.interval.ms，Kafka 自身的范围是 5000-15000）".to_string()
+        }
+        n if n == limits::GROUP_CONSUMER_SESSION_TIMEOUT_MS.note => "（Kafka 自身的范围是 45000-60000）".to_string(),
+        n if n == limits::LOG_RETENTION_CHECK_INTERVAL_MS.note => "（log.retention.check.interval.ms 至少为 1）".to_string(),
+        other => other.to_string(),
+    };
+    format!("{bounds}{note}")
+}
+
+/// A scenario's problem in Chinese.
+fn problem(lang: Lang, p: &Problem) -> String {
+    if lang == Lang::En {
+        return p.to_string();
+    }
+    match p {
+        Problem::TooBig { bytes } => format!("场景有 {bytes} 字节；最多接受 {MAX_SCENARIO_BYTES} 字节"),
+        Problem::WrittenTooBig { bytes } => {
+            format!("填上所有默认值后，场景有 {bytes} 字节；最多接受 {MAX_SCENARIO_BYTES} 字节（请减少时间线条目）")
+        }
+        Problem::NotAnObject => "场景是一个 JSON 对象：{ \"version\": 1, \"topics\": [...], ... }".to_string(),
+        Problem::VersionUnsupported { version, supported } => format!("不支持版本 {version}；这个版本的沙盒读取版本 {supported}"),
+        Problem::VersionNotANumber { written, supported } => format!("为 {written}；请写数字 {supported}：\"version\": {supported}"),
+        Problem::VersionMissing { supported } => format!("缺少；请写 \"version\": {supported}"),
+        Problem::Json(JsonProblem::Syntax { serde }) => format!("不是有效的 JSON（{}）", serde_words(lang, serde)),
+        Problem::Json(JsonProblem::EnumAsNumber) => "应为允许的取值之一，写成 JSON 字符串（acks 要写 \"1\"，不是 1）".to_string(),
+        Problem::Json(JsonProblem::Shape { serde }) => serde_words(lang, serde),
+        Problem::OutOfRange { range, value } => format!("为 {value}；允许 {}", allowed_zh(range)),
+        Problem::SessionNotAboveHeartbeat { session_ms, heartbeat_ms } => {
+            format!("为 {session_ms}；必须大于 group_consumer_heartbeat_interval_ms（{heartbeat_ms}）")
+        }
+        Problem::NoTopics => "场景至少需要一个主题".to_string(),
+        Problem::TooManyTopics { count } => format!("{count} 个主题；允许 1 到 {MAX_TOPICS} 个"),
+        Problem::TooManyProducers { count } => format!("{count} 个生产者；最多允许 {MAX_PRODUCERS} 个"),
+        Problem::Partitions { topic, partitions } => format!("主题 \"{topic}\" 有 {partitions} 个分区；允许 1 到 {MAX_PARTITIONS} 个"),
+        Problem::ReplicationFactor { topic, replicas, brokers } => {
+            format!("主题 \"{topic}\" 需要 {replicas} 个副本，但集群只有 {brokers} 个 broker")
+        }
+        Problem::MinInsyncReplicas { value, replication_factor } => format!("为 {value}；允许 1 到副本数（{replication_factor}）"),
+        Problem::RetentionMs { value } => format!("为 {value}；允许 -1（不限时间）或 0 及以上毫秒"),
+        Problem::RetentionBytes { value } => format!("为 {value}；允许 -1（不限大小）或每个分区 0 及以上字节"),
+        Problem::SegmentBytes { value } => format!("为 {value}；允许 {} 到 {}", limits::MIN_SEGMENT_BYTES, i32::MAX),
+        Problem::SegmentMs { value } => format!("为 {value}；允许 1 到 {} 毫秒", i64::MAX),
+        Problem::MaxInFlightZero => "为 0；允许 1 及以上（max.in.flight.requests.per.connection 至少为 1）".to_string(),
+        Problem::Duplicate { what, name } => match what {
+            Defined::Topic => format!("主题 \"{name}\" 定义了两次"),
+            Defined::Producer => format!("生产者 \"{name}\" 定义了两次"),
+        },
+        Problem::KeysForValues { keys, values } => format!("{keys} 个键对应 {values} 个值；请为每个值给一个键（或 null）"),
+        Problem::PlannedValueTooLong => format!("键和值最多 {MAX_VALUE_CHARS} 个字符"),
+        Problem::SendTooLate { last_ms } => format!("最后一个值会在 {last_ms} ms 发送；一切都必须在 {MAX_TIME_MS} ms（一周）之前发生"),
+        Problem::TooManyTimelineEntries { entries, with_connectors } => {
+            let what = if *with_connectors { "命令、计划发送和表变更" } else { "命令加计划发送" };
+            format!("时间线条目（{what}）有 {entries} 个；最多允许 {MAX_TIMELINE} 个")
+        }
+        Problem::Capped { what, value } => {
+            let note = match what {
+                Capped::ProcessingMs => "（每条记录一小时）",
+                Capped::SlowMs => "（一小时）",
+            };
+            format!("{} 为 {value}；允许 0 到 {}{note}", what.field(), what.max())
+        }
+        Problem::Command(e) => refusal(lang, e),
+        Problem::ByThen(e) => format!("到那时{}", refusal(lang, e)),
+        Problem::Sim(sentence) => sentence.clone(),
+    }
+}
+
+/// A refused lesson in `lang`: its place and its problem.
+pub fn lesson_refusal(lang: Lang, e: &LessonError) -> String {
+    if lang == Lang::En {
+        return e.to_string();
+    }
+    at(lang, place(lang, &e.path, e.line_column), lesson_problem(lang, &e.problem))
+}
+
+fn lesson_problem(lang: Lang, p: &LessonProblem) -> String {
+    use kafka_sandbox_core::lesson::{LESSON_FORMAT_VERSION as V, MAX_CHOICES, MAX_EVENTS_PER_RUN as EVENTS, MAX_LESSON_BYTES, MAX_STEPS};
+    if lang == Lang::En {
+        return p.to_string();
+    }
+    match p {
+        LessonProblem::TooBig { bytes } => format!("课程有 {bytes} 字节；最多接受 {MAX_LESSON_BYTES} 字节"),
+        LessonProblem::NotAnObject => "课程是一个 JSON 对象：{ \"version\": 1, \"id\": ..., \"steps\": [...], ... }".to_string(),
+        LessonProblem::VersionUnsupported { version } => format!("不支持版本 {version}；这个版本的沙盒读取课程版本 {V}"),
+        LessonProblem::VersionNotANumber { written } => format!("为 {written}；请写数字 {V}：\"version\": {V}"),
+        LessonProblem::VersionMissing => format!("缺少；请写 \"version\": {V}"),
+        LessonProblem::Scenario(p) => problem(lang, p),
+        LessonProblem::BuiltInScenario(e) => scenario_refusal(lang, e),
+        LessonProblem::NoBuiltInScenario { name } => {
+            let names: Vec<&str> = kafka_sandbox_core::scenario::BUILT_IN.iter().map(|(n, _)| *n).collect();
+            format!("没有名为 \"{name}\" 的内置场景；可用的有：{}", names.join(", "))
+        }
+        LessonProblem::IdLength { id } => format!("\"{id}\" 必须是 1 到 64 个字符"),
+        LessonProblem::IdCharacters { id } => format!("\"{id}\" 只能包含小写字母、数字和 '-'"),
+        LessonProblem::TextEmpty => "为空；每段文字都需要两种语言".to_string(),
+        LessonProblem::TextTooLong { chars } => format!("有 {chars} 个字符；最多允许 {} 个", lesson::MAX_TEXT_CHARS),
+        LessonProblem::TextControl => "含有控制字符".to_string(),
+        LessonProblem::NotChinese { text } => format!("{text:?} 没有中文字符（是不是还没翻译？）"),
+        LessonProblem::ChineseInEnglish { text } => format!("{text:?} 含有中文字符"),
+        LessonProblem::Steps { count } => format!("有 {count} 步；允许 1 到 {MAX_STEPS} 步"),
+        LessonProblem::TooMany { what, count } => match what {
+            Listed::Focuses => format!("有 {count} 项；最多允许 {} 项", lesson::MAX_FOCUS),
+            Listed::Claims => format!("有 {count} 条断言；最多允许 {} 条", lesson::MAX_CLAIMS),
+            Listed::Commands => format!("有 {count} 条命令；最多允许 {} 条", lesson::MAX_APPLY),
+        },
+        LessonProblem::Choices { count } => format!("有 {count} 个选项；允许 2 到 {MAX_CHOICES} 个"),
+        LessonProblem::Value(v) => match v {
+            ValueProblem::TooManyItems => format!("超过 {} 项", lesson::MAX_VALUE_ITEMS),
+            ValueProblem::NotWhole { number } => format!("{number} 不是整数；答案都是整数"),
+            ValueProblem::TooDeep => "列表最多嵌套两层".to_string(),
+            ValueProblem::Object => "对象不能作为答案；请写字符串、数字、布尔值、null 或列表".to_string(),
+        },
+        LessonProblem::DuplicateChoice { value } => format!("{value} 与前面的一个选项相同"),
+        LessonProblem::RunWays => "until_ms、for_ms 和 until_event 最多只能给一个".to_string(),
+        LessonProblem::TimeTooLate { value } => format!("为 {value}；允许 0 到 {MAX_TIME_MS}（一周）"),
+        LessonProblem::NotAnEventType { kind } => format!("\"{kind}\" 不是事件类型；请按跟踪里的写法，例如 \"group_stable\""),
+        LessonProblem::Finished => "所有步骤都已运行；课程处于自由探索阶段".to_string(),
+        LessonProblem::NothingToReveal => "没有等待揭晓的问题".to_string(),
+        LessonProblem::Refused(e) => format!("模拟拒绝了它：{}", refusal(lang, e)),
+        LessonProblem::UntilBeforeNow { until_ms, now_ms } => format!("{until_ms} ms 早于运行的当前时间 {now_ms} ms"),
+        LessonProblem::TooManyEvents { before_ms, advice } => {
+            format!("在 {before_ms} ms 之前有超过 {EVENTS} 个事件{}", if *advice { "；请少运行一些" } else { "" })
+        }
+        LessonProblem::TooManyEventsWithout => format!("超过 {EVENTS} 个事件仍未等到它"),
+        LessonProblem::EventNeverCame { kind, mentions, within_ms, deadline_ms } => {
+            let mentioning = if mentions.is_empty() {
+                String::new()
+            } else {
+                format!("提到 {} 的", mentions.iter().map(|m| format!("\"{m}\"")).collect::<Vec<_>>().join(" 和 "))
+            };
+            format!("{within_ms} ms 内（到 {deadline_ms} ms）没有{mentioning} {kind} 事件")
+        }
+        LessonProblem::Missing(m) => missing(m),
+    }
+}
+
+/// What a lesson names that the simulation does not have, in Chinese.
+fn missing(m: &Missing) -> String {
+    match m {
+        Missing::Topic(t) => format!("没有主题 \"{t}\""),
+        Missing::Broker(b) => format!("没有 broker {b}"),
+        Missing::Group(g) => format!("没有消费者组 \"{g}\""),
+        Missing::Member { group, client_id } => format!("消费者组 \"{group}\" 中没有成员 \"{client_id}\""),
+        Missing::Producer(p) => format!("没有生产者 \"{p}\""),
+        Missing::Connector(c) => format!("没有连接器 \"{c}\""),
+        Missing::StreamsApp(a) => format!("没有 Streams 应用 \"{a}\""),
+        Missing::Partition { topic, partition, partitions } => {
+            format!("主题 \"{topic}\" 的分区是 0..{}，但请求的是分区 {partition}", partitions.saturating_sub(1))
+        }
+        Missing::Log { topic, partition } => format!("{topic}-{partition} 没有日志"),
+        Missing::Replica { broker, topic, partition } => format!("broker {broker} 没有 {topic}-{partition} 的副本"),
+    }
+}
+
+/// Why a link, a saved run or a file could not be opened, in `lang`.
+pub fn share_refusal(lang: Lang, e: &ShareError) -> String {
+    if lang == Lang::En {
+        return e.to_string();
+    }
+    match e {
+        ShareError::LinkTooLong { chars } => format!("链接有 {chars} 个字符；最多接受 {} 个", share::MAX_ENCODED),
+        ShareError::NotALink => "这不是 Kafka 沙盒的链接（应以 \"ks1.\" 开头）".to_string(),
+        ShareError::Damaged(d) => {
+            let d = match d {
+                Damage::NotBase64 => "含有不属于 URL 安全 base64 的字符".to_string(),
+                Damage::UnknownFirstCode => "它以未知的编码开头".to_string(),
+                Damage::UndefinedCode { code } => format!("编码 {code} 尚未定义"),
+                Damage::ExpandsPast { limit } => format!("展开后超过 {limit} 字节"),
+            };
+            format!("链接已损坏：{d}")
+        }
+        ShareError::LinkNotARun(serde) => format!("链接的内容不是有效的运行：{}", serde_says(lang, serde)),
+        ShareError::LinkScenario(e) => format!("链接里的场景无效：{}", scenario_refusal(lang, e)),
+        ShareError::TooManyCommands { count } => format!("链接带有 {count} 条命令；最多接受 {} 条", share::MAX_COMMANDS),
+        ShareError::TooManySteps { steps } => format!("链接要求回放到第 {steps} 步；最多回放 {} 步", share::MAX_STEPS),
+        ShareError::OutOfOrder => "链接里的命令顺序不对".to_string(),
+        ShareError::FileTooBig { bytes } => format!("它有 {bytes} 字节；最多接受 {} 字节", MAX_SCENARIO_BYTES * 4),
+        ShareError::FileScenario(e) => format!("其中的场景无效：{}", scenario_refusal(lang, e)),
+        ShareError::NotASavedRun(serde) => format!("它不是有效的已保存运行：{}", serde_says(lang, serde)),
+        ShareError::NotAScenario(e) | ShareError::Build(e) => scenario_refusal(lang, e),
+    }
+}
+
+/// serde_json's words with its place (`…（第 1 行第 12 列）`).
+fn serde_says(lang: Lang, s: &SerdeSays) -> String {
+    let words = serde_words(lang, &s.message);
+    match (lang, s.line) {
+        (Lang::En, _) => s.to_string(),
+        (Lang::Zh, 0) => words,
+        (Lang::Zh, line) => format!("{words}（第 {line} 行第 {} 列）", s.column),
+    }
+}
+
+/// serde_json's own message for a JSON mistake (its fixed forms, with the format's type
+/// names, `scenario::plain_words`) in `lang`: the form from [`SERDE`] with its holes
+/// filled, or the text as it came when no form matches.
+pub fn serde_words(lang: Lang, text: &str) -> String {
+    if lang == Lang::En {
+        return text.to_string();
+    }
+    translate(SERDE, text, 0).unwrap_or_else(|| text.to_string())
+}
+
+/// serde_json's fixed message forms → Chinese. They are serde's words, not the sandbox's
+/// (the sandbox's own refusals are typed values, above), so they are matched as text:
+/// `{}` is carried over as it is (a field, a value), `{t}` is itself translated through
+/// [`SERDE_PIECES`] (serde's "expected …" words). The holes come in the same order in
+/// both. More specific forms come first.
+const SERDE: &[(&str, &str)] = &[
     ("missing field `{}`", "缺少字段 `{}`"),
     ("duplicate field `{}`", "字段 `{}` 出现了两次"),
     ("unknown field `{}`, there are no fields", "未知字段 `{}`，这里没有字段"),
@@ -170,37 +358,29 @@ const PATTERNS: &[(&str, &str)] = &[
     ("invalid type: {t}, expected {t}", "类型不对：{t}，应为{t}"),
     ("invalid value: {t}, expected {t}", "取值不对：{t}，应为{t}"),
     ("invalid length {}, expected {t}", "长度不对：{}，应为{t}"),
-    ("expected one of the allowed values, as a JSON string (for acks: \"1\", not 1)", "应为允许的取值之一，写成 JSON 字符串（acks 要写 \"1\"，不是 1）"),
-    // Share links, saved runs and files (`share.rs`).
-    ("the link is {} characters long; at most {} are accepted", "链接有 {} 个字符；最多接受 {} 个"),
-    ("this is not a Kafka Sandbox link (it should start with \"{}\")", "这不是 Kafka 沙盒的链接（应以 \"{}\" 开头）"),
-    ("the link is damaged: {t}", "链接已损坏：{t}"),
-    ("the link's content is not a valid run: {t}", "链接的内容不是有效的运行：{t}"),
-    ("the link's scenario is invalid: {t}", "链接里的场景无效：{t}"),
-    ("the link carries {} commands; at most {} are accepted", "链接带有 {} 条命令；最多接受 {} 条"),
-    ("the link asks for step {}; at most {} are replayed", "链接要求回放到第 {} 步；最多回放 {} 步"),
-    ("the link's commands are out of order", "链接里的命令顺序不对"),
-    ("it is {} bytes; at most {} are accepted", "它有 {} 字节；最多接受 {} 字节"),
-    ("its scenario is invalid: {t}", "其中的场景无效：{t}"),
-    ("it is not a valid saved run: {t}", "它不是有效的已保存运行：{t}"),
-    ("it starts with an unknown code", "它以未知的编码开头"),
-    ("code {} is not defined yet", "编码 {} 尚未定义"),
-    ("it expands to more than {} bytes", "展开后超过 {} 字节"),
-    ("invalid unicode code point at line {} column {}", "第 {} 行第 {} 列不是有效的 Unicode 字符"),
-    // serde_json's own place, when a message comes without the core's rewording.
-    ("{t} at line {} column {}", "{t}（第 {} 行第 {} 列）"),
+    ("invalid unicode code point", "不是有效的 Unicode 字符"),
+    ("trailing characters", "末尾有多余的字符"),
+    ("trailing comma", "多余的逗号"),
+    ("key must be a string", "键必须是字符串"),
+    ("EOF while parsing {t}", "{t}还没结束文本就结束了"),
+    ("expected value", "这里应有一个值"),
+    ("expected {}", "应为 {}"),
 ];
 
-/// Pieces of the sentences above, for their `{t}` holes only (never a whole message:
-/// "{} to {}" would otherwise turn half of an unknown English sentence into Chinese).
-const PIECES: &[(&str, &str)] = &[
+/// Pieces of serde's forms, for their `{t}` holes only (never a whole message).
+const SERDE_PIECES: &[(&str, &str)] = &[
     ("a whole number from {} to {}", " {} 到 {} 之间的整数"),
     ("true or false", " true 或 false"),
     ("an array [...]", "数组 [...]"),
     ("an array of two elements", "两个元素的数组"),
+    ("an object {...}", "对象 {...}"),
+    ("an object", "对象"),
+    ("a list", "列表"),
+    ("a value", "值"),
     ("a string", "字符串"),
     ("a map", "对象"),
     ("a command object with a \"type\", such as {}", "带 \"type\" 的命令对象，例如 {}"),
+    ("one of the allowed values, as a JSON string (for acks: \"1\", not 1)", "允许的取值之一，写成 JSON 字符串（acks 要写 \"1\"，不是 1）"),
     ("struct {}", "对象 {}"),
     ("string \"{}\"", "字符串 \"{}\""),
     ("integer `{}`", "整数 `{}`"),
@@ -208,56 +388,13 @@ const PIECES: &[(&str, &str)] = &[
     ("boolean `{}`", "布尔值 `{}`"),
     ("map", "对象"),
     ("sequence", "数组"),
-    ("the topic name", "主题名"),
-    ("the producer name", "生产者名"),
-    ("the connector name", "连接器名"),
-    ("a client id", "client id"),
-    ("a group id", "组 id"),
-    ("a group.instance.id", "group.instance.id"),
-    ("a store name", "状态存储名"),
-    ("an application.id", "application.id"),
-    ("commands, planned sends and table changes", "命令、计划发送和表变更"),
-    ("commands plus planned sends", "命令加计划发送"),
-    ("commands", "命令"),
-    ("any partition of {}", "{} 的任何分区"),
-    ("{} or more", "{} 及以上"),
-    // A range, last: only a `{t}` hole that nothing above matched comes here.
-    ("{} to {}", "{} 到 {}"),
+    ("null", "null"),
 ];
 
-/// A core message in `lang`: on the Chinese page, the sentence from [`PATTERNS`] if one
-/// matches (a `path: message` refusal is taken in its two parts), else as it came.
-pub fn core_text(lang: Lang, text: &str) -> String {
-    if lang == Lang::En {
-        return text.to_string();
-    }
-    sentence(text, 0).unwrap_or_else(|| text.to_string())
-}
-
-/// `groups[0].members[1] (line 3, column 9): missing field ...`: the place, then the rest;
-/// else the sentence from the table.
-fn sentence(text: &str, depth: u32) -> Option<String> {
-    if let Some((place, rest)) = text.split_once(": ") {
-        if is_place(place) {
-            let place = translate(place, depth).unwrap_or_else(|| place.to_string());
-            return Some(format!("{place}：{}", sentence(rest, depth).unwrap_or_else(|| rest.to_string())));
-        }
-    }
-    translate(text, depth)
-}
-
-/// A JSON path (`topics[0].partitions`), with or without its line and column, or only them.
-fn is_place(s: &str) -> bool {
-    let path = s.split(" (line ").next().unwrap_or(s);
-    let plain_path = !path.is_empty() && path.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '[' | ']'));
-    plain_path || (s.starts_with("line ") && s.contains(", column "))
-}
-
-/// The first pattern `text` matches, filled in (a piece too, below the top level); `None` if
-/// none does.
-fn translate(text: &str, depth: u32) -> Option<String> {
-    let pieces = if depth > 0 { PIECES } else { &[] };
-    PATTERNS.iter().chain(pieces).find_map(|(en, zh)| {
+/// The first form of `table` that `text` matches, filled in (its `{t}` holes through
+/// [`SERDE_PIECES`], at most two deep); `None` if none does.
+fn translate(table: &[(&str, &str)], text: &str, depth: u32) -> Option<String> {
+    table.iter().find_map(|(en, zh)| {
         let holes = matches(en, text)?;
         let mut out = String::new();
         let mut holes = holes.into_iter();
@@ -274,7 +411,7 @@ fn translate(text: &str, depth: u32) -> Option<String> {
             }
             rest = &tail[if translated { 3 } else { 2 }..];
             let hole = holes.next().unwrap_or_default();
-            match translated.then(|| sentence(hole, depth + 1)).flatten() {
+            match translated.then(|| translate(SERDE_PIECES, hole, depth + 1)).flatten() {
                 Some(t) if depth < 2 => out.push_str(&t),
                 _ => out.push_str(hole),
             }
@@ -333,11 +470,29 @@ mod tests {
     }
 
     #[test]
-    fn every_pattern_has_the_same_holes_in_both_languages_and_chinese_words() {
-        for (en, zh) in PATTERNS.iter().chain(PIECES) {
+    fn every_serde_form_has_the_same_holes_in_both_languages_and_chinese_words() {
+        for (en, zh) in SERDE.iter().chain(SERDE_PIECES) {
             assert_eq!(holes(en), holes(zh), "{en}");
-            let names_only = ["client id", "group.instance.id", "application.id"].contains(zh);
-            assert!(names_only || zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{zh}");
+            assert!(*zh == "null" || has_chinese(zh), "{zh}");
+        }
+    }
+
+    fn has_chinese(s: &str) -> bool {
+        s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+    }
+
+    /// The Chinese says what the English says: Chinese words, the same numbers, every
+    /// quoted name kept.
+    fn says_the_same(en: &str, zh: &str) {
+        assert!(has_chinese(zh), "{en} → {zh}");
+        let numbers = |t: &str| {
+            let mut n: Vec<String> = t.split(|c: char| !c.is_ascii_digit()).filter(|w| !w.is_empty()).map(str::to_string).collect();
+            n.sort();
+            n
+        };
+        assert_eq!(numbers(en), numbers(zh), "the same numbers: {en} / {zh}");
+        for quoted in en.split('"').skip(1).step_by(2) {
+            assert!(zh.contains(quoted), "{zh} keeps \"{quoted}\" of {en}");
         }
     }
 
@@ -433,33 +588,276 @@ mod tests {
         all
     }
 
-    /// Every refusal reads in Chinese from its value, keeps its names and numbers, and
-    /// says what the English sentence says (the table, which reads the English, agrees).
+    /// Every refusal reads in Chinese from its value, keeps its names and numbers.
     #[test]
     fn every_refused_command_reads_in_chinese_from_its_value() {
         for e in every_refusal() {
             let en = refusal(Lang::En, &e);
-            let zh = refusal(Lang::Zh, &e);
             assert_eq!(en, e.to_string());
-            assert!(zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{zh}");
-            let numbers =
-                |t: &str| t.split(|c: char| !c.is_ascii_digit()).filter(|w| !w.is_empty()).map(str::to_string).collect::<Vec<_>>();
-            let mut en_numbers = numbers(&en);
-            let mut zh_numbers = numbers(&zh);
-            en_numbers.sort();
-            zh_numbers.sort();
-            assert_eq!(en_numbers, zh_numbers, "the same numbers: {en} / {zh}");
-            for quoted in en.split('"').skip(1).step_by(2) {
-                assert!(zh.contains(quoted), "{zh} keeps \"{quoted}\" of {en}");
-            }
-            assert_eq!(core_text(Lang::Zh, &en), zh, "the table reads {en} the same way");
+            says_the_same(&en, &refusal(Lang::Zh, &e));
         }
     }
 
+    /// One of every scenario problem (an exhaustive match: a new variant fails to compile
+    /// here until it has a sample).
+    fn every_problem() -> Vec<Problem> {
+        fn place(p: &Problem) -> usize {
+            match p {
+                Problem::TooBig { .. } => 0,
+                Problem::WrittenTooBig { .. } => 1,
+                Problem::NotAnObject => 2,
+                Problem::VersionUnsupported { .. } => 3,
+                Problem::VersionNotANumber { .. } => 4,
+                Problem::VersionMissing { .. } => 5,
+                Problem::Json(_) => 6,
+                Problem::OutOfRange { .. } => 7,
+                Problem::SessionNotAboveHeartbeat { .. } => 8,
+                Problem::NoTopics => 9,
+                Problem::TooManyTopics { .. } => 10,
+                Problem::TooManyProducers { .. } => 11,
+                Problem::Partitions { .. } => 12,
+                Problem::ReplicationFactor { .. } => 13,
+                Problem::MinInsyncReplicas { .. } => 14,
+                Problem::RetentionMs { .. } => 15,
+                Problem::RetentionBytes { .. } => 16,
+                Problem::SegmentBytes { .. } => 17,
+                Problem::SegmentMs { .. } => 18,
+                Problem::MaxInFlightZero => 19,
+                Problem::Duplicate { .. } => 20,
+                Problem::KeysForValues { .. } => 21,
+                Problem::PlannedValueTooLong => 22,
+                Problem::SendTooLate { .. } => 23,
+                Problem::TooManyTimelineEntries { .. } => 24,
+                Problem::Capped { .. } => 25,
+                Problem::Command(_) => 26,
+                Problem::ByThen(_) => 27,
+                Problem::Sim(_) => 28,
+            }
+        }
+        let s = |x: &str| x.to_string();
+        let mut all = vec![
+            Problem::TooBig { bytes: 2_000_000 },
+            Problem::WrittenTooBig { bytes: 2_000_000 },
+            Problem::NotAnObject,
+            Problem::VersionUnsupported { version: s("2"), supported: 1 },
+            Problem::VersionNotANumber { written: s("true"), supported: 1 },
+            Problem::VersionMissing { supported: 1 },
+            Problem::Json(JsonProblem::Syntax { serde: s("EOF while parsing an object") }),
+            Problem::Json(JsonProblem::Syntax { serde: s("trailing comma") }),
+            Problem::Json(JsonProblem::EnumAsNumber),
+            Problem::Json(JsonProblem::Shape { serde: s("missing field `name`") }),
+            Problem::Json(JsonProblem::Shape { serde: s("invalid type: string \"3\", expected a whole number from 0 to 4294967295") }),
+        ];
+        all.extend(limits::TABLE.iter().map(|range| Problem::OutOfRange { range, value: u64::MAX }));
+        all.extend([
+            Problem::SessionNotAboveHeartbeat { session_ms: 3000, heartbeat_ms: 5000 },
+            Problem::NoTopics,
+            Problem::TooManyTopics { count: 17 },
+            Problem::TooManyProducers { count: 17 },
+            Problem::Partitions { topic: s("t"), partitions: 1000 },
+            Problem::ReplicationFactor { topic: s("t"), replicas: 4, brokers: 3 },
+            Problem::MinInsyncReplicas { value: 3, replication_factor: 2 },
+            Problem::RetentionMs { value: -2 },
+            Problem::RetentionBytes { value: -2 },
+            Problem::SegmentBytes { value: 13 },
+            Problem::SegmentMs { value: 0 },
+            Problem::MaxInFlightZero,
+            Problem::Duplicate { what: Defined::Topic, name: s("t") },
+            Problem::Duplicate { what: Defined::Producer, name: s("p") },
+            Problem::KeysForValues { keys: 2, values: 1 },
+            Problem::PlannedValueTooLong,
+            Problem::SendTooLate { last_ms: 604_800_001 },
+            Problem::TooManyTimelineEntries { entries: 100_001, with_connectors: false },
+            Problem::TooManyTimelineEntries { entries: 100_001, with_connectors: true },
+            Problem::Capped { what: Capped::ProcessingMs, value: 3_600_001 },
+            Problem::Capped { what: Capped::SlowMs, value: 3_600_001 },
+        ]);
+        all.extend(every_refusal().into_iter().map(Problem::from));
+        all.extend([
+            Problem::by_then(CommandError::UnknownGroup(s("h"))),
+            Problem::by_then(CommandError::UnknownMember { group: s("g"), client_id: s("c") }),
+            Problem::Sim(s("connector \"c\" is defined twice")),
+        ]);
+        let mut places: Vec<usize> = all.iter().map(place).collect();
+        places.dedup();
+        assert_eq!(places, (0..=28).collect::<Vec<_>>(), "one sample (at least) of every problem, in order");
+        all
+    }
+
     #[test]
-    fn english_stays_as_it_came() {
-        let s = "topics[0].partitions (line 4, column 20): is 0; allowed: 1 to 256";
-        assert_eq!(core_text(Lang::En, s), s);
+    fn every_scenario_problem_reads_in_chinese_from_its_value() {
+        for p in every_problem() {
+            let e = ScenarioError { path: "topics[0].partitions".into(), line_column: Some((4, 20)), problem: p.clone() };
+            assert_eq!(scenario_refusal(Lang::En, &e), e.to_string());
+            let zh = scenario_refusal(Lang::Zh, &e);
+            assert!(zh.starts_with("topics[0].partitions（第 4 行，第 20 列）："), "{zh}");
+            if matches!(p, Problem::Sim(_)) {
+                // The connector and Streams checks are still sentences (`sim/`): as they came.
+                assert_eq!(problem(Lang::Zh, &p), p.to_string());
+                continue;
+            }
+            says_the_same(&p.to_string(), &problem(Lang::Zh, &p));
+        }
+    }
+
+    /// One of every lesson problem (an exhaustive match).
+    fn every_lesson_problem() -> Vec<LessonProblem> {
+        fn place(p: &LessonProblem) -> usize {
+            match p {
+                LessonProblem::TooBig { .. } => 0,
+                LessonProblem::NotAnObject => 1,
+                LessonProblem::VersionUnsupported { .. } => 2,
+                LessonProblem::VersionNotANumber { .. } => 3,
+                LessonProblem::VersionMissing => 4,
+                LessonProblem::Scenario(_) => 5,
+                LessonProblem::BuiltInScenario(_) => 6,
+                LessonProblem::NoBuiltInScenario { .. } => 7,
+                LessonProblem::IdLength { .. } => 8,
+                LessonProblem::IdCharacters { .. } => 9,
+                LessonProblem::TextEmpty => 10,
+                LessonProblem::TextTooLong { .. } => 11,
+                LessonProblem::TextControl => 12,
+                LessonProblem::NotChinese { .. } => 13,
+                LessonProblem::ChineseInEnglish { .. } => 14,
+                LessonProblem::Steps { .. } => 15,
+                LessonProblem::TooMany { .. } => 16,
+                LessonProblem::Choices { .. } => 17,
+                LessonProblem::Value(_) => 18,
+                LessonProblem::DuplicateChoice { .. } => 19,
+                LessonProblem::RunWays => 20,
+                LessonProblem::TimeTooLate { .. } => 21,
+                LessonProblem::NotAnEventType { .. } => 22,
+                LessonProblem::Finished => 23,
+                LessonProblem::NothingToReveal => 24,
+                LessonProblem::Refused(_) => 25,
+                LessonProblem::UntilBeforeNow { .. } => 26,
+                LessonProblem::TooManyEvents { .. } => 27,
+                LessonProblem::TooManyEventsWithout => 28,
+                LessonProblem::EventNeverCame { .. } => 29,
+                LessonProblem::Missing(_) => 30,
+            }
+        }
+        let s = |x: &str| x.to_string();
+        let all = vec![
+            LessonProblem::TooBig { bytes: 2_000_000 },
+            LessonProblem::NotAnObject,
+            LessonProblem::VersionUnsupported { version: s("2") },
+            LessonProblem::VersionNotANumber { written: s("true") },
+            LessonProblem::VersionMissing,
+            LessonProblem::Scenario(Problem::NoTopics),
+            LessonProblem::BuiltInScenario(Box::new(ScenarioError { path: s("topics"), line_column: None, problem: Problem::NoTopics })),
+            LessonProblem::NoBuiltInScenario { name: s("nope") },
+            LessonProblem::IdLength { id: String::new() },
+            LessonProblem::IdCharacters { id: s("Intro") },
+            LessonProblem::TextEmpty,
+            LessonProblem::TextTooLong { chars: 4001 },
+            LessonProblem::TextControl,
+            LessonProblem::NotChinese { text: s("Partitions!") },
+            LessonProblem::ChineseInEnglish { text: s("分区") },
+            LessonProblem::Steps { count: 61 },
+            LessonProblem::TooMany { what: Listed::Focuses, count: 17 },
+            LessonProblem::TooMany { what: Listed::Claims, count: 25 },
+            LessonProblem::TooMany { what: Listed::Commands, count: 65 },
+            LessonProblem::Choices { count: 1 },
+            LessonProblem::Value(ValueProblem::TooManyItems),
+            LessonProblem::Value(ValueProblem::NotWhole { number: s("1.5") }),
+            LessonProblem::Value(ValueProblem::TooDeep),
+            LessonProblem::Value(ValueProblem::Object),
+            LessonProblem::DuplicateChoice { value: s("1") },
+            LessonProblem::RunWays,
+            LessonProblem::TimeTooLate { value: 604_800_001 },
+            LessonProblem::NotAnEventType { kind: s("GroupStable") },
+            LessonProblem::Finished,
+            LessonProblem::NothingToReveal,
+            LessonProblem::Refused(Box::new(CommandError::UnknownBroker(9))),
+            LessonProblem::UntilBeforeNow { until_ms: 5, now_ms: 9000 },
+        ];
+        let mut all = all;
+        all.extend([
+            LessonProblem::TooManyEvents { before_ms: 9000, advice: true },
+            LessonProblem::TooManyEvents { before_ms: 9000, advice: false },
+            LessonProblem::TooManyEventsWithout,
+            LessonProblem::EventNeverCame { kind: s("member_left"), mentions: vec![], within_ms: 5000, deadline_ms: 9000 },
+            LessonProblem::EventNeverCame { kind: s("member_left"), mentions: vec![s("g"), s("c")], within_ms: 5000, deadline_ms: 9000 },
+            LessonProblem::Missing(Missing::Topic(s("t"))),
+            LessonProblem::Missing(Missing::Broker(9)),
+            LessonProblem::Missing(Missing::Group(s("g"))),
+            LessonProblem::Missing(Missing::Member { group: s("g"), client_id: s("c") }),
+            LessonProblem::Missing(Missing::Producer(s("p"))),
+            LessonProblem::Missing(Missing::Connector(s("jdbc"))),
+            LessonProblem::Missing(Missing::StreamsApp(s("app"))),
+            LessonProblem::Missing(Missing::Partition { topic: s("t"), partition: 7, partitions: 4 }),
+            LessonProblem::Missing(Missing::Log { topic: s("t"), partition: 0 }),
+            LessonProblem::Missing(Missing::Replica { broker: 2, topic: s("t"), partition: 0 }),
+        ]);
+        let mut places: Vec<usize> = all.iter().map(place).collect();
+        places.dedup();
+        assert_eq!(places, (0..=30).collect::<Vec<_>>(), "one sample (at least) of every lesson problem, in order");
+        all
+    }
+
+    #[test]
+    fn every_lesson_problem_reads_in_chinese_from_its_value() {
+        for p in every_lesson_problem() {
+            let e = LessonError { path: "steps[2].claims[0]".into(), line_column: None, problem: p.clone() };
+            assert_eq!(lesson_refusal(Lang::En, &e), e.to_string());
+            assert!(lesson_refusal(Lang::Zh, &e).starts_with("steps[2].claims[0]："));
+            says_the_same(&p.to_string(), &lesson_problem(Lang::Zh, &p));
+        }
+    }
+
+    /// One of every share refusal (an exhaustive match).
+    fn every_share_error() -> Vec<ShareError> {
+        fn place(e: &ShareError) -> usize {
+            match e {
+                ShareError::LinkTooLong { .. } => 0,
+                ShareError::NotALink => 1,
+                ShareError::Damaged(_) => 2,
+                ShareError::LinkNotARun(_) => 3,
+                ShareError::LinkScenario(_) => 4,
+                ShareError::TooManyCommands { .. } => 5,
+                ShareError::TooManySteps { .. } => 6,
+                ShareError::OutOfOrder => 7,
+                ShareError::FileTooBig { .. } => 8,
+                ShareError::FileScenario(_) => 9,
+                ShareError::NotASavedRun(_) => 10,
+                ShareError::NotAScenario(_) => 11,
+                ShareError::Build(_) => 12,
+            }
+        }
+        let scenario = || ScenarioError { path: "topics".into(), line_column: None, problem: Problem::NoTopics };
+        let serde = |message: &str, line| SerdeSays { message: message.to_string(), line, column: 12 };
+        let all = vec![
+            ShareError::LinkTooLong { chars: 300_000 },
+            ShareError::NotALink,
+            ShareError::Damaged(Damage::NotBase64),
+            ShareError::Damaged(Damage::UnknownFirstCode),
+            ShareError::Damaged(Damage::UndefinedCode { code: 700 }),
+            ShareError::Damaged(Damage::ExpandsPast { limit: 4_194_304 }),
+            ShareError::LinkNotARun(serde("invalid unicode code point", 2)),
+            ShareError::LinkNotARun(serde("missing field `scenario`", 0)),
+            ShareError::LinkScenario(scenario()),
+            ShareError::TooManyCommands { count: 10_001 },
+            ShareError::TooManySteps { steps: 5_000_001 },
+            ShareError::OutOfOrder,
+            ShareError::FileTooBig { bytes: 5_000_000 },
+            ShareError::FileScenario(scenario()),
+            ShareError::NotASavedRun(serde("invalid type: integer `3`, expected struct Scenario", 1)),
+            ShareError::NotAScenario(scenario()),
+            ShareError::Build(scenario()),
+        ];
+        let mut places: Vec<usize> = all.iter().map(place).collect();
+        places.dedup();
+        assert_eq!(places, (0..=12).collect::<Vec<_>>(), "one sample (at least) of every share refusal, in order");
+        all
+    }
+
+    #[test]
+    fn every_share_refusal_reads_in_chinese_from_its_value() {
+        for e in every_share_error() {
+            assert_eq!(share_refusal(Lang::En, &e), e.to_string());
+            says_the_same(&e.to_string(), &share_refusal(Lang::Zh, &e));
+        }
     }
 
     /// The core's own refusals, made by the core, read in Chinese.
@@ -475,54 +873,45 @@ mod tests {
             (every.replacen("\"brokers\": 4", "\"brokers\": 0", 1), "cluster.brokers：为 0；允许 1 到"),
             (every.replacen("\"version\": 1", "\"version\": 9", 1), "version：不支持版本 9；这个版本的沙盒读取版本 1"),
             (every.replacen("\"version\": 1,", "", 1), "version：缺少；请写 \"version\": 1"),
-            ("{".to_string(), "第 1 行，第 1 列：不是有效的 JSON（"),
+            ("{".to_string(), "第 1 行，第 1 列：不是有效的 JSON（对象还没结束文本就结束了）"),
         ];
         for (text, expected) in cases {
-            let e = Scenario::from_json(&text).expect_err("refused").to_string();
-            let zh = core_text(Lang::Zh, &e);
+            let e = Scenario::from_json(&text).expect_err("refused");
+            let zh = scenario_refusal(Lang::Zh, &e);
             assert!(zh.starts_with(expected), "{e}\n→ {zh}\nexpected {expected}…");
         }
         let mut sim = kafka_sandbox_core::scenario::default_scenario().build().expect("builds");
-        let refused = sim.apply(Command::CrashBroker { broker: 9 }).expect_err("no broker 9").to_string();
-        assert_eq!(core_text(Lang::Zh, &refused), "没有 broker 9");
-        let refused = sim
-            .apply(Command::RemoveMember { group: "ConsumerGroup01".into(), client_id: "Nobody".into() })
-            .expect_err("no such member")
-            .to_string();
-        assert_eq!(core_text(Lang::Zh, &refused), "消费者组 \"ConsumerGroup01\" 中没有 client id 为 \"Nobody\" 的成员");
-        let refused = sim.apply(Command::AddPartitions { topic: "Topic01".into(), partitions: 1 }).expect_err("never shrinks").to_string();
-        let zh = core_text(Lang::Zh, &refused);
-        assert!(zh.starts_with("主题 \"Topic01\" 有 ") && zh.ends_with("（分区数不会减少）"), "{refused} → {zh}");
-        let member_setting = "max_poll_records of member \"C1\" in group \"G\" is 0; allowed: 1 to 10000";
-        assert_eq!(core_text(Lang::Zh, member_setting), "max_poll_records（成员 \"C1\"，消费者组 \"G\"）为 0；允许 1 到 10000");
+        let refused = sim.apply(Command::CrashBroker { broker: 9 }).expect_err("no broker 9");
+        assert_eq!(refusal(Lang::Zh, &refused), "没有 broker 9");
+        let unknown = r#"{"version": 1, "topics": [{"name": "t", "partitions": 1}], "commands": [{"at_ms": 5, "command": {"type": "remove_member", "group": "g", "client_id": "c"}}]}"#;
+        let e = Scenario::from_json(unknown).expect_err("no group g");
+        assert_eq!(scenario_refusal(Lang::Zh, &e), "commands[0]：到那时没有消费者组 \"g\"");
     }
 
     #[test]
     fn a_damaged_link_or_file_is_explained_in_chinese() {
         let why = kafka_sandbox_core::share::decode("ks1.AAAA").expect_err("damaged");
-        let zh = core_text(Lang::Zh, &why);
+        let zh = share_refusal(Lang::Zh, &why);
         assert!(zh.starts_with("链接"), "{why} → {zh}");
         let why = kafka_sandbox_core::share::open_any("{\"scenario\": 3}").expect_err("not a run");
-        let zh = core_text(Lang::Zh, &why);
+        let zh = share_refusal(Lang::Zh, &why);
         assert!(zh.starts_with("它不是有效的已保存运行：类型不对：整数 `3`，应为"), "{why} → {zh}");
         assert!(zh.ends_with("列）"), "{why} → {zh}");
-        let nested = "the link's scenario is invalid: topics[0].partitions: is 0; allowed: 1 to 256";
-        assert_eq!(core_text(Lang::Zh, nested), "链接里的场景无效：topics[0].partitions：为 0；允许 1 到 256");
     }
 
     #[cfg(not(target_arch = "wasm32"))]
     proptest::proptest! {
-        /// Any text, and any pattern with any text (braces, Chinese, nothing) in its holes:
+        /// Any text, and any form with any text (braces, Chinese, nothing) in its holes:
         /// no panic; English is returned as it came.
         #[test]
-        fn any_message_is_read_without_a_panic(
+        fn any_serde_message_is_read_without_a_panic(
             text in ".{0,80}",
-            pattern in 0..PATTERNS.len() + PIECES.len(),
+            pattern in 0..SERDE.len() + SERDE_PIECES.len(),
             holes in proptest::collection::vec("[a-z{}\\[\\]: .,`\"(0-9]{0,6}|中文|", 0..6),
         ) {
-            proptest::prop_assert_eq!(core_text(Lang::En, &text), text.clone());
-            let _ = core_text(Lang::Zh, &text);
-            let (en, _) = PATTERNS.iter().chain(PIECES).nth(pattern).copied().unwrap_or(("", ""));
+            proptest::prop_assert_eq!(serde_words(Lang::En, &text), text.clone());
+            let _ = serde_words(Lang::Zh, &text);
+            let (en, _) = SERDE.iter().chain(SERDE_PIECES).nth(pattern).copied().unwrap_or(("", ""));
             let mut filled = String::new();
             let mut rest = en;
             let mut holes = holes.iter();
@@ -533,15 +922,13 @@ mod tests {
                 rest = &rest[at + hole..];
             }
             filled.push_str(rest);
-            let _ = core_text(Lang::Zh, &filled);
+            let _ = serde_words(Lang::Zh, &filled);
         }
     }
 
     #[test]
-    fn an_unknown_sentence_stays_english_and_names_are_not_translated() {
-        assert_eq!(core_text(Lang::Zh, "something new happened"), "something new happened");
-        assert_eq!(core_text(Lang::Zh, "from 1 to 2 and back"), "from 1 to 2 and back", "a piece is not a sentence");
-        assert_eq!(core_text(Lang::Zh, "there is no topic named \"map\""), "没有名为 \"map\" 的主题");
-        assert_eq!(core_text(Lang::Zh, "invalid type: map, expected a string"), "类型不对：对象，应为字符串");
+    fn an_unknown_message_stays_as_it_came() {
+        assert_eq!(serde_words(Lang::Zh, "something new happened"), "something new happened");
+        assert_eq!(serde_words(Lang::Zh, "invalid type: map, expected a string"), "类型不对：对象，应为字符串");
     }
 }

@@ -220,7 +220,7 @@ pub struct LessonState {
     pub chosen: Option<usize>,
     pub reveal: Option<kafka_sandbox_core::lesson::Reveal>,
     /// Why the lesson cannot go on (a lesson that disagrees with the simulation).
-    pub error: Option<String>,
+    pub error: Option<kafka_sandbox_core::lesson::LessonError>,
 }
 
 impl LessonState {
@@ -307,14 +307,10 @@ impl Model {
 /// step runs. A lesson that cannot start leaves the current run as it is.
 fn start_lesson(m: &mut Model, id: &str) {
     let lang = m.lang;
-    let started = m
-        .catalog
-        .as_ref()
-        .and_then(|c| c.iter().find(|(_, l)| l.id == id).map(|(_, l)| l.clone()))
-        .ok_or_else(|| format!("no lesson \"{id}\""))
-        .and_then(|lesson| {
-            let scenario = lesson.scenario().map_err(|e| e.to_string())?;
-            let run = kafka_sandbox_core::lesson::LessonRun::new(&lesson).map_err(|e| e.to_string())?;
+    let started =
+        m.catalog.as_ref().and_then(|c| c.iter().find(|(_, l)| l.id == id).map(|(_, l)| l.clone())).ok_or(None).and_then(|lesson| {
+            let scenario = lesson.scenario().map_err(Some)?;
+            let run = kafka_sandbox_core::lesson::LessonRun::new(&lesson).map_err(Some)?;
             Ok((scenario, run))
         });
     match started {
@@ -329,7 +325,11 @@ fn start_lesson(m: &mut Model, id: &str) {
             lesson_next(m);
         }
         Err(e) => {
-            m.notice = Some(Notice::Error(format!("{}{}", i18n::LESSON_ERROR.get(lang), crate::messages::core_text(lang, &e.to_string()))))
+            let why = match e {
+                Some(e) => crate::messages::lesson_refusal(lang, &e),
+                None => format!("\"{id}\""),
+            };
+            m.notice = Some(Notice::Error(format!("{}{why}", i18n::LESSON_ERROR.get(lang))))
         }
     }
 }
@@ -354,7 +354,7 @@ fn lesson_next(m: &mut Model) {
             m.sim = sim;
             m.playing = false;
         }
-        Err(e) => l.error = Some(e.to_string()),
+        Err(e) => l.error = Some(e),
     }
 }
 
@@ -371,7 +371,7 @@ fn lesson_answer(m: &mut Model, choice: usize) {
             m.sim = l.run.sim().clone();
             m.playing = false;
         }
-        Err(e) => l.error = Some(e.to_string()),
+        Err(e) => l.error = Some(e),
     }
 }
 
@@ -413,7 +413,7 @@ fn open_shared(m: &mut Model, text: &str, from: SharedFrom) {
             m.playing = false;
             m.notice = Some(Notice::Info(i18n::opened(lang, from, steps)));
         }
-        Err(e) => m.notice = Some(Notice::Error(i18n::open_failed(lang, from, e.as_str()))),
+        Err(e) => m.notice = Some(Notice::Error(i18n::open_failed(lang, from, &crate::messages::share_refusal(lang, &e)))),
     }
 }
 
@@ -996,11 +996,8 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
                     m.notice = None;
                 }
                 Some(Err(e)) => {
-                    m.notice = Some(Notice::Error(format!(
-                        "{}{}",
-                        i18n::INVALID_SCENARIO.get(lang),
-                        crate::messages::core_text(lang, &e.to_string())
-                    )))
+                    m.notice =
+                        Some(Notice::Error(format!("{}{}", i18n::INVALID_SCENARIO.get(lang), crate::messages::scenario_refusal(lang, &e))))
                 }
                 None => m.notice = Some(Notice::Error(format!("{}{key}", i18n::INVALID_SCENARIO.get(lang)))),
             }
@@ -1016,7 +1013,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
                     m.json_error = None;
                 }
                 Err(e) => {
-                    let why = crate::messages::core_text(lang, &e.to_string());
+                    let why = crate::messages::scenario_refusal(lang, &e);
                     m.notice = Some(Notice::Error(format!("{}{why}", i18n::INVALID_SCENARIO.get(lang))));
                     m.json_error = Some(why);
                 }
@@ -1206,8 +1203,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
                     m.notice = Some(Notice::Info(i18n::rf_changed(lang, &topic, replication_factor)));
                 }
                 Err(e) => {
-                    m.notice =
-                        Some(Notice::Error(format!("{}{}", i18n::REFUSED.get(lang), crate::messages::core_text(lang, &e.to_string()))))
+                    m.notice = Some(Notice::Error(format!("{}{}", i18n::REFUSED.get(lang), crate::messages::scenario_refusal(lang, &e))))
                 }
             }
             true
@@ -1273,17 +1269,15 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             let mut lessons = Vec::new();
             let mut problems = Vec::new();
             for (file, text) in files {
-                match text.and_then(|t| kafka_sandbox_core::lesson::Lesson::from_json(&t).map_err(|e| e.to_string())) {
+                let read = text
+                    .and_then(|t| kafka_sandbox_core::lesson::Lesson::from_json(&t).map_err(|e| crate::messages::lesson_refusal(lang, &e)));
+                match read {
                     Ok(l) => lessons.push((kafka_sandbox_core::lesson::lesson_number(&file), l)),
                     Err(e) => problems.push(format!("{file}: {e}")),
                 }
             }
             if !problems.is_empty() {
-                m.notice = Some(Notice::Error(format!(
-                    "{}{}",
-                    i18n::LESSON_ERROR.get(lang),
-                    crate::messages::core_text(lang, &problems.join("; "))
-                )));
+                m.notice = Some(Notice::Error(format!("{}{}", i18n::LESSON_ERROR.get(lang), problems.join("; "))));
             }
             m.catalog = Some(Rc::new(lessons));
             true

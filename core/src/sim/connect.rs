@@ -227,9 +227,10 @@ pub fn producer_config() -> crate::config::ProducerConfig {
     }
 }
 
-/// A scenario error at `path`.
+/// A scenario error at `path`: the connector and Streams checks' sentences, carried as
+/// `Problem::Sim` until they are typed.
 pub(crate) fn scenario_error(path: impl Into<String>, message: impl Into<String>) -> crate::error::ScenarioError {
-    crate::error::ScenarioError { path: path.into(), message: message.into() }
+    crate::error::ScenarioError::at(path, crate::error::Problem::Sim(message.into()))
 }
 
 /// Checks a scenario's `connectors` against its topics and producers.

@@ -270,7 +270,7 @@ fn choice_label(lang: Lang, name: &str) -> String {
 fn problem_text(lang: Lang, p: &Problem) -> String {
     match p {
         Problem::Unreadable { path, text, lo, hi } => i18n::ed_unreadable(lang, path, text, *lo, *hi),
-        Problem::Invalid(e) => crate::messages::core_text(lang, &e.to_string()),
+        Problem::Invalid(e) => crate::messages::scenario_refusal(lang, e),
     }
 }
 

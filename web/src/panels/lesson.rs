@@ -54,7 +54,7 @@ pub fn lesson_view(l: &LessonState, lang: Lang) -> LessonView {
         explain: l.reveal.as_ref().and(question).map(|q| q.explain.get(cl).to_string()),
         awaiting: l.awaiting_answer(),
         free_play: l.free_play().then(|| lesson.free_play.get(cl).to_string()),
-        error: l.error.clone(),
+        error: l.error.as_ref().map(|e| crate::messages::lesson_refusal(lang, e)),
     }
 }
 
@@ -128,7 +128,7 @@ pub fn LessonPanel(p: &LessonPanelProps) -> Html {
                 </div>
             }
             if let Some(e) = &v.error {
-                <p class="notice error" role="alert">{ format!("{}{}", i18n::LESSON_ERROR.get(lang), crate::messages::core_text(lang, e)) }</p>
+                <p class="notice error" role="alert">{ format!("{}{e}", i18n::LESSON_ERROR.get(lang)) }</p>
             }
             if let Some(text) = &v.free_play {
                 <p class="lesson-free"><strong>{ i18n::LESSON_FREE_PLAY.get(lang) }</strong>{ " " }{ text }</p>
