@@ -24,11 +24,17 @@ impl ScenarioError {
     /// The place as the English refusal writes it: `topics[0].partitions (line 4, column 20)`,
     /// `line 1, column 1`, or the path alone (empty for the whole text).
     pub fn place(&self) -> String {
-        match (self.path.as_str(), self.line_column) {
-            (path, None) => path.to_string(),
-            ("", Some((line, column))) => format!("line {line}, column {column}"),
-            (path, Some((line, column))) => format!("{path} (line {line}, column {column})"),
-        }
+        place(&self.path, self.line_column)
+    }
+}
+
+/// A refusal's place as the English writes it: `path (line L, column C)`, `line L, column
+/// C`, or the path alone (empty for the whole text).
+pub(crate) fn place(path: &str, line_column: Option<(usize, usize)>) -> String {
+    match (path, line_column) {
+        (path, None) => path.to_string(),
+        ("", Some((line, column))) => format!("line {line}, column {column}"),
+        (path, Some((line, column))) => format!("{path} (line {line}, column {column})"),
     }
 }
 

@@ -573,11 +573,7 @@ impl LessonError {
 
     /// The place as the English refusal writes it (as [`ScenarioError::place`]).
     pub fn place(&self) -> String {
-        match (self.path.as_str(), self.line_column) {
-            (path, None) => path.to_string(),
-            ("", Some((line, column))) => format!("line {line}, column {column}"),
-            (path, Some((line, column))) => format!("{path} (line {line}, column {column})"),
-        }
+        crate::error::place(&self.path, self.line_column)
     }
 }
 

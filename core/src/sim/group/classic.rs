@@ -360,15 +360,7 @@ impl Sim {
             .collect();
         // Strategies are checked when a group is created or changed, so this succeeds.
         let assignment = assign::assign(g.config.assignor, &partitions_per_topic, &subscriptions).map(|o| o.assignment).unwrap_or_default();
-        assignment
-            .into_iter()
-            .map(|(member, by_topic)| {
-                let mut tps: Vec<TopicPartition> =
-                    by_topic.into_iter().flat_map(|(t, ps)| ps.into_iter().map(move |p| TopicPartition::new(t.clone(), p))).collect();
-                crate::sorted::sort(&mut tps);
-                (member, tps)
-            })
-            .collect()
+        super::flatten_assignment(assignment).collect()
     }
 
     pub(in crate::sim) fn sync_response(

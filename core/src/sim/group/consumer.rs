@@ -549,15 +549,7 @@ impl Sim {
             .collect();
         let assignor = g.config.remote_assignor;
         let result = assign_server(assignor, &partitions_per_topic, &subscriptions);
-        let target: VecMap<String, Vec<TopicPartition>> = result
-            .into_iter()
-            .map(|(member, by_topic)| {
-                let mut tps: Vec<TopicPartition> =
-                    by_topic.into_iter().flat_map(|(t, ps)| ps.into_iter().map(move |p| TopicPartition::new(t.clone(), p))).collect();
-                crate::sorted::sort(&mut tps);
-                (member, tps)
-            })
-            .collect();
+        let target: VecMap<String, Vec<TopicPartition>> = super::flatten_assignment(result).collect();
         let shown: Vec<(String, Vec<TopicPartition>)> =
             g.registry.iter().map(|r| (r.client_id.clone(), target.get(&r.member_id).cloned().unwrap_or_default())).collect();
         let Some(g) = self.groups.get_mut(group_id) else { return };

@@ -20,6 +20,17 @@ pub(in crate::sim) mod consume;
 pub(in crate::sim) mod consumer;
 pub(in crate::sim) mod push;
 
+/// An assignor's answer (partitions per topic, per member) as each member's sorted list of
+/// partitions — what both protocols hand their members.
+pub(in crate::sim) fn flatten_assignment(by_member: crate::assign::Assignment) -> impl Iterator<Item = (String, Vec<TopicPartition>)> {
+    by_member.into_iter().map(|(member, by_topic)| {
+        let mut tps: Vec<TopicPartition> =
+            by_topic.into_iter().flat_map(|(t, ps)| ps.into_iter().map(move |p| TopicPartition::new(t.clone(), p))).collect();
+        crate::sorted::sort(&mut tps);
+        (member, tps)
+    })
+}
+
 /// Something scheduled for a consumer group whatever its protocol: the heartbeat thread,
 /// session checks, OffsetFetch and OffsetCommit.
 #[derive(Clone, Debug, PartialEq, Eq)]
