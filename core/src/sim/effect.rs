@@ -61,6 +61,8 @@ impl Sim {
     }
 
     /// Applies one effect: the only place the engine queues an item or records an event.
+    /// Inlined, so `schedule`'s and `record`'s effect is never built as a value.
+    #[inline(always)]
     pub(super) fn apply_effect(&mut self, effect: Effect) {
         match effect {
             Effect::At { at, pending } => self.enqueue(at, pending),

@@ -715,6 +715,7 @@ impl Sim {
     }
 
     /// Records an event: one effect applied at once (`effect.rs`).
+    #[inline]
     fn record(&mut self, kind: EventKind) {
         self.apply_effect(effect::Effect::Emit(kind));
     }
