@@ -30,9 +30,8 @@ use kafka_sandbox_core::vecmap::{VecMap, VecSet};
 /// Most values one send plan may get from the editor's count field.
 pub const MAX_PLAN_VALUES: u64 = 10_000;
 
-/// Largest `push_buffer_max_records` the core accepts (its `MAX_PUSH_BUFFER_RECORDS`, in a
-/// private module; a test checks the two agree).
-pub const MAX_PUSH_BUFFER: u32 = 1_000_000;
+/// Largest `push_buffer_max_records` the core accepts (one constant, the core's).
+pub use kafka_sandbox_core::limits::MAX_PUSH_BUFFER_RECORDS as MAX_PUSH_BUFFER;
 
 /// A Streams application's operator, by the format's own names.
 pub const OPS: &[&str] = &["filter", "map_upper", "count_by_key"];
