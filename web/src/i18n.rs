@@ -477,18 +477,7 @@ msgs! {
 
 /// A short name for a produce error, the same in every language (Kafka's own).
 pub fn produce_error_code(e: ProduceError) -> &'static str {
-    use ProduceError as P;
-    match e {
-        P::NotLeaderOrFollower => "NOT_LEADER_OR_FOLLOWER",
-        P::NotEnoughReplicas => "NOT_ENOUGH_REPLICAS",
-        P::NotEnoughReplicasAfterAppend => "NOT_ENOUGH_REPLICAS_AFTER_APPEND",
-        P::RequestTimedOut => "REQUEST_TIMED_OUT",
-        P::NetworkException => "NETWORK_EXCEPTION",
-        P::UnknownProducerId => "UNKNOWN_PRODUCER_ID",
-        P::OutOfOrderSequenceNumber => "OUT_OF_ORDER_SEQUENCE_NUMBER",
-        P::LeaderNotAvailable => "LEADER_NOT_AVAILABLE",
-        P::DeliveryTimeout => "DELIVERY_TIMEOUT",
-    }
+    e.name()
 }
 
 pub fn acks_text(a: Acks) -> &'static str {
@@ -776,15 +765,10 @@ pub fn removed_line(lang: Lang, at_ms: u64, r: LeaveReason) -> String {
 /// Kafka's name for a group error.
 pub fn group_error_code(e: GroupError) -> &'static str {
     match e {
-        GroupError::UnknownMemberId => "UNKNOWN_MEMBER_ID",
-        GroupError::IllegalGeneration => "ILLEGAL_GENERATION",
-        GroupError::RebalanceInProgress => "REBALANCE_IN_PROGRESS",
-        GroupError::CoordinatorNotAvailable => "COORDINATOR_NOT_AVAILABLE",
-        GroupError::FencedMemberEpoch => "FENCED_MEMBER_EPOCH",
-        GroupError::StaleMemberEpoch => "STALE_MEMBER_EPOCH",
-        GroupError::UnreleasedInstanceId => "UNRELEASED_INSTANCE_ID",
+        // The consumer's own exceptions, not errors a broker answers with.
         GroupError::NoOffsetForPartition => "NoOffsetForPartitionException",
         GroupError::OffsetOutOfRange => "OffsetOutOfRangeException",
+        e => e.name(),
     }
 }
 
