@@ -130,14 +130,14 @@ pub fn feed(sim: &mut Sim, from_ms: u64, per_second: u64, first: u64) {
     for i in 0..per_second {
         sim.schedule_command(
             kafka_sandbox_core::SimTime(from_ms + i * 1000 / per_second),
-            kafka_sandbox_core::Command::Produce {
+            kafka_sandbox_core::Command::Produce(kafka_sandbox_core::ProduceCommand::Produce {
                 producer: "producer".into(),
                 topic: "events".into(),
                 key: None,
                 value: format!("r{}", first + i),
                 partition: None,
                 headers: Vec::new(),
-            },
+            }),
         );
     }
 }

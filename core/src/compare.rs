@@ -9,6 +9,7 @@
 
 use crate::assign::server::ServerAssignor;
 use crate::assign::Strategy;
+use crate::command::GroupCommand;
 use crate::command::{Command, MemberSpec};
 use crate::config::GroupProtocol;
 use crate::event::EventKind;
@@ -220,10 +221,12 @@ fn run_one(
             let mut spec = template.unwrap_or_else(|| MemberSpec::new(client_id.clone()));
             spec.client_id = client_id.clone();
             spec.group_instance_id = None;
-            Command::AddMember { group: group.to_string(), member: spec }
+            Command::Group(GroupCommand::AddMember { group: group.to_string(), member: spec })
         }
-        Change::Leave { client_id } => Command::RemoveMember { group: group.to_string(), client_id: client_id.clone() },
-        Change::Crash { client_id } => Command::CrashMember { group: group.to_string(), client_id: client_id.clone() },
+        Change::Leave { client_id } => {
+            Command::Group(GroupCommand::RemoveMember { group: group.to_string(), client_id: client_id.clone() })
+        }
+        Change::Crash { client_id } => Command::Group(GroupCommand::CrashMember { group: group.to_string(), client_id: client_id.clone() }),
     };
     let cursor = sim.trace().total();
     sim.apply(command).map_err(|e| e.to_string())?;
@@ -350,7 +353,6 @@ mod tests {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod outcome_tests {
     use super::*;
-    use crate::command::Command;
 
     /// A crash in one branch shows in its outcome and not in the untouched fork.
     #[test]
@@ -360,7 +362,7 @@ mod outcome_tests {
         run.run_until(SimTime(8_000));
         let mut fork = run.clone();
         let group = run.groups().next().unwrap().id.clone();
-        run.apply(Command::CrashMember { group, client_id: "Consumer2".into() }).unwrap();
+        run.apply(GroupCommand::CrashMember { group, client_id: "Consumer2".into() }).unwrap();
         run.run_until(SimTime(17_000));
         fork.run_until(SimTime(17_000));
         let (a, b) = (outcome(&run), outcome(&fork));

@@ -164,7 +164,8 @@ pub fn advance_to(sim: &mut Sim, pending: &[LoggedCommand], until: crate::time::
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
-    use crate::command::{Command, MemberSpec};
+    use crate::command::GroupCommand;
+    use crate::command::MemberSpec;
 
     /// The default scenario with a consumer added at step 300 and a crash at step 900,
     /// checkpointed as the page does.
@@ -180,10 +181,10 @@ mod tests {
             }
             history.observe(&sim);
             if i == 300 {
-                sim.apply(Command::AddMember { group: group.clone(), member: MemberSpec::new("late") }).unwrap();
+                sim.apply(GroupCommand::AddMember { group: group.clone(), member: MemberSpec::new("late") }).unwrap();
             }
             if i == 900 {
-                sim.apply(Command::CrashMember { group: group.clone(), client_id: "late".into() }).unwrap();
+                sim.apply(GroupCommand::CrashMember { group: group.clone(), client_id: "late".into() }).unwrap();
             }
         }
         (history, sim)
@@ -230,10 +231,10 @@ mod tests {
             t += tick_ms;
             sim.run_until(crate::time::SimTime(t));
             if t == 4_250 {
-                sim.apply(Command::AddMember { group: group.clone(), member: MemberSpec::new("late") }).unwrap();
+                sim.apply(GroupCommand::AddMember { group: group.clone(), member: MemberSpec::new("late") }).unwrap();
             }
             if t == 9_050 {
-                sim.apply(Command::CrashMember { group: group.clone(), client_id: "late".into() }).unwrap();
+                sim.apply(GroupCommand::CrashMember { group: group.clone(), client_id: "late".into() }).unwrap();
             }
         }
         sim
@@ -311,7 +312,7 @@ mod tests {
         let mut history = History::new(base.clone(), 10, 100_000);
         let mut sim = base;
         let group = sim.groups().next().unwrap().id.clone();
-        sim.apply(Command::AddMember { group, member: MemberSpec::new("late") }).unwrap();
+        sim.apply(GroupCommand::AddMember { group, member: MemberSpec::new("late") }).unwrap();
         for _ in 0..6000 {
             if sim.step().is_none() {
                 break;

@@ -1778,6 +1778,7 @@ pub fn built_in(id: &str) -> Option<Lesson> {
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
+    use crate::command::GroupCommand;
 
     #[test]
     fn the_page_fetches_exactly_the_files_compiled_in_and_the_folder_holds() {
@@ -1892,7 +1893,7 @@ mod tests {
     #[test]
     fn an_owner_is_who_holds_the_partition_now() {
         let mut sim = two_groups();
-        sim.apply(Command::CrashMember { group: "ConsumerGroup01".into(), client_id: "Consumer2".into() }).unwrap();
+        sim.apply(GroupCommand::CrashMember { group: "ConsumerGroup01".into(), client_id: "Consumer2".into() }).unwrap();
         // A crashed member owns nothing, although the coordinator has not noticed yet.
         assert_eq!(ask(&sim, json!({"ask": "owner", "group": "ConsumerGroup01", "topic": "Topic01", "partition": 1})), Ok(json!(null)));
         assert_eq!(ask(&sim, json!({"ask": "members", "group": "ConsumerGroup01"})), Ok(json!(["Consumer1"])));
@@ -1903,7 +1904,8 @@ mod tests {
     fn revoked_counts_only_since_the_mark() {
         let mut sim = two_groups();
         let mark = sim.trace().total();
-        sim.apply(Command::AddMember { group: "ConsumerGroup01".into(), member: crate::command::MemberSpec::new("Consumer3") }).unwrap();
+        sim.apply(GroupCommand::AddMember { group: "ConsumerGroup01".into(), member: crate::command::MemberSpec::new("Consumer3") })
+            .unwrap();
         sim.run_until(SimTime(30_000));
         let q = json!({"ask": "revoked", "group": "ConsumerGroup01", "client_id": "Consumer1"});
         let q: Query = serde_json::from_value(q).unwrap();

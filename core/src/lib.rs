@@ -36,7 +36,9 @@ pub(crate) mod tagged;
 pub mod time;
 pub mod vecmap;
 
-pub use command::{Command, CommandError, GroupSpec, MemberSpec};
+pub use command::{
+    BrokerCommand, Command, CommandError, ConnectCommand, GroupCommand, GroupSpec, MemberSpec, ProduceCommand, TopicCommand,
+};
 pub use event::{Event, EventKind};
 pub use scenario::{Scenario, ScenarioError};
 pub use sim::Sim;

@@ -592,6 +592,7 @@ impl<'a> MemberRead<'a> {
 mod tests {
     use super::*;
     use crate::command::Command;
+    use crate::command::{BrokerCommand, ProduceCommand};
     use crate::scenario::default_scenario;
 
     fn run(until_ms: u64) -> Sim {
@@ -636,7 +637,7 @@ mod tests {
         let Some(victim) = sim.read().topics().flat_map(|t| t.partitions()).find_map(|p| p.leader()) else { panic!("a leader") };
         let led: Vec<TopicPartition> =
             sim.read().topics().flat_map(|t| t.partitions()).filter(|p| p.leader() == Some(victim)).map(|p| p.topic_partition()).collect();
-        assert!(sim.apply(Command::CrashBroker { broker: victim }).is_ok());
+        assert!(sim.apply(BrokerCommand::CrashBroker { broker: victim }).is_ok());
         sim.run_until(SimTime(40_000));
         let read = sim.read();
         let Some(b) = read.broker(victim) else { panic!("still listed") };
@@ -663,14 +664,14 @@ mod tests {
             (p.name().to_string(), t.name().to_string())
         };
         for i in 0..4 {
-            let produce = Command::Produce {
+            let produce = Command::Produce(ProduceCommand::Produce {
                 producer: producer.clone(),
                 topic: topic.clone(),
                 key: None,
                 value: format!("v{i}"),
                 partition: Some(0),
                 headers: Vec::new(),
-            };
+            });
             assert!(sim.apply(produce).is_ok());
         }
         sim.run_until(SimTime(20_000));

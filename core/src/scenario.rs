@@ -5,6 +5,7 @@
 use crate::cluster::TopicConfig;
 use crate::command::CommandError;
 use crate::command::{check_name, Command, GroupSpec, MAX_VALUE_CHARS};
+use crate::command::{BrokerCommand, ConnectCommand, GroupCommand, ProduceCommand, TopicCommand};
 use crate::config::{ClusterConfig, ProducerConfig};
 pub use crate::error::{Capped, Defined, JsonProblem, Problem, ScenarioError};
 pub use crate::json::{read_json, write_json};
@@ -427,7 +428,8 @@ impl Scenario {
             sim.add_producer(&p.name, p.config.clone());
         }
         for (i, g) in self.groups.iter().enumerate() {
-            sim.apply_unlogged(Command::AddGroup { group: g.clone() }).map_err(|e| ScenarioError::at(format!("groups[{i}]"), e))?;
+            sim.apply_unlogged(Command::Group(GroupCommand::AddGroup { group: g.clone() }))
+                .map_err(|e| ScenarioError::at(format!("groups[{i}]"), e))?;
         }
         for c in &self.connectors {
             sim.add_connector(c.clone());
@@ -530,8 +532,8 @@ fn within(path: &str, value: u64, range: &'static limits::Range) -> Result<(), S
 /// Numbers a running simulation would cap silently, refused in a timeline instead.
 fn check_timeline_limits(command: &Command) -> Result<(), Problem> {
     let (what, value) = match command {
-        Command::SetProcessing { processing_ms, .. } => (Capped::ProcessingMs, *processing_ms),
-        Command::SlowBroker { slow_ms, .. } => (Capped::SlowMs, *slow_ms),
+        Command::Group(GroupCommand::SetProcessing { processing_ms, .. }) => (Capped::ProcessingMs, *processing_ms),
+        Command::Broker(BrokerCommand::SlowBroker { slow_ms, .. }) => (Capped::SlowMs, *slow_ms),
         _ => return Ok(()),
     };
     if value > what.max() {
@@ -569,7 +571,7 @@ fn check_timeline_command(sim: &Sim, members: &mut VecMap<String, VecSet<String>
     let no_topic = |topic: &String| Problem::from(CommandError::UnknownTopic(topic.clone()));
     let no_producer = |producer: &String| Problem::from(CommandError::UnknownProducer(producer.clone()));
     match command {
-        Command::Produce { producer, topic, partition, key, value, headers } => {
+        Command::Produce(ProduceCommand::Produce { producer, topic, partition, key, value, headers }) => {
             check_record_size(key.as_deref(), value, headers)?;
             if !sim.producers().any(|p| &p.name == producer) {
                 return Err(no_producer(producer));
@@ -583,7 +585,7 @@ fn check_timeline_command(sim: &Sim, members: &mut VecMap<String, VecSet<String>
             }
             Ok(())
         }
-        Command::AddGroup { group } => {
+        Command::Group(GroupCommand::AddGroup { group }) => {
             check_name(crate::command::NameOf::GroupId, &group.id)?;
             check_strategy(group.config.assignor)?;
             for m in &group.members {
@@ -598,7 +600,7 @@ fn check_timeline_command(sim: &Sim, members: &mut VecMap<String, VecSet<String>
             members.insert(group.id.clone(), group.members.iter().map(|m| m.client_id.clone()).collect());
             Ok(())
         }
-        Command::AddMember { group, member } => {
+        Command::Group(GroupCommand::AddMember { group, member }) => {
             check_member_spec(group, member)?;
             let Some(set) = members.get_mut(group) else { return Err(no_group(group)) };
             if !set.insert(member.client_id.clone()) {
@@ -606,52 +608,52 @@ fn check_timeline_command(sim: &Sim, members: &mut VecMap<String, VecSet<String>
             }
             Ok(())
         }
-        Command::Seek { topic, .. } if sim.topic(topic).is_none() => Err(no_topic(topic)),
-        Command::Subscribe { topics, client_id, .. } if topics.is_empty() => {
+        Command::Group(GroupCommand::Seek { topic, .. }) if sim.topic(topic).is_none() => Err(no_topic(topic)),
+        Command::Group(GroupCommand::Subscribe { topics, client_id, .. }) if topics.is_empty() => {
             Err(CommandError::EmptySubscription { client_id: client_id.clone() }.into())
         }
-        Command::Subscribe { topics, .. } if topics.iter().any(|t| sim.topic(t).is_none()) => {
+        Command::Group(GroupCommand::Subscribe { topics, .. }) if topics.iter().any(|t| sim.topic(t).is_none()) => {
             let t = topics.iter().find(|t| sim.topic(t).is_none()).cloned().unwrap_or_default();
             Err(no_topic(&t))
         }
-        Command::CrashMember { group, client_id }
-        | Command::RestartMember { group, client_id }
-        | Command::PauseMember { group, client_id, .. }
-        | Command::SetProcessing { group, client_id, .. }
-        | Command::Seek { group, client_id, .. }
-        | Command::Subscribe { group, client_id, .. }
-        | Command::SetCommitMode { group, client_id, .. } => {
+        Command::Group(GroupCommand::CrashMember { group, client_id })
+        | Command::Group(GroupCommand::RestartMember { group, client_id })
+        | Command::Group(GroupCommand::PauseMember { group, client_id, .. })
+        | Command::Group(GroupCommand::SetProcessing { group, client_id, .. })
+        | Command::Group(GroupCommand::Seek { group, client_id, .. })
+        | Command::Group(GroupCommand::Subscribe { group, client_id, .. })
+        | Command::Group(GroupCommand::SetCommitMode { group, client_id, .. }) => {
             let Some(set) = members.get(group) else { return Err(no_group(group)) };
             if !set.contains(client_id) {
                 return Err(no_member(group, client_id));
             }
             Ok(())
         }
-        Command::RemoveMember { group, client_id } => {
+        Command::Group(GroupCommand::RemoveMember { group, client_id }) => {
             let Some(set) = members.get_mut(group) else { return Err(no_group(group)) };
             if !set.remove(client_id) {
                 return Err(no_member(group, client_id));
             }
             Ok(())
         }
-        Command::CrashBroker { broker }
-        | Command::RestartBroker { broker }
-        | Command::IsolateBroker { broker }
-        | Command::HealBroker { broker }
-        | Command::SlowBroker { broker, .. } => {
+        Command::Broker(BrokerCommand::CrashBroker { broker })
+        | Command::Broker(BrokerCommand::RestartBroker { broker })
+        | Command::Broker(BrokerCommand::IsolateBroker { broker })
+        | Command::Broker(BrokerCommand::HealBroker { broker })
+        | Command::Broker(BrokerCommand::SlowBroker { broker, .. }) => {
             if sim.broker(*broker).is_none() {
                 return Err(CommandError::UnknownBroker(*broker).into());
             }
             Ok(())
         }
-        Command::AddPartitions { topic, partitions } => {
+        Command::Topic(TopicCommand::AddPartitions { topic, partitions }) => {
             let Some(t) = sim.topic(topic) else { return Err(no_topic(topic)) };
             if *partitions <= t.partition_count() || *partitions > MAX_PARTITIONS {
                 return Err(CommandError::PartitionCount { topic: topic.clone(), partitions: t.partition_count() }.into());
             }
             Ok(())
         }
-        Command::SetTopicConfig { topic, min_insync_replicas, .. } => {
+        Command::Topic(TopicCommand::SetTopicConfig { topic, min_insync_replicas, .. }) => {
             let Some(t) = sim.topic(topic) else { return Err(no_topic(topic)) };
             if let Some(m) = min_insync_replicas {
                 if *m == 0 || *m > t.replication_factor() {
@@ -660,19 +662,20 @@ fn check_timeline_command(sim: &Sim, members: &mut VecMap<String, VecSet<String>
             }
             Ok(())
         }
-        Command::SetAcks { producer, .. } | Command::SetPartitioner { producer, .. } => {
+        Command::Produce(ProduceCommand::SetAcks { producer, .. }) | Command::Produce(ProduceCommand::SetPartitioner { producer, .. }) => {
             if !sim.producers().any(|p| &p.name == producer) {
                 return Err(no_producer(producer));
             }
             Ok(())
         }
-        Command::CrashConnector { connector } | Command::RestartConnector { connector } => {
+        Command::Connect(ConnectCommand::CrashConnector { connector })
+        | Command::Connect(ConnectCommand::RestartConnector { connector }) => {
             if sim.connector(connector).is_none() {
                 return Err(CommandError::UnknownConnector(connector.clone()).into());
             }
             Ok(())
         }
-        Command::SetAssignor { group, assignor } => {
+        Command::Group(GroupCommand::SetAssignor { group, assignor }) => {
             check_strategy(*assignor)?;
             if !members.contains_key(group) {
                 return Err(no_group(group));

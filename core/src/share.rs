@@ -368,7 +368,8 @@ fn unbase64url(text: &str) -> Option<Vec<u8>> {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
-    use crate::command::{Command, MemberSpec};
+    use crate::command::GroupCommand;
+    use crate::command::MemberSpec;
 
     #[test]
     fn base64_and_lzw_round_trip() {
@@ -439,12 +440,12 @@ mod tests {
         let mut sim = scenario.build().unwrap();
         let group = sim.groups().next().unwrap().id.clone();
         sim.run_until(crate::SimTime(9_000));
-        sim.apply(Command::AddMember { group: group.clone(), member: MemberSpec::new("late") }).unwrap();
+        sim.apply(GroupCommand::AddMember { group: group.clone(), member: MemberSpec::new("late") }).unwrap();
         sim.run_until(crate::SimTime(15_000));
         // Take the state at a step boundary (as the page does when it shares).
         let steps = sim.steps();
         // A command at the very step shared is part of what is shown.
-        sim.apply(Command::PauseMember { group: group.clone(), client_id: "late".into(), paused: true }).unwrap();
+        sim.apply(GroupCommand::PauseMember { group: group.clone(), client_id: "late".into(), paused: true }).unwrap();
         let run = SharedRun { scenario: scenario.clone(), commands: sim.command_log().to_vec(), steps, to_come: vec![] };
         let text = encode(&run);
         assert!(text.starts_with("ks1."));
@@ -467,7 +468,7 @@ mod tests {
         let mut sim = every.build().unwrap();
         sim.run_until(crate::SimTime(30_000));
         let group = sim.groups().next().unwrap().id.clone();
-        sim.apply(Command::AddMember { group, member: MemberSpec::new("late") }).unwrap();
+        sim.apply(GroupCommand::AddMember { group, member: MemberSpec::new("late") }).unwrap();
         let run = SharedRun { scenario: every, commands: sim.command_log().to_vec(), steps: sim.steps(), to_come: vec![] };
         assert!(!run.commands.is_empty());
         for s in &scenarios {

@@ -1,5 +1,5 @@
 //! The reader of the formats' internally tagged enums (`#[serde(tag = "...")]`):
-//! [`Command`](crate::command::Command) (`"type"`), [`SeekTo`](crate::command::SeekTo)
+//! [`Command`](crate::command::Command) (`"type"`, one row per feature command), [`SeekTo`](crate::command::SeekTo)
 //! (`"kind"`) and the lessons' [`Query`](crate::lesson::Query) (`"ask"`).
 //!
 //! Why not serde's derive: a derived internally tagged `Deserialize` buffers the object into
@@ -327,12 +327,48 @@ impl<'de, T: Tagged> DeserializeSeed<'de> for SlotSeed<'_, T> {
 /// `Option` (`Take` refuses a `null` for the plain one). `: default` marks a
 /// `#[serde(default)]` field (absent: `Default::default()`).
 macro_rules! tagged_reader {
+    // A flat enum: one row per variant.
     (
         $(#[$doc:meta])*
         $ty:ident (tag $tag:literal, deny_unknown_fields: $deny:literal) {
             slots { $($slot:ident: $slot_ty:ty),* $(,)? }
             variants { $($variant:ident $vtag:literal { $($field:ident $(: $default:ident)?),* $(,)? }),* $(,)? }
         }
+    ) => {
+        $crate::tagged::tagged_reader!(@common [$(#[$doc])*] $ty, $tag, $deny,
+            slots [$($slot: $slot_ty),*],
+            variants [$($variant $vtag [$($field)*]),*],
+            build |s| [$(Kind::$variant => $ty::$variant {
+                $($field: $crate::tagged::take_field!($($default)? s.$field, $field),)*
+            },)*],
+            // Every variant has a row, and every row names all of its variant's fields.
+            check |value| [$($ty::$variant { $($field: _),* } => {})*]
+        );
+    };
+    // An enum of feature enums (`Command`): one row per inner variant,
+    // `Outer(Inner::Variant) "tag" { fields }`, read and written as the inner variant.
+    (
+        $(#[$doc:meta])*
+        $ty:ident (tag $tag:literal, deny_unknown_fields: $deny:literal) {
+            slots { $($slot:ident: $slot_ty:ty),* $(,)? }
+            variants { $($outer:ident($inner:ident :: $variant:ident) $vtag:literal { $($field:ident $(: $default:ident)?),* $(,)? }),* $(,)? }
+        }
+    ) => {
+        $crate::tagged::tagged_reader!(@common [$(#[$doc])*] $ty, $tag, $deny,
+            slots [$($slot: $slot_ty),*],
+            variants [$($variant $vtag [$($field)*]),*],
+            build |s| [$(Kind::$variant => $ty::$outer($inner::$variant {
+                $($field: $crate::tagged::take_field!($($default)? s.$field, $field),)*
+            }),)*],
+            // Every inner variant has a row, and every row names all of its fields.
+            check |value| [$($ty::$outer($inner::$variant { $($field: _),* }) => {})*]
+        );
+    };
+    (@common [$(#[$doc:meta])*] $ty:ident, $tag:literal, $deny:literal,
+        slots [$($slot:ident: $slot_ty:ty),*],
+        variants [$($variant:ident $vtag:literal [$($field:ident)*]),*],
+        build |$s:ident| [$($build:tt)*],
+        check |$value:ident| [$($check:tt)*]
     ) => {
         const _: () = {
             use serde::de::{Deserialize, Deserializer, Error};
@@ -345,6 +381,7 @@ macro_rules! tagged_reader {
             #[derive(Default)]
             pub struct Slots { $($slot: Option<$slot_ty>),* }
 
+            #[allow(clippy::enum_variant_names)]
             #[derive(Clone, Copy)]
             enum Kind { $($variant),* }
 
@@ -368,13 +405,9 @@ macro_rules! tagged_reader {
                     Ok(())
                 }
 
-                fn build<E: Error>(variant: usize, s: Slots) -> Result<Self, E> {
+                fn build<E: Error>(variant: usize, $s: Slots) -> Result<Self, E> {
                     const KINDS: &[Kind] = &[$(Kind::$variant),*];
-                    Ok(match KINDS[variant] {
-                        $(Kind::$variant => $ty::$variant {
-                            $($field: $crate::tagged::take_field!($($default)? s.$field, $field),)*
-                        },)*
-                    })
+                    Ok(match KINDS[variant] { $($build)* })
                 }
             }
 
@@ -388,10 +421,7 @@ macro_rules! tagged_reader {
             // A bit per slot in the reader's `u64`s.
             const _: () = assert!(<$ty as Tagged>::TABLE.slots.len() <= 64);
 
-            // Every variant has a row, and every row names all of its variant's fields.
-            const _: fn(&$ty) = |value| match value {
-                $($ty::$variant { $($field: _),* } => {})*
-            };
+            const _: fn(&$ty) = |$value| match $value { $($check)* };
         };
     };
 }

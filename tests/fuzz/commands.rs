@@ -10,6 +10,7 @@
 
 use super::support::{bounded, fuzz, seed_scenarios};
 use kafka_sandbox_core::assign::Strategy as Assignor;
+use kafka_sandbox_core::command::{BrokerCommand, ConnectCommand, GroupCommand, ProduceCommand, TopicCommand};
 use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
 use kafka_sandbox_core::config::{Acks, ConsumerConfig, GroupConfig, OffsetReset};
 use kafka_sandbox_core::group::CommitMode;
@@ -181,15 +182,15 @@ fn member_config(setting: Option<(u8, u8)>) -> ConsumerConfig {
 
 fn to_command(op: &Op, n: &Names) -> Option<Command> {
     Some(match op.clone() {
-        Op::Produce { producer, topic, key, long, partition, headers } => Command::Produce {
+        Op::Produce { producer, topic, key, long, partition, headers } => Command::Produce(ProduceCommand::Produce {
             producer: pick(&n.producers, producer),
             topic: pick(&n.topics, topic),
             key: key.map(|k| format!("k{k}")),
             value: if long { "v".repeat(1025) } else { "v".into() },
             partition: partition.map(|p| pick(U32S, p)),
             headers: (0..[0, 1, 16, 17][usize::from(headers % 4)]).map(|i| Header { key: format!("h{i}"), value: "x".into() }).collect(),
-        },
-        Op::AddMember { group, client, instance, topics, setting } => Command::AddMember {
+        }),
+        Op::AddMember { group, client, instance, topics, setting } => Command::Group(GroupCommand::AddMember {
             group: pick(&n.groups, group),
             member: MemberSpec {
                 client_id: pick(&n.clients, client),
@@ -198,16 +199,16 @@ fn to_command(op: &Op, n: &Names) -> Option<Command> {
                 config: member_config(setting),
                 ..MemberSpec::default()
             },
-        },
+        }),
         Op::Member { kind, group, client, number } => {
             let (group, client_id) = (pick(&n.groups, group), pick(&n.clients, client));
             match kind {
-                0 => Command::RemoveMember { group, client_id },
-                1 => Command::CrashMember { group, client_id },
-                2 => Command::RestartMember { group, client_id },
-                3 | 4 => Command::PauseMember { group, client_id, paused: kind == 3 },
-                5 => Command::SetProcessing { group, client_id, processing_ms: pick(U64S, number) },
-                _ => Command::SetCommitMode {
+                0 => Command::Group(GroupCommand::RemoveMember { group, client_id }),
+                1 => Command::Group(GroupCommand::CrashMember { group, client_id }),
+                2 => Command::Group(GroupCommand::RestartMember { group, client_id }),
+                3 | 4 => Command::Group(GroupCommand::PauseMember { group, client_id, paused: kind == 3 }),
+                5 => Command::Group(GroupCommand::SetProcessing { group, client_id, processing_ms: pick(U64S, number) }),
+                _ => Command::Group(GroupCommand::SetCommitMode {
                     group,
                     client_id,
                     commit_mode: pick(
@@ -219,10 +220,10 @@ fn to_command(op: &Op, n: &Names) -> Option<Command> {
                         ],
                         number,
                     ),
-                },
+                }),
             }
         }
-        Op::AddGroup { id, topics, assignor: a, earliest, members } => Command::AddGroup {
+        Op::AddGroup { id, topics, assignor: a, earliest, members } => Command::Group(GroupCommand::AddGroup {
             group: GroupSpec {
                 id: pick(&n.groups, id),
                 topics: topics.iter().map(|t| pick(&n.topics, *t)).collect(),
@@ -234,39 +235,42 @@ fn to_command(op: &Op, n: &Names) -> Option<Command> {
                 members: (0..pick(&[0usize, 1, 2, 3, 64, 65], members)).map(|i| MemberSpec::new(format!("m{i}"))).collect(),
                 ..GroupSpec::default()
             },
-        },
-        Op::SetPartitioner { producer, round_robin } => Command::SetPartitioner {
+        }),
+        Op::SetPartitioner { producer, round_robin } => Command::Produce(ProduceCommand::SetPartitioner {
             producer: pick(&n.producers, producer),
             partitioner: if round_robin { PartitionerKind::RoundRobin } else { PartitionerKind::BuiltIn },
-        },
+        }),
         Op::AddPartitions { topic, partitions } => {
-            Command::AddPartitions { topic: pick(&n.topics, topic), partitions: pick(U32S, partitions) }
+            Command::Topic(TopicCommand::AddPartitions { topic: pick(&n.topics, topic), partitions: pick(U32S, partitions) })
         }
         Op::Broker { kind, broker, slow } => {
             let broker = pick(BROKERS, broker);
             match kind {
-                0 => Command::CrashBroker { broker },
-                1 => Command::RestartBroker { broker },
-                2 => Command::IsolateBroker { broker },
-                3 => Command::HealBroker { broker },
-                _ => Command::SlowBroker { broker, slow_ms: pick(U64S, slow) },
+                0 => Command::Broker(BrokerCommand::CrashBroker { broker }),
+                1 => Command::Broker(BrokerCommand::RestartBroker { broker }),
+                2 => Command::Broker(BrokerCommand::IsolateBroker { broker }),
+                3 => Command::Broker(BrokerCommand::HealBroker { broker }),
+                _ => Command::Broker(BrokerCommand::SlowBroker { broker, slow_ms: pick(U64S, slow) }),
             }
         }
-        Op::SetAcks { producer, acks } => {
-            Command::SetAcks { producer: pick(&n.producers, producer), acks: pick(&[Acks::None, Acks::Leader, Acks::All], acks) }
-        }
-        Op::SetTopicConfig { topic, min_isr, unclean } => Command::SetTopicConfig {
+        Op::SetAcks { producer, acks } => Command::Produce(ProduceCommand::SetAcks {
+            producer: pick(&n.producers, producer),
+            acks: pick(&[Acks::None, Acks::Leader, Acks::All], acks),
+        }),
+        Op::SetTopicConfig { topic, min_isr, unclean } => Command::Topic(TopicCommand::SetTopicConfig {
             topic: pick(&n.topics, topic),
             min_insync_replicas: min_isr.map(|m| pick(U32S, m)),
             unclean_leader_election_enable: unclean,
-        },
-        Op::SetAssignor { group, assignor: a } => Command::SetAssignor { group: pick(&n.groups, group), assignor: assignor(a) },
+        }),
+        Op::SetAssignor { group, assignor: a } => {
+            Command::Group(GroupCommand::SetAssignor { group: pick(&n.groups, group), assignor: assignor(a) })
+        }
         Op::Connector { crash, connector } => {
             let connector = pick(&n.connectors, connector);
             if crash {
-                Command::CrashConnector { connector }
+                Command::Connect(ConnectCommand::CrashConnector { connector })
             } else {
-                Command::RestartConnector { connector }
+                Command::Connect(ConnectCommand::RestartConnector { connector })
             }
         }
         Op::Step(_) | Op::Advance(_) | Op::StepVisible => return None,

@@ -185,13 +185,13 @@ fn crash_and_restart_from_outside_replay_exactly() {
     let s = scenario("timestamp+incrementing", "");
     let mut sim = s.build().expect("builds");
     sim.run_until(SimTime(26_000));
-    sim.apply(kafka_sandbox_core::Command::CrashConnector { connector: "jdbc".into() }).expect("known connector");
+    sim.apply(kafka_sandbox_core::ConnectCommand::CrashConnector { connector: "jdbc".into() }).expect("known connector");
     sim.run_until(SimTime(40_000));
-    sim.apply(kafka_sandbox_core::Command::RestartConnector { connector: "jdbc".into() }).expect("known connector");
+    sim.apply(kafka_sandbox_core::ConnectCommand::RestartConnector { connector: "jdbc".into() }).expect("known connector");
     sim.run_until(SimTime(80_000));
     let again = Sim::replay(s.build().expect("builds"), sim.command_log()).expect("replays");
     let mut again = again;
     again.run_until(SimTime(80_000));
     assert_eq!(again.trace().digest(), sim.trace().digest());
-    assert!(sim.apply(kafka_sandbox_core::Command::CrashConnector { connector: "nope".into() }).is_err());
+    assert!(sim.apply(kafka_sandbox_core::ConnectCommand::CrashConnector { connector: "nope".into() }).is_err());
 }

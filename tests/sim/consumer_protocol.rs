@@ -5,13 +5,14 @@
 
 use kafka_sandbox_core::assign::server::ServerAssignor;
 use kafka_sandbox_core::assign::Strategy;
+use kafka_sandbox_core::command::{GroupCommand, ProduceCommand, TopicCommand};
 use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
 use kafka_sandbox_core::config::{ClusterConfig, ConsumerConfig, GroupConfig, GroupProtocol, OffsetReset, ProducerConfig};
 use kafka_sandbox_core::event::{EventKind, GroupError, LeaveReason, RebalanceCause};
 use kafka_sandbox_core::group::{CommitMode, GroupState, Reconcile};
 use kafka_sandbox_core::record::TopicPartition;
 use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec};
-use kafka_sandbox_core::{Command, Sim, SimTime};
+use kafka_sandbox_core::{Sim, SimTime};
 
 fn member(client_id: &str, instance: Option<&str>) -> MemberSpec {
     MemberSpec {
@@ -74,7 +75,7 @@ fn build_with(protocol: Protocol, partitions: u32, members: Vec<MemberSpec>, mor
 fn produce_until(sim: &mut Sim, until: u64) {
     let mut i = 0;
     while sim.now().ms() < until {
-        sim.apply(Command::Produce {
+        sim.apply(ProduceCommand::Produce {
             producer: "p".into(),
             topic: "t".into(),
             key: None,
@@ -143,7 +144,7 @@ fn a_join_pauses_only_the_moving_partitions() {
     assert!(stable(&sim));
     let before: Vec<(String, Vec<u32>)> = ["c1", "c2"].iter().map(|c| (c.to_string(), assigned(&sim, c))).collect();
     let cursor = sim.trace().total();
-    sim.apply(Command::AddMember { group: "g".into(), member: member("c3", None) }).expect("add");
+    sim.apply(GroupCommand::AddMember { group: "g".into(), member: member("c3", None) }).expect("add");
     // Step event by event: never two owners of one partition.
     let until = sim.now().plus_ms(30_000);
     while sim.next_event_time().is_some_and(|t| t <= until) {
@@ -199,7 +200,7 @@ fn eager_cooperative_and_consumer_protocol_compared_on_one_join() {
         produce_until(&mut sim, 14_000);
         let cursor = sim.trace().total();
         let joined = sim.now();
-        sim.apply(Command::AddMember { group: "g".into(), member: member("c3", None) }).expect("add");
+        sim.apply(GroupCommand::AddMember { group: "g".into(), member: member("c3", None) }).expect("add");
         produce_until(&mut sim, 60_000);
         let g = sim.group("g").expect("group").clone();
         assert_eq!(g.state, GroupState::Stable, "{protocol:?}");
@@ -240,7 +241,7 @@ fn eager_cooperative_and_consumer_protocol_compared_on_one_join() {
 fn a_graceful_leave_hands_partitions_over_at_the_next_heartbeats() {
     let mut sim = build(Protocol::Consumer(ServerAssignor::Uniform), 4, vec![member("c1", None), member("c2", None)]);
     let left_at = sim.now();
-    sim.apply(Command::RemoveMember { group: "g".into(), client_id: "c2".into() }).expect("leave");
+    sim.apply(GroupCommand::RemoveMember { group: "g".into(), client_id: "c2".into() }).expect("leave");
     // Within two heartbeat intervals (5 s each) c1 owns everything.
     sim.run_until(left_at.plus_ms(10_100));
     assert_eq!(assigned(&sim, "c1"), vec![0, 1, 2, 3]);
@@ -257,7 +258,7 @@ fn a_graceful_leave_hands_partitions_over_at_the_next_heartbeats() {
 fn a_crash_waits_for_the_brokers_session_timeout() {
     let mut sim = build(Protocol::Consumer(ServerAssignor::Uniform), 4, vec![member("c1", None), member("c2", None)]);
     let crashed_at = sim.now();
-    sim.apply(Command::CrashMember { group: "g".into(), client_id: "c2".into() }).expect("crash");
+    sim.apply(GroupCommand::CrashMember { group: "g".into(), client_id: "c2".into() }).expect("crash");
     // group.consumer.session.timeout.ms = 45000 from its last heartbeat (at most 5 s
     // before the crash): still a member 39 s after.
     sim.run_until(crashed_at.plus_ms(39_000));
@@ -276,12 +277,12 @@ fn a_static_member_that_closes_and_returns_keeps_its_partitions_without_a_new_ep
     let mut sim = build(Protocol::Consumer(ServerAssignor::Uniform), 4, vec![member("c1", Some("i1")), member("c2", Some("i2"))]);
     let mine = assigned(&sim, "c2");
     let epoch = sim.group("g").map(|g| g.generation);
-    sim.apply(Command::RemoveMember { group: "g".into(), client_id: "c2".into() }).expect("close");
+    sim.apply(GroupCommand::RemoveMember { group: "g".into(), client_id: "c2".into() }).expect("close");
     sim.run_until(sim.now().plus_ms(10_000));
     // Epoch -2: its partitions wait for it; c1 does not get them.
     assert_eq!(assigned(&sim, "c1").len(), 2);
     assert_eq!(sim.group("g").map(|g| g.generation), epoch);
-    sim.apply(Command::AddMember { group: "g".into(), member: member("c2", Some("i2")) }).expect("back");
+    sim.apply(GroupCommand::AddMember { group: "g".into(), member: member("c2", Some("i2")) }).expect("back");
     sim.run_until(sim.now().plus_ms(10_000));
     assert_eq!(assigned(&sim, "c2"), mine);
     assert_eq!(sim.group("g").map(|g| g.generation), epoch, "no new group epoch");
@@ -292,16 +293,16 @@ fn a_static_member_that_closes_and_returns_keeps_its_partitions_without_a_new_ep
 #[test]
 fn a_static_member_restarted_after_a_crash_fails_with_unreleased_instance_id() {
     let mut sim = build(Protocol::Consumer(ServerAssignor::Uniform), 4, vec![member("c1", Some("i1")), member("c2", Some("i2"))]);
-    sim.apply(Command::CrashMember { group: "g".into(), client_id: "c2".into() }).expect("crash");
+    sim.apply(GroupCommand::CrashMember { group: "g".into(), client_id: "c2".into() }).expect("crash");
     sim.run_until(sim.now().plus_ms(5_000));
-    sim.apply(Command::RestartMember { group: "g".into(), client_id: "c2".into() }).expect("restart");
+    sim.apply(GroupCommand::RestartMember { group: "g".into(), client_id: "c2".into() }).expect("restart");
     sim.run_until(sim.now().plus_ms(1_000));
     assert!(events(&sim)
         .iter()
         .any(|e| matches!(e, EventKind::ConsumerFailed { client_id, error: GroupError::UnreleasedInstanceId, .. } if client_id == "c2")));
     // After the old session expires, a restart joins as a new member.
     sim.run_until(sim.now().plus_ms(50_000));
-    sim.apply(Command::RestartMember { group: "g".into(), client_id: "c2".into() }).expect("restart");
+    sim.apply(GroupCommand::RestartMember { group: "g".into(), client_id: "c2".into() }).expect("restart");
     sim.run_until(sim.now().plus_ms(15_000));
     assert!(stable(&sim));
     assert_eq!(assigned(&sim, "c2").len(), 2);
@@ -313,7 +314,7 @@ fn a_member_that_stops_polling_leaves_and_rejoins_at_its_next_poll() {
     m2.config.max_poll_interval_ms = 10_000;
     let mut sim = build(Protocol::Consumer(ServerAssignor::Uniform), 4, vec![member("c1", None), m2]);
     produce_until(&mut sim, 13_000);
-    sim.apply(Command::PauseMember { group: "g".into(), client_id: "c2".into(), paused: true }).expect("pause");
+    sim.apply(GroupCommand::PauseMember { group: "g".into(), client_id: "c2".into(), paused: true }).expect("pause");
     // It leaves at the first heartbeat tick past max.poll.interval.ms; c1 takes over at
     // its own next heartbeat (5 s rhythm).
     produce_until(&mut sim, 31_000);
@@ -323,7 +324,7 @@ fn a_member_that_stops_polling_leaves_and_rejoins_at_its_next_poll() {
         .any(|e| matches!(e, EventKind::MemberLeft { client_id, reason: LeaveReason::PollTimeout, .. } if client_id == "c2")));
     assert_eq!(assigned(&sim, "c1"), vec![0, 1, 2, 3]);
     // It comes back at its next poll.
-    sim.apply(Command::PauseMember { group: "g".into(), client_id: "c2".into(), paused: false }).expect("resume");
+    sim.apply(GroupCommand::PauseMember { group: "g".into(), client_id: "c2".into(), paused: false }).expect("resume");
     produce_until(&mut sim, 50_000);
     assert!(stable(&sim));
     assert_eq!(assigned(&sim, "c2").len(), 2);
@@ -333,7 +334,7 @@ fn a_member_that_stops_polling_leaves_and_rejoins_at_its_next_poll() {
 fn added_partitions_are_noticed_by_the_coordinator_at_the_next_heartbeat() {
     let mut sim = build(Protocol::Consumer(ServerAssignor::Uniform), 2, vec![member("c1", None), member("c2", None)]);
     let at = sim.now();
-    sim.apply(Command::AddPartitions { topic: "t".into(), partitions: 4 }).expect("grow");
+    sim.apply(TopicCommand::AddPartitions { topic: "t".into(), partitions: 4 }).expect("grow");
     sim.run_until(at.plus_ms(11_000));
     assert_eq!(assigned(&sim, "c1").len() + assigned(&sim, "c2").len(), 4);
     assert!(events(&sim)
@@ -344,7 +345,7 @@ fn added_partitions_are_noticed_by_the_coordinator_at_the_next_heartbeat() {
 #[test]
 fn commits_from_an_old_epoch_are_refused_and_the_assignor_cannot_be_set() {
     let mut sim = build(Protocol::Consumer(ServerAssignor::Uniform), 4, vec![member("c1", None)]);
-    let err = sim.apply(Command::SetAssignor { group: "g".into(), assignor: Strategy::Sticky }).expect_err("refused");
+    let err = sim.apply(GroupCommand::SetAssignor { group: "g".into(), assignor: Strategy::Sticky }).expect_err("refused");
     assert!(err.to_string().contains("group.remote.assignor"), "{err}");
     // Every record produced is processed exactly once in a quiet group.
     produce_until(&mut sim, 20_000);
@@ -386,10 +387,10 @@ fn the_built_in_kip_848_scenario_moves_one_partition_from_each_without_stopping_
 fn a_subscription_change_rebalances_under_both_protocols() {
     for protocol in [Protocol::Classic(Strategy::Range), Protocol::Consumer(ServerAssignor::Uniform)] {
         let mut sim = build(protocol, 4, vec![member("c1", None), member("c2", None)]);
-        sim.apply(Command::Subscribe { group: "g".into(), client_id: "c2".into(), topics: vec!["t".into(), "nope".into()] })
+        sim.apply(GroupCommand::Subscribe { group: "g".into(), client_id: "c2".into(), topics: vec!["t".into(), "nope".into()] })
             .expect_err("unknown topic refused");
-        sim.apply(Command::Subscribe { group: "g".into(), client_id: "c1".into(), topics: vec![] }).expect_err("empty refused");
-        sim.apply(Command::Subscribe { group: "g".into(), client_id: "c2".into(), topics: vec!["t".into()] }).expect("same topics");
+        sim.apply(GroupCommand::Subscribe { group: "g".into(), client_id: "c1".into(), topics: vec![] }).expect_err("empty refused");
+        sim.apply(GroupCommand::Subscribe { group: "g".into(), client_id: "c2".into(), topics: vec!["t".into()] }).expect("same topics");
         let before = sim.group("g").map(|g| g.generation).unwrap_or(0);
         // Nothing changes when the topics are the same.
         sim.run_until(sim.now().plus_ms(12_000));
@@ -403,7 +404,7 @@ fn subscribe_to_another_topic_gives_up_the_old_ones_and_rebalances() {
     for protocol in [Protocol::Classic(Strategy::Range), Protocol::Consumer(ServerAssignor::Uniform)] {
         let mut sim = build_with(protocol, 4, vec![member("c1", None), member("c2", None)], &[("u", 2)]);
         assert_eq!(assigned(&sim, "c1").len() + assigned(&sim, "c2").len(), 4, "{protocol:?}");
-        sim.apply(Command::Subscribe { group: "g".into(), client_id: "c2".into(), topics: vec!["u".into()] }).expect("subscribe");
+        sim.apply(GroupCommand::Subscribe { group: "g".into(), client_id: "c2".into(), topics: vec!["u".into()] }).expect("subscribe");
         // Partitions of the topic it left are given up at once.
         assert!(sim.group("g").and_then(|g| g.member("c2")).is_some_and(|m| m.assigned.iter().all(|tp| tp.topic == "u")));
         sim.run_until(sim.now().plus_ms(15_000));
@@ -434,8 +435,14 @@ fn seek_to_beginning_reprocesses_and_the_duplicates_name_the_seek() {
     sim.run_until(SimTime(16_000));
     let processed = sim.group("g").and_then(|g| g.member("c1")).map(|m| m.processed_total).unwrap_or(0);
     assert_eq!(processed, 40);
-    sim.apply(Command::Seek { group: "g".into(), client_id: "c1".into(), topic: "t".into(), partition: Some(0), to: SeekTo::Beginning })
-        .expect("seek");
+    sim.apply(GroupCommand::Seek {
+        group: "g".into(),
+        client_id: "c1".into(),
+        topic: "t".into(),
+        partition: Some(0),
+        to: SeekTo::Beginning,
+    })
+    .expect("seek");
     sim.run_until(SimTime(20_000));
     let g = sim.group("g").expect("group");
     // Partition 0's 20 records come again.
@@ -444,11 +451,11 @@ fn seek_to_beginning_reprocesses_and_the_duplicates_name_the_seek() {
     assert!(events(&sim).iter().any(|e| matches!(e, EventKind::Seeked { from: 20, to: 0, .. })));
     // Seeking a partition it does not own is refused, as Kafka throws IllegalStateException.
     let e = sim
-        .apply(Command::Seek { group: "g".into(), client_id: "c1".into(), topic: "t".into(), partition: Some(7), to: SeekTo::End })
+        .apply(GroupCommand::Seek { group: "g".into(), client_id: "c1".into(), topic: "t".into(), partition: Some(7), to: SeekTo::End })
         .expect_err("not assigned");
     assert!(e.to_string().contains("not assigned"), "{e}");
     // Seek to a timestamp: the first record at or after it.
-    sim.apply(Command::Seek {
+    sim.apply(GroupCommand::Seek {
         group: "g".into(),
         client_id: "c1".into(),
         topic: "t".into(),
@@ -469,7 +476,7 @@ fn auto_offset_reset_none_stops_a_consumer_without_a_committed_offset() {
     let mut sim = build_with(Protocol::Classic(Strategy::Range), 2, vec![], &[]);
     let mut spec = GroupSpec { id: "strict".into(), topics: vec!["t".into()], members: vec![member("s1", None)], ..GroupSpec::default() };
     spec.config.auto_offset_reset = OffsetReset::None;
-    sim.apply(Command::AddGroup { group: spec }).expect("group");
+    sim.apply(GroupCommand::AddGroup { group: spec }).expect("group");
     sim.run_until(sim.now().plus_ms(10_000));
     assert!(events(&sim)
         .iter()

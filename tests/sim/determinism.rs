@@ -1,6 +1,7 @@
 //! Same scenario, seed and commands ⇒ the same trace; replay rebuilds the same state.
 
 use kafka_sandbox_core::command::MemberSpec;
+use kafka_sandbox_core::command::{GroupCommand, ProduceCommand};
 use kafka_sandbox_core::scenario;
 use kafka_sandbox_core::{Command, Sim, SimTime};
 
@@ -44,10 +45,10 @@ fn replaying_the_command_log_rebuilds_the_same_state_and_trace() {
     let mut live = s.build().unwrap();
     // A person clicks at odd moments, some between events of the same instant.
     live.run_until(SimTime(3_100));
-    live.apply(Command::AddMember { group: "ConsumerGroup01".into(), member: MemberSpec::new("Consumer3") }).unwrap();
+    live.apply(GroupCommand::AddMember { group: "ConsumerGroup01".into(), member: MemberSpec::new("Consumer3") }).unwrap();
     live.step();
     live.step_visible();
-    live.apply(Command::Produce {
+    live.apply(ProduceCommand::Produce {
         producer: "Producer1".into(),
         topic: "Topic01".into(),
         key: Some("key1".into()),
@@ -57,7 +58,7 @@ fn replaying_the_command_log_rebuilds_the_same_state_and_trace() {
     })
     .unwrap();
     live.run_until(SimTime(5_000));
-    live.apply(Command::RemoveMember { group: "ConsumerGroup02".into(), client_id: "Consumer1".into() }).unwrap();
+    live.apply(GroupCommand::RemoveMember { group: "ConsumerGroup02".into(), client_id: "Consumer1".into() }).unwrap();
     live.run_until(SimTime(9_000));
 
     let replayed = Sim::replay(s.build().unwrap(), live.command_log()).unwrap();
@@ -88,7 +89,7 @@ fn a_clone_is_an_independent_fork() {
     a.run_until(SimTime(8_000));
     b.run_until(SimTime(8_000));
     assert_eq!(a.trace().digest(), b.trace().digest());
-    b.apply(Command::RemoveMember { group: "ConsumerGroup01".into(), client_id: "Consumer1".into() }).unwrap();
+    b.apply(GroupCommand::RemoveMember { group: "ConsumerGroup01".into(), client_id: "Consumer1".into() }).unwrap();
     b.run_until(SimTime(9_000));
     a.run_until(SimTime(9_000));
     assert_ne!(a.trace().digest(), b.trace().digest());
@@ -147,14 +148,14 @@ fn planned_sends_run_as_if_all_were_queued_at_once() {
                 let key = plan.keys.as_ref().and_then(|keys| keys[k].clone());
                 eager.schedule_command(
                     SimTime(at),
-                    Command::Produce {
+                    Command::Produce(ProduceCommand::Produce {
                         producer: p.name.clone(),
                         topic: plan.topic.clone(),
                         key,
                         value: value.clone(),
                         partition: None,
                         headers: vec![],
-                    },
+                    }),
                 );
             }
         }

@@ -92,10 +92,10 @@ fn a_group_event_involves_its_group_and_member_and_a_fault_is_a_fault() {
     assert!(subjects.iter().any(|s| matches!(s, Subject::Group(_))), "{subjects:?}");
     assert!(subjects.iter().any(|s| matches!(s, Subject::Member { .. })), "{subjects:?}");
     assert_eq!(joined.kind.category(), Category::Group);
-    sim.apply(kafka_sandbox_core::Command::CrashBroker { broker: 1 }).unwrap();
+    sim.apply(kafka_sandbox_core::BrokerCommand::CrashBroker { broker: 1 }).unwrap();
     let crashed = sim.trace().events().last().unwrap();
     assert_eq!((crashed.kind.category(), crashed.kind.subjects()), (Category::Fault, vec![Subject::Broker(1)]));
-    sim.apply(kafka_sandbox_core::Command::SetAcks { producer: "Producer1".into(), acks: kafka_sandbox_core::config::Acks::Leader })
+    sim.apply(kafka_sandbox_core::ProduceCommand::SetAcks { producer: "Producer1".into(), acks: kafka_sandbox_core::config::Acks::Leader })
         .unwrap();
     let changed = sim.trace().events().last().unwrap();
     assert_eq!((changed.kind.category(), changed.kind.subjects()), (Category::Settings, vec![Subject::Producer("Producer1")]));

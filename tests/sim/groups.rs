@@ -2,6 +2,7 @@
 //! long the group stops, static membership, livelock, and what each commit strategy
 //! does to a crash (duplicates or losses).
 
+use kafka_sandbox_core::command::{GroupCommand, ProduceCommand, TopicCommand};
 use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
 use kafka_sandbox_core::config::{ClusterConfig, ConsumerConfig, GroupConfig, OffsetReset, ProducerConfig};
 use kafka_sandbox_core::event::{EventKind, LeaveReason};
@@ -57,7 +58,7 @@ fn build(members: Vec<MemberSpec>, assignor: kafka_sandbox_core::assign::Strateg
 
 fn produce_n(sim: &mut Sim, from: u32, n: u32) {
     for i in from..from + n {
-        sim.apply(Command::Produce {
+        sim.apply(ProduceCommand::Produce {
             producer: "p".into(),
             topic: "t".into(),
             key: None,
@@ -102,7 +103,7 @@ fn a_new_group_forms_through_join_sync_and_offset_fetch() {
 #[test]
 fn eager_rebalance_stops_everyone_until_the_new_assignment() {
     let mut sim = build(vec![member("c1", None, CommitMode::Auto, 1), member("c2", None, CommitMode::Auto, 1)], Strategy::Range);
-    sim.apply(Command::AddMember { group: "g".into(), member: member("c3", None, CommitMode::Auto, 1) }).expect("add");
+    sim.apply(GroupCommand::AddMember { group: "g".into(), member: member("c3", None, CommitMode::Auto, 1) }).expect("add");
     run(&mut sim, 8_000);
     let g = sim.group("g").expect("group");
     assert_eq!(g.generation, 2);
@@ -124,9 +125,9 @@ fn a_graceful_close_rebalances_at_once_a_crash_only_after_the_session_timeout() 
         let mut sim = build(vec![member("c1", None, CommitMode::Auto, 1), member("c2", None, CommitMode::Auto, 1)], Strategy::Range);
         let at = sim.now();
         let command = if crash {
-            Command::CrashMember { group: "g".into(), client_id: "c2".into() }
+            Command::Group(GroupCommand::CrashMember { group: "g".into(), client_id: "c2".into() })
         } else {
-            Command::RemoveMember { group: "g".into(), client_id: "c2".into() }
+            Command::Group(GroupCommand::RemoveMember { group: "g".into(), client_id: "c2".into() })
         };
         sim.apply(command).expect("apply");
         run(&mut sim, 10_000);
@@ -151,9 +152,9 @@ fn a_static_member_restarting_within_the_session_timeout_does_not_rebalance() {
     let mut sim =
         build(vec![member("c1", Some("i1"), CommitMode::Auto, 1), member("c2", Some("i2"), CommitMode::Auto, 1)], Strategy::Range);
     let before = count(&sim, |k| matches!(k, EventKind::RebalanceStarted { .. }));
-    sim.apply(Command::CrashMember { group: "g".into(), client_id: "c2".into() }).expect("crash");
+    sim.apply(GroupCommand::CrashMember { group: "g".into(), client_id: "c2".into() }).expect("crash");
     run(&mut sim, 1_000);
-    sim.apply(Command::RestartMember { group: "g".into(), client_id: "c2".into() }).expect("restart");
+    sim.apply(GroupCommand::RestartMember { group: "g".into(), client_id: "c2".into() }).expect("restart");
     run(&mut sim, 3_000);
     assert_eq!(count(&sim, |k| matches!(k, EventKind::StaticMemberReplaced { .. })), 1);
     assert_eq!(count(&sim, |k| matches!(k, EventKind::RebalanceStarted { .. })), before, "no rebalance");
@@ -161,7 +162,7 @@ fn a_static_member_restarting_within_the_session_timeout_does_not_rebalance() {
     assert_eq!(g.generation, 1);
     assert_eq!(partitions_of(&sim, "c2"), vec![2, 3], "it gets its old partitions back");
     // A static member's close sends no LeaveGroup: the group waits for its session.
-    sim.apply(Command::RemoveMember { group: "g".into(), client_id: "c2".into() }).expect("close");
+    sim.apply(GroupCommand::RemoveMember { group: "g".into(), client_id: "c2".into() }).expect("close");
     run(&mut sim, 1_000);
     assert_eq!(count(&sim, |k| matches!(k, EventKind::MemberLeft { .. })), 0);
     run(&mut sim, 8_000);
@@ -175,7 +176,7 @@ fn livelock_a_member_stuck_processing_leaves_and_its_later_commit_fails() {
         Strategy::Range,
     );
     // c2 now takes 30 s per record: more than max.poll.interval.ms (20 s).
-    sim.apply(Command::SetProcessing { group: "g".into(), client_id: "c2".into(), processing_ms: 30_000 }).expect("slow");
+    sim.apply(GroupCommand::SetProcessing { group: "g".into(), client_id: "c2".into(), processing_ms: 30_000 }).expect("slow");
     produce_n(&mut sim, 0, 4);
     run(&mut sim, 40_000);
     let left = count(&sim, |k| matches!(k, EventKind::MemberLeft { client_id, reason: LeaveReason::PollTimeout, .. } if client_id == "c2"));
@@ -193,14 +194,14 @@ fn livelock_a_member_stuck_processing_leaves_and_its_later_commit_fails() {
 /// while processing a batch; a second member takes over after the session timeout.
 fn crash_while_processing_run(mode: CommitMode) -> Sim {
     let mut sim = build(vec![member("c1", None, mode, 200)], Strategy::Range);
-    sim.apply(Command::AddMember { group: "g".into(), member: member("c2", None, mode, 1) }).expect("add c2");
+    sim.apply(GroupCommand::AddMember { group: "g".into(), member: member("c2", None, mode, 1) }).expect("add c2");
     run(&mut sim, 8_000);
     // c1 gets P0 P1; records to those partitions. The eight records leave at once
     // (linger.ms 0, and each broker connection has room), so c1's second poll brings m1,
     // m5, m4 at about 240 ms; at 500 ms it has processed m1 and is processing m5.
     produce_n(&mut sim, 0, 8);
     run(&mut sim, 500);
-    sim.apply(Command::CrashMember { group: "g".into(), client_id: "c1".into() }).expect("crash");
+    sim.apply(GroupCommand::CrashMember { group: "g".into(), client_id: "c1".into() }).expect("crash");
     run(&mut sim, 20_000);
     sim
 }
@@ -278,8 +279,8 @@ fn added_partitions_are_assigned_after_the_leaders_metadata_refresh() {
     let mut spec = member("c1", None, CommitMode::Auto, 1);
     spec.config.metadata_max_age_ms = 5_000;
     let mut sim = build(vec![spec, member("c2", None, CommitMode::Auto, 1)], Strategy::Range);
-    sim.apply(Command::AddPartitions { topic: "t".into(), partitions: 6 }).expect("grow");
-    assert!(sim.apply(Command::AddPartitions { topic: "t".into(), partitions: 3 }).is_err(), "partitions never shrink");
+    sim.apply(TopicCommand::AddPartitions { topic: "t".into(), partitions: 6 }).expect("grow");
+    assert!(sim.apply(TopicCommand::AddPartitions { topic: "t".into(), partitions: 3 }).is_err(), "partitions never shrink");
     run(&mut sim, 2_000);
     let before = [partitions_of(&sim, "c1"), partitions_of(&sim, "c2")].concat().len();
     assert_eq!(before, 4, "nobody owns the new partitions until the leader notices");
@@ -295,7 +296,7 @@ fn cooperative_members_keep_consuming_and_moved_partitions_go_over_in_a_second_r
     for (assignor, eager) in [(Strategy::Sticky, true), (Strategy::CooperativeSticky, false)] {
         let mut sim = build(vec![member("c1", None, CommitMode::Auto, 1), member("c2", None, CommitMode::Auto, 1)], assignor);
         let before = (partitions_of(&sim, "c1"), partitions_of(&sim, "c2"));
-        sim.apply(Command::AddMember { group: "g".into(), member: member("c3", None, CommitMode::Auto, 1) }).expect("add");
+        sim.apply(GroupCommand::AddMember { group: "g".into(), member: member("c3", None, CommitMode::Auto, 1) }).expect("add");
         run(&mut sim, 15_000);
         let g = sim.group("g").expect("group");
         let after = [partitions_of(&sim, "c1"), partitions_of(&sim, "c2"), partitions_of(&sim, "c3")];
@@ -351,10 +352,10 @@ fn a_group_formed_by_two_joiners_waits_a_second_initial_delay() {
 #[test]
 fn a_member_busy_processing_holds_the_rebalance_until_it_polls_again() {
     let mut sim = build(vec![member("c1", None, CommitMode::Auto, 1), member("c2", None, CommitMode::Auto, 1)], Strategy::Range);
-    sim.apply(Command::SetProcessing { group: "g".into(), client_id: "c1".into(), processing_ms: 8_000 }).expect("slow");
+    sim.apply(GroupCommand::SetProcessing { group: "g".into(), client_id: "c1".into(), processing_ms: 8_000 }).expect("slow");
     produce_n(&mut sim, 0, 1); // m0 goes to partition 0, owned by c1.
     run(&mut sim, 500);
-    sim.apply(Command::AddMember { group: "g".into(), member: member("c3", None, CommitMode::Auto, 1) }).expect("add");
+    sim.apply(GroupCommand::AddMember { group: "g".into(), member: member("c3", None, CommitMode::Auto, 1) }).expect("add");
     run(&mut sim, 20_000);
     let processed_at = sim
         .trace()

@@ -4,6 +4,7 @@
 //! one Produce request per broker carries a batch for each of its partitions, and the
 //! idempotent producer keeps each partition's order through retries.
 
+use kafka_sandbox_core::command::{BrokerCommand, ProduceCommand};
 use std::collections::BTreeMap;
 
 use kafka_sandbox_core::config::{ClusterConfig, ProducerConfig};
@@ -32,7 +33,7 @@ fn cluster(partitions: u32, config: ProducerConfig) -> Sim {
 }
 
 fn produce(key: Option<String>, value: String) -> Command {
-    Command::Produce { producer: "p".into(), topic: "events".into(), key, value, partition: None, headers: vec![] }
+    Command::Produce(ProduceCommand::Produce { producer: "p".into(), topic: "events".into(), key, value, partition: None, headers: vec![] })
 }
 
 /// What a load run saw, read from the trace as it goes (the trace keeps only the newest
@@ -126,8 +127,14 @@ fn a_default_producer_keeps_up_with_1000_records_a_second_for_five_minutes() {
 
 /// Sends `value` to an explicit partition.
 fn send_to(sim: &mut Sim, partition: u32, value: String) {
-    let c =
-        Command::Produce { producer: "p".into(), topic: "events".into(), key: None, value, partition: Some(partition), headers: vec![] };
+    let c = Command::Produce(ProduceCommand::Produce {
+        producer: "p".into(),
+        topic: "events".into(),
+        key: None,
+        value,
+        partition: Some(partition),
+        headers: vec![],
+    });
     sim.apply(c).expect("produce");
 }
 
@@ -229,7 +236,7 @@ fn a_request_timeout_closes_the_connection_and_fails_every_request_on_it() {
     let mut sim = cluster(1, config);
     sim.run_until(SimTime(1_000));
     let broker = leader(&sim, 0);
-    sim.apply(Command::IsolateBroker { broker }).expect("isolate");
+    sim.apply(BrokerCommand::IsolateBroker { broker }).expect("isolate");
     for i in 0..5u64 {
         send_to(&mut sim, 0, format!("r{i}"));
         sim.run_until(SimTime(1_000 + i + 1));
@@ -270,10 +277,10 @@ fn the_idempotent_producer_keeps_each_partitions_order_through_retries() {
         let mut sent = [Vec::new(), Vec::new()];
         for i in 0..1_000u64 {
             if i == 200 {
-                sim.apply(Command::CrashBroker { broker: old }).expect("crash");
+                sim.apply(BrokerCommand::CrashBroker { broker: old }).expect("crash");
             }
             if i == 210 {
-                sim.apply(Command::RestartBroker { broker: old }).expect("restart");
+                sim.apply(BrokerCommand::RestartBroker { broker: old }).expect("restart");
             }
             for p in 0..2 {
                 let v = format!("p{p}-{i:04}");

@@ -2,6 +2,7 @@
 
 use kafka_sandbox_core::assign::server::ServerAssignor;
 use kafka_sandbox_core::assign::Strategy as Assignor;
+use kafka_sandbox_core::command::{GroupCommand, ProduceCommand};
 use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
 use kafka_sandbox_core::config::{ClusterConfig, GroupConfig, GroupProtocol, OffsetReset, ProducerConfig};
 use kafka_sandbox_core::partitioner::PartitionerKind;
@@ -85,17 +86,21 @@ fn to_command(op: &Op) -> Option<Command> {
     let topic = |t: u8| if t == 0 { "a".to_string() } else { "b".to_string() };
     let group = |g: u8| format!("g{g}");
     Some(match op.clone() {
-        Op::Produce { producer, topic: t, key, partition } => Command::Produce {
+        Op::Produce { producer, topic: t, key, partition } => Command::Produce(ProduceCommand::Produce {
             producer: format!("p{producer}"),
             topic: topic(t),
             key: key.map(|k| format!("key{k}")),
             value: "v".into(),
             partition: partition.map(u32::from),
             headers: vec![],
-        },
-        Op::AddMember { group: g, client } => Command::AddMember { group: group(g), member: MemberSpec::new(format!("c{client}")) },
-        Op::RemoveMember { group: g, client } => Command::RemoveMember { group: group(g), client_id: format!("c{client}") },
-        Op::AddGroup { group: g, assignor, earliest } => Command::AddGroup {
+        }),
+        Op::AddMember { group: g, client } => {
+            Command::Group(GroupCommand::AddMember { group: group(g), member: MemberSpec::new(format!("c{client}")) })
+        }
+        Op::RemoveMember { group: g, client } => {
+            Command::Group(GroupCommand::RemoveMember { group: group(g), client_id: format!("c{client}") })
+        }
+        Op::AddGroup { group: g, assignor, earliest } => Command::Group(GroupCommand::AddGroup {
             group: GroupSpec {
                 id: group(g),
                 topics: if g == 2 { vec!["a".into(), "b".into()] } else { vec![topic(g)] },
@@ -109,20 +114,20 @@ fn to_command(op: &Op) -> Option<Command> {
                 members: vec![MemberSpec::new("c0")],
                 ..GroupSpec::default()
             },
-        },
-        Op::SetAssignor { group: g, assignor } => Command::SetAssignor { group: group(g), assignor: pick(assignor) },
-        Op::Seek { group: g, client, to_end } => Command::Seek {
+        }),
+        Op::SetAssignor { group: g, assignor } => Command::Group(GroupCommand::SetAssignor { group: group(g), assignor: pick(assignor) }),
+        Op::Seek { group: g, client, to_end } => Command::Group(GroupCommand::Seek {
             group: group(g),
             client_id: format!("c{client}"),
             topic: topic(g % 2),
             partition: None,
             to: if to_end { kafka_sandbox_core::command::SeekTo::End } else { kafka_sandbox_core::command::SeekTo::Beginning },
-        },
-        Op::Subscribe { group: g, client, both } => Command::Subscribe {
+        }),
+        Op::Subscribe { group: g, client, both } => Command::Group(GroupCommand::Subscribe {
             group: group(g),
             client_id: format!("c{client}"),
             topics: if both { vec!["a".into(), "b".into()] } else { vec![topic(g % 2)] },
-        },
+        }),
         Op::Step(_) | Op::Advance(_) => return None,
     })
 }

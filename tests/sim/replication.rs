@@ -1,12 +1,13 @@
 //! Replication and durability, scenario by scenario: what acks, min.insync.replicas,
 //! the ISR and leader election promise, and exactly where the promise stops.
 
+use kafka_sandbox_core::command::{BrokerCommand, ProduceCommand};
 use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
 use kafka_sandbox_core::config::{Acks, ClusterConfig, GroupConfig, OffsetReset, ProducerConfig};
 use kafka_sandbox_core::event::{EventKind, LossCause, ProduceError};
 use kafka_sandbox_core::monitor::{FindingKind, Monitors};
 use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec};
-use kafka_sandbox_core::{Command, Sim, SimTime};
+use kafka_sandbox_core::{Sim, SimTime};
 
 struct Setup {
     acks: Acks,
@@ -70,7 +71,7 @@ fn build(s: Setup) -> Sim {
 }
 
 fn produce(sim: &mut Sim, value: &str) {
-    sim.apply(Command::Produce {
+    sim.apply(ProduceCommand::Produce {
         producer: "p".into(),
         topic: "t".into(),
         key: None,
@@ -124,7 +125,7 @@ fn leader_values(sim: &Sim) -> Vec<String> {
 
 fn slow_followers(sim: &mut Sim, slow_ms: u64) {
     for f in followers(sim) {
-        sim.apply(Command::SlowBroker { broker: f, slow_ms }).expect("slow");
+        sim.apply(BrokerCommand::SlowBroker { broker: f, slow_ms }).expect("slow");
     }
     // Let fetches already parked at the leader time out, so the next ones are slow.
     run(sim, 1_000);
@@ -138,7 +139,7 @@ fn acks_1_leader_crash_before_follower_fetch_loses_the_record() {
     produce(&mut sim, "a");
     run(&mut sim, 100);
     assert_eq!(acked_values(&sim), vec!["a"], "acks=1 answers after the leader's append alone");
-    sim.apply(Command::CrashBroker { broker: old }).expect("crash");
+    sim.apply(BrokerCommand::CrashBroker { broker: old }).expect("crash");
     run(&mut sim, 2_500);
     let new = leader(&sim).expect("a follower in the ISR takes over after the session timeout");
     assert_ne!(new, old);
@@ -153,7 +154,7 @@ fn acks_1_leader_crash_before_follower_fetch_loses_the_record() {
     assert_eq!(finding.values, vec!["a"]);
     assert!(!finding.promised, "acks=1 never promised survival of a leader crash");
     // The old leader comes back as a follower and truncates what the new leader lacks.
-    sim.apply(Command::RestartBroker { broker: old }).expect("restart");
+    sim.apply(BrokerCommand::RestartBroker { broker: old }).expect("restart");
     run(&mut sim, 1_000);
     let truncated = sim.trace().events().any(|e| matches!(&e.kind, EventKind::RecordsTruncated { broker, .. } if *broker == old));
     assert!(truncated);
@@ -169,7 +170,7 @@ fn acks_all_min_insync_2_one_broker_down_no_acknowledged_record_lost() {
         run(&mut sim, 50);
     }
     let old = leader(&sim).expect("leader");
-    sim.apply(Command::CrashBroker { broker: old }).expect("crash");
+    sim.apply(BrokerCommand::CrashBroker { broker: old }).expect("crash");
     for i in 10..20 {
         produce(&mut sim, &format!("m{i}"));
         run(&mut sim, 300);
@@ -184,7 +185,7 @@ fn acks_all_min_insync_2_one_broker_down_no_acknowledged_record_lost() {
     for v in &acked {
         assert!(got.contains(v), "{v} was acknowledged but never delivered: {got:?}");
     }
-    sim.apply(Command::RestartBroker { broker: old }).expect("restart");
+    sim.apply(BrokerCommand::RestartBroker { broker: old }).expect("restart");
     run(&mut sim, 3_000);
     let p = &sim.topic("t").expect("topic").partitions[0];
     assert_eq!(p.isr.len(), 3, "the restarted broker catches up and rejoins the ISR");
@@ -194,7 +195,7 @@ fn acks_all_min_insync_2_one_broker_down_no_acknowledged_record_lost() {
 fn min_insync_2_with_two_brokers_down_the_producer_gets_not_enough_replicas() {
     let mut sim = build(Setup { acks: Acks::All, min_isr: 2, ..Setup::default() });
     for f in followers(&sim) {
-        sim.apply(Command::CrashBroker { broker: f }).expect("crash");
+        sim.apply(BrokerCommand::CrashBroker { broker: f }).expect("crash");
     }
     run(&mut sim, 2_500);
     assert_eq!(sim.topic("t").expect("topic").partitions[0].isr.len(), 1, "fenced brokers leave the ISR");
@@ -222,7 +223,7 @@ fn unclean_election_loses_the_records_past_the_new_leaders_end() {
     run(&mut sim, 2_000);
     assert_eq!(sim.topic("t").expect("topic").partitions[0].isr, vec![old], "slow followers leave the ISR");
     assert_eq!(acked_values(&sim), vec!["x", "y"], "acks=all with the ISR down to the leader");
-    sim.apply(Command::CrashBroker { broker: old }).expect("crash");
+    sim.apply(BrokerCommand::CrashBroker { broker: old }).expect("crash");
     run(&mut sim, 2_500);
     let new = leader(&sim).expect("an out-of-sync replica leads");
     assert_ne!(new, old);
@@ -246,7 +247,7 @@ fn without_unclean_election_the_partition_goes_offline_and_keeps_its_data() {
     produce(&mut sim, "x");
     run(&mut sim, 2_000);
     assert_eq!(acked_values(&sim), vec!["x"]);
-    sim.apply(Command::CrashBroker { broker: old }).expect("crash");
+    sim.apply(BrokerCommand::CrashBroker { broker: old }).expect("crash");
     run(&mut sim, 2_500);
     assert_eq!(leader(&sim), None, "no in-sync replica left: offline");
     produce(&mut sim, "while-offline");
@@ -254,7 +255,7 @@ fn without_unclean_election_the_partition_goes_offline_and_keeps_its_data() {
     let no_leader =
         sim.trace().events().any(|e| matches!(&e.kind, EventKind::ProduceFailed { error: ProduceError::LeaderNotAvailable, .. }));
     assert!(no_leader);
-    sim.apply(Command::RestartBroker { broker: old }).expect("restart");
+    sim.apply(BrokerCommand::RestartBroker { broker: old }).expect("restart");
     run(&mut sim, 1_000);
     assert_eq!(leader(&sim), Some(old), "the last in-sync replica leads again");
     assert!(leader_values(&sim).contains(&"x".to_string()));
@@ -337,10 +338,10 @@ fn without_idempotence_a_retried_batch_lands_after_a_later_one() {
         let old = leader(&sim).expect("leader");
         produce(&mut sim, "A");
         run(&mut sim, 5);
-        sim.apply(Command::CrashBroker { broker: old }).expect("crash");
+        sim.apply(BrokerCommand::CrashBroker { broker: old }).expect("crash");
         run(&mut sim, 1);
         // A quick restart: the controller fences the old incarnation and moves leadership.
-        sim.apply(Command::RestartBroker { broker: old }).expect("restart");
+        sim.apply(BrokerCommand::RestartBroker { broker: old }).expect("restart");
         assert_ne!(leader(&sim), Some(old));
         produce(&mut sim, "B");
         run(&mut sim, 3_000);
@@ -368,29 +369,29 @@ fn a_replica_that_led_an_epoch_the_new_leader_never_saw_truncates_to_their_commo
     run(&mut sim, 500);
     let y = followers(&sim)[0];
     let z = followers(&sim)[1];
-    sim.apply(Command::CrashBroker { broker: z }).expect("crash z");
-    sim.apply(Command::CrashBroker { broker: y }).expect("crash y");
+    sim.apply(BrokerCommand::CrashBroker { broker: z }).expect("crash z");
+    sim.apply(BrokerCommand::CrashBroker { broker: y }).expect("crash y");
     produce(&mut sim, "b");
     produce(&mut sim, "c");
     run(&mut sim, 3_000);
-    sim.apply(Command::IsolateBroker { broker: x }).expect("isolate x");
+    sim.apply(BrokerCommand::IsolateBroker { broker: x }).expect("isolate x");
     run(&mut sim, 3_000);
     assert_eq!(leader(&sim), None, "x is fenced and nobody else is in the ISR");
-    sim.apply(Command::RestartBroker { broker: y }).expect("restart y");
+    sim.apply(BrokerCommand::RestartBroker { broker: y }).expect("restart y");
     run(&mut sim, 500);
     assert_eq!(leader(&sim), Some(y), "unclean election: y leads without b and c");
     produce(&mut sim, "d");
     produce(&mut sim, "e");
     run(&mut sim, 500);
     assert_eq!(leader_values(&sim), vec!["a", "d", "e"]);
-    sim.apply(Command::CrashBroker { broker: y }).expect("crash y again");
+    sim.apply(BrokerCommand::CrashBroker { broker: y }).expect("crash y again");
     // x comes back while the dead y is still the leader on record: x cannot reach y, so
     // it must not truncate against y's log.
-    sim.apply(Command::HealBroker { broker: x }).expect("heal x");
+    sim.apply(BrokerCommand::HealBroker { broker: x }).expect("heal x");
     run(&mut sim, 3_000);
     assert_eq!(leader(&sim), Some(x), "x leads again with a, b, c");
-    sim.apply(Command::RestartBroker { broker: y }).expect("restart y");
-    sim.apply(Command::RestartBroker { broker: z }).expect("restart z");
+    sim.apply(BrokerCommand::RestartBroker { broker: y }).expect("restart y");
+    sim.apply(BrokerCommand::RestartBroker { broker: z }).expect("restart z");
     run(&mut sim, 3_000);
     let p = &sim.topic("t").expect("topic").partitions[0];
     for b in [y, z] {

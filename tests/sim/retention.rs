@@ -1,12 +1,13 @@
 //! Retention, scenario by scenario: segments roll by size and by time on every replica,
 //! and retention deletes whole segments, oldest first, whatever consumers have read.
 
+use kafka_sandbox_core::command::{BrokerCommand, ProduceCommand};
 use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
 use kafka_sandbox_core::config::{Acks, ClusterConfig, ConsumerConfig, GroupConfig, OffsetReset, ProducerConfig};
 use kafka_sandbox_core::event::EventKind;
 use kafka_sandbox_core::log::{PartitionLog, SegmentDeletionReason};
 use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec};
-use kafka_sandbox_core::{Command, Sim, SimTime};
+use kafka_sandbox_core::{Sim, SimTime};
 
 /// Each test record ("v00", "v01", …) is 10 bytes as `DefaultRecord` counts it; sent
 /// alone it is a batch of 61 + 10 = 71 bytes, so a 150-byte segment holds two.
@@ -94,7 +95,7 @@ fn build(s: Setup) -> Sim {
 
 /// Sends "v{i}" (created now), then lets `gap_ms` pass.
 fn produce(sim: &mut Sim, i: u32, gap_ms: u64) {
-    sim.apply(Command::Produce {
+    sim.apply(ProduceCommand::Produce {
         producer: "p".into(),
         topic: "t".into(),
         key: None,
@@ -276,7 +277,7 @@ fn nothing_above_the_high_watermark_is_deleted() {
         p.replicas.iter().partition(|b| Some(**b) == p.leader)
     };
     for f in &followers {
-        sim.apply(Command::CrashBroker { broker: *f }).expect("crash");
+        sim.apply(BrokerCommand::CrashBroker { broker: *f }).expect("crash");
     }
     run_for(&mut sim, 3_000);
     for i in 1..7 {
@@ -327,13 +328,13 @@ fn a_follower_that_fell_behind_the_leaders_log_start_starts_again_there() {
         p.replicas.iter().copied().find(|b| Some(*b) != p.leader).expect("a follower")
     };
     produce(&mut sim, 0, 1_000);
-    sim.apply(Command::CrashBroker { broker: follower }).expect("crash");
+    sim.apply(BrokerCommand::CrashBroker { broker: follower }).expect("crash");
     for i in 1..6 {
         produce(&mut sim, i, 1_000);
     }
     run_to(&mut sim, 31_000);
     assert_eq!(leader_log(&sim).log_start_offset(), 6, "the leader deleted everything it had");
-    sim.apply(Command::RestartBroker { broker: follower }).expect("restart");
+    sim.apply(BrokerCommand::RestartBroker { broker: follower }).expect("restart");
     for i in 6..8 {
         produce(&mut sim, i, 1_000);
     }

@@ -2,6 +2,7 @@
 
 use super::support::{partitions, received, run, run_built_in, words};
 use kafka_sandbox_core::command::MemberSpec;
+use kafka_sandbox_core::command::{GroupCommand, ProduceCommand};
 use kafka_sandbox_core::scenario;
 use kafka_sandbox_core::{Command, EventKind, SimTime};
 
@@ -71,7 +72,7 @@ fn a_consumer_added_later_takes_over_partitions_from_the_committed_offsets() {
     // and it starts from the committed offset, so it re-reads nothing.
     let mut sim = run_built_in("two-consumers");
     let end = sim.now();
-    sim.apply(Command::AddMember { group: "ConsumerGroup01".into(), member: MemberSpec::new("Consumer3") }).unwrap();
+    sim.apply(GroupCommand::AddMember { group: "ConsumerGroup01".into(), member: MemberSpec::new("Consumer3") }).unwrap();
     // The others learn of the rebalance at their next heartbeat (heartbeat.interval.ms).
     sim.run_until(end.plus_ms(5000));
     let g = "ConsumerGroup01";
@@ -79,7 +80,7 @@ fn a_consumer_added_later_takes_over_partitions_from_the_committed_offsets() {
     assert_eq!(partitions(&sim, g, "Consumer2"), vec![1]);
     assert_eq!(partitions(&sim, g, "Consumer3"), vec![2]);
     assert!(received(&sim, g, "Consumer3").is_empty(), "committed offsets prevent re-reading");
-    sim.apply(Command::Produce {
+    sim.apply(ProduceCommand::Produce {
         producer: "Producer1".into(),
         topic: "Topic01".into(),
         key: None,
@@ -100,7 +101,7 @@ fn removing_a_member_hands_its_partitions_to_the_rest_without_loss_or_duplicates
     // Consumer2 leaves after m4 (sent at 8500, committed and read by 9000) has been read.
     s.commands.push(kafka_sandbox_core::scenario::TimedCommand {
         at_ms: 9100,
-        command: Command::RemoveMember { group: "ConsumerGroup01".into(), client_id: "Consumer2".into() },
+        command: Command::Group(GroupCommand::RemoveMember { group: "ConsumerGroup01".into(), client_id: "Consumer2".into() }),
     });
     s.duration_ms = Some(18_000);
     let sim = run(&s);
@@ -129,12 +130,12 @@ fn a_new_group_with_latest_reset_sees_only_new_records() {
         ..GroupSpec::default()
     };
     spec.config.auto_offset_reset = OffsetReset::Latest;
-    sim.apply(Command::AddGroup { group: spec.clone() }).unwrap();
+    sim.apply(GroupCommand::AddGroup { group: spec.clone() }).unwrap();
     sim.run_until(sim.now().plus_ms(4000));
     assert!(received(&sim, "late", "L1").is_empty());
     spec.id = "early".into();
     spec.config.auto_offset_reset = OffsetReset::Earliest;
-    sim.apply(Command::AddGroup { group: spec }).unwrap();
+    sim.apply(GroupCommand::AddGroup { group: spec }).unwrap();
     sim.run_until(sim.now().plus_ms(4000));
     let mut got = received(&sim, "early", "L1");
     got.sort();

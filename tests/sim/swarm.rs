@@ -3,6 +3,7 @@
 //! are checked after every event; where Kafka makes a promise the monitors must stay
 //! silent; then everything heals and the cluster must converge. A failure names its seed.
 
+use kafka_sandbox_core::command::{BrokerCommand, ProduceCommand};
 use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
 use kafka_sandbox_core::config::{Acks, ClusterConfig, GroupConfig, OffsetReset, ProducerConfig};
 use kafka_sandbox_core::rng::SimRng;
@@ -139,34 +140,34 @@ fn faults_never_break_a_promise_and_the_cluster_converges_after_healing() {
         for _ in 0..40 {
             match r.below(10) {
                 0 => {
-                    let _ = sim.apply(Command::CrashBroker { broker: r.below(brokers) });
+                    let _ = sim.apply(BrokerCommand::CrashBroker { broker: r.below(brokers) });
                 }
                 1 => {
-                    let _ = sim.apply(Command::RestartBroker { broker: r.below(brokers) });
+                    let _ = sim.apply(BrokerCommand::RestartBroker { broker: r.below(brokers) });
                 }
                 2 => {
-                    let _ = sim.apply(Command::IsolateBroker { broker: r.below(brokers) });
+                    let _ = sim.apply(BrokerCommand::IsolateBroker { broker: r.below(brokers) });
                 }
                 3 => {
-                    let _ = sim.apply(Command::HealBroker { broker: r.below(brokers) });
+                    let _ = sim.apply(BrokerCommand::HealBroker { broker: r.below(brokers) });
                 }
                 4 => {
                     let slow_ms = [0, 200, 3000][r.below(3) as usize];
-                    let _ = sim.apply(Command::SlowBroker { broker: r.below(brokers), slow_ms });
+                    let _ = sim.apply(BrokerCommand::SlowBroker { broker: r.below(brokers), slow_ms });
                 }
                 _ => {
                     for _ in 0..1 + r.below(5) {
                         value += 1;
                         let topic = topics[r.below(topics.len() as u32) as usize].clone();
                         let key = if r.below(2) == 0 { Some(format!("k{}", r.below(7))) } else { None };
-                        let command = Command::Produce {
+                        let command = Command::Produce(ProduceCommand::Produce {
                             producer: "p".into(),
                             topic,
                             key,
                             value: format!("v{value}"),
                             partition: None,
                             headers: vec![],
-                        };
+                        });
                         if let Err(e) = sim.apply(command) {
                             panic!("seed {seed}: produce refused: {e}");
                         }
@@ -177,9 +178,9 @@ fn faults_never_break_a_promise_and_the_cluster_converges_after_healing() {
         }
         // Heal everything, then demand convergence.
         for b in 0..brokers {
-            let _ = sim.apply(Command::RestartBroker { broker: b });
-            let _ = sim.apply(Command::HealBroker { broker: b });
-            let _ = sim.apply(Command::SlowBroker { broker: b, slow_ms: 0 });
+            let _ = sim.apply(BrokerCommand::RestartBroker { broker: b });
+            let _ = sim.apply(BrokerCommand::HealBroker { broker: b });
+            let _ = sim.apply(BrokerCommand::SlowBroker { broker: b, slow_ms: 0 });
         }
         run_checked(&mut sim, 150_000, seed);
         for t in sim.topics() {

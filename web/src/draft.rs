@@ -11,6 +11,7 @@
 //! reaches the right item. A new scenario field is one row of [`FIELDS`] (and its place
 //! on the form). What `finish` returns is exactly the `Scenario` the core checked.
 
+use kafka_sandbox_core::command::{BrokerCommand, ConnectCommand, GroupCommand, ProduceCommand, TopicCommand};
 use kafka_sandbox_core::command::{Command, GroupSpec, MemberSpec, MAX_GROUPS, MAX_MEMBERS_PER_GROUP};
 use kafka_sandbox_core::config::CommitMode;
 use kafka_sandbox_core::config::PartitionerKind;
@@ -713,39 +714,46 @@ fn commands(s: &mut Scenario, path: &str, f: Visit) {
 /// The names a timeline command holds, each with its path in the command.
 fn command_names(c: &mut Command) -> Vec<(&'static str, &mut String)> {
     match c {
-        Command::Produce { producer, topic, .. } => vec![("producer", producer), ("topic", topic)],
-        Command::SetPartitioner { producer, .. } | Command::SetAcks { producer, .. } => vec![("producer", producer)],
-        Command::AddMember { group, member } => {
+        Command::Produce(ProduceCommand::Produce { producer, topic, .. }) => vec![("producer", producer), ("topic", topic)],
+        Command::Produce(ProduceCommand::SetPartitioner { producer, .. }) | Command::Produce(ProduceCommand::SetAcks { producer, .. }) => {
+            vec![("producer", producer)]
+        }
+        Command::Group(GroupCommand::AddMember { group, member }) => {
             let mut v = vec![("group", group), ("member.client_id", &mut member.client_id)];
             v.extend(member.topics.iter_mut().flatten().map(|t| ("member.topics[]", t)));
             v
         }
-        Command::RemoveMember { group, client_id }
-        | Command::CrashMember { group, client_id }
-        | Command::RestartMember { group, client_id }
-        | Command::PauseMember { group, client_id, .. }
-        | Command::SetProcessing { group, client_id, .. }
-        | Command::SetCommitMode { group, client_id, .. } => vec![("group", group), ("client_id", client_id)],
-        Command::Seek { group, client_id, topic, .. } => vec![("group", group), ("client_id", client_id), ("topic", topic)],
-        Command::Subscribe { group, client_id, topics } => {
+        Command::Group(GroupCommand::RemoveMember { group, client_id })
+        | Command::Group(GroupCommand::CrashMember { group, client_id })
+        | Command::Group(GroupCommand::RestartMember { group, client_id })
+        | Command::Group(GroupCommand::PauseMember { group, client_id, .. })
+        | Command::Group(GroupCommand::SetProcessing { group, client_id, .. })
+        | Command::Group(GroupCommand::SetCommitMode { group, client_id, .. }) => vec![("group", group), ("client_id", client_id)],
+        Command::Group(GroupCommand::Seek { group, client_id, topic, .. }) => {
+            vec![("group", group), ("client_id", client_id), ("topic", topic)]
+        }
+        Command::Group(GroupCommand::Subscribe { group, client_id, topics }) => {
             let mut v = vec![("group", group), ("client_id", client_id)];
             v.extend(topics.iter_mut().map(|t| ("topics[]", t)));
             v
         }
-        Command::AddGroup { group } => {
+        Command::Group(GroupCommand::AddGroup { group }) => {
             let GroupSpec { topics, members, .. } = group;
             let mut v: Vec<_> = topics.iter_mut().map(|t| ("group.topics[]", t)).collect();
             v.extend(members.iter_mut().flat_map(|m| m.topics.iter_mut().flatten()).map(|t| ("group.members[].topics[]", t)));
             v
         }
-        Command::SetAssignor { group, .. } => vec![("group", group)],
-        Command::AddPartitions { topic, .. } | Command::SetTopicConfig { topic, .. } => vec![("topic", topic)],
-        Command::CrashConnector { connector } | Command::RestartConnector { connector } => vec![("connector", connector)],
-        Command::CrashBroker { .. }
-        | Command::RestartBroker { .. }
-        | Command::IsolateBroker { .. }
-        | Command::HealBroker { .. }
-        | Command::SlowBroker { .. } => Vec::new(),
+        Command::Group(GroupCommand::SetAssignor { group, .. }) => vec![("group", group)],
+        Command::Topic(TopicCommand::AddPartitions { topic, .. }) | Command::Topic(TopicCommand::SetTopicConfig { topic, .. }) => {
+            vec![("topic", topic)]
+        }
+        Command::Connect(ConnectCommand::CrashConnector { connector })
+        | Command::Connect(ConnectCommand::RestartConnector { connector }) => vec![("connector", connector)],
+        Command::Broker(BrokerCommand::CrashBroker { .. })
+        | Command::Broker(BrokerCommand::RestartBroker { .. })
+        | Command::Broker(BrokerCommand::IsolateBroker { .. })
+        | Command::Broker(BrokerCommand::HealBroker { .. })
+        | Command::Broker(BrokerCommand::SlowBroker { .. }) => Vec::new(),
     }
 }
 
@@ -1777,12 +1785,15 @@ mod tests {
         assert_eq!((s.streams[0].source.as_str(), s.streams[0].sink.as_str()), ("users", "tally"));
         assert_eq!(s.streams[1].sink, "tally");
         let c: Vec<&Command> = s.commands.iter().map(|c| &c.command).collect();
-        assert_eq!(c[0], &Command::CrashConnector { connector: "db".into() });
-        assert_eq!(c[1], &Command::RestartConnector { connector: "db".into() });
-        assert_eq!(c[2], &Command::CrashMember { group: "count".into(), client_id: "count-2".into() });
+        assert_eq!(c[0], &Command::Connect(ConnectCommand::CrashConnector { connector: "db".into() }));
+        assert_eq!(c[1], &Command::Connect(ConnectCommand::RestartConnector { connector: "db".into() }));
+        assert_eq!(c[2], &Command::Group(GroupCommand::CrashMember { group: "count".into(), client_id: "count-2".into() }));
         // An application id that is a group's id: nothing follows, and Apply says why.
         d.set(Field::at("streams[].application_id", &[a]), "pushed");
-        assert_eq!(d.scenario().commands[2].command, Command::CrashMember { group: "count".into(), client_id: "count-2".into() });
+        assert_eq!(
+            d.scenario().commands[2].command,
+            Command::Group(GroupCommand::CrashMember { group: "count".into(), client_id: "count-2".into() })
+        );
         assert!(matches!(d.finish(), Err(Problem::Invalid(e)) if e.path == "streams[0].application_id"));
     }
 
@@ -2010,12 +2021,21 @@ mod tests {
         s.commands = vec![
             TimedCommand {
                 at_ms: 9000,
-                command: Command::AddMember { group: "ConsumerGroup01".into(), member: MemberSpec::new("Consumer3") },
+                command: Command::Group(GroupCommand::AddMember { group: "ConsumerGroup01".into(), member: MemberSpec::new("Consumer3") }),
             },
-            TimedCommand { at_ms: 9500, command: Command::CrashMember { group: "ConsumerGroup01".into(), client_id: "Consumer1".into() } },
-            TimedCommand { at_ms: 9600, command: Command::CrashMember { group: "ConsumerGroup02".into(), client_id: "Consumer1".into() } },
-            TimedCommand { at_ms: 9700, command: Command::SetAcks { producer: "Producer1".into(), acks: Acks::Leader } },
-            TimedCommand { at_ms: 9800, command: Command::AddPartitions { topic: "Topic01".into(), partitions: 6 } },
+            TimedCommand {
+                at_ms: 9500,
+                command: Command::Group(GroupCommand::CrashMember { group: "ConsumerGroup01".into(), client_id: "Consumer1".into() }),
+            },
+            TimedCommand {
+                at_ms: 9600,
+                command: Command::Group(GroupCommand::CrashMember { group: "ConsumerGroup02".into(), client_id: "Consumer1".into() }),
+            },
+            TimedCommand {
+                at_ms: 9700,
+                command: Command::Produce(ProduceCommand::SetAcks { producer: "Producer1".into(), acks: Acks::Leader }),
+            },
+            TimedCommand { at_ms: 9800, command: Command::Topic(TopicCommand::AddPartitions { topic: "Topic01".into(), partitions: 6 }) },
         ];
         let mut d = Draft::new(s);
         let (t, p, g, m) = (d.topic_keys()[0], d.producer_keys()[0], d.group_keys()[0], d.member_keys(0)[0]);
@@ -2030,25 +2050,31 @@ mod tests {
         assert_eq!(s.producers[0].send[0].topic, "orders");
         assert!(s.groups.iter().all(|g| g.topics == ["orders"]));
         let c: Vec<&Command> = s.commands.iter().map(|c| &c.command).collect();
-        assert_eq!(c[0], &Command::AddMember { group: "billing".into(), member: MemberSpec::new("Consumer3") });
-        assert_eq!(c[1], &Command::CrashMember { group: "billing".into(), client_id: "c1".into() });
+        assert_eq!(c[0], &Command::Group(GroupCommand::AddMember { group: "billing".into(), member: MemberSpec::new("Consumer3") }));
+        assert_eq!(c[1], &Command::Group(GroupCommand::CrashMember { group: "billing".into(), client_id: "c1".into() }));
         assert_eq!(
             c[2],
-            &Command::CrashMember { group: "ConsumerGroup02".into(), client_id: "Consumer1".into() },
+            &Command::Group(GroupCommand::CrashMember { group: "ConsumerGroup02".into(), client_id: "Consumer1".into() }),
             "another group's Consumer1"
         );
-        assert_eq!(c[3], &Command::SetAcks { producer: "shop".into(), acks: Acks::Leader });
-        assert_eq!(c[4], &Command::AddPartitions { topic: "orders".into(), partitions: 6 });
+        assert_eq!(c[3], &Command::Produce(ProduceCommand::SetAcks { producer: "shop".into(), acks: Acks::Leader }));
+        assert_eq!(c[4], &Command::Topic(TopicCommand::AddPartitions { topic: "orders".into(), partitions: 6 }));
 
         // Renaming onto another item's name merges nothing: references stay, and Apply says why.
         d.add_group();
         let g3 = d.group_keys()[2];
         d.set(Field::at("groups[].id", &[g3]), "billing");
-        assert_eq!(d.scenario().commands[0].command, Command::AddMember { group: "billing".into(), member: MemberSpec::new("Consumer3") });
+        assert_eq!(
+            d.scenario().commands[0].command,
+            Command::Group(GroupCommand::AddMember { group: "billing".into(), member: MemberSpec::new("Consumer3") })
+        );
         assert!(matches!(d.finish(), Err(Problem::Invalid(e)) if e.path == "groups[2]"), "{:?}", d.finish());
         d.set(Field::at("groups[].id", &[g3]), "billing2");
         assert_eq!(d.scenario().groups[0].id, "billing");
-        assert_eq!(d.scenario().commands[1].command, Command::CrashMember { group: "billing".into(), client_id: "c1".into() });
+        assert_eq!(
+            d.scenario().commands[1].command,
+            Command::Group(GroupCommand::CrashMember { group: "billing".into(), client_id: "c1".into() })
+        );
         assert!(d.finish().is_ok());
     }
 

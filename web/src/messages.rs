@@ -449,7 +449,8 @@ fn matches<'a>(pattern: &str, text: &'a str) -> Option<Vec<&'a str>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kafka_sandbox_core::{Command, Scenario};
+    use kafka_sandbox_core::command::BrokerCommand;
+    use kafka_sandbox_core::Scenario;
 
     fn holes(p: &str) -> Vec<&str> {
         let mut out = Vec::new();
@@ -881,7 +882,7 @@ mod tests {
             assert!(zh.starts_with(expected), "{e}\n→ {zh}\nexpected {expected}…");
         }
         let mut sim = kafka_sandbox_core::scenario::default_scenario().build().expect("builds");
-        let refused = sim.apply(Command::CrashBroker { broker: 9 }).expect_err("no broker 9");
+        let refused = sim.apply(BrokerCommand::CrashBroker { broker: 9 }).expect_err("no broker 9");
         assert_eq!(refusal(Lang::Zh, &refused), "没有 broker 9");
         let unknown = r#"{"version": 1, "topics": [{"name": "t", "partitions": 1}], "commands": [{"at_ms": 5, "command": {"type": "remove_member", "group": "g", "client_id": "c"}}]}"#;
         let e = Scenario::from_json(unknown).expect_err("no group g");

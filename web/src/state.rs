@@ -3,6 +3,7 @@
 
 use crate::i18n::{self, Lang};
 use crate::timeline::{self, GroupWatch};
+use kafka_sandbox_core::command::{BrokerCommand, ConnectCommand, GroupCommand, ProduceCommand, TopicCommand};
 use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
 use kafka_sandbox_core::config::CommitMode;
 use kafka_sandbox_core::config::PartitionerKind;
@@ -1022,7 +1023,8 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         }
         Action::Produce { producer, topic, key, value, partition } => {
             let before = m.sim.trace().total();
-            let command = Command::Produce { producer, topic: topic.clone(), key, value, partition, headers: vec![] };
+            let command =
+                Command::Produce(ProduceCommand::Produce { producer, topic: topic.clone(), key, value, partition, headers: vec![] });
             match m.sim.apply(command) {
                 Ok(()) => {
                     let partitions = m.sim.topic(&topic).map(|t| t.partition_count());
@@ -1041,7 +1043,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         Action::AddMember { group } => {
             let Some(g) = m.sim.group(&group) else { return false };
             let client_id = next_client_id(g.members.iter().map(|m| m.client_id.as_str()));
-            let result = m.sim.apply(Command::AddMember { group, member: MemberSpec::new(client_id) });
+            let result = m.sim.apply(GroupCommand::AddMember { group, member: MemberSpec::new(client_id) });
             report(m, result)
         }
         Action::AddStaticMember { group } => {
@@ -1049,7 +1051,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             let client_id = next_client_id(g.members.iter().map(|m| m.client_id.as_str()));
             let mut spec = MemberSpec::new(client_id.clone());
             spec.group_instance_id = Some(format!("{client_id}-instance"));
-            let result = m.sim.apply(Command::AddMember { group, member: spec });
+            let result = m.sim.apply(GroupCommand::AddMember { group, member: spec });
             report(m, result)
         }
         Action::Seek { group, client_id, to } => {
@@ -1069,7 +1071,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             }
             let mut result = Ok(());
             for topic in topics {
-                result = result.and(m.sim.apply(Command::Seek {
+                result = result.and(m.sim.apply(GroupCommand::Seek {
                     group: group.clone(),
                     client_id: client_id.clone(),
                     topic,
@@ -1080,27 +1082,27 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             report(m, result)
         }
         Action::RemoveMember { group, client_id } => {
-            let result = m.sim.apply(Command::RemoveMember { group, client_id });
+            let result = m.sim.apply(GroupCommand::RemoveMember { group, client_id });
             report(m, result)
         }
         Action::CrashMember { group, client_id } => {
-            let result = m.sim.apply(Command::CrashMember { group, client_id });
+            let result = m.sim.apply(GroupCommand::CrashMember { group, client_id });
             report(m, result)
         }
         Action::RestartMember { group, client_id } => {
-            let result = m.sim.apply(Command::RestartMember { group, client_id });
+            let result = m.sim.apply(GroupCommand::RestartMember { group, client_id });
             report(m, result)
         }
         Action::PauseMember { group, client_id, paused } => {
-            let result = m.sim.apply(Command::PauseMember { group, client_id, paused });
+            let result = m.sim.apply(GroupCommand::PauseMember { group, client_id, paused });
             report(m, result)
         }
         Action::SetProcessing { group, client_id, processing_ms } => {
-            let result = m.sim.apply(Command::SetProcessing { group, client_id, processing_ms });
+            let result = m.sim.apply(GroupCommand::SetProcessing { group, client_id, processing_ms });
             report(m, result)
         }
         Action::SetCommitMode { group, client_id, commit_mode } => {
-            let result = m.sim.apply(Command::SetCommitMode { group, client_id, commit_mode });
+            let result = m.sim.apply(GroupCommand::SetCommitMode { group, client_id, commit_mode });
             report(m, result)
         }
         Action::StepGroup { group } => {
@@ -1128,57 +1130,64 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
                 ..GroupConfig::default()
             };
             let spec = GroupSpec::new(id.trim(), topics).with_config(config).with_members([MemberSpec::new("Consumer1")]);
-            let result = m.sim.apply(Command::AddGroup { group: spec });
+            let result = m.sim.apply(GroupCommand::AddGroup { group: spec });
             report(m, result)
         }
         Action::SetAssignor { group, assignor } => {
-            let result = m.sim.apply(Command::SetAssignor { group, assignor });
+            let result = m.sim.apply(GroupCommand::SetAssignor { group, assignor });
             report(m, result)
         }
         Action::SetPartitioner { producer, partitioner } => {
-            let result = m.sim.apply(Command::SetPartitioner { producer, partitioner });
+            let result = m.sim.apply(ProduceCommand::SetPartitioner { producer, partitioner });
             report(m, result)
         }
         Action::CrashBroker(broker) => {
-            let result = m.sim.apply(Command::CrashBroker { broker });
+            let result = m.sim.apply(BrokerCommand::CrashBroker { broker });
             report(m, result)
         }
         Action::CrashConnector(connector) => {
-            let result = m.sim.apply(Command::CrashConnector { connector });
+            let result = m.sim.apply(ConnectCommand::CrashConnector { connector });
             report(m, result)
         }
         Action::RestartConnector(connector) => {
-            let result = m.sim.apply(Command::RestartConnector { connector });
+            let result = m.sim.apply(ConnectCommand::RestartConnector { connector });
             report(m, result)
         }
         Action::RestartBroker(broker) => {
-            let result = m.sim.apply(Command::RestartBroker { broker });
+            let result = m.sim.apply(BrokerCommand::RestartBroker { broker });
             report(m, result)
         }
         Action::IsolateBroker(broker) => {
-            let result = m.sim.apply(Command::IsolateBroker { broker });
+            let result = m.sim.apply(BrokerCommand::IsolateBroker { broker });
             report(m, result)
         }
         Action::HealBroker(broker) => {
-            let result = m.sim.apply(Command::HealBroker { broker });
+            let result = m.sim.apply(BrokerCommand::HealBroker { broker });
             report(m, result)
         }
         Action::SlowBroker { broker, slow_ms } => {
-            let result = m.sim.apply(Command::SlowBroker { broker, slow_ms });
+            let result = m.sim.apply(BrokerCommand::SlowBroker { broker, slow_ms });
             report(m, result)
         }
         Action::SetAcks { producer, acks } => {
-            let result = m.sim.apply(Command::SetAcks { producer, acks });
+            let result = m.sim.apply(ProduceCommand::SetAcks { producer, acks });
             report(m, result)
         }
         Action::SetMinInsyncReplicas { topic, min_insync_replicas } => {
-            let command =
-                Command::SetTopicConfig { topic, min_insync_replicas: Some(min_insync_replicas), unclean_leader_election_enable: None };
+            let command = Command::Topic(TopicCommand::SetTopicConfig {
+                topic,
+                min_insync_replicas: Some(min_insync_replicas),
+                unclean_leader_election_enable: None,
+            });
             let result = m.sim.apply(command);
             report(m, result)
         }
         Action::SetUncleanElection { topic, enabled } => {
-            let command = Command::SetTopicConfig { topic, min_insync_replicas: None, unclean_leader_election_enable: Some(enabled) };
+            let command = Command::Topic(TopicCommand::SetTopicConfig {
+                topic,
+                min_insync_replicas: None,
+                unclean_leader_election_enable: Some(enabled),
+            });
             let result = m.sim.apply(command);
             report(m, result)
         }

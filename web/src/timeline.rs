@@ -159,8 +159,8 @@ impl GroupWatch {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kafka_sandbox_core::command::GroupCommand;
     use kafka_sandbox_core::scenario::Scenario;
-    use kafka_sandbox_core::Command;
 
     pub(crate) fn two_members() -> Sim {
         let json = r#"{
@@ -198,13 +198,13 @@ mod tests {
         let mut sim = two_members();
         let mut watch = GroupWatch::default();
         sim.run_until(SimTime(12_000));
-        let Ok(()) = sim.apply(Command::CrashMember { group: "shop".into(), client_id: "Consumer2".into() }) else {
+        let Ok(()) = sim.apply(GroupCommand::CrashMember { group: "shop".into(), client_id: "Consumer2".into() }) else {
             panic!("the member exists")
         };
         sim.run_until(SimTime(30_000));
         watch.ingest(&sim);
         assert_eq!(watch.of("shop").left("Consumer2").map(|(_, r)| r), Some(LeaveReason::SessionTimeout));
-        let Ok(()) = sim.apply(Command::RestartMember { group: "shop".into(), client_id: "Consumer2".into() }) else {
+        let Ok(()) = sim.apply(GroupCommand::RestartMember { group: "shop".into(), client_id: "Consumer2".into() }) else {
             panic!("the member exists")
         };
         sim.run_until(SimTime(45_000));

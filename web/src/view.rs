@@ -168,8 +168,8 @@ pub fn guarantee_rows(lang: crate::i18n::Lang, read: Read<'_>, max: usize) -> Ve
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kafka_sandbox_core::command::BrokerCommand;
     use kafka_sandbox_core::scenario::Scenario;
-    use kafka_sandbox_core::Command;
 
     /// Three brokers, one partition on all of them, acks=1; both followers slowed, then
     /// the leader crashes: what it had acknowledged alone is lost.
@@ -187,11 +187,11 @@ mod tests {
         let leader = sim.snapshot().topics[0].partitions[0].leader.unwrap_or(0);
         for b in 0..3 {
             if b != leader {
-                let _ = sim.apply(Command::SlowBroker { broker: b, slow_ms: 2000 });
+                let _ = sim.apply(BrokerCommand::SlowBroker { broker: b, slow_ms: 2000 });
             }
         }
         sim.run_until(SimTime(2500));
-        let _ = sim.apply(Command::CrashBroker { broker: leader });
+        let _ = sim.apply(BrokerCommand::CrashBroker { broker: leader });
         sim.run_until(SimTime(12_000));
         sim
     }

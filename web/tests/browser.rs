@@ -3,6 +3,7 @@
 //! Only `#[wasm_bindgen_test]` functions run there: a plain `#[test]` is silently skipped.
 #![cfg(target_arch = "wasm32")]
 
+use kafka_sandbox_core::command::{BrokerCommand, GroupCommand};
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 use web_sys::Element;
 
@@ -110,7 +111,7 @@ fn text_of(host: &Element, selector: &str) -> String {
 /// a restart, holds no leader replica, and another broker leads P0.
 #[wasm_bindgen_test]
 async fn brokers_view_shows_a_crashed_broker_and_the_moved_leader() {
-    use kafka_sandbox_core::{Command, SimTime};
+    use kafka_sandbox_core::SimTime;
     use kafka_sandbox_web::i18n::Lang;
     use kafka_sandbox_web::panels::{Brokers, BrokersProps};
     use std::rc::Rc;
@@ -119,7 +120,7 @@ async fn brokers_view_shows_a_crashed_broker_and_the_moved_leader() {
     let mut sim = scenario.build().expect("the default scenario builds");
     sim.run_until(SimTime(5000));
     let old = sim.snapshot().topics[0].partitions[0].leader.expect("P0 has a leader");
-    sim.apply(Command::CrashBroker { broker: old }).expect("the broker exists");
+    sim.apply(BrokerCommand::CrashBroker { broker: old }).expect("the broker exists");
     let timeout = sim.cluster().broker_session_timeout_ms;
     sim.run_until(SimTime(5000 + timeout + 100));
     let snap = sim.snapshot();
@@ -150,7 +151,7 @@ async fn brokers_view_shows_a_crashed_broker_and_the_moved_leader() {
 #[wasm_bindgen_test]
 async fn topic_panel_strikes_through_lost_records_with_their_cause() {
     use kafka_sandbox_core::scenario::Scenario;
-    use kafka_sandbox_core::{Command, SimTime};
+    use kafka_sandbox_core::SimTime;
     use kafka_sandbox_web::i18n::Lang;
     use kafka_sandbox_web::panels::{TopicProps, TopicView};
     use std::rc::Rc;
@@ -165,10 +166,10 @@ async fn topic_panel_strikes_through_lost_records_with_their_cause() {
     let mut sim = Scenario::from_json(json).expect("parses").build().expect("builds");
     let old = sim.snapshot().topics[0].partitions[0].leader.expect("a leader");
     for b in (0..3).filter(|b| *b != old) {
-        sim.apply(Command::SlowBroker { broker: b, slow_ms: 2000 }).expect("the broker exists");
+        sim.apply(BrokerCommand::SlowBroker { broker: b, slow_ms: 2000 }).expect("the broker exists");
     }
     sim.run_until(SimTime(2500));
-    sim.apply(Command::CrashBroker { broker: old }).expect("the broker exists");
+    sim.apply(BrokerCommand::CrashBroker { broker: old }).expect("the broker exists");
     sim.run_until(SimTime(12_000));
     let snap = sim.snapshot();
     let new = snap.topics[0].partitions[0].leader.expect("a new leader");
@@ -196,7 +197,7 @@ async fn topic_panel_strikes_through_lost_records_with_their_cause() {
 #[wasm_bindgen_test]
 async fn topic_panel_marks_a_partition_without_leader_offline() {
     use kafka_sandbox_core::scenario::Scenario;
-    use kafka_sandbox_core::{Command, SimTime};
+    use kafka_sandbox_core::SimTime;
     use kafka_sandbox_web::i18n::Lang;
     use kafka_sandbox_web::panels::{TopicProps, TopicView};
     use std::rc::Rc;
@@ -208,7 +209,7 @@ async fn topic_panel_marks_a_partition_without_leader_offline() {
     }"#;
     let mut sim = Scenario::from_json(json).expect("parses").build().expect("builds");
     let only = sim.snapshot().topics[0].partitions[0].leader.expect("a leader");
-    sim.apply(Command::CrashBroker { broker: only }).expect("the broker exists");
+    sim.apply(BrokerCommand::CrashBroker { broker: only }).expect("the broker exists");
     sim.run_until(SimTime(1500));
     let host = mount::<TopicView>(TopicProps { lang: Lang::En, snap: Rc::new(sim.snapshot()), dispatch: yew::Callback::noop() });
     settle().await;
@@ -224,7 +225,7 @@ async fn topic_panel_marks_a_partition_without_leader_offline() {
 async fn groups_panel_shows_a_crashed_member_removed_and_its_partitions_taken_over() {
     use kafka_sandbox_core::group::{GroupState, Phase};
     use kafka_sandbox_core::scenario::Scenario;
-    use kafka_sandbox_core::{Command, SimTime};
+    use kafka_sandbox_core::SimTime;
     use kafka_sandbox_web::i18n::Lang;
     use kafka_sandbox_web::panels::{Groups, GroupsProps};
     use kafka_sandbox_web::timeline::GroupWatch;
@@ -248,7 +249,7 @@ async fn groups_panel_shows_a_crashed_member_removed_and_its_partitions_taken_ov
         sim.run_until(sim.now().plus_ms(100));
     }
     assert!(stable(&sim), "the group settles within a simulated minute");
-    sim.apply(Command::CrashMember { group: "shop".into(), client_id: "Consumer2".into() }).expect("the member exists");
+    sim.apply(GroupCommand::CrashMember { group: "shop".into(), client_id: "Consumer2".into() }).expect("the member exists");
     // session.timeout.ms, then the survivor's next heartbeat and one rebalance round.
     sim.run_until(sim.now().plus_ms(6000 + 5000));
     let mut watch = GroupWatch::default();
@@ -280,7 +281,7 @@ async fn groups_panel_shows_a_crashed_member_removed_and_its_partitions_taken_ov
 #[wasm_bindgen_test]
 async fn groups_panel_says_when_no_coordinator_is_reachable() {
     use kafka_sandbox_core::scenario::Scenario;
-    use kafka_sandbox_core::{Command, SimTime};
+    use kafka_sandbox_core::SimTime;
     use kafka_sandbox_web::i18n::Lang;
     use kafka_sandbox_web::panels::{Groups, GroupsProps};
     use std::rc::Rc;
@@ -293,7 +294,7 @@ async fn groups_panel_says_when_no_coordinator_is_reachable() {
     }"#;
     let mut sim = Scenario::from_json(json).expect("parses").build().expect("builds");
     sim.run_until(SimTime(1000));
-    sim.apply(Command::CrashBroker { broker: 0 }).expect("the broker exists");
+    sim.apply(BrokerCommand::CrashBroker { broker: 0 }).expect("the broker exists");
     let snap = sim.snapshot();
     assert_eq!(snap.groups[0].coordinator, None);
     let host = mount::<Groups>(GroupsProps { lang: Lang::En, snap: Rc::new(snap), dispatch: yew::Callback::noop(), logs: Rc::default() });

@@ -480,3 +480,33 @@ impl Sim {
         }
     }
 }
+
+/// Commands to a connector: checked against the cluster, then executed (the one line
+/// `Sim::validate` and `Sim::execute` give this feature).
+impl Sim {
+    pub(super) fn validate_connect_command(&self, command: &ConnectCommand) -> Result<(), CommandError> {
+        match command {
+            ConnectCommand::CrashConnector { connector } | ConnectCommand::RestartConnector { connector } => {
+                if self.connector_index(connector).is_none() {
+                    return Err(CommandError::UnknownConnector(connector.clone()));
+                }
+                Ok(())
+            }
+        }
+    }
+
+    pub(super) fn execute_connect_command(&mut self, command: ConnectCommand) {
+        match command {
+            ConnectCommand::CrashConnector { connector } => {
+                if let Some(i) = self.connector_index(&connector) {
+                    self.crash_connector(i);
+                }
+            }
+            ConnectCommand::RestartConnector { connector } => {
+                if let Some(i) = self.connector_index(&connector) {
+                    self.restart_connector(i);
+                }
+            }
+        }
+    }
+}

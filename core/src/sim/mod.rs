@@ -7,7 +7,8 @@
 use crate::assign::{self, Subscription};
 use crate::cluster::{place_replicas, Broker, BrokerId, LostView, Partition, Topic, TopicConfig, LOST_KEPT};
 use crate::command::{
-    check_name, Allowed, Command, CommandError, GroupSpec, MemberSpec, NameOf, MAX_GROUPS, MAX_MEMBERS_PER_GROUP, MAX_VALUE_CHARS,
+    check_name, Allowed, BrokerCommand, Command, CommandError, ConnectCommand, GroupCommand, GroupSpec, MemberSpec, NameOf, ProduceCommand,
+    TopicCommand, MAX_GROUPS, MAX_MEMBERS_PER_GROUP, MAX_VALUE_CHARS,
 };
 use crate::config::{Acks, ClusterConfig, OffsetReset, ProducerConfig};
 use crate::event::ProduceError;
@@ -66,14 +67,14 @@ impl PlannedSends {
     }
 
     fn command(&self, k: usize) -> Command {
-        Command::Produce {
+        Command::Produce(ProduceCommand::Produce {
             producer: self.producer.clone(),
             topic: self.topic.clone(),
             key: self.keys.as_ref().and_then(|keys| keys.get(k).cloned().flatten()),
             value: self.values.get(k).cloned().unwrap_or_default(),
             partition: None,
             headers: Vec::new(),
-        }
+        })
     }
 }
 
@@ -573,8 +574,10 @@ impl Sim {
         let _ = self.apply(entry.command.clone());
     }
 
-    /// Applies a command now. On error nothing has changed.
-    pub fn apply(&mut self, command: Command) -> Result<(), CommandError> {
+    /// Applies a command now — a [`Command`] or a feature's own command
+    /// (`sim.apply(BrokerCommand::CrashBroker { broker: 1 })`). On error nothing has changed.
+    pub fn apply(&mut self, command: impl Into<Command>) -> Result<(), CommandError> {
+        let command = command.into();
         self.validate(&command)?;
         self.command_log.push(LoggedCommand { after_steps: self.steps, at: self.now, command: command.clone() });
         self.execute(command);
@@ -649,8 +652,8 @@ impl Sim {
     /// Unlike [`Sim::apply`] it is not in [`Sim::command_log`], so [`Sim::replay`] does not
     /// rebuild it: it is for tools that feed a long run in pieces (the memory benchmark
     /// produces 1,000 records a second for a simulated day) without the log growing.
-    pub fn schedule_command(&mut self, at: SimTime, command: Command) {
-        self.schedule(at, Pending::Command(command));
+    pub fn schedule_command(&mut self, at: SimTime, command: impl Into<Command>) {
+        self.schedule(at, Pending::Command(command.into()));
     }
 
     /// Queues a scenario producer's planned sends (see [`PlannedSends`]): reserves a
@@ -727,182 +730,15 @@ impl Sim {
         self.monitors.observe(event);
     }
 
+    /// One line per feature: each checks its own commands.
     fn validate(&self, command: &Command) -> Result<(), CommandError> {
         match command {
-            Command::Produce { producer, topic, key, value, partition, headers } => {
-                if !self.producers.contains_key(producer) {
-                    return Err(CommandError::UnknownProducer(producer.clone()));
-                }
-                let Some(t) = self.topics.get(topic) else {
-                    return Err(CommandError::UnknownTopic(topic.clone()));
-                };
-                if let Some(p) = partition {
-                    if *p >= t.partition_count() {
-                        return Err(CommandError::PartitionOutOfRange {
-                            topic: topic.clone(),
-                            partition: *p,
-                            partitions: t.partition_count(),
-                        });
-                    }
-                }
-                check_record_size(key.as_deref(), value, headers)
-            }
-            Command::AddMember { group, member } => {
-                let Some(g) = self.groups.get(group) else {
-                    return Err(CommandError::UnknownGroup(group.clone()));
-                };
-                self.validate_member(g.id.as_str(), &g.topics, member)?;
-                if g.member(&member.client_id).is_some() {
-                    return Err(CommandError::DuplicateMember { group: group.clone(), client_id: member.client_id.clone() });
-                }
-                if g.members.len() >= MAX_MEMBERS_PER_GROUP {
-                    return Err(CommandError::GroupFull { group: group.clone() });
-                }
-                Ok(())
-            }
-            Command::CrashMember { group, client_id }
-            | Command::RestartMember { group, client_id }
-            | Command::PauseMember { group, client_id, .. }
-            | Command::SetProcessing { group, client_id, .. }
-            | Command::SetCommitMode { group, client_id, .. }
-            | Command::RemoveMember { group, client_id } => {
-                let Some(g) = self.groups.get(group) else {
-                    return Err(CommandError::UnknownGroup(group.clone()));
-                };
-                if g.member(client_id).is_none() {
-                    return Err(CommandError::UnknownMember { group: group.clone(), client_id: client_id.clone() });
-                }
-                Ok(())
-            }
-            Command::Seek { group, client_id, topic, partition, .. } => {
-                let Some(g) = self.groups.get(group) else {
-                    return Err(CommandError::UnknownGroup(group.clone()));
-                };
-                let Some(m) = g.member(client_id) else {
-                    return Err(CommandError::UnknownMember { group: group.clone(), client_id: client_id.clone() });
-                };
-                if !self.topics.contains_key(topic) {
-                    return Err(CommandError::UnknownTopic(topic.clone()));
-                }
-                let owned = m.assigned.iter().any(|tp| &tp.topic == topic && partition.is_none_or(|p| tp.partition == p));
-                if !owned {
-                    return Err(CommandError::SeekUnassigned { client_id: client_id.clone(), topic: topic.clone(), partition: *partition });
-                }
-                Ok(())
-            }
-            Command::Subscribe { group, client_id, topics } => {
-                let Some(g) = self.groups.get(group) else {
-                    return Err(CommandError::UnknownGroup(group.clone()));
-                };
-                if g.member(client_id).is_none() {
-                    return Err(CommandError::UnknownMember { group: group.clone(), client_id: client_id.clone() });
-                }
-                if topics.is_empty() {
-                    return Err(CommandError::EmptySubscription { client_id: client_id.clone() });
-                }
-                for t in topics {
-                    if !self.topics.contains_key(t) {
-                        return Err(CommandError::UnknownTopic(t.clone()));
-                    }
-                }
-                Ok(())
-            }
-            Command::AddGroup { group } => self.validate_group(group),
-            Command::CrashBroker { broker }
-            | Command::RestartBroker { broker }
-            | Command::IsolateBroker { broker }
-            | Command::HealBroker { broker }
-            | Command::SlowBroker { broker, .. } => {
-                if self.brokers.contains_key(broker) {
-                    Ok(())
-                } else {
-                    Err(CommandError::UnknownBroker(*broker))
-                }
-            }
-            Command::AddPartitions { topic, partitions } => {
-                let Some(t) = self.topics.get(topic) else { return Err(CommandError::UnknownTopic(topic.clone())) };
-                if !self.brokers.values().any(|b| !b.fenced && b.reachable()) {
-                    return Err(CommandError::NoBrokerUp);
-                }
-                if *partitions <= t.partition_count() || *partitions > crate::limits::MAX_PARTITIONS {
-                    return Err(CommandError::PartitionCount { topic: topic.clone(), partitions: t.partition_count() });
-                }
-                Ok(())
-            }
-            Command::SetTopicConfig { topic, min_insync_replicas, .. } => {
-                let Some(t) = self.topics.get(topic) else { return Err(CommandError::UnknownTopic(topic.clone())) };
-                if let Some(m) = min_insync_replicas {
-                    if *m == 0 || *m > t.replication_factor() {
-                        return Err(CommandError::MinInsyncReplicas { topic: topic.clone(), replication_factor: t.replication_factor() });
-                    }
-                }
-                Ok(())
-            }
-            Command::SetAcks { producer, .. } | Command::SetPartitioner { producer, .. } => {
-                if self.producers.contains_key(producer) {
-                    Ok(())
-                } else {
-                    Err(CommandError::UnknownProducer(producer.clone()))
-                }
-            }
-            Command::CrashConnector { connector } | Command::RestartConnector { connector } => {
-                if self.connector_index(connector).is_none() {
-                    return Err(CommandError::UnknownConnector(connector.clone()));
-                }
-                Ok(())
-            }
-            Command::SetAssignor { group, assignor } => {
-                let Some(g) = self.groups.get(group) else {
-                    return Err(CommandError::UnknownGroup(group.clone()));
-                };
-                match g.config.group_protocol {
-                    // KIP-848: the broker assigns (`group.remote.assignor`).
-                    crate::config::GroupProtocol::Consumer => {
-                        Err(CommandError::AssignorUnderConsumerProtocol { group: group.clone(), remote_assignor: g.config.remote_assignor })
-                    }
-                    crate::config::GroupProtocol::Classic => check_strategy(*assignor),
-                }
-            }
+            Command::Produce(c) => self.validate_produce_command(c),
+            Command::Broker(c) => self.validate_broker_command(c),
+            Command::Topic(c) => self.validate_topic_command(c),
+            Command::Group(c) => self.validate_group_command(c),
+            Command::Connect(c) => self.validate_connect_command(c),
         }
-    }
-
-    fn validate_group(&self, spec: &GroupSpec) -> Result<(), CommandError> {
-        check_name(NameOf::GroupId, &spec.id)?;
-        if self.groups.contains_key(&spec.id) {
-            return Err(CommandError::DuplicateGroup(spec.id.clone()));
-        }
-        if self.groups.len() >= MAX_GROUPS {
-            return Err(CommandError::TooManyGroups);
-        }
-        if spec.topics.is_empty() {
-            return Err(CommandError::GroupWithoutTopics { group: spec.id.clone() });
-        }
-        for t in &spec.topics {
-            if !self.topics.contains_key(t) {
-                return Err(CommandError::UnknownTopic(t.clone()));
-            }
-        }
-        check_strategy(spec.config.assignor)?;
-        push::check_push_config(&spec.id, &spec.config)?;
-        if spec.members.len() > MAX_MEMBERS_PER_GROUP {
-            return Err(CommandError::TooManyMembers { group: spec.id.clone(), members: spec.members.len() });
-        }
-        for (i, m) in spec.members.iter().enumerate() {
-            self.validate_member(&spec.id, &spec.topics, m)?;
-            if spec.members[..i].iter().any(|o| o.client_id == m.client_id) {
-                return Err(CommandError::DuplicateMember { group: spec.id.clone(), client_id: m.client_id.clone() });
-            }
-        }
-        Ok(())
-    }
-
-    fn validate_member(&self, group: &str, group_topics: &[String], m: &MemberSpec) -> Result<(), CommandError> {
-        for t in m.topics.as_deref().unwrap_or(group_topics) {
-            if !self.topics.contains_key(t) {
-                return Err(CommandError::UnknownTopic(t.clone()));
-            }
-        }
-        check_member_spec(group, m)
     }
 }
 
@@ -951,108 +787,14 @@ pub(crate) fn check_member_spec(group: &str, m: &MemberSpec) -> Result<(), Comma
 }
 
 impl Sim {
+    /// One line per feature: each executes its own commands (checked first).
     fn execute(&mut self, command: Command) {
         match command {
-            Command::Produce { producer, topic, key, value, partition, headers } => {
-                self.send(&producer, &topic, key, value, partition, headers)
-            }
-            Command::AddMember { group, member } => self.join(&group, member),
-            Command::RemoveMember { group, client_id } => self.leave(&group, &client_id),
-            Command::AddGroup { group } => {
-                let id = group.id.clone();
-                self.groups.insert(id.clone(), Group::new(id.clone(), group.topics, group.config));
-                self.record(EventKind::GroupCreated { group: id.clone() });
-                for m in group.members {
-                    self.join(&id, m);
-                }
-            }
-            Command::AddPartitions { topic, partitions } => self.add_partitions(&topic, partitions),
-            Command::CrashBroker { broker } => self.crash_broker(broker),
-            Command::RestartBroker { broker } => self.restart_broker(broker),
-            Command::IsolateBroker { broker } => self.isolate_broker(broker),
-            Command::HealBroker { broker } => self.heal_broker(broker),
-            Command::SlowBroker { broker, slow_ms } => {
-                if let Some(b) = self.brokers.get_mut(&broker) {
-                    b.slow_ms = slow_ms.min(3_600_000);
-                    self.record(EventKind::BrokerSlowed { broker, slow_ms: slow_ms.min(3_600_000) });
-                }
-            }
-            Command::SetAcks { producer, acks } => {
-                if let Some(p) = self.producers.get_mut(&producer) {
-                    p.config.acks = acks;
-                    let value = match acks {
-                        Acks::None => "0",
-                        Acks::Leader => "1",
-                        Acks::All => "all",
-                    };
-                    self.record(EventKind::ConfigChanged { entity: producer, setting: "acks".into(), value: value.into() });
-                }
-            }
-            Command::SetTopicConfig { topic, min_insync_replicas, unclean_leader_election_enable } => {
-                let Some(t) = self.topics.get_mut(&topic) else { return };
-                let mut changes = Vec::new();
-                if let Some(m) = min_insync_replicas {
-                    t.config.min_insync_replicas = m;
-                    changes.push(("min.insync.replicas", m.to_string()));
-                }
-                if let Some(u) = unclean_leader_election_enable {
-                    t.config.unclean_leader_election_enable = u;
-                    changes.push(("unclean.leader.election.enable", u.to_string()));
-                }
-                let count = t.partition_count();
-                for (setting, value) in changes {
-                    self.record(EventKind::ConfigChanged { entity: topic.clone(), setting: setting.into(), value });
-                }
-                // The controller re-checks offline partitions when unclean election is
-                // turned on, and the HW may now move (or stop) under the new minimum.
-                for p in 0..count {
-                    let tp = TopicPartition::new(topic.clone(), p);
-                    if unclean_leader_election_enable == Some(true) && self.partition(&tp).is_some_and(|p| p.leader.is_none()) {
-                        self.elect_leader(&tp);
-                    }
-                    self.maybe_advance_hw(&tp);
-                    self.complete_delayed_produces(&tp);
-                }
-            }
-            Command::SetPartitioner { producer, partitioner } => {
-                if let Some(p) = self.producers.get_mut(&producer) {
-                    p.config.partitioner = partitioner;
-                    // A new producer instance: its partitioners start afresh.
-                    p.partitioners.clear();
-                }
-            }
-            Command::SetAssignor { group, assignor } => {
-                if let Some(g) = self.groups.get_mut(&group) {
-                    g.config.assignor = assignor;
-                    g.protocol = crate::group::RebalanceProtocol::for_assignor(assignor);
-                    self.change_assignor(&group);
-                }
-            }
-            Command::CrashConnector { connector } => {
-                if let Some(i) = self.connector_index(&connector) {
-                    self.crash_connector(i);
-                }
-            }
-            Command::RestartConnector { connector } => {
-                if let Some(i) = self.connector_index(&connector) {
-                    self.restart_connector(i);
-                }
-            }
-            Command::CrashMember { group, client_id } => self.crash_member(&group, &client_id),
-            Command::RestartMember { group, client_id } => self.restart_member(&group, &client_id),
-            Command::PauseMember { group, client_id, paused } => self.pause_member(&group, &client_id, paused),
-            Command::Seek { group, client_id, topic, partition, to } => self.seek(&group, &client_id, &topic, partition, &to),
-            Command::Subscribe { group, client_id, topics } => self.subscribe(&group, &client_id, topics),
-            Command::SetProcessing { group, client_id, processing_ms } => {
-                if let Some(m) = self.groups.get_mut(&group).and_then(|g| g.member_mut(&client_id)) {
-                    m.config.processing_ms = processing_ms.min(3_600_000);
-                }
-            }
-            Command::SetCommitMode { group, client_id, commit_mode } => {
-                if let Some(m) = self.groups.get_mut(&group).and_then(|g| g.member_mut(&client_id)) {
-                    m.config.commit_mode = commit_mode;
-                }
-            }
+            Command::Produce(c) => self.execute_produce_command(c),
+            Command::Broker(c) => self.execute_broker_command(c),
+            Command::Topic(c) => self.execute_topic_command(c),
+            Command::Group(c) => self.execute_group_command(c),
+            Command::Connect(c) => self.execute_connect_command(c),
         }
     }
 

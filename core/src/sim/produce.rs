@@ -833,6 +833,66 @@ impl Sim {
     }
 }
 
+/// Commands to a producer: checked against the cluster, then executed (the one line
+/// `Sim::validate` and `Sim::execute` give this feature).
+impl Sim {
+    pub(super) fn validate_produce_command(&self, command: &ProduceCommand) -> Result<(), CommandError> {
+        match command {
+            ProduceCommand::Produce { producer, topic, key, value, partition, headers } => {
+                if !self.producers.contains_key(producer) {
+                    return Err(CommandError::UnknownProducer(producer.clone()));
+                }
+                let Some(t) = self.topics.get(topic) else {
+                    return Err(CommandError::UnknownTopic(topic.clone()));
+                };
+                if let Some(p) = partition {
+                    if *p >= t.partition_count() {
+                        return Err(CommandError::PartitionOutOfRange {
+                            topic: topic.clone(),
+                            partition: *p,
+                            partitions: t.partition_count(),
+                        });
+                    }
+                }
+                check_record_size(key.as_deref(), value, headers)
+            }
+            ProduceCommand::SetAcks { producer, .. } | ProduceCommand::SetPartitioner { producer, .. } => {
+                if self.producers.contains_key(producer) {
+                    Ok(())
+                } else {
+                    Err(CommandError::UnknownProducer(producer.clone()))
+                }
+            }
+        }
+    }
+
+    pub(super) fn execute_produce_command(&mut self, command: ProduceCommand) {
+        match command {
+            ProduceCommand::Produce { producer, topic, key, value, partition, headers } => {
+                self.send(&producer, &topic, key, value, partition, headers)
+            }
+            ProduceCommand::SetAcks { producer, acks } => {
+                if let Some(p) = self.producers.get_mut(&producer) {
+                    p.config.acks = acks;
+                    let value = match acks {
+                        Acks::None => "0",
+                        Acks::Leader => "1",
+                        Acks::All => "all",
+                    };
+                    self.record(EventKind::ConfigChanged { entity: producer, setting: "acks".into(), value: value.into() });
+                }
+            }
+            ProduceCommand::SetPartitioner { producer, partitioner } => {
+                if let Some(p) = self.producers.get_mut(&producer) {
+                    p.config.partitioner = partitioner;
+                    // A new producer instance: its partitioners start afresh.
+                    p.partitioners.clear();
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)] // Tests may unwrap: a panic is a failed test.
 mod tests {
@@ -850,14 +910,14 @@ mod tests {
     }
 
     fn send(sim: &mut Sim, partition: u32, value: &str) {
-        let c = Command::Produce {
+        let c = Command::Produce(ProduceCommand::Produce {
             producer: "p".into(),
             topic: "t".into(),
             key: None,
             value: value.into(),
             partition: Some(partition),
             headers: vec![],
-        };
+        });
         sim.apply(c).unwrap();
     }
 

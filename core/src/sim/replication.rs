@@ -725,3 +725,98 @@ impl Sim {
         }
     }
 }
+
+/// Commands to a broker: checked against the cluster, then executed (the one line
+/// `Sim::validate` and `Sim::execute` give this feature).
+impl Sim {
+    pub(super) fn validate_broker_command(&self, command: &BrokerCommand) -> Result<(), CommandError> {
+        match command {
+            BrokerCommand::CrashBroker { broker }
+            | BrokerCommand::RestartBroker { broker }
+            | BrokerCommand::IsolateBroker { broker }
+            | BrokerCommand::HealBroker { broker }
+            | BrokerCommand::SlowBroker { broker, .. } => {
+                if self.brokers.contains_key(broker) {
+                    Ok(())
+                } else {
+                    Err(CommandError::UnknownBroker(*broker))
+                }
+            }
+        }
+    }
+
+    pub(super) fn execute_broker_command(&mut self, command: BrokerCommand) {
+        match command {
+            BrokerCommand::CrashBroker { broker } => self.crash_broker(broker),
+            BrokerCommand::RestartBroker { broker } => self.restart_broker(broker),
+            BrokerCommand::IsolateBroker { broker } => self.isolate_broker(broker),
+            BrokerCommand::HealBroker { broker } => self.heal_broker(broker),
+            BrokerCommand::SlowBroker { broker, slow_ms } => {
+                if let Some(b) = self.brokers.get_mut(&broker) {
+                    b.slow_ms = slow_ms.min(3_600_000);
+                    self.record(EventKind::BrokerSlowed { broker, slow_ms: slow_ms.min(3_600_000) });
+                }
+            }
+        }
+    }
+}
+
+/// Commands to a topic: checked against the cluster, then executed (the one line
+/// `Sim::validate` and `Sim::execute` give this feature).
+impl Sim {
+    pub(super) fn validate_topic_command(&self, command: &TopicCommand) -> Result<(), CommandError> {
+        match command {
+            TopicCommand::AddPartitions { topic, partitions } => {
+                let Some(t) = self.topics.get(topic) else { return Err(CommandError::UnknownTopic(topic.clone())) };
+                if !self.brokers.values().any(|b| !b.fenced && b.reachable()) {
+                    return Err(CommandError::NoBrokerUp);
+                }
+                if *partitions <= t.partition_count() || *partitions > crate::limits::MAX_PARTITIONS {
+                    return Err(CommandError::PartitionCount { topic: topic.clone(), partitions: t.partition_count() });
+                }
+                Ok(())
+            }
+            TopicCommand::SetTopicConfig { topic, min_insync_replicas, .. } => {
+                let Some(t) = self.topics.get(topic) else { return Err(CommandError::UnknownTopic(topic.clone())) };
+                if let Some(m) = min_insync_replicas {
+                    if *m == 0 || *m > t.replication_factor() {
+                        return Err(CommandError::MinInsyncReplicas { topic: topic.clone(), replication_factor: t.replication_factor() });
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    pub(super) fn execute_topic_command(&mut self, command: TopicCommand) {
+        match command {
+            TopicCommand::AddPartitions { topic, partitions } => self.add_partitions(&topic, partitions),
+            TopicCommand::SetTopicConfig { topic, min_insync_replicas, unclean_leader_election_enable } => {
+                let Some(t) = self.topics.get_mut(&topic) else { return };
+                let mut changes = Vec::new();
+                if let Some(m) = min_insync_replicas {
+                    t.config.min_insync_replicas = m;
+                    changes.push(("min.insync.replicas", m.to_string()));
+                }
+                if let Some(u) = unclean_leader_election_enable {
+                    t.config.unclean_leader_election_enable = u;
+                    changes.push(("unclean.leader.election.enable", u.to_string()));
+                }
+                let count = t.partition_count();
+                for (setting, value) in changes {
+                    self.record(EventKind::ConfigChanged { entity: topic.clone(), setting: setting.into(), value });
+                }
+                // The controller re-checks offline partitions when unclean election is
+                // turned on, and the HW may now move (or stop) under the new minimum.
+                for p in 0..count {
+                    let tp = TopicPartition::new(topic.clone(), p);
+                    if unclean_leader_election_enable == Some(true) && self.partition(&tp).is_some_and(|p| p.leader.is_none()) {
+                        self.elect_leader(&tp);
+                    }
+                    self.maybe_advance_hw(&tp);
+                    self.complete_delayed_produces(&tp);
+                }
+            }
+        }
+    }
+}

@@ -303,7 +303,7 @@ impl Sim {
             members,
         };
         self.streams.push(StreamsApp { spec, stores: VecMap::new(), processed_total: 0, output_total: 0 });
-        self.apply_unlogged(Command::AddGroup { group })
+        self.apply_unlogged(Command::Group(GroupCommand::AddGroup { group }))
     }
 
     pub fn streams(&self) -> impl Iterator<Item = &StreamsApp> {

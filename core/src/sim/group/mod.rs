@@ -669,3 +669,161 @@ impl Sim {
         }
     }
 }
+
+/// Commands to a consumer group or one of its members: checked against the cluster, then executed (the one line
+/// `Sim::validate` and `Sim::execute` give this feature).
+impl Sim {
+    pub(in crate::sim) fn validate_group_command(&self, command: &GroupCommand) -> Result<(), CommandError> {
+        match command {
+            GroupCommand::AddMember { group, member } => {
+                let Some(g) = self.groups.get(group) else {
+                    return Err(CommandError::UnknownGroup(group.clone()));
+                };
+                self.validate_member(g.id.as_str(), &g.topics, member)?;
+                if g.member(&member.client_id).is_some() {
+                    return Err(CommandError::DuplicateMember { group: group.clone(), client_id: member.client_id.clone() });
+                }
+                if g.members.len() >= MAX_MEMBERS_PER_GROUP {
+                    return Err(CommandError::GroupFull { group: group.clone() });
+                }
+                Ok(())
+            }
+            GroupCommand::CrashMember { group, client_id }
+            | GroupCommand::RestartMember { group, client_id }
+            | GroupCommand::PauseMember { group, client_id, .. }
+            | GroupCommand::SetProcessing { group, client_id, .. }
+            | GroupCommand::SetCommitMode { group, client_id, .. }
+            | GroupCommand::RemoveMember { group, client_id } => {
+                let Some(g) = self.groups.get(group) else {
+                    return Err(CommandError::UnknownGroup(group.clone()));
+                };
+                if g.member(client_id).is_none() {
+                    return Err(CommandError::UnknownMember { group: group.clone(), client_id: client_id.clone() });
+                }
+                Ok(())
+            }
+            GroupCommand::Seek { group, client_id, topic, partition, .. } => {
+                let Some(g) = self.groups.get(group) else {
+                    return Err(CommandError::UnknownGroup(group.clone()));
+                };
+                let Some(m) = g.member(client_id) else {
+                    return Err(CommandError::UnknownMember { group: group.clone(), client_id: client_id.clone() });
+                };
+                if !self.topics.contains_key(topic) {
+                    return Err(CommandError::UnknownTopic(topic.clone()));
+                }
+                let owned = m.assigned.iter().any(|tp| &tp.topic == topic && partition.is_none_or(|p| tp.partition == p));
+                if !owned {
+                    return Err(CommandError::SeekUnassigned { client_id: client_id.clone(), topic: topic.clone(), partition: *partition });
+                }
+                Ok(())
+            }
+            GroupCommand::Subscribe { group, client_id, topics } => {
+                let Some(g) = self.groups.get(group) else {
+                    return Err(CommandError::UnknownGroup(group.clone()));
+                };
+                if g.member(client_id).is_none() {
+                    return Err(CommandError::UnknownMember { group: group.clone(), client_id: client_id.clone() });
+                }
+                if topics.is_empty() {
+                    return Err(CommandError::EmptySubscription { client_id: client_id.clone() });
+                }
+                for t in topics {
+                    if !self.topics.contains_key(t) {
+                        return Err(CommandError::UnknownTopic(t.clone()));
+                    }
+                }
+                Ok(())
+            }
+            GroupCommand::AddGroup { group } => self.validate_group(group),
+            GroupCommand::SetAssignor { group, assignor } => {
+                let Some(g) = self.groups.get(group) else {
+                    return Err(CommandError::UnknownGroup(group.clone()));
+                };
+                match g.config.group_protocol {
+                    // KIP-848: the broker assigns (`group.remote.assignor`).
+                    crate::config::GroupProtocol::Consumer => {
+                        Err(CommandError::AssignorUnderConsumerProtocol { group: group.clone(), remote_assignor: g.config.remote_assignor })
+                    }
+                    crate::config::GroupProtocol::Classic => check_strategy(*assignor),
+                }
+            }
+        }
+    }
+
+    pub(in crate::sim) fn execute_group_command(&mut self, command: GroupCommand) {
+        match command {
+            GroupCommand::AddMember { group, member } => self.join(&group, member),
+            GroupCommand::RemoveMember { group, client_id } => self.leave(&group, &client_id),
+            GroupCommand::AddGroup { group } => {
+                let id = group.id.clone();
+                self.groups.insert(id.clone(), Group::new(id.clone(), group.topics, group.config));
+                self.record(EventKind::GroupCreated { group: id.clone() });
+                for m in group.members {
+                    self.join(&id, m);
+                }
+            }
+            GroupCommand::SetAssignor { group, assignor } => {
+                if let Some(g) = self.groups.get_mut(&group) {
+                    g.config.assignor = assignor;
+                    g.protocol = crate::group::RebalanceProtocol::for_assignor(assignor);
+                    self.change_assignor(&group);
+                }
+            }
+            GroupCommand::CrashMember { group, client_id } => self.crash_member(&group, &client_id),
+            GroupCommand::RestartMember { group, client_id } => self.restart_member(&group, &client_id),
+            GroupCommand::PauseMember { group, client_id, paused } => self.pause_member(&group, &client_id, paused),
+            GroupCommand::Seek { group, client_id, topic, partition, to } => self.seek(&group, &client_id, &topic, partition, &to),
+            GroupCommand::Subscribe { group, client_id, topics } => self.subscribe(&group, &client_id, topics),
+            GroupCommand::SetProcessing { group, client_id, processing_ms } => {
+                if let Some(m) = self.groups.get_mut(&group).and_then(|g| g.member_mut(&client_id)) {
+                    m.config.processing_ms = processing_ms.min(3_600_000);
+                }
+            }
+            GroupCommand::SetCommitMode { group, client_id, commit_mode } => {
+                if let Some(m) = self.groups.get_mut(&group).and_then(|g| g.member_mut(&client_id)) {
+                    m.config.commit_mode = commit_mode;
+                }
+            }
+        }
+    }
+
+    fn validate_group(&self, spec: &GroupSpec) -> Result<(), CommandError> {
+        check_name(NameOf::GroupId, &spec.id)?;
+        if self.groups.contains_key(&spec.id) {
+            return Err(CommandError::DuplicateGroup(spec.id.clone()));
+        }
+        if self.groups.len() >= MAX_GROUPS {
+            return Err(CommandError::TooManyGroups);
+        }
+        if spec.topics.is_empty() {
+            return Err(CommandError::GroupWithoutTopics { group: spec.id.clone() });
+        }
+        for t in &spec.topics {
+            if !self.topics.contains_key(t) {
+                return Err(CommandError::UnknownTopic(t.clone()));
+            }
+        }
+        check_strategy(spec.config.assignor)?;
+        push::check_push_config(&spec.id, &spec.config)?;
+        if spec.members.len() > MAX_MEMBERS_PER_GROUP {
+            return Err(CommandError::TooManyMembers { group: spec.id.clone(), members: spec.members.len() });
+        }
+        for (i, m) in spec.members.iter().enumerate() {
+            self.validate_member(&spec.id, &spec.topics, m)?;
+            if spec.members[..i].iter().any(|o| o.client_id == m.client_id) {
+                return Err(CommandError::DuplicateMember { group: spec.id.clone(), client_id: m.client_id.clone() });
+            }
+        }
+        Ok(())
+    }
+
+    fn validate_member(&self, group: &str, group_topics: &[String], m: &MemberSpec) -> Result<(), CommandError> {
+        for t in m.topics.as_deref().unwrap_or(group_topics) {
+            if !self.topics.contains_key(t) {
+                return Err(CommandError::UnknownTopic(t.clone()));
+            }
+        }
+        check_member_spec(group, m)
+    }
+}

@@ -1,4 +1,18 @@
 //! Commands: the only way the outside world changes a running simulation.
+//!
+//! One file per feature holds that feature's commands (`produce.rs`, `cluster.rs`,
+//! `group.rs`, `connect.rs`); [`Command`] has one variant per feature and the reader's
+//! table one row per command. A new feature adds its file, one variant, its rows.
+
+mod cluster;
+mod connect;
+mod group;
+mod produce;
+
+pub use cluster::{BrokerCommand, TopicCommand};
+pub use connect::ConnectCommand;
+pub use group::GroupCommand;
+pub use produce::ProduceCommand;
 
 use crate::config::PartitionerKind;
 use crate::config::Strategy;
@@ -68,94 +82,35 @@ impl GroupSpec {
     }
 }
 
-/// Something a person (or a scenario's timeline) does to the running cluster.
+/// Something a person (or a scenario's timeline) does to the running cluster: one
+/// variant per feature, each the feature's own command enum (its file in this folder),
+/// executed by the feature's own code in `sim/`. Written and read as one flat object
+/// tagged by `"type"` (the inner enum's tag; the outer level adds nothing).
 ///
 /// Read by a hand-written reader (below), not serde's derive; a new variant needs a row
 /// there too.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(untagged)]
 pub enum Command {
-    /// `producer.send(new ProducerRecord(topic, partition, key, value, headers))`.
-    Produce {
-        producer: String,
-        topic: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        key: Option<String>,
-        value: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        partition: Option<u32>,
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        headers: Vec<Header>,
-    },
-    /// A consumer starts and joins a group.
-    AddMember { group: String, member: MemberSpec },
-    /// A consumer closes gracefully: it commits (with auto-commit) and leaves the group.
-    RemoveMember { group: String, client_id: String },
-    /// The consumer process dies (no LeaveGroup; the coordinator waits out its session).
-    CrashMember { group: String, client_id: String },
-    /// A crashed consumer starts again with the same client id and `group.instance.id`.
-    RestartMember { group: String, client_id: String },
-    /// The application stops calling `poll()` (stuck in processing), or resumes.
-    PauseMember { group: String, client_id: String, paused: bool },
-    /// How long the application takes per record (sandbox only).
-    SetProcessing { group: String, client_id: String, processing_ms: u64 },
-    /// When the consumer commits offsets.
-    SetCommitMode { group: String, client_id: String, commit_mode: crate::config::CommitMode },
-    /// A new consumer group starts consuming.
-    AddGroup { group: GroupSpec },
-    /// The producer's `partitioner.class` changes. In Kafka that means a new producer
-    /// instance, so the round-robin counter and the sticky choice start afresh; batches
-    /// already open still go out.
-    SetPartitioner { producer: String, partitioner: PartitionerKind },
-    /// `kafka-topics --alter --partitions`: the topic grows to `partitions` (never
-    /// shrinks). Keys may now hash elsewhere; groups rebalance once their leader's
-    /// metadata refresh (`metadata.max.age.ms`) notices.
-    AddPartitions { topic: String, partitions: u32 },
-    /// The broker process dies: it stops answering at once; the controller notices after
-    /// `broker.session.timeout.ms`. Its logs stay on disk.
-    CrashBroker { broker: BrokerId },
-    /// The broker starts again and registers with the controller; its replicas catch up.
-    RestartBroker { broker: BrokerId },
-    /// Cut the broker off the network: from the other brokers, the controller and clients.
-    IsolateBroker { broker: BrokerId },
-    /// Reconnect an isolated broker.
-    HealBroker { broker: BrokerId },
-    /// Slow the broker's replica fetches by `slow_ms` (0 restores them).
-    SlowBroker { broker: BrokerId, slow_ms: u64 },
-    /// The producer's `acks` changes (in Kafka: a new producer with the new setting).
-    SetAcks { producer: String, acks: Acks },
-    /// Topic settings change (`kafka-configs --alter`): `min.insync.replicas`,
-    /// `unclean.leader.election.enable`.
-    SetTopicConfig {
-        topic: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        min_insync_replicas: Option<u32>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        unclean_leader_election_enable: Option<bool>,
-    },
-    /// The group's `partition.assignment.strategy` changes (in Kafka: every member is
-    /// restarted with the new setting) and the group rebalances with the same members.
-    SetAssignor { group: String, assignor: Strategy },
-    /// The application calls `seek()` on a partition it is assigned (every assigned
-    /// partition of `topic` when `partition` is left out): `seekToBeginning`, `seekToEnd`,
-    /// `seek(offset)`, or `offsetsForTimes` then `seek`.
-    Seek {
-        group: String,
-        client_id: String,
-        topic: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        partition: Option<u32>,
-        to: SeekTo,
-    },
-    /// The application calls `subscribe()` with another list of topics: the member rejoins
-    /// (classic) or sends its new subscription (KIP-848), and the group rebalances.
-    Subscribe { group: String, client_id: String, topics: Vec<String> },
-    /// A source connector's task crashes: what it sent since its last offset flush will
-    /// be sent again by the next task (at-least-once).
-    CrashConnector { connector: String },
-    /// A new task starts for the connector and resumes after the flushed source offset.
-    RestartConnector { connector: String },
+    Produce(ProduceCommand),
+    Broker(BrokerCommand),
+    Topic(TopicCommand),
+    Group(GroupCommand),
+    Connect(ConnectCommand),
 }
+
+/// `FeatureCommand::X { .. }.into()`: a feature's command as a [`Command`].
+macro_rules! from_feature {
+    ($($feature:ident($inner:ty)),* $(,)?) => {
+        $(impl From<$inner> for Command {
+            fn from(c: $inner) -> Self {
+                Command::$feature(c)
+            }
+        })*
+    };
+}
+
+from_feature!(Produce(ProduceCommand), Broker(BrokerCommand), Topic(TopicCommand), Group(GroupCommand), Connect(ConnectCommand),);
 
 /// Where `seek()` moves a position.
 ///
@@ -211,29 +166,29 @@ tagged_reader! {
             connector: String,
         }
         variants {
-            Produce "produce" { producer, topic, key: default, value, partition: default, headers: default },
-            AddMember "add_member" { group, member },
-            RemoveMember "remove_member" { group, client_id },
-            CrashMember "crash_member" { group, client_id },
-            RestartMember "restart_member" { group, client_id },
-            PauseMember "pause_member" { group, client_id, paused },
-            SetProcessing "set_processing" { group, client_id, processing_ms },
-            SetCommitMode "set_commit_mode" { group, client_id, commit_mode },
-            AddGroup "add_group" { group },
-            SetPartitioner "set_partitioner" { producer, partitioner },
-            AddPartitions "add_partitions" { topic, partitions },
-            CrashBroker "crash_broker" { broker },
-            RestartBroker "restart_broker" { broker },
-            IsolateBroker "isolate_broker" { broker },
-            HealBroker "heal_broker" { broker },
-            SlowBroker "slow_broker" { broker, slow_ms },
-            SetAcks "set_acks" { producer, acks },
-            SetTopicConfig "set_topic_config" { topic, min_insync_replicas: default, unclean_leader_election_enable: default },
-            SetAssignor "set_assignor" { group, assignor },
-            Seek "seek" { group, client_id, topic, partition: default, to },
-            Subscribe "subscribe" { group, client_id, topics },
-            CrashConnector "crash_connector" { connector },
-            RestartConnector "restart_connector" { connector },
+            Produce(ProduceCommand::Produce) "produce" { producer, topic, key: default, value, partition: default, headers: default },
+            Group(GroupCommand::AddMember) "add_member" { group, member },
+            Group(GroupCommand::RemoveMember) "remove_member" { group, client_id },
+            Group(GroupCommand::CrashMember) "crash_member" { group, client_id },
+            Group(GroupCommand::RestartMember) "restart_member" { group, client_id },
+            Group(GroupCommand::PauseMember) "pause_member" { group, client_id, paused },
+            Group(GroupCommand::SetProcessing) "set_processing" { group, client_id, processing_ms },
+            Group(GroupCommand::SetCommitMode) "set_commit_mode" { group, client_id, commit_mode },
+            Group(GroupCommand::AddGroup) "add_group" { group },
+            Produce(ProduceCommand::SetPartitioner) "set_partitioner" { producer, partitioner },
+            Topic(TopicCommand::AddPartitions) "add_partitions" { topic, partitions },
+            Broker(BrokerCommand::CrashBroker) "crash_broker" { broker },
+            Broker(BrokerCommand::RestartBroker) "restart_broker" { broker },
+            Broker(BrokerCommand::IsolateBroker) "isolate_broker" { broker },
+            Broker(BrokerCommand::HealBroker) "heal_broker" { broker },
+            Broker(BrokerCommand::SlowBroker) "slow_broker" { broker, slow_ms },
+            Produce(ProduceCommand::SetAcks) "set_acks" { producer, acks },
+            Topic(TopicCommand::SetTopicConfig) "set_topic_config" { topic, min_insync_replicas: default, unclean_leader_election_enable: default },
+            Group(GroupCommand::SetAssignor) "set_assignor" { group, assignor },
+            Group(GroupCommand::Seek) "seek" { group, client_id, topic, partition: default, to },
+            Group(GroupCommand::Subscribe) "subscribe" { group, client_id, topics },
+            Connect(ConnectCommand::CrashConnector) "crash_connector" { connector },
+            Connect(ConnectCommand::RestartConnector) "restart_connector" { connector },
         }
     }
 }
@@ -557,15 +512,15 @@ mod tests {
     fn every_command() -> Vec<Command> {
         let s = |x: &str| x.to_string();
         vec![
-            Command::Produce {
+            Command::Produce(ProduceCommand::Produce {
                 producer: s("p"),
                 topic: s("t"),
                 key: Some(s("k")),
                 value: s("v"),
                 partition: Some(2),
                 headers: vec![Header { key: s("h"), value: s("x") }],
-            },
-            Command::AddMember {
+            }),
+            Command::Group(GroupCommand::AddMember {
                 group: s("g"),
                 member: MemberSpec {
                     client_id: s("c"),
@@ -573,36 +528,44 @@ mod tests {
                     topics: Some(vec![s("t")]),
                     config: ConsumerConfig::default(),
                 },
-            },
-            Command::RemoveMember { group: s("g"), client_id: s("c") },
-            Command::CrashMember { group: s("g"), client_id: s("c") },
-            Command::RestartMember { group: s("g"), client_id: s("c") },
-            Command::PauseMember { group: s("g"), client_id: s("c"), paused: true },
-            Command::SetProcessing { group: s("g"), client_id: s("c"), processing_ms: 5 },
-            Command::SetCommitMode { group: s("g"), client_id: s("c"), commit_mode: crate::config::CommitMode::default() },
-            Command::AddGroup {
+            }),
+            Command::Group(GroupCommand::RemoveMember { group: s("g"), client_id: s("c") }),
+            Command::Group(GroupCommand::CrashMember { group: s("g"), client_id: s("c") }),
+            Command::Group(GroupCommand::RestartMember { group: s("g"), client_id: s("c") }),
+            Command::Group(GroupCommand::PauseMember { group: s("g"), client_id: s("c"), paused: true }),
+            Command::Group(GroupCommand::SetProcessing { group: s("g"), client_id: s("c"), processing_ms: 5 }),
+            Command::Group(GroupCommand::SetCommitMode {
+                group: s("g"),
+                client_id: s("c"),
+                commit_mode: crate::config::CommitMode::default(),
+            }),
+            Command::Group(GroupCommand::AddGroup {
                 group: GroupSpec { id: s("g"), topics: vec![s("t")], config: GroupConfig::default(), members: vec![MemberSpec::new("c")] },
-            },
-            Command::SetPartitioner { producer: s("p"), partitioner: PartitionerKind::default() },
-            Command::AddPartitions { topic: s("t"), partitions: 4 },
-            Command::CrashBroker { broker: 1 },
-            Command::RestartBroker { broker: 1 },
-            Command::IsolateBroker { broker: 1 },
-            Command::HealBroker { broker: 1 },
-            Command::SlowBroker { broker: 1, slow_ms: 7 },
-            Command::SetAcks { producer: s("p"), acks: Acks::All },
-            Command::SetTopicConfig { topic: s("t"), min_insync_replicas: Some(2), unclean_leader_election_enable: Some(true) },
-            Command::SetAssignor { group: s("g"), assignor: Strategy::CooperativeSticky },
-            Command::Seek {
+            }),
+            Command::Produce(ProduceCommand::SetPartitioner { producer: s("p"), partitioner: PartitionerKind::default() }),
+            Command::Topic(TopicCommand::AddPartitions { topic: s("t"), partitions: 4 }),
+            Command::Broker(BrokerCommand::CrashBroker { broker: 1 }),
+            Command::Broker(BrokerCommand::RestartBroker { broker: 1 }),
+            Command::Broker(BrokerCommand::IsolateBroker { broker: 1 }),
+            Command::Broker(BrokerCommand::HealBroker { broker: 1 }),
+            Command::Broker(BrokerCommand::SlowBroker { broker: 1, slow_ms: 7 }),
+            Command::Produce(ProduceCommand::SetAcks { producer: s("p"), acks: Acks::All }),
+            Command::Topic(TopicCommand::SetTopicConfig {
+                topic: s("t"),
+                min_insync_replicas: Some(2),
+                unclean_leader_election_enable: Some(true),
+            }),
+            Command::Group(GroupCommand::SetAssignor { group: s("g"), assignor: Strategy::CooperativeSticky }),
+            Command::Group(GroupCommand::Seek {
                 group: s("g"),
                 client_id: s("c"),
                 topic: s("t"),
                 partition: Some(1),
                 to: SeekTo::Timestamp { timestamp_ms: 9 },
-            },
-            Command::Subscribe { group: s("g"), client_id: s("c"), topics: vec![s("t"), s("u")] },
-            Command::CrashConnector { connector: s("x") },
-            Command::RestartConnector { connector: s("x") },
+            }),
+            Command::Group(GroupCommand::Subscribe { group: s("g"), client_id: s("c"), topics: vec![s("t"), s("u")] }),
+            Command::Connect(ConnectCommand::CrashConnector { connector: s("x") }),
+            Command::Connect(ConnectCommand::RestartConnector { connector: s("x") }),
         ]
     }
 
@@ -729,10 +692,17 @@ mod tests {
     /// What serde's derive also read: the sequence form, and keys a variant ignores.
     #[test]
     fn the_forms_serde_accepted_still_read() {
-        assert_eq!(parse_json::<Command>(r#"["crash_broker", 3]"#).unwrap(), Command::CrashBroker { broker: 3 });
+        assert_eq!(parse_json::<Command>(r#"["crash_broker", 3]"#).unwrap(), Command::Broker(BrokerCommand::CrashBroker { broker: 3 }));
         assert_eq!(
             parse_json::<Command>(r#"["produce", "p", "t", null, "v"]"#).unwrap(),
-            Command::Produce { producer: "p".into(), topic: "t".into(), key: None, value: "v".into(), partition: None, headers: vec![] }
+            Command::Produce(ProduceCommand::Produce {
+                producer: "p".into(),
+                topic: "t".into(),
+                key: None,
+                value: "v".into(),
+                partition: None,
+                headers: vec![]
+            })
         );
         assert!(refusal::<Command>(r#"["crash_broker", 1, 2]"#).ends_with("invalid length 2, expected 1 element in sequence"));
         assert!(refusal::<Command>(r#"["crash_broker"]"#).ends_with("missing field `broker`"));

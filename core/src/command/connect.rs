@@ -1,0 +1,14 @@
+//! Kafka Connect's commands: a connector's task crashes or restarts.
+
+use serde::Serialize;
+
+/// What a person does to a connector. Executed by `sim/connect.rs`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ConnectCommand {
+    /// A source connector's task crashes: what it sent since its last offset flush will
+    /// be sent again by the next task (at-least-once).
+    CrashConnector { connector: String },
+    /// A new task starts for the connector and resumes after the flushed source offset.
+    RestartConnector { connector: String },
+}
