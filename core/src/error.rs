@@ -1,6 +1,18 @@
 //! Refusals of the sandbox's inputs: what is wrong ([`Problem`], a typed value with its
 //! parameters), and where (a JSON path, a line and column). `Display` is the English; the
 //! page renders each variant in Chinese from the value (`web/src/messages.rs`).
+//!
+//! A Kafka feature's own refusals are an enum of their own in a file of their own here
+//! ([`ConnectProblem`] in `error/connect.rs`, [`StreamsProblem`] in `error/streams.rs`),
+//! checked by the feature's file in `sim/`. They live here, not in `sim/`, because
+//! refusals are a vocabulary (L1): `Problem` names them, the page reads them, and neither
+//! may reach the engine's layer (L3, `tests/tidy.rs`).
+
+mod connect;
+mod streams;
+
+pub use connect::{ConnectProblem, TableList};
+pub use streams::StreamsProblem;
 
 use crate::command::CommandError;
 use crate::limits::{self, Range};
@@ -131,7 +143,7 @@ pub enum Problem {
     TooManyProducers {
         count: usize,
     },
-    /// A topic's partition count outside 1 to [`limits::MAX_PARTITIONS`].
+    /// A topic's partition count outside its row, [`limits::TOPIC_PARTITIONS`].
     Partitions {
         topic: String,
         partitions: u32,
@@ -153,9 +165,11 @@ pub enum Problem {
     RetentionBytes {
         value: i64,
     },
+    /// Outside [`limits::TOPIC_SEGMENT_BYTES`].
     SegmentBytes {
         value: u32,
     },
+    /// Outside [`limits::TOPIC_SEGMENT_MS`].
     SegmentMs {
         value: u64,
     },
@@ -191,10 +205,32 @@ pub enum Problem {
     /// A timeline command refused against the groups and members that exist by its moment:
     /// the simulation's refusal, said with "by then".
     ByThen(Box<CommandError>),
-    /// A check of the connectors or Streams applications (`sim/connect.rs`,
-    /// `sim/streams.rs`), still worded there as an English sentence: typed when `sim/` is
-    /// restructured (the page shows it as it came).
-    Sim(String),
+    /// A source connector's refusal (`connectors[]`, checked by `sim/connect.rs`).
+    Connect(ConnectProblem),
+    /// A Streams application's refusal (`streams[]`, checked by `sim/streams.rs`).
+    Streams(StreamsProblem),
+}
+
+impl From<ConnectProblem> for Problem {
+    fn from(p: ConnectProblem) -> Self {
+        Problem::Connect(p)
+    }
+}
+
+impl From<StreamsProblem> for Problem {
+    fn from(p: StreamsProblem) -> Self {
+        Problem::Streams(p)
+    }
+}
+
+/// `value` at `path` within its row of the limits table (`limits::TABLE`); outside it, a
+/// refusal carrying the row and the value.
+pub(crate) fn within(path: &str, value: u64, range: &'static Range) -> Result<(), ScenarioError> {
+    debug_assert_eq!(limits::range_of(path), Some(range), "{path} is checked against the row of its own path");
+    if range.allows(value) {
+        return Ok(());
+    }
+    Err(ScenarioError::at(path, Problem::OutOfRange { range, value }))
 }
 
 impl From<CommandError> for Problem {
@@ -228,7 +264,7 @@ impl fmt::Display for JsonProblem {
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use limits::{MAX_PARTITIONS, MAX_PRODUCERS, MAX_SCENARIO_BYTES, MAX_TIMELINE, MAX_TIME_MS, MAX_TOPICS, MAX_VALUE_CHARS};
+        use limits::{MAX_PRODUCERS, MAX_SCENARIO_BYTES, MAX_TIMELINE, MAX_TIME_MS, MAX_TOPICS, MAX_VALUE_CHARS};
         match self {
             Problem::TooBig { bytes } => write!(f, "the scenario is {bytes} bytes; the most accepted is {MAX_SCENARIO_BYTES}"),
             Problem::WrittenTooBig { bytes } => write!(
@@ -252,7 +288,8 @@ impl fmt::Display for Problem {
             Problem::TooManyTopics { count } => write!(f, "{count} topics; allowed: 1 to {MAX_TOPICS}"),
             Problem::TooManyProducers { count } => write!(f, "{count} producers; allowed: at most {MAX_PRODUCERS}"),
             Problem::Partitions { topic, partitions } => {
-                write!(f, "topic \"{topic}\" has {partitions} partitions; allowed: 1 to {MAX_PARTITIONS}")
+                let row = &limits::TOPIC_PARTITIONS;
+                write!(f, "topic \"{topic}\" has {partitions} partitions; allowed: {} to {}", row.min, row.max)
             }
             Problem::ReplicationFactor { topic, replicas, brokers } => {
                 write!(f, "topic \"{topic}\" asks for {replicas} replicas but the cluster has {brokers} broker(s)")
@@ -262,8 +299,11 @@ impl fmt::Display for Problem {
             }
             Problem::RetentionMs { value } => write!(f, "is {value}; allowed: -1 (no time limit) or 0 and more milliseconds"),
             Problem::RetentionBytes { value } => write!(f, "is {value}; allowed: -1 (no size limit) or 0 and more bytes per partition"),
-            Problem::SegmentBytes { value } => write!(f, "is {value}; allowed: {} to {}", limits::MIN_SEGMENT_BYTES, i32::MAX),
-            Problem::SegmentMs { value } => write!(f, "is {value}; allowed: 1 to {} milliseconds", i64::MAX),
+            Problem::SegmentBytes { value } => write!(f, "is {value}; allowed: {}", limits::TOPIC_SEGMENT_BYTES.allowed()),
+            Problem::SegmentMs { value } => {
+                let row = &limits::TOPIC_SEGMENT_MS;
+                write!(f, "is {value}; allowed: {} to {} milliseconds", row.min, row.max)
+            }
             Problem::MaxInFlightZero => f.write_str("is 0; allowed: 1 or more (max.in.flight.requests.per.connection is at least 1)"),
             Problem::Duplicate { what, name } => {
                 let what = match what {
@@ -290,7 +330,8 @@ impl fmt::Display for Problem {
             }
             Problem::Command(e) => e.fmt(f),
             Problem::ByThen(e) => write!(f, "{e} by then"),
-            Problem::Sim(sentence) => f.write_str(sentence),
+            Problem::Connect(p) => p.fmt(f),
+            Problem::Streams(p) => p.fmt(f),
         }
     }
 }

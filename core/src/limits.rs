@@ -3,9 +3,10 @@
 //! page's editor. Kafka's own limits and defaults are in `config`.
 //!
 //! The numeric settings of the scenario format are rows of [`TABLE`] (path, range, unit,
-//! note): the scenario checks refuse a value outside its row with the row's words, the
-//! editor takes its bounds from the row of the field's path, and `docs/scenario-format.md`
-//! prints the table (a test keeps it equal to [`markdown_table`]).
+//! note): the scenario checks refuse a value outside its row with the row's words (a few,
+//! whose refusal names its topic or group, with a sentence of their own from the row's
+//! bounds), the editor takes its bounds from the row of the field's path, and
+//! `docs/scenario-format.md` prints the table (a test keeps it equal to [`markdown_table`]).
 
 // ----- a scenario ------------------------------------------------------------------
 
@@ -144,12 +145,27 @@ pub const GROUP_CONSUMER_SESSION_TIMEOUT_MS: Range =
 pub const LOG_RETENTION_CHECK_INTERVAL_MS: Range =
     ms("cluster.log_retention_check_interval_ms", 1, MAX_TIME_MS, " (log.retention.check.interval.ms is at least 1)");
 pub const DURATION_MS: Range = ms("duration_ms", 0, MAX_TIME_MS, ONE_WEEK);
+/// A topic's partition count (its refusal names the topic, `Problem::Partitions`).
+pub const TOPIC_PARTITIONS: Range = Range { path: "topics[].partitions", min: 1, max: MAX_PARTITIONS as u64, unit: Unit::Count, note: "" };
+/// `segment.bytes`: from [`MIN_SEGMENT_BYTES`] to Kafka's `Integer.MAX_VALUE` (`Problem::SegmentBytes`).
+pub const TOPIC_SEGMENT_BYTES: Range =
+    Range { path: "topics[].segment_bytes", min: MIN_SEGMENT_BYTES as u64, max: i32::MAX as u64, unit: Unit::Bytes, note: "" };
+/// `segment.ms`: Kafka's `LogConfig` range, 1 to `Long.MAX_VALUE` (`Problem::SegmentMs`).
+pub const TOPIC_SEGMENT_MS: Range = ms("topics[].segment_ms", 1, i64::MAX as u64, "");
 pub const LINGER_MS: Range = ms("producers[].config.linger_ms", 0, 60_000, "");
 pub const RETRY_BACKOFF_MS: Range = ms("producers[].config.retry_backoff_ms", 1, MAX_TIME_MS, ONE_WEEK);
 pub const RETRY_BACKOFF_MAX_MS: Range = ms("producers[].config.retry_backoff_max_ms", 1, MAX_TIME_MS, ONE_WEEK);
 pub const REQUEST_TIMEOUT_MS: Range = ms("producers[].config.request_timeout_ms", 1, MAX_TIME_MS, ONE_WEEK);
 pub const DELIVERY_TIMEOUT_MS: Range = ms("producers[].config.delivery_timeout_ms", 1, MAX_TIME_MS, ONE_WEEK);
 pub const BATCH_SIZE: Range = Range { path: "producers[].config.batch_size", min: 1, max: 16 * 1024 * 1024, unit: Unit::Bytes, note: "" };
+/// A source connector's `poll.interval.ms` and `offset.flush.interval.ms`, and its table's planned changes.
+pub const CONNECTOR_POLL_INTERVAL_MS: Range = ms("connectors[].poll_interval_ms", 1, MAX_TIME_MS, ONE_WEEK);
+pub const CONNECTOR_OFFSET_FLUSH_INTERVAL_MS: Range = ms("connectors[].offset_flush_interval_ms", 1, MAX_TIME_MS, ONE_WEEK);
+pub const TABLE_CHANGE_AT_MS: Range = ms("connectors[].table.changes[].at_ms", 0, MAX_TIME_MS, ONE_WEEK);
+/// A Streams application's instances, `commit.interval.ms` and time per record.
+pub const STREAMS_INSTANCES: Range = Range { path: "streams[].instances", min: 1, max: MAX_INSTANCES as u64, unit: Unit::Count, note: "" };
+pub const STREAMS_COMMIT_INTERVAL_MS: Range = ms("streams[].commit_interval_ms", 1, MAX_TIME_MS, ONE_WEEK);
+pub const STREAMS_PROCESSING_MS: Range = ms("streams[].processing_ms", 0, MAX_PROCESSING_MS, "");
 pub const COMMAND_AT_MS: Range = ms("commands[].at_ms", 0, MAX_TIME_MS, ONE_WEEK);
 /// A member's settings: `groups[].members[].config`, and `member.config` in `add_member`.
 pub const MEMBER_MAX_POLL_RECORDS: Range =
@@ -161,6 +177,9 @@ pub const MEMBER_METADATA_MAX_AGE_MS: Range = ms("groups[].members[].config.meta
 pub const MEMBER_FETCH_MAX_WAIT_MS: Range = ms("groups[].members[].config.fetch_max_wait_ms", 1, MAX_FETCH_MAX_WAIT_MS, "");
 pub const MEMBER_AUTO_COMMIT_INTERVAL_MS: Range = ms("groups[].members[].config.auto_commit_interval_ms", 1, u64::MAX, "");
 pub const MEMBER_PROCESSING_MS: Range = ms("groups[].members[].config.processing_ms", 0, MAX_PROCESSING_MS, "");
+/// A push group's buffer (its refusal names the group, `CommandError::PushBuffer`).
+pub const PUSH_BUFFER_MAX_RECORDS: Range =
+    Range { path: "groups[].config.push_buffer_max_records", min: 1, max: MAX_PUSH_BUFFER_RECORDS as u64, unit: Unit::Count, note: "" };
 
 /// Every row, in the order the scenario checks them.
 pub const TABLE: &[Range] = &[
@@ -174,12 +193,21 @@ pub const TABLE: &[Range] = &[
     GROUP_CONSUMER_SESSION_TIMEOUT_MS,
     LOG_RETENTION_CHECK_INTERVAL_MS,
     DURATION_MS,
+    TOPIC_PARTITIONS,
+    TOPIC_SEGMENT_BYTES,
+    TOPIC_SEGMENT_MS,
     LINGER_MS,
     RETRY_BACKOFF_MS,
     RETRY_BACKOFF_MAX_MS,
     REQUEST_TIMEOUT_MS,
     DELIVERY_TIMEOUT_MS,
     BATCH_SIZE,
+    CONNECTOR_POLL_INTERVAL_MS,
+    CONNECTOR_OFFSET_FLUSH_INTERVAL_MS,
+    TABLE_CHANGE_AT_MS,
+    STREAMS_INSTANCES,
+    STREAMS_COMMIT_INTERVAL_MS,
+    STREAMS_PROCESSING_MS,
     COMMAND_AT_MS,
     MEMBER_MAX_POLL_RECORDS,
     MEMBER_HEARTBEAT_INTERVAL_MS,
@@ -189,6 +217,7 @@ pub const TABLE: &[Range] = &[
     MEMBER_FETCH_MAX_WAIT_MS,
     MEMBER_AUTO_COMMIT_INTERVAL_MS,
     MEMBER_PROCESSING_MS,
+    PUSH_BUFFER_MAX_RECORDS,
 ];
 
 /// The row of a JSON path, indices or not (`producers[2].config.linger_ms` finds

@@ -7,6 +7,7 @@ use crate::command::CommandError;
 use crate::command::{check_name, Command, GroupSpec, MAX_VALUE_CHARS};
 use crate::command::{BrokerCommand, ConnectCommand, GroupCommand, ProduceCommand, TopicCommand};
 use crate::config::{ClusterConfig, ProducerConfig};
+use crate::error::within;
 pub use crate::error::{Capped, Defined, JsonProblem, Problem, ScenarioError};
 pub use crate::json::{read_json, write_json};
 use crate::limits;
@@ -324,7 +325,7 @@ impl Scenario {
         for (i, t) in self.topics.iter().enumerate() {
             let path = format!("topics[{i}]");
             check_name(crate::command::NameOf::Topic, &t.name).map_err(|e| ScenarioError::at(format!("{path}.name"), e))?;
-            if !(1..=MAX_PARTITIONS).contains(&t.partitions) {
+            if !limits::TOPIC_PARTITIONS.allows(t.partitions.into()) {
                 return Err(ScenarioError::at(
                     format!("{path}.partitions"),
                     Problem::Partitions { topic: t.name.clone(), partitions: t.partitions },
@@ -519,16 +520,6 @@ fn plain_words(detail: &str) -> String {
     text
 }
 
-/// `value` at `path` within its row of the limits table (`limits::TABLE`); outside it, a
-/// refusal carrying the row and the value.
-fn within(path: &str, value: u64, range: &'static limits::Range) -> Result<(), ScenarioError> {
-    debug_assert_eq!(limits::range_of(path), Some(range), "{path} is checked against the row of its own path");
-    if range.allows(value) {
-        return Ok(());
-    }
-    Err(ScenarioError::at(path, Problem::OutOfRange { range, value }))
-}
-
 /// Numbers a running simulation would cap silently, refused in a timeline instead.
 fn check_timeline_limits(command: &Command) -> Result<(), Problem> {
     let (what, value) = match command {
@@ -551,10 +542,10 @@ fn check_retention(path: &str, t: &TopicSpec) -> Result<(), ScenarioError> {
     if t.retention_bytes < -1 {
         return Err(ScenarioError::at(format!("{path}.retention_bytes"), Problem::RetentionBytes { value: t.retention_bytes }));
     }
-    if !(MIN_SEGMENT_BYTES..=i32::MAX as u32).contains(&t.segment_bytes) {
+    if !limits::TOPIC_SEGMENT_BYTES.allows(t.segment_bytes.into()) {
         return Err(ScenarioError::at(format!("{path}.segment_bytes"), Problem::SegmentBytes { value: t.segment_bytes }));
     }
-    if !(1..=i64::MAX as u64).contains(&t.segment_ms) {
+    if !limits::TOPIC_SEGMENT_MS.allows(t.segment_ms) {
         return Err(ScenarioError::at(format!("{path}.segment_ms"), Problem::SegmentMs { value: t.segment_ms }));
     }
     Ok(())

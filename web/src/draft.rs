@@ -20,12 +20,9 @@ use kafka_sandbox_core::config::Strategy;
 use kafka_sandbox_core::config::{Acks, DeliveryMode, GroupProtocol, OffsetReset};
 use kafka_sandbox_core::limits;
 use kafka_sandbox_core::record::TimestampType;
-use kafka_sandbox_core::scenario::{
-    ProducerSpec, Scenario, ScenarioError, SendPlan, TopicSpec, MAX_PARTITIONS, MAX_PROCESSING_MS, MAX_PRODUCERS, MAX_TIME_MS, MAX_TOPICS,
-    MIN_SEGMENT_BYTES,
-};
+use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, ScenarioError, SendPlan, TopicSpec, MAX_PRODUCERS, MAX_TIME_MS, MAX_TOPICS};
 use kafka_sandbox_core::sim::connect::{ConnectorSpec, QueryMode, Row, TableChange, TableSpec, MAX_CONNECTORS, MAX_TABLE_ROWS};
-use kafka_sandbox_core::sim::streams::{StreamsOp, StreamsSpec, MAX_INSTANCES, MAX_STREAMS};
+use kafka_sandbox_core::sim::streams::{StreamsOp, StreamsSpec, MAX_STREAMS};
 use kafka_sandbox_core::vecmap::{VecMap, VecSet};
 
 /// Most values one send plan may get from the editor's count field.
@@ -293,7 +290,6 @@ finders! {
 }
 
 const WEEK: How = How::Int(0, Some(MAX_TIME_MS));
-const WEEK_FROM_1: How = How::Int(1, Some(MAX_TIME_MS));
 const ANY: How = How::Int(0, None);
 
 /// Every field of the form, by its path in the scenario format.
@@ -324,15 +320,15 @@ pub static FIELDS: &[FieldSpec] = &[
     slot!(cluster.log_retention_check_interval_ms, How::Limit(&limits::LOG_RETENTION_CHECK_INTERVAL_MS)),
     // A topic.
     slot!(topic.name, How::Name(Names::Topic)),
-    slot!(topic.partitions, How::Int(1, Some(MAX_PARTITIONS as u64))),
+    slot!(topic.partitions, How::Limit(&limits::TOPIC_PARTITIONS)),
     slot!(topic.replication_factor, How::UpTo(|s, _| s.cluster.brokers)),
     slot!(topic.min_insync_replicas, How::UpTo(|s, ix| get::topic(s, ix).replication_factor)),
     slot!(topic.unclean_leader_election_enable, How::Check),
     slot!(topic.message_timestamp_type, How::Choice(<TimestampType as Choice>::NAMES)),
     slot!(topic.retention_ms, How::Int(-1, Some(i64::MAX as u64))),
     slot!(topic.retention_bytes, How::Int(-1, Some(i64::MAX as u64))),
-    slot!(topic.segment_bytes, How::Int(MIN_SEGMENT_BYTES as i64, Some(i32::MAX as u64))),
-    slot!(topic.segment_ms, How::Int(1, Some(i64::MAX as u64))),
+    slot!(topic.segment_bytes, How::Limit(&limits::TOPIC_SEGMENT_BYTES)),
+    slot!(topic.segment_ms, How::Limit(&limits::TOPIC_SEGMENT_MS)),
     // A producer and its send plans.
     slot!(producer.name, How::Name(Names::Producer)),
     slot!(producer.config.partitioner, How::Choice(<PartitionerKind as Choice>::NAMES)),
@@ -392,7 +388,7 @@ pub static FIELDS: &[FieldSpec] = &[
     slot!(group.config.auto_offset_reset, How::Choice(<OffsetReset as Choice>::NAMES)),
     // pull (Kafka) or push (not Kafka, a teaching device).
     slot!(group.config.delivery, How::Choice(<DeliveryMode as Choice>::NAMES)),
-    slot!(group.config.push_buffer_max_records, How::Int(1, Some(MAX_PUSH_BUFFER as u64))),
+    slot!(group.config.push_buffer_max_records, How::Limit(&limits::PUSH_BUFFER_MAX_RECORDS)),
     // Whether the group subscribes to the topic (by the topic's key).
     FieldSpec {
         path: "groups[].topics[]",
@@ -435,11 +431,11 @@ pub static FIELDS: &[FieldSpec] = &[
     slot!(connector.name, How::Name(Names::Connector)),
     slot!(connector.topic, How::Topic),
     slot!(connector.mode, How::Choice(<QueryMode as Choice>::NAMES)),
-    slot!(connector.poll_interval_ms, WEEK_FROM_1),
-    slot!(connector.offset_flush_interval_ms, WEEK_FROM_1),
+    slot!(connector.poll_interval_ms, How::Limit(&limits::CONNECTOR_POLL_INTERVAL_MS)),
+    slot!(connector.offset_flush_interval_ms, How::Limit(&limits::CONNECTOR_OFFSET_FLUSH_INTERVAL_MS)),
     slot!(row.id, ANY),
     slot!(row.value, How::Text),
-    slot!(change.at_ms, WEEK),
+    slot!(change.at_ms, How::Limit(&limits::TABLE_CHANGE_AT_MS)),
     // Insert or update: the row (id and value) moves between the two.
     FieldSpec {
         path: "connectors[].table.changes[]",
@@ -509,9 +505,9 @@ pub static FIELDS: &[FieldSpec] = &[
         },
         resets: &[],
     },
-    slot!(app.instances, How::Int(1, Some(MAX_INSTANCES as u64))),
-    slot!(app.commit_interval_ms, WEEK_FROM_1),
-    slot!(app.processing_ms, How::Int(0, Some(MAX_PROCESSING_MS))),
+    slot!(app.instances, How::Limit(&limits::STREAMS_INSTANCES)),
+    slot!(app.commit_interval_ms, How::Limit(&limits::STREAMS_COMMIT_INTERVAL_MS)),
+    slot!(app.processing_ms, How::Limit(&limits::STREAMS_PROCESSING_MS)),
 ];
 
 /// What [`Field::at`] gives for a path no row has: it has no place and shows nothing.
@@ -1830,9 +1826,23 @@ mod tests {
             Field::at("groups[].members[].config.max_poll_interval_ms", &[d.group_keys()[0], m]),
             Field::at("groups[].members[].config.metadata_max_age_ms", &[d.group_keys()[0], m]),
             Field::at("groups[].members[].config.auto_commit_interval_ms", &[d.group_keys()[0], m]),
+            Field::at("topics[].partitions", &[d.topic_keys()[0]]),
+            Field::at("topics[].segment_bytes", &[d.topic_keys()[0]]),
+            Field::at("topics[].segment_ms", &[d.topic_keys()[0]]),
+        ];
+        let a = apps();
+        let (c, app) = (a.connector_keys()[0], a.streams_keys()[0]);
+        let in_apps = [
+            Field::at("groups[].config.push_buffer_max_records", &[a.group_keys()[0]]),
+            Field::at("connectors[].poll_interval_ms", &[c]),
+            Field::at("connectors[].offset_flush_interval_ms", &[c]),
+            Field::at("connectors[].table.changes[].at_ms", &[c, a.change_keys(0)[0]]),
+            Field::at("streams[].instances", &[app]),
+            Field::at("streams[].commit_interval_ms", &[app]),
+            Field::at("streams[].processing_ms", &[app]),
         ];
         let mut reached = Vec::new();
-        for f in fields {
+        for (d, f) in fields.into_iter().map(|f| (&d, f)).chain(in_apps.into_iter().map(|f| (&a, f))) {
             let path = d.path(f).expect("a path");
             let row = limits::range_of(&path).unwrap_or_else(|| panic!("{path} has a row"));
             let (lo, hi) = match d.kind(f) {

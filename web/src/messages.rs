@@ -4,18 +4,19 @@
 //! (`CommandError`, [`refusal`]), a scenario (`ScenarioError`, [`scenario_refusal`]), a
 //! lesson (`LessonError`, [`lesson_refusal`]), a link, saved run or file (`ShareError`,
 //! [`share_refusal`]). Each is an exhaustive match, so a new refusal cannot stay English;
-//! the English is the value's `Display`. Only two things arrive as text: serde_json's own
-//! words for a JSON mistake (`missing field`, `unknown field`, …: serde's, not ours), read
-//! through the small table of its fixed forms, [`SERDE`]; and the connector and Streams
-//! checks of `sim/` (`Problem::Sim`), still sentences there, shown as they come.
+//! the English is the value's `Display`; a feature's own refusals (a connector's
+//! `ConnectProblem`, a Streams application's `StreamsProblem`) have a function each
+//! ([`connect_problem`], [`streams_problem`]). Only one thing arrives as text: serde_json's
+//! own words for a JSON mistake (`missing field`, `unknown field`, …: serde's, not ours),
+//! read through the small table of its fixed forms, [`SERDE`].
 
 use crate::i18n::Lang;
 use kafka_sandbox_core::command::{Allowed, CommandError, NameOf, NameProblem};
-use kafka_sandbox_core::error::{Capped, Defined, JsonProblem, Problem, ScenarioError};
+use kafka_sandbox_core::error::{Capped, ConnectProblem, Defined, JsonProblem, Problem, ScenarioError, StreamsProblem, TableList};
 use kafka_sandbox_core::lesson::{self, LessonError, LessonProblem, Listed, Missing, ValueProblem};
 use kafka_sandbox_core::limits::{
-    self, Range, MAX_GROUPS, MAX_HEADERS, MAX_MEMBERS_PER_GROUP, MAX_NAME_CHARS, MAX_PARTITIONS, MAX_PRODUCERS, MAX_PUSH_BUFFER_RECORDS,
-    MAX_SCENARIO_BYTES, MAX_TIMELINE, MAX_TIME_MS, MAX_TOPICS, MAX_VALUE_CHARS,
+    self, Range, MAX_CONNECTORS, MAX_GROUPS, MAX_HEADERS, MAX_MEMBERS_PER_GROUP, MAX_NAME_CHARS, MAX_PARTITIONS, MAX_PRODUCERS,
+    MAX_PUSH_BUFFER_RECORDS, MAX_SCENARIO_BYTES, MAX_STREAMS, MAX_TABLE_ROWS, MAX_TIMELINE, MAX_TIME_MS, MAX_TOPICS, MAX_VALUE_CHARS,
 };
 use kafka_sandbox_core::share::{self, Damage, SerdeSays, ShareError};
 
@@ -172,15 +173,21 @@ fn problem(lang: Lang, p: &Problem) -> String {
         Problem::NoTopics => "场景至少需要一个主题".to_string(),
         Problem::TooManyTopics { count } => format!("{count} 个主题；允许 1 到 {MAX_TOPICS} 个"),
         Problem::TooManyProducers { count } => format!("{count} 个生产者；最多允许 {MAX_PRODUCERS} 个"),
-        Problem::Partitions { topic, partitions } => format!("主题 \"{topic}\" 有 {partitions} 个分区；允许 1 到 {MAX_PARTITIONS} 个"),
+        Problem::Partitions { topic, partitions } => {
+            let row = &limits::TOPIC_PARTITIONS;
+            format!("主题 \"{topic}\" 有 {partitions} 个分区；允许 {} 到 {} 个", row.min, row.max)
+        }
         Problem::ReplicationFactor { topic, replicas, brokers } => {
             format!("主题 \"{topic}\" 需要 {replicas} 个副本，但集群只有 {brokers} 个 broker")
         }
         Problem::MinInsyncReplicas { value, replication_factor } => format!("为 {value}；允许 1 到副本数（{replication_factor}）"),
         Problem::RetentionMs { value } => format!("为 {value}；允许 -1（不限时间）或 0 及以上毫秒"),
         Problem::RetentionBytes { value } => format!("为 {value}；允许 -1（不限大小）或每个分区 0 及以上字节"),
-        Problem::SegmentBytes { value } => format!("为 {value}；允许 {} 到 {}", limits::MIN_SEGMENT_BYTES, i32::MAX),
-        Problem::SegmentMs { value } => format!("为 {value}；允许 1 到 {} 毫秒", i64::MAX),
+        Problem::SegmentBytes { value } => format!("为 {value}；允许 {}", allowed_zh(&limits::TOPIC_SEGMENT_BYTES)),
+        Problem::SegmentMs { value } => {
+            let row = &limits::TOPIC_SEGMENT_MS;
+            format!("为 {value}；允许 {} 到 {} 毫秒", row.min, row.max)
+        }
         Problem::MaxInFlightZero => "为 0；允许 1 及以上（max.in.flight.requests.per.connection 至少为 1）".to_string(),
         Problem::Duplicate { what, name } => match what {
             Defined::Topic => format!("主题 \"{name}\" 定义了两次"),
@@ -202,7 +209,54 @@ fn problem(lang: Lang, p: &Problem) -> String {
         }
         Problem::Command(e) => refusal(lang, e),
         Problem::ByThen(e) => format!("到那时{}", refusal(lang, e)),
-        Problem::Sim(sentence) => sentence.clone(),
+        Problem::Connect(p) => connect_problem(lang, p),
+        Problem::Streams(p) => streams_problem(lang, p),
+    }
+}
+
+/// A source connector's refusal in `lang`.
+pub fn connect_problem(lang: Lang, p: &ConnectProblem) -> String {
+    if lang == Lang::En {
+        return p.to_string();
+    }
+    match p {
+        ConnectProblem::TooManyConnectors { count } => format!("{count} 个连接器；最多允许 {MAX_CONNECTORS} 个"),
+        ConnectProblem::Duplicate { name } => format!("连接器 \"{name}\" 定义了两次"),
+        ConnectProblem::ProducerNameTaken { producer } => format!("它的任务的生产者会叫 \"{producer}\"，但已经有生产者叫这个名字"),
+        ConnectProblem::TooManyRows { what: TableList::Rows, count } => format!("表中有 {count} 行；最多允许 {MAX_TABLE_ROWS} 行"),
+        ConnectProblem::TooManyRows { what: TableList::Changes, count } => {
+            format!("计划了 {count} 个表变更；最多允许 {MAX_TABLE_ROWS} 个")
+        }
+        ConnectProblem::ValueTooLong => format!("最多 {MAX_VALUE_CHARS} 个字符"),
+        ConnectProblem::DuplicateRowId { id } => format!("id {id} 在表中出现了两次"),
+        ConnectProblem::RowExists { id } => format!("到那时表中已有 id 为 {id} 的行"),
+        ConnectProblem::NoSuchRow { id } => format!("到那时表中没有 id 为 {id} 的行"),
+        ConnectProblem::ChangeShape => {
+            "表变更要么是 {\"at_ms\": ..., \"insert\": {\"id\": ..., \"value\": ...}}，要么是把 \"insert\" 换成 \"update\" 的同样写法"
+                .to_string()
+        }
+    }
+}
+
+/// A Streams application's refusal in `lang`.
+pub fn streams_problem(lang: Lang, p: &StreamsProblem) -> String {
+    if lang == Lang::En {
+        return p.to_string();
+    }
+    match p {
+        StreamsProblem::TooManyApps { count } => format!("{count} 个 Streams 应用；最多允许 {MAX_STREAMS} 个"),
+        StreamsProblem::Duplicate { application_id } => format!("Streams 应用 \"{application_id}\" 定义了两次"),
+        StreamsProblem::IsAGroup { application_id } => {
+            format!("\"{application_id}\" 已经是一个消费者组的 id（应用的消费者组 id 就是它的 application.id）")
+        }
+        StreamsProblem::ProducerNameTaken { producer } => format!("它的生产者会叫 \"{producer}\"，但已经有生产者叫这个名字"),
+        StreamsProblem::UnknownTopic { topic } => format!("没有名为 \"{topic}\" 的主题（Streams 需要它的主题已经存在）"),
+        StreamsProblem::SinkIsSource => "写入的主题必须不同于读取的主题".to_string(),
+        StreamsProblem::FilterTooLong => format!("最多 {MAX_VALUE_CHARS} 个字符"),
+        StreamsProblem::ChangelogIsATopic { changelog } => format!("它的变更日志主题 \"{changelog}\" 已经是一个主题"),
+        StreamsProblem::TooManyTopics { topics, changelogs } => {
+            format!("{topics} 个主题加 {changelogs} 个变更日志主题；总共最多允许 {MAX_TOPICS} 个主题")
+        }
     }
 }
 
@@ -632,7 +686,8 @@ mod tests {
                 Problem::Capped { .. } => 25,
                 Problem::Command(_) => 26,
                 Problem::ByThen(_) => 27,
-                Problem::Sim(_) => 28,
+                Problem::Connect(_) => 28,
+                Problem::Streams(_) => 29,
             }
         }
         let s = |x: &str| x.to_string();
@@ -677,12 +732,91 @@ mod tests {
         all.extend([
             Problem::by_then(CommandError::UnknownGroup(s("h"))),
             Problem::by_then(CommandError::UnknownMember { group: s("g"), client_id: s("c") }),
-            Problem::Sim(s("connector \"c\" is defined twice")),
         ]);
+        all.extend(every_connect_problem().into_iter().map(Problem::from));
+        all.extend(every_streams_problem().into_iter().map(Problem::from));
         let mut places: Vec<usize> = all.iter().map(place).collect();
         places.dedup();
-        assert_eq!(places, (0..=28).collect::<Vec<_>>(), "one sample (at least) of every problem, in order");
+        assert_eq!(places, (0..=29).collect::<Vec<_>>(), "one sample (at least) of every problem, in order");
         all
+    }
+
+    /// One of every connector problem (an exhaustive match).
+    fn every_connect_problem() -> Vec<ConnectProblem> {
+        fn place(p: &ConnectProblem) -> usize {
+            match p {
+                ConnectProblem::TooManyConnectors { .. } => 0,
+                ConnectProblem::Duplicate { .. } => 1,
+                ConnectProblem::ProducerNameTaken { .. } => 2,
+                ConnectProblem::TooManyRows { .. } => 3,
+                ConnectProblem::ValueTooLong => 4,
+                ConnectProblem::DuplicateRowId { .. } => 5,
+                ConnectProblem::RowExists { .. } => 6,
+                ConnectProblem::NoSuchRow { .. } => 7,
+                ConnectProblem::ChangeShape => 8,
+            }
+        }
+        let s = |x: &str| x.to_string();
+        let all = vec![
+            ConnectProblem::TooManyConnectors { count: 9 },
+            ConnectProblem::Duplicate { name: s("c") },
+            ConnectProblem::ProducerNameTaken { producer: s("connector-producer-jdbc-0") },
+            ConnectProblem::TooManyRows { what: TableList::Rows, count: 10_001 },
+            ConnectProblem::TooManyRows { what: TableList::Changes, count: 10_002 },
+            ConnectProblem::ValueTooLong,
+            ConnectProblem::DuplicateRowId { id: 7 },
+            ConnectProblem::RowExists { id: 4 },
+            ConnectProblem::NoSuchRow { id: 9 },
+            ConnectProblem::ChangeShape,
+        ];
+        let mut places: Vec<usize> = all.iter().map(place).collect();
+        places.dedup();
+        assert_eq!(places, (0..=8).collect::<Vec<_>>(), "one sample (at least) of every connector problem, in order");
+        all
+    }
+
+    /// One of every Streams problem (an exhaustive match).
+    fn every_streams_problem() -> Vec<StreamsProblem> {
+        fn place(p: &StreamsProblem) -> usize {
+            match p {
+                StreamsProblem::TooManyApps { .. } => 0,
+                StreamsProblem::Duplicate { .. } => 1,
+                StreamsProblem::IsAGroup { .. } => 2,
+                StreamsProblem::ProducerNameTaken { .. } => 3,
+                StreamsProblem::UnknownTopic { .. } => 4,
+                StreamsProblem::SinkIsSource => 5,
+                StreamsProblem::FilterTooLong => 6,
+                StreamsProblem::ChangelogIsATopic { .. } => 7,
+                StreamsProblem::TooManyTopics { .. } => 8,
+            }
+        }
+        let s = |x: &str| x.to_string();
+        let all = vec![
+            StreamsProblem::TooManyApps { count: 9 },
+            StreamsProblem::Duplicate { application_id: s("app") },
+            StreamsProblem::IsAGroup { application_id: s("app") },
+            StreamsProblem::ProducerNameTaken { producer: s("app-producer") },
+            StreamsProblem::UnknownTopic { topic: s("nope") },
+            StreamsProblem::SinkIsSource,
+            StreamsProblem::FilterTooLong,
+            StreamsProblem::ChangelogIsATopic { changelog: s("app-counts-changelog") },
+            StreamsProblem::TooManyTopics { topics: 16, changelogs: 1 },
+        ];
+        let mut places: Vec<usize> = all.iter().map(place).collect();
+        places.dedup();
+        assert_eq!(places, (0..=8).collect::<Vec<_>>(), "one sample (at least) of every Streams problem, in order");
+        all
+    }
+
+    /// A row's note reads in Chinese on the page: every note of the limits table has its
+    /// Chinese in `allowed_zh` (a new row with a new note fails here until it has one).
+    #[test]
+    fn every_limits_note_reads_in_chinese() {
+        for r in limits::TABLE {
+            let zh = allowed_zh(r);
+            assert!(r.note.is_empty() || has_chinese(&zh), "{}: {zh}", r.path);
+            assert!(!zh.contains(r.note.trim()) || r.note.is_empty(), "{}: the note is still English: {zh}", r.path);
+        }
     }
 
     #[test]
@@ -692,11 +826,6 @@ mod tests {
             assert_eq!(scenario_refusal(Lang::En, &e), e.to_string());
             let zh = scenario_refusal(Lang::Zh, &e);
             assert!(zh.starts_with("topics[0].partitions（第 4 行，第 20 列）："), "{zh}");
-            if matches!(p, Problem::Sim(_)) {
-                // The connector and Streams checks are still sentences (`sim/`): as they came.
-                assert_eq!(problem(Lang::Zh, &p), p.to_string());
-                continue;
-            }
             says_the_same(&p.to_string(), &problem(Lang::Zh, &p));
         }
     }

@@ -25,6 +25,7 @@
 //! out (a real crash would lose the producer's buffer too); one task per connector.
 
 use super::*;
+use crate::error::ScenarioError;
 pub use crate::event::SourceOffset;
 pub use crate::limits::{MAX_CONNECTORS, MAX_TABLE_ROWS};
 use serde::{Deserialize, Serialize};
@@ -227,57 +228,50 @@ pub fn producer_config() -> crate::config::ProducerConfig {
     }
 }
 
-/// A scenario error at `path`: the connector and Streams checks' sentences, carried as
-/// `Problem::Sim` until they are typed.
-pub(crate) fn scenario_error(path: impl Into<String>, message: impl Into<String>) -> crate::error::ScenarioError {
-    crate::error::ScenarioError::at(path, crate::error::Problem::Sim(message.into()))
-}
-
 /// Checks a scenario's `connectors` against its topics and producers.
 pub(crate) fn check_connectors(
     connectors: &[ConnectorSpec],
     topics: &VecMap<&str, u32>,
     producers: &crate::vecmap::VecSet<&str>,
-) -> Result<(), crate::error::ScenarioError> {
+) -> Result<(), ScenarioError> {
+    use crate::error::{within, ConnectProblem as P, TableList};
+    let err = |path: String, p: P| ScenarioError::at(path, p);
     if connectors.len() > MAX_CONNECTORS {
-        return Err(scenario_error("connectors", format!("{} connectors; allowed: at most {MAX_CONNECTORS}", connectors.len())));
+        return Err(ScenarioError::at("connectors", P::TooManyConnectors { count: connectors.len() }));
     }
     let mut names = crate::vecmap::VecSet::new();
     for (i, c) in connectors.iter().enumerate() {
         let path = format!("connectors[{i}]");
-        check_name(crate::command::NameOf::Connector, &c.name).map_err(|e| scenario_error(format!("{path}.name"), e.to_string()))?;
+        check_name(crate::command::NameOf::Connector, &c.name).map_err(|e| ScenarioError::at(format!("{path}.name"), e))?;
         if !names.insert(c.name.as_str()) {
-            return Err(scenario_error(format!("{path}.name"), format!("connector \"{}\" is defined twice", c.name)));
+            return Err(err(format!("{path}.name"), P::Duplicate { name: c.name.clone() }));
         }
         if producers.contains(producer_name(&c.name).as_str()) {
-            return Err(scenario_error(
-                format!("{path}.name"),
-                format!("its task's producer would be named \"{}\", which a producer already is", producer_name(&c.name)),
-            ));
+            return Err(err(format!("{path}.name"), P::ProducerNameTaken { producer: producer_name(&c.name) }));
         }
         if !topics.contains_key(c.topic.as_str()) {
-            return Err(scenario_error(format!("{path}.topic"), format!("there is no topic named \"{}\"", c.topic)));
+            return Err(ScenarioError::at(format!("{path}.topic"), CommandError::UnknownTopic(c.topic.clone())));
         }
-        let max = crate::limits::MAX_TIME_MS;
-        for (name, v) in [("poll_interval_ms", c.poll_interval_ms), ("offset_flush_interval_ms", c.offset_flush_interval_ms)] {
-            if !(1..=max).contains(&v) {
-                return Err(scenario_error(format!("{path}.{name}"), format!("is {v}; allowed: 1 to {max} (one week)")));
-            }
-        }
+        within(&format!("{path}.poll_interval_ms"), c.poll_interval_ms, &crate::limits::CONNECTOR_POLL_INTERVAL_MS)?;
+        within(
+            &format!("{path}.offset_flush_interval_ms"),
+            c.offset_flush_interval_ms,
+            &crate::limits::CONNECTOR_OFFSET_FLUSH_INTERVAL_MS,
+        )?;
         let t = &c.table;
-        for (what, n) in [("rows", t.rows.len()), ("changes", t.changes.len())] {
+        for (what, n) in [(TableList::Rows, t.rows.len()), (TableList::Changes, t.changes.len())] {
             if n > MAX_TABLE_ROWS {
-                return Err(scenario_error(format!("{path}.table.{what}"), format!("{n} {what}; allowed: at most {MAX_TABLE_ROWS}")));
+                return Err(err(format!("{path}.table.{}", what.field()), P::TooManyRows { what, count: n }));
             }
         }
         let long = |r: &Row| r.value.chars().count() > MAX_VALUE_CHARS;
         let mut ids = crate::vecmap::VecSet::new();
         for (j, r) in t.rows.iter().enumerate() {
             if long(r) {
-                return Err(scenario_error(format!("{path}.table.rows[{j}].value"), format!("at most {MAX_VALUE_CHARS} characters")));
+                return Err(err(format!("{path}.table.rows[{j}].value"), P::ValueTooLong));
             }
             if !ids.insert(r.id) {
-                return Err(scenario_error(format!("{path}.table.rows[{j}].id"), format!("id {} is in the table twice", r.id)));
+                return Err(err(format!("{path}.table.rows[{j}].id"), P::DuplicateRowId { id: r.id }));
             }
         }
         // Changes apply in time order (then as listed): an insert needs a new id, an
@@ -287,32 +281,25 @@ pub(crate) fn check_connectors(
         for j in order {
             let ch = &t.changes[j];
             let cpath = format!("{path}.table.changes[{j}]");
-            if ch.at_ms > max {
-                return Err(scenario_error(format!("{cpath}.at_ms"), format!("is {}; allowed: 0 to {max} (one week)", ch.at_ms)));
-            }
+            within(&format!("{cpath}.at_ms"), ch.at_ms, &crate::limits::TABLE_CHANGE_AT_MS)?;
             match (&ch.insert, &ch.update) {
                 (Some(r), None) => {
                     if long(r) {
-                        return Err(scenario_error(format!("{cpath}.insert.value"), format!("at most {MAX_VALUE_CHARS} characters")));
+                        return Err(err(format!("{cpath}.insert.value"), P::ValueTooLong));
                     }
                     if !ids.insert(r.id) {
-                        return Err(scenario_error(format!("{cpath}.insert.id"), format!("a row with id {} exists by then", r.id)));
+                        return Err(err(format!("{cpath}.insert.id"), P::RowExists { id: r.id }));
                     }
                 }
                 (None, Some(r)) => {
                     if long(r) {
-                        return Err(scenario_error(format!("{cpath}.update.value"), format!("at most {MAX_VALUE_CHARS} characters")));
+                        return Err(err(format!("{cpath}.update.value"), P::ValueTooLong));
                     }
                     if !ids.contains(&r.id) {
-                        return Err(scenario_error(format!("{cpath}.update.id"), format!("there is no row with id {} by then", r.id)));
+                        return Err(err(format!("{cpath}.update.id"), P::NoSuchRow { id: r.id }));
                     }
                 }
-                _ => {
-                    return Err(scenario_error(
-                        cpath,
-                        "a change is either {\"at_ms\": ..., \"insert\": {\"id\": ..., \"value\": ...}} or the same with \"update\"",
-                    ))
-                }
+                _ => return Err(err(cpath, P::ChangeShape)),
             }
         }
     }

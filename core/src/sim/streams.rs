@@ -32,6 +32,7 @@
 use super::*;
 use crate::command::{GroupSpec, MemberSpec};
 use crate::config::{ConsumerConfig, GroupConfig};
+use crate::error::ScenarioError;
 pub use crate::limits::{MAX_INSTANCES, MAX_STREAMS};
 use serde::{Deserialize, Serialize};
 
@@ -204,79 +205,58 @@ pub(crate) fn check_streams(
     topics: &VecMap<&str, u32>,
     producers: &crate::vecmap::VecSet<&str>,
     groups: &[GroupSpec],
-) -> Result<(), crate::error::ScenarioError> {
-    use super::connect::scenario_error as err;
+) -> Result<(), ScenarioError> {
+    use crate::error::{within, StreamsProblem as P};
+    use crate::limits::{STREAMS_COMMIT_INTERVAL_MS, STREAMS_INSTANCES, STREAMS_PROCESSING_MS};
+    let err = |path: String, p: P| ScenarioError::at(path, p);
     if streams.len() > MAX_STREAMS {
-        return Err(err("streams", format!("{} applications; allowed: at most {MAX_STREAMS}", streams.len())));
+        return Err(ScenarioError::at("streams", P::TooManyApps { count: streams.len() }));
     }
     let mut ids = crate::vecmap::VecSet::new();
     let mut internal = 0;
     for (i, s) in streams.iter().enumerate() {
         let path = format!("streams[{i}]");
         check_name(crate::command::NameOf::ApplicationId, &s.application_id)
-            .map_err(|e| err(format!("{path}.application_id"), e.to_string()))?;
+            .map_err(|e| ScenarioError::at(format!("{path}.application_id"), e))?;
         if !ids.insert(s.application_id.as_str()) {
-            return Err(err(format!("{path}.application_id"), format!("application \"{}\" is defined twice", s.application_id)));
+            return Err(err(format!("{path}.application_id"), P::Duplicate { application_id: s.application_id.clone() }));
         }
         if groups.iter().any(|g| g.id == s.application_id) {
-            return Err(err(
-                format!("{path}.application_id"),
-                format!("\"{}\" is already a consumer group's id (the application's group id is its application.id)", s.application_id),
-            ));
+            return Err(err(format!("{path}.application_id"), P::IsAGroup { application_id: s.application_id.clone() }));
         }
         if producers.contains(s.producer_name().as_str()) {
-            return Err(err(
-                format!("{path}.application_id"),
-                format!("its producer would be named \"{}\", which a producer already is", s.producer_name()),
-            ));
+            return Err(err(format!("{path}.application_id"), P::ProducerNameTaken { producer: s.producer_name() }));
         }
         for (field, t) in [("source", &s.source), ("sink", &s.sink)] {
             if !topics.contains_key(t.as_str()) {
-                return Err(err(format!("{path}.{field}"), format!("there is no topic named \"{t}\" (Streams needs its topics to exist)")));
+                return Err(err(format!("{path}.{field}"), P::UnknownTopic { topic: t.clone() }));
             }
         }
         if s.source == s.sink {
-            return Err(err(format!("{path}.sink"), "the sink must be another topic than the source"));
+            return Err(err(format!("{path}.sink"), P::SinkIsSource));
         }
-        if !(1..=MAX_INSTANCES).contains(&s.instances) {
-            return Err(err(format!("{path}.instances"), format!("is {}; allowed: 1 to {MAX_INSTANCES}", s.instances)));
-        }
-        let max = crate::limits::MAX_TIME_MS;
-        if !(1..=max).contains(&s.commit_interval_ms) {
-            return Err(err(format!("{path}.commit_interval_ms"), format!("is {}; allowed: 1 to {max} (one week)", s.commit_interval_ms)));
-        }
-        if s.processing_ms > crate::limits::MAX_PROCESSING_MS {
-            return Err(err(
-                format!("{path}.processing_ms"),
-                format!("is {}; allowed: 0 to {}", s.processing_ms, crate::limits::MAX_PROCESSING_MS),
-            ));
-        }
+        within(&format!("{path}.instances"), s.instances.into(), &STREAMS_INSTANCES)?;
+        within(&format!("{path}.commit_interval_ms"), s.commit_interval_ms, &STREAMS_COMMIT_INTERVAL_MS)?;
+        within(&format!("{path}.processing_ms"), s.processing_ms, &STREAMS_PROCESSING_MS)?;
         match &s.op {
             StreamsOp::Filter { value_contains } if value_contains.chars().count() > MAX_VALUE_CHARS => {
-                return Err(err(format!("{path}.op.filter.value_contains"), format!("at most {MAX_VALUE_CHARS} characters")));
+                return Err(err(format!("{path}.op.filter.value_contains"), P::FilterTooLong));
             }
             StreamsOp::CountByKey { store } => {
                 check_name(crate::command::NameOf::Store, store)
-                    .map_err(|e| err(format!("{path}.op.count_by_key.store"), e.to_string()))?;
+                    .map_err(|e| ScenarioError::at(format!("{path}.op.count_by_key.store"), e))?;
             }
             _ => {}
         }
         if let Some(changelog) = s.changelog() {
             if topics.contains_key(changelog.as_str()) {
-                return Err(err(format!("{path}.op"), format!("its changelog topic \"{changelog}\" is already a topic")));
+                return Err(err(format!("{path}.op"), P::ChangelogIsATopic { changelog }));
             }
             internal += 1;
         }
     }
     if topics.len() + internal > crate::limits::MAX_TOPICS {
-        return Err(err(
-            "streams",
-            format!(
-                "{} topics and {internal} changelog topic(s); allowed: at most {} topics in all",
-                topics.len(),
-                crate::limits::MAX_TOPICS
-            ),
-        ));
+        return Err(ScenarioError::at("streams", P::TooManyTopics { topics: topics.len(), changelogs: internal }));
     }
     Ok(())
 }

@@ -23,7 +23,6 @@
 use super::*;
 use crate::config::DeliveryMode;
 use crate::group::Phase;
-pub use crate::limits::MAX_PUSH_BUFFER_RECORDS;
 
 /// Something scheduled in push delivery (not Kafka, a teaching device): one of `Pending`'s features.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,9 +39,9 @@ pub(crate) const PUSH_MAX_RECORDS: u32 = 10_000;
 /// → (the member's token when it was set, the next offset to push).
 pub(crate) type PushCursors = VecMap<(String, String, TopicPartition), (u64, u64)>;
 
-/// `push_buffer_max_records` is 1 to [`MAX_PUSH_BUFFER_RECORDS`].
+/// `push_buffer_max_records` within its row, [`crate::limits::PUSH_BUFFER_MAX_RECORDS`].
 pub(crate) fn check_push_config(group: &str, c: &crate::config::GroupConfig) -> Result<(), CommandError> {
-    if !(1..=MAX_PUSH_BUFFER_RECORDS).contains(&c.push_buffer_max_records) {
+    if !crate::limits::PUSH_BUFFER_MAX_RECORDS.allows(c.push_buffer_max_records.into()) {
         return Err(CommandError::PushBuffer { group: group.to_string(), value: c.push_buffer_max_records });
     }
     Ok(())
