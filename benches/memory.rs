@@ -121,7 +121,8 @@ fn main() {
             second += 1;
             sim.run_until(SimTime(at + 1000));
         }
-        let kept: usize = sim.topics().flat_map(|t| t.partitions.iter()).flat_map(|p| p.logs.values()).map(|log| log.records().len()).sum();
+        let kept: usize =
+            sim.read().topics().flat_map(|t| t.partitions()).flat_map(|p| p.replica_logs()).map(|r| r.log().records().len()).sum();
         let live = LIVE.load(Ordering::Relaxed) - before;
         let peak = PEAK.load(Ordering::Relaxed) - before;
         let wall = start.elapsed().as_secs_f64();

@@ -90,7 +90,7 @@ pub fn run_throughput(scenario: &Scenario, records: u32, limit_ms: u64) -> Run {
 
 /// Records processed per group (summed over its members).
 pub fn processed(sim: &Sim) -> Vec<(String, u64)> {
-    sim.groups().map(|g| (g.id.clone(), g.members.iter().map(|m| m.processed_total).sum())).collect()
+    sim.read().groups().map(|g| (g.id().to_string(), g.members().map(|m| m.processed_total()).sum())).collect()
 }
 
 /// The memory scenario: the throughput scenario's cluster and groups with retention on

@@ -24,7 +24,7 @@ pub struct Broker {
     pub slow_ms: u64,
     /// The controller's view: a fenced broker leads nothing and is in no ISR. The
     /// controller fences a broker it has not heard from for `broker.session.timeout.ms`.
-    pub fenced: bool,
+    pub(crate) fenced: bool,
 }
 
 impl Broker {
@@ -86,9 +86,9 @@ impl TopicConfig {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FollowerState {
     /// The follower's LEO, as its last fetch offset told.
-    pub leo: u64,
+    pub(crate) leo: u64,
     /// When the follower was last fully caught up (`Replica.lastCaughtUpTimeMs`).
-    pub last_caught_up: SimTime,
+    pub(crate) last_caught_up: SimTime,
     pub(crate) last_fetch_at: SimTime,
     pub(crate) last_fetch_leader_leo: u64,
 }
@@ -100,13 +100,13 @@ pub struct Partition {
     pub replicas: Vec<BrokerId>,
     /// `None` while the partition is offline (no eligible leader).
     pub leader: Option<BrokerId>,
-    pub leader_epoch: u32,
+    pub(crate) leader_epoch: u32,
     /// In-sync replicas, in assignment order.
     pub isr: Vec<BrokerId>,
     /// Each replica's copy of the log, kept while its broker is down (it is on disk).
     pub logs: VecMap<BrokerId, PartitionLog>,
     /// The leader's view of its followers; reset at each election.
-    pub followers: VecMap<BrokerId, FollowerState>,
+    pub(crate) followers: VecMap<BrokerId, FollowerState>,
 }
 
 impl Partition {
@@ -136,7 +136,7 @@ impl Partition {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Topic {
     pub name: String,
-    pub config: TopicConfig,
+    pub(crate) config: TopicConfig,
     pub partitions: Vec<Partition>,
 }
 

@@ -76,19 +76,19 @@ pub enum Phase {
 pub struct Registered {
     pub member_id: String,
     pub client_id: String,
-    pub group_instance_id: Option<String>,
-    pub subscription: Vec<String>,
+    pub(crate) group_instance_id: Option<String>,
+    pub(crate) subscription: Vec<String>,
     /// What it owned when it joined (cooperative protocol), with its generation.
-    pub owned: Vec<TopicPartition>,
-    pub owned_generation: i32,
+    pub(crate) owned: Vec<TopicPartition>,
+    pub(crate) owned_generation: i32,
     /// Sent JoinGroup in the current round.
-    pub joined: bool,
+    pub(crate) joined: bool,
     /// The coordinator removes it if no heartbeat arrives by then.
-    pub session_deadline: SimTime,
+    pub(crate) session_deadline: SimTime,
     /// `session.timeout.ms` and the rebalance timeout (`max.poll.interval.ms`) it joined with.
-    pub session_timeout_ms: u64,
-    pub rebalance_timeout_ms: u64,
-    pub assignment: Vec<TopicPartition>,
+    pub(crate) session_timeout_ms: u64,
+    pub(crate) rebalance_timeout_ms: u64,
+    pub(crate) assignment: Vec<TopicPartition>,
     /// The consumer protocol's view of the member (KIP-848); unused by the classic one.
     pub cg: CgMember,
 }
@@ -112,18 +112,18 @@ pub enum Reconcile {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CgMember {
     /// `memberEpoch`: the group epoch whose target this member has reached.
-    pub member_epoch: i32,
+    pub(crate) member_epoch: i32,
     /// `previousMemberEpoch`: accepted too, for a heartbeat whose answer was lost.
-    pub previous_epoch: i32,
+    pub(crate) previous_epoch: i32,
     pub state: Reconcile,
     /// Partitions it must revoke before it advances.
-    pub pending_revocation: Vec<TopicPartition>,
+    pub(crate) pending_revocation: Vec<TopicPartition>,
     /// It must have revoked by then (`rebalance timeout` = `max.poll.interval.ms`), or it
     /// is fenced.
-    pub revoke_deadline: Option<SimTime>,
+    pub(crate) revoke_deadline: Option<SimTime>,
     /// A static member that left with epoch -2: its place and partitions are kept until
     /// its session times out, for its next incarnation.
-    pub left_static: bool,
+    pub(crate) left_static: bool,
 }
 
 /// What a member is doing right now.
@@ -158,12 +158,12 @@ pub struct Member {
     /// `clientId-UUID` as the coordinator makes it (KIP-394); the UUID comes from the
     /// simulation's RNG. Range and RoundRobin order members by it.
     pub member_id: String,
-    pub group_instance_id: Option<String>,
+    pub(crate) group_instance_id: Option<String>,
     pub topics: Vec<String>,
     pub config: ConsumerConfig,
     pub assigned: Vec<TopicPartition>,
     /// The next offset to fetch, per assigned partition (`position()`).
-    pub positions: VecMap<TopicPartition, u64>,
+    pub(crate) positions: VecMap<TopicPartition, u64>,
     pub activity: Activity,
     pub(crate) received: VecDeque<Delivery>,
     pub(crate) received_total: u64,
@@ -174,13 +174,13 @@ pub struct Member {
     /// Where it is in the protocol.
     pub phase: Phase,
     /// The generation it last joined (-1 before the first).
-    pub generation: i32,
+    pub(crate) generation: i32,
     /// Bumped at each crash or restart, so messages to an older incarnation are dropped.
     pub(crate) incarnation: u64,
     /// When the application last called `poll()` (for `max.poll.interval.ms`).
     pub(crate) last_poll: SimTime,
     /// The application is stuck (paused): it stops calling `poll()`.
-    pub paused: bool,
+    pub(crate) paused: bool,
     /// Records `poll()` returned that are still being processed.
     pub(crate) processing: Vec<Delivery>,
     /// The partitions of its last generation, sent with JoinGroup as owned partitions
@@ -292,8 +292,8 @@ impl Member {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Group {
     pub id: String,
-    pub topics: Vec<String>,
-    pub config: GroupConfig,
+    pub(crate) topics: Vec<String>,
+    pub(crate) config: GroupConfig,
     /// The consumers (client side), in the order they were started.
     pub members: Vec<Member>,
     /// The members the coordinator knows, in join order: the first is the leader.
@@ -302,14 +302,14 @@ pub struct Group {
     /// Starts at 0; the first stable generation is 1.
     pub generation: i32,
     /// The leader's member id in the current generation.
-    pub leader: Option<String>,
-    pub protocol: RebalanceProtocol,
+    pub(crate) leader: Option<String>,
+    pub(crate) protocol: RebalanceProtocol,
     /// Committed offsets: the next offset to read, per partition.
-    pub committed: VecMap<TopicPartition, u64>,
+    pub(crate) committed: VecMap<TopicPartition, u64>,
     /// When the join phase ends at the latest (initial delay or rebalance timeout).
-    pub rebalance_due: Option<SimTime>,
+    pub(crate) rebalance_due: Option<SimTime>,
     /// Rebalances completed (generations reached).
-    pub rebalances: u64,
+    pub(crate) rebalances: u64,
     /// Records processed more than once by the group, and records the group committed
     /// past without processing them.
     pub duplicates: u64,
@@ -334,9 +334,9 @@ pub struct Group {
     /// group epoch is `generation`.
     pub assignment_epoch: i32,
     /// KIP-848: each member's target assignment, by member id.
-    pub target: VecMap<String, Vec<TopicPartition>>,
+    pub(crate) target: VecMap<String, Vec<TopicPartition>>,
     /// Partitions nobody consumes since a revocation or crash, and since when.
-    pub partition_gaps: VecMap<TopicPartition, SimTime>,
+    pub(crate) partition_gaps: VecMap<TopicPartition, SimTime>,
     /// Total time partitions went unconsumed between a revocation (or crash) and the
     /// next owner's start: what a rebalance costs the group, summed over partitions.
     pub partition_downtime_ms: u64,

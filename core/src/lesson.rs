@@ -8,9 +8,12 @@
 //! one correct choice; the test suite runs it on every built-in lesson, so narration that
 //! disagrees with the simulation fails the build.
 
-use crate::cluster::BrokerId;
 use crate::command::{Command, CommandError};
-use crate::group::{Activity, GroupState, Phase};
+use crate::read::{
+    Activity, ConnectorRead, GroupRead, GroupState, LogRead, MemberRead, PartitionRead, Phase, ProducerRead, Read, SentRecord,
+    SourceOffset, TopicRead,
+};
+use crate::record::BrokerId;
 use crate::scenario::{self, Problem, Scenario, ScenarioError};
 use crate::sim::Sim;
 use crate::tagged::tagged_reader;
@@ -1372,54 +1375,45 @@ fn event_matches(event: &crate::event::EventKind, kind: &str, mentions: &[String
 }
 
 fn check_focus(sim: &Sim, f: &Focus) -> Result<(), Missing> {
+    let read = sim.read();
     match f {
-        Focus::Partition { topic, partition } => find_partition(sim, topic, *partition).map(|_| ()),
-        Focus::Member { group, client_id } => member(sim, group, client_id).map(|_| ()),
-        Focus::Group(g) => group(sim, g).map(|_| ()),
-        Focus::Broker(b) => sim.broker(*b).map(|_| ()).ok_or(Missing::Broker(*b)),
-        Focus::Producer(p) => {
-            if sim.producers().any(|x| &x.name == p) {
-                Ok(())
-            } else {
-                Err(Missing::Producer(p.clone()))
-            }
-        }
+        Focus::Partition { topic, partition } => find_partition(read, topic, *partition).map(|_| ()),
+        Focus::Member { group, client_id } => member(read, group, client_id).map(|_| ()),
+        Focus::Group(g) => group(read, g).map(|_| ()),
+        Focus::Broker(b) => read.broker(*b).map(|_| ()).ok_or(Missing::Broker(*b)),
+        Focus::Producer(p) => producer(read, p).map(|_| ()),
         Focus::Record(_) => Ok(()),
     }
 }
 
-fn group<'a>(sim: &'a Sim, id: &str) -> Result<&'a crate::group::Group, Missing> {
-    sim.group(id).ok_or_else(|| Missing::Group(id.to_string()))
+fn group<'a>(read: Read<'a>, id: &str) -> Result<GroupRead<'a>, Missing> {
+    read.group(id).ok_or_else(|| Missing::Group(id.to_string()))
 }
 
-fn member<'a>(sim: &'a Sim, g: &str, client_id: &str) -> Result<&'a crate::group::Member, Missing> {
-    group(sim, g)?.member(client_id).ok_or_else(|| Missing::Member { group: g.to_string(), client_id: client_id.to_string() })
+fn member<'a>(read: Read<'a>, g: &str, client_id: &str) -> Result<MemberRead<'a>, Missing> {
+    group(read, g)?.member(client_id).ok_or_else(|| Missing::Member { group: g.to_string(), client_id: client_id.to_string() })
 }
 
-fn topic_named<'a>(sim: &'a Sim, topic: &str) -> Result<&'a crate::cluster::Topic, Missing> {
-    sim.topic(topic).ok_or_else(|| Missing::Topic(topic.to_string()))
+fn topic_named<'a>(read: Read<'a>, topic: &str) -> Result<TopicRead<'a>, Missing> {
+    read.topic(topic).ok_or_else(|| Missing::Topic(topic.to_string()))
 }
 
-fn find_partition<'a>(sim: &'a Sim, topic: &str, p: u32) -> Result<&'a crate::cluster::Partition, Missing> {
-    let t = topic_named(sim, topic)?;
-    t.partitions.get(p as usize).ok_or_else(|| Missing::Partition {
-        topic: topic.to_string(),
-        partition: p,
-        partitions: t.partition_count(),
-    })
+fn find_partition<'a>(read: Read<'a>, topic: &str, p: u32) -> Result<PartitionRead<'a>, Missing> {
+    let t = topic_named(read, topic)?;
+    t.partition(p).ok_or_else(|| Missing::Partition { topic: topic.to_string(), partition: p, partitions: t.partition_count() })
 }
 
 /// The leader's log (the first replica's while offline), or one broker's replica.
-fn log<'a>(sim: &'a Sim, topic: &str, p: u32, broker: Option<BrokerId>) -> Result<&'a crate::log::PartitionLog, Missing> {
-    let part = find_partition(sim, topic, p)?;
+fn log<'a>(read: Read<'a>, topic: &str, p: u32, broker: Option<BrokerId>) -> Result<LogRead<'a>, Missing> {
+    let part = find_partition(read, topic, p)?;
     match broker {
-        None => part.display_log().ok_or_else(|| Missing::Log { topic: topic.to_string(), partition: p }),
-        Some(b) => part.logs.get(&b).ok_or_else(|| Missing::Replica { broker: b, topic: topic.to_string(), partition: p }),
+        None => part.log().ok_or_else(|| Missing::Log { topic: topic.to_string(), partition: p }),
+        Some(b) => part.log_on(b).ok_or_else(|| Missing::Replica { broker: b, topic: topic.to_string(), partition: p }),
     }
 }
 
-fn producer<'a>(sim: &'a Sim, name: &str) -> Result<&'a crate::producer::Producer, Missing> {
-    sim.producers().find(|p| p.name == name).ok_or_else(|| Missing::Producer(name.to_string()))
+fn producer<'a>(read: Read<'a>, name: &str) -> Result<ProducerRead<'a>, Missing> {
+    read.producer(name).ok_or_else(|| Missing::Producer(name.to_string()))
 }
 
 fn num(n: u64) -> Value {
@@ -1430,19 +1424,19 @@ fn strings<'a>(it: impl Iterator<Item = &'a str>) -> Value {
     Value::Array(it.map(|s| Value::String(s.to_string())).collect())
 }
 
-/// Answers a query from the simulation as it is now. `since` is the trace position
-/// (an event's `seq`) where "since the previous step" begins.
+/// Answers a query from the simulation as it is now, through the read layer
+/// ([`Sim::read`]). `since` is the trace position (an event's `seq`) where "since the
+/// previous step" begins.
 pub fn answer(sim: &Sim, q: &Query, since: u64) -> Result<Value, Missing> {
+    let read = sim.read();
     Ok(match q {
-        Query::NowMs => num(sim.now().ms()),
+        Query::NowMs => num(read.now().ms()),
         Query::PartitionOf { topic, value } => {
-            let t = topic_named(sim, topic)?;
+            let t = topic_named(read, topic)?;
             let found: Vec<Value> = t
-                .partitions
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| p.display_log().is_some_and(|l| l.records().iter().any(|r| &r.record.value == value)))
-                .map(|(i, _)| num(i as u64))
+                .partitions()
+                .filter(|p| p.log().is_some_and(|l| l.records().iter().any(|r| &r.record.value == value)))
+                .map(|p| num(p.index().into()))
                 .collect();
             match found.len() {
                 0 => Value::Null,
@@ -1451,23 +1445,18 @@ pub fn answer(sim: &Sim, q: &Query, since: u64) -> Result<Value, Missing> {
             }
         }
         Query::Records { topic, partition, broker } => {
-            strings(log(sim, topic, *partition, *broker)?.records().iter().map(|r| r.record.value.as_str()))
+            strings(log(read, topic, *partition, *broker)?.records().iter().map(|r| r.record.value.as_str()))
         }
         Query::InLog { topic, partition, value, broker } => {
-            Value::Bool(log(sim, topic, *partition, *broker)?.records().iter().any(|r| &r.record.value == value))
+            Value::Bool(log(read, topic, *partition, *broker)?.records().iter().any(|r| &r.record.value == value))
         }
         Query::ReceivedBy { group: g, value } => {
-            strings(group(sim, g)?.members.iter().filter(|m| m.received().any(|d| &d.value == value)).map(|m| m.client_id.as_str()))
+            strings(group(read, g)?.members().filter(|m| m.has_received(value)).map(MemberRead::client_id))
         }
-        Query::Received { group: g, client_id } => strings(member(sim, g, client_id)?.received().map(|d| d.value.as_str())),
+        Query::Received { group: g, client_id } => strings(member(read, g, client_id)?.received().map(|d| d.value.as_str())),
         Query::Owner { group: g, topic, partition: p } => {
-            find_partition(sim, topic, *p)?;
-            let owners: Vec<&str> = group(sim, g)?
-                .members
-                .iter()
-                .filter(|m| m.phase != Phase::Crashed && m.assigned.iter().any(|tp| &tp.topic == topic && tp.partition == *p))
-                .map(|m| m.client_id.as_str())
-                .collect();
+            find_partition(read, topic, *p)?;
+            let owners: Vec<&str> = group(read, g)?.owners(topic, *p).collect();
             match owners.as_slice() {
                 [] => Value::Null,
                 [one] => Value::String((*one).to_string()),
@@ -1475,9 +1464,9 @@ pub fn answer(sim: &Sim, q: &Query, since: u64) -> Result<Value, Missing> {
             }
         }
         Query::Assigned { group: g, client_id, topic } => {
-            let m = member(sim, g, client_id)?;
+            let m = member(read, g, client_id)?;
             let mut ps: Vec<(String, u32)> = m
-                .assigned
+                .assigned()
                 .iter()
                 .filter(|tp| topic.as_ref().is_none_or(|t| &tp.topic == t))
                 .map(|tp| (tp.topic.clone(), tp.partition))
@@ -1485,10 +1474,10 @@ pub fn answer(sim: &Sim, q: &Query, since: u64) -> Result<Value, Missing> {
             crate::sorted::sort(&mut ps);
             Value::Array(ps.into_iter().map(|(_, p)| num(p.into())).collect())
         }
-        Query::AssignedCount { group: g, client_id } => num(member(sim, g, client_id)?.assigned.len() as u64),
+        Query::AssignedCount { group: g, client_id } => num(member(read, g, client_id)?.assigned().len() as u64),
         Query::Revoked { group: g, client_id } => {
-            member(sim, g, client_id)?;
-            let revoked = sim.events_since(since).flat_map(|e| match &e.kind {
+            member(read, g, client_id)?;
+            let revoked = read.events_since(since).flat_map(|e| match &e.kind {
                 crate::event::EventKind::PartitionsRevoked { group: eg, client_id: c, partitions } if eg == g && c == client_id => {
                     partitions.as_slice()
                 }
@@ -1496,11 +1485,9 @@ pub fn answer(sim: &Sim, q: &Query, since: u64) -> Result<Value, Missing> {
             });
             Value::Array(revoked.map(|tp| Value::String(tp.to_string())).collect())
         }
-        Query::Members { group: g } => {
-            strings(group(sim, g)?.members.iter().filter(|m| m.phase != Phase::Crashed).map(|m| m.client_id.as_str()))
-        }
+        Query::Members { group: g } => strings(group(read, g)?.running_members()),
         Query::GroupState { group: g } => Value::String(
-            match group(sim, g)?.state {
+            match group(read, g)?.state() {
                 GroupState::Empty => "Empty",
                 GroupState::PreparingRebalance => "PreparingRebalance",
                 GroupState::CompletingRebalance => "CompletingRebalance",
@@ -1509,21 +1496,17 @@ pub fn answer(sim: &Sim, q: &Query, since: u64) -> Result<Value, Missing> {
             }
             .into(),
         ),
-        Query::Generation { group: g } => Value::from(group(sim, g)?.generation),
-        Query::Rebalances { group: g } => num(group(sim, g)?.rebalances),
+        Query::Generation { group: g } => Value::from(group(read, g)?.generation()),
+        Query::Rebalances { group: g } => num(group(read, g)?.rebalances()),
         Query::GroupLeader { group: g } => {
-            let gr = group(sim, g)?;
-            match &gr.leader {
-                None => Value::Null,
-                Some(id) => gr
-                    .registered(id)
-                    .map(|r| Value::String(r.client_id.clone()))
-                    .or_else(|| gr.members.iter().find(|m| &m.member_id == id).map(|m| Value::String(m.client_id.clone())))
-                    .unwrap_or(Value::Null),
-            }
+            let gr = group(read, g)?;
+            gr.leader()
+                // A leader the coordinator no longer lists: its member, by member id.
+                .or_else(|| gr.leader_member_id().and_then(|id| gr.members().find(|m| m.member_id() == id)).map(MemberRead::client_id))
+                .map_or(Value::Null, |c| Value::String(c.to_string()))
         }
         Query::Activity { group: g, client_id } => Value::String(
-            match member(sim, g, client_id)?.activity {
+            match member(read, g, client_id)?.activity() {
                 Activity::AwaitingAssignment => "awaiting_assignment",
                 Activity::Idle => "idle",
                 Activity::Fetching => "fetching",
@@ -1532,7 +1515,7 @@ pub fn answer(sim: &Sim, q: &Query, since: u64) -> Result<Value, Missing> {
             .into(),
         ),
         Query::Phase { group: g, client_id } => Value::String(
-            match member(sim, g, client_id)?.phase {
+            match member(read, g, client_id)?.phase() {
                 Phase::Joining => "joining",
                 Phase::Syncing => "syncing",
                 Phase::Stable => "stable",
@@ -1542,100 +1525,95 @@ pub fn answer(sim: &Sim, q: &Query, since: u64) -> Result<Value, Missing> {
             .into(),
         ),
         Query::Position { group: g, client_id, topic, partition: p } => {
-            find_partition(sim, topic, *p)?;
-            let m = member(sim, g, client_id)?;
-            m.positions.iter().find(|(tp, _)| &tp.topic == topic && tp.partition == *p).map_or(Value::Null, |(_, o)| num(*o))
+            find_partition(read, topic, *p)?;
+            member(read, g, client_id)?.position(topic, *p).map_or(Value::Null, num)
         }
         Query::Committed { group: g, topic, partition: p } => {
-            find_partition(sim, topic, *p)?;
-            group(sim, g)?.committed.iter().find(|(tp, _)| &tp.topic == topic && tp.partition == *p).map_or(Value::Null, |(_, o)| num(*o))
+            let tp = find_partition(read, topic, *p)?.topic_partition();
+            group(read, g)?.committed(&tp).map_or(Value::Null, num)
         }
-        Query::ProcessedTwice { group: g } => num(group(sim, g)?.duplicates),
-        Query::DuplicateValues { group: g } => strings(group(sim, g)?.duplicate_details().map(|d| d.value.as_str())),
-        Query::LostByGroup { group: g } => num(group(sim, g)?.lost_records()),
+        Query::ProcessedTwice { group: g } => num(group(read, g)?.duplicates()),
+        Query::DuplicateValues { group: g } => strings(group(read, g)?.duplicate_details().map(|d| d.value.as_str())),
+        Query::LostByGroup { group: g } => num(group(read, g)?.lost()),
         Query::LostValues { group: g } => Value::Array(
-            group(sim, g)?
+            group(read, g)?
                 .lost_details(50)
                 .iter()
                 .map(|l| {
-                    let value = sim
-                        .topic(&l.tp.topic)
-                        .and_then(|t| t.partitions.get(l.tp.partition as usize))
-                        .and_then(|p| p.display_log())
-                        .and_then(|log| log.get(l.offset))
+                    let value = read
+                        .partition(&l.tp)
+                        .and_then(|p| p.record_at(l.offset))
                         .map(|r| r.record.value.clone())
                         // Deleted by retention since: the trace still says what was there.
-                        .or_else(|| appended_value(sim, &l.tp, l.offset));
+                        .or_else(|| appended_value(read, &l.tp, l.offset));
                     Value::String(value.unwrap_or_else(|| format!("{}@{}", l.tp, l.offset)))
                 })
                 .collect(),
         ),
-        Query::InHand { group: g, client_id } => strings(member(sim, g, client_id)?.processing.iter().map(|d| d.value.as_str())),
-        Query::HighWatermark { topic, partition, broker } => num(log(sim, topic, *partition, *broker)?.high_watermark()),
-        Query::LogEndOffset { topic, partition, broker } => num(log(sim, topic, *partition, *broker)?.log_end_offset()),
-        Query::LogStartOffset { topic, partition, broker } => num(log(sim, topic, *partition, *broker)?.log_start_offset()),
-        Query::Leader { topic, partition: p } => find_partition(sim, topic, *p)?.leader.map_or(Value::Null, |b| num(b.into())),
-        Query::LeaderEpoch { topic, partition: p } => num(find_partition(sim, topic, *p)?.leader_epoch.into()),
-        Query::Isr { topic, partition: p } => Value::Array(find_partition(sim, topic, *p)?.isr.iter().map(|b| num((*b).into())).collect()),
-        Query::LostInElection { topic, partition: p } => {
-            find_partition(sim, topic, *p)?;
-            strings(sim.lost_records(&crate::record::TopicPartition::new(topic.clone(), *p)).map(|l| l.value.as_str()))
+        Query::InHand { group: g, client_id } => strings(member(read, g, client_id)?.in_hand().map(|d| d.value.as_str())),
+        Query::HighWatermark { topic, partition, broker } => num(log(read, topic, *partition, *broker)?.high_watermark()),
+        Query::LogEndOffset { topic, partition, broker } => num(log(read, topic, *partition, *broker)?.log_end_offset()),
+        Query::LogStartOffset { topic, partition, broker } => num(log(read, topic, *partition, *broker)?.log_start_offset()),
+        Query::Leader { topic, partition: p } => find_partition(read, topic, *p)?.leader().map_or(Value::Null, |b| num(b.into())),
+        Query::LeaderEpoch { topic, partition: p } => num(find_partition(read, topic, *p)?.leader_epoch().into()),
+        Query::Isr { topic, partition: p } => {
+            Value::Array(find_partition(read, topic, *p)?.isr().iter().map(|b| num((*b).into())).collect())
         }
+        Query::LostInElection { topic, partition: p } => strings(find_partition(read, topic, *p)?.lost().map(|l| l.value.as_str())),
         Query::AckedOffset { producer: p, value } => {
-            let sent = producer_sent(sim, p, value)?;
+            let sent = producer_sent(read, p, value)?;
             sent.and_then(|s| s.acked_offset).map_or(Value::Null, Value::from)
         }
-        Query::PartitionReason { producer: p, value } => match producer_sent(sim, p, value)?.map(|s| &s.reason) {
+        Query::PartitionReason { producer: p, value } => match producer_sent(read, p, value)?.map(|s| &s.reason) {
             None => Value::Null,
             Some(crate::partitioner::PartitionReason::Explicit) => Value::String("explicit".into()),
             Some(crate::partitioner::PartitionReason::KeyHash { .. }) => Value::String("key_hash".into()),
             Some(crate::partitioner::PartitionReason::Sticky) => Value::String("sticky".into()),
             Some(crate::partitioner::PartitionReason::RoundRobin { .. }) => Value::String("round_robin".into()),
         },
-        Query::SentAtMs { producer: p, value } => producer_sent(sim, p, value)?.map_or(Value::Null, |s| num(s.sent_at.ms())),
-        Query::TimestampMs { topic, value } => stored(sim, topic, value)?.map_or(Value::Null, |r| num(r.timestamp.ms())),
-        Query::AppendedAtMs { topic, value } => stored(sim, topic, value)?.map_or(Value::Null, |r| num(r.appended_at.ms())),
+        Query::SentAtMs { producer: p, value } => producer_sent(read, p, value)?.map_or(Value::Null, |s| num(s.sent_at.ms())),
+        Query::TimestampMs { topic, value } => stored(read, topic, value)?.map_or(Value::Null, |r| num(r.timestamp.ms())),
+        Query::AppendedAtMs { topic, value } => stored(read, topic, value)?.map_or(Value::Null, |r| num(r.appended_at.ms())),
         Query::SendError { producer: p, value } => {
-            let sent = producer_sent(sim, p, value)?;
+            let sent = producer_sent(read, p, value)?;
             match sent.and_then(|s| s.failed) {
                 None => Value::Null,
                 // The error as Kafka names it (`NOT_ENOUGH_REPLICAS`).
                 Some(e) => Value::String(scenario::write_json(&e, false).trim_matches('"').to_string()),
             }
         }
-        Query::BrokerAlive { broker } => Value::Bool(sim.broker(*broker).ok_or(Missing::Broker(*broker))?.alive),
-        Query::EventCount { kind, mentions } => num(sim.trace().events().filter(|e| event_matches(&e.kind, kind, mentions)).count() as u64),
+        Query::BrokerAlive { broker } => Value::Bool(read.broker(*broker).ok_or(Missing::Broker(*broker))?.alive()),
+        Query::EventCount { kind, mentions } => num(read.events().filter(|e| event_matches(&e.kind, kind, mentions)).count() as u64),
         Query::LastEventMs { kind, mentions } => {
-            sim.trace().events().rev().find(|e| event_matches(&e.kind, kind, mentions)).map_or(Value::Null, |e| num(e.time.ms()))
+            read.events().rev().find(|e| event_matches(&e.kind, kind, mentions)).map_or(Value::Null, |e| num(e.time.ms()))
         }
-        Query::Buffered { group: g, client_id } => num(member(sim, g, client_id)?.buffered() as u64),
+        Query::Buffered { group: g, client_id } => num(member(read, g, client_id)?.buffered().into()),
         Query::ValuesForKey { topic, key } => {
-            let t = topic_named(sim, topic)?;
+            let t = topic_named(read, topic)?;
             strings(
-                t.partitions
-                    .iter()
-                    .filter_map(|p| p.display_log())
+                t.partitions()
+                    .filter_map(PartitionRead::log)
                     .flat_map(|l| l.records().iter())
                     .filter(|r| r.record.key.as_deref() == Some(key.as_str()))
                     .map(|r| r.record.value.as_str()),
             )
         }
-        Query::ConnectorPosition { connector } => source_offset(connector_named(sim, connector)?.position),
-        Query::ConnectorFlushed { connector } => source_offset(connector_named(sim, connector)?.committed),
-        Query::ConnectorUnflushed { connector } => num(connector_named(sim, connector)?.view().unflushed.into()),
+        Query::ConnectorPosition { connector } => source_offset(connector_named(read, connector)?.position()),
+        Query::ConnectorFlushed { connector } => source_offset(connector_named(read, connector)?.flushed()),
+        Query::ConnectorUnflushed { connector } => num(connector_named(read, connector)?.unflushed().into()),
         Query::StoreCount { application_id, key } => {
-            let app = sim.streams_app(application_id).ok_or_else(|| Missing::StreamsApp(application_id.clone()))?;
-            app.view().stores.iter().find_map(|s| s.counts.iter().find(|(k, _)| k == key).map(|(_, n)| num(*n))).unwrap_or(Value::Null)
+            let app = read.streams_app(application_id).ok_or_else(|| Missing::StreamsApp(application_id.clone()))?;
+            app.store_count(key).map_or(Value::Null, num)
         }
     })
 }
 
-fn connector_named<'a>(sim: &'a Sim, name: &str) -> Result<&'a crate::sim::connect::Connector, Missing> {
-    sim.connector(name).ok_or_else(|| Missing::Connector(name.to_string()))
+fn connector_named<'a>(read: Read<'a>, name: &str) -> Result<ConnectorRead<'a>, Missing> {
+    read.connector(name).ok_or_else(|| Missing::Connector(name.to_string()))
 }
 
 /// `[id]` or `[timestamp_ms, id]`, as the task's mode writes its source offset.
-fn source_offset(o: Option<crate::sim::connect::SourceOffset>) -> Value {
+fn source_offset(o: Option<SourceOffset>) -> Value {
     o.map_or(Value::Null, |o| match o.timestamp_ms {
         None => Value::Array(vec![num(o.incrementing)]),
         Some(ts) => Value::Array(vec![num(ts), num(o.incrementing)]),
@@ -1644,8 +1622,8 @@ fn source_offset(o: Option<crate::sim::connect::SourceOffset>) -> Value {
 
 /// The value the leader last appended at this offset, from the trace (for records that
 /// are no longer in any log).
-fn appended_value(sim: &Sim, tp: &crate::record::TopicPartition, offset: u64) -> Option<String> {
-    sim.trace().events().rev().find_map(|e| match &e.kind {
+fn appended_value(read: Read<'_>, tp: &crate::record::TopicPartition, offset: u64) -> Option<String> {
+    read.events().rev().find_map(|e| match &e.kind {
         crate::event::EventKind::RecordAppended { value, topic, partition, offset: o, .. }
             if topic == &tp.topic && *partition == tp.partition && *o == offset =>
         {
@@ -1656,15 +1634,14 @@ fn appended_value(sim: &Sim, tp: &crate::record::TopicPartition, offset: u64) ->
 }
 
 /// The first record with this value in the topic's logs (partition by partition).
-fn stored<'a>(sim: &'a Sim, topic: &str, value: &str) -> Result<Option<&'a crate::record::StoredRecord>, Missing> {
-    let t = topic_named(sim, topic)?;
-    Ok(t.partitions.iter().filter_map(|p| p.display_log()).find_map(|l| l.records().iter().find(|r| r.record.value == value)))
+fn stored<'a>(read: Read<'a>, topic: &str, value: &str) -> Result<Option<&'a crate::record::StoredRecord>, Missing> {
+    let t = topic_named(read, topic)?;
+    Ok(t.partitions().filter_map(PartitionRead::log).find_map(|l| l.records().iter().find(|r| r.record.value == value)))
 }
 
 /// The producer's newest record with this value, if it remembers one.
-fn producer_sent<'a>(sim: &'a Sim, p: &str, value: &str) -> Result<Option<&'a crate::producer::SentRecord>, Missing> {
-    let p = producer(sim, p)?;
-    Ok(p.sent.iter().rfind(|s| s.value == value))
+fn producer_sent<'a>(read: Read<'a>, p: &str, value: &str) -> Result<Option<&'a SentRecord>, Missing> {
+    Ok(producer(read, p)?.sent().rfind(|s| s.value == value))
 }
 
 /// A query in words, for check's messages.

@@ -52,7 +52,7 @@ pub struct Segment {
     pub size_bytes: u64,
     /// Its largest record timestamp (`maxTimestampSoFar`), which time retention compares
     /// with `retention.ms`; `None` while empty.
-    pub largest_timestamp: Option<SimTime>,
+    pub(crate) largest_timestamp: Option<SimTime>,
     /// The largest timestamp of its first batch (`rollingBasedTimestamp`), from which
     /// `segment.ms` counts.
     pub rolling_timestamp: Option<SimTime>,
@@ -76,13 +76,13 @@ impl Segment {
 /// What one retention pass deleted from a replica's log.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DeletedSegments {
-    pub reason: SegmentDeletionReason,
+    pub(crate) reason: SegmentDeletionReason,
     /// The segments, oldest first.
-    pub segments: Vec<Segment>,
+    pub(crate) segments: Vec<Segment>,
     /// Their records, oldest first.
-    pub records: Vec<StoredRecord>,
+    pub(crate) records: Vec<StoredRecord>,
     /// The log start offset afterwards: the base offset of the oldest remaining segment.
-    pub log_start_offset: u64,
+    pub(crate) log_start_offset: u64,
 }
 
 /// The batch the last appended record belongs to, while more of it may follow.

@@ -14,6 +14,8 @@ use crate::group::{Group, Member};
 use crate::log::PartitionLog;
 use crate::producer::Producer;
 use crate::record::{BrokerId, RecordId, StoredRecord, TopicPartition};
+use crate::sim::connect::Connector;
+use crate::sim::streams::StreamsApp;
 use crate::sim::Sim;
 use crate::time::SimTime;
 
@@ -143,6 +145,27 @@ impl<'a> Read<'a> {
         self.sim.monitors().promised_total()
     }
 
+    /// The messages on the wire now (owned: each is built from the queue).
+    pub fn in_flight(self) -> Vec<Flight> {
+        self.sim.in_flight()
+    }
+
+    pub fn connectors(self) -> impl Iterator<Item = ConnectorRead<'a>> {
+        self.sim.connectors().map(ConnectorRead)
+    }
+
+    pub fn connector(self, name: &str) -> Option<ConnectorRead<'a>> {
+        self.sim.connector(name).map(ConnectorRead)
+    }
+
+    pub fn streams_apps(self) -> impl Iterator<Item = StreamsRead<'a>> {
+        self.sim.streams().map(StreamsRead)
+    }
+
+    pub fn streams_app(self, application_id: &str) -> Option<StreamsRead<'a>> {
+        self.sim.streams_app(application_id).map(StreamsRead)
+    }
+
     /// What `record` went through, as far as the trace knows ([`crate::provenance`]).
     pub fn record_path(self, record: RecordId) -> Path {
         crate::provenance::path(self.sim, record)
@@ -265,6 +288,19 @@ impl<'a> PartitionRead<'a> {
     pub fn newest_records(self, n: usize) -> &'a [StoredRecord] {
         self.shown_log().map_or(&[], |l| newest(l, n))
     }
+    /// The log shown (the leader's; the first replica's while offline), `None` when there
+    /// is none.
+    pub fn log(self) -> Option<LogRead<'a>> {
+        self.shown_log().map(LogRead)
+    }
+    /// The copy of the log on `broker`, `None` when it holds no replica.
+    pub fn log_on(self, broker: BrokerId) -> Option<LogRead<'a>> {
+        self.part.logs.get(&broker).map(LogRead)
+    }
+    /// The shown log's record at `offset`, if it still holds it.
+    pub fn record_at(self, offset: u64) -> Option<&'a StoredRecord> {
+        self.shown_log()?.get(offset)
+    }
     /// Every replica's copy, in assignment order.
     pub fn replica_logs(self) -> impl Iterator<Item = ReplicaRead<'a>> {
         self.part.replicas.iter().filter_map(move |b| {
@@ -301,6 +337,41 @@ impl<'a> ReplicaRead<'a> {
     /// Its newest `n` records, oldest first.
     pub fn newest_records(self, n: usize) -> &'a [StoredRecord] {
         newest(self.log, n)
+    }
+    pub fn log(self) -> LogRead<'a> {
+        LogRead(self.log)
+    }
+}
+
+/// One copy of a partition's log: its offsets and the records it holds.
+#[derive(Clone, Copy)]
+pub struct LogRead<'a>(&'a PartitionLog);
+
+impl<'a> LogRead<'a> {
+    pub fn log_start_offset(self) -> u64 {
+        self.0.log_start_offset()
+    }
+    pub fn log_end_offset(self) -> u64 {
+        self.0.log_end_offset()
+    }
+    pub fn high_watermark(self) -> u64 {
+        self.0.high_watermark()
+    }
+    /// Every record it holds, oldest first.
+    pub fn records(self) -> &'a [StoredRecord] {
+        self.0.records()
+    }
+    /// Its records with offsets in `from..to`, oldest first.
+    pub fn records_in(self, from: u64, to: u64) -> &'a [StoredRecord] {
+        records_in(self.0, from, to)
+    }
+    /// Its newest `n` records, oldest first.
+    pub fn newest_records(self, n: usize) -> &'a [StoredRecord] {
+        newest(self.0, n)
+    }
+    /// The record at `offset`, if it still holds it.
+    pub fn record(self, offset: u64) -> Option<&'a StoredRecord> {
+        self.0.get(offset)
     }
 }
 
@@ -431,6 +502,23 @@ impl<'a> GroupRead<'a> {
     pub fn coordinator(self) -> Option<BrokerId> {
         self.sim.coordinator_of(&self.group.id)
     }
+    /// The leader's member id as the coordinator holds it (see [`GroupRead::leader`] for
+    /// its client id).
+    pub fn leader_member_id(self) -> Option<&'a str> {
+        self.group.leader.as_deref()
+    }
+    /// Client ids of the members that are not crashed and are assigned `topic`-`partition`,
+    /// in join order (more than one while a rebalance moves it).
+    pub fn owners<'t>(self, topic: &'t str, partition: u32) -> impl Iterator<Item = &'a str> + 't
+    where
+        'a: 't,
+    {
+        self.members().filter(move |m| m.phase() != Phase::Crashed && m.owns(topic, partition)).map(MemberRead::client_id)
+    }
+    /// Client ids of the members that are not crashed, in join order.
+    pub fn running_members(self) -> impl Iterator<Item = &'a str> {
+        self.members().filter(|m| m.phase() != Phase::Crashed).map(MemberRead::client_id)
+    }
     /// Client ids of the members the coordinator knows, in join order.
     pub fn registered(self) -> impl Iterator<Item = &'a str> {
         self.group.registry.iter().map(|r| r.client_id.as_str())
@@ -538,8 +626,20 @@ impl<'a> MemberRead<'a> {
     pub fn assigned(self) -> &'a [TopicPartition] {
         &self.member.assigned
     }
+    /// Whether `topic`-`partition` is among its assigned partitions.
+    pub fn owns(self, topic: &str, partition: u32) -> bool {
+        self.member.assigned.iter().any(|tp| tp.topic == topic && tp.partition == partition)
+    }
     pub fn positions(self) -> impl Iterator<Item = (&'a TopicPartition, u64)> {
         self.member.positions.iter().map(|(tp, o)| (tp, *o))
+    }
+    /// Its position on `topic`-`partition` (the next offset it fetches).
+    pub fn position(self, topic: &str, partition: u32) -> Option<u64> {
+        self.positions().find(|(tp, _)| tp.topic == topic && tp.partition == partition).map(|(_, o)| o)
+    }
+    /// Whether it received a record with this value (among the deliveries it remembers).
+    pub fn has_received(self, value: &str) -> bool {
+        self.received().any(|d| d.value == value)
     }
     pub fn received_total(self) -> u64 {
         self.member.received_total()
@@ -586,6 +686,54 @@ impl<'a> MemberRead<'a> {
     pub fn buffered(self) -> u32 {
         self.member.processing.len() as u32
     }
+    /// The records received and not processed yet, in the order it processes them.
+    pub fn in_hand(self) -> impl Iterator<Item = &'a Delivery> {
+        self.member.processing.iter()
+    }
+}
+
+/// One source connector (Kafka Connect) and its task.
+#[derive(Clone, Copy)]
+pub struct ConnectorRead<'a>(&'a Connector);
+
+impl<'a> ConnectorRead<'a> {
+    pub fn name(self) -> &'a str {
+        &self.0.spec.name
+    }
+    /// The task's position in the table: the source offset of the newest row it sent.
+    pub fn position(self) -> Option<SourceOffset> {
+        self.0.position
+    }
+    /// The flushed source offset in the offsets store: where a restarted task resumes.
+    pub fn flushed(self) -> Option<SourceOffset> {
+        self.0.committed
+    }
+    /// Records sent since the last flush.
+    pub fn unflushed(self) -> u32 {
+        self.0.submitted.len() as u32
+    }
+    /// Owned, for the snapshot.
+    pub fn view(self) -> ConnectorView {
+        self.0.view()
+    }
+}
+
+/// One Kafka Streams application.
+#[derive(Clone, Copy)]
+pub struct StreamsRead<'a>(&'a StreamsApp);
+
+impl<'a> StreamsRead<'a> {
+    pub fn application_id(self) -> &'a str {
+        &self.0.spec.application_id
+    }
+    /// Owned, for the snapshot: its tasks' stores with their counts.
+    pub fn view(self) -> StreamsView {
+        self.0.view()
+    }
+    /// The count of `key` in the first store holding it (`count_by_key`).
+    pub fn store_count(self, key: &str) -> Option<u64> {
+        self.view().stores.iter().find_map(|s| s.counts.iter().find(|(k, _)| k == key).map(|(_, n)| *n))
+    }
 }
 
 #[cfg(test)]
@@ -594,6 +742,7 @@ mod tests {
     use crate::command::Command;
     use crate::command::{BrokerCommand, ProduceCommand};
     use crate::scenario::default_scenario;
+    use crate::snapshot::RECORDS_SHOWN;
 
     fn run(until_ms: u64) -> Sim {
         let Ok(mut sim) = default_scenario().build() else { panic!("the default scenario builds") };
@@ -724,5 +873,111 @@ mod tests {
         let path = read.record_path(first);
         assert_eq!(path, crate::provenance::path(&sim, first));
         assert!(path.hops.iter().any(|(_, h)| matches!(h, Hop::Appended { .. })));
+    }
+
+    #[test]
+    fn logs_owners_positions_and_records_in_hand_read_what_the_snapshot_shows() {
+        let mut sim = run(20_000);
+        // A crashed member is not among the running members nor an owner.
+        let Some((group, victim)) =
+            sim.read().groups().find_map(|g| g.members().next().map(|m| (g.id().to_string(), m.client_id().to_string())))
+        else {
+            panic!("a member")
+        };
+        assert!(sim.apply(Command::CrashMember { group: group.clone(), client_id: victim.clone() }).is_ok());
+        sim.run_until(SimTime(20_100));
+        let read = sim.read();
+        let snap = sim.snapshot();
+        assert_eq!(read.topics().count(), snap.topics.len());
+        for (t, tv) in read.topics().zip(&snap.topics) {
+            for (p, pv) in t.partitions().zip(&tv.partitions) {
+                let Some(log) = p.log() else { panic!("{}-{}: a log", t.name(), p.index()) };
+                assert_eq!(
+                    (log.log_start_offset(), log.log_end_offset(), log.high_watermark()),
+                    (pv.log_start_offset, pv.log_end_offset, pv.high_watermark)
+                );
+                let offsets = |rs: &[StoredRecord]| rs.iter().map(|r| r.offset).collect::<Vec<_>>();
+                assert_eq!(offsets(log.newest_records(RECORDS_SHOWN)), pv.records.iter().map(|r| r.offset).collect::<Vec<_>>());
+                assert_eq!(log.records().len() as u64, log.log_end_offset() - log.log_start_offset(), "consecutive offsets");
+                assert_eq!(offsets(log.records_in(0, u64::MAX)), offsets(log.records()));
+                for r in &pv.records {
+                    assert_eq!(p.record_at(r.offset).map(|s| s.record.value.as_str()), Some(r.value.as_str()));
+                    assert_eq!(log.record(r.offset).map(|s| s.record.id), Some(r.id));
+                }
+                assert!(p.record_at(log.log_end_offset()).is_none());
+                assert_eq!(pv.replica_logs.len(), p.replicas().len());
+                for rv in &pv.replica_logs {
+                    let Some(copy) = p.log_on(rv.broker) else { panic!("a copy on {}", rv.broker) };
+                    assert_eq!((copy.log_end_offset(), copy.high_watermark()), (rv.log_end_offset, rv.high_watermark));
+                }
+                assert!(p.log_on(BrokerId::MAX).is_none());
+            }
+        }
+        let mut checked = 0;
+        for (g, gv) in read.groups().zip(&snap.groups) {
+            assert_eq!(g.id(), gv.id);
+            for mv in &gv.members {
+                let Some(m) = g.member(&mv.client_id) else { panic!("{}", mv.client_id) };
+                for (tp, o) in &mv.positions {
+                    assert_eq!(m.position(&tp.topic, tp.partition), Some(*o));
+                }
+                assert_eq!(m.position("no-such-topic", 0), None);
+                assert_eq!(m.in_hand().count() as u32, mv.buffered);
+                assert!(mv.received.iter().all(|d| m.has_received(&d.value)));
+                assert!(!m.has_received("no such value"));
+                for tp in &mv.assigned {
+                    assert!(m.owns(&tp.topic, tp.partition));
+                    let owners: Vec<&str> = g.owners(&tp.topic, tp.partition).collect();
+                    assert_eq!(owners.contains(&mv.client_id.as_str()), mv.phase != Phase::Crashed, "{tp:?}");
+                    checked += 1;
+                }
+            }
+            let running: Vec<&str> = gv.members.iter().filter(|m| m.phase != Phase::Crashed).map(|m| m.client_id.as_str()).collect();
+            assert_eq!(g.running_members().collect::<Vec<_>>(), running);
+            let leader = g.leader_member_id().and_then(|id| gv.members.iter().find(|m| m.member_id == id)).map(|m| m.client_id.clone());
+            assert_eq!(leader, gv.leader);
+        }
+        assert!(checked > 0);
+        let Some(g) = read.group(&group) else { panic!("{group}") };
+        assert!(g.members().any(|m| m.client_id() == victim && m.phase() == Phase::Crashed));
+        assert!(g.running_members().all(|c| c != victim));
+    }
+
+    #[test]
+    fn connectors_and_streams_apps_read_what_the_snapshot_shows() {
+        // A source connector (timestamp+incrementing) and a Streams count over its topic.
+        let text = r#"{
+          "version": 1, "seed": 1,
+          "cluster": { "brokers": 1, "group_initial_rebalance_delay_ms": 0 },
+          "topics": [{ "name": "rows", "partitions": 2 }, { "name": "counts", "partitions": 2 }],
+          "connectors": [{ "name": "db", "topic": "rows", "mode": "timestamp+incrementing",
+                           "table": { "rows": [{ "id": 1, "value": "x" }, { "id": 2, "value": "z" }],
+                                      "changes": [{ "at_ms": 3000, "update": { "id": 1, "value": "y" } }] } }],
+          "streams": [{ "application_id": "app", "source": "rows", "sink": "counts", "op": { "count_by_key": {} } }]
+        }"#;
+        let Ok(mut sim) = crate::scenario::Scenario::from_json(text).and_then(|s| s.build()) else { panic!("the scenario builds") };
+        sim.run_until(SimTime(7_000));
+        let read = sim.read();
+        let snap = sim.snapshot();
+        assert!(!snap.connectors.is_empty() && !snap.streams.is_empty(), "the scenario has both");
+        assert!(snap.streams.iter().any(|a| a.stores.iter().any(|s| !s.counts.is_empty())), "the app counts");
+        assert_eq!(read.connectors().map(ConnectorRead::view).collect::<Vec<_>>(), snap.connectors);
+        for c in &snap.connectors {
+            let Some(r) = read.connector(&c.name) else { panic!("{}", c.name) };
+            assert_eq!((r.name(), r.position(), r.flushed(), r.unflushed()), (c.name.as_str(), c.position, c.committed, c.unflushed));
+        }
+        assert!(read.connector("no-such-connector").is_none());
+        assert_eq!(read.streams_apps().map(StreamsRead::view).collect::<Vec<_>>(), snap.streams);
+        for a in &snap.streams {
+            let Some(r) = read.streams_app(&a.application_id) else { panic!("{}", a.application_id) };
+            assert_eq!(r.application_id(), a.application_id);
+            for s in &a.stores {
+                for (k, _) in &s.counts {
+                    let first = a.stores.iter().find_map(|s| s.counts.iter().find(|(x, _)| x == k).map(|(_, n)| *n));
+                    assert_eq!(r.store_count(k), first);
+                }
+            }
+            assert_eq!(r.store_count("no such key"), None);
+        }
     }
 }

@@ -12,7 +12,7 @@ use crate::group::{Activity, CommitMode, Delivery, DuplicateRecord, GroupState, 
 use crate::monitor::Finding;
 use crate::partitioner::PartitionerKind;
 use crate::producer::SentRecord;
-use crate::read::{BrokerRead, GroupRead, MemberRead, PartitionRead, ProducerRead, TopicRead};
+use crate::read::{BrokerRead, ConnectorRead, GroupRead, MemberRead, PartitionRead, ProducerRead, StreamsRead, TopicRead};
 use crate::record::{RecordId, StoredRecord, TopicPartition};
 use crate::sim::{Flight, Sim};
 use crate::time::SimTime;
@@ -371,15 +371,15 @@ impl Sim {
             topics: read.topics().map(|t| TopicView::of(t, records_shown)).collect(),
             producers: read.producers().map(ProducerView::of).collect(),
             groups: read.groups().map(GroupView::of).collect(),
-            flights: self.in_flight(),
+            flights: read.in_flight(),
             findings: {
                 let all = read.findings();
                 all[all.len().saturating_sub(FINDINGS_SHOWN)..].to_vec()
             },
             findings_total: read.findings_total(),
             promises_broken: read.promises_broken(),
-            connectors: self.connectors().map(crate::sim::connect::Connector::view).collect(),
-            streams: self.streams().map(crate::sim::streams::StreamsApp::view).collect(),
+            connectors: read.connectors().map(ConnectorRead::view).collect(),
+            streams: read.streams_apps().map(StreamsRead::view).collect(),
         }
     }
 

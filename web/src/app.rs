@@ -201,6 +201,11 @@ pub fn App() -> Html {
     // A large cluster draws fewer records per partition: the page stays responsive.
     let big = read.partition_count() > LARGE_PARTITIONS;
     let snap = Rc::new(model.sim.snapshot_with(if big { 8 } else { usize::MAX }));
+    // Panels given only what they show, so Yew skips those whose part did not change.
+    let producers = Rc::new(read.producers().map(kafka_sandbox_core::snapshot::ProducerView::of).collect::<Vec<_>>());
+    let (produce_topic, produce_partitions) =
+        read.topics().next().map_or((AttrValue::default(), 0), |t| (AttrValue::from(t.name().to_string()), t.partition_count()));
+    let compare_groups = Rc::new(crate::panels::compare_groups(read));
     let (category, entity) = model.event_filter.clone();
     let events = Rc::new(crate::view::filtered_events(read, lang, category, &entity, 60, 5000));
     let findings = Rc::new(crate::view::guarantee_rows(lang, read, GUARANTEE_ROWS));
@@ -328,7 +333,7 @@ pub fn App() -> Html {
             }
             <ContextProvider<Now> context={Now(snap.now)}>
             <section class="stage">
-                <Producers {lang} snap={snap.clone()} {last_produce} {next_value} {retries} dispatch={dispatch.clone()} />
+                <Producers {lang} {producers} topic={produce_topic} partitions={produce_partitions} {last_produce} {next_value} {retries} dispatch={dispatch.clone()} />
                 <Wire {lang} snap={snap.clone()} side={WireSide::Produce} />
                 <TopicView {lang} snap={snap.clone()} dispatch={dispatch.clone()} />
                 <Wire {lang} snap={snap.clone()} side={WireSide::Fetch} />
@@ -340,7 +345,7 @@ pub fn App() -> Html {
             <Charts {lang} samples={chart_samples} />
             <SequenceDiagram {lang} window={seq_window} messages={seq_messages} open={show_sequence}
                 on_toggle={dispatch.reform(Action::ShowSequence)} />
-            <ComparePanel {lang} snap={snap.clone()} result={comparison} dispatch={dispatch.clone()} />
+            <ComparePanel {lang} groups={compare_groups} result={comparison} dispatch={dispatch.clone()} />
             <div class="bottom">
                 <EventLog {lang} {events} {category} {entity} {selected} dispatch={dispatch.clone()} />
                 <Guarantees {lang} rows={findings} total={snap.findings_total} broken={snap.promises_broken} />

@@ -4,7 +4,6 @@
 use crate::i18n::{self, Lang};
 use crate::state::Action;
 use kafka_sandbox_core::compare::{Change, Comparison};
-use kafka_sandbox_core::Snapshot;
 use std::rc::Rc;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
@@ -12,30 +11,37 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct CompareProps {
     pub lang: Lang,
-    pub snap: Rc<Snapshot>,
+    /// Each group's id and its members' client ids, in order: all it shows of the run (so
+    /// a frame that changes neither does not render it again).
+    pub groups: Rc<Vec<(String, Vec<String>)>>,
     pub result: Option<Result<Rc<Comparison>, String>>,
     pub dispatch: Callback<Action>,
 }
 
 /// The changes offered: a newcomer joins any group; any member of a group closes or crashes.
-fn choices(snap: &Snapshot) -> Vec<(String, Change)> {
+fn choices(groups: &[(String, Vec<String>)]) -> Vec<(String, Change)> {
     let mut out = Vec::new();
-    for g in &snap.groups {
-        let newcomer = (1..).map(|i| format!("new-{i}")).find(|c| !g.members.iter().any(|m| &m.client_id == c)).unwrap_or_default();
-        out.push((g.id.clone(), Change::Join { client_id: newcomer }));
-        for m in &g.members {
-            out.push((g.id.clone(), Change::Leave { client_id: m.client_id.clone() }));
-            out.push((g.id.clone(), Change::Crash { client_id: m.client_id.clone() }));
+    for (id, members) in groups {
+        let newcomer = (1..).map(|i| format!("new-{i}")).find(|c| !members.contains(c)).unwrap_or_default();
+        out.push((id.clone(), Change::Join { client_id: newcomer }));
+        for m in members {
+            out.push((id.clone(), Change::Leave { client_id: m.clone() }));
+            out.push((id.clone(), Change::Crash { client_id: m.clone() }));
         }
     }
     out
+}
+
+/// What the panel shows of the run, read through the read layer.
+pub fn compare_groups(read: kafka_sandbox_core::read::Read<'_>) -> Vec<(String, Vec<String>)> {
+    read.groups().map(|g| (g.id().to_string(), g.members().map(|m| m.client_id().to_string()).collect())).collect()
 }
 
 #[component]
 pub fn ComparePanel(p: &CompareProps) -> Html {
     let lang = p.lang;
     let select = use_node_ref();
-    let options = choices(&p.snap);
+    let options = choices(&p.groups);
     let run = {
         let select = select.clone();
         let options = options.clone();
@@ -135,5 +141,33 @@ fn lane(client: &str, samples: &[u32]) -> Html {
                 }) }
             </svg>
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kafka_sandbox_core::scenario::default_scenario;
+    use kafka_sandbox_core::time::SimTime;
+
+    #[test]
+    fn the_choices_are_every_groups_newcomer_and_each_members_leave_and_crash() {
+        let mut sim = default_scenario().build().unwrap_or_else(|e| panic!("{e}"));
+        sim.run_until(SimTime(12_000));
+        let groups = compare_groups(sim.read());
+        let snap = sim.snapshot();
+        assert_eq!(
+            groups,
+            snap.groups
+                .iter()
+                .map(|g| (g.id.clone(), g.members.iter().map(|m| m.client_id.clone()).collect::<Vec<_>>()))
+                .collect::<Vec<_>>()
+        );
+        let members: usize = snap.groups.iter().map(|g| g.members.len()).sum();
+        let options = choices(&groups);
+        assert!(members > 0);
+        assert_eq!(options.len(), snap.groups.len() + 2 * members);
+        let Some((g, Change::Join { client_id })) = options.first() else { panic!("a join first") };
+        assert_eq!((g.as_str(), client_id.as_str()), (snap.groups[0].id.as_str(), "new-1"));
     }
 }

@@ -22,7 +22,7 @@ mod wire;
 pub use apps::Apps;
 pub use brokers::{Brokers, BrokersProps};
 pub use charts::Charts;
-pub use compare::ComparePanel;
+pub use compare::{compare_groups, ComparePanel};
 pub use controls::Controls;
 pub use editor::{Editor, EditorProps};
 pub use events::EventLog;

@@ -6,7 +6,6 @@ use crate::state::{Action, RetryWatch};
 use kafka_sandbox_core::config::Acks;
 use kafka_sandbox_core::config::PartitionerKind;
 use kafka_sandbox_core::snapshot::ProducerView;
-use kafka_sandbox_core::Snapshot;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -14,7 +13,12 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct ProducersProps {
     pub lang: Lang,
-    pub snap: Rc<Snapshot>,
+    /// The producers (built from the read layer each frame: a frame where none changed
+    /// does not render the panel again), and the first topic's name and partitions (the
+    /// produce form's target).
+    pub producers: Rc<Vec<ProducerView>>,
+    pub topic: AttrValue,
+    pub partitions: u32,
     pub last_produce: Option<String>,
     pub next_value: String,
     /// The error each producer is retrying after.
@@ -25,13 +29,12 @@ pub struct ProducersProps {
 #[component]
 pub fn Producers(p: &ProducersProps) -> Html {
     let lang = p.lang;
-    let snap = &p.snap;
     let producer_ref = use_node_ref();
     let key_ref = use_node_ref();
     let value_ref = use_node_ref();
     let partition_ref = use_node_ref();
-    let topic = snap.topics.first().map(|t| t.name.clone()).unwrap_or_default();
-    let partitions = snap.topics.first().map(|t| t.partitions.len() as u32).unwrap_or(0);
+    let topic = p.topic.to_string();
+    let partitions = p.partitions;
     let send = {
         let (producer_ref, key_ref, value_ref, partition_ref) =
             (producer_ref.clone(), key_ref.clone(), value_ref.clone(), partition_ref.clone());
@@ -57,12 +60,12 @@ pub fn Producers(p: &ProducersProps) -> Html {
     html! {
         <div class="panel producers">
             <h2>{ i18n::PRODUCERS.get(lang) }</h2>
-            { for snap.producers.iter().map(|prod| producer_card(lang, prod, &p.retries, &p.dispatch)) }
+            { for p.producers.iter().map(|prod| producer_card(lang, prod, &p.retries, &p.dispatch)) }
             <form id="produce-form" class="card produce" onsubmit={send}>
                 <h3>{ i18n::PRODUCE.get(lang) }</h3>
                 <label class="row">{ i18n::PRODUCER.get(lang) }
                     <select id="produce-producer" ref={producer_ref}>
-                        { for snap.producers.iter().map(|prod| html! { <option value={prod.name.clone()}>{ &prod.name }</option> }) }
+                        { for p.producers.iter().map(|prod| html! { <option value={prod.name.clone()}>{ &prod.name }</option> }) }
                     </select>
                 </label>
                 <label class="row">{ i18n::KEY.get(lang) }<input id="produce-key" ref={key_ref} maxlength="1024" autocomplete="off" /></label>
