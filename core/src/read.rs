@@ -740,7 +740,7 @@ impl<'a> StreamsRead<'a> {
 mod tests {
     use super::*;
     use crate::command::Command;
-    use crate::command::{BrokerCommand, ProduceCommand};
+    use crate::command::{BrokerCommand, GroupCommand, ProduceCommand};
     use crate::scenario::default_scenario;
     use crate::snapshot::RECORDS_SHOWN;
 
@@ -884,7 +884,7 @@ mod tests {
         else {
             panic!("a member")
         };
-        assert!(sim.apply(Command::CrashMember { group: group.clone(), client_id: victim.clone() }).is_ok());
+        assert!(sim.apply(GroupCommand::CrashMember { group: group.clone(), client_id: victim.clone() }).is_ok());
         sim.run_until(SimTime(20_100));
         let read = sim.read();
         let snap = sim.snapshot();

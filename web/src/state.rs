@@ -3,13 +3,10 @@
 
 use crate::i18n::{self, Lang};
 use crate::timeline::{self, GroupWatch};
-use kafka_sandbox_core::command::{BrokerCommand, ConnectCommand, GroupCommand, ProduceCommand, TopicCommand};
+use kafka_sandbox_core::command::{GroupCommand, ProduceCommand};
 use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
-use kafka_sandbox_core::config::CommitMode;
-use kafka_sandbox_core::config::PartitionerKind;
 use kafka_sandbox_core::config::Strategy;
-use kafka_sandbox_core::config::{Acks, GroupConfig, OffsetReset};
-use kafka_sandbox_core::record::BrokerId;
+use kafka_sandbox_core::config::{GroupConfig, OffsetReset};
 use kafka_sandbox_core::scenario::{self, Scenario};
 use kafka_sandbox_core::{Command, Sim, SimTime};
 use std::cell::RefCell;
@@ -550,6 +547,10 @@ impl AppState {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
+    /// A command to the cluster from a control of the page (a button, a select): applied
+    /// now, a refusal shown in the reader's language. A new feature's command needs no
+    /// action of its own.
+    Apply(Command),
     /// The animation timer, [`TICK_MS`] after the last tick.
     Tick,
     /// The animation timer, this many wall-clock ms after the last tick: when the view
@@ -583,35 +584,6 @@ pub enum Action {
         client_id: String,
         to: kafka_sandbox_core::command::SeekTo,
     },
-    RemoveMember {
-        group: String,
-        client_id: String,
-    },
-    /// The consumer process dies (no LeaveGroup).
-    CrashMember {
-        group: String,
-        client_id: String,
-    },
-    RestartMember {
-        group: String,
-        client_id: String,
-    },
-    /// The application stops calling `poll()` (or resumes).
-    PauseMember {
-        group: String,
-        client_id: String,
-        paused: bool,
-    },
-    SetProcessing {
-        group: String,
-        client_id: String,
-        processing_ms: u64,
-    },
-    SetCommitMode {
-        group: String,
-        client_id: String,
-        commit_mode: CommitMode,
-    },
     /// Pause and step until the group's protocol shows its next event.
     StepGroup {
         group: String,
@@ -622,41 +594,6 @@ pub enum Action {
         reset: OffsetReset,
         assignor: Strategy,
         protocol: Option<kafka_sandbox_core::config::ServerAssignor>,
-    },
-    SetAssignor {
-        group: String,
-        assignor: Strategy,
-    },
-    SetPartitioner {
-        producer: String,
-        partitioner: PartitionerKind,
-    },
-    /// The broker process dies (its logs stay on disk).
-    CrashBroker(BrokerId),
-    /// Crash a source connector's task (what it sent since the last offset flush will
-    /// be sent again), or start a new one.
-    CrashConnector(String),
-    RestartConnector(String),
-    RestartBroker(BrokerId),
-    /// Cut the broker off the network.
-    IsolateBroker(BrokerId),
-    HealBroker(BrokerId),
-    /// Delay the broker's follower fetches by `slow_ms` (0: normal speed).
-    SlowBroker {
-        broker: BrokerId,
-        slow_ms: u64,
-    },
-    SetAcks {
-        producer: String,
-        acks: Acks,
-    },
-    SetMinInsyncReplicas {
-        topic: String,
-        min_insync_replicas: u32,
-    },
-    SetUncleanElection {
-        topic: String,
-        enabled: bool,
     },
     /// Fixed at topic creation in Kafka: the scenario is rebuilt with the new value and
     /// runs again from the start.
@@ -1081,28 +1018,8 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             }
             report(m, result)
         }
-        Action::RemoveMember { group, client_id } => {
-            let result = m.sim.apply(GroupCommand::RemoveMember { group, client_id });
-            report(m, result)
-        }
-        Action::CrashMember { group, client_id } => {
-            let result = m.sim.apply(GroupCommand::CrashMember { group, client_id });
-            report(m, result)
-        }
-        Action::RestartMember { group, client_id } => {
-            let result = m.sim.apply(GroupCommand::RestartMember { group, client_id });
-            report(m, result)
-        }
-        Action::PauseMember { group, client_id, paused } => {
-            let result = m.sim.apply(GroupCommand::PauseMember { group, client_id, paused });
-            report(m, result)
-        }
-        Action::SetProcessing { group, client_id, processing_ms } => {
-            let result = m.sim.apply(GroupCommand::SetProcessing { group, client_id, processing_ms });
-            report(m, result)
-        }
-        Action::SetCommitMode { group, client_id, commit_mode } => {
-            let result = m.sim.apply(GroupCommand::SetCommitMode { group, client_id, commit_mode });
+        Action::Apply(command) => {
+            let result = m.sim.apply(command);
             report(m, result)
         }
         Action::StepGroup { group } => {
@@ -1131,64 +1048,6 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             };
             let spec = GroupSpec::new(id.trim(), topics).with_config(config).with_members([MemberSpec::new("Consumer1")]);
             let result = m.sim.apply(GroupCommand::AddGroup { group: spec });
-            report(m, result)
-        }
-        Action::SetAssignor { group, assignor } => {
-            let result = m.sim.apply(GroupCommand::SetAssignor { group, assignor });
-            report(m, result)
-        }
-        Action::SetPartitioner { producer, partitioner } => {
-            let result = m.sim.apply(ProduceCommand::SetPartitioner { producer, partitioner });
-            report(m, result)
-        }
-        Action::CrashBroker(broker) => {
-            let result = m.sim.apply(BrokerCommand::CrashBroker { broker });
-            report(m, result)
-        }
-        Action::CrashConnector(connector) => {
-            let result = m.sim.apply(ConnectCommand::CrashConnector { connector });
-            report(m, result)
-        }
-        Action::RestartConnector(connector) => {
-            let result = m.sim.apply(ConnectCommand::RestartConnector { connector });
-            report(m, result)
-        }
-        Action::RestartBroker(broker) => {
-            let result = m.sim.apply(BrokerCommand::RestartBroker { broker });
-            report(m, result)
-        }
-        Action::IsolateBroker(broker) => {
-            let result = m.sim.apply(BrokerCommand::IsolateBroker { broker });
-            report(m, result)
-        }
-        Action::HealBroker(broker) => {
-            let result = m.sim.apply(BrokerCommand::HealBroker { broker });
-            report(m, result)
-        }
-        Action::SlowBroker { broker, slow_ms } => {
-            let result = m.sim.apply(BrokerCommand::SlowBroker { broker, slow_ms });
-            report(m, result)
-        }
-        Action::SetAcks { producer, acks } => {
-            let result = m.sim.apply(ProduceCommand::SetAcks { producer, acks });
-            report(m, result)
-        }
-        Action::SetMinInsyncReplicas { topic, min_insync_replicas } => {
-            let command = Command::Topic(TopicCommand::SetTopicConfig {
-                topic,
-                min_insync_replicas: Some(min_insync_replicas),
-                unclean_leader_election_enable: None,
-            });
-            let result = m.sim.apply(command);
-            report(m, result)
-        }
-        Action::SetUncleanElection { topic, enabled } => {
-            let command = Command::Topic(TopicCommand::SetTopicConfig {
-                topic,
-                min_insync_replicas: None,
-                unclean_leader_election_enable: Some(enabled),
-            });
-            let result = m.sim.apply(command);
             report(m, result)
         }
         Action::SetReplicationFactor { topic, replication_factor } => {
@@ -1405,6 +1264,8 @@ pub fn progress(now: SimTime, sent: SimTime, arrives: SimTime) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kafka_sandbox_core::command::{BrokerCommand, TopicCommand};
+    use kafka_sandbox_core::config::{Acks, CommitMode};
 
     #[test]
     fn ticks_advance_time_at_the_chosen_speed_and_pause_stops_them() {
@@ -1541,7 +1402,7 @@ mod tests {
         let mut m = Model::new(Lang::En);
         let leader = m.sim.snapshot().topics[0].partitions[0].leader;
         let Some(leader) = leader else { panic!("P0 has a leader at the start") };
-        reduce_model(&mut m, Action::CrashBroker(leader));
+        reduce_model(&mut m, Action::Apply(BrokerCommand::CrashBroker { broker: leader }.into()));
         assert_eq!(m.notice, None);
         assert!(m.sim.broker(leader).is_some_and(|b| !b.alive));
         let timeout = m.sim.cluster().broker_session_timeout_ms;
@@ -1549,15 +1410,15 @@ mod tests {
         let snap = m.sim.snapshot();
         assert_ne!(snap.topics[0].partitions[0].leader, Some(leader));
         assert!(snap.brokers.iter().any(|b| b.id == leader && b.fenced));
-        reduce_model(&mut m, Action::RestartBroker(leader));
+        reduce_model(&mut m, Action::Apply(BrokerCommand::RestartBroker { broker: leader }.into()));
         assert!(m.sim.broker(leader).is_some_and(|b| b.alive));
-        reduce_model(&mut m, Action::IsolateBroker(leader));
+        reduce_model(&mut m, Action::Apply(BrokerCommand::IsolateBroker { broker: leader }.into()));
         assert!(m.sim.broker(leader).is_some_and(|b| b.isolated));
-        reduce_model(&mut m, Action::HealBroker(leader));
-        reduce_model(&mut m, Action::SlowBroker { broker: leader, slow_ms: SLOW_FOLLOWER_MS });
+        reduce_model(&mut m, Action::Apply(BrokerCommand::HealBroker { broker: leader }.into()));
+        reduce_model(&mut m, Action::Apply(BrokerCommand::SlowBroker { broker: leader, slow_ms: SLOW_FOLLOWER_MS }.into()));
         assert!(m.sim.broker(leader).is_some_and(|b| !b.isolated && b.slow_ms == SLOW_FOLLOWER_MS));
         // A broker that does not exist is refused with a message, nothing panics.
-        reduce_model(&mut m, Action::CrashBroker(99));
+        reduce_model(&mut m, Action::Apply(BrokerCommand::CrashBroker { broker: 99 }.into()));
         assert!(matches!(&m.notice, Some(Notice::Error(e)) if e.contains("99")));
     }
 
@@ -1568,8 +1429,18 @@ mod tests {
         let p0 = &snap.topics[0].partitions[0];
         let Some(leader) = p0.leader else { panic!("P0 has a leader") };
         let follower = p0.replicas.iter().copied().find(|b| *b != leader).unwrap_or(0);
-        reduce_model(&mut m, Action::SetMinInsyncReplicas { topic: "Topic01".into(), min_insync_replicas: 3 });
-        reduce_model(&mut m, Action::CrashBroker(follower));
+        reduce_model(
+            &mut m,
+            Action::Apply(
+                TopicCommand::SetTopicConfig {
+                    topic: "Topic01".into(),
+                    min_insync_replicas: Some(3),
+                    unclean_leader_election_enable: None,
+                }
+                .into(),
+            ),
+        );
+        reduce_model(&mut m, Action::Apply(BrokerCommand::CrashBroker { broker: follower }.into()));
         let timeout = m.sim.cluster().broker_session_timeout_ms;
         // The scenario's own acks=all sends wait for the dead replica until
         // request.timeout.ms (30 s) and fill max.in.flight meanwhile: let them time out.
@@ -1583,12 +1454,32 @@ mod tests {
         let retrying = m.retries.of("Producer1").map(|(_, e)| e);
         assert_eq!(retrying, Some(kafka_sandbox_core::event::ProduceError::NotEnoughReplicas));
         // Enough replicas again: the next acknowledgement clears it.
-        reduce_model(&mut m, Action::SetMinInsyncReplicas { topic: "Topic01".into(), min_insync_replicas: 2 });
+        reduce_model(
+            &mut m,
+            Action::Apply(
+                TopicCommand::SetTopicConfig {
+                    topic: "Topic01".into(),
+                    min_insync_replicas: Some(2),
+                    unclean_leader_election_enable: None,
+                }
+                .into(),
+            ),
+        );
         m.sim.run_until(m.sim.now().plus_ms(1000));
         reduce_model(&mut m, Action::Dismiss);
         assert_eq!(m.retries.of("Producer1"), None);
         // A new run forgets the old one's errors.
-        reduce_model(&mut m, Action::SetMinInsyncReplicas { topic: "Topic01".into(), min_insync_replicas: 3 });
+        reduce_model(
+            &mut m,
+            Action::Apply(
+                TopicCommand::SetTopicConfig {
+                    topic: "Topic01".into(),
+                    min_insync_replicas: Some(3),
+                    unclean_leader_election_enable: None,
+                }
+                .into(),
+            ),
+        );
         reduce_model(
             &mut m,
             Action::Produce { producer: "Producer1".into(), topic: "Topic01".into(), key: None, value: "y".into(), partition: Some(0) },
@@ -1603,13 +1494,43 @@ mod tests {
     #[test]
     fn settings_change_acks_and_topic_configs_and_refuse_out_of_range_values() {
         let mut m = Model::new(Lang::En);
-        reduce_model(&mut m, Action::SetAcks { producer: "Producer1".into(), acks: Acks::Leader });
+        reduce_model(&mut m, Action::Apply(ProduceCommand::SetAcks { producer: "Producer1".into(), acks: Acks::Leader }.into()));
         assert_eq!(m.sim.snapshot().producers[0].acks, Acks::Leader);
-        reduce_model(&mut m, Action::SetMinInsyncReplicas { topic: "Topic01".into(), min_insync_replicas: 3 });
-        reduce_model(&mut m, Action::SetUncleanElection { topic: "Topic01".into(), enabled: true });
+        reduce_model(
+            &mut m,
+            Action::Apply(
+                TopicCommand::SetTopicConfig {
+                    topic: "Topic01".into(),
+                    min_insync_replicas: Some(3),
+                    unclean_leader_election_enable: None,
+                }
+                .into(),
+            ),
+        );
+        reduce_model(
+            &mut m,
+            Action::Apply(
+                TopicCommand::SetTopicConfig {
+                    topic: "Topic01".into(),
+                    min_insync_replicas: None,
+                    unclean_leader_election_enable: Some(true),
+                }
+                .into(),
+            ),
+        );
         let t = &m.sim.snapshot().topics[0];
         assert_eq!((t.min_insync_replicas, t.unclean_leader_election_enable), (3, true));
-        reduce_model(&mut m, Action::SetMinInsyncReplicas { topic: "Topic01".into(), min_insync_replicas: 4 });
+        reduce_model(
+            &mut m,
+            Action::Apply(
+                TopicCommand::SetTopicConfig {
+                    topic: "Topic01".into(),
+                    min_insync_replicas: Some(4),
+                    unclean_leader_election_enable: None,
+                }
+                .into(),
+            ),
+        );
         assert!(matches!(&m.notice, Some(Notice::Error(e)) if e.contains("min.insync.replicas")));
     }
 
@@ -1671,25 +1592,41 @@ mod tests {
         run_until_stable(&mut m.sim, "shop");
         let member = |m: &Model| m.sim.snapshot().groups[0].members[1].clone();
         let (group, client_id) = ("shop".to_string(), "Consumer2".to_string());
-        reduce_model(&mut m, Action::SetProcessing { group: group.clone(), client_id: client_id.clone(), processing_ms: 1000 });
         reduce_model(
             &mut m,
-            Action::SetCommitMode { group: group.clone(), client_id: client_id.clone(), commit_mode: CommitMode::BeforeProcessing },
+            Action::Apply(GroupCommand::SetProcessing { group: group.clone(), client_id: client_id.clone(), processing_ms: 1000 }.into()),
+        );
+        reduce_model(
+            &mut m,
+            Action::Apply(
+                GroupCommand::SetCommitMode {
+                    group: group.clone(),
+                    client_id: client_id.clone(),
+                    commit_mode: CommitMode::BeforeProcessing,
+                }
+                .into(),
+            ),
         );
         assert_eq!((member(&m).processing_ms, member(&m).commit_mode), (1000, CommitMode::BeforeProcessing));
-        reduce_model(&mut m, Action::PauseMember { group: group.clone(), client_id: client_id.clone(), paused: true });
+        reduce_model(
+            &mut m,
+            Action::Apply(GroupCommand::PauseMember { group: group.clone(), client_id: client_id.clone(), paused: true }.into()),
+        );
         assert!(member(&m).paused);
-        reduce_model(&mut m, Action::PauseMember { group: group.clone(), client_id: client_id.clone(), paused: false });
-        reduce_model(&mut m, Action::CrashMember { group: group.clone(), client_id: client_id.clone() });
+        reduce_model(
+            &mut m,
+            Action::Apply(GroupCommand::PauseMember { group: group.clone(), client_id: client_id.clone(), paused: false }.into()),
+        );
+        reduce_model(&mut m, Action::Apply(GroupCommand::CrashMember { group: group.clone(), client_id: client_id.clone() }.into()));
         assert_eq!(member(&m).phase, Phase::Crashed);
         assert_eq!(m.notice, None);
         m.sim.run_until(m.sim.now().plus_ms(15_000));
         reduce_model(&mut m, Action::Dismiss);
         assert!(m.groups.of("shop").left("Consumer2").is_some(), "the session timeout removed it");
-        reduce_model(&mut m, Action::RestartMember { group: group.clone(), client_id: client_id.clone() });
+        reduce_model(&mut m, Action::Apply(GroupCommand::RestartMember { group: group.clone(), client_id: client_id.clone() }.into()));
         assert_eq!(member(&m).phase, Phase::Joining);
         // Unknown members are refused with a message.
-        reduce_model(&mut m, Action::CrashMember { group: group.clone(), client_id: "Nobody".into() });
+        reduce_model(&mut m, Action::Apply(GroupCommand::CrashMember { group: group.clone(), client_id: "Nobody".into() }.into()));
         assert!(matches!(&m.notice, Some(Notice::Error(e)) if e.contains("Nobody")));
         // A new run forgets the old timeline.
         reduce_model(&mut m, Action::Reset);
@@ -1857,7 +1794,10 @@ mod tests {
         tick_to_a_quiet_moment(&mut m, 2 * u64::from(TICK_MS));
         reduce_model(&mut m, Action::TogglePlay);
         assert!(!m.playing);
-        reduce_model(&mut m, Action::CrashMember { group: "ConsumerGroup01".into(), client_id: "Consumer2".into() });
+        reduce_model(
+            &mut m,
+            Action::Apply(GroupCommand::CrashMember { group: "ConsumerGroup01".into(), client_id: "Consumer2".into() }.into()),
+        );
         reduce_model(&mut m, Action::RunTo("20".into()));
         let end = (m.sim.trace().digest(), m.sim.command_log().to_vec());
         reduce_model(&mut m, Action::RunTo("1".into()));

@@ -4,11 +4,12 @@
 //! a message or a timer due at a moment (`At`), an event for the trace (`Emit`) —
 //! collected in an [`Out`] (stateright's `Out`). [`Sim::apply_effects`] applies them in
 //! the order they were produced: a scheduled item takes the next sequence number, an
-//! event goes to the trace and the monitors. Every scheduled item and every recorded
-//! event of the engine passes through [`Sim::apply_effect`], whether a handler returned
-//! it in an `Out` (`retention.rs`; new features are written this way, so a handler can
-//! be tested alone, with no `Sim`: `retention::check`'s tests) or an older
-//! `&mut Sim` handler called `schedule`/`record`, which apply one effect at once.
+//! event goes to the trace and the monitors. Every scheduled item of the engine enters
+//! the queue through `Sim::enqueue` and every event the trace through
+//! `Sim::append_event`, whether a handler returned it in an `Out` (`retention.rs`; new
+//! features are written this way, so a handler can be tested alone, with no `Sim`:
+//! `retention::check`'s tests) or an older `&mut Sim` handler called `schedule`/`record`,
+//! which apply one effect at once without building it as a value.
 //!
 //! Order is the determinism contract: effects apply in production order, so a handler
 //! moved to this style gives the same sequence numbers and the same trace (the golden
@@ -60,9 +61,8 @@ impl Sim {
         }
     }
 
-    /// Applies one effect: the only place the engine queues an item or records an event.
-    /// Inlined, so `schedule`'s and `record`'s effect is never built as a value.
-    #[inline(always)]
+    /// Applies one effect.
+    #[inline]
     pub(super) fn apply_effect(&mut self, effect: Effect) {
         match effect {
             Effect::At { at, pending } => self.enqueue(at, pending),

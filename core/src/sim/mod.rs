@@ -700,13 +700,16 @@ impl Sim {
 
     /// Queues `pending` at `at` (never before now), after everything already queued for
     /// that moment. Each feature's own enum converts into [`Pending`].
-    /// One effect applied at once (`effect.rs`).
+    /// The effect `At` applied at once (`effect.rs`): straight to [`Sim::enqueue`], with
+    /// no `Effect` built around it (the item is moved once, into the queue).
     #[inline]
     fn schedule(&mut self, at: SimTime, pending: impl Into<Pending>) {
-        self.apply_effect(effect::Effect::At { at, pending: pending.into() });
+        self.enqueue(at, pending.into());
     }
 
-    /// Queues an item (only through [`Sim::apply_effect`]).
+    /// Queues an item: the one place an item enters the queue (from `schedule` or an
+    /// `Out`'s `At`, through [`Sim::apply_effect`]).
+    #[inline]
     fn enqueue(&mut self, at: SimTime, pending: Pending) {
         let seq = self.next_seq;
         self.next_seq += 1;
@@ -717,14 +720,15 @@ impl Sim {
         self.cluster.network_latency_ms
     }
 
-    /// Records an event: one effect applied at once (`effect.rs`).
+    /// Records an event: the effect `Emit` applied at once (`effect.rs`), straight to
+    /// [`Sim::append_event`].
     #[inline]
     fn record(&mut self, kind: EventKind) {
-        self.apply_effect(effect::Effect::Emit(kind));
+        self.append_event(kind);
     }
 
-    /// Appends an event to the trace and shows it to the monitors (only through
-    /// [`Sim::apply_effect`]).
+    /// Appends an event to the trace and shows it to the monitors: the one place an event
+    /// enters the trace (from `record` or an `Out`'s `Emit`).
     fn append_event(&mut self, kind: EventKind) {
         let event = self.trace.push(self.now, kind);
         self.monitors.observe(event);

@@ -6,6 +6,7 @@
 
 use crate::i18n::{self, Lang};
 use crate::state::Action;
+use kafka_sandbox_core::command::ConnectCommand;
 use kafka_sandbox_core::read::{ConnectorView, QueryMode, SourceOffset, StreamsOp, StreamsView};
 use yew::prelude::*;
 
@@ -50,9 +51,9 @@ fn connector(lang: Lang, c: &ConnectorView, d: &Callback<Action>) -> Html {
     let name = c.name.clone();
     let button = if c.running {
         html! { <button class="crash-connector" title={i18n::CONNECTOR_CRASH_HINT.get(lang)}
-        onclick={d.reform(move |_| Action::CrashConnector(name.clone()))}>{ i18n::CRASH.get(lang) }</button> }
+        onclick={d.reform(move |_| Action::Apply(ConnectCommand::CrashConnector { connector: name.clone() }.into()))}>{ i18n::CRASH.get(lang) }</button> }
     } else {
-        html! { <button class="restart-connector primary" onclick={d.reform(move |_| Action::RestartConnector(name.clone()))}>{ i18n::RESTART.get(lang) }</button> }
+        html! { <button class="restart-connector primary" onclick={d.reform(move |_| Action::Apply(ConnectCommand::RestartConnector { connector: name.clone() }.into()))}>{ i18n::RESTART.get(lang) }</button> }
     };
     let mode = match c.mode {
         QueryMode::Incrementing => "incrementing",

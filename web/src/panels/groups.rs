@@ -6,6 +6,7 @@ use super::record_style;
 use crate::i18n::{self, Lang};
 use crate::state::Action;
 use crate::timeline::GroupLog;
+use kafka_sandbox_core::command::GroupCommand;
 use kafka_sandbox_core::config::ServerAssignor;
 use kafka_sandbox_core::config::Strategy;
 use kafka_sandbox_core::config::{GroupProtocol, OffsetReset};
@@ -178,7 +179,8 @@ fn GroupCard(p: &GroupCardProps) -> Html {
     };
     let set_assignor = {
         let group = g.id.clone();
-        p.dispatch.reform(move |v: String| Action::SetAssignor { group: group.clone(), assignor: strategy_from(&v) })
+        p.dispatch
+            .reform(move |v: String| Action::Apply(GroupCommand::SetAssignor { group: group.clone(), assignor: strategy_from(&v) }.into()))
     };
     let assignors: Vec<(String, String)> = Strategy::ALL.iter().map(|s| (s.name().to_string(), s.name().to_string())).collect();
     let consumer = g.group_protocol == GroupProtocol::Consumer;
@@ -374,22 +376,24 @@ fn MemberRow(p: &MemberRowProps) -> Html {
     let crashed = m.phase == Phase::Crashed;
     let remove = {
         let (group, client_id) = (group.clone(), client_id.clone());
-        d.reform(move |_| Action::RemoveMember { group: group.clone(), client_id: client_id.clone() })
+        d.reform(move |_| Action::Apply(GroupCommand::RemoveMember { group: group.clone(), client_id: client_id.clone() }.into()))
     };
     let life = {
         let (group, client_id) = (group.clone(), client_id.clone());
         if crashed {
             html! { <button class="restart-member primary" title={i18n::MEMBER_RESTART_HINT.get(lang)}
-            onclick={d.reform(move |_| Action::RestartMember { group: group.clone(), client_id: client_id.clone() })}>{ i18n::RESTART.get(lang) }</button> }
+            onclick={d.reform(move |_| Action::Apply(GroupCommand::RestartMember { group: group.clone(), client_id: client_id.clone() }.into()))}>{ i18n::RESTART.get(lang) }</button> }
         } else {
             html! { <button class="crash-member" title={i18n::MEMBER_CRASH_HINT.get(lang)}
-            onclick={d.reform(move |_| Action::CrashMember { group: group.clone(), client_id: client_id.clone() })}>{ i18n::CRASH.get(lang) }</button> }
+            onclick={d.reform(move |_| Action::Apply(GroupCommand::CrashMember { group: group.clone(), client_id: client_id.clone() }.into()))}>{ i18n::CRASH.get(lang) }</button> }
         }
     };
     let pause = {
         let (group, client_id) = (group.clone(), client_id.clone());
         let paused = !m.paused;
-        let onclick = d.reform(move |_| Action::PauseMember { group: group.clone(), client_id: client_id.clone(), paused });
+        let onclick = d.reform(move |_| {
+            Action::Apply(GroupCommand::PauseMember { group: group.clone(), client_id: client_id.clone(), paused }.into())
+        });
         let (class, label) = if m.paused { ("resume-member primary", i18n::RESUME_MEMBER) } else { ("pause-member", i18n::PAUSE_MEMBER) };
         html! { <button class={class} title={i18n::PAUSE_MEMBER_HINT.get(lang)} disabled={crashed} {onclick}>{ label.get(lang) }</button> }
     };
@@ -402,10 +406,15 @@ fn MemberRow(p: &MemberRowProps) -> Html {
         let options: Vec<(String, String)> = choices.iter().map(|ms| (ms.to_string(), i18n::per_record(lang, *ms))).collect();
         let (group, client_id) = (group.clone(), client_id.clone());
         let current = m.processing_ms;
-        let on_pick = d.reform(move |v: String| Action::SetProcessing {
-            group: group.clone(),
-            client_id: client_id.clone(),
-            processing_ms: v.parse().unwrap_or(current),
+        let on_pick = d.reform(move |v: String| {
+            Action::Apply(
+                GroupCommand::SetProcessing {
+                    group: group.clone(),
+                    client_id: client_id.clone(),
+                    processing_ms: v.parse().unwrap_or(current),
+                }
+                .into(),
+            )
         });
         picker("processing", i18n::PROCESSING_HINT.get(lang), &m.processing_ms.to_string(), &options, on_pick)
     };
@@ -414,10 +423,15 @@ fn MemberRow(p: &MemberRowProps) -> Html {
             COMMIT_MODES.iter().map(|c| (commit_mode_value(*c).to_string(), i18n::commit_mode(lang, *c).to_string())).collect();
         let (group, client_id) = (group.clone(), client_id.clone());
         let current = m.commit_mode;
-        let on_pick = d.reform(move |v: String| Action::SetCommitMode {
-            group: group.clone(),
-            client_id: client_id.clone(),
-            commit_mode: commit_mode_from(&v).unwrap_or(current),
+        let on_pick = d.reform(move |v: String| {
+            Action::Apply(
+                GroupCommand::SetCommitMode {
+                    group: group.clone(),
+                    client_id: client_id.clone(),
+                    commit_mode: commit_mode_from(&v).unwrap_or(current),
+                }
+                .into(),
+            )
         });
         picker("commit-mode", i18n::COMMIT_MODE_HINT.get(lang), commit_mode_value(m.commit_mode), &options, on_pick)
     };

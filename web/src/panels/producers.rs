@@ -3,6 +3,7 @@
 use super::record_style;
 use crate::i18n::{self, Lang};
 use crate::state::{Action, RetryWatch};
+use kafka_sandbox_core::command::ProduceCommand;
 use kafka_sandbox_core::config::Acks;
 use kafka_sandbox_core::config::PartitionerKind;
 use kafka_sandbox_core::snapshot::ProducerView;
@@ -94,7 +95,7 @@ fn producer_card(lang: Lang, prod: &ProducerView, retries: &RetryWatch, dispatch
     let set_partitioner = dispatch.reform(move |e: Event| {
         let v = e.target_unchecked_into::<HtmlSelectElement>().value();
         let partitioner = if v == "round_robin" { PartitionerKind::RoundRobin } else { PartitionerKind::BuiltIn };
-        Action::SetPartitioner { producer: name.clone(), partitioner }
+        Action::Apply(ProduceCommand::SetPartitioner { producer: name.clone(), partitioner }.into())
     });
     let name = prod.name.clone();
     let set_acks = dispatch.reform(move |e: Event| {
@@ -103,7 +104,7 @@ fn producer_card(lang: Lang, prod: &ProducerView, retries: &RetryWatch, dispatch
             "1" => Acks::Leader,
             _ => Acks::All,
         };
-        Action::SetAcks { producer: name.clone(), acks }
+        Action::Apply(ProduceCommand::SetAcks { producer: name.clone(), acks }.into())
     });
     let failed = prod.sent.iter().filter(|s| s.failed.is_some()).count();
     let strip_from = prod.sent.len().saturating_sub(STRIP_CHIPS);

@@ -6,6 +6,7 @@ use super::record_style;
 use crate::i18n::{self, Lang};
 use crate::state::Action;
 use crate::view::{self, Loss, SentIndex};
+use kafka_sandbox_core::command::TopicCommand;
 use kafka_sandbox_core::snapshot::{PartitionView, TopicView as TopicSnapshot};
 use kafka_sandbox_core::Snapshot;
 use std::rc::Rc;
@@ -101,12 +102,25 @@ fn settings(lang: Lang, t: &TopicSnapshot, brokers: u32, dispatch: &Callback<Act
     let topic = t.name.clone();
     let set_min = dispatch.reform(move |e: Event| {
         let v = e.target_unchecked_into::<HtmlSelectElement>().value();
-        Action::SetMinInsyncReplicas { topic: topic.clone(), min_insync_replicas: v.parse().unwrap_or(1) }
+        Action::Apply(
+            TopicCommand::SetTopicConfig {
+                topic: topic.clone(),
+                min_insync_replicas: Some(v.parse().unwrap_or(1)),
+                unclean_leader_election_enable: None,
+            }
+            .into(),
+        )
     });
     let topic = t.name.clone();
-    let set_unclean = dispatch.reform(move |e: Event| Action::SetUncleanElection {
-        topic: topic.clone(),
-        enabled: e.target_unchecked_into::<HtmlInputElement>().checked(),
+    let set_unclean = dispatch.reform(move |e: Event| {
+        Action::Apply(
+            TopicCommand::SetTopicConfig {
+                topic: topic.clone(),
+                min_insync_replicas: None,
+                unclean_leader_election_enable: Some(e.target_unchecked_into::<HtmlInputElement>().checked()),
+            }
+            .into(),
+        )
     });
     let rf = t.replication_factor;
     html! {
