@@ -1429,17 +1429,7 @@ mod tests {
         let p0 = &snap.topics[0].partitions[0];
         let Some(leader) = p0.leader else { panic!("P0 has a leader") };
         let follower = p0.replicas.iter().copied().find(|b| *b != leader).unwrap_or(0);
-        reduce_model(
-            &mut m,
-            Action::Apply(
-                TopicCommand::SetTopicConfig {
-                    topic: "Topic01".into(),
-                    min_insync_replicas: Some(3),
-                    unclean_leader_election_enable: None,
-                }
-                .into(),
-            ),
-        );
+        reduce_model(&mut m, Action::Apply(TopicCommand::min_insync_replicas("Topic01", 3).into()));
         reduce_model(&mut m, Action::Apply(BrokerCommand::CrashBroker { broker: follower }.into()));
         let timeout = m.sim.cluster().broker_session_timeout_ms;
         // The scenario's own acks=all sends wait for the dead replica until
@@ -1454,32 +1444,12 @@ mod tests {
         let retrying = m.retries.of("Producer1").map(|(_, e)| e);
         assert_eq!(retrying, Some(kafka_sandbox_core::event::ProduceError::NotEnoughReplicas));
         // Enough replicas again: the next acknowledgement clears it.
-        reduce_model(
-            &mut m,
-            Action::Apply(
-                TopicCommand::SetTopicConfig {
-                    topic: "Topic01".into(),
-                    min_insync_replicas: Some(2),
-                    unclean_leader_election_enable: None,
-                }
-                .into(),
-            ),
-        );
+        reduce_model(&mut m, Action::Apply(TopicCommand::min_insync_replicas("Topic01", 2).into()));
         m.sim.run_until(m.sim.now().plus_ms(1000));
         reduce_model(&mut m, Action::Dismiss);
         assert_eq!(m.retries.of("Producer1"), None);
         // A new run forgets the old one's errors.
-        reduce_model(
-            &mut m,
-            Action::Apply(
-                TopicCommand::SetTopicConfig {
-                    topic: "Topic01".into(),
-                    min_insync_replicas: Some(3),
-                    unclean_leader_election_enable: None,
-                }
-                .into(),
-            ),
-        );
+        reduce_model(&mut m, Action::Apply(TopicCommand::min_insync_replicas("Topic01", 3).into()));
         reduce_model(
             &mut m,
             Action::Produce { producer: "Producer1".into(), topic: "Topic01".into(), key: None, value: "y".into(), partition: Some(0) },
@@ -1496,41 +1466,11 @@ mod tests {
         let mut m = Model::new(Lang::En);
         reduce_model(&mut m, Action::Apply(ProduceCommand::SetAcks { producer: "Producer1".into(), acks: Acks::Leader }.into()));
         assert_eq!(m.sim.snapshot().producers[0].acks, Acks::Leader);
-        reduce_model(
-            &mut m,
-            Action::Apply(
-                TopicCommand::SetTopicConfig {
-                    topic: "Topic01".into(),
-                    min_insync_replicas: Some(3),
-                    unclean_leader_election_enable: None,
-                }
-                .into(),
-            ),
-        );
-        reduce_model(
-            &mut m,
-            Action::Apply(
-                TopicCommand::SetTopicConfig {
-                    topic: "Topic01".into(),
-                    min_insync_replicas: None,
-                    unclean_leader_election_enable: Some(true),
-                }
-                .into(),
-            ),
-        );
+        reduce_model(&mut m, Action::Apply(TopicCommand::min_insync_replicas("Topic01", 3).into()));
+        reduce_model(&mut m, Action::Apply(TopicCommand::unclean_leader_election("Topic01", true).into()));
         let t = &m.sim.snapshot().topics[0];
         assert_eq!((t.min_insync_replicas, t.unclean_leader_election_enable), (3, true));
-        reduce_model(
-            &mut m,
-            Action::Apply(
-                TopicCommand::SetTopicConfig {
-                    topic: "Topic01".into(),
-                    min_insync_replicas: Some(4),
-                    unclean_leader_election_enable: None,
-                }
-                .into(),
-            ),
-        );
+        reduce_model(&mut m, Action::Apply(TopicCommand::min_insync_replicas("Topic01", 4).into()));
         assert!(matches!(&m.notice, Some(Notice::Error(e)) if e.contains("min.insync.replicas")));
     }
 

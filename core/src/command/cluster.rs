@@ -39,3 +39,19 @@ pub enum TopicCommand {
         unclean_leader_election_enable: Option<bool>,
     },
 }
+
+impl TopicCommand {
+    /// `kafka-configs --alter --add-config min.insync.replicas=N` on `topic`.
+    pub fn min_insync_replicas(topic: impl Into<String>, min_insync_replicas: u32) -> Self {
+        TopicCommand::SetTopicConfig {
+            topic: topic.into(),
+            min_insync_replicas: Some(min_insync_replicas),
+            unclean_leader_election_enable: None,
+        }
+    }
+
+    /// `kafka-configs --alter --add-config unclean.leader.election.enable=…` on `topic`.
+    pub fn unclean_leader_election(topic: impl Into<String>, enabled: bool) -> Self {
+        TopicCommand::SetTopicConfig { topic: topic.into(), min_insync_replicas: None, unclean_leader_election_enable: Some(enabled) }
+    }
+}

@@ -102,25 +102,11 @@ fn settings(lang: Lang, t: &TopicSnapshot, brokers: u32, dispatch: &Callback<Act
     let topic = t.name.clone();
     let set_min = dispatch.reform(move |e: Event| {
         let v = e.target_unchecked_into::<HtmlSelectElement>().value();
-        Action::Apply(
-            TopicCommand::SetTopicConfig {
-                topic: topic.clone(),
-                min_insync_replicas: Some(v.parse().unwrap_or(1)),
-                unclean_leader_election_enable: None,
-            }
-            .into(),
-        )
+        Action::Apply(TopicCommand::min_insync_replicas(topic.clone(), v.parse().unwrap_or(1)).into())
     });
     let topic = t.name.clone();
     let set_unclean = dispatch.reform(move |e: Event| {
-        Action::Apply(
-            TopicCommand::SetTopicConfig {
-                topic: topic.clone(),
-                min_insync_replicas: None,
-                unclean_leader_election_enable: Some(e.target_unchecked_into::<HtmlInputElement>().checked()),
-            }
-            .into(),
-        )
+        Action::Apply(TopicCommand::unclean_leader_election(topic.clone(), e.target_unchecked_into::<HtmlInputElement>().checked()).into())
     });
     let rf = t.replication_factor;
     html! {
