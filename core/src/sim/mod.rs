@@ -703,15 +703,18 @@ impl Sim {
     /// The effect `At` applied at once (`effect.rs`): straight to [`Sim::enqueue`], with
     /// no `Effect` built around it; inlined always, so a feature's item is built where it
     /// goes (the engine's step: +0.95 % instructions against 1f88f46 with it out of line,
-    /// +0.11 % inlined; BENCHMARKS.md).
-    #[inline(always)]
+    /// +0.11 % inlined; BENCHMARKS.md). Not in the page's wasm, where inlining it at every
+    /// call cost 1.9 KB of the download (with `enqueue`) and the step's 1 % is not seen.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn schedule(&mut self, at: SimTime, pending: impl Into<Pending>) {
         self.enqueue(at, pending.into());
     }
 
     /// Queues an item: the one place an item enters the queue (from `schedule` or an
-    /// `Out`'s `At`, through [`Sim::apply_effect`]).
-    #[inline(always)]
+    /// `Out`'s `At`, through [`Sim::apply_effect`]). Inlined as `schedule` is.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     fn enqueue(&mut self, at: SimTime, pending: Pending) {
         let seq = self.next_seq;
         self.next_seq += 1;
