@@ -27,7 +27,8 @@ pub struct Snapshot {
     pub next_event_at: Option<SimTime>,
     pub brokers: Vec<BrokerView>,
     pub topics: Vec<TopicView>,
-    pub producers: Vec<ProducerView>,
+    /// Shared: the page hands this same list to its producers panel (no second copy a frame).
+    pub producers: std::rc::Rc<Vec<ProducerView>>,
     pub groups: Vec<GroupView>,
     /// Messages on the wire.
     pub flights: Vec<Flight>,
@@ -369,7 +370,7 @@ impl Sim {
             next_event_at: read.next_event_at(),
             brokers: read.brokers().map(BrokerView::of).collect(),
             topics: read.topics().map(|t| TopicView::of(t, records_shown)).collect(),
-            producers: read.producers().map(ProducerView::of).collect(),
+            producers: std::rc::Rc::new(read.producers().map(ProducerView::of).collect()),
             groups: read.groups().map(GroupView::of).collect(),
             flights: read.in_flight(),
             findings: {

@@ -202,7 +202,7 @@ pub fn App() -> Html {
     let big = read.partition_count() > LARGE_PARTITIONS;
     let snap = Rc::new(model.sim.snapshot_with(if big { 8 } else { usize::MAX }));
     // Panels given only what they show, so Yew skips those whose part did not change.
-    let producers = Rc::new(read.producers().map(kafka_sandbox_core::snapshot::ProducerView::of).collect::<Vec<_>>());
+    let producers = snap.producers.clone();
     let (produce_topic, produce_partitions) =
         read.topics().next().map_or((AttrValue::default(), 0), |t| (AttrValue::from(t.name().to_string()), t.partition_count()));
     let compare_groups = Rc::new(crate::panels::compare_groups(read));
