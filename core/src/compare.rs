@@ -13,6 +13,7 @@ use crate::command::GroupCommand;
 use crate::command::{Command, MemberSpec};
 use crate::config::GroupProtocol;
 use crate::event::EventKind;
+use crate::event::{ConsumeEvent, ConsumerProtocolEvent, GroupEvent, ProduceEvent, ReplicationEvent};
 use crate::group::GroupState;
 use crate::scenario::Scenario;
 use crate::time::SimTime;
@@ -108,8 +109,8 @@ pub fn outcome(sim: &crate::sim::Sim) -> Outcome {
     let mut o = Outcome::default();
     for e in sim.trace().events() {
         match &e.kind {
-            EventKind::RecordsLost { records, .. } => o.records_lost += records.len() as u64,
-            EventKind::RecordAcked { .. } => o.acked += 1,
+            EventKind::Replication(ReplicationEvent::RecordsLost { records, .. }) => o.records_lost += records.len() as u64,
+            EventKind::Produce(ProduceEvent::RecordAcked { .. }) => o.acked += 1,
             _ => {}
         }
     }
@@ -254,15 +255,18 @@ fn run_one(
     let mut last_change = at;
     for e in sim.events_since(cursor) {
         match &e.kind {
-            EventKind::PartitionsRevoked { group: gid, client_id, partitions } if gid == group => {
+            EventKind::Group(GroupEvent::PartitionsRevoked { group: gid, client_id, partitions }) if gid == group => {
                 match revoked.iter_mut().find(|(c, _)| c == client_id) {
                     Some((_, n)) => *n += partitions.len(),
                     None => revoked.push((client_id.clone(), partitions.len())),
                 }
                 last_change = e.time;
             }
-            EventKind::PositionSet { group: gid, .. } if gid == group => last_change = e.time,
-            EventKind::GroupStable { group: gid, .. } | EventKind::ConsumerGroupStable { group: gid, .. } if gid == group => {
+            EventKind::Consume(ConsumeEvent::PositionSet { group: gid, .. }) if gid == group => last_change = e.time,
+            EventKind::Group(GroupEvent::GroupStable { group: gid, .. })
+            | EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerGroupStable { group: gid, .. })
+                if gid == group =>
+            {
                 settled = Some(e.time)
             }
             _ => {}

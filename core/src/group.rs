@@ -7,6 +7,7 @@
 
 pub use crate::config::CommitMode;
 use crate::config::{ConsumerConfig, GroupConfig};
+use crate::event::ConsumeEvent;
 use crate::record::{RecordId, TopicPartition};
 use crate::time::SimTime;
 use crate::vecmap::VecMap;
@@ -248,7 +249,7 @@ impl Member {
         };
         self.processing.push(delivery.clone());
         self.remember(delivery);
-        Some(crate::event::EventKind::RecordDelivered {
+        Some(crate::event::EventKind::Consume(ConsumeEvent::RecordDelivered {
             group: group.to_string(),
             client_id: self.client_id.clone(),
             record: stored.record.id,
@@ -256,7 +257,7 @@ impl Member {
             offset: stored.offset,
             value: stored.record.value.clone(),
             high_watermark,
-        })
+        }))
     }
 
     pub(crate) fn remember(&mut self, d: Delivery) {

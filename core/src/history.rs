@@ -335,7 +335,12 @@ mod tests {
     fn an_event_can_be_the_target() {
         let (history, sim) = run();
         let log = sim.command_log().to_vec();
-        let crash = sim.trace().events().find(|e| matches!(e.kind, crate::event::EventKind::MemberCrashed { .. })).map(|e| e.seq).unwrap();
+        let crash = sim
+            .trace()
+            .events()
+            .find(|e| matches!(e.kind, crate::event::EventKind::Group(crate::event::GroupEvent::MemberCrashed { .. })))
+            .map(|e| e.seq)
+            .unwrap();
         let at = history.restore(&log, |s| s.trace().total() > crash, u64::MAX);
         let last = at.trace().events().last().unwrap();
         assert!(at.trace().total() > crash);

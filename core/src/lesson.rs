@@ -9,6 +9,7 @@
 //! disagrees with the simulation fails the build.
 
 use crate::command::{Command, CommandError};
+use crate::event::{GroupEvent, ProduceEvent};
 use crate::read::{
     Activity, ConnectorRead, GroupRead, GroupState, LogRead, MemberRead, PartitionRead, Phase, ProducerRead, Read, SentRecord,
     SourceOffset, TopicRead,
@@ -1478,7 +1479,9 @@ pub fn answer(sim: &Sim, q: &Query, since: u64) -> Result<Value, Missing> {
         Query::Revoked { group: g, client_id } => {
             member(read, g, client_id)?;
             let revoked = read.events_since(since).flat_map(|e| match &e.kind {
-                crate::event::EventKind::PartitionsRevoked { group: eg, client_id: c, partitions } if eg == g && c == client_id => {
+                crate::event::EventKind::Group(GroupEvent::PartitionsRevoked { group: eg, client_id: c, partitions })
+                    if eg == g && c == client_id =>
+                {
                     partitions.as_slice()
                 }
                 _ => &[],
@@ -1624,7 +1627,7 @@ fn source_offset(o: Option<SourceOffset>) -> Value {
 /// are no longer in any log).
 fn appended_value(read: Read<'_>, tp: &crate::record::TopicPartition, offset: u64) -> Option<String> {
     read.events().rev().find_map(|e| match &e.kind {
-        crate::event::EventKind::RecordAppended { value, topic, partition, offset: o, .. }
+        crate::event::EventKind::Produce(ProduceEvent::RecordAppended { value, topic, partition, offset: o, .. })
             if topic == &tp.topic && *partition == tp.partition && *o == offset =>
         {
             Some(value.clone())
@@ -1900,12 +1903,12 @@ mod tests {
         assert!(event_matches(&delivered.kind, "record_delivered", &["Topic01".into()]));
         assert!(!event_matches(&delivered.kind, "record_delivered", &["Topic0".into()]), "a part of a name is not a mention");
         assert!(!event_matches(&delivered.kind, "record_delivered", &["group".into()]), "a field's name is not a mention");
-        let left = EventKind::MemberLeft {
+        let left = EventKind::Group(GroupEvent::MemberLeft {
             group: "g".into(),
             client_id: "c".into(),
             member_id: "c-1".into(),
             reason: crate::event::LeaveReason::SessionTimeout,
-        };
+        });
         assert!(event_matches(&left, "member_left", &["session_timeout".into(), "c".into()]), "enum values as the trace writes them");
         assert_eq!(snake("HighWatermarkAdvanced"), "high_watermark_advanced");
     }
@@ -1915,14 +1918,14 @@ mod tests {
     /// `type`, a cause's `kind` tag spelled as a field, a refusal's sentence, a number.
     #[test]
     fn mentions_match_the_typed_event_not_its_json() {
-        let failed = EventKind::ProduceFailed {
+        let failed = EventKind::Produce(ProduceEvent::ProduceFailed {
             producer: "p".into(),
             topic: "orders".into(),
             partition: 1,
             records: vec![crate::record::RecordId(4)],
             error: crate::event::ProduceError::NotEnoughReplicas,
             retrying: true,
-        };
+        });
         for m in ["p", "orders", "NOT_ENOUGH_REPLICAS"] {
             assert!(event_matches(&failed, "produce_failed", &[m.into()]), "{m}");
         }
@@ -1933,7 +1936,7 @@ mod tests {
             assert!(json.contains(m), "{m} is in {json}");
             assert!(!event_matches(&failed, "produce_failed", &[m.into()]), "{m}");
         }
-        let appended = EventKind::RecordAppended {
+        let appended = EventKind::Produce(ProduceEvent::RecordAppended {
             record: crate::record::RecordId(1),
             value: "order-1 paid".into(),
             topic: "orders".into(),
@@ -1942,13 +1945,15 @@ mod tests {
             timestamp: SimTime(5),
             broker: 2,
             leader_epoch: 0,
-        };
+        });
         assert!(event_matches(&appended, "record_appended", &["order-1 paid".into(), "orders".into(), "2".into()]), "value, topic, broker");
         assert!(!event_matches(&appended, "record_appended", &["order-1".into()]), "part of a value");
-        let rejected = EventKind::CommandRejected { reason: "there is no broker 9".into() };
+        let rejected = EventKind::Settings(crate::event::SettingsEvent::CommandRejected { reason: "there is no broker 9".into() });
         assert!(!event_matches(&rejected, "command_rejected", &["there is no broker 9".into()]), "a sentence is not a detail");
-        let started =
-            EventKind::RebalanceStarted { group: "g".into(), cause: crate::event::RebalanceCause::MemberJoined { client_id: "c".into() } };
+        let started = EventKind::Group(GroupEvent::RebalanceStarted {
+            group: "g".into(),
+            cause: crate::event::RebalanceCause::MemberJoined { client_id: "c".into() },
+        });
         assert!(event_matches(&started, "rebalance_started", &["g".into(), "c".into(), "member_joined".into()]));
         assert!(!event_matches(&started, "rebalance_started", &["kind".into()]));
     }

@@ -39,7 +39,10 @@ pub mod vecmap;
 pub use command::{
     BrokerCommand, Command, CommandError, ConnectCommand, GroupCommand, GroupSpec, MemberSpec, ProduceCommand, TopicCommand,
 };
-pub use event::{Event, EventKind};
+pub use event::{
+    ClusterEvent, ConnectEvent, ConsumeEvent, ConsumerProtocolEvent, Event, EventKind, GroupEvent, ProduceEvent, PushEvent,
+    ReplicationEvent, SettingsEvent, StreamsEvent,
+};
 pub use scenario::{Scenario, ScenarioError};
 pub use sim::Sim;
 pub use snapshot::Snapshot;

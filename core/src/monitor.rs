@@ -8,6 +8,7 @@
 
 use crate::cluster::BrokerId;
 use crate::config::Acks;
+use crate::event::{ConsumeEvent, ProduceEvent, ReplicationEvent};
 use crate::event::{Event, EventKind, LossCause};
 use crate::record::{RecordId, TopicPartition};
 use crate::sorted::CollectSorted;
@@ -161,16 +162,16 @@ impl Monitors {
             self.prune();
         }
         match &e.kind {
-            EventKind::RecordSent { record, producer, value, .. } => {
+            EventKind::Produce(ProduceEvent::RecordSent { record, producer, value, .. }) => {
                 self.producer_of.insert(*record, (producer.clone(), value.clone()));
             }
-            EventKind::RecordAppended { record, value, topic, partition, offset, broker, leader_epoch, .. } => {
+            EventKind::Produce(ProduceEvent::RecordAppended { record, value, topic, partition, offset, broker, leader_epoch, .. }) => {
                 let tp = TopicPartition::new(topic.clone(), *partition);
                 self.check_epoch(e, &tp, *leader_epoch, *broker);
                 self.shadows.entry((tp.clone(), *broker)).or_default().insert(*offset, *record);
                 self.check_order(e, &tp, *record, value, *offset);
             }
-            EventKind::ReplicaFetched { topic, partition, follower, records, log_end_offset } => {
+            EventKind::Replication(ReplicationEvent::ReplicaFetched { topic, partition, follower, records, log_end_offset }) => {
                 let tp = TopicPartition::new(topic.clone(), *partition);
                 let first = log_end_offset.saturating_sub(records.len() as u64);
                 let shadow = self.shadows.entry((tp, *follower)).or_default();
@@ -178,7 +179,7 @@ impl Monitors {
                     shadow.insert(first + i as u64, *r);
                 }
             }
-            EventKind::RecordsTruncated { topic, partition, broker, from_offset, .. } => {
+            EventKind::Replication(ReplicationEvent::RecordsTruncated { topic, partition, broker, from_offset, .. }) => {
                 let tp = TopicPartition::new(topic.clone(), *partition);
                 if let Some(shadow) = self.shadows.get_mut(&(tp.clone(), *broker)) {
                     shadow.split_off(from_offset);
@@ -187,7 +188,7 @@ impl Monitors {
                     self.check_acked(e, &tp, LossCause::LeaderFailover);
                 }
             }
-            EventKind::LeaderElected { topic, partition, leader, epoch, unclean, .. } => {
+            EventKind::Replication(ReplicationEvent::LeaderElected { topic, partition, leader, epoch, unclean, .. }) => {
                 let tp = TopicPartition::new(topic.clone(), *partition);
                 self.leaders.insert(tp.clone(), *leader);
                 if let Some(l) = leader {
@@ -196,7 +197,7 @@ impl Monitors {
                     self.check_acked(e, &tp, cause);
                 }
             }
-            EventKind::SegmentsDeleted { topic, partition, broker, records, .. } => {
+            EventKind::Replication(ReplicationEvent::SegmentsDeleted { topic, partition, broker, records, .. }) => {
                 // Retention is not loss: deleted records leave the shadow and the promise.
                 let tp = TopicPartition::new(topic.clone(), *partition);
                 if let Some(shadow) = self.shadows.get_mut(&(tp, *broker)) {
@@ -212,7 +213,7 @@ impl Monitors {
                     }
                 }
             }
-            EventKind::RecordAcked { record, value, topic, partition, offset, acks, .. } => {
+            EventKind::Produce(ProduceEvent::RecordAcked { record, value, topic, partition, offset, acks, .. }) => {
                 if *offset < 0 {
                     return; // acks=0: no offset, no promise.
                 }
@@ -229,7 +230,9 @@ impl Monitors {
                     self.check_acked(e, &tp, LossCause::LeaderFailover);
                 }
             }
-            EventKind::RecordDelivered { group, client_id, record, tp, offset, value, high_watermark } if offset >= high_watermark => {
+            EventKind::Consume(ConsumeEvent::RecordDelivered { group, client_id, record, tp, offset, value, high_watermark })
+                if offset >= high_watermark =>
+            {
                 self.report(
                     e,
                     tp.clone(),

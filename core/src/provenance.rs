@@ -8,6 +8,7 @@
 //! the path may start part-way, which [`Path::complete`] says.
 
 use crate::config::Acks;
+use crate::event::{ConsumeEvent, ProduceEvent, ReplicationEvent};
 use crate::event::{EventKind, LossCause, ProduceError};
 use crate::log::SegmentDeletionReason;
 use crate::partitioner::PartitionReason;
@@ -73,7 +74,9 @@ pub fn path(sim: &Sim, record: RecordId) -> Path {
         let at = e.time;
         let here = |t: &str, p: u32| place.as_ref().is_some_and(|(pt, pp)| pt == t && *pp == p);
         match &e.kind {
-            EventKind::RecordSent { record: r, producer, topic, partition, key, value: v, reason } if *r == record => {
+            EventKind::Produce(ProduceEvent::RecordSent { record: r, producer, topic, partition, key, value: v, reason })
+                if *r == record =>
+            {
                 value = v.clone();
                 place = Some((topic.clone(), *partition));
                 hops.push((
@@ -87,52 +90,61 @@ pub fn path(sim: &Sim, record: RecordId) -> Path {
                     },
                 ));
             }
-            EventKind::BatchSent { producer, records, .. } if records.contains(&record) => {
+            EventKind::Produce(ProduceEvent::BatchSent { producer, records, .. }) if records.contains(&record) => {
                 hops.push((at, Hop::BatchSent { producer: producer.clone() }));
             }
-            EventKind::ProduceFailed { records, error, retrying, .. } if records.contains(&record) => {
+            EventKind::Produce(ProduceEvent::ProduceFailed { records, error, retrying, .. }) if records.contains(&record) => {
                 hops.push((at, Hop::Failed { error: *error, retrying: *retrying }));
             }
-            EventKind::RecordAppended { record: r, value: v, topic, partition, offset, broker, leader_epoch, .. } if *r == record => {
+            EventKind::Produce(ProduceEvent::RecordAppended {
+                record: r,
+                value: v,
+                topic,
+                partition,
+                offset,
+                broker,
+                leader_epoch,
+                ..
+            }) if *r == record => {
                 value = v.clone();
                 place = Some((topic.clone(), *partition));
                 offsets.insert(*offset);
                 hops.push((at, Hop::Appended { broker: *broker, offset: *offset, leader_epoch: *leader_epoch }));
             }
-            EventKind::ReplicaFetched { follower, records, .. } if records.contains(&record) => {
+            EventKind::Replication(ReplicationEvent::ReplicaFetched { follower, records, .. }) if records.contains(&record) => {
                 hops.push((at, Hop::Replicated { follower: *follower }));
             }
-            EventKind::HighWatermarkAdvanced { topic, partition, high_watermark }
+            EventKind::Replication(ReplicationEvent::HighWatermarkAdvanced { topic, partition, high_watermark })
                 if !committed && here(topic, *partition) && offsets.iter().any(|o| o < high_watermark) =>
             {
                 committed = true;
                 hops.push((at, Hop::Committed { high_watermark: *high_watermark }));
             }
-            EventKind::RecordAcked { record: r, offset, acks, .. } if *r == record => {
+            EventKind::Produce(ProduceEvent::RecordAcked { record: r, offset, acks, .. }) if *r == record => {
                 hops.push((at, Hop::Acked { offset: *offset, acks: *acks }));
             }
-            EventKind::RecordDelivered { record: r, group, client_id, .. } if *r == record => {
+            EventKind::Consume(ConsumeEvent::RecordDelivered { record: r, group, client_id, .. }) if *r == record => {
                 hops.push((at, Hop::Delivered { group: group.clone(), client_id: client_id.clone() }));
             }
-            EventKind::RecordProcessed { record: r, group, client_id, duplicate, .. } if *r == record => {
+            EventKind::Consume(ConsumeEvent::RecordProcessed { record: r, group, client_id, duplicate, .. }) if *r == record => {
                 hops.push((at, Hop::Processed { group: group.clone(), client_id: client_id.clone(), duplicate: *duplicate }));
             }
-            EventKind::OffsetsCommitted { group, client_id, offsets: list } if !covered.contains_key(group) => {
+            EventKind::Consume(ConsumeEvent::OffsetsCommitted { group, client_id, offsets: list }) if !covered.contains_key(group) => {
                 let passed = list.iter().find(|(tp, o)| here(&tp.topic, tp.partition) && offsets.iter().any(|off| off < o));
                 if let Some((_, o)) = passed {
                     covered.insert(group.clone(), ());
                     hops.push((at, Hop::OffsetCommitted { group: group.clone(), client_id: client_id.clone(), committed: *o }));
                 }
             }
-            EventKind::RecordsTruncated { broker, records, .. } if records.contains(&record) => {
+            EventKind::Replication(ReplicationEvent::RecordsTruncated { broker, records, .. }) if records.contains(&record) => {
                 hops.push((at, Hop::Truncated { broker: *broker }));
             }
-            EventKind::RecordsLost { records, cause, .. } => {
+            EventKind::Replication(ReplicationEvent::RecordsLost { records, cause, .. }) => {
                 if let Some(l) = records.iter().find(|l| l.record == record) {
                     hops.push((at, Hop::Lost { cause: *cause, was_committed: l.was_committed }));
                 }
             }
-            EventKind::SegmentsDeleted { broker, reason, records, .. } if records.contains(&record) => {
+            EventKind::Replication(ReplicationEvent::SegmentsDeleted { broker, reason, records, .. }) if records.contains(&record) => {
                 hops.push((at, Hop::Deleted { broker: *broker, reason: *reason }));
             }
             _ => {}
@@ -158,7 +170,7 @@ mod tests {
             .trace()
             .events()
             .find_map(|e| match &e.kind {
-                EventKind::RecordSent { record, value, .. } if value == "m1" => Some(*record),
+                EventKind::Produce(ProduceEvent::RecordSent { record, value, .. }) if value == "m1" => Some(*record),
                 _ => None,
             })
             .unwrap();

@@ -2,6 +2,7 @@
 //! producer; source offsets are flushed every `offset.flush.interval.ms`; a crashed task
 //! resumes after the flushed offset, re-sending what it sent since (at-least-once).
 
+use kafka_sandbox_core::event::ConnectEvent;
 use kafka_sandbox_core::event::EventKind;
 use kafka_sandbox_core::scenario::Scenario;
 use kafka_sandbox_core::sim::connect::{QueryMode, SourceOffset};
@@ -72,8 +73,8 @@ fn incrementing_mode_sends_each_new_row_once_and_never_sees_updates() {
     assert_eq!(p.config.max_in_flight_requests_per_connection, 1);
     assert_eq!(p.config.delivery_timeout_ms, i32::MAX as u64);
     let kinds: Vec<&EventKind> = sim.trace().events().map(|e| &e.kind).collect();
-    assert!(kinds.iter().any(|k| matches!(k, EventKind::TableRowChanged { id: 2, insert: false, .. })));
-    assert!(kinds.iter().any(|k| matches!(k, EventKind::SourceOffsetsFlushed { records: 5, .. })));
+    assert!(kinds.iter().any(|k| matches!(k, EventKind::Connect(ConnectEvent::TableRowChanged { id: 2, insert: false, .. }))));
+    assert!(kinds.iter().any(|k| matches!(k, EventKind::Connect(ConnectEvent::SourceOffsetsFlushed { records: 5, .. }))));
 }
 
 #[test]
@@ -105,7 +106,10 @@ fn a_crash_before_the_offset_flush_resends_rows_at_least_once() {
     let view = &snap.connectors[0];
     assert!(!view.running);
     assert_eq!(view.committed, None);
-    assert!(sim.trace().events().any(|e| matches!(e.kind, EventKind::ConnectorTaskCrashed { unflushed: 5, committed: None, .. })));
+    assert!(sim
+        .trace()
+        .events()
+        .any(|e| matches!(e.kind, EventKind::Connect(ConnectEvent::ConnectorTaskCrashed { unflushed: 5, committed: None, .. }))));
     sim.run_until(SimTime(100_000));
     // Every row twice; row 2 was updated at 12 s, so its second copy carries the new value
     // (incrementing mode still never sends an update on its own).
@@ -131,7 +135,7 @@ fn a_restart_after_the_flush_resumes_without_resending() {
         .trace()
         .events()
         .find_map(|e| match &e.kind {
-            EventKind::ConnectorTaskRestarted { resume_after, .. } => Some(*resume_after),
+            EventKind::Connect(ConnectEvent::ConnectorTaskRestarted { resume_after, .. }) => Some(*resume_after),
             _ => None,
         })
         .expect("restarted");

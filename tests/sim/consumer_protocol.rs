@@ -8,6 +8,7 @@ use kafka_sandbox_core::assign::Strategy;
 use kafka_sandbox_core::command::{GroupCommand, ProduceCommand, TopicCommand};
 use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
 use kafka_sandbox_core::config::{ClusterConfig, ConsumerConfig, GroupConfig, GroupProtocol, OffsetReset, ProducerConfig};
+use kafka_sandbox_core::event::{ConsumeEvent, ConsumerProtocolEvent, GroupEvent};
 use kafka_sandbox_core::event::{EventKind, GroupError, LeaveReason, RebalanceCause};
 use kafka_sandbox_core::group::{CommitMode, GroupState, Reconcile};
 use kafka_sandbox_core::record::TopicPartition;
@@ -111,8 +112,13 @@ fn a_fresh_group_gets_the_uniform_assignment_without_join_or_sync() {
     assert_eq!(g.generation, 3);
     assert_eq!(g.assignment_epoch, 3);
     let all: Vec<EventKind> = events(&sim);
-    assert!(!all.iter().any(|e| matches!(e, EventKind::JoinGroupSent { .. } | EventKind::SyncGroupSent { .. })));
-    assert_eq!(all.iter().filter(|e| matches!(e, EventKind::TargetAssignmentComputed { .. })).count(), 3);
+    assert!(!all
+        .iter()
+        .any(|e| matches!(e, EventKind::Group(GroupEvent::JoinGroupSent { .. }) | EventKind::Group(GroupEvent::SyncGroupSent { .. }))));
+    assert_eq!(
+        all.iter().filter(|e| matches!(e, EventKind::ConsumerProtocol(ConsumerProtocolEvent::TargetAssignmentComputed { .. }))).count(),
+        3
+    );
     // Balanced: two partitions each, every partition once.
     let mut seen: Vec<u32> = ["c1", "c2", "c3"].iter().flat_map(|c| assigned(&sim, c)).collect();
     seen.sort_unstable();
@@ -174,19 +180,24 @@ fn a_join_pauses_only_the_moving_partitions() {
     let revoked: Vec<(String, Vec<TopicPartition>)> = later
         .iter()
         .filter_map(|e| match e {
-            EventKind::PartitionsRevoked { client_id, partitions, .. } => Some((client_id.clone(), partitions.clone())),
+            EventKind::Group(GroupEvent::PartitionsRevoked { client_id, partitions, .. }) => Some((client_id.clone(), partitions.clone())),
             _ => None,
         })
         .collect();
     assert_eq!(revoked.len(), 2, "{revoked:?}");
     assert!(revoked.iter().all(|(_, ps)| ps.len() == 1));
-    assert!(later.iter().any(|e| matches!(e, EventKind::MemberReconciling { revoking, .. } if revoking.len() == 1)));
+    assert!(later.iter().any(
+        |e| matches!(e, EventKind::ConsumerProtocol(ConsumerProtocolEvent::MemberReconciling { revoking, .. }) if revoking.len() == 1)
+    ));
     assert!(later
         .iter()
-        .any(|e| matches!(e, EventKind::MemberReconciling { client_id, unreleased, .. } if client_id == "c3" && unreleased.len() == 2)));
+        .any(|e| matches!(e, EventKind::ConsumerProtocol(ConsumerProtocolEvent::MemberReconciling { client_id, unreleased, .. }) if client_id == "c3" && unreleased.len() == 2)));
     // No JoinGroup round: no RebalanceStarted, a group epoch instead.
-    assert!(!later.iter().any(|e| matches!(e, EventKind::RebalanceStarted { .. })));
-    assert!(later.iter().any(|e| matches!(e, EventKind::GroupEpochBumped { epoch: 3, cause: RebalanceCause::MemberJoined { .. }, .. })));
+    assert!(!later.iter().any(|e| matches!(e, EventKind::Group(GroupEvent::RebalanceStarted { .. }))));
+    assert!(later.iter().any(|e| matches!(
+        e,
+        EventKind::ConsumerProtocol(ConsumerProtocolEvent::GroupEpochBumped { epoch: 3, cause: RebalanceCause::MemberJoined { .. }, .. })
+    )));
 }
 
 /// The same join under the three protocols: eager stops every member and revokes every
@@ -208,13 +219,13 @@ fn eager_cooperative_and_consumer_protocol_compared_on_one_join() {
         let revoked: usize = sim
             .events_since(cursor)
             .map(|e| match &e.kind {
-                EventKind::PartitionsRevoked { partitions, .. } => partitions.len(),
+                EventKind::Group(GroupEvent::PartitionsRevoked { partitions, .. }) => partitions.len(),
                 _ => 0,
             })
             .sum();
         let c3_first = sim
             .events_since(cursor)
-            .find(|e| matches!(&e.kind, EventKind::RecordDelivered { client_id, .. } if client_id == "c3"))
+            .find(|e| matches!(&e.kind, EventKind::Consume(ConsumeEvent::RecordDelivered { client_id, .. }) if client_id == "c3"))
             .map(|e| e.time.ms() - joined.ms());
         (paused, revoked, g.partition_downtime_ms, c3_first, g.lost_records())
     };
@@ -248,10 +259,10 @@ fn a_graceful_leave_hands_partitions_over_at_the_next_heartbeats() {
     assert!(stable(&sim));
     assert!(events(&sim)
         .iter()
-        .any(|e| matches!(e, EventKind::ConsumerHeartbeatSent { client_id, member_epoch: -1, .. } if client_id == "c2")));
-    assert!(events(&sim)
-        .iter()
-        .any(|e| matches!(e, EventKind::MemberLeft { client_id, reason: LeaveReason::Graceful, .. } if client_id == "c2")));
+        .any(|e| matches!(e, EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerHeartbeatSent { client_id, member_epoch: -1, .. }) if client_id == "c2")));
+    assert!(events(&sim).iter().any(
+        |e| matches!(e, EventKind::Group(GroupEvent::MemberLeft { client_id, reason: LeaveReason::Graceful, .. }) if client_id == "c2")
+    ));
 }
 
 #[test]
@@ -269,7 +280,7 @@ fn a_crash_waits_for_the_brokers_session_timeout() {
     assert_eq!(assigned(&sim, "c1"), vec![0, 1, 2, 3]);
     assert!(events(&sim)
         .iter()
-        .any(|e| matches!(e, EventKind::MemberLeft { client_id, reason: LeaveReason::SessionTimeout, .. } if client_id == "c2")));
+        .any(|e| matches!(e, EventKind::Group(GroupEvent::MemberLeft { client_id, reason: LeaveReason::SessionTimeout, .. }) if client_id == "c2")));
 }
 
 #[test]
@@ -286,8 +297,10 @@ fn a_static_member_that_closes_and_returns_keeps_its_partitions_without_a_new_ep
     sim.run_until(sim.now().plus_ms(10_000));
     assert_eq!(assigned(&sim, "c2"), mine);
     assert_eq!(sim.group("g").map(|g| g.generation), epoch, "no new group epoch");
-    assert!(events(&sim).iter().any(|e| matches!(e, EventKind::ConsumerHeartbeatSent { member_epoch: -2, .. })));
-    assert!(events(&sim).iter().any(|e| matches!(e, EventKind::StaticMemberReplaced { .. })));
+    assert!(events(&sim)
+        .iter()
+        .any(|e| matches!(e, EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerHeartbeatSent { member_epoch: -2, .. }))));
+    assert!(events(&sim).iter().any(|e| matches!(e, EventKind::Group(GroupEvent::StaticMemberReplaced { .. }))));
 }
 
 #[test]
@@ -299,7 +312,7 @@ fn a_static_member_restarted_after_a_crash_fails_with_unreleased_instance_id() {
     sim.run_until(sim.now().plus_ms(1_000));
     assert!(events(&sim)
         .iter()
-        .any(|e| matches!(e, EventKind::ConsumerFailed { client_id, error: GroupError::UnreleasedInstanceId, .. } if client_id == "c2")));
+        .any(|e| matches!(e, EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed { client_id, error: GroupError::UnreleasedInstanceId, .. }) if client_id == "c2")));
     // After the old session expires, a restart joins as a new member.
     sim.run_until(sim.now().plus_ms(50_000));
     sim.apply(GroupCommand::RestartMember { group: "g".into(), client_id: "c2".into() }).expect("restart");
@@ -319,9 +332,9 @@ fn a_member_that_stops_polling_leaves_and_rejoins_at_its_next_poll() {
     // its own next heartbeat (5 s rhythm).
     produce_until(&mut sim, 31_000);
     let all = events(&sim);
-    assert!(all
-        .iter()
-        .any(|e| matches!(e, EventKind::MemberLeft { client_id, reason: LeaveReason::PollTimeout, .. } if client_id == "c2")));
+    assert!(all.iter().any(
+        |e| matches!(e, EventKind::Group(GroupEvent::MemberLeft { client_id, reason: LeaveReason::PollTimeout, .. }) if client_id == "c2")
+    ));
     assert_eq!(assigned(&sim, "c1"), vec![0, 1, 2, 3]);
     // It comes back at its next poll.
     sim.apply(GroupCommand::PauseMember { group: "g".into(), client_id: "c2".into(), paused: false }).expect("resume");
@@ -339,7 +352,7 @@ fn added_partitions_are_noticed_by_the_coordinator_at_the_next_heartbeat() {
     assert_eq!(assigned(&sim, "c1").len() + assigned(&sim, "c2").len(), 4);
     assert!(events(&sim)
         .iter()
-        .any(|e| matches!(e, EventKind::GroupEpochBumped { cause: RebalanceCause::TopicMetadataChanged { topic }, .. } if topic == "t")));
+        .any(|e| matches!(e, EventKind::ConsumerProtocol(ConsumerProtocolEvent::GroupEpochBumped { cause: RebalanceCause::TopicMetadataChanged { topic }, .. }) if topic == "t")));
 }
 
 #[test]
@@ -374,7 +387,7 @@ fn the_built_in_kip_848_scenario_moves_one_partition_from_each_without_stopping_
         .events()
         .filter(|e| e.time.ms() >= 15_000)
         .filter_map(|e| match &e.kind {
-            EventKind::PartitionsRevoked { client_id, partitions, .. } => Some((client_id.clone(), partitions.len())),
+            EventKind::Group(GroupEvent::PartitionsRevoked { client_id, partitions, .. }) => Some((client_id.clone(), partitions.len())),
             _ => None,
         })
         .collect();
@@ -395,7 +408,7 @@ fn a_subscription_change_rebalances_under_both_protocols() {
         // Nothing changes when the topics are the same.
         sim.run_until(sim.now().plus_ms(12_000));
         assert_eq!(sim.group("g").map(|g| g.generation), Some(before), "{protocol:?}");
-        assert!(!events(&sim).iter().any(|e| matches!(e, EventKind::Subscribed { .. })));
+        assert!(!events(&sim).iter().any(|e| matches!(e, EventKind::Group(GroupEvent::Subscribed { .. }))));
     }
 }
 
@@ -412,12 +425,15 @@ fn subscribe_to_another_topic_gives_up_the_old_ones_and_rebalances() {
         let cause = all.iter().any(|e| {
             matches!(
                 e,
-                EventKind::RebalanceStarted { cause: RebalanceCause::SubscriptionChanged { .. }, .. }
-                    | EventKind::GroupEpochBumped { cause: RebalanceCause::SubscriptionChanged { .. }, .. }
+                EventKind::Group(GroupEvent::RebalanceStarted { cause: RebalanceCause::SubscriptionChanged { .. }, .. })
+                    | EventKind::ConsumerProtocol(ConsumerProtocolEvent::GroupEpochBumped {
+                        cause: RebalanceCause::SubscriptionChanged { .. },
+                        ..
+                    })
             )
         });
         assert!(cause, "{protocol:?}");
-        assert!(all.iter().any(|e| matches!(e, EventKind::Subscribed { client_id, .. } if client_id == "c2")));
+        assert!(all.iter().any(|e| matches!(e, EventKind::Group(GroupEvent::Subscribed { client_id, .. }) if client_id == "c2")));
         assert_eq!(assigned(&sim, "c1"), vec![0, 1, 2, 3], "{protocol:?}");
         let c2: Vec<String> =
             sim.group("g").and_then(|g| g.member("c2")).map(|m| m.assigned.iter().map(|tp| tp.to_string()).collect()).unwrap_or_default();
@@ -448,7 +464,7 @@ fn seek_to_beginning_reprocesses_and_the_duplicates_name_the_seek() {
     // Partition 0's 20 records come again.
     assert_eq!(g.duplicates, 20);
     assert!(g.duplicate_details().all(|d| d.tp.partition == 0 && d.handover.as_ref().is_some_and(|h| h.kind == HandoverKind::Seek)));
-    assert!(events(&sim).iter().any(|e| matches!(e, EventKind::Seeked { from: 20, to: 0, .. })));
+    assert!(events(&sim).iter().any(|e| matches!(e, EventKind::Consume(ConsumeEvent::Seeked { from: 20, to: 0, .. }))));
     // Seeking a partition it does not own is refused, as Kafka throws IllegalStateException.
     let e = sim
         .apply(GroupCommand::Seek { group: "g".into(), client_id: "c1".into(), topic: "t".into(), partition: Some(7), to: SeekTo::End })
@@ -464,7 +480,7 @@ fn seek_to_beginning_reprocesses_and_the_duplicates_name_the_seek() {
     })
     .expect("seek by time");
     let seeked = events(&sim).into_iter().rev().find_map(|e| match e {
-        EventKind::Seeked { tp, to, .. } if tp.partition == 1 => Some(to),
+        EventKind::Consume(ConsumeEvent::Seeked { tp, to, .. }) if tp.partition == 1 => Some(to),
         _ => None,
     });
     // Records go to P0, P1 alternately every 50 ms from 12 s: P1 gets one each 100 ms.
@@ -480,6 +496,6 @@ fn auto_offset_reset_none_stops_a_consumer_without_a_committed_offset() {
     sim.run_until(sim.now().plus_ms(10_000));
     assert!(events(&sim)
         .iter()
-        .any(|e| matches!(e, EventKind::ConsumerFailed { client_id, error: GroupError::NoOffsetForPartition, .. } if client_id == "s1")));
+        .any(|e| matches!(e, EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed { client_id, error: GroupError::NoOffsetForPartition, .. }) if client_id == "s1")));
     assert_eq!(sim.group("strict").and_then(|g| g.member("s1")).map(|m| m.phase), Some(kafka_sandbox_core::group::Phase::Crashed));
 }

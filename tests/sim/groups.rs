@@ -84,6 +84,7 @@ fn partitions_of(sim: &Sim, client: &str) -> Vec<u32> {
 }
 
 use kafka_sandbox_core::assign::Strategy;
+use kafka_sandbox_core::event::{ConsumeEvent, GroupEvent};
 
 #[test]
 fn a_new_group_forms_through_join_sync_and_offset_fetch() {
@@ -92,8 +93,8 @@ fn a_new_group_forms_through_join_sync_and_offset_fetch() {
     assert_eq!(g.state, GroupState::Stable);
     assert_eq!(g.generation, 1, "the first stable generation is 1");
     // KIP-394: each new member is first told its id, then joins with it.
-    assert_eq!(count(&sim, |k| matches!(k, EventKind::MemberIdRequired { .. })), 2);
-    assert_eq!(count(&sim, |k| matches!(k, EventKind::JoinPhaseCompleted { .. })), 1);
+    assert_eq!(count(&sim, |k| matches!(k, EventKind::Group(GroupEvent::MemberIdRequired { .. }))), 2);
+    assert_eq!(count(&sim, |k| matches!(k, EventKind::Group(GroupEvent::JoinPhaseCompleted { .. }))), 1);
     assert_eq!(partitions_of(&sim, "c1"), vec![0, 1]);
     assert_eq!(partitions_of(&sim, "c2"), vec![2, 3]);
     let member_id = &g.member("c1").expect("c1").member_id;
@@ -109,7 +110,10 @@ fn eager_rebalance_stops_everyone_until_the_new_assignment() {
     assert_eq!(g.generation, 2);
     // Eager: c1 and c2 revoked everything before rejoining, and waited.
     let revoked_all = |c: &str| {
-        count(&sim, |k| matches!(k, EventKind::PartitionsRevoked { client_id, partitions, .. } if client_id == c && partitions.len() == 2))
+        count(
+            &sim,
+            |k| matches!(k, EventKind::Group(GroupEvent::PartitionsRevoked { client_id, partitions, .. }) if client_id == c && partitions.len() == 2),
+        )
     };
     assert_eq!(revoked_all("c1"), 1);
     assert_eq!(revoked_all("c2"), 1);
@@ -132,7 +136,7 @@ fn a_graceful_close_rebalances_at_once_a_crash_only_after_the_session_timeout() 
         sim.apply(command).expect("apply");
         run(&mut sim, 10_000);
         let left = sim.trace().events().find_map(|e| match &e.kind {
-            EventKind::MemberLeft { client_id, reason, .. } if client_id == "c2" => Some((e.time, *reason)),
+            EventKind::Group(GroupEvent::MemberLeft { client_id, reason, .. }) if client_id == "c2" => Some((e.time, *reason)),
             _ => None,
         });
         let (when, reason) = left.expect("c2 leaves the group");
@@ -151,22 +155,22 @@ fn a_graceful_close_rebalances_at_once_a_crash_only_after_the_session_timeout() 
 fn a_static_member_restarting_within_the_session_timeout_does_not_rebalance() {
     let mut sim =
         build(vec![member("c1", Some("i1"), CommitMode::Auto, 1), member("c2", Some("i2"), CommitMode::Auto, 1)], Strategy::Range);
-    let before = count(&sim, |k| matches!(k, EventKind::RebalanceStarted { .. }));
+    let before = count(&sim, |k| matches!(k, EventKind::Group(GroupEvent::RebalanceStarted { .. })));
     sim.apply(GroupCommand::CrashMember { group: "g".into(), client_id: "c2".into() }).expect("crash");
     run(&mut sim, 1_000);
     sim.apply(GroupCommand::RestartMember { group: "g".into(), client_id: "c2".into() }).expect("restart");
     run(&mut sim, 3_000);
-    assert_eq!(count(&sim, |k| matches!(k, EventKind::StaticMemberReplaced { .. })), 1);
-    assert_eq!(count(&sim, |k| matches!(k, EventKind::RebalanceStarted { .. })), before, "no rebalance");
+    assert_eq!(count(&sim, |k| matches!(k, EventKind::Group(GroupEvent::StaticMemberReplaced { .. }))), 1);
+    assert_eq!(count(&sim, |k| matches!(k, EventKind::Group(GroupEvent::RebalanceStarted { .. }))), before, "no rebalance");
     let g = sim.group("g").expect("group");
     assert_eq!(g.generation, 1);
     assert_eq!(partitions_of(&sim, "c2"), vec![2, 3], "it gets its old partitions back");
     // A static member's close sends no LeaveGroup: the group waits for its session.
     sim.apply(GroupCommand::RemoveMember { group: "g".into(), client_id: "c2".into() }).expect("close");
     run(&mut sim, 1_000);
-    assert_eq!(count(&sim, |k| matches!(k, EventKind::MemberLeft { .. })), 0);
+    assert_eq!(count(&sim, |k| matches!(k, EventKind::Group(GroupEvent::MemberLeft { .. }))), 0);
     run(&mut sim, 8_000);
-    assert_eq!(count(&sim, |k| matches!(k, EventKind::MemberLeft { reason: LeaveReason::SessionTimeout, .. })), 1);
+    assert_eq!(count(&sim, |k| matches!(k, EventKind::Group(GroupEvent::MemberLeft { reason: LeaveReason::SessionTimeout, .. }))), 1);
 }
 
 #[test]
@@ -179,13 +183,16 @@ fn livelock_a_member_stuck_processing_leaves_and_its_later_commit_fails() {
     sim.apply(GroupCommand::SetProcessing { group: "g".into(), client_id: "c2".into(), processing_ms: 30_000 }).expect("slow");
     produce_n(&mut sim, 0, 4);
     run(&mut sim, 40_000);
-    let left = count(&sim, |k| matches!(k, EventKind::MemberLeft { client_id, reason: LeaveReason::PollTimeout, .. } if client_id == "c2"));
+    let left = count(
+        &sim,
+        |k| matches!(k, EventKind::Group(GroupEvent::MemberLeft { client_id, reason: LeaveReason::PollTimeout, .. }) if client_id == "c2"),
+    );
     assert_eq!(left, 1, "the heartbeat thread leaves the group although it heartbeats");
-    let failed = count(&sim, |k| matches!(k, EventKind::CommitFailed { client_id, .. } if client_id == "c2"));
+    let failed = count(&sim, |k| matches!(k, EventKind::Consume(ConsumeEvent::CommitFailed { client_id, .. }) if client_id == "c2"));
     assert!(failed >= 1, "its commit after processing fails (CommitFailedException)");
     let c1_took_all = count(
         &sim,
-        |k| matches!(k, EventKind::PartitionsAssigned { client_id, partitions, .. } if client_id == "c1" && partitions.len() == 4),
+        |k| matches!(k, EventKind::Group(GroupEvent::PartitionsAssigned { client_id, partitions, .. }) if client_id == "c1" && partitions.len() == 4),
     );
     assert!(c1_took_all >= 1, "while c2 was out, c1 owned every partition");
 }
@@ -214,7 +221,7 @@ fn crash_while_processing(mode: CommitMode) -> (u64, u64, u64) {
         .trace()
         .events()
         .filter_map(|e| match &e.kind {
-            EventKind::RecordProcessed { value, .. } => Some(value.clone()),
+            EventKind::Consume(ConsumeEvent::RecordProcessed { value, .. }) => Some(value.clone()),
             _ => None,
         })
         .collect();
@@ -285,7 +292,7 @@ fn added_partitions_are_assigned_after_the_leaders_metadata_refresh() {
     let before = [partitions_of(&sim, "c1"), partitions_of(&sim, "c2")].concat().len();
     assert_eq!(before, 4, "nobody owns the new partitions until the leader notices");
     run(&mut sim, 10_000);
-    assert_eq!(count(&sim, |k| matches!(k, EventKind::MetadataChangeNoticed { .. })), 1);
+    assert_eq!(count(&sim, |k| matches!(k, EventKind::Group(GroupEvent::MetadataChangeNoticed { .. }))), 1);
     assert_eq!(partitions_of(&sim, "c1"), vec![0, 1, 2]);
     assert_eq!(partitions_of(&sim, "c2"), vec![3, 4, 5]);
     assert_eq!(sim.group("g").expect("g").generation, 2);
@@ -307,7 +314,7 @@ fn cooperative_members_keep_consuming_and_moved_partitions_go_over_in_a_second_r
         }
         let revoked_everything = count(
             &sim,
-            |k| matches!(k, EventKind::PartitionsRevoked { partitions, client_id, .. } if client_id != "c3" && partitions.len() == 2),
+            |k| matches!(k, EventKind::Group(GroupEvent::PartitionsRevoked { partitions, client_id, .. }) if client_id != "c3" && partitions.len() == 2),
         );
         let pauses: u64 = ["c1", "c2"].iter().map(|c| g.member(c).expect("member").rebalance_pause_ms).sum();
         if eager {
@@ -340,7 +347,8 @@ fn a_group_formed_by_two_joiners_waits_a_second_initial_delay() {
         };
         let mut sim = scenario.build().expect("builds");
         sim.run_until(SimTime(20_000));
-        let formed = sim.trace().events().find(|e| matches!(e.kind, EventKind::JoinPhaseCompleted { .. })).map(|e| e.time.ms());
+        let formed =
+            sim.trace().events().find(|e| matches!(e.kind, EventKind::Group(GroupEvent::JoinPhaseCompleted { .. }))).map(|e| e.time.ms());
         formed.expect("formed")
     };
     let one = run_to_stable(vec![member("c1", None, CommitMode::Auto, 1)]);
@@ -360,14 +368,18 @@ fn a_member_busy_processing_holds_the_rebalance_until_it_polls_again() {
     let processed_at = sim
         .trace()
         .events()
-        .find(|e| matches!(&e.kind, EventKind::RecordProcessed { client_id, .. } if client_id == "c1"))
+        .find(|e| matches!(&e.kind, EventKind::Consume(ConsumeEvent::RecordProcessed { client_id, .. }) if client_id == "c1"))
         .map(|e| e.time.ms());
     let c1_rejoined = sim
         .trace()
         .events()
-        .find(|e| matches!(&e.kind, EventKind::JoinGroupSent { client_id, generation, .. } if client_id == "c1" && *generation == 1))
+        .find(|e| matches!(&e.kind, EventKind::Group(GroupEvent::JoinGroupSent { client_id, generation, .. }) if client_id == "c1" && *generation == 1))
         .map(|e| e.time.ms());
-    let formed = sim.trace().events().find(|e| matches!(e.kind, EventKind::JoinPhaseCompleted { generation: 2, .. })).map(|e| e.time.ms());
+    let formed = sim
+        .trace()
+        .events()
+        .find(|e| matches!(e.kind, EventKind::Group(GroupEvent::JoinPhaseCompleted { generation: 2, .. })))
+        .map(|e| e.time.ms());
     let (processed_at, c1_rejoined, formed) = (processed_at.expect("processed"), c1_rejoined.expect("rejoined"), formed.expect("formed"));
     assert!(c1_rejoined >= processed_at, "c1 rejoins only from poll(), after processing ({c1_rejoined} < {processed_at})");
     assert!(formed > c1_rejoined, "the whole group waited for c1");

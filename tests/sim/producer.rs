@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use kafka_sandbox_core::config::{ClusterConfig, ProducerConfig};
 use kafka_sandbox_core::event::EventKind;
+use kafka_sandbox_core::event::ProduceEvent;
 use kafka_sandbox_core::record::RecordId;
 use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec};
 use kafka_sandbox_core::{Command, Sim, SimTime};
@@ -51,16 +52,16 @@ impl Load {
     fn read(&mut self, sim: &Sim, from_seq: &mut u64) {
         for e in sim.events_since(*from_seq) {
             match &e.kind {
-                EventKind::RecordSent { record, .. } => {
+                EventKind::Produce(ProduceEvent::RecordSent { record, .. }) => {
                     self.sent_at.insert(*record, e.time);
                 }
-                EventKind::RecordAppended { record, .. } => {
+                EventKind::Produce(ProduceEvent::RecordAppended { record, .. }) => {
                     if let Some(sent) = self.sent_at.get(record) {
                         self.append_latency_ms.entry(*record).or_insert(e.time.ms() - sent.ms());
                     }
                 }
-                EventKind::RecordAcked { .. } => self.acked += 1,
-                EventKind::ProduceFailed { retrying: false, records, .. } => self.failed += records.len() as u64,
+                EventKind::Produce(ProduceEvent::RecordAcked { .. }) => self.acked += 1,
+                EventKind::Produce(ProduceEvent::ProduceFailed { retrying: false, records, .. }) => self.failed += records.len() as u64,
                 _ => {}
             }
         }
@@ -147,7 +148,7 @@ fn batch_sizes(sim: &Sim, partition: u32) -> Vec<usize> {
     sim.trace()
         .events()
         .filter_map(|e| match &e.kind {
-            EventKind::BatchSent { partition: p, records, .. } if *p == partition => Some(records.len()),
+            EventKind::Produce(ProduceEvent::BatchSent { partition: p, records, .. }) if *p == partition => Some(records.len()),
             _ => None,
         })
         .collect()
@@ -181,7 +182,7 @@ fn max_in_flight_counts_per_broker_connection() {
     assert_eq!(most_per_broker, 5, "max.in.flight.requests.per.connection bounds each connection");
     assert_eq!(most_total, 15, "5 in flight to each of the three leaders at once");
     sim.run_until(SimTime(3_000));
-    let acked = sim.trace().events().filter(|e| matches!(e.kind, EventKind::RecordAcked { .. })).count();
+    let acked = sim.trace().events().filter(|e| matches!(e.kind, EventKind::Produce(ProduceEvent::RecordAcked { .. }))).count();
     assert_eq!(acked, 600);
 }
 
@@ -245,7 +246,12 @@ fn a_request_timeout_closes_the_connection_and_fails_every_request_on_it() {
     let timed_out: Vec<u64> = sim
         .trace()
         .events()
-        .filter(|e| matches!(e.kind, EventKind::ProduceFailed { error: kafka_sandbox_core::event::ProduceError::RequestTimedOut, .. }))
+        .filter(|e| {
+            matches!(
+                e.kind,
+                EventKind::Produce(ProduceEvent::ProduceFailed { error: kafka_sandbox_core::event::ProduceError::RequestTimedOut, .. })
+            )
+        })
         .map(|e| e.time.ms())
         .collect();
     assert_eq!(timed_out, vec![2_000; 5], "all five at the oldest one's deadline");
@@ -290,8 +296,11 @@ fn the_idempotent_producer_keeps_each_partitions_order_through_retries() {
             sim.run_until(SimTime(1_000 + 2 * i + 2));
         }
         sim.run_until(SimTime(20_000));
-        let retried =
-            sim.trace().events().filter(|e| matches!(e.kind, EventKind::ProduceFailed { retrying: true, partition: 0, .. })).count();
+        let retried = sim
+            .trace()
+            .events()
+            .filter(|e| matches!(e.kind, EventKind::Produce(ProduceEvent::ProduceFailed { retrying: true, partition: 0, .. })))
+            .count();
         assert!(retried > 0, "batches were retried");
         let mut order_kept = true;
         for p in 0..2 {
@@ -324,7 +333,7 @@ fn the_sticky_partition_switches_between_batches_not_inside_one() {
     assert_eq!(load.append_latency_ms.len(), 10_000);
     let mut runs = Vec::new();
     for e in sim.trace().events() {
-        if let EventKind::RecordSent { partition, .. } = e.kind {
+        if let EventKind::Produce(ProduceEvent::RecordSent { partition, .. }) = e.kind {
             if runs.last() != Some(&partition) {
                 runs.push(partition);
             }

@@ -5,6 +5,7 @@ use kafka_sandbox_core::assign::Strategy as Assignor;
 use kafka_sandbox_core::command::{GroupCommand, ProduceCommand};
 use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
 use kafka_sandbox_core::config::{ClusterConfig, GroupConfig, GroupProtocol, OffsetReset, ProducerConfig};
+use kafka_sandbox_core::event::ConsumeEvent;
 use kafka_sandbox_core::partitioner::PartitionerKind;
 use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec};
 use kafka_sandbox_core::{Command, Sim};
@@ -147,12 +148,12 @@ fn check(sim: &Sim, seen: &mut Seen) -> Result<(), String> {
     use kafka_sandbox_core::EventKind as E;
     for e in sim.events_since(seen.cursor) {
         match &e.kind {
-            E::PositionSet { group, client_id, tp, .. }
-            | E::PositionReset { group, client_id, tp, .. }
-            | E::Seeked { group, client_id, tp, .. } => {
+            E::Consume(ConsumeEvent::PositionSet { group, client_id, tp, .. })
+            | E::Consume(ConsumeEvent::PositionReset { group, client_id, tp, .. })
+            | E::Consume(ConsumeEvent::Seeked { group, client_id, tp, .. }) => {
                 seen.last.remove(&(group.clone(), client_id.clone(), tp.to_string()));
             }
-            E::RecordDelivered { group, client_id, tp, offset, .. } => {
+            E::Consume(ConsumeEvent::RecordDelivered { group, client_id, tp, offset, .. }) => {
                 let key = (group.clone(), client_id.clone(), tp.to_string());
                 if let Some(prev) = seen.last.insert(key, *offset) {
                     if *offset <= prev {

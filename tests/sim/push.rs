@@ -3,6 +3,7 @@
 //! in the log as lag; under push its buffer grows until it is overwhelmed.
 
 use kafka_sandbox_core::event::EventKind;
+use kafka_sandbox_core::event::{GroupEvent, PushEvent};
 use kafka_sandbox_core::scenario::Scenario;
 use kafka_sandbox_core::{Sim, SimTime};
 
@@ -60,7 +61,10 @@ fn pull_keeps_the_buffer_at_one_poll_and_the_backlog_in_the_log() {
     let g = sim.group("g").expect("group");
     assert_eq!(g.member("c").expect("member").processed_total, RECORDS as u64);
     assert_eq!(g.duplicates, 0);
-    assert!(!sim.trace().events().any(|e| matches!(e.kind, EventKind::PushOverwhelmed { .. } | EventKind::RecordsPushed { .. })));
+    assert!(!sim
+        .trace()
+        .events()
+        .any(|e| matches!(e.kind, EventKind::Push(PushEvent::PushOverwhelmed { .. }) | EventKind::Push(PushEvent::RecordsPushed { .. }))));
 }
 
 #[test]
@@ -68,15 +72,15 @@ fn push_overwhelms_the_same_slow_consumer() {
     let mut sim = scenario("push").build().expect("builds");
     let most = run_watching(&mut sim, 7_000);
     let events: Vec<&EventKind> = sim.trace().events().map(|e| &e.kind).collect();
-    let pushed = events.iter().filter(|k| matches!(k, EventKind::RecordsPushed { .. })).count();
+    let pushed = events.iter().filter(|k| matches!(k, EventKind::Push(PushEvent::RecordsPushed { .. }))).count();
     assert!(pushed > 20, "the broker pushes at every HW advance ({pushed} pushes)");
     let over = events
         .iter()
         .position(
-            |k| matches!(k, EventKind::PushOverwhelmed { client_id, buffered, limit: 200, .. } if client_id == "c" && *buffered > 200),
+            |k| matches!(k, EventKind::Push(PushEvent::PushOverwhelmed { client_id, buffered, limit: 200, .. }) if client_id == "c" && *buffered > 200),
         )
         .expect("the member is overwhelmed");
-    assert!(matches!(events[over + 1], EventKind::MemberCrashed { client_id, .. } if client_id == "c"));
+    assert!(matches!(events[over + 1], EventKind::Group(GroupEvent::MemberCrashed { client_id, .. }) if client_id == "c"));
     // The buffer grew far past max.poll.records (10) before the push that overwhelmed it
     // (whose step also crashed the member, so the watcher saw the buffer just before).
     assert!(most > 100, "buffer reached {most}");
@@ -98,7 +102,7 @@ fn push_keeps_up_when_production_is_slow() {
     assert!(most <= 3, "buffer reached {most}");
     let g = sim.group("g").expect("group");
     assert_eq!(g.member("c").expect("member").processed_total, RECORDS as u64);
-    assert!(!sim.trace().events().any(|e| matches!(e.kind, EventKind::PushOverwhelmed { .. })));
+    assert!(!sim.trace().events().any(|e| matches!(e.kind, EventKind::Push(PushEvent::PushOverwhelmed { .. }))));
 }
 
 #[test]

@@ -4,6 +4,7 @@
 use kafka_sandbox_core::command::{BrokerCommand, ProduceCommand};
 use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
 use kafka_sandbox_core::config::{Acks, ClusterConfig, GroupConfig, OffsetReset, ProducerConfig};
+use kafka_sandbox_core::event::{ConsumeEvent, ProduceEvent, ReplicationEvent};
 use kafka_sandbox_core::event::{EventKind, LossCause, ProduceError};
 use kafka_sandbox_core::monitor::{FindingKind, Monitors};
 use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec};
@@ -108,7 +109,7 @@ fn acked_values(sim: &Sim) -> Vec<String> {
     sim.trace()
         .events()
         .filter_map(|e| match &e.kind {
-            EventKind::RecordAcked { value, offset, .. } if *offset >= 0 => Some(value.clone()),
+            EventKind::Produce(ProduceEvent::RecordAcked { value, offset, .. }) if *offset >= 0 => Some(value.clone()),
             _ => None,
         })
         .collect()
@@ -145,7 +146,7 @@ fn acks_1_leader_crash_before_follower_fetch_loses_the_record() {
     assert_ne!(new, old);
     assert!(!leader_values(&sim).contains(&"a".to_string()));
     let lost = sim.trace().events().any(|e| {
-        matches!(&e.kind, EventKind::RecordsLost { records, cause: LossCause::LeaderFailover, .. } if records.iter().any(|r| r.value == "a"))
+        matches!(&e.kind, EventKind::Replication(ReplicationEvent::RecordsLost { records, cause: LossCause::LeaderFailover, .. }) if records.iter().any(|r| r.value == "a"))
     });
     assert!(lost, "the trace says the record was lost in the failover");
     let m = monitors(&sim);
@@ -156,7 +157,10 @@ fn acks_1_leader_crash_before_follower_fetch_loses_the_record() {
     // The old leader comes back as a follower and truncates what the new leader lacks.
     sim.apply(BrokerCommand::RestartBroker { broker: old }).expect("restart");
     run(&mut sim, 1_000);
-    let truncated = sim.trace().events().any(|e| matches!(&e.kind, EventKind::RecordsTruncated { broker, .. } if *broker == old));
+    let truncated = sim
+        .trace()
+        .events()
+        .any(|e| matches!(&e.kind, EventKind::Replication(ReplicationEvent::RecordsTruncated { broker, .. }) if *broker == old));
     assert!(truncated);
     let p = &sim.topic("t").expect("topic").partitions[0];
     assert_eq!(p.logs[&old].log_end_offset(), p.leader_log().map(|l| l.log_end_offset()).unwrap_or(99));
@@ -202,10 +206,9 @@ fn min_insync_2_with_two_brokers_down_the_producer_gets_not_enough_replicas() {
     let before = leader_values(&sim).len();
     produce(&mut sim, "refused");
     run(&mut sim, 200);
-    let refused = sim
-        .trace()
-        .events()
-        .any(|e| matches!(&e.kind, EventKind::ProduceFailed { error: ProduceError::NotEnoughReplicas, retrying: true, .. }));
+    let refused = sim.trace().events().any(|e| {
+        matches!(&e.kind, EventKind::Produce(ProduceEvent::ProduceFailed { error: ProduceError::NotEnoughReplicas, retrying: true, .. }))
+    });
     assert!(refused, "NOT_ENOUGH_REPLICAS, and the producer retries");
     assert_eq!(leader_values(&sim).len(), before, "refused before the append: nothing written");
     assert!(acked_values(&sim).is_empty());
@@ -227,7 +230,8 @@ fn unclean_election_loses_the_records_past_the_new_leaders_end() {
     run(&mut sim, 2_500);
     let new = leader(&sim).expect("an out-of-sync replica leads");
     assert_ne!(new, old);
-    let elected_unclean = sim.trace().events().any(|e| matches!(&e.kind, EventKind::LeaderElected { unclean: true, .. }));
+    let elected_unclean =
+        sim.trace().events().any(|e| matches!(&e.kind, EventKind::Replication(ReplicationEvent::LeaderElected { unclean: true, .. })));
     assert!(elected_unclean);
     let m = monitors(&sim);
     let f = m
@@ -252,8 +256,10 @@ fn without_unclean_election_the_partition_goes_offline_and_keeps_its_data() {
     assert_eq!(leader(&sim), None, "no in-sync replica left: offline");
     produce(&mut sim, "while-offline");
     run(&mut sim, 300);
-    let no_leader =
-        sim.trace().events().any(|e| matches!(&e.kind, EventKind::ProduceFailed { error: ProduceError::LeaderNotAvailable, .. }));
+    let no_leader = sim
+        .trace()
+        .events()
+        .any(|e| matches!(&e.kind, EventKind::Produce(ProduceEvent::ProduceFailed { error: ProduceError::LeaderNotAvailable, .. })));
     assert!(no_leader);
     sim.apply(BrokerCommand::RestartBroker { broker: old }).expect("restart");
     run(&mut sim, 1_000);
@@ -275,10 +281,10 @@ fn consumers_never_see_records_above_the_high_watermark() {
     let mut fetched = std::collections::BTreeMap::new();
     for e in sim.trace().events() {
         match &e.kind {
-            EventKind::RecordAppended { record, .. } => {
+            EventKind::Produce(ProduceEvent::RecordAppended { record, .. }) => {
                 appended.insert(*record, e.time);
             }
-            EventKind::ReplicaFetched { records, .. } => {
+            EventKind::Replication(ReplicationEvent::ReplicaFetched { records, .. }) => {
                 for r in records {
                     fetched.entry(*r).or_insert(Vec::new()).push(e.time);
                 }
@@ -288,12 +294,15 @@ fn consumers_never_see_records_above_the_high_watermark() {
     }
     run(&mut sim, 5_000);
     for e in sim.trace().events() {
-        if let EventKind::RecordDelivered { record, offset, high_watermark, .. } = &e.kind {
+        if let EventKind::Consume(ConsumeEvent::RecordDelivered { record, offset, high_watermark, .. }) = &e.kind {
             assert!(offset < high_watermark);
             let copies = sim
                 .trace()
                 .events()
-                .filter(|x| matches!(&x.kind, EventKind::ReplicaFetched { records, .. } if records.contains(record)) && x.time <= e.time)
+                .filter(|x| {
+                    matches!(&x.kind, EventKind::Replication(ReplicationEvent::ReplicaFetched { records, .. }) if records.contains(record))
+                        && x.time <= e.time
+                })
                 .count();
             assert_eq!(copies, 2, "{record} reached the consumer only after both followers had it");
         }
@@ -318,13 +327,16 @@ fn a_retry_after_a_timeout_duplicates_the_record_unless_the_producer_is_idempote
         let dup_finding = m.findings().iter().any(|f| matches!(f.kind, FindingKind::DuplicateAppended { .. }));
         if idempotent {
             assert_eq!(copies, 1, "idempotent: the broker recognises the retry ({values:?})");
-            assert!(sim.trace().events().any(|e| matches!(e.kind, EventKind::DuplicateIgnored { .. })));
+            assert!(sim.trace().events().any(|e| matches!(e.kind, EventKind::Produce(ProduceEvent::DuplicateIgnored { .. }))));
             assert!(!dup_finding);
         } else {
             assert!(copies >= 2, "not idempotent: the retry is written again ({values:?})");
             assert!(dup_finding);
         }
-        assert!(sim.trace().events().any(|e| matches!(e.kind, EventKind::ProduceFailed { error: ProduceError::RequestTimedOut, .. })));
+        assert!(sim
+            .trace()
+            .events()
+            .any(|e| matches!(e.kind, EventKind::Produce(ProduceEvent::ProduceFailed { error: ProduceError::RequestTimedOut, .. }))));
     }
 }
 

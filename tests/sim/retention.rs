@@ -5,6 +5,7 @@ use kafka_sandbox_core::command::{BrokerCommand, ProduceCommand};
 use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
 use kafka_sandbox_core::config::{Acks, ClusterConfig, ConsumerConfig, GroupConfig, OffsetReset, ProducerConfig};
 use kafka_sandbox_core::event::EventKind;
+use kafka_sandbox_core::event::{ConsumeEvent, ReplicationEvent};
 use kafka_sandbox_core::log::{PartitionLog, SegmentDeletionReason};
 use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec};
 use kafka_sandbox_core::{Sim, SimTime};
@@ -141,7 +142,7 @@ fn deletions(sim: &Sim) -> Vec<(u64, u32, SegmentDeletionReason, Vec<u64>, u64)>
     sim.trace()
         .events()
         .filter_map(|e| match &e.kind {
-            EventKind::SegmentsDeleted { broker, reason, base_offsets, log_start_offset, .. } => {
+            EventKind::Replication(ReplicationEvent::SegmentsDeleted { broker, reason, base_offsets, log_start_offset, .. }) => {
                 Some((e.time.ms(), *broker, *reason, base_offsets.clone(), *log_start_offset))
             }
             _ => None,
@@ -153,7 +154,7 @@ fn resets(sim: &Sim, group: &str) -> Vec<(u64, u64)> {
     sim.trace()
         .events()
         .filter_map(|e| match &e.kind {
-            EventKind::PositionReset { group: g, from, to, .. } if g == group => Some((*from, *to)),
+            EventKind::Consume(ConsumeEvent::PositionReset { group: g, from, to, .. }) if g == group => Some((*from, *to)),
             _ => None,
         })
         .collect()

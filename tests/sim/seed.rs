@@ -3,6 +3,7 @@
 use super::support::{partitions, received, run, run_built_in, words};
 use kafka_sandbox_core::command::MemberSpec;
 use kafka_sandbox_core::command::{GroupCommand, ProduceCommand};
+use kafka_sandbox_core::event::{ConsumeEvent, GroupEvent, ProduceEvent};
 use kafka_sandbox_core::scenario;
 use kafka_sandbox_core::{Command, EventKind, SimTime};
 
@@ -13,7 +14,7 @@ fn producer_round_robin_puts_m1_to_m7_on_partitions_0_1_2_3_0_1_2() {
         .trace()
         .events()
         .filter_map(|e| match &e.kind {
-            EventKind::RecordAppended { partition, value, .. } => Some((value.clone(), *partition)),
+            EventKind::Produce(ProduceEvent::RecordAppended { partition, value, .. }) => Some((value.clone(), *partition)),
             _ => None,
         })
         .collect();
@@ -113,7 +114,10 @@ fn removing_a_member_hands_its_partitions_to_the_rest_without_loss_or_duplicates
     sorted.sort();
     assert_eq!(sorted, words("m1 m3 m5 m6 m7"), "{c1:?}");
     assert!(sim.group("ConsumerGroup01").unwrap().member("Consumer2").is_none());
-    let left = sim.trace().events().any(|e| matches!(&e.kind, EventKind::MemberLeft { client_id, .. } if client_id == "Consumer2"));
+    let left = sim
+        .trace()
+        .events()
+        .any(|e| matches!(&e.kind, EventKind::Group(GroupEvent::MemberLeft { client_id, .. }) if client_id == "Consumer2"));
     assert!(left);
 }
 
@@ -162,10 +166,10 @@ fn a_parked_fetch_is_answered_when_data_arrives_not_cut_short_by_an_older_timeou
     let mut delivered = Vec::new();
     for e in sim.trace().events() {
         match &e.kind {
-            EventKind::RecordAppended { value, .. } => {
+            EventKind::Produce(ProduceEvent::RecordAppended { value, .. }) => {
                 appended.insert(value.clone(), e.time);
             }
-            EventKind::RecordDelivered { value, .. } => delivered.push((value.clone(), e.time)),
+            EventKind::Consume(ConsumeEvent::RecordDelivered { value, .. }) => delivered.push((value.clone(), e.time)),
             _ => {}
         }
     }

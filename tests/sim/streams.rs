@@ -3,6 +3,7 @@
 //! `count_by_key`'s store in a changelog topic it restores from.
 
 use kafka_sandbox_core::event::EventKind;
+use kafka_sandbox_core::event::StreamsEvent;
 use kafka_sandbox_core::scenario::Scenario;
 use kafka_sandbox_core::{Sim, SimTime};
 use std::collections::BTreeMap;
@@ -77,7 +78,10 @@ fn map_upper_output_is_the_transformed_input_per_partition_in_order() {
         let expected: Vec<(String, String)> = i.iter().map(|(k, v)| (k.clone(), v.to_uppercase())).collect();
         assert_eq!(o, &expected, "partition {p}");
     }
-    assert!(sim.trace().events().any(|e| matches!(&e.kind, EventKind::StreamsRecordProcessed { client_id, .. } if client_id == "app-2")));
+    assert!(sim
+        .trace()
+        .events()
+        .any(|e| matches!(&e.kind, EventKind::Streams(StreamsEvent::StreamsRecordProcessed { client_id, .. }) if client_id == "app-2")));
 }
 
 #[test]
@@ -142,7 +146,9 @@ fn a_restarted_count_restores_from_the_changelog_and_counts_the_reprocessed_reco
         .trace()
         .events()
         .filter_map(|e| match &e.kind {
-            EventKind::StateStoreRestored { store, partition, keys, .. } if store == "totals" => Some((*partition, *keys)),
+            EventKind::Streams(StreamsEvent::StateStoreRestored { store, partition, keys, .. }) if store == "totals" => {
+                Some((*partition, *keys))
+            }
             _ => None,
         })
         .collect();
@@ -181,7 +187,7 @@ fn another_instance_takes_over_a_crashed_ones_tasks_with_their_stores() {
     assert!(sim
         .trace()
         .events()
-        .any(|e| matches!(&e.kind, EventKind::StateStoreRestored { client_id, keys, .. } if client_id == "app-2" && *keys > 0)));
+        .any(|e| matches!(&e.kind, EventKind::Streams(StreamsEvent::StateStoreRestored { client_id, keys, .. }) if client_id == "app-2" && *keys > 0)));
 }
 
 #[test]

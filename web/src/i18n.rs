@@ -3,7 +3,10 @@
 use kafka_sandbox_core::config::Acks;
 use kafka_sandbox_core::event::PartitionReason;
 use kafka_sandbox_core::event::SegmentDeletionReason;
-use kafka_sandbox_core::event::{EventKind, GroupError, LeaveReason, LossCause, ProduceError, RebalanceCause, StartFrom};
+use kafka_sandbox_core::event::{
+    ClusterEvent, ConnectEvent, ConsumeEvent, ConsumerProtocolEvent, EventKind, GroupError, GroupEvent, LeaveReason, LossCause,
+    ProduceError, ProduceEvent, PushEvent, RebalanceCause, ReplicationEvent, SettingsEvent, StartFrom, StreamsEvent,
+};
 use kafka_sandbox_core::read::{Activity, CommitMode, Finding, FindingKind, GroupState, Phase, RebalanceProtocol};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -876,7 +879,23 @@ pub fn source_offset(o: &kafka_sandbox_core::event::SourceOffset) -> String {
 }
 
 pub fn event_line(lang: Lang, e: &EventKind) -> String {
-    use EventKind as E;
+    match e {
+        EventKind::Produce(e) => produce_line(lang, e),
+        EventKind::Cluster(e) => cluster_line(lang, e),
+        EventKind::Replication(e) => replication_line(lang, e),
+        EventKind::Group(e) => group_line(lang, e),
+        EventKind::Consume(e) => consume_line(lang, e),
+        EventKind::ConsumerProtocol(e) => consumer_protocol_line(lang, e),
+        EventKind::Push(e) => push_line(lang, e),
+        EventKind::Connect(e) => connect_line(lang, e),
+        EventKind::Streams(e) => streams_line(lang, e),
+        EventKind::Settings(e) => settings_line(lang, e),
+    }
+}
+
+/// Produce's events as sentences.
+fn produce_line(lang: Lang, e: &ProduceEvent) -> String {
+    use ProduceEvent as E;
     let zh = lang == Lang::Zh;
     match e {
         E::RecordSent { producer, value, partition, key, .. } => match key {
@@ -906,6 +925,184 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
                 format!("{producer} gets RecordMetadata: {value} is at partition {partition}, offset {offset}")
             }
         }
+        E::ProduceFailed { producer, partition, records, error, retrying, .. } => {
+            let n = records.len();
+            match (zh, retrying) {
+                (true, true) => format!("{producer} 发往分区 {partition} 的 {n} 条记录失败：{}，将重试", produce_error(lang, *error)),
+                (true, false) => format!("{producer} 放弃发往分区 {partition} 的 {n} 条记录：{}", produce_error(lang, *error)),
+                (false, true) => {
+                    format!("{producer}: {n} record(s) to partition {partition} failed with {}; retrying", produce_error(lang, *error))
+                }
+                (false, false) => format!("{producer} gives up {n} record(s) to partition {partition}: {}", produce_error(lang, *error)),
+            }
+        }
+        E::DuplicateIgnored { producer, partition, records, .. } => {
+            if zh {
+                format!("Leader 识别出 {producer} 重试的批次（幂等生产者），分区 {partition} 不重复写入 {} 条记录", records.len())
+            } else {
+                format!("The leader recognises {producer}'s retried batch (idempotent producer): {} record(s) not written twice to partition {partition}", records.len())
+            }
+        }
+    }
+}
+
+/// Cluster's events as sentences.
+fn cluster_line(lang: Lang, e: &ClusterEvent) -> String {
+    use ClusterEvent as E;
+    let zh = lang == Lang::Zh;
+    match e {
+        E::PartitionsAdded { topic, partitions } => {
+            if zh {
+                format!("主题 {topic} 扩容到 {partitions} 个分区（键可能映射到新的分区）")
+            } else {
+                format!("Topic {topic} grows to {partitions} partitions (keys may now hash elsewhere)")
+            }
+        }
+        E::BrokerCrashed { broker } => {
+            if zh {
+                format!("Broker {broker} 崩溃")
+            } else {
+                format!("Broker {broker} crashes")
+            }
+        }
+        E::BrokerRestarted { broker } => {
+            if zh {
+                format!("Broker {broker} 重启")
+            } else {
+                format!("Broker {broker} restarts")
+            }
+        }
+        E::BrokerIsolated { broker } => {
+            if zh {
+                format!("Broker {broker} 与网络断开")
+            } else {
+                format!("Broker {broker} is cut off the network")
+            }
+        }
+        E::BrokerHealed { broker } => {
+            if zh {
+                format!("Broker {broker} 网络恢复")
+            } else {
+                format!("Broker {broker} is reconnected")
+            }
+        }
+        E::BrokerSlowed { broker, slow_ms } => {
+            if zh {
+                format!("Broker {broker} 的副本拉取变慢 {slow_ms} ms")
+            } else {
+                format!("Broker {broker}'s replica fetches slowed by {slow_ms} ms")
+            }
+        }
+        E::BrokerFenced { broker } => {
+            if zh {
+                format!("控制器在 broker.session.timeout.ms 内没有收到 Broker {broker} 的心跳，将其隔离（fenced）")
+            } else {
+                format!("The controller has not heard from broker {broker} within broker.session.timeout.ms and fences it")
+            }
+        }
+        E::BrokerUnfenced { broker } => {
+            if zh {
+                format!("Broker {broker} 向控制器重新注册")
+            } else {
+                format!("Broker {broker} registers with the controller again")
+            }
+        }
+    }
+}
+
+/// Replication's events as sentences.
+fn replication_line(lang: Lang, e: &ReplicationEvent) -> String {
+    use ReplicationEvent as E;
+    let zh = lang == Lang::Zh;
+    match e {
+        E::SegmentsDeleted { partition, broker, reason, base_offsets, bytes, records, log_start_offset, .. } => {
+            let (n, k) = (base_offsets.len(), records.len());
+            let why = match (reason, zh) {
+                (SegmentDeletionReason::RetentionMs, true) => "超过 retention.ms",
+                (SegmentDeletionReason::RetentionMs, false) => "older than retention.ms",
+                (SegmentDeletionReason::RetentionBytes, true) => "日志超过 retention.bytes",
+                (SegmentDeletionReason::RetentionBytes, false) => "the log is over retention.bytes",
+                (SegmentDeletionReason::LogStartOffset, true) => "已在日志起始位移之下",
+                (SegmentDeletionReason::LogStartOffset, false) => "below the log start offset",
+            };
+            if zh {
+                format!("Broker {broker} 删除分区 {partition} 的 {n} 个日志段（{why}）：{k} 条记录，{bytes} 字节；日志起始位移变为 {log_start_offset}")
+            } else {
+                format!("Broker {broker} deletes {n} segment(s) of partition {partition} ({why}): {k} record(s), {bytes} bytes; the log now starts at offset {log_start_offset}")
+            }
+        }
+        E::LeaderElected { partition, leader, epoch, isr, unclean, .. } => {
+            let isr = isr.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+            match (leader, zh, unclean) {
+                (None, true, _) => format!("分区 {partition} 下线：没有可当选的副本（第 {epoch} 纪元）"),
+                (None, false, _) => format!("Partition {partition} goes offline: no eligible replica (epoch {epoch})"),
+                (Some(l), true, true) => {
+                    format!("分区 {partition} 不干净选举：不同步的 Broker {l} 成为 leader（第 {epoch} 纪元，ISR [{isr}]）")
+                }
+                (Some(l), false, true) => {
+                    format!("Partition {partition}: unclean election, out-of-sync broker {l} leads (epoch {epoch}, ISR [{isr}])")
+                }
+                (Some(l), true, false) => format!("分区 {partition} 的 leader 是 Broker {l}（第 {epoch} 纪元，ISR [{isr}]）"),
+                (Some(l), false, false) => format!("Partition {partition}: broker {l} leads (epoch {epoch}, ISR [{isr}])"),
+            }
+        }
+        E::IsrShrunk { partition, removed, isr, .. } => {
+            let isr = isr.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+            if zh {
+                format!("分区 {partition}：Broker {removed} 掉出 ISR → [{isr}]")
+            } else {
+                format!("Partition {partition}: broker {removed} leaves the ISR → [{isr}]")
+            }
+        }
+        E::IsrExpanded { partition, added, isr, .. } => {
+            let isr = isr.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+            if zh {
+                format!("分区 {partition}：Broker {added} 追上进度，重新加入 ISR → [{isr}]")
+            } else {
+                format!("Partition {partition}: broker {added} caught up and rejoins the ISR → [{isr}]")
+            }
+        }
+        E::ReplicaFetched { partition, follower, records, log_end_offset, .. } => {
+            if zh {
+                format!("Follower Broker {follower} 复制了分区 {partition} 的 {} 条记录（LEO {log_end_offset}）", records.len())
+            } else {
+                format!("Follower broker {follower} copies {} record(s) of partition {partition} (LEO {log_end_offset})", records.len())
+            }
+        }
+        E::HighWatermarkAdvanced { partition, high_watermark, .. } => {
+            if zh {
+                format!("分区 {partition} 的高水位升到 {high_watermark}：之前的记录已提交，消费者可见")
+            } else {
+                format!("Partition {partition}'s high watermark moves to {high_watermark}: records below it are committed and visible")
+            }
+        }
+        E::RecordsTruncated { partition, broker, from_offset, records, .. } => {
+            if zh {
+                format!("Broker {broker} 截断分区 {partition}：从位移 {from_offset} 起删除 {} 条与 leader 不一致的记录", records.len())
+            } else {
+                format!(
+                    "Broker {broker} truncates partition {partition} from offset {from_offset}: {} record(s) the leader does not have",
+                    records.len()
+                )
+            }
+        }
+        E::RecordsLost { partition, records, cause, .. } => {
+            let values = records.iter().map(|r| r.value.as_str()).collect::<Vec<_>>().join(" ");
+            let why = loss_cause(lang, *cause);
+            if zh {
+                format!("分区 {partition} 丢失记录 {values}（{why}）")
+            } else {
+                format!("Partition {partition} loses {values} ({why})")
+            }
+        }
+    }
+}
+
+/// Group's events as sentences.
+fn group_line(lang: Lang, e: &GroupEvent) -> String {
+    use GroupEvent as E;
+    let zh = lang == Lang::Zh;
+    match e {
         E::GroupCreated { group } => {
             if zh {
                 format!("创建消费者组 {group}")
@@ -975,26 +1172,6 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
             (false, true) => format!("Leader {client_id} sends SyncGroup with the assignment"),
             (false, false) => format!("{client_id} sends SyncGroup and waits for its assignment"),
         },
-        E::CommitFailed { client_id, error, .. } => {
-            if zh {
-                format!("{client_id} 提交位移失败：{}（CommitFailedException）", group_error_code(*error))
-            } else {
-                format!("{client_id}'s offset commit fails: {} (CommitFailedException)", group_error_code(*error))
-            }
-        }
-        E::RecordProcessed { client_id, value, duplicate, .. } => match (zh, duplicate) {
-            (true, false) => format!("{client_id} 处理完 {value}"),
-            (true, true) => format!("{client_id} 处理完 {value} —— 重复处理（组内已处理过）"),
-            (false, false) => format!("{client_id} finishes processing {value}"),
-            (false, true) => format!("{client_id} finishes processing {value} — a duplicate (the group processed it before)"),
-        },
-        E::PartitionsAdded { topic, partitions } => {
-            if zh {
-                format!("主题 {topic} 扩容到 {partitions} 个分区（键可能映射到新的分区）")
-            } else {
-                format!("Topic {topic} grows to {partitions} partitions (keys may now hash elsewhere)")
-            }
-        }
         E::MetadataChangeNoticed { group, client_id, topic } => {
             if zh {
                 format!("{group} 的 leader {client_id} 刷新元数据时发现 {topic} 有了新分区，重新加入以触发再均衡")
@@ -1046,6 +1223,34 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
                 format!("{group} is stable (generation {generation}); consuming resumes")
             }
         }
+        E::Subscribed { client_id, topics, .. } => {
+            if zh {
+                format!("{client_id} 调用 subscribe({})，需要重新平衡", topics.join(", "))
+            } else {
+                format!("{client_id} calls subscribe({}), so the group rebalances", topics.join(", "))
+            }
+        }
+    }
+}
+
+/// Consume's events as sentences.
+fn consume_line(lang: Lang, e: &ConsumeEvent) -> String {
+    use ConsumeEvent as E;
+    let zh = lang == Lang::Zh;
+    match e {
+        E::CommitFailed { client_id, error, .. } => {
+            if zh {
+                format!("{client_id} 提交位移失败：{}（CommitFailedException）", group_error_code(*error))
+            } else {
+                format!("{client_id}'s offset commit fails: {} (CommitFailedException)", group_error_code(*error))
+            }
+        }
+        E::RecordProcessed { client_id, value, duplicate, .. } => match (zh, duplicate) {
+            (true, false) => format!("{client_id} 处理完 {value}"),
+            (true, true) => format!("{client_id} 处理完 {value} —— 重复处理（组内已处理过）"),
+            (false, false) => format!("{client_id} finishes processing {value}"),
+            (false, true) => format!("{client_id} finishes processing {value} — a duplicate (the group processed it before)"),
+        },
         E::PositionSet { client_id, tp, offset, from, .. } => {
             let why = match (from, zh) {
                 (StartFrom::Committed, true) => "已提交位移",
@@ -1076,160 +1281,6 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
                 format!("{group}/{client_id} commits {}", list.join(", "))
             }
         }
-        E::SegmentsDeleted { partition, broker, reason, base_offsets, bytes, records, log_start_offset, .. } => {
-            let (n, k) = (base_offsets.len(), records.len());
-            let why = match (reason, zh) {
-                (SegmentDeletionReason::RetentionMs, true) => "超过 retention.ms",
-                (SegmentDeletionReason::RetentionMs, false) => "older than retention.ms",
-                (SegmentDeletionReason::RetentionBytes, true) => "日志超过 retention.bytes",
-                (SegmentDeletionReason::RetentionBytes, false) => "the log is over retention.bytes",
-                (SegmentDeletionReason::LogStartOffset, true) => "已在日志起始位移之下",
-                (SegmentDeletionReason::LogStartOffset, false) => "below the log start offset",
-            };
-            if zh {
-                format!("Broker {broker} 删除分区 {partition} 的 {n} 个日志段（{why}）：{k} 条记录，{bytes} 字节；日志起始位移变为 {log_start_offset}")
-            } else {
-                format!("Broker {broker} deletes {n} segment(s) of partition {partition} ({why}): {k} record(s), {bytes} bytes; the log now starts at offset {log_start_offset}")
-            }
-        }
-        E::ProduceFailed { producer, partition, records, error, retrying, .. } => {
-            let n = records.len();
-            match (zh, retrying) {
-                (true, true) => format!("{producer} 发往分区 {partition} 的 {n} 条记录失败：{}，将重试", produce_error(lang, *error)),
-                (true, false) => format!("{producer} 放弃发往分区 {partition} 的 {n} 条记录：{}", produce_error(lang, *error)),
-                (false, true) => {
-                    format!("{producer}: {n} record(s) to partition {partition} failed with {}; retrying", produce_error(lang, *error))
-                }
-                (false, false) => format!("{producer} gives up {n} record(s) to partition {partition}: {}", produce_error(lang, *error)),
-            }
-        }
-        E::DuplicateIgnored { producer, partition, records, .. } => {
-            if zh {
-                format!("Leader 识别出 {producer} 重试的批次（幂等生产者），分区 {partition} 不重复写入 {} 条记录", records.len())
-            } else {
-                format!("The leader recognises {producer}'s retried batch (idempotent producer): {} record(s) not written twice to partition {partition}", records.len())
-            }
-        }
-        E::BrokerCrashed { broker } => {
-            if zh {
-                format!("Broker {broker} 崩溃")
-            } else {
-                format!("Broker {broker} crashes")
-            }
-        }
-        E::BrokerRestarted { broker } => {
-            if zh {
-                format!("Broker {broker} 重启")
-            } else {
-                format!("Broker {broker} restarts")
-            }
-        }
-        E::BrokerIsolated { broker } => {
-            if zh {
-                format!("Broker {broker} 与网络断开")
-            } else {
-                format!("Broker {broker} is cut off the network")
-            }
-        }
-        E::BrokerHealed { broker } => {
-            if zh {
-                format!("Broker {broker} 网络恢复")
-            } else {
-                format!("Broker {broker} is reconnected")
-            }
-        }
-        E::BrokerSlowed { broker, slow_ms } => {
-            if zh {
-                format!("Broker {broker} 的副本拉取变慢 {slow_ms} ms")
-            } else {
-                format!("Broker {broker}'s replica fetches slowed by {slow_ms} ms")
-            }
-        }
-        E::BrokerFenced { broker } => {
-            if zh {
-                format!("控制器在 broker.session.timeout.ms 内没有收到 Broker {broker} 的心跳，将其隔离（fenced）")
-            } else {
-                format!("The controller has not heard from broker {broker} within broker.session.timeout.ms and fences it")
-            }
-        }
-        E::BrokerUnfenced { broker } => {
-            if zh {
-                format!("Broker {broker} 向控制器重新注册")
-            } else {
-                format!("Broker {broker} registers with the controller again")
-            }
-        }
-        E::LeaderElected { partition, leader, epoch, isr, unclean, .. } => {
-            let isr = isr.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
-            match (leader, zh, unclean) {
-                (None, true, _) => format!("分区 {partition} 下线：没有可当选的副本（第 {epoch} 纪元）"),
-                (None, false, _) => format!("Partition {partition} goes offline: no eligible replica (epoch {epoch})"),
-                (Some(l), true, true) => {
-                    format!("分区 {partition} 不干净选举：不同步的 Broker {l} 成为 leader（第 {epoch} 纪元，ISR [{isr}]）")
-                }
-                (Some(l), false, true) => {
-                    format!("Partition {partition}: unclean election, out-of-sync broker {l} leads (epoch {epoch}, ISR [{isr}])")
-                }
-                (Some(l), true, false) => format!("分区 {partition} 的 leader 是 Broker {l}（第 {epoch} 纪元，ISR [{isr}]）"),
-                (Some(l), false, false) => format!("Partition {partition}: broker {l} leads (epoch {epoch}, ISR [{isr}])"),
-            }
-        }
-        E::IsrShrunk { partition, removed, isr, .. } => {
-            let isr = isr.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
-            if zh {
-                format!("分区 {partition}：Broker {removed} 掉出 ISR → [{isr}]")
-            } else {
-                format!("Partition {partition}: broker {removed} leaves the ISR → [{isr}]")
-            }
-        }
-        E::IsrExpanded { partition, added, isr, .. } => {
-            let isr = isr.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
-            if zh {
-                format!("分区 {partition}：Broker {added} 追上进度，重新加入 ISR → [{isr}]")
-            } else {
-                format!("Partition {partition}: broker {added} caught up and rejoins the ISR → [{isr}]")
-            }
-        }
-        E::ReplicaFetched { partition, follower, records, log_end_offset, .. } => {
-            if zh {
-                format!("Follower Broker {follower} 复制了分区 {partition} 的 {} 条记录（LEO {log_end_offset}）", records.len())
-            } else {
-                format!("Follower broker {follower} copies {} record(s) of partition {partition} (LEO {log_end_offset})", records.len())
-            }
-        }
-        E::HighWatermarkAdvanced { partition, high_watermark, .. } => {
-            if zh {
-                format!("分区 {partition} 的高水位升到 {high_watermark}：之前的记录已提交，消费者可见")
-            } else {
-                format!("Partition {partition}'s high watermark moves to {high_watermark}: records below it are committed and visible")
-            }
-        }
-        E::RecordsTruncated { partition, broker, from_offset, records, .. } => {
-            if zh {
-                format!("Broker {broker} 截断分区 {partition}：从位移 {from_offset} 起删除 {} 条与 leader 不一致的记录", records.len())
-            } else {
-                format!(
-                    "Broker {broker} truncates partition {partition} from offset {from_offset}: {} record(s) the leader does not have",
-                    records.len()
-                )
-            }
-        }
-        E::RecordsLost { partition, records, cause, .. } => {
-            let values = records.iter().map(|r| r.value.as_str()).collect::<Vec<_>>().join(" ");
-            let why = loss_cause(lang, *cause);
-            if zh {
-                format!("分区 {partition} 丢失记录 {values}（{why}）")
-            } else {
-                format!("Partition {partition} loses {values} ({why})")
-            }
-        }
-        E::ConfigChanged { entity, setting, value } => {
-            if zh {
-                format!("{entity}：{setting} = {value}")
-            } else {
-                format!("{entity}: {setting} = {value}")
-            }
-        }
         E::PositionReset { client_id, tp, from, to, .. } => {
             if zh {
                 format!("{client_id} 在分区 {} 的位移 {from} 越界（OFFSET_OUT_OF_RANGE），按 auto.offset.reset 重置为 {to}", tp.partition)
@@ -1237,13 +1288,29 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
                 format!("{client_id}'s position {from} on partition {} is out of range; auto.offset.reset moves it to {to}", tp.partition)
             }
         }
-        E::CommandRejected { reason } => {
+        E::Seeked { client_id, tp, from, to, how, .. } => {
+            use kafka_sandbox_core::command::SeekTo;
+            let how = match (how, zh) {
+                (SeekTo::Beginning, true) => "seekToBeginning".to_string(),
+                (SeekTo::Beginning, false) => "seekToBeginning".to_string(),
+                (SeekTo::End, _) => "seekToEnd".to_string(),
+                (SeekTo::Offset { offset }, _) => format!("seek({offset})"),
+                (SeekTo::Timestamp { timestamp_ms }, _) => format!("offsetsForTimes({timestamp_ms})"),
+            };
             if zh {
-                format!("命令被拒绝：{reason}")
+                format!("{client_id} 调用 {how}：分区 {} 的位置从 {from} 移到 {to}（下一次拉取生效；回退会重新处理记录）", tp.partition)
             } else {
-                format!("Command refused: {reason}")
+                format!("{client_id} calls {how}: partition {} moves from {from} to {to} (the next fetch reads from there; going back re-processes records)", tp.partition)
             }
         }
+    }
+}
+
+/// ConsumerProtocol's events as sentences.
+fn consumer_protocol_line(lang: Lang, e: &ConsumerProtocolEvent) -> String {
+    use ConsumerProtocolEvent as E;
+    let zh = lang == Lang::Zh;
+    match e {
         E::ConsumerHeartbeatSent { client_id, member_epoch, owned, .. } => match (zh, *member_epoch) {
             (true, 0) => format!("{client_id} 发送 ConsumerGroupHeartbeat（纪元 0 = 加入）"),
             (false, 0) => format!("{client_id} sends ConsumerGroupHeartbeat (epoch 0 = join)"),
@@ -1279,6 +1346,49 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
             (true, true, true) => format!("{client_id} 到达纪元 {epoch} 的目标分配"),
             (false, true, true) => format!("{client_id} reaches its target assignment of epoch {epoch}"),
         },
+        E::AssignmentReconciled { group, client_id, epoch, partitions } => {
+            if zh {
+                format!("{group} 纪元 {epoch}：{client_id} 应用心跳带来的分配，现在持有 {}", tps(partitions))
+            } else {
+                format!("{group} epoch {epoch}: {client_id} applies the assignment its heartbeat brought and now owns {}", tps(partitions))
+            }
+        }
+        E::ConsumerGroupStable { group, epoch } => {
+            if zh {
+                format!("{group} 稳定：所有成员都到达了纪元 {epoch} 的目标分配（期间保留分区的成员一直在消费）")
+            } else {
+                format!("{group} is stable: every member has reached the target assignment of epoch {epoch} (members that kept partitions consumed throughout)")
+            }
+        }
+        E::ConsumerFailed { client_id, error: GroupError::NoOffsetForPartition | GroupError::OffsetOutOfRange, .. } => {
+            let code = match e {
+                E::ConsumerFailed { error, .. } => group_error_code(*error),
+                _ => "",
+            };
+            if zh {
+                format!("{client_id} 的 poll() 抛出 {code}（auto.offset.reset=none 且没有可用的位移），应用停止")
+            } else {
+                format!("{client_id}'s poll() throws {code} (auto.offset.reset=none and no usable offset); the application stops")
+            }
+        }
+        E::ConsumerFailed { client_id, error, .. } => {
+            if zh {
+                format!(
+                    "{client_id} 遇到致命错误 {} 并停止（旧实例崩溃时没有释放 group.instance.id，需等它的会话超时）",
+                    group_error_code(*error)
+                )
+            } else {
+                format!("{client_id} fails with {} and stops (its crashed predecessor never released the group.instance.id; wait for its session to time out)", group_error_code(*error))
+            }
+        }
+    }
+}
+
+/// Push's events as sentences.
+fn push_line(lang: Lang, e: &PushEvent) -> String {
+    use PushEvent as E;
+    let zh = lang == Lang::Zh;
+    match e {
         E::RecordsPushed { client_id, tp, count, buffered, .. } => {
             if zh {
                 format!(
@@ -1296,6 +1406,14 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
                 format!("{client_id} is overwhelmed by pushes: {buffered} buffered records pass its limit of {limit}; it runs out of memory and crashes, losing its buffer")
             }
         }
+    }
+}
+
+/// Connect's events as sentences.
+fn connect_line(lang: Lang, e: &ConnectEvent) -> String {
+    use ConnectEvent as E;
+    let zh = lang == Lang::Zh;
+    match e {
         E::TableRowChanged { connector, id, value, insert } => match (zh, insert) {
             (true, true) => format!("{connector} 的源表插入一行：id {id} = \"{value}\""),
             (true, false) => format!("{connector} 的源表更新一行：id {id} = \"{value}\""),
@@ -1345,6 +1463,14 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
                 format!("{connector} starts a new task; it reads its position from the offsets store and resumes after {at}")
             }
         }
+    }
+}
+
+/// Streams's events as sentences.
+fn streams_line(lang: Lang, e: &StreamsEvent) -> String {
+    use StreamsEvent as E;
+    let zh = lang == Lang::Zh;
+    match e {
         E::StreamsRecordProcessed { application_id, client_id, tp, offset, output } => match (zh, output) {
             (true, Some((key, value))) => format!(
                 "Streams 应用 {application_id}（{client_id}）处理 P{} 位移 {offset} 的记录，输出 {}{value} 到结果主题",
@@ -1371,61 +1497,26 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
                 format!("{application_id} ({client_id}) restores its state store {store} from changelog partition {partition}: {records} records read, {keys} keys now")
             }
         }
-        E::Seeked { client_id, tp, from, to, how, .. } => {
-            use kafka_sandbox_core::command::SeekTo;
-            let how = match (how, zh) {
-                (SeekTo::Beginning, true) => "seekToBeginning".to_string(),
-                (SeekTo::Beginning, false) => "seekToBeginning".to_string(),
-                (SeekTo::End, _) => "seekToEnd".to_string(),
-                (SeekTo::Offset { offset }, _) => format!("seek({offset})"),
-                (SeekTo::Timestamp { timestamp_ms }, _) => format!("offsetsForTimes({timestamp_ms})"),
-            };
+    }
+}
+
+/// Settings's events as sentences.
+fn settings_line(lang: Lang, e: &SettingsEvent) -> String {
+    use SettingsEvent as E;
+    let zh = lang == Lang::Zh;
+    match e {
+        E::ConfigChanged { entity, setting, value } => {
             if zh {
-                format!("{client_id} 调用 {how}：分区 {} 的位置从 {from} 移到 {to}（下一次拉取生效；回退会重新处理记录）", tp.partition)
+                format!("{entity}：{setting} = {value}")
             } else {
-                format!("{client_id} calls {how}: partition {} moves from {from} to {to} (the next fetch reads from there; going back re-processes records)", tp.partition)
+                format!("{entity}: {setting} = {value}")
             }
         }
-        E::Subscribed { client_id, topics, .. } => {
+        E::CommandRejected { reason } => {
             if zh {
-                format!("{client_id} 调用 subscribe({})，需要重新平衡", topics.join(", "))
+                format!("命令被拒绝：{reason}")
             } else {
-                format!("{client_id} calls subscribe({}), so the group rebalances", topics.join(", "))
-            }
-        }
-        E::AssignmentReconciled { group, client_id, epoch, partitions } => {
-            if zh {
-                format!("{group} 纪元 {epoch}：{client_id} 应用心跳带来的分配，现在持有 {}", tps(partitions))
-            } else {
-                format!("{group} epoch {epoch}: {client_id} applies the assignment its heartbeat brought and now owns {}", tps(partitions))
-            }
-        }
-        E::ConsumerGroupStable { group, epoch } => {
-            if zh {
-                format!("{group} 稳定：所有成员都到达了纪元 {epoch} 的目标分配（期间保留分区的成员一直在消费）")
-            } else {
-                format!("{group} is stable: every member has reached the target assignment of epoch {epoch} (members that kept partitions consumed throughout)")
-            }
-        }
-        E::ConsumerFailed { client_id, error: GroupError::NoOffsetForPartition | GroupError::OffsetOutOfRange, .. } => {
-            let code = match e {
-                E::ConsumerFailed { error, .. } => group_error_code(*error),
-                _ => "",
-            };
-            if zh {
-                format!("{client_id} 的 poll() 抛出 {code}（auto.offset.reset=none 且没有可用的位移），应用停止")
-            } else {
-                format!("{client_id}'s poll() throws {code} (auto.offset.reset=none and no usable offset); the application stops")
-            }
-        }
-        E::ConsumerFailed { client_id, error, .. } => {
-            if zh {
-                format!(
-                    "{client_id} 遇到致命错误 {} 并停止（旧实例崩溃时没有释放 group.instance.id，需等它的会话超时）",
-                    group_error_code(*error)
-                )
-            } else {
-                format!("{client_id} fails with {} and stops (its crashed predecessor never released the group.instance.id; wait for its session to time out)", group_error_code(*error))
+                format!("Command refused: {reason}")
             }
         }
     }

@@ -5,6 +5,7 @@
 //! Each trace event marks one end of a message; the other end is placed one network
 //! latency away (the sandbox's `network_latency_ms`).
 
+use kafka_sandbox_core::event::{ConsumeEvent, ConsumerProtocolEvent, GroupEvent, ProduceEvent, ReplicationEvent};
 use kafka_sandbox_core::{EventKind, Sim};
 
 /// A participant: a lane of the diagram.
@@ -50,17 +51,17 @@ pub fn messages(sim: &Sim, from_ms: u64, to_ms: u64, max: usize) -> Vec<Message>
             out.push(Message { from, to, sent_ms: sent, arrived_ms: arrived, label });
         };
         match &e.kind {
-            EventKind::BatchSent { producer, topic, partition, records } => {
+            EventKind::Produce(ProduceEvent::BatchSent { producer, topic, partition, records }) => {
                 if let Some(l) = leader_of(topic, *partition) {
                     push(Lane::Producer(producer.clone()), Lane::Broker(l), t, t + lat, format!("Produce P{partition} ×{}", records.len()));
                 }
             }
-            EventKind::RecordAcked { producer, topic, partition, offset, .. } => {
+            EventKind::Produce(ProduceEvent::RecordAcked { producer, topic, partition, offset, .. }) => {
                 if let Some(l) = leader_of(topic, *partition) {
                     push(Lane::Broker(l), Lane::Producer(producer.clone()), t.saturating_sub(lat), t, format!("ack P{partition}@{offset}"));
                 }
             }
-            EventKind::ReplicaFetched { topic, partition, follower, records, .. } => {
+            EventKind::Replication(ReplicationEvent::ReplicaFetched { topic, partition, follower, records, .. }) => {
                 if let Some(l) = leader_of(topic, *partition) {
                     push(
                         Lane::Broker(l),
@@ -71,7 +72,7 @@ pub fn messages(sim: &Sim, from_ms: u64, to_ms: u64, max: usize) -> Vec<Message>
                     );
                 }
             }
-            EventKind::RecordDelivered { group, client_id, tp, offset, .. } => {
+            EventKind::Consume(ConsumeEvent::RecordDelivered { group, client_id, tp, offset, .. }) => {
                 if let Some(l) = leader_of(&tp.topic, tp.partition) {
                     push(
                         Lane::Broker(l),
@@ -82,12 +83,12 @@ pub fn messages(sim: &Sim, from_ms: u64, to_ms: u64, max: usize) -> Vec<Message>
                     );
                 }
             }
-            EventKind::JoinGroupSent { group, client_id, .. } => {
+            EventKind::Group(GroupEvent::JoinGroupSent { group, client_id, .. }) => {
                 if let Some(c) = sim.coordinator_of(group) {
                     push(Lane::Consumer(group.clone(), client_id.clone()), Lane::Broker(c), t, t + lat, "JoinGroup".into());
                 }
             }
-            EventKind::MemberIdRequired { group, client_id, .. } => {
+            EventKind::Group(GroupEvent::MemberIdRequired { group, client_id, .. }) => {
                 if let Some(c) = sim.coordinator_of(group) {
                     push(
                         Lane::Broker(c),
@@ -98,12 +99,12 @@ pub fn messages(sim: &Sim, from_ms: u64, to_ms: u64, max: usize) -> Vec<Message>
                     );
                 }
             }
-            EventKind::SyncGroupSent { group, client_id, .. } => {
+            EventKind::Group(GroupEvent::SyncGroupSent { group, client_id, .. }) => {
                 if let Some(c) = sim.coordinator_of(group) {
                     push(Lane::Consumer(group.clone(), client_id.clone()), Lane::Broker(c), t, t + lat, "SyncGroup".into());
                 }
             }
-            EventKind::PartitionsAssigned { group, client_id, partitions, .. } => {
+            EventKind::Group(GroupEvent::PartitionsAssigned { group, client_id, partitions, .. }) => {
                 if let Some(c) = sim.coordinator_of(group) {
                     push(
                         Lane::Broker(c),
@@ -114,7 +115,7 @@ pub fn messages(sim: &Sim, from_ms: u64, to_ms: u64, max: usize) -> Vec<Message>
                     );
                 }
             }
-            EventKind::ConsumerHeartbeatSent { group, client_id, member_epoch, .. } => {
+            EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerHeartbeatSent { group, client_id, member_epoch, .. }) => {
                 if let Some(c) = sim.coordinator_of(group) {
                     push(
                         Lane::Consumer(group.clone(), client_id.clone()),
@@ -125,7 +126,7 @@ pub fn messages(sim: &Sim, from_ms: u64, to_ms: u64, max: usize) -> Vec<Message>
                     );
                 }
             }
-            EventKind::AssignmentReconciled { group, client_id, epoch, .. } => {
+            EventKind::ConsumerProtocol(ConsumerProtocolEvent::AssignmentReconciled { group, client_id, epoch, .. }) => {
                 if let Some(c) = sim.coordinator_of(group) {
                     push(
                         Lane::Broker(c),
@@ -136,7 +137,7 @@ pub fn messages(sim: &Sim, from_ms: u64, to_ms: u64, max: usize) -> Vec<Message>
                     );
                 }
             }
-            EventKind::OffsetsCommitted { group, client_id, .. } => {
+            EventKind::Consume(ConsumeEvent::OffsetsCommitted { group, client_id, .. }) => {
                 if let Some(c) = sim.coordinator_of(group) {
                     push(
                         Lane::Consumer(group.clone(), client_id.clone()),

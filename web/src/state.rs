@@ -7,6 +7,7 @@ use kafka_sandbox_core::command::{GroupCommand, ProduceCommand};
 use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
 use kafka_sandbox_core::config::Strategy;
 use kafka_sandbox_core::config::{GroupConfig, OffsetReset};
+use kafka_sandbox_core::event::ProduceEvent;
 use kafka_sandbox_core::scenario::{self, Scenario};
 use kafka_sandbox_core::{Command, Sim, SimTime};
 use std::cell::RefCell;
@@ -128,10 +129,11 @@ impl RetryWatch {
         }
         for e in sim.events_since(self.cursor) {
             match &e.kind {
-                E::ProduceFailed { producer, error, retrying: true, .. } => {
+                E::Produce(ProduceEvent::ProduceFailed { producer, error, retrying: true, .. }) => {
                     self.retrying.insert(producer.clone(), (e.time, *error));
                 }
-                E::ProduceFailed { producer, retrying: false, .. } | E::RecordAcked { producer, .. } => {
+                E::Produce(ProduceEvent::ProduceFailed { producer, retrying: false, .. })
+                | E::Produce(ProduceEvent::RecordAcked { producer, .. }) => {
                     self.retrying.remove(producer);
                 }
                 _ => {}
@@ -966,7 +968,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
                 Ok(()) => {
                     let partitions = m.sim.topic(&topic).map(|t| t.partition_count());
                     m.last_produce = m.sim.events_since(before).find_map(|e| match &e.kind {
-                        kafka_sandbox_core::EventKind::RecordSent { value, key, partition, reason, .. } => {
+                        kafka_sandbox_core::EventKind::Produce(ProduceEvent::RecordSent { value, key, partition, reason, .. }) => {
                             Some(format!("{value}: {}", i18n::reason(lang, reason, key.as_deref(), *partition, partitions)))
                         }
                         _ => None,
@@ -1587,11 +1589,16 @@ mod tests {
             let new: Vec<_> = m.sim.events_since(before).map(|e| e.kind.clone()).collect();
             assert!(new.iter().any(|k| timeline::protocol_group(k, false) == Some("shop")), "{new:?}");
             seen.extend(new);
-            if seen.iter().any(|k| matches!(k, kafka_sandbox_core::EventKind::GroupStable { generation: 2, .. })) {
+            if seen.iter().any(|k| {
+                matches!(k, kafka_sandbox_core::EventKind::Group(kafka_sandbox_core::event::GroupEvent::GroupStable { generation: 2, .. }))
+            }) {
                 break;
             }
         }
-        assert!(seen.iter().any(|k| matches!(k, kafka_sandbox_core::EventKind::JoinPhaseCompleted { generation: 2, .. })));
+        assert!(seen.iter().any(|k| matches!(
+            k,
+            kafka_sandbox_core::EventKind::Group(kafka_sandbox_core::event::GroupEvent::JoinPhaseCompleted { generation: 2, .. })
+        )));
         // A settled group with nothing coming: the click stops after a bounded look ahead.
         run_until_stable(&mut m.sim, "shop");
         let from = m.sim.now();

@@ -16,12 +16,18 @@ pub enum JumpKind {
 pub fn jump_kind(e: &kafka_sandbox_core::EventKind) -> Option<JumpKind> {
     use kafka_sandbox_core::EventKind as E;
     match e {
-        E::RebalanceStarted { .. } | E::GroupEpochBumped { .. } => Some(JumpKind::Rebalance),
-        E::BrokerCrashed { .. } | E::BrokerIsolated { .. } | E::MemberCrashed { .. } | E::ConsumerFailed { .. } => Some(JumpKind::Fault),
+        E::Group(GroupEvent::RebalanceStarted { .. }) | E::ConsumerProtocol(ConsumerProtocolEvent::GroupEpochBumped { .. }) => {
+            Some(JumpKind::Rebalance)
+        }
+        E::Cluster(ClusterEvent::BrokerCrashed { .. })
+        | E::Cluster(ClusterEvent::BrokerIsolated { .. })
+        | E::Group(GroupEvent::MemberCrashed { .. })
+        | E::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed { .. }) => Some(JumpKind::Fault),
         _ => None,
     }
 }
 
+use kafka_sandbox_core::event::{ClusterEvent, ConsumeEvent, ConsumerProtocolEvent, GroupEvent};
 use kafka_sandbox_core::event::{Event, EventKind, LeaveReason};
 use kafka_sandbox_core::vecmap::VecMap;
 use kafka_sandbox_core::{Sim, SimTime};
@@ -41,36 +47,36 @@ const GROUPS_KEPT: usize = 64;
 pub fn protocol_group(kind: &EventKind, rebalancing: bool) -> Option<&str> {
     use EventKind as E;
     match kind {
-        E::GroupCreated { group }
-        | E::MemberJoined { group, .. }
-        | E::MemberLeft { group, .. }
-        | E::JoinGroupSent { group, .. }
-        | E::MemberIdRequired { group, .. }
-        | E::StaticMemberReplaced { group, .. }
-        | E::RebalanceNoticed { group, .. }
-        | E::PartitionsRevoked { group, .. }
-        | E::JoinPhaseCompleted { group, .. }
-        | E::SyncGroupSent { group, .. }
-        | E::CommitFailed { group, .. }
-        | E::MemberCrashed { group, .. }
-        | E::MemberRestarted { group, .. }
-        | E::MemberPaused { group, .. }
-        | E::RebalanceStarted { group, .. }
-        | E::PartitionsAssigned { group, .. }
-        | E::GroupStable { group, .. }
-        | E::ConsumerGroupStable { group, .. }
-        | E::AssignmentReconciled { group, .. }
-        | E::PositionSet { group, .. }
-        | E::PositionReset { group, .. }
-        | E::MetadataChangeNoticed { group, .. }
-        | E::ConsumerHeartbeatSent { group, .. }
-        | E::GroupEpochBumped { group, .. }
-        | E::TargetAssignmentComputed { group, .. }
-        | E::MemberReconciling { group, .. }
-        | E::ConsumerFailed { group, .. }
-        | E::Seeked { group, .. }
-        | E::Subscribed { group, .. } => Some(group),
-        E::OffsetsCommitted { group, .. } if rebalancing => Some(group),
+        E::Group(GroupEvent::GroupCreated { group })
+        | E::Group(GroupEvent::MemberJoined { group, .. })
+        | E::Group(GroupEvent::MemberLeft { group, .. })
+        | E::Group(GroupEvent::JoinGroupSent { group, .. })
+        | E::Group(GroupEvent::MemberIdRequired { group, .. })
+        | E::Group(GroupEvent::StaticMemberReplaced { group, .. })
+        | E::Group(GroupEvent::RebalanceNoticed { group, .. })
+        | E::Group(GroupEvent::PartitionsRevoked { group, .. })
+        | E::Group(GroupEvent::JoinPhaseCompleted { group, .. })
+        | E::Group(GroupEvent::SyncGroupSent { group, .. })
+        | E::Consume(ConsumeEvent::CommitFailed { group, .. })
+        | E::Group(GroupEvent::MemberCrashed { group, .. })
+        | E::Group(GroupEvent::MemberRestarted { group, .. })
+        | E::Group(GroupEvent::MemberPaused { group, .. })
+        | E::Group(GroupEvent::RebalanceStarted { group, .. })
+        | E::Group(GroupEvent::PartitionsAssigned { group, .. })
+        | E::Group(GroupEvent::GroupStable { group, .. })
+        | E::ConsumerProtocol(ConsumerProtocolEvent::ConsumerGroupStable { group, .. })
+        | E::ConsumerProtocol(ConsumerProtocolEvent::AssignmentReconciled { group, .. })
+        | E::Consume(ConsumeEvent::PositionSet { group, .. })
+        | E::Consume(ConsumeEvent::PositionReset { group, .. })
+        | E::Group(GroupEvent::MetadataChangeNoticed { group, .. })
+        | E::ConsumerProtocol(ConsumerProtocolEvent::ConsumerHeartbeatSent { group, .. })
+        | E::ConsumerProtocol(ConsumerProtocolEvent::GroupEpochBumped { group, .. })
+        | E::ConsumerProtocol(ConsumerProtocolEvent::TargetAssignmentComputed { group, .. })
+        | E::ConsumerProtocol(ConsumerProtocolEvent::MemberReconciling { group, .. })
+        | E::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed { group, .. })
+        | E::Consume(ConsumeEvent::Seeked { group, .. })
+        | E::Group(GroupEvent::Subscribed { group, .. }) => Some(group),
+        E::Consume(ConsumeEvent::OffsetsCommitted { group, .. }) if rebalancing => Some(group),
         _ => None,
     }
 }
@@ -123,10 +129,14 @@ impl GroupWatch {
             }
             let log = Rc::make_mut(self.groups.entry(group.to_string()).or_default());
             match &e.kind {
-                E::RebalanceStarted { .. } | E::GroupEpochBumped { .. } => log.rebalancing = true,
-                E::GroupStable { .. } | E::ConsumerGroupStable { .. } => log.rebalancing = false,
-                E::OffsetsCommitted { .. } if !log.rebalancing => continue,
-                E::MemberLeft { client_id, reason, .. } => {
+                E::Group(GroupEvent::RebalanceStarted { .. }) | E::ConsumerProtocol(ConsumerProtocolEvent::GroupEpochBumped { .. }) => {
+                    log.rebalancing = true
+                }
+                E::Group(GroupEvent::GroupStable { .. }) | E::ConsumerProtocol(ConsumerProtocolEvent::ConsumerGroupStable { .. }) => {
+                    log.rebalancing = false
+                }
+                E::Consume(ConsumeEvent::OffsetsCommitted { .. }) if !log.rebalancing => continue,
+                E::Group(GroupEvent::MemberLeft { client_id, reason, .. }) => {
                     if log.left.len() >= LEFT_KEPT && !log.left.contains_key(client_id) {
                         let oldest = log.left.iter().min_by_key(|(_, (t, _))| *t).map(|(c, _)| c.clone());
                         if let Some(c) = oldest {
@@ -135,7 +145,7 @@ impl GroupWatch {
                     }
                     log.left.insert(client_id.clone(), (e.time, *reason));
                 }
-                E::MemberJoined { client_id, .. } | E::StaticMemberReplaced { client_id, .. } => {
+                E::Group(GroupEvent::MemberJoined { client_id, .. }) | E::Group(GroupEvent::StaticMemberReplaced { client_id, .. }) => {
                     log.left.remove(client_id);
                 }
                 _ => {}
@@ -186,10 +196,10 @@ mod tests {
         watch.ingest(&sim);
         let log = watch.of("shop");
         assert!(log.events.iter().all(|e| protocol_group(&e.kind, true) == Some("shop")));
-        assert!(log.events.iter().any(|e| matches!(e.kind, EventKind::MemberIdRequired { .. })));
-        assert!(log.events.iter().any(|e| matches!(e.kind, EventKind::GroupStable { generation: 1, .. })));
+        assert!(log.events.iter().any(|e| matches!(e.kind, EventKind::Group(GroupEvent::MemberIdRequired { .. }))));
+        assert!(log.events.iter().any(|e| matches!(e.kind, EventKind::Group(GroupEvent::GroupStable { generation: 1, .. }))));
         // Commits outside a rebalance (auto-commit every 5 s) are not part of the story.
-        assert!(!log.events.iter().any(|e| matches!(e.kind, EventKind::OffsetsCommitted { .. })));
+        assert!(!log.events.iter().any(|e| matches!(e.kind, EventKind::Consume(ConsumeEvent::OffsetsCommitted { .. }))));
         assert!(log.events.len() <= TIMELINE_KEPT);
     }
 

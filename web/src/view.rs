@@ -346,16 +346,18 @@ pub fn involved_selectors(kind: &kafka_sandbox_core::EventKind) -> Vec<String> {
 #[cfg(test)]
 mod event_filter_tests {
     use super::*;
+    use kafka_sandbox_core::event::{ClusterEvent, GroupEvent, ProduceEvent, SettingsEvent};
     use kafka_sandbox_core::EventKind as E;
 
     #[test]
     fn the_filter_admits_by_the_cores_category() {
         use kafka_sandbox_core::event::Category as C;
-        let crash = E::MemberCrashed { group: "g".into(), client_id: "c1".into() };
+        let crash = E::Group(GroupEvent::MemberCrashed { group: "g".into(), client_id: "c1".into() });
         assert!(EventCategory::Only(C::Fault).admits(&crash));
         assert!(!EventCategory::Only(C::Group).admits(&crash));
         assert!(EventCategory::All.admits(&crash));
-        let changed = E::ConfigChanged { entity: "t".into(), setting: "min.insync.replicas".into(), value: "2".into() };
+        let changed =
+            E::Settings(SettingsEvent::ConfigChanged { entity: "t".into(), setting: "min.insync.replicas".into(), value: "2".into() });
         assert!(EventCategory::Only(C::Settings).admits(&changed), "a setting is not a group event");
         // Every choice has its own key, and the key reads back.
         let keys: Vec<&str> = EventCategory::choices().map(|c| c.key()).collect();
@@ -368,10 +370,10 @@ mod event_filter_tests {
 
     #[test]
     fn who_an_event_involves_is_read_from_its_subjects_not_its_sentence() {
-        let crash = E::MemberCrashed { group: "ConsumerGroup01".into(), client_id: "Consumer2".into() };
+        let crash = E::Group(GroupEvent::MemberCrashed { group: "ConsumerGroup01".into(), client_id: "Consumer2".into() });
         assert_eq!(involved_selectors(&crash), ["[data-group=\"ConsumerGroup01\"] [data-client=\"Consumer2\"]"]);
-        assert_eq!(involved_selectors(&E::BrokerFenced { broker: 2 }), ["[data-broker=\"2\"]"]);
-        let appended = E::RecordAppended {
+        assert_eq!(involved_selectors(&E::Cluster(ClusterEvent::BrokerFenced { broker: 2 })), ["[data-broker=\"2\"]"]);
+        let appended = E::Produce(ProduceEvent::RecordAppended {
             record: kafka_sandbox_core::record::RecordId(3),
             value: "broker 7".into(),
             topic: "t".into(),
@@ -380,11 +382,11 @@ mod event_filter_tests {
             timestamp: SimTime(0),
             broker: 1,
             leader_epoch: 0,
-        };
+        });
         // A value that reads like a name names nobody.
         assert_eq!(involved_selectors(&appended), ["[data-broker=\"1\"]"]);
         // A Chinese client id, and a name with quotes, are escaped.
-        let odd = E::MemberCrashed { group: "g\"]".into(), client_id: "消费者2".into() };
+        let odd = E::Group(GroupEvent::MemberCrashed { group: "g\"]".into(), client_id: "消费者2".into() });
         assert_eq!(involved_selectors(&odd), ["[data-group=\"g\\22 \\5d \"] [data-client=\"\\6d88 \\8d39 \\8005 2\"]"]);
     }
 

@@ -26,6 +26,7 @@
 
 use super::*;
 use crate::error::ScenarioError;
+use crate::event::ConnectEvent;
 pub use crate::event::SourceOffset;
 pub use crate::limits::{MAX_CONNECTORS, MAX_TABLE_ROWS};
 use serde::{Deserialize, Serialize};
@@ -366,7 +367,7 @@ impl Sim {
         };
         c.rows.insert(row.id, RowView { id: row.id, value: row.value.clone(), modified_ms: now });
         let connector = c.spec.name.clone();
-        self.record(EventKind::TableRowChanged { connector, id: row.id, value: row.value, insert });
+        self.record(EventKind::Connect(ConnectEvent::TableRowChanged { connector, id: row.id, value: row.value, insert }));
     }
 
     /// `SourceTask.poll()`: query the table from the task's offset; each row becomes a
@@ -397,7 +398,7 @@ impl Sim {
             }
         }
         let position = self.connectors.get(index).and_then(|c| c.position);
-        self.record(EventKind::SourceRecordsPolled { connector: name, rows: records, position });
+        self.record(EventKind::Connect(ConnectEvent::SourceRecordsPolled { connector: name, rows: records, position }));
     }
 
     /// `OffsetStorageWriter.doFlush()`: the offsets of records the producer has
@@ -424,7 +425,7 @@ impl Sim {
         let Some(&(_, offset)) = flushed.last() else { return };
         c.committed = Some(offset);
         let connector = c.spec.name.clone();
-        self.record(EventKind::SourceOffsetsFlushed { connector, offset, records: flushed.len() as u32 });
+        self.record(EventKind::Connect(ConnectEvent::SourceOffsetsFlushed { connector, offset, records: flushed.len() as u32 }));
     }
 
     /// The task dies: its in-memory offset and unflushed records are gone.
@@ -439,7 +440,7 @@ impl Sim {
         c.submitted.clear();
         c.position = None;
         let (connector, committed) = (c.spec.name.clone(), c.committed);
-        self.record(EventKind::ConnectorTaskCrashed { connector, unflushed, committed });
+        self.record(EventKind::Connect(ConnectEvent::ConnectorTaskCrashed { connector, unflushed, committed }));
     }
 
     /// A new task starts from the offsets store (`OffsetStorageReader`).
@@ -452,7 +453,7 @@ impl Sim {
         c.incarnation += 1;
         c.position = c.committed;
         let (connector, resume_after) = (c.spec.name.clone(), c.committed);
-        self.record(EventKind::ConnectorTaskRestarted { connector, resume_after });
+        self.record(EventKind::Connect(ConnectEvent::ConnectorTaskRestarted { connector, resume_after }));
         self.start_task(index);
     }
 }

@@ -31,6 +31,7 @@ mod replication;
 mod retention;
 pub mod streams;
 
+use crate::event::{ClusterEvent, ReplicationEvent, SettingsEvent};
 use connect::ConnectPending;
 use group::classic::ClassicPending;
 use group::consume::ConsumePending;
@@ -623,7 +624,7 @@ impl Sim {
         for replicas in assignment {
             topic.partitions.push(Partition::with_segment_config(replicas, segment));
         }
-        self.record(EventKind::PartitionsAdded { topic: name.to_string(), partitions });
+        self.record(EventKind::Cluster(ClusterEvent::PartitionsAdded { topic: name.to_string(), partitions }));
         for p in old..partitions {
             self.announce_new_partition(&TopicPartition::new(name, p));
         }
@@ -632,14 +633,14 @@ impl Sim {
     /// A new partition's first leader (its first replica, epoch 0) goes in the trace and
     /// its followers start fetching.
     fn announce_new_partition(&mut self, tp: &TopicPartition) {
-        self.record(EventKind::LeaderElected {
+        self.record(EventKind::Replication(ReplicationEvent::LeaderElected {
             topic: tp.topic.clone(),
             partition: tp.partition,
             leader: self.partition(tp).and_then(|p| p.leader),
             epoch: 0,
             isr: self.partition(tp).map(|p| p.isr.clone()).unwrap_or_default(),
             unclean: false,
-        });
+        }));
         self.start_followers(tp);
     }
 
@@ -820,7 +821,7 @@ impl Sim {
                 if let Err(e) = self.validate(&command) {
                     // A timeline command that no longer fits (say, removing a member that
                     // already left) is skipped, and the trace says why.
-                    self.record(EventKind::CommandRejected { reason: e.to_string() });
+                    self.record(EventKind::Settings(SettingsEvent::CommandRejected { reason: e.to_string() }));
                 } else {
                     self.execute(command);
                 }

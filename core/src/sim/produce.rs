@@ -11,6 +11,7 @@
 //! `ReplicaManager.appendRecords` with `DelayedProduce`.
 
 use super::*;
+use crate::event::{ProduceEvent, SettingsEvent};
 use crate::vecmap::VecSet;
 use std::collections::VecDeque;
 
@@ -82,7 +83,7 @@ impl Sim {
         let (mut p, reason) = match chosen {
             Ok(c) => c,
             Err(e) => {
-                self.record(EventKind::CommandRejected { reason: e.to_string() });
+                self.record(EventKind::Settings(SettingsEvent::CommandRejected { reason: e.to_string() }));
                 return;
             }
         };
@@ -176,7 +177,7 @@ impl Sim {
             acked_offset: None,
             failed: None,
         });
-        self.record(EventKind::RecordSent {
+        self.record(EventKind::Produce(ProduceEvent::RecordSent {
             record: id,
             producer: producer_name.to_string(),
             topic: topic.to_string(),
@@ -184,7 +185,7 @@ impl Sim {
             key,
             value,
             reason,
-        });
+        }));
         if batch_is_full || (new_batch && linger_ms == 0) {
             self.run_sender(producer_name);
         } else if new_batch {
@@ -266,14 +267,14 @@ impl Sim {
         for id in &ids {
             producer.mark_failed(*id, error);
         }
-        self.record(EventKind::ProduceFailed {
+        self.record(EventKind::Produce(ProduceEvent::ProduceFailed {
             producer: producer_name.to_string(),
             topic: batch.tp.topic.clone(),
             partition: batch.tp.partition,
             records: ids,
             error,
             retrying: false,
-        });
+        }));
     }
 
     /// `RecordAccumulator.ready` and `drain`, then `Sender.sendProduceRequests`. Returns
@@ -391,14 +392,14 @@ impl Sim {
             no_leader.push((batch.tp.clone(), batch.records.iter().map(|r| r.id).collect()));
         }
         for (tp, records) in no_leader {
-            self.record(EventKind::ProduceFailed {
+            self.record(EventKind::Produce(ProduceEvent::ProduceFailed {
                 producer: producer_name.to_string(),
                 topic: tp.topic,
                 partition: tp.partition,
                 records,
                 error: ProduceError::LeaderNotAvailable,
                 retrying: true,
-            });
+            }));
         }
         let sent = !requests.is_empty();
         for (node, batches) in requests {
@@ -435,7 +436,12 @@ impl Sim {
             producer.in_flight.entry(broker).or_default().insert(request);
         }
         for (tp, records) in first_sends {
-            self.record(EventKind::BatchSent { producer: producer_name.to_string(), topic: tp.topic, partition: tp.partition, records });
+            self.record(EventKind::Produce(ProduceEvent::BatchSent {
+                producer: producer_name.to_string(),
+                topic: tp.topic,
+                partition: tp.partition,
+                records,
+            }));
         }
         if acks == Acks::None {
             // acks=0: the callbacks complete as soon as the request is written, offset -1.
@@ -447,7 +453,7 @@ impl Sim {
                     p.mark_acked(r.id, -1);
                 }
                 for r in batch.records {
-                    self.record(EventKind::RecordAcked {
+                    self.record(EventKind::Produce(ProduceEvent::RecordAcked {
                         record: r.id,
                         value: r.value,
                         producer: producer_name.to_string(),
@@ -456,7 +462,7 @@ impl Sim {
                         offset: -1,
                         timestamp: now,
                         acks,
-                    });
+                    }));
                 }
             }
         } else {
@@ -613,12 +619,12 @@ impl Sim {
                 if !already.is_empty() {
                     let required = already.iter().map(|a| a.2 + 1).max().unwrap_or(0);
                     let hw = part.logs.get(&broker).map(|l| l.high_watermark()).unwrap_or(0);
-                    self.record(EventKind::DuplicateIgnored {
+                    self.record(EventKind::Produce(ProduceEvent::DuplicateIgnored {
                         producer: producer.to_string(),
                         topic: tp.topic.clone(),
                         partition: tp.partition,
                         records: already.iter().map(|o| o.0).collect(),
-                    });
+                    }));
                     // The original's offsets go back — under acks=all only once they are
                     // committed, like any write (`DelayedProduce` on the duplicate's end).
                     if acks == Acks::All && hw < required {
@@ -640,7 +646,7 @@ impl Sim {
         for record in b.records.iter().cloned() {
             let stored = log.append(record, now, timestamp_type, epoch);
             acked.push((stored.record.id, stored.record.value.clone(), stored.offset, stored.timestamp));
-            appended.push(EventKind::RecordAppended {
+            appended.push(EventKind::Produce(ProduceEvent::RecordAppended {
                 record: stored.record.id,
                 value: stored.record.value.clone(),
                 topic: tp.topic.clone(),
@@ -649,7 +655,7 @@ impl Sim {
                 timestamp: stored.timestamp,
                 broker,
                 leader_epoch: epoch,
-            });
+            }));
         }
         let end_offset = log.log_end_offset();
         for kind in appended {
@@ -707,7 +713,7 @@ impl Sim {
                     producer.mark_acked(*record, *offset as i64);
                 }
                 for (record, value, offset, timestamp) in acked {
-                    self.record(EventKind::RecordAcked {
+                    self.record(EventKind::Produce(ProduceEvent::RecordAcked {
                         record,
                         value,
                         producer: producer_name.to_string(),
@@ -716,7 +722,7 @@ impl Sim {
                         offset: offset as i64,
                         timestamp,
                         acks,
-                    });
+                    }));
                 }
             }
             Err(error) => self.batch_failed(producer_name, batch_id, error),
@@ -787,14 +793,14 @@ impl Sim {
             }
             _ => dq.push_front(batch_id),
         }
-        self.record(EventKind::ProduceFailed {
+        self.record(EventKind::Produce(ProduceEvent::ProduceFailed {
             producer: producer_name.to_string(),
             topic: tp.topic.clone(),
             partition: tp.partition,
             records: ids,
             error,
             retrying: true,
-        });
+        }));
     }
 
     /// No response within `request.timeout.ms`: `NetworkClient` closes the connection, so
@@ -879,7 +885,11 @@ impl Sim {
                         Acks::Leader => "1",
                         Acks::All => "all",
                     };
-                    self.record(EventKind::ConfigChanged { entity: producer, setting: "acks".into(), value: value.into() });
+                    self.record(EventKind::Settings(SettingsEvent::ConfigChanged {
+                        entity: producer,
+                        setting: "acks".into(),
+                        value: value.into(),
+                    }));
                 }
             }
             ProduceCommand::SetPartitioner { producer, partitioner } => {
@@ -962,7 +972,7 @@ mod tests {
             assert_eq!(p.in_flight_requests(b), 1);
         }
         sim.run_until(SimTime(1_000));
-        let acked = sim.trace().events().filter(|e| matches!(e.kind, EventKind::RecordAcked { .. })).count();
+        let acked = sim.trace().events().filter(|e| matches!(e.kind, EventKind::Produce(ProduceEvent::RecordAcked { .. }))).count();
         assert_eq!(acked, 6, "every partition's answer comes back in its broker's one response");
     }
 
@@ -989,7 +999,7 @@ mod tests {
             .trace()
             .events()
             .filter_map(|e| match &e.kind {
-                EventKind::BatchSent { records, .. } => Some(records.len()),
+                EventKind::Produce(ProduceEvent::BatchSent { records, .. }) => Some(records.len()),
                 _ => None,
             })
             .collect();

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::cluster::FollowerState;
+use crate::event::{ClusterEvent, ReplicationEvent, SettingsEvent};
 use crate::event::{LossCause, LostRecord};
 
 /// Something scheduled in replication, the brokers' lives and their periodic checks: one of `Pending`'s features.
@@ -114,13 +115,13 @@ impl Sim {
             }
         }
         for (from_offset, records) in truncations {
-            self.record(EventKind::RecordsTruncated {
+            self.record(EventKind::Replication(ReplicationEvent::RecordsTruncated {
                 topic: tp.topic.clone(),
                 partition: tp.partition,
                 broker: follower,
                 from_offset,
                 records,
-            });
+            }));
         }
         let fetch_offset = self.partition(tp).and_then(|p| p.logs.get(&follower)).map(|l| l.log_end_offset()).unwrap_or(0);
         let slow = self.brokers.get(&follower).map(|b| b.slow_ms).unwrap_or(0);
@@ -260,22 +261,22 @@ impl Sim {
         log.advance_log_start_offset(leader_log_start);
         let leo = log.log_end_offset();
         if let Some((from_offset, records)) = truncated {
-            self.record(EventKind::RecordsTruncated {
+            self.record(EventKind::Replication(ReplicationEvent::RecordsTruncated {
                 topic: tp.topic.clone(),
                 partition: tp.partition,
                 broker: follower,
                 from_offset,
                 records,
-            });
+            }));
         }
         if !copied.is_empty() {
-            self.record(EventKind::ReplicaFetched {
+            self.record(EventKind::Replication(ReplicationEvent::ReplicaFetched {
                 topic: tp.topic.clone(),
                 partition: tp.partition,
                 follower,
                 records: copied,
                 log_end_offset: leo,
-            });
+            }));
         }
         let now = self.now;
         self.schedule(now, ReplicationPending::ReplicaFetchSend { tp: tp.clone(), follower, token });
@@ -305,7 +306,12 @@ impl Sim {
             let order = part.replicas.clone();
             crate::sorted::sort_by_key(&mut part.isr, |b| order.iter().position(|r| r == b));
             let isr = part.isr.clone();
-            self.record(EventKind::IsrExpanded { topic: tp.topic.clone(), partition: tp.partition, added: follower, isr });
+            self.record(EventKind::Replication(ReplicationEvent::IsrExpanded {
+                topic: tp.topic.clone(),
+                partition: tp.partition,
+                added: follower,
+                isr,
+            }));
             self.maybe_advance_hw(tp);
         }
     }
@@ -332,7 +338,11 @@ impl Sim {
             return false;
         }
         let high_watermark = log.high_watermark();
-        self.record(EventKind::HighWatermarkAdvanced { topic: tp.topic.clone(), partition: tp.partition, high_watermark });
+        self.record(EventKind::Replication(ReplicationEvent::HighWatermarkAdvanced {
+            topic: tp.topic.clone(),
+            partition: tp.partition,
+            high_watermark,
+        }));
         self.complete_delayed_produces(tp);
         self.wake_parked(tp);
         true
@@ -374,7 +384,12 @@ impl Sim {
         }
         part.isr.retain(|b| *b != broker);
         let isr = part.isr.clone();
-        self.record(EventKind::IsrShrunk { topic: tp.topic.clone(), partition: tp.partition, removed: broker, isr });
+        self.record(EventKind::Replication(ReplicationEvent::IsrShrunk {
+            topic: tp.topic.clone(),
+            partition: tp.partition,
+            removed: broker,
+            isr,
+        }));
         self.maybe_advance_hw(tp);
         self.complete_delayed_produces(tp);
     }
@@ -447,7 +462,7 @@ impl Sim {
             return;
         }
         b.alive = false;
-        self.record(EventKind::BrokerCrashed { broker });
+        self.record(EventKind::Cluster(ClusterEvent::BrokerCrashed { broker }));
         self.lose_broker_state(broker);
         // Its connections close: producers waiting on it see a disconnect one hop later,
         // for every request in flight on that connection, oldest first.
@@ -477,7 +492,7 @@ impl Sim {
             return;
         }
         b.isolated = true;
-        self.record(EventKind::BrokerIsolated { broker });
+        self.record(EventKind::Cluster(ClusterEvent::BrokerIsolated { broker }));
         self.expect_session_expiry(broker);
     }
 
@@ -524,7 +539,7 @@ impl Sim {
             *i += 1;
             *i
         };
-        self.record(EventKind::BrokerRestarted { broker });
+        self.record(EventKind::Cluster(ClusterEvent::BrokerRestarted { broker }));
         let at = self.now.plus_ms(self.latency());
         self.schedule(at, ReplicationPending::BrokerRegistered { broker, incarnation });
     }
@@ -535,7 +550,7 @@ impl Sim {
             return;
         }
         b.isolated = false;
-        self.record(EventKind::BrokerHealed { broker });
+        self.record(EventKind::Cluster(ClusterEvent::BrokerHealed { broker }));
         let incarnation = self.incarnations.get(&broker).copied().unwrap_or(0);
         let at = self.now.plus_ms(self.latency());
         self.schedule(at, ReplicationPending::BrokerRegistered { broker, incarnation });
@@ -583,14 +598,19 @@ impl Sim {
     fn fence(&mut self, broker: BrokerId) {
         let Some(b) = self.brokers.get_mut(&broker) else { return };
         b.fenced = true;
-        self.record(EventKind::BrokerFenced { broker });
+        self.record(EventKind::Cluster(ClusterEvent::BrokerFenced { broker }));
         for tp in self.replicas_on(broker) {
             let was_leader = self.partition(&tp).and_then(|p| p.leader) == Some(broker);
             if let Some(part) = self.partition_mut(&tp) {
                 if part.isr.len() > 1 && part.isr.contains(&broker) {
                     part.isr.retain(|x| *x != broker);
                     let isr = part.isr.clone();
-                    self.record(EventKind::IsrShrunk { topic: tp.topic.clone(), partition: tp.partition, removed: broker, isr });
+                    self.record(EventKind::Replication(ReplicationEvent::IsrShrunk {
+                        topic: tp.topic.clone(),
+                        partition: tp.partition,
+                        removed: broker,
+                        isr,
+                    }));
                 }
             }
             if was_leader {
@@ -610,7 +630,7 @@ impl Sim {
         }
         if b.fenced {
             b.fenced = false;
-            self.record(EventKind::BrokerUnfenced { broker });
+            self.record(EventKind::Cluster(ClusterEvent::BrokerUnfenced { broker }));
         }
         for tp in self.replicas_on(broker) {
             let Some(part) = self.partition(&tp) else { continue };
@@ -657,7 +677,14 @@ impl Sim {
         let epoch = part.leader_epoch;
         let isr = part.isr.clone();
         let new_log = leader.and_then(|l| part.logs.get(&l)).cloned();
-        self.record(EventKind::LeaderElected { topic: tp.topic.clone(), partition: tp.partition, leader, epoch, isr, unclean });
+        self.record(EventKind::Replication(ReplicationEvent::LeaderElected {
+            topic: tp.topic.clone(),
+            partition: tp.partition,
+            leader,
+            epoch,
+            isr,
+            unclean,
+        }));
         // What the old leader had past the new leader's end is gone for good.
         if let (Some(old), Some(new)) = (old_log, new_log) {
             let lost: Vec<LostRecord> = old
@@ -688,7 +715,12 @@ impl Sim {
                         at: now,
                     });
                 }
-                self.record(EventKind::RecordsLost { topic: tp.topic.clone(), partition: tp.partition, records: lost, cause });
+                self.record(EventKind::Replication(ReplicationEvent::RecordsLost {
+                    topic: tp.topic.clone(),
+                    partition: tp.partition,
+                    records: lost,
+                    cause,
+                }));
             }
         }
         self.complete_delayed_produces(tp);
@@ -754,7 +786,7 @@ impl Sim {
             BrokerCommand::SlowBroker { broker, slow_ms } => {
                 if let Some(b) = self.brokers.get_mut(&broker) {
                     b.slow_ms = slow_ms.min(3_600_000);
-                    self.record(EventKind::BrokerSlowed { broker, slow_ms: slow_ms.min(3_600_000) });
+                    self.record(EventKind::Cluster(ClusterEvent::BrokerSlowed { broker, slow_ms: slow_ms.min(3_600_000) }));
                 }
             }
         }
@@ -804,7 +836,11 @@ impl Sim {
                 }
                 let count = t.partition_count();
                 for (setting, value) in changes {
-                    self.record(EventKind::ConfigChanged { entity: topic.clone(), setting: setting.into(), value });
+                    self.record(EventKind::Settings(SettingsEvent::ConfigChanged {
+                        entity: topic.clone(),
+                        setting: setting.into(),
+                        value,
+                    }));
                 }
                 // The controller re-checks offline partitions when unclean election is
                 // turned on, and the HW may now move (or stop) under the new minimum.

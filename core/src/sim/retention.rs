@@ -7,6 +7,7 @@
 
 use super::effect::Out;
 use super::*;
+use crate::event::ReplicationEvent;
 
 /// `log.initial.task.delay.ms` (30000): the first retention check after a broker starts.
 pub(super) const LOG_INITIAL_TASK_DELAY_MS: u64 = 30_000;
@@ -38,7 +39,7 @@ pub(super) fn check(topics: &mut VecMap<String, Topic>, running: impl Fn(BrokerI
                     continue;
                 }
                 for d in log.delete_old_segments(now, retention_ms, retention_bytes) {
-                    out.emit(EventKind::SegmentsDeleted {
+                    out.emit(EventKind::Replication(ReplicationEvent::SegmentsDeleted {
                         topic: topic.name.clone(),
                         partition: p as u32,
                         broker: *broker,
@@ -47,7 +48,7 @@ pub(super) fn check(topics: &mut VecMap<String, Topic>, running: impl Fn(BrokerI
                         bytes: d.segments.iter().map(|s| s.size_bytes).sum(),
                         records: d.records.iter().map(|r| r.record.id).collect(),
                         log_start_offset: d.log_start_offset,
-                    });
+                    }));
                 }
             }
         }
@@ -96,8 +97,14 @@ mod tests {
         let mut topics = topic();
         let mut out = Out::default();
         check(&mut topics, |b| b == 0, SimTime(6000), 300_000, &mut out);
-        let [Effect::Emit(EventKind::SegmentsDeleted { broker, base_offsets, records, log_start_offset, reason, .. }), Effect::At { at, pending }] =
-            out.effects()
+        let [Effect::Emit(EventKind::Replication(ReplicationEvent::SegmentsDeleted {
+            broker,
+            base_offsets,
+            records,
+            log_start_offset,
+            reason,
+            ..
+        })), Effect::At { at, pending }] = out.effects()
         else {
             panic!("one deletion on broker 0, then the next check: {:?}", out.effects());
         };

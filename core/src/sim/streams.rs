@@ -33,6 +33,7 @@ use super::*;
 use crate::command::{GroupSpec, MemberSpec};
 use crate::config::{ConsumerConfig, GroupConfig};
 use crate::error::ScenarioError;
+use crate::event::StreamsEvent;
 pub use crate::limits::{MAX_INSTANCES, MAX_STREAMS};
 use serde::{Deserialize, Serialize};
 
@@ -334,13 +335,13 @@ impl Sim {
         if let Some((key, value)) = &output {
             self.send(&producer, &sink, key.clone(), value.clone(), None, Vec::new());
         }
-        self.record(EventKind::StreamsRecordProcessed {
+        self.record(EventKind::Streams(StreamsEvent::StreamsRecordProcessed {
             application_id,
             client_id: client_id.to_string(),
             tp: d.tp,
             offset: d.offset,
             output,
-        });
+        }));
     }
 
     /// A task whose store another instance (or an earlier incarnation of this one) held
@@ -370,14 +371,14 @@ impl Sim {
         let keys = counts.len() as u32;
         self.streams[index].stores.insert(partition, TaskStore { owner, counts });
         let application_id = self.streams[index].spec.application_id.clone();
-        self.record(EventKind::StateStoreRestored {
+        self.record(EventKind::Streams(StreamsEvent::StateStoreRestored {
             application_id,
             client_id: client_id.to_string(),
             store: store.to_string(),
             partition,
             records,
             keys,
-        });
+        }));
     }
 }
 

@@ -10,6 +10,7 @@
 //! timeouts, the initial rebalance delay, the rebalance timeout, static members.
 
 use super::*;
+use crate::event::GroupEvent;
 use crate::event::{GroupError, LeaveReason};
 use crate::group::{CommitMode, Phase, RebalanceProtocol, Registered};
 
@@ -170,7 +171,12 @@ impl Sim {
                 m.activity = Activity::AwaitingAssignment;
             }
         }
-        self.record(EventKind::JoinGroupSent { group: group_id.into(), client_id: client_id.into(), member_id, generation });
+        self.record(EventKind::Group(GroupEvent::JoinGroupSent {
+            group: group_id.into(),
+            client_id: client_id.into(),
+            member_id,
+            generation,
+        }));
         self.schedule(at, pending);
     }
 
@@ -201,11 +207,11 @@ impl Sim {
             m.token += 1;
             m.activity = Activity::AwaitingAssignment;
             if !revoked.is_empty() {
-                self.record_group(EventKind::PartitionsRevoked {
+                self.record_group(EventKind::Group(GroupEvent::PartitionsRevoked {
                     group: group_id.into(),
                     client_id: client_id.into(),
                     partitions: revoked,
-                });
+                }));
             }
         } else if phase == Phase::Stable {
             if let Some(at) = self.to_coordinator(group_id) {
@@ -266,7 +272,7 @@ impl Sim {
             .find(|(t, n)| self.topics.get(*t).is_some_and(|topic| topic.partition_count() != **n))
             .map(|(t, _)| t.clone());
         if let (true, Some(topic)) = (is_leader, grown) {
-            self.record(EventKind::MetadataChangeNoticed { group: group_id.into(), client_id: client_id.into(), topic });
+            self.record(EventKind::Group(GroupEvent::MetadataChangeNoticed { group: group_id.into(), client_id: client_id.into(), topic }));
             self.revoke_for_rejoin(group_id, client_id);
             self.send_join(group_id, client_id);
         }
@@ -285,7 +291,11 @@ impl Sim {
                 if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
                     m.member_id = member_id.clone();
                 }
-                self.record(EventKind::MemberIdRequired { group: group_id.into(), client_id: client_id.into(), member_id });
+                self.record(EventKind::Group(GroupEvent::MemberIdRequired {
+                    group: group_id.into(),
+                    client_id: client_id.into(),
+                    member_id,
+                }));
                 self.send_join(group_id, client_id);
             }
             JoinResult::Error(GroupError::CoordinatorNotAvailable) => {
@@ -315,7 +325,12 @@ impl Sim {
                 m.generation = generation;
                 m.member_id = member_id.clone();
                 m.phase = Phase::Syncing;
-                self.record(EventKind::SyncGroupSent { group: group_id.into(), client_id: client_id.into(), generation, leader });
+                self.record(EventKind::Group(GroupEvent::SyncGroupSent {
+                    group: group_id.into(),
+                    client_id: client_id.into(),
+                    generation,
+                    leader,
+                }));
                 let Some(at) = self.to_coordinator(group_id) else {
                     self.send_join(group_id, client_id);
                     return;
@@ -409,14 +424,18 @@ impl Sim {
         let token = m.token;
         let rejoin = protocol == RebalanceProtocol::Cooperative && !revoked.is_empty();
         if !revoked.is_empty() {
-            self.record_group(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: revoked });
+            self.record_group(EventKind::Group(GroupEvent::PartitionsRevoked {
+                group: group_id.into(),
+                client_id: client_id.into(),
+                partitions: revoked,
+            }));
         }
-        self.record(EventKind::PartitionsAssigned {
+        self.record(EventKind::Group(GroupEvent::PartitionsAssigned {
             group: group_id.into(),
             generation,
             client_id: client_id.into(),
             partitions: assignment,
-        });
+        }));
         // OffsetFetch for the partitions it did not have.
         let Some(at) = self.to_coordinator(group_id) else {
             self.send_join(group_id, client_id);
@@ -455,7 +474,11 @@ impl Sim {
             }
             let revoked = m.lose_partitions(now);
             self.drop_parked_fetches(group_id, client_id);
-            self.record_group(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: revoked });
+            self.record_group(EventKind::Group(GroupEvent::PartitionsRevoked {
+                group: group_id.into(),
+                client_id: client_id.into(),
+                partitions: revoked,
+            }));
         }
     }
 
@@ -479,7 +502,7 @@ impl Sim {
                 // The rejoin happens inside poll(): a member busy processing (or stuck)
                 // rejoins only when it polls again, and the whole group waits for it.
                 let busy = m.paused || !m.processing.is_empty();
-                self.record(EventKind::RebalanceNoticed { group: group_id.into(), client_id: client_id.into() });
+                self.record(EventKind::Group(GroupEvent::RebalanceNoticed { group: group_id.into(), client_id: client_id.into() }));
                 if busy {
                     if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
                         m.rejoin_needed = true;
@@ -499,11 +522,11 @@ impl Sim {
                 m.positions.clear();
                 m.token += 1;
                 if !revoked.is_empty() {
-                    self.record_group(EventKind::PartitionsRevoked {
+                    self.record_group(EventKind::Group(GroupEvent::PartitionsRevoked {
                         group: group_id.into(),
                         client_id: client_id.into(),
                         partitions: revoked,
-                    });
+                    }));
                 }
                 self.send_join(group_id, client_id);
             }
@@ -566,12 +589,12 @@ impl Sim {
                     let generation = g.generation;
                     let leader = g.leader.as_ref() == Some(&new_id);
                     let members = if leader { Self::member_list(g) } else { Vec::new() };
-                    self.record(EventKind::StaticMemberReplaced {
+                    self.record(EventKind::Group(GroupEvent::StaticMemberReplaced {
                         group: group_id.into(),
                         client_id: client_id.into(),
                         old_member_id: old,
                         member_id: new_id.clone(),
-                    });
+                    }));
                     self.schedule_session_check(group_id, &new_id, now.plus_ms(session));
                     if state == GroupState::Stable {
                         // No rebalance: it gets the generation it had and syncs.
@@ -677,7 +700,11 @@ impl Sim {
             assignment: Vec::new(),
             cg: Default::default(),
         });
-        self.record(EventKind::MemberJoined { group: group_id.into(), client_id: client_id.into(), member_id: member_id.clone() });
+        self.record(EventKind::Group(GroupEvent::MemberJoined {
+            group: group_id.into(),
+            client_id: client_id.into(),
+            member_id: member_id.clone(),
+        }));
         self.schedule_session_check(group_id, &member_id, now.plus_ms(session_ms));
         self.prepare_rebalance(group_id, RebalanceCause::MemberJoined { client_id: client_id.into() }, Some(&member_id));
         self.try_complete_join(group_id);
@@ -743,7 +770,7 @@ impl Sim {
             self.answer_sync(group_id, &member_id, Err(GroupError::RebalanceInProgress), reply);
         }
         if state != GroupState::PreparingRebalance {
-            self.record(EventKind::RebalanceStarted { group: group_id.into(), cause });
+            self.record(EventKind::Group(GroupEvent::RebalanceStarted { group: group_id.into(), cause }));
         }
     }
 
@@ -792,12 +819,12 @@ impl Sim {
         let gone: Vec<Registered> = g.registry.iter().filter(|r| !r.joined).cloned().collect();
         g.registry.retain(|r| r.joined);
         for r in gone {
-            self.record(EventKind::MemberLeft {
+            self.record(EventKind::Group(GroupEvent::MemberLeft {
                 group: group_id.into(),
                 client_id: r.client_id,
                 member_id: r.member_id,
                 reason: LeaveReason::RebalanceTimeout,
-            });
+            }));
         }
         self.complete_join(group_id);
     }
@@ -827,13 +854,13 @@ impl Sim {
         let member_clients: Vec<String> = g.registry.iter().map(|r| r.client_id.clone()).collect();
         let assignor = g.config.assignor.to_string();
         let answers: Vec<(String, String)> = g.registry.iter().map(|r| (r.client_id.clone(), r.member_id.clone())).collect();
-        self.record(EventKind::JoinPhaseCompleted {
+        self.record(EventKind::Group(GroupEvent::JoinPhaseCompleted {
             group: group_id.into(),
             generation,
             leader: leader_client,
             members: member_clients,
             assignor,
-        });
+        }));
         for (client_id, member_id) in answers {
             let Some(incarnation) = self.groups.get(group_id).and_then(|g| g.member(&client_id)).map(|m| m.incarnation) else {
                 continue; // Its process is gone; its session will expire.
@@ -895,7 +922,7 @@ impl Sim {
                     g.state = GroupState::Stable;
                     g.rebalances += 1;
                     let waiting = std::mem::take(&mut g.pending_sync);
-                    self.record(EventKind::GroupStable { group: group_id.into(), generation });
+                    self.record(EventKind::Group(GroupEvent::GroupStable { group: group_id.into(), generation }));
                     for m in waiting {
                         let a = self.groups.get(group_id).and_then(|g| g.registered(&m)).map(|r| r.assignment.clone()).unwrap_or_default();
                         self.answer_sync(group_id, &m, Ok(a), reply);
@@ -980,7 +1007,12 @@ impl Sim {
         let r = g.registry.remove(i);
         g.pending_sync.retain(|p| p != member_id);
         let empty = g.registry.is_empty();
-        self.record(EventKind::MemberLeft { group: group_id.into(), client_id: r.client_id.clone(), member_id: member_id.into(), reason });
+        self.record(EventKind::Group(GroupEvent::MemberLeft {
+            group: group_id.into(),
+            client_id: r.client_id.clone(),
+            member_id: member_id.into(),
+            reason,
+        }));
         if empty {
             if let Some(g) = self.groups.get_mut(group_id) {
                 g.state = GroupState::Empty;

@@ -1,6 +1,7 @@
 //! Consumers: `poll()`, fetches with long polling at the broker, delivery and processing.
 
 use super::*;
+use crate::event::{ConsumeEvent, ConsumerProtocolEvent};
 use crate::group::{CommitMode, Phase};
 
 /// Something scheduled in a consumer's poll loop and its fetches: one of `Pending`'s features.
@@ -123,13 +124,13 @@ impl Sim {
                         }
                     }
                 };
-                resets.push(EventKind::PositionReset {
+                resets.push(EventKind::Consume(ConsumeEvent::PositionReset {
                     group: group_id.to_string(),
                     client_id: client_id.to_string(),
                     tp: tp.clone(),
                     from: position,
                     to,
-                });
+                }));
                 member.positions.insert(tp.clone(), to);
                 position = to;
             }
@@ -143,11 +144,11 @@ impl Sim {
         }
         if fail {
             // poll() throws OffsetOutOfRangeException; unhandled, the consumer stops.
-            self.record(EventKind::ConsumerFailed {
+            self.record(EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed {
                 group: group_id.to_string(),
                 client_id: client_id.to_string(),
                 error: crate::event::GroupError::OffsetOutOfRange,
-            });
+            }));
             self.crash_member(group_id, client_id);
             return Vec::new();
         }
@@ -282,7 +283,7 @@ impl Sim {
             m.activity = Activity::Fetching;
         }
         let streams_input = self.streams_index(group_id).map(|i| (i, d.clone()));
-        self.record(EventKind::RecordProcessed {
+        self.record(EventKind::Consume(ConsumeEvent::RecordProcessed {
             group: group_id.to_string(),
             client_id: client_id.to_string(),
             record: d.record,
@@ -290,7 +291,7 @@ impl Sim {
             offset: d.offset,
             value: d.value,
             duplicate,
-        });
+        }));
         if let Some((i, d)) = streams_input {
             self.streams_process(i, client_id, d);
         }

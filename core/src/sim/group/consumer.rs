@@ -27,6 +27,7 @@
 use super::*;
 use crate::assign::server::assign_server;
 use crate::assign::Subscription;
+use crate::event::{ConsumerProtocolEvent, GroupEvent};
 use crate::event::{GroupError, LeaveReason};
 use crate::group::{CommitMode, Phase, Reconcile, Registered};
 
@@ -155,12 +156,12 @@ impl Sim {
             leave_reason: LeaveReason::Graceful,
         };
         if why != Send::Steady {
-            self.record(EventKind::ConsumerHeartbeatSent {
+            self.record(EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerHeartbeatSent {
                 group: group_id.into(),
                 client_id: client_id.into(),
                 member_epoch: hb.epoch,
                 owned: hb.owned.clone(),
-            });
+            }));
         }
         self.schedule(
             at,
@@ -190,12 +191,12 @@ impl Sim {
             leave_reason: reason,
         };
         let incarnation = m.incarnation;
-        self.record(EventKind::ConsumerHeartbeatSent {
+        self.record(EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerHeartbeatSent {
             group: group_id.into(),
             client_id: client_id.into(),
             member_epoch: epoch,
             owned: Vec::new(),
-        });
+        }));
         if let Some(at) = self.to_coordinator(group_id) {
             self.schedule(
                 at,
@@ -242,7 +243,11 @@ impl Sim {
         let revoked = m.lose_partitions(now);
         self.drop_parked_fetches(group_id, client_id);
         if !revoked.is_empty() {
-            self.record_group(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: revoked });
+            self.record_group(EventKind::Group(GroupEvent::PartitionsRevoked {
+                group: group_id.into(),
+                client_id: client_id.into(),
+                partitions: revoked,
+            }));
         }
     }
 
@@ -267,11 +272,11 @@ impl Sim {
             }
             CgAnswer::Err(GroupError::UnreleasedInstanceId) => {
                 // Fatal for the consumer (`handleFatalFailure`): the process stops.
-                self.record(EventKind::ConsumerFailed {
+                self.record(EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed {
                     group: group_id.into(),
                     client_id: client_id.into(),
                     error: GroupError::UnreleasedInstanceId,
-                });
+                }));
                 self.crash_member(group_id, client_id);
             }
             CgAnswer::Err(_) => {
@@ -333,13 +338,18 @@ impl Sim {
         let epoch = m.generation;
         self.drop_parked_fetches(group_id, client_id);
         if !revoked.is_empty() {
-            self.record_group(EventKind::PartitionsRevoked {
+            self.record_group(EventKind::Group(GroupEvent::PartitionsRevoked {
                 group: group_id.into(),
                 client_id: client_id.into(),
                 partitions: revoked.clone(),
-            });
+            }));
         }
-        self.record(EventKind::AssignmentReconciled { group: group_id.into(), client_id: client_id.into(), epoch, partitions: assignment });
+        self.record(EventKind::ConsumerProtocol(ConsumerProtocolEvent::AssignmentReconciled {
+            group: group_id.into(),
+            client_id: client_id.into(),
+            epoch,
+            partitions: assignment,
+        }));
         match self.to_coordinator(group_id) {
             Some(at) => self.schedule(
                 at,
@@ -479,12 +489,12 @@ impl Sim {
                 if let Some(t) = g.target.remove(&old) {
                     g.target.insert(hb.member_id.clone(), t);
                 }
-                self.record(EventKind::StaticMemberReplaced {
+                self.record(EventKind::Group(GroupEvent::StaticMemberReplaced {
                     group: group_id.into(),
                     client_id: client_id.into(),
                     old_member_id: old,
                     member_id: hb.member_id.clone(),
-                });
+                }));
                 return true;
             }
         }
@@ -508,7 +518,11 @@ impl Sim {
             assignment: Vec::new(),
             cg: Default::default(),
         });
-        self.record(EventKind::MemberJoined { group: group_id.into(), client_id: client_id.into(), member_id: hb.member_id.clone() });
+        self.record(EventKind::Group(GroupEvent::MemberJoined {
+            group: group_id.into(),
+            client_id: client_id.into(),
+            member_id: hb.member_id.clone(),
+        }));
         self.cg_bump(group_id, RebalanceCause::MemberJoined { client_id: client_id.into() });
         true
     }
@@ -518,7 +532,7 @@ impl Sim {
         let Some(g) = self.groups.get_mut(group_id) else { return };
         g.generation += 1;
         let epoch = g.generation;
-        self.record(EventKind::GroupEpochBumped { group: group_id.into(), epoch, cause });
+        self.record(EventKind::ConsumerProtocol(ConsumerProtocolEvent::GroupEpochBumped { group: group_id.into(), epoch, cause }));
         self.cg_compute_target(group_id);
     }
 
@@ -557,7 +571,12 @@ impl Sim {
         g.assignment_epoch = g.generation;
         g.assigned_counts = partitions_per_topic.into_iter().collect();
         let epoch = g.generation;
-        self.record(EventKind::TargetAssignmentComputed { group: group_id.into(), epoch, assignor: assignor.to_string(), target: shown });
+        self.record(EventKind::ConsumerProtocol(ConsumerProtocolEvent::TargetAssignmentComputed {
+            group: group_id.into(),
+            epoch,
+            assignor: assignor.to_string(),
+            target: shown,
+        }));
     }
 
     /// `CurrentAssignmentBuilder`: moves a member towards its target as far as it can now.
@@ -594,13 +613,13 @@ impl Sim {
             cg.state = Reconcile::UnrevokedPartitions;
             cg.pending_revocation = revoke.clone();
             cg.revoke_deadline = Some(now.plus_ms(rebalance_timeout));
-            event = Some(EventKind::MemberReconciling {
+            event = Some(EventKind::ConsumerProtocol(ConsumerProtocolEvent::MemberReconciling {
                 group: group_id.into(),
                 client_id,
                 epoch: cg.member_epoch,
                 revoking: revoke,
                 unreleased: Vec::new(),
-            });
+            }));
         } else {
             let mut next = keep;
             let mut unreleased = Vec::new();
@@ -623,13 +642,13 @@ impl Sim {
             cg.state = if unreleased.is_empty() { Reconcile::Stable } else { Reconcile::UnreleasedPartitions };
             assignment = next;
             if moved {
-                event = Some(EventKind::MemberReconciling {
+                event = Some(EventKind::ConsumerProtocol(ConsumerProtocolEvent::MemberReconciling {
                     group: group_id.into(),
                     client_id,
                     epoch: target_epoch,
                     revoking: Vec::new(),
                     unreleased,
-                });
+                }));
             }
         }
         let deadline = cg.revoke_deadline.map(|d| (d, cg.member_epoch));
@@ -664,7 +683,10 @@ impl Sim {
         if state == GroupState::Stable && before != GroupState::Stable {
             g.rebalances += 1;
             let generation = g.generation;
-            self.record(EventKind::ConsumerGroupStable { group: group_id.into(), epoch: generation });
+            self.record(EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerGroupStable {
+                group: group_id.into(),
+                epoch: generation,
+            }));
         }
     }
 
@@ -674,7 +696,12 @@ impl Sim {
         let Some(i) = g.registry.iter().position(|r| r.member_id == member_id) else { return };
         let r = g.registry.remove(i);
         g.target.remove(member_id);
-        self.record(EventKind::MemberLeft { group: group_id.into(), client_id: r.client_id.clone(), member_id: member_id.into(), reason });
+        self.record(EventKind::Group(GroupEvent::MemberLeft {
+            group: group_id.into(),
+            client_id: r.client_id.clone(),
+            member_id: member_id.into(),
+            reason,
+        }));
         let empty = self.groups.get(group_id).is_some_and(|g| g.registry.is_empty());
         if !empty {
             self.cg_bump(group_id, RebalanceCause::MemberLeft { client_id: r.client_id });

@@ -12,6 +12,7 @@
 
 use super::*;
 use crate::config::GroupProtocol;
+use crate::event::{ConsumeEvent, ConsumerProtocolEvent, GroupEvent};
 use crate::event::{GroupError, LeaveReason};
 use crate::group::{CommitMode, Phase};
 
@@ -94,7 +95,7 @@ impl Sim {
     fn note_partition_gaps(&mut self, kind: &EventKind) {
         let now = self.now;
         match kind {
-            EventKind::PartitionsRevoked { group, client_id, partitions } => {
+            EventKind::Group(GroupEvent::PartitionsRevoked { group, client_id, partitions }) => {
                 if let Some(g) = self.groups.get_mut(group) {
                     for tp in partitions {
                         g.partition_gaps.entry(tp.clone()).or_insert(now);
@@ -109,7 +110,7 @@ impl Sim {
                     }
                 }
             }
-            EventKind::PositionSet { group, tp, .. } => {
+            EventKind::Consume(ConsumeEvent::PositionSet { group, tp, .. }) => {
                 if let Some(g) = self.groups.get_mut(group) {
                     if let Some(since) = g.partition_gaps.remove(tp) {
                         g.partition_downtime_ms += now.ms().saturating_sub(since.ms());
@@ -260,7 +261,7 @@ impl Sim {
         m.activity = Activity::AwaitingAssignment;
         m.paused_since.get_or_insert(now);
         self.drop_parked_fetches(group_id, client_id);
-        self.record(EventKind::MemberCrashed { group: group_id.into(), client_id: client_id.into() });
+        self.record(EventKind::Group(GroupEvent::MemberCrashed { group: group_id.into(), client_id: client_id.into() }));
     }
 
     /// The consumer starts again with the same `client.id` (and `group.instance.id`).
@@ -277,7 +278,7 @@ impl Sim {
         m.join_in_flight = false;
         m.last_poll = now;
         m.paused = false;
-        self.record(EventKind::MemberRestarted { group: group_id.into(), client_id: client_id.into() });
+        self.record(EventKind::Group(GroupEvent::MemberRestarted { group: group_id.into(), client_id: client_id.into() }));
         self.start_member(group_id, client_id);
     }
 
@@ -290,7 +291,7 @@ impl Sim {
         m.paused = paused;
         let token = m.token;
         let idle = m.processing.is_empty();
-        self.record(EventKind::MemberPaused { group: group_id.into(), client_id: client_id.into(), paused });
+        self.record(EventKind::Group(GroupEvent::MemberPaused { group: group_id.into(), client_id: client_id.into(), paused }));
         if !paused && idle {
             let now = self.now;
             self.schedule(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
@@ -351,7 +352,14 @@ impl Sim {
         let token = m.token;
         let restart = stable && m.processing.is_empty() && !m.paused;
         for (tp, from, offset) in moves {
-            self.record(EventKind::Seeked { group: group_id.into(), client_id: client_id.into(), tp, from, to: offset, how: to.clone() });
+            self.record(EventKind::Consume(ConsumeEvent::Seeked {
+                group: group_id.into(),
+                client_id: client_id.into(),
+                tp,
+                from,
+                to: offset,
+                how: to.clone(),
+            }));
         }
         if restart {
             self.schedule(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
@@ -386,10 +394,14 @@ impl Sim {
             }
         }
         let (token, restart) = (m.token, !gone.is_empty() && !busy && !m.assigned.is_empty() && m.phase == Phase::Stable);
-        self.record(EventKind::Subscribed { group: group_id.into(), client_id: client_id.into(), topics });
+        self.record(EventKind::Group(GroupEvent::Subscribed { group: group_id.into(), client_id: client_id.into(), topics }));
         if !gone.is_empty() {
             self.drop_parked_fetches(group_id, client_id);
-            self.record_group(EventKind::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: gone });
+            self.record_group(EventKind::Group(GroupEvent::PartitionsRevoked {
+                group: group_id.into(),
+                client_id: client_id.into(),
+                partitions: gone,
+            }));
         }
         if restart {
             self.schedule(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
@@ -440,11 +452,11 @@ impl Sim {
         let no_offset = reset == OffsetReset::None && committed.iter().any(|(_, c)| c.is_none());
         if no_offset {
             // poll() throws NoOffsetForPartitionException; unhandled, the consumer stops.
-            self.record(EventKind::ConsumerFailed {
+            self.record(EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed {
                 group: group_id.into(),
                 client_id: client_id.into(),
                 error: GroupError::NoOffsetForPartition,
-            });
+            }));
             self.crash_member(group_id, client_id);
             return;
         }
@@ -494,7 +506,13 @@ impl Sim {
         }
         let start_polling = m.processing.is_empty() && !m.paused;
         for (tp, offset, from) in sets {
-            self.record_group(EventKind::PositionSet { group: group_id.into(), client_id: client_id.into(), tp, offset, from });
+            self.record_group(EventKind::Consume(ConsumeEvent::PositionSet {
+                group: group_id.into(),
+                client_id: client_id.into(),
+                tp,
+                offset,
+                from,
+            }));
         }
         if start_polling {
             self.drop_parked_fetches(group_id, client_id);
@@ -529,12 +547,12 @@ impl Sim {
             return;
         }
         if m.member_id.is_empty() || m.phase == Phase::LeftPollTimeout {
-            self.record(EventKind::CommitFailed {
+            self.record(EventKind::Consume(ConsumeEvent::CommitFailed {
                 group: group_id.into(),
                 client_id: client_id.into(),
                 error: GroupError::UnknownMemberId,
                 offsets,
-            });
+            }));
             return;
         }
         let (member_id, generation, incarnation) = (m.member_id.clone(), m.generation, m.incarnation);
@@ -584,7 +602,12 @@ impl Sim {
             None
         };
         if let Some(error) = error {
-            self.record(EventKind::CommitFailed { group: group_id.into(), client_id: client_id.into(), error, offsets });
+            self.record(EventKind::Consume(ConsumeEvent::CommitFailed {
+                group: group_id.into(),
+                client_id: client_id.into(),
+                error,
+                offsets,
+            }));
             return;
         }
         let changed = offsets.iter().any(|(tp, o)| g.committed.get(tp) != Some(o));
@@ -594,7 +617,11 @@ impl Sim {
         // Kafka commits every position each time; the trace shows only commits that
         // move an offset, so a quiet group does not fill it with repeats.
         if changed {
-            self.record(EventKind::OffsetsCommitted { group: group_id.into(), client_id: client_id.into(), offsets });
+            self.record(EventKind::Consume(ConsumeEvent::OffsetsCommitted {
+                group: group_id.into(),
+                client_id: client_id.into(),
+                offsets,
+            }));
         }
     }
 
@@ -644,7 +671,11 @@ impl Sim {
             let revoked = m.lose_partitions(now);
             self.drop_parked_fetches(group_id, &c);
             if !revoked.is_empty() {
-                self.record_group(EventKind::PartitionsRevoked { group: group_id.into(), client_id: c.clone(), partitions: revoked });
+                self.record_group(EventKind::Group(GroupEvent::PartitionsRevoked {
+                    group: group_id.into(),
+                    client_id: c.clone(),
+                    partitions: revoked,
+                }));
             }
             self.send_join(group_id, &c);
         }
@@ -758,7 +789,7 @@ impl Sim {
             GroupCommand::AddGroup { group } => {
                 let id = group.id.clone();
                 self.groups.insert(id.clone(), Group::new(id.clone(), group.topics, group.config));
-                self.record(EventKind::GroupCreated { group: id.clone() });
+                self.record(EventKind::Group(GroupEvent::GroupCreated { group: id.clone() }));
                 for m in group.members {
                     self.join(&id, m);
                 }

@@ -22,6 +22,7 @@
 
 use super::*;
 use crate::config::DeliveryMode;
+use crate::event::PushEvent;
 use crate::group::Phase;
 
 /// Something scheduled in push delivery (not Kafka, a teaching device): one of `Pending`'s features.
@@ -136,9 +137,14 @@ impl Sim {
         for e in delivered {
             self.record(e);
         }
-        self.record(EventKind::RecordsPushed { group: group_id.into(), client_id: client_id.into(), tp, count, buffered });
+        self.record(EventKind::Push(PushEvent::RecordsPushed { group: group_id.into(), client_id: client_id.into(), tp, count, buffered }));
         if buffered > limit {
-            self.record(EventKind::PushOverwhelmed { group: group_id.into(), client_id: client_id.into(), buffered, limit });
+            self.record(EventKind::Push(PushEvent::PushOverwhelmed {
+                group: group_id.into(),
+                client_id: client_id.into(),
+                buffered,
+                limit,
+            }));
             self.crash_member(group_id, client_id);
             return;
         }

@@ -1,0 +1,106 @@
+//! Consuming's events: where a member starts reading, what `poll()` returns, processing, seeks and offset commits.
+
+use super::{committed, member, part, seek_name, Category, GroupError, StartFrom, Subject};
+use crate::record::{RecordId, TopicPartition};
+use serde::{Deserialize, Serialize};
+
+/// Consume: what happened, with what it touched (one kind of [`super::EventKind`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+// Explicit discriminants: the place each kind had in the one flat `EventKind`, so the
+// trace digest (derived `Hash`, which hashes the discriminant) is unchanged.
+#[repr(isize)]
+pub enum ConsumeEvent {
+    /// An offset commit the coordinator refused (CommitFailedException for commitSync).
+    CommitFailed { group: String, client_id: String, error: GroupError, offsets: Vec<(TopicPartition, u64)> } = 33,
+    /// The application finished processing a record; `duplicate` if the group had
+    /// already processed it.
+    RecordProcessed { group: String, client_id: String, record: RecordId, tp: TopicPartition, offset: u64, value: String, duplicate: bool } =
+        34,
+    /// Where a member starts reading a partition it was given.
+    PositionSet { group: String, client_id: String, tp: TopicPartition, offset: u64, from: StartFrom } = 41,
+    /// `poll()` returned this record to the application.
+    RecordDelivered {
+        group: String,
+        client_id: String,
+        record: RecordId,
+        tp: TopicPartition,
+        offset: u64,
+        value: String,
+        /// The leader's HW when the record was read (it must be above `offset`).
+        high_watermark: u64,
+    } = 42,
+    /// The member's position was outside the log (OFFSET_OUT_OF_RANGE): it was reset
+    /// per `auto.offset.reset`.
+    PositionReset { group: String, client_id: String, tp: TopicPartition, from: u64, to: u64 } = 43,
+    /// An offset commit (committed offset = next offset to read).
+    OffsetsCommitted { group: String, client_id: String, offsets: Vec<(TopicPartition, u64)> } = 45,
+    /// The application called `seek()`: the member reads the partition from `to` next.
+    Seeked { group: String, client_id: String, tp: TopicPartition, from: u64, to: u64, how: crate::command::SeekTo } = 51,
+}
+
+impl ConsumeEvent {
+    /// This feature's part of [`EventKind::name`](super::EventKind::name).
+    pub fn name(&self) -> &'static str {
+        use ConsumeEvent as E;
+        match self {
+            E::CommitFailed { .. } => "CommitFailed",
+            E::RecordProcessed { .. } => "RecordProcessed",
+            E::PositionSet { .. } => "PositionSet",
+            E::RecordDelivered { .. } => "RecordDelivered",
+            E::PositionReset { .. } => "PositionReset",
+            E::OffsetsCommitted { .. } => "OffsetsCommitted",
+            E::Seeked { .. } => "Seeked",
+        }
+    }
+
+    /// This feature's part of [`EventKind::subjects`](super::EventKind::subjects).
+    pub fn subjects(&self) -> Vec<Subject<'_>> {
+        use ConsumeEvent as E;
+        use Subject as S;
+        match self {
+            E::CommitFailed { group, client_id, .. } | E::OffsetsCommitted { group, client_id, .. } => {
+                vec![S::Group(group), member(group, client_id)]
+            }
+            E::PositionSet { group, client_id, tp, .. }
+            | E::PositionReset { group, client_id, tp, .. }
+            | E::Seeked { group, client_id, tp, .. } => {
+                vec![S::Group(group), member(group, client_id), part(&tp.topic, tp.partition)]
+            }
+            E::RecordProcessed { group, client_id, record, tp, .. } | E::RecordDelivered { group, client_id, record, tp, .. } => {
+                vec![S::Group(group), member(group, client_id), part(&tp.topic, tp.partition), S::Record(*record)]
+            }
+        }
+    }
+
+    /// This feature's part of [`EventKind::category`](super::EventKind::category).
+    pub fn category(&self) -> Category {
+        use ConsumeEvent as E;
+        match self {
+            E::RecordDelivered { .. }
+            | E::RecordProcessed { .. }
+            | E::OffsetsCommitted { .. }
+            | E::CommitFailed { .. }
+            | E::PositionSet { .. }
+            | E::PositionReset { .. }
+            | E::Seeked { .. } => Category::Consume,
+        }
+    }
+
+    /// This feature's part of [`EventKind::details`](super::EventKind::details).
+    pub fn details(&self) -> Vec<&str> {
+        use ConsumeEvent as E;
+        match self {
+            E::RecordProcessed { value, .. } | E::RecordDelivered { value, .. } => vec![value],
+            E::PositionReset { .. } => Vec::new(),
+            E::CommitFailed { error, offsets, .. } => {
+                let mut out = vec![error.name()];
+                out.extend(committed(offsets));
+                out
+            }
+            E::OffsetsCommitted { offsets, .. } => committed(offsets).collect(),
+            E::PositionSet { from, .. } => vec![from.name()],
+            E::Seeked { how, .. } => vec![seek_name(how)],
+        }
+    }
+}

@@ -1,0 +1,235 @@
+//! Consumer groups' membership events: joins, leaves, the classic protocol's JoinGroup/SyncGroup rounds, revocations and assignments, crashes and pauses.
+
+use super::{member, topics, Category, LeaveReason, RebalanceCause, Subject};
+use crate::record::TopicPartition;
+use serde::{Deserialize, Serialize};
+
+/// Group: what happened, with what it touched (one kind of [`super::EventKind`]).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+// Explicit discriminants: the place each kind had in the one flat `EventKind`, so the
+// trace digest (derived `Hash`, which hashes the discriminant) is unchanged.
+#[repr(isize)]
+pub enum GroupEvent {
+    /// The group leader's metadata refresh noticed a subscribed topic grew; it rejoins.
+    MetadataChangeNoticed {
+        group: String,
+        client_id: String,
+        topic: String,
+    } = 21,
+    GroupCreated {
+        group: String,
+    } = 23,
+    MemberJoined {
+        group: String,
+        client_id: String,
+        member_id: String,
+    } = 24,
+    /// The coordinator removed a member.
+    MemberLeft {
+        group: String,
+        client_id: String,
+        member_id: String,
+        reason: LeaveReason,
+    } = 25,
+    /// A consumer sends JoinGroup (`member_id` empty on its very first join).
+    JoinGroupSent {
+        group: String,
+        client_id: String,
+        member_id: String,
+        generation: i32,
+    } = 26,
+    /// KIP-394: the coordinator hands a new member its id and asks it to join again.
+    MemberIdRequired {
+        group: String,
+        client_id: String,
+        member_id: String,
+    } = 27,
+    /// A static member (`group.instance.id`) came back within the session timeout and
+    /// took its old place without a rebalance (KIP-345).
+    StaticMemberReplaced {
+        group: String,
+        client_id: String,
+        old_member_id: String,
+        member_id: String,
+    } = 28,
+    /// A heartbeat answered REBALANCE_IN_PROGRESS: the member must rejoin.
+    RebalanceNoticed {
+        group: String,
+        client_id: String,
+    } = 29,
+    /// The member stops consuming these partitions (before rejoining, or after the
+    /// cooperative assignment moved them away).
+    PartitionsRevoked {
+        group: String,
+        client_id: String,
+        partitions: Vec<TopicPartition>,
+    } = 30,
+    /// Every member has rejoined (or timed out): a new generation, its leader and members.
+    JoinPhaseCompleted {
+        group: String,
+        generation: i32,
+        leader: String,
+        members: Vec<String>,
+        assignor: String,
+    } = 31,
+    /// A consumer sends SyncGroup; the leader's carries the assignment it computed.
+    SyncGroupSent {
+        group: String,
+        client_id: String,
+        generation: i32,
+        leader: bool,
+    } = 32,
+    MemberCrashed {
+        group: String,
+        client_id: String,
+    } = 35,
+    MemberRestarted {
+        group: String,
+        client_id: String,
+    } = 36,
+    /// The application stopped (or resumed) calling `poll()`.
+    MemberPaused {
+        group: String,
+        client_id: String,
+        paused: bool,
+    } = 37,
+    /// Everyone stops consuming and gives its partitions up (eager protocol).
+    RebalanceStarted {
+        group: String,
+        cause: RebalanceCause,
+    } = 38,
+    /// The assignor's result for one member in a new generation.
+    PartitionsAssigned {
+        group: String,
+        generation: i32,
+        client_id: String,
+        partitions: Vec<TopicPartition>,
+    } = 39,
+    /// The group has a new generation and every member knows its partitions.
+    GroupStable {
+        group: String,
+        generation: i32,
+    } = 40,
+    /// The application called `subscribe()` with other topics.
+    Subscribed {
+        group: String,
+        client_id: String,
+        topics: Vec<String>,
+    } = 52,
+}
+
+impl GroupEvent {
+    /// This feature's part of [`EventKind::name`](super::EventKind::name).
+    pub fn name(&self) -> &'static str {
+        use GroupEvent as E;
+        match self {
+            E::MetadataChangeNoticed { .. } => "MetadataChangeNoticed",
+            E::GroupCreated { .. } => "GroupCreated",
+            E::MemberJoined { .. } => "MemberJoined",
+            E::MemberLeft { .. } => "MemberLeft",
+            E::JoinGroupSent { .. } => "JoinGroupSent",
+            E::MemberIdRequired { .. } => "MemberIdRequired",
+            E::StaticMemberReplaced { .. } => "StaticMemberReplaced",
+            E::RebalanceNoticed { .. } => "RebalanceNoticed",
+            E::PartitionsRevoked { .. } => "PartitionsRevoked",
+            E::JoinPhaseCompleted { .. } => "JoinPhaseCompleted",
+            E::SyncGroupSent { .. } => "SyncGroupSent",
+            E::MemberCrashed { .. } => "MemberCrashed",
+            E::MemberRestarted { .. } => "MemberRestarted",
+            E::MemberPaused { .. } => "MemberPaused",
+            E::RebalanceStarted { .. } => "RebalanceStarted",
+            E::PartitionsAssigned { .. } => "PartitionsAssigned",
+            E::GroupStable { .. } => "GroupStable",
+            E::Subscribed { .. } => "Subscribed",
+        }
+    }
+
+    /// This feature's part of [`EventKind::subjects`](super::EventKind::subjects).
+    pub fn subjects(&self) -> Vec<Subject<'_>> {
+        use GroupEvent as E;
+        use Subject as S;
+        match self {
+            E::MetadataChangeNoticed { group, client_id, topic } => vec![member(group, client_id), S::Topic(topic)],
+            E::GroupCreated { group } | E::GroupStable { group, .. } => vec![S::Group(group)],
+            E::MemberJoined { group, client_id, .. }
+            | E::MemberLeft { group, client_id, .. }
+            | E::JoinGroupSent { group, client_id, .. }
+            | E::MemberIdRequired { group, client_id, .. }
+            | E::StaticMemberReplaced { group, client_id, .. }
+            | E::RebalanceNoticed { group, client_id }
+            | E::PartitionsRevoked { group, client_id, .. }
+            | E::SyncGroupSent { group, client_id, .. }
+            | E::MemberCrashed { group, client_id }
+            | E::MemberRestarted { group, client_id }
+            | E::MemberPaused { group, client_id, .. }
+            | E::PartitionsAssigned { group, client_id, .. }
+            | E::Subscribed { group, client_id, .. } => vec![S::Group(group), member(group, client_id)],
+            E::JoinPhaseCompleted { group, members, .. } => {
+                let mut out = vec![S::Group(group)];
+                out.extend(members.iter().map(|c| member(group, c)));
+                out
+            }
+            E::RebalanceStarted { group, cause } => {
+                let mut out = vec![S::Group(group)];
+                match cause {
+                    RebalanceCause::MemberJoined { client_id }
+                    | RebalanceCause::MemberLeft { client_id }
+                    | RebalanceCause::MemberRejoined { client_id }
+                    | RebalanceCause::SubscriptionChanged { client_id } => out.push(member(group, client_id)),
+                    RebalanceCause::TopicMetadataChanged { topic } => out.push(S::Topic(topic)),
+                    RebalanceCause::AssignorChanged => {}
+                }
+                out
+            }
+        }
+    }
+
+    /// This feature's part of [`EventKind::category`](super::EventKind::category).
+    pub fn category(&self) -> Category {
+        use GroupEvent as E;
+        match self {
+            E::MemberCrashed { .. } | E::MemberRestarted { .. } => Category::Fault,
+            E::MetadataChangeNoticed { .. }
+            | E::GroupCreated { .. }
+            | E::MemberJoined { .. }
+            | E::MemberLeft { .. }
+            | E::JoinGroupSent { .. }
+            | E::MemberIdRequired { .. }
+            | E::StaticMemberReplaced { .. }
+            | E::RebalanceNoticed { .. }
+            | E::PartitionsRevoked { .. }
+            | E::JoinPhaseCompleted { .. }
+            | E::SyncGroupSent { .. }
+            | E::MemberPaused { .. }
+            | E::RebalanceStarted { .. }
+            | E::PartitionsAssigned { .. }
+            | E::GroupStable { .. }
+            | E::Subscribed { .. } => Category::Group,
+        }
+    }
+
+    /// This feature's part of [`EventKind::details`](super::EventKind::details).
+    pub fn details(&self) -> Vec<&str> {
+        use GroupEvent as E;
+        match self {
+            E::MetadataChangeNoticed { .. }
+            | E::GroupCreated { .. }
+            | E::RebalanceNoticed { .. }
+            | E::SyncGroupSent { .. }
+            | E::MemberCrashed { .. }
+            | E::MemberRestarted { .. }
+            | E::MemberPaused { .. }
+            | E::GroupStable { .. } => Vec::new(),
+            E::MemberJoined { member_id, .. } | E::JoinGroupSent { member_id, .. } | E::MemberIdRequired { member_id, .. } => {
+                vec![member_id]
+            }
+            E::MemberLeft { member_id, reason, .. } => vec![member_id, reason.name()],
+            E::StaticMemberReplaced { old_member_id, member_id, .. } => vec![old_member_id, member_id],
+            E::PartitionsRevoked { partitions, .. } | E::PartitionsAssigned { partitions, .. } => topics(partitions).collect(),
+            E::JoinPhaseCompleted { leader, assignor, .. } => vec![leader, assignor],
+            E::RebalanceStarted { cause, .. } => vec![cause.name()],
+            E::Subscribed { topics, .. } => topics.iter().map(String::as_str).collect(),
+        }
+    }
+}

@@ -1,0 +1,798 @@
+//! The trace: typed events that tests, the command-line tool and the page read.
+
+mod cluster;
+mod connect;
+mod consume;
+mod consumer_protocol;
+mod group;
+mod produce;
+mod push;
+mod replication;
+mod settings;
+mod streams;
+
+pub use self::{
+    cluster::ClusterEvent, connect::ConnectEvent, consume::ConsumeEvent, consumer_protocol::ConsumerProtocolEvent, group::GroupEvent,
+    produce::ProduceEvent, push::PushEvent, replication::ReplicationEvent, settings::SettingsEvent, streams::StreamsEvent,
+};
+
+use crate::config::Acks;
+use crate::record::BrokerId;
+use crate::record::{RecordId, TopicPartition};
+use crate::time::SimTime;
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+use std::hash::{Hash, Hasher};
+
+/// Why a consumer starts a partition where it does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StartFrom {
+    /// The group's committed offset (the next offset to read).
+    Committed,
+    /// No committed offset: `auto.offset.reset=earliest`, the log start.
+    ResetEarliest,
+    /// No committed offset: `auto.offset.reset=latest`, the log end.
+    ResetLatest,
+}
+
+/// Why a group rebalances.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RebalanceCause {
+    MemberJoined {
+        client_id: String,
+    },
+    MemberLeft {
+        client_id: String,
+    },
+    AssignorChanged,
+    /// A known member sent JoinGroup again (say, after its cooperative revocation).
+    MemberRejoined {
+        client_id: String,
+    },
+    /// KIP-848: a subscribed topic's partition count changed (the coordinator notices).
+    TopicMetadataChanged {
+        topic: String,
+    },
+    /// A member subscribed to other topics.
+    SubscriptionChanged {
+        client_id: String,
+    },
+}
+
+/// Something that happened, with what it touched: one variant per Kafka feature, each
+/// feature's events in its own file (`event/produce.rs`, …). The JSON is the feature's own
+/// (`{"type": "record_sent", …}`, untagged here), the same as when the kinds were one flat
+/// enum; `Hash` delegates, so the trace digest is unchanged too.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum EventKind {
+    Produce(ProduceEvent),
+    Cluster(ClusterEvent),
+    Replication(ReplicationEvent),
+    Group(GroupEvent),
+    Consume(ConsumeEvent),
+    ConsumerProtocol(ConsumerProtocolEvent),
+    Push(PushEvent),
+    Connect(ConnectEvent),
+    Streams(StreamsEvent),
+    Settings(SettingsEvent),
+}
+
+/// `match` over the features, one line each: `each_feature!(kind, e => e.name())`.
+macro_rules! each_feature {
+    ($kind:expr, $e:ident => $body:expr) => {
+        match $kind {
+            EventKind::Produce($e) => $body,
+            EventKind::Cluster($e) => $body,
+            EventKind::Replication($e) => $body,
+            EventKind::Group($e) => $body,
+            EventKind::Consume($e) => $body,
+            EventKind::ConsumerProtocol($e) => $body,
+            EventKind::Push($e) => $body,
+            EventKind::Connect($e) => $body,
+            EventKind::Streams($e) => $body,
+            EventKind::Settings($e) => $body,
+        }
+    };
+}
+
+macro_rules! from_feature {
+    ($($variant:ident($inner:ident),)*) => {
+        $(impl From<$inner> for EventKind {
+            fn from(e: $inner) -> Self {
+                EventKind::$variant(e)
+            }
+        })*
+    };
+}
+
+from_feature! {
+Produce(ProduceEvent),
+Cluster(ClusterEvent),
+Replication(ReplicationEvent),
+Group(GroupEvent),
+Consume(ConsumeEvent),
+ConsumerProtocol(ConsumerProtocolEvent),
+Push(PushEvent),
+Connect(ConnectEvent),
+Streams(StreamsEvent),
+Settings(SettingsEvent),
+}
+
+impl Hash for EventKind {
+    /// The feature's own kind only (its discriminant is the kind's old place in one flat
+    /// enum), so a trace hashes as it always has.
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        each_feature!(self, e => e.hash(state))
+    }
+}
+
+/// Why a record went to the partition it went to (shown to the learner).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PartitionReason {
+    /// The record named its partition.
+    Explicit,
+    /// `toPositive(murmur2(keyBytes)) % numPartitions`; `murmur2` is the raw hash.
+    KeyHash { murmur2: i32 },
+    /// A keyless record went to the current sticky partition (KIP-794).
+    Sticky,
+    /// `RoundRobinPartitioner`: the counter value this record consumed.
+    RoundRobin { counter: u32 },
+}
+
+/// Why segments were deleted (Kafka's `SegmentDeletionReason`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SegmentDeletionReason {
+    /// `retention.ms`: the segment's newest record is older than that (`RetentionMsBreach`).
+    RetentionMs,
+    /// `retention.bytes`: the log is larger than that by at least the segment's size
+    /// (`RetentionSizeBreach`).
+    RetentionBytes,
+    /// The log start offset moved past the whole segment (`LogStartOffsetBreach`).
+    LogStartOffset,
+}
+
+/// A source offset as the JDBC connector stores it: `{"incrementing": id}` or
+/// `{"timestamp": ts, "incrementing": id}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct SourceOffset {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timestamp_ms: Option<u64>,
+    pub incrementing: u64,
+}
+
+/// Who or what an event involves, as data: the page outlines them when the event is
+/// selected, lessons wait for events that involve them. Named by the scenario's own names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Subject<'a> {
+    Broker(BrokerId),
+    Producer(&'a str),
+    Topic(&'a str),
+    Partition {
+        topic: &'a str,
+        partition: u32,
+    },
+    Record(RecordId),
+    Group(&'a str),
+    /// A consumer, by its group and client id (a Streams instance: its application id
+    /// and client id).
+    Member {
+        group: &'a str,
+        client_id: &'a str,
+    },
+    /// A source connector (its task, table and offsets).
+    Connector(&'a str),
+    /// A Kafka Streams application, by `application.id`.
+    StreamsApp(&'a str),
+}
+
+impl Subject<'_> {
+    /// The name a lesson's `mentions` may give for it: a broker's id, a member's client
+    /// id, a partition's topic; a record has none (its value is the event's).
+    pub fn name(&self) -> Option<std::borrow::Cow<'_, str>> {
+        use std::borrow::Cow;
+        match *self {
+            Subject::Broker(b) => Some(Cow::Owned(b.to_string())),
+            Subject::Producer(n) | Subject::Topic(n) | Subject::Group(n) | Subject::Connector(n) | Subject::StreamsApp(n) => {
+                Some(Cow::Borrowed(n))
+            }
+            Subject::Partition { topic, .. } => Some(Cow::Borrowed(topic)),
+            Subject::Member { client_id, .. } => Some(Cow::Borrowed(client_id)),
+            Subject::Record(_) => None,
+        }
+    }
+}
+
+/// What part of Kafka an event belongs to: the event log's filter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Category {
+    /// Producers and what they send (Connect's source tasks included).
+    Produce,
+    /// Leaders, followers, the ISR, the high watermark, retention.
+    Replication,
+    /// The group protocols: joins, leaves, rebalances, assignments, heartbeats.
+    Group,
+    /// Consumers reading, processing and committing (Streams' processing included).
+    Consume,
+    /// Crashes, cuts, losses and failures.
+    Fault,
+    /// Settings changed at run time, and commands that could not be carried out.
+    Settings,
+}
+
+impl Category {
+    /// Every category, in the order the page lists them.
+    pub const ALL: [Category; 6] =
+        [Category::Produce, Category::Replication, Category::Group, Category::Consume, Category::Fault, Category::Settings];
+}
+
+impl EventKind {
+    /// The kind's name, as in the code (for filters; cheaper than `Debug`).
+    pub fn name(&self) -> &'static str {
+        each_feature!(self, e => e.name())
+    }
+
+    /// Who and what the event involves (exhaustive: a new event must say).
+    pub fn subjects(&self) -> Vec<Subject<'_>> {
+        each_feature!(self, e => e.subjects())
+    }
+
+    /// The part of Kafka the event belongs to (exhaustive: a new event must say).
+    pub fn category(&self) -> Category {
+        each_feature!(self, e => e.category())
+    }
+
+    /// The words a lesson's `mentions` may give for the event besides its subjects' names
+    /// ([`Subject::name`]), as data (exhaustive: a new event must say): record keys and
+    /// values, the other names it carries (member ids, assignors, a changed setting and its
+    /// value, the topics of its partition lists), and its enum-valued details as the trace
+    /// writes them (`NOT_ENOUGH_REPLICAS`, `session_timeout`, `key_hash`). Never a field's
+    /// name, a number or the event's own type.
+    pub fn details(&self) -> Vec<&str> {
+        each_feature!(self, e => e.details())
+    }
+
+    /// Whether a lesson's mention names the event: one of its subjects' names or one of
+    /// its [`details`](Self::details), the whole text.
+    pub fn mentions(&self, text: &str) -> bool {
+        self.subjects().iter().any(|s| s.name().is_some_and(|n| n == text)) || self.details().contains(&text)
+    }
+}
+
+/// A partition as a subject.
+fn part(topic: &str, partition: u32) -> Subject<'_> {
+    Subject::Partition { topic, partition }
+}
+
+/// A member as a subject.
+fn member<'a>(group: &'a str, client_id: &'a str) -> Subject<'a> {
+    Subject::Member { group, client_id }
+}
+
+/// The topics of a partition list.
+fn topics(tps: &[TopicPartition]) -> impl Iterator<Item = &str> {
+    tps.iter().map(|tp| tp.topic.as_str())
+}
+
+/// The topics of committed offsets.
+fn committed(offsets: &[(TopicPartition, u64)]) -> impl Iterator<Item = &str> {
+    offsets.iter().map(|(tp, _)| tp.topic.as_str())
+}
+
+/// `acks` as the trace writes it.
+fn acks_name(acks: Acks) -> &'static str {
+    match acks {
+        Acks::None => "0",
+        Acks::Leader => "1",
+        Acks::All => "all",
+    }
+}
+
+/// A seek's `kind` as the trace writes it.
+fn seek_name(how: &crate::command::SeekTo) -> &'static str {
+    use crate::command::SeekTo;
+    match how {
+        SeekTo::Beginning => "beginning",
+        SeekTo::End => "end",
+        SeekTo::Offset { .. } => "offset",
+        SeekTo::Timestamp { .. } => "timestamp",
+    }
+}
+
+impl StartFrom {
+    /// As the trace writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            StartFrom::Committed => "committed",
+            StartFrom::ResetEarliest => "reset_earliest",
+            StartFrom::ResetLatest => "reset_latest",
+        }
+    }
+}
+
+impl RebalanceCause {
+    /// Its `kind` as the trace writes it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            RebalanceCause::MemberJoined { .. } => "member_joined",
+            RebalanceCause::MemberLeft { .. } => "member_left",
+            RebalanceCause::AssignorChanged => "assignor_changed",
+            RebalanceCause::MemberRejoined { .. } => "member_rejoined",
+            RebalanceCause::TopicMetadataChanged { .. } => "topic_metadata_changed",
+            RebalanceCause::SubscriptionChanged { .. } => "subscription_changed",
+        }
+    }
+}
+
+impl PartitionReason {
+    /// Its `kind` as the trace writes it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            PartitionReason::Explicit => "explicit",
+            PartitionReason::KeyHash { .. } => "key_hash",
+            PartitionReason::Sticky => "sticky",
+            PartitionReason::RoundRobin { .. } => "round_robin",
+        }
+    }
+}
+
+impl SegmentDeletionReason {
+    /// As the trace writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            SegmentDeletionReason::RetentionMs => "retention_ms",
+            SegmentDeletionReason::RetentionBytes => "retention_bytes",
+            SegmentDeletionReason::LogStartOffset => "log_start_offset",
+        }
+    }
+}
+
+impl LeaveReason {
+    /// As the trace writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            LeaveReason::Graceful => "graceful",
+            LeaveReason::SessionTimeout => "session_timeout",
+            LeaveReason::PollTimeout => "poll_timeout",
+            LeaveReason::RebalanceTimeout => "rebalance_timeout",
+            LeaveReason::RevocationTimeout => "revocation_timeout",
+        }
+    }
+}
+
+impl GroupError {
+    /// Kafka's name, as the trace writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            GroupError::UnknownMemberId => "UNKNOWN_MEMBER_ID",
+            GroupError::IllegalGeneration => "ILLEGAL_GENERATION",
+            GroupError::RebalanceInProgress => "REBALANCE_IN_PROGRESS",
+            GroupError::CoordinatorNotAvailable => "COORDINATOR_NOT_AVAILABLE",
+            GroupError::FencedMemberEpoch => "FENCED_MEMBER_EPOCH",
+            GroupError::StaleMemberEpoch => "STALE_MEMBER_EPOCH",
+            GroupError::UnreleasedInstanceId => "UNRELEASED_INSTANCE_ID",
+            GroupError::NoOffsetForPartition => "NO_OFFSET_FOR_PARTITION",
+            GroupError::OffsetOutOfRange => "OFFSET_OUT_OF_RANGE",
+        }
+    }
+}
+
+impl ProduceError {
+    /// Kafka's name, as the trace writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ProduceError::NotLeaderOrFollower => "NOT_LEADER_OR_FOLLOWER",
+            ProduceError::NotEnoughReplicas => "NOT_ENOUGH_REPLICAS",
+            ProduceError::NotEnoughReplicasAfterAppend => "NOT_ENOUGH_REPLICAS_AFTER_APPEND",
+            ProduceError::RequestTimedOut => "REQUEST_TIMED_OUT",
+            ProduceError::NetworkException => "NETWORK_EXCEPTION",
+            ProduceError::UnknownProducerId => "UNKNOWN_PRODUCER_ID",
+            ProduceError::OutOfOrderSequenceNumber => "OUT_OF_ORDER_SEQUENCE_NUMBER",
+            ProduceError::LeaderNotAvailable => "LEADER_NOT_AVAILABLE",
+            ProduceError::DeliveryTimeout => "DELIVERY_TIMEOUT",
+        }
+    }
+}
+
+impl LossCause {
+    /// As the trace writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            LossCause::UncleanElection => "unclean_election",
+            LossCause::LeaderFailover => "leader_failover",
+        }
+    }
+}
+
+/// Why a member left the group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LeaveReason {
+    /// `close()`: LeaveGroup at once (dynamic members only).
+    Graceful,
+    /// No heartbeat for `session.timeout.ms` (a crash, or a static member's close).
+    SessionTimeout,
+    /// No `poll()` for `max.poll.interval.ms`: the heartbeat thread sent LeaveGroup (KIP-62).
+    PollTimeout,
+    /// It did not rejoin before the rebalance timeout.
+    RebalanceTimeout,
+    /// KIP-848: it did not revoke its partitions within the rebalance timeout.
+    RevocationTimeout,
+}
+
+/// Errors the group coordinator answers with (Kafka's `Errors`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum GroupError {
+    UnknownMemberId,
+    IllegalGeneration,
+    RebalanceInProgress,
+    CoordinatorNotAvailable,
+    /// KIP-848: the member's epoch is not one the coordinator accepts; it rejoins with
+    /// epoch 0 after losing its partitions.
+    FencedMemberEpoch,
+    /// KIP-848: an OffsetCommit carried an older member epoch.
+    StaleMemberEpoch,
+    /// KIP-848: a static member joined while its instance id is still held by a member
+    /// that did not leave (it crashed): fatal for the new consumer.
+    UnreleasedInstanceId,
+    /// Not from the coordinator: `auto.offset.reset=none` and no committed offset
+    /// (`NoOffsetForPartitionException` from `poll()`).
+    NoOffsetForPartition,
+    /// Not from the coordinator: `auto.offset.reset=none` and the position is outside the
+    /// log (`OffsetOutOfRangeException` from `poll()`).
+    OffsetOutOfRange,
+}
+
+/// Errors a Produce request can meet (Kafka's `Errors`), plus the producer's own timeout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ProduceError {
+    /// The broker is not (or no longer) the partition's leader.
+    NotLeaderOrFollower,
+    /// acks=all and the ISR is smaller than `min.insync.replicas`: refused before append.
+    NotEnoughReplicas,
+    /// acks=all and the ISR shrank below `min.insync.replicas` after the append: the
+    /// record is already in the log, so a retry may duplicate it (unless idempotent).
+    NotEnoughReplicasAfterAppend,
+    /// No response within `request.timeout.ms` (a crashed or cut-off broker, or an
+    /// acks=all write waiting for replicas that do not come).
+    RequestTimedOut,
+    /// The connection broke: the broker process is gone (the producer sees the socket
+    /// close at once, unlike a cut-off broker, which it only notices by timing out).
+    NetworkException,
+    /// Idempotent producer: the leader has no record of this producer and the batch is
+    /// not its first (its earlier records were lost or deleted). The producer resets its
+    /// sequence numbers for the partition and retries (KIP-360).
+    UnknownProducerId,
+    /// Idempotent producer: a batch arrived before an earlier one of the same partition.
+    OutOfOrderSequenceNumber,
+    /// The partition has no leader to send to.
+    LeaderNotAvailable,
+    /// `delivery.timeout.ms` passed: the producer gives up on the records.
+    DeliveryTimeout,
+}
+
+/// A record a leader change left behind.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct LostRecord {
+    pub record: RecordId,
+    pub value: String,
+    pub offset: u64,
+    /// Whether it was below the old leader's HW (committed) when the leader changed.
+    pub was_committed: bool,
+}
+
+/// Why records were lost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LossCause {
+    /// An out-of-sync replica became leader (`unclean.leader.election.enable=true`).
+    UncleanElection,
+    /// A clean failover: the new leader (in the ISR) lacked records that had reached only
+    /// the old leader — acknowledged only under acks=1 or acks=0.
+    LeaderFailover,
+}
+
+/// One trace entry.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Event {
+    /// Position in the whole run, from 0; never reused even when old events are dropped.
+    pub seq: u64,
+    pub time: SimTime,
+    #[serde(flatten)]
+    pub kind: EventKind,
+}
+
+/// The trace kept in memory: the newest `capacity` events, plus a digest over all of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    events: VecDeque<Event>,
+    capacity: usize,
+    total: u64,
+    digest: u64,
+}
+
+impl Trace {
+    pub const DEFAULT_CAPACITY: usize = 50_000;
+
+    pub fn new(capacity: usize) -> Self {
+        Self { events: VecDeque::new(), capacity: capacity.max(1), total: 0, digest: FNV_OFFSET }
+    }
+
+    pub(crate) fn push(&mut self, time: SimTime, kind: EventKind) -> &Event {
+        let event = Event { seq: self.total, time, kind };
+        let mut hasher = StableHasher(self.digest);
+        event.hash(&mut hasher);
+        self.digest = hasher.0;
+        if self.events.len() == self.capacity {
+            self.events.pop_front();
+        }
+        self.events.push_back(event);
+        self.total += 1;
+        let last = self.events.len() - 1;
+        &self.events[last]
+    }
+
+    /// The kept events, oldest first.
+    pub fn events(&self) -> impl DoubleEndedIterator<Item = &Event> + ExactSizeIterator {
+        self.events.iter()
+    }
+
+    /// Events kept whose `seq` is at least `seq`.
+    pub fn since(&self, seq: u64) -> impl Iterator<Item = &Event> {
+        let first_kept = self.total - self.events.len() as u64;
+        let skip = seq.saturating_sub(first_kept).min(self.events.len() as u64) as usize;
+        self.events.iter().skip(skip)
+    }
+
+    /// How many events the run has produced (kept or not).
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// A 64-bit FNV-1a digest over every event of the run, identical on every platform.
+    pub fn digest(&self) -> u64 {
+        self.digest
+    }
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+/// FNV-1a with `usize` written as 8 bytes, so 32-bit wasm and 64-bit hosts agree.
+struct StableHasher(u64);
+
+impl Hasher for StableHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(FNV_PRIME);
+        }
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.write(&(i as u64).to_le_bytes());
+    }
+
+    fn write_isize(&mut self, i: isize) {
+        self.write(&(i as i64).to_le_bytes());
+    }
+
+    fn write_u16(&mut self, i: u16) {
+        self.write(&i.to_le_bytes());
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.write(&i.to_le_bytes());
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.write(&i.to_le_bytes());
+    }
+
+    fn write_i32(&mut self, i: i32) {
+        self.write(&i.to_le_bytes());
+    }
+
+    fn write_i64(&mut self, i: i64) {
+        self.write(&i.to_le_bytes());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every enum-valued detail's `name()` is the string the trace's JSON writes for it.
+    #[test]
+    fn detail_names_are_the_traces_own_words() {
+        use crate::json::write_json;
+        let quoted = |s: &str| format!("\"{s}\"");
+        for e in [
+            GroupError::UnknownMemberId,
+            GroupError::IllegalGeneration,
+            GroupError::RebalanceInProgress,
+            GroupError::CoordinatorNotAvailable,
+            GroupError::FencedMemberEpoch,
+            GroupError::StaleMemberEpoch,
+            GroupError::UnreleasedInstanceId,
+            GroupError::NoOffsetForPartition,
+            GroupError::OffsetOutOfRange,
+        ] {
+            assert_eq!(write_json(&e, false), quoted(e.name()));
+        }
+        for e in [
+            ProduceError::NotLeaderOrFollower,
+            ProduceError::NotEnoughReplicas,
+            ProduceError::NotEnoughReplicasAfterAppend,
+            ProduceError::RequestTimedOut,
+            ProduceError::NetworkException,
+            ProduceError::UnknownProducerId,
+            ProduceError::OutOfOrderSequenceNumber,
+            ProduceError::LeaderNotAvailable,
+            ProduceError::DeliveryTimeout,
+        ] {
+            assert_eq!(write_json(&e, false), quoted(e.name()));
+        }
+        for r in [
+            LeaveReason::Graceful,
+            LeaveReason::SessionTimeout,
+            LeaveReason::PollTimeout,
+            LeaveReason::RebalanceTimeout,
+            LeaveReason::RevocationTimeout,
+        ] {
+            assert_eq!(write_json(&r, false), quoted(r.name()));
+        }
+        for r in [SegmentDeletionReason::RetentionMs, SegmentDeletionReason::RetentionBytes, SegmentDeletionReason::LogStartOffset] {
+            assert_eq!(write_json(&r, false), quoted(r.name()));
+        }
+        for c in [LossCause::UncleanElection, LossCause::LeaderFailover] {
+            assert_eq!(write_json(&c, false), quoted(c.name()));
+        }
+        for f in [StartFrom::Committed, StartFrom::ResetEarliest, StartFrom::ResetLatest] {
+            assert_eq!(write_json(&f, false), quoted(f.name()));
+        }
+        for a in [Acks::None, Acks::Leader, Acks::All] {
+            assert_eq!(write_json(&a, false), quoted(acks_name(a)));
+        }
+        let tag = |json: String| json.split("\"kind\":").nth(1).and_then(|t| t.split('"').nth(1)).map(str::to_string);
+        let c = |s: &str| s.to_string();
+        for cause in [
+            RebalanceCause::MemberJoined { client_id: c("x") },
+            RebalanceCause::MemberLeft { client_id: c("x") },
+            RebalanceCause::AssignorChanged,
+            RebalanceCause::MemberRejoined { client_id: c("x") },
+            RebalanceCause::TopicMetadataChanged { topic: c("x") },
+            RebalanceCause::SubscriptionChanged { client_id: c("x") },
+        ] {
+            assert_eq!(tag(write_json(&cause, false)).as_deref(), Some(cause.name()));
+        }
+        for r in [
+            PartitionReason::Explicit,
+            PartitionReason::KeyHash { murmur2: 1 },
+            PartitionReason::Sticky,
+            PartitionReason::RoundRobin { counter: 1 },
+        ] {
+            assert_eq!(tag(write_json(&r, false)).as_deref(), Some(r.name()));
+        }
+        use crate::command::SeekTo;
+        for how in [SeekTo::Beginning, SeekTo::End, SeekTo::Offset { offset: 1 }, SeekTo::Timestamp { timestamp_ms: 1 }] {
+            assert_eq!(tag(write_json(&how, false)).as_deref(), Some(seek_name(&how)));
+        }
+    }
+
+    #[test]
+    fn ring_keeps_the_newest_and_counts_all() {
+        let mut t = Trace::new(2);
+        for g in ["a", "b", "c"] {
+            t.push(SimTime(1), EventKind::Group(GroupEvent::GroupCreated { group: g.into() }));
+        }
+        assert_eq!(t.total(), 3);
+        let seqs: Vec<u64> = t.events().map(|e| e.seq).collect();
+        assert_eq!(seqs, vec![1, 2]);
+        assert_eq!(t.since(2).count(), 1);
+        assert_eq!(t.since(0).count(), 2);
+    }
+
+    #[test]
+    fn digest_depends_on_every_event() {
+        let mut a = Trace::new(1);
+        let mut b = Trace::new(1);
+        a.push(SimTime(1), EventKind::Group(GroupEvent::GroupCreated { group: "x".into() }));
+        b.push(SimTime(2), EventKind::Group(GroupEvent::GroupCreated { group: "x".into() }));
+        assert_ne!(a.digest(), b.digest());
+    }
+
+    /// Each feature's events keep the trace's one JSON shape (`{"seq", "time", "type", …}`,
+    /// no wrapper for the feature), and a trace line reads back as the same event.
+    #[test]
+    fn an_event_is_written_and_read_as_one_flat_object() {
+        let events = [
+            EventKind::Cluster(ClusterEvent::BrokerCrashed { broker: 2 }),
+            EventKind::Group(GroupEvent::GroupCreated { group: "g".into() }),
+            EventKind::Settings(SettingsEvent::CommandRejected { reason: "no".into() }),
+            EventKind::Streams(StreamsEvent::StateStoreRestored {
+                application_id: "app".into(),
+                client_id: "c".into(),
+                store: "counts".into(),
+                partition: 1,
+                records: 3,
+                keys: 2,
+            }),
+        ];
+        let written: Vec<String> = events
+            .iter()
+            .enumerate()
+            .map(|(seq, kind)| {
+                let e = Event { seq: seq as u64, time: SimTime(5), kind: kind.clone() };
+                let text = serde_json::to_string(&e).unwrap();
+                let back: Event = serde_json::from_str(&text).unwrap();
+                assert_eq!(back, e, "{text}");
+                text
+            })
+            .collect();
+        assert_eq!(written[0], r#"{"seq":0,"time":5,"type":"broker_crashed","broker":2}"#);
+        assert_eq!(written[1], r#"{"seq":1,"time":5,"type":"group_created","group":"g"}"#);
+        assert_eq!(written[2], r#"{"seq":2,"time":5,"type":"command_rejected","reason":"no"}"#);
+        assert!(written[3].starts_with(r#"{"seq":3,"time":5,"type":"state_store_restored","application_id":"app""#));
+    }
+
+    /// What the digest hashes first for a kind is its place in the one flat list the trace
+    /// had before the kinds moved to their features (0 … 64), so every golden digest holds.
+    #[test]
+    fn a_kind_hashes_its_old_flat_place() {
+        struct First(Option<isize>);
+        impl Hasher for First {
+            fn finish(&self) -> u64 {
+                0
+            }
+            fn write(&mut self, _: &[u8]) {}
+            fn write_isize(&mut self, i: isize) {
+                self.0.get_or_insert(i);
+            }
+        }
+        let place = |k: EventKind| {
+            let mut h = First(None);
+            k.hash(&mut h);
+            h.0
+        };
+        assert_eq!(
+            place(EventKind::Produce(ProduceEvent::BatchSent { producer: "p".into(), topic: "t".into(), partition: 0, records: vec![] })),
+            Some(1)
+        );
+        assert_eq!(place(EventKind::Cluster(ClusterEvent::BrokerCrashed { broker: 1 })), Some(6));
+        assert_eq!(place(EventKind::Cluster(ClusterEvent::PartitionsAdded { topic: "t".into(), partitions: 2 })), Some(20));
+        assert_eq!(
+            place(EventKind::Settings(SettingsEvent::ConfigChanged { entity: "t".into(), setting: "s".into(), value: "v".into() })),
+            Some(22)
+        );
+        assert_eq!(
+            place(EventKind::Replication(ReplicationEvent::HighWatermarkAdvanced { topic: "t".into(), partition: 0, high_watermark: 1 })),
+            Some(17)
+        );
+        assert_eq!(
+            place(EventKind::Push(PushEvent::PushOverwhelmed { group: "g".into(), client_id: "c".into(), buffered: 1, limit: 1 })),
+            Some(57)
+        );
+        assert_eq!(
+            place(EventKind::Streams(StreamsEvent::StateStoreRestored {
+                application_id: "a".into(),
+                client_id: "c".into(),
+                store: "s".into(),
+                partition: 0,
+                records: 0,
+                keys: 0
+            })),
+            Some(64)
+        );
+    }
+}
