@@ -9,6 +9,7 @@ use crate::panels::{
 };
 use crate::state::{Action, AppState, Notice, Outgoing, SharedFrom, TICK_MS};
 use gloo_timers::callback::Interval;
+use kafka_sandbox_core::Snapshot;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -200,9 +201,24 @@ pub fn App() -> Html {
     let read = model.sim.read();
     // A large cluster draws fewer records per partition: the page stays responsive.
     let big = read.partition_count() > LARGE_PARTITIONS;
-    let snap = Rc::new(model.sim.snapshot_with(if big { 8 } else { usize::MAX }));
-    // Panels given only what they show, so Yew skips those whose part did not change.
-    let producers = snap.producers.clone();
+    // Panels given only what they show, so Yew skips those whose part did not change:
+    // the snapshot's parts are moved out, not copied, and shared where two panels show one.
+    let Snapshot {
+        now,
+        steps,
+        events_total,
+        brokers,
+        topics,
+        producers,
+        groups,
+        flights,
+        findings_total,
+        promises_broken,
+        connectors,
+        streams,
+        ..
+    } = model.sim.snapshot_with(if big { 8 } else { usize::MAX });
+    let (brokers, topics, groups, flights) = (Rc::new(brokers), Rc::new(topics), Rc::new(groups), Rc::new(flights));
     let (produce_topic, produce_partitions) =
         read.topics().next().map_or((AttrValue::default(), 0), |t| (AttrValue::from(t.name().to_string()), t.partition_count()));
     let compare_groups = Rc::new(crate::panels::compare_groups(read));
@@ -286,7 +302,7 @@ pub fn App() -> Html {
                 </button>
                 <button id="lang-toggle" class="lang" onclick={toggle_lang}>{ i18n::LANG_SWITCH.get(lang) }</button>
             </header>
-            <Controls {lang} {playing} {running_to} {speed} now={snap.now} events={snap.events_total} steps={snap.steps} {reached} dispatch={dispatch.clone()} />
+            <Controls {lang} {playing} {running_to} {speed} {now} events={events_total} {steps} {reached} dispatch={dispatch.clone()} />
             if let Some(n) = notice {
                 {
                     match n {
@@ -326,29 +342,29 @@ pub fn App() -> Html {
                 <LessonPanel {lang} {view} dispatch={dispatch.clone()} />
             }
             if let Some((at_ms, this, fork)) = fork_view {
-                <ForkPanel {lang} {at_ms} now_ms={snap.now.ms()} {this} {fork} dispatch={dispatch.clone()} />
+                <ForkPanel {lang} {at_ms} now_ms={now.ms()} {this} {fork} dispatch={dispatch.clone()} />
             }
             if let Some(path) = record_path {
                 <RecordPathPanel {lang} {path} partitions={record_partitions} dispatch={dispatch.clone()} />
             }
-            <ContextProvider<Now> context={Now(snap.now)}>
+            <ContextProvider<Now> context={Now(now)}>
             <section class="stage">
-                <Producers {lang} {producers} topic={produce_topic} partitions={produce_partitions} {last_produce} {next_value} {retries} dispatch={dispatch.clone()} />
-                <Wire {lang} snap={snap.clone()} side={WireSide::Produce} />
-                <TopicView {lang} snap={snap.clone()} dispatch={dispatch.clone()} />
-                <Wire {lang} snap={snap.clone()} side={WireSide::Fetch} />
-                <Groups {lang} snap={snap.clone()} logs={group_logs} dispatch={dispatch.clone()} />
+                <Producers {lang} producers={producers.clone()} topic={produce_topic} partitions={produce_partitions} {last_produce} {next_value} {retries} dispatch={dispatch.clone()} />
+                <Wire {lang} flights={flights.clone()} {now} side={WireSide::Produce} />
+                <TopicView {lang} topics={topics.clone()} brokers={brokers.len() as u32} {now} producers={producers.clone()} dispatch={dispatch.clone()} />
+                <Wire {lang} flights={flights.clone()} {now} side={WireSide::Fetch} />
+                <Groups {lang} {groups} logs={group_logs} dispatch={dispatch.clone()} />
             </section>
             </ContextProvider<Now>>
-            <Apps {lang} connectors={snap.connectors.clone()} streams={snap.streams.clone()} dispatch={dispatch.clone()} />
-            <Brokers {lang} snap={snap.clone()} dispatch={dispatch.clone()} />
+            <Apps {lang} {connectors} {streams} dispatch={dispatch.clone()} />
+            <Brokers {lang} {brokers} {topics} {flights} {now} {producers} dispatch={dispatch.clone()} />
             <Charts {lang} samples={chart_samples} />
             <SequenceDiagram {lang} window={seq_window} messages={seq_messages} open={show_sequence}
                 on_toggle={dispatch.reform(Action::ShowSequence)} />
             <ComparePanel {lang} groups={compare_groups} result={comparison} dispatch={dispatch.clone()} />
             <div class="bottom">
                 <EventLog {lang} {events} {category} {entity} {selected} dispatch={dispatch.clone()} />
-                <Guarantees {lang} rows={findings} total={snap.findings_total} broken={snap.promises_broken} />
+                <Guarantees {lang} rows={findings} total={findings_total} broken={promises_broken} />
             </div>
         </main>
     }

@@ -4,7 +4,7 @@
 use kafka_sandbox_core::event::{LossCause, ProduceError};
 use kafka_sandbox_core::read::{Read, SentRecord};
 use kafka_sandbox_core::record::RecordId;
-use kafka_sandbox_core::snapshot::{PartitionView, Snapshot};
+use kafka_sandbox_core::snapshot::{PartitionView, ProducerView, Snapshot};
 use kafka_sandbox_core::vecmap::VecMap;
 use kafka_sandbox_core::SimTime;
 
@@ -52,12 +52,19 @@ impl<'a> SentIndex<'a> {
         SentIndex(VecMap::new())
     }
 
+    /// Empty unless some partition of `snap` lost records.
     pub fn new(snap: &'a Snapshot) -> Self {
         let any_lost = snap.topics.iter().any(|t| t.partitions.iter().any(|p| !p.lost.is_empty()));
         if !any_lost {
             return SentIndex(VecMap::new());
         }
-        SentIndex(snap.producers.iter().flat_map(|p| p.sent.iter()).map(|s| (s.record, s)).collect())
+        SentIndex::of(&snap.producers)
+    }
+
+    /// Every send of `producers`: for a partition that lost records (a panel holds the
+    /// producers, not the whole snapshot).
+    pub fn of(producers: &'a [ProducerView]) -> Self {
+        SentIndex(producers.iter().flat_map(|p| p.sent.iter()).map(|s| (s.record, s)).collect())
     }
 }
 

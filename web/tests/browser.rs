@@ -18,6 +18,31 @@ fn mount_app() -> Element {
     host
 }
 
+/// The topic panel's props for `snap`: its topics, brokers, time and producers.
+fn topic_props(snap: kafka_sandbox_core::Snapshot) -> kafka_sandbox_web::panels::TopicProps {
+    kafka_sandbox_web::panels::TopicProps {
+        lang: kafka_sandbox_web::i18n::Lang::En,
+        brokers: snap.brokers.len() as u32,
+        now: snap.now,
+        topics: std::rc::Rc::new(snap.topics),
+        producers: snap.producers,
+        dispatch: yew::Callback::noop(),
+    }
+}
+
+/// The groups panel's props for `snap`'s groups.
+fn groups_props(
+    snap: kafka_sandbox_core::Snapshot,
+    logs: std::rc::Rc<kafka_sandbox_core::vecmap::VecMap<String, std::rc::Rc<kafka_sandbox_web::timeline::GroupLog>>>,
+) -> kafka_sandbox_web::panels::GroupsProps {
+    kafka_sandbox_web::panels::GroupsProps {
+        lang: kafka_sandbox_web::i18n::Lang::En,
+        groups: std::rc::Rc::new(snap.groups),
+        dispatch: yew::Callback::noop(),
+        logs,
+    }
+}
+
 /// Lets Yew's scheduler run before the DOM is read.
 async fn settle() {
     gloo_timers::future::TimeoutFuture::new(0).await;
@@ -60,14 +85,13 @@ fn the_every_feature_scenario_runs_to_the_native_digest_in_the_browser() {
 /// consumer received, in order.
 #[wasm_bindgen_test]
 async fn groups_panel_shows_the_seed_assignment_and_messages() {
-    use kafka_sandbox_web::i18n::Lang;
-    use kafka_sandbox_web::panels::{Groups, GroupsProps};
+    use kafka_sandbox_web::panels::Groups;
     use std::rc::Rc;
 
     let scenario = kafka_sandbox_core::scenario::default_scenario();
     let mut sim = scenario.build().expect("the default scenario builds");
     sim.run_until(kafka_sandbox_core::SimTime(scenario.end_ms()));
-    let props = GroupsProps { lang: Lang::En, snap: Rc::new(sim.snapshot()), dispatch: yew::Callback::noop(), logs: Rc::default() };
+    let props = groups_props(sim.snapshot(), Rc::default());
 
     let document = web_sys::window().and_then(|w| w.document()).expect("a document");
     let host = document.create_element("div").expect("create a div");
@@ -127,7 +151,15 @@ async fn brokers_view_shows_a_crashed_broker_and_the_moved_leader() {
     let new = snap.topics[0].partitions[0].leader.expect("P0 has a new leader");
     assert_ne!(new, old);
 
-    let host = mount::<Brokers>(BrokersProps { lang: Lang::En, snap: Rc::new(snap), dispatch: yew::Callback::noop() });
+    let host = mount::<Brokers>(BrokersProps {
+        lang: Lang::En,
+        brokers: Rc::new(snap.brokers),
+        topics: Rc::new(snap.topics),
+        flights: Rc::new(snap.flights),
+        now: snap.now,
+        producers: snap.producers,
+        dispatch: yew::Callback::noop(),
+    });
     settle().await;
 
     let column = format!("[data-broker=\"{old}\"]");
@@ -152,9 +184,7 @@ async fn brokers_view_shows_a_crashed_broker_and_the_moved_leader() {
 async fn topic_panel_strikes_through_lost_records_with_their_cause() {
     use kafka_sandbox_core::scenario::Scenario;
     use kafka_sandbox_core::SimTime;
-    use kafka_sandbox_web::i18n::Lang;
-    use kafka_sandbox_web::panels::{TopicProps, TopicView};
-    use std::rc::Rc;
+    use kafka_sandbox_web::panels::TopicView;
 
     let json = r#"{
       "version": 1, "seed": 7,
@@ -174,7 +204,7 @@ async fn topic_panel_strikes_through_lost_records_with_their_cause() {
     let snap = sim.snapshot();
     let new = snap.topics[0].partitions[0].leader.expect("a new leader");
 
-    let host = mount::<TopicView>(TopicProps { lang: Lang::En, snap: Rc::new(snap), dispatch: yew::Callback::noop() });
+    let host = mount::<TopicView>(topic_props(snap));
     settle().await;
 
     let summary = text_of(&host, "#partition-0 .psummary");
@@ -198,9 +228,7 @@ async fn topic_panel_strikes_through_lost_records_with_their_cause() {
 async fn topic_panel_marks_a_partition_without_leader_offline() {
     use kafka_sandbox_core::scenario::Scenario;
     use kafka_sandbox_core::SimTime;
-    use kafka_sandbox_web::i18n::Lang;
-    use kafka_sandbox_web::panels::{TopicProps, TopicView};
-    use std::rc::Rc;
+    use kafka_sandbox_web::panels::TopicView;
 
     let json = r#"{
       "version": 1, "seed": 3,
@@ -211,7 +239,7 @@ async fn topic_panel_marks_a_partition_without_leader_offline() {
     let only = sim.snapshot().topics[0].partitions[0].leader.expect("a leader");
     sim.apply(BrokerCommand::CrashBroker { broker: only }).expect("the broker exists");
     sim.run_until(SimTime(1500));
-    let host = mount::<TopicView>(TopicProps { lang: Lang::En, snap: Rc::new(sim.snapshot()), dispatch: yew::Callback::noop() });
+    let host = mount::<TopicView>(topic_props(sim.snapshot()));
     settle().await;
     let p0 = host.query_selector("#partition-0.offline").ok().flatten().expect("P0 is marked offline");
     assert_eq!(p0.get_attribute("data-leader").as_deref(), Some("none"));
@@ -226,8 +254,7 @@ async fn groups_panel_shows_a_crashed_member_removed_and_its_partitions_taken_ov
     use kafka_sandbox_core::group::{GroupState, Phase};
     use kafka_sandbox_core::scenario::Scenario;
     use kafka_sandbox_core::SimTime;
-    use kafka_sandbox_web::i18n::Lang;
-    use kafka_sandbox_web::panels::{Groups, GroupsProps};
+    use kafka_sandbox_web::panels::Groups;
     use kafka_sandbox_web::timeline::GroupWatch;
     use std::rc::Rc;
 
@@ -254,7 +281,7 @@ async fn groups_panel_shows_a_crashed_member_removed_and_its_partitions_taken_ov
     sim.run_until(sim.now().plus_ms(6000 + 5000));
     let mut watch = GroupWatch::default();
     watch.ingest(&sim);
-    let props = GroupsProps { lang: Lang::En, snap: Rc::new(sim.snapshot()), dispatch: yew::Callback::noop(), logs: Rc::new(watch.all()) };
+    let props = groups_props(sim.snapshot(), Rc::new(watch.all()));
     let host = mount::<Groups>(props);
     settle().await;
 
@@ -282,8 +309,7 @@ async fn groups_panel_shows_a_crashed_member_removed_and_its_partitions_taken_ov
 async fn groups_panel_says_when_no_coordinator_is_reachable() {
     use kafka_sandbox_core::scenario::Scenario;
     use kafka_sandbox_core::SimTime;
-    use kafka_sandbox_web::i18n::Lang;
-    use kafka_sandbox_web::panels::{Groups, GroupsProps};
+    use kafka_sandbox_web::panels::Groups;
     use std::rc::Rc;
 
     let json = r#"{
@@ -297,7 +323,7 @@ async fn groups_panel_says_when_no_coordinator_is_reachable() {
     sim.apply(BrokerCommand::CrashBroker { broker: 0 }).expect("the broker exists");
     let snap = sim.snapshot();
     assert_eq!(snap.groups[0].coordinator, None);
-    let host = mount::<Groups>(GroupsProps { lang: Lang::En, snap: Rc::new(snap), dispatch: yew::Callback::noop(), logs: Rc::default() });
+    let host = mount::<Groups>(groups_props(snap, Rc::default()));
     settle().await;
     let none = host.query_selector("[data-group=\"g\"] .coordinator.none").ok().flatten().expect("marked as missing");
     assert_eq!(none.text_content().unwrap_or_default(), "no coordinator");

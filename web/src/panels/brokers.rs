@@ -7,13 +7,13 @@ use super::record_style;
 use super::topic::PartAt;
 use crate::i18n::{self, Lang};
 use crate::state::{progress, Action, SLOW_FOLLOWER_MS};
-use crate::view::{self, Loss, LostStatus, SentIndex};
+use crate::view::{self, Loss, LostStatus};
 use kafka_sandbox_core::command::BrokerCommand;
-use kafka_sandbox_core::read::FlightKind;
+use kafka_sandbox_core::read::{Flight, FlightKind};
 use kafka_sandbox_core::record::BrokerId;
 use kafka_sandbox_core::record::RecordId;
-use kafka_sandbox_core::snapshot::{BrokerView, PartitionView, RecordView, ReplicaView};
-use kafka_sandbox_core::Snapshot;
+use kafka_sandbox_core::snapshot::{BrokerView, PartitionView, ProducerView, RecordView, ReplicaView, TopicView};
+use kafka_sandbox_core::SimTime;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -25,7 +25,14 @@ const MAX_CELLS: usize = 30;
 #[derive(Properties, PartialEq)]
 pub struct BrokersProps {
     pub lang: Lang,
-    pub snap: Rc<Snapshot>,
+    /// The snapshot's brokers, and what their columns show: the topics' partitions (shared
+    /// with the topic panel), the messages on the wire (replication under way, shared with
+    /// the wires) at this time, and the producers (what became of lost records).
+    pub brokers: Rc<Vec<BrokerView>>,
+    pub topics: Rc<Vec<TopicView>>,
+    pub flights: Rc<Vec<Flight>>,
+    pub now: SimTime,
+    pub producers: Rc<Vec<ProducerView>>,
     pub dispatch: Callback<Action>,
 }
 
@@ -35,20 +42,20 @@ type Incoming = kafka_sandbox_core::vecmap::VecMap<(usize, u32, BrokerId), Vec<(
 #[component]
 pub fn Brokers(p: &BrokersProps) -> Html {
     let lang = p.lang;
-    let snap = &p.snap;
-    let many_topics = snap.topics.len() > 1;
-    let total_rows: usize = snap.topics.iter().map(|t| t.partitions.len()).sum();
+    let topics = &p.topics;
+    let many_topics = topics.len() > 1;
+    let total_rows: usize = topics.iter().map(|t| t.partitions.len()).sum();
     let rows: Vec<(usize, usize)> =
-        snap.topics.iter().enumerate().flat_map(|(ti, t)| (0..t.partitions.len()).map(move |i| (ti, i))).take(MAX_ROWS).collect();
+        topics.iter().enumerate().flat_map(|(ti, t)| (0..t.partitions.len()).map(move |i| (ti, i))).take(MAX_ROWS).collect();
     let mut incoming: Incoming = Incoming::new();
-    for f in &snap.flights {
+    for f in p.flights.iter() {
         if let FlightKind::Replicate { tp, follower, values } = &f.kind {
-            let Some(ti) = snap.topics.iter().position(|t| t.name == tp.topic) else { continue };
-            let t = progress(snap.now, f.sent_at, f.arrives_at);
+            let Some(ti) = topics.iter().position(|t| t.name == tp.topic) else { continue };
+            let t = progress(p.now, f.sent_at, f.arrives_at);
             incoming.entry((ti, tp.partition, *follower)).or_default().push((values.join(" "), t));
         }
     }
-    let columns = snap.brokers.len().max(1);
+    let columns = p.brokers.len().max(1);
     let grid_style =
         format!("grid-template-columns: repeat({columns}, minmax(0, 1fr)); grid-template-rows: auto repeat({}, auto)", rows.len());
     let span = format!("grid-row: span {}", rows.len() + 1);
@@ -59,10 +66,10 @@ pub fn Brokers(p: &BrokersProps) -> Html {
                 <span class="muted small">{ i18n::BROKERS_HINT.get(lang) }</span>
             </div>
             <div class="broker-grid" style={grid_style}>
-                { for snap.brokers.iter().map(|b| html! {
+                { for p.brokers.iter().map(|b| html! {
                     <BrokerColumn key={b.id} {lang} broker={b.clone()} span={span.clone()} dispatch={p.dispatch.clone()}>
                         { for rows.iter().map(|&(topic, index)| {
-                            let at = PartAt { snap: snap.clone(), topic, index };
+                            let at = PartAt::new(topics, &p.producers, topic, index);
                             let partition = at.part().map_or(0, |x| x.partition);
                             let arriving = incoming.get(&(topic, partition, b.id)).cloned().unwrap_or_default();
                             html! { <ReplicaCard key={format!("{topic}/{index}")} {lang} broker={b.id} {at} {many_topics} {arriving} /> }
@@ -153,7 +160,7 @@ fn ReplicaCard(p: &ReplicaCardProps) -> Html {
     let lang = p.lang;
     let broker = p.broker;
     let Some(part) = p.at.part() else { return html! {} };
-    let topic = p.at.snap.topics.get(p.at.topic).map_or("", |t| t.name.as_str());
+    let topic = p.at.topic_name();
     let name = if p.many_topics { format!("{topic} · P{}", part.partition) } else { format!("P{}", part.partition) };
     let Some(r) = part.replica_logs.iter().find(|r| r.broker == broker) else {
         return html! {
@@ -162,8 +169,7 @@ fn ReplicaCard(p: &ReplicaCardProps) -> Html {
             </div>
         };
     };
-    let losses =
-        if part.lost.is_empty() { kafka_sandbox_core::vecmap::VecMap::new() } else { view::losses(part, &SentIndex::new(&p.at.snap)) };
+    let losses = if part.lost.is_empty() { kafka_sandbox_core::vecmap::VecMap::new() } else { view::losses(part, &p.at.sent()) };
     let role = if r.is_leader {
         html! { <span class="role leader">{ i18n::ROLE_LEADER.get(lang) }</span> }
     } else if part.leader.is_some() {

@@ -14,7 +14,7 @@ use kafka_sandbox_core::event::LeaveReason;
 use kafka_sandbox_core::read::{Activity, CommitMode, GroupState, Phase, Reconcile};
 use kafka_sandbox_core::snapshot::{GroupView, MemberView};
 use kafka_sandbox_core::vecmap::VecMap;
-use kafka_sandbox_core::{SimTime, Snapshot};
+use kafka_sandbox_core::SimTime;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -29,7 +29,8 @@ const CHIPS_SHOWN: usize = 60;
 #[derive(Properties, PartialEq)]
 pub struct GroupsProps {
     pub lang: Lang,
-    pub snap: Rc<Snapshot>,
+    /// The snapshot's groups.
+    pub groups: Rc<Vec<GroupView>>,
     pub dispatch: Callback<Action>,
     /// Each group's protocol timeline and departures, by group id.
     #[prop_or_default]
@@ -79,7 +80,7 @@ pub fn Groups(p: &GroupsProps) -> Html {
     let id_ref = use_node_ref();
     let reset_ref = use_node_ref();
     let assignor_ref = use_node_ref();
-    let next_id = format!("ConsumerGroup{:02}", p.snap.groups.len() + 1);
+    let next_id = format!("ConsumerGroup{:02}", p.groups.len() + 1);
     let create = {
         let (id_ref, reset_ref, assignor_ref) = (id_ref.clone(), reset_ref.clone(), assignor_ref.clone());
         let dispatch = p.dispatch.clone();
@@ -105,7 +106,7 @@ pub fn Groups(p: &GroupsProps) -> Html {
     html! {
         <div class="panel groups">
             <h2>{ i18n::GROUPS.get(lang) }</h2>
-            { for p.snap.groups.iter().map(|g| html! {
+            { for p.groups.iter().map(|g| html! {
                 <GroupCard key={g.id.clone()} {lang} group={g.clone()}
                     log={p.logs.get(&g.id).cloned().unwrap_or_default()} dispatch={p.dispatch.clone()} />
             }) }

@@ -7,8 +7,8 @@ use crate::i18n::{self, Lang};
 use crate::state::Action;
 use crate::view::{self, Loss, SentIndex};
 use kafka_sandbox_core::command::TopicCommand;
-use kafka_sandbox_core::snapshot::{PartitionView, TopicView as TopicSnapshot};
-use kafka_sandbox_core::Snapshot;
+use kafka_sandbox_core::snapshot::{PartitionView, ProducerView, TopicView as TopicSnapshot};
+use kafka_sandbox_core::SimTime;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -16,18 +16,23 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct TopicProps {
     pub lang: Lang,
-    pub snap: Rc<Snapshot>,
+    /// The snapshot's topics (shared with the brokers panel), how many brokers (the
+    /// replication factors offered), the time (which records were just appended) and the
+    /// producers (what became of records a partition lost).
+    pub topics: Rc<Vec<TopicSnapshot>>,
+    pub brokers: u32,
+    pub now: SimTime,
+    pub producers: Rc<Vec<ProducerView>>,
     pub dispatch: Callback<Action>,
 }
 
 #[component]
 pub fn TopicView(p: &TopicProps) -> Html {
     let lang = p.lang;
-    let snap = &p.snap;
-    let brokers = snap.brokers.len() as u32;
+    let brokers = p.brokers;
     html! {
         <div class="panel topics">
-            { for snap.topics.iter().enumerate().map(|(ti, t)| html! {
+            { for p.topics.iter().enumerate().map(|(ti, t)| html! {
                 <div class="topic" data-topic={t.name.clone()}>
                     <h2>{ i18n::TOPIC.get(lang) }{ " " }<code>{ &t.name }</code></h2>
                     { settings(lang, t, brokers, &p.dispatch) }
@@ -35,8 +40,8 @@ pub fn TopicView(p: &TopicProps) -> Html {
                         <PartitionMap {lang} cells={view::partition_map(t)} />
                     }
                     { for t.partitions.iter().enumerate().map(|(i, part)| html! {
-                        <PartitionRow key={part.partition} {lang} at={PartAt { snap: snap.clone(), topic: ti, index: i }}
-                            fresh_from={fresh_from(snap.now.ms(), part)} dispatch={p.dispatch.clone()} />
+                        <PartitionRow key={part.partition} {lang} at={PartAt::new(&p.topics, &p.producers, ti, i)}
+                            fresh_from={fresh_from(p.now.ms(), part)} dispatch={p.dispatch.clone()} />
                     }) }
                     <p class="legend muted">
                         <span class="item"><span class="swatch solid" />{ i18n::LEGEND_COMMITTED.get(lang) }</span>
@@ -140,18 +145,37 @@ fn fresh_from(now: u64, part: &PartitionView) -> u64 {
     part.records.iter().find(|r| now.saturating_sub(r.appended_at.ms()) < FRESH_MS).map_or(u64::MAX, |r| r.offset)
 }
 
-/// One partition of one topic in a snapshot. Rows compare the partition, not the whole
-/// snapshot: a big topic re-renders only the partitions that changed.
+/// One partition of one topic in a snapshot's topics, with the producers (what became of
+/// the records it lost). Rows compare the partition, not every topic: a big topic
+/// re-renders only the partitions that changed.
 #[derive(Clone)]
 pub struct PartAt {
-    pub snap: Rc<Snapshot>,
+    pub topics: Rc<Vec<TopicSnapshot>>,
+    pub producers: Rc<Vec<ProducerView>>,
     pub topic: usize,
     pub index: usize,
 }
 
 impl PartAt {
+    pub fn new(topics: &Rc<Vec<TopicSnapshot>>, producers: &Rc<Vec<ProducerView>>, topic: usize, index: usize) -> Self {
+        PartAt { topics: topics.clone(), producers: producers.clone(), topic, index }
+    }
+
     pub fn part(&self) -> Option<&PartitionView> {
-        self.snap.topics.get(self.topic)?.partitions.get(self.index)
+        self.topics.get(self.topic)?.partitions.get(self.index)
+    }
+
+    /// The topic's name, empty if there is no such topic.
+    pub fn topic_name(&self) -> &str {
+        self.topics.get(self.topic).map_or("", |t| t.name.as_str())
+    }
+
+    /// The producers' sends by record id when the partition lost records, else none.
+    pub fn sent(&self) -> SentIndex<'_> {
+        match self.part() {
+            Some(part) if !part.lost.is_empty() => SentIndex::of(&self.producers),
+            _ => SentIndex::empty(),
+        }
     }
 }
 
@@ -179,8 +203,7 @@ struct PartitionRowProps {
 #[component]
 fn PartitionRow(p: &PartitionRowProps) -> Html {
     let Some(part) = p.at.part() else { return html! {} };
-    let sent = if part.lost.is_empty() { SentIndex::empty() } else { SentIndex::new(&p.at.snap) };
-    partition_row(p.lang, p.fresh_from, part, &sent, &p.dispatch)
+    partition_row(p.lang, p.fresh_from, part, &p.at.sent(), &p.dispatch)
 }
 
 fn partition_row(lang: Lang, fresh_from: u64, part: &PartitionView, sent: &SentIndex<'_>, dispatch: &Callback<Action>) -> Html {

@@ -2,8 +2,8 @@
 
 use crate::i18n::{self, Lang};
 use crate::state::progress;
-use kafka_sandbox_core::read::FlightKind;
-use kafka_sandbox_core::Snapshot;
+use kafka_sandbox_core::read::{Flight, FlightKind};
+use kafka_sandbox_core::SimTime;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -18,15 +18,18 @@ pub enum WireSide {
 #[derive(Properties, PartialEq)]
 pub struct WireProps {
     pub lang: Lang,
-    pub snap: Rc<Snapshot>,
+    /// The snapshot's messages on the wire (shared with the brokers panel), and the time
+    /// that places each along its way.
+    pub flights: Rc<Vec<Flight>>,
+    pub now: SimTime,
     pub side: WireSide,
 }
 
 #[component]
 pub fn Wire(p: &WireProps) -> Html {
-    let now = p.snap.now;
+    let now = p.now;
     let lang = p.lang;
-    let chips = p.snap.flights.iter().filter_map(|f| {
+    let chips = p.flights.iter().filter_map(|f| {
         let t = progress(now, f.sent_at, f.arrives_at);
         // (label, forward, error, title)
         let (label, forward, error, title) = match (&f.kind, p.side) {
