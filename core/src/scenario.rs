@@ -555,14 +555,27 @@ fn check_retention(path: &str, t: &TopicSpec) -> Result<(), ScenarioError> {
 /// would refuse it with (`Problem::Command`), or, for the groups and members that exist by
 /// the command's moment, the same value said "by then" (`Problem::ByThen`).
 fn check_timeline_command(sim: &Sim, members: &mut VecMap<String, VecSet<String>>, command: &Command) -> Result<(), Problem> {
-    let no_group = |group: &String| Problem::by_then(CommandError::UnknownGroup(group.clone()));
-    let no_member = |group: &String, client_id: &String| {
-        Problem::by_then(CommandError::UnknownMember { group: group.clone(), client_id: client_id.clone() })
-    };
-    let no_topic = |topic: &String| Problem::from(CommandError::UnknownTopic(topic.clone()));
-    let no_producer = |producer: &String| Problem::from(CommandError::UnknownProducer(producer.clone()));
     match command {
-        Command::Produce(ProduceCommand::Produce { producer, topic, partition, key, value, headers }) => {
+        Command::Produce(c) => check_timeline_produce(sim, c),
+        Command::Broker(c) => check_timeline_broker(sim, c),
+        Command::Topic(c) => check_timeline_topic(sim, c),
+        Command::Group(c) => check_timeline_group(sim, members, c),
+        Command::Connect(c) => check_timeline_connect(sim, c),
+    }
+}
+
+fn no_topic(topic: &str) -> Problem {
+    Problem::from(CommandError::UnknownTopic(topic.to_string()))
+}
+
+fn no_producer(producer: &str) -> Problem {
+    Problem::from(CommandError::UnknownProducer(producer.to_string()))
+}
+
+/// A producer's command names a producer (and a topic and partition) the scenario has.
+fn check_timeline_produce(sim: &Sim, command: &ProduceCommand) -> Result<(), Problem> {
+    match command {
+        ProduceCommand::Produce { producer, topic, partition, key, value, headers } => {
             check_record_size(key.as_deref(), value, headers)?;
             if !sim.producers().any(|p| &p.name == producer) {
                 return Err(no_producer(producer));
@@ -576,7 +589,62 @@ fn check_timeline_command(sim: &Sim, members: &mut VecMap<String, VecSet<String>
             }
             Ok(())
         }
-        Command::Group(GroupCommand::AddGroup { group }) => {
+        ProduceCommand::SetAcks { producer, .. } | ProduceCommand::SetPartitioner { producer, .. } => {
+            if !sim.producers().any(|p| &p.name == producer) {
+                return Err(no_producer(producer));
+            }
+            Ok(())
+        }
+    }
+}
+
+/// A broker fault names a broker the cluster has.
+fn check_timeline_broker(sim: &Sim, command: &BrokerCommand) -> Result<(), Problem> {
+    match command {
+        BrokerCommand::CrashBroker { broker }
+        | BrokerCommand::RestartBroker { broker }
+        | BrokerCommand::IsolateBroker { broker }
+        | BrokerCommand::HealBroker { broker }
+        | BrokerCommand::SlowBroker { broker, .. } => {
+            if sim.broker(*broker).is_none() {
+                return Err(CommandError::UnknownBroker(*broker).into());
+            }
+            Ok(())
+        }
+    }
+}
+
+/// A topic change names a topic the scenario has, within the topic's bounds.
+fn check_timeline_topic(sim: &Sim, command: &TopicCommand) -> Result<(), Problem> {
+    match command {
+        TopicCommand::AddPartitions { topic, partitions } => {
+            let Some(t) = sim.topic(topic) else { return Err(no_topic(topic)) };
+            if *partitions <= t.partition_count() || *partitions > MAX_PARTITIONS {
+                return Err(CommandError::PartitionCount { topic: topic.clone(), partitions: t.partition_count() }.into());
+            }
+            Ok(())
+        }
+        TopicCommand::SetTopicConfig { topic, min_insync_replicas, .. } => {
+            let Some(t) = sim.topic(topic) else { return Err(no_topic(topic)) };
+            if let Some(m) = min_insync_replicas {
+                if *m == 0 || *m > t.replication_factor() {
+                    return Err(CommandError::MinInsyncReplicas { topic: topic.clone(), replication_factor: t.replication_factor() }.into());
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+/// A group command names a group and member that exist by then: `members` holds, per
+/// group, the client ids the timeline has added and not removed so far.
+fn check_timeline_group(sim: &Sim, members: &mut VecMap<String, VecSet<String>>, command: &GroupCommand) -> Result<(), Problem> {
+    let no_group = |group: &String| Problem::by_then(CommandError::UnknownGroup(group.clone()));
+    let no_member = |group: &String, client_id: &String| {
+        Problem::by_then(CommandError::UnknownMember { group: group.clone(), client_id: client_id.clone() })
+    };
+    match command {
+        GroupCommand::AddGroup { group } => {
             check_name(crate::command::NameOf::GroupId, &group.id)?;
             check_strategy(group.config.assignor)?;
             for m in &group.members {
@@ -591,7 +659,7 @@ fn check_timeline_command(sim: &Sim, members: &mut VecMap<String, VecSet<String>
             members.insert(group.id.clone(), group.members.iter().map(|m| m.client_id.clone()).collect());
             Ok(())
         }
-        Command::Group(GroupCommand::AddMember { group, member }) => {
+        GroupCommand::AddMember { group, member } => {
             check_member_spec(group, member)?;
             let Some(set) = members.get_mut(group) else { return Err(no_group(group)) };
             if !set.insert(member.client_id.clone()) {
@@ -599,77 +667,50 @@ fn check_timeline_command(sim: &Sim, members: &mut VecMap<String, VecSet<String>
             }
             Ok(())
         }
-        Command::Group(GroupCommand::Seek { topic, .. }) if sim.topic(topic).is_none() => Err(no_topic(topic)),
-        Command::Group(GroupCommand::Subscribe { topics, client_id, .. }) if topics.is_empty() => {
+        GroupCommand::Seek { topic, .. } if sim.topic(topic).is_none() => Err(no_topic(topic)),
+        GroupCommand::Subscribe { topics, client_id, .. } if topics.is_empty() => {
             Err(CommandError::EmptySubscription { client_id: client_id.clone() }.into())
         }
-        Command::Group(GroupCommand::Subscribe { topics, .. }) if topics.iter().any(|t| sim.topic(t).is_none()) => {
+        GroupCommand::Subscribe { topics, .. } if topics.iter().any(|t| sim.topic(t).is_none()) => {
             let t = topics.iter().find(|t| sim.topic(t).is_none()).cloned().unwrap_or_default();
             Err(no_topic(&t))
         }
-        Command::Group(GroupCommand::CrashMember { group, client_id })
-        | Command::Group(GroupCommand::RestartMember { group, client_id })
-        | Command::Group(GroupCommand::PauseMember { group, client_id, .. })
-        | Command::Group(GroupCommand::SetProcessing { group, client_id, .. })
-        | Command::Group(GroupCommand::Seek { group, client_id, .. })
-        | Command::Group(GroupCommand::Subscribe { group, client_id, .. })
-        | Command::Group(GroupCommand::SetCommitMode { group, client_id, .. }) => {
+        GroupCommand::CrashMember { group, client_id }
+        | GroupCommand::RestartMember { group, client_id }
+        | GroupCommand::PauseMember { group, client_id, .. }
+        | GroupCommand::SetProcessing { group, client_id, .. }
+        | GroupCommand::Seek { group, client_id, .. }
+        | GroupCommand::Subscribe { group, client_id, .. }
+        | GroupCommand::SetCommitMode { group, client_id, .. } => {
             let Some(set) = members.get(group) else { return Err(no_group(group)) };
             if !set.contains(client_id) {
                 return Err(no_member(group, client_id));
             }
             Ok(())
         }
-        Command::Group(GroupCommand::RemoveMember { group, client_id }) => {
+        GroupCommand::RemoveMember { group, client_id } => {
             let Some(set) = members.get_mut(group) else { return Err(no_group(group)) };
             if !set.remove(client_id) {
                 return Err(no_member(group, client_id));
             }
             Ok(())
         }
-        Command::Broker(BrokerCommand::CrashBroker { broker })
-        | Command::Broker(BrokerCommand::RestartBroker { broker })
-        | Command::Broker(BrokerCommand::IsolateBroker { broker })
-        | Command::Broker(BrokerCommand::HealBroker { broker })
-        | Command::Broker(BrokerCommand::SlowBroker { broker, .. }) => {
-            if sim.broker(*broker).is_none() {
-                return Err(CommandError::UnknownBroker(*broker).into());
-            }
-            Ok(())
-        }
-        Command::Topic(TopicCommand::AddPartitions { topic, partitions }) => {
-            let Some(t) = sim.topic(topic) else { return Err(no_topic(topic)) };
-            if *partitions <= t.partition_count() || *partitions > MAX_PARTITIONS {
-                return Err(CommandError::PartitionCount { topic: topic.clone(), partitions: t.partition_count() }.into());
-            }
-            Ok(())
-        }
-        Command::Topic(TopicCommand::SetTopicConfig { topic, min_insync_replicas, .. }) => {
-            let Some(t) = sim.topic(topic) else { return Err(no_topic(topic)) };
-            if let Some(m) = min_insync_replicas {
-                if *m == 0 || *m > t.replication_factor() {
-                    return Err(CommandError::MinInsyncReplicas { topic: topic.clone(), replication_factor: t.replication_factor() }.into());
-                }
-            }
-            Ok(())
-        }
-        Command::Produce(ProduceCommand::SetAcks { producer, .. }) | Command::Produce(ProduceCommand::SetPartitioner { producer, .. }) => {
-            if !sim.producers().any(|p| &p.name == producer) {
-                return Err(no_producer(producer));
-            }
-            Ok(())
-        }
-        Command::Connect(ConnectCommand::CrashConnector { connector })
-        | Command::Connect(ConnectCommand::RestartConnector { connector }) => {
-            if sim.connector(connector).is_none() {
-                return Err(CommandError::UnknownConnector(connector.clone()).into());
-            }
-            Ok(())
-        }
-        Command::Group(GroupCommand::SetAssignor { group, assignor }) => {
+        GroupCommand::SetAssignor { group, assignor } => {
             check_strategy(*assignor)?;
             if !members.contains_key(group) {
                 return Err(no_group(group));
+            }
+            Ok(())
+        }
+    }
+}
+
+/// A connector command names a connector the scenario has.
+fn check_timeline_connect(sim: &Sim, command: &ConnectCommand) -> Result<(), Problem> {
+    match command {
+        ConnectCommand::CrashConnector { connector } | ConnectCommand::RestartConnector { connector } => {
+            if sim.connector(connector).is_none() {
+                return Err(CommandError::UnknownConnector(connector.clone()).into());
             }
             Ok(())
         }
