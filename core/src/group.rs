@@ -90,6 +90,11 @@ pub struct Registered {
     pub(crate) session_timeout_ms: u64,
     pub(crate) rebalance_timeout_ms: u64,
     pub(crate) assignment: Vec<TopicPartition>,
+    /// The incarnation of the process its last JoinGroup or SyncGroup came from, carried
+    /// in that request (classic protocol): the coordinator addresses its held answers with
+    /// it and never reads the consumer's own state. Unused by the consumer protocol, whose
+    /// answers carry the incarnation of the heartbeat they answer.
+    pub(crate) incarnation: u64,
     /// The consumer protocol's view of the member (KIP-848); unused by the classic one.
     pub cg: CgMember,
 }

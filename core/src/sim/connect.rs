@@ -23,7 +23,14 @@
 //! (Connect writes it to the `connect-offsets` topic, which is not modelled); the flush is
 //! instant; a crash stops the task but records it already handed to its producer still go
 //! out (a real crash would lose the producer's buffer too); one task per connector.
+//!
+//! Written in the effect style (`effect.rs`): the handlers are [`Connector`]'s methods,
+//! which change only the connector's own state and return their events and timers in an
+//! [`Out`], so each is tested alone, with no `Sim`. The `Sim` wrappers add what belongs
+//! to other owners: the poll's sends through the task's producer, and what that producer
+//! acknowledged for the flush.
 
+use super::effect::Out;
 use super::*;
 use crate::error::ScenarioError;
 use crate::event::ConnectEvent;
@@ -313,24 +320,11 @@ impl Sim {
     pub(crate) fn add_connector(&mut self, spec: ConnectorSpec) {
         let producer = producer_name(&spec.name);
         self.add_producer(&producer, producer_config());
-        let rows = spec.table.rows.iter().map(|r| (r.id, RowView { id: r.id, value: r.value.clone(), modified_ms: 0 })).collect();
         let index = self.connectors.len();
-        for (k, ch) in spec.table.changes.iter().enumerate() {
-            self.schedule(SimTime(ch.at_ms), ConnectPending::TableChange { connector: index, change: k });
-        }
-        let c = Connector {
-            spec,
-            producer,
-            rows,
-            running: true,
-            incarnation: 0,
-            position: None,
-            committed: None,
-            submitted: VecDeque::new(),
-            sent_total: 0,
-        };
+        let mut out = self.out();
+        let c = Connector::start(spec, producer, index, self.now, &mut out);
         self.connectors.push(c);
-        self.start_task(index);
+        self.apply_effects(out);
     }
 
     pub fn connectors(&self) -> impl Iterator<Item = &Connector> {
@@ -345,116 +339,189 @@ impl Sim {
         self.connectors.iter().position(|c| c.spec.name == name)
     }
 
-    /// The task polls now and then every `poll.interval.ms`; its offsets are flushed
-    /// every `offset.flush.interval.ms` from its start (`SourceTaskOffsetCommitter`).
-    fn start_task(&mut self, index: usize) {
-        let Some(c) = self.connectors.get(index) else { return };
-        let (incarnation, flush) = (c.incarnation, c.spec.offset_flush_interval_ms);
-        let now = self.now;
-        self.schedule(now, ConnectPending::ConnectorPoll { connector: index, incarnation });
-        self.schedule(now.plus_ms(flush), ConnectPending::ConnectorFlush { connector: index, incarnation });
-    }
-
-    /// A planned insert or update reaches the table.
+    /// A planned insert or update reaches the table ([`Connector::change_table`]).
     pub(super) fn table_change(&mut self, index: usize, k: usize) {
-        let now = self.now.ms();
+        let now = self.now;
+        let mut out = self.out();
         let Some(c) = self.connectors.get_mut(index) else { return };
-        let Some(ch) = c.spec.table.changes.get(k).cloned() else { return };
-        let (row, insert) = match (ch.insert, ch.update) {
-            (Some(r), _) => (r, true),
-            (None, Some(r)) => (r, false),
-            (None, None) => return,
-        };
-        c.rows.insert(row.id, RowView { id: row.id, value: row.value.clone(), modified_ms: now });
-        let connector = c.spec.name.clone();
-        self.record(EventKind::Connect(ConnectEvent::TableRowChanged { connector, id: row.id, value: row.value, insert }));
+        c.change_table(k, now, &mut out);
+        self.apply_effects(out);
     }
 
-    /// `SourceTask.poll()`: query the table from the task's offset; each row becomes a
-    /// record (key = the row id) sent through the task's producer.
+    /// `SourceTask.poll()` ([`Connector::poll`]), then each row through the task's
+    /// producer. The producer is another owner: the sends are made here, by `Sim::send`,
+    /// between the poll's next timer and its event, as before.
     pub(super) fn connector_poll(&mut self, index: usize, incarnation: u64) {
         let now = self.now;
+        let mut out = self.out();
         let Some(c) = self.connectors.get(index) else { return };
-        if !c.running || c.incarnation != incarnation {
-            return;
-        }
-        let rows = c.query(c.position, now.ms());
-        let (producer, topic, interval, name) = (c.producer.clone(), c.spec.topic.clone(), c.spec.poll_interval_ms, c.spec.name.clone());
-        self.schedule(now.plus_ms(interval), ConnectPending::ConnectorPoll { connector: index, incarnation });
+        let rows = c.poll(index, incarnation, now, &mut out);
+        let (producer, topic) = (c.producer.clone(), c.spec.topic.clone());
+        self.apply_effects(out);
         if rows.is_empty() {
             return;
         }
         let mut records = Vec::new();
         for (row, offset) in rows {
             let id = RecordId(self.next_record);
-            self.send(&producer, &topic, Some(row.id.to_string()), row.value.clone(), None, Vec::new());
-            let sent = self.next_record > id.0;
+            self.send(&producer, &topic, Some(row.id.to_string()), row.value, None, Vec::new());
+            let sent = (self.next_record > id.0).then_some(id);
             let Some(c) = self.connectors.get_mut(index) else { return };
-            c.position = Some(offset);
-            if sent {
-                c.submitted.push_back((id, offset));
-                c.sent_total += 1;
-                records.push((row.id, id));
-            }
+            records.extend(c.handed_over(row.id, offset, sent));
         }
-        let position = self.connectors.get(index).and_then(|c| c.position);
-        self.record(EventKind::Connect(ConnectEvent::SourceRecordsPolled { connector: name, rows: records, position }));
+        let mut out = self.out();
+        let Some(c) = self.connectors.get(index) else { return };
+        c.polled(records, &mut out);
+        self.apply_effects(out);
     }
 
-    /// `OffsetStorageWriter.doFlush()`: the offsets of records the producer has
-    /// acknowledged, in order, go to the offsets store.
+    /// `OffsetStorageWriter.doFlush()` ([`Connector::flush`]), told by the task's producer
+    /// (read here, another owner) which records it acknowledged.
     pub(super) fn connector_flush(&mut self, index: usize, incarnation: u64) {
         let now = self.now;
-        let Some(c) = self.connectors.get(index) else { return };
-        if !c.running || c.incarnation != incarnation {
-            return;
-        }
-        let every = c.spec.offset_flush_interval_ms;
-        self.schedule(now.plus_ms(every), ConnectPending::ConnectorFlush { connector: index, incarnation });
-        let Some(c) = self.connectors.get(index) else { return };
-        let Some(producer) = self.producers.get(&c.producer) else { return };
+        let mut out = self.out();
+        let Some(c) = self.connectors.get_mut(index) else { return };
+        let producer = self.producers.get(&c.producer);
         // A record the producer no longer remembers was sent long ago: with
         // delivery.timeout.ms at Integer.MAX_VALUE it was acknowledged, not given up.
-        let acked = |id: RecordId| producer.sent.iter().find(|s| s.record == id).is_none_or(|s| s.acked_offset.is_some());
-        let ready = c.submitted.iter().take_while(|(id, _)| acked(*id)).count();
-        if ready == 0 {
+        let acked =
+            |id: RecordId| producer.is_some_and(|p| p.sent.iter().find(|s| s.record == id).is_none_or(|s| s.acked_offset.is_some()));
+        c.flush(index, incarnation, now, acked, &mut out);
+        self.apply_effects(out);
+    }
+
+    /// The task dies ([`Connector::crash`]).
+    pub(super) fn crash_connector(&mut self, index: usize) {
+        let mut out = self.out();
+        let Some(c) = self.connectors.get_mut(index) else { return };
+        c.crash(&mut out);
+        self.apply_effects(out);
+    }
+
+    /// A new task starts from the offsets store ([`Connector::restart`]).
+    pub(super) fn restart_connector(&mut self, index: usize) {
+        let now = self.now;
+        let mut out = self.out();
+        let Some(c) = self.connectors.get_mut(index) else { return };
+        c.restart(index, now, &mut out);
+        self.apply_effects(out);
+    }
+}
+
+/// The connector's handlers in the effect style (`effect.rs`): each changes only the
+/// connector's own state (its table, its task, its offsets) and returns its events and
+/// timers in an [`Out`]; `index` is the connector's place in `Sim::connectors`, which its
+/// timers name.
+impl Connector {
+    /// A connector at time `now`: its table's planned changes, then its task's timers.
+    fn start(spec: ConnectorSpec, producer: String, index: usize, now: SimTime, out: &mut Out) -> Connector {
+        let rows = spec.table.rows.iter().map(|r| (r.id, RowView { id: r.id, value: r.value.clone(), modified_ms: 0 })).collect();
+        for (k, ch) in spec.table.changes.iter().enumerate() {
+            out.at(SimTime(ch.at_ms), ConnectPending::TableChange { connector: index, change: k });
+        }
+        let c = Connector {
+            spec,
+            producer,
+            rows,
+            running: true,
+            incarnation: 0,
+            position: None,
+            committed: None,
+            submitted: VecDeque::new(),
+            sent_total: 0,
+        };
+        c.start_task(index, now, out);
+        c
+    }
+
+    /// The task polls now and then every `poll.interval.ms`; its offsets are flushed
+    /// every `offset.flush.interval.ms` from its start (`SourceTaskOffsetCommitter`).
+    fn start_task(&self, index: usize, now: SimTime, out: &mut Out) {
+        let incarnation = self.incarnation;
+        out.at(now, ConnectPending::ConnectorPoll { connector: index, incarnation });
+        out.at(now.plus_ms(self.spec.offset_flush_interval_ms), ConnectPending::ConnectorFlush { connector: index, incarnation });
+    }
+
+    /// The planned change `k` reaches the table at `now`.
+    fn change_table(&mut self, k: usize, now: SimTime, out: &mut Out) {
+        let Some(ch) = self.spec.table.changes.get(k).cloned() else { return };
+        let (row, insert) = match (ch.insert, ch.update) {
+            (Some(r), _) => (r, true),
+            (None, Some(r)) => (r, false),
+            (None, None) => return,
+        };
+        self.rows.insert(row.id, RowView { id: row.id, value: row.value.clone(), modified_ms: now.ms() });
+        let connector = self.spec.name.clone();
+        out.emit(EventKind::Connect(ConnectEvent::TableRowChanged { connector, id: row.id, value: row.value, insert }));
+    }
+
+    /// `SourceTask.poll()` at `now` by the task `incarnation`: the next poll, and the rows
+    /// after the task's offset, in query order, for its producer (none from an old task).
+    fn poll(&self, index: usize, incarnation: u64, now: SimTime, out: &mut Out) -> Vec<(RowView, SourceOffset)> {
+        if !self.running || self.incarnation != incarnation {
+            return Vec::new();
+        }
+        out.at(now.plus_ms(self.spec.poll_interval_ms), ConnectPending::ConnectorPoll { connector: index, incarnation });
+        self.query(self.position, now.ms())
+    }
+
+    /// Row `row` (at `offset`) was handed to the producer: the querier moves past it, and
+    /// a record it accepted (`sent`) waits to be flushed. Returns (row id, record) if so.
+    fn handed_over(&mut self, row: u64, offset: SourceOffset, sent: Option<RecordId>) -> Option<(u64, RecordId)> {
+        self.position = Some(offset);
+        let id = sent?;
+        self.submitted.push_back((id, offset));
+        self.sent_total += 1;
+        Some((row, id))
+    }
+
+    /// The poll's event: the records it sent, and where the querier is now.
+    fn polled(&self, rows: Vec<(u64, RecordId)>, out: &mut Out) {
+        let connector = self.spec.name.clone();
+        out.emit(EventKind::Connect(ConnectEvent::SourceRecordsPolled { connector, rows, position: self.position }));
+    }
+
+    /// `OffsetStorageWriter.doFlush()` at `now` by the task `incarnation`: the next flush,
+    /// and the offsets of the records the producer has `acked`, in order, go to the
+    /// offsets store.
+    fn flush(&mut self, index: usize, incarnation: u64, now: SimTime, acked: impl Fn(RecordId) -> bool, out: &mut Out) {
+        if !self.running || self.incarnation != incarnation {
             return;
         }
-        let Some(c) = self.connectors.get_mut(index) else { return };
-        let flushed: Vec<(RecordId, SourceOffset)> = c.submitted.drain(..ready).collect();
-        let Some(&(_, offset)) = flushed.last() else { return };
-        c.committed = Some(offset);
-        let connector = c.spec.name.clone();
-        self.record(EventKind::Connect(ConnectEvent::SourceOffsetsFlushed { connector, offset, records: flushed.len() as u32 }));
+        out.at(now.plus_ms(self.spec.offset_flush_interval_ms), ConnectPending::ConnectorFlush { connector: index, incarnation });
+        let ready = self.submitted.iter().take_while(|(id, _)| acked(*id)).count();
+        let Some(&(_, offset)) = ready.checked_sub(1).and_then(|last| self.submitted.get(last)) else { return };
+        self.submitted.drain(..ready);
+        self.committed = Some(offset);
+        let connector = self.spec.name.clone();
+        out.emit(EventKind::Connect(ConnectEvent::SourceOffsetsFlushed { connector, offset, records: ready as u32 }));
     }
 
     /// The task dies: its in-memory offset and unflushed records are gone.
-    pub(super) fn crash_connector(&mut self, index: usize) {
-        let Some(c) = self.connectors.get_mut(index) else { return };
-        if !c.running {
+    fn crash(&mut self, out: &mut Out) {
+        if !self.running {
             return;
         }
-        c.running = false;
-        c.incarnation += 1;
-        let unflushed = c.submitted.len() as u32;
-        c.submitted.clear();
-        c.position = None;
-        let (connector, committed) = (c.spec.name.clone(), c.committed);
-        self.record(EventKind::Connect(ConnectEvent::ConnectorTaskCrashed { connector, unflushed, committed }));
+        self.running = false;
+        self.incarnation += 1;
+        let unflushed = self.submitted.len() as u32;
+        self.submitted.clear();
+        self.position = None;
+        let (connector, committed) = (self.spec.name.clone(), self.committed);
+        out.emit(EventKind::Connect(ConnectEvent::ConnectorTaskCrashed { connector, unflushed, committed }));
     }
 
-    /// A new task starts from the offsets store (`OffsetStorageReader`).
-    pub(super) fn restart_connector(&mut self, index: usize) {
-        let Some(c) = self.connectors.get_mut(index) else { return };
-        if c.running {
+    /// A new task starts at `now` from the offsets store (`OffsetStorageReader`).
+    fn restart(&mut self, index: usize, now: SimTime, out: &mut Out) {
+        if self.running {
             return;
         }
-        c.running = true;
-        c.incarnation += 1;
-        c.position = c.committed;
-        let (connector, resume_after) = (c.spec.name.clone(), c.committed);
-        self.record(EventKind::Connect(ConnectEvent::ConnectorTaskRestarted { connector, resume_after }));
-        self.start_task(index);
+        self.running = true;
+        self.incarnation += 1;
+        self.position = self.committed;
+        let (connector, resume_after) = (self.spec.name.clone(), self.committed);
+        out.emit(EventKind::Connect(ConnectEvent::ConnectorTaskRestarted { connector, resume_after }));
+        self.start_task(index, now, out);
     }
 }
 
@@ -496,5 +563,120 @@ impl Sim {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::effect::Effect;
+    use super::*;
+
+    fn offset(id: u64) -> SourceOffset {
+        SourceOffset { timestamp_ms: None, incrementing: id }
+    }
+
+    /// Connector `c` (incrementing mode, poll every 5000 ms, flush every 60000 ms) over
+    /// rows 2 and 1, its task running.
+    fn connector() -> Connector {
+        let spec = ConnectorSpec {
+            name: "c".into(),
+            topic: "t".into(),
+            table: TableSpec { rows: vec![Row { id: 2, value: "b".into() }, Row { id: 1, value: "a".into() }], changes: vec![] },
+            mode: QueryMode::Incrementing,
+            poll_interval_ms: 5000,
+            offset_flush_interval_ms: 60_000,
+        };
+        Connector::start(spec, producer_name("c"), 0, SimTime::ZERO, &mut Out::default())
+    }
+
+    #[test]
+    fn a_poll_turns_new_rows_into_records_and_schedules_the_next_poll() {
+        let mut c = connector();
+        let mut out = Out::default();
+        let rows = c.poll(3, 0, SimTime(1000), &mut out);
+        assert_eq!(rows.iter().map(|(r, o)| (r.id, *o)).collect::<Vec<_>>(), [(1, offset(1)), (2, offset(2))], "in id order");
+        assert_eq!(
+            out.effects(),
+            &[Effect::At { at: SimTime(6000), pending: ConnectPending::ConnectorPoll { connector: 3, incarnation: 0 }.into() }]
+        );
+        // The producer accepted both: they wait for a flush.
+        let records: Vec<_> = rows.iter().zip([7, 8]).filter_map(|((r, o), id)| c.handed_over(r.id, *o, Some(RecordId(id)))).collect();
+        let mut out = Out::default();
+        c.polled(records, &mut out);
+        let polled = ConnectEvent::SourceRecordsPolled {
+            connector: "c".into(),
+            rows: vec![(1, RecordId(7)), (2, RecordId(8))],
+            position: Some(offset(2)),
+        };
+        assert_eq!(out.effects(), &[Effect::Emit(EventKind::Connect(polled))]);
+        assert_eq!((c.submitted.len(), c.sent_total, c.position), (2, 2, Some(offset(2))));
+        // The next poll finds nothing new.
+        assert!(c.poll(3, 0, SimTime(6000), &mut Out::default()).is_empty());
+    }
+
+    #[test]
+    fn an_old_tasks_timers_do_nothing() {
+        let mut c = connector();
+        let mut out = Out::default();
+        assert!(c.poll(0, 1, SimTime(0), &mut out).is_empty());
+        c.flush(0, 1, SimTime(0), |_| true, &mut out);
+        assert_eq!(out.effects(), &[]);
+    }
+
+    #[test]
+    fn a_flush_stores_the_offsets_of_the_acknowledged_records_in_order() {
+        let mut c = connector();
+        for id in 1..=3 {
+            c.handed_over(id, offset(id), Some(RecordId(id)));
+        }
+        let mut out = Out::default();
+        c.flush(0, 0, SimTime(60_000), |id| id != RecordId(2), &mut out);
+        let flushed = ConnectEvent::SourceOffsetsFlushed { connector: "c".into(), offset: offset(1), records: 1 };
+        assert_eq!(
+            out.effects(),
+            &[
+                Effect::At { at: SimTime(120_000), pending: ConnectPending::ConnectorFlush { connector: 0, incarnation: 0 }.into() },
+                Effect::Emit(EventKind::Connect(flushed)),
+            ]
+        );
+        assert_eq!((c.committed, c.submitted.len()), (Some(offset(1)), 2), "record 2 is not acknowledged: 2 and 3 wait");
+    }
+
+    #[test]
+    fn a_crash_reports_the_unflushed_count_and_a_restart_resumes_from_the_offsets_store() {
+        let mut c = connector();
+        for id in 1..=2 {
+            c.handed_over(id, offset(id), Some(RecordId(id)));
+        }
+        c.committed = Some(offset(1));
+        let mut out = Out::default();
+        c.crash(&mut out);
+        c.crash(&mut out);
+        let crashed = ConnectEvent::ConnectorTaskCrashed { connector: "c".into(), unflushed: 2, committed: Some(offset(1)) };
+        assert_eq!(out.effects(), &[Effect::Emit(EventKind::Connect(crashed))], "a second crash does nothing");
+        assert_eq!((c.running, c.position, c.submitted.len(), c.incarnation), (false, None, 0, 1));
+        let mut out = Out::default();
+        c.restart(4, SimTime(9000), &mut out);
+        let restarted = ConnectEvent::ConnectorTaskRestarted { connector: "c".into(), resume_after: Some(offset(1)) };
+        assert_eq!(
+            out.effects(),
+            &[
+                Effect::Emit(EventKind::Connect(restarted)),
+                Effect::At { at: SimTime(9000), pending: ConnectPending::ConnectorPoll { connector: 4, incarnation: 2 }.into() },
+                Effect::At { at: SimTime(69_000), pending: ConnectPending::ConnectorFlush { connector: 4, incarnation: 2 }.into() },
+            ]
+        );
+        assert_eq!(c.poll(4, 2, SimTime(9000), &mut Out::default()).iter().map(|(r, _)| r.id).collect::<Vec<_>>(), [2], "after row 1");
+    }
+
+    #[test]
+    fn a_table_change_updates_the_row_and_says_so() {
+        let mut c = connector();
+        c.spec.table.changes.push(TableChange { at_ms: 500, insert: None, update: Some(Row { id: 1, value: "a2".into() }) });
+        let mut out = Out::default();
+        c.change_table(0, SimTime(500), &mut out);
+        let changed = ConnectEvent::TableRowChanged { connector: "c".into(), id: 1, value: "a2".into(), insert: false };
+        assert_eq!(out.effects(), &[Effect::Emit(EventKind::Connect(changed))]);
+        assert_eq!(c.rows.get(&1).map(|r| (r.value.as_str(), r.modified_ms)), Some(("a2", 500)));
     }
 }

@@ -6,7 +6,8 @@
 //! the order they were produced: a scheduled item takes the next sequence number, an
 //! event goes to the trace and the monitors. Every scheduled item of the engine enters
 //! the queue through `Sim::enqueue` and every event the trace through
-//! `Sim::append_event`, whether a handler returned it in an `Out` (`retention.rs`; new
+//! `Sim::append_event`, whether a handler returned it in an `Out` (`retention.rs`,
+//! `connect.rs`; new
 //! features are written this way, so a handler can be tested alone, with no `Sim`:
 //! `retention::check`'s tests) or an older `&mut Sim` handler called `schedule`/`record`,
 //! which apply one effect at once without building it as a value.
@@ -54,11 +55,19 @@ impl Out {
 }
 
 impl Sim {
-    /// The driver: applies a handler's effects in the order it produced them.
-    pub(super) fn apply_effects(&mut self, out: Out) {
-        for effect in out.effects {
+    /// An empty `Out` over the buffer the last applied one left behind: a handler called
+    /// often allocates nothing once the buffer has grown.
+    pub(super) fn out(&mut self) -> Out {
+        std::mem::take(&mut self.spare_out)
+    }
+
+    /// The driver: applies a handler's effects in the order it produced them, and keeps
+    /// the emptied buffer for the next handler ([`Sim::out`]).
+    pub(super) fn apply_effects(&mut self, mut out: Out) {
+        for effect in out.effects.drain(..) {
             self.apply_effect(effect);
         }
+        self.spare_out = out;
     }
 
     /// Applies one effect.

@@ -310,6 +310,8 @@ pub struct Sim {
     push_cursors: push::PushCursors,
     /// Source connectors, each with one task (`sim/connect.rs`).
     pub(crate) connectors: Vec<connect::Connector>,
+    /// The emptied buffer of the last applied `Out`, for the next handler (`Sim::out`).
+    spare_out: effect::Out,
     /// Kafka Streams applications (`sim/streams.rs`).
     pub(crate) streams: Vec<streams::StreamsApp>,
 }
@@ -345,6 +347,7 @@ impl Sim {
             command_log: Vec::new(),
             push_cursors: VecMap::new(),
             connectors: Vec::new(),
+            spare_out: effect::Out::default(),
             streams: Vec::new(),
         };
         sim.schedule(SimTime(check_every), ReplicationPending::IsrCheck);

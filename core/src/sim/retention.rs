@@ -15,7 +15,7 @@ pub(super) const LOG_INITIAL_TASK_DELAY_MS: u64 = 30_000;
 impl Sim {
     /// One retention check on every broker that is running, then the next one.
     pub(super) fn retention_check(&mut self) {
-        let mut out = Out::default();
+        let mut out = self.out();
         let brokers = &self.brokers;
         let running = |b: BrokerId| brokers.get(&b).is_some_and(|x| x.alive);
         check(&mut self.topics, running, self.now, self.cluster.log_retention_check_interval_ms, &mut out);

@@ -534,6 +534,12 @@ impl Sim {
     }
 
     // ----- coordinator -------------------------------------------------------------------
+    //
+    // The coordinator knows of a member only what its requests carried (`Registered`):
+    // it never reads the consumer's own state (`Member`: its incarnation, phase or
+    // in-flight requests). Each request carries the client id and the incarnation of the
+    // process that sent it, and each answer carries them back, so the consumer drops an
+    // answer meant for an earlier incarnation (`Sim::consumer`).
 
     #[allow(clippy::too_many_arguments)]
     pub(in crate::sim) fn join_arrive(
@@ -579,6 +585,7 @@ impl Sim {
                     r.session_timeout_ms = session;
                     r.rebalance_timeout_ms = rebalance_ms;
                     r.joined = true;
+                    r.incarnation = incarnation;
                     old
                 });
                 if let Some(old) = replaced {
@@ -613,7 +620,7 @@ impl Sim {
                     return;
                 }
                 // A static member joins directly, without MEMBER_ID_REQUIRED.
-                self.register(group_id, client_id, new_id, instance_id, subscription, owned, generation, timeouts);
+                self.register(group_id, (client_id, incarnation), new_id, instance_id, subscription, owned, generation, timeouts);
                 return;
             }
             self.schedule(
@@ -643,6 +650,7 @@ impl Sim {
                 r.session_deadline = now.plus_ms(session);
                 r.session_timeout_ms = session;
                 r.rebalance_timeout_ms = rebalance_ms;
+                r.incarnation = incarnation;
             }
             self.schedule_session_check(group_id, &member_id, now.plus_ms(session));
             if matches!(state, GroupState::Stable | GroupState::CompletingRebalance) {
@@ -658,7 +666,7 @@ impl Sim {
             if let Some(g) = self.groups.get_mut(group_id) {
                 g.pending_members.retain(|p| *p != member_id);
             }
-            self.register(group_id, client_id, member_id, instance_id, subscription, owned, generation, timeouts);
+            self.register(group_id, (client_id, incarnation), member_id, instance_id, subscription, owned, generation, timeouts);
         } else {
             self.schedule(
                 reply,
@@ -676,7 +684,7 @@ impl Sim {
     fn register(
         &mut self,
         group_id: &str,
-        client_id: &str,
+        (client_id, incarnation): (&str, u64),
         member_id: String,
         instance_id: Option<String>,
         subscription: Vec<String>,
@@ -698,6 +706,7 @@ impl Sim {
             session_timeout_ms: session_ms,
             rebalance_timeout_ms: rebalance_ms,
             assignment: Vec::new(),
+            incarnation,
             cg: Default::default(),
         });
         self.record(EventKind::Group(GroupEvent::MemberJoined {
@@ -853,7 +862,8 @@ impl Sim {
         let leader_client = g.registry.iter().find(|r| r.member_id == leader).map(|r| r.client_id.clone()).unwrap_or_default();
         let member_clients: Vec<String> = g.registry.iter().map(|r| r.client_id.clone()).collect();
         let assignor = g.config.assignor.to_string();
-        let answers: Vec<(String, String)> = g.registry.iter().map(|r| (r.client_id.clone(), r.member_id.clone())).collect();
+        let answers: Vec<(String, u64, String)> =
+            g.registry.iter().map(|r| (r.client_id.clone(), r.incarnation, r.member_id.clone())).collect();
         self.record(EventKind::Group(GroupEvent::JoinPhaseCompleted {
             group: group_id.into(),
             generation,
@@ -861,10 +871,7 @@ impl Sim {
             members: member_clients,
             assignor,
         }));
-        for (client_id, member_id) in answers {
-            let Some(incarnation) = self.groups.get(group_id).and_then(|g| g.member(&client_id)).map(|m| m.incarnation) else {
-                continue; // Its process is gone; its session will expire.
-            };
+        for (client_id, incarnation, member_id) in answers {
             let is_leader = member_id == leader;
             self.schedule(
                 reply,
@@ -915,6 +922,9 @@ impl Sim {
             }
             GroupState::CompletingRebalance => {
                 g.pending_sync.push(member_id.clone());
+                if let Some(r) = g.registry.iter_mut().find(|r| r.member_id == member_id) {
+                    r.incarnation = incarnation;
+                }
                 if let Some(assignment) = assignment {
                     for r in &mut g.registry {
                         r.assignment = assignment.get(&r.member_id).cloned().unwrap_or_default();
@@ -932,12 +942,13 @@ impl Sim {
         }
     }
 
-    /// Answers a SyncGroup the coordinator held (sent for the group's current generation).
+    /// Answers a SyncGroup the coordinator held (sent for the group's current generation),
+    /// addressed with the client id and incarnation that SyncGroup carried.
     fn answer_sync(&mut self, group_id: &str, member_id: &str, result: Result<Vec<TopicPartition>, GroupError>, at: SimTime) {
         let Some(g) = self.groups.get(group_id) else { return };
         let generation = g.generation;
-        let Some(m) = g.members.iter().find(|m| m.member_id == member_id) else { return };
-        let (client_id, incarnation) = (m.client_id.clone(), m.incarnation);
+        let Some(r) = g.registered(member_id) else { return };
+        let (client_id, incarnation) = (r.client_id.clone(), r.incarnation);
         self.schedule(at, ClassicPending::SyncResponse { group: group_id.into(), client_id, incarnation, generation, result });
     }
 

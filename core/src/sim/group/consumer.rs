@@ -516,6 +516,7 @@ impl Sim {
             session_timeout_ms: session_ms,
             rebalance_timeout_ms: hb.rebalance_timeout_ms,
             assignment: Vec::new(),
+            incarnation,
             cg: Default::default(),
         });
         self.record(EventKind::Group(GroupEvent::MemberJoined {
