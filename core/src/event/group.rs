@@ -172,14 +172,7 @@ impl GroupEvent {
             }
             E::RebalanceStarted { group, cause } => {
                 let mut out = vec![S::Group(group)];
-                match cause {
-                    RebalanceCause::MemberJoined { client_id }
-                    | RebalanceCause::MemberLeft { client_id }
-                    | RebalanceCause::MemberRejoined { client_id }
-                    | RebalanceCause::SubscriptionChanged { client_id } => out.push(member(group, client_id)),
-                    RebalanceCause::TopicMetadataChanged { topic } => out.push(S::Topic(topic)),
-                    RebalanceCause::AssignorChanged => {}
-                }
+                out.extend(cause.subject(group));
                 out
             }
         }

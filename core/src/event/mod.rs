@@ -326,6 +326,19 @@ impl RebalanceCause {
             RebalanceCause::SubscriptionChanged { .. } => "subscription_changed",
         }
     }
+
+    /// Who or what caused the rebalance, as a subject of the event that reports it (a member
+    /// of `group`, or a topic); none when the assignor changed.
+    pub fn subject<'a>(&'a self, group: &'a str) -> Option<Subject<'a>> {
+        match self {
+            RebalanceCause::MemberJoined { client_id }
+            | RebalanceCause::MemberLeft { client_id }
+            | RebalanceCause::MemberRejoined { client_id }
+            | RebalanceCause::SubscriptionChanged { client_id } => Some(member(group, client_id)),
+            RebalanceCause::TopicMetadataChanged { topic } => Some(Subject::Topic(topic)),
+            RebalanceCause::AssignorChanged => None,
+        }
+    }
 }
 
 impl PartitionReason {
