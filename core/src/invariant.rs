@@ -243,7 +243,7 @@ mod tests {
             .map(|(t, i, _)| (t.name.clone(), i))
             .expect("a partition with records");
         fn partition<'a>(sim: &'a mut Sim, topic: &str, p: usize) -> &'a mut crate::cluster::Partition {
-            &mut sim.topics.get_mut(topic).expect("topic").partitions[p]
+            &mut sim.cluster.topics.get_mut(topic).expect("topic").partitions[p]
         }
 
         let mut sim = base.clone();
@@ -262,7 +262,11 @@ mod tests {
         assert_eq!(broken(&sim), Some(Invariant::HighWatermarkWithinIsr));
 
         fn group(sim: &mut Sim) -> &mut crate::group::Group {
-            sim.groups.values_mut().find(|g| g.members.iter().filter(|m| !m.assigned.is_empty()).count() >= 2).expect("a group of two")
+            sim.consumers
+                .groups
+                .values_mut()
+                .find(|g| g.members.iter().filter(|m| !m.assigned.is_empty()).count() >= 2)
+                .expect("a group of two")
         }
         let mut sim = base.clone();
         let g = group(&mut sim);
@@ -285,7 +289,7 @@ mod tests {
     #[test]
     fn a_violation_says_which_invariant_and_where() {
         let mut sim = settled();
-        let part = &mut sim.topics.values_mut().next().expect("a topic").partitions[0];
+        let part = &mut sim.cluster.topics.values_mut().next().expect("a topic").partitions[0];
         part.isr.clear();
         part.leader = None;
         let v = check(&sim).expect_err("broken");

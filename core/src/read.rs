@@ -44,7 +44,7 @@ impl Sim {
 
 impl<'a> Read<'a> {
     pub fn now(self) -> SimTime {
-        self.sim.now
+        self.sim.out.now
     }
 
     pub fn seed(self) -> u64 {
@@ -57,7 +57,7 @@ impl<'a> Read<'a> {
 
     /// Events the run has produced (kept in the trace or not).
     pub fn events_total(self) -> u64 {
-        self.sim.trace.total()
+        self.sim.out.trace.total()
     }
 
     pub fn next_event_at(self) -> Option<SimTime> {
@@ -65,19 +65,19 @@ impl<'a> Read<'a> {
     }
 
     pub fn brokers(self) -> impl Iterator<Item = BrokerRead<'a>> {
-        self.sim.brokers.values().map(BrokerRead)
+        self.sim.cluster.brokers.values().map(BrokerRead)
     }
 
     pub fn broker(self, id: BrokerId) -> Option<BrokerRead<'a>> {
-        self.sim.brokers.get(&id).map(BrokerRead)
+        self.sim.cluster.brokers.get(&id).map(BrokerRead)
     }
 
     pub fn topics(self) -> impl Iterator<Item = TopicRead<'a>> {
-        self.sim.topics.values().map(move |t| TopicRead { sim: self.sim, topic: t })
+        self.sim.cluster.topics.values().map(move |t| TopicRead { sim: self.sim, topic: t })
     }
 
     pub fn topic(self, name: &str) -> Option<TopicRead<'a>> {
-        self.sim.topics.get(name).map(|t| TopicRead { sim: self.sim, topic: t })
+        self.sim.cluster.topics.get(name).map(|t| TopicRead { sim: self.sim, topic: t })
     }
 
     pub fn partition(self, tp: &TopicPartition) -> Option<PartitionRead<'a>> {
@@ -86,48 +86,48 @@ impl<'a> Read<'a> {
 
     /// Partitions of every topic.
     pub fn partition_count(self) -> usize {
-        self.sim.topics.values().map(|t| t.partitions.len()).sum()
+        self.sim.cluster.topics.values().map(|t| t.partitions.len()).sum()
     }
 
     pub fn producers(self) -> impl Iterator<Item = ProducerRead<'a>> {
-        self.sim.producers.values().map(ProducerRead)
+        self.sim.clients.producers.values().map(ProducerRead)
     }
 
     pub fn producer(self, name: &str) -> Option<ProducerRead<'a>> {
-        self.sim.producers.get(name).map(ProducerRead)
+        self.sim.clients.producers.get(name).map(ProducerRead)
     }
 
     /// Records sent by every producer so far.
     pub fn sent_total(self) -> u64 {
-        self.sim.producers.values().map(|p| p.sent_total).sum()
+        self.sim.clients.producers.values().map(|p| p.sent_total).sum()
     }
 
     pub fn groups(self) -> impl Iterator<Item = GroupRead<'a>> {
-        self.sim.groups.values().map(move |g| GroupRead { sim: self.sim, group: g })
+        self.sim.consumers.groups.values().map(move |g| GroupRead { sim: self.sim, group: g })
     }
 
     pub fn group(self, id: &str) -> Option<GroupRead<'a>> {
-        self.sim.groups.get(id).map(|g| GroupRead { sim: self.sim, group: g })
+        self.sim.consumers.groups.get(id).map(|g| GroupRead { sim: self.sim, group: g })
     }
 
     /// The events the trace keeps, oldest first.
     pub fn events(self) -> impl DoubleEndedIterator<Item = &'a Event> + ExactSizeIterator {
-        self.sim.trace.events()
+        self.sim.out.trace.events()
     }
 
     /// The kept events from `seq` on.
     pub fn events_since(self, seq: u64) -> impl Iterator<Item = &'a Event> {
-        self.sim.trace.since(seq)
+        self.sim.out.trace.since(seq)
     }
 
     /// Event `seq`, if the trace still keeps it (found by its place, not by a search).
     pub fn event(self, seq: u64) -> Option<&'a Event> {
-        self.sim.trace.since(seq).next().filter(|e| e.seq == seq)
+        self.sim.out.trace.since(seq).next().filter(|e| e.seq == seq)
     }
 
     /// The newest event.
     pub fn last_event(self) -> Option<&'a Event> {
-        self.sim.trace.events().next_back()
+        self.sim.out.trace.events().next_back()
     }
 
     /// The guarantee monitors' kept findings, oldest first.
@@ -567,7 +567,7 @@ impl<'a> GroupRead<'a> {
     /// topic and partition order (an offline partition has no high watermark to read).
     pub fn lags(self) -> impl Iterator<Item = Lag<'a>> {
         let (sim, group) = (self.sim, self.group);
-        group.topics.iter().filter_map(move |t| sim.topics.get(t)).flat_map(move |t| {
+        group.topics.iter().filter_map(move |t| sim.cluster.topics.get(t)).flat_map(move |t| {
             t.partitions.iter().enumerate().filter_map(move |(p, part)| {
                 let log = part.leader_log()?;
                 let committed = group.committed.get(&TopicPartition::new(t.name.clone(), p as u32)).copied();

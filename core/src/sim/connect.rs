@@ -26,11 +26,11 @@
 //!
 //! Written in the effect style (`effect.rs`): the handlers are [`Connector`]'s methods,
 //! which change only the connector's own state and return their events and timers in an
-//! [`Out`], so each is tested alone, with no `Sim`. The `Sim` wrappers add what belongs
+//! [`Driver`], so each is tested alone, with no `Sim`. The `Sim` wrappers add what belongs
 //! to other owners: the poll's sends through the task's producer, and what that producer
 //! acknowledged for the flush.
 
-use super::effect::Out;
+use super::driver::Driver;
 use super::*;
 use crate::error::ScenarioError;
 use crate::event::ConnectEvent;
@@ -320,101 +320,87 @@ impl Sim {
     pub(crate) fn add_connector(&mut self, spec: ConnectorSpec) {
         let producer = producer_name(&spec.name);
         self.add_producer(&producer, producer_config());
-        let index = self.connectors.len();
-        let mut out = self.out();
-        let c = Connector::start(spec, producer, index, self.now, &mut out);
-        self.connectors.push(c);
-        self.apply_effects(out);
+        let index = self.apps.connectors.len();
+        let c = Connector::start(spec, producer, index, self.out.now, &mut self.out);
+        self.apps.connectors.push(c);
     }
 
     pub fn connectors(&self) -> impl Iterator<Item = &Connector> {
-        self.connectors.iter()
+        self.apps.connectors.iter()
     }
 
     pub fn connector(&self, name: &str) -> Option<&Connector> {
-        self.connectors.iter().find(|c| c.spec.name == name)
+        self.apps.connectors.iter().find(|c| c.spec.name == name)
     }
 
     pub(super) fn connector_index(&self, name: &str) -> Option<usize> {
-        self.connectors.iter().position(|c| c.spec.name == name)
+        self.apps.connectors.iter().position(|c| c.spec.name == name)
     }
 
     /// A planned insert or update reaches the table ([`Connector::change_table`]).
     pub(super) fn table_change(&mut self, index: usize, k: usize) {
-        let now = self.now;
-        let mut out = self.out();
-        let Some(c) = self.connectors.get_mut(index) else { return };
-        c.change_table(k, now, &mut out);
-        self.apply_effects(out);
+        let now = self.out.now;
+        let Some(c) = self.apps.connectors.get_mut(index) else { return };
+        c.change_table(k, now, &mut self.out);
     }
 
     /// `SourceTask.poll()` ([`Connector::poll`]), then each row through the task's
     /// producer. The producer is another owner: the sends are made here, by `Sim::send`,
     /// between the poll's next timer and its event, as before.
     pub(super) fn connector_poll(&mut self, index: usize, incarnation: u64) {
-        let now = self.now;
-        let mut out = self.out();
-        let Some(c) = self.connectors.get(index) else { return };
-        let rows = c.poll(index, incarnation, now, &mut out);
+        let now = self.out.now;
+        let Some(c) = self.apps.connectors.get(index) else { return };
+        let rows = c.poll(index, incarnation, now, &mut self.out);
         let (producer, topic) = (c.producer.clone(), c.spec.topic.clone());
-        self.apply_effects(out);
         if rows.is_empty() {
             return;
         }
         let mut records = Vec::new();
         for (row, offset) in rows {
-            let id = RecordId(self.next_record);
+            let id = RecordId(self.clients.next_record);
             self.send(&producer, &topic, Some(row.id.to_string()), row.value, None, Vec::new());
-            let sent = (self.next_record > id.0).then_some(id);
-            let Some(c) = self.connectors.get_mut(index) else { return };
+            let sent = (self.clients.next_record > id.0).then_some(id);
+            let Some(c) = self.apps.connectors.get_mut(index) else { return };
             records.extend(c.handed_over(row.id, offset, sent));
         }
-        let mut out = self.out();
-        let Some(c) = self.connectors.get(index) else { return };
-        c.polled(records, &mut out);
-        self.apply_effects(out);
+        let Some(c) = self.apps.connectors.get(index) else { return };
+        c.polled(records, &mut self.out);
     }
 
     /// `OffsetStorageWriter.doFlush()` ([`Connector::flush`]), told by the task's producer
     /// (read here, another owner) which records it acknowledged.
     pub(super) fn connector_flush(&mut self, index: usize, incarnation: u64) {
-        let now = self.now;
-        let mut out = self.out();
-        let Some(c) = self.connectors.get_mut(index) else { return };
-        let producer = self.producers.get(&c.producer);
+        let now = self.out.now;
+        let Some(c) = self.apps.connectors.get_mut(index) else { return };
+        let producer = self.clients.producers.get(&c.producer);
         // A record the producer no longer remembers was sent long ago: with
         // delivery.timeout.ms at Integer.MAX_VALUE it was acknowledged, not given up.
         let acked =
             |id: RecordId| producer.is_some_and(|p| p.sent.iter().find(|s| s.record == id).is_none_or(|s| s.acked_offset.is_some()));
-        c.flush(index, incarnation, now, acked, &mut out);
-        self.apply_effects(out);
+        c.flush(index, incarnation, now, acked, &mut self.out);
     }
 
     /// The task dies ([`Connector::crash`]).
     pub(super) fn crash_connector(&mut self, index: usize) {
-        let mut out = self.out();
-        let Some(c) = self.connectors.get_mut(index) else { return };
-        c.crash(&mut out);
-        self.apply_effects(out);
+        let Some(c) = self.apps.connectors.get_mut(index) else { return };
+        c.crash(&mut self.out);
     }
 
     /// A new task starts from the offsets store ([`Connector::restart`]).
     pub(super) fn restart_connector(&mut self, index: usize) {
-        let now = self.now;
-        let mut out = self.out();
-        let Some(c) = self.connectors.get_mut(index) else { return };
-        c.restart(index, now, &mut out);
-        self.apply_effects(out);
+        let now = self.out.now;
+        let Some(c) = self.apps.connectors.get_mut(index) else { return };
+        c.restart(index, now, &mut self.out);
     }
 }
 
 /// The connector's handlers in the effect style (`effect.rs`): each changes only the
 /// connector's own state (its table, its task, its offsets) and returns its events and
-/// timers in an [`Out`]; `index` is the connector's place in `Sim::connectors`, which its
+/// timers in an [`Driver`]; `index` is the connector's place in `Sim::connectors`, which its
 /// timers name.
 impl Connector {
     /// A connector at time `now`: its table's planned changes, then its task's timers.
-    fn start(spec: ConnectorSpec, producer: String, index: usize, now: SimTime, out: &mut Out) -> Connector {
+    fn start(spec: ConnectorSpec, producer: String, index: usize, now: SimTime, out: &mut Driver) -> Connector {
         let rows = spec.table.rows.iter().map(|r| (r.id, RowView { id: r.id, value: r.value.clone(), modified_ms: 0 })).collect();
         for (k, ch) in spec.table.changes.iter().enumerate() {
             out.at(SimTime(ch.at_ms), ConnectPending::TableChange { connector: index, change: k });
@@ -436,14 +422,14 @@ impl Connector {
 
     /// The task polls now and then every `poll.interval.ms`; its offsets are flushed
     /// every `offset.flush.interval.ms` from its start (`SourceTaskOffsetCommitter`).
-    fn start_task(&self, index: usize, now: SimTime, out: &mut Out) {
+    fn start_task(&self, index: usize, now: SimTime, out: &mut Driver) {
         let incarnation = self.incarnation;
         out.at(now, ConnectPending::ConnectorPoll { connector: index, incarnation });
         out.at(now.plus_ms(self.spec.offset_flush_interval_ms), ConnectPending::ConnectorFlush { connector: index, incarnation });
     }
 
     /// The planned change `k` reaches the table at `now`.
-    fn change_table(&mut self, k: usize, now: SimTime, out: &mut Out) {
+    fn change_table(&mut self, k: usize, now: SimTime, out: &mut Driver) {
         let Some(ch) = self.spec.table.changes.get(k).cloned() else { return };
         let (row, insert) = match (ch.insert, ch.update) {
             (Some(r), _) => (r, true),
@@ -457,7 +443,7 @@ impl Connector {
 
     /// `SourceTask.poll()` at `now` by the task `incarnation`: the next poll, and the rows
     /// after the task's offset, in query order, for its producer (none from an old task).
-    fn poll(&self, index: usize, incarnation: u64, now: SimTime, out: &mut Out) -> Vec<(RowView, SourceOffset)> {
+    fn poll(&self, index: usize, incarnation: u64, now: SimTime, out: &mut Driver) -> Vec<(RowView, SourceOffset)> {
         if !self.running || self.incarnation != incarnation {
             return Vec::new();
         }
@@ -476,7 +462,7 @@ impl Connector {
     }
 
     /// The poll's event: the records it sent, and where the querier is now.
-    fn polled(&self, rows: Vec<(u64, RecordId)>, out: &mut Out) {
+    fn polled(&self, rows: Vec<(u64, RecordId)>, out: &mut Driver) {
         let connector = self.spec.name.clone();
         out.emit(EventKind::Connect(ConnectEvent::SourceRecordsPolled { connector, rows, position: self.position }));
     }
@@ -484,7 +470,7 @@ impl Connector {
     /// `OffsetStorageWriter.doFlush()` at `now` by the task `incarnation`: the next flush,
     /// and the offsets of the records the producer has `acked`, in order, go to the
     /// offsets store.
-    fn flush(&mut self, index: usize, incarnation: u64, now: SimTime, acked: impl Fn(RecordId) -> bool, out: &mut Out) {
+    fn flush(&mut self, index: usize, incarnation: u64, now: SimTime, acked: impl Fn(RecordId) -> bool, out: &mut Driver) {
         if !self.running || self.incarnation != incarnation {
             return;
         }
@@ -498,7 +484,7 @@ impl Connector {
     }
 
     /// The task dies: its in-memory offset and unflushed records are gone.
-    fn crash(&mut self, out: &mut Out) {
+    fn crash(&mut self, out: &mut Driver) {
         if !self.running {
             return;
         }
@@ -512,7 +498,7 @@ impl Connector {
     }
 
     /// A new task starts at `now` from the offsets store (`OffsetStorageReader`).
-    fn restart(&mut self, index: usize, now: SimTime, out: &mut Out) {
+    fn restart(&mut self, index: usize, now: SimTime, out: &mut Driver) {
         if self.running {
             return;
         }
@@ -568,7 +554,7 @@ impl Sim {
 
 #[cfg(test)]
 mod tests {
-    use super::super::effect::Effect;
+    use super::super::driver::Effect;
     use super::*;
 
     fn offset(id: u64) -> SourceOffset {
@@ -586,13 +572,13 @@ mod tests {
             poll_interval_ms: 5000,
             offset_flush_interval_ms: 60_000,
         };
-        Connector::start(spec, producer_name("c"), 0, SimTime::ZERO, &mut Out::default())
+        Connector::start(spec, producer_name("c"), 0, SimTime::ZERO, &mut Driver::at_time(SimTime::ZERO))
     }
 
     #[test]
     fn a_poll_turns_new_rows_into_records_and_schedules_the_next_poll() {
         let mut c = connector();
-        let mut out = Out::default();
+        let mut out = Driver::at_time(SimTime::ZERO);
         let rows = c.poll(3, 0, SimTime(1000), &mut out);
         assert_eq!(rows.iter().map(|(r, o)| (r.id, *o)).collect::<Vec<_>>(), [(1, offset(1)), (2, offset(2))], "in id order");
         assert_eq!(
@@ -601,7 +587,7 @@ mod tests {
         );
         // The producer accepted both: they wait for a flush.
         let records: Vec<_> = rows.iter().zip([7, 8]).filter_map(|((r, o), id)| c.handed_over(r.id, *o, Some(RecordId(id)))).collect();
-        let mut out = Out::default();
+        let mut out = Driver::at_time(SimTime::ZERO);
         c.polled(records, &mut out);
         let polled = ConnectEvent::SourceRecordsPolled {
             connector: "c".into(),
@@ -611,13 +597,13 @@ mod tests {
         assert_eq!(out.effects(), &[Effect::Emit(EventKind::Connect(polled))]);
         assert_eq!((c.submitted.len(), c.sent_total, c.position), (2, 2, Some(offset(2))));
         // The next poll finds nothing new.
-        assert!(c.poll(3, 0, SimTime(6000), &mut Out::default()).is_empty());
+        assert!(c.poll(3, 0, SimTime(6000), &mut Driver::at_time(SimTime::ZERO)).is_empty());
     }
 
     #[test]
     fn an_old_tasks_timers_do_nothing() {
         let mut c = connector();
-        let mut out = Out::default();
+        let mut out = Driver::at_time(SimTime::ZERO);
         assert!(c.poll(0, 1, SimTime(0), &mut out).is_empty());
         c.flush(0, 1, SimTime(0), |_| true, &mut out);
         assert_eq!(out.effects(), &[]);
@@ -629,7 +615,7 @@ mod tests {
         for id in 1..=3 {
             c.handed_over(id, offset(id), Some(RecordId(id)));
         }
-        let mut out = Out::default();
+        let mut out = Driver::at_time(SimTime::ZERO);
         c.flush(0, 0, SimTime(60_000), |id| id != RecordId(2), &mut out);
         let flushed = ConnectEvent::SourceOffsetsFlushed { connector: "c".into(), offset: offset(1), records: 1 };
         assert_eq!(
@@ -649,13 +635,13 @@ mod tests {
             c.handed_over(id, offset(id), Some(RecordId(id)));
         }
         c.committed = Some(offset(1));
-        let mut out = Out::default();
+        let mut out = Driver::at_time(SimTime::ZERO);
         c.crash(&mut out);
         c.crash(&mut out);
         let crashed = ConnectEvent::ConnectorTaskCrashed { connector: "c".into(), unflushed: 2, committed: Some(offset(1)) };
         assert_eq!(out.effects(), &[Effect::Emit(EventKind::Connect(crashed))], "a second crash does nothing");
         assert_eq!((c.running, c.position, c.submitted.len(), c.incarnation), (false, None, 0, 1));
-        let mut out = Out::default();
+        let mut out = Driver::at_time(SimTime::ZERO);
         c.restart(4, SimTime(9000), &mut out);
         let restarted = ConnectEvent::ConnectorTaskRestarted { connector: "c".into(), resume_after: Some(offset(1)) };
         assert_eq!(
@@ -666,14 +652,18 @@ mod tests {
                 Effect::At { at: SimTime(69_000), pending: ConnectPending::ConnectorFlush { connector: 4, incarnation: 2 }.into() },
             ]
         );
-        assert_eq!(c.poll(4, 2, SimTime(9000), &mut Out::default()).iter().map(|(r, _)| r.id).collect::<Vec<_>>(), [2], "after row 1");
+        assert_eq!(
+            c.poll(4, 2, SimTime(9000), &mut Driver::at_time(SimTime::ZERO)).iter().map(|(r, _)| r.id).collect::<Vec<_>>(),
+            [2],
+            "after row 1"
+        );
     }
 
     #[test]
     fn a_table_change_updates_the_row_and_says_so() {
         let mut c = connector();
         c.spec.table.changes.push(TableChange { at_ms: 500, insert: None, update: Some(Row { id: 1, value: "a2".into() }) });
-        let mut out = Out::default();
+        let mut out = Driver::at_time(SimTime::ZERO);
         c.change_table(0, SimTime(500), &mut out);
         let changed = ConnectEvent::TableRowChanged { connector: "c".into(), id: 1, value: "a2".into(), insert: false };
         assert_eq!(out.effects(), &[Effect::Emit(EventKind::Connect(changed))]);

@@ -2,7 +2,7 @@
 //!
 //! `apply(command)` is the only way the outside changes the world; `step()` applies
 //! the next queued event. Handlers record trace events and schedule further events;
-//! nothing reads a clock and every random choice comes from `self.rng`.
+//! nothing reads a clock and every random choice comes from `self.out.rng`.
 
 use crate::assign::{self, Subscription};
 use crate::cluster::{place_replicas, Broker, BrokerId, LostView, Partition, Topic, TopicConfig, LOST_KEPT};
@@ -19,12 +19,12 @@ use crate::monitor::Monitors;
 use crate::partitioner::{record_size_in_bytes, PartitionReason};
 use crate::producer::{Batch, ProduceRequest, Producer, SentRecord, MAX_REQUEST_SIZE};
 use crate::record::{Record, RecordId, StoredRecord, TopicPartition};
-use crate::rng::SimRng;
 use crate::time::SimTime;
 use crate::vecmap::VecMap;
 
 pub mod connect;
-mod effect;
+mod driver;
+use driver::Driver;
 mod group;
 mod produce;
 mod replication;
@@ -274,13 +274,13 @@ impl ReplicationState {
     }
 }
 
-/// The whole simulated world. Cloning it forks the run.
+/// The brokers and what they keep: the cluster's settings, each broker's life, the topics
+/// with every replica's log, where `__consumer_offsets` lives, replication's purgatories
+/// and fetch sessions, and what leader changes left behind. Changed by the replication,
+/// produce (the leader's side) and retention handlers.
 #[derive(Clone, Debug)]
-pub struct Sim {
-    pub(crate) now: SimTime,
-    pub(crate) seed: u64,
-    pub(crate) rng: SimRng,
-    pub(crate) cluster: ClusterConfig,
+pub(crate) struct Cluster {
+    pub(crate) config: ClusterConfig,
     pub(crate) brokers: VecMap<BrokerId, Broker>,
     /// Bumped at each restart, so a stale session expiry or registration is ignored.
     incarnations: VecMap<BrokerId, u64>,
@@ -291,78 +291,90 @@ pub struct Sim {
     /// fetches, the followers' fetch sessions (`sim/replication.rs`).
     replication: ReplicationState,
     lost: VecMap<TopicPartition, std::collections::VecDeque<LostView>>,
+}
+
+/// The producers (`KafkaProducer`: accumulator, Sender, in-flight requests) and the ids
+/// they hand out. Changed by the producer's handlers (`sim/produce.rs`).
+#[derive(Clone, Debug)]
+pub(crate) struct Clients {
     pub(crate) producers: VecMap<String, Producer>,
-    pub(crate) groups: VecMap<String, Group>,
-    queue: std::collections::BTreeMap<(SimTime, u64), Pending>,
-    next_seq: u64,
     next_record: u64,
     next_batch: u64,
     /// Produce request ids (a correlation id), one counter for all producers.
     next_request: u64,
+}
+
+/// Consumer groups — each `Group` holds its coordinator's side (registry, generation or
+/// epoch, assignment, committed offsets) and its consumers (`Member`s) — with what the
+/// brokers keep for them: parked consumer fetches (`DelayedFetch`) and push cursors.
+/// Changed by the handlers under `sim/group/`.
+#[derive(Clone, Debug)]
+pub(crate) struct Consumers {
+    pub(crate) groups: VecMap<String, Group>,
     next_fetch: u64,
     parked: Vec<ParkedFetch>,
-    steps: u64,
-    pub(crate) trace: Trace,
-    /// Guarantee monitors fed with every event as it is recorded.
-    monitors: Monitors,
-    command_log: Vec<LoggedCommand>,
     /// Push delivery (not Kafka — a teaching device): the broker's next offset per member.
     push_cursors: push::PushCursors,
-    /// Source connectors, each with one task (`sim/connect.rs`).
+}
+
+/// Applications built on the clients: Kafka Connect source connectors (`sim/connect.rs`)
+/// and Kafka Streams applications (`sim/streams.rs`).
+#[derive(Clone, Debug)]
+pub(crate) struct Apps {
+    /// Source connectors, each with one task.
     pub(crate) connectors: Vec<connect::Connector>,
-    /// The emptied buffer of the last applied `Out`, for the next handler (`Sim::out`).
-    spare_out: effect::Out,
-    /// Kafka Streams applications (`sim/streams.rs`).
     pub(crate) streams: Vec<streams::StreamsApp>,
+}
+
+/// The whole simulated world: the driver (clock, queue, trace, RNG) and the owners of the
+/// model's state, each changed only by its own handlers. Cloning it forks the run.
+#[derive(Clone, Debug)]
+pub struct Sim {
+    pub(crate) seed: u64,
+    /// The clock, the queue, the trace and its monitors, the RNG (`driver.rs`).
+    pub(crate) out: Driver,
+    pub(crate) cluster: Cluster,
+    pub(crate) clients: Clients,
+    pub(crate) consumers: Consumers,
+    pub(crate) apps: Apps,
+    command_log: Vec<LoggedCommand>,
 }
 
 impl Sim {
     /// An empty cluster: no topics, producers or groups.
-    pub fn new(seed: u64, cluster: ClusterConfig) -> Self {
-        let cluster_brokers = cluster.brokers.max(1);
-        let check_every = (cluster.replica_lag_time_max_ms / 2).max(1);
+    pub fn new(seed: u64, config: ClusterConfig) -> Self {
+        let cluster_brokers = config.brokers.max(1);
+        let check_every = (config.replica_lag_time_max_ms / 2).max(1);
         let mut sim = Self {
-            now: SimTime::ZERO,
             seed,
-            rng: SimRng::new(seed),
-            cluster,
-            brokers: (0..cluster_brokers).map(|b| (b, Broker::new(b))).collect(),
-            incarnations: VecMap::new(),
-            topics: VecMap::new(),
-            offsets_topic: Vec::new(),
-            replication: ReplicationState::new(),
-            lost: VecMap::new(),
-            producers: VecMap::new(),
-            groups: VecMap::new(),
-            queue: std::collections::BTreeMap::new(),
-            next_seq: 0,
-            next_record: 1,
-            next_batch: 1,
-            next_request: 1,
-            next_fetch: 1,
-            parked: Vec::new(),
-            steps: 0,
-            trace: Trace::new(Trace::DEFAULT_CAPACITY),
-            monitors: Monitors::new(),
+            out: Driver::new(seed, config.network_latency_ms),
+            cluster: Cluster {
+                config,
+                brokers: (0..cluster_brokers).map(|b| (b, Broker::new(b))).collect(),
+                incarnations: VecMap::new(),
+                topics: VecMap::new(),
+                offsets_topic: Vec::new(),
+                replication: ReplicationState::new(),
+                lost: VecMap::new(),
+            },
+            clients: Clients { producers: VecMap::new(), next_record: 1, next_batch: 1, next_request: 1 },
+            consumers: Consumers { groups: VecMap::new(), next_fetch: 1, parked: Vec::new(), push_cursors: VecMap::new() },
+            apps: Apps { connectors: Vec::new(), streams: Vec::new() },
             command_log: Vec::new(),
-            push_cursors: VecMap::new(),
-            connectors: Vec::new(),
-            spare_out: effect::Out::default(),
-            streams: Vec::new(),
         };
-        sim.schedule(SimTime(check_every), ReplicationPending::IsrCheck);
+        sim.out.at(SimTime(check_every), ReplicationPending::IsrCheck);
         // `__consumer_offsets`: 50 partitions, replication factor 3 (or fewer brokers).
-        let brokers: Vec<BrokerId> = sim.brokers.keys().copied().collect();
+        let brokers: Vec<BrokerId> = sim.cluster.brokers.keys().copied().collect();
         let rf = (brokers.len() as u32).min(3);
-        sim.offsets_topic = place_replicas(&mut sim.rng, &brokers, group::OFFSETS_TOPIC_PARTITIONS, rf);
-        sim.schedule(SimTime(retention::LOG_INITIAL_TASK_DELAY_MS), ReplicationPending::RetentionCheck);
+        sim.cluster.offsets_topic = place_replicas(&mut sim.out.rng, &brokers, group::OFFSETS_TOPIC_PARTITIONS, rf);
+        sim.out.at(SimTime(retention::LOG_INITIAL_TASK_DELAY_MS), ReplicationPending::RetentionCheck);
         sim
     }
 
     // ----- reading -------------------------------------------------------
 
     pub fn now(&self) -> SimTime {
-        self.now
+        self.out.now
     }
 
     pub fn seed(&self) -> u64 {
@@ -370,49 +382,49 @@ impl Sim {
     }
 
     pub fn cluster(&self) -> &ClusterConfig {
-        &self.cluster
+        &self.cluster.config
     }
 
     /// What the guarantee monitors found so far.
     pub fn monitors(&self) -> &Monitors {
-        &self.monitors
+        &self.out.monitors
     }
 
     pub fn trace(&self) -> &Trace {
-        &self.trace
+        &self.out.trace
     }
 
     pub fn brokers(&self) -> impl Iterator<Item = &Broker> {
-        self.brokers.values()
+        self.cluster.brokers.values()
     }
 
     pub fn broker(&self, id: BrokerId) -> Option<&Broker> {
-        self.brokers.get(&id)
+        self.cluster.brokers.get(&id)
     }
 
     /// Records leader changes left behind on `tp`, oldest first (the newest few hundred).
     pub fn lost_records(&self, tp: &TopicPartition) -> impl Iterator<Item = &LostView> {
-        self.lost.get(tp).into_iter().flatten()
+        self.cluster.lost.get(tp).into_iter().flatten()
     }
 
     pub fn topics(&self) -> impl Iterator<Item = &Topic> {
-        self.topics.values()
+        self.cluster.topics.values()
     }
 
     pub fn topic(&self, name: &str) -> Option<&Topic> {
-        self.topics.get(name)
+        self.cluster.topics.get(name)
     }
 
     pub fn producers(&self) -> impl Iterator<Item = &Producer> {
-        self.producers.values()
+        self.clients.producers.values()
     }
 
     pub fn groups(&self) -> impl Iterator<Item = &Group> {
-        self.groups.values()
+        self.consumers.groups.values()
     }
 
     pub fn group(&self, id: &str) -> Option<&Group> {
-        self.groups.get(id)
+        self.consumers.groups.get(id)
     }
 
     /// Commands applied from outside since the start, in order: with the scenario
@@ -423,12 +435,12 @@ impl Sim {
 
     /// How many queued events have been applied.
     pub fn steps(&self) -> u64 {
-        self.steps
+        self.out.steps
     }
 
     /// When the next queued event is due, if any.
     pub fn next_event_time(&self) -> Option<SimTime> {
-        self.queue.keys().next().map(|(t, _)| *t)
+        self.out.queue.keys().next().map(|(t, _)| *t)
     }
 
     /// Messages on the wire now: produce requests and responses, fetch responses with
@@ -437,9 +449,9 @@ impl Sim {
     /// A Produce request carries one batch per partition: it shows as one `Produce` per
     /// batch (and its response as one `ProduceAck` per partition), all moving together.
     pub fn in_flight(&self) -> Vec<Flight> {
-        let latency = self.latency();
+        let latency = self.out.latency();
         let mut flights = Vec::new();
-        for ((at, _), pending) in &self.queue {
+        for ((at, _), pending) in &self.out.queue {
             let sent_at = SimTime(at.ms().saturating_sub(latency));
             match pending {
                 Pending::Produce(ProducePending::ProduceArrive { producer, batches, .. }) => {
@@ -494,21 +506,21 @@ impl Sim {
 
     /// The events recorded since `seq` (see [`Event::seq`]).
     pub fn events_since(&self, seq: u64) -> impl Iterator<Item = &Event> {
-        self.trace.since(seq)
+        self.out.trace.since(seq)
     }
 
     // ----- moving forward ------------------------------------------------
 
     /// Applies the next queued event. `None` when nothing is queued.
     pub fn step(&mut self) -> Option<StepOutcome> {
-        let (&key, _) = self.queue.iter().next()?;
-        let pending = self.queue.remove(&key)?;
-        self.now = self.now.max(key.0);
-        self.steps += 1;
-        let before = self.trace.total();
+        let (&key, _) = self.out.queue.iter().next()?;
+        let pending = self.out.queue.remove(&key)?;
+        self.out.now = self.out.now.max(key.0);
+        self.out.steps += 1;
+        let before = self.out.trace.total();
         self.handle(pending);
         self.debug_check_invariants();
-        Some(StepOutcome { time: self.now, events: self.trace.total() - before })
+        Some(StepOutcome { time: self.out.now, events: self.out.trace.total() - before })
     }
 
     /// Applies queued events until one records something in the trace (what a person
@@ -516,7 +528,7 @@ impl Sim {
     /// forever in an idle cluster, so it gives up once the next event lies more than
     /// [`Sim::STEP_HORIZON_MS`] ahead, returning `None` with nothing visible applied.
     pub fn step_visible(&mut self) -> Option<StepOutcome> {
-        let horizon = self.now.plus_ms(Self::STEP_HORIZON_MS);
+        let horizon = self.out.now.plus_ms(Self::STEP_HORIZON_MS);
         loop {
             if self.next_event_time()? > horizon {
                 return None;
@@ -539,7 +551,7 @@ impl Sim {
             }
             self.step();
         }
-        self.now = self.now.max(until);
+        self.out.now = self.out.now.max(until);
     }
 
     /// Like [`Sim::run_until`] but stops after `max_steps` events; returns whether it
@@ -551,7 +563,7 @@ impl Sim {
                     self.step();
                 }
                 _ => {
-                    self.now = self.now.max(until);
+                    self.out.now = self.out.now.max(until);
                     return true;
                 }
             }
@@ -563,8 +575,8 @@ impl Sim {
     pub fn replay(base: Sim, log: &[LoggedCommand]) -> Result<Sim, CommandError> {
         let mut sim = base;
         for entry in log {
-            while sim.steps < entry.after_steps && sim.step().is_some() {}
-            sim.now = sim.now.max(entry.at);
+            while sim.out.steps < entry.after_steps && sim.step().is_some() {}
+            sim.out.now = sim.out.now.max(entry.at);
             sim.apply(entry.command.clone())?;
         }
         Ok(sim)
@@ -574,7 +586,7 @@ impl Sim {
     /// moves to when it was applied if it is not there yet. A command refused now was
     /// refused then too, so the error is dropped.
     pub fn apply_logged(&mut self, entry: &LoggedCommand) {
-        self.now = self.now.max(entry.at);
+        self.out.now = self.out.now.max(entry.at);
         let _ = self.apply(entry.command.clone());
     }
 
@@ -583,7 +595,7 @@ impl Sim {
     pub fn apply(&mut self, command: impl Into<Command>) -> Result<(), CommandError> {
         let command = command.into();
         self.validate(&command)?;
-        self.command_log.push(LoggedCommand { after_steps: self.steps, at: self.now, command: command.clone() });
+        self.command_log.push(LoggedCommand { after_steps: self.out.steps, at: self.out.now, command: command.clone() });
         self.execute(command);
         self.debug_check_invariants();
         Ok(())
@@ -596,7 +608,7 @@ impl Sim {
     fn debug_check_invariants(&self) {
         #[cfg(debug_assertions)]
         if let Err(v) = crate::invariant::check_with(self, crate::invariant::Depth::Ends) {
-            panic!("step {} at {} ms: {v}", self.steps, self.now.ms());
+            panic!("step {} at {} ms: {v}", self.out.steps, self.out.now.ms());
         }
     }
 
@@ -605,10 +617,10 @@ impl Sim {
     /// Creates a topic: replicas placed as Kafka's controller places them, the first
     /// replica of each partition its leader, every replica in the ISR, followers fetching.
     pub(crate) fn add_topic(&mut self, name: &str, partitions: u32, replication_factor: u32, config: TopicConfig) {
-        let brokers: Vec<BrokerId> = self.brokers.keys().copied().collect();
-        let assignment = place_replicas(&mut self.rng, &brokers, partitions, replication_factor);
+        let brokers: Vec<BrokerId> = self.cluster.brokers.keys().copied().collect();
+        let assignment = place_replicas(&mut self.out.rng, &brokers, partitions, replication_factor);
         let topic = Topic::new(name, config, assignment);
-        self.topics.insert(name.to_string(), topic);
+        self.cluster.topics.insert(name.to_string(), topic);
         for p in 0..partitions {
             self.announce_new_partition(&TopicPartition::new(name, p));
         }
@@ -617,17 +629,17 @@ impl Sim {
     /// The topic grows: new partitions are placed, led by their first replica, and start
     /// replicating. Producers see them at once (the sandbox's metadata is instant).
     pub(crate) fn add_partitions(&mut self, name: &str, partitions: u32) {
-        let brokers: Vec<BrokerId> = self.brokers.iter().filter(|(_, b)| !b.fenced && b.reachable()).map(|(id, _)| *id).collect();
-        let Some(topic) = self.topics.get(name) else { return };
+        let brokers: Vec<BrokerId> = self.cluster.brokers.iter().filter(|(_, b)| !b.fenced && b.reachable()).map(|(id, _)| *id).collect();
+        let Some(topic) = self.cluster.topics.get(name) else { return };
         let old = topic.partition_count();
         let rf = topic.replication_factor().min(brokers.len() as u32).max(1);
         let segment = topic.config.segment_config();
-        let assignment = place_replicas(&mut self.rng, &brokers, partitions - old, rf);
-        let Some(topic) = self.topics.get_mut(name) else { return };
+        let assignment = place_replicas(&mut self.out.rng, &brokers, partitions - old, rf);
+        let Some(topic) = self.cluster.topics.get_mut(name) else { return };
         for replicas in assignment {
             topic.partitions.push(Partition::with_segment_config(replicas, segment));
         }
-        self.record(EventKind::Cluster(ClusterEvent::PartitionsAdded { topic: name.to_string(), partitions }));
+        self.out.emit(EventKind::Cluster(ClusterEvent::PartitionsAdded { topic: name.to_string(), partitions }));
         for p in old..partitions {
             self.announce_new_partition(&TopicPartition::new(name, p));
         }
@@ -636,7 +648,7 @@ impl Sim {
     /// A new partition's first leader (its first replica, epoch 0) goes in the trace and
     /// its followers start fetching.
     fn announce_new_partition(&mut self, tp: &TopicPartition) {
-        self.record(EventKind::Replication(ReplicationEvent::LeaderElected {
+        self.out.emit(EventKind::Replication(ReplicationEvent::LeaderElected {
             topic: tp.topic.clone(),
             partition: tp.partition,
             leader: self.partition(tp).and_then(|p| p.leader),
@@ -648,7 +660,7 @@ impl Sim {
     }
 
     pub(crate) fn add_producer(&mut self, name: &str, config: ProducerConfig) {
-        self.producers.insert(name.to_string(), Producer::new(name, config));
+        self.clients.producers.insert(name.to_string(), Producer::new(name, config));
     }
 
     /// Queues a command for a later moment, as a scenario's timeline does: it is checked
@@ -657,7 +669,7 @@ impl Sim {
     /// rebuild it: it is for tools that feed a long run in pieces (the memory benchmark
     /// produces 1,000 records a second for a simulated day) without the log growing.
     pub fn schedule_command(&mut self, at: SimTime, command: impl Into<Command>) {
-        self.schedule(at, Pending::Command(command.into()));
+        self.out.at(at, Pending::Command(command.into()));
     }
 
     /// Queues a scenario producer's planned sends (see [`PlannedSends`]): reserves a
@@ -674,10 +686,10 @@ impl Sim {
         if values.is_empty() {
             return;
         }
-        let first_seq = self.next_seq;
-        self.next_seq += values.len() as u64;
+        let first_seq = self.out.next_seq;
+        self.out.next_seq += values.len() as u64;
         let plan = std::sync::Arc::new(PlannedSends { producer, topic, values, keys, start_ms, interval_ms, first_seq });
-        self.queue.insert((plan.at(0).max(self.now), first_seq), Pending::Planned { plan, k: 0 });
+        self.out.queue.insert((plan.at(0).max(self.out.now), first_seq), Pending::Planned { plan, k: 0 });
     }
 
     /// Runs a command as part of building (not logged: the scenario rebuilds it).
@@ -690,57 +702,16 @@ impl Sim {
     // ----- internals -----------------------------------------------------
 
     pub(crate) fn partition(&self, tp: &TopicPartition) -> Option<&Partition> {
-        self.topics.get(&tp.topic).and_then(|t| t.partitions.get(tp.partition as usize))
+        self.cluster.topics.get(&tp.topic).and_then(|t| t.partitions.get(tp.partition as usize))
     }
 
     pub(crate) fn partition_mut(&mut self, tp: &TopicPartition) -> Option<&mut Partition> {
-        self.topics.get_mut(&tp.topic).and_then(|t| t.partitions.get_mut(tp.partition as usize))
+        self.cluster.topics.get_mut(&tp.topic).and_then(|t| t.partitions.get_mut(tp.partition as usize))
     }
 
     /// Whether a message can reach the broker (running and not cut off).
     pub(crate) fn reachable(&self, broker: BrokerId) -> bool {
-        self.brokers.get(&broker).is_some_and(Broker::reachable)
-    }
-
-    /// Queues `pending` at `at` (never before now), after everything already queued for
-    /// that moment. Each feature's own enum converts into [`Pending`].
-    /// The effect `At` applied at once (`effect.rs`): straight to [`Sim::enqueue`], with
-    /// no `Effect` built around it; inlined always, so a feature's item is built where it
-    /// goes (the engine's step: +0.95 % instructions against 1f88f46 with it out of line,
-    /// +0.11 % inlined; BENCHMARKS.md). Not in the page's wasm, where inlining it at every
-    /// call cost 1.9 KB of the download (with `enqueue`) and the step's 1 % is not seen.
-    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-    #[cfg_attr(target_arch = "wasm32", inline)]
-    fn schedule(&mut self, at: SimTime, pending: impl Into<Pending>) {
-        self.enqueue(at, pending.into());
-    }
-
-    /// Queues an item: the one place an item enters the queue (from `schedule` or an
-    /// `Out`'s `At`, through [`Sim::apply_effect`]). Inlined as `schedule` is.
-    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
-    #[cfg_attr(target_arch = "wasm32", inline)]
-    fn enqueue(&mut self, at: SimTime, pending: Pending) {
-        let seq = self.next_seq;
-        self.next_seq += 1;
-        self.queue.insert((at.max(self.now), seq), pending);
-    }
-
-    fn latency(&self) -> u64 {
-        self.cluster.network_latency_ms
-    }
-
-    /// Records an event: the effect `Emit` applied at once (`effect.rs`), straight to
-    /// [`Sim::append_event`].
-    #[inline]
-    fn record(&mut self, kind: EventKind) {
-        self.append_event(kind);
-    }
-
-    /// Appends an event to the trace and shows it to the monitors: the one place an event
-    /// enters the trace (from `record` or an `Out`'s `Emit`).
-    fn append_event(&mut self, kind: EventKind) {
-        let event = self.trace.push(self.now, kind);
-        self.monitors.observe(event);
+        self.cluster.brokers.get(&broker).is_some_and(Broker::reachable)
     }
 
     /// One line per feature: each checks its own commands.
@@ -815,8 +786,8 @@ impl Sim {
         match pending {
             Pending::Planned { plan, k } => {
                 if k + 1 < plan.values.len() {
-                    let key = (plan.at(k + 1).max(self.now), plan.first_seq + k as u64 + 1);
-                    self.queue.insert(key, Pending::Planned { plan: plan.clone(), k: k + 1 });
+                    let key = (plan.at(k + 1).max(self.out.now), plan.first_seq + k as u64 + 1);
+                    self.out.queue.insert(key, Pending::Planned { plan: plan.clone(), k: k + 1 });
                 }
                 self.handle(Pending::Command(plan.command(k)));
             }
@@ -824,7 +795,7 @@ impl Sim {
                 if let Err(e) = self.validate(&command) {
                     // A timeline command that no longer fits (say, removing a member that
                     // already left) is skipped, and the trace says why.
-                    self.record(EventKind::Settings(SettingsEvent::CommandRejected { reason: e.to_string() }));
+                    self.out.emit(EventKind::Settings(SettingsEvent::CommandRejected { reason: e.to_string() }));
                 } else {
                     self.execute(command);
                 }

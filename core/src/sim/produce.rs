@@ -70,20 +70,20 @@ impl Sim {
         partition: Option<u32>,
         headers: Vec<crate::record::Header>,
     ) {
-        let Some(partitions) = self.topics.get(topic).map(Topic::partition_count) else { return };
+        let Some(partitions) = self.cluster.topics.get(topic).map(Topic::partition_count) else { return };
         // Round-robin and sticky choices skip partitions without a leader
         // (`Cluster.availablePartitionsForTopic`); key hashing counts them all.
-        let available: Vec<u32> = self.topics.get(topic).map(Topic::available_partitions).unwrap_or_default();
-        let now = self.now;
-        let Some(producer) = self.producers.get_mut(producer_name) else { return };
+        let available: Vec<u32> = self.cluster.topics.get(topic).map(Topic::available_partitions).unwrap_or_default();
+        let now = self.out.now;
+        let Some(producer) = self.clients.producers.get_mut(producer_name) else { return };
         let kind = producer.config.partitioner;
         let batch_size = producer.config.batch_size;
         let state = producer.partitioners.entry(topic.to_string()).or_default();
-        let chosen = state.choose(kind, &mut self.rng, partition, key.as_deref().map(str::as_bytes), partitions, &available);
+        let chosen = state.choose(kind, &mut self.out.rng, partition, key.as_deref().map(str::as_bytes), partitions, &available);
         let (mut p, reason) = match chosen {
             Ok(c) => c,
             Err(e) => {
-                self.record(EventKind::Settings(SettingsEvent::CommandRejected { reason: e.to_string() }));
+                self.out.emit(EventKind::Settings(SettingsEvent::CommandRejected { reason: e.to_string() }));
                 return;
             }
         };
@@ -93,16 +93,16 @@ impl Sim {
             // partition had an incomplete batch happens now that its batches are full
             // (or drained), before this record is appended.
             if let Some(state) = producer.partitioners.get_mut(topic) {
-                state.on_sticky_append(&mut self.rng, 0, batch_size, true, &available);
-                if let Ok((q, _)) = state.choose(kind, &mut self.rng, None, None, partitions, &available) {
+                state.on_sticky_append(&mut self.out.rng, 0, batch_size, true, &available);
+                if let Ok((q, _)) = state.choose(kind, &mut self.out.rng, None, None, partitions, &available) {
                     p = q;
                 }
             }
         }
         let header_bytes: Vec<(String, Vec<u8>)> = headers.iter().map(|h| (h.key.clone(), h.value.clone().into_bytes())).collect();
         let size_bytes = record_size_in_bytes(key.as_deref().map(str::as_bytes), Some(value.as_bytes()), &header_bytes);
-        let id = RecordId(self.next_record);
-        self.next_record += 1;
+        let id = RecordId(self.clients.next_record);
+        self.clients.next_record += 1;
         let record = Record {
             id,
             producer: producer_name.to_string(),
@@ -129,8 +129,8 @@ impl Sim {
         }
         let new_batch = record.is_some();
         let batch_id = if let Some(record) = record {
-            let id = self.next_batch;
-            self.next_batch += 1;
+            let id = self.clients.next_batch;
+            self.clients.next_batch += 1;
             producer.batches.insert(
                 id,
                 Batch {
@@ -163,7 +163,7 @@ impl Sim {
             let appended = size_bytes + if new_batch { RECORD_BATCH_OVERHEAD } else { 0 };
             let enable_switch = producer.all_batches_full(&tp);
             if let Some(state) = producer.partitioners.get_mut(topic) {
-                state.on_sticky_append(&mut self.rng, appended, batch_size, enable_switch, &available);
+                state.on_sticky_append(&mut self.out.rng, appended, batch_size, enable_switch, &available);
             }
         }
         producer.remember(SentRecord {
@@ -177,7 +177,7 @@ impl Sim {
             acked_offset: None,
             failed: None,
         });
-        self.record(EventKind::Produce(ProduceEvent::RecordSent {
+        self.out.emit(EventKind::Produce(ProduceEvent::RecordSent {
             record: id,
             producer: producer_name.to_string(),
             topic: topic.to_string(),
@@ -199,19 +199,19 @@ impl Sim {
     /// Queues a Sender wake-up at `at` unless one is already due at or before it (that
     /// one recomputes the next moment anything changes).
     fn wake_sender_at(&mut self, producer_name: &str, at: SimTime) {
-        let Some(producer) = self.producers.get_mut(producer_name) else { return };
+        let Some(producer) = self.clients.producers.get_mut(producer_name) else { return };
         if producer.wakeups.first().is_some_and(|w| *w <= at) {
             return;
         }
         producer.wakeups.insert(at);
-        self.schedule(at, ProducePending::SenderWake { producer: producer_name.to_string() });
+        self.out.at(at, ProducePending::SenderWake { producer: producer_name.to_string() });
     }
 
     /// A queued Sender wake-up (`linger.ms`, a retry backoff, a metadata look for a
     /// leaderless partition, or `delivery.timeout.ms` of a waiting batch).
     pub(super) fn sender_wake(&mut self, producer_name: &str) {
-        let now = self.now;
-        if let Some(p) = self.producers.get_mut(producer_name) {
+        let now = self.out.now;
+        if let Some(p) = self.clients.producers.get_mut(producer_name) {
             p.wakeups.remove(&now);
         }
         self.run_sender(producer_name);
@@ -233,8 +233,8 @@ impl Sim {
     /// `RecordAccumulator.expiredBatches`: from the front of each deque, the batches whose
     /// `delivery.timeout.ms` has passed since they were created are given up.
     fn expire_batches(&mut self, producer_name: &str) {
-        let now = self.now;
-        let Some(producer) = self.producers.get_mut(producer_name) else { return };
+        let now = self.out.now;
+        let Some(producer) = self.clients.producers.get_mut(producer_name) else { return };
         let timeout = producer.config.delivery_timeout_ms;
         let expired_at = |b: &Batch| now.ms().saturating_sub(b.created_at.ms()) >= timeout;
         let mut expired = Vec::new();
@@ -261,13 +261,13 @@ impl Sim {
 
     /// Forgets a batch for good: its records' callbacks get `error`.
     fn give_up(&mut self, producer_name: &str, batch_id: u64, error: ProduceError) {
-        let Some(producer) = self.producers.get_mut(producer_name) else { return };
+        let Some(producer) = self.clients.producers.get_mut(producer_name) else { return };
         let Some(batch) = producer.remove_batch(batch_id) else { return };
         let ids: Vec<RecordId> = batch.records.iter().map(|r| r.id).collect();
         for id in &ids {
             producer.mark_failed(*id, error);
         }
-        self.record(EventKind::Produce(ProduceEvent::ProduceFailed {
+        self.out.emit(EventKind::Produce(ProduceEvent::ProduceFailed {
             producer: producer_name.to_string(),
             topic: batch.tp.topic.clone(),
             partition: batch.tp.partition,
@@ -280,8 +280,8 @@ impl Sim {
     /// `RecordAccumulator.ready` and `drain`, then `Sender.sendProduceRequests`. Returns
     /// whether a request went out.
     fn send_producer_data(&mut self, producer_name: &str) -> bool {
-        let now = self.now;
-        let Some(producer) = self.producers.get(producer_name) else { return false };
+        let now = self.out.now;
+        let Some(producer) = self.clients.producers.get(producer_name) else { return false };
         let config = &producer.config;
         let linger = config.linger_ms;
         let batch_size = config.batch_size;
@@ -317,7 +317,7 @@ impl Sim {
         // drain(): per ready broker, at most one batch per partition, starting where the
         // last drain stopped, up to `max.request.size`.
         let mut requests: Vec<(BrokerId, Vec<u64>)> = Vec::new();
-        let Some(producer) = self.producers.get_mut(producer_name) else { return false };
+        let Some(producer) = self.clients.producers.get_mut(producer_name) else { return false };
         for node in ready {
             let parts = by_node.remove(&node).unwrap_or_default();
             let start = producer.drain_from.get(&node).map_or(0, |from| parts.partition_point(|tp| tp < from));
@@ -392,7 +392,7 @@ impl Sim {
             no_leader.push((batch.tp.clone(), batch.records.iter().map(|r| r.id).collect()));
         }
         for (tp, records) in no_leader {
-            self.record(EventKind::Produce(ProduceEvent::ProduceFailed {
+            self.out.emit(EventKind::Produce(ProduceEvent::ProduceFailed {
                 producer: producer_name.to_string(),
                 topic: tp.topic,
                 partition: tp.partition,
@@ -412,11 +412,11 @@ impl Sim {
     /// partition). Under acks=0 the request expects no answer: it leaves the in-flight
     /// list once written and its records complete with offset -1.
     fn send_produce_request(&mut self, producer_name: &str, broker: BrokerId, batch_ids: Vec<u64>) {
-        let now = self.now;
-        let latency = self.latency();
-        let request = self.next_request;
-        self.next_request += 1;
-        let Some(producer) = self.producers.get_mut(producer_name) else { return };
+        let now = self.out.now;
+        let latency = self.out.latency();
+        let request = self.clients.next_request;
+        self.clients.next_request += 1;
+        let Some(producer) = self.clients.producers.get_mut(producer_name) else { return };
         let acks = producer.config.acks;
         let request_timeout = producer.config.request_timeout_ms;
         let mut wire = Vec::with_capacity(batch_ids.len());
@@ -436,7 +436,7 @@ impl Sim {
             producer.in_flight.entry(broker).or_default().insert(request);
         }
         for (tp, records) in first_sends {
-            self.record(EventKind::Produce(ProduceEvent::BatchSent {
+            self.out.emit(EventKind::Produce(ProduceEvent::BatchSent {
                 producer: producer_name.to_string(),
                 topic: tp.topic,
                 partition: tp.partition,
@@ -446,14 +446,14 @@ impl Sim {
         if acks == Acks::None {
             // acks=0: the callbacks complete as soon as the request is written, offset -1.
             for w in &wire {
-                let Some(p) = self.producers.get_mut(producer_name) else { return };
+                let Some(p) = self.clients.producers.get_mut(producer_name) else { return };
                 p.muted.remove(&w.tp);
                 let Some(batch) = p.remove_batch(w.batch) else { continue };
                 for r in &batch.records {
                     p.mark_acked(r.id, -1);
                 }
                 for r in batch.records {
-                    self.record(EventKind::Produce(ProduceEvent::RecordAcked {
+                    self.out.emit(EventKind::Produce(ProduceEvent::RecordAcked {
                         record: r.id,
                         value: r.value,
                         producer: producer_name.to_string(),
@@ -466,9 +466,9 @@ impl Sim {
                 }
             }
         } else {
-            self.schedule(now.plus_ms(request_timeout), ProducePending::ProduceTimeout { producer: producer_name.to_string(), request });
+            self.out.at(now.plus_ms(request_timeout), ProducePending::ProduceTimeout { producer: producer_name.to_string(), request });
         }
-        self.schedule(
+        self.out.at(
             now.plus_ms(latency),
             ProducePending::ProduceArrive { producer: producer_name.to_string(), broker, request, acks, batches: wire },
         );
@@ -480,8 +480,8 @@ impl Sim {
     /// is time to look again for a leaderless partition's leader (`retry.backoff.ms`).
     /// A broker at its in-flight limit needs no wake-up: its next response brings one.
     fn schedule_sender_wakeup(&mut self, producer_name: &str) {
-        let now = self.now;
-        let Some(producer) = self.producers.get(producer_name) else { return };
+        let now = self.out.now;
+        let Some(producer) = self.clients.producers.get(producer_name) else { return };
         let config = &producer.config;
         let mut next: Option<SimTime> = None;
         let mut consider = |t: SimTime| {
@@ -510,13 +510,13 @@ impl Sim {
     /// partition is checked and appended on its own; the answer covers them all and, under
     /// acks=all, waits until every appended partition is committed (`DelayedProduce`).
     pub(super) fn produce_arrive(&mut self, producer: String, broker: BrokerId, request: u64, acks: Acks, batches: Vec<WireBatch>) {
-        if !self.brokers.get(&broker).is_some_and(|b| b.alive) {
+        if !self.cluster.brokers.get(&broker).is_some_and(|b| b.alive) {
             // The process is gone: the connection is refused and the producer hears of
             // it one hop later (a disconnect, retried after a metadata refresh).
             if acks != Acks::None {
-                let at = self.now.plus_ms(self.latency());
+                let at = self.out.now.plus_ms(self.out.latency());
                 let results = batches.into_iter().map(|b| (b.batch, b.tp, Err(ProduceError::NetworkException))).collect();
-                self.schedule(at, ProducePending::ProduceResponse { producer, broker, request, results });
+                self.out.at(at, ProducePending::ProduceResponse { producer, broker, request, results });
             }
             return;
         }
@@ -539,13 +539,13 @@ impl Sim {
                     PartitionOutcome::Wait { .. } => (batch, tp, Err(ProduceError::RequestTimedOut)),
                 })
                 .collect();
-            let at = self.now.plus_ms(self.latency());
-            self.schedule(at, ProducePending::ProduceResponse { producer, broker, request, results });
+            let at = self.out.now.plus_ms(self.out.latency());
+            self.out.at(at, ProducePending::ProduceResponse { producer, broker, request, results });
             return;
         }
-        let id = self.replication.next_delayed;
-        self.replication.next_delayed += 1;
-        let timeout = self.producers.get(&producer).map(|p| p.config.request_timeout_ms).unwrap_or(30_000);
+        let id = self.cluster.replication.next_delayed;
+        self.cluster.replication.next_delayed += 1;
+        let timeout = self.clients.producers.get(&producer).map(|p| p.config.request_timeout_ms).unwrap_or(30_000);
         let mut waiting: Vec<TopicPartition> = Vec::new();
         let parts = parts
             .into_iter()
@@ -557,9 +557,9 @@ impl Sim {
                 }
             })
             .collect();
-        self.replication.delayed_produces.push(DelayedProduce { id, producer, broker, request, parts });
-        let at = self.now.plus_ms(timeout);
-        self.schedule(at, ProducePending::DelayedProduceTimeout { id });
+        self.cluster.replication.delayed_produces.push(DelayedProduce { id, producer, broker, request, parts });
+        let at = self.out.now.plus_ms(timeout);
+        self.out.at(at, ProducePending::DelayedProduceTimeout { id });
         for tp in waiting {
             self.complete_delayed_produces(&tp);
         }
@@ -569,15 +569,15 @@ impl Sim {
     /// with the producer-state check of `ProducerStateManager`).
     fn append_partition(&mut self, producer: &str, broker: BrokerId, acks: Acks, b: &WireBatch) -> PartitionOutcome {
         use PartitionOutcome::{Done, Wait};
-        let now = self.now;
+        let now = self.out.now;
         let tp = &b.tp;
-        let Some(topic) = self.topics.get(&tp.topic) else { return Done(Err(ProduceError::NotLeaderOrFollower)) };
+        let Some(topic) = self.cluster.topics.get(&tp.topic) else { return Done(Err(ProduceError::NotLeaderOrFollower)) };
         let min_isr = topic.config.min_insync_replicas;
         let timestamp_type = topic.config.message_timestamp_type;
         let Some(part) = topic.partitions.get(tp.partition as usize) else {
             return Done(Err(ProduceError::NotLeaderOrFollower));
         };
-        if part.leader != Some(broker) || self.brokers.get(&broker).is_none_or(|b| b.fenced) {
+        if part.leader != Some(broker) || self.cluster.brokers.get(&broker).is_none_or(|b| b.fenced) {
             return Done(Err(ProduceError::NotLeaderOrFollower));
         }
         // `Partition.appendRecordsToLeader` checks min.insync.replicas first.
@@ -619,7 +619,7 @@ impl Sim {
                 if !already.is_empty() {
                     let required = already.iter().map(|a| a.2 + 1).max().unwrap_or(0);
                     let hw = part.logs.get(&broker).map(|l| l.high_watermark()).unwrap_or(0);
-                    self.record(EventKind::Produce(ProduceEvent::DuplicateIgnored {
+                    self.out.emit(EventKind::Produce(ProduceEvent::DuplicateIgnored {
                         producer: producer.to_string(),
                         topic: tp.topic.clone(),
                         partition: tp.partition,
@@ -659,7 +659,7 @@ impl Sim {
         }
         let end_offset = log.log_end_offset();
         for kind in appended {
-            self.record(kind);
+            self.out.emit(kind);
         }
         self.wake_replica_fetches(tp);
         self.maybe_advance_hw(tp);
@@ -684,7 +684,7 @@ impl Sim {
 
     /// Takes a request off its connection's in-flight list; false if it was not there.
     fn finish_request(&mut self, producer_name: &str, request: u64) -> bool {
-        let Some(producer) = self.producers.get_mut(producer_name) else { return false };
+        let Some(producer) = self.clients.producers.get_mut(producer_name) else { return false };
         let Some(req) = producer.requests.remove(&request) else { return false };
         if let Some(set) = producer.in_flight.get_mut(&req.broker) {
             set.remove(&request);
@@ -697,7 +697,7 @@ impl Sim {
 
     /// `Sender.completeBatch` for one batch of a request.
     fn complete_batch(&mut self, producer_name: &str, batch_id: u64, request: u64, result: PartitionResult) {
-        let Some(producer) = self.producers.get_mut(producer_name) else { return };
+        let Some(producer) = self.clients.producers.get_mut(producer_name) else { return };
         let Some(batch) = producer.batches.get_mut(&batch_id) else { return };
         if batch.request != Some(request) {
             return;
@@ -713,7 +713,7 @@ impl Sim {
                     producer.mark_acked(*record, *offset as i64);
                 }
                 for (record, value, offset, timestamp) in acked {
-                    self.record(EventKind::Produce(ProduceEvent::RecordAcked {
+                    self.out.emit(EventKind::Produce(ProduceEvent::RecordAcked {
                         record,
                         value,
                         producer: producer_name.to_string(),
@@ -733,8 +733,8 @@ impl Sim {
     /// while retries and `delivery.timeout.ms` allow (`Sender.canRetry`,
     /// `RecordAccumulator.reenqueue`), else its records are given up.
     fn batch_failed(&mut self, producer_name: &str, batch_id: u64, error: ProduceError) {
-        let now = self.now;
-        let Some(producer) = self.producers.get_mut(producer_name) else { return };
+        let now = self.out.now;
+        let Some(producer) = self.clients.producers.get_mut(producer_name) else { return };
         let config = producer.config.clone();
         if error == ProduceError::UnknownProducerId {
             // KIP-360: bump the epoch and number this partition's unfinished batches
@@ -775,8 +775,8 @@ impl Sim {
         let exp = config.retry_backoff_ms.saturating_mul(1u64 << attempt.saturating_sub(1).min(20));
         let base = exp.min(config.retry_backoff_max_ms.max(config.retry_backoff_ms));
         let jitter = base / 5;
-        let backoff = base - jitter + u64::from(self.rng.below((2 * jitter).min(u64::from(u32::MAX)) as u32 + 1));
-        let Some(producer) = self.producers.get_mut(producer_name) else { return };
+        let backoff = base - jitter + u64::from(self.out.rng.below((2 * jitter).min(u64::from(u32::MAX)) as u32 + 1));
+        let Some(producer) = self.clients.producers.get_mut(producer_name) else { return };
         let Some(batch) = producer.batches.get_mut(&batch_id) else { return };
         batch.last_attempt_at = now;
         batch.backoff_until = Some(now.plus_ms(backoff));
@@ -793,7 +793,7 @@ impl Sim {
             }
             _ => dq.push_front(batch_id),
         }
-        self.record(EventKind::Produce(ProduceEvent::ProduceFailed {
+        self.out.emit(EventKind::Produce(ProduceEvent::ProduceFailed {
             producer: producer_name.to_string(),
             topic: tp.topic.clone(),
             partition: tp.partition,
@@ -808,11 +808,11 @@ impl Sim {
     /// (`handleTimedOutRequests`, `InFlightRequests.clearAll`). Kafka's Sender sees a
     /// disconnect; the sandbox reports it as `REQUEST_TIMED_OUT` to say why.
     pub(super) fn produce_timeout(&mut self, producer_name: &str, request: u64) {
-        let Some(producer) = self.producers.get(producer_name) else { return };
+        let Some(producer) = self.clients.producers.get(producer_name) else { return };
         let Some(broker) = producer.requests.get(&request).map(|r| r.broker) else { return };
         let on_connection: Vec<u64> = producer.in_flight.get(&broker).into_iter().flatten().copied().collect();
         for r in on_connection {
-            let batches = self.producers.get(producer_name).and_then(|p| p.requests.get(&r)).map(|q| q.batches.clone());
+            let batches = self.clients.producers.get(producer_name).and_then(|p| p.requests.get(&r)).map(|q| q.batches.clone());
             if !self.finish_request(producer_name, r) {
                 continue;
             }
@@ -845,10 +845,10 @@ impl Sim {
     pub(super) fn validate_produce_command(&self, command: &ProduceCommand) -> Result<(), CommandError> {
         match command {
             ProduceCommand::Produce { producer, topic, key, value, partition, headers } => {
-                if !self.producers.contains_key(producer) {
+                if !self.clients.producers.contains_key(producer) {
                     return Err(CommandError::UnknownProducer(producer.clone()));
                 }
-                let Some(t) = self.topics.get(topic) else {
+                let Some(t) = self.cluster.topics.get(topic) else {
                     return Err(CommandError::UnknownTopic(topic.clone()));
                 };
                 if let Some(p) = partition {
@@ -863,7 +863,7 @@ impl Sim {
                 check_record_size(key.as_deref(), value, headers)
             }
             ProduceCommand::SetAcks { producer, .. } | ProduceCommand::SetPartitioner { producer, .. } => {
-                if self.producers.contains_key(producer) {
+                if self.clients.producers.contains_key(producer) {
                     Ok(())
                 } else {
                     Err(CommandError::UnknownProducer(producer.clone()))
@@ -878,14 +878,14 @@ impl Sim {
                 self.send(&producer, &topic, key, value, partition, headers)
             }
             ProduceCommand::SetAcks { producer, acks } => {
-                if let Some(p) = self.producers.get_mut(&producer) {
+                if let Some(p) = self.clients.producers.get_mut(&producer) {
                     p.config.acks = acks;
                     let value = match acks {
                         Acks::None => "0",
                         Acks::Leader => "1",
                         Acks::All => "all",
                     };
-                    self.record(EventKind::Settings(SettingsEvent::ConfigChanged {
+                    self.out.emit(EventKind::Settings(SettingsEvent::ConfigChanged {
                         entity: producer,
                         setting: "acks".into(),
                         value: value.into(),
@@ -893,7 +893,7 @@ impl Sim {
                 }
             }
             ProduceCommand::SetPartitioner { producer, partitioner } => {
-                if let Some(p) = self.producers.get_mut(&producer) {
+                if let Some(p) = self.clients.producers.get_mut(&producer) {
                     p.config.partitioner = partitioner;
                     // A new producer instance: its partitioners start afresh.
                     p.partitioners.clear();
@@ -933,7 +933,8 @@ mod tests {
 
     /// The Produce requests on their way to a broker: (broker, partitions it carries).
     fn requests_on_the_wire(sim: &Sim) -> Vec<(BrokerId, Vec<TopicPartition>)> {
-        sim.queue
+        sim.out
+            .queue
             .values()
             .filter_map(|p| match p {
                 Pending::Produce(ProducePending::ProduceArrive { broker, batches, .. }) => {
@@ -967,7 +968,7 @@ mod tests {
         let brokers: VecSet<BrokerId> = requests.iter().map(|r| r.0).collect();
         assert_eq!(brokers.len(), 3);
         // Each request is one in-flight request on its connection.
-        let p = sim.producers.get("p").unwrap();
+        let p = sim.clients.producers.get("p").unwrap();
         for b in 0..3 {
             assert_eq!(p.in_flight_requests(b), 1);
         }
@@ -989,7 +990,7 @@ mod tests {
         }
         let requests = requests_on_the_wire(&sim);
         assert_eq!(requests.len(), 1, "one request in flight (max.in.flight 1)");
-        let p = sim.producers.get("p").unwrap();
+        let p = sim.clients.producers.get("p").unwrap();
         let waiting = p.deques.get(&TopicPartition::new("t", 0)).unwrap();
         assert_eq!(waiting.len(), 9, "26 records wait in 9 batches of at most 3");
         assert!(waiting.iter().all(|id| p.batches[id].bytes <= 4096));

@@ -49,18 +49,18 @@ impl Sim {
     pub(super) fn start_followers(&mut self, tp: &TopicPartition) {
         let Some(part) = self.partition(tp) else { return };
         let followers: Vec<BrokerId> = part.replicas.iter().copied().filter(|b| Some(*b) != part.leader).collect();
-        self.replication.parked.retain(|f| &f.tp != tp);
+        self.cluster.replication.parked.retain(|f| &f.tp != tp);
         for follower in followers {
-            let token = self.replication.tokens.entry((tp.clone(), follower)).or_insert(0);
+            let token = self.cluster.replication.tokens.entry((tp.clone(), follower)).or_insert(0);
             *token += 1;
             let token = *token;
-            let now = self.now;
-            self.schedule(now, ReplicationPending::ReplicaFetchSend { tp: tp.clone(), follower, token });
+            let now = self.out.now;
+            self.out.at(now, ReplicationPending::ReplicaFetchSend { tp: tp.clone(), follower, token });
         }
     }
 
     fn replica_token_current(&self, tp: &TopicPartition, follower: BrokerId, token: u64) -> bool {
-        self.replication.tokens.get(&(tp.clone(), follower)) == Some(&token)
+        self.cluster.replication.tokens.get(&(tp.clone(), follower)) == Some(&token)
     }
 
     /// A follower sends its next fetch. Before the first fetch from a new leader it
@@ -115,7 +115,7 @@ impl Sim {
             }
         }
         for (from_offset, records) in truncations {
-            self.record(EventKind::Replication(ReplicationEvent::RecordsTruncated {
+            self.out.emit(EventKind::Replication(ReplicationEvent::RecordsTruncated {
                 topic: tp.topic.clone(),
                 partition: tp.partition,
                 broker: follower,
@@ -124,20 +124,20 @@ impl Sim {
             }));
         }
         let fetch_offset = self.partition(tp).and_then(|p| p.logs.get(&follower)).map(|l| l.log_end_offset()).unwrap_or(0);
-        let slow = self.brokers.get(&follower).map(|b| b.slow_ms).unwrap_or(0);
-        let at = self.now.plus_ms(self.latency() + slow);
-        self.schedule(at, ReplicationPending::ReplicaFetchArrive { tp: tp.clone(), follower, leader, token, fetch_offset });
+        let slow = self.cluster.brokers.get(&follower).map(|b| b.slow_ms).unwrap_or(0);
+        let at = self.out.now.plus_ms(self.out.latency() + slow);
+        self.out.at(at, ReplicationPending::ReplicaFetchArrive { tp: tp.clone(), follower, leader, token, fetch_offset });
         self.await_replica_fetch(tp, follower, token);
     }
 
     /// A fetch lost on the wire is retried after `replica.socket.timeout.ms` (30000).
     fn await_replica_fetch(&mut self, tp: &TopicPartition, follower: BrokerId, token: u64) {
-        let slow = self.brokers.get(&follower).map(|b| b.slow_ms).unwrap_or(0);
-        let attempt = self.replication.next_fetch;
-        self.replication.next_fetch += 1;
-        self.replication.pending.insert((tp.clone(), follower), attempt);
-        let deadline = self.now.plus_ms(REPLICA_SOCKET_TIMEOUT_MS + slow);
-        self.schedule(deadline, ReplicationPending::ReplicaFetchDeadline { tp: tp.clone(), follower, token, attempt });
+        let slow = self.cluster.brokers.get(&follower).map(|b| b.slow_ms).unwrap_or(0);
+        let attempt = self.cluster.replication.next_fetch;
+        self.cluster.replication.next_fetch += 1;
+        self.cluster.replication.pending.insert((tp.clone(), follower), attempt);
+        let deadline = self.out.now.plus_ms(REPLICA_SOCKET_TIMEOUT_MS + slow);
+        self.out.at(deadline, ReplicationPending::ReplicaFetchDeadline { tp: tp.clone(), follower, token, attempt });
     }
 
     /// The leader takes a follower's fetch: it learns the follower's LEO (which may move
@@ -154,7 +154,7 @@ impl Sim {
         if !self.reachable(leader) || !self.replica_token_current(tp, follower, token) {
             return;
         }
-        let now = self.now;
+        let now = self.out.now;
         let Some(part) = self.partition_mut(tp) else { return };
         if part.leader != Some(leader) {
             return;
@@ -176,11 +176,11 @@ impl Sim {
         if fetch_offset < leader_leo {
             self.answer_replica_fetch(tp, follower, token, fetch_offset);
         } else {
-            let id = self.replication.next_fetch;
-            self.replication.next_fetch += 1;
-            self.replication.parked.push(ParkedReplicaFetch { id, tp: tp.clone(), follower, token, fetch_offset });
-            let at = now.plus_ms(self.cluster.replica_fetch_wait_max_ms);
-            self.schedule(at, ReplicationPending::ReplicaFetchTimeout { id });
+            let id = self.cluster.replication.next_fetch;
+            self.cluster.replication.next_fetch += 1;
+            self.cluster.replication.parked.push(ParkedReplicaFetch { id, tp: tp.clone(), follower, token, fetch_offset });
+            let at = now.plus_ms(self.cluster.config.replica_fetch_wait_max_ms);
+            self.out.at(at, ReplicationPending::ReplicaFetchTimeout { id });
         }
     }
 
@@ -190,24 +190,21 @@ impl Sim {
         let records = leader_log.read_up_to(fetch_offset, REPLICA_FETCH_MAX_RECORDS, leader_log.log_end_offset()).to_vec();
         let leader_hw = leader_log.high_watermark();
         let leader_log_start = leader_log.log_start_offset();
-        let at = self.now.plus_ms(self.latency());
-        self.schedule(
-            at,
-            ReplicationPending::ReplicaFetchResponse { tp: tp.clone(), follower, token, records, leader_hw, leader_log_start },
-        );
+        let at = self.out.now.plus_ms(self.out.latency());
+        self.out.at(at, ReplicationPending::ReplicaFetchResponse { tp: tp.clone(), follower, token, records, leader_hw, leader_log_start });
     }
 
     /// No answer to a follower fetch: send it again (same loop).
     pub(super) fn replica_fetch_deadline(&mut self, tp: &TopicPartition, follower: BrokerId, token: u64, attempt: u64) {
-        if self.replication.pending.get(&(tp.clone(), follower)) == Some(&attempt) {
-            self.replication.pending.remove(&(tp.clone(), follower));
+        if self.cluster.replication.pending.get(&(tp.clone(), follower)) == Some(&attempt) {
+            self.cluster.replication.pending.remove(&(tp.clone(), follower));
             self.replica_fetch_send(tp, follower, token);
         }
     }
 
     pub(super) fn replica_fetch_timeout(&mut self, id: u64) {
-        let Some(i) = self.replication.parked.iter().position(|f| f.id == id) else { return };
-        let f = self.replication.parked.remove(i);
+        let Some(i) = self.cluster.replication.parked.iter().position(|f| f.id == id) else { return };
+        let f = self.cluster.replication.parked.remove(i);
         let leader_ok = self.partition(&f.tp).and_then(|p| p.leader).is_some_and(|l| self.reachable(l));
         if leader_ok {
             self.answer_replica_fetch(&f.tp, f.follower, f.token, f.fetch_offset);
@@ -217,8 +214,8 @@ impl Sim {
     /// New records on the leader complete the follower fetches waiting for them.
     pub(super) fn wake_replica_fetches(&mut self, tp: &TopicPartition) {
         let (woken, kept): (Vec<ParkedReplicaFetch>, Vec<ParkedReplicaFetch>) =
-            std::mem::take(&mut self.replication.parked).into_iter().partition(|f| &f.tp == tp);
-        self.replication.parked = kept;
+            std::mem::take(&mut self.cluster.replication.parked).into_iter().partition(|f| &f.tp == tp);
+        self.cluster.replication.parked = kept;
         for f in woken {
             self.answer_replica_fetch(&f.tp, f.follower, f.token, f.fetch_offset);
         }
@@ -238,7 +235,7 @@ impl Sim {
         if !self.replica_token_current(tp, follower, token) || !self.reachable(follower) {
             return;
         }
-        self.replication.pending.remove(&(tp.clone(), follower));
+        self.cluster.replication.pending.remove(&(tp.clone(), follower));
         let Some(log) = self.partition_mut(tp).and_then(|p| p.logs.get_mut(&follower)) else { return };
         // OFFSET_OUT_OF_RANGE: retention on the leader deleted what this follower still
         // lacks, so it starts again at the leader's log start
@@ -261,7 +258,7 @@ impl Sim {
         log.advance_log_start_offset(leader_log_start);
         let leo = log.log_end_offset();
         if let Some((from_offset, records)) = truncated {
-            self.record(EventKind::Replication(ReplicationEvent::RecordsTruncated {
+            self.out.emit(EventKind::Replication(ReplicationEvent::RecordsTruncated {
                 topic: tp.topic.clone(),
                 partition: tp.partition,
                 broker: follower,
@@ -270,7 +267,7 @@ impl Sim {
             }));
         }
         if !copied.is_empty() {
-            self.record(EventKind::Replication(ReplicationEvent::ReplicaFetched {
+            self.out.emit(EventKind::Replication(ReplicationEvent::ReplicaFetched {
                 topic: tp.topic.clone(),
                 partition: tp.partition,
                 follower,
@@ -278,8 +275,8 @@ impl Sim {
                 log_end_offset: leo,
             }));
         }
-        let now = self.now;
-        self.schedule(now, ReplicationPending::ReplicaFetchSend { tp: tp.clone(), follower, token });
+        let now = self.out.now;
+        self.out.at(now, ReplicationPending::ReplicaFetchSend { tp: tp.clone(), follower, token });
     }
 
     // ----- ISR and high watermark ------------------------------------------
@@ -288,7 +285,7 @@ impl Sim {
     /// leader's epoch (`Partition.isFollowerInSync`); in KRaft the leader asks the
     /// controller (AlterPartition), modelled here as immediate.
     fn maybe_expand_isr(&mut self, tp: &TopicPartition, follower: BrokerId) {
-        let fenced = self.brokers.get(&follower).is_none_or(|b| b.fenced);
+        let fenced = self.cluster.brokers.get(&follower).is_none_or(|b| b.fenced);
         let Some(part) = self.partition_mut(tp) else { return };
         if fenced || part.isr.contains(&follower) {
             return;
@@ -306,7 +303,7 @@ impl Sim {
             let order = part.replicas.clone();
             crate::sorted::sort_by_key(&mut part.isr, |b| order.iter().position(|r| r == b));
             let isr = part.isr.clone();
-            self.record(EventKind::Replication(ReplicationEvent::IsrExpanded {
+            self.out.emit(EventKind::Replication(ReplicationEvent::IsrExpanded {
                 topic: tp.topic.clone(),
                 partition: tp.partition,
                 added: follower,
@@ -319,7 +316,7 @@ impl Sim {
     /// HW = the smallest LEO in the ISR (`Partition.maybeIncrementLeaderHW`), and from
     /// 3.7 not at all while the ISR is smaller than `min.insync.replicas` (KAFKA-15583).
     pub(super) fn maybe_advance_hw(&mut self, tp: &TopicPartition) -> bool {
-        let Some(topic) = self.topics.get(&tp.topic) else { return false };
+        let Some(topic) = self.cluster.topics.get(&tp.topic) else { return false };
         let min_isr = topic.config.min_insync_replicas as usize;
         let Some(part) = self.partition_mut(tp) else { return false };
         let Some(leader) = part.leader else { return false };
@@ -338,7 +335,7 @@ impl Sim {
             return false;
         }
         let high_watermark = log.high_watermark();
-        self.record(EventKind::Replication(ReplicationEvent::HighWatermarkAdvanced {
+        self.out.emit(EventKind::Replication(ReplicationEvent::HighWatermarkAdvanced {
             topic: tp.topic.clone(),
             partition: tp.partition,
             high_watermark,
@@ -351,10 +348,10 @@ impl Sim {
     /// Leaders drop followers that have not caught up for `replica.lag.time.max.ms`
     /// (`Partition.maybeShrinkIsr`).
     pub(super) fn isr_check(&mut self) {
-        let now = self.now;
-        let lag_max = self.cluster.replica_lag_time_max_ms;
+        let now = self.out.now;
+        let lag_max = self.cluster.config.replica_lag_time_max_ms;
         let mut shrinks = Vec::new();
-        for topic in self.topics.values() {
+        for topic in self.cluster.topics.values() {
             for (p, part) in topic.partitions.iter().enumerate() {
                 let Some(leader) = part.leader else { continue };
                 if !self.reachable(leader) {
@@ -384,7 +381,7 @@ impl Sim {
         }
         part.isr.retain(|b| *b != broker);
         let isr = part.isr.clone();
-        self.record(EventKind::Replication(ReplicationEvent::IsrShrunk {
+        self.out.emit(EventKind::Replication(ReplicationEvent::IsrShrunk {
             topic: tp.topic.clone(),
             partition: tp.partition,
             removed: broker,
@@ -400,14 +397,14 @@ impl Sim {
     /// replica now has (`Partition.checkEnoughReplicasReachOffset`), or whose leader
     /// moved; a request whose parts are all settled is answered (`DelayedProduce`).
     pub(super) fn complete_delayed_produces(&mut self, tp: &TopicPartition) {
-        let Some(topic) = self.topics.get(&tp.topic) else { return };
+        let Some(topic) = self.cluster.topics.get(&tp.topic) else { return };
         let min_isr = topic.config.min_insync_replicas as usize;
         let Some(part) = topic.partitions.get(tp.partition as usize) else { return };
         let leader = part.leader;
         let hw = part.leader_log().map(|l| l.high_watermark()).unwrap_or(0);
         let isr_len = part.isr.len();
         let mut done = Vec::new();
-        for (i, d) in self.replication.delayed_produces.iter_mut().enumerate() {
+        for (i, d) in self.cluster.replication.delayed_produces.iter_mut().enumerate() {
             let mut settled = false;
             for p in d.parts.iter_mut().filter(|p| p.result.is_none() && &p.tp == tp) {
                 p.result = if leader != Some(d.broker) {
@@ -430,7 +427,7 @@ impl Sim {
         // Answer in the order the requests arrived.
         let mut answered = Vec::with_capacity(done.len());
         for i in done.into_iter().rev() {
-            answered.push(self.replication.delayed_produces.remove(i));
+            answered.push(self.cluster.replication.delayed_produces.remove(i));
         }
         for d in answered.into_iter().rev() {
             self.respond_delayed(d);
@@ -443,31 +440,31 @@ impl Sim {
         if !self.reachable(d.broker) {
             return;
         }
-        let at = self.now.plus_ms(self.latency());
+        let at = self.out.now.plus_ms(self.out.latency());
         let results = d.parts.into_iter().map(|p| (p.batch, p.tp, p.result.unwrap_or(Err(ProduceError::RequestTimedOut)))).collect();
-        self.schedule(at, ProducePending::ProduceResponse { producer: d.producer, broker: d.broker, request: d.request, results });
+        self.out.at(at, ProducePending::ProduceResponse { producer: d.producer, broker: d.broker, request: d.request, results });
     }
 
     pub(super) fn delayed_produce_timeout(&mut self, id: u64) {
-        let Some(i) = self.replication.delayed_produces.iter().position(|d| d.id == id) else { return };
-        let d = self.replication.delayed_produces.remove(i);
+        let Some(i) = self.cluster.replication.delayed_produces.iter().position(|d| d.id == id) else { return };
+        let d = self.cluster.replication.delayed_produces.remove(i);
         self.respond_delayed(d);
     }
 
     // ----- brokers and the controller ------------------------------------------
 
     pub(super) fn crash_broker(&mut self, broker: BrokerId) {
-        let Some(b) = self.brokers.get_mut(&broker) else { return };
+        let Some(b) = self.cluster.brokers.get_mut(&broker) else { return };
         if !b.alive {
             return;
         }
         b.alive = false;
-        self.record(EventKind::Cluster(ClusterEvent::BrokerCrashed { broker }));
+        self.out.emit(EventKind::Cluster(ClusterEvent::BrokerCrashed { broker }));
         self.lose_broker_state(broker);
         // Its connections close: producers waiting on it see a disconnect one hop later,
         // for every request in flight on that connection, oldest first.
         let mut broken = Vec::new();
-        for p in self.producers.values() {
+        for p in self.clients.producers.values() {
             for request in p.in_flight.get(&broker).into_iter().flatten() {
                 let Some(req) = p.requests.get(request) else { continue };
                 let results = req
@@ -479,33 +476,33 @@ impl Sim {
                 broken.push((p.name.clone(), *request, results));
             }
         }
-        let at = self.now.plus_ms(self.latency());
+        let at = self.out.now.plus_ms(self.out.latency());
         for (producer, request, results) in broken {
-            self.schedule(at, ProducePending::ProduceResponse { producer, broker, request, results });
+            self.out.at(at, ProducePending::ProduceResponse { producer, broker, request, results });
         }
         self.expect_session_expiry(broker);
     }
 
     pub(super) fn isolate_broker(&mut self, broker: BrokerId) {
-        let Some(b) = self.brokers.get_mut(&broker) else { return };
+        let Some(b) = self.cluster.brokers.get_mut(&broker) else { return };
         if b.isolated {
             return;
         }
         b.isolated = true;
-        self.record(EventKind::Cluster(ClusterEvent::BrokerIsolated { broker }));
+        self.out.emit(EventKind::Cluster(ClusterEvent::BrokerIsolated { broker }));
         self.expect_session_expiry(broker);
     }
 
     /// A crashed broker's memory is gone: waiting requests and parked fetches it held.
     fn lose_broker_state(&mut self, broker: BrokerId) {
-        self.replication.delayed_produces.retain(|d| d.broker != broker);
+        self.cluster.replication.delayed_produces.retain(|d| d.broker != broker);
         let led: Vec<TopicPartition> = self.led_by(broker);
-        self.replication.parked.retain(|f| !led.contains(&f.tp));
+        self.cluster.replication.parked.retain(|f| !led.contains(&f.tp));
     }
 
     fn led_by(&self, broker: BrokerId) -> Vec<TopicPartition> {
         let mut out = Vec::new();
-        for t in self.topics.values() {
+        for t in self.cluster.topics.values() {
             for (p, part) in t.partitions.iter().enumerate() {
                 if part.leader == Some(broker) {
                     out.push(TopicPartition::new(t.name.clone(), p as u32));
@@ -516,13 +513,13 @@ impl Sim {
     }
 
     fn expect_session_expiry(&mut self, broker: BrokerId) {
-        let incarnation = self.incarnations.get(&broker).copied().unwrap_or(0);
-        let at = self.now.plus_ms(self.cluster.broker_session_timeout_ms);
-        self.schedule(at, ReplicationPending::SessionExpiry { broker, incarnation });
+        let incarnation = self.cluster.incarnations.get(&broker).copied().unwrap_or(0);
+        let at = self.out.now.plus_ms(self.cluster.config.broker_session_timeout_ms);
+        self.out.at(at, ReplicationPending::SessionExpiry { broker, incarnation });
     }
 
     pub(super) fn restart_broker(&mut self, broker: BrokerId) {
-        let Some(b) = self.brokers.get(&broker) else { return };
+        let Some(b) = self.cluster.brokers.get(&broker) else { return };
         if b.alive {
             return;
         }
@@ -531,29 +528,29 @@ impl Sim {
         if !b.fenced {
             self.fence(broker);
         }
-        if let Some(b) = self.brokers.get_mut(&broker) {
+        if let Some(b) = self.cluster.brokers.get_mut(&broker) {
             b.alive = true;
         }
         let incarnation = {
-            let i = self.incarnations.entry(broker).or_insert(0);
+            let i = self.cluster.incarnations.entry(broker).or_insert(0);
             *i += 1;
             *i
         };
-        self.record(EventKind::Cluster(ClusterEvent::BrokerRestarted { broker }));
-        let at = self.now.plus_ms(self.latency());
-        self.schedule(at, ReplicationPending::BrokerRegistered { broker, incarnation });
+        self.out.emit(EventKind::Cluster(ClusterEvent::BrokerRestarted { broker }));
+        let at = self.out.now.plus_ms(self.out.latency());
+        self.out.at(at, ReplicationPending::BrokerRegistered { broker, incarnation });
     }
 
     pub(super) fn heal_broker(&mut self, broker: BrokerId) {
-        let Some(b) = self.brokers.get_mut(&broker) else { return };
+        let Some(b) = self.cluster.brokers.get_mut(&broker) else { return };
         if !b.isolated {
             return;
         }
         b.isolated = false;
-        self.record(EventKind::Cluster(ClusterEvent::BrokerHealed { broker }));
-        let incarnation = self.incarnations.get(&broker).copied().unwrap_or(0);
-        let at = self.now.plus_ms(self.latency());
-        self.schedule(at, ReplicationPending::BrokerRegistered { broker, incarnation });
+        self.out.emit(EventKind::Cluster(ClusterEvent::BrokerHealed { broker }));
+        let incarnation = self.cluster.incarnations.get(&broker).copied().unwrap_or(0);
+        let at = self.out.now.plus_ms(self.out.latency());
+        self.out.at(at, ReplicationPending::BrokerRegistered { broker, incarnation });
         // Fetches to and from it were lost on the wire: its own follower fetches and its
         // followers' fetches start again (Kafka's fetchers reconnect).
         for tp in self.replicas_on(broker) {
@@ -567,7 +564,7 @@ impl Sim {
 
     fn replicas_on(&self, broker: BrokerId) -> Vec<TopicPartition> {
         let mut out = Vec::new();
-        for t in self.topics.values() {
+        for t in self.cluster.topics.values() {
             for (p, part) in t.partitions.iter().enumerate() {
                 if part.replicas.contains(&broker) {
                     out.push(TopicPartition::new(t.name.clone(), p as u32));
@@ -578,16 +575,16 @@ impl Sim {
     }
 
     fn restart_one_follower(&mut self, tp: &TopicPartition, follower: BrokerId) {
-        let token = self.replication.tokens.entry((tp.clone(), follower)).or_insert(0);
+        let token = self.cluster.replication.tokens.entry((tp.clone(), follower)).or_insert(0);
         *token += 1;
         let token = *token;
-        let now = self.now;
-        self.schedule(now, ReplicationPending::ReplicaFetchSend { tp: tp.clone(), follower, token });
+        let now = self.out.now;
+        self.out.at(now, ReplicationPending::ReplicaFetchSend { tp: tp.clone(), follower, token });
     }
 
     pub(super) fn session_expiry(&mut self, broker: BrokerId, incarnation: u64) {
-        let current = self.incarnations.get(&broker).copied().unwrap_or(0) == incarnation;
-        let Some(b) = self.brokers.get(&broker) else { return };
+        let current = self.cluster.incarnations.get(&broker).copied().unwrap_or(0) == incarnation;
+        let Some(b) = self.cluster.brokers.get(&broker) else { return };
         if current && !b.reachable() && !b.fenced {
             self.fence(broker);
         }
@@ -596,16 +593,16 @@ impl Sim {
     /// The controller fences a broker: it leaves every ISR (unless it is the last
     /// member) and every partition it led gets a new leader.
     fn fence(&mut self, broker: BrokerId) {
-        let Some(b) = self.brokers.get_mut(&broker) else { return };
+        let Some(b) = self.cluster.brokers.get_mut(&broker) else { return };
         b.fenced = true;
-        self.record(EventKind::Cluster(ClusterEvent::BrokerFenced { broker }));
+        self.out.emit(EventKind::Cluster(ClusterEvent::BrokerFenced { broker }));
         for tp in self.replicas_on(broker) {
             let was_leader = self.partition(&tp).and_then(|p| p.leader) == Some(broker);
             if let Some(part) = self.partition_mut(&tp) {
                 if part.isr.len() > 1 && part.isr.contains(&broker) {
                     part.isr.retain(|x| *x != broker);
                     let isr = part.isr.clone();
-                    self.record(EventKind::Replication(ReplicationEvent::IsrShrunk {
+                    self.out.emit(EventKind::Replication(ReplicationEvent::IsrShrunk {
                         topic: tp.topic.clone(),
                         partition: tp.partition,
                         removed: broker,
@@ -623,14 +620,14 @@ impl Sim {
     }
 
     pub(super) fn broker_registered(&mut self, broker: BrokerId, incarnation: u64) {
-        let current = self.incarnations.get(&broker).copied().unwrap_or(0) == incarnation;
-        let Some(b) = self.brokers.get_mut(&broker) else { return };
+        let current = self.cluster.incarnations.get(&broker).copied().unwrap_or(0) == incarnation;
+        let Some(b) = self.cluster.brokers.get_mut(&broker) else { return };
         if !current || !b.reachable() {
             return;
         }
         if b.fenced {
             b.fenced = false;
-            self.record(EventKind::Cluster(ClusterEvent::BrokerUnfenced { broker }));
+            self.out.emit(EventKind::Cluster(ClusterEvent::BrokerUnfenced { broker }));
         }
         for tp in self.replicas_on(broker) {
             let Some(part) = self.partition(&tp) else { continue };
@@ -646,8 +643,8 @@ impl Sim {
     /// assignment order that is unfenced and in the ISR; failing that, with
     /// `unclean.leader.election.enable`, the first unfenced replica; else offline.
     pub(super) fn elect_leader(&mut self, tp: &TopicPartition) {
-        let unclean_allowed = self.topics.get(&tp.topic).is_some_and(|t| t.config.unclean_leader_election_enable);
-        let usable = |b: &BrokerId| self.brokers.get(b).is_some_and(|x| !x.fenced && x.reachable());
+        let unclean_allowed = self.cluster.topics.get(&tp.topic).is_some_and(|t| t.config.unclean_leader_election_enable);
+        let usable = |b: &BrokerId| self.cluster.brokers.get(b).is_some_and(|x| !x.fenced && x.reachable());
         let Some(part) = self.partition(tp) else { return };
         let old_leader = part.leader;
         let old_log = old_leader.or_else(|| part.isr.first().copied()).and_then(|b| part.logs.get(&b)).cloned();
@@ -658,7 +655,7 @@ impl Sim {
             None => (None, false),
         };
         let unclean = unclean && leader.is_some();
-        let now = self.now;
+        let now = self.out.now;
         let Some(part) = self.partition_mut(tp) else { return };
         part.leader = leader;
         part.leader_epoch += 1;
@@ -677,7 +674,7 @@ impl Sim {
         let epoch = part.leader_epoch;
         let isr = part.isr.clone();
         let new_log = leader.and_then(|l| part.logs.get(&l)).cloned();
-        self.record(EventKind::Replication(ReplicationEvent::LeaderElected {
+        self.out.emit(EventKind::Replication(ReplicationEvent::LeaderElected {
             topic: tp.topic.clone(),
             partition: tp.partition,
             leader,
@@ -701,7 +698,7 @@ impl Sim {
                 .collect();
             if !lost.is_empty() {
                 let cause = if unclean { LossCause::UncleanElection } else { LossCause::LeaderFailover };
-                let kept = self.lost.entry(tp.clone()).or_default();
+                let kept = self.cluster.lost.entry(tp.clone()).or_default();
                 for r in &lost {
                     if kept.len() == LOST_KEPT {
                         kept.pop_front();
@@ -715,7 +712,7 @@ impl Sim {
                         at: now,
                     });
                 }
-                self.record(EventKind::Replication(ReplicationEvent::RecordsLost {
+                self.out.emit(EventKind::Replication(ReplicationEvent::RecordsLost {
                     topic: tp.topic.clone(),
                     partition: tp.partition,
                     records: lost,
@@ -749,9 +746,9 @@ impl Sim {
             ReplicationPending::BrokerRegistered { broker, incarnation } => self.broker_registered(broker, incarnation),
             ReplicationPending::IsrCheck => {
                 self.isr_check();
-                let every = (self.cluster.replica_lag_time_max_ms / 2).max(1);
-                let at = self.now.plus_ms(every);
-                self.schedule(at, ReplicationPending::IsrCheck);
+                let every = (self.cluster.config.replica_lag_time_max_ms / 2).max(1);
+                let at = self.out.now.plus_ms(every);
+                self.out.at(at, ReplicationPending::IsrCheck);
             }
             ReplicationPending::RetentionCheck => self.retention_check(),
         }
@@ -768,7 +765,7 @@ impl Sim {
             | BrokerCommand::IsolateBroker { broker }
             | BrokerCommand::HealBroker { broker }
             | BrokerCommand::SlowBroker { broker, .. } => {
-                if self.brokers.contains_key(broker) {
+                if self.cluster.brokers.contains_key(broker) {
                     Ok(())
                 } else {
                     Err(CommandError::UnknownBroker(*broker))
@@ -784,9 +781,9 @@ impl Sim {
             BrokerCommand::IsolateBroker { broker } => self.isolate_broker(broker),
             BrokerCommand::HealBroker { broker } => self.heal_broker(broker),
             BrokerCommand::SlowBroker { broker, slow_ms } => {
-                if let Some(b) = self.brokers.get_mut(&broker) {
+                if let Some(b) = self.cluster.brokers.get_mut(&broker) {
                     b.slow_ms = slow_ms.min(3_600_000);
-                    self.record(EventKind::Cluster(ClusterEvent::BrokerSlowed { broker, slow_ms: slow_ms.min(3_600_000) }));
+                    self.out.emit(EventKind::Cluster(ClusterEvent::BrokerSlowed { broker, slow_ms: slow_ms.min(3_600_000) }));
                 }
             }
         }
@@ -799,8 +796,8 @@ impl Sim {
     pub(super) fn validate_topic_command(&self, command: &TopicCommand) -> Result<(), CommandError> {
         match command {
             TopicCommand::AddPartitions { topic, partitions } => {
-                let Some(t) = self.topics.get(topic) else { return Err(CommandError::UnknownTopic(topic.clone())) };
-                if !self.brokers.values().any(|b| !b.fenced && b.reachable()) {
+                let Some(t) = self.cluster.topics.get(topic) else { return Err(CommandError::UnknownTopic(topic.clone())) };
+                if !self.cluster.brokers.values().any(|b| !b.fenced && b.reachable()) {
                     return Err(CommandError::NoBrokerUp);
                 }
                 if *partitions <= t.partition_count() || *partitions > crate::limits::MAX_PARTITIONS {
@@ -809,7 +806,7 @@ impl Sim {
                 Ok(())
             }
             TopicCommand::SetTopicConfig { topic, min_insync_replicas, .. } => {
-                let Some(t) = self.topics.get(topic) else { return Err(CommandError::UnknownTopic(topic.clone())) };
+                let Some(t) = self.cluster.topics.get(topic) else { return Err(CommandError::UnknownTopic(topic.clone())) };
                 if let Some(m) = min_insync_replicas {
                     if *m == 0 || *m > t.replication_factor() {
                         return Err(CommandError::MinInsyncReplicas { topic: topic.clone(), replication_factor: t.replication_factor() });
@@ -824,7 +821,7 @@ impl Sim {
         match command {
             TopicCommand::AddPartitions { topic, partitions } => self.add_partitions(&topic, partitions),
             TopicCommand::SetTopicConfig { topic, min_insync_replicas, unclean_leader_election_enable } => {
-                let Some(t) = self.topics.get_mut(&topic) else { return };
+                let Some(t) = self.cluster.topics.get_mut(&topic) else { return };
                 let mut changes = Vec::new();
                 if let Some(m) = min_insync_replicas {
                     t.config.min_insync_replicas = m;
@@ -836,7 +833,7 @@ impl Sim {
                 }
                 let count = t.partition_count();
                 for (setting, value) in changes {
-                    self.record(EventKind::Settings(SettingsEvent::ConfigChanged {
+                    self.out.emit(EventKind::Settings(SettingsEvent::ConfigChanged {
                         entity: topic.clone(),
                         setting: setting.into(),
                         value,

@@ -3,9 +3,9 @@
 //! (`LogManager.cleanupLogs` → `UnifiedLog.deleteOldSegments`).
 //!
 //! Written in the effect style (`effect.rs`): [`check`] changes only the logs and returns
-//! its events and its next timer in an [`Out`], so it is tested alone, with no `Sim`.
+//! its events and its next timer in an [`Driver`], so it is tested alone, with no `Sim`.
 
-use super::effect::Out;
+use super::driver::Driver;
 use super::*;
 use crate::event::ReplicationEvent;
 
@@ -15,11 +15,9 @@ pub(super) const LOG_INITIAL_TASK_DELAY_MS: u64 = 30_000;
 impl Sim {
     /// One retention check on every broker that is running, then the next one.
     pub(super) fn retention_check(&mut self) {
-        let mut out = self.out();
-        let brokers = &self.brokers;
+        let brokers = &self.cluster.brokers;
         let running = |b: BrokerId| brokers.get(&b).is_some_and(|x| x.alive);
-        check(&mut self.topics, running, self.now, self.cluster.log_retention_check_interval_ms, &mut out);
-        self.apply_effects(out);
+        check(&mut self.cluster.topics, running, self.out.now, self.cluster.config.log_retention_check_interval_ms, &mut self.out);
     }
 }
 
@@ -30,7 +28,7 @@ impl Sim {
 /// own `LogManager`. Brokers here check at the same moments; a crashed broker skips the
 /// checks until it restarts. The log start moves at once; Kafka deletes the files
 /// `file.delete.delay.ms` (60000) later, which nothing can observe.
-pub(super) fn check(topics: &mut VecMap<String, Topic>, running: impl Fn(BrokerId) -> bool, now: SimTime, every_ms: u64, out: &mut Out) {
+pub(super) fn check(topics: &mut VecMap<String, Topic>, running: impl Fn(BrokerId) -> bool, now: SimTime, every_ms: u64, out: &mut Driver) {
     for topic in topics.values_mut() {
         let (retention_ms, retention_bytes) = (topic.config.retention_ms, topic.config.retention_bytes);
         for (p, part) in topic.partitions.iter_mut().enumerate() {
@@ -58,7 +56,7 @@ pub(super) fn check(topics: &mut VecMap<String, Topic>, running: impl Fn(BrokerI
 
 #[cfg(test)]
 mod tests {
-    use super::super::effect::Effect;
+    use super::super::driver::Effect;
     use super::*;
     use crate::log::SegmentConfig;
     use crate::record::TimestampType;
@@ -95,7 +93,7 @@ mod tests {
     #[test]
     fn a_check_deletes_expired_segments_on_running_brokers_only_and_sets_the_next_check() {
         let mut topics = topic();
-        let mut out = Out::default();
+        let mut out = Driver::at_time(SimTime::ZERO);
         check(&mut topics, |b| b == 0, SimTime(6000), 300_000, &mut out);
         let [Effect::Emit(EventKind::Replication(ReplicationEvent::SegmentsDeleted {
             broker,
@@ -119,7 +117,7 @@ mod tests {
     #[test]
     fn nothing_expired_means_only_the_next_check() {
         let mut topics = topic();
-        let mut out = Out::default();
+        let mut out = Driver::at_time(SimTime::ZERO);
         check(&mut topics, |_| true, SimTime(900), 0, &mut out);
         assert_eq!(out.effects(), &[Effect::At { at: SimTime(901), pending: ReplicationPending::RetentionCheck.into() }]);
     }

@@ -267,7 +267,7 @@ impl Sim {
     /// `InternalTopicManager` does), its producer and its group of instances.
     pub(crate) fn add_streams(&mut self, spec: StreamsSpec) -> Result<(), CommandError> {
         if let Some(changelog) = spec.changelog() {
-            let partitions = self.topics.get(&spec.source).map(Topic::partition_count).unwrap_or(1);
+            let partitions = self.cluster.topics.get(&spec.source).map(Topic::partition_count).unwrap_or(1);
             self.add_topic(&changelog, partitions, 1, TopicConfig::default());
         }
         self.add_producer(&spec.producer_name(), producer_config());
@@ -283,29 +283,29 @@ impl Sim {
             },
             members,
         };
-        self.streams.push(StreamsApp { spec, stores: VecMap::new(), processed_total: 0, output_total: 0 });
+        self.apps.streams.push(StreamsApp { spec, stores: VecMap::new(), processed_total: 0, output_total: 0 });
         self.apply_unlogged(Command::Group(GroupCommand::AddGroup { group }))
     }
 
     pub fn streams(&self) -> impl Iterator<Item = &StreamsApp> {
-        self.streams.iter()
+        self.apps.streams.iter()
     }
 
     pub fn streams_app(&self, application_id: &str) -> Option<&StreamsApp> {
-        self.streams.iter().find(|s| s.spec.application_id == application_id)
+        self.apps.streams.iter().find(|s| s.spec.application_id == application_id)
     }
 
     /// Which application a group is, if any.
     pub(super) fn streams_index(&self, group_id: &str) -> Option<usize> {
-        if self.streams.is_empty() {
+        if self.apps.streams.is_empty() {
             return None;
         }
-        self.streams.iter().position(|s| s.spec.application_id == group_id)
+        self.apps.streams.iter().position(|s| s.spec.application_id == group_id)
     }
 
     /// The instance finished processing `d`: run the operator and send its output.
     pub(super) fn streams_process(&mut self, index: usize, client_id: &str, d: Delivery) {
-        let Some(app) = self.streams.get(index) else { return };
+        let Some(app) = self.apps.streams.get(index) else { return };
         let (producer, sink, op) = (app.spec.producer_name(), app.spec.sink.clone(), app.spec.op.clone());
         let changelog = app.spec.changelog();
         let application_id = app.spec.application_id.clone();
@@ -317,7 +317,7 @@ impl Sim {
                 None => None,
                 Some(key) => {
                     self.restore_if_needed(index, client_id, d.tp.partition, store, changelog.as_deref());
-                    let Some(s) = self.streams.get_mut(index).and_then(|a| a.stores.get_mut(&d.tp.partition)) else { return };
+                    let Some(s) = self.apps.streams.get_mut(index).and_then(|a| a.stores.get_mut(&d.tp.partition)) else { return };
                     let count = s.counts.entry(key.clone()).or_insert(0);
                     *count += 1;
                     let value = count.to_string();
@@ -328,14 +328,14 @@ impl Sim {
                 }
             },
         };
-        if let Some(app) = self.streams.get_mut(index) {
+        if let Some(app) = self.apps.streams.get_mut(index) {
             app.processed_total += 1;
             app.output_total += u64::from(output.is_some());
         }
         if let Some((key, value)) = &output {
             self.send(&producer, &sink, key.clone(), value.clone(), None, Vec::new());
         }
-        self.record(EventKind::Streams(StreamsEvent::StreamsRecordProcessed {
+        self.out.emit(EventKind::Streams(StreamsEvent::StreamsRecordProcessed {
             application_id,
             client_id: client_id.to_string(),
             tp: d.tp,
@@ -347,11 +347,15 @@ impl Sim {
     /// A task whose store another instance (or an earlier incarnation of this one) held
     /// restores it from the changelog partition: the last value per key up to the end.
     fn restore_if_needed(&mut self, index: usize, client_id: &str, partition: u32, store: &str, changelog: Option<&str>) {
-        let incarnation =
-            self.groups.get(&self.streams[index].spec.application_id).and_then(|g| g.member(client_id)).map(|m| m.incarnation);
+        let incarnation = self
+            .consumers
+            .groups
+            .get(&self.apps.streams[index].spec.application_id)
+            .and_then(|g| g.member(client_id))
+            .map(|m| m.incarnation);
         let Some(incarnation) = incarnation else { return };
         let owner = Some((client_id.to_string(), incarnation));
-        if self.streams[index].stores.get(&partition).is_some_and(|s| s.owner == owner) {
+        if self.apps.streams[index].stores.get(&partition).is_some_and(|s| s.owner == owner) {
             return;
         }
         let mut counts = VecMap::new();
@@ -369,9 +373,9 @@ impl Sim {
             }
         }
         let keys = counts.len() as u32;
-        self.streams[index].stores.insert(partition, TaskStore { owner, counts });
-        let application_id = self.streams[index].spec.application_id.clone();
-        self.record(EventKind::Streams(StreamsEvent::StateStoreRestored {
+        self.apps.streams[index].stores.insert(partition, TaskStore { owner, counts });
+        let application_id = self.apps.streams[index].spec.application_id.clone();
+        self.out.emit(EventKind::Streams(StreamsEvent::StateStoreRestored {
             application_id,
             client_id: client_id.to_string(),
             store: store.to_string(),

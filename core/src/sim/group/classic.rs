@@ -121,12 +121,12 @@ impl Sim {
     /// LeaveGroup to the coordinator (not sent when no coordinator is reachable).
     pub(in crate::sim) fn classic_send_leave(&mut self, group_id: &str, member_id: String, reason: LeaveReason) {
         if let Some(at) = self.to_coordinator(group_id) {
-            self.schedule(at, ClassicPending::LeaveArrive { group: group_id.into(), member_id, reason });
+            self.out.at(at, ClassicPending::LeaveArrive { group: group_id.into(), member_id, reason });
         }
     }
 
     pub(in crate::sim) fn classic_send_join(&mut self, group_id: &str, client_id: &str) {
-        let Some(g) = self.groups.get(group_id) else { return };
+        let Some(g) = self.consumers.groups.get(group_id) else { return };
         let protocol = g.protocol;
         let Some(m) = g.member(client_id) else { return };
         if m.phase == Phase::Crashed {
@@ -136,15 +136,15 @@ impl Sim {
         if m.join_in_flight {
             // One JoinGroup at a time: rejoin once the pending round is over, so the
             // coordinator learns what the member owns now.
-            if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+            if let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
                 m.rejoin_needed = true;
             }
             return;
         }
         let Some(at) = self.to_coordinator(group_id) else {
             // FindCoordinator failed: try again after retry.backoff.ms.
-            let at = self.now.plus_ms(100);
-            self.schedule(at, ClassicPending::ClientJoin { group: group_id.into(), client_id: client_id.into(), incarnation });
+            let at = self.out.now.plus_ms(100);
+            self.out.at(at, ClassicPending::ClientJoin { group: group_id.into(), client_id: client_id.into(), incarnation });
             return;
         };
         // Cooperative: what it still owns. Eager: nothing is owned any more, but sticky
@@ -163,7 +163,7 @@ impl Sim {
             rebalance_ms: m.config.max_poll_interval_ms,
         };
         let (member_id, generation) = (m.member_id.clone(), m.generation);
-        if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+        if let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
             m.phase = Phase::Joining;
             m.rejoin_needed = false;
             m.join_in_flight = true;
@@ -171,19 +171,19 @@ impl Sim {
                 m.activity = Activity::AwaitingAssignment;
             }
         }
-        self.record(EventKind::Group(GroupEvent::JoinGroupSent {
+        self.out.emit(EventKind::Group(GroupEvent::JoinGroupSent {
             group: group_id.into(),
             client_id: client_id.into(),
             member_id,
             generation,
         }));
-        self.schedule(at, pending);
+        self.out.at(at, pending);
     }
 
     /// The heartbeat thread: every `heartbeat.interval.ms`, and the KIP-62 check that the
     /// application still polls.
     pub(in crate::sim) fn classic_heartbeat_tick(&mut self, group_id: &str, client_id: &str, incarnation: u64) {
-        let now = self.now;
+        let now = self.out.now;
         let Some(m) = self.consumer(group_id, client_id, incarnation) else { return };
         // The application is outside poll() only while it processes or is stuck; a member
         // waiting for a rebalance is inside poll() and does not time out.
@@ -196,9 +196,9 @@ impl Sim {
         if stuck && in_group {
             // Leave the group; the next poll() rejoins (`maybeLeaveGroup`).
             if let Some(at) = self.to_coordinator(group_id) {
-                self.schedule(at, ClassicPending::LeaveArrive { group: group_id.into(), member_id, reason: LeaveReason::PollTimeout });
+                self.out.at(at, ClassicPending::LeaveArrive { group: group_id.into(), member_id, reason: LeaveReason::PollTimeout });
             }
-            let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+            let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
             m.phase = Phase::LeftPollTimeout;
             m.member_id = String::new();
             m.generation = -1;
@@ -215,7 +215,7 @@ impl Sim {
             }
         } else if phase == Phase::Stable {
             if let Some(at) = self.to_coordinator(group_id) {
-                self.schedule(
+                self.out.at(
                     at,
                     ClassicPending::HeartbeatArrive {
                         group: group_id.into(),
@@ -227,15 +227,15 @@ impl Sim {
                 );
             }
         }
-        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let Some(m) = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         let at = now.plus_ms(m.config.heartbeat_interval_ms);
-        self.schedule(at, GroupPending::HeartbeatTick { group: group_id.into(), client_id: client_id.into(), incarnation });
+        self.out.at(at, GroupPending::HeartbeatTick { group: group_id.into(), client_id: client_id.into(), incarnation });
     }
 
     /// `session.timeout.ms` passed without a heartbeat: the member is removed.
     pub(in crate::sim) fn classic_session_check(&mut self, group_id: &str, member_id: &str) {
-        let now = self.now;
-        let Some(g) = self.groups.get(group_id) else { return };
+        let now = self.out.now;
+        let Some(g) = self.consumers.groups.get(group_id) else { return };
         let Some(r) = g.registered(member_id) else { return };
         if r.session_deadline > now {
             return;
@@ -253,10 +253,10 @@ impl Sim {
     }
 
     fn start_metadata_refresh(&mut self, group_id: &str, client_id: &str) {
-        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
-        let at = self.now.plus_ms(m.config.metadata_max_age_ms.max(1));
+        let Some(m) = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let at = self.out.now.plus_ms(m.config.metadata_max_age_ms.max(1));
         let incarnation = m.incarnation;
-        self.schedule(at, ClassicPending::MetadataRefresh { group: group_id.into(), client_id: client_id.into(), incarnation });
+        self.out.at(at, ClassicPending::MetadataRefresh { group: group_id.into(), client_id: client_id.into(), incarnation });
     }
 
     /// Every `metadata.max.age.ms` the consumer refreshes metadata; only the leader acts on
@@ -264,15 +264,19 @@ impl Sim {
     /// group rebalances over the new partitions.
     pub(in crate::sim) fn metadata_refresh(&mut self, group_id: &str, client_id: &str, incarnation: u64) {
         let Some(m) = self.consumer(group_id, client_id, incarnation) else { return };
-        let Some(g) = self.groups.get(group_id) else { return };
+        let Some(g) = self.consumers.groups.get(group_id) else { return };
         let is_leader = !m.member_id.is_empty() && g.leader.as_deref() == Some(m.member_id.as_str()) && m.phase == Phase::Stable;
         let grown = g
             .assigned_counts
             .iter()
-            .find(|(t, n)| self.topics.get(*t).is_some_and(|topic| topic.partition_count() != **n))
+            .find(|(t, n)| self.cluster.topics.get(*t).is_some_and(|topic| topic.partition_count() != **n))
             .map(|(t, _)| t.clone());
         if let (true, Some(topic)) = (is_leader, grown) {
-            self.record(EventKind::Group(GroupEvent::MetadataChangeNoticed { group: group_id.into(), client_id: client_id.into(), topic }));
+            self.out.emit(EventKind::Group(GroupEvent::MetadataChangeNoticed {
+                group: group_id.into(),
+                client_id: client_id.into(),
+                topic,
+            }));
             self.revoke_for_rejoin(group_id, client_id);
             self.send_join(group_id, client_id);
         }
@@ -283,15 +287,15 @@ impl Sim {
         if self.consumer(group_id, client_id, incarnation).is_none() {
             return;
         }
-        if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+        if let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
             m.join_in_flight = false;
         }
         match result {
             JoinResult::MemberIdRequired(member_id) => {
-                if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+                if let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
                     m.member_id = member_id.clone();
                 }
-                self.record(EventKind::Group(GroupEvent::MemberIdRequired {
+                self.out.emit(EventKind::Group(GroupEvent::MemberIdRequired {
                     group: group_id.into(),
                     client_id: client_id.into(),
                     member_id,
@@ -299,11 +303,11 @@ impl Sim {
                 self.send_join(group_id, client_id);
             }
             JoinResult::Error(GroupError::CoordinatorNotAvailable) => {
-                let at = self.now.plus_ms(100);
-                self.schedule(at, ClassicPending::ClientJoin { group: group_id.into(), client_id: client_id.into(), incarnation });
+                let at = self.out.now.plus_ms(100);
+                self.out.at(at, ClassicPending::ClientJoin { group: group_id.into(), client_id: client_id.into(), incarnation });
             }
             JoinResult::Error(_) => {
-                if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+                if let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
                     m.member_id = String::new();
                     m.generation = -1;
                 }
@@ -315,17 +319,17 @@ impl Sim {
                     let counts: VecMap<String, u32> = members
                         .iter()
                         .flat_map(|m| m.2.iter())
-                        .filter_map(|t| self.topics.get(t).map(|topic| (t.clone(), topic.partition_count())))
+                        .filter_map(|t| self.cluster.topics.get(t).map(|topic| (t.clone(), topic.partition_count())))
                         .collect();
-                    if let Some(g) = self.groups.get_mut(group_id) {
+                    if let Some(g) = self.consumers.groups.get_mut(group_id) {
                         g.assigned_counts = counts;
                     }
                 }
-                let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+                let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
                 m.generation = generation;
                 m.member_id = member_id.clone();
                 m.phase = Phase::Syncing;
-                self.record(EventKind::Group(GroupEvent::SyncGroupSent {
+                self.out.emit(EventKind::Group(GroupEvent::SyncGroupSent {
                     group: group_id.into(),
                     client_id: client_id.into(),
                     generation,
@@ -335,7 +339,7 @@ impl Sim {
                     self.send_join(group_id, client_id);
                     return;
                 };
-                self.schedule(
+                self.out.at(
                     at,
                     ClassicPending::SyncArrive {
                         group: group_id.into(),
@@ -354,11 +358,11 @@ impl Sim {
     /// (`ConsumerCoordinator.onLeaderElected`); with the cooperative protocol, partitions
     /// that would change owner are withheld for a second round.
     fn run_assignor(&self, group_id: &str, members: &[JoinMember]) -> VecMap<String, Vec<TopicPartition>> {
-        let Some(g) = self.groups.get(group_id) else { return VecMap::new() };
+        let Some(g) = self.consumers.groups.get(group_id) else { return VecMap::new() };
         let mut partitions_per_topic = std::collections::BTreeMap::new();
         for (_, _, topics, _, _) in members {
             for t in topics {
-                if let Some(topic) = self.topics.get(t) {
+                if let Some(topic) = self.cluster.topics.get(t) {
                     partitions_per_topic.insert(t.clone(), topic.partition_count());
                 }
             }
@@ -396,7 +400,7 @@ impl Sim {
             Ok(a) => a,
             Err(e) => {
                 if e == GroupError::UnknownMemberId {
-                    if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+                    if let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
                         m.member_id = String::new();
                     }
                 }
@@ -405,7 +409,7 @@ impl Sim {
                 return;
             }
         };
-        let Some(g) = self.groups.get_mut(group_id) else { return };
+        let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
         let protocol = g.protocol;
         let Some(m) = g.member_mut(client_id) else { return };
         // A consumer ignores partitions of topics it does not subscribe to (Kafka's
@@ -430,7 +434,7 @@ impl Sim {
                 partitions: revoked,
             }));
         }
-        self.record(EventKind::Group(GroupEvent::PartitionsAssigned {
+        self.out.emit(EventKind::Group(GroupEvent::PartitionsAssigned {
             group: group_id.into(),
             generation,
             client_id: client_id.into(),
@@ -441,11 +445,11 @@ impl Sim {
             self.send_join(group_id, client_id);
             return;
         };
-        self.schedule(
+        self.out.at(
             at,
             GroupPending::OffsetFetchArrive { group: group_id.into(), client_id: client_id.into(), incarnation, token, partitions: added },
         );
-        let asked_meanwhile = self.groups.get(group_id).and_then(|g| g.member(client_id)).is_some_and(|m| m.rejoin_needed);
+        let asked_meanwhile = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)).is_some_and(|m| m.rejoin_needed);
         if asked_meanwhile {
             // A rejoin was asked for while this round was under way: eager members give
             // up what they just got first (`onJoinPrepare`), as for any rejoin.
@@ -460,15 +464,15 @@ impl Sim {
     /// Before rejoining: eager members commit (auto-commit) and give everything up
     /// (`onJoinPrepare`); cooperative members commit and keep their partitions.
     pub(in crate::sim) fn revoke_for_rejoin(&mut self, group_id: &str, client_id: &str) {
-        let now = self.now;
-        let Some(g) = self.groups.get(group_id) else { return };
+        let now = self.out.now;
+        let Some(g) = self.consumers.groups.get(group_id) else { return };
         let protocol = g.protocol;
         let Some(m) = g.member(client_id) else { return };
         if m.config.commit_mode == CommitMode::Auto && !m.assigned.is_empty() {
             self.commit_positions(group_id, client_id);
         }
         if protocol == RebalanceProtocol::Eager {
-            let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+            let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
             if m.assigned.is_empty() {
                 return;
             }
@@ -485,10 +489,10 @@ impl Sim {
     // ----- client: heartbeats ----------------------------------------------------
 
     fn start_heartbeats(&mut self, group_id: &str, client_id: &str) {
-        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
-        let at = self.now.plus_ms(m.config.heartbeat_interval_ms);
+        let Some(m) = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let at = self.out.now.plus_ms(m.config.heartbeat_interval_ms);
         let incarnation = m.incarnation;
-        self.schedule(at, GroupPending::HeartbeatTick { group: group_id.into(), client_id: client_id.into(), incarnation });
+        self.out.at(at, GroupPending::HeartbeatTick { group: group_id.into(), client_id: client_id.into(), incarnation });
     }
 
     pub(in crate::sim) fn heartbeat_response(&mut self, group_id: &str, client_id: &str, incarnation: u64, error: Option<GroupError>) {
@@ -502,9 +506,9 @@ impl Sim {
                 // The rejoin happens inside poll(): a member busy processing (or stuck)
                 // rejoins only when it polls again, and the whole group waits for it.
                 let busy = m.paused || !m.processing.is_empty();
-                self.record(EventKind::Group(GroupEvent::RebalanceNoticed { group: group_id.into(), client_id: client_id.into() }));
+                self.out.emit(EventKind::Group(GroupEvent::RebalanceNoticed { group: group_id.into(), client_id: client_id.into() }));
                 if busy {
-                    if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+                    if let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
                         m.rejoin_needed = true;
                     }
                 } else {
@@ -515,7 +519,7 @@ impl Sim {
             Some(_) => {
                 // Fenced (unknown member or stale generation): the partitions are lost,
                 // not revoked — no commit (`onPartitionsLost`).
-                let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+                let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
                 m.member_id = String::new();
                 m.generation = -1;
                 let revoked = std::mem::take(&mut m.assigned);
@@ -558,7 +562,7 @@ impl Sim {
             // No coordinator (its broker went down on the way): the client hears
             // COORDINATOR_NOT_AVAILABLE and tries again.
             let reply = self.reply_at();
-            self.schedule(
+            self.out.at(
                 reply,
                 ClassicPending::JoinResponse {
                     group: group_id.into(),
@@ -569,14 +573,14 @@ impl Sim {
             );
             return;
         }
-        let now = self.now;
+        let now = self.out.now;
         let reply = self.reply_at();
         let (session, rebalance_ms) = timeouts;
-        let Some(g) = self.groups.get(group_id) else { return };
+        let Some(g) = self.consumers.groups.get(group_id) else { return };
         let state = g.state;
         if member_id.is_empty() {
-            let new_id = format!("{}-{}", instance_id.clone().unwrap_or_else(|| client_id.to_string()), self.rng.uuid_v4());
-            let Some(g) = self.groups.get_mut(group_id) else { return };
+            let new_id = format!("{}-{}", instance_id.clone().unwrap_or_else(|| client_id.to_string()), self.out.rng.uuid_v4());
+            let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
             // KIP-345: a static member's new incarnation takes the old one's place.
             if let Some(instance) = &instance_id {
                 let replaced = g.registry.iter_mut().find(|r| r.group_instance_id.as_ref() == Some(instance)).map(|r| {
@@ -596,7 +600,7 @@ impl Sim {
                     let generation = g.generation;
                     let leader = g.leader.as_ref() == Some(&new_id);
                     let members = if leader { Self::member_list(g) } else { Vec::new() };
-                    self.record(EventKind::Group(GroupEvent::StaticMemberReplaced {
+                    self.out.emit(EventKind::Group(GroupEvent::StaticMemberReplaced {
                         group: group_id.into(),
                         client_id: client_id.into(),
                         old_member_id: old,
@@ -605,7 +609,7 @@ impl Sim {
                     self.schedule_session_check(group_id, &new_id, now.plus_ms(session));
                     if state == GroupState::Stable {
                         // No rebalance: it gets the generation it had and syncs.
-                        self.schedule(
+                        self.out.at(
                             reply,
                             ClassicPending::JoinResponse {
                                 group: group_id.into(),
@@ -623,7 +627,7 @@ impl Sim {
                 self.register(group_id, (client_id, incarnation), new_id, instance_id, subscription, owned, generation, timeouts);
                 return;
             }
-            self.schedule(
+            self.out.at(
                 reply,
                 ClassicPending::JoinResponse {
                     group: group_id.into(),
@@ -632,7 +636,7 @@ impl Sim {
                     result: JoinResult::MemberIdRequired(new_id.clone()),
                 },
             );
-            if let Some(g) = self.groups.get_mut(group_id) {
+            if let Some(g) = self.consumers.groups.get_mut(group_id) {
                 g.pending_members.push(new_id);
             }
             return;
@@ -640,7 +644,7 @@ impl Sim {
         let known = g.registry.iter().any(|r| r.member_id == member_id);
         let pending = g.pending_members.contains(&member_id);
         if known {
-            let Some(g) = self.groups.get_mut(group_id) else { return };
+            let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
             let resubscribed = g.registry.iter().any(|r| r.member_id == member_id && r.subscription != subscription);
             if let Some(r) = g.registry.iter_mut().find(|r| r.member_id == member_id) {
                 r.joined = true;
@@ -663,12 +667,12 @@ impl Sim {
             }
             self.try_complete_join(group_id);
         } else if pending {
-            if let Some(g) = self.groups.get_mut(group_id) {
+            if let Some(g) = self.consumers.groups.get_mut(group_id) {
                 g.pending_members.retain(|p| *p != member_id);
             }
             self.register(group_id, (client_id, incarnation), member_id, instance_id, subscription, owned, generation, timeouts);
         } else {
-            self.schedule(
+            self.out.at(
                 reply,
                 ClassicPending::JoinResponse {
                     group: group_id.into(),
@@ -692,8 +696,8 @@ impl Sim {
         generation: i32,
         (session_ms, rebalance_ms): (u64, u64),
     ) {
-        let now = self.now;
-        let Some(g) = self.groups.get_mut(group_id) else { return };
+        let now = self.out.now;
+        let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
         g.registry.push(Registered {
             member_id: member_id.clone(),
             client_id: client_id.into(),
@@ -709,7 +713,7 @@ impl Sim {
             incarnation,
             cg: Default::default(),
         });
-        self.record(EventKind::Group(GroupEvent::MemberJoined {
+        self.out.emit(EventKind::Group(GroupEvent::MemberJoined {
             group: group_id.into(),
             client_id: client_id.into(),
             member_id: member_id.clone(),
@@ -728,7 +732,11 @@ impl Sim {
 
     /// The largest rebalance timeout (`max.poll.interval.ms`) among the members.
     fn rebalance_timeout(&self, group_id: &str) -> u64 {
-        self.groups.get(group_id).map(|g| g.registry.iter().map(|r| r.rebalance_timeout_ms).max().unwrap_or(300_000)).unwrap_or(300_000)
+        self.consumers
+            .groups
+            .get(group_id)
+            .map(|g| g.registry.iter().map(|r| r.rebalance_timeout_ms).max().unwrap_or(300_000))
+            .unwrap_or(300_000)
     }
 
     /// Enters (or stays in) PreparingRebalance. A group formed from empty waits
@@ -736,11 +744,11 @@ impl Sim {
     /// timeout (`InitialDelayedJoin`); otherwise the join phase ends when every member
     /// has rejoined or the rebalance timeout passes.
     pub(in crate::sim) fn prepare_rebalance(&mut self, group_id: &str, cause: RebalanceCause, joined_now: Option<&str>) {
-        let now = self.now;
-        let initial_delay = self.cluster.group_initial_rebalance_delay_ms;
+        let now = self.out.now;
+        let initial_delay = self.cluster.config.group_initial_rebalance_delay_ms;
         let timeout = self.rebalance_timeout(group_id);
         let reply = self.reply_at();
-        let Some(g) = self.groups.get_mut(group_id) else { return };
+        let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
         let state = g.state;
         let mut refused_syncs = Vec::new();
         let due = match state {
@@ -773,54 +781,54 @@ impl Sim {
             g.round += 1;
             g.rebalance_due = Some(due);
             let round = g.round;
-            self.schedule(due, ClassicPending::JoinDeadline { group: group_id.into(), round });
+            self.out.at(due, ClassicPending::JoinDeadline { group: group_id.into(), round });
         }
         for member_id in refused_syncs {
             self.answer_sync(group_id, &member_id, Err(GroupError::RebalanceInProgress), reply);
         }
         if state != GroupState::PreparingRebalance {
-            self.record(EventKind::Group(GroupEvent::RebalanceStarted { group: group_id.into(), cause }));
+            self.out.emit(EventKind::Group(GroupEvent::RebalanceStarted { group: group_id.into(), cause }));
         }
     }
 
     /// Completes the join phase once every member has rejoined (outside the initial delay).
     fn try_complete_join(&mut self, group_id: &str) {
-        let Some(g) = self.groups.get(group_id) else { return };
+        let Some(g) = self.consumers.groups.get(group_id) else { return };
         if g.state == GroupState::PreparingRebalance && g.initial_delay_since.is_none() && g.registry.iter().all(|r| r.joined) {
             self.complete_join(group_id);
         }
     }
 
     pub(in crate::sim) fn join_deadline(&mut self, group_id: &str, round: u64) {
-        let Some(g) = self.groups.get_mut(group_id) else { return };
+        let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
         if g.round != round || g.state != GroupState::PreparingRebalance {
             return;
         }
         if g.initial_delay_since.is_some() && g.new_member_added && g.initial_remaining > 0 {
-            let initial_delay = self.cluster.group_initial_rebalance_delay_ms;
-            let Some(g) = self.groups.get_mut(group_id) else { return };
+            let initial_delay = self.cluster.config.group_initial_rebalance_delay_ms;
+            let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
             g.new_member_added = false;
             let delay = initial_delay.min(g.initial_remaining).max(1);
             g.initial_remaining -= delay.min(g.initial_remaining);
             g.round += 1;
             let round = g.round;
-            let due = self.now.plus_ms(delay);
+            let due = self.out.now.plus_ms(delay);
             g.rebalance_due = Some(due);
-            self.schedule(due, ClassicPending::JoinDeadline { group: group_id.into(), round });
+            self.out.at(due, ClassicPending::JoinDeadline { group: group_id.into(), round });
             return;
         }
-        let Some(g) = self.groups.get_mut(group_id) else { return };
+        let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
         if g.initial_delay_since.take().is_some() {
             self.try_complete_join(group_id);
             // Members still missing after the initial delay get the full rebalance timeout.
             let timeout = self.rebalance_timeout(group_id);
-            let now = self.now;
-            let Some(g) = self.groups.get_mut(group_id) else { return };
+            let now = self.out.now;
+            let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
             if g.state == GroupState::PreparingRebalance {
                 g.round += 1;
                 let round = g.round;
                 g.rebalance_due = Some(now.plus_ms(timeout));
-                self.schedule(now.plus_ms(timeout), ClassicPending::JoinDeadline { group: group_id.into(), round });
+                self.out.at(now.plus_ms(timeout), ClassicPending::JoinDeadline { group: group_id.into(), round });
             }
             return;
         }
@@ -828,7 +836,7 @@ impl Sim {
         let gone: Vec<Registered> = g.registry.iter().filter(|r| !r.joined).cloned().collect();
         g.registry.retain(|r| r.joined);
         for r in gone {
-            self.record(EventKind::Group(GroupEvent::MemberLeft {
+            self.out.emit(EventKind::Group(GroupEvent::MemberLeft {
                 group: group_id.into(),
                 client_id: r.client_id,
                 member_id: r.member_id,
@@ -842,7 +850,7 @@ impl Sim {
     /// gets everyone's subscriptions; every member gets the JoinGroup answer.
     fn complete_join(&mut self, group_id: &str) {
         let reply = self.reply_at();
-        let Some(g) = self.groups.get_mut(group_id) else { return };
+        let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
         if g.registry.is_empty() {
             g.state = GroupState::Empty;
             g.rebalance_due = None;
@@ -864,7 +872,7 @@ impl Sim {
         let assignor = g.config.assignor.to_string();
         let answers: Vec<(String, u64, String)> =
             g.registry.iter().map(|r| (r.client_id.clone(), r.incarnation, r.member_id.clone())).collect();
-        self.record(EventKind::Group(GroupEvent::JoinPhaseCompleted {
+        self.out.emit(EventKind::Group(GroupEvent::JoinPhaseCompleted {
             group: group_id.into(),
             generation,
             leader: leader_client,
@@ -873,7 +881,7 @@ impl Sim {
         }));
         for (client_id, incarnation, member_id) in answers {
             let is_leader = member_id == leader;
-            self.schedule(
+            self.out.at(
                 reply,
                 ClassicPending::JoinResponse {
                     group: group_id.into(),
@@ -903,7 +911,7 @@ impl Sim {
             return;
         }
         let reply = self.reply_at();
-        let Some(g) = self.groups.get_mut(group_id) else { return };
+        let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
         if !g.registry.iter().any(|r| r.member_id == member_id) {
             self.answer_sync_direct(group_id, client_id, incarnation, generation, Err(GroupError::UnknownMemberId), reply);
             return;
@@ -932,9 +940,15 @@ impl Sim {
                     g.state = GroupState::Stable;
                     g.rebalances += 1;
                     let waiting = std::mem::take(&mut g.pending_sync);
-                    self.record(EventKind::Group(GroupEvent::GroupStable { group: group_id.into(), generation }));
+                    self.out.emit(EventKind::Group(GroupEvent::GroupStable { group: group_id.into(), generation }));
                     for m in waiting {
-                        let a = self.groups.get(group_id).and_then(|g| g.registered(&m)).map(|r| r.assignment.clone()).unwrap_or_default();
+                        let a = self
+                            .consumers
+                            .groups
+                            .get(group_id)
+                            .and_then(|g| g.registered(&m))
+                            .map(|r| r.assignment.clone())
+                            .unwrap_or_default();
                         self.answer_sync(group_id, &m, Ok(a), reply);
                     }
                 }
@@ -945,11 +959,11 @@ impl Sim {
     /// Answers a SyncGroup the coordinator held (sent for the group's current generation),
     /// addressed with the client id and incarnation that SyncGroup carried.
     fn answer_sync(&mut self, group_id: &str, member_id: &str, result: Result<Vec<TopicPartition>, GroupError>, at: SimTime) {
-        let Some(g) = self.groups.get(group_id) else { return };
+        let Some(g) = self.consumers.groups.get(group_id) else { return };
         let generation = g.generation;
         let Some(r) = g.registered(member_id) else { return };
         let (client_id, incarnation) = (r.client_id.clone(), r.incarnation);
-        self.schedule(at, ClassicPending::SyncResponse { group: group_id.into(), client_id, incarnation, generation, result });
+        self.out.at(at, ClassicPending::SyncResponse { group: group_id.into(), client_id, incarnation, generation, result });
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -962,10 +976,8 @@ impl Sim {
         result: Result<Vec<TopicPartition>, GroupError>,
         at: SimTime,
     ) {
-        self.schedule(
-            at,
-            ClassicPending::SyncResponse { group: group_id.into(), client_id: client_id.into(), incarnation, generation, result },
-        );
+        self.out
+            .at(at, ClassicPending::SyncResponse { group: group_id.into(), client_id: client_id.into(), incarnation, generation, result });
     }
 
     pub(in crate::sim) fn heartbeat_arrive(
@@ -979,9 +991,9 @@ impl Sim {
         if self.coordinator_of(group_id).is_none() {
             return;
         }
-        let now = self.now;
+        let now = self.out.now;
         let reply = self.reply_at();
-        let Some(g) = self.groups.get_mut(group_id) else { return };
+        let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
         let mut session = 0;
         let error = match g.registry.iter_mut().find(|r| r.member_id == member_id) {
             None => Some(GroupError::UnknownMemberId),
@@ -998,11 +1010,11 @@ impl Sim {
         if session > 0 {
             self.schedule_session_check(group_id, &member_id, now.plus_ms(session));
         }
-        self.schedule(reply, ClassicPending::HeartbeatResponse { group: group_id.into(), client_id: client_id.into(), incarnation, error });
+        self.out.at(reply, ClassicPending::HeartbeatResponse { group: group_id.into(), client_id: client_id.into(), incarnation, error });
     }
 
     fn schedule_session_check(&mut self, group_id: &str, member_id: &str, at: SimTime) {
-        self.schedule(at, GroupPending::SessionCheck { group: group_id.into(), member_id: member_id.into() });
+        self.out.at(at, GroupPending::SessionCheck { group: group_id.into(), member_id: member_id.into() });
     }
 
     pub(in crate::sim) fn leave_arrive(&mut self, group_id: &str, member_id: &str, reason: LeaveReason) {
@@ -1013,19 +1025,19 @@ impl Sim {
     }
 
     fn remove_member(&mut self, group_id: &str, member_id: &str, reason: LeaveReason) {
-        let Some(g) = self.groups.get_mut(group_id) else { return };
+        let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
         let Some(i) = g.registry.iter().position(|r| r.member_id == member_id) else { return };
         let r = g.registry.remove(i);
         g.pending_sync.retain(|p| p != member_id);
         let empty = g.registry.is_empty();
-        self.record(EventKind::Group(GroupEvent::MemberLeft {
+        self.out.emit(EventKind::Group(GroupEvent::MemberLeft {
             group: group_id.into(),
             client_id: r.client_id.clone(),
             member_id: member_id.into(),
             reason,
         }));
         if empty {
-            if let Some(g) = self.groups.get_mut(group_id) {
+            if let Some(g) = self.consumers.groups.get_mut(group_id) {
                 g.state = GroupState::Empty;
                 g.rebalance_due = None;
                 g.initial_delay_since = None;
@@ -1044,7 +1056,7 @@ impl Sim {
     pub(in crate::sim) fn handle_classic(&mut self, pending: ClassicPending) {
         match pending {
             ClassicPending::ClientJoin { group, client_id, incarnation } => {
-                if self.groups.get(&group).and_then(|g| g.member(&client_id)).is_some_and(|m| m.incarnation == incarnation) {
+                if self.consumers.groups.get(&group).and_then(|g| g.member(&client_id)).is_some_and(|m| m.incarnation == incarnation) {
                     self.send_join(&group, &client_id);
                 }
             }

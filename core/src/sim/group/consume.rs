@@ -25,9 +25,9 @@ impl Sim {
     /// `ConsumerCoordinator.maybeAutoCommitOffsetsAsync`); then fetch. Fetching goes on
     /// during a cooperative rebalance for the partitions the member keeps.
     pub(in crate::sim) fn poll(&mut self, group_id: &str, client_id: &str, token: u64) {
-        let now = self.now;
-        let latency = self.latency();
-        let Some(group) = self.groups.get_mut(group_id) else { return };
+        let now = self.out.now;
+        let latency = self.out.latency();
+        let Some(group) = self.consumers.groups.get_mut(group_id) else { return };
         let Some(member) = group.member_mut(client_id) else { return };
         if member.token != token || member.phase == Phase::Crashed || member.paused {
             return;
@@ -40,12 +40,12 @@ impl Sim {
         if member.rejoin_needed {
             self.revoke_for_rejoin(group_id, client_id);
             self.send_join(group_id, client_id);
-            let Some(member) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+            let Some(member) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
             if member.assigned.is_empty() {
                 return;
             }
         }
-        let Some(member) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+        let Some(member) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
         let commit_due = member.config.commit_mode == CommitMode::Auto && now >= member.next_auto_commit;
         if commit_due {
             member.next_auto_commit = now.plus_ms(member.config.auto_commit_interval_ms);
@@ -67,7 +67,7 @@ impl Sim {
             // Push (not Kafka — a teaching device): no fetch; the broker sends what it has.
             self.push_all(group_id, client_id);
         } else if fetch {
-            self.schedule(
+            self.out.at(
                 now.plus_ms(latency),
                 ConsumePending::FetchArrive { group: group_id.to_string(), client_id: client_id.to_string(), token },
             );
@@ -80,7 +80,7 @@ impl Sim {
     /// outside the leader's log (OFFSET_OUT_OF_RANGE, after retention or an unclean
     /// election) is reset per `auto.offset.reset`.
     pub(in crate::sim) fn read_for(&mut self, group_id: &str, client_id: &str) -> Vec<Fetched> {
-        let Some(group) = self.groups.get_mut(group_id) else { return Vec::new() };
+        let Some(group) = self.consumers.groups.get_mut(group_id) else { return Vec::new() };
         let reset = group.config.auto_offset_reset;
         let Some(member) = group.members.iter_mut().find(|m| m.client_id == client_id) else { return Vec::new() };
         let n = member.assigned.len() as u32;
@@ -98,11 +98,11 @@ impl Sim {
                 break;
             }
             let tp = member.assigned[((start + i) % n) as usize].clone();
-            let Some(part) = self.topics.get(&tp.topic).and_then(|t| t.partitions.get(tp.partition as usize)) else {
+            let Some(part) = self.cluster.topics.get(&tp.topic).and_then(|t| t.partitions.get(tp.partition as usize)) else {
                 continue;
             };
             let Some(leader) = part.leader else { continue };
-            if !self.brokers.get(&leader).is_some_and(Broker::reachable) {
+            if !self.cluster.brokers.get(&leader).is_some_and(Broker::reachable) {
                 continue;
             }
             let Some(log) = part.logs.get(&leader) else { continue };
@@ -140,11 +140,11 @@ impl Sim {
             out.extend(records.iter().map(|r| (tp.clone(), r.clone(), hw)));
         }
         for e in resets {
-            self.record(e);
+            self.out.emit(e);
         }
         if fail {
             // poll() throws OffsetOutOfRangeException; unhandled, the consumer stops.
-            self.record(EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed {
+            self.out.emit(EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed {
                 group: group_id.to_string(),
                 client_id: client_id.to_string(),
                 error: crate::event::GroupError::OffsetOutOfRange,
@@ -156,54 +156,52 @@ impl Sim {
     }
 
     pub(in crate::sim) fn fetch_arrive(&mut self, group_id: &str, client_id: &str, token: u64) {
-        let valid = self.groups.get(group_id).and_then(|g| g.member(client_id)).is_some_and(|m| m.token == token);
+        let valid = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)).is_some_and(|m| m.token == token);
         if !valid {
             return;
         }
         let records = self.read_for(group_id, client_id);
         if records.is_empty() {
-            let Some(member) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+            let Some(member) = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
             let wait = member.config.fetch_max_wait_ms;
             let tps = member.assigned.clone();
-            let id = self.next_fetch;
-            self.next_fetch += 1;
-            self.parked.push(ParkedFetch { id, group: group_id.to_string(), client_id: client_id.to_string(), token, tps });
-            self.schedule(
-                self.now.plus_ms(wait),
+            let id = self.consumers.next_fetch;
+            self.consumers.next_fetch += 1;
+            self.consumers.parked.push(ParkedFetch { id, group: group_id.to_string(), client_id: client_id.to_string(), token, tps });
+            self.out.at(
+                self.out.now.plus_ms(wait),
                 ConsumePending::FetchTimeout { group: group_id.to_string(), client_id: client_id.to_string(), token, fetch: id },
             );
         } else {
-            let at = self.now.plus_ms(self.latency());
-            self.schedule(
-                at,
-                ConsumePending::FetchResponse { group: group_id.to_string(), client_id: client_id.to_string(), token, records },
-            );
+            let at = self.out.now.plus_ms(self.out.latency());
+            self.out
+                .at(at, ConsumePending::FetchResponse { group: group_id.to_string(), client_id: client_id.to_string(), token, records });
         }
     }
 
     /// The broker forgets the member's parked fetches (it left, crashed, or gave up its
     /// partitions): nothing will answer them.
     pub(in crate::sim) fn drop_parked_fetches(&mut self, group_id: &str, client_id: &str) {
-        self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
+        self.consumers.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
     }
 
     /// New data completes every parked fetch that covers the partition.
     pub(in crate::sim) fn wake_parked(&mut self, tp: &TopicPartition) {
         self.push_new_records(tp);
         let (woken, kept): (Vec<ParkedFetch>, Vec<ParkedFetch>) =
-            std::mem::take(&mut self.parked).into_iter().partition(|f| f.tps.contains(tp));
-        self.parked = kept;
+            std::mem::take(&mut self.consumers.parked).into_iter().partition(|f| f.tps.contains(tp));
+        self.consumers.parked = kept;
         for f in woken {
             let records = self.read_for(&f.group, &f.client_id);
-            let at = self.now.plus_ms(self.latency());
-            self.schedule(at, ConsumePending::FetchResponse { group: f.group, client_id: f.client_id, token: f.token, records });
+            let at = self.out.now.plus_ms(self.out.latency());
+            self.out.at(at, ConsumePending::FetchResponse { group: f.group, client_id: f.client_id, token: f.token, records });
         }
     }
 
     /// `poll()` returns the fetched records; the application processes them, then polls again.
     pub(in crate::sim) fn fetch_response(&mut self, group_id: &str, client_id: &str, token: u64, records: Vec<Fetched>) {
-        let now = self.now;
-        let Some(group) = self.groups.get_mut(group_id) else { return };
+        let now = self.out.now;
+        let Some(group) = self.consumers.groups.get_mut(group_id) else { return };
         let Some(member) = group.members.iter_mut().find(|m| m.client_id == client_id) else { return };
         if member.token != token {
             return;
@@ -217,19 +215,19 @@ impl Sim {
         member.activity = if delivered.is_empty() { Activity::Fetching } else { Activity::Processing };
         let before_processing = member.config.commit_mode == CommitMode::BeforeProcessing && !delivered.is_empty();
         for e in delivered {
-            self.record(e);
+            self.out.emit(e);
         }
         if before_processing {
             // At-most-once: commit what poll() returned before processing it.
             self.commit_positions(group_id, client_id);
         }
         if processing_any {
-            self.schedule(
+            self.out.at(
                 now.plus_ms(processing_ms),
                 ConsumePending::ProcessingDone { group: group_id.to_string(), client_id: client_id.to_string(), token },
             );
         } else {
-            self.schedule(now, ConsumePending::Poll { group: group_id.to_string(), client_id: client_id.to_string(), token });
+            self.out.at(now, ConsumePending::Poll { group: group_id.to_string(), client_id: client_id.to_string(), token });
         }
     }
 
@@ -238,8 +236,8 @@ impl Sim {
     /// the group is a duplicate. After the batch's last record, commits that follow
     /// processing go out and the application polls again, unless it is stuck.
     pub(in crate::sim) fn processing_done(&mut self, group_id: &str, client_id: &str, token: u64) {
-        let now = self.now;
-        let Some(group) = self.groups.get_mut(group_id) else { return };
+        let now = self.out.now;
+        let Some(group) = self.consumers.groups.get_mut(group_id) else { return };
         let Some(i) = group.members.iter().position(|m| m.client_id == client_id) else { return };
         if group.members[i].phase == Phase::Crashed || group.members[i].processing.is_empty() {
             return;
@@ -283,7 +281,7 @@ impl Sim {
             m.activity = Activity::Fetching;
         }
         let streams_input = self.streams_index(group_id).map(|i| (i, d.clone()));
-        self.record(EventKind::Consume(ConsumeEvent::RecordProcessed {
+        self.out.emit(EventKind::Consume(ConsumeEvent::RecordProcessed {
             group: group_id.to_string(),
             client_id: client_id.to_string(),
             record: d.record,
@@ -296,7 +294,7 @@ impl Sim {
             self.streams_process(i, client_id, d);
         }
         if more {
-            self.schedule(
+            self.out.at(
                 now.plus_ms(processing_ms),
                 ConsumePending::ProcessingDone { group: group_id.to_string(), client_id: client_id.to_string(), token },
             );
@@ -312,7 +310,7 @@ impl Sim {
             self.commit_offsets(group_id, client_id, offsets.into_iter().collect());
         }
         if !paused {
-            self.schedule(now, ConsumePending::Poll { group: group_id.to_string(), client_id: client_id.to_string(), token: current });
+            self.out.at(now, ConsumePending::Poll { group: group_id.to_string(), client_id: client_id.to_string(), token: current });
         }
     }
 }
@@ -325,11 +323,11 @@ impl Sim {
             ConsumePending::Poll { group, client_id, token } => self.poll(&group, &client_id, token),
             ConsumePending::FetchArrive { group, client_id, token } => self.fetch_arrive(&group, &client_id, token),
             ConsumePending::FetchTimeout { group, client_id, token, fetch } => {
-                let before = self.parked.len();
-                self.parked.retain(|f| f.id != fetch);
-                if self.parked.len() != before {
-                    let at = self.now.plus_ms(self.latency());
-                    self.schedule(at, ConsumePending::FetchResponse { group, client_id, token, records: Vec::new() });
+                let before = self.consumers.parked.len();
+                self.consumers.parked.retain(|f| f.id != fetch);
+                if self.consumers.parked.len() != before {
+                    let at = self.out.now.plus_ms(self.out.latency());
+                    self.out.at(at, ConsumePending::FetchResponse { group, client_id, token, records: Vec::new() });
                 }
             }
             ConsumePending::FetchResponse { group, client_id, token, records } => self.fetch_response(&group, &client_id, token, records),

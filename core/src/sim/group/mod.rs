@@ -79,7 +79,7 @@ impl Sim {
     /// The protocol `group` speaks (`group.protocol`): what every entry point below
     /// dispatches on.
     pub(in crate::sim) fn protocol_of(&self, group: &str) -> Option<GroupProtocol> {
-        self.groups.get(group).map(|g| g.config.group_protocol)
+        self.consumers.groups.get(group).map(|g| g.config.group_protocol)
     }
 
     /// Records a group event that changes who consumes a partition (`PartitionsRevoked`,
@@ -87,16 +87,16 @@ impl Sim {
     /// changes here, where the group acts, never in the driver.
     pub(in crate::sim) fn record_group(&mut self, kind: EventKind) {
         self.note_partition_gaps(&kind);
-        self.record(kind);
+        self.out.emit(kind);
     }
 
     /// A revoked partition goes unconsumed until a member starts reading it again; the
     /// gap adds to the group's `partition_downtime_ms` (what a rebalance costs).
     fn note_partition_gaps(&mut self, kind: &EventKind) {
-        let now = self.now;
+        let now = self.out.now;
         match kind {
             EventKind::Group(GroupEvent::PartitionsRevoked { group, client_id, partitions }) => {
-                if let Some(g) = self.groups.get_mut(group) {
+                if let Some(g) = self.consumers.groups.get_mut(group) {
                     for tp in partitions {
                         g.partition_gaps.entry(tp.clone()).or_insert(now);
                         let committed = g.committed.get(tp).copied();
@@ -111,7 +111,7 @@ impl Sim {
                 }
             }
             EventKind::Consume(ConsumeEvent::PositionSet { group, tp, .. }) => {
-                if let Some(g) = self.groups.get_mut(group) {
+                if let Some(g) = self.consumers.groups.get_mut(group) {
                     if let Some(since) = g.partition_gaps.remove(tp) {
                         g.partition_downtime_ms += now.ms().saturating_sub(since.ms());
                     }
@@ -138,30 +138,30 @@ impl Sim {
     /// reloads it from the compacted topic).
     pub fn coordinator_of(&self, group: &str) -> Option<BrokerId> {
         let p = crate::partitioner::coordinator_partition(group, OFFSETS_TOPIC_PARTITIONS) as usize;
-        let replicas = self.offsets_topic.get(p)?;
-        replicas.iter().copied().find(|b| self.brokers.get(b).is_some_and(|x| !x.fenced && x.reachable()))
+        let replicas = self.cluster.offsets_topic.get(p)?;
+        replicas.iter().copied().find(|b| self.cluster.brokers.get(b).is_some_and(|x| !x.fenced && x.reachable()))
     }
 
     /// Sends a request to the group's coordinator: `Some(arrival time)`, or `None` when
     /// no coordinator is reachable (FindCoordinator fails; the caller retries).
     pub(in crate::sim) fn to_coordinator(&self, group: &str) -> Option<SimTime> {
-        self.coordinator_of(group).map(|_| self.now.plus_ms(self.latency()))
+        self.coordinator_of(group).map(|_| self.out.now.plus_ms(self.out.latency()))
     }
 
     pub(in crate::sim) fn reply_at(&self) -> SimTime {
-        self.now.plus_ms(self.latency())
+        self.out.now.plus_ms(self.out.latency())
     }
 
     pub(in crate::sim) fn consumer(&self, group: &str, client_id: &str, incarnation: u64) -> Option<&Member> {
-        self.groups.get(group)?.member(client_id).filter(|m| m.incarnation == incarnation && m.phase != Phase::Crashed)
+        self.consumers.groups.get(group)?.member(client_id).filter(|m| m.incarnation == incarnation && m.phase != Phase::Crashed)
     }
 
     // ----- commands ------------------------------------------------------------
 
     /// A consumer starts and subscribes: its first JoinGroup goes out.
     pub(in crate::sim) fn join(&mut self, group_id: &str, spec: MemberSpec) {
-        let now = self.now;
-        let Some(group) = self.groups.get_mut(group_id) else { return };
+        let now = self.out.now;
+        let Some(group) = self.consumers.groups.get_mut(group_id) else { return };
         let topics = spec.topics.unwrap_or_else(|| group.topics.clone());
         group.members.push(Member {
             client_id: spec.client_id.clone(),
@@ -199,7 +199,7 @@ impl Sim {
     /// `consumer.close()`: commit (auto-commit), then LeaveGroup — which a static member
     /// does not send: its place is kept until `session.timeout.ms` (KIP-345).
     pub(in crate::sim) fn leave(&mut self, group_id: &str, client_id: &str) {
-        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let Some(m) = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         let alive = m.phase != Phase::Crashed;
         let member_id = m.member_id.clone();
         let is_static = m.group_instance_id.is_some();
@@ -207,10 +207,10 @@ impl Sim {
             self.commit_positions(group_id, client_id);
         }
         let protocol = self.protocol_of(group_id);
-        if let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) {
-            let now = self.now;
+        if let Some(m) = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)) {
+            let now = self.out.now;
             let gone: Vec<TopicPartition> = m.assigned.clone();
-            if let Some(g) = self.groups.get_mut(group_id) {
+            if let Some(g) = self.consumers.groups.get_mut(group_id) {
                 for tp in gone {
                     g.partition_gaps.entry(tp).or_insert(now);
                 }
@@ -228,7 +228,7 @@ impl Sim {
             }
             Some(GroupProtocol::Classic | GroupProtocol::Consumer) | None => {}
         }
-        if let Some(g) = self.groups.get_mut(group_id) {
+        if let Some(g) = self.consumers.groups.get_mut(group_id) {
             g.members.retain(|m| m.client_id != client_id);
         }
         self.drop_parked_fetches(group_id, client_id);
@@ -237,8 +237,8 @@ impl Sim {
     /// The consumer process dies: no LeaveGroup, no heartbeats, unprocessed records lost
     /// to it; the coordinator notices after `session.timeout.ms`.
     pub(in crate::sim) fn crash_member(&mut self, group_id: &str, client_id: &str) {
-        let now = self.now;
-        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+        let now = self.out.now;
+        let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
         if m.phase == Phase::Crashed {
             return;
         }
@@ -247,7 +247,7 @@ impl Sim {
         m.token += 1;
         m.processing.clear();
         let gone = std::mem::take(&mut m.assigned);
-        if let Some(g) = self.groups.get_mut(group_id) {
+        if let Some(g) = self.consumers.groups.get_mut(group_id) {
             for tp in gone {
                 g.partition_gaps.entry(tp.clone()).or_insert(now);
                 let committed = g.committed.get(&tp).copied();
@@ -255,19 +255,19 @@ impl Sim {
                 g.handovers.insert(tp, h);
             }
         }
-        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+        let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
         m.last_assignment.clear();
         m.positions.clear();
         m.activity = Activity::AwaitingAssignment;
         m.paused_since.get_or_insert(now);
         self.drop_parked_fetches(group_id, client_id);
-        self.record(EventKind::Group(GroupEvent::MemberCrashed { group: group_id.into(), client_id: client_id.into() }));
+        self.out.emit(EventKind::Group(GroupEvent::MemberCrashed { group: group_id.into(), client_id: client_id.into() }));
     }
 
     /// The consumer starts again with the same `client.id` (and `group.instance.id`).
     pub(in crate::sim) fn restart_member(&mut self, group_id: &str, client_id: &str) {
-        let now = self.now;
-        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+        let now = self.out.now;
+        let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
         if m.phase != Phase::Crashed {
             return;
         }
@@ -278,23 +278,23 @@ impl Sim {
         m.join_in_flight = false;
         m.last_poll = now;
         m.paused = false;
-        self.record(EventKind::Group(GroupEvent::MemberRestarted { group: group_id.into(), client_id: client_id.into() }));
+        self.out.emit(EventKind::Group(GroupEvent::MemberRestarted { group: group_id.into(), client_id: client_id.into() }));
         self.start_member(group_id, client_id);
     }
 
     /// The application stops calling `poll()` (stuck processing), or resumes.
     pub(in crate::sim) fn pause_member(&mut self, group_id: &str, client_id: &str, paused: bool) {
-        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+        let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
         if m.paused == paused || m.phase == Phase::Crashed {
             return;
         }
         m.paused = paused;
         let token = m.token;
         let idle = m.processing.is_empty();
-        self.record(EventKind::Group(GroupEvent::MemberPaused { group: group_id.into(), client_id: client_id.into(), paused }));
+        self.out.emit(EventKind::Group(GroupEvent::MemberPaused { group: group_id.into(), client_id: client_id.into(), paused }));
         if !paused && idle {
-            let now = self.now;
-            self.schedule(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
+            let now = self.out.now;
+            self.out.at(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
         }
     }
 
@@ -309,8 +309,8 @@ impl Sim {
         to: &crate::command::SeekTo,
     ) {
         use crate::command::SeekTo;
-        let now = self.now;
-        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let now = self.out.now;
+        let Some(m) = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         let targets: Vec<TopicPartition> =
             m.assigned.iter().filter(|tp| tp.topic == topic && partition.is_none_or(|p| tp.partition == p)).cloned().collect();
         let mut moves = Vec::new();
@@ -328,7 +328,7 @@ impl Sim {
             let from = m.positions.get(&tp).copied().unwrap_or(offset);
             moves.push((tp, from, offset));
         }
-        let Some(g) = self.groups.get_mut(group_id) else { return };
+        let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
         // A later re-read of these partitions is explained by this seek.
         for (tp, _, _) in &moves {
             let committed = g.committed.get(tp).copied();
@@ -348,11 +348,11 @@ impl Sim {
             m.token += 1;
             self.drop_parked_fetches(group_id, client_id);
         }
-        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let Some(m) = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         let token = m.token;
         let restart = stable && m.processing.is_empty() && !m.paused;
         for (tp, from, offset) in moves {
-            self.record(EventKind::Consume(ConsumeEvent::Seeked {
+            self.out.emit(EventKind::Consume(ConsumeEvent::Seeked {
                 group: group_id.into(),
                 client_id: client_id.into(),
                 tp,
@@ -362,15 +362,15 @@ impl Sim {
             }));
         }
         if restart {
-            self.schedule(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
+            self.out.at(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
         }
     }
 
     /// `subscribe()` with other topics: partitions of topics it leaves are given up at
     /// once; the member then rejoins (classic) or heartbeats its new subscription (KIP-848).
     pub(in crate::sim) fn subscribe(&mut self, group_id: &str, client_id: &str, topics: Vec<String>) {
-        let now = self.now;
-        let Some(g) = self.groups.get(group_id) else { return };
+        let now = self.out.now;
+        let Some(g) = self.consumers.groups.get(group_id) else { return };
         let protocol = g.config.group_protocol;
         let Some(m) = g.member(client_id) else { return };
         if m.topics == topics || m.phase == Phase::Crashed {
@@ -381,7 +381,7 @@ impl Sim {
         if !gone.is_empty() && m.config.commit_mode == CommitMode::Auto {
             self.commit_positions(group_id, client_id);
         }
-        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+        let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
         m.topics = topics.clone();
         m.assigned.retain(|tp| !gone.contains(tp));
         for tp in &gone {
@@ -394,7 +394,7 @@ impl Sim {
             }
         }
         let (token, restart) = (m.token, !gone.is_empty() && !busy && !m.assigned.is_empty() && m.phase == Phase::Stable);
-        self.record(EventKind::Group(GroupEvent::Subscribed { group: group_id.into(), client_id: client_id.into(), topics }));
+        self.out.emit(EventKind::Group(GroupEvent::Subscribed { group: group_id.into(), client_id: client_id.into(), topics }));
         if !gone.is_empty() {
             self.drop_parked_fetches(group_id, client_id);
             self.record_group(EventKind::Group(GroupEvent::PartitionsRevoked {
@@ -404,12 +404,12 @@ impl Sim {
             }));
         }
         if restart {
-            self.schedule(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
+            self.out.at(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
         }
         match protocol {
             GroupProtocol::Consumer => self.cg_subscription_changed(group_id, client_id),
             GroupProtocol::Classic if busy => {
-                if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+                if let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
                     m.rejoin_needed = true;
                 }
             }
@@ -445,14 +445,14 @@ impl Sim {
         if self.consumer(group_id, client_id, incarnation).is_none() {
             return;
         }
-        let now = self.now;
-        let Some(g) = self.groups.get(group_id) else { return };
+        let now = self.out.now;
+        let Some(g) = self.consumers.groups.get(group_id) else { return };
         let reset = g.config.auto_offset_reset;
         let mut sets = Vec::new();
         let no_offset = reset == OffsetReset::None && committed.iter().any(|(_, c)| c.is_none());
         if no_offset {
             // poll() throws NoOffsetForPartitionException; unhandled, the consumer stops.
-            self.record(EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed {
+            self.out.emit(EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed {
                 group: group_id.into(),
                 client_id: client_id.into(),
                 error: GroupError::NoOffsetForPartition,
@@ -476,7 +476,7 @@ impl Sim {
             };
             sets.push((tp, offset, from));
         }
-        let Some(g) = self.groups.get_mut(group_id) else { return };
+        let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
         let Some(m) = g.member_mut(client_id) else { return };
         if m.token != token {
             return;
@@ -516,7 +516,7 @@ impl Sim {
         }
         if start_polling {
             self.drop_parked_fetches(group_id, client_id);
-            self.schedule(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
+            self.out.at(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
         }
     }
 
@@ -534,7 +534,7 @@ impl Sim {
     /// Sends an OffsetCommit with the consumer's positions (the offsets after what
     /// `poll()` returned).
     pub(in crate::sim) fn commit_positions(&mut self, group_id: &str, client_id: &str) {
-        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let Some(m) = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         let offsets: Vec<(TopicPartition, u64)> = m.positions.iter().map(|(tp, o)| (tp.clone(), *o)).collect();
         self.commit_offsets(group_id, client_id, offsets);
     }
@@ -542,12 +542,12 @@ impl Sim {
     /// Sends an OffsetCommit. A consumer no longer in the group fails at once
     /// (`CommitFailedException`: the group rebalanced and gave its partitions away).
     pub(in crate::sim) fn commit_offsets(&mut self, group_id: &str, client_id: &str, offsets: Vec<(TopicPartition, u64)>) {
-        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let Some(m) = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         if offsets.is_empty() || m.phase == Phase::Crashed {
             return;
         }
         if m.member_id.is_empty() || m.phase == Phase::LeftPollTimeout {
-            self.record(EventKind::Consume(ConsumeEvent::CommitFailed {
+            self.out.emit(EventKind::Consume(ConsumeEvent::CommitFailed {
                 group: group_id.into(),
                 client_id: client_id.into(),
                 error: GroupError::UnknownMemberId,
@@ -557,7 +557,7 @@ impl Sim {
         }
         let (member_id, generation, incarnation) = (m.member_id.clone(), m.generation, m.incarnation);
         let Some(at) = self.to_coordinator(group_id) else { return };
-        self.schedule(
+        self.out.at(
             at,
             GroupPending::CommitArrive { group: group_id.into(), client_id: client_id.into(), incarnation, member_id, generation, offsets },
         );
@@ -589,7 +589,7 @@ impl Sim {
             Some(GroupProtocol::Consumer) => Some(self.cg_commit_check(group_id, member_id, generation)),
             Some(GroupProtocol::Classic) | None => None,
         };
-        let Some(g) = self.groups.get_mut(group_id) else { return };
+        let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
         let error = if let Some(e) = cg_error {
             e
         } else if !g.registry.iter().any(|r| r.member_id == member_id) {
@@ -602,7 +602,7 @@ impl Sim {
             None
         };
         if let Some(error) = error {
-            self.record(EventKind::Consume(ConsumeEvent::CommitFailed {
+            self.out.emit(EventKind::Consume(ConsumeEvent::CommitFailed {
                 group: group_id.into(),
                 client_id: client_id.into(),
                 error,
@@ -617,7 +617,7 @@ impl Sim {
         // Kafka commits every position each time; the trace shows only commits that
         // move an offset, so a quiet group does not fill it with repeats.
         if changed {
-            self.record(EventKind::Consume(ConsumeEvent::OffsetsCommitted {
+            self.out.emit(EventKind::Consume(ConsumeEvent::OffsetsCommitted {
                 group: group_id.into(),
                 client_id: client_id.into(),
                 offsets,
@@ -637,13 +637,13 @@ impl Sim {
             return;
         }
         let reply = self.reply_at();
-        let Some(g) = self.groups.get(group_id) else { return };
+        let Some(g) = self.consumers.groups.get(group_id) else { return };
         let committed = partitions.into_iter().map(|tp| {
             let c = g.committed.get(&tp).copied();
             (tp, c)
         });
         let committed = committed.collect();
-        self.schedule(
+        self.out.at(
             reply,
             GroupPending::OffsetFetchResponse { group: group_id.into(), client_id: client_id.into(), incarnation, token, committed },
         );
@@ -654,18 +654,18 @@ impl Sim {
     /// mix eager and cooperative members safely), so each member commits, gives up
     /// everything and rejoins — as a restart would.
     pub(in crate::sim) fn change_assignor(&mut self, group_id: &str) {
-        let now = self.now;
-        let Some(g) = self.groups.get(group_id) else { return };
+        let now = self.out.now;
+        let Some(g) = self.consumers.groups.get(group_id) else { return };
         if g.registry.is_empty() {
             return;
         }
         let clients: Vec<String> = g.members.iter().filter(|m| m.phase != Phase::Crashed).map(|m| m.client_id.clone()).collect();
         self.prepare_rebalance(group_id, RebalanceCause::AssignorChanged, None);
         for c in clients {
-            if self.groups.get(group_id).and_then(|g| g.member(&c)).is_some_and(|m| m.config.commit_mode == CommitMode::Auto) {
+            if self.consumers.groups.get(group_id).and_then(|g| g.member(&c)).is_some_and(|m| m.config.commit_mode == CommitMode::Auto) {
                 self.commit_positions(group_id, &c);
             }
-            let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(&c)) else { continue };
+            let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(&c)) else { continue };
             m.last_assignment.clear();
             m.processing.clear();
             let revoked = m.lose_partitions(now);
@@ -707,7 +707,7 @@ impl Sim {
     pub(in crate::sim) fn validate_group_command(&self, command: &GroupCommand) -> Result<(), CommandError> {
         match command {
             GroupCommand::AddMember { group, member } => {
-                let Some(g) = self.groups.get(group) else {
+                let Some(g) = self.consumers.groups.get(group) else {
                     return Err(CommandError::UnknownGroup(group.clone()));
                 };
                 self.validate_member(g.id.as_str(), &g.topics, member)?;
@@ -725,7 +725,7 @@ impl Sim {
             | GroupCommand::SetProcessing { group, client_id, .. }
             | GroupCommand::SetCommitMode { group, client_id, .. }
             | GroupCommand::RemoveMember { group, client_id } => {
-                let Some(g) = self.groups.get(group) else {
+                let Some(g) = self.consumers.groups.get(group) else {
                     return Err(CommandError::UnknownGroup(group.clone()));
                 };
                 if g.member(client_id).is_none() {
@@ -734,13 +734,13 @@ impl Sim {
                 Ok(())
             }
             GroupCommand::Seek { group, client_id, topic, partition, .. } => {
-                let Some(g) = self.groups.get(group) else {
+                let Some(g) = self.consumers.groups.get(group) else {
                     return Err(CommandError::UnknownGroup(group.clone()));
                 };
                 let Some(m) = g.member(client_id) else {
                     return Err(CommandError::UnknownMember { group: group.clone(), client_id: client_id.clone() });
                 };
-                if !self.topics.contains_key(topic) {
+                if !self.cluster.topics.contains_key(topic) {
                     return Err(CommandError::UnknownTopic(topic.clone()));
                 }
                 let owned = m.assigned.iter().any(|tp| &tp.topic == topic && partition.is_none_or(|p| tp.partition == p));
@@ -750,7 +750,7 @@ impl Sim {
                 Ok(())
             }
             GroupCommand::Subscribe { group, client_id, topics } => {
-                let Some(g) = self.groups.get(group) else {
+                let Some(g) = self.consumers.groups.get(group) else {
                     return Err(CommandError::UnknownGroup(group.clone()));
                 };
                 if g.member(client_id).is_none() {
@@ -760,7 +760,7 @@ impl Sim {
                     return Err(CommandError::EmptySubscription { client_id: client_id.clone() });
                 }
                 for t in topics {
-                    if !self.topics.contains_key(t) {
+                    if !self.cluster.topics.contains_key(t) {
                         return Err(CommandError::UnknownTopic(t.clone()));
                     }
                 }
@@ -768,7 +768,7 @@ impl Sim {
             }
             GroupCommand::AddGroup { group } => self.validate_group(group),
             GroupCommand::SetAssignor { group, assignor } => {
-                let Some(g) = self.groups.get(group) else {
+                let Some(g) = self.consumers.groups.get(group) else {
                     return Err(CommandError::UnknownGroup(group.clone()));
                 };
                 match g.config.group_protocol {
@@ -788,14 +788,14 @@ impl Sim {
             GroupCommand::RemoveMember { group, client_id } => self.leave(&group, &client_id),
             GroupCommand::AddGroup { group } => {
                 let id = group.id.clone();
-                self.groups.insert(id.clone(), Group::new(id.clone(), group.topics, group.config));
-                self.record(EventKind::Group(GroupEvent::GroupCreated { group: id.clone() }));
+                self.consumers.groups.insert(id.clone(), Group::new(id.clone(), group.topics, group.config));
+                self.out.emit(EventKind::Group(GroupEvent::GroupCreated { group: id.clone() }));
                 for m in group.members {
                     self.join(&id, m);
                 }
             }
             GroupCommand::SetAssignor { group, assignor } => {
-                if let Some(g) = self.groups.get_mut(&group) {
+                if let Some(g) = self.consumers.groups.get_mut(&group) {
                     g.config.assignor = assignor;
                     g.protocol = crate::group::RebalanceProtocol::for_assignor(assignor);
                     self.change_assignor(&group);
@@ -807,12 +807,12 @@ impl Sim {
             GroupCommand::Seek { group, client_id, topic, partition, to } => self.seek(&group, &client_id, &topic, partition, &to),
             GroupCommand::Subscribe { group, client_id, topics } => self.subscribe(&group, &client_id, topics),
             GroupCommand::SetProcessing { group, client_id, processing_ms } => {
-                if let Some(m) = self.groups.get_mut(&group).and_then(|g| g.member_mut(&client_id)) {
+                if let Some(m) = self.consumers.groups.get_mut(&group).and_then(|g| g.member_mut(&client_id)) {
                     m.config.processing_ms = processing_ms.min(3_600_000);
                 }
             }
             GroupCommand::SetCommitMode { group, client_id, commit_mode } => {
-                if let Some(m) = self.groups.get_mut(&group).and_then(|g| g.member_mut(&client_id)) {
+                if let Some(m) = self.consumers.groups.get_mut(&group).and_then(|g| g.member_mut(&client_id)) {
                     m.config.commit_mode = commit_mode;
                 }
             }
@@ -821,17 +821,17 @@ impl Sim {
 
     fn validate_group(&self, spec: &GroupSpec) -> Result<(), CommandError> {
         check_name(NameOf::GroupId, &spec.id)?;
-        if self.groups.contains_key(&spec.id) {
+        if self.consumers.groups.contains_key(&spec.id) {
             return Err(CommandError::DuplicateGroup(spec.id.clone()));
         }
-        if self.groups.len() >= MAX_GROUPS {
+        if self.consumers.groups.len() >= MAX_GROUPS {
             return Err(CommandError::TooManyGroups);
         }
         if spec.topics.is_empty() {
             return Err(CommandError::GroupWithoutTopics { group: spec.id.clone() });
         }
         for t in &spec.topics {
-            if !self.topics.contains_key(t) {
+            if !self.cluster.topics.contains_key(t) {
                 return Err(CommandError::UnknownTopic(t.clone()));
             }
         }
@@ -851,7 +851,7 @@ impl Sim {
 
     fn validate_member(&self, group: &str, group_topics: &[String], m: &MemberSpec) -> Result<(), CommandError> {
         for t in m.topics.as_deref().unwrap_or(group_topics) {
-            if !self.topics.contains_key(t) {
+            if !self.cluster.topics.contains_key(t) {
                 return Err(CommandError::UnknownTopic(t.clone()));
             }
         }

@@ -51,13 +51,13 @@ pub(crate) fn check_push_config(group: &str, c: &crate::config::GroupConfig) -> 
 impl Sim {
     /// Whether the group gets its records pushed.
     pub(in crate::sim) fn push_delivery(&self, group_id: &str) -> bool {
-        self.groups.get(group_id).is_some_and(|g| g.config.delivery == DeliveryMode::Push)
+        self.consumers.groups.get(group_id).is_some_and(|g| g.config.delivery == DeliveryMode::Push)
     }
 
     /// The HW of `tp` moved: push what is newly committed to its owner in every push group.
     pub(in crate::sim) fn push_new_records(&mut self, tp: &TopicPartition) {
         let mut targets = Vec::new();
-        for g in self.groups.values() {
+        for g in self.consumers.groups.values() {
             if g.config.delivery != DeliveryMode::Push || !g.topics.contains(&tp.topic) {
                 continue;
             }
@@ -75,7 +75,7 @@ impl Sim {
     /// The member's `poll()` under push: no fetch; the broker pushes whatever committed
     /// records it has not pushed yet for every partition the member has a position in.
     pub(in crate::sim) fn push_all(&mut self, group_id: &str, client_id: &str) {
-        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let Some(m) = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         let tps: Vec<TopicPartition> = m.assigned.iter().filter(|tp| m.positions.contains_key(*tp)).cloned().collect();
         for tp in tps {
             self.push_partition(group_id, client_id, &tp);
@@ -84,13 +84,13 @@ impl Sim {
 
     /// Sends the member every committed record of `tp` from the push cursor on.
     fn push_partition(&mut self, group_id: &str, client_id: &str, tp: &TopicPartition) {
-        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let Some(m) = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         let Some(&position) = m.positions.get(tp) else { return };
         let token = m.token;
         let key = (group_id.to_string(), client_id.to_string(), tp.clone());
         // A cursor from an older token, or behind the position (a seek forward), restarts
         // at the position.
-        let from = match self.push_cursors.get(&key) {
+        let from = match self.consumers.push_cursors.get(&key) {
             Some(&(t, next)) if t == token && next >= position => next,
             _ => position,
         };
@@ -103,16 +103,16 @@ impl Sim {
         let hw = log.high_watermark();
         let records: Vec<Fetched> = log.read_committed(from, PUSH_MAX_RECORDS).iter().map(|r| (tp.clone(), r.clone(), hw)).collect();
         let Some(last) = records.last().map(|(_, r, _)| r.offset) else { return };
-        self.push_cursors.insert(key, (token, last + 1));
-        let at = self.now.plus_ms(self.latency());
-        self.schedule(at, PushPending::PushArrive { group: group_id.to_string(), client_id: client_id.to_string(), token, records });
+        self.consumers.push_cursors.insert(key, (token, last + 1));
+        let at = self.out.now.plus_ms(self.out.latency());
+        self.out.at(at, PushPending::PushArrive { group: group_id.to_string(), client_id: client_id.to_string(), token, records });
     }
 
     /// Pushed records reach the member: all go into its buffer. Processing runs one record
     /// at a time (`processing_ms`); past `push_buffer_max_records` the member is overwhelmed.
     pub(in crate::sim) fn push_arrive(&mut self, group_id: &str, client_id: &str, token: u64, records: Vec<Fetched>) {
-        let now = self.now;
-        let Some(group) = self.groups.get_mut(group_id) else { return };
+        let now = self.out.now;
+        let Some(group) = self.consumers.groups.get_mut(group_id) else { return };
         let limit = group.config.push_buffer_max_records;
         let Some(member) = group.member_mut(client_id) else { return };
         if member.token != token || member.phase == Phase::Crashed {
@@ -135,11 +135,17 @@ impl Sim {
         let processing_ms = member.config.processing_ms;
         let count = delivered.len() as u32;
         for e in delivered {
-            self.record(e);
+            self.out.emit(e);
         }
-        self.record(EventKind::Push(PushEvent::RecordsPushed { group: group_id.into(), client_id: client_id.into(), tp, count, buffered }));
+        self.out.emit(EventKind::Push(PushEvent::RecordsPushed {
+            group: group_id.into(),
+            client_id: client_id.into(),
+            tp,
+            count,
+            buffered,
+        }));
         if buffered > limit {
-            self.record(EventKind::Push(PushEvent::PushOverwhelmed {
+            self.out.emit(EventKind::Push(PushEvent::PushOverwhelmed {
                 group: group_id.into(),
                 client_id: client_id.into(),
                 buffered,
@@ -149,7 +155,7 @@ impl Sim {
             return;
         }
         if idle {
-            self.schedule(
+            self.out.at(
                 now.plus_ms(processing_ms),
                 ConsumePending::ProcessingDone { group: group_id.to_string(), client_id: client_id.to_string(), token },
             );
