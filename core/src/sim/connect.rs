@@ -358,7 +358,7 @@ impl Sim {
         let mut records = Vec::new();
         for (row, offset) in rows {
             let id = RecordId(self.clients.next_record);
-            self.send(&producer, &topic, Some(row.id.to_string()), row.value, None, Vec::new());
+            self.clients.send(&producer, &topic, Some(row.id.to_string()), row.value, None, Vec::new(), &self.cluster, &mut self.out);
             let sent = (self.clients.next_record > id.0).then_some(id);
             let Some(c) = self.apps.connectors.get_mut(index) else { return };
             records.extend(c.handed_over(row.id, offset, sent));

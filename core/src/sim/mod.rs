@@ -340,6 +340,21 @@ pub struct Sim {
     command_log: Vec<LoggedCommand>,
 }
 
+impl Cluster {
+    pub(crate) fn partition(&self, tp: &TopicPartition) -> Option<&Partition> {
+        self.topics.get(&tp.topic).and_then(|t| t.partitions.get(tp.partition as usize))
+    }
+
+    pub(crate) fn partition_mut(&mut self, tp: &TopicPartition) -> Option<&mut Partition> {
+        self.topics.get_mut(&tp.topic).and_then(|t| t.partitions.get_mut(tp.partition as usize))
+    }
+
+    /// Whether a message can reach the broker (running and not cut off).
+    pub(crate) fn reachable(&self, broker: BrokerId) -> bool {
+        self.brokers.get(&broker).is_some_and(Broker::reachable)
+    }
+}
+
 impl Sim {
     /// An empty cluster: no topics, producers or groups.
     pub fn new(seed: u64, config: ClusterConfig) -> Self {
@@ -421,6 +436,11 @@ impl Sim {
 
     pub fn groups(&self) -> impl Iterator<Item = &Group> {
         self.consumers.groups.values()
+    }
+
+    /// The broker coordinating `group` (the leader of its `__consumer_offsets` partition).
+    pub fn coordinator_of(&self, group: &str) -> Option<BrokerId> {
+        self.cluster.coordinator_of(group)
     }
 
     pub fn group(&self, id: &str) -> Option<&Group> {
@@ -651,12 +671,12 @@ impl Sim {
         self.out.emit(EventKind::Replication(ReplicationEvent::LeaderElected {
             topic: tp.topic.clone(),
             partition: tp.partition,
-            leader: self.partition(tp).and_then(|p| p.leader),
+            leader: self.cluster.partition(tp).and_then(|p| p.leader),
             epoch: 0,
-            isr: self.partition(tp).map(|p| p.isr.clone()).unwrap_or_default(),
+            isr: self.cluster.partition(tp).map(|p| p.isr.clone()).unwrap_or_default(),
             unclean: false,
         }));
-        self.start_followers(tp);
+        self.cluster.start_followers(tp, &mut self.out);
     }
 
     pub(crate) fn add_producer(&mut self, name: &str, config: ProducerConfig) {
@@ -702,16 +722,7 @@ impl Sim {
     // ----- internals -----------------------------------------------------
 
     pub(crate) fn partition(&self, tp: &TopicPartition) -> Option<&Partition> {
-        self.cluster.topics.get(&tp.topic).and_then(|t| t.partitions.get(tp.partition as usize))
-    }
-
-    pub(crate) fn partition_mut(&mut self, tp: &TopicPartition) -> Option<&mut Partition> {
-        self.cluster.topics.get_mut(&tp.topic).and_then(|t| t.partitions.get_mut(tp.partition as usize))
-    }
-
-    /// Whether a message can reach the broker (running and not cut off).
-    pub(crate) fn reachable(&self, broker: BrokerId) -> bool {
-        self.cluster.brokers.get(&broker).is_some_and(Broker::reachable)
+        self.cluster.partition(tp)
     }
 
     /// One line per feature: each checks its own commands.

@@ -21,8 +21,10 @@ pub(crate) enum ProducePending {
     /// The producer's Sender thread wakes up (`linger.ms`, a retry backoff, a metadata
     /// look for a leaderless partition, or a waiting batch's `delivery.timeout.ms`).
     SenderWake { producer: String },
-    /// A Produce request reaches a broker: one batch for each of several partitions.
-    ProduceArrive { producer: String, broker: BrokerId, request: u64, acks: Acks, batches: Vec<produce::WireBatch> },
+    /// A Produce request reaches a broker: one batch for each of several partitions, and
+    /// the request's `timeoutMs` (the producer's `request.timeout.ms`), which bounds how
+    /// long an acks=all write waits for the replicas.
+    ProduceArrive { producer: String, broker: BrokerId, request: u64, acks: Acks, timeout_ms: u64, batches: Vec<produce::WireBatch> },
     /// The Produce response reaches the producer: per batch, its offsets or an error.
     ProduceResponse { producer: String, broker: BrokerId, request: u64, results: Vec<(u64, TopicPartition, produce::PartitionResult)> },
     /// `request.timeout.ms` passed for a Produce request.
@@ -56,7 +58,7 @@ enum PartitionOutcome {
     Wait { required_offset: u64, acked: Vec<Acked> },
 }
 
-impl Sim {
+impl Clients {
     /// `KafkaProducer.send()`: choose the partition and append the record to the last
     /// batch of that partition's deque in the accumulator, or to a new batch
     /// (`RecordAccumulator.append`). The Sender is woken when a batch became full or a
@@ -69,21 +71,23 @@ impl Sim {
         value: String,
         partition: Option<u32>,
         headers: Vec<crate::record::Header>,
+        cluster: &Cluster,
+        out: &mut Driver,
     ) {
-        let Some(partitions) = self.cluster.topics.get(topic).map(Topic::partition_count) else { return };
+        let Some(partitions) = cluster.topics.get(topic).map(Topic::partition_count) else { return };
         // Round-robin and sticky choices skip partitions without a leader
         // (`Cluster.availablePartitionsForTopic`); key hashing counts them all.
-        let available: Vec<u32> = self.cluster.topics.get(topic).map(Topic::available_partitions).unwrap_or_default();
-        let now = self.out.now;
-        let Some(producer) = self.clients.producers.get_mut(producer_name) else { return };
+        let available: Vec<u32> = cluster.topics.get(topic).map(Topic::available_partitions).unwrap_or_default();
+        let now = out.now;
+        let Some(producer) = self.producers.get_mut(producer_name) else { return };
         let kind = producer.config.partitioner;
         let batch_size = producer.config.batch_size;
         let state = producer.partitioners.entry(topic.to_string()).or_default();
-        let chosen = state.choose(kind, &mut self.out.rng, partition, key.as_deref().map(str::as_bytes), partitions, &available);
+        let chosen = state.choose(kind, &mut out.rng, partition, key.as_deref().map(str::as_bytes), partitions, &available);
         let (mut p, reason) = match chosen {
             Ok(c) => c,
             Err(e) => {
-                self.out.emit(EventKind::Settings(SettingsEvent::CommandRejected { reason: e.to_string() }));
+                out.emit(EventKind::Settings(SettingsEvent::CommandRejected { reason: e.to_string() }));
                 return;
             }
         };
@@ -93,16 +97,16 @@ impl Sim {
             // partition had an incomplete batch happens now that its batches are full
             // (or drained), before this record is appended.
             if let Some(state) = producer.partitioners.get_mut(topic) {
-                state.on_sticky_append(&mut self.out.rng, 0, batch_size, true, &available);
-                if let Ok((q, _)) = state.choose(kind, &mut self.out.rng, None, None, partitions, &available) {
+                state.on_sticky_append(&mut out.rng, 0, batch_size, true, &available);
+                if let Ok((q, _)) = state.choose(kind, &mut out.rng, None, None, partitions, &available) {
                     p = q;
                 }
             }
         }
         let header_bytes: Vec<(String, Vec<u8>)> = headers.iter().map(|h| (h.key.clone(), h.value.clone().into_bytes())).collect();
         let size_bytes = record_size_in_bytes(key.as_deref().map(str::as_bytes), Some(value.as_bytes()), &header_bytes);
-        let id = RecordId(self.clients.next_record);
-        self.clients.next_record += 1;
+        let id = RecordId(self.next_record);
+        self.next_record += 1;
         let record = Record {
             id,
             producer: producer_name.to_string(),
@@ -129,8 +133,8 @@ impl Sim {
         }
         let new_batch = record.is_some();
         let batch_id = if let Some(record) = record {
-            let id = self.clients.next_batch;
-            self.clients.next_batch += 1;
+            let id = self.next_batch;
+            self.next_batch += 1;
             producer.batches.insert(
                 id,
                 Batch {
@@ -163,7 +167,7 @@ impl Sim {
             let appended = size_bytes + if new_batch { RECORD_BATCH_OVERHEAD } else { 0 };
             let enable_switch = producer.all_batches_full(&tp);
             if let Some(state) = producer.partitioners.get_mut(topic) {
-                state.on_sticky_append(&mut self.out.rng, appended, batch_size, enable_switch, &available);
+                state.on_sticky_append(&mut out.rng, appended, batch_size, enable_switch, &available);
             }
         }
         producer.remember(SentRecord {
@@ -177,7 +181,7 @@ impl Sim {
             acked_offset: None,
             failed: None,
         });
-        self.out.emit(EventKind::Produce(ProduceEvent::RecordSent {
+        out.emit(EventKind::Produce(ProduceEvent::RecordSent {
             record: id,
             producer: producer_name.to_string(),
             topic: topic.to_string(),
@@ -187,34 +191,34 @@ impl Sim {
             reason,
         }));
         if batch_is_full || (new_batch && linger_ms == 0) {
-            self.run_sender(producer_name);
+            self.run_sender(producer_name, cluster, out);
         } else if new_batch {
             // Nothing else changed for the Sender: every broker that could take a request
             // had nothing sendable before this record, and a lingering batch is not
             // sendable. It looks again when `linger.ms` has passed.
-            self.wake_sender_at(producer_name, now.plus_ms(linger_ms));
+            self.wake_sender_at(producer_name, now.plus_ms(linger_ms), out);
         }
     }
 
     /// Queues a Sender wake-up at `at` unless one is already due at or before it (that
     /// one recomputes the next moment anything changes).
-    fn wake_sender_at(&mut self, producer_name: &str, at: SimTime) {
-        let Some(producer) = self.clients.producers.get_mut(producer_name) else { return };
+    fn wake_sender_at(&mut self, producer_name: &str, at: SimTime, out: &mut Driver) {
+        let Some(producer) = self.producers.get_mut(producer_name) else { return };
         if producer.wakeups.first().is_some_and(|w| *w <= at) {
             return;
         }
         producer.wakeups.insert(at);
-        self.out.at(at, ProducePending::SenderWake { producer: producer_name.to_string() });
+        out.at(at, ProducePending::SenderWake { producer: producer_name.to_string() });
     }
 
     /// A queued Sender wake-up (`linger.ms`, a retry backoff, a metadata look for a
     /// leaderless partition, or `delivery.timeout.ms` of a waiting batch).
-    pub(super) fn sender_wake(&mut self, producer_name: &str) {
-        let now = self.out.now;
-        if let Some(p) = self.clients.producers.get_mut(producer_name) {
+    pub(super) fn sender_wake(&mut self, producer_name: &str, cluster: &Cluster, out: &mut Driver) {
+        let now = out.now;
+        if let Some(p) = self.producers.get_mut(producer_name) {
             p.wakeups.remove(&now);
         }
-        self.run_sender(producer_name);
+        self.run_sender(producer_name, cluster, out);
     }
 
     /// One turn of the Sender thread (`Sender.sendProducerData`), repeated while it sends
@@ -224,17 +228,17 @@ impl Sim {
     /// next moment a partition becomes sendable or a batch expires.
     ///
     /// It looks at the first batch of each non-empty deque only, never at every batch.
-    pub(super) fn run_sender(&mut self, producer_name: &str) {
-        self.expire_batches(producer_name);
-        while self.send_producer_data(producer_name) {}
-        self.schedule_sender_wakeup(producer_name);
+    pub(super) fn run_sender(&mut self, producer_name: &str, cluster: &Cluster, out: &mut Driver) {
+        self.expire_batches(producer_name, out);
+        while self.send_producer_data(producer_name, cluster, out) {}
+        self.schedule_sender_wakeup(producer_name, cluster, out);
     }
 
     /// `RecordAccumulator.expiredBatches`: from the front of each deque, the batches whose
     /// `delivery.timeout.ms` has passed since they were created are given up.
-    fn expire_batches(&mut self, producer_name: &str) {
-        let now = self.out.now;
-        let Some(producer) = self.clients.producers.get_mut(producer_name) else { return };
+    fn expire_batches(&mut self, producer_name: &str, out: &mut Driver) {
+        let now = out.now;
+        let Some(producer) = self.producers.get_mut(producer_name) else { return };
         let timeout = producer.config.delivery_timeout_ms;
         let expired_at = |b: &Batch| now.ms().saturating_sub(b.created_at.ms()) >= timeout;
         let mut expired = Vec::new();
@@ -255,19 +259,19 @@ impl Sim {
             producer.deques.remove(&tp);
         }
         for id in expired {
-            self.give_up(producer_name, id, ProduceError::DeliveryTimeout);
+            self.give_up(producer_name, id, ProduceError::DeliveryTimeout, out);
         }
     }
 
     /// Forgets a batch for good: its records' callbacks get `error`.
-    fn give_up(&mut self, producer_name: &str, batch_id: u64, error: ProduceError) {
-        let Some(producer) = self.clients.producers.get_mut(producer_name) else { return };
+    fn give_up(&mut self, producer_name: &str, batch_id: u64, error: ProduceError, out: &mut Driver) {
+        let Some(producer) = self.producers.get_mut(producer_name) else { return };
         let Some(batch) = producer.remove_batch(batch_id) else { return };
         let ids: Vec<RecordId> = batch.records.iter().map(|r| r.id).collect();
         for id in &ids {
             producer.mark_failed(*id, error);
         }
-        self.out.emit(EventKind::Produce(ProduceEvent::ProduceFailed {
+        out.emit(EventKind::Produce(ProduceEvent::ProduceFailed {
             producer: producer_name.to_string(),
             topic: batch.tp.topic.clone(),
             partition: batch.tp.partition,
@@ -279,9 +283,9 @@ impl Sim {
 
     /// `RecordAccumulator.ready` and `drain`, then `Sender.sendProduceRequests`. Returns
     /// whether a request went out.
-    fn send_producer_data(&mut self, producer_name: &str) -> bool {
-        let now = self.out.now;
-        let Some(producer) = self.clients.producers.get(producer_name) else { return false };
+    fn send_producer_data(&mut self, producer_name: &str, cluster: &Cluster, out: &mut Driver) -> bool {
+        let now = out.now;
+        let Some(producer) = self.producers.get(producer_name) else { return false };
         let config = &producer.config;
         let linger = config.linger_ms;
         let batch_size = config.batch_size;
@@ -295,7 +299,7 @@ impl Sim {
         let mut leaderless = Vec::new();
         for (tp, dq) in &producer.deques {
             let Some(first) = dq.front().and_then(|id| producer.batches.get(id)) else { continue };
-            let Some(leader) = self.partition(tp).and_then(|p| p.leader) else {
+            let Some(leader) = cluster.partition(tp).and_then(|p| p.leader) else {
                 if !first.waiting_for_leader {
                     leaderless.push(first.id);
                 }
@@ -317,7 +321,7 @@ impl Sim {
         // drain(): per ready broker, at most one batch per partition, starting where the
         // last drain stopped, up to `max.request.size`.
         let mut requests: Vec<(BrokerId, Vec<u64>)> = Vec::new();
-        let Some(producer) = self.clients.producers.get_mut(producer_name) else { return false };
+        let Some(producer) = self.producers.get_mut(producer_name) else { return false };
         for node in ready {
             let parts = by_node.remove(&node).unwrap_or_default();
             let start = producer.drain_from.get(&node).map_or(0, |from| parts.partition_point(|tp| tp < from));
@@ -392,7 +396,7 @@ impl Sim {
             no_leader.push((batch.tp.clone(), batch.records.iter().map(|r| r.id).collect()));
         }
         for (tp, records) in no_leader {
-            self.out.emit(EventKind::Produce(ProduceEvent::ProduceFailed {
+            out.emit(EventKind::Produce(ProduceEvent::ProduceFailed {
                 producer: producer_name.to_string(),
                 topic: tp.topic,
                 partition: tp.partition,
@@ -403,7 +407,7 @@ impl Sim {
         }
         let sent = !requests.is_empty();
         for (node, batches) in requests {
-            self.send_produce_request(producer_name, node, batches);
+            self.send_produce_request(producer_name, node, batches, out);
         }
         sent
     }
@@ -411,12 +415,12 @@ impl Sim {
     /// `Sender.sendProduceRequest`: one request to `broker` carrying `batch_ids` (one per
     /// partition). Under acks=0 the request expects no answer: it leaves the in-flight
     /// list once written and its records complete with offset -1.
-    fn send_produce_request(&mut self, producer_name: &str, broker: BrokerId, batch_ids: Vec<u64>) {
-        let now = self.out.now;
-        let latency = self.out.latency();
-        let request = self.clients.next_request;
-        self.clients.next_request += 1;
-        let Some(producer) = self.clients.producers.get_mut(producer_name) else { return };
+    fn send_produce_request(&mut self, producer_name: &str, broker: BrokerId, batch_ids: Vec<u64>, out: &mut Driver) {
+        let now = out.now;
+        let latency = out.latency();
+        let request = self.next_request;
+        self.next_request += 1;
+        let Some(producer) = self.producers.get_mut(producer_name) else { return };
         let acks = producer.config.acks;
         let request_timeout = producer.config.request_timeout_ms;
         let mut wire = Vec::with_capacity(batch_ids.len());
@@ -436,7 +440,7 @@ impl Sim {
             producer.in_flight.entry(broker).or_default().insert(request);
         }
         for (tp, records) in first_sends {
-            self.out.emit(EventKind::Produce(ProduceEvent::BatchSent {
+            out.emit(EventKind::Produce(ProduceEvent::BatchSent {
                 producer: producer_name.to_string(),
                 topic: tp.topic,
                 partition: tp.partition,
@@ -446,14 +450,14 @@ impl Sim {
         if acks == Acks::None {
             // acks=0: the callbacks complete as soon as the request is written, offset -1.
             for w in &wire {
-                let Some(p) = self.clients.producers.get_mut(producer_name) else { return };
+                let Some(p) = self.producers.get_mut(producer_name) else { return };
                 p.muted.remove(&w.tp);
                 let Some(batch) = p.remove_batch(w.batch) else { continue };
                 for r in &batch.records {
                     p.mark_acked(r.id, -1);
                 }
                 for r in batch.records {
-                    self.out.emit(EventKind::Produce(ProduceEvent::RecordAcked {
+                    out.emit(EventKind::Produce(ProduceEvent::RecordAcked {
                         record: r.id,
                         value: r.value,
                         producer: producer_name.to_string(),
@@ -466,11 +470,18 @@ impl Sim {
                 }
             }
         } else {
-            self.out.at(now.plus_ms(request_timeout), ProducePending::ProduceTimeout { producer: producer_name.to_string(), request });
+            out.at(now.plus_ms(request_timeout), ProducePending::ProduceTimeout { producer: producer_name.to_string(), request });
         }
-        self.out.at(
+        out.at(
             now.plus_ms(latency),
-            ProducePending::ProduceArrive { producer: producer_name.to_string(), broker, request, acks, batches: wire },
+            ProducePending::ProduceArrive {
+                producer: producer_name.to_string(),
+                broker,
+                request,
+                acks,
+                timeout_ms: request_timeout,
+                batches: wire,
+            },
         );
     }
 
@@ -479,9 +490,9 @@ impl Sim {
     /// the end of a retry backoff), a waiting batch reaches `delivery.timeout.ms`, or it
     /// is time to look again for a leaderless partition's leader (`retry.backoff.ms`).
     /// A broker at its in-flight limit needs no wake-up: its next response brings one.
-    fn schedule_sender_wakeup(&mut self, producer_name: &str) {
-        let now = self.out.now;
-        let Some(producer) = self.clients.producers.get(producer_name) else { return };
+    fn schedule_sender_wakeup(&mut self, producer_name: &str, cluster: &Cluster, out: &mut Driver) {
+        let now = out.now;
+        let Some(producer) = self.producers.get(producer_name) else { return };
         let config = &producer.config;
         let mut next: Option<SimTime> = None;
         let mut consider = |t: SimTime| {
@@ -492,7 +503,7 @@ impl Sim {
         for (tp, dq) in &producer.deques {
             let Some(first) = dq.front().and_then(|id| producer.batches.get(id)) else { continue };
             consider(first.created_at.plus_ms(config.delivery_timeout_ms));
-            if self.partition(tp).and_then(|p| p.leader).is_none() {
+            if cluster.partition(tp).and_then(|p| p.leader).is_none() {
                 consider(now.plus_ms(config.retry_backoff_ms.max(1)));
                 continue;
             }
@@ -502,21 +513,194 @@ impl Sim {
             consider(sendable_at);
         }
         if let Some(at) = next {
-            self.wake_sender_at(producer_name, at);
+            self.wake_sender_at(producer_name, at, out);
         }
     }
 
+    /// The producer reads a Produce response (`Sender.handleProduceResponse`): each
+    /// partition's batch completes or fails (`completeBatch`), the connection has one
+    /// request fewer in flight, and the Sender runs.
+    pub(super) fn produce_response(
+        &mut self,
+        producer_name: &str,
+        request: u64,
+        results: Vec<(u64, TopicPartition, PartitionResult)>,
+        cluster: &Cluster,
+        out: &mut Driver,
+    ) {
+        if !self.finish_request(producer_name, request) {
+            return; // The request was already failed (timed out, or its connection closed).
+        }
+        for (batch, _, result) in results {
+            self.complete_batch(producer_name, batch, request, result, out);
+        }
+        self.run_sender(producer_name, cluster, out);
+    }
+
+    /// Takes a request off its connection's in-flight list; false if it was not there.
+    fn finish_request(&mut self, producer_name: &str, request: u64) -> bool {
+        let Some(producer) = self.producers.get_mut(producer_name) else { return false };
+        let Some(req) = producer.requests.remove(&request) else { return false };
+        if let Some(set) = producer.in_flight.get_mut(&req.broker) {
+            set.remove(&request);
+            if set.is_empty() {
+                producer.in_flight.remove(&req.broker);
+            }
+        }
+        true
+    }
+
+    /// `Sender.completeBatch` for one batch of a request.
+    fn complete_batch(&mut self, producer_name: &str, batch_id: u64, request: u64, result: PartitionResult, out: &mut Driver) {
+        let Some(producer) = self.producers.get_mut(producer_name) else { return };
+        let Some(batch) = producer.batches.get_mut(&batch_id) else { return };
+        if batch.request != Some(request) {
+            return;
+        }
+        batch.request = None;
+        let tp = batch.tp.clone();
+        producer.muted.remove(&tp);
+        let acks = producer.config.acks;
+        match result {
+            Ok(acked) => {
+                producer.remove_batch(batch_id);
+                for (record, _, offset, _) in &acked {
+                    producer.mark_acked(*record, *offset as i64);
+                }
+                for (record, value, offset, timestamp) in acked {
+                    out.emit(EventKind::Produce(ProduceEvent::RecordAcked {
+                        record,
+                        value,
+                        producer: producer_name.to_string(),
+                        topic: tp.topic.clone(),
+                        partition: tp.partition,
+                        offset: offset as i64,
+                        timestamp,
+                        acks,
+                    }));
+                }
+            }
+            Err(error) => self.batch_failed(producer_name, batch_id, error, out),
+        }
+    }
+
+    /// An attempt failed: the batch goes back into its partition's deque after a backoff
+    /// while retries and `delivery.timeout.ms` allow (`Sender.canRetry`,
+    /// `RecordAccumulator.reenqueue`), else its records are given up.
+    fn batch_failed(&mut self, producer_name: &str, batch_id: u64, error: ProduceError, out: &mut Driver) {
+        let now = out.now;
+        let Some(producer) = self.producers.get_mut(producer_name) else { return };
+        let config = producer.config.clone();
+        if error == ProduceError::UnknownProducerId {
+            // KIP-360: bump the epoch and number this partition's unfinished batches
+            // again from 0, in the order they were created.
+            if let Some(tp) = producer.batches.get(&batch_id).map(|b| b.tp.clone()) {
+                let ids: Vec<u64> = producer.sequenced.remove(&tp).into_iter().flatten().map(|(_, id)| id).collect();
+                let mut ids = ids;
+                ids.sort_unstable();
+                let mut next = 0u32;
+                let mut renumbered = VecSet::new();
+                for id in ids {
+                    let Some(b) = producer.batches.get_mut(&id) else { continue };
+                    b.sequence = Some(next);
+                    renumbered.insert((next, id));
+                    for r in &mut b.records {
+                        r.sequence = Some(next);
+                        next = next.wrapping_add(1);
+                    }
+                }
+                if !renumbered.is_empty() {
+                    producer.sequenced.insert(tp.clone(), renumbered);
+                }
+                producer.next_sequence.insert(tp, next);
+            }
+        }
+        let Some(batch) = producer.batches.get(&batch_id) else { return };
+        let elapsed = now.ms().saturating_sub(batch.created_at.ms());
+        let retrying = batch.attempt <= config.retries && elapsed < config.delivery_timeout_ms;
+        if !retrying {
+            let final_error = if elapsed >= config.delivery_timeout_ms { ProduceError::DeliveryTimeout } else { error };
+            self.give_up(producer_name, batch_id, final_error, out);
+            return;
+        }
+        let tp = batch.tp.clone();
+        let attempt = u64::from(batch.attempt);
+        let ids: Vec<RecordId> = batch.records.iter().map(|r| r.id).collect();
+        // KIP-580: exponential backoff with ±20 % jitter (`ExponentialBackoff`).
+        let exp = config.retry_backoff_ms.saturating_mul(1u64 << attempt.saturating_sub(1).min(20));
+        let base = exp.min(config.retry_backoff_max_ms.max(config.retry_backoff_ms));
+        let jitter = base / 5;
+        let backoff = base - jitter + u64::from(out.rng.below((2 * jitter).min(u64::from(u32::MAX)) as u32 + 1));
+        let Some(producer) = self.producers.get_mut(producer_name) else { return };
+        let Some(batch) = producer.batches.get_mut(&batch_id) else { return };
+        batch.last_attempt_at = now;
+        batch.backoff_until = Some(now.plus_ms(backoff));
+        let sequence = batch.sequence;
+        // `reenqueue`: an idempotent producer's batch goes back in sequence order
+        // (`insertInSequenceOrder`), any other at the front of the deque (which is how a
+        // retry can overtake nothing but still land after a later batch already sent).
+        let dq = producer.deques.entry(tp.clone()).or_default();
+        match sequence {
+            Some(seq) if config.idempotent() => {
+                let batches = &producer.batches;
+                let pos = dq.iter().position(|id| batches.get(id).and_then(|b| b.sequence).is_none_or(|s| s > seq)).unwrap_or(dq.len());
+                dq.insert(pos, batch_id);
+            }
+            _ => dq.push_front(batch_id),
+        }
+        out.emit(EventKind::Produce(ProduceEvent::ProduceFailed {
+            producer: producer_name.to_string(),
+            topic: tp.topic.clone(),
+            partition: tp.partition,
+            records: ids,
+            error,
+            retrying: true,
+        }));
+    }
+
+    /// No response within `request.timeout.ms`: `NetworkClient` closes the connection, so
+    /// every request in flight to that broker fails, oldest first
+    /// (`handleTimedOutRequests`, `InFlightRequests.clearAll`). Kafka's Sender sees a
+    /// disconnect; the sandbox reports it as `REQUEST_TIMED_OUT` to say why.
+    pub(super) fn produce_timeout(&mut self, producer_name: &str, request: u64, cluster: &Cluster, out: &mut Driver) {
+        let Some(producer) = self.producers.get(producer_name) else { return };
+        let Some(broker) = producer.requests.get(&request).map(|r| r.broker) else { return };
+        let on_connection: Vec<u64> = producer.in_flight.get(&broker).into_iter().flatten().copied().collect();
+        for r in on_connection {
+            let batches = self.producers.get(producer_name).and_then(|p| p.requests.get(&r)).map(|q| q.batches.clone());
+            if !self.finish_request(producer_name, r) {
+                continue;
+            }
+            for batch in batches.unwrap_or_default() {
+                self.complete_batch(producer_name, batch, r, Err(ProduceError::RequestTimedOut), out);
+            }
+        }
+        self.run_sender(producer_name, cluster, out);
+    }
+}
+
+impl Cluster {
     /// The broker handles a Produce request (`ReplicaManager.appendRecords`): each
     /// partition is checked and appended on its own; the answer covers them all and, under
     /// acks=all, waits until every appended partition is committed (`DelayedProduce`).
-    pub(super) fn produce_arrive(&mut self, producer: String, broker: BrokerId, request: u64, acks: Acks, batches: Vec<WireBatch>) {
-        if !self.cluster.brokers.get(&broker).is_some_and(|b| b.alive) {
+    pub(super) fn produce_arrive(
+        &mut self,
+        producer: String,
+        broker: BrokerId,
+        request: u64,
+        acks: Acks,
+        timeout_ms: u64,
+        batches: Vec<WireBatch>,
+        consumers: &mut Consumers,
+        out: &mut Driver,
+    ) {
+        if !self.brokers.get(&broker).is_some_and(|b| b.alive) {
             // The process is gone: the connection is refused and the producer hears of
             // it one hop later (a disconnect, retried after a metadata refresh).
             if acks != Acks::None {
-                let at = self.out.now.plus_ms(self.out.latency());
+                let at = out.now.plus_ms(out.latency());
                 let results = batches.into_iter().map(|b| (b.batch, b.tp, Err(ProduceError::NetworkException))).collect();
-                self.out.at(at, ProducePending::ProduceResponse { producer, broker, request, results });
+                out.at(at, ProducePending::ProduceResponse { producer, broker, request, results });
             }
             return;
         }
@@ -525,7 +709,7 @@ impl Sim {
         }
         let mut parts = Vec::with_capacity(batches.len());
         for b in batches {
-            let outcome = self.append_partition(&producer, broker, acks, &b);
+            let outcome = self.append_partition(&producer, broker, acks, &b, consumers, out);
             parts.push((b.batch, b.tp, outcome));
         }
         if acks == Acks::None {
@@ -539,13 +723,12 @@ impl Sim {
                     PartitionOutcome::Wait { .. } => (batch, tp, Err(ProduceError::RequestTimedOut)),
                 })
                 .collect();
-            let at = self.out.now.plus_ms(self.out.latency());
-            self.out.at(at, ProducePending::ProduceResponse { producer, broker, request, results });
+            let at = out.now.plus_ms(out.latency());
+            out.at(at, ProducePending::ProduceResponse { producer, broker, request, results });
             return;
         }
-        let id = self.cluster.replication.next_delayed;
-        self.cluster.replication.next_delayed += 1;
-        let timeout = self.clients.producers.get(&producer).map(|p| p.config.request_timeout_ms).unwrap_or(30_000);
+        let id = self.replication.next_delayed;
+        self.replication.next_delayed += 1;
         let mut waiting: Vec<TopicPartition> = Vec::new();
         let parts = parts
             .into_iter()
@@ -557,27 +740,35 @@ impl Sim {
                 }
             })
             .collect();
-        self.cluster.replication.delayed_produces.push(DelayedProduce { id, producer, broker, request, parts });
-        let at = self.out.now.plus_ms(timeout);
-        self.out.at(at, ProducePending::DelayedProduceTimeout { id });
+        self.replication.delayed_produces.push(DelayedProduce { id, producer, broker, request, parts });
+        let at = out.now.plus_ms(timeout_ms);
+        out.at(at, ProducePending::DelayedProduceTimeout { id });
         for tp in waiting {
-            self.complete_delayed_produces(&tp);
+            self.complete_delayed_produces(&tp, out);
         }
     }
 
     /// One partition of a Produce request at its leader (`Partition.appendRecordsToLeader`
     /// with the producer-state check of `ProducerStateManager`).
-    fn append_partition(&mut self, producer: &str, broker: BrokerId, acks: Acks, b: &WireBatch) -> PartitionOutcome {
+    fn append_partition(
+        &mut self,
+        producer: &str,
+        broker: BrokerId,
+        acks: Acks,
+        b: &WireBatch,
+        consumers: &mut Consumers,
+        out: &mut Driver,
+    ) -> PartitionOutcome {
         use PartitionOutcome::{Done, Wait};
-        let now = self.out.now;
+        let now = out.now;
         let tp = &b.tp;
-        let Some(topic) = self.cluster.topics.get(&tp.topic) else { return Done(Err(ProduceError::NotLeaderOrFollower)) };
+        let Some(topic) = self.topics.get(&tp.topic) else { return Done(Err(ProduceError::NotLeaderOrFollower)) };
         let min_isr = topic.config.min_insync_replicas;
         let timestamp_type = topic.config.message_timestamp_type;
         let Some(part) = topic.partitions.get(tp.partition as usize) else {
             return Done(Err(ProduceError::NotLeaderOrFollower));
         };
-        if part.leader != Some(broker) || self.cluster.brokers.get(&broker).is_none_or(|b| b.fenced) {
+        if part.leader != Some(broker) || self.brokers.get(&broker).is_none_or(|b| b.fenced) {
             return Done(Err(ProduceError::NotLeaderOrFollower));
         }
         // `Partition.appendRecordsToLeader` checks min.insync.replicas first.
@@ -619,7 +810,7 @@ impl Sim {
                 if !already.is_empty() {
                     let required = already.iter().map(|a| a.2 + 1).max().unwrap_or(0);
                     let hw = part.logs.get(&broker).map(|l| l.high_watermark()).unwrap_or(0);
-                    self.out.emit(EventKind::Produce(ProduceEvent::DuplicateIgnored {
+                    out.emit(EventKind::Produce(ProduceEvent::DuplicateIgnored {
                         producer: producer.to_string(),
                         topic: tp.topic.clone(),
                         partition: tp.partition,
@@ -659,168 +850,14 @@ impl Sim {
         }
         let end_offset = log.log_end_offset();
         for kind in appended {
-            self.out.emit(kind);
+            out.emit(kind);
         }
-        self.wake_replica_fetches(tp);
-        self.maybe_advance_hw(tp);
+        self.wake_replica_fetches(tp, out);
+        self.maybe_advance_hw(tp, consumers, out);
         match acks {
             Acks::All => Wait { required_offset: end_offset, acked },
             Acks::Leader | Acks::None => Done(Ok(acked)),
         }
-    }
-
-    /// The producer reads a Produce response (`Sender.handleProduceResponse`): each
-    /// partition's batch completes or fails (`completeBatch`), the connection has one
-    /// request fewer in flight, and the Sender runs.
-    pub(super) fn produce_response(&mut self, producer_name: &str, request: u64, results: Vec<(u64, TopicPartition, PartitionResult)>) {
-        if !self.finish_request(producer_name, request) {
-            return; // The request was already failed (timed out, or its connection closed).
-        }
-        for (batch, _, result) in results {
-            self.complete_batch(producer_name, batch, request, result);
-        }
-        self.run_sender(producer_name);
-    }
-
-    /// Takes a request off its connection's in-flight list; false if it was not there.
-    fn finish_request(&mut self, producer_name: &str, request: u64) -> bool {
-        let Some(producer) = self.clients.producers.get_mut(producer_name) else { return false };
-        let Some(req) = producer.requests.remove(&request) else { return false };
-        if let Some(set) = producer.in_flight.get_mut(&req.broker) {
-            set.remove(&request);
-            if set.is_empty() {
-                producer.in_flight.remove(&req.broker);
-            }
-        }
-        true
-    }
-
-    /// `Sender.completeBatch` for one batch of a request.
-    fn complete_batch(&mut self, producer_name: &str, batch_id: u64, request: u64, result: PartitionResult) {
-        let Some(producer) = self.clients.producers.get_mut(producer_name) else { return };
-        let Some(batch) = producer.batches.get_mut(&batch_id) else { return };
-        if batch.request != Some(request) {
-            return;
-        }
-        batch.request = None;
-        let tp = batch.tp.clone();
-        producer.muted.remove(&tp);
-        let acks = producer.config.acks;
-        match result {
-            Ok(acked) => {
-                producer.remove_batch(batch_id);
-                for (record, _, offset, _) in &acked {
-                    producer.mark_acked(*record, *offset as i64);
-                }
-                for (record, value, offset, timestamp) in acked {
-                    self.out.emit(EventKind::Produce(ProduceEvent::RecordAcked {
-                        record,
-                        value,
-                        producer: producer_name.to_string(),
-                        topic: tp.topic.clone(),
-                        partition: tp.partition,
-                        offset: offset as i64,
-                        timestamp,
-                        acks,
-                    }));
-                }
-            }
-            Err(error) => self.batch_failed(producer_name, batch_id, error),
-        }
-    }
-
-    /// An attempt failed: the batch goes back into its partition's deque after a backoff
-    /// while retries and `delivery.timeout.ms` allow (`Sender.canRetry`,
-    /// `RecordAccumulator.reenqueue`), else its records are given up.
-    fn batch_failed(&mut self, producer_name: &str, batch_id: u64, error: ProduceError) {
-        let now = self.out.now;
-        let Some(producer) = self.clients.producers.get_mut(producer_name) else { return };
-        let config = producer.config.clone();
-        if error == ProduceError::UnknownProducerId {
-            // KIP-360: bump the epoch and number this partition's unfinished batches
-            // again from 0, in the order they were created.
-            if let Some(tp) = producer.batches.get(&batch_id).map(|b| b.tp.clone()) {
-                let ids: Vec<u64> = producer.sequenced.remove(&tp).into_iter().flatten().map(|(_, id)| id).collect();
-                let mut ids = ids;
-                ids.sort_unstable();
-                let mut next = 0u32;
-                let mut renumbered = VecSet::new();
-                for id in ids {
-                    let Some(b) = producer.batches.get_mut(&id) else { continue };
-                    b.sequence = Some(next);
-                    renumbered.insert((next, id));
-                    for r in &mut b.records {
-                        r.sequence = Some(next);
-                        next = next.wrapping_add(1);
-                    }
-                }
-                if !renumbered.is_empty() {
-                    producer.sequenced.insert(tp.clone(), renumbered);
-                }
-                producer.next_sequence.insert(tp, next);
-            }
-        }
-        let Some(batch) = producer.batches.get(&batch_id) else { return };
-        let elapsed = now.ms().saturating_sub(batch.created_at.ms());
-        let retrying = batch.attempt <= config.retries && elapsed < config.delivery_timeout_ms;
-        if !retrying {
-            let final_error = if elapsed >= config.delivery_timeout_ms { ProduceError::DeliveryTimeout } else { error };
-            self.give_up(producer_name, batch_id, final_error);
-            return;
-        }
-        let tp = batch.tp.clone();
-        let attempt = u64::from(batch.attempt);
-        let ids: Vec<RecordId> = batch.records.iter().map(|r| r.id).collect();
-        // KIP-580: exponential backoff with ±20 % jitter (`ExponentialBackoff`).
-        let exp = config.retry_backoff_ms.saturating_mul(1u64 << attempt.saturating_sub(1).min(20));
-        let base = exp.min(config.retry_backoff_max_ms.max(config.retry_backoff_ms));
-        let jitter = base / 5;
-        let backoff = base - jitter + u64::from(self.out.rng.below((2 * jitter).min(u64::from(u32::MAX)) as u32 + 1));
-        let Some(producer) = self.clients.producers.get_mut(producer_name) else { return };
-        let Some(batch) = producer.batches.get_mut(&batch_id) else { return };
-        batch.last_attempt_at = now;
-        batch.backoff_until = Some(now.plus_ms(backoff));
-        let sequence = batch.sequence;
-        // `reenqueue`: an idempotent producer's batch goes back in sequence order
-        // (`insertInSequenceOrder`), any other at the front of the deque (which is how a
-        // retry can overtake nothing but still land after a later batch already sent).
-        let dq = producer.deques.entry(tp.clone()).or_default();
-        match sequence {
-            Some(seq) if config.idempotent() => {
-                let batches = &producer.batches;
-                let pos = dq.iter().position(|id| batches.get(id).and_then(|b| b.sequence).is_none_or(|s| s > seq)).unwrap_or(dq.len());
-                dq.insert(pos, batch_id);
-            }
-            _ => dq.push_front(batch_id),
-        }
-        self.out.emit(EventKind::Produce(ProduceEvent::ProduceFailed {
-            producer: producer_name.to_string(),
-            topic: tp.topic.clone(),
-            partition: tp.partition,
-            records: ids,
-            error,
-            retrying: true,
-        }));
-    }
-
-    /// No response within `request.timeout.ms`: `NetworkClient` closes the connection, so
-    /// every request in flight to that broker fails, oldest first
-    /// (`handleTimedOutRequests`, `InFlightRequests.clearAll`). Kafka's Sender sees a
-    /// disconnect; the sandbox reports it as `REQUEST_TIMED_OUT` to say why.
-    pub(super) fn produce_timeout(&mut self, producer_name: &str, request: u64) {
-        let Some(producer) = self.clients.producers.get(producer_name) else { return };
-        let Some(broker) = producer.requests.get(&request).map(|r| r.broker) else { return };
-        let on_connection: Vec<u64> = producer.in_flight.get(&broker).into_iter().flatten().copied().collect();
-        for r in on_connection {
-            let batches = self.clients.producers.get(producer_name).and_then(|p| p.requests.get(&r)).map(|q| q.batches.clone());
-            if !self.finish_request(producer_name, r) {
-                continue;
-            }
-            for batch in batches.unwrap_or_default() {
-                self.complete_batch(producer_name, batch, r, Err(ProduceError::RequestTimedOut));
-            }
-        }
-        self.run_sender(producer_name);
     }
 }
 
@@ -828,13 +865,17 @@ impl Sim {
     /// Applies a scheduled event of the producer and the leader's answer to a Produce request.
     pub(super) fn handle_produce(&mut self, pending: ProducePending) {
         match pending {
-            ProducePending::SenderWake { producer } => self.sender_wake(&producer),
-            ProducePending::ProduceArrive { producer, broker, request, acks, batches } => {
-                self.produce_arrive(producer, broker, request, acks, batches)
+            ProducePending::SenderWake { producer } => self.clients.sender_wake(&producer, &self.cluster, &mut self.out),
+            ProducePending::ProduceArrive { producer, broker, request, acks, timeout_ms, batches } => {
+                self.cluster.produce_arrive(producer, broker, request, acks, timeout_ms, batches, &mut self.consumers, &mut self.out)
             }
-            ProducePending::ProduceResponse { producer, request, results, .. } => self.produce_response(&producer, request, results),
-            ProducePending::ProduceTimeout { producer, request } => self.produce_timeout(&producer, request),
-            ProducePending::DelayedProduceTimeout { id } => self.delayed_produce_timeout(id),
+            ProducePending::ProduceResponse { producer, request, results, .. } => {
+                self.clients.produce_response(&producer, request, results, &self.cluster, &mut self.out)
+            }
+            ProducePending::ProduceTimeout { producer, request } => {
+                self.clients.produce_timeout(&producer, request, &self.cluster, &mut self.out)
+            }
+            ProducePending::DelayedProduceTimeout { id } => self.cluster.delayed_produce_timeout(id, &mut self.out),
         }
     }
 }
@@ -875,7 +916,7 @@ impl Sim {
     pub(super) fn execute_produce_command(&mut self, command: ProduceCommand) {
         match command {
             ProduceCommand::Produce { producer, topic, key, value, partition, headers } => {
-                self.send(&producer, &topic, key, value, partition, headers)
+                self.clients.send(&producer, &topic, key, value, partition, headers, &self.cluster, &mut self.out)
             }
             ProduceCommand::SetAcks { producer, acks } => {
                 if let Some(p) = self.clients.producers.get_mut(&producer) {

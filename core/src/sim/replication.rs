@@ -42,31 +42,31 @@ const REPLICA_SOCKET_TIMEOUT_MS: u64 = 30_000;
 /// Most records one follower fetch carries.
 const REPLICA_FETCH_MAX_RECORDS: u32 = 500;
 
-impl Sim {
+impl Cluster {
     // ----- followers ------------------------------------------------------
 
     /// (Re)starts the fetch loop of every follower of `tp`; older loops die.
-    pub(super) fn start_followers(&mut self, tp: &TopicPartition) {
+    pub(super) fn start_followers(&mut self, tp: &TopicPartition, out: &mut Driver) {
         let Some(part) = self.partition(tp) else { return };
         let followers: Vec<BrokerId> = part.replicas.iter().copied().filter(|b| Some(*b) != part.leader).collect();
-        self.cluster.replication.parked.retain(|f| &f.tp != tp);
+        self.replication.parked.retain(|f| &f.tp != tp);
         for follower in followers {
-            let token = self.cluster.replication.tokens.entry((tp.clone(), follower)).or_insert(0);
+            let token = self.replication.tokens.entry((tp.clone(), follower)).or_insert(0);
             *token += 1;
             let token = *token;
-            let now = self.out.now;
-            self.out.at(now, ReplicationPending::ReplicaFetchSend { tp: tp.clone(), follower, token });
+            let now = out.now;
+            out.at(now, ReplicationPending::ReplicaFetchSend { tp: tp.clone(), follower, token });
         }
     }
 
     fn replica_token_current(&self, tp: &TopicPartition, follower: BrokerId, token: u64) -> bool {
-        self.cluster.replication.tokens.get(&(tp.clone(), follower)) == Some(&token)
+        self.replication.tokens.get(&(tp.clone(), follower)) == Some(&token)
     }
 
     /// A follower sends its next fetch. Before the first fetch from a new leader it
     /// truncates its log to where it diverges from the leader's (KIP-101: the end offset
     /// of its last epoch on the leader; the `OffsetsForLeaderEpoch` round trip is folded in).
-    pub(super) fn replica_fetch_send(&mut self, tp: &TopicPartition, follower: BrokerId, token: u64) {
+    pub(super) fn replica_fetch_send(&mut self, tp: &TopicPartition, follower: BrokerId, token: u64, out: &mut Driver) {
         if !self.replica_token_current(tp, follower, token) || !self.reachable(follower) {
             return;
         }
@@ -80,7 +80,7 @@ impl Sim {
         }
         if !self.reachable(leader) {
             // The request is lost on the wire; try again after the socket timeout.
-            self.await_replica_fetch(tp, follower, token);
+            self.await_replica_fetch(tp, follower, token, out);
             return;
         }
         // OffsetsForLeaderEpoch (KIP-101, KIP-279): the leader answers with the largest
@@ -115,7 +115,7 @@ impl Sim {
             }
         }
         for (from_offset, records) in truncations {
-            self.out.emit(EventKind::Replication(ReplicationEvent::RecordsTruncated {
+            out.emit(EventKind::Replication(ReplicationEvent::RecordsTruncated {
                 topic: tp.topic.clone(),
                 partition: tp.partition,
                 broker: follower,
@@ -124,20 +124,20 @@ impl Sim {
             }));
         }
         let fetch_offset = self.partition(tp).and_then(|p| p.logs.get(&follower)).map(|l| l.log_end_offset()).unwrap_or(0);
-        let slow = self.cluster.brokers.get(&follower).map(|b| b.slow_ms).unwrap_or(0);
-        let at = self.out.now.plus_ms(self.out.latency() + slow);
-        self.out.at(at, ReplicationPending::ReplicaFetchArrive { tp: tp.clone(), follower, leader, token, fetch_offset });
-        self.await_replica_fetch(tp, follower, token);
+        let slow = self.brokers.get(&follower).map(|b| b.slow_ms).unwrap_or(0);
+        let at = out.now.plus_ms(out.latency() + slow);
+        out.at(at, ReplicationPending::ReplicaFetchArrive { tp: tp.clone(), follower, leader, token, fetch_offset });
+        self.await_replica_fetch(tp, follower, token, out);
     }
 
     /// A fetch lost on the wire is retried after `replica.socket.timeout.ms` (30000).
-    fn await_replica_fetch(&mut self, tp: &TopicPartition, follower: BrokerId, token: u64) {
-        let slow = self.cluster.brokers.get(&follower).map(|b| b.slow_ms).unwrap_or(0);
-        let attempt = self.cluster.replication.next_fetch;
-        self.cluster.replication.next_fetch += 1;
-        self.cluster.replication.pending.insert((tp.clone(), follower), attempt);
-        let deadline = self.out.now.plus_ms(REPLICA_SOCKET_TIMEOUT_MS + slow);
-        self.out.at(deadline, ReplicationPending::ReplicaFetchDeadline { tp: tp.clone(), follower, token, attempt });
+    fn await_replica_fetch(&mut self, tp: &TopicPartition, follower: BrokerId, token: u64, out: &mut Driver) {
+        let slow = self.brokers.get(&follower).map(|b| b.slow_ms).unwrap_or(0);
+        let attempt = self.replication.next_fetch;
+        self.replication.next_fetch += 1;
+        self.replication.pending.insert((tp.clone(), follower), attempt);
+        let deadline = out.now.plus_ms(REPLICA_SOCKET_TIMEOUT_MS + slow);
+        out.at(deadline, ReplicationPending::ReplicaFetchDeadline { tp: tp.clone(), follower, token, attempt });
     }
 
     /// The leader takes a follower's fetch: it learns the follower's LEO (which may move
@@ -150,11 +150,13 @@ impl Sim {
         leader: BrokerId,
         token: u64,
         fetch_offset: u64,
+        consumers: &mut Consumers,
+        out: &mut Driver,
     ) {
         if !self.reachable(leader) || !self.replica_token_current(tp, follower, token) {
             return;
         }
-        let now = self.out.now;
+        let now = out.now;
         let Some(part) = self.partition_mut(tp) else { return };
         if part.leader != Some(leader) {
             return;
@@ -171,53 +173,53 @@ impl Sim {
         state.leo = fetch_offset;
         state.last_fetch_at = now;
         state.last_fetch_leader_leo = leader_leo;
-        self.maybe_expand_isr(tp, follower);
-        self.maybe_advance_hw(tp);
+        self.maybe_expand_isr(tp, follower, consumers, out);
+        self.maybe_advance_hw(tp, consumers, out);
         if fetch_offset < leader_leo {
-            self.answer_replica_fetch(tp, follower, token, fetch_offset);
+            self.answer_replica_fetch(tp, follower, token, fetch_offset, out);
         } else {
-            let id = self.cluster.replication.next_fetch;
-            self.cluster.replication.next_fetch += 1;
-            self.cluster.replication.parked.push(ParkedReplicaFetch { id, tp: tp.clone(), follower, token, fetch_offset });
-            let at = now.plus_ms(self.cluster.config.replica_fetch_wait_max_ms);
-            self.out.at(at, ReplicationPending::ReplicaFetchTimeout { id });
+            let id = self.replication.next_fetch;
+            self.replication.next_fetch += 1;
+            self.replication.parked.push(ParkedReplicaFetch { id, tp: tp.clone(), follower, token, fetch_offset });
+            let at = now.plus_ms(self.config.replica_fetch_wait_max_ms);
+            out.at(at, ReplicationPending::ReplicaFetchTimeout { id });
         }
     }
 
-    fn answer_replica_fetch(&mut self, tp: &TopicPartition, follower: BrokerId, token: u64, fetch_offset: u64) {
+    fn answer_replica_fetch(&mut self, tp: &TopicPartition, follower: BrokerId, token: u64, fetch_offset: u64, out: &mut Driver) {
         let Some(part) = self.partition(tp) else { return };
         let Some(leader_log) = part.leader_log() else { return };
         let records = leader_log.read_up_to(fetch_offset, REPLICA_FETCH_MAX_RECORDS, leader_log.log_end_offset()).to_vec();
         let leader_hw = leader_log.high_watermark();
         let leader_log_start = leader_log.log_start_offset();
-        let at = self.out.now.plus_ms(self.out.latency());
-        self.out.at(at, ReplicationPending::ReplicaFetchResponse { tp: tp.clone(), follower, token, records, leader_hw, leader_log_start });
+        let at = out.now.plus_ms(out.latency());
+        out.at(at, ReplicationPending::ReplicaFetchResponse { tp: tp.clone(), follower, token, records, leader_hw, leader_log_start });
     }
 
     /// No answer to a follower fetch: send it again (same loop).
-    pub(super) fn replica_fetch_deadline(&mut self, tp: &TopicPartition, follower: BrokerId, token: u64, attempt: u64) {
-        if self.cluster.replication.pending.get(&(tp.clone(), follower)) == Some(&attempt) {
-            self.cluster.replication.pending.remove(&(tp.clone(), follower));
-            self.replica_fetch_send(tp, follower, token);
+    pub(super) fn replica_fetch_deadline(&mut self, tp: &TopicPartition, follower: BrokerId, token: u64, attempt: u64, out: &mut Driver) {
+        if self.replication.pending.get(&(tp.clone(), follower)) == Some(&attempt) {
+            self.replication.pending.remove(&(tp.clone(), follower));
+            self.replica_fetch_send(tp, follower, token, out);
         }
     }
 
-    pub(super) fn replica_fetch_timeout(&mut self, id: u64) {
-        let Some(i) = self.cluster.replication.parked.iter().position(|f| f.id == id) else { return };
-        let f = self.cluster.replication.parked.remove(i);
+    pub(super) fn replica_fetch_timeout(&mut self, id: u64, out: &mut Driver) {
+        let Some(i) = self.replication.parked.iter().position(|f| f.id == id) else { return };
+        let f = self.replication.parked.remove(i);
         let leader_ok = self.partition(&f.tp).and_then(|p| p.leader).is_some_and(|l| self.reachable(l));
         if leader_ok {
-            self.answer_replica_fetch(&f.tp, f.follower, f.token, f.fetch_offset);
+            self.answer_replica_fetch(&f.tp, f.follower, f.token, f.fetch_offset, out);
         }
     }
 
     /// New records on the leader complete the follower fetches waiting for them.
-    pub(super) fn wake_replica_fetches(&mut self, tp: &TopicPartition) {
+    pub(super) fn wake_replica_fetches(&mut self, tp: &TopicPartition, out: &mut Driver) {
         let (woken, kept): (Vec<ParkedReplicaFetch>, Vec<ParkedReplicaFetch>) =
-            std::mem::take(&mut self.cluster.replication.parked).into_iter().partition(|f| &f.tp == tp);
-        self.cluster.replication.parked = kept;
+            std::mem::take(&mut self.replication.parked).into_iter().partition(|f| &f.tp == tp);
+        self.replication.parked = kept;
         for f in woken {
-            self.answer_replica_fetch(&f.tp, f.follower, f.token, f.fetch_offset);
+            self.answer_replica_fetch(&f.tp, f.follower, f.token, f.fetch_offset, out);
         }
     }
 
@@ -231,11 +233,12 @@ impl Sim {
         records: Vec<StoredRecord>,
         leader_hw: u64,
         leader_log_start: u64,
+        out: &mut Driver,
     ) {
         if !self.replica_token_current(tp, follower, token) || !self.reachable(follower) {
             return;
         }
-        self.cluster.replication.pending.remove(&(tp.clone(), follower));
+        self.replication.pending.remove(&(tp.clone(), follower));
         let Some(log) = self.partition_mut(tp).and_then(|p| p.logs.get_mut(&follower)) else { return };
         // OFFSET_OUT_OF_RANGE: retention on the leader deleted what this follower still
         // lacks, so it starts again at the leader's log start
@@ -258,7 +261,7 @@ impl Sim {
         log.advance_log_start_offset(leader_log_start);
         let leo = log.log_end_offset();
         if let Some((from_offset, records)) = truncated {
-            self.out.emit(EventKind::Replication(ReplicationEvent::RecordsTruncated {
+            out.emit(EventKind::Replication(ReplicationEvent::RecordsTruncated {
                 topic: tp.topic.clone(),
                 partition: tp.partition,
                 broker: follower,
@@ -267,7 +270,7 @@ impl Sim {
             }));
         }
         if !copied.is_empty() {
-            self.out.emit(EventKind::Replication(ReplicationEvent::ReplicaFetched {
+            out.emit(EventKind::Replication(ReplicationEvent::ReplicaFetched {
                 topic: tp.topic.clone(),
                 partition: tp.partition,
                 follower,
@@ -275,8 +278,8 @@ impl Sim {
                 log_end_offset: leo,
             }));
         }
-        let now = self.out.now;
-        self.out.at(now, ReplicationPending::ReplicaFetchSend { tp: tp.clone(), follower, token });
+        let now = out.now;
+        out.at(now, ReplicationPending::ReplicaFetchSend { tp: tp.clone(), follower, token });
     }
 
     // ----- ISR and high watermark ------------------------------------------
@@ -284,8 +287,8 @@ impl Sim {
     /// A follower rejoins the ISR once its LEO reaches the HW and the start of the
     /// leader's epoch (`Partition.isFollowerInSync`); in KRaft the leader asks the
     /// controller (AlterPartition), modelled here as immediate.
-    fn maybe_expand_isr(&mut self, tp: &TopicPartition, follower: BrokerId) {
-        let fenced = self.cluster.brokers.get(&follower).is_none_or(|b| b.fenced);
+    fn maybe_expand_isr(&mut self, tp: &TopicPartition, follower: BrokerId, consumers: &mut Consumers, out: &mut Driver) {
+        let fenced = self.brokers.get(&follower).is_none_or(|b| b.fenced);
         let Some(part) = self.partition_mut(tp) else { return };
         if fenced || part.isr.contains(&follower) {
             return;
@@ -303,20 +306,20 @@ impl Sim {
             let order = part.replicas.clone();
             crate::sorted::sort_by_key(&mut part.isr, |b| order.iter().position(|r| r == b));
             let isr = part.isr.clone();
-            self.out.emit(EventKind::Replication(ReplicationEvent::IsrExpanded {
+            out.emit(EventKind::Replication(ReplicationEvent::IsrExpanded {
                 topic: tp.topic.clone(),
                 partition: tp.partition,
                 added: follower,
                 isr,
             }));
-            self.maybe_advance_hw(tp);
+            self.maybe_advance_hw(tp, consumers, out);
         }
     }
 
     /// HW = the smallest LEO in the ISR (`Partition.maybeIncrementLeaderHW`), and from
     /// 3.7 not at all while the ISR is smaller than `min.insync.replicas` (KAFKA-15583).
-    pub(super) fn maybe_advance_hw(&mut self, tp: &TopicPartition) -> bool {
-        let Some(topic) = self.cluster.topics.get(&tp.topic) else { return false };
+    pub(super) fn maybe_advance_hw(&mut self, tp: &TopicPartition, consumers: &mut Consumers, out: &mut Driver) -> bool {
+        let Some(topic) = self.topics.get(&tp.topic) else { return false };
         let min_isr = topic.config.min_insync_replicas as usize;
         let Some(part) = self.partition_mut(tp) else { return false };
         let Some(leader) = part.leader else { return false };
@@ -335,23 +338,23 @@ impl Sim {
             return false;
         }
         let high_watermark = log.high_watermark();
-        self.out.emit(EventKind::Replication(ReplicationEvent::HighWatermarkAdvanced {
+        out.emit(EventKind::Replication(ReplicationEvent::HighWatermarkAdvanced {
             topic: tp.topic.clone(),
             partition: tp.partition,
             high_watermark,
         }));
-        self.complete_delayed_produces(tp);
-        self.wake_parked(tp);
+        self.complete_delayed_produces(tp, out);
+        consumers.wake_parked(tp, self, out);
         true
     }
 
     /// Leaders drop followers that have not caught up for `replica.lag.time.max.ms`
     /// (`Partition.maybeShrinkIsr`).
-    pub(super) fn isr_check(&mut self) {
-        let now = self.out.now;
-        let lag_max = self.cluster.config.replica_lag_time_max_ms;
+    pub(super) fn isr_check(&mut self, consumers: &mut Consumers, out: &mut Driver) {
+        let now = out.now;
+        let lag_max = self.config.replica_lag_time_max_ms;
         let mut shrinks = Vec::new();
-        for topic in self.cluster.topics.values() {
+        for topic in self.topics.values() {
             for (p, part) in topic.partitions.iter().enumerate() {
                 let Some(leader) = part.leader else { continue };
                 if !self.reachable(leader) {
@@ -370,25 +373,25 @@ impl Sim {
             }
         }
         for (tp, b) in shrinks {
-            self.remove_from_isr(&tp, b);
+            self.remove_from_isr(&tp, b, consumers, out);
         }
     }
 
-    fn remove_from_isr(&mut self, tp: &TopicPartition, broker: BrokerId) {
+    fn remove_from_isr(&mut self, tp: &TopicPartition, broker: BrokerId, consumers: &mut Consumers, out: &mut Driver) {
         let Some(part) = self.partition_mut(tp) else { return };
         if !part.isr.contains(&broker) || part.isr.len() <= 1 {
             return;
         }
         part.isr.retain(|b| *b != broker);
         let isr = part.isr.clone();
-        self.out.emit(EventKind::Replication(ReplicationEvent::IsrShrunk {
+        out.emit(EventKind::Replication(ReplicationEvent::IsrShrunk {
             topic: tp.topic.clone(),
             partition: tp.partition,
             removed: broker,
             isr,
         }));
-        self.maybe_advance_hw(tp);
-        self.complete_delayed_produces(tp);
+        self.maybe_advance_hw(tp, consumers, out);
+        self.complete_delayed_produces(tp, out);
     }
 
     // ----- acks=all --------------------------------------------------------
@@ -396,15 +399,15 @@ impl Sim {
     /// Settles the parts of acks=all requests waiting on `tp` whose records every in-sync
     /// replica now has (`Partition.checkEnoughReplicasReachOffset`), or whose leader
     /// moved; a request whose parts are all settled is answered (`DelayedProduce`).
-    pub(super) fn complete_delayed_produces(&mut self, tp: &TopicPartition) {
-        let Some(topic) = self.cluster.topics.get(&tp.topic) else { return };
+    pub(super) fn complete_delayed_produces(&mut self, tp: &TopicPartition, out: &mut Driver) {
+        let Some(topic) = self.topics.get(&tp.topic) else { return };
         let min_isr = topic.config.min_insync_replicas as usize;
         let Some(part) = topic.partitions.get(tp.partition as usize) else { return };
         let leader = part.leader;
         let hw = part.leader_log().map(|l| l.high_watermark()).unwrap_or(0);
         let isr_len = part.isr.len();
         let mut done = Vec::new();
-        for (i, d) in self.cluster.replication.delayed_produces.iter_mut().enumerate() {
+        for (i, d) in self.replication.delayed_produces.iter_mut().enumerate() {
             let mut settled = false;
             for p in d.parts.iter_mut().filter(|p| p.result.is_none() && &p.tp == tp) {
                 p.result = if leader != Some(d.broker) {
@@ -427,44 +430,44 @@ impl Sim {
         // Answer in the order the requests arrived.
         let mut answered = Vec::with_capacity(done.len());
         for i in done.into_iter().rev() {
-            answered.push(self.cluster.replication.delayed_produces.remove(i));
+            answered.push(self.replication.delayed_produces.remove(i));
         }
         for d in answered.into_iter().rev() {
-            self.respond_delayed(d);
+            self.respond_delayed(d, out);
         }
     }
 
     /// Sends a waiting request's answer: every part's outcome, `REQUEST_TIMED_OUT` for a
     /// part still waiting (its timeout passed).
-    fn respond_delayed(&mut self, d: DelayedProduce) {
+    fn respond_delayed(&mut self, d: DelayedProduce, out: &mut Driver) {
         if !self.reachable(d.broker) {
             return;
         }
-        let at = self.out.now.plus_ms(self.out.latency());
+        let at = out.now.plus_ms(out.latency());
         let results = d.parts.into_iter().map(|p| (p.batch, p.tp, p.result.unwrap_or(Err(ProduceError::RequestTimedOut)))).collect();
-        self.out.at(at, ProducePending::ProduceResponse { producer: d.producer, broker: d.broker, request: d.request, results });
+        out.at(at, ProducePending::ProduceResponse { producer: d.producer, broker: d.broker, request: d.request, results });
     }
 
-    pub(super) fn delayed_produce_timeout(&mut self, id: u64) {
-        let Some(i) = self.cluster.replication.delayed_produces.iter().position(|d| d.id == id) else { return };
-        let d = self.cluster.replication.delayed_produces.remove(i);
-        self.respond_delayed(d);
+    pub(super) fn delayed_produce_timeout(&mut self, id: u64, out: &mut Driver) {
+        let Some(i) = self.replication.delayed_produces.iter().position(|d| d.id == id) else { return };
+        let d = self.replication.delayed_produces.remove(i);
+        self.respond_delayed(d, out);
     }
 
     // ----- brokers and the controller ------------------------------------------
 
-    pub(super) fn crash_broker(&mut self, broker: BrokerId) {
-        let Some(b) = self.cluster.brokers.get_mut(&broker) else { return };
+    pub(super) fn crash_broker(&mut self, broker: BrokerId, clients: &mut Clients, out: &mut Driver) {
+        let Some(b) = self.brokers.get_mut(&broker) else { return };
         if !b.alive {
             return;
         }
         b.alive = false;
-        self.out.emit(EventKind::Cluster(ClusterEvent::BrokerCrashed { broker }));
+        out.emit(EventKind::Cluster(ClusterEvent::BrokerCrashed { broker }));
         self.lose_broker_state(broker);
         // Its connections close: producers waiting on it see a disconnect one hop later,
         // for every request in flight on that connection, oldest first.
         let mut broken = Vec::new();
-        for p in self.clients.producers.values() {
+        for p in clients.producers.values() {
             for request in p.in_flight.get(&broker).into_iter().flatten() {
                 let Some(req) = p.requests.get(request) else { continue };
                 let results = req
@@ -476,33 +479,33 @@ impl Sim {
                 broken.push((p.name.clone(), *request, results));
             }
         }
-        let at = self.out.now.plus_ms(self.out.latency());
+        let at = out.now.plus_ms(out.latency());
         for (producer, request, results) in broken {
-            self.out.at(at, ProducePending::ProduceResponse { producer, broker, request, results });
+            out.at(at, ProducePending::ProduceResponse { producer, broker, request, results });
         }
-        self.expect_session_expiry(broker);
+        self.expect_session_expiry(broker, out);
     }
 
-    pub(super) fn isolate_broker(&mut self, broker: BrokerId) {
-        let Some(b) = self.cluster.brokers.get_mut(&broker) else { return };
+    pub(super) fn isolate_broker(&mut self, broker: BrokerId, out: &mut Driver) {
+        let Some(b) = self.brokers.get_mut(&broker) else { return };
         if b.isolated {
             return;
         }
         b.isolated = true;
-        self.out.emit(EventKind::Cluster(ClusterEvent::BrokerIsolated { broker }));
-        self.expect_session_expiry(broker);
+        out.emit(EventKind::Cluster(ClusterEvent::BrokerIsolated { broker }));
+        self.expect_session_expiry(broker, out);
     }
 
     /// A crashed broker's memory is gone: waiting requests and parked fetches it held.
     fn lose_broker_state(&mut self, broker: BrokerId) {
-        self.cluster.replication.delayed_produces.retain(|d| d.broker != broker);
+        self.replication.delayed_produces.retain(|d| d.broker != broker);
         let led: Vec<TopicPartition> = self.led_by(broker);
-        self.cluster.replication.parked.retain(|f| !led.contains(&f.tp));
+        self.replication.parked.retain(|f| !led.contains(&f.tp));
     }
 
     fn led_by(&self, broker: BrokerId) -> Vec<TopicPartition> {
         let mut out = Vec::new();
-        for t in self.cluster.topics.values() {
+        for t in self.topics.values() {
             for (p, part) in t.partitions.iter().enumerate() {
                 if part.leader == Some(broker) {
                     out.push(TopicPartition::new(t.name.clone(), p as u32));
@@ -512,59 +515,59 @@ impl Sim {
         out
     }
 
-    fn expect_session_expiry(&mut self, broker: BrokerId) {
-        let incarnation = self.cluster.incarnations.get(&broker).copied().unwrap_or(0);
-        let at = self.out.now.plus_ms(self.cluster.config.broker_session_timeout_ms);
-        self.out.at(at, ReplicationPending::SessionExpiry { broker, incarnation });
+    fn expect_session_expiry(&mut self, broker: BrokerId, out: &mut Driver) {
+        let incarnation = self.incarnations.get(&broker).copied().unwrap_or(0);
+        let at = out.now.plus_ms(self.config.broker_session_timeout_ms);
+        out.at(at, ReplicationPending::SessionExpiry { broker, incarnation });
     }
 
-    pub(super) fn restart_broker(&mut self, broker: BrokerId) {
-        let Some(b) = self.cluster.brokers.get(&broker) else { return };
+    pub(super) fn restart_broker(&mut self, broker: BrokerId, consumers: &mut Consumers, out: &mut Driver) {
+        let Some(b) = self.brokers.get(&broker) else { return };
         if b.alive {
             return;
         }
         // The controller sees a new incarnation: the old one is fenced now if it was
         // not already (its leaderships move), and the new one registers.
         if !b.fenced {
-            self.fence(broker);
+            self.fence(broker, consumers, out);
         }
-        if let Some(b) = self.cluster.brokers.get_mut(&broker) {
+        if let Some(b) = self.brokers.get_mut(&broker) {
             b.alive = true;
         }
         let incarnation = {
-            let i = self.cluster.incarnations.entry(broker).or_insert(0);
+            let i = self.incarnations.entry(broker).or_insert(0);
             *i += 1;
             *i
         };
-        self.out.emit(EventKind::Cluster(ClusterEvent::BrokerRestarted { broker }));
-        let at = self.out.now.plus_ms(self.out.latency());
-        self.out.at(at, ReplicationPending::BrokerRegistered { broker, incarnation });
+        out.emit(EventKind::Cluster(ClusterEvent::BrokerRestarted { broker }));
+        let at = out.now.plus_ms(out.latency());
+        out.at(at, ReplicationPending::BrokerRegistered { broker, incarnation });
     }
 
-    pub(super) fn heal_broker(&mut self, broker: BrokerId) {
-        let Some(b) = self.cluster.brokers.get_mut(&broker) else { return };
+    pub(super) fn heal_broker(&mut self, broker: BrokerId, out: &mut Driver) {
+        let Some(b) = self.brokers.get_mut(&broker) else { return };
         if !b.isolated {
             return;
         }
         b.isolated = false;
-        self.out.emit(EventKind::Cluster(ClusterEvent::BrokerHealed { broker }));
-        let incarnation = self.cluster.incarnations.get(&broker).copied().unwrap_or(0);
-        let at = self.out.now.plus_ms(self.out.latency());
-        self.out.at(at, ReplicationPending::BrokerRegistered { broker, incarnation });
+        out.emit(EventKind::Cluster(ClusterEvent::BrokerHealed { broker }));
+        let incarnation = self.incarnations.get(&broker).copied().unwrap_or(0);
+        let at = out.now.plus_ms(out.latency());
+        out.at(at, ReplicationPending::BrokerRegistered { broker, incarnation });
         // Fetches to and from it were lost on the wire: its own follower fetches and its
         // followers' fetches start again (Kafka's fetchers reconnect).
         for tp in self.replicas_on(broker) {
             if self.partition(&tp).and_then(|p| p.leader) != Some(broker) {
-                self.restart_one_follower(&tp, broker);
+                self.restart_one_follower(&tp, broker, out);
             } else {
-                self.start_followers(&tp);
+                self.start_followers(&tp, out);
             }
         }
     }
 
     fn replicas_on(&self, broker: BrokerId) -> Vec<TopicPartition> {
         let mut out = Vec::new();
-        for t in self.cluster.topics.values() {
+        for t in self.topics.values() {
             for (p, part) in t.partitions.iter().enumerate() {
                 if part.replicas.contains(&broker) {
                     out.push(TopicPartition::new(t.name.clone(), p as u32));
@@ -574,35 +577,35 @@ impl Sim {
         out
     }
 
-    fn restart_one_follower(&mut self, tp: &TopicPartition, follower: BrokerId) {
-        let token = self.cluster.replication.tokens.entry((tp.clone(), follower)).or_insert(0);
+    fn restart_one_follower(&mut self, tp: &TopicPartition, follower: BrokerId, out: &mut Driver) {
+        let token = self.replication.tokens.entry((tp.clone(), follower)).or_insert(0);
         *token += 1;
         let token = *token;
-        let now = self.out.now;
-        self.out.at(now, ReplicationPending::ReplicaFetchSend { tp: tp.clone(), follower, token });
+        let now = out.now;
+        out.at(now, ReplicationPending::ReplicaFetchSend { tp: tp.clone(), follower, token });
     }
 
-    pub(super) fn session_expiry(&mut self, broker: BrokerId, incarnation: u64) {
-        let current = self.cluster.incarnations.get(&broker).copied().unwrap_or(0) == incarnation;
-        let Some(b) = self.cluster.brokers.get(&broker) else { return };
+    pub(super) fn session_expiry(&mut self, broker: BrokerId, incarnation: u64, consumers: &mut Consumers, out: &mut Driver) {
+        let current = self.incarnations.get(&broker).copied().unwrap_or(0) == incarnation;
+        let Some(b) = self.brokers.get(&broker) else { return };
         if current && !b.reachable() && !b.fenced {
-            self.fence(broker);
+            self.fence(broker, consumers, out);
         }
     }
 
     /// The controller fences a broker: it leaves every ISR (unless it is the last
     /// member) and every partition it led gets a new leader.
-    fn fence(&mut self, broker: BrokerId) {
-        let Some(b) = self.cluster.brokers.get_mut(&broker) else { return };
+    fn fence(&mut self, broker: BrokerId, consumers: &mut Consumers, out: &mut Driver) {
+        let Some(b) = self.brokers.get_mut(&broker) else { return };
         b.fenced = true;
-        self.out.emit(EventKind::Cluster(ClusterEvent::BrokerFenced { broker }));
+        out.emit(EventKind::Cluster(ClusterEvent::BrokerFenced { broker }));
         for tp in self.replicas_on(broker) {
             let was_leader = self.partition(&tp).and_then(|p| p.leader) == Some(broker);
             if let Some(part) = self.partition_mut(&tp) {
                 if part.isr.len() > 1 && part.isr.contains(&broker) {
                     part.isr.retain(|x| *x != broker);
                     let isr = part.isr.clone();
-                    self.out.emit(EventKind::Replication(ReplicationEvent::IsrShrunk {
+                    out.emit(EventKind::Replication(ReplicationEvent::IsrShrunk {
                         topic: tp.topic.clone(),
                         partition: tp.partition,
                         removed: broker,
@@ -611,30 +614,30 @@ impl Sim {
                 }
             }
             if was_leader {
-                self.elect_leader(&tp);
+                self.elect_leader(&tp, consumers, out);
             } else {
-                self.maybe_advance_hw(&tp);
-                self.complete_delayed_produces(&tp);
+                self.maybe_advance_hw(&tp, consumers, out);
+                self.complete_delayed_produces(&tp, out);
             }
         }
     }
 
-    pub(super) fn broker_registered(&mut self, broker: BrokerId, incarnation: u64) {
-        let current = self.cluster.incarnations.get(&broker).copied().unwrap_or(0) == incarnation;
-        let Some(b) = self.cluster.brokers.get_mut(&broker) else { return };
+    pub(super) fn broker_registered(&mut self, broker: BrokerId, incarnation: u64, consumers: &mut Consumers, out: &mut Driver) {
+        let current = self.incarnations.get(&broker).copied().unwrap_or(0) == incarnation;
+        let Some(b) = self.brokers.get_mut(&broker) else { return };
         if !current || !b.reachable() {
             return;
         }
         if b.fenced {
             b.fenced = false;
-            self.out.emit(EventKind::Cluster(ClusterEvent::BrokerUnfenced { broker }));
+            out.emit(EventKind::Cluster(ClusterEvent::BrokerUnfenced { broker }));
         }
         for tp in self.replicas_on(broker) {
             let Some(part) = self.partition(&tp) else { continue };
             if part.leader.is_none() {
-                self.elect_leader(&tp);
+                self.elect_leader(&tp, consumers, out);
             } else if part.leader != Some(broker) {
-                self.restart_one_follower(&tp, broker);
+                self.restart_one_follower(&tp, broker, out);
             }
         }
     }
@@ -642,9 +645,9 @@ impl Sim {
     /// The controller's election (`PartitionChangeBuilder`): the first replica in
     /// assignment order that is unfenced and in the ISR; failing that, with
     /// `unclean.leader.election.enable`, the first unfenced replica; else offline.
-    pub(super) fn elect_leader(&mut self, tp: &TopicPartition) {
-        let unclean_allowed = self.cluster.topics.get(&tp.topic).is_some_and(|t| t.config.unclean_leader_election_enable);
-        let usable = |b: &BrokerId| self.cluster.brokers.get(b).is_some_and(|x| !x.fenced && x.reachable());
+    pub(super) fn elect_leader(&mut self, tp: &TopicPartition, consumers: &mut Consumers, out: &mut Driver) {
+        let unclean_allowed = self.topics.get(&tp.topic).is_some_and(|t| t.config.unclean_leader_election_enable);
+        let usable = |b: &BrokerId| self.brokers.get(b).is_some_and(|x| !x.fenced && x.reachable());
         let Some(part) = self.partition(tp) else { return };
         let old_leader = part.leader;
         let old_log = old_leader.or_else(|| part.isr.first().copied()).and_then(|b| part.logs.get(&b)).cloned();
@@ -655,7 +658,7 @@ impl Sim {
             None => (None, false),
         };
         let unclean = unclean && leader.is_some();
-        let now = self.out.now;
+        let now = out.now;
         let Some(part) = self.partition_mut(tp) else { return };
         part.leader = leader;
         part.leader_epoch += 1;
@@ -674,7 +677,7 @@ impl Sim {
         let epoch = part.leader_epoch;
         let isr = part.isr.clone();
         let new_log = leader.and_then(|l| part.logs.get(&l)).cloned();
-        self.out.emit(EventKind::Replication(ReplicationEvent::LeaderElected {
+        out.emit(EventKind::Replication(ReplicationEvent::LeaderElected {
             topic: tp.topic.clone(),
             partition: tp.partition,
             leader,
@@ -698,7 +701,7 @@ impl Sim {
                 .collect();
             if !lost.is_empty() {
                 let cause = if unclean { LossCause::UncleanElection } else { LossCause::LeaderFailover };
-                let kept = self.cluster.lost.entry(tp.clone()).or_default();
+                let kept = self.lost.entry(tp.clone()).or_default();
                 for r in &lost {
                     if kept.len() == LOST_KEPT {
                         kept.pop_front();
@@ -712,7 +715,7 @@ impl Sim {
                         at: now,
                     });
                 }
-                self.out.emit(EventKind::Replication(ReplicationEvent::RecordsLost {
+                out.emit(EventKind::Replication(ReplicationEvent::RecordsLost {
                     topic: tp.topic.clone(),
                     partition: tp.partition,
                     records: lost,
@@ -720,10 +723,10 @@ impl Sim {
                 }));
             }
         }
-        self.complete_delayed_produces(tp);
-        self.start_followers(tp);
-        self.maybe_advance_hw(tp);
-        self.wake_parked(tp);
+        self.complete_delayed_produces(tp, out);
+        self.start_followers(tp, out);
+        self.maybe_advance_hw(tp, consumers, out);
+        consumers.wake_parked(tp, self, out);
     }
 }
 
@@ -731,21 +734,27 @@ impl Sim {
     /// Applies a scheduled event of replication, the brokers' lives and their periodic checks.
     pub(super) fn handle_replication(&mut self, pending: ReplicationPending) {
         match pending {
-            ReplicationPending::ReplicaFetchSend { tp, follower, token } => self.replica_fetch_send(&tp, follower, token),
-            ReplicationPending::ReplicaFetchArrive { tp, follower, leader, token, fetch_offset } => {
-                self.replica_fetch_arrive(&tp, follower, leader, token, fetch_offset)
+            ReplicationPending::ReplicaFetchSend { tp, follower, token } => {
+                self.cluster.replica_fetch_send(&tp, follower, token, &mut self.out)
             }
-            ReplicationPending::ReplicaFetchTimeout { id } => self.replica_fetch_timeout(id),
+            ReplicationPending::ReplicaFetchArrive { tp, follower, leader, token, fetch_offset } => {
+                self.cluster.replica_fetch_arrive(&tp, follower, leader, token, fetch_offset, &mut self.consumers, &mut self.out)
+            }
+            ReplicationPending::ReplicaFetchTimeout { id } => self.cluster.replica_fetch_timeout(id, &mut self.out),
             ReplicationPending::ReplicaFetchDeadline { tp, follower, token, attempt } => {
-                self.replica_fetch_deadline(&tp, follower, token, attempt)
+                self.cluster.replica_fetch_deadline(&tp, follower, token, attempt, &mut self.out)
             }
             ReplicationPending::ReplicaFetchResponse { tp, follower, token, records, leader_hw, leader_log_start } => {
-                self.replica_fetch_response(&tp, follower, token, records, leader_hw, leader_log_start)
+                self.cluster.replica_fetch_response(&tp, follower, token, records, leader_hw, leader_log_start, &mut self.out)
             }
-            ReplicationPending::SessionExpiry { broker, incarnation } => self.session_expiry(broker, incarnation),
-            ReplicationPending::BrokerRegistered { broker, incarnation } => self.broker_registered(broker, incarnation),
+            ReplicationPending::SessionExpiry { broker, incarnation } => {
+                self.cluster.session_expiry(broker, incarnation, &mut self.consumers, &mut self.out)
+            }
+            ReplicationPending::BrokerRegistered { broker, incarnation } => {
+                self.cluster.broker_registered(broker, incarnation, &mut self.consumers, &mut self.out)
+            }
             ReplicationPending::IsrCheck => {
-                self.isr_check();
+                self.cluster.isr_check(&mut self.consumers, &mut self.out);
                 let every = (self.cluster.config.replica_lag_time_max_ms / 2).max(1);
                 let at = self.out.now.plus_ms(every);
                 self.out.at(at, ReplicationPending::IsrCheck);
@@ -776,10 +785,10 @@ impl Sim {
 
     pub(super) fn execute_broker_command(&mut self, command: BrokerCommand) {
         match command {
-            BrokerCommand::CrashBroker { broker } => self.crash_broker(broker),
-            BrokerCommand::RestartBroker { broker } => self.restart_broker(broker),
-            BrokerCommand::IsolateBroker { broker } => self.isolate_broker(broker),
-            BrokerCommand::HealBroker { broker } => self.heal_broker(broker),
+            BrokerCommand::CrashBroker { broker } => self.cluster.crash_broker(broker, &mut self.clients, &mut self.out),
+            BrokerCommand::RestartBroker { broker } => self.cluster.restart_broker(broker, &mut self.consumers, &mut self.out),
+            BrokerCommand::IsolateBroker { broker } => self.cluster.isolate_broker(broker, &mut self.out),
+            BrokerCommand::HealBroker { broker } => self.cluster.heal_broker(broker, &mut self.out),
             BrokerCommand::SlowBroker { broker, slow_ms } => {
                 if let Some(b) = self.cluster.brokers.get_mut(&broker) {
                     b.slow_ms = slow_ms.min(3_600_000);
@@ -844,10 +853,10 @@ impl Sim {
                 for p in 0..count {
                     let tp = TopicPartition::new(topic.clone(), p);
                     if unclean_leader_election_enable == Some(true) && self.partition(&tp).is_some_and(|p| p.leader.is_none()) {
-                        self.elect_leader(&tp);
+                        self.cluster.elect_leader(&tp, &mut self.consumers, &mut self.out);
                     }
-                    self.maybe_advance_hw(&tp);
-                    self.complete_delayed_produces(&tp);
+                    self.cluster.maybe_advance_hw(&tp, &mut self.consumers, &mut self.out);
+                    self.cluster.complete_delayed_produces(&tp, &mut self.out);
                 }
             }
         }

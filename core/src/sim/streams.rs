@@ -322,7 +322,16 @@ impl Sim {
                     *count += 1;
                     let value = count.to_string();
                     if let Some(changelog) = &changelog {
-                        self.send(&producer, changelog, Some(key.clone()), value.clone(), Some(d.tp.partition), Vec::new());
+                        self.clients.send(
+                            &producer,
+                            changelog,
+                            Some(key.clone()),
+                            value.clone(),
+                            Some(d.tp.partition),
+                            Vec::new(),
+                            &self.cluster,
+                            &mut self.out,
+                        );
                     }
                     Some((Some(key.clone()), value))
                 }
@@ -333,7 +342,7 @@ impl Sim {
             app.output_total += u64::from(output.is_some());
         }
         if let Some((key, value)) = &output {
-            self.send(&producer, &sink, key.clone(), value.clone(), None, Vec::new());
+            self.clients.send(&producer, &sink, key.clone(), value.clone(), None, Vec::new(), &self.cluster, &mut self.out);
         }
         self.out.emit(EventKind::Streams(StreamsEvent::StreamsRecordProcessed {
             application_id,
@@ -362,7 +371,7 @@ impl Sim {
         let mut records = 0u32;
         if let Some(log) = changelog
             .map(|c| TopicPartition::new(c, partition))
-            .and_then(|tp| self.partition(&tp).and_then(|p| p.leader.and_then(|l| p.logs.get(&l))))
+            .and_then(|tp| self.cluster.partition(&tp).and_then(|p| p.leader.and_then(|l| p.logs.get(&l))))
         {
             // The restore consumer reads to the log end (read_uncommitted); here, the HW.
             for r in log.read_committed(log.log_start_offset(), u32::MAX) {

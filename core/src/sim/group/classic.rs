@@ -110,23 +110,30 @@ pub(crate) enum JoinResult {
     Error(GroupError),
 }
 
-impl Sim {
+impl Consumers {
     /// A classic member starts: JoinGroup, the heartbeat thread, the metadata refresh.
-    pub(in crate::sim) fn classic_start(&mut self, group_id: &str, client_id: &str) {
-        self.classic_send_join(group_id, client_id);
-        self.start_heartbeats(group_id, client_id);
-        self.start_metadata_refresh(group_id, client_id);
+    pub(in crate::sim) fn classic_start(&mut self, group_id: &str, client_id: &str, cluster: &Cluster, out: &mut Driver) {
+        self.classic_send_join(group_id, client_id, cluster, out);
+        self.start_heartbeats(group_id, client_id, out);
+        self.start_metadata_refresh(group_id, client_id, out);
     }
 
     /// LeaveGroup to the coordinator (not sent when no coordinator is reachable).
-    pub(in crate::sim) fn classic_send_leave(&mut self, group_id: &str, member_id: String, reason: LeaveReason) {
-        if let Some(at) = self.to_coordinator(group_id) {
-            self.out.at(at, ClassicPending::LeaveArrive { group: group_id.into(), member_id, reason });
+    pub(in crate::sim) fn classic_send_leave(
+        &mut self,
+        group_id: &str,
+        member_id: String,
+        reason: LeaveReason,
+        cluster: &Cluster,
+        out: &mut Driver,
+    ) {
+        if let Some(at) = self.to_coordinator(group_id, cluster, out) {
+            out.at(at, ClassicPending::LeaveArrive { group: group_id.into(), member_id, reason });
         }
     }
 
-    pub(in crate::sim) fn classic_send_join(&mut self, group_id: &str, client_id: &str) {
-        let Some(g) = self.consumers.groups.get(group_id) else { return };
+    pub(in crate::sim) fn classic_send_join(&mut self, group_id: &str, client_id: &str, cluster: &Cluster, out: &mut Driver) {
+        let Some(g) = self.groups.get(group_id) else { return };
         let protocol = g.protocol;
         let Some(m) = g.member(client_id) else { return };
         if m.phase == Phase::Crashed {
@@ -136,15 +143,15 @@ impl Sim {
         if m.join_in_flight {
             // One JoinGroup at a time: rejoin once the pending round is over, so the
             // coordinator learns what the member owns now.
-            if let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+            if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
                 m.rejoin_needed = true;
             }
             return;
         }
-        let Some(at) = self.to_coordinator(group_id) else {
+        let Some(at) = self.to_coordinator(group_id, cluster, out) else {
             // FindCoordinator failed: try again after retry.backoff.ms.
-            let at = self.out.now.plus_ms(100);
-            self.out.at(at, ClassicPending::ClientJoin { group: group_id.into(), client_id: client_id.into(), incarnation });
+            let at = out.now.plus_ms(100);
+            out.at(at, ClassicPending::ClientJoin { group: group_id.into(), client_id: client_id.into(), incarnation });
             return;
         };
         // Cooperative: what it still owns. Eager: nothing is owned any more, but sticky
@@ -163,7 +170,7 @@ impl Sim {
             rebalance_ms: m.config.max_poll_interval_ms,
         };
         let (member_id, generation) = (m.member_id.clone(), m.generation);
-        if let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+        if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
             m.phase = Phase::Joining;
             m.rejoin_needed = false;
             m.join_in_flight = true;
@@ -171,19 +178,26 @@ impl Sim {
                 m.activity = Activity::AwaitingAssignment;
             }
         }
-        self.out.emit(EventKind::Group(GroupEvent::JoinGroupSent {
+        out.emit(EventKind::Group(GroupEvent::JoinGroupSent {
             group: group_id.into(),
             client_id: client_id.into(),
             member_id,
             generation,
         }));
-        self.out.at(at, pending);
+        out.at(at, pending);
     }
 
     /// The heartbeat thread: every `heartbeat.interval.ms`, and the KIP-62 check that the
     /// application still polls.
-    pub(in crate::sim) fn classic_heartbeat_tick(&mut self, group_id: &str, client_id: &str, incarnation: u64) {
-        let now = self.out.now;
+    pub(in crate::sim) fn classic_heartbeat_tick(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        incarnation: u64,
+        cluster: &Cluster,
+        out: &mut Driver,
+    ) {
+        let now = out.now;
         let Some(m) = self.consumer(group_id, client_id, incarnation) else { return };
         // The application is outside poll() only while it processes or is stuck; a member
         // waiting for a rebalance is inside poll() and does not time out.
@@ -195,10 +209,10 @@ impl Sim {
         let phase = m.phase;
         if stuck && in_group {
             // Leave the group; the next poll() rejoins (`maybeLeaveGroup`).
-            if let Some(at) = self.to_coordinator(group_id) {
-                self.out.at(at, ClassicPending::LeaveArrive { group: group_id.into(), member_id, reason: LeaveReason::PollTimeout });
+            if let Some(at) = self.to_coordinator(group_id, cluster, out) {
+                out.at(at, ClassicPending::LeaveArrive { group: group_id.into(), member_id, reason: LeaveReason::PollTimeout });
             }
-            let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+            let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
             m.phase = Phase::LeftPollTimeout;
             m.member_id = String::new();
             m.generation = -1;
@@ -207,15 +221,18 @@ impl Sim {
             m.token += 1;
             m.activity = Activity::AwaitingAssignment;
             if !revoked.is_empty() {
-                self.record_group(EventKind::Group(GroupEvent::PartitionsRevoked {
-                    group: group_id.into(),
-                    client_id: client_id.into(),
-                    partitions: revoked,
-                }));
+                self.record_group(
+                    EventKind::Group(GroupEvent::PartitionsRevoked {
+                        group: group_id.into(),
+                        client_id: client_id.into(),
+                        partitions: revoked,
+                    }),
+                    out,
+                );
             }
         } else if phase == Phase::Stable {
-            if let Some(at) = self.to_coordinator(group_id) {
-                self.out.at(
+            if let Some(at) = self.to_coordinator(group_id, cluster, out) {
+                out.at(
                     at,
                     ClassicPending::HeartbeatArrive {
                         group: group_id.into(),
@@ -227,15 +244,15 @@ impl Sim {
                 );
             }
         }
-        let Some(m) = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         let at = now.plus_ms(m.config.heartbeat_interval_ms);
-        self.out.at(at, GroupPending::HeartbeatTick { group: group_id.into(), client_id: client_id.into(), incarnation });
+        out.at(at, GroupPending::HeartbeatTick { group: group_id.into(), client_id: client_id.into(), incarnation });
     }
 
     /// `session.timeout.ms` passed without a heartbeat: the member is removed.
-    pub(in crate::sim) fn classic_session_check(&mut self, group_id: &str, member_id: &str) {
-        let now = self.out.now;
-        let Some(g) = self.consumers.groups.get(group_id) else { return };
+    pub(in crate::sim) fn classic_session_check(&mut self, group_id: &str, member_id: &str, cluster: &Cluster, out: &mut Driver) {
+        let now = out.now;
+        let Some(g) = self.groups.get(group_id) else { return };
         let Some(r) = g.registered(member_id) else { return };
         if r.session_deadline > now {
             return;
@@ -246,100 +263,107 @@ impl Sim {
             || (g.state == GroupState::CompletingRebalance && g.pending_sync.iter().any(|p| p == member_id));
         if waiting {
             let at = now.plus_ms(r.session_timeout_ms.max(1));
-            self.schedule_session_check(group_id, member_id, at);
+            self.schedule_session_check(group_id, member_id, at, out);
             return;
         }
-        self.remove_member(group_id, member_id, LeaveReason::SessionTimeout);
+        self.remove_member(group_id, member_id, LeaveReason::SessionTimeout, cluster, out);
     }
 
-    fn start_metadata_refresh(&mut self, group_id: &str, client_id: &str) {
-        let Some(m) = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
-        let at = self.out.now.plus_ms(m.config.metadata_max_age_ms.max(1));
+    fn start_metadata_refresh(&mut self, group_id: &str, client_id: &str, out: &mut Driver) {
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let at = out.now.plus_ms(m.config.metadata_max_age_ms.max(1));
         let incarnation = m.incarnation;
-        self.out.at(at, ClassicPending::MetadataRefresh { group: group_id.into(), client_id: client_id.into(), incarnation });
+        out.at(at, ClassicPending::MetadataRefresh { group: group_id.into(), client_id: client_id.into(), incarnation });
     }
 
     /// Every `metadata.max.age.ms` the consumer refreshes metadata; only the leader acts on
     /// a grown topic (`ConsumerCoordinator.rejoinNeededOrPending`): it rejoins, and the
     /// group rebalances over the new partitions.
-    pub(in crate::sim) fn metadata_refresh(&mut self, group_id: &str, client_id: &str, incarnation: u64) {
+    pub(in crate::sim) fn metadata_refresh(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        incarnation: u64,
+        cluster: &Cluster,
+        out: &mut Driver,
+    ) {
         let Some(m) = self.consumer(group_id, client_id, incarnation) else { return };
-        let Some(g) = self.consumers.groups.get(group_id) else { return };
+        let Some(g) = self.groups.get(group_id) else { return };
         let is_leader = !m.member_id.is_empty() && g.leader.as_deref() == Some(m.member_id.as_str()) && m.phase == Phase::Stable;
         let grown = g
             .assigned_counts
             .iter()
-            .find(|(t, n)| self.cluster.topics.get(*t).is_some_and(|topic| topic.partition_count() != **n))
+            .find(|(t, n)| cluster.topics.get(*t).is_some_and(|topic| topic.partition_count() != **n))
             .map(|(t, _)| t.clone());
         if let (true, Some(topic)) = (is_leader, grown) {
-            self.out.emit(EventKind::Group(GroupEvent::MetadataChangeNoticed {
-                group: group_id.into(),
-                client_id: client_id.into(),
-                topic,
-            }));
-            self.revoke_for_rejoin(group_id, client_id);
-            self.send_join(group_id, client_id);
+            out.emit(EventKind::Group(GroupEvent::MetadataChangeNoticed { group: group_id.into(), client_id: client_id.into(), topic }));
+            self.revoke_for_rejoin(group_id, client_id, cluster, out);
+            self.send_join(group_id, client_id, cluster, out);
         }
-        self.start_metadata_refresh(group_id, client_id);
+        self.start_metadata_refresh(group_id, client_id, out);
     }
 
-    pub(in crate::sim) fn join_response(&mut self, group_id: &str, client_id: &str, incarnation: u64, result: JoinResult) {
+    pub(in crate::sim) fn join_response(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        incarnation: u64,
+        result: JoinResult,
+        cluster: &Cluster,
+        out: &mut Driver,
+    ) {
         if self.consumer(group_id, client_id, incarnation).is_none() {
             return;
         }
-        if let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+        if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
             m.join_in_flight = false;
         }
         match result {
             JoinResult::MemberIdRequired(member_id) => {
-                if let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+                if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
                     m.member_id = member_id.clone();
                 }
-                self.out.emit(EventKind::Group(GroupEvent::MemberIdRequired {
-                    group: group_id.into(),
-                    client_id: client_id.into(),
-                    member_id,
-                }));
-                self.send_join(group_id, client_id);
+                out.emit(EventKind::Group(GroupEvent::MemberIdRequired { group: group_id.into(), client_id: client_id.into(), member_id }));
+                self.send_join(group_id, client_id, cluster, out);
             }
             JoinResult::Error(GroupError::CoordinatorNotAvailable) => {
-                let at = self.out.now.plus_ms(100);
-                self.out.at(at, ClassicPending::ClientJoin { group: group_id.into(), client_id: client_id.into(), incarnation });
+                let at = out.now.plus_ms(100);
+                out.at(at, ClassicPending::ClientJoin { group: group_id.into(), client_id: client_id.into(), incarnation });
             }
             JoinResult::Error(_) => {
-                if let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+                if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
                     m.member_id = String::new();
                     m.generation = -1;
                 }
-                self.send_join(group_id, client_id);
+                self.send_join(group_id, client_id, cluster, out);
             }
             JoinResult::Joined { generation, member_id, leader, members } => {
-                let assignment = if leader { Some(self.run_assignor(group_id, &members)) } else { None };
+                let assignment = if leader { Some(self.run_assignor(group_id, &members, cluster)) } else { None };
                 if leader {
                     let counts: VecMap<String, u32> = members
                         .iter()
                         .flat_map(|m| m.2.iter())
-                        .filter_map(|t| self.cluster.topics.get(t).map(|topic| (t.clone(), topic.partition_count())))
+                        .filter_map(|t| cluster.topics.get(t).map(|topic| (t.clone(), topic.partition_count())))
                         .collect();
-                    if let Some(g) = self.consumers.groups.get_mut(group_id) {
+                    if let Some(g) = self.groups.get_mut(group_id) {
                         g.assigned_counts = counts;
                     }
                 }
-                let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+                let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
                 m.generation = generation;
                 m.member_id = member_id.clone();
                 m.phase = Phase::Syncing;
-                self.out.emit(EventKind::Group(GroupEvent::SyncGroupSent {
+                out.emit(EventKind::Group(GroupEvent::SyncGroupSent {
                     group: group_id.into(),
                     client_id: client_id.into(),
                     generation,
                     leader,
                 }));
-                let Some(at) = self.to_coordinator(group_id) else {
-                    self.send_join(group_id, client_id);
+                let Some(at) = self.to_coordinator(group_id, cluster, out) else {
+                    self.send_join(group_id, client_id, cluster, out);
                     return;
                 };
-                self.out.at(
+                out.at(
                     at,
                     ClassicPending::SyncArrive {
                         group: group_id.into(),
@@ -357,12 +381,12 @@ impl Sim {
     /// The leader runs the group's assignor over the members' subscriptions
     /// (`ConsumerCoordinator.onLeaderElected`); with the cooperative protocol, partitions
     /// that would change owner are withheld for a second round.
-    fn run_assignor(&self, group_id: &str, members: &[JoinMember]) -> VecMap<String, Vec<TopicPartition>> {
-        let Some(g) = self.consumers.groups.get(group_id) else { return VecMap::new() };
+    fn run_assignor(&self, group_id: &str, members: &[JoinMember], cluster: &Cluster) -> VecMap<String, Vec<TopicPartition>> {
+        let Some(g) = self.groups.get(group_id) else { return VecMap::new() };
         let mut partitions_per_topic = std::collections::BTreeMap::new();
         for (_, _, topics, _, _) in members {
             for t in topics {
-                if let Some(topic) = self.cluster.topics.get(t) {
+                if let Some(topic) = cluster.topics.get(t) {
                     partitions_per_topic.insert(t.clone(), topic.partition_count());
                 }
             }
@@ -389,6 +413,8 @@ impl Sim {
         incarnation: u64,
         generation: i32,
         result: Result<Vec<TopicPartition>, GroupError>,
+        cluster: &Cluster,
+        out: &mut Driver,
     ) {
         // An answer to an older SyncGroup (the member has rejoined since) is stale.
         let current =
@@ -400,16 +426,16 @@ impl Sim {
             Ok(a) => a,
             Err(e) => {
                 if e == GroupError::UnknownMemberId {
-                    if let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+                    if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
                         m.member_id = String::new();
                     }
                 }
-                self.revoke_for_rejoin(group_id, client_id);
-                self.send_join(group_id, client_id);
+                self.revoke_for_rejoin(group_id, client_id, cluster, out);
+                self.send_join(group_id, client_id, cluster, out);
                 return;
             }
         };
-        let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
+        let Some(g) = self.groups.get_mut(group_id) else { return };
         let protocol = g.protocol;
         let Some(m) = g.member_mut(client_id) else { return };
         // A consumer ignores partitions of topics it does not subscribe to (Kafka's
@@ -428,74 +454,88 @@ impl Sim {
         let token = m.token;
         let rejoin = protocol == RebalanceProtocol::Cooperative && !revoked.is_empty();
         if !revoked.is_empty() {
-            self.record_group(EventKind::Group(GroupEvent::PartitionsRevoked {
-                group: group_id.into(),
-                client_id: client_id.into(),
-                partitions: revoked,
-            }));
+            self.record_group(
+                EventKind::Group(GroupEvent::PartitionsRevoked {
+                    group: group_id.into(),
+                    client_id: client_id.into(),
+                    partitions: revoked,
+                }),
+                out,
+            );
         }
-        self.out.emit(EventKind::Group(GroupEvent::PartitionsAssigned {
+        out.emit(EventKind::Group(GroupEvent::PartitionsAssigned {
             group: group_id.into(),
             generation,
             client_id: client_id.into(),
             partitions: assignment,
         }));
         // OffsetFetch for the partitions it did not have.
-        let Some(at) = self.to_coordinator(group_id) else {
-            self.send_join(group_id, client_id);
+        let Some(at) = self.to_coordinator(group_id, cluster, out) else {
+            self.send_join(group_id, client_id, cluster, out);
             return;
         };
-        self.out.at(
+        out.at(
             at,
             GroupPending::OffsetFetchArrive { group: group_id.into(), client_id: client_id.into(), incarnation, token, partitions: added },
         );
-        let asked_meanwhile = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)).is_some_and(|m| m.rejoin_needed);
+        let asked_meanwhile = self.groups.get(group_id).and_then(|g| g.member(client_id)).is_some_and(|m| m.rejoin_needed);
         if asked_meanwhile {
             // A rejoin was asked for while this round was under way: eager members give
             // up what they just got first (`onJoinPrepare`), as for any rejoin.
-            self.revoke_for_rejoin(group_id, client_id);
-            self.send_join(group_id, client_id);
+            self.revoke_for_rejoin(group_id, client_id, cluster, out);
+            self.send_join(group_id, client_id, cluster, out);
         } else if rejoin {
             // KIP-429: partitions moved away; a second rebalance hands them to their new owner.
-            self.send_join(group_id, client_id);
+            self.send_join(group_id, client_id, cluster, out);
         }
     }
 
     /// Before rejoining: eager members commit (auto-commit) and give everything up
     /// (`onJoinPrepare`); cooperative members commit and keep their partitions.
-    pub(in crate::sim) fn revoke_for_rejoin(&mut self, group_id: &str, client_id: &str) {
-        let now = self.out.now;
-        let Some(g) = self.consumers.groups.get(group_id) else { return };
+    pub(in crate::sim) fn revoke_for_rejoin(&mut self, group_id: &str, client_id: &str, cluster: &Cluster, out: &mut Driver) {
+        let now = out.now;
+        let Some(g) = self.groups.get(group_id) else { return };
         let protocol = g.protocol;
         let Some(m) = g.member(client_id) else { return };
         if m.config.commit_mode == CommitMode::Auto && !m.assigned.is_empty() {
-            self.commit_positions(group_id, client_id);
+            self.commit_positions(group_id, client_id, cluster, out);
         }
         if protocol == RebalanceProtocol::Eager {
-            let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+            let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
             if m.assigned.is_empty() {
                 return;
             }
             let revoked = m.lose_partitions(now);
             self.drop_parked_fetches(group_id, client_id);
-            self.record_group(EventKind::Group(GroupEvent::PartitionsRevoked {
-                group: group_id.into(),
-                client_id: client_id.into(),
-                partitions: revoked,
-            }));
+            self.record_group(
+                EventKind::Group(GroupEvent::PartitionsRevoked {
+                    group: group_id.into(),
+                    client_id: client_id.into(),
+                    partitions: revoked,
+                }),
+                out,
+            );
         }
     }
 
     // ----- client: heartbeats ----------------------------------------------------
 
-    fn start_heartbeats(&mut self, group_id: &str, client_id: &str) {
-        let Some(m) = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
-        let at = self.out.now.plus_ms(m.config.heartbeat_interval_ms);
+    fn start_heartbeats(&mut self, group_id: &str, client_id: &str, out: &mut Driver) {
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let at = out.now.plus_ms(m.config.heartbeat_interval_ms);
         let incarnation = m.incarnation;
-        self.out.at(at, GroupPending::HeartbeatTick { group: group_id.into(), client_id: client_id.into(), incarnation });
+        out.at(at, GroupPending::HeartbeatTick { group: group_id.into(), client_id: client_id.into(), incarnation });
     }
 
-    pub(in crate::sim) fn heartbeat_response(&mut self, group_id: &str, client_id: &str, incarnation: u64, error: Option<GroupError>) {
+    pub(in crate::sim) fn heartbeat_response(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        incarnation: u64,
+        error: Option<GroupError>,
+        cluster: &Cluster,
+        out: &mut Driver,
+    ) {
         let Some(m) = self.consumer(group_id, client_id, incarnation) else { return };
         if m.phase != Phase::Stable {
             return;
@@ -506,33 +546,36 @@ impl Sim {
                 // The rejoin happens inside poll(): a member busy processing (or stuck)
                 // rejoins only when it polls again, and the whole group waits for it.
                 let busy = m.paused || !m.processing.is_empty();
-                self.out.emit(EventKind::Group(GroupEvent::RebalanceNoticed { group: group_id.into(), client_id: client_id.into() }));
+                out.emit(EventKind::Group(GroupEvent::RebalanceNoticed { group: group_id.into(), client_id: client_id.into() }));
                 if busy {
-                    if let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+                    if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
                         m.rejoin_needed = true;
                     }
                 } else {
-                    self.revoke_for_rejoin(group_id, client_id);
-                    self.send_join(group_id, client_id);
+                    self.revoke_for_rejoin(group_id, client_id, cluster, out);
+                    self.send_join(group_id, client_id, cluster, out);
                 }
             }
             Some(_) => {
                 // Fenced (unknown member or stale generation): the partitions are lost,
                 // not revoked — no commit (`onPartitionsLost`).
-                let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+                let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
                 m.member_id = String::new();
                 m.generation = -1;
                 let revoked = std::mem::take(&mut m.assigned);
                 m.positions.clear();
                 m.token += 1;
                 if !revoked.is_empty() {
-                    self.record_group(EventKind::Group(GroupEvent::PartitionsRevoked {
-                        group: group_id.into(),
-                        client_id: client_id.into(),
-                        partitions: revoked,
-                    }));
+                    self.record_group(
+                        EventKind::Group(GroupEvent::PartitionsRevoked {
+                            group: group_id.into(),
+                            client_id: client_id.into(),
+                            partitions: revoked,
+                        }),
+                        out,
+                    );
                 }
-                self.send_join(group_id, client_id);
+                self.send_join(group_id, client_id, cluster, out);
             }
         }
     }
@@ -557,12 +600,14 @@ impl Sim {
         owned: Vec<TopicPartition>,
         generation: i32,
         timeouts: (u64, u64),
+        cluster: &Cluster,
+        out: &mut Driver,
     ) {
-        if self.coordinator_of(group_id).is_none() {
+        if cluster.coordinator_of(group_id).is_none() {
             // No coordinator (its broker went down on the way): the client hears
             // COORDINATOR_NOT_AVAILABLE and tries again.
-            let reply = self.reply_at();
-            self.out.at(
+            let reply = self.reply_at(out);
+            out.at(
                 reply,
                 ClassicPending::JoinResponse {
                     group: group_id.into(),
@@ -573,14 +618,14 @@ impl Sim {
             );
             return;
         }
-        let now = self.out.now;
-        let reply = self.reply_at();
+        let now = out.now;
+        let reply = self.reply_at(out);
         let (session, rebalance_ms) = timeouts;
-        let Some(g) = self.consumers.groups.get(group_id) else { return };
+        let Some(g) = self.groups.get(group_id) else { return };
         let state = g.state;
         if member_id.is_empty() {
-            let new_id = format!("{}-{}", instance_id.clone().unwrap_or_else(|| client_id.to_string()), self.out.rng.uuid_v4());
-            let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
+            let new_id = format!("{}-{}", instance_id.clone().unwrap_or_else(|| client_id.to_string()), out.rng.uuid_v4());
+            let Some(g) = self.groups.get_mut(group_id) else { return };
             // KIP-345: a static member's new incarnation takes the old one's place.
             if let Some(instance) = &instance_id {
                 let replaced = g.registry.iter_mut().find(|r| r.group_instance_id.as_ref() == Some(instance)).map(|r| {
@@ -600,16 +645,16 @@ impl Sim {
                     let generation = g.generation;
                     let leader = g.leader.as_ref() == Some(&new_id);
                     let members = if leader { Self::member_list(g) } else { Vec::new() };
-                    self.out.emit(EventKind::Group(GroupEvent::StaticMemberReplaced {
+                    out.emit(EventKind::Group(GroupEvent::StaticMemberReplaced {
                         group: group_id.into(),
                         client_id: client_id.into(),
                         old_member_id: old,
                         member_id: new_id.clone(),
                     }));
-                    self.schedule_session_check(group_id, &new_id, now.plus_ms(session));
+                    self.schedule_session_check(group_id, &new_id, now.plus_ms(session), out);
                     if state == GroupState::Stable {
                         // No rebalance: it gets the generation it had and syncs.
-                        self.out.at(
+                        out.at(
                             reply,
                             ClassicPending::JoinResponse {
                                 group: group_id.into(),
@@ -619,15 +664,26 @@ impl Sim {
                             },
                         );
                     } else {
-                        self.try_complete_join(group_id);
+                        self.try_complete_join(group_id, out);
                     }
                     return;
                 }
                 // A static member joins directly, without MEMBER_ID_REQUIRED.
-                self.register(group_id, (client_id, incarnation), new_id, instance_id, subscription, owned, generation, timeouts);
+                self.register(
+                    group_id,
+                    (client_id, incarnation),
+                    new_id,
+                    instance_id,
+                    subscription,
+                    owned,
+                    generation,
+                    timeouts,
+                    cluster,
+                    out,
+                );
                 return;
             }
-            self.out.at(
+            out.at(
                 reply,
                 ClassicPending::JoinResponse {
                     group: group_id.into(),
@@ -636,7 +692,7 @@ impl Sim {
                     result: JoinResult::MemberIdRequired(new_id.clone()),
                 },
             );
-            if let Some(g) = self.consumers.groups.get_mut(group_id) {
+            if let Some(g) = self.groups.get_mut(group_id) {
                 g.pending_members.push(new_id);
             }
             return;
@@ -644,7 +700,7 @@ impl Sim {
         let known = g.registry.iter().any(|r| r.member_id == member_id);
         let pending = g.pending_members.contains(&member_id);
         if known {
-            let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
+            let Some(g) = self.groups.get_mut(group_id) else { return };
             let resubscribed = g.registry.iter().any(|r| r.member_id == member_id && r.subscription != subscription);
             if let Some(r) = g.registry.iter_mut().find(|r| r.member_id == member_id) {
                 r.joined = true;
@@ -656,23 +712,34 @@ impl Sim {
                 r.rebalance_timeout_ms = rebalance_ms;
                 r.incarnation = incarnation;
             }
-            self.schedule_session_check(group_id, &member_id, now.plus_ms(session));
+            self.schedule_session_check(group_id, &member_id, now.plus_ms(session), out);
             if matches!(state, GroupState::Stable | GroupState::CompletingRebalance) {
                 let cause = if resubscribed {
                     RebalanceCause::SubscriptionChanged { client_id: client_id.into() }
                 } else {
                     RebalanceCause::MemberRejoined { client_id: client_id.into() }
                 };
-                self.prepare_rebalance(group_id, cause, Some(&member_id));
+                self.prepare_rebalance(group_id, cause, Some(&member_id), cluster, out);
             }
-            self.try_complete_join(group_id);
+            self.try_complete_join(group_id, out);
         } else if pending {
-            if let Some(g) = self.consumers.groups.get_mut(group_id) {
+            if let Some(g) = self.groups.get_mut(group_id) {
                 g.pending_members.retain(|p| *p != member_id);
             }
-            self.register(group_id, (client_id, incarnation), member_id, instance_id, subscription, owned, generation, timeouts);
+            self.register(
+                group_id,
+                (client_id, incarnation),
+                member_id,
+                instance_id,
+                subscription,
+                owned,
+                generation,
+                timeouts,
+                cluster,
+                out,
+            );
         } else {
-            self.out.at(
+            out.at(
                 reply,
                 ClassicPending::JoinResponse {
                     group: group_id.into(),
@@ -695,9 +762,11 @@ impl Sim {
         owned: Vec<TopicPartition>,
         generation: i32,
         (session_ms, rebalance_ms): (u64, u64),
+        cluster: &Cluster,
+        out: &mut Driver,
     ) {
-        let now = self.out.now;
-        let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
+        let now = out.now;
+        let Some(g) = self.groups.get_mut(group_id) else { return };
         g.registry.push(Registered {
             member_id: member_id.clone(),
             client_id: client_id.into(),
@@ -713,14 +782,14 @@ impl Sim {
             incarnation,
             cg: Default::default(),
         });
-        self.out.emit(EventKind::Group(GroupEvent::MemberJoined {
+        out.emit(EventKind::Group(GroupEvent::MemberJoined {
             group: group_id.into(),
             client_id: client_id.into(),
             member_id: member_id.clone(),
         }));
-        self.schedule_session_check(group_id, &member_id, now.plus_ms(session_ms));
-        self.prepare_rebalance(group_id, RebalanceCause::MemberJoined { client_id: client_id.into() }, Some(&member_id));
-        self.try_complete_join(group_id);
+        self.schedule_session_check(group_id, &member_id, now.plus_ms(session_ms), out);
+        self.prepare_rebalance(group_id, RebalanceCause::MemberJoined { client_id: client_id.into() }, Some(&member_id), cluster, out);
+        self.try_complete_join(group_id, out);
     }
 
     fn member_list(g: &Group) -> Vec<JoinMember> {
@@ -732,23 +801,26 @@ impl Sim {
 
     /// The largest rebalance timeout (`max.poll.interval.ms`) among the members.
     fn rebalance_timeout(&self, group_id: &str) -> u64 {
-        self.consumers
-            .groups
-            .get(group_id)
-            .map(|g| g.registry.iter().map(|r| r.rebalance_timeout_ms).max().unwrap_or(300_000))
-            .unwrap_or(300_000)
+        self.groups.get(group_id).map(|g| g.registry.iter().map(|r| r.rebalance_timeout_ms).max().unwrap_or(300_000)).unwrap_or(300_000)
     }
 
     /// Enters (or stays in) PreparingRebalance. A group formed from empty waits
     /// `group.initial.rebalance.delay.ms`, re-armed by each new member up to the rebalance
     /// timeout (`InitialDelayedJoin`); otherwise the join phase ends when every member
     /// has rejoined or the rebalance timeout passes.
-    pub(in crate::sim) fn prepare_rebalance(&mut self, group_id: &str, cause: RebalanceCause, joined_now: Option<&str>) {
-        let now = self.out.now;
-        let initial_delay = self.cluster.config.group_initial_rebalance_delay_ms;
+    pub(in crate::sim) fn prepare_rebalance(
+        &mut self,
+        group_id: &str,
+        cause: RebalanceCause,
+        joined_now: Option<&str>,
+        cluster: &Cluster,
+        out: &mut Driver,
+    ) {
+        let now = out.now;
+        let initial_delay = cluster.config.group_initial_rebalance_delay_ms;
         let timeout = self.rebalance_timeout(group_id);
-        let reply = self.reply_at();
-        let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
+        let reply = self.reply_at(out);
+        let Some(g) = self.groups.get_mut(group_id) else { return };
         let state = g.state;
         let mut refused_syncs = Vec::new();
         let due = match state {
@@ -781,54 +853,54 @@ impl Sim {
             g.round += 1;
             g.rebalance_due = Some(due);
             let round = g.round;
-            self.out.at(due, ClassicPending::JoinDeadline { group: group_id.into(), round });
+            out.at(due, ClassicPending::JoinDeadline { group: group_id.into(), round });
         }
         for member_id in refused_syncs {
-            self.answer_sync(group_id, &member_id, Err(GroupError::RebalanceInProgress), reply);
+            self.answer_sync(group_id, &member_id, Err(GroupError::RebalanceInProgress), reply, out);
         }
         if state != GroupState::PreparingRebalance {
-            self.out.emit(EventKind::Group(GroupEvent::RebalanceStarted { group: group_id.into(), cause }));
+            out.emit(EventKind::Group(GroupEvent::RebalanceStarted { group: group_id.into(), cause }));
         }
     }
 
     /// Completes the join phase once every member has rejoined (outside the initial delay).
-    fn try_complete_join(&mut self, group_id: &str) {
-        let Some(g) = self.consumers.groups.get(group_id) else { return };
+    fn try_complete_join(&mut self, group_id: &str, out: &mut Driver) {
+        let Some(g) = self.groups.get(group_id) else { return };
         if g.state == GroupState::PreparingRebalance && g.initial_delay_since.is_none() && g.registry.iter().all(|r| r.joined) {
-            self.complete_join(group_id);
+            self.complete_join(group_id, out);
         }
     }
 
-    pub(in crate::sim) fn join_deadline(&mut self, group_id: &str, round: u64) {
-        let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
+    pub(in crate::sim) fn join_deadline(&mut self, group_id: &str, round: u64, cluster: &Cluster, out: &mut Driver) {
+        let Some(g) = self.groups.get_mut(group_id) else { return };
         if g.round != round || g.state != GroupState::PreparingRebalance {
             return;
         }
         if g.initial_delay_since.is_some() && g.new_member_added && g.initial_remaining > 0 {
-            let initial_delay = self.cluster.config.group_initial_rebalance_delay_ms;
-            let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
+            let initial_delay = cluster.config.group_initial_rebalance_delay_ms;
+            let Some(g) = self.groups.get_mut(group_id) else { return };
             g.new_member_added = false;
             let delay = initial_delay.min(g.initial_remaining).max(1);
             g.initial_remaining -= delay.min(g.initial_remaining);
             g.round += 1;
             let round = g.round;
-            let due = self.out.now.plus_ms(delay);
+            let due = out.now.plus_ms(delay);
             g.rebalance_due = Some(due);
-            self.out.at(due, ClassicPending::JoinDeadline { group: group_id.into(), round });
+            out.at(due, ClassicPending::JoinDeadline { group: group_id.into(), round });
             return;
         }
-        let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
+        let Some(g) = self.groups.get_mut(group_id) else { return };
         if g.initial_delay_since.take().is_some() {
-            self.try_complete_join(group_id);
+            self.try_complete_join(group_id, out);
             // Members still missing after the initial delay get the full rebalance timeout.
             let timeout = self.rebalance_timeout(group_id);
-            let now = self.out.now;
-            let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
+            let now = out.now;
+            let Some(g) = self.groups.get_mut(group_id) else { return };
             if g.state == GroupState::PreparingRebalance {
                 g.round += 1;
                 let round = g.round;
                 g.rebalance_due = Some(now.plus_ms(timeout));
-                self.out.at(now.plus_ms(timeout), ClassicPending::JoinDeadline { group: group_id.into(), round });
+                out.at(now.plus_ms(timeout), ClassicPending::JoinDeadline { group: group_id.into(), round });
             }
             return;
         }
@@ -836,21 +908,21 @@ impl Sim {
         let gone: Vec<Registered> = g.registry.iter().filter(|r| !r.joined).cloned().collect();
         g.registry.retain(|r| r.joined);
         for r in gone {
-            self.out.emit(EventKind::Group(GroupEvent::MemberLeft {
+            out.emit(EventKind::Group(GroupEvent::MemberLeft {
                 group: group_id.into(),
                 client_id: r.client_id,
                 member_id: r.member_id,
                 reason: LeaveReason::RebalanceTimeout,
             }));
         }
-        self.complete_join(group_id);
+        self.complete_join(group_id, out);
     }
 
     /// A new generation: the leader (kept if still a member, else the first to join)
     /// gets everyone's subscriptions; every member gets the JoinGroup answer.
-    fn complete_join(&mut self, group_id: &str) {
-        let reply = self.reply_at();
-        let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
+    fn complete_join(&mut self, group_id: &str, out: &mut Driver) {
+        let reply = self.reply_at(out);
+        let Some(g) = self.groups.get_mut(group_id) else { return };
         if g.registry.is_empty() {
             g.state = GroupState::Empty;
             g.rebalance_due = None;
@@ -872,7 +944,7 @@ impl Sim {
         let assignor = g.config.assignor.to_string();
         let answers: Vec<(String, u64, String)> =
             g.registry.iter().map(|r| (r.client_id.clone(), r.incarnation, r.member_id.clone())).collect();
-        self.out.emit(EventKind::Group(GroupEvent::JoinPhaseCompleted {
+        out.emit(EventKind::Group(GroupEvent::JoinPhaseCompleted {
             group: group_id.into(),
             generation,
             leader: leader_client,
@@ -881,7 +953,7 @@ impl Sim {
         }));
         for (client_id, incarnation, member_id) in answers {
             let is_leader = member_id == leader;
-            self.out.at(
+            out.at(
                 reply,
                 ClassicPending::JoinResponse {
                     group: group_id.into(),
@@ -906,27 +978,29 @@ impl Sim {
         member_id: String,
         generation: i32,
         assignment: Option<VecMap<String, Vec<TopicPartition>>>,
+        cluster: &Cluster,
+        out: &mut Driver,
     ) {
-        if self.coordinator_of(group_id).is_none() {
+        if cluster.coordinator_of(group_id).is_none() {
             return;
         }
-        let reply = self.reply_at();
-        let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
+        let reply = self.reply_at(out);
+        let Some(g) = self.groups.get_mut(group_id) else { return };
         if !g.registry.iter().any(|r| r.member_id == member_id) {
-            self.answer_sync_direct(group_id, client_id, incarnation, generation, Err(GroupError::UnknownMemberId), reply);
+            self.answer_sync_direct(group_id, client_id, incarnation, generation, Err(GroupError::UnknownMemberId), reply, out);
             return;
         }
         if generation != g.generation {
-            self.answer_sync_direct(group_id, client_id, incarnation, generation, Err(GroupError::IllegalGeneration), reply);
+            self.answer_sync_direct(group_id, client_id, incarnation, generation, Err(GroupError::IllegalGeneration), reply, out);
             return;
         }
         match g.state {
             GroupState::PreparingRebalance | GroupState::Empty => {
-                self.answer_sync_direct(group_id, client_id, incarnation, generation, Err(GroupError::RebalanceInProgress), reply);
+                self.answer_sync_direct(group_id, client_id, incarnation, generation, Err(GroupError::RebalanceInProgress), reply, out);
             }
             GroupState::Stable | GroupState::Reconciling => {
                 let a = g.registry.iter().find(|r| r.member_id == member_id).map(|r| r.assignment.clone()).unwrap_or_default();
-                self.answer_sync_direct(group_id, client_id, incarnation, generation, Ok(a), reply);
+                self.answer_sync_direct(group_id, client_id, incarnation, generation, Ok(a), reply, out);
             }
             GroupState::CompletingRebalance => {
                 g.pending_sync.push(member_id.clone());
@@ -940,16 +1014,10 @@ impl Sim {
                     g.state = GroupState::Stable;
                     g.rebalances += 1;
                     let waiting = std::mem::take(&mut g.pending_sync);
-                    self.out.emit(EventKind::Group(GroupEvent::GroupStable { group: group_id.into(), generation }));
+                    out.emit(EventKind::Group(GroupEvent::GroupStable { group: group_id.into(), generation }));
                     for m in waiting {
-                        let a = self
-                            .consumers
-                            .groups
-                            .get(group_id)
-                            .and_then(|g| g.registered(&m))
-                            .map(|r| r.assignment.clone())
-                            .unwrap_or_default();
-                        self.answer_sync(group_id, &m, Ok(a), reply);
+                        let a = self.groups.get(group_id).and_then(|g| g.registered(&m)).map(|r| r.assignment.clone()).unwrap_or_default();
+                        self.answer_sync(group_id, &m, Ok(a), reply, out);
                     }
                 }
             }
@@ -958,12 +1026,19 @@ impl Sim {
 
     /// Answers a SyncGroup the coordinator held (sent for the group's current generation),
     /// addressed with the client id and incarnation that SyncGroup carried.
-    fn answer_sync(&mut self, group_id: &str, member_id: &str, result: Result<Vec<TopicPartition>, GroupError>, at: SimTime) {
-        let Some(g) = self.consumers.groups.get(group_id) else { return };
+    fn answer_sync(
+        &mut self,
+        group_id: &str,
+        member_id: &str,
+        result: Result<Vec<TopicPartition>, GroupError>,
+        at: SimTime,
+        out: &mut Driver,
+    ) {
+        let Some(g) = self.groups.get(group_id) else { return };
         let generation = g.generation;
         let Some(r) = g.registered(member_id) else { return };
         let (client_id, incarnation) = (r.client_id.clone(), r.incarnation);
-        self.out.at(at, ClassicPending::SyncResponse { group: group_id.into(), client_id, incarnation, generation, result });
+        out.at(at, ClassicPending::SyncResponse { group: group_id.into(), client_id, incarnation, generation, result });
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -975,9 +1050,9 @@ impl Sim {
         generation: i32,
         result: Result<Vec<TopicPartition>, GroupError>,
         at: SimTime,
+        out: &mut Driver,
     ) {
-        self.out
-            .at(at, ClassicPending::SyncResponse { group: group_id.into(), client_id: client_id.into(), incarnation, generation, result });
+        out.at(at, ClassicPending::SyncResponse { group: group_id.into(), client_id: client_id.into(), incarnation, generation, result });
     }
 
     pub(in crate::sim) fn heartbeat_arrive(
@@ -987,13 +1062,15 @@ impl Sim {
         incarnation: u64,
         member_id: String,
         generation: i32,
+        cluster: &Cluster,
+        out: &mut Driver,
     ) {
-        if self.coordinator_of(group_id).is_none() {
+        if cluster.coordinator_of(group_id).is_none() {
             return;
         }
-        let now = self.out.now;
-        let reply = self.reply_at();
-        let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
+        let now = out.now;
+        let reply = self.reply_at(out);
+        let Some(g) = self.groups.get_mut(group_id) else { return };
         let mut session = 0;
         let error = match g.registry.iter_mut().find(|r| r.member_id == member_id) {
             None => Some(GroupError::UnknownMemberId),
@@ -1008,36 +1085,43 @@ impl Sim {
             }
         };
         if session > 0 {
-            self.schedule_session_check(group_id, &member_id, now.plus_ms(session));
+            self.schedule_session_check(group_id, &member_id, now.plus_ms(session), out);
         }
-        self.out.at(reply, ClassicPending::HeartbeatResponse { group: group_id.into(), client_id: client_id.into(), incarnation, error });
+        out.at(reply, ClassicPending::HeartbeatResponse { group: group_id.into(), client_id: client_id.into(), incarnation, error });
     }
 
-    fn schedule_session_check(&mut self, group_id: &str, member_id: &str, at: SimTime) {
-        self.out.at(at, GroupPending::SessionCheck { group: group_id.into(), member_id: member_id.into() });
+    fn schedule_session_check(&mut self, group_id: &str, member_id: &str, at: SimTime, out: &mut Driver) {
+        out.at(at, GroupPending::SessionCheck { group: group_id.into(), member_id: member_id.into() });
     }
 
-    pub(in crate::sim) fn leave_arrive(&mut self, group_id: &str, member_id: &str, reason: LeaveReason) {
-        if self.coordinator_of(group_id).is_none() {
+    pub(in crate::sim) fn leave_arrive(
+        &mut self,
+        group_id: &str,
+        member_id: &str,
+        reason: LeaveReason,
+        cluster: &Cluster,
+        out: &mut Driver,
+    ) {
+        if cluster.coordinator_of(group_id).is_none() {
             return;
         }
-        self.remove_member(group_id, member_id, reason);
+        self.remove_member(group_id, member_id, reason, cluster, out);
     }
 
-    fn remove_member(&mut self, group_id: &str, member_id: &str, reason: LeaveReason) {
-        let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
+    fn remove_member(&mut self, group_id: &str, member_id: &str, reason: LeaveReason, cluster: &Cluster, out: &mut Driver) {
+        let Some(g) = self.groups.get_mut(group_id) else { return };
         let Some(i) = g.registry.iter().position(|r| r.member_id == member_id) else { return };
         let r = g.registry.remove(i);
         g.pending_sync.retain(|p| p != member_id);
         let empty = g.registry.is_empty();
-        self.out.emit(EventKind::Group(GroupEvent::MemberLeft {
+        out.emit(EventKind::Group(GroupEvent::MemberLeft {
             group: group_id.into(),
             client_id: r.client_id.clone(),
             member_id: member_id.into(),
             reason,
         }));
         if empty {
-            if let Some(g) = self.consumers.groups.get_mut(group_id) {
+            if let Some(g) = self.groups.get_mut(group_id) {
                 g.state = GroupState::Empty;
                 g.rebalance_due = None;
                 g.initial_delay_since = None;
@@ -1045,8 +1129,8 @@ impl Sim {
                 g.round += 1;
             }
         } else {
-            self.prepare_rebalance(group_id, RebalanceCause::MemberLeft { client_id: r.client_id }, None);
-            self.try_complete_join(group_id);
+            self.prepare_rebalance(group_id, RebalanceCause::MemberLeft { client_id: r.client_id }, None, cluster, out);
+            self.try_complete_join(group_id, out);
         }
     }
 }
@@ -1057,7 +1141,7 @@ impl Sim {
         match pending {
             ClassicPending::ClientJoin { group, client_id, incarnation } => {
                 if self.consumers.groups.get(&group).and_then(|g| g.member(&client_id)).is_some_and(|m| m.incarnation == incarnation) {
-                    self.send_join(&group, &client_id);
+                    self.consumers.send_join(&group, &client_id, &self.cluster, &mut self.out);
                 }
             }
             ClassicPending::JoinArrive {
@@ -1071,7 +1155,7 @@ impl Sim {
                 generation,
                 session_ms,
                 rebalance_ms,
-            } => self.join_arrive(
+            } => self.consumers.join_arrive(
                 &group,
                 &client_id,
                 incarnation,
@@ -1081,25 +1165,31 @@ impl Sim {
                 owned,
                 generation,
                 (session_ms, rebalance_ms),
+                &self.cluster,
+                &mut self.out,
             ),
             ClassicPending::JoinResponse { group, client_id, incarnation, result } => {
-                self.join_response(&group, &client_id, incarnation, result)
+                self.consumers.join_response(&group, &client_id, incarnation, result, &self.cluster, &mut self.out)
             }
-            ClassicPending::JoinDeadline { group, round } => self.join_deadline(&group, round),
+            ClassicPending::JoinDeadline { group, round } => self.consumers.join_deadline(&group, round, &self.cluster, &mut self.out),
             ClassicPending::SyncArrive { group, client_id, incarnation, member_id, generation, assignment } => {
-                self.sync_arrive(&group, &client_id, incarnation, member_id, generation, assignment)
+                self.consumers.sync_arrive(&group, &client_id, incarnation, member_id, generation, assignment, &self.cluster, &mut self.out)
             }
             ClassicPending::SyncResponse { group, client_id, incarnation, generation, result } => {
-                self.sync_response(&group, &client_id, incarnation, generation, result)
+                self.consumers.sync_response(&group, &client_id, incarnation, generation, result, &self.cluster, &mut self.out)
             }
             ClassicPending::HeartbeatArrive { group, client_id, incarnation, member_id, generation } => {
-                self.heartbeat_arrive(&group, &client_id, incarnation, member_id, generation)
+                self.consumers.heartbeat_arrive(&group, &client_id, incarnation, member_id, generation, &self.cluster, &mut self.out)
             }
             ClassicPending::HeartbeatResponse { group, client_id, incarnation, error } => {
-                self.heartbeat_response(&group, &client_id, incarnation, error)
+                self.consumers.heartbeat_response(&group, &client_id, incarnation, error, &self.cluster, &mut self.out)
             }
-            ClassicPending::MetadataRefresh { group, client_id, incarnation } => self.metadata_refresh(&group, &client_id, incarnation),
-            ClassicPending::LeaveArrive { group, member_id, reason } => self.leave_arrive(&group, &member_id, reason),
+            ClassicPending::MetadataRefresh { group, client_id, incarnation } => {
+                self.consumers.metadata_refresh(&group, &client_id, incarnation, &self.cluster, &mut self.out)
+            }
+            ClassicPending::LeaveArrive { group, member_id, reason } => {
+                self.consumers.leave_arrive(&group, &member_id, reason, &self.cluster, &mut self.out)
+            }
         }
     }
 }

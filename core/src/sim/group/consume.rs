@@ -19,33 +19,33 @@ pub(crate) enum ConsumePending {
     FetchResponse { group: String, client_id: String, token: u64, records: Vec<Fetched> },
 }
 
-impl Sim {
+impl Consumers {
     /// `poll()`: rejoin if the member was dropped for polling too late; auto-commit
     /// when the interval has passed (covering what earlier polls returned,
     /// `ConsumerCoordinator.maybeAutoCommitOffsetsAsync`); then fetch. Fetching goes on
     /// during a cooperative rebalance for the partitions the member keeps.
-    pub(in crate::sim) fn poll(&mut self, group_id: &str, client_id: &str, token: u64) {
-        let now = self.out.now;
-        let latency = self.out.latency();
-        let Some(group) = self.consumers.groups.get_mut(group_id) else { return };
+    pub(in crate::sim) fn poll(&mut self, group_id: &str, client_id: &str, token: u64, cluster: &Cluster, out: &mut Driver) {
+        let now = out.now;
+        let latency = out.latency();
+        let Some(group) = self.groups.get_mut(group_id) else { return };
         let Some(member) = group.member_mut(client_id) else { return };
         if member.token != token || member.phase == Phase::Crashed || member.paused {
             return;
         }
         member.last_poll = now;
         if member.phase == Phase::LeftPollTimeout {
-            self.send_join(group_id, client_id);
+            self.send_join(group_id, client_id, cluster, out);
             return;
         }
         if member.rejoin_needed {
-            self.revoke_for_rejoin(group_id, client_id);
-            self.send_join(group_id, client_id);
-            let Some(member) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+            self.revoke_for_rejoin(group_id, client_id, cluster, out);
+            self.send_join(group_id, client_id, cluster, out);
+            let Some(member) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
             if member.assigned.is_empty() {
                 return;
             }
         }
-        let Some(member) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+        let Some(member) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
         let commit_due = member.config.commit_mode == CommitMode::Auto && now >= member.next_auto_commit;
         if commit_due {
             member.next_auto_commit = now.plus_ms(member.config.auto_commit_interval_ms);
@@ -61,13 +61,13 @@ impl Sim {
         };
         let fetch = !member.assigned.is_empty();
         if commit_due {
-            self.commit_positions(group_id, client_id);
+            self.commit_positions(group_id, client_id, cluster, out);
         }
         if fetch && self.push_delivery(group_id) {
             // Push (not Kafka — a teaching device): no fetch; the broker sends what it has.
-            self.push_all(group_id, client_id);
+            self.push_all(group_id, client_id, cluster, out);
         } else if fetch {
-            self.out.at(
+            out.at(
                 now.plus_ms(latency),
                 ConsumePending::FetchArrive { group: group_id.to_string(), client_id: client_id.to_string(), token },
             );
@@ -79,8 +79,8 @@ impl Sim {
     /// rotates each fetch. Partitions without a reachable leader give nothing. A position
     /// outside the leader's log (OFFSET_OUT_OF_RANGE, after retention or an unclean
     /// election) is reset per `auto.offset.reset`.
-    pub(in crate::sim) fn read_for(&mut self, group_id: &str, client_id: &str) -> Vec<Fetched> {
-        let Some(group) = self.consumers.groups.get_mut(group_id) else { return Vec::new() };
+    pub(in crate::sim) fn read_for(&mut self, group_id: &str, client_id: &str, cluster: &Cluster, out: &mut Driver) -> Vec<Fetched> {
+        let Some(group) = self.groups.get_mut(group_id) else { return Vec::new() };
         let reset = group.config.auto_offset_reset;
         let Some(member) = group.members.iter_mut().find(|m| m.client_id == client_id) else { return Vec::new() };
         let n = member.assigned.len() as u32;
@@ -88,7 +88,7 @@ impl Sim {
             return Vec::new();
         }
         let mut budget = member.config.max_poll_records;
-        let mut out = Vec::new();
+        let mut fetched = Vec::new();
         let mut resets = Vec::new();
         let mut fail = false;
         let start = member.fetch_cursor % n;
@@ -98,11 +98,11 @@ impl Sim {
                 break;
             }
             let tp = member.assigned[((start + i) % n) as usize].clone();
-            let Some(part) = self.cluster.topics.get(&tp.topic).and_then(|t| t.partitions.get(tp.partition as usize)) else {
+            let Some(part) = cluster.topics.get(&tp.topic).and_then(|t| t.partitions.get(tp.partition as usize)) else {
                 continue;
             };
             let Some(leader) = part.leader else { continue };
-            if !self.cluster.brokers.get(&leader).is_some_and(Broker::reachable) {
+            if !cluster.brokers.get(&leader).is_some_and(Broker::reachable) {
                 continue;
             }
             let Some(log) = part.logs.get(&leader) else { continue };
@@ -137,71 +137,78 @@ impl Sim {
             let hw = log.high_watermark();
             let records = log.read_committed(position, budget);
             budget -= records.len() as u32;
-            out.extend(records.iter().map(|r| (tp.clone(), r.clone(), hw)));
+            fetched.extend(records.iter().map(|r| (tp.clone(), r.clone(), hw)));
         }
         for e in resets {
-            self.out.emit(e);
+            out.emit(e);
         }
         if fail {
             // poll() throws OffsetOutOfRangeException; unhandled, the consumer stops.
-            self.out.emit(EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed {
+            out.emit(EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed {
                 group: group_id.to_string(),
                 client_id: client_id.to_string(),
                 error: crate::event::GroupError::OffsetOutOfRange,
             }));
-            self.crash_member(group_id, client_id);
+            self.crash_member(group_id, client_id, out);
             return Vec::new();
         }
-        out
+        fetched
     }
 
-    pub(in crate::sim) fn fetch_arrive(&mut self, group_id: &str, client_id: &str, token: u64) {
-        let valid = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)).is_some_and(|m| m.token == token);
+    pub(in crate::sim) fn fetch_arrive(&mut self, group_id: &str, client_id: &str, token: u64, cluster: &Cluster, out: &mut Driver) {
+        let valid = self.groups.get(group_id).and_then(|g| g.member(client_id)).is_some_and(|m| m.token == token);
         if !valid {
             return;
         }
-        let records = self.read_for(group_id, client_id);
+        let records = self.read_for(group_id, client_id, cluster, out);
         if records.is_empty() {
-            let Some(member) = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+            let Some(member) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
             let wait = member.config.fetch_max_wait_ms;
             let tps = member.assigned.clone();
-            let id = self.consumers.next_fetch;
-            self.consumers.next_fetch += 1;
-            self.consumers.parked.push(ParkedFetch { id, group: group_id.to_string(), client_id: client_id.to_string(), token, tps });
-            self.out.at(
-                self.out.now.plus_ms(wait),
+            let id = self.next_fetch;
+            self.next_fetch += 1;
+            self.parked.push(ParkedFetch { id, group: group_id.to_string(), client_id: client_id.to_string(), token, tps });
+            out.at(
+                out.now.plus_ms(wait),
                 ConsumePending::FetchTimeout { group: group_id.to_string(), client_id: client_id.to_string(), token, fetch: id },
             );
         } else {
-            let at = self.out.now.plus_ms(self.out.latency());
-            self.out
-                .at(at, ConsumePending::FetchResponse { group: group_id.to_string(), client_id: client_id.to_string(), token, records });
+            let at = out.now.plus_ms(out.latency());
+            out.at(at, ConsumePending::FetchResponse { group: group_id.to_string(), client_id: client_id.to_string(), token, records });
         }
     }
 
     /// The broker forgets the member's parked fetches (it left, crashed, or gave up its
     /// partitions): nothing will answer them.
     pub(in crate::sim) fn drop_parked_fetches(&mut self, group_id: &str, client_id: &str) {
-        self.consumers.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
+        self.parked.retain(|f| !(f.group == group_id && f.client_id == client_id));
     }
 
     /// New data completes every parked fetch that covers the partition.
-    pub(in crate::sim) fn wake_parked(&mut self, tp: &TopicPartition) {
-        self.push_new_records(tp);
+    pub(in crate::sim) fn wake_parked(&mut self, tp: &TopicPartition, cluster: &Cluster, out: &mut Driver) {
+        self.push_new_records(tp, cluster, out);
         let (woken, kept): (Vec<ParkedFetch>, Vec<ParkedFetch>) =
-            std::mem::take(&mut self.consumers.parked).into_iter().partition(|f| f.tps.contains(tp));
-        self.consumers.parked = kept;
+            std::mem::take(&mut self.parked).into_iter().partition(|f| f.tps.contains(tp));
+        self.parked = kept;
         for f in woken {
-            let records = self.read_for(&f.group, &f.client_id);
-            let at = self.out.now.plus_ms(self.out.latency());
-            self.out.at(at, ConsumePending::FetchResponse { group: f.group, client_id: f.client_id, token: f.token, records });
+            let records = self.read_for(&f.group, &f.client_id, cluster, out);
+            let at = out.now.plus_ms(out.latency());
+            out.at(at, ConsumePending::FetchResponse { group: f.group, client_id: f.client_id, token: f.token, records });
         }
     }
 
     /// `poll()` returns the fetched records; the application processes them, then polls again.
-    pub(in crate::sim) fn fetch_response(&mut self, group_id: &str, client_id: &str, token: u64, records: Vec<Fetched>) {
-        let now = self.out.now;
-        let Some(group) = self.consumers.groups.get_mut(group_id) else { return };
+    pub(in crate::sim) fn fetch_response(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        token: u64,
+        records: Vec<Fetched>,
+        cluster: &Cluster,
+        out: &mut Driver,
+    ) {
+        let now = out.now;
+        let Some(group) = self.groups.get_mut(group_id) else { return };
         let Some(member) = group.members.iter_mut().find(|m| m.client_id == client_id) else { return };
         if member.token != token {
             return;
@@ -215,22 +222,24 @@ impl Sim {
         member.activity = if delivered.is_empty() { Activity::Fetching } else { Activity::Processing };
         let before_processing = member.config.commit_mode == CommitMode::BeforeProcessing && !delivered.is_empty();
         for e in delivered {
-            self.out.emit(e);
+            out.emit(e);
         }
         if before_processing {
             // At-most-once: commit what poll() returned before processing it.
-            self.commit_positions(group_id, client_id);
+            self.commit_positions(group_id, client_id, cluster, out);
         }
         if processing_any {
-            self.out.at(
+            out.at(
                 now.plus_ms(processing_ms),
                 ConsumePending::ProcessingDone { group: group_id.to_string(), client_id: client_id.to_string(), token },
             );
         } else {
-            self.out.at(now, ConsumePending::Poll { group: group_id.to_string(), client_id: client_id.to_string(), token });
+            out.at(now, ConsumePending::Poll { group: group_id.to_string(), client_id: client_id.to_string(), token });
         }
     }
+}
 
+impl Sim {
     /// The application finished one record of the last `poll()` (records are processed
     /// one at a time, `processing_ms` each). It counts as processed — a second time for
     /// the group is a duplicate. After the batch's last record, commits that follow
@@ -307,7 +316,7 @@ impl Sim {
                 let e = offsets.entry(tp).or_insert(0);
                 *e = (*e).max(o + 1);
             }
-            self.commit_offsets(group_id, client_id, offsets.into_iter().collect());
+            self.consumers.commit_offsets(group_id, client_id, offsets.into_iter().collect(), &self.cluster, &mut self.out);
         }
         if !paused {
             self.out.at(now, ConsumePending::Poll { group: group_id.to_string(), client_id: client_id.to_string(), token: current });
@@ -320,8 +329,12 @@ impl Sim {
     pub(in crate::sim) fn handle_consume(&mut self, pending: ConsumePending) {
         match pending {
             ConsumePending::ProcessingDone { group, client_id, token } => self.processing_done(&group, &client_id, token),
-            ConsumePending::Poll { group, client_id, token } => self.poll(&group, &client_id, token),
-            ConsumePending::FetchArrive { group, client_id, token } => self.fetch_arrive(&group, &client_id, token),
+            ConsumePending::Poll { group, client_id, token } => {
+                self.consumers.poll(&group, &client_id, token, &self.cluster, &mut self.out)
+            }
+            ConsumePending::FetchArrive { group, client_id, token } => {
+                self.consumers.fetch_arrive(&group, &client_id, token, &self.cluster, &mut self.out)
+            }
             ConsumePending::FetchTimeout { group, client_id, token, fetch } => {
                 let before = self.consumers.parked.len();
                 self.consumers.parked.retain(|f| f.id != fetch);
@@ -330,7 +343,9 @@ impl Sim {
                     self.out.at(at, ConsumePending::FetchResponse { group, client_id, token, records: Vec::new() });
                 }
             }
-            ConsumePending::FetchResponse { group, client_id, token, records } => self.fetch_response(&group, &client_id, token, records),
+            ConsumePending::FetchResponse { group, client_id, token, records } => {
+                self.consumers.fetch_response(&group, &client_id, token, records, &self.cluster, &mut self.out)
+            }
         }
     }
 }

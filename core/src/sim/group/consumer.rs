@@ -91,26 +91,26 @@ enum Send {
     Ack,
 }
 
-impl Sim {
+impl Consumers {
     // ----- client ------------------------------------------------------------------
 
     /// A consumer starts (or restarts): join with epoch 0, then beat.
-    pub(in crate::sim) fn cg_start(&mut self, group_id: &str, client_id: &str) {
-        self.cg_send(group_id, client_id, Send::Join);
-        let Some(m) = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+    pub(in crate::sim) fn cg_start(&mut self, group_id: &str, client_id: &str, cluster: &Cluster, out: &mut Driver) {
+        self.cg_send(group_id, client_id, Send::Join, cluster, out);
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         let incarnation = m.incarnation;
-        let at = self.out.now.plus_ms(self.cluster.config.group_consumer_heartbeat_interval_ms);
-        self.out.at(at, GroupPending::HeartbeatTick { group: group_id.into(), client_id: client_id.into(), incarnation });
+        let at = out.now.plus_ms(cluster.config.group_consumer_heartbeat_interval_ms);
+        out.at(at, GroupPending::HeartbeatTick { group: group_id.into(), client_id: client_id.into(), incarnation });
     }
 
     /// `join()` again: a fenced member, or one back from a poll timeout.
-    pub(in crate::sim) fn cg_rejoin(&mut self, group_id: &str, client_id: &str) {
-        self.cg_send(group_id, client_id, Send::Join);
+    pub(in crate::sim) fn cg_rejoin(&mut self, group_id: &str, client_id: &str, cluster: &Cluster, out: &mut Driver) {
+        self.cg_send(group_id, client_id, Send::Join, cluster, out);
     }
 
-    fn cg_send(&mut self, group_id: &str, client_id: &str, why: Send) {
-        let now = self.out.now;
-        let Some(g) = self.consumers.groups.get(group_id) else { return };
+    fn cg_send(&mut self, group_id: &str, client_id: &str, why: Send, cluster: &Cluster, out: &mut Driver) {
+        let now = out.now;
+        let Some(g) = self.groups.get(group_id) else { return };
         let Some(m) = g.member(client_id) else { return };
         if m.phase == Phase::Crashed || (m.phase == Phase::LeftPollTimeout && why != Send::Join) {
             return;
@@ -119,24 +119,24 @@ impl Sim {
         if m.join_in_flight {
             // One heartbeat at a time; this one goes right after the answer.
             if why != Send::Steady {
-                if let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+                if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
                     m.cg_resend = true;
                 }
             }
             return;
         }
-        let Some(at) = self.to_coordinator(group_id) else {
+        let Some(at) = self.to_coordinator(group_id, cluster, out) else {
             if why == Send::Join {
                 // FindCoordinator failed: retry after retry.backoff.ms.
                 let at = now.plus_ms(100);
-                self.out.at(at, ClassicPending::ClientJoin { group: group_id.into(), client_id: client_id.into(), incarnation });
+                out.at(at, ClassicPending::ClientJoin { group: group_id.into(), client_id: client_id.into(), incarnation });
             }
             return;
         };
-        let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
         if why == Send::Join {
             if m.member_id.is_empty() {
-                m.member_id = self.out.rng.kafka_uuid();
+                m.member_id = out.rng.kafka_uuid();
             }
             m.generation = 0;
             m.phase = Phase::Joining;
@@ -156,25 +156,33 @@ impl Sim {
             leave_reason: LeaveReason::Graceful,
         };
         if why != Send::Steady {
-            self.out.emit(EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerHeartbeatSent {
+            out.emit(EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerHeartbeatSent {
                 group: group_id.into(),
                 client_id: client_id.into(),
                 member_epoch: hb.epoch,
                 owned: hb.owned.clone(),
             }));
         }
-        self.out.at(at, ConsumerProtocolPending::HeartbeatArrive { group: group_id.into(), client_id: client_id.into(), incarnation, hb });
+        out.at(at, ConsumerProtocolPending::HeartbeatArrive { group: group_id.into(), client_id: client_id.into(), incarnation, hb });
     }
 
     /// `subscribe()` changed the topics: the next heartbeat, sent now, carries them.
-    pub(in crate::sim) fn cg_subscription_changed(&mut self, group_id: &str, client_id: &str) {
-        self.cg_send(group_id, client_id, Send::Ack);
+    pub(in crate::sim) fn cg_subscription_changed(&mut self, group_id: &str, client_id: &str, cluster: &Cluster, out: &mut Driver) {
+        self.cg_send(group_id, client_id, Send::Ack, cluster, out);
     }
 
     /// Leaves: epoch -1 (or -2 for a static member closing). Nothing comes back that
     /// matters: the member is gone or no longer listening.
-    pub(in crate::sim) fn cg_send_leave(&mut self, group_id: &str, client_id: &str, epoch: i32, reason: LeaveReason) {
-        let Some(m) = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+    pub(in crate::sim) fn cg_send_leave(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        epoch: i32,
+        reason: LeaveReason,
+        cluster: &Cluster,
+        out: &mut Driver,
+    ) {
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         if m.member_id.is_empty() {
             return;
         }
@@ -188,109 +196,125 @@ impl Sim {
             leave_reason: reason,
         };
         let incarnation = m.incarnation;
-        self.out.emit(EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerHeartbeatSent {
+        out.emit(EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerHeartbeatSent {
             group: group_id.into(),
             client_id: client_id.into(),
             member_epoch: epoch,
             owned: Vec::new(),
         }));
-        if let Some(at) = self.to_coordinator(group_id) {
-            self.out
-                .at(at, ConsumerProtocolPending::HeartbeatArrive { group: group_id.into(), client_id: client_id.into(), incarnation, hb });
+        if let Some(at) = self.to_coordinator(group_id, cluster, out) {
+            out.at(at, ConsumerProtocolPending::HeartbeatArrive { group: group_id.into(), client_id: client_id.into(), incarnation, hb });
         }
     }
 
     /// The heartbeat thread's tick: the KIP-62 poll check, then a steady heartbeat.
-    pub(in crate::sim) fn cg_heartbeat_tick(&mut self, group_id: &str, client_id: &str, incarnation: u64) {
-        let now = self.out.now;
+    pub(in crate::sim) fn cg_heartbeat_tick(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        incarnation: u64,
+        cluster: &Cluster,
+        out: &mut Driver,
+    ) {
+        let now = out.now;
         let Some(m) = self.consumer(group_id, client_id, incarnation) else { return };
         let outside_poll = m.paused || !m.processing.is_empty();
         let stuck = outside_poll && now.ms().saturating_sub(m.last_poll.ms()) > m.config.max_poll_interval_ms;
         let in_group = matches!(m.phase, Phase::Stable | Phase::Joining) && m.generation > 0;
-        let interval = if m.cg_interval_ms > 0 { m.cg_interval_ms } else { self.cluster.config.group_consumer_heartbeat_interval_ms };
+        let interval = if m.cg_interval_ms > 0 { m.cg_interval_ms } else { cluster.config.group_consumer_heartbeat_interval_ms };
         if stuck && in_group {
             // Leave the group; the next poll() rejoins with epoch 0.
-            self.cg_send_leave(group_id, client_id, LEAVE_EPOCH, LeaveReason::PollTimeout);
-            self.cg_drop_partitions(group_id, client_id, false);
-            if let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+            self.cg_send_leave(group_id, client_id, LEAVE_EPOCH, LeaveReason::PollTimeout, cluster, out);
+            self.cg_drop_partitions(group_id, client_id, false, cluster, out);
+            if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
                 m.phase = Phase::LeftPollTimeout;
                 m.generation = 0;
                 m.join_in_flight = false;
             }
         } else {
-            self.cg_send(group_id, client_id, Send::Steady);
+            self.cg_send(group_id, client_id, Send::Steady, cluster, out);
         }
-        self.out
-            .at(now.plus_ms(interval), GroupPending::HeartbeatTick { group: group_id.into(), client_id: client_id.into(), incarnation });
+        out.at(now.plus_ms(interval), GroupPending::HeartbeatTick { group: group_id.into(), client_id: client_id.into(), incarnation });
     }
 
     /// Gives up every partition: with a commit first (`revoke`) or without (`lost`,
     /// after being fenced).
-    fn cg_drop_partitions(&mut self, group_id: &str, client_id: &str, commit: bool) {
-        let now = self.out.now;
-        let Some(m) = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+    fn cg_drop_partitions(&mut self, group_id: &str, client_id: &str, commit: bool, cluster: &Cluster, out: &mut Driver) {
+        let now = out.now;
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         if commit && m.config.commit_mode == CommitMode::Auto && !m.assigned.is_empty() {
-            self.commit_positions(group_id, client_id);
+            self.commit_positions(group_id, client_id, cluster, out);
         }
-        let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
         let revoked = m.lose_partitions(now);
         self.drop_parked_fetches(group_id, client_id);
         if !revoked.is_empty() {
-            self.record_group(EventKind::Group(GroupEvent::PartitionsRevoked {
-                group: group_id.into(),
-                client_id: client_id.into(),
-                partitions: revoked,
-            }));
+            self.record_group(
+                EventKind::Group(GroupEvent::PartitionsRevoked {
+                    group: group_id.into(),
+                    client_id: client_id.into(),
+                    partitions: revoked,
+                }),
+                out,
+            );
         }
     }
 
-    pub(in crate::sim) fn cg_heartbeat_response(&mut self, group_id: &str, client_id: &str, incarnation: u64, answer: CgAnswer) {
+    pub(in crate::sim) fn cg_heartbeat_response(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        incarnation: u64,
+        answer: CgAnswer,
+        cluster: &Cluster,
+        out: &mut Driver,
+    ) {
         let Some(m) = self.consumer(group_id, client_id, incarnation) else { return };
         if m.phase == Phase::LeftPollTimeout {
-            if let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+            if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
                 m.join_in_flight = false;
             }
             return;
         }
-        if let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+        if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
             m.join_in_flight = false;
         }
         match answer {
             CgAnswer::Err(GroupError::CoordinatorNotAvailable) => {
-                let joining = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)).is_some_and(|m| m.generation <= 0);
+                let joining = self.groups.get(group_id).and_then(|g| g.member(client_id)).is_some_and(|m| m.generation <= 0);
                 if joining {
-                    let at = self.out.now.plus_ms(100);
-                    self.out.at(at, ClassicPending::ClientJoin { group: group_id.into(), client_id: client_id.into(), incarnation });
+                    let at = out.now.plus_ms(100);
+                    out.at(at, ClassicPending::ClientJoin { group: group_id.into(), client_id: client_id.into(), incarnation });
                 }
             }
             CgAnswer::Err(GroupError::UnreleasedInstanceId) => {
                 // Fatal for the consumer (`handleFatalFailure`): the process stops.
-                self.out.emit(EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed {
+                out.emit(EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed {
                     group: group_id.into(),
                     client_id: client_id.into(),
                     error: GroupError::UnreleasedInstanceId,
                 }));
-                self.crash_member(group_id, client_id);
+                self.crash_member(group_id, client_id, out);
             }
             CgAnswer::Err(_) => {
                 // Fenced or unknown: the partitions are lost (no commit); rejoin with
                 // epoch 0 under the same member id.
-                self.cg_drop_partitions(group_id, client_id, false);
-                self.cg_send(group_id, client_id, Send::Join);
+                self.cg_drop_partitions(group_id, client_id, false, cluster, out);
+                self.cg_send(group_id, client_id, Send::Join, cluster, out);
             }
             CgAnswer::Ok { epoch, assignment, interval_ms } => {
-                let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+                let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
                 m.cg_interval_ms = interval_ms;
                 if epoch > 0 {
                     m.generation = epoch;
                 }
                 let resend = m.cg_resend;
                 let changed = match assignment {
-                    Some(a) => self.cg_reconcile(group_id, client_id, a),
+                    Some(a) => self.cg_reconcile(group_id, client_id, a, cluster, out),
                     None => false,
                 };
                 if changed || resend {
-                    self.cg_send(group_id, client_id, Send::Ack);
+                    self.cg_send(group_id, client_id, Send::Ack, cluster, out);
                 }
             }
         }
@@ -299,9 +323,16 @@ impl Sim {
     /// Applies a new assignment: commit (auto-commit) and revoke what is gone, take what
     /// is new (its committed offsets come with an OffsetFetch). Returns whether anything
     /// changed (an acknowledgement is then due).
-    fn cg_reconcile(&mut self, group_id: &str, client_id: &str, assignment: Vec<TopicPartition>) -> bool {
-        let now = self.out.now;
-        let Some(g) = self.consumers.groups.get(group_id) else { return false };
+    fn cg_reconcile(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        assignment: Vec<TopicPartition>,
+        cluster: &Cluster,
+        out: &mut Driver,
+    ) -> bool {
+        let now = out.now;
+        let Some(g) = self.groups.get(group_id) else { return false };
         let Some(m) = g.member(client_id) else { return false };
         let mut assignment: Vec<TopicPartition> = assignment.into_iter().filter(|tp| m.topics.contains(&tp.topic)).collect();
         crate::sorted::sort(&mut assignment);
@@ -313,9 +344,9 @@ impl Sim {
         }
         if !revoked.is_empty() && m.config.commit_mode == CommitMode::Auto {
             // `autoCommitSyncBeforeRevocation`: commit all consumed positions first.
-            self.commit_positions(group_id, client_id);
+            self.commit_positions(group_id, client_id, cluster, out);
         }
-        let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return false };
+        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return false };
         for tp in &revoked {
             m.positions.remove(tp);
         }
@@ -331,20 +362,23 @@ impl Sim {
         let epoch = m.generation;
         self.drop_parked_fetches(group_id, client_id);
         if !revoked.is_empty() {
-            self.record_group(EventKind::Group(GroupEvent::PartitionsRevoked {
-                group: group_id.into(),
-                client_id: client_id.into(),
-                partitions: revoked.clone(),
-            }));
+            self.record_group(
+                EventKind::Group(GroupEvent::PartitionsRevoked {
+                    group: group_id.into(),
+                    client_id: client_id.into(),
+                    partitions: revoked.clone(),
+                }),
+                out,
+            );
         }
-        self.out.emit(EventKind::ConsumerProtocol(ConsumerProtocolEvent::AssignmentReconciled {
+        out.emit(EventKind::ConsumerProtocol(ConsumerProtocolEvent::AssignmentReconciled {
             group: group_id.into(),
             client_id: client_id.into(),
             epoch,
             partitions: assignment,
         }));
-        match self.to_coordinator(group_id) {
-            Some(at) => self.out.at(
+        match self.to_coordinator(group_id, cluster, out) {
+            Some(at) => out.at(
                 at,
                 GroupPending::OffsetFetchArrive {
                     group: group_id.into(),
@@ -357,11 +391,11 @@ impl Sim {
             None => {
                 // No coordinator for the OffsetFetch: resume the partitions it kept (their
                 // positions are known) and pick the new ones up at the next assignment.
-                if let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+                if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
                     m.phase = Phase::Stable;
                     m.assigned.retain(|tp| m.positions.contains_key(tp));
                     if m.processing.is_empty() && !m.paused {
-                        self.out.at(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
+                        out.at(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
                     }
                 }
             }
@@ -371,60 +405,65 @@ impl Sim {
 
     // ----- coordinator ---------------------------------------------------------------
 
-    fn cg_answer(&mut self, group_id: &str, client_id: &str, incarnation: u64, answer: CgAnswer) {
-        let at = self.reply_at();
-        self.out.at(
-            at,
-            ConsumerProtocolPending::HeartbeatResponse { group: group_id.into(), client_id: client_id.into(), incarnation, answer },
-        );
+    fn cg_answer(&mut self, group_id: &str, client_id: &str, incarnation: u64, answer: CgAnswer, out: &mut Driver) {
+        let at = self.reply_at(out);
+        out.at(at, ConsumerProtocolPending::HeartbeatResponse { group: group_id.into(), client_id: client_id.into(), incarnation, answer });
     }
 
-    pub(in crate::sim) fn cg_heartbeat_arrive(&mut self, group_id: &str, client_id: &str, incarnation: u64, hb: CgHeartbeat) {
-        if self.coordinator_of(group_id).is_none() {
-            self.cg_answer(group_id, client_id, incarnation, CgAnswer::Err(GroupError::CoordinatorNotAvailable));
+    pub(in crate::sim) fn cg_heartbeat_arrive(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        incarnation: u64,
+        hb: CgHeartbeat,
+        cluster: &Cluster,
+        out: &mut Driver,
+    ) {
+        if cluster.coordinator_of(group_id).is_none() {
+            self.cg_answer(group_id, client_id, incarnation, CgAnswer::Err(GroupError::CoordinatorNotAvailable), out);
             return;
         }
-        let now = self.out.now;
-        let session_ms = self.cluster.config.group_consumer_session_timeout_ms;
-        let interval_ms = self.cluster.config.group_consumer_heartbeat_interval_ms;
-        let Some(g) = self.consumers.groups.get(group_id) else { return };
+        let now = out.now;
+        let session_ms = cluster.config.group_consumer_session_timeout_ms;
+        let interval_ms = cluster.config.group_consumer_heartbeat_interval_ms;
+        let Some(g) = self.groups.get(group_id) else { return };
         match hb.epoch {
             LEAVE_EPOCH => {
                 if g.registered(&hb.member_id).is_some() {
-                    self.cg_remove(group_id, &hb.member_id, hb.leave_reason);
+                    self.cg_remove(group_id, &hb.member_id, hb.leave_reason, cluster, out);
                 }
                 return;
             }
             LEAVE_STATIC_EPOCH => {
-                let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
+                let Some(g) = self.groups.get_mut(group_id) else { return };
                 if let Some(r) = g.registry.iter_mut().find(|r| r.member_id == hb.member_id) {
                     // Its place and partitions wait for the next incarnation until the
                     // session times out.
                     r.cg.left_static = true;
                     r.session_deadline = now.plus_ms(session_ms);
-                    self.schedule_cg_session_check(group_id, &hb.member_id, now.plus_ms(session_ms));
+                    self.schedule_cg_session_check(group_id, &hb.member_id, now.plus_ms(session_ms), out);
                 }
                 return;
             }
             0 => {
-                if !self.cg_join_arrive(group_id, client_id, incarnation, &hb) {
+                if !self.cg_join_arrive(group_id, client_id, incarnation, &hb, cluster, out) {
                     return;
                 }
             }
             epoch => {
                 let Some(r) = g.registered(&hb.member_id) else {
-                    self.cg_answer(group_id, client_id, incarnation, CgAnswer::Err(GroupError::UnknownMemberId));
+                    self.cg_answer(group_id, client_id, incarnation, CgAnswer::Err(GroupError::UnknownMemberId), out);
                     return;
                 };
                 if epoch != r.cg.member_epoch && epoch != r.cg.previous_epoch {
-                    self.cg_remove(group_id, &hb.member_id, LeaveReason::SessionTimeout);
-                    self.cg_answer(group_id, client_id, incarnation, CgAnswer::Err(GroupError::FencedMemberEpoch));
+                    self.cg_remove(group_id, &hb.member_id, LeaveReason::SessionTimeout, cluster, out);
+                    self.cg_answer(group_id, client_id, incarnation, CgAnswer::Err(GroupError::FencedMemberEpoch), out);
                     return;
                 }
             }
         }
         // A live member: its session is renewed and what it owns is noted.
-        let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
+        let Some(g) = self.groups.get_mut(group_id) else { return };
         let Some(r) = g.registry.iter_mut().find(|r| r.member_id == hb.member_id) else { return };
         r.session_deadline = now.plus_ms(session_ms);
         r.session_timeout_ms = session_ms;
@@ -436,41 +475,49 @@ impl Sim {
             r.subscription = hb.subscription.clone();
         }
         let client = r.client_id.clone();
-        self.schedule_cg_session_check(group_id, &hb.member_id, now.plus_ms(session_ms));
+        self.schedule_cg_session_check(group_id, &hb.member_id, now.plus_ms(session_ms), out);
         // The coordinator watches the subscribed topics' metadata.
-        let grown = self.consumers.groups.get(group_id).and_then(|g| {
+        let grown = self.groups.get(group_id).and_then(|g| {
             g.assigned_counts
                 .iter()
-                .find(|(t, n)| self.cluster.topics.get(*t).is_some_and(|topic| topic.partition_count() != **n))
+                .find(|(t, n)| cluster.topics.get(*t).is_some_and(|topic| topic.partition_count() != **n))
                 .map(|(t, _)| t.clone())
         });
         if let Some(topic) = grown {
-            self.cg_bump(group_id, RebalanceCause::TopicMetadataChanged { topic });
+            self.cg_bump(group_id, RebalanceCause::TopicMetadataChanged { topic }, cluster, out);
         } else if resubscribed {
-            self.cg_bump(group_id, RebalanceCause::SubscriptionChanged { client_id: client });
+            self.cg_bump(group_id, RebalanceCause::SubscriptionChanged { client_id: client }, cluster, out);
         }
-        self.cg_advance(group_id, &hb.member_id, Some(&hb.owned));
-        let Some(g) = self.consumers.groups.get(group_id) else { return };
+        self.cg_advance(group_id, &hb.member_id, Some(&hb.owned), out);
+        let Some(g) = self.groups.get(group_id) else { return };
         let Some(r) = g.registered(&hb.member_id) else { return };
         let mut owned = hb.owned.clone();
         crate::sorted::sort(&mut owned);
         let assignment = if owned != r.assignment || hb.epoch != r.cg.member_epoch { Some(r.assignment.clone()) } else { None };
         let epoch = r.cg.member_epoch;
-        self.cg_update_state(group_id);
-        self.cg_answer(group_id, client_id, incarnation, CgAnswer::Ok { epoch, assignment, interval_ms });
+        self.cg_update_state(group_id, out);
+        self.cg_answer(group_id, client_id, incarnation, CgAnswer::Ok { epoch, assignment, interval_ms }, out);
     }
 
     /// Epoch 0: a new member, or a static member's new incarnation. Returns whether the
     /// heartbeat goes on to be handled as a live member's.
-    fn cg_join_arrive(&mut self, group_id: &str, client_id: &str, incarnation: u64, hb: &CgHeartbeat) -> bool {
-        let now = self.out.now;
-        let session_ms = self.cluster.config.group_consumer_session_timeout_ms;
-        let Some(g) = self.consumers.groups.get_mut(group_id) else { return false };
+    fn cg_join_arrive(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        incarnation: u64,
+        hb: &CgHeartbeat,
+        cluster: &Cluster,
+        out: &mut Driver,
+    ) -> bool {
+        let now = out.now;
+        let session_ms = cluster.config.group_consumer_session_timeout_ms;
+        let Some(g) = self.groups.get_mut(group_id) else { return false };
         if let Some(instance) = &hb.instance_id {
             if let Some(r) = g.registry.iter_mut().find(|r| r.group_instance_id.as_ref() == Some(instance) && r.member_id != hb.member_id) {
                 if !r.cg.left_static {
                     // The old incarnation never left (it crashed): the id is not released.
-                    self.cg_answer(group_id, client_id, incarnation, CgAnswer::Err(GroupError::UnreleasedInstanceId));
+                    self.cg_answer(group_id, client_id, incarnation, CgAnswer::Err(GroupError::UnreleasedInstanceId), out);
                     return false;
                 }
                 // KIP-848 static membership: the new member takes the old one's place,
@@ -482,7 +529,7 @@ impl Sim {
                 if let Some(t) = g.target.remove(&old) {
                     g.target.insert(hb.member_id.clone(), t);
                 }
-                self.out.emit(EventKind::Group(GroupEvent::StaticMemberReplaced {
+                out.emit(EventKind::Group(GroupEvent::StaticMemberReplaced {
                     group: group_id.into(),
                     client_id: client_id.into(),
                     old_member_id: old,
@@ -512,30 +559,30 @@ impl Sim {
             incarnation,
             cg: Default::default(),
         });
-        self.out.emit(EventKind::Group(GroupEvent::MemberJoined {
+        out.emit(EventKind::Group(GroupEvent::MemberJoined {
             group: group_id.into(),
             client_id: client_id.into(),
             member_id: hb.member_id.clone(),
         }));
-        self.cg_bump(group_id, RebalanceCause::MemberJoined { client_id: client_id.into() });
+        self.cg_bump(group_id, RebalanceCause::MemberJoined { client_id: client_id.into() }, cluster, out);
         true
     }
 
     /// A new group epoch and, at once, its target assignment.
-    fn cg_bump(&mut self, group_id: &str, cause: RebalanceCause) {
-        let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
+    fn cg_bump(&mut self, group_id: &str, cause: RebalanceCause, cluster: &Cluster, out: &mut Driver) {
+        let Some(g) = self.groups.get_mut(group_id) else { return };
         g.generation += 1;
         let epoch = g.generation;
-        self.out.emit(EventKind::ConsumerProtocol(ConsumerProtocolEvent::GroupEpochBumped { group: group_id.into(), epoch, cause }));
-        self.cg_compute_target(group_id);
+        out.emit(EventKind::ConsumerProtocol(ConsumerProtocolEvent::GroupEpochBumped { group: group_id.into(), epoch, cause }));
+        self.cg_compute_target(group_id, cluster, out);
     }
 
-    fn cg_compute_target(&mut self, group_id: &str) {
-        let Some(g) = self.consumers.groups.get(group_id) else { return };
+    fn cg_compute_target(&mut self, group_id: &str, cluster: &Cluster, out: &mut Driver) {
+        let Some(g) = self.groups.get(group_id) else { return };
         let mut partitions_per_topic = std::collections::BTreeMap::new();
         for r in &g.registry {
             for t in &r.subscription {
-                if let Some(topic) = self.cluster.topics.get(t) {
+                if let Some(topic) = cluster.topics.get(t) {
                     partitions_per_topic.insert(t.clone(), topic.partition_count());
                 }
             }
@@ -560,12 +607,12 @@ impl Sim {
         let target: VecMap<String, Vec<TopicPartition>> = super::flatten_assignment(result).collect();
         let shown: Vec<(String, Vec<TopicPartition>)> =
             g.registry.iter().map(|r| (r.client_id.clone(), target.get(&r.member_id).cloned().unwrap_or_default())).collect();
-        let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
+        let Some(g) = self.groups.get_mut(group_id) else { return };
         g.target = target;
         g.assignment_epoch = g.generation;
         g.assigned_counts = partitions_per_topic.into_iter().collect();
         let epoch = g.generation;
-        self.out.emit(EventKind::ConsumerProtocol(ConsumerProtocolEvent::TargetAssignmentComputed {
+        out.emit(EventKind::ConsumerProtocol(ConsumerProtocolEvent::TargetAssignmentComputed {
             group: group_id.into(),
             epoch,
             assignor: assignor.to_string(),
@@ -575,9 +622,9 @@ impl Sim {
 
     /// `CurrentAssignmentBuilder`: moves a member towards its target as far as it can now.
     /// `owned` is what its heartbeat says it still has (None: no heartbeat, just a check).
-    fn cg_advance(&mut self, group_id: &str, member_id: &str, owned: Option<&[TopicPartition]>) {
-        let now = self.out.now;
-        let Some(g) = self.consumers.groups.get(group_id) else { return };
+    fn cg_advance(&mut self, group_id: &str, member_id: &str, owned: Option<&[TopicPartition]>, out: &mut Driver) {
+        let now = out.now;
+        let Some(g) = self.groups.get(group_id) else { return };
         let target_epoch = g.assignment_epoch;
         let target = g.target.get(member_id).cloned().unwrap_or_default();
         let Some(r) = g.registered(member_id) else { return };
@@ -646,22 +693,22 @@ impl Sim {
             }
         }
         let deadline = cg.revoke_deadline.map(|d| (d, cg.member_epoch));
-        let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
+        let Some(g) = self.groups.get_mut(group_id) else { return };
         let Some(r) = g.registry.iter_mut().find(|r| r.member_id == member_id) else { return };
         let newly_unrevoked = cg.state == Reconcile::UnrevokedPartitions && r.cg.state != Reconcile::UnrevokedPartitions;
         r.cg = cg;
         r.assignment = assignment;
         if let Some(e) = event {
-            self.out.emit(e);
+            out.emit(e);
         }
         if let (true, Some((at, epoch))) = (newly_unrevoked, deadline) {
-            self.out.at(at, ConsumerProtocolPending::RevocationDeadline { group: group_id.into(), member_id: member_id.into(), epoch });
+            out.at(at, ConsumerProtocolPending::RevocationDeadline { group: group_id.into(), member_id: member_id.into(), epoch });
         }
     }
 
     /// The group's state from its members' (`ConsumerGroup.maybeUpdateGroupState`).
-    fn cg_update_state(&mut self, group_id: &str) {
-        let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
+    fn cg_update_state(&mut self, group_id: &str, out: &mut Driver) {
+        let Some(g) = self.groups.get_mut(group_id) else { return };
         let before = g.state;
         let state = if g.registry.is_empty() {
             GroupState::Empty
@@ -677,55 +724,59 @@ impl Sim {
         if state == GroupState::Stable && before != GroupState::Stable {
             g.rebalances += 1;
             let generation = g.generation;
-            self.out.emit(EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerGroupStable {
-                group: group_id.into(),
-                epoch: generation,
-            }));
+            out.emit(EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerGroupStable { group: group_id.into(), epoch: generation }));
         }
     }
 
     /// A member is gone (left, fenced, timed out): a new epoch for the others.
-    pub(in crate::sim) fn cg_remove(&mut self, group_id: &str, member_id: &str, reason: LeaveReason) {
-        let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
+    pub(in crate::sim) fn cg_remove(&mut self, group_id: &str, member_id: &str, reason: LeaveReason, cluster: &Cluster, out: &mut Driver) {
+        let Some(g) = self.groups.get_mut(group_id) else { return };
         let Some(i) = g.registry.iter().position(|r| r.member_id == member_id) else { return };
         let r = g.registry.remove(i);
         g.target.remove(member_id);
-        self.out.emit(EventKind::Group(GroupEvent::MemberLeft {
+        out.emit(EventKind::Group(GroupEvent::MemberLeft {
             group: group_id.into(),
             client_id: r.client_id.clone(),
             member_id: member_id.into(),
             reason,
         }));
-        let empty = self.consumers.groups.get(group_id).is_some_and(|g| g.registry.is_empty());
+        let empty = self.groups.get(group_id).is_some_and(|g| g.registry.is_empty());
         if !empty {
-            self.cg_bump(group_id, RebalanceCause::MemberLeft { client_id: r.client_id });
+            self.cg_bump(group_id, RebalanceCause::MemberLeft { client_id: r.client_id }, cluster, out);
         }
-        self.cg_update_state(group_id);
+        self.cg_update_state(group_id, out);
     }
 
-    fn schedule_cg_session_check(&mut self, group_id: &str, member_id: &str, at: SimTime) {
-        self.out.at(at, GroupPending::SessionCheck { group: group_id.into(), member_id: member_id.into() });
+    fn schedule_cg_session_check(&mut self, group_id: &str, member_id: &str, at: SimTime, out: &mut Driver) {
+        out.at(at, GroupPending::SessionCheck { group: group_id.into(), member_id: member_id.into() });
     }
 
     /// `group.consumer.session.timeout.ms` passed without a heartbeat.
-    pub(in crate::sim) fn cg_session_check(&mut self, group_id: &str, member_id: &str) {
-        let now = self.out.now;
-        let Some(r) = self.consumers.groups.get(group_id).and_then(|g| g.registered(member_id)) else { return };
+    pub(in crate::sim) fn cg_session_check(&mut self, group_id: &str, member_id: &str, cluster: &Cluster, out: &mut Driver) {
+        let now = out.now;
+        let Some(r) = self.groups.get(group_id).and_then(|g| g.registered(member_id)) else { return };
         if r.session_deadline > now {
             return;
         }
-        self.cg_remove(group_id, member_id, LeaveReason::SessionTimeout);
+        self.cg_remove(group_id, member_id, LeaveReason::SessionTimeout, cluster, out);
     }
 
     /// The rebalance timeout passed while the member still held partitions it had to
     /// revoke: it is fenced and removed.
-    pub(in crate::sim) fn cg_revocation_deadline(&mut self, group_id: &str, member_id: &str, epoch: i32) {
-        let now = self.out.now;
-        let Some(r) = self.consumers.groups.get(group_id).and_then(|g| g.registered(member_id)) else { return };
+    pub(in crate::sim) fn cg_revocation_deadline(
+        &mut self,
+        group_id: &str,
+        member_id: &str,
+        epoch: i32,
+        cluster: &Cluster,
+        out: &mut Driver,
+    ) {
+        let now = out.now;
+        let Some(r) = self.groups.get(group_id).and_then(|g| g.registered(member_id)) else { return };
         let late =
             r.cg.state == Reconcile::UnrevokedPartitions && r.cg.member_epoch == epoch && r.cg.revoke_deadline.is_some_and(|d| d <= now);
         if late {
-            self.cg_remove(group_id, member_id, LeaveReason::RevocationTimeout);
+            self.cg_remove(group_id, member_id, LeaveReason::RevocationTimeout, cluster, out);
         }
     }
 
@@ -735,7 +786,7 @@ impl Sim {
     /// the new epoch (`commitSync` retries, the auto-commit goes again on the next poll),
     /// so the sandbox takes it as that retry instead of dropping it.
     pub(in crate::sim) fn cg_commit_check(&self, group_id: &str, member_id: &str, epoch: i32) -> Option<GroupError> {
-        let g = self.consumers.groups.get(group_id)?;
+        let g = self.groups.get(group_id)?;
         match g.registered(member_id) {
             None => Some(GroupError::UnknownMemberId),
             Some(r) if r.cg.member_epoch != epoch && r.cg.previous_epoch != epoch => Some(GroupError::StaleMemberEpoch),
@@ -749,13 +800,13 @@ impl Sim {
     pub(in crate::sim) fn handle_consumer_protocol(&mut self, pending: ConsumerProtocolPending) {
         match pending {
             ConsumerProtocolPending::HeartbeatArrive { group, client_id, incarnation, hb } => {
-                self.cg_heartbeat_arrive(&group, &client_id, incarnation, hb)
+                self.consumers.cg_heartbeat_arrive(&group, &client_id, incarnation, hb, &self.cluster, &mut self.out)
             }
             ConsumerProtocolPending::HeartbeatResponse { group, client_id, incarnation, answer } => {
-                self.cg_heartbeat_response(&group, &client_id, incarnation, answer)
+                self.consumers.cg_heartbeat_response(&group, &client_id, incarnation, answer, &self.cluster, &mut self.out)
             }
             ConsumerProtocolPending::RevocationDeadline { group, member_id, epoch } => {
-                self.cg_revocation_deadline(&group, &member_id, epoch)
+                self.consumers.cg_revocation_deadline(&group, &member_id, epoch, &self.cluster, &mut self.out)
             }
         }
     }

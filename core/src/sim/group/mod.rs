@@ -75,28 +75,40 @@ pub(crate) enum GroupPending {
 /// `abs(hash(group.id)) % 50` of `__consumer_offsets`.
 pub const OFFSETS_TOPIC_PARTITIONS: u32 = 50;
 
-impl Sim {
+impl Cluster {
+    /// The broker coordinating `group`: the leader of its `__consumer_offsets` partition.
+    /// The sandbox keeps that topic's placement but not its logs: the leader is the first
+    /// running, unfenced replica, and the group's state survives a failover (Kafka
+    /// reloads it from the compacted topic).
+    pub(crate) fn coordinator_of(&self, group: &str) -> Option<BrokerId> {
+        let p = crate::partitioner::coordinator_partition(group, OFFSETS_TOPIC_PARTITIONS) as usize;
+        let replicas = self.offsets_topic.get(p)?;
+        replicas.iter().copied().find(|b| self.brokers.get(b).is_some_and(|x| !x.fenced && x.reachable()))
+    }
+}
+
+impl Consumers {
     /// The protocol `group` speaks (`group.protocol`): what every entry point below
     /// dispatches on.
     pub(in crate::sim) fn protocol_of(&self, group: &str) -> Option<GroupProtocol> {
-        self.consumers.groups.get(group).map(|g| g.config.group_protocol)
+        self.groups.get(group).map(|g| g.config.group_protocol)
     }
 
     /// Records a group event that changes who consumes a partition (`PartitionsRevoked`,
     /// `PositionSet`), after noting it in the group's own accounting. The group's state
     /// changes here, where the group acts, never in the driver.
-    pub(in crate::sim) fn record_group(&mut self, kind: EventKind) {
-        self.note_partition_gaps(&kind);
-        self.out.emit(kind);
+    pub(in crate::sim) fn record_group(&mut self, kind: EventKind, out: &mut Driver) {
+        self.note_partition_gaps(&kind, out);
+        out.emit(kind);
     }
 
     /// A revoked partition goes unconsumed until a member starts reading it again; the
     /// gap adds to the group's `partition_downtime_ms` (what a rebalance costs).
-    fn note_partition_gaps(&mut self, kind: &EventKind) {
-        let now = self.out.now;
+    fn note_partition_gaps(&mut self, kind: &EventKind, out: &mut Driver) {
+        let now = out.now;
         match kind {
             EventKind::Group(GroupEvent::PartitionsRevoked { group, client_id, partitions }) => {
-                if let Some(g) = self.consumers.groups.get_mut(group) {
+                if let Some(g) = self.groups.get_mut(group) {
                     for tp in partitions {
                         g.partition_gaps.entry(tp.clone()).or_insert(now);
                         let committed = g.committed.get(tp).copied();
@@ -111,7 +123,7 @@ impl Sim {
                 }
             }
             EventKind::Consume(ConsumeEvent::PositionSet { group, tp, .. }) => {
-                if let Some(g) = self.consumers.groups.get_mut(group) {
+                if let Some(g) = self.groups.get_mut(group) {
                     if let Some(since) = g.partition_gaps.remove(tp) {
                         g.partition_downtime_ms += now.ms().saturating_sub(since.ms());
                     }
@@ -122,46 +134,36 @@ impl Sim {
     }
 
     /// A member starts (joins, or restarts): its protocol's first request and timers.
-    fn start_member(&mut self, group_id: &str, client_id: &str) {
+    fn start_member(&mut self, group_id: &str, client_id: &str, cluster: &Cluster, out: &mut Driver) {
         match self.protocol_of(group_id) {
-            Some(GroupProtocol::Classic) => self.classic_start(group_id, client_id),
-            Some(GroupProtocol::Consumer) => self.cg_start(group_id, client_id),
+            Some(GroupProtocol::Classic) => self.classic_start(group_id, client_id, cluster, out),
+            Some(GroupProtocol::Consumer) => self.cg_start(group_id, client_id, cluster, out),
             None => {}
         }
     }
 
     // ----- coordinator lookup ------------------------------------------------
 
-    /// The broker coordinating `group`: the leader of its `__consumer_offsets` partition.
-    /// The sandbox keeps that topic's placement but not its logs: the leader is the first
-    /// running, unfenced replica, and the group's state survives a failover (Kafka
-    /// reloads it from the compacted topic).
-    pub fn coordinator_of(&self, group: &str) -> Option<BrokerId> {
-        let p = crate::partitioner::coordinator_partition(group, OFFSETS_TOPIC_PARTITIONS) as usize;
-        let replicas = self.cluster.offsets_topic.get(p)?;
-        replicas.iter().copied().find(|b| self.cluster.brokers.get(b).is_some_and(|x| !x.fenced && x.reachable()))
-    }
-
     /// Sends a request to the group's coordinator: `Some(arrival time)`, or `None` when
     /// no coordinator is reachable (FindCoordinator fails; the caller retries).
-    pub(in crate::sim) fn to_coordinator(&self, group: &str) -> Option<SimTime> {
-        self.coordinator_of(group).map(|_| self.out.now.plus_ms(self.out.latency()))
+    pub(in crate::sim) fn to_coordinator(&self, group: &str, cluster: &Cluster, out: &mut Driver) -> Option<SimTime> {
+        cluster.coordinator_of(group).map(|_| out.now.plus_ms(out.latency()))
     }
 
-    pub(in crate::sim) fn reply_at(&self) -> SimTime {
-        self.out.now.plus_ms(self.out.latency())
+    pub(in crate::sim) fn reply_at(&self, out: &mut Driver) -> SimTime {
+        out.now.plus_ms(out.latency())
     }
 
     pub(in crate::sim) fn consumer(&self, group: &str, client_id: &str, incarnation: u64) -> Option<&Member> {
-        self.consumers.groups.get(group)?.member(client_id).filter(|m| m.incarnation == incarnation && m.phase != Phase::Crashed)
+        self.groups.get(group)?.member(client_id).filter(|m| m.incarnation == incarnation && m.phase != Phase::Crashed)
     }
 
     // ----- commands ------------------------------------------------------------
 
     /// A consumer starts and subscribes: its first JoinGroup goes out.
-    pub(in crate::sim) fn join(&mut self, group_id: &str, spec: MemberSpec) {
-        let now = self.out.now;
-        let Some(group) = self.consumers.groups.get_mut(group_id) else { return };
+    pub(in crate::sim) fn join(&mut self, group_id: &str, spec: MemberSpec, cluster: &Cluster, out: &mut Driver) {
+        let now = out.now;
+        let Some(group) = self.groups.get_mut(group_id) else { return };
         let topics = spec.topics.unwrap_or_else(|| group.topics.clone());
         group.members.push(Member {
             client_id: spec.client_id.clone(),
@@ -193,24 +195,24 @@ impl Sim {
             cg_interval_ms: 0,
             cg_resend: false,
         });
-        self.start_member(group_id, &spec.client_id);
+        self.start_member(group_id, &spec.client_id, cluster, out);
     }
 
     /// `consumer.close()`: commit (auto-commit), then LeaveGroup — which a static member
     /// does not send: its place is kept until `session.timeout.ms` (KIP-345).
-    pub(in crate::sim) fn leave(&mut self, group_id: &str, client_id: &str) {
-        let Some(m) = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+    pub(in crate::sim) fn leave(&mut self, group_id: &str, client_id: &str, cluster: &Cluster, out: &mut Driver) {
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         let alive = m.phase != Phase::Crashed;
         let member_id = m.member_id.clone();
         let is_static = m.group_instance_id.is_some();
         if alive && m.config.commit_mode == CommitMode::Auto {
-            self.commit_positions(group_id, client_id);
+            self.commit_positions(group_id, client_id, cluster, out);
         }
         let protocol = self.protocol_of(group_id);
-        if let Some(m) = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)) {
-            let now = self.out.now;
+        if let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) {
+            let now = out.now;
             let gone: Vec<TopicPartition> = m.assigned.clone();
-            if let Some(g) = self.consumers.groups.get_mut(group_id) {
+            if let Some(g) = self.groups.get_mut(group_id) {
                 for tp in gone {
                     g.partition_gaps.entry(tp).or_insert(now);
                 }
@@ -221,14 +223,14 @@ impl Sim {
             // kept until its session times out).
             Some(GroupProtocol::Consumer) if alive => {
                 let epoch = if is_static { consumer::LEAVE_STATIC_EPOCH } else { consumer::LEAVE_EPOCH };
-                self.cg_send_leave(group_id, client_id, epoch, LeaveReason::Graceful);
+                self.cg_send_leave(group_id, client_id, epoch, LeaveReason::Graceful, cluster, out);
             }
             Some(GroupProtocol::Classic) if alive && !member_id.is_empty() && !is_static => {
-                self.classic_send_leave(group_id, member_id, LeaveReason::Graceful);
+                self.classic_send_leave(group_id, member_id, LeaveReason::Graceful, cluster, out);
             }
             Some(GroupProtocol::Classic | GroupProtocol::Consumer) | None => {}
         }
-        if let Some(g) = self.consumers.groups.get_mut(group_id) {
+        if let Some(g) = self.groups.get_mut(group_id) {
             g.members.retain(|m| m.client_id != client_id);
         }
         self.drop_parked_fetches(group_id, client_id);
@@ -236,9 +238,9 @@ impl Sim {
 
     /// The consumer process dies: no LeaveGroup, no heartbeats, unprocessed records lost
     /// to it; the coordinator notices after `session.timeout.ms`.
-    pub(in crate::sim) fn crash_member(&mut self, group_id: &str, client_id: &str) {
-        let now = self.out.now;
-        let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+    pub(in crate::sim) fn crash_member(&mut self, group_id: &str, client_id: &str, out: &mut Driver) {
+        let now = out.now;
+        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
         if m.phase == Phase::Crashed {
             return;
         }
@@ -247,7 +249,7 @@ impl Sim {
         m.token += 1;
         m.processing.clear();
         let gone = std::mem::take(&mut m.assigned);
-        if let Some(g) = self.consumers.groups.get_mut(group_id) {
+        if let Some(g) = self.groups.get_mut(group_id) {
             for tp in gone {
                 g.partition_gaps.entry(tp.clone()).or_insert(now);
                 let committed = g.committed.get(&tp).copied();
@@ -255,19 +257,19 @@ impl Sim {
                 g.handovers.insert(tp, h);
             }
         }
-        let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
         m.last_assignment.clear();
         m.positions.clear();
         m.activity = Activity::AwaitingAssignment;
         m.paused_since.get_or_insert(now);
         self.drop_parked_fetches(group_id, client_id);
-        self.out.emit(EventKind::Group(GroupEvent::MemberCrashed { group: group_id.into(), client_id: client_id.into() }));
+        out.emit(EventKind::Group(GroupEvent::MemberCrashed { group: group_id.into(), client_id: client_id.into() }));
     }
 
     /// The consumer starts again with the same `client.id` (and `group.instance.id`).
-    pub(in crate::sim) fn restart_member(&mut self, group_id: &str, client_id: &str) {
-        let now = self.out.now;
-        let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+    pub(in crate::sim) fn restart_member(&mut self, group_id: &str, client_id: &str, cluster: &Cluster, out: &mut Driver) {
+        let now = out.now;
+        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
         if m.phase != Phase::Crashed {
             return;
         }
@@ -278,23 +280,23 @@ impl Sim {
         m.join_in_flight = false;
         m.last_poll = now;
         m.paused = false;
-        self.out.emit(EventKind::Group(GroupEvent::MemberRestarted { group: group_id.into(), client_id: client_id.into() }));
-        self.start_member(group_id, client_id);
+        out.emit(EventKind::Group(GroupEvent::MemberRestarted { group: group_id.into(), client_id: client_id.into() }));
+        self.start_member(group_id, client_id, cluster, out);
     }
 
     /// The application stops calling `poll()` (stuck processing), or resumes.
-    pub(in crate::sim) fn pause_member(&mut self, group_id: &str, client_id: &str, paused: bool) {
-        let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+    pub(in crate::sim) fn pause_member(&mut self, group_id: &str, client_id: &str, paused: bool, out: &mut Driver) {
+        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
         if m.paused == paused || m.phase == Phase::Crashed {
             return;
         }
         m.paused = paused;
         let token = m.token;
         let idle = m.processing.is_empty();
-        self.out.emit(EventKind::Group(GroupEvent::MemberPaused { group: group_id.into(), client_id: client_id.into(), paused }));
+        out.emit(EventKind::Group(GroupEvent::MemberPaused { group: group_id.into(), client_id: client_id.into(), paused }));
         if !paused && idle {
-            let now = self.out.now;
-            self.out.at(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
+            let now = out.now;
+            out.at(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
         }
     }
 
@@ -307,15 +309,17 @@ impl Sim {
         topic: &str,
         partition: Option<u32>,
         to: &crate::command::SeekTo,
+        cluster: &Cluster,
+        out: &mut Driver,
     ) {
         use crate::command::SeekTo;
-        let now = self.out.now;
-        let Some(m) = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let now = out.now;
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         let targets: Vec<TopicPartition> =
             m.assigned.iter().filter(|tp| tp.topic == topic && partition.is_none_or(|p| tp.partition == p)).cloned().collect();
         let mut moves = Vec::new();
         for tp in targets {
-            let Some(log) = self.partition(&tp).and_then(|p| p.display_log()) else { continue };
+            let Some(log) = cluster.partition(&tp).and_then(|p| p.display_log()) else { continue };
             let (start, hw) = (log.log_start_offset(), log.high_watermark());
             let offset = match to {
                 SeekTo::Beginning => start,
@@ -328,7 +332,7 @@ impl Sim {
             let from = m.positions.get(&tp).copied().unwrap_or(offset);
             moves.push((tp, from, offset));
         }
-        let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
+        let Some(g) = self.groups.get_mut(group_id) else { return };
         // A later re-read of these partitions is explained by this seek.
         for (tp, _, _) in &moves {
             let committed = g.committed.get(tp).copied();
@@ -348,11 +352,11 @@ impl Sim {
             m.token += 1;
             self.drop_parked_fetches(group_id, client_id);
         }
-        let Some(m) = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         let token = m.token;
         let restart = stable && m.processing.is_empty() && !m.paused;
         for (tp, from, offset) in moves {
-            self.out.emit(EventKind::Consume(ConsumeEvent::Seeked {
+            out.emit(EventKind::Consume(ConsumeEvent::Seeked {
                 group: group_id.into(),
                 client_id: client_id.into(),
                 tp,
@@ -362,15 +366,15 @@ impl Sim {
             }));
         }
         if restart {
-            self.out.at(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
+            out.at(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
         }
     }
 
     /// `subscribe()` with other topics: partitions of topics it leaves are given up at
     /// once; the member then rejoins (classic) or heartbeats its new subscription (KIP-848).
-    pub(in crate::sim) fn subscribe(&mut self, group_id: &str, client_id: &str, topics: Vec<String>) {
-        let now = self.out.now;
-        let Some(g) = self.consumers.groups.get(group_id) else { return };
+    pub(in crate::sim) fn subscribe(&mut self, group_id: &str, client_id: &str, topics: Vec<String>, cluster: &Cluster, out: &mut Driver) {
+        let now = out.now;
+        let Some(g) = self.groups.get(group_id) else { return };
         let protocol = g.config.group_protocol;
         let Some(m) = g.member(client_id) else { return };
         if m.topics == topics || m.phase == Phase::Crashed {
@@ -379,9 +383,9 @@ impl Sim {
         let gone: Vec<TopicPartition> = m.assigned.iter().filter(|tp| !topics.contains(&tp.topic)).cloned().collect();
         let busy = m.paused || !m.processing.is_empty();
         if !gone.is_empty() && m.config.commit_mode == CommitMode::Auto {
-            self.commit_positions(group_id, client_id);
+            self.commit_positions(group_id, client_id, cluster, out);
         }
-        let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
         m.topics = topics.clone();
         m.assigned.retain(|tp| !gone.contains(tp));
         for tp in &gone {
@@ -394,28 +398,27 @@ impl Sim {
             }
         }
         let (token, restart) = (m.token, !gone.is_empty() && !busy && !m.assigned.is_empty() && m.phase == Phase::Stable);
-        self.out.emit(EventKind::Group(GroupEvent::Subscribed { group: group_id.into(), client_id: client_id.into(), topics }));
+        out.emit(EventKind::Group(GroupEvent::Subscribed { group: group_id.into(), client_id: client_id.into(), topics }));
         if !gone.is_empty() {
             self.drop_parked_fetches(group_id, client_id);
-            self.record_group(EventKind::Group(GroupEvent::PartitionsRevoked {
-                group: group_id.into(),
-                client_id: client_id.into(),
-                partitions: gone,
-            }));
+            self.record_group(
+                EventKind::Group(GroupEvent::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: gone }),
+                out,
+            );
         }
         if restart {
-            self.out.at(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
+            out.at(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
         }
         match protocol {
-            GroupProtocol::Consumer => self.cg_subscription_changed(group_id, client_id),
+            GroupProtocol::Consumer => self.cg_subscription_changed(group_id, client_id, cluster, out),
             GroupProtocol::Classic if busy => {
-                if let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+                if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
                     m.rejoin_needed = true;
                 }
             }
             GroupProtocol::Classic => {
-                self.revoke_for_rejoin(group_id, client_id);
-                self.classic_send_join(group_id, client_id);
+                self.revoke_for_rejoin(group_id, client_id, cluster, out);
+                self.classic_send_join(group_id, client_id, cluster, out);
             }
         }
     }
@@ -424,10 +427,10 @@ impl Sim {
 
     /// The member (re)joins its group: a JoinGroup (classic) or a heartbeat asking for
     /// its assignment (KIP-848).
-    pub(in crate::sim) fn send_join(&mut self, group_id: &str, client_id: &str) {
+    pub(in crate::sim) fn send_join(&mut self, group_id: &str, client_id: &str, cluster: &Cluster, out: &mut Driver) {
         match self.protocol_of(group_id) {
-            Some(GroupProtocol::Classic) => self.classic_send_join(group_id, client_id),
-            Some(GroupProtocol::Consumer) => self.cg_rejoin(group_id, client_id),
+            Some(GroupProtocol::Classic) => self.classic_send_join(group_id, client_id, cluster, out),
+            Some(GroupProtocol::Consumer) => self.cg_rejoin(group_id, client_id, cluster, out),
             None => {}
         }
     }
@@ -441,27 +444,29 @@ impl Sim {
         incarnation: u64,
         token: u64,
         committed: Vec<(TopicPartition, Option<u64>)>,
+        cluster: &Cluster,
+        out: &mut Driver,
     ) {
         if self.consumer(group_id, client_id, incarnation).is_none() {
             return;
         }
-        let now = self.out.now;
-        let Some(g) = self.consumers.groups.get(group_id) else { return };
+        let now = out.now;
+        let Some(g) = self.groups.get(group_id) else { return };
         let reset = g.config.auto_offset_reset;
         let mut sets = Vec::new();
         let no_offset = reset == OffsetReset::None && committed.iter().any(|(_, c)| c.is_none());
         if no_offset {
             // poll() throws NoOffsetForPartitionException; unhandled, the consumer stops.
-            self.out.emit(EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed {
+            out.emit(EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed {
                 group: group_id.into(),
                 client_id: client_id.into(),
                 error: GroupError::NoOffsetForPartition,
             }));
-            self.crash_member(group_id, client_id);
+            self.crash_member(group_id, client_id, out);
             return;
         }
         for (tp, c) in committed {
-            let (start, hw) = self
+            let (start, hw) = cluster
                 .partition(&tp)
                 .and_then(|p| p.display_log())
                 // ListOffsets for read_uncommitted: earliest = log start, latest = HW.
@@ -476,7 +481,7 @@ impl Sim {
             };
             sets.push((tp, offset, from));
         }
-        let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
+        let Some(g) = self.groups.get_mut(group_id) else { return };
         let Some(m) = g.member_mut(client_id) else { return };
         if m.token != token {
             return;
@@ -506,25 +511,29 @@ impl Sim {
         }
         let start_polling = m.processing.is_empty() && !m.paused;
         for (tp, offset, from) in sets {
-            self.record_group(EventKind::Consume(ConsumeEvent::PositionSet {
-                group: group_id.into(),
-                client_id: client_id.into(),
-                tp,
-                offset,
-                from,
-            }));
+            self.record_group(
+                EventKind::Consume(ConsumeEvent::PositionSet { group: group_id.into(), client_id: client_id.into(), tp, offset, from }),
+                out,
+            );
         }
         if start_polling {
             self.drop_parked_fetches(group_id, client_id);
-            self.out.at(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
+            out.at(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
         }
     }
 
     /// The consumer's heartbeat thread wakes up (`heartbeat.interval.ms`).
-    pub(in crate::sim) fn heartbeat_tick(&mut self, group_id: &str, client_id: &str, incarnation: u64) {
+    pub(in crate::sim) fn heartbeat_tick(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        incarnation: u64,
+        cluster: &Cluster,
+        out: &mut Driver,
+    ) {
         match self.protocol_of(group_id) {
-            Some(GroupProtocol::Classic) => self.classic_heartbeat_tick(group_id, client_id, incarnation),
-            Some(GroupProtocol::Consumer) => self.cg_heartbeat_tick(group_id, client_id, incarnation),
+            Some(GroupProtocol::Classic) => self.classic_heartbeat_tick(group_id, client_id, incarnation, cluster, out),
+            Some(GroupProtocol::Consumer) => self.cg_heartbeat_tick(group_id, client_id, incarnation, cluster, out),
             None => {}
         }
     }
@@ -533,21 +542,28 @@ impl Sim {
 
     /// Sends an OffsetCommit with the consumer's positions (the offsets after what
     /// `poll()` returned).
-    pub(in crate::sim) fn commit_positions(&mut self, group_id: &str, client_id: &str) {
-        let Some(m) = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+    pub(in crate::sim) fn commit_positions(&mut self, group_id: &str, client_id: &str, cluster: &Cluster, out: &mut Driver) {
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         let offsets: Vec<(TopicPartition, u64)> = m.positions.iter().map(|(tp, o)| (tp.clone(), *o)).collect();
-        self.commit_offsets(group_id, client_id, offsets);
+        self.commit_offsets(group_id, client_id, offsets, cluster, out);
     }
 
     /// Sends an OffsetCommit. A consumer no longer in the group fails at once
     /// (`CommitFailedException`: the group rebalanced and gave its partitions away).
-    pub(in crate::sim) fn commit_offsets(&mut self, group_id: &str, client_id: &str, offsets: Vec<(TopicPartition, u64)>) {
-        let Some(m) = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+    pub(in crate::sim) fn commit_offsets(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        offsets: Vec<(TopicPartition, u64)>,
+        cluster: &Cluster,
+        out: &mut Driver,
+    ) {
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         if offsets.is_empty() || m.phase == Phase::Crashed {
             return;
         }
         if m.member_id.is_empty() || m.phase == Phase::LeftPollTimeout {
-            self.out.emit(EventKind::Consume(ConsumeEvent::CommitFailed {
+            out.emit(EventKind::Consume(ConsumeEvent::CommitFailed {
                 group: group_id.into(),
                 client_id: client_id.into(),
                 error: GroupError::UnknownMemberId,
@@ -556,18 +572,18 @@ impl Sim {
             return;
         }
         let (member_id, generation, incarnation) = (m.member_id.clone(), m.generation, m.incarnation);
-        let Some(at) = self.to_coordinator(group_id) else { return };
-        self.out.at(
+        let Some(at) = self.to_coordinator(group_id, cluster, out) else { return };
+        out.at(
             at,
             GroupPending::CommitArrive { group: group_id.into(), client_id: client_id.into(), incarnation, member_id, generation, offsets },
         );
     }
 
     /// The coordinator checks whether a member's session (`session.timeout.ms`) expired.
-    pub(in crate::sim) fn session_check(&mut self, group_id: &str, member_id: &str) {
+    pub(in crate::sim) fn session_check(&mut self, group_id: &str, member_id: &str, cluster: &Cluster, out: &mut Driver) {
         match self.protocol_of(group_id) {
-            Some(GroupProtocol::Classic) => self.classic_session_check(group_id, member_id),
-            Some(GroupProtocol::Consumer) => self.cg_session_check(group_id, member_id),
+            Some(GroupProtocol::Classic) => self.classic_session_check(group_id, member_id, cluster, out),
+            Some(GroupProtocol::Consumer) => self.cg_session_check(group_id, member_id, cluster, out),
             None => {}
         }
     }
@@ -581,15 +597,17 @@ impl Sim {
         member_id: &str,
         generation: i32,
         offsets: Vec<(TopicPartition, u64)>,
+        cluster: &Cluster,
+        out: &mut Driver,
     ) {
-        if self.coordinator_of(group_id).is_none() {
+        if cluster.coordinator_of(group_id).is_none() {
             return;
         }
         let cg_error = match self.protocol_of(group_id) {
             Some(GroupProtocol::Consumer) => Some(self.cg_commit_check(group_id, member_id, generation)),
             Some(GroupProtocol::Classic) | None => None,
         };
-        let Some(g) = self.consumers.groups.get_mut(group_id) else { return };
+        let Some(g) = self.groups.get_mut(group_id) else { return };
         let error = if let Some(e) = cg_error {
             e
         } else if !g.registry.iter().any(|r| r.member_id == member_id) {
@@ -602,7 +620,7 @@ impl Sim {
             None
         };
         if let Some(error) = error {
-            self.out.emit(EventKind::Consume(ConsumeEvent::CommitFailed {
+            out.emit(EventKind::Consume(ConsumeEvent::CommitFailed {
                 group: group_id.into(),
                 client_id: client_id.into(),
                 error,
@@ -617,11 +635,7 @@ impl Sim {
         // Kafka commits every position each time; the trace shows only commits that
         // move an offset, so a quiet group does not fill it with repeats.
         if changed {
-            self.out.emit(EventKind::Consume(ConsumeEvent::OffsetsCommitted {
-                group: group_id.into(),
-                client_id: client_id.into(),
-                offsets,
-            }));
+            out.emit(EventKind::Consume(ConsumeEvent::OffsetsCommitted { group: group_id.into(), client_id: client_id.into(), offsets }));
         }
     }
 
@@ -632,18 +646,20 @@ impl Sim {
         incarnation: u64,
         token: u64,
         partitions: Vec<TopicPartition>,
+        cluster: &Cluster,
+        out: &mut Driver,
     ) {
-        if self.coordinator_of(group_id).is_none() {
+        if cluster.coordinator_of(group_id).is_none() {
             return;
         }
-        let reply = self.reply_at();
-        let Some(g) = self.consumers.groups.get(group_id) else { return };
+        let reply = self.reply_at(out);
+        let Some(g) = self.groups.get(group_id) else { return };
         let committed = partitions.into_iter().map(|tp| {
             let c = g.committed.get(&tp).copied();
             (tp, c)
         });
         let committed = committed.collect();
-        self.out.at(
+        out.at(
             reply,
             GroupPending::OffsetFetchResponse { group: group_id.into(), client_id: client_id.into(), incarnation, token, committed },
         );
@@ -653,31 +669,30 @@ impl Sim {
     /// In Kafka this takes restarting every member with the new setting (a group cannot
     /// mix eager and cooperative members safely), so each member commits, gives up
     /// everything and rejoins — as a restart would.
-    pub(in crate::sim) fn change_assignor(&mut self, group_id: &str) {
-        let now = self.out.now;
-        let Some(g) = self.consumers.groups.get(group_id) else { return };
+    pub(in crate::sim) fn change_assignor(&mut self, group_id: &str, cluster: &Cluster, out: &mut Driver) {
+        let now = out.now;
+        let Some(g) = self.groups.get(group_id) else { return };
         if g.registry.is_empty() {
             return;
         }
         let clients: Vec<String> = g.members.iter().filter(|m| m.phase != Phase::Crashed).map(|m| m.client_id.clone()).collect();
-        self.prepare_rebalance(group_id, RebalanceCause::AssignorChanged, None);
+        self.prepare_rebalance(group_id, RebalanceCause::AssignorChanged, None, cluster, out);
         for c in clients {
-            if self.consumers.groups.get(group_id).and_then(|g| g.member(&c)).is_some_and(|m| m.config.commit_mode == CommitMode::Auto) {
-                self.commit_positions(group_id, &c);
+            if self.groups.get(group_id).and_then(|g| g.member(&c)).is_some_and(|m| m.config.commit_mode == CommitMode::Auto) {
+                self.commit_positions(group_id, &c, cluster, out);
             }
-            let Some(m) = self.consumers.groups.get_mut(group_id).and_then(|g| g.member_mut(&c)) else { continue };
+            let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(&c)) else { continue };
             m.last_assignment.clear();
             m.processing.clear();
             let revoked = m.lose_partitions(now);
             self.drop_parked_fetches(group_id, &c);
             if !revoked.is_empty() {
-                self.record_group(EventKind::Group(GroupEvent::PartitionsRevoked {
-                    group: group_id.into(),
-                    client_id: c.clone(),
-                    partitions: revoked,
-                }));
+                self.record_group(
+                    EventKind::Group(GroupEvent::PartitionsRevoked { group: group_id.into(), client_id: c.clone(), partitions: revoked }),
+                    out,
+                );
             }
-            self.send_join(group_id, &c);
+            self.send_join(group_id, &c, cluster, out);
         }
     }
 }
@@ -687,15 +702,19 @@ impl Sim {
     pub(in crate::sim) fn handle_group(&mut self, pending: GroupPending) {
         match pending {
             GroupPending::OffsetFetchArrive { group, client_id, incarnation, token, partitions } => {
-                self.offset_fetch_arrive(&group, &client_id, incarnation, token, partitions)
+                self.consumers.offset_fetch_arrive(&group, &client_id, incarnation, token, partitions, &self.cluster, &mut self.out)
             }
             GroupPending::OffsetFetchResponse { group, client_id, incarnation, token, committed } => {
-                self.offset_fetch_response(&group, &client_id, incarnation, token, committed)
+                self.consumers.offset_fetch_response(&group, &client_id, incarnation, token, committed, &self.cluster, &mut self.out)
             }
-            GroupPending::HeartbeatTick { group, client_id, incarnation } => self.heartbeat_tick(&group, &client_id, incarnation),
-            GroupPending::SessionCheck { group, member_id } => self.session_check(&group, &member_id),
+            GroupPending::HeartbeatTick { group, client_id, incarnation } => {
+                self.consumers.heartbeat_tick(&group, &client_id, incarnation, &self.cluster, &mut self.out)
+            }
+            GroupPending::SessionCheck { group, member_id } => {
+                self.consumers.session_check(&group, &member_id, &self.cluster, &mut self.out)
+            }
             GroupPending::CommitArrive { group, client_id, member_id, generation, offsets, .. } => {
-                self.commit_arrive(&group, &client_id, &member_id, generation, offsets)
+                self.consumers.commit_arrive(&group, &client_id, &member_id, generation, offsets, &self.cluster, &mut self.out)
             }
         }
     }
@@ -784,28 +803,36 @@ impl Sim {
 
     pub(in crate::sim) fn execute_group_command(&mut self, command: GroupCommand) {
         match command {
-            GroupCommand::AddMember { group, member } => self.join(&group, member),
-            GroupCommand::RemoveMember { group, client_id } => self.leave(&group, &client_id),
+            GroupCommand::AddMember { group, member } => self.consumers.join(&group, member, &self.cluster, &mut self.out),
+            GroupCommand::RemoveMember { group, client_id } => self.consumers.leave(&group, &client_id, &self.cluster, &mut self.out),
             GroupCommand::AddGroup { group } => {
                 let id = group.id.clone();
                 self.consumers.groups.insert(id.clone(), Group::new(id.clone(), group.topics, group.config));
                 self.out.emit(EventKind::Group(GroupEvent::GroupCreated { group: id.clone() }));
                 for m in group.members {
-                    self.join(&id, m);
+                    self.consumers.join(&id, m, &self.cluster, &mut self.out);
                 }
             }
             GroupCommand::SetAssignor { group, assignor } => {
                 if let Some(g) = self.consumers.groups.get_mut(&group) {
                     g.config.assignor = assignor;
                     g.protocol = crate::group::RebalanceProtocol::for_assignor(assignor);
-                    self.change_assignor(&group);
+                    self.consumers.change_assignor(&group, &self.cluster, &mut self.out);
                 }
             }
-            GroupCommand::CrashMember { group, client_id } => self.crash_member(&group, &client_id),
-            GroupCommand::RestartMember { group, client_id } => self.restart_member(&group, &client_id),
-            GroupCommand::PauseMember { group, client_id, paused } => self.pause_member(&group, &client_id, paused),
-            GroupCommand::Seek { group, client_id, topic, partition, to } => self.seek(&group, &client_id, &topic, partition, &to),
-            GroupCommand::Subscribe { group, client_id, topics } => self.subscribe(&group, &client_id, topics),
+            GroupCommand::CrashMember { group, client_id } => self.consumers.crash_member(&group, &client_id, &mut self.out),
+            GroupCommand::RestartMember { group, client_id } => {
+                self.consumers.restart_member(&group, &client_id, &self.cluster, &mut self.out)
+            }
+            GroupCommand::PauseMember { group, client_id, paused } => {
+                self.consumers.pause_member(&group, &client_id, paused, &mut self.out)
+            }
+            GroupCommand::Seek { group, client_id, topic, partition, to } => {
+                self.consumers.seek(&group, &client_id, &topic, partition, &to, &self.cluster, &mut self.out)
+            }
+            GroupCommand::Subscribe { group, client_id, topics } => {
+                self.consumers.subscribe(&group, &client_id, topics, &self.cluster, &mut self.out)
+            }
             GroupCommand::SetProcessing { group, client_id, processing_ms } => {
                 if let Some(m) = self.consumers.groups.get_mut(&group).and_then(|g| g.member_mut(&client_id)) {
                     m.config.processing_ms = processing_ms.min(3_600_000);

@@ -48,16 +48,16 @@ pub(crate) fn check_push_config(group: &str, c: &crate::config::GroupConfig) -> 
     Ok(())
 }
 
-impl Sim {
+impl Consumers {
     /// Whether the group gets its records pushed.
     pub(in crate::sim) fn push_delivery(&self, group_id: &str) -> bool {
-        self.consumers.groups.get(group_id).is_some_and(|g| g.config.delivery == DeliveryMode::Push)
+        self.groups.get(group_id).is_some_and(|g| g.config.delivery == DeliveryMode::Push)
     }
 
     /// The HW of `tp` moved: push what is newly committed to its owner in every push group.
-    pub(in crate::sim) fn push_new_records(&mut self, tp: &TopicPartition) {
+    pub(in crate::sim) fn push_new_records(&mut self, tp: &TopicPartition, cluster: &Cluster, out: &mut Driver) {
         let mut targets = Vec::new();
-        for g in self.consumers.groups.values() {
+        for g in self.groups.values() {
             if g.config.delivery != DeliveryMode::Push || !g.topics.contains(&tp.topic) {
                 continue;
             }
@@ -68,51 +68,51 @@ impl Sim {
             }
         }
         for (group, client_id) in targets {
-            self.push_partition(&group, &client_id, tp);
+            self.push_partition(&group, &client_id, tp, cluster, out);
         }
     }
 
     /// The member's `poll()` under push: no fetch; the broker pushes whatever committed
     /// records it has not pushed yet for every partition the member has a position in.
-    pub(in crate::sim) fn push_all(&mut self, group_id: &str, client_id: &str) {
-        let Some(m) = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+    pub(in crate::sim) fn push_all(&mut self, group_id: &str, client_id: &str, cluster: &Cluster, out: &mut Driver) {
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         let tps: Vec<TopicPartition> = m.assigned.iter().filter(|tp| m.positions.contains_key(*tp)).cloned().collect();
         for tp in tps {
-            self.push_partition(group_id, client_id, &tp);
+            self.push_partition(group_id, client_id, &tp, cluster, out);
         }
     }
 
     /// Sends the member every committed record of `tp` from the push cursor on.
-    fn push_partition(&mut self, group_id: &str, client_id: &str, tp: &TopicPartition) {
-        let Some(m) = self.consumers.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+    fn push_partition(&mut self, group_id: &str, client_id: &str, tp: &TopicPartition, cluster: &Cluster, out: &mut Driver) {
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         let Some(&position) = m.positions.get(tp) else { return };
         let token = m.token;
         let key = (group_id.to_string(), client_id.to_string(), tp.clone());
         // A cursor from an older token, or behind the position (a seek forward), restarts
         // at the position.
-        let from = match self.consumers.push_cursors.get(&key) {
+        let from = match self.push_cursors.get(&key) {
             Some(&(t, next)) if t == token && next >= position => next,
             _ => position,
         };
-        let Some(part) = self.partition(tp) else { return };
+        let Some(part) = cluster.partition(tp) else { return };
         let Some(leader) = part.leader else { return };
-        if !self.reachable(leader) {
+        if !cluster.reachable(leader) {
             return;
         }
         let Some(log) = part.logs.get(&leader) else { return };
         let hw = log.high_watermark();
         let records: Vec<Fetched> = log.read_committed(from, PUSH_MAX_RECORDS).iter().map(|r| (tp.clone(), r.clone(), hw)).collect();
         let Some(last) = records.last().map(|(_, r, _)| r.offset) else { return };
-        self.consumers.push_cursors.insert(key, (token, last + 1));
-        let at = self.out.now.plus_ms(self.out.latency());
-        self.out.at(at, PushPending::PushArrive { group: group_id.to_string(), client_id: client_id.to_string(), token, records });
+        self.push_cursors.insert(key, (token, last + 1));
+        let at = out.now.plus_ms(out.latency());
+        out.at(at, PushPending::PushArrive { group: group_id.to_string(), client_id: client_id.to_string(), token, records });
     }
 
     /// Pushed records reach the member: all go into its buffer. Processing runs one record
     /// at a time (`processing_ms`); past `push_buffer_max_records` the member is overwhelmed.
-    pub(in crate::sim) fn push_arrive(&mut self, group_id: &str, client_id: &str, token: u64, records: Vec<Fetched>) {
-        let now = self.out.now;
-        let Some(group) = self.consumers.groups.get_mut(group_id) else { return };
+    pub(in crate::sim) fn push_arrive(&mut self, group_id: &str, client_id: &str, token: u64, records: Vec<Fetched>, out: &mut Driver) {
+        let now = out.now;
+        let Some(group) = self.groups.get_mut(group_id) else { return };
         let limit = group.config.push_buffer_max_records;
         let Some(member) = group.member_mut(client_id) else { return };
         if member.token != token || member.phase == Phase::Crashed {
@@ -135,27 +135,16 @@ impl Sim {
         let processing_ms = member.config.processing_ms;
         let count = delivered.len() as u32;
         for e in delivered {
-            self.out.emit(e);
+            out.emit(e);
         }
-        self.out.emit(EventKind::Push(PushEvent::RecordsPushed {
-            group: group_id.into(),
-            client_id: client_id.into(),
-            tp,
-            count,
-            buffered,
-        }));
+        out.emit(EventKind::Push(PushEvent::RecordsPushed { group: group_id.into(), client_id: client_id.into(), tp, count, buffered }));
         if buffered > limit {
-            self.out.emit(EventKind::Push(PushEvent::PushOverwhelmed {
-                group: group_id.into(),
-                client_id: client_id.into(),
-                buffered,
-                limit,
-            }));
-            self.crash_member(group_id, client_id);
+            out.emit(EventKind::Push(PushEvent::PushOverwhelmed { group: group_id.into(), client_id: client_id.into(), buffered, limit }));
+            self.crash_member(group_id, client_id, out);
             return;
         }
         if idle {
-            self.out.at(
+            out.at(
                 now.plus_ms(processing_ms),
                 ConsumePending::ProcessingDone { group: group_id.to_string(), client_id: client_id.to_string(), token },
             );
@@ -167,7 +156,9 @@ impl Sim {
     /// Applies a scheduled event of push delivery (not Kafka, a teaching device).
     pub(in crate::sim) fn handle_push(&mut self, pending: PushPending) {
         match pending {
-            PushPending::PushArrive { group, client_id, token, records } => self.push_arrive(&group, &client_id, token, records),
+            PushPending::PushArrive { group, client_id, token, records } => {
+                self.consumers.push_arrive(&group, &client_id, token, records, &mut self.out)
+            }
         }
     }
 }
