@@ -336,61 +336,57 @@ impl Sim {
     pub(super) fn connector_index(&self, name: &str) -> Option<usize> {
         self.apps.connectors.iter().position(|c| c.spec.name == name)
     }
+}
 
+/// The connectors' handlers as the `Apps` owner runs them: each finds its connector by
+/// its place and calls its [`Connector`] method; a poll hands its rows to the task's
+/// producer (`Clients`, another owner, passed in) and a flush asks that producer which
+/// records it acknowledged.
+impl Apps {
     /// A planned insert or update reaches the table ([`Connector::change_table`]).
-    pub(super) fn table_change(&mut self, index: usize, k: usize) {
-        let now = self.out.now;
-        let Some(c) = self.apps.connectors.get_mut(index) else { return };
-        c.change_table(k, now, &mut self.out);
+    pub(super) fn table_change(&mut self, index: usize, k: usize, out: &mut Driver) {
+        let now = out.now;
+        let Some(c) = self.connectors.get_mut(index) else { return };
+        c.change_table(k, now, out);
     }
 
     /// `SourceTask.poll()` ([`Connector::poll`]), then each row through the task's
-    /// producer. The producer is another owner: the sends are made here, by `Sim::send`,
-    /// between the poll's next timer and its event, as before.
-    pub(super) fn connector_poll(&mut self, index: usize, incarnation: u64) {
-        let now = self.out.now;
-        let Some(c) = self.apps.connectors.get(index) else { return };
-        let rows = c.poll(index, incarnation, now, &mut self.out);
-        let (producer, topic) = (c.producer.clone(), c.spec.topic.clone());
+    /// producer (`KafkaProducer.send`), then the poll's event.
+    pub(super) fn connector_poll(&mut self, index: usize, incarnation: u64, clients: &mut Clients, cluster: &Cluster, out: &mut Driver) {
+        let now = out.now;
+        let Some(c) = self.connectors.get_mut(index) else { return };
+        let rows = c.poll(index, incarnation, now, out);
         if rows.is_empty() {
             return;
         }
         let mut records = Vec::new();
         for (row, offset) in rows {
-            let id = RecordId(self.clients.next_record);
-            self.clients.send(&producer, &topic, Some(row.id.to_string()), row.value, None, Vec::new(), &self.cluster, &mut self.out);
-            let sent = (self.clients.next_record > id.0).then_some(id);
-            let Some(c) = self.apps.connectors.get_mut(index) else { return };
+            let sent = clients.send(&c.producer, &c.spec.topic, Some(row.id.to_string()), row.value, None, Vec::new(), cluster, out);
             records.extend(c.handed_over(row.id, offset, sent));
         }
-        let Some(c) = self.apps.connectors.get(index) else { return };
-        c.polled(records, &mut self.out);
+        c.polled(records, out);
     }
 
     /// `OffsetStorageWriter.doFlush()` ([`Connector::flush`]), told by the task's producer
-    /// (read here, another owner) which records it acknowledged.
-    pub(super) fn connector_flush(&mut self, index: usize, incarnation: u64) {
-        let now = self.out.now;
-        let Some(c) = self.apps.connectors.get_mut(index) else { return };
-        let producer = self.clients.producers.get(&c.producer);
-        // A record the producer no longer remembers was sent long ago: with
-        // delivery.timeout.ms at Integer.MAX_VALUE it was acknowledged, not given up.
-        let acked =
-            |id: RecordId| producer.is_some_and(|p| p.sent.iter().find(|s| s.record == id).is_none_or(|s| s.acked_offset.is_some()));
-        c.flush(index, incarnation, now, acked, &mut self.out);
+    /// which records it acknowledged.
+    pub(super) fn connector_flush(&mut self, index: usize, incarnation: u64, clients: &Clients, out: &mut Driver) {
+        let now = out.now;
+        let Some(c) = self.connectors.get_mut(index) else { return };
+        let producer = c.producer.clone();
+        c.flush(index, incarnation, now, |id| clients.acknowledged(&producer, id), out);
     }
 
     /// The task dies ([`Connector::crash`]).
-    pub(super) fn crash_connector(&mut self, index: usize) {
-        let Some(c) = self.apps.connectors.get_mut(index) else { return };
-        c.crash(&mut self.out);
+    pub(super) fn crash_connector(&mut self, index: usize, out: &mut Driver) {
+        let Some(c) = self.connectors.get_mut(index) else { return };
+        c.crash(out);
     }
 
     /// A new task starts from the offsets store ([`Connector::restart`]).
-    pub(super) fn restart_connector(&mut self, index: usize) {
-        let now = self.out.now;
-        let Some(c) = self.apps.connectors.get_mut(index) else { return };
-        c.restart(index, now, &mut self.out);
+    pub(super) fn restart_connector(&mut self, index: usize, out: &mut Driver) {
+        let now = out.now;
+        let Some(c) = self.connectors.get_mut(index) else { return };
+        c.restart(index, now, out);
     }
 }
 
@@ -515,9 +511,13 @@ impl Sim {
     /// Applies a scheduled event of source connectors and their tables.
     pub(super) fn handle_connect(&mut self, pending: ConnectPending) {
         match pending {
-            ConnectPending::TableChange { connector, change } => self.table_change(connector, change),
-            ConnectPending::ConnectorPoll { connector, incarnation } => self.connector_poll(connector, incarnation),
-            ConnectPending::ConnectorFlush { connector, incarnation } => self.connector_flush(connector, incarnation),
+            ConnectPending::TableChange { connector, change } => self.apps.table_change(connector, change, &mut self.out),
+            ConnectPending::ConnectorPoll { connector, incarnation } => {
+                self.apps.connector_poll(connector, incarnation, &mut self.clients, &self.cluster, &mut self.out)
+            }
+            ConnectPending::ConnectorFlush { connector, incarnation } => {
+                self.apps.connector_flush(connector, incarnation, &self.clients, &mut self.out)
+            }
         }
     }
 }
@@ -540,12 +540,12 @@ impl Sim {
         match command {
             ConnectCommand::CrashConnector { connector } => {
                 if let Some(i) = self.connector_index(&connector) {
-                    self.crash_connector(i);
+                    self.apps.crash_connector(i, &mut self.out);
                 }
             }
             ConnectCommand::RestartConnector { connector } => {
                 if let Some(i) = self.connector_index(&connector) {
-                    self.restart_connector(i);
+                    self.apps.restart_connector(i, &mut self.out);
                 }
             }
         }

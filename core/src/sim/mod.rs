@@ -31,7 +31,7 @@ mod replication;
 mod retention;
 pub mod streams;
 
-use crate::event::{ClusterEvent, ReplicationEvent, SettingsEvent};
+use crate::event::SettingsEvent;
 use connect::ConnectPending;
 use group::classic::ClassicPending;
 use group::consume::ConsumePending;
@@ -637,46 +637,7 @@ impl Sim {
     /// Creates a topic: replicas placed as Kafka's controller places them, the first
     /// replica of each partition its leader, every replica in the ISR, followers fetching.
     pub(crate) fn add_topic(&mut self, name: &str, partitions: u32, replication_factor: u32, config: TopicConfig) {
-        let brokers: Vec<BrokerId> = self.cluster.brokers.keys().copied().collect();
-        let assignment = place_replicas(&mut self.out.rng, &brokers, partitions, replication_factor);
-        let topic = Topic::new(name, config, assignment);
-        self.cluster.topics.insert(name.to_string(), topic);
-        for p in 0..partitions {
-            self.announce_new_partition(&TopicPartition::new(name, p));
-        }
-    }
-
-    /// The topic grows: new partitions are placed, led by their first replica, and start
-    /// replicating. Producers see them at once (the sandbox's metadata is instant).
-    pub(crate) fn add_partitions(&mut self, name: &str, partitions: u32) {
-        let brokers: Vec<BrokerId> = self.cluster.brokers.iter().filter(|(_, b)| !b.fenced && b.reachable()).map(|(id, _)| *id).collect();
-        let Some(topic) = self.cluster.topics.get(name) else { return };
-        let old = topic.partition_count();
-        let rf = topic.replication_factor().min(brokers.len() as u32).max(1);
-        let segment = topic.config.segment_config();
-        let assignment = place_replicas(&mut self.out.rng, &brokers, partitions - old, rf);
-        let Some(topic) = self.cluster.topics.get_mut(name) else { return };
-        for replicas in assignment {
-            topic.partitions.push(Partition::with_segment_config(replicas, segment));
-        }
-        self.out.emit(EventKind::Cluster(ClusterEvent::PartitionsAdded { topic: name.to_string(), partitions }));
-        for p in old..partitions {
-            self.announce_new_partition(&TopicPartition::new(name, p));
-        }
-    }
-
-    /// A new partition's first leader (its first replica, epoch 0) goes in the trace and
-    /// its followers start fetching.
-    fn announce_new_partition(&mut self, tp: &TopicPartition) {
-        self.out.emit(EventKind::Replication(ReplicationEvent::LeaderElected {
-            topic: tp.topic.clone(),
-            partition: tp.partition,
-            leader: self.cluster.partition(tp).and_then(|p| p.leader),
-            epoch: 0,
-            isr: self.cluster.partition(tp).map(|p| p.isr.clone()).unwrap_or_default(),
-            unclean: false,
-        }));
-        self.cluster.start_followers(tp, &mut self.out);
+        self.cluster.add_topic(name, partitions, replication_factor, config, &mut self.out);
     }
 
     pub(crate) fn add_producer(&mut self, name: &str, config: ProducerConfig) {

@@ -59,10 +59,43 @@ enum PartitionOutcome {
 }
 
 impl Clients {
+    /// Whether `producer` had `record` acknowledged (its send callback ran without an
+    /// error). A record the producer no longer remembers was sent long ago: with
+    /// `delivery.timeout.ms` at `Integer.MAX_VALUE` (Connect's producer) it was
+    /// acknowledged, not given up.
+    pub(super) fn acknowledged(&self, producer: &str, record: RecordId) -> bool {
+        self.producers.get(producer).is_some_and(|p| p.sent.iter().find(|s| s.record == record).is_none_or(|s| s.acked_offset.is_some()))
+    }
+
+    /// A broker's process died: its connections close, and every producer with requests in
+    /// flight on that connection hears of it one hop later (`NetworkClient` sees the
+    /// disconnect: `NETWORK_EXCEPTION` for each batch, oldest request first).
+    pub(super) fn connections_closed(&self, broker: BrokerId, out: &mut Driver) {
+        let mut broken = Vec::new();
+        for p in self.producers.values() {
+            for request in p.in_flight.get(&broker).into_iter().flatten() {
+                let Some(req) = p.requests.get(request) else { continue };
+                let results = req
+                    .batches
+                    .iter()
+                    .filter_map(|id| p.batches.get(id))
+                    .map(|b| (b.id, b.tp.clone(), Err(ProduceError::NetworkException)))
+                    .collect();
+                broken.push((p.name.clone(), *request, results));
+            }
+        }
+        let at = out.now.plus_ms(out.latency());
+        for (producer, request, results) in broken {
+            out.at(at, ProducePending::ProduceResponse { producer, broker, request, results });
+        }
+    }
+
     /// `KafkaProducer.send()`: choose the partition and append the record to the last
     /// batch of that partition's deque in the accumulator, or to a new batch
     /// (`RecordAccumulator.append`). The Sender is woken when a batch became full or a
     /// new one was created (`RecordAppendResult.batchIsFull || newBatchCreated`).
+    /// Returns the record's id, or `None` when it was refused (unknown topic or
+    /// producer, no partition to choose).
     pub(super) fn send(
         &mut self,
         producer_name: &str,
@@ -73,13 +106,13 @@ impl Clients {
         headers: Vec<crate::record::Header>,
         cluster: &Cluster,
         out: &mut Driver,
-    ) {
-        let Some(partitions) = cluster.topics.get(topic).map(Topic::partition_count) else { return };
+    ) -> Option<RecordId> {
+        let partitions = cluster.topics.get(topic).map(Topic::partition_count)?;
         // Round-robin and sticky choices skip partitions without a leader
         // (`Cluster.availablePartitionsForTopic`); key hashing counts them all.
         let available: Vec<u32> = cluster.topics.get(topic).map(Topic::available_partitions).unwrap_or_default();
         let now = out.now;
-        let Some(producer) = self.producers.get_mut(producer_name) else { return };
+        let producer = self.producers.get_mut(producer_name)?;
         let kind = producer.config.partitioner;
         let batch_size = producer.config.batch_size;
         let state = producer.partitioners.entry(topic.to_string()).or_default();
@@ -88,7 +121,7 @@ impl Clients {
             Ok(c) => c,
             Err(e) => {
                 out.emit(EventKind::Settings(SettingsEvent::CommandRejected { reason: e.to_string() }));
-                return;
+                return None;
             }
         };
         let sticky = matches!(reason, PartitionReason::Sticky);
@@ -198,6 +231,7 @@ impl Clients {
             // sendable. It looks again when `linger.ms` has passed.
             self.wake_sender_at(producer_name, now.plus_ms(linger_ms), out);
         }
+        Some(id)
     }
 
     /// Queues a Sender wake-up at `at` unless one is already due at or before it (that
@@ -916,7 +950,7 @@ impl Sim {
     pub(super) fn execute_produce_command(&mut self, command: ProduceCommand) {
         match command {
             ProduceCommand::Produce { producer, topic, key, value, partition, headers } => {
-                self.clients.send(&producer, &topic, key, value, partition, headers, &self.cluster, &mut self.out)
+                self.clients.send(&producer, &topic, key, value, partition, headers, &self.cluster, &mut self.out);
             }
             ProduceCommand::SetAcks { producer, acks } => {
                 if let Some(p) = self.clients.producers.get_mut(&producer) {

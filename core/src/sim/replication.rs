@@ -43,6 +43,53 @@ const REPLICA_SOCKET_TIMEOUT_MS: u64 = 30_000;
 const REPLICA_FETCH_MAX_RECORDS: u32 = 500;
 
 impl Cluster {
+    // ----- topics -----------------------------------------------------------
+
+    /// Creates a topic: replicas placed as Kafka's controller places them, the first
+    /// replica of each partition its leader, every replica in the ISR, followers fetching.
+    pub(super) fn add_topic(&mut self, name: &str, partitions: u32, replication_factor: u32, config: TopicConfig, out: &mut Driver) {
+        let brokers: Vec<BrokerId> = self.brokers.keys().copied().collect();
+        let assignment = place_replicas(&mut out.rng, &brokers, partitions, replication_factor);
+        let topic = Topic::new(name, config, assignment);
+        self.topics.insert(name.to_string(), topic);
+        for p in 0..partitions {
+            self.announce_new_partition(&TopicPartition::new(name, p), out);
+        }
+    }
+
+    /// The topic grows: new partitions are placed, led by their first replica, and start
+    /// replicating. Producers see them at once (the sandbox's metadata is instant).
+    pub(super) fn add_partitions(&mut self, name: &str, partitions: u32, out: &mut Driver) {
+        let brokers: Vec<BrokerId> = self.brokers.iter().filter(|(_, b)| !b.fenced && b.reachable()).map(|(id, _)| *id).collect();
+        let Some(topic) = self.topics.get(name) else { return };
+        let old = topic.partition_count();
+        let rf = topic.replication_factor().min(brokers.len() as u32).max(1);
+        let segment = topic.config.segment_config();
+        let assignment = place_replicas(&mut out.rng, &brokers, partitions - old, rf);
+        let Some(topic) = self.topics.get_mut(name) else { return };
+        for replicas in assignment {
+            topic.partitions.push(Partition::with_segment_config(replicas, segment));
+        }
+        out.emit(EventKind::Cluster(ClusterEvent::PartitionsAdded { topic: name.to_string(), partitions }));
+        for p in old..partitions {
+            self.announce_new_partition(&TopicPartition::new(name, p), out);
+        }
+    }
+
+    /// A new partition's first leader (its first replica, epoch 0) goes in the trace and
+    /// its followers start fetching.
+    fn announce_new_partition(&mut self, tp: &TopicPartition, out: &mut Driver) {
+        out.emit(EventKind::Replication(ReplicationEvent::LeaderElected {
+            topic: tp.topic.clone(),
+            partition: tp.partition,
+            leader: self.partition(tp).and_then(|p| p.leader),
+            epoch: 0,
+            isr: self.partition(tp).map(|p| p.isr.clone()).unwrap_or_default(),
+            unclean: false,
+        }));
+        self.start_followers(tp, out);
+    }
+
     // ----- followers ------------------------------------------------------
 
     /// (Re)starts the fetch loop of every follower of `tp`; older loops die.
@@ -456,34 +503,19 @@ impl Cluster {
 
     // ----- brokers and the controller ------------------------------------------
 
-    pub(super) fn crash_broker(&mut self, broker: BrokerId, clients: &mut Clients, out: &mut Driver) {
-        let Some(b) = self.brokers.get_mut(&broker) else { return };
+    /// The broker process stops: it is no longer alive and loses what it held in memory.
+    /// Returns whether it was running. Its connections close (the clients hear of it,
+    /// `Clients::connections_closed`) and the controller waits out its session
+    /// (`expect_session_expiry`): the dispatcher makes those calls, in that order.
+    pub(super) fn crash_broker(&mut self, broker: BrokerId, out: &mut Driver) -> bool {
+        let Some(b) = self.brokers.get_mut(&broker) else { return false };
         if !b.alive {
-            return;
+            return false;
         }
         b.alive = false;
         out.emit(EventKind::Cluster(ClusterEvent::BrokerCrashed { broker }));
         self.lose_broker_state(broker);
-        // Its connections close: producers waiting on it see a disconnect one hop later,
-        // for every request in flight on that connection, oldest first.
-        let mut broken = Vec::new();
-        for p in clients.producers.values() {
-            for request in p.in_flight.get(&broker).into_iter().flatten() {
-                let Some(req) = p.requests.get(request) else { continue };
-                let results = req
-                    .batches
-                    .iter()
-                    .filter_map(|id| p.batches.get(id))
-                    .map(|b| (b.id, b.tp.clone(), Err(ProduceError::NetworkException)))
-                    .collect();
-                broken.push((p.name.clone(), *request, results));
-            }
-        }
-        let at = out.now.plus_ms(out.latency());
-        for (producer, request, results) in broken {
-            out.at(at, ProducePending::ProduceResponse { producer, broker, request, results });
-        }
-        self.expect_session_expiry(broker, out);
+        true
     }
 
     pub(super) fn isolate_broker(&mut self, broker: BrokerId, out: &mut Driver) {
@@ -515,7 +547,7 @@ impl Cluster {
         out
     }
 
-    fn expect_session_expiry(&mut self, broker: BrokerId, out: &mut Driver) {
+    pub(super) fn expect_session_expiry(&mut self, broker: BrokerId, out: &mut Driver) {
         let incarnation = self.incarnations.get(&broker).copied().unwrap_or(0);
         let at = out.now.plus_ms(self.config.broker_session_timeout_ms);
         out.at(at, ReplicationPending::SessionExpiry { broker, incarnation });
@@ -759,7 +791,7 @@ impl Sim {
                 let at = self.out.now.plus_ms(every);
                 self.out.at(at, ReplicationPending::IsrCheck);
             }
-            ReplicationPending::RetentionCheck => self.retention_check(),
+            ReplicationPending::RetentionCheck => self.cluster.retention_check(&mut self.out),
         }
     }
 }
@@ -785,7 +817,12 @@ impl Sim {
 
     pub(super) fn execute_broker_command(&mut self, command: BrokerCommand) {
         match command {
-            BrokerCommand::CrashBroker { broker } => self.cluster.crash_broker(broker, &mut self.clients, &mut self.out),
+            BrokerCommand::CrashBroker { broker } => {
+                if self.cluster.crash_broker(broker, &mut self.out) {
+                    self.clients.connections_closed(broker, &mut self.out);
+                    self.cluster.expect_session_expiry(broker, &mut self.out);
+                }
+            }
             BrokerCommand::RestartBroker { broker } => self.cluster.restart_broker(broker, &mut self.consumers, &mut self.out),
             BrokerCommand::IsolateBroker { broker } => self.cluster.isolate_broker(broker, &mut self.out),
             BrokerCommand::HealBroker { broker } => self.cluster.heal_broker(broker, &mut self.out),
@@ -828,7 +865,7 @@ impl Sim {
 
     pub(super) fn execute_topic_command(&mut self, command: TopicCommand) {
         match command {
-            TopicCommand::AddPartitions { topic, partitions } => self.add_partitions(&topic, partitions),
+            TopicCommand::AddPartitions { topic, partitions } => self.cluster.add_partitions(&topic, partitions, &mut self.out),
             TopicCommand::SetTopicConfig { topic, min_insync_replicas, unclean_leader_election_enable } => {
                 let Some(t) = self.cluster.topics.get_mut(&topic) else { return };
                 let mut changes = Vec::new();

@@ -12,12 +12,12 @@ use crate::event::ReplicationEvent;
 /// `log.initial.task.delay.ms` (30000): the first retention check after a broker starts.
 pub(super) const LOG_INITIAL_TASK_DELAY_MS: u64 = 30_000;
 
-impl Sim {
+impl Cluster {
     /// One retention check on every broker that is running, then the next one.
-    pub(super) fn retention_check(&mut self) {
-        let brokers = &self.cluster.brokers;
+    pub(super) fn retention_check(&mut self, out: &mut Driver) {
+        let brokers = &self.brokers;
         let running = |b: BrokerId| brokers.get(&b).is_some_and(|x| x.alive);
-        check(&mut self.cluster.topics, running, self.out.now, self.cluster.config.log_retention_check_interval_ms, &mut self.out);
+        check(&mut self.topics, running, out.now, self.config.log_retention_check_interval_ms, out);
     }
 }
 

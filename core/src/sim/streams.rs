@@ -262,6 +262,122 @@ pub(crate) fn check_streams(
     Ok(())
 }
 
+impl Apps {
+    /// Which application a group is, if any.
+    pub(super) fn streams_index(&self, group_id: &str) -> Option<usize> {
+        if self.streams.is_empty() {
+            return None;
+        }
+        self.streams.iter().position(|s| s.spec.application_id == group_id)
+    }
+
+    /// The instance finished processing `d`: run the operator and send its output.
+    pub(super) fn streams_process(
+        &mut self,
+        index: usize,
+        client_id: &str,
+        d: Delivery,
+        cluster: &Cluster,
+        clients: &mut Clients,
+        consumers: &Consumers,
+        out: &mut Driver,
+    ) {
+        let Some(app) = self.streams.get(index) else { return };
+        let (producer, sink, op) = (app.spec.producer_name(), app.spec.sink.clone(), app.spec.op.clone());
+        let changelog = app.spec.changelog();
+        let application_id = app.spec.application_id.clone();
+        let output = match &op {
+            StreamsOp::Filter { value_contains } => d.value.contains(value_contains.as_str()).then(|| (d.key.clone(), d.value.clone())),
+            StreamsOp::MapUpper {} => Some((d.key.clone(), to_upper_case(&d.value))),
+            StreamsOp::CountByKey { store } => match &d.key {
+                // Streams skips records with a null key in an aggregation.
+                None => None,
+                Some(key) => {
+                    self.restore_if_needed(index, client_id, d.tp.partition, store, changelog.as_deref(), cluster, consumers, out);
+                    let Some(s) = self.streams.get_mut(index).and_then(|a| a.stores.get_mut(&d.tp.partition)) else { return };
+                    let count = s.counts.entry(key.clone()).or_insert(0);
+                    *count += 1;
+                    let value = count.to_string();
+                    if let Some(changelog) = &changelog {
+                        clients.send(
+                            &producer,
+                            changelog,
+                            Some(key.clone()),
+                            value.clone(),
+                            Some(d.tp.partition),
+                            Vec::new(),
+                            cluster,
+                            out,
+                        );
+                    }
+                    Some((Some(key.clone()), value))
+                }
+            },
+        };
+        if let Some(app) = self.streams.get_mut(index) {
+            app.processed_total += 1;
+            app.output_total += u64::from(output.is_some());
+        }
+        if let Some((key, value)) = &output {
+            clients.send(&producer, &sink, key.clone(), value.clone(), None, Vec::new(), cluster, out);
+        }
+        out.emit(EventKind::Streams(StreamsEvent::StreamsRecordProcessed {
+            application_id,
+            client_id: client_id.to_string(),
+            tp: d.tp,
+            offset: d.offset,
+            output,
+        }));
+    }
+
+    /// A task whose store another instance (or an earlier incarnation of this one) held
+    /// restores it from the changelog partition: the last value per key up to the end.
+    fn restore_if_needed(
+        &mut self,
+        index: usize,
+        client_id: &str,
+        partition: u32,
+        store: &str,
+        changelog: Option<&str>,
+        cluster: &Cluster,
+        consumers: &Consumers,
+        out: &mut Driver,
+    ) {
+        let incarnation =
+            consumers.groups.get(&self.streams[index].spec.application_id).and_then(|g| g.member(client_id)).map(|m| m.incarnation);
+        let Some(incarnation) = incarnation else { return };
+        let owner = Some((client_id.to_string(), incarnation));
+        if self.streams[index].stores.get(&partition).is_some_and(|s| s.owner == owner) {
+            return;
+        }
+        let mut counts = VecMap::new();
+        let mut records = 0u32;
+        if let Some(log) = changelog
+            .map(|c| TopicPartition::new(c, partition))
+            .and_then(|tp| cluster.partition(&tp).and_then(|p| p.leader.and_then(|l| p.logs.get(&l))))
+        {
+            // The restore consumer reads to the log end (read_uncommitted); here, the HW.
+            for r in log.read_committed(log.log_start_offset(), u32::MAX) {
+                if let (Some(k), Ok(v)) = (&r.record.key, r.record.value.parse::<u64>()) {
+                    counts.insert(k.clone(), v);
+                    records += 1;
+                }
+            }
+        }
+        let keys = counts.len() as u32;
+        self.streams[index].stores.insert(partition, TaskStore { owner, counts });
+        let application_id = self.streams[index].spec.application_id.clone();
+        out.emit(EventKind::Streams(StreamsEvent::StateStoreRestored {
+            application_id,
+            client_id: client_id.to_string(),
+            store: store.to_string(),
+            partition,
+            records,
+            keys,
+        }));
+    }
+}
+
 impl Sim {
     /// Starts an application at time 0: its changelog topic (created at startup, as
     /// `InternalTopicManager` does), its producer and its group of instances.
@@ -293,105 +409,6 @@ impl Sim {
 
     pub fn streams_app(&self, application_id: &str) -> Option<&StreamsApp> {
         self.apps.streams.iter().find(|s| s.spec.application_id == application_id)
-    }
-
-    /// Which application a group is, if any.
-    pub(super) fn streams_index(&self, group_id: &str) -> Option<usize> {
-        if self.apps.streams.is_empty() {
-            return None;
-        }
-        self.apps.streams.iter().position(|s| s.spec.application_id == group_id)
-    }
-
-    /// The instance finished processing `d`: run the operator and send its output.
-    pub(super) fn streams_process(&mut self, index: usize, client_id: &str, d: Delivery) {
-        let Some(app) = self.apps.streams.get(index) else { return };
-        let (producer, sink, op) = (app.spec.producer_name(), app.spec.sink.clone(), app.spec.op.clone());
-        let changelog = app.spec.changelog();
-        let application_id = app.spec.application_id.clone();
-        let output = match &op {
-            StreamsOp::Filter { value_contains } => d.value.contains(value_contains.as_str()).then(|| (d.key.clone(), d.value.clone())),
-            StreamsOp::MapUpper {} => Some((d.key.clone(), to_upper_case(&d.value))),
-            StreamsOp::CountByKey { store } => match &d.key {
-                // Streams skips records with a null key in an aggregation.
-                None => None,
-                Some(key) => {
-                    self.restore_if_needed(index, client_id, d.tp.partition, store, changelog.as_deref());
-                    let Some(s) = self.apps.streams.get_mut(index).and_then(|a| a.stores.get_mut(&d.tp.partition)) else { return };
-                    let count = s.counts.entry(key.clone()).or_insert(0);
-                    *count += 1;
-                    let value = count.to_string();
-                    if let Some(changelog) = &changelog {
-                        self.clients.send(
-                            &producer,
-                            changelog,
-                            Some(key.clone()),
-                            value.clone(),
-                            Some(d.tp.partition),
-                            Vec::new(),
-                            &self.cluster,
-                            &mut self.out,
-                        );
-                    }
-                    Some((Some(key.clone()), value))
-                }
-            },
-        };
-        if let Some(app) = self.apps.streams.get_mut(index) {
-            app.processed_total += 1;
-            app.output_total += u64::from(output.is_some());
-        }
-        if let Some((key, value)) = &output {
-            self.clients.send(&producer, &sink, key.clone(), value.clone(), None, Vec::new(), &self.cluster, &mut self.out);
-        }
-        self.out.emit(EventKind::Streams(StreamsEvent::StreamsRecordProcessed {
-            application_id,
-            client_id: client_id.to_string(),
-            tp: d.tp,
-            offset: d.offset,
-            output,
-        }));
-    }
-
-    /// A task whose store another instance (or an earlier incarnation of this one) held
-    /// restores it from the changelog partition: the last value per key up to the end.
-    fn restore_if_needed(&mut self, index: usize, client_id: &str, partition: u32, store: &str, changelog: Option<&str>) {
-        let incarnation = self
-            .consumers
-            .groups
-            .get(&self.apps.streams[index].spec.application_id)
-            .and_then(|g| g.member(client_id))
-            .map(|m| m.incarnation);
-        let Some(incarnation) = incarnation else { return };
-        let owner = Some((client_id.to_string(), incarnation));
-        if self.apps.streams[index].stores.get(&partition).is_some_and(|s| s.owner == owner) {
-            return;
-        }
-        let mut counts = VecMap::new();
-        let mut records = 0u32;
-        if let Some(log) = changelog
-            .map(|c| TopicPartition::new(c, partition))
-            .and_then(|tp| self.cluster.partition(&tp).and_then(|p| p.leader.and_then(|l| p.logs.get(&l))))
-        {
-            // The restore consumer reads to the log end (read_uncommitted); here, the HW.
-            for r in log.read_committed(log.log_start_offset(), u32::MAX) {
-                if let (Some(k), Ok(v)) = (&r.record.key, r.record.value.parse::<u64>()) {
-                    counts.insert(k.clone(), v);
-                    records += 1;
-                }
-            }
-        }
-        let keys = counts.len() as u32;
-        self.apps.streams[index].stores.insert(partition, TaskStore { owner, counts });
-        let application_id = self.apps.streams[index].spec.application_id.clone();
-        self.out.emit(EventKind::Streams(StreamsEvent::StateStoreRestored {
-            application_id,
-            client_id: client_id.to_string(),
-            store: store.to_string(),
-            partition,
-            records,
-            keys,
-        }));
     }
 }
 

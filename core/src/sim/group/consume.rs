@@ -239,17 +239,26 @@ impl Consumers {
     }
 }
 
-impl Sim {
-    /// The application finished one record of the last `poll()` (records are processed
-    /// one at a time, `processing_ms` each). It counts as processed — a second time for
-    /// the group is a duplicate. After the batch's last record, commits that follow
-    /// processing go out and the application polls again, unless it is stuck.
-    pub(in crate::sim) fn processing_done(&mut self, group_id: &str, client_id: &str, token: u64) {
-        let now = self.out.now;
-        let Some(group) = self.consumers.groups.get_mut(group_id) else { return };
-        let Some(i) = group.members.iter().position(|m| m.client_id == client_id) else { return };
+impl Consumers {
+    /// The application finished processing the record at the head of what the last
+    /// `poll()` returned (records are processed one at a time, `processing_ms` each). It
+    /// counts as processed — a second time for the group is a duplicate. With `hand_over`
+    /// (the group is an application's: a Kafka Streams app) the record is returned for the
+    /// application's own processing; what the poll loop does next is in the
+    /// [`AfterProcessing`] for [`Consumers::after_processing`].
+    pub(in crate::sim) fn record_processed(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        token: u64,
+        hand_over: bool,
+        out: &mut Driver,
+    ) -> Option<(Option<Delivery>, AfterProcessing)> {
+        let now = out.now;
+        let group = self.groups.get_mut(group_id)?;
+        let i = group.members.iter().position(|m| m.client_id == client_id)?;
         if group.members[i].phase == Phase::Crashed || group.members[i].processing.is_empty() {
-            return;
+            return None;
         }
         let d = group.members[i].processing.remove(0);
         let seen = group.processed.entry(d.tp.clone()).or_default();
@@ -281,16 +290,20 @@ impl Sim {
         m.processed_total += 1;
         m.done_in_batch.push((d.tp.clone(), d.offset));
         let more = !m.processing.is_empty();
-        let processing_ms = m.config.processing_ms;
-        let mode = m.config.commit_mode;
-        let paused = m.paused;
-        let current = m.token;
-        let batch_done = if more { Vec::new() } else { std::mem::take(&mut m.done_in_batch) };
+        let next = AfterProcessing {
+            token,
+            more,
+            processing_ms: m.config.processing_ms,
+            mode: m.config.commit_mode,
+            paused: m.paused,
+            current: m.token,
+            batch_done: if more { Vec::new() } else { std::mem::take(&mut m.done_in_batch) },
+        };
         if !more && m.activity == Activity::Processing {
             m.activity = Activity::Fetching;
         }
-        let streams_input = self.streams_index(group_id).map(|i| (i, d.clone()));
-        self.out.emit(EventKind::Consume(ConsumeEvent::RecordProcessed {
+        let handed = hand_over.then(|| d.clone());
+        out.emit(EventKind::Consume(ConsumeEvent::RecordProcessed {
             group: group_id.to_string(),
             client_id: client_id.to_string(),
             record: d.record,
@@ -299,28 +312,70 @@ impl Sim {
             value: d.value,
             duplicate,
         }));
-        if let Some((i, d)) = streams_input {
-            self.streams_process(i, client_id, d);
-        }
-        if more {
-            self.out.at(
-                now.plus_ms(processing_ms),
-                ConsumePending::ProcessingDone { group: group_id.to_string(), client_id: client_id.to_string(), token },
+        Some((handed, next))
+    }
+
+    /// The poll loop after a processed record: the next record of the batch after
+    /// `processing_ms`; after the batch's last, the commits that follow processing, then
+    /// `poll()` again, unless the application is stuck.
+    pub(in crate::sim) fn after_processing(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        next: AfterProcessing,
+        cluster: &Cluster,
+        out: &mut Driver,
+    ) {
+        let now = out.now;
+        if next.more {
+            out.at(
+                now.plus_ms(next.processing_ms),
+                ConsumePending::ProcessingDone { group: group_id.to_string(), client_id: client_id.to_string(), token: next.token },
             );
             return;
         }
-        if matches!(mode, CommitMode::SyncAfterProcessing | CommitMode::AsyncAfterProcessing) {
+        if matches!(next.mode, CommitMode::SyncAfterProcessing | CommitMode::AsyncAfterProcessing) {
             // Commit what was processed: per partition, the offset after the last record.
             let mut offsets: VecMap<TopicPartition, u64> = VecMap::new();
-            for (tp, o) in batch_done {
+            for (tp, o) in next.batch_done {
                 let e = offsets.entry(tp).or_insert(0);
                 *e = (*e).max(o + 1);
             }
-            self.consumers.commit_offsets(group_id, client_id, offsets.into_iter().collect(), &self.cluster, &mut self.out);
+            self.commit_offsets(group_id, client_id, offsets.into_iter().collect(), cluster, out);
         }
-        if !paused {
-            self.out.at(now, ConsumePending::Poll { group: group_id.to_string(), client_id: client_id.to_string(), token: current });
+        if !next.paused {
+            out.at(now, ConsumePending::Poll { group: group_id.to_string(), client_id: client_id.to_string(), token: next.current });
         }
+    }
+}
+
+/// What a consumer's poll loop does after a processed record (`Consumers::record_processed`).
+pub(in crate::sim) struct AfterProcessing {
+    token: u64,
+    /// More records of the batch wait.
+    more: bool,
+    processing_ms: u64,
+    mode: CommitMode,
+    paused: bool,
+    /// The member's token now (a rebalance may have changed it since the batch came).
+    current: u64,
+    /// The batch's records, when it is done: what a commit after processing covers.
+    batch_done: Vec<(TopicPartition, u64)>,
+}
+
+impl Sim {
+    /// A consumer finished processing a record ([`Consumers::record_processed`]); a Kafka
+    /// Streams application runs its operator on it (`Apps`, through its own producer);
+    /// then the poll loop goes on ([`Consumers::after_processing`]).
+    pub(in crate::sim) fn processing_done(&mut self, group_id: &str, client_id: &str, token: u64) {
+        let app = self.apps.streams_index(group_id);
+        let Some((record, next)) = self.consumers.record_processed(group_id, client_id, token, app.is_some(), &mut self.out) else {
+            return;
+        };
+        if let (Some(i), Some(d)) = (app, record) {
+            self.apps.streams_process(i, client_id, d, &self.cluster, &mut self.clients, &self.consumers, &mut self.out);
+        }
+        self.consumers.after_processing(group_id, client_id, next, &self.cluster, &mut self.out);
     }
 }
 
