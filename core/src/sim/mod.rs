@@ -25,21 +25,21 @@ use crate::vecmap::VecMap;
 pub mod connect;
 mod driver;
 use driver::Driver;
+mod cluster;
 mod group;
 mod produce;
-mod replication;
-mod retention;
 pub mod streams;
 
 use crate::event::SettingsEvent;
+use cluster::replication::ReplicationPending;
+use cluster::{retention, Cluster};
 use connect::ConnectPending;
 use group::classic::ClassicPending;
 use group::consume::ConsumePending;
 use group::consumer::ConsumerProtocolPending;
-use group::push::{self as push, PushPending};
-use group::GroupPending;
-use produce::ProducePending;
-use replication::ReplicationPending;
+use group::push::PushPending;
+use group::{Consumers, GroupPending};
+use produce::{Clients, ProducePending};
 
 /// `DefaultRecordBatch.RECORD_BATCH_OVERHEAD`: the bytes of a batch header (one constant,
 /// `log::RECORD_BATCH_OVERHEAD_BYTES`, read here as the producer's `u32` sizes).
@@ -156,57 +156,6 @@ impl From<ConnectPending> for Pending {
 /// A record a consumer fetch returns, with the leader's HW at the time of the read.
 pub(crate) type Fetched = (TopicPartition, StoredRecord, u64);
 
-/// A fetch the broker holds until data arrives or `fetch.max.wait.ms` passes
-/// (`DelayedFetch`, with `fetch.min.bytes` = 1).
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct ParkedFetch {
-    /// Which fetch: a member's token stays the same across its fetches, so a timeout
-    /// must name the one fetch it belongs to.
-    id: u64,
-    group: String,
-    client_id: String,
-    token: u64,
-    tps: Vec<TopicPartition>,
-}
-
-/// A follower fetch the leader holds until data arrives or `replica.fetch.wait.max.ms`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct ParkedReplicaFetch {
-    id: u64,
-    tp: TopicPartition,
-    follower: BrokerId,
-    token: u64,
-    fetch_offset: u64,
-}
-
-/// An acks=all Produce request waiting at the leader until every partition it appended to
-/// is committed (`DelayedProduce`): the response goes when all parts are settled, or
-/// at `request.timeout.ms` with `REQUEST_TIMED_OUT` for those still waiting.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct DelayedProduce {
-    id: u64,
-    producer: String,
-    broker: BrokerId,
-    request: u64,
-    parts: Vec<DelayedPart>,
-}
-
-/// One partition of a [`DelayedProduce`] (`ProducePartitionStatus`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct DelayedPart {
-    batch: u64,
-    tp: TopicPartition,
-    /// The HW the write needs: the log end offset right after it.
-    required_offset: u64,
-    acked: Vec<produce::Acked>,
-    /// Settled: an error at append, or the outcome once the HW got there.
-    result: Option<produce::PartitionResult>,
-}
-
-/// How far back a leader looks in its log for an idempotent producer's last records
-/// (Kafka keeps the last five batches' metadata per producer, `ProducerStateEntry`).
-const PRODUCER_STATE_SCAN: usize = 5_000;
-
 /// A message on the wire.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Flight {
@@ -245,78 +194,6 @@ pub struct LoggedCommand {
     pub command: Command,
 }
 
-/// What replication keeps, owned by `sim/replication.rs` (and the leader's answer to an
-/// acks=all Produce request in `sim/produce.rs`): the leaders' purgatories
-/// (`DelayedProduce`, parked follower fetches) and each follower's fetch session.
-#[derive(Clone, Debug)]
-struct ReplicationState {
-    delayed_produces: Vec<DelayedProduce>,
-    next_delayed: u64,
-    /// The current fetch session of each (partition, follower): a fetch answered under an
-    /// older token is stale.
-    tokens: VecMap<(TopicPartition, BrokerId), u64>,
-    parked: Vec<ParkedReplicaFetch>,
-    /// The follower fetch each (partition, follower) is waiting on.
-    pending: VecMap<(TopicPartition, BrokerId), u64>,
-    next_fetch: u64,
-}
-
-impl ReplicationState {
-    fn new() -> Self {
-        Self {
-            delayed_produces: Vec::new(),
-            next_delayed: 1,
-            tokens: VecMap::new(),
-            parked: Vec::new(),
-            pending: VecMap::new(),
-            next_fetch: 1,
-        }
-    }
-}
-
-/// The brokers and what they keep: the cluster's settings, each broker's life, the topics
-/// with every replica's log, where `__consumer_offsets` lives, replication's purgatories
-/// and fetch sessions, and what leader changes left behind. Changed by the replication,
-/// produce (the leader's side) and retention handlers.
-#[derive(Clone, Debug)]
-pub(crate) struct Cluster {
-    pub(crate) config: ClusterConfig,
-    pub(crate) brokers: VecMap<BrokerId, Broker>,
-    /// Bumped at each restart, so a stale session expiry or registration is ignored.
-    incarnations: VecMap<BrokerId, u64>,
-    pub(crate) topics: VecMap<String, Topic>,
-    /// Where `__consumer_offsets`' partitions live (placement only; see `coordinator_of`).
-    pub(crate) offsets_topic: Vec<Vec<BrokerId>>,
-    /// Replication's own state: the leaders' waiting acks=all writes and parked follower
-    /// fetches, the followers' fetch sessions (`sim/replication.rs`).
-    replication: ReplicationState,
-    lost: VecMap<TopicPartition, std::collections::VecDeque<LostView>>,
-}
-
-/// The producers (`KafkaProducer`: accumulator, Sender, in-flight requests) and the ids
-/// they hand out. Changed by the producer's handlers (`sim/produce.rs`).
-#[derive(Clone, Debug)]
-pub(crate) struct Clients {
-    pub(crate) producers: VecMap<String, Producer>,
-    next_record: u64,
-    next_batch: u64,
-    /// Produce request ids (a correlation id), one counter for all producers.
-    next_request: u64,
-}
-
-/// Consumer groups — each `Group` holds its coordinator's side (registry, generation or
-/// epoch, assignment, committed offsets) and its consumers (`Member`s) — with what the
-/// brokers keep for them: parked consumer fetches (`DelayedFetch`) and push cursors.
-/// Changed by the handlers under `sim/group/`.
-#[derive(Clone, Debug)]
-pub(crate) struct Consumers {
-    pub(crate) groups: VecMap<String, Group>,
-    next_fetch: u64,
-    parked: Vec<ParkedFetch>,
-    /// Push delivery (not Kafka — a teaching device): the broker's next offset per member.
-    push_cursors: push::PushCursors,
-}
-
 /// Applications built on the clients: Kafka Connect source connectors (`sim/connect.rs`)
 /// and Kafka Streams applications (`sim/streams.rs`).
 #[derive(Clone, Debug)]
@@ -340,40 +217,16 @@ pub struct Sim {
     command_log: Vec<LoggedCommand>,
 }
 
-impl Cluster {
-    pub(crate) fn partition(&self, tp: &TopicPartition) -> Option<&Partition> {
-        self.topics.get(&tp.topic).and_then(|t| t.partitions.get(tp.partition as usize))
-    }
-
-    pub(crate) fn partition_mut(&mut self, tp: &TopicPartition) -> Option<&mut Partition> {
-        self.topics.get_mut(&tp.topic).and_then(|t| t.partitions.get_mut(tp.partition as usize))
-    }
-
-    /// Whether a message can reach the broker (running and not cut off).
-    pub(crate) fn reachable(&self, broker: BrokerId) -> bool {
-        self.brokers.get(&broker).is_some_and(Broker::reachable)
-    }
-}
-
 impl Sim {
     /// An empty cluster: no topics, producers or groups.
     pub fn new(seed: u64, config: ClusterConfig) -> Self {
-        let cluster_brokers = config.brokers.max(1);
         let check_every = (config.replica_lag_time_max_ms / 2).max(1);
         let mut sim = Self {
             seed,
             out: Driver::new(seed, config.network_latency_ms),
-            cluster: Cluster {
-                config,
-                brokers: (0..cluster_brokers).map(|b| (b, Broker::new(b))).collect(),
-                incarnations: VecMap::new(),
-                topics: VecMap::new(),
-                offsets_topic: Vec::new(),
-                replication: ReplicationState::new(),
-                lost: VecMap::new(),
-            },
-            clients: Clients { producers: VecMap::new(), next_record: 1, next_batch: 1, next_request: 1 },
-            consumers: Consumers { groups: VecMap::new(), next_fetch: 1, parked: Vec::new(), push_cursors: VecMap::new() },
+            cluster: Cluster::new(config),
+            clients: Clients::new(),
+            consumers: Consumers::new(),
             apps: Apps { connectors: Vec::new(), streams: Vec::new() },
             command_log: Vec::new(),
         };
@@ -419,7 +272,7 @@ impl Sim {
 
     /// Records leader changes left behind on `tp`, oldest first (the newest few hundred).
     pub fn lost_records(&self, tp: &TopicPartition) -> impl Iterator<Item = &LostView> {
-        self.cluster.lost.get(tp).into_iter().flatten()
+        self.cluster.lost_records(tp)
     }
 
     pub fn topics(&self) -> impl Iterator<Item = &Topic> {

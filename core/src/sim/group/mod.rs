@@ -75,15 +75,36 @@ pub(crate) enum GroupPending {
 /// `abs(hash(group.id)) % 50` of `__consumer_offsets`.
 pub const OFFSETS_TOPIC_PARTITIONS: u32 = 50;
 
-impl Cluster {
-    /// The broker coordinating `group`: the leader of its `__consumer_offsets` partition.
-    /// The sandbox keeps that topic's placement but not its logs: the leader is the first
-    /// running, unfenced replica, and the group's state survives a failover (Kafka
-    /// reloads it from the compacted topic).
-    pub(crate) fn coordinator_of(&self, group: &str) -> Option<BrokerId> {
-        let p = crate::partitioner::coordinator_partition(group, OFFSETS_TOPIC_PARTITIONS) as usize;
-        let replicas = self.offsets_topic.get(p)?;
-        replicas.iter().copied().find(|b| self.brokers.get(b).is_some_and(|x| !x.fenced && x.reachable()))
+/// A fetch the broker holds until data arrives or `fetch.max.wait.ms` passes
+/// (`DelayedFetch`, with `fetch.min.bytes` = 1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ParkedFetch {
+    /// Which fetch: a member's token stays the same across its fetches, so a timeout
+    /// must name the one fetch it belongs to.
+    id: u64,
+    group: String,
+    client_id: String,
+    token: u64,
+    tps: Vec<TopicPartition>,
+}
+
+/// Consumer groups — each `Group` holds its coordinator's side (registry, generation or
+/// epoch, assignment, committed offsets) and its consumers (`Member`s) — with what the
+/// brokers keep for them: parked consumer fetches (`DelayedFetch`) and push cursors.
+/// Changed by the handlers under `sim/group/`.
+#[derive(Clone, Debug)]
+pub(crate) struct Consumers {
+    pub(crate) groups: VecMap<String, Group>,
+    next_fetch: u64,
+    parked: Vec<ParkedFetch>,
+    /// Push delivery (not Kafka — a teaching device): the broker's next offset per member.
+    push_cursors: push::PushCursors,
+}
+
+impl Consumers {
+    /// No groups yet.
+    pub(in crate::sim) fn new() -> Self {
+        Consumers { groups: VecMap::new(), next_fetch: 1, parked: Vec::new(), push_cursors: VecMap::new() }
     }
 }
 

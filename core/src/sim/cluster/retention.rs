@@ -10,11 +10,11 @@ use super::*;
 use crate::event::ReplicationEvent;
 
 /// `log.initial.task.delay.ms` (30000): the first retention check after a broker starts.
-pub(super) const LOG_INITIAL_TASK_DELAY_MS: u64 = 30_000;
+pub(in crate::sim) const LOG_INITIAL_TASK_DELAY_MS: u64 = 30_000;
 
 impl Cluster {
     /// One retention check on every broker that is running, then the next one.
-    pub(super) fn retention_check(&mut self, out: &mut Driver) {
+    pub(in crate::sim) fn retention_check(&mut self, out: &mut Driver) {
         let brokers = &self.brokers;
         let running = |b: BrokerId| brokers.get(&b).is_some_and(|x| x.alive);
         check(&mut self.topics, running, out.now, self.config.log_retention_check_interval_ms, out);
@@ -28,7 +28,13 @@ impl Cluster {
 /// own `LogManager`. Brokers here check at the same moments; a crashed broker skips the
 /// checks until it restarts. The log start moves at once; Kafka deletes the files
 /// `file.delete.delay.ms` (60000) later, which nothing can observe.
-pub(super) fn check(topics: &mut VecMap<String, Topic>, running: impl Fn(BrokerId) -> bool, now: SimTime, every_ms: u64, out: &mut Driver) {
+pub(in crate::sim) fn check(
+    topics: &mut VecMap<String, Topic>,
+    running: impl Fn(BrokerId) -> bool,
+    now: SimTime,
+    every_ms: u64,
+    out: &mut Driver,
+) {
     for topic in topics.values_mut() {
         let (retention_ms, retention_bytes) = (topic.config.retention_ms, topic.config.retention_bytes);
         for (p, part) in topic.partitions.iter_mut().enumerate() {

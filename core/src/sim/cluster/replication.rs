@@ -47,7 +47,14 @@ impl Cluster {
 
     /// Creates a topic: replicas placed as Kafka's controller places them, the first
     /// replica of each partition its leader, every replica in the ISR, followers fetching.
-    pub(super) fn add_topic(&mut self, name: &str, partitions: u32, replication_factor: u32, config: TopicConfig, out: &mut Driver) {
+    pub(in crate::sim) fn add_topic(
+        &mut self,
+        name: &str,
+        partitions: u32,
+        replication_factor: u32,
+        config: TopicConfig,
+        out: &mut Driver,
+    ) {
         let brokers: Vec<BrokerId> = self.brokers.keys().copied().collect();
         let assignment = place_replicas(&mut out.rng, &brokers, partitions, replication_factor);
         let topic = Topic::new(name, config, assignment);
@@ -59,7 +66,7 @@ impl Cluster {
 
     /// The topic grows: new partitions are placed, led by their first replica, and start
     /// replicating. Producers see them at once (the sandbox's metadata is instant).
-    pub(super) fn add_partitions(&mut self, name: &str, partitions: u32, out: &mut Driver) {
+    pub(in crate::sim) fn add_partitions(&mut self, name: &str, partitions: u32, out: &mut Driver) {
         let brokers: Vec<BrokerId> = self.brokers.iter().filter(|(_, b)| !b.fenced && b.reachable()).map(|(id, _)| *id).collect();
         let Some(topic) = self.topics.get(name) else { return };
         let old = topic.partition_count();
@@ -93,7 +100,7 @@ impl Cluster {
     // ----- followers ------------------------------------------------------
 
     /// (Re)starts the fetch loop of every follower of `tp`; older loops die.
-    pub(super) fn start_followers(&mut self, tp: &TopicPartition, out: &mut Driver) {
+    pub(in crate::sim) fn start_followers(&mut self, tp: &TopicPartition, out: &mut Driver) {
         let Some(part) = self.partition(tp) else { return };
         let followers: Vec<BrokerId> = part.replicas.iter().copied().filter(|b| Some(*b) != part.leader).collect();
         self.replication.parked.retain(|f| &f.tp != tp);
@@ -113,7 +120,7 @@ impl Cluster {
     /// A follower sends its next fetch. Before the first fetch from a new leader it
     /// truncates its log to where it diverges from the leader's (KIP-101: the end offset
     /// of its last epoch on the leader; the `OffsetsForLeaderEpoch` round trip is folded in).
-    pub(super) fn replica_fetch_send(&mut self, tp: &TopicPartition, follower: BrokerId, token: u64, out: &mut Driver) {
+    pub(in crate::sim) fn replica_fetch_send(&mut self, tp: &TopicPartition, follower: BrokerId, token: u64, out: &mut Driver) {
         if !self.replica_token_current(tp, follower, token) || !self.reachable(follower) {
             return;
         }
@@ -190,7 +197,7 @@ impl Cluster {
     /// The leader takes a follower's fetch: it learns the follower's LEO (which may move
     /// the HW or bring the follower back into the ISR), then answers with what follows,
     /// or holds the fetch until there is something.
-    pub(super) fn replica_fetch_arrive(
+    pub(in crate::sim) fn replica_fetch_arrive(
         &mut self,
         tp: &TopicPartition,
         follower: BrokerId,
@@ -244,14 +251,21 @@ impl Cluster {
     }
 
     /// No answer to a follower fetch: send it again (same loop).
-    pub(super) fn replica_fetch_deadline(&mut self, tp: &TopicPartition, follower: BrokerId, token: u64, attempt: u64, out: &mut Driver) {
+    pub(in crate::sim) fn replica_fetch_deadline(
+        &mut self,
+        tp: &TopicPartition,
+        follower: BrokerId,
+        token: u64,
+        attempt: u64,
+        out: &mut Driver,
+    ) {
         if self.replication.pending.get(&(tp.clone(), follower)) == Some(&attempt) {
             self.replication.pending.remove(&(tp.clone(), follower));
             self.replica_fetch_send(tp, follower, token, out);
         }
     }
 
-    pub(super) fn replica_fetch_timeout(&mut self, id: u64, out: &mut Driver) {
+    pub(in crate::sim) fn replica_fetch_timeout(&mut self, id: u64, out: &mut Driver) {
         let Some(i) = self.replication.parked.iter().position(|f| f.id == id) else { return };
         let f = self.replication.parked.remove(i);
         let leader_ok = self.partition(&f.tp).and_then(|p| p.leader).is_some_and(|l| self.reachable(l));
@@ -261,7 +275,7 @@ impl Cluster {
     }
 
     /// New records on the leader complete the follower fetches waiting for them.
-    pub(super) fn wake_replica_fetches(&mut self, tp: &TopicPartition, out: &mut Driver) {
+    pub(in crate::sim) fn wake_replica_fetches(&mut self, tp: &TopicPartition, out: &mut Driver) {
         let (woken, kept): (Vec<ParkedReplicaFetch>, Vec<ParkedReplicaFetch>) =
             std::mem::take(&mut self.replication.parked).into_iter().partition(|f| &f.tp == tp);
         self.replication.parked = kept;
@@ -272,7 +286,7 @@ impl Cluster {
 
     /// The follower appends what it fetched, takes the leader's HW (capped by its own
     /// LEO) and fetches again at once.
-    pub(super) fn replica_fetch_response(
+    pub(in crate::sim) fn replica_fetch_response(
         &mut self,
         tp: &TopicPartition,
         follower: BrokerId,
@@ -365,7 +379,7 @@ impl Cluster {
 
     /// HW = the smallest LEO in the ISR (`Partition.maybeIncrementLeaderHW`), and from
     /// 3.7 not at all while the ISR is smaller than `min.insync.replicas` (KAFKA-15583).
-    pub(super) fn maybe_advance_hw(&mut self, tp: &TopicPartition, consumers: &mut Consumers, out: &mut Driver) -> bool {
+    pub(in crate::sim) fn maybe_advance_hw(&mut self, tp: &TopicPartition, consumers: &mut Consumers, out: &mut Driver) -> bool {
         let Some(topic) = self.topics.get(&tp.topic) else { return false };
         let min_isr = topic.config.min_insync_replicas as usize;
         let Some(part) = self.partition_mut(tp) else { return false };
@@ -397,7 +411,7 @@ impl Cluster {
 
     /// Leaders drop followers that have not caught up for `replica.lag.time.max.ms`
     /// (`Partition.maybeShrinkIsr`).
-    pub(super) fn isr_check(&mut self, consumers: &mut Consumers, out: &mut Driver) {
+    pub(in crate::sim) fn isr_check(&mut self, consumers: &mut Consumers, out: &mut Driver) {
         let now = out.now;
         let lag_max = self.config.replica_lag_time_max_ms;
         let mut shrinks = Vec::new();
@@ -446,7 +460,7 @@ impl Cluster {
     /// Settles the parts of acks=all requests waiting on `tp` whose records every in-sync
     /// replica now has (`Partition.checkEnoughReplicasReachOffset`), or whose leader
     /// moved; a request whose parts are all settled is answered (`DelayedProduce`).
-    pub(super) fn complete_delayed_produces(&mut self, tp: &TopicPartition, out: &mut Driver) {
+    pub(in crate::sim) fn complete_delayed_produces(&mut self, tp: &TopicPartition, out: &mut Driver) {
         let Some(topic) = self.topics.get(&tp.topic) else { return };
         let min_isr = topic.config.min_insync_replicas as usize;
         let Some(part) = topic.partitions.get(tp.partition as usize) else { return };
@@ -495,7 +509,7 @@ impl Cluster {
         out.at(at, ProducePending::ProduceResponse { producer: d.producer, broker: d.broker, request: d.request, results });
     }
 
-    pub(super) fn delayed_produce_timeout(&mut self, id: u64, out: &mut Driver) {
+    pub(in crate::sim) fn delayed_produce_timeout(&mut self, id: u64, out: &mut Driver) {
         let Some(i) = self.replication.delayed_produces.iter().position(|d| d.id == id) else { return };
         let d = self.replication.delayed_produces.remove(i);
         self.respond_delayed(d, out);
@@ -507,7 +521,7 @@ impl Cluster {
     /// Returns whether it was running. Its connections close (the clients hear of it,
     /// `Clients::connections_closed`) and the controller waits out its session
     /// (`expect_session_expiry`): the dispatcher makes those calls, in that order.
-    pub(super) fn crash_broker(&mut self, broker: BrokerId, out: &mut Driver) -> bool {
+    pub(in crate::sim) fn crash_broker(&mut self, broker: BrokerId, out: &mut Driver) -> bool {
         let Some(b) = self.brokers.get_mut(&broker) else { return false };
         if !b.alive {
             return false;
@@ -518,7 +532,7 @@ impl Cluster {
         true
     }
 
-    pub(super) fn isolate_broker(&mut self, broker: BrokerId, out: &mut Driver) {
+    pub(in crate::sim) fn isolate_broker(&mut self, broker: BrokerId, out: &mut Driver) {
         let Some(b) = self.brokers.get_mut(&broker) else { return };
         if b.isolated {
             return;
@@ -547,13 +561,13 @@ impl Cluster {
         out
     }
 
-    pub(super) fn expect_session_expiry(&mut self, broker: BrokerId, out: &mut Driver) {
+    pub(in crate::sim) fn expect_session_expiry(&mut self, broker: BrokerId, out: &mut Driver) {
         let incarnation = self.incarnations.get(&broker).copied().unwrap_or(0);
         let at = out.now.plus_ms(self.config.broker_session_timeout_ms);
         out.at(at, ReplicationPending::SessionExpiry { broker, incarnation });
     }
 
-    pub(super) fn restart_broker(&mut self, broker: BrokerId, consumers: &mut Consumers, out: &mut Driver) {
+    pub(in crate::sim) fn restart_broker(&mut self, broker: BrokerId, consumers: &mut Consumers, out: &mut Driver) {
         let Some(b) = self.brokers.get(&broker) else { return };
         if b.alive {
             return;
@@ -576,7 +590,7 @@ impl Cluster {
         out.at(at, ReplicationPending::BrokerRegistered { broker, incarnation });
     }
 
-    pub(super) fn heal_broker(&mut self, broker: BrokerId, out: &mut Driver) {
+    pub(in crate::sim) fn heal_broker(&mut self, broker: BrokerId, out: &mut Driver) {
         let Some(b) = self.brokers.get_mut(&broker) else { return };
         if !b.isolated {
             return;
@@ -617,7 +631,7 @@ impl Cluster {
         out.at(now, ReplicationPending::ReplicaFetchSend { tp: tp.clone(), follower, token });
     }
 
-    pub(super) fn session_expiry(&mut self, broker: BrokerId, incarnation: u64, consumers: &mut Consumers, out: &mut Driver) {
+    pub(in crate::sim) fn session_expiry(&mut self, broker: BrokerId, incarnation: u64, consumers: &mut Consumers, out: &mut Driver) {
         let current = self.incarnations.get(&broker).copied().unwrap_or(0) == incarnation;
         let Some(b) = self.brokers.get(&broker) else { return };
         if current && !b.reachable() && !b.fenced {
@@ -654,7 +668,7 @@ impl Cluster {
         }
     }
 
-    pub(super) fn broker_registered(&mut self, broker: BrokerId, incarnation: u64, consumers: &mut Consumers, out: &mut Driver) {
+    pub(in crate::sim) fn broker_registered(&mut self, broker: BrokerId, incarnation: u64, consumers: &mut Consumers, out: &mut Driver) {
         let current = self.incarnations.get(&broker).copied().unwrap_or(0) == incarnation;
         let Some(b) = self.brokers.get_mut(&broker) else { return };
         if !current || !b.reachable() {
@@ -677,7 +691,7 @@ impl Cluster {
     /// The controller's election (`PartitionChangeBuilder`): the first replica in
     /// assignment order that is unfenced and in the ISR; failing that, with
     /// `unclean.leader.election.enable`, the first unfenced replica; else offline.
-    pub(super) fn elect_leader(&mut self, tp: &TopicPartition, consumers: &mut Consumers, out: &mut Driver) {
+    pub(in crate::sim) fn elect_leader(&mut self, tp: &TopicPartition, consumers: &mut Consumers, out: &mut Driver) {
         let unclean_allowed = self.topics.get(&tp.topic).is_some_and(|t| t.config.unclean_leader_election_enable);
         let usable = |b: &BrokerId| self.brokers.get(b).is_some_and(|x| !x.fenced && x.reachable());
         let Some(part) = self.partition(tp) else { return };
@@ -764,7 +778,7 @@ impl Cluster {
 
 impl Sim {
     /// Applies a scheduled event of replication, the brokers' lives and their periodic checks.
-    pub(super) fn handle_replication(&mut self, pending: ReplicationPending) {
+    pub(in crate::sim) fn handle_replication(&mut self, pending: ReplicationPending) {
         match pending {
             ReplicationPending::ReplicaFetchSend { tp, follower, token } => {
                 self.cluster.replica_fetch_send(&tp, follower, token, &mut self.out)
@@ -799,7 +813,7 @@ impl Sim {
 /// Commands to a broker: checked against the cluster, then executed (the one line
 /// `Sim::validate` and `Sim::execute` give this feature).
 impl Sim {
-    pub(super) fn validate_broker_command(&self, command: &BrokerCommand) -> Result<(), CommandError> {
+    pub(in crate::sim) fn validate_broker_command(&self, command: &BrokerCommand) -> Result<(), CommandError> {
         match command {
             BrokerCommand::CrashBroker { broker }
             | BrokerCommand::RestartBroker { broker }
@@ -815,7 +829,7 @@ impl Sim {
         }
     }
 
-    pub(super) fn execute_broker_command(&mut self, command: BrokerCommand) {
+    pub(in crate::sim) fn execute_broker_command(&mut self, command: BrokerCommand) {
         match command {
             BrokerCommand::CrashBroker { broker } => {
                 if self.cluster.crash_broker(broker, &mut self.out) {
@@ -839,7 +853,7 @@ impl Sim {
 /// Commands to a topic: checked against the cluster, then executed (the one line
 /// `Sim::validate` and `Sim::execute` give this feature).
 impl Sim {
-    pub(super) fn validate_topic_command(&self, command: &TopicCommand) -> Result<(), CommandError> {
+    pub(in crate::sim) fn validate_topic_command(&self, command: &TopicCommand) -> Result<(), CommandError> {
         match command {
             TopicCommand::AddPartitions { topic, partitions } => {
                 let Some(t) = self.cluster.topics.get(topic) else { return Err(CommandError::UnknownTopic(topic.clone())) };
@@ -863,7 +877,7 @@ impl Sim {
         }
     }
 
-    pub(super) fn execute_topic_command(&mut self, command: TopicCommand) {
+    pub(in crate::sim) fn execute_topic_command(&mut self, command: TopicCommand) {
         match command {
             TopicCommand::AddPartitions { topic, partitions } => self.cluster.add_partitions(&topic, partitions, &mut self.out),
             TopicCommand::SetTopicConfig { topic, min_insync_replicas, unclean_leader_election_enable } => {

@@ -1,0 +1,149 @@
+//! The brokers as one owner of the simulation's state ([`Cluster`]): each broker's life,
+//! the topics with every replica's log, where `__consumer_offsets` lives, and what the
+//! brokers keep in memory — replication's purgatories and fetch sessions, the leaders'
+//! waiting acks=all writes, what leader changes left behind.
+//!
+//! Its handlers are `Cluster` methods in this folder: `replication.rs` (follower fetches,
+//! ISR, high watermark, broker faults, the controller's fencing and elections, topic
+//! commands), `produce.rs` (the leader's side of a Produce request), `retention.rs`.
+//! Other owners read the cluster's public face — `topics`, `brokers`, `config`,
+//! `offsets_topic`, `partition`, `reachable`, `coordinator_of`, `lost_records` — and
+//! never its private state: the fields private here are visible only in this folder.
+
+use super::*;
+
+pub(super) mod produce;
+pub(super) mod replication;
+pub(super) mod retention;
+
+/// The brokers and what they keep: the cluster's settings, each broker's life, the topics
+/// with every replica's log, where `__consumer_offsets` lives, replication's purgatories
+/// and fetch sessions, and what leader changes left behind. Changed by the replication,
+/// produce (the leader's side) and retention handlers.
+#[derive(Clone, Debug)]
+pub(crate) struct Cluster {
+    pub(crate) config: ClusterConfig,
+    pub(crate) brokers: VecMap<BrokerId, Broker>,
+    /// Bumped at each restart, so a stale session expiry or registration is ignored.
+    incarnations: VecMap<BrokerId, u64>,
+    pub(crate) topics: VecMap<String, Topic>,
+    /// Where `__consumer_offsets`' partitions live (placement only; see `coordinator_of`).
+    pub(crate) offsets_topic: Vec<Vec<BrokerId>>,
+    /// Replication's own state: the leaders' waiting acks=all writes and parked follower
+    /// fetches, the followers' fetch sessions (`replication.rs`).
+    replication: ReplicationState,
+    lost: VecMap<TopicPartition, std::collections::VecDeque<LostView>>,
+}
+
+/// What replication keeps (`replication.rs`, and the leader's answer to an acks=all
+/// Produce request in `produce.rs`): the leaders' purgatories
+/// (`DelayedProduce`, parked follower fetches) and each follower's fetch session.
+#[derive(Clone, Debug)]
+struct ReplicationState {
+    delayed_produces: Vec<DelayedProduce>,
+    next_delayed: u64,
+    /// The current fetch session of each (partition, follower): a fetch answered under an
+    /// older token is stale.
+    tokens: VecMap<(TopicPartition, BrokerId), u64>,
+    parked: Vec<ParkedReplicaFetch>,
+    /// The follower fetch each (partition, follower) is waiting on.
+    pending: VecMap<(TopicPartition, BrokerId), u64>,
+    next_fetch: u64,
+}
+
+impl ReplicationState {
+    fn new() -> Self {
+        Self {
+            delayed_produces: Vec::new(),
+            next_delayed: 1,
+            tokens: VecMap::new(),
+            parked: Vec::new(),
+            pending: VecMap::new(),
+            next_fetch: 1,
+        }
+    }
+}
+
+/// A follower fetch the leader holds until data arrives or `replica.fetch.wait.max.ms`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ParkedReplicaFetch {
+    id: u64,
+    tp: TopicPartition,
+    follower: BrokerId,
+    token: u64,
+    fetch_offset: u64,
+}
+
+/// An acks=all Produce request waiting at the leader until every partition it appended to
+/// is committed (`DelayedProduce`): the response goes when all parts are settled, or
+/// at `request.timeout.ms` with `REQUEST_TIMED_OUT` for those still waiting.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct DelayedProduce {
+    id: u64,
+    producer: String,
+    broker: BrokerId,
+    request: u64,
+    parts: Vec<DelayedPart>,
+}
+
+/// One partition of a [`DelayedProduce`] (`ProducePartitionStatus`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct DelayedPart {
+    batch: u64,
+    tp: TopicPartition,
+    /// The HW the write needs: the log end offset right after it.
+    required_offset: u64,
+    acked: Vec<crate::sim::produce::Acked>,
+    /// Settled: an error at append, or the outcome once the HW got there.
+    result: Option<crate::sim::produce::PartitionResult>,
+}
+
+/// How far back a leader looks in its log for an idempotent producer's last records
+/// (Kafka keeps the last five batches' metadata per producer, `ProducerStateEntry`).
+const PRODUCER_STATE_SCAN: usize = 5_000;
+
+impl Cluster {
+    /// `config.brokers` brokers (at least one), running, with no topics.
+    pub(super) fn new(config: ClusterConfig) -> Self {
+        let brokers = config.brokers.max(1);
+        Cluster {
+            config,
+            brokers: (0..brokers).map(|b| (b, Broker::new(b))).collect(),
+            incarnations: VecMap::new(),
+            topics: VecMap::new(),
+            offsets_topic: Vec::new(),
+            replication: ReplicationState::new(),
+            lost: VecMap::new(),
+        }
+    }
+
+    /// Records leader changes left behind on `tp`, oldest first (the newest few hundred).
+    pub(crate) fn lost_records(&self, tp: &TopicPartition) -> impl Iterator<Item = &LostView> {
+        self.lost.get(tp).into_iter().flatten()
+    }
+
+    pub(crate) fn partition(&self, tp: &TopicPartition) -> Option<&Partition> {
+        self.topics.get(&tp.topic).and_then(|t| t.partitions.get(tp.partition as usize))
+    }
+
+    pub(crate) fn partition_mut(&mut self, tp: &TopicPartition) -> Option<&mut Partition> {
+        self.topics.get_mut(&tp.topic).and_then(|t| t.partitions.get_mut(tp.partition as usize))
+    }
+
+    /// Whether a message can reach the broker (running and not cut off).
+    pub(crate) fn reachable(&self, broker: BrokerId) -> bool {
+        self.brokers.get(&broker).is_some_and(Broker::reachable)
+    }
+}
+
+impl Cluster {
+    /// The broker coordinating `group`: the leader of its `__consumer_offsets` partition.
+    /// The sandbox keeps that topic's placement but not its logs: the leader is the first
+    /// running, unfenced replica, and the group's state survives a failover (Kafka
+    /// reloads it from the compacted topic).
+    pub(crate) fn coordinator_of(&self, group: &str) -> Option<BrokerId> {
+        let p = crate::partitioner::coordinator_partition(group, group::OFFSETS_TOPIC_PARTITIONS) as usize;
+        let replicas = self.offsets_topic.get(p)?;
+        replicas.iter().copied().find(|b| self.brokers.get(b).is_some_and(|x| !x.fenced && x.reachable()))
+    }
+}
