@@ -934,4 +934,55 @@ mod tests {
         assert!(per_request.iter().all(|n| *n <= most), "{per_request:?} (at most {most} batches of {batch_bytes} bytes)");
         assert_eq!(per_request.iter().sum::<usize>(), 300, "every partition's batch goes, in several requests");
     }
+
+    // ----- the producer's handlers alone: `Clients`, a `Cluster` to read, a `Driver` -----
+
+    use crate::sim::driver::Effect;
+
+    /// Topic "t" (2 partitions, RF 3) on three brokers; producer "p" with `linger.ms` 0.
+    fn clients() -> (Clients, Cluster, Driver) {
+        let mut out = Driver::new(3, 20);
+        let mut cluster = Cluster::new(ClusterConfig::default());
+        cluster.add_topic("t", 2, 3, TopicConfig::default(), &mut out);
+        let mut clients = Clients::new();
+        clients.producers.insert("p".into(), Producer::new("p", ProducerConfig { linger_ms: 0, ..ProducerConfig::default() }));
+        (clients, cluster, Driver::new(3, 20))
+    }
+
+    #[test]
+    fn with_linger_zero_a_record_leaves_at_once_in_a_produce_request_to_its_leader() {
+        let (mut clients, cluster, mut out) = clients();
+        let id = clients.send("p", "t", None, "m1".into(), Some(1), vec![], &cluster, &mut out);
+        assert_eq!(id, Some(RecordId(1)));
+        let leader = cluster.partition(&TopicPartition::new("t", 1)).and_then(|p| p.leader).unwrap();
+        let arrive = out.effects().iter().find_map(|e| match e {
+            Effect::At { at, pending: Pending::Produce(ProducePending::ProduceArrive { broker, acks, timeout_ms, batches, .. }) } => {
+                Some((*at, *broker, *acks, *timeout_ms, batches.iter().map(|b| (b.tp.partition, b.records.len())).collect::<Vec<_>>()))
+            }
+            _ => None,
+        });
+        assert_eq!(arrive, Some((SimTime(20), leader, Acks::All, 30_000, vec![(1, 1)])), "{:?}", out.effects());
+        assert!(matches!(
+            out.effects().first(),
+            Some(Effect::Emit(EventKind::Produce(ProduceEvent::RecordSent { partition: 1, reason: PartitionReason::Explicit, .. })))
+        ));
+        assert_eq!(clients.send("p", "nope", None, "m2".into(), None, vec![], &cluster, &mut out), None, "an unknown topic");
+    }
+
+    #[test]
+    fn a_closed_connection_fails_each_request_in_flight_on_it_one_hop_later() {
+        let (mut clients, cluster, mut out) = clients();
+        clients.send("p", "t", None, "m1".into(), Some(1), vec![], &cluster, &mut out);
+        let leader = cluster.partition(&TopicPartition::new("t", 1)).and_then(|p| p.leader).unwrap();
+        let other = (0..3).find(|b| *b != leader).unwrap();
+        let mut out = Driver::new(3, 20);
+        clients.connections_closed(other, &mut out);
+        assert!(out.effects().is_empty(), "nothing was in flight to broker {other}");
+        clients.connections_closed(leader, &mut out);
+        let [Effect::At { at, pending: Pending::Produce(ProducePending::ProduceResponse { broker, results, .. }) }] = out.effects() else {
+            panic!("{:?}", out.effects())
+        };
+        assert_eq!((*at, *broker), (SimTime(20), leader));
+        assert!(matches!(results.as_slice(), [(_, tp, Err(ProduceError::NetworkException))] if tp.partition == 1));
+    }
 }

@@ -913,3 +913,116 @@ impl Sim {
         }
     }
 }
+
+/// The cluster's handlers alone: a `Cluster`, an empty `Consumers` and a `Driver`, no `Sim`.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::driver::Effect;
+
+    /// Three brokers and topic `t`: one partition on all three, its first replica leading.
+    fn cluster(out: &mut Driver) -> (Cluster, TopicPartition) {
+        let mut c = Cluster::new(ClusterConfig::default());
+        c.add_topic("t", 1, 3, TopicConfig::default(), out);
+        (c, TopicPartition::new("t", 0))
+    }
+
+    fn events(out: &Driver) -> Vec<&EventKind> {
+        out.effects().iter().filter_map(|e| if let Effect::Emit(k) = e { Some(k) } else { None }).collect()
+    }
+
+    #[test]
+    fn a_new_topic_announces_its_leader_and_starts_each_followers_fetch_loop() {
+        let mut out = Driver::at_time(SimTime::ZERO);
+        let (c, tp) = cluster(&mut out);
+        let part = c.partition(&tp).unwrap();
+        let leader = part.replicas[0];
+        assert_eq!(part.leader, Some(leader));
+        let [Effect::Emit(EventKind::Replication(ReplicationEvent::LeaderElected { leader: l, epoch: 0, isr, unclean: false, .. })), rest @ ..] =
+            out.effects()
+        else {
+            panic!("the leader first: {:?}", out.effects());
+        };
+        assert_eq!((*l, isr.as_slice()), (Some(leader), part.replicas.as_slice()), "every replica starts in the ISR");
+        let fetches: Vec<BrokerId> = rest
+            .iter()
+            .filter_map(|e| match e {
+                Effect::At {
+                    at: SimTime::ZERO,
+                    pending: Pending::Replication(ReplicationPending::ReplicaFetchSend { follower, token: 1, .. }),
+                } => Some(*follower),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(fetches, part.replicas[1..], "each follower fetches at once, in replica order");
+    }
+
+    #[test]
+    fn followers_that_never_fetch_leave_the_isr_only_after_replica_lag_time_max_ms() {
+        let mut out = Driver::at_time(SimTime::ZERO);
+        let (mut c, tp) = cluster(&mut out);
+        let replicas = c.partition(&tp).unwrap().replicas.clone();
+        let mut consumers = Consumers::new();
+        // The leader takes a record (acks=1, the cluster's own Produce handler); the
+        // followers never fetch it.
+        let record = Record {
+            id: RecordId(1),
+            producer: "p".into(),
+            key: None,
+            value: "m1".into(),
+            headers: vec![],
+            create_time: SimTime::ZERO,
+            size_bytes: 10,
+            sequence: None,
+        };
+        let batch = crate::sim::produce::WireBatch { batch: 1, tp: tp.clone(), records: vec![record], sequence: None };
+        c.produce_arrive("p".into(), replicas[0], 1, Acks::Leader, 30_000, vec![batch], &mut consumers, &mut out);
+        assert_eq!(c.partition(&tp).unwrap().leader_log().map(|l| l.log_end_offset()), Some(1));
+        // At exactly replica.lag.time.max.ms (30000) nothing is late yet (`>`).
+        let mut out = Driver::at_time(SimTime(30_000));
+        c.isr_check(&mut consumers, &mut out);
+        assert!(events(&out).is_empty(), "{:?}", out.effects());
+        let mut out = Driver::at_time(SimTime(30_001));
+        c.isr_check(&mut consumers, &mut out);
+        let removed: Vec<BrokerId> = events(&out)
+            .iter()
+            .filter_map(|e| match e {
+                EventKind::Replication(ReplicationEvent::IsrShrunk { removed, .. }) => Some(*removed),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(removed, replicas[1..], "both followers, in replica order");
+        assert_eq!(c.partition(&tp).unwrap().isr, [replicas[0]], "the leader stays");
+    }
+
+    #[test]
+    fn a_crashed_leader_is_fenced_when_its_session_expires_and_the_next_isr_replica_leads() {
+        let mut out = Driver::at_time(SimTime::ZERO);
+        let (mut c, tp) = cluster(&mut out);
+        let replicas = c.partition(&tp).unwrap().replicas.clone();
+        let mut consumers = Consumers::new();
+        let mut out = Driver::at_time(SimTime(1000));
+        assert!(c.crash_broker(replicas[0], &mut out));
+        assert!(!c.crash_broker(replicas[0], &mut out), "a second crash changes nothing");
+        c.expect_session_expiry(replicas[0], &mut out);
+        let expiry = out.effects().iter().find_map(|e| match e {
+            Effect::At { at, pending: Pending::Replication(ReplicationPending::SessionExpiry { broker, incarnation }) } => {
+                Some((*at, *broker, *incarnation))
+            }
+            _ => None,
+        });
+        let Some((at, broker, incarnation)) = expiry else { panic!("no session expiry queued: {:?}", out.effects()) };
+        assert_eq!((at, broker), (SimTime(1000 + 9000), replicas[0]), "broker.session.timeout.ms later");
+        let mut out = Driver::at_time(at);
+        c.session_expiry(broker, incarnation, &mut consumers, &mut out);
+        let part = c.partition(&tp).unwrap();
+        assert_eq!((part.leader, part.leader_epoch), (Some(replicas[1]), 1), "the first ISR replica in assignment order");
+        assert!(events(&out)
+            .iter()
+            .any(|e| matches!(e, EventKind::Cluster(ClusterEvent::BrokerFenced { broker }) if *broker == replicas[0])));
+        assert!(events(&out).iter().any(|e| matches!(
+            e,
+            EventKind::Replication(ReplicationEvent::LeaderElected { leader: Some(l), epoch: 1, unclean: false, .. }) if *l == replicas[1]
+        )));
+    }
+}

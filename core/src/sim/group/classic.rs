@@ -1193,3 +1193,61 @@ impl Sim {
         }
     }
 }
+
+/// The classic coordinator's handlers alone: a `Consumers` holding one group, a `Cluster`
+/// that places `__consumer_offsets`, and a `Driver`; no `Sim`.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::driver::Effect;
+
+    fn world() -> (Cluster, Consumers, Driver) {
+        let mut out = Driver::new(7, 20);
+        let mut cluster = Cluster::new(ClusterConfig::default());
+        cluster.offsets_topic = place_replicas(&mut out.rng, &[0, 1, 2], OFFSETS_TOPIC_PARTITIONS, 3);
+        cluster.add_topic("t", 4, 3, TopicConfig::default(), &mut out);
+        let mut consumers = Consumers::new();
+        consumers.groups.insert("g".into(), Group::new("g".into(), vec!["t".into()], crate::config::GroupConfig::default()));
+        (cluster, consumers, Driver::new(7, 20))
+    }
+
+    fn join(c: &mut Consumers, cluster: &Cluster, out: &mut Driver, member_id: &str) {
+        c.join_arrive("g", "c1", 0, member_id.into(), None, vec!["t".into()], vec![], -1, (45_000, 300_000), cluster, out);
+    }
+
+    #[test]
+    fn a_first_join_is_answered_member_id_required_with_a_new_id_one_hop_later() {
+        let (cluster, mut consumers, mut out) = world();
+        join(&mut consumers, &cluster, &mut out, "");
+        let [Effect::At {
+            at,
+            pending: Pending::Classic(ClassicPending::JoinResponse { client_id, result: JoinResult::MemberIdRequired(id), .. }),
+        }] = out.effects()
+        else {
+            panic!("one answer: {:?}", out.effects());
+        };
+        assert_eq!((*at, client_id.as_str()), (SimTime(20), "c1"), "the network's latency later");
+        assert!(id.starts_with("c1-") && id.len() == "c1-".len() + 36, "clientId-UUID (KIP-394): {id}");
+        let g = &consumers.groups["g"];
+        assert!(g.registry.is_empty() && g.pending_members == [id.clone()], "pending, not a member yet");
+        assert_eq!(g.state, GroupState::Empty);
+    }
+
+    #[test]
+    fn joining_again_with_the_given_id_registers_the_member_and_starts_a_rebalance() {
+        let (cluster, mut consumers, mut out) = world();
+        join(&mut consumers, &cluster, &mut out, "");
+        let Some(Effect::At {
+            pending: Pending::Classic(ClassicPending::JoinResponse { result: JoinResult::MemberIdRequired(id), .. }),
+            ..
+        }) = out.effects().first().cloned()
+        else {
+            panic!("{:?}", out.effects())
+        };
+        join(&mut consumers, &cluster, &mut out, &id);
+        let g = &consumers.groups["g"];
+        assert_eq!(g.registry.iter().map(|r| r.member_id.as_str()).collect::<Vec<_>>(), [id.as_str()]);
+        assert_eq!(g.state, GroupState::PreparingRebalance, "a group formed from empty waits group.initial.rebalance.delay.ms");
+        assert!(g.pending_members.is_empty());
+    }
+}
