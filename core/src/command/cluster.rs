@@ -4,7 +4,7 @@
 use crate::record::BrokerId;
 use serde::Serialize;
 
-/// A fault of one broker, or its end. Executed by `sim/replication.rs`.
+/// A fault of one broker, or its end. Executed by `sim/cluster/replication.rs`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum BrokerCommand {
@@ -21,7 +21,7 @@ pub enum BrokerCommand {
     SlowBroker { broker: BrokerId, slow_ms: u64 },
 }
 
-/// An administrator's change to a topic. Executed by `sim/replication.rs`.
+/// An administrator's change to a topic. Executed by `sim/cluster/replication.rs`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum TopicCommand {

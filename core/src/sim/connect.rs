@@ -24,11 +24,11 @@
 //! instant; a crash stops the task but records it already handed to its producer still go
 //! out (a real crash would lose the producer's buffer too); one task per connector.
 //!
-//! Written in the effect style (`effect.rs`): the handlers are [`Connector`]'s methods,
-//! which change only the connector's own state and return their events and timers in an
-//! [`Driver`], so each is tested alone, with no `Sim`. The `Sim` wrappers add what belongs
-//! to other owners: the poll's sends through the task's producer, and what that producer
-//! acknowledged for the flush.
+//! The handlers are [`Connector`]'s methods, which change only the connector's own state
+//! and ask a [`Driver`] for their events and timers (`driver.rs`), so each is tested alone,
+//! with no `Sim`. `Apps` (the owner of every connector) finds the connector and adds what
+//! belongs to another owner, passed in: the poll's sends through the task's producer
+//! (`Clients::send`), and what that producer acknowledged, for the flush.
 
 use super::driver::Driver;
 use super::*;
@@ -390,10 +390,9 @@ impl Apps {
     }
 }
 
-/// The connector's handlers in the effect style (`effect.rs`): each changes only the
-/// connector's own state (its table, its task, its offsets) and returns its events and
-/// timers in an [`Driver`]; `index` is the connector's place in `Sim::connectors`, which its
-/// timers name.
+/// The connector's handlers: each changes only the connector's own state (its table, its
+/// task, its offsets) and asks the [`Driver`] for its events and timers; `index` is the
+/// connector's place in `Apps::connectors`, which its timers name.
 impl Connector {
     /// A connector at time `now`: its table's planned changes, then its task's timers.
     fn start(spec: ConnectorSpec, producer: String, index: usize, now: SimTime, out: &mut Driver) -> Connector {

@@ -1,8 +1,12 @@
-//! The simulation: state, the event queue, and the handlers that move it forward.
+//! The simulation: a driver (`driver.rs`: clock, queue, trace, RNG) and the owners of the
+//! model's state — `Cluster` (`cluster/`), `Clients` (`produce.rs`), `Consumers` (`group/`),
+//! `Apps` (`connect.rs`, `streams.rs`) — whose handlers move it forward.
 //!
 //! `apply(command)` is the only way the outside changes the world; `step()` applies
-//! the next queued event. Handlers record trace events and schedule further events;
-//! nothing reads a clock and every random choice comes from `self.out.rng`.
+//! the next queued event, dispatched to its feature's `handle_x`, which calls the owner's
+//! handler with the owners it reads and the driver. Handlers record trace events and
+//! schedule further events through the driver; nothing reads a clock and every random
+//! choice comes from the driver's RNG.
 
 use crate::assign::{self, Subscription};
 use crate::cluster::{place_replicas, Broker, BrokerId, LostView, Partition, Topic, TopicConfig, LOST_KEPT};

@@ -2,8 +2,8 @@
 //! segments of its replicas' logs that `retention.ms` and `retention.bytes` allow
 //! (`LogManager.cleanupLogs` → `UnifiedLog.deleteOldSegments`).
 //!
-//! Written in the effect style (`effect.rs`): [`check`] changes only the logs and returns
-//! its events and its next timer in an [`Driver`], so it is tested alone, with no `Sim`.
+//! [`check`] changes only the logs and asks the [`Driver`] for its events and its next
+//! timer (`driver.rs`), so it is tested alone, with no `Sim`.
 
 use super::driver::Driver;
 use super::*;
