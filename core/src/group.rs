@@ -204,6 +204,10 @@ pub struct Member {
     pub rebalance_pause_ms: u64,
     /// Records it finished processing.
     pub processed_total: u64,
+    /// Classic protocol, as the group's leader: the partition count of each topic it
+    /// assigned (`ConsumerCoordinator`'s `assignmentSnapshot`), checked at every metadata
+    /// refresh; `None` when its last JoinGroup answer did not make it the leader.
+    pub(crate) leader_snapshot: Option<VecMap<String, u32>>,
     /// KIP-848: the heartbeat interval the coordinator gave it (0 before the first answer).
     pub(crate) cg_interval_ms: u64,
     /// KIP-848: send another heartbeat as soon as the one in flight is answered (its
@@ -331,7 +335,9 @@ pub struct Group {
     /// rebalance timeout further delays may still use.
     pub(crate) new_member_added: bool,
     pub(crate) initial_remaining: u64,
-    /// Partition counts the leader assigned with (it compares them at metadata refresh).
+    /// KIP-848: the partition counts the coordinator computed the target assignment with
+    /// (a grown topic bumps the group epoch). A classic leader keeps its own
+    /// (`Member::leader_snapshot`).
     pub(crate) assigned_counts: VecMap<String, u32>,
     /// Where the group first started reading each partition (records before it were
     /// never its to read).

@@ -288,14 +288,15 @@ impl Consumers {
         out: &mut Driver,
     ) {
         let Some(m) = self.consumer(group_id, client_id, incarnation) else { return };
-        let Some(g) = self.groups.get(group_id) else { return };
-        let is_leader = !m.member_id.is_empty() && g.leader.as_deref() == Some(m.member_id.as_str()) && m.phase == Phase::Stable;
-        let grown = g
-            .assigned_counts
+        // Only the leader checks, against what it assigned: its own snapshot, never the
+        // coordinator's state.
+        let grown = m
+            .leader_snapshot
             .iter()
+            .flatten()
             .find(|(t, n)| cluster.topics.get(*t).is_some_and(|topic| topic.partition_count() != **n))
             .map(|(t, _)| t.clone());
-        if let (true, Some(topic)) = (is_leader, grown) {
+        if let (true, Some(topic)) = (m.phase == Phase::Stable, grown) {
             out.emit(EventKind::Group(GroupEvent::MetadataChangeNoticed { group: group_id.into(), client_id: client_id.into(), topic }));
             self.revoke_for_rejoin(group_id, client_id, cluster, out);
             self.send_join(group_id, client_id, cluster, out);
@@ -339,17 +340,15 @@ impl Consumers {
             }
             JoinResult::Joined { generation, member_id, leader, members } => {
                 let assignment = if leader { Some(self.run_assignor(group_id, &members, cluster)) } else { None };
-                if leader {
-                    let counts: VecMap<String, u32> = members
+                let snapshot = leader.then(|| {
+                    members
                         .iter()
                         .flat_map(|m| m.2.iter())
                         .filter_map(|t| cluster.topics.get(t).map(|topic| (t.clone(), topic.partition_count())))
-                        .collect();
-                    if let Some(g) = self.groups.get_mut(group_id) {
-                        g.assigned_counts = counts;
-                    }
-                }
+                        .collect::<VecMap<String, u32>>()
+                });
                 let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+                m.leader_snapshot = snapshot;
                 m.generation = generation;
                 m.member_id = member_id.clone();
                 m.phase = Phase::Syncing;

@@ -213,6 +213,7 @@ impl Consumers {
             paused_since: None,
             rebalance_pause_ms: 0,
             processed_total: 0,
+            leader_snapshot: None,
             cg_interval_ms: 0,
             cg_resend: false,
         });
