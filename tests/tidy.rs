@@ -270,3 +270,53 @@ fn the_rules_see_what_they_check() {
         assert!(layer_of(name).is_some(), "core module {name} is in no layer");
     }
 }
+
+/// The `Sim` methods a feature's engine file may define that change the world: the
+/// dispatchers (`handle_x` of its scheduled events, `execute_x_command` of its commands,
+/// `add_x` while building) and these, which call two owners in turn within one step. The
+/// handlers themselves are methods of the owner whose state they change (`Cluster`,
+/// `Clients`, `Consumers`, `Apps`), with the owners they read and the driver as
+/// parameters, so each can be tested alone (ARCHITECTURE.md, "Handlers, effects and the
+/// one driver"). A list that may only shrink.
+const SIM_ORCHESTRATORS: &[&str] = &["processing_done"];
+
+/// `(file, method)` for every `&mut self` method of an `impl Sim` block in `text`.
+fn mutating_sim_methods(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut in_sim = false;
+    for line in text.lines() {
+        if line.starts_with("impl") {
+            in_sim = line.starts_with("impl Sim {");
+        }
+        let Some(rest) = line.strip_prefix("    ") else { continue };
+        let rest = rest.trim_start_matches("pub ").trim_start_matches("pub(crate) ").trim_start_matches("pub(super) ");
+        let rest = rest.strip_prefix("pub(in crate::sim) ").unwrap_or(rest);
+        let Some(sig) = rest.strip_prefix("fn ") else { continue };
+        let name: String = sig.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+        if in_sim && sig.contains("&mut self") {
+            found.push(name);
+        }
+    }
+    found
+}
+
+#[test]
+fn engine_handlers_are_owner_methods_and_sim_only_dispatches() {
+    let sim = root().join("core/src/sim");
+    let mut offenders = Vec::new();
+    for path in rust_files(&sim) {
+        if path.ends_with("sim/mod.rs") {
+            continue; // The driver's own loop: apply, step, run, replay, and the building API.
+        }
+        for name in mutating_sim_methods(&code(&path)) {
+            let dispatch = ["handle_", "execute_", "add_"].iter().any(|p| name.starts_with(p));
+            if !dispatch && !SIM_ORCHESTRATORS.contains(&name.as_str()) {
+                offenders.push(format!("{}: Sim::{name}", path.strip_prefix(&sim).unwrap_or(&path).display()));
+            }
+        }
+    }
+    assert!(offenders.is_empty(), "engine code on `impl Sim` instead of its owner (Cluster, Clients, Consumers, Apps): {offenders:?}");
+    // The rule sees what it checks.
+    let sample = "impl Sim {\n    pub(super) fn crash(&mut self) {}\n    fn handle_x(&mut self) {}\n    fn look(&self) {}\n}\nimpl Cluster {\n    fn elect(&mut self) {}\n}";
+    assert_eq!(mutating_sim_methods(sample), ["crash", "handle_x"]);
+}
