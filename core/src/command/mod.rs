@@ -590,6 +590,17 @@ mod tests {
         }
     }
 
+    /// `docs/scenario-format.md`'s timeline table lists every command `type` the reader
+    /// knows (its table has a row per variant, checked at compile time), and no other.
+    #[test]
+    fn the_format_doc_lists_every_command() {
+        crate::tagged::tests::check_documented(
+            "scenario-format.md",
+            "| `type` | Fields |",
+            <Command as crate::tagged::Tagged>::TABLE.tags.iter().copied(),
+        );
+    }
+
     #[test]
     fn every_seek_to_variant_reads_back_what_the_writer_wrote() {
         let all = every_seek_to();

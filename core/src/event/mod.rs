@@ -771,6 +771,21 @@ mod tests {
         assert_eq!(all.iter().filter(|e| e.jump().is_some()).count(), 6);
     }
 
+    /// `docs/cli.md`'s tables of trace events list every event's `type` (as the trace writes
+    /// it), and no other.
+    #[test]
+    fn the_cli_doc_lists_every_event() {
+        let types: Vec<String> = samples::every_event()
+            .iter()
+            .map(|e| {
+                let text = crate::json::write_json(e, false);
+                let tag = text.strip_prefix("{\"type\":\"").unwrap_or_else(|| panic!("{text}"));
+                tag[..tag.find('"').unwrap()].to_string()
+            })
+            .collect();
+        crate::tagged::tests::check_documented("cli.md", "| `type` | Fields |", types.iter().map(String::as_str));
+    }
+
     #[test]
     fn ring_keeps_the_newest_and_counts_all() {
         let mut t = Trace::new(2);
