@@ -112,6 +112,14 @@ macro_rules! from_feature {
 
 from_feature!(Produce(ProduceCommand), Broker(BrokerCommand), Topic(TopicCommand), Group(GroupCommand), Connect(ConnectCommand),);
 
+impl Command {
+    /// Every command's `type`, one per variant (the rows of its reader's table, which the
+    /// compiler checks name every variant): what the fuzz test checks it draws.
+    pub fn types() -> &'static [&'static str] {
+        <Command as crate::tagged::Tagged>::TABLE.tags
+    }
+}
+
 /// Where `seek()` moves a position.
 ///
 /// Read by a hand-written reader (below), not serde's derive; a new variant needs a row
