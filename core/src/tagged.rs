@@ -440,7 +440,8 @@ pub(crate) use {tagged_reader, take_field};
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 pub(crate) mod tests {
-    //! Helpers for the readers' tests (in `command` and `lesson`).
+    //! Helpers for the readers' tests (in `command` and `lesson`), and for the tests that the
+    //! docs list every tag (`documented`, also for the events' `type`).
     use super::Tagged;
     use crate::json::write_json;
     use serde::Serialize;
@@ -453,6 +454,40 @@ pub(crate) mod tests {
             Some(fields) => format!("{{{fields},{tag}}}"),
             None => format!("{{{tag}}}"),
         }
+    }
+
+    /// The names a doc (`docs/NAME`) lists in the first column of its tables headed `header`
+    /// (`` | `type` | Fields | ``): every name in backquotes in that column (a row may give
+    /// several, `` `broker_crashed` / `broker_restarted` ``).
+    pub(crate) fn documented(doc: &str, header: &str) -> std::collections::BTreeSet<String> {
+        let path = format!("{}/../docs/{doc}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let mut out = std::collections::BTreeSet::new();
+        let mut in_table = false;
+        for line in text.lines() {
+            if line.starts_with(header) {
+                in_table = true;
+            } else if !line.starts_with('|') {
+                in_table = false;
+            } else if in_table {
+                let first = line.split('|').nth(1).unwrap_or_default();
+                out.extend(first.split('`').skip(1).step_by(2).filter(|n| !n.is_empty()).map(str::to_string));
+            }
+        }
+        out
+    }
+
+    /// `docs/doc` lists exactly `names` in its tables headed `header`: else the names it
+    /// lacks and the names it has that the code does not.
+    pub(crate) fn check_documented<'a>(doc: &str, header: &str, names: impl IntoIterator<Item = &'a str>) {
+        let code: std::collections::BTreeSet<String> = names.into_iter().map(str::to_string).collect();
+        let listed = documented(doc, header);
+        let missing: Vec<&String> = code.difference(&listed).collect();
+        let extra: Vec<&String> = listed.difference(&code).collect();
+        assert!(
+            missing.is_empty() && extra.is_empty(),
+            "docs/{doc}, tables headed {header:?}: missing {missing:?}; listed but not in the code {extra:?}"
+        );
     }
 
     /// The tags the writer wrote for `values`, checked against the reader's table: every

@@ -1,7 +1,7 @@
 //! Random command sequences applied to a running `Sim`, as the page and a timeline apply
-//! them: every command type, names that exist and names that do not (empty, too long,
-//! control characters, HTML), broker ids past the cluster, and absurd numbers, interleaved
-//! with steps and jumps in time. (tests/sim/properties.rs checks the model's invariants
+//! them: every command type (a test checks the generator draws each), names that exist
+//! and names that do not (empty, too long, control characters, HTML), broker ids past the
+//! cluster, and absurd numbers, interleaved with steps and jumps in time. (tests/sim/properties.rs checks the model's invariants
 //! under well-formed commands; tests/sim/swarm.rs under broker faults.)
 //!
 //! Checked: no panic; a refused command has a message and changes nothing (trace, digest,
@@ -11,7 +11,7 @@
 use super::support::{bounded, fuzz, seed_scenarios};
 use kafka_sandbox_core::assign::Strategy as Assignor;
 use kafka_sandbox_core::command::{BrokerCommand, ConnectCommand, GroupCommand, ProduceCommand, TopicCommand};
-use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
+use kafka_sandbox_core::command::{GroupSpec, MemberSpec, SeekTo};
 use kafka_sandbox_core::config::{Acks, ConsumerConfig, GroupConfig, OffsetReset};
 use kafka_sandbox_core::group::CommitMode;
 use kafka_sandbox_core::partitioner::PartitionerKind;
@@ -93,6 +93,21 @@ enum Op {
         crash: bool,
         connector: u8,
     },
+    /// `seek()`: to the beginning, the end, an offset or a timestamp (`number` indexes the
+    /// last two).
+    Seek {
+        group: u8,
+        client: u8,
+        topic: u8,
+        partition: Option<u8>,
+        to: u8,
+        number: u8,
+    },
+    Subscribe {
+        group: u8,
+        client: u8,
+        topics: Vec<u8>,
+    },
     Step(u8),
     Advance(u8),
     StepVisible,
@@ -116,6 +131,9 @@ fn op() -> impl Strategy<Value = Op> {
             .prop_map(|(topic, min_isr, unclean)| Op::SetTopicConfig { topic, min_isr, unclean }),
         1 => (idx(), idx()).prop_map(|(group, assignor)| Op::SetAssignor { group, assignor }),
         1 => (any::<bool>(), idx()).prop_map(|(crash, connector)| Op::Connector { crash, connector }),
+        1 => (idx(), idx(), idx(), proptest::option::of(idx()), 0..4u8, idx())
+            .prop_map(|(group, client, topic, partition, to, number)| Op::Seek { group, client, topic, partition, to, number }),
+        1 => (idx(), idx(), proptest::collection::vec(idx(), 0..3)).prop_map(|(group, client, topics)| Op::Subscribe { group, client, topics }),
         4 => (1..60u8).prop_map(Op::Step),
         2 => idx().prop_map(Op::Advance),
         1 => Just(Op::StepVisible),
@@ -273,6 +291,23 @@ fn to_command(op: &Op, n: &Names) -> Option<Command> {
                 Command::Connect(ConnectCommand::RestartConnector { connector })
             }
         }
+        Op::Seek { group, client, topic, partition, to, number } => Command::Group(GroupCommand::Seek {
+            group: pick(&n.groups, group),
+            client_id: pick(&n.clients, client),
+            topic: pick(&n.topics, topic),
+            partition: partition.map(|p| pick(U32S, p)),
+            to: match to {
+                0 => SeekTo::Beginning,
+                1 => SeekTo::End,
+                2 => SeekTo::Offset { offset: pick(U64S, number) },
+                _ => SeekTo::Timestamp { timestamp_ms: pick(U64S, number) },
+            },
+        }),
+        Op::Subscribe { group, client, topics } => Command::Group(GroupCommand::Subscribe {
+            group: pick(&n.groups, group),
+            client_id: pick(&n.clients, client),
+            topics: topics.iter().map(|t| pick(&n.topics, *t)).collect(),
+        }),
         Op::Step(_) | Op::Advance(_) | Op::StepVisible => return None,
     })
 }
@@ -344,4 +379,26 @@ fn commands_on_a_running_sim() {
     assert!(bases.len() >= 24, "{} bases", bases.len());
     let strategy = (any::<usize>(), proptest::collection::vec(op(), 1..40));
     fuzz("commands_on_a_running_sim", 100, strategy, |(base, ops)| bounded(|| run_ops(&bases[base % bases.len()], &ops))?);
+}
+
+/// The generator draws every command type there is (`Command::types()`, the reader's table,
+/// which names every variant): a new command is fuzzed once it has an `Op`, and this fails
+/// until it has one, naming it.
+#[test]
+fn the_generator_draws_every_command_type() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let sim = kafka_sandbox_core::scenario::default_scenario().build().unwrap();
+    let names = Names::of(&sim);
+    let mut runner = TestRunner::deterministic();
+    let mut drawn = std::collections::BTreeSet::new();
+    for _ in 0..4_000 {
+        let op = op().new_tree(&mut runner).unwrap().current();
+        if let Some(command) = to_command(&op, &names) {
+            let json: serde_json::Value = serde_json::to_value(&command).unwrap();
+            drawn.insert(json["type"].as_str().unwrap_or_default().to_string());
+        }
+    }
+    let missing: Vec<&&str> = Command::types().iter().filter(|t| !drawn.contains(**t)).collect();
+    assert!(missing.is_empty(), "tests/fuzz/commands.rs never draws {missing:?}: give each an `Op` in `op()` and `to_command`");
 }

@@ -2,6 +2,9 @@
 //! restarts, network cuts, slow followers) under produce load. The model's invariants
 //! are checked after every event; where Kafka makes a promise the monitors must stay
 //! silent; then everything heals and the cluster must converge. A failure names its seed.
+//! Every broker command is drawn (`FAULTS`, checked at compile time); the other features'
+//! commands are not faults of the cluster and are drawn by the fuzz test, which checks it
+//! draws every command type (tests/fuzz/commands.rs).
 
 use kafka_sandbox_core::command::{BrokerCommand, ProduceCommand};
 use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
@@ -82,6 +85,36 @@ fn draw(seed: u64) -> Drawn {
     Drawn { sim: scenario.build().unwrap_or_else(|e| panic!("seed {seed}: {e}")), brokers, topics: names }
 }
 
+/// Draws one fault: a broker command with its broker (of `brokers`) and numbers.
+type Fault = fn(&mut SimRng, u32) -> BrokerCommand;
+
+/// `every_fault! { Variant => draw, … }`: the draws, in order; and a `match` on
+/// `BrokerCommand` naming exactly these variants (no wildcard), which fails to compile when
+/// a broker command has no draw.
+macro_rules! every_fault {
+    ($($variant:ident => $draw:expr,)*) => {{
+        const _: fn(&BrokerCommand) = |c| match c {
+            $(BrokerCommand::$variant { .. } => {})*
+        };
+        &[$($draw as Fault),*]
+    }};
+}
+
+/// The faults the swarm draws: every broker command, each with its own numbers (a seed's
+/// draws are in this order: a kind from 0 to 9, 0–4 a fault, the rest a burst of sends).
+/// A new broker command does not compile until it is drawn here; undo it in the healing
+/// below too.
+const FAULTS: &[Fault] = every_fault! {
+    CrashBroker => |r, brokers| BrokerCommand::CrashBroker { broker: r.below(brokers) },
+    RestartBroker => |r, brokers| BrokerCommand::RestartBroker { broker: r.below(brokers) },
+    IsolateBroker => |r, brokers| BrokerCommand::IsolateBroker { broker: r.below(brokers) },
+    HealBroker => |r, brokers| BrokerCommand::HealBroker { broker: r.below(brokers) },
+    SlowBroker => |r, brokers| {
+        let slow_ms = [0, 200, 3000][r.below(3) as usize];
+        BrokerCommand::SlowBroker { broker: r.below(brokers), slow_ms }
+    },
+};
+
 /// The model's named invariants (`kafka_sandbox_core::invariant`), all of them with every
 /// record looked at, after every event.
 fn check(sim: &Sim) -> Result<(), String> {
@@ -138,24 +171,11 @@ fn faults_never_break_a_promise_and_the_cluster_converges_after_healing() {
         let mut r = SimRng::new(seed);
         let mut value = 0u64;
         for _ in 0..40 {
-            match r.below(10) {
-                0 => {
-                    let _ = sim.apply(BrokerCommand::CrashBroker { broker: r.below(brokers) });
+            match FAULTS.get(r.below(10) as usize) {
+                Some(fault) => {
+                    let _ = sim.apply(fault(&mut r, brokers));
                 }
-                1 => {
-                    let _ = sim.apply(BrokerCommand::RestartBroker { broker: r.below(brokers) });
-                }
-                2 => {
-                    let _ = sim.apply(BrokerCommand::IsolateBroker { broker: r.below(brokers) });
-                }
-                3 => {
-                    let _ = sim.apply(BrokerCommand::HealBroker { broker: r.below(brokers) });
-                }
-                4 => {
-                    let slow_ms = [0, 200, 3000][r.below(3) as usize];
-                    let _ = sim.apply(BrokerCommand::SlowBroker { broker: r.below(brokers), slow_ms });
-                }
-                _ => {
+                None => {
                     for _ in 0..1 + r.below(5) {
                         value += 1;
                         let topic = topics[r.below(topics.len() as u32) as usize].clone();

@@ -12,23 +12,17 @@ pub enum JumpKind {
     Finding,
 }
 
-/// Which jump target an event is, if any (findings are counted by the monitors).
-pub fn jump_kind(e: &kafka_sandbox_core::EventKind) -> Option<JumpKind> {
-    use kafka_sandbox_core::EventKind as E;
-    match e {
-        E::Group(GroupEvent::RebalanceStarted { .. }) | E::ConsumerProtocol(ConsumerProtocolEvent::GroupEpochBumped { .. }) => {
-            Some(JumpKind::Rebalance)
-        }
-        E::Cluster(ClusterEvent::BrokerCrashed { .. })
-        | E::Cluster(ClusterEvent::BrokerIsolated { .. })
-        | E::Group(GroupEvent::MemberCrashed { .. })
-        | E::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed { .. }) => Some(JumpKind::Fault),
-        _ => None,
-    }
+/// Which jump target an event is, if any: the core's [`EventKind::jump`] (findings are
+/// counted by the monitors).
+pub fn jump_kind(e: &EventKind) -> Option<JumpKind> {
+    e.jump().map(|j| match j {
+        Jump::Rebalance => JumpKind::Rebalance,
+        Jump::Fault => JumpKind::Fault,
+    })
 }
 
-use kafka_sandbox_core::event::{ClusterEvent, ConsumeEvent, ConsumerProtocolEvent, GroupEvent};
-use kafka_sandbox_core::event::{Event, EventKind, LeaveReason};
+use kafka_sandbox_core::event::{ConsumeEvent, ConsumerProtocolEvent, GroupEvent};
+use kafka_sandbox_core::event::{Event, EventKind, Jump, LeaveReason};
 use kafka_sandbox_core::vecmap::VecMap;
 use kafka_sandbox_core::{Sim, SimTime};
 use std::collections::VecDeque;

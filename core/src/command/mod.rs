@@ -112,6 +112,14 @@ macro_rules! from_feature {
 
 from_feature!(Produce(ProduceCommand), Broker(BrokerCommand), Topic(TopicCommand), Group(GroupCommand), Connect(ConnectCommand),);
 
+impl Command {
+    /// Every command's `type`, one per variant (the rows of its reader's table, which the
+    /// compiler checks name every variant): what the fuzz test checks it draws.
+    pub fn types() -> &'static [&'static str] {
+        <Command as crate::tagged::Tagged>::TABLE.tags
+    }
+}
+
 /// Where `seek()` moves a position.
 ///
 /// Read by a hand-written reader (below), not serde's derive; a new variant needs a row
@@ -588,6 +596,17 @@ mod tests {
             assert_eq!(parse_json::<Command>(&tag_last(&text)).unwrap(), c, "tag last: {}", tag_last(&text));
             assert_eq!(parse_json::<Command>(&write_json(&c, true)).unwrap(), c);
         }
+    }
+
+    /// `docs/scenario-format.md`'s timeline table lists every command `type` the reader
+    /// knows (its table has a row per variant, checked at compile time), and no other.
+    #[test]
+    fn the_format_doc_lists_every_command() {
+        crate::tagged::tests::check_documented(
+            "scenario-format.md",
+            "| `type` | Fields |",
+            <Command as crate::tagged::Tagged>::TABLE.tags.iter().copied(),
+        );
     }
 
     #[test]

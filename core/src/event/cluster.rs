@@ -1,6 +1,6 @@
 //! The cluster's events: brokers crashing, restarting, cut off, slowed, fenced by the controller; a topic growing.
 
-use super::{Category, Subject};
+use super::{Category, Jump, Subject};
 use crate::record::BrokerId;
 use serde::{Deserialize, Serialize};
 
@@ -88,6 +88,20 @@ impl ClusterEvent {
             | E::BrokerFenced { .. }
             | E::BrokerUnfenced { .. } => Category::Fault,
             E::PartitionsAdded { .. } => Category::Replication,
+        }
+    }
+
+    /// This feature's part of [`EventKind::jump`](super::EventKind::jump).
+    pub fn jump(&self) -> Option<Jump> {
+        use ClusterEvent as E;
+        match self {
+            E::BrokerCrashed { .. } | E::BrokerIsolated { .. } => Some(Jump::Fault),
+            E::BrokerRestarted { .. }
+            | E::BrokerHealed { .. }
+            | E::BrokerSlowed { .. }
+            | E::BrokerFenced { .. }
+            | E::BrokerUnfenced { .. }
+            | E::PartitionsAdded { .. } => None,
         }
     }
 

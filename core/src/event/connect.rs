@@ -1,6 +1,6 @@
 //! Kafka Connect's events: a source table changing, the task polling it, offsets flushed, the task crashing and restarting.
 
-use super::{Category, SourceOffset, Subject};
+use super::{Category, Jump, SourceOffset, Subject};
 use crate::record::RecordId;
 use serde::{Deserialize, Serialize};
 
@@ -66,6 +66,18 @@ impl ConnectEvent {
             | E::SourceOffsetsFlushed { .. }
             | E::ConnectorTaskRestarted { .. } => Category::Produce,
             E::ConnectorTaskCrashed { .. } => Category::Fault,
+        }
+    }
+
+    /// This feature's part of [`EventKind::jump`](super::EventKind::jump).
+    pub fn jump(&self) -> Option<Jump> {
+        use ConnectEvent as E;
+        match self {
+            E::TableRowChanged { .. }
+            | E::SourceRecordsPolled { .. }
+            | E::SourceOffsetsFlushed { .. }
+            | E::ConnectorTaskCrashed { .. }
+            | E::ConnectorTaskRestarted { .. } => None,
         }
     }
 

@@ -1,6 +1,6 @@
 //! Consuming's events: where a member starts reading, what `poll()` returns, processing, seeks and offset commits.
 
-use super::{committed, member, part, seek_name, Category, GroupError, StartFrom, Subject};
+use super::{committed, member, part, seek_name, Category, GroupError, Jump, StartFrom, Subject};
 use crate::record::{RecordId, TopicPartition};
 use serde::{Deserialize, Serialize};
 
@@ -84,6 +84,20 @@ impl ConsumeEvent {
             | E::PositionSet { .. }
             | E::PositionReset { .. }
             | E::Seeked { .. } => Category::Consume,
+        }
+    }
+
+    /// This feature's part of [`EventKind::jump`](super::EventKind::jump).
+    pub fn jump(&self) -> Option<Jump> {
+        use ConsumeEvent as E;
+        match self {
+            E::RecordDelivered { .. }
+            | E::RecordProcessed { .. }
+            | E::OffsetsCommitted { .. }
+            | E::CommitFailed { .. }
+            | E::PositionSet { .. }
+            | E::PositionReset { .. }
+            | E::Seeked { .. } => None,
         }
     }
 

@@ -1,6 +1,6 @@
 //! The consumer group protocol's events (KIP-848): heartbeats, group epochs, target assignments and reconciliation.
 
-use super::{member, topics, Category, GroupError, RebalanceCause, Subject};
+use super::{member, topics, Category, GroupError, Jump, RebalanceCause, Subject};
 use crate::record::TopicPartition;
 use serde::{Deserialize, Serialize};
 
@@ -82,6 +82,20 @@ impl ConsumerProtocolEvent {
             | E::AssignmentReconciled { .. }
             | E::ConsumerGroupStable { .. }
             | E::MemberReconciling { .. } => Category::Group,
+        }
+    }
+
+    /// This feature's part of [`EventKind::jump`](super::EventKind::jump).
+    pub fn jump(&self) -> Option<Jump> {
+        use ConsumerProtocolEvent as E;
+        match self {
+            E::GroupEpochBumped { .. } => Some(Jump::Rebalance),
+            E::ConsumerFailed { .. } => Some(Jump::Fault),
+            E::ConsumerHeartbeatSent { .. }
+            | E::TargetAssignmentComputed { .. }
+            | E::AssignmentReconciled { .. }
+            | E::ConsumerGroupStable { .. }
+            | E::MemberReconciling { .. } => None,
         }
     }
 

@@ -1,6 +1,6 @@
 //! Consumer groups' membership events: joins, leaves, the classic protocol's JoinGroup/SyncGroup rounds, revocations and assignments, crashes and pauses.
 
-use super::{member, topics, Category, LeaveReason, RebalanceCause, Subject};
+use super::{member, topics, Category, Jump, LeaveReason, RebalanceCause, Subject};
 use crate::record::TopicPartition;
 use serde::{Deserialize, Serialize};
 
@@ -199,6 +199,31 @@ impl GroupEvent {
             | E::PartitionsAssigned { .. }
             | E::GroupStable { .. }
             | E::Subscribed { .. } => Category::Group,
+        }
+    }
+
+    /// This feature's part of [`EventKind::jump`](super::EventKind::jump).
+    pub fn jump(&self) -> Option<Jump> {
+        use GroupEvent as E;
+        match self {
+            E::RebalanceStarted { .. } => Some(Jump::Rebalance),
+            E::MemberCrashed { .. } => Some(Jump::Fault),
+            E::MetadataChangeNoticed { .. }
+            | E::GroupCreated { .. }
+            | E::MemberJoined { .. }
+            | E::MemberLeft { .. }
+            | E::JoinGroupSent { .. }
+            | E::MemberIdRequired { .. }
+            | E::StaticMemberReplaced { .. }
+            | E::RebalanceNoticed { .. }
+            | E::PartitionsRevoked { .. }
+            | E::JoinPhaseCompleted { .. }
+            | E::SyncGroupSent { .. }
+            | E::MemberRestarted { .. }
+            | E::MemberPaused { .. }
+            | E::PartitionsAssigned { .. }
+            | E::GroupStable { .. }
+            | E::Subscribed { .. } => None,
         }
     }
 

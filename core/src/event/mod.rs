@@ -8,6 +8,8 @@ mod group;
 mod produce;
 mod push;
 mod replication;
+#[cfg(test)]
+pub(crate) mod samples;
 mod settings;
 mod streams;
 
@@ -230,6 +232,16 @@ impl Category {
         [Category::Produce, Category::Replication, Category::Group, Category::Consume, Category::Fault, Category::Settings];
 }
 
+/// What the page's jump buttons look for in the trace (a guarantee monitor's finding, the
+/// third, is not an event).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Jump {
+    /// A rebalance starts (classic) or a group epoch goes up (KIP-848).
+    Rebalance,
+    /// A broker or consumer fails, or a broker is cut off.
+    Fault,
+}
+
 impl EventKind {
     /// The kind's name, as in the code (for filters; cheaper than `Debug`).
     pub fn name(&self) -> &'static str {
@@ -244,6 +256,11 @@ impl EventKind {
     /// The part of Kafka the event belongs to (exhaustive: a new event must say).
     pub fn category(&self) -> Category {
         each_feature!(self, e => e.category())
+    }
+
+    /// Which jump target the event is, if any (exhaustive: a new event must say).
+    pub fn jump(&self) -> Option<Jump> {
+        each_feature!(self, e => e.jump())
     }
 
     /// The words a lesson's `mentions` may give for the event besides its subjects' names
@@ -703,6 +720,72 @@ mod tests {
         }
     }
 
+    /// What the digest hashes first for a kind: its explicit discriminant.
+    fn place(k: EventKind) -> isize {
+        struct First(Option<isize>);
+        impl Hasher for First {
+            fn finish(&self) -> u64 {
+                0
+            }
+            fn write(&mut self, _: &[u8]) {}
+            fn write_isize(&mut self, i: isize) {
+                self.0.get_or_insert(i);
+            }
+        }
+        let mut h = First(None);
+        k.hash(&mut h);
+        h.0.expect("a kind hashes its place first")
+    }
+
+    /// The samples are one of each kind: their places in the digest (each kind's explicit
+    /// discriminant) are 0, 1, 2, … with none twice and none missing.
+    #[test]
+    fn the_samples_are_one_of_each_kind() {
+        let places: Vec<isize> = samples::every_event().into_iter().map(place).collect();
+        let mut sorted = places.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..places.len() as isize).collect::<Vec<_>>(), "{places:?}");
+    }
+
+    /// The jump targets are what the page's own `match` gave before they became the core's
+    /// data (`web/src/timeline.rs`, `jump_kind`), for every kind.
+    #[test]
+    fn every_kind_jumps_as_the_page_did() {
+        fn page_before(e: &EventKind) -> Option<Jump> {
+            use EventKind as E;
+            match e {
+                E::Group(GroupEvent::RebalanceStarted { .. }) | E::ConsumerProtocol(ConsumerProtocolEvent::GroupEpochBumped { .. }) => {
+                    Some(Jump::Rebalance)
+                }
+                E::Cluster(ClusterEvent::BrokerCrashed { .. })
+                | E::Cluster(ClusterEvent::BrokerIsolated { .. })
+                | E::Group(GroupEvent::MemberCrashed { .. })
+                | E::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed { .. }) => Some(Jump::Fault),
+                _ => None,
+            }
+        }
+        let all = samples::every_event();
+        for e in &all {
+            assert_eq!(e.jump(), page_before(e), "{}", e.name());
+        }
+        assert_eq!(all.iter().filter(|e| e.jump().is_some()).count(), 6);
+    }
+
+    /// `docs/cli.md`'s tables of trace events list every event's `type` (as the trace writes
+    /// it), and no other.
+    #[test]
+    fn the_cli_doc_lists_every_event() {
+        let types: Vec<String> = samples::every_event()
+            .iter()
+            .map(|e| {
+                let text = crate::json::write_json(e, false);
+                let tag = text.strip_prefix("{\"type\":\"").unwrap_or_else(|| panic!("{text}"));
+                tag[..tag.find('"').unwrap()].to_string()
+            })
+            .collect();
+        crate::tagged::tests::check_documented("cli.md", "| `type` | Fields |", types.iter().map(String::as_str));
+    }
+
     #[test]
     fn ring_keeps_the_newest_and_counts_all() {
         let mut t = Trace::new(2);
@@ -763,21 +846,7 @@ mod tests {
     /// had before the kinds moved to their features (0 … 64), so every golden digest holds.
     #[test]
     fn a_kind_hashes_its_old_flat_place() {
-        struct First(Option<isize>);
-        impl Hasher for First {
-            fn finish(&self) -> u64 {
-                0
-            }
-            fn write(&mut self, _: &[u8]) {}
-            fn write_isize(&mut self, i: isize) {
-                self.0.get_or_insert(i);
-            }
-        }
-        let place = |k: EventKind| {
-            let mut h = First(None);
-            k.hash(&mut h);
-            h.0
-        };
+        let place = |k: EventKind| Some(place(k));
         assert_eq!(
             place(EventKind::Produce(ProduceEvent::BatchSent { producer: "p".into(), topic: "t".into(), partition: 0, records: vec![] })),
             Some(1)

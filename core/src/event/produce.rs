@@ -1,6 +1,6 @@
 //! Produce's events: a producer's `send()`, its batches and Produce requests, the leader's append and the acknowledgement.
 
-use super::{acks_name, part, Category, PartitionReason, ProduceError, Subject};
+use super::{acks_name, part, Category, Jump, PartitionReason, ProduceError, Subject};
 use crate::config::Acks;
 use crate::record::{BrokerId, RecordId};
 use crate::time::SimTime;
@@ -106,6 +106,19 @@ impl ProduceEvent {
             | E::RecordAcked { .. }
             | E::ProduceFailed { .. }
             | E::DuplicateIgnored { .. } => Category::Produce,
+        }
+    }
+
+    /// This feature's part of [`EventKind::jump`](super::EventKind::jump).
+    pub fn jump(&self) -> Option<Jump> {
+        use ProduceEvent as E;
+        match self {
+            E::RecordSent { .. }
+            | E::BatchSent { .. }
+            | E::RecordAppended { .. }
+            | E::RecordAcked { .. }
+            | E::ProduceFailed { .. }
+            | E::DuplicateIgnored { .. } => None,
         }
     }
 

@@ -1,6 +1,6 @@
 //! Push delivery's events (not Kafka — a teaching device): records pushed to a member, a member overwhelmed.
 
-use super::{member, part, Category, Subject};
+use super::{member, part, Category, Jump, Subject};
 use crate::record::TopicPartition;
 use serde::{Deserialize, Serialize};
 
@@ -48,6 +48,14 @@ impl PushEvent {
         match self {
             E::PushOverwhelmed { .. } => Category::Fault,
             E::RecordsPushed { .. } => Category::Consume,
+        }
+    }
+
+    /// This feature's part of [`EventKind::jump`](super::EventKind::jump).
+    pub fn jump(&self) -> Option<Jump> {
+        use PushEvent as E;
+        match self {
+            E::RecordsPushed { .. } | E::PushOverwhelmed { .. } => None,
         }
     }
 

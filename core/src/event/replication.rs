@@ -1,6 +1,6 @@
 //! Replication's events: leader elections, the ISR, follower fetches, the high watermark, truncation, records lost in a failover, and retention deleting segments.
 
-use super::{part, Category, LossCause, LostRecord, SegmentDeletionReason, Subject};
+use super::{part, Category, Jump, LossCause, LostRecord, SegmentDeletionReason, Subject};
 use crate::record::{BrokerId, RecordId};
 use serde::{Deserialize, Serialize};
 
@@ -134,6 +134,21 @@ impl ReplicationEvent {
             | E::HighWatermarkAdvanced { .. }
             | E::RecordsTruncated { .. }
             | E::SegmentsDeleted { .. } => Category::Replication,
+        }
+    }
+
+    /// This feature's part of [`EventKind::jump`](super::EventKind::jump).
+    pub fn jump(&self) -> Option<Jump> {
+        use ReplicationEvent as E;
+        match self {
+            E::LeaderElected { .. }
+            | E::IsrShrunk { .. }
+            | E::IsrExpanded { .. }
+            | E::ReplicaFetched { .. }
+            | E::HighWatermarkAdvanced { .. }
+            | E::RecordsTruncated { .. }
+            | E::RecordsLost { .. }
+            | E::SegmentsDeleted { .. } => None,
         }
     }
 

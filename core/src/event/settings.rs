@@ -1,6 +1,6 @@
 //! The run's own events: a setting changed at run time, a command that could not be carried out.
 
-use super::{Category, Subject};
+use super::{Category, Jump, Subject};
 use serde::{Deserialize, Serialize};
 
 /// Settings: what happened, with what it touched (one kind of [`super::EventKind`]).
@@ -44,6 +44,14 @@ impl SettingsEvent {
         use SettingsEvent as E;
         match self {
             E::ConfigChanged { .. } | E::CommandRejected { .. } => Category::Settings,
+        }
+    }
+
+    /// This feature's part of [`EventKind::jump`](super::EventKind::jump).
+    pub fn jump(&self) -> Option<Jump> {
+        use SettingsEvent as E;
+        match self {
+            E::ConfigChanged { .. } | E::CommandRejected { .. } => None,
         }
     }
 

@@ -1,6 +1,6 @@
 //! Kafka Streams' events: a record processed by the topology, a state store restored from its changelog.
 
-use super::{member, part, Category, Subject};
+use super::{member, part, Category, Jump, Subject};
 use crate::record::TopicPartition;
 use serde::{Deserialize, Serialize};
 
@@ -54,6 +54,14 @@ impl StreamsEvent {
         use StreamsEvent as E;
         match self {
             E::StreamsRecordProcessed { .. } | E::StateStoreRestored { .. } => Category::Consume,
+        }
+    }
+
+    /// This feature's part of [`EventKind::jump`](super::EventKind::jump).
+    pub fn jump(&self) -> Option<Jump> {
+        use StreamsEvent as E;
+        match self {
+            E::StreamsRecordProcessed { .. } | E::StateStoreRestored { .. } => None,
         }
     }
 

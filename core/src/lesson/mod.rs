@@ -1156,6 +1156,11 @@ mod tests {
         });
         assert!(event_matches(&left, "member_left", &["session_timeout".into(), "c".into()]), "enum values as the trace writes them");
         assert_eq!(snake("HighWatermarkAdvanced"), "high_watermark_advanced");
+        // A lesson's `kind` is the event's `type` as the trace writes it, for every kind.
+        for e in crate::event::samples::every_event() {
+            let text = crate::json::write_json(&e, false);
+            assert!(text.starts_with(&format!("{{\"type\":\"{}\"", snake(e.name()))), "{text}");
+        }
     }
 
     /// The match is on the typed event: names, record values, error codes and reasons

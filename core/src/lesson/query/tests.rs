@@ -235,6 +235,17 @@ fn every_query_variant_reads_back_what_the_writer_wrote() {
     }
 }
 
+/// `docs/lesson-format.md`'s table of queries lists every `ask` the reader knows (its table
+/// has a row per variant, checked at compile time), and no other.
+#[test]
+fn the_lesson_doc_lists_every_query() {
+    crate::tagged::tests::check_documented(
+        "lesson-format.md",
+        "| `ask` | Fields |",
+        <Query as crate::tagged::Tagged>::TABLE.tags.iter().copied(),
+    );
+}
+
 /// Each field left out: a required one is refused by name, a `#[serde(default)]` one
 /// reads as its default (which the writer leaves out).
 #[test]

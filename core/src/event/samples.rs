@@ -1,0 +1,181 @@
+//! One sample of every event kind, for tests (the jump targets, the docs' list of event
+//! types): written as one table per feature enum, which the macro also turns into an
+//! exhaustive `match`, so a new event kind does not compile until it has a sample here.
+
+use super::*;
+use crate::command::SeekTo;
+use crate::record::RecordId;
+
+/// `every! { Enum { Variant { fields }, … } … }`: the samples, in the order written, each as
+/// an [`EventKind`]; and per enum a `match` naming every sample's variant and nothing else
+/// (no wildcard), which fails to compile when a variant has no sample.
+macro_rules! every {
+    ($($inner:ident { $($variant:ident $fields:tt,)* })*) => {{
+        $(const _: fn(&$inner) = |e| match e { $($inner::$variant { .. } => {})* };)*
+        vec![$($(EventKind::from($inner::$variant $fields),)*)*]
+    }};
+}
+
+/// One of each event kind, with every field set (an `Option` as `Some`, a list not empty).
+pub(crate) fn every_event() -> Vec<EventKind> {
+    let s = |x: &str| x.to_string();
+    let tp = |t: &str, p: u32| TopicPartition::new(t, p);
+    let r = RecordId;
+    let offset = SourceOffset { timestamp_ms: Some(5), incrementing: 7 };
+    every! {
+        ProduceEvent {
+            RecordSent {
+                record: r(1),
+                producer: s("p"),
+                topic: s("t"),
+                partition: 0,
+                key: Some(s("k")),
+                value: s("v"),
+                reason: PartitionReason::KeyHash { murmur2: -3 },
+            },
+            BatchSent { producer: s("p"), topic: s("t"), partition: 0, records: vec![r(1)] },
+            RecordAppended {
+                record: r(1),
+                value: s("v"),
+                topic: s("t"),
+                partition: 0,
+                offset: 0,
+                timestamp: SimTime(3),
+                broker: 1,
+                leader_epoch: 0,
+            },
+            RecordAcked {
+                record: r(1),
+                value: s("v"),
+                producer: s("p"),
+                topic: s("t"),
+                partition: 0,
+                offset: 0,
+                timestamp: SimTime(3),
+                acks: Acks::All,
+            },
+            ProduceFailed {
+                producer: s("p"),
+                topic: s("t"),
+                partition: 0,
+                records: vec![r(1)],
+                error: ProduceError::NotEnoughReplicas,
+                retrying: true,
+            },
+            DuplicateIgnored { producer: s("p"), topic: s("t"), partition: 0, records: vec![r(1)] },
+        }
+        ClusterEvent {
+            BrokerCrashed { broker: 1 },
+            BrokerRestarted { broker: 1 },
+            BrokerIsolated { broker: 1 },
+            BrokerHealed { broker: 1 },
+            BrokerSlowed { broker: 1, slow_ms: 200 },
+            BrokerFenced { broker: 1 },
+            BrokerUnfenced { broker: 1 },
+            PartitionsAdded { topic: s("t"), partitions: 4 },
+        }
+        ReplicationEvent {
+            LeaderElected { topic: s("t"), partition: 0, leader: Some(1), epoch: 2, isr: vec![1, 2], unclean: false },
+            IsrShrunk { topic: s("t"), partition: 0, removed: 2, isr: vec![1] },
+            IsrExpanded { topic: s("t"), partition: 0, added: 2, isr: vec![1, 2] },
+            ReplicaFetched { topic: s("t"), partition: 0, follower: 2, records: vec![r(1)], log_end_offset: 1 },
+            HighWatermarkAdvanced { topic: s("t"), partition: 0, high_watermark: 1 },
+            RecordsTruncated { topic: s("t"), partition: 0, broker: 2, from_offset: 0, records: vec![r(1)] },
+            RecordsLost {
+                topic: s("t"),
+                partition: 0,
+                records: vec![LostRecord { record: r(1), value: s("v"), offset: 0, was_committed: true }],
+                cause: LossCause::UncleanElection,
+            },
+            SegmentsDeleted {
+                topic: s("t"),
+                partition: 0,
+                broker: 1,
+                reason: SegmentDeletionReason::RetentionMs,
+                base_offsets: vec![0],
+                bytes: 100,
+                records: vec![r(1)],
+                log_start_offset: 1,
+            },
+        }
+        GroupEvent {
+            MetadataChangeNoticed { group: s("g"), client_id: s("c"), topic: s("t") },
+            GroupCreated { group: s("g") },
+            MemberJoined { group: s("g"), client_id: s("c"), member_id: s("c-1") },
+            MemberLeft { group: s("g"), client_id: s("c"), member_id: s("c-1"), reason: LeaveReason::SessionTimeout },
+            JoinGroupSent { group: s("g"), client_id: s("c"), member_id: s("c-1"), generation: 1 },
+            MemberIdRequired { group: s("g"), client_id: s("c"), member_id: s("c-1") },
+            StaticMemberReplaced { group: s("g"), client_id: s("c"), old_member_id: s("c-1"), member_id: s("c-2") },
+            RebalanceNoticed { group: s("g"), client_id: s("c") },
+            PartitionsRevoked { group: s("g"), client_id: s("c"), partitions: vec![tp("t", 0)] },
+            JoinPhaseCompleted { group: s("g"), generation: 1, leader: s("c"), members: vec![s("c")], assignor: s("range") },
+            SyncGroupSent { group: s("g"), client_id: s("c"), generation: 1, leader: true },
+            MemberCrashed { group: s("g"), client_id: s("c") },
+            MemberRestarted { group: s("g"), client_id: s("c") },
+            MemberPaused { group: s("g"), client_id: s("c"), paused: true },
+            RebalanceStarted { group: s("g"), cause: RebalanceCause::MemberJoined { client_id: s("c") } },
+            PartitionsAssigned { group: s("g"), generation: 1, client_id: s("c"), partitions: vec![tp("t", 0)] },
+            GroupStable { group: s("g"), generation: 1 },
+            Subscribed { group: s("g"), client_id: s("c"), topics: vec![s("t")] },
+        }
+        ConsumeEvent {
+            CommitFailed { group: s("g"), client_id: s("c"), error: GroupError::IllegalGeneration, offsets: vec![(tp("t", 0), 1)] },
+            RecordProcessed {
+                group: s("g"),
+                client_id: s("c"),
+                record: r(1),
+                tp: tp("t", 0),
+                offset: 0,
+                value: s("v"),
+                duplicate: true,
+            },
+            PositionSet { group: s("g"), client_id: s("c"), tp: tp("t", 0), offset: 0, from: StartFrom::Committed },
+            RecordDelivered {
+                group: s("g"),
+                client_id: s("c"),
+                record: r(1),
+                tp: tp("t", 0),
+                offset: 0,
+                value: s("v"),
+                high_watermark: 1,
+            },
+            PositionReset { group: s("g"), client_id: s("c"), tp: tp("t", 0), from: 9, to: 1 },
+            OffsetsCommitted { group: s("g"), client_id: s("c"), offsets: vec![(tp("t", 0), 1)] },
+            Seeked { group: s("g"), client_id: s("c"), tp: tp("t", 0), from: 1, to: 0, how: SeekTo::Beginning },
+        }
+        ConsumerProtocolEvent {
+            ConsumerHeartbeatSent { group: s("g"), client_id: s("c"), member_epoch: 1, owned: vec![tp("t", 0)] },
+            GroupEpochBumped { group: s("g"), epoch: 2, cause: RebalanceCause::TopicMetadataChanged { topic: s("t") } },
+            TargetAssignmentComputed { group: s("g"), epoch: 2, assignor: s("uniform"), target: vec![(s("c"), vec![tp("t", 0)])] },
+            ConsumerFailed { group: s("g"), client_id: s("c"), error: GroupError::UnreleasedInstanceId },
+            AssignmentReconciled { group: s("g"), client_id: s("c"), epoch: 2, partitions: vec![tp("t", 0)] },
+            ConsumerGroupStable { group: s("g"), epoch: 2 },
+            MemberReconciling { group: s("g"), client_id: s("c"), epoch: 2, revoking: vec![tp("t", 0)], unreleased: vec![tp("t", 1)] },
+        }
+        PushEvent {
+            RecordsPushed { group: s("g"), client_id: s("c"), tp: tp("t", 0), count: 2, buffered: 3 },
+            PushOverwhelmed { group: s("g"), client_id: s("c"), buffered: 11, limit: 10 },
+        }
+        ConnectEvent {
+            TableRowChanged { connector: s("x"), id: 7, value: s("v"), insert: true },
+            SourceRecordsPolled { connector: s("x"), rows: vec![(7, r(1))], position: Some(offset) },
+            SourceOffsetsFlushed { connector: s("x"), offset, records: 1 },
+            ConnectorTaskCrashed { connector: s("x"), unflushed: 1, committed: Some(offset) },
+            ConnectorTaskRestarted { connector: s("x"), resume_after: Some(offset) },
+        }
+        StreamsEvent {
+            StreamsRecordProcessed {
+                application_id: s("a"),
+                client_id: s("c"),
+                tp: tp("t", 0),
+                offset: 0,
+                output: Some((Some(s("k")), s("1"))),
+            },
+            StateStoreRestored { application_id: s("a"), client_id: s("c"), store: s("counts"), partition: 0, records: 3, keys: 2 },
+        }
+        SettingsEvent {
+            ConfigChanged { entity: s("p"), setting: s("acks"), value: s("1") },
+            CommandRejected { reason: s("no") },
+        }
+    }
+}
