@@ -404,3 +404,78 @@ impl Sim {
         }
     }
 }
+
+/// The fetch path alone: a `Consumers` with one member, a `Cluster`, a `Driver`; no `Sim`.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::driver::Effect;
+    use crate::sim::produce::WireBatch;
+
+    /// Topic `t` with one partition on one broker (RF 1), group `g` with member `c1`
+    /// owning it from offset 0, stable.
+    fn world() -> (Cluster, Consumers, TopicPartition) {
+        let mut out = Driver::new(1, 20);
+        let mut cluster = Cluster::new(ClusterConfig { brokers: 1, ..ClusterConfig::default() });
+        cluster.add_topic("t", 1, 1, crate::cluster::TopicConfig::default(), &mut out);
+        let mut consumers = Consumers::new();
+        consumers.groups.insert("g".into(), Group::new("g".into(), vec!["t".into()], crate::config::GroupConfig::default()));
+        consumers.join("g", MemberSpec::new("c1"), &cluster, &mut out);
+        let tp = TopicPartition::new("t", 0);
+        let m = consumers.groups.get_mut("g").and_then(|g| g.member_mut("c1")).unwrap();
+        m.phase = Phase::Stable;
+        m.assigned = vec![tp.clone()];
+        m.positions.insert(tp.clone(), 0);
+        (cluster, consumers, tp)
+    }
+
+    fn responses(out: &Driver) -> Vec<(SimTime, Vec<u64>)> {
+        out.effects()
+            .iter()
+            .filter_map(|e| match e {
+                Effect::At { at, pending: Pending::Consume(ConsumePending::FetchResponse { records, .. }) } => {
+                    Some((*at, records.iter().map(|(_, r, _)| r.offset).collect()))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_empty_fetch_is_parked_until_the_high_watermark_moves_then_answered_one_hop_later() {
+        let (mut cluster, mut consumers, tp) = world();
+        let token = consumers.groups["g"].member("c1").unwrap().token;
+        let mut out = Driver::new(1, 20);
+        consumers.fetch_arrive("g", "c1", token, &cluster, &mut out);
+        assert!(responses(&out).is_empty(), "nothing to read: the broker holds the fetch");
+        assert!(
+            out.effects()
+                .iter()
+                .any(|e| matches!(e, Effect::At { at: SimTime(500), pending: Pending::Consume(ConsumePending::FetchTimeout { .. }) })),
+            "fetch.max.wait.ms 500: {:?}",
+            out.effects()
+        );
+        // A record arrives (acks=1 on a single replica): the high watermark moves at once,
+        // and the leader completes the parked fetch (the cluster calls into the consumers'
+        // purgatory, as `tryCompleteDelayedRequests` does).
+        let record = Record {
+            id: RecordId(1),
+            producer: "p".into(),
+            key: None,
+            value: "m1".into(),
+            headers: vec![],
+            create_time: SimTime::ZERO,
+            size_bytes: 10,
+            sequence: None,
+        };
+        let batch = WireBatch { batch: 1, tp: tp.clone(), records: vec![record], sequence: None };
+        let leader = cluster.partition(&tp).and_then(|p| p.leader).unwrap();
+        let mut out = Driver::new(1, 20);
+        cluster.produce_arrive("p".into(), leader, 1, Acks::Leader, 30_000, vec![batch], &mut consumers, &mut out);
+        assert_eq!(responses(&out), [(SimTime(20), vec![0])], "m1 at offset 0, the network's latency later");
+        // Woken once: a second advance finds nothing parked.
+        let mut out = Driver::new(1, 20);
+        consumers.wake_parked(&tp, &cluster, &mut out);
+        assert!(responses(&out).is_empty());
+    }
+}
