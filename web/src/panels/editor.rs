@@ -131,9 +131,15 @@ impl Ctx<'_> {
 
     /// One labelled control for `f`, of the kind the draft says.
     fn field(&self, f: Field, label: impl Into<Label>, hint: Option<Msg>) -> Html {
+        self.control(f, label.into(), hint)
+    }
+
+    /// [`field`](Self::field) once for every kind of label (generic, its body was compiled
+    /// twice into the page).
+    fn control(&self, f: Field, label: Label, hint: Option<Msg>) -> Html {
         let Some(path) = self.d.path(f) else { return Html::default() };
         let id = draft::dom_id(&path);
-        let label = self.text(label.into());
+        let label = self.text(label);
         let title = hint.map(|h| AttrValue::from(h.get(self.lang)));
         let invalid = self.invalid(f).then_some("true");
         let value = self.d.get(f);
