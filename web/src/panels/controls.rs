@@ -74,7 +74,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
             </label>
             <span class="jumps">
                 { for [JumpKind::Rebalance, JumpKind::Fault, JumpKind::Finding].into_iter().map(|k| {
-                    let name = format!("{:?}", k).to_ascii_lowercase();
+                    let name = k.id();
                     html! {
                         <span class="jump">
                             <button id={format!("jump-prev-{name}")} title={format!("{} {}", i18n::JUMP_PREV.get(lang), i18n::jump_label(lang, k))}

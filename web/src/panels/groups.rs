@@ -344,6 +344,26 @@ fn s_short(s: GroupState) -> &'static str {
     }
 }
 
+/// A KIP-848 member's reconciliation state as its class names it (`r-` and the variant's
+/// name in lower case).
+fn reconcile_class(r: Reconcile) -> &'static str {
+    match r {
+        Reconcile::Stable => "r-stable",
+        Reconcile::UnrevokedPartitions => "r-unrevokedpartitions",
+        Reconcile::UnreleasedPartitions => "r-unreleasedpartitions",
+    }
+}
+
+/// What a member is doing as its class names it (`a-` and the variant's name in lower case).
+fn activity_class(a: Activity) -> &'static str {
+    match a {
+        Activity::AwaitingAssignment => "a-awaitingassignment",
+        Activity::Idle => "a-idle",
+        Activity::Fetching => "a-fetching",
+        Activity::Processing => "a-processing",
+    }
+}
+
 fn phase_key(p: Phase) -> &'static str {
     match p {
         Phase::Joining => "joining",
@@ -493,7 +513,7 @@ fn MemberRow(p: &MemberRowProps) -> Html {
                 <span class={classes!("phase", format!("p-{}", phase_key(m.phase)))} title={i18n::phase_hint(lang, m.phase)}>{ i18n::phase(lang, m.phase) }</span>
                 <span class="mgen">{ if m.reconcile.is_some() || p.consumer { i18n::member_epoch(lang, m.generation) } else { i18n::member_generation(lang, m.generation) } }</span>
                 if let Some(r) = m.reconcile {
-                    <span class={classes!("reconcile", format!("r-{r:?}").to_ascii_lowercase())} title={i18n::RECONCILE_HINT.get(lang)}>
+                    <span class={classes!("reconcile", reconcile_class(r))} title={i18n::RECONCILE_HINT.get(lang)}>
                         { i18n::reconcile(lang, r) }
                         if r != Reconcile::Stable {
                             { format!(" → {}", m.target.iter().map(|tp| format!("P{}", tp.partition)).collect::<Vec<_>>().join(" ")) }
@@ -502,7 +522,7 @@ fn MemberRow(p: &MemberRowProps) -> Html {
                 }
                 <span class="parts">{ parts }</span>
                 if active {
-                    <span class={classes!("activity", format!("a-{:?}", m.activity).to_ascii_lowercase())}>{ i18n::activity(lang, m.activity) }</span>
+                    <span class={classes!("activity", activity_class(m.activity))}>{ i18n::activity(lang, m.activity) }</span>
                 } else {
                     <span class="activity" />
                 }
@@ -539,5 +559,22 @@ fn MemberRow(p: &MemberRowProps) -> Html {
                 { chips }
             </div>
         </li>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The classes are the variants' names in lower case, as when they were written with
+    /// `Debug` (the stylesheet and the end-to-end tests name them).
+    #[test]
+    fn state_classes_are_the_variants_names() {
+        for r in [Reconcile::Stable, Reconcile::UnrevokedPartitions, Reconcile::UnreleasedPartitions] {
+            assert_eq!(reconcile_class(r), format!("r-{r:?}").to_ascii_lowercase());
+        }
+        for a in [Activity::AwaitingAssignment, Activity::Idle, Activity::Fetching, Activity::Processing] {
+            assert_eq!(activity_class(a), format!("a-{a:?}").to_ascii_lowercase());
+        }
     }
 }
