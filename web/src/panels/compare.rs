@@ -1,6 +1,7 @@
 //! Eager vs cooperative vs KIP-848: the same membership change under the three
 //! protocols, side by side (computed by `kafka_sandbox_core::compare`).
 
+use super::send;
 use crate::i18n::{self, Lang};
 use crate::state::Action;
 use kafka_sandbox_core::compare::{Change, Comparison, Variant};
@@ -54,7 +55,7 @@ pub fn ComparePanel(p: &CompareProps) -> Html {
             }
         })
     };
-    let close = p.dispatch.reform(|_| Action::CloseComparison);
+    let close = send(&p.dispatch, Action::CloseComparison);
     html! {
         <div class="panel compare" id="compare">
             <h2>{ i18n::COMPARE_TITLE.get(lang) }</h2>

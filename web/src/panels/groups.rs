@@ -3,6 +3,7 @@
 //! crash/pause controls and the messages each received; the group's rebalance timeline.
 
 use super::record_style;
+use super::send;
 use crate::i18n::{self, Lang};
 use crate::state::Action;
 use crate::timeline::GroupLog;
@@ -168,15 +169,15 @@ fn GroupCard(p: &GroupCardProps) -> Html {
     let g = &p.group;
     let add = {
         let group = g.id.clone();
-        p.dispatch.reform(move |_| Action::AddMember { group: group.clone() })
+        send(&p.dispatch, Action::AddMember { group: group.clone() })
     };
     let add_static = {
         let group = g.id.clone();
-        p.dispatch.reform(move |_| Action::AddStaticMember { group: group.clone() })
+        send(&p.dispatch, Action::AddStaticMember { group: group.clone() })
     };
     let step_group = {
         let group = g.id.clone();
-        p.dispatch.reform(move |_| Action::StepGroup { group: group.clone() })
+        send(&p.dispatch, Action::StepGroup { group: group.clone() })
     };
     let set_assignor = {
         let group = g.id.clone();
@@ -397,16 +398,16 @@ fn MemberRow(p: &MemberRowProps) -> Html {
     let crashed = m.phase == Phase::Crashed;
     let remove = {
         let (group, client_id) = (group.clone(), client_id.clone());
-        d.reform(move |_| Action::Apply(GroupCommand::RemoveMember { group: group.clone(), client_id: client_id.clone() }.into()))
+        send(d, Action::Apply(GroupCommand::RemoveMember { group: group.clone(), client_id: client_id.clone() }.into()))
     };
     let life = {
         let (group, client_id) = (group.clone(), client_id.clone());
         if crashed {
             html! { <button class="restart-member primary" title={i18n::MEMBER_RESTART_HINT.get(lang)}
-            onclick={d.reform(move |_| Action::Apply(GroupCommand::RestartMember { group: group.clone(), client_id: client_id.clone() }.into()))}>{ i18n::RESTART.get(lang) }</button> }
+            onclick={send(d, Action::Apply(GroupCommand::RestartMember { group: group.clone(), client_id: client_id.clone() }.into()))}>{ i18n::RESTART.get(lang) }</button> }
         } else {
             html! { <button class="crash-member" title={i18n::MEMBER_CRASH_HINT.get(lang)}
-            onclick={d.reform(move |_| Action::Apply(GroupCommand::CrashMember { group: group.clone(), client_id: client_id.clone() }.into()))}>{ i18n::CRASH.get(lang) }</button> }
+            onclick={send(d, Action::Apply(GroupCommand::CrashMember { group: group.clone(), client_id: client_id.clone() }.into()))}>{ i18n::CRASH.get(lang) }</button> }
         }
     };
     let pause = {
