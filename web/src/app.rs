@@ -1,6 +1,7 @@
 //! The root component: owns the state and the animation timer, lays out the panels.
 
 use crate::i18n::{self, Lang};
+use crate::panels::send;
 use crate::panels::Now;
 use crate::panels::{Apps, LessonList, LessonPanel};
 use crate::panels::{
@@ -277,8 +278,8 @@ pub fn App() -> Html {
     let reached = model.reached.max(read.steps());
     drop(model);
 
-    let toggle_lang = dispatch.reform(|_| Action::ToggleLang);
-    let dismiss = dispatch.reform(|_| Action::Dismiss);
+    let toggle_lang = send(&dispatch, Action::ToggleLang);
+    let dismiss = send(&dispatch, Action::Dismiss);
     html! {
         <main id="app-root" class={classes!("app", big.then_some("big"))} lang={lang.code()} tabindex="0" {onkeydown}>
             <style id="highlight">{ highlight }</style>
@@ -291,13 +292,13 @@ pub fn App() -> Html {
                 </div>
                 <ScenarioPanel {lang} current={scenario_key} json={scenario_json} error={json_error} dispatch={dispatch.clone()} />
                 <SharePanel {lang} link={share_link} dispatch={dispatch.clone()} />
-                <button id="theme-toggle" title={i18n::THEME_HINT.get(lang)} onclick={dispatch.reform(|_| Action::CycleTheme)}>
+                <button id="theme-toggle" title={i18n::THEME_HINT.get(lang)} onclick={send(&dispatch, Action::CycleTheme)}>
                     { i18n::theme_label(lang, theme) }
                 </button>
                 <button id="lessons-toggle" title={i18n::LESSONS_HINT.get(lang)} aria-expanded={show_lessons.to_string()}
-                    onclick={dispatch.reform(|_| Action::ToggleLessons)}>{ i18n::LESSONS.get(lang) }</button>
+                    onclick={send(&dispatch, Action::ToggleLessons)}>{ i18n::LESSONS.get(lang) }</button>
                 <button id="motion-toggle" title={i18n::MOTION_HINT.get(lang)} aria-pressed={less_motion.to_string()}
-                    onclick={dispatch.reform(|_| Action::ToggleMotion)}>
+                    onclick={send(&dispatch, Action::ToggleMotion)}>
                     { if less_motion { i18n::MOTION_REDUCED.get(lang) } else { i18n::MOTION_FULL.get(lang) } }
                 </button>
                 <button id="lang-toggle" class="lang" onclick={toggle_lang}>{ i18n::LANG_SWITCH.get(lang) }</button>

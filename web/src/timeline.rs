@@ -12,6 +12,17 @@ pub enum JumpKind {
     Finding,
 }
 
+impl JumpKind {
+    /// Its name in the buttons' ids (`jump-next-rebalance`): the variant's, in lower case.
+    pub fn id(self) -> &'static str {
+        match self {
+            JumpKind::Rebalance => "rebalance",
+            JumpKind::Fault => "fault",
+            JumpKind::Finding => "finding",
+        }
+    }
+}
+
 /// Which jump target an event is, if any: the core's [`EventKind::jump`] (findings are
 /// counted by the monitors).
 pub fn jump_kind(e: &EventKind) -> Option<JumpKind> {
@@ -165,6 +176,14 @@ mod tests {
     use super::*;
     use kafka_sandbox_core::command::GroupCommand;
     use kafka_sandbox_core::scenario::Scenario;
+
+    /// A button's id names the kind as when it was written with `Debug`, in lower case.
+    #[test]
+    fn jump_ids_are_the_kinds_names() {
+        for k in [JumpKind::Rebalance, JumpKind::Fault, JumpKind::Finding] {
+            assert_eq!(k.id(), format!("{k:?}").to_ascii_lowercase());
+        }
+    }
 
     pub(crate) fn two_members() -> Sim {
         let json = r#"{

@@ -534,7 +534,7 @@ impl Lesson {
                 Some(Value::Number(n)) => {
                     return Err(LessonError::at("version", LessonProblem::VersionUnsupported { version: n.to_string() }))
                 }
-                Some(v) => return Err(LessonError::at("version", LessonProblem::VersionNotANumber { written: v.to_string() })),
+                Some(v) => return Err(LessonError::at("version", LessonProblem::VersionNotANumber { written: json(v) })),
                 None => return Err(LessonError::at("version", LessonProblem::VersionMissing)),
             },
             Ok(_) => return Err(LessonError::at("", LessonProblem::NotAnObject)),
@@ -736,11 +736,14 @@ pub fn show(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
         Value::Array(a) => format!("[{}]", a.iter().map(show).collect::<Vec<_>>().join(", ")),
-        other => other.to_string(),
+        // Compact JSON, as `Value`'s `Display` writes it, through the crate's one writer
+        // (`Display` is a second serializer type in the page).
+        other => json(other),
     }
 }
 
-/// A value as a lesson writes it (JSON), for messages that compare two values.
+/// A value as a lesson writes it (compact JSON, the same text as `Value`'s `Display`), for
+/// messages that compare two values.
 fn json(v: &Value) -> String {
     scenario::write_json(v, false)
 }
@@ -1161,6 +1164,20 @@ mod tests {
             let text = crate::json::write_json(&e, false);
             assert!(text.starts_with(&format!("{{\"type\":\"{}\"", snake(e.name()))), "{text}");
         }
+    }
+
+    /// A value is shown as `Value`'s `Display` wrote it (now through `write_json`).
+    #[test]
+    fn values_show_as_display_wrote_them() {
+        let values =
+            serde_json::json!([null, true, false, 0, -3, 18446744073709551615u64, 1.5, 1e300, -0.0, "a\"b", {"k": [1, "x"]}, [], {}]);
+        for v in values.as_array().unwrap() {
+            assert_eq!(json(v), v.to_string());
+            if !v.is_string() && !v.is_array() {
+                assert_eq!(show(v), v.to_string());
+            }
+        }
+        assert_eq!(show(&serde_json::json!(["a", 1, null, ["b"]])), "[a, 1, null, [b]]");
     }
 
     /// The match is on the typed event: names, record values, error codes and reasons

@@ -4,6 +4,7 @@
 //! topology (source → operator → sink), its instances and its state stores per task.
 //! Shown only when the scenario has any.
 
+use super::send;
 use crate::i18n::{self, Lang};
 use crate::state::Action;
 use kafka_sandbox_core::command::ConnectCommand;
@@ -51,9 +52,9 @@ fn connector(lang: Lang, c: &ConnectorView, d: &Callback<Action>) -> Html {
     let name = c.name.clone();
     let button = if c.running {
         html! { <button class="crash-connector" title={i18n::CONNECTOR_CRASH_HINT.get(lang)}
-        onclick={d.reform(move |_| Action::Apply(ConnectCommand::CrashConnector { connector: name.clone() }.into()))}>{ i18n::CRASH.get(lang) }</button> }
+        onclick={send(d, Action::Apply(ConnectCommand::CrashConnector { connector: name.clone() }.into()))}>{ i18n::CRASH.get(lang) }</button> }
     } else {
-        html! { <button class="restart-connector primary" onclick={d.reform(move |_| Action::Apply(ConnectCommand::RestartConnector { connector: name.clone() }.into()))}>{ i18n::RESTART.get(lang) }</button> }
+        html! { <button class="restart-connector primary" onclick={send(d, Action::Apply(ConnectCommand::RestartConnector { connector: name.clone() }.into()))}>{ i18n::RESTART.get(lang) }</button> }
     };
     let mode = match c.mode {
         QueryMode::Incrementing => "incrementing",

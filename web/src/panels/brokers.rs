@@ -4,6 +4,7 @@
 //! cut off or slow the broker.
 
 use super::record_style;
+use super::send;
 use super::topic::PartAt;
 use crate::i18n::{self, Lang};
 use crate::state::{progress, Action, SLOW_FOLLOWER_MS};
@@ -107,19 +108,19 @@ fn BrokerColumn(p: &BrokerColumnProps) -> Html {
     let id = b.id;
     let d = &p.dispatch;
     let life = if b.alive {
-        html! { <button class="crash" title={i18n::CRASH_HINT.get(lang)} onclick={d.reform(move |_| Action::Apply(BrokerCommand::CrashBroker { broker: id }.into()))}>{ i18n::CRASH.get(lang) }</button> }
+        html! { <button class="crash" title={i18n::CRASH_HINT.get(lang)} onclick={send(d, Action::Apply(BrokerCommand::CrashBroker { broker: id }.into()))}>{ i18n::CRASH.get(lang) }</button> }
     } else {
-        html! { <button class="restart primary" title={i18n::RESTART_HINT.get(lang)} onclick={d.reform(move |_| Action::Apply(BrokerCommand::RestartBroker { broker: id }.into()))}>{ i18n::RESTART.get(lang) }</button> }
+        html! { <button class="restart primary" title={i18n::RESTART_HINT.get(lang)} onclick={send(d, Action::Apply(BrokerCommand::RestartBroker { broker: id }.into()))}>{ i18n::RESTART.get(lang) }</button> }
     };
     let net = if b.isolated {
-        html! { <button class="heal primary" title={i18n::RECONNECT_HINT.get(lang)} onclick={d.reform(move |_| Action::Apply(BrokerCommand::HealBroker { broker: id }.into()))}>{ i18n::RECONNECT.get(lang) }</button> }
+        html! { <button class="heal primary" title={i18n::RECONNECT_HINT.get(lang)} onclick={send(d, Action::Apply(BrokerCommand::HealBroker { broker: id }.into()))}>{ i18n::RECONNECT.get(lang) }</button> }
     } else {
-        html! { <button class="isolate" title={i18n::CUT_OFF_HINT.get(lang)} onclick={d.reform(move |_| Action::Apply(BrokerCommand::IsolateBroker { broker: id }.into()))}>{ i18n::CUT_OFF.get(lang) }</button> }
+        html! { <button class="isolate" title={i18n::CUT_OFF_HINT.get(lang)} onclick={send(d, Action::Apply(BrokerCommand::IsolateBroker { broker: id }.into()))}>{ i18n::CUT_OFF.get(lang) }</button> }
     };
     let speed = if b.slow_ms > 0 {
-        html! { <button class="unslow" title={i18n::SLOW_HINT.get(lang)} onclick={d.reform(move |_| Action::Apply(BrokerCommand::SlowBroker { broker: id, slow_ms: 0 }.into()))}>{ i18n::SLOW_NORMAL.get(lang) }</button> }
+        html! { <button class="unslow" title={i18n::SLOW_HINT.get(lang)} onclick={send(d, Action::Apply(BrokerCommand::SlowBroker { broker: id, slow_ms: 0 }.into()))}>{ i18n::SLOW_NORMAL.get(lang) }</button> }
     } else {
-        html! { <button class="slow" title={i18n::SLOW_HINT.get(lang)} onclick={d.reform(move |_| Action::Apply(BrokerCommand::SlowBroker { broker: id, slow_ms: SLOW_FOLLOWER_MS }.into()))}>{ i18n::slow_button(lang, SLOW_FOLLOWER_MS) }</button> }
+        html! { <button class="slow" title={i18n::SLOW_HINT.get(lang)} onclick={send(d, Action::Apply(BrokerCommand::SlowBroker { broker: id, slow_ms: SLOW_FOLLOWER_MS }.into()))}>{ i18n::slow_button(lang, SLOW_FOLLOWER_MS) }</button> }
     };
     let healthy = b.alive && !b.isolated && !b.fenced;
     html! {

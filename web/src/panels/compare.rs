@@ -1,9 +1,10 @@
 //! Eager vs cooperative vs KIP-848: the same membership change under the three
 //! protocols, side by side (computed by `kafka_sandbox_core::compare`).
 
+use super::send;
 use crate::i18n::{self, Lang};
 use crate::state::Action;
-use kafka_sandbox_core::compare::{Change, Comparison};
+use kafka_sandbox_core::compare::{Change, Comparison, Variant};
 use std::rc::Rc;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
@@ -54,7 +55,7 @@ pub fn ComparePanel(p: &CompareProps) -> Html {
             }
         })
     };
-    let close = p.dispatch.reform(|_| Action::CloseComparison);
+    let close = send(&p.dispatch, Action::CloseComparison);
     html! {
         <div class="panel compare" id="compare">
             <h2>{ i18n::COMPARE_TITLE.get(lang) }</h2>
@@ -89,7 +90,7 @@ fn table(lang: Lang, c: &Comparison) -> Html {
         html! {
             <tr class={class}>
                 <th scope="row">{ label.to_string() }</th>
-                { for c.runs.iter().map(|r| html! { <td data-variant={format!("{:?}", r.variant).to_ascii_lowercase()}>{ cell(r) }</td> }) }
+                { for c.runs.iter().map(|r| html! { <td data-variant={variant_key(r.variant)}>{ cell(r) }</td> }) }
             </tr>
         }
     };
@@ -116,7 +117,7 @@ fn table(lang: Lang, c: &Comparison) -> Html {
             <p class="muted small">{ i18n::COMPARE_LANES.get(lang) }</p>
             <div class="lanes">
                 { for c.runs.iter().map(|r| html! {
-                    <div class="lane-group" data-variant={format!("{:?}", r.variant).to_ascii_lowercase()}>
+                    <div class="lane-group" data-variant={variant_key(r.variant)}>
                         <div class="lane-title">{ i18n::variant(lang, r.variant) }</div>
                         { for r.members.iter().map(|m| lane(&m.client_id, &m.owned)) }
                     </div>
@@ -141,6 +142,15 @@ fn lane(client: &str, samples: &[u32]) -> Html {
                 }) }
             </svg>
         </div>
+    }
+}
+
+/// A protocol's name in `data-variant` (the variant's name in lower case).
+fn variant_key(v: Variant) -> &'static str {
+    match v {
+        Variant::Eager => "eager",
+        Variant::Cooperative => "cooperative",
+        Variant::Consumer => "consumer",
     }
 }
 
@@ -169,5 +179,13 @@ mod tests {
         assert_eq!(options.len(), snap.groups.len() + 2 * members);
         let Some((g, Change::Join { client_id })) = options.first() else { panic!("a join first") };
         assert_eq!((g.as_str(), client_id.as_str()), (snap.groups[0].id.as_str(), "new-1"));
+    }
+
+    /// `data-variant` is the variant's name in lower case, as when it was written with `Debug`.
+    #[test]
+    fn variant_keys_are_the_variants_names() {
+        for v in [Variant::Eager, Variant::Cooperative, Variant::Consumer] {
+            assert_eq!(variant_key(v), format!("{v:?}").to_ascii_lowercase());
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! Play, pause, step, reset, speed, and the clock.
 
+use super::send;
 use crate::i18n::{self, Lang};
 use crate::state::{Action, SPEEDS};
 use crate::timeline::JumpKind;
@@ -25,16 +26,16 @@ pub struct ControlsProps {
 #[component]
 pub fn Controls(p: &ControlsProps) -> Html {
     let lang = p.lang;
-    let toggle = p.dispatch.reform(|_| Action::TogglePlay);
-    let step = p.dispatch.reform(|_| Action::Step);
-    let back = p.dispatch.reform(|_| Action::StepBack);
-    let fork = p.dispatch.reform(|_| Action::Fork);
+    let toggle = send(&p.dispatch, Action::TogglePlay);
+    let step = send(&p.dispatch, Action::Step);
+    let back = send(&p.dispatch, Action::StepBack);
+    let fork = send(&p.dispatch, Action::Fork);
     let scrub = p.dispatch.reform(|e: Event| {
         let v = e.target_unchecked_into::<web_sys::HtmlInputElement>().value().parse().unwrap_or(0);
         Action::GoTo(v)
     });
-    let jump = |forward: bool, kind: JumpKind| p.dispatch.reform(move |_| Action::Jump { forward, kind });
-    let reset = p.dispatch.reform(|_| Action::Reset);
+    let jump = |forward: bool, kind: JumpKind| send(&p.dispatch, Action::Jump { forward, kind });
+    let reset = send(&p.dispatch, Action::Reset);
     let run_to_input = use_node_ref();
     let run_to = {
         let input = run_to_input.clone();
@@ -74,7 +75,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
             </label>
             <span class="jumps">
                 { for [JumpKind::Rebalance, JumpKind::Fault, JumpKind::Finding].into_iter().map(|k| {
-                    let name = format!("{:?}", k).to_ascii_lowercase();
+                    let name = k.id();
                     html! {
                         <span class="jump">
                             <button id={format!("jump-prev-{name}")} title={format!("{} {}", i18n::JUMP_PREV.get(lang), i18n::jump_label(lang, k))}

@@ -2,6 +2,7 @@
 //! through the same check as pasted JSON; Cancel or Esc closes it and changes nothing.
 //! The working copy (a `Draft`) lives here, not in the page's model.
 
+use super::send;
 use crate::draft::{self, Draft, Field, Kind, List, Problem};
 use crate::i18n::{self, Lang, Msg};
 use crate::state::Action;
@@ -131,9 +132,15 @@ impl Ctx<'_> {
 
     /// One labelled control for `f`, of the kind the draft says.
     fn field(&self, f: Field, label: impl Into<Label>, hint: Option<Msg>) -> Html {
+        self.control(f, label.into(), hint)
+    }
+
+    /// [`field`](Self::field) once for every kind of label (generic, its body was compiled
+    /// twice into the page).
+    fn control(&self, f: Field, label: Label, hint: Option<Msg>) -> Html {
         let Some(path) = self.d.path(f) else { return Html::default() };
         let id = draft::dom_id(&path);
-        let label = self.text(label.into());
+        let label = self.text(label);
         let title = hint.map(|h| AttrValue::from(h.get(self.lang)));
         let invalid = self.invalid(f).then_some("true");
         let value = self.d.get(f);
@@ -231,7 +238,7 @@ impl Ctx<'_> {
 
     fn remove_button(&self, name: &str, edit: Edit) -> Html {
         let label = i18n::ed_remove(self.lang, name);
-        let onclick = self.edit.reform(move |_: MouseEvent| edit.clone());
+        let onclick = send(self.edit, edit);
         html! {
             <button type="button" class="ed-remove" aria-label={label.clone()} title={label} {onclick}>
                 { format!("× {}", i18n::ED_REMOVE.get(self.lang)) }
@@ -297,7 +304,7 @@ pub fn Editor(p: &EditorProps) -> Html {
             }
         });
     }
-    let cancel = p.on_close.reform(|_: MouseEvent| ());
+    let cancel = send(&p.on_close, ());
     let onkeydown = {
         let close = p.on_close.clone();
         Callback::from(move |e: KeyboardEvent| {
@@ -426,7 +433,7 @@ fn cluster(cx: &Ctx) -> Html {
 fn topics(cx: &Ctx) -> Html {
     let lang = cx.lang;
     let s = cx.d.scenario();
-    let add = cx.edit.reform(|_: MouseEvent| Edit::AddTopic);
+    let add = send(cx.edit, Edit::AddTopic);
     html! {
         <fieldset class="ed-section" id="ed-topics">
             <legend>{ i18n::ED_TOPICS.get(lang) }</legend>
@@ -469,7 +476,7 @@ fn topics(cx: &Ctx) -> Html {
 fn producers(cx: &Ctx) -> Html {
     let lang = cx.lang;
     let s = cx.d.scenario();
-    let add = cx.edit.reform(|_: MouseEvent| Edit::AddProducer);
+    let add = send(cx.edit, Edit::AddProducer);
     html! {
         <fieldset class="ed-section" id="ed-producers">
             <legend>{ i18n::PRODUCERS.get(lang) }</legend>
@@ -480,7 +487,7 @@ fn producers(cx: &Ctx) -> Html {
                     f("producers[].config.retry_backoff_max_ms"), f("producers[].config.request_timeout_ms"),
                     f("producers[].config.delivery_timeout_ms"), f("producers[].config.max_in_flight_requests_per_connection"),
                 ];
-                let add_send = cx.edit.reform(move |_: MouseEvent| Edit::AddSend(k));
+                let add_send = send(cx.edit, Edit::AddSend(k));
                 html! {
                     <div key={k} class="ed-item" id={format!("ed-producers-{i}")}>
                         <div class="ed-item-head">
@@ -540,7 +547,7 @@ fn producers(cx: &Ctx) -> Html {
 fn groups(cx: &Ctx) -> Html {
     let lang = cx.lang;
     let s = cx.d.scenario();
-    let add = cx.edit.reform(|_: MouseEvent| Edit::AddGroup);
+    let add = send(cx.edit, Edit::AddGroup);
     html! {
         <fieldset class="ed-section" id="ed-groups">
             <legend>{ i18n::GROUPS.get(lang) }</legend>
@@ -548,7 +555,7 @@ fn groups(cx: &Ctx) -> Html {
                 let f = |p| Field::at(p, &[k]);
                 let consumer = g.config.group_protocol == kafka_sandbox_core::config::GroupProtocol::Consumer;
                 let push = g.config.delivery == kafka_sandbox_core::config::DeliveryMode::Push;
-                let add_member = cx.edit.reform(move |_: MouseEvent| Edit::AddMember(k));
+                let add_member = send(cx.edit, Edit::AddMember(k));
                 // A refusal about the group as a whole (its members are checked when it is
                 // created) outlines the group.
                 let whole = cx.problem == Some(format!("groups[{i}]").as_str());
@@ -634,14 +641,14 @@ fn member(cx: &Ctx, g: u64, k: u64, m: &kafka_sandbox_core::command::MemberSpec,
 fn connectors(cx: &Ctx) -> Html {
     let lang = cx.lang;
     let s = cx.d.scenario();
-    let add = cx.edit.reform(|_: MouseEvent| Edit::AddConnector);
+    let add = send(cx.edit, Edit::AddConnector);
     html! {
         <fieldset class="ed-section" id="ed-connectors">
             <legend>{ i18n::ED_CONNECTORS.get(lang) }</legend>
             { for cx.d.connector_keys().iter().zip(&s.connectors).enumerate().map(|(i, (&k, c))| {
                 let f = |p| Field::at(p, &[k]);
-                let add_row = cx.edit.reform(move |_: MouseEvent| Edit::AddRow(k));
-                let add_change = cx.edit.reform(move |_: MouseEvent| Edit::AddChange(k));
+                let add_row = send(cx.edit, Edit::AddRow(k));
+                let add_change = send(cx.edit, Edit::AddChange(k));
                 html! {
                     <div key={k} class="ed-item" id={format!("ed-connectors-{i}")}>
                         <div class="ed-item-head">
@@ -696,7 +703,7 @@ fn streams(cx: &Ctx) -> Html {
     use kafka_sandbox_core::sim::streams::StreamsOp;
     let lang = cx.lang;
     let s = cx.d.scenario();
-    let add = cx.edit.reform(|_: MouseEvent| Edit::AddStreams);
+    let add = send(cx.edit, Edit::AddStreams);
     html! {
         <fieldset class="ed-section" id="ed-streams">
             <legend>{ i18n::ED_STREAMS.get(lang) }</legend>
@@ -737,7 +744,7 @@ fn timeline(cx: &Ctx) -> Html {
     if n == 0 {
         return Html::default();
     }
-    let clear = cx.edit.reform(|_: MouseEvent| Edit::ClearTimeline);
+    let clear = send(cx.edit, Edit::ClearTimeline);
     html! {
         <fieldset class="ed-section" id="ed-timeline">
             <legend>{ i18n::ED_TIMELINE.get(cx.lang) }</legend>

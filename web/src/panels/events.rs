@@ -1,5 +1,6 @@
 //! The newest trace events as sentences, newest first.
 
+use super::send;
 use crate::i18n::{self, Lang};
 use crate::state::Action;
 use crate::view::EventCategory;
@@ -61,7 +62,7 @@ pub fn EventLog(p: &EventLogProps) -> Html {
                 }
                 { for p.events.iter().rev().enumerate().map(|(i, e)| {
                     let seq = e.seq;
-                    let onclick = p.dispatch.reform(move |_| Action::SelectEvent(seq));
+                    let onclick = send(&p.dispatch, Action::SelectEvent(seq));
                     html! {
                         <li key={e.seq} data-seq={e.seq.to_string()}
                             class={classes!((i == 0).then_some("newest"), (p.selected == Some(e.seq)).then_some("selected"))}>

@@ -1,6 +1,7 @@
 //! Branch and compare: the run against its fork (the same run from the fork's moment on,
 //! without the learner's later changes), side by side; differing rows stand out.
 
+use super::send;
 use crate::i18n::{self, Lang};
 use crate::state::Action;
 use kafka_sandbox_core::compare::Outcome;
@@ -19,7 +20,7 @@ pub struct ForkProps {
 #[component]
 pub fn ForkPanel(p: &ForkProps) -> Html {
     let lang = p.lang;
-    let close = p.dispatch.reform(|_| Action::CloseFork);
+    let close = send(&p.dispatch, Action::CloseFork);
     let rows: [(&str, u64, u64); 8] = [
         (i18n::OUT_ACKED_LOST.get(lang), p.this.acked_lost, p.fork.acked_lost),
         (i18n::OUT_RECORDS_LOST.get(lang), p.this.records_lost, p.fork.records_lost),

@@ -3,6 +3,7 @@
 //! crash/pause controls and the messages each received; the group's rebalance timeline.
 
 use super::record_style;
+use super::send;
 use crate::i18n::{self, Lang};
 use crate::state::Action;
 use crate::timeline::GroupLog;
@@ -168,15 +169,15 @@ fn GroupCard(p: &GroupCardProps) -> Html {
     let g = &p.group;
     let add = {
         let group = g.id.clone();
-        p.dispatch.reform(move |_| Action::AddMember { group: group.clone() })
+        send(&p.dispatch, Action::AddMember { group: group.clone() })
     };
     let add_static = {
         let group = g.id.clone();
-        p.dispatch.reform(move |_| Action::AddStaticMember { group: group.clone() })
+        send(&p.dispatch, Action::AddStaticMember { group: group.clone() })
     };
     let step_group = {
         let group = g.id.clone();
-        p.dispatch.reform(move |_| Action::StepGroup { group: group.clone() })
+        send(&p.dispatch, Action::StepGroup { group: group.clone() })
     };
     let set_assignor = {
         let group = g.id.clone();
@@ -344,6 +345,26 @@ fn s_short(s: GroupState) -> &'static str {
     }
 }
 
+/// A KIP-848 member's reconciliation state as its class names it (`r-` and the variant's
+/// name in lower case).
+fn reconcile_class(r: Reconcile) -> &'static str {
+    match r {
+        Reconcile::Stable => "r-stable",
+        Reconcile::UnrevokedPartitions => "r-unrevokedpartitions",
+        Reconcile::UnreleasedPartitions => "r-unreleasedpartitions",
+    }
+}
+
+/// What a member is doing as its class names it (`a-` and the variant's name in lower case).
+fn activity_class(a: Activity) -> &'static str {
+    match a {
+        Activity::AwaitingAssignment => "a-awaitingassignment",
+        Activity::Idle => "a-idle",
+        Activity::Fetching => "a-fetching",
+        Activity::Processing => "a-processing",
+    }
+}
+
 fn phase_key(p: Phase) -> &'static str {
     match p {
         Phase::Joining => "joining",
@@ -377,16 +398,16 @@ fn MemberRow(p: &MemberRowProps) -> Html {
     let crashed = m.phase == Phase::Crashed;
     let remove = {
         let (group, client_id) = (group.clone(), client_id.clone());
-        d.reform(move |_| Action::Apply(GroupCommand::RemoveMember { group: group.clone(), client_id: client_id.clone() }.into()))
+        send(d, Action::Apply(GroupCommand::RemoveMember { group: group.clone(), client_id: client_id.clone() }.into()))
     };
     let life = {
         let (group, client_id) = (group.clone(), client_id.clone());
         if crashed {
             html! { <button class="restart-member primary" title={i18n::MEMBER_RESTART_HINT.get(lang)}
-            onclick={d.reform(move |_| Action::Apply(GroupCommand::RestartMember { group: group.clone(), client_id: client_id.clone() }.into()))}>{ i18n::RESTART.get(lang) }</button> }
+            onclick={send(d, Action::Apply(GroupCommand::RestartMember { group: group.clone(), client_id: client_id.clone() }.into()))}>{ i18n::RESTART.get(lang) }</button> }
         } else {
             html! { <button class="crash-member" title={i18n::MEMBER_CRASH_HINT.get(lang)}
-            onclick={d.reform(move |_| Action::Apply(GroupCommand::CrashMember { group: group.clone(), client_id: client_id.clone() }.into()))}>{ i18n::CRASH.get(lang) }</button> }
+            onclick={send(d, Action::Apply(GroupCommand::CrashMember { group: group.clone(), client_id: client_id.clone() }.into()))}>{ i18n::CRASH.get(lang) }</button> }
         }
     };
     let pause = {
@@ -493,7 +514,7 @@ fn MemberRow(p: &MemberRowProps) -> Html {
                 <span class={classes!("phase", format!("p-{}", phase_key(m.phase)))} title={i18n::phase_hint(lang, m.phase)}>{ i18n::phase(lang, m.phase) }</span>
                 <span class="mgen">{ if m.reconcile.is_some() || p.consumer { i18n::member_epoch(lang, m.generation) } else { i18n::member_generation(lang, m.generation) } }</span>
                 if let Some(r) = m.reconcile {
-                    <span class={classes!("reconcile", format!("r-{r:?}").to_ascii_lowercase())} title={i18n::RECONCILE_HINT.get(lang)}>
+                    <span class={classes!("reconcile", reconcile_class(r))} title={i18n::RECONCILE_HINT.get(lang)}>
                         { i18n::reconcile(lang, r) }
                         if r != Reconcile::Stable {
                             { format!(" → {}", m.target.iter().map(|tp| format!("P{}", tp.partition)).collect::<Vec<_>>().join(" ")) }
@@ -502,7 +523,7 @@ fn MemberRow(p: &MemberRowProps) -> Html {
                 }
                 <span class="parts">{ parts }</span>
                 if active {
-                    <span class={classes!("activity", format!("a-{:?}", m.activity).to_ascii_lowercase())}>{ i18n::activity(lang, m.activity) }</span>
+                    <span class={classes!("activity", activity_class(m.activity))}>{ i18n::activity(lang, m.activity) }</span>
                 } else {
                     <span class="activity" />
                 }
@@ -539,5 +560,22 @@ fn MemberRow(p: &MemberRowProps) -> Html {
                 { chips }
             </div>
         </li>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The classes are the variants' names in lower case, as when they were written with
+    /// `Debug` (the stylesheet and the end-to-end tests name them).
+    #[test]
+    fn state_classes_are_the_variants_names() {
+        for r in [Reconcile::Stable, Reconcile::UnrevokedPartitions, Reconcile::UnreleasedPartitions] {
+            assert_eq!(reconcile_class(r), format!("r-{r:?}").to_ascii_lowercase());
+        }
+        for a in [Activity::AwaitingAssignment, Activity::Idle, Activity::Fetching, Activity::Processing] {
+            assert_eq!(activity_class(a), format!("a-{a:?}").to_ascii_lowercase());
+        }
     }
 }

@@ -3,6 +3,7 @@
 //! questions whose correct answer the simulation computes, and free play at the end.
 //! The lessons themselves are data (`core/lessons/*.json`, `kafka_sandbox_core::lesson`).
 
+use super::send;
 use crate::i18n::{self, Lang};
 use crate::state::{Action, LessonState};
 use kafka_sandbox_core::lesson::{self, Focus};
@@ -100,7 +101,7 @@ pub fn LessonPanel(p: &LessonPanelProps) -> Html {
             <div class="lesson-head">
                 <h2>{ format!("{} · {}", i18n::LESSON.get(lang), v.title) }</h2>
                 <span class="muted small lesson-progress">{ i18n::lesson_step(lang, v.step, v.steps) }</span>
-                <button id="lesson-close" onclick={d.reform(|_| Action::CloseLesson)}>{ i18n::LESSON_CLOSE.get(lang) }</button>
+                <button id="lesson-close" onclick={send(d, Action::CloseLesson)}>{ i18n::LESSON_CLOSE.get(lang) }</button>
             </div>
             <p class="lesson-say" aria-live="polite">{ &v.say }</p>
             if let Some(ask) = &v.ask {
@@ -115,7 +116,7 @@ pub fn LessonPanel(p: &LessonPanelProps) -> Html {
                             );
                             html! {
                                 <button {class} data-choice={i.to_string()} disabled={!v.awaiting}
-                                    onclick={d.reform(move |_| Action::LessonAnswer(i))}>{ label }</button>
+                                    onclick={send(d, Action::LessonAnswer(i))}>{ label }</button>
                             }
                         }) }
                     </div>
@@ -135,7 +136,7 @@ pub fn LessonPanel(p: &LessonPanelProps) -> Html {
             } else {
                 <button id="lesson-next" class="primary" disabled={v.awaiting || v.error.is_some()}
                     title={if v.awaiting { i18n::LESSON_PREDICT_FIRST.get(lang) } else { "" }}
-                    onclick={d.reform(|_| Action::LessonNext)}>{ i18n::LESSON_NEXT.get(lang) }</button>
+                    onclick={send(d, Action::LessonNext)}>{ i18n::LESSON_NEXT.get(lang) }</button>
             }
         </section>
     }
@@ -180,7 +181,7 @@ pub fn LessonList(p: &LessonListProps) -> Html {
         <section id="lessons" class="panel lessons" role="dialog" aria-label={i18n::LESSONS.get(lang)}>
             <div class="lesson-head">
                 <h2>{ i18n::LESSONS.get(lang) }</h2>
-                <button id="lessons-close" onclick={p.dispatch.reform(|_| Action::ToggleLessons)}>{ i18n::CLOSE.get(lang) }</button>
+                <button id="lessons-close" onclick={send(&p.dispatch, Action::ToggleLessons)}>{ i18n::CLOSE.get(lang) }</button>
             </div>
             <ul class="lesson-list">
                 { for lessons.map(|(number, l)| {
@@ -197,7 +198,7 @@ pub fn LessonList(p: &LessonListProps) -> Html {
                     html! {
                         <li data-lesson={l.id.clone()} class={classes!((seen >= l.steps.len()).then_some("done"))}>
                             <span class="lesson-number">{ number }</span>
-                            <button class="start-lesson" onclick={p.dispatch.reform(move |_| Action::StartLesson(id.clone()))}>
+                            <button class="start-lesson" onclick={send(&p.dispatch, Action::StartLesson(id.clone()))}>
                                 { l.title.get(cl) }
                             </button>
                             <span class="muted small">{ l.summary.get(cl) }</span>

@@ -38,6 +38,13 @@ pub use share::SharePanel;
 pub use topic::{TopicProps, TopicView};
 pub use wire::{Wire, WireSide};
 
+/// A callback that sends `value` whatever the DOM event: one compiled closure (per kind of
+/// value and event) for every button that sends a fixed action, where each `reform(|_| …)`
+/// compiled its own (the page's download, BENCHMARKS.md).
+pub fn send<T: Clone + 'static, E: 'static>(to: &yew::Callback<T>, value: T) -> yew::Callback<E> {
+    to.reform(move |_: E| value.clone())
+}
+
 /// A soft colour per record, so the same record is recognisable in the log and at
 /// every consumer: eight well-separated hues in turn, so m1..m8 all differ.
 pub fn record_hue(id: u64) -> u32 {

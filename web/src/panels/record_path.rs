@@ -1,6 +1,7 @@
 //! One record's whole path (from `kafka_sandbox_core::provenance`).
 
 use super::record_style;
+use super::send;
 use crate::i18n::{self, Lang};
 use crate::state::Action;
 use kafka_sandbox_core::provenance::Path;
@@ -19,7 +20,7 @@ pub struct RecordPathProps {
 #[component]
 pub fn RecordPathPanel(p: &RecordPathProps) -> Html {
     let lang = p.lang;
-    let close = p.dispatch.reform(|_| Action::ShowRecord(None));
+    let close = send(&p.dispatch, Action::ShowRecord(None));
     html! {
         <section id="record-path" class="panel record-path" aria-label={i18n::RECORD_PATH.get(lang)}>
             <div class="rp-head">

@@ -1,5 +1,6 @@
 //! Share a link, save the run to a file, open a file.
 
+use super::send;
 use crate::i18n::{self, Lang};
 use crate::state::{Action, SharedFrom};
 use web_sys::HtmlInputElement;
@@ -16,8 +17,8 @@ pub struct ShareProps {
 #[component]
 pub fn SharePanel(p: &ShareProps) -> Html {
     let lang = p.lang;
-    let share = p.dispatch.reform(|_| Action::Share);
-    let save = p.dispatch.reform(|_| Action::SaveFile);
+    let share = send(&p.dispatch, Action::Share);
+    let save = send(&p.dispatch, Action::SaveFile);
     let open = {
         let dispatch = p.dispatch.clone();
         Callback::from(move |e: Event| {
