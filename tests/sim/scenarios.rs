@@ -264,6 +264,12 @@ fn every_kind_of_refusal_says_what_where_and_what_is_allowed() {
             "groups[0]: session_timeout_ms of member \"c\" in group \"g\" is 0; allowed: 1 to 604800000 (one week)",
         ),
         (
+            // Kafka's consumer refuses it (`Heartbeat`: "Heartbeat must be set lower than the
+            // session timeout"): its session would expire between two heartbeats.
+            with(&[("/groups/0/members/0/config", json!({"heartbeat_interval_ms": 45_000, "session_timeout_ms": 45_000}))]),
+            "groups[0]: heartbeat_interval_ms of member \"c\" in group \"g\" is 45000; allowed: less than session_timeout_ms (45000)",
+        ),
+        (
             with(&[("/groups/0/members/0/config", json!({"heartbeat_interval_ms": 604_800_001}))]),
             "heartbeat_interval_ms of member \"c\" in group \"g\" is 604800001; allowed: 1 to 604800000",
         ),

@@ -78,6 +78,7 @@ pub fn refusal(lang: Lang, e: &CommandError) -> String {
                 Allowed::Range { min, max } => format!("{min} 到 {max}"),
                 Allowed::AtLeast(min) => format!("{min} 及以上"),
                 Allowed::UpToAWeek => format!("1 到 {MAX_TIME_MS}（一周）"),
+                Allowed::Below { setting, value } => format!("小于 {setting}（{value}）"),
             };
             format!("{setting}（成员 \"{client_id}\"，消费者组 \"{group}\"）为 {value}；允许 {allowed}")
         }
@@ -634,6 +635,13 @@ mod tests {
                 client_id: s("C1"),
                 value: 0,
                 allowed: Allowed::AtLeast(1),
+            },
+            CommandError::MemberSetting {
+                setting: "heartbeat_interval_ms",
+                group: s("G1"),
+                client_id: s("C1"),
+                value: 45_000,
+                allowed: Allowed::Below { setting: "session_timeout_ms", value: 45_000 },
             },
             CommandError::PushBuffer { group: s("G1"), value: 0 },
         ];

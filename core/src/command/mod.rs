@@ -421,6 +421,8 @@ pub enum Allowed {
     AtLeast(u64),
     /// 1 ms to [`crate::limits::MAX_TIME_MS`] (one week).
     UpToAWeek,
+    /// Less than another setting of the same member, which has `value`.
+    Below { setting: &'static str, value: u64 },
 }
 
 impl fmt::Display for Allowed {
@@ -429,6 +431,7 @@ impl fmt::Display for Allowed {
             Allowed::Range { min, max } => write!(f, "{min} to {max}"),
             Allowed::AtLeast(min) => write!(f, "{min} or more"),
             Allowed::UpToAWeek => write!(f, "1 to {} (one week)", crate::limits::MAX_TIME_MS),
+            Allowed::Below { setting, value } => write!(f, "less than {setting} ({value})"),
         }
     }
 }

@@ -596,6 +596,19 @@ pub(crate) fn check_member_spec(group: &str, m: &MemberSpec) -> Result<(), Comma
             return Err(CommandError::MemberSetting { setting, group: group.to_string(), client_id: m.client_id.clone(), value, allowed });
         }
     }
+    // The consumer refuses to start with a heartbeat as long as its session: its session
+    // would expire between two heartbeats (`Heartbeat` / `GroupRebalanceConfig`:
+    // "Heartbeat must be set lower than the session timeout", an IllegalArgumentException
+    // from the `KafkaConsumer` constructor).
+    if c.heartbeat_interval_ms >= c.session_timeout_ms {
+        return Err(CommandError::MemberSetting {
+            setting: "heartbeat_interval_ms",
+            group: group.to_string(),
+            client_id: m.client_id.clone(),
+            value: c.heartbeat_interval_ms,
+            allowed: Allowed::Below { setting: "session_timeout_ms", value: c.session_timeout_ms },
+        });
+    }
     Ok(())
 }
 
