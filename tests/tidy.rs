@@ -320,3 +320,26 @@ fn engine_handlers_are_owner_methods_and_sim_only_dispatches() {
     let sample = "impl Sim {\n    pub(super) fn crash(&mut self) {}\n    fn handle_x(&mut self) {}\n    fn look(&self) {}\n}\nimpl Cluster {\n    fn elect(&mut self) {}\n}";
     assert_eq!(mutating_sim_methods(sample), ["crash", "handle_x"]);
 }
+
+/// Every file of a test crate made of modules (`tests/sim/`, `tests/fuzz/`) is declared in
+/// its `main.rs`: a test file that is not is never compiled, and its tests never run.
+#[test]
+fn every_test_file_is_a_module_of_its_crate() {
+    let mut missing = Vec::new();
+    for dir in ["tests/sim", "tests/fuzz"] {
+        let dir = root().join(dir);
+        let main = std::fs::read_to_string(dir.join("main.rs")).unwrap_or_default();
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for e in entries.flatten() {
+            let path = e.path();
+            let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else { continue };
+            if path.extension().is_none_or(|x| x != "rs") || stem == "main" {
+                continue;
+            }
+            if !main.lines().any(|l| l.trim() == format!("mod {stem};")) {
+                missing.push(format!("{}: mod {stem};", dir.strip_prefix(root()).unwrap_or(&dir).display()));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "test files never compiled (add the line to main.rs): {missing:?}");
+}

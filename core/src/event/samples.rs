@@ -6,11 +6,13 @@ use super::*;
 use crate::command::SeekTo;
 use crate::record::RecordId;
 
-/// `every! { Enum { Variant { fields }, … } … }`: the samples, in the order written, each as
-/// an [`EventKind`]; and per enum a `match` naming every sample's variant and nothing else
-/// (no wildcard), which fails to compile when a variant has no sample.
+/// `every! { Feature(Enum) { Variant { fields }, … } … }`: the samples, in the order written,
+/// each as an [`EventKind`]; a `match` over [`EventKind`] naming every feature listed, and
+/// per enum a `match` naming every sample's variant, with no wildcard: a new feature or a
+/// new kind fails to compile until it has its samples here.
 macro_rules! every {
-    ($($inner:ident { $($variant:ident $fields:tt,)* })*) => {{
+    ($($outer:ident($inner:ident) { $($variant:ident $fields:tt,)* })*) => {{
+        const _: fn(&EventKind) = |e| match e { $(EventKind::$outer(_) => {})* };
         $(const _: fn(&$inner) = |e| match e { $($inner::$variant { .. } => {})* };)*
         vec![$($(EventKind::from($inner::$variant $fields),)*)*]
     }};
@@ -23,7 +25,7 @@ pub(crate) fn every_event() -> Vec<EventKind> {
     let r = RecordId;
     let offset = SourceOffset { timestamp_ms: Some(5), incrementing: 7 };
     every! {
-        ProduceEvent {
+        Produce(ProduceEvent) {
             RecordSent {
                 record: r(1),
                 producer: s("p"),
@@ -64,7 +66,7 @@ pub(crate) fn every_event() -> Vec<EventKind> {
             },
             DuplicateIgnored { producer: s("p"), topic: s("t"), partition: 0, records: vec![r(1)] },
         }
-        ClusterEvent {
+        Cluster(ClusterEvent) {
             BrokerCrashed { broker: 1 },
             BrokerRestarted { broker: 1 },
             BrokerIsolated { broker: 1 },
@@ -74,7 +76,7 @@ pub(crate) fn every_event() -> Vec<EventKind> {
             BrokerUnfenced { broker: 1 },
             PartitionsAdded { topic: s("t"), partitions: 4 },
         }
-        ReplicationEvent {
+        Replication(ReplicationEvent) {
             LeaderElected { topic: s("t"), partition: 0, leader: Some(1), epoch: 2, isr: vec![1, 2], unclean: false },
             IsrShrunk { topic: s("t"), partition: 0, removed: 2, isr: vec![1] },
             IsrExpanded { topic: s("t"), partition: 0, added: 2, isr: vec![1, 2] },
@@ -98,7 +100,7 @@ pub(crate) fn every_event() -> Vec<EventKind> {
                 log_start_offset: 1,
             },
         }
-        GroupEvent {
+        Group(GroupEvent) {
             MetadataChangeNoticed { group: s("g"), client_id: s("c"), topic: s("t") },
             GroupCreated { group: s("g") },
             MemberJoined { group: s("g"), client_id: s("c"), member_id: s("c-1") },
@@ -118,7 +120,7 @@ pub(crate) fn every_event() -> Vec<EventKind> {
             GroupStable { group: s("g"), generation: 1 },
             Subscribed { group: s("g"), client_id: s("c"), topics: vec![s("t")] },
         }
-        ConsumeEvent {
+        Consume(ConsumeEvent) {
             CommitFailed { group: s("g"), client_id: s("c"), error: GroupError::IllegalGeneration, offsets: vec![(tp("t", 0), 1)] },
             RecordProcessed {
                 group: s("g"),
@@ -143,7 +145,7 @@ pub(crate) fn every_event() -> Vec<EventKind> {
             OffsetsCommitted { group: s("g"), client_id: s("c"), offsets: vec![(tp("t", 0), 1)] },
             Seeked { group: s("g"), client_id: s("c"), tp: tp("t", 0), from: 1, to: 0, how: SeekTo::Beginning },
         }
-        ConsumerProtocolEvent {
+        ConsumerProtocol(ConsumerProtocolEvent) {
             ConsumerHeartbeatSent { group: s("g"), client_id: s("c"), member_epoch: 1, owned: vec![tp("t", 0)] },
             GroupEpochBumped { group: s("g"), epoch: 2, cause: RebalanceCause::TopicMetadataChanged { topic: s("t") } },
             TargetAssignmentComputed { group: s("g"), epoch: 2, assignor: s("uniform"), target: vec![(s("c"), vec![tp("t", 0)])] },
@@ -152,18 +154,18 @@ pub(crate) fn every_event() -> Vec<EventKind> {
             ConsumerGroupStable { group: s("g"), epoch: 2 },
             MemberReconciling { group: s("g"), client_id: s("c"), epoch: 2, revoking: vec![tp("t", 0)], unreleased: vec![tp("t", 1)] },
         }
-        PushEvent {
+        Push(PushEvent) {
             RecordsPushed { group: s("g"), client_id: s("c"), tp: tp("t", 0), count: 2, buffered: 3 },
             PushOverwhelmed { group: s("g"), client_id: s("c"), buffered: 11, limit: 10 },
         }
-        ConnectEvent {
+        Connect(ConnectEvent) {
             TableRowChanged { connector: s("x"), id: 7, value: s("v"), insert: true },
             SourceRecordsPolled { connector: s("x"), rows: vec![(7, r(1))], position: Some(offset) },
             SourceOffsetsFlushed { connector: s("x"), offset, records: 1 },
             ConnectorTaskCrashed { connector: s("x"), unflushed: 1, committed: Some(offset) },
             ConnectorTaskRestarted { connector: s("x"), resume_after: Some(offset) },
         }
-        StreamsEvent {
+        Streams(StreamsEvent) {
             StreamsRecordProcessed {
                 application_id: s("a"),
                 client_id: s("c"),
@@ -173,7 +175,7 @@ pub(crate) fn every_event() -> Vec<EventKind> {
             },
             StateStoreRestored { application_id: s("a"), client_id: s("c"), store: s("counts"), partition: 0, records: 3, keys: 2 },
         }
-        SettingsEvent {
+        Settings(SettingsEvent) {
             ConfigChanged { entity: s("p"), setting: s("acks"), value: s("1") },
             CommandRejected { reason: s("no") },
         }
