@@ -216,6 +216,26 @@ pub struct Member {
 }
 
 impl Member {
+    /// When `max.poll.interval.ms` runs out, if the application is outside `poll()` (it
+    /// is processing what the last poll returned, or stuck): the last poll plus the
+    /// interval. Kafka's poll timer expires then (`Timer.isExpired`: now ≥ deadline) and
+    /// the heartbeat thread, which wakes at least every `retry.backoff.ms` to look
+    /// (`AbstractCoordinator.HeartbeatThread`), leaves the group at once.
+    pub(crate) fn poll_deadline(&self) -> Option<SimTime> {
+        (self.paused || !self.processing.is_empty()).then(|| self.last_poll.plus_ms(self.config.max_poll_interval_ms))
+    }
+
+    /// The heartbeat thread's next wake-up after `now`: the next heartbeat, or the poll
+    /// deadline if it comes first (so a stuck member leaves the moment its interval runs
+    /// out, not at the next heartbeat).
+    pub(crate) fn next_heartbeat_wake(&self, now: SimTime, interval_ms: u64) -> SimTime {
+        let next = now.plus_ms(interval_ms);
+        match self.poll_deadline() {
+            Some(deadline) if deadline > now && deadline < next => deadline,
+            _ => next,
+        }
+    }
+
     /// The member gives up every partition it owns (a revocation before rejoining, a
     /// fenced or removed member): positions forgotten, the fetch in flight made stale
     /// (`token`), waiting for an assignment; its pause starts if it owned anything.

@@ -328,8 +328,8 @@ fn a_member_that_stops_polling_leaves_and_rejoins_at_its_next_poll() {
     let mut sim = build(Protocol::Consumer(ServerAssignor::Uniform), 4, vec![member("c1", None), m2]);
     produce_until(&mut sim, 13_000);
     sim.apply(GroupCommand::PauseMember { group: "g".into(), client_id: "c2".into(), paused: true }).expect("pause");
-    // It leaves at the first heartbeat tick past max.poll.interval.ms; c1 takes over at
-    // its own next heartbeat (5 s rhythm).
+    // It leaves the moment max.poll.interval.ms has passed since its last poll; c1 takes
+    // over at its own next heartbeat (5 s rhythm).
     produce_until(&mut sim, 31_000);
     let all = events(&sim);
     assert!(all.iter().any(

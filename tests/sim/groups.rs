@@ -384,3 +384,50 @@ fn a_member_busy_processing_holds_the_rebalance_until_it_polls_again() {
     assert!(c1_rejoined >= processed_at, "c1 rejoins only from poll(), after processing ({c1_rejoined} < {processed_at})");
     assert!(formed > c1_rejoined, "the whole group waited for c1");
 }
+
+/// Kafka's consumer leaves the moment `max.poll.interval.ms` has passed since the last
+/// `poll()` (`Heartbeat.pollTimeoutExpired`: the poll timer expires at last poll + the
+/// interval, and the heartbeat thread wakes at least every `retry.backoff.ms` to look), not
+/// at its next heartbeat.
+#[test]
+fn a_stuck_member_leaves_the_moment_max_poll_interval_ms_has_passed_since_its_last_poll() {
+    let mut sim = build(vec![member("c1", None, CommitMode::Auto, 1), member("c2", None, CommitMode::Auto, 1)], Strategy::Range);
+    produce_n(&mut sim, 0, 4);
+    run(&mut sim, 2_345);
+    sim.apply(GroupCommand::PauseMember { group: "g".into(), client_id: "c2".into(), paused: true }).expect("pause");
+    let deadline = sim.read().group("g").and_then(|g| g.member("c2")).and_then(|m| m.poll_deadline()).expect("a paused member has one");
+    run(&mut sim, 25_000);
+    let sent: Vec<SimTime> = sim
+        .trace()
+        .events()
+        .filter(|e| matches!(&e.kind, EventKind::Group(GroupEvent::PartitionsRevoked { client_id, .. }) if client_id == "c2"))
+        .map(|e| e.time)
+        .collect();
+    assert_eq!(sent.last(), Some(&deadline), "c2 gives up its partitions at the deadline, not at a heartbeat after it");
+    let left: Vec<SimTime> = sim
+        .trace()
+        .events()
+        .filter(|e| matches!(&e.kind, EventKind::Group(GroupEvent::MemberLeft { client_id, reason: LeaveReason::PollTimeout, .. }) if client_id == "c2"))
+        .map(|e| e.time)
+        .collect();
+    assert_eq!(left, [deadline.plus_ms(10)], "its LeaveGroup reaches the coordinator one hop (10 ms) later");
+}
+
+/// Found by the fuzz test: a member stuck outside `poll()` while another joins. The join
+/// phase ends at the rebalance timeout (the stuck member's `max.poll.interval.ms`, counted
+/// from when the rebalance began, after its last poll), which removes it and gives its
+/// partitions to the others; it must have given them up by then, as Kafka's consumer
+/// does, or two members own a partition (the named invariant, checked after every step).
+#[test]
+fn a_stuck_member_has_given_up_its_partitions_before_the_rebalance_timeout_hands_them_on() {
+    let mut sim = build(vec![member("c1", None, CommitMode::Auto, 1), member("c2", None, CommitMode::Auto, 1)], Strategy::Range);
+    produce_n(&mut sim, 0, 4);
+    run(&mut sim, 2_000);
+    sim.apply(GroupCommand::PauseMember { group: "g".into(), client_id: "c2".into(), paused: true }).expect("pause");
+    sim.apply(GroupCommand::AddMember { group: "g".into(), member: member("c3", None, CommitMode::Auto, 1) }).expect("join");
+    for _ in 0..40 {
+        run(&mut sim, 1_000);
+        kafka_sandbox_core::invariant::check(&sim).expect("one owner per partition at every moment");
+    }
+    assert!(count(&sim, |k| matches!(k, EventKind::Group(GroupEvent::MemberLeft { client_id, .. }) if client_id == "c2")) >= 1);
+}

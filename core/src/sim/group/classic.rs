@@ -201,8 +201,7 @@ impl Consumers {
         let Some(m) = self.consumer(group_id, client_id, incarnation) else { return };
         // The application is outside poll() only while it processes or is stuck; a member
         // waiting for a rebalance is inside poll() and does not time out.
-        let outside_poll = m.paused || !m.processing.is_empty();
-        let stuck = outside_poll && now.ms().saturating_sub(m.last_poll.ms()) > m.config.max_poll_interval_ms;
+        let stuck = m.poll_deadline().is_some_and(|deadline| now >= deadline);
         let in_group = matches!(m.phase, Phase::Stable | Phase::Syncing | Phase::Joining) && !m.member_id.is_empty();
         let member_id = m.member_id.clone();
         let generation = m.generation;
@@ -245,7 +244,7 @@ impl Consumers {
             }
         }
         let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
-        let at = now.plus_ms(m.config.heartbeat_interval_ms);
+        let at = m.next_heartbeat_wake(now, m.config.heartbeat_interval_ms);
         out.at(at, GroupPending::HeartbeatTick { group: group_id.into(), client_id: client_id.into(), incarnation });
     }
 

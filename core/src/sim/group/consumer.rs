@@ -218,8 +218,7 @@ impl Consumers {
     ) {
         let now = out.now;
         let Some(m) = self.consumer(group_id, client_id, incarnation) else { return };
-        let outside_poll = m.paused || !m.processing.is_empty();
-        let stuck = outside_poll && now.ms().saturating_sub(m.last_poll.ms()) > m.config.max_poll_interval_ms;
+        let stuck = m.poll_deadline().is_some_and(|deadline| now >= deadline);
         let in_group = matches!(m.phase, Phase::Stable | Phase::Joining) && m.generation > 0;
         let interval = if m.cg_interval_ms > 0 { m.cg_interval_ms } else { cluster.config.group_consumer_heartbeat_interval_ms };
         if stuck && in_group {
@@ -234,7 +233,9 @@ impl Consumers {
         } else {
             self.cg_send(group_id, client_id, Send::Steady, cluster, out);
         }
-        out.at(now.plus_ms(interval), GroupPending::HeartbeatTick { group: group_id.into(), client_id: client_id.into(), incarnation });
+        let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
+        let at = m.next_heartbeat_wake(now, interval);
+        out.at(at, GroupPending::HeartbeatTick { group: group_id.into(), client_id: client_id.into(), incarnation });
     }
 
     /// Gives up every partition: with a commit first (`revoke`) or without (`lost`,
