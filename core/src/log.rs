@@ -513,19 +513,9 @@ impl PartitionLog {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::record::RecordId;
 
     fn rec(id: u64, at: u64) -> Record {
-        Record {
-            id: RecordId(id),
-            producer: "P".into(),
-            key: None,
-            value: format!("m{id}"),
-            headers: vec![],
-            create_time: SimTime(at),
-            size_bytes: 10,
-            sequence: None,
-        }
+        Record::sample(id, at)
     }
 
     /// A log whose segments hold `segment_bytes` and span `segment_ms`.

@@ -76,6 +76,23 @@ pub struct Record {
     pub sequence: Option<u32>,
 }
 
+#[cfg(test)]
+impl Record {
+    /// A 10-byte keyless record `m{id}` from producer `P`, created at `at_ms` (unit tests).
+    pub(crate) fn sample(id: u64, at_ms: u64) -> Record {
+        Record {
+            id: RecordId(id),
+            producer: "P".into(),
+            key: None,
+            value: format!("m{id}"),
+            headers: vec![],
+            create_time: SimTime(at_ms),
+            size_bytes: 10,
+            sequence: None,
+        }
+    }
+}
+
 /// A record stored in a partition log at an offset.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct StoredRecord {

@@ -965,16 +965,7 @@ mod tests {
         let mut consumers = Consumers::new();
         // The leader takes a record (acks=1, the cluster's own Produce handler); the
         // followers never fetch it.
-        let record = Record {
-            id: RecordId(1),
-            producer: "p".into(),
-            key: None,
-            value: "m1".into(),
-            headers: vec![],
-            create_time: SimTime::ZERO,
-            size_bytes: 10,
-            sequence: None,
-        };
+        let record = Record::sample(1, 0);
         let batch = crate::sim::produce::WireBatch { batch: 1, tp: tp.clone(), records: vec![record], sequence: None };
         c.produce_arrive("p".into(), replicas[0], 1, Acks::Leader, 30_000, vec![batch], &mut consumers, &mut out);
         assert_eq!(c.partition(&tp).unwrap().leader_log().map(|l| l.log_end_offset()), Some(1));

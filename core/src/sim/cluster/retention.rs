@@ -68,16 +68,7 @@ mod tests {
     use crate::record::TimestampType;
 
     fn record(id: u64, at: u64) -> Record {
-        Record {
-            id: RecordId(id),
-            producer: "P".into(),
-            key: None,
-            value: format!("m{id}"),
-            headers: vec![],
-            create_time: SimTime(at),
-            size_bytes: 10,
-            sequence: None,
-        }
+        Record::sample(id, at)
     }
 
     /// Topic `t`, one partition on brokers 0 and 1, `retention.ms` 1000, one record per

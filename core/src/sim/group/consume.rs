@@ -458,16 +458,7 @@ mod tests {
         // A record arrives (acks=1 on a single replica): the high watermark moves at once,
         // and the leader completes the parked fetch (the cluster calls into the consumers'
         // purgatory, as `tryCompleteDelayedRequests` does).
-        let record = Record {
-            id: RecordId(1),
-            producer: "p".into(),
-            key: None,
-            value: "m1".into(),
-            headers: vec![],
-            create_time: SimTime::ZERO,
-            size_bytes: 10,
-            sequence: None,
-        };
+        let record = Record::sample(1, 0);
         let batch = WireBatch { batch: 1, tp: tp.clone(), records: vec![record], sequence: None };
         let leader = cluster.partition(&tp).and_then(|p| p.leader).unwrap();
         let mut out = Driver::new(1, 20);
