@@ -671,7 +671,7 @@ impl<'a> MemberRead<'a> {
     /// When it leaves the group unless it calls `poll()` (only while outside `poll()`).
     pub fn poll_deadline(self) -> Option<SimTime> {
         let m = self.member;
-        (m.phase != Phase::Crashed && (m.paused || !m.processing.is_empty())).then(|| m.last_poll.plus_ms(m.config.max_poll_interval_ms))
+        m.poll_deadline().filter(|_| m.phase != Phase::Crashed)
     }
     /// KIP-848: where the coordinator sees it on the way to its target.
     pub fn reconcile(self) -> Option<Reconcile> {
