@@ -1,14 +1,14 @@
-//! Producer side: `send()` into the `RecordAccumulator`, the Sender (ready brokers, one
-//! Produce request per broker with at most one batch per partition, in-flight requests per
-//! connection, retries, `request.timeout.ms`, `delivery.timeout.ms`), and the leader's
-//! handling of a Produce request (idempotence check from its own log,
-//! `min.insync.replicas`, append, acks).
+//! The producers as one owner ([`Clients`]) and their side of producing: `send()` into the
+//! `RecordAccumulator`, the Sender (ready brokers, one Produce request per broker with at
+//! most one batch per partition, in-flight requests per connection, retries,
+//! `request.timeout.ms`, `delivery.timeout.ms`), and a closed connection. The leader's
+//! handling of a Produce request is the cluster's (`cluster/produce.rs`); `ProducePending`
+//! holds both halves' messages.
 //!
 //! Kafka's classes: `KafkaProducer.doSend`, `RecordAccumulator` (`append`, `ready`,
 //! `drain`, `reenqueue`, `expiredBatches`), `ProducerBatch`, `Sender`
 //! (`sendProducerData`, `completeBatch`), `NetworkClient` / `InFlightRequests`
-//! (`canSendMore` per node, a request timeout closes the connection), and on the broker
-//! `ReplicaManager.appendRecords` with `DelayedProduce`.
+//! (`canSendMore` per node, a request timeout closes the connection).
 
 use super::*;
 use crate::event::{ProduceEvent, SettingsEvent};
