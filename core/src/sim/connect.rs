@@ -25,7 +25,7 @@
 //! out (a real crash would lose the producer's buffer too); one task per connector.
 //!
 //! The handlers are [`Connector`]'s methods, which change only the connector's own state
-//! and ask a [`Driver`] for their events and timers (`driver.rs`), so each is tested alone,
+//! and ask a `Driver` for their events and timers (`driver.rs`), so each is tested alone,
 //! with no `Sim`. `Apps` (the owner of every connector) finds the connector and adds what
 //! belongs to another owner, passed in: the poll's sends through the task's producer
 //! (`Clients::send`), and what that producer acknowledged, for the flush.
