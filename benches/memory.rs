@@ -119,7 +119,7 @@ fn main() {
             common::feed(&mut sim, at, per_second, sent);
             sent += per_second;
             second += 1;
-            sim.run_until(SimTime(at + 1000));
+            sim.run_to(SimTime(at + 1000));
         }
         let kept: usize =
             sim.read().topics().flat_map(|t| t.partitions()).flat_map(|p| p.replica_logs()).map(|r| r.log().records().len()).sum();

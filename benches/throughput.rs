@@ -83,7 +83,7 @@ fn page_ticks() {
         for _ in 0..160 {
             let until = kafka_sandbox_core::SimTime(sim.now().ms() + 50 * speed);
             let t = Instant::now();
-            sim.run_until_bounded(until, 20_000);
+            sim.run_to_bounded(until, 20_000);
             parts[0].push(t.elapsed().as_secs_f64() * 1000.0);
             let t = Instant::now();
             std::hint::black_box(sim.snapshot());

@@ -127,7 +127,7 @@ pub fn simulate(scenario: &Scenario, until: u64, max_events: u64, mut trace: Opt
     loop {
         let slice = left.min(1_000);
         let before = sim.steps();
-        let done = sim.run_until_bounded(SimTime(until), slice);
+        let done = sim.run_to_bounded(SimTime(until), slice);
         left = left.saturating_sub(sim.steps() - before);
         if let Some(out) = trace.as_deref_mut() {
             for e in sim.events_since(written) {

@@ -79,7 +79,7 @@ pub fn run_throughput(scenario: &Scenario, records: u32, limit_ms: u64) -> Run {
     let mut t = 0;
     loop {
         t += step_ms;
-        sim.run_until(kafka_sandbox_core::SimTime(t));
+        sim.run_to(kafka_sandbox_core::SimTime(t));
         let processed = processed(&sim);
         let done = processed.iter().all(|(_, n)| *n >= u64::from(records));
         if done || t >= limit_ms {

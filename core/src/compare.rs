@@ -210,7 +210,7 @@ fn run_one(
     let too_much = || {
         format!("this scenario is too busy to compare here (more than {max_steps} events per run); try a smaller one or an earlier moment")
     };
-    if !sim.run_until_bounded(at, max_steps) {
+    if !sim.run_to_bounded(at, max_steps) {
         return Err(too_much());
     }
     let before = sim.group(group).map(|g| (g.partition_downtime_ms, g.rebalances, g.generation)).unwrap_or_default();
@@ -236,7 +236,7 @@ fn run_one(
     let mut t = at;
     while t < end {
         t = t.plus_ms(sample_ms).min(end);
-        if !sim.run_until_bounded(t, max_steps.saturating_sub(sim.steps())) {
+        if !sim.run_to_bounded(t, max_steps.saturating_sub(sim.steps())) {
             return Err(too_much());
         }
         if let Some(g) = sim.group(group) {
@@ -363,12 +363,12 @@ mod outcome_tests {
     fn a_fork_without_the_crash_differs_where_the_crash_matters() {
         let scenario = crate::scenario::default_scenario();
         let mut run = scenario.build().unwrap();
-        run.run_until(SimTime(8_000));
+        run.run_to(SimTime(8_000));
         let mut fork = run.clone();
         let group = run.groups().next().unwrap().id.clone();
         run.apply(GroupCommand::CrashMember { group, client_id: "Consumer2".into() }).unwrap();
-        run.run_until(SimTime(17_000));
-        fork.run_until(SimTime(17_000));
+        run.run_to(SimTime(17_000));
+        fork.run_to(SimTime(17_000));
         let (a, b) = (outcome(&run), outcome(&fork));
         assert!(a.delivered < b.delivered, "{a:?} {b:?}");
         assert!(a.lag > b.lag);

@@ -262,6 +262,7 @@ impl Member {
         stored: &crate::record::StoredRecord,
         high_watermark: u64,
         now: SimTime,
+        kept: usize,
     ) -> Option<crate::event::EventKind> {
         let position = self.positions.get_mut(&tp)?;
         if stored.offset != *position {
@@ -277,7 +278,7 @@ impl Member {
             at: now,
         };
         self.processing.push(delivery.clone());
-        self.remember(delivery);
+        self.remember(delivery, kept);
         Some(crate::event::EventKind::Consume(ConsumeEvent::RecordDelivered {
             group: group.to_string(),
             client_id: self.client_id.clone(),
@@ -289,8 +290,9 @@ impl Member {
         }))
     }
 
-    pub(crate) fn remember(&mut self, d: Delivery) {
-        if self.received.len() == RECEIVED_KEPT {
+    /// Remembers a delivery, keeping the newest `kept` ([`crate::SimOptions::received_per_member`]).
+    pub(crate) fn remember(&mut self, d: Delivery, kept: usize) {
+        if self.received.len() >= kept.max(1) {
             self.received.pop_front();
         }
         self.received.push_back(d);

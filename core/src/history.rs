@@ -132,7 +132,7 @@ pub fn advance(sim: &mut Sim, pending: &[LoggedCommand], stop: impl Fn(&Sim) -> 
 /// it got to `until` (false: `max_steps` steps were taken first; calling it again goes
 /// on exactly where it stopped, so a long way may be walked in slices).
 ///
-/// Why not [`advance`] with a time test and then [`Sim::run_until`]: that moves the clock
+/// Why not [`advance`] with a time test and then [`Sim::run_to`]: that moves the clock
 /// past a command still to come at the step count it stopped at, and the command then
 /// runs later than it did the first time (its events get other times: another run).
 pub fn advance_to(sim: &mut Sim, pending: &[LoggedCommand], until: crate::time::SimTime, max_steps: u64) -> (usize, bool) {
@@ -153,7 +153,7 @@ pub fn advance_to(sim: &mut Sim, pending: &[LoggedCommand], until: crate::time::
             }
             _ => {
                 // Nothing else is due by `until`: only the clock moves.
-                sim.run_until(until);
+                sim.run_to(until);
                 return (next, true);
             }
         }
@@ -229,7 +229,7 @@ mod tests {
         let mut t = 0;
         while t < until_ms {
             t += tick_ms;
-            sim.run_until(crate::time::SimTime(t));
+            sim.run_to(crate::time::SimTime(t));
             if t == 4_250 {
                 sim.apply(GroupCommand::AddMember { group: group.clone(), member: MemberSpec::new("late") }).unwrap();
             }

@@ -209,7 +209,7 @@ mod tests {
     /// The default scenario (three brokers, RF 3, two groups) after its seven messages.
     fn settled() -> Sim {
         let mut sim = crate::scenario::default_scenario().build().expect("the default scenario builds");
-        sim.run_until(SimTime(15_000));
+        sim.run_to(SimTime(15_000));
         sim
     }
 

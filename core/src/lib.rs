@@ -7,6 +7,7 @@
 //! everywhere. See ARCHITECTURE.md for the code map and the invariants.
 
 pub mod assign;
+mod builder;
 pub mod cluster;
 pub mod command;
 pub mod compare;
@@ -36,14 +37,17 @@ pub(crate) mod tagged;
 pub mod time;
 pub mod vecmap;
 
+pub use builder::{GroupId, MemberRef, ProducerName, ScenarioBuilder, TopicName};
 pub use command::{
     BrokerCommand, Command, CommandError, ConnectCommand, GroupCommand, GroupSpec, MemberSpec, ProduceCommand, TopicCommand,
 };
+pub use config::{Acks, ClusterConfig, CommitMode, ConsumerConfig, GroupConfig, GroupProtocol, OffsetReset, ProducerConfig, Strategy};
 pub use event::{
     ClusterEvent, ConnectEvent, ConsumeEvent, ConsumerProtocolEvent, Event, EventKind, GroupEvent, ProduceEvent, PushEvent,
     ReplicationEvent, SettingsEvent, StreamsEvent,
 };
-pub use scenario::{Scenario, ScenarioError};
-pub use sim::Sim;
+pub use record::{BrokerId, TopicPartition};
+pub use scenario::{ProducerSpec, Scenario, ScenarioError, SendPlan, TopicSpec};
+pub use sim::{for_seeds, Dropped, Property, RunError, Sim, SimOptions, StepOutcome};
 pub use snapshot::Snapshot;
 pub use time::SimTime;

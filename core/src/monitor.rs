@@ -76,8 +76,14 @@ pub struct Finding {
 /// Most findings kept (the count goes on).
 pub const FINDINGS_KEPT: usize = 500;
 
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Monitors {
+    /// The most records, offsets or sends remembered per map ([`crate::SimOptions::monitor_records`]).
+    tracked_max: usize,
+    /// The most findings kept ([`crate::SimOptions::findings`]).
+    findings_kept: usize,
+    /// How many entries the bounds made the monitors forget.
+    forgotten: u64,
     /// Shadow replica logs: offset → record, per partition and broker.
     shadows: VecMap<(TopicPartition, BrokerId), BTreeMap<u64, RecordId>>,
     leaders: VecMap<TopicPartition, Option<BrokerId>>,
@@ -99,9 +105,55 @@ pub struct Monitors {
 /// How many records, offsets and sends the monitors remember per map (the newest).
 pub const TRACKED_MAX: usize = 20_000;
 
+impl Default for Monitors {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl Monitors {
+    /// Monitors with the default bounds ([`TRACKED_MAX`], [`FINDINGS_KEPT`]).
     pub fn new() -> Self {
-        Self::default()
+        Self::with_bounds(TRACKED_MAX, FINDINGS_KEPT)
+    }
+
+    /// Monitors remembering at most `tracked_max` entries per map and keeping at most
+    /// `findings_kept` findings (`usize::MAX`: everything).
+    pub fn with_bounds(tracked_max: usize, findings_kept: usize) -> Self {
+        Self {
+            tracked_max,
+            findings_kept: findings_kept.max(1),
+            forgotten: 0,
+            shadows: VecMap::new(),
+            leaders: VecMap::new(),
+            epoch_leaders: VecMap::new(),
+            acked: VecMap::new(),
+            reported: BTreeSet::new(),
+            appended: VecMap::new(),
+            first_offset: BTreeMap::new(),
+            producer_of: BTreeMap::new(),
+            findings: Vec::new(),
+            total: 0,
+            promised_total: 0,
+            observed: 0,
+        }
+    }
+
+    /// Whether the monitors saw the whole run: nothing forgotten under their bounds. When
+    /// `false`, a record acknowledged long ago and lost later may go unreported, so "no
+    /// broken promise" is not proven (see [`crate::SimOptions::monitor_records`]).
+    pub fn is_complete(&self) -> bool {
+        self.forgotten == 0
+    }
+
+    /// How many remembered entries the bounds made the monitors forget.
+    pub fn forgotten(&self) -> u64 {
+        self.forgotten
+    }
+
+    /// How many findings are no longer kept (still counted in [`Monitors::total`]).
+    pub fn findings_dropped(&self) -> u64 {
+        self.total - self.findings.len() as u64
     }
 
     /// The newest findings (at most [`FINDINGS_KEPT`]), oldest first.
@@ -120,7 +172,7 @@ impl Monitors {
     }
 
     fn report(&mut self, e: &Event, tp: TopicPartition, records: Vec<(RecordId, String)>, kind: FindingKind, promised: bool) {
-        if self.findings.len() == FINDINGS_KEPT {
+        if self.findings.len() >= self.findings_kept {
             self.findings.remove(0);
         }
         self.total += 1;
@@ -134,25 +186,33 @@ impl Monitors {
     /// Forgets the oldest state beyond fixed bounds, so a long run does not grow memory:
     /// records acknowledged long ago, send orders and shadow offsets far behind the end.
     fn prune(&mut self) {
+        let max = self.tracked_max;
+        let mut forgotten = 0u64;
         for per_tp in self.acked.values_mut() {
-            while per_tp.len() > TRACKED_MAX {
+            while per_tp.len() > max {
                 per_tp.pop_first();
+                forgotten += 1;
             }
         }
-        while self.first_offset.len() > TRACKED_MAX {
+        while self.first_offset.len() > max {
             self.first_offset.pop_first();
+            forgotten += 1;
         }
-        while self.producer_of.len() > TRACKED_MAX {
+        while self.producer_of.len() > max {
             self.producer_of.pop_first();
+            forgotten += 1;
         }
         for shadow in self.shadows.values_mut() {
-            while shadow.len() > TRACKED_MAX {
+            while shadow.len() > max {
                 shadow.pop_first();
+                forgotten += 1;
             }
         }
-        while self.reported.len() > TRACKED_MAX {
+        while self.reported.len() > max {
             self.reported.pop_first();
+            forgotten += 1;
         }
+        self.forgotten += forgotten;
     }
 
     /// Looks at one trace event.
@@ -294,8 +354,9 @@ impl Monitors {
         let appended = self.appended.entry((producer.clone(), tp.clone())).or_default();
         let overtaken: Vec<RecordId> = appended.range(RecordId(record.0 + 1)..).filter(|(_, o)| **o < offset).map(|(r, _)| *r).collect();
         appended.insert(record, offset);
-        if appended.len() > TRACKED_MAX {
+        if appended.len() > self.tracked_max {
             appended.pop_first();
+            self.forgotten += 1;
         }
         if !overtaken.is_empty() {
             let mut records: Vec<(RecordId, String)> = vec![(record, value.to_string())];

@@ -159,8 +159,9 @@ impl Producer {
         self.sent_total
     }
 
-    pub(crate) fn remember(&mut self, sent: SentRecord) {
-        if self.sent.len() == SENT_KEPT {
+    /// Remembers a send, keeping the newest `kept` ([`crate::SimOptions::sent_per_producer`]).
+    pub(crate) fn remember(&mut self, sent: SentRecord, kept: usize) {
+        if self.sent.len() >= kept.max(1) {
             self.sent.pop_front();
         }
         self.sent.push_back(sent);

@@ -165,7 +165,7 @@ mod tests {
     fn the_seed_examples_m1_goes_all_the_way() {
         let scenario = crate::scenario::default_scenario();
         let mut sim = scenario.build().unwrap();
-        sim.run_until(SimTime(scenario.end_ms()));
+        sim.run_to(SimTime(scenario.end_ms()));
         let m1 = sim
             .trace()
             .events()

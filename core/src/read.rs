@@ -746,7 +746,7 @@ mod tests {
 
     fn run(until_ms: u64) -> Sim {
         let Ok(mut sim) = default_scenario().build() else { panic!("the default scenario builds") };
-        sim.run_until(SimTime(until_ms));
+        sim.run_to(SimTime(until_ms));
         sim
     }
 
@@ -782,12 +782,12 @@ mod tests {
     #[test]
     fn a_crashed_brokers_partitions_are_led_elsewhere_and_it_leaves_the_isr() {
         let Ok(mut sim) = default_scenario().build() else { panic!("builds") };
-        sim.run_until(SimTime(5_000));
+        sim.run_to(SimTime(5_000));
         let Some(victim) = sim.read().topics().flat_map(|t| t.partitions()).find_map(|p| p.leader()) else { panic!("a leader") };
         let led: Vec<TopicPartition> =
             sim.read().topics().flat_map(|t| t.partitions()).filter(|p| p.leader() == Some(victim)).map(|p| p.topic_partition()).collect();
         assert!(sim.apply(BrokerCommand::CrashBroker { broker: victim }).is_ok());
-        sim.run_until(SimTime(40_000));
+        sim.run_to(SimTime(40_000));
         let read = sim.read();
         let Some(b) = read.broker(victim) else { panic!("still listed") };
         assert!(!b.alive());
@@ -823,7 +823,7 @@ mod tests {
             });
             assert!(sim.apply(produce).is_ok());
         }
-        sim.run_until(SimTime(20_000));
+        sim.run_to(SimTime(20_000));
         let read = sim.read();
         let Some(p) = read.topic(&topic).and_then(|t| t.partition(0)) else { panic!("partition 0") };
         assert!(p.log_end_offset() >= 3, "the run writes records");
@@ -885,7 +885,7 @@ mod tests {
             panic!("a member")
         };
         assert!(sim.apply(GroupCommand::CrashMember { group: group.clone(), client_id: victim.clone() }).is_ok());
-        sim.run_until(SimTime(20_100));
+        sim.run_to(SimTime(20_100));
         let read = sim.read();
         let snap = sim.snapshot();
         assert_eq!(read.topics().count(), snap.topics.len());
@@ -956,7 +956,7 @@ mod tests {
           "streams": [{ "application_id": "app", "source": "rows", "sink": "counts", "op": { "count_by_key": {} } }]
         }"#;
         let Ok(mut sim) = crate::scenario::Scenario::from_json(text).and_then(|s| s.build()) else { panic!("the scenario builds") };
-        sim.run_until(SimTime(7_000));
+        sim.run_to(SimTime(7_000));
         let read = sim.read();
         let snap = sim.snapshot();
         assert!(!snap.connectors.is_empty() && !snap.streams.is_empty(), "the scenario has both");

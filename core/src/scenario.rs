@@ -16,7 +16,7 @@ pub use crate::limits::{
     MIN_SEGMENT_BYTES,
 };
 use crate::record::TimestampType;
-use crate::sim::{check_member_spec, check_record_size, check_strategy, Sim};
+use crate::sim::{check_member_spec, check_record_size, check_strategy, Sim, SimOptions};
 use crate::time::SimTime;
 use crate::vecmap::{VecMap, VecSet};
 use serde::{Deserialize, Serialize};
@@ -277,8 +277,15 @@ impl Scenario {
         last_command.max(last_send).max(last_change).saturating_add(10_000)
     }
 
-    /// Checks what can be checked without running: names, sizes, references.
+    /// Checks the scenario: names, sizes, ranges and references, then the groups and the
+    /// timeline against the cluster they will run on (by building it). [`Scenario::build`]
+    /// runs the same checks; call this one when no simulation is wanted.
     pub fn check(&self) -> Result<(), ScenarioError> {
+        self.build().map(drop)
+    }
+
+    /// What can be checked without building: names, sizes, ranges, references.
+    fn check_fields(&self) -> Result<(), ScenarioError> {
         if self.version != FORMAT_VERSION {
             return Err(ScenarioError::at(
                 "version",
@@ -415,13 +422,24 @@ impl Scenario {
         if written > MAX_SCENARIO_BYTES {
             return Err(ScenarioError::at("", Problem::WrittenTooBig { bytes: written }));
         }
-        // Groups and commands are checked by building the cluster for real.
-        self.build().map(|_| ())
+        Ok(())
     }
 
-    /// Builds the simulation at time zero with everything scheduled.
+    /// Checks the scenario and builds the simulation at time zero with everything
+    /// scheduled. Every check runs: an invalid scenario (a replication factor above the
+    /// brokers, `min.insync.replicas` above the replication factor, no broker, a timeline
+    /// command naming a member that does not exist by then) is refused with the field's
+    /// path and what is allowed, never built.
     pub fn build(&self) -> Result<Sim, ScenarioError> {
-        let mut sim = Sim::new(self.seed, self.cluster.clone());
+        self.build_with(SimOptions::default())
+    }
+
+    /// [`Scenario::build`] with explicit bounds on what the run keeps (see [`SimOptions`]):
+    /// `SimOptions::unbounded()` for a test that must see every event and record.
+    pub fn build_with(&self, options: SimOptions) -> Result<Sim, ScenarioError> {
+        self.check_fields()?;
+        // Groups and commands are checked by building the cluster for real.
+        let mut sim = Sim::with_options(self.seed, self.cluster.clone(), options);
         for t in &self.topics {
             sim.add_topic(&t.name, t.partitions, t.replication_factor, t.config());
         }

@@ -439,9 +439,9 @@ mod tests {
         let scenario = crate::scenario::default_scenario();
         let mut sim = scenario.build().unwrap();
         let group = sim.groups().next().unwrap().id.clone();
-        sim.run_until(crate::SimTime(9_000));
+        sim.run_to(crate::SimTime(9_000));
         sim.apply(GroupCommand::AddMember { group: group.clone(), member: MemberSpec::new("late") }).unwrap();
-        sim.run_until(crate::SimTime(15_000));
+        sim.run_to(crate::SimTime(15_000));
         // Take the state at a step boundary (as the page does when it shares).
         let steps = sim.steps();
         // A command at the very step shared is part of what is shown.
@@ -466,7 +466,7 @@ mod tests {
         let mut scenarios: Vec<Scenario> = crate::scenario::BUILT_IN.iter().map(|(_, t)| Scenario::from_json(t).unwrap()).collect();
         scenarios.push(every.clone());
         let mut sim = every.build().unwrap();
-        sim.run_until(crate::SimTime(30_000));
+        sim.run_to(crate::SimTime(30_000));
         let group = sim.groups().next().unwrap().id.clone();
         sim.apply(GroupCommand::AddMember { group, member: MemberSpec::new("late") }).unwrap();
         let run = SharedRun { scenario: every, commands: sim.command_log().to_vec(), steps: sim.steps(), to_come: vec![] };

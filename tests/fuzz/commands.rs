@@ -327,7 +327,7 @@ fn run_ops(base: &Sim, ops: &[Op]) -> TestCaseResult {
             }
             Op::Advance(i) => {
                 let until = sim.now().plus_ms(pick(U64S, *i));
-                sim.run_until_bounded(until, ADVANCE_STEPS);
+                sim.run_to_bounded(until, ADVANCE_STEPS);
             }
             Op::StepVisible => {
                 sim.step_visible();
@@ -366,7 +366,7 @@ fn bases() -> Vec<Sim> {
         let Ok(sim) = s.build() else { continue };
         for at in [0, 4_000, 9_000] {
             let mut sim = sim.clone();
-            sim.run_until_bounded(SimTime(at), 50_000);
+            sim.run_to_bounded(SimTime(at), 50_000);
             out.push(sim);
         }
     }

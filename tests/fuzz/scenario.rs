@@ -30,7 +30,7 @@ pub fn check_text(text: &str) -> TestCaseResult {
             let built = s.build();
             prop_assert!(built.is_ok(), "accepted but does not build: {:?}", built.err());
             if let Ok(mut sim) = built {
-                sim.run_until_bounded(SimTime(s.end_ms()), STEPS);
+                sim.run_to_bounded(SimTime(s.end_ms()), STEPS);
                 sim.step_visible();
                 let _ = sim.snapshot();
                 let _ = sim.in_flight();

@@ -61,7 +61,7 @@ fn pairs(s: &[(&str, &str)]) -> Vec<(String, String)> {
 fn incrementing_mode_sends_each_new_row_once_and_never_sees_updates() {
     let s = scenario("incrementing", "");
     let mut sim = s.build().expect("builds");
-    sim.run_until(SimTime(100_000));
+    sim.run_to(SimTime(100_000));
     assert_eq!(topic_records(&sim), pairs(&[("1", "ada"), ("2", "bob"), ("3", "cy"), ("4", "dee"), ("5", "eve")]));
     let c = sim.connector("jdbc").expect("connector");
     assert_eq!(c.spec.mode, QueryMode::Incrementing);
@@ -81,7 +81,7 @@ fn incrementing_mode_sends_each_new_row_once_and_never_sees_updates() {
 fn timestamp_incrementing_mode_sends_updates_too() {
     let s = scenario("timestamp+incrementing", "");
     let mut sim = s.build().expect("builds");
-    sim.run_until(SimTime(100_000));
+    sim.run_to(SimTime(100_000));
     assert_eq!(topic_records(&sim), pairs(&[("1", "ada"), ("2", "bob"), ("3", "cy"), ("4", "dee"), ("2", "bob2"), ("5", "eve")]));
     let c = sim.connector("jdbc").expect("connector");
     assert_eq!(c.committed, Some(SourceOffset { timestamp_ms: Some(20_000), incrementing: 5 }));
@@ -101,7 +101,7 @@ fn a_crash_before_the_offset_flush_resends_rows_at_least_once() {
                       { "at_ms": 35000, "command": { "type": "restart_connector", "connector": "jdbc" } }"#;
     let s = scenario("incrementing", commands);
     let mut sim = s.build().expect("builds");
-    sim.run_until(SimTime(34_000));
+    sim.run_to(SimTime(34_000));
     let snap = sim.snapshot();
     let view = &snap.connectors[0];
     assert!(!view.running);
@@ -110,7 +110,7 @@ fn a_crash_before_the_offset_flush_resends_rows_at_least_once() {
         .trace()
         .events()
         .any(|e| matches!(e.kind, EventKind::Connect(ConnectEvent::ConnectorTaskCrashed { unflushed: 5, committed: None, .. }))));
-    sim.run_until(SimTime(100_000));
+    sim.run_to(SimTime(100_000));
     // Every row twice; row 2 was updated at 12 s, so its second copy carries the new value
     // (incrementing mode still never sends an update on its own).
     let once = [("1", "ada"), ("2", "bob"), ("3", "cy"), ("4", "dee"), ("5", "eve")];
@@ -129,7 +129,7 @@ fn a_restart_after_the_flush_resumes_without_resending() {
                       { "at_ms": 75000, "command": { "type": "restart_connector", "connector": "jdbc" } }"#;
     let s = scenario("incrementing", commands);
     let mut sim = s.build().expect("builds");
-    sim.run_until(SimTime(150_000));
+    sim.run_to(SimTime(150_000));
     assert_eq!(topic_records(&sim), pairs(&[("1", "ada"), ("2", "bob"), ("3", "cy"), ("4", "dee"), ("5", "eve")]));
     let restarted = sim
         .trace()
@@ -188,14 +188,14 @@ fn an_unknown_connector_in_the_timeline_is_refused() {
 fn crash_and_restart_from_outside_replay_exactly() {
     let s = scenario("timestamp+incrementing", "");
     let mut sim = s.build().expect("builds");
-    sim.run_until(SimTime(26_000));
+    sim.run_to(SimTime(26_000));
     sim.apply(kafka_sandbox_core::ConnectCommand::CrashConnector { connector: "jdbc".into() }).expect("known connector");
-    sim.run_until(SimTime(40_000));
+    sim.run_to(SimTime(40_000));
     sim.apply(kafka_sandbox_core::ConnectCommand::RestartConnector { connector: "jdbc".into() }).expect("known connector");
-    sim.run_until(SimTime(80_000));
+    sim.run_to(SimTime(80_000));
     let again = Sim::replay(s.build().expect("builds"), sim.command_log()).expect("replays");
     let mut again = again;
-    again.run_until(SimTime(80_000));
+    again.run_to(SimTime(80_000));
     assert_eq!(again.trace().digest(), sim.trace().digest());
     assert!(sim.apply(kafka_sandbox_core::ConnectCommand::CrashConnector { connector: "nope".into() }).is_err());
 }

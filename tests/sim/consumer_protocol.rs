@@ -68,7 +68,7 @@ fn build_with(protocol: Protocol, partitions: u32, members: Vec<MemberSpec>, mor
         ..Scenario::default()
     };
     let mut sim = scenario.build().expect("builds");
-    sim.run_until(SimTime(12_000));
+    sim.run_to(SimTime(12_000));
     sim
 }
 
@@ -87,7 +87,7 @@ fn produce_until(sim: &mut Sim, until: u64) {
         .expect("produce");
         i += 1;
         let next = sim.now().plus_ms(50);
-        sim.run_until(next);
+        sim.run_to(next);
     }
 }
 
@@ -254,7 +254,7 @@ fn a_graceful_leave_hands_partitions_over_at_the_next_heartbeats() {
     let left_at = sim.now();
     sim.apply(GroupCommand::RemoveMember { group: "g".into(), client_id: "c2".into() }).expect("leave");
     // Within two heartbeat intervals (5 s each) c1 owns everything.
-    sim.run_until(left_at.plus_ms(10_100));
+    sim.run_to(left_at.plus_ms(10_100));
     assert_eq!(assigned(&sim, "c1"), vec![0, 1, 2, 3]);
     assert!(stable(&sim));
     assert!(events(&sim)
@@ -272,10 +272,10 @@ fn a_crash_waits_for_the_brokers_session_timeout() {
     sim.apply(GroupCommand::CrashMember { group: "g".into(), client_id: "c2".into() }).expect("crash");
     // group.consumer.session.timeout.ms = 45000 from its last heartbeat (at most 5 s
     // before the crash): still a member 39 s after.
-    sim.run_until(crashed_at.plus_ms(39_000));
+    sim.run_to(crashed_at.plus_ms(39_000));
     assert_eq!(sim.group("g").map(|g| g.registry.len()), Some(2));
     assert_eq!(assigned(&sim, "c1").len(), 2);
-    sim.run_until(crashed_at.plus_ms(56_000));
+    sim.run_to(crashed_at.plus_ms(56_000));
     assert_eq!(sim.group("g").map(|g| g.registry.len()), Some(1));
     assert_eq!(assigned(&sim, "c1"), vec![0, 1, 2, 3]);
     assert!(events(&sim)
@@ -289,12 +289,12 @@ fn a_static_member_that_closes_and_returns_keeps_its_partitions_without_a_new_ep
     let mine = assigned(&sim, "c2");
     let epoch = sim.group("g").map(|g| g.generation);
     sim.apply(GroupCommand::RemoveMember { group: "g".into(), client_id: "c2".into() }).expect("close");
-    sim.run_until(sim.now().plus_ms(10_000));
+    sim.run_to(sim.now().plus_ms(10_000));
     // Epoch -2: its partitions wait for it; c1 does not get them.
     assert_eq!(assigned(&sim, "c1").len(), 2);
     assert_eq!(sim.group("g").map(|g| g.generation), epoch);
     sim.apply(GroupCommand::AddMember { group: "g".into(), member: member("c2", Some("i2")) }).expect("back");
-    sim.run_until(sim.now().plus_ms(10_000));
+    sim.run_to(sim.now().plus_ms(10_000));
     assert_eq!(assigned(&sim, "c2"), mine);
     assert_eq!(sim.group("g").map(|g| g.generation), epoch, "no new group epoch");
     assert!(events(&sim)
@@ -307,16 +307,16 @@ fn a_static_member_that_closes_and_returns_keeps_its_partitions_without_a_new_ep
 fn a_static_member_restarted_after_a_crash_fails_with_unreleased_instance_id() {
     let mut sim = build(Protocol::Consumer(ServerAssignor::Uniform), 4, vec![member("c1", Some("i1")), member("c2", Some("i2"))]);
     sim.apply(GroupCommand::CrashMember { group: "g".into(), client_id: "c2".into() }).expect("crash");
-    sim.run_until(sim.now().plus_ms(5_000));
+    sim.run_to(sim.now().plus_ms(5_000));
     sim.apply(GroupCommand::RestartMember { group: "g".into(), client_id: "c2".into() }).expect("restart");
-    sim.run_until(sim.now().plus_ms(1_000));
+    sim.run_to(sim.now().plus_ms(1_000));
     assert!(events(&sim)
         .iter()
         .any(|e| matches!(e, EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed { client_id, error: GroupError::UnreleasedInstanceId, .. }) if client_id == "c2")));
     // After the old session expires, a restart joins as a new member.
-    sim.run_until(sim.now().plus_ms(50_000));
+    sim.run_to(sim.now().plus_ms(50_000));
     sim.apply(GroupCommand::RestartMember { group: "g".into(), client_id: "c2".into() }).expect("restart");
-    sim.run_until(sim.now().plus_ms(15_000));
+    sim.run_to(sim.now().plus_ms(15_000));
     assert!(stable(&sim));
     assert_eq!(assigned(&sim, "c2").len(), 2);
 }
@@ -348,7 +348,7 @@ fn added_partitions_are_noticed_by_the_coordinator_at_the_next_heartbeat() {
     let mut sim = build(Protocol::Consumer(ServerAssignor::Uniform), 2, vec![member("c1", None), member("c2", None)]);
     let at = sim.now();
     sim.apply(TopicCommand::AddPartitions { topic: "t".into(), partitions: 4 }).expect("grow");
-    sim.run_until(at.plus_ms(11_000));
+    sim.run_to(at.plus_ms(11_000));
     assert_eq!(assigned(&sim, "c1").len() + assigned(&sim, "c2").len(), 4);
     assert!(events(&sim)
         .iter()
@@ -362,7 +362,7 @@ fn commits_from_an_old_epoch_are_refused_and_the_assignor_cannot_be_set() {
     assert!(err.to_string().contains("group.remote.assignor"), "{err}");
     // Every record produced is processed exactly once in a quiet group.
     produce_until(&mut sim, 20_000);
-    sim.run_until(SimTime(25_000));
+    sim.run_to(SimTime(25_000));
     let g = sim.group("g").expect("group");
     assert_eq!(g.duplicates, 0);
     assert_eq!(g.lost_records(), 0);
@@ -406,7 +406,7 @@ fn a_subscription_change_rebalances_under_both_protocols() {
         sim.apply(GroupCommand::Subscribe { group: "g".into(), client_id: "c2".into(), topics: vec!["t".into()] }).expect("same topics");
         let before = sim.group("g").map(|g| g.generation).unwrap_or(0);
         // Nothing changes when the topics are the same.
-        sim.run_until(sim.now().plus_ms(12_000));
+        sim.run_to(sim.now().plus_ms(12_000));
         assert_eq!(sim.group("g").map(|g| g.generation), Some(before), "{protocol:?}");
         assert!(!events(&sim).iter().any(|e| matches!(e, EventKind::Group(GroupEvent::Subscribed { .. }))));
     }
@@ -420,7 +420,7 @@ fn subscribe_to_another_topic_gives_up_the_old_ones_and_rebalances() {
         sim.apply(GroupCommand::Subscribe { group: "g".into(), client_id: "c2".into(), topics: vec!["u".into()] }).expect("subscribe");
         // Partitions of the topic it left are given up at once.
         assert!(sim.group("g").and_then(|g| g.member("c2")).is_some_and(|m| m.assigned.iter().all(|tp| tp.topic == "u")));
-        sim.run_until(sim.now().plus_ms(15_000));
+        sim.run_to(sim.now().plus_ms(15_000));
         let all = events(&sim);
         let cause = all.iter().any(|e| {
             matches!(
@@ -448,7 +448,7 @@ fn seek_to_beginning_reprocesses_and_the_duplicates_name_the_seek() {
     use kafka_sandbox_core::group::HandoverKind;
     let mut sim = build(Protocol::Consumer(ServerAssignor::Uniform), 2, vec![member("c1", None)]);
     produce_until(&mut sim, 14_000);
-    sim.run_until(SimTime(16_000));
+    sim.run_to(SimTime(16_000));
     let processed = sim.group("g").and_then(|g| g.member("c1")).map(|m| m.processed_total).unwrap_or(0);
     assert_eq!(processed, 40);
     sim.apply(GroupCommand::Seek {
@@ -459,7 +459,7 @@ fn seek_to_beginning_reprocesses_and_the_duplicates_name_the_seek() {
         to: SeekTo::Beginning,
     })
     .expect("seek");
-    sim.run_until(SimTime(20_000));
+    sim.run_to(SimTime(20_000));
     let g = sim.group("g").expect("group");
     // Partition 0's 20 records come again.
     assert_eq!(g.duplicates, 20);
@@ -493,7 +493,7 @@ fn auto_offset_reset_none_stops_a_consumer_without_a_committed_offset() {
     let mut spec = GroupSpec { id: "strict".into(), topics: vec!["t".into()], members: vec![member("s1", None)], ..GroupSpec::default() };
     spec.config.auto_offset_reset = OffsetReset::None;
     sim.apply(GroupCommand::AddGroup { group: spec }).expect("group");
-    sim.run_until(sim.now().plus_ms(10_000));
+    sim.run_to(sim.now().plus_ms(10_000));
     assert!(events(&sim)
         .iter()
         .any(|e| matches!(e, EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed { client_id, error: GroupError::NoOffsetForPartition, .. }) if client_id == "s1")));

@@ -44,7 +44,7 @@ fn replaying_the_command_log_rebuilds_the_same_state_and_trace() {
     let s = keyless_scenario(7);
     let mut live = s.build().unwrap();
     // A person clicks at odd moments, some between events of the same instant.
-    live.run_until(SimTime(3_100));
+    live.run_to(SimTime(3_100));
     live.apply(GroupCommand::AddMember { group: "ConsumerGroup01".into(), member: MemberSpec::new("Consumer3") }).unwrap();
     live.step();
     live.step_visible();
@@ -57,13 +57,13 @@ fn replaying_the_command_log_rebuilds_the_same_state_and_trace() {
         headers: vec![],
     })
     .unwrap();
-    live.run_until(SimTime(5_000));
+    live.run_to(SimTime(5_000));
     live.apply(GroupCommand::RemoveMember { group: "ConsumerGroup02".into(), client_id: "Consumer1".into() }).unwrap();
-    live.run_until(SimTime(9_000));
+    live.run_to(SimTime(9_000));
 
     let replayed = Sim::replay(s.build().unwrap(), live.command_log()).unwrap();
     let mut replayed = replayed;
-    replayed.run_until(live.now());
+    replayed.run_to(live.now());
     assert_eq!(events_json(&live), events_json(&replayed));
     assert_eq!(live.snapshot(), replayed.snapshot());
 }
@@ -72,7 +72,7 @@ fn replaying_the_command_log_rebuilds_the_same_state_and_trace() {
 fn a_visible_step_in_an_idle_cluster_returns_instead_of_spinning() {
     let s = keyless_scenario(5);
     let mut sim = s.build().unwrap();
-    sim.run_until(SimTime(60_000));
+    sim.run_to(SimTime(60_000));
     // Only fetches waiting out fetch.max.wait.ms remain: nothing visible ever comes.
     let before = sim.trace().total();
     assert_eq!(sim.step_visible(), None);
@@ -84,14 +84,14 @@ fn a_visible_step_in_an_idle_cluster_returns_instead_of_spinning() {
 fn a_clone_is_an_independent_fork() {
     let s = keyless_scenario(3);
     let mut a = s.build().unwrap();
-    a.run_until(SimTime(4_000));
+    a.run_to(SimTime(4_000));
     let mut b = a.clone();
-    a.run_until(SimTime(8_000));
-    b.run_until(SimTime(8_000));
+    a.run_to(SimTime(8_000));
+    b.run_to(SimTime(8_000));
     assert_eq!(a.trace().digest(), b.trace().digest());
     b.apply(GroupCommand::RemoveMember { group: "ConsumerGroup01".into(), client_id: "Consumer1".into() }).unwrap();
-    b.run_until(SimTime(9_000));
-    a.run_until(SimTime(9_000));
+    b.run_to(SimTime(9_000));
+    a.run_to(SimTime(9_000));
     assert_ne!(a.trace().digest(), b.trace().digest());
 }
 
@@ -160,7 +160,7 @@ fn planned_sends_run_as_if_all_were_queued_at_once() {
             }
         }
     }
-    eager.run_until(SimTime(s.duration_ms.unwrap()));
+    eager.run_to(SimTime(s.duration_ms.unwrap()));
     assert!(lazy.trace().total() > 1000, "a busy run: {}", lazy.trace().total());
     assert_eq!(events_json(&lazy), events_json(&eager));
     assert_eq!(lazy.steps(), eager.steps());

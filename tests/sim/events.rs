@@ -86,7 +86,7 @@ fn every_subject_an_event_names_is_in_the_run() {
 #[test]
 fn a_group_event_involves_its_group_and_member_and_a_fault_is_a_fault() {
     let mut sim = scenario::default_scenario().build().unwrap();
-    sim.run_until(SimTime(20_000));
+    sim.run_to(SimTime(20_000));
     let joined = sim.trace().events().find(|e| e.kind.name() == "MemberJoined").expect("members joined");
     let subjects = joined.kind.subjects();
     assert!(subjects.iter().any(|s| matches!(s, Subject::Group(_))), "{subjects:?}");

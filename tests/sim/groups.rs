@@ -52,7 +52,7 @@ fn build(members: Vec<MemberSpec>, assignor: kafka_sandbox_core::assign::Strateg
         ..Scenario::default()
     };
     let mut sim = scenario.build().expect("builds");
-    sim.run_until(SimTime(1_000));
+    sim.run_to(SimTime(1_000));
     sim
 }
 
@@ -72,7 +72,7 @@ fn produce_n(sim: &mut Sim, from: u32, n: u32) {
 
 fn run(sim: &mut Sim, ms: u64) {
     let until = sim.now().plus_ms(ms);
-    sim.run_until(until);
+    sim.run_to(until);
 }
 
 fn count<F: Fn(&EventKind) -> bool>(sim: &Sim, f: F) -> usize {
@@ -346,7 +346,7 @@ fn a_group_formed_by_two_joiners_waits_a_second_initial_delay() {
             ..Scenario::default()
         };
         let mut sim = scenario.build().expect("builds");
-        sim.run_until(SimTime(20_000));
+        sim.run_to(SimTime(20_000));
         let formed =
             sim.trace().events().find(|e| matches!(e.kind, EventKind::Group(GroupEvent::JoinPhaseCompleted { .. }))).map(|e| e.time.ms());
         formed.expect("formed")

@@ -93,10 +93,10 @@ fn load(sim: &mut Sim, seconds: u64, keys: Option<u32>) -> Load {
             sim.schedule_command(SimTime(start + s * 1000 + i), produce(key, format!("r{n}")));
             n += 1;
         }
-        sim.run_until(SimTime(start + (s + 1) * 1000));
+        sim.run_to(SimTime(start + (s + 1) * 1000));
         load.read(sim, &mut seq);
     }
-    sim.run_until(SimTime(start + seconds * 1000 + 10_000));
+    sim.run_to(SimTime(start + seconds * 1000 + 10_000));
     load.read(sim, &mut seq);
     load
 }
@@ -104,7 +104,7 @@ fn load(sim: &mut Sim, seconds: u64, keys: Option<u32>) -> Load {
 #[test]
 fn a_default_producer_keeps_up_with_1000_records_a_second_for_five_minutes() {
     let mut sim = cluster(12, ProducerConfig::default());
-    sim.run_until(SimTime(1_000));
+    sim.run_to(SimTime(1_000));
     let t0 = std::time::Instant::now();
     let load = load(&mut sim, 300, None);
     eprintln!(
@@ -160,7 +160,7 @@ fn max_in_flight_counts_per_broker_connection() {
     // millisecond: every connection fills up to 5 requests (an acks=all round trip
     // takes about 80 ms), 15 in all.
     let mut sim = cluster(3, ProducerConfig { linger_ms: 0, ..ProducerConfig::default() });
-    sim.run_until(SimTime(1_000));
+    sim.run_to(SimTime(1_000));
     let leaders: Vec<u32> = (0..3).map(|p| leader(&sim, p)).collect();
     let mut distinct = leaders.clone();
     distinct.sort_unstable();
@@ -172,7 +172,7 @@ fn max_in_flight_counts_per_broker_connection() {
         for p in 0..3 {
             send_to(&mut sim, p, format!("p{p}-{i}"));
         }
-        sim.run_until(SimTime(1_000 + u64::from(i) + 1));
+        sim.run_to(SimTime(1_000 + u64::from(i) + 1));
         let producer = sim.producers().next().expect("producer");
         for b in 0..3 {
             most_per_broker = most_per_broker.max(producer.in_flight_requests(b));
@@ -181,7 +181,7 @@ fn max_in_flight_counts_per_broker_connection() {
     }
     assert_eq!(most_per_broker, 5, "max.in.flight.requests.per.connection bounds each connection");
     assert_eq!(most_total, 15, "5 in flight to each of the three leaders at once");
-    sim.run_until(SimTime(3_000));
+    sim.run_to(SimTime(3_000));
     let acked = sim.trace().events().filter(|e| matches!(e.kind, EventKind::Produce(ProduceEvent::RecordAcked { .. }))).count();
     assert_eq!(acked, 600);
 }
@@ -192,7 +192,7 @@ fn the_open_batch_keeps_filling_while_its_broker_is_at_the_in_flight_limit() {
     // the connection is full; the records that follow join the partition's last batch,
     // which goes as one when a response frees a slot.
     let mut sim = cluster(1, ProducerConfig { linger_ms: 0, ..ProducerConfig::default() });
-    sim.run_until(SimTime(1_000));
+    sim.run_to(SimTime(1_000));
     let mut batched_at_the_limit = 0;
     for i in 0..1_000u64 {
         send_to(&mut sim, 0, format!("r{i}"));
@@ -200,9 +200,9 @@ fn the_open_batch_keeps_filling_while_its_broker_is_at_the_in_flight_limit() {
         if producer.in_flight_requests(leader(&sim, 0)) == 5 {
             batched_at_the_limit = batched_at_the_limit.max(sim.snapshot().producers[0].batched);
         }
-        sim.run_until(SimTime(1_000 + i + 1));
+        sim.run_to(SimTime(1_000 + i + 1));
     }
-    sim.run_until(SimTime(4_000));
+    sim.run_to(SimTime(4_000));
     let sizes = batch_sizes(&sim, 0);
     assert_eq!(sizes.iter().sum::<usize>(), 1_000);
     assert_eq!(&sizes[..5], &[1, 1, 1, 1, 1], "the first five go one by one: {sizes:?}");
@@ -214,12 +214,12 @@ fn the_open_batch_keeps_filling_while_its_broker_is_at_the_in_flight_limit() {
     // batch.size still caps a batch: with 200 bytes, a waiting batch closes and the next
     // record starts another (which makes the partition sendable at once).
     let mut sim = cluster(1, ProducerConfig { linger_ms: 0, batch_size: 200, ..ProducerConfig::default() });
-    sim.run_until(SimTime(1_000));
+    sim.run_to(SimTime(1_000));
     for i in 0..1_000u64 {
         send_to(&mut sim, 0, format!("r{i:04}"));
-        sim.run_until(SimTime(1_000 + i + 1));
+        sim.run_to(SimTime(1_000 + i + 1));
     }
-    sim.run_until(SimTime(4_000));
+    sim.run_to(SimTime(4_000));
     let sizes = batch_sizes(&sim, 0);
     let record = kafka_sandbox_core::partitioner::record_size_in_bytes(None, Some(b"r0000"), &[]) as usize;
     let most = (200 - 61) / record;
@@ -235,14 +235,14 @@ fn a_request_timeout_closes_the_connection_and_fails_every_request_on_it() {
     // fail at that moment, not each at its own deadline.
     let config = ProducerConfig { linger_ms: 0, request_timeout_ms: 1_000, ..ProducerConfig::default() };
     let mut sim = cluster(1, config);
-    sim.run_until(SimTime(1_000));
+    sim.run_to(SimTime(1_000));
     let broker = leader(&sim, 0);
     sim.apply(BrokerCommand::IsolateBroker { broker }).expect("isolate");
     for i in 0..5u64 {
         send_to(&mut sim, 0, format!("r{i}"));
-        sim.run_until(SimTime(1_000 + i + 1));
+        sim.run_to(SimTime(1_000 + i + 1));
     }
-    sim.run_until(SimTime(2_500));
+    sim.run_to(SimTime(2_500));
     let timed_out: Vec<u64> = sim
         .trace()
         .events()
@@ -278,7 +278,7 @@ fn the_idempotent_producer_keeps_each_partitions_order_through_retries() {
             ..ProducerConfig::default()
         };
         let mut sim = cluster(2, config);
-        sim.run_until(SimTime(1_000));
+        sim.run_to(SimTime(1_000));
         let old = leader(&sim, 0);
         let mut sent = [Vec::new(), Vec::new()];
         for i in 0..1_000u64 {
@@ -293,9 +293,9 @@ fn the_idempotent_producer_keeps_each_partitions_order_through_retries() {
                 sent[p as usize].push(v.clone());
                 send_to(&mut sim, p, v);
             }
-            sim.run_until(SimTime(1_000 + 2 * i + 2));
+            sim.run_to(SimTime(1_000 + 2 * i + 2));
         }
-        sim.run_until(SimTime(20_000));
+        sim.run_to(SimTime(20_000));
         let retried = sim
             .trace()
             .events()
@@ -328,7 +328,7 @@ fn the_sticky_partition_switches_between_batches_not_inside_one() {
     // (`RecordAccumulator.partitionChanged`): the record that would open a new batch
     // there goes to the next partition instead, so no one-record batch is left behind.
     let mut sim = cluster(6, ProducerConfig::default());
-    sim.run_until(SimTime(1_000));
+    sim.run_to(SimTime(1_000));
     let load = load(&mut sim, 10, None);
     assert_eq!(load.append_latency_ms.len(), 10_000);
     let mut runs = Vec::new();

@@ -207,7 +207,7 @@ proptest! {
                             prop_assert!(false, "seed {seed}, op {i} ({op:?}), step {}: {e}", sim.steps());
                         }
                     }
-                    sim.run_until(until);
+                    sim.run_to(until);
                 }
                 other => {
                     if let Some(c) = to_command(other) {
@@ -226,7 +226,7 @@ proptest! {
         // Once membership stops changing and time passes, every group with members is
         // Stable and every partition of a subscribed topic is owned.
         let later = sim.now().plus_ms(400_000);
-        sim.run_until(later);
+        sim.run_to(later);
         for g in sim.groups() {
             if g.members.is_empty() { continue; }
             prop_assert_eq!(g.state, kafka_sandbox_core::group::GroupState::Stable, "seed {}", seed);

@@ -67,7 +67,7 @@ fn build(s: Setup) -> Sim {
         ..Scenario::default()
     };
     let mut sim = scenario.build().expect("test scenario builds");
-    sim.run_until(SimTime(500));
+    sim.run_to(SimTime(500));
     sim
 }
 
@@ -85,7 +85,7 @@ fn produce(sim: &mut Sim, value: &str) {
 
 fn run(sim: &mut Sim, ms: u64) {
     let until = sim.now().plus_ms(ms);
-    sim.run_until(until);
+    sim.run_to(until);
 }
 
 fn leader(sim: &Sim) -> Option<u32> {

@@ -90,7 +90,7 @@ fn build(s: Setup) -> Sim {
         ..Scenario::default()
     };
     let mut sim = scenario.build().expect("test scenario builds");
-    sim.run_until(SimTime(500));
+    sim.run_to(SimTime(500));
     sim
 }
 
@@ -110,11 +110,11 @@ fn produce(sim: &mut Sim, i: u32, gap_ms: u64) {
 
 fn run_for(sim: &mut Sim, ms: u64) {
     let until = sim.now().plus_ms(ms);
-    sim.run_until(until);
+    sim.run_to(until);
 }
 
 fn run_to(sim: &mut Sim, at_ms: u64) {
-    sim.run_until(SimTime(at_ms));
+    sim.run_to(SimTime(at_ms));
 }
 
 fn logs(sim: &Sim) -> Vec<(u32, &PartitionLog)> {

@@ -75,7 +75,7 @@ fn a_consumer_added_later_takes_over_partitions_from_the_committed_offsets() {
     let end = sim.now();
     sim.apply(GroupCommand::AddMember { group: "ConsumerGroup01".into(), member: MemberSpec::new("Consumer3") }).unwrap();
     // The others learn of the rebalance at their next heartbeat (heartbeat.interval.ms).
-    sim.run_until(end.plus_ms(5000));
+    sim.run_to(end.plus_ms(5000));
     let g = "ConsumerGroup01";
     assert_eq!(partitions(&sim, g, "Consumer1"), vec![0, 3]);
     assert_eq!(partitions(&sim, g, "Consumer2"), vec![1]);
@@ -90,7 +90,7 @@ fn a_consumer_added_later_takes_over_partitions_from_the_committed_offsets() {
         headers: vec![],
     })
     .unwrap();
-    sim.run_until(sim.now().plus_ms(1000));
+    sim.run_to(sim.now().plus_ms(1000));
     assert_eq!(received(&sim, g, "Consumer3"), words("m8"));
     let group = sim.group(g).unwrap();
     assert_eq!(group.generation, 2);
@@ -135,12 +135,12 @@ fn a_new_group_with_latest_reset_sees_only_new_records() {
     };
     spec.config.auto_offset_reset = OffsetReset::Latest;
     sim.apply(GroupCommand::AddGroup { group: spec.clone() }).unwrap();
-    sim.run_until(sim.now().plus_ms(4000));
+    sim.run_to(sim.now().plus_ms(4000));
     assert!(received(&sim, "late", "L1").is_empty());
     spec.id = "early".into();
     spec.config.auto_offset_reset = OffsetReset::Earliest;
     sim.apply(GroupCommand::AddGroup { group: spec }).unwrap();
-    sim.run_until(sim.now().plus_ms(4000));
+    sim.run_to(sim.now().plus_ms(4000));
     let mut got = received(&sim, "early", "L1");
     got.sort();
     assert_eq!(got, words("m1 m2 m3 m4 m5 m6 m7"));

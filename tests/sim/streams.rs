@@ -36,7 +36,7 @@ fn text(op: &str, instances: u32, commands: &str) -> String {
 fn run(op: &str, instances: u32, commands: &str, until_ms: u64) -> Sim {
     let scenario = Scenario::from_json(&text(op, instances, commands)).expect("valid scenario");
     let mut sim = scenario.build().expect("builds");
-    sim.run_until(SimTime(until_ms));
+    sim.run_to(SimTime(until_ms));
     sim
 }
 
@@ -239,12 +239,12 @@ fn push_connectors_and_streams_survive_writing_out_and_run_the_same() {
     assert_eq!(again, scenario);
     let digest = |s: &Scenario| {
         let mut sim = s.build().expect("builds");
-        sim.run_until(SimTime(60_000));
+        sim.run_to(SimTime(60_000));
         (sim.trace().digest(), sim.trace().total())
     };
     assert_eq!(digest(&again), digest(&scenario));
     let mut sim = scenario.build().expect("builds");
-    sim.run_until(SimTime(60_000));
+    sim.run_to(SimTime(60_000));
     let kinds: Vec<&'static str> = sim.trace().events().map(|e| e.kind.name()).collect();
     for k in ["RecordsPushed", "PushOverwhelmed", "SourceRecordsPolled", "TableRowChanged", "StreamsRecordProcessed", "StateStoreRestored"]
     {

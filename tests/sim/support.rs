@@ -11,7 +11,7 @@ pub fn run_built_in(name: &str) -> Sim {
 
 pub fn run(scenario: &Scenario) -> Sim {
     let mut sim = scenario.build().expect("scenario builds");
-    sim.run_until(SimTime(scenario.end_ms()));
+    sim.run_to(SimTime(scenario.end_ms()));
     sim
 }
 

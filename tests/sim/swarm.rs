@@ -159,7 +159,7 @@ fn run_checked(sim: &mut Sim, ms: u64, seed: u64) {
             panic!("seed {seed}, step {}, t={} ms: {e}", sim.steps(), sim.now().ms());
         }
     }
-    sim.run_until(until);
+    sim.run_to(until);
 }
 
 #[test]

@@ -160,7 +160,7 @@ mod tests {
         let mut sim = scenario.build().expect("builds");
         let mut series = Series::default();
         for t in (0..=20_000).step_by(100) {
-            sim.run_until(kafka_sandbox_core::SimTime(t));
+            sim.run_to(kafka_sandbox_core::SimTime(t));
             series.observe(&sim);
         }
         assert_eq!(series.samples.len(), 41, "every 500 ms from 0 to 20 s");

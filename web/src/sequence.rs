@@ -173,7 +173,7 @@ mod tests {
     fn the_seed_examples_first_seconds_have_joins_produces_fetches() {
         let scenario = kafka_sandbox_core::scenario::default_scenario();
         let mut sim = scenario.build().expect("builds");
-        sim.run_until(kafka_sandbox_core::SimTime(8_000));
+        sim.run_to(kafka_sandbox_core::SimTime(8_000));
         let all = messages(&sim, 0, 8_000, 10_000);
         let has = |p: &str| all.iter().any(|m| m.label.starts_with(p));
         assert!(has("JoinGroup") && has("MEMBER_ID_REQUIRED") && has("SyncGroup") && has("assignment"));

@@ -770,7 +770,7 @@ pub fn reduce_model(m: &mut Model, action: Action) -> bool {
     // The fork keeps pace with the run (it never runs ahead, nor back).
     if let Some(f) = m.fork.as_mut() {
         if f.sim.now() < m.sim.now() {
-            f.sim.run_until_bounded(m.sim.now(), MAX_STEPS_PER_TICK.saturating_mul(4));
+            f.sim.run_to_bounded(m.sim.now(), MAX_STEPS_PER_TICK.saturating_mul(4));
         }
     }
     if tick {
@@ -1408,7 +1408,7 @@ mod tests {
         assert_eq!(m.notice, None);
         assert!(m.sim.broker(leader).is_some_and(|b| !b.alive));
         let timeout = m.sim.cluster().broker_session_timeout_ms;
-        m.sim.run_until(m.sim.now().plus_ms(timeout + 1));
+        m.sim.run_to(m.sim.now().plus_ms(timeout + 1));
         let snap = m.sim.snapshot();
         assert_ne!(snap.topics[0].partitions[0].leader, Some(leader));
         assert!(snap.brokers.iter().any(|b| b.id == leader && b.fenced));
@@ -1436,18 +1436,18 @@ mod tests {
         let timeout = m.sim.cluster().broker_session_timeout_ms;
         // The scenario's own acks=all sends wait for the dead replica until
         // request.timeout.ms (30 s) and fill max.in.flight meanwhile: let them time out.
-        m.sim.run_until(m.sim.now().plus_ms(timeout + 31_000));
+        m.sim.run_to(m.sim.now().plus_ms(timeout + 31_000));
         reduce_model(
             &mut m,
             Action::Produce { producer: "Producer1".into(), topic: "Topic01".into(), key: None, value: "x".into(), partition: Some(0) },
         );
-        m.sim.run_until(m.sim.now().plus_ms(1000));
+        m.sim.run_to(m.sim.now().plus_ms(1000));
         reduce_model(&mut m, Action::Dismiss);
         let retrying = m.retries.of("Producer1").map(|(_, e)| e);
         assert_eq!(retrying, Some(kafka_sandbox_core::event::ProduceError::NotEnoughReplicas));
         // Enough replicas again: the next acknowledgement clears it.
         reduce_model(&mut m, Action::Apply(TopicCommand::min_insync_replicas("Topic01", 2).into()));
-        m.sim.run_until(m.sim.now().plus_ms(1000));
+        m.sim.run_to(m.sim.now().plus_ms(1000));
         reduce_model(&mut m, Action::Dismiss);
         assert_eq!(m.retries.of("Producer1"), None);
         // A new run forgets the old one's errors.
@@ -1456,7 +1456,7 @@ mod tests {
             &mut m,
             Action::Produce { producer: "Producer1".into(), topic: "Topic01".into(), key: None, value: "y".into(), partition: Some(0) },
         );
-        m.sim.run_until(m.sim.now().plus_ms(1000));
+        m.sim.run_to(m.sim.now().plus_ms(1000));
         reduce_model(&mut m, Action::Dismiss);
         assert!(m.retries.of("Producer1").is_some());
         reduce_model(&mut m, Action::Reset);
@@ -1522,7 +1522,7 @@ mod tests {
             if stable {
                 return;
             }
-            sim.run_until(sim.now().plus_ms(100));
+            sim.run_to(sim.now().plus_ms(100));
         }
         panic!("{group} did not become stable within a simulated minute");
     }
@@ -1562,7 +1562,7 @@ mod tests {
         reduce_model(&mut m, Action::Apply(GroupCommand::CrashMember { group: group.clone(), client_id: client_id.clone() }.into()));
         assert_eq!(member(&m).phase, Phase::Crashed);
         assert_eq!(m.notice, None);
-        m.sim.run_until(m.sim.now().plus_ms(15_000));
+        m.sim.run_to(m.sim.now().plus_ms(15_000));
         reduce_model(&mut m, Action::Dismiss);
         assert!(m.groups.of("shop").left("Consumer2").is_some(), "the session timeout removed it");
         reduce_model(&mut m, Action::Apply(GroupCommand::RestartMember { group: group.clone(), client_id: client_id.clone() }.into()));
@@ -1705,7 +1705,7 @@ mod tests {
     /// The default run to `ms`, played by the core alone.
     fn run_to_directly(ms: u64) -> Sim {
         let mut sim = scenario::default_scenario().build().unwrap_or_else(|e| panic!("{e}"));
-        sim.run_until(SimTime(ms));
+        sim.run_to(SimTime(ms));
         sim
     }
 

@@ -205,7 +205,7 @@ mod tests {
     fn the_timeline_holds_the_protocol_story_and_no_producer_noise() {
         let mut sim = two_members();
         let mut watch = GroupWatch::default();
-        sim.run_until(SimTime(12_000));
+        sim.run_to(SimTime(12_000));
         watch.ingest(&sim);
         let log = watch.of("shop");
         assert!(log.events.iter().all(|e| protocol_group(&e.kind, true) == Some("shop")));
@@ -220,17 +220,17 @@ mod tests {
     fn a_crashed_member_is_remembered_as_removed_for_its_session_timeout_until_it_rejoins() {
         let mut sim = two_members();
         let mut watch = GroupWatch::default();
-        sim.run_until(SimTime(12_000));
+        sim.run_to(SimTime(12_000));
         let Ok(()) = sim.apply(GroupCommand::CrashMember { group: "shop".into(), client_id: "Consumer2".into() }) else {
             panic!("the member exists")
         };
-        sim.run_until(SimTime(30_000));
+        sim.run_to(SimTime(30_000));
         watch.ingest(&sim);
         assert_eq!(watch.of("shop").left("Consumer2").map(|(_, r)| r), Some(LeaveReason::SessionTimeout));
         let Ok(()) = sim.apply(GroupCommand::RestartMember { group: "shop".into(), client_id: "Consumer2".into() }) else {
             panic!("the member exists")
         };
-        sim.run_until(SimTime(45_000));
+        sim.run_to(SimTime(45_000));
         watch.ingest(&sim);
         assert_eq!(watch.of("shop").left("Consumer2"), None);
         // Ingesting twice changes nothing.

@@ -197,9 +197,9 @@ mod tests {
                 let _ = sim.apply(BrokerCommand::SlowBroker { broker: b, slow_ms: 2000 });
             }
         }
-        sim.run_until(SimTime(2500));
+        sim.run_to(SimTime(2500));
         let _ = sim.apply(BrokerCommand::CrashBroker { broker: leader });
-        sim.run_until(SimTime(12_000));
+        sim.run_to(SimTime(12_000));
         sim
     }
 
@@ -401,7 +401,7 @@ mod event_filter_tests {
     fn the_filter_finds_a_members_events_further_back() {
         let scenario = kafka_sandbox_core::scenario::default_scenario();
         let mut sim = scenario.build().expect("builds");
-        sim.run_until(kafka_sandbox_core::SimTime(20_000));
+        sim.run_to(kafka_sandbox_core::SimTime(20_000));
         let en = crate::i18n::Lang::En;
         let mine = filtered_events(sim.read(), en, EventCategory::All, "Consumer2", 30, 5000);
         assert!(!mine.is_empty());
@@ -416,7 +416,7 @@ mod event_filter_tests {
     fn the_filter_ignores_ascii_case() {
         let json = kafka_sandbox_core::scenario::default_scenario().to_json_pretty().replace("Consumer2", "消费者2");
         let mut sim = kafka_sandbox_core::Scenario::from_json(&json).expect("valid").build().expect("builds");
-        sim.run_until(kafka_sandbox_core::SimTime(20_000));
+        sim.run_to(kafka_sandbox_core::SimTime(20_000));
         let en = crate::i18n::Lang::En;
         let found = filtered_events(sim.read(), en, EventCategory::All, "CONSUMER1", 30, 5000);
         assert!(!found.is_empty());

@@ -63,7 +63,7 @@ async fn app_renders_its_root() {
 fn the_default_scenario_runs_to_the_native_digest_in_the_browser() {
     let scenario = kafka_sandbox_core::scenario::default_scenario();
     let mut sim = scenario.build().expect("the default scenario builds");
-    sim.run_until(kafka_sandbox_core::SimTime(scenario.end_ms()));
+    sim.run_to(kafka_sandbox_core::SimTime(scenario.end_ms()));
     let golden = include_str!("../../tests/golden/two-groups.digest").trim();
     assert_eq!(format!("{:016x}", sim.trace().digest()), golden);
 }
@@ -76,7 +76,7 @@ fn the_every_feature_scenario_runs_to_the_native_digest_in_the_browser() {
     let text = include_str!("../../tests/golden/every-feature.json");
     let scenario = kafka_sandbox_core::scenario::Scenario::from_json(text).expect("the golden scenario loads");
     let mut sim = scenario.build().expect("the golden scenario builds");
-    sim.run_until(kafka_sandbox_core::SimTime(scenario.end_ms()));
+    sim.run_to(kafka_sandbox_core::SimTime(scenario.end_ms()));
     let golden = include_str!("../../tests/golden/every-feature.digest").trim();
     assert_eq!(format!("{:016x}", sim.trace().digest()), golden);
 }
@@ -90,7 +90,7 @@ async fn groups_panel_shows_the_seed_assignment_and_messages() {
 
     let scenario = kafka_sandbox_core::scenario::default_scenario();
     let mut sim = scenario.build().expect("the default scenario builds");
-    sim.run_until(kafka_sandbox_core::SimTime(scenario.end_ms()));
+    sim.run_to(kafka_sandbox_core::SimTime(scenario.end_ms()));
     let props = groups_props(sim.snapshot(), Rc::default());
 
     let document = web_sys::window().and_then(|w| w.document()).expect("a document");
@@ -142,11 +142,11 @@ async fn brokers_view_shows_a_crashed_broker_and_the_moved_leader() {
 
     let scenario = kafka_sandbox_core::scenario::default_scenario();
     let mut sim = scenario.build().expect("the default scenario builds");
-    sim.run_until(SimTime(5000));
+    sim.run_to(SimTime(5000));
     let old = sim.snapshot().topics[0].partitions[0].leader.expect("P0 has a leader");
     sim.apply(BrokerCommand::CrashBroker { broker: old }).expect("the broker exists");
     let timeout = sim.cluster().broker_session_timeout_ms;
-    sim.run_until(SimTime(5000 + timeout + 100));
+    sim.run_to(SimTime(5000 + timeout + 100));
     let snap = sim.snapshot();
     let new = snap.topics[0].partitions[0].leader.expect("P0 has a new leader");
     assert_ne!(new, old);
@@ -198,9 +198,9 @@ async fn topic_panel_strikes_through_lost_records_with_their_cause() {
     for b in (0..3).filter(|b| *b != old) {
         sim.apply(BrokerCommand::SlowBroker { broker: b, slow_ms: 2000 }).expect("the broker exists");
     }
-    sim.run_until(SimTime(2500));
+    sim.run_to(SimTime(2500));
     sim.apply(BrokerCommand::CrashBroker { broker: old }).expect("the broker exists");
-    sim.run_until(SimTime(12_000));
+    sim.run_to(SimTime(12_000));
     let snap = sim.snapshot();
     let new = snap.topics[0].partitions[0].leader.expect("a new leader");
 
@@ -238,7 +238,7 @@ async fn topic_panel_marks_a_partition_without_leader_offline() {
     let mut sim = Scenario::from_json(json).expect("parses").build().expect("builds");
     let only = sim.snapshot().topics[0].partitions[0].leader.expect("a leader");
     sim.apply(BrokerCommand::CrashBroker { broker: only }).expect("the broker exists");
-    sim.run_until(SimTime(1500));
+    sim.run_to(SimTime(1500));
     let host = mount::<TopicView>(topic_props(sim.snapshot()));
     settle().await;
     let p0 = host.query_selector("#partition-0.offline").ok().flatten().expect("P0 is marked offline");
@@ -273,12 +273,12 @@ async fn groups_panel_shows_a_crashed_member_removed_and_its_partitions_taken_ov
         sim.group("shop").is_some_and(|g| g.state == GroupState::Stable && g.members.iter().all(|m| m.phase == Phase::Stable))
     };
     while !stable(&sim) && sim.now() < SimTime(60_000) {
-        sim.run_until(sim.now().plus_ms(100));
+        sim.run_to(sim.now().plus_ms(100));
     }
     assert!(stable(&sim), "the group settles within a simulated minute");
     sim.apply(GroupCommand::CrashMember { group: "shop".into(), client_id: "Consumer2".into() }).expect("the member exists");
     // session.timeout.ms, then the survivor's next heartbeat and one rebalance round.
-    sim.run_until(sim.now().plus_ms(6000 + 5000));
+    sim.run_to(sim.now().plus_ms(6000 + 5000));
     let mut watch = GroupWatch::default();
     watch.ingest(&sim);
     let props = groups_props(sim.snapshot(), Rc::new(watch.all()));
@@ -319,7 +319,7 @@ async fn groups_panel_says_when_no_coordinator_is_reachable() {
       "groups": [{ "id": "g", "topics": ["t"], "members": [{ "client_id": "Consumer1" }] }]
     }"#;
     let mut sim = Scenario::from_json(json).expect("parses").build().expect("builds");
-    sim.run_until(SimTime(1000));
+    sim.run_to(SimTime(1000));
     sim.apply(BrokerCommand::CrashBroker { broker: 0 }).expect("the broker exists");
     let snap = sim.snapshot();
     assert_eq!(snap.groups[0].coordinator, None);

@@ -630,6 +630,22 @@ impl Trace {
         self.total
     }
 
+    /// Whether older events were dropped to keep within the capacity
+    /// ([`crate::SimOptions::trace_events`]): then [`Trace::events`] is not the whole run.
+    pub fn is_truncated(&self) -> bool {
+        self.dropped() > 0
+    }
+
+    /// How many events were dropped (the oldest).
+    pub fn dropped(&self) -> u64 {
+        self.total - self.events.len() as u64
+    }
+
+    /// The most events kept.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
     /// A 64-bit FNV-1a digest over every event of the run, identical on every platform.
     pub fn digest(&self) -> u64 {
         self.digest

@@ -970,7 +970,7 @@ fn run(sim: &mut Sim, r: &Run, path: &str) -> Result<(), LessonError> {
         (None, None) => None,
     };
     if let Some(t) = until {
-        if !sim.run_until_bounded(SimTime(t), MAX_EVENTS_PER_RUN) {
+        if !sim.run_to_bounded(SimTime(t), MAX_EVENTS_PER_RUN) {
             return Err(LessonError::at(path, LessonProblem::TooManyEvents { before_ms: t, advice: true }));
         }
     }
@@ -1005,7 +1005,7 @@ fn run(sim: &mut Sim, r: &Run, path: &str) -> Result<(), LessonError> {
         }
         if w.then_ms > 0 {
             let t = sim.now().ms().saturating_add(w.then_ms);
-            if !sim.run_until_bounded(SimTime(t), MAX_EVENTS_PER_RUN) {
+            if !sim.run_to_bounded(SimTime(t), MAX_EVENTS_PER_RUN) {
                 return Err(LessonError::at(
                     format!("{path}.until_event.then_ms"),
                     LessonProblem::TooManyEvents { before_ms: t, advice: false },
@@ -1138,7 +1138,7 @@ mod tests {
     /// docs/scenario-format.md).
     pub(super) fn two_groups() -> Sim {
         let mut sim = scenario::built_in("two-groups").unwrap().unwrap().build().unwrap();
-        sim.run_until(SimTime(12_000));
+        sim.run_to(SimTime(12_000));
         sim
     }
 

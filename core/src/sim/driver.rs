@@ -50,6 +50,8 @@ pub(crate) struct Driver {
     pub(crate) rng: SimRng,
     /// `network.latency.ms` of the cluster: every message takes it.
     latency_ms: u64,
+    /// What the run keeps (the bounds a handler applies to what it remembers).
+    pub(crate) options: super::SimOptions,
     /// What was asked for, in order (unit tests of a handler alone).
     #[cfg(test)]
     effects: Vec<Effect>,
@@ -57,16 +59,23 @@ pub(crate) struct Driver {
 
 impl Driver {
     /// A driver at time zero with an empty queue and trace.
+    #[cfg(test)]
     pub(crate) fn new(seed: u64, latency_ms: u64) -> Self {
+        Self::with_options(seed, latency_ms, super::SimOptions::default())
+    }
+
+    /// A driver at time zero keeping what `options` allow.
+    pub(crate) fn with_options(seed: u64, latency_ms: u64, options: super::SimOptions) -> Self {
         Self {
             now: SimTime::ZERO,
             steps: 0,
             queue: BTreeMap::new(),
             next_seq: 0,
-            trace: Trace::new(Trace::DEFAULT_CAPACITY),
-            monitors: Monitors::new(),
+            trace: Trace::new(options.trace_events),
+            monitors: Monitors::with_bounds(options.monitor_records, options.findings),
             rng: SimRng::new(seed),
             latency_ms,
+            options,
             #[cfg(test)]
             effects: Vec::new(),
         }

@@ -9,7 +9,7 @@
 //! choice comes from the driver's RNG.
 
 use crate::assign::{self, Subscription};
-use crate::cluster::{place_replicas, Broker, BrokerId, LostView, Partition, Topic, TopicConfig, LOST_KEPT};
+use crate::cluster::{place_replicas, Broker, BrokerId, LostView, Partition, Topic, TopicConfig};
 use crate::command::{
     check_name, Allowed, BrokerCommand, Command, CommandError, ConnectCommand, GroupCommand, GroupSpec, MemberSpec, NameOf, ProduceCommand,
     TopicCommand, MAX_GROUPS, MAX_MEMBERS_PER_GROUP, MAX_VALUE_CHARS,
@@ -31,8 +31,12 @@ mod driver;
 use driver::Driver;
 mod cluster;
 mod group;
+mod options;
 mod produce;
+mod run;
 pub mod streams;
+pub use options::{Dropped, SimOptions};
+pub use run::{for_seeds, Property, RunError};
 
 use crate::event::SettingsEvent;
 use cluster::replication::ReplicationPending;
@@ -181,12 +185,17 @@ pub enum FlightKind {
     FetchData { group: String, client_id: String, records: Vec<(TopicPartition, String)> },
 }
 
-/// What one call to [`Sim::step`] did.
+/// What one call to [`Sim::step`] did: when, and which trace events it recorded
+/// (`sim.read().events_since(outcome.first_event)`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct StepOutcome {
+    /// The simulated time of the step.
     pub time: SimTime,
     /// How many trace events the step recorded.
     pub events: u64,
+    /// The sequence number of the first of them ([`Event::seq`]).
+    pub first_event: u64,
 }
 
 /// A command applied from outside, with the moment it was applied: enough to replay.
@@ -222,12 +231,18 @@ pub struct Sim {
 }
 
 impl Sim {
-    /// An empty cluster: no topics, producers or groups.
+    /// An empty cluster: no topics, producers or groups. A scenario (or
+    /// [`Scenario::builder`](crate::Scenario::builder)) gives it topics, producers and groups.
     pub fn new(seed: u64, config: ClusterConfig) -> Self {
+        Self::with_options(seed, config, SimOptions::default())
+    }
+
+    /// An empty cluster keeping what `options` allow (see [`SimOptions`]).
+    pub fn with_options(seed: u64, config: ClusterConfig, options: SimOptions) -> Self {
         let check_every = (config.replica_lag_time_max_ms / 2).max(1);
         let mut sim = Self {
             seed,
-            out: Driver::new(seed, config.network_latency_ms),
+            out: Driver::with_options(seed, config.network_latency_ms, options),
             cluster: Cluster::new(config),
             clients: Clients::new(),
             consumers: Consumers::new(),
@@ -251,6 +266,33 @@ impl Sim {
 
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// The bounds this run keeps within.
+    pub fn options(&self) -> SimOptions {
+        self.out.options
+    }
+
+    /// What the run has dropped under its [`SimOptions`] so far. All zero
+    /// ([`Dropped::is_none`]) means every reader answers from the whole run.
+    pub fn dropped(&self) -> Dropped {
+        let mut d = Dropped {
+            trace_events: self.out.trace.dropped(),
+            monitor_records: self.out.monitors.forgotten(),
+            findings: self.out.monitors.findings_dropped(),
+            lost: self.cluster.lost_dropped,
+            ..Dropped::default()
+        };
+        for g in self.consumers.groups.values() {
+            d.duplicates += g.duplicates.saturating_sub(g.duplicate_log.len() as u64);
+            for m in &g.members {
+                d.received += m.received_total().saturating_sub(m.received().count() as u64);
+            }
+        }
+        for p in self.clients.producers.values() {
+            d.sent += p.sent_total.saturating_sub(p.sent.len() as u64);
+        }
+        d
     }
 
     pub fn cluster(&self) -> &ClusterConfig {
@@ -397,7 +439,7 @@ impl Sim {
         let before = self.out.trace.total();
         self.handle(pending);
         self.debug_check_invariants();
-        Some(StepOutcome { time: self.out.now, events: self.out.trace.total() - before })
+        Some(StepOutcome { time: self.out.now, events: self.out.trace.total() - before, first_event: before })
     }
 
     /// Applies queued events until one records something in the trace (what a person
@@ -420,20 +462,9 @@ impl Sim {
     /// How far ahead [`Sim::step_visible`] looks for something to show.
     pub const STEP_HORIZON_MS: u64 = 60_000;
 
-    /// Applies every event due at or before `until`, then moves the clock to `until`.
-    pub fn run_until(&mut self, until: SimTime) {
-        while let Some(t) = self.next_event_time() {
-            if t > until {
-                break;
-            }
-            self.step();
-        }
-        self.out.now = self.out.now.max(until);
-    }
-
-    /// Like [`Sim::run_until`] but stops after `max_steps` events; returns whether it
+    /// Like [`Sim::run_to`] but stops after `max_steps` events; returns whether it
     /// reached `until`. The page uses it so one frame never does unbounded work.
-    pub fn run_until_bounded(&mut self, until: SimTime, max_steps: u64) -> bool {
+    pub fn run_to_bounded(&mut self, until: SimTime, max_steps: u64) -> bool {
         for _ in 0..max_steps {
             match self.next_event_time() {
                 Some(t) if t <= until => {

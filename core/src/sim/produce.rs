@@ -213,17 +213,20 @@ impl Clients {
                 state.on_sticky_append(&mut out.rng, appended, batch_size, enable_switch, &available);
             }
         }
-        producer.remember(SentRecord {
-            record: id,
-            key: key.clone(),
-            value: value.clone(),
-            topic: topic.to_string(),
-            partition: p,
-            reason: reason.clone(),
-            sent_at: now,
-            acked_offset: None,
-            failed: None,
-        });
+        producer.remember(
+            SentRecord {
+                record: id,
+                key: key.clone(),
+                value: value.clone(),
+                topic: topic.to_string(),
+                partition: p,
+                reason: reason.clone(),
+                sent_at: now,
+                acked_offset: None,
+                failed: None,
+            },
+            out.options.sent_per_producer,
+        );
         out.emit(EventKind::Produce(ProduceEvent::RecordSent {
             record: id,
             producer: producer_name.to_string(),
@@ -818,7 +821,7 @@ mod tests {
         let mut sim = Sim::new(3, ClusterConfig { brokers: 3, network_latency_ms: 20, ..ClusterConfig::default() });
         sim.add_topic("t", partitions, 3, TopicConfig { min_insync_replicas: 2, ..TopicConfig::default() });
         sim.add_producer("p", config);
-        sim.run_until(SimTime(100));
+        sim.run_to(SimTime(100));
         sim
     }
 
@@ -860,7 +863,7 @@ mod tests {
             send(&mut sim, p, &format!("v{p}"));
         }
         assert!(requests_on_the_wire(&sim).is_empty(), "linger.ms: nothing leaves before 5 ms");
-        sim.run_until(SimTime(105));
+        sim.run_to(SimTime(105));
         let mut requests = requests_on_the_wire(&sim);
         requests.sort();
         assert_eq!(requests.len(), 3, "one request per broker: {requests:?}");
@@ -875,7 +878,7 @@ mod tests {
         for b in 0..3 {
             assert_eq!(p.in_flight_requests(b), 1);
         }
-        sim.run_until(SimTime(1_000));
+        sim.run_to(SimTime(1_000));
         let acked = sim.trace().events().filter(|e| matches!(e.kind, EventKind::Produce(ProduceEvent::RecordAcked { .. }))).count();
         assert_eq!(acked, 6, "every partition's answer comes back in its broker's one response");
     }
@@ -898,7 +901,7 @@ mod tests {
         assert_eq!(waiting.len(), 9, "26 records wait in 9 batches of at most 3");
         assert!(waiting.iter().all(|id| p.batches[id].bytes <= 4096));
         // Drain: when the response frees the connection, one batch (not nine) goes.
-        sim.run_until(SimTime(300));
+        sim.run_to(SimTime(300));
         let sizes: Vec<usize> = sim
             .trace()
             .events()
@@ -918,14 +921,14 @@ mod tests {
         let mut sim = Sim::new(3, ClusterConfig { brokers: 1, network_latency_ms: 20, ..ClusterConfig::default() });
         sim.add_topic("t", 300, 1, TopicConfig::default());
         sim.add_producer("p", ProducerConfig::default());
-        sim.run_until(SimTime(100));
+        sim.run_to(SimTime(100));
         let big = "x".repeat(1000);
         for p in 0..300 {
             for _ in 0..16 {
                 send(&mut sim, p, &big);
             }
         }
-        sim.run_until(SimTime(105));
+        sim.run_to(SimTime(105));
         let requests = requests_on_the_wire(&sim);
         let per_request: Vec<usize> = requests.iter().map(|r| r.1.len()).collect();
         let batch_bytes = 61 + 16 * record_size_in_bytes(None, Some(big.as_bytes()), &[]) as usize;

@@ -163,7 +163,7 @@ mod tests {
     #[test]
     fn the_choices_are_every_groups_newcomer_and_each_members_leave_and_crash() {
         let mut sim = default_scenario().build().unwrap_or_else(|e| panic!("{e}"));
-        sim.run_until(SimTime(12_000));
+        sim.run_to(SimTime(12_000));
         let groups = compare_groups(sim.read());
         let snap = sim.snapshot();
         assert_eq!(

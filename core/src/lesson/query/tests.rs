@@ -109,7 +109,7 @@ fn revoked_counts_only_since_the_mark() {
     let mut sim = two_groups();
     let mark = sim.trace().total();
     sim.apply(GroupCommand::AddMember { group: "ConsumerGroup01".into(), member: crate::command::MemberSpec::new("Consumer3") }).unwrap();
-    sim.run_until(SimTime(30_000));
+    sim.run_to(SimTime(30_000));
     let q = json!({"ask": "revoked", "group": "ConsumerGroup01", "client_id": "Consumer1"});
     let q: Query = serde_json::from_value(q).unwrap();
     // Eager RoundRobin: Consumer1 gave up both its partitions when Consumer3 joined.
@@ -133,7 +133,7 @@ fn queries_answer_about_push_buffers_keys_connectors_and_stores() {
       "streams": [{ "application_id": "app", "source": "rows", "sink": "counts", "op": { "count_by_key": {} } }]
     }"#;
     let mut sim = Scenario::from_json(text).unwrap().build().unwrap();
-    sim.run_until(SimTime(7_000));
+    sim.run_to(SimTime(7_000));
     for (q, expected) in [
         (json!({"ask": "buffered", "group": "g", "client_id": "c"}), json!(3)),
         (json!({"ask": "values_for_key", "topic": "t", "key": "k"}), json!(["a", "c"])),
@@ -146,7 +146,7 @@ fn queries_answer_about_push_buffers_keys_connectors_and_stores() {
     ] {
         assert_eq!(ask(&sim, q.clone()), Ok(expected), "{q}");
     }
-    sim.run_until(SimTime(61_000));
+    sim.run_to(SimTime(61_000));
     assert_eq!(ask(&sim, json!({"ask": "connector_flushed", "connector": "db"})), Ok(json!([3000, 1])));
     assert_eq!(ask(&sim, json!({"ask": "connector_unflushed", "connector": "db"})), Ok(json!(0)));
     assert_eq!(ask(&sim, json!({"ask": "connector_position", "connector": "x"})), Err("there is no connector \"x\"".into()));

@@ -33,6 +33,8 @@ pub(crate) struct Cluster {
     /// fetches, the followers' fetch sessions (`replication.rs`).
     replication: ReplicationState,
     lost: VecMap<TopicPartition, std::collections::VecDeque<LostView>>,
+    /// Lost records no longer remembered under [`crate::SimOptions::lost_per_partition`].
+    pub(crate) lost_dropped: u64,
 }
 
 /// What replication keeps (`replication.rs`, and the leader's answer to an acks=all
@@ -114,6 +116,7 @@ impl Cluster {
             offsets_topic: Vec::new(),
             replication: ReplicationState::new(),
             lost: VecMap::new(),
+            lost_dropped: 0,
         }
     }
 

@@ -749,8 +749,9 @@ impl Cluster {
                 let cause = if unclean { LossCause::UncleanElection } else { LossCause::LeaderFailover };
                 let kept = self.lost.entry(tp.clone()).or_default();
                 for r in &lost {
-                    if kept.len() == LOST_KEPT {
+                    if kept.len() >= out.options.lost_per_partition.max(1) {
                         kept.pop_front();
+                        self.lost_dropped += 1;
                     }
                     kept.push_back(LostView {
                         record: r.record,

@@ -208,6 +208,7 @@ impl Consumers {
         out: &mut Driver,
     ) {
         let now = out.now;
+        let kept = out.options.received_per_member;
         let Some(group) = self.groups.get_mut(group_id) else { return };
         let Some(member) = group.members.iter_mut().find(|m| m.client_id == client_id) else { return };
         if member.token != token {
@@ -215,7 +216,7 @@ impl Consumers {
         }
         let delivered: Vec<EventKind> = records
             .into_iter()
-            .filter_map(|(tp, stored, high_watermark)| member.hand_over(group_id, tp, &stored, high_watermark, now))
+            .filter_map(|(tp, stored, high_watermark)| member.hand_over(group_id, tp, &stored, high_watermark, now, kept))
             .collect();
         let processing_ms = member.config.processing_ms;
         let processing_any = !member.processing.is_empty();
@@ -281,7 +282,7 @@ impl Consumers {
                 again: (client_id.to_string(), now),
                 handover: group.handovers.get(&d.tp).cloned(),
             };
-            if group.duplicate_log.len() == crate::group::DUPLICATES_KEPT {
+            if group.duplicate_log.len() >= out.options.duplicates_per_group.max(1) {
                 group.duplicate_log.pop_front();
             }
             group.duplicate_log.push_back(record);

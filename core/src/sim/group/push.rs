@@ -112,6 +112,7 @@ impl Consumers {
     /// at a time (`processing_ms`); past `push_buffer_max_records` the member is overwhelmed.
     pub(in crate::sim) fn push_arrive(&mut self, group_id: &str, client_id: &str, token: u64, records: Vec<Fetched>, out: &mut Driver) {
         let now = out.now;
+        let kept = out.options.received_per_member;
         let Some(group) = self.groups.get_mut(group_id) else { return };
         let limit = group.config.push_buffer_max_records;
         let Some(member) = group.member_mut(client_id) else { return };
@@ -122,7 +123,7 @@ impl Consumers {
         let mut delivered = Vec::new();
         let mut tp_pushed = None;
         for (tp, stored, high_watermark) in records {
-            if let Some(e) = member.hand_over(group_id, tp.clone(), &stored, high_watermark, now) {
+            if let Some(e) = member.hand_over(group_id, tp.clone(), &stored, high_watermark, now, kept) {
                 tp_pushed = Some(tp);
                 delivered.push(e);
             }
