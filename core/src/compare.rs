@@ -32,6 +32,8 @@ pub enum Variant {
 }
 
 impl Variant {
+    /// The three, in the order [`compare_protocols`] runs them (and [`Comparison::runs`]
+    /// lists them).
     pub const ALL: [Variant; 3] = [Variant::Eager, Variant::Cooperative, Variant::Consumer];
 }
 
@@ -40,16 +42,27 @@ impl Variant {
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Change {
     /// A new consumer with this client id joins.
-    Join { client_id: String },
+    Join {
+        /// The newcomer's client id (it joins with the settings of the group's first member
+        /// in the scenario, without a `group.instance.id`).
+        client_id: String,
+    },
     /// A member closes gracefully.
-    Leave { client_id: String },
+    Leave {
+        /// The member's client id.
+        client_id: String,
+    },
     /// A member's process dies.
-    Crash { client_id: String },
+    Crash {
+        /// The member's client id.
+        client_id: String,
+    },
 }
 
 /// One member over the comparison window.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MemberRun {
+    /// The member's client id.
     pub client_id: String,
     /// Time it could not consume at all because of the change (rebalance pauses).
     pub paused_ms: u64,
@@ -62,7 +75,9 @@ pub struct MemberRun {
 /// One protocol's run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProtocolRun {
+    /// The protocol this run used for the group.
     pub variant: Variant,
+    /// Every member of the group seen at a sample, in the order first seen.
     pub members: Vec<MemberRun>,
     /// Partition-time without a consumer, summed over partitions.
     pub partition_downtime_ms: u64,
@@ -70,18 +85,29 @@ pub struct ProtocolRun {
     pub settled_after_ms: Option<u64>,
     /// Group-wide rounds (classic: generations; consumer: group epochs).
     pub rebalances: u64,
+    /// Records the group processed twice, over the whole run (from time zero, not only
+    /// the window).
     pub duplicates: u64,
+    /// Records the group committed past without processing them, over the whole run (from
+    /// time zero, not only the window).
     pub lost: u64,
 }
 
 /// The result of a comparison.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Comparison {
+    /// The group the change was applied to.
     pub group: String,
+    /// The membership change applied.
     pub change: Change,
+    /// When the change was applied, in simulated time.
     pub at: SimTime,
+    /// How long after `at` each run was measured, in ms of simulated time.
     pub window_ms: u64,
+    /// The interval between samples of [`MemberRun::owned`], in ms (the window over 120,
+    /// at least 50).
     pub sample_ms: u64,
+    /// One run per [`Variant`], in [`Variant::ALL`]'s order.
     pub runs: Vec<ProtocolRun>,
 }
 
@@ -94,6 +120,7 @@ pub struct Outcome {
     pub records_lost: u64,
     /// Per group: records processed twice, records committed past unprocessed.
     pub duplicates: u64,
+    /// Records committed past without being processed, summed over groups.
     pub unprocessed: u64,
     /// Time members could not consume because of rebalances, summed.
     pub rebalance_pause_ms: u64,
@@ -101,6 +128,8 @@ pub struct Outcome {
     pub lag: u64,
     /// Records delivered to consumers, and acknowledged to producers.
     pub delivered: u64,
+    /// Records acknowledged to producers, counted from the events the trace still keeps
+    /// (the newest 50,000 by default).
     pub acked: u64,
 }
 

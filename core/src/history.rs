@@ -4,9 +4,10 @@
 //! (`Sim::command_log`, each stamped with the step count it came after). [`History`]
 //! keeps clones of the run at some of its steps — checkpoints — and rebuilds any earlier
 //! state by cloning the nearest checkpoint before it and replaying the logged commands
-//! and steps from there. Checkpoints are bounded: when there are [`History::max`] of them
-//! every other one is dropped and the spacing doubles, so memory stays bounded however
-//! long the run, and reaching any point replays at most about twice the spacing.
+//! and steps from there. Checkpoints are bounded: when there are `max` of them (the limit
+//! given to [`History::new`]) every other one is dropped and the spacing doubles, so memory
+//! stays bounded however long the run, and reaching any point replays at most about twice
+//! the spacing.
 //!
 //! The invariant that makes replay exact: a checkpoint is taken between steps, before any
 //! command applied at that step count (callers [`History::observe`] right after stepping
@@ -15,7 +16,8 @@
 
 use crate::sim::{LoggedCommand, Sim};
 
-/// See [`History::spacing`].
+/// Checkpoints are at least (events the trace holds) / `SIZE_DIVISOR` steps apart, so a
+/// big, busy run is copied less often. See `History::spacing` (private) for why.
 pub const SIZE_DIVISOR: u64 = 4;
 
 /// Checkpoints of one run.

@@ -17,6 +17,7 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SharedRun {
+    /// The scenario the run started from.
     pub scenario: Scenario,
     /// The commands applied to the run so far, in order.
     #[serde(default)]
@@ -41,9 +42,11 @@ pub const MAX_STEPS: u64 = 5_000_000;
 /// `scenario``) and its place, kept apart (serde writes "MESSAGE at line L column C").
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SerdeSays {
+    /// serde_json's message without its place.
     pub message: String,
-    /// 0 when serde_json gives no place.
+    /// The line, from 1; 0 when serde_json gives no place.
     pub line: usize,
+    /// The column in that line, from 1; 0 when serde_json gives no place.
     pub column: usize,
 }
 
@@ -74,9 +77,15 @@ pub enum Damage {
     /// The first LZW code is not a byte.
     UnknownFirstCode,
     /// An LZW code beyond the table built so far.
-    UndefinedCode { code: usize },
+    UndefinedCode {
+        /// The code read.
+        code: usize,
+    },
     /// It expands past `limit` bytes (a decompression bomb, or garbage).
-    ExpandsPast { limit: usize },
+    ExpandsPast {
+        /// The most bytes a link's JSON may take (four times [`MAX_SCENARIO_BYTES`]).
+        limit: usize,
+    },
 }
 
 /// Why a link, a saved run or a file could not be opened: a typed value with its
@@ -85,23 +94,32 @@ pub enum Damage {
 pub enum ShareError {
     /// The link text is longer than [`MAX_ENCODED`].
     LinkTooLong {
+        /// The text's length, in bytes (after trimming spaces and a leading `#`).
         chars: usize,
     },
     /// It does not start with `ks1.`.
     NotALink,
+    /// The compressed body does not decode ([`Damage`] says how).
     Damaged(Damage),
     /// The link's JSON is not a run (serde_json's words, or bytes that are not UTF-8).
     LinkNotARun(SerdeSays),
+    /// The link's scenario is refused by the scenario checks.
     LinkScenario(ScenarioError),
+    /// More than [`MAX_COMMANDS`] commands, applied and still to come together.
     TooManyCommands {
+        /// How many commands the link carries.
         count: usize,
     },
+    /// A step past [`MAX_STEPS`].
     TooManySteps {
+        /// The step the link asks for.
         steps: u64,
     },
+    /// Commands whose step counts go backwards, or one logged after the step the run is at.
     OutOfOrder,
     /// A file or pasted text longer than four times [`MAX_SCENARIO_BYTES`].
     FileTooBig {
+        /// The text's length in bytes.
         bytes: usize,
     },
     /// A saved run whose scenario is refused.

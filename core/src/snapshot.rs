@@ -1,5 +1,17 @@
 //! Read-only, owned views of the simulation for the page, the CLI and tests, each built
 //! from its borrowed view in the read layer ([`crate::read`]).
+//!
+//! Which to use:
+//!
+//! - [`Sim::snapshot`] gives a [`Snapshot`]: a serialisable, owned copy of everything at one
+//!   moment (records per log and findings capped, [`RECORDS_SHOWN`], [`FINDINGS_SHOWN`]).
+//!   Use it to hand the state to a UI, to keep a moment, or to compare two moments
+//!   (`Snapshot` is `PartialEq`). It copies the whole world, so build one per frame, not
+//!   per number.
+//! - `sim.read()` ([`Sim::read`]) gives borrowed views that copy nothing until asked. Use
+//!   it to read a few numbers in code and tests (a high watermark, a member's position, a
+//!   group's lag); the snapshot is built from the same views, so both give the same
+//!   numbers.
 
 use crate::assign::server::ServerAssignor;
 use crate::assign::Strategy;
@@ -18,17 +30,28 @@ use crate::sim::{Flight, Sim};
 use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
 
+/// The whole simulation at one moment, owned and serialisable: what the page draws a frame
+/// from. Built by [`Sim::snapshot`] (see the module's docs for when to use `sim.read()`
+/// instead).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Snapshot {
+    /// The simulated time of the snapshot.
     pub now: SimTime,
+    /// The seed of the run's random number generator (the scenario's `seed`).
     pub seed: u64,
+    /// How many queued events the run has applied so far.
     pub steps: u64,
+    /// How many events the run has recorded, including those the trace no longer keeps.
     pub events_total: u64,
+    /// When the next queued event is due (`None`: nothing is queued).
     pub next_event_at: Option<SimTime>,
+    /// Every broker, in id order.
     pub brokers: Vec<BrokerView>,
+    /// Every topic with its partitions, in name order.
     pub topics: Vec<TopicView>,
     /// Shared: the page hands this same list to its producers panel (no second copy a frame).
     pub producers: std::rc::Rc<Vec<ProducerView>>,
+    /// Every consumer group, in id order.
     pub groups: Vec<GroupView>,
     /// Messages on the wire.
     pub flights: Vec<Flight>,
@@ -36,6 +59,8 @@ pub struct Snapshot {
     pub findings: Vec<Finding>,
     /// How many findings in all, and how many broke a promise Kafka makes.
     pub findings_total: u64,
+    /// How many findings broke a promise Kafka makes under the settings in force (an
+    /// acknowledged record lost with acks=all and no unclean election, say).
     pub promises_broken: u64,
     /// Source connectors: each table, its task and its source offsets.
     #[serde(default)]
@@ -45,27 +70,42 @@ pub struct Snapshot {
     pub streams: Vec<crate::sim::streams::StreamsView>,
 }
 
+/// A topic: its settings and its partitions.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TopicView {
+    /// The topic's name.
     pub name: String,
+    /// How many replicas each partition has.
     pub replication_factor: u32,
+    /// `min.insync.replicas`: how many in-sync replicas an acks=all write needs.
     pub min_insync_replicas: u32,
+    /// `unclean.leader.election.enable`: whether a replica outside the ISR may become
+    /// leader (and lose acknowledged records) when no in-sync replica is left.
     pub unclean_leader_election_enable: bool,
+    /// Its partitions, by number.
     pub partitions: Vec<PartitionView>,
 }
 
+/// One partition: its leader, its ISR, the offsets and newest records of the leader's log,
+/// and every replica's copy.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PartitionView {
+    /// The partition number.
     pub partition: u32,
     /// `None` while offline.
     pub leader: Option<BrokerId>,
+    /// The leader epoch, bumped at each leader election.
     pub leader_epoch: u32,
     /// In assignment order; the first is the preferred leader.
     pub replicas: Vec<BrokerId>,
+    /// The in-sync replicas (ISR): those caught up with the leader.
     pub isr: Vec<BrokerId>,
     /// The leader's log (the first replica's while offline).
     pub log_start_offset: u64,
+    /// The log end offset of that log: the offset its next record gets.
     pub log_end_offset: u64,
+    /// The high watermark of that log: records below it are on every in-sync replica and
+    /// readable by consumers.
     pub high_watermark: u64,
     /// The newest records of that log (at most [`RECORDS_SHOWN`]), oldest first.
     pub records: Vec<RecordView>,
@@ -75,46 +115,77 @@ pub struct PartitionView {
     pub lost: Vec<LostView>,
 }
 
+/// One broker's copy of a partition's log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReplicaView {
+    /// The broker holding the copy.
     pub broker: BrokerId,
+    /// Whether that broker is the partition's leader.
     pub is_leader: bool,
+    /// Whether that replica is in the ISR.
     pub in_isr: bool,
+    /// Its log end offset: the offset its next record gets.
     pub log_end_offset: u64,
+    /// The high watermark as this replica knows it (a follower learns the leader's with its
+    /// fetches).
     pub high_watermark: u64,
+    /// Its newest records (as many as the partition's `records`), oldest first.
     pub records: Vec<RecordView>,
 }
 
+/// A broker and what is done to it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BrokerView {
+    /// The broker's id (`broker.id`).
     pub id: BrokerId,
+    /// Whether its process is running (not crashed).
     pub alive: bool,
+    /// Whether it is cut off the network.
     pub isolated: bool,
+    /// Whether the controller has fenced it (no heartbeat for `broker.session.timeout.ms`).
     pub fenced: bool,
+    /// Extra delay of its follower fetches, in ms (0: not slowed).
     pub slow_ms: u64,
 }
 
 /// How many records of each partition a snapshot carries.
 pub const RECORDS_SHOWN: usize = 200;
 
+/// A record as a log holds it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RecordView {
+    /// The simulation's id of the record: the same on every replica and in the trace.
     pub id: RecordId,
+    /// Its offset in the partition.
     pub offset: u64,
+    /// Its key (`None`: sent without one).
     pub key: Option<String>,
+    /// Its value.
     pub value: String,
+    /// Its timestamp: CreateTime (the producer's) or LogAppendTime (the leader's), per the
+    /// topic.
     pub timestamp: SimTime,
+    /// The name of the producer that sent it.
     pub producer: String,
+    /// When the leader appended it.
     pub appended_at: SimTime,
+    /// The leader epoch it was appended in.
     pub leader_epoch: u32,
 }
 
+/// A producer: its settings and what it has sent.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProducerView {
+    /// The producer's name.
     pub name: String,
+    /// Its partitioner (`partitioner.class`): the built-in key hash and sticky partition, or
+    /// round robin.
     pub partitioner: PartitionerKind,
+    /// `linger.ms`: how long a batch waits for more records before it is sent.
     pub linger_ms: u64,
+    /// `acks`: how many replicas must have a record before the leader acknowledges it.
     pub acks: Acks,
+    /// How many records `send()` has taken so far.
     pub sent_total: u64,
     /// The newest sent records, oldest first.
     pub sent: Vec<SentRecord>,
@@ -123,36 +194,54 @@ pub struct ProducerView {
     pub batched: u32,
     /// Records sent and neither acknowledged nor given up.
     pub pending: u32,
+    /// Whether the producer is idempotent (`enable.idempotence`): a retry cannot write a
+    /// record twice.
     pub idempotent: bool,
 }
 
+/// A consumer group, as the coordinator and its members see it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GroupView {
+    /// The group's id (`group.id`).
     pub id: String,
+    /// The topics it subscribes to.
     pub topics: Vec<String>,
+    /// The client-side assignor (`partition.assignment.strategy`, classic protocol).
     pub assignor: Strategy,
+    /// `auto.offset.reset`: where a member starts on a partition without a committed offset.
     pub auto_offset_reset: OffsetReset,
+    /// The group's state at the coordinator.
     pub state: GroupState,
+    /// The generation (classic protocol: 0 at first, the first stable generation is 1) or
+    /// the group epoch (KIP-848).
     pub generation: i32,
+    /// When the join phase ends at the latest: the initial delay or the rebalance timeout
+    /// (`None`: no join phase under way).
     pub rebalance_due: Option<SimTime>,
     /// Whether the pending rebalance is a new group's `group.initial.rebalance.delay.ms`.
     pub initial_rebalance: bool,
     /// Client id of the group leader (kept across generations while it stays).
     pub leader: Option<String>,
+    /// Eager or cooperative (KIP-429) rebalancing, as the assignor supports (classic
+    /// protocol).
     pub protocol: RebalanceProtocol,
     /// The broker coordinating the group (`None` while none is reachable).
     pub coordinator: Option<BrokerId>,
     /// Client ids of the members the coordinator knows, in join order.
     pub registered: Vec<String>,
+    /// Rebalances completed (generations reached).
     pub rebalances: u64,
     /// Records processed twice by the group.
     pub duplicates: u64,
     /// Records committed past without being processed.
     pub lost: u64,
+    /// Its consumers, in the order they were started.
     pub members: Vec<MemberView>,
+    /// The committed offsets: the next offset to read, per partition.
     pub committed: Vec<(TopicPartition, u64)>,
     /// `group.protocol`, and the broker-side assignor it uses under `consumer`.
     pub group_protocol: GroupProtocol,
+    /// The broker-side assignor (`group.remote.assignor`), used under `group.protocol=consumer`.
     pub remote_assignor: ServerAssignor,
     /// KIP-848: the epoch of the current target assignment (the group epoch is `generation`).
     pub assignment_epoch: i32,
@@ -167,6 +256,7 @@ pub struct GroupView {
     /// overwhelm a member.
     #[serde(default)]
     pub delivery: crate::config::DeliveryMode,
+    /// Under push: how many buffered records overwhelm a member.
     #[serde(default)]
     pub push_buffer_max_records: u32,
 }
@@ -174,22 +264,37 @@ pub struct GroupView {
 /// How many lost records a snapshot explains per group.
 pub const LOST_SHOWN: usize = 50;
 
+/// One consumer of a group, as it and the coordinator see it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MemberView {
+    /// Its client id (`client.id`).
     pub client_id: String,
+    /// Its member id, `clientId-UUID` as the coordinator made it (KIP-394).
     pub member_id: String,
+    /// Its `group.instance.id` (static membership, KIP-345; `None`: dynamic).
     pub group_instance_id: Option<String>,
+    /// What its application is doing: awaiting an assignment, idle, fetching or processing.
     pub activity: Activity,
+    /// The partitions assigned to it.
     pub assigned: Vec<TopicPartition>,
+    /// Its position on each assigned partition: the next offset it fetches.
     pub positions: Vec<(TopicPartition, u64)>,
+    /// How many records `poll()` has returned to it in all.
     pub received_total: u64,
     /// The newest deliveries, oldest first.
     pub received: Vec<Delivery>,
+    /// Where it is in the group protocol, as it sees it.
     pub phase: Phase,
+    /// The generation it last joined (classic protocol: -1 before the first) or its member
+    /// epoch (KIP-848).
     pub generation: i32,
+    /// Whether its application is stuck: it has stopped calling `poll()`.
     pub paused: bool,
+    /// When it commits offsets.
     pub commit_mode: CommitMode,
+    /// Time its application spends on each record, in ms (a sandbox setting).
     pub processing_ms: u64,
+    /// How many records it finished processing.
     pub processed_total: u64,
     /// Time it could not consume because of rebalances.
     pub rebalance_pause_ms: u64,
@@ -201,6 +306,7 @@ pub struct MemberView {
     pub poll_deadline: Option<SimTime>,
     /// KIP-848: where the coordinator sees it on the way to its target, and that target.
     pub reconcile: Option<Reconcile>,
+    /// KIP-848: its target assignment (empty under the classic protocol).
     pub target: Vec<TopicPartition>,
     /// Records it received and has not processed yet: at most one poll's worth
     /// (`max.poll.records`) under pull; unbounded under push until it is overwhelmed.
@@ -228,6 +334,7 @@ fn record_views(records: &[StoredRecord]) -> Vec<RecordView> {
 pub const FINDINGS_SHOWN: usize = 100;
 
 impl BrokerView {
+    /// The broker as the read layer shows it.
     pub fn of(b: BrokerRead<'_>) -> Self {
         BrokerView { id: b.id(), alive: b.alive(), isolated: b.isolated(), fenced: b.fenced(), slow_ms: b.slow_ms() }
     }
@@ -276,6 +383,7 @@ impl PartitionView {
 }
 
 impl ProducerView {
+    /// The producer as the read layer shows it, with the newest sends it remembers.
     pub fn of(p: ProducerRead<'_>) -> Self {
         ProducerView {
             name: p.name().to_string(),
@@ -292,6 +400,7 @@ impl ProducerView {
 }
 
 impl GroupView {
+    /// The group as the read layer shows it, with the first [`LOST_SHOWN`] lost records.
     pub fn of(g: GroupRead<'_>) -> Self {
         GroupView {
             id: g.id().to_string(),
@@ -324,6 +433,7 @@ impl GroupView {
 }
 
 impl MemberView {
+    /// The member as the read layer shows it.
     pub fn of(m: MemberRead<'_>) -> Self {
         MemberView {
             client_id: m.client_id().to_string(),

@@ -52,7 +52,10 @@ pub const DEFAULT_WITHIN_MS: u64 = 60_000;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Text {
+    /// The English text.
     pub en: String,
+    /// The Chinese text (the same as `en` only for what reads the same in both, such as a
+    /// setting's name).
     pub zh: String,
 }
 
@@ -60,11 +63,14 @@ pub struct Text {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Lang {
+    /// English.
     En,
+    /// Chinese.
     Zh,
 }
 
 impl Text {
+    /// The text in `lang`.
     pub fn get(&self, lang: Lang) -> &str {
         match lang {
             Lang::En => &self.en,
@@ -81,9 +87,14 @@ pub struct Lesson {
     pub version: u32,
     /// Stable identifier (progress is remembered under it): lowercase letters, digits, `-`.
     pub id: String,
+    /// The lesson's name, shown in the list of lessons.
     pub title: Text,
+    /// What the lesson teaches, shown under its title in the list of lessons.
     pub summary: Text,
+    /// The scenario the lesson runs from time zero: a built-in one by name, or one written
+    /// in the file.
     pub scenario: ScenarioRef,
+    /// The narrated steps, run in order (1 to [`MAX_STEPS`]).
     pub steps: Vec<Step>,
     /// Shown after the last step, when the learner may do anything with the run.
     pub free_play: Text,
@@ -104,13 +115,20 @@ pub enum ScenarioRef {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Step {
+    /// What the step does to the simulation before it speaks (absent: nothing, no time
+    /// passes).
     #[serde(default, skip_serializing_if = "Run::is_none")]
     pub run: Run,
+    /// The narration, shown once the run is done.
     pub say: Text,
+    /// What the page highlights while the step is shown (at most [`MAX_FOCUS`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub look_at: Vec<Focus>,
+    /// What the narration states, each answered by the simulation right after the run and
+    /// compared with the lesson's answer (at most [`MAX_CLAIMS`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub claims: Vec<Claim>,
+    /// A predict-then-reveal question, asked after the narration.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub question: Option<Question>,
 }
@@ -121,6 +139,8 @@ pub struct Step {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Run {
+    /// Commands applied now, in order, before any time passes, as the page applies a
+    /// learner's actions (at most [`MAX_APPLY`]; a refused one stops the lesson).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub apply: Vec<Command>,
     /// Run until this simulated time (ms from the start).
@@ -135,6 +155,8 @@ pub struct Run {
 }
 
 impl Run {
+    /// Whether the run does nothing: no command, and no time passes (a step without
+    /// `run`).
     pub fn is_none(&self) -> bool {
         self == &Run::default()
     }
@@ -171,16 +193,25 @@ fn default_within_ms() -> u64 {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Focus {
+    /// One partition of a topic.
     Partition {
+        /// The topic's name.
         topic: String,
+        /// The partition number.
         partition: u32,
     },
+    /// One member of a consumer group.
     Member {
+        /// The group's id (`group.id`).
         group: String,
+        /// The member's client id.
         client_id: String,
     },
+    /// A consumer group, by id.
     Group(String),
+    /// A broker, by id.
     Broker(BrokerId),
+    /// A producer, by name.
     Producer(String),
     /// Every record with this value, wherever it shows.
     Record(String),
@@ -190,6 +221,7 @@ pub enum Focus {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Claim {
+    /// What the claim asks the simulation.
     pub query: Query,
     /// A string, whole number, boolean, `null`, or a list of those (or of lists).
     pub expect: Value,
@@ -201,9 +233,14 @@ pub struct Claim {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Question {
+    /// The question put to the learner.
     pub ask: Text,
+    /// The possible answers (2 to [`MAX_CHOICES`], no two with the same value).
     pub choices: Vec<Choice>,
+    /// The query whose answer, after `reveal`, decides which choice is correct.
     pub query: Query,
+    /// What runs once the learner has answered, before the query is asked: usually the
+    /// thing the learner was asked to predict (absent: nothing, no time passes).
     #[serde(default, skip_serializing_if = "Run::is_none")]
     pub reveal: Run,
     /// Said after the answer is revealed.
@@ -215,7 +252,9 @@ pub struct Question {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Choice {
+    /// The query answer this choice stands for (compared with the answer for equality).
     pub value: Value,
+    /// How to say it in both languages (absent: the value is shown, as [`show`] writes it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub say: Option<Text>,
 }
@@ -237,6 +276,7 @@ pub struct LessonError {
     pub path: String,
     /// Where in the text, for a mistake found while reading the JSON: line and column.
     pub line_column: Option<(usize, usize)>,
+    /// What is wrong, with its parameters.
     pub problem: LessonProblem,
 }
 
@@ -269,38 +309,60 @@ pub enum ValueProblem {
     TooManyItems,
     /// A number that is not whole, as written.
     NotWhole {
+        /// The number as the file wrote it.
         number: String,
     },
+    /// Lists nested more than two deep.
     TooDeep,
+    /// A JSON object, which is never an answer.
     Object,
 }
 
 /// What a query, a focus or a step names that the simulation does not have.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Missing {
+    /// No topic with this name.
     Topic(String),
+    /// No broker with this id.
     Broker(BrokerId),
+    /// No consumer group with this id.
     Group(String),
+    /// The group has no member with this client id.
     Member {
+        /// The group's id.
         group: String,
+        /// The client id asked for.
         client_id: String,
     },
+    /// No producer with this name.
     Producer(String),
+    /// No source connector with this name.
     Connector(String),
+    /// No Kafka Streams application with this `application.id`.
     StreamsApp(String),
+    /// A partition number past the topic's last.
     Partition {
+        /// The topic's name.
         topic: String,
+        /// The partition number asked for.
         partition: u32,
+        /// How many partitions the topic has.
         partitions: u32,
     },
     /// A partition with no log to read (no replica at all).
     Log {
+        /// The topic's name.
         topic: String,
+        /// The partition number.
         partition: u32,
     },
+    /// A broker (a query's `broker`) that holds no replica of the partition.
     Replica {
+        /// The broker asked for.
         broker: BrokerId,
+        /// The topic's name.
         topic: String,
+        /// The partition number.
         partition: u32,
     },
 }
@@ -312,91 +374,134 @@ pub enum Missing {
 pub enum LessonProblem {
     /// The text is longer than [`MAX_LESSON_BYTES`].
     TooBig {
+        /// The text's length in bytes.
         bytes: usize,
     },
+    /// The text is JSON but not an object.
     NotAnObject,
+    /// A `version` other than [`LESSON_FORMAT_VERSION`].
     VersionUnsupported {
+        /// The version the file wrote.
         version: String,
     },
     /// `version` is not a number; `written` is its JSON.
     VersionNotANumber {
+        /// The `version` value as JSON.
         written: String,
     },
+    /// No `version` field.
     VersionMissing,
     /// A mistake in the lesson's JSON, or its scenario refused (`scenario.inline...`).
     Scenario(Problem),
     /// The built-in scenario named does not load.
     BuiltInScenario(Box<ScenarioError>),
+    /// `scenario.built_in` names no built-in scenario.
     NoBuiltInScenario {
+        /// The name the lesson gave.
         name: String,
     },
     /// An id not 1 to 64 characters long.
     IdLength {
+        /// The id as written.
         id: String,
     },
     /// An id with a character other than `a-z`, `0-9` and `-`.
     IdCharacters {
+        /// The id as written.
         id: String,
     },
+    /// A text empty (or only whitespace) in one language.
     TextEmpty,
+    /// A text longer than [`MAX_TEXT_CHARS`] characters in one language.
     TextTooLong {
+        /// Its length in characters.
         chars: usize,
     },
+    /// A text with a control character other than a newline.
     TextControl,
     /// The Chinese text has no Chinese characters.
     NotChinese {
+        /// The Chinese text as written.
         text: String,
     },
     /// The English text has Chinese characters.
     ChineseInEnglish {
+        /// The English text as written.
         text: String,
     },
+    /// No steps, or more than [`MAX_STEPS`].
     Steps {
+        /// How many steps the lesson has.
         count: usize,
     },
+    /// A step's list longer than its limit.
     TooMany {
+        /// Which list.
         what: Listed,
+        /// How many entries it has.
         count: usize,
     },
+    /// A question with fewer than 2 or more than [`MAX_CHOICES`] choices.
     Choices {
+        /// How many choices it has.
         count: usize,
     },
+    /// A claim's `expect` or a choice's `value` that is not a valid answer.
     Value(ValueProblem),
     /// A choice's value equal to an earlier choice's (as people read it).
     DuplicateChoice {
+        /// The value, as [`show`] writes it.
         value: String,
     },
     /// More than one of `until_ms`, `for_ms` and `until_event`.
     RunWays,
     /// A run's time past [`scenario::MAX_TIME_MS`].
     TimeTooLate {
+        /// The time written, in ms.
         value: u64,
     },
+    /// An `until_event.kind` that cannot be an event type: empty, or with a character other
+    /// than `a-z` and `_` (a well-formed name no event has is not caught here; the wait
+    /// then ends in [`LessonProblem::EventNeverCame`]).
     NotAnEventType {
+        /// The kind as written.
         kind: String,
     },
     /// Running: every step has run.
     Finished,
+    /// [`LessonRun::reveal`] with no question waiting to be revealed.
     NothingToReveal,
     /// A step's command refused by the simulation.
     Refused(Box<CommandError>),
+    /// An `until_ms` earlier than the run's time now.
     UntilBeforeNow {
+        /// The time asked for, in ms from the start.
         until_ms: u64,
+        /// The run's simulated time now, in ms.
         now_ms: u64,
     },
     /// More than [`MAX_EVENTS_PER_RUN`] events before `before_ms` (`advice`: say "run less far").
     TooManyEvents {
+        /// The simulated time (ms from the start) the run was to reach.
         before_ms: u64,
+        /// Whether the message advises running less far (a step's own run, not the
+        /// `then_ms` after an awaited event).
         advice: bool,
     },
     /// More than [`MAX_EVENTS_PER_RUN`] events without the awaited one.
     TooManyEventsWithout,
+    /// The event a step's `until_event` waits for did not happen within `within_ms`.
     EventNeverCame {
+        /// The event type waited for, as the trace writes it.
         kind: String,
+        /// The texts the event had to mention.
         mentions: Vec<String>,
+        /// How long it was waited for, in ms of simulated time.
         within_ms: u64,
+        /// The simulated time (ms from the start) the wait ended at.
         deadline_ms: u64,
     },
+    /// A query, a focus or a step names something the simulation does not have.
     Missing(Missing),
 }
 
@@ -753,12 +858,16 @@ fn json(v: &Value) -> String {
 /// A claim, with what the simulation answered.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ClaimResult {
+    /// The claim's query.
     pub query: Query,
+    /// The answer the lesson states (the claim's `expect`).
     pub expected: Value,
+    /// The answer the simulation gave.
     pub actual: Value,
 }
 
 impl ClaimResult {
+    /// Whether the simulation agrees with the lesson: the two answers are equal.
     pub fn holds(&self) -> bool {
         self.expected == self.actual
     }
@@ -770,8 +879,11 @@ impl ClaimResult {
 pub struct StepReport {
     /// The step's index (from 0).
     pub index: usize,
+    /// The simulated time after the step's run, in ms from the start.
     pub now_ms: u64,
+    /// Every claim of the step with the simulation's answer, in file order.
     pub claims: Vec<ClaimResult>,
+    /// What the page should highlight (the step's `look_at`).
     pub look_at: Vec<Focus>,
     /// Whether the step asks a question (answered by [`LessonRun::reveal`]).
     pub has_question: bool,
@@ -780,7 +892,9 @@ pub struct StepReport {
 /// A question's answer after its reveal run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Reveal {
+    /// The index (from 0) of the step whose question this answers.
     pub step: usize,
+    /// The simulated time after the reveal run, in ms from the start.
     pub now_ms: u64,
     /// What the query answered.
     pub answer: Value,
@@ -821,6 +935,7 @@ impl LessonRun {
         Ok(Self { lesson: lesson.clone(), sim, next: 0, unrevealed: None, mark: 0 })
     }
 
+    /// The lesson being run.
     pub fn lesson(&self) -> &Lesson {
         &self.lesson
     }
@@ -830,6 +945,7 @@ impl LessonRun {
         &self.sim
     }
 
+    /// The simulation as the lesson has left it, to go on with in free play.
     pub fn into_sim(self) -> Sim {
         self.sim
     }
@@ -839,6 +955,7 @@ impl LessonRun {
         self.next
     }
 
+    /// Whether the lesson is over: every step has run and no question waits to be revealed.
     pub fn finished(&self) -> bool {
         self.next >= self.lesson.steps.len() && self.unrevealed.is_none()
     }

@@ -13,12 +13,21 @@ use serde_json::Value;
 pub enum ConnectQuery {
     /// A source connector task's own (in-memory) source offset: `[id]` (incrementing) or
     /// `[timestamp_ms, id]` (timestamp+incrementing); `null`: none.
-    ConnectorPosition { connector: String },
+    ConnectorPosition {
+        /// The connector's name.
+        connector: String,
+    },
     /// The source offset flushed to the offsets store (where a restarted task resumes),
     /// written as for `connector_position`; `null`: never flushed.
-    ConnectorFlushed { connector: String },
+    ConnectorFlushed {
+        /// The connector's name.
+        connector: String,
+    },
     /// How many records the task sent since its last offset flush.
-    ConnectorUnflushed { connector: String },
+    ConnectorUnflushed {
+        /// The connector's name.
+        connector: String,
+    },
 }
 
 /// Answers a connect query from the read layer (as [`super::answer`]).

@@ -14,57 +14,150 @@ use serde_json::Value;
 #[serde(tag = "ask", rename_all = "snake_case")]
 pub enum GroupQuery {
     /// The client ids of the members of a group that received the value, in member order.
-    ReceivedBy { group: String, value: String },
+    ReceivedBy {
+        /// The consumer group's id (`group.id`).
+        group: String,
+        /// The record value looked for.
+        value: String,
+    },
     /// The values a member received, in order of receipt.
-    Received { group: String, client_id: String },
+    Received {
+        /// The consumer group's id (`group.id`).
+        group: String,
+        /// The member's client id.
+        client_id: String,
+    },
     /// The client id owning a partition in a group (`null`: nobody).
-    Owner { group: String, topic: String, partition: u32 },
+    Owner {
+        /// The consumer group's id (`group.id`).
+        group: String,
+        /// The topic's name.
+        topic: String,
+        /// The partition number.
+        partition: u32,
+    },
     /// The partition numbers a member owns (of `topic` only, when given), sorted.
     Assigned {
+        /// The consumer group's id (`group.id`).
         group: String,
+        /// The member's client id.
         client_id: String,
+        /// Only this topic's partitions (absent: every topic's).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         topic: Option<String>,
     },
     /// How many partitions a member owns.
-    AssignedCount { group: String, client_id: String },
+    AssignedCount {
+        /// The consumer group's id (`group.id`).
+        group: String,
+        /// The member's client id.
+        client_id: String,
+    },
     /// The partitions (`Topic01-2`) a member gave up since the previous step: for a
     /// claim, during the previous step's reveal and this step's run; for a question,
     /// during its reveal. In order, repeats included (among the newest 50,000 events).
-    Revoked { group: String, client_id: String },
+    Revoked {
+        /// The consumer group's id (`group.id`).
+        group: String,
+        /// The member's client id.
+        client_id: String,
+    },
     /// The client ids of a group's running members, in the order they were started.
-    Members { group: String },
+    Members {
+        /// The consumer group's id (`group.id`).
+        group: String,
+    },
     /// `Empty`, `PreparingRebalance`, `CompletingRebalance`, `Stable` or `Reconciling`.
-    GroupState { group: String },
+    GroupState {
+        /// The consumer group's id (`group.id`).
+        group: String,
+    },
     /// The generation (classic) or group epoch (KIP-848).
-    Generation { group: String },
+    Generation {
+        /// The consumer group's id (`group.id`).
+        group: String,
+    },
     /// How many rebalances the group completed.
-    Rebalances { group: String },
+    Rebalances {
+        /// The consumer group's id (`group.id`).
+        group: String,
+    },
     /// The group leader's client id (`null`: none).
-    GroupLeader { group: String },
+    GroupLeader {
+        /// The consumer group's id (`group.id`).
+        group: String,
+    },
     /// `awaiting_assignment`, `idle`, `fetching` or `processing`.
-    Activity { group: String, client_id: String },
+    Activity {
+        /// The consumer group's id (`group.id`).
+        group: String,
+        /// The member's client id.
+        client_id: String,
+    },
     /// `joining`, `syncing`, `stable`, `left_poll_timeout` or `crashed`.
-    Phase { group: String, client_id: String },
+    Phase {
+        /// The consumer group's id (`group.id`).
+        group: String,
+        /// The member's client id.
+        client_id: String,
+    },
     /// The member's next offset to fetch on a partition (`null`: not assigned).
-    Position { group: String, client_id: String, topic: String, partition: u32 },
+    Position {
+        /// The consumer group's id (`group.id`).
+        group: String,
+        /// The member's client id.
+        client_id: String,
+        /// The topic's name.
+        topic: String,
+        /// The partition number.
+        partition: u32,
+    },
     /// The group's committed offset on a partition (`null`: none).
-    Committed { group: String, topic: String, partition: u32 },
+    Committed {
+        /// The consumer group's id (`group.id`).
+        group: String,
+        /// The topic's name.
+        topic: String,
+        /// The partition number.
+        partition: u32,
+    },
     /// How many records the group processed more than once.
-    ProcessedTwice { group: String },
+    ProcessedTwice {
+        /// The consumer group's id (`group.id`).
+        group: String,
+    },
     /// The values of the records processed twice (the newest 200), oldest first.
-    DuplicateValues { group: String },
+    DuplicateValues {
+        /// The consumer group's id (`group.id`).
+        group: String,
+    },
     /// How many records the group committed past without processing them.
-    LostByGroup { group: String },
+    LostByGroup {
+        /// The consumer group's id (`group.id`).
+        group: String,
+    },
     /// The values of those records (the first 50), in partition and offset order (a record
     /// no log holds any more is named from the trace, or as `topic-partition@offset`).
-    LostValues { group: String },
+    LostValues {
+        /// The consumer group's id (`group.id`).
+        group: String,
+    },
     /// The values `poll()` returned to a member that it has not finished processing, in
     /// order (the first is the one being processed).
-    InHand { group: String, client_id: String },
+    InHand {
+        /// The consumer group's id (`group.id`).
+        group: String,
+        /// The member's client id.
+        client_id: String,
+    },
     /// How many records a member received and has not finished processing (under pull
     /// what `poll()` returned, under push what the broker sent; 0 once it crashed).
-    Buffered { group: String, client_id: String },
+    Buffered {
+        /// The consumer group's id (`group.id`).
+        group: String,
+        /// The member's client id.
+        client_id: String,
+    },
 }
 
 /// Answers a group query from the read layer (as [`super::answer`]); `since` is where "since

@@ -42,10 +42,16 @@ use serde_json::Value;
 pub enum Query {
     /// The run itself: its time and its trace.
     Run(RunQuery),
+    /// A producer's sends and the records they appended: partition, offset, error,
+    /// timestamps.
     Produce(ProduceQuery),
+    /// A partition's logs, leader, leader epoch and ISR, or a broker.
     Replication(ReplicationQuery),
+    /// A consumer group or one of its members.
     Group(GroupQuery),
+    /// A Kafka Connect source connector's task.
     Connect(ConnectQuery),
+    /// A Kafka Streams application's state store.
     Streams(StreamsQuery),
 }
 

@@ -14,25 +14,65 @@ use serde_json::Value;
 pub enum ProduceQuery {
     /// The partition the leader appended the record with this value to (`null`: none;
     /// a list if it was appended to several).
-    PartitionOf { topic: String, value: String },
+    PartitionOf {
+        /// The topic whose partitions' logs are searched.
+        topic: String,
+        /// The record value looked for.
+        value: String,
+    },
     /// The offset in the producer's `RecordMetadata` for the value (-1 under acks=0;
     /// `null`: not acknowledged, or given up).
-    AckedOffset { producer: String, value: String },
+    AckedOffset {
+        /// The producer's name.
+        producer: String,
+        /// The value sent (the newest send of it the producer still remembers).
+        value: String,
+    },
     /// Why the producer's partitioner chose the value's partition: `explicit`,
     /// `key_hash`, `sticky` or `round_robin` (`null`: not sent).
-    PartitionReason { producer: String, value: String },
+    PartitionReason {
+        /// The producer's name.
+        producer: String,
+        /// The value sent (the newest send of it the producer still remembers).
+        value: String,
+    },
     /// When the producer's `send()` took the value, in ms (`null`: not sent).
-    SentAtMs { producer: String, value: String },
+    SentAtMs {
+        /// The producer's name.
+        producer: String,
+        /// The value sent (the newest send of it the producer still remembers).
+        value: String,
+    },
     /// The record's timestamp in the log: CreateTime or LogAppendTime, per the topic
     /// (`null`: not in any partition's log).
-    TimestampMs { topic: String, value: String },
+    TimestampMs {
+        /// The topic whose partitions' logs are searched.
+        topic: String,
+        /// The record's value (the first record holding it, partition by partition).
+        value: String,
+    },
     /// When the leader appended the record, in ms (`null`: not in any partition's log).
-    AppendedAtMs { topic: String, value: String },
+    AppendedAtMs {
+        /// The topic whose partitions' logs are searched.
+        topic: String,
+        /// The record's value (the first record holding it, partition by partition).
+        value: String,
+    },
     /// The error a send's callback got for the value (`null`: none).
-    SendError { producer: String, value: String },
+    SendError {
+        /// The producer's name.
+        producer: String,
+        /// The value sent (the newest send of it the producer still remembers).
+        value: String,
+    },
     /// The values of the records with this key in a topic's logs, partition by partition,
     /// in offset order.
-    ValuesForKey { topic: String, key: String },
+    ValuesForKey {
+        /// The topic whose partitions' logs are searched.
+        topic: String,
+        /// The record key looked for.
+        key: String,
+    },
 }
 
 /// Answers a produce query from the read layer (as [`super::answer`]).

@@ -14,50 +14,94 @@ use serde_json::Value;
 pub enum ReplicationQuery {
     /// The values in a partition's log, in offset order (the leader's log, or a replica's).
     Records {
+        /// The topic's name.
         topic: String,
+        /// The partition number.
         partition: u32,
+        /// Read this broker's replica instead (absent: the leader's log, the first
+        /// replica's while the partition is offline).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         broker: Option<BrokerId>,
     },
     /// Whether a value is in a partition's log (the leader's, or a replica's).
     InLog {
+        /// The topic's name.
         topic: String,
+        /// The partition number.
         partition: u32,
+        /// The record value looked for.
         value: String,
+        /// Read this broker's replica instead (absent: the leader's log, the first
+        /// replica's while the partition is offline).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         broker: Option<BrokerId>,
     },
     /// The high watermark (the leader's, or a replica's).
     HighWatermark {
+        /// The topic's name.
         topic: String,
+        /// The partition number.
         partition: u32,
+        /// Read this broker's replica instead (absent: the leader's log, the first
+        /// replica's while the partition is offline).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         broker: Option<BrokerId>,
     },
     /// The log end offset (the leader's, or a replica's).
     LogEndOffset {
+        /// The topic's name.
         topic: String,
+        /// The partition number.
         partition: u32,
+        /// Read this broker's replica instead (absent: the leader's log, the first
+        /// replica's while the partition is offline).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         broker: Option<BrokerId>,
     },
     /// The log start offset (the leader's, or a replica's).
     LogStartOffset {
+        /// The topic's name.
         topic: String,
+        /// The partition number.
         partition: u32,
+        /// Read this broker's replica instead (absent: the leader's log, the first
+        /// replica's while the partition is offline).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         broker: Option<BrokerId>,
     },
     /// The leader's broker id (`null`: offline).
-    Leader { topic: String, partition: u32 },
+    Leader {
+        /// The topic's name.
+        topic: String,
+        /// The partition number.
+        partition: u32,
+    },
     /// The partition's leader epoch.
-    LeaderEpoch { topic: String, partition: u32 },
+    LeaderEpoch {
+        /// The topic's name.
+        topic: String,
+        /// The partition number.
+        partition: u32,
+    },
     /// The in-sync replicas, in the partition's order.
-    Isr { topic: String, partition: u32 },
+    Isr {
+        /// The topic's name.
+        topic: String,
+        /// The partition number.
+        partition: u32,
+    },
     /// The values a leader change left behind on a partition (lost), oldest first.
-    LostInElection { topic: String, partition: u32 },
+    LostInElection {
+        /// The topic's name.
+        topic: String,
+        /// The partition number.
+        partition: u32,
+    },
     /// Whether a broker is running.
-    BrokerAlive { broker: BrokerId },
+    BrokerAlive {
+        /// The broker's id.
+        broker: BrokerId,
+    },
 }
 
 /// Answers a replication query from the read layer (as [`super::answer`]).

@@ -16,13 +16,19 @@ pub enum RunQuery {
     /// How many events of a kind (mentioning every name given) the run recorded so far
     /// (among the newest 50,000).
     EventCount {
+        /// The event's `type` as the trace writes it (`group_stable`, `record_delivered`, …).
         kind: String,
+        /// Texts the event must mention, all of them, each whole (as a step's `until_event`
+        /// matches them).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         mentions: Vec<String>,
     },
     /// When the latest such event happened, in ms (`null`: none among the newest 50,000).
     LastEventMs {
+        /// The event's `type` as the trace writes it (`group_stable`, `record_delivered`, …).
         kind: String,
+        /// Texts the event must mention, all of them, each whole (as a step's `until_event`
+        /// matches them).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         mentions: Vec<String>,
     },

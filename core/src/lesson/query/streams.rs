@@ -11,7 +11,12 @@ use serde_json::Value;
 #[serde(tag = "ask", rename_all = "snake_case")]
 pub enum StreamsQuery {
     /// A Streams application's `count_by_key` store: the count for the key (`null`: none).
-    StoreCount { application_id: String, key: String },
+    StoreCount {
+        /// The application's `application.id`.
+        application_id: String,
+        /// The record key whose count is read.
+        key: String,
+    },
 }
 
 /// Answers a streams query from the read layer (as [`super::answer`]).
