@@ -150,7 +150,7 @@ pub fn outcome(sim: &crate::sim::Sim) -> Outcome {
         .filter(|f| matches!(f.kind, crate::monitor::FindingKind::AcknowledgedRecordLost { .. }))
         .map(|f| f.records.len() as u64)
         .sum();
-    for g in sim.groups() {
+    for g in sim.consumers.groups.values() {
         o.duplicates += g.duplicates;
         o.unprocessed += g.lost_records();
         // Pauses still under way count up to now (a crashed member's, say).
@@ -159,7 +159,7 @@ pub fn outcome(sim: &crate::sim::Sim) -> Outcome {
             g.members.iter().map(|m| m.rebalance_pause_ms + m.paused_since.map(|s| now.saturating_sub(s.ms())).unwrap_or(0)).sum::<u64>();
         o.delivered += g.members.iter().map(|m| m.received_total()).sum::<u64>();
         for t in &g.topics {
-            let Some(topic) = sim.topic(t) else { continue };
+            let Some(topic) = sim.cluster.topics.get(t) else { continue };
             for (p, part) in topic.partitions.iter().enumerate() {
                 let Some(log) = part.leader_log() else { continue };
                 let tp = crate::record::TopicPartition::new(t.clone(), p as u32);
@@ -242,9 +242,9 @@ fn run_one(
     if !sim.run_to_bounded(at, max_steps) {
         return Err(too_much());
     }
-    let before = sim.group(group).map(|g| (g.partition_downtime_ms, g.rebalances, g.generation)).unwrap_or_default();
+    let before = sim.consumers.groups.get(group).map(|g| (g.partition_downtime_ms, g.rebalances, g.generation)).unwrap_or_default();
     let paused_before: Vec<(String, u64)> =
-        sim.group(group).map(|g| g.members.iter().map(|m| (m.client_id.clone(), m.rebalance_pause_ms)).collect()).unwrap_or_default();
+        sim.consumers.groups.get(group).map(|g| g.members.iter().map(|m| (m.client_id.clone(), m.rebalance_pause_ms)).collect()).unwrap_or_default();
     let command = match change {
         Change::Join { client_id } => {
             let template = s.groups.iter().find(|g| g.id == group).and_then(|g| g.members.first()).cloned();
@@ -268,7 +268,7 @@ fn run_one(
         if !sim.run_to_bounded(t, max_steps.saturating_sub(sim.steps())) {
             return Err(too_much());
         }
-        if let Some(g) = sim.group(group) {
+        if let Some(g) = sim.consumers.groups.get(group) {
             for m in &g.members {
                 let n = if m.phase == crate::group::Phase::Crashed { 0 } else { m.positions.len() as u32 };
                 match owned.iter_mut().find(|(c, _)| *c == m.client_id) {
@@ -278,7 +278,7 @@ fn run_one(
             }
         }
     }
-    let g = sim.group(group).ok_or_else(|| format!("group \"{group}\" vanished"))?;
+    let g = sim.consumers.groups.get(group).ok_or_else(|| format!("group \"{group}\" vanished"))?;
     let mut revoked: Vec<(String, usize)> = Vec::new();
     let mut settled = None;
     let mut last_change = at;

@@ -345,6 +345,9 @@ pub struct Group {
     /// Records processed more than once by the group, and records the group committed
     /// past without processing them.
     pub duplicates: u64,
+    /// How many times a member left the group because `max.poll.interval.ms` passed
+    /// between two polls.
+    pub(crate) poll_timeouts: u64,
     pub(crate) round: u64,
     pub(crate) initial_delay_since: Option<SimTime>,
     /// Which records each partition's records were processed (for duplicates).
@@ -537,6 +540,7 @@ impl Group {
             rebalance_due: None,
             rebalances: 0,
             duplicates: 0,
+            poll_timeouts: 0,
             round: 0,
             initial_delay_since: None,
             processed: VecMap::new(),

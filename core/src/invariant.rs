@@ -110,7 +110,7 @@ pub fn check(sim: &Sim) -> Result<(), Violation> {
 /// Every invariant, at the given depth; the first one broken.
 pub fn check_with(sim: &Sim, depth: Depth) -> Result<(), Violation> {
     let broken = |invariant, detail: String| Err(Violation { invariant, detail });
-    for t in sim.topics() {
+    for t in sim.cluster.topics.values() {
         for (p, part) in t.partitions.iter().enumerate() {
             for (b, log) in &part.logs {
                 let (start, end) = (log.log_start_offset(), log.log_end_offset());
@@ -169,7 +169,7 @@ pub fn check_with(sim: &Sim, depth: Depth) -> Result<(), Violation> {
             }
         }
     }
-    for g in sim.groups() {
+    for g in sim.consumers.groups.values() {
         let mut owners: VecMap<&crate::record::TopicPartition, &str> = VecMap::default();
         for m in &g.members {
             for tp in &m.assigned {
@@ -229,8 +229,8 @@ mod tests {
     fn a_settled_run_holds_every_invariant_and_has_what_the_checks_look_at() {
         let sim = settled();
         assert_eq!(check(&sim), Ok(()));
-        assert!(sim.topics().flat_map(|t| &t.partitions).any(|p| p.leader_log().is_some_and(|l| l.log_end_offset() > 0)));
-        assert!(sim.groups().flat_map(|g| &g.members).any(|m| !m.assigned.is_empty() && !m.positions.is_empty()));
+        assert!(sim.cluster.topics.values().flat_map(|t| &t.partitions).any(|p| p.leader_log().is_some_and(|l| l.log_end_offset() > 0)));
+        assert!(sim.consumers.groups.values().flat_map(|g| &g.members).any(|m| !m.assigned.is_empty() && !m.positions.is_empty()));
     }
 
     #[test]

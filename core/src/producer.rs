@@ -97,6 +97,24 @@ pub struct SentRecord {
     pub failed: Option<ProduceError>,
 }
 
+/// What a producer counts over the whole run (Kafka's `record-send-total`,
+/// `record-retry-total`, `record-error-total` and request latency metrics, per record).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ProducerCounters {
+    /// Records whose send completed successfully.
+    pub(crate) acknowledged: u64,
+    /// Records given up (the callback got an error).
+    pub(crate) failed: u64,
+    /// Record sends retried (one per record per retry).
+    pub(crate) retries: u64,
+    /// Send-to-acknowledgement times summed, in ms, over `latency_samples` records.
+    pub(crate) latency_ms_sum: u64,
+    /// The longest send-to-acknowledgement time, in ms.
+    pub(crate) latency_ms_max: u64,
+    /// Acknowledged records whose send time was still remembered.
+    pub(crate) latency_samples: u64,
+}
+
 /// A producer client.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Producer {
@@ -105,6 +123,8 @@ pub struct Producer {
     pub(crate) partitioners: VecMap<String, PartitionerState>,
     pub(crate) sent: VecDeque<SentRecord>,
     pub(crate) sent_total: u64,
+    /// Counters over the whole run (not bounded by what `sent` keeps).
+    pub(crate) counters: ProducerCounters,
     /// Every batch neither acknowledged nor given up, by id (ids grow with creation).
     pub(crate) batches: VecMap<u64, Batch>,
     /// The `RecordAccumulator`: per partition, the batches not in flight, oldest first
@@ -141,6 +161,7 @@ impl Producer {
             partitioners: VecMap::new(),
             sent: VecDeque::new(),
             sent_total: 0,
+            counters: ProducerCounters::default(),
             batches: VecMap::new(),
             deques: VecMap::new(),
             requests: VecMap::new(),
@@ -169,6 +190,7 @@ impl Producer {
     }
 
     pub(crate) fn mark_failed(&mut self, record: RecordId, error: ProduceError) {
+        self.counters.failed += 1;
         if let Some(s) = self.sent.iter_mut().rev().find(|s| s.record == record) {
             s.failed = Some(error);
         }
@@ -201,10 +223,16 @@ impl Producer {
         self.in_flight.values().map(|r| r.len() as u32).sum()
     }
 
-    pub(crate) fn mark_acked(&mut self, record: RecordId, offset: i64) {
+    /// The send of `record` completed at `now` with `offset` (-1 under acks=0).
+    pub(crate) fn mark_acked(&mut self, record: RecordId, offset: i64, now: SimTime) {
+        self.counters.acknowledged += 1;
         // Acks arrive for recent records; search from the newest.
         if let Some(s) = self.sent.iter_mut().rev().find(|s| s.record == record) {
             s.acked_offset = Some(offset);
+            let latency_ms = now.ms().saturating_sub(s.sent_at.ms());
+            self.counters.latency_ms_sum += latency_ms;
+            self.counters.latency_ms_max = self.counters.latency_ms_max.max(latency_ms);
+            self.counters.latency_samples += 1;
         }
     }
 

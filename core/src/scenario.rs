@@ -595,7 +595,7 @@ fn check_timeline_produce(sim: &Sim, command: &ProduceCommand) -> Result<(), Pro
     match command {
         ProduceCommand::Produce { producer, topic, partition, key, value, headers } => {
             check_record_size(key.as_deref(), value, headers)?;
-            if !sim.producers().any(|p| &p.name == producer) {
+            if !sim.producers().any(|p| p.name() == producer) {
                 return Err(no_producer(producer));
             }
             let Some(t) = sim.topic(topic) else { return Err(no_topic(topic)) };
@@ -608,7 +608,7 @@ fn check_timeline_produce(sim: &Sim, command: &ProduceCommand) -> Result<(), Pro
             Ok(())
         }
         ProduceCommand::SetAcks { producer, .. } | ProduceCommand::SetPartitioner { producer, .. } => {
-            if !sim.producers().any(|p| &p.name == producer) {
+            if !sim.producers().any(|p| p.name() == producer) {
                 return Err(no_producer(producer));
             }
             Ok(())

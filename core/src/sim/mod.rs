@@ -308,33 +308,63 @@ impl Sim {
         &self.out.trace
     }
 
-    pub fn brokers(&self) -> impl Iterator<Item = &Broker> {
-        self.cluster.brokers.values()
+    /// The brokers, by id (see [`crate::read::BrokerRead`]).
+    pub fn brokers(&self) -> impl Iterator<Item = crate::read::BrokerRead<'_>> {
+        self.read().brokers()
     }
 
-    pub fn broker(&self, id: BrokerId) -> Option<&Broker> {
-        self.cluster.brokers.get(&id)
+    /// Broker `id`: alive, isolated, fenced.
+    pub fn broker(&self, id: BrokerId) -> Option<crate::read::BrokerRead<'_>> {
+        self.read().broker(id)
     }
 
-    /// Records leader changes left behind on `tp`, oldest first (the newest few hundred).
+    /// Records leader changes left behind on `tp`, oldest first (the newest
+    /// [`SimOptions::lost_per_partition`]): acknowledged under acks=1, or not yet committed.
     pub fn lost_records(&self, tp: &TopicPartition) -> impl Iterator<Item = &LostView> {
         self.cluster.lost_records(tp)
     }
 
-    pub fn topics(&self) -> impl Iterator<Item = &Topic> {
-        self.cluster.topics.values()
+    /// The topics, by name.
+    pub fn topics(&self) -> impl Iterator<Item = crate::read::TopicRead<'_>> {
+        self.read().topics()
     }
 
-    pub fn topic(&self, name: &str) -> Option<&Topic> {
-        self.cluster.topics.get(name)
+    /// Topic `name`: its settings and partitions.
+    pub fn topic(&self, name: &str) -> Option<crate::read::TopicRead<'_>> {
+        self.read().topic(name)
     }
 
-    pub fn producers(&self) -> impl Iterator<Item = &Producer> {
-        self.clients.producers.values()
+    /// Partition `tp`: leader, leader epoch, replicas, ISR, log start and end offsets, high
+    /// watermark and its records (see [`crate::read::PartitionRead`]).
+    pub fn partition(&self, tp: &TopicPartition) -> Option<crate::read::PartitionRead<'_>> {
+        self.read().partition(tp)
     }
 
-    pub fn groups(&self) -> impl Iterator<Item = &Group> {
-        self.consumers.groups.values()
+    /// The producers, by name.
+    pub fn producers(&self) -> impl Iterator<Item = crate::read::ProducerRead<'_>> {
+        self.read().producers()
+    }
+
+    /// Producer `name`: settings, records sent, acknowledged, failed, retried, latency.
+    pub fn producer(&self, name: &str) -> Option<crate::read::ProducerRead<'_>> {
+        self.read().producer(name)
+    }
+
+    /// The consumer groups, by `group.id`.
+    pub fn groups(&self) -> impl Iterator<Item = crate::read::GroupRead<'_>> {
+        self.read().groups()
+    }
+
+    /// Group `id`: state, generation or epoch, members, assignment, committed offsets, lag
+    /// per partition, and counters (rebalances, poll timeouts, records processed twice,
+    /// records committed but never processed) — see [`crate::read::GroupRead`].
+    pub fn group(&self, id: &str) -> Option<crate::read::GroupRead<'_>> {
+        self.read().group(id)
+    }
+
+    /// The member of group `group` with `client.id` = `client_id`.
+    pub fn member(&self, group: &str, client_id: &str) -> Option<crate::read::MemberRead<'_>> {
+        self.read().group(group)?.member(client_id)
     }
 
     /// The broker coordinating `group` (the leader of its `__consumer_offsets` partition).
@@ -342,9 +372,6 @@ impl Sim {
         self.cluster.coordinator_of(group)
     }
 
-    pub fn group(&self, id: &str) -> Option<&Group> {
-        self.consumers.groups.get(id)
-    }
 
     /// Commands applied from outside since the start, in order: with the scenario
     /// and seed they rebuild this exact state ([`Sim::replay`]).
@@ -570,7 +597,7 @@ impl Sim {
 
     // ----- internals -----------------------------------------------------
 
-    pub(crate) fn partition(&self, tp: &TopicPartition) -> Option<&Partition> {
+    pub(crate) fn partition_state(&self, tp: &TopicPartition) -> Option<&Partition> {
         self.cluster.partition(tp)
     }
 

@@ -501,7 +501,7 @@ impl Clients {
                 p.muted.remove(&w.tp);
                 let Some(batch) = p.remove_batch(w.batch) else { continue };
                 for r in &batch.records {
-                    p.mark_acked(r.id, -1);
+                    p.mark_acked(r.id, -1, now);
                 }
                 for r in batch.records {
                     out.emit(EventKind::Produce(ProduceEvent::RecordAcked {
@@ -612,7 +612,7 @@ impl Clients {
             Ok(acked) => {
                 producer.remove_batch(batch_id);
                 for (record, _, offset, _) in &acked {
-                    producer.mark_acked(*record, *offset as i64);
+                    producer.mark_acked(*record, *offset as i64, out.now);
                 }
                 for (record, value, offset, timestamp) in acked {
                     out.emit(EventKind::Produce(ProduceEvent::RecordAcked {
@@ -682,6 +682,7 @@ impl Clients {
         let Some(batch) = producer.batches.get_mut(&batch_id) else { return };
         batch.last_attempt_at = now;
         batch.backoff_until = Some(now.plus_ms(backoff));
+        producer.counters.retries += ids.len() as u64;
         let sequence = batch.sequence;
         // `reenqueue`: an idempotent producer's batch goes back in sequence order
         // (`insertInSequenceOrder`), any other at the front of the deque (which is how a

@@ -904,7 +904,7 @@ impl Sim {
                 // turned on, and the HW may now move (or stop) under the new minimum.
                 for p in 0..count {
                     let tp = TopicPartition::new(topic.clone(), p);
-                    if unclean_leader_election_enable == Some(true) && self.partition(&tp).is_some_and(|p| p.leader.is_none()) {
+                    if unclean_leader_election_enable == Some(true) && self.partition_state(&tp).is_some_and(|p| p.leader.is_none()) {
                         self.cluster.elect_leader(&tp, &mut self.consumers, &mut self.out);
                     }
                     self.cluster.maybe_advance_hw(&tp, &mut self.consumers, &mut self.out);

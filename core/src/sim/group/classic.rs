@@ -211,7 +211,9 @@ impl Consumers {
             if let Some(at) = self.to_coordinator(group_id, cluster, out) {
                 out.at(at, ClassicPending::LeaveArrive { group: group_id.into(), member_id, reason: LeaveReason::PollTimeout });
             }
-            let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+            let Some(g) = self.groups.get_mut(group_id) else { return };
+            g.poll_timeouts += 1;
+            let Some(m) = g.member_mut(client_id) else { return };
             m.phase = Phase::LeftPollTimeout;
             m.member_id = String::new();
             m.generation = -1;

@@ -225,6 +225,9 @@ impl Consumers {
             // Leave the group; the next poll() rejoins with epoch 0.
             self.cg_send_leave(group_id, client_id, LEAVE_EPOCH, LeaveReason::PollTimeout, cluster, out);
             self.cg_drop_partitions(group_id, client_id, false, cluster, out);
+            if let Some(g) = self.groups.get_mut(group_id) {
+                g.poll_timeouts += 1;
+            }
             if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
                 m.phase = Phase::LeftPollTimeout;
                 m.generation = 0;
