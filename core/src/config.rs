@@ -11,8 +11,12 @@ use std::str::FromStr;
 /// Only the reply point differs with one broker; the replication issue gives it teeth.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Acks {
+    /// `acks=0`: the producer waits for no answer; the records count as acknowledged,
+    /// with offset −1, as soon as their batch is sent.
     #[serde(rename = "0")]
     None,
+    /// `acks=1`: the leader answers after its own append, before any follower has the
+    /// records; they are lost if it fails before a follower copies them.
     #[serde(rename = "1")]
     Leader,
     /// The default since 3.0 (KIP-679).
@@ -186,6 +190,7 @@ pub enum DeliveryMode {
 }
 
 impl DeliveryMode {
+    /// Whether it is Kafka's pull (the default, so the scenario writer leaves it out).
     pub fn is_pull(&self) -> bool {
         *self == DeliveryMode::Pull
     }
@@ -341,6 +346,7 @@ pub enum ServerAssignor {
 }
 
 impl ServerAssignor {
+    /// Every broker-side assignor, in declaration order.
     pub const ALL: [ServerAssignor; 2] = [ServerAssignor::Uniform, ServerAssignor::Range];
 
     /// The name Kafka's assignor returns from `name()`.

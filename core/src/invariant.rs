@@ -78,6 +78,7 @@ impl Invariant {
 /// An invariant that does not hold, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation {
+    /// The invariant broken.
     pub invariant: Invariant,
     /// Where: the partition and replica, or the group and member, and the numbers.
     pub detail: String,

@@ -69,12 +69,16 @@ pub const MAX_PUSH_BUFFER_RECORDS: u32 = 1_000_000;
 /// What a setting's number counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unit {
+    /// A number of things: brokers, partitions, records, instances.
     Count,
+    /// Milliseconds of simulated time.
     Milliseconds,
+    /// Bytes, as Kafka counts a batch or a segment.
     Bytes,
 }
 
 impl Unit {
+    /// Its word in the docs table: `count`, `ms` or `bytes`.
     pub fn name(self) -> &'static str {
         match self {
             Unit::Count => "count",
@@ -89,8 +93,11 @@ impl Unit {
 pub struct Range {
     /// Its JSON path in a scenario, with `[]` for any index: `producers[].config.linger_ms`.
     pub path: &'static str,
+    /// The smallest value allowed.
     pub min: u64,
+    /// The largest value allowed; `u64::MAX` means no upper bound (`N or more`).
     pub max: u64,
+    /// What the number counts.
     pub unit: Unit,
     /// Said after the range in a refusal, e.g. ` (one week)`; empty or starting with a space.
     pub note: &'static str,
@@ -128,22 +135,40 @@ const fn ms(path: &'static str, min: u64, max: u64, note: &'static str) -> Range
 
 const ONE_WEEK: &str = " (one week)";
 
+/// How many brokers a cluster has: 1 to [`MAX_BROKERS`].
 pub const CLUSTER_BROKERS: Range = Range { path: "cluster.brokers", min: 1, max: MAX_BROKERS as u64, unit: Unit::Count, note: "" };
+/// `replica.lag.time.max.ms` (default 30000): 1 ms to [`MAX_TIME_MS`], the longest time a
+/// scenario can span.
 pub const REPLICA_LAG_TIME_MAX_MS: Range = ms("cluster.replica_lag_time_max_ms", 1, MAX_TIME_MS, ONE_WEEK);
+/// `broker.session.timeout.ms` (default 9000), after which the controller fences a silent
+/// broker: 1 ms to one hour.
 pub const BROKER_SESSION_TIMEOUT_MS: Range = ms("cluster.broker_session_timeout_ms", 1, 3_600_000, " (one hour)");
+/// `replica.fetch.wait.max.ms` (default 500), how long a leader holds an empty follower
+/// fetch: 1 ms to one minute.
 pub const REPLICA_FETCH_WAIT_MAX_MS: Range = ms("cluster.replica_fetch_wait_max_ms", 1, 60_000, "");
+/// The sandbox's one-way network delay between any two nodes (default 20): 0 to one
+/// minute.
 pub const NETWORK_LATENCY_MS: Range = ms("cluster.network_latency_ms", 0, 60_000, "");
+/// `group.initial.rebalance.delay.ms` (default 3000), the wait before a group's first
+/// generation: 0 to five minutes.
 pub const GROUP_INITIAL_REBALANCE_DELAY_MS: Range = ms("cluster.group_initial_rebalance_delay_ms", 0, 300_000, "");
+/// `group.consumer.heartbeat.interval.ms` (KIP-848, default 5000): 100 ms to one minute,
+/// wider than Kafka's own bounds (the row's note gives them).
 pub const GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS: Range = ms(
     "cluster.group_consumer_heartbeat_interval_ms",
     100,
     60_000,
     " (Kafka's own bounds are 5000-15000 unless group.consumer.min/max.heartbeat.interval.ms change)",
 );
+/// `group.consumer.session.timeout.ms` (KIP-848, default 45000): 1 s to 30 minutes, wider
+/// than Kafka's own bounds (the row's note gives them); the scenario checks also require
+/// it above the heartbeat interval.
 pub const GROUP_CONSUMER_SESSION_TIMEOUT_MS: Range =
     ms("cluster.group_consumer_session_timeout_ms", 1000, 1_800_000, " (Kafka's own bounds are 45000-60000)");
+/// `log.retention.check.interval.ms` (default 300000): 1 ms to [`MAX_TIME_MS`].
 pub const LOG_RETENTION_CHECK_INTERVAL_MS: Range =
     ms("cluster.log_retention_check_interval_ms", 1, MAX_TIME_MS, " (log.retention.check.interval.ms is at least 1)");
+/// A scenario's `duration_ms`, when the run stops: 0 to [`MAX_TIME_MS`].
 pub const DURATION_MS: Range = ms("duration_ms", 0, MAX_TIME_MS, ONE_WEEK);
 /// A topic's partition count (its refusal names the topic, `Problem::Partitions`).
 pub const TOPIC_PARTITIONS: Range = Range { path: "topics[].partitions", min: 1, max: MAX_PARTITIONS as u64, unit: Unit::Count, note: "" };
@@ -152,30 +177,63 @@ pub const TOPIC_SEGMENT_BYTES: Range =
     Range { path: "topics[].segment_bytes", min: MIN_SEGMENT_BYTES as u64, max: i32::MAX as u64, unit: Unit::Bytes, note: "" };
 /// `segment.ms`: Kafka's `LogConfig` range, 1 to `Long.MAX_VALUE` (`Problem::SegmentMs`).
 pub const TOPIC_SEGMENT_MS: Range = ms("topics[].segment_ms", 1, i64::MAX as u64, "");
+/// `linger.ms` (default 5): 0 to one minute.
 pub const LINGER_MS: Range = ms("producers[].config.linger_ms", 0, 60_000, "");
+/// `retry.backoff.ms` (default 100): 1 ms to [`MAX_TIME_MS`].
 pub const RETRY_BACKOFF_MS: Range = ms("producers[].config.retry_backoff_ms", 1, MAX_TIME_MS, ONE_WEEK);
+/// `retry.backoff.max.ms` (default 1000, KIP-580): 1 ms to [`MAX_TIME_MS`].
 pub const RETRY_BACKOFF_MAX_MS: Range = ms("producers[].config.retry_backoff_max_ms", 1, MAX_TIME_MS, ONE_WEEK);
+/// `request.timeout.ms` (default 30000): 1 ms to [`MAX_TIME_MS`].
 pub const REQUEST_TIMEOUT_MS: Range = ms("producers[].config.request_timeout_ms", 1, MAX_TIME_MS, ONE_WEEK);
+/// `delivery.timeout.ms` (default 120000): 1 ms to [`MAX_TIME_MS`].
 pub const DELIVERY_TIMEOUT_MS: Range = ms("producers[].config.delivery_timeout_ms", 1, MAX_TIME_MS, ONE_WEEK);
+/// `batch.size` (default 16384): 1 byte to 16 MiB.
 pub const BATCH_SIZE: Range = Range { path: "producers[].config.batch_size", min: 1, max: 16 * 1024 * 1024, unit: Unit::Bytes, note: "" };
 /// A source connector's `poll.interval.ms` and `offset.flush.interval.ms`, and its table's planned changes.
+///
+/// This row: the JDBC source connector's `poll.interval.ms` (default 5000), 1 ms to
+/// [`MAX_TIME_MS`].
 pub const CONNECTOR_POLL_INTERVAL_MS: Range = ms("connectors[].poll_interval_ms", 1, MAX_TIME_MS, ONE_WEEK);
+/// The worker's `offset.flush.interval.ms` (default 60000): 1 ms to [`MAX_TIME_MS`].
 pub const CONNECTOR_OFFSET_FLUSH_INTERVAL_MS: Range = ms("connectors[].offset_flush_interval_ms", 1, MAX_TIME_MS, ONE_WEEK);
+/// When a connector's table changes (`table.changes[].at_ms`): 0 to [`MAX_TIME_MS`], as
+/// every moment a scenario schedules.
 pub const TABLE_CHANGE_AT_MS: Range = ms("connectors[].table.changes[].at_ms", 0, MAX_TIME_MS, ONE_WEEK);
 /// A Streams application's instances, `commit.interval.ms` and time per record.
+///
+/// This row: how many instances (stream threads, one member each) an application runs,
+/// 1 to [`MAX_INSTANCES`].
 pub const STREAMS_INSTANCES: Range = Range { path: "streams[].instances", min: 1, max: MAX_INSTANCES as u64, unit: Unit::Count, note: "" };
+/// A Streams application's `commit.interval.ms` (default 30000 under `at_least_once`):
+/// 1 ms to [`MAX_TIME_MS`].
 pub const STREAMS_COMMIT_INTERVAL_MS: Range = ms("streams[].commit_interval_ms", 1, MAX_TIME_MS, ONE_WEEK);
+/// A Streams application's time per record (sandbox only, default 10): 0 to
+/// [`MAX_PROCESSING_MS`].
 pub const STREAMS_PROCESSING_MS: Range = ms("streams[].processing_ms", 0, MAX_PROCESSING_MS, "");
+/// When a timeline command runs (`commands[].at_ms`): 0 to [`MAX_TIME_MS`].
 pub const COMMAND_AT_MS: Range = ms("commands[].at_ms", 0, MAX_TIME_MS, ONE_WEEK);
 /// A member's settings: `groups[].members[].config`, and `member.config` in `add_member`.
+///
+/// This row: `max.poll.records` (default 500), 1 to [`MAX_POLL_RECORDS`].
 pub const MEMBER_MAX_POLL_RECORDS: Range =
     Range { path: "groups[].members[].config.max_poll_records", min: 1, max: MAX_POLL_RECORDS as u64, unit: Unit::Count, note: "" };
+/// `heartbeat.interval.ms` (default 3000): 1 ms to [`MAX_TIME_MS`]; the member checks also
+/// require it below `session.timeout.ms`, as Kafka's consumer does.
 pub const MEMBER_HEARTBEAT_INTERVAL_MS: Range = ms("groups[].members[].config.heartbeat_interval_ms", 1, MAX_TIME_MS, ONE_WEEK);
+/// `session.timeout.ms` (default 45000): 1 ms to [`MAX_TIME_MS`] (the broker's
+/// `group.min/max.session.timeout.ms` are not enforced).
 pub const MEMBER_SESSION_TIMEOUT_MS: Range = ms("groups[].members[].config.session_timeout_ms", 1, MAX_TIME_MS, ONE_WEEK);
+/// `max.poll.interval.ms` (default 300000), also the rebalance timeout: 1 ms to
+/// [`MAX_TIME_MS`].
 pub const MEMBER_MAX_POLL_INTERVAL_MS: Range = ms("groups[].members[].config.max_poll_interval_ms", 1, MAX_TIME_MS, ONE_WEEK);
+/// `metadata.max.age.ms` (default 300000): 1 ms to [`MAX_TIME_MS`].
 pub const MEMBER_METADATA_MAX_AGE_MS: Range = ms("groups[].members[].config.metadata_max_age_ms", 1, MAX_TIME_MS, ONE_WEEK);
+/// `fetch.max.wait.ms` (default 500): 1 ms to [`MAX_FETCH_MAX_WAIT_MS`].
 pub const MEMBER_FETCH_MAX_WAIT_MS: Range = ms("groups[].members[].config.fetch_max_wait_ms", 1, MAX_FETCH_MAX_WAIT_MS, "");
+/// `auto.commit.interval.ms` (default 5000): 1 ms or more, no upper bound.
 pub const MEMBER_AUTO_COMMIT_INTERVAL_MS: Range = ms("groups[].members[].config.auto_commit_interval_ms", 1, u64::MAX, "");
+/// A member's time per record (sandbox only, default 10): 0 to [`MAX_PROCESSING_MS`], the
+/// same cap as `set_processing`.
 pub const MEMBER_PROCESSING_MS: Range = ms("groups[].members[].config.processing_ms", 0, MAX_PROCESSING_MS, "");
 /// A push group's buffer (its refusal names the group, `CommandError::PushBuffer`).
 pub const PUSH_BUFFER_MAX_RECORDS: Range =

@@ -45,6 +45,7 @@ impl SegmentConfig {
 /// (not including) `next_offset`. The last segment is the active one, taking appends.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Segment {
+    /// The offset of its first record (its file name in Kafka).
     pub base_offset: u64,
     /// The offset after its last record (the next segment's base, or the log end).
     pub next_offset: u64,
@@ -63,6 +64,7 @@ impl Segment {
         Self { base_offset, next_offset: base_offset, size_bytes: 0, largest_timestamp: None, rolling_timestamp: None }
     }
 
+    /// Whether it holds no bytes (a freshly rolled active segment).
     pub fn is_empty(&self) -> bool {
         self.size_bytes == 0
     }

@@ -149,7 +149,12 @@ pub enum PartitionError {
     /// The topic has no partitions.
     NoPartitions,
     /// The record names a partition the topic does not have.
-    ExplicitOutOfRange { partition: u32, num_partitions: u32 },
+    ExplicitOutOfRange {
+        /// The partition the record named.
+        partition: u32,
+        /// The topic's partition count (partitions are 0 to `num_partitions − 1`).
+        num_partitions: u32,
+    },
 }
 
 impl fmt::Display for PartitionError {

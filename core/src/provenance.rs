@@ -23,38 +23,111 @@ use serde::{Deserialize, Serialize};
 #[serde(tag = "hop", rename_all = "snake_case")]
 pub enum Hop {
     /// `send()` put it into a batch for this partition, for this reason.
-    Sent { producer: String, topic: String, partition: u32, key: Option<String>, reason: PartitionReason },
+    Sent {
+        /// The producer's name.
+        producer: String,
+        /// The topic it was sent to.
+        topic: String,
+        /// The partition the producer chose.
+        partition: u32,
+        /// Its key, if it has one.
+        key: Option<String>,
+        /// Why that partition: explicit, key hash, sticky or round-robin.
+        reason: PartitionReason,
+    },
     /// Its batch went to the leader.
-    BatchSent { producer: String },
+    BatchSent {
+        /// The producer's name.
+        producer: String,
+    },
     /// A Produce request for it failed (and is retried, or not).
-    Failed { error: ProduceError, retrying: bool },
+    Failed {
+        /// The error the attempt ended with (an error code, or a timeout).
+        error: ProduceError,
+        /// Whether the batch goes back for another attempt (`retries`,
+        /// `delivery.timeout.ms` left); `false`: its records are given up.
+        retrying: bool,
+    },
     /// The leader appended it.
-    Appended { broker: u32, offset: u64, leader_epoch: u32 },
+    Appended {
+        /// The leader's broker id.
+        broker: u32,
+        /// Its offset in the partition.
+        offset: u64,
+        /// The leader epoch it was appended under.
+        leader_epoch: u32,
+    },
     /// A follower copied it.
-    Replicated { follower: u32 },
+    Replicated {
+        /// The follower's broker id.
+        follower: u32,
+    },
     /// The high watermark passed it: committed, visible to consumers.
-    Committed { high_watermark: u64 },
+    Committed {
+        /// The new high watermark (the first offset not yet committed).
+        high_watermark: u64,
+    },
     /// The producer got its acknowledgement (offset -1 for acks=0).
-    Acked { offset: i64, acks: Acks },
+    Acked {
+        /// The offset the leader answered with; -1 under `acks=0`.
+        offset: i64,
+        /// The producer's `acks` for that attempt.
+        acks: Acks,
+    },
     /// A consumer's `poll()` returned it.
-    Delivered { group: String, client_id: String },
+    Delivered {
+        /// The consumer's `group.id`.
+        group: String,
+        /// The consumer's client id.
+        client_id: String,
+    },
     /// A consumer finished processing it (a second time for the group: a duplicate).
-    Processed { group: String, client_id: String, duplicate: bool },
+    Processed {
+        /// The consumer's `group.id`.
+        group: String,
+        /// The consumer's client id.
+        client_id: String,
+        /// Whether the group had already processed this offset of the partition.
+        duplicate: bool,
+    },
     /// The group's committed offset passed it: the group will not read it again.
-    OffsetCommitted { group: String, client_id: String, committed: u64 },
+    OffsetCommitted {
+        /// The group's id.
+        group: String,
+        /// The member whose commit passed it.
+        client_id: String,
+        /// The committed offset (the next one the group reads).
+        committed: u64,
+    },
     /// A returning replica truncated it from its log.
-    Truncated { broker: u32 },
+    Truncated {
+        /// The truncating replica's broker id.
+        broker: u32,
+    },
     /// A leader change left it behind.
-    Lost { cause: LossCause, was_committed: bool },
+    Lost {
+        /// A clean failover, or an unclean election.
+        cause: LossCause,
+        /// Whether the high watermark had passed it: a committed record lost.
+        was_committed: bool,
+    },
     /// Retention deleted the segment holding it on this replica.
-    Deleted { broker: u32, reason: SegmentDeletionReason },
+    Deleted {
+        /// The replica's broker id.
+        broker: u32,
+        /// Which retention rule deleted it (`retention.ms`, `retention.bytes`, log start).
+        reason: SegmentDeletionReason,
+    },
 }
 
 /// A record's path: its value and the hops with their times, oldest first.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Path {
+    /// The record followed.
     pub record: RecordId,
+    /// Its value (empty when the trace no longer holds its send or append).
     pub value: String,
+    /// Each hop with the moment it happened, oldest first.
     pub hops: Vec<(SimTime, Hop)>,
     /// Whether the trace still holds the record's start (its `Sent` hop).
     pub complete: bool,

@@ -24,11 +24,14 @@ impl fmt::Display for RecordId {
 /// A topic and one of its partitions (`TopicPartition` in Kafka).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct TopicPartition {
+    /// The topic's name.
     pub topic: String,
+    /// The partition's number, 0 to the topic's partition count − 1.
     pub partition: u32,
 }
 
 impl TopicPartition {
+    /// Partition `partition` of `topic`.
     pub fn new(topic: impl Into<String>, partition: u32) -> Self {
         Self { topic: topic.into(), partition }
     }
@@ -53,17 +56,25 @@ pub enum TimestampType {
 /// A record header: a string key and a value (kept as text in the sandbox).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Header {
+    /// The header's key, at most [`crate::limits::MAX_VALUE_CHARS`] characters.
     pub key: String,
+    /// The header's value, at most [`crate::limits::MAX_VALUE_CHARS`] characters (bytes
+    /// in Kafka).
     pub value: String,
 }
 
 /// A record as the producer hands it over: what `ProducerRecord` carries.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Record {
+    /// The sandbox's id for it, unique per run.
     pub id: RecordId,
+    /// The name of the producer that sent it.
     pub producer: String,
+    /// Its key; `None` for a keyless record.
     pub key: Option<String>,
+    /// Its value.
     pub value: String,
+    /// Its headers, in the order given.
     pub headers: Vec<Header>,
     /// CreateTime: the producer's clock at `send()`.
     pub create_time: SimTime,
@@ -96,10 +107,13 @@ impl Record {
 /// A record stored in a partition log at an offset.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct StoredRecord {
+    /// Its offset in the partition, assigned by the leader that appended it.
     pub offset: u64,
+    /// The record as the producer sent it.
     pub record: Record,
     /// The timestamp a consumer sees: CreateTime or LogAppendTime per the topic.
     pub timestamp: SimTime,
+    /// Which clock `timestamp` is: the topic's `message.timestamp.type` at the append.
     pub timestamp_type: TimestampType,
     /// When the leader appended it.
     pub appended_at: SimTime,

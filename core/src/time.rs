@@ -9,6 +9,7 @@ use std::fmt;
 pub struct SimTime(pub u64);
 
 impl SimTime {
+    /// The start of the run.
     pub const ZERO: SimTime = SimTime(0);
 
     /// The time in milliseconds.

@@ -25,6 +25,8 @@ pub use crate::config::{Strategy, UnknownStrategy};
 /// plus the member id and `group.instance.id`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Subscription {
+    /// The member id the coordinator gave it (`client.id-UUID`); unique in the group,
+    /// and what Range and RoundRobin order dynamic members by.
     pub member_id: String,
     /// `group.instance.id`: set for static members (KIP-345).
     pub group_instance_id: Option<String>,
@@ -84,7 +86,12 @@ pub enum AssignError {
     /// variant stays for callers that match on it.
     Unsupported(Strategy),
     /// The subscribed topics hold more partitions than the simulator assigns at once.
-    TooManyPartitions { partitions: u64, limit: u64 },
+    TooManyPartitions {
+        /// The partitions of every subscribed topic, summed.
+        partitions: u64,
+        /// The bound, [`MAX_ASSIGNED_PARTITIONS`].
+        limit: u64,
+    },
 }
 
 impl fmt::Display for AssignError {

@@ -6,7 +6,7 @@
 //! - [`ServerAssignor::Range`] is `org.apache.kafka.coordinator.group.assignor.RangeAssignor`
 //!   as rewritten in 3.9 (KAFKA-16944): stateless, members ordered static-first by
 //!   instance id then by member id, each taking a contiguous range per topic, the first
-//!   ones one extra. That is the client [`range`](super::range) rule, reused.
+//!   ones one extra. That is the client [`range`] rule, reused.
 //! - [`ServerAssignor::Uniform`] is `UniformAssignor`. When every member subscribes to the
 //!   same topics it is `UniformHomogeneousAssignmentBuilder`: balance first, then
 //!   stickiness. Members are visited in the iteration order of the coordinator's

@@ -4,13 +4,13 @@
 //! carry no `client.rack`, so `RackInfo` is empty and every rack-aware step is skipped).
 //! The steps, each in the function that ports it:
 //!
-//! 1. [`read_ownership`] (`allSubscriptionsEqual`): visit the members in Java `HashMap`
+//! 1. `read_ownership` (`allSubscriptionsEqual`): visit the members in Java `HashMap`
 //!    order, decide whether all subscriptions are equal, and read each member's owned
 //!    partitions (`MemberData`: owned partitions + generation). A partition claimed twice
 //!    goes to the higher generation; at equal generations nobody keeps it
 //!    (`partitionsWithMultiplePreviousOwners`).
-//! 2. Equal subscriptions: [`constrained`] (`ConstrainedAssignmentBuilder`). Otherwise
-//!    [`general::general`] (`GeneralAssignmentBuilder`).
+//! 2. Equal subscriptions: `constrained` (`ConstrainedAssignmentBuilder`). Otherwise
+//!    `general::general` (`GeneralAssignmentBuilder`).
 //! 3. Cooperative: [`StickyOutcome::cooperative_first_round`]
 //!    (`CooperativeStickyAssignor.adjustAssignment`) withholds every partition in
 //!    `partitionsTransferringOwnership`; the members revoke them and rejoin, and the next
@@ -22,14 +22,14 @@
 //! `AbstractStickyAssignor` iterates that map (and `consumerToOwnedPartitions`, a
 //! `HashMap` with the same keys filled in the same order, so the same order). This
 //! module takes `members` in JoinGroup-response order and visits them in the order
-//! [`java_hash::string_map_order`] computes. It matters for: which member keeps a partition
+//! `java_hash::string_map_order` computes. It matters for: which member keeps a partition
 //! claimed twice (step 1), which members reach `maxQuota` from their own partitions in
 //! the constrained path (worked example S3), and which lower-generation owner is
 //! remembered in the general path's `prevAssignment`. Everything else Kafka iterates is
 //! sorted (`Collections.sort` on member ids and topics, `TreeSet`s with comparators) or
 //! only looked up; the general path's one other order-dependent read, the first element
 //! of a `HashSet<TopicPartition>` of partition movements, is reproduced in
-//! [`general`] with [`java_hash::JavaHashOrder`].
+//! `general` with `java_hash::JavaHashOrder`.
 //!
 //! ## Deviations
 //! - An owned partition whose number is not below its topic's partition count is ignored,
@@ -39,7 +39,7 @@
 //! - `maxGeneration` is computed from this call's members. In Kafka it is a field of the
 //!   assignor instance that only grows across the leader's rebalances; the two agree
 //!   unless every member of the newest generation left.
-//! - See [`general`] for the general path's one deviation (where Kafka throws
+//! - See `general` for the general path's one deviation (where Kafka throws
 //!   `NullPointerException`).
 //!
 //! ## Invalid results Kafka produces, reproduced
@@ -47,9 +47,9 @@
 //! member rejects such an assignment and rejoins, `ConsumerCoordinator.onJoinComplete`):
 //! - members with an empty subscription visited (in HashMap order) before the first
 //!   non-empty one do not make `allSubscriptionsEqual` false, so the constrained path
-//!   deals them partitions too ([`read_ownership`]);
+//!   deals them partitions too (`read_ownership`);
 //! - the general path hands a partition back to its previous owner from an older
-//!   generation even if that member dropped the topic ([`general`]).
+//!   generation even if that member dropped the topic (`general`).
 //!
 //! Both need unusual input: a member with no topics at all, or a member rejoining from an
 //! older generation with changed topics.

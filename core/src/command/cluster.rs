@@ -10,15 +10,34 @@ use serde::Serialize;
 pub enum BrokerCommand {
     /// The broker process dies: it stops answering at once; the controller notices after
     /// `broker.session.timeout.ms`. Its logs stay on disk.
-    CrashBroker { broker: BrokerId },
+    CrashBroker {
+        /// The broker's `node.id` (0 to `brokers − 1`).
+        broker: BrokerId,
+    },
     /// The broker starts again and registers with the controller; its replicas catch up.
-    RestartBroker { broker: BrokerId },
+    RestartBroker {
+        /// The crashed broker's `node.id`; nothing happens if it is running.
+        broker: BrokerId,
+    },
     /// Cut the broker off the network: from the other brokers, the controller and clients.
-    IsolateBroker { broker: BrokerId },
+    IsolateBroker {
+        /// The broker's `node.id`; messages to and from it are lost until `HealBroker`.
+        broker: BrokerId,
+    },
     /// Reconnect an isolated broker.
-    HealBroker { broker: BrokerId },
+    HealBroker {
+        /// The cut-off broker's `node.id`; it registers with the controller again.
+        broker: BrokerId,
+    },
     /// Slow the broker's replica fetches by `slow_ms` (0 restores them).
-    SlowBroker { broker: BrokerId, slow_ms: u64 },
+    SlowBroker {
+        /// The broker whose fetches, as a follower, are slowed.
+        broker: BrokerId,
+        /// Milliseconds added to each follower fetch on its way to the leader (sandbox
+        /// only); 0 restores them. At most [`crate::limits::MAX_SLOW_MS`] (one hour); the
+        /// simulation caps a larger value at it.
+        slow_ms: u64,
+    },
 }
 
 /// An administrator's change to a topic. Executed by `sim/cluster/replication.rs`.
@@ -28,13 +47,24 @@ pub enum TopicCommand {
     /// `kafka-topics --alter --partitions`: the topic grows to `partitions` (never
     /// shrinks). Keys may now hash elsewhere; groups rebalance once their leader's
     /// metadata refresh (`metadata.max.age.ms`) notices.
-    AddPartitions { topic: String, partitions: u32 },
+    AddPartitions {
+        /// The topic's name.
+        topic: String,
+        /// The new partition count: above today's, at most [`crate::limits::MAX_PARTITIONS`].
+        partitions: u32,
+    },
     /// Topic settings change (`kafka-configs --alter`): `min.insync.replicas`,
     /// `unclean.leader.election.enable`.
     SetTopicConfig {
+        /// The topic's name.
         topic: String,
+        /// `min.insync.replicas`, 1 to the topic's replication factor: the ISR size an
+        /// `acks=all` write needs, and below which the high watermark stops. `None` keeps it.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         min_insync_replicas: Option<u32>,
+        /// `unclean.leader.election.enable`: whether an out-of-sync replica may lead when no
+        /// ISR member can (what it lacks is lost); turned on, it elects at once for every
+        /// offline partition. `None` keeps it.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         unclean_leader_election_enable: Option<bool>,
     },

@@ -8,7 +8,13 @@ use serde::Serialize;
 pub enum ConnectCommand {
     /// A source connector's task crashes: what it sent since its last offset flush will
     /// be sent again by the next task (at-least-once).
-    CrashConnector { connector: String },
+    CrashConnector {
+        /// The connector's `name` (its task is `<name>-0`).
+        connector: String,
+    },
     /// A new task starts for the connector and resumes after the flushed source offset.
-    RestartConnector { connector: String },
+    RestartConnector {
+        /// The connector's `name`; nothing happens if its task is running.
+        connector: String,
+    },
 }

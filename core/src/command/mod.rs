@@ -37,11 +37,14 @@ pub struct MemberSpec {
     /// Topics to subscribe to; the group's topics when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub topics: Option<Vec<String>>,
+    /// The consumer's own settings (`max.poll.records`, `session.timeout.ms`, commit mode…).
     #[serde(default)]
     pub config: ConsumerConfig,
 }
 
 impl MemberSpec {
+    /// A dynamic member `client_id` subscribing to the group's topics, with the default
+    /// consumer settings.
     pub fn new(client_id: impl Into<String>) -> Self {
         Self { client_id: client_id.into(), group_instance_id: None, topics: None, config: ConsumerConfig::default() }
     }
@@ -59,6 +62,8 @@ pub struct GroupSpec {
     /// Settings shared by the group's members (assignor, `auto.offset.reset`).
     #[serde(default)]
     pub config: GroupConfig,
+    /// The consumers that start with the group, in joining order; at most
+    /// [`MAX_MEMBERS_PER_GROUP`], client ids unique.
     #[serde(default)]
     pub members: Vec<MemberSpec>,
 }
@@ -92,10 +97,15 @@ impl GroupSpec {
 #[derive(Debug, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum Command {
+    /// A producer sends a record, or its settings change.
     Produce(ProduceCommand),
+    /// A broker crashes, restarts, is cut off, reconnected or slowed.
     Broker(BrokerCommand),
+    /// An administrator changes a topic (partitions, topic configs).
     Topic(TopicCommand),
+    /// A consumer group or one of its members starts, stops, crashes, seeks, or changes settings.
     Group(GroupCommand),
+    /// A Kafka Connect connector's task crashes or restarts.
     Connect(ConnectCommand),
 }
 
@@ -147,10 +157,17 @@ pub enum SeekTo {
     /// `seekToEnd`: the end a `read_uncommitted` consumer sees (the high watermark).
     End,
     /// `seek(offset)`.
-    Offset { offset: u64 },
+    Offset {
+        /// The offset the next fetch starts at.
+        offset: u64,
+    },
     /// `offsetsForTimes`: the first record with a timestamp at or after `timestamp_ms`
     /// (the end when there is none), then `seek`.
-    Timestamp { timestamp_ms: u64 },
+    Timestamp {
+        /// The timestamp looked up, in ms of simulated time (the record timestamps'
+        /// `CreateTime` or `LogAppendTime`).
+        timestamp_ms: u64,
+    },
 }
 
 tagged_reader! {
@@ -281,29 +298,48 @@ impl Take<GroupSpec> for Option<GroupArg> {
 /// match, so a new refusal cannot stay untranslated).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CommandError {
+    /// No producer has this name.
     UnknownProducer(String),
+    /// No topic has this name.
     UnknownTopic(String),
+    /// No consumer group has this `group.id`.
     UnknownGroup(String),
+    /// No broker has this id (brokers are 0 to `brokers − 1`).
     UnknownBroker(BrokerId),
+    /// No connector has this name.
     UnknownConnector(String),
+    /// The group has no member with this client id.
     UnknownMember {
+        /// The group's id.
         group: String,
+        /// The client id asked for.
         client_id: String,
     },
+    /// `AddGroup` with a `group.id` that is taken.
     DuplicateGroup(String),
+    /// A client id the group already has (or that a group spec lists twice).
     DuplicateMember {
+        /// The group's id.
         group: String,
+        /// The client id given twice.
         client_id: String,
     },
+    /// `Produce` to a partition the topic does not have.
     PartitionOutOfRange {
+        /// The topic's name.
         topic: String,
+        /// The partition asked for.
         partition: u32,
+        /// The topic's partition count (valid partitions are 0 to `partitions − 1`).
         partitions: u32,
     },
     /// A name outside the naming rule ([`check_name`]).
     BadName {
+        /// Which name it is (a topic, a client id…).
         what: NameOf,
+        /// The name as given.
         name: String,
+        /// What is wrong with it.
         problem: NameProblem,
     },
     /// A key or value longer than [`MAX_VALUE_CHARS`].
@@ -312,32 +348,41 @@ pub enum CommandError {
     TooManyHeaders,
     /// `AddMember` to a group that has [`MAX_MEMBERS_PER_GROUP`] already.
     GroupFull {
+        /// The group's id.
         group: String,
     },
     /// A group spec with more than [`MAX_MEMBERS_PER_GROUP`] members.
     TooManyMembers {
+        /// The group's id.
         group: String,
+        /// How many members the spec lists.
         members: usize,
     },
     /// A group beyond [`MAX_GROUPS`].
     TooManyGroups,
     /// A group that subscribes to no topic.
     GroupWithoutTopics {
+        /// The group's id.
         group: String,
     },
     /// `subscribe([])`: the sandbox's unsubscribe is `RemoveMember`.
     EmptySubscription {
+        /// The member's client id.
         client_id: String,
     },
     /// `seek()` on a partition not assigned to the member (Kafka throws
     /// `IllegalStateException`); `partition: None` for "any partition of the topic".
     SeekUnassigned {
+        /// The member's client id.
         client_id: String,
+        /// The topic of the seek.
         topic: String,
+        /// The partition of the seek, or `None` for every partition of `topic`.
         partition: Option<u32>,
     },
     /// A seek asked of a member that owns no partition at all (the page's seek control).
     NothingToSeek {
+        /// The member's client id.
         client_id: String,
     },
     /// `AddPartitions` with every broker down or cut off.
@@ -345,31 +390,44 @@ pub enum CommandError {
     /// `AddPartitions` to a count that is not above today's or is above
     /// [`crate::limits::MAX_PARTITIONS`]: partitions never shrink.
     PartitionCount {
+        /// The topic's name.
         topic: String,
+        /// The topic's partition count today (not the count asked for).
         partitions: u32,
     },
     /// `min.insync.replicas` outside 1 to the topic's replication factor.
     MinInsyncReplicas {
+        /// The topic's name.
         topic: String,
+        /// The topic's replication factor, the largest value allowed.
         replication_factor: u32,
     },
     /// `partition.assignment.strategy` on a `group.protocol=consumer` group (KIP-848: the
     /// broker assigns, with `group.remote.assignor`).
     AssignorUnderConsumerProtocol {
+        /// The group's id.
         group: String,
+        /// The group's `group.remote.assignor`, which assigns its partitions instead.
         remote_assignor: crate::config::ServerAssignor,
     },
     /// A member's setting outside what is allowed.
     MemberSetting {
+        /// The setting's field name in the scenario format (`session_timeout_ms`).
         setting: &'static str,
+        /// The group's id.
         group: String,
+        /// The member's client id.
         client_id: String,
+        /// The value given.
         value: u64,
+        /// What the setting allows.
         allowed: Allowed,
     },
     /// `push_buffer_max_records` outside 1 to [`crate::limits::MAX_PUSH_BUFFER_RECORDS`].
     PushBuffer {
+        /// The group's id.
         group: String,
+        /// The value given.
         value: u32,
     },
 }
@@ -377,13 +435,21 @@ pub enum CommandError {
 /// Which name [`check_name`] refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NameOf {
+    /// A topic's name.
     Topic,
+    /// A producer's name.
     Producer,
+    /// A connector's `name`.
     Connector,
+    /// A member's `client.id`.
     ClientId,
+    /// A group's `group.id`.
     GroupId,
+    /// A static member's `group.instance.id`.
     GroupInstanceId,
+    /// A Kafka Streams state store's name (`Materialized.as(store)`).
     Store,
+    /// A Kafka Streams application's `application.id`.
     ApplicationId,
 }
 
@@ -406,9 +472,11 @@ impl NameOf {
 /// What is wrong with a name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NameProblem {
+    /// The name is empty.
     Empty,
     /// Longer than [`MAX_NAME_CHARS`].
     TooLong,
+    /// The name contains a control character (a newline, a tab…).
     ControlCharacter,
 }
 
@@ -416,13 +484,23 @@ pub enum NameProblem {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Allowed {
     /// `min` to `max`, both included.
-    Range { min: u64, max: u64 },
+    Range {
+        /// The smallest value allowed.
+        min: u64,
+        /// The largest value allowed.
+        max: u64,
+    },
     /// `min` or more.
     AtLeast(u64),
     /// 1 ms to [`crate::limits::MAX_TIME_MS`] (one week).
     UpToAWeek,
     /// Less than another setting of the same member, which has `value`.
-    Below { setting: &'static str, value: u64 },
+    Below {
+        /// The other setting's field name (`session_timeout_ms`).
+        setting: &'static str,
+        /// The other setting's value.
+        value: u64,
+    },
 }
 
 impl fmt::Display for Allowed {

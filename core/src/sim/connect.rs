@@ -67,6 +67,7 @@ pub struct ConnectorSpec {
     pub name: String,
     /// The topic its records go to (the JDBC connector's `topic.prefix` + table name).
     pub topic: String,
+    /// The simulated source table: its rows at time 0 and its planned changes.
     pub table: TableSpec,
     /// `mode` of the JDBC source connector.
     #[serde(default)]
@@ -92,8 +93,11 @@ fn default_offset_flush_interval_ms() -> u64 {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TableSpec {
+    /// The rows at time 0 (timestamp 0): ids unique, at most [`MAX_TABLE_ROWS`].
     #[serde(default)]
     pub rows: Vec<Row>,
+    /// Planned inserts and updates, at most [`MAX_TABLE_ROWS`]; checked in time order (an
+    /// insert needs a new id, an update an existing one). They count as timeline entries.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub changes: Vec<TableChange>,
 }
@@ -102,7 +106,10 @@ pub struct TableSpec {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Row {
+    /// The incrementing column: unique in the table, and the key of the row's record.
     pub id: u64,
+    /// The row's value, the record's value; at most [`crate::limits::MAX_VALUE_CHARS`]
+    /// characters.
     pub value: String,
 }
 
@@ -111,9 +118,12 @@ pub struct Row {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TableChange {
+    /// When it happens, in ms of simulated time: at most [`crate::limits::MAX_TIME_MS`].
     pub at_ms: u64,
+    /// A new row (its id not yet in the table). Exactly one of `insert` and `update` is set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub insert: Option<Row>,
+    /// The new value of an existing row, by id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub update: Option<Row>,
 }
@@ -133,7 +143,9 @@ pub enum QueryMode {
 /// A table row as the task sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RowView {
+    /// The incrementing column (the record key).
     pub id: u64,
+    /// The row's current value.
     pub value: String,
     /// The timestamp column: when it was inserted or last updated (0 for initial rows).
     pub modified_ms: u64,
@@ -142,11 +154,13 @@ pub struct RowView {
 /// A running connector and its one task.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Connector {
+    /// Its settings and table as the scenario gave them.
     pub spec: ConnectorSpec,
     /// The task's producer (in [`Sim::producers`]).
     pub producer: String,
     /// The table now, by id.
     pub rows: VecMap<u64, RowView>,
+    /// Whether its task runs: false from `crash_connector` until `restart_connector`.
     pub running: bool,
     /// Bumped at each crash and restart, so an old task's timers are ignored.
     pub(crate) incarnation: u64,
@@ -163,23 +177,34 @@ pub struct Connector {
 /// A connector for the page: its table, task state and offsets.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConnectorView {
+    /// The connector's `name`.
     pub name: String,
+    /// The topic its records go to.
     pub topic: String,
+    /// The JDBC source connector's `mode`.
     pub mode: QueryMode,
+    /// Its task's producer, `connector-producer-<name>-0`.
     pub producer: String,
+    /// Whether its task runs (false after a crash, until a restart).
     pub running: bool,
+    /// The table now, by id.
     pub rows: Vec<RowView>,
     /// The task's in-memory offset, and the one flushed to the offsets store.
     pub position: Option<SourceOffset>,
+    /// The offset flushed to the offsets store: where a restarted task resumes.
     pub committed: Option<SourceOffset>,
     /// Records sent since the last flush (sent again if the task crashes now).
     pub unflushed: u32,
+    /// Records the task has sent, in all its incarnations.
     pub sent_total: u64,
+    /// `poll.interval.ms`: how often the task queries the table.
     pub poll_interval_ms: u64,
+    /// The worker's `offset.flush.interval.ms`: how often source offsets are flushed.
     pub offset_flush_interval_ms: u64,
 }
 
 impl Connector {
+    /// What the page shows of it: its table, task state and offsets.
     pub fn view(&self) -> ConnectorView {
         ConnectorView {
             name: self.spec.name.clone(),
@@ -325,10 +350,12 @@ impl Sim {
         self.apps.connectors.push(c);
     }
 
+    /// Every source connector, in the scenario's order.
     pub fn connectors(&self) -> impl Iterator<Item = &Connector> {
         self.apps.connectors.iter()
     }
 
+    /// The connector named `name`, if there is one.
     pub fn connector(&self, name: &str) -> Option<&Connector> {
         self.apps.connectors.iter().find(|c| c.spec.name == name)
     }

@@ -47,6 +47,7 @@ pub struct StreamsSpec {
     pub source: String,
     /// The topic its output goes to (`.to(sink)`).
     pub sink: String,
+    /// The operator applied to each record.
     pub op: StreamsOp,
     /// How many instances run (members `<application_id>-1` …), 1-8.
     #[serde(default = "one")]
@@ -76,11 +77,17 @@ fn default_processing_ms() -> u64 {
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum StreamsOp {
     /// `filter((k, v) -> v.contains(value_contains))`.
-    Filter { value_contains: String },
+    Filter {
+        /// The text a value must contain to be kept; at most
+        /// [`crate::limits::MAX_VALUE_CHARS`] characters.
+        value_contains: String,
+    },
     /// `mapValues(v -> v.toUpperCase())`.
     MapUpper {},
     /// `groupByKey().count(Materialized.as(store)).toStream()`: the running count per key.
     CountByKey {
+        /// The state store's name (`counts` by default); its changelog topic is
+        /// `<application_id>-<store>-changelog`.
         #[serde(default = "default_store")]
         store: String,
     },
@@ -121,39 +128,58 @@ pub(crate) struct TaskStore {
 /// A running Streams application.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StreamsApp {
+    /// Its settings as the scenario gave them.
     pub spec: StreamsSpec,
     /// By input partition.
     pub(crate) stores: VecMap<u32, TaskStore>,
+    /// Records its instances have processed, reprocessing after a crash included.
     pub processed_total: u64,
+    /// Records it has sent to the sink topic (a filter's dropped records and changelog
+    /// writes not counted).
     pub output_total: u64,
 }
 
 /// A Streams application for the page.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StreamsView {
+    /// `application.id`, also its consumer group's id.
     pub application_id: String,
+    /// The topic it reads.
     pub source: String,
+    /// The topic its output goes to.
     pub sink: String,
+    /// The topology's one operator.
     pub op: StreamsOp,
+    /// The state store's changelog topic, for `count_by_key`.
     pub changelog: Option<String>,
+    /// The producer its instances share, `<application_id>-producer`.
     pub producer: String,
+    /// The instances' client ids, `<application_id>-1` and on.
     pub instances: Vec<String>,
+    /// `commit.interval.ms`.
     pub commit_interval_ms: u64,
     /// The state store per task (input partition): (partition, holder, counts by key).
     pub stores: Vec<StoreView>,
+    /// Records its instances have processed, reprocessing after a crash included.
     pub processed_total: u64,
+    /// Records it has sent to the sink topic.
     pub output_total: u64,
 }
 
+/// One task's state store for the page: its input partition, the instance holding it and
+/// its counts.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StoreView {
+    /// The task's input partition (also its changelog partition).
     pub partition: u32,
     /// The instance holding the task's store (None: not restored anywhere yet).
     pub instance: Option<String>,
+    /// The running count per key.
     pub counts: Vec<(String, u64)>,
 }
 
 impl StreamsApp {
+    /// What the page shows of it: its settings, topics, stores and totals.
     pub fn view(&self) -> StreamsView {
         StreamsView {
             application_id: self.spec.application_id.clone(),
@@ -403,10 +429,12 @@ impl Sim {
         self.apply_unlogged(Command::Group(GroupCommand::AddGroup { group }))
     }
 
+    /// Every Streams application, in the scenario's order.
     pub fn streams(&self) -> impl Iterator<Item = &StreamsApp> {
         self.apps.streams.iter()
     }
 
+    /// The Streams application with this `application.id`, if there is one.
     pub fn streams_app(&self, application_id: &str) -> Option<&StreamsApp> {
         self.apps.streams.iter().find(|s| s.spec.application_id == application_id)
     }
