@@ -25,6 +25,7 @@ pub struct ScenarioError {
     pub path: String,
     /// Where in the text, for a mistake found while reading the JSON: line and column.
     pub line_column: Option<(usize, usize)>,
+    /// What is wrong, with its parameters.
     pub problem: Problem,
 }
 
@@ -53,7 +54,9 @@ pub(crate) fn place(path: &str, line_column: Option<(usize, usize)>) -> String {
 /// Which kind of thing a name names, where a scenario defines it twice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Defined {
+    /// A topic (`topics[].name`).
     Topic,
+    /// A producer (`producers[].name`).
     Producer,
 }
 
@@ -91,11 +94,17 @@ impl Capped {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum JsonProblem {
     /// Not JSON at all (serde_json's syntax or end-of-file message).
-    Syntax { serde: String },
+    Syntax {
+        /// serde_json's message, without its place.
+        serde: String,
+    },
     /// A number where one of an enum's strings belongs (`"acks": 1`).
     EnumAsNumber,
     /// Valid JSON of the wrong shape: a missing or unknown field, a wrong type or value.
-    Shape { serde: String },
+    Shape {
+        /// serde_json's message, without its place, in the format's words.
+        serde: String,
+    },
 }
 
 /// What is wrong with a scenario: every refusal of `Scenario::from_json`, `check` and
@@ -104,99 +113,145 @@ pub enum JsonProblem {
 pub enum Problem {
     /// The text is longer than [`limits::MAX_SCENARIO_BYTES`].
     TooBig {
+        /// The text's length in bytes.
         bytes: usize,
     },
     /// Written out with every default, the scenario would be longer than the limit.
     WrittenTooBig {
+        /// The written-out length in bytes.
         bytes: usize,
     },
     /// The text is JSON but not an object.
     NotAnObject,
     /// `version` is a number other than `supported`.
     VersionUnsupported {
+        /// The `version` as written.
         version: String,
+        /// The format version this build reads:
+        /// [`FORMAT_VERSION`](crate::scenario::FORMAT_VERSION).
         supported: u32,
     },
     /// `version` is not a number; `written` is its JSON.
     VersionNotANumber {
+        /// The `version`'s value as JSON.
         written: String,
+        /// The format version this build reads, the number to write instead.
         supported: u32,
     },
+    /// The scenario object has no `version`: it needs one, set to `supported`.
     VersionMissing {
+        /// The format version this build reads.
         supported: u32,
     },
+    /// The text is not JSON, or JSON of the wrong shape.
     Json(JsonProblem),
     /// A number outside its row of the limits table.
     OutOfRange {
+        /// The row of the limits table ([`limits::TABLE`]) the number is checked against.
         range: &'static Range,
+        /// The number given.
         value: u64,
     },
     /// `group_consumer_session_timeout_ms` not above the heartbeat interval.
     SessionNotAboveHeartbeat {
+        /// `cluster.group_consumer_session_timeout_ms` as given, in ms.
         session_ms: u64,
+        /// `cluster.group_consumer_heartbeat_interval_ms` as given, in ms.
         heartbeat_ms: u64,
     },
+    /// `topics` is empty: a scenario needs at least one topic.
     NoTopics,
+    /// More than [`limits::MAX_TOPICS`] topics.
     TooManyTopics {
+        /// How many topics the scenario defines.
         count: usize,
     },
+    /// More than [`limits::MAX_PRODUCERS`] producers.
     TooManyProducers {
+        /// How many producers the scenario defines.
         count: usize,
     },
     /// A topic's partition count outside its row, [`limits::TOPIC_PARTITIONS`].
     Partitions {
+        /// The topic's name.
         topic: String,
+        /// The partition count given.
         partitions: u32,
     },
     /// More replicas than brokers (or none).
     ReplicationFactor {
+        /// The topic's name.
         topic: String,
+        /// The `replication_factor` given.
         replicas: u32,
+        /// The cluster's broker count (`cluster.brokers`).
         brokers: u32,
     },
     /// `min_insync_replicas` outside 1 to the replication factor.
     MinInsyncReplicas {
+        /// The `min_insync_replicas` given.
         value: u32,
+        /// The topic's replication factor, the most it may be.
         replication_factor: u32,
     },
+    /// A topic's `retention_ms` below -1 (-1 is no time limit; 0 and up are milliseconds).
     RetentionMs {
+        /// The `retention_ms` given.
         value: i64,
     },
+    /// A topic's `retention_bytes` below -1 (-1 is no size limit; 0 and up are bytes per
+    /// partition).
     RetentionBytes {
+        /// The `retention_bytes` given.
         value: i64,
     },
     /// Outside [`limits::TOPIC_SEGMENT_BYTES`].
     SegmentBytes {
+        /// The `segment_bytes` given.
         value: u32,
     },
     /// Outside [`limits::TOPIC_SEGMENT_MS`].
     SegmentMs {
+        /// The `segment_ms` given.
         value: u64,
     },
     /// `max_in_flight_requests_per_connection` is 0.
     MaxInFlightZero,
+    /// Two topics, or two producers, with one name.
     Duplicate {
+        /// Whether the name is a topic's or a producer's.
         what: Defined,
+        /// The name defined twice.
         name: String,
     },
     /// A planned send's keys and values differ in number.
     KeysForValues {
+        /// How many keys it gives.
         keys: usize,
+        /// How many values it gives (one key, or null, is needed per value).
         values: usize,
     },
     /// A planned send's key or value is longer than [`limits::MAX_VALUE_CHARS`].
     PlannedValueTooLong,
     /// A planned send's last value comes after [`limits::MAX_TIME_MS`].
     SendTooLate {
+        /// When the last value would be sent, in ms of simulated time.
         last_ms: u64,
     },
+    /// More than [`limits::MAX_TIMELINE`] timeline entries: commands, planned sends' values
+    /// and the connectors' table changes together.
     TooManyTimelineEntries {
+        /// How many entries the scenario has.
         entries: usize,
+        /// Whether it has connectors (then their table changes count too, and the English
+        /// names them).
         with_connectors: bool,
     },
     /// A timeline command's number above what a running simulation would take.
     Capped {
+        /// Which number.
         what: Capped,
+        /// The number given.
         value: u64,
     },
     /// Refused as the simulation refuses the same command (`Sim::apply`): a name, a

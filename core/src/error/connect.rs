@@ -30,21 +30,44 @@ impl TableList {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ConnectProblem {
     /// More than [`MAX_CONNECTORS`] connectors.
-    TooManyConnectors { count: usize },
+    TooManyConnectors {
+        /// How many connectors the scenario defines.
+        count: usize,
+    },
     /// Two connectors with one name.
-    Duplicate { name: String },
+    Duplicate {
+        /// The name defined twice.
+        name: String,
+    },
     /// The task's producer, `connector-producer-<name>-0`, would have a producer's name.
-    ProducerNameTaken { producer: String },
+    ProducerNameTaken {
+        /// The task producer's name, which a scenario producer already has.
+        producer: String,
+    },
     /// A table starts with, or plans, more than [`MAX_TABLE_ROWS`] rows or changes.
-    TooManyRows { what: TableList, count: usize },
+    TooManyRows {
+        /// Which list: the starting rows or the planned changes.
+        what: TableList,
+        /// How many the list has.
+        count: usize,
+    },
     /// A row's value (at time 0, or inserted or updated) longer than [`MAX_VALUE_CHARS`].
     ValueTooLong,
     /// Two rows at time 0 with one id.
-    DuplicateRowId { id: u64 },
+    DuplicateRowId {
+        /// The id given twice.
+        id: u64,
+    },
     /// A planned insert of an id the table has by its moment.
-    RowExists { id: u64 },
+    RowExists {
+        /// The id the insert gives.
+        id: u64,
+    },
     /// A planned update of an id the table does not have by its moment.
-    NoSuchRow { id: u64 },
+    NoSuchRow {
+        /// The id the update names.
+        id: u64,
+    },
     /// A planned change with both or neither of `insert` and `update`.
     ChangeShape,
 }

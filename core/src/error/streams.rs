@@ -12,23 +12,46 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StreamsProblem {
     /// More than [`MAX_STREAMS`] applications.
-    TooManyApps { count: usize },
+    TooManyApps {
+        /// How many applications the scenario defines.
+        count: usize,
+    },
     /// Two applications with one `application.id`.
-    Duplicate { application_id: String },
+    Duplicate {
+        /// The `application.id` defined twice.
+        application_id: String,
+    },
     /// The `application.id` is a consumer group's id (it is the application's group id).
-    IsAGroup { application_id: String },
+    IsAGroup {
+        /// The `application.id`, which a group in `groups[]` already has.
+        application_id: String,
+    },
     /// The application's producer, `<application.id>-producer`, would have a producer's name.
-    ProducerNameTaken { producer: String },
+    ProducerNameTaken {
+        /// The application producer's name, which a scenario producer already has.
+        producer: String,
+    },
     /// The source or sink topic does not exist (Streams does not create them).
-    UnknownTopic { topic: String },
+    UnknownTopic {
+        /// The topic named, which `topics[]` does not define.
+        topic: String,
+    },
     /// The sink is the source.
     SinkIsSource,
     /// `filter`'s `value_contains` longer than [`MAX_VALUE_CHARS`].
     FilterTooLong,
     /// The store's changelog topic, `<application.id>-<store>-changelog`, is a topic already.
-    ChangelogIsATopic { changelog: String },
+    ChangelogIsATopic {
+        /// The changelog topic's name.
+        changelog: String,
+    },
     /// The topics and the changelog topics together are more than [`MAX_TOPICS`].
-    TooManyTopics { topics: usize, changelogs: usize },
+    TooManyTopics {
+        /// How many topics the scenario defines.
+        topics: usize,
+        /// How many changelog topics its applications add.
+        changelogs: usize,
+    },
 }
 
 impl fmt::Display for StreamsProblem {

@@ -11,35 +11,56 @@ use serde::{Deserialize, Serialize};
 // trace digest (derived `Hash`, which hashes the discriminant) is unchanged.
 #[repr(isize)]
 pub enum ClusterEvent {
+    /// The broker process stopped: it lost what it held in memory (waiting acks=all
+    /// requests, parked follower fetches) and its clients see their connections close. The
+    /// controller fences it after `broker.session.timeout.ms` (`BrokerFenced`).
     BrokerCrashed {
+        /// The broker that crashed.
         broker: BrokerId,
     } = 6,
+    /// The broker process started again with its log. The controller fences the old
+    /// incarnation if it had not yet, and the new one registers one network delay later
+    /// (`BrokerUnfenced`).
     BrokerRestarted {
+        /// The broker that restarted.
         broker: BrokerId,
     } = 7,
     /// Cut off the network (from the other brokers, the controller and every client).
     BrokerIsolated {
+        /// The broker that was cut off.
         broker: BrokerId,
     } = 8,
+    /// The network to an isolated broker is back: it registers with the controller again,
+    /// and its follower fetches, and its followers' fetches from it, start again.
     BrokerHealed {
+        /// The broker that is reachable again.
         broker: BrokerId,
     } = 9,
     /// Its replica fetches now take `slow_ms` longer.
     BrokerSlowed {
+        /// The slowed broker.
         broker: BrokerId,
+        /// The extra delay of each of its follower fetches, in ms of simulated time (0 is
+        /// full speed again; at most one hour).
         slow_ms: u64,
     } = 10,
     /// The controller stopped hearing from the broker for `broker.session.timeout.ms`.
     BrokerFenced {
+        /// The fenced broker: it leaves every ISR it was in (unless it was the last
+        /// member) and every partition it led gets a new leader.
         broker: BrokerId,
     } = 11,
     /// The broker registered (again) with the controller.
     BrokerUnfenced {
+        /// The broker, eligible again to lead and to rejoin ISRs.
         broker: BrokerId,
     } = 12,
     /// A topic grew: `partitions` is the new count.
     PartitionsAdded {
+        /// The topic that grew.
         topic: String,
+        /// The topic's partition count now (the new partitions each get a leader at
+        /// epoch 0).
         partitions: u32,
     } = 20,
 }

@@ -13,18 +13,56 @@ use serde::{Deserialize, Serialize};
 pub enum ConnectEvent {
     /// A source connector's table changed: a row was inserted or updated (its timestamp
     /// column is now).
-    TableRowChanged { connector: String, id: u64, value: String, insert: bool } = 58,
+    TableRowChanged {
+        /// The connector's name.
+        connector: String,
+        /// The row's id (the incrementing column).
+        id: u64,
+        /// The row's value now.
+        value: String,
+        /// True for an insert, false for an update.
+        insert: bool,
+    } = 58,
     /// The connector's task polled its table (`SourceTask.poll()`): each row (id) became
     /// a record (key = id) sent through its producer; `position` = the task's offset now.
-    SourceRecordsPolled { connector: String, rows: Vec<(u64, RecordId)>, position: Option<SourceOffset> } = 59,
+    SourceRecordsPolled {
+        /// The connector's name.
+        connector: String,
+        /// Per row the producer accepted: its id and the record it became.
+        rows: Vec<(u64, RecordId)>,
+        /// The task's source offset after the poll (the last row it read); `None` while it
+        /// has none (no row read, no offset stored).
+        position: Option<SourceOffset>,
+    } = 59,
     /// The task's acknowledged source offsets were flushed to the offsets store
     /// (`OffsetStorageWriter`): a restarted task resumes after `offset`.
-    SourceOffsetsFlushed { connector: String, offset: SourceOffset, records: u32 } = 60,
+    SourceOffsetsFlushed {
+        /// The connector's name.
+        connector: String,
+        /// The source offset stored: that of the last record of the acknowledged run in send
+        /// order (the flush stops at the first record not yet acknowledged).
+        offset: SourceOffset,
+        /// How many acknowledged records the flush covered.
+        records: u32,
+    } = 60,
     /// The connector's task crashed: `unflushed` records were sent after the last flush
     /// and will be sent again by the next task, which resumes after `committed`.
-    ConnectorTaskCrashed { connector: String, unflushed: u32, committed: Option<SourceOffset> } = 61,
+    ConnectorTaskCrashed {
+        /// The connector's name.
+        connector: String,
+        /// How many records it had sent whose offsets were not flushed yet.
+        unflushed: u32,
+        /// The last source offset flushed to the offsets store; `None` if none was.
+        committed: Option<SourceOffset>,
+    } = 61,
     /// A new task started, reading its offset from the offsets store.
-    ConnectorTaskRestarted { connector: String, resume_after: Option<SourceOffset> } = 62,
+    ConnectorTaskRestarted {
+        /// The connector's name.
+        connector: String,
+        /// The offset it read from the offsets store: it polls the rows after it (`None`:
+        /// from the start of the table).
+        resume_after: Option<SourceOffset>,
+    } = 62,
 }
 
 impl ConnectEvent {

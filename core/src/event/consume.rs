@@ -12,31 +12,106 @@ use serde::{Deserialize, Serialize};
 #[repr(isize)]
 pub enum ConsumeEvent {
     /// An offset commit the coordinator refused (CommitFailedException for commitSync).
-    CommitFailed { group: String, client_id: String, error: GroupError, offsets: Vec<(TopicPartition, u64)> } = 33,
+    CommitFailed {
+        /// The member's `group.id`.
+        group: String,
+        /// The member's `client.id`.
+        client_id: String,
+        /// The coordinator's answer (or `UNKNOWN_MEMBER_ID` at once from a consumer that is
+        /// no longer in the group).
+        error: GroupError,
+        /// The offsets it tried to commit: per partition, the next offset to read.
+        offsets: Vec<(TopicPartition, u64)>,
+    } = 33,
     /// The application finished processing a record; `duplicate` if the group had
     /// already processed it.
-    RecordProcessed { group: String, client_id: String, record: RecordId, tp: TopicPartition, offset: u64, value: String, duplicate: bool } =
-        34,
+    RecordProcessed {
+        /// The member's `group.id`.
+        group: String,
+        /// The member's `client.id`.
+        client_id: String,
+        /// The record's id.
+        record: RecordId,
+        /// The partition it was read from.
+        tp: TopicPartition,
+        /// Its offset in that partition.
+        offset: u64,
+        /// The record's value.
+        value: String,
+        /// Whether a member of the group had already processed this offset (the record is
+        /// processed twice: at-least-once delivery).
+        duplicate: bool,
+    } = 34,
     /// Where a member starts reading a partition it was given.
-    PositionSet { group: String, client_id: String, tp: TopicPartition, offset: u64, from: StartFrom } = 41,
+    PositionSet {
+        /// The member's `group.id`.
+        group: String,
+        /// The member's `client.id`.
+        client_id: String,
+        /// The partition.
+        tp: TopicPartition,
+        /// The offset it will fetch first.
+        offset: u64,
+        /// Why there: the committed offset, or `auto.offset.reset` for want of one.
+        from: StartFrom,
+    } = 41,
     /// `poll()` returned this record to the application.
     RecordDelivered {
+        /// The member's `group.id`.
         group: String,
+        /// The member's `client.id`.
         client_id: String,
+        /// The record's id.
         record: RecordId,
+        /// The partition it was read from.
         tp: TopicPartition,
+        /// Its offset in that partition.
         offset: u64,
+        /// The record's value.
         value: String,
         /// The leader's HW when the record was read (it must be above `offset`).
         high_watermark: u64,
     } = 42,
     /// The member's position was outside the log (OFFSET_OUT_OF_RANGE): it was reset
     /// per `auto.offset.reset`.
-    PositionReset { group: String, client_id: String, tp: TopicPartition, from: u64, to: u64 } = 43,
+    PositionReset {
+        /// The member's `group.id`.
+        group: String,
+        /// The member's `client.id`.
+        client_id: String,
+        /// The partition.
+        tp: TopicPartition,
+        /// The position it had, outside the log.
+        from: u64,
+        /// The position it fetches from now: the log start (`earliest`) or the high
+        /// watermark (`latest`); after a truncation below it (KIP-320), the leader's log end.
+        to: u64,
+    } = 43,
     /// An offset commit (committed offset = next offset to read).
-    OffsetsCommitted { group: String, client_id: String, offsets: Vec<(TopicPartition, u64)> } = 45,
+    OffsetsCommitted {
+        /// The member's `group.id`.
+        group: String,
+        /// The member's `client.id`.
+        client_id: String,
+        /// What it committed: per partition, the next offset to read. Only commits that
+        /// move an offset are reported.
+        offsets: Vec<(TopicPartition, u64)>,
+    } = 45,
     /// The application called `seek()`: the member reads the partition from `to` next.
-    Seeked { group: String, client_id: String, tp: TopicPartition, from: u64, to: u64, how: crate::command::SeekTo } = 51,
+    Seeked {
+        /// The member's `group.id`.
+        group: String,
+        /// The member's `client.id`.
+        client_id: String,
+        /// The partition.
+        tp: TopicPartition,
+        /// The position before the seek.
+        from: u64,
+        /// The position after it: the next offset the member fetches.
+        to: u64,
+        /// What the application asked for: the beginning, the end, an offset or a timestamp.
+        how: crate::command::SeekTo,
+    } = 51,
 }
 
 impl ConsumeEvent {

@@ -14,23 +14,84 @@ pub enum ConsumerProtocolEvent {
     /// KIP-848: a consumer sent ConsumerGroupHeartbeat outside its steady rhythm — to join
     /// (epoch 0), to acknowledge a reconciled assignment (its owned partitions), or to
     /// leave (epoch -1, or -2 for a static member).
-    ConsumerHeartbeatSent { group: String, client_id: String, member_epoch: i32, owned: Vec<TopicPartition> } = 47,
+    ConsumerHeartbeatSent {
+        /// The group's `group.id`.
+        group: String,
+        /// The member's `client.id`.
+        client_id: String,
+        /// The member epoch it sent: 0 to join, its current epoch to acknowledge, -1 to
+        /// leave, -2 for a static member leaving.
+        member_epoch: i32,
+        /// The partitions it says it owns (none when it leaves).
+        owned: Vec<TopicPartition>,
+    } = 47,
     /// KIP-848: the group epoch went up (a member joined or left, metadata changed); the
     /// coordinator computes a new target assignment with its broker-side assignor.
-    GroupEpochBumped { group: String, epoch: i32, cause: RebalanceCause } = 48,
+    GroupEpochBumped {
+        /// The group's `group.id`.
+        group: String,
+        /// The new group epoch.
+        epoch: i32,
+        /// What changed the group.
+        cause: RebalanceCause,
+    } = 48,
     /// KIP-848: the new target assignment, per member (client ids).
-    TargetAssignmentComputed { group: String, epoch: i32, assignor: String, target: Vec<(String, Vec<TopicPartition>)> } = 49,
+    TargetAssignmentComputed {
+        /// The group's `group.id`.
+        group: String,
+        /// The group epoch the target assignment is for.
+        epoch: i32,
+        /// The broker-side assignor that computed it (the group's `group.remote.assignor`),
+        /// by name.
+        assignor: String,
+        /// Per member (by `client.id`), the partitions it should own.
+        target: Vec<(String, Vec<TopicPartition>)>,
+    } = 49,
     /// KIP-848: the consumer hit an error it cannot recover from and stopped.
-    ConsumerFailed { group: String, client_id: String, error: GroupError } = 50,
+    ConsumerFailed {
+        /// The group's `group.id`.
+        group: String,
+        /// The member's `client.id`.
+        client_id: String,
+        /// The error that stopped it: `UNRELEASED_INSTANCE_ID` from the coordinator, or
+        /// `NO_OFFSET_FOR_PARTITION` / `OFFSET_OUT_OF_RANGE` from `poll()` under
+        /// `auto.offset.reset=none`.
+        error: GroupError,
+    } = 50,
     /// KIP-848: the member applied the assignment a heartbeat brought (epoch `epoch`):
     /// it now owns `partitions` (what it gave up is in `PartitionsRevoked` before).
-    AssignmentReconciled { group: String, client_id: String, epoch: i32, partitions: Vec<TopicPartition> } = 53,
+    AssignmentReconciled {
+        /// The group's `group.id`.
+        group: String,
+        /// The member's `client.id`.
+        client_id: String,
+        /// The member epoch the assignment came with.
+        epoch: i32,
+        /// Every partition it owns now.
+        partitions: Vec<TopicPartition>,
+    } = 53,
     /// KIP-848: every member has reached the target assignment of `epoch`.
-    ConsumerGroupStable { group: String, epoch: i32 } = 54,
+    ConsumerGroupStable {
+        /// The group's `group.id`.
+        group: String,
+        /// The group epoch every member has reached.
+        epoch: i32,
+    } = 54,
     /// KIP-848: the coordinator moved a member forward: it must revoke `revoking` first
     /// (epoch unchanged), or it reached `epoch`, still waiting for `unreleased` partitions
     /// other members have not given up yet.
-    MemberReconciling { group: String, client_id: String, epoch: i32, revoking: Vec<TopicPartition>, unreleased: Vec<TopicPartition> } = 55,
+    MemberReconciling {
+        /// The group's `group.id`.
+        group: String,
+        /// The member's `client.id`.
+        client_id: String,
+        /// The member's epoch now: unchanged while it must revoke, else the target's.
+        epoch: i32,
+        /// The partitions it must give up before it moves on.
+        revoking: Vec<TopicPartition>,
+        /// The target's partitions it cannot have yet: other members still own them.
+        unreleased: Vec<TopicPartition>,
+    } = 55,
 }
 
 impl ConsumerProtocolEvent {

@@ -13,108 +13,173 @@ use serde::{Deserialize, Serialize};
 pub enum GroupEvent {
     /// The group leader's metadata refresh noticed a subscribed topic grew; it rejoins.
     MetadataChangeNoticed {
+        /// The group's `group.id`.
         group: String,
+        /// The leader's `client.id`.
         client_id: String,
+        /// The subscribed topic whose partition count differs from what the leader assigned.
         topic: String,
     } = 21,
+    /// A consumer group came into being (a scenario's group or a Streams application's at
+    /// the start, or one added at run time), with no members yet.
     GroupCreated {
+        /// The new group's `group.id`.
         group: String,
     } = 23,
+    /// The coordinator added a new member to the group (classic: its JoinGroup with the id
+    /// KIP-394 gave it, or a static member's first; KIP-848: its first heartbeat); a
+    /// rebalance (classic) or a new group epoch (KIP-848) follows.
     MemberJoined {
+        /// The group's `group.id`.
         group: String,
+        /// The member's `client.id`.
         client_id: String,
+        /// The id the group knows the member by (classic: given by the coordinator;
+        /// KIP-848: chosen by the consumer).
         member_id: String,
     } = 24,
     /// The coordinator removed a member.
     MemberLeft {
+        /// The group's `group.id`.
         group: String,
+        /// The member's `client.id`.
         client_id: String,
+        /// The removed member's id.
         member_id: String,
+        /// Why it was removed: it left, or a timeout ran out.
         reason: LeaveReason,
     } = 25,
     /// A consumer sends JoinGroup (`member_id` empty on its very first join).
     JoinGroupSent {
+        /// The group's `group.id`.
         group: String,
+        /// The member's `client.id`.
         client_id: String,
+        /// The member id it joins with; empty when it has none yet.
         member_id: String,
+        /// The generation it last knew (-1 when it has none).
         generation: i32,
     } = 26,
     /// KIP-394: the coordinator hands a new member its id and asks it to join again.
     MemberIdRequired {
+        /// The group's `group.id`.
         group: String,
+        /// The member's `client.id`.
         client_id: String,
+        /// The member id the coordinator gave it.
         member_id: String,
     } = 27,
     /// A static member (`group.instance.id`) came back within the session timeout and
     /// took its old place without a rebalance (KIP-345).
     StaticMemberReplaced {
+        /// The group's `group.id`.
         group: String,
+        /// The returning consumer's `client.id`.
         client_id: String,
+        /// The member id of the incarnation it replaced.
         old_member_id: String,
+        /// Its new member id.
         member_id: String,
     } = 28,
     /// A heartbeat answered REBALANCE_IN_PROGRESS: the member must rejoin.
     RebalanceNoticed {
+        /// The group's `group.id`.
         group: String,
+        /// The member's `client.id`.
         client_id: String,
     } = 29,
     /// The member stops consuming these partitions (before rejoining, or after the
     /// cooperative assignment moved them away).
     PartitionsRevoked {
+        /// The group's `group.id`.
         group: String,
+        /// The member's `client.id`.
         client_id: String,
+        /// The partitions it gave up.
         partitions: Vec<TopicPartition>,
     } = 30,
     /// Every member has rejoined (or timed out): a new generation, its leader and members.
     JoinPhaseCompleted {
+        /// The group's `group.id`.
         group: String,
+        /// The new generation.
         generation: i32,
+        /// The leader's `client.id`: the member that runs the assignor.
         leader: String,
+        /// The members of the generation, by `client.id`.
         members: Vec<String>,
+        /// The group's assignor (`partition.assignment.strategy`), by name.
         assignor: String,
     } = 31,
     /// A consumer sends SyncGroup; the leader's carries the assignment it computed.
     SyncGroupSent {
+        /// The group's `group.id`.
         group: String,
+        /// The member's `client.id`.
         client_id: String,
+        /// The generation its JoinGroup answer gave it.
         generation: i32,
+        /// Whether it is the group's leader (its SyncGroup carries the assignment).
         leader: bool,
     } = 32,
+    /// The consumer process died: no LeaveGroup, no more heartbeats, what it had fetched
+    /// but not processed is lost to it. The coordinator removes it once `session.timeout.ms`
+    /// passes without a heartbeat, unless a static member comes back first.
     MemberCrashed {
+        /// The group's `group.id`.
         group: String,
+        /// The member's `client.id`.
         client_id: String,
     } = 35,
+    /// The crashed consumer started again with the same `client.id` (and
+    /// `group.instance.id`, if static) and joins the group anew.
     MemberRestarted {
+        /// The group's `group.id`.
         group: String,
+        /// The member's `client.id`.
         client_id: String,
     } = 36,
     /// The application stopped (or resumed) calling `poll()`.
     MemberPaused {
+        /// The group's `group.id`.
         group: String,
+        /// The member's `client.id`.
         client_id: String,
+        /// True when it stopped polling, false when it resumed.
         paused: bool,
     } = 37,
     /// Everyone stops consuming and gives its partitions up (eager protocol).
     RebalanceStarted {
+        /// The group's `group.id`.
         group: String,
+        /// What made the coordinator start the rebalance.
         cause: RebalanceCause,
     } = 38,
     /// The assignor's result for one member in a new generation.
     PartitionsAssigned {
+        /// The group's `group.id`.
         group: String,
+        /// The generation the assignment belongs to.
         generation: i32,
+        /// The member's `client.id`.
         client_id: String,
+        /// Every partition the member now owns (not only the new ones).
         partitions: Vec<TopicPartition>,
     } = 39,
     /// The group has a new generation and every member knows its partitions.
     GroupStable {
+        /// The group's `group.id`.
         group: String,
+        /// The generation the group is Stable at.
         generation: i32,
     } = 40,
     /// The application called `subscribe()` with other topics.
     Subscribed {
+        /// The group's `group.id`.
         group: String,
+        /// The member's `client.id`.
         client_id: String,
+        /// The topics it subscribes to now.
         topics: Vec<String>,
     } = 52,
 }

@@ -42,23 +42,35 @@ pub enum StartFrom {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum RebalanceCause {
+    /// The coordinator added a new member (classic: its JoinGroup with a member id;
+    /// KIP-848: its first heartbeat, epoch 0).
     MemberJoined {
+        /// The new member's `client.id`.
         client_id: String,
     },
+    /// The coordinator removed a member: it left, its session expired, or it missed the
+    /// rebalance or revocation timeout (the `MemberLeft` event before says which).
     MemberLeft {
+        /// The removed member's `client.id`.
         client_id: String,
     },
+    /// Classic protocol: the group's `partition.assignment.strategy` changed at run time;
+    /// every member commits, gives up its partitions and rejoins, as a restart with the new
+    /// setting would.
     AssignorChanged,
     /// A known member sent JoinGroup again (say, after its cooperative revocation).
     MemberRejoined {
+        /// The rejoining member's `client.id`.
         client_id: String,
     },
     /// KIP-848: a subscribed topic's partition count changed (the coordinator notices).
     TopicMetadataChanged {
+        /// The topic whose partition count changed.
         topic: String,
     },
     /// A member subscribed to other topics.
     SubscriptionChanged {
+        /// The member whose subscription changed, by `client.id`.
         client_id: String,
     },
 }
@@ -71,15 +83,33 @@ pub enum RebalanceCause {
 #[derive(Debug, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum EventKind {
+    /// A producer's `send()`, its batches and Produce requests, the leader's append and the
+    /// acknowledgement.
     Produce(ProduceEvent),
+    /// A broker crashed, restarted, was cut off, healed, slowed, fenced or unfenced; a topic
+    /// grew.
     Cluster(ClusterEvent),
+    /// Leader elections, the ISR, follower fetches, the high watermark, truncation, lost
+    /// records and retention.
     Replication(ReplicationEvent),
+    /// Consumer group membership: joins, leaves, the classic JoinGroup/SyncGroup rounds,
+    /// revocations and assignments, crashes and pauses.
     Group(GroupEvent),
+    /// Consuming: start positions, records `poll()` returned and processed, seeks and offset
+    /// commits.
     Consume(ConsumeEvent),
+    /// The consumer group protocol of KIP-848: heartbeats, group epochs, target assignments
+    /// and reconciliation.
     ConsumerProtocol(ConsumerProtocolEvent),
+    /// Push delivery (not Kafka, a teaching device): records pushed to a member, a member
+    /// overwhelmed.
     Push(PushEvent),
+    /// Kafka Connect source connectors: table changes, polls, offset flushes, task crashes
+    /// and restarts.
     Connect(ConnectEvent),
+    /// Kafka Streams: records processed by the topology, state stores restored.
     Streams(StreamsEvent),
+    /// Settings changed at run time, and commands that could not be carried out.
     Settings(SettingsEvent),
 }
 
@@ -183,11 +213,17 @@ pub enum PartitionReason {
     /// The record named its partition.
     Explicit,
     /// `toPositive(murmur2(keyBytes)) % numPartitions`; `murmur2` is the raw hash.
-    KeyHash { murmur2: i32 },
+    KeyHash {
+        /// The key's raw murmur2 hash, before `toPositive` and the modulo.
+        murmur2: i32,
+    },
     /// A keyless record went to the current sticky partition (KIP-794).
     Sticky,
     /// `RoundRobinPartitioner`: the counter value this record consumed.
-    RoundRobin { counter: u32 },
+    RoundRobin {
+        /// The topic's round-robin counter as this record took it (before the increment).
+        counter: u32,
+    },
 }
 
 /// Why segments were deleted (Kafka's `SegmentDeletionReason`).
@@ -207,8 +243,11 @@ pub enum SegmentDeletionReason {
 /// `{"timestamp": ts, "incrementing": id}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct SourceOffset {
+    /// The row's timestamp column (when it was last inserted or updated), in ms of simulated
+    /// time; `None` in `incrementing` mode, which does not read it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timestamp_ms: Option<u64>,
+    /// The row's id (the incrementing column).
     pub incrementing: u64,
 }
 
@@ -216,19 +255,29 @@ pub struct SourceOffset {
 /// selected, lessons wait for events that involve them. Named by the scenario's own names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Subject<'a> {
+    /// A broker, by its id.
     Broker(BrokerId),
+    /// A producer, by its name in the scenario.
     Producer(&'a str),
+    /// A topic, by its name.
     Topic(&'a str),
+    /// One partition of a topic.
     Partition {
+        /// The partition's topic.
         topic: &'a str,
+        /// The partition's number within its topic, from 0.
         partition: u32,
     },
+    /// A record, by the id the sandbox gave it when it was sent.
     Record(RecordId),
+    /// A consumer group, by its `group.id` (a Streams application's: its `application.id`).
     Group(&'a str),
     /// A consumer, by its group and client id (a Streams instance: its application id
     /// and client id).
     Member {
+        /// The member's `group.id`.
         group: &'a str,
+        /// The member's `client.id`.
         client_id: &'a str,
     },
     /// A source connector (its task, table and offsets).
@@ -503,9 +552,17 @@ pub enum LeaveReason {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum GroupError {
+    /// The coordinator does not know the member id (the member was removed, say after its
+    /// session expired): its partitions are lost and it joins again; a commit it sent fails.
     UnknownMemberId,
+    /// Classic protocol: the request carried a generation other than the group's current
+    /// one (the group rebalanced without this member); it rejoins.
     IllegalGeneration,
+    /// Classic protocol: the group is rebalancing; a heartbeat with this answer makes the
+    /// member rejoin, and a commit during `CompletingRebalance` is refused with it.
     RebalanceInProgress,
+    /// No coordinator can answer (the broker hosting the group's coordinator is down or
+    /// cut off); the consumer retries after `retry.backoff.ms`.
     CoordinatorNotAvailable,
     /// KIP-848: the member's epoch is not one the coordinator accepts; it rejoins with
     /// epoch 0 after losing its partitions.
@@ -555,8 +612,11 @@ pub enum ProduceError {
 /// A record a leader change left behind.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct LostRecord {
+    /// The lost record's id.
     pub record: RecordId,
+    /// The lost record's value.
     pub value: String,
+    /// Where it was in the old leader's log.
     pub offset: u64,
     /// Whether it was below the old leader's HW (committed) when the leader changed.
     pub was_committed: bool,
@@ -578,7 +638,10 @@ pub enum LossCause {
 pub struct Event {
     /// Position in the whole run, from 0; never reused even when old events are dropped.
     pub seq: u64,
+    /// When it happened, in ms of simulated time since the start of the run.
     pub time: SimTime,
+    /// What happened, with what it touched (in the JSON, its `type` and fields sit beside
+    /// `seq` and `time`).
     #[serde(flatten)]
     pub kind: EventKind,
 }
@@ -593,8 +656,11 @@ pub struct Trace {
 }
 
 impl Trace {
+    /// How many events a trace keeps when nothing else is asked for.
     pub const DEFAULT_CAPACITY: usize = 50_000;
 
+    /// An empty trace that keeps the newest `capacity` events (at least 1); the total and the
+    /// digest still count every event.
     pub fn new(capacity: usize) -> Self {
         Self { events: VecDeque::new(), capacity: capacity.max(1), total: 0, digest: FNV_OFFSET }
     }

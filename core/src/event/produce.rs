@@ -15,44 +15,104 @@ use serde::{Deserialize, Serialize};
 pub enum ProduceEvent {
     /// `send()` chose a partition and put the record into the producer's batch.
     RecordSent {
+        /// The id the sandbox gave the record (it follows the record through the run).
         record: RecordId,
+        /// The producer's name.
         producer: String,
+        /// The topic it was sent to.
         topic: String,
+        /// The partition the partitioner chose (or the record named).
         partition: u32,
+        /// The record's key; `None` for a keyless record.
         key: Option<String>,
+        /// The record's value.
         value: String,
+        /// Why the record went to `partition`.
         reason: PartitionReason,
     } = 0,
-    /// A batch left the producer in a Produce request.
-    BatchSent { producer: String, topic: String, partition: u32, records: Vec<RecordId> } = 1,
+    /// A batch left the producer in a Produce request (its first attempt; retries are not
+    /// reported again).
+    BatchSent {
+        /// The producer's name.
+        producer: String,
+        /// The batch's topic.
+        topic: String,
+        /// The batch's partition.
+        partition: u32,
+        /// The batch's records, in order.
+        records: Vec<RecordId>,
+    } = 1,
     /// The leader appended a record.
     RecordAppended {
+        /// The record's id.
         record: RecordId,
+        /// The record's value.
         value: String,
+        /// The partition's topic.
         topic: String,
+        /// The partition's number within its topic.
         partition: u32,
+        /// The offset the record took in the leader's log.
         offset: u64,
+        /// The record's timestamp as stored: its create time, or the append time under
+        /// `message.timestamp.type=LogAppendTime`, in ms of simulated time.
         timestamp: SimTime,
+        /// The leader that appended it.
         broker: BrokerId,
+        /// The leader epoch the record was appended in (used to find where logs diverge,
+        /// KIP-101).
         leader_epoch: u32,
     } = 2,
     /// The producer got `RecordMetadata` back (offset is -1 under acks=0, as in Kafka).
     RecordAcked {
+        /// The record's id.
         record: RecordId,
+        /// The record's value.
         value: String,
+        /// The producer's name.
         producer: String,
+        /// The partition's topic.
         topic: String,
+        /// The partition's number within its topic.
         partition: u32,
+        /// The offset the leader gave the record; -1 under acks=0, where no answer comes.
         offset: i64,
+        /// The record's timestamp as the leader stored it; under acks=0, the moment the
+        /// request was written. In ms of simulated time.
         timestamp: SimTime,
+        /// The producer's `acks` setting when the acknowledgement arrived (the request
+        /// carried the setting it was sent with, which a run-time change may since have moved).
         acks: Acks,
     } = 3,
     /// A Produce request failed; the producer retries unless `retrying` is false, in
     /// which case the records are given up (the send's callback gets the error).
-    ProduceFailed { producer: String, topic: String, partition: u32, records: Vec<RecordId>, error: ProduceError, retrying: bool } = 4,
+    ProduceFailed {
+        /// The producer's name.
+        producer: String,
+        /// The batch's topic.
+        topic: String,
+        /// The batch's partition.
+        partition: u32,
+        /// The batch's records.
+        records: Vec<RecordId>,
+        /// What went wrong.
+        error: ProduceError,
+        /// Whether the producer keeps the batch to send again (after its retry backoff, or
+        /// once the partition has a leader); false when it gives up on the records.
+        retrying: bool,
+    } = 4,
     /// The leader recognised a retried batch it already has (idempotent producer) and
     /// answered with the original offsets instead of appending it again.
-    DuplicateIgnored { producer: String, topic: String, partition: u32, records: Vec<RecordId> } = 5,
+    DuplicateIgnored {
+        /// The producer's name.
+        producer: String,
+        /// The partition's topic.
+        topic: String,
+        /// The partition's number within its topic.
+        partition: u32,
+        /// The records of the batch the leader already had.
+        records: Vec<RecordId>,
+    } = 5,
 }
 
 impl ProduceEvent {

@@ -14,10 +14,30 @@ pub enum PushEvent {
     /// Push (not Kafka — a teaching device): the broker pushed `count` newly committed
     /// records of `tp` to the member without being asked; `buffered` = what the member now
     /// holds received but not processed.
-    RecordsPushed { group: String, client_id: String, tp: TopicPartition, count: u32, buffered: u32 } = 56,
+    RecordsPushed {
+        /// The member's `group.id`.
+        group: String,
+        /// The member's `client.id`.
+        client_id: String,
+        /// The partition the records came from.
+        tp: TopicPartition,
+        /// How many records were pushed.
+        count: u32,
+        /// How many records the member now holds received but not processed.
+        buffered: u32,
+    } = 56,
     /// Push (not Kafka — a teaching device): the member's buffer went past
     /// `push_buffer_max_records`: it runs out of memory and crashes, losing its buffer.
-    PushOverwhelmed { group: String, client_id: String, buffered: u32, limit: u32 } = 57,
+    PushOverwhelmed {
+        /// The member's `group.id`.
+        group: String,
+        /// The member's `client.id`.
+        client_id: String,
+        /// How many records its buffer held.
+        buffered: u32,
+        /// The group's `push_buffer_max_records`: the most a member can hold.
+        limit: u32,
+    } = 57,
 }
 
 impl PushEvent {

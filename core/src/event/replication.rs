@@ -13,65 +13,112 @@ use serde::{Deserialize, Serialize};
 pub enum ReplicationEvent {
     /// A new leader and epoch; `leader: None` means the partition is offline.
     LeaderElected {
+        /// The partition's topic.
         topic: String,
+        /// The partition's number within its topic.
         partition: u32,
+        /// The new leader; `None` when no replica may lead (the partition is offline).
         leader: Option<BrokerId>,
+        /// The partition's leader epoch now (0 for a new partition's first leader, then one
+        /// more per election).
         epoch: u32,
+        /// The in-sync replicas after the election (only the new leader after an unclean one).
         isr: Vec<BrokerId>,
+        /// Whether the leader came from outside the ISR (`unclean.leader.election.enable`):
+        /// records only the old ISR had may be lost.
         unclean: bool,
     } = 13,
+    /// A replica left the ISR: its leader saw it not caught up for `replica.lag.time.max.ms`
+    /// (`Partition.maybeShrinkIsr`), or the controller fenced its broker. With fewer than
+    /// `min.insync.replicas` left, acks=all writes are refused and the HW stops.
     IsrShrunk {
+        /// The partition's topic.
         topic: String,
+        /// The partition's number within its topic.
         partition: u32,
+        /// The replica's broker that left the ISR.
         removed: BrokerId,
+        /// The in-sync replicas now.
         isr: Vec<BrokerId>,
     } = 14,
+    /// A follower rejoined the ISR: its log end reached the high watermark and the start of
+    /// the leader's epoch (`Partition.isFollowerInSync`).
     IsrExpanded {
+        /// The partition's topic.
         topic: String,
+        /// The partition's number within its topic.
         partition: u32,
+        /// The follower's broker that rejoined the ISR.
         added: BrokerId,
+        /// The in-sync replicas now, in assignment order.
         isr: Vec<BrokerId>,
     } = 15,
     /// A follower copied records from the leader.
     ReplicaFetched {
+        /// The partition's topic.
         topic: String,
+        /// The partition's number within its topic.
         partition: u32,
+        /// The follower's broker.
         follower: BrokerId,
+        /// The records it appended, oldest first.
         records: Vec<RecordId>,
+        /// The follower's log end offset afterwards (the offset its next record will take).
         log_end_offset: u64,
     } = 16,
     /// The leader's HW moved: records below it are committed and visible to consumers.
     HighWatermarkAdvanced {
+        /// The partition's topic.
         topic: String,
+        /// The partition's number within its topic.
         partition: u32,
+        /// The new high watermark: the smallest log end offset in the ISR; every record
+        /// below it is on every in-sync replica.
         high_watermark: u64,
     } = 17,
     /// A replica removed records past the point where its log diverged from the leader's.
     RecordsTruncated {
+        /// The partition's topic.
         topic: String,
+        /// The partition's number within its topic.
         partition: u32,
+        /// The replica's broker (a follower of the current leader).
         broker: BrokerId,
+        /// Where its log now ends: the offset the logs diverge at (KIP-101), or its old log
+        /// start when retention on the leader had deleted what it lacked and it starts over
+        /// at the leader's log start.
         from_offset: u64,
+        /// The records it removed.
         records: Vec<RecordId>,
     } = 18,
     /// A leader change left these records behind: the new leader never had them.
     RecordsLost {
+        /// The partition's topic.
         topic: String,
+        /// The partition's number within its topic.
         partition: u32,
+        /// The records the old leader had past the new leader's log, with their offsets.
         records: Vec<LostRecord>,
+        /// Whether the election was unclean or a clean failover.
         cause: LossCause,
     } = 19,
     /// Retention deleted whole segments of one replica's log, oldest first; records below
     /// the new log start offset can no longer be read (consuming deletes nothing).
     SegmentsDeleted {
+        /// The partition's topic.
         topic: String,
+        /// The partition's number within its topic.
         partition: u32,
+        /// The broker whose replica deleted them (each replica applies retention to its own
+        /// log).
         broker: BrokerId,
+        /// Which retention limit deleted them.
         reason: SegmentDeletionReason,
         /// The deleted segments' base offsets.
         base_offsets: Vec<u64>,
         /// Their size in bytes, together.
         bytes: u64,
+        /// The records the deleted segments held.
         records: Vec<RecordId>,
         /// The log start offset afterwards.
         log_start_offset: u64,

@@ -11,9 +11,20 @@ use serde::{Deserialize, Serialize};
 #[repr(isize)]
 pub enum SettingsEvent {
     /// A setting changed at run time.
-    ConfigChanged { entity: String, setting: String, value: String } = 22,
+    ConfigChanged {
+        /// What the setting belongs to: a producer's name (for `acks`) or a topic's.
+        entity: String,
+        /// The setting's Kafka name: `acks`, `min.insync.replicas` or
+        /// `unclean.leader.election.enable`.
+        setting: String,
+        /// Its new value, as Kafka writes it (`all`, `2`, `true`).
+        value: String,
+    } = 22,
     /// A timeline command or a send that could not be carried out, and why.
-    CommandRejected { reason: String } = 44,
+    CommandRejected {
+        /// Why, in English (the command's refusal).
+        reason: String,
+    } = 44,
 }
 
 impl SettingsEvent {

@@ -14,15 +14,34 @@ pub enum StreamsEvent {
     /// A Kafka Streams instance ran its operator on a record it consumed; `output` =
     /// the (key, value) it sent to the sink (none when a filter dropped it).
     StreamsRecordProcessed {
+        /// The application's `application.id` (also its consumer group's id).
         application_id: String,
+        /// The instance's `client.id`.
         client_id: String,
+        /// The source partition the record came from.
         tp: TopicPartition,
+        /// The record's offset in it.
         offset: u64,
+        /// The (key, value) sent to the sink topic; `None` when the filter dropped the record
+        /// or `count_by_key` skipped it for having no key.
         output: Option<(Option<String>, String)>,
     } = 63,
     /// A Streams task's state store was rebuilt from its changelog partition before the
     /// instance processed the task's next record: `records` read, `keys` now in the store.
-    StateStoreRestored { application_id: String, client_id: String, store: String, partition: u32, records: u32, keys: u32 } = 64,
+    StateStoreRestored {
+        /// The application's `application.id`.
+        application_id: String,
+        /// The instance's `client.id`.
+        client_id: String,
+        /// The state store's name.
+        store: String,
+        /// The task's partition: of the source topic, and of the changelog it was restored from.
+        partition: u32,
+        /// How many changelog records it applied (each a key and its count).
+        records: u32,
+        /// How many keys the store holds afterwards.
+        keys: u32,
+    } = 64,
 }
 
 impl StreamsEvent {
