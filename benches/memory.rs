@@ -13,7 +13,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use kafka_sandbox_core::{Scenario, SimTime};
+use kafka_sandbox_core::{__bench, Scenario, SimTime};
 
 mod common;
 
@@ -85,7 +85,7 @@ fn main() {
     println!("live/peak: heap allocated and not freed since before the build; trace, monitors, logs, groups:");
     println!("what a clone of that part allocates (about what it holds); kept: records on all replicas;");
     println!("snapshot: the time of one Sim::snapshot() (the page takes one per frame); lost_records: of");
-    println!("Group::lost_records() for every group (a snapshot calls it)");
+    println!("Group::unprocessed_records() for every group (a snapshot calls it)");
     println!();
     println!(
         "{:>5} {:>11} {:>9} {:>9} {:>7} {:>9} {:>7} {:>8} {:>9} {:>9} {:>8} {:>8} {:>9} {:>12} {:>7}",
@@ -126,9 +126,9 @@ fn main() {
         let live = LIVE.load(Ordering::Relaxed) - before;
         let peak = PEAK.load(Ordering::Relaxed) - before;
         let wall = start.elapsed().as_secs_f64();
-        let logs: usize = sim.topics().map(cloned_bytes).sum();
-        let groups: usize = sim.groups().map(cloned_bytes).sum();
-        let producers: usize = sim.producers().map(cloned_bytes).sum();
+        let logs = allocated_by(|| __bench::clone_topics(&sim));
+        let groups = allocated_by(|| __bench::clone_groups(&sim));
+        let producers = allocated_by(|| __bench::clone_producers(&sim));
         let whole = cloned_bytes(&sim);
         // What the page does each frame: a snapshot (it reads every group's lost records).
         let t = Instant::now();
@@ -136,7 +136,7 @@ fn main() {
         let snapshot_ms = t.elapsed().as_secs_f64() * 1000.0;
         let t = Instant::now();
         for group in sim.groups() {
-            std::hint::black_box(group.lost_records());
+            std::hint::black_box(group.unprocessed_details(usize::MAX));
         }
         let lost_ms = t.elapsed().as_secs_f64() * 1000.0;
         println!(
@@ -163,6 +163,15 @@ fn main() {
         println!("group {group}: {n} records processed of {sent} sent");
     }
     println!("trace events: {}, simulation steps: {}", sim.trace().total(), sim.steps());
+}
+
+/// Bytes `make` allocates for what it returns.
+fn allocated_by<T>(make: impl FnOnce() -> T) -> usize {
+    let before = LIVE.load(Ordering::Relaxed);
+    let made = make();
+    let bytes = LIVE.load(Ordering::Relaxed).saturating_sub(before);
+    drop(made);
+    bytes
 }
 
 /// Bytes a clone of `value` allocates.

@@ -18,7 +18,10 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("L1 vocabularies", &["config", "error", "command", "event"]),
     ("L2 state", &["log", "cluster", "producer", "group", "partitioner", "assign"]),
     ("L3 engine and monitors", &["sim", "monitor", "invariant"]),
-    ("L4 read side and formats", &["snapshot", "scenario", "lesson", "history", "share", "compare", "provenance", "read"]),
+    (
+        "L4 read side and formats",
+        &["snapshot", "scenario", "lesson", "history", "share", "compare", "provenance", "read", "run", "builder", "__bench"],
+    ),
 ];
 
 /// Core modules the page still uses though they are below its layers (state the page reads

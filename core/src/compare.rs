@@ -123,7 +123,7 @@ pub struct Outcome {
     /// Records committed past without being processed, summed over groups.
     pub unprocessed: u64,
     /// Time members could not consume because of rebalances, summed.
-    pub rebalance_pause_ms: u64,
+    pub rebalance_stopped_ms: u64,
     /// Consumer lag summed over groups and partitions (HW − committed).
     pub lag: u64,
     /// Records delivered to consumers, and acknowledged to producers.
@@ -152,11 +152,14 @@ pub fn outcome(sim: &crate::sim::Sim) -> Outcome {
         .sum();
     for g in sim.consumers.groups.values() {
         o.duplicates += g.duplicates;
-        o.unprocessed += g.lost_records();
+        o.unprocessed += g.unprocessed_records();
         // Pauses still under way count up to now (a crashed member's, say).
         let now = sim.now().ms();
-        o.rebalance_pause_ms +=
-            g.members.iter().map(|m| m.rebalance_pause_ms + m.paused_since.map(|s| now.saturating_sub(s.ms())).unwrap_or(0)).sum::<u64>();
+        o.rebalance_stopped_ms += g
+            .members
+            .iter()
+            .map(|m| m.rebalance_stopped_ms + m.stopped_since.map(|s| now.saturating_sub(s.ms())).unwrap_or(0))
+            .sum::<u64>();
         o.delivered += g.members.iter().map(|m| m.received_total()).sum::<u64>();
         for t in &g.topics {
             let Some(topic) = sim.cluster.topics.get(t) else { continue };
@@ -243,8 +246,12 @@ fn run_one(
         return Err(too_much());
     }
     let before = sim.consumers.groups.get(group).map(|g| (g.partition_downtime_ms, g.rebalances, g.generation)).unwrap_or_default();
-    let paused_before: Vec<(String, u64)> =
-        sim.consumers.groups.get(group).map(|g| g.members.iter().map(|m| (m.client_id.clone(), m.rebalance_pause_ms)).collect()).unwrap_or_default();
+    let paused_before: Vec<(String, u64)> = sim
+        .consumers
+        .groups
+        .get(group)
+        .map(|g| g.members.iter().map(|m| (m.client_id.clone(), m.rebalance_stopped_ms)).collect())
+        .unwrap_or_default();
     let command = match change {
         Change::Join { client_id } => {
             let template = s.groups.iter().find(|g| g.id == group).and_then(|g| g.members.first()).cloned();
@@ -308,8 +315,8 @@ fn run_one(
         .map(|(client_id, samples)| {
             let m = g.member(&client_id);
             let was = paused_before.iter().find(|(c, _)| *c == client_id).map(|(_, p)| *p).unwrap_or(0);
-            let ongoing = m.and_then(|m| m.paused_since).map(|since| end.ms().saturating_sub(since.ms().max(at.ms()))).unwrap_or(0);
-            let paused_ms = m.map(|m| m.rebalance_pause_ms.saturating_sub(was)).unwrap_or(0) + ongoing;
+            let ongoing = m.and_then(|m| m.stopped_since).map(|since| end.ms().saturating_sub(since.ms().max(at.ms()))).unwrap_or(0);
+            let paused_ms = m.map(|m| m.rebalance_stopped_ms.saturating_sub(was)).unwrap_or(0) + ongoing;
             let revoked = revoked.iter().find(|(c, _)| *c == client_id).map(|(_, n)| *n).unwrap_or(0);
             MemberRun { client_id, paused_ms, revoked, owned: samples }
         })
@@ -325,7 +332,7 @@ fn run_one(
             _ => g.rebalances.saturating_sub(before.1),
         },
         duplicates: g.duplicates,
-        lost: g.lost_records(),
+        lost: g.unprocessed_records(),
     })
 }
 
@@ -394,15 +401,15 @@ mod outcome_tests {
         let mut run = scenario.build().unwrap();
         run.run_to(SimTime(8_000));
         let mut fork = run.clone();
-        let group = run.groups().next().unwrap().id.clone();
+        let group = run.groups().next().unwrap().id().to_string();
         run.apply(GroupCommand::CrashMember { group, client_id: "Consumer2".into() }).unwrap();
         run.run_to(SimTime(17_000));
         fork.run_to(SimTime(17_000));
         let (a, b) = (outcome(&run), outcome(&fork));
         assert!(a.delivered < b.delivered, "{a:?} {b:?}");
         assert!(a.lag > b.lag);
-        assert!(a.rebalance_pause_ms >= 8_000, "the crashed member has not consumed since 8 s: {a:?}");
-        assert_eq!(b.rebalance_pause_ms, 0);
+        assert!(a.rebalance_stopped_ms >= 8_000, "the crashed member has not consumed since 8 s: {a:?}");
+        assert_eq!(b.rebalance_stopped_ms, 0);
         assert_eq!((a.acked, a.acked_lost), (b.acked, b.acked_lost));
     }
 }

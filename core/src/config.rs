@@ -14,7 +14,7 @@ pub enum Acks {
     /// `acks=0`: the producer waits for no answer; the records count as acknowledged,
     /// with offset −1, as soon as their batch is sent.
     #[serde(rename = "0")]
-    None,
+    Zero,
     /// `acks=1`: the leader answers after its own append, before any follower has the
     /// records; they are lost if it fails before a follower copies them.
     #[serde(rename = "1")]

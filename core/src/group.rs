@@ -199,9 +199,9 @@ pub struct Member {
     /// A JoinGroup is on its way or waiting at the coordinator (one at a time).
     pub(crate) join_in_flight: bool,
     /// Partitions it stopped consuming because of a rebalance, and since when.
-    pub(crate) paused_since: Option<SimTime>,
+    pub(crate) stopped_since: Option<SimTime>,
     /// Total time it could not consume because of rebalances.
-    pub rebalance_pause_ms: u64,
+    pub rebalance_stopped_ms: u64,
     /// Records it finished processing.
     pub processed_total: u64,
     /// Classic protocol, as the group's leader: the partition count of each topic it
@@ -246,7 +246,7 @@ impl Member {
         self.token += 1;
         self.activity = Activity::AwaitingAssignment;
         if !revoked.is_empty() {
-            self.paused_since.get_or_insert(now);
+            self.stopped_since.get_or_insert(now);
         }
         revoked
     }
@@ -301,7 +301,7 @@ impl Member {
 
     /// Since when it cannot consume because of a rebalance or crash, if it cannot now.
     pub fn not_consuming_since(&self) -> Option<SimTime> {
-        self.paused_since
+        self.stopped_since
     }
 
     /// The newest deliveries (at most [`RECEIVED_KEPT`]), oldest first.
@@ -501,7 +501,7 @@ pub struct DuplicateRecord {
 /// Why the group never processed a record it committed past.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
-pub enum LostCause {
+pub enum UnprocessedCause {
     /// Delivered to `member`, whose offsets were committed before it processed the record
     /// (commit before processing, or an auto-commit), then it crashed or lost the partition.
     CommittedBeforeProcessing { member: String, delivered_at: SimTime },
@@ -512,10 +512,10 @@ pub enum LostCause {
 
 /// A record lost to the group, and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LostRecord {
+pub struct UnprocessedRecord {
     pub tp: TopicPartition,
     pub offset: u64,
-    pub cause: LostCause,
+    pub cause: UnprocessedCause,
 }
 
 impl Group {
@@ -562,7 +562,7 @@ impl Group {
     /// Records the group committed past without any member processing them (lost to
     /// at-most-once commits or crashes), counted from where the group started reading.
     /// Records a live member is still processing are not lost (yet).
-    pub fn lost_records(&self) -> u64 {
+    pub fn unprocessed_records(&self) -> u64 {
         static NONE: OffsetRanges = OffsetRanges { ranges: VecMap::new() };
         let mut lost = 0;
         for (tp, committed) in &self.committed {
@@ -600,16 +600,16 @@ impl Group {
     }
 
     /// The lost records (at most `limit`), each with its cause.
-    pub fn lost_details(&self, limit: usize) -> Vec<LostRecord> {
+    pub fn unprocessed_details(&self, limit: usize) -> Vec<UnprocessedRecord> {
         let mut out = Vec::new();
         for (tp, o) in self.lost_offsets().take(limit) {
             let delivered =
                 self.members.iter().find_map(|m| m.received().find(|d| &d.tp == tp && d.offset == o).map(|d| (m.client_id.clone(), d.at)));
             let cause = match delivered {
-                Some((member, delivered_at)) => LostCause::CommittedBeforeProcessing { member, delivered_at },
-                None => LostCause::NeverDelivered,
+                Some((member, delivered_at)) => UnprocessedCause::CommittedBeforeProcessing { member, delivered_at },
+                None => UnprocessedCause::NeverDelivered,
             };
-            out.push(LostRecord { tp: tp.clone(), offset: o, cause });
+            out.push(UnprocessedRecord { tp: tp.clone(), offset: o, cause });
         }
         out
     }

@@ -176,7 +176,7 @@ mod tests {
         let base = scenario.build().unwrap();
         let mut history = History::new(base.clone(), 50, 8);
         let mut sim = base;
-        let group = sim.groups().next().unwrap().id.clone();
+        let group = sim.groups().next().unwrap().id().to_string();
         for i in 0..2000u64 {
             if sim.step().is_none() {
                 break;
@@ -227,7 +227,7 @@ mod tests {
     /// last event (their `at` is later than that event's time).
     fn played(tick_ms: u64, until_ms: u64) -> Sim {
         let mut sim = crate::scenario::default_scenario().build().unwrap();
-        let group = sim.groups().next().unwrap().id.clone();
+        let group = sim.groups().next().unwrap().id().to_string();
         let mut t = 0;
         while t < until_ms {
             t += tick_ms;
@@ -313,7 +313,7 @@ mod tests {
         let base = scenario.build().unwrap();
         let mut history = History::new(base.clone(), 10, 100_000);
         let mut sim = base;
-        let group = sim.groups().next().unwrap().id.clone();
+        let group = sim.groups().next().unwrap().id().to_string();
         sim.apply(GroupCommand::AddMember { group, member: MemberSpec::new("late") }).unwrap();
         for _ in 0..6000 {
             if sim.step().is_none() {

@@ -238,7 +238,9 @@ mod tests {
     fn each_corruption_is_named_by_its_invariant() {
         let base = settled();
         let (topic, p) = base
-            .topics()
+            .cluster
+            .topics
+            .values()
             .flat_map(|t| t.partitions.iter().enumerate().map(move |(i, part)| (t, i, part)))
             .find(|(_, _, part)| part.leader_log().is_some_and(|l| l.log_end_offset() > 0))
             .map(|(t, i, _)| (t.name.clone(), i))

@@ -6,6 +6,8 @@
 //! no web dependency: the same scenario, seed and commands give the same trace
 //! everywhere. See ARCHITECTURE.md for the code map and the invariants.
 
+#[doc(hidden)]
+pub mod __bench;
 pub mod assign;
 mod builder;
 pub mod cluster;
@@ -28,6 +30,7 @@ pub mod provenance;
 pub mod read;
 pub mod record;
 pub mod rng;
+mod run;
 pub mod scenario;
 pub mod share;
 pub mod sim;
@@ -47,7 +50,8 @@ pub use event::{
     ReplicationEvent, SettingsEvent, StreamsEvent,
 };
 pub use record::{BrokerId, TopicPartition};
+pub use run::{for_seeds, Property, RunError};
 pub use scenario::{ProducerSpec, Scenario, ScenarioError, SendPlan, TopicSpec};
-pub use sim::{for_seeds, Dropped, Property, RunError, Sim, SimOptions, StepOutcome};
+pub use sim::{Dropped, Sim, SimOptions, StepOutcome};
 pub use snapshot::Snapshot;
 pub use time::SimTime;

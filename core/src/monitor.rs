@@ -37,7 +37,7 @@ pub enum FindingKind {
 impl std::fmt::Display for FindingKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let acks = |a: &Acks| match a {
-            Acks::None => "0",
+            Acks::Zero => "0",
             Acks::Leader => "1",
             Acks::All => "all",
         };

@@ -20,7 +20,8 @@ use crate::sim::Sim;
 use crate::time::SimTime;
 
 pub use crate::group::{
-    Activity, CommitMode, Delivery, DuplicateRecord, GroupState, HandoverKind, LostCause, LostRecord, Phase, RebalanceProtocol, Reconcile,
+    Activity, CommitMode, Delivery, DuplicateRecord, GroupState, HandoverKind, Phase, RebalanceProtocol, Reconcile, UnprocessedCause,
+    UnprocessedRecord,
 };
 pub use crate::monitor::{Finding, FindingKind};
 pub use crate::producer::SentRecord;
@@ -39,6 +40,59 @@ impl Sim {
     /// The read layer over this simulation (see [`Read`]).
     pub fn read(&self) -> Read<'_> {
         Read { sim: self }
+    }
+
+    /// The brokers, by id (see [`BrokerRead`]).
+    pub fn brokers(&self) -> impl Iterator<Item = BrokerRead<'_>> {
+        self.read().brokers()
+    }
+
+    /// Broker `id`: alive, isolated, fenced.
+    pub fn broker(&self, id: BrokerId) -> Option<BrokerRead<'_>> {
+        self.read().broker(id)
+    }
+
+    /// The topics, by name.
+    pub fn topics(&self) -> impl Iterator<Item = TopicRead<'_>> {
+        self.read().topics()
+    }
+
+    /// Topic `name`: its settings and partitions.
+    pub fn topic(&self, name: &str) -> Option<TopicRead<'_>> {
+        self.read().topic(name)
+    }
+
+    /// Partition `tp`: leader, leader epoch, replicas, ISR, log start and end offsets, high
+    /// watermark and its records (see [`PartitionRead`]).
+    pub fn partition(&self, tp: &TopicPartition) -> Option<PartitionRead<'_>> {
+        self.read().partition(tp)
+    }
+
+    /// The producers, by name.
+    pub fn producers(&self) -> impl Iterator<Item = ProducerRead<'_>> {
+        self.read().producers()
+    }
+
+    /// Producer `name`: settings, records sent, acknowledged, failed, retried, latency.
+    pub fn producer(&self, name: &str) -> Option<ProducerRead<'_>> {
+        self.read().producer(name)
+    }
+
+    /// The consumer groups, by `group.id`.
+    pub fn groups(&self) -> impl Iterator<Item = GroupRead<'_>> {
+        self.read().groups()
+    }
+
+    /// Group `id`: state, generation or epoch, members, assignment, committed offsets, lag
+    /// per partition, and counters (rebalances, poll timeouts, records processed twice,
+    /// records committed but never processed) — see [`GroupRead`].
+    pub fn group(&self, id: &str) -> Option<GroupRead<'_>> {
+        self.read().group(id)
+    }
+
+    /// The member of group `group` with `client.id` = `client_id`.
+    pub fn member(&self, group: &str, client_id: &str) -> Option<MemberRead<'_>> {
+        self.read().group(group)?.member(client_id)
     }
 }
 
@@ -373,6 +427,14 @@ impl<'a> LogRead<'a> {
     pub fn record(self, offset: u64) -> Option<&'a StoredRecord> {
         self.0.get(offset)
     }
+    /// Its segments, oldest first (the last one active): what retention deletes whole.
+    pub fn segments(self) -> &'a [crate::log::Segment] {
+        self.0.segments()
+    }
+    /// Its size in bytes (what `retention.bytes` bounds).
+    pub fn size_bytes(self) -> u64 {
+        self.0.size_bytes()
+    }
 }
 
 fn newest(log: &PartitionLog, n: usize) -> &[StoredRecord] {
@@ -423,6 +485,41 @@ impl<'a> ProducerRead<'a> {
     /// Records sent and neither acknowledged nor given up.
     pub fn pending(self) -> u32 {
         self.0.pending_records()
+    }
+    /// Its settings (`acks`, `linger.ms`, retries, timeouts, …).
+    pub fn config(self) -> &'a crate::config::ProducerConfig {
+        &self.0.config
+    }
+    /// Records whose send completed successfully (under acks=0: as soon as sent), over
+    /// the whole run.
+    pub fn acknowledged(self) -> u64 {
+        self.0.counters.acknowledged
+    }
+    /// Records given up with an error (the callback's exception), over the whole run.
+    pub fn failed(self) -> u64 {
+        self.0.counters.failed
+    }
+    /// Record sends retried after a failed attempt (one per record per retry), over the
+    /// whole run (Kafka's `record-retry-total`).
+    pub fn retries(self) -> u64 {
+        self.0.counters.retries
+    }
+    /// The longest time from `send()` to the acknowledgement, in ms.
+    pub fn latency_ms_max(self) -> u64 {
+        self.0.counters.latency_ms_max
+    }
+    /// The mean time from `send()` to the acknowledgement, in ms (0 before the first).
+    pub fn latency_ms_mean(self) -> u64 {
+        self.0.counters.latency_ms_sum.checked_div(self.0.counters.latency_samples).unwrap_or(0)
+    }
+    /// Outstanding Produce requests to `broker` (at most
+    /// `max.in.flight.requests.per.connection`).
+    pub fn in_flight_requests(self, broker: BrokerId) -> u32 {
+        self.0.in_flight_requests(broker)
+    }
+    /// Outstanding Produce requests to all brokers.
+    pub fn in_flight_total(self) -> u32 {
+        self.0.in_flight_total()
     }
 }
 
@@ -530,9 +627,13 @@ impl<'a> GroupRead<'a> {
     pub fn duplicates(self) -> u64 {
         self.group.duplicates
     }
+    /// How many times a member left because `max.poll.interval.ms` passed between polls.
+    pub fn poll_timeouts(self) -> u64 {
+        self.group.poll_timeouts
+    }
     /// Records committed past without being processed.
-    pub fn lost(self) -> u64 {
-        self.group.lost_records()
+    pub fn unprocessed(self) -> u64 {
+        self.group.unprocessed_records()
     }
     pub fn partition_downtime_ms(self) -> u64 {
         self.group.partition_downtime_ms
@@ -542,10 +643,10 @@ impl<'a> GroupRead<'a> {
         self.group.duplicate_details()
     }
     /// The first `limit` records committed past unprocessed, with their cause.
-    pub fn lost_details(self, limit: usize) -> Vec<LostRecord> {
-        self.group.lost_details(limit)
+    pub fn unprocessed_details(self, limit: usize) -> Vec<UnprocessedRecord> {
+        self.group.unprocessed_details(limit)
     }
-    pub fn members(self) -> impl Iterator<Item = MemberRead<'a>> {
+    pub fn members(self) -> impl Iterator<Item = MemberRead<'a>> + Clone {
         self.group.members.iter().map(move |m| MemberRead { group: self.group, member: m })
     }
     pub fn member(self, client_id: &str) -> Option<MemberRead<'a>> {
@@ -652,12 +753,12 @@ impl<'a> MemberRead<'a> {
         self.member.processed_total
     }
     /// Time it could not consume because of rebalances.
-    pub fn rebalance_pause_ms(self) -> u64 {
-        self.member.rebalance_pause_ms
+    pub fn rebalance_stopped_ms(self) -> u64 {
+        self.member.rebalance_stopped_ms
     }
     /// Since when it cannot consume because of a rebalance or crash.
-    pub fn paused_since(self) -> Option<SimTime> {
-        self.member.paused_since
+    pub fn stopped_since(self) -> Option<SimTime> {
+        self.member.stopped_since
     }
     /// Crashed, or not consuming because of a rebalance.
     pub fn stopped(self) -> bool {
@@ -677,6 +778,14 @@ impl<'a> MemberRead<'a> {
     pub fn reconcile(self) -> Option<Reconcile> {
         let g = self.group;
         g.consumer_protocol().then(|| g.registry.iter().find(|r| r.member_id == self.member.member_id).map(|r| r.cg.state)).flatten()
+    }
+    /// Its settings (`max.poll.records`, timeouts, processing time, commit mode).
+    pub fn config(self) -> &'a crate::config::ConsumerConfig {
+        &self.member.config
+    }
+    /// The topics it subscribes to.
+    pub fn topics(self) -> &'a [String] {
+        &self.member.topics
     }
     /// KIP-848: its target assignment.
     pub fn target(self) -> &'a [TopicPartition] {
@@ -759,10 +868,10 @@ mod tests {
             let mut total = 0;
             for l in g.lags() {
                 let tp = TopicPartition::new(l.topic.to_string(), l.partition);
-                let Some(log) = sim.topic(l.topic).and_then(|t| t.partitions[l.partition as usize].leader_log()) else {
+                let Some(log) = sim.partition(&TopicPartition::new(l.topic, l.partition)).and_then(|p| p.leader_log()) else {
                     panic!("a lag only for a partition with a leader")
                 };
-                let committed = sim.group(g.id()).and_then(|x| x.committed.get(&tp).copied());
+                let committed = sim.group(g.id()).and_then(|x| x.committed(&tp));
                 assert_eq!(l.committed, committed);
                 assert_eq!(l.high_watermark, log.high_watermark());
                 assert_eq!(l.lag, log.high_watermark() - committed.unwrap_or(log.log_start_offset()), "{tp:?}");
@@ -853,10 +962,10 @@ mod tests {
         let read = sim.read();
         assert_eq!(read.sent_total(), sim.producers().map(|p| p.sent_total()).sum::<u64>());
         for p in read.producers() {
-            assert_eq!(p.sent().count(), sim.producers().find(|x| x.name == p.name()).map_or(0, |x| x.sent.len()));
+            assert_eq!(p.sent().count(), sim.clients.producers.get(p.name()).map_or(0, |x| x.sent.len()));
         }
         for g in read.groups() {
-            assert_eq!(g.members().count(), sim.group(g.id()).map_or(0, |x| x.members.len()));
+            assert_eq!(g.members().count(), sim.consumers.groups.get(g.id()).map_or(0, |x| x.members.len()));
             for m in g.members() {
                 assert!(g.member(m.client_id()).is_some());
                 assert!(m.session_deadline().is_some(), "{}: a running member has a session", m.client_id());

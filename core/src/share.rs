@@ -456,7 +456,7 @@ mod tests {
     fn a_run_shared_is_the_same_run_opened() {
         let scenario = crate::scenario::default_scenario();
         let mut sim = scenario.build().unwrap();
-        let group = sim.groups().next().unwrap().id.clone();
+        let group = sim.groups().next().unwrap().id().to_string();
         sim.run_to(crate::SimTime(9_000));
         sim.apply(GroupCommand::AddMember { group: group.clone(), member: MemberSpec::new("late") }).unwrap();
         sim.run_to(crate::SimTime(15_000));
@@ -474,7 +474,7 @@ mod tests {
         assert!(to_come.is_empty());
         assert_eq!(opened.steps(), steps);
         assert_eq!(opened.trace().digest(), sim.trace().digest());
-        assert!(opened.group(&group).unwrap().member("late").is_some_and(|m| m.paused));
+        assert!(opened.group(&group).unwrap().member("late").is_some_and(|m| m.paused()));
         assert_eq!(opened.snapshot(), sim.snapshot());
     }
 
@@ -485,7 +485,7 @@ mod tests {
         scenarios.push(every.clone());
         let mut sim = every.build().unwrap();
         sim.run_to(crate::SimTime(30_000));
-        let group = sim.groups().next().unwrap().id.clone();
+        let group = sim.groups().next().unwrap().id().to_string();
         sim.apply(GroupCommand::AddMember { group, member: MemberSpec::new("late") }).unwrap();
         let run = SharedRun { scenario: every, commands: sim.command_log().to_vec(), steps: sim.steps(), to_come: vec![] };
         assert!(!run.commands.is_empty());

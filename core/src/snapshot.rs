@@ -20,7 +20,7 @@ pub use crate::cluster::{LostView, LOST_KEPT};
 use crate::config::GroupProtocol;
 use crate::config::{Acks, OffsetReset};
 use crate::event::Event;
-use crate::group::{Activity, CommitMode, Delivery, DuplicateRecord, GroupState, LostRecord, Phase, RebalanceProtocol, Reconcile};
+use crate::group::{Activity, CommitMode, Delivery, DuplicateRecord, GroupState, Phase, RebalanceProtocol, Reconcile, UnprocessedRecord};
 use crate::monitor::Finding;
 use crate::partitioner::PartitionerKind;
 use crate::producer::SentRecord;
@@ -250,7 +250,7 @@ pub struct GroupView {
     /// The newest duplicates with their cause, oldest first.
     pub duplicate_details: Vec<DuplicateRecord>,
     /// The first lost records (at most [`LOST_SHOWN`]) with their cause.
-    pub lost_details: Vec<LostRecord>,
+    pub unprocessed_details: Vec<UnprocessedRecord>,
     /// `pull` (Kafka) or `push` (not Kafka — a teaching device; label with
     /// [`crate::config::DeliveryMode::label`]), and under push how many buffered records
     /// overwhelm a member.
@@ -297,9 +297,9 @@ pub struct MemberView {
     /// How many records it finished processing.
     pub processed_total: u64,
     /// Time it could not consume because of rebalances.
-    pub rebalance_pause_ms: u64,
+    pub rebalance_stopped_ms: u64,
     /// Since when it cannot consume because of a rebalance or crash (a pause under way).
-    pub paused_since: Option<SimTime>,
+    pub stopped_since: Option<SimTime>,
     /// When the coordinator removes it unless a heartbeat arrives (its session deadline).
     pub session_deadline: Option<SimTime>,
     /// When it leaves the group unless it calls `poll()` (only while outside `poll()`).
@@ -417,7 +417,7 @@ impl GroupView {
             registered: g.registered().map(str::to_string).collect(),
             rebalances: g.rebalances(),
             duplicates: g.duplicates(),
-            lost: g.lost(),
+            lost: g.unprocessed(),
             members: g.members().map(MemberView::of).collect(),
             committed: g.committed_offsets().map(|(tp, o)| (tp.clone(), o)).collect(),
             group_protocol: g.group_protocol(),
@@ -425,7 +425,7 @@ impl GroupView {
             assignment_epoch: g.assignment_epoch(),
             partition_downtime_ms: g.partition_downtime_ms(),
             duplicate_details: g.duplicate_details().cloned().collect(),
-            lost_details: g.lost_details(LOST_SHOWN),
+            unprocessed_details: g.unprocessed_details(LOST_SHOWN),
             delivery: g.delivery(),
             push_buffer_max_records: g.push_buffer_max_records(),
         }
@@ -450,8 +450,8 @@ impl MemberView {
             commit_mode: m.commit_mode(),
             processing_ms: m.processing_ms(),
             processed_total: m.processed_total(),
-            rebalance_pause_ms: m.rebalance_pause_ms(),
-            paused_since: m.paused_since(),
+            rebalance_stopped_ms: m.rebalance_stopped_ms(),
+            stopped_since: m.stopped_since(),
             session_deadline: m.session_deadline(),
             poll_deadline: m.poll_deadline(),
             reconcile: m.reconcile(),

@@ -156,14 +156,14 @@ impl Names {
             v.push("n".repeat(65));
             v
         };
-        let mut clients: Vec<String> = sim.groups().flat_map(|g| g.members.iter().map(|m| m.client_id.clone())).collect();
+        let mut clients: Vec<String> = sim.groups().flat_map(|g| g.members().map(|m| m.client_id().to_string())).collect();
         clients.extend(["c-new", "c-other"].map(String::from));
         clients.sort();
         clients.dedup();
         Self {
-            topics: with_strange(sim.topics().map(|t| t.name.clone()).collect()),
-            producers: with_strange(sim.producers().map(|p| p.name.clone()).collect()),
-            groups: with_strange(sim.groups().map(|g| g.id.clone()).chain(["g-new".to_string()]).collect()),
+            topics: with_strange(sim.topics().map(|t| t.name().to_string()).collect()),
+            producers: with_strange(sim.producers().map(|p| p.name().to_string()).collect()),
+            groups: with_strange(sim.groups().map(|g| g.id().to_string()).chain(["g-new".to_string()]).collect()),
             clients: with_strange(clients),
             connectors: with_strange(sim.snapshot().connectors.iter().map(|c| c.name.clone()).collect()),
         }
@@ -273,7 +273,7 @@ fn to_command(op: &Op, n: &Names) -> Option<Command> {
         }
         Op::SetAcks { producer, acks } => Command::Produce(ProduceCommand::SetAcks {
             producer: pick(&n.producers, producer),
-            acks: pick(&[Acks::None, Acks::Leader, Acks::All], acks),
+            acks: pick(&[Acks::Zero, Acks::Leader, Acks::All], acks),
         }),
         Op::SetTopicConfig { topic, min_isr, unclean } => Command::Topic(TopicCommand::SetTopicConfig {
             topic: pick(&n.topics, topic),

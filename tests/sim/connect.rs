@@ -69,9 +69,9 @@ fn incrementing_mode_sends_each_new_row_once_and_never_sees_updates() {
     // The first flush at 60 s stored the offset of every acknowledged record.
     assert_eq!(c.committed, Some(SourceOffset { timestamp_ms: None, incrementing: 5 }));
     // The task's producer has Connect's overrides.
-    let p = sim.producers().find(|p| p.name == "connector-producer-jdbc-0").expect("task producer");
-    assert_eq!(p.config.max_in_flight_requests_per_connection, 1);
-    assert_eq!(p.config.delivery_timeout_ms, i32::MAX as u64);
+    let p = sim.producers().find(|p| p.name() == "connector-producer-jdbc-0").expect("task producer");
+    assert_eq!(p.config().max_in_flight_requests_per_connection, 1);
+    assert_eq!(p.config().delivery_timeout_ms, i32::MAX as u64);
     let kinds: Vec<&EventKind> = sim.trace().events().map(|e| &e.kind).collect();
     assert!(kinds.iter().any(|k| matches!(k, EventKind::Connect(ConnectEvent::TableRowChanged { id: 2, insert: false, .. }))));
     assert!(kinds.iter().any(|k| matches!(k, EventKind::Connect(ConnectEvent::SourceOffsetsFlushed { records: 5, .. }))));

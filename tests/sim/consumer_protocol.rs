@@ -92,7 +92,7 @@ fn produce_until(sim: &mut Sim, until: u64) {
 }
 
 fn assigned(sim: &Sim, client: &str) -> Vec<u32> {
-    sim.group("g").and_then(|g| g.member(client)).map(|m| m.assigned.iter().map(|tp| tp.partition).collect()).unwrap_or_default()
+    sim.group("g").and_then(|g| g.member(client)).map(|m| m.assigned().iter().map(|tp| tp.partition).collect()).unwrap_or_default()
 }
 
 fn events(sim: &Sim) -> Vec<EventKind> {
@@ -100,17 +100,17 @@ fn events(sim: &Sim) -> Vec<EventKind> {
 }
 
 fn stable(sim: &Sim) -> bool {
-    sim.group("g").is_some_and(|g| g.state == GroupState::Stable)
+    sim.group("g").is_some_and(|g| g.state() == GroupState::Stable)
 }
 
 #[test]
 fn a_fresh_group_gets_the_uniform_assignment_without_join_or_sync() {
     let sim = build(Protocol::Consumer(ServerAssignor::Uniform), 6, vec![member("c1", None), member("c2", None), member("c3", None)]);
     let g = sim.group("g").expect("group");
-    assert_eq!(g.state, GroupState::Stable);
+    assert_eq!(g.state(), GroupState::Stable);
     // Three joins, three epochs; the target is computed by the broker at each.
-    assert_eq!(g.generation, 3);
-    assert_eq!(g.assignment_epoch, 3);
+    assert_eq!(g.generation(), 3);
+    assert_eq!(g.assignment_epoch(), 3);
     let all: Vec<EventKind> = events(&sim);
     assert!(!all
         .iter()
@@ -127,8 +127,8 @@ fn a_fresh_group_gets_the_uniform_assignment_without_join_or_sync() {
         assert_eq!(assigned(&sim, c).len(), 2, "{c}");
         let m = g.member(c).expect("member");
         // KIP-1082: a 22-character Kafka Uuid made by the consumer.
-        assert_eq!(m.member_id.len(), 22, "{}", m.member_id);
-        assert_eq!(g.registered(&m.member_id).map(|r| r.cg.state), Some(Reconcile::Stable));
+        assert_eq!(m.member_id().len(), 22, "{}", m.member_id());
+        assert_eq!(m.reconcile(), Some(Reconcile::Stable));
     }
 }
 
@@ -136,7 +136,7 @@ fn a_fresh_group_gets_the_uniform_assignment_without_join_or_sync() {
 fn the_range_server_assignor_gives_contiguous_ranges_in_member_id_order() {
     let sim = build(Protocol::Consumer(ServerAssignor::Range), 7, vec![member("c1", None), member("c2", None), member("c3", None)]);
     let g = sim.group("g").expect("group");
-    let mut by_id: Vec<(&str, &str)> = g.members.iter().map(|m| (m.member_id.as_str(), m.client_id.as_str())).collect();
+    let mut by_id: Vec<(&str, &str)> = g.members().map(|m| (m.member_id(), m.client_id())).collect();
     by_id.sort();
     let ranges: Vec<Vec<u32>> = by_id.iter().map(|(_, c)| assigned(&sim, c)).collect();
     assert_eq!(ranges, vec![vec![0, 1, 2], vec![3, 4], vec![5, 6]]);
@@ -156,7 +156,7 @@ fn a_join_pauses_only_the_moving_partitions() {
     while sim.next_event_time().is_some_and(|t| t <= until) {
         sim.step();
         let g = sim.group("g").expect("group");
-        let mut owned: Vec<&TopicPartition> = g.members.iter().flat_map(|m| m.assigned.iter()).collect();
+        let mut owned: Vec<&TopicPartition> = g.members().flat_map(|m| m.assigned().iter()).collect();
         let n = owned.len();
         owned.sort();
         owned.dedup();
@@ -165,14 +165,14 @@ fn a_join_pauses_only_the_moving_partitions() {
     produce_until(&mut sim, until.ms() + 2_000);
     assert!(stable(&sim));
     let g = sim.group("g").expect("group");
-    assert_eq!(g.generation, 3);
+    assert_eq!(g.generation(), 3);
     for (c, old) in &before {
         let now = assigned(&sim, c);
         assert_eq!(now.len(), 2, "{c}: {now:?}");
         // Sticky: each old member keeps two of its three partitions...
         assert!(now.iter().all(|p| old.contains(p)), "{c} moved from {old:?} to {now:?}");
         // ... and never stopped consuming them.
-        assert_eq!(g.member(c).map(|m| m.rebalance_pause_ms), Some(0), "{c}");
+        assert_eq!(g.member(c).map(|m| m.rebalance_stopped_ms()), Some(0), "{c}");
     }
     assert_eq!(assigned(&sim, "c3").len(), 2);
     // Each old member revoked exactly one partition, before c3 got it.
@@ -214,8 +214,8 @@ fn eager_cooperative_and_consumer_protocol_compared_on_one_join() {
         sim.apply(GroupCommand::AddMember { group: "g".into(), member: member("c3", None) }).expect("add");
         produce_until(&mut sim, 60_000);
         let g = sim.group("g").expect("group").clone();
-        assert_eq!(g.state, GroupState::Stable, "{protocol:?}");
-        let paused: Vec<u64> = ["c1", "c2"].iter().map(|c| g.member(c).map(|m| m.rebalance_pause_ms).unwrap_or(0)).collect();
+        assert_eq!(g.state(), GroupState::Stable, "{protocol:?}");
+        let paused: Vec<u64> = ["c1", "c2"].iter().map(|c| g.member(c).map(|m| m.rebalance_stopped_ms()).unwrap_or(0)).collect();
         let revoked: usize = sim
             .events_since(cursor)
             .map(|e| match &e.kind {
@@ -227,7 +227,7 @@ fn eager_cooperative_and_consumer_protocol_compared_on_one_join() {
             .events_since(cursor)
             .find(|e| matches!(&e.kind, EventKind::Consume(ConsumeEvent::RecordDelivered { client_id, .. }) if client_id == "c3"))
             .map(|e| e.time.ms() - joined.ms());
-        (paused, revoked, g.partition_downtime_ms, c3_first, g.lost_records())
+        (paused, revoked, g.partition_downtime_ms(), c3_first, g.unprocessed())
     };
     let (eager_paused, eager_revoked, eager_down, eager_first, eager_lost) = run(Protocol::Classic(Strategy::Range));
     let (coop_paused, coop_revoked, coop_down, coop_first, coop_lost) = run(Protocol::Classic(Strategy::CooperativeSticky));
@@ -273,10 +273,10 @@ fn a_crash_waits_for_the_brokers_session_timeout() {
     // group.consumer.session.timeout.ms = 45000 from its last heartbeat (at most 5 s
     // before the crash): still a member 39 s after.
     sim.run_to(crashed_at.plus_ms(39_000));
-    assert_eq!(sim.group("g").map(|g| g.registry.len()), Some(2));
+    assert_eq!(sim.group("g").map(|g| g.registered().count()), Some(2));
     assert_eq!(assigned(&sim, "c1").len(), 2);
     sim.run_to(crashed_at.plus_ms(56_000));
-    assert_eq!(sim.group("g").map(|g| g.registry.len()), Some(1));
+    assert_eq!(sim.group("g").map(|g| g.registered().count()), Some(1));
     assert_eq!(assigned(&sim, "c1"), vec![0, 1, 2, 3]);
     assert!(events(&sim)
         .iter()
@@ -287,16 +287,16 @@ fn a_crash_waits_for_the_brokers_session_timeout() {
 fn a_static_member_that_closes_and_returns_keeps_its_partitions_without_a_new_epoch() {
     let mut sim = build(Protocol::Consumer(ServerAssignor::Uniform), 4, vec![member("c1", Some("i1")), member("c2", Some("i2"))]);
     let mine = assigned(&sim, "c2");
-    let epoch = sim.group("g").map(|g| g.generation);
+    let epoch = sim.group("g").map(|g| g.generation());
     sim.apply(GroupCommand::RemoveMember { group: "g".into(), client_id: "c2".into() }).expect("close");
     sim.run_to(sim.now().plus_ms(10_000));
     // Epoch -2: its partitions wait for it; c1 does not get them.
     assert_eq!(assigned(&sim, "c1").len(), 2);
-    assert_eq!(sim.group("g").map(|g| g.generation), epoch);
+    assert_eq!(sim.group("g").map(|g| g.generation()), epoch);
     sim.apply(GroupCommand::AddMember { group: "g".into(), member: member("c2", Some("i2")) }).expect("back");
     sim.run_to(sim.now().plus_ms(10_000));
     assert_eq!(assigned(&sim, "c2"), mine);
-    assert_eq!(sim.group("g").map(|g| g.generation), epoch, "no new group epoch");
+    assert_eq!(sim.group("g").map(|g| g.generation()), epoch, "no new group epoch");
     assert!(events(&sim)
         .iter()
         .any(|e| matches!(e, EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerHeartbeatSent { member_epoch: -2, .. }))));
@@ -364,9 +364,9 @@ fn commits_from_an_old_epoch_are_refused_and_the_assignor_cannot_be_set() {
     produce_until(&mut sim, 20_000);
     sim.run_to(SimTime(25_000));
     let g = sim.group("g").expect("group");
-    assert_eq!(g.duplicates, 0);
-    assert_eq!(g.lost_records(), 0);
-    assert_eq!(g.member("c1").map(|m| m.processed_total), Some(160));
+    assert_eq!(g.duplicates(), 0);
+    assert_eq!(g.unprocessed(), 0);
+    assert_eq!(g.member("c1").map(|m| m.processed_total()), Some(160));
 }
 
 /// The built-in KIP-848 scenario does what its description says.
@@ -374,12 +374,12 @@ fn commits_from_an_old_epoch_are_refused_and_the_assignor_cannot_be_set() {
 fn the_built_in_kip_848_scenario_moves_one_partition_from_each_without_stopping_anyone() {
     let sim = crate::support::run_built_in("kip-848");
     let g = sim.group("ConsumerGroup01").expect("group");
-    assert_eq!(g.state, GroupState::Stable);
-    assert_eq!(g.generation, 3);
+    assert_eq!(g.state(), GroupState::Stable);
+    assert_eq!(g.generation(), 3);
     for c in ["Consumer1", "Consumer2", "Consumer3"] {
         let m = g.member(c).expect("member");
-        assert_eq!(m.assigned.len(), 2, "{c}");
-        assert_eq!(m.rebalance_pause_ms, 0, "{c}");
+        assert_eq!(m.assigned().len(), 2, "{c}");
+        assert_eq!(m.rebalance_stopped_ms(), 0, "{c}");
     }
     // After Consumer3's join at 15 s, exactly one partition moves from each of the others.
     let revoked: Vec<(String, usize)> = sim
@@ -393,7 +393,7 @@ fn the_built_in_kip_848_scenario_moves_one_partition_from_each_without_stopping_
         .collect();
     assert_eq!(revoked.len(), 2, "{revoked:?}");
     assert!(revoked.iter().all(|(_, n)| *n == 1), "{revoked:?}");
-    assert_eq!((g.duplicates, g.lost_records()), (0, 0));
+    assert_eq!((g.duplicates(), g.unprocessed()), (0, 0));
 }
 
 #[test]
@@ -404,10 +404,10 @@ fn a_subscription_change_rebalances_under_both_protocols() {
             .expect_err("unknown topic refused");
         sim.apply(GroupCommand::Subscribe { group: "g".into(), client_id: "c1".into(), topics: vec![] }).expect_err("empty refused");
         sim.apply(GroupCommand::Subscribe { group: "g".into(), client_id: "c2".into(), topics: vec!["t".into()] }).expect("same topics");
-        let before = sim.group("g").map(|g| g.generation).unwrap_or(0);
+        let before = sim.group("g").map(|g| g.generation()).unwrap_or(0);
         // Nothing changes when the topics are the same.
         sim.run_to(sim.now().plus_ms(12_000));
-        assert_eq!(sim.group("g").map(|g| g.generation), Some(before), "{protocol:?}");
+        assert_eq!(sim.group("g").map(|g| g.generation()), Some(before), "{protocol:?}");
         assert!(!events(&sim).iter().any(|e| matches!(e, EventKind::Group(GroupEvent::Subscribed { .. }))));
     }
 }
@@ -419,7 +419,7 @@ fn subscribe_to_another_topic_gives_up_the_old_ones_and_rebalances() {
         assert_eq!(assigned(&sim, "c1").len() + assigned(&sim, "c2").len(), 4, "{protocol:?}");
         sim.apply(GroupCommand::Subscribe { group: "g".into(), client_id: "c2".into(), topics: vec!["u".into()] }).expect("subscribe");
         // Partitions of the topic it left are given up at once.
-        assert!(sim.group("g").and_then(|g| g.member("c2")).is_some_and(|m| m.assigned.iter().all(|tp| tp.topic == "u")));
+        assert!(sim.group("g").and_then(|g| g.member("c2")).is_some_and(|m| m.assigned().iter().all(|tp| tp.topic == "u")));
         sim.run_to(sim.now().plus_ms(15_000));
         let all = events(&sim);
         let cause = all.iter().any(|e| {
@@ -436,7 +436,7 @@ fn subscribe_to_another_topic_gives_up_the_old_ones_and_rebalances() {
         assert!(all.iter().any(|e| matches!(e, EventKind::Group(GroupEvent::Subscribed { client_id, .. }) if client_id == "c2")));
         assert_eq!(assigned(&sim, "c1"), vec![0, 1, 2, 3], "{protocol:?}");
         let c2: Vec<String> =
-            sim.group("g").and_then(|g| g.member("c2")).map(|m| m.assigned.iter().map(|tp| tp.to_string()).collect()).unwrap_or_default();
+            sim.group("g").and_then(|g| g.member("c2")).map(|m| m.assigned().iter().map(|tp| tp.to_string()).collect()).unwrap_or_default();
         assert_eq!(c2, vec!["u-0".to_string(), "u-1".to_string()], "{protocol:?}");
         assert!(stable(&sim), "{protocol:?}");
     }
@@ -449,7 +449,7 @@ fn seek_to_beginning_reprocesses_and_the_duplicates_name_the_seek() {
     let mut sim = build(Protocol::Consumer(ServerAssignor::Uniform), 2, vec![member("c1", None)]);
     produce_until(&mut sim, 14_000);
     sim.run_to(SimTime(16_000));
-    let processed = sim.group("g").and_then(|g| g.member("c1")).map(|m| m.processed_total).unwrap_or(0);
+    let processed = sim.group("g").and_then(|g| g.member("c1")).map(|m| m.processed_total()).unwrap_or(0);
     assert_eq!(processed, 40);
     sim.apply(GroupCommand::Seek {
         group: "g".into(),
@@ -462,7 +462,7 @@ fn seek_to_beginning_reprocesses_and_the_duplicates_name_the_seek() {
     sim.run_to(SimTime(20_000));
     let g = sim.group("g").expect("group");
     // Partition 0's 20 records come again.
-    assert_eq!(g.duplicates, 20);
+    assert_eq!(g.duplicates(), 20);
     assert!(g.duplicate_details().all(|d| d.tp.partition == 0 && d.handover.as_ref().is_some_and(|h| h.kind == HandoverKind::Seek)));
     assert!(events(&sim).iter().any(|e| matches!(e, EventKind::Consume(ConsumeEvent::Seeked { from: 20, to: 0, .. }))));
     // Seeking a partition it does not own is refused, as Kafka throws IllegalStateException.
@@ -497,5 +497,5 @@ fn auto_offset_reset_none_stops_a_consumer_without_a_committed_offset() {
     assert!(events(&sim)
         .iter()
         .any(|e| matches!(e, EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed { client_id, error: GroupError::NoOffsetForPartition, .. }) if client_id == "s1")));
-    assert_eq!(sim.group("strict").and_then(|g| g.member("s1")).map(|m| m.phase), Some(kafka_sandbox_core::group::Phase::Crashed));
+    assert_eq!(sim.group("strict").and_then(|g| g.member("s1")).map(|m| m.phase()), Some(kafka_sandbox_core::group::Phase::Crashed));
 }

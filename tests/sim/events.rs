@@ -19,16 +19,16 @@ struct Known {
 
 fn known(s: &scenario::Scenario, sim: &Sim) -> Known {
     let mut k = Known {
-        brokers: sim.brokers().map(|b| b.id).collect(),
-        producers: sim.producers().map(|p| p.name.clone()).collect(),
-        topics: sim.topics().map(|t| t.name.clone()).collect(),
-        groups: sim.groups().map(|g| g.id.clone()).collect(),
-        members: sim.groups().flat_map(|g| g.members.iter().map(move |m| (g.id.clone(), m.client_id.clone()))).collect(),
+        brokers: sim.brokers().map(|b| b.id()).collect(),
+        producers: sim.producers().map(|p| p.name().to_string()).collect(),
+        topics: sim.topics().map(|t| t.name().to_string()).collect(),
+        groups: sim.groups().map(|g| g.id().to_string()).collect(),
+        members: sim.groups().flat_map(|g| g.members().map(move |m| (g.id().to_string(), m.client_id().to_string()))).collect(),
         connectors: s.connectors.iter().map(|c| c.name.clone()).collect(),
         apps: s.streams.iter().map(|a| a.application_id.clone()).collect(),
     };
     // Members added by the timeline are in the run too.
-    k.members.extend(sim.groups().flat_map(|g| g.registry.iter().map(move |r| (g.id.clone(), r.client_id.clone()))));
+    k.members.extend(sim.groups().flat_map(|g| g.registered().map(move |c| (g.id().to_string(), c.to_string()))));
     k
 }
 

@@ -80,7 +80,7 @@ fn count<F: Fn(&EventKind) -> bool>(sim: &Sim, f: F) -> usize {
 }
 
 fn partitions_of(sim: &Sim, client: &str) -> Vec<u32> {
-    sim.group("g").and_then(|g| g.member(client)).map(|m| m.assigned.iter().map(|tp| tp.partition).collect()).unwrap_or_default()
+    sim.group("g").and_then(|g| g.member(client)).map(|m| m.assigned().iter().map(|tp| tp.partition).collect()).unwrap_or_default()
 }
 
 use kafka_sandbox_core::assign::Strategy;
@@ -90,14 +90,14 @@ use kafka_sandbox_core::event::{ConsumeEvent, GroupEvent};
 fn a_new_group_forms_through_join_sync_and_offset_fetch() {
     let sim = build(vec![member("c1", None, CommitMode::Auto, 1), member("c2", None, CommitMode::Auto, 1)], Strategy::Range);
     let g = sim.group("g").expect("group");
-    assert_eq!(g.state, GroupState::Stable);
-    assert_eq!(g.generation, 1, "the first stable generation is 1");
+    assert_eq!(g.state(), GroupState::Stable);
+    assert_eq!(g.generation(), 1, "the first stable generation is 1");
     // KIP-394: each new member is first told its id, then joins with it.
     assert_eq!(count(&sim, |k| matches!(k, EventKind::Group(GroupEvent::MemberIdRequired { .. }))), 2);
     assert_eq!(count(&sim, |k| matches!(k, EventKind::Group(GroupEvent::JoinPhaseCompleted { .. }))), 1);
     assert_eq!(partitions_of(&sim, "c1"), vec![0, 1]);
     assert_eq!(partitions_of(&sim, "c2"), vec![2, 3]);
-    let member_id = &g.member("c1").expect("c1").member_id;
+    let member_id = &g.member("c1").expect("c1").member_id();
     assert!(member_id.starts_with("c1-"), "member id = client id + UUID: {member_id}");
 }
 
@@ -107,7 +107,7 @@ fn eager_rebalance_stops_everyone_until_the_new_assignment() {
     sim.apply(GroupCommand::AddMember { group: "g".into(), member: member("c3", None, CommitMode::Auto, 1) }).expect("add");
     run(&mut sim, 8_000);
     let g = sim.group("g").expect("group");
-    assert_eq!(g.generation, 2);
+    assert_eq!(g.generation(), 2);
     // Eager: c1 and c2 revoked everything before rejoining, and waited.
     let revoked_all = |c: &str| {
         count(
@@ -118,7 +118,7 @@ fn eager_rebalance_stops_everyone_until_the_new_assignment() {
     assert_eq!(revoked_all("c1"), 1);
     assert_eq!(revoked_all("c2"), 1);
     for c in ["c1", "c2"] {
-        assert!(g.member(c).expect("member").rebalance_pause_ms > 0, "{c} could not consume during the rebalance");
+        assert!(g.member(c).expect("member").rebalance_stopped_ms() > 0, "{c} could not consume during the rebalance");
     }
     assert_eq!([partitions_of(&sim, "c1"), partitions_of(&sim, "c2"), partitions_of(&sim, "c3")].concat().len(), 4);
 }
@@ -163,7 +163,7 @@ fn a_static_member_restarting_within_the_session_timeout_does_not_rebalance() {
     assert_eq!(count(&sim, |k| matches!(k, EventKind::Group(GroupEvent::StaticMemberReplaced { .. }))), 1);
     assert_eq!(count(&sim, |k| matches!(k, EventKind::Group(GroupEvent::RebalanceStarted { .. }))), before, "no rebalance");
     let g = sim.group("g").expect("group");
-    assert_eq!(g.generation, 1);
+    assert_eq!(g.generation(), 1);
     assert_eq!(partitions_of(&sim, "c2"), vec![2, 3], "it gets its old partitions back");
     // A static member's close sends no LeaveGroup: the group waits for its session.
     sim.apply(GroupCommand::RemoveMember { group: "g".into(), client_id: "c2".into() }).expect("close");
@@ -225,18 +225,18 @@ fn crash_while_processing(mode: CommitMode) -> (u64, u64, u64) {
             _ => None,
         })
         .collect();
-    (g.duplicates, g.lost_records(), processed.len() as u64)
+    (g.duplicates(), g.unprocessed(), processed.len() as u64)
 }
 
 /// Each duplicate and each lost record carries its cause: who had it first, how the
 /// partition changed hands, and where the next owner started.
 #[test]
 fn duplicates_and_losses_are_attributed_to_the_crash_and_the_commit() {
-    use kafka_sandbox_core::group::{HandoverKind, LostCause};
+    use kafka_sandbox_core::group::{HandoverKind, UnprocessedCause};
     let attributed = |mode: CommitMode| {
         let sim = crash_while_processing_run(mode);
         let g = sim.group("g").expect("group").clone();
-        (g.duplicate_details().cloned().collect::<Vec<_>>(), g.lost_details(100), g.duplicates, g.lost_records())
+        (g.duplicate_details().cloned().collect::<Vec<_>>(), g.unprocessed_details(100), g.duplicates(), g.unprocessed())
     };
     let (dups, lost, count, _) = attributed(CommitMode::SyncAfterProcessing);
     assert_eq!(dups.len() as u64, count);
@@ -254,7 +254,7 @@ fn duplicates_and_losses_are_attributed_to_the_crash_and_the_commit() {
     assert_eq!(lost.len() as u64, lost_count);
     assert!(!lost.is_empty());
     for l in &lost {
-        assert!(matches!(&l.cause, LostCause::CommittedBeforeProcessing { member, .. } if member == "c1"), "{l:?}");
+        assert!(matches!(&l.cause, UnprocessedCause::CommittedBeforeProcessing { member, .. } if member == "c1"), "{l:?}");
     }
 }
 
@@ -295,7 +295,7 @@ fn added_partitions_are_assigned_after_the_leaders_metadata_refresh() {
     assert_eq!(count(&sim, |k| matches!(k, EventKind::Group(GroupEvent::MetadataChangeNoticed { .. }))), 1);
     assert_eq!(partitions_of(&sim, "c1"), vec![0, 1, 2]);
     assert_eq!(partitions_of(&sim, "c2"), vec![3, 4, 5]);
-    assert_eq!(sim.group("g").expect("g").generation, 2);
+    assert_eq!(sim.group("g").expect("g").generation(), 2);
 }
 
 #[test]
@@ -316,13 +316,13 @@ fn cooperative_members_keep_consuming_and_moved_partitions_go_over_in_a_second_r
             &sim,
             |k| matches!(k, EventKind::Group(GroupEvent::PartitionsRevoked { partitions, client_id, .. }) if client_id != "c3" && partitions.len() == 2),
         );
-        let pauses: u64 = ["c1", "c2"].iter().map(|c| g.member(c).expect("member").rebalance_pause_ms).sum();
+        let pauses: u64 = ["c1", "c2"].iter().map(|c| g.member(c).expect("member").rebalance_stopped_ms()).sum();
         if eager {
-            assert_eq!(g.generation, 2, "one eager rebalance");
+            assert_eq!(g.generation(), 2, "one eager rebalance");
             assert_eq!(revoked_everything, 2, "eager: both revoke everything first");
             assert!(pauses > 0);
         } else {
-            assert_eq!(g.generation, 3, "cooperative: a second rebalance hands the moved partition over");
+            assert_eq!(g.generation(), 3, "cooperative: a second rebalance hands the moved partition over");
             assert_eq!(revoked_everything, 0, "cooperative: nobody gives up everything");
             assert_eq!(pauses, 0, "the old members never stopped consuming");
         }

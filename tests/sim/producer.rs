@@ -140,7 +140,7 @@ fn send_to(sim: &mut Sim, partition: u32, value: String) {
 }
 
 fn leader(sim: &Sim, partition: u32) -> u32 {
-    sim.topic("events").and_then(|t| t.partitions[partition as usize].leader).expect("leader")
+    sim.topic("events").and_then(|t| t.partition(partition).expect("partition").leader()).expect("leader")
 }
 
 /// Records per `BatchSent`, in order, for one partition.
@@ -259,9 +259,9 @@ fn a_request_timeout_closes_the_connection_and_fails_every_request_on_it() {
 
 /// The values in the leader's log of partition `p`.
 fn log_values(sim: &Sim, p: u32) -> Vec<String> {
-    let part = &sim.topic("events").expect("topic").partitions[p as usize];
-    let leader = part.leader.expect("leader");
-    part.logs[&leader].records().iter().map(|r| r.record.value.clone()).collect()
+    let part = &sim.topic("events").expect("topic").partition(p).expect("partition");
+    let leader = part.leader().expect("leader");
+    part.log_on(leader).expect("leader log").records().iter().map(|r| r.record.value.clone()).collect()
 }
 
 #[test]

@@ -167,14 +167,14 @@ fn check(sim: &Sim, seen: &mut Seen) -> Result<(), String> {
     seen.cursor = sim.trace().total();
     kafka_sandbox_core::invariant::check(sim).map_err(|v| v.to_string())?;
     for g in sim.groups() {
-        for m in &g.members {
+        for m in g.members() {
             // Received records: each really in the log at that offset.
             for d in m.received() {
-                let log = sim.topic(&d.tp.topic).and_then(|t| t.partitions.get(d.tp.partition as usize)).and_then(|p| p.leader_log());
+                let log = sim.partition(&d.tp).and_then(|p| p.leader_log());
                 let stored = log.and_then(|l| l.records().iter().find(|r| r.offset == d.offset));
                 match stored {
                     Some(r) if r.record.id == d.record => {}
-                    _ => return Err(format!("{}: {} got {} at {} which the log does not hold", g.id, m.client_id, d.record, d.offset)),
+                    _ => return Err(format!("{}: {} got {} at {} which the log does not hold", g.id(), m.client_id(), d.record, d.offset)),
                 }
             }
         }
@@ -228,15 +228,15 @@ proptest! {
         let later = sim.now().plus_ms(400_000);
         sim.run_to(later);
         for g in sim.groups() {
-            if g.members.is_empty() { continue; }
-            prop_assert_eq!(g.state, kafka_sandbox_core::group::GroupState::Stable, "seed {}", seed);
-            let owned: usize = g.members.iter().map(|m| m.assigned.len()).sum();
-            let mut topics: Vec<&String> = g.members.iter().flat_map(|m| &m.topics).collect();
+            if g.members().next().is_none() { continue; }
+            prop_assert_eq!(g.state(), kafka_sandbox_core::group::GroupState::Stable, "seed {}", seed);
+            let owned: usize = g.members().map(|m| m.assigned().len()).sum();
+            let mut topics: Vec<&String> = g.members().flat_map(|m| m.topics()).collect();
             topics.sort();
             topics.dedup();
             let total: u32 = topics.iter().map(|t| sim.topic(t).map(|t| t.partition_count()).unwrap_or(0)).sum();
-            let shown: Vec<String> = g.members.iter().map(|m| format!("{} {:?} {:?}: {:?}", m.client_id, m.phase, m.topics, m.assigned.iter().map(|tp| tp.to_string()).collect::<Vec<_>>())).collect();
-            prop_assert_eq!(owned as u32, total, "seed {}: group {} members {:?}", seed, g.id, shown);
+            let shown: Vec<String> = g.members().map(|m| format!("{} {:?} {:?}: {:?}", m.client_id(), m.phase(), m.topics(), m.assigned().iter().map(|tp| tp.to_string()).collect::<Vec<_>>())).collect();
+            prop_assert_eq!(owned as u32, total, "seed {}: group {} members {:?}", seed, g.id(), shown);
         }
     }
 }

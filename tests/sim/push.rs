@@ -36,7 +36,7 @@ fn run_watching(sim: &mut Sim, until_ms: u64) -> usize {
     while sim.next_event_time().is_some_and(|t| t <= SimTime(until_ms)) {
         sim.step();
         let g = sim.group("g").expect("group");
-        most = most.max(g.member("c").expect("member").buffered());
+        most = most.max(g.member("c").expect("member").buffered() as usize);
     }
     most
 }
@@ -59,8 +59,8 @@ fn pull_keeps_the_buffer_at_one_poll_and_the_backlog_in_the_log() {
     let most = run_watching(&mut sim, 60_000);
     assert!(most <= 10);
     let g = sim.group("g").expect("group");
-    assert_eq!(g.member("c").expect("member").processed_total, RECORDS as u64);
-    assert_eq!(g.duplicates, 0);
+    assert_eq!(g.member("c").expect("member").processed_total(), RECORDS as u64);
+    assert_eq!(g.duplicates(), 0);
     assert!(!sim
         .trace()
         .events()
@@ -101,7 +101,7 @@ fn push_keeps_up_when_production_is_slow() {
     let most = run_watching(&mut sim, 70_000);
     assert!(most <= 3, "buffer reached {most}");
     let g = sim.group("g").expect("group");
-    assert_eq!(g.member("c").expect("member").processed_total, RECORDS as u64);
+    assert_eq!(g.member("c").expect("member").processed_total(), RECORDS as u64);
     assert!(!sim.trace().events().any(|e| matches!(e.kind, EventKind::Push(PushEvent::PushOverwhelmed { .. }))));
 }
 

@@ -89,12 +89,12 @@ fn run(sim: &mut Sim, ms: u64) {
 }
 
 fn leader(sim: &Sim) -> Option<u32> {
-    sim.topic("t").and_then(|t| t.partitions[0].leader)
+    sim.topic("t").and_then(|t| t.partition(0).expect("partition").leader())
 }
 
 fn followers(sim: &Sim) -> Vec<u32> {
-    let p = &sim.topic("t").expect("topic").partitions[0];
-    p.replicas.iter().copied().filter(|b| Some(*b) != p.leader).collect()
+    let p = &sim.topic("t").expect("topic").partition(0).expect("partition");
+    p.replicas().iter().copied().filter(|b| Some(*b) != p.leader()).collect()
 }
 
 fn monitors(sim: &Sim) -> Monitors {
@@ -120,7 +120,7 @@ fn received(sim: &Sim) -> Vec<String> {
 }
 
 fn leader_values(sim: &Sim) -> Vec<String> {
-    let p = &sim.topic("t").expect("topic").partitions[0];
+    let p = &sim.topic("t").expect("topic").partition(0).expect("partition");
     p.leader_log().map(|l| l.records().iter().map(|r| r.record.value.clone()).collect()).unwrap_or_default()
 }
 
@@ -162,8 +162,8 @@ fn acks_1_leader_crash_before_follower_fetch_loses_the_record() {
         .events()
         .any(|e| matches!(&e.kind, EventKind::Replication(ReplicationEvent::RecordsTruncated { broker, .. }) if *broker == old));
     assert!(truncated);
-    let p = &sim.topic("t").expect("topic").partitions[0];
-    assert_eq!(p.logs[&old].log_end_offset(), p.leader_log().map(|l| l.log_end_offset()).unwrap_or(99));
+    let p = &sim.topic("t").expect("topic").partition(0).expect("partition");
+    assert_eq!(p.log_on(old).expect("old leader log").log_end_offset(), p.leader_log().map(|l| l.log_end_offset()).unwrap_or(99));
 }
 
 #[test]
@@ -191,8 +191,8 @@ fn acks_all_min_insync_2_one_broker_down_no_acknowledged_record_lost() {
     }
     sim.apply(BrokerCommand::RestartBroker { broker: old }).expect("restart");
     run(&mut sim, 3_000);
-    let p = &sim.topic("t").expect("topic").partitions[0];
-    assert_eq!(p.isr.len(), 3, "the restarted broker catches up and rejoins the ISR");
+    let p = &sim.topic("t").expect("topic").partition(0).expect("partition");
+    assert_eq!(p.isr().len(), 3, "the restarted broker catches up and rejoins the ISR");
 }
 
 #[test]
@@ -202,7 +202,7 @@ fn min_insync_2_with_two_brokers_down_the_producer_gets_not_enough_replicas() {
         sim.apply(BrokerCommand::CrashBroker { broker: f }).expect("crash");
     }
     run(&mut sim, 2_500);
-    assert_eq!(sim.topic("t").expect("topic").partitions[0].isr.len(), 1, "fenced brokers leave the ISR");
+    assert_eq!(sim.topic("t").expect("topic").partition(0).expect("partition").isr().len(), 1, "fenced brokers leave the ISR");
     let before = leader_values(&sim).len();
     produce(&mut sim, "refused");
     run(&mut sim, 200);
@@ -224,7 +224,7 @@ fn unclean_election_loses_the_records_past_the_new_leaders_end() {
     // The followers do not catch up within replica.lag.time.max.ms: they leave the ISR,
     // and with min.insync.replicas=1 the leader alone commits and acknowledges.
     run(&mut sim, 2_000);
-    assert_eq!(sim.topic("t").expect("topic").partitions[0].isr, vec![old], "slow followers leave the ISR");
+    assert_eq!(sim.topic("t").expect("topic").partition(0).expect("partition").isr(), vec![old], "slow followers leave the ISR");
     assert_eq!(acked_values(&sim), vec!["x", "y"], "acks=all with the ISR down to the leader");
     sim.apply(BrokerCommand::CrashBroker { broker: old }).expect("crash");
     run(&mut sim, 2_500);
@@ -405,9 +405,9 @@ fn a_replica_that_led_an_epoch_the_new_leader_never_saw_truncates_to_their_commo
     sim.apply(BrokerCommand::RestartBroker { broker: y }).expect("restart y");
     sim.apply(BrokerCommand::RestartBroker { broker: z }).expect("restart z");
     run(&mut sim, 3_000);
-    let p = &sim.topic("t").expect("topic").partitions[0];
+    let p = &sim.topic("t").expect("topic").partition(0).expect("partition");
     for b in [y, z] {
-        let values: Vec<String> = p.logs[&b].records().iter().map(|r| r.record.value.clone()).collect();
+        let values: Vec<String> = p.log_on(b).expect("replica log").records().iter().map(|r| r.record.value.clone()).collect();
         assert_eq!(values, vec!["a", "b", "c"], "broker {b} matches the leader");
     }
 }

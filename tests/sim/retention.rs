@@ -6,9 +6,10 @@ use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
 use kafka_sandbox_core::config::{Acks, ClusterConfig, ConsumerConfig, GroupConfig, OffsetReset, ProducerConfig};
 use kafka_sandbox_core::event::EventKind;
 use kafka_sandbox_core::event::{ConsumeEvent, ReplicationEvent};
-use kafka_sandbox_core::log::{PartitionLog, SegmentDeletionReason};
+use kafka_sandbox_core::log::SegmentDeletionReason;
+use kafka_sandbox_core::read::LogRead;
 use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec};
-use kafka_sandbox_core::{Sim, SimTime};
+use kafka_sandbox_core::{Sim, SimTime, TopicPartition};
 
 /// Each test record ("v00", "v01", …) is 10 bytes as `DefaultRecord` counts it; sent
 /// alone it is a batch of 61 + 10 = 71 bytes, so a 150-byte segment holds two.
@@ -117,15 +118,17 @@ fn run_to(sim: &mut Sim, at_ms: u64) {
     sim.run_to(SimTime(at_ms));
 }
 
-fn logs(sim: &Sim) -> Vec<(u32, &PartitionLog)> {
-    sim.topic("t").expect("topic").partitions[0].logs.iter().map(|(b, l)| (*b, l)).collect()
+fn logs(sim: &Sim) -> Vec<(u32, LogRead<'_>)> {
+    let p = sim.partition(&TopicPartition::new("t", 0)).expect("partition");
+    p.replica_logs().map(|r| (r.broker, r.log())).collect()
 }
 
-fn leader_log(sim: &Sim) -> &PartitionLog {
-    sim.topic("t").and_then(|t| t.partitions[0].leader_log()).expect("a leader")
+fn leader_log(sim: &Sim) -> LogRead<'_> {
+    let p = sim.partition(&TopicPartition::new("t", 0)).expect("partition");
+    p.leader().and_then(|l| p.log_on(l)).expect("a leader")
 }
 
-fn bounds(log: &PartitionLog) -> Vec<(u64, u64)> {
+fn bounds(log: LogRead<'_>) -> Vec<(u64, u64)> {
     log.segments().iter().map(|s| (s.base_offset, s.next_offset)).collect()
 }
 
@@ -274,8 +277,8 @@ fn nothing_above_the_high_watermark_is_deleted() {
     let mut sim = build(Setup { min_isr: 3, acks: Acks::Leader, ..Setup::default() });
     produce(&mut sim, 0, 1_000);
     let (leader, followers): (Vec<u32>, Vec<u32>) = {
-        let p = &sim.topic("t").expect("topic").partitions[0];
-        p.replicas.iter().partition(|b| Some(**b) == p.leader)
+        let p = &sim.topic("t").expect("topic").partition(0).expect("partition");
+        p.replicas().iter().partition(|b| Some(**b) == p.leader())
     };
     for f in &followers {
         sim.apply(BrokerCommand::CrashBroker { broker: *f }).expect("crash");
@@ -325,8 +328,8 @@ fn segments_roll_by_time_once_a_record_is_segment_ms_newer_than_the_first() {
 fn a_follower_that_fell_behind_the_leaders_log_start_starts_again_there() {
     let mut sim = build(Setup::default());
     let follower = {
-        let p = &sim.topic("t").expect("topic").partitions[0];
-        p.replicas.iter().copied().find(|b| Some(*b) != p.leader).expect("a follower")
+        let p = &sim.topic("t").expect("topic").partition(0).expect("partition");
+        p.replicas().iter().copied().find(|b| Some(*b) != p.leader()).expect("a follower")
     };
     produce(&mut sim, 0, 1_000);
     sim.apply(BrokerCommand::CrashBroker { broker: follower }).expect("crash");
@@ -340,10 +343,10 @@ fn a_follower_that_fell_behind_the_leaders_log_start_starts_again_there() {
         produce(&mut sim, i, 1_000);
     }
     run_for(&mut sim, 5_000);
-    let p = &sim.topic("t").expect("topic").partitions[0];
-    let l = &p.logs[&follower];
+    let p = &sim.topic("t").expect("topic").partition(0).expect("partition");
+    let l = p.log_on(follower).expect("follower log");
     assert_eq!((l.log_start_offset(), l.log_end_offset()), (6, 8), "AbstractFetcherThread: truncateFullyAndStartAt(leader's log start)");
-    assert!(p.isr.contains(&follower));
+    assert!(p.isr().contains(&follower));
 }
 
 #[test]
@@ -355,7 +358,7 @@ fn scenario_retention_settings_default_to_kafkas_and_out_of_range_values_are_ref
     assert_eq!((t.retention_ms, t.retention_bytes, t.segment_bytes, t.segment_ms), (604_800_000, -1, 1_073_741_824, 604_800_000));
     assert_eq!(s.cluster.log_retention_check_interval_ms, 300_000);
     let sim = s.build().expect("builds");
-    let log = sim.topic("t").and_then(|t| t.partitions[0].leader_log()).expect("log");
+    let log = sim.topic("t").and_then(|t| t.partition(0).expect("partition").leader_log()).expect("log");
     assert_eq!((log.segment_config().segment_bytes, log.segment_config().segment_ms), (1 << 30, 604_800_000));
     assert!(parse(r#", "retention_ms": -1, "retention_bytes": 0, "segment_bytes": 14, "segment_ms": 1"#, "").is_ok());
     for (topic, cluster, path) in [

@@ -48,7 +48,7 @@ fn five_consumers_on_four_partitions_leave_the_fifth_idle() {
     assert_eq!(received(&sim, g, "Consumer4"), words("m4"));
     assert!(received(&sim, g, "Consumer5").is_empty());
     assert!(partitions(&sim, g, "Consumer5").is_empty());
-    let c5 = sim.group(g).and_then(|g| g.member("Consumer5")).map(|m| m.activity);
+    let c5 = sim.group(g).and_then(|g| g.member("Consumer5")).map(|m| m.activity());
     assert_eq!(c5, Some(kafka_sandbox_core::group::Activity::Idle));
 }
 
@@ -93,7 +93,7 @@ fn a_consumer_added_later_takes_over_partitions_from_the_committed_offsets() {
     sim.run_to(sim.now().plus_ms(1000));
     assert_eq!(received(&sim, g, "Consumer3"), words("m8"));
     let group = sim.group(g).unwrap();
-    assert_eq!(group.generation, 2);
+    assert_eq!(group.generation(), 2);
 }
 
 #[test]

@@ -64,9 +64,9 @@ fn filter_output_is_the_matching_input_per_partition_in_order() {
     // consumer overrides.
     let g = sim.group("app").expect("group");
     let m = g.member("app-1").expect("instance");
-    assert_eq!(m.config.max_poll_records, 1000);
-    assert_eq!(m.config.auto_commit_interval_ms, 30_000);
-    assert_eq!(sim.producers().find(|p| p.name == "app-producer").expect("producer").config.linger_ms, 100);
+    assert_eq!(m.config().max_poll_records, 1000);
+    assert_eq!(m.config().auto_commit_interval_ms, 30_000);
+    assert_eq!(sim.producers().find(|p| p.name() == "app-producer").expect("producer").config().linger_ms, 100);
 }
 
 #[test]
@@ -134,7 +134,7 @@ fn a_crash_before_the_commit_processes_records_again_at_least_once() {
         assert_eq!(&o[again..], &expected[..], "partition {p}: after the duplicates, everything in order");
         assert_eq!(&o[..again], &expected[..again], "partition {p}: the duplicates are the first records again");
     }
-    assert!(sim.group("app").expect("group").duplicates > 0);
+    assert!(sim.group("app").expect("group").duplicates() > 0);
 }
 
 #[test]

@@ -25,7 +25,7 @@ pub fn received(sim: &Sim, group: &str, client_id: &str) -> Vec<String> {
 /// The partitions a member owns, as numbers (single-topic scenarios).
 pub fn partitions(sim: &Sim, group: &str, client_id: &str) -> Vec<u32> {
     let g = sim.group(group).expect("group");
-    g.member(client_id).expect("member").assigned.iter().map(|tp| tp.partition).collect()
+    g.member(client_id).expect("member").assigned().iter().map(|tp| tp.partition).collect()
 }
 
 pub fn words(s: &str) -> Vec<String> {

@@ -141,13 +141,13 @@ fn run_checked(sim: &mut Sim, ms: u64, seed: u64) {
             }
             if std::env::var("SWARM_DUMP").is_ok() {
                 for t in sim.topics() {
-                    for (p, part) in t.partitions.iter().enumerate() {
-                        for (b, log) in &part.logs {
+                    for (p, part) in t.partitions().enumerate() {
+                        for (b, log) in part.replica_logs().map(|r| (r.broker, r.log())) {
                             let recs: Vec<String> =
                                 log.records().iter().map(|r| format!("{}:{}e{}", r.offset, r.record.value, r.leader_epoch)).collect();
                             eprintln!(
                                 "LOG {}-{p} b{b} start {} hw {} [{}]",
-                                t.name,
+                                t.name(),
                                 log.log_start_offset(),
                                 log.high_watermark(),
                                 recs.join(" ")
@@ -204,26 +204,26 @@ fn faults_never_break_a_promise_and_the_cluster_converges_after_healing() {
         }
         run_checked(&mut sim, 150_000, seed);
         for t in sim.topics() {
-            for (p, part) in t.partitions.iter().enumerate() {
-                let Some(l) = part.leader else { panic!("seed {seed}: {}-{p} has no leader after healing", t.name) };
-                assert_eq!(part.isr.len(), part.replicas.len(), "seed {seed}: {}-{p} ISR {:?} not full", t.name, part.isr);
-                let leader = &part.logs[&l];
-                assert_eq!(leader.high_watermark(), leader.log_end_offset(), "seed {seed}: {}-{p} HW below LEO", t.name);
-                for (b, log) in &part.logs {
+            for (p, part) in t.partitions().enumerate() {
+                let Some(l) = part.leader() else { panic!("seed {seed}: {}-{p} has no leader after healing", t.name()) };
+                assert_eq!(part.isr().len(), part.replicas().len(), "seed {seed}: {}-{p} ISR {:?} not full", t.name(), part.isr());
+                let leader = part.log_on(l).expect("leader log");
+                assert_eq!(leader.high_watermark(), leader.log_end_offset(), "seed {seed}: {}-{p} HW below LEO", t.name());
+                for (b, log) in part.replica_logs().map(|r| (r.broker, r.log())) {
                     let ids: Vec<_> = log.records().iter().map(|r| r.record.id).collect();
                     let leader_ids: Vec<_> = leader.records().iter().map(|r| r.record.id).collect();
-                    assert_eq!(ids, leader_ids, "seed {seed}: {}-{p} replica {b} differs from the leader", t.name);
+                    assert_eq!(ids, leader_ids, "seed {seed}: {}-{p} replica {b} differs from the leader", t.name());
                 }
                 // Every group member owning the partition has read it to the end.
                 let g = sim.group("g").expect("group");
-                let tp = kafka_sandbox_core::record::TopicPartition::new(t.name.clone(), p as u32);
-                let owner = g.members.iter().find(|m| m.assigned.contains(&tp));
+                let tp = kafka_sandbox_core::record::TopicPartition::new(t.name().to_string(), p as u32);
+                let owner = g.members().find(|m| m.assigned().contains(&tp));
                 let owner = owner.unwrap_or_else(|| panic!("seed {seed}: {tp} has no owner"));
                 assert_eq!(
-                    sim.read().group("g").and_then(|g| g.member(&owner.client_id)).and_then(|m| m.position(&tp.topic, tp.partition)),
+                    sim.read().group("g").and_then(|g| g.member(&owner.client_id())).and_then(|m| m.position(&tp.topic, tp.partition)),
                     Some(leader.log_end_offset()),
                     "seed {seed}: {} lags on {tp}",
-                    owner.client_id
+                    owner.client_id()
                 );
             }
         }

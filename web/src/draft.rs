@@ -790,7 +790,7 @@ macro_rules! choices {
 }
 
 choices! {
-    Acks => ["0" = Acks::None, "1" = Acks::Leader, "all" = Acks::All];
+    Acks => ["0" = Acks::Zero, "1" = Acks::Leader, "all" = Acks::All];
     PartitionerKind => ["built_in" = PartitionerKind::BuiltIn, "round_robin" = PartitionerKind::RoundRobin];
     Option<bool> => ["default" = None, "true" = Some(true), "false" = Some(false)];
     TimestampType => ["CreateTime" = TimestampType::CreateTime, "LogAppendTime" = TimestampType::LogAppendTime];

@@ -485,7 +485,7 @@ pub fn produce_error_code(e: ProduceError) -> &'static str {
 
 pub fn acks_text(a: Acks) -> &'static str {
     match a {
-        Acks::None => "0",
+        Acks::Zero => "0",
         Acks::Leader => "1",
         Acks::All => "all",
     }
@@ -1586,7 +1586,7 @@ pub fn hop_line(lang: Lang, h: &kafka_sandbox_core::provenance::Hop, partitions:
         }
         H::Acked { offset, acks } => {
             let a = match acks {
-                kafka_sandbox_core::config::Acks::None => "0",
+                kafka_sandbox_core::config::Acks::Zero => "0",
                 kafka_sandbox_core::config::Acks::Leader => "1",
                 kafka_sandbox_core::config::Acks::All => "all",
             };
@@ -1803,19 +1803,19 @@ pub fn duplicate_line(lang: Lang, d: &kafka_sandbox_core::read::DuplicateRecord)
 }
 
 /// One lost record, explained.
-pub fn lost_line(lang: Lang, l: &kafka_sandbox_core::read::LostRecord) -> String {
-    use kafka_sandbox_core::read::LostCause;
+pub fn lost_line(lang: Lang, l: &kafka_sandbox_core::read::UnprocessedRecord) -> String {
+    use kafka_sandbox_core::read::UnprocessedCause;
     match (&l.cause, lang) {
-        (LostCause::CommittedBeforeProcessing { member, delivered_at }, Lang::Zh) => format!(
+        (UnprocessedCause::CommittedBeforeProcessing { member, delivered_at }, Lang::Zh) => format!(
             "P{} 位移 {}：{} 时交给 {member}，位移在它处理之前就已提交，随后它崩溃或失去了分区，接手者从提交位移之后开始",
             l.tp.partition, l.offset, seconds(delivered_at.ms())
         ),
-        (LostCause::CommittedBeforeProcessing { member, delivered_at }, Lang::En) => format!(
+        (UnprocessedCause::CommittedBeforeProcessing { member, delivered_at }, Lang::En) => format!(
             "P{} offset {}: delivered to {member} at {}, committed before it was processed; then {member} crashed or lost the partition and the next owner started after the commit",
             l.tp.partition, l.offset, seconds(delivered_at.ms())
         ),
-        (LostCause::NeverDelivered, Lang::Zh) => format!("P{} 位移 {}：提交位移越过了它，但没有成员收到过它", l.tp.partition, l.offset),
-        (LostCause::NeverDelivered, Lang::En) => format!("P{} offset {}: the committed offset passed it but no member received it", l.tp.partition, l.offset),
+        (UnprocessedCause::NeverDelivered, Lang::Zh) => format!("P{} 位移 {}：提交位移越过了它，但没有成员收到过它", l.tp.partition, l.offset),
+        (UnprocessedCause::NeverDelivered, Lang::En) => format!("P{} offset {}: the committed offset passed it but no member received it", l.tp.partition, l.offset),
     }
 }
 

@@ -981,13 +981,13 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         }
         Action::AddMember { group } => {
             let Some(g) = m.sim.group(&group) else { return false };
-            let client_id = next_client_id(g.members.iter().map(|m| m.client_id.as_str()));
+            let client_id = next_client_id(g.members().map(|m| m.client_id()));
             let result = m.sim.apply(GroupCommand::AddMember { group, member: MemberSpec::new(client_id) });
             report(m, result)
         }
         Action::AddStaticMember { group } => {
             let Some(g) = m.sim.group(&group) else { return false };
-            let client_id = next_client_id(g.members.iter().map(|m| m.client_id.as_str()));
+            let client_id = next_client_id(g.members().map(|m| m.client_id()));
             let mut spec = MemberSpec::new(client_id.clone());
             spec.group_instance_id = Some(format!("{client_id}-instance"));
             let result = m.sim.apply(GroupCommand::AddMember { group, member: spec });
@@ -999,7 +999,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
                 .group(&group)
                 .and_then(|g| g.member(&client_id))
                 .map(|mm| {
-                    let mut t: Vec<String> = mm.assigned.iter().map(|tp| tp.topic.clone()).collect();
+                    let mut t: Vec<String> = mm.assigned().iter().map(|tp| tp.topic.clone()).collect();
                     t.dedup();
                     t
                 })
@@ -1036,7 +1036,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             true
         }
         Action::AddGroup { id, reset, assignor, protocol } => {
-            let topics: Vec<String> = m.sim.topics().map(|t| t.name.clone()).collect();
+            let topics: Vec<String> = m.sim.topics().map(|t| t.name().to_string()).collect();
             let config = GroupConfig {
                 assignor,
                 auto_offset_reset: reset,
@@ -1395,7 +1395,7 @@ mod tests {
         assert_eq!(next_client_id(["Consumer2"].into_iter()), "Consumer1");
         let mut m = Model::new(Lang::En);
         reduce_model(&mut m, Action::AddMember { group: "ConsumerGroup01".into() });
-        let g = m.sim.group("ConsumerGroup01").map(|g| g.members.len());
+        let g = m.sim.group("ConsumerGroup01").map(|g| g.members().count());
         assert_eq!(g, Some(3));
     }
 
@@ -1406,19 +1406,19 @@ mod tests {
         let Some(leader) = leader else { panic!("P0 has a leader at the start") };
         reduce_model(&mut m, Action::Apply(BrokerCommand::CrashBroker { broker: leader }.into()));
         assert_eq!(m.notice, None);
-        assert!(m.sim.broker(leader).is_some_and(|b| !b.alive));
+        assert!(m.sim.broker(leader).is_some_and(|b| !b.alive()));
         let timeout = m.sim.cluster().broker_session_timeout_ms;
         m.sim.run_to(m.sim.now().plus_ms(timeout + 1));
         let snap = m.sim.snapshot();
         assert_ne!(snap.topics[0].partitions[0].leader, Some(leader));
         assert!(snap.brokers.iter().any(|b| b.id == leader && b.fenced));
         reduce_model(&mut m, Action::Apply(BrokerCommand::RestartBroker { broker: leader }.into()));
-        assert!(m.sim.broker(leader).is_some_and(|b| b.alive));
+        assert!(m.sim.broker(leader).is_some_and(|b| b.alive()));
         reduce_model(&mut m, Action::Apply(BrokerCommand::IsolateBroker { broker: leader }.into()));
-        assert!(m.sim.broker(leader).is_some_and(|b| b.isolated));
+        assert!(m.sim.broker(leader).is_some_and(|b| b.isolated()));
         reduce_model(&mut m, Action::Apply(BrokerCommand::HealBroker { broker: leader }.into()));
         reduce_model(&mut m, Action::Apply(BrokerCommand::SlowBroker { broker: leader, slow_ms: SLOW_FOLLOWER_MS }.into()));
-        assert!(m.sim.broker(leader).is_some_and(|b| !b.isolated && b.slow_ms == SLOW_FOLLOWER_MS));
+        assert!(m.sim.broker(leader).is_some_and(|b| !b.isolated() && b.slow_ms() == SLOW_FOLLOWER_MS));
         // A broker that does not exist is refused with a message, nothing panics.
         reduce_model(&mut m, Action::Apply(BrokerCommand::CrashBroker { broker: 99 }.into()));
         assert!(matches!(&m.notice, Some(Notice::Error(e)) if e.contains("99")));
@@ -1518,7 +1518,7 @@ mod tests {
         use kafka_sandbox_core::group::{GroupState, Phase};
         for _ in 0..600 {
             let stable =
-                sim.group(group).is_some_and(|g| g.state == GroupState::Stable && g.members.iter().all(|m| m.phase == Phase::Stable));
+                sim.group(group).is_some_and(|g| g.state() == GroupState::Stable && g.members().all(|m| m.phase() == Phase::Stable));
             if stable {
                 return;
             }
@@ -1605,7 +1605,7 @@ mod tests {
         reduce_model(&mut m, Action::StepGroup { group: "shop".into() });
         assert!(matches!(&m.notice, Some(Notice::Info(t)) if t.contains("shop")), "{:?}", m.notice);
         assert!(m.sim.now().ms() <= from.ms() + MAX_GROUP_STEP_MS + 60_000);
-        assert_eq!(m.sim.group("shop").map(|g| g.state), Some(GroupState::Stable));
+        assert_eq!(m.sim.group("shop").map(|g| g.state()), Some(GroupState::Stable));
         reduce_model(&mut m, Action::StepGroup { group: "nope".into() });
         assert!(matches!(&m.notice, Some(Notice::Error(e)) if e.contains("nope")));
     }

@@ -397,7 +397,7 @@ fn committed(offsets: &[(TopicPartition, u64)]) -> impl Iterator<Item = &str> {
 /// `acks` as the trace writes it.
 fn acks_name(acks: Acks) -> &'static str {
     match acks {
-        Acks::None => "0",
+        Acks::Zero => "0",
         Acks::Leader => "1",
         Acks::All => "all",
     }
@@ -818,7 +818,7 @@ mod tests {
         for f in [StartFrom::Committed, StartFrom::ResetEarliest, StartFrom::ResetLatest] {
             assert_eq!(write_json(&f, false), quoted(f.name()));
         }
-        for a in [Acks::None, Acks::Leader, Acks::All] {
+        for a in [Acks::Zero, Acks::Leader, Acks::All] {
             assert_eq!(write_json(&a, false), quoted(acks_name(a)));
         }
         let tag = |json: String| json.split("\"kind\":").nth(1).and_then(|t| t.split('"').nth(1)).map(str::to_string);

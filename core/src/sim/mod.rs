@@ -25,6 +25,7 @@ use crate::producer::{Batch, ProduceRequest, Producer, SentRecord, MAX_REQUEST_S
 use crate::record::{Record, RecordId, StoredRecord, TopicPartition};
 use crate::time::SimTime;
 use crate::vecmap::VecMap;
+use std::time::Duration;
 
 pub mod connect;
 mod driver;
@@ -33,10 +34,8 @@ mod cluster;
 mod group;
 mod options;
 mod produce;
-mod run;
 pub mod streams;
 pub use options::{Dropped, SimOptions};
-pub use run::{for_seeds, Property, RunError};
 
 use crate::event::SettingsEvent;
 use cluster::replication::ReplicationPending;
@@ -308,70 +307,16 @@ impl Sim {
         &self.out.trace
     }
 
-    /// The brokers, by id (see [`crate::read::BrokerRead`]).
-    pub fn brokers(&self) -> impl Iterator<Item = crate::read::BrokerRead<'_>> {
-        self.read().brokers()
-    }
-
-    /// Broker `id`: alive, isolated, fenced.
-    pub fn broker(&self, id: BrokerId) -> Option<crate::read::BrokerRead<'_>> {
-        self.read().broker(id)
-    }
-
     /// Records leader changes left behind on `tp`, oldest first (the newest
     /// [`SimOptions::lost_per_partition`]): acknowledged under acks=1, or not yet committed.
     pub fn lost_records(&self, tp: &TopicPartition) -> impl Iterator<Item = &LostView> {
         self.cluster.lost_records(tp)
     }
 
-    /// The topics, by name.
-    pub fn topics(&self) -> impl Iterator<Item = crate::read::TopicRead<'_>> {
-        self.read().topics()
-    }
-
-    /// Topic `name`: its settings and partitions.
-    pub fn topic(&self, name: &str) -> Option<crate::read::TopicRead<'_>> {
-        self.read().topic(name)
-    }
-
-    /// Partition `tp`: leader, leader epoch, replicas, ISR, log start and end offsets, high
-    /// watermark and its records (see [`crate::read::PartitionRead`]).
-    pub fn partition(&self, tp: &TopicPartition) -> Option<crate::read::PartitionRead<'_>> {
-        self.read().partition(tp)
-    }
-
-    /// The producers, by name.
-    pub fn producers(&self) -> impl Iterator<Item = crate::read::ProducerRead<'_>> {
-        self.read().producers()
-    }
-
-    /// Producer `name`: settings, records sent, acknowledged, failed, retried, latency.
-    pub fn producer(&self, name: &str) -> Option<crate::read::ProducerRead<'_>> {
-        self.read().producer(name)
-    }
-
-    /// The consumer groups, by `group.id`.
-    pub fn groups(&self) -> impl Iterator<Item = crate::read::GroupRead<'_>> {
-        self.read().groups()
-    }
-
-    /// Group `id`: state, generation or epoch, members, assignment, committed offsets, lag
-    /// per partition, and counters (rebalances, poll timeouts, records processed twice,
-    /// records committed but never processed) — see [`crate::read::GroupRead`].
-    pub fn group(&self, id: &str) -> Option<crate::read::GroupRead<'_>> {
-        self.read().group(id)
-    }
-
-    /// The member of group `group` with `client.id` = `client_id`.
-    pub fn member(&self, group: &str, client_id: &str) -> Option<crate::read::MemberRead<'_>> {
-        self.read().group(group)?.member(client_id)
-    }
-
     /// The broker coordinating `group` (the leader of its `__consumer_offsets` partition).
     pub fn coordinator_of(&self, group: &str) -> Option<BrokerId> {
         self.cluster.coordinator_of(group)
     }
-
 
     /// Commands applied from outside since the start, in order: with the scenario
     /// and seed they rebuild this exact state ([`Sim::replay`]).
@@ -488,6 +433,24 @@ impl Sim {
 
     /// How far ahead [`Sim::step_visible`] looks for something to show.
     pub const STEP_HORIZON_MS: u64 = 60_000;
+
+    /// Applies every event due at or before `until`, then moves the clock to `until`.
+    pub fn run_to(&mut self, until: SimTime) {
+        while let Some(t) = self.next_event_time() {
+            if t > until {
+                break;
+            }
+            self.step();
+        }
+        self.out.now = self.out.now.max(until);
+    }
+
+    /// Runs for `duration` of simulated time from now (whole milliseconds; the clock's
+    /// unit), as [`Sim::run_to`].
+    pub fn run_for(&mut self, duration: Duration) {
+        let ms = u64::try_from(duration.as_millis()).unwrap_or(u64::MAX);
+        self.run_to(self.now().plus_ms(ms));
+    }
 
     /// Like [`Sim::run_to`] but stops after `max_steps` events; returns whether it
     /// reached `until`. The page uses it so one frame never does unbounded work.

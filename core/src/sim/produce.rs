@@ -482,7 +482,7 @@ impl Clients {
             }
             wire.push(WireBatch { batch: *id, tp: batch.tp.clone(), records: batch.records.clone(), sequence: batch.sequence });
         }
-        if acks != Acks::None {
+        if acks != Acks::Zero {
             producer.requests.insert(request, ProduceRequest { broker, batches: batch_ids.clone() });
             producer.in_flight.entry(broker).or_default().insert(request);
         }
@@ -494,7 +494,7 @@ impl Clients {
                 records,
             }));
         }
-        if acks == Acks::None {
+        if acks == Acks::Zero {
             // acks=0: the callbacks complete as soon as the request is written, offset -1.
             for w in &wire {
                 let Some(p) = self.producers.get_mut(producer_name) else { return };
@@ -788,7 +788,7 @@ impl Sim {
                 if let Some(p) = self.clients.producers.get_mut(&producer) {
                     p.config.acks = acks;
                     let value = match acks {
-                        Acks::None => "0",
+                        Acks::Zero => "0",
                         Acks::Leader => "1",
                         Acks::All => "all",
                     };
@@ -853,7 +853,7 @@ mod tests {
     }
 
     fn leader(sim: &Sim, p: u32) -> BrokerId {
-        sim.partition(&TopicPartition::new("t", p)).and_then(|p| p.leader).unwrap()
+        sim.partition(&TopicPartition::new("t", p)).and_then(|p| p.leader()).unwrap()
     }
 
     #[test]

@@ -26,7 +26,7 @@ pub fn ForkPanel(p: &ForkProps) -> Html {
         (i18n::OUT_RECORDS_LOST.get(lang), p.this.records_lost, p.fork.records_lost),
         (i18n::OUT_DUPLICATES.get(lang), p.this.duplicates, p.fork.duplicates),
         (i18n::OUT_UNPROCESSED.get(lang), p.this.unprocessed, p.fork.unprocessed),
-        (i18n::OUT_PAUSE.get(lang), p.this.rebalance_pause_ms, p.fork.rebalance_pause_ms),
+        (i18n::OUT_PAUSE.get(lang), p.this.rebalance_stopped_ms, p.fork.rebalance_stopped_ms),
         (i18n::OUT_LAG.get(lang), p.this.lag, p.fork.lag),
         (i18n::OUT_DELIVERED.get(lang), p.this.delivered, p.fork.delivered),
         (i18n::OUT_ACKED.get(lang), p.this.acked, p.fork.acked),

@@ -253,10 +253,10 @@ fn GroupCard(p: &GroupCardProps) -> Html {
                     <ul>{ for g.duplicate_details.iter().rev().map(|d| html! { <li>{ i18n::duplicate_line(lang, d) }</li> }) }</ul>
                 </details>
             }
-            if !g.lost_details.is_empty() {
+            if !g.unprocessed_details.is_empty() {
                 <details class="why-list lost-list">
-                    <summary>{ format!("{} ({})", i18n::LOST_LIST.get(lang), g.lost_details.len()) }</summary>
-                    <ul>{ for g.lost_details.iter().map(|l| html! { <li>{ i18n::lost_line(lang, l) }</li> }) }</ul>
+                    <summary>{ format!("{} ({})", i18n::LOST_LIST.get(lang), g.unprocessed_details.len()) }</summary>
+                    <ul>{ for g.unprocessed_details.iter().map(|l| html! { <li>{ i18n::lost_line(lang, l) }</li> }) }</ul>
                 </details>
             }
             <ul class="members">
@@ -304,7 +304,7 @@ struct CountdownProps {
     lang: Lang,
     session: Option<SimTime>,
     poll: Option<SimTime>,
-    paused_since: Option<SimTime>,
+    stopped_since: Option<SimTime>,
     crashed: bool,
 }
 
@@ -315,7 +315,7 @@ fn Countdowns(p: &CountdownProps) -> Html {
     let lang = p.lang;
     let now = use_context::<Now>().map(|n| n.0).unwrap_or_default();
     let left = |t: SimTime| i18n::seconds(t.ms().saturating_sub(now.ms()));
-    let paused = p.paused_since.map(|s| i18n::seconds(now.ms().saturating_sub(s.ms())));
+    let paused = p.stopped_since.map(|s| i18n::seconds(now.ms().saturating_sub(s.ms())));
     if p.session.is_none() && p.poll.is_none() && paused.is_none() {
         return html! {};
     }
@@ -533,7 +533,7 @@ fn MemberRow(p: &MemberRowProps) -> Html {
                 <div class="member-note stuck">{ i18n::STUCK.get(lang) }</div>
             }
             <Countdowns {lang} session={m.session_deadline.filter(|_| p.registered)} poll={m.poll_deadline.filter(|_| !crashed)}
-                paused_since={m.paused_since} {crashed} />
+                stopped_since={m.stopped_since} {crashed} />
             if let Some(text) = note {
                 <div class={classes!("member-note", if p.registered { "pending" } else { "removed" })}>{ text }</div>
             }
@@ -550,7 +550,7 @@ fn MemberRow(p: &MemberRowProps) -> Html {
                     <span class="buffered bad">{ format!("{}: {}", i18n::BUFFERED.get(lang), m.buffered) }</span>
                 }
                 <span class="rebalance-pause" title={i18n::REBALANCE_PAUSED_HINT.get(lang)}>
-                    { format!("{}: {}", i18n::REBALANCE_PAUSED.get(lang), i18n::seconds(m.rebalance_pause_ms)) }
+                    { format!("{}: {}", i18n::REBALANCE_PAUSED.get(lang), i18n::seconds(m.rebalance_stopped_ms)) }
                 </span>
             </div>
             <div class="received">

@@ -100,7 +100,7 @@ fn producer_card(lang: Lang, prod: &ProducerView, retries: &RetryWatch, dispatch
     let name = prod.name.clone();
     let set_acks = dispatch.reform(move |e: Event| {
         let acks = match e.target_unchecked_into::<HtmlSelectElement>().value().as_str() {
-            "0" => Acks::None,
+            "0" => Acks::Zero,
             "1" => Acks::Leader,
             _ => Acks::All,
         };
@@ -130,7 +130,7 @@ fn producer_card(lang: Lang, prod: &ProducerView, retries: &RetryWatch, dispatch
             <label class="row" title={i18n::ACKS_HINT.get(lang)}>
                 { "acks" }
                 <select class="acks" onchange={set_acks}>
-                    { for [Acks::None, Acks::Leader, Acks::All].into_iter().map(|a| html! {
+                    { for [Acks::Zero, Acks::Leader, Acks::All].into_iter().map(|a| html! {
                         <option value={i18n::acks_text(a)} selected={prod.acks == a}>{ i18n::acks_text(a) }</option>
                     }) }
                 </select>

@@ -250,10 +250,10 @@ pub(super) fn answer_group(read: Read<'_>, q: &GroupQuery, since: u64) -> Result
         }
         GroupQuery::ProcessedTwice { group: g } => num(group(read, g)?.duplicates()),
         GroupQuery::DuplicateValues { group: g } => strings(group(read, g)?.duplicate_details().map(|d| d.value.as_str())),
-        GroupQuery::LostByGroup { group: g } => num(group(read, g)?.lost()),
+        GroupQuery::LostByGroup { group: g } => num(group(read, g)?.unprocessed()),
         GroupQuery::LostValues { group: g } => Value::Array(
             group(read, g)?
-                .lost_details(50)
+                .unprocessed_details(50)
                 .iter()
                 .map(|l| {
                     let value = read

@@ -34,7 +34,7 @@ impl Cluster {
         if !self.brokers.get(&broker).is_some_and(|b| b.alive) {
             // The process is gone: the connection is refused and the producer hears of
             // it one hop later (a disconnect, retried after a metadata refresh).
-            if acks != Acks::None {
+            if acks != Acks::Zero {
                 let at = out.now.plus_ms(out.latency());
                 let results = batches.into_iter().map(|b| (b.batch, b.tp, Err(ProduceError::NetworkException))).collect();
                 out.at(at, ProducePending::ProduceResponse { producer, broker, request, results });
@@ -49,7 +49,7 @@ impl Cluster {
             let outcome = self.append_partition(&producer, broker, acks, &b, consumers, out);
             parts.push((b.batch, b.tp, outcome));
         }
-        if acks == Acks::None {
+        if acks == Acks::Zero {
             return;
         }
         if parts.iter().all(|(_, _, o)| matches!(o, PartitionOutcome::Done(_))) {
@@ -193,7 +193,7 @@ impl Cluster {
         self.maybe_advance_hw(tp, consumers, out);
         match acks {
             Acks::All => Wait { required_offset: end_offset, acked },
-            Acks::Leader | Acks::None => Done(Ok(acked)),
+            Acks::Leader | Acks::Zero => Done(Ok(acked)),
         }
     }
 }

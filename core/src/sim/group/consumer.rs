@@ -358,8 +358,8 @@ impl Consumers {
         m.last_assignment = assignment.clone();
         m.token += 1;
         m.phase = Phase::Syncing;
-        if assignment.is_empty() && m.paused_since.is_none() && !revoked.is_empty() {
-            m.paused_since = Some(now);
+        if assignment.is_empty() && m.stopped_since.is_none() && !revoked.is_empty() {
+            m.stopped_since = Some(now);
         }
         let token = m.token;
         let incarnation = m.incarnation;

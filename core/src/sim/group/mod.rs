@@ -210,8 +210,8 @@ impl Consumers {
             join_in_flight: false,
             last_assignment: Vec::new(),
             done_in_batch: Vec::new(),
-            paused_since: None,
-            rebalance_pause_ms: 0,
+            stopped_since: None,
+            rebalance_stopped_ms: 0,
             processed_total: 0,
             leader_snapshot: None,
             cg_interval_ms: 0,
@@ -283,7 +283,7 @@ impl Consumers {
         m.last_assignment.clear();
         m.positions.clear();
         m.activity = Activity::AwaitingAssignment;
-        m.paused_since.get_or_insert(now);
+        m.stopped_since.get_or_insert(now);
         self.drop_parked_fetches(group_id, client_id);
         out.emit(EventKind::Group(GroupEvent::MemberCrashed { group: group_id.into(), client_id: client_id.into() }));
     }
@@ -416,7 +416,7 @@ impl Consumers {
         if !gone.is_empty() {
             m.token += 1;
             if m.assigned.is_empty() {
-                m.paused_since.get_or_insert(now);
+                m.stopped_since.get_or_insert(now);
             }
         }
         let (token, restart) = (m.token, !gone.is_empty() && !busy && !m.assigned.is_empty() && m.phase == Phase::Stable);
@@ -523,8 +523,8 @@ impl Consumers {
         if m.phase == Phase::Syncing {
             m.phase = Phase::Stable;
         }
-        if let Some(since) = m.paused_since.take() {
-            m.rebalance_pause_ms += now.ms().saturating_sub(since.ms());
+        if let Some(since) = m.stopped_since.take() {
+            m.rebalance_stopped_ms += now.ms().saturating_sub(since.ms());
         }
         m.activity = if m.assigned.is_empty() { Activity::Idle } else { Activity::Fetching };
         // The auto-commit clock starts with the first assignment; a later one keeps it.

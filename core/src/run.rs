@@ -6,13 +6,12 @@
 //! A failure says what, when (simulated time and step), the seed that reproduces it, and
 //! the trace around it.
 
-use super::Sim;
 use crate::event::Event;
 use crate::json::write_json;
 use crate::read::Read;
+use crate::sim::Sim;
 use crate::time::SimTime;
 use std::fmt;
-use std::time::Duration;
 
 /// Why a run stopped short of what was asked.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -120,24 +119,6 @@ impl fmt::Debug for Property<'_> {
 }
 
 impl Sim {
-    /// Applies every event due at or before `until`, then moves the clock to `until`.
-    pub fn run_to(&mut self, until: SimTime) {
-        while let Some(t) = self.next_event_time() {
-            if t > until {
-                break;
-            }
-            self.step();
-        }
-        self.out.now = self.out.now.max(until);
-    }
-
-    /// Runs for `duration` of simulated time from now (whole milliseconds; the clock's
-    /// unit), as [`Sim::run_to`].
-    pub fn run_for(&mut self, duration: Duration) {
-        let ms = u64::try_from(duration.as_millis()).unwrap_or(u64::MAX);
-        self.run_to(self.now().plus_ms(ms));
-    }
-
     /// Steps until `condition` holds (checked now and after every step), and returns the
     /// moment it did. When the next event lies past `deadline` (or nothing is queued) the
     /// clock moves to the deadline and the answer is [`RunError::Deadline`].
