@@ -476,6 +476,13 @@ impl Command {
         BrokerCommand::HealBroker { broker }.into()
     }
 
+    /// Broker `broker`'s replica fetches take `slow_ms` longer (0 restores them): as a
+    /// follower it falls behind, and leaves the ISR once it lags more than
+    /// `replica.lag.time.max.ms`.
+    pub fn slow_broker(broker: BrokerId, slow_ms: u64) -> Self {
+        BrokerCommand::SlowBroker { broker, slow_ms }.into()
+    }
+
     /// A consumer starts and joins `group`.
     pub fn add_member(group: &GroupId, member: MemberSpec) -> Self {
         GroupCommand::AddMember { group: group.0.clone(), member }.into()

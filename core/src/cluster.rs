@@ -14,14 +14,14 @@ pub use crate::record::BrokerId;
 
 /// A broker as the sandbox sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Broker {
-    pub id: BrokerId,
+pub(crate) struct Broker {
+    pub(crate) id: BrokerId,
     /// Running (false after a crash, until restarted).
-    pub alive: bool,
+    pub(crate) alive: bool,
     /// Cut off the network: nothing reaches it and nothing it sends arrives.
-    pub isolated: bool,
+    pub(crate) isolated: bool,
     /// Extra delay on this broker's replica fetches (a slow follower).
-    pub slow_ms: u64,
+    pub(crate) slow_ms: u64,
     /// The controller's view: a fenced broker leads nothing and is in no ISR. The
     /// controller fences a broker it has not heard from for `broker.session.timeout.ms`.
     pub(crate) fenced: bool,
@@ -84,7 +84,7 @@ impl TopicConfig {
 
 /// What the leader knows of a follower (`Replica` in Kafka's `Partition`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FollowerState {
+pub(crate) struct FollowerState {
     /// The follower's LEO, as its last fetch offset told.
     pub(crate) leo: u64,
     /// When the follower was last fully caught up (`Replica.lastCaughtUpTimeMs`).
@@ -96,24 +96,20 @@ pub struct FollowerState {
 /// A partition: replicas in assignment order (the first is the preferred leader), the
 /// leader and its epoch, the ISR, and each replica's log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Partition {
-    pub replicas: Vec<BrokerId>,
+pub(crate) struct Partition {
+    pub(crate) replicas: Vec<BrokerId>,
     /// `None` while the partition is offline (no eligible leader).
-    pub leader: Option<BrokerId>,
+    pub(crate) leader: Option<BrokerId>,
     pub(crate) leader_epoch: u32,
     /// In-sync replicas, in assignment order.
-    pub isr: Vec<BrokerId>,
+    pub(crate) isr: Vec<BrokerId>,
     /// Each replica's copy of the log, kept while its broker is down (it is on disk).
-    pub logs: VecMap<BrokerId, PartitionLog>,
+    pub(crate) logs: VecMap<BrokerId, PartitionLog>,
     /// The leader's view of its followers; reset at each election.
     pub(crate) followers: VecMap<BrokerId, FollowerState>,
 }
 
 impl Partition {
-    pub fn new(replicas: Vec<BrokerId>) -> Self {
-        Self::with_segment_config(replicas, SegmentConfig::default())
-    }
-
     /// A partition whose replicas' logs roll segments by `segments`.
     pub fn with_segment_config(replicas: Vec<BrokerId>, segments: SegmentConfig) -> Self {
         let logs = replicas.iter().map(|b| (*b, PartitionLog::new(segments))).collect();
@@ -134,10 +130,10 @@ impl Partition {
 
 /// A topic: a name, its settings and its partitions.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Topic {
-    pub name: String,
+pub(crate) struct Topic {
+    pub(crate) name: String,
     pub(crate) config: TopicConfig,
-    pub partitions: Vec<Partition>,
+    pub(crate) partitions: Vec<Partition>,
 }
 
 impl Topic {

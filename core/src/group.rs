@@ -74,9 +74,9 @@ pub enum Phase {
 
 /// A member as the coordinator knows it (`MemberMetadata`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Registered {
-    pub member_id: String,
-    pub client_id: String,
+pub(crate) struct Registered {
+    pub(crate) member_id: String,
+    pub(crate) client_id: String,
     pub(crate) group_instance_id: Option<String>,
     pub(crate) subscription: Vec<String>,
     /// What it owned when it joined (cooperative protocol), with its generation.
@@ -96,7 +96,7 @@ pub struct Registered {
     /// answers carry the incarnation of the heartbeat they answer.
     pub(crate) incarnation: u64,
     /// The consumer protocol's view of the member (KIP-848); unused by the classic one.
-    pub cg: CgMember,
+    pub(crate) cg: CgMember,
 }
 
 /// Where a consumer-protocol member is on its way to its target assignment
@@ -116,12 +116,12 @@ pub enum Reconcile {
 
 /// The coordinator's consumer-protocol record of a member (`ConsumerGroupMember`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct CgMember {
+pub(crate) struct CgMember {
     /// `memberEpoch`: the group epoch whose target this member has reached.
     pub(crate) member_epoch: i32,
     /// `previousMemberEpoch`: accepted too, for a heartbeat whose answer was lost.
     pub(crate) previous_epoch: i32,
-    pub state: Reconcile,
+    pub(crate) state: Reconcile,
     /// Partitions it must revoke before it advances.
     pub(crate) pending_revocation: Vec<TopicPartition>,
     /// It must have revoked by then (`rebalance timeout` = `max.poll.interval.ms`), or it
@@ -159,18 +159,18 @@ pub struct Delivery {
 
 /// A consumer in a group.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Member {
-    pub client_id: String,
+pub(crate) struct Member {
+    pub(crate) client_id: String,
     /// `clientId-UUID` as the coordinator makes it (KIP-394); the UUID comes from the
     /// simulation's RNG. Range and RoundRobin order members by it.
-    pub member_id: String,
+    pub(crate) member_id: String,
     pub(crate) group_instance_id: Option<String>,
-    pub topics: Vec<String>,
-    pub config: ConsumerConfig,
-    pub assigned: Vec<TopicPartition>,
+    pub(crate) topics: Vec<String>,
+    pub(crate) config: ConsumerConfig,
+    pub(crate) assigned: Vec<TopicPartition>,
     /// The next offset to fetch, per assigned partition (`position()`).
     pub(crate) positions: VecMap<TopicPartition, u64>,
-    pub activity: Activity,
+    pub(crate) activity: Activity,
     pub(crate) received: VecDeque<Delivery>,
     pub(crate) received_total: u64,
     /// Bumped whenever the member's fetch loop restarts, so stale events are ignored.
@@ -178,7 +178,7 @@ pub struct Member {
     pub(crate) next_auto_commit: SimTime,
     pub(crate) fetch_cursor: u32,
     /// Where it is in the protocol.
-    pub phase: Phase,
+    pub(crate) phase: Phase,
     /// The generation it last joined (-1 before the first).
     pub(crate) generation: i32,
     /// Bumped at each crash or restart, so messages to an older incarnation are dropped.
@@ -201,9 +201,9 @@ pub struct Member {
     /// Partitions it stopped consuming because of a rebalance, and since when.
     pub(crate) stopped_since: Option<SimTime>,
     /// Total time it could not consume because of rebalances.
-    pub rebalance_stopped_ms: u64,
+    pub(crate) rebalance_stopped_ms: u64,
     /// Records it finished processing.
-    pub processed_total: u64,
+    pub(crate) processed_total: u64,
     /// Classic protocol, as the group's leader: the partition count of each topic it
     /// assigned (`ConsumerCoordinator`'s `assignmentSnapshot`), checked at every metadata
     /// refresh; `None` when its last JoinGroup answer did not make it the leader.
@@ -312,27 +312,21 @@ impl Member {
     pub fn received_total(&self) -> u64 {
         self.received_total
     }
-
-    /// Records it received and has not processed yet (what `poll()` returned, or under
-    /// push what the broker sent; the record being processed included).
-    pub fn buffered(&self) -> usize {
-        self.processing.len()
-    }
 }
 
 /// A consumer group.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Group {
-    pub id: String,
+pub(crate) struct Group {
+    pub(crate) id: String,
     pub(crate) topics: Vec<String>,
     pub(crate) config: GroupConfig,
     /// The consumers (client side), in the order they were started.
-    pub members: Vec<Member>,
+    pub(crate) members: Vec<Member>,
     /// The members the coordinator knows, in join order: the first is the leader.
-    pub registry: Vec<Registered>,
-    pub state: GroupState,
+    pub(crate) registry: Vec<Registered>,
+    pub(crate) state: GroupState,
     /// Starts at 0; the first stable generation is 1.
-    pub generation: i32,
+    pub(crate) generation: i32,
     /// The leader's member id in the current generation.
     pub(crate) leader: Option<String>,
     pub(crate) protocol: RebalanceProtocol,
@@ -344,7 +338,7 @@ pub struct Group {
     pub(crate) rebalances: u64,
     /// Records processed more than once by the group, and records the group committed
     /// past without processing them.
-    pub duplicates: u64,
+    pub(crate) duplicates: u64,
     /// How many times a member left the group because `max.poll.interval.ms` passed
     /// between two polls.
     pub(crate) poll_timeouts: u64,
@@ -369,14 +363,14 @@ pub struct Group {
     pub(crate) first_positions: VecMap<TopicPartition, u64>,
     /// KIP-848: the epoch of the current target assignment (`assignmentEpoch`); the
     /// group epoch is `generation`.
-    pub assignment_epoch: i32,
+    pub(crate) assignment_epoch: i32,
     /// KIP-848: each member's target assignment, by member id.
     pub(crate) target: VecMap<String, Vec<TopicPartition>>,
     /// Partitions nobody consumes since a revocation or crash, and since when.
     pub(crate) partition_gaps: VecMap<TopicPartition, SimTime>,
     /// Total time partitions went unconsumed between a revocation (or crash) and the
     /// next owner's start: what a rebalance costs the group, summed over partitions.
-    pub partition_downtime_ms: u64,
+    pub(crate) partition_downtime_ms: u64,
     /// Who last gave each partition up, how and when (to explain duplicates).
     pub(crate) handovers: VecMap<TopicPartition, Handover>,
     /// The newest duplicates with their cause (at most [`DUPLICATES_KEPT`]).
@@ -386,7 +380,7 @@ pub struct Group {
 /// A set of offsets kept as disjoint ranges: memory grows with the number of gaps (lost
 /// records), not with the number of offsets, so a group can run for days.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct OffsetRanges {
+pub(crate) struct OffsetRanges {
     /// start → end (exclusive), disjoint and not touching.
     ranges: VecMap<u64, u64>,
 }
@@ -451,11 +445,6 @@ impl OffsetRanges {
         }
         let covered: u64 = self.ranges.range(..to).map(|(s, e)| (*e).min(to).saturating_sub((*s).max(from))).sum();
         (to - from) - covered
-    }
-
-    /// How many ranges it holds (its memory).
-    pub fn ranges(&self) -> usize {
-        self.ranges.len()
     }
 }
 
@@ -644,18 +633,18 @@ mod offset_ranges_tests {
             assert!(r.insert(o));
         }
         assert!(!r.insert(1), "already there");
-        assert_eq!(r.ranges(), 3, "0..3, 4..7, 9..10");
+        assert_eq!(r.ranges.len(), 3, "0..3, 4..7, 9..10");
         assert!(r.contains(6) && !r.contains(3) && !r.contains(7));
         assert_eq!(r.missing(0, 12).collect::<Vec<_>>(), vec![3, 7, 8, 10, 11]);
         assert_eq!(r.missing(5, 9).collect::<Vec<_>>(), vec![7, 8]);
         assert!(r.insert(3));
-        assert_eq!(r.ranges(), 2, "0..7 merged");
+        assert_eq!(r.ranges.len(), 2, "0..7 merged");
         // A million consecutive offsets stay one range.
         let mut big = OffsetRanges::default();
         for o in 0..1_000_000 {
             big.insert(o);
         }
-        assert_eq!(big.ranges(), 1);
+        assert_eq!(big.ranges.len(), 1);
         assert_eq!(big.missing(0, 1_000_002).count(), 2);
     }
 }

@@ -230,7 +230,7 @@ impl PartitionLog {
 
     /// The leader appends a producer's record at the log end under `epoch`. Under
     /// `LogAppendTime` the broker's clock replaces the producer's timestamp.
-    pub fn append(&mut self, record: Record, now: SimTime, timestamp_type: TimestampType, epoch: u32) -> &StoredRecord {
+    pub(crate) fn append(&mut self, record: Record, now: SimTime, timestamp_type: TimestampType, epoch: u32) -> &StoredRecord {
         let timestamp = match timestamp_type {
             TimestampType::CreateTime => record.create_time,
             TimestampType::LogAppendTime => now,
@@ -327,7 +327,7 @@ impl PartitionLog {
     /// (`UnifiedLog.truncateTo`): segments starting above `offset` go, the one holding it
     /// is cut. Below the first segment the log is emptied and starts again at `offset`
     /// (`truncateFullyAndStartAt`). The HW drops with the log end if it was above it.
-    pub fn truncate_to(&mut self, offset: u64) -> Vec<StoredRecord> {
+    pub(crate) fn truncate_to(&mut self, offset: u64) -> Vec<StoredRecord> {
         if offset >= self.log_end_offset() {
             return Vec::new();
         }
@@ -392,7 +392,7 @@ impl PartitionLog {
     }
 
     /// Sets the HW, never above the LEO and never backwards (it is monotonic).
-    pub fn advance_high_watermark(&mut self, hw: u64) -> bool {
+    pub(crate) fn advance_high_watermark(&mut self, hw: u64) -> bool {
         let hw = hw.min(self.log_end_offset());
         if hw > self.high_watermark {
             self.high_watermark = hw;

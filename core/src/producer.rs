@@ -117,9 +117,9 @@ pub(crate) struct ProducerCounters {
 
 /// A producer client.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Producer {
-    pub name: String,
-    pub config: ProducerConfig,
+pub(crate) struct Producer {
+    pub(crate) name: String,
+    pub(crate) config: ProducerConfig,
     pub(crate) partitioners: VecMap<String, PartitionerState>,
     pub(crate) sent: VecDeque<SentRecord>,
     pub(crate) sent_total: u64,
@@ -173,11 +173,6 @@ impl Producer {
             wakeups: VecSet::new(),
             expiry_wakeup: None,
         }
-    }
-
-    /// How many records this producer has sent since the start.
-    pub fn sent_total(&self) -> u64 {
-        self.sent_total
     }
 
     /// Remembers a send, keeping the newest `kept` ([`crate::SimOptions::sent_per_producer`]).
