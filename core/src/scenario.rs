@@ -24,23 +24,34 @@ use serde::{Deserialize, Serialize};
 /// The format version this build reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
 
+/// A whole run's starting point: the cluster, its topics, producers, consumer groups,
+/// Connect and Streams applications, and a timeline of commands. The JSON format of
+/// docs/scenario-format.md ([`Scenario::from_json`], [`Scenario::to_json_pretty`]), or
+/// built in code with [`Scenario::builder`]; [`Scenario::build`] checks it and gives the
+/// [`Sim`] at time zero.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
     /// Must be [`FORMAT_VERSION`].
     pub version: u32,
+    /// A short title, shown by the page and the CLI.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// What the scenario shows, in a sentence or two.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Seeds the simulation's RNG: same seed and commands, same run.
     #[serde(default)]
     pub seed: u64,
+    /// The brokers and the cluster-wide settings.
     #[serde(default)]
     pub cluster: ClusterConfig,
+    /// The topics (at least one).
     pub topics: Vec<TopicSpec>,
+    /// The producers, with their planned sends.
     #[serde(default)]
     pub producers: Vec<ProducerSpec>,
+    /// The consumer groups, with the members they start with.
     #[serde(default)]
     pub groups: Vec<GroupSpec>,
     /// Source connectors: a table whose rows become records (`sim/connect.rs`).
@@ -49,6 +60,7 @@ pub struct Scenario {
     /// Kafka Streams applications (`sim/streams.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub streams: Vec<crate::sim::streams::StreamsSpec>,
+    /// The timeline: commands applied at set moments.
     #[serde(default)]
     pub commands: Vec<TimedCommand>,
     /// How long `kafka-sandbox run` runs by default; when absent, 10 s past the last
@@ -78,10 +90,14 @@ impl Default for Scenario {
     }
 }
 
+/// A topic to create: `TopicSpec::new("orders").partitions(6).replication_factor(3)`,
+/// with Kafka's topic defaults for what is not set.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TopicSpec {
+    /// The topic's name.
     pub name: String,
+    /// How many partitions.
     pub partitions: u32,
     /// Replicas per partition (`default.replication.factor` is 1); at most the brokers.
     #[serde(default = "one")]
@@ -169,7 +185,9 @@ fn one_gib() -> u32 {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ProducerSpec {
+    /// Its name, which is its `client.id`.
     pub name: String,
+    /// Its settings (`acks`, `linger.ms`, retries, …).
     #[serde(default)]
     pub config: ProducerConfig,
     /// Planned sends: shorthand for a series of `produce` commands.
@@ -181,13 +199,17 @@ pub struct ProducerSpec {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SendPlan {
+    /// The topic the records go to.
     pub topic: String,
+    /// The records' values, in send order.
     pub values: Vec<String>,
     /// Keys, one per value (`null` for a keyless record); all keyless when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub keys: Option<Vec<Option<String>>>,
+    /// When the first is sent, in ms of simulated time.
     #[serde(default)]
     pub start_ms: u64,
+    /// The time between two sends, in ms.
     #[serde(default)]
     pub interval_ms: u64,
 }
@@ -205,10 +227,13 @@ impl ProducerSpec {
     }
 }
 
+/// A timeline entry: `command` applied at `at_ms`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TimedCommand {
+    /// When, in ms of simulated time.
     pub at_ms: u64,
+    /// What.
     pub command: Command,
 }
 

@@ -163,25 +163,60 @@ impl From<ConnectPending> for Pending {
 /// A record a consumer fetch returns, with the leader's HW at the time of the read.
 pub(crate) type Fetched = (TopicPartition, StoredRecord, u64);
 
-/// A message on the wire.
+/// A message on the wire (what the page draws moving between boxes).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Flight {
+    /// What it carries, from whom to whom.
     pub kind: FlightKind,
+    /// When it left.
     pub sent_at: SimTime,
+    /// When it arrives (`sent_at` plus the network latency, and a slow broker's delay).
     pub arrives_at: SimTime,
 }
 
+/// What a [`Flight`] carries.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum FlightKind {
     /// A Produce request carrying a batch to the leader.
-    Produce { producer: String, tp: TopicPartition, values: Vec<String> },
+    Produce {
+        /// The sending producer.
+        producer: String,
+        /// The partition the batch is for.
+        tp: TopicPartition,
+        /// The batch's record values.
+        values: Vec<String>,
+    },
     /// The Produce response carrying offsets (or an error) back.
-    ProduceAck { producer: String, tp: TopicPartition, offsets: Vec<u64>, error: Option<ProduceError> },
+    ProduceAck {
+        /// The producer it answers.
+        producer: String,
+        /// The partition.
+        tp: TopicPartition,
+        /// The offsets the leader gave the records.
+        offsets: Vec<u64>,
+        /// The partition's error, if the batch failed.
+        error: Option<ProduceError>,
+    },
     /// A follower fetch response carrying records from the leader to a follower.
-    Replicate { tp: TopicPartition, follower: BrokerId, values: Vec<String> },
+    Replicate {
+        /// The partition.
+        tp: TopicPartition,
+        /// The follower receiving them.
+        follower: BrokerId,
+        /// The record values copied.
+        values: Vec<String>,
+    },
     /// A Fetch response carrying records to a consumer.
-    FetchData { group: String, client_id: String, records: Vec<(TopicPartition, String)> },
+    FetchData {
+        /// The consumer's group.
+        group: String,
+        /// The consumer's `client.id`.
+        client_id: String,
+        /// The records, with their partitions.
+        records: Vec<(TopicPartition, String)>,
+    },
 }
 
 /// What one call to [`Sim::step`] did: when, and which trace events it recorded
@@ -202,7 +237,9 @@ pub struct StepOutcome {
 pub struct LoggedCommand {
     /// How many queued events had been applied before it.
     pub after_steps: u64,
+    /// The simulated time it was applied at.
     pub at: SimTime,
+    /// The command.
     pub command: Command,
 }
 
@@ -259,10 +296,12 @@ impl Sim {
 
     // ----- reading -------------------------------------------------------
 
+    /// The simulated time now.
     pub fn now(&self) -> SimTime {
         self.out.now
     }
 
+    /// The seed of the run's RNG: with the scenario and the command log, it reproduces the run.
     pub fn seed(&self) -> u64 {
         self.seed
     }
@@ -294,6 +333,7 @@ impl Sim {
         d
     }
 
+    /// The cluster's configuration (brokers, timeouts, network latency).
     pub fn cluster(&self) -> &ClusterConfig {
         &self.cluster.config
     }
@@ -303,6 +343,8 @@ impl Sim {
         &self.out.monitors
     }
 
+    /// The trace: every event of the run, the newest [`SimOptions::trace_events`] kept
+    /// ([`Trace::is_truncated`] says whether older ones were dropped).
     pub fn trace(&self) -> &Trace {
         &self.out.trace
     }
