@@ -179,6 +179,7 @@ fn is_default_push_buffer(v: &u32) -> bool {
 /// teaching device that shows why Kafka does not push.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum DeliveryMode {
     /// Kafka's model: the consumer fetches when it is ready, `max.poll.records` at most;
     /// what it has not asked for stays in the log (lag).
@@ -220,6 +221,7 @@ impl Default for GroupConfig {
 /// `group.protocol` (KIP-848): which rebalance protocol the consumers speak.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum GroupProtocol {
     /// JoinGroup/SyncGroup with a client-side assignor and a group-wide barrier.
     #[default]
@@ -337,6 +339,7 @@ impl FromStr for Strategy {
 /// A broker-side assignor (`group.consumer.assignors`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ServerAssignor {
     /// `uniform`: balanced, then sticky (the default).
     #[default]
@@ -383,6 +386,7 @@ pub enum CommitMode {
 /// The producer's `partitioner.class`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum PartitionerKind {
     /// No `partitioner.class`: KafkaProducer's own logic (key hash, else the KIP-794
     /// sticky partition of `BuiltInPartitioner`).

@@ -454,6 +454,7 @@ pub const DUPLICATES_KEPT: usize = 200;
 /// How a member lost a partition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum HandoverKind {
     /// It gave the partition up in a rebalance (or after leaving the group).
     Revoked,

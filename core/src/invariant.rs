@@ -16,6 +16,7 @@ use crate::vecmap::VecMap;
 
 /// One named invariant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum Invariant {
     /// Every replica's log holds offsets `log_start_offset..log_end_offset`, one record
     /// each, with no gap and no repeat.
@@ -94,6 +95,7 @@ impl std::error::Error for Violation {}
 
 /// How thoroughly [`check_with`] looks at the logs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Depth {
     /// Every record of every log (what the tests use): O(records).
     Full,

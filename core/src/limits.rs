@@ -68,6 +68,7 @@ pub const MAX_PUSH_BUFFER_RECORDS: u32 = 1_000_000;
 
 /// What a setting's number counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Unit {
     /// A number of things: brokers, partitions, records, instances.
     Count,

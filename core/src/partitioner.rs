@@ -145,6 +145,7 @@ pub fn record_size_in_bytes(key: Option<&[u8]>, value: Option<&[u8]>, headers: &
 
 /// Why a partition could not be chosen.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum PartitionError {
     /// The topic has no partitions.
     NoPartitions,

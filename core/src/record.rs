@@ -45,6 +45,7 @@ impl fmt::Display for TopicPartition {
 
 /// `message.timestamp.type` (KIP-32): who stamps the record's timestamp.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
 pub enum TimestampType {
     /// The producer's clock at `send()` (Kafka's default).
     #[default]

@@ -235,6 +235,7 @@ impl<K: Ord + Borrow<Q>, V, Q: Ord + ?Sized> Index<&Q> for VecMap<K, V> {
 }
 
 /// A place in a map for one key, as `btree_map::Entry`.
+#[non_exhaustive]
 pub enum Entry<'a, K, V> {
     Occupied(OccupiedEntry<'a, K, V>),
     Vacant(VacantEntry<'a, K, V>),

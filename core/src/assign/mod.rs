@@ -79,6 +79,7 @@ pub struct AssignOutcome {
 
 /// Why an assignment could not be computed.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum AssignError {
     /// Two subscriptions carry the same member id.
     DuplicateMember(String),

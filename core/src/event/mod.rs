@@ -551,6 +551,7 @@ pub enum LeaveReason {
 /// Errors the group coordinator answers with (Kafka's `Errors`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[non_exhaustive]
 pub enum GroupError {
     /// The coordinator does not know the member id (the member was removed, say after its
     /// session expired): its partitions are lost and it joins again; a commit it sent fails.

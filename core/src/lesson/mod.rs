@@ -62,6 +62,7 @@ pub struct Text {
 /// The language to read a [`Text`] in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Lang {
     /// English.
     En,
@@ -103,6 +104,7 @@ pub struct Lesson {
 /// The scenario a lesson runs.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[non_exhaustive]
 pub enum ScenarioRef {
     /// One of [`scenario::BUILT_IN`], by name (`"two-groups"`).
     BuiltIn(String),

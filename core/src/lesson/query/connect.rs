@@ -10,6 +10,7 @@ use serde_json::Value;
 /// What a claim asks about a source connector's task.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "ask", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ConnectQuery {
     /// A source connector task's own (in-memory) source offset: `[id]` (incrementing) or
     /// `[timestamp_ms, id]` (timestamp+incrementing); `null`: none.

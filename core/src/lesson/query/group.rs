@@ -12,6 +12,7 @@ use serde_json::Value;
 /// What a claim asks about a consumer group or one of its members.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "ask", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum GroupQuery {
     /// The client ids of the members of a group that received the value, in member order.
     ReceivedBy {

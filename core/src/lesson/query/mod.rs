@@ -39,6 +39,7 @@ use serde_json::Value;
 /// there too.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
+#[non_exhaustive]
 pub enum Query {
     /// The run itself: its time and its trace.
     Run(RunQuery),

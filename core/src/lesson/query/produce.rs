@@ -11,6 +11,7 @@ use serde_json::Value;
 /// What a claim asks about a producer's sends and the records they appended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "ask", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ProduceQuery {
     /// The partition the leader appended the record with this value to (`null`: none;
     /// a list if it was appended to several).

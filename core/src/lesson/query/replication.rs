@@ -11,6 +11,7 @@ use serde_json::Value;
 /// What a claim asks about a partition's replicas and leader, or a broker.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "ask", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum ReplicationQuery {
     /// The values in a partition's log, in offset order (the leader's log, or a replica's).
     Records {

@@ -10,6 +10,7 @@ use serde_json::Value;
 /// What a claim asks about the run itself: its time and its trace.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "ask", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum RunQuery {
     /// The simulated time now, in ms.
     NowMs,

@@ -9,6 +9,7 @@ use serde_json::Value;
 /// What a claim asks about a Streams application.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "ask", rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum StreamsQuery {
     /// A Streams application's `count_by_key` store: the count for the key (`null`: none).
     StoreCount {
