@@ -199,11 +199,19 @@ pub const LOST_KEPT: usize = 200;
 /// [`LOST_KEPT`]): what it was, whether it had been committed, why and when it was lost.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LostView {
+    /// The lost record's id.
     pub record: RecordId,
+    /// The lost record's value.
     pub value: String,
+    /// Its offset in the old leader's log.
     pub offset: u64,
+    /// Whether it was below the old leader's high watermark (committed) when the leader
+    /// changed. A clean election from the ISR keeps committed records; an unclean one may
+    /// lose them.
     pub was_committed: bool,
+    /// Why: a clean failover, or an unclean election.
     pub cause: LossCause,
+    /// When the leader changed (simulated time).
     pub at: SimTime,
 }
 

@@ -149,11 +149,17 @@ pub enum Activity {
 /// One record handed to the application by `poll()`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Delivery {
+    /// The record's id in the sandbox (the same from the producer to every consumer).
     pub record: RecordId,
+    /// The partition it was read from.
     pub tp: TopicPartition,
+    /// Its offset in that partition.
     pub offset: u64,
+    /// Its key, if it has one.
     pub key: Option<String>,
+    /// Its value.
     pub value: String,
+    /// When it was handed to the application (simulated time).
     pub at: SimTime,
 }
 
@@ -467,8 +473,11 @@ pub enum HandoverKind {
 /// A partition changing hands.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Handover {
+    /// The `client.id` of the member that gave it up.
     pub from: String,
+    /// How it gave it up.
     pub kind: HandoverKind,
+    /// When (simulated time).
     pub at: SimTime,
     /// The group's committed offset at that moment (where the next owner starts).
     pub committed: Option<u64>,
@@ -477,11 +486,15 @@ pub struct Handover {
 /// A record the group processed twice, and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DuplicateRecord {
+    /// The record's partition.
     pub tp: TopicPartition,
+    /// The record's offset.
     pub offset: u64,
+    /// The record's value.
     pub value: String,
     /// Who processed it before and when, if still in that member's recent deliveries.
     pub first: Option<(String, SimTime)>,
+    /// Who processed it again (`client.id`) and when it finished processing it.
     pub again: (String, SimTime),
     /// How the partition changed hands in between: the committed offset then was at or
     /// below this record, so the next owner read it again.
@@ -494,7 +507,12 @@ pub struct DuplicateRecord {
 pub enum UnprocessedCause {
     /// Delivered to `member`, whose offsets were committed before it processed the record
     /// (commit before processing, or an auto-commit), then it crashed or lost the partition.
-    CommittedBeforeProcessing { member: String, delivered_at: SimTime },
+    CommittedBeforeProcessing {
+        /// The `client.id` of the member it was delivered to.
+        member: String,
+        /// When `poll()` handed it over.
+        delivered_at: SimTime,
+    },
     /// Committed past without anyone receiving it (the member's recent deliveries no
     /// longer show it, or a position jumped).
     NeverDelivered,
@@ -503,8 +521,11 @@ pub enum UnprocessedCause {
 /// A record lost to the group, and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UnprocessedRecord {
+    /// The record's partition.
     pub tp: TopicPartition,
+    /// The record's offset.
     pub offset: u64,
+    /// Why it was never processed.
     pub cause: UnprocessedCause,
 }
 

@@ -22,16 +22,38 @@ use std::collections::{BTreeMap, BTreeSet};
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum FindingKind {
     /// A record the producer was told is written is gone from the partition's leader.
-    AcknowledgedRecordLost { acks: Acks, cause: LossCause },
+    AcknowledgedRecordLost {
+        /// The `acks` the records were acknowledged under: 1 or all (under acks=0 the
+        /// producer gets no offset, so nothing is checked).
+        acks: Acks,
+        /// Why: a clean failover to a leader that lacked them, or an unclean election.
+        cause: LossCause,
+    },
     /// A producer's records landed in the log in another order than they were sent
     /// (retries with `max.in.flight.requests.per.connection` > 1 and no idempotence).
-    OrderViolated { producer: String },
+    OrderViolated {
+        /// The producer's name (`client.id`).
+        producer: String,
+    },
     /// The same record was appended twice (a retry without idempotence).
-    DuplicateAppended { producer: String },
+    DuplicateAppended {
+        /// The producer's name (`client.id`).
+        producer: String,
+    },
     /// A consumer was given a record at or above the high watermark (never committed).
-    ReadAboveHighWatermark { group: String, client_id: String },
+    ReadAboveHighWatermark {
+        /// The consumer's `group.id`.
+        group: String,
+        /// The consumer's `client.id`.
+        client_id: String,
+    },
     /// Two brokers acted as leader in the same epoch.
-    TwoLeadersInOneEpoch { epoch: u32, brokers: Vec<BrokerId> },
+    TwoLeadersInOneEpoch {
+        /// The leader epoch.
+        epoch: u32,
+        /// The two brokers seen leading it (elected, or appending as leader), by id.
+        brokers: Vec<BrokerId>,
+    },
 }
 
 impl std::fmt::Display for FindingKind {
@@ -60,14 +82,60 @@ impl std::fmt::Display for FindingKind {
 }
 
 /// One finding, linked to the moment it happened.
+///
+/// Read them with [`Read::findings`](crate::read::Read::findings) (or
+/// [`Sim::monitors`](crate::Sim::monitors)); [`Sim::check_promises`](crate::Sim::check_promises)
+/// fails on those with [`Finding::promised`].
+///
+/// # Example
+///
+/// With `acks=1` the leader acknowledges a record as soon as it has appended it. Here the
+/// followers fetch 5 s late (still in the ISR, since `replica.lag.time.max.ms` is 30 s),
+/// so when the leader crashes right after the acknowledgement, the follower elected in its
+/// place does not have the record:
+///
+/// ```
+/// use kafka_sandbox_core::{Acks, Command, FindingKind, LossCause, ProducerSpec, Scenario, SimTime, TopicSpec};
+///
+/// let mut b = Scenario::builder();
+/// b.brokers(3);
+/// let t = b.topic(TopicSpec::new("payments").replication_factor(3));
+/// let app = b.producer(ProducerSpec::new("app").acks(Acks::Leader));
+/// let mut sim = b.build()?;
+/// sim.run_to(SimTime(1_000));
+/// let leader = sim.partition(&t.partition(0)).and_then(|p| p.leader()).expect("a leader");
+/// for follower in (0..3).filter(|b| *b != leader) {
+///     sim.apply(Command::slow_broker(follower, 5_000))?;
+/// }
+/// sim.run_to(SimTime(2_000));
+/// sim.apply(Command::produce(&app, &t, None, "p1"))?;
+/// sim.run_until(|r| r.producer(&app).is_some_and(|p| p.acknowledged() == 1), SimTime(10_000))?;
+/// sim.apply(Command::crash_broker(leader))?;
+/// sim.run_to(SimTime(30_000));
+///
+/// let read = sim.read();
+/// let finding = read.findings().iter().find(|f| f.tp == t.partition(0)).expect("a finding");
+/// assert_eq!(finding.kind, FindingKind::AcknowledgedRecordLost { acks: Acks::Leader, cause: LossCause::LeaderFailover });
+/// assert_eq!(finding.values, ["p1"]);
+/// assert!(!finding.promised, "acks=1 never promised to keep it");
+/// assert_eq!(read.promises_broken(), 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Finding {
+    /// When it happened: the time of the event that revealed it.
     pub time: SimTime,
     /// The trace event that revealed it.
     pub seq: u64,
+    /// The partition concerned.
     pub tp: TopicPartition,
+    /// The records involved: those lost, the duplicate, the one read above the high
+    /// watermark, or (order violated) the record that landed late followed by those sent
+    /// after it that landed before it; none for two leaders in one epoch.
     pub records: Vec<RecordId>,
+    /// The values of [`Finding::records`], in the same order.
     pub values: Vec<String>,
+    /// What went wrong.
     pub kind: FindingKind,
     /// Whether Kafka promises this cannot happen under the settings in force.
     pub promised: bool,
@@ -76,6 +144,12 @@ pub struct Finding {
 /// Most findings kept (the count goes on).
 pub const FINDINGS_KEPT: usize = 500;
 
+/// The guarantee monitors (see the module documentation): fed every trace event
+/// ([`Monitors::observe`]), they keep their own shadow of each replica's log and record a
+/// [`Finding`] whenever one of Kafka's guarantees does not hold. A [`Sim`](crate::Sim)
+/// runs them on its own trace ([`Sim::monitors`](crate::Sim::monitors)); their bounds come
+/// from [`SimOptions::monitor_records`](crate::SimOptions::monitor_records) and
+/// [`SimOptions::findings`](crate::SimOptions::findings).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Monitors {
     /// The most records, offsets or sends remembered per map ([`crate::SimOptions::monitor_records`]).

@@ -84,12 +84,19 @@ pub(crate) struct ProduceRequest {
 /// What the producer knows of one record it sent.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SentRecord {
+    /// The record's id in the sandbox (the same in the log and at every consumer).
     pub record: RecordId,
+    /// Its key, if it has one.
     pub key: Option<String>,
+    /// Its value.
     pub value: String,
+    /// The topic it was sent to.
     pub topic: String,
+    /// The partition it went to, chosen when `send()` was called.
     pub partition: u32,
+    /// Why that partition: named by the record, key hash, sticky or round-robin.
     pub reason: PartitionReason,
+    /// When `send()` was called (simulated time).
     pub sent_at: SimTime,
     /// `RecordMetadata.offset()` once acknowledged (-1 under acks=0).
     pub acked_offset: Option<i64>,

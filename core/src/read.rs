@@ -31,6 +31,38 @@ pub use crate::sim::streams::{StreamsOp, StreamsView};
 pub use crate::sim::{Flight, FlightKind};
 
 /// The whole simulation, read. `Copy`: pass it by value.
+///
+/// Get it from [`Sim::read`]; the shortcuts on `Sim` ([`Sim::partition`], [`Sim::group`],
+/// [`Sim::member`], [`Sim::producer`], …) go through it. Every view borrows the `Sim`:
+/// read what you need, then let the views go before the next [`Sim::run_to`] or
+/// [`Sim::apply`]. Times are [`SimTime`]s and durations are in ms, both of simulated
+/// time. Counters named `…_total` (and the counters of the views) cover the whole run;
+/// lists of past things (events, findings, sends, deliveries, duplicates, lost records)
+/// keep only the newest, as bounded by [`SimOptions`](crate::SimOptions).
+///
+/// # Example
+///
+/// ```
+/// use kafka_sandbox_core::{Scenario, SimTime, TopicSpec};
+///
+/// let mut b = Scenario::builder();
+/// b.brokers(3);
+/// b.topic(TopicSpec::new("orders").partitions(3).replication_factor(2));
+/// let mut sim = b.build()?;
+/// sim.run_to(SimTime(1_000));
+///
+/// let read = sim.read();
+/// assert_eq!(read.now(), SimTime(1_000));
+/// assert_eq!(read.brokers().filter(|b| b.alive()).count(), 3);
+/// assert_eq!(read.partition_count(), 3);
+/// for p in read.topics().flat_map(|t| t.partitions()) {
+///     // Two replicas each; at the start the first (preferred) replica leads, in epoch 0.
+///     assert_eq!(p.replicas().len(), 2);
+///     assert_eq!(p.leader(), p.replicas().first().copied());
+///     assert_eq!(p.leader_epoch(), 0);
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy)]
 pub struct Read<'a> {
     sim: &'a Sim,
@@ -97,14 +129,19 @@ impl Sim {
 }
 
 impl<'a> Read<'a> {
+    /// The simulated time now: the time of the last event applied, or the target of the
+    /// last [`Sim::run_to`] if that is later.
     pub fn now(self) -> SimTime {
         self.sim.out.now
     }
 
+    /// The seed of the simulation's RNG (replica placement, sticky partitions, retry
+    /// jitter, member ids): the same scenario, seed and commands give the same run.
     pub fn seed(self) -> u64 {
         self.sim.seed
     }
 
+    /// How many queued events have been applied since the start (one per [`Sim::step`]).
     pub fn steps(self) -> u64 {
         self.sim.steps()
     }
@@ -114,26 +151,33 @@ impl<'a> Read<'a> {
         self.sim.out.trace.total()
     }
 
+    /// When the next queued event is due (`None`: nothing is queued). Consumers heartbeat
+    /// forever, so a run with a consumer group always has one.
     pub fn next_event_at(self) -> Option<SimTime> {
         self.sim.next_event_time()
     }
 
+    /// The brokers, by id, crashed ones included (see [`BrokerRead::alive`]).
     pub fn brokers(self) -> impl Iterator<Item = BrokerRead<'a>> {
         self.sim.cluster.brokers.values().map(BrokerRead)
     }
 
+    /// Broker `id` (`None`: the cluster has no such broker).
     pub fn broker(self, id: BrokerId) -> Option<BrokerRead<'a>> {
         self.sim.cluster.brokers.get(&id).map(BrokerRead)
     }
 
+    /// The topics, by name (the internal `__consumer_offsets` is not among them).
     pub fn topics(self) -> impl Iterator<Item = TopicRead<'a>> {
         self.sim.cluster.topics.values().map(move |t| TopicRead { sim: self.sim, topic: t })
     }
 
+    /// Topic `name` (`None`: no such topic).
     pub fn topic(self, name: &str) -> Option<TopicRead<'a>> {
         self.sim.cluster.topics.get(name).map(|t| TopicRead { sim: self.sim, topic: t })
     }
 
+    /// Partition `tp` (`None`: no such topic or partition); see [`PartitionRead`].
     pub fn partition(self, tp: &TopicPartition) -> Option<PartitionRead<'a>> {
         self.topic(&tp.topic)?.partition(tp.partition)
     }
@@ -143,28 +187,34 @@ impl<'a> Read<'a> {
         self.sim.cluster.topics.values().map(|t| t.partitions.len()).sum()
     }
 
+    /// The producer clients, by name.
     pub fn producers(self) -> impl Iterator<Item = ProducerRead<'a>> {
         self.sim.clients.producers.values().map(ProducerRead)
     }
 
+    /// Producer `name` (its `client.id`; `None`: no such producer); see [`ProducerRead`].
     pub fn producer(self, name: &str) -> Option<ProducerRead<'a>> {
         self.sim.clients.producers.get(name).map(ProducerRead)
     }
 
-    /// Records sent by every producer so far.
+    /// Records sent by every producer so far (`send()` calls over the whole run, whatever
+    /// became of them).
     pub fn sent_total(self) -> u64 {
         self.sim.clients.producers.values().map(|p| p.sent_total).sum()
     }
 
+    /// The consumer groups, by `group.id`.
     pub fn groups(self) -> impl Iterator<Item = GroupRead<'a>> {
         self.sim.consumers.groups.values().map(move |g| GroupRead { sim: self.sim, group: g })
     }
 
+    /// Group `id` (its `group.id`; `None`: no such group); see [`GroupRead`].
     pub fn group(self, id: &str) -> Option<GroupRead<'a>> {
         self.sim.consumers.groups.get(id).map(|g| GroupRead { sim: self.sim, group: g })
     }
 
-    /// The events the trace keeps, oldest first.
+    /// The events the trace keeps, oldest first: the newest
+    /// [`SimOptions::trace_events`](crate::SimOptions::trace_events) of the run.
     pub fn events(self) -> impl DoubleEndedIterator<Item = &'a Event> + ExactSizeIterator {
         self.sim.out.trace.events()
     }
@@ -184,17 +234,19 @@ impl<'a> Read<'a> {
         self.sim.out.trace.events().next_back()
     }
 
-    /// The guarantee monitors' kept findings, oldest first.
+    /// The guarantee monitors' kept findings, oldest first: the newest
+    /// [`SimOptions::findings`](crate::SimOptions::findings) (see [`Finding`] for an example).
     pub fn findings(self) -> &'a [Finding] {
         self.sim.monitors().findings()
     }
 
-    /// Findings in all, kept or not.
+    /// Findings in all, kept or not, over the whole run.
     pub fn findings_total(self) -> u64 {
         self.sim.monitors().total()
     }
 
-    /// Findings that broke a promise Kafka makes.
+    /// Findings that broke a promise Kafka makes ([`Finding::promised`]), over the whole
+    /// run. Non-zero means the model broke a Kafka guarantee: a bug in the sandbox.
     pub fn promises_broken(self) -> u64 {
         self.sim.monitors().promised_total()
     }
@@ -204,18 +256,22 @@ impl<'a> Read<'a> {
         self.sim.in_flight()
     }
 
+    /// The source connectors (Kafka Connect), in the scenario's order.
     pub fn connectors(self) -> impl Iterator<Item = ConnectorRead<'a>> {
         self.sim.connectors().map(ConnectorRead)
     }
 
+    /// Connector `name` (`None`: no such connector).
     pub fn connector(self, name: &str) -> Option<ConnectorRead<'a>> {
         self.sim.connector(name).map(ConnectorRead)
     }
 
+    /// The Kafka Streams applications, in the scenario's order.
     pub fn streams_apps(self) -> impl Iterator<Item = StreamsRead<'a>> {
         self.sim.streams().map(StreamsRead)
     }
 
+    /// The Streams application with this `application.id` (`None`: no such application).
     pub fn streams_app(self, application_id: &str) -> Option<StreamsRead<'a>> {
         self.sim.streams_app(application_id).map(StreamsRead)
     }
@@ -231,21 +287,28 @@ impl<'a> Read<'a> {
 pub struct BrokerRead<'a>(&'a Broker);
 
 impl BrokerRead<'_> {
+    /// Its broker id (`node.id`): brokers are numbered from 0.
     pub fn id(self) -> BrokerId {
         self.0.id
     }
+    /// Running: `false` after a crash, until it restarts. A running broker may still be
+    /// cut off ([`BrokerRead::isolated`]) or fenced ([`BrokerRead::fenced`]).
     pub fn alive(self) -> bool {
         self.0.alive
     }
-    /// Cut off the network.
+    /// Cut off the network: it keeps running, but nothing reaches it and nothing it sends
+    /// arrives.
     pub fn isolated(self) -> bool {
         self.0.isolated
     }
-    /// Fenced by the controller (no heartbeat for `broker.session.timeout.ms`).
+    /// Fenced by the controller (no heartbeat for `broker.session.timeout.ms`): it leads
+    /// nothing and is in no ISR.
     pub fn fenced(self) -> bool {
         self.0.fenced
     }
-    /// Extra delay of its follower fetches.
+    /// Extra delay of its follower fetches, in ms (0: none; set by
+    /// [`Command::slow_broker`](crate::Command::slow_broker)). A slow follower falls behind
+    /// and leaves the ISR once it lags more than `replica.lag.time.max.ms`.
     pub fn slow_ms(self) -> u64 {
         self.0.slow_ms
     }
@@ -259,24 +322,33 @@ pub struct TopicRead<'a> {
 }
 
 impl<'a> TopicRead<'a> {
+    /// The topic's name.
     pub fn name(self) -> &'a str {
         &self.topic.name
     }
+    /// How many partitions it has.
     pub fn partition_count(self) -> u32 {
         self.topic.partition_count()
     }
+    /// How many replicas each partition has (counted on partition 0).
     pub fn replication_factor(self) -> u32 {
         self.topic.replication_factor()
     }
+    /// `min.insync.replicas`: while the ISR is smaller, the leader refuses `acks=all`
+    /// writes (`NOT_ENOUGH_REPLICAS`) and the high watermark does not advance.
     pub fn min_insync_replicas(self) -> u32 {
         self.topic.config.min_insync_replicas
     }
+    /// `unclean.leader.election.enable`: whether a replica outside the ISR may become
+    /// leader when no in-sync replica can, at the cost of the records it lacks.
     pub fn unclean_leader_election_enable(self) -> bool {
         self.topic.config.unclean_leader_election_enable
     }
+    /// Its partitions, by index.
     pub fn partitions(self) -> impl Iterator<Item = PartitionRead<'a>> {
         (0..self.topic.partitions.len() as u32).filter_map(move |p| self.partition(p))
     }
+    /// Partition `index` (`None`: past the last).
     pub fn partition(self, index: u32) -> Option<PartitionRead<'a>> {
         let part = self.topic.partitions.get(index as usize)?;
         Some(PartitionRead { sim: self.sim, topic: self.topic, index, part })
@@ -284,6 +356,36 @@ impl<'a> TopicRead<'a> {
 }
 
 /// One partition: its replicas, leader, ISR and the leader's log.
+///
+/// The offsets, as Kafka names them: the **log start offset** is the first offset still
+/// readable; the **log end offset** (LEO) is the offset the next record gets; the **high
+/// watermark** (HW) is the offset below which records are committed — on every in-sync
+/// replica — and readable by consumers. Records from the HW to the LEO are written on the
+/// leader but not committed yet. The **leader epoch** counts leader elections.
+///
+/// # Example
+///
+/// Three records written with `acks=all` to a partition with three replicas:
+///
+/// ```
+/// use kafka_sandbox_core::{Acks, ProducerSpec, Scenario, SendPlan, SimTime, TopicSpec};
+///
+/// let mut b = Scenario::builder();
+/// b.brokers(3);
+/// let t = b.topic(TopicSpec::new("t").replication_factor(3).min_insync_replicas(2));
+/// b.producer(ProducerSpec::new("app").acks(Acks::All).send(SendPlan::values(&t, ["a", "b", "c"])));
+/// let mut sim = b.build()?;
+/// sim.run_to(SimTime(5_000));
+///
+/// let p = sim.partition(&t.partition(0)).expect("partition 0");
+/// assert_eq!(p.isr().len(), 3, "every replica is in sync");
+/// // Every ISR replica has the three records: all are committed.
+/// assert_eq!((p.log_start_offset(), p.high_watermark(), p.log_end_offset()), (0, 3, 3));
+/// let values: Vec<&str> = p.records(0, p.high_watermark()).iter().map(|r| r.record.value.as_str()).collect();
+/// assert_eq!(values, ["a", "b", "c"]);
+/// assert!(p.replica_logs().all(|r| r.in_isr && r.log_end_offset() == 3));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy)]
 pub struct PartitionRead<'a> {
     sim: &'a Sim,
@@ -293,19 +395,26 @@ pub struct PartitionRead<'a> {
 }
 
 impl<'a> PartitionRead<'a> {
+    /// Its topic's name.
     pub fn topic(self) -> &'a str {
         &self.topic.name
     }
+    /// Its index in the topic, from 0.
     pub fn index(self) -> u32 {
         self.index
     }
+    /// Its topic and index, owned.
     pub fn topic_partition(self) -> TopicPartition {
         TopicPartition::new(self.topic.name.clone(), self.index)
     }
+    /// The broker leading it: producers write to it and consumers read from it.
     /// `None` while offline.
     pub fn leader(self) -> Option<BrokerId> {
         self.part.leader
     }
+    /// The leader epoch: 0 for the first leader, bumped by every leader election
+    /// (including one that leaves the partition offline). Each record carries the epoch
+    /// it was written in; a follower truncates what the new epoch's leader does not have.
     pub fn leader_epoch(self) -> u32 {
         self.part.leader_epoch
     }
@@ -313,6 +422,9 @@ impl<'a> PartitionRead<'a> {
     pub fn replicas(self) -> &'a [BrokerId] {
         &self.part.replicas
     }
+    /// The in-sync replicas (ISR), in assignment order: the leader and the followers that
+    /// caught up within `replica.lag.time.max.ms`. The high watermark is the lowest log
+    /// end offset among them; a fenced broker is in no ISR.
     pub fn isr(self) -> &'a [BrokerId] {
         &self.part.isr
     }
@@ -324,13 +436,20 @@ impl<'a> PartitionRead<'a> {
     fn shown_log(self) -> Option<&'a PartitionLog> {
         self.part.display_log()
     }
+    /// The log start offset: the first offset still readable (retention moves it up).
     /// Of the log shown (the leader's; the first replica's while offline).
     pub fn log_start_offset(self) -> u64 {
         self.shown_log().map_or(0, PartitionLog::log_start_offset)
     }
+    /// The log end offset (LEO) of the log shown (the leader's; the first replica's while
+    /// offline): the offset the next appended record gets.
     pub fn log_end_offset(self) -> u64 {
         self.shown_log().map_or(0, PartitionLog::log_end_offset)
     }
+    /// The high watermark (HW) of the log shown (the leader's; the first replica's while
+    /// offline): records below it are committed — on every ISR replica — and readable by
+    /// consumers; those from it to the log end offset are not yet. It advances only while
+    /// the ISR has at least `min.insync.replicas` members.
     pub fn high_watermark(self) -> u64 {
         self.shown_log().map_or(0, PartitionLog::high_watermark)
     }
@@ -362,7 +481,9 @@ impl<'a> PartitionRead<'a> {
             Some(ReplicaRead { broker: *b, is_leader: self.part.leader == Some(*b), in_isr: self.part.isr.contains(b), log })
         })
     }
-    /// Records a leader change left behind (the newest the cluster keeps).
+    /// Records a leader change left behind (the newest the cluster keeps:
+    /// [`SimOptions::lost_per_partition`](crate::SimOptions::lost_per_partition)), oldest
+    /// first: records the old leader had that the new leader's log lacks.
     pub fn lost(self) -> impl Iterator<Item = &'a LostView> {
         let tp = self.topic_partition();
         self.sim.lost_records(&tp)
@@ -372,19 +493,28 @@ impl<'a> PartitionRead<'a> {
 /// One replica's copy of a partition.
 #[derive(Clone, Copy)]
 pub struct ReplicaRead<'a> {
+    /// The broker holding this copy.
     pub broker: BrokerId,
+    /// Whether this broker leads the partition now.
     pub is_leader: bool,
+    /// Whether this replica is in the partition's ISR now.
     pub in_isr: bool,
     log: &'a PartitionLog,
 }
 
 impl<'a> ReplicaRead<'a> {
+    /// This copy's log end offset: the offset its next record gets. A follower's trails
+    /// the leader's by what it has not fetched yet.
     pub fn log_end_offset(self) -> u64 {
         self.log.log_end_offset()
     }
+    /// This copy's high watermark: what this replica knows to be committed. The leader's is
+    /// the partition's; a follower learns it from the leader's fetch responses, so it may
+    /// trail.
     pub fn high_watermark(self) -> u64 {
         self.log.high_watermark()
     }
+    /// This copy's log start offset: its first readable offset.
     pub fn log_start_offset(self) -> u64 {
         self.log.log_start_offset()
     }
@@ -392,6 +522,7 @@ impl<'a> ReplicaRead<'a> {
     pub fn newest_records(self, n: usize) -> &'a [StoredRecord] {
         newest(self.log, n)
     }
+    /// This copy as a [`LogRead`]: its records and segments.
     pub fn log(self) -> LogRead<'a> {
         LogRead(self.log)
     }
@@ -402,12 +533,18 @@ impl<'a> ReplicaRead<'a> {
 pub struct LogRead<'a>(&'a PartitionLog);
 
 impl<'a> LogRead<'a> {
+    /// The log start offset: the first offset still readable. Retention moves it up, and
+    /// a follower's follows its leader's.
     pub fn log_start_offset(self) -> u64 {
         self.0.log_start_offset()
     }
+    /// The log end offset (LEO): the offset the next appended record gets.
     pub fn log_end_offset(self) -> u64 {
         self.0.log_end_offset()
     }
+    /// The high watermark this copy knows: records below it are committed (on every ISR
+    /// replica). On the leader's copy it is where consumers' reads stop; a follower's may
+    /// trail the leader's.
     pub fn high_watermark(self) -> u64 {
         self.0.high_watermark()
     }
@@ -452,29 +589,64 @@ fn records_in(log: &PartitionLog, from: u64, to: u64) -> &[StoredRecord] {
 }
 
 /// One producer client.
+///
+/// # Example
+///
+/// ```
+/// use kafka_sandbox_core::{Acks, ProducerSpec, Scenario, SendPlan, SimTime, TopicSpec};
+///
+/// let mut b = Scenario::builder();
+/// b.brokers(3);
+/// let t = b.topic(TopicSpec::new("t").partitions(3).replication_factor(3));
+/// let app = b.producer(ProducerSpec::new("app").acks(Acks::All).send(SendPlan::values(&t, ["a", "b", "c", "d"]).every_ms(100)));
+/// let mut sim = b.build()?;
+/// sim.run_to(SimTime(5_000));
+///
+/// let p = sim.producer(&app).expect("producer");
+/// assert_eq!(p.sent_total(), 4);
+/// // acks=all: each record is acknowledged once every in-sync replica has it.
+/// assert_eq!(p.acknowledged(), 4);
+/// assert_eq!((p.failed(), p.pending(), p.batched()), (0, 0, 0));
+/// assert!(p.sent().all(|s| s.acked_offset.is_some()));
+/// assert!(p.latency_ms_max() >= p.latency_ms_mean());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy)]
 pub struct ProducerRead<'a>(&'a Producer);
 
 impl<'a> ProducerRead<'a> {
+    /// Its name, which is its `client.id`.
     pub fn name(self) -> &'a str {
         &self.0.name
     }
+    /// `partitioner.class`: how it picks the partition of a record that names none
+    /// (Kafka's built-in partitioner by default: key hash, else the sticky partition).
     pub fn partitioner(self) -> PartitionerKind {
         self.0.config.partitioner
     }
+    /// `linger.ms`: how long a batch waits for more records before it is sent, in ms.
     pub fn linger_ms(self) -> u64 {
         self.0.config.linger_ms
     }
+    /// `acks`: what the leader waits for before it answers a write (0: no answer at all;
+    /// 1: its own append; all: every in-sync replica).
     pub fn acks(self) -> Acks {
         self.0.config.acks
     }
+    /// Whether it is idempotent: `enable.idempotence`, on by default when `acks=all`,
+    /// `retries` > 0 and `max.in.flight.requests.per.connection` ≤ 5. The broker then drops
+    /// a retried batch it already has, so retries neither duplicate nor reorder records.
     pub fn idempotent(self) -> bool {
         self.0.config.idempotent()
     }
+    /// Records sent (`send()` called) over the whole run; [`ProducerRead::sent`] keeps only
+    /// the newest.
     pub fn sent_total(self) -> u64 {
         self.0.sent_total
     }
-    /// The newest sends it remembers, oldest first.
+    /// The newest sends it remembers, oldest first
+    /// ([`SimOptions::sent_per_producer`](crate::SimOptions::sent_per_producer) of them),
+    /// each with its partition, acknowledged offset or error.
     pub fn sent(self) -> impl DoubleEndedIterator<Item = &'a SentRecord> + ExactSizeIterator {
         self.0.sent.iter()
     }
@@ -504,11 +676,13 @@ impl<'a> ProducerRead<'a> {
     pub fn retries(self) -> u64 {
         self.0.counters.retries
     }
-    /// The longest time from `send()` to the acknowledgement, in ms.
+    /// The longest time from `send()` to the acknowledgement, in ms (over the acknowledged
+    /// records whose send it still remembered, see [`ProducerRead::sent`]).
     pub fn latency_ms_max(self) -> u64 {
         self.0.counters.latency_ms_max
     }
-    /// The mean time from `send()` to the acknowledgement, in ms (0 before the first).
+    /// The mean time from `send()` to the acknowledgement, in ms (0 before the first),
+    /// rounded down (over the acknowledged records whose send it still remembered).
     pub fn latency_ms_mean(self) -> u64 {
         self.0.counters.latency_ms_sum.checked_div(self.0.counters.latency_samples).unwrap_or(0)
     }
@@ -524,6 +698,43 @@ impl<'a> ProducerRead<'a> {
 }
 
 /// One consumer group: the coordinator's side and its members.
+///
+/// Offsets and lag as `kafka-consumer-groups --describe` shows them: the **committed
+/// offset** of a partition is the next offset the group will read there; the **lag** is
+/// the partition's high watermark minus it.
+///
+/// # Example
+///
+/// Two consumers share a topic's four partitions; auto-commit catches up with the
+/// records:
+///
+/// ```
+/// use kafka_sandbox_core::{GroupSpec, MemberSpec, ProducerSpec, Scenario, SendPlan, SimTime, TopicSpec};
+///
+/// let mut b = Scenario::builder();
+/// let t = b.topic(TopicSpec::new("t").partitions(4));
+/// let g = b.group(GroupSpec::new("g", [&t]).members([MemberSpec::new("c1"), MemberSpec::new("c2")]));
+/// // Sent once the group consumes (`auto.offset.reset=latest` skips older records).
+/// let values = (0..20).map(|i| format!("v{i}"));
+/// b.producer(ProducerSpec::new("app").send(SendPlan::values(&t, values).start_ms(10_000).every_ms(10)));
+/// let mut sim = b.build()?;
+/// sim.run_to(SimTime(30_000));
+///
+/// let group = sim.group(&g).expect("group");
+/// assert_eq!(group.state(), kafka_sandbox_core::group::GroupState::Stable);
+/// // Each member owns two of the four partitions.
+/// for (client_id, partitions) in group.assignment() {
+///     assert_eq!(partitions.len(), 2, "{client_id}");
+/// }
+/// // Every record was delivered and its offset committed: no lag left.
+/// assert_eq!(group.members().map(|m| m.received_total()).sum::<u64>(), 20);
+/// for lag in group.lags() {
+///     assert_eq!(lag.committed, Some(lag.high_watermark));
+///     assert_eq!(lag.lag, 0);
+/// }
+/// assert_eq!(group.total_lag(), 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy)]
 pub struct GroupRead<'a> {
     sim: &'a Sim,
@@ -534,55 +745,93 @@ pub struct GroupRead<'a> {
 /// offset (the log start when nothing is committed), as `kafka-consumer-groups` shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Lag<'a> {
+    /// The partition's topic.
     pub topic: &'a str,
+    /// The partition's index.
     pub partition: u32,
+    /// The partition leader's high watermark: the end of what the group can read.
     pub high_watermark: u64,
+    /// The group's committed offset (the next offset to read); `None` when it has
+    /// committed none for this partition.
     pub committed: Option<u64>,
+    /// `high_watermark` minus `committed` (or minus the log start offset when nothing is
+    /// committed): committed records the group has not committed past. Records a member
+    /// holds or processed whose offsets are not committed yet still count.
     pub lag: u64,
 }
 
 impl<'a> GroupRead<'a> {
+    /// Its `group.id`.
     pub fn id(self) -> &'a str {
         &self.group.id
     }
+    /// The topics it was created with: its members' subscription unless a member names
+    /// its own ([`MemberRead::topics`]), and what [`GroupRead::lags`] covers.
     pub fn topics(self) -> &'a [String] {
         &self.group.topics
     }
+    /// Its state as the coordinator holds it: classic `Empty`, `PreparingRebalance`,
+    /// `CompletingRebalance`, `Stable`; KIP-848 `Empty`, `Reconciling`, `Stable`.
     pub fn state(self) -> GroupState {
         self.group.state
     }
     /// The generation (classic) or the group epoch (KIP-848).
+    ///
+    /// Classic: 0 for a new group, bumped when a rebalance's join phase completes, so the
+    /// first stable generation is 1; a member of an older generation is fenced. KIP-848:
+    /// bumped at each change of membership, subscriptions or partition counts.
     pub fn generation(self) -> i32 {
         self.group.generation
     }
-    /// KIP-848: the epoch of the current target assignment.
+    /// KIP-848: the epoch of the current target assignment (0 under the classic protocol).
+    /// The coordinator computes a new target when the group epoch
+    /// ([`GroupRead::generation`]) moves; the group is `Stable` once every member's epoch
+    /// has reached it.
     pub fn assignment_epoch(self) -> i32 {
         self.group.assignment_epoch
     }
+    /// Classic protocol: how members give partitions up in a rebalance — eager (all of
+    /// them) or cooperative (KIP-429, only those that move), as the assignor dictates. A
+    /// KIP-848 group reconciles incrementally whatever this says.
     pub fn protocol(self) -> RebalanceProtocol {
         self.group.protocol
     }
+    /// `group.protocol`: `classic` (JoinGroup/SyncGroup, the client-side assignor) or
+    /// `consumer` (KIP-848: heartbeats, the coordinator assigns).
     pub fn group_protocol(self) -> GroupProtocol {
         self.group.config.group_protocol
     }
+    /// Whether it speaks the KIP-848 consumer protocol (`group.protocol=consumer`).
     pub fn consumer_protocol(self) -> bool {
         self.group.consumer_protocol()
     }
+    /// `partition.assignment.strategy`: the classic protocol's client-side assignor, run by
+    /// the group leader.
     pub fn assignor(self) -> Strategy {
         self.group.config.assignor
     }
+    /// `group.remote.assignor`: the KIP-848 coordinator's assignor (`uniform` or `range`).
     pub fn remote_assignor(self) -> ServerAssignor {
         self.group.config.remote_assignor
     }
+    /// `auto.offset.reset`: where a member starts reading a partition the group has no
+    /// committed offset for (`latest` by default: only records written from then on).
     pub fn auto_offset_reset(self) -> OffsetReset {
         self.group.config.auto_offset_reset
     }
+    /// Pull (Kafka's model) or push (a sandbox-only teaching device that shows why Kafka
+    /// does not push).
     pub fn delivery(self) -> DeliveryMode {
         self.group.config.delivery
     }
+    /// Sandbox only, with push delivery: how many received but unprocessed records a member
+    /// can hold; one more and it crashes out of memory.
     pub fn push_buffer_max_records(self) -> u32 {
         self.group.config.push_buffer_max_records
     }
+    /// Classic protocol: when the pending rebalance's join phase ends at the latest (the end
+    /// of `group.initial.rebalance.delay.ms`, or the rebalance timeout for the members that
+    /// have not rejoined); `None` when none is pending.
     pub fn rebalance_due(self) -> Option<SimTime> {
         self.group.rebalance_due
     }
@@ -620,39 +869,62 @@ impl<'a> GroupRead<'a> {
     pub fn registered(self) -> impl Iterator<Item = &'a str> {
         self.group.registry.iter().map(|r| r.client_id.as_str())
     }
+    /// Rebalances completed over the whole run: classic, each generation that reached
+    /// `Stable`; KIP-848, each time the group became `Stable` again (every member at its
+    /// target assignment).
     pub fn rebalances(self) -> u64 {
         self.group.rebalances
     }
     /// Records processed twice.
+    ///
+    /// Counted over the whole run, once per extra processing of an offset the group had
+    /// already processed (at-least-once redelivery after a rebalance, crash or seek).
     pub fn duplicates(self) -> u64 {
         self.group.duplicates
     }
-    /// How many times a member left because `max.poll.interval.ms` passed between polls.
+    /// How many times a member left because `max.poll.interval.ms` passed between polls,
+    /// over the whole run.
     pub fn poll_timeouts(self) -> u64 {
         self.group.poll_timeouts
     }
     /// Records committed past without being processed.
+    ///
+    /// The consumer side's at-most-once loss: offsets between where the group started
+    /// reading each partition and its committed offset that no member processed (an offset
+    /// committed before processing, then a crash or a lost partition; or a position that
+    /// jumped). Records a running member still holds are not counted (yet). Computed from
+    /// the whole run at each call.
     pub fn unprocessed(self) -> u64 {
         self.group.unprocessed_records()
     }
+    /// Total time partitions went unconsumed, in ms, summed over partitions and over the
+    /// whole run: from a partition's revocation (or its owner's crash or departure) until
+    /// its next owner has a position on it. A gap still open is not counted yet.
     pub fn partition_downtime_ms(self) -> u64 {
         self.group.partition_downtime_ms
     }
-    /// The newest duplicates with their cause, oldest first.
+    /// The newest duplicates with their cause, oldest first
+    /// ([`SimOptions::duplicates_per_group`](crate::SimOptions::duplicates_per_group) of them;
+    /// [`GroupRead::duplicates`] counts all).
     pub fn duplicate_details(self) -> impl Iterator<Item = &'a DuplicateRecord> {
         self.group.duplicate_details()
     }
-    /// The first `limit` records committed past unprocessed, with their cause.
+    /// The first `limit` records committed past unprocessed, with their cause (in partition
+    /// then offset order; [`GroupRead::unprocessed`] counts all).
     pub fn unprocessed_details(self, limit: usize) -> Vec<UnprocessedRecord> {
         self.group.unprocessed_details(limit)
     }
+    /// Its consumers (the client side), in the order they started. A crashed member stays
+    /// listed, in [`Phase::Crashed`] until it restarts; a removed one is gone.
     pub fn members(self) -> impl Iterator<Item = MemberRead<'a>> + Clone {
         self.group.members.iter().map(move |m| MemberRead { group: self.group, member: m })
     }
+    /// The member with `client.id` = `client_id` (`None`: no such member).
     pub fn member(self, client_id: &str) -> Option<MemberRead<'a>> {
         self.group.member(client_id).map(|m| MemberRead { group: self.group, member: m })
     }
-    /// The committed offset of `tp` (the next offset to read).
+    /// The committed offset of `tp` (the next offset to read): `None` before the group
+    /// commits one there.
     pub fn committed(self, tp: &TopicPartition) -> Option<u64> {
         self.group.committed.get(tp).copied()
     }
@@ -660,7 +932,8 @@ impl<'a> GroupRead<'a> {
     pub fn committed_offsets(self) -> impl Iterator<Item = (&'a TopicPartition, u64)> {
         self.group.committed.iter().map(|(tp, o)| (tp, *o))
     }
-    /// Who owns what: each member's client id and its assigned partitions.
+    /// Who owns what: each member's client id and its assigned partitions, as the consumers
+    /// see them (in start order; a crashed member owns nothing).
     pub fn assignment(self) -> impl Iterator<Item = (&'a str, &'a [TopicPartition])> {
         self.group.members.iter().map(|m| (m.client_id.as_str(), m.assigned.as_slice()))
     }
@@ -689,6 +962,10 @@ impl<'a> GroupRead<'a> {
 }
 
 /// One member of a group, as its consumer and the coordinator see it.
+///
+/// It is **stopped** ([`MemberRead::stopped`]) while it cannot consume: crashed, or
+/// without its partitions because of a rebalance. It is **paused**
+/// ([`MemberRead::paused`]) when the application stopped calling `poll()`.
 #[derive(Clone, Copy)]
 pub struct MemberRead<'a> {
     group: &'a Group,
@@ -696,34 +973,54 @@ pub struct MemberRead<'a> {
 }
 
 impl<'a> MemberRead<'a> {
+    /// Its `client.id` (unique in its group in the sandbox).
     pub fn client_id(self) -> &'a str {
         &self.member.client_id
     }
+    /// The member id the coordinator knows it by: classic, `clientId-UUID` handed out at
+    /// its first JoinGroup (KIP-394); KIP-848, a UUID the consumer makes. Empty while it
+    /// has none (before its first join, after a restart, a poll timeout or a fencing).
     pub fn member_id(self) -> &'a str {
         &self.member.member_id
     }
+    /// `group.instance.id`, if set: a static member (KIP-345), whose partitions wait for
+    /// it until its session times out.
     pub fn group_instance_id(self) -> Option<&'a str> {
         self.member.group_instance_id.as_deref()
     }
+    /// What it is doing now: awaiting an assignment, idle, fetching or processing.
     pub fn activity(self) -> Activity {
         self.member.activity
     }
+    /// Where it is in the group protocol, as the consumer sees it.
     pub fn phase(self) -> Phase {
         self.member.phase
     }
+    /// Classic: the generation of its last JoinGroup answer (-1 while it has none: before
+    /// its first join, after a restart, a poll timeout or a fencing). KIP-848: its member
+    /// epoch, as the last heartbeat answer gave it (0 while it joins or rejoins).
     pub fn generation(self) -> i32 {
         self.member.generation
     }
     /// The application stopped calling `poll()`.
+    ///
+    /// Set by the pause command ([`GroupCommand::PauseMember`](crate::GroupCommand::PauseMember)),
+    /// the sandbox's stuck application: it finishes the records in hand, its heartbeats go
+    /// on, and it leaves the group once `max.poll.interval.ms` passes. Not Kafka's
+    /// `consumer.pause()`, which stops fetching while the application keeps polling.
     pub fn paused(self) -> bool {
         self.member.paused
     }
+    /// How it commits offsets: auto-commit, or by hand after or before processing.
     pub fn commit_mode(self) -> CommitMode {
         self.member.config.commit_mode
     }
+    /// Sandbox only: how long the application takes per record, in ms.
     pub fn processing_ms(self) -> u64 {
         self.member.config.processing_ms
     }
+    /// The partitions it owns now, as the consumer sees them: empty while it waits for an
+    /// assignment (an eager rebalance revokes everything first) and after a crash.
     pub fn assigned(self) -> &'a [TopicPartition] {
         &self.member.assigned
     }
@@ -731,6 +1028,9 @@ impl<'a> MemberRead<'a> {
     pub fn owns(self, topic: &str, partition: u32) -> bool {
         self.member.assigned.iter().any(|tp| tp.topic == topic && tp.partition == partition)
     }
+    /// Its position on each assigned partition: the next offset it fetches. A newly
+    /// assigned partition has none until the committed offset (or `auto.offset.reset`)
+    /// gives it one.
     pub fn positions(self) -> impl Iterator<Item = (&'a TopicPartition, u64)> {
         self.member.positions.iter().map(|(tp, o)| (tp, *o))
     }
@@ -742,21 +1042,32 @@ impl<'a> MemberRead<'a> {
     pub fn has_received(self, value: &str) -> bool {
         self.received().any(|d| d.value == value)
     }
+    /// Records `poll()` handed it over the whole run (a record delivered again counts
+    /// again); [`MemberRead::received`] keeps only the newest.
     pub fn received_total(self) -> u64 {
         self.member.received_total()
     }
-    /// The newest deliveries it remembers, oldest first.
+    /// The newest deliveries it remembers, oldest first
+    /// ([`SimOptions::received_per_member`](crate::SimOptions::received_per_member) of them).
     pub fn received(self) -> impl Iterator<Item = &'a Delivery> {
         self.member.received()
     }
+    /// Records it finished processing over the whole run (a record processed again counts
+    /// again).
     pub fn processed_total(self) -> u64 {
         self.member.processed_total
     }
     /// Time it could not consume because of rebalances.
+    ///
+    /// In ms, over the whole run: each stop lasts from the moment it was left without
+    /// partitions (an eager revocation before rejoining, a crash, and under KIP-848 also a
+    /// fencing, a poll timeout or an emptied assignment) until it has a position again on
+    /// a new assignment. A crash counts until the restarted member is assigned again. A
+    /// stop in progress ([`MemberRead::stopped_since`]) is added when it ends.
     pub fn rebalance_stopped_ms(self) -> u64 {
         self.member.rebalance_stopped_ms
     }
-    /// Since when it cannot consume because of a rebalance or crash.
+    /// Since when it cannot consume because of a rebalance or crash (`None` while it can).
     pub fn stopped_since(self) -> Option<SimTime> {
         self.member.stopped_since
     }
@@ -806,6 +1117,7 @@ impl<'a> MemberRead<'a> {
 pub struct ConnectorRead<'a>(&'a Connector);
 
 impl<'a> ConnectorRead<'a> {
+    /// The connector's name.
     pub fn name(self) -> &'a str {
         &self.0.spec.name
     }
@@ -832,6 +1144,7 @@ impl<'a> ConnectorRead<'a> {
 pub struct StreamsRead<'a>(&'a StreamsApp);
 
 impl<'a> StreamsRead<'a> {
+    /// Its `application.id`.
     pub fn application_id(self) -> &'a str {
         &self.0.spec.application_id
     }
