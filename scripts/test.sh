@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the project, installing the tools first (scripts/setup.sh):
-#   0. lint:    cargo fmt --all --check; cargo clippy (native and wasm32) with -D warnings
+#   0. lint:    cargo fmt --all --check; cargo clippy (native and wasm32) with -D warnings;
+#               rustdoc of the core with -D warnings (missing docs, broken links); the
+#               core's package list
 #   1. native:  cargo test --workspace --locked (tests/tidy.rs checks the layers and habits)
 #   2. wasm:    cargo test -p kafka-sandbox-web --target wasm32-unknown-unknown --locked
 #               (web/tests/browser.rs in headless Chromium via chromedriver)
@@ -48,8 +50,22 @@ stage setup scripts/setup.sh
 lint() {
   cargo fmt --all --check &&
     cargo clippy --workspace --all-targets --locked -- -D warnings &&
-    cargo clippy -p kafka-sandbox-web --target wasm32-unknown-unknown --all-targets --locked -- -D warnings
+    cargo clippy -p kafka-sandbox-web --target wasm32-unknown-unknown --all-targets --locked -- -D warnings &&
+    RUSTDOCFLAGS="-D warnings" cargo doc -p kafka-sandbox-core --no-deps --locked &&
+    package_check
 }
+# The library crate would publish: its package holds only the source, the embedded
+# scenarios and lessons, the examples, the tests and the README (no fuzz corpus, no
+# build output), and cargo has no warning about its manifest.
+package_check() {
+  local list
+  list=$(cargo package -p kafka-sandbox-core --allow-dirty --no-verify --list --locked 2>&1) || { echo "$list" >&2; return 1; }
+  if echo "$list" | grep -i '^warning'; then return 1; fi
+  local stray
+  stray=$(echo "$list" | grep -vE '^(src/.*\.rs|scenarios/[^/]+\.json|lessons/[^/]+\.json|examples/[^/]+\.rs|tests/[^/]+\.rs|README\.md|Cargo\.toml|Cargo\.toml\.orig|Cargo\.lock|\.cargo_vcs_info\.json)$' || true)
+  if [ -n "$stray" ]; then echo "the core package holds files that do not belong: $stray" >&2; return 1; fi
+}
+
 stage lint lint
 stage native cargo test --workspace --locked
 stage wasm cargo test -p kafka-sandbox-web --target wasm32-unknown-unknown --locked

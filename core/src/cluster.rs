@@ -193,10 +193,8 @@ pub fn place_replicas(rng: &mut SimRng, brokers: &[BrokerId], partitions: u32, r
     out
 }
 
-/// How many lost records a partition remembers.
-pub const LOST_KEPT: usize = 200;
 /// A record a leader change left behind, as its partition remembers it (the newest
-/// [`LOST_KEPT`]): what it was, whether it had been committed, why and when it was lost.
+/// [`crate::SimOptions::lost_per_partition`]): what it was, whether it had been committed, why and when it was lost.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LostView {
     /// The lost record's id.

@@ -182,6 +182,27 @@ pub const MAX_RUN_STEPS: u64 = 1_000_000;
 
 /// Runs `scenario` under the three protocols, applies `change` to `group` at `at`, and
 /// measures the `window_ms` after it.
+///
+/// A third consumer joins a group of two: under eager rebalancing every member stops;
+/// under cooperative-sticky and the KIP-848 consumer protocol the members keep consuming
+/// what they keep.
+///
+/// ```
+/// use kafka_sandbox_core::compare::{compare_protocols, Change, Variant};
+/// use kafka_sandbox_core::{GroupSpec, MemberSpec, Scenario, SimTime, TopicSpec};
+///
+/// let mut b = Scenario::builder();
+/// let t = b.topic(TopicSpec::new("t").partitions(6));
+/// let g = b.group(GroupSpec::new("g", [&t]).members([MemberSpec::new("c1"), MemberSpec::new("c2")]));
+/// let scenario = b.scenario()?;
+/// let join = Change::Join { client_id: "c3".into() };
+/// let cmp = compare_protocols(&scenario, &g, &join, SimTime(20_000), 30_000)?;
+/// let stopped = |v: Variant| cmp.runs.iter().find(|r| r.variant == v).map(|r| r.members[0].paused_ms);
+/// assert!(stopped(Variant::Eager) > Some(0));
+/// assert_eq!(stopped(Variant::Cooperative), Some(0));
+/// assert_eq!(stopped(Variant::Consumer), Some(0));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn compare_protocols(scenario: &Scenario, group: &str, change: &Change, at: SimTime, window_ms: u64) -> Result<Comparison, String> {
     compare_bounded(scenario, group, change, at, window_ms, MAX_RUN_STEPS)
 }

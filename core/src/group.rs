@@ -14,9 +14,6 @@ use crate::vecmap::VecMap;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
-/// How many delivered records a member remembers for the view and for tests.
-pub const RECEIVED_KEPT: usize = 1000;
-
 /// Group states, named as in Kafka's classic `GroupState`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum GroupState {
@@ -310,7 +307,7 @@ impl Member {
         self.stopped_since
     }
 
-    /// The newest deliveries (at most [`RECEIVED_KEPT`]), oldest first.
+    /// The newest deliveries (at most [`crate::SimOptions::received_per_member`]), oldest first.
     pub fn received(&self) -> impl Iterator<Item = &Delivery> {
         self.received.iter()
     }
@@ -379,7 +376,7 @@ pub(crate) struct Group {
     pub(crate) partition_downtime_ms: u64,
     /// Who last gave each partition up, how and when (to explain duplicates).
     pub(crate) handovers: VecMap<TopicPartition, Handover>,
-    /// The newest duplicates with their cause (at most [`DUPLICATES_KEPT`]).
+    /// The newest duplicates with their cause (at most [`crate::SimOptions::duplicates_per_group`]).
     pub(crate) duplicate_log: VecDeque<DuplicateRecord>,
 }
 
@@ -453,9 +450,6 @@ impl OffsetRanges {
         (to - from) - covered
     }
 }
-
-/// How many duplicates a group keeps with their cause.
-pub const DUPLICATES_KEPT: usize = 200;
 
 /// How a member lost a partition.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

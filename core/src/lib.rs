@@ -65,6 +65,8 @@
 //! order across a rebalance). Where the sandbox differs from Kafka, `docs/fidelity.md`
 //! says so. ARCHITECTURE.md has the code map and the invariants.
 
+#![warn(missing_docs)]
+
 #[doc(hidden)]
 pub mod __bench;
 pub mod assign;

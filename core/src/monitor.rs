@@ -141,9 +141,6 @@ pub struct Finding {
     pub promised: bool,
 }
 
-/// Most findings kept (the count goes on).
-pub const FINDINGS_KEPT: usize = 500;
-
 /// The guarantee monitors (see the module documentation): fed every trace event
 /// ([`Monitors::observe`]), they keep their own shadow of each replica's log and record a
 /// [`Finding`] whenever one of Kafka's guarantees does not hold. A [`Sim`](crate::Sim)
@@ -176,9 +173,6 @@ pub struct Monitors {
     observed: u64,
 }
 
-/// How many records, offsets and sends the monitors remember per map (the newest).
-pub const TRACKED_MAX: usize = 20_000;
-
 impl Default for Monitors {
     fn default() -> Self {
         Self::new()
@@ -186,9 +180,10 @@ impl Default for Monitors {
 }
 
 impl Monitors {
-    /// Monitors with the default bounds ([`TRACKED_MAX`], [`FINDINGS_KEPT`]).
+    /// Monitors with the default bounds ([`crate::SimOptions::default`]).
     pub fn new() -> Self {
-        Self::with_bounds(TRACKED_MAX, FINDINGS_KEPT)
+        let o = crate::SimOptions::default();
+        Self::with_bounds(o.monitor_records, o.findings)
     }
 
     /// Monitors remembering at most `tracked_max` entries per map and keeping at most
@@ -230,7 +225,7 @@ impl Monitors {
         self.total - self.findings.len() as u64
     }
 
-    /// The newest findings (at most [`FINDINGS_KEPT`]), oldest first.
+    /// The newest findings (at most [`crate::SimOptions::findings`]), oldest first.
     pub fn findings(&self) -> &[Finding] {
         &self.findings
     }

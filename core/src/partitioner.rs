@@ -67,6 +67,16 @@ pub fn to_positive(n: i32) -> i32 {
 /// `num_partitions` counts **all** partitions of the topic, leaderless ones included,
 /// so a key always maps to the same partition while the partition count is unchanged.
 /// Returns 0 when `num_partitions` is 0 (Kafka never calls it then).
+///
+/// The partition Kafka's producer picks for a key (values from Kafka's own murmur2):
+///
+/// ```
+/// use kafka_sandbox_core::partitioner::partition_for_key;
+/// assert_eq!(partition_for_key(b"key1", 3), 2);
+/// assert_eq!(partition_for_key(b"key2", 6), 5);
+/// // Adding partitions moves keys: "kafka" goes from partition 0 of 4 to 4 of 6.
+/// assert_eq!((partition_for_key(b"kafka", 4), partition_for_key(b"kafka", 6)), (0, 4));
+/// ```
 pub fn partition_for_key(key: &[u8], num_partitions: u32) -> u32 {
     if num_partitions == 0 {
         return 0;

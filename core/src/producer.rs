@@ -11,9 +11,6 @@ use crate::vecmap::{VecMap, VecSet};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
-/// How many sent records a producer remembers for the view.
-pub const SENT_KEPT: usize = 500;
-
 /// `max.request.size` (1048576, Kafka's default): the Sender stops adding batches to a
 /// Produce request once the next would take it past this many bytes
 /// (`RecordAccumulator.drainBatchesForOneNode`). A sandbox constant, not a setting.

@@ -122,6 +122,23 @@ impl Sim {
     /// Steps until `condition` holds (checked now and after every step), and returns the
     /// moment it did. When the next event lies past `deadline` (or nothing is queued) the
     /// clock moves to the deadline and the answer is [`RunError::Deadline`].
+    ///
+    /// How long until a new leader is elected after the leader's broker crashes (the
+    /// controller notices after `broker.session.timeout.ms`, 9 s by default):
+    ///
+    /// ```
+    /// use kafka_sandbox_core::{Command, Scenario, SimTime, TopicSpec};
+    ///
+    /// let mut b = Scenario::builder();
+    /// b.brokers(3);
+    /// let t = b.topic(TopicSpec::new("t").replication_factor(3));
+    /// let mut sim = b.build()?;
+    /// let old = sim.partition(&t.partition(0)).and_then(|p| p.leader()).expect("a leader");
+    /// sim.apply(Command::crash_broker(old))?;
+    /// let elected = sim.run_until(|r| r.partition(&t.partition(0)).and_then(|p| p.leader()).is_some_and(|l| l != old), SimTime(60_000))?;
+    /// assert!(elected >= SimTime(9_000), "{elected:?}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn run_until(&mut self, mut condition: impl FnMut(Read<'_>) -> bool, deadline: SimTime) -> Result<SimTime, RunError> {
         loop {
             if condition(self.read()) {

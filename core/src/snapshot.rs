@@ -16,7 +16,7 @@
 use crate::assign::server::ServerAssignor;
 use crate::assign::Strategy;
 use crate::cluster::BrokerId;
-pub use crate::cluster::{LostView, LOST_KEPT};
+pub use crate::cluster::LostView;
 use crate::config::GroupProtocol;
 use crate::config::{Acks, OffsetReset};
 use crate::event::Event;
@@ -111,7 +111,7 @@ pub struct PartitionView {
     pub records: Vec<RecordView>,
     /// Every replica's copy, in assignment order.
     pub replica_logs: Vec<ReplicaView>,
-    /// Records a leader change left behind (the newest [`LOST_KEPT`]).
+    /// Records a leader change left behind (the newest [`crate::SimOptions::lost_per_partition`]).
     pub lost: Vec<LostView>,
 }
 

@@ -213,7 +213,7 @@ fn eager_cooperative_and_consumer_protocol_compared_on_one_join() {
         let joined = sim.now();
         sim.apply(GroupCommand::AddMember { group: "g".into(), member: member("c3", None) }).expect("add");
         produce_until(&mut sim, 60_000);
-        let g = sim.group("g").expect("group").clone();
+        let g = sim.group("g").expect("group");
         assert_eq!(g.state(), GroupState::Stable, "{protocol:?}");
         let paused: Vec<u64> = ["c1", "c2"].iter().map(|c| g.member(c).map(|m| m.rebalance_stopped_ms()).unwrap_or(0)).collect();
         let revoked: usize = sim

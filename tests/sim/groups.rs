@@ -235,7 +235,7 @@ fn duplicates_and_losses_are_attributed_to_the_crash_and_the_commit() {
     use kafka_sandbox_core::group::{HandoverKind, UnprocessedCause};
     let attributed = |mode: CommitMode| {
         let sim = crash_while_processing_run(mode);
-        let g = sim.group("g").expect("group").clone();
+        let g = sim.group("g").expect("group");
         (g.duplicate_details().cloned().collect::<Vec<_>>(), g.unprocessed_details(100), g.duplicates(), g.unprocessed())
     };
     let (dups, lost, count, _) = attributed(CommitMode::SyncAfterProcessing);

@@ -220,7 +220,7 @@ fn faults_never_break_a_promise_and_the_cluster_converges_after_healing() {
                 let owner = g.members().find(|m| m.assigned().contains(&tp));
                 let owner = owner.unwrap_or_else(|| panic!("seed {seed}: {tp} has no owner"));
                 assert_eq!(
-                    sim.read().group("g").and_then(|g| g.member(&owner.client_id())).and_then(|m| m.position(&tp.topic, tp.partition)),
+                    sim.read().group("g").and_then(|g| g.member(owner.client_id())).and_then(|m| m.position(&tp.topic, tp.partition)),
                     Some(leader.log_end_offset()),
                     "seed {seed}: {} lags on {tp}",
                     owner.client_id()

@@ -270,7 +270,7 @@ async fn groups_panel_shows_a_crashed_member_removed_and_its_partitions_taken_ov
     }"#;
     let mut sim = Scenario::from_json(json).expect("parses").build().expect("builds");
     let stable = |sim: &kafka_sandbox_core::Sim| {
-        sim.group("shop").is_some_and(|g| g.state == GroupState::Stable && g.members.iter().all(|m| m.phase == Phase::Stable))
+        sim.group("shop").is_some_and(|g| g.state() == GroupState::Stable && g.members().all(|m| m.phase() == Phase::Stable))
     };
     while !stable(&sim) && sim.now() < SimTime(60_000) {
         sim.run_to(sim.now().plus_ms(100));

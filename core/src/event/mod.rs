@@ -657,9 +657,6 @@ pub struct Trace {
 }
 
 impl Trace {
-    /// How many events a trace keeps when nothing else is asked for.
-    pub const DEFAULT_CAPACITY: usize = 50_000;
-
     /// An empty trace that keeps the newest `capacity` events (at least 1); the total and the
     /// digest still count every event.
     pub fn new(capacity: usize) -> Self {

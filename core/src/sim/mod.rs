@@ -532,6 +532,21 @@ impl Sim {
 
     /// Applies a command now — a [`Command`] or a feature's own command
     /// (`sim.apply(BrokerCommand::CrashBroker { broker: 1 })`). On error nothing has changed.
+    ///
+    /// ```
+    /// use kafka_sandbox_core::{Command, CommandError, Scenario, SimTime, TopicSpec};
+    ///
+    /// let mut b = Scenario::builder();
+    /// b.brokers(3);
+    /// b.topic(TopicSpec::new("t").replication_factor(3));
+    /// let mut sim = b.build()?;
+    /// sim.apply(Command::crash_broker(2))?;
+    /// sim.run_to(SimTime(15_000));
+    /// assert!(!sim.broker(2).expect("broker 2").alive());
+    /// // A refused command says why, and changes nothing.
+    /// assert!(matches!(sim.apply(Command::crash_broker(7)), Err(CommandError::UnknownBroker(7))));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn apply(&mut self, command: impl Into<Command>) -> Result<(), CommandError> {
         let command = command.into();
         self.validate(&command)?;
