@@ -174,6 +174,13 @@ pub fn outcome(sim: &crate::sim::Sim) -> Outcome {
     o
 }
 
+impl Comparison {
+    /// The run under `variant`.
+    pub fn run(&self, variant: Variant) -> Option<&ProtocolRun> {
+        self.runs.iter().find(|r| r.variant == variant)
+    }
+}
+
 /// The longest window a comparison may cover (simulated time).
 pub const MAX_WINDOW_MS: u64 = 600_000;
 
@@ -197,7 +204,7 @@ pub const MAX_RUN_STEPS: u64 = 1_000_000;
 /// let scenario = b.scenario()?;
 /// let join = Change::Join { client_id: "c3".into() };
 /// let cmp = compare_protocols(&scenario, &g, &join, SimTime(20_000), 30_000)?;
-/// let stopped = |v: Variant| cmp.runs.iter().find(|r| r.variant == v).map(|r| r.members[0].paused_ms);
+/// let stopped = |v: Variant| cmp.run(v).map(|r| r.members[0].paused_ms);
 /// assert!(stopped(Variant::Eager) > Some(0));
 /// assert_eq!(stopped(Variant::Cooperative), Some(0));
 /// assert_eq!(stopped(Variant::Consumer), Some(0));
