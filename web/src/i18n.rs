@@ -275,8 +275,8 @@ msgs! {
     REBALANCES = "再均衡次数", "rebalances";
     DUPLICATES = "重复处理（duplicates）", "processed twice (duplicates)";
     DUPLICATES_HINT = "提交落后于处理时，成员崩溃或再均衡移走了分区：新的拥有者从较早的已提交位移重新处理", "commits lagged behind processing when a member crashed or a rebalance moved partitions: the next owner starts again from the older committed offset";
-    LOST_COUNT = "已提交但从未处理（lost）", "committed but never processed (lost)";
-    LOST_COUNT_HINT = "处理前就提交了位移（至多一次），成员又在一批记录处理到一半时崩溃；正在处理的记录在处理完之前也计入", "committed before processing (at-most-once), then the member crashed mid-batch; records still being processed also count until they are done";
+    UNPROCESSED_COUNT = "已提交但从未处理", "committed but never processed";
+    UNPROCESSED_COUNT_HINT = "处理前就提交了位移（至多一次），成员又在一批记录处理到一半时崩溃；正在处理的记录在处理完之前也计入", "committed before processing (at-most-once), then the member crashed mid-batch; records still being processed also count until they are done";
     PHASE_JOINING = "加入中", "joining";
     PHASE_SYNCING = "同步中", "syncing";
     PHASE_STABLE = "稳定", "stable";
@@ -291,8 +291,8 @@ msgs! {
     CRASHED_STILL_MEMBER = "协调者仍把它算作成员，直到 session.timeout.ms 内没有心跳", "the coordinator still counts it as a member until session.timeout.ms passes without a heartbeat";
     NO_MEMBER_ID = "还没有 member id（不在组中）", "no member id (not in the group)";
     PROCESSED = "已处理", "processed";
-    REBALANCE_PAUSED = "因再均衡暂停", "paused by rebalances";
-    REBALANCE_PAUSED_HINT = "这个成员因为再均衡而不能消费的总时间", "Total time this member could not consume because of rebalances";
+    REBALANCE_STOPPED = "因再均衡停止消费", "stopped by rebalances";
+    REBALANCE_STOPPED_HINT = "这个成员因为再均衡而不能消费的总时间", "Total time this member could not consume because of rebalances";
     MEMBER_CRASH_HINT = "进程立即停止：不发 LeaveGroup、不提交；协调者在 session.timeout.ms 之后才把它移出组", "The process stops at once: no LeaveGroup, no commit; the coordinator removes it only after session.timeout.ms";
     MEMBER_RESTART_HINT = "用同一个 client.id 重新启动，作为新成员加入（静态成员在会话超时前回来则接替原位）", "Start again with the same client.id and join as a new member (a static member back within its session takes its old place)";
     PAUSE_MEMBER = "卡住", "Pause";

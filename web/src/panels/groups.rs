@@ -240,12 +240,12 @@ fn GroupCard(p: &GroupCardProps) -> Html {
                 <span class={classes!("duplicates", (g.duplicates > 0).then_some("bad"))} title={i18n::DUPLICATES_HINT.get(lang)}>
                     { format!("{}: {}", i18n::DUPLICATES.get(lang), g.duplicates) }
                 </span>
-                <span class={classes!("lost", (g.lost > 0).then_some("bad"))} title={i18n::LOST_COUNT_HINT.get(lang)}>
-                    { format!("{}: {}", i18n::LOST_COUNT.get(lang), g.lost) }
+                <span class={classes!("lost", (g.lost > 0).then_some("bad"))} title={i18n::UNPROCESSED_COUNT_HINT.get(lang)}>
+                    { format!("{}: {}", i18n::UNPROCESSED_COUNT.get(lang), g.lost) }
                 </span>
                 <span class="item downtime muted" title={i18n::METRIC_DOWNTIME.get(lang)}>{ format!("{}: {}", i18n::METRIC_DOWNTIME.get(lang), i18n::seconds(g.partition_downtime_ms)) }</span>
                 if g.duplicates > 0 { <span class="cause dup-why">{ i18n::DUPLICATES_HINT.get(lang) }</span> }
-                if g.lost > 0 { <span class="cause lost-why">{ i18n::LOST_COUNT_HINT.get(lang) }</span> }
+                if g.lost > 0 { <span class="cause lost-why">{ i18n::UNPROCESSED_COUNT_HINT.get(lang) }</span> }
             </div>
             if !g.duplicate_details.is_empty() {
                 <details class="why-list dup-list">
@@ -549,8 +549,8 @@ fn MemberRow(p: &MemberRowProps) -> Html {
                 if m.buffered > 0 {
                     <span class="buffered bad">{ format!("{}: {}", i18n::BUFFERED.get(lang), m.buffered) }</span>
                 }
-                <span class="rebalance-pause" title={i18n::REBALANCE_PAUSED_HINT.get(lang)}>
-                    { format!("{}: {}", i18n::REBALANCE_PAUSED.get(lang), i18n::seconds(m.rebalance_stopped_ms)) }
+                <span class="rebalance-pause" title={i18n::REBALANCE_STOPPED_HINT.get(lang)}>
+                    { format!("{}: {}", i18n::REBALANCE_STOPPED.get(lang), i18n::seconds(m.rebalance_stopped_ms)) }
                 </span>
             </div>
             <div class="received">
