@@ -170,6 +170,8 @@ pub struct Monitors {
     findings: Vec<Finding>,
     total: u64,
     promised_total: u64,
+    /// Acknowledged records found lost, over the whole run.
+    acked_lost: u64,
     observed: u64,
 }
 
@@ -204,6 +206,7 @@ impl Monitors {
             findings: Vec::new(),
             total: 0,
             promised_total: 0,
+            acked_lost: 0,
             observed: 0,
         }
     }
@@ -218,6 +221,12 @@ impl Monitors {
     /// How many remembered entries the bounds made the monitors forget.
     pub fn forgotten(&self) -> u64 {
         self.forgotten
+    }
+
+    /// How many acknowledged records were found lost over the whole run (kept findings
+    /// or not), whatever the settings promised.
+    pub fn acked_lost_total(&self) -> u64 {
+        self.acked_lost
     }
 
     /// How many findings are no longer kept (still counted in [`Monitors::total`]).
@@ -247,6 +256,9 @@ impl Monitors {
         self.total += 1;
         if promised {
             self.promised_total += 1;
+        }
+        if matches!(kind, FindingKind::AcknowledgedRecordLost { .. }) {
+            self.acked_lost += records.len() as u64;
         }
         let (records, values) = records.into_iter().unzip();
         self.findings.push(Finding { time: e.time, seq: e.seq, tp, records, values, kind, promised });

@@ -125,6 +125,12 @@ impl Cluster {
         self.lost.get(tp).into_iter().flatten()
     }
 
+    /// Records leader changes left behind over the whole run, on every partition (kept
+    /// or not).
+    pub(crate) fn lost_total(&self) -> u64 {
+        self.lost.values().map(|l| l.len() as u64).sum::<u64>() + self.lost_dropped
+    }
+
     pub(crate) fn partition(&self, tp: &TopicPartition) -> Option<&Partition> {
         self.topics.get(&tp.topic).and_then(|t| t.partitions.get(tp.partition as usize))
     }
