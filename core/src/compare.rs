@@ -134,12 +134,14 @@ pub struct Outcome {
 
 /// The outcome of a run as it stands.
 pub fn outcome(sim: &crate::sim::Sim) -> Outcome {
-    let mut o = Outcome::default();
     // Whole-run counters, not the bounded trace or findings: the answer covers the run
     // whatever `SimOptions` keeps.
-    o.records_lost = sim.cluster.lost_total();
-    o.acked = sim.clients.producers.values().map(|p| p.counters.acknowledged).sum();
-    o.acked_lost = sim.monitors().acked_lost_total();
+    let mut o = Outcome {
+        records_lost: sim.cluster.lost_total(),
+        acked: sim.clients.producers.values().map(|p| p.counters.acknowledged).sum(),
+        acked_lost: sim.monitors().acked_lost_total(),
+        ..Outcome::default()
+    };
     for g in sim.consumers.groups.values() {
         o.duplicates += g.duplicates;
         o.unprocessed += g.unprocessed_records();
