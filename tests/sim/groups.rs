@@ -431,3 +431,36 @@ fn a_stuck_member_has_given_up_its_partitions_before_the_rebalance_timeout_hands
     }
     assert!(count(&sim, |k| matches!(k, EventKind::Group(GroupEvent::MemberLeft { client_id, .. }) if client_id == "c2")) >= 1);
 }
+
+/// Classic protocol: the leader crashes after the join phase and never sends SyncGroup.
+/// The followers keep heartbeating while they wait for their assignment (Kafka's heartbeat
+/// thread runs in COMPLETING_REBALANCE, and the coordinator resets every member's session
+/// when the join completes), so only the crashed leader times out; the others rebalance
+/// without it.
+#[test]
+fn rebalance_a_leader_crashing_before_sync_takes_only_itself_out_of_the_group() {
+    use kafka_sandbox_core::event::GroupEvent;
+    for assignor in [kafka_sandbox_core::Strategy::Range, kafka_sandbox_core::Strategy::CooperativeSticky] {
+        let mut b = Scenario::builder();
+        b.brokers(3);
+        let t = b.topic(TopicSpec::new("t").partitions(6).replication_factor(3));
+        let g = b.group(GroupSpec::new("g", [&t]).assignor(assignor).members([MemberSpec::new("c1"), MemberSpec::new("c2")]));
+        b.at(5_000, Command::add_member(&g, MemberSpec::new("c3")));
+        b.at(8_000, Command::crash_member(&g.member("c1")));
+        let mut sim = b.build().expect("valid");
+        sim.run_to(SimTime(120_000));
+        let left: Vec<String> = sim
+            .trace()
+            .events()
+            .filter_map(|e| match &e.kind {
+                EventKind::Group(GroupEvent::MemberLeft { client_id, .. }) => Some(client_id.clone()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(left, ["c1"], "{assignor:?}: only the crashed leader leaves");
+        let group = sim.group(&g).expect("group");
+        assert_eq!(group.state(), GroupState::Stable, "{assignor:?}");
+        let owned: usize = ["c2", "c3"].iter().map(|c| group.member(c).map_or(0, |m| m.assigned().len())).sum();
+        assert_eq!(owned, 6, "{assignor:?}: c2 and c3 own every partition");
+    }
+}

@@ -231,7 +231,11 @@ impl Consumers {
                     out,
                 );
             }
-        } else if phase == Phase::Stable {
+        } else if matches!(phase, Phase::Stable | Phase::Syncing) {
+            // The heartbeat thread runs once the member has joined: in a stable generation
+            // and while it waits for its assignment (COMPLETING_REBALANCE; only UNJOINED
+            // and PREPARING_REBALANCE disable it, `AbstractCoordinator.HeartbeatThread`).
+            // The coordinator answers NONE in CompletingRebalance and resets the session.
             if let Some(at) = self.to_coordinator(group_id, cluster, out) {
                 out.at(
                     at,
@@ -944,6 +948,22 @@ impl Consumers {
         let assignor = g.config.assignor.to_string();
         let answers: Vec<(String, u64, String)> =
             g.registry.iter().map(|r| (r.client_id.clone(), r.incarnation, r.member_id.clone())).collect();
+        // Every member's session starts afresh with the join's answer
+        // (`GroupCoordinator.onCompleteJoin`: `completeAndScheduleNextHeartbeatExpiration`
+        // for each member), so a member waiting for a leader that never syncs is not timed
+        // out on a session that began with its JoinGroup.
+        let now = out.now;
+        let sessions: Vec<(String, u64)> = g
+            .registry
+            .iter_mut()
+            .map(|r| {
+                r.session_deadline = now.plus_ms(r.session_timeout_ms);
+                (r.member_id.clone(), r.session_timeout_ms)
+            })
+            .collect();
+        for (member_id, session_ms) in sessions {
+            self.schedule_session_check(group_id, &member_id, now.plus_ms(session_ms), out);
+        }
         out.emit(EventKind::Group(GroupEvent::JoinPhaseCompleted {
             group: group_id.into(),
             generation,
