@@ -884,6 +884,28 @@ impl<'a> GroupRead<'a> {
     }
     /// How many times a member left because `max.poll.interval.ms` passed between polls,
     /// over the whole run.
+    ///
+    /// Is a consumer that takes 200 ms per record kicked out of its group? With Kafka's
+    /// defaults (`max.poll.records` 500, `max.poll.interval.ms` 300 s) a full poll takes
+    /// 100 s: no. Lower the interval to 60 s and it is.
+    ///
+    /// ```
+    /// use kafka_sandbox_core::{GroupSpec, MemberSpec, OffsetReset, ProducerSpec, Scenario, SendPlan, SimTime, TopicSpec};
+    ///
+    /// let timeouts = |max_poll_interval_ms: u64| -> Result<u64, Box<dyn std::error::Error>> {
+    ///     let mut b = Scenario::builder();
+    ///     let t = b.topic(TopicSpec::new("t"));
+    ///     b.producer(ProducerSpec::new("p").send(SendPlan::values(&t, (0..600).map(|i| format!("m{i}")))));
+    ///     let slow = MemberSpec::new("slow").processing_ms(200).max_poll_interval_ms(max_poll_interval_ms);
+    ///     let g = b.group(GroupSpec::new("g", [&t]).auto_offset_reset(OffsetReset::Earliest).members([slow]));
+    ///     let mut sim = b.build()?;
+    ///     sim.run_to(SimTime(400_000));
+    ///     Ok(sim.group(&g).map_or(0, |g| g.poll_timeouts()))
+    /// };
+    /// assert_eq!(timeouts(300_000)?, 0);
+    /// assert!(timeouts(60_000)? > 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn poll_timeouts(self) -> u64 {
         self.group.poll_timeouts
     }
