@@ -107,6 +107,17 @@ pub enum JsonProblem {
     },
 }
 
+/// What an idempotent producer needs (`ProducerConfig.postProcessAndValidateIdempotenceConfigs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IdempotenceRule {
+    /// `acks` must be `all`.
+    AcksAll,
+    /// `retries` must be above 0.
+    RetriesAboveZero,
+    /// `max.in.flight.requests.per.connection` must be at most 5.
+    InFlightAtMostFive,
+}
+
 /// What is wrong with a scenario: every refusal of `Scenario::from_json`, `check` and
 /// `build`, with its parameters.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -217,6 +228,12 @@ pub enum Problem {
     },
     /// `max_in_flight_requests_per_connection` is 0.
     MaxInFlightZero,
+    /// `enable_idempotence` is `true` but this setting rules idempotence out: Kafka's
+    /// producer refuses to start (`ProducerConfig.postProcessAndValidateIdempotenceConfigs`).
+    IdempotenceConflict {
+        /// The setting that conflicts.
+        rule: IdempotenceRule,
+    },
     /// Two topics, or two producers, with one name.
     Duplicate {
         /// Whether the name is a topic's or a producer's.
@@ -360,6 +377,14 @@ impl fmt::Display for Problem {
                 write!(f, "is {value}; allowed: {} to {} milliseconds", row.min, row.max)
             }
             Problem::MaxInFlightZero => f.write_str("is 0; allowed: 1 or more (max.in.flight.requests.per.connection is at least 1)"),
+            Problem::IdempotenceConflict { rule } => {
+                let needs = match rule {
+                    IdempotenceRule::AcksAll => "acks \"all\"",
+                    IdempotenceRule::RetriesAboveZero => "retries above 0",
+                    IdempotenceRule::InFlightAtMostFive => "max_in_flight_requests_per_connection at most 5",
+                };
+                write!(f, "conflicts with enable_idempotence true, which needs {needs} (Kafka's producer refuses to start otherwise); set enable_idempotence to false or change this setting")
+            }
             Problem::Duplicate { what, name } => {
                 let what = match what {
                     Defined::Topic => "topic",

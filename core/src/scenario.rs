@@ -8,7 +8,7 @@ use crate::command::{check_name, Command, GroupSpec, MAX_VALUE_CHARS};
 use crate::command::{BrokerCommand, ConnectCommand, GroupCommand, ProduceCommand, TopicCommand};
 use crate::config::{ClusterConfig, ProducerConfig};
 use crate::error::within;
-pub use crate::error::{Capped, Defined, JsonProblem, Problem, ScenarioError};
+pub use crate::error::{Capped, Defined, IdempotenceRule, JsonProblem, Problem, ScenarioError};
 pub use crate::json::{read_json, write_json};
 use crate::limits;
 pub use crate::limits::{
@@ -405,6 +405,24 @@ impl Scenario {
             }
             if p.config.max_in_flight_requests_per_connection == 0 {
                 return Err(ScenarioError::at(format!("{path}.config.max_in_flight_requests_per_connection"), Problem::MaxInFlightZero));
+            }
+            if p.config.enable_idempotence == Some(true) {
+                // `ProducerConfig.postProcessAndValidateIdempotenceConfigs`: explicit
+                // idempotence with a setting that rules it out is a ConfigException.
+                let conflict = [
+                    ("acks", p.config.acks != crate::config::Acks::All, IdempotenceRule::AcksAll),
+                    ("retries", p.config.retries == 0, IdempotenceRule::RetriesAboveZero),
+                    (
+                        "max_in_flight_requests_per_connection",
+                        p.config.max_in_flight_requests_per_connection > 5,
+                        IdempotenceRule::InFlightAtMostFive,
+                    ),
+                ]
+                .into_iter()
+                .find(|(_, conflicts, _)| *conflicts);
+                if let Some((field, _, rule)) = conflict {
+                    return Err(ScenarioError::at(format!("{path}.config.{field}"), Problem::IdempotenceConflict { rule }));
+                }
             }
             within(&format!("{path}.config.batch_size"), p.config.batch_size.into(), &limits::BATCH_SIZE)?;
             for (j, s) in p.send.iter().enumerate() {

@@ -72,6 +72,27 @@ fn the_builder_refuses_what_kafka_would_refuse_naming_the_field() {
     let e = refused(&b);
     assert!(e.starts_with("commands[0]") && e.contains("c9"), "{e}");
 
+    // Explicit idempotence with a setting that rules it out: Kafka's producer refuses to
+    // start (`ProducerConfig.postProcessAndValidateIdempotenceConfigs`).
+    let mut b = Scenario::builder();
+    let t = b.topic(TopicSpec::new("t"));
+    b.producer(ProducerSpec::new("p").enable_idempotence(true).acks(Acks::Leader).send(SendPlan::values(&t, ["x"])));
+    let e = refused(&b);
+    assert!(e.starts_with("producers[0].config.acks") && e.contains("enable_idempotence") && e.contains("\"all\""), "{e}");
+    let mut b = Scenario::builder();
+    b.topic(TopicSpec::new("t"));
+    b.producer(ProducerSpec::new("p").enable_idempotence(true).retries(0));
+    assert!(refused(&b).starts_with("producers[0].config.retries"), "{}", refused(&b));
+    let mut b = Scenario::builder();
+    b.topic(TopicSpec::new("t"));
+    b.producer(ProducerSpec::new("p").enable_idempotence(true).max_in_flight_requests_per_connection(6));
+    assert!(refused(&b).starts_with("producers[0].config.max_in_flight_requests_per_connection"), "{}", refused(&b));
+    // Left unset, idempotence is simply off under acks=1 (Kafka 3.0+'s default rule).
+    let mut b = Scenario::builder();
+    b.topic(TopicSpec::new("t"));
+    b.producer(ProducerSpec::new("p").acks(Acks::Leader));
+    assert_eq!(refused(&b), "built");
+
     // Nothing at all: a scenario needs a topic.
     assert!(refused(&Scenario::builder()).starts_with("topics"), "{}", refused(&Scenario::builder()));
 }
@@ -245,4 +266,19 @@ fn the_read_api_counts_rebalances_retries_and_poll_timeouts() {
     assert_eq!(sim.member(&g, "slow").map(|m| m.config().processing_ms), Some(2_000));
     // Seen as events too.
     assert!(sim.trace().events().any(|e| matches!(e.kind, EventKind::Group(GroupEvent::MemberLeft { .. }))));
+}
+
+#[test]
+fn set_acks_below_all_is_refused_for_an_explicitly_idempotent_producer() {
+    let mut b = Scenario::builder();
+    let t = b.topic(TopicSpec::new("t"));
+    let strict = b.producer(ProducerSpec::new("strict").enable_idempotence(true));
+    let loose = b.producer(ProducerSpec::new("loose"));
+    let mut sim = b.build().expect("valid");
+    let e = sim.apply(Command::set_acks(&strict, Acks::Leader)).expect_err("Kafka refuses acks=1 with enable.idempotence=true");
+    assert!(matches!(&e, kafka_sandbox_core::CommandError::IdempotenceNeedsAcksAll { producer } if producer == "strict"), "{e}");
+    assert_eq!(sim.producer(&strict).map(|p| p.acks()), Some(Acks::All), "nothing changed");
+    sim.apply(Command::set_acks(&loose, Acks::Leader)).expect("unset idempotence just turns off");
+    assert_eq!(sim.producer(&loose).map(|p| (p.acks(), p.idempotent())), Some((Acks::Leader, false)));
+    let _ = t;
 }

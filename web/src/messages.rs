@@ -12,7 +12,9 @@
 
 use crate::i18n::Lang;
 use kafka_sandbox_core::command::{Allowed, CommandError, NameOf, NameProblem};
-use kafka_sandbox_core::error::{Capped, ConnectProblem, Defined, JsonProblem, Problem, ScenarioError, StreamsProblem, TableList};
+use kafka_sandbox_core::error::{
+    Capped, ConnectProblem, Defined, IdempotenceRule, JsonProblem, Problem, ScenarioError, StreamsProblem, TableList,
+};
 use kafka_sandbox_core::lesson::{self, LessonError, LessonProblem, Listed, Missing, ValueProblem};
 use kafka_sandbox_core::limits::{
     self, Range, MAX_CONNECTORS, MAX_GROUPS, MAX_HEADERS, MAX_MEMBERS_PER_GROUP, MAX_NAME_CHARS, MAX_PARTITIONS, MAX_PRODUCERS,
@@ -84,6 +86,9 @@ pub fn refusal(lang: Lang, e: &CommandError) -> String {
         }
         CommandError::PushBuffer { group, value } => {
             format!("消费者组 \"{group}\" 的 push_buffer_max_records 为 {value}；允许 1 到 {MAX_PUSH_BUFFER_RECORDS}")
+        }
+        CommandError::IdempotenceNeedsAcksAll { producer } => {
+            format!("生产者 \"{producer}\" 的 enable_idempotence 为 true，需要 acks \"all\"；允许 \"all\"（或先把 enable_idempotence 设为 false）")
         }
     }
 }
@@ -190,6 +195,14 @@ fn problem(lang: Lang, p: &Problem) -> String {
             format!("为 {value}；允许 {} 到 {} 毫秒", row.min, row.max)
         }
         Problem::MaxInFlightZero => "为 0；允许 1 及以上（max.in.flight.requests.per.connection 至少为 1）".to_string(),
+        Problem::IdempotenceConflict { rule } => {
+            let needs = match rule {
+                IdempotenceRule::AcksAll => "acks 为 \"all\"",
+                IdempotenceRule::RetriesAboveZero => "retries 大于 0",
+                IdempotenceRule::InFlightAtMostFive => "max_in_flight_requests_per_connection 不超过 5",
+            };
+            format!("与 enable_idempotence 为 true 冲突：幂等生产者需要 {needs}（否则 Kafka 的生产者拒绝启动）；把 enable_idempotence 设为 false 或修改这个设置")
+        }
         Problem::Duplicate { what, name } => match what {
             Defined::Topic => format!("主题 \"{name}\" 定义了两次"),
             Defined::Producer => format!("生产者 \"{name}\" 定义了两次"),
@@ -582,6 +595,7 @@ mod tests {
                 CommandError::AssignorUnderConsumerProtocol { .. } => 22,
                 CommandError::MemberSetting { .. } => 23,
                 CommandError::PushBuffer { .. } => 24,
+                CommandError::IdempotenceNeedsAcksAll { .. } => 25,
             }
         }
         let s = |x: &str| x.to_string();
@@ -644,6 +658,7 @@ mod tests {
                 allowed: Allowed::Below { setting: "session_timeout_ms", value: 45_000 },
             },
             CommandError::PushBuffer { group: s("G1"), value: 0 },
+            CommandError::IdempotenceNeedsAcksAll { producer: s("P1") },
         ];
         let mut places: Vec<usize> = all.iter().map(place).collect();
         places.dedup();
@@ -696,6 +711,7 @@ mod tests {
                 Problem::ByThen(_) => 27,
                 Problem::Connect(_) => 28,
                 Problem::Streams(_) => 29,
+                Problem::IdempotenceConflict { .. } => 30,
             }
         }
         let s = |x: &str| x.to_string();
@@ -726,6 +742,9 @@ mod tests {
             Problem::SegmentBytes { value: 13 },
             Problem::SegmentMs { value: 0 },
             Problem::MaxInFlightZero,
+            Problem::IdempotenceConflict { rule: IdempotenceRule::AcksAll },
+            Problem::IdempotenceConflict { rule: IdempotenceRule::RetriesAboveZero },
+            Problem::IdempotenceConflict { rule: IdempotenceRule::InFlightAtMostFive },
             Problem::Duplicate { what: Defined::Topic, name: s("t") },
             Problem::Duplicate { what: Defined::Producer, name: s("p") },
             Problem::KeysForValues { keys: 2, values: 1 },

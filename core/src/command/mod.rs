@@ -430,6 +430,13 @@ pub enum CommandError {
         /// The value given.
         value: u32,
     },
+    /// `set_acks` to `0` or `1` on a producer with `enable_idempotence: true`: Kafka's
+    /// producer refuses that configuration (`ProducerConfig`: "Must set acks to all in
+    /// order to use the idempotent producer").
+    IdempotenceNeedsAcksAll {
+        /// The producer.
+        producer: String,
+    },
 }
 
 /// Which name [`check_name`] refused.
@@ -584,6 +591,10 @@ impl fmt::Display for CommandError {
             CommandError::PushBuffer { group, value } => {
                 write!(f, "push_buffer_max_records of group \"{group}\" is {value}; allowed: 1 to {MAX_PUSH_BUFFER_RECORDS}")
             }
+            CommandError::IdempotenceNeedsAcksAll { producer } => write!(
+                f,
+                "producer \"{producer}\" has enable_idempotence true, which needs acks \"all\"; allowed: \"all\" (or first set enable_idempotence to false)"
+            ),
         }
     }
 }

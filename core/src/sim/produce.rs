@@ -769,7 +769,16 @@ impl Sim {
                 }
                 check_record_size(key.as_deref(), value, headers)
             }
-            ProduceCommand::SetAcks { producer, .. } | ProduceCommand::SetPartitioner { producer, .. } => {
+            ProduceCommand::SetAcks { producer, acks } => match self.clients.producers.get(producer) {
+                None => Err(CommandError::UnknownProducer(producer.clone())),
+                // `ProducerConfig.postProcessAndValidateIdempotenceConfigs`: an explicit
+                // `enable.idempotence=true` with acks other than all is a ConfigException.
+                Some(p) if p.config.enable_idempotence == Some(true) && *acks != Acks::All => {
+                    Err(CommandError::IdempotenceNeedsAcksAll { producer: producer.clone() })
+                }
+                Some(_) => Ok(()),
+            },
+            ProduceCommand::SetPartitioner { producer, .. } => {
                 if self.clients.producers.contains_key(producer) {
                     Ok(())
                 } else {
