@@ -662,7 +662,7 @@ mod tests {
         ];
         let mut places: Vec<usize> = all.iter().map(place).collect();
         places.dedup();
-        assert_eq!(places, (0..=24).collect::<Vec<_>>(), "one sample (at least) of every refusal, in order");
+        assert_eq!(places, (0..=25).collect::<Vec<_>>(), "one sample (at least) of every refusal, in order");
         all
     }
 
@@ -701,17 +701,17 @@ mod tests {
                 Problem::SegmentBytes { .. } => 17,
                 Problem::SegmentMs { .. } => 18,
                 Problem::MaxInFlightZero => 19,
-                Problem::Duplicate { .. } => 20,
-                Problem::KeysForValues { .. } => 21,
-                Problem::PlannedValueTooLong => 22,
-                Problem::SendTooLate { .. } => 23,
-                Problem::TooManyTimelineEntries { .. } => 24,
-                Problem::Capped { .. } => 25,
-                Problem::Command(_) => 26,
-                Problem::ByThen(_) => 27,
-                Problem::Connect(_) => 28,
-                Problem::Streams(_) => 29,
-                Problem::IdempotenceConflict { .. } => 30,
+                Problem::IdempotenceConflict { .. } => 20,
+                Problem::Duplicate { .. } => 21,
+                Problem::KeysForValues { .. } => 22,
+                Problem::PlannedValueTooLong => 23,
+                Problem::SendTooLate { .. } => 24,
+                Problem::TooManyTimelineEntries { .. } => 25,
+                Problem::Capped { .. } => 26,
+                Problem::Command(_) => 27,
+                Problem::ByThen(_) => 28,
+                Problem::Connect(_) => 29,
+                Problem::Streams(_) => 30,
             }
         }
         let s = |x: &str| x.to_string();
@@ -764,7 +764,7 @@ mod tests {
         all.extend(every_streams_problem().into_iter().map(Problem::from));
         let mut places: Vec<usize> = all.iter().map(place).collect();
         places.dedup();
-        assert_eq!(places, (0..=29).collect::<Vec<_>>(), "one sample (at least) of every problem, in order");
+        assert_eq!(places, (0..=30).collect::<Vec<_>>(), "one sample (at least) of every problem, in order");
         all
     }
 
