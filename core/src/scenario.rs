@@ -659,20 +659,10 @@ fn check_timeline_produce(sim: &Sim, command: &ProduceCommand) -> Result<(), Pro
     }
 }
 
-/// A broker fault names a broker the cluster has.
+/// A broker fault names a broker the cluster has: the engine's own check (the brokers
+/// are fixed at build time, so what holds now holds by then).
 fn check_timeline_broker(sim: &Sim, command: &BrokerCommand) -> Result<(), Problem> {
-    match command {
-        BrokerCommand::CrashBroker { broker }
-        | BrokerCommand::RestartBroker { broker }
-        | BrokerCommand::IsolateBroker { broker }
-        | BrokerCommand::HealBroker { broker }
-        | BrokerCommand::SlowBroker { broker, .. } => {
-            if sim.broker(*broker).is_none() {
-                return Err(CommandError::UnknownBroker(*broker).into());
-            }
-            Ok(())
-        }
-    }
+    sim.validate_broker_command(command).map_err(Problem::from)
 }
 
 /// A topic change names a topic the scenario has, within the topic's bounds.

@@ -814,7 +814,7 @@ impl Sim {
 /// Commands to a broker: checked against the cluster, then executed (the one line
 /// `Sim::validate` and `Sim::execute` give this feature).
 impl Sim {
-    pub(in crate::sim) fn validate_broker_command(&self, command: &BrokerCommand) -> Result<(), CommandError> {
+    pub(crate) fn validate_broker_command(&self, command: &BrokerCommand) -> Result<(), CommandError> {
         match command {
             BrokerCommand::CrashBroker { broker }
             | BrokerCommand::RestartBroker { broker }

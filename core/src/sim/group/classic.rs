@@ -221,16 +221,7 @@ impl Consumers {
             m.positions.clear();
             m.token += 1;
             m.activity = Activity::AwaitingAssignment;
-            if !revoked.is_empty() {
-                self.record_group(
-                    EventKind::Group(GroupEvent::PartitionsRevoked {
-                        group: group_id.into(),
-                        client_id: client_id.into(),
-                        partitions: revoked,
-                    }),
-                    out,
-                );
-            }
+            self.record_revoked(group_id, client_id, revoked, out);
         } else if matches!(phase, Phase::Stable | Phase::Syncing) {
             // The heartbeat thread runs once the member has joined: in a stable generation
             // and while it waits for its assignment (COMPLETING_REBALANCE; only UNJOINED
@@ -457,16 +448,7 @@ impl Consumers {
         m.token += 1;
         let token = m.token;
         let rejoin = protocol == RebalanceProtocol::Cooperative && !revoked.is_empty();
-        if !revoked.is_empty() {
-            self.record_group(
-                EventKind::Group(GroupEvent::PartitionsRevoked {
-                    group: group_id.into(),
-                    client_id: client_id.into(),
-                    partitions: revoked,
-                }),
-                out,
-            );
-        }
+        self.record_revoked(group_id, client_id, revoked, out);
         out.emit(EventKind::Group(GroupEvent::PartitionsAssigned {
             group: group_id.into(),
             generation,
@@ -569,16 +551,7 @@ impl Consumers {
                 let revoked = std::mem::take(&mut m.assigned);
                 m.positions.clear();
                 m.token += 1;
-                if !revoked.is_empty() {
-                    self.record_group(
-                        EventKind::Group(GroupEvent::PartitionsRevoked {
-                            group: group_id.into(),
-                            client_id: client_id.into(),
-                            partitions: revoked,
-                        }),
-                        out,
-                    );
-                }
+                self.record_revoked(group_id, client_id, revoked, out);
                 self.send_join(group_id, client_id, cluster, out);
             }
         }

@@ -252,16 +252,7 @@ impl Consumers {
         let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
         let revoked = m.lose_partitions(now);
         self.drop_parked_fetches(group_id, client_id);
-        if !revoked.is_empty() {
-            self.record_group(
-                EventKind::Group(GroupEvent::PartitionsRevoked {
-                    group: group_id.into(),
-                    client_id: client_id.into(),
-                    partitions: revoked,
-                }),
-                out,
-            );
-        }
+        self.record_revoked(group_id, client_id, revoked, out);
     }
 
     pub(in crate::sim) fn cg_heartbeat_response(
@@ -365,16 +356,7 @@ impl Consumers {
         let incarnation = m.incarnation;
         let epoch = m.generation;
         self.drop_parked_fetches(group_id, client_id);
-        if !revoked.is_empty() {
-            self.record_group(
-                EventKind::Group(GroupEvent::PartitionsRevoked {
-                    group: group_id.into(),
-                    client_id: client_id.into(),
-                    partitions: revoked.clone(),
-                }),
-                out,
-            );
-        }
+        self.record_revoked(group_id, client_id, revoked.clone(), out);
         out.emit(EventKind::ConsumerProtocol(ConsumerProtocolEvent::AssignmentReconciled {
             group: group_id.into(),
             client_id: client_id.into(),

@@ -123,6 +123,15 @@ impl Consumers {
         out.emit(kind);
     }
 
+    /// Records `partitions` revoked from a member, if there are any: their gap in
+    /// consumption starts now.
+    pub(in crate::sim) fn record_revoked(&mut self, group_id: &str, client_id: &str, partitions: Vec<TopicPartition>, out: &mut Driver) {
+        if !partitions.is_empty() {
+            let revoked = GroupEvent::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions };
+            self.record_group(EventKind::Group(revoked), out);
+        }
+    }
+
     /// A revoked partition goes unconsumed until a member starts reading it again; the
     /// gap adds to the group's `partition_downtime_ms` (what a rebalance costs).
     fn note_partition_gaps(&mut self, kind: &EventKind, out: &mut Driver) {
@@ -423,10 +432,7 @@ impl Consumers {
         out.emit(EventKind::Group(GroupEvent::Subscribed { group: group_id.into(), client_id: client_id.into(), topics }));
         if !gone.is_empty() {
             self.drop_parked_fetches(group_id, client_id);
-            self.record_group(
-                EventKind::Group(GroupEvent::PartitionsRevoked { group: group_id.into(), client_id: client_id.into(), partitions: gone }),
-                out,
-            );
+            self.record_revoked(group_id, client_id, gone, out);
         }
         if restart {
             out.at(now, ConsumePending::Poll { group: group_id.into(), client_id: client_id.into(), token });
@@ -708,12 +714,7 @@ impl Consumers {
             m.processing.clear();
             let revoked = m.lose_partitions(now);
             self.drop_parked_fetches(group_id, &c);
-            if !revoked.is_empty() {
-                self.record_group(
-                    EventKind::Group(GroupEvent::PartitionsRevoked { group: group_id.into(), client_id: c.clone(), partitions: revoked }),
-                    out,
-                );
-            }
+            self.record_revoked(group_id, &c, revoked, out);
             self.send_join(group_id, &c, cluster, out);
         }
     }
