@@ -158,6 +158,12 @@ impl ScenarioBuilder {
         self
     }
 
+    /// The Kafka release the run models (`cluster.kafka_version`; default the newest).
+    pub fn kafka_version(&mut self, version: crate::KafkaVersion) -> &mut Self {
+        self.scenario.cluster.kafka_version = version;
+        self
+    }
+
     /// How long `kafka-sandbox run` runs the scenario by default, in ms.
     pub fn duration_ms(&mut self, duration_ms: u64) -> &mut Self {
         self.scenario.duration_ms = Some(duration_ms);

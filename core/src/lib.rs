@@ -108,7 +108,9 @@ pub use builder::{GroupId, MemberRef, ProducerName, ScenarioBuilder, TopicName};
 pub use command::{
     BrokerCommand, Command, CommandError, ConnectCommand, GroupCommand, GroupSpec, MemberSpec, ProduceCommand, TopicCommand,
 };
-pub use config::{Acks, ClusterConfig, CommitMode, ConsumerConfig, GroupConfig, GroupProtocol, OffsetReset, ProducerConfig, Strategy};
+pub use config::{
+    Acks, ClusterConfig, CommitMode, ConsumerConfig, GroupConfig, GroupProtocol, KafkaVersion, OffsetReset, ProducerConfig, Strategy,
+};
 pub use event::{
     ClusterEvent, ConnectEvent, ConsumeEvent, ConsumerProtocolEvent, Event, EventKind, GroupEvent, LeaveReason, LossCause, ProduceEvent,
     PushEvent, ReplicationEvent, SettingsEvent, StreamsEvent,

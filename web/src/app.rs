@@ -222,6 +222,7 @@ pub fn App() -> Html {
     let (brokers, topics, groups, flights) = (Rc::new(brokers), Rc::new(topics), Rc::new(groups), Rc::new(flights));
     let (produce_topic, produce_partitions) =
         read.topics().next().map_or((AttrValue::default(), 0), |t| (AttrValue::from(t.name().to_string()), t.partition_count()));
+    let kafka_version = model.sim.cluster().kafka_version;
     let compare_groups = Rc::new(crate::panels::compare_groups(read));
     let (category, entity) = model.event_filter.clone();
     let events = Rc::new(crate::view::filtered_events(read, lang, category, &entity, 60, 5000));
@@ -358,7 +359,7 @@ pub fn App() -> Html {
             </section>
             </ContextProvider<Now>>
             <Apps {lang} {connectors} {streams} dispatch={dispatch.clone()} />
-            <Brokers {lang} {brokers} {topics} {flights} {now} {producers} dispatch={dispatch.clone()} />
+            <Brokers {lang} {kafka_version} {brokers} {topics} {flights} {now} {producers} dispatch={dispatch.clone()} />
             <Charts {lang} samples={chart_samples} />
             <SequenceDiagram {lang} window={seq_window} messages={seq_messages} open={show_sequence}
                 on_toggle={dispatch.reform(Action::ShowSequence)} />

@@ -17,7 +17,7 @@ use kafka_sandbox_core::config::CommitMode;
 use kafka_sandbox_core::config::PartitionerKind;
 use kafka_sandbox_core::config::ServerAssignor;
 use kafka_sandbox_core::config::Strategy;
-use kafka_sandbox_core::config::{Acks, DeliveryMode, GroupProtocol, OffsetReset};
+use kafka_sandbox_core::config::{Acks, DeliveryMode, GroupProtocol, KafkaVersion, OffsetReset};
 use kafka_sandbox_core::limits;
 use kafka_sandbox_core::record::TimestampType;
 use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, ScenarioError, SendPlan, TopicSpec, MAX_PRODUCERS, MAX_TIME_MS, MAX_TOPICS};
@@ -318,6 +318,7 @@ pub static FIELDS: &[FieldSpec] = &[
     slot!(cluster.group_consumer_heartbeat_interval_ms, How::Limit(&limits::GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS)),
     slot!(cluster.group_consumer_session_timeout_ms, How::Limit(&limits::GROUP_CONSUMER_SESSION_TIMEOUT_MS)),
     slot!(cluster.log_retention_check_interval_ms, How::Limit(&limits::LOG_RETENTION_CHECK_INTERVAL_MS)),
+    slot!(cluster.kafka_version, How::Choice(<KafkaVersion as Choice>::NAMES)),
     // A topic.
     slot!(topic.name, How::Name(Names::Topic)),
     slot!(topic.partitions, How::Limit(&limits::TOPIC_PARTITIONS)),
@@ -790,6 +791,7 @@ macro_rules! choices {
 }
 
 choices! {
+    KafkaVersion => ["4.0" = KafkaVersion::V4_0, "4.1" = KafkaVersion::V4_1, "4.2" = KafkaVersion::V4_2];
     Acks => ["0" = Acks::Zero, "1" = Acks::Leader, "all" = Acks::All];
     PartitionerKind => ["built_in" = PartitionerKind::BuiltIn, "round_robin" = PartitionerKind::RoundRobin];
     Option<bool> => ["default" = None, "true" = Some(true), "false" = Some(false)];

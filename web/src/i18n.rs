@@ -321,6 +321,7 @@ msgs! {
     REFUSED = "操作被拒绝：", "Refused: ";
     GROUP_CREATED_NOTE = "新组从 auto.offset.reset 指定的位置开始读", "A new group starts where auto.offset.reset says";
     BROKERS = "Broker 与副本", "Brokers and replicas";
+    KAFKA_VERSION_HINT = "本次运行所模拟的 Kafka 版本：在 4.x 中行为有变化之处（合格领导者副本 KIP-966、KIP-848 消费者在 poll() 中才协调），按这个版本来；在编辑器的「集群」中可以更改", "The Kafka release this run models: where behaviour changed within 4.x (eligible leader replicas, KIP-966; the KIP-848 consumer reconciling only inside poll()), it follows this release; change it in the editor's cluster section";
     BROKERS_HINT = "每一列是一个 broker，卡片是它保存的分区副本：★ leader 接收写入并服务消费者，follower 从 leader 复制", "Each column is a broker and the partition replicas it holds: the ★ leader takes writes and serves consumers, followers copy from it";
     BROKER = "Broker", "Broker";
     ROLE_LEADER = "★ leader", "★ leader";
@@ -398,6 +399,7 @@ msgs! {
     ED_DURATION = "命令行运行时长（毫秒，可留空）", "Run length for the CLI (ms, optional)";
     ED_CLUSTER = "集群", "Cluster";
     ED_BROKERS = "broker 数量", "Brokers";
+    ED_KAFKA_VERSION = "Kafka 版本", "Kafka release";
     ED_BROKERS_HINT = "broker 编号 0 到 N−1；每个主题的副本数不能超过它", "Brokers are numbered 0 to N−1; no topic may have more replicas than this";
     ED_LATENCY = "网络延迟（毫秒，沙盒设定）", "Network latency (ms, sandbox only)";
     ED_MORE = "更多设置", "More settings";

@@ -26,6 +26,8 @@ const MAX_CELLS: usize = 30;
 #[derive(Properties, PartialEq)]
 pub struct BrokersProps {
     pub lang: Lang,
+    /// The Kafka release the run models (`cluster.kafka_version`), shown in the heading.
+    pub kafka_version: kafka_sandbox_core::KafkaVersion,
     /// The snapshot's brokers, and what their columns show: the topics' partitions (shared
     /// with the topic panel), the messages on the wire (replication under way, shared with
     /// the wires) at this time, and the producers (what became of lost records).
@@ -64,6 +66,9 @@ pub fn Brokers(p: &BrokersProps) -> Html {
         <section class="panel brokers" id="brokers">
             <div class="brokers-head">
                 <h2>{ i18n::BROKERS.get(lang) }</h2>
+                <span class="kafka-version" id="kafka-version" title={ i18n::KAFKA_VERSION_HINT.get(lang) }>
+                    { format!("Apache Kafka {}", p.kafka_version) }
+                </span>
                 <span class="muted small">{ i18n::BROKERS_HINT.get(lang) }</span>
             </div>
             <div class="broker-grid" style={grid_style}>

@@ -417,6 +417,7 @@ fn cluster(cx: &Ctx) -> Html {
                 { cx.field(c("cluster.brokers"), i18n::ED_BROKERS, Some(i18n::ED_BROKERS_HINT)) }
                 { cx.field(c("cluster.network_latency_ms"), i18n::ED_LATENCY, None) }
                 { cx.field(c("cluster.group_initial_rebalance_delay_ms"), "group.initial.rebalance.delay.ms", None) }
+                { cx.field(c("cluster.kafka_version"), i18n::ED_KAFKA_VERSION, Some(i18n::KAFKA_VERSION_HINT)) }
             </div>
             { cx.more(&more, html! { <>
                 { cx.field(more[0], "replica.lag.time.max.ms", None) }
