@@ -199,3 +199,29 @@ fn crash_and_restart_from_outside_replay_exactly() {
     assert_eq!(again.trace().digest(), sim.trace().digest());
     assert!(sim.apply(kafka_sandbox_core::ConnectCommand::CrashConnector { connector: "nope".into() }).is_err());
 }
+
+#[test]
+fn the_source_tasks_producer_is_not_idempotent_so_a_retried_write_lands_twice() {
+    // Connect's worker sets `enable.idempotence=false` on a source task's producer
+    // (`Worker.baseProducerConfigs`). Slow every follower past `request.timeout.ms`
+    // (30 s) before the first poll: the acks=all write of each row times out and is sent
+    // again, and the leader appends it a second time.
+    let slow = (0..3)
+        .map(|b| format!(r#"{{ "at_ms": 0, "command": {{ "type": "slow_broker", "broker": {b}, "slow_ms": 40000 }} }}"#))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let s = scenario("incrementing", &slow);
+    let mut sim = s.build().expect("builds");
+    let p = sim.producers().find(|p| p.name() == "connector-producer-jdbc-0").expect("task producer");
+    assert!(!p.idempotent(), "Connect's source producer has enable.idempotence=false");
+    sim.run_to(SimTime(150_000));
+    let records = topic_records(&sim);
+    let ada = records.iter().filter(|(k, v)| k == "1" && v == "ada").count();
+    assert!(ada >= 2, "the retried write of row 1 is appended again: {records:?}");
+    let duplicates = sim
+        .trace()
+        .events()
+        .filter(|e| matches!(&e.kind, EventKind::Produce(kafka_sandbox_core::event::ProduceEvent::DuplicateIgnored { .. })))
+        .count();
+    assert_eq!(duplicates, 0, "no broker recognises the retry: there is no producer id to recognise it by");
+}

@@ -251,9 +251,14 @@ pub fn producer_name(connector: &str) -> String {
 }
 
 /// The producer settings Connect's worker forces on a source task's producer
-/// (`Worker.producerConfigs`): everything else is the client's default.
+/// (`Worker.baseProducerConfigs`): `enable.idempotence=false` (unless
+/// `exactly.once.source.support` is on, which the sandbox does not model), `acks=all`,
+/// `max.in.flight.requests.per.connection=1`, `delivery.timeout.ms=Integer.MAX_VALUE`;
+/// everything else is the client's default. Not idempotent: a retry after a lost answer
+/// writes the row's record twice, one of the ways a source connector is at-least-once.
 pub fn producer_config() -> crate::config::ProducerConfig {
     crate::config::ProducerConfig {
+        enable_idempotence: Some(false),
         acks: Acks::All,
         max_in_flight_requests_per_connection: 1,
         delivery_timeout_ms: i32::MAX as u64,
