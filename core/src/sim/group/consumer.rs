@@ -250,6 +250,7 @@ impl Consumers {
             self.commit_positions(group_id, client_id, cluster, out);
         }
         let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+        m.cg_pending_assignment = None;
         let revoked = m.lose_partitions(now);
         self.drop_parked_fetches(group_id, client_id);
         self.record_revoked(group_id, client_id, revoked, out);
@@ -305,7 +306,7 @@ impl Consumers {
                 }
                 let resend = m.cg_resend;
                 let changed = match assignment {
-                    Some(a) => self.cg_reconcile(group_id, client_id, a, cluster, out),
+                    Some(a) => self.cg_reconcile_or_wait(group_id, client_id, a, cluster, out),
                     None => false,
                 };
                 if changed || resend {
@@ -313,6 +314,50 @@ impl Consumers {
                 }
             }
         }
+    }
+
+    /// A heartbeat answer brought an assignment. Kafka 4.0 reconciles it at once on the
+    /// background thread. From 4.1 (KAFKA-18641, `AbstractMembershipManager.maybeReconcile`:
+    /// `if (autoCommitEnabled && !canCommit) return;`), a consumer with auto-commit on
+    /// reconciles only inside the application's next `poll()`, so the commit before the
+    /// revocation covers only what the application has finished: the assignment waits in
+    /// `cg_pending_assignment` while the member processes its batch (or is stuck), or until
+    /// its fetch comes back. A member with nothing assigned and nothing in hand is blocked
+    /// inside `poll()` and reconciles now. Returns whether it reconciled (an acknowledgement
+    /// is then due).
+    fn cg_reconcile_or_wait(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        assignment: Vec<TopicPartition>,
+        cluster: &Cluster,
+        out: &mut Driver,
+    ) -> bool {
+        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return false };
+        let gated = cluster.config.kafka_version.reconciles_at_poll_with_auto_commit() && m.config.commit_mode == CommitMode::Auto;
+        let polls_later = !m.processing.is_empty() || m.paused || !m.assigned.is_empty();
+        if gated && polls_later {
+            m.cg_pending_assignment = Some(assignment);
+            return false;
+        }
+        m.cg_pending_assignment = None;
+        self.cg_reconcile(group_id, client_id, assignment, cluster, out)
+    }
+
+    /// Inside `poll()` (Kafka 4.1+ with auto-commit, `maybeReconcile(true)` before the
+    /// records are collected): reconciles the assignment that waited for it — pending
+    /// revocation, a synchronous commit of what was consumed, revoke, assign — and
+    /// acknowledges with an immediate heartbeat (`ACKNOWLEDGING`). Returns whether the
+    /// member reconciled: its fetch loop then restarts with the committed offsets of what it
+    /// gained (the OffsetFetch answer polls again).
+    pub(in crate::sim) fn cg_reconcile_at_poll(&mut self, group_id: &str, client_id: &str, cluster: &Cluster, out: &mut Driver) -> bool {
+        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return false };
+        let Some(assignment) = m.cg_pending_assignment.take() else { return false };
+        let changed = self.cg_reconcile(group_id, client_id, assignment, cluster, out);
+        if changed {
+            self.cg_send(group_id, client_id, Send::Ack, cluster, out);
+        }
+        changed
     }
 
     /// Applies a new assignment: commit (auto-commit) and revoke what is gone, take what

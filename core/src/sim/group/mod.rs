@@ -225,6 +225,7 @@ impl Consumers {
             leader_snapshot: None,
             cg_interval_ms: 0,
             cg_resend: false,
+            cg_pending_assignment: None,
         });
         self.start_member(group_id, &spec.client_id, cluster, out);
     }
@@ -279,6 +280,7 @@ impl Consumers {
         m.incarnation += 1;
         m.token += 1;
         m.processing.clear();
+        m.cg_pending_assignment = None;
         let gone = std::mem::take(&mut m.assigned);
         if let Some(g) = self.groups.get_mut(group_id) {
             for tp in gone {

@@ -1,0 +1,172 @@
+//! Consumer-group rules checked against Kafka's source (issue 16): when a KIP-848 consumer
+//! reconciles, what a static member does when it stops polling, how the classic
+//! coordinator treats a static restart, an emptied group, a follower's unchanged rejoin and
+//! the initial delay, the KIP-848 epoch checks, and the auto-commit clock.
+
+use kafka_sandbox_core::command::{GroupCommand, ProduceCommand};
+use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
+use kafka_sandbox_core::config::{ClusterConfig, ConsumerConfig, GroupConfig, GroupProtocol, KafkaVersion, OffsetReset, ProducerConfig};
+use kafka_sandbox_core::event::{ConsumeEvent, ConsumerProtocolEvent, GroupEvent};
+use kafka_sandbox_core::event::{EventKind, LeaveReason};
+use kafka_sandbox_core::group::{CommitMode, GroupState};
+use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec};
+use kafka_sandbox_core::{Sim, SimTime};
+
+fn member(client_id: &str, instance: Option<&str>, mode: CommitMode, processing_ms: u64) -> MemberSpec {
+    MemberSpec {
+        client_id: client_id.into(),
+        group_instance_id: instance.map(str::to_string),
+        topics: None,
+        config: ConsumerConfig { commit_mode: mode, processing_ms, ..ConsumerConfig::default() },
+        ..MemberSpec::default()
+    }
+}
+
+/// Three brokers, topic "t" with 4 partitions, a round-robin producer "p", group "g"
+/// speaking `protocol` with `members`, modelling Kafka `version`; run to 12 s.
+fn build(protocol: GroupProtocol, version: KafkaVersion, members: Vec<MemberSpec>) -> Sim {
+    let scenario = Scenario {
+        seed: 3,
+        cluster: ClusterConfig {
+            brokers: 3,
+            network_latency_ms: 10,
+            group_initial_rebalance_delay_ms: 0,
+            kafka_version: version,
+            ..ClusterConfig::default()
+        },
+        topics: vec![TopicSpec { name: "t".into(), partitions: 4, ..TopicSpec::default() }],
+        producers: vec![ProducerSpec {
+            name: "p".into(),
+            config: ProducerConfig {
+                partitioner: kafka_sandbox_core::partitioner::PartitionerKind::RoundRobin,
+                linger_ms: 0,
+                ..ProducerConfig::default()
+            },
+            ..ProducerSpec::default()
+        }],
+        groups: vec![GroupSpec {
+            id: "g".into(),
+            topics: vec!["t".into()],
+            config: GroupConfig { group_protocol: protocol, auto_offset_reset: OffsetReset::Earliest, ..GroupConfig::default() },
+            members,
+            ..GroupSpec::default()
+        }],
+        ..Scenario::default()
+    };
+    let mut sim = scenario.build().expect("builds");
+    sim.run_to(SimTime(12_000));
+    sim
+}
+
+fn produce_n(sim: &mut Sim, n: u32) {
+    for i in 0..n {
+        sim.apply(ProduceCommand::Produce {
+            producer: "p".into(),
+            topic: "t".into(),
+            key: None,
+            value: format!("m{i}"),
+            partition: None,
+            headers: vec![],
+        })
+        .expect("produce");
+    }
+}
+
+fn run(sim: &mut Sim, ms: u64) {
+    let until = sim.now().plus_ms(ms);
+    sim.run_to(until);
+}
+
+fn in_hand(sim: &Sim, client: &str) -> usize {
+    sim.group("g").and_then(|g| g.member(client)).map(|m| m.in_hand().count()).unwrap_or(0)
+}
+
+fn events(sim: &Sim) -> Vec<EventKind> {
+    sim.trace().events().map(|e| e.kind.clone()).collect()
+}
+
+/// KIP-848, auto-commit: c1 alone holds a 200-record batch (50 ms each: 10 s) when c2
+/// joins; returns, for each revocation c1 makes, how many records it still had in hand.
+fn revocations_during_a_long_batch(version: KafkaVersion) -> (Sim, Vec<(u64, usize)>) {
+    let mut sim = build(GroupProtocol::Consumer, version, vec![member("c1", None, CommitMode::Auto, 50)]);
+    produce_n(&mut sim, 200);
+    run(&mut sim, 500);
+    assert!(in_hand(&sim, "c1") > 150, "c1 is in the middle of its batch");
+    sim.apply(GroupCommand::AddMember { group: "g".into(), member: member("c2", None, CommitMode::Auto, 50) }).expect("add");
+    let until = sim.now().plus_ms(20_000);
+    let mut revoked = Vec::new();
+    while sim.next_event_time().is_some_and(|t| t <= until) {
+        let before = in_hand(&sim, "c1");
+        let seen = sim.trace().total();
+        sim.step();
+        let c1_revoked = sim.events_since(seen).any(
+            |e| matches!(&e.kind, EventKind::Group(GroupEvent::PartitionsRevoked { client_id, .. }) if client_id == "c1"),
+        );
+        if c1_revoked {
+            revoked.push((sim.now().ms(), before));
+        }
+    }
+    (sim, revoked)
+}
+
+#[test]
+fn a_kip848_member_with_auto_commit_revokes_only_at_its_next_poll() {
+    let (sim, revoked) = revocations_during_a_long_batch(KafkaVersion::V4_2);
+    // One revocation, after the batch: nothing in hand.
+    assert_eq!(revoked.len(), 1, "{revoked:?}");
+    let (at, held) = revoked[0];
+    assert_eq!(held, 0, "revoked at {at} ms with {held} records in hand");
+    assert!(at >= 22_000, "the batch (200 x 50 ms from 12.5 s) ends first: {at}");
+    // The revocation and the acknowledging heartbeat happen together, in that order; the
+    // synchronous commit sent just before them lands at the coordinator one hop later,
+    // before the acknowledgement, with everything c1 processed (50 records per partition).
+    let same_time: Vec<&EventKind> = sim.trace().events().filter(|e| e.time.ms() == at).map(|e| &e.kind).collect();
+    let revoke = same_time.iter().position(|e| matches!(e, EventKind::Group(GroupEvent::PartitionsRevoked { client_id, .. }) if client_id == "c1"));
+    let ack = same_time
+        .iter()
+        .position(|e| matches!(e, EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerHeartbeatSent { client_id, .. }) if client_id == "c1"));
+    assert!(revoke.is_some() && revoke < ack, "{same_time:?}");
+    let committed = sim.trace().events().find_map(|e| match &e.kind {
+        EventKind::Consume(ConsumeEvent::OffsetsCommitted { client_id, offsets, .. }) if client_id == "c1" && e.time.ms() > 12_500 => {
+            Some((e.time.ms(), offsets.iter().map(|(_, o)| *o).collect::<Vec<_>>()))
+        }
+        _ => None,
+    });
+    assert_eq!(committed, Some((at + 10, vec![50, 50, 50, 50])));
+    let g = sim.group("g").expect("group");
+    assert_eq!(g.state(), GroupState::Stable);
+    assert_eq!((g.duplicates(), g.unprocessed()), (0, 0));
+}
+
+#[test]
+fn on_kafka_4_0_the_member_revokes_when_the_heartbeat_answer_arrives() {
+    let (_, revoked) = revocations_during_a_long_batch(KafkaVersion::V4_0);
+    assert_eq!(revoked.len(), 1, "{revoked:?}");
+    let (at, held) = revoked[0];
+    assert!(held > 0, "mid-batch: {held} records in hand at {at} ms");
+    assert!(at < 18_000, "within one heartbeat interval of the join: {at}");
+}
+
+/// The difference matters when the member dies mid-batch: on 4.0 the commit before the
+/// revocation covered records it had not processed yet, and they are lost; from 4.1 the
+/// commit waits for the next poll, so nothing is.
+#[test]
+fn a_crash_mid_batch_after_a_kip848_hand_over_loses_records_only_on_kafka_4_0() {
+    let lost = |version| {
+        let (mut sim, _) = {
+            let mut sim = build(GroupProtocol::Consumer, version, vec![member("c1", None, CommitMode::Auto, 50)]);
+            produce_n(&mut sim, 200);
+            run(&mut sim, 500);
+            sim.apply(GroupCommand::AddMember { group: "g".into(), member: member("c2", None, CommitMode::Auto, 50) }).expect("add");
+            run(&mut sim, 6_000);
+            (sim, ())
+        };
+        assert!(in_hand(&sim, "c1") > 0, "{version}: still mid-batch");
+        sim.apply(GroupCommand::CrashMember { group: "g".into(), client_id: "c1".into() }).expect("crash");
+        run(&mut sim, 60_000);
+        sim.group("g").map(|g| g.unprocessed()).unwrap_or(0)
+    };
+    assert!(lost(KafkaVersion::V4_0) > 0);
+    assert_eq!(lost(KafkaVersion::V4_1), 0);
+    assert_eq!(lost(KafkaVersion::V4_2), 0);
+}
