@@ -170,3 +170,53 @@ fn a_crash_mid_batch_after_a_kip848_hand_over_loses_records_only_on_kafka_4_0() 
     assert_eq!(lost(KafkaVersion::V4_1), 0);
     assert_eq!(lost(KafkaVersion::V4_2), 0);
 }
+
+/// Builds the scenario of `build` without running it.
+fn build_at_start(protocol: GroupProtocol, members: Vec<MemberSpec>) -> Sim {
+    let mut sim = build(protocol, KafkaVersion::NEWEST, vec![]);
+    let spec = GroupSpec {
+        id: "h".into(),
+        topics: vec!["t".into()],
+        config: GroupConfig { group_protocol: protocol, auto_offset_reset: OffsetReset::Earliest, ..GroupConfig::default() },
+        members,
+        ..GroupSpec::default()
+    };
+    sim.apply(GroupCommand::AddGroup { group: spec }).expect("group");
+    sim
+}
+
+fn step_until(sim: &mut Sim, limit_ms: u64, what: impl Fn(&Sim) -> bool) {
+    let until = sim.now().plus_ms(limit_ms);
+    while !what(sim) {
+        assert!(sim.next_event_time().is_some_and(|t| t <= until), "not reached within {limit_ms} ms");
+        sim.step();
+    }
+}
+
+/// Classic protocol (`GroupMetadataManager.updateStaticMemberThenRebalanceOrCompleteJoin`):
+/// a static member's new incarnation joining while the group is CompletingRebalance starts
+/// a new rebalance — the leader may already have assigned the old member id — and its
+/// JoinGroup is answered in that round.
+#[test]
+fn a_static_member_restarting_during_completing_rebalance_is_answered() {
+    let mut sim = build_at_start(
+        GroupProtocol::Classic,
+        vec![member("s1", Some("i1"), CommitMode::Auto, 10), member("s2", Some("i2"), CommitMode::Auto, 10)],
+    );
+    step_until(&mut sim, 10_000, |sim| sim.group("h").is_some_and(|g| g.state() == GroupState::CompletingRebalance));
+    let generation = sim.group("h").map(|g| g.generation()).unwrap_or(0);
+    let cursor = sim.trace().total();
+    sim.apply(GroupCommand::CrashMember { group: "h".into(), client_id: "s2".into() }).expect("crash");
+    sim.apply(GroupCommand::RestartMember { group: "h".into(), client_id: "s2".into() }).expect("restart");
+    run(&mut sim, 30_000);
+    let g = sim.group("h").expect("group");
+    assert_eq!(g.state(), GroupState::Stable);
+    assert_eq!(g.generation(), generation + 1, "one more generation for the replaced member");
+    let s2 = g.member("s2").expect("s2");
+    assert_eq!(s2.assigned().len(), 2, "s2 is answered and assigned");
+    assert_eq!(g.member("s1").map(|m| m.assigned().len()), Some(2));
+    let later: Vec<EventKind> = sim.events_since(cursor).map(|e| e.kind.clone()).collect();
+    assert!(later.iter().any(|e| matches!(e, EventKind::Group(GroupEvent::StaticMemberReplaced { client_id, .. }) if client_id == "s2")));
+    assert!(later.iter().any(|e| matches!(e, EventKind::Group(GroupEvent::RebalanceStarted { group, .. }) if group == "h")));
+    assert!(!later.iter().any(|e| matches!(e, EventKind::Group(GroupEvent::MemberLeft { group, .. }) if group == "h")), "nobody timed out");
+}

@@ -629,7 +629,14 @@ impl Consumers {
                         member_id: new_id.clone(),
                     }));
                     self.schedule_session_check(group_id, &new_id, now.plus_ms(session), out);
-                    if state == GroupState::Stable {
+                    if state == GroupState::CompletingRebalance {
+                        // The leader may already have assigned the old member id, which the
+                        // new one would never get: a new rebalance, in which this JoinGroup
+                        // is answered (`GroupMetadataManager.updateStaticMemberThenRebalanceOrCompleteJoin`).
+                        let cause = RebalanceCause::MemberRejoined { client_id: client_id.into() };
+                        self.prepare_rebalance(group_id, cause, Some(&new_id), cluster, out);
+                        self.try_complete_join(group_id, out);
+                    } else if state == GroupState::Stable {
                         // No rebalance: it gets the generation it had and syncs.
                         out.at(
                             reply,
