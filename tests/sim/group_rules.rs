@@ -7,7 +7,7 @@ use kafka_sandbox_core::command::{GroupCommand, ProduceCommand};
 use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
 use kafka_sandbox_core::config::{ClusterConfig, ConsumerConfig, GroupConfig, GroupProtocol, KafkaVersion, OffsetReset, ProducerConfig};
 use kafka_sandbox_core::event::{ConsumeEvent, ConsumerProtocolEvent, GroupEvent};
-use kafka_sandbox_core::event::{EventKind, LeaveReason};
+use kafka_sandbox_core::event::EventKind;
 use kafka_sandbox_core::group::{CommitMode, GroupState};
 use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec};
 use kafka_sandbox_core::{Sim, SimTime};
@@ -219,4 +219,61 @@ fn a_static_member_restarting_during_completing_rebalance_is_answered() {
     assert!(later.iter().any(|e| matches!(e, EventKind::Group(GroupEvent::StaticMemberReplaced { client_id, .. }) if client_id == "s2")));
     assert!(later.iter().any(|e| matches!(e, EventKind::Group(GroupEvent::RebalanceStarted { group, .. }) if group == "h")));
     assert!(!later.iter().any(|e| matches!(e, EventKind::Group(GroupEvent::MemberLeft { group, .. }) if group == "h")), "nobody timed out");
+}
+
+/// Pauses s2 (static, `max.poll.interval.ms` 10 s) for 15 s under `protocol`: it passes its
+/// poll timeout; returns the run, the group's generation (or epoch) before, and s2's
+/// partitions before.
+fn a_static_member_stops_polling(protocol: GroupProtocol) -> (Sim, i32, Vec<u32>) {
+    let mut s2 = member("s2", Some("i2"), CommitMode::Auto, 10);
+    s2.config.max_poll_interval_ms = 10_000;
+    let mut sim = build(protocol, KafkaVersion::NEWEST, vec![member("s1", Some("i1"), CommitMode::Auto, 10), s2]);
+    let generation = sim.group("g").map(|g| g.generation()).unwrap_or(0);
+    let mine: Vec<u32> = sim.group("g").and_then(|g| g.member("s2")).map(|m| m.assigned().iter().map(|tp| tp.partition).collect()).unwrap_or_default();
+    assert_eq!(mine.len(), 2);
+    sim.apply(GroupCommand::PauseMember { group: "g".into(), client_id: "s2".into(), paused: true }).expect("pause");
+    run(&mut sim, 15_000);
+    assert_eq!(sim.group("g").map(|g| g.poll_timeouts()), Some(1), "{protocol:?}: the poll timeout passed");
+    (sim, generation, mine)
+}
+
+fn resume_and_check(mut sim: Sim, generation: i32, mine: Vec<u32>, protocol: GroupProtocol) {
+    // Nobody left and nothing was rebalanced: s1 kept its own two partitions.
+    let all = events(&sim);
+    assert!(!all.iter().any(|e| matches!(e, EventKind::Group(GroupEvent::MemberLeft { .. }))), "{protocol:?}");
+    assert_eq!(sim.group("g").map(|g| g.generation()), Some(generation), "{protocol:?}");
+    assert_eq!(sim.group("g").and_then(|g| g.member("s1")).map(|m| m.assigned().len()), Some(2), "{protocol:?}");
+    // Back within the session timeout (45 s): its partitions again, still no rebalance.
+    sim.apply(GroupCommand::PauseMember { group: "g".into(), client_id: "s2".into(), paused: false }).expect("resume");
+    run(&mut sim, 12_000);
+    let g = sim.group("g").expect("group");
+    let now: Vec<u32> = g.member("s2").map(|m| m.assigned().iter().map(|tp| tp.partition).collect()).unwrap_or_default();
+    assert_eq!(now, mine, "{protocol:?}");
+    assert_eq!(g.generation(), generation, "{protocol:?}");
+    assert_eq!(g.state(), GroupState::Stable, "{protocol:?}");
+}
+
+/// Classic protocol (`AbstractCoordinator.maybeLeaveGroup`: `isDynamicMember()`): a static
+/// member whose poll timeout passes sends no LeaveGroup; it forgets its member id and
+/// rejoins at its next poll as the same static member.
+#[test]
+fn a_static_member_that_stops_polling_does_not_leave_the_group() {
+    let (sim, generation, mine) = a_static_member_stops_polling(GroupProtocol::Classic);
+    resume_and_check(sim, generation, mine, GroupProtocol::Classic);
+}
+
+/// KIP-848 (`AbstractMembershipManager.leaveGroupEpoch()`): a static member whose poll
+/// timeout passes leaves with epoch -2, so the coordinator keeps its partitions for the
+/// session timeout instead of handing them over.
+#[test]
+fn a_static_kip848_member_that_stops_polling_leaves_with_epoch_minus_two() {
+    let (sim, generation, mine) = a_static_member_stops_polling(GroupProtocol::Consumer);
+    let all = events(&sim);
+    assert!(all.iter().any(
+        |e| matches!(e, EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerHeartbeatSent { client_id, member_epoch: -2, .. }) if client_id == "s2")
+    ));
+    assert!(!all.iter().any(
+        |e| matches!(e, EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerHeartbeatSent { member_epoch: -1, .. }))
+    ));
+    resume_and_check(sim, generation, mine, GroupProtocol::Consumer);
 }

@@ -206,10 +206,17 @@ impl Consumers {
         let member_id = m.member_id.clone();
         let generation = m.generation;
         let phase = m.phase;
+        let is_static = m.group_instance_id.is_some();
         if stuck && in_group {
-            // Leave the group; the next poll() rejoins (`maybeLeaveGroup`).
-            if let Some(at) = self.to_coordinator(group_id, cluster, out) {
-                out.at(at, ClassicPending::LeaveArrive { group: group_id.into(), member_id, reason: LeaveReason::PollTimeout });
+            // Leave the group; the next poll() rejoins (`AbstractCoordinator.maybeLeaveGroup`).
+            // Only a dynamic member sends LeaveGroup (`isDynamicMember()`, KIP-345): a static
+            // one just forgets its member id and generation and stops heartbeating; the
+            // coordinator keeps its place until `session.timeout.ms`, and its next poll()
+            // takes it back without a rebalance.
+            if !is_static {
+                if let Some(at) = self.to_coordinator(group_id, cluster, out) {
+                    out.at(at, ClassicPending::LeaveArrive { group: group_id.into(), member_id, reason: LeaveReason::PollTimeout });
+                }
             }
             let Some(g) = self.groups.get_mut(group_id) else { return };
             g.poll_timeouts += 1;

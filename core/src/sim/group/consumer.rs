@@ -17,9 +17,11 @@
 //! heartbeat.
 //!
 //! Client side (`ConsumerMembershipManager`, no rebalance listener): an assignment in a
-//! heartbeat answer is reconciled at once in the background — auto-commit, revoke, assign
-//! — and acknowledged with an immediate heartbeat. `max.poll.interval.ms` still applies:
-//! a member that stops polling leaves (epoch -1) and rejoins at its next `poll()`.
+//! heartbeat answer is reconciled in the background — auto-commit, revoke, assign
+//! — and acknowledged with an immediate heartbeat; from Kafka 4.1, with auto-commit on,
+//! only inside the application's next `poll()` (KAFKA-18641). `max.poll.interval.ms`
+//! still applies: a member that stops polling leaves (epoch -1, -2 if static) and rejoins
+//! at its next `poll()`.
 //!
 //! Member ids are made by the consumer (KIP-1082, 4.0): a Kafka `Uuid`, kept across
 //! rejoins of the same process.
@@ -222,8 +224,12 @@ impl Consumers {
         let in_group = matches!(m.phase, Phase::Stable | Phase::Joining) && m.generation > 0;
         let interval = if m.cg_interval_ms > 0 { m.cg_interval_ms } else { cluster.config.group_consumer_heartbeat_interval_ms };
         if stuck && in_group {
-            // Leave the group; the next poll() rejoins with epoch 0.
-            self.cg_send_leave(group_id, client_id, LEAVE_EPOCH, LeaveReason::PollTimeout, cluster, out);
+            // Leave the group (`AbstractMembershipManager.transitionToSendingLeaveGroup(true)`,
+            // epoch `leaveGroupEpoch()`: -2 for a static member, whose partitions the
+            // coordinator keeps until its session times out); the partitions are lost (no
+            // commit) and the next poll() rejoins with epoch 0.
+            let epoch = if m.group_instance_id.is_some() { LEAVE_STATIC_EPOCH } else { LEAVE_EPOCH };
+            self.cg_send_leave(group_id, client_id, epoch, LeaveReason::PollTimeout, cluster, out);
             self.cg_drop_partitions(group_id, client_id, false, cluster, out);
             if let Some(g) = self.groups.get_mut(group_id) {
                 g.poll_timeouts += 1;
