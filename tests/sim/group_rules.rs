@@ -277,3 +277,55 @@ fn a_static_kip848_member_that_stops_polling_leaves_with_epoch_minus_two() {
     ));
     resume_and_check(sim, generation, mine, GroupProtocol::Consumer);
 }
+
+/// Produces one record every 50 ms for `ms`.
+fn produce_for(sim: &mut Sim, ms: u64) {
+    let until = sim.now().plus_ms(ms);
+    let mut i = 0;
+    while sim.now() < until {
+        sim.apply(ProduceCommand::Produce {
+            producer: "p".into(),
+            topic: "t".into(),
+            key: None,
+            value: format!("v{i}"),
+            partition: None,
+            headers: vec![],
+        })
+        .expect("produce");
+        i += 1;
+        run(sim, 50);
+    }
+}
+
+/// The auto-commit timer (`auto.commit.interval.ms`, 5 s) starts when the consumer is
+/// created and restarts at every completed assignment (`ConsumerCoordinator.onJoinComplete`,
+/// `ConsumerMembershipManager.signalReconciliationCompleting`): after a hand-over the next
+/// interval commit comes a full interval later, not on the old rhythm.
+#[test]
+fn the_auto_commit_timer_restarts_at_every_assignment() {
+    for protocol in [GroupProtocol::Classic, GroupProtocol::Consumer] {
+        let mut sim = build(protocol, KafkaVersion::NEWEST, vec![member("c1", None, CommitMode::Auto, 5)]);
+        produce_for(&mut sim, 7_500);
+        sim.apply(GroupCommand::AddMember { group: "g".into(), member: member("c2", None, CommitMode::Auto, 5) }).expect("add");
+        produce_for(&mut sim, 20_000);
+        let c1_commits: Vec<u64> = sim
+            .trace()
+            .events()
+            .filter(|e| matches!(&e.kind, EventKind::Consume(ConsumeEvent::OffsetsCommitted { client_id, .. }) if client_id == "c1"))
+            .map(|e| e.time.ms())
+            .collect();
+        let assigned_again = sim
+            .trace()
+            .events()
+            .filter(|e| e.time.ms() > 19_500)
+            .find(|e| match &e.kind {
+                EventKind::Group(GroupEvent::PartitionsAssigned { client_id, .. }) => client_id == "c1",
+                EventKind::ConsumerProtocol(ConsumerProtocolEvent::AssignmentReconciled { client_id, .. }) => client_id == "c1",
+                _ => false,
+            })
+            .map(|e| e.time.ms())
+            .expect("c1 reassigned");
+        let next = c1_commits.iter().find(|t| **t > assigned_again + 10).copied().expect("a later commit");
+        assert!((assigned_again + 5_000..assigned_again + 5_200).contains(&next), "{protocol:?}: assigned at {assigned_again}, commits {c1_commits:?}");
+    }
+}

@@ -453,6 +453,8 @@ impl Consumers {
         m.assigned = assignment.clone();
         m.last_assignment = assignment.clone();
         m.token += 1;
+        // `ConsumerCoordinator.onJoinComplete`: "Reschedule the auto commit starting from now".
+        m.next_auto_commit = out.now.plus_ms(m.config.auto_commit_interval_ms);
         let token = m.token;
         let rejoin = protocol == RebalanceProtocol::Cooperative && !revoked.is_empty();
         self.record_revoked(group_id, client_id, revoked, out);

@@ -400,6 +400,9 @@ impl Consumers {
         m.last_assignment = assignment.clone();
         m.token += 1;
         m.phase = Phase::Syncing;
+        // `ConsumerMembershipManager.signalReconciliationCompleting`: the auto-commit timer
+        // restarts with each new assignment.
+        m.next_auto_commit = now.plus_ms(m.config.auto_commit_interval_ms);
         if assignment.is_empty() && m.stopped_since.is_none() && !revoked.is_empty() {
             m.stopped_since = Some(now);
         }
