@@ -25,12 +25,17 @@ fn member(client_id: &str, instance: Option<&str>, mode: CommitMode, processing_
 /// Three brokers, topic "t" with 4 partitions, a round-robin producer "p", group "g"
 /// speaking `protocol` with `members`, modelling Kafka `version`; run to 12 s.
 fn build(protocol: GroupProtocol, version: KafkaVersion, members: Vec<MemberSpec>) -> Sim {
+    build_delayed(protocol, version, 0, members)
+}
+
+/// `build` with `group.initial.rebalance.delay.ms` = `delay_ms`.
+fn build_delayed(protocol: GroupProtocol, version: KafkaVersion, delay_ms: u64, members: Vec<MemberSpec>) -> Sim {
     let scenario = Scenario {
         seed: 3,
         cluster: ClusterConfig {
             brokers: 3,
             network_latency_ms: 10,
-            group_initial_rebalance_delay_ms: 0,
+            group_initial_rebalance_delay_ms: delay_ms,
             kafka_version: version,
             ..ClusterConfig::default()
         },
@@ -327,5 +332,83 @@ fn the_auto_commit_timer_restarts_at_every_assignment() {
             .expect("c1 reassigned");
         let next = c1_commits.iter().find(|t| **t > assigned_again + 10).copied().expect("a later commit");
         assert!((assigned_again + 5_000..assigned_again + 5_200).contains(&next), "{protocol:?}: assigned at {assigned_again}, commits {c1_commits:?}");
+    }
+}
+
+fn join_phase_completions(sim: &Sim) -> Vec<(u64, i32)> {
+    sim.trace()
+        .events()
+        .filter_map(|e| match &e.kind {
+            EventKind::Group(GroupEvent::JoinPhaseCompleted { generation, .. }) => Some((e.time.ms(), *generation)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `ClassicGroup.initNextGeneration`: the generation moves on even when the group empties.
+#[test]
+fn an_emptied_classic_group_moves_to_a_new_generation() {
+    let mut sim = build(GroupProtocol::Classic, KafkaVersion::NEWEST, vec![member("c1", None, CommitMode::Auto, 5)]);
+    assert_eq!(sim.group("g").map(|g| (g.state(), g.generation())), Some((GroupState::Stable, 1)));
+    sim.apply(GroupCommand::RemoveMember { group: "g".into(), client_id: "c1".into() }).expect("leave");
+    run(&mut sim, 1_000);
+    assert_eq!(sim.group("g").map(|g| (g.state(), g.generation())), Some((GroupState::Empty, 2)));
+    // The next member starts generation 3.
+    sim.apply(GroupCommand::AddMember { group: "g".into(), member: member("c2", None, CommitMode::Auto, 5) }).expect("join");
+    run(&mut sim, 5_000);
+    assert_eq!(sim.group("g").map(|g| (g.state(), g.generation())), Some((GroupState::Stable, 3)));
+}
+
+/// `GroupMetadataManager.prepareRebalance` from Empty waits the whole
+/// `group.initial.rebalance.delay.ms`, even beyond the rebalance timeout.
+#[test]
+fn the_initial_rebalance_delay_is_not_capped_by_the_rebalance_timeout() {
+    let mut short = member("c1", None, CommitMode::Auto, 5);
+    short.config.max_poll_interval_ms = 2_000;
+    let sim = build_delayed(GroupProtocol::Classic, KafkaVersion::NEWEST, 3_000, vec![short]);
+    let first = join_phase_completions(&sim);
+    assert_eq!(first.first().map(|(_, g)| *g), Some(1));
+    let at = first[0].0;
+    assert!((3_000..3_100).contains(&at), "the 3 s delay, not the 2 s rebalance timeout: {at}");
+}
+
+/// The initial delay is extended by members joining during it whenever the group comes
+/// from Empty (`newMemberAdded`, set when the previous state is Empty), not only for a
+/// group's very first generation.
+#[test]
+fn a_refilled_group_extends_its_initial_delay_again() {
+    let mut sim = build_delayed(GroupProtocol::Classic, KafkaVersion::NEWEST, 3_000, vec![member("c1", None, CommitMode::Auto, 5)]);
+    sim.apply(GroupCommand::RemoveMember { group: "g".into(), client_id: "c1".into() }).expect("leave");
+    run(&mut sim, 1_000);
+    assert_eq!(sim.group("g").map(|g| g.state()), Some(GroupState::Empty));
+    let start = sim.now().ms();
+    sim.apply(GroupCommand::AddMember { group: "g".into(), member: member("c2", None, CommitMode::Auto, 5) }).expect("join");
+    run(&mut sim, 1_500);
+    sim.apply(GroupCommand::AddMember { group: "g".into(), member: member("c3", None, CommitMode::Auto, 5) }).expect("join");
+    run(&mut sim, 10_000);
+    let done: Vec<(u64, i32)> = join_phase_completions(&sim).into_iter().filter(|(t, _)| *t > start).collect();
+    assert_eq!(done.len(), 1, "one join phase for both: {done:?}");
+    assert!(done[0].0 >= start + 6_000, "extended by a second delay: {done:?}");
+}
+
+/// `GroupMetadataManager.completeClassicGroupJoin`: at the rebalance timeout only dynamic
+/// members that did not rejoin are removed; a static one stays until its session times out.
+#[test]
+fn the_rebalance_timeout_removes_only_dynamic_members() {
+    for instance in [None, Some("i2")] {
+        let short = |m: MemberSpec| MemberSpec { config: ConsumerConfig { max_poll_interval_ms: 10_000, ..m.config }, ..m };
+        let members = vec![short(member("s1", Some("i1"), CommitMode::Auto, 5)), short(member("s2", instance, CommitMode::Auto, 5))];
+        let mut sim = build(GroupProtocol::Classic, KafkaVersion::NEWEST, members);
+        // s2 dies (no LeaveGroup; its 45 s session outlasts the 10 s rebalance timeout) as c3 joins.
+        sim.apply(GroupCommand::CrashMember { group: "g".into(), client_id: "s2".into() }).expect("crash");
+        sim.apply(GroupCommand::AddMember { group: "g".into(), member: short(member("c3", None, CommitMode::Auto, 5)) }).expect("join");
+        run(&mut sim, 15_000);
+        let timed_out = events(&sim).iter().any(
+            |e| matches!(e, EventKind::Group(GroupEvent::MemberLeft { client_id, reason: kafka_sandbox_core::event::LeaveReason::RebalanceTimeout, .. }) if client_id == "s2"),
+        );
+        let g = sim.group("g").expect("group");
+        assert_eq!(g.state(), GroupState::Stable, "{instance:?}");
+        assert_eq!(timed_out, instance.is_none(), "{instance:?}");
+        assert_eq!(g.registered().count(), if instance.is_some() { 3 } else { 2 }, "{instance:?}");
     }
 }
