@@ -6,8 +6,8 @@
 use kafka_sandbox_core::command::{GroupCommand, ProduceCommand};
 use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
 use kafka_sandbox_core::config::{ClusterConfig, ConsumerConfig, GroupConfig, GroupProtocol, KafkaVersion, OffsetReset, ProducerConfig};
-use kafka_sandbox_core::event::{ConsumeEvent, ConsumerProtocolEvent, GroupEvent};
 use kafka_sandbox_core::event::EventKind;
+use kafka_sandbox_core::event::{ConsumeEvent, ConsumerProtocolEvent, GroupEvent};
 use kafka_sandbox_core::group::{CommitMode, GroupState};
 use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec};
 use kafka_sandbox_core::{Sim, SimTime};
@@ -104,9 +104,9 @@ fn revocations_during_a_long_batch(version: KafkaVersion) -> (Sim, Vec<(u64, usi
         let before = in_hand(&sim, "c1");
         let seen = sim.trace().total();
         sim.step();
-        let c1_revoked = sim.events_since(seen).any(
-            |e| matches!(&e.kind, EventKind::Group(GroupEvent::PartitionsRevoked { client_id, .. }) if client_id == "c1"),
-        );
+        let c1_revoked = sim
+            .events_since(seen)
+            .any(|e| matches!(&e.kind, EventKind::Group(GroupEvent::PartitionsRevoked { client_id, .. }) if client_id == "c1"));
         if c1_revoked {
             revoked.push((sim.now().ms(), before));
         }
@@ -126,10 +126,11 @@ fn a_kip848_member_with_auto_commit_revokes_only_at_its_next_poll() {
     // synchronous commit sent just before them lands at the coordinator one hop later,
     // before the acknowledgement, with everything c1 processed (50 records per partition).
     let same_time: Vec<&EventKind> = sim.trace().events().filter(|e| e.time.ms() == at).map(|e| &e.kind).collect();
-    let revoke = same_time.iter().position(|e| matches!(e, EventKind::Group(GroupEvent::PartitionsRevoked { client_id, .. }) if client_id == "c1"));
-    let ack = same_time
-        .iter()
-        .position(|e| matches!(e, EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerHeartbeatSent { client_id, .. }) if client_id == "c1"));
+    let revoke =
+        same_time.iter().position(|e| matches!(e, EventKind::Group(GroupEvent::PartitionsRevoked { client_id, .. }) if client_id == "c1"));
+    let ack = same_time.iter().position(
+        |e| matches!(e, EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerHeartbeatSent { client_id, .. }) if client_id == "c1"),
+    );
     assert!(revoke.is_some() && revoke < ack, "{same_time:?}");
     let committed = sim.trace().events().find_map(|e| match &e.kind {
         EventKind::Consume(ConsumeEvent::OffsetsCommitted { client_id, offsets, .. }) if client_id == "c1" && e.time.ms() > 12_500 => {
@@ -234,7 +235,8 @@ fn a_static_member_stops_polling(protocol: GroupProtocol) -> (Sim, i32, Vec<u32>
     s2.config.max_poll_interval_ms = 10_000;
     let mut sim = build(protocol, KafkaVersion::NEWEST, vec![member("s1", Some("i1"), CommitMode::Auto, 10), s2]);
     let generation = sim.group("g").map(|g| g.generation()).unwrap_or(0);
-    let mine: Vec<u32> = sim.group("g").and_then(|g| g.member("s2")).map(|m| m.assigned().iter().map(|tp| tp.partition).collect()).unwrap_or_default();
+    let mine: Vec<u32> =
+        sim.group("g").and_then(|g| g.member("s2")).map(|m| m.assigned().iter().map(|tp| tp.partition).collect()).unwrap_or_default();
     assert_eq!(mine.len(), 2);
     sim.apply(GroupCommand::PauseMember { group: "g".into(), client_id: "s2".into(), paused: true }).expect("pause");
     run(&mut sim, 15_000);
@@ -277,9 +279,9 @@ fn a_static_kip848_member_that_stops_polling_leaves_with_epoch_minus_two() {
     assert!(all.iter().any(
         |e| matches!(e, EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerHeartbeatSent { client_id, member_epoch: -2, .. }) if client_id == "s2")
     ));
-    assert!(!all.iter().any(
-        |e| matches!(e, EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerHeartbeatSent { member_epoch: -1, .. }))
-    ));
+    assert!(!all
+        .iter()
+        .any(|e| matches!(e, EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerHeartbeatSent { member_epoch: -1, .. }))));
     resume_and_check(sim, generation, mine, GroupProtocol::Consumer);
 }
 
@@ -331,7 +333,10 @@ fn the_auto_commit_timer_restarts_at_every_assignment() {
             .map(|e| e.time.ms())
             .expect("c1 reassigned");
         let next = c1_commits.iter().find(|t| **t > assigned_again + 10).copied().expect("a later commit");
-        assert!((assigned_again + 5_000..assigned_again + 5_200).contains(&next), "{protocol:?}: assigned at {assigned_again}, commits {c1_commits:?}");
+        assert!(
+            (assigned_again + 5_000..assigned_again + 5_200).contains(&next),
+            "{protocol:?}: assigned at {assigned_again}, commits {c1_commits:?}"
+        );
     }
 }
 

@@ -701,11 +701,11 @@ impl Consumers {
             // a CompletingRebalance one, rejoining with the same metadata (it lost the answer)
             // gets the current generation back without a rebalance
             // (`GroupMetadataManager.classicGroupJoinExistingMember`).
-            let unchanged =
-                g.registry.iter().any(|r| r.member_id == member_id && r.subscription == subscription && r.owned == owned && r.owned_generation == generation);
+            let unchanged = g.registry.iter().any(|r| {
+                r.member_id == member_id && r.subscription == subscription && r.owned == owned && r.owned_generation == generation
+            });
             let is_leader = g.leader.as_deref() == Some(member_id.as_str());
-            let answer_current = unchanged
-                && ((state == GroupState::Stable && !is_leader) || state == GroupState::CompletingRebalance);
+            let answer_current = unchanged && ((state == GroupState::Stable && !is_leader) || state == GroupState::CompletingRebalance);
             if answer_current {
                 if let Some(r) = g.registry.iter_mut().find(|r| r.member_id == member_id) {
                     r.session_deadline = now.plus_ms(session);
@@ -1331,7 +1331,16 @@ mod tests {
         consumers.join_arrive("g", "c2", 0, "m2".into(), None, vec!["t".into()], vec![], -1, (45_000, 300_000), &cluster, &mut out);
         assert_eq!(consumers.groups["g"].state, GroupState::Stable, "no rebalance");
         let answered = out.effects().iter().any(|e| {
-            matches!(e, Effect::At { pending: Pending::Classic(ClassicPending::JoinResponse { result: JoinResult::Joined { generation: 1, leader: false, .. }, .. }), .. })
+            matches!(
+                e,
+                Effect::At {
+                    pending: Pending::Classic(ClassicPending::JoinResponse {
+                        result: JoinResult::Joined { generation: 1, leader: false, .. },
+                        ..
+                    }),
+                    ..
+                }
+            )
         });
         assert!(answered, "{:?}", out.effects());
         // The same member after completing generation 1 sends generation 1: changed metadata.

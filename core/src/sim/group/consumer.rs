@@ -913,7 +913,8 @@ mod tests {
         beat(&mut c, &cluster, &mut out, "m1", 0, &[]);
         beat(&mut c, &cluster, &mut out, "m2", 0, &[]);
         beat(&mut c, &cluster, &mut out, "m1", 1, &[0, 1, 2, 3]);
-        let kept: Vec<u32> = c.groups["g"].registered("m1").map(|r| r.assignment.iter().map(|tp| tp.partition).collect()).unwrap_or_default();
+        let kept: Vec<u32> =
+            c.groups["g"].registered("m1").map(|r| r.assignment.iter().map(|tp| tp.partition).collect()).unwrap_or_default();
         let answer = beat(&mut c, &cluster, &mut out, "m1", 1, &kept);
         assert!(matches!(answer, CgAnswer::Ok { epoch: 2, .. }), "{answer:?}");
         assert_eq!(kept.len(), 2);
