@@ -216,6 +216,11 @@ pub(crate) struct Member {
     /// KIP-848: send another heartbeat as soon as the one in flight is answered (its
     /// owned partitions changed meanwhile).
     pub(crate) cg_resend: bool,
+    /// KIP-848 with auto-commit on Kafka 4.1+ (KAFKA-18641): an assignment a heartbeat
+    /// answer brought that the consumer reconciles only inside the application's next
+    /// `poll()` (`AbstractMembershipManager.maybeReconcile(canCommit)`); `None` when
+    /// nothing waits.
+    pub(crate) cg_pending_assignment: Option<Vec<TopicPartition>>,
 }
 
 impl Member {

@@ -8,6 +8,7 @@ mod connect;
 mod consumer_protocol;
 mod determinism;
 mod events;
+mod group_rules;
 mod groups;
 mod lessons;
 mod producer;

@@ -285,7 +285,7 @@ msgs! {
     PHASE_JOINING_HINT = "已发送 JoinGroup，等待加入阶段结束", "JoinGroup sent; waiting for the join phase to end";
     PHASE_SYNCING_HINT = "已发送 SyncGroup，等待分配结果；收到后用 OffsetFetch 取回已提交的位移", "SyncGroup sent; waiting for the assignment, then fetching the committed offsets (OffsetFetch)";
     PHASE_STABLE_HINT = "在当前这一代中消费自己的分区", "Consuming its partitions in the current generation";
-    PHASE_LEFT_HINT = "超过 max.poll.interval.ms 没有调用 poll()：心跳线程发送了 LeaveGroup（KIP-62）；下次 poll() 时重新加入，之后的提交会失败", "No poll() for max.poll.interval.ms: the heartbeat thread sent LeaveGroup (KIP-62); it rejoins at its next poll(), and its commits fail until then";
+    PHASE_LEFT_HINT = "超过 max.poll.interval.ms 没有调用 poll()：动态成员的心跳线程发送了 LeaveGroup（KIP-62；KIP-848 为纪元 -1）；静态成员不发 LeaveGroup（KIP-848 为纪元 -2），位置保留到会话超时。下次 poll() 时重新加入，之后的提交会失败", "No poll() for max.poll.interval.ms: a dynamic member's heartbeat thread sent LeaveGroup (KIP-62; epoch -1 under KIP-848); a static member sends none (epoch -2 under KIP-848) and keeps its place until its session times out. It rejoins at its next poll(), and its commits fail until then";
     PHASE_CRASHED_HINT = "进程已经不在：不发心跳，也不发 LeaveGroup", "The process is gone: no heartbeats, no LeaveGroup";
     STUCK = "卡住：不调用 poll()", "stuck: not calling poll()";
     CRASHED_STILL_MEMBER = "协调者仍把它算作成员，直到 session.timeout.ms 内没有心跳", "the coordinator still counts it as a member until session.timeout.ms passes without a heartbeat";

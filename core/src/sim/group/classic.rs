@@ -206,10 +206,17 @@ impl Consumers {
         let member_id = m.member_id.clone();
         let generation = m.generation;
         let phase = m.phase;
+        let is_static = m.group_instance_id.is_some();
         if stuck && in_group {
-            // Leave the group; the next poll() rejoins (`maybeLeaveGroup`).
-            if let Some(at) = self.to_coordinator(group_id, cluster, out) {
-                out.at(at, ClassicPending::LeaveArrive { group: group_id.into(), member_id, reason: LeaveReason::PollTimeout });
+            // Leave the group; the next poll() rejoins (`AbstractCoordinator.maybeLeaveGroup`).
+            // Only a dynamic member sends LeaveGroup (`isDynamicMember()`, KIP-345): a static
+            // one just forgets its member id and generation and stops heartbeating; the
+            // coordinator keeps its place until `session.timeout.ms`, and its next poll()
+            // takes it back without a rebalance.
+            if !is_static {
+                if let Some(at) = self.to_coordinator(group_id, cluster, out) {
+                    out.at(at, ClassicPending::LeaveArrive { group: group_id.into(), member_id, reason: LeaveReason::PollTimeout });
+                }
             }
             let Some(g) = self.groups.get_mut(group_id) else { return };
             g.poll_timeouts += 1;
@@ -446,6 +453,8 @@ impl Consumers {
         m.assigned = assignment.clone();
         m.last_assignment = assignment.clone();
         m.token += 1;
+        // `ConsumerCoordinator.onJoinComplete`: "Reschedule the auto commit starting from now".
+        m.next_auto_commit = out.now.plus_ms(m.config.auto_commit_interval_ms);
         let token = m.token;
         let rejoin = protocol == RebalanceProtocol::Cooperative && !revoked.is_empty();
         self.record_revoked(group_id, client_id, revoked, out);
@@ -629,7 +638,14 @@ impl Consumers {
                         member_id: new_id.clone(),
                     }));
                     self.schedule_session_check(group_id, &new_id, now.plus_ms(session), out);
-                    if state == GroupState::Stable {
+                    if state == GroupState::CompletingRebalance {
+                        // The leader may already have assigned the old member id, which the
+                        // new one would never get: a new rebalance, in which this JoinGroup
+                        // is answered (`GroupMetadataManager.updateStaticMemberThenRebalanceOrCompleteJoin`).
+                        let cause = RebalanceCause::MemberRejoined { client_id: client_id.into() };
+                        self.prepare_rebalance(group_id, cause, Some(&new_id), cluster, out);
+                        self.try_complete_join(group_id, out);
+                    } else if state == GroupState::Stable {
                         // No rebalance: it gets the generation it had and syncs.
                         out.at(
                             reply,
@@ -679,6 +695,28 @@ impl Consumers {
         if known {
             let Some(g) = self.groups.get_mut(group_id) else { return };
             let resubscribed = g.registry.iter().any(|r| r.member_id == member_id && r.subscription != subscription);
+            // `ClassicGroupMember.matches`: the same protocol metadata as its last JoinGroup
+            // (subscription, owned partitions and the generation they were owned in, which the
+            // consumer's subscription carries). A follower of a Stable group, or any member of
+            // a CompletingRebalance one, rejoining with the same metadata (it lost the answer)
+            // gets the current generation back without a rebalance
+            // (`GroupMetadataManager.classicGroupJoinExistingMember`).
+            let unchanged = g.registry.iter().any(|r| {
+                r.member_id == member_id && r.subscription == subscription && r.owned == owned && r.owned_generation == generation
+            });
+            let is_leader = g.leader.as_deref() == Some(member_id.as_str());
+            let answer_current = unchanged && ((state == GroupState::Stable && !is_leader) || state == GroupState::CompletingRebalance);
+            if answer_current {
+                if let Some(r) = g.registry.iter_mut().find(|r| r.member_id == member_id) {
+                    r.session_deadline = now.plus_ms(session);
+                    r.incarnation = incarnation;
+                }
+                let members = if is_leader { Self::member_list(g) } else { Vec::new() };
+                let result = JoinResult::Joined { generation: g.generation, member_id: member_id.clone(), leader: is_leader, members };
+                self.schedule_session_check(group_id, &member_id, now.plus_ms(session), out);
+                out.at(reply, ClassicPending::JoinResponse { group: group_id.into(), client_id: client_id.into(), incarnation, result });
+                return;
+            }
             if let Some(r) = g.registry.iter_mut().find(|r| r.member_id == member_id) {
                 r.joined = true;
                 r.subscription = subscription;
@@ -802,13 +840,14 @@ impl Consumers {
         let mut refused_syncs = Vec::new();
         let due = match state {
             GroupState::Empty => {
-                // `InitialDelayedJoin`: wait the delay; if members joined meanwhile, wait
-                // another (capped by what is left of the rebalance timeout).
+                // `GroupMetadataManager.prepareRebalance` from Empty: wait
+                // `group.initial.rebalance.delay.ms` (not capped), with what is left of the
+                // rebalance timeout for further delays; if members joined meanwhile, wait
+                // another (`tryCompleteInitialRebalanceElseSchedule`).
                 g.initial_delay_since = Some(now);
                 g.new_member_added = false;
-                let first = initial_delay.min(timeout);
-                g.initial_remaining = timeout - first;
-                Some(now.plus_ms(first))
+                g.initial_remaining = timeout.saturating_sub(initial_delay);
+                Some(now.plus_ms(initial_delay))
             }
             // Reconciling is the consumer protocol's; a classic group is never in it.
             GroupState::Stable | GroupState::CompletingRebalance | GroupState::Reconciling => {
@@ -819,7 +858,9 @@ impl Consumers {
                 Some(now.plus_ms(timeout))
             }
             GroupState::PreparingRebalance => {
-                if g.generation == 0 && matches!(cause, RebalanceCause::MemberJoined { .. }) {
+                // A new member during the initial delay extends it: Kafka keys this on the
+                // group's previous state being Empty (`newMemberAdded`), whatever the generation.
+                if g.initial_delay_since.is_some() && matches!(cause, RebalanceCause::MemberJoined { .. }) {
                     g.new_member_added = true;
                 }
                 None
@@ -881,9 +922,16 @@ impl Consumers {
             }
             return;
         }
-        // The rebalance timeout: members that did not rejoin are removed.
-        let gone: Vec<Registered> = g.registry.iter().filter(|r| !r.joined).cloned().collect();
-        g.registry.retain(|r| r.joined);
+        // The rebalance timeout: dynamic members that did not rejoin are removed; static ones
+        // stay (their session timeout removes them) and are assigned in the new generation
+        // (`GroupMetadataManager.completeClassicGroupJoin`). If nobody rejoined, the phase
+        // waits another rebalance timeout (`maybeElectNewJoinedLeader` fails).
+        let gone: Vec<Registered> = g.registry.iter().filter(|r| !r.joined && r.group_instance_id.is_none()).cloned().collect();
+        g.registry.retain(|r| r.joined || r.group_instance_id.is_some());
+        for r in &gone {
+            g.pending_sync.retain(|p| *p != r.member_id);
+        }
+        let nobody_joined = !g.registry.is_empty() && !g.registry.iter().any(|r| r.joined);
         for r in gone {
             out.emit(EventKind::Group(GroupEvent::MemberLeft {
                 group: group_id.into(),
@@ -891,6 +939,16 @@ impl Consumers {
                 member_id: r.member_id,
                 reason: LeaveReason::RebalanceTimeout,
             }));
+        }
+        if nobody_joined {
+            let timeout = self.rebalance_timeout(group_id);
+            let now = out.now;
+            let Some(g) = self.groups.get_mut(group_id) else { return };
+            g.round += 1;
+            let round = g.round;
+            g.rebalance_due = Some(now.plus_ms(timeout));
+            out.at(now.plus_ms(timeout), ClassicPending::JoinDeadline { group: group_id.into(), round });
+            return;
         }
         self.complete_join(group_id, out);
     }
@@ -900,6 +958,9 @@ impl Consumers {
     fn complete_join(&mut self, group_id: &str, out: &mut Driver) {
         let reply = self.reply_at(out);
         let Some(g) = self.groups.get_mut(group_id) else { return };
+        // `ClassicGroup.initNextGeneration`: a new generation even with no members left, the
+        // group then Empty.
+        g.generation += 1;
         if g.registry.is_empty() {
             g.state = GroupState::Empty;
             g.rebalance_due = None;
@@ -907,20 +968,24 @@ impl Consumers {
             g.leader = None;
             return;
         }
-        g.generation += 1;
         g.state = GroupState::CompletingRebalance;
         g.rebalance_due = None;
         g.round += 1;
-        let keep = g.leader.as_ref().filter(|l| g.registry.iter().any(|r| &r.member_id == *l)).cloned();
-        let leader = keep.unwrap_or_else(|| g.registry[0].member_id.clone());
+        // The leader stays if it rejoined, else the first member that did
+        // (`ClassicGroup.maybeElectNewJoinedLeader`).
+        let keep = g.leader.as_ref().filter(|l| g.registry.iter().any(|r| &r.member_id == *l && r.joined)).cloned();
+        let first_joined = g.registry.iter().find(|r| r.joined).unwrap_or(&g.registry[0]).member_id.clone();
+        let leader = keep.unwrap_or(first_joined);
         g.leader = Some(leader.clone());
         let generation = g.generation;
         let members = Self::member_list(g);
         let leader_client = g.registry.iter().find(|r| r.member_id == leader).map(|r| r.client_id.clone()).unwrap_or_default();
         let member_clients: Vec<String> = g.registry.iter().map(|r| r.client_id.clone()).collect();
         let assignor = g.config.assignor.to_string();
+        // Only members waiting in a JoinGroup are answered (a static member kept after the
+        // rebalance timeout has no JoinGroup to answer).
         let answers: Vec<(String, u64, String)> =
-            g.registry.iter().map(|r| (r.client_id.clone(), r.incarnation, r.member_id.clone())).collect();
+            g.registry.iter().filter(|r| r.joined).map(|r| (r.client_id.clone(), r.incarnation, r.member_id.clone())).collect();
         // Every member's session starts afresh with the join's answer
         // (`GroupCoordinator.onCompleteJoin`: `completeAndScheduleNextHeartbeatExpiration`
         // for each member), so a member waiting for a leader that never syncs is not timed
@@ -1115,6 +1180,9 @@ impl Consumers {
         }));
         if empty {
             if let Some(g) = self.groups.get_mut(group_id) {
+                // The join phase this starts completes at once with nobody: a new generation,
+                // Empty (`ClassicGroup.initNextGeneration`).
+                g.generation += 1;
                 g.state = GroupState::Empty;
                 g.rebalance_due = None;
                 g.initial_delay_since = None;
@@ -1242,5 +1310,41 @@ mod tests {
         assert_eq!(g.registry.iter().map(|r| r.member_id.as_str()).collect::<Vec<_>>(), [id.as_str()]);
         assert_eq!(g.state, GroupState::PreparingRebalance, "a group formed from empty waits group.initial.rebalance.delay.ms");
         assert!(g.pending_members.is_empty());
+    }
+
+    /// `GroupMetadataManager.classicGroupJoinExistingMember`: a follower of a Stable group
+    /// rejoining with the same metadata gets the current generation, no rebalance; with a
+    /// changed generation (a new subscription of itself) it rebalances.
+    #[test]
+    fn a_follower_rejoining_with_unchanged_metadata_gets_the_current_generation() {
+        let (cluster, mut consumers, mut out) = world();
+        for (m, client) in [("m1", "c1"), ("m2", "c2")] {
+            consumers.groups.get_mut("g").unwrap().pending_members.push(m.into());
+            consumers.join_arrive("g", client, 0, m.into(), None, vec!["t".into()], vec![], -1, (45_000, 300_000), &cluster, &mut out);
+        }
+        let g = consumers.groups.get_mut("g").unwrap();
+        g.state = GroupState::Stable;
+        g.generation = 1;
+        g.leader = Some("m1".into());
+        g.initial_delay_since = None;
+        let mut out = Driver::new(7, 20);
+        consumers.join_arrive("g", "c2", 0, "m2".into(), None, vec!["t".into()], vec![], -1, (45_000, 300_000), &cluster, &mut out);
+        assert_eq!(consumers.groups["g"].state, GroupState::Stable, "no rebalance");
+        let answered = out.effects().iter().any(|e| {
+            matches!(
+                e,
+                Effect::At {
+                    pending: Pending::Classic(ClassicPending::JoinResponse {
+                        result: JoinResult::Joined { generation: 1, leader: false, .. },
+                        ..
+                    }),
+                    ..
+                }
+            )
+        });
+        assert!(answered, "{:?}", out.effects());
+        // The same member after completing generation 1 sends generation 1: changed metadata.
+        consumers.join_arrive("g", "c2", 0, "m2".into(), None, vec!["t".into()], vec![], 1, (45_000, 300_000), &cluster, &mut out);
+        assert_eq!(consumers.groups["g"].state, GroupState::PreparingRebalance);
     }
 }

@@ -37,6 +37,12 @@ impl Consumers {
             self.send_join(group_id, client_id, cluster, out);
             return;
         }
+        // KIP-848 on Kafka 4.1+ with auto-commit: an assignment that waited for this poll is
+        // reconciled first (`maybeReconcile(true)`); the OffsetFetch answer polls again.
+        if member.cg_pending_assignment.is_some() && self.cg_reconcile_at_poll(group_id, client_id, cluster, out) {
+            return;
+        }
+        let Some(member) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
         if member.rejoin_needed {
             self.revoke_for_rejoin(group_id, client_id, cluster, out);
             self.send_join(group_id, client_id, cluster, out);
@@ -214,6 +220,14 @@ impl Consumers {
         if member.token != token {
             return;
         }
+        // The fetch wakes the application inside `poll()`: on Kafka 4.1+ with auto-commit
+        // a waiting KIP-848 assignment is reconciled before the records are collected; the
+        // reconciliation restarts the fetch loop, and these records are fetched again from
+        // the positions it keeps.
+        if member.cg_pending_assignment.is_some() && self.cg_reconcile_at_poll(group_id, client_id, cluster, out) {
+            return;
+        }
+        let Some(member) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
         let delivered: Vec<EventKind> = records
             .into_iter()
             .filter_map(|(tp, stored, high_watermark)| member.hand_over(group_id, tp, &stored, high_watermark, now, kept))

@@ -17,9 +17,11 @@
 //! heartbeat.
 //!
 //! Client side (`ConsumerMembershipManager`, no rebalance listener): an assignment in a
-//! heartbeat answer is reconciled at once in the background — auto-commit, revoke, assign
-//! — and acknowledged with an immediate heartbeat. `max.poll.interval.ms` still applies:
-//! a member that stops polling leaves (epoch -1) and rejoins at its next `poll()`.
+//! heartbeat answer is reconciled in the background — auto-commit, revoke, assign
+//! — and acknowledged with an immediate heartbeat; from Kafka 4.1, with auto-commit on,
+//! only inside the application's next `poll()` (KAFKA-18641). `max.poll.interval.ms`
+//! still applies: a member that stops polling leaves (epoch -1, -2 if static) and rejoins
+//! at its next `poll()`.
 //!
 //! Member ids are made by the consumer (KIP-1082, 4.0): a Kafka `Uuid`, kept across
 //! rejoins of the same process.
@@ -222,8 +224,12 @@ impl Consumers {
         let in_group = matches!(m.phase, Phase::Stable | Phase::Joining) && m.generation > 0;
         let interval = if m.cg_interval_ms > 0 { m.cg_interval_ms } else { cluster.config.group_consumer_heartbeat_interval_ms };
         if stuck && in_group {
-            // Leave the group; the next poll() rejoins with epoch 0.
-            self.cg_send_leave(group_id, client_id, LEAVE_EPOCH, LeaveReason::PollTimeout, cluster, out);
+            // Leave the group (`AbstractMembershipManager.transitionToSendingLeaveGroup(true)`,
+            // epoch `leaveGroupEpoch()`: -2 for a static member, whose partitions the
+            // coordinator keeps until its session times out); the partitions are lost (no
+            // commit) and the next poll() rejoins with epoch 0.
+            let epoch = if m.group_instance_id.is_some() { LEAVE_STATIC_EPOCH } else { LEAVE_EPOCH };
+            self.cg_send_leave(group_id, client_id, epoch, LeaveReason::PollTimeout, cluster, out);
             self.cg_drop_partitions(group_id, client_id, false, cluster, out);
             if let Some(g) = self.groups.get_mut(group_id) {
                 g.poll_timeouts += 1;
@@ -250,6 +256,7 @@ impl Consumers {
             self.commit_positions(group_id, client_id, cluster, out);
         }
         let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+        m.cg_pending_assignment = None;
         let revoked = m.lose_partitions(now);
         self.drop_parked_fetches(group_id, client_id);
         self.record_revoked(group_id, client_id, revoked, out);
@@ -305,7 +312,7 @@ impl Consumers {
                 }
                 let resend = m.cg_resend;
                 let changed = match assignment {
-                    Some(a) => self.cg_reconcile(group_id, client_id, a, cluster, out),
+                    Some(a) => self.cg_reconcile_or_wait(group_id, client_id, a, cluster, out),
                     None => false,
                 };
                 if changed || resend {
@@ -313,6 +320,50 @@ impl Consumers {
                 }
             }
         }
+    }
+
+    /// A heartbeat answer brought an assignment. Kafka 4.0 reconciles it at once on the
+    /// background thread. From 4.1 (KAFKA-18641, `AbstractMembershipManager.maybeReconcile`:
+    /// `if (autoCommitEnabled && !canCommit) return;`), a consumer with auto-commit on
+    /// reconciles only inside the application's next `poll()`, so the commit before the
+    /// revocation covers only what the application has finished: the assignment waits in
+    /// `cg_pending_assignment` while the member processes its batch (or is stuck), or until
+    /// its fetch comes back. A member with nothing assigned and nothing in hand is blocked
+    /// inside `poll()` and reconciles now. Returns whether it reconciled (an acknowledgement
+    /// is then due).
+    fn cg_reconcile_or_wait(
+        &mut self,
+        group_id: &str,
+        client_id: &str,
+        assignment: Vec<TopicPartition>,
+        cluster: &Cluster,
+        out: &mut Driver,
+    ) -> bool {
+        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return false };
+        let gated = cluster.config.kafka_version.reconciles_at_poll_with_auto_commit() && m.config.commit_mode == CommitMode::Auto;
+        let polls_later = !m.processing.is_empty() || m.paused || !m.assigned.is_empty();
+        if gated && polls_later {
+            m.cg_pending_assignment = Some(assignment);
+            return false;
+        }
+        m.cg_pending_assignment = None;
+        self.cg_reconcile(group_id, client_id, assignment, cluster, out)
+    }
+
+    /// Inside `poll()` (Kafka 4.1+ with auto-commit, `maybeReconcile(true)` before the
+    /// records are collected): reconciles the assignment that waited for it — pending
+    /// revocation, a synchronous commit of what was consumed, revoke, assign — and
+    /// acknowledges with an immediate heartbeat (`ACKNOWLEDGING`). Returns whether the
+    /// member reconciled: its fetch loop then restarts with the committed offsets of what it
+    /// gained (the OffsetFetch answer polls again).
+    pub(in crate::sim) fn cg_reconcile_at_poll(&mut self, group_id: &str, client_id: &str, cluster: &Cluster, out: &mut Driver) -> bool {
+        let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return false };
+        let Some(assignment) = m.cg_pending_assignment.take() else { return false };
+        let changed = self.cg_reconcile(group_id, client_id, assignment, cluster, out);
+        if changed {
+            self.cg_send(group_id, client_id, Send::Ack, cluster, out);
+        }
+        changed
     }
 
     /// Applies a new assignment: commit (auto-commit) and revoke what is gone, take what
@@ -349,6 +400,9 @@ impl Consumers {
         m.last_assignment = assignment.clone();
         m.token += 1;
         m.phase = Phase::Syncing;
+        // `ConsumerMembershipManager.signalReconciliationCompleting`: the auto-commit timer
+        // restarts with each new assignment.
+        m.next_auto_commit = now.plus_ms(m.config.auto_commit_interval_ms);
         if assignment.is_empty() && m.stopped_since.is_none() && !revoked.is_empty() {
             m.stopped_since = Some(now);
         }
@@ -441,8 +495,14 @@ impl Consumers {
                     self.cg_answer(group_id, client_id, incarnation, CgAnswer::Err(GroupError::UnknownMemberId), out);
                     return;
                 };
-                if epoch != r.cg.member_epoch && epoch != r.cg.previous_epoch {
-                    self.cg_remove(group_id, &hb.member_id, LeaveReason::SessionTimeout, cluster, out);
+                // `GroupMetadataManager.throwIfConsumerGroupMemberEpochIsInvalid`: a newer
+                // epoch, or an older one other than the previous epoch with nothing owned
+                // outside its assignment (the answer that bumped it may have been lost), is
+                // refused with FENCED_MEMBER_EPOCH. The refusal changes nothing at the
+                // coordinator — no removal, no new group epoch, no session renewal: the member
+                // gives its partitions up and rejoins with epoch 0 under the same id.
+                let previous_ok = epoch == r.cg.previous_epoch && hb.owned.iter().all(|tp| r.assignment.contains(tp));
+                if epoch > r.cg.member_epoch || (epoch < r.cg.member_epoch && !previous_ok) {
                     self.cg_answer(group_id, client_id, incarnation, CgAnswer::Err(GroupError::FencedMemberEpoch), out);
                     return;
                 }
@@ -767,15 +827,18 @@ impl Consumers {
     }
 
     /// OffsetCommit under the consumer protocol: the coordinator wants the member's
-    /// current epoch (`STALE_MEMBER_EPOCH` otherwise). A commit sent just before the
-    /// member's epoch moved on carries the previous one; the consumer would retry it with
-    /// the new epoch (`commitSync` retries, the auto-commit goes again on the next poll),
-    /// so the sandbox takes it as that retry instead of dropping it.
+    /// current epoch exactly (`ConsumerGroup.validateOffsetCommit` → `validateMemberEpoch`,
+    /// Kafka 4.0–4.2: `STALE_MEMBER_EPOCH` otherwise; the previous epoch is accepted only for
+    /// heartbeats). A commit sent just before the member's epoch moved on therefore fails:
+    /// `commitSync` throws `CommitFailedException`, an interval auto-commit is simply made
+    /// again at a later poll. (KIP-1251's per-partition assignment epochs, merged for a later
+    /// release, relax this; not modelled.) The commit before a revocation is sent before the
+    /// acknowledging heartbeat, so it always carries the epoch the coordinator still holds.
     pub(in crate::sim) fn cg_commit_check(&self, group_id: &str, member_id: &str, epoch: i32) -> Option<GroupError> {
         let g = self.groups.get(group_id)?;
         match g.registered(member_id) {
             None => Some(GroupError::UnknownMemberId),
-            Some(r) if r.cg.member_epoch != epoch && r.cg.previous_epoch != epoch => Some(GroupError::StaleMemberEpoch),
+            Some(r) if r.cg.member_epoch != epoch => Some(GroupError::StaleMemberEpoch),
             Some(_) => None,
         }
     }
@@ -795,5 +858,100 @@ impl Sim {
                 self.consumers.cg_revocation_deadline(&group, &member_id, epoch, &self.cluster, &mut self.out)
             }
         }
+    }
+}
+
+/// The KIP-848 coordinator's handlers alone: a `Consumers` holding one consumer-protocol
+/// group, a `Cluster` that places `__consumer_offsets`, and a `Driver`; no `Sim`.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::driver::Effect;
+
+    fn world() -> (Cluster, Consumers, Driver) {
+        let mut out = Driver::new(7, 20);
+        let mut cluster = Cluster::new(ClusterConfig::default());
+        cluster.offsets_topic = place_replicas(&mut out.rng, &[0, 1, 2], super::super::OFFSETS_TOPIC_PARTITIONS, 3);
+        cluster.add_topic("t", 4, 3, TopicConfig::default(), &mut out);
+        let mut consumers = Consumers::new();
+        let config = crate::config::GroupConfig { group_protocol: crate::config::GroupProtocol::Consumer, ..Default::default() };
+        consumers.groups.insert("g".into(), Group::new("g".into(), vec!["t".into()], config));
+        (cluster, consumers, Driver::new(7, 20))
+    }
+
+    fn tps(ps: &[u32]) -> Vec<TopicPartition> {
+        ps.iter().map(|p| TopicPartition::new("t", *p)).collect()
+    }
+
+    fn beat(c: &mut Consumers, cluster: &Cluster, out: &mut Driver, member: &str, epoch: i32, owned: &[u32]) -> CgAnswer {
+        let hb = CgHeartbeat {
+            member_id: member.into(),
+            epoch,
+            instance_id: None,
+            subscription: vec!["t".into()],
+            owned: tps(owned),
+            rebalance_timeout_ms: 300_000,
+            leave_reason: LeaveReason::Graceful,
+        };
+        let before = out.effects().len();
+        c.cg_heartbeat_arrive("g", member, 0, hb, cluster, out);
+        out.effects()[before..]
+            .iter()
+            .find_map(|e| match e {
+                Effect::At { pending: Pending::ConsumerProtocol(ConsumerProtocolPending::HeartbeatResponse { answer, .. }), .. } => {
+                    Some(answer.clone())
+                }
+                _ => None,
+            })
+            .expect("answered")
+    }
+
+    /// m1 joins and takes all four partitions; m2 joins (epoch 2); m1 revokes two and
+    /// reaches epoch 2 (previous epoch 1) owning the other two.
+    fn two_members() -> (Cluster, Consumers, Driver, Vec<u32>) {
+        let (cluster, mut c, mut out) = world();
+        beat(&mut c, &cluster, &mut out, "m1", 0, &[]);
+        beat(&mut c, &cluster, &mut out, "m2", 0, &[]);
+        beat(&mut c, &cluster, &mut out, "m1", 1, &[0, 1, 2, 3]);
+        let kept: Vec<u32> =
+            c.groups["g"].registered("m1").map(|r| r.assignment.iter().map(|tp| tp.partition).collect()).unwrap_or_default();
+        let answer = beat(&mut c, &cluster, &mut out, "m1", 1, &kept);
+        assert!(matches!(answer, CgAnswer::Ok { epoch: 2, .. }), "{answer:?}");
+        assert_eq!(kept.len(), 2);
+        (cluster, c, out, kept)
+    }
+
+    #[test]
+    fn a_fenced_epoch_is_answered_fenced_member_epoch_without_removing_the_member() {
+        let (cluster, mut c, mut out, kept) = two_members();
+        let epoch_before = c.groups["g"].generation;
+        for (epoch, owned) in [(7, kept.clone()), (1, vec![0, 1, 2, 3])] {
+            let answer = beat(&mut c, &cluster, &mut out, "m1", epoch, &owned);
+            assert_eq!(answer, CgAnswer::Err(GroupError::FencedMemberEpoch), "epoch {epoch} owning {owned:?}");
+        }
+        let g = &c.groups["g"];
+        assert!(g.registered("m1").is_some(), "still a member (GroupMetadataManager only throws)");
+        assert_eq!(g.generation, epoch_before, "no new group epoch");
+        // It rejoins with epoch 0 under the same id and gets its partitions back.
+        let answer = beat(&mut c, &cluster, &mut out, "m1", 0, &[]);
+        let CgAnswer::Ok { epoch: 2, assignment: Some(a), .. } = answer else { panic!("{answer:?}") };
+        assert_eq!(a, tps(&kept));
+    }
+
+    #[test]
+    fn the_previous_epoch_is_accepted_only_when_the_member_owns_no_more_than_its_assignment() {
+        let (cluster, mut c, mut out, kept) = two_members();
+        let answer = beat(&mut c, &cluster, &mut out, "m1", 1, &kept);
+        assert!(matches!(answer, CgAnswer::Ok { epoch: 2, .. }), "a subset: accepted, {answer:?}");
+        let answer = beat(&mut c, &cluster, &mut out, "m1", 1, &[0, 1, 2, 3]);
+        assert_eq!(answer, CgAnswer::Err(GroupError::FencedMemberEpoch), "more than its assignment");
+    }
+
+    #[test]
+    fn a_commit_with_the_previous_member_epoch_is_refused_stale() {
+        let (_, c, _, _) = two_members();
+        assert_eq!(c.cg_commit_check("g", "m1", 2), None);
+        assert_eq!(c.cg_commit_check("g", "m1", 1), Some(GroupError::StaleMemberEpoch));
+        assert_eq!(c.cg_commit_check("g", "nobody", 2), Some(GroupError::UnknownMemberId));
     }
 }

@@ -195,6 +195,7 @@ impl Consumers {
         let now = out.now;
         let Some(group) = self.groups.get_mut(group_id) else { return };
         let topics = spec.topics.unwrap_or_else(|| group.topics.clone());
+        let auto_commit_interval_ms = spec.config.auto_commit_interval_ms;
         group.members.push(Member {
             client_id: spec.client_id.clone(),
             member_id: String::new(),
@@ -207,7 +208,10 @@ impl Consumers {
             received: Default::default(),
             received_total: 0,
             token: 0,
-            next_auto_commit: SimTime::ZERO,
+            // The auto-commit timer starts with the consumer (`ConsumerCoordinator`'s
+            // constructor, `CommitRequestManager.AutoCommitState`); every completed
+            // assignment restarts it.
+            next_auto_commit: now.plus_ms(auto_commit_interval_ms),
             fetch_cursor: 0,
             phase: Phase::Joining,
             generation: -1,
@@ -225,6 +229,7 @@ impl Consumers {
             leader_snapshot: None,
             cg_interval_ms: 0,
             cg_resend: false,
+            cg_pending_assignment: None,
         });
         self.start_member(group_id, &spec.client_id, cluster, out);
     }
@@ -279,6 +284,7 @@ impl Consumers {
         m.incarnation += 1;
         m.token += 1;
         m.processing.clear();
+        m.cg_pending_assignment = None;
         let gone = std::mem::take(&mut m.assigned);
         if let Some(g) = self.groups.get_mut(group_id) {
             for tp in gone {
@@ -311,6 +317,8 @@ impl Consumers {
         m.join_in_flight = false;
         m.last_poll = now;
         m.paused = false;
+        // A new process: a new auto-commit timer.
+        m.next_auto_commit = now.plus_ms(m.config.auto_commit_interval_ms);
         out.emit(EventKind::Group(GroupEvent::MemberRestarted { group: group_id.into(), client_id: client_id.into() }));
         self.start_member(group_id, client_id, cluster, out);
     }
@@ -533,10 +541,6 @@ impl Consumers {
             m.rebalance_stopped_ms += now.ms().saturating_sub(since.ms());
         }
         m.activity = if m.assigned.is_empty() { Activity::Idle } else { Activity::Fetching };
-        // The auto-commit clock starts with the first assignment; a later one keeps it.
-        if m.next_auto_commit <= now.plus_ms(1) {
-            m.next_auto_commit = now.plus_ms(m.config.auto_commit_interval_ms);
-        }
         let start_polling = m.processing.is_empty() && !m.paused;
         for (tp, offset, from) in sets {
             self.record_group(
