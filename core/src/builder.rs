@@ -501,6 +501,11 @@ impl Command {
         BrokerCommand::CrashBroker { broker }.into()
     }
 
+    /// A controlled shutdown of `broker` (`shutdown_broker`): its leaderships move at once.
+    pub fn shutdown_broker(broker: BrokerId) -> Self {
+        BrokerCommand::ShutdownBroker { broker }.into()
+    }
+
     /// Broker `broker` restarts.
     pub fn restart_broker(broker: BrokerId) -> Self {
         BrokerCommand::RestartBroker { broker }.into()
