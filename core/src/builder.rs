@@ -158,6 +158,14 @@ impl ScenarioBuilder {
         self
     }
 
+    /// `offsets.topic.replication.factor` (`cluster.offsets_topic_replication_factor`;
+    /// default 3): a scenario with groups needs at least as many brokers, so a one-broker
+    /// cluster with groups sets it to 1, as Kafka's single-broker `config/server.properties`.
+    pub fn offsets_topic_replication_factor(&mut self, replication_factor: u32) -> &mut Self {
+        self.scenario.cluster.offsets_topic_replication_factor = replication_factor;
+        self
+    }
+
     /// The Kafka release the run models (`cluster.kafka_version`; default the newest).
     pub fn kafka_version(&mut self, version: crate::KafkaVersion) -> &mut Self {
         self.scenario.cluster.kafka_version = version;

@@ -306,6 +306,11 @@ impl BrokerRead<'_> {
     pub fn fenced(self) -> bool {
         self.0.fenced
     }
+    /// Stopped by a controlled shutdown (`shutdown_broker`) rather than a crash; a
+    /// restart clears it.
+    pub fn shut_down(self) -> bool {
+        !self.0.alive && self.0.shut_down_cleanly
+    }
     /// Extra delay of its follower fetches, in ms (0: none; set by
     /// [`Command::slow_broker`](crate::Command::slow_broker)). A slow follower falls behind
     /// and leaves the ISR once it lags more than `replica.lag.time.max.ms`.
