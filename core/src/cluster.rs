@@ -130,7 +130,16 @@ impl Partition {
     pub fn with_segment_config(replicas: Vec<BrokerId>, segments: SegmentConfig) -> Self {
         let logs = replicas.iter().map(|b| (*b, PartitionLog::new(segments))).collect();
         let leader = replicas.first().copied();
-        Self { isr: replicas.clone(), replicas, leader, leader_epoch: 0, elr: Vec::new(), last_known_leader: None, logs, followers: VecMap::new() }
+        Self {
+            isr: replicas.clone(),
+            replicas,
+            leader,
+            leader_epoch: 0,
+            elr: Vec::new(),
+            last_known_leader: None,
+            logs,
+            followers: VecMap::new(),
+        }
     }
 
     /// The leader's log, which producers append to and consumers read from.
@@ -213,7 +222,14 @@ pub(crate) struct Registration {
 impl Registration {
     /// A new partition: its first replica leads, every replica in the ISR, epoch 0.
     pub fn new(replicas: Vec<BrokerId>) -> Self {
-        Self { leader: replicas.first().copied(), leader_epoch: 0, isr: replicas.clone(), replicas, elr: Vec::new(), last_known_leader: None }
+        Self {
+            leader: replicas.first().copied(),
+            leader_epoch: 0,
+            isr: replicas.clone(),
+            replicas,
+            elr: Vec::new(),
+            last_known_leader: None,
+        }
     }
 
     /// Led by its preferred replica (`PartitionRegistration.hasPreferredLeader`); the
@@ -310,9 +326,8 @@ pub(crate) fn partition_change(before: &Registration, req: &ChangeRequest) -> Ch
         }
     }
     // electLeader
-    let valid = |b: BrokerId, isr: &[BrokerId], elr: &[BrokerId]| {
-        (isr.contains(&b) || (isr.is_empty() && elr.contains(&b))) && (req.acceptable)(b)
-    };
+    let valid =
+        |b: BrokerId, isr: &[BrokerId], elr: &[BrokerId]| (isr.contains(&b) || (isr.is_empty() && elr.contains(&b))) && (req.acceptable)(b);
     let last_known = || {
         let lkl = before.last_known_leader?;
         (req.elr_enabled && target_isr.is_empty() && elr.is_empty() && (req.acceptable)(lkl)).then_some(lkl)

@@ -177,13 +177,8 @@ pub const LOG_RETENTION_CHECK_INTERVAL_MS: Range =
 pub const OFFSETS_TOPIC_REPLICATION_FACTOR: Range =
     Range { path: "cluster.offsets_topic_replication_factor", min: 1, max: MAX_BROKERS as u64, unit: Unit::Count, note: "" };
 /// `leader.imbalance.check.interval.seconds` (default 300): 1 s to one week.
-pub const LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS: Range = Range {
-    path: "cluster.leader_imbalance_check_interval_seconds",
-    min: 1,
-    max: 604_800,
-    unit: Unit::Seconds,
-    note: " (one week)",
-};
+pub const LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS: Range =
+    Range { path: "cluster.leader_imbalance_check_interval_seconds", min: 1, max: 604_800, unit: Unit::Seconds, note: " (one week)" };
 /// A scenario's `duration_ms`, when the run stops: 0 to [`MAX_TIME_MS`].
 pub const DURATION_MS: Range = ms("duration_ms", 0, MAX_TIME_MS, ONE_WEEK);
 /// A topic's partition count (its refusal names the topic, `Problem::Partitions`).

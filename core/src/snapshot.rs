@@ -346,7 +346,14 @@ pub const FINDINGS_SHOWN: usize = 100;
 impl BrokerView {
     /// The broker as the read layer shows it.
     pub fn of(b: BrokerRead<'_>) -> Self {
-        BrokerView { id: b.id(), alive: b.alive(), isolated: b.isolated(), fenced: b.fenced(), shut_down: b.shut_down(), slow_ms: b.slow_ms() }
+        BrokerView {
+            id: b.id(),
+            alive: b.alive(),
+            isolated: b.isolated(),
+            fenced: b.fenced(),
+            shut_down: b.shut_down(),
+            slow_ms: b.slow_ms(),
+        }
     }
 }
 

@@ -22,7 +22,13 @@ fn scenario(version: KafkaVersion, min_isr: u32) -> Scenario {
             kafka_version: version,
             ..ClusterConfig::default()
         },
-        topics: vec![TopicSpec { name: "t".into(), partitions: 1, replication_factor: 3, min_insync_replicas: min_isr, ..TopicSpec::default() }],
+        topics: vec![TopicSpec {
+            name: "t".into(),
+            partitions: 1,
+            replication_factor: 3,
+            min_insync_replicas: min_isr,
+            ..TopicSpec::default()
+        }],
         producers: vec![ProducerSpec {
             name: "p".into(),
             config: ProducerConfig { acks: Acks::All, linger_ms: 0, ..ProducerConfig::default() },
@@ -172,7 +178,8 @@ fn a_controlled_shutdown_moves_leadership_at_once_and_loses_nothing() {
     let new = leader(&sim).expect("a new leader at once");
     assert_ne!(new, old);
     assert!(!isr_elr(&sim).0.contains(&old), "out of every ISR");
-    let elected = first_at(&sim, at, |k| matches!(k, EventKind::Replication(ReplicationEvent::LeaderElected { leader: Some(l), .. }) if *l == new));
+    let elected =
+        first_at(&sim, at, |k| matches!(k, EventKind::Replication(ReplicationEvent::LeaderElected { leader: Some(l), .. }) if *l == new));
     assert_eq!(elected, Some(at));
     run(&mut sim, 2_000);
     let acked: Vec<String> = sim
@@ -184,7 +191,7 @@ fn a_controlled_shutdown_moves_leadership_at_once_and_loses_nothing() {
         })
         .collect();
     assert_eq!(acked.len(), 10, "every record acknowledged within two seconds: {acked:?}");
-    let last_ack = sim.trace().events().filter(|e| matches!(e.kind, EventKind::Produce(ProduceEvent::RecordAcked { .. }))).last();
+    let last_ack = sim.trace().events().rfind(|e| matches!(e.kind, EventKind::Produce(ProduceEvent::RecordAcked { .. })));
     assert!(last_ack.is_some_and(|e| e.time < at.plus_ms(1_000)), "no 9 s outage");
     let mut m = Monitors::new();
     for e in sim.trace().events() {
@@ -269,7 +276,8 @@ fn with_elr_the_last_isr_member_is_elected_after_the_isr_empties() {
         assert!(p.leader_log().is_some_and(|log| log.records().iter().any(|r| r.record.value == "x")));
         // 4.2 elects it as the last known leader (`canElectLastKnownLeader`, an election
         // Kafka calls unclean); 4.0 from the ISR it never left.
-        let unclean = sim.trace().events().any(|e| matches!(e.kind, EventKind::Replication(ReplicationEvent::LeaderElected { unclean: true, .. })));
+        let unclean =
+            sim.trace().events().any(|e| matches!(e.kind, EventKind::Replication(ReplicationEvent::LeaderElected { unclean: true, .. })));
         assert_eq!(unclean, version.eligible_leader_replicas(), "{version}");
     }
 }

@@ -9,7 +9,10 @@
 //! choice comes from the driver's RNG.
 
 use crate::assign::{self, Subscription};
-use crate::cluster::{partition_change, place_replicas, Broker, BrokerId, Change, ChangeRequest, Election, LostView, Partition, Registration, Topic, TopicConfig};
+use crate::cluster::{
+    partition_change, place_replicas, Broker, BrokerId, Change, ChangeRequest, Election, LostView, Partition, Registration, Topic,
+    TopicConfig,
+};
 use crate::command::{
     check_name, Allowed, BrokerCommand, Command, CommandError, ConnectCommand, GroupCommand, GroupSpec, MemberSpec, NameOf, ProduceCommand,
     TopicCommand, MAX_GROUPS, MAX_MEMBERS_PER_GROUP, MAX_VALUE_CHARS,
