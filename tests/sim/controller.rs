@@ -302,3 +302,25 @@ fn groups_on_fewer_brokers_than_the_offsets_topic_replication_factor_are_refused
     s.groups.clear();
     assert!(s.build().is_ok());
 }
+
+#[test]
+fn a_coordinator_failover_gives_every_member_a_fresh_session() {
+    // session.timeout.ms 10 s against a 9 s outage plus the time to find the new
+    // coordinator: the new coordinator reschedules every member's session when it loads
+    // the group (`GroupMetadataManager.onLoaded`), so nobody is expired for the outage.
+    let mut s = scenario(KafkaVersion::V4_2, 1);
+    s.groups[0].members = vec![MemberSpec::new("c"), MemberSpec::new("d")];
+    for m in &mut s.groups[0].members {
+        m.config.session_timeout_ms = 10_000;
+        m.config.heartbeat_interval_ms = 3_000;
+    }
+    let mut sim = s.build().expect("builds");
+    sim.run_to(SimTime(8_000));
+    let coordinator = sim.coordinator_of("g").expect("a coordinator");
+    let generation = sim.read().group("g").expect("g").generation();
+    apply(&mut sim, BrokerCommand::CrashBroker { broker: coordinator });
+    run(&mut sim, 30_000);
+    let left = sim.trace().events().any(|e| matches!(&e.kind, EventKind::Group(kafka_sandbox_core::event::GroupEvent::MemberLeft { .. })));
+    assert!(!left, "no member expired for the coordinator's outage");
+    assert_eq!(sim.read().group("g").expect("g").generation(), generation, "no rebalance");
+}

@@ -30,6 +30,9 @@ pub(crate) struct Cluster {
     /// `__consumer_offsets`' partitions: their replicas, leaders, ISRs and ELRs, elected
     /// by the controller like any partition's; no records (see `coordinator_of`).
     pub(crate) offsets_topic: Vec<Registration>,
+    /// When each `__consumer_offsets` partition's leader was elected (time 0 for the first):
+    /// a coordinator taking a group over gives its members fresh sessions.
+    offsets_leader_since: Vec<SimTime>,
     /// The controller's preferred-leader balance is queued
     /// (`QuorumController.imbalancedScheduled`).
     balance_scheduled: bool,
@@ -118,6 +121,7 @@ impl Cluster {
             incarnations: VecMap::new(),
             topics: VecMap::new(),
             offsets_topic: Vec::new(),
+            offsets_leader_since: Vec::new(),
             balance_scheduled: false,
             replication: ReplicationState::new(),
             lost: VecMap::new(),
@@ -166,6 +170,15 @@ impl Cluster {
         }
         let placement = place_replicas(rng, &brokers, group::OFFSETS_TOPIC_PARTITIONS, rf);
         self.offsets_topic = placement.into_iter().map(Registration::new).collect();
+        self.offsets_leader_since = vec![SimTime::ZERO; self.offsets_topic.len()];
+    }
+
+    /// Since when `group`'s coordinator has led its `__consumer_offsets` partition, while
+    /// a client can reach it (`None` while the group has no coordinator).
+    pub(crate) fn coordinator_since(&self, group: &str) -> Option<SimTime> {
+        self.coordinator_of(group)?;
+        let p = crate::partitioner::coordinator_partition(group, group::OFFSETS_TOPIC_PARTITIONS) as usize;
+        self.offsets_leader_since.get(p).copied()
     }
 
     /// The `__consumer_offsets` partition holding `group`'s offsets

@@ -662,7 +662,7 @@ impl Cluster {
         }
         for p in 0..self.offsets_topic.len() {
             if self.offsets_topic[p].isr.contains(&broker) {
-                self.change_offsets_partition(p, ask);
+                self.change_offsets_partition(p, ask, out.now);
             }
         }
         self.maybe_schedule_balance(out);
@@ -693,7 +693,7 @@ impl Cluster {
             for p in 0..self.offsets_topic.len() {
                 let r = &self.offsets_topic[p];
                 if r.isr.contains(&broker) || r.elr.contains(&broker) {
-                    self.change_offsets_partition(p, ask);
+                    self.change_offsets_partition(p, ask, out.now);
                 }
             }
         }
@@ -717,10 +717,10 @@ impl Cluster {
         for p in 0..self.offsets_topic.len() {
             let r = &self.offsets_topic[p];
             if r.replicas.contains(&broker) && !r.isr.contains(&broker) && r.leader.is_some() {
-                self.change_offsets_partition(p, Ask { join: Some(broker), ..Ask::default() });
+                self.change_offsets_partition(p, Ask { join: Some(broker), ..Ask::default() }, out.now);
             }
             if self.offsets_topic[p].leader.is_none() {
-                self.change_offsets_partition(p, Ask::default());
+                self.change_offsets_partition(p, Ask::default(), out.now);
             }
         }
         self.maybe_schedule_balance(out);
@@ -799,13 +799,18 @@ impl Cluster {
 
     /// A `__consumer_offsets` partition changes (`min.insync.replicas` 1, the broker
     /// default; no unclean election). Only the coordinator's place changes: no records.
-    fn change_offsets_partition(&mut self, p: usize, ask: Ask) -> bool {
+    fn change_offsets_partition(&mut self, p: usize, ask: Ask, now: SimTime) -> bool {
         let Some(before) = self.offsets_topic.get(p) else { return false };
         let change = self.change_of(before, ask, 1, false);
         if change.is_noop(before) {
             return false;
         }
         self.offsets_topic[p] = change.after;
+        if change.leader_changed {
+            if let Some(t) = self.offsets_leader_since.get_mut(p) {
+                *t = now;
+            }
+        }
         change.leader_changed
     }
 
@@ -997,7 +1002,7 @@ impl Cluster {
                 break;
             }
             let r = &self.offsets_topic[p];
-            if r.leader.is_some() && !r.has_preferred_leader() && self.change_offsets_partition(p, ask) {
+            if r.leader.is_some() && !r.has_preferred_leader() && self.change_offsets_partition(p, ask, out.now) {
                 elections += 1;
             }
         }
