@@ -41,7 +41,7 @@ struct Case {
 
 fn slow_consumer(processing_ms: u64, max_poll_records: u32) -> Result<Case, Box<dyn Error>> {
     let mut b = Scenario::builder();
-    b.seed(0).brokers(1).options(SimOptions::unbounded());
+    b.seed(0).brokers(1).offsets_topic_replication_factor(1).options(SimOptions::unbounded());
     let jobs = b.topic(TopicSpec::new("jobs"));
     // A backlog: 1000 records written at once, before the consumer starts.
     b.producer(ProducerSpec::new("app").send(SendPlan::values(&jobs, (0..BACKLOG).map(|i| format!("job-{i}")))));

@@ -158,6 +158,14 @@ impl ScenarioBuilder {
         self
     }
 
+    /// `offsets.topic.replication.factor` (`cluster.offsets_topic_replication_factor`;
+    /// default 3): a scenario with groups needs at least as many brokers, so a one-broker
+    /// cluster with groups sets it to 1, as Kafka's single-broker `config/server.properties`.
+    pub fn offsets_topic_replication_factor(&mut self, replication_factor: u32) -> &mut Self {
+        self.scenario.cluster.offsets_topic_replication_factor = replication_factor;
+        self
+    }
+
     /// The Kafka release the run models (`cluster.kafka_version`; default the newest).
     pub fn kafka_version(&mut self, version: crate::KafkaVersion) -> &mut Self {
         self.scenario.cluster.kafka_version = version;
@@ -499,6 +507,11 @@ impl Command {
     /// Broker `broker` crashes.
     pub fn crash_broker(broker: BrokerId) -> Self {
         BrokerCommand::CrashBroker { broker }.into()
+    }
+
+    /// A controlled shutdown of `broker` (`shutdown_broker`): its leaderships move at once.
+    pub fn shutdown_broker(broker: BrokerId) -> Self {
+        BrokerCommand::ShutdownBroker { broker }.into()
     }
 
     /// Broker `broker` restarts.

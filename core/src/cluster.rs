@@ -25,11 +25,16 @@ pub(crate) struct Broker {
     /// The controller's view: a fenced broker leads nothing and is in no ISR. The
     /// controller fences a broker it has not heard from for `broker.session.timeout.ms`.
     pub(crate) fenced: bool,
+    /// Stopped by a controlled shutdown (`shutdown_broker`) rather than a crash: when it
+    /// registers again its shutdown was clean, so it keeps its places in the ELRs
+    /// (KAFKA-15586 removes only brokers whose last shutdown was unclean).
+    #[serde(default)]
+    pub(crate) shut_down_cleanly: bool,
 }
 
 impl Broker {
     pub fn new(id: BrokerId) -> Self {
-        Self { id, alive: true, isolated: false, slow_ms: 0, fenced: false }
+        Self { id, alive: true, isolated: false, slow_ms: 0, fenced: false, shut_down_cleanly: false }
     }
 
     /// Whether a message can reach this broker or leave it.
@@ -101,8 +106,19 @@ pub(crate) struct Partition {
     /// `None` while the partition is offline (no eligible leader).
     pub(crate) leader: Option<BrokerId>,
     pub(crate) leader_epoch: u32,
-    /// In-sync replicas, in assignment order.
+    /// In-sync replicas, in assignment order. Empty only with eligible leader replicas on
+    /// (KIP-966), when no replica is in sync.
     pub(crate) isr: Vec<BrokerId>,
+    /// Eligible leader replicas (KIP-966, `PartitionRegistration.elr`), in assignment
+    /// order: replicas that left the ISR while it was below `min.insync.replicas`, so they
+    /// hold every committed record (the HW does not move below the minimum). Always empty
+    /// when the run's Kafka version has ELR off.
+    #[serde(default)]
+    pub(crate) elr: Vec<BrokerId>,
+    /// The leader when the partition last lost its ISR (`lastKnownElr` used as the last
+    /// known leader, `PartitionChangeBuilder.maybeUpdateLastKnownLeader`); ELR only.
+    #[serde(default)]
+    pub(crate) last_known_leader: Option<BrokerId>,
     /// Each replica's copy of the log, kept while its broker is down (it is on disk).
     pub(crate) logs: VecMap<BrokerId, PartitionLog>,
     /// The leader's view of its followers; reset at each election.
@@ -114,12 +130,42 @@ impl Partition {
     pub fn with_segment_config(replicas: Vec<BrokerId>, segments: SegmentConfig) -> Self {
         let logs = replicas.iter().map(|b| (*b, PartitionLog::new(segments))).collect();
         let leader = replicas.first().copied();
-        Self { isr: replicas.clone(), replicas, leader, leader_epoch: 0, logs, followers: VecMap::new() }
+        Self {
+            isr: replicas.clone(),
+            replicas,
+            leader,
+            leader_epoch: 0,
+            elr: Vec::new(),
+            last_known_leader: None,
+            logs,
+            followers: VecMap::new(),
+        }
     }
 
     /// The leader's log, which producers append to and consumers read from.
     pub fn leader_log(&self) -> Option<&PartitionLog> {
         self.leader.and_then(|l| self.logs.get(&l))
+    }
+
+    /// What the controller keeps of it (`PartitionRegistration`).
+    pub fn registration(&self) -> Registration {
+        Registration {
+            replicas: self.replicas.clone(),
+            leader: self.leader,
+            leader_epoch: self.leader_epoch,
+            isr: self.isr.clone(),
+            elr: self.elr.clone(),
+            last_known_leader: self.last_known_leader,
+        }
+    }
+
+    /// Takes what the controller decided (its replicas do not change).
+    pub fn set_registration(&mut self, r: Registration) {
+        self.leader = r.leader;
+        self.leader_epoch = r.leader_epoch;
+        self.isr = r.isr;
+        self.elr = r.elr;
+        self.last_known_leader = r.last_known_leader;
     }
 
     /// The log to show: the leader's, or while offline the first replica's.
@@ -155,6 +201,196 @@ impl Topic {
     /// Partitions that have a leader now (`availablePartitionsForTopic`).
     pub fn available_partitions(&self) -> Vec<u32> {
         (0..self.partition_count()).filter(|p| self.partitions[*p as usize].leader.is_some()).collect()
+    }
+}
+
+/// What the controller keeps of one partition (`PartitionRegistration`): its replicas in
+/// assignment order (the first is the preferred leader), leader and epoch, ISR, eligible
+/// leader replicas and last known leader. A topic's [`Partition`] holds these beside its
+/// logs; a `__consumer_offsets` partition, whose records the sandbox does not store, is
+/// only this.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Registration {
+    pub(crate) replicas: Vec<BrokerId>,
+    pub(crate) leader: Option<BrokerId>,
+    pub(crate) leader_epoch: u32,
+    pub(crate) isr: Vec<BrokerId>,
+    pub(crate) elr: Vec<BrokerId>,
+    pub(crate) last_known_leader: Option<BrokerId>,
+}
+
+impl Registration {
+    /// A new partition: its first replica leads, every replica in the ISR, epoch 0.
+    pub fn new(replicas: Vec<BrokerId>) -> Self {
+        Self {
+            leader: replicas.first().copied(),
+            leader_epoch: 0,
+            isr: replicas.clone(),
+            replicas,
+            elr: Vec::new(),
+            last_known_leader: None,
+        }
+    }
+
+    /// Led by its preferred replica (`PartitionRegistration.hasPreferredLeader`); the
+    /// controller's auto-rebalance looks at the others.
+    pub fn has_preferred_leader(&self) -> bool {
+        self.leader.is_some() && self.leader == self.replicas.first().copied()
+    }
+}
+
+/// The kind of election the controller runs (`PartitionChangeBuilder.Election`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Election {
+    /// `replicas[0]` if it may lead, else the current leader if it still may, else as
+    /// `Online` (`electPreferredLeader`): the auto-rebalance and `kafka-leader-election`.
+    Preferred,
+    /// From the ISR (or the ELR while the ISR is empty), else the last known leader.
+    Online,
+    /// As `Online`, then any live replica (`unclean.leader.election.enable`).
+    Unclean,
+}
+
+/// One partition change the controller asks for: the target ISR and who may lead.
+pub(crate) struct ChangeRequest<'a> {
+    /// The ISR wanted (the old one without a fenced, stopping or lagging replica, or with a
+    /// caught-up one).
+    pub(crate) target_isr: Vec<BrokerId>,
+    pub(crate) election: Election,
+    /// Eligible leader replicas on (KIP-966; `KafkaVersion::eligible_leader_replicas`).
+    pub(crate) elr_enabled: bool,
+    /// The topic's `min.insync.replicas`.
+    pub(crate) min_isr: usize,
+    /// A broker re-registering after an unclean shutdown (KAFKA-15586): out of the ISR,
+    /// the ELR and the candidates.
+    pub(crate) unclean_shutdown: Option<BrokerId>,
+    /// Whether a broker may lead (`isAcceptableLeader`: registered, unfenced, not the one
+    /// being removed).
+    pub(crate) acceptable: &'a dyn Fn(BrokerId) -> bool,
+}
+
+/// What a change did (`PartitionChangeRecord`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Change {
+    pub(crate) after: Registration,
+    /// The leader changed (so the epoch went up by one).
+    pub(crate) leader_changed: bool,
+    /// The new leader came from outside the ISR and ELR (unclean election, or the last
+    /// known leader): the ISR is just it.
+    pub(crate) unclean: bool,
+}
+
+impl Change {
+    /// Nothing changed (`changeRecordIsNoOp`).
+    pub fn is_noop(&self, before: &Registration) -> bool {
+        &self.after == before
+    }
+}
+
+/// The controller's partition change, as `PartitionChangeBuilder.build()` makes it
+/// (metadata module, 4.x): the ELR first (`maybePopulateTargetElr`: cleared once the target
+/// ISR reaches `min.insync.replicas`, else (old ELR ∪ old ISR) − target ISR − a broker
+/// whose shutdown was unclean), then the election (`electLeader`: keep a leader that may
+/// still lead; else the first replica in assignment order that is in the ISR, or in the
+/// ELR while the ISR is empty, and may lead; else the last known leader when ISR and ELR
+/// are empty; else with `Unclean` any replica that may lead; a leader taken from the ELR
+/// makes the ISR just it), then the ISR (without ELR an empty target leaves the last member
+/// in it, leaderless), then the last known leader (`maybeUpdateLastKnownLeader`). Orders
+/// follow the assignment (Kafka's are `HashSet` orders). The leader epoch goes up by one
+/// when the leader changes; an ISR change alone does not bump it (metadata 3.6+).
+///
+/// One simplification: Kafka elects the last known leader even when it is not alive (the
+/// check in `canElectLastKnownLeader` only logs); the sandbox elects it only when it may
+/// lead, so a partition never has a stopped leader.
+pub(crate) fn partition_change(before: &Registration, req: &ChangeRequest) -> Change {
+    let order = |v: &mut Vec<BrokerId>| {
+        let replicas = before.replicas.clone();
+        crate::sorted::sort_by_key(v, |b| replicas.iter().position(|r| r == b));
+    };
+    let unclean_shutdown = |b: &BrokerId| req.unclean_shutdown == Some(*b);
+    let mut target_isr: Vec<BrokerId> = req.target_isr.iter().copied().filter(|b| !unclean_shutdown(b)).collect();
+    order(&mut target_isr);
+    // maybePopulateTargetElr
+    let mut elr: Vec<BrokerId> = before.elr.clone();
+    if req.elr_enabled {
+        if target_isr.len() >= req.min_isr {
+            elr.clear();
+        } else {
+            for b in &before.isr {
+                if !elr.contains(b) {
+                    elr.push(*b);
+                }
+            }
+            elr.retain(|b| !target_isr.contains(b) && !unclean_shutdown(b));
+            order(&mut elr);
+        }
+    }
+    // electLeader
+    let valid =
+        |b: BrokerId, isr: &[BrokerId], elr: &[BrokerId]| (isr.contains(&b) || (isr.is_empty() && elr.contains(&b))) && (req.acceptable)(b);
+    let last_known = || {
+        let lkl = before.last_known_leader?;
+        (req.elr_enabled && target_isr.is_empty() && elr.is_empty() && (req.acceptable)(lkl)).then_some(lkl)
+    };
+    let current = before.leader.filter(|l| valid(*l, &target_isr, &elr));
+    let first_valid = |skip: usize| before.replicas.iter().skip(skip).copied().find(|b| valid(*b, &target_isr, &elr));
+    let (leader, unclean) = match req.election {
+        Election::Preferred => {
+            let preferred = before.replicas.first().copied().filter(|b| valid(*b, &target_isr, &elr));
+            match preferred.or(current).or_else(|| first_valid(1)) {
+                Some(b) => (Some(b), false),
+                None => (last_known(), last_known().is_some()),
+            }
+        }
+        Election::Online | Election::Unclean => match current.or_else(|| first_valid(0)) {
+            Some(b) => (Some(b), false),
+            None => match last_known() {
+                Some(b) => (Some(b), true),
+                None if req.election == Election::Unclean => {
+                    let any = before.replicas.iter().copied().find(|b| (req.acceptable)(*b));
+                    (any, any.is_some())
+                }
+                None => (None, false),
+            },
+        },
+    };
+    let leader_changed = leader != before.leader;
+    let mut isr = target_isr;
+    if leader_changed {
+        if let Some(l) = leader {
+            if elr.contains(&l) {
+                isr = vec![l];
+                elr.retain(|b| *b != l);
+            }
+        }
+    }
+    // maybeUpdateRecordElr: an unclean election or ELR off clears the ELR.
+    if unclean || !req.elr_enabled {
+        elr.clear();
+    }
+    if let (true, Some(l)) = (unclean, leader) {
+        isr = vec![l];
+    } else if isr.is_empty() && !req.elr_enabled {
+        // Without ELR the ISR never empties: its last member stays (leaderless).
+        isr = before.isr.clone();
+    }
+    // maybeUpdateLastKnownLeader
+    let mut last_known_leader = before.last_known_leader;
+    if req.elr_enabled {
+        if isr.is_empty() && !before.isr.is_empty() {
+            // Kafka stores the leader (`partition.leader`). The sandbox never elects a
+            // crashed broker its controller has not fenced yet, where Kafka's controller,
+            // not knowing, would have: a leaderless ISR's last member stands in for it.
+            last_known_leader = before.leader.or(before.isr.first().copied());
+        } else if leader.is_some() {
+            last_known_leader = None;
+        }
+    }
+    let leader_epoch = if leader_changed { before.leader_epoch + 1 } else { before.leader_epoch };
+    Change {
+        after: Registration { replicas: before.replicas.clone(), leader, leader_epoch, isr, elr, last_known_leader },
+        leader_changed,
+        unclean,
     }
 }
 

@@ -263,6 +263,19 @@ pub struct ClusterConfig {
     /// The Kafka release the run models, where behaviour changed within 4.x (see
     /// [`KafkaVersion`]); default [`KafkaVersion::NEWEST`].
     pub kafka_version: KafkaVersion,
+    /// `offsets.topic.replication.factor` (3): replicas of each of `__consumer_offsets`' 50
+    /// partitions. Kafka creates the topic when a group first needs it and refuses while
+    /// fewer brokers are alive (groups get COORDINATOR_NOT_AVAILABLE), so a scenario with
+    /// groups and fewer brokers is refused; Kafka's single-broker `config/server.properties`
+    /// sets it to 1.
+    pub offsets_topic_replication_factor: u32,
+    /// `auto.leader.rebalance.enable` (true): the controller moves leadership back to each
+    /// partition's preferred replica (`replicas[0]`) when it is live and in sync.
+    pub auto_leader_rebalance_enable: bool,
+    /// `leader.imbalance.check.interval.seconds` (300): under KRaft the preferred-leader
+    /// elections run this long after a partition is first seen led by another replica
+    /// (`QuorumController.maybeScheduleNextBalancePartitionLeaders`).
+    pub leader_imbalance_check_interval_seconds: u64,
 }
 
 /// The Kafka release a run models. Only releases whose behaviour differs in something the
@@ -336,6 +349,9 @@ impl Default for ClusterConfig {
             group_consumer_heartbeat_interval_ms: 5000,
             group_consumer_session_timeout_ms: 45_000,
             kafka_version: KafkaVersion::NEWEST,
+            offsets_topic_replication_factor: 3,
+            auto_leader_rebalance_enable: true,
+            leader_imbalance_check_interval_seconds: 300,
         }
     }
 }

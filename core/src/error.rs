@@ -281,6 +281,15 @@ pub enum Problem {
     Connect(ConnectProblem),
     /// A Streams application's refusal (`streams[]`, checked by `sim/streams.rs`).
     Streams(StreamsProblem),
+    /// Groups (consumer groups, Streams applications, Connect's workers) on fewer brokers
+    /// than `cluster.offsets_topic_replication_factor`: Kafka cannot create
+    /// `__consumer_offsets`, so no group would ever find its coordinator.
+    OffsetsTopicReplication {
+        /// `cluster.offsets_topic_replication_factor` as given.
+        replication_factor: u32,
+        /// `cluster.brokers`.
+        brokers: u32,
+    },
 }
 
 impl From<ConnectProblem> for Problem {
@@ -412,6 +421,11 @@ impl fmt::Display for Problem {
             Problem::ByThen(e) => write!(f, "{e} by then"),
             Problem::Connect(p) => p.fmt(f),
             Problem::Streams(p) => p.fmt(f),
+            Problem::OffsetsTopicReplication { replication_factor, brokers } => write!(
+                f,
+                "is {replication_factor} but the cluster has {brokers} broker{}: Kafka creates __consumer_offsets only with that many live brokers, and until then every group gets COORDINATOR_NOT_AVAILABLE; allowed: 1 to {brokers} (set it to 1, as Kafka's single-broker config/server.properties does)",
+                if *brokers == 1 { "" } else { "s" }
+            ),
         }
     }
 }

@@ -74,16 +74,19 @@ pub enum Unit {
     Count,
     /// Milliseconds of simulated time.
     Milliseconds,
+    /// Seconds of simulated time (settings Kafka gives in seconds).
+    Seconds,
     /// Bytes, as Kafka counts a batch or a segment.
     Bytes,
 }
 
 impl Unit {
-    /// Its word in the docs table: `count`, `ms` or `bytes`.
+    /// Its word in the docs table: `count`, `ms`, `s` or `bytes`.
     pub fn name(self) -> &'static str {
         match self {
             Unit::Count => "count",
             Unit::Milliseconds => "ms",
+            Unit::Seconds => "s",
             Unit::Bytes => "bytes",
         }
     }
@@ -169,6 +172,13 @@ pub const GROUP_CONSUMER_SESSION_TIMEOUT_MS: Range =
 /// `log.retention.check.interval.ms` (default 300000): 1 ms to [`MAX_TIME_MS`].
 pub const LOG_RETENTION_CHECK_INTERVAL_MS: Range =
     ms("cluster.log_retention_check_interval_ms", 1, MAX_TIME_MS, " (log.retention.check.interval.ms is at least 1)");
+/// `offsets.topic.replication.factor` (default 3): 1 to [`MAX_BROKERS`]; the scenario
+/// checks also require as many brokers when groups run (`Problem::OffsetsTopicReplication`).
+pub const OFFSETS_TOPIC_REPLICATION_FACTOR: Range =
+    Range { path: "cluster.offsets_topic_replication_factor", min: 1, max: MAX_BROKERS as u64, unit: Unit::Count, note: "" };
+/// `leader.imbalance.check.interval.seconds` (default 300): 1 s to one week.
+pub const LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS: Range =
+    Range { path: "cluster.leader_imbalance_check_interval_seconds", min: 1, max: 604_800, unit: Unit::Seconds, note: " (one week)" };
 /// A scenario's `duration_ms`, when the run stops: 0 to [`MAX_TIME_MS`].
 pub const DURATION_MS: Range = ms("duration_ms", 0, MAX_TIME_MS, ONE_WEEK);
 /// A topic's partition count (its refusal names the topic, `Problem::Partitions`).
@@ -251,6 +261,8 @@ pub const TABLE: &[Range] = &[
     GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS,
     GROUP_CONSUMER_SESSION_TIMEOUT_MS,
     LOG_RETENTION_CHECK_INTERVAL_MS,
+    OFFSETS_TOPIC_REPLICATION_FACTOR,
+    LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS,
     DURATION_MS,
     TOPIC_PARTITIONS,
     TOPIC_SEGMENT_BYTES,

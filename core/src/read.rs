@@ -306,6 +306,11 @@ impl BrokerRead<'_> {
     pub fn fenced(self) -> bool {
         self.0.fenced
     }
+    /// Stopped by a controlled shutdown (`shutdown_broker`) rather than a crash; a
+    /// restart clears it.
+    pub fn shut_down(self) -> bool {
+        !self.0.alive && self.0.shut_down_cleanly
+    }
     /// Extra delay of its follower fetches, in ms (0: none; set by
     /// [`Command::slow_broker`](crate::Command::slow_broker)). A slow follower falls behind
     /// and leaves the ISR once it lags more than `replica.lag.time.max.ms`.
@@ -412,8 +417,8 @@ impl<'a> PartitionRead<'a> {
     pub fn leader(self) -> Option<BrokerId> {
         self.part.leader
     }
-    /// The leader epoch: 0 for the first leader, bumped by every leader election
-    /// (including one that leaves the partition offline). Each record carries the epoch
+    /// The leader epoch: 0 for the first leader, bumped by every leader change
+    /// (including one that leaves the partition offline; not by an ISR change alone). Each record carries the epoch
     /// it was written in; a follower truncates what the new epoch's leader does not have.
     pub fn leader_epoch(self) -> u32 {
         self.part.leader_epoch
@@ -427,6 +432,19 @@ impl<'a> PartitionRead<'a> {
     /// end offset among them; a fenced broker is in no ISR.
     pub fn isr(self) -> &'a [BrokerId] {
         &self.part.isr
+    }
+    /// The eligible leader replicas (ELR, KIP-966; always empty on Kafka 4.0), in
+    /// assignment order: replicas that left the ISR while it was below
+    /// `min.insync.replicas`, so they hold every committed record. With the ISR empty the
+    /// controller elects the first of them that is live; a broker back from a crash leaves
+    /// them (KAFKA-15586); they are cleared once the ISR reaches the minimum again.
+    pub fn elr(self) -> &'a [BrokerId] {
+        &self.part.elr
+    }
+    /// The leader when the ISR last emptied (Kafka's `lastKnownElr` holding the last known
+    /// leader; ELR only): elected when both ISR and ELR are empty, as an unclean election.
+    pub fn last_known_leader(self) -> Option<BrokerId> {
+        self.part.last_known_leader
     }
     /// The leader's log, `None` while offline.
     pub fn leader_log(self) -> Option<&'a PartitionLog> {
@@ -478,7 +496,13 @@ impl<'a> PartitionRead<'a> {
     pub fn replica_logs(self) -> impl Iterator<Item = ReplicaRead<'a>> {
         self.part.replicas.iter().filter_map(move |b| {
             let log = self.part.logs.get(b)?;
-            Some(ReplicaRead { broker: *b, is_leader: self.part.leader == Some(*b), in_isr: self.part.isr.contains(b), log })
+            Some(ReplicaRead {
+                broker: *b,
+                is_leader: self.part.leader == Some(*b),
+                in_isr: self.part.isr.contains(b),
+                in_elr: self.part.elr.contains(b),
+                log,
+            })
         })
     }
     /// Records a leader change left behind (the newest the cluster keeps:
@@ -499,6 +523,8 @@ pub struct ReplicaRead<'a> {
     pub is_leader: bool,
     /// Whether this replica is in the partition's ISR now.
     pub in_isr: bool,
+    /// Whether this replica is one of the partition's eligible leader replicas (KIP-966).
+    pub in_elr: bool,
     log: &'a PartitionLog,
 }
 
@@ -1392,7 +1418,7 @@ mod tests {
         // A source connector (timestamp+incrementing) and a Streams count over its topic.
         let text = r#"{
           "version": 1, "seed": 1,
-          "cluster": { "brokers": 1, "group_initial_rebalance_delay_ms": 0 },
+          "cluster": { "brokers": 1, "offsets_topic_replication_factor": 1, "group_initial_rebalance_delay_ms": 0 },
           "topics": [{ "name": "rows", "partitions": 2 }, { "name": "counts", "partitions": 2 }],
           "connectors": [{ "name": "db", "topic": "rows", "mode": "timestamp+incrementing",
                            "table": { "rows": [{ "id": 1, "value": "x" }, { "id": 2, "value": "z" }],

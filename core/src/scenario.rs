@@ -344,6 +344,16 @@ impl Scenario {
             ));
         }
         within("cluster.log_retention_check_interval_ms", c.log_retention_check_interval_ms, &limits::LOG_RETENTION_CHECK_INTERVAL_MS)?;
+        within(
+            "cluster.offsets_topic_replication_factor",
+            c.offsets_topic_replication_factor.into(),
+            &limits::OFFSETS_TOPIC_REPLICATION_FACTOR,
+        )?;
+        within(
+            "cluster.leader_imbalance_check_interval_seconds",
+            c.leader_imbalance_check_interval_seconds,
+            &limits::LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS,
+        )?;
         if let Some(d) = self.duration_ms {
             within("duration_ms", d, &limits::DURATION_MS)?;
         }
@@ -450,6 +460,20 @@ impl Scenario {
             }
         }
         crate::sim::connect::check_connectors(&self.connectors, &topics, &producers)?;
+        // Groups need `__consumer_offsets`, which Kafka creates only with
+        // `offsets.topic.replication.factor` live brokers (`AutoTopicCreationManager`;
+        // FindCoordinator answers COORDINATOR_NOT_AVAILABLE meanwhile).
+        let adds_group = self.commands.iter().any(|c| matches!(c.command, Command::Group(GroupCommand::AddGroup { .. })));
+        let uses_groups = !self.groups.is_empty() || !self.streams.is_empty() || !self.connectors.is_empty() || adds_group;
+        if uses_groups && self.cluster.offsets_topic_replication_factor > self.cluster.brokers {
+            return Err(ScenarioError::at(
+                "cluster.offsets_topic_replication_factor",
+                Problem::OffsetsTopicReplication {
+                    replication_factor: self.cluster.offsets_topic_replication_factor,
+                    brokers: self.cluster.brokers,
+                },
+            ));
+        }
         crate::sim::streams::check_streams(&self.streams, &topics, &producers, &self.groups)?;
         timeline += self.connectors.iter().map(|c| c.table.changes.len()).sum::<usize>();
         timeline += self.commands.len();

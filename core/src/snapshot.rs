@@ -100,6 +100,10 @@ pub struct PartitionView {
     pub replicas: Vec<BrokerId>,
     /// The in-sync replicas (ISR): those caught up with the leader.
     pub isr: Vec<BrokerId>,
+    /// The eligible leader replicas (KIP-966, Kafka 4.1+): out of the ISR but holding
+    /// every committed record; the controller elects from them when the ISR is empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub elr: Vec<BrokerId>,
     /// The leader's log (the first replica's while offline).
     pub log_start_offset: u64,
     /// The log end offset of that log: the offset its next record gets.
@@ -124,6 +128,9 @@ pub struct ReplicaView {
     pub is_leader: bool,
     /// Whether that replica is in the ISR.
     pub in_isr: bool,
+    /// Whether that replica is an eligible leader replica (KIP-966).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub in_elr: bool,
     /// Its log end offset: the offset its next record gets.
     pub log_end_offset: u64,
     /// The high watermark as this replica knows it (a follower learns the leader's with its
@@ -144,6 +151,9 @@ pub struct BrokerView {
     pub isolated: bool,
     /// Whether the controller has fenced it (no heartbeat for `broker.session.timeout.ms`).
     pub fenced: bool,
+    /// Stopped by a controlled shutdown rather than a crash (`alive` is false).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shut_down: bool,
     /// Extra delay of its follower fetches, in ms (0: not slowed).
     pub slow_ms: u64,
 }
@@ -336,7 +346,14 @@ pub const FINDINGS_SHOWN: usize = 100;
 impl BrokerView {
     /// The broker as the read layer shows it.
     pub fn of(b: BrokerRead<'_>) -> Self {
-        BrokerView { id: b.id(), alive: b.alive(), isolated: b.isolated(), fenced: b.fenced(), slow_ms: b.slow_ms() }
+        BrokerView {
+            id: b.id(),
+            alive: b.alive(),
+            isolated: b.isolated(),
+            fenced: b.fenced(),
+            shut_down: b.shut_down(),
+            slow_ms: b.slow_ms(),
+        }
     }
 }
 
@@ -362,6 +379,7 @@ impl PartitionView {
             leader_epoch: p.leader_epoch(),
             replicas: p.replicas().to_vec(),
             isr: p.isr().to_vec(),
+            elr: p.elr().to_vec(),
             log_start_offset: p.log_start_offset(),
             log_end_offset: p.log_end_offset(),
             high_watermark: p.high_watermark(),
@@ -372,6 +390,7 @@ impl PartitionView {
                     broker: r.broker,
                     is_leader: r.is_leader,
                     in_isr: r.in_isr,
+                    in_elr: r.in_elr,
                     log_end_offset: r.log_end_offset(),
                     high_watermark: r.high_watermark(),
                     records: record_views(r.newest_records(records_shown)),

@@ -69,7 +69,7 @@ enum Op {
         topic: u8,
         partitions: u8,
     },
-    /// Crash, restart, isolate, heal, slow.
+    /// Crash, restart, isolate, heal, slow, controlled shutdown.
     Broker {
         kind: u8,
         broker: u8,
@@ -125,7 +125,7 @@ fn op() -> impl Strategy<Value = Op> {
             .prop_map(|(id, topics, assignor, earliest, members)| Op::AddGroup { id, topics, assignor, earliest, members }),
         1 => (idx(), any::<bool>()).prop_map(|(producer, round_robin)| Op::SetPartitioner { producer, round_robin }),
         1 => (idx(), idx()).prop_map(|(topic, partitions)| Op::AddPartitions { topic, partitions }),
-        3 => (0..5u8, idx(), idx()).prop_map(|(kind, broker, slow)| Op::Broker { kind, broker, slow }),
+        3 => (0..6u8, idx(), idx()).prop_map(|(kind, broker, slow)| Op::Broker { kind, broker, slow }),
         1 => (idx(), idx()).prop_map(|(producer, acks)| Op::SetAcks { producer, acks }),
         1 => (idx(), proptest::option::of(idx()), proptest::option::of(any::<bool>()))
             .prop_map(|(topic, min_isr, unclean)| Op::SetTopicConfig { topic, min_isr, unclean }),
@@ -268,6 +268,7 @@ fn to_command(op: &Op, n: &Names) -> Option<Command> {
                 1 => Command::Broker(BrokerCommand::RestartBroker { broker }),
                 2 => Command::Broker(BrokerCommand::IsolateBroker { broker }),
                 3 => Command::Broker(BrokerCommand::HealBroker { broker }),
+                5 => Command::Broker(BrokerCommand::ShutdownBroker { broker }),
                 _ => Command::Broker(BrokerCommand::SlowBroker { broker, slow_ms: pick(U64S, slow) }),
             }
         }

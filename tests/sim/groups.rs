@@ -337,6 +337,7 @@ fn a_group_formed_by_two_joiners_waits_a_second_initial_delay() {
             seed: 1,
             cluster: ClusterConfig {
                 brokers: 1,
+                offsets_topic_replication_factor: 1,
                 network_latency_ms: 10,
                 group_initial_rebalance_delay_ms: 3_000,
                 ..ClusterConfig::default()

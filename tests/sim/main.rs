@@ -6,6 +6,7 @@
 
 mod connect;
 mod consumer_protocol;
+mod controller;
 mod determinism;
 mod events;
 mod group_rules;

@@ -17,7 +17,7 @@ fn scenario(delivery: &str) -> Scenario {
         r#"{{
   "version": 1,
   "seed": 3,
-  "cluster": {{ "brokers": 1, "group_initial_rebalance_delay_ms": 0 }},
+  "cluster": {{ "brokers": 1, "offsets_topic_replication_factor": 1, "group_initial_rebalance_delay_ms": 0 }},
   "topics": [{{ "name": "t", "partitions": 1 }}],
   "producers": [{{ "name": "p", "config": {{ "linger_ms": 0 }},
                    "send": [{{ "topic": "t", "values": [{}], "start_ms": 1000, "interval_ms": 2 }}] }}],

@@ -101,7 +101,7 @@ macro_rules! every_fault {
 }
 
 /// The faults the swarm draws: every broker command, each with its own numbers (a seed's
-/// draws are in this order: a kind from 0 to 9, 0–4 a fault, the rest a burst of sends).
+/// draws are in this order: a kind from 0 to 9, 0–5 a fault, the rest a burst of sends).
 /// A new broker command does not compile until it is drawn here; undo it in the healing
 /// below too.
 const FAULTS: &[Fault] = every_fault! {
@@ -113,6 +113,7 @@ const FAULTS: &[Fault] = every_fault! {
         let slow_ms = [0, 200, 3000][r.below(3) as usize];
         BrokerCommand::SlowBroker { broker: r.below(brokers), slow_ms }
     },
+    ShutdownBroker => |r, brokers| BrokerCommand::ShutdownBroker { broker: r.below(brokers) },
 };
 
 /// The model's named invariants (`kafka_sandbox_core::invariant`), all of them with every
@@ -205,7 +206,15 @@ fn faults_never_break_a_promise_and_the_cluster_converges_after_healing() {
         run_checked(&mut sim, 150_000, seed);
         for t in sim.topics() {
             for (p, part) in t.partitions().enumerate() {
-                let Some(l) = part.leader() else { panic!("seed {seed}: {}-{p} has no leader after healing", t.name()) };
+                let Some(l) = part.leader() else {
+                    panic!(
+                        "seed {seed}: {}-{p} has no leader after healing (ISR {:?}, ELR {:?}, last known leader {:?})",
+                        t.name(),
+                        part.isr(),
+                        part.elr(),
+                        part.last_known_leader()
+                    )
+                };
                 assert_eq!(part.isr().len(), part.replicas().len(), "seed {seed}: {}-{p} ISR {:?} not full", t.name(), part.isr());
                 let leader = part.log_on(l).expect("leader log");
                 assert_eq!(leader.high_watermark(), leader.log_end_offset(), "seed {seed}: {}-{p} HW below LEO", t.name());

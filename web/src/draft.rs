@@ -319,6 +319,9 @@ pub static FIELDS: &[FieldSpec] = &[
     slot!(cluster.group_consumer_session_timeout_ms, How::Limit(&limits::GROUP_CONSUMER_SESSION_TIMEOUT_MS)),
     slot!(cluster.log_retention_check_interval_ms, How::Limit(&limits::LOG_RETENTION_CHECK_INTERVAL_MS)),
     slot!(cluster.kafka_version, How::Choice(<KafkaVersion as Choice>::NAMES)),
+    slot!(cluster.offsets_topic_replication_factor, How::Limit(&limits::OFFSETS_TOPIC_REPLICATION_FACTOR)),
+    slot!(cluster.auto_leader_rebalance_enable, How::Check),
+    slot!(cluster.leader_imbalance_check_interval_seconds, How::Limit(&limits::LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS)),
     // A topic.
     slot!(topic.name, How::Name(Names::Topic)),
     slot!(topic.partitions, How::Limit(&limits::TOPIC_PARTITIONS)),
@@ -750,7 +753,8 @@ fn command_names(c: &mut Command) -> Vec<(&'static str, &mut String)> {
         | Command::Broker(BrokerCommand::RestartBroker { .. })
         | Command::Broker(BrokerCommand::IsolateBroker { .. })
         | Command::Broker(BrokerCommand::HealBroker { .. })
-        | Command::Broker(BrokerCommand::SlowBroker { .. }) => Vec::new(),
+        | Command::Broker(BrokerCommand::SlowBroker { .. })
+        | Command::Broker(BrokerCommand::ShutdownBroker { .. }) => Vec::new(),
     }
 }
 
@@ -1814,6 +1818,8 @@ mod tests {
             Field::at("cluster.group_initial_rebalance_delay_ms", &[]),
             Field::at("cluster.group_consumer_heartbeat_interval_ms", &[]),
             Field::at("cluster.group_consumer_session_timeout_ms", &[]),
+            Field::at("cluster.offsets_topic_replication_factor", &[]),
+            Field::at("cluster.leader_imbalance_check_interval_seconds", &[]),
             Field::at("producers[].config.linger_ms", &[p]),
             Field::at("producers[].config.batch_size", &[p]),
             Field::at("producers[].config.retry_backoff_ms", &[p]),

@@ -373,6 +373,14 @@ msgs! {
     LEGEND_UNCOMMITTED = "虚线：未提交（在高水位之上，消费者看不到）", "dashed: not yet committed (at or above the HW, invisible to consumers)";
     LEGEND_LOST = "删除线：丢失（leader 切换后不在新 leader 的日志中）", "struck through: lost (not in the new leader's log after a leader change)";
     LEGEND_DROPPED = "灰色删除线：被删除但生产者会重试", "grey strike: dropped, but the producer retries it";
+    LEGEND_ELR = "ELR 标记：合格领导者副本（KIP-966，Kafka 4.1+）——在 ISR 低于 min.insync.replicas 时离开 ISR，因此拥有全部已提交记录；ISR 为空时控制器从中选出 leader", "ELR tag: an eligible leader replica (KIP-966, Kafka 4.1+) — it left the ISR while the ISR was below min.insync.replicas, so it holds every committed record; with the ISR empty the controller elects from these";
+    IN_ELR = "ELR", "ELR";
+    IN_ELR_HINT = "合格领导者副本（KIP-966）：不在 ISR 中，但拥有全部已提交记录；ISR 为空时可被选为 leader。崩溃后重新注册的 broker 会离开 ELR（KAFKA-15586）", "Eligible leader replica (KIP-966): out of the ISR but holding every committed record; it may be elected when the ISR is empty. A broker back from a crash leaves the ELR (KAFKA-15586)";
+    SHUTDOWN = "停机", "Shut down";
+    SHUTDOWN_HINT = "受控停机：broker 请控制器立即把它的 leader 身份转走并把它移出所有 ISR（纪元 +1），然后才停止；生产者收到 NOT_LEADER_OR_FOLLOWER 后重发，没有 broker.session.timeout.ms 的不可用期", "Controlled shutdown: the broker asks the controller to move its leaderships and take it out of every ISR at once (epoch + 1), then stops; producers get NOT_LEADER_OR_FOLLOWER and resend, with no broker.session.timeout.ms outage";
+    BROKER_SHUT_DOWN = "已停机", "shut down";
+    ED_OFFSETS_RF_HINT = "__consumer_offsets 每个分区的副本数，它们的 leader 就是组协调者；有消费者组时不能超过 broker 数量（单 broker 时设为 1，就像 Kafka 的 config/server.properties）", "Replicas of each __consumer_offsets partition, whose leaders are the group coordinators; with groups it may not exceed the brokers (set it to 1 for one broker, as Kafka's config/server.properties does)";
+    ED_AUTO_REBALANCE_HINT = "分区由非首选副本领导时，控制器在 leader.imbalance.check.interval.seconds 之后把 leader 交还首选副本（replicas[0]）", "When a partition is led by another replica than its preferred one, the controller gives leadership back to replicas[0] leader.imbalance.check.interval.seconds later";
     LEGEND_OUT_OF_ISR = "虚线框：不在 ISR 中的副本", "dashed card: a replica out of the ISR";
     COPYING = "复制中", "copying";
     GUARANTEES = "保证", "Guarantees";
@@ -1002,6 +1010,13 @@ fn cluster_line(lang: Lang, e: &ClusterEvent) -> String {
                 format!("The controller has not heard from broker {broker} within broker.session.timeout.ms and fences it")
             }
         }
+        E::BrokerShutDown { broker } => {
+            if zh {
+                format!("Broker {broker} 受控停机：控制器立即把它移出所有 ISR，转走它的 leader 身份并将其隔离（fenced），随后进程停止")
+            } else {
+                format!("Broker {broker} shuts down cleanly: the controller takes it out of every ISR, moves its leaderships at once and fences it; then the process stops")
+            }
+        }
         E::BrokerUnfenced { broker } => {
             if zh {
                 format!("Broker {broker} 向控制器重新注册")
@@ -1046,6 +1061,23 @@ fn replication_line(lang: Lang, e: &ReplicationEvent) -> String {
                 }
                 (Some(l), true, false) => format!("分区 {partition} 的 leader 是 Broker {l}（第 {epoch} 纪元，ISR [{isr}]）"),
                 (Some(l), false, false) => format!("Partition {partition}: broker {l} leads (epoch {epoch}, ISR [{isr}])"),
+            }
+        }
+        E::PreferredLeaderElected { partition, leader, previous, epoch, .. } => {
+            let previous = previous.map_or_else(|| "-".to_string(), |b| b.to_string());
+            if zh {
+                format!("首选 leader 选举：分区 {partition} 的 leader 从 Broker {previous} 交还首选副本 Broker {leader}（第 {epoch} 纪元）")
+            } else {
+                format!("Preferred leader election: partition {partition} goes back from broker {previous} to its preferred replica, broker {leader} (epoch {epoch})")
+            }
+        }
+        E::EligibleLeadersChanged { partition, elr, isr, .. } => {
+            let list = |v: &Vec<u32>| v.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+            let (elr, isr) = (list(elr), list(isr));
+            if zh {
+                format!("分区 {partition} 的合格领导者副本（ELR）变为 [{elr}]（ISR [{isr}]）")
+            } else {
+                format!("Partition {partition}: eligible leader replicas (ELR) now [{elr}] (ISR [{isr}])")
             }
         }
         E::IsrShrunk { partition, removed, isr, .. } => {

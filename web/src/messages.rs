@@ -225,6 +225,9 @@ fn problem(lang: Lang, p: &Problem) -> String {
         Problem::ByThen(e) => format!("到那时{}", refusal(lang, e)),
         Problem::Connect(p) => connect_problem(lang, p),
         Problem::Streams(p) => streams_problem(lang, p),
+        Problem::OffsetsTopicReplication { replication_factor, brokers } => format!(
+            "为 {replication_factor}，但集群只有 {brokers} 个 broker：Kafka 只有在至少这么多 broker 存活时才会创建 __consumer_offsets，在此之前每个组都会收到 COORDINATOR_NOT_AVAILABLE；允许 1 到 {brokers}（设为 1，就像 Kafka 的单 broker 配置 config/server.properties 那样）"
+        ),
     }
 }
 
@@ -712,6 +715,7 @@ mod tests {
                 Problem::ByThen(_) => 28,
                 Problem::Connect(_) => 29,
                 Problem::Streams(_) => 30,
+                Problem::OffsetsTopicReplication { .. } => 31,
             }
         }
         let s = |x: &str| x.to_string();
@@ -762,9 +766,10 @@ mod tests {
         ]);
         all.extend(every_connect_problem().into_iter().map(Problem::from));
         all.extend(every_streams_problem().into_iter().map(Problem::from));
+        all.push(Problem::OffsetsTopicReplication { replication_factor: 3, brokers: 1 });
         let mut places: Vec<usize> = all.iter().map(place).collect();
         places.dedup();
-        assert_eq!(places, (0..=30).collect::<Vec<_>>(), "one sample (at least) of every problem, in order");
+        assert_eq!(places, (0..=31).collect::<Vec<_>>(), "one sample (at least) of every problem, in order");
         all
     }
 

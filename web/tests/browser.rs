@@ -314,7 +314,7 @@ async fn groups_panel_says_when_no_coordinator_is_reachable() {
 
     let json = r#"{
       "version": 1, "seed": 5,
-      "cluster": { "brokers": 1 },
+      "cluster": { "brokers": 1, "offsets_topic_replication_factor": 1 },
       "topics": [{ "name": "t", "partitions": 2 }],
       "groups": [{ "id": "g", "topics": ["t"], "members": [{ "client_id": "Consumer1" }] }]
     }"#;

@@ -38,6 +38,14 @@ pub enum BrokerCommand {
         /// simulation caps a larger value at it.
         slow_ms: u64,
     },
+    /// A controlled shutdown (`kafka-server-stop`, SIGTERM): the broker asks the
+    /// controller to move its leaderships and leaves every ISR at once (leader epoch + 1),
+    /// then stops. Producers get NOT_LEADER_OR_FOLLOWER and resend to the new leaders; no
+    /// `broker.session.timeout.ms` outage. `RestartBroker` starts it again.
+    ShutdownBroker {
+        /// The running broker's `node.id`; nothing happens if it is down, cut off or fenced.
+        broker: BrokerId,
+    },
 }
 
 /// An administrator's change to a topic. Executed by `sim/cluster/replication.rs`.

@@ -229,6 +229,7 @@ tagged_reader! {
             Group(GroupCommand::Subscribe) "subscribe" { group, client_id, topics },
             Connect(ConnectCommand::CrashConnector) "crash_connector" { connector },
             Connect(ConnectCommand::RestartConnector) "restart_connector" { connector },
+            Broker(BrokerCommand::ShutdownBroker) "shutdown_broker" { broker },
         }
     }
 }
@@ -681,6 +682,7 @@ mod tests {
             Command::Group(GroupCommand::Subscribe { group: s("g"), client_id: s("c"), topics: vec![s("t"), s("u")] }),
             Command::Connect(ConnectCommand::CrashConnector { connector: s("x") }),
             Command::Connect(ConnectCommand::RestartConnector { connector: s("x") }),
+            Command::Broker(BrokerCommand::ShutdownBroker { broker: 1 }),
         ]
     }
 
@@ -755,7 +757,7 @@ mod tests {
         }
         // The defaults: produce's key, partition and headers, seek's partition,
         // set_topic_config's settings.
-        assert_eq!(required.len(), 45, "{required:?}");
+        assert_eq!(required.len(), 46, "{required:?}");
         assert!(!required.iter().any(|r| r.ends_with(".key")
             || r.ends_with("partition")
             || r.contains("headers")
@@ -789,7 +791,7 @@ mod tests {
     fn an_unknown_command_type_is_refused_listing_the_types() {
         let e = refusal::<Command>(r#"{"type": "explode"}"#);
         assert!(e.starts_with("[0].type (line 1, column 19): unknown variant `explode`, expected one of `produce`, `add_member`, "), "{e}");
-        assert!(e.ends_with(", `crash_connector`, `restart_connector`"), "{e}");
+        assert!(e.ends_with(", `crash_connector`, `restart_connector`, `shutdown_broker`"), "{e}");
         assert!(refusal::<Command>(r#"{"broker": 1}"#).ends_with("missing field `type`"));
         assert!(refusal::<Command>("7").contains("expected a command object with a \"type\""));
         let e = refusal::<SeekTo>(r#"{"kind": "sideways"}"#);

@@ -63,6 +63,14 @@ pub enum ClusterEvent {
         /// epoch 0).
         partitions: u32,
     } = 20,
+    /// A controlled shutdown (`shutdown_broker`): the broker asked the controller to let it
+    /// go; the controller took it out of every ISR, moved its leaderships at once
+    /// (`handleBrokerInControlledShutdown`) and fenced it; the process then stops. Unlike a
+    /// crash, no `broker.session.timeout.ms` passes with its partitions unwritable.
+    BrokerShutDown {
+        /// The broker shutting down.
+        broker: BrokerId,
+    } = 65,
 }
 
 impl ClusterEvent {
@@ -78,6 +86,7 @@ impl ClusterEvent {
             E::BrokerFenced { .. } => "BrokerFenced",
             E::BrokerUnfenced { .. } => "BrokerUnfenced",
             E::PartitionsAdded { .. } => "PartitionsAdded",
+            E::BrokerShutDown { .. } => "BrokerShutDown",
         }
     }
 
@@ -92,7 +101,8 @@ impl ClusterEvent {
             | E::BrokerHealed { broker }
             | E::BrokerSlowed { broker, .. }
             | E::BrokerFenced { broker }
-            | E::BrokerUnfenced { broker } => vec![S::Broker(*broker)],
+            | E::BrokerUnfenced { broker }
+            | E::BrokerShutDown { broker } => vec![S::Broker(*broker)],
             E::PartitionsAdded { topic, .. } => vec![S::Topic(topic)],
         }
     }
@@ -107,7 +117,8 @@ impl ClusterEvent {
             | E::BrokerHealed { .. }
             | E::BrokerSlowed { .. }
             | E::BrokerFenced { .. }
-            | E::BrokerUnfenced { .. } => Category::Fault,
+            | E::BrokerUnfenced { .. }
+            | E::BrokerShutDown { .. } => Category::Fault,
             E::PartitionsAdded { .. } => Category::Replication,
         }
     }
@@ -116,7 +127,7 @@ impl ClusterEvent {
     pub fn jump(&self) -> Option<Jump> {
         use ClusterEvent as E;
         match self {
-            E::BrokerCrashed { .. } | E::BrokerIsolated { .. } => Some(Jump::Fault),
+            E::BrokerCrashed { .. } | E::BrokerIsolated { .. } | E::BrokerShutDown { .. } => Some(Jump::Fault),
             E::BrokerRestarted { .. }
             | E::BrokerHealed { .. }
             | E::BrokerSlowed { .. }
@@ -137,6 +148,7 @@ impl ClusterEvent {
             | E::BrokerSlowed { .. }
             | E::BrokerFenced { .. }
             | E::BrokerUnfenced { .. }
+            | E::BrokerShutDown { .. }
             | E::PartitionsAdded { .. } => Vec::new(),
         }
     }

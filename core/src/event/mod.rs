@@ -884,6 +884,7 @@ mod tests {
                 }
                 E::Cluster(ClusterEvent::BrokerCrashed { .. })
                 | E::Cluster(ClusterEvent::BrokerIsolated { .. })
+                | E::Cluster(ClusterEvent::BrokerShutDown { .. })
                 | E::Group(GroupEvent::MemberCrashed { .. })
                 | E::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed { .. }) => Some(Jump::Fault),
                 _ => None,
@@ -893,7 +894,7 @@ mod tests {
         for e in &all {
             assert_eq!(e.jump(), page_before(e), "{}", e.name());
         }
-        assert_eq!(all.iter().filter(|e| e.jump().is_some()).count(), 6);
+        assert_eq!(all.iter().filter(|e| e.jump().is_some()).count(), 7);
     }
 
     /// `EventKind`'s written-out `clone` and `==` are the derived ones: each sample equals

@@ -123,6 +123,35 @@ pub enum ReplicationEvent {
         /// The log start offset afterwards.
         log_start_offset: u64,
     } = 46,
+    /// The controller's preferred-leader election (`auto.leader.rebalance.enable`,
+    /// `leader.imbalance.check.interval.seconds` after the partition was seen led by
+    /// another replica): its first replica leads again (a `LeaderElected` follows).
+    PreferredLeaderElected {
+        /// The partition's topic.
+        topic: String,
+        /// The partition's number within its topic.
+        partition: u32,
+        /// The preferred replica, leading again.
+        leader: BrokerId,
+        /// The leader it replaced.
+        previous: Option<BrokerId>,
+        /// The leader epoch now (one more).
+        epoch: u32,
+    } = 66,
+    /// The eligible leader replicas changed (KIP-966, Kafka 4.1+): replicas that left the
+    /// ISR while it was below `min.insync.replicas` and so hold every committed record;
+    /// with the ISR empty the controller elects from them. Cleared once the ISR reaches
+    /// the minimum again.
+    EligibleLeadersChanged {
+        /// The partition's topic.
+        topic: String,
+        /// The partition's number within its topic.
+        partition: u32,
+        /// The eligible leader replicas now, in assignment order.
+        elr: Vec<BrokerId>,
+        /// The in-sync replicas now (possibly empty).
+        isr: Vec<BrokerId>,
+    } = 67,
 }
 
 impl ReplicationEvent {
@@ -138,6 +167,8 @@ impl ReplicationEvent {
             E::RecordsTruncated { .. } => "RecordsTruncated",
             E::RecordsLost { .. } => "RecordsLost",
             E::SegmentsDeleted { .. } => "SegmentsDeleted",
+            E::PreferredLeaderElected { .. } => "PreferredLeaderElected",
+            E::EligibleLeadersChanged { .. } => "EligibleLeadersChanged",
         }
     }
 
@@ -161,6 +192,12 @@ impl ReplicationEvent {
                 out
             }
             E::HighWatermarkAdvanced { topic, partition, .. } => vec![part(topic, *partition)],
+            E::PreferredLeaderElected { topic, partition, leader, .. } => vec![S::Broker(*leader), part(topic, *partition)],
+            E::EligibleLeadersChanged { topic, partition, elr, .. } => {
+                let mut out = vec![part(topic, *partition)];
+                out.extend(elr.iter().map(|b| S::Broker(*b)));
+                out
+            }
             E::RecordsLost { topic, partition, records, .. } => {
                 let mut out = vec![part(topic, *partition)];
                 out.extend(records.iter().map(|r| S::Record(r.record)));
@@ -180,7 +217,9 @@ impl ReplicationEvent {
             | E::ReplicaFetched { .. }
             | E::HighWatermarkAdvanced { .. }
             | E::RecordsTruncated { .. }
-            | E::SegmentsDeleted { .. } => Category::Replication,
+            | E::SegmentsDeleted { .. }
+            | E::PreferredLeaderElected { .. }
+            | E::EligibleLeadersChanged { .. } => Category::Replication,
         }
     }
 
@@ -195,7 +234,9 @@ impl ReplicationEvent {
             | E::HighWatermarkAdvanced { .. }
             | E::RecordsTruncated { .. }
             | E::RecordsLost { .. }
-            | E::SegmentsDeleted { .. } => None,
+            | E::SegmentsDeleted { .. }
+            | E::PreferredLeaderElected { .. }
+            | E::EligibleLeadersChanged { .. } => None,
         }
     }
 
@@ -208,7 +249,9 @@ impl ReplicationEvent {
             | E::IsrExpanded { .. }
             | E::ReplicaFetched { .. }
             | E::HighWatermarkAdvanced { .. }
-            | E::RecordsTruncated { .. } => Vec::new(),
+            | E::RecordsTruncated { .. }
+            | E::PreferredLeaderElected { .. }
+            | E::EligibleLeadersChanged { .. } => Vec::new(),
             E::RecordsLost { records, cause, .. } => {
                 let mut out: Vec<&str> = records.iter().map(|r| r.value.as_str()).collect();
                 out.push(cause.name());

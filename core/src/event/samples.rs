@@ -75,6 +75,7 @@ pub(crate) fn every_event() -> Vec<EventKind> {
             BrokerFenced { broker: 1 },
             BrokerUnfenced { broker: 1 },
             PartitionsAdded { topic: s("t"), partitions: 4 },
+            BrokerShutDown { broker: 1 },
         }
         Replication(ReplicationEvent) {
             LeaderElected { topic: s("t"), partition: 0, leader: Some(1), epoch: 2, isr: vec![1, 2], unclean: false },
@@ -99,6 +100,8 @@ pub(crate) fn every_event() -> Vec<EventKind> {
                 records: vec![r(1)],
                 log_start_offset: 1,
             },
+            PreferredLeaderElected { topic: s("t"), partition: 0, leader: 1, previous: Some(2), epoch: 3 },
+            EligibleLeadersChanged { topic: s("t"), partition: 0, elr: vec![2], isr: vec![1] },
         }
         Group(GroupEvent) {
             MetadataChangeNoticed { group: s("g"), client_id: s("c"), topic: s("t") },

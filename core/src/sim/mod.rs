@@ -9,7 +9,10 @@
 //! choice comes from the driver's RNG.
 
 use crate::assign::{self, Subscription};
-use crate::cluster::{place_replicas, Broker, BrokerId, LostView, Partition, Topic, TopicConfig};
+use crate::cluster::{
+    partition_change, place_replicas, Broker, BrokerId, Change, ChangeRequest, Election, LostView, Partition, Registration, Topic,
+    TopicConfig,
+};
 use crate::command::{
     check_name, Allowed, BrokerCommand, Command, CommandError, ConnectCommand, GroupCommand, GroupSpec, MemberSpec, NameOf, ProduceCommand,
     TopicCommand, MAX_GROUPS, MAX_MEMBERS_PER_GROUP, MAX_VALUE_CHARS,
@@ -286,10 +289,7 @@ impl Sim {
             command_log: Vec::new(),
         };
         sim.out.at(SimTime(check_every), ReplicationPending::IsrCheck);
-        // `__consumer_offsets`: 50 partitions, replication factor 3 (or fewer brokers).
-        let brokers: Vec<BrokerId> = sim.cluster.brokers.keys().copied().collect();
-        let rf = (brokers.len() as u32).min(3);
-        sim.cluster.offsets_topic = place_replicas(&mut sim.out.rng, &brokers, group::OFFSETS_TOPIC_PARTITIONS, rf);
+        sim.cluster.create_offsets_topic(&mut sim.out.rng);
         sim.out.at(SimTime(retention::LOG_INITIAL_TASK_DELAY_MS), ReplicationPending::RetentionCheck);
         sim
     }

@@ -1,7 +1,8 @@
 //! Brokers as columns, each holding its partition replicas: leader or follower, in or out
 //! of the ISR, LEO and HW, the records of its copy (committed solid, uncommitted dashed,
-//! lost struck through), records on their way from the leader, and buttons to crash,
-//! cut off or slow the broker.
+//! lost struck through), records on their way from the leader, eligible leader replicas
+//! (KIP-966) tagged ELR, and buttons to crash, shut down (controlled), cut off or slow the
+//! broker.
 
 use super::record_style;
 use super::send;
@@ -92,6 +93,7 @@ pub fn Brokers(p: &BrokersProps) -> Html {
                 <span class="item"><span class="swatch struck">{ "m" }</span>{ i18n::LEGEND_LOST.get(lang) }</span>
                 <span class="item"><span class="swatch dropped">{ "m" }</span>{ i18n::LEGEND_DROPPED.get(lang) }</span>
                 <span class="item"><span class="swatch card-dashed" />{ i18n::LEGEND_OUT_OF_ISR.get(lang) }</span>
+                <span class="item"><span class="elr-tag">{ i18n::IN_ELR.get(lang) }</span>{ i18n::LEGEND_ELR.get(lang) }</span>
             </p>
         </section>
     }
@@ -113,7 +115,12 @@ fn BrokerColumn(p: &BrokerColumnProps) -> Html {
     let id = b.id;
     let d = &p.dispatch;
     let life = if b.alive {
-        html! { <button class="crash" title={i18n::CRASH_HINT.get(lang)} onclick={send(d, Action::Apply(BrokerCommand::CrashBroker { broker: id }.into()))}>{ i18n::CRASH.get(lang) }</button> }
+        html! { <>
+            <button class="crash" title={i18n::CRASH_HINT.get(lang)} onclick={send(d, Action::Apply(BrokerCommand::CrashBroker { broker: id }.into()))}>{ i18n::CRASH.get(lang) }</button>
+            if !b.fenced && !b.isolated {
+                <button class="shutdown" title={i18n::SHUTDOWN_HINT.get(lang)} onclick={send(d, Action::Apply(BrokerCommand::ShutdownBroker { broker: id }.into()))}>{ i18n::SHUTDOWN.get(lang) }</button>
+            }
+        </> }
     } else {
         html! { <button class="restart primary" title={i18n::RESTART_HINT.get(lang)} onclick={send(d, Action::Apply(BrokerCommand::RestartBroker { broker: id }.into()))}>{ i18n::RESTART.get(lang) }</button> }
     };
@@ -136,7 +143,8 @@ fn BrokerColumn(p: &BrokerColumnProps) -> Html {
                     <strong>{ i18n::broker_name(lang, id) }</strong>
                     <span class="statuses">
                         if healthy { <span class="status ok">{ i18n::BROKER_RUNNING.get(lang) }</span> }
-                        if !b.alive { <span class="status crashed">{ i18n::BROKER_CRASHED.get(lang) }</span> }
+                        if !b.alive && b.shut_down { <span class="status shut-down">{ i18n::BROKER_SHUT_DOWN.get(lang) }</span> }
+                        if !b.alive && !b.shut_down { <span class="status crashed">{ i18n::BROKER_CRASHED.get(lang) }</span> }
                         if b.isolated { <span class="status cut-off">{ i18n::BROKER_CUT_OFF.get(lang) }</span> }
                         if b.fenced { <span class="status fenced" title={i18n::BROKER_FENCED_HINT.get(lang)}>{ i18n::BROKER_FENCED.get(lang) }</span> }
                         if b.slow_ms > 0 { <span class="status slow">{ i18n::slow_label(lang, b.slow_ms) }</span> }
@@ -192,6 +200,9 @@ fn ReplicaCard(p: &ReplicaCardProps) -> Html {
                 <span class={classes!("isr-tag", (!r.in_isr).then_some("out"))} title={i18n::IN_ISR_HINT.get(lang)}>
                     { if r.in_isr { i18n::IN_ISR.get(lang) } else { i18n::OUT_OF_ISR.get(lang) } }
                 </span>
+                if r.in_elr {
+                    <span class="elr-tag" title={i18n::IN_ELR_HINT.get(lang)}>{ i18n::IN_ELR.get(lang) }</span>
+                }
                 <span class="offsets">{ format!("{} {} · {} {}", i18n::LEO.get(lang), r.log_end_offset, i18n::HW.get(lang), r.high_watermark) }</span>
             </div>
             { replica_log(lang, r, part, &losses) }

@@ -409,6 +409,8 @@ fn cluster(cx: &Ctx) -> Html {
         c("cluster.group_consumer_heartbeat_interval_ms"),
         c("cluster.group_consumer_session_timeout_ms"),
         c("cluster.log_retention_check_interval_ms"),
+        c("cluster.auto_leader_rebalance_enable"),
+        c("cluster.leader_imbalance_check_interval_seconds"),
     ];
     html! {
         <fieldset class="ed-section" id="ed-cluster">
@@ -418,6 +420,7 @@ fn cluster(cx: &Ctx) -> Html {
                 { cx.field(c("cluster.network_latency_ms"), i18n::ED_LATENCY, None) }
                 { cx.field(c("cluster.group_initial_rebalance_delay_ms"), "group.initial.rebalance.delay.ms", None) }
                 { cx.field(c("cluster.kafka_version"), i18n::ED_KAFKA_VERSION, Some(i18n::KAFKA_VERSION_HINT)) }
+                { cx.field(c("cluster.offsets_topic_replication_factor"), "offsets.topic.replication.factor", Some(i18n::ED_OFFSETS_RF_HINT)) }
             </div>
             { cx.more(&more, html! { <>
                 { cx.field(more[0], "replica.lag.time.max.ms", None) }
@@ -426,6 +429,8 @@ fn cluster(cx: &Ctx) -> Html {
                 { cx.field(more[3], "group.consumer.heartbeat.interval.ms", None) }
                 { cx.field(more[4], "group.consumer.session.timeout.ms", None) }
                 { cx.field(more[5], "log.retention.check.interval.ms", None) }
+                { cx.field(more[6], "auto.leader.rebalance.enable", Some(i18n::ED_AUTO_REBALANCE_HINT)) }
+                { cx.field(more[7], "leader.imbalance.check.interval.seconds", None) }
             </> }) }
         </fieldset>
     }

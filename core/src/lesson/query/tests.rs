@@ -123,7 +123,7 @@ fn queries_answer_about_push_buffers_keys_connectors_and_stores() {
     // count over the connector's topic.
     let text = r#"{
       "version": 1, "seed": 1,
-      "cluster": { "brokers": 1, "group_initial_rebalance_delay_ms": 0 },
+      "cluster": { "brokers": 1, "offsets_topic_replication_factor": 1, "group_initial_rebalance_delay_ms": 0 },
       "topics": [{ "name": "t", "partitions": 1 }, { "name": "rows", "partitions": 1 }, { "name": "counts", "partitions": 1 }],
       "producers": [{ "name": "p", "send": [{ "topic": "t", "values": ["a", "b", "c"], "keys": ["k", "j", "k"], "start_ms": 1000, "interval_ms": 10 }] }],
       "groups": [{ "id": "g", "topics": ["t"], "config": { "auto_offset_reset": "earliest", "delivery": "push" },

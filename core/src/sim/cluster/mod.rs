@@ -27,8 +27,15 @@ pub(crate) struct Cluster {
     /// Bumped at each restart, so a stale session expiry or registration is ignored.
     incarnations: VecMap<BrokerId, u64>,
     pub(crate) topics: VecMap<String, Topic>,
-    /// Where `__consumer_offsets`' partitions live (placement only; see `coordinator_of`).
-    pub(crate) offsets_topic: Vec<Vec<BrokerId>>,
+    /// `__consumer_offsets`' partitions: their replicas, leaders, ISRs and ELRs, elected
+    /// by the controller like any partition's; no records (see `coordinator_of`).
+    pub(crate) offsets_topic: Vec<Registration>,
+    /// When each `__consumer_offsets` partition's leader was elected (time 0 for the first):
+    /// a coordinator taking a group over gives its members fresh sessions.
+    offsets_leader_since: Vec<SimTime>,
+    /// The controller's preferred-leader balance is queued
+    /// (`QuorumController.imbalancedScheduled`).
+    balance_scheduled: bool,
     /// Replication's own state: the leaders' waiting acks=all writes and parked follower
     /// fetches, the followers' fetch sessions (`replication.rs`).
     replication: ReplicationState,
@@ -114,6 +121,8 @@ impl Cluster {
             incarnations: VecMap::new(),
             topics: VecMap::new(),
             offsets_topic: Vec::new(),
+            offsets_leader_since: Vec::new(),
+            balance_scheduled: false,
             replication: ReplicationState::new(),
             lost: VecMap::new(),
             lost_dropped: 0,
@@ -146,13 +155,48 @@ impl Cluster {
 }
 
 impl Cluster {
-    /// The broker coordinating `group`: the leader of its `__consumer_offsets` partition.
-    /// The sandbox keeps that topic's placement but not its logs: the leader is the first
-    /// running, unfenced replica, and the group's state survives a failover (Kafka
-    /// reloads it from the compacted topic).
-    pub(crate) fn coordinator_of(&self, group: &str) -> Option<BrokerId> {
+    /// Creates `__consumer_offsets`: [`group::OFFSETS_TOPIC_PARTITIONS`] partitions of
+    /// `offsets.topic.replication.factor` replicas, placed as any topic
+    /// (`StripedReplicaPlacer`), each led by its first replica. With fewer brokers than the
+    /// replication factor Kafka cannot create it (`AutoTopicCreationManager`), so there is
+    /// none and no group finds a coordinator (the scenario checks refuse such a cluster
+    /// with groups).
+    pub(in crate::sim) fn create_offsets_topic(&mut self, rng: &mut crate::rng::SimRng) {
+        let brokers: Vec<BrokerId> = self.brokers.keys().copied().collect();
+        let rf = self.config.offsets_topic_replication_factor.max(1);
+        if (brokers.len() as u32) < rf {
+            self.offsets_topic = Vec::new();
+            return;
+        }
+        let placement = place_replicas(rng, &brokers, group::OFFSETS_TOPIC_PARTITIONS, rf);
+        self.offsets_topic = placement.into_iter().map(Registration::new).collect();
+        self.offsets_leader_since = vec![SimTime::ZERO; self.offsets_topic.len()];
+    }
+
+    /// Since when `group`'s coordinator has led its `__consumer_offsets` partition, while
+    /// a client can reach it (`None` while the group has no coordinator).
+    pub(crate) fn coordinator_since(&self, group: &str) -> Option<SimTime> {
+        self.coordinator_of(group)?;
         let p = crate::partitioner::coordinator_partition(group, group::OFFSETS_TOPIC_PARTITIONS) as usize;
-        let replicas = self.offsets_topic.get(p)?;
-        replicas.iter().copied().find(|b| self.brokers.get(b).is_some_and(|x| !x.fenced && x.reachable()))
+        self.offsets_leader_since.get(p).copied()
+    }
+
+    /// The `__consumer_offsets` partition holding `group`'s offsets
+    /// (`GroupCoordinator.partitionFor`: Java's `hashCode` of the id, modulo 50).
+    pub(crate) fn offsets_partition_of(&self, group: &str) -> Option<&Registration> {
+        let p = crate::partitioner::coordinator_partition(group, group::OFFSETS_TOPIC_PARTITIONS) as usize;
+        self.offsets_topic.get(p)
+    }
+
+    /// The broker coordinating `group`, when a client can reach it: the **leader** of its
+    /// `__consumer_offsets` partition (`GroupCoordinator.partitionFor`, FindCoordinator).
+    /// The controller elects that leader as for any partition: a crashed coordinator stays
+    /// the leader until it is fenced (`broker.session.timeout.ms`), and until then clients
+    /// get COORDINATOR_NOT_AVAILABLE / NOT_COORDINATOR (`None` here; the group code
+    /// retries); leadership comes back to a restarted broker only through a preferred-leader
+    /// election. The sandbox keeps that topic's leadership but not its records: the group's
+    /// state survives a failover (Kafka reloads it from the compacted topic).
+    pub(crate) fn coordinator_of(&self, group: &str) -> Option<BrokerId> {
+        self.offsets_partition_of(group)?.leader.filter(|b| self.reachable(*b))
     }
 }

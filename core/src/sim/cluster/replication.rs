@@ -28,8 +28,16 @@ pub(crate) enum ReplicationPending {
     },
     /// The controller has not heard from the broker for `broker.session.timeout.ms`.
     SessionExpiry { broker: BrokerId, incarnation: u64 },
-    /// A (re)started or healed broker's registration reaches the controller.
-    BrokerRegistered { broker: BrokerId, incarnation: u64 },
+    /// A (re)started or healed broker's registration reaches the controller;
+    /// `unclean_shutdown` when it restarted after a crash (no clean-shutdown marker,
+    /// `BrokerRegistrationRequest.previousBrokerEpoch`).
+    BrokerRegistered { broker: BrokerId, incarnation: u64, unclean_shutdown: bool },
+    /// A controlled shutdown has moved the broker's leaderships: the process stops.
+    ShutdownComplete { broker: BrokerId, incarnation: u64 },
+    /// The controller's preferred-leader elections (`auto.leader.rebalance.enable`),
+    /// `leader.imbalance.check.interval.seconds` after it saw a partition led by another
+    /// replica than its first (`QuorumController.maybeScheduleNextBalancePartitionLeaders`).
+    BalanceLeaders,
     /// Leaders check their followers' lag every `replica.lag.time.max.ms` / 2.
     IsrCheck,
     /// Brokers delete what retention allows, every `log.retention.check.interval.ms`.
@@ -363,17 +371,9 @@ impl Cluster {
             .unwrap_or(leader_log.log_end_offset());
         let leo = part.followers.get(&follower).map(|f| f.leo).unwrap_or(0);
         if leo >= leader_log.high_watermark() && leo >= epoch_start.min(leader_log.log_end_offset()) {
-            part.isr.push(follower);
-            let order = part.replicas.clone();
-            crate::sorted::sort_by_key(&mut part.isr, |b| order.iter().position(|r| r == b));
-            let isr = part.isr.clone();
-            out.emit(EventKind::Replication(ReplicationEvent::IsrExpanded {
-                topic: tp.topic.clone(),
-                partition: tp.partition,
-                added: follower,
-                isr,
-            }));
+            self.change_partition(tp, Ask { join: Some(follower), ..Ask::default() }, consumers, out);
             self.maybe_advance_hw(tp, consumers, out);
+            self.maybe_schedule_balance(out);
         }
     }
 
@@ -438,21 +438,17 @@ impl Cluster {
         }
     }
 
+    /// The leader drops a lagging follower (AlterPartition, through the controller's
+    /// `PartitionChangeBuilder`: with ELR on it may join the ELR).
     fn remove_from_isr(&mut self, tp: &TopicPartition, broker: BrokerId, consumers: &mut Consumers, out: &mut Driver) {
-        let Some(part) = self.partition_mut(tp) else { return };
-        if !part.isr.contains(&broker) || part.isr.len() <= 1 {
+        let Some(part) = self.partition(tp) else { return };
+        if !part.isr.contains(&broker) || part.isr.len() <= 1 || part.leader == Some(broker) {
             return;
         }
-        part.isr.retain(|b| *b != broker);
-        let isr = part.isr.clone();
-        out.emit(EventKind::Replication(ReplicationEvent::IsrShrunk {
-            topic: tp.topic.clone(),
-            partition: tp.partition,
-            removed: broker,
-            isr,
-        }));
+        self.change_partition(tp, Ask { remove: Some(broker), ..Ask::default() }, consumers, out);
         self.maybe_advance_hw(tp, consumers, out);
         self.complete_delayed_produces(tp, out);
+        self.maybe_schedule_balance(out);
     }
 
     // ----- acks=all --------------------------------------------------------
@@ -527,6 +523,7 @@ impl Cluster {
             return false;
         }
         b.alive = false;
+        b.shut_down_cleanly = false;
         out.emit(EventKind::Cluster(ClusterEvent::BrokerCrashed { broker }));
         self.lose_broker_state(broker);
         true
@@ -577,8 +574,10 @@ impl Cluster {
         if !b.fenced {
             self.fence(broker, consumers, out);
         }
+        let mut unclean_shutdown = true;
         if let Some(b) = self.brokers.get_mut(&broker) {
             b.alive = true;
+            unclean_shutdown = !b.shut_down_cleanly;
         }
         let incarnation = {
             let i = self.incarnations.entry(broker).or_insert(0);
@@ -587,7 +586,7 @@ impl Cluster {
         };
         out.emit(EventKind::Cluster(ClusterEvent::BrokerRestarted { broker }));
         let at = out.now.plus_ms(out.latency());
-        out.at(at, ReplicationPending::BrokerRegistered { broker, incarnation });
+        out.at(at, ReplicationPending::BrokerRegistered { broker, incarnation, unclean_shutdown });
     }
 
     pub(in crate::sim) fn heal_broker(&mut self, broker: BrokerId, out: &mut Driver) {
@@ -599,7 +598,7 @@ impl Cluster {
         out.emit(EventKind::Cluster(ClusterEvent::BrokerHealed { broker }));
         let incarnation = self.incarnations.get(&broker).copied().unwrap_or(0);
         let at = out.now.plus_ms(out.latency());
-        out.at(at, ReplicationPending::BrokerRegistered { broker, incarnation });
+        out.at(at, ReplicationPending::BrokerRegistered { broker, incarnation, unclean_shutdown: false });
         // Fetches to and from it were lost on the wire: its own follower fetches and its
         // followers' fetches start again (Kafka's fetchers reconnect).
         for tp in self.replicas_on(broker) {
@@ -639,79 +638,240 @@ impl Cluster {
         }
     }
 
-    /// The controller fences a broker: it leaves every ISR (unless it is the last
-    /// member) and every partition it led gets a new leader.
+    /// The controller fences a broker (`ReplicationControlManager.handleBrokerFenced`):
+    /// every partition with it in the ISR changes — it leaves the ISR (without ELR not if
+    /// it is the last member) and a partition it led gets a new leader — and the same for
+    /// `__consumer_offsets`, so a group whose coordinator it was gets a new one.
     fn fence(&mut self, broker: BrokerId, consumers: &mut Consumers, out: &mut Driver) {
         let Some(b) = self.brokers.get_mut(&broker) else { return };
         b.fenced = true;
         out.emit(EventKind::Cluster(ClusterEvent::BrokerFenced { broker }));
-        for tp in self.replicas_on(broker) {
-            let was_leader = self.partition(&tp).and_then(|p| p.leader) == Some(broker);
-            if let Some(part) = self.partition_mut(&tp) {
-                if part.isr.len() > 1 && part.isr.contains(&broker) {
-                    part.isr.retain(|x| *x != broker);
-                    let isr = part.isr.clone();
-                    out.emit(EventKind::Replication(ReplicationEvent::IsrShrunk {
-                        topic: tp.topic.clone(),
-                        partition: tp.partition,
-                        removed: broker,
-                        isr,
-                    }));
-                }
-            }
-            if was_leader {
-                self.elect_leader(&tp, consumers, out);
-            } else {
-                self.maybe_advance_hw(&tp, consumers, out);
-                self.complete_delayed_produces(&tp, out);
-            }
-        }
+        self.remove_everywhere(broker, consumers, out);
     }
 
-    pub(in crate::sim) fn broker_registered(&mut self, broker: BrokerId, incarnation: u64, consumers: &mut Consumers, out: &mut Driver) {
+    /// Every partition with `broker` in its ISR changes without it
+    /// (`generateLeaderAndIsrUpdates(brokerToRemove)`): fencing and controlled shutdown.
+    fn remove_everywhere(&mut self, broker: BrokerId, consumers: &mut Consumers, out: &mut Driver) {
+        let ask = Ask { remove: Some(broker), ..Ask::default() };
+        for tp in self.replicas_on(broker) {
+            if self.partition(&tp).is_some_and(|p| p.isr.contains(&broker)) {
+                self.change_partition(&tp, ask, consumers, out);
+            }
+            self.maybe_advance_hw(&tp, consumers, out);
+            self.complete_delayed_produces(&tp, out);
+        }
+        for p in 0..self.offsets_topic.len() {
+            if self.offsets_topic[p].isr.contains(&broker) {
+                self.change_offsets_partition(p, ask, out.now);
+            }
+        }
+        self.maybe_schedule_balance(out);
+    }
+
+    pub(in crate::sim) fn broker_registered(
+        &mut self,
+        broker: BrokerId,
+        incarnation: u64,
+        unclean_shutdown: bool,
+        consumers: &mut Consumers,
+        out: &mut Driver,
+    ) {
         let current = self.incarnations.get(&broker).copied().unwrap_or(0) == incarnation;
-        let Some(b) = self.brokers.get_mut(&broker) else { return };
+        let Some(b) = self.brokers.get(&broker) else { return };
         if !current || !b.reachable() {
             return;
         }
+        // KAFKA-15586 (`handleBrokerUncleanShutdown`): a broker back from an unclean
+        // shutdown may have lost unflushed records, so it leaves every ISR and ELR first.
+        if unclean_shutdown && self.config.kafka_version.eligible_leader_replicas() {
+            let ask = Ask { unclean_shutdown: Some(broker), ..Ask::default() };
+            for tp in self.replicas_on(broker) {
+                if self.partition(&tp).is_some_and(|p| p.isr.contains(&broker) || p.elr.contains(&broker)) {
+                    self.change_partition(&tp, ask, consumers, out);
+                }
+            }
+            for p in 0..self.offsets_topic.len() {
+                let r = &self.offsets_topic[p];
+                if r.isr.contains(&broker) || r.elr.contains(&broker) {
+                    self.change_offsets_partition(p, ask, out.now);
+                }
+            }
+        }
+        let Some(b) = self.brokers.get_mut(&broker) else { return };
+        b.shut_down_cleanly = false;
         if b.fenced {
             b.fenced = false;
             out.emit(EventKind::Cluster(ClusterEvent::BrokerUnfenced { broker }));
         }
+        // `handleBrokerUnfenced`: the partitions without a leader get one if they can.
         for tp in self.replicas_on(broker) {
             let Some(part) = self.partition(&tp) else { continue };
             if part.leader.is_none() {
-                self.elect_leader(&tp, consumers, out);
+                self.change_partition(&tp, Ask::default(), consumers, out);
             } else if part.leader != Some(broker) {
                 self.restart_one_follower(&tp, broker, out);
             }
         }
+        // `__consumer_offsets` holds no records here: its replica on this broker is in
+        // sync at once (Kafka's is after a fetch or two).
+        for p in 0..self.offsets_topic.len() {
+            let r = &self.offsets_topic[p];
+            if r.replicas.contains(&broker) && !r.isr.contains(&broker) && r.leader.is_some() {
+                self.change_offsets_partition(p, Ask { join: Some(broker), ..Ask::default() }, out.now);
+            }
+            if self.offsets_topic[p].leader.is_none() {
+                self.change_offsets_partition(p, Ask::default(), out.now);
+            }
+        }
+        self.maybe_schedule_balance(out);
     }
 
-    /// The controller's election (`PartitionChangeBuilder`): the first replica in
-    /// assignment order that is unfenced and in the ISR; failing that, with
-    /// `unclean.leader.election.enable`, the first unfenced replica; else offline.
-    pub(in crate::sim) fn elect_leader(&mut self, tp: &TopicPartition, consumers: &mut Consumers, out: &mut Driver) {
-        let unclean_allowed = self.topics.get(&tp.topic).is_some_and(|t| t.config.unclean_leader_election_enable);
-        let usable = |b: &BrokerId| self.brokers.get(b).is_some_and(|x| !x.fenced && x.reachable());
-        let Some(part) = self.partition(tp) else { return };
-        let old_leader = part.leader;
-        let old_log = old_leader.or_else(|| part.isr.first().copied()).and_then(|b| part.logs.get(&b)).cloned();
-        let clean = part.replicas.iter().copied().find(|b| part.isr.contains(b) && usable(b));
-        let (leader, unclean) = match clean {
-            Some(b) => (Some(b), false),
-            None if unclean_allowed => (part.replicas.iter().copied().find(usable), true),
-            None => (None, false),
-        };
-        let unclean = unclean && leader.is_some();
-        let now = out.now;
-        let Some(part) = self.partition_mut(tp) else { return };
-        part.leader = leader;
-        part.leader_epoch += 1;
-        if let Some(l) = leader {
-            if unclean {
-                part.isr = vec![l];
+    /// A controlled shutdown (`BrokerLifecycleManager` → `handleBrokerInControlledShutdown`):
+    /// the broker asks the controller to let it go; the controller takes it out of every
+    /// ISR and elects new leaders at once (epoch + 1), then fences it (`SHUTDOWN_NOW`). The
+    /// broker answers what it held (a waiting acks=all write gets NOT_LEADER_OR_FOLLOWER,
+    /// and the producer resends to the new leader) and stops once that has gone out — no
+    /// `broker.session.timeout.ms` outage. Its shutdown is clean: it keeps its ELR places.
+    pub(in crate::sim) fn shutdown_broker(&mut self, broker: BrokerId, consumers: &mut Consumers, out: &mut Driver) -> bool {
+        let Some(b) = self.brokers.get_mut(&broker) else { return false };
+        if !b.alive || b.fenced || b.isolated {
+            return false;
+        }
+        b.fenced = true;
+        b.shut_down_cleanly = true;
+        out.emit(EventKind::Cluster(ClusterEvent::BrokerShutDown { broker }));
+        self.remove_everywhere(broker, consumers, out);
+        let incarnation = self.incarnations.get(&broker).copied().unwrap_or(0);
+        let at = out.now.plus_ms(out.latency());
+        out.at(at, ReplicationPending::ShutdownComplete { broker, incarnation });
+        true
+    }
+
+    /// The process of a broker in controlled shutdown stops: as a crash from here on,
+    /// except that the controller already fenced it.
+    pub(in crate::sim) fn shutdown_complete(&mut self, broker: BrokerId, incarnation: u64) -> bool {
+        let current = self.incarnations.get(&broker).copied().unwrap_or(0) == incarnation;
+        let Some(b) = self.brokers.get_mut(&broker) else { return false };
+        if !current || !b.alive || !b.shut_down_cleanly {
+            return false;
+        }
+        b.alive = false;
+        self.lose_broker_state(broker);
+        true
+    }
+
+    // ----- the controller's partition changes ------------------------------------
+
+    /// Whether `b` may lead (`ReplicationControlManager`'s `isAcceptableLeader`): running,
+    /// unfenced, and not the broker being removed or back from an unclean shutdown.
+    fn acceptable(&self, b: BrokerId, ask: Ask) -> bool {
+        Some(b) != ask.remove && Some(b) != ask.unclean_shutdown && self.brokers.get(&b).is_some_and(|x| !x.fenced && x.reachable())
+    }
+
+    /// The controller's `PartitionChangeBuilder` on one registration.
+    fn change_of(&self, before: &Registration, ask: Ask, min_isr: usize, unclean_allowed: bool) -> Change {
+        let mut target_isr: Vec<BrokerId> = before.isr.iter().copied().filter(|b| Some(*b) != ask.remove).collect();
+        if let Some(j) = ask.join {
+            if !target_isr.contains(&j) {
+                target_isr.push(j);
             }
+        }
+        let election = if ask.preferred {
+            Election::Preferred
+        } else if unclean_allowed {
+            Election::Unclean
+        } else {
+            Election::Online
+        };
+        let acceptable = |b: BrokerId| self.acceptable(b, ask);
+        partition_change(
+            before,
+            &ChangeRequest {
+                target_isr,
+                election,
+                elr_enabled: self.config.kafka_version.eligible_leader_replicas(),
+                min_isr,
+                unclean_shutdown: ask.unclean_shutdown,
+                acceptable: &acceptable,
+            },
+        )
+    }
+
+    /// A `__consumer_offsets` partition changes (`min.insync.replicas` 1, the broker
+    /// default; no unclean election). Only the coordinator's place changes: no records.
+    fn change_offsets_partition(&mut self, p: usize, ask: Ask, now: SimTime) -> bool {
+        let Some(before) = self.offsets_topic.get(p) else { return false };
+        let change = self.change_of(before, ask, 1, false);
+        if change.is_noop(before) {
+            return false;
+        }
+        self.offsets_topic[p] = change.after;
+        if change.leader_changed {
+            if let Some(t) = self.offsets_leader_since.get_mut(p) {
+                *t = now;
+            }
+        }
+        change.leader_changed
+    }
+
+    /// One partition change of a topic's partition and what follows from it: the ISR and
+    /// ELR events, and on a new leader the election's (`LeaderElected`, what the old leader
+    /// had that the new one lacks, the followers' new fetch loops). Returns whether the
+    /// leader changed.
+    fn change_partition(&mut self, tp: &TopicPartition, ask: Ask, consumers: &mut Consumers, out: &mut Driver) -> bool {
+        let Some(topic) = self.topics.get(&tp.topic) else { return false };
+        let (min_isr, unclean_allowed) = (topic.config.min_insync_replicas as usize, topic.config.unclean_leader_election_enable);
+        let Some(part) = self.partition(tp) else { return false };
+        let before = part.registration();
+        let change = self.change_of(&before, ask, min_isr, unclean_allowed);
+        if change.is_noop(&before) {
+            return false;
+        }
+        // The log a new leader is measured against: the old leader's, or while leaderless
+        // the last in-sync replica's (with ELR, the ISR may be empty: the ELR's, then the
+        // last known leader's).
+        let old_log = before
+            .leader
+            .or_else(|| before.isr.first().copied())
+            .or_else(|| before.elr.first().copied())
+            .or(before.last_known_leader)
+            .and_then(|b| part.logs.get(&b))
+            .cloned();
+        let Change { after, leader_changed, unclean } = change;
+        let now = out.now;
+        let Some(part) = self.partition_mut(tp) else { return false };
+        part.set_registration(after.clone());
+        for b in [ask.remove, ask.unclean_shutdown].into_iter().flatten() {
+            if before.isr.contains(&b) && !after.isr.contains(&b) {
+                out.emit(EventKind::Replication(ReplicationEvent::IsrShrunk {
+                    topic: tp.topic.clone(),
+                    partition: tp.partition,
+                    removed: b,
+                    isr: after.isr.clone(),
+                }));
+            }
+        }
+        if let Some(b) = ask.join.filter(|b| !before.isr.contains(b) && after.isr.contains(b)) {
+            out.emit(EventKind::Replication(ReplicationEvent::IsrExpanded {
+                topic: tp.topic.clone(),
+                partition: tp.partition,
+                added: b,
+                isr: after.isr.clone(),
+            }));
+        }
+        if after.elr != before.elr {
+            out.emit(EventKind::Replication(ReplicationEvent::EligibleLeadersChanged {
+                topic: tp.topic.clone(),
+                partition: tp.partition,
+                elr: after.elr.clone(),
+                isr: after.isr.clone(),
+            }));
+        }
+        if !leader_changed {
+            return false;
+        }
+        let leader = after.leader;
+        if let Some(l) = leader {
             let leo = part.logs.get(&l).map(|x| x.log_end_offset()).unwrap_or(0);
             part.followers = part
                 .replicas
@@ -720,15 +880,22 @@ impl Cluster {
                 .map(|b| (*b, FollowerState { leo: 0, last_caught_up: now, last_fetch_at: now, last_fetch_leader_leo: leo }))
                 .collect();
         }
-        let epoch = part.leader_epoch;
-        let isr = part.isr.clone();
         let new_log = leader.and_then(|l| part.logs.get(&l)).cloned();
+        if let (true, Some(l)) = (ask.preferred, leader) {
+            out.emit(EventKind::Replication(ReplicationEvent::PreferredLeaderElected {
+                topic: tp.topic.clone(),
+                partition: tp.partition,
+                leader: l,
+                previous: before.leader,
+                epoch: after.leader_epoch,
+            }));
+        }
         out.emit(EventKind::Replication(ReplicationEvent::LeaderElected {
             topic: tp.topic.clone(),
             partition: tp.partition,
             leader,
-            epoch,
-            isr,
+            epoch: after.leader_epoch,
+            isr: after.isr.clone(),
             unclean,
         }));
         // What the old leader had past the new leader's end is gone for good.
@@ -774,7 +941,98 @@ impl Cluster {
         self.start_followers(tp, out);
         self.maybe_advance_hw(tp, consumers, out);
         consumers.wake_parked(tp, self, out);
+        true
     }
+
+    /// An election on a partition without a leader, as the controller runs it when
+    /// unclean election is turned on (`maybeElectUncleanLeaders`).
+    pub(in crate::sim) fn elect_leader(&mut self, tp: &TopicPartition, consumers: &mut Consumers, out: &mut Driver) {
+        self.change_partition(tp, Ask::default(), consumers, out);
+        self.maybe_schedule_balance(out);
+    }
+
+    // ----- preferred leaders (auto.leader.rebalance.enable) -----------------------
+
+    /// Queues the controller's preferred-leader balance when some partition (a topic's
+    /// or `__consumer_offsets`') is led by another replica than its first and none is
+    /// queued (`QuorumController.maybeScheduleNextBalancePartitionLeaders`, after every
+    /// controller write): `leader.imbalance.check.interval.seconds` from now.
+    pub(in crate::sim) fn maybe_schedule_balance(&mut self, out: &mut Driver) {
+        if !self.config.auto_leader_rebalance_enable || self.balance_scheduled || !self.imbalanced() {
+            return;
+        }
+        self.balance_scheduled = true;
+        let at = out.now.plus_ms(self.config.leader_imbalance_check_interval_seconds.saturating_mul(1000));
+        out.at(at, ReplicationPending::BalanceLeaders);
+    }
+
+    fn imbalanced(&self) -> bool {
+        self.topics.values().flat_map(|t| &t.partitions).any(|p| p.leader.is_some() && p.leader != p.replicas.first().copied())
+            || self.offsets_topic.iter().any(|r| r.leader.is_some() && !r.has_preferred_leader())
+    }
+
+    /// The controller's preferred-leader elections (`maybeBalancePartitionLeaders`): each
+    /// partition led by another replica than its first is given `replicas[0]` if that
+    /// replica is live and in the ISR (`Election.PREFERRED`), epoch + 1; at most
+    /// [`MAX_ELECTIONS_PER_IMBALANCE`] a run, the next run 10 ms later if that many were
+    /// made, else when some partition is imbalanced again. KRaft has no
+    /// `leader.imbalance.per.broker.percentage` threshold (removed in 4.0, KAFKA-18743).
+    pub(in crate::sim) fn balance_leaders(&mut self, consumers: &mut Consumers, out: &mut Driver) {
+        self.balance_scheduled = false;
+        let ask = Ask { preferred: true, ..Ask::default() };
+        let mut elections = 0u32;
+        let mut tps = Vec::new();
+        for t in self.topics.values() {
+            for (p, part) in t.partitions.iter().enumerate() {
+                if part.leader.is_some() && part.leader != part.replicas.first().copied() {
+                    tps.push(TopicPartition::new(t.name.clone(), p as u32));
+                }
+            }
+        }
+        for tp in tps {
+            if elections >= MAX_ELECTIONS_PER_IMBALANCE {
+                break;
+            }
+            if self.change_partition(&tp, ask, consumers, out) {
+                elections += 1;
+            }
+        }
+        for p in 0..self.offsets_topic.len() {
+            if elections >= MAX_ELECTIONS_PER_IMBALANCE {
+                break;
+            }
+            let r = &self.offsets_topic[p];
+            if r.leader.is_some() && !r.has_preferred_leader() && self.change_offsets_partition(p, ask, out.now) {
+                elections += 1;
+            }
+        }
+        if elections >= MAX_ELECTIONS_PER_IMBALANCE && self.imbalanced() {
+            self.balance_scheduled = true;
+            let at = out.now.plus_ms(10);
+            out.at(at, ReplicationPending::BalanceLeaders);
+        } else {
+            self.maybe_schedule_balance(out);
+        }
+    }
+}
+
+/// `ReplicationControlManager.MAX_ELECTIONS_PER_IMBALANCE`: preferred-leader elections a
+/// balance run makes at most.
+pub(crate) const MAX_ELECTIONS_PER_IMBALANCE: u32 = 1_000;
+
+/// What a controller change is asked for (`generateLeaderAndIsrUpdates`' brokerToRemove,
+/// brokerWithUncleanShutdown; an AlterPartition adding a caught-up follower; a preferred
+/// election).
+#[derive(Clone, Copy, Debug, Default)]
+struct Ask {
+    /// Out of the ISR and may not lead (fenced, or in controlled shutdown, or lagging).
+    remove: Option<BrokerId>,
+    /// Into the ISR (caught up).
+    join: Option<BrokerId>,
+    /// Back after an unclean shutdown: out of the ISR and the ELR (KAFKA-15586).
+    unclean_shutdown: Option<BrokerId>,
+    /// `Election.PREFERRED`.
+    preferred: bool,
 }
 
 impl Sim {
@@ -797,9 +1055,15 @@ impl Sim {
             ReplicationPending::SessionExpiry { broker, incarnation } => {
                 self.cluster.session_expiry(broker, incarnation, &mut self.consumers, &mut self.out)
             }
-            ReplicationPending::BrokerRegistered { broker, incarnation } => {
-                self.cluster.broker_registered(broker, incarnation, &mut self.consumers, &mut self.out)
+            ReplicationPending::BrokerRegistered { broker, incarnation, unclean_shutdown } => {
+                self.cluster.broker_registered(broker, incarnation, unclean_shutdown, &mut self.consumers, &mut self.out)
             }
+            ReplicationPending::ShutdownComplete { broker, incarnation } => {
+                if self.cluster.shutdown_complete(broker, incarnation) {
+                    self.clients.connections_closed(broker, &mut self.out);
+                }
+            }
+            ReplicationPending::BalanceLeaders => self.cluster.balance_leaders(&mut self.consumers, &mut self.out),
             ReplicationPending::IsrCheck => {
                 self.cluster.isr_check(&mut self.consumers, &mut self.out);
                 let every = (self.cluster.config.replica_lag_time_max_ms / 2).max(1);
@@ -820,7 +1084,8 @@ impl Sim {
             | BrokerCommand::RestartBroker { broker }
             | BrokerCommand::IsolateBroker { broker }
             | BrokerCommand::HealBroker { broker }
-            | BrokerCommand::SlowBroker { broker, .. } => {
+            | BrokerCommand::SlowBroker { broker, .. }
+            | BrokerCommand::ShutdownBroker { broker } => {
                 if self.cluster.brokers.contains_key(broker) {
                     Ok(())
                 } else {
@@ -839,6 +1104,9 @@ impl Sim {
                 }
             }
             BrokerCommand::RestartBroker { broker } => self.cluster.restart_broker(broker, &mut self.consumers, &mut self.out),
+            BrokerCommand::ShutdownBroker { broker } => {
+                self.cluster.shutdown_broker(broker, &mut self.consumers, &mut self.out);
+            }
             BrokerCommand::IsolateBroker { broker } => self.cluster.isolate_broker(broker, &mut self.out),
             BrokerCommand::HealBroker { broker } => self.cluster.heal_broker(broker, &mut self.out),
             BrokerCommand::SlowBroker { broker, slow_ms } => {

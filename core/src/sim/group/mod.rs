@@ -613,6 +613,21 @@ impl Consumers {
 
     /// The coordinator checks whether a member's session (`session.timeout.ms`) expired.
     pub(in crate::sim) fn session_check(&mut self, group_id: &str, member_id: &str, cluster: &Cluster, out: &mut Driver) {
+        // Sessions are the coordinator's: none expires while the group has no coordinator,
+        // and a coordinator that takes the group over after a failover gives every member
+        // a fresh session (`GroupMetadataManager.onLoaded` reschedules each heartbeat).
+        let session_ms = match self.protocol_of(group_id) {
+            Some(GroupProtocol::Consumer) => cluster.config.group_consumer_session_timeout_ms,
+            _ => self.groups.get(group_id).and_then(|g| g.registered(member_id)).map_or(0, |r| r.session_timeout_ms),
+        };
+        let fresh_until = match cluster.coordinator_since(group_id) {
+            Some(since) => since.plus_ms(session_ms),
+            None => out.now.plus_ms(session_ms.max(1)),
+        };
+        if fresh_until > out.now {
+            out.at(fresh_until, GroupPending::SessionCheck { group: group_id.into(), member_id: member_id.into() });
+            return;
+        }
         match self.protocol_of(group_id) {
             Some(GroupProtocol::Classic) => self.classic_session_check(group_id, member_id, cluster, out),
             Some(GroupProtocol::Consumer) => self.cg_session_check(group_id, member_id, cluster, out),
