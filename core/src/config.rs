@@ -54,6 +54,14 @@ pub struct ProducerConfig {
     pub delivery_timeout_ms: u64,
     /// `max.in.flight.requests.per.connection` (5).
     pub max_in_flight_requests_per_connection: u32,
+    /// `buffer.memory` (33554432 bytes): the `BufferPool` every new batch takes its memory
+    /// from (`batch.size`, or the record's size if larger) and gives back once the batch
+    /// is done (acknowledged, given up or expired).
+    pub buffer_memory: u64,
+    /// `max.block.ms` (60000): how long `send()` blocks the application thread waiting for
+    /// `buffer.memory` before the send fails with `BufferExhaustedException`
+    /// (`BufferPool.allocate`).
+    pub max_block_ms: u64,
 }
 
 impl Default for ProducerConfig {
@@ -70,6 +78,8 @@ impl Default for ProducerConfig {
             request_timeout_ms: 30_000,
             delivery_timeout_ms: 120_000,
             max_in_flight_requests_per_connection: 5,
+            buffer_memory: 33_554_432,
+            max_block_ms: 60_000,
         }
     }
 }

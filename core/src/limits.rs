@@ -190,6 +190,12 @@ pub const REQUEST_TIMEOUT_MS: Range = ms("producers[].config.request_timeout_ms"
 pub const DELIVERY_TIMEOUT_MS: Range = ms("producers[].config.delivery_timeout_ms", 1, MAX_TIME_MS, ONE_WEEK);
 /// `batch.size` (default 16384): 1 byte to 16 MiB.
 pub const BATCH_SIZE: Range = Range { path: "producers[].config.batch_size", min: 1, max: 16 * 1024 * 1024, unit: Unit::Bytes, note: "" };
+/// `buffer.memory` (default 33554432): 1 byte to Kafka's `Long.MAX_VALUE`; the scenario
+/// checks also require at least `batch.size` (a smaller pool could never hold a batch:
+/// Kafka's `BufferPool.allocate` throws `IllegalArgumentException` from every `send()`).
+pub const BUFFER_MEMORY: Range = Range { path: "producers[].config.buffer_memory", min: 1, max: i64::MAX as u64, unit: Unit::Bytes, note: "" };
+/// `max.block.ms` (default 60000): 0 (fail at once when the pool is full) to [`MAX_TIME_MS`].
+pub const MAX_BLOCK_MS: Range = ms("producers[].config.max_block_ms", 0, MAX_TIME_MS, ONE_WEEK);
 /// A source connector's `poll.interval.ms` and `offset.flush.interval.ms`, and its table's planned changes.
 ///
 /// This row: the JDBC source connector's `poll.interval.ms` (default 5000), 1 ms to
@@ -261,6 +267,8 @@ pub const TABLE: &[Range] = &[
     REQUEST_TIMEOUT_MS,
     DELIVERY_TIMEOUT_MS,
     BATCH_SIZE,
+    BUFFER_MEMORY,
+    MAX_BLOCK_MS,
     CONNECTOR_POLL_INTERVAL_MS,
     CONNECTOR_OFFSET_FLUSH_INTERVAL_MS,
     TABLE_CHANGE_AT_MS,

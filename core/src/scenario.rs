@@ -425,6 +425,14 @@ impl Scenario {
                 }
             }
             within(&format!("{path}.config.batch_size"), p.config.batch_size.into(), &limits::BATCH_SIZE)?;
+            within(&format!("{path}.config.buffer_memory"), p.config.buffer_memory, &limits::BUFFER_MEMORY)?;
+            within(&format!("{path}.config.max_block_ms"), p.config.max_block_ms, &limits::MAX_BLOCK_MS)?;
+            if p.config.buffer_memory < u64::from(p.config.batch_size) {
+                return Err(ScenarioError::at(
+                    format!("{path}.config.buffer_memory"),
+                    Problem::BufferMemoryBelowBatchSize { buffer_memory: p.config.buffer_memory, batch_size: p.config.batch_size },
+                ));
+            }
             for (j, s) in p.send.iter().enumerate() {
                 let path = format!("{path}.send[{j}]");
                 if !topics.contains_key(s.topic.as_str()) {

@@ -518,6 +518,8 @@ impl ProduceError {
             ProduceError::OutOfOrderSequenceNumber => "OUT_OF_ORDER_SEQUENCE_NUMBER",
             ProduceError::LeaderNotAvailable => "LEADER_NOT_AVAILABLE",
             ProduceError::DeliveryTimeout => "DELIVERY_TIMEOUT",
+            ProduceError::BufferExhausted => "BUFFER_EXHAUSTED",
+            ProduceError::RecordTooLarge => "RECORD_TOO_LARGE",
         }
     }
 }
@@ -608,6 +610,12 @@ pub enum ProduceError {
     LeaderNotAvailable,
     /// `delivery.timeout.ms` passed: the producer gives up on the records.
     DeliveryTimeout,
+    /// Not from a broker: `send()` waited `max.block.ms` for `buffer.memory` and got none
+    /// (`BufferExhaustedException` from `BufferPool.allocate`, to the send's callback).
+    BufferExhausted,
+    /// Not from a broker: the record alone is larger than `buffer.memory`
+    /// (`RecordTooLargeException` from `KafkaProducer.ensureValidRecordSize`).
+    RecordTooLarge,
 }
 
 /// A record a leader change left behind.
@@ -795,6 +803,8 @@ mod tests {
             ProduceError::OutOfOrderSequenceNumber,
             ProduceError::LeaderNotAvailable,
             ProduceError::DeliveryTimeout,
+            ProduceError::BufferExhausted,
+            ProduceError::RecordTooLarge,
         ] {
             assert_eq!(write_json(&e, false), quoted(e.name()));
         }

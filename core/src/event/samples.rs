@@ -65,6 +65,15 @@ pub(crate) fn every_event() -> Vec<EventKind> {
                 retrying: true,
             },
             DuplicateIgnored { producer: s("p"), topic: s("t"), partition: 0, records: vec![r(1)] },
+            SendBlocked {
+                producer: s("p"),
+                record: r(1),
+                topic: s("t"),
+                partition: 0,
+                needed_bytes: 16384,
+                available_bytes: 100,
+                max_block_ms: 60_000,
+            },
         }
         Cluster(ClusterEvent) {
             BrokerCrashed { broker: 1 },
