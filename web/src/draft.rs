@@ -343,6 +343,8 @@ pub static FIELDS: &[FieldSpec] = &[
     slot!(producer.config.request_timeout_ms, How::Limit(&limits::REQUEST_TIMEOUT_MS)),
     slot!(producer.config.delivery_timeout_ms, How::Limit(&limits::DELIVERY_TIMEOUT_MS)),
     slot!(producer.config.max_in_flight_requests_per_connection, How::Int(1, None)),
+    slot!(producer.config.buffer_memory, How::Limit(&limits::BUFFER_MEMORY)),
+    slot!(producer.config.max_block_ms, How::Limit(&limits::MAX_BLOCK_MS)),
     slot!(plan.topic, How::Topic),
     // How many values: changing it drops values from the end or adds m8, m9, …
     FieldSpec {
@@ -1820,6 +1822,8 @@ mod tests {
             Field::at("producers[].config.retry_backoff_max_ms", &[p]),
             Field::at("producers[].config.request_timeout_ms", &[p]),
             Field::at("producers[].config.delivery_timeout_ms", &[p]),
+            Field::at("producers[].config.buffer_memory", &[p]),
+            Field::at("producers[].config.max_block_ms", &[p]),
             Field::at("groups[].members[].config.processing_ms", &[d.group_keys()[0], m]),
             Field::at("groups[].members[].config.max_poll_records", &[d.group_keys()[0], m]),
             Field::at("groups[].members[].config.fetch_max_wait_ms", &[d.group_keys()[0], m]),

@@ -417,6 +417,7 @@ msgs! {
     ED_IDEMP_HINT = "默认：acks=all、max.in.flight.requests.per.connection ≤ 5 且 retries > 0 时开启（Kafka 3.0 起）", "Default: on when acks=all, max.in.flight.requests.per.connection ≤ 5 and retries > 0 (since Kafka 3.0)";
     ED_ON = "开启", "on";
     ED_OFF = "关闭", "off";
+    ED_BUFFER_MEMORY_HINT = "批次占用的内存池；用尽时 send() 阻塞，最多 max.block.ms", "The memory pool batches take; when it is used up send() blocks, up to max.block.ms";
     ED_LINGER_HINT = "新批次等待这么久再发送（Kafka 4.0 起默认 5）", "A new batch waits this long before it is sent (5 since Kafka 4.0)";
     ED_SENDS = "计划发送", "Planned sends";
     ED_SEND_TOPIC = "发送到主题", "To topic";
@@ -621,6 +622,10 @@ pub fn produce_error(lang: Lang, e: ProduceError) -> &'static str {
         (P::LeaderNotAvailable, Lang::En) => "LEADER_NOT_AVAILABLE (the partition has no leader)",
         (P::DeliveryTimeout, Lang::Zh) => "超过 delivery.timeout.ms，放弃",
         (P::DeliveryTimeout, Lang::En) => "delivery.timeout.ms expired",
+        (P::BufferExhausted, Lang::Zh) => "BUFFER_EXHAUSTED（max.block.ms 内等不到 buffer.memory 空间）",
+        (P::BufferExhausted, Lang::En) => "BUFFER_EXHAUSTED (no buffer.memory freed within max.block.ms)",
+        (P::RecordTooLarge, Lang::Zh) => "RECORD_TOO_LARGE（记录大于 buffer.memory）",
+        (P::RecordTooLarge, Lang::En) => "RECORD_TOO_LARGE (the record is larger than buffer.memory)",
     }
 }
 
@@ -936,6 +941,13 @@ fn produce_line(lang: Lang, e: &ProduceEvent) -> String {
                     format!("{producer}: {n} record(s) to partition {partition} failed with {}; retrying", produce_error(lang, *error))
                 }
                 (false, false) => format!("{producer} gives up {n} record(s) to partition {partition}: {}", produce_error(lang, *error)),
+            }
+        }
+        E::SendBlocked { producer, record, partition, needed_bytes, available_bytes, max_block_ms, .. } => {
+            if zh {
+                format!("{producer} 的 send() 阻塞：记录 #{} 发往分区 {partition} 的新批次需要 {needed_bytes} 字节，buffer.memory 只剩 {available_bytes} 字节；最多等待 max.block.ms = {max_block_ms} ms，其后的发送排在它后面", record.0)
+            } else {
+                format!("{producer}'s send() blocks: record #{}'s new batch for partition {partition} needs {needed_bytes} bytes, buffer.memory has {available_bytes} free; it waits up to max.block.ms = {max_block_ms} ms, and later sends wait behind it", record.0)
             }
         }
         E::DuplicateIgnored { producer, partition, records, .. } => {

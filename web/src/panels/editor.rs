@@ -487,6 +487,7 @@ fn producers(cx: &Ctx) -> Html {
                     f("producers[].config.batch_size"), f("producers[].config.retries"), f("producers[].config.retry_backoff_ms"),
                     f("producers[].config.retry_backoff_max_ms"), f("producers[].config.request_timeout_ms"),
                     f("producers[].config.delivery_timeout_ms"), f("producers[].config.max_in_flight_requests_per_connection"),
+                    f("producers[].config.buffer_memory"), f("producers[].config.max_block_ms"),
                 ];
                 let add_send = send(cx.edit, Edit::AddSend(k));
                 html! {
@@ -510,6 +511,8 @@ fn producers(cx: &Ctx) -> Html {
                             { cx.field(more[4], "request.timeout.ms", None) }
                             { cx.field(more[5], "delivery.timeout.ms", None) }
                             { cx.field(more[6], "max.in.flight.requests.per.connection", None) }
+                            { cx.field(more[7], "buffer.memory", Some(i18n::ED_BUFFER_MEMORY_HINT)) }
+                            { cx.field(more[8], "max.block.ms", None) }
                         </> }) }
                         <h4 class="ed-sub">{ i18n::ED_SENDS.get(lang) }</h4>
                         { for cx.d.send_keys(i).iter().zip(&p.send).map(|(&sk, plan)| {
