@@ -273,6 +273,19 @@ pub struct ClusterConfig {
     /// The Kafka release the run models, where behaviour changed within 4.x (see
     /// [`KafkaVersion`]); default [`KafkaVersion::NEWEST`].
     pub kafka_version: KafkaVersion,
+    /// `group.min.session.timeout.ms` (6000): a classic-protocol JoinGroup with a smaller
+    /// `session.timeout.ms` is answered INVALID_SESSION_TIMEOUT
+    /// (`GroupCoordinatorService.joinGroup`) and the consumer fails.
+    pub group_min_session_timeout_ms: u64,
+    /// `group.max.session.timeout.ms` (1800000): likewise for a larger one.
+    pub group_max_session_timeout_ms: u64,
+    /// `offsets.retention.minutes` (10080, seven days, KIP-186): how long a group's
+    /// committed offsets outlive it (KIP-211: counted from when the group became Empty,
+    /// or for a topic it no longer subscribes to, from the commit).
+    pub offsets_retention_minutes: u64,
+    /// `offsets.retention.check.interval.ms` (600000): how often the coordinator looks for
+    /// expired offsets.
+    pub offsets_retention_check_interval_ms: u64,
 }
 
 /// The Kafka release a run models. Only releases whose behaviour differs in something the
@@ -346,6 +359,10 @@ impl Default for ClusterConfig {
             group_consumer_heartbeat_interval_ms: 5000,
             group_consumer_session_timeout_ms: 45_000,
             kafka_version: KafkaVersion::NEWEST,
+            group_min_session_timeout_ms: 6_000,
+            group_max_session_timeout_ms: 1_800_000,
+            offsets_retention_minutes: 10_080,
+            offsets_retention_check_interval_ms: 600_000,
         }
     }
 }

@@ -76,6 +76,8 @@ pub enum Unit {
     Milliseconds,
     /// Bytes, as Kafka counts a batch or a segment.
     Bytes,
+    /// Minutes of simulated time (`offsets.retention.minutes`).
+    Minutes,
 }
 
 impl Unit {
@@ -85,6 +87,7 @@ impl Unit {
             Unit::Count => "count",
             Unit::Milliseconds => "ms",
             Unit::Bytes => "bytes",
+            Unit::Minutes => "minutes",
         }
     }
 }
@@ -169,6 +172,19 @@ pub const GROUP_CONSUMER_SESSION_TIMEOUT_MS: Range =
 /// `log.retention.check.interval.ms` (default 300000): 1 ms to [`MAX_TIME_MS`].
 pub const LOG_RETENTION_CHECK_INTERVAL_MS: Range =
     ms("cluster.log_retention_check_interval_ms", 1, MAX_TIME_MS, " (log.retention.check.interval.ms is at least 1)");
+/// `group.min.session.timeout.ms` (default 6000): 1 ms to [`MAX_TIME_MS`]. A classic
+/// member whose `session.timeout.ms` is below it is refused at its JoinGroup.
+pub const GROUP_MIN_SESSION_TIMEOUT_MS: Range = ms("cluster.group_min_session_timeout_ms", 1, MAX_TIME_MS, ONE_WEEK);
+/// `group.max.session.timeout.ms` (default 1800000): 1 ms to [`MAX_TIME_MS`]. A classic
+/// member whose `session.timeout.ms` is above it is refused at its JoinGroup.
+pub const GROUP_MAX_SESSION_TIMEOUT_MS: Range = ms("cluster.group_max_session_timeout_ms", 1, MAX_TIME_MS, ONE_WEEK);
+/// `offsets.retention.minutes` (default 10080, seven days, KIP-186/KIP-211): Kafka's
+/// bounds, 1 to `Integer.MAX_VALUE` (a run spans at most a week, so 10080 or more never
+/// expires an offset within one).
+pub const OFFSETS_RETENTION_MINUTES: Range =
+    Range { path: "cluster.offsets_retention_minutes", min: 1, max: i32::MAX as u64, unit: Unit::Minutes, note: "" };
+/// `offsets.retention.check.interval.ms` (default 600000): 1 ms to [`MAX_TIME_MS`].
+pub const OFFSETS_RETENTION_CHECK_INTERVAL_MS: Range = ms("cluster.offsets_retention_check_interval_ms", 1, MAX_TIME_MS, ONE_WEEK);
 /// A scenario's `duration_ms`, when the run stops: 0 to [`MAX_TIME_MS`].
 pub const DURATION_MS: Range = ms("duration_ms", 0, MAX_TIME_MS, ONE_WEEK);
 /// A topic's partition count (its refusal names the topic, `Problem::Partitions`).
@@ -227,8 +243,9 @@ pub const MEMBER_MAX_POLL_RECORDS: Range =
 /// `heartbeat.interval.ms` (default 3000): 1 ms to [`MAX_TIME_MS`]; the member checks also
 /// require it below `session.timeout.ms`, as Kafka's consumer does.
 pub const MEMBER_HEARTBEAT_INTERVAL_MS: Range = ms("groups[].members[].config.heartbeat_interval_ms", 1, MAX_TIME_MS, ONE_WEEK);
-/// `session.timeout.ms` (default 45000): 1 ms to [`MAX_TIME_MS`] (the broker's
-/// `group.min/max.session.timeout.ms` are not enforced).
+/// `session.timeout.ms` (default 45000): 1 ms to [`MAX_TIME_MS`]; the brokers'
+/// `group.min/max.session.timeout.ms` are checked when a classic member joins (at run
+/// time, as Kafka does: INVALID_SESSION_TIMEOUT).
 pub const MEMBER_SESSION_TIMEOUT_MS: Range = ms("groups[].members[].config.session_timeout_ms", 1, MAX_TIME_MS, ONE_WEEK);
 /// `max.poll.interval.ms` (default 300000), also the rebalance timeout: 1 ms to
 /// [`MAX_TIME_MS`].
@@ -257,6 +274,10 @@ pub const TABLE: &[Range] = &[
     GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS,
     GROUP_CONSUMER_SESSION_TIMEOUT_MS,
     LOG_RETENTION_CHECK_INTERVAL_MS,
+    GROUP_MIN_SESSION_TIMEOUT_MS,
+    GROUP_MAX_SESSION_TIMEOUT_MS,
+    OFFSETS_RETENTION_MINUTES,
+    OFFSETS_RETENTION_CHECK_INTERVAL_MS,
     DURATION_MS,
     TOPIC_PARTITIONS,
     TOPIC_SEGMENT_BYTES,

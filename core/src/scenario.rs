@@ -344,6 +344,14 @@ impl Scenario {
             ));
         }
         within("cluster.log_retention_check_interval_ms", c.log_retention_check_interval_ms, &limits::LOG_RETENTION_CHECK_INTERVAL_MS)?;
+        within("cluster.group_min_session_timeout_ms", c.group_min_session_timeout_ms, &limits::GROUP_MIN_SESSION_TIMEOUT_MS)?;
+        within("cluster.group_max_session_timeout_ms", c.group_max_session_timeout_ms, &limits::GROUP_MAX_SESSION_TIMEOUT_MS)?;
+        within("cluster.offsets_retention_minutes", c.offsets_retention_minutes, &limits::OFFSETS_RETENTION_MINUTES)?;
+        within(
+            "cluster.offsets_retention_check_interval_ms",
+            c.offsets_retention_check_interval_ms,
+            &limits::OFFSETS_RETENTION_CHECK_INTERVAL_MS,
+        )?;
         if let Some(d) = self.duration_ms {
             within("duration_ms", d, &limits::DURATION_MS)?;
         }

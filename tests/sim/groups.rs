@@ -464,3 +464,52 @@ fn rebalance_a_leader_crashing_before_sync_takes_only_itself_out_of_the_group() 
         assert_eq!(owned, 6, "{assignor:?}: c2 and c3 own every partition");
     }
 }
+
+#[test]
+fn a_classic_member_with_a_session_timeout_below_the_brokers_minimum_is_refused_with_invalid_session_timeout() {
+    // `group.min.session.timeout.ms` is 6000 by default: "short" asks for 3000, so the
+    // coordinator answers its first JoinGroup INVALID_SESSION_TIMEOUT
+    // (`GroupCoordinatorService.joinGroup`, before MEMBER_ID_REQUIRED); its poll() throws
+    // InvalidSessionTimeoutException and the consumer stops. "ok" (6000) joins and owns
+    // every partition.
+    let mut short = member("short", None, CommitMode::Auto, 10);
+    short.config.session_timeout_ms = 3_000;
+    short.config.heartbeat_interval_ms = 1_000;
+    let mut sim = build(vec![short, member("ok", None, CommitMode::Auto, 10)], kafka_sandbox_core::assign::Strategy::Range);
+    sim.run_to(SimTime(10_000));
+    let failed: Vec<(String, &str)> = sim
+        .trace()
+        .events()
+        .filter_map(|e| match &e.kind {
+            EventKind::ConsumerProtocol(kafka_sandbox_core::event::ConsumerProtocolEvent::ConsumerFailed { client_id, error, .. }) => {
+                Some((client_id.clone(), error.name()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(failed, vec![("short".to_string(), "INVALID_SESSION_TIMEOUT")]);
+    assert!(
+        !sim.trace().events().any(|e| matches!(&e.kind, EventKind::Group(kafka_sandbox_core::event::GroupEvent::MemberIdRequired { client_id, .. }) if client_id == "short")),
+        "refused before the coordinator gives it a member id"
+    );
+    let g = sim.group("g").expect("group");
+    assert_eq!(g.state(), GroupState::Stable);
+    for p in 0..4 {
+        assert_eq!(g.owners("t", p).collect::<Vec<_>>(), vec!["ok"]);
+    }
+    assert!(g.member("short").expect("short").assigned().is_empty());
+
+    // An operator who lowers group.min.session.timeout.ms lets the same member in.
+    let mut short = member("short", None, CommitMode::Auto, 10);
+    short.config.session_timeout_ms = 3_000;
+    short.config.heartbeat_interval_ms = 1_000;
+    let scenario = Scenario {
+        cluster: ClusterConfig { group_min_session_timeout_ms: 1_000, ..ClusterConfig::default() },
+        topics: vec![TopicSpec { name: "t".into(), partitions: 4, ..TopicSpec::default() }],
+        groups: vec![GroupSpec { id: "g".into(), topics: vec!["t".into()], members: vec![short], ..GroupSpec::default() }],
+        ..Scenario::default()
+    };
+    let mut sim = scenario.build().expect("builds");
+    sim.run_to(SimTime(10_000));
+    assert_eq!(sim.group("g").map(|g| g.state()), Some(GroupState::Stable));
+}

@@ -438,6 +438,8 @@ msgs! {
     ED_INSTANCE_ID = "group.instance.id（静态成员，可留空）", "group.instance.id (static member, optional)";
     ED_COMMIT_MODE = "提交方式", "Commit mode";
     ED_PROCESSING = "每条记录处理时间（毫秒）", "Processing per record (ms)";
+    ED_MIN_SESSION_HINT = "classic 协议：session.timeout.ms 低于它的成员在 JoinGroup 时被拒绝（INVALID_SESSION_TIMEOUT）", "Classic protocol: a member whose session.timeout.ms is below this is refused at JoinGroup (INVALID_SESSION_TIMEOUT)";
+    ED_OFFSETS_RETENTION_HINT = "组变空后（或不再订阅某主题后）已提交位移保留这么久（默认 7 天）", "How long committed offsets outlive an empty group (or a topic it stopped subscribing to); 7 days by default";
     ED_SESSION_HINT = "classic 协议：协调者这么久收不到心跳就移除成员", "Classic protocol: the coordinator removes a member it has not heard from for this long";
     ED_MAX_POLL_HINT = "这么久不调用 poll() 的消费者会离开组（KIP-62）；也是再均衡超时", "A consumer that does not call poll() for this long leaves the group (KIP-62); also the rebalance timeout";
     ED_MEMBER_TOPICS = "自己的订阅（都不选 = 组的主题）", "Own subscription (none ticked = the group's topics)";
@@ -1383,6 +1385,13 @@ fn consumer_protocol_line(lang: Lang, e: &ConsumerProtocolEvent) -> String {
                 format!("{client_id} 的 poll() 抛出 {code}（auto.offset.reset=none 且没有可用的位移），应用停止")
             } else {
                 format!("{client_id}'s poll() throws {code} (auto.offset.reset=none and no usable offset); the application stops")
+            }
+        }
+        E::ConsumerFailed { client_id, error: GroupError::InvalidSessionTimeout, .. } => {
+            if zh {
+                format!("{client_id} 的 JoinGroup 被拒绝：INVALID_SESSION_TIMEOUT（session.timeout.ms 不在 broker 的 group.min.session.timeout.ms 与 group.max.session.timeout.ms 之间）；poll() 抛出 InvalidSessionTimeoutException，应用停止")
+            } else {
+                format!("{client_id}'s JoinGroup is refused: INVALID_SESSION_TIMEOUT (its session.timeout.ms is outside the brokers' group.min.session.timeout.ms to group.max.session.timeout.ms); poll() throws InvalidSessionTimeoutException and the application stops")
             }
         }
         E::ConsumerFailed { client_id, error, .. } => {

@@ -500,6 +500,7 @@ impl GroupError {
             GroupError::StaleMemberEpoch => "STALE_MEMBER_EPOCH",
             GroupError::UnreleasedInstanceId => "UNRELEASED_INSTANCE_ID",
             GroupError::NoOffsetForPartition => "NO_OFFSET_FOR_PARTITION",
+            GroupError::InvalidSessionTimeout => "INVALID_SESSION_TIMEOUT",
             GroupError::OffsetOutOfRange => "OFFSET_OUT_OF_RANGE",
         }
     }
@@ -581,6 +582,11 @@ pub enum GroupError {
     /// Not from the coordinator: `auto.offset.reset=none` and the position is outside the
     /// log (`OffsetOutOfRangeException` from `poll()`).
     OffsetOutOfRange,
+    /// A classic JoinGroup's `session.timeout.ms` is outside the brokers'
+    /// `group.min.session.timeout.ms`..`group.max.session.timeout.ms`
+    /// (`GroupCoordinatorService.joinGroup`): fatal for the consumer
+    /// (`InvalidSessionTimeoutException` from `poll()`).
+    InvalidSessionTimeout,
 }
 
 /// Errors a Produce request can meet (Kafka's `Errors`), plus the producer's own timeout.
@@ -790,6 +796,7 @@ mod tests {
             GroupError::UnreleasedInstanceId,
             GroupError::NoOffsetForPartition,
             GroupError::OffsetOutOfRange,
+            GroupError::InvalidSessionTimeout,
         ] {
             assert_eq!(write_json(&e, false), quoted(e.name()));
         }

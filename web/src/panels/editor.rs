@@ -409,6 +409,10 @@ fn cluster(cx: &Ctx) -> Html {
         c("cluster.group_consumer_heartbeat_interval_ms"),
         c("cluster.group_consumer_session_timeout_ms"),
         c("cluster.log_retention_check_interval_ms"),
+        c("cluster.group_min_session_timeout_ms"),
+        c("cluster.group_max_session_timeout_ms"),
+        c("cluster.offsets_retention_minutes"),
+        c("cluster.offsets_retention_check_interval_ms"),
     ];
     html! {
         <fieldset class="ed-section" id="ed-cluster">
@@ -426,6 +430,10 @@ fn cluster(cx: &Ctx) -> Html {
                 { cx.field(more[3], "group.consumer.heartbeat.interval.ms", None) }
                 { cx.field(more[4], "group.consumer.session.timeout.ms", None) }
                 { cx.field(more[5], "log.retention.check.interval.ms", None) }
+                { cx.field(more[6], "group.min.session.timeout.ms", Some(i18n::ED_MIN_SESSION_HINT)) }
+                { cx.field(more[7], "group.max.session.timeout.ms", None) }
+                { cx.field(more[8], "offsets.retention.minutes", Some(i18n::ED_OFFSETS_RETENTION_HINT)) }
+                { cx.field(more[9], "offsets.retention.check.interval.ms", None) }
             </> }) }
         </fieldset>
     }
