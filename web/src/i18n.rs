@@ -1297,6 +1297,14 @@ fn consume_line(lang: Lang, e: &ConsumeEvent) -> String {
                 format!("{group}/{client_id} commits {}", list.join(", "))
             }
         }
+        E::OffsetsExpired { group, offsets } => {
+            let list: Vec<String> = offsets.iter().map(|(tp, o)| format!("{}-{}={o}", tp.topic, tp.partition)).collect();
+            if zh {
+                format!("{group} 的已提交位移过期（offsets.retention.minutes）：{}；之后分到这些分区的成员按 auto.offset.reset 开始", list.join(", "))
+            } else {
+                format!("{group}'s committed offsets expire (offsets.retention.minutes): {}; a member given these partitions starts at auto.offset.reset", list.join(", "))
+            }
+        }
         E::PositionReset { client_id, tp, from, to, .. } => {
             if zh {
                 format!("{client_id} 在分区 {} 的位移 {from} 越界（OFFSET_OUT_OF_RANGE），按 auto.offset.reset 重置为 {to}", tp.partition)

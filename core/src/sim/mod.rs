@@ -291,6 +291,9 @@ impl Sim {
         let rf = (brokers.len() as u32).min(3);
         sim.cluster.offsets_topic = place_replicas(&mut sim.out.rng, &brokers, group::OFFSETS_TOPIC_PARTITIONS, rf);
         sim.out.at(SimTime(retention::LOG_INITIAL_TASK_DELAY_MS), ReplicationPending::RetentionCheck);
+        // `GroupCoordinatorShard.scheduleGroupMetadataExpiration`: one interval after start.
+        let every = sim.cluster.config.offsets_retention_check_interval_ms.max(1);
+        sim.out.at(SimTime(every), GroupPending::OffsetsRetentionCheck);
         sim
     }
 

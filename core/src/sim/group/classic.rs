@@ -914,6 +914,7 @@ impl Consumers {
         let reply = self.reply_at(out);
         let Some(g) = self.groups.get_mut(group_id) else { return };
         if g.registry.is_empty() {
+            g.empty_since = if g.state == GroupState::Empty { g.empty_since } else { Some(out.now) };
             g.state = GroupState::Empty;
             g.rebalance_due = None;
             g.initial_delay_since = None;
@@ -1128,6 +1129,7 @@ impl Consumers {
         }));
         if empty {
             if let Some(g) = self.groups.get_mut(group_id) {
+                g.empty_since = if g.state == GroupState::Empty { g.empty_since } else { Some(out.now) };
                 g.state = GroupState::Empty;
                 g.rebalance_due = None;
                 g.initial_delay_since = None;
