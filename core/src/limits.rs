@@ -209,7 +209,8 @@ pub const BATCH_SIZE: Range = Range { path: "producers[].config.batch_size", min
 /// `buffer.memory` (default 33554432): 1 byte to Kafka's `Long.MAX_VALUE`; the scenario
 /// checks also require at least `batch.size` (a smaller pool could never hold a batch:
 /// Kafka's `BufferPool.allocate` throws `IllegalArgumentException` from every `send()`).
-pub const BUFFER_MEMORY: Range = Range { path: "producers[].config.buffer_memory", min: 1, max: i64::MAX as u64, unit: Unit::Bytes, note: "" };
+pub const BUFFER_MEMORY: Range =
+    Range { path: "producers[].config.buffer_memory", min: 1, max: i64::MAX as u64, unit: Unit::Bytes, note: "" };
 /// `max.block.ms` (default 60000): 0 (fail at once when the pool is full) to [`MAX_TIME_MS`].
 pub const MAX_BLOCK_MS: Range = ms("producers[].config.max_block_ms", 0, MAX_TIME_MS, ONE_WEEK);
 /// A source connector's `poll.interval.ms` and `offset.flush.interval.ms`, and its table's planned changes.

@@ -367,7 +367,8 @@ fn a_producer_whose_buffer_is_full_blocks_then_fails_after_max_block_ms() {
     // `BufferPool.allocate` blocks `send()` for `max.block.ms`, then it fails with
     // BufferExhaustedException. The application thread was inside that `send()`, so a
     // send it asked for meanwhile waits behind it, then blocks in its turn.
-    let config = ProducerConfig { batch_size: 1000, buffer_memory: 2000, max_block_ms: 1000, linger_ms: 60_000, ..ProducerConfig::default() };
+    let config =
+        ProducerConfig { batch_size: 1000, buffer_memory: 2000, max_block_ms: 1000, linger_ms: 60_000, ..ProducerConfig::default() };
     let mut sim = cluster(3, config);
     sim.run_to(SimTime(100));
     send_to(&mut sim, 0, "a".into());
@@ -429,8 +430,11 @@ fn a_buffer_smaller_than_a_batch_is_refused_and_a_record_larger_than_the_buffer_
         producers: vec![ProducerSpec { name: "p".into(), config, ..ProducerSpec::default() }],
         ..Scenario::default()
     };
-    let err = scenario.build().err().expect("refused");
-    assert_eq!(err.to_string(), "producers[0].config.buffer_memory: is 999; allowed: at least batch_size (1000): a batch must fit in buffer.memory");
+    let Err(err) = scenario.build() else { panic!("a buffer smaller than a batch is refused") };
+    assert_eq!(
+        err.to_string(),
+        "producers[0].config.buffer_memory: is 999; allowed: at least batch_size (1000): a batch must fit in buffer.memory"
+    );
     let config = ProducerConfig { batch_size: 100, buffer_memory: 500, ..ProducerConfig::default() };
     let mut sim = cluster(1, config);
     send_to(&mut sim, 0, "x".repeat(600));

@@ -1300,7 +1300,10 @@ fn consume_line(lang: Lang, e: &ConsumeEvent) -> String {
         E::OffsetsExpired { group, offsets } => {
             let list: Vec<String> = offsets.iter().map(|(tp, o)| format!("{}-{}={o}", tp.topic, tp.partition)).collect();
             if zh {
-                format!("{group} 的已提交位移过期（offsets.retention.minutes）：{}；之后分到这些分区的成员按 auto.offset.reset 开始", list.join(", "))
+                format!(
+                    "{group} 的已提交位移过期（offsets.retention.minutes）：{}；之后分到这些分区的成员按 auto.offset.reset 开始",
+                    list.join(", ")
+                )
             } else {
                 format!("{group}'s committed offsets expire (offsets.retention.minutes): {}; a member given these partitions starts at auto.offset.reset", list.join(", "))
             }

@@ -167,6 +167,7 @@ impl Clients {
     /// `RecordAccumulator.append` for one record (`id` given when the send was queued
     /// behind a blocked one): into the partition's last batch, or a new batch with memory
     /// from the pool, or blocked waiting for that memory.
+    #[allow(clippy::too_many_arguments)] // `send()`'s arguments plus the id of a queued send.
     fn append(
         &mut self,
         producer_name: &str,
@@ -210,8 +211,11 @@ impl Clients {
         }
         let header_bytes: Vec<(String, Vec<u8>)> = headers.iter().map(|h| (h.key.clone(), h.value.clone().into_bytes())).collect();
         let size_bytes = record_size_in_bytes(key.as_deref().map(str::as_bytes), Some(value.as_bytes()), &header_bytes);
-        let upper_bytes = RECORD_BATCH_OVERHEAD
-            .saturating_add(record_size_upper_bound(key.as_deref().map(str::as_bytes), Some(value.as_bytes()), &header_bytes));
+        let upper_bytes = RECORD_BATCH_OVERHEAD.saturating_add(record_size_upper_bound(
+            key.as_deref().map(str::as_bytes),
+            Some(value.as_bytes()),
+            &header_bytes,
+        ));
         let id = id.unwrap_or_else(|| {
             let id = RecordId(self.next_record);
             self.next_record += 1;
@@ -374,7 +378,10 @@ impl Clients {
             available_bytes: producer.buffer_available(),
             max_block_ms,
         }));
-        out.at(now.plus_ms(max_block_ms), ProducePending::MaxBlockTimeout { producer: producer_name.to_string(), record: blocked.record.id });
+        out.at(
+            now.plus_ms(max_block_ms),
+            ProducePending::MaxBlockTimeout { producer: producer_name.to_string(), record: blocked.record.id },
+        );
         producer.blocked = Some(blocked);
     }
 

@@ -330,7 +330,11 @@ impl Consumers {
             JoinResult::Error(error @ GroupError::InvalidSessionTimeout) => {
                 // `AbstractCoordinator.JoinGroupResponseHandler`: fatal; poll() throws
                 // InvalidSessionTimeoutException and, unhandled, the consumer stops.
-                out.emit(EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed { group: group_id.into(), client_id: client_id.into(), error }));
+                out.emit(EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed {
+                    group: group_id.into(),
+                    client_id: client_id.into(),
+                    error,
+                }));
                 self.crash_member(group_id, client_id, out);
             }
             JoinResult::Error(_) => {
