@@ -322,6 +322,18 @@ impl ProducerSpec {
         self
     }
 
+    /// `buffer.memory`: the bytes the producer's batches may hold at once.
+    pub fn buffer_memory(mut self, buffer_memory: u64) -> Self {
+        self.config.buffer_memory = buffer_memory;
+        self
+    }
+
+    /// `max.block.ms`: how long `send()` waits for `buffer.memory` before it fails.
+    pub fn max_block_ms(mut self, max_block_ms: u64) -> Self {
+        self.config.max_block_ms = max_block_ms;
+        self
+    }
+
     /// `request.timeout.ms`.
     pub fn request_timeout_ms(mut self, request_timeout_ms: u64) -> Self {
         self.config.request_timeout_ms = request_timeout_ms;

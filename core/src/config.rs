@@ -54,6 +54,14 @@ pub struct ProducerConfig {
     pub delivery_timeout_ms: u64,
     /// `max.in.flight.requests.per.connection` (5).
     pub max_in_flight_requests_per_connection: u32,
+    /// `buffer.memory` (33554432 bytes): the `BufferPool` every new batch takes its memory
+    /// from (`batch.size`, or the record's size if larger) and gives back once the batch
+    /// is done (acknowledged, given up or expired).
+    pub buffer_memory: u64,
+    /// `max.block.ms` (60000): how long `send()` blocks the application thread waiting for
+    /// `buffer.memory` before the send fails with `BufferExhaustedException`
+    /// (`BufferPool.allocate`).
+    pub max_block_ms: u64,
 }
 
 impl Default for ProducerConfig {
@@ -70,6 +78,8 @@ impl Default for ProducerConfig {
             request_timeout_ms: 30_000,
             delivery_timeout_ms: 120_000,
             max_in_flight_requests_per_connection: 5,
+            buffer_memory: 33_554_432,
+            max_block_ms: 60_000,
         }
     }
 }
@@ -276,6 +286,19 @@ pub struct ClusterConfig {
     /// elections run this long after a partition is first seen led by another replica
     /// (`QuorumController.maybeScheduleNextBalancePartitionLeaders`).
     pub leader_imbalance_check_interval_seconds: u64,
+    /// `group.min.session.timeout.ms` (6000): a classic-protocol JoinGroup with a smaller
+    /// `session.timeout.ms` is answered INVALID_SESSION_TIMEOUT
+    /// (`GroupCoordinatorService.joinGroup`) and the consumer fails.
+    pub group_min_session_timeout_ms: u64,
+    /// `group.max.session.timeout.ms` (1800000): likewise for a larger one.
+    pub group_max_session_timeout_ms: u64,
+    /// `offsets.retention.minutes` (10080, seven days, KIP-186): how long a group's
+    /// committed offsets outlive it (KIP-211: counted from when the group became Empty,
+    /// or for a topic it no longer subscribes to, from the commit).
+    pub offsets_retention_minutes: u64,
+    /// `offsets.retention.check.interval.ms` (600000): how often the coordinator looks for
+    /// expired offsets.
+    pub offsets_retention_check_interval_ms: u64,
 }
 
 /// The Kafka release a run models. Only releases whose behaviour differs in something the
@@ -352,6 +375,10 @@ impl Default for ClusterConfig {
             offsets_topic_replication_factor: 3,
             auto_leader_rebalance_enable: true,
             leader_imbalance_check_interval_seconds: 300,
+            group_min_session_timeout_ms: 6_000,
+            group_max_session_timeout_ms: 1_800_000,
+            offsets_retention_minutes: 10_080,
+            offsets_retention_check_interval_ms: 600_000,
         }
     }
 }

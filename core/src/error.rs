@@ -228,6 +228,14 @@ pub enum Problem {
     },
     /// `max_in_flight_requests_per_connection` is 0.
     MaxInFlightZero,
+    /// `buffer_memory` is smaller than `batch_size`: no batch would ever fit in the pool
+    /// (Kafka's `BufferPool.allocate` throws `IllegalArgumentException` from every `send()`).
+    BufferMemoryBelowBatchSize {
+        /// `buffer_memory` as given, in bytes.
+        buffer_memory: u64,
+        /// `batch_size` as given, in bytes.
+        batch_size: u32,
+    },
     /// `enable_idempotence` is `true` but this setting rules idempotence out: Kafka's
     /// producer refuses to start (`ProducerConfig.postProcessAndValidateIdempotenceConfigs`).
     IdempotenceConflict {
@@ -386,6 +394,9 @@ impl fmt::Display for Problem {
                 write!(f, "is {value}; allowed: {} to {} milliseconds", row.min, row.max)
             }
             Problem::MaxInFlightZero => f.write_str("is 0; allowed: 1 or more (max.in.flight.requests.per.connection is at least 1)"),
+            Problem::BufferMemoryBelowBatchSize { buffer_memory, batch_size } => {
+                write!(f, "is {buffer_memory}; allowed: at least batch_size ({batch_size}): a batch must fit in buffer.memory")
+            }
             Problem::IdempotenceConflict { rule } => {
                 let needs = match rule {
                     IdempotenceRule::AcksAll => "acks \"all\"",

@@ -383,6 +383,12 @@ pub(crate) struct Group {
     pub(crate) handovers: VecMap<TopicPartition, Handover>,
     /// The newest duplicates with their cause (at most [`crate::SimOptions::duplicates_per_group`]).
     pub(crate) duplicate_log: VecDeque<DuplicateRecord>,
+    /// When each committed offset was last committed (`OffsetAndMetadata.commitTimestampMs`),
+    /// for offset expiry (`sim/group/expiry.rs`).
+    pub(crate) commit_times: VecMap<TopicPartition, SimTime>,
+    /// Classic protocol: when the group last became Empty (`ClassicGroup.currentStateTimestamp`
+    /// at the transition), for offset expiry (KIP-211).
+    pub(crate) empty_since: Option<SimTime>,
 }
 
 /// A set of offsets kept as disjoint ranges: memory grows with the number of gaps (lost
@@ -566,6 +572,8 @@ impl Group {
             partition_downtime_ms: 0,
             handovers: VecMap::new(),
             duplicate_log: VecDeque::new(),
+            commit_times: VecMap::new(),
+            empty_since: None,
         }
     }
 

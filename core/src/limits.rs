@@ -78,6 +78,8 @@ pub enum Unit {
     Seconds,
     /// Bytes, as Kafka counts a batch or a segment.
     Bytes,
+    /// Minutes of simulated time (`offsets.retention.minutes`).
+    Minutes,
 }
 
 impl Unit {
@@ -88,6 +90,7 @@ impl Unit {
             Unit::Milliseconds => "ms",
             Unit::Seconds => "s",
             Unit::Bytes => "bytes",
+            Unit::Minutes => "minutes",
         }
     }
 }
@@ -179,6 +182,19 @@ pub const OFFSETS_TOPIC_REPLICATION_FACTOR: Range =
 /// `leader.imbalance.check.interval.seconds` (default 300): 1 s to one week.
 pub const LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS: Range =
     Range { path: "cluster.leader_imbalance_check_interval_seconds", min: 1, max: 604_800, unit: Unit::Seconds, note: " (one week)" };
+/// `group.min.session.timeout.ms` (default 6000): 1 ms to [`MAX_TIME_MS`]. A classic
+/// member whose `session.timeout.ms` is below it is refused at its JoinGroup.
+pub const GROUP_MIN_SESSION_TIMEOUT_MS: Range = ms("cluster.group_min_session_timeout_ms", 1, MAX_TIME_MS, ONE_WEEK);
+/// `group.max.session.timeout.ms` (default 1800000): 1 ms to [`MAX_TIME_MS`]. A classic
+/// member whose `session.timeout.ms` is above it is refused at its JoinGroup.
+pub const GROUP_MAX_SESSION_TIMEOUT_MS: Range = ms("cluster.group_max_session_timeout_ms", 1, MAX_TIME_MS, ONE_WEEK);
+/// `offsets.retention.minutes` (default 10080, seven days, KIP-186/KIP-211): Kafka's
+/// bounds, 1 to `Integer.MAX_VALUE` (a run spans at most a week, so 10080 or more never
+/// expires an offset within one).
+pub const OFFSETS_RETENTION_MINUTES: Range =
+    Range { path: "cluster.offsets_retention_minutes", min: 1, max: i32::MAX as u64, unit: Unit::Minutes, note: "" };
+/// `offsets.retention.check.interval.ms` (default 600000): 1 ms to [`MAX_TIME_MS`].
+pub const OFFSETS_RETENTION_CHECK_INTERVAL_MS: Range = ms("cluster.offsets_retention_check_interval_ms", 1, MAX_TIME_MS, ONE_WEEK);
 /// A scenario's `duration_ms`, when the run stops: 0 to [`MAX_TIME_MS`].
 pub const DURATION_MS: Range = ms("duration_ms", 0, MAX_TIME_MS, ONE_WEEK);
 /// A topic's partition count (its refusal names the topic, `Problem::Partitions`).
@@ -200,6 +216,13 @@ pub const REQUEST_TIMEOUT_MS: Range = ms("producers[].config.request_timeout_ms"
 pub const DELIVERY_TIMEOUT_MS: Range = ms("producers[].config.delivery_timeout_ms", 1, MAX_TIME_MS, ONE_WEEK);
 /// `batch.size` (default 16384): 1 byte to 16 MiB.
 pub const BATCH_SIZE: Range = Range { path: "producers[].config.batch_size", min: 1, max: 16 * 1024 * 1024, unit: Unit::Bytes, note: "" };
+/// `buffer.memory` (default 33554432): 1 byte to Kafka's `Long.MAX_VALUE`; the scenario
+/// checks also require at least `batch.size` (a smaller pool could never hold a batch:
+/// Kafka's `BufferPool.allocate` throws `IllegalArgumentException` from every `send()`).
+pub const BUFFER_MEMORY: Range =
+    Range { path: "producers[].config.buffer_memory", min: 1, max: i64::MAX as u64, unit: Unit::Bytes, note: "" };
+/// `max.block.ms` (default 60000): 0 (fail at once when the pool is full) to [`MAX_TIME_MS`].
+pub const MAX_BLOCK_MS: Range = ms("producers[].config.max_block_ms", 0, MAX_TIME_MS, ONE_WEEK);
 /// A source connector's `poll.interval.ms` and `offset.flush.interval.ms`, and its table's planned changes.
 ///
 /// This row: the JDBC source connector's `poll.interval.ms` (default 5000), 1 ms to
@@ -231,8 +254,9 @@ pub const MEMBER_MAX_POLL_RECORDS: Range =
 /// `heartbeat.interval.ms` (default 3000): 1 ms to [`MAX_TIME_MS`]; the member checks also
 /// require it below `session.timeout.ms`, as Kafka's consumer does.
 pub const MEMBER_HEARTBEAT_INTERVAL_MS: Range = ms("groups[].members[].config.heartbeat_interval_ms", 1, MAX_TIME_MS, ONE_WEEK);
-/// `session.timeout.ms` (default 45000): 1 ms to [`MAX_TIME_MS`] (the broker's
-/// `group.min/max.session.timeout.ms` are not enforced).
+/// `session.timeout.ms` (default 45000): 1 ms to [`MAX_TIME_MS`]; the brokers'
+/// `group.min/max.session.timeout.ms` are checked when a classic member joins (at run
+/// time, as Kafka does: INVALID_SESSION_TIMEOUT).
 pub const MEMBER_SESSION_TIMEOUT_MS: Range = ms("groups[].members[].config.session_timeout_ms", 1, MAX_TIME_MS, ONE_WEEK);
 /// `max.poll.interval.ms` (default 300000), also the rebalance timeout: 1 ms to
 /// [`MAX_TIME_MS`].
@@ -263,6 +287,10 @@ pub const TABLE: &[Range] = &[
     LOG_RETENTION_CHECK_INTERVAL_MS,
     OFFSETS_TOPIC_REPLICATION_FACTOR,
     LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS,
+    GROUP_MIN_SESSION_TIMEOUT_MS,
+    GROUP_MAX_SESSION_TIMEOUT_MS,
+    OFFSETS_RETENTION_MINUTES,
+    OFFSETS_RETENTION_CHECK_INTERVAL_MS,
     DURATION_MS,
     TOPIC_PARTITIONS,
     TOPIC_SEGMENT_BYTES,
@@ -273,6 +301,8 @@ pub const TABLE: &[Range] = &[
     REQUEST_TIMEOUT_MS,
     DELIVERY_TIMEOUT_MS,
     BATCH_SIZE,
+    BUFFER_MEMORY,
+    MAX_BLOCK_MS,
     CONNECTOR_POLL_INTERVAL_MS,
     CONNECTOR_OFFSET_FLUSH_INTERVAL_MS,
     TABLE_CHANGE_AT_MS,

@@ -132,6 +132,22 @@ fn varint_size(len: Option<u64>) -> u64 {
 /// batch's estimated size, so the first record of a new batch also counts the batch
 /// header; the caller decides what to pass to [`PartitionerState::on_sticky_append`].)
 pub fn record_size_in_bytes(key: Option<&[u8]>, value: Option<&[u8]>, headers: &[(String, Vec<u8>)]) -> u32 {
+    let body = 1 + 1 + 1 + fields_size(key, value, headers); // attributes, offset delta 0, timestamp delta 0
+    let total = body + varint_size(Some(body));
+    u32::try_from(total).unwrap_or(u32::MAX)
+}
+
+/// Kafka's `DefaultRecord.recordSizeUpperBound`: `MAX_RECORD_OVERHEAD` (21) plus the key,
+/// value and headers with their lengths. `RecordAccumulator.append` asks the `BufferPool`
+/// for `max(batch.size, 61 + this)` bytes for a new batch
+/// (`AbstractRecords.estimateSizeInBytesUpperBound`).
+pub fn record_size_upper_bound(key: Option<&[u8]>, value: Option<&[u8]>, headers: &[(String, Vec<u8>)]) -> u32 {
+    u32::try_from(21 + fields_size(key, value, headers)).unwrap_or(u32::MAX)
+}
+
+/// `DefaultRecord.sizeOf(keySize, valueSize, headers)`: key and value (varint length, -1
+/// for null, then the bytes), the header count, each header's key and value.
+fn fields_size(key: Option<&[u8]>, value: Option<&[u8]>, headers: &[(String, Vec<u8>)]) -> u64 {
     fn field(bytes: Option<&[u8]>) -> u64 {
         match bytes {
             None => varint_size(None),
@@ -141,16 +157,13 @@ pub fn record_size_in_bytes(key: Option<&[u8]>, value: Option<&[u8]>, headers: &
             }
         }
     }
-    let mut body: u64 = 1 + 1 + 1; // attributes, offset delta 0, timestamp delta 0
-    body += field(key);
-    body += field(value);
-    body += varint_size(Some(headers.len() as u64));
+    let mut size = field(key) + field(value);
+    size += varint_size(Some(headers.len() as u64));
     for (header_key, header_value) in headers {
-        body += field(Some(header_key.as_bytes()));
-        body += field(Some(header_value));
+        size += field(Some(header_key.as_bytes()));
+        size += field(Some(header_value));
     }
-    let total = body + varint_size(Some(body));
-    u32::try_from(total).unwrap_or(u32::MAX)
+    size
 }
 
 /// Why a partition could not be chosen.

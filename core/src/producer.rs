@@ -51,6 +51,10 @@ pub(crate) struct Batch {
     pub broker: Option<BrokerId>,
     /// Its partition had no leader when the Sender last looked (traced once).
     pub waiting_for_leader: bool,
+    /// The bytes it took from `buffer.memory` when it was created (`BufferPool.allocate`:
+    /// `batch.size`, or the first record's size if larger), given back when it is done
+    /// (`RecordAccumulator.deallocate`).
+    pub allocated: u32,
 }
 
 impl Batch {
@@ -101,6 +105,32 @@ pub struct SentRecord {
     pub failed: Option<ProduceError>,
 }
 
+/// A `send()` blocked in `BufferPool.allocate`: its partition is chosen and its batch
+/// needs `needed` bytes that `buffer.memory` does not have free. It gets in once completed
+/// batches give enough back, or fails with `BufferExhaustedException` at `max.block.ms`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct BlockedSend {
+    pub record: Record,
+    pub tp: TopicPartition,
+    pub reason: PartitionReason,
+    /// The bytes the new batch asks of the pool.
+    pub needed: u64,
+    /// When it started waiting; it fails at this plus `max.block.ms`.
+    pub since: SimTime,
+}
+
+/// A send the application would make once its thread returns from the blocked `send()`:
+/// the sandbox takes it in order (its id given when it was asked for), after the blocked one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct QueuedSend {
+    pub id: RecordId,
+    pub topic: String,
+    pub key: Option<String>,
+    pub value: String,
+    pub partition: Option<u32>,
+    pub headers: Vec<crate::record::Header>,
+}
+
 /// What a producer counts over the whole run (Kafka's `record-send-total`,
 /// `record-retry-total`, `record-error-total` and request latency metrics, per record).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -117,6 +147,13 @@ pub(crate) struct ProducerCounters {
     pub(crate) latency_ms_max: u64,
     /// Acknowledged records whose send time was still remembered.
     pub(crate) latency_samples: u64,
+    /// Sends that failed with `BufferExhaustedException` (Kafka's `buffer-exhausted-total`).
+    pub(crate) buffer_exhausted: u64,
+    /// Sends that had to wait for `buffer.memory`.
+    pub(crate) blocked_sends: u64,
+    /// Time sends spent blocked waiting for `buffer.memory`, in ms (Kafka's
+    /// `bufferpool-wait-time-ns-total`, in ms).
+    pub(crate) blocked_ms_total: u64,
 }
 
 /// A producer client.
@@ -155,6 +192,15 @@ pub(crate) struct Producer {
     pub(crate) wakeups: VecSet<SimTime>,
     /// The wake-up queued for the oldest waiting batch's `delivery.timeout.ms`.
     pub(crate) expiry_wakeup: Option<SimTime>,
+    /// Bytes of `buffer.memory` the batches not yet done hold (`BufferPool`: total memory
+    /// minus `availableMemory()`).
+    pub(crate) buffer_used: u64,
+    /// The `send()` blocked waiting for `buffer.memory`, if any (the application thread
+    /// waits in `BufferPool.allocate`; one thread per producer in the sandbox).
+    pub(crate) blocked: Option<BlockedSend>,
+    /// Sends asked for while a send was blocked: the application thread makes them after
+    /// it returns, in order.
+    pub(crate) queued: VecDeque<QueuedSend>,
 }
 
 impl Producer {
@@ -176,6 +222,9 @@ impl Producer {
             next_sequence: VecMap::new(),
             wakeups: VecSet::new(),
             expiry_wakeup: None,
+            buffer_used: 0,
+            blocked: None,
+            queued: VecDeque::new(),
         }
     }
 
@@ -248,9 +297,16 @@ impl Producer {
         self.sequenced.get(tp).and_then(|s| s.first()).map(|(seq, _)| *seq)
     }
 
-    /// Forgets a batch that is done (acknowledged or given up).
+    /// `buffer.memory` not held by a batch (`BufferPool.availableMemory`).
+    pub(crate) fn buffer_available(&self) -> u64 {
+        self.config.buffer_memory.saturating_sub(self.buffer_used)
+    }
+
+    /// Forgets a batch that is done (acknowledged or given up); its memory goes back to
+    /// the pool (`RecordAccumulator.deallocate`).
     pub(crate) fn remove_batch(&mut self, id: u64) -> Option<Batch> {
         let batch = self.batches.remove(&id)?;
+        self.buffer_used = self.buffer_used.saturating_sub(u64::from(batch.allocated));
         if let Some(seq) = batch.sequence {
             if let Some(s) = self.sequenced.get_mut(&batch.tp) {
                 s.remove(&(seq, id));

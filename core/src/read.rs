@@ -721,6 +721,33 @@ impl<'a> ProducerRead<'a> {
     pub fn in_flight_total(self) -> u32 {
         self.0.in_flight_total()
     }
+    /// Bytes of `buffer.memory` no batch holds (Kafka's `buffer-available-bytes`).
+    pub fn buffer_available_bytes(self) -> u64 {
+        self.0.buffer_available()
+    }
+    /// The record whose `send()` is blocked waiting for `buffer.memory`, and since when
+    /// (`BufferPool.allocate`); `None` when the application thread is not blocked.
+    pub fn blocked_send(self) -> Option<(RecordId, SimTime)> {
+        self.0.blocked.as_ref().map(|b| (b.record.id, b.since))
+    }
+    /// Sends the application asked for while a send was blocked, waiting behind it.
+    pub fn queued_sends(self) -> usize {
+        self.0.queued.len()
+    }
+    /// Sends that had to wait for `buffer.memory`, over the whole run.
+    pub fn blocked_sends(self) -> u64 {
+        self.0.counters.blocked_sends
+    }
+    /// Time sends spent blocked waiting for `buffer.memory`, in ms, over the whole run
+    /// (Kafka's `bufferpool-wait-time-ns-total`, in ms; counted when a wait ends).
+    pub fn blocked_ms_total(self) -> u64 {
+        self.0.counters.blocked_ms_total
+    }
+    /// Sends that failed with `BufferExhaustedException` after `max.block.ms`, over the
+    /// whole run (Kafka's `buffer-exhausted-total`).
+    pub fn buffer_exhausted(self) -> u64 {
+        self.0.counters.buffer_exhausted
+    }
 }
 
 /// One consumer group: the coordinator's side and its members.

@@ -354,6 +354,14 @@ impl Scenario {
             c.leader_imbalance_check_interval_seconds,
             &limits::LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS,
         )?;
+        within("cluster.group_min_session_timeout_ms", c.group_min_session_timeout_ms, &limits::GROUP_MIN_SESSION_TIMEOUT_MS)?;
+        within("cluster.group_max_session_timeout_ms", c.group_max_session_timeout_ms, &limits::GROUP_MAX_SESSION_TIMEOUT_MS)?;
+        within("cluster.offsets_retention_minutes", c.offsets_retention_minutes, &limits::OFFSETS_RETENTION_MINUTES)?;
+        within(
+            "cluster.offsets_retention_check_interval_ms",
+            c.offsets_retention_check_interval_ms,
+            &limits::OFFSETS_RETENTION_CHECK_INTERVAL_MS,
+        )?;
         if let Some(d) = self.duration_ms {
             within("duration_ms", d, &limits::DURATION_MS)?;
         }
@@ -435,6 +443,14 @@ impl Scenario {
                 }
             }
             within(&format!("{path}.config.batch_size"), p.config.batch_size.into(), &limits::BATCH_SIZE)?;
+            within(&format!("{path}.config.buffer_memory"), p.config.buffer_memory, &limits::BUFFER_MEMORY)?;
+            within(&format!("{path}.config.max_block_ms"), p.config.max_block_ms, &limits::MAX_BLOCK_MS)?;
+            if p.config.buffer_memory < u64::from(p.config.batch_size) {
+                return Err(ScenarioError::at(
+                    format!("{path}.config.buffer_memory"),
+                    Problem::BufferMemoryBelowBatchSize { buffer_memory: p.config.buffer_memory, batch_size: p.config.batch_size },
+                ));
+            }
             for (j, s) in p.send.iter().enumerate() {
                 let path = format!("{path}.send[{j}]");
                 if !topics.contains_key(s.topic.as_str()) {

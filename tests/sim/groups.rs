@@ -465,3 +465,141 @@ fn rebalance_a_leader_crashing_before_sync_takes_only_itself_out_of_the_group() 
         assert_eq!(owned, 6, "{assignor:?}: c2 and c3 own every partition");
     }
 }
+
+#[test]
+fn a_classic_member_with_a_session_timeout_below_the_brokers_minimum_is_refused_with_invalid_session_timeout() {
+    // `group.min.session.timeout.ms` is 6000 by default: "short" asks for 3000, so the
+    // coordinator answers its first JoinGroup INVALID_SESSION_TIMEOUT
+    // (`GroupCoordinatorService.joinGroup`, before MEMBER_ID_REQUIRED); its poll() throws
+    // InvalidSessionTimeoutException and the consumer stops. "ok" (6000) joins and owns
+    // every partition.
+    let mut short = member("short", None, CommitMode::Auto, 10);
+    short.config.session_timeout_ms = 3_000;
+    short.config.heartbeat_interval_ms = 1_000;
+    let mut sim = build(vec![short, member("ok", None, CommitMode::Auto, 10)], kafka_sandbox_core::assign::Strategy::Range);
+    sim.run_to(SimTime(10_000));
+    let failed: Vec<(String, &str)> = sim
+        .trace()
+        .events()
+        .filter_map(|e| match &e.kind {
+            EventKind::ConsumerProtocol(kafka_sandbox_core::event::ConsumerProtocolEvent::ConsumerFailed { client_id, error, .. }) => {
+                Some((client_id.clone(), error.name()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(failed, vec![("short".to_string(), "INVALID_SESSION_TIMEOUT")]);
+    assert!(
+        !sim.trace().events().any(|e| matches!(&e.kind, EventKind::Group(kafka_sandbox_core::event::GroupEvent::MemberIdRequired { client_id, .. }) if client_id == "short")),
+        "refused before the coordinator gives it a member id"
+    );
+    let g = sim.group("g").expect("group");
+    assert_eq!(g.state(), GroupState::Stable);
+    for p in 0..4 {
+        assert_eq!(g.owners("t", p).collect::<Vec<_>>(), vec!["ok"]);
+    }
+    assert!(g.member("short").expect("short").assigned().is_empty());
+
+    // An operator who lowers group.min.session.timeout.ms lets the same member in.
+    let mut short = member("short", None, CommitMode::Auto, 10);
+    short.config.session_timeout_ms = 3_000;
+    short.config.heartbeat_interval_ms = 1_000;
+    let scenario = Scenario {
+        cluster: ClusterConfig { group_min_session_timeout_ms: 1_000, ..ClusterConfig::default() },
+        topics: vec![TopicSpec { name: "t".into(), partitions: 4, ..TopicSpec::default() }],
+        groups: vec![GroupSpec { id: "g".into(), topics: vec!["t".into()], members: vec![short], ..GroupSpec::default() }],
+        ..Scenario::default()
+    };
+    let mut sim = scenario.build().expect("builds");
+    sim.run_to(SimTime(10_000));
+    assert_eq!(sim.group("g").map(|g| g.state()), Some(GroupState::Stable));
+}
+
+/// Group "g" (auto.offset.reset earliest) on "t" (4 partitions) with `members`, offsets
+/// kept one minute and checked every 10 s; 8 records sent at 1 s.
+fn expiring(members: Vec<MemberSpec>, protocol: kafka_sandbox_core::config::GroupProtocol) -> Sim {
+    let scenario = Scenario {
+        seed: 5,
+        cluster: ClusterConfig {
+            network_latency_ms: 10,
+            group_initial_rebalance_delay_ms: 0,
+            offsets_retention_minutes: 1,
+            offsets_retention_check_interval_ms: 10_000,
+            ..ClusterConfig::default()
+        },
+        topics: vec![TopicSpec { name: "t".into(), partitions: 4, ..TopicSpec::default() }],
+        producers: vec![ProducerSpec { name: "p".into(), ..ProducerSpec::default() }],
+        groups: vec![GroupSpec {
+            id: "g".into(),
+            topics: vec!["t".into()],
+            config: GroupConfig { auto_offset_reset: OffsetReset::Earliest, group_protocol: protocol, ..GroupConfig::default() },
+            members,
+            ..GroupSpec::default()
+        }],
+        ..Scenario::default()
+    };
+    let mut sim = scenario.build().expect("builds");
+    sim.run_to(SimTime(1_000));
+    produce_n(&mut sim, 0, 8);
+    sim.run_to(SimTime(15_000));
+    sim
+}
+
+fn got(sim: &Sim, client: &str) -> Vec<String> {
+    sim.group("g").and_then(|g| g.member(client)).map(|m| m.received().map(|d| d.value.clone()).collect()).unwrap_or_default()
+}
+
+fn expired_events(sim: &Sim) -> Vec<(u64, usize)> {
+    sim.trace()
+        .events()
+        .filter_map(|e| match &e.kind {
+            EventKind::Consume(ConsumeEvent::OffsetsExpired { offsets, .. }) => Some((e.time.ms(), offsets.len())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn committed_offsets_expire_after_the_group_has_been_empty_for_offsets_retention_minutes_and_the_next_consumer_resets() {
+    use kafka_sandbox_core::config::GroupProtocol;
+    for protocol in [GroupProtocol::Classic, GroupProtocol::Consumer] {
+        let mut sim = expiring(vec![member("c1", None, CommitMode::Auto, 1)], protocol);
+        assert_eq!(got(&sim, "c1").len(), 8, "{protocol:?}");
+        // c1 closes: it commits on close and leaves; the group is Empty from then on.
+        sim.apply(GroupCommand::RemoveMember { group: "g".into(), client_id: "c1".into() }).expect("remove");
+        sim.run_to(SimTime(16_000));
+        let g = sim.group("g").expect("group");
+        assert_eq!(g.state(), GroupState::Empty, "{protocol:?}");
+        assert_eq!(g.committed_offsets().map(|(_, o)| o).sum::<u64>(), 8, "every record committed");
+        // A consumer that comes back within the retention resumes from the offsets...
+        let mut early = sim.clone();
+        early.apply(GroupCommand::AddMember { group: "g".into(), member: member("c2", None, CommitMode::Auto, 1) }).expect("add");
+        early.run_to(SimTime(40_000));
+        assert!(got(&early, "c2").is_empty(), "{protocol:?}: resumes after what c1 committed");
+        // ...but one minute after the group became Empty (classic) or after the last
+        // commit (KIP-848), the next check (every 10 s) deletes them.
+        sim.run_to(SimTime(100_000));
+        let expired = expired_events(&sim);
+        assert_eq!(expired.len(), 1, "{protocol:?}: {expired:?}");
+        let (at, n) = expired[0];
+        assert!((76_000..=80_000).contains(&at) && at % 10_000 == 0, "{protocol:?}: the first check a minute after ~15.5 s: {at}");
+        assert!(n > 0);
+        assert_eq!(sim.group("g").expect("group").committed_offsets().count(), 0);
+        sim.apply(GroupCommand::AddMember { group: "g".into(), member: member("c2", None, CommitMode::Auto, 1) }).expect("add");
+        sim.run_to(SimTime(130_000));
+        let mut got = got(&sim, "c2");
+        got.sort();
+        assert_eq!(got.len(), 8, "{protocol:?}: auto.offset.reset=earliest: c2 reads everything again");
+    }
+}
+
+#[test]
+fn a_group_with_members_keeps_the_offsets_of_the_topics_it_subscribes_to() {
+    use kafka_sandbox_core::config::GroupProtocol;
+    for protocol in [GroupProtocol::Classic, GroupProtocol::Consumer] {
+        let mut sim = expiring(vec![member("c1", None, CommitMode::Auto, 1)], protocol);
+        sim.run_to(SimTime(300_000));
+        assert!(expired_events(&sim).is_empty(), "{protocol:?}");
+        assert_eq!(sim.group("g").expect("group").committed_offsets().map(|(_, o)| o).sum::<u64>(), 8, "{protocol:?}");
+    }
+}

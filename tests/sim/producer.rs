@@ -343,3 +343,101 @@ fn the_sticky_partition_switches_between_batches_not_inside_one() {
     let sizes: Vec<usize> = (0..6).flat_map(|p| batch_sizes(&sim, p)).collect();
     assert!(sizes.iter().all(|n| *n > 1), "no one-record batch at a switch: {sizes:?}");
 }
+
+/// Events of the producer about `record`: (time, kind name, error).
+fn story(sim: &Sim, record: RecordId) -> Vec<(u64, &'static str, Option<&'static str>)> {
+    sim.trace()
+        .events()
+        .filter_map(|e| match &e.kind {
+            EventKind::Produce(ProduceEvent::SendBlocked { record: r, .. }) if *r == record => Some((e.time.ms(), "SendBlocked", None)),
+            EventKind::Produce(ProduceEvent::RecordSent { record: r, .. }) if *r == record => Some((e.time.ms(), "RecordSent", None)),
+            EventKind::Produce(ProduceEvent::RecordAcked { record: r, .. }) if *r == record => Some((e.time.ms(), "RecordAcked", None)),
+            EventKind::Produce(ProduceEvent::ProduceFailed { records, error, retrying: false, .. }) if records.contains(&record) => {
+                Some((e.time.ms(), "ProduceFailed", Some(error.name())))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_producer_whose_buffer_is_full_blocks_then_fails_after_max_block_ms() {
+    // `buffer.memory` holds two batches of `batch.size` 1000; `linger.ms` one minute keeps
+    // them in the accumulator. A record for a third partition needs a third batch:
+    // `BufferPool.allocate` blocks `send()` for `max.block.ms`, then it fails with
+    // BufferExhaustedException. The application thread was inside that `send()`, so a
+    // send it asked for meanwhile waits behind it, then blocks in its turn.
+    let config =
+        ProducerConfig { batch_size: 1000, buffer_memory: 2000, max_block_ms: 1000, linger_ms: 60_000, ..ProducerConfig::default() };
+    let mut sim = cluster(3, config);
+    sim.run_to(SimTime(100));
+    send_to(&mut sim, 0, "a".into());
+    send_to(&mut sim, 1, "b".into());
+    let p = sim.producer("p").expect("producer");
+    assert_eq!(p.buffer_available_bytes(), 0, "two batches hold the whole pool");
+    send_to(&mut sim, 2, "c".into());
+    assert_eq!(sim.producer("p").and_then(|p| p.blocked_send()), Some((RecordId(3), SimTime(100))));
+    sim.run_to(SimTime(500));
+    send_to(&mut sim, 0, "d".into());
+    assert_eq!(sim.producer("p").map(|p| p.queued_sends()), Some(1), "d waits behind the blocked send");
+    sim.run_to(SimTime(5_000));
+    assert_eq!(story(&sim, RecordId(3)), vec![(100, "SendBlocked", None), (1100, "ProduceFailed", Some("BUFFER_EXHAUSTED"))]);
+    // d's turn comes when c's send() returns; partition 0's batch still has room for it
+    // (no new memory needed), so it goes in at once.
+    assert_eq!(story(&sim, RecordId(4)), vec![(1100, "RecordSent", None)]);
+    let p = sim.producer("p").expect("producer");
+    assert_eq!((p.buffer_exhausted(), p.failed(), p.blocked_sends(), p.blocked_ms_total()), (1, 1, 1, 1000));
+    let failed = p.sent().find(|s| s.record == RecordId(3)).and_then(|s| s.failed);
+    assert_eq!(failed.map(|e| e.name()), Some("BUFFER_EXHAUSTED"), "the send's callback gets the exception");
+    // A send that needs a new batch while the pool is still full blocks again.
+    send_to(&mut sim, 2, "e".into());
+    sim.run_to(SimTime(7_000));
+    assert_eq!(story(&sim, RecordId(5)), vec![(5000, "SendBlocked", None), (6000, "ProduceFailed", Some("BUFFER_EXHAUSTED"))]);
+}
+
+#[test]
+fn memory_given_back_by_acknowledged_batches_lets_a_blocked_send_through() {
+    // Same pool of two batches, `linger.ms` 500: the first two batches leave at 600 and
+    // are acknowledged (acks=all, 20 ms a hop) — their memory goes back to the pool and
+    // the blocked send gets its batch then, well within `max.block.ms`; the send queued
+    // behind it follows in order.
+    let config = ProducerConfig { batch_size: 1000, buffer_memory: 2000, max_block_ms: 5_000, linger_ms: 500, ..ProducerConfig::default() };
+    let mut sim = cluster(3, config);
+    sim.run_to(SimTime(100));
+    send_to(&mut sim, 0, "a".into());
+    send_to(&mut sim, 1, "b".into());
+    send_to(&mut sim, 2, "c".into());
+    send_to(&mut sim, 2, "d".into());
+    sim.run_to(SimTime(3_000));
+    let a = story(&sim, RecordId(1));
+    let acked_a = a.iter().find(|s| s.1 == "RecordAcked").map(|s| s.0).expect("a acknowledged");
+    let c = story(&sim, RecordId(3));
+    assert_eq!(c[0], (100, "SendBlocked", None));
+    assert_eq!(c[1], (acked_a, "RecordSent", None), "c gets its batch when a's batch gives its memory back");
+    assert_eq!(c[2].1, "RecordAcked");
+    assert_eq!(story(&sim, RecordId(4))[0], (acked_a, "RecordSent", None), "d, queued behind c, goes right after it");
+    let p = sim.producer("p").expect("producer");
+    assert_eq!((p.acknowledged(), p.failed(), p.buffer_exhausted(), p.blocked_sends()), (4, 0, 0, 1));
+    assert_eq!(p.blocked_ms_total(), acked_a - 100);
+    assert_eq!(p.buffer_available_bytes(), 2000, "everything done: the whole pool is free again");
+}
+
+#[test]
+fn a_buffer_smaller_than_a_batch_is_refused_and_a_record_larger_than_the_buffer_fails_at_once() {
+    let config = ProducerConfig { batch_size: 1000, buffer_memory: 999, ..ProducerConfig::default() };
+    let scenario = Scenario {
+        topics: vec![TopicSpec { name: "events".into(), ..TopicSpec::default() }],
+        producers: vec![ProducerSpec { name: "p".into(), config, ..ProducerSpec::default() }],
+        ..Scenario::default()
+    };
+    let Err(err) = scenario.build() else { panic!("a buffer smaller than a batch is refused") };
+    assert_eq!(
+        err.to_string(),
+        "producers[0].config.buffer_memory: is 999; allowed: at least batch_size (1000): a batch must fit in buffer.memory"
+    );
+    let config = ProducerConfig { batch_size: 100, buffer_memory: 500, ..ProducerConfig::default() };
+    let mut sim = cluster(1, config);
+    send_to(&mut sim, 0, "x".repeat(600));
+    sim.run_to(SimTime(100));
+    assert_eq!(story(&sim, RecordId(1)), vec![(0, "ProduceFailed", Some("RECORD_TOO_LARGE"))]);
+}

@@ -425,6 +425,7 @@ msgs! {
     ED_IDEMP_HINT = "默认：acks=all、max.in.flight.requests.per.connection ≤ 5 且 retries > 0 时开启（Kafka 3.0 起）", "Default: on when acks=all, max.in.flight.requests.per.connection ≤ 5 and retries > 0 (since Kafka 3.0)";
     ED_ON = "开启", "on";
     ED_OFF = "关闭", "off";
+    ED_BUFFER_MEMORY_HINT = "批次占用的内存池；用尽时 send() 阻塞，最多 max.block.ms", "The memory pool batches take; when it is used up send() blocks, up to max.block.ms";
     ED_LINGER_HINT = "新批次等待这么久再发送（Kafka 4.0 起默认 5）", "A new batch waits this long before it is sent (5 since Kafka 4.0)";
     ED_SENDS = "计划发送", "Planned sends";
     ED_SEND_TOPIC = "发送到主题", "To topic";
@@ -445,6 +446,8 @@ msgs! {
     ED_INSTANCE_ID = "group.instance.id（静态成员，可留空）", "group.instance.id (static member, optional)";
     ED_COMMIT_MODE = "提交方式", "Commit mode";
     ED_PROCESSING = "每条记录处理时间（毫秒）", "Processing per record (ms)";
+    ED_MIN_SESSION_HINT = "classic 协议：session.timeout.ms 低于它的成员在 JoinGroup 时被拒绝（INVALID_SESSION_TIMEOUT）", "Classic protocol: a member whose session.timeout.ms is below this is refused at JoinGroup (INVALID_SESSION_TIMEOUT)";
+    ED_OFFSETS_RETENTION_HINT = "组变空后（或不再订阅某主题后）已提交位移保留这么久（默认 7 天）", "How long committed offsets outlive an empty group (or a topic it stopped subscribing to); 7 days by default";
     ED_SESSION_HINT = "classic 协议：协调者这么久收不到心跳就移除成员", "Classic protocol: the coordinator removes a member it has not heard from for this long";
     ED_MAX_POLL_HINT = "这么久不调用 poll() 的消费者会离开组（KIP-62）；也是再均衡超时", "A consumer that does not call poll() for this long leaves the group (KIP-62); also the rebalance timeout";
     ED_MEMBER_TOPICS = "自己的订阅（都不选 = 组的主题）", "Own subscription (none ticked = the group's topics)";
@@ -629,6 +632,10 @@ pub fn produce_error(lang: Lang, e: ProduceError) -> &'static str {
         (P::LeaderNotAvailable, Lang::En) => "LEADER_NOT_AVAILABLE (the partition has no leader)",
         (P::DeliveryTimeout, Lang::Zh) => "超过 delivery.timeout.ms，放弃",
         (P::DeliveryTimeout, Lang::En) => "delivery.timeout.ms expired",
+        (P::BufferExhausted, Lang::Zh) => "BUFFER_EXHAUSTED（max.block.ms 内等不到 buffer.memory 空间）",
+        (P::BufferExhausted, Lang::En) => "BUFFER_EXHAUSTED (no buffer.memory freed within max.block.ms)",
+        (P::RecordTooLarge, Lang::Zh) => "RECORD_TOO_LARGE（记录大于 buffer.memory）",
+        (P::RecordTooLarge, Lang::En) => "RECORD_TOO_LARGE (the record is larger than buffer.memory)",
     }
 }
 
@@ -944,6 +951,13 @@ fn produce_line(lang: Lang, e: &ProduceEvent) -> String {
                     format!("{producer}: {n} record(s) to partition {partition} failed with {}; retrying", produce_error(lang, *error))
                 }
                 (false, false) => format!("{producer} gives up {n} record(s) to partition {partition}: {}", produce_error(lang, *error)),
+            }
+        }
+        E::SendBlocked { producer, record, partition, needed_bytes, available_bytes, max_block_ms, .. } => {
+            if zh {
+                format!("{producer} 的 send() 阻塞：记录 #{} 发往分区 {partition} 的新批次需要 {needed_bytes} 字节，buffer.memory 只剩 {available_bytes} 字节；最多等待 max.block.ms = {max_block_ms} ms，其后的发送排在它后面", record.0)
+            } else {
+                format!("{producer}'s send() blocks: record #{}'s new batch for partition {partition} needs {needed_bytes} bytes, buffer.memory has {available_bytes} free; it waits up to max.block.ms = {max_block_ms} ms, and later sends wait behind it", record.0)
             }
         }
         E::DuplicateIgnored { producer, partition, records, .. } => {
@@ -1315,6 +1329,17 @@ fn consume_line(lang: Lang, e: &ConsumeEvent) -> String {
                 format!("{group}/{client_id} commits {}", list.join(", "))
             }
         }
+        E::OffsetsExpired { group, offsets } => {
+            let list: Vec<String> = offsets.iter().map(|(tp, o)| format!("{}-{}={o}", tp.topic, tp.partition)).collect();
+            if zh {
+                format!(
+                    "{group} 的已提交位移过期（offsets.retention.minutes）：{}；之后分到这些分区的成员按 auto.offset.reset 开始",
+                    list.join(", ")
+                )
+            } else {
+                format!("{group}'s committed offsets expire (offsets.retention.minutes): {}; a member given these partitions starts at auto.offset.reset", list.join(", "))
+            }
+        }
         E::PositionReset { client_id, tp, from, to, .. } => {
             if zh {
                 format!("{client_id} 在分区 {} 的位移 {from} 越界（OFFSET_OUT_OF_RANGE），按 auto.offset.reset 重置为 {to}", tp.partition)
@@ -1403,6 +1428,13 @@ fn consumer_protocol_line(lang: Lang, e: &ConsumerProtocolEvent) -> String {
                 format!("{client_id} 的 poll() 抛出 {code}（auto.offset.reset=none 且没有可用的位移），应用停止")
             } else {
                 format!("{client_id}'s poll() throws {code} (auto.offset.reset=none and no usable offset); the application stops")
+            }
+        }
+        E::ConsumerFailed { client_id, error: GroupError::InvalidSessionTimeout, .. } => {
+            if zh {
+                format!("{client_id} 的 JoinGroup 被拒绝：INVALID_SESSION_TIMEOUT（session.timeout.ms 不在 broker 的 group.min.session.timeout.ms 与 group.max.session.timeout.ms 之间）；poll() 抛出 InvalidSessionTimeoutException，应用停止")
+            } else {
+                format!("{client_id}'s JoinGroup is refused: INVALID_SESSION_TIMEOUT (its session.timeout.ms is outside the brokers' group.min.session.timeout.ms to group.max.session.timeout.ms); poll() throws InvalidSessionTimeoutException and the application stops")
             }
         }
         E::ConsumerFailed { client_id, error, .. } => {

@@ -195,6 +195,9 @@ fn problem(lang: Lang, p: &Problem) -> String {
             format!("为 {value}；允许 {} 到 {} 毫秒", row.min, row.max)
         }
         Problem::MaxInFlightZero => "为 0；允许 1 及以上（max.in.flight.requests.per.connection 至少为 1）".to_string(),
+        Problem::BufferMemoryBelowBatchSize { buffer_memory, batch_size } => {
+            format!("为 {buffer_memory}；至少要有 batch_size（{batch_size}）：一个批次必须放得进 buffer.memory")
+        }
         Problem::IdempotenceConflict { rule } => {
             let needs = match rule {
                 IdempotenceRule::AcksAll => "acks 为 \"all\"",
@@ -716,6 +719,7 @@ mod tests {
                 Problem::Connect(_) => 29,
                 Problem::Streams(_) => 30,
                 Problem::OffsetsTopicReplication { .. } => 31,
+                Problem::BufferMemoryBelowBatchSize { .. } => 32,
             }
         }
         let s = |x: &str| x.to_string();
@@ -767,9 +771,10 @@ mod tests {
         all.extend(every_connect_problem().into_iter().map(Problem::from));
         all.extend(every_streams_problem().into_iter().map(Problem::from));
         all.push(Problem::OffsetsTopicReplication { replication_factor: 3, brokers: 1 });
+        all.push(Problem::BufferMemoryBelowBatchSize { buffer_memory: 999, batch_size: 1000 });
         let mut places: Vec<usize> = all.iter().map(place).collect();
         places.dedup();
-        assert_eq!(places, (0..=31).collect::<Vec<_>>(), "one sample (at least) of every problem, in order");
+        assert_eq!(places, (0..=32).collect::<Vec<_>>(), "one sample (at least) of every problem, in order");
         all
     }
 

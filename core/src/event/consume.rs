@@ -97,6 +97,15 @@ pub enum ConsumeEvent {
         /// move an offset are reported.
         offsets: Vec<(TopicPartition, u64)>,
     } = 45,
+    /// The coordinator's periodic check (`offsets.retention.check.interval.ms`) deleted
+    /// committed offsets older than `offsets.retention.minutes` (KIP-211): a member later
+    /// given one of these partitions starts at `auto.offset.reset`.
+    OffsetsExpired {
+        /// The group's `group.id`.
+        group: String,
+        /// Each expired partition with the offset it had.
+        offsets: Vec<(TopicPartition, u64)>,
+    } = 69,
     /// The application called `seek()`: the member reads the partition from `to` next.
     Seeked {
         /// The member's `group.id`.
@@ -125,6 +134,7 @@ impl ConsumeEvent {
             E::RecordDelivered { .. } => "RecordDelivered",
             E::PositionReset { .. } => "PositionReset",
             E::OffsetsCommitted { .. } => "OffsetsCommitted",
+            E::OffsetsExpired { .. } => "OffsetsExpired",
             E::Seeked { .. } => "Seeked",
         }
     }
@@ -136,6 +146,11 @@ impl ConsumeEvent {
         match self {
             E::CommitFailed { group, client_id, .. } | E::OffsetsCommitted { group, client_id, .. } => {
                 vec![S::Group(group), member(group, client_id)]
+            }
+            E::OffsetsExpired { group, offsets } => {
+                let mut out = vec![S::Group(group)];
+                out.extend(offsets.iter().map(|(tp, _)| part(&tp.topic, tp.partition)));
+                out
             }
             E::PositionSet { group, client_id, tp, .. }
             | E::PositionReset { group, client_id, tp, .. }
@@ -155,6 +170,7 @@ impl ConsumeEvent {
             E::RecordDelivered { .. }
             | E::RecordProcessed { .. }
             | E::OffsetsCommitted { .. }
+            | E::OffsetsExpired { .. }
             | E::CommitFailed { .. }
             | E::PositionSet { .. }
             | E::PositionReset { .. }
@@ -169,6 +185,7 @@ impl ConsumeEvent {
             E::RecordDelivered { .. }
             | E::RecordProcessed { .. }
             | E::OffsetsCommitted { .. }
+            | E::OffsetsExpired { .. }
             | E::CommitFailed { .. }
             | E::PositionSet { .. }
             | E::PositionReset { .. }
@@ -187,7 +204,7 @@ impl ConsumeEvent {
                 out.extend(committed(offsets));
                 out
             }
-            E::OffsetsCommitted { offsets, .. } => committed(offsets).collect(),
+            E::OffsetsCommitted { offsets, .. } | E::OffsetsExpired { offsets, .. } => committed(offsets).collect(),
             E::PositionSet { from, .. } => vec![from.name()],
             E::Seeked { how, .. } => vec![seek_name(how)],
         }

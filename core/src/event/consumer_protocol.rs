@@ -55,7 +55,8 @@ pub enum ConsumerProtocolEvent {
         client_id: String,
         /// The error that stopped it: `UNRELEASED_INSTANCE_ID` from the coordinator, or
         /// `NO_OFFSET_FOR_PARTITION` / `OFFSET_OUT_OF_RANGE` from `poll()` under
-        /// `auto.offset.reset=none`.
+        /// `auto.offset.reset=none`, or (classic protocol) `INVALID_SESSION_TIMEOUT` for a
+        /// JoinGroup outside `group.min/max.session.timeout.ms`.
         error: GroupError,
     } = 50,
     /// KIP-848: the member applied the assignment a heartbeat brought (epoch `epoch`):

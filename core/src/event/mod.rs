@@ -500,6 +500,7 @@ impl GroupError {
             GroupError::StaleMemberEpoch => "STALE_MEMBER_EPOCH",
             GroupError::UnreleasedInstanceId => "UNRELEASED_INSTANCE_ID",
             GroupError::NoOffsetForPartition => "NO_OFFSET_FOR_PARTITION",
+            GroupError::InvalidSessionTimeout => "INVALID_SESSION_TIMEOUT",
             GroupError::OffsetOutOfRange => "OFFSET_OUT_OF_RANGE",
         }
     }
@@ -518,6 +519,8 @@ impl ProduceError {
             ProduceError::OutOfOrderSequenceNumber => "OUT_OF_ORDER_SEQUENCE_NUMBER",
             ProduceError::LeaderNotAvailable => "LEADER_NOT_AVAILABLE",
             ProduceError::DeliveryTimeout => "DELIVERY_TIMEOUT",
+            ProduceError::BufferExhausted => "BUFFER_EXHAUSTED",
+            ProduceError::RecordTooLarge => "RECORD_TOO_LARGE",
         }
     }
 }
@@ -579,6 +582,11 @@ pub enum GroupError {
     /// Not from the coordinator: `auto.offset.reset=none` and the position is outside the
     /// log (`OffsetOutOfRangeException` from `poll()`).
     OffsetOutOfRange,
+    /// A classic JoinGroup's `session.timeout.ms` is outside the brokers'
+    /// `group.min.session.timeout.ms`..`group.max.session.timeout.ms`
+    /// (`GroupCoordinatorService.joinGroup`): fatal for the consumer
+    /// (`InvalidSessionTimeoutException` from `poll()`).
+    InvalidSessionTimeout,
 }
 
 /// Errors a Produce request can meet (Kafka's `Errors`), plus the producer's own timeout.
@@ -608,6 +616,12 @@ pub enum ProduceError {
     LeaderNotAvailable,
     /// `delivery.timeout.ms` passed: the producer gives up on the records.
     DeliveryTimeout,
+    /// Not from a broker: `send()` waited `max.block.ms` for `buffer.memory` and got none
+    /// (`BufferExhaustedException` from `BufferPool.allocate`, to the send's callback).
+    BufferExhausted,
+    /// Not from a broker: the record alone is larger than `buffer.memory`
+    /// (`RecordTooLargeException` from `KafkaProducer.ensureValidRecordSize`).
+    RecordTooLarge,
 }
 
 /// A record a leader change left behind.
@@ -782,6 +796,7 @@ mod tests {
             GroupError::UnreleasedInstanceId,
             GroupError::NoOffsetForPartition,
             GroupError::OffsetOutOfRange,
+            GroupError::InvalidSessionTimeout,
         ] {
             assert_eq!(write_json(&e, false), quoted(e.name()));
         }
@@ -795,6 +810,8 @@ mod tests {
             ProduceError::OutOfOrderSequenceNumber,
             ProduceError::LeaderNotAvailable,
             ProduceError::DeliveryTimeout,
+            ProduceError::BufferExhausted,
+            ProduceError::RecordTooLarge,
         ] {
             assert_eq!(write_json(&e, false), quoted(e.name()));
         }

@@ -113,6 +113,26 @@ pub enum ProduceEvent {
         /// The records of the batch the leader already had.
         records: Vec<RecordId>,
     } = 5,
+    /// `send()` blocked the application thread: the record's new batch needs more of
+    /// `buffer.memory` than is free (`BufferPool.allocate` waits). It gets in when
+    /// completed batches give memory back (then `RecordSent`), or fails with
+    /// `BUFFER_EXHAUSTED` after `max.block.ms`; later sends of the producer wait behind it.
+    SendBlocked {
+        /// The producer's name.
+        producer: String,
+        /// The blocked record's id.
+        record: RecordId,
+        /// The topic it is sent to.
+        topic: String,
+        /// The partition chosen for it.
+        partition: u32,
+        /// The bytes its new batch asks of the pool (`batch.size`, or the record's size if larger).
+        needed_bytes: u64,
+        /// The bytes of `buffer.memory` free when it started waiting.
+        available_bytes: u64,
+        /// `max.block.ms`: how long it waits at most.
+        max_block_ms: u64,
+    } = 68,
 }
 
 impl ProduceEvent {
@@ -126,6 +146,7 @@ impl ProduceEvent {
             E::RecordAcked { .. } => "RecordAcked",
             E::ProduceFailed { .. } => "ProduceFailed",
             E::DuplicateIgnored { .. } => "DuplicateIgnored",
+            E::SendBlocked { .. } => "SendBlocked",
         }
     }
 
@@ -145,7 +166,7 @@ impl ProduceEvent {
             E::RecordAppended { record, topic, partition, broker, .. } => {
                 vec![S::Broker(*broker), part(topic, *partition), S::Record(*record)]
             }
-            E::RecordAcked { record, producer, topic, partition, .. } => {
+            E::RecordAcked { record, producer, topic, partition, .. } | E::SendBlocked { record, producer, topic, partition, .. } => {
                 vec![S::Producer(producer), part(topic, *partition), S::Record(*record)]
             }
             E::ProduceFailed { producer, topic, partition, records, .. } => {
@@ -165,7 +186,8 @@ impl ProduceEvent {
             | E::RecordAppended { .. }
             | E::RecordAcked { .. }
             | E::ProduceFailed { .. }
-            | E::DuplicateIgnored { .. } => Category::Produce,
+            | E::DuplicateIgnored { .. }
+            | E::SendBlocked { .. } => Category::Produce,
         }
     }
 
@@ -178,7 +200,8 @@ impl ProduceEvent {
             | E::RecordAppended { .. }
             | E::RecordAcked { .. }
             | E::ProduceFailed { .. }
-            | E::DuplicateIgnored { .. } => None,
+            | E::DuplicateIgnored { .. }
+            | E::SendBlocked { .. } => None,
         }
     }
 
@@ -194,7 +217,7 @@ impl ProduceEvent {
             E::RecordAppended { value, .. } => vec![value],
             E::RecordAcked { value, acks, .. } => vec![value, acks_name(*acks)],
             E::ProduceFailed { error, .. } => vec![error.name()],
-            E::BatchSent { .. } | E::DuplicateIgnored { .. } => Vec::new(),
+            E::BatchSent { .. } | E::DuplicateIgnored { .. } | E::SendBlocked { .. } => Vec::new(),
         }
     }
 }

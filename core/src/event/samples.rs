@@ -65,6 +65,15 @@ pub(crate) fn every_event() -> Vec<EventKind> {
                 retrying: true,
             },
             DuplicateIgnored { producer: s("p"), topic: s("t"), partition: 0, records: vec![r(1)] },
+            SendBlocked {
+                producer: s("p"),
+                record: r(1),
+                topic: s("t"),
+                partition: 0,
+                needed_bytes: 16384,
+                available_bytes: 100,
+                max_block_ms: 60_000,
+            },
         }
         Cluster(ClusterEvent) {
             BrokerCrashed { broker: 1 },
@@ -146,6 +155,7 @@ pub(crate) fn every_event() -> Vec<EventKind> {
             },
             PositionReset { group: s("g"), client_id: s("c"), tp: tp("t", 0), from: 9, to: 1 },
             OffsetsCommitted { group: s("g"), client_id: s("c"), offsets: vec![(tp("t", 0), 1)] },
+            OffsetsExpired { group: s("g"), offsets: vec![(tp("t", 0), 1)] },
             Seeked { group: s("g"), client_id: s("c"), tp: tp("t", 0), from: 1, to: 0, how: SeekTo::Beginning },
         }
         ConsumerProtocol(ConsumerProtocolEvent) {

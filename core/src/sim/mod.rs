@@ -291,6 +291,9 @@ impl Sim {
         sim.out.at(SimTime(check_every), ReplicationPending::IsrCheck);
         sim.cluster.create_offsets_topic(&mut sim.out.rng);
         sim.out.at(SimTime(retention::LOG_INITIAL_TASK_DELAY_MS), ReplicationPending::RetentionCheck);
+        // `GroupCoordinatorShard.scheduleGroupMetadataExpiration`: one interval after start.
+        let every = sim.cluster.config.offsets_retention_check_interval_ms.max(1);
+        sim.out.at(SimTime(every), GroupPending::OffsetsRetentionCheck);
         sim
     }
 

@@ -12,6 +12,8 @@
 
 use super::*;
 use crate::event::{ProduceEvent, SettingsEvent};
+use crate::partitioner::record_size_upper_bound;
+use crate::producer::{BlockedSend, QueuedSend};
 use crate::vecmap::VecSet;
 use std::collections::VecDeque;
 
@@ -29,8 +31,21 @@ pub(crate) enum ProducePending {
     ProduceResponse { producer: String, broker: BrokerId, request: u64, results: Vec<(u64, TopicPartition, produce::PartitionResult)> },
     /// `request.timeout.ms` passed for a Produce request.
     ProduceTimeout { producer: String, request: u64 },
+    /// `max.block.ms` passed for a `send()` blocked waiting for `buffer.memory`.
+    MaxBlockTimeout { producer: String, record: RecordId },
     /// The broker gives up waiting for replicas on an acks=all write.
     DelayedProduceTimeout { id: u64 },
+}
+
+/// What the Sender needs after a record went into the accumulator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AfterAppend {
+    /// A batch filled, or a new one was created with `linger.ms` 0: the Sender runs.
+    RunSender,
+    /// A new batch lingers: the Sender looks again then.
+    WakeAt(SimTime),
+    /// Nothing changed for the Sender (the record joined a lingering batch, or blocked).
+    Nothing,
 }
 
 /// One partition's batch inside a Produce request.
@@ -74,7 +89,9 @@ impl Clients {
     /// `delivery.timeout.ms` at `Integer.MAX_VALUE` (Connect's producer) it was
     /// acknowledged, not given up.
     pub(super) fn acknowledged(&self, producer: &str, record: RecordId) -> bool {
-        self.producers.get(producer).is_some_and(|p| p.sent.iter().find(|s| s.record == record).is_none_or(|s| s.acked_offset.is_some()))
+        self.producers.get(producer).is_some_and(|p| {
+            p.sent.iter().find(|s| s.record == record).is_none_or(|s| s.acked_offset.is_some()) && !p.queued.iter().any(|q| q.id == record)
+        })
     }
 
     /// A broker's process died: its connections close, and every producer with requests in
@@ -104,6 +121,13 @@ impl Clients {
     /// batch of that partition's deque in the accumulator, or to a new batch
     /// (`RecordAccumulator.append`). The Sender is woken when a batch became full or a
     /// new one was created (`RecordAppendResult.batchIsFull || newBatchCreated`).
+    ///
+    /// A new batch takes its memory from `buffer.memory` (`BufferPool.allocate`); when
+    /// the pool has too little free, `send()` blocks the application thread (`SendBlocked`)
+    /// until completed batches give enough back or `max.block.ms` passes
+    /// (`BufferExhaustedException` to the callback). While it is blocked, later sends of
+    /// the producer wait behind it, in order (one application thread per producer).
+    ///
     /// Returns the record's id, or `None` when it was refused (unknown topic or
     /// producer, no partition to choose).
     pub(super) fn send(
@@ -117,6 +141,45 @@ impl Clients {
         cluster: &Cluster,
         out: &mut Driver,
     ) -> Option<RecordId> {
+        let producer = self.producers.get_mut(producer_name)?;
+        if producer.blocked.is_some() || !producer.queued.is_empty() {
+            // The application thread is still inside an earlier `send()`.
+            cluster.topics.get(topic)?;
+            let id = RecordId(self.next_record);
+            self.next_record += 1;
+            producer.queued.push_back(QueuedSend { id, topic: topic.to_string(), key, value, partition, headers });
+            return Some(id);
+        }
+        let (id, after) = self.append(producer_name, None, topic, key, value, partition, headers, cluster, out)?;
+        self.after_append(producer_name, after, cluster, out);
+        Some(id)
+    }
+
+    /// What the Sender needs after a record went into the accumulator.
+    fn after_append(&mut self, producer_name: &str, after: AfterAppend, cluster: &Cluster, out: &mut Driver) {
+        match after {
+            AfterAppend::RunSender => self.run_sender(producer_name, cluster, out),
+            AfterAppend::WakeAt(at) => self.wake_sender_at(producer_name, at, out),
+            AfterAppend::Nothing => {}
+        }
+    }
+
+    /// `RecordAccumulator.append` for one record (`id` given when the send was queued
+    /// behind a blocked one): into the partition's last batch, or a new batch with memory
+    /// from the pool, or blocked waiting for that memory.
+    #[allow(clippy::too_many_arguments)] // `send()`'s arguments plus the id of a queued send.
+    fn append(
+        &mut self,
+        producer_name: &str,
+        id: Option<RecordId>,
+        topic: &str,
+        key: Option<String>,
+        value: String,
+        partition: Option<u32>,
+        headers: Vec<crate::record::Header>,
+        cluster: &Cluster,
+        out: &mut Driver,
+    ) -> Option<(RecordId, AfterAppend)> {
         let partitions = cluster.topics.get(topic).map(Topic::partition_count)?;
         // Round-robin and sticky choices skip partitions without a leader
         // (`Cluster.availablePartitionsForTopic`); key hashing counts them all.
@@ -148,8 +211,16 @@ impl Clients {
         }
         let header_bytes: Vec<(String, Vec<u8>)> = headers.iter().map(|h| (h.key.clone(), h.value.clone().into_bytes())).collect();
         let size_bytes = record_size_in_bytes(key.as_deref().map(str::as_bytes), Some(value.as_bytes()), &header_bytes);
-        let id = RecordId(self.next_record);
-        self.next_record += 1;
+        let upper_bytes = RECORD_BATCH_OVERHEAD.saturating_add(record_size_upper_bound(
+            key.as_deref().map(str::as_bytes),
+            Some(value.as_bytes()),
+            &header_bytes,
+        ));
+        let id = id.unwrap_or_else(|| {
+            let id = RecordId(self.next_record);
+            self.next_record += 1;
+            id
+        });
         let record = Record {
             id,
             producer: producer_name.to_string(),
@@ -161,7 +232,6 @@ impl Clients {
             sequence: None,
         };
         let tp = TopicPartition::new(topic, p);
-        let linger_ms = producer.config.linger_ms;
         // `RecordAccumulator.tryAppend`: the last batch takes the record if it has room;
         // if not, it is closed for appends and a new batch starts.
         let last = producer.deques.get(&tp).and_then(|d| d.back()).copied();
@@ -174,59 +244,39 @@ impl Clients {
                 b.closed = true;
             }
         }
+        let sent = SentRecord {
+            record: id,
+            key: key.clone(),
+            value: value.clone(),
+            topic: topic.to_string(),
+            partition: p,
+            reason: reason.clone(),
+            sent_at: now,
+            acked_offset: None,
+            failed: None,
+        };
         let new_batch = record.is_some();
         let batch_id = if let Some(record) = record {
-            let id = self.next_batch;
-            self.next_batch += 1;
-            producer.batches.insert(
-                id,
-                Batch {
-                    id,
-                    tp: tp.clone(),
-                    records: vec![record],
-                    bytes: RECORD_BATCH_OVERHEAD.saturating_add(size_bytes),
-                    created_at: now,
-                    last_attempt_at: now,
-                    closed: false,
-                    sequence: None,
-                    attempt: 0,
-                    backoff_until: None,
-                    request: None,
-                    broker: None,
-                    waiting_for_leader: false,
-                },
-            );
-            producer.deques.entry(tp.clone()).or_default().push_back(id);
-            id
+            // `BufferPool.allocate(max(batch.size, estimateSizeInBytesUpperBound))`.
+            let needed = u64::from(batch_size.max(upper_bytes));
+            if u64::from(upper_bytes) > producer.config.buffer_memory {
+                // `KafkaProducer.ensureValidRecordSize`: no pool could ever hold it.
+                producer.remember(sent, out.options.sent_per_producer);
+                self.fail_send(producer_name, &tp, id, ProduceError::RecordTooLarge, out);
+                return Some((id, AfterAppend::Nothing));
+            }
+            if needed > producer.buffer_available() {
+                producer.remember(sent, out.options.sent_per_producer);
+                self.block(producer_name, BlockedSend { record, tp, reason, needed, since: now }, out);
+                return Some((id, AfterAppend::Nothing));
+            }
+            self.new_batch(producer_name, record, &tp, needed, now)
         } else {
             last.unwrap_or_default()
         };
-        let deque_len = producer.deques.get(&tp).map_or(0, VecDeque::len);
-        let batch_is_full = deque_len > 1 || producer.batches.get(&batch_id).is_some_and(|b| b.is_full(batch_size));
-        if sticky {
-            // `BuiltInPartitioner.updatePartitionInfo`: `appendedBytes` is how much the
-            // deque's batches grew (a new batch adds its header too); the switch is
-            // allowed only when no batch of the partition is incomplete.
-            let appended = size_bytes + if new_batch { RECORD_BATCH_OVERHEAD } else { 0 };
-            let enable_switch = producer.all_batches_full(&tp);
-            if let Some(state) = producer.partitioners.get_mut(topic) {
-                state.on_sticky_append(&mut out.rng, appended, batch_size, enable_switch, &available);
-            }
-        }
-        producer.remember(
-            SentRecord {
-                record: id,
-                key: key.clone(),
-                value: value.clone(),
-                topic: topic.to_string(),
-                partition: p,
-                reason: reason.clone(),
-                sent_at: now,
-                acked_offset: None,
-                failed: None,
-            },
-            out.options.sent_per_producer,
-        );
+        let Some(producer) = self.producers.get_mut(producer_name) else { return Some((id, AfterAppend::Nothing)) };
+        producer.remember(sent, out.options.sent_per_producer);
+        let after = self.appended(producer_name, &tp, batch_id, new_batch, size_bytes, sticky, &available, out);
         out.emit(EventKind::Produce(ProduceEvent::RecordSent {
             record: id,
             producer: producer_name.to_string(),
@@ -236,15 +286,180 @@ impl Clients {
             value,
             reason,
         }));
+        Some((id, after))
+    }
+
+    /// A new batch for `tp` holding `record`, with `allocated` bytes taken from the pool.
+    fn new_batch(&mut self, producer_name: &str, record: Record, tp: &TopicPartition, allocated: u64, now: SimTime) -> u64 {
+        let id = self.next_batch;
+        self.next_batch += 1;
+        let Some(producer) = self.producers.get_mut(producer_name) else { return id };
+        producer.buffer_used = producer.buffer_used.saturating_add(allocated);
+        producer.batches.insert(
+            id,
+            Batch {
+                id,
+                tp: tp.clone(),
+                bytes: RECORD_BATCH_OVERHEAD.saturating_add(record.size_bytes),
+                records: vec![record],
+                created_at: now,
+                last_attempt_at: now,
+                closed: false,
+                sequence: None,
+                attempt: 0,
+                backoff_until: None,
+                request: None,
+                broker: None,
+                waiting_for_leader: false,
+                allocated: u32::try_from(allocated).unwrap_or(u32::MAX),
+            },
+        );
+        producer.deques.entry(tp.clone()).or_default().push_back(id);
+        id
+    }
+
+    /// After a record went into batch `batch_id` of `tp`: the sticky partitioner hears how
+    /// much the deque grew, and the Sender is told what changed for it.
+    fn appended(
+        &mut self,
+        producer_name: &str,
+        tp: &TopicPartition,
+        batch_id: u64,
+        new_batch: bool,
+        size_bytes: u32,
+        sticky: bool,
+        available: &[u32],
+        out: &mut Driver,
+    ) -> AfterAppend {
+        let Some(producer) = self.producers.get_mut(producer_name) else { return AfterAppend::Nothing };
+        let batch_size = producer.config.batch_size;
+        let linger_ms = producer.config.linger_ms;
+        let deque_len = producer.deques.get(tp).map_or(0, VecDeque::len);
+        let batch_is_full = deque_len > 1 || producer.batches.get(&batch_id).is_some_and(|b| b.is_full(batch_size));
+        if sticky {
+            // `BuiltInPartitioner.updatePartitionInfo`: `appendedBytes` is how much the
+            // deque's batches grew (a new batch adds its header too); the switch is
+            // allowed only when no batch of the partition is incomplete.
+            let appended = size_bytes + if new_batch { RECORD_BATCH_OVERHEAD } else { 0 };
+            let enable_switch = producer.all_batches_full(tp);
+            if let Some(state) = producer.partitioners.get_mut(&tp.topic) {
+                state.on_sticky_append(&mut out.rng, appended, batch_size, enable_switch, available);
+            }
+        }
         if batch_is_full || (new_batch && linger_ms == 0) {
-            self.run_sender(producer_name, cluster, out);
+            AfterAppend::RunSender
         } else if new_batch {
             // Nothing else changed for the Sender: every broker that could take a request
             // had nothing sendable before this record, and a lingering batch is not
             // sendable. It looks again when `linger.ms` has passed.
-            self.wake_sender_at(producer_name, now.plus_ms(linger_ms), out);
+            AfterAppend::WakeAt(out.now.plus_ms(linger_ms))
+        } else {
+            AfterAppend::Nothing
         }
-        Some(id)
+    }
+
+    /// `BufferPool.allocate` cannot be met: the send waits (`waiters`) for at most
+    /// `max.block.ms`; with `max.block.ms` 0 it fails at once.
+    fn block(&mut self, producer_name: &str, blocked: BlockedSend, out: &mut Driver) {
+        let now = out.now;
+        let Some(producer) = self.producers.get_mut(producer_name) else { return };
+        let max_block_ms = producer.config.max_block_ms;
+        if max_block_ms == 0 {
+            self.fail_send(producer_name, &blocked.tp, blocked.record.id, ProduceError::BufferExhausted, out);
+            return;
+        }
+        producer.counters.blocked_sends += 1;
+        out.emit(EventKind::Produce(ProduceEvent::SendBlocked {
+            producer: producer_name.to_string(),
+            record: blocked.record.id,
+            topic: blocked.tp.topic.clone(),
+            partition: blocked.tp.partition,
+            needed_bytes: blocked.needed,
+            available_bytes: producer.buffer_available(),
+            max_block_ms,
+        }));
+        out.at(
+            now.plus_ms(max_block_ms),
+            ProducePending::MaxBlockTimeout { producer: producer_name.to_string(), record: blocked.record.id },
+        );
+        producer.blocked = Some(blocked);
+    }
+
+    /// A send that never reached a batch fails: its callback gets `error`.
+    fn fail_send(&mut self, producer_name: &str, tp: &TopicPartition, record: RecordId, error: ProduceError, out: &mut Driver) {
+        let Some(producer) = self.producers.get_mut(producer_name) else { return };
+        producer.mark_failed(record, error);
+        if error == ProduceError::BufferExhausted {
+            producer.counters.buffer_exhausted += 1;
+        }
+        out.emit(EventKind::Produce(ProduceEvent::ProduceFailed {
+            producer: producer_name.to_string(),
+            topic: tp.topic.clone(),
+            partition: tp.partition,
+            records: vec![record],
+            error,
+            retrying: false,
+        }));
+    }
+
+    /// `max.block.ms` passed for a blocked send: if it is still waiting, it fails with
+    /// `BufferExhaustedException` ("Failed to allocate memory within the configured max
+    /// blocking time"), and the application thread goes on with its next sends.
+    pub(super) fn max_block_timeout(&mut self, producer_name: &str, record: RecordId, cluster: &Cluster, out: &mut Driver) {
+        let now = out.now;
+        let Some(producer) = self.producers.get_mut(producer_name) else { return };
+        if producer.blocked.as_ref().is_none_or(|b| b.record.id != record) {
+            return; // It got its memory in time.
+        }
+        let Some(blocked) = producer.blocked.take() else { return };
+        producer.counters.blocked_ms_total += now.ms().saturating_sub(blocked.since.ms());
+        self.fail_send(producer_name, &blocked.tp, record, ProduceError::BufferExhausted, out);
+        self.unblock(producer_name, cluster, out);
+        self.schedule_sender_wakeup(producer_name, cluster, out);
+    }
+
+    /// Memory came back to the pool: the blocked send gets its batch once enough is free
+    /// (the first of `BufferPool.waiters` is signalled), then the application thread makes
+    /// its queued sends, in order, until one blocks again. Nothing to do unless a send is
+    /// blocked or queued.
+    fn unblock(&mut self, producer_name: &str, cluster: &Cluster, out: &mut Driver) {
+        loop {
+            let now = out.now;
+            let Some(producer) = self.producers.get_mut(producer_name) else { return };
+            let after = if let Some(b) = &producer.blocked {
+                if b.needed > producer.buffer_available() {
+                    return;
+                }
+                let Some(b) = producer.blocked.take() else { return };
+                producer.counters.blocked_ms_total += now.ms().saturating_sub(b.since.ms());
+                let available: Vec<u32> = cluster.topics.get(&b.tp.topic).map(Topic::available_partitions).unwrap_or_default();
+                let sticky = matches!(b.reason, PartitionReason::Sticky);
+                let (id, key, value, size_bytes) = (b.record.id, b.record.key.clone(), b.record.value.clone(), b.record.size_bytes);
+                let batch_id = self.new_batch(producer_name, b.record, &b.tp, b.needed, now);
+                let after = self.appended(producer_name, &b.tp, batch_id, true, size_bytes, sticky, &available, out);
+                out.emit(EventKind::Produce(ProduceEvent::RecordSent {
+                    record: id,
+                    producer: producer_name.to_string(),
+                    topic: b.tp.topic.clone(),
+                    partition: b.tp.partition,
+                    key,
+                    value,
+                    reason: b.reason,
+                }));
+                after
+            } else {
+                let Some(q) = producer.queued.pop_front() else { return };
+                match self.append(producer_name, Some(q.id), &q.topic, q.key, q.value, q.partition, q.headers, cluster, out) {
+                    Some((_, after)) => after,
+                    None => AfterAppend::Nothing,
+                }
+            };
+            match after {
+                AfterAppend::RunSender => self.sender_turn(producer_name, cluster, out),
+                AfterAppend::WakeAt(at) => self.wake_sender_at(producer_name, at, out),
+                AfterAppend::Nothing => {}
+            }
+        }
     }
 
     /// Queues a Sender wake-up at `at` unless one is already due at or before it (that
@@ -275,10 +490,20 @@ impl Clients {
     /// next moment a partition becomes sendable or a batch expires.
     ///
     /// It looks at the first batch of each non-empty deque only, never at every batch.
+    ///
+    /// Batches done in the turn give their memory back, which may let a blocked `send()`
+    /// through (`unblock`).
     pub(super) fn run_sender(&mut self, producer_name: &str, cluster: &Cluster, out: &mut Driver) {
+        self.sender_turn(producer_name, cluster, out);
+        self.unblock(producer_name, cluster, out);
+        self.schedule_sender_wakeup(producer_name, cluster, out);
+    }
+
+    /// Expiry, then drains while a broker is ready (the part of a Sender turn that
+    /// `unblock` repeats after each record it lets in).
+    fn sender_turn(&mut self, producer_name: &str, cluster: &Cluster, out: &mut Driver) {
         self.expire_batches(producer_name, out);
         while self.send_producer_data(producer_name, cluster, out) {}
-        self.schedule_sender_wakeup(producer_name, cluster, out);
     }
 
     /// `RecordAccumulator.expiredBatches`: from the front of each deque, the batches whose
@@ -742,6 +967,9 @@ impl Sim {
                 self.clients.produce_timeout(&producer, request, &self.cluster, &mut self.out)
             }
             ProducePending::DelayedProduceTimeout { id } => self.cluster.delayed_produce_timeout(id, &mut self.out),
+            ProducePending::MaxBlockTimeout { producer, record } => {
+                self.clients.max_block_timeout(&producer, record, &self.cluster, &mut self.out)
+            }
         }
     }
 }

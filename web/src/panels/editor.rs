@@ -411,6 +411,10 @@ fn cluster(cx: &Ctx) -> Html {
         c("cluster.log_retention_check_interval_ms"),
         c("cluster.auto_leader_rebalance_enable"),
         c("cluster.leader_imbalance_check_interval_seconds"),
+        c("cluster.group_min_session_timeout_ms"),
+        c("cluster.group_max_session_timeout_ms"),
+        c("cluster.offsets_retention_minutes"),
+        c("cluster.offsets_retention_check_interval_ms"),
     ];
     html! {
         <fieldset class="ed-section" id="ed-cluster">
@@ -431,6 +435,10 @@ fn cluster(cx: &Ctx) -> Html {
                 { cx.field(more[5], "log.retention.check.interval.ms", None) }
                 { cx.field(more[6], "auto.leader.rebalance.enable", Some(i18n::ED_AUTO_REBALANCE_HINT)) }
                 { cx.field(more[7], "leader.imbalance.check.interval.seconds", None) }
+                { cx.field(more[8], "group.min.session.timeout.ms", Some(i18n::ED_MIN_SESSION_HINT)) }
+                { cx.field(more[9], "group.max.session.timeout.ms", None) }
+                { cx.field(more[10], "offsets.retention.minutes", Some(i18n::ED_OFFSETS_RETENTION_HINT)) }
+                { cx.field(more[11], "offsets.retention.check.interval.ms", None) }
             </> }) }
         </fieldset>
     }
@@ -492,6 +500,7 @@ fn producers(cx: &Ctx) -> Html {
                     f("producers[].config.batch_size"), f("producers[].config.retries"), f("producers[].config.retry_backoff_ms"),
                     f("producers[].config.retry_backoff_max_ms"), f("producers[].config.request_timeout_ms"),
                     f("producers[].config.delivery_timeout_ms"), f("producers[].config.max_in_flight_requests_per_connection"),
+                    f("producers[].config.buffer_memory"), f("producers[].config.max_block_ms"),
                 ];
                 let add_send = send(cx.edit, Edit::AddSend(k));
                 html! {
@@ -515,6 +524,8 @@ fn producers(cx: &Ctx) -> Html {
                             { cx.field(more[4], "request.timeout.ms", None) }
                             { cx.field(more[5], "delivery.timeout.ms", None) }
                             { cx.field(more[6], "max.in.flight.requests.per.connection", None) }
+                            { cx.field(more[7], "buffer.memory", Some(i18n::ED_BUFFER_MEMORY_HINT)) }
+                            { cx.field(more[8], "max.block.ms", None) }
                         </> }) }
                         <h4 class="ed-sub">{ i18n::ED_SENDS.get(lang) }</h4>
                         { for cx.d.send_keys(i).iter().zip(&p.send).map(|(&sk, plan)| {

@@ -334,6 +334,16 @@ impl Consumers {
                 let at = out.now.plus_ms(100);
                 out.at(at, ClassicPending::ClientJoin { group: group_id.into(), client_id: client_id.into(), incarnation });
             }
+            JoinResult::Error(error @ GroupError::InvalidSessionTimeout) => {
+                // `AbstractCoordinator.JoinGroupResponseHandler`: fatal; poll() throws
+                // InvalidSessionTimeoutException and, unhandled, the consumer stops.
+                out.emit(EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed {
+                    group: group_id.into(),
+                    client_id: client_id.into(),
+                    error,
+                }));
+                self.crash_member(group_id, client_id, out);
+            }
             JoinResult::Error(_) => {
                 if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
                     m.member_id = String::new();
@@ -602,6 +612,13 @@ impl Consumers {
                     result: JoinResult::Error(GroupError::CoordinatorNotAvailable),
                 },
             );
+            return;
+        }
+        if !(cluster.config.group_min_session_timeout_ms..=cluster.config.group_max_session_timeout_ms).contains(&timeouts.0) {
+            // `GroupCoordinatorService.joinGroup`: outside the brokers' bounds, before the group is looked at.
+            let result = JoinResult::Error(GroupError::InvalidSessionTimeout);
+            let reply = self.reply_at(out);
+            out.at(reply, ClassicPending::JoinResponse { group: group_id.into(), client_id: client_id.into(), incarnation, result });
             return;
         }
         let now = out.now;
@@ -962,6 +979,7 @@ impl Consumers {
         // group then Empty.
         g.generation += 1;
         if g.registry.is_empty() {
+            g.empty_since = if g.state == GroupState::Empty { g.empty_since } else { Some(out.now) };
             g.state = GroupState::Empty;
             g.rebalance_due = None;
             g.initial_delay_since = None;
@@ -1183,6 +1201,7 @@ impl Consumers {
                 // The join phase this starts completes at once with nobody: a new generation,
                 // Empty (`ClassicGroup.initNextGeneration`).
                 g.generation += 1;
+                g.empty_since = if g.state == GroupState::Empty { g.empty_since } else { Some(out.now) };
                 g.state = GroupState::Empty;
                 g.rebalance_due = None;
                 g.initial_delay_since = None;

@@ -19,6 +19,7 @@ use crate::group::{CommitMode, Phase};
 pub(in crate::sim) mod classic;
 pub(in crate::sim) mod consume;
 pub(in crate::sim) mod consumer;
+pub(in crate::sim) mod expiry;
 pub(in crate::sim) mod push;
 
 /// An assignor's answer (partitions per topic, per member) as each member's sorted list of
@@ -56,6 +57,9 @@ pub(crate) enum GroupPending {
         client_id: String,
         incarnation: u64,
     },
+    /// The coordinators' periodic expiry of committed offsets
+    /// (`offsets.retention.check.interval.ms`, `sim/group/expiry.rs`).
+    OffsetsRetentionCheck,
     /// The coordinator checks whether a member's session expired.
     SessionCheck {
         group: String,
@@ -678,6 +682,7 @@ impl Consumers {
         let changed = offsets.iter().any(|(tp, o)| g.committed.get(tp) != Some(o));
         for (tp, o) in &offsets {
             g.committed.insert(tp.clone(), *o);
+            g.commit_times.insert(tp.clone(), out.now);
         }
         // Kafka commits every position each time; the trace shows only commits that
         // move an offset, so a quiet group does not fill it with repeats.
@@ -758,6 +763,7 @@ impl Sim {
             GroupPending::CommitArrive { group, client_id, member_id, generation, offsets, .. } => {
                 self.consumers.commit_arrive(&group, &client_id, &member_id, generation, offsets, &self.cluster, &mut self.out)
             }
+            GroupPending::OffsetsRetentionCheck => self.consumers.offsets_retention_check(&self.cluster, &mut self.out),
         }
     }
 }
