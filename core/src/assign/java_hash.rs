@@ -902,6 +902,42 @@ mod tests {
     }
 }
 
+/// Eleven member ids with one `String.hashCode` (blocks of "Aa"/"BB"): the 11th
+/// insertion treeifies their bin. Expected orders printed by JDK 17's `HashMap`.
+#[cfg(test)]
+mod tree_bin_example {
+    use super::*;
+
+    const JOIN_ORDER: [&str; 11] = [
+        "BBAaAaAa", "AaAaAaAa", "AaBBAaAa", "BBAaAaBB", "BBBBAaBB", "BBBBBBAa", "AaBBBBAa", "BBBBAaAa", "BBAaBBBB", "BBBBBBBB", "AaBBBBBB",
+    ];
+
+    fn order(keys: &[&'static str]) -> Vec<&'static str> {
+        string_map_order(keys).into_iter().map(|i| keys[i]).collect()
+    }
+
+    /// `subscriptions` (filled in JoinGroup order) iterates the tree's root first;
+    /// `consumerToOwnedPartitions`, filled in that order, builds another tree.
+    #[test]
+    fn a_second_map_filled_in_iteration_order_iterates_differently() {
+        let subscriptions = order(&JOIN_ORDER);
+        assert_eq!(
+            subscriptions,
+            [
+                "BBAaAaBB", "BBAaAaAa", "AaAaAaAa", "AaBBAaAa", "BBBBAaBB", "BBBBBBAa", "AaBBBBAa", "BBBBAaAa", "BBAaBBBB", "BBBBBBBB",
+                "AaBBBBBB"
+            ]
+        );
+        assert_eq!(
+            order(&subscriptions),
+            [
+                "BBAaAaAa", "BBAaAaBB", "AaAaAaAa", "AaBBAaAa", "BBBBAaBB", "BBBBBBAa", "AaBBBBAa", "BBBBAaAa", "BBAaBBBB", "BBBBBBBB",
+                "AaBBBBBB"
+            ]
+        );
+    }
+}
+
 /// Differential vectors from JDK 17's own `java.util.HashMap` (see tests/vectors/README.md):
 /// random `put`/`remove` sequences and the iteration order they leave.
 #[cfg(test)]

@@ -179,7 +179,13 @@ pub fn check_leader_input(partitions_per_topic: &BTreeMap<String, u32>, members:
         for (index, (topic, partition)) in member.owned.iter().enumerate() {
             match partitions_per_topic.get(topic) {
                 Some(&count) if count > 0 && *partition >= count => {
-                    return Err(ImpossibleInput::OwnedPartitionMissing { member: m, index, topic: topic.clone(), partition: *partition, count });
+                    return Err(ImpossibleInput::OwnedPartitionMissing {
+                        member: m,
+                        index,
+                        topic: topic.clone(),
+                        partition: *partition,
+                        count,
+                    });
                 }
                 _ => {}
             }

@@ -40,7 +40,9 @@
 //! - An owned partition whose number is not below its topic's partition count is ignored,
 //!   as if its topic were gone. Kafka only drops owned partitions of topics without
 //!   metadata; an out-of-range one would corrupt its two-pointer `getUnassignedPartitions`
-//!   (partition counts never shrink in Kafka, nor in the simulator).
+//!   or be handed out although it does not exist. No leader receives one (partition counts
+//!   never shrink): `kafka-sandbox assign` refuses it and the simulator never sends one
+//!   (`super::check_leader_input`).
 //! - `maxGeneration` is computed from this call's members. In Kafka it is a field of the
 //!   assignor instance that only grows across the leader's rebalances; the two agree
 //!   unless every member of the newest generation left.
