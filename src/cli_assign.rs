@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{Read, Write};
 
-use kafka_sandbox_core::assign::{assign, Strategy, Subscription};
+use kafka_sandbox_core::assign::{assign, check_leader_input, Strategy, Subscription};
 use kafka_sandbox_core::scenario::parse_json;
 use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
@@ -125,6 +125,8 @@ fn run(input: &mut dyn Read) -> Result<(String, Vec<String>), String> {
             generation: m.generation,
         })
         .collect();
+    // Refuse what no group leader receives: Kafka's assignors are not defined on it.
+    check_leader_input(&group.topics, &members).map_err(|e| e.to_string())?;
     let outcome = assign(strategy, &group.topics, &members).map_err(|e| e.to_string())?;
     let json = serde_json::to_string(&outcome.assignment).map_err(|e| format!("cannot write the assignment as JSON: {e}"))?;
     Ok((json, outcome.warnings))
@@ -161,6 +163,15 @@ mod tests {
             (r#"{"strategy":"range","topics":{"t":1,"t":2},"members":[]}"#, "listed twice"),
             (r#"{"strategy":"range","topics":{"t":-1},"members":[]}"#, "invalid group JSON"),
             (r#"{"strategy":"rangee","topics":{},"members":[]}"#, "unknown assignment strategy"),
+            (
+                r#"{"strategy":"range","topics":{"t":1},"members":[{"member_id":"a","group_instance_id":"i","subscription":["t"]},
+                   {"member_id":"b","subscription":["t"]},{"member_id":"c","group_instance_id":"i","subscription":["t"]}]}"#,
+                "members[2].group_instance_id: \"i\" is also members[0]'s; group instance ids must be unique",
+            ),
+            (
+                r#"{"strategy":"sticky","topics":{"t":3},"members":[{"member_id":"a","subscription":["t"],"owned":[["t",2],["t",3]],"generation":1}]}"#,
+                "members[0].owned[1]: partition 3 of topic \"t\" does not exist (it has 3, 0 to 2)",
+            ),
         ] {
             let (code, out, err) = run_with(input);
             assert_eq!(code, 2, "{input}");
@@ -205,6 +216,19 @@ mod tests {
         assert_eq!(code, 0);
         assert_eq!(out, "{\"a\":{\"t\":[0]},\"b\":{\"t\":[1]}}\n");
         assert!(err.starts_with("warning: Found multiple consumers"), "{err}");
+    }
+
+    /// Owned partitions of a topic without metadata (deleted, or unknown to the leader) are
+    /// possible in Kafka and ignored by every assignor, so they are accepted.
+    #[test]
+    fn owned_partitions_of_topics_without_metadata_are_accepted() {
+        for strategy in ["range", "roundrobin", "sticky", "cooperative-sticky"] {
+            let (code, out, err) = run_with(&format!(
+                r#"{{"strategy":"{strategy}","topics":{{"t":1,"gone":0}},
+                    "members":[{{"member_id":"a","subscription":["t"],"owned":[["gone",5],["old",9],["t",0]],"generation":1}}]}}"#
+            ));
+            assert_eq!((code, err.as_str(), out.as_str()), (0, "", "{\"a\":{\"t\":[0]}}\n"), "{strategy}");
+        }
     }
 
     /// Found by tests/fuzz: a topic named "\n" split its warning over two lines.

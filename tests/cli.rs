@@ -397,3 +397,40 @@ fn lesson_check_show_and_list() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("--lang takes en or zh, not \"fr\""));
 }
+
+/// Differential vectors computed by Kafka's own assignors (tests/vectors/README.md): each
+/// line is an `assign` input plus `label` and `expect`, Kafka's leader's assignment. Runs
+/// each through `assign` in-process and stops at the first difference, printing it.
+#[test]
+fn assign_matches_kafka_vectors() {
+    use std::collections::BTreeMap;
+    type Assignment = BTreeMap<String, BTreeMap<String, Vec<u32>>>;
+    let vectors = include_str!("vectors/client-assignors.jsonl");
+    let mut per_strategy: BTreeMap<String, usize> = BTreeMap::new();
+    for (n, line) in vectors.lines().enumerate() {
+        let mut case: serde_json::Value = serde_json::from_str(line).unwrap();
+        let object = case.as_object_mut().unwrap();
+        let expect: Assignment = serde_json::from_value(object.remove("expect").unwrap()).unwrap();
+        let label = object.remove("label").unwrap();
+        let strategy = object["strategy"].as_str().unwrap().to_string();
+        let input = case.to_string();
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let code = kafka_sandbox::cli_assign::assign_command(&[], &mut input.as_bytes(), &mut out, &mut err);
+        assert_eq!(code, 0, "line {}: {label}: {}\ninput: {input}", n + 1, text(&err));
+        let got: Assignment = serde_json::from_slice(&out).unwrap();
+        if got != expect {
+            let mut diff = String::new();
+            for member in expect.keys().chain(got.keys()).collect::<std::collections::BTreeSet<_>>() {
+                let (e, g) = (expect.get(member), got.get(member));
+                if e != g {
+                    diff += &format!("  {member}:\n    Kafka:   {e:?}\n    sandbox: {g:?}\n");
+                }
+            }
+            panic!("line {} ({strategy}, {label}) differs from Kafka:\n{diff}input: {input}", n + 1);
+        }
+        *per_strategy.entry(strategy).or_default() += 1;
+    }
+    for strategy in ["range", "roundrobin", "sticky", "cooperative-sticky"] {
+        assert!(per_strategy.get(strategy).copied().unwrap_or(0) >= 200, "{per_strategy:?}");
+    }
+}

@@ -1,19 +1,42 @@
 //! The iteration order of a `java.util.HashMap`/`HashSet`, which the sticky assignors depend on.
 //!
-//! Java's `HashMap` (JDK 8+) keeps a table of `capacity` bins (16 at the first `put`, then
-//! doubled); a key goes to bin `spread(hashCode) & (capacity - 1)`, where
-//! [`spread`] is `h ^ (h >>> 16)` (`HashMap.hash`). A new key is appended to the end of its
-//! bin; a resize splits every bin into two while keeping their relative order, so the
-//! entries of one bin stay in insertion order. Iteration walks the bins in index order.
-//! The table grows when the size exceeds `0.75 * capacity`, never shrinks on `remove`,
-//! and also doubles when a bin reaches 9 entries while the table is below 64 bins
-//! (`treeifyBin` resizes instead of treeifying a small table).
+//! A model of JDK 17's `java.util.HashMap` (`HashSet` is a `HashMap` inside) reduced to
+//! what decides the order: the table of bins and, per bin, a list of nodes linked by
+//! `next`. Iteration walks the bins in index order and each bin along its `next` list.
+//! The rules, each from the `HashMap` method named:
 //!
-//! Not reproduced: at 64 bins or more, a bin with 9+ entries becomes a red-black tree whose
-//! iteration order is the tree's insertion-linked order, not always the arrival order. That
-//! needs 9 keys whose spread hashes agree in the low 6+ bits, which member ids and
-//! partitions of a simulated group do not produce in practice.
+//! - `hash`: a key goes to bin `spread(hashCode) & (capacity - 1)`, [`spread`] being
+//!   `h ^ (h >>> 16)`.
+//! - `putVal`: a new key is appended to the end of a list bin; if the bin held 8 nodes
+//!   (`TREEIFY_THRESHOLD`) it then calls `treeifyBin`. After every insertion, a size above
+//!   `0.75 * capacity` doubles the table (`resize`). The first insertion allocates 16
+//!   bins. `remove` never shrinks the table.
+//! - `treeifyBin`: below `MIN_TREEIFY_CAPACITY` (64 bins) it resizes instead; otherwise the
+//!   bin becomes a red-black tree (`TreeNode.treeify`), keeping its `next` list.
+//! - `TreeNode.treeify`: the nodes are inserted into the tree in list order, ordered by
+//!   spread hash (as a signed `int`), then by `compareTo` if the key's class is
+//!   `Comparable` (String, Integer), then by `tieBreakOrder`; each insertion is rebalanced
+//!   (`balanceInsertion`, `rotateLeft`/`rotateRight`). Then `moveRootToFront` moves the
+//!   root to the head of the `next` list, where iteration starts.
+//! - `TreeNode.putTreeVal`: a key added to a tree bin is linked into the `next` list
+//!   right after its parent in the tree, then the tree is rebalanced and the (possibly
+//!   new) root moved to the front.
+//! - `resize` (`TreeNode.split` for a tree bin): each bin splits into a low and a high
+//!   list that keep their relative order; a half of at most 6 nodes
+//!   (`UNTREEIFY_THRESHOLD`) becomes a list again (`untreeify`), a larger half is
+//!   treeified anew (unless the other half is empty: then the tree stays as it was).
+//! - `TreeNode.removeTreeNode`: the node leaves the `next` list; if the tree looks too
+//!   small (the root has no right child, no left child, or a left child without a left
+//!   child) the bin becomes a list; otherwise the node leaves the tree (swapping tree links
+//!   with its successor, `balanceDeletion`) and the root moves to the front.
+//!
+//! Not reproducible: `tieBreakOrder` compares `System.identityHashCode`s, which differ from
+//! run to run; it decides only between two keys of a non-`Comparable` class (such as
+//! `TopicPartition`) with the same spread hash in one tree bin. The assignors never meet it:
+//! their `TopicPartition` sets hold the partitions of one topic, whose hash codes all
+//! differ. The model takes the new key as the smaller there.
 
+use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
 /// `HashMap.hash`: the hash code with its high half folded into the low half.
@@ -22,32 +45,79 @@ pub(crate) fn spread(hash_code: i32) -> u32 {
     h ^ (h >> 16)
 }
 
-/// The bins of a fresh table (`DEFAULT_INITIAL_CAPACITY`).
-const INITIAL_CAPACITY: u32 = 16;
-/// A bin this long is treeified, or the table resized while below [`MIN_TREEIFY_CAPACITY`].
-const TREEIFY_LENGTH: usize = 9;
-/// `MIN_TREEIFY_CAPACITY`.
-const MIN_TREEIFY_CAPACITY: u32 = 64;
+/// `DEFAULT_INITIAL_CAPACITY`: the bins of a fresh table.
+const INITIAL_CAPACITY: usize = 16;
+/// `TREEIFY_THRESHOLD`: a list bin that held this many nodes is treeified (or the table
+/// resized) when one more is appended.
+const TREEIFY_THRESHOLD: usize = 8;
+/// `UNTREEIFY_THRESHOLD`: a tree bin split by a resize into a half this small or smaller
+/// becomes a list.
+const UNTREEIFY_THRESHOLD: usize = 6;
+/// `MIN_TREEIFY_CAPACITY`: below this many bins, `treeifyBin` resizes instead.
+const MIN_TREEIFY_CAPACITY: usize = 64;
+
+/// A key of a Java hash map, as far as its tree bins look at it.
+pub(crate) trait JavaKey: Ord + Clone {
+    /// `HashMap.comparableClassFor` and `compareComparables`: the key's `compareTo` if its
+    /// class implements `Comparable<itself>`, `None` if not (then `tieBreakOrder` decides).
+    fn compare_to(&self, other: &Self) -> Option<Ordering>;
+}
+
+/// `String.compareTo`.
+impl JavaKey for &str {
+    fn compare_to(&self, other: &Self) -> Option<Ordering> {
+        Some(super::java_cmp(self, other))
+    }
+}
+
+/// `Integer.compareTo` (`Integer.hashCode` is the value itself).
+impl JavaKey for i32 {
+    fn compare_to(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+type Link = Option<usize>;
+
+/// A `HashMap.Node`, with `TreeNode`'s links (used while its bin is a tree).
+#[derive(Clone, Debug)]
+struct Node<K> {
+    key: K,
+    /// The spread hash (`Node.hash`).
+    hash: u32,
+    next: Link,
+    prev: Link,
+    parent: Link,
+    left: Link,
+    right: Link,
+    red: bool,
+}
 
 /// The order in which a `java.util.HashMap` built with `new HashMap<>()` (or a `HashSet`)
 /// would iterate its keys, given the keys' Java `hashCode`s and the sequence of `put`s
 /// and `remove`s.
 #[derive(Clone, Debug)]
-pub(crate) struct JavaHashOrder<K: Ord + Clone> {
-    /// 0 until the first insertion allocates the table.
-    capacity: u32,
-    /// Key -> (spread hash, arrival number). The arrival number orders a bin.
-    entries: BTreeMap<K, (u32, u64)>,
-    next_arrival: u64,
+pub(crate) struct JavaHashOrder<K: JavaKey> {
+    /// The head of each bin's `next` list; empty until the first insertion.
+    table: Vec<Link>,
+    /// Whether each bin is a tree bin (its nodes are `TreeNode`s).
+    tree: Vec<bool>,
+    /// `threshold`: the size above which the table doubles.
+    threshold: usize,
+    /// Every node ever allocated; removed ones are reused through `free`.
+    nodes: Vec<Node<K>>,
+    free: Vec<usize>,
+    /// Key -> its node: `HashMap.getNode`'s answer, without walking the bin.
+    index: BTreeMap<K, usize>,
 }
 
-impl<K: Ord + Clone> Default for JavaHashOrder<K> {
+impl<K: JavaKey> Default for JavaHashOrder<K> {
     fn default() -> Self {
-        Self { capacity: 0, entries: BTreeMap::new(), next_arrival: 0 }
+        Self { table: Vec::new(), tree: Vec::new(), threshold: 0, nodes: Vec::new(), free: Vec::new(), index: BTreeMap::new() }
     }
 }
 
-impl<K: Ord + Clone> JavaHashOrder<K> {
+impl<K: JavaKey> JavaHashOrder<K> {
     pub(crate) fn new() -> Self {
         Self::default()
     }
@@ -55,65 +125,667 @@ impl<K: Ord + Clone> JavaHashOrder<K> {
     /// `put`/`add` of a key with Java hash code `hash_code`. A key already present keeps its
     /// place (Java replaces the value in place). Returns whether the key is new.
     pub(crate) fn insert(&mut self, key: K, hash_code: i32) -> bool {
-        if self.entries.contains_key(&key) {
+        if self.index.contains_key(&key) {
             return false;
         }
-        if self.capacity == 0 {
-            self.capacity = INITIAL_CAPACITY;
+        if self.table.is_empty() {
+            self.resize();
         }
         let hash = spread(hash_code);
-        self.entries.insert(key, (hash, self.next_arrival));
-        self.next_arrival += 1;
-        // putVal: a bin reaching TREEIFY_LENGTH calls treeifyBin, which resizes a small table.
-        if self.capacity < MIN_TREEIFY_CAPACITY {
-            let mask = self.capacity - 1;
-            let bin = hash & mask;
-            let in_bin = self.entries.values().filter(|(h, _)| h & mask == bin).count();
-            if in_bin >= TREEIFY_LENGTH {
-                self.capacity *= 2;
+        let bin = self.bin(hash);
+        let x = self.alloc(key.clone(), hash);
+        self.index.insert(key, x);
+        match self.table[bin] {
+            None => {
+                self.table[bin] = Some(x);
+                self.tree[bin] = false;
+            }
+            Some(first) if self.tree[bin] => self.put_tree_val(first, x),
+            Some(first) => {
+                // putVal: walk to the tail, counting the nodes passed (`binCount`).
+                let mut tail = first;
+                let mut bin_count = 0;
+                while let Some(next) = self.nodes[tail].next {
+                    tail = next;
+                    bin_count += 1;
+                }
+                self.nodes[tail].next = Some(x);
+                if bin_count >= TREEIFY_THRESHOLD - 1 {
+                    self.treeify_bin(hash);
+                }
             }
         }
-        // putVal: `if (++size > threshold) resize()`, threshold = 0.75 * capacity.
-        if self.entries.len() as u64 > u64::from(self.capacity) * 3 / 4 {
-            self.capacity *= 2;
+        if self.index.len() > self.threshold {
+            self.resize();
         }
         true
     }
 
     /// `remove`: the table keeps its capacity.
     pub(crate) fn remove(&mut self, key: &K) -> bool {
-        self.entries.remove(key).is_some()
+        let Some(node) = self.index.remove(key) else {
+            return false;
+        };
+        let bin = self.bin(self.nodes[node].hash);
+        if self.tree[bin] {
+            self.remove_tree_node(node, bin);
+        } else if self.table[bin] == Some(node) {
+            self.table[bin] = self.nodes[node].next;
+        } else {
+            let mut p = self.table[bin];
+            while let Some(q) = p {
+                if self.nodes[q].next == Some(node) {
+                    self.nodes[q].next = self.nodes[node].next;
+                    break;
+                }
+                p = self.nodes[q].next;
+            }
+        }
+        if self.table[bin].is_none() {
+            self.tree[bin] = false;
+        }
+        self.free.push(node);
+        true
     }
 
     pub(crate) fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.index.is_empty()
     }
 
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// The sort key of an entry in iteration order: (bin, arrival).
-    fn place(&self, hash: u32, arrival: u64) -> (u32, u64) {
-        (hash & self.capacity.saturating_sub(1), arrival)
+        self.index.len()
     }
 
     /// `iterator().next()`: the first key in iteration order.
     pub(crate) fn first(&self) -> Option<&K> {
-        self.entries.iter().min_by_key(|(_, &(hash, arrival))| self.place(hash, arrival)).map(|(key, _)| key)
+        self.table.iter().flatten().next().map(|&node| &self.nodes[node].key)
     }
 
     /// All keys in iteration order.
     pub(crate) fn order(&self) -> Vec<K> {
-        let mut keys: Vec<(&K, (u32, u64))> = self.entries.iter().map(|(key, &(hash, arrival))| (key, self.place(hash, arrival))).collect();
-        crate::sorted::sort_by_key(&mut keys, |(_, place)| *place);
-        keys.into_iter().map(|(key, _)| key.clone()).collect()
+        let mut keys = Vec::with_capacity(self.index.len());
+        for &head in self.table.iter().flatten() {
+            let mut e = Some(head);
+            while let Some(node) = e {
+                keys.push(self.nodes[node].key.clone());
+                e = self.nodes[node].next;
+            }
+        }
+        keys
     }
 
     #[cfg(test)]
-    pub(crate) fn capacity(&self) -> u32 {
-        self.capacity
+    pub(crate) fn capacity(&self) -> usize {
+        self.table.len()
+    }
+
+    /// How many bins are trees.
+    #[cfg(test)]
+    pub(crate) fn tree_bins(&self) -> usize {
+        self.tree.iter().zip(&self.table).filter(|(tree, head)| **tree && head.is_some()).count()
+    }
+
+    fn bin(&self, hash: u32) -> usize {
+        hash as usize & (self.table.len() - 1)
+    }
+
+    fn alloc(&mut self, key: K, hash: u32) -> usize {
+        let node = Node { key, hash, next: None, prev: None, parent: None, left: None, right: None, red: false };
+        if let Some(slot) = self.free.pop() {
+            self.nodes[slot] = node;
+            slot
+        } else {
+            self.nodes.push(node);
+            self.nodes.len() - 1
+        }
+    }
+
+    fn is_red(&self, link: Link) -> bool {
+        link.is_some_and(|n| self.nodes[n].red)
+    }
+
+    /// `resize`: allocates 16 bins, or doubles the table, splitting every bin in two.
+    fn resize(&mut self) {
+        let old_cap = self.table.len();
+        if old_cap == 0 {
+            self.table = vec![None; INITIAL_CAPACITY];
+            self.tree = vec![false; INITIAL_CAPACITY];
+            self.threshold = INITIAL_CAPACITY * 3 / 4;
+            return;
+        }
+        let new_cap = old_cap * 2;
+        self.threshold *= 2;
+        let old_table = std::mem::replace(&mut self.table, vec![None; new_cap]);
+        let old_tree = std::mem::replace(&mut self.tree, vec![false; new_cap]);
+        for (j, head) in old_table.into_iter().enumerate() {
+            let Some(e) = head else {
+                continue;
+            };
+            if self.nodes[e].next.is_none() {
+                let bin = self.bin(self.nodes[e].hash);
+                self.table[bin] = Some(e);
+                self.tree[bin] = old_tree[j];
+            } else if old_tree[j] {
+                self.split(e, j, old_cap);
+            } else {
+                // Preserve order: a low and a high list.
+                let (mut lo, mut hi): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
+                let mut p = Some(e);
+                while let Some(node) = p {
+                    p = self.nodes[node].next;
+                    if self.nodes[node].hash as usize & old_cap == 0 {
+                        lo.push(node);
+                    } else {
+                        hi.push(node);
+                    }
+                }
+                for (list, bin) in [(lo, j), (hi, j + old_cap)] {
+                    for pair in list.windows(2) {
+                        self.nodes[pair[0]].next = Some(pair[1]);
+                    }
+                    if let Some(&last) = list.last() {
+                        self.nodes[last].next = None;
+                    }
+                    self.table[bin] = list.first().copied();
+                }
+            }
+        }
+    }
+
+    /// `TreeNode.split`: the tree bin at `index` of the old table into bins `index` and
+    /// `index + bit` of the new one.
+    fn split(&mut self, head: usize, index: usize, bit: usize) {
+        let mut halves: [(Link, Link, usize); 2] = [(None, None, 0), (None, None, 0)];
+        let mut e = Some(head);
+        while let Some(node) = e {
+            e = self.nodes[node].next;
+            self.nodes[node].next = None;
+            let half = &mut halves[usize::from(self.nodes[node].hash as usize & bit != 0)];
+            self.nodes[node].prev = half.1;
+            match half.1 {
+                None => half.0 = Some(node),
+                Some(tail) => self.nodes[tail].next = Some(node),
+            }
+            half.1 = Some(node);
+            half.2 += 1;
+        }
+        let both = halves[0].0.is_some() && halves[1].0.is_some();
+        for (half, bin) in [(halves[0], index), (halves[1], index + bit)] {
+            let (Some(head), _, count) = half else {
+                continue;
+            };
+            self.table[bin] = Some(head);
+            if count <= UNTREEIFY_THRESHOLD {
+                self.tree[bin] = false;
+            } else {
+                self.tree[bin] = true;
+                // With the other half empty, the tree is already built.
+                if both {
+                    self.treeify(head);
+                }
+            }
+        }
+    }
+
+    /// `treeifyBin`: the list bin of `hash` becomes a tree, or a small table doubles.
+    fn treeify_bin(&mut self, hash: u32) {
+        if self.table.len() < MIN_TREEIFY_CAPACITY {
+            self.resize();
+            return;
+        }
+        let bin = self.bin(hash);
+        let Some(head) = self.table[bin] else {
+            return;
+        };
+        let mut prev = None;
+        let mut e = Some(head);
+        while let Some(node) = e {
+            self.nodes[node].prev = prev;
+            prev = Some(node);
+            e = self.nodes[node].next;
+        }
+        self.tree[bin] = true;
+        self.treeify(head);
+    }
+
+    /// The tree's direction from node `p` for node `x`: `-1` (left) or `1` (right), by
+    /// spread hash as a signed `int`, then `compareTo`, then `tieBreakOrder`.
+    fn dir(&self, x: usize, p: usize) -> i32 {
+        let (h, ph) = (self.nodes[x].hash as i32, self.nodes[p].hash as i32);
+        match ph.cmp(&h) {
+            Ordering::Greater => -1,
+            Ordering::Less => 1,
+            Ordering::Equal => match self.nodes[x].key.compare_to(&self.nodes[p].key) {
+                Some(Ordering::Greater) => 1,
+                Some(Ordering::Less) => -1,
+                // tieBreakOrder: identity hash codes (see the module notes).
+                _ => -1,
+            },
+        }
+    }
+
+    /// `TreeNode.treeify`: builds the tree from the `next` list starting at `head`.
+    fn treeify(&mut self, head: usize) {
+        let mut root: Link = None;
+        let mut e = Some(head);
+        while let Some(x) = e {
+            e = self.nodes[x].next;
+            self.nodes[x].left = None;
+            self.nodes[x].right = None;
+            let Some(r) = root else {
+                self.nodes[x].parent = None;
+                self.nodes[x].red = false;
+                root = Some(x);
+                continue;
+            };
+            let mut p = r;
+            loop {
+                let dir = self.dir(x, p);
+                let child = if dir <= 0 { self.nodes[p].left } else { self.nodes[p].right };
+                if let Some(c) = child {
+                    p = c;
+                    continue;
+                }
+                self.nodes[x].parent = Some(p);
+                if dir <= 0 {
+                    self.nodes[p].left = Some(x);
+                } else {
+                    self.nodes[p].right = Some(x);
+                }
+                root = Some(self.balance_insertion(r, x));
+                break;
+            }
+        }
+        if let Some(r) = root {
+            self.move_root_to_front(r);
+        }
+    }
+
+    /// `TreeNode.root`.
+    fn root_of(&self, mut node: usize) -> usize {
+        while let Some(p) = self.nodes[node].parent {
+            node = p;
+        }
+        node
+    }
+
+    /// `TreeNode.putTreeVal` for a key known to be absent: `x` goes into the tree and into
+    /// the `next` list right after its tree parent.
+    fn put_tree_val(&mut self, first: usize, x: usize) {
+        let root = self.root_of(first);
+        let mut p = root;
+        loop {
+            let dir = self.dir(x, p);
+            let child = if dir <= 0 { self.nodes[p].left } else { self.nodes[p].right };
+            if let Some(c) = child {
+                p = c;
+                continue;
+            }
+            let xpn = self.nodes[p].next;
+            self.nodes[x].next = xpn;
+            if dir <= 0 {
+                self.nodes[p].left = Some(x);
+            } else {
+                self.nodes[p].right = Some(x);
+            }
+            self.nodes[p].next = Some(x);
+            self.nodes[x].parent = Some(p);
+            self.nodes[x].prev = Some(p);
+            if let Some(n) = xpn {
+                self.nodes[n].prev = Some(x);
+            }
+            let root = self.balance_insertion(root, x);
+            self.move_root_to_front(root);
+            return;
+        }
+    }
+
+    /// `TreeNode.moveRootToFront`: makes `root` the head of its bin's `next` list.
+    fn move_root_to_front(&mut self, root: usize) {
+        let bin = self.bin(self.nodes[root].hash);
+        let first = self.table[bin];
+        if first == Some(root) {
+            return;
+        }
+        self.table[bin] = Some(root);
+        let (rp, rn) = (self.nodes[root].prev, self.nodes[root].next);
+        if let Some(n) = rn {
+            self.nodes[n].prev = rp;
+        }
+        if let Some(p) = rp {
+            self.nodes[p].next = rn;
+        }
+        if let Some(f) = first {
+            self.nodes[f].prev = Some(root);
+        }
+        self.nodes[root].next = first;
+        self.nodes[root].prev = None;
+    }
+
+    /// `TreeNode.removeTreeNode` (with `movable` true, as `HashMap.remove` calls it).
+    fn remove_tree_node(&mut self, p: usize, bin: usize) {
+        let Some(first) = self.table[bin] else {
+            return;
+        };
+        let mut root = first;
+        let (succ, pred) = (self.nodes[p].next, self.nodes[p].prev);
+        let first = match pred {
+            None => {
+                self.table[bin] = succ;
+                succ
+            }
+            Some(q) => {
+                self.nodes[q].next = succ;
+                Some(first)
+            }
+        };
+        if let Some(s) = succ {
+            self.nodes[s].prev = pred;
+        }
+        let Some(first) = first else {
+            return;
+        };
+        root = self.root_of(root);
+        let rl = self.nodes[root].left;
+        if self.nodes[root].right.is_none() || rl.is_none_or(|l| self.nodes[l].left.is_none()) {
+            // Too small: back to a list (`untreeify`).
+            self.table[bin] = Some(first);
+            self.tree[bin] = false;
+            return;
+        }
+        let (pl, pr) = (self.nodes[p].left, self.nodes[p].right);
+        let replacement = match (pl, pr) {
+            (Some(pl), Some(pr)) => {
+                // Swap tree links (not list links) with the successor.
+                let mut s = pr;
+                while let Some(sl) = self.nodes[s].left {
+                    s = sl;
+                }
+                let c = self.nodes[s].red;
+                self.nodes[s].red = self.nodes[p].red;
+                self.nodes[p].red = c;
+                let sr = self.nodes[s].right;
+                let pp = self.nodes[p].parent;
+                if s == pr {
+                    self.nodes[p].parent = Some(s);
+                    self.nodes[s].right = Some(p);
+                } else {
+                    let sp = self.nodes[s].parent;
+                    self.nodes[p].parent = sp;
+                    if let Some(sp) = sp {
+                        if self.nodes[sp].left == Some(s) {
+                            self.nodes[sp].left = Some(p);
+                        } else {
+                            self.nodes[sp].right = Some(p);
+                        }
+                    }
+                    self.nodes[s].right = Some(pr);
+                    self.nodes[pr].parent = Some(s);
+                }
+                self.nodes[p].left = None;
+                self.nodes[p].right = sr;
+                if let Some(sr) = sr {
+                    self.nodes[sr].parent = Some(p);
+                }
+                self.nodes[s].left = Some(pl);
+                self.nodes[pl].parent = Some(s);
+                self.nodes[s].parent = pp;
+                match pp {
+                    None => root = s,
+                    Some(q) if self.nodes[q].left == Some(p) => self.nodes[q].left = Some(s),
+                    Some(q) => self.nodes[q].right = Some(s),
+                }
+                sr.unwrap_or(p)
+            }
+            (Some(pl), None) => pl,
+            (None, Some(pr)) => pr,
+            (None, None) => p,
+        };
+        if replacement != p {
+            let pp = self.nodes[p].parent;
+            self.nodes[replacement].parent = pp;
+            match pp {
+                None => {
+                    root = replacement;
+                    self.nodes[replacement].red = false;
+                }
+                Some(q) if self.nodes[q].left == Some(p) => self.nodes[q].left = Some(replacement),
+                Some(q) => self.nodes[q].right = Some(replacement),
+            }
+            self.nodes[p].left = None;
+            self.nodes[p].right = None;
+            self.nodes[p].parent = None;
+        }
+        let r = if self.nodes[p].red { root } else { self.balance_deletion(root, replacement) };
+        if replacement == p {
+            // Detach.
+            if let Some(q) = self.nodes[p].parent.take() {
+                if self.nodes[q].left == Some(p) {
+                    self.nodes[q].left = None;
+                } else if self.nodes[q].right == Some(p) {
+                    self.nodes[q].right = None;
+                }
+            }
+        }
+        self.move_root_to_front(r);
+    }
+
+    /// `TreeNode.rotateLeft`; returns the root.
+    fn rotate_left(&mut self, mut root: usize, p: usize) -> usize {
+        let Some(r) = self.nodes[p].right else {
+            return root;
+        };
+        let rl = self.nodes[r].left;
+        self.nodes[p].right = rl;
+        if let Some(rl) = rl {
+            self.nodes[rl].parent = Some(p);
+        }
+        let pp = self.nodes[p].parent;
+        self.nodes[r].parent = pp;
+        match pp {
+            None => {
+                root = r;
+                self.nodes[r].red = false;
+            }
+            Some(q) if self.nodes[q].left == Some(p) => self.nodes[q].left = Some(r),
+            Some(q) => self.nodes[q].right = Some(r),
+        }
+        self.nodes[r].left = Some(p);
+        self.nodes[p].parent = Some(r);
+        root
+    }
+
+    /// `TreeNode.rotateRight`; returns the root.
+    fn rotate_right(&mut self, mut root: usize, p: usize) -> usize {
+        let Some(l) = self.nodes[p].left else {
+            return root;
+        };
+        let lr = self.nodes[l].right;
+        self.nodes[p].left = lr;
+        if let Some(lr) = lr {
+            self.nodes[lr].parent = Some(p);
+        }
+        let pp = self.nodes[p].parent;
+        self.nodes[l].parent = pp;
+        match pp {
+            None => {
+                root = l;
+                self.nodes[l].red = false;
+            }
+            Some(q) if self.nodes[q].right == Some(p) => self.nodes[q].right = Some(l),
+            Some(q) => self.nodes[q].left = Some(l),
+        }
+        self.nodes[l].right = Some(p);
+        self.nodes[p].parent = Some(l);
+        root
+    }
+
+    /// `TreeNode.balanceInsertion`; returns the root.
+    fn balance_insertion(&mut self, mut root: usize, mut x: usize) -> usize {
+        self.nodes[x].red = true;
+        loop {
+            let Some(xp) = self.nodes[x].parent else {
+                self.nodes[x].red = false;
+                return x;
+            };
+            if !self.nodes[xp].red {
+                return root;
+            }
+            let Some(xpp) = self.nodes[xp].parent else {
+                return root;
+            };
+            let xppl = self.nodes[xpp].left;
+            if xppl == Some(xp) {
+                let xppr = self.nodes[xpp].right;
+                if let Some(u) = xppr.filter(|&u| self.nodes[u].red) {
+                    self.nodes[u].red = false;
+                    self.nodes[xp].red = false;
+                    self.nodes[xpp].red = true;
+                    x = xpp;
+                    continue;
+                }
+                let parent = xp;
+                let (mut xp, mut xpp) = (Some(xp), Some(xpp));
+                if self.nodes[parent].right == Some(x) {
+                    x = parent;
+                    root = self.rotate_left(root, x);
+                    xp = self.nodes[x].parent;
+                    xpp = xp.and_then(|q| self.nodes[q].parent);
+                }
+                if let Some(q) = xp {
+                    self.nodes[q].red = false;
+                    if let Some(g) = xpp {
+                        self.nodes[g].red = true;
+                        root = self.rotate_right(root, g);
+                    }
+                }
+            } else {
+                if let Some(u) = xppl.filter(|&u| self.nodes[u].red) {
+                    self.nodes[u].red = false;
+                    self.nodes[xp].red = false;
+                    self.nodes[xpp].red = true;
+                    x = xpp;
+                    continue;
+                }
+                let parent = xp;
+                let (mut xp, mut xpp) = (Some(xp), Some(xpp));
+                if self.nodes[parent].left == Some(x) {
+                    x = parent;
+                    root = self.rotate_right(root, x);
+                    xp = self.nodes[x].parent;
+                    xpp = xp.and_then(|q| self.nodes[q].parent);
+                }
+                if let Some(q) = xp {
+                    self.nodes[q].red = false;
+                    if let Some(g) = xpp {
+                        self.nodes[g].red = true;
+                        root = self.rotate_left(root, g);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `TreeNode.balanceDeletion`; returns the root.
+    fn balance_deletion(&mut self, mut root: usize, x: usize) -> usize {
+        let mut x = Some(x);
+        loop {
+            let Some(xn) = x else {
+                return root;
+            };
+            if xn == root {
+                return root;
+            }
+            let Some(xp0) = self.nodes[xn].parent else {
+                self.nodes[xn].red = false;
+                return xn;
+            };
+            if self.nodes[xn].red {
+                self.nodes[xn].red = false;
+                return root;
+            }
+            let mut xp = Some(xp0);
+            if self.nodes[xp0].left == Some(xn) {
+                let mut xpr = self.nodes[xp0].right;
+                if let Some(s) = xpr.filter(|&s| self.nodes[s].red) {
+                    self.nodes[s].red = false;
+                    self.nodes[xp0].red = true;
+                    root = self.rotate_left(root, xp0);
+                    xp = self.nodes[xn].parent;
+                    xpr = xp.and_then(|q| self.nodes[q].right);
+                }
+                let Some(s) = xpr else {
+                    x = xp;
+                    continue;
+                };
+                let (sl, sr) = (self.nodes[s].left, self.nodes[s].right);
+                if !self.is_red(sr) && !self.is_red(sl) {
+                    self.nodes[s].red = true;
+                    x = xp;
+                    continue;
+                }
+                if !self.is_red(sr) {
+                    if let Some(sl) = sl {
+                        self.nodes[sl].red = false;
+                    }
+                    self.nodes[s].red = true;
+                    root = self.rotate_right(root, s);
+                    xp = self.nodes[xn].parent;
+                    xpr = xp.and_then(|q| self.nodes[q].right);
+                }
+                if let Some(s) = xpr {
+                    self.nodes[s].red = xp.is_some_and(|q| self.nodes[q].red);
+                    if let Some(sr) = self.nodes[s].right {
+                        self.nodes[sr].red = false;
+                    }
+                }
+                if let Some(q) = xp {
+                    self.nodes[q].red = false;
+                    root = self.rotate_left(root, q);
+                }
+                x = Some(root);
+            } else {
+                let mut xpl = self.nodes[xp0].left;
+                if let Some(s) = xpl.filter(|&s| self.nodes[s].red) {
+                    self.nodes[s].red = false;
+                    self.nodes[xp0].red = true;
+                    root = self.rotate_right(root, xp0);
+                    xp = self.nodes[xn].parent;
+                    xpl = xp.and_then(|q| self.nodes[q].left);
+                }
+                let Some(s) = xpl else {
+                    x = xp;
+                    continue;
+                };
+                let (sl, sr) = (self.nodes[s].left, self.nodes[s].right);
+                if !self.is_red(sl) && !self.is_red(sr) {
+                    self.nodes[s].red = true;
+                    x = xp;
+                    continue;
+                }
+                if !self.is_red(sl) {
+                    if let Some(sr) = sr {
+                        self.nodes[sr].red = false;
+                    }
+                    self.nodes[s].red = true;
+                    root = self.rotate_left(root, s);
+                    xp = self.nodes[xn].parent;
+                    xpl = xp.and_then(|q| self.nodes[q].left);
+                }
+                if let Some(s) = xpl {
+                    self.nodes[s].red = xp.is_some_and(|q| self.nodes[q].red);
+                    if let Some(sl) = self.nodes[s].left {
+                        self.nodes[sl].red = false;
+                    }
+                }
+                if let Some(q) = xp {
+                    self.nodes[q].red = false;
+                    root = self.rotate_right(root, q);
+                }
+                x = Some(root);
+            }
+        }
     }
 }
 
@@ -227,5 +899,94 @@ mod tests {
         assert_eq!(set.first(), Some(&"early"));
         assert_eq!(set.len(), 3);
         assert_eq!(set.order(), vec!["early", "late", "other"]);
+    }
+}
+
+/// Eleven member ids with one `String.hashCode` (blocks of "Aa"/"BB"): the 11th
+/// insertion treeifies their bin. Expected orders printed by JDK 17's `HashMap`.
+#[cfg(test)]
+mod tree_bin_example {
+    use super::*;
+
+    const JOIN_ORDER: [&str; 11] = [
+        "BBAaAaAa", "AaAaAaAa", "AaBBAaAa", "BBAaAaBB", "BBBBAaBB", "BBBBBBAa", "AaBBBBAa", "BBBBAaAa", "BBAaBBBB", "BBBBBBBB", "AaBBBBBB",
+    ];
+
+    fn order(keys: &[&'static str]) -> Vec<&'static str> {
+        string_map_order(keys).into_iter().map(|i| keys[i]).collect()
+    }
+
+    /// `subscriptions` (filled in JoinGroup order) iterates the tree's root first;
+    /// `consumerToOwnedPartitions`, filled in that order, builds another tree.
+    #[test]
+    fn a_second_map_filled_in_iteration_order_iterates_differently() {
+        let subscriptions = order(&JOIN_ORDER);
+        assert_eq!(
+            subscriptions,
+            [
+                "BBAaAaBB", "BBAaAaAa", "AaAaAaAa", "AaBBAaAa", "BBBBAaBB", "BBBBBBAa", "AaBBBBAa", "BBBBAaAa", "BBAaBBBB", "BBBBBBBB",
+                "AaBBBBBB"
+            ]
+        );
+        assert_eq!(
+            order(&subscriptions),
+            [
+                "BBAaAaAa", "BBAaAaBB", "AaAaAaAa", "AaBBAaAa", "BBBBAaBB", "BBBBBBAa", "AaBBBBAa", "BBBBAaAa", "BBAaBBBB", "BBBBBBBB",
+                "AaBBBBBB"
+            ]
+        );
+    }
+}
+
+/// Differential vectors from JDK 17's own `java.util.HashMap` (see tests/vectors/README.md):
+/// random `put`/`remove` sequences and the iteration order they leave.
+#[cfg(test)]
+#[allow(clippy::unwrap_used)] // Tests may unwrap: a panic is a failed test.
+mod jdk_vectors {
+    use super::*;
+    use crate::partitioner::java_string_hash;
+    use serde_json::Value;
+
+    const VECTORS: &str = include_str!("../../../tests/vectors/java-hashmap.jsonl");
+
+    /// Applies `ops` ("+key" puts, "-key" removes); returns the order and whether a tree
+    /// bin took part: one existed when a key was put or removed.
+    fn run<'a, K: JavaKey>(ops: &[&'a str], key: impl Fn(&'a str) -> (K, i32)) -> (Vec<K>, bool) {
+        let mut map = JavaHashOrder::new();
+        let mut trees = false;
+        for op in ops {
+            let (k, hash) = key(&op[1..]);
+            trees |= map.tree_bins() > 0;
+            if op.starts_with('+') {
+                map.insert(k, hash);
+            } else {
+                assert!(map.remove(&k), "{op} was not present");
+            }
+        }
+        (map.order(), trees)
+    }
+
+    #[test]
+    fn iteration_order_matches_the_jdk() {
+        let mut with_trees = 0;
+        for (n, line) in VECTORS.lines().enumerate() {
+            let case: Value = serde_json::from_str(line).unwrap();
+            let ops: Vec<&str> = case["ops"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+            let expect: Vec<&str> = case["order"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+            let (got, trees): (Vec<String>, bool) = if case["keys"] == "int" {
+                let (order, trees) = run(&ops, |k| {
+                    let v: i32 = k.parse().unwrap();
+                    (v, v)
+                });
+                (order.iter().map(i32::to_string).collect(), trees)
+            } else {
+                let (order, trees) = run(&ops, |k| (k, java_string_hash(k)));
+                (order.iter().map(|s| s.to_string()).collect(), trees)
+            };
+            assert_eq!(got, expect, "vector {} (line {}): {line}", n, n + 1);
+            with_trees += usize::from(trees);
+        }
+        // The vectors exist for the tree bins: most must reach one.
+        assert!(with_trees >= 100, "only {with_trees} vectors reach a tree bin");
     }
 }

@@ -111,6 +111,89 @@ impl fmt::Display for AssignError {
 
 impl std::error::Error for AssignError {}
 
+/// An input a group leader never receives from Kafka's coordinator, which the assignors
+/// need not (and Kafka's do not) handle sensibly.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ImpossibleInput {
+    /// Two members with one `group.instance.id`: the coordinator fences the older member
+    /// when a new one joins with its instance id (`ClassicGroup.replaceStaticMember`,
+    /// KIP-345), so a JoinGroup answer lists each instance id once.
+    DuplicateInstanceId {
+        /// The instance id.
+        instance_id: String,
+        /// Index (in `members`) of the first member carrying it.
+        first: usize,
+        /// Index of the second.
+        second: usize,
+    },
+    /// An owned partition at or above its topic's partition count. A consumer owns what
+    /// an earlier assignment over the cluster's metadata gave it, and partition counts never
+    /// shrink. Kafka's sticky assignors would hand the partition out again, or throw.
+    OwnedPartitionMissing {
+        /// Index of the member in `members`.
+        member: usize,
+        /// Index of the entry in its `owned`.
+        index: usize,
+        /// The owned partition's topic.
+        topic: String,
+        /// The owned partition's number.
+        partition: u32,
+        /// The topic's partition count (above 0).
+        count: u32,
+    },
+}
+
+impl fmt::Display for ImpossibleInput {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ImpossibleInput::DuplicateInstanceId { instance_id, first, second } => write!(
+                f,
+                "members[{second}].group_instance_id: {instance_id:?} is also members[{first}]'s; group instance ids must be unique (the coordinator fences the older member when another joins with its instance id)"
+            ),
+            ImpossibleInput::OwnedPartitionMissing { member, index, topic, partition, count } => write!(
+                f,
+                "members[{member}].owned[{index}]: partition {partition} of topic {topic:?} does not exist (it has {count}, 0 to {}); a member owns only partitions that exist, and partition counts never shrink",
+                count - 1
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ImpossibleInput {}
+
+/// Checks that a group leader could receive `members` from Kafka's coordinator with
+/// `partitions_per_topic` as its metadata: unique `group.instance.id`s, and owned
+/// partitions below their topic's partition count. An owned partition of a topic without
+/// metadata (absent, or 0 partitions) is allowed: a topic can be deleted while owned, and
+/// every assignor ignores it.
+pub fn check_leader_input(partitions_per_topic: &BTreeMap<String, u32>, members: &[Subscription]) -> Result<(), ImpossibleInput> {
+    let mut instances: BTreeMap<&str, usize> = BTreeMap::new();
+    for (m, member) in members.iter().enumerate() {
+        if let Some(instance_id) = &member.group_instance_id {
+            if let Some(&first) = instances.get(instance_id.as_str()) {
+                return Err(ImpossibleInput::DuplicateInstanceId { instance_id: instance_id.clone(), first, second: m });
+            }
+            instances.insert(instance_id, m);
+        }
+        for (index, (topic, partition)) in member.owned.iter().enumerate() {
+            match partitions_per_topic.get(topic) {
+                Some(&count) if count > 0 && *partition >= count => {
+                    return Err(ImpossibleInput::OwnedPartitionMissing {
+                        member: m,
+                        index,
+                        topic: topic.clone(),
+                        partition: *partition,
+                        count,
+                    });
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The most partitions (over all subscribed topics) one assignment may cover: a bound
 /// on memory and time for input typed by a person.
 pub const MAX_ASSIGNED_PARTITIONS: u64 = 1_000_000;

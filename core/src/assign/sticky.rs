@@ -19,13 +19,18 @@
 //! ## Java iteration order
 //! The group leader's `ConsumerCoordinator.onLeaderElected` puts the JoinGroup members into
 //! a `new HashMap<String, Subscription>()` in the order of the JoinGroup response, and
-//! `AbstractStickyAssignor` iterates that map (and `consumerToOwnedPartitions`, a
-//! `HashMap` with the same keys filled in the same order, so the same order). This
-//! module takes `members` in JoinGroup-response order and visits them in the order
-//! `java_hash::string_map_order` computes. It matters for: which member keeps a partition
-//! claimed twice (step 1), which members reach `maxQuota` from their own partitions in
-//! the constrained path (worked example S3), and which lower-generation owner is
-//! remembered in the general path's `prevAssignment`. Everything else Kafka iterates is
+//! `AbstractStickyAssignor` iterates that map (`subscriptions`). `allSubscriptionsEqual`
+//! fills `consumerToOwnedPartitions`, a second `HashMap` with the same keys, in the order it
+//! iterates `subscriptions`. While every bin is a list the two iterate alike; once a bin
+//! has become a tree (9+ member ids with hashes equal in their low bits, in a table of 64+
+//! bins, e.g. ids made of `Aa`/`BB` blocks, whose `String.hashCode`s are equal) they can
+//! differ, since a tree bin's order depends on the order its keys arrived in. This module
+//! takes `members` in JoinGroup-response order and computes both orders with
+//! `java_hash::string_map_order`. `subscriptions` order decides which member keeps a
+//! partition claimed twice (step 1) and which lower-generation owner is remembered in the
+//! general path's `prevAssignment`; `consumerToOwnedPartitions` order decides which members
+//! reach `maxQuota` from their own partitions in the constrained path
+//! (`ConstrainedAssignmentBuilder.assignOwnedPartitions`, worked example S3). Everything else Kafka iterates is
 //! sorted (`Collections.sort` on member ids and topics, `TreeSet`s with comparators) or
 //! only looked up; the general path's one other order-dependent read, the first element
 //! of a `HashSet<TopicPartition>` of partition movements, is reproduced in
@@ -35,7 +40,9 @@
 //! - An owned partition whose number is not below its topic's partition count is ignored,
 //!   as if its topic were gone. Kafka only drops owned partitions of topics without
 //!   metadata; an out-of-range one would corrupt its two-pointer `getUnassignedPartitions`
-//!   (partition counts never shrink in Kafka, nor in the simulator).
+//!   or be handed out although it does not exist. No leader receives one (partition counts
+//!   never shrink): `kafka-sandbox assign` refuses it and the simulator never sends one
+//!   (`super::check_leader_input`).
 //! - `maxGeneration` is computed from this call's members. In Kafka it is a field of the
 //!   assignor instance that only grows across the leader's rebalances; the two agree
 //!   unless every member of the newest generation left.
@@ -57,7 +64,7 @@
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use super::java_hash::string_map_order;
+use super::java_hash::{string_map_order, JavaKey};
 use super::{java_cmp, AssignError, AssignOutcome, Assignment, Subscription};
 use crate::partitioner::java_string_hash;
 use crate::sorted::CollectSorted;
@@ -75,6 +82,15 @@ pub const DEFAULT_GENERATION: i32 = -1;
 pub(crate) struct Tp {
     pub(crate) topic: u32,
     pub(crate) partition: u32,
+}
+
+/// `TopicPartition` is not `Comparable`: in a tree bin, two of equal hash would be ordered
+/// by `tieBreakOrder` (see `java_hash`); the assignors' sets of one topic's partitions
+/// never hold two.
+impl JavaKey for Tp {
+    fn compare_to(&self, _other: &Self) -> Option<Ordering> {
+        None
+    }
 }
 
 /// The assignable topics (subscribed, with metadata), in Java `String` order.
@@ -294,7 +310,8 @@ pub(crate) struct Built {
 
 /// `ConstrainedAssignmentBuilder.build` without racks: for members with equal subscriptions.
 ///
-/// `assignOwnedPartitions`: visiting members in `visit` (HashMap) order, each member's
+/// `assignOwnedPartitions`: visiting members in `visit` (`consumerToOwnedPartitions`'
+/// HashMap) order, each member's
 /// owned partitions sorted by (partition, topic) and without `multiple_owners`:
 /// - fewer than `minQuota`: keeps them all and is *unfilled*;
 /// - at least `maxQuota` while fewer than `numPartitions % numMembers` members are over
@@ -494,12 +511,16 @@ pub(crate) fn assign_prepared(topics: &[(&str, u32)], subscriptions: &[Subscript
     let topics = Topics::new(topics);
     let members: Vec<Member> = subscriptions.iter().map(Member::new).collect();
     let ids: Vec<&str> = members.iter().map(|m| m.id).collect();
+    // `subscriptions`, filled in JoinGroup-response order.
     let visit = string_map_order(&ids);
+    // `consumerToOwnedPartitions`, filled in `subscriptions` order.
+    let in_visit_order: Vec<&str> = visit.iter().map(|&m| ids[m]).collect();
+    let owned_visit: Vec<usize> = string_map_order(&in_visit_order).into_iter().map(|i| visit[i]).collect();
     let mut warnings = Vec::new();
     let ownership = read_ownership(&topics, &members, &visit, &mut warnings);
     let all_equal = ownership.all_equal;
     let built = if all_equal {
-        constrained(&topics, &members, &visit, &ownership)
+        constrained(&topics, &members, &owned_visit, &ownership)
     } else {
         let assignment = general::general(&topics, &members, &visit, ownership);
         let transferring = transferring_from_owned(&topics, &members, &assignment);

@@ -19,7 +19,9 @@
 //! The sorted sets are `TreeSet`s with comparators; [`BTreeSet`] keys `(count, id rank)`
 //! reproduce them. The one Java-hash-order read is `getTheActualPartitionToBeMoved`'s
 //! `iterator().next()` over a `HashSet<TopicPartition>`, reproduced with
-//! [`JavaHashOrder`] and `TopicPartition.hashCode`.
+//! [`JavaHashOrder`] and `TopicPartition.hashCode`, tree bins included (a set holds one
+//! topic's partitions that moved between one pair of members; with hundreds of them, nine
+//! can share a bin of a 64-bin table).
 //!
 //! Reproduced as Kafka does it, although the result is not valid: the previous-owner rule
 //! hands a partition back to a member of an older generation that no longer subscribes to

@@ -413,6 +413,16 @@ impl Consumers {
                 generation: Some(*generation),
             })
             .collect();
+        // What Kafka's coordinator never sends a leader, the simulated one must not either:
+        // the registry replaces a static member's entry, owned partitions come from
+        // earlier assignments, and partition counts only grow.
+        debug_assert_eq!(
+            assign::check_leader_input(
+                &cluster.topics.iter().map(|(name, topic)| (name.clone(), topic.partition_count())).collect(),
+                &subscriptions
+            ),
+            Ok(())
+        );
         // Strategies are checked when a group is created or changed, so this succeeds.
         let assignment = assign::assign(g.config.assignor, &partitions_per_topic, &subscriptions).map(|o| o.assignment).unwrap_or_default();
         super::flatten_assignment(assignment).collect()
