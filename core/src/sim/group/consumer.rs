@@ -871,7 +871,7 @@ mod tests {
     fn world() -> (Cluster, Consumers, Driver) {
         let mut out = Driver::new(7, 20);
         let mut cluster = Cluster::new(ClusterConfig::default());
-        cluster.offsets_topic = place_replicas(&mut out.rng, &[0, 1, 2], super::super::OFFSETS_TOPIC_PARTITIONS, 3);
+        cluster.create_offsets_topic(&mut out.rng);
         cluster.add_topic("t", 4, 3, TopicConfig::default(), &mut out);
         let mut consumers = Consumers::new();
         let config = crate::config::GroupConfig { group_protocol: crate::config::GroupProtocol::Consumer, ..Default::default() };
