@@ -36,6 +36,8 @@ const MIN_TREEIFY_CAPACITY: u32 = 64;
 pub(crate) struct JavaHashOrder<K: Ord + Clone> {
     /// 0 until the first insertion allocates the table.
     capacity: u32,
+    /// The table the first insertion allocates (`tableSizeFor(initialCapacity)`).
+    initial: u32,
     /// Key -> (spread hash, arrival number). The arrival number orders a bin.
     entries: BTreeMap<K, (u32, u64)>,
     next_arrival: u64,
@@ -43,8 +45,23 @@ pub(crate) struct JavaHashOrder<K: Ord + Clone> {
 
 impl<K: Ord + Clone> Default for JavaHashOrder<K> {
     fn default() -> Self {
-        Self { capacity: 0, entries: BTreeMap::new(), next_arrival: 0 }
+        Self { capacity: 0, initial: INITIAL_CAPACITY, entries: BTreeMap::new(), next_arrival: 0 }
     }
+}
+
+/// `HashMap.tableSizeFor`: the power of two at or above `cap` (1 for 0).
+pub(crate) fn table_size_for(cap: i32) -> u32 {
+    if cap <= 1 {
+        1
+    } else {
+        (cap as u32).next_power_of_two().min(1 << 30)
+    }
+}
+
+/// The capacity argument `(int) (n / 0.75f) + 1` Kafka and the JDK pass when presizing
+/// (computed in `float`, as Java does).
+pub(crate) fn presize(n: usize) -> i32 {
+    (n as f32 / 0.75f32) as i32 + 1
 }
 
 impl<K: Ord + Clone> JavaHashOrder<K> {
@@ -52,6 +69,36 @@ impl<K: Ord + Clone> JavaHashOrder<K> {
         Self::default()
     }
 
+    /// `new HashMap<>(initial_capacity)` / `new HashSet<>(initial_capacity)`.
+    pub(crate) fn with_capacity(initial_capacity: i32) -> Self {
+        Self { initial: table_size_for(initial_capacity), ..Self::default() }
+    }
+
+    /// The table of `new HashSet<>(collection)` for a collection of `n` elements, JDK 17:
+    /// `new HashMap<>(Math.max((int) (n / .75f) + 1, 16))`.
+    pub(crate) fn for_collection(n: usize) -> Self {
+        Self::with_capacity(presize(n).max(16))
+    }
+
+    /// The keys in iteration order, each once, inserted in `keys`' order into a set built as
+    /// `new HashSet<>(keys)`.
+    pub(crate) fn collection_order(keys: impl IntoIterator<Item = (K, i32)>, n: usize) -> Vec<K> {
+        let mut set = Self::for_collection(n);
+        for (key, hash) in keys {
+            set.insert(key, hash);
+        }
+        set.order()
+    }
+
+    /// Whether the key is present.
+    pub(crate) fn contains(&self, key: &K) -> bool {
+        self.entries.contains_key(key)
+    }
+
+    /// How many keys.
+    pub(crate) fn size(&self) -> usize {
+        self.entries.len()
+    }
     /// `put`/`add` of a key with Java hash code `hash_code`. A key already present keeps its
     /// place (Java replaces the value in place). Returns whether the key is new.
     pub(crate) fn insert(&mut self, key: K, hash_code: i32) -> bool {
@@ -59,7 +106,7 @@ impl<K: Ord + Clone> JavaHashOrder<K> {
             return false;
         }
         if self.capacity == 0 {
-            self.capacity = INITIAL_CAPACITY;
+            self.capacity = self.initial;
         }
         let hash = spread(hash_code);
         self.entries.insert(key, (hash, self.next_arrival));
