@@ -5,12 +5,18 @@
 //! members in the order given (the JoinGroup response order, which breaks ties inside a
 //! Java HashMap bucket). `cooperative-sticky` prints the first-round assignment: every
 //! partition that changes owner is withheld, to be handed out by the next rebalance.
+//!
+//! With `"protocol": "consumer"` it runs the KIP-848 broker-side assignors (`uniform`,
+//! `range`) instead, as the group coordinator does: `owned` is each member's stored
+//! target assignment, in the record's order, and topics have ids (`topic_ids`, or derived
+//! from `seed` and the name as a scenario derives them).
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{Read, Write};
 
-use kafka_sandbox_core::assign::{assign, check_leader_input, Strategy, Subscription};
+use kafka_sandbox_core::assign::server::{assign_server, ServerAssignor, TopicMeta, Uuid};
+use kafka_sandbox_core::assign::{assign, check_leader_input, Strategy, Subscription, MAX_ASSIGNED_PARTITIONS};
 use kafka_sandbox_core::scenario::parse_json;
 use serde::de::{MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
@@ -24,8 +30,19 @@ const USAGE: &str = "usage: kafka-sandbox assign < group.json   (see kafka-sandb
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct GroupInput {
+    /// `classic` (the default: the client-side assignors) or `consumer` (KIP-848: the
+    /// broker-side `uniform` and `range`).
+    #[serde(default)]
+    protocol: Option<String>,
     /// A Kafka assignor name; parsed with `Strategy::from_str` for a clear message.
     strategy: String,
+    /// Consumer protocol only: topic -> topic id (22 characters, as Kafka prints it).
+    #[serde(default)]
+    topic_ids: Option<BTreeMap<String, String>>,
+    /// Consumer protocol only: the seed topic ids without `topic_ids` are derived from
+    /// (0 by default), as a scenario with that seed derives them.
+    #[serde(default)]
+    seed: Option<u64>,
     /// Topic -> partition count (the cluster metadata).
     #[serde(deserialize_with = "unique_keys")]
     topics: BTreeMap<String, u32>,
@@ -113,6 +130,14 @@ fn run(input: &mut dyn Read) -> Result<(String, Vec<String>), String> {
     let text = String::from_utf8(bytes)
         .map_err(|e| format!("the input is not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()))?;
     let group: GroupInput = parse_json(&text).map_err(|e| format!("invalid group JSON: {e}"))?;
+    match group.protocol.as_deref() {
+        None | Some("classic") => {}
+        Some("consumer") => return run_consumer(group),
+        Some(other) => return Err(format!("\"protocol\": {other:?} is not a group protocol; use \"classic\" or \"consumer\"")),
+    }
+    if group.topic_ids.is_some() || group.seed.is_some() {
+        return Err("\"topic_ids\" and \"seed\" belong to \"protocol\": \"consumer\" (the classic assignors do not read topic ids)".into());
+    }
     let strategy: Strategy = group.strategy.parse().map_err(|e| format!("{e}"))?;
     let members: Vec<Subscription> = group
         .members
@@ -130,6 +155,96 @@ fn run(input: &mut dyn Read) -> Result<(String, Vec<String>), String> {
     let outcome = assign(strategy, &group.topics, &members).map_err(|e| e.to_string())?;
     let json = serde_json::to_string(&outcome.assignment).map_err(|e| format!("cannot write the assignment as JSON: {e}"))?;
     Ok((json, outcome.warnings))
+}
+
+/// KIP-848: the coordinator's own assignor (`uniform` or `range`) over the members, each
+/// `owned` list being its stored target assignment in the record's order.
+fn run_consumer(group: GroupInput) -> Result<(String, Vec<String>), String> {
+    let assignor = match group.strategy.as_str() {
+        "uniform" => ServerAssignor::Uniform,
+        "range" => ServerAssignor::Range,
+        other => {
+            return Err(format!(
+                "\"strategy\": {other:?} is not a broker-side assignor; with \"protocol\": \"consumer\" use \"uniform\" or \"range\" (group.consumer.assignors)"
+            ))
+        }
+    };
+    let seed = group.seed.unwrap_or(0);
+    let given = group.topic_ids.unwrap_or_default();
+    let mut ids: BTreeMap<String, Uuid> = BTreeMap::new();
+    for (topic, text) in &given {
+        let id = Uuid::parse(text).map_err(|e| format!("\"topic_ids\".{topic:?}: {text:?} is not a topic id: {e}"))?;
+        if let Some((other, _)) = ids.iter().find(|(_, v)| **v == id) {
+            return Err(format!("\"topic_ids\": topics {other:?} and {topic:?} have the same id {text}"));
+        }
+        ids.insert(topic.clone(), id);
+    }
+    let mut metadata: BTreeMap<String, TopicMeta> = BTreeMap::new();
+    for (topic, partitions) in &group.topics {
+        let id = match ids.get(topic) {
+            Some(id) => *id,
+            None => {
+                let mut stream = Uuid::stream(seed, topic);
+                let mut id = Uuid::random(&mut stream);
+                while ids.values().any(|v| *v == id) || metadata.values().any(|m| m.id == id) {
+                    id = Uuid::random(&mut stream);
+                }
+                id
+            }
+        };
+        metadata.insert(topic.clone(), TopicMeta { id, partitions: *partitions });
+    }
+    let total: u64 = metadata.values().map(|m| u64::from(m.partitions)).sum();
+    if total > MAX_ASSIGNED_PARTITIONS {
+        return Err(format!("the topics have {total} partitions in total; the simulator assigns at most {MAX_ASSIGNED_PARTITIONS}"));
+    }
+    let mut members = Vec::new();
+    let mut seen: BTreeMap<String, String> = BTreeMap::new();
+    let mut owners: BTreeMap<(String, u32), String> = BTreeMap::new();
+    let mut instances: BTreeMap<String, String> = BTreeMap::new();
+    for (i, m) in group.members.into_iter().enumerate() {
+        if seen.insert(m.member_id.clone(), m.member_id.clone()).is_some() {
+            return Err(format!("members[{i}].member_id: {:?} appears more than once; member ids in a group are unique", m.member_id));
+        }
+        if m.generation.is_some() {
+            return Err(format!("members[{i}].generation: the consumer protocol has no generation in the assignor's input; leave it out"));
+        }
+        if let Some(instance) = &m.group_instance_id {
+            if let Some(other) = instances.insert(instance.clone(), m.member_id.clone()) {
+                return Err(format!(
+                    "members[{i}].group_instance_id: {instance:?} is also {other:?}'s; the coordinator fences one of them"
+                ));
+            }
+        }
+        for (topic, p) in &m.owned {
+            if let Some(t) = metadata.get(topic) {
+                if *p >= t.partitions {
+                    return Err(format!(
+                        "members[{i}].owned: {topic}-{p} does not exist (topic {topic:?} has {} partitions)",
+                        t.partitions
+                    ));
+                }
+            }
+            if let Some(other) = owners.insert((topic.clone(), *p), m.member_id.clone()) {
+                if other != m.member_id {
+                    return Err(format!(
+                        "members[{i}].owned: {topic}-{p} is also owned by {other:?}; a target assignment gives a partition to one member"
+                    ));
+                }
+                return Err(format!("members[{i}].owned: {topic}-{p} is listed twice"));
+            }
+        }
+        members.push(Subscription {
+            member_id: m.member_id,
+            group_instance_id: m.group_instance_id,
+            topics: m.subscription,
+            owned: m.owned,
+            generation: None,
+        });
+    }
+    let outcome = assign_server(assignor, &metadata, &members);
+    let json = serde_json::to_string(&outcome.assignment).map_err(|e| format!("cannot write the assignment as JSON: {e}"))?;
+    Ok((json, Vec::new()))
 }
 
 #[cfg(test)]

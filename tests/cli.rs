@@ -276,7 +276,7 @@ fn every_kind_of_input_error_has_a_clear_message() {
         (
             vec!["assign"],
             r#"{"strategy":"range","topics":{},"members":[],"extra":1}"#,
-            "invalid group JSON: extra (line 1, column 52): unknown field `extra`, expected one of `strategy`, `topics`, `members`",
+            "invalid group JSON: extra (line 1, column 52): unknown field `extra`, expected one of `protocol`, `strategy`, `topic_ids`, `seed`, `topics`, `members`",
         ),
         (
             vec!["assign"],
@@ -432,5 +432,47 @@ fn assign_matches_kafka_vectors() {
     }
     for strategy in ["range", "roundrobin", "sticky", "cooperative-sticky"] {
         assert!(per_strategy.get(strategy).copied().unwrap_or(0) >= 200, "{per_strategy:?}");
+    }
+}
+
+/// KIP-848's broker-side assignors: the audit's scale-out, as Kafka's own UniformAssignor
+/// computes it (`tests/vectors/server-assignors.jsonl`, first line).
+#[test]
+fn assign_consumer_protocol_uniform_matches_kafka() {
+    let line = std::fs::read_to_string("tests/vectors/server-assignors.jsonl").unwrap();
+    let first: serde_json::Value = serde_json::from_str(line.lines().next().unwrap()).unwrap();
+    let mut input = first.clone();
+    let obj = input.as_object_mut().unwrap();
+    obj.remove("expect");
+    obj.remove("note");
+    let out = sandbox(&["assign"], &input.to_string());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let got: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    assert_eq!(got, first["expect"]);
+}
+
+#[test]
+fn assign_consumer_protocol_refusals_name_the_field() {
+    let base = r#"{"protocol":"consumer","strategy":"STRATEGY","topics":{"t":2},"topic_ids":{"t":"ID"},
+        "members":[{"member_id":"a","subscription":["t"],"owned":[["t",OWNED]]},{"member_id":"b","subscription":["t"]}]}"#;
+    let with = |strategy: &str, id: &str, owned: &str| base.replace("STRATEGY", strategy).replace("ID", id).replace("OWNED", owned);
+    let ok = sandbox(&["assign"], &with("range", "dLccQCXeGjwzN5MNSgPv5Q", "1"));
+    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stderr));
+    assert_eq!(text(&ok.stdout), "{\"a\":{\"t\":[0]},\"b\":{\"t\":[1]}}\n");
+    for (input, needle) in [
+        (with("sticky", "dLccQCXeGjwzN5MNSgPv5Q", "0"), "\"strategy\": \"sticky\" is not a broker-side assignor"),
+        (with("uniform", "not-an-id", "0"), "\"topic_ids\".\"t\": \"not-an-id\" is not a topic id"),
+        (with("uniform", "AAAAAAAAAAAAAAAAAAAAAA", "0"), "Kafka reserves the zero id"),
+        (with("uniform", "dLccQCXeGjwzN5MNSgPv5Q", "2"), "members[0].owned: t-2 does not exist"),
+        (
+            with("uniform", "dLccQCXeGjwzN5MNSgPv5Q", "0").replace("\"protocol\":\"consumer\"", "\"protocol\":\"eager\""),
+            "\"protocol\": \"eager\"",
+        ),
+        (with("range", "dLccQCXeGjwzN5MNSgPv5Q", "0").replace("\"protocol\":\"consumer\",", ""), "\"topic_ids\" and \"seed\" belong to"),
+    ] {
+        let out = sandbox(&["assign"], &input);
+        assert_eq!(out.status.code(), Some(2), "{input}");
+        assert!(out.stdout.is_empty());
+        assert!(text(&out.stderr).contains(needle), "{input}: {}", text(&out.stderr));
     }
 }

@@ -178,15 +178,17 @@ impl Partition {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Topic {
     pub(crate) name: String,
+    /// Its topic id (KIP-516), fixed at creation.
+    pub(crate) id: crate::uuid::Uuid,
     pub(crate) config: TopicConfig,
     pub(crate) partitions: Vec<Partition>,
 }
 
 impl Topic {
-    pub fn new(name: impl Into<String>, config: TopicConfig, assignment: Vec<Vec<BrokerId>>) -> Self {
+    pub fn new(name: impl Into<String>, id: crate::uuid::Uuid, config: TopicConfig, assignment: Vec<Vec<BrokerId>>) -> Self {
         let segments = config.segment_config();
         let partitions = assignment.into_iter().map(|r| Partition::with_segment_config(r, segments)).collect();
-        Self { name: name.into(), config, partitions }
+        Self { name: name.into(), id, config, partitions }
     }
 
     pub fn partition_count(&self) -> u32 {

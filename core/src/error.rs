@@ -58,6 +58,8 @@ pub enum Defined {
     Topic,
     /// A producer (`producers[].name`).
     Producer,
+    /// A topic id (`topics[].topic_id`).
+    TopicId,
 }
 
 /// A number of a timeline command that a running simulation would cap silently.
@@ -249,6 +251,13 @@ pub enum Problem {
         /// The name defined twice.
         name: String,
     },
+    /// A `topic_id` that is not a Kafka topic id.
+    TopicId {
+        /// The text given.
+        value: String,
+        /// What is wrong with it.
+        why: crate::uuid::UuidProblem,
+    },
     /// A planned send's keys and values differ in number.
     KeysForValues {
         /// How many keys it gives.
@@ -409,9 +418,11 @@ impl fmt::Display for Problem {
                 let what = match what {
                     Defined::Topic => "topic",
                     Defined::Producer => "producer",
+                    Defined::TopicId => "topic id",
                 };
                 write!(f, "{what} \"{name}\" is defined twice")
             }
+            Problem::TopicId { value, why } => write!(f, "\"{value}\" is not a topic id: {why}"),
             Problem::KeysForValues { keys, values } => write!(f, "{keys} keys for {values} values; give one key (or null) per value"),
             Problem::PlannedValueTooLong => write!(f, "keys and values may have at most {MAX_VALUE_CHARS} characters"),
             Problem::SendTooLate { last_ms } => {

@@ -374,6 +374,10 @@ pub(crate) struct Group {
     pub(crate) assignment_epoch: i32,
     /// KIP-848: each member's target assignment, by member id.
     pub(crate) target: VecMap<String, Vec<TopicPartition>>,
+    /// KIP-848: each member's stored target assignment record (`ConsumerGroupTargetAssignmentMemberValue`):
+    /// the same partitions as `target`, in the order Kafka wrote them, which the uniform
+    /// assignor's stickiness reads back.
+    pub(crate) target_records: VecMap<String, Vec<TopicPartition>>,
     /// Partitions nobody consumes since a revocation or crash, and since when.
     pub(crate) partition_gaps: VecMap<TopicPartition, SimTime>,
     /// Total time partitions went unconsumed between a revocation (or crash) and the
@@ -568,6 +572,7 @@ impl Group {
             initial_remaining: 0,
             assignment_epoch: 0,
             target: VecMap::new(),
+            target_records: VecMap::new(),
             partition_gaps: VecMap::new(),
             partition_downtime_ms: 0,
             handovers: VecMap::new(),

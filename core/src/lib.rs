@@ -101,6 +101,7 @@ pub mod snapshot;
 pub mod sorted;
 pub(crate) mod tagged;
 pub mod time;
+pub mod uuid;
 #[doc(hidden)]
 pub mod vecmap;
 

@@ -331,6 +331,11 @@ impl<'a> TopicRead<'a> {
     pub fn name(self) -> &'a str {
         &self.topic.name
     }
+    /// Its topic id (KIP-516): the scenario's `topic_id`, or one derived from the seed and
+    /// the name. Printed (`Display`) as Kafka prints it.
+    pub fn id(self) -> crate::uuid::Uuid {
+        self.topic.id
+    }
     /// How many partitions it has.
     pub fn partition_count(self) -> u32 {
         self.topic.partition_count()

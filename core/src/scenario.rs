@@ -124,6 +124,12 @@ pub struct TopicSpec {
     /// `segment.ms` (604800000 = 7 days).
     #[serde(default = "seven_days_ms_u64")]
     pub segment_ms: u64,
+    /// The topic id (KIP-516), as Kafka prints it: 22 characters of URL-safe base64. When
+    /// absent the sandbox derives one from the seed and the name
+    /// ([`Uuid::derived`](crate::uuid::Uuid::derived)). It orders topics in the `uniform`
+    /// assignor.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub topic_id: Option<String>,
 }
 
 impl Default for TopicSpec {
@@ -141,6 +147,7 @@ impl Default for TopicSpec {
             retention_bytes: c.retention_bytes,
             segment_bytes: c.segment_bytes,
             segment_ms: c.segment_ms,
+            topic_id: None,
         }
     }
 }
@@ -372,6 +379,7 @@ impl Scenario {
             return Err(ScenarioError::at("topics", Problem::TooManyTopics { count: self.topics.len() }));
         }
         let mut topics = VecMap::new();
+        let mut topic_ids = std::collections::BTreeSet::new();
         for (i, t) in self.topics.iter().enumerate() {
             let path = format!("topics[{i}]");
             check_name(crate::command::NameOf::Topic, &t.name).map_err(|e| ScenarioError::at(format!("{path}.name"), e))?;
@@ -394,6 +402,16 @@ impl Scenario {
                 ));
             }
             check_retention(&path, t)?;
+            if let Some(text) = &t.topic_id {
+                let id = crate::uuid::Uuid::parse(text)
+                    .map_err(|why| ScenarioError::at(format!("{path}.topic_id"), Problem::TopicId { value: text.clone(), why }))?;
+                if !topic_ids.insert(id) {
+                    return Err(ScenarioError::at(
+                        format!("{path}.topic_id"),
+                        Problem::Duplicate { what: Defined::TopicId, name: text.clone() },
+                    ));
+                }
+            }
             if topics.insert(t.name.as_str(), t.partitions).is_some() {
                 return Err(ScenarioError::at(format!("{path}.name"), Problem::Duplicate { what: Defined::Topic, name: t.name.clone() }));
             }
@@ -524,7 +542,8 @@ impl Scenario {
         // Groups and commands are checked by building the cluster for real.
         let mut sim = Sim::with_options(self.seed, self.cluster.clone(), options);
         for t in &self.topics {
-            sim.add_topic(&t.name, t.partitions, t.replication_factor, t.config());
+            let id = t.topic_id.as_deref().and_then(|id| crate::uuid::Uuid::parse(id).ok());
+            sim.add_topic_with_id(&t.name, id, t.partitions, t.replication_factor, t.config());
         }
         for p in &self.producers {
             sim.add_producer(&p.name, p.config.clone());

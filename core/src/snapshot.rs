@@ -75,6 +75,9 @@ pub struct Snapshot {
 pub struct TopicView {
     /// The topic's name.
     pub name: String,
+    /// Its topic id (KIP-516), printed as Kafka prints it.
+    #[serde(default)]
+    pub id: crate::uuid::Uuid,
     /// How many replicas each partition has.
     pub replication_factor: u32,
     /// `min.insync.replicas`: how many in-sync replicas an acks=all write needs.
@@ -362,6 +365,7 @@ impl TopicView {
     pub fn of(t: TopicRead<'_>, records_shown: usize) -> Self {
         TopicView {
             name: t.name().to_string(),
+            id: t.id(),
             replication_factor: t.replication_factor(),
             min_insync_replicas: t.min_insync_replicas(),
             unclean_leader_election_enable: t.unclean_leader_election_enable(),

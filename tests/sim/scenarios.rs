@@ -399,3 +399,32 @@ fn a_scenario_too_big_once_written_out_is_refused() {
     let message = error_of(&text);
     assert!(message.contains("written out with every default filled in, the scenario takes"), "{message}");
 }
+
+/// KIP-516 topic ids: a scenario may give one (checked as Kafka prints ids); otherwise the
+/// same seed and name give the same id, another seed another.
+#[test]
+fn topic_ids_are_given_or_derived_from_the_seed() {
+    let with = |id: &str| format!(r#"{{"version": 1, "seed": 7, "topics": [{{"name": "t", "partitions": 1, "topic_id": "{id}"}}]}}"#);
+    let sim = Scenario::from_json(&with("dLccQCXeGjwzN5MNSgPv5Q")).unwrap().build().unwrap();
+    assert_eq!(sim.topic("t").unwrap().id().to_string(), "dLccQCXeGjwzN5MNSgPv5Q");
+    for (id, needle) in [
+        ("short", "topics[0].topic_id: \"short\" is not a topic id: a topic id is 22 characters"),
+        ("AAAAAAAAAAAAAAAAAAAAAA", "topics[0].topic_id: \"AAAAAAAAAAAAAAAAAAAAAA\" is not a topic id: Kafka reserves"),
+        ("dLccQCXeGjwzN5MNSgPv5R", "its last character does not end a 16-byte id"),
+        ("dLccQCXeGjwzN5MNSgPv+Q", "uses only A-Z"),
+        ("-LccQCXeGjwzN5MNSgPv5Q", "starting with '-'"),
+    ] {
+        let e = error_of(&with(id));
+        assert!(e.contains(needle), "{id}: {e}");
+    }
+    let twice = r#"{"version": 1, "topics": [{"name": "a", "partitions": 1, "topic_id": "dLccQCXeGjwzN5MNSgPv5Q"},
+        {"name": "b", "partitions": 1, "topic_id": "dLccQCXeGjwzN5MNSgPv5Q"}]}"#;
+    assert!(error_of(twice).contains("topics[1].topic_id: topic id \"dLccQCXeGjwzN5MNSgPv5Q\" is defined twice"), "{}", error_of(twice));
+    let derived = |seed: u64| {
+        let json = format!(r#"{{"version": 1, "seed": {seed}, "topics": [{{"name": "t", "partitions": 1}}]}}"#);
+        Scenario::from_json(&json).unwrap().build().unwrap().topic("t").unwrap().id()
+    };
+    assert_eq!(derived(1), derived(1));
+    assert_ne!(derived(1), derived(2));
+    assert_eq!(derived(1), kafka_sandbox_core::uuid::Uuid::derived(1, "t"));
+}

@@ -337,6 +337,7 @@ pub static FIELDS: &[FieldSpec] = &[
     slot!(topic.retention_bytes, How::Int(-1, Some(i64::MAX as u64))),
     slot!(topic.segment_bytes, How::Limit(&limits::TOPIC_SEGMENT_BYTES)),
     slot!(topic.segment_ms, How::Limit(&limits::TOPIC_SEGMENT_MS)),
+    slot!(topic.topic_id, How::OptText),
     // A producer and its send plans.
     slot!(producer.name, How::Name(Names::Producer)),
     slot!(producer.config.partitioner, How::Choice(<PartitionerKind as Choice>::NAMES)),

@@ -417,6 +417,9 @@ msgs! {
     ED_PARTITIONS_HINT = "1 到 256；带键的记录按 murmur2(键) % 分区数 落到分区上", "1 to 256; a keyed record goes to murmur2(key) % partitions";
     ED_RF_HINT = "每个分区的副本数：1 到 broker 数量", "Replicas per partition: 1 to the number of brokers";
     ED_MIN_ISR = "最少同步副本 min.insync.replicas", "Min in-sync replicas (min.insync.replicas)";
+    ED_TOPIC_ID = "主题 ID（topic_id）", "Topic ID (topic_id)";
+    TOPIC_ID = "主题 ID", "Topic ID";
+    TOPIC_ID_HINT = "KIP-516 主题 ID：22 个 URL 安全的 base64 字符，uniform 分配器按它排序主题；留空时由种子和主题名推导", "KIP-516 topic id: 22 characters of URL-safe base64, which the uniform assignor orders topics by; empty: derived from the seed and the topic name";
     ED_UNCLEAN = "允许不干净选举 unclean.leader.election.enable", "Unclean election (unclean.leader.election.enable)";
     ED_ADD_TOPIC = "+ 主题", "+ Topic";
     ED_REMOVE = "删除", "Remove";

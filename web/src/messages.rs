@@ -21,6 +21,7 @@ use kafka_sandbox_core::limits::{
     MAX_PUSH_BUFFER_RECORDS, MAX_SCENARIO_BYTES, MAX_STREAMS, MAX_TABLE_ROWS, MAX_TIMELINE, MAX_TIME_MS, MAX_TOPICS, MAX_VALUE_CHARS,
 };
 use kafka_sandbox_core::share::{self, Damage, SerdeSays, ShareError};
+use kafka_sandbox_core::uuid::UuidProblem;
 
 /// A refused command in `lang`, rendered from the value.
 pub fn refusal(lang: Lang, e: &CommandError) -> String {
@@ -209,7 +210,18 @@ fn problem(lang: Lang, p: &Problem) -> String {
         Problem::Duplicate { what, name } => match what {
             Defined::Topic => format!("主题 \"{name}\" 定义了两次"),
             Defined::Producer => format!("生产者 \"{name}\" 定义了两次"),
+            Defined::TopicId => format!("主题 ID \"{name}\" 定义了两次"),
         },
+        Problem::TopicId { value, why } => {
+            let why = match why {
+                UuidProblem::Length => "主题 ID 是 22 个 URL 安全的 base64 字符",
+                UuidProblem::Alphabet => "主题 ID 只能使用 A-Z、a-z、0-9、'-' 和 '_'",
+                UuidProblem::NotCanonical => "最后一个字符不能结束一个 16 字节的 ID（最后一个字符须是 A、Q、g、w 之一）",
+                UuidProblem::Reserved => "Kafka 保留了全零 ID 和元数据主题的 ID",
+                UuidProblem::LeadingDash => "Kafka 从不给主题以 '-' 开头的 ID",
+            };
+            format!("\"{value}\" 不是主题 ID：{why}")
+        }
         Problem::KeysForValues { keys, values } => format!("{keys} 个键对应 {values} 个值；请为每个值给一个键（或 null）"),
         Problem::PlannedValueTooLong => format!("键和值最多 {MAX_VALUE_CHARS} 个字符"),
         Problem::SendTooLate { last_ms } => format!("最后一个值会在 {last_ms} ms 发送；一切都必须在 {MAX_TIME_MS} ms（一周）之前发生"),
@@ -709,17 +721,18 @@ mod tests {
                 Problem::MaxInFlightZero => 19,
                 Problem::IdempotenceConflict { .. } => 20,
                 Problem::Duplicate { .. } => 21,
-                Problem::KeysForValues { .. } => 22,
-                Problem::PlannedValueTooLong => 23,
-                Problem::SendTooLate { .. } => 24,
-                Problem::TooManyTimelineEntries { .. } => 25,
-                Problem::Capped { .. } => 26,
-                Problem::Command(_) => 27,
-                Problem::ByThen(_) => 28,
-                Problem::Connect(_) => 29,
-                Problem::Streams(_) => 30,
-                Problem::OffsetsTopicReplication { .. } => 31,
-                Problem::BufferMemoryBelowBatchSize { .. } => 32,
+                Problem::TopicId { .. } => 22,
+                Problem::KeysForValues { .. } => 23,
+                Problem::PlannedValueTooLong => 24,
+                Problem::SendTooLate { .. } => 25,
+                Problem::TooManyTimelineEntries { .. } => 26,
+                Problem::Capped { .. } => 27,
+                Problem::Command(_) => 28,
+                Problem::ByThen(_) => 29,
+                Problem::Connect(_) => 30,
+                Problem::Streams(_) => 31,
+                Problem::OffsetsTopicReplication { .. } => 32,
+                Problem::BufferMemoryBelowBatchSize { .. } => 33,
             }
         }
         let s = |x: &str| x.to_string();
@@ -755,6 +768,12 @@ mod tests {
             Problem::IdempotenceConflict { rule: IdempotenceRule::InFlightAtMostFive },
             Problem::Duplicate { what: Defined::Topic, name: s("t") },
             Problem::Duplicate { what: Defined::Producer, name: s("p") },
+            Problem::Duplicate { what: Defined::TopicId, name: s("dLccQCXeGjwzN5MNSgPv5Q") },
+            Problem::TopicId { value: s("short"), why: UuidProblem::Length },
+            Problem::TopicId { value: s("AAAAAAAAAAAAAAAAAAAA+g"), why: UuidProblem::Alphabet },
+            Problem::TopicId { value: s("dLccQCXeGjwzN5MNSgPv5R"), why: UuidProblem::NotCanonical },
+            Problem::TopicId { value: s("AAAAAAAAAAAAAAAAAAAAAA"), why: UuidProblem::Reserved },
+            Problem::TopicId { value: s("-LccQCXeGjwzN5MNSgPv5Q"), why: UuidProblem::LeadingDash },
             Problem::KeysForValues { keys: 2, values: 1 },
             Problem::PlannedValueTooLong,
             Problem::SendTooLate { last_ms: 604_800_001 },
@@ -774,7 +793,7 @@ mod tests {
         all.push(Problem::BufferMemoryBelowBatchSize { buffer_memory: 999, batch_size: 1000 });
         let mut places: Vec<usize> = all.iter().map(place).collect();
         places.dedup();
-        assert_eq!(places, (0..=32).collect::<Vec<_>>(), "one sample (at least) of every problem, in order");
+        assert_eq!(places, (0..=33).collect::<Vec<_>>(), "one sample (at least) of every problem, in order");
         all
     }
 

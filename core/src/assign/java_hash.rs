@@ -70,6 +70,20 @@ impl JavaKey for &str {
     }
 }
 
+/// `Integer.compareTo` for a partition number (never above `i32::MAX`).
+impl JavaKey for u32 {
+    fn compare_to(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// `Uuid.compareTo` (its `Ord`: the most significant half first, as signed `long`s).
+impl JavaKey for crate::uuid::Uuid {
+    fn compare_to(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
 /// `Integer.compareTo` (`Integer.hashCode` is the value itself).
 impl JavaKey for i32 {
     fn compare_to(&self, other: &Self) -> Option<Ordering> {
@@ -102,7 +116,8 @@ pub(crate) struct JavaHashOrder<K: JavaKey> {
     table: Vec<Link>,
     /// Whether each bin is a tree bin (its nodes are `TreeNode`s).
     tree: Vec<bool>,
-    /// `threshold`: the size above which the table doubles.
+    /// `threshold`: the size above which the table doubles; before the first insertion,
+    /// as in the JDK, the table size a presized map will allocate (0: the default, 16).
     threshold: usize,
     /// Every node ever allocated; removed ones are reused through `free`.
     nodes: Vec<Node<K>>,
@@ -117,9 +132,51 @@ impl<K: JavaKey> Default for JavaHashOrder<K> {
     }
 }
 
+/// `HashMap.tableSizeFor`: the power of two at or above `cap` (1 for 0).
+pub(crate) fn table_size_for(cap: i32) -> u32 {
+    if cap <= 1 {
+        1
+    } else {
+        (cap as u32).next_power_of_two().min(1 << 30)
+    }
+}
+
+/// The capacity argument `(int) (n / 0.75f) + 1` Kafka and the JDK pass when presizing
+/// (computed in `float`, as Java does).
+pub(crate) fn presize(n: usize) -> i32 {
+    (n as f32 / 0.75f32) as i32 + 1
+}
+
 impl<K: JavaKey> JavaHashOrder<K> {
     pub(crate) fn new() -> Self {
         Self::default()
+    }
+
+    /// `new HashMap<>(initial_capacity)` / `new HashSet<>(initial_capacity)`: the JDK keeps
+    /// `tableSizeFor(initialCapacity)` in `threshold` until the first insertion.
+    pub(crate) fn with_capacity(initial_capacity: i32) -> Self {
+        Self { threshold: table_size_for(initial_capacity) as usize, ..Self::default() }
+    }
+
+    /// The table of `new HashSet<>(collection)` for a collection of `n` elements, JDK 17:
+    /// `new HashMap<>(Math.max((int) (n / .75f) + 1, 16))`.
+    pub(crate) fn for_collection(n: usize) -> Self {
+        Self::with_capacity(presize(n).max(16))
+    }
+
+    /// The keys in iteration order, each once, inserted in `keys`' order into a set built as
+    /// `new HashSet<>(keys)`.
+    pub(crate) fn collection_order(keys: impl IntoIterator<Item = (K, i32)>, n: usize) -> Vec<K> {
+        let mut set = Self::for_collection(n);
+        for (key, hash) in keys {
+            set.insert(key, hash);
+        }
+        set.order()
+    }
+
+    /// Whether the key is present.
+    pub(crate) fn contains(&self, key: &K) -> bool {
+        self.index.contains_key(key)
     }
 
     /// `put`/`add` of a key with Java hash code `hash_code`. A key already present keeps its
@@ -192,7 +249,7 @@ impl<K: JavaKey> JavaHashOrder<K> {
         self.index.is_empty()
     }
 
-    #[cfg(test)]
+    /// `size()`: how many keys.
     pub(crate) fn len(&self) -> usize {
         self.index.len()
     }
@@ -249,9 +306,11 @@ impl<K: JavaKey> JavaHashOrder<K> {
     fn resize(&mut self) {
         let old_cap = self.table.len();
         if old_cap == 0 {
-            self.table = vec![None; INITIAL_CAPACITY];
-            self.tree = vec![false; INITIAL_CAPACITY];
-            self.threshold = INITIAL_CAPACITY * 3 / 4;
+            // `resize`: the initial capacity a constructor stored in `threshold`, else 16.
+            let cap = if self.threshold > 0 { self.threshold } else { INITIAL_CAPACITY };
+            self.table = vec![None; cap];
+            self.tree = vec![false; cap];
+            self.threshold = cap * 3 / 4;
             return;
         }
         let new_cap = old_cap * 2;

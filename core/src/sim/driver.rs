@@ -55,6 +55,8 @@ pub(crate) struct Driver {
     /// What was asked for, in order (unit tests of a handler alone).
     #[cfg(test)]
     effects: Vec<Effect>,
+    /// The run's seed, from which topic ids are derived without drawing from `rng`.
+    seed: u64,
 }
 
 impl Driver {
@@ -74,6 +76,7 @@ impl Driver {
             trace: Trace::new(options.trace_events),
             monitors: Monitors::with_bounds(options.monitor_records, options.findings),
             rng: SimRng::new(seed),
+            seed,
             latency_ms,
             options,
             #[cfg(test)]
@@ -93,6 +96,11 @@ impl Driver {
     #[cfg(test)]
     pub(crate) fn effects(&self) -> &[Effect] {
         &self.effects
+    }
+
+    /// The run's seed.
+    pub(crate) fn seed(&self) -> u64 {
+        self.seed
     }
 
     /// The network's one-way latency, in ms: a message sent now arrives at

@@ -578,6 +578,18 @@ impl Sim {
         self.cluster.add_topic(name, partitions, replication_factor, config, &mut self.out);
     }
 
+    /// [`Sim::add_topic`] with the scenario's `topic_id`, if it gives one.
+    pub(crate) fn add_topic_with_id(
+        &mut self,
+        name: &str,
+        id: Option<crate::uuid::Uuid>,
+        partitions: u32,
+        replication_factor: u32,
+        config: TopicConfig,
+    ) {
+        self.cluster.add_topic_with_id(name, id, partitions, replication_factor, config, &mut self.out);
+    }
+
     pub(crate) fn add_producer(&mut self, name: &str, config: ProducerConfig) {
         self.clients.producers.insert(name.to_string(), Producer::new(name, config));
     }

@@ -455,7 +455,7 @@ fn topics(cx: &Ctx) -> Html {
                 let f = |p| Field::at(p, &[k]);
                 let more = [
                     f("topics[].message_timestamp_type"), f("topics[].retention_ms"), f("topics[].retention_bytes"),
-                    f("topics[].segment_bytes"), f("topics[].segment_ms"),
+                    f("topics[].segment_bytes"), f("topics[].segment_ms"), f("topics[].topic_id"),
                 ];
                 html! {
                     <div key={k} class="ed-item" id={format!("ed-topics-{i}")}>
@@ -476,6 +476,7 @@ fn topics(cx: &Ctx) -> Html {
                             { cx.field(more[2], "retention.bytes", None) }
                             { cx.field(more[3], "segment.bytes", None) }
                             { cx.field(more[4], "segment.ms", None) }
+                            { cx.field(more[5], i18n::ED_TOPIC_ID, Some(i18n::TOPIC_ID_HINT)) }
                         </> }) }
                     </div>
                 }

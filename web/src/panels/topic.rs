@@ -132,6 +132,9 @@ fn settings(lang: Lang, t: &TopicSnapshot, brokers: u32, dispatch: &Callback<Act
                 <input type="checkbox" class="unclean" checked={t.unclean_leader_election_enable} onchange={set_unclean} />
                 { "unclean.leader.election.enable" }
             </label>
+            <span class="topic-id" title={i18n::TOPIC_ID_HINT.get(lang)}>
+                { i18n::TOPIC_ID.get(lang) }{ ": " }<code>{ t.id.to_string() }</code>
+            </span>
         </div>
     }
 }

@@ -63,9 +63,36 @@ impl Cluster {
         config: TopicConfig,
         out: &mut Driver,
     ) {
+        self.add_topic_with_id(name, None, partitions, replication_factor, config, out);
+    }
+
+    /// [`Cluster::add_topic`] with the topic id: the one given, else derived from the
+    /// run's seed and the name ([`Uuid::derived`](crate::uuid::Uuid::derived)), the next
+    /// draw of that stream if another topic has it.
+    pub(in crate::sim) fn add_topic_with_id(
+        &mut self,
+        name: &str,
+        id: Option<crate::uuid::Uuid>,
+        partitions: u32,
+        replication_factor: u32,
+        config: TopicConfig,
+        out: &mut Driver,
+    ) {
+        let taken = |id: &crate::uuid::Uuid| self.topics.values().any(|t| t.id == *id);
+        let id = match id {
+            Some(id) => id,
+            None => {
+                let mut rng = crate::uuid::Uuid::stream(out.seed(), name);
+                let mut id = crate::uuid::Uuid::random(&mut rng);
+                while taken(&id) {
+                    id = crate::uuid::Uuid::random(&mut rng);
+                }
+                id
+            }
+        };
         let brokers: Vec<BrokerId> = self.brokers.keys().copied().collect();
         let assignment = place_replicas(&mut out.rng, &brokers, partitions, replication_factor);
-        let topic = Topic::new(name, config, assignment);
+        let topic = Topic::new(name, id, config, assignment);
         self.topics.insert(name.to_string(), topic);
         for p in 0..partitions {
             self.announce_new_partition(&TopicPartition::new(name, p), out);

@@ -75,7 +75,7 @@ mod tests {
     /// segment: m0 written at 0 ms, m1 at 5000 ms; both committed on both replicas.
     fn topic() -> VecMap<String, Topic> {
         let config = TopicConfig { retention_ms: 1000, ..TopicConfig::default() };
-        let mut topic = Topic::new("t", config, vec![vec![0, 1]]);
+        let mut topic = Topic::new("t", crate::uuid::Uuid::derived(0, "t"), config, vec![vec![0, 1]]);
         let segments = SegmentConfig { segment_bytes: 1, segment_ms: u64::MAX };
         for log in topic.partitions[0].logs.values_mut() {
             log.set_segment_config(segments);

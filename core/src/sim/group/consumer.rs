@@ -27,7 +27,7 @@
 //! rejoins of the same process.
 
 use super::*;
-use crate::assign::server::assign_server;
+use crate::assign::server::{assign_server, TopicMeta};
 use crate::assign::Subscription;
 use crate::event::{ConsumerProtocolEvent, GroupEvent};
 use crate::event::{GroupError, LeaveReason};
@@ -575,6 +575,9 @@ impl Consumers {
                 if let Some(t) = g.target.remove(&old) {
                     g.target.insert(hb.member_id.clone(), t);
                 }
+                if let Some(t) = g.target_records.remove(&old) {
+                    g.target_records.insert(hb.member_id.clone(), t);
+                }
                 out.emit(EventKind::Group(GroupEvent::StaticMemberReplaced {
                     group: group_id.into(),
                     client_id: client_id.into(),
@@ -625,11 +628,11 @@ impl Consumers {
 
     fn cg_compute_target(&mut self, group_id: &str, cluster: &Cluster, out: &mut Driver) {
         let Some(g) = self.groups.get(group_id) else { return };
-        let mut partitions_per_topic = std::collections::BTreeMap::new();
+        let mut metadata = std::collections::BTreeMap::new();
         for r in &g.registry {
             for t in &r.subscription {
                 if let Some(topic) = cluster.topics.get(t) {
-                    partitions_per_topic.insert(t.clone(), topic.partition_count());
+                    metadata.insert(t.clone(), TopicMeta { id: topic.id, partitions: topic.partition_count() });
                 }
             }
         }
@@ -641,7 +644,7 @@ impl Consumers {
                 group_instance_id: r.group_instance_id.clone(),
                 topics: r.subscription.clone(),
                 owned: g
-                    .target
+                    .target_records
                     .get(&r.member_id)
                     .map(|ps| ps.iter().map(|tp| (tp.topic.clone(), tp.partition)).collect())
                     .unwrap_or_default(),
@@ -649,12 +652,16 @@ impl Consumers {
             })
             .collect();
         let assignor = g.config.remote_assignor;
-        let result = assign_server(assignor, &partitions_per_topic, &subscriptions);
-        let target: VecMap<String, Vec<TopicPartition>> = super::flatten_assignment(result).collect();
+        let result = assign_server(assignor, &metadata, &subscriptions);
+        let records: VecMap<String, Vec<TopicPartition>> =
+            result.records.into_iter().map(|(m, ps)| (m, ps.into_iter().map(|(t, p)| TopicPartition::new(&t, p)).collect())).collect();
+        let partitions_per_topic: std::collections::BTreeMap<String, u32> = metadata.into_iter().map(|(t, m)| (t, m.partitions)).collect();
+        let target: VecMap<String, Vec<TopicPartition>> = super::flatten_assignment(result.assignment).collect();
         let shown: Vec<(String, Vec<TopicPartition>)> =
             g.registry.iter().map(|r| (r.client_id.clone(), target.get(&r.member_id).cloned().unwrap_or_default())).collect();
         let Some(g) = self.groups.get_mut(group_id) else { return };
         g.target = target;
+        g.target_records = records;
         g.assignment_epoch = g.generation;
         g.assigned_counts = partitions_per_topic.into_iter().collect();
         let epoch = g.generation;
@@ -780,6 +787,7 @@ impl Consumers {
         let Some(i) = g.registry.iter().position(|r| r.member_id == member_id) else { return };
         let r = g.registry.remove(i);
         g.target.remove(member_id);
+        g.target_records.remove(member_id);
         out.emit(EventKind::Group(GroupEvent::MemberLeft {
             group: group_id.into(),
             client_id: r.client_id.clone(),
