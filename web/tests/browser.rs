@@ -153,6 +153,7 @@ async fn brokers_view_shows_a_crashed_broker_and_the_moved_leader() {
 
     let host = mount::<Brokers>(BrokersProps {
         lang: Lang::En,
+        kafka_version: sim.cluster().kafka_version,
         brokers: Rc::new(snap.brokers),
         topics: Rc::new(snap.topics),
         flights: Rc::new(snap.flights),
