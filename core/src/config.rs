@@ -326,8 +326,6 @@ pub enum KafkaVersion {
 impl KafkaVersion {
     /// The newest release modelled, the default.
     pub const NEWEST: KafkaVersion = KafkaVersion::V4_2;
-    /// Every release modelled, oldest first.
-    pub const ALL: [KafkaVersion; 3] = [KafkaVersion::V4_0, KafkaVersion::V4_1, KafkaVersion::V4_2];
 
     /// The release as Kafka numbers it: `"4.2"`.
     pub fn as_str(self) -> &'static str {

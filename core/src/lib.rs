@@ -70,6 +70,7 @@
 #[doc(hidden)]
 pub mod __bench;
 pub mod assign;
+mod base64url;
 mod builder;
 pub mod cluster;
 pub mod command;

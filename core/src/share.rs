@@ -168,7 +168,7 @@ impl std::error::Error for ShareError {}
 pub fn encode(run: &SharedRun) -> String {
     let json = write_json(run, false);
     let packed = lzw_compress(json.as_bytes());
-    format!("{PREFIX}{}", base64url(&packed))
+    format!("{PREFIX}{}", crate::base64url::encode(&packed))
 }
 
 /// Decodes a run; the error says what is wrong ([`ShareError`]).
@@ -180,7 +180,7 @@ pub fn decode(text: &str) -> Result<SharedRun, ShareError> {
     let Some(body) = text.strip_prefix(PREFIX) else {
         return Err(ShareError::NotALink);
     };
-    let packed = unbase64url(body).ok_or(ShareError::Damaged(Damage::NotBase64))?;
+    let packed = crate::base64url::decode(body).ok_or(ShareError::Damaged(Damage::NotBase64))?;
     let json = lzw_decompress(&packed, MAX_SCENARIO_BYTES * 4).map_err(ShareError::Damaged)?;
     // Read as text, through the crate's one JSON reader (`read_json`).
     let json = std::str::from_utf8(&json).map_err(|e| ShareError::LinkNotARun(not_utf8(&json, &e)))?;
@@ -353,35 +353,6 @@ fn lzw_decompress(data: &[u8], limit: usize) -> Result<Vec<u8>, Damage> {
     }
 }
 
-const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-fn base64url(data: &[u8]) -> String {
-    let mut out = String::with_capacity(data.len() * 4 / 3 + 3);
-    for chunk in data.chunks(3) {
-        let n = chunk.iter().fold(0u32, |acc, b| (acc << 8) | u32::from(*b)) << (8 * (3 - chunk.len()));
-        for i in 0..=chunk.len() {
-            out.push(char::from(B64[((n >> (18 - 6 * i)) & 63) as usize]));
-        }
-    }
-    out
-}
-
-fn unbase64url(text: &str) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(text.len() * 3 / 4);
-    let digits: Option<Vec<u32>> = text.bytes().map(|c| B64.iter().position(|b| *b == c).map(|p| p as u32)).collect();
-    let digits = digits?;
-    for chunk in digits.chunks(4) {
-        if chunk.len() == 1 {
-            return None;
-        }
-        let n = chunk.iter().fold(0u32, |acc, d| (acc << 6) | d) << (6 * (4 - chunk.len()));
-        for i in 0..chunk.len() - 1 {
-            out.push(((n >> (16 - 8 * i)) & 0xFF) as u8);
-        }
-    }
-    Some(out)
-}
-
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
@@ -392,7 +363,7 @@ mod tests {
     #[test]
     fn base64_and_lzw_round_trip() {
         for data in [&b""[..], b"a", b"ab", b"abc", b"TOBEORNOTTOBEORTOBEORNOT#", &[0u8, 255, 7, 7, 7, 7, 7, 7][..]] {
-            assert_eq!(unbase64url(&base64url(data)).unwrap(), data);
+            assert_eq!(crate::base64url::decode(&crate::base64url::encode(data)).unwrap(), data);
             assert_eq!(lzw_decompress(&lzw_compress(data), 1 << 20).unwrap(), data);
         }
         let big: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8 ^ (i / 7) as u8).collect();
@@ -503,7 +474,7 @@ mod tests {
 
     #[test]
     fn a_link_that_is_not_utf8_says_where() {
-        let link = format!("ks1.{}", base64url(&lzw_compress(b"{\n \"scenario\": \"\xff\"}")));
+        let link = format!("ks1.{}", crate::base64url::encode(&lzw_compress(b"{\n \"scenario\": \"\xff\"}")));
         let e = decode(&link).unwrap_err().to_string();
         assert_eq!(e, "the link's content is not a valid run: invalid unicode code point at line 2 column 15");
     }
@@ -520,7 +491,7 @@ mod tests {
         let e = lzw_decompress(&lzw_compress(&vec![b'a'; 1_100_000]), 1 << 20).unwrap_err();
         assert_eq!(e, Damage::ExpandsPast { limit: 1 << 20 });
         assert_eq!(e.to_string(), "it expands to more than 1048576 bytes");
-        let bad_json = format!("ks1.{}", base64url(&lzw_compress(b"{\"scenario\": 5}")));
+        let bad_json = format!("ks1.{}", crate::base64url::encode(&lzw_compress(b"{\"scenario\": 5}")));
         let e = decode(&bad_json).unwrap_err();
         assert!(matches!(&e, ShareError::LinkNotARun(s) if s.line == 1 && s.message.starts_with("invalid type: integer `5`")), "{e:?}");
         assert!(

@@ -43,8 +43,6 @@ impl fmt::Display for UuidProblem {
     }
 }
 
-const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
 impl Uuid {
     /// `ZERO_UUID`.
     pub const ZERO: Uuid = Uuid { msb: 0, lsb: 0 };
@@ -70,30 +68,20 @@ impl Uuid {
 
     /// Reads a topic id as Kafka prints it, refusing what Kafka would never assign.
     pub fn parse(text: &str) -> Result<Self, UuidProblem> {
-        let bytes = text.as_bytes();
-        if bytes.len() != 22 {
+        if text.len() != 22 {
             return Err(UuidProblem::Length);
         }
-        // 22 characters carry 132 bits: 21 whole characters (126 bits), then the last
-        // character's top 2 bits; its low 4 bits must be zero.
-        let mut bits: u128 = 0;
-        for (i, b) in bytes.iter().enumerate() {
-            let Some(v) = ALPHABET.iter().position(|a| a == b) else { return Err(UuidProblem::Alphabet) };
-            let v = v as u128;
-            if i < 21 {
-                bits = (bits << 6) | v;
-            } else {
-                if v & 0xF != 0 {
-                    return Err(UuidProblem::NotCanonical);
-                }
-                bits = (bits << 2) | (v >> 4);
-            }
+        // 22 characters carry 132 bits: the 16 bytes, then 4 bits that must be zero.
+        let decoded = crate::base64url::decode(text).ok_or(UuidProblem::Alphabet)?;
+        let bytes: [u8; 16] = decoded.try_into().map_err(|_| UuidProblem::Length)?;
+        if crate::base64url::encode(&bytes) != text {
+            return Err(UuidProblem::NotCanonical);
         }
-        let id = Self::from_bytes(bits.to_be_bytes());
+        let id = Self::from_bytes(bytes);
         if id.is_reserved() {
             return Err(UuidProblem::Reserved);
         }
-        if bytes[0] == b'-' {
+        if text.starts_with('-') {
             return Err(UuidProblem::LeadingDash);
         }
         Ok(id)
@@ -158,13 +146,7 @@ impl PartialOrd for Uuid {
 impl fmt::Display for Uuid {
     /// `Uuid.toString`: URL-safe base64 of the 16 bytes, without padding.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let bits = u128::from_be_bytes(self.to_bytes());
-        let mut out = [0u8; 22];
-        for (i, c) in out.iter_mut().enumerate().take(21) {
-            *c = ALPHABET[((bits >> (122 - 6 * i)) & 63) as usize];
-        }
-        out[21] = ALPHABET[((bits & 3) << 4) as usize];
-        f.write_str(std::str::from_utf8(&out).map_err(|_| fmt::Error)?)
+        f.write_str(&crate::base64url::encode(&self.to_bytes()))
     }
 }
 

@@ -211,11 +211,6 @@ impl Clients {
         }
         let header_bytes: Vec<(String, Vec<u8>)> = headers.iter().map(|h| (h.key.clone(), h.value.clone().into_bytes())).collect();
         let size_bytes = record_size_in_bytes(key.as_deref().map(str::as_bytes), Some(value.as_bytes()), &header_bytes);
-        let upper_bytes = RECORD_BATCH_OVERHEAD.saturating_add(record_size_upper_bound(
-            key.as_deref().map(str::as_bytes),
-            Some(value.as_bytes()),
-            &header_bytes,
-        ));
         let id = id.unwrap_or_else(|| {
             let id = RecordId(self.next_record);
             self.next_record += 1;
@@ -258,6 +253,12 @@ impl Clients {
         let new_batch = record.is_some();
         let batch_id = if let Some(record) = record {
             // `BufferPool.allocate(max(batch.size, estimateSizeInBytesUpperBound))`.
+            // Only a new batch asks the pool for memory, so only it needs the upper bound.
+            let upper_bytes = RECORD_BATCH_OVERHEAD.saturating_add(record_size_upper_bound(
+                key.as_deref().map(str::as_bytes),
+                Some(value.as_bytes()),
+                &header_bytes,
+            ));
             let needed = u64::from(batch_size.max(upper_bytes));
             if u64::from(upper_bytes) > producer.config.buffer_memory {
                 // `KafkaProducer.ensureValidRecordSize`: no pool could ever hold it.
