@@ -539,6 +539,18 @@ pub struct UnprocessedRecord {
 }
 
 impl Group {
+    /// The classic group is left with no member: Empty from `now` (kept if it already was,
+    /// for offset expiry's `currentStateTimestamp`), no join phase due, no leader.
+    pub(crate) fn become_empty(&mut self, now: SimTime) {
+        if self.state != GroupState::Empty {
+            self.empty_since = Some(now);
+        }
+        self.state = GroupState::Empty;
+        self.rebalance_due = None;
+        self.initial_delay_since = None;
+        self.leader = None;
+    }
+
     /// Whether the group speaks the KIP-848 consumer protocol.
     pub fn consumer_protocol(&self) -> bool {
         self.config.group_protocol == crate::config::GroupProtocol::Consumer

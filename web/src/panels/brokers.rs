@@ -68,7 +68,7 @@ pub fn Brokers(p: &BrokersProps) -> Html {
             <div class="brokers-head">
                 <h2>{ i18n::BROKERS.get(lang) }</h2>
                 <span class="kafka-version" id="kafka-version" title={ i18n::KAFKA_VERSION_HINT.get(lang) }>
-                    { format!("Apache Kafka {}", p.kafka_version) }
+                    { format!("Kafka {}", p.kafka_version) }
                 </span>
                 <span class="muted small">{ i18n::BROKERS_HINT.get(lang) }</span>
             </div>

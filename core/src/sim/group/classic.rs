@@ -989,11 +989,7 @@ impl Consumers {
         // group then Empty.
         g.generation += 1;
         if g.registry.is_empty() {
-            g.empty_since = if g.state == GroupState::Empty { g.empty_since } else { Some(out.now) };
-            g.state = GroupState::Empty;
-            g.rebalance_due = None;
-            g.initial_delay_since = None;
-            g.leader = None;
+            g.become_empty(out.now);
             return;
         }
         g.state = GroupState::CompletingRebalance;
@@ -1211,11 +1207,7 @@ impl Consumers {
                 // The join phase this starts completes at once with nobody: a new generation,
                 // Empty (`ClassicGroup.initNextGeneration`).
                 g.generation += 1;
-                g.empty_since = if g.state == GroupState::Empty { g.empty_since } else { Some(out.now) };
-                g.state = GroupState::Empty;
-                g.rebalance_due = None;
-                g.initial_delay_since = None;
-                g.leader = None;
+                g.become_empty(out.now);
                 g.round += 1;
             }
         } else {
