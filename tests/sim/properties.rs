@@ -150,6 +150,7 @@ fn check(sim: &Sim, seen: &mut Seen) -> Result<(), String> {
         match &e.kind {
             E::Consume(ConsumeEvent::PositionSet { group, client_id, tp, .. })
             | E::Consume(ConsumeEvent::PositionReset { group, client_id, tp, .. })
+            | E::Consume(ConsumeEvent::TruncationDetected { group, client_id, tp, .. })
             | E::Consume(ConsumeEvent::Seeked { group, client_id, tp, .. }) => {
                 seen.last.remove(&(group.clone(), client_id.clone(), tp.to_string()));
             }

@@ -322,6 +322,13 @@ msgs! {
     GROUP_CREATED_NOTE = "新组从 auto.offset.reset 指定的位置开始读", "A new group starts where auto.offset.reset says";
     BROKERS = "Broker 与副本", "Brokers and replicas";
     KAFKA_VERSION_HINT = "本次运行所模拟的 Kafka 版本：在 4.x 中行为有变化之处（合格领导者副本 KIP-966、KIP-848 消费者在 poll() 中才协调），按这个版本来；在编辑器的「集群」中可以更改", "The Kafka release this run models: where behaviour changed within 4.x (eligible leader replicas, KIP-966; the KIP-848 consumer reconciling only inside poll()), it follows this release; change it in the editor's cluster section";
+    FIDELITY_TITLE = "与真实 Kafka 的不同之处", "Where this differs from real Kafka";
+    FIDELITY_CONTROLLER = "控制器从不故障，它的决定立即到达每个 broker 和客户端（元数据没有延迟）；OffsetsForLeaderEpoch 折叠进副本与消费者的下一次拉取", "The controller never fails and its decisions reach every broker and client at once (no metadata delay); OffsetsForLeaderEpoch is folded into the followers' and consumers' next fetch";
+    FIDELITY_OFFSETS_TOPIC = "__consumer_offsets 的领导者与 Kafka 一样选举，协调者跟随它；但这个主题不存放记录，接管时加载是瞬间的", "__consumer_offsets partitions are led and elected as in Kafka and the coordinator follows their leader, but the topic stores no records: a new coordinator loads the group instantly";
+    FIDELITY_GROUP_SETTINGS = "分配策略、auto.offset.reset 和协议按消费者组设置，而不是按每个消费者；经典协议的分配策略投票没有模拟", "The assignor, auto.offset.reset and the protocol are set per group, not per consumer; the classic protocol's assignor vote is not modelled";
+    FIDELITY_DEVICES = "processing_ms（每条记录的处理时间）代替应用的工作；push 投递不是 Kafka，只是教学演示", "processing_ms (time per record) stands in for the application's work; push delivery is not Kafka, a teaching device";
+    FIDELITY_KNOWN = "已知差别：幂等生产者在不干净选举丢失记录后一直重试 OUT_OF_ORDER_SEQUENCE_NUMBER，而 Kafka 会提升纪元、重置序号（KIP-360）", "Known difference: after an unclean election lost some of its records, an idempotent producer retries OUT_OF_ORDER_SEQUENCE_NUMBER, where Kafka bumps its epoch and resets the sequence numbers (KIP-360)";
+    FIDELITY_MORE = "完整清单（每条规则、Kafka 的类与版本、对应测试）见仓库中的 docs/fidelity.md", "The full list (each rule with Kafka's class and release, and the test that pins it) is docs/fidelity.md in the repository";
     BROKERS_HINT = "每一列是一个 broker，卡片是它保存的分区副本：★ leader 接收写入并服务消费者，follower 从 leader 复制", "Each column is a broker and the partition replicas it holds: the ★ leader takes writes and serves consumers, followers copy from it";
     BROKER = "Broker", "Broker";
     ROLE_LEADER = "★ leader", "★ leader";
@@ -791,6 +798,7 @@ pub fn group_error_code(e: GroupError) -> &'static str {
         // The consumer's own exceptions, not errors a broker answers with.
         GroupError::NoOffsetForPartition => "NoOffsetForPartitionException",
         GroupError::OffsetOutOfRange => "OffsetOutOfRangeException",
+        GroupError::LogTruncation => "LogTruncationException",
         e => e.name(),
     }
 }
@@ -1350,6 +1358,13 @@ fn consume_line(lang: Lang, e: &ConsumeEvent) -> String {
                 format!("{client_id}'s position {from} on partition {} is out of range; auto.offset.reset moves it to {to}", tp.partition)
             }
         }
+        E::TruncationDetected { client_id, tp, from, offset_epoch, to, .. } => {
+            if zh {
+                format!("{client_id} 校验分区 {} 的位移 {from}（纪元 {offset_epoch}）：新领导者的日志在 {to} 处与它读过的日志分叉——不干净选举截断了它已读的记录（KIP-320，OffsetsForLeaderEpoch）；从分叉点 {to} 继续读", tp.partition)
+            } else {
+                format!("{client_id} validates its position {from} (epoch {offset_epoch}) on partition {}: the new leader's log diverges from what it read at {to} — an unclean election truncated records it had read (KIP-320, OffsetsForLeaderEpoch); it resumes at the divergence point {to}", tp.partition)
+            }
+        }
         E::Seeked { client_id, tp, from, to, how, .. } => {
             use kafka_sandbox_core::command::SeekTo;
             let how = match (how, zh) {
@@ -1431,6 +1446,13 @@ fn consumer_protocol_line(lang: Lang, e: &ConsumerProtocolEvent) -> String {
                 format!("{client_id} 的 poll() 抛出 {code}（auto.offset.reset=none 且没有可用的位移），应用停止")
             } else {
                 format!("{client_id}'s poll() throws {code} (auto.offset.reset=none and no usable offset); the application stops")
+            }
+        }
+        E::ConsumerFailed { client_id, error: GroupError::LogTruncation, .. } => {
+            if zh {
+                format!("{client_id} 的 poll() 抛出 LogTruncationException：不干净的领导者选举截断了它已读过的记录（KIP-320），而 auto.offset.reset=none 不允许自动重置；应用停止")
+            } else {
+                format!("{client_id}'s poll() throws LogTruncationException: an unclean leader election truncated records it had read (KIP-320), and auto.offset.reset=none allows no automatic reset; the application stops")
             }
         }
         E::ConsumerFailed { client_id, error: GroupError::InvalidSessionTimeout, .. } => {

@@ -73,6 +73,7 @@ pub fn protocol_group(kind: &EventKind, rebalancing: bool) -> Option<&str> {
         | E::ConsumerProtocol(ConsumerProtocolEvent::AssignmentReconciled { group, .. })
         | E::Consume(ConsumeEvent::PositionSet { group, .. })
         | E::Consume(ConsumeEvent::PositionReset { group, .. })
+        | E::Consume(ConsumeEvent::TruncationDetected { group, .. })
         | E::Group(GroupEvent::MetadataChangeNoticed { group, .. })
         | E::ConsumerProtocol(ConsumerProtocolEvent::ConsumerHeartbeatSent { group, .. })
         | E::ConsumerProtocol(ConsumerProtocolEvent::GroupEpochBumped { group, .. })

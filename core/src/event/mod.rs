@@ -502,6 +502,7 @@ impl GroupError {
             GroupError::NoOffsetForPartition => "NO_OFFSET_FOR_PARTITION",
             GroupError::InvalidSessionTimeout => "INVALID_SESSION_TIMEOUT",
             GroupError::OffsetOutOfRange => "OFFSET_OUT_OF_RANGE",
+            GroupError::LogTruncation => "LOG_TRUNCATION",
         }
     }
 }
@@ -587,6 +588,10 @@ pub enum GroupError {
     /// (`GroupCoordinatorService.joinGroup`): fatal for the consumer
     /// (`InvalidSessionTimeoutException` from `poll()`).
     InvalidSessionTimeout,
+    /// Not from the coordinator: `auto.offset.reset=none` and the position's validation
+    /// (KIP-320) found the log truncated below it after an unclean election
+    /// (`LogTruncationException` from `poll()`, which names the divergent offset).
+    LogTruncation,
 }
 
 /// Errors a Produce request can meet (Kafka's `Errors`), plus the producer's own timeout.
@@ -797,6 +802,7 @@ mod tests {
             GroupError::NoOffsetForPartition,
             GroupError::OffsetOutOfRange,
             GroupError::InvalidSessionTimeout,
+            GroupError::LogTruncation,
         ] {
             assert_eq!(write_json(&e, false), quoted(e.name()));
         }

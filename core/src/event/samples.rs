@@ -154,6 +154,7 @@ pub(crate) fn every_event() -> Vec<EventKind> {
                 high_watermark: 1,
             },
             PositionReset { group: s("g"), client_id: s("c"), tp: tp("t", 0), from: 9, to: 1 },
+            TruncationDetected { group: s("g"), client_id: s("c"), tp: tp("t", 0), from: 9, offset_epoch: 0, to: 5 },
             OffsetsCommitted { group: s("g"), client_id: s("c"), offsets: vec![(tp("t", 0), 1)] },
             OffsetsExpired { group: s("g"), offsets: vec![(tp("t", 0), 1)] },
             Seeked { group: s("g"), client_id: s("c"), tp: tp("t", 0), from: 1, to: 0, how: SeekTo::Beginning },

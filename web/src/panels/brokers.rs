@@ -95,6 +95,14 @@ pub fn Brokers(p: &BrokersProps) -> Html {
                 <span class="item"><span class="swatch card-dashed" />{ i18n::LEGEND_OUT_OF_ISR.get(lang) }</span>
                 <span class="item"><span class="elr-tag">{ i18n::IN_ELR.get(lang) }</span>{ i18n::LEGEND_ELR.get(lang) }</span>
             </p>
+            <details class="fidelity muted small" id="fidelity">
+                <summary>{ i18n::FIDELITY_TITLE.get(lang) }</summary>
+                <ul>
+                    { for [i18n::FIDELITY_CONTROLLER, i18n::FIDELITY_OFFSETS_TOPIC, i18n::FIDELITY_GROUP_SETTINGS, i18n::FIDELITY_DEVICES, i18n::FIDELITY_KNOWN, i18n::FIDELITY_MORE]
+                        .into_iter()
+                        .map(|m| html! { <li>{ m.get(lang) }</li> }) }
+                </ul>
+            </details>
         </section>
     }
 }

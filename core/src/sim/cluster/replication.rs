@@ -1188,11 +1188,33 @@ impl Sim {
                     changes.push(("unclean.leader.election.enable", u.to_string()));
                 }
                 let count = t.partition_count();
+                // KAFKA-16540 (KIP-966): with ELR on, any update of a topic's
+                // `min.insync.replicas` clears its partitions' ELR and last known leader
+                // (`ClearElrRecord`): a replica that left the ISR under the old minimum is
+                // no longer known to hold every record committed under the new one.
+                let mut cleared = Vec::new();
+                if min_insync_replicas.is_some() && self.cluster.config.kafka_version.eligible_leader_replicas() {
+                    for (p, part) in t.partitions.iter_mut().enumerate() {
+                        part.last_known_leader = None;
+                        if !part.elr.is_empty() {
+                            part.elr.clear();
+                            cleared.push((p as u32, part.isr.clone()));
+                        }
+                    }
+                }
                 for (setting, value) in changes {
                     self.out.emit(EventKind::Settings(SettingsEvent::ConfigChanged {
                         entity: topic.clone(),
                         setting: setting.into(),
                         value,
+                    }));
+                }
+                for (partition, isr) in cleared {
+                    self.out.emit(EventKind::Replication(ReplicationEvent::EligibleLeadersChanged {
+                        topic: topic.clone(),
+                        partition,
+                        elr: Vec::new(),
+                        isr,
                     }));
                 }
                 // The controller re-checks offline partitions when unclean election is

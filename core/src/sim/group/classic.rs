@@ -226,6 +226,7 @@ impl Consumers {
             m.generation = -1;
             let revoked = std::mem::take(&mut m.assigned);
             m.positions.clear();
+            m.position_epochs.clear();
             m.token += 1;
             m.activity = Activity::AwaitingAssignment;
             self.record_revoked(group_id, client_id, revoked, out);
@@ -469,6 +470,7 @@ impl Consumers {
         let added: Vec<TopicPartition> = assignment.iter().filter(|tp| !m.assigned.contains(tp)).cloned().collect();
         for tp in &revoked {
             m.positions.remove(tp);
+            m.position_epochs.remove(tp);
         }
         m.assigned = assignment.clone();
         m.last_assignment = assignment.clone();
@@ -579,6 +581,7 @@ impl Consumers {
                 m.generation = -1;
                 let revoked = std::mem::take(&mut m.assigned);
                 m.positions.clear();
+                m.position_epochs.clear();
                 m.token += 1;
                 self.record_revoked(group_id, client_id, revoked, out);
                 self.send_join(group_id, client_id, cluster, out);
