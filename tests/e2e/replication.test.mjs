@@ -218,6 +218,23 @@ test("the replication view in Chinese", async () => {
   await page.close();
 });
 
+test("where the sandbox differs from Kafka is one click away under the brokers, in both languages", async () => {
+  for (const [lang, title, word] of [
+    ["en", /Where this differs from real Kafka/, /controller never fails/],
+    ["zh", /与真实 Kafka 的不同之处/, /控制器从不故障/],
+  ]) {
+    const page = await open(lang, { width: 1440, height: 900 });
+    const list = page.locator("#fidelity");
+    assert.match(await list.locator("summary").innerText(), title);
+    assert.equal(await list.locator("li").first().isVisible(), false, "closed until asked");
+    await list.locator("summary").click();
+    await list.locator("li").first().waitFor();
+    assert.equal(await list.locator("li").count(), 6);
+    assert.match(await list.innerText(), word);
+    await page.close();
+  }
+});
+
 test("nothing was logged as an error", () => {
   for (const problems of problemLists) assert.deepEqual(problems(), []);
 });

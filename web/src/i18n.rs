@@ -326,9 +326,9 @@ msgs! {
     FIDELITY_CONTROLLER = "控制器从不故障，它的决定立即到达每个 broker 和客户端（元数据没有延迟）；OffsetsForLeaderEpoch 折叠进副本与消费者的下一次拉取", "The controller never fails and its decisions reach every broker and client at once (no metadata delay); OffsetsForLeaderEpoch is folded into the followers' and consumers' next fetch";
     FIDELITY_OFFSETS_TOPIC = "__consumer_offsets 的领导者与 Kafka 一样选举，协调者跟随它；但这个主题不存放记录，接管时加载是瞬间的", "__consumer_offsets partitions are led and elected as in Kafka and the coordinator follows their leader, but the topic stores no records: a new coordinator loads the group instantly";
     FIDELITY_GROUP_SETTINGS = "分配策略、auto.offset.reset 和协议按消费者组设置，而不是按每个消费者；经典协议的分配策略投票没有模拟", "The assignor, auto.offset.reset and the protocol are set per group, not per consumer; the classic protocol's assignor vote is not modelled";
-    FIDELITY_DEVICES = "processing_ms（每条记录的处理时间）代替应用的工作；push 投递不是 Kafka，只是教学演示", "processing_ms (time per record) stands in for the application's work; push delivery is not Kafka, a teaching device";
+    FIDELITY_DEVICES = "processing_ms（每条记录的处理时间）代替应用的工作；推送投递不是 Kafka，只是教学演示", "processing_ms (time per record) stands in for the application's work; push delivery is not Kafka, a teaching device";
     FIDELITY_KNOWN = "已知差别：幂等生产者在不干净选举丢失记录后一直重试 OUT_OF_ORDER_SEQUENCE_NUMBER，而 Kafka 会提升纪元、重置序号（KIP-360）", "Known difference: after an unclean election lost some of its records, an idempotent producer retries OUT_OF_ORDER_SEQUENCE_NUMBER, where Kafka bumps its epoch and resets the sequence numbers (KIP-360)";
-    FIDELITY_MORE = "完整清单（每条规则、Kafka 的类与版本、对应测试）见仓库中的 docs/fidelity.md", "The full list (each rule with Kafka's class and release, and the test that pins it) is docs/fidelity.md in the repository";
+    FIDELITY_MORE = "完整清单（每条规则、Kafka 的类与版本、对应测试）见仓库文档目录中的 fidelity.md", "The full list (each rule with Kafka's class and release, and the test that pins it) is docs/fidelity.md in the repository";
     BROKERS_HINT = "每一列是一个 broker，卡片是它保存的分区副本：★ leader 接收写入并服务消费者，follower 从 leader 复制", "Each column is a broker and the partition replicas it holds: the ★ leader takes writes and serves consumers, followers copy from it";
     BROKER = "Broker", "Broker";
     ROLE_LEADER = "★ leader", "★ leader";
