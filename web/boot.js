@@ -21,37 +21,31 @@ function kb(bytes) {
   return `${Math.round(bytes / 1024)} KB`;
 }
 
-// A Response whose body is counted as it streams in, so instantiateStreaming still compiles
-// while downloading. Content-Length is the compressed size when the server compresses, so a
-// percentage is shown only for an uncompressed response.
-function counted(response) {
+// Counts the wasm's bytes as they arrive, on a clone of the response (the original goes to
+// instantiateStreaming untouched, so it compiles while downloading). Content-Length is the
+// compressed size when the server compresses, so a percentage is shown only for an
+// uncompressed response.
+async function count(response) {
   const encoded = response.headers.get("content-encoding");
   const total = encoded ? 0 : Number(response.headers.get("content-length")) || 0;
-  if (!response.body) return response;
-  let loaded = 0;
+  if (!response.body) return;
   const reader = response.body.getReader();
-  const body = new ReadableStream({
-    async pull(controller) {
-      const { done, value } = await reader.read();
-      if (done) {
-        controller.close();
-        if (status) status.textContent = "正在启动… · Starting…";
-        return;
-      }
-      loaded += value.byteLength;
-      if (status) {
-        status.textContent = total
-          ? `正在下载模拟器 · Downloading the simulator: ${Math.min(100, Math.round((100 * loaded) / total))} %`
-          : `正在下载模拟器 · Downloading the simulator: ${kb(loaded)}`;
-      }
-      if (fill && total) {
-        fill.setAttribute("data-known", "");
-        fill.style.width = `${Math.min(100, (100 * loaded) / total)}%`;
-      }
-      controller.enqueue(value);
-    },
-  });
-  return new Response(body, { status: response.status, headers: { "content-type": "application/wasm" } });
+  let loaded = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    loaded += value.byteLength;
+    if (status) {
+      status.textContent = total
+        ? `正在下载模拟器 · Downloading the simulator: ${Math.min(100, Math.round((100 * loaded) / total))} %`
+        : `正在下载模拟器 · Downloading the simulator: ${kb(loaded)}`;
+    }
+    if (fill && total) {
+      fill.setAttribute("data-known", "");
+      fill.style.width = `${Math.min(100, (100 * loaded) / total)}%`;
+    }
+  }
+  if (status) status.textContent = "正在启动… · Starting…";
 }
 
 try {
@@ -62,7 +56,9 @@ try {
   const bindings = await import(js);
   const response = await fetch(wasm);
   if (!response.ok) throw new Error(`${wasm}: HTTP ${response.status}`);
-  const instance = await bindings.default({ module_or_path: counted(response) });
+  const counting = count(response.clone()).catch(() => {});
+  const instance = await bindings.default({ module_or_path: response });
+  await counting;
   dispatchEvent(new CustomEvent("TrunkApplicationStarted", { detail: { wasm: instance } }));
 } catch (e) {
   fail(e);

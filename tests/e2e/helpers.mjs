@@ -61,7 +61,7 @@ export const CHROMIUM_ARGS = [
  * lists "METHOD path status [encoding]".
  */
 export async function serveDist(dir = DIST_DIR, options = {}) {
-  return serveDir(dir, options);
+  return serveDir(dir, { compress: process.env.E2E_NO_COMPRESS ? false : true, ...options });
 }
 
 /** Launches headless Debian Chromium. Close it with `await browser.close()`. */
