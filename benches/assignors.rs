@@ -13,8 +13,10 @@
 //! printed, never asserted; CI does not run this.
 //!
 //! Environment: `BENCH_QUICK=1` for a short pass; `BENCH_ONLY=sticky,uniform` for some
-//! assignors (names as printed); `BENCH_SIZES=10000x1000` for some sizes; `BENCH_JAVA=0` to
-//! leave Java out.
+//! assignors (names as printed; `general` for the sticky assignors' general path); `BENCH_SIZES=10000x1000` for some sizes; `BENCH_JAVA=0` to
+//! leave Java out; `BENCH_RUNS=1` for exactly one run of each case (to count instructions:
+//! `valgrind --tool=callgrind --toggle-collect='kafka_sandbox_core::assign::*'
+//! --dump-after='kafka_sandbox_core::assign::*' target/release/deps/assignors-*`).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -47,10 +49,11 @@ fn member_id(i: usize) -> String {
     format!("consumer-{i:04}")
 }
 
-/// Runs `f` until `budget` has passed (at least `min_runs` times, at most 200) and returns
-/// the best and median times and the last result. Only `f` is timed: the previous result
-/// is dropped outside the timed region.
+/// Runs `f` until `budget` has passed (at least `min_runs` times, at most 200; exactly
+/// `BENCH_RUNS` times if set) and returns the best and median times and the last result.
+/// Only `f` is timed: the previous result is dropped outside the timed region.
 fn time<T>(min_runs: usize, budget: Duration, mut f: impl FnMut() -> T) -> (Duration, Duration, T) {
+    let fixed: Option<usize> = std::env::var("BENCH_RUNS").ok().and_then(|n| n.parse().ok()).filter(|n| *n > 0);
     let mut times = Vec::new();
     let started = Instant::now();
     let mut last = None;
@@ -60,7 +63,11 @@ fn time<T>(min_runs: usize, budget: Duration, mut f: impl FnMut() -> T) -> (Dura
         let result = f();
         times.push(t.elapsed());
         last = Some(result);
-        if times.len() >= 200 || (times.len() >= min_runs && started.elapsed() >= budget) {
+        let done = match fixed {
+            Some(n) => times.len() >= n,
+            None => times.len() >= 200 || (times.len() >= min_runs && started.elapsed() >= budget),
+        };
+        if done {
             break;
         }
     }
@@ -156,7 +163,10 @@ fn java_figures(budget: Duration, sizes: &[(u32, usize)]) -> Option<JavaFigures>
         let f: Vec<&str> = line.split_whitespace().collect();
         if let ["java", name, size, case, best, median, _runs, _moved, digest] = f[..] {
             let (Ok(best_ms), Ok(median_ms)) = (best.parse(), median.parse()) else { continue };
-            figures.insert((name.to_string(), size.to_string(), case.to_string()), JavaFigure { best_ms, median_ms, digest: digest.to_string() });
+            figures.insert(
+                (name.to_string(), size.to_string(), case.to_string()),
+                JavaFigure { best_ms, median_ms, digest: digest.to_string() },
+            );
         }
     }
     Some(figures)
@@ -195,12 +205,10 @@ fn main() {
     let only = std::env::var("BENCH_ONLY").ok().map(|s| s.split(',').map(|x| x.trim().to_string()).collect());
     let java = java_figures(budget, &sizes);
     let bench = Bench { budget, only, java };
-    println!(
-        "assignors: one topic, every member subscribed; best and median of repeated runs (>= 3, ~{} s each)",
-        budget.as_secs_f64()
-    );
+    println!("assignors: one topic, every member subscribed; best and median of repeated runs (>= 3, ~{} s each)", budget.as_secs_f64());
     println!();
-    let versus = if bench.java.is_some() { "Kafka (Java): best / median ms, ratio of bests and medians" } else { "vs kafka-python (target)" };
+    let versus =
+        if bench.java.is_some() { "Kafka (Java): best / median ms, ratio of bests and medians" } else { "vs kafka-python (target)" };
     println!(
         "{:<19} {:>13} {:<6} {:>10} {:>10} {:>7} {:>6} {:>10}  {versus}",
         "assignor", "partitions", "case", "best ms", "median ms", "min/mbr", "max", "moved"
@@ -224,7 +232,7 @@ fn main() {
     println!("those that change owner in this first round, so they count as moved). Kafka's figures: benches/java/run.sh");
     println!("(JIT warmed; only the assign call timed); \"same\": both computed the same assignment (a digest of it).");
     println!();
-    if bench.wanted("sticky") || bench.wanted("cooperative-sticky") {
+    if bench.wanted("general") {
         general_path(&bench, &sizes);
     }
 }

@@ -314,7 +314,9 @@ impl<K: JavaKey> JavaHashOrder<K> {
             return;
         }
         let new_cap = old_cap * 2;
-        self.threshold *= 2;
+        // `resize`: below 16 bins the JDK recomputes `(int) (newCap * 0.75f)` rather than
+        // doubling the threshold; both are three quarters of the table for a power of two.
+        self.threshold = new_cap * 3 / 4;
         let old_table = std::mem::replace(&mut self.table, vec![None; new_cap]);
         let old_tree = std::mem::replace(&mut self.tree, vec![false; new_cap]);
         for (j, head) in old_table.into_iter().enumerate() {
@@ -852,6 +854,10 @@ impl<K: JavaKey> JavaHashOrder<K> {
 /// order, no removals) iterates them, as indices into `keys`. A repeated key keeps its
 /// first place and appears once.
 pub(crate) fn string_map_order(keys: &[&str]) -> Vec<usize> {
+    let hashes: Vec<u32> = keys.iter().map(|k| spread(crate::partitioner::java_string_hash(k))).collect();
+    if let Some(order) = list_order(keys, &hashes, INITIAL_CAPACITY) {
+        return order;
+    }
     let mut map = JavaHashOrder::new();
     let mut first_index: BTreeMap<&str, usize> = BTreeMap::new();
     for (i, key) in keys.iter().enumerate() {
@@ -860,6 +866,66 @@ pub(crate) fn string_map_order(keys: &[&str]) -> Vec<usize> {
         }
     }
     map.order().into_iter().filter_map(|key| first_index.get(key).copied()).collect()
+}
+
+/// The iteration order of a hash map whose table has `capacity` bins at its first `put`
+/// (then doubling whenever its size exceeds three quarters of it), after `put`s of `keys`
+/// (spread hashes `hashes`) in order with no removals — when every key is distinct and no
+/// bin ever holds more than [`TREEIFY_THRESHOLD`] keys. Then every bin stays a list (no
+/// `treeifyBin`: no tree, and no resize but the size's), and a list bin keeps its keys in
+/// arrival order through every `resize`: the order is the keys sorted by their bin in the
+/// last table, stably. `None` otherwise (the caller then replays the puts on a
+/// [`JavaHashOrder`]).
+///
+/// Cost: a count of the keys per bin for each table size the map goes through, O(keys).
+pub(crate) fn list_order<K: PartialEq>(keys: &[K], hashes: &[u32], capacity: usize) -> Option<Vec<usize>> {
+    let n = keys.len();
+    let mut cap = capacity.max(1);
+    let mut counts: Vec<u32> = Vec::new();
+    loop {
+        // Every key put while the table has `cap` bins, and the ones before: the last of
+        // them (the one past the threshold, if any) triggers the resize after its put.
+        let threshold = cap * 3 / 4;
+        let upto = n.min(threshold + 1);
+        counts.clear();
+        counts.resize(cap, 0);
+        for &h in &hashes[..upto] {
+            let c = &mut counts[h as usize & (cap - 1)];
+            *c += 1;
+            if *c as usize > TREEIFY_THRESHOLD {
+                return None;
+            }
+        }
+        if n > threshold {
+            cap *= 2;
+        } else {
+            break;
+        }
+    }
+    // A counting sort by bin (stable); then no two keys of one bin may be equal.
+    let mut start = vec![0u32; cap + 1];
+    for &h in hashes {
+        start[(h as usize & (cap - 1)) + 1] += 1;
+    }
+    for b in 0..cap {
+        start[b + 1] += start[b];
+    }
+    let mut order = vec![0usize; n];
+    let mut next = start.clone();
+    for (i, &h) in hashes.iter().enumerate() {
+        let b = h as usize & (cap - 1);
+        order[next[b] as usize] = i;
+        next[b] += 1;
+    }
+    for b in 0..cap {
+        let bin = &order[start[b] as usize..start[b + 1] as usize];
+        for (x, &i) in bin.iter().enumerate() {
+            if bin[..x].iter().any(|&j| keys[j] == keys[i]) {
+                return None;
+            }
+        }
+    }
+    Some(order)
 }
 
 #[cfg(test)]

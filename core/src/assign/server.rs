@@ -37,7 +37,7 @@ use crate::sorted::CollectSorted;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::java_hash::{presize, JavaHashOrder};
-use super::{java_hash, range, sorted_members, Assignment, Subscription};
+use super::{java_hash, range, Assignment, Subscription};
 pub use crate::config::ServerAssignor;
 use crate::partitioner::java_string_hash;
 pub use crate::uuid::Uuid;
@@ -295,8 +295,14 @@ fn range_targets(input: &Input) -> Vec<Target> {
         .into_iter()
         .filter_map(|t| input.topics.get(t).filter(|m| m.partitions > 0).map(|m| (t, m.partitions)))
         .collect();
-    let mut assignment: Assignment = input.members.iter().map(|m| (m.member_id.clone(), BTreeMap::new())).collect_map();
-    range::assign_sorted(&topics, &sorted_members(input.members), &mut assignment);
+    let table = super::Topics::new(&topics);
+    let mut by_id: Vec<u32> = (0u32..).take(input.members.len()).collect();
+    crate::sorted::sort_by(&mut by_id, |a, b| {
+        super::java_cmp(&input.members[*a as usize].member_id, &input.members[*b as usize].member_id)
+    });
+    let mut owners = vec![super::NO_OWNER; table.total()];
+    range::assign_sorted(&table, input.members, &super::member_order(input.members, &by_id), &mut owners);
+    let assignment = super::AssignmentLists::from_owners(input.members, &table, &owners, Vec::new()).into_outcome().assignment;
     input
         .members
         .iter()
