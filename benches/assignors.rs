@@ -14,9 +14,12 @@
 //!
 //! Environment: `BENCH_QUICK=1` for a short pass; `BENCH_ONLY=sticky,uniform` for some
 //! assignors (names as printed; `general` for the sticky assignors' general path); `BENCH_SIZES=10000x1000` for some sizes; `BENCH_JAVA=0` to
-//! leave Java out; `BENCH_RUNS=1` for exactly one run of each case (to count instructions:
-//! `valgrind --tool=callgrind --toggle-collect='kafka_sandbox_core::assign::*'
-//! --dump-after='kafka_sandbox_core::assign::*' target/release/deps/assignors-*`).
+//! leave Java out; `BENCH_MAPS=0` to leave out timing `assign` (the maps column);
+//! `BENCH_RUNS=1` for exactly one run of each case. Instructions per call, which do not
+//! depend on the machine's load: `BENCH_RUNS=1 BENCH_MAPS=0 BENCH_JAVA=0 BENCH_ONLY=sticky
+//! valgrind --tool=callgrind --toggle-collect='kafka_sandbox_core::assign::assign_lists'
+//! target/release/deps/assignors-*` (`...::server::assign_server` for `uniform` and
+//! `server-range`) counts the fresh and the leave call together.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -24,7 +27,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use kafka_sandbox_core::assign::server::{assign_server, ServerAssignor, TopicMeta, Uuid};
-use kafka_sandbox_core::assign::{assign, Assignment, Strategy, Subscription};
+use kafka_sandbox_core::assign::{assign, assign_lists, Assignment, Strategy, Subscription};
 
 const TOPIC: &str = "events";
 /// What the sandbox must reach against Kafka's Java assignors (issue 20).
@@ -210,8 +213,8 @@ fn main() {
     let versus =
         if bench.java.is_some() { "Kafka (Java): best / median ms, ratio of bests and medians" } else { "vs kafka-python (target)" };
     println!(
-        "{:<19} {:>13} {:<6} {:>10} {:>10} {:>7} {:>6} {:>10}  {versus}",
-        "assignor", "partitions", "case", "best ms", "median ms", "min/mbr", "max", "moved"
+        "{:<19} {:>13} {:<6} {:>10} {:>10} {:>9} {:>7} {:>6} {:>10}  {versus}",
+        "assignor", "partitions", "case", "best ms", "median ms", "maps ms", "min/mbr", "max", "moved"
     );
     for &(partitions, n_members) in &sizes {
         let topics: BTreeMap<String, u32> = [(TOPIC.to_string(), partitions)].into();
@@ -231,6 +234,9 @@ fn main() {
     println!("moved: partitions whose owner differs from the fresh assignment (cooperative-sticky withholds");
     println!("those that change owner in this first round, so they count as moved). Kafka's figures: benches/java/run.sh");
     println!("(JIT warmed; only the assign call timed); \"same\": both computed the same assignment (a digest of it).");
+    println!("Client assignors: best/median of assign_lists (each member's list, what the simulated leader calls);");
+    println!("maps ms: best of assign (the same answer as maps, what kafka-sandbox assign prints). The coordinator's");
+    println!("assignors: assign_server, target assignment and records.");
     println!();
     if bench.wanted("general") {
         general_path(&bench, &sizes);
@@ -282,31 +288,48 @@ fn fresh_then_leave(
     compared: bool,
 ) {
     let n_members = members.len();
-    let (best, median, fresh) = time(3, bench.budget, || assign(strategy, topics, members));
-    let Ok(fresh) = fresh else {
-        println!("{strategy}: error {fresh:?}");
-        return;
-    };
     let row = Row { bench, name: strategy.name(), partitions, compared };
-    row.print(n_members, "fresh", best, median, &fresh.assignment, None);
+    let Some(fresh) = client_case(&row, strategy, topics, members, "fresh", None) else { return };
     let leaver = member_id(n_members / 2);
     let rest: Vec<Subscription> = members
         .iter()
         .filter(|m| m.member_id != leaver)
         .map(|m| {
             let mut m = m.clone();
-            m.owned = fresh.assignment[&m.member_id].iter().flat_map(|(t, ps)| ps.iter().map(move |p| (t.clone(), *p))).collect();
+            m.owned = fresh[&m.member_id].iter().flat_map(|(t, ps)| ps.iter().map(move |p| (t.clone(), *p))).collect();
             m.generation = Some(1);
             m
         })
         .collect();
-    let (best, median, after) = time(3, bench.budget, || assign(strategy, topics, &rest));
-    let Ok(after) = after else {
-        println!("{strategy}: error {after:?}");
-        return;
+    client_case(&row, strategy, topics, &rest, "leave", Some(&fresh));
+}
+
+/// Times one client case: `assign_lists` (what the simulated leader calls), then `assign`
+/// (the same answer as maps, what `kafka-sandbox assign` prints) for the last column.
+fn client_case(
+    row: &Row,
+    strategy: Strategy,
+    topics: &BTreeMap<String, u32>,
+    members: &[Subscription],
+    case: &str,
+    fresh: Option<&Assignment>,
+) -> Option<Assignment> {
+    let (best, median, lists) = time(3, row.bench.budget, || assign_lists(strategy, topics, members));
+    let lists = match lists {
+        Ok(lists) => lists,
+        Err(e) => {
+            println!("{strategy}: error {e:?}");
+            return None;
+        }
     };
-    let moved = count_moved(&fresh.assignment, &after.assignment);
-    row.print(n_members - 1, "leave", best, median, &after.assignment, Some(moved));
+    let maps_best = if std::env::var("BENCH_MAPS").is_ok_and(|v| v == "0") {
+        None
+    } else {
+        Some(time(3, row.bench.budget, || assign(strategy, topics, members)).0)
+    };
+    let assignment = lists.into_outcome().assignment;
+    row.print(members.len(), case, best, median, maps_best, &assignment, fresh.map(|f| count_moved(f, &assignment)));
+    Some(assignment)
 }
 
 /// The coordinator's assignor fresh, then after the middle member leaves, the others'
@@ -316,7 +339,7 @@ fn server_fresh_then_leave(bench: &Bench, assignor: ServerAssignor, partitions: 
     let n_members = members.len();
     let row = Row { bench, name: server_name(assignor), partitions, compared: true };
     let (best, median, fresh) = time(3, bench.budget, || assign_server(assignor, &metadata, members));
-    row.print(n_members, "fresh", best, median, &fresh.assignment, None);
+    row.print(n_members, "fresh", best, median, None, &fresh.assignment, None);
     let leaver = member_id(n_members / 2);
     let rest: Vec<Subscription> = members
         .iter()
@@ -329,7 +352,7 @@ fn server_fresh_then_leave(bench: &Bench, assignor: ServerAssignor, partitions: 
         .collect();
     let (best, median, after) = time(3, bench.budget, || assign_server(assignor, &metadata, &rest));
     let moved = count_moved(&fresh.assignment, &after.assignment);
-    row.print(n_members - 1, "leave", best, median, &after.assignment, Some(moved));
+    row.print(n_members - 1, "leave", best, median, None, &after.assignment, Some(moved));
 }
 
 struct Row<'a> {
@@ -340,7 +363,17 @@ struct Row<'a> {
 }
 
 impl Row<'_> {
-    fn print(&self, n_members: usize, case: &str, best: Duration, median: Duration, assignment: &Assignment, moved: Option<usize>) {
+    #[allow(clippy::too_many_arguments)]
+    fn print(
+        &self,
+        n_members: usize,
+        case: &str,
+        best: Duration,
+        median: Duration,
+        maps_best: Option<Duration>,
+        assignment: &Assignment,
+        moved: Option<usize>,
+    ) {
         let (min, max) = spread(assignment);
         let (best_ms, median_ms) = (best.as_secs_f64() * 1000.0, median.as_secs_f64() * 1000.0);
         let size = format!("{}x{n_members}", self.partitions);
@@ -372,12 +405,13 @@ impl Row<'_> {
             },
         };
         println!(
-            "{:<19} {:>13} {:<6} {:>10.3} {:>10.3} {:>7} {:>6} {:>10}  {}",
+            "{:<19} {:>13} {:<6} {:>10.3} {:>10.3} {:>9} {:>7} {:>6} {:>10}  {}",
             self.name,
             size,
             case,
             best_ms,
             median_ms,
+            maps_best.map_or("-".to_string(), |d| format!("{:.3}", d.as_secs_f64() * 1000.0)),
             min,
             max,
             moved.map_or("-".to_string(), |m| m.to_string()),

@@ -272,7 +272,10 @@ pub(crate) fn constrained(topics: &Topics, members: &[Member], visit: &[usize], 
     let mut count = vec![0usize; n];
     let mut revoked: Vec<bool> = Vec::new();
     let mut unfilled = vec![false; n];
-    let mut exactly_min: VecDeque<usize> = VecDeque::new();
+    // The at-minQuota list while owned partitions are read: only who is in it matters, as
+    // it is then sorted by member id.
+    let mut at_min: Vec<usize> = Vec::new();
+    let mut in_at_min = vec![false; n];
     let mut sorted_owned: Vec<Tp> = Vec::new();
 
     for &m in visit {
@@ -292,12 +295,15 @@ pub(crate) fn constrained(topics: &Topics, members: &[Member], visit: &[usize], 
         } else if len >= max_quota && current_over_min < expected_over_min {
             current_over_min += 1;
             if current_over_min == expected_over_min {
-                exactly_min.clear();
+                for m in at_min.drain(..) {
+                    in_at_min[m] = false;
+                }
             }
             max_quota
         } else {
             if current_over_min < expected_over_min {
-                exactly_min.push_back(m);
+                at_min.push(m);
+                in_at_min[m] = true;
             }
             min_quota
         };
@@ -315,15 +321,9 @@ pub(crate) fn constrained(topics: &Topics, members: &[Member], visit: &[usize], 
         }
     }
 
-    // Sorted by member id: `by_id` order.
+    // Both lists sorted by member id: `by_id` order.
     let mut under_min: Vec<usize> = by_id.iter().map(|&m| m as usize).filter(|&m| unfilled[m]).collect();
-    if exactly_min.len() > 1 {
-        let mut ranks: Vec<u32> = vec![0; n];
-        for (r, &m) in (0u32..).zip(by_id) {
-            ranks[m as usize] = r;
-        }
-        crate::sorted::sort_by_key(exactly_min.make_contiguous(), |&m| ranks[m]);
-    }
+    let mut exactly_min: VecDeque<usize> = by_id.iter().map(|&m| m as usize).filter(|&m| in_at_min[m]).collect();
 
     // assignRoundRobin over the LinkedList `under_min`: `read` is its iterator's position;
     // members that reach minQuota are removed by compacting behind it (`write`).
