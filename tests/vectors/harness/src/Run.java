@@ -1,0 +1,125 @@
+import java.io.File;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+
+/**
+ * Runs a harness, compiling each class it loads from source the first time it is loaded:
+ * javac ({@code javax.tools}) with {@code -sourcepath} over the harness's sources, Kafka's
+ * sources and the message classes Kafka's generator wrote, and {@code -implicit:none}, so
+ * only the classes the harness actually runs are compiled, one source file at a time.
+ *
+ * <p>Why not one {@code javac -sourcepath} of the harness: javac then compiles everything the
+ * harness's classes reference, transitively, method bodies included. From the assignors that
+ * reaches the whole request layer ({@code ConsumerGroupMetadata} names
+ * {@code JoinGroupRequest}, whose parent parses every request) and from there client
+ * telemetry, which needs OpenTelemetry's protobuf classes: a library neither Debian nor this
+ * harness has, for code the harness never runs.
+ *
+ * <p>Usage: {@code java Run.java CACHE SOURCEPATH CLASSPATH MAIN [ARGS...]}: CACHE is the
+ * folder the compiled classes are kept in (reused by later runs over the same sources),
+ * SOURCEPATH and CLASSPATH are lists separated by {@code :} (CLASSPATH: the jars Kafka's
+ * code needs, such as slf4j-api), MAIN the harness's class.
+ */
+public final class Run {
+    private Run() {}
+
+    static final class SourceLoader extends ClassLoader {
+        private final Path cache;
+        private final List<Path> sourcepath;
+        private final String classpath;
+        private final JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        private final StandardJavaFileManager files = javac.getStandardFileManager(null, null, null);
+        int compiled = 0;
+
+        SourceLoader(ClassLoader parent, Path cache, List<Path> sourcepath, String classpath) {
+            super(parent);
+            this.cache = cache;
+            this.sourcepath = sourcepath;
+            this.classpath = classpath;
+        }
+
+        @Override
+        protected Class<?> findClass(String name) throws ClassNotFoundException {
+            Path classFile = cache.resolve(name.replace('.', '/') + ".class");
+            if (!Files.exists(classFile)) {
+                int dollar = name.indexOf('$');
+                String top = dollar < 0 ? name : name.substring(0, dollar);
+                Path source = source(top);
+                if (source == null) throw new ClassNotFoundException(name);
+                compile(source);
+                if (!Files.exists(classFile)) throw new ClassNotFoundException(name + " (not in " + source + ")");
+            }
+            try {
+                byte[] bytes = Files.readAllBytes(classFile);
+                return defineClass(name, bytes, 0, bytes.length);
+            } catch (IOException e) {
+                throw new ClassNotFoundException(name, e);
+            }
+        }
+
+        private Path source(String topLevel) {
+            String relative = topLevel.replace('.', '/') + ".java";
+            for (Path dir : sourcepath) {
+                Path p = dir.resolve(relative);
+                if (Files.exists(p)) return p;
+            }
+            return null;
+        }
+
+        private void compile(Path source) throws ClassNotFoundException {
+            StringWriter errors = new StringWriter();
+            String sp = String.join(File.pathSeparator, sourcepath.stream().map(Path::toString).toArray(String[]::new));
+            List<String> options = Arrays.asList(
+                "-d", cache.toString(),
+                "-sourcepath", sp,
+                "-classpath", classpath.isEmpty() ? cache.toString() : classpath + File.pathSeparator + cache,
+                "-implicit:none", "-proc:none", "-nowarn", "-encoding", "UTF-8",
+                "-Xlint:none", "-XDsuppressNotes");
+            Iterable<? extends JavaFileObject> units = files.getJavaFileObjects(source.toFile());
+            Boolean ok = javac.getTask(errors, files, null, options, null, units).call();
+            if (!ok) throw new ClassNotFoundException("javac failed on " + source + ":\n" + errors);
+            compiled++;
+        }
+    }
+
+    public static void main(String[] args) throws Throwable {
+        if (args.length < 4) {
+            System.err.println("usage: java Run.java CACHE SOURCEPATH CLASSPATH MAIN [ARGS...]");
+            System.exit(2);
+        }
+        Path cache = Paths.get(args[0]);
+        Files.createDirectories(cache);
+        List<Path> sourcepath = new ArrayList<>();
+        for (String s : args[1].split(File.pathSeparator)) if (!s.isEmpty()) sourcepath.add(Paths.get(s));
+        String classpath = args[2];
+        List<URL> jars = new ArrayList<>();
+        for (String s : classpath.split(File.pathSeparator)) if (!s.isEmpty()) jars.add(Paths.get(s).toUri().toURL());
+        // The jars' loader sits under the platform loader, not the application's, so that
+        // nothing but the JDK, the jars and the compiled sources is seen.
+        ClassLoader libraries = new URLClassLoader(jars.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
+        SourceLoader loader = new SourceLoader(libraries, cache, sourcepath, classpath);
+        Thread.currentThread().setContextClassLoader(loader);
+        Method main = loader.loadClass(args[3]).getMethod("main", String[].class);
+        try {
+            main.invoke(null, (Object) Arrays.copyOfRange(args, 4, args.length));
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        } finally {
+            if (loader.compiled > 0) System.err.println("(compiled " + loader.compiled + " source files into " + cache + ")");
+        }
+    }
+}
