@@ -20,19 +20,26 @@ import javax.tools.ToolProvider;
  * Runs a harness, compiling each class it loads from source the first time it is loaded:
  * javac ({@code javax.tools}) with {@code -sourcepath} over the harness's sources, Kafka's
  * sources and the message classes Kafka's generator wrote, and {@code -implicit:none}, so
- * only the classes the harness actually runs are compiled, one source file at a time.
+ * that only the classes the harness runs are compiled, one source file at a time (javac
+ * still reads the signatures of what each file names).
  *
  * <p>Why not one {@code javac -sourcepath} of the harness: javac then compiles everything the
- * harness's classes reference, transitively, method bodies included. From the assignors that
+ * harness's classes name, transitively, method bodies included. From the assignors that
  * reaches the whole request layer ({@code ConsumerGroupMetadata} names
  * {@code JoinGroupRequest}, whose parent parses every request) and from there client
- * telemetry, which needs OpenTelemetry's protobuf classes: a library neither Debian nor this
- * harness has, for code the harness never runs.
+ * telemetry, which needs OpenTelemetry's protobuf classes, and the metadata image, which
+ * needs pcollections: libraries Debian does not package, for code the harnesses never run.
  *
- * <p>Usage: {@code java Run.java CACHE SOURCEPATH CLASSPATH MAIN [ARGS...]}: CACHE is the
- * folder the compiled classes are kept in (reused by later runs over the same sources),
- * SOURCEPATH and CLASSPATH are lists separated by {@code :} (CLASSPATH: the jars Kafka's
- * code needs, such as slf4j-api), MAIN the harness's class.
+ * <p>Even one file at a time, javac reads the signatures of the files it names, and a few
+ * of those name such a library's classes. NAMES_ONLY holds stand-ins for those names
+ * ({@code names-only/}): javac sees them, this loader never loads them (a class found only
+ * there is not found), so no code of theirs can run.
+ *
+ * <p>Usage: {@code java Run.java CACHE SOURCEPATH NAMES_ONLY CLASSPATH MAIN [ARGS...]}:
+ * CACHE is the folder the compiled classes are kept in (reused by later runs over the same
+ * sources: start with an empty one when a source changes); SOURCEPATH, NAMES_ONLY and
+ * CLASSPATH are lists separated by {@code :} (CLASSPATH: the jars Kafka's code needs, such
+ * as slf4j-api); MAIN is the harness's class.
  */
 public final class Run {
     private Run() {}
@@ -43,12 +50,15 @@ public final class Run {
         private final String classpath;
         private final JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         private final StandardJavaFileManager files = javac.getStandardFileManager(null, null, null);
+        private final List<Path> javacSourcepath;
         int compiled = 0;
 
-        SourceLoader(ClassLoader parent, Path cache, List<Path> sourcepath, String classpath) {
+        SourceLoader(ClassLoader parent, Path cache, List<Path> sourcepath, List<Path> namesOnly, String classpath) {
             super(parent);
             this.cache = cache;
             this.sourcepath = sourcepath;
+            this.javacSourcepath = new ArrayList<>(sourcepath);
+            this.javacSourcepath.addAll(namesOnly);
             this.classpath = classpath;
         }
 
@@ -81,45 +91,50 @@ public final class Run {
         }
 
         private void compile(Path source) throws ClassNotFoundException {
-            StringWriter errors = new StringWriter();
-            String sp = String.join(File.pathSeparator, sourcepath.stream().map(Path::toString).toArray(String[]::new));
             List<String> options = Arrays.asList(
                 "-d", cache.toString(),
-                "-sourcepath", sp,
+                "-sourcepath", String.join(File.pathSeparator, javacSourcepath.stream().map(Path::toString).toArray(String[]::new)),
                 "-classpath", classpath.isEmpty() ? cache.toString() : classpath + File.pathSeparator + cache,
-                "-implicit:none", "-proc:none", "-nowarn", "-encoding", "UTF-8",
-                "-Xlint:none", "-XDsuppressNotes");
+                "-implicit:none", "-proc:none", "-nowarn", "-encoding", "UTF-8", "-Xlint:none");
+            StringWriter errors = new StringWriter();
             Iterable<? extends JavaFileObject> units = files.getJavaFileObjects(source.toFile());
-            Boolean ok = javac.getTask(errors, files, null, options, null, units).call();
-            if (!ok) throw new ClassNotFoundException("javac failed on " + source + ":\n" + errors);
+            if (!javac.getTask(errors, files, null, options, null, units).call()) {
+                throw new ClassNotFoundException("javac failed on " + source + ":\n" + errors);
+            }
             compiled++;
         }
     }
 
     public static void main(String[] args) throws Throwable {
-        if (args.length < 4) {
-            System.err.println("usage: java Run.java CACHE SOURCEPATH CLASSPATH MAIN [ARGS...]");
+        if (args.length < 5) {
+            System.err.println("usage: java Run.java CACHE SOURCEPATH NAMES_ONLY CLASSPATH MAIN [ARGS...]");
             System.exit(2);
         }
         Path cache = Paths.get(args[0]);
         Files.createDirectories(cache);
-        List<Path> sourcepath = new ArrayList<>();
-        for (String s : args[1].split(File.pathSeparator)) if (!s.isEmpty()) sourcepath.add(Paths.get(s));
-        String classpath = args[2];
+        List<Path> sourcepath = paths(args[1]);
+        List<Path> namesOnly = paths(args[2]);
+        String classpath = args[3];
         List<URL> jars = new ArrayList<>();
-        for (String s : classpath.split(File.pathSeparator)) if (!s.isEmpty()) jars.add(Paths.get(s).toUri().toURL());
+        for (Path jar : paths(classpath)) jars.add(jar.toUri().toURL());
         // The jars' loader sits under the platform loader, not the application's, so that
         // nothing but the JDK, the jars and the compiled sources is seen.
         ClassLoader libraries = new URLClassLoader(jars.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
-        SourceLoader loader = new SourceLoader(libraries, cache, sourcepath, classpath);
+        SourceLoader loader = new SourceLoader(libraries, cache, sourcepath, namesOnly, classpath);
         Thread.currentThread().setContextClassLoader(loader);
-        Method main = loader.loadClass(args[3]).getMethod("main", String[].class);
+        Method main = loader.loadClass(args[4]).getMethod("main", String[].class);
         try {
-            main.invoke(null, (Object) Arrays.copyOfRange(args, 4, args.length));
+            main.invoke(null, (Object) Arrays.copyOfRange(args, 5, args.length));
         } catch (InvocationTargetException e) {
             throw e.getCause();
         } finally {
             if (loader.compiled > 0) System.err.println("(compiled " + loader.compiled + " source files into " + cache + ")");
         }
+    }
+
+    private static List<Path> paths(String list) {
+        List<Path> out = new ArrayList<>();
+        for (String s : list.split(File.pathSeparator)) if (!s.isEmpty()) out.add(Paths.get(s));
+        return out;
     }
 }
