@@ -1,4 +1,6 @@
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.coordinator.common.runtime.CoordinatorRecord;
+import org.apache.kafka.coordinator.group.GroupCoordinatorRecordHelpers;
 import org.apache.kafka.coordinator.group.api.assignor.ConsumerGroupPartitionAssignor;
 import org.apache.kafka.coordinator.group.api.assignor.GroupAssignment;
 import org.apache.kafka.coordinator.group.api.assignor.MemberAssignment;
@@ -101,7 +103,24 @@ public final class ServerAssignors {
         public void clear() {}
     }
 
+    /** Kafka's answer to one case. */
+    static final class Outcome {
+        /** member -> topic -> ascending partitions, members and topics in Java String order. */
+        final Map<String, Object> expect = new LinkedHashMap<>();
+        /**
+         * member -> its stored target assignment afterwards, as [topic, partition] pairs in
+         * the record's order: the new record {@code TargetAssignmentBuilder.build} writes
+         * ({@code GroupCoordinatorRecordHelpers.newConsumerGroupTargetAssignmentRecord}), or
+         * the old one when the assignment did not change. Members in {@code members}' order.
+         */
+        final Map<String, List<Object>> records = new LinkedHashMap<>();
+    }
+
     static Map<String, Object> expect(Map<String, Object> c) {
+        return compute(c).expect;
+    }
+
+    static Outcome compute(Map<String, Object> c) {
         if (!"consumer".equals(c.get("protocol"))) throw new IllegalArgumentException("not a consumer-protocol case");
         long seed = c.get("seed") == null ? 0 : (Long) c.get("seed");
         Map<String, Object> topics = Json.obj(c.get("topics"));
@@ -123,6 +142,8 @@ public final class ServerAssignors {
                 taken.add(id);
             }
         }
+        Map<Uuid, String> nameOf = new HashMap<>();
+        idOf.forEach((name, id) -> nameOf.put(id, name));
         Resolver resolver = new Resolver();
         Map<String, Integer> partitionCount = new HashMap<>();
         for (Map.Entry<String, Object> e : topics.entrySet()) {
@@ -133,6 +154,7 @@ public final class ServerAssignors {
 
         List<ConsumerGroupMember> members = new ArrayList<>();
         Map<String, Assignment> targetAssignment = new HashMap<>();
+        Map<String, ConsumerGroupTargetAssignmentMemberValue> storedRecords = new HashMap<>();
         Map<Uuid, Map<Integer, String>> inverted = new HashMap<>();
         for (Object o : Json.arr(c.get("members"))) {
             Map<String, Object> m = Json.obj(o);
@@ -156,11 +178,14 @@ public final class ServerAssignors {
                 for (Map.Entry<String, List<Integer>> e : byTopic.entrySet()) {
                     Uuid id = idOf.computeIfAbsent(e.getKey(), name -> derivedId(seed, name, taken));
                     taken.add(id);
+                    nameOf.put(id, e.getKey());
                     record.add(new ConsumerGroupTargetAssignmentMemberValue.TopicPartition()
                         .setTopicId(id)
                         .setPartitions(e.getValue()));
                 }
-                Assignment assignment = Assignment.fromRecord(new ConsumerGroupTargetAssignmentMemberValue().setTopicPartitions(record));
+                ConsumerGroupTargetAssignmentMemberValue stored = new ConsumerGroupTargetAssignmentMemberValue().setTopicPartitions(record);
+                storedRecords.put(memberId, stored);
+                Assignment assignment = Assignment.fromRecord(stored);
                 targetAssignment.put(memberId, assignment);
                 // ModernGroup.updateInvertedTargetAssignment from an empty old assignment.
                 for (Map.Entry<Uuid, Set<Integer>> e : assignment.partitions().entrySet()) {
@@ -199,7 +224,7 @@ public final class ServerAssignors {
             new GroupSpecImpl(Collections.unmodifiableMap(memberSpecs), subscriptionType, inverted),
             new SubscribedTopicDescriberImpl(topicMetadataMap));
 
-        Map<String, Object> out = new LinkedHashMap<>();
+        Outcome out = new Outcome();
         for (String memberId : new TreeMap<>(memberSpecs).keySet()) {
             MemberAssignment assigned = result.members().get(memberId);
             TreeMap<String, List<Long>> mine = new TreeMap<>();
@@ -212,7 +237,30 @@ public final class ServerAssignors {
                     mine.put(resolver.name(e.getKey()), ps);
                 }
             }
-            out.put(memberId, new LinkedHashMap<>(mine));
+            out.expect.put(memberId, new LinkedHashMap<>(mine));
+        }
+        // TargetAssignmentBuilder.build's records: a new one where the assignment changed.
+        for (ConsumerGroupMember member : members) {
+            String memberId = member.memberId();
+            Assignment old = targetAssignment.get(memberId);
+            MemberAssignment assigned = result.members().get(memberId);
+            Assignment now = assigned == null ? Assignment.EMPTY : new Assignment(assigned.partitions());
+            List<Object> pairs = new ArrayList<>();
+            ConsumerGroupTargetAssignmentMemberValue record;
+            if (now.equals(old)) {
+                record = storedRecords.get(memberId);
+            } else {
+                CoordinatorRecord written = GroupCoordinatorRecordHelpers.newConsumerGroupTargetAssignmentRecord(
+                    "vectors", memberId, now.partitions());
+                record = (ConsumerGroupTargetAssignmentMemberValue) written.value().message();
+            }
+            if (record != null) {
+                for (ConsumerGroupTargetAssignmentMemberValue.TopicPartition tp : record.topicPartitions()) {
+                    String name = nameOf.get(tp.topicId());
+                    for (Integer p : tp.partitions()) pairs.add(List.of(name, (long) p));
+                }
+            }
+            out.records.put(memberId, pairs);
         }
         return out;
     }
