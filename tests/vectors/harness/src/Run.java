@@ -1,6 +1,5 @@
 import java.io.File;
 import java.io.IOException;
-import java.io.StringWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.net.URL;
@@ -11,6 +10,12 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+
+import com.sun.tools.javac.api.JavacTaskImpl;
+import com.sun.tools.javac.comp.Todo;
+import javax.lang.model.element.Element;
+import javax.tools.Diagnostic;
+import javax.tools.DiagnosticCollector;
 import javax.tools.JavaCompiler;
 import javax.tools.JavaFileObject;
 import javax.tools.StandardJavaFileManager;
@@ -96,11 +101,26 @@ public final class Run {
                 "-sourcepath", String.join(File.pathSeparator, javacSourcepath.stream().map(Path::toString).toArray(String[]::new)),
                 "-classpath", classpath.isEmpty() ? cache.toString() : classpath + File.pathSeparator + cache,
                 "-implicit:none", "-proc:none", "-nowarn", "-encoding", "UTF-8", "-Xlint:none");
-            StringWriter errors = new StringWriter();
+            // Parse and enter the file, then attribute and generate its own classes only
+            // (JavacTaskImpl's analyze(classes) and generate(classes), and javac's Todo
+            // emptied in between: the --add-exports of jdk.compiler's api, comp and util
+            // packages that Run needs). A plain call() also attributes the body of every
+            // source javac completes while attributing this one (-implicit:none only stops
+            // it writing them), and some of those bodies use libraries that are not here.
+            DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
             Iterable<? extends JavaFileObject> units = files.getJavaFileObjects(source.toFile());
-            if (!javac.getTask(errors, files, null, options, null, units).call()) {
-                throw new ClassNotFoundException("javac failed on " + source + ":\n" + errors);
+            JavacTaskImpl task = (JavacTaskImpl) javac.getTask(null, files, diagnostics, options, null, units);
+            task.parse();
+            Iterable<? extends Element> classes = task.enter();
+            task.analyze(classes);
+            // What is left to attribute was read for names only; generate() would attribute it.
+            Todo.instance(task.getContext()).retainFiles(List.of());
+            task.generate(classes);
+            StringBuilder errors = new StringBuilder();
+            for (Diagnostic<? extends JavaFileObject> d : diagnostics.getDiagnostics()) {
+                if (d.getKind() == Diagnostic.Kind.ERROR) errors.append(d).append('\n');
             }
+            if (errors.length() > 0) throw new ClassNotFoundException("javac failed on " + source + ":\n" + errors);
             compiled++;
         }
     }
