@@ -25,8 +25,8 @@ import javax.tools.ToolProvider;
  * Runs a harness, compiling each class it loads from source the first time it is loaded:
  * javac ({@code javax.tools}) with {@code -sourcepath} over the harness's sources, Kafka's
  * sources and the message classes Kafka's generator wrote, and {@code -implicit:none}, so
- * that only the classes the harness runs are compiled, one source file at a time (javac
- * still reads the signatures of what each file names).
+ * that only the classes the harness runs are compiled, one source file at a time, and only
+ * that file attributed (javac still reads the signatures of what each file names).
  *
  * <p>Why not one {@code javac -sourcepath} of the harness: javac then compiles everything the
  * harness's classes name, transitively, method bodies included. From the assignors that
@@ -40,7 +40,10 @@ import javax.tools.ToolProvider;
  * ({@code names-only/}): javac sees them, this loader never loads them (a class found only
  * there is not found), so no code of theirs can run.
  *
- * <p>Usage: {@code java Run.java CACHE SOURCEPATH NAMES_ONLY CLASSPATH MAIN [ARGS...]}:
+ * <p>Usage: {@code java --add-exports jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED
+ * --add-exports jdk.compiler/com.sun.tools.javac.comp=ALL-UNNAMED --add-exports
+ * jdk.compiler/com.sun.tools.javac.util=ALL-UNNAMED Run.java CACHE SOURCEPATH NAMES_ONLY
+ * CLASSPATH MAIN [ARGS...]} (the exports: see {@code compile}):
  * CACHE is the folder the compiled classes are kept in (reused by later runs over the same
  * sources: start with an empty one when a source changes); SOURCEPATH, NAMES_ONLY and
  * CLASSPATH are lists separated by {@code :} (CLASSPATH: the jars Kafka's code needs, such

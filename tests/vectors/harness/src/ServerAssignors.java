@@ -67,6 +67,11 @@ import java.util.TreeMap;
  * name and {@code seed} (see {@link #derivedId}). The topic resolver maps names and ids of
  * {@code topics} only, as a {@code TopicsImage} of them would (a deleted topic resolves to
  * nothing).
+ *
+ * <p>{@code TargetAssignmentBuilder} itself is not run: it starts from
+ * {@code TopicsImage.EMPTY}, whose class cannot be initialised without pcollections (which
+ * Debian does not package). {@link #compute} does what its {@code build()} does around the
+ * assignor call, line for line, with Kafka's classes for every piece.
  */
 public final class ServerAssignors {
     private ServerAssignors() {}
