@@ -37,8 +37,10 @@ mod cluster;
 mod group;
 mod options;
 mod produce;
+mod share;
 pub mod streams;
 pub use options::{Dropped, SimOptions};
+pub(crate) use share::{check_share_config, check_share_member};
 
 use crate::event::SettingsEvent;
 use cluster::replication::ReplicationPending;
@@ -113,6 +115,8 @@ pub(crate) enum Pending {
     Push(PushPending),
     /// An event of source connectors and their tables (`connect.rs`).
     Connect(ConnectPending),
+    /// An event of share groups (KIP-932) (`share/`).
+    ShareGroup(share::SharePending),
 }
 
 impl From<ProducePending> for Pending {
@@ -644,6 +648,7 @@ impl Sim {
             Command::Topic(c) => self.validate_topic_command(c),
             Command::Group(c) => self.validate_group_command(c),
             Command::Connect(c) => self.validate_connect_command(c),
+            Command::ShareGroup(c) => self.validate_share_group_command(c),
         }
     }
 }
@@ -714,6 +719,7 @@ impl Sim {
             Command::Topic(c) => self.execute_topic_command(c),
             Command::Group(c) => self.execute_group_command(c),
             Command::Connect(c) => self.execute_connect_command(c),
+            Command::ShareGroup(c) => self.execute_share_group_command(c),
         }
     }
 
@@ -743,6 +749,7 @@ impl Sim {
             Pending::Consume(p) => self.handle_consume(p),
             Pending::Push(p) => self.handle_push(p),
             Pending::Connect(p) => self.handle_connect(p),
+            Pending::ShareGroup(p) => self.handle_share_group(p),
         }
     }
 }

@@ -1,0 +1,265 @@
+//! The read side of share groups (KIP-932): borrowed views of a share group, its members and
+//! its share partitions (`sim.share_group(id)`), and the owned view the page and the
+//! snapshot carry (`ShareGroupView`).
+
+use crate::config::KafkaVersion;
+use crate::record::TopicPartition;
+use crate::share_group::{AcknowledgementMode, RecordState, ShareDelivery, ShareGroup, ShareMember, SharePartition, SharePhase};
+use crate::sim::Sim;
+use crate::time::SimTime;
+use serde::{Deserialize, Serialize};
+
+impl Sim {
+    /// Share group `id` (`group.type` share), if there is one; see [`ShareGroupRead`].
+    pub fn share_group(&self, id: &str) -> Option<ShareGroupRead<'_>> {
+        self.consumers.shares.group(id).map(|group| ShareGroupRead { sim: self, group })
+    }
+
+    /// Every share group, in id order.
+    pub fn share_groups(&self) -> impl Iterator<Item = ShareGroupRead<'_>> {
+        self.consumers.shares.groups.values().map(move |group| ShareGroupRead { sim: self, group })
+    }
+}
+
+/// A share group as its coordinator, its members and its partitions' leaders hold it.
+#[derive(Clone, Copy)]
+pub struct ShareGroupRead<'a> {
+    sim: &'a Sim,
+    group: &'a ShareGroup,
+}
+
+impl<'a> ShareGroupRead<'a> {
+    /// Its `group.id`.
+    pub fn id(&self) -> &'a str {
+        &self.group.id
+    }
+
+    /// The topics its members subscribe to.
+    pub fn topics(&self) -> &'a [String] {
+        &self.group.topics
+    }
+
+    /// The group epoch.
+    pub fn group_epoch(&self) -> i32 {
+        self.group.group_epoch
+    }
+
+    /// Its settings.
+    pub fn config(&self) -> &'a crate::command::ShareGroupConfig {
+        &self.group.config
+    }
+
+    /// Its consumers, in the order they started.
+    pub fn members(&self) -> impl Iterator<Item = ShareMemberRead<'a>> + 'a {
+        self.group.members.iter().map(|member| ShareMemberRead { member })
+    }
+
+    /// The consumer with this `client.id`.
+    pub fn member(&self, client_id: &str) -> Option<ShareMemberRead<'a>> {
+        self.group.member(client_id).map(|member| ShareMemberRead { member })
+    }
+
+    /// How many members the coordinator knows.
+    pub fn coordinator_members(&self) -> usize {
+        self.group.registry.len()
+    }
+
+    /// The running members assigned `tp`, by `client.id`: several may share a partition.
+    pub fn owners(&self, tp: &TopicPartition) -> Vec<&'a str> {
+        self.group
+            .members
+            .iter()
+            .filter(|m| m.phase == SharePhase::Stable && m.assigned.contains(tp))
+            .map(|m| m.client_id.as_str())
+            .collect()
+    }
+
+    /// The share partition `tp` at its leader, once a ShareFetch has initialized it.
+    pub fn partition(&self, tp: &TopicPartition) -> Option<SharePartitionRead<'a>> {
+        let group = self.group;
+        group.partitions.get(tp).map(|partition| SharePartitionRead { group, partition })
+    }
+
+    /// Every initialized share partition.
+    pub fn partitions(&self) -> impl Iterator<Item = (&'a TopicPartition, SharePartitionRead<'a>)> + 'a {
+        let group = self.group;
+        group.partitions.iter().map(move |(tp, partition)| (tp, SharePartitionRead { group, partition }))
+    }
+
+    /// The share partition's lag (Kafka 4.2, KIP-1226): the leader's HW − SPSO − the
+    /// acknowledged and archived records in flight. `None` before 4.2 (not reported) or
+    /// before the share partition exists.
+    pub fn lag(&self, tp: &TopicPartition) -> Option<u64> {
+        if self.sim.cluster().kafka_version < KafkaVersion::V4_2 {
+            return None;
+        }
+        let hw = self.sim.partition_state(tp).and_then(|p| p.leader.and_then(|l| p.logs.get(&l))).map(|l| l.high_watermark())?;
+        self.group.partitions.get(tp).map(|sp| sp.lag(hw))
+    }
+
+    /// Records acquired by ShareFetches (every delivery, redeliveries included).
+    pub fn delivered(&self) -> u64 {
+        self.group.delivered
+    }
+
+    /// Deliveries with a delivery count above 1.
+    pub fn redelivered(&self) -> u64 {
+        self.group.redelivered
+    }
+
+    /// Records acknowledged with ACCEPT.
+    pub fn acknowledged(&self) -> u64 {
+        self.group.acknowledged
+    }
+
+    /// Records archived (rejected, or at the delivery limit).
+    pub fn archived(&self) -> u64 {
+        self.group.archived
+    }
+
+    /// Records whose acquisition lock ran out.
+    pub fn lock_expiries(&self) -> u64 {
+        self.group.lock_expiries
+    }
+
+    /// Records processed (and accepted) more than once: at-least-once.
+    pub fn processed_again(&self) -> u64 {
+        self.group.processed_again
+    }
+}
+
+/// A share consumer.
+#[derive(Clone, Copy)]
+pub struct ShareMemberRead<'a> {
+    member: &'a ShareMember,
+}
+
+impl<'a> ShareMemberRead<'a> {
+    /// Its `client.id`.
+    pub fn client_id(&self) -> &'a str {
+        &self.member.client_id
+    }
+
+    /// Its member id.
+    pub fn member_id(&self) -> &'a str {
+        &self.member.member_id
+    }
+
+    /// Its member epoch (0 before its first answer).
+    pub fn member_epoch(&self) -> i32 {
+        self.member.member_epoch
+    }
+
+    /// Where it is.
+    pub fn phase(&self) -> SharePhase {
+        self.member.phase
+    }
+
+    /// Its partitions.
+    pub fn assigned(&self) -> &'a [TopicPartition] {
+        &self.member.assigned
+    }
+
+    /// Its `share.acknowledgement.mode`.
+    pub fn acknowledgement_mode(&self) -> AcknowledgementMode {
+        self.member.config.share_acknowledgement_mode
+    }
+
+    /// Its time per record (sandbox only).
+    pub fn processing_ms(&self) -> u64 {
+        self.member.config.processing_ms
+    }
+
+    /// What `poll()` handed it, oldest first (the newest kept): the order it received records.
+    pub fn received(&self) -> impl Iterator<Item = &'a ShareDelivery> + 'a {
+        self.member.received.iter()
+    }
+
+    /// Every record `poll()` handed it, the whole run.
+    pub fn received_total(&self) -> u64 {
+        self.member.received_total
+    }
+
+    /// Records it finished processing.
+    pub fn processed_total(&self) -> u64 {
+        self.member.processed_total
+    }
+
+    /// Records returned by `poll()` not processed yet.
+    pub fn in_hand(&self) -> impl Iterator<Item = &'a ShareDelivery> + 'a {
+        self.member.in_hand.iter()
+    }
+
+    /// Its acknowledge rules: record value → type (applied in explicit mode).
+    pub fn rules(&self) -> &'a [crate::command::AcknowledgeRule] {
+        &self.member.rules
+    }
+}
+
+/// A share partition at its leader: the window and each in-flight record.
+#[derive(Clone, Copy)]
+pub struct SharePartitionRead<'a> {
+    group: &'a ShareGroup,
+    partition: &'a SharePartition,
+}
+
+/// One in-flight record of a share partition.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InFlightView {
+    /// Its offset.
+    pub offset: u64,
+    /// Its state.
+    pub state: RecordState,
+    /// How many times it was delivered.
+    pub delivery_count: u32,
+    /// The `client.id` holding it while ACQUIRED.
+    pub owner: Option<String>,
+    /// When its lock expires while ACQUIRED.
+    pub lock_until: Option<SimTime>,
+}
+
+impl<'a> SharePartitionRead<'a> {
+    /// SPSO: every offset below it is done with.
+    pub fn start_offset(&self) -> u64 {
+        self.partition.start
+    }
+
+    /// SPEO (`endOffset`): the last offset in flight, or SPSO when none is.
+    pub fn end_offset(&self) -> u64 {
+        self.partition.end_offset()
+    }
+
+    /// Records in flight (SPEO − SPSO + 1, 0 when none).
+    pub fn in_flight(&self) -> u64 {
+        self.partition.in_flight()
+    }
+
+    /// Records ACQUIRED now.
+    pub fn acquired(&self) -> u64 {
+        self.partition.acquired()
+    }
+
+    /// A record's state and delivery count; `None` below SPSO.
+    pub fn state_of(&self, offset: u64) -> Option<(RecordState, u32)> {
+        self.partition.state_of(offset)
+    }
+
+    /// The in-flight records in offset order.
+    pub fn records(&self) -> Vec<InFlightView> {
+        self.partition
+            .records()
+            .map(|(offset, r)| InFlightView {
+                offset,
+                state: r.state,
+                delivery_count: r.delivery_count,
+                owner: r.owner.as_deref().and_then(|o| self.group.client_of(o)).map(str::to_string),
+                lock_until: r.lock_until,
+            })
+            .collect()
+    }
+
+    /// How many state writes went to `__share_group_state` for it.
+    pub fn state_writes(&self) -> u64 {
+        self.partition.persisted.writes
+    }
+}

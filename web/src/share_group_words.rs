@@ -1,0 +1,172 @@
+//! Share groups' words (KIP-932) in Chinese and English: their trace events as sentences
+//! and their refusals, one vocabulary with the rest of the page (共享组 share group, 获取
+//! acquire, 确认 acknowledge, 释放 release, 拒绝 reject, 归档 archive, 投递次数 delivery
+//! count, 锁 lock).
+
+use crate::i18n::Lang;
+use kafka_sandbox_core::command::{AcknowledgeType, ShareGroupRefusal};
+use kafka_sandbox_core::event::{ArchiveCause, ReturnCause, ShareError, ShareGroupEvent, ShareLeaveReason};
+use kafka_sandbox_core::record::TopicPartition;
+
+fn p(tp: &TopicPartition) -> String {
+    format!("P{}", tp.partition)
+}
+
+fn offsets(o: &[u64]) -> String {
+    o.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", ")
+}
+
+/// An acknowledgement type by Kafka's name, with its Chinese gloss.
+pub fn acknowledge_type(lang: Lang, t: AcknowledgeType) -> &'static str {
+    match (lang, t) {
+        (Lang::Zh, AcknowledgeType::Accept) => "ACCEPT（接受）",
+        (Lang::Zh, AcknowledgeType::Release) => "RELEASE（释放）",
+        (Lang::Zh, AcknowledgeType::Reject) => "REJECT（拒绝）",
+        (Lang::En, t) => t.kafka_name(),
+    }
+}
+
+/// Share groups' events as sentences.
+pub fn share_group_line(lang: Lang, e: &ShareGroupEvent) -> String {
+    use ShareGroupEvent as E;
+    let zh = lang == Lang::Zh;
+    match e {
+        E::ShareGroupCreated { group } => {
+            if zh {
+                format!("创建共享组 {group}（group.type share）")
+            } else {
+                format!("Share group {group} created (group.type share)")
+            }
+        }
+        E::ShareMemberJoined { client_id, group_epoch, .. } => {
+            if zh {
+                format!("{client_id} 以成员纪元 0 发出第一个 ShareGroupHeartbeat，加入共享组（组纪元 {group_epoch}）")
+            } else {
+                format!("{client_id} joins the share group with member epoch 0 (group epoch {group_epoch})")
+            }
+        }
+        E::ShareAssignmentComputed { group_epoch, desired_sharing, assignment, .. } => {
+            let parts = assignment
+                .iter()
+                .map(|(c, tps)| format!("{c}: {}", tps.iter().map(p).collect::<Vec<_>>().join(" ")))
+                .collect::<Vec<_>>()
+                .join("; ");
+            if zh {
+                format!("协调者用 SimpleAssignor 计算组纪元 {group_epoch} 的目标分配，每个分区最多 {desired_sharing} 个成员共享：{parts}（没有撤销步骤）")
+            } else {
+                format!("The coordinator's SimpleAssignor computes group epoch {group_epoch}'s target, up to {desired_sharing} members per partition: {parts} (no revocation step)")
+            }
+        }
+        E::ShareMemberAssigned { client_id, member_epoch, partitions, .. } => {
+            let ps = partitions.iter().map(p).collect::<Vec<_>>().join(" ");
+            if zh {
+                format!("{client_id} 在成员纪元 {member_epoch} 得到分区 [{ps}]，立即使用")
+            } else {
+                format!("{client_id} gets [{ps}] at member epoch {member_epoch} and uses them at once")
+            }
+        }
+        E::ShareMemberLeft { client_id, reason, .. } => match (zh, reason) {
+            (true, ShareLeaveReason::Left) => format!("{client_id} 以成员纪元 -1 离开共享组"),
+            (true, ShareLeaveReason::SessionExpired) => format!("{client_id} 的会话超时：协调者把它移出共享组"),
+            (false, ShareLeaveReason::Left) => format!("{client_id} leaves the share group (member epoch -1)"),
+            (false, ShareLeaveReason::SessionExpired) => format!("{client_id}'s session expired: the coordinator removes it"),
+        },
+        E::ShareMemberCrashed { client_id, .. } => {
+            if zh {
+                format!("共享消费者 {client_id} 崩溃：它获取的记录要等锁到期才回来")
+            } else {
+                format!("Share consumer {client_id} crashes: what it acquired comes back when its locks expire")
+            }
+        }
+        E::ShareMemberRestarted { client_id, .. } => {
+            if zh {
+                format!("共享消费者 {client_id} 重启，用新的成员 id")
+            } else {
+                format!("Share consumer {client_id} restarts with a new member id")
+            }
+        }
+        E::SharePartitionInitialized { tp, start_offset, earliest, .. } => match (zh, earliest) {
+            (true, true) => format!("{} 的 leader 初始化共享分区：SPSO = {start_offset}（share.auto.offset.reset=earliest，日志起点）", p(tp)),
+            (true, false) => format!("{} 的 leader 初始化共享分区：SPSO = {start_offset}（share.auto.offset.reset=latest，高水位）", p(tp)),
+            (false, true) => format!("{}'s leader initializes the share partition: SPSO = {start_offset} (share.auto.offset.reset=earliest, the log start)", p(tp)),
+            (false, false) => format!("{}'s leader initializes the share partition: SPSO = {start_offset} (share.auto.offset.reset=latest, the high watermark)", p(tp)),
+        },
+        E::SharePartitionReloaded { tp, start_offset, .. } => {
+            if zh {
+                format!("{} 的新 leader 从 __share_group_state 载入共享分区：SPSO = {start_offset}", p(tp))
+            } else {
+                format!("{}'s new leader loads the share partition from __share_group_state: SPSO = {start_offset}", p(tp))
+            }
+        }
+        E::ShareRecordsAcquired { client_id, tp, records, lock_until_ms, .. } => {
+            let list = records.iter().map(|(o, c)| format!("{o}×{c}")).collect::<Vec<_>>().join(", ");
+            if zh {
+                format!("{} 的 leader 为 {client_id} 获取记录 [{list}]（偏移量×投递次数），锁到 {lock_until_ms} ms", p(tp))
+            } else {
+                format!("{}'s leader acquires [{list}] (offset×delivery count) for {client_id}, locked until {lock_until_ms} ms", p(tp))
+            }
+        }
+        E::ShareRecordDelivered { client_id, tp, offset, value, delivery_count, .. } => {
+            if zh {
+                format!("{client_id} 的 poll() 返回 {value}（{} 偏移量 {offset}，第 {delivery_count} 次投递）", p(tp))
+            } else {
+                format!("{client_id}'s poll() returns {value} ({} offset {offset}, delivery {delivery_count})", p(tp))
+            }
+        }
+        E::ShareAcknowledged { client_id, tp, offsets: o, acknowledge_type: t, .. } => {
+            if zh {
+                format!("{} 的 leader 接受 {client_id} 对偏移量 {} 的确认：{}", p(tp), offsets(o), acknowledge_type(lang, *t))
+            } else {
+                format!("{}'s leader applies {client_id}'s {} of offsets {}", p(tp), t.kafka_name(), offsets(o))
+            }
+        }
+        E::ShareAcknowledgeFailed { client_id, tp, offsets: o, error, .. } => {
+            let code = match error {
+                ShareError::InvalidRecordState => "INVALID_RECORD_STATE",
+                ShareError::NotLeaderOrFollower => "NOT_LEADER_OR_FOLLOWER",
+            };
+            if zh {
+                format!("{} 拒绝 {client_id} 对偏移量 {} 的确认：{code}（记录已不归它）", p(tp), offsets(o))
+            } else {
+                format!("{} refuses {client_id}'s acknowledgement of offsets {}: {code} (no longer its records)", p(tp), offsets(o))
+            }
+        }
+        E::ShareRecordsReturned { client_id, tp, offsets: o, cause, .. } => match (zh, cause) {
+            (true, ReturnCause::LockExpired) => format!("{} 偏移量 {} 的锁到期（{client_id}）：记录回到 AVAILABLE，投递次数保留", p(tp), offsets(o)),
+            (true, ReturnCause::Released) => format!("{client_id} 释放 {} 偏移量 {}：回到 AVAILABLE，投递次数保留", p(tp), offsets(o)),
+            (true, ReturnCause::SessionClosed) => format!("{client_id} 的共享会话结束：{} 偏移量 {} 回到 AVAILABLE", p(tp), offsets(o)),
+            (false, ReturnCause::LockExpired) => format!("The lock on {} offsets {} ({client_id}) expires: AVAILABLE again, delivery counts kept", p(tp), offsets(o)),
+            (false, ReturnCause::Released) => format!("{client_id} releases {} offsets {}: AVAILABLE again, delivery counts kept", p(tp), offsets(o)),
+            (false, ReturnCause::SessionClosed) => format!("{client_id}'s share session ends: {} offsets {} are AVAILABLE again", p(tp), offsets(o)),
+        },
+        E::ShareRecordArchived { tp, offset, delivery_count, cause, .. } => match (zh, cause) {
+            (true, ArchiveCause::Rejected) => format!("{} 偏移量 {offset} 被拒绝（REJECT），归档，不再投递", p(tp)),
+            (true, ArchiveCause::DeliveryLimit) => format!("{} 偏移量 {offset} 已投递 {delivery_count} 次（group.share.delivery.count.limit），归档，不再投递", p(tp)),
+            (false, ArchiveCause::Rejected) => format!("{} offset {offset} is rejected and archived: never delivered again", p(tp)),
+            (false, ArchiveCause::DeliveryLimit) => format!("{} offset {offset} was delivered {delivery_count} times (group.share.delivery.count.limit): archived, never delivered again", p(tp)),
+        },
+        E::ShareStartOffsetMoved { tp, start_offset, .. } => {
+            if zh {
+                format!("{} 的 SPSO 前移到 {start_offset}", p(tp))
+            } else {
+                format!("{}'s SPSO moves to {start_offset}", p(tp))
+            }
+        }
+    }
+}
+
+/// A share group's refusal in Chinese.
+pub fn share_group_refusal_zh(r: &ShareGroupRefusal) -> String {
+    match r {
+        ShareGroupRefusal::UnknownShareGroup(g) => format!("没有共享组 \"{g}\""),
+        ShareGroupRefusal::NeedsKafka41 { group } => format!(
+            "共享组 \"{group}\" 需要 cluster.kafka_version 4.1 或 4.2：Kafka 4.0 的共享组只是抢先体验（要开启不稳定 API 版本，SimpleAssignor 按哈希分配，沙盒不模拟）"
+        ),
+        ShareGroupRefusal::Setting { setting, group, value, min, max } => {
+            format!("共享组 \"{group}\" 的 {setting} 为 {value}；允许 {min} 到 {max}")
+        }
+        ShareGroupRefusal::TooManyRules { group, client_id } => {
+            format!("共享组 \"{group}\" 的成员 \"{client_id}\" 的确认规则超过 {} 条", kafka_sandbox_core::command::MAX_ACKNOWLEDGE_RULES)
+        }
+    }
+}
