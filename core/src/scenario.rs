@@ -875,6 +875,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("two-consumers", include_str!("../scenarios/two-consumers.json")),
     ("five-consumers", include_str!("../scenarios/five-consumers.json")),
     ("kip-848", include_str!("../scenarios/kip-848.json")),
+    ("five-consumers-share", include_str!("../scenarios/five-consumers-share.json")),
 ];
 
 /// A built-in scenario by name.

@@ -350,3 +350,21 @@ fn the_window_cap_stalls_a_partition_behind_an_unacknowledged_record() {
     assert_eq!(sp.start_offset(), 0);
     assert_eq!(g.member("c2").expect("c2").received_total(), 99, "nothing past the window");
 }
+
+#[test]
+fn the_five_consumers_side_by_side_consumer5_idles_in_the_consumer_group_and_all_five_share_consumers_work() {
+    let sim = crate::support::run_built_in("five-consumers-share");
+    let idle = sim.group("ConsumerGroup01").and_then(|g| g.member("Consumer5")).map(|m| m.received_total());
+    assert_eq!(idle, Some(0), "the consumer group's fifth member receives nothing");
+    let q = sim.share_group("ShareGroup01").expect("share group");
+    let mut all: Vec<String> = Vec::new();
+    for m in q.members() {
+        let got: Vec<String> = m.received().map(|d| d.value.clone()).collect();
+        assert!(!got.is_empty(), "{} received nothing", m.client_id());
+        all.extend(got);
+    }
+    all.sort();
+    let mut expect: Vec<String> = (1..=7).map(|i| format!("m{i}")).collect();
+    expect.sort();
+    assert_eq!(all, expect, "each of m1..m7 delivered once, to one of the five");
+}

@@ -689,6 +689,7 @@ mod tests {
                 max: 10,
             }),
             CommandError::ShareGroup(kafka_sandbox_core::command::ShareGroupRefusal::TooManyRules { group: s("Q1"), client_id: s("C1") }),
+            CommandError::ShareGroup(kafka_sandbox_core::command::ShareGroupRefusal::ResetNone { group: s("Q1") }),
         ];
         let mut places: Vec<usize> = all.iter().map(place).collect();
         places.dedup();

@@ -165,8 +165,17 @@ pub fn share_group_refusal_zh(r: &ShareGroupRefusal) -> String {
         ShareGroupRefusal::Setting { setting, group, value, min, max } => {
             format!("共享组 \"{group}\" 的 {setting} 为 {value}；允许 {min} 到 {max}")
         }
+        ShareGroupRefusal::ResetNone { group } => {
+            format!("共享组 \"{group}\" 的 share_auto_offset_reset 为 \"none\"；允许 \"latest\" 或 \"earliest\"（share.auto.offset.reset 没有 none）")
+        }
         ShareGroupRefusal::TooManyRules { group, client_id } => {
             format!("共享组 \"{group}\" 的成员 \"{client_id}\" 的确认规则超过 {} 条", kafka_sandbox_core::command::MAX_ACKNOWLEDGE_RULES)
         }
     }
 }
+
+/// The side-by-side built-in scenario's name in the scenario list.
+pub const SC_FIVE_SHARE: crate::i18n::Msg = crate::i18n::Msg {
+    zh: "五个消费者，两种组：消费者组里 Consumer5 空闲，共享组里五个都在干活（KIP-932）",
+    en: "Five consumers, two kinds of group: Consumer5 idles in the consumer group, all five work in the share group (KIP-932)",
+};

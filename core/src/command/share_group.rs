@@ -288,6 +288,12 @@ pub enum ShareGroupRefusal {
         /// The largest value allowed.
         max: u64,
     },
+    /// `share_auto_offset_reset: "none"`: Kafka's `share.auto.offset.reset` takes `latest`,
+    /// `earliest` or `by_duration:…` only.
+    ResetNone {
+        /// The group's id.
+        group: String,
+    },
     /// A member with more than [`MAX_ACKNOWLEDGE_RULES`] rules.
     TooManyRules {
         /// The group's id.
@@ -309,6 +315,10 @@ impl fmt::Display for ShareGroupRefusal {
             ShareGroupRefusal::Setting { setting, group, value, min, max } => {
                 write!(f, "{setting} of share group \"{group}\" is {value}; allowed: {min} to {max}")
             }
+            ShareGroupRefusal::ResetNone { group } => write!(
+                f,
+                "share_auto_offset_reset of share group \"{group}\" is \"none\"; allowed: \"latest\" or \"earliest\" (share.auto.offset.reset has no none)"
+            ),
             ShareGroupRefusal::TooManyRules { group, client_id } => {
                 write!(f, "member \"{client_id}\" of share group \"{group}\" has more than {MAX_ACKNOWLEDGE_RULES} acknowledge rules")
             }

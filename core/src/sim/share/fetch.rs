@@ -57,14 +57,6 @@ impl ShareGroups {
         }
         m.pending_acks = kept;
         let (member_id, max_records, wait_ms) = (m.member_id.clone(), m.config.max_poll_records, m.config.fetch_max_wait_ms);
-        if by_broker.is_empty() {
-            // Nothing to fetch from (no leader reachable, or nothing assigned): try again
-            // after `retry.backoff.ms`.
-            if !m.assigned.is_empty() {
-                out.at(out.now.plus_ms(100), SharePending::Poll { group: group.into(), client_id: client_id.into(), token });
-            }
-            return;
-        }
         let at = out.now.plus_ms(out.latency());
         for (broker, (tps, acks)) in by_broker {
             if tps.is_empty() {
@@ -99,6 +91,11 @@ impl ShareGroups {
                 wait_ms,
             };
             out.at(at, SharePending::FetchArrive { fetch });
+        }
+        if m.fetches_out == 0 && !m.assigned.is_empty() {
+            // Nothing to fetch from (no leader of its partitions reachable): try again after
+            // `retry.backoff.ms`.
+            out.at(out.now.plus_ms(100), SharePending::Poll { group: group.into(), client_id: client_id.into(), token });
         }
     }
 

@@ -253,6 +253,9 @@ impl Sim {
 
 /// Each share-group setting within what Kafka's `ShareGroupConfig` allows.
 pub(crate) fn check_share_config(group: &str, c: &crate::command::ShareGroupConfig) -> Result<(), CommandError> {
+    if c.share_auto_offset_reset == crate::config::OffsetReset::None {
+        return Err(CommandError::ShareGroup(ShareGroupRefusal::ResetNone { group: group.to_string() }));
+    }
     for (setting, value, min, max) in [
         ("share_record_lock_duration_ms", c.share_record_lock_duration_ms, 15_000, 60_000),
         ("share_delivery_count_limit", u64::from(c.share_delivery_count_limit), 2, 10),
