@@ -263,3 +263,163 @@ impl<'a> SharePartitionRead<'a> {
         self.partition.persisted.writes
     }
 }
+
+/// A share group as the page draws it (owned; built by [`views`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ShareGroupView {
+    /// `group.id`.
+    pub id: String,
+    /// The group epoch.
+    pub group_epoch: i32,
+    /// Each partition's wanted sharing: ceil(members / partitions).
+    pub desired_sharing: u32,
+    /// `share_record_lock_duration_ms`.
+    pub lock_ms: u64,
+    /// `share_delivery_count_limit`.
+    pub delivery_limit: u32,
+    /// The consumers, in start order.
+    pub members: Vec<ShareMemberView>,
+    /// Every partition of the group's topics, initialized or not.
+    pub partitions: Vec<SharePartitionView>,
+    /// Counters (see [`ShareGroupRead`]).
+    pub delivered: u64,
+    /// Deliveries with a count above 1.
+    pub redelivered: u64,
+    /// Records accepted.
+    pub acknowledged: u64,
+    /// Records archived.
+    pub archived: u64,
+    /// Records processed again (at-least-once).
+    pub processed_again: u64,
+}
+
+/// A share consumer as the page draws it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ShareMemberView {
+    /// `client.id`.
+    pub client_id: String,
+    /// Where it is.
+    pub phase: SharePhase,
+    /// Its member epoch.
+    pub member_epoch: i32,
+    /// Its partitions.
+    pub assigned: Vec<TopicPartition>,
+    /// Its `share.acknowledgement.mode`.
+    pub mode: AcknowledgementMode,
+    /// Its time per record.
+    pub processing_ms: u64,
+    /// Records in hand, not processed yet.
+    pub in_hand: usize,
+    /// The newest deliveries, oldest first: value, partition, offset, delivery count.
+    pub received: Vec<(String, u32, u64, u32)>,
+    /// Every delivery, the whole run.
+    pub received_total: u64,
+    /// Its acknowledge rules.
+    pub rules: Vec<crate::command::AcknowledgeRule>,
+}
+
+/// A share partition as the page draws it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SharePartitionView {
+    /// The partition.
+    pub tp: TopicPartition,
+    /// Whether its leader has initialized it (a ShareFetch reached it).
+    pub initialized: bool,
+    /// SPSO.
+    pub start_offset: u64,
+    /// SPEO.
+    pub end_offset: u64,
+    /// Records in flight.
+    pub in_flight: u64,
+    /// The leader's high watermark.
+    pub high_watermark: u64,
+    /// The share partition's lag (Kafka 4.2).
+    pub lag: Option<u64>,
+    /// The running members assigned it.
+    pub owners: Vec<String>,
+    /// The in-flight records (at most 48, the lowest first), each with its value.
+    pub records: Vec<(InFlightView, String)>,
+}
+
+/// Every share group, as the page draws it.
+pub fn views(sim: &Sim) -> Vec<ShareGroupView> {
+    sim.share_groups()
+        .map(|g| {
+            let mut partitions = Vec::new();
+            for t in g.topics() {
+                let count = sim.topic(t).map_or(0, |t| t.partition_count());
+                for p in 0..count {
+                    let tp = TopicPartition::new(t.as_str(), p);
+                    let log = sim.partition_state(&tp).and_then(|p| p.leader.or(p.replicas.first().copied()).and_then(|l| p.logs.get(&l)));
+                    let high_watermark = log.map_or(0, |l| l.high_watermark());
+                    let value = |o: u64| log.and_then(|l| l.get(o)).map(|r| r.record.value.clone()).unwrap_or_default();
+                    let owners = g.owners(&tp).into_iter().map(str::to_string).collect();
+                    let view = match g.partition(&tp) {
+                        Some(sp) => SharePartitionView {
+                            initialized: true,
+                            start_offset: sp.start_offset(),
+                            end_offset: sp.end_offset(),
+                            in_flight: sp.in_flight(),
+                            high_watermark,
+                            lag: g.lag(&tp),
+                            owners,
+                            records: sp.records().into_iter().take(48).map(|r| {
+                                let v = value(r.offset);
+                                (r, v)
+                            }).collect(),
+                            tp,
+                        },
+                        None => SharePartitionView {
+                            initialized: false,
+                            start_offset: 0,
+                            end_offset: 0,
+                            in_flight: 0,
+                            high_watermark,
+                            lag: None,
+                            owners,
+                            records: Vec::new(),
+                            tp,
+                        },
+                    };
+                    partitions.push(view);
+                }
+            }
+            let total: u32 = partitions.len() as u32;
+            let members_known = g.coordinator_members() as u32;
+            let members = g
+                .members()
+                .map(|m| {
+                    let received: Vec<(String, u32, u64, u32)> =
+                        m.received().map(|d| (d.value.clone(), d.tp.partition, d.offset, d.delivery_count)).collect();
+                    let skip = received.len().saturating_sub(12);
+                    ShareMemberView {
+                        client_id: m.client_id().to_string(),
+                        phase: m.phase(),
+                        member_epoch: m.member_epoch(),
+                        assigned: m.assigned().to_vec(),
+                        mode: m.acknowledgement_mode(),
+                        processing_ms: m.processing_ms(),
+                        in_hand: m.in_hand().count(),
+                        received: received.into_iter().skip(skip).collect(),
+                        received_total: m.received_total(),
+                        rules: m.rules().to_vec(),
+                    }
+                })
+                .collect();
+            ShareGroupView {
+                id: g.id().to_string(),
+                group_epoch: g.group_epoch(),
+                desired_sharing: if total == 0 { 0 } else { members_known.div_ceil(total) },
+                lock_ms: g.config().share_record_lock_duration_ms,
+                delivery_limit: g.config().share_delivery_count_limit,
+                members,
+                partitions,
+                delivered: g.delivered(),
+                redelivered: g.redelivered(),
+                acknowledged: g.acknowledged(),
+                archived: g.archived(),
+                processed_again: g.processed_again(),
+            }
+        })
+        .collect()
+}

@@ -4,7 +4,8 @@
 //! count, 锁 lock).
 
 use crate::i18n::Lang;
-use kafka_sandbox_core::command::{AcknowledgeType, ShareGroupRefusal};
+use kafka_sandbox_core::command::{AcknowledgeType, AcknowledgementMode, ShareGroupRefusal};
+use kafka_sandbox_core::share_group::SharePhase;
 use kafka_sandbox_core::event::{ArchiveCause, ReturnCause, ShareError, ShareGroupEvent, ShareLeaveReason};
 use kafka_sandbox_core::record::TopicPartition;
 
@@ -179,3 +180,126 @@ pub const SC_FIVE_SHARE: crate::i18n::Msg = crate::i18n::Msg {
     zh: "五个消费者，两种组：消费者组里 Consumer5 空闲，共享组里五个都在干活（KIP-932）",
     en: "Five consumers, two kinds of group: Consumer5 idles in the consumer group, all five work in the share group (KIP-932)",
 };
+
+/// A chip on the wire: a share consumer's acknowledgements on their way to the leader
+/// (`ACCEPT P0@3,4 ← c1`).
+pub fn ack_chip(lang: Lang, client_id: &str, acks: &[(TopicPartition, u64, AcknowledgeType)]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < acks.len() {
+        let (tp, _, t) = &acks[i];
+        let mut offs = Vec::new();
+        while i < acks.len() && acks[i].0 == *tp && acks[i].2 == *t {
+            offs.push(acks[i].1.to_string());
+            i += 1;
+        }
+        parts.push(format!("{} {}@{}", acknowledge_type(lang, *t), p(tp), offs.join(",")));
+    }
+    format!("{} ← {client_id}", parts.join(" "))
+}
+
+/// The share-group panel's words.
+pub struct Words;
+
+type Msg = crate::i18n::Msg;
+const fn m(zh: &'static str, en: &'static str) -> Msg {
+    Msg { zh, en }
+}
+
+impl Words {
+    pub const TITLE: Msg = m("共享组（KIP-932，Kafka 的队列）", "Share groups (KIP-932, Queues for Kafka)");
+    pub const ADD_MEMBER: Msg = m("+ 添加共享消费者", "+ Add a share consumer");
+    pub const NOT_INITIALIZED: Msg = m("尚未初始化（还没有 ShareFetch 到达 leader）", "not initialized yet (no ShareFetch has reached its leader)");
+    pub const RECEIVED_ORDER: Msg = m("收到的顺序：", "Received, in order:");
+    pub const NOTHING_YET: Msg = m("还没有收到记录", "nothing received yet");
+    pub const RULES_INACTIVE: Msg = m("（implicit 模式下不生效：应用不能调用 acknowledge）", "(inactive in implicit mode: the application cannot call acknowledge)");
+    pub const CRASH: Msg = m("崩溃", "Crash");
+    pub const RESTART: Msg = m("重启", "Restart");
+    pub const SLOW: Msg = m("变慢（每条 40 秒，超过锁时长）", "Slow down (40 s a record, past the lock)");
+    pub const UNSLOW: Msg = m("恢复速度", "Speed up again");
+    pub const VALUE_PLACEHOLDER: Msg = m("记录值", "record value");
+    /// Every fixed text, for the test that each has both languages.
+    pub const ALL: &'static [Msg] = &[
+        Self::TITLE,
+        Self::ADD_MEMBER,
+        Self::NOT_INITIALIZED,
+        Self::RECEIVED_ORDER,
+        Self::NOTHING_YET,
+        Self::RULES_INACTIVE,
+        Self::CRASH,
+        Self::RESTART,
+        Self::SLOW,
+        Self::UNSLOW,
+        Self::VALUE_PLACEHOLDER,
+        SC_FIVE_SHARE,
+    ];
+
+    pub fn epoch_line(lang: Lang, epoch: i32, sharing: u32, members: usize) -> String {
+        match lang {
+            Lang::Zh => format!("组纪元 {epoch} · {members} 个成员 · 每个分区最多 {sharing} 个成员共享"),
+            Lang::En => format!("group epoch {epoch} · {members} members · up to {sharing} members per partition"),
+        }
+    }
+
+    pub fn counters(lang: Lang, delivered: u64, redelivered: u64, accepted: u64, archived: u64, again: u64) -> String {
+        match lang {
+            Lang::Zh => format!("投递 {delivered}（重投 {redelivered}）· 确认 {accepted} · 归档 {archived} · 重复处理 {again}"),
+            Lang::En => format!("delivered {delivered} (redelivered {redelivered}) · accepted {accepted} · archived {archived} · processed again {again}"),
+        }
+    }
+
+    pub fn window(lang: Lang, spso: u64, speo: u64, in_flight: u64, hw: u64, lag: Option<u64>) -> String {
+        let lag = lag.map(|l| l.to_string()).unwrap_or_else(|| "—".into());
+        match lang {
+            Lang::Zh => format!("SPSO {spso} · SPEO {speo} · 在途 {in_flight} · 高水位 {hw} · 积压 {lag}"),
+            Lang::En => format!("SPSO {spso} · SPEO {speo} · in flight {in_flight} · HW {hw} · lag {lag}"),
+        }
+    }
+
+    pub fn owners(lang: Lang, owners: &[String]) -> String {
+        match (lang, owners.is_empty()) {
+            (Lang::Zh, true) => "没有成员".into(),
+            (Lang::En, true) => "no member".into(),
+            (Lang::Zh, false) => format!("共享给：{}", owners.join("、")),
+            (Lang::En, false) => format!("shared by: {}", owners.join(", ")),
+        }
+    }
+
+    pub fn member_line(lang: Lang, phase: SharePhase, epoch: i32, parts: &[String], mode: &str, processing_ms: u64) -> String {
+        let phase = match (lang, phase) {
+            (Lang::Zh, SharePhase::Joining) => "加入中",
+            (Lang::Zh, SharePhase::Stable) => "在组中",
+            (Lang::Zh, SharePhase::Crashed) => "已崩溃",
+            (Lang::En, SharePhase::Joining) => "joining",
+            (Lang::En, SharePhase::Stable) => "in the group",
+            (Lang::En, SharePhase::Crashed) => "crashed",
+        };
+        let parts = if parts.is_empty() { "—".to_string() } else { parts.join(" ") };
+        match lang {
+            Lang::Zh => format!("{phase} · 成员纪元 {epoch} · 分区 {parts} · 确认模式 {mode} · 每条 {processing_ms} ms"),
+            Lang::En => format!("{phase} · member epoch {epoch} · partitions {parts} · acknowledgement {mode} · {processing_ms} ms a record"),
+        }
+    }
+
+    pub fn switch_mode(lang: Lang, to: AcknowledgementMode) -> &'static str {
+        match (lang, to) {
+            (Lang::Zh, AcknowledgementMode::Explicit) => "改为 explicit 确认",
+            (Lang::Zh, AcknowledgementMode::Implicit) => "改为 implicit 确认",
+            (Lang::En, AcknowledgementMode::Explicit) => "Switch to explicit",
+            (Lang::En, AcknowledgementMode::Implicit) => "Switch to implicit",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_word_has_both_languages_and_the_chinese_is_chinese() {
+        for w in Words::ALL {
+            assert!(!w.en.is_empty() && !w.zh.is_empty());
+            assert!(w.zh.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)), "{}", w.zh);
+        }
+    }
+}

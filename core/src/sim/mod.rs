@@ -215,6 +215,16 @@ pub enum FlightKind {
         /// The record values copied.
         values: Vec<String>,
     },
+    /// Share groups (KIP-932): acknowledgements on their way to a partition leader, riding
+    /// on a ShareFetch or in a ShareAcknowledge.
+    ShareAcknowledge {
+        /// The consumer's group.
+        group: String,
+        /// The consumer's `client.id`.
+        client_id: String,
+        /// Each acknowledgement: partition, offset, type.
+        acks: Vec<(TopicPartition, u64, crate::command::AcknowledgeType)>,
+    },
     /// A Fetch response carrying records to a consumer.
     FetchData {
         /// The consumer's group.
@@ -415,6 +425,10 @@ impl Sim {
                         };
                         flights.push(Flight { kind, sent_at, arrives_at: *at });
                     }
+                    continue;
+                }
+                Pending::ShareGroup(s) => {
+                    flights.extend(s.flights(sent_at, *at));
                     continue;
                 }
                 _ => {}

@@ -43,6 +43,34 @@ pub(crate) enum SharePending {
     ProcessingDone { group: String, client_id: String, token: u64 },
 }
 
+impl SharePending {
+    /// What the page draws on the wire: ShareFetch answers carrying records (each value with
+    /// its delivery count when above 1), acknowledgements going to the leaders.
+    pub(in crate::sim) fn flights(&self, sent_at: SimTime, arrives_at: SimTime) -> Vec<Flight> {
+        let kind = match self {
+            SharePending::FetchResponse { group, client_id, records, .. } if !records.is_empty() => FlightKind::FetchData {
+                group: group.clone(),
+                client_id: client_id.clone(),
+                records: records
+                    .iter()
+                    .map(|(tp, r, count)| {
+                        let v = if *count > 1 { format!("{}×{count}", r.record.value) } else { r.record.value.clone() };
+                        (tp.clone(), v)
+                    })
+                    .collect(),
+            },
+            SharePending::FetchArrive { fetch } if !fetch.acks.is_empty() => {
+                FlightKind::ShareAcknowledge { group: fetch.group.clone(), client_id: fetch.client_id.clone(), acks: fetch.acks.clone() }
+            }
+            SharePending::AcknowledgeArrive { group, client_id, acks, .. } if !acks.is_empty() => {
+                FlightKind::ShareAcknowledge { group: group.clone(), client_id: client_id.clone(), acks: acks.clone() }
+            }
+            _ => return Vec::new(),
+        };
+        vec![Flight { kind, sent_at, arrives_at }]
+    }
+}
+
 impl From<SharePending> for Pending {
     fn from(p: SharePending) -> Self {
         Pending::ShareGroup(p)
