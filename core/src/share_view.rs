@@ -363,10 +363,15 @@ pub fn views(sim: &Sim) -> Vec<ShareGroupView> {
                             high_watermark,
                             lag: g.lag(&tp),
                             owners,
-                            records: sp.records().into_iter().take(48).map(|r| {
-                                let v = value(r.offset);
-                                (r, v)
-                            }).collect(),
+                            records: sp
+                                .records()
+                                .into_iter()
+                                .take(48)
+                                .map(|r| {
+                                    let v = value(r.offset);
+                                    (r, v)
+                                })
+                                .collect(),
                             tp,
                         },
                         None => SharePartitionView {

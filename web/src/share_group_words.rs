@@ -5,9 +5,9 @@
 
 use crate::i18n::Lang;
 use kafka_sandbox_core::command::{AcknowledgeType, AcknowledgementMode, ShareGroupRefusal};
-use kafka_sandbox_core::share_group::SharePhase;
 use kafka_sandbox_core::event::{ArchiveCause, ReturnCause, ShareError, ShareGroupEvent, ShareLeaveReason};
 use kafka_sandbox_core::record::TopicPartition;
+use kafka_sandbox_core::share_group::SharePhase;
 
 fn p(tp: &TopicPartition) -> String {
     format!("P{}", tp.partition)
@@ -209,10 +209,12 @@ const fn m(zh: &'static str, en: &'static str) -> Msg {
 impl Words {
     pub const TITLE: Msg = m("共享组（KIP-932，Kafka 的队列）", "Share groups (KIP-932, Queues for Kafka)");
     pub const ADD_MEMBER: Msg = m("+ 添加共享消费者", "+ Add a share consumer");
-    pub const NOT_INITIALIZED: Msg = m("尚未初始化（还没有 ShareFetch 到达 leader）", "not initialized yet (no ShareFetch has reached its leader)");
+    pub const NOT_INITIALIZED: Msg =
+        m("尚未初始化（还没有 ShareFetch 到达 leader）", "not initialized yet (no ShareFetch has reached its leader)");
     pub const RECEIVED_ORDER: Msg = m("收到的顺序：", "Received, in order:");
     pub const NOTHING_YET: Msg = m("还没有收到记录", "nothing received yet");
-    pub const RULES_INACTIVE: Msg = m("（implicit 模式下不生效：应用不能调用 acknowledge）", "(inactive in implicit mode: the application cannot call acknowledge)");
+    pub const RULES_INACTIVE: Msg =
+        m("（implicit 模式下不生效：应用不能调用 acknowledge）", "(inactive in implicit mode: the application cannot call acknowledge)");
     pub const CRASH: Msg = m("崩溃", "Crash");
     pub const RESTART: Msg = m("重启", "Restart");
     pub const SLOW: Msg = m("变慢（每条 40 秒，超过锁时长）", "Slow down (40 s a record, past the lock)");
@@ -244,7 +246,9 @@ impl Words {
     pub fn counters(lang: Lang, delivered: u64, redelivered: u64, accepted: u64, archived: u64, again: u64) -> String {
         match lang {
             Lang::Zh => format!("投递 {delivered}（重投 {redelivered}）· 确认 {accepted} · 归档 {archived} · 重复处理 {again}"),
-            Lang::En => format!("delivered {delivered} (redelivered {redelivered}) · accepted {accepted} · archived {archived} · processed again {again}"),
+            Lang::En => format!(
+                "delivered {delivered} (redelivered {redelivered}) · accepted {accepted} · archived {archived} · processed again {again}"
+            ),
         }
     }
 
@@ -277,7 +281,9 @@ impl Words {
         let parts = if parts.is_empty() { "—".to_string() } else { parts.join(" ") };
         match lang {
             Lang::Zh => format!("{phase} · 成员纪元 {epoch} · 分区 {parts} · 确认模式 {mode} · 每条 {processing_ms} ms"),
-            Lang::En => format!("{phase} · member epoch {epoch} · partitions {parts} · acknowledgement {mode} · {processing_ms} ms a record"),
+            Lang::En => {
+                format!("{phase} · member epoch {epoch} · partitions {parts} · acknowledgement {mode} · {processing_ms} ms a record")
+            }
         }
     }
 

@@ -1171,6 +1171,13 @@ fn check_focus(sim: &Sim, f: &Focus) -> Result<(), Missing> {
     let read = sim.read();
     match f {
         Focus::Partition { topic, partition } => query::find_partition(read, topic, *partition).map(|_| ()),
+        // A share group (KIP-932) is a group too, with its members.
+        Focus::Member { group, client_id } if sim.share_group(group).is_some() => sim
+            .share_group(group)
+            .and_then(|g| g.member(client_id))
+            .map(|_| ())
+            .ok_or_else(|| Missing::Member { group: group.clone(), client_id: client_id.clone() }),
+        Focus::Group(g) if sim.share_group(g).is_some() => Ok(()),
         Focus::Member { group, client_id } => query::member(read, group, client_id).map(|_| ()),
         Focus::Group(g) => query::group(read, g).map(|_| ()),
         Focus::Broker(b) => read.broker(*b).map(|_| ()).ok_or(Missing::Broker(*b)),
@@ -1196,6 +1203,7 @@ pub const LESSON_FILES: &[&str] = &[
     "08-pull-vs-push",
     "09-reliability",
     "10-connect-and-streams",
+    "12-share-groups",
 ];
 
 /// A lesson's number from its file name ("05-rebalance" is lesson 5; 0 without one).
@@ -1216,6 +1224,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("08-pull-vs-push", include_str!("../../lessons/08-pull-vs-push.json")),
     ("09-reliability", include_str!("../../lessons/09-reliability.json")),
     ("10-connect-and-streams", include_str!("../../lessons/10-connect-and-streams.json")),
+    ("12-share-groups", include_str!("../../lessons/12-share-groups.json")),
 ];
 
 /// Every built-in lesson, parsed (a file that does not parse gives its error; the tests

@@ -46,10 +46,8 @@ pub fn ShareGroups(p: &ShareGroupsProps) -> Html {
 fn group(lang: Lang, g: &ShareGroupView, now: SimTime, d: &Callback<Action>) -> Html {
     let id = g.id.clone();
     let next = (1..).map(|i| format!("ShareConsumer{i}")).find(|c| !g.members.iter().any(|m| &m.client_id == c)).unwrap_or_default();
-    let add = send(
-        d,
-        Action::Apply(ShareGroupCommand::AddShareMember { group: id.clone(), share_member: ShareMemberSpec::new(next) }.into()),
-    );
+    let add =
+        send(d, Action::Apply(ShareGroupCommand::AddShareMember { group: id.clone(), share_member: ShareMemberSpec::new(next) }.into()));
     html! {
         <div class="share-group" id={format!("share-group-{}", g.id)}>
             <h3>
@@ -124,7 +122,12 @@ fn member(lang: Lang, group: &str, m: &ShareMemberView, d: &Callback<Action>) ->
     let toggle_slow = send(
         d,
         Action::Apply(
-            ShareGroupCommand::SetShareProcessing { group: g.clone(), client_id: c.clone(), processing_ms: if slow { 10 } else { SLOW_MS } }.into(),
+            ShareGroupCommand::SetShareProcessing {
+                group: g.clone(),
+                client_id: c.clone(),
+                processing_ms: if slow { 10 } else { SLOW_MS },
+            }
+            .into(),
         ),
     );
     let other_mode = match m.mode {
@@ -134,7 +137,8 @@ fn member(lang: Lang, group: &str, m: &ShareMemberView, d: &Callback<Action>) ->
     let switch_mode = send(
         d,
         Action::Apply(
-            ShareGroupCommand::SetAcknowledgementMode { group: g.clone(), client_id: c.clone(), share_acknowledgement_mode: other_mode }.into(),
+            ShareGroupCommand::SetAcknowledgementMode { group: g.clone(), client_id: c.clone(), share_acknowledgement_mode: other_mode }
+                .into(),
         ),
     );
     let input = NodeRef::default();
@@ -144,7 +148,8 @@ fn member(lang: Lang, group: &str, m: &ShareMemberView, d: &Callback<Action>) ->
             let value = input.cast::<HtmlInputElement>().map(|i| i.value()).unwrap_or_default();
             if !value.is_empty() {
                 d.emit(Action::Apply(
-                    ShareGroupCommand::SetAcknowledgeRule { group: g.clone(), client_id: c.clone(), value, acknowledge_type: Some(t) }.into(),
+                    ShareGroupCommand::SetAcknowledgeRule { group: g.clone(), client_id: c.clone(), value, acknowledge_type: Some(t) }
+                        .into(),
                 ));
             }
         })
