@@ -59,6 +59,12 @@ impl<'a> ShareGroupRead<'a> {
         self.group.member(client_id).map(|member| ShareMemberRead { member })
     }
 
+    /// The client ids the coordinator still knows (members that left or crashed included,
+    /// until it removes them).
+    pub fn registered(&self) -> impl Iterator<Item = &'a str> + 'a {
+        self.group.registry.iter().map(|r| r.client_id.as_str())
+    }
+
     /// How many members the coordinator knows.
     pub fn coordinator_members(&self) -> usize {
         self.group.registry.len()

@@ -1254,7 +1254,11 @@ mod tests {
             .collect();
         on_disk.sort();
         assert_eq!(on_disk, LESSON_FILES, "every file in core/lessons is listed, in order");
-        assert_eq!(LESSON_FILES.iter().map(|f| lesson_number(f)).collect::<Vec<_>>(), (1..=10).collect::<Vec<_>>());
+        // Numbered from 1 in teaching order; a number may be missing while the lesson that
+        // holds it is written on another branch (11, transactions, beside 12, share groups).
+        let numbers: Vec<u32> = LESSON_FILES.iter().map(|f| lesson_number(f)).collect();
+        assert_eq!(numbers.first(), Some(&1));
+        assert!(numbers.windows(2).all(|w| w[0] < w[1]), "{numbers:?}");
     }
 
     use super::*;

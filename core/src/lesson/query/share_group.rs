@@ -14,6 +14,9 @@ use serde_json::Value;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "ask", rename_all = "snake_case")]
 #[non_exhaustive]
+// The variants are the asks as the format writes them (`share_owners`, …): the prefix keeps
+// them apart from the consumer groups' `owner`, `received`.
+#[allow(clippy::enum_variant_names)]
 pub enum ShareGroupQuery {
     /// The client ids of the running members assigned the partition, in member order.
     ShareOwners {
