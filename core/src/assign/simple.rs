@@ -9,7 +9,8 @@
 //!
 //! Ported from the builder whose `revokeOverfilledMembers` also removes the partition from
 //! the member's new assignment and which checks `isPartitionAssignable` (apache/kafka
-//! group-coordinator, 2025). Every Java collection whose iteration order decides something is
+//! group-coordinator, 2025), and pinned by `tests/vectors/share-assignors.jsonl` (that
+//! class's own answers, `vectors` below). Every Java collection whose iteration order decides something is
 //! reproduced with `java_hash.rs` as `server.rs` does (the members' `HashMap` by member id,
 //! the subscribed topics' `HashSet` of names, each member's stored record as a
 //! `HashMap<Uuid, HashSet<Integer>>`, `finalAssignmentByPartition` presized to P keyed by
@@ -50,9 +51,10 @@ impl JavaKey for Tip {
     }
 }
 
-/// `AssignorHelpers.newHashMap(n)` / `newHashSet(n)`: `new HashMap<>((int) Math.ceil(n / 0.75))`.
+/// `AssignorHelpers.newHashMap(n)` / `newHashSet(n)`: `new HashMap<>((int) (((n + 1) / 0.75f) + 1))`
+/// (computed in `float`, as Java does).
 fn helper_capacity(n: usize) -> i32 {
-    (n as f64 / 0.75).ceil() as i32
+    ((n as f32 + 1.0) / 0.75f32 + 1.0) as i32
 }
 
 /// Computes a share group's target assignment: `members` in the coordinator's member order,
@@ -126,7 +128,8 @@ impl<'a> Builder<'a> {
 
     fn partition_members(&mut self, tp: Tip) -> &mut JavaHashOrder<i32> {
         if !self.by_partition.contains_key(&tp) {
-            self.by_partition_order.insert(tp, tp.hash_code());
+            // `finalAssignmentByPartition.computeIfAbsent`: a new key heads its bin.
+            self.by_partition_order.compute_if_absent(tp, tp.hash_code());
             self.by_partition.insert(tp, JavaHashOrder::new());
         }
         self.by_partition.entry(tp).or_default()
@@ -368,5 +371,62 @@ mod tests {
         // partition moves, to the newcomer.
         assert_eq!(kept, 5);
         assert_eq!(sharing(&grown, 6), vec![1; 6]);
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod vectors {
+    use super::*;
+    use serde_json::Value;
+
+    /// `tests/vectors/share-assignors.jsonl`: rounds of share-group memberships (joins past
+    /// the partitions, leaves, topics growing), each member's stored record fed back, and
+    /// what Kafka's own `SimpleHomogeneousAssignmentBuilder` returned for them.
+    #[test]
+    fn the_simple_assignor_matches_kafkas_own_builder() {
+        let text = include_str!("../../../tests/vectors/share-assignors.jsonl");
+        let mut n = 0;
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let case: Value = serde_json::from_str(line).unwrap();
+            let label = case["label"].as_str().unwrap();
+            let mut topics = BTreeMap::new();
+            let mut names = Vec::new();
+            for t in case["topics"].as_array().unwrap() {
+                let name = t["name"].as_str().unwrap().to_string();
+                let id = Uuid::parse(t["id"].as_str().unwrap()).unwrap();
+                topics.insert(name.clone(), TopicMeta { id, partitions: t["partitions"].as_u64().unwrap() as u32 });
+                names.push(name);
+            }
+            let members: Vec<Subscription> = case["members"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| Subscription {
+                    member_id: m["member_id"].as_str().unwrap().to_string(),
+                    group_instance_id: None,
+                    topics: names.clone(),
+                    owned: m["owned"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|tp| (tp[0].as_str().unwrap().to_string(), tp[1].as_u64().unwrap() as u32))
+                        .collect(),
+                    generation: None,
+                })
+                .collect();
+            let out = assign_share(&topics, &members);
+            for (member, by_topic) in case["expect"].as_object().unwrap() {
+                let expect: BTreeMap<String, Vec<u32>> = by_topic
+                    .as_object()
+                    .unwrap()
+                    .iter()
+                    .map(|(t, ps)| (t.clone(), ps.as_array().unwrap().iter().map(|p| p.as_u64().unwrap() as u32).collect()))
+                    .collect();
+                assert_eq!(out.assignment[member], expect, "{label}: member {member}");
+            }
+            n += 1;
+        }
+        assert!(n >= 700, "{n} cases");
     }
 }
