@@ -177,8 +177,8 @@ pub fn share_group_refusal_zh(r: &ShareGroupRefusal) -> String {
 
 /// The side-by-side built-in scenario's name in the scenario list.
 pub const SC_FIVE_SHARE: crate::i18n::Msg = crate::i18n::Msg {
-    zh: "五个消费者，两种组：消费者组里 Consumer5 空闲，共享组里五个都在干活（KIP-932）",
-    en: "Five consumers, two kinds of group: Consumer5 idles in the consumer group, all five work in the share group (KIP-932)",
+    zh: "五个消费者：消费者组与共享组（KIP-932）",
+    en: "Five consumers: a consumer group and a share group (KIP-932)",
 };
 
 /// A chip on the wire: a share consumer's acknowledgements on their way to the leader
