@@ -4,7 +4,8 @@
 
 use crate::config::KafkaVersion;
 use crate::record::TopicPartition;
-use crate::share_group::{AcknowledgementMode, RecordState, ShareDelivery, ShareGroup, ShareMember, SharePartition, SharePhase};
+use crate::share_group::{AcknowledgementMode, ShareDelivery, ShareGroup, ShareMember, SharePartition};
+pub use crate::share_group::{RecordState, SharePhase};
 use crate::sim::Sim;
 use crate::time::SimTime;
 use serde::{Deserialize, Serialize};

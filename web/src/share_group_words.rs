@@ -7,7 +7,7 @@ use crate::i18n::Lang;
 use kafka_sandbox_core::command::{AcknowledgeType, AcknowledgementMode, ShareGroupRefusal};
 use kafka_sandbox_core::event::{ArchiveCause, ReturnCause, ShareError, ShareGroupEvent, ShareLeaveReason};
 use kafka_sandbox_core::record::TopicPartition;
-use kafka_sandbox_core::share_group::SharePhase;
+use kafka_sandbox_core::share_view::SharePhase;
 
 fn p(tp: &TopicPartition) -> String {
     format!("P{}", tp.partition)

@@ -10,7 +10,7 @@ use crate::i18n::Lang;
 use crate::share_group_words::{acknowledge_type, Words as W};
 use crate::state::Action;
 use kafka_sandbox_core::command::{AcknowledgeType, AcknowledgementMode, ShareGroupCommand, ShareMemberSpec};
-use kafka_sandbox_core::share_group::{RecordState, SharePhase};
+use kafka_sandbox_core::share_view::{RecordState, SharePhase};
 use kafka_sandbox_core::share_view::{ShareGroupView, ShareMemberView, SharePartitionView};
 use kafka_sandbox_core::SimTime;
 use std::rc::Rc;
