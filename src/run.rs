@@ -193,6 +193,7 @@ pub fn run_command(args: &[String]) -> i32 {
         }
     }
     print!("{}", summary(&scenario, &finished.sim.snapshot()));
+    print!("{}", share_summary(&finished.sim));
     if !finished.complete {
         eprintln!(
             "kafka-sandbox run: stopped at {} ms after {} events, before {} ms; raise --max-events to run further",
@@ -203,6 +204,30 @@ pub fn run_command(args: &[String]) -> i32 {
         return EXIT_EVENT_LIMIT;
     }
     0
+}
+
+/// The share groups (KIP-932): per member its partitions and the values it received in
+/// order (redeliveries with their delivery count), and per share partition its window.
+pub fn share_summary(sim: &kafka_sandbox_core::Sim) -> String {
+    let mut s = String::new();
+    for g in kafka_sandbox_core::share_view::views(sim) {
+        let _ = writeln!(
+            s,
+            "share group {} (group epoch {}, up to {} members per partition, {} delivered, {} accepted, {} archived)",
+            g.id, g.group_epoch, g.desired_sharing, g.delivered, g.acknowledged, g.archived
+        );
+        for m in &g.members {
+            let parts: Vec<String> = m.assigned.iter().map(|tp| tp.to_string()).collect();
+            let values: Vec<String> = m.received.iter().map(|(v, _, _, n)| if *n > 1 { format!("{v}×{n}") } else { v.clone() }).collect();
+            let got = if values.is_empty() { "(nothing)".to_string() } else { values.join(" ") };
+            let _ = writeln!(s, "  {} [{}]: {got}", m.client_id, parts.join(", "));
+        }
+        for p in g.partitions.iter().filter(|p| p.initialized) {
+            let lag = p.lag.map_or_else(|| "-".to_string(), |l| l.to_string());
+            let _ = writeln!(s, "  {}: SPSO {} SPEO {}, {} in flight, lag {lag}", p.tp, p.start_offset, p.end_offset, p.in_flight);
+        }
+    }
+    s
 }
 
 /// The text summary: per partition its records, per group per member its partitions

@@ -96,6 +96,8 @@ pub mod rng;
 mod run;
 pub mod scenario;
 pub mod share;
+pub mod share_group;
+pub mod share_view;
 pub mod sim;
 pub mod snapshot;
 #[doc(hidden)]
@@ -108,7 +110,8 @@ pub mod vecmap;
 
 pub use builder::{GroupId, MemberRef, ProducerName, ScenarioBuilder, TopicName};
 pub use command::{
-    BrokerCommand, Command, CommandError, ConnectCommand, GroupCommand, GroupSpec, MemberSpec, ProduceCommand, TopicCommand,
+    BrokerCommand, Command, CommandError, ConnectCommand, GroupCommand, GroupSpec, MemberSpec, ProduceCommand, ShareGroupCommand,
+    ShareGroupSpec, ShareMemberSpec, TopicCommand,
 };
 pub use config::{
     Acks, ClusterConfig, CommitMode, ConsumerConfig, GroupConfig, GroupProtocol, KafkaVersion, OffsetReset, ProducerConfig, Strategy,

@@ -2,6 +2,10 @@
 
 use kafka_sandbox_core::assign::server::ServerAssignor;
 use kafka_sandbox_core::assign::Strategy as Assignor;
+use kafka_sandbox_core::command::{
+    AcknowledgeRule, AcknowledgeType, AcknowledgementMode, ShareConsumerConfig, ShareGroupCommand, ShareGroupConfig, ShareGroupSpec,
+    ShareMemberSpec,
+};
 use kafka_sandbox_core::command::{GroupCommand, ProduceCommand};
 use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
 use kafka_sandbox_core::config::{ClusterConfig, GroupConfig, GroupProtocol, OffsetReset, ProducerConfig};
@@ -14,13 +18,51 @@ use std::collections::BTreeMap;
 
 #[derive(Clone, Debug)]
 enum Op {
-    Produce { producer: u8, topic: u8, key: Option<u8>, partition: Option<u8> },
-    AddMember { group: u8, client: u8 },
-    RemoveMember { group: u8, client: u8 },
-    AddGroup { group: u8, assignor: u8, earliest: bool },
-    SetAssignor { group: u8, assignor: u8 },
-    Seek { group: u8, client: u8, to_end: bool },
-    Subscribe { group: u8, client: u8, both: bool },
+    Produce {
+        producer: u8,
+        topic: u8,
+        key: Option<u8>,
+        partition: Option<u8>,
+    },
+    AddMember {
+        group: u8,
+        client: u8,
+    },
+    RemoveMember {
+        group: u8,
+        client: u8,
+    },
+    AddGroup {
+        group: u8,
+        assignor: u8,
+        earliest: bool,
+    },
+    SetAssignor {
+        group: u8,
+        assignor: u8,
+    },
+    Seek {
+        group: u8,
+        client: u8,
+        to_end: bool,
+    },
+    Subscribe {
+        group: u8,
+        client: u8,
+        both: bool,
+    },
+    /// A share group (KIP-932) "q{group}" on topic a or b.
+    AddShareGroup {
+        group: u8,
+        earliest: bool,
+    },
+    /// To a share consumer: add (implicit, or explicit releasing every record), remove,
+    /// crash, restart.
+    Share {
+        group: u8,
+        client: u8,
+        kind: u8,
+    },
     Step(u8),
     Advance(u16),
 }
@@ -37,6 +79,8 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (0..3u8, 0..4u8).prop_map(|(group, assignor)| Op::SetAssignor { group, assignor }),
         1 => (0..3u8, 0..6u8, any::<bool>()).prop_map(|(group, client, to_end)| Op::Seek { group, client, to_end }),
         1 => (0..3u8, 0..6u8, any::<bool>()).prop_map(|(group, client, both)| Op::Subscribe { group, client, both }),
+        1 => (0..2u8, any::<bool>()).prop_map(|(group, earliest)| Op::AddShareGroup { group, earliest }),
+        2 => (0..2u8, 0..6u8, 0..5u8).prop_map(|(group, client, kind)| Op::Share { group, client, kind }),
         4 => (1..40u8).prop_map(Op::Step),
         2 => (1..4000u16).prop_map(Op::Advance),
     ]
@@ -129,6 +173,40 @@ fn to_command(op: &Op) -> Option<Command> {
             client_id: format!("c{client}"),
             topics: if both { vec!["a".into(), "b".into()] } else { vec![topic(g % 2)] },
         }),
+        Op::AddShareGroup { group: g, earliest } => Command::ShareGroup(ShareGroupCommand::AddShareGroup {
+            share_group: ShareGroupSpec {
+                id: format!("q{g}"),
+                topics: vec![topic(g)],
+                config: ShareGroupConfig {
+                    share_auto_offset_reset: if earliest { OffsetReset::Earliest } else { OffsetReset::Latest },
+                    ..ShareGroupConfig::default()
+                },
+                members: vec![ShareMemberSpec::new("s0")],
+            },
+        }),
+        Op::Share { group: g, client, kind } => {
+            let (group, client_id) = (format!("q{g}"), format!("s{client}"));
+            match kind {
+                0 | 1 => Command::ShareGroup(ShareGroupCommand::AddShareMember {
+                    group,
+                    share_member: ShareMemberSpec {
+                        client_id,
+                        config: ShareConsumerConfig {
+                            share_acknowledgement_mode: if kind == 1 {
+                                AcknowledgementMode::Explicit
+                            } else {
+                                AcknowledgementMode::Implicit
+                            },
+                            ..ShareConsumerConfig::default()
+                        },
+                        acknowledge: vec![AcknowledgeRule { value: "v".into(), acknowledge_type: AcknowledgeType::Release }],
+                    },
+                }),
+                2 => Command::ShareGroup(ShareGroupCommand::RemoveShareMember { group, client_id }),
+                3 => Command::ShareGroup(ShareGroupCommand::CrashShareMember { group, client_id }),
+                _ => Command::ShareGroup(ShareGroupCommand::RestartShareMember { group, client_id }),
+            }
+        }
         Op::Step(_) | Op::Advance(_) => return None,
     })
 }
@@ -170,6 +248,18 @@ fn check(sim: &Sim, seen: &mut Seen) -> Result<(), String> {
     for g in sim.groups() {
         for m in g.members() {
             // Received records: each really in the log at that offset.
+            for d in m.received() {
+                let log = sim.partition(&d.tp).and_then(|p| p.leader_log());
+                let stored = log.and_then(|l| l.records().iter().find(|r| r.offset == d.offset));
+                match stored {
+                    Some(r) if r.record.id == d.record => {}
+                    _ => return Err(format!("{}: {} got {} at {} which the log does not hold", g.id(), m.client_id(), d.record, d.offset)),
+                }
+            }
+        }
+    }
+    for g in sim.share_groups() {
+        for m in g.members() {
             for d in m.received() {
                 let log = sim.partition(&d.tp).and_then(|p| p.leader_log());
                 let stored = log.and_then(|l| l.records().iter().find(|r| r.offset == d.offset));
@@ -238,6 +328,15 @@ proptest! {
             let total: u32 = topics.iter().map(|t| sim.topic(t).map(|t| t.partition_count()).unwrap_or(0)).sum();
             let shown: Vec<String> = g.members().map(|m| format!("{} {:?} {:?}: {:?}", m.client_id(), m.phase(), m.topics(), m.assigned().iter().map(|tp| tp.to_string()).collect::<Vec<_>>())).collect();
             prop_assert_eq!(owned as u32, total, "seed {}: group {} members {:?}", seed, g.id(), shown);
+        }
+        // Share groups: while a member lives, every record is eventually acknowledged or
+        // archived (nothing lost, nothing stuck): each share partition a running member is
+        // assigned has nothing left in flight and no lag.
+        for g in sim.share_groups() {
+            for (tp, sp) in g.partitions() {
+                if g.owners(tp).is_empty() { continue; }
+                prop_assert_eq!((sp.in_flight(), g.lag(tp)), (0, Some(0)), "seed {}: share group {} {}", seed, g.id(), tp);
+            }
         }
     }
 }

@@ -7,7 +7,7 @@
 //! draws every command type (tests/fuzz/commands.rs).
 
 use kafka_sandbox_core::command::{BrokerCommand, ProduceCommand};
-use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
+use kafka_sandbox_core::command::{GroupSpec, MemberSpec, ShareGroupConfig, ShareGroupSpec, ShareMemberSpec};
 use kafka_sandbox_core::config::{Acks, ClusterConfig, GroupConfig, OffsetReset, ProducerConfig};
 use kafka_sandbox_core::rng::SimRng;
 use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec};
@@ -27,7 +27,10 @@ struct Drawn {
     topics: Vec<String>,
 }
 
-fn draw(seed: u64) -> Drawn {
+/// `share`: the scenario also has a share group (KIP-932) on every topic, whose share
+/// invariants are checked with the rest (left out for the regression seeds, whose runs it
+/// would change: its consumers draw their member ids from the run's RNG).
+fn draw(seed: u64, share: bool) -> Drawn {
     let mut r = SimRng::new(seed ^ 0x5EED);
     let brokers = 3 + r.below(3);
     let acks = match r.below(4) {
@@ -79,6 +82,16 @@ fn draw(seed: u64) -> Drawn {
             members: (0..1 + r.below(3)).map(|i| MemberSpec::new(format!("c{i}"))).collect(),
             ..GroupSpec::default()
         }],
+        share_groups: if share {
+            vec![ShareGroupSpec {
+                id: "q".into(),
+                topics: names.clone(),
+                config: ShareGroupConfig { share_auto_offset_reset: OffsetReset::Earliest, ..ShareGroupConfig::default() },
+                members: (0..1 + r.below(6)).map(|i| ShareMemberSpec::new(format!("s{i}"))).collect(),
+            }]
+        } else {
+            Vec::new()
+        },
         topics,
         ..Scenario::default()
     };
@@ -168,7 +181,7 @@ fn faults_never_break_a_promise_and_the_cluster_converges_after_healing() {
     // Seeds that once found bugs stay in every run.
     const REGRESSIONS: [u64; 4] = [46, 139, 320, 496];
     for seed in seeds().chain(REGRESSIONS) {
-        let Drawn { mut sim, brokers, topics } = draw(seed);
+        let Drawn { mut sim, brokers, topics } = draw(seed, !REGRESSIONS.contains(&seed));
         let mut r = SimRng::new(seed);
         let mut value = 0u64;
         for _ in 0..40 {
@@ -234,6 +247,38 @@ fn faults_never_break_a_promise_and_the_cluster_converges_after_healing() {
                     "seed {seed}: {} lags on {tp}",
                     owner.client_id()
                 );
+                // Every record of the share group's partitions is acknowledged or archived.
+                if let Some(q) = sim.share_group("q") {
+                    let sp = q.partition(&tp).unwrap_or_else(|| panic!("seed {seed}: share partition {tp} never fetched"));
+                    let who: Vec<String> = q
+                        .members()
+                        .map(|m| {
+                            format!(
+                                "{} {:?} e{} {:?} got {}",
+                                m.client_id(),
+                                m.phase(),
+                                m.member_epoch(),
+                                m.assigned().iter().map(|t| t.to_string()).collect::<Vec<_>>(),
+                                m.received_total()
+                            )
+                        })
+                        .collect();
+                    if q.lag(&tp) != Some(0) && std::env::var("SWARM_DUMP").is_ok() {
+                        for ev in sim.trace().events() {
+                            let k = format!("{:?}", ev.kind);
+                            if k.contains("Share") && (k.contains("s0") || k.contains("partition: 2")) {
+                                eprintln!("{:>7} {}", ev.time.ms(), k);
+                            }
+                        }
+                    }
+                    assert_eq!(
+                        (sp.in_flight(), q.lag(&tp)),
+                        (0, Some(0)),
+                        "seed {seed}: share group lags on {tp}: spso {} owners {:?} members {who:?}",
+                        sp.start_offset(),
+                        q.owners(&tp)
+                    );
+                }
             }
         }
     }

@@ -224,6 +224,7 @@ pub fn App() -> Html {
         read.topics().next().map_or((AttrValue::default(), 0), |t| (AttrValue::from(t.name().to_string()), t.partition_count()));
     let kafka_version = model.sim.cluster().kafka_version;
     let compare_groups = Rc::new(crate::panels::compare_groups(read));
+    let share_groups = Rc::new(kafka_sandbox_core::share_view::views(&model.sim));
     let (category, entity) = model.event_filter.clone();
     let events = Rc::new(crate::view::filtered_events(read, lang, category, &entity, 60, 5000));
     let findings = Rc::new(crate::view::guarantee_rows(lang, read, GUARANTEE_ROWS));
@@ -358,6 +359,7 @@ pub fn App() -> Html {
                 <Groups {lang} {groups} logs={group_logs} dispatch={dispatch.clone()} />
             </section>
             </ContextProvider<Now>>
+            <crate::panels::ShareGroups {lang} groups={share_groups} {now} dispatch={dispatch.clone()} />
             <Apps {lang} {connectors} {streams} dispatch={dispatch.clone()} />
             <Brokers {lang} {kafka_version} {brokers} {topics} {flights} {now} {producers} dispatch={dispatch.clone()} />
             <Charts {lang} samples={chart_samples} />

@@ -762,6 +762,23 @@ fn command_names(c: &mut Command) -> Vec<(&'static str, &mut String)> {
         | Command::Broker(BrokerCommand::HealBroker { .. })
         | Command::Broker(BrokerCommand::SlowBroker { .. })
         | Command::Broker(BrokerCommand::ShutdownBroker { .. }) => Vec::new(),
+        Command::ShareGroup(c) => share_group_command_names(c),
+    }
+}
+
+/// The names a share-group command holds (its group and member names stay for Apply to
+/// check; the topics of a new share group follow a rename).
+fn share_group_command_names(c: &mut kafka_sandbox_core::command::ShareGroupCommand) -> Vec<(&'static str, &mut String)> {
+    use kafka_sandbox_core::command::ShareGroupCommand as C;
+    match c {
+        C::AddShareGroup { share_group } => share_group.topics.iter_mut().map(|t| ("share_group.topics[]", t)).collect(),
+        C::AddShareMember { .. }
+        | C::RemoveShareMember { .. }
+        | C::CrashShareMember { .. }
+        | C::RestartShareMember { .. }
+        | C::SetShareProcessing { .. }
+        | C::SetAcknowledgementMode { .. }
+        | C::SetAcknowledgeRule { .. } => Vec::new(),
     }
 }
 

@@ -918,6 +918,7 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
         EventKind::Connect(e) => connect_line(lang, e),
         EventKind::Streams(e) => streams_line(lang, e),
         EventKind::Settings(e) => settings_line(lang, e),
+        EventKind::ShareGroup(e) => crate::share_group_words::share_group_line(lang, e),
     }
 }
 

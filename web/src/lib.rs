@@ -15,6 +15,7 @@ pub mod i18n;
 pub mod messages;
 pub mod panels;
 pub mod sequence;
+pub mod share_group_words;
 pub mod state;
 pub mod timeline;
 pub mod view;

@@ -91,6 +91,7 @@ pub fn refusal(lang: Lang, e: &CommandError) -> String {
         CommandError::IdempotenceNeedsAcksAll { producer } => {
             format!("生产者 \"{producer}\" 的 enable_idempotence 为 true，需要 acks \"all\"；允许 \"all\"（或先把 enable_idempotence 设为 false）")
         }
+        CommandError::ShareGroup(r) => crate::share_group_words::share_group_refusal_zh(r),
     }
 }
 
@@ -614,6 +615,7 @@ mod tests {
                 CommandError::MemberSetting { .. } => 23,
                 CommandError::PushBuffer { .. } => 24,
                 CommandError::IdempotenceNeedsAcksAll { .. } => 25,
+                CommandError::ShareGroup(_) => 26,
             }
         }
         let s = |x: &str| x.to_string();
@@ -677,10 +679,21 @@ mod tests {
             },
             CommandError::PushBuffer { group: s("G1"), value: 0 },
             CommandError::IdempotenceNeedsAcksAll { producer: s("P1") },
+            CommandError::ShareGroup(kafka_sandbox_core::command::ShareGroupRefusal::UnknownShareGroup(s("Q1"))),
+            CommandError::ShareGroup(kafka_sandbox_core::command::ShareGroupRefusal::NeedsKafka41 { group: s("Q1") }),
+            CommandError::ShareGroup(kafka_sandbox_core::command::ShareGroupRefusal::Setting {
+                setting: "share_delivery_count_limit",
+                group: s("Q1"),
+                value: 11,
+                min: 2,
+                max: 10,
+            }),
+            CommandError::ShareGroup(kafka_sandbox_core::command::ShareGroupRefusal::TooManyRules { group: s("Q1"), client_id: s("C1") }),
+            CommandError::ShareGroup(kafka_sandbox_core::command::ShareGroupRefusal::ResetNone { group: s("Q1") }),
         ];
         let mut places: Vec<usize> = all.iter().map(place).collect();
         places.dedup();
-        assert_eq!(places, (0..=25).collect::<Vec<_>>(), "one sample (at least) of every refusal, in order");
+        assert_eq!(places, (0..=26).collect::<Vec<_>>(), "one sample (at least) of every refusal, in order");
         all
     }
 

@@ -227,6 +227,45 @@ impl<K: JavaKey> Nodes<K> {
         true
     }
 
+    /// `computeIfAbsent` of a key new to the map (JDK 17): the table is resized *before*
+    /// the insertion when already over its threshold (never after), and a new node goes to
+    /// the *head* of a list bin (where `put` appends it at the tail); a tree bin takes it as
+    /// `putTreeVal`. Returns whether the key is new.
+    pub(crate) fn compute_if_absent(&mut self, key: K, hash_code: i32) -> bool {
+        if self.index.contains_key(&key) {
+            return false;
+        }
+        if self.table.is_empty() || self.index.len() > self.threshold {
+            self.resize();
+        }
+        let hash = spread(hash_code);
+        let bin = self.bin(hash);
+        let x = self.alloc(key.clone(), hash);
+        self.index.insert(key, x);
+        match self.table[bin] {
+            None => {
+                self.table[bin] = Some(x);
+                self.tree[bin] = false;
+            }
+            Some(first) if self.tree[bin] => self.put_tree_val(first, x),
+            Some(first) => {
+                // Every node of the bin was passed while looking for the key (`binCount`).
+                let mut bin_count = 0;
+                let mut e = Some(first);
+                while let Some(n) = e {
+                    bin_count += 1;
+                    e = self.nodes[n].next;
+                }
+                self.nodes[x].next = Some(first);
+                self.table[bin] = Some(x);
+                if bin_count >= TREEIFY_THRESHOLD - 1 {
+                    self.treeify_bin(hash);
+                }
+            }
+        }
+        true
+    }
+
     /// `remove`: the table keeps its capacity.
     pub(crate) fn remove(&mut self, key: &K) -> bool {
         let Some(node) = self.index.remove(key) else {

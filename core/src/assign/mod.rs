@@ -17,6 +17,7 @@ mod lists;
 pub mod range;
 pub mod roundrobin;
 pub mod server;
+pub mod simple;
 pub mod sticky;
 
 pub use crate::config::{Strategy, UnknownStrategy};

@@ -64,15 +64,15 @@ pub struct ServerOutcome {
 
 /// A `Map<Uuid, Set<Integer>>` of Kafka's: which keys and elements, in which iteration order.
 #[derive(Clone, Debug, Default)]
-struct JavaAssignment {
-    topics: JavaHashOrder<Uuid>,
-    sets: BTreeMap<Uuid, JavaHashOrder<u32>>,
+pub(super) struct JavaAssignment {
+    pub(super) topics: JavaHashOrder<Uuid>,
+    pub(super) sets: BTreeMap<Uuid, JavaHashOrder<u32>>,
 }
 
 impl JavaAssignment {
     /// `Assignment.fromRecord`: `Collectors.toMap` into a `HashMap`, each topic's partitions
     /// a `new HashSet<>(list)`.
-    fn from_record(record: &[(Uuid, Vec<u32>)]) -> Self {
+    pub(super) fn from_record(record: &[(Uuid, Vec<u32>)]) -> Self {
         let mut map = Self::default();
         for (topic, partitions) in record {
             if map.topics.insert(*topic, topic.hash_code()) {
@@ -87,7 +87,7 @@ impl JavaAssignment {
     }
 
     /// `AssignorHelpers.deepCopyAssignment`: `new HashMap<>(size)`, each set `new HashSet<>(set)`.
-    fn deep_copy(&self) -> Self {
+    pub(super) fn deep_copy(&self) -> Self {
         let mut copy = Self { topics: JavaHashOrder::with_capacity(self.topics.len() as i32), sets: BTreeMap::new() };
         for topic in self.topics.order() {
             copy.topics.insert(topic, topic.hash_code());
@@ -101,7 +101,7 @@ impl JavaAssignment {
         copy
     }
 
-    fn remove_topic(&mut self, topic: Uuid) {
+    pub(super) fn remove_topic(&mut self, topic: Uuid) {
         self.topics.remove(&topic);
         self.sets.remove(&topic);
     }
@@ -116,7 +116,7 @@ impl JavaAssignment {
     }
 
     /// `computeIfAbsent(topic, new_set).add(partition)`.
-    fn add(&mut self, topic: Uuid, partition: u32, new_set: impl FnOnce() -> JavaHashOrder<u32>) {
+    pub(super) fn add(&mut self, topic: Uuid, partition: u32, new_set: impl FnOnce() -> JavaHashOrder<u32>) {
         if !self.sets.contains_key(&topic) {
             self.topics.insert(topic, topic.hash_code());
             self.sets.insert(topic, new_set());
@@ -127,7 +127,7 @@ impl JavaAssignment {
     }
 
     /// The record Kafka writes: topics and partitions in iteration order.
-    fn record(&self) -> Vec<(Uuid, Vec<u32>)> {
+    pub(super) fn record(&self) -> Vec<(Uuid, Vec<u32>)> {
         self.topics.order().into_iter().map(|t| (t, self.sets.get(&t).map(JavaHashOrder::order).unwrap_or_default())).collect()
     }
 }
@@ -135,13 +135,13 @@ impl JavaAssignment {
 /// A member's result: the map it ends with, and whether it is a copy (the assignor reuses
 /// the member's old, immutable map until it changes something).
 #[derive(Clone, Debug)]
-struct Target {
-    map: JavaAssignment,
-    copied: bool,
+pub(super) struct Target {
+    pub(super) map: JavaAssignment,
+    pub(super) copied: bool,
 }
 
 impl Target {
-    fn mutable(&mut self) -> &mut JavaAssignment {
+    pub(super) fn mutable(&mut self) -> &mut JavaAssignment {
         if !self.copied {
             self.map = self.map.deep_copy();
             self.copied = true;
@@ -151,18 +151,18 @@ impl Target {
 }
 
 /// The assignor's input, resolved: topic ids, each member's names and current assignment.
-struct Input<'a> {
-    members: &'a [Subscription],
+pub(super) struct Input<'a> {
+    pub(super) members: &'a [Subscription],
     /// Topic name -> metadata (only topics that exist).
-    topics: &'a BTreeMap<String, TopicMeta>,
+    pub(super) topics: &'a BTreeMap<String, TopicMeta>,
     /// Topic id -> name, for the topics that exist.
-    names: BTreeMap<Uuid, &'a str>,
+    pub(super) names: BTreeMap<Uuid, &'a str>,
     /// Per member: its subscribed names in `new HashSet<>(list)` order, and that list's length.
-    subscribed: Vec<(Vec<&'a str>, usize)>,
+    pub(super) subscribed: Vec<(Vec<&'a str>, usize)>,
     /// Per member: its stored record, by topic id (first appearance of each topic).
-    records: Vec<Vec<(Uuid, Vec<u32>)>>,
+    pub(super) records: Vec<Vec<(Uuid, Vec<u32>)>>,
     /// `memberSpecs` (a `HashMap<String, …>`) iteration order, as indices into `members`.
-    order: Vec<usize>,
+    pub(super) order: Vec<usize>,
 }
 
 /// The id a topic name stands for; a topic absent from the metadata (deleted) keeps an id
@@ -188,7 +188,7 @@ fn record_of(owned: &[(String, u32)], topics: &BTreeMap<String, TopicMeta>) -> V
 }
 
 impl<'a> Input<'a> {
-    fn new(topics: &'a BTreeMap<String, TopicMeta>, members: &'a [Subscription]) -> Self {
+    pub(super) fn new(topics: &'a BTreeMap<String, TopicMeta>, members: &'a [Subscription]) -> Self {
         let subscribed = members
             .iter()
             .map(|m| {
@@ -208,20 +208,20 @@ impl<'a> Input<'a> {
     }
 
     /// `TopicIds` of member `i`: its names that resolve, as ids, in the name set's order.
-    fn topic_ids(&self, i: usize) -> Vec<Uuid> {
+    pub(super) fn topic_ids(&self, i: usize) -> Vec<Uuid> {
         self.subscribed[i].0.iter().filter_map(|n| self.topics.get(*n).map(|t| t.id)).collect()
     }
 
     /// `TopicIds.contains`: the id resolves to a name the member subscribes to.
-    fn subscribes(&self, i: usize, topic: Uuid) -> bool {
+    pub(super) fn subscribes(&self, i: usize, topic: Uuid) -> bool {
         self.names.get(&topic).is_some_and(|n| self.subscribed[i].0.contains(n))
     }
 
-    fn partitions(&self, topic: Uuid) -> u32 {
+    pub(super) fn partitions(&self, topic: Uuid) -> u32 {
         self.names.get(&topic).and_then(|n| self.topics.get(*n)).map_or(0, |t| t.partitions)
     }
 
-    fn name(&self, topic: Uuid) -> String {
+    pub(super) fn name(&self, topic: Uuid) -> String {
         self.names.get(&topic).map(|n| n.to_string()).unwrap_or_default()
     }
 }
@@ -251,6 +251,14 @@ pub fn assign_server(assignor: ServerAssignor, topics: &BTreeMap<String, TopicMe
         ServerAssignor::Uniform if homogeneous => uniform_homogeneous(&input),
         ServerAssignor::Uniform => Heterogeneous::new(&input).build(),
     };
+    outcome_of(&input, &targets, &mut outcome);
+    outcome
+}
+
+/// The outcome of each member's resulting map: its sorted assignment, and the record the
+/// coordinator stores (the old one when nothing changed).
+pub(super) fn outcome_of(input: &Input, targets: &[Target], outcome: &mut ServerOutcome) {
+    let members = input.members;
     for (i, target) in targets.iter().enumerate() {
         let member = &members[i];
         let record = target.map.record();
@@ -270,17 +278,15 @@ pub fn assign_server(assignor: ServerAssignor, topics: &BTreeMap<String, TopicMe
         let stored: Vec<(String, u32)> = if old == new {
             member.owned.clone()
         } else {
-            let input = &input;
             record.iter().flat_map(|(t, ps)| ps.iter().map(move |p| (input.name(*t), *p))).collect()
         };
         outcome.records.insert(member.member_id.clone(), stored);
         outcome.assignment.insert(member.member_id.clone(), mine);
     }
-    outcome
 }
 
 /// Each member's old map, unchanged (`groupSpec.memberAssignment(memberId).partitions()`).
-fn old_targets(input: &Input) -> Vec<Target> {
+pub(super) fn old_targets(input: &Input) -> Vec<Target> {
     input.records.iter().map(|r| Target { map: JavaAssignment::from_record(r), copied: false }).collect()
 }
 

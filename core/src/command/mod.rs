@@ -8,11 +8,16 @@ mod cluster;
 mod connect;
 mod group;
 mod produce;
+mod share_group;
 
 pub use cluster::{BrokerCommand, TopicCommand};
 pub use connect::ConnectCommand;
 pub use group::GroupCommand;
 pub use produce::ProduceCommand;
+pub use share_group::{
+    AcknowledgeRule, AcknowledgeType, AcknowledgementMode, ShareConsumerConfig, ShareGroupCommand, ShareGroupConfig, ShareGroupRefusal,
+    ShareGroupSpec, ShareMemberSpec, MAX_ACKNOWLEDGE_RULES,
+};
 
 use crate::config::PartitionerKind;
 use crate::config::Strategy;
@@ -107,6 +112,8 @@ pub enum Command {
     Group(GroupCommand),
     /// A Kafka Connect connector's task crashes or restarts.
     Connect(ConnectCommand),
+    /// A share group (KIP-932) or one of its consumers starts, stops, crashes, or changes how it acknowledges.
+    ShareGroup(ShareGroupCommand),
 }
 
 /// `FeatureCommand::X { .. }.into()`: a feature's command as a [`Command`].
@@ -120,7 +127,14 @@ macro_rules! from_feature {
     };
 }
 
-from_feature!(Produce(ProduceCommand), Broker(BrokerCommand), Topic(TopicCommand), Group(GroupCommand), Connect(ConnectCommand),);
+from_feature!(
+    Produce(ProduceCommand),
+    Broker(BrokerCommand),
+    Topic(TopicCommand),
+    Group(GroupCommand),
+    Connect(ConnectCommand),
+    ShareGroup(ShareGroupCommand),
+);
 
 impl Clone for Command {
     /// The derived clone (the feature's own), written out to keep it out of line: the core
@@ -133,6 +147,7 @@ impl Clone for Command {
             Command::Topic(c) => Command::Topic(c.clone()),
             Command::Group(c) => Command::Group(c.clone()),
             Command::Connect(c) => Command::Connect(c.clone()),
+            Command::ShareGroup(c) => Command::ShareGroup(c.clone()),
         }
     }
 }
@@ -204,6 +219,10 @@ tagged_reader! {
             to: SeekTo,
             topics: Vec<String>,
             connector: String,
+            share_group: ShareGroupSpec,
+            share_member: ShareMemberSpec,
+            share_acknowledgement_mode: AcknowledgementMode,
+            acknowledge_type: Option<AcknowledgeType>,
         }
         variants {
             Produce(ProduceCommand::Produce) "produce" { producer, topic, key: default, value, partition: default, headers: default },
@@ -230,6 +249,14 @@ tagged_reader! {
             Connect(ConnectCommand::CrashConnector) "crash_connector" { connector },
             Connect(ConnectCommand::RestartConnector) "restart_connector" { connector },
             Broker(BrokerCommand::ShutdownBroker) "shutdown_broker" { broker },
+            ShareGroup(ShareGroupCommand::AddShareGroup) "add_share_group" { share_group },
+            ShareGroup(ShareGroupCommand::AddShareMember) "add_share_member" { group, share_member },
+            ShareGroup(ShareGroupCommand::RemoveShareMember) "remove_share_member" { group, client_id },
+            ShareGroup(ShareGroupCommand::CrashShareMember) "crash_share_member" { group, client_id },
+            ShareGroup(ShareGroupCommand::RestartShareMember) "restart_share_member" { group, client_id },
+            ShareGroup(ShareGroupCommand::SetShareProcessing) "set_share_processing" { group, client_id, processing_ms },
+            ShareGroup(ShareGroupCommand::SetAcknowledgementMode) "set_acknowledgement_mode" { group, client_id, share_acknowledgement_mode },
+            ShareGroup(ShareGroupCommand::SetAcknowledgeRule) "set_acknowledge_rule" { group, client_id, value, acknowledge_type: default },
         }
     }
 }
@@ -438,6 +465,8 @@ pub enum CommandError {
         /// The producer.
         producer: String,
     },
+    /// A share group's own refusal (KIP-932, `command/share_group.rs`).
+    ShareGroup(ShareGroupRefusal),
 }
 
 /// Which name [`check_name`] refused.
@@ -596,6 +625,7 @@ impl fmt::Display for CommandError {
                 f,
                 "producer \"{producer}\" has enable_idempotence true, which needs acks \"all\"; allowed: \"all\" (or first set enable_idempotence to false)"
             ),
+            CommandError::ShareGroup(r) => r.fmt(f),
         }
     }
 }
@@ -683,6 +713,34 @@ mod tests {
             Command::Connect(ConnectCommand::CrashConnector { connector: s("x") }),
             Command::Connect(ConnectCommand::RestartConnector { connector: s("x") }),
             Command::Broker(BrokerCommand::ShutdownBroker { broker: 1 }),
+            Command::ShareGroup(ShareGroupCommand::AddShareGroup {
+                share_group: ShareGroupSpec {
+                    id: s("q"),
+                    topics: vec![s("t")],
+                    config: ShareGroupConfig::default(),
+                    members: vec![ShareMemberSpec {
+                        client_id: s("c"),
+                        config: ShareConsumerConfig::default(),
+                        acknowledge: vec![AcknowledgeRule { value: s("v"), acknowledge_type: AcknowledgeType::Reject }],
+                    }],
+                },
+            }),
+            Command::ShareGroup(ShareGroupCommand::AddShareMember { group: s("q"), share_member: ShareMemberSpec::new("c") }),
+            Command::ShareGroup(ShareGroupCommand::RemoveShareMember { group: s("q"), client_id: s("c") }),
+            Command::ShareGroup(ShareGroupCommand::CrashShareMember { group: s("q"), client_id: s("c") }),
+            Command::ShareGroup(ShareGroupCommand::RestartShareMember { group: s("q"), client_id: s("c") }),
+            Command::ShareGroup(ShareGroupCommand::SetShareProcessing { group: s("q"), client_id: s("c"), processing_ms: 5 }),
+            Command::ShareGroup(ShareGroupCommand::SetAcknowledgementMode {
+                group: s("q"),
+                client_id: s("c"),
+                share_acknowledgement_mode: AcknowledgementMode::Explicit,
+            }),
+            Command::ShareGroup(ShareGroupCommand::SetAcknowledgeRule {
+                group: s("q"),
+                client_id: s("c"),
+                value: s("v"),
+                acknowledge_type: Some(AcknowledgeType::Release),
+            }),
         ]
     }
 
@@ -757,7 +815,7 @@ mod tests {
         }
         // The defaults: produce's key, partition and headers, seek's partition,
         // set_topic_config's settings.
-        assert_eq!(required.len(), 46, "{required:?}");
+        assert_eq!(required.len(), 64, "{required:?}");
         assert!(!required.iter().any(|r| r.ends_with(".key")
             || r.ends_with("partition")
             || r.contains("headers")
@@ -791,7 +849,7 @@ mod tests {
     fn an_unknown_command_type_is_refused_listing_the_types() {
         let e = refusal::<Command>(r#"{"type": "explode"}"#);
         assert!(e.starts_with("[0].type (line 1, column 19): unknown variant `explode`, expected one of `produce`, `add_member`, "), "{e}");
-        assert!(e.ends_with(", `crash_connector`, `restart_connector`, `shutdown_broker`"), "{e}");
+        assert!(e.ends_with(", `shutdown_broker`, `add_share_group`, `add_share_member`, `remove_share_member`, `crash_share_member`, `restart_share_member`, `set_share_processing`, `set_acknowledgement_mode`, `set_acknowledge_rule`"), "{e}");
         assert!(refusal::<Command>(r#"{"broker": 1}"#).ends_with("missing field `type`"));
         assert!(refusal::<Command>("7").contains("expected a command object with a \"type\""));
         let e = refusal::<SeekTo>(r#"{"kind": "sideways"}"#);

@@ -11,8 +11,10 @@ mod replication;
 #[cfg(test)]
 pub(crate) mod samples;
 mod settings;
+mod share_group;
 mod streams;
 
+pub use self::share_group::{ArchiveCause, ReturnCause, ShareError, ShareGroupEvent, ShareLeaveReason};
 pub use self::{
     cluster::ClusterEvent, connect::ConnectEvent, consume::ConsumeEvent, consumer_protocol::ConsumerProtocolEvent, group::GroupEvent,
     produce::ProduceEvent, push::PushEvent, replication::ReplicationEvent, settings::SettingsEvent, streams::StreamsEvent,
@@ -111,6 +113,8 @@ pub enum EventKind {
     Streams(StreamsEvent),
     /// Settings changed at run time, and commands that could not be carried out.
     Settings(SettingsEvent),
+    /// Share groups (KIP-932): membership, acquisition, acknowledgements, locks.
+    ShareGroup(ShareGroupEvent),
 }
 
 /// `match` over the features, one line each: `each_feature!(kind, e => e.name())`.
@@ -127,6 +131,7 @@ macro_rules! each_feature {
             EventKind::Connect($e) => $body,
             EventKind::Streams($e) => $body,
             EventKind::Settings($e) => $body,
+            EventKind::ShareGroup($e) => $body,
         }
     };
 }
@@ -152,6 +157,7 @@ Push(PushEvent),
 Connect(ConnectEvent),
 Streams(StreamsEvent),
 Settings(SettingsEvent),
+ShareGroup(ShareGroupEvent),
 }
 
 impl PartialEq for EventKind {
@@ -172,6 +178,7 @@ impl PartialEq for EventKind {
             (K::Connect(a), K::Connect(b)) => a == b,
             (K::Streams(a), K::Streams(b)) => a == b,
             (K::Settings(a), K::Settings(b)) => a == b,
+            (K::ShareGroup(a), K::ShareGroup(b)) => a == b,
             (
                 K::Produce(_)
                 | K::Cluster(_)
@@ -182,7 +189,8 @@ impl PartialEq for EventKind {
                 | K::Push(_)
                 | K::Connect(_)
                 | K::Streams(_)
-                | K::Settings(_),
+                | K::Settings(_)
+                | K::ShareGroup(_),
                 _,
             ) => false,
         }
@@ -886,13 +894,20 @@ mod tests {
     }
 
     /// The samples are one of each kind: their places in the digest (each kind's explicit
-    /// discriminant) are 0, 1, 2, … with none twice and none missing.
+    /// discriminant) are 0, 1, 2, … up to the first feature's range with none missing, then
+    /// each feature's own range (share groups: 140–179), none twice.
     #[test]
     fn the_samples_are_one_of_each_kind() {
         let places: Vec<isize> = samples::every_event().into_iter().map(place).collect();
         let mut sorted = places.clone();
         sorted.sort_unstable();
-        assert_eq!(sorted, (0..places.len() as isize).collect::<Vec<_>>(), "{places:?}");
+        sorted.dedup();
+        assert_eq!(sorted.len(), places.len(), "a place twice: {places:?}");
+        let old: Vec<isize> = sorted.iter().copied().filter(|p| *p < 70).collect();
+        assert_eq!(old, (0..old.len() as isize).collect::<Vec<_>>(), "{places:?}");
+        assert!(sorted.iter().all(|p| *p < 200), "{places:?}");
+        let share: Vec<isize> = sorted.iter().copied().filter(|p| (140..180).contains(p)).collect();
+        assert_eq!(share, (140..140 + share.len() as isize).collect::<Vec<_>>(), "{places:?}");
     }
 
     /// The jump targets are what the page's own `match` gave before they became the core's
@@ -902,14 +917,15 @@ mod tests {
         fn page_before(e: &EventKind) -> Option<Jump> {
             use EventKind as E;
             match e {
-                E::Group(GroupEvent::RebalanceStarted { .. }) | E::ConsumerProtocol(ConsumerProtocolEvent::GroupEpochBumped { .. }) => {
-                    Some(Jump::Rebalance)
-                }
+                E::Group(GroupEvent::RebalanceStarted { .. })
+                | E::ConsumerProtocol(ConsumerProtocolEvent::GroupEpochBumped { .. })
+                | E::ShareGroup(ShareGroupEvent::ShareAssignmentComputed { .. }) => Some(Jump::Rebalance),
                 E::Cluster(ClusterEvent::BrokerCrashed { .. })
                 | E::Cluster(ClusterEvent::BrokerIsolated { .. })
                 | E::Cluster(ClusterEvent::BrokerShutDown { .. })
                 | E::Group(GroupEvent::MemberCrashed { .. })
-                | E::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed { .. }) => Some(Jump::Fault),
+                | E::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed { .. })
+                | E::ShareGroup(ShareGroupEvent::ShareMemberCrashed { .. }) => Some(Jump::Fault),
                 _ => None,
             }
         }
@@ -917,7 +933,7 @@ mod tests {
         for e in &all {
             assert_eq!(e.jump(), page_before(e), "{}", e.name());
         }
-        assert_eq!(all.iter().filter(|e| e.jump().is_some()).count(), 7);
+        assert_eq!(all.iter().filter(|e| e.jump().is_some()).count(), 9);
     }
 
     /// `EventKind`'s written-out `clone` and `==` are the derived ones: each sample equals

@@ -193,5 +193,23 @@ pub(crate) fn every_event() -> Vec<EventKind> {
             ConfigChanged { entity: s("p"), setting: s("acks"), value: s("1") },
             CommandRejected { reason: s("no") },
         }
+        ShareGroup(ShareGroupEvent) {
+            ShareGroupCreated { group: s("q") },
+            ShareMemberJoined { group: s("q"), client_id: s("c"), member_id: s("u"), group_epoch: 1 },
+            ShareAssignmentComputed { group: s("q"), group_epoch: 1, desired_sharing: 2, assignment: vec![(s("c"), vec![tp("t", 0)])] },
+            ShareMemberAssigned { group: s("q"), client_id: s("c"), member_epoch: 1, partitions: vec![tp("t", 0)] },
+            ShareMemberLeft { group: s("q"), client_id: s("c"), reason: ShareLeaveReason::SessionExpired },
+            ShareMemberCrashed { group: s("q"), client_id: s("c") },
+            ShareMemberRestarted { group: s("q"), client_id: s("c") },
+            SharePartitionInitialized { group: s("q"), tp: tp("t", 0), start_offset: 0, earliest: true },
+            SharePartitionReloaded { group: s("q"), tp: tp("t", 0), start_offset: 0 },
+            ShareRecordsAcquired { group: s("q"), client_id: s("c"), tp: tp("t", 0), records: vec![(0, 1)], lock_until_ms: 30_000 },
+            ShareRecordDelivered { group: s("q"), client_id: s("c"), record: r(1), tp: tp("t", 0), offset: 0, value: s("v"), delivery_count: 1 },
+            ShareAcknowledged { group: s("q"), client_id: s("c"), tp: tp("t", 0), offsets: vec![0], acknowledge_type: crate::command::AcknowledgeType::Reject },
+            ShareAcknowledgeFailed { group: s("q"), client_id: s("c"), tp: tp("t", 0), offsets: vec![0], error: ShareError::InvalidRecordState },
+            ShareRecordsReturned { group: s("q"), client_id: s("c"), tp: tp("t", 0), offsets: vec![0], cause: ReturnCause::LockExpired },
+            ShareRecordArchived { group: s("q"), tp: tp("t", 0), offset: 0, delivery_count: 5, cause: ArchiveCause::DeliveryLimit },
+            ShareStartOffsetMoved { group: s("q"), tp: tp("t", 0), start_offset: 1 },
+        }
     }
 }

@@ -37,8 +37,10 @@ mod cluster;
 mod group;
 mod options;
 mod produce;
+mod share;
 pub mod streams;
 pub use options::{Dropped, SimOptions};
+pub(crate) use share::{check_share_config, check_share_member};
 
 use crate::event::SettingsEvent;
 use cluster::replication::ReplicationPending;
@@ -113,6 +115,8 @@ pub(crate) enum Pending {
     Push(PushPending),
     /// An event of source connectors and their tables (`connect.rs`).
     Connect(ConnectPending),
+    /// An event of share groups (KIP-932) (`share/`).
+    ShareGroup(share::SharePending),
 }
 
 impl From<ProducePending> for Pending {
@@ -210,6 +214,16 @@ pub enum FlightKind {
         follower: BrokerId,
         /// The record values copied.
         values: Vec<String>,
+    },
+    /// Share groups (KIP-932): acknowledgements on their way to a partition leader, riding
+    /// on a ShareFetch or in a ShareAcknowledge.
+    ShareAcknowledge {
+        /// The consumer's group.
+        group: String,
+        /// The consumer's `client.id`.
+        client_id: String,
+        /// Each acknowledgement: partition, offset, type.
+        acks: Vec<(TopicPartition, u64, crate::command::AcknowledgeType)>,
     },
     /// A Fetch response carrying records to a consumer.
     FetchData {
@@ -411,6 +425,10 @@ impl Sim {
                         };
                         flights.push(Flight { kind, sent_at, arrives_at: *at });
                     }
+                    continue;
+                }
+                Pending::ShareGroup(s) => {
+                    flights.extend(s.flights(sent_at, *at));
                     continue;
                 }
                 _ => {}
@@ -644,6 +662,7 @@ impl Sim {
             Command::Topic(c) => self.validate_topic_command(c),
             Command::Group(c) => self.validate_group_command(c),
             Command::Connect(c) => self.validate_connect_command(c),
+            Command::ShareGroup(c) => self.validate_share_group_command(c),
         }
     }
 }
@@ -714,6 +733,7 @@ impl Sim {
             Command::Topic(c) => self.execute_topic_command(c),
             Command::Group(c) => self.execute_group_command(c),
             Command::Connect(c) => self.execute_connect_command(c),
+            Command::ShareGroup(c) => self.execute_share_group_command(c),
         }
     }
 
@@ -743,6 +763,7 @@ impl Sim {
             Pending::Consume(p) => self.handle_consume(p),
             Pending::Push(p) => self.handle_push(p),
             Pending::Connect(p) => self.handle_connect(p),
+            Pending::ShareGroup(p) => self.handle_share_group(p),
         }
     }
 }

@@ -16,6 +16,7 @@ mod record_path;
 mod scenario;
 mod sequence;
 mod share;
+mod share_group;
 mod topic;
 mod wire;
 
@@ -35,6 +36,7 @@ pub use record_path::RecordPathPanel;
 pub use scenario::ScenarioPanel;
 pub use sequence::SequenceDiagram;
 pub use share::SharePanel;
+pub use share_group::ShareGroups;
 pub use topic::{TopicProps, TopicView};
 pub use wire::{Wire, WireSide};
 

@@ -12,6 +12,7 @@ mod group;
 mod produce;
 mod replication;
 mod run;
+mod share_group;
 mod streams;
 
 pub use connect::ConnectQuery;
@@ -19,6 +20,7 @@ pub use group::GroupQuery;
 pub use produce::ProduceQuery;
 pub use replication::ReplicationQuery;
 pub use run::RunQuery;
+pub use share_group::ShareGroupQuery;
 pub use streams::StreamsQuery;
 
 use crate::lesson::Missing;
@@ -54,6 +56,8 @@ pub enum Query {
     Connect(ConnectQuery),
     /// A Kafka Streams application's state store.
     Streams(StreamsQuery),
+    /// A share group (KIP-932): who shares a partition, what a member received, delivery counts.
+    ShareGroup(ShareGroupQuery),
 }
 
 /// `FeatureQuery::X { .. }.into()`: a feature's query as a [`Query`].
@@ -74,6 +78,7 @@ from_feature!(
     Group(GroupQuery),
     Connect(ConnectQuery),
     Streams(StreamsQuery),
+    ShareGroup(ShareGroupQuery),
 );
 
 tagged_reader! {
@@ -151,6 +156,11 @@ tagged_reader! {
             Connect(ConnectQuery::ConnectorFlushed) "connector_flushed" { connector },
             Connect(ConnectQuery::ConnectorUnflushed) "connector_unflushed" { connector },
             Streams(StreamsQuery::StoreCount) "store_count" { application_id, key },
+            ShareGroup(ShareGroupQuery::ShareOwners) "share_owners" { group, topic, partition },
+            ShareGroup(ShareGroupQuery::ShareReceived) "share_received" { group, client_id },
+            ShareGroup(ShareGroupQuery::ShareDeliveryCount) "share_delivery_count" { group, value },
+            ShareGroup(ShareGroupQuery::ShareArchived) "share_archived" { group },
+            ShareGroup(ShareGroupQuery::ShareStartOffset) "share_start_offset" { group, topic, partition },
         }
     }
 }
@@ -167,6 +177,7 @@ pub fn answer(sim: &Sim, q: &Query, since: u64) -> Result<Value, Missing> {
         Query::Group(q) => group::answer_group(read, q, since),
         Query::Connect(q) => connect::answer_connect(read, q),
         Query::Streams(q) => streams::answer_streams(read, q),
+        Query::ShareGroup(q) => share_group::answer_share_group(sim, q),
     }
 }
 
@@ -179,6 +190,7 @@ pub fn describe(q: &Query) -> String {
         Query::Group(q) => group::describe_group(q),
         Query::Connect(q) => connect::describe_connect(q),
         Query::Streams(q) => streams::describe_streams(q),
+        Query::ShareGroup(q) => share_group::describe_share_group(q),
     }
 }
 

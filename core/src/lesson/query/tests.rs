@@ -211,6 +211,11 @@ fn every_query() -> Vec<Query> {
         Query::Connect(ConnectQuery::ConnectorFlushed { connector: s("x") }),
         Query::Connect(ConnectQuery::ConnectorUnflushed { connector: s("x") }),
         Query::Streams(StreamsQuery::StoreCount { application_id: s("a"), key: s("k") }),
+        Query::ShareGroup(ShareGroupQuery::ShareOwners { group: g(), topic: t(), partition: 1 }),
+        Query::ShareGroup(ShareGroupQuery::ShareReceived { group: g(), client_id: c() }),
+        Query::ShareGroup(ShareGroupQuery::ShareDeliveryCount { group: g(), value: v() }),
+        Query::ShareGroup(ShareGroupQuery::ShareArchived { group: g() }),
+        Query::ShareGroup(ShareGroupQuery::ShareStartOffset { group: g(), topic: t(), partition: 1 }),
     ]
 }
 
@@ -307,7 +312,10 @@ fn an_unknown_query_is_refused_listing_the_asks() {
         e.starts_with("[0].ask (line 1, column 16): unknown variant `guess`, expected one of `now_ms`, `partition_of`, `records`, "),
         "{e}"
     );
-    assert!(e.ends_with(", `connector_unflushed`, `store_count`"), "{e}");
+    assert!(
+        e.ends_with(", `store_count`, `share_owners`, `share_received`, `share_delivery_count`, `share_archived`, `share_start_offset`"),
+        "{e}"
+    );
     assert!(query_refusal(r#"{"group": "g"}"#).ends_with("missing field `ask`"));
 }
 
@@ -336,7 +344,7 @@ fn a_null_is_none_where_the_field_is_optional_and_refused_where_it_is_required()
 /// format nor the words.
 #[test]
 fn every_query_is_written_and_described_as_before() {
-    assert_eq!(<Query as crate::tagged::Tagged>::TABLE.tags.len(), 46);
+    assert_eq!(<Query as crate::tagged::Tagged>::TABLE.tags.len(), 51);
     let expected = [
         (r#"{"ask":"now_ms"}"#, r#"the time"#),
         (r#"{"ask":"partition_of","topic":"t","value":"v"}"#, r#"the partition of t holding "v""#),
@@ -384,6 +392,11 @@ fn every_query_is_written_and_described_as_before() {
         (r#"{"ask":"connector_flushed","connector":"x"}"#, r#"the flushed source offset of x"#),
         (r#"{"ask":"connector_unflushed","connector":"x"}"#, r#"the records x sent since its last offset flush"#),
         (r#"{"ask":"store_count","application_id":"a","key":"k"}"#, r#"the count of "k" in a's store"#),
+        (r#"{"ask":"share_owners","group":"g","topic":"t","partition":1}"#, r#"the members of share group g sharing t-1"#),
+        (r#"{"ask":"share_received","group":"g","client_id":"c"}"#, r#"what c of share group g received"#),
+        (r#"{"ask":"share_delivery_count","group":"g","value":"v"}"#, r#"the delivery count of "v" in share group g"#),
+        (r#"{"ask":"share_archived","group":"g"}"#, r#"the records share group g archived"#),
+        (r#"{"ask":"share_start_offset","group":"g","topic":"t","partition":1}"#, r#"the SPSO of share group g on t-1"#),
     ];
     let all = every_query();
     assert_eq!(all.len(), expected.len());

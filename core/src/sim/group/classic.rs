@@ -224,11 +224,7 @@ impl Consumers {
             m.phase = Phase::LeftPollTimeout;
             m.member_id = String::new();
             m.generation = -1;
-            let revoked = std::mem::take(&mut m.assigned);
-            m.positions.clear();
-            m.position_epochs.clear();
-            m.token += 1;
-            m.activity = Activity::AwaitingAssignment;
+            let revoked = m.lose_partitions(out.now);
             self.record_revoked(group_id, client_id, revoked, out);
         } else if matches!(phase, Phase::Stable | Phase::Syncing) {
             // The heartbeat thread runs once the member has joined: in a stable generation
@@ -474,6 +470,10 @@ impl Consumers {
         }
         m.assigned = assignment.clone();
         m.last_assignment = assignment.clone();
+        if assignment.is_empty() && !revoked.is_empty() {
+            // The rebalance took everything it had: it stops consuming from now on.
+            m.stopped_since.get_or_insert(out.now);
+        }
         m.token += 1;
         // `ConsumerCoordinator.onJoinComplete`: "Reschedule the auto commit starting from now".
         m.next_auto_commit = out.now.plus_ms(m.config.auto_commit_interval_ms);
@@ -579,10 +579,7 @@ impl Consumers {
                 let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
                 m.member_id = String::new();
                 m.generation = -1;
-                let revoked = std::mem::take(&mut m.assigned);
-                m.positions.clear();
-                m.position_epochs.clear();
-                m.token += 1;
+                let revoked = m.lose_partitions(out.now);
                 self.record_revoked(group_id, client_id, revoked, out);
                 self.send_join(group_id, client_id, cluster, out);
             }

@@ -225,6 +225,7 @@ impl Consumers {
     /// New data completes every parked fetch that covers the partition.
     pub(in crate::sim) fn wake_parked(&mut self, tp: &TopicPartition, cluster: &Cluster, out: &mut Driver) {
         self.push_new_records(tp, cluster, out);
+        self.shares.wake_parked(tp, cluster, out);
         let (woken, kept): (Vec<ParkedFetch>, Vec<ParkedFetch>) =
             std::mem::take(&mut self.parked).into_iter().partition(|f| f.tps.contains(tp));
         self.parked = kept;

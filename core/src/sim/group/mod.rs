@@ -125,12 +125,14 @@ pub(crate) struct Consumers {
     parked: Vec<ParkedFetch>,
     /// Push delivery (not Kafka — a teaching device): the broker's next offset per member.
     push_cursors: push::PushCursors,
+    /// Share groups (KIP-932), the third group type (`sim/share/`).
+    pub(crate) shares: crate::sim::share::ShareGroups,
 }
 
 impl Consumers {
     /// No groups yet.
     pub(in crate::sim) fn new() -> Self {
-        Consumers { groups: VecMap::new(), next_fetch: 1, parked: Vec::new(), push_cursors: VecMap::new() }
+        Consumers { groups: VecMap::new(), next_fetch: 1, parked: Vec::new(), push_cursors: VecMap::new(), shares: Default::default() }
     }
 }
 
