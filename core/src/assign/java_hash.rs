@@ -1008,6 +1008,44 @@ impl<K: JavaKey> JavaHashOrder<K> {
         true
     }
 
+    /// `computeIfAbsent` of a key new to the map (JDK 17): the table is resized *before*
+    /// the insertion when already over its threshold (never after), and a new node goes to
+    /// the *head* of a list bin (where `put` appends it at the tail); a tree bin takes it as
+    /// `putTreeVal`. Returns whether the key is new.
+    pub(crate) fn compute_if_absent(&mut self, key: K, hash_code: i32) -> bool {
+        let State::List { capacity, first_capacity, items } = &mut self.state else {
+            let State::Nodes(nodes) = &mut self.state else { unreachable!("not a list") };
+            return nodes.compute_if_absent(key, hash_code);
+        };
+        if items.iter().any(|(k, _)| *k == key) {
+            return false;
+        }
+        if *capacity == 0 {
+            *capacity = *first_capacity;
+        } else if items.len() > *capacity * 3 / 4 {
+            Self::grow(capacity, items);
+        }
+        let hash = spread(hash_code);
+        let mask = *capacity - 1;
+        let bin = hash as usize & mask;
+        let at = items.iter().position(|(_, h)| *h as usize & mask >= bin).unwrap_or(items.len());
+        // Every node of the bin is passed while looking for the key (`binCount`).
+        let in_bin = items[at..].iter().take_while(|(_, h)| *h as usize & mask == bin).count();
+        let treeify = in_bin >= TREEIFY_THRESHOLD - 1;
+        if items.len() >= LIST_MAX || (treeify && *capacity >= MIN_TREEIFY_CAPACITY) {
+            let mut nodes = Box::new(Nodes::from_lists(*capacity, items));
+            let added = nodes.compute_if_absent(key, hash_code);
+            self.state = State::Nodes(nodes);
+            return added;
+        }
+        items.insert(at, (key, hash));
+        if treeify {
+            // treeifyBin on a table below 64 bins: resize instead.
+            Self::grow(capacity, items);
+        }
+        true
+    }
+
     /// `resize` of a table of list bins: each bin splits into the keys without the new bit
     /// (which stay in their bin) and those with it (a bin `capacity` further), both halves
     /// in order. Sorted by the new bins, that is the low keys in their order, then the high
@@ -1259,22 +1297,22 @@ mod tests {
 
     proptest::proptest! {
         /// The list form and its move to the node model behave as the node model alone:
-        /// the same order after every put and remove, whether keys spread over the table
+        /// the same order after every put, computeIfAbsent and remove, whether keys spread over the table
         /// or collide in their low bits (long bins, early resizes, tree bins, untreeify).
         #[test]
         fn list_form_matches_the_node_model(
-            ops in proptest::collection::vec((proptest::bool::weighted(0.7), 0i32..120), 0..300),
+            ops in proptest::collection::vec((0u8..10, 0i32..120), 0..300),
             first_capacity in proptest::sample::select(vec![1usize, 2, 16, 64]),
             stride in proptest::sample::select(vec![1i32, 5, 16, 64, 1024]),
         ) {
             let mut hybrid = JavaHashOrder::with_first_capacity(first_capacity);
             let mut model: Nodes<i32> = Nodes { threshold: first_capacity, ..Nodes::default() };
-            for (put, k) in ops {
+            for (op, k) in ops {
                 let key = k.wrapping_mul(stride);
-                if put {
-                    proptest::prop_assert_eq!(hybrid.insert(key, key), model.insert(key, key));
-                } else {
-                    proptest::prop_assert_eq!(hybrid.remove(&key), model.remove(&key));
+                match op {
+                    0..=4 => proptest::prop_assert_eq!(hybrid.insert(key, key), model.insert(key, key)),
+                    5..=6 => proptest::prop_assert_eq!(hybrid.compute_if_absent(key, key), model.compute_if_absent(key, key)),
+                    _ => proptest::prop_assert_eq!(hybrid.remove(&key), model.remove(&key)),
                 }
                 proptest::prop_assert_eq!(hybrid.order(), model.order());
                 proptest::prop_assert_eq!(hybrid.capacity(), model.capacity());
