@@ -40,10 +40,10 @@ use super::java_hash::{presize, JavaHashOrder};
 use super::{java_hash, Assignment, Subscription};
 
 mod lists;
-pub use lists::ServerLists;
 pub use crate::config::ServerAssignor;
 use crate::partitioner::java_string_hash;
 pub use crate::uuid::Uuid;
+pub use lists::ServerLists;
 
 /// A topic of the cluster's metadata as the coordinator sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -255,7 +255,11 @@ pub fn assign_server(assignor: ServerAssignor, topics: &BTreeMap<String, TopicMe
 
 /// [`assign_server`]'s answer as lists, without building maps (what the simulated
 /// coordinator stores).
-pub fn assign_server_lists<'a>(assignor: ServerAssignor, topics: &'a BTreeMap<String, TopicMeta>, members: &'a [Subscription]) -> ServerLists<'a> {
+pub fn assign_server_lists<'a>(
+    assignor: ServerAssignor,
+    topics: &'a BTreeMap<String, TopicMeta>,
+    members: &'a [Subscription],
+) -> ServerLists<'a> {
     if members.is_empty() {
         return ServerLists::from_targets(&Input::new(topics, members), &[]);
     }

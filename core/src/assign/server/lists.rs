@@ -362,8 +362,13 @@ impl<'a> ServerLists<'a> {
     /// when nothing changed. Feed it back as [`Subscription::owned`].
     pub fn record(&self, i: usize) -> impl Iterator<Item = (&'a str, u32)> + '_ {
         let names = &self.names;
-        let (new, old): (&[(u32, u32)], &'a [(String, u32)]) =
-            if self.changed[i] { (&self.records[Self::span(&self.record_ends, i)], &[]) } else { (&[], &self.members[i].owned) };
+        let empty_new: &[(u32, u32)] = &[];
+        let empty_old: &'a [(String, u32)] = &[];
+        let (new, old) = if self.changed[i] {
+            (&self.records[Self::span(&self.record_ends, i)], empty_old)
+        } else {
+            (empty_new, self.members[i].owned.as_slice())
+        };
         new.iter().map(move |&(t, p)| (names[t as usize], p)).chain(old.iter().map(|(t, p)| (t.as_str(), *p)))
     }
 
@@ -461,7 +466,9 @@ pub(super) fn homogeneous(members: &[Subscription]) -> bool {
     let Some(first) = members.first() else { return true };
     let first_set = || first.topics.iter().map(String::as_str).collect_set();
     let mut set = None;
-    members.iter().all(|m| m.topics == first.topics || set.get_or_insert_with(first_set) == &m.topics.iter().map(String::as_str).collect_set())
+    members
+        .iter()
+        .all(|m| m.topics == first.topics || set.get_or_insert_with(first_set) == &m.topics.iter().map(String::as_str).collect_set())
 }
 
 /// The coordinator's `RangeAssignor` (homogeneous and heterogeneous groups): members sorted
