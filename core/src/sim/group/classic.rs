@@ -421,8 +421,8 @@ impl Consumers {
             Ok(())
         );
         // Strategies are checked when a group is created or changed, so this succeeds.
-        let assignment = assign::assign(g.config.assignor, &partitions_per_topic, &subscriptions).map(|o| o.assignment).unwrap_or_default();
-        super::flatten_assignment(assignment).collect()
+        let Ok(lists) = assign::assign_lists(g.config.assignor, &partitions_per_topic, &subscriptions) else { return VecMap::new() };
+        super::member_lists(&lists)
     }
 
     pub(in crate::sim) fn sync_response(

@@ -33,6 +33,20 @@ pub(in crate::sim) fn flatten_assignment(by_member: crate::assign::Assignment) -
     })
 }
 
+/// A client assignor's answer as each member's sorted list of partitions, by member id.
+pub(in crate::sim) fn member_lists(lists: &crate::assign::AssignmentLists) -> crate::vecmap::VecMap<String, Vec<TopicPartition>> {
+    let mut by_id: Vec<usize> = (0..lists.len()).collect();
+    crate::sorted::sort_by(&mut by_id, |a, b| lists.member_id(*a).cmp(lists.member_id(*b)));
+    by_id
+        .into_iter()
+        .map(|i| {
+            let mut tps: Vec<TopicPartition> = lists.partitions(i).map(|(t, p)| TopicPartition::new(t, p)).collect();
+            crate::sorted::sort(&mut tps);
+            (lists.member_id(i).to_string(), tps)
+        })
+        .collect()
+}
+
 /// Something scheduled for a consumer group whatever its protocol: the heartbeat thread,
 /// session checks, OffsetFetch and OffsetCommit.
 #[derive(Clone, Debug, PartialEq, Eq)]
