@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     ("L0 plain data and tools", &["time", "rng", "uuid", "base64url", "sorted", "vecmap", "json", "limits", "record", "tagged"]),
     ("L1 vocabularies", &["config", "error", "command", "event"]),
-    ("L2 state", &["log", "cluster", "producer", "group", "partitioner", "assign"]),
+    ("L2 state", &["log", "cluster", "producer", "group", "partitioner", "assign", "txn"]),
     ("L3 engine and monitors", &["sim", "monitor", "invariant"]),
     (
         "L4 read side and formats",

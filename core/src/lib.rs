@@ -102,6 +102,7 @@ pub mod snapshot;
 pub mod sorted;
 pub(crate) mod tagged;
 pub mod time;
+pub mod txn;
 pub mod uuid;
 #[doc(hidden)]
 pub mod vecmap;

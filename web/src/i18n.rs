@@ -639,6 +639,9 @@ pub fn produce_error(lang: Lang, e: ProduceError) -> &'static str {
         (P::BufferExhausted, Lang::En) => "BUFFER_EXHAUSTED (no buffer.memory freed within max.block.ms)",
         (P::RecordTooLarge, Lang::Zh) => "RECORD_TOO_LARGE（记录大于 buffer.memory）",
         (P::RecordTooLarge, Lang::En) => "RECORD_TOO_LARGE (the record is larger than buffer.memory)",
+        (P::InvalidProducerEpoch | P::TransactionAborted | P::ProducerFenced | P::TransactionAbortable, _) => {
+            crate::i18n_txn::produce_error(lang, e)
+        }
     }
 }
 
@@ -910,6 +913,7 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
         EventKind::Connect(e) => connect_line(lang, e),
         EventKind::Streams(e) => streams_line(lang, e),
         EventKind::Settings(e) => settings_line(lang, e),
+        EventKind::Txn(e) => crate::i18n_txn::txn_line(lang, e),
     }
 }
 

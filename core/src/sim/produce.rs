@@ -225,6 +225,8 @@ impl Clients {
             create_time: now,
             size_bytes,
             sequence: None,
+            txn: None,
+            control: None,
         };
         let tp = TopicPartition::new(topic, p);
         // `RecordAccumulator.tryAppend`: the last batch takes the record if it has room;
