@@ -168,6 +168,16 @@ impl PartitionLog {
         self.producers.last_stable_offset(self.high_watermark, self.log_end_offset()).max(self.log_start_offset.min(self.high_watermark))
     }
 
+    /// The end a consumer of `isolation` reads up to (and `seekToEnd()`, `endOffsets()`,
+    /// `auto.offset.reset=latest` give it): the HW, or under read_committed the LSO
+    /// (`ListOffsets` with `IsolationLevel.READ_COMMITTED`).
+    pub fn end_for(&self, isolation: crate::config::IsolationLevel) -> u64 {
+        match isolation {
+            crate::config::IsolationLevel::ReadUncommitted => self.high_watermark,
+            crate::config::IsolationLevel::ReadCommitted => self.last_stable_offset(),
+        }
+    }
+
     /// What this replica knows of its transactional producers.
     pub fn producer_states(&self) -> &ProducerStates {
         &self.producers

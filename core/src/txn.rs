@@ -236,8 +236,11 @@ pub(crate) struct TxnClient {
     pub(crate) incarnation: u64,
     /// An EndTxn is on its way.
     pub(crate) end_in_flight: bool,
-    /// TxnOffsetCommit requests on their way.
-    pub(crate) offsets_in_flight: u32,
+    /// The TxnOffsetCommit on its way or to be sent again: (group, member id, generation,
+    /// offsets).
+    pub(crate) pending_offsets: Option<(String, String, i32, Vec<(TopicPartition, u64)>)>,
+    /// The error of the last retried request, so a retry loop is traced once.
+    pub(crate) retrying: Option<crate::event::TxnError>,
     /// The error that put it in AbortableError or FatalError.
     pub(crate) last_error: Option<crate::event::TxnError>,
     /// Transactions committed and aborted by this producer.
@@ -256,7 +259,8 @@ impl TxnClient {
             started: false,
             incarnation: 0,
             end_in_flight: false,
-            offsets_in_flight: 0,
+            pending_offsets: None,
+            retrying: None,
             last_error: None,
             committed: 0,
             aborted: 0,

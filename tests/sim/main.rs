@@ -22,3 +22,4 @@ mod seed;
 mod streams;
 mod support;
 mod swarm;
+mod transactions;

@@ -702,6 +702,7 @@ pub static REFERENCES: &[Reference] = &[
     Reference { path: "commands[].command.member.client_id", names: Names::Member, cascade: Cascade::Keep, visit: commands },
     Reference { path: "commands[].command.connector", names: Names::Connector, cascade: Cascade::Keep, visit: commands },
     Reference { path: "commands[].command.group", names: Names::Streams, cascade: Cascade::Keep, visit: commands },
+    Reference { path: "commands[].command.application_id", names: Names::Streams, cascade: Cascade::Keep, visit: commands },
     Reference { path: "commands[].command.client_id", names: Names::Instance, cascade: Cascade::Keep, visit: commands },
     Reference { path: "commands[].command.member.client_id", names: Names::Instance, cascade: Cascade::Keep, visit: commands },
 ];
@@ -762,6 +763,25 @@ fn command_names(c: &mut Command) -> Vec<(&'static str, &mut String)> {
         | Command::Broker(BrokerCommand::HealBroker { .. })
         | Command::Broker(BrokerCommand::SlowBroker { .. })
         | Command::Broker(BrokerCommand::ShutdownBroker { .. }) => Vec::new(),
+        Command::Txn(c) => txn_command_names(c),
+    }
+}
+
+/// The names a transactions command holds (issue 17).
+fn txn_command_names(c: &mut kafka_sandbox_core::command::TxnCommand) -> Vec<(&'static str, &mut String)> {
+    use kafka_sandbox_core::command::TxnCommand as T;
+    match c {
+        T::BeginTransaction { producer }
+        | T::CommitTransaction { producer }
+        | T::AbortTransaction { producer }
+        | T::CrashProducer { producer }
+        | T::RestartProducer { producer }
+        | T::AddProducer { producer, .. } => vec![("producer", producer)],
+        T::SendOffsetsToTransaction { producer, group, client_id } => {
+            vec![("producer", producer), ("group", group), ("client_id", client_id)]
+        }
+        T::SetIsolationLevel { group, .. } => vec![("group", group)],
+        T::SetProcessingGuarantee { application_id, .. } => vec![("application_id", application_id)],
     }
 }
 
@@ -1388,6 +1408,7 @@ impl Draft {
             instances: 1,
             commit_interval_ms: 30_000,
             processing_ms: 10,
+            processing_guarantee: Default::default(),
         });
         self.added(List::Streams, 0);
     }

@@ -14,6 +14,7 @@ pub mod draft;
 pub mod i18n;
 pub mod i18n_txn;
 pub mod messages;
+pub mod messages_txn;
 pub mod panels;
 pub mod sequence;
 pub mod state;

@@ -8,11 +8,13 @@ mod cluster;
 mod connect;
 mod group;
 mod produce;
+mod txn;
 
 pub use cluster::{BrokerCommand, TopicCommand};
 pub use connect::ConnectCommand;
 pub use group::GroupCommand;
 pub use produce::ProduceCommand;
+pub use txn::{TxnCommand, TxnOperation, TxnRefusal};
 
 use crate::config::PartitionerKind;
 use crate::config::Strategy;
@@ -107,6 +109,9 @@ pub enum Command {
     Group(GroupCommand),
     /// A Kafka Connect connector's task crashes or restarts.
     Connect(ConnectCommand),
+    /// Transactions: a transactional producer begins, commits or aborts, sends offsets,
+    /// crashes, restarts or starts; a group's isolation level; Streams' guarantee.
+    Txn(TxnCommand),
 }
 
 /// `FeatureCommand::X { .. }.into()`: a feature's command as a [`Command`].
@@ -120,7 +125,14 @@ macro_rules! from_feature {
     };
 }
 
-from_feature!(Produce(ProduceCommand), Broker(BrokerCommand), Topic(TopicCommand), Group(GroupCommand), Connect(ConnectCommand),);
+from_feature!(
+    Produce(ProduceCommand),
+    Broker(BrokerCommand),
+    Topic(TopicCommand),
+    Group(GroupCommand),
+    Connect(ConnectCommand),
+    Txn(TxnCommand),
+);
 
 impl Clone for Command {
     /// The derived clone (the feature's own), written out to keep it out of line: the core
@@ -133,6 +145,7 @@ impl Clone for Command {
             Command::Topic(c) => Command::Topic(c.clone()),
             Command::Group(c) => Command::Group(c.clone()),
             Command::Connect(c) => Command::Connect(c.clone()),
+            Command::Txn(c) => Command::Txn(c.clone()),
         }
     }
 }
@@ -204,6 +217,10 @@ tagged_reader! {
             to: SeekTo,
             topics: Vec<String>,
             connector: String,
+            config: crate::config::ProducerConfig,
+            isolation_level: crate::config::IsolationLevel,
+            application_id: String,
+            processing_guarantee: crate::config::ProcessingGuarantee,
         }
         variants {
             Produce(ProduceCommand::Produce) "produce" { producer, topic, key: default, value, partition: default, headers: default },
@@ -230,6 +247,15 @@ tagged_reader! {
             Connect(ConnectCommand::CrashConnector) "crash_connector" { connector },
             Connect(ConnectCommand::RestartConnector) "restart_connector" { connector },
             Broker(BrokerCommand::ShutdownBroker) "shutdown_broker" { broker },
+            Txn(TxnCommand::BeginTransaction) "begin_transaction" { producer },
+            Txn(TxnCommand::CommitTransaction) "commit_transaction" { producer },
+            Txn(TxnCommand::AbortTransaction) "abort_transaction" { producer },
+            Txn(TxnCommand::SendOffsetsToTransaction) "send_offsets_to_transaction" { producer, group, client_id },
+            Txn(TxnCommand::CrashProducer) "crash_producer" { producer },
+            Txn(TxnCommand::RestartProducer) "restart_producer" { producer },
+            Txn(TxnCommand::AddProducer) "add_producer" { producer, config: default },
+            Txn(TxnCommand::SetIsolationLevel) "set_isolation_level" { group, isolation_level },
+            Txn(TxnCommand::SetProcessingGuarantee) "set_processing_guarantee" { application_id, processing_guarantee },
         }
     }
 }
@@ -438,6 +464,8 @@ pub enum CommandError {
         /// The producer.
         producer: String,
     },
+    /// A transactions command refused (`command/txn.rs`).
+    Txn(TxnRefusal),
 }
 
 /// Which name [`check_name`] refused.
@@ -459,6 +487,8 @@ pub enum NameOf {
     Store,
     /// A Kafka Streams application's `application.id`.
     ApplicationId,
+    /// A producer's `transactional.id`.
+    TransactionalId,
 }
 
 impl NameOf {
@@ -473,6 +503,7 @@ impl NameOf {
             NameOf::GroupInstanceId => "a group.instance.id",
             NameOf::Store => "a store name",
             NameOf::ApplicationId => "an application.id",
+            NameOf::TransactionalId => "a transactional.id",
         }
     }
 }
@@ -592,6 +623,7 @@ impl fmt::Display for CommandError {
             CommandError::PushBuffer { group, value } => {
                 write!(f, "push_buffer_max_records of group \"{group}\" is {value}; allowed: 1 to {MAX_PUSH_BUFFER_RECORDS}")
             }
+            CommandError::Txn(r) => r.fmt(f),
             CommandError::IdempotenceNeedsAcksAll { producer } => write!(
                 f,
                 "producer \"{producer}\" has enable_idempotence true, which needs acks \"all\"; allowed: \"all\" (or first set enable_idempotence to false)"
@@ -683,6 +715,21 @@ mod tests {
             Command::Connect(ConnectCommand::CrashConnector { connector: s("x") }),
             Command::Connect(ConnectCommand::RestartConnector { connector: s("x") }),
             Command::Broker(BrokerCommand::ShutdownBroker { broker: 1 }),
+            Command::Txn(TxnCommand::BeginTransaction { producer: s("p") }),
+            Command::Txn(TxnCommand::CommitTransaction { producer: s("p") }),
+            Command::Txn(TxnCommand::AbortTransaction { producer: s("p") }),
+            Command::Txn(TxnCommand::SendOffsetsToTransaction { producer: s("p"), group: s("g"), client_id: s("c") }),
+            Command::Txn(TxnCommand::CrashProducer { producer: s("p") }),
+            Command::Txn(TxnCommand::RestartProducer { producer: s("p") }),
+            Command::Txn(TxnCommand::AddProducer {
+                producer: s("p2"),
+                config: crate::config::ProducerConfig { transactional_id: Some(s("tx")), ..Default::default() },
+            }),
+            Command::Txn(TxnCommand::SetIsolationLevel { group: s("g"), isolation_level: crate::config::IsolationLevel::ReadCommitted }),
+            Command::Txn(TxnCommand::SetProcessingGuarantee {
+                application_id: s("a"),
+                processing_guarantee: crate::config::ProcessingGuarantee::ExactlyOnceV2,
+            }),
         ]
     }
 
@@ -757,7 +804,7 @@ mod tests {
         }
         // The defaults: produce's key, partition and headers, seek's partition,
         // set_topic_config's settings.
-        assert_eq!(required.len(), 46, "{required:?}");
+        assert_eq!(required.len(), 59, "{required:?}");
         assert!(!required.iter().any(|r| r.ends_with(".key")
             || r.ends_with("partition")
             || r.contains("headers")
@@ -791,7 +838,7 @@ mod tests {
     fn an_unknown_command_type_is_refused_listing_the_types() {
         let e = refusal::<Command>(r#"{"type": "explode"}"#);
         assert!(e.starts_with("[0].type (line 1, column 19): unknown variant `explode`, expected one of `produce`, `add_member`, "), "{e}");
-        assert!(e.ends_with(", `crash_connector`, `restart_connector`, `shutdown_broker`"), "{e}");
+        assert!(e.ends_with(", `crash_connector`, `restart_connector`, `shutdown_broker`, `begin_transaction`, `commit_transaction`, `abort_transaction`, `send_offsets_to_transaction`, `crash_producer`, `restart_producer`, `add_producer`, `set_isolation_level`, `set_processing_guarantee`"), "{e}");
         assert!(refusal::<Command>(r#"{"broker": 1}"#).ends_with("missing field `type`"));
         assert!(refusal::<Command>("7").contains("expected a command object with a \"type\""));
         let e = refusal::<SeekTo>(r#"{"kind": "sideways"}"#);

