@@ -611,6 +611,10 @@ pub enum CommitMode {
     AsyncAfterProcessing,
     /// `commitSync()` as soon as `poll()` returns, before processing (at-most-once).
     BeforeProcessing,
+    /// `enable.auto.commit=false` and no commit of its own: the offsets are committed only
+    /// by a transaction (`send_offsets_to_transaction`), as a consume-transform-produce
+    /// application does (issue 17).
+    Off,
 }
 
 /// The producer's `partitioner.class`.

@@ -295,3 +295,54 @@ fn a_transaction_spanning_partitions_commits_everywhere_and_a_coordinator_crash_
     assert_eq!(got, ["a", "b"], "committed on both partitions after the failover");
     assert_eq!(sim.read().transaction("tx-1").map(|t| t.state()), Some(TxnState::CompleteCommit));
 }
+
+#[test]
+fn a_new_owner_waits_for_the_transactional_offsets_of_the_old_one_unstable_offset_commit() {
+    // "g" (read_committed) reads "t" with c1; the transactional producer sends c1's
+    // positions in its transaction; c1 crashes; c2 takes the partition over and must wait
+    // for the transaction before it knows where to start.
+    let mut s = Scenario::from_json(&text(1, "", "")).expect("valid");
+    // c1 commits nothing itself (its offsets go only through the transaction) and is
+    // removed 6 s after its crash.
+    let c1 = &mut s.groups[0].members[0].config;
+    c1.commit_mode = kafka_sandbox_core::CommitMode::Off;
+    (c1.session_timeout_ms, c1.heartbeat_interval_ms) = (6_000, 2_000);
+    let produce = |at: u64, v: &str| kafka_sandbox_core::scenario::TimedCommand {
+        at_ms: at,
+        command: Command::Produce(kafka_sandbox_core::command::ProduceCommand::Produce {
+            producer: "plain".into(),
+            topic: "t".into(),
+            key: None,
+            value: v.into(),
+            partition: Some(0),
+            headers: vec![],
+        }),
+    };
+    s.producers.push(kafka_sandbox_core::ProducerSpec::new("plain"));
+    s.commands.push(produce(500, "in-1"));
+    s.commands.push(produce(500, "in-2"));
+    let json = |at: u64, c: &str| kafka_sandbox_core::scenario::TimedCommand {
+        at_ms: at,
+        command: kafka_sandbox_core::scenario::parse_json(c).expect("a command"),
+    };
+    s.commands.push(json(5_000, r#"{ "type": "begin_transaction", "producer": "p" }"#));
+    s.commands.push(json(5_000, r#"{ "type": "send_offsets_to_transaction", "producer": "p", "group": "rc", "client_id": "c1" }"#));
+    s.commands.push(json(5_200, r#"{ "type": "crash_member", "group": "rc", "client_id": "c1" }"#));
+    s.commands.push(json(5_200, r#"{ "type": "add_member", "group": "rc", "member": { "client_id": "c2" } }"#));
+    s.commands.push(json(20_000, r#"{ "type": "commit_transaction", "producer": "p" }"#));
+    let mut sim = s.build().expect("builds");
+    sim.run_to(SimTime(19_000));
+    let events = txn_events(&sim);
+    assert!(events
+        .iter()
+        .any(|(_, e)| matches!(e, TxnEvent::TxnOffsetsPending { group, offsets, .. } if group == "rc" && offsets == &vec![(tp(0), 2)])));
+    let unstable =
+        events.iter().find_map(|(t, e)| matches!(e, TxnEvent::OffsetFetchUnstable { client_id, .. } if client_id == "c2").then_some(*t));
+    assert!(unstable.is_some(), "c2's OffsetFetch gets UNSTABLE_OFFSET_COMMIT");
+    assert_eq!(sim.read().group("rc").and_then(|g| g.committed(&tp(0))), None, "not committed before the transaction");
+    assert_eq!(sim.group("rc").and_then(|g| g.member("c2")).and_then(|m| m.position("t", 0)), None, "c2 waits");
+    sim.run_to(SimTime(30_000));
+    assert_eq!(sim.read().group("rc").and_then(|g| g.committed(&tp(0))), Some(2), "the COMMIT marker commits the offsets");
+    assert_eq!(sim.group("rc").and_then(|g| g.member("c2")).and_then(|m| m.position("t", 0)), Some(2), "c2 starts after in-1, in-2");
+    assert!(values(&sim, "rc", "c2").is_empty(), "nothing read twice");
+}

@@ -835,7 +835,8 @@ choices! {
     DeliveryMode => ["pull" = DeliveryMode::Pull, "push" = DeliveryMode::Push];
     QueryMode => ["incrementing" = QueryMode::Incrementing, "timestamp+incrementing" = QueryMode::TimestampIncrementing];
     CommitMode => ["auto" = CommitMode::Auto, "sync_after_processing" = CommitMode::SyncAfterProcessing,
-        "async_after_processing" = CommitMode::AsyncAfterProcessing, "before_processing" = CommitMode::BeforeProcessing];
+        "async_after_processing" = CommitMode::AsyncAfterProcessing, "before_processing" = CommitMode::BeforeProcessing,
+        "off" = CommitMode::Off];
 }
 
 /// A scenario value as the form shows it and reads it back.

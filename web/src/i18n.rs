@@ -719,6 +719,7 @@ pub fn commit_mode(lang: Lang, c: CommitMode) -> &'static str {
         CommitMode::SyncAfterProcessing => COMMIT_SYNC_AFTER,
         CommitMode::AsyncAfterProcessing => COMMIT_ASYNC_AFTER,
         CommitMode::BeforeProcessing => COMMIT_BEFORE,
+        CommitMode::Off => crate::i18n_txn::COMMIT_OFF,
     }
     .get(lang)
 }

@@ -46,6 +46,7 @@ msgs! {
     TXN_FATE_COMMITTED = "所属事务已提交", "its transaction committed";
     TXN_FATE_ABORTED = "所属事务已中止", "its transaction was aborted";
     TXN_FATE_OPEN = "所属事务未决", "its transaction is undecided";
+    COMMIT_OFF = "不提交（位移随事务提交）", "off (offsets only through a transaction)";
 }
 
 /// A transaction partition as the page writes it.

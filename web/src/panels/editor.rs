@@ -268,6 +268,7 @@ fn choice_label(lang: Lang, name: &str) -> String {
         "sync_after_processing" => return i18n::commit_mode(lang, CommitMode::SyncAfterProcessing).into(),
         "async_after_processing" => return i18n::commit_mode(lang, CommitMode::AsyncAfterProcessing).into(),
         "before_processing" => return i18n::commit_mode(lang, CommitMode::BeforeProcessing).into(),
+        "off" => return i18n::commit_mode(lang, CommitMode::Off).into(),
         other => return other.to_string(),
     };
     msg.get(lang).to_string()

@@ -359,13 +359,15 @@ impl Consumers {
     ) {
         use crate::command::SeekTo;
         let now = out.now;
+        let isolation = self.groups.get(group_id).map(|g| g.config.isolation_level).unwrap_or_default();
         let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         let targets: Vec<TopicPartition> =
             m.assigned.iter().filter(|tp| tp.topic == topic && partition.is_none_or(|p| tp.partition == p)).cloned().collect();
         let mut moves = Vec::new();
         for tp in targets {
             let Some(log) = cluster.partition(&tp).and_then(|p| p.display_log()) else { continue };
-            let (start, hw) = (log.log_start_offset(), log.high_watermark());
+            // `seekToEnd()` under read_committed: the LSO.
+            let (start, hw) = (log.log_start_offset(), log.end_for(isolation));
             let offset = match to {
                 SeekTo::Beginning => start,
                 SeekTo::End => hw,
@@ -495,6 +497,7 @@ impl Consumers {
         let now = out.now;
         let Some(g) = self.groups.get(group_id) else { return };
         let reset = g.config.auto_offset_reset;
+        let isolation = g.config.isolation_level;
         let mut sets = Vec::new();
         let no_offset = reset == OffsetReset::None && committed.iter().any(|(_, c)| c.is_none());
         if no_offset {
@@ -511,8 +514,8 @@ impl Consumers {
             let (start, hw) = cluster
                 .partition(&tp)
                 .and_then(|p| p.display_log())
-                // ListOffsets for read_uncommitted: earliest = log start, latest = HW.
-                .map(|l| (l.log_start_offset(), l.high_watermark()))
+                // ListOffsets: earliest = log start, latest = HW (the LSO under read_committed).
+                .map(|l| (l.log_start_offset(), l.end_for(isolation)))
                 .unwrap_or((0, 0));
             let (offset, from) = match c {
                 Some(o) => (o, StartFrom::Committed),
@@ -886,8 +889,10 @@ impl Sim {
             GroupCommand::RemoveMember { group, client_id } => self.consumers.leave(&group, &client_id, &self.cluster, &mut self.out),
             GroupCommand::AddGroup { group } => {
                 let id = group.id.clone();
+                let isolation_level = group.config.isolation_level;
                 self.consumers.groups.insert(id.clone(), Group::new(id.clone(), group.topics, group.config));
                 self.out.emit(EventKind::Group(GroupEvent::GroupCreated { group: id.clone() }));
+                crate::sim::txn::group_created(&id, isolation_level, &mut self.out);
                 for m in group.members {
                     self.consumers.join(&id, m, &self.cluster, &mut self.out);
                 }

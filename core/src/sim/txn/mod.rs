@@ -171,6 +171,13 @@ impl Sim {
     }
 }
 
+/// A group starts: its `isolation.level` is traced when it is not the default.
+pub(in crate::sim) fn group_created(group: &str, isolation_level: crate::config::IsolationLevel, out: &mut Driver) {
+    if !isolation_level.is_read_uncommitted() {
+        out.emit(EventKind::Txn(TxnEvent::IsolationLevelSet { group: group.to_string(), isolation_level }));
+    }
+}
+
 /// The transactional producer's state now, for a refusal.
 fn state_of(sim: &Sim, producer: &str) -> Result<ClientTxnState, CommandError> {
     let Some(p) = sim.clients.producers.get(producer) else { return Err(CommandError::UnknownProducer(producer.to_string())) };
