@@ -346,3 +346,102 @@ fn a_new_owner_waits_for_the_transactional_offsets_of_the_old_one_unstable_offse
     assert_eq!(sim.group("rc").and_then(|g| g.member("c2")).and_then(|m| m.position("t", 0)), Some(2), "c2 starts after in-1, in-2");
     assert!(values(&sim, "rc", "c2").is_empty(), "nothing read twice");
 }
+
+/// A consume-transform-produce pipeline: Streams app "app" (map_upper, two instances)
+/// from "in" to "out" under `guarantee`; 60 inputs from 1 s; instance app-1 crashes at
+/// `crash_ms`; groups "rc" (read_committed) and "ru" (read_uncommitted) read "out".
+fn pipeline(guarantee: &str, crash_ms: u64, extra: &str) -> Sim {
+    let values: Vec<String> = (0..60).map(|i| format!("\"v{i}\"")).collect();
+    let keys: Vec<String> = (0..60).map(|i| format!("\"k{}\"", i % 7)).collect();
+    let text = format!(
+        r#"{{
+  "version": 1,
+  "seed": 11,
+  "cluster": {{ "brokers": 3, "group_initial_rebalance_delay_ms": 0 }},
+  "topics": [{{ "name": "in", "partitions": 3, "replication_factor": 3 }}, {{ "name": "out", "partitions": 3, "replication_factor": 3 }}],
+  "producers": [{{ "name": "p", "send": [{{ "topic": "in", "values": [{}], "keys": [{}], "start_ms": 1000, "interval_ms": 50 }}] }}],
+  "streams": [{{ "application_id": "app", "source": "in", "sink": "out", "op": {{ "map_upper": {{}} }}, "instances": 2, "processing_guarantee": "{guarantee}", "processing_ms": 20 }}],
+  "groups": [
+    {{ "id": "rc", "topics": ["out"], "config": {{ "auto_offset_reset": "earliest", "isolation_level": "read_committed" }}, "members": [{{ "client_id": "r1" }}] }},
+    {{ "id": "ru", "topics": ["out"], "config": {{ "auto_offset_reset": "earliest" }}, "members": [{{ "client_id": "u1" }}] }}
+  ],
+  "commands": [{{ "at_ms": {crash_ms}, "command": {{ "type": "crash_member", "group": "app", "client_id": "app-1" }} }}{extra}]
+}}"#,
+        values.join(","),
+        keys.join(",")
+    );
+    let mut sim = Scenario::from_json(&text).expect("valid scenario").build().expect("builds");
+    sim.run_to(SimTime(150_000));
+    sim
+}
+
+fn counted(values: Vec<String>) -> std::collections::BTreeMap<String, usize> {
+    let mut m = std::collections::BTreeMap::new();
+    for v in values {
+        *m.entry(v).or_insert(0) += 1;
+    }
+    m
+}
+
+#[test]
+fn consume_transform_produce_with_send_offsets_to_transaction_and_a_crash_counts_every_input_exactly_once() {
+    let sim = pipeline("exactly_once_v2", 2_800, "");
+    let expected: std::collections::BTreeMap<String, usize> = (0..60).map(|i| (format!("V{i}"), 1)).collect();
+    assert_eq!(counted(values(&sim, "rc", "r1")), expected, "read_committed sees each input's output exactly once");
+    // The crashed instance's open transaction was aborted (by the timeout: its process id
+    // changes, Streams' map_upper has no persistent store), and its inputs processed again.
+    let events = txn_events(&sim);
+    assert!(
+        events.iter().any(|(_, e)| matches!(e, TxnEvent::TxnPrepared { commit: false, cause: EndCause::Timeout, .. })),
+        "the zombie's transaction timed out"
+    );
+    let reprocessed = sim.read().group("app").map(|g| g.duplicates()).unwrap_or(0);
+    assert!(reprocessed > 0, "some inputs were processed twice (a side effect outside Kafka would repeat)");
+    let ru = counted(values(&sim, "ru", "u1"));
+    assert!(ru.values().any(|n| *n > 1), "read_uncommitted also sees the aborted copies: {ru:?}");
+    assert_eq!(sim.monitors().promised_total(), 0);
+}
+
+#[test]
+fn at_least_once_streams_duplicate_output_after_the_same_crash() {
+    let sim = pipeline("at_least_once", 2_800, "");
+    let rc = counted(values(&sim, "rc", "r1"));
+    assert_eq!(rc.len(), 60, "every input has an output");
+    assert!(rc.values().any(|n| *n > 1), "records processed since the last commit are output again: {rc:?}");
+}
+
+#[test]
+fn an_exactly_once_count_restarted_with_its_store_fences_its_old_transaction_and_counts_every_input_once() {
+    let extra = r#", { "at_ms": 4000, "command": { "type": "restart_member", "group": "app", "client_id": "app-1" } }"#;
+    let text_op = |sim_text: String| sim_text.replace(r#"{ "map_upper": {} }"#, r#"{ "count_by_key": {} }"#);
+    // The same pipeline with count_by_key (a persistent store: the process id is kept).
+    let values: Vec<String> = (0..60).map(|i| format!("\"v{i}\"")).collect();
+    let keys: Vec<String> = (0..60).map(|i| format!("\"k{}\"", i % 7)).collect();
+    let text = text_op(format!(
+        r#"{{
+  "version": 1, "seed": 11,
+  "cluster": {{ "brokers": 3, "group_initial_rebalance_delay_ms": 0 }},
+  "topics": [{{ "name": "in", "partitions": 3, "replication_factor": 3 }}, {{ "name": "out", "partitions": 3, "replication_factor": 3 }}],
+  "producers": [{{ "name": "p", "send": [{{ "topic": "in", "values": [{}], "keys": [{}], "start_ms": 1000, "interval_ms": 50 }}] }}],
+  "streams": [{{ "application_id": "app", "source": "in", "sink": "out", "op": {{ "map_upper": {{}} }}, "instances": 2, "processing_guarantee": "exactly_once_v2", "processing_ms": 20 }}],
+  "commands": [{{ "at_ms": 2250, "command": {{ "type": "crash_member", "group": "app", "client_id": "app-1" }} }}{extra}]
+}}"#,
+        values.join(","),
+        keys.join(",")
+    ));
+    let mut sim = Scenario::from_json(&text).expect("valid scenario").build().expect("builds");
+    sim.run_to(SimTime(150_000));
+    let events = txn_events(&sim);
+    let fenced = events.iter().find_map(|(t, e)| matches!(e, TxnEvent::EpochFenced { cause: EndCause::NewInstance, .. }).then_some(*t));
+    assert!(
+        fenced.is_some_and(|t| t < 5_000),
+        "the restarted instance's initTransactions() fenced its old transaction at once: {fenced:?}"
+    );
+    let app = sim.streams_app("app").expect("app");
+    for k in 0..7 {
+        let key = format!("k{k}");
+        let total: u64 = (0..3).filter_map(|p| app.count(p, &key)).sum();
+        let sent = (0..60).filter(|i| i % 7 == k).count() as u64;
+        assert_eq!(total, sent, "count of {key}");
+    }
+}

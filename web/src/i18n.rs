@@ -1545,7 +1545,7 @@ fn streams_line(lang: Lang, e: &StreamsEvent) -> String {
     use StreamsEvent as E;
     let zh = lang == Lang::Zh;
     match e {
-        E::StreamsRecordProcessed { application_id, client_id, tp, offset, output } => match (zh, output) {
+        E::StreamsRecordProcessed { application_id, client_id, tp, offset, output, .. } => match (zh, output) {
             (true, Some((key, value))) => format!(
                 "Streams 应用 {application_id}（{client_id}）处理 P{} 位移 {offset} 的记录，输出 {}{value} 到结果主题",
                 tp.partition,

@@ -185,6 +185,7 @@ pub(crate) fn every_event() -> Vec<EventKind> {
                 tp: tp("t", 0),
                 offset: 0,
                 output: Some((Some(s("k")), s("1"))),
+                record: Some(r(2)),
             },
             StateStoreRestored { application_id: s("a"), client_id: s("c"), store: s("counts"), partition: 0, records: 3, keys: 2 },
         }

@@ -38,6 +38,7 @@ mod group;
 mod options;
 mod produce;
 pub mod streams;
+mod streams_eos;
 mod txn;
 pub use options::{Dropped, SimOptions};
 pub(crate) use txn::check_transactional;

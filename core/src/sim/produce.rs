@@ -1005,7 +1005,9 @@ impl Sim {
                 self.cluster.produce_arrive(producer, broker, request, acks, timeout_ms, batches, &mut self.consumers, &mut self.out)
             }
             ProducePending::ProduceResponse { producer, request, results, .. } => {
-                self.clients.produce_response(&producer, request, results, &self.cluster, &mut self.out)
+                self.clients.produce_response(&producer, request, results, &self.cluster, &mut self.out);
+                // A Streams instance's transaction that became abortable is aborted (`streams_eos.rs`).
+                self.handle_streams_producer(&producer);
             }
             ProducePending::ProduceTimeout { producer, request } => {
                 self.clients.produce_timeout(&producer, request, &self.cluster, &mut self.out)

@@ -170,7 +170,7 @@ impl StreamsSpec {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct TaskStore {
     /// (client id, incarnation) of the instance that restored it and writes it.
-    owner: Option<(String, u64)>,
+    pub(super) owner: Option<(String, u64)>,
     counts: VecMap<String, u64>,
 }
 
@@ -186,6 +186,9 @@ pub struct StreamsApp {
     /// Records it has sent to the sink topic (a filter's dropped records and changelog
     /// writes not counted).
     pub output_total: u64,
+    /// Under `exactly_once_v2`, each instance's transactional producer and commit state
+    /// (`streams_eos.rs`), by client id.
+    pub(crate) eos: VecMap<String, crate::sim::streams_eos::EosInstance>,
 }
 
 /// A Streams application for the page.
@@ -270,7 +273,11 @@ pub fn consumer_config(spec: &StreamsSpec) -> ConsumerConfig {
         max_poll_records: 1000,
         auto_commit_interval_ms: spec.commit_interval_ms,
         processing_ms: spec.processing_ms,
-        commit_mode: crate::group::CommitMode::Auto,
+        // Under exactly_once_v2 the offsets go through the instance's transactions.
+        commit_mode: match spec.processing_guarantee {
+            ProcessingGuarantee::AtLeastOnce => crate::group::CommitMode::Auto,
+            ProcessingGuarantee::ExactlyOnceV2 => crate::group::CommitMode::Off,
+        },
         ..ConsumerConfig::default()
     }
 }
@@ -338,32 +345,6 @@ pub(crate) fn check_streams(
 }
 
 impl Apps {
-    /// A transactional producer's commit or abort returned: a Streams instance under
-    /// exactly_once_v2 whose producer it is goes on processing.
-    pub(super) fn streams_transaction_ended(
-        &mut self,
-        producer: &str,
-        cluster: &Cluster,
-        clients: &mut Clients,
-        consumers: &mut Consumers,
-        out: &mut Driver,
-    ) {
-        let _ = (producer, cluster, clients, consumers, out);
-    }
-
-    /// `processing.guarantee` changes: every instance restarts with it.
-    pub(super) fn set_processing_guarantee(
-        &mut self,
-        application_id: &str,
-        guarantee: crate::config::ProcessingGuarantee,
-        cluster: &Cluster,
-        clients: &mut Clients,
-        consumers: &mut Consumers,
-        out: &mut Driver,
-    ) {
-        let _ = (application_id, guarantee, cluster, clients, consumers, out);
-    }
-
     /// Which application a group is, if any.
     pub(super) fn streams_index(&self, group_id: &str) -> Option<usize> {
         if self.streams.is_empty() {
@@ -383,8 +364,12 @@ impl Apps {
         consumers: &Consumers,
         out: &mut Driver,
     ) {
+        let Some(shared) = self.streams.get(index).map(|a| a.spec.producer_name()) else { return };
+        // Under exactly_once_v2 the instance's own producer, in a transaction it begins now
+        // if none is open (`StreamsProducer.maybeBeginTransaction`).
+        let producer = self.eos_producer_for_send(index, client_id, clients, out).unwrap_or(shared);
         let Some(app) = self.streams.get(index) else { return };
-        let (producer, sink, op) = (app.spec.producer_name(), app.spec.sink.clone(), app.spec.op.clone());
+        let (sink, op) = (app.spec.sink.clone(), app.spec.op.clone());
         let changelog = app.spec.changelog();
         let application_id = app.spec.application_id.clone();
         let output = match &op {
@@ -419,15 +404,17 @@ impl Apps {
             app.processed_total += 1;
             app.output_total += u64::from(output.is_some());
         }
-        if let Some((key, value)) = &output {
-            clients.send(&producer, &sink, key.clone(), value.clone(), None, Vec::new(), cluster, out);
-        }
+        let record = match &output {
+            Some((key, value)) => clients.send(&producer, &sink, key.clone(), value.clone(), None, Vec::new(), cluster, out),
+            None => None,
+        };
         out.emit(EventKind::Streams(StreamsEvent::StreamsRecordProcessed {
             application_id,
             client_id: client_id.to_string(),
             tp: d.tp,
             offset: d.offset,
             output,
+            record,
         }));
     }
 
@@ -458,7 +445,15 @@ impl Apps {
             .and_then(|tp| cluster.partition(&tp).and_then(|p| p.leader.and_then(|l| p.logs.get(&l))))
         {
             // The restore consumer reads to the log end (read_uncommitted); here, the HW.
-            for r in log.read_committed(log.log_start_offset(), u32::MAX) {
+            // Under exactly_once_v2 it reads committed data only (`StoreChangelogReader`
+            // with read_committed): aborted counts and markers are skipped.
+            let isolation = if self.streams[index].spec.processing_guarantee == ProcessingGuarantee::ExactlyOnceV2 {
+                crate::config::IsolationLevel::ReadCommitted
+            } else {
+                crate::config::IsolationLevel::ReadUncommitted
+            };
+            let read = crate::sim::txn::fetch::consumer_read(log, log.log_start_offset(), u32::MAX, isolation);
+            for r in read.records.iter().filter(|(_, hidden)| !hidden).map(|(r, _)| r) {
                 if let (Some(k), Ok(v)) = (&r.record.key, r.record.value.parse::<u64>()) {
                     counts.insert(k.clone(), v);
                     records += 1;
@@ -496,11 +491,15 @@ impl Sim {
             config: GroupConfig {
                 assignor: crate::assign::Strategy::CooperativeSticky,
                 auto_offset_reset: OffsetReset::Earliest,
+                isolation_level: crate::sim::streams_eos::isolation_for(spec.processing_guarantee),
                 ..GroupConfig::default()
             },
             members,
         };
-        self.apps.streams.push(StreamsApp { spec, stores: VecMap::new(), processed_total: 0, output_total: 0 });
+        let guarantee = spec.processing_guarantee;
+        let application_id = spec.application_id.clone();
+        self.apps.streams.push(StreamsApp { spec, stores: VecMap::new(), processed_total: 0, output_total: 0, eos: VecMap::new() });
+        self.add_streams_eos(&application_id, guarantee);
         self.apply_unlogged(Command::Group(GroupCommand::AddGroup { group }))
     }
 

@@ -398,9 +398,8 @@ impl Sim {
     pub(in crate::sim) fn handle_consume(&mut self, pending: ConsumePending) {
         match pending {
             ConsumePending::ProcessingDone { group, client_id, token } => self.processing_done(&group, &client_id, token),
-            ConsumePending::Poll { group, client_id, token } => {
-                self.consumers.poll(&group, &client_id, token, &self.cluster, &mut self.out)
-            }
+            // A Streams instance under exactly_once_v2 may commit its transaction first (`streams_eos.rs`).
+            ConsumePending::Poll { group, client_id, token } => self.handle_poll(&group, &client_id, token),
             ConsumePending::FetchArrive { group, client_id, token } => {
                 self.consumers.fetch_arrive(&group, &client_id, token, &self.cluster, &mut self.out)
             }

@@ -904,8 +904,13 @@ impl Sim {
                     self.consumers.change_assignor(&group, &self.cluster, &mut self.out);
                 }
             }
-            GroupCommand::CrashMember { group, client_id } => self.consumers.crash_member(&group, &client_id, &mut self.out),
+            GroupCommand::CrashMember { group, client_id } => {
+                self.consumers.crash_member(&group, &client_id, &mut self.out);
+                // A Streams instance's producer dies with it under exactly_once_v2 (`streams_eos.rs`).
+                self.apps.streams_member_crashed(&group, &client_id, &mut self.clients, &mut self.out);
+            }
             GroupCommand::RestartMember { group, client_id } => {
+                self.apps.streams_member_restarted(&group, &client_id, &self.cluster, &mut self.clients, &mut self.out);
                 self.consumers.restart_member(&group, &client_id, &self.cluster, &mut self.out)
             }
             GroupCommand::PauseMember { group, client_id, paused } => {

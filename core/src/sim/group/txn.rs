@@ -140,3 +140,48 @@ impl Consumers {
         partitions.iter().filter(|tp| g.pending_txn.holds(tp)).cloned().collect()
     }
 }
+
+impl Consumers {
+    /// A Streams instance under exactly_once_v2 whose transaction was aborted goes back to
+    /// its group's committed offsets on every partition it owns (the log start where
+    /// none is committed), as its tasks are re-initialized
+    /// (`TaskManager.handleCorruption` / `TaskMigratedException`): traced as a seek, which
+    /// explains the records it processes again.
+    pub(in crate::sim) fn rewind_to_committed(&mut self, group_id: &str, client_id: &str, cluster: &Cluster, out: &mut Driver) {
+        let now = out.now;
+        let Some(g) = self.groups.get_mut(group_id) else { return };
+        let committed = g.committed.clone();
+        let Some(m) = g.member_mut(client_id) else { return };
+        let mut moves = Vec::new();
+        for tp in m.assigned.clone() {
+            let start = cluster.partition(&tp).and_then(|p| p.display_log()).map_or(0, |l| l.log_start_offset());
+            let to = committed.get(&tp).copied().unwrap_or(start);
+            let from = m.positions.get(&tp).copied().unwrap_or(to);
+            if from != to {
+                m.positions.insert(tp.clone(), to);
+                moves.push((tp, from, to));
+            }
+        }
+        if moves.is_empty() {
+            return;
+        }
+        m.token += 1;
+        for (tp, _, _) in &moves {
+            let committed = committed.get(tp).copied();
+            let h = crate::group::Handover { from: client_id.into(), kind: crate::group::HandoverKind::Seek, at: now, committed };
+            g.handovers.insert(tp.clone(), h);
+        }
+        self.drop_parked_fetches(group_id, client_id);
+        for (tp, from, to) in moves {
+            let how = crate::command::SeekTo::Offset { offset: to };
+            out.emit(EventKind::Consume(crate::event::ConsumeEvent::Seeked {
+                group: group_id.into(),
+                client_id: client_id.into(),
+                tp,
+                from,
+                to,
+                how,
+            }));
+        }
+    }
+}

@@ -118,8 +118,9 @@ impl Sim {
             TxnPending::EndTxnResponse { producer, incarnation, commit, result } => {
                 let ended = self.clients.end_txn_response(&producer, incarnation, commit, result, &self.cluster, out);
                 if ended {
-                    self.apps.streams_transaction_ended(&producer, &self.cluster, &mut self.clients, &mut self.consumers, out);
+                    self.apps.streams_transaction_ended(&producer, commit, &self.cluster, &mut self.clients, &mut self.consumers, out);
                 }
+                self.handle_streams_producer(&producer);
             }
             TxnPending::ClientRetry { producer, incarnation, request } => {
                 self.clients.txn_retry(&producer, incarnation, request, &self.cluster, out)
@@ -164,7 +165,8 @@ impl Sim {
                 )
             }
             TxnPending::TxnOffsetCommitResponse { producer, incarnation, result } => {
-                self.clients.txn_offsets_response(&producer, incarnation, result, &self.cluster, out)
+                self.clients.txn_offsets_response(&producer, incarnation, result, &self.cluster, out);
+                self.handle_streams_producer(&producer);
             }
             TxnPending::AbortScan => self.txns.abort_scan(&self.cluster, out),
         }
