@@ -86,6 +86,7 @@ pub mod lesson;
 pub mod limits;
 pub mod log;
 pub mod monitor;
+mod monitor_txn;
 pub mod partitioner;
 pub mod producer;
 pub mod provenance;

@@ -148,6 +148,10 @@ fn read_committed_never_sees_an_aborted_record() {
         _ => None,
     });
     assert_eq!(skipped, Some((2, 1)), "the read_committed position moved past two aborted records and a marker");
+    // The exactly-once monitor: read_uncommitted read them, which Kafka never promised to prevent.
+    let findings: Vec<_> = sim.monitors().findings().iter().map(|f| (f.kind.clone(), f.values.clone(), f.promised)).collect();
+    let kind = kafka_sandbox_core::FindingKind::AbortedRecordRead { group: "ru".into(), client_id: "u1".into(), read_committed: false };
+    assert_eq!(findings, [(kind, vec!["x1".to_string(), "x2".to_string()], false)]);
     assert_eq!(sim.monitors().promised_total(), 0);
 }
 
@@ -399,7 +403,13 @@ fn consume_transform_produce_with_send_offsets_to_transaction_and_a_crash_counts
     assert!(reprocessed > 0, "some inputs were processed twice (a side effect outside Kafka would repeat)");
     let ru = counted(values(&sim, "ru", "u1"));
     assert!(ru.values().any(|n| *n > 1), "read_uncommitted also sees the aborted copies: {ru:?}");
-    assert_eq!(sim.monitors().promised_total(), 0);
+    assert_eq!(sim.monitors().promised_total(), 0, "{:?}", sim.monitors().findings());
+    let kinds: Vec<&kafka_sandbox_core::FindingKind> = sim.monitors().findings().iter().map(|f| &f.kind).collect();
+    assert!(
+        kinds.iter().any(|k| matches!(k, kafka_sandbox_core::FindingKind::ReprocessedOutsideKafka { .. })),
+        "what EOS does not promise: {kinds:?}"
+    );
+    assert!(!kinds.iter().any(|k| matches!(k, kafka_sandbox_core::FindingKind::OutputDuplicated { .. })));
 }
 
 #[test]
@@ -408,6 +418,14 @@ fn at_least_once_streams_duplicate_output_after_the_same_crash() {
     let rc = counted(values(&sim, "rc", "r1"));
     assert_eq!(rc.len(), 60, "every input has an output");
     assert!(rc.values().any(|n| *n > 1), "records processed since the last commit are output again: {rc:?}");
+    let duplicated = sim
+        .monitors()
+        .findings()
+        .iter()
+        .filter(|f| matches!(f.kind, kafka_sandbox_core::FindingKind::OutputDuplicated { exactly_once: false, .. }))
+        .count();
+    assert_eq!(duplicated, rc.values().filter(|n| **n > 1).count(), "the monitor finds each, not promised");
+    assert_eq!(sim.monitors().promised_total(), 0);
 }
 
 #[test]

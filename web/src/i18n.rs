@@ -609,6 +609,10 @@ pub fn finding_text(lang: Lang, f: &Finding) -> String {
                 format!("Partition {p}: brokers {list} both acted as leader in epoch {epoch}")
             }
         }
+        FindingKind::AbortedRecordRead { .. }
+        | FindingKind::UndecidedRecordRead { .. }
+        | FindingKind::OutputDuplicated { .. }
+        | FindingKind::ReprocessedOutsideKafka { .. } => crate::i18n_txn::finding_text(lang, f),
     }
 }
 

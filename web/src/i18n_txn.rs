@@ -49,6 +49,62 @@ msgs! {
     COMMIT_OFF = "不提交（位移随事务提交）", "off (offsets only through a transaction)";
 }
 
+/// The exactly-once monitor's findings as sentences (the rest are `i18n::finding_text`'s).
+pub fn finding_text(lang: Lang, f: &kafka_sandbox_core::Finding) -> String {
+    use kafka_sandbox_core::FindingKind as K;
+    let zh = lang == Lang::Zh;
+    let p = f.tp.partition;
+    let topic = &f.tp.topic;
+    let values = f.values.join(" ");
+    match &f.kind {
+        K::AbortedRecordRead { group, client_id, read_committed: true } => {
+            if zh {
+                format!("{topic}-{p}：{group}/{client_id}（read_committed）读到了被中止事务的记录 {values}。Kafka 保证这种情况不会发生")
+            } else {
+                format!("{topic}-{p}: {group}/{client_id} (read_committed) read {values} of an aborted transaction. Kafka promises this cannot happen")
+            }
+        }
+        K::AbortedRecordRead { group, client_id, read_committed: false } => {
+            if zh {
+                format!("{topic}-{p}：{group}/{client_id} 读到了 {values}，它们所属的事务后来被中止了——read_uncommitted 不在承诺之内")
+            } else {
+                format!("{topic}-{p}: {group}/{client_id} read {values}, whose transaction was then aborted — read_uncommitted is outside the promise")
+            }
+        }
+        K::UndecidedRecordRead { group, client_id } => {
+            if zh {
+                format!("{topic}-{p}：{group}/{client_id}（read_committed）读到了未决事务的记录 {values}（LSO 之上）。Kafka 保证这种情况不会发生")
+            } else {
+                format!("{topic}-{p}: {group}/{client_id} (read_committed) read {values} of an undecided transaction (above the LSO). Kafka promises this cannot happen")
+            }
+        }
+        K::OutputDuplicated { application_id, exactly_once: true } => {
+            if zh {
+                format!("{topic}-{p}：{application_id}（exactly_once_v2）的某条输入的输出 {values} 可见了两次。Kafka 保证这种情况不会发生")
+            } else {
+                format!("{topic}-{p}: an input's output {values} of {application_id} (exactly_once_v2) is visible twice. Kafka promises this cannot happen")
+            }
+        }
+        K::OutputDuplicated { application_id, exactly_once: false } => {
+            if zh {
+                format!(
+                    "{topic}-{p}：{application_id}（at_least_once）的某条输入的输出 {values} 又写了一次：崩溃后重新处理——至少一次的代价"
+                )
+            } else {
+                format!("{topic}-{p}: {application_id} (at_least_once) wrote an input's output {values} again: reprocessed after a crash — the price of at-least-once")
+            }
+        }
+        K::ReprocessedOutsideKafka { application_id } => {
+            if zh {
+                format!("{topic}-{p}：{application_id}（exactly_once_v2）重新处理了一条输入：之前的事务已中止，输出仍只有一次；但 Kafka 之外的副作用会发生两次——精确一次不承诺这个")
+            } else {
+                format!("{topic}-{p}: {application_id} (exactly_once_v2) processed an input again: the earlier transaction aborted, so the output stays once; a side effect outside Kafka would happen twice — exactly-once does not promise that")
+            }
+        }
+        _ => String::new(),
+    }
+}
+
 /// A transaction partition as the page writes it.
 fn txn_partition(lang: Lang, p: &TxnPartition) -> String {
     match p {
@@ -348,6 +404,13 @@ pub fn txn_line(lang: Lang, e: &TxnEvent) -> String {
                 format!("组 {group}：isolation.level = {}", isolation_level.name())
             } else {
                 format!("Group {group}: isolation.level = {}", isolation_level.name())
+            }
+        }
+        E::TxnRecordsAppended { topic, partition, producer_id, records, first_offset, .. } => {
+            if zh {
+                format!("Leader 把生产者 ID {producer_id} 的 {} 条事务记录追加到 {topic}-{partition}（从位移 {first_offset} 起），等待其事务标记", records.len())
+            } else {
+                format!("The leader appends {} record(s) of producer id {producer_id}'s transaction to {topic}-{partition} from offset {first_offset}; they wait for its marker", records.len())
             }
         }
         E::ProcessingGuaranteeSet { application_id, processing_guarantee } => {

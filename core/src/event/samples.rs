@@ -241,6 +241,7 @@ pub(crate) fn every_event() -> Vec<EventKind> {
             ProducerAdded { producer: s("p") },
             IsolationLevelSet { group: s("g"), isolation_level: crate::config::IsolationLevel::ReadCommitted },
             ProcessingGuaranteeSet { application_id: s("a"), processing_guarantee: crate::config::ProcessingGuarantee::ExactlyOnceV2 },
+            TxnRecordsAppended { topic: s("t"), partition: 0, producer_id: 1000, epoch: 0, records: vec![r(1)], first_offset: 0 },
         }
     }
 }
