@@ -110,10 +110,11 @@ pub mod vecmap;
 
 pub use builder::{GroupId, MemberRef, ProducerName, ScenarioBuilder, TopicName};
 pub use command::{
-    BrokerCommand, Command, CommandError, ConnectCommand, GroupCommand, GroupSpec, MemberSpec, ProduceCommand, TopicCommand,
+    BrokerCommand, Command, CommandError, ConnectCommand, GroupCommand, GroupSpec, MemberSpec, ProduceCommand, TopicCommand, TxnCommand,
 };
 pub use config::{
-    Acks, ClusterConfig, CommitMode, ConsumerConfig, GroupConfig, GroupProtocol, KafkaVersion, OffsetReset, ProducerConfig, Strategy,
+    Acks, ClusterConfig, CommitMode, ConsumerConfig, GroupConfig, GroupProtocol, IsolationLevel, KafkaVersion, OffsetReset,
+    ProcessingGuarantee, ProducerConfig, Strategy,
 };
 pub use event::{
     ClusterEvent, ConnectEvent, ConsumeEvent, ConsumerProtocolEvent, Event, EventKind, GroupEvent, LeaveReason, LossCause, ProduceEvent,

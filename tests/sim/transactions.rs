@@ -463,3 +463,51 @@ fn an_exactly_once_count_restarted_with_its_store_fences_its_old_transaction_and
         assert_eq!(total, sent, "count of {key}");
     }
 }
+
+#[test]
+fn the_builder_writes_transactions_with_kafkas_names() {
+    use kafka_sandbox_core::{GroupSpec, IsolationLevel, MemberSpec, ProducerSpec, TopicSpec};
+    let mut b = Scenario::builder();
+    b.brokers(1).offsets_topic_replication_factor(1).transaction_state_log(1, 1);
+    let t = b.topic(TopicSpec::new("t"));
+    let p = b.producer(ProducerSpec::new("p").transactional_id("tx").transaction_timeout_ms(20_000).linger_ms(0));
+    let g = b.group(
+        GroupSpec::new("g", ["t"])
+            .isolation_level(IsolationLevel::ReadCommitted)
+            .auto_offset_reset(kafka_sandbox_core::OffsetReset::Earliest)
+            .with_members([MemberSpec::new("c")]),
+    );
+    b.at(1_000, Command::begin_transaction(&p));
+    b.at(1_000, Command::produce(&p, &t, None, "v"));
+    b.at(1_100, Command::abort_transaction(&p));
+    b.at(1_200, Command::set_isolation_level(&g, IsolationLevel::ReadUncommitted));
+    let json = b.scenario().expect("a scenario").to_json_pretty();
+    for name in [
+        "\"transactional_id\": \"tx\"",
+        "\"transaction_timeout_ms\": 20000",
+        "\"isolation_level\": \"read_committed\"",
+        "\"begin_transaction\"",
+        "\"abort_transaction\"",
+        "\"transaction_state_log_replication_factor\": 1",
+    ] {
+        assert!(json.contains(name), "{name} in {json}");
+    }
+    let mut sim = b.build().expect("builds");
+    sim.run_to(SimTime(5_000));
+    assert_eq!(sim.partition(&tp(0)).and_then(|p| p.log()).map(|l| l.aborted_transactions().len()), Some(1));
+}
+
+#[test]
+fn transactions_on_fewer_brokers_than_the_transaction_state_replication_factor_are_refused() {
+    let mut s = Scenario::from_json(&text(1, "", "")).expect("valid");
+    s.cluster.brokers = 2;
+    s.topics[0].replication_factor = 2;
+    s.cluster.offsets_topic_replication_factor = 2;
+    let e = s.check().expect_err("refused");
+    assert_eq!(e.path, "cluster.transaction_state_log_replication_factor");
+    assert!(e.to_string().contains("at most 2"), "{e}");
+    s.cluster.transaction_state_log_replication_factor = 2;
+    s.check().expect("fits now");
+    s.producers[0].config.enable_idempotence = Some(false);
+    assert_eq!(s.check().expect_err("no idempotence").path, "producers[0].config");
+}

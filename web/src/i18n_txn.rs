@@ -46,6 +46,10 @@ msgs! {
     TXN_FATE_COMMITTED = "所属事务已提交", "its transaction committed";
     TXN_FATE_ABORTED = "所属事务已中止", "its transaction was aborted";
     TXN_FATE_OPEN = "所属事务未决", "its transaction is undecided";
+    ED_TXN_ID_HINT = "设置后成为事务型生产者：先 initTransactions()，只能在 begin/commit 之间发送；需要 acks=all", "Makes it a transactional producer: it calls initTransactions() and sends only between begin and commit; needs acks=all";
+    ED_TXN_RF_HINT = "事务需要这么多 broker（单 broker 集群设为 1）", "Transactions need this many brokers (1 on a one-broker cluster)";
+    ED_ISOLATION_HINT = "read_committed：只读到 LSO，跳过被中止事务的记录", "read_committed: read only up to the LSO, skipping records of aborted transactions";
+    ED_GUARANTEE_HINT = "exactly_once_v2：每个实例一个事务型生产者，输出、变更日志和位移一起提交", "exactly_once_v2: a transactional producer per instance; output, changelog and offsets commit together";
     COMMIT_OFF = "不提交（位移随事务提交）", "off (offsets only through a transaction)";
 }
 
