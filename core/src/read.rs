@@ -159,12 +159,13 @@ impl<'a> Read<'a> {
 
     /// The brokers, by id, crashed ones included (see [`BrokerRead::alive`]).
     pub fn brokers(self) -> impl Iterator<Item = BrokerRead<'a>> {
-        self.sim.cluster.brokers.values().map(BrokerRead)
+        let sim = self.sim;
+        self.sim.cluster.brokers.values().map(move |b| BrokerRead(b, sim))
     }
 
     /// Broker `id` (`None`: the cluster has no such broker).
     pub fn broker(self, id: BrokerId) -> Option<BrokerRead<'a>> {
-        self.sim.cluster.brokers.get(&id).map(BrokerRead)
+        self.sim.cluster.brokers.get(&id).map(|b| BrokerRead(b, self.sim))
     }
 
     /// The topics, by name (the internal `__consumer_offsets` is not among them).
@@ -189,12 +190,13 @@ impl<'a> Read<'a> {
 
     /// The producer clients, by name.
     pub fn producers(self) -> impl Iterator<Item = ProducerRead<'a>> {
-        self.sim.clients.producers.values().map(ProducerRead)
+        let sim = self.sim;
+        self.sim.clients.producers.values().map(move |p| ProducerRead(p, sim))
     }
 
     /// Producer `name` (its `client.id`; `None`: no such producer); see [`ProducerRead`].
     pub fn producer(self, name: &str) -> Option<ProducerRead<'a>> {
-        self.sim.clients.producers.get(name).map(ProducerRead)
+        self.sim.clients.producers.get(name).map(|p| ProducerRead(p, self.sim))
     }
 
     /// Records sent by every producer so far (`send()` calls over the whole run, whatever
@@ -284,9 +286,15 @@ impl<'a> Read<'a> {
 
 /// One broker.
 #[derive(Clone, Copy)]
-pub struct BrokerRead<'a>(&'a Broker);
+pub struct BrokerRead<'a>(&'a Broker, &'a Sim);
 
 impl BrokerRead<'_> {
+    /// The `transactional.id`s it coordinates now (it leads their `__transaction_state`
+    /// partitions), of those the coordinators know (issue 17).
+    pub fn txn_coordinator_for(&self) -> Vec<String> {
+        let sim = self.1;
+        sim.txns.ids.keys().filter(|id| sim.cluster.txn_coordinator_of(id) == Some(self.0.id)).cloned().collect()
+    }
     /// Its broker id (`node.id`): brokers are numbered from 0.
     pub fn id(self) -> BrokerId {
         self.0.id
@@ -595,6 +603,10 @@ impl<'a> LogRead<'a> {
     pub fn last_stable_offset(self) -> u64 {
         self.0.last_stable_offset()
     }
+    /// What `r` (a record of this log) is to transactions (issue 17).
+    pub fn mark(self, r: &StoredRecord) -> Option<crate::txn::TxnMark> {
+        self.0.producer_states().mark(r)
+    }
     /// The aborted-transactions index, oldest first (issue 17).
     pub fn aborted_transactions(self) -> &'a [crate::txn::AbortedTxn] {
         self.0.producer_states().aborted()
@@ -655,7 +667,7 @@ fn records_in(log: &PartitionLog, from: u64, to: u64) -> &[StoredRecord] {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy)]
-pub struct ProducerRead<'a>(&'a Producer);
+pub struct ProducerRead<'a>(&'a Producer, &'a Sim);
 
 impl<'a> ProducerRead<'a> {
     /// Its name, which is its `client.id`.
@@ -665,6 +677,16 @@ impl<'a> ProducerRead<'a> {
     /// Its `transactional.id`, if it is a transactional producer.
     pub fn transactional_id(self) -> Option<&'a str> {
         self.0.config.transactional_id.as_deref()
+    }
+    /// The coordinator's record of its `transactional.id`, once it has one (issue 17).
+    pub fn transaction_record(self) -> Option<TransactionRead<'a>> {
+        let id = self.0.config.transactional_id.as_deref()?;
+        let md = self.1.txns.metadata(id)?;
+        Some(TransactionRead { md, coordinator: self.1.cluster.txn_coordinator_of(id) })
+    }
+    /// Its transaction coordinator now, if reachable (issue 17).
+    pub fn txn_coordinator(self) -> Option<BrokerId> {
+        self.1.cluster.txn_coordinator_of(self.0.config.transactional_id.as_deref()?)
     }
     /// A transactional producer's own state (`TransactionManager`): its state, producer id
     /// and epoch, the open transaction's partitions (issue 17).
@@ -907,6 +929,10 @@ impl<'a> GroupRead<'a> {
     /// can hold; one more and it crashes out of memory.
     pub fn push_buffer_max_records(self) -> u32 {
         self.group.config.push_buffer_max_records
+    }
+    /// `isolation.level` (issue 17).
+    pub fn isolation_level(self) -> crate::config::IsolationLevel {
+        self.group.config.isolation_level
     }
     /// Classic protocol: when the pending rebalance's join phase ends at the latest (the end
     /// of `group.initial.rebalance.delay.ms`, or the rebalance timeout for the members that

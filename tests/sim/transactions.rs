@@ -511,3 +511,27 @@ fn transactions_on_fewer_brokers_than_the_transaction_state_replication_factor_a
     s.producers[0].config.enable_idempotence = Some(false);
     assert_eq!(s.check().expect_err("no idempotence").path, "producers[0].config");
 }
+
+#[test]
+fn a_transactional_records_path_ends_with_its_transactions_fate_and_the_snapshot_marks_it() {
+    let commands = [cmd(1_000, "begin_transaction", "p"), send(1_000, "gone", 0), cmd(1_200, "abort_transaction", "p")].join(",");
+    let mut sim = build(1, "", &commands);
+    sim.run_to(SimTime(4_000));
+    let record = sim.read().producer("p").and_then(|p| p.sent().next().map(|s| s.record)).expect("sent");
+    let path = sim.read().record_path(record);
+    let fate = path.hops.iter().find_map(|(_, h)| match h {
+        kafka_sandbox_core::read::Hop::TransactionDecided { commit, marker_offset } => Some((*commit, *marker_offset)),
+        _ => None,
+    });
+    assert_eq!(fate, Some((false, 1)), "aborted by the marker at offset 1");
+    assert!(path.hops.iter().any(|(_, h)| matches!(h, kafka_sandbox_core::read::Hop::InTransaction { .. })));
+    let snap = sim.snapshot();
+    let part = &snap.topics[0].partitions[0];
+    let marks: Vec<Option<kafka_sandbox_core::txn::TxnMark>> = part.records.iter().map(|r| r.txn).collect();
+    assert_eq!(marks, [Some(kafka_sandbox_core::txn::TxnMark::Aborted), Some(kafka_sandbox_core::txn::TxnMark::AbortMarker)]);
+    assert_eq!(part.last_stable_offset, 2);
+    let view = snap.producers.iter().find(|p| p.name == "p").and_then(|p| p.transaction.clone()).expect("a transactional producer");
+    assert_eq!((view.transactional_id.as_str(), view.aborted, view.coordinator_state), ("tx-1", 1, Some(TxnState::CompleteAbort)));
+    let coordinator = view.coordinator.expect("coordinator");
+    assert!(snap.brokers.iter().any(|b| b.id == coordinator && b.txn_coordinator_for == ["tx-1"]), "marked on its broker");
+}

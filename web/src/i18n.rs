@@ -1717,6 +1717,7 @@ pub fn hop_line(lang: Lang, h: &kafka_sandbox_core::provenance::Hop, partitions:
                 format!("retention deletes the segment holding it on broker {broker}")
             }
         }
+        H::InTransaction { .. } | H::TransactionDecided { .. } => crate::i18n_txn::hop_line(lang, h),
     }
 }
 

@@ -109,6 +109,44 @@ pub fn finding_text(lang: Lang, f: &kafka_sandbox_core::Finding) -> String {
     }
 }
 
+/// A record path's transaction hops (the rest are `i18n::hop_line`'s).
+pub fn hop_line(lang: Lang, h: &kafka_sandbox_core::provenance::Hop) -> String {
+    use kafka_sandbox_core::provenance::Hop as H;
+    let zh = lang == Lang::Zh;
+    match h {
+        H::InTransaction { producer_id, epoch } => {
+            if zh {
+                format!("它属于生产者 ID {producer_id}（纪元 {epoch}）的事务：read_committed 消费者要等事务的结果")
+            } else {
+                format!("it belongs to producer id {producer_id}'s transaction (epoch {epoch}): read_committed consumers wait for its fate")
+            }
+        }
+        H::TransactionDecided { commit: true, marker_offset } => {
+            if zh {
+                format!("{} 写在位移 {marker_offset}：{}", TXN_MARKER_COMMIT.get(lang), TXN_FATE_COMMITTED.get(lang))
+            } else {
+                format!("{} at offset {marker_offset}: {}", TXN_MARKER_COMMIT.get(lang), TXN_FATE_COMMITTED.get(lang))
+            }
+        }
+        H::TransactionDecided { commit: false, marker_offset } => {
+            if zh {
+                format!(
+                    "{} 写在位移 {marker_offset}：{}——read_committed 消费者永远看不到它",
+                    TXN_MARKER_ABORT.get(lang),
+                    TXN_FATE_ABORTED.get(lang)
+                )
+            } else {
+                format!(
+                    "{} at offset {marker_offset}: {} — read_committed consumers never see it",
+                    TXN_MARKER_ABORT.get(lang),
+                    TXN_FATE_ABORTED.get(lang)
+                )
+            }
+        }
+        _ => String::new(),
+    }
+}
+
 /// A transaction partition as the page writes it.
 fn txn_partition(lang: Lang, p: &TxnPartition) -> String {
     match p {

@@ -148,6 +148,12 @@ fn BrokerColumn(p: &BrokerColumnProps) -> Html {
                         if b.isolated { <span class="status cut-off">{ i18n::BROKER_CUT_OFF.get(lang) }</span> }
                         if b.fenced { <span class="status fenced" title={i18n::BROKER_FENCED_HINT.get(lang)}>{ i18n::BROKER_FENCED.get(lang) }</span> }
                         if b.slow_ms > 0 { <span class="status slow">{ i18n::slow_label(lang, b.slow_ms) }</span> }
+                        // Transactions (issue 17): the transactional ids it coordinates.
+                        if !b.txn_coordinator_for.is_empty() {
+                            <span class="status txn-coordinator" title={crate::i18n_txn::TXN_COORDINATOR.get(lang)}>
+                                { format!("{}: {}", crate::i18n_txn::TXN_COORDINATOR.get(lang), b.txn_coordinator_for.join(", ")) }
+                            </span>
+                        }
                     </span>
                 </div>
                 <div class="broker-controls">{ life }{ net }{ speed }</div>

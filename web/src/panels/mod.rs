@@ -17,6 +17,7 @@ mod scenario;
 mod sequence;
 mod share;
 mod topic;
+mod txn;
 mod wire;
 
 pub use apps::Apps;
@@ -36,6 +37,7 @@ pub use scenario::ScenarioPanel;
 pub use sequence::SequenceDiagram;
 pub use share::SharePanel;
 pub use topic::{TopicProps, TopicView};
+pub use txn::{Transactions, TransactionsProps};
 pub use wire::{Wire, WireSide};
 
 /// A callback that sends `value` whatever the DOM event: one compiled closure (per kind of
