@@ -937,6 +937,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("two-consumers", include_str!("../scenarios/two-consumers.json")),
     ("five-consumers", include_str!("../scenarios/five-consumers.json")),
     ("kip-848", include_str!("../scenarios/kip-848.json")),
+    ("transactions", include_str!("../scenarios/transactions.json")),
 ];
 
 /// A built-in scenario by name.

@@ -535,3 +535,17 @@ fn a_transactional_records_path_ends_with_its_transactions_fate_and_the_snapshot
     let coordinator = view.coordinator.expect("coordinator");
     assert!(snap.brokers.iter().any(|b| b.id == coordinator && b.txn_coordinator_for == ["tx-1"]), "marked on its broker");
 }
+
+#[test]
+fn the_built_in_transactions_scenario_hides_the_abort_and_waits_behind_the_open_transaction() {
+    let mut sim = kafka_sandbox_core::scenario::built_in("transactions").expect("known").expect("valid").build().expect("builds");
+    sim.run_to(SimTime(11_000));
+    assert_eq!(
+        values(&sim, "committed-readers", "Reader1"),
+        ["pay-1", "pay-2", "pay-3"],
+        "the aborted pay-4/5 hidden, pay-6 and audit-1 held"
+    );
+    assert_eq!(values(&sim, "all-readers", "Reader2"), ["pay-1", "pay-2", "pay-3", "pay-4", "pay-5", "pay-6", "audit-1"]);
+    sim.run_to(SimTime(20_000));
+    assert_eq!(values(&sim, "committed-readers", "Reader1"), ["pay-1", "pay-2", "pay-3", "pay-6", "audit-1"]);
+}

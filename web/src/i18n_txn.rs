@@ -50,6 +50,9 @@ msgs! {
     ED_TXN_RF_HINT = "事务需要这么多 broker（单 broker 集群设为 1）", "Transactions need this many brokers (1 on a one-broker cluster)";
     ED_ISOLATION_HINT = "read_committed：只读到 LSO，跳过被中止事务的记录", "read_committed: read only up to the LSO, skipping records of aborted transactions";
     ED_GUARANTEE_HINT = "exactly_once_v2：每个实例一个事务型生产者，输出、变更日志和位移一起提交", "exactly_once_v2: a transactional producer per instance; output, changelog and offsets commit together";
+    SC_TRANSACTIONS = "事务：提交、中止与 read_committed", "Transactions: commit, abort, read_committed";
+    TXN_CELL_COMMIT = "提交", "COMMIT";
+    TXN_CELL_ABORT = "中止", "ABORT";
     COMMIT_OFF = "不提交（位移随事务提交）", "off (offsets only through a transaction)";
 }
 
@@ -268,9 +271,9 @@ fn request(lang: Lang, r: TxnRequest) -> &'static str {
 fn marker(lang: Lang, kind: ControlType) -> &'static str {
     match (kind, lang) {
         (ControlType::Commit, Lang::Zh) => "COMMIT 标记",
-        (ControlType::Commit, Lang::En) => "COMMIT marker",
+        (ControlType::Commit, Lang::En) => "a COMMIT marker",
         (ControlType::Abort, Lang::Zh) => "ABORT 标记",
-        (ControlType::Abort, Lang::En) => "ABORT marker",
+        (ControlType::Abort, Lang::En) => "an ABORT marker",
     }
 }
 
@@ -343,7 +346,7 @@ pub fn txn_line(lang: Lang, e: &TxnEvent) -> String {
             if zh {
                 format!("Leader Broker {broker} 在 {topic}-{partition} 位移 {offset} 写入{}", marker(lang, *kind))
             } else {
-                format!("Leader broker {broker} writes a {} at offset {offset} of {topic}-{partition}", marker(lang, *kind))
+                format!("Leader broker {broker} writes {} at offset {offset} of {topic}-{partition}", marker(lang, *kind))
             }
         }
         E::TxnOffsetsCompleted { group, commit, offsets, .. } => {

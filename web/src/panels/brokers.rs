@@ -253,10 +253,16 @@ fn record_cell(lang: Lang, rec: &RecordView, hw: u64, loss: Option<&Loss>) -> Ht
         Some(w) => format!("{offset} · {w}"),
         None => format!("{offset} · {} {} · {}", i18n::EPOCH.get(lang), rec.leader_epoch, rec.producer),
     };
+    // Transactions (issue 17): markers and transactional records (`txn.rs`).
+    let title = match super::txn::cell_hint(lang, rec) {
+        Some(h) => format!("{title} · {h}"),
+        None => title,
+    };
+    let value = super::txn::cell_value(lang, rec).map_or_else(|| rec.value.clone(), str::to_string);
     html! {
-        <li key={rec.id.0} class={classes!("rcell", class)} style={record_style(rec.id.0)} {title} data-value={rec.value.clone()}>
+        <li key={rec.id.0} class={classes!("rcell", class, super::txn::cell_class(rec))} style={record_style(rec.id.0)} {title} data-value={rec.value.clone()}>
             <span class="off">{ rec.offset }</span>
-            <span class="rv">{ &rec.value }</span>
+            <span class="rv">{ value }</span>
         </li>
     }
 }

@@ -23,6 +23,7 @@ const CHOICES: &[(&str, i18n::Msg)] = &[
     ("two-consumers", i18n::SC_TWO),
     ("five-consumers", i18n::SC_FIVE),
     ("kip-848", i18n::SC_KIP848),
+    ("transactions", crate::i18n_txn::SC_TRANSACTIONS),
 ];
 
 #[component]

@@ -201,8 +201,8 @@ pub fn cell_class(r: &RecordView) -> Option<&'static str> {
 /// What a marker cell shows instead of a value.
 pub fn cell_value(lang: Lang, r: &RecordView) -> Option<&'static str> {
     match r.txn? {
-        TxnMark::CommitMarker => Some(t::TXN_MARKER_COMMIT.get(lang)),
-        TxnMark::AbortMarker => Some(t::TXN_MARKER_ABORT.get(lang)),
+        TxnMark::CommitMarker => Some(t::TXN_CELL_COMMIT.get(lang)),
+        TxnMark::AbortMarker => Some(t::TXN_CELL_ABORT.get(lang)),
         _ => None,
     }
 }
