@@ -2,7 +2,8 @@
 //! the read layer.
 //!
 //! One file per Kafka feature holds that feature's queries, their answers and their words
-//! (`run.rs`, `produce.rs`, `replication.rs`, `group.rs`, `connect.rs`, `streams.rs`);
+//! (`run.rs`, `produce.rs`, `replication.rs`, `group.rs`, `connect.rs`, `streams.rs`,
+//! `txn.rs`);
 //! [`Query`] has one variant per feature, [`answer`] and [`describe`] one line per feature,
 //! and the reader's table one row per query. A new feature adds its file, one variant, one
 //! line in `from_feature!`, `answer` and `describe`, and its rows.
@@ -13,6 +14,7 @@ mod produce;
 mod replication;
 mod run;
 mod streams;
+mod txn;
 
 pub use connect::ConnectQuery;
 pub use group::GroupQuery;
@@ -20,6 +22,7 @@ pub use produce::ProduceQuery;
 pub use replication::ReplicationQuery;
 pub use run::RunQuery;
 pub use streams::StreamsQuery;
+pub use txn::TxnQuery;
 
 use crate::lesson::Missing;
 use crate::read::{GroupRead, LogRead, MemberRead, PartitionRead, ProducerRead, Read, TopicRead};
@@ -54,6 +57,8 @@ pub enum Query {
     Connect(ConnectQuery),
     /// A Kafka Streams application's state store.
     Streams(StreamsQuery),
+    /// Transactions: a log's LSO, markers and aborted records, a transactional producer.
+    Txn(TxnQuery),
 }
 
 /// `FeatureQuery::X { .. }.into()`: a feature's query as a [`Query`].
@@ -74,6 +79,7 @@ from_feature!(
     Group(GroupQuery),
     Connect(ConnectQuery),
     Streams(StreamsQuery),
+    Txn(TxnQuery),
 );
 
 tagged_reader! {
@@ -151,6 +157,14 @@ tagged_reader! {
             Connect(ConnectQuery::ConnectorFlushed) "connector_flushed" { connector },
             Connect(ConnectQuery::ConnectorUnflushed) "connector_unflushed" { connector },
             Streams(StreamsQuery::StoreCount) "store_count" { application_id, key },
+            Txn(TxnQuery::LastStableOffset) "last_stable_offset" { topic, partition, broker: default },
+            Txn(TxnQuery::Markers) "markers" { topic, partition, broker: default },
+            Txn(TxnQuery::AbortedRecords) "aborted_records" { topic, partition, broker: default },
+            Txn(TxnQuery::TransactionState) "transaction_state" { producer },
+            Txn(TxnQuery::ProducerTxnState) "producer_txn_state" { producer },
+            Txn(TxnQuery::ProducerEpoch) "producer_epoch" { producer },
+            Txn(TxnQuery::TxnError) "txn_error" { producer },
+            Txn(TxnQuery::ReceivedTwice) "received_twice" { group, client_id },
         }
     }
 }
@@ -167,6 +181,7 @@ pub fn answer(sim: &Sim, q: &Query, since: u64) -> Result<Value, Missing> {
         Query::Group(q) => group::answer_group(read, q, since),
         Query::Connect(q) => connect::answer_connect(read, q),
         Query::Streams(q) => streams::answer_streams(read, q),
+        Query::Txn(q) => txn::answer_txn(read, q),
     }
 }
 
@@ -179,6 +194,7 @@ pub fn describe(q: &Query) -> String {
         Query::Group(q) => group::describe_group(q),
         Query::Connect(q) => connect::describe_connect(q),
         Query::Streams(q) => streams::describe_streams(q),
+        Query::Txn(q) => txn::describe_txn(q),
     }
 }
 
