@@ -1196,6 +1196,7 @@ pub const LESSON_FILES: &[&str] = &[
     "08-pull-vs-push",
     "09-reliability",
     "10-connect-and-streams",
+    "11-exactly-once",
 ];
 
 /// A lesson's number from its file name ("05-rebalance" is lesson 5; 0 without one).
@@ -1216,6 +1217,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("08-pull-vs-push", include_str!("../../lessons/08-pull-vs-push.json")),
     ("09-reliability", include_str!("../../lessons/09-reliability.json")),
     ("10-connect-and-streams", include_str!("../../lessons/10-connect-and-streams.json")),
+    ("11-exactly-once", include_str!("../../lessons/11-exactly-once.json")),
 ];
 
 /// Every built-in lesson, parsed (a file that does not parse gives its error; the tests
@@ -1245,7 +1247,7 @@ mod tests {
             .collect();
         on_disk.sort();
         assert_eq!(on_disk, LESSON_FILES, "every file in core/lessons is listed, in order");
-        assert_eq!(LESSON_FILES.iter().map(|f| lesson_number(f)).collect::<Vec<_>>(), (1..=10).collect::<Vec<_>>());
+        assert_eq!(LESSON_FILES.iter().map(|f| lesson_number(f)).collect::<Vec<_>>(), (1..=11).collect::<Vec<_>>());
     }
 
     use super::*;
