@@ -388,13 +388,21 @@ fn counted(values: Vec<String>) -> std::collections::BTreeMap<String, usize> {
 }
 
 #[test]
-fn consume_transform_produce_with_send_offsets_to_transaction_and_a_crash_counts_every_input_exactly_once() {
+fn consume_transform_produce_with_send_offsets_to_transaction_and_a_crash_every_input_counted_exactly_once_in_the_output() {
     let sim = pipeline("exactly_once_v2", 2_800, "");
+    // The offsets went through the transactions (sendOffsetsToTransaction), committed with
+    // their markers; the application's consumers committed nothing themselves.
+    let events = txn_events(&sim);
+    assert!(events.iter().any(|(_, e)| matches!(e, TxnEvent::TxnOffsetsPending { group, .. } if group == "app")));
+    assert!(events.iter().any(|(_, e)| matches!(e, TxnEvent::TxnOffsetsCompleted { group, commit: true, .. } if group == "app")));
+    assert!(
+        events.iter().any(|(_, e)| matches!(e, TxnEvent::TxnOffsetsCompleted { group, commit: false, .. } if group == "app")),
+        "the crashed instance's pending offsets were dropped with its transaction"
+    );
     let expected: std::collections::BTreeMap<String, usize> = (0..60).map(|i| (format!("V{i}"), 1)).collect();
     assert_eq!(counted(values(&sim, "rc", "r1")), expected, "read_committed sees each input's output exactly once");
     // The crashed instance's open transaction was aborted (by the timeout: its process id
     // changes, Streams' map_upper has no persistent store), and its inputs processed again.
-    let events = txn_events(&sim);
     assert!(
         events.iter().any(|(_, e)| matches!(e, TxnEvent::TxnPrepared { commit: false, cause: EndCause::Timeout, .. })),
         "the zombie's transaction timed out"
