@@ -254,6 +254,9 @@ pub(crate) struct TxnMetadata {
     pub(crate) aborted: u64,
 }
 
+/// A TxnOffsetCommit on its way or to be sent again: (group, member id, generation, offsets).
+pub(crate) type OffsetsInFlight = (String, String, i32, Vec<(TopicPartition, u64)>);
+
 /// A transactional producer's own state (`TransactionManager`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct TxnClient {
@@ -273,7 +276,7 @@ pub(crate) struct TxnClient {
     pub(crate) end_in_flight: bool,
     /// The TxnOffsetCommit on its way or to be sent again: (group, member id, generation,
     /// offsets).
-    pub(crate) pending_offsets: Option<(String, String, i32, Vec<(TopicPartition, u64)>)>,
+    pub(crate) pending_offsets: Option<OffsetsInFlight>,
     /// The error of the last retried request, so a retry loop is traced once.
     pub(crate) retrying: Option<crate::event::TxnError>,
     /// The error that put it in AbortableError or FatalError.

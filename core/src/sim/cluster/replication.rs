@@ -752,8 +752,20 @@ impl Cluster {
                 if r.replicas.contains(&broker) && !r.isr.contains(&broker) && r.leader.is_some() {
                     self.change_internal_partition(which, p, Ask { join: Some(broker), ..Ask::default() }, out.now);
                 }
-                if self.internal(which).partitions[p].leader.is_none() {
-                    self.change_internal_partition(which, p, Ask::default(), out.now);
+                if self.internal(which).partitions[p].leader.is_none() && self.change_internal_partition(which, p, Ask::default(), out.now)
+                {
+                    // Elected only now: the replicas that registered while it had no leader
+                    // (nothing to join then) join it now, as their fetches would make them.
+                    let r = &self.internal(which).partitions[p];
+                    let joining: Vec<BrokerId> = r
+                        .replicas
+                        .iter()
+                        .copied()
+                        .filter(|b| !r.isr.contains(b) && self.brokers.get(b).is_some_and(|x| !x.fenced && x.reachable()))
+                        .collect();
+                    for b in joining {
+                        self.change_internal_partition(which, p, Ask { join: Some(b), ..Ask::default() }, out.now);
+                    }
                 }
             }
         }

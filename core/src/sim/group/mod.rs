@@ -707,6 +707,19 @@ impl Consumers {
         out: &mut Driver,
     ) {
         if cluster.coordinator_of(group_id).is_none() {
+            // The coordinator went away while the request was on its way (crashed, cut off,
+            // or moving): the request fails (a disconnect, or `request.timeout.ms`) and
+            // `ConsumerCoordinator.fetchCommittedOffsets` asks again once it finds a
+            // coordinator, after `retry.backoff.ms` (100 ms). Without a retry the member
+            // would wait for its positions forever.
+            let current = self.consumer(group_id, client_id, incarnation).is_some_and(|m| m.token == token);
+            if current {
+                let again = out.now.plus_ms(2 * out.latency() + 100);
+                out.at(
+                    again,
+                    GroupPending::OffsetFetchArrive { group: group_id.into(), client_id: client_id.into(), incarnation, token, partitions },
+                );
+            }
             return;
         }
         // Transactions (`txn.rs`): the Java consumer asks with `requireStable`; partitions
