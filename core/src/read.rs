@@ -1535,7 +1535,7 @@ mod tests {
 // ----- transactions (issue 17) ---------------------------------------------------------
 
 pub use crate::record::{ControlType, TxnTag};
-pub use crate::txn::{AbortedTxn, ClientTxnState, TxnPartition, TxnState};
+pub use crate::txn::{AbortedTxn, ClientTxnState, TxnMark, TxnPartition, TxnState};
 
 /// A transactional producer's `TransactionManager` (issue 17).
 #[derive(Clone, Copy)]

@@ -14,8 +14,8 @@ use crate::state::Action;
 use kafka_sandbox_core::command::TxnCommand;
 use kafka_sandbox_core::config::{IsolationLevel, ProcessingGuarantee};
 use kafka_sandbox_core::event::ClientTxnState;
+use kafka_sandbox_core::read::{TxnMark, TxnPartition};
 use kafka_sandbox_core::snapshot::{GroupView, ProducerView, RecordView, TxnProducerView};
-use kafka_sandbox_core::txn::{TxnMark, TxnPartition};
 use std::rc::Rc;
 use yew::prelude::*;
 
