@@ -62,6 +62,23 @@ pub struct ProducerConfig {
     /// `buffer.memory` before the send fails with `BufferExhaustedException`
     /// (`BufferPool.allocate`).
     pub max_block_ms: u64,
+    /// `transactional.id` (none): a transactional producer (KIP-98). It gets its producer
+    /// id and epoch from the transaction coordinator (`initTransactions()`), sends only
+    /// inside `beginTransaction()` … `commitTransaction()`/`abortTransaction()`, and fences
+    /// any earlier instance with the same id. Needs idempotence (acks=all).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transactional_id: Option<String>,
+    /// `transaction.timeout.ms` (60000): the coordinator aborts a transaction open longer
+    /// than this (found by its scan every 10 s), at most `transaction.max.timeout.ms`.
+    #[serde(skip_serializing_if = "is_default_transaction_timeout")]
+    pub transaction_timeout_ms: u64,
+}
+
+/// `transaction.timeout.ms`'s default (`ProducerConfig`).
+pub const DEFAULT_TRANSACTION_TIMEOUT_MS: u64 = 60_000;
+
+fn is_default_transaction_timeout(v: &u64) -> bool {
+    *v == DEFAULT_TRANSACTION_TIMEOUT_MS
 }
 
 impl Default for ProducerConfig {
@@ -80,11 +97,18 @@ impl Default for ProducerConfig {
             max_in_flight_requests_per_connection: 5,
             buffer_memory: 33_554_432,
             max_block_ms: 60_000,
+            transactional_id: None,
+            transaction_timeout_ms: DEFAULT_TRANSACTION_TIMEOUT_MS,
         }
     }
 }
 
 impl ProducerConfig {
+    /// Whether it is a transactional producer (`transactional.id` set).
+    pub fn transactional(&self) -> bool {
+        self.transactional_id.is_some()
+    }
+
     /// Whether the producer is idempotent: explicitly set, or by default when the other
     /// settings allow it (`ProducerConfig.postProcessAndValidateIdempotenceConfigs`).
     pub fn idempotent(&self) -> bool {
@@ -176,6 +200,69 @@ pub struct GroupConfig {
     /// a member can hold (its memory); one more and it crashes out of memory (1000).
     #[serde(skip_serializing_if = "is_default_push_buffer")]
     pub push_buffer_max_records: u32,
+    /// `isolation.level` (read_uncommitted): read_committed members read only up to the
+    /// last stable offset and never see records of aborted transactions (KIP-98). A
+    /// consumer setting in Kafka; one value per group here, as `auto.offset.reset`.
+    #[serde(skip_serializing_if = "IsolationLevel::is_read_uncommitted")]
+    pub isolation_level: IsolationLevel,
+}
+
+/// `isolation.level` (`ConsumerConfig`, `IsolationLevel`): what a consumer may read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IsolationLevel {
+    /// Kafka's default: everything below the high watermark, aborted transactions'
+    /// records included (transaction markers are never returned).
+    #[default]
+    ReadUncommitted,
+    /// Only up to the last stable offset (LSO: the first offset of the earliest open
+    /// transaction), and no record of an aborted transaction.
+    ReadCommitted,
+}
+
+impl IsolationLevel {
+    /// Whether it is the default, read_uncommitted (the scenario writer leaves it out).
+    pub fn is_read_uncommitted(&self) -> bool {
+        *self == IsolationLevel::ReadUncommitted
+    }
+
+    /// Kafka's name: `read_committed` or `read_uncommitted`.
+    pub fn name(self) -> &'static str {
+        match self {
+            IsolationLevel::ReadUncommitted => "read_uncommitted",
+            IsolationLevel::ReadCommitted => "read_committed",
+        }
+    }
+}
+
+/// Kafka Streams' `processing.guarantee` (`StreamsConfig`; 4.0 keeps these two).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProcessingGuarantee {
+    /// The default: offsets committed every `commit.interval.ms` (30000) after the
+    /// output is flushed; a crash re-processes what came after the last commit and its
+    /// output appears again.
+    #[default]
+    AtLeastOnce,
+    /// KIP-447: one transactional producer per instance; output, changelog writes and the
+    /// consumed offsets commit in one transaction every `commit.interval.ms` (100),
+    /// `transaction.timeout.ms` 10000, consumers read_committed.
+    ExactlyOnceV2,
+}
+
+impl ProcessingGuarantee {
+    /// Whether it is the default (the scenario writer leaves it out).
+    pub fn is_at_least_once(&self) -> bool {
+        *self == ProcessingGuarantee::AtLeastOnce
+    }
+
+    /// Kafka's name: `at_least_once` or `exactly_once_v2`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ProcessingGuarantee::AtLeastOnce => "at_least_once",
+            ProcessingGuarantee::ExactlyOnceV2 => "exactly_once_v2",
+        }
+    }
 }
 
 /// Default of [`GroupConfig::push_buffer_max_records`].
@@ -224,6 +311,7 @@ impl Default for GroupConfig {
             remote_assignor: ServerAssignor::Uniform,
             delivery: DeliveryMode::Pull,
             push_buffer_max_records: DEFAULT_PUSH_BUFFER_MAX_RECORDS,
+            isolation_level: IsolationLevel::ReadUncommitted,
         }
     }
 }
@@ -299,6 +387,41 @@ pub struct ClusterConfig {
     /// `offsets.retention.check.interval.ms` (600000): how often the coordinator looks for
     /// expired offsets.
     pub offsets_retention_check_interval_ms: u64,
+    /// `transaction.state.log.replication.factor` (3): replicas of each of
+    /// `__transaction_state`'s 50 partitions, whose leaders are the transaction
+    /// coordinators. With fewer brokers Kafka cannot create it and transactional producers
+    /// find no coordinator (a scenario with one is refused).
+    #[serde(skip_serializing_if = "is_three")]
+    pub transaction_state_log_replication_factor: u32,
+    /// `transaction.state.log.min.isr` (2): the coordinator cannot log a transaction's
+    /// state while its partition has fewer in-sync replicas (NOT_ENOUGH_REPLICAS, which the
+    /// client sees as COORDINATOR_NOT_AVAILABLE and retries).
+    #[serde(skip_serializing_if = "is_two")]
+    pub transaction_state_log_min_isr: u32,
+    /// `transaction.max.timeout.ms` (900000): the largest `transaction.timeout.ms` a
+    /// producer may ask for (larger: INVALID_TRANSACTION_TIMEOUT).
+    #[serde(skip_serializing_if = "is_fifteen_minutes")]
+    pub transaction_max_timeout_ms: u64,
+    /// `transaction.abort.timed.out.transaction.cleanup.interval.ms` (10000): how often
+    /// the coordinators abort transactions open longer than their timeout.
+    #[serde(skip_serializing_if = "is_ten_seconds")]
+    pub transaction_abort_timed_out_transaction_cleanup_interval_ms: u64,
+}
+
+fn is_three(v: &u32) -> bool {
+    *v == 3
+}
+
+fn is_two(v: &u32) -> bool {
+    *v == 2
+}
+
+fn is_fifteen_minutes(v: &u64) -> bool {
+    *v == 900_000
+}
+
+fn is_ten_seconds(v: &u64) -> bool {
+    *v == 10_000
 }
 
 /// The Kafka release a run models. Only releases whose behaviour differs in something the
@@ -377,6 +500,10 @@ impl Default for ClusterConfig {
             group_max_session_timeout_ms: 1_800_000,
             offsets_retention_minutes: 10_080,
             offsets_retention_check_interval_ms: 600_000,
+            transaction_state_log_replication_factor: 3,
+            transaction_state_log_min_isr: 2,
+            transaction_max_timeout_ms: 900_000,
+            transaction_abort_timed_out_transaction_cleanup_interval_ms: 10_000,
         }
     }
 }
@@ -484,6 +611,10 @@ pub enum CommitMode {
     AsyncAfterProcessing,
     /// `commitSync()` as soon as `poll()` returns, before processing (at-most-once).
     BeforeProcessing,
+    /// `enable.auto.commit=false` and no commit of its own: the offsets are committed only
+    /// by a transaction (`send_offsets_to_transaction`), as a consume-transform-produce
+    /// application does (issue 17).
+    Off,
 }
 
 /// The producer's `partitioner.class`.

@@ -239,6 +239,9 @@ pub(crate) struct Member {
     /// `poll()` (`AbstractMembershipManager.maybeReconcile(canCommit)`); `None` when
     /// nothing waits.
     pub(crate) cg_pending_assignment: Option<Vec<TopicPartition>>,
+    /// OffsetFetch answers UNSTABLE_OFFSET_COMMIT in a row (a transaction holds pending
+    /// offsets of its partitions): the retry backoff grows with them (KIP-580).
+    pub(crate) unstable_fetches: u32,
 }
 
 impl Member {
@@ -319,6 +322,17 @@ impl Member {
             value: stored.record.value.clone(),
             high_watermark,
         }))
+    }
+
+    /// Moves the position past a record `poll()` does not return (a transaction marker, or
+    /// an aborted transaction's record under read_committed), if it is the next one.
+    pub(crate) fn skip(&mut self, tp: &TopicPartition, offset: u64) -> bool {
+        let Some(position) = self.positions.get_mut(tp) else { return false };
+        if offset != *position {
+            return false;
+        }
+        *position = offset + 1;
+        true
     }
 
     /// Remembers a delivery, keeping the newest `kept` ([`crate::SimOptions::received_per_member`]).
@@ -420,6 +434,8 @@ pub(crate) struct Group {
     /// Classic protocol: when the group last became Empty (`ClassicGroup.currentStateTimestamp`
     /// at the transition), for offset expiry (KIP-211).
     pub(crate) empty_since: Option<SimTime>,
+    /// Offsets sent in transactions, waiting for their markers (`sim/group/txn.rs`).
+    pub(crate) pending_txn: crate::txn::PendingTxnOffsets,
 }
 
 /// A set of offsets kept as disjoint ranges: memory grows with the number of gaps (lost
@@ -619,6 +635,7 @@ impl Group {
             duplicate_log: VecDeque::new(),
             commit_times: VecMap::new(),
             empty_since: None,
+            pending_txn: crate::txn::PendingTxnOffsets::default(),
         }
     }
 

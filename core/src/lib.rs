@@ -86,6 +86,7 @@ pub mod lesson;
 pub mod limits;
 pub mod log;
 pub mod monitor;
+mod monitor_txn;
 pub mod partitioner;
 pub mod producer;
 pub mod provenance;
@@ -104,6 +105,7 @@ pub mod snapshot;
 pub mod sorted;
 pub(crate) mod tagged;
 pub mod time;
+pub mod txn;
 pub mod uuid;
 #[doc(hidden)]
 pub mod vecmap;
@@ -111,10 +113,11 @@ pub mod vecmap;
 pub use builder::{GroupId, MemberRef, ProducerName, ScenarioBuilder, TopicName};
 pub use command::{
     BrokerCommand, Command, CommandError, ConnectCommand, GroupCommand, GroupSpec, MemberSpec, ProduceCommand, ShareGroupCommand,
-    ShareGroupSpec, ShareMemberSpec, TopicCommand,
+    ShareGroupSpec, ShareMemberSpec, TopicCommand, TxnCommand,
 };
 pub use config::{
-    Acks, ClusterConfig, CommitMode, ConsumerConfig, GroupConfig, GroupProtocol, KafkaVersion, OffsetReset, ProducerConfig, Strategy,
+    Acks, ClusterConfig, CommitMode, ConsumerConfig, GroupConfig, GroupProtocol, IsolationLevel, KafkaVersion, OffsetReset,
+    ProcessingGuarantee, ProducerConfig, Strategy,
 };
 pub use event::{
     ClusterEvent, ConnectEvent, ConsumeEvent, ConsumerProtocolEvent, Event, EventKind, GroupEvent, LeaveReason, LossCause, ProduceEvent,

@@ -223,6 +223,20 @@ pub const BUFFER_MEMORY: Range =
     Range { path: "producers[].config.buffer_memory", min: 1, max: i64::MAX as u64, unit: Unit::Bytes, note: "" };
 /// `max.block.ms` (default 60000): 0 (fail at once when the pool is full) to [`MAX_TIME_MS`].
 pub const MAX_BLOCK_MS: Range = ms("producers[].config.max_block_ms", 0, MAX_TIME_MS, ONE_WEEK);
+/// `transaction.timeout.ms` (default 60000): 1 ms to [`MAX_TIME_MS`]; at most the
+/// cluster's `transaction_max_timeout_ms` too (INVALID_TRANSACTION_TIMEOUT).
+pub const TRANSACTION_TIMEOUT_MS: Range = ms("producers[].config.transaction_timeout_ms", 1, MAX_TIME_MS, ONE_WEEK);
+/// `transaction.state.log.replication.factor` (default 3): 1 to [`MAX_BROKERS`].
+pub const TRANSACTION_STATE_LOG_REPLICATION_FACTOR: Range =
+    Range { path: "cluster.transaction_state_log_replication_factor", min: 1, max: MAX_BROKERS as u64, unit: Unit::Count, note: "" };
+/// `transaction.state.log.min.isr` (default 2): 1 to [`MAX_BROKERS`].
+pub const TRANSACTION_STATE_LOG_MIN_ISR: Range =
+    Range { path: "cluster.transaction_state_log_min_isr", min: 1, max: MAX_BROKERS as u64, unit: Unit::Count, note: "" };
+/// `transaction.max.timeout.ms` (default 900000): 1 ms to [`MAX_TIME_MS`].
+pub const TRANSACTION_MAX_TIMEOUT_MS: Range = ms("cluster.transaction_max_timeout_ms", 1, MAX_TIME_MS, ONE_WEEK);
+/// `transaction.abort.timed.out.transaction.cleanup.interval.ms` (default 10000): 1 ms to [`MAX_TIME_MS`].
+pub const TRANSACTION_ABORT_INTERVAL_MS: Range =
+    ms("cluster.transaction_abort_timed_out_transaction_cleanup_interval_ms", 1, MAX_TIME_MS, ONE_WEEK);
 /// A source connector's `poll.interval.ms` and `offset.flush.interval.ms`, and its table's planned changes.
 ///
 /// This row: the JDBC source connector's `poll.interval.ms` (default 5000), 1 ms to
@@ -291,6 +305,10 @@ pub const TABLE: &[Range] = &[
     GROUP_MAX_SESSION_TIMEOUT_MS,
     OFFSETS_RETENTION_MINUTES,
     OFFSETS_RETENTION_CHECK_INTERVAL_MS,
+    TRANSACTION_STATE_LOG_REPLICATION_FACTOR,
+    TRANSACTION_STATE_LOG_MIN_ISR,
+    TRANSACTION_MAX_TIMEOUT_MS,
+    TRANSACTION_ABORT_INTERVAL_MS,
     DURATION_MS,
     TOPIC_PARTITIONS,
     TOPIC_SEGMENT_BYTES,
@@ -303,6 +321,7 @@ pub const TABLE: &[Range] = &[
     BATCH_SIZE,
     BUFFER_MEMORY,
     MAX_BLOCK_MS,
+    TRANSACTION_TIMEOUT_MS,
     CONNECTOR_POLL_INTERVAL_MS,
     CONNECTOR_OFFSET_FLUSH_INTERVAL_MS,
     TABLE_CHANGE_AT_MS,

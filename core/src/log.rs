@@ -3,14 +3,19 @@
 //! a follower diverges from its leader (KIP-101).
 
 pub use crate::event::SegmentDeletionReason;
-use crate::record::{Record, StoredRecord, TimestampType};
+use crate::record::{Control, Record, RecordId, StoredRecord, TimestampType, TxnTag};
 use crate::time::SimTime;
+use crate::txn::ProducerStates;
 use serde::{Deserialize, Serialize};
 
 /// Bytes of a record batch's header (`DefaultRecordBatch.RECORD_BATCH_OVERHEAD`). A
 /// segment's size is what Kafka's `LogSegment.size()` counts for uncompressed batches:
 /// per batch this header plus each record's `DefaultRecord` size (`Record::size_bytes`).
 pub const RECORD_BATCH_OVERHEAD_BYTES: u64 = 61;
+
+/// A transaction marker's `DefaultRecord` size: a 4-byte key (version, type) and a 6-byte
+/// value (version, coordinator epoch) (`EndTransactionMarker`), no headers.
+pub const MARKER_RECORD_BYTES: u32 = 17;
 
 /// When a replica's log starts a new segment: the topic's `segment.bytes` and `segment.ms`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -101,7 +106,11 @@ struct OpenBatch {
 /// the leader's append time and the leader epoch. Followers see the same records, so
 /// every replica finds the same batches.
 fn same_batch(prev: &StoredRecord, next: &StoredRecord) -> bool {
+    // A control record is a batch of its own (`MemoryRecords.withEndTransactionMarker`).
     prev.offset + 1 == next.offset
+        && !prev.record.is_control()
+        && !next.record.is_control()
+        && prev.record.txn == next.record.txn
         && prev.record.producer == next.record.producer
         && prev.appended_at == next.appended_at
         && prev.leader_epoch == next.leader_epoch
@@ -127,6 +136,9 @@ pub struct PartitionLog {
     /// The leader epoch of the last record retention deleted: the log's last epoch once
     /// every record is gone (Kafka's leader-epoch cache keeps it, `truncateFromStart`).
     deleted_epoch: u32,
+    /// What the log knows of its transactional producers (`ProducerStateManager`): epochs,
+    /// open transactions, the last stable offset, the aborted-transactions index.
+    producers: ProducerStates,
 }
 
 impl Default for PartitionLog {
@@ -146,7 +158,48 @@ impl PartitionLog {
             config,
             open_batch: None,
             deleted_epoch: 0,
+            producers: ProducerStates::default(),
         }
+    }
+
+    /// The last stable offset (LSO): read_committed consumers read only below it
+    /// (`UnifiedLog.lastStableOffset`, see [`ProducerStates::last_stable_offset`]).
+    pub fn last_stable_offset(&self) -> u64 {
+        self.producers.last_stable_offset(self.high_watermark, self.log_end_offset()).max(self.log_start_offset.min(self.high_watermark))
+    }
+
+    /// The end a consumer of `isolation` reads up to (and `seekToEnd()`, `endOffsets()`,
+    /// `auto.offset.reset=latest` give it): the HW, or under read_committed the LSO
+    /// (`ListOffsets` with `IsolationLevel.READ_COMMITTED`).
+    pub fn end_for(&self, isolation: crate::config::IsolationLevel) -> u64 {
+        match isolation {
+            crate::config::IsolationLevel::ReadUncommitted => self.high_watermark,
+            crate::config::IsolationLevel::ReadCommitted => self.last_stable_offset(),
+        }
+    }
+
+    /// What this replica knows of its transactional producers.
+    pub fn producer_states(&self) -> &ProducerStates {
+        &self.producers
+    }
+
+    /// The leader appends a transaction marker (`WriteTxnMarkers`,
+    /// `MemoryRecords.withEndTransactionMarker`): a control record of its own batch at the
+    /// log end, carrying the producer's id and the epoch the coordinator gave.
+    pub(crate) fn append_marker(&mut self, id: RecordId, tag: TxnTag, control: Control, now: SimTime, epoch: u32) -> &StoredRecord {
+        let record = Record {
+            id,
+            producer: String::new(),
+            key: None,
+            value: String::new(),
+            headers: Vec::new(),
+            create_time: now,
+            size_bytes: MARKER_RECORD_BYTES,
+            sequence: None,
+            txn: Some(tag),
+            control: Some(control),
+        };
+        self.append(record, now, TimestampType::CreateTime, epoch)
     }
 
     /// The first offset still in the log.
@@ -264,6 +317,7 @@ impl PartitionLog {
         let ts = r.timestamp;
         let continues = self.open_batch.is_some() && self.records.last().is_some_and(|prev| same_batch(prev, &r));
         let offset = r.offset;
+        self.producers.on_append(&r, self.high_watermark);
         self.records.push(r);
         if self.segments.is_empty() {
             self.segments.push(Segment::empty(offset));
@@ -344,6 +398,7 @@ impl PartitionLog {
         self.log_start_offset = self.log_start_offset.min(offset);
         self.high_watermark = self.high_watermark.min(self.log_end_offset());
         self.open_batch = None;
+        self.producers = ProducerStates::rebuilt(self.records.iter(), self.high_watermark);
         removed
     }
 
@@ -358,6 +413,7 @@ impl PartitionLog {
         self.high_watermark = offset;
         self.open_batch = None;
         self.deleted_epoch = 0;
+        self.producers = ProducerStates::default();
         removed
     }
 
@@ -396,6 +452,7 @@ impl PartitionLog {
         let hw = hw.min(self.log_end_offset());
         if hw > self.high_watermark {
             self.high_watermark = hw;
+            self.producers.on_high_watermark(hw);
             true
         } else {
             false
@@ -492,6 +549,7 @@ impl PartitionLog {
             self.deleted_epoch = last.leader_epoch;
         }
         self.log_start_offset = self.log_start_offset.max(new_base);
+        self.producers.on_log_start(self.log_start_offset);
         Some(DeletedSegments { reason, segments, records, log_start_offset: self.log_start_offset })
     }
 

@@ -201,11 +201,15 @@ pub(crate) struct Producer {
     /// Sends asked for while a send was blocked: the application thread makes them after
     /// it returns, in order.
     pub(crate) queued: VecDeque<QueuedSend>,
+    /// A transactional producer's `TransactionManager` (`transactional.id` set).
+    pub(crate) txn: Option<crate::txn::TxnClient>,
 }
 
 impl Producer {
     pub fn new(name: impl Into<String>, config: ProducerConfig) -> Self {
+        let txn = config.transactional_id.clone().map(crate::txn::TxnClient::new);
         Self {
+            txn,
             name: name.into(),
             config,
             partitioners: VecMap::new(),
@@ -242,6 +246,19 @@ impl Producer {
         if let Some(s) = self.sent.iter_mut().rev().find(|s| s.record == record) {
             s.failed = Some(error);
         }
+    }
+
+    /// Whether the Sender may drain batches: always for a plain producer; a transactional
+    /// one needs its producer id and an open transaction (being committed or aborted
+    /// included, for what is still in flight or retried).
+    pub(crate) fn may_drain(&self) -> bool {
+        use crate::txn::ClientTxnState as S;
+        self.txn.as_ref().is_none_or(|t| t.tag.is_some() && matches!(t.state, S::InTransaction | S::Committing | S::Aborting))
+    }
+
+    /// The producer id and epoch its batches carry, if transactional and initialized.
+    pub(crate) fn txn_tag(&self) -> Option<crate::record::TxnTag> {
+        self.txn.as_ref().and_then(|t| t.tag)
     }
 
     /// Records sent but neither acknowledged nor given up.

@@ -159,12 +159,13 @@ impl<'a> Read<'a> {
 
     /// The brokers, by id, crashed ones included (see [`BrokerRead::alive`]).
     pub fn brokers(self) -> impl Iterator<Item = BrokerRead<'a>> {
-        self.sim.cluster.brokers.values().map(BrokerRead)
+        let sim = self.sim;
+        self.sim.cluster.brokers.values().map(move |b| BrokerRead(b, sim))
     }
 
     /// Broker `id` (`None`: the cluster has no such broker).
     pub fn broker(self, id: BrokerId) -> Option<BrokerRead<'a>> {
-        self.sim.cluster.brokers.get(&id).map(BrokerRead)
+        self.sim.cluster.brokers.get(&id).map(|b| BrokerRead(b, self.sim))
     }
 
     /// The topics, by name (the internal `__consumer_offsets` is not among them).
@@ -189,12 +190,13 @@ impl<'a> Read<'a> {
 
     /// The producer clients, by name.
     pub fn producers(self) -> impl Iterator<Item = ProducerRead<'a>> {
-        self.sim.clients.producers.values().map(ProducerRead)
+        let sim = self.sim;
+        self.sim.clients.producers.values().map(move |p| ProducerRead(p, sim))
     }
 
     /// Producer `name` (its `client.id`; `None`: no such producer); see [`ProducerRead`].
     pub fn producer(self, name: &str) -> Option<ProducerRead<'a>> {
-        self.sim.clients.producers.get(name).map(ProducerRead)
+        self.sim.clients.producers.get(name).map(|p| ProducerRead(p, self.sim))
     }
 
     /// Records sent by every producer so far (`send()` calls over the whole run, whatever
@@ -284,9 +286,15 @@ impl<'a> Read<'a> {
 
 /// One broker.
 #[derive(Clone, Copy)]
-pub struct BrokerRead<'a>(&'a Broker);
+pub struct BrokerRead<'a>(&'a Broker, &'a Sim);
 
 impl BrokerRead<'_> {
+    /// The `transactional.id`s it coordinates now (it leads their `__transaction_state`
+    /// partitions), of those the coordinators know (issue 17).
+    pub fn txn_coordinator_for(&self) -> Vec<String> {
+        let sim = self.1;
+        sim.txns.ids.keys().filter(|id| sim.cluster.txn_coordinator_of(id) == Some(self.0.id)).cloned().collect()
+    }
     /// Its broker id (`node.id`): brokers are numbered from 0.
     pub fn id(self) -> BrokerId {
         self.0.id
@@ -591,6 +599,22 @@ impl<'a> LogRead<'a> {
     pub fn newest_records(self, n: usize) -> &'a [StoredRecord] {
         newest(self.0, n)
     }
+    /// The last stable offset (LSO): read_committed consumers read only below it (issue 17).
+    pub fn last_stable_offset(self) -> u64 {
+        self.0.last_stable_offset()
+    }
+    /// What `r` (a record of this log) is to transactions (issue 17).
+    pub fn mark(self, r: &StoredRecord) -> Option<crate::txn::TxnMark> {
+        self.0.producer_states().mark(r)
+    }
+    /// The aborted-transactions index, oldest first (issue 17).
+    pub fn aborted_transactions(self) -> &'a [crate::txn::AbortedTxn] {
+        self.0.producer_states().aborted()
+    }
+    /// The transactions open in this log: (producer id, first offset), by producer id.
+    pub fn open_transactions(self) -> impl Iterator<Item = (u64, u64)> + 'a {
+        self.0.producer_states().open_transactions()
+    }
     /// The record at `offset`, if it still holds it.
     pub fn record(self, offset: u64) -> Option<&'a StoredRecord> {
         self.0.get(offset)
@@ -643,12 +667,31 @@ fn records_in(log: &PartitionLog, from: u64, to: u64) -> &[StoredRecord] {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy)]
-pub struct ProducerRead<'a>(&'a Producer);
+pub struct ProducerRead<'a>(&'a Producer, &'a Sim);
 
 impl<'a> ProducerRead<'a> {
     /// Its name, which is its `client.id`.
     pub fn name(self) -> &'a str {
         &self.0.name
+    }
+    /// Its `transactional.id`, if it is a transactional producer.
+    pub fn transactional_id(self) -> Option<&'a str> {
+        self.0.config.transactional_id.as_deref()
+    }
+    /// The coordinator's record of its `transactional.id`, once it has one (issue 17).
+    pub fn transaction_record(self) -> Option<TransactionRead<'a>> {
+        let id = self.0.config.transactional_id.as_deref()?;
+        let md = self.1.txns.metadata(id)?;
+        Some(TransactionRead { md, coordinator: self.1.cluster.txn_coordinator_of(id) })
+    }
+    /// Its transaction coordinator now, if reachable (issue 17).
+    pub fn txn_coordinator(self) -> Option<BrokerId> {
+        self.1.cluster.txn_coordinator_of(self.0.config.transactional_id.as_deref()?)
+    }
+    /// A transactional producer's own state (`TransactionManager`): its state, producer id
+    /// and epoch, the open transaction's partitions (issue 17).
+    pub fn transaction(self) -> Option<TxnProducerRead<'a>> {
+        self.0.txn.as_ref().map(TxnProducerRead)
     }
     /// `partitioner.class`: how it picks the partition of a record that names none
     /// (Kafka's built-in partitioner by default: key hash, else the sticky partition).
@@ -887,6 +930,10 @@ impl<'a> GroupRead<'a> {
     pub fn push_buffer_max_records(self) -> u32 {
         self.group.config.push_buffer_max_records
     }
+    /// `isolation.level` (issue 17).
+    pub fn isolation_level(self) -> crate::config::IsolationLevel {
+        self.group.config.isolation_level
+    }
     /// Classic protocol: when the pending rebalance's join phase ends at the latest (the end
     /// of `group.initial.rebalance.delay.ms`, or the rebalance timeout for the members that
     /// have not rejoined); `None` when none is pending.
@@ -1025,7 +1072,8 @@ impl<'a> GroupRead<'a> {
             t.partitions.iter().enumerate().filter_map(move |(p, part)| {
                 let log = part.leader_log()?;
                 let committed = group.committed.get(&TopicPartition::new(t.name.clone(), p as u32)).copied();
-                let hw = log.high_watermark();
+                // Under read_committed the end is the LSO (`SubscriptionState.partitionLag`).
+                let hw = log.end_for(group.config.isolation_level);
                 let lag = hw.saturating_sub(committed.unwrap_or(log.log_start_offset()));
                 Some(Lag { topic: &t.name, partition: p as u32, high_watermark: hw, committed, lag })
             })
@@ -1481,5 +1529,117 @@ mod tests {
             }
             assert_eq!(r.store_count("no such key"), None);
         }
+    }
+}
+
+// ----- transactions (issue 17) ---------------------------------------------------------
+
+pub use crate::record::{ControlType, TxnTag};
+pub use crate::txn::{AbortedTxn, ClientTxnState, TxnMark, TxnPartition, TxnState};
+
+/// A transactional producer's `TransactionManager` (issue 17).
+#[derive(Clone, Copy)]
+pub struct TxnProducerRead<'a>(&'a crate::txn::TxnClient);
+
+impl<'a> TxnProducerRead<'a> {
+    /// Its `transactional.id`.
+    pub fn transactional_id(self) -> &'a str {
+        &self.0.transactional_id
+    }
+    /// Where it is: initializing, ready, in a transaction, committing, an error state…
+    pub fn state(self) -> ClientTxnState {
+        self.0.state
+    }
+    /// Its producer id and epoch (none before `initTransactions()` completes).
+    pub fn producer_id_and_epoch(self) -> Option<TxnTag> {
+        self.0.tag
+    }
+    /// The partitions it has sent to in the open transaction.
+    pub fn partitions(self) -> impl Iterator<Item = &'a TopicPartition> {
+        self.0.partitions.iter()
+    }
+    /// The groups whose offsets it sent in the open transaction.
+    pub fn offset_groups(self) -> impl Iterator<Item = &'a str> {
+        self.0.offset_groups.iter().map(String::as_str)
+    }
+    /// The error that put it in an abortable or fatal state.
+    pub fn last_error(self) -> Option<crate::event::TxnError> {
+        self.0.last_error
+    }
+    /// Transactions it committed.
+    pub fn committed(self) -> u64 {
+        self.0.committed
+    }
+    /// Transactions it aborted.
+    pub fn aborted(self) -> u64 {
+        self.0.aborted
+    }
+}
+
+/// The transaction coordinator's record of one `transactional.id` (`TransactionMetadata`).
+#[derive(Clone, Copy)]
+pub struct TransactionRead<'a> {
+    md: &'a crate::txn::TxnMetadata,
+    coordinator: Option<BrokerId>,
+}
+
+impl<'a> TransactionRead<'a> {
+    /// The `transactional.id`.
+    pub fn transactional_id(self) -> &'a str {
+        &self.md.transactional_id
+    }
+    /// Its state at the coordinator.
+    pub fn state(self) -> TxnState {
+        self.md.state
+    }
+    /// Its producer id.
+    pub fn producer_id(self) -> u64 {
+        self.md.producer_id
+    }
+    /// Its epoch at the coordinator (-1 before the first InitProducerId completed).
+    pub fn epoch(self) -> i32 {
+        self.md.epoch
+    }
+    /// The partitions in the open transaction (a group's offsets as its group).
+    pub fn partitions(self) -> impl Iterator<Item = &'a TxnPartition> {
+        self.md.partitions.iter()
+    }
+    /// The partitions whose marker is not acknowledged yet (Prepare*).
+    pub fn markers_pending(self) -> impl Iterator<Item = &'a TxnPartition> {
+        self.md.markers_pending.iter()
+    }
+    /// When its open transaction started (the timeout counts from here).
+    pub fn started_at(self) -> Option<SimTime> {
+        self.md.started_at
+    }
+    /// Its `transaction.timeout.ms`.
+    pub fn timeout_ms(self) -> u64 {
+        self.md.timeout_ms
+    }
+    /// The coordinator now: the leader of its `__transaction_state` partition, if reachable.
+    pub fn coordinator(self) -> Option<BrokerId> {
+        self.coordinator
+    }
+    /// Transactions it committed and aborted, at the coordinator.
+    pub fn completed(self) -> (u64, u64) {
+        (self.md.committed, self.md.aborted)
+    }
+}
+
+impl<'a> Read<'a> {
+    /// The coordinator's record of `transactional_id`, once it has one.
+    pub fn transaction(self, transactional_id: &str) -> Option<TransactionRead<'a>> {
+        let md = self.sim.txns.metadata(transactional_id)?;
+        Some(TransactionRead { md, coordinator: self.sim.cluster.txn_coordinator_of(transactional_id) })
+    }
+    /// Every `transactional.id` the coordinators know, by id.
+    pub fn transactions(self) -> impl Iterator<Item = TransactionRead<'a>> {
+        let cluster = &self.sim.cluster;
+        self.sim.txns.ids.values().map(move |md| TransactionRead { md, coordinator: cluster.txn_coordinator_of(&md.transactional_id) })
+    }
+    /// The broker coordinating `transactional_id` (the leader of its `__transaction_state`
+    /// partition), when a client can reach it.
+    pub fn txn_coordinator_of(self, transactional_id: &str) -> Option<BrokerId> {
+        self.sim.cluster.txn_coordinator_of(transactional_id)
     }
 }

@@ -17,7 +17,11 @@ pub struct RecordId(pub u64);
 
 impl fmt::Display for RecordId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "r{}", self.0)
+        if self.is_marker() {
+            write!(f, "marker{}", self.0 - MARKER_ID_BASE)
+        } else {
+            write!(f, "r{}", self.0)
+        }
     }
 }
 
@@ -86,6 +90,64 @@ pub struct Record {
     /// state from its own log, as Kafka rebuilds `ProducerStateManager` from the log.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sequence: Option<u32>,
+    /// The producer id and epoch of a transactional batch (KIP-98: `RecordBatch.producerId`,
+    /// `producerEpoch` with the transactional flag set), given when the batch is drained;
+    /// `None` outside a transaction. Every replica's producer state reads it from its log.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub txn: Option<TxnTag>,
+    /// A control record (a transaction marker written by the transaction coordinator,
+    /// `ControlRecordType` COMMIT or ABORT with its `EndTransactionMarker`); `None` for data.
+    /// A marker takes an offset of its own; consumers never see it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub control: Option<Control>,
+}
+
+/// A transactional batch's producer id and epoch (`ProducerIdAndEpoch`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct TxnTag {
+    /// The producer id the transaction coordinator gave (`InitProducerId`).
+    pub producer_id: u64,
+    /// Its epoch: bumped by every new instance (fencing) and, with transaction version 2
+    /// (KIP-890), by every commit or abort.
+    pub producer_epoch: u16,
+}
+
+/// What a transaction marker says (`ControlRecordType`: ABORT = 0, COMMIT = 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ControlType {
+    /// The transaction was aborted: read_committed consumers skip its records.
+    Abort,
+    /// The transaction committed: its records become visible to read_committed consumers.
+    Commit,
+}
+
+/// A control record's content (`EndTransactionMarker`: its type and the coordinator epoch
+/// of the transaction coordinator that wrote it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Control {
+    /// COMMIT or ABORT.
+    pub kind: ControlType,
+    /// The leader epoch of the coordinator's `__transaction_state` partition when it wrote it.
+    pub coordinator_epoch: u32,
+}
+
+/// Where transaction markers' ids start: a marker is not a produced record, so its
+/// [`RecordId`] comes from a range no producer reaches.
+pub const MARKER_ID_BASE: u64 = 1 << 62;
+
+impl RecordId {
+    /// Whether this is a transaction marker's id (see [`MARKER_ID_BASE`]).
+    pub fn is_marker(self) -> bool {
+        self.0 >= MARKER_ID_BASE
+    }
+}
+
+impl Record {
+    /// Whether it is a control record (a transaction marker).
+    pub fn is_control(&self) -> bool {
+        self.control.is_some()
+    }
 }
 
 #[cfg(test)]
@@ -101,6 +163,8 @@ impl Record {
             create_time: SimTime(at_ms),
             size_bytes: 10,
             sequence: None,
+            txn: None,
+            control: None,
         }
     }
 }

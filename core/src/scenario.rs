@@ -497,6 +497,7 @@ impl Scenario {
                 }
             }
         }
+        self.check_transactions()?;
         crate::sim::connect::check_connectors(&self.connectors, &topics, &producers)?;
         // Groups need `__consumer_offsets`, which Kafka creates only with
         // `offsets.topic.replication.factor` live brokers (`AutoTopicCreationManager`;
@@ -530,6 +531,49 @@ impl Scenario {
         let written = write_json(self, false).len();
         if written > MAX_SCENARIO_BYTES {
             return Err(ScenarioError::at("", Problem::WrittenTooBig { bytes: written }));
+        }
+        Ok(())
+    }
+
+    /// The transactions settings (issue 17): the cluster's, and each transactional
+    /// producer's `transactional_id` (a name), idempotence and timeout; `__transaction_state`
+    /// needs `transaction_state_log_replication_factor` brokers when anything is
+    /// transactional (Kafka cannot create it otherwise: no coordinator).
+    fn check_transactions(&self) -> Result<(), ScenarioError> {
+        let c = &self.cluster;
+        within(
+            "cluster.transaction_state_log_replication_factor",
+            c.transaction_state_log_replication_factor.into(),
+            &limits::TRANSACTION_STATE_LOG_REPLICATION_FACTOR,
+        )?;
+        within("cluster.transaction_state_log_min_isr", c.transaction_state_log_min_isr.into(), &limits::TRANSACTION_STATE_LOG_MIN_ISR)?;
+        within("cluster.transaction_max_timeout_ms", c.transaction_max_timeout_ms, &limits::TRANSACTION_MAX_TIMEOUT_MS)?;
+        within(
+            "cluster.transaction_abort_timed_out_transaction_cleanup_interval_ms",
+            c.transaction_abort_timed_out_transaction_cleanup_interval_ms,
+            &limits::TRANSACTION_ABORT_INTERVAL_MS,
+        )?;
+        let mut transactional = false;
+        for (i, p) in self.producers.iter().enumerate() {
+            let Some(id) = &p.config.transactional_id else { continue };
+            transactional = true;
+            let path = format!("producers[{i}].config");
+            check_name(crate::command::NameOf::TransactionalId, id)
+                .map_err(|e| ScenarioError::at(format!("{path}.transactional_id"), e))?;
+            within(&format!("{path}.transaction_timeout_ms"), p.config.transaction_timeout_ms, &limits::TRANSACTION_TIMEOUT_MS)?;
+            crate::sim::check_transactional(&p.name, &p.config, c).map_err(|e| ScenarioError::at(path.clone(), e))?;
+        }
+        transactional |= self.streams.iter().any(|s| s.processing_guarantee == crate::config::ProcessingGuarantee::ExactlyOnceV2);
+        transactional |= self.commands.iter().any(|t| {
+            matches!(&t.command, Command::Txn(crate::command::TxnCommand::AddProducer { config, .. }) if config.transactional())
+                || matches!(&t.command, Command::Txn(crate::command::TxnCommand::SetProcessingGuarantee { .. }))
+        });
+        if transactional && c.transaction_state_log_replication_factor > c.brokers {
+            let refusal = crate::command::TxnRefusal::TransactionStateReplication {
+                replication_factor: c.transaction_state_log_replication_factor,
+                brokers: c.brokers,
+            };
+            return Err(ScenarioError::at("cluster.transaction_state_log_replication_factor", CommandError::Txn(refusal)));
         }
         Ok(())
     }
@@ -694,6 +738,65 @@ fn check_timeline_command(sim: &Sim, members: &mut VecMap<String, VecSet<String>
         Command::Group(c) => check_timeline_group(sim, members, c),
         Command::Connect(c) => check_timeline_connect(sim, c),
         Command::ShareGroup(c) => check_timeline_share_group(sim, c),
+        Command::Txn(c) => check_timeline_txn(sim, members, c),
+    }
+}
+
+/// Where `check_timeline_command`'s `members` keeps the producers the timeline adds
+/// (`add_producer`): a key no group id can be (ids have no control character).
+const TIMELINE_PRODUCERS: &str = "\u{1}producers";
+
+/// A transactions command names a transactional producer, group or Streams application
+/// that exists by then (a producer the timeline adds counts from its `add_producer` on);
+/// `add_producer` itself passes the engine's checks.
+fn check_timeline_txn(
+    sim: &Sim,
+    members: &mut VecMap<String, VecSet<String>>,
+    command: &crate::command::TxnCommand,
+) -> Result<(), Problem> {
+    use crate::command::{TxnCommand as T, TxnRefusal};
+    let producer_exists = |members: &VecMap<String, VecSet<String>>, producer: &String| -> Result<(), Problem> {
+        match sim.producers().find(|p| p.name() == producer) {
+            Some(p) if p.transactional_id().is_none() => {
+                Err(CommandError::Txn(TxnRefusal::NotTransactional { producer: producer.clone() }).into())
+            }
+            Some(_) => Ok(()),
+            None if members.get(TIMELINE_PRODUCERS).is_some_and(|s| s.contains(producer)) => Ok(()),
+            None => Err(Problem::by_then(CommandError::UnknownProducer(producer.clone()))),
+        }
+    };
+    match command {
+        T::BeginTransaction { producer }
+        | T::CommitTransaction { producer }
+        | T::AbortTransaction { producer }
+        | T::CrashProducer { producer }
+        | T::RestartProducer { producer } => producer_exists(members, producer),
+        T::SendOffsetsToTransaction { producer, group, client_id } => {
+            producer_exists(members, producer)?;
+            match members.get(group) {
+                None => Err(Problem::by_then(CommandError::UnknownGroup(group.clone()))),
+                Some(m) if !m.contains(client_id) => {
+                    Err(Problem::by_then(CommandError::UnknownMember { group: group.clone(), client_id: client_id.clone() }))
+                }
+                Some(_) => Ok(()),
+            }
+        }
+        T::AddProducer { producer, .. } => {
+            if members.get(TIMELINE_PRODUCERS).is_some_and(|s| s.contains(producer)) {
+                return Err(CommandError::Txn(TxnRefusal::DuplicateProducer { producer: producer.clone() }).into());
+            }
+            sim.validate_txn_command(command)?;
+            members.entry(TIMELINE_PRODUCERS.to_string()).or_default().insert(producer.clone());
+            Ok(())
+        }
+        T::SetIsolationLevel { group, .. } => {
+            if members.contains_key(group) {
+                Ok(())
+            } else {
+                Err(Problem::by_then(CommandError::UnknownGroup(group.clone())))
+            }
+        }
+        T::SetProcessingGuarantee { .. } => sim.validate_txn_command(command).map_err(Problem::from),
     }
 }
 
@@ -876,6 +979,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("five-consumers", include_str!("../scenarios/five-consumers.json")),
     ("kip-848", include_str!("../scenarios/kip-848.json")),
     ("five-consumers-share", include_str!("../scenarios/five-consumers-share.json")),
+    ("transactions", include_str!("../scenarios/transactions.json")),
 ];
 
 /// A built-in scenario by name.

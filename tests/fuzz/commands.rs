@@ -14,9 +14,9 @@ use kafka_sandbox_core::command::{
     AcknowledgeRule, AcknowledgeType, AcknowledgementMode, ShareConsumerConfig, ShareGroupCommand, ShareGroupConfig, ShareGroupSpec,
     ShareMemberSpec,
 };
-use kafka_sandbox_core::command::{BrokerCommand, ConnectCommand, GroupCommand, ProduceCommand, TopicCommand};
+use kafka_sandbox_core::command::{BrokerCommand, ConnectCommand, GroupCommand, ProduceCommand, TopicCommand, TxnCommand};
 use kafka_sandbox_core::command::{GroupSpec, MemberSpec, SeekTo};
-use kafka_sandbox_core::config::{Acks, ConsumerConfig, GroupConfig, OffsetReset};
+use kafka_sandbox_core::config::{Acks, ConsumerConfig, GroupConfig, IsolationLevel, OffsetReset, ProcessingGuarantee, ProducerConfig};
 use kafka_sandbox_core::group::CommitMode;
 use kafka_sandbox_core::partitioner::PartitionerKind;
 use kafka_sandbox_core::record::Header;
@@ -128,6 +128,28 @@ enum Op {
         client: u8,
         number: u8,
     },
+    /// A transactional producer's begin, commit, abort, sendOffsetsToTransaction, crash,
+    /// restart (`kind` 0–5) on any producer (most are not transactional: refused).
+    Txn {
+        kind: u8,
+        producer: u8,
+        group: u8,
+        client: u8,
+    },
+    /// `add_producer`: a name (taken or not), a `transactional.id` (one in use: a second
+    /// instance; a new one; none; strange) and settings (`number` indexes the timeout).
+    AddProducer {
+        producer: u8,
+        transactional_id: Option<u8>,
+        number: u8,
+        acks: Option<u8>,
+    },
+    /// A group's `isolation.level`, or a Streams application's `processing.guarantee`.
+    Isolation {
+        streams: bool,
+        group: u8,
+        committed: bool,
+    },
     Step(u8),
     Advance(u8),
     StepVisible,
@@ -157,6 +179,10 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (idx(), proptest::collection::vec(idx(), 0..3), idx(), proptest::option::of((idx(), idx())))
             .prop_map(|(id, topics, members, setting)| Op::AddShareGroup { id, topics, members, setting }),
         3 => (0..7u8, idx(), idx(), idx()).prop_map(|(kind, group, client, number)| Op::Share { kind, group, client, number }),
+        3 => (0..6u8, idx(), idx(), idx()).prop_map(|(kind, producer, group, client)| Op::Txn { kind, producer, group, client }),
+        1 => (idx(), proptest::option::weighted(0.8, idx()), idx(), proptest::option::weighted(0.2, idx()))
+            .prop_map(|(producer, transactional_id, number, acks)| Op::AddProducer { producer, transactional_id, number, acks }),
+        1 => (any::<bool>(), idx(), any::<bool>()).prop_map(|(streams, group, committed)| Op::Isolation { streams, group, committed }),
         4 => (1..60u8).prop_map(Op::Step),
         2 => idx().prop_map(Op::Advance),
         1 => Just(Op::StepVisible),
@@ -170,6 +196,10 @@ struct Names {
     groups: Vec<String>,
     clients: Vec<String>,
     connectors: Vec<String>,
+    /// The `transactional.id`s in use, a new one, then the strange names.
+    transactional_ids: Vec<String>,
+    /// The Streams applications' ids, then the strange names.
+    apps: Vec<String>,
 }
 
 impl Names {
@@ -196,6 +226,10 @@ impl Names {
             ),
             clients: with_strange(clients),
             connectors: with_strange(sim.snapshot().connectors.iter().map(|c| c.name.clone()).collect()),
+            transactional_ids: with_strange(
+                sim.read().producers().filter_map(|p| p.transactional_id().map(String::from)).chain(["tx-new".to_string()]).collect(),
+            ),
+            apps: with_strange(sim.snapshot().streams.iter().map(|a| a.application_id.clone()).collect()),
         }
     }
 }
@@ -403,6 +437,34 @@ fn to_command(op: &Op, n: &Names) -> Option<Command> {
                 }),
             }
         }
+        Op::Txn { kind, producer, group, client } => {
+            let producer = pick(&n.producers, producer);
+            Command::Txn(match kind {
+                0 => TxnCommand::BeginTransaction { producer },
+                1 => TxnCommand::CommitTransaction { producer },
+                2 => TxnCommand::AbortTransaction { producer },
+                3 => TxnCommand::SendOffsetsToTransaction { producer, group: pick(&n.groups, group), client_id: pick(&n.clients, client) },
+                4 => TxnCommand::CrashProducer { producer },
+                _ => TxnCommand::RestartProducer { producer },
+            })
+        }
+        Op::AddProducer { producer, transactional_id, number, acks } => Command::Txn(TxnCommand::AddProducer {
+            producer: if producer % 2 == 0 { format!("p-new-{}", producer % 5) } else { pick(&n.producers, producer) },
+            config: ProducerConfig {
+                transactional_id: transactional_id.map(|t| pick(&n.transactional_ids, t)),
+                transaction_timeout_ms: pick(U64S, number),
+                acks: acks.map_or(Acks::All, |a| pick(&[Acks::Zero, Acks::Leader, Acks::All], a)),
+                ..ProducerConfig::default()
+            },
+        }),
+        Op::Isolation { streams: false, group, committed } => Command::Txn(TxnCommand::SetIsolationLevel {
+            group: pick(&n.groups, group),
+            isolation_level: if committed { IsolationLevel::ReadCommitted } else { IsolationLevel::ReadUncommitted },
+        }),
+        Op::Isolation { streams: true, group, committed } => Command::Txn(TxnCommand::SetProcessingGuarantee {
+            application_id: pick(&n.apps, group),
+            processing_guarantee: if committed { ProcessingGuarantee::ExactlyOnceV2 } else { ProcessingGuarantee::AtLeastOnce },
+        }),
         Op::Step(_) | Op::Advance(_) | Op::StepVisible => return None,
     })
 }

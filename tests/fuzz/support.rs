@@ -79,6 +79,10 @@ const CORPUS: &[(&str, &str)] = &[
     // A source connector, two Streams apps (a count with its changelog, a map) and a push
     // group, with a connector crash and a Streams instance crash on the timeline.
     ("apps", include_str!("corpus/apps.json")),
+    // Transactions (issue 17): every transaction field and cluster setting, a commit with
+    // sendOffsetsToTransaction, an abort, a crash and restart, a second instance, both
+    // isolation levels and an exactly_once_v2 Streams count switched back.
+    ("transactions", include_str!("corpus/transactions.json")),
 ];
 
 /// Every complete scenario in the docs (```json blocks with a `version`): they tour the

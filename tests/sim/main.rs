@@ -23,3 +23,4 @@ mod share_groups;
 mod streams;
 mod support;
 mod swarm;
+mod transactions;

@@ -6,9 +6,9 @@ use kafka_sandbox_core::command::{
     AcknowledgeRule, AcknowledgeType, AcknowledgementMode, ShareConsumerConfig, ShareGroupCommand, ShareGroupConfig, ShareGroupSpec,
     ShareMemberSpec,
 };
-use kafka_sandbox_core::command::{GroupCommand, ProduceCommand};
+use kafka_sandbox_core::command::{GroupCommand, ProduceCommand, TxnCommand};
 use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
-use kafka_sandbox_core::config::{ClusterConfig, GroupConfig, GroupProtocol, OffsetReset, ProducerConfig};
+use kafka_sandbox_core::config::{ClusterConfig, GroupConfig, GroupProtocol, IsolationLevel, OffsetReset, ProducerConfig};
 use kafka_sandbox_core::event::ConsumeEvent;
 use kafka_sandbox_core::partitioner::PartitionerKind;
 use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec};
@@ -63,13 +63,24 @@ enum Op {
         client: u8,
         kind: u8,
     },
+    /// The transactional producer "p2": begin, commit, abort, sendOffsetsToTransaction (a
+    /// member's positions), crash, restart, a second instance with its transactional.id.
+    Txn {
+        kind: u8,
+        group: u8,
+        client: u8,
+    },
+    SetIsolationLevel {
+        group: u8,
+        committed: bool,
+    },
     Step(u8),
     Advance(u16),
 }
 
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
-        4 => (0..2u8, 0..2u8, proptest::option::of(0..6u8), proptest::option::weighted(0.2, 0..5u8))
+        4 => (0..3u8, 0..2u8, proptest::option::of(0..6u8), proptest::option::weighted(0.2, 0..5u8))
             .prop_map(|(producer, topic, key, partition)| Op::Produce { producer, topic, key, partition }),
         2 => (0..3u8, 0..6u8).prop_map(|(group, client)| Op::AddMember { group, client }),
         1 => (0..3u8, 0..6u8).prop_map(|(group, client)| Op::RemoveMember { group, client }),
@@ -81,6 +92,8 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (0..3u8, 0..6u8, any::<bool>()).prop_map(|(group, client, both)| Op::Subscribe { group, client, both }),
         1 => (0..2u8, any::<bool>()).prop_map(|(group, earliest)| Op::AddShareGroup { group, earliest }),
         2 => (0..2u8, 0..6u8, 0..5u8).prop_map(|(group, client, kind)| Op::Share { group, client, kind }),
+        3 => (0..7u8, 0..3u8, 0..6u8).prop_map(|(kind, group, client)| Op::Txn { kind, group, client }),
+        1 => (0..3u8, any::<bool>()).prop_map(|(group, committed)| Op::SetIsolationLevel { group, committed }),
         4 => (1..40u8).prop_map(Op::Step),
         2 => (1..4000u16).prop_map(Op::Advance),
     ]
@@ -115,6 +128,11 @@ fn base(seed: u64) -> Sim {
             ProducerSpec {
                 name: "p1".into(),
                 config: ProducerConfig { partitioner: PartitionerKind::RoundRobin, linger_ms: 0, ..Default::default() },
+                ..ProducerSpec::default()
+            },
+            ProducerSpec {
+                name: "p2".into(),
+                config: ProducerConfig { transactional_id: Some("tx-p".into()), transaction_timeout_ms: 5_000, ..Default::default() },
                 ..ProducerSpec::default()
             },
         ],
@@ -207,6 +225,25 @@ fn to_command(op: &Op) -> Option<Command> {
                 _ => Command::ShareGroup(ShareGroupCommand::RestartShareMember { group, client_id }),
             }
         }
+        Op::Txn { kind, group: g, client } => {
+            let producer = "p2".to_string();
+            Command::Txn(match kind {
+                0 => TxnCommand::BeginTransaction { producer },
+                1 => TxnCommand::CommitTransaction { producer },
+                2 => TxnCommand::AbortTransaction { producer },
+                3 => TxnCommand::SendOffsetsToTransaction { producer, group: group(g), client_id: format!("c{client}") },
+                4 => TxnCommand::CrashProducer { producer },
+                5 => TxnCommand::RestartProducer { producer },
+                _ => TxnCommand::AddProducer {
+                    producer: format!("p2-{client}"),
+                    config: ProducerConfig { transactional_id: Some("tx-p".into()), ..Default::default() },
+                },
+            })
+        }
+        Op::SetIsolationLevel { group: g, committed } => Command::Txn(TxnCommand::SetIsolationLevel {
+            group: group(g),
+            isolation_level: if committed { IsolationLevel::ReadCommitted } else { IsolationLevel::ReadUncommitted },
+        }),
         Op::Step(_) | Op::Advance(_) => return None,
     })
 }

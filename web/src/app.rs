@@ -220,6 +220,7 @@ pub fn App() -> Html {
         ..
     } = model.sim.snapshot_with(if big { 8 } else { usize::MAX });
     let (brokers, topics, groups, flights) = (Rc::new(brokers), Rc::new(topics), Rc::new(groups), Rc::new(flights));
+    let txn_streams = Rc::new(streams.iter().map(|s| (s.application_id.clone(), s.processing_guarantee)).collect::<Vec<_>>());
     let (produce_topic, produce_partitions) =
         read.topics().next().map_or((AttrValue::default(), 0), |t| (AttrValue::from(t.name().to_string()), t.partition_count()));
     let kafka_version = model.sim.cluster().kafka_version;
@@ -356,11 +357,12 @@ pub fn App() -> Html {
                 <Wire {lang} flights={flights.clone()} {now} side={WireSide::Produce} />
                 <TopicView {lang} topics={topics.clone()} brokers={brokers.len() as u32} {now} producers={producers.clone()} dispatch={dispatch.clone()} />
                 <Wire {lang} flights={flights.clone()} {now} side={WireSide::Fetch} />
-                <Groups {lang} {groups} logs={group_logs} dispatch={dispatch.clone()} />
+                <Groups {lang} groups={groups.clone()} logs={group_logs} dispatch={dispatch.clone()} />
             </section>
             </ContextProvider<Now>>
             <crate::panels::ShareGroups {lang} groups={share_groups} {now} dispatch={dispatch.clone()} />
             <Apps {lang} {connectors} {streams} dispatch={dispatch.clone()} />
+            <crate::panels::Transactions {lang} producers={producers.clone()} groups={groups.clone()} streams={txn_streams} dispatch={dispatch.clone()} />
             <Brokers {lang} {kafka_version} {brokers} {topics} {flights} {now} {producers} dispatch={dispatch.clone()} />
             <Charts {lang} samples={chart_samples} />
             <SequenceDiagram {lang} window={seq_window} messages={seq_messages} open={show_sequence}

@@ -17,7 +17,7 @@ use kafka_sandbox_core::config::CommitMode;
 use kafka_sandbox_core::config::PartitionerKind;
 use kafka_sandbox_core::config::ServerAssignor;
 use kafka_sandbox_core::config::Strategy;
-use kafka_sandbox_core::config::{Acks, DeliveryMode, GroupProtocol, KafkaVersion, OffsetReset};
+use kafka_sandbox_core::config::{Acks, DeliveryMode, GroupProtocol, IsolationLevel, KafkaVersion, OffsetReset, ProcessingGuarantee};
 use kafka_sandbox_core::limits;
 use kafka_sandbox_core::record::TimestampType;
 use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, ScenarioError, SendPlan, TopicSpec, MAX_PRODUCERS, MAX_TIME_MS, MAX_TOPICS};
@@ -326,6 +326,10 @@ pub static FIELDS: &[FieldSpec] = &[
     slot!(cluster.offsets_topic_replication_factor, How::Limit(&limits::OFFSETS_TOPIC_REPLICATION_FACTOR)),
     slot!(cluster.auto_leader_rebalance_enable, How::Check),
     slot!(cluster.leader_imbalance_check_interval_seconds, How::Limit(&limits::LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS)),
+    slot!(cluster.transaction_state_log_replication_factor, How::Limit(&limits::TRANSACTION_STATE_LOG_REPLICATION_FACTOR)),
+    slot!(cluster.transaction_state_log_min_isr, How::Limit(&limits::TRANSACTION_STATE_LOG_MIN_ISR)),
+    slot!(cluster.transaction_max_timeout_ms, How::Limit(&limits::TRANSACTION_MAX_TIMEOUT_MS)),
+    slot!(cluster.transaction_abort_timed_out_transaction_cleanup_interval_ms, How::Limit(&limits::TRANSACTION_ABORT_INTERVAL_MS)),
     // A topic.
     slot!(topic.name, How::Name(Names::Topic)),
     slot!(topic.partitions, How::Limit(&limits::TOPIC_PARTITIONS)),
@@ -353,6 +357,8 @@ pub static FIELDS: &[FieldSpec] = &[
     slot!(producer.config.max_in_flight_requests_per_connection, How::Int(1, None)),
     slot!(producer.config.buffer_memory, How::Limit(&limits::BUFFER_MEMORY)),
     slot!(producer.config.max_block_ms, How::Limit(&limits::MAX_BLOCK_MS)),
+    slot!(producer.config.transactional_id, How::OptText),
+    slot!(producer.config.transaction_timeout_ms, How::Limit(&limits::TRANSACTION_TIMEOUT_MS)),
     slot!(plan.topic, How::Topic),
     // How many values: changing it drops values from the end or adds m8, m9, …
     FieldSpec {
@@ -397,6 +403,7 @@ pub static FIELDS: &[FieldSpec] = &[
     slot!(group.config.assignor, How::Choice(<Strategy as Choice>::NAMES)),
     slot!(group.config.remote_assignor, How::Choice(<ServerAssignor as Choice>::NAMES)),
     slot!(group.config.auto_offset_reset, How::Choice(<OffsetReset as Choice>::NAMES)),
+    slot!(group.config.isolation_level, How::Choice(<IsolationLevel as Choice>::NAMES)),
     // pull (Kafka) or push (not Kafka, a teaching device).
     slot!(group.config.delivery, How::Choice(<DeliveryMode as Choice>::NAMES)),
     slot!(group.config.push_buffer_max_records, How::Limit(&limits::PUSH_BUFFER_MAX_RECORDS)),
@@ -519,6 +526,7 @@ pub static FIELDS: &[FieldSpec] = &[
     slot!(app.instances, How::Limit(&limits::STREAMS_INSTANCES)),
     slot!(app.commit_interval_ms, How::Limit(&limits::STREAMS_COMMIT_INTERVAL_MS)),
     slot!(app.processing_ms, How::Limit(&limits::STREAMS_PROCESSING_MS)),
+    slot!(app.processing_guarantee, How::Choice(<ProcessingGuarantee as Choice>::NAMES)),
 ];
 
 /// What [`Field::at`] gives for a path no row has: it has no place and shows nothing.
@@ -702,6 +710,7 @@ pub static REFERENCES: &[Reference] = &[
     Reference { path: "commands[].command.member.client_id", names: Names::Member, cascade: Cascade::Keep, visit: commands },
     Reference { path: "commands[].command.connector", names: Names::Connector, cascade: Cascade::Keep, visit: commands },
     Reference { path: "commands[].command.group", names: Names::Streams, cascade: Cascade::Keep, visit: commands },
+    Reference { path: "commands[].command.application_id", names: Names::Streams, cascade: Cascade::Keep, visit: commands },
     Reference { path: "commands[].command.client_id", names: Names::Instance, cascade: Cascade::Keep, visit: commands },
     Reference { path: "commands[].command.member.client_id", names: Names::Instance, cascade: Cascade::Keep, visit: commands },
 ];
@@ -763,6 +772,7 @@ fn command_names(c: &mut Command) -> Vec<(&'static str, &mut String)> {
         | Command::Broker(BrokerCommand::SlowBroker { .. })
         | Command::Broker(BrokerCommand::ShutdownBroker { .. }) => Vec::new(),
         Command::ShareGroup(c) => share_group_command_names(c),
+        Command::Txn(c) => txn_command_names(c),
     }
 }
 
@@ -779,6 +789,24 @@ fn share_group_command_names(c: &mut kafka_sandbox_core::command::ShareGroupComm
         | C::SetShareProcessing { .. }
         | C::SetAcknowledgementMode { .. }
         | C::SetAcknowledgeRule { .. } => Vec::new(),
+    }
+}
+
+/// The names a transactions command holds (issue 17).
+fn txn_command_names(c: &mut kafka_sandbox_core::command::TxnCommand) -> Vec<(&'static str, &mut String)> {
+    use kafka_sandbox_core::command::TxnCommand as T;
+    match c {
+        T::BeginTransaction { producer }
+        | T::CommitTransaction { producer }
+        | T::AbortTransaction { producer }
+        | T::CrashProducer { producer }
+        | T::RestartProducer { producer }
+        | T::AddProducer { producer, .. } => vec![("producer", producer)],
+        T::SendOffsetsToTransaction { producer, group, client_id } => {
+            vec![("producer", producer), ("group", group), ("client_id", client_id)]
+        }
+        T::SetIsolationLevel { group, .. } => vec![("group", group)],
+        T::SetProcessingGuarantee { application_id, .. } => vec![("application_id", application_id)],
     }
 }
 
@@ -830,9 +858,12 @@ choices! {
     GroupProtocol => ["classic" = GroupProtocol::Classic, "consumer" = GroupProtocol::Consumer];
     OffsetReset => ["latest" = OffsetReset::Latest, "earliest" = OffsetReset::Earliest, "none" = OffsetReset::None];
     DeliveryMode => ["pull" = DeliveryMode::Pull, "push" = DeliveryMode::Push];
+    IsolationLevel => ["read_uncommitted" = IsolationLevel::ReadUncommitted, "read_committed" = IsolationLevel::ReadCommitted];
+    ProcessingGuarantee => ["at_least_once" = ProcessingGuarantee::AtLeastOnce, "exactly_once_v2" = ProcessingGuarantee::ExactlyOnceV2];
     QueryMode => ["incrementing" = QueryMode::Incrementing, "timestamp+incrementing" = QueryMode::TimestampIncrementing];
     CommitMode => ["auto" = CommitMode::Auto, "sync_after_processing" = CommitMode::SyncAfterProcessing,
-        "async_after_processing" = CommitMode::AsyncAfterProcessing, "before_processing" = CommitMode::BeforeProcessing];
+        "async_after_processing" = CommitMode::AsyncAfterProcessing, "before_processing" = CommitMode::BeforeProcessing,
+        "off" = CommitMode::Off];
 }
 
 /// A scenario value as the form shows it and reads it back.
@@ -1405,6 +1436,7 @@ impl Draft {
             instances: 1,
             commit_interval_ms: 30_000,
             processing_ms: 10,
+            processing_guarantee: Default::default(),
         });
         self.added(List::Streams, 0);
     }
@@ -1856,6 +1888,11 @@ mod tests {
             Field::at("producers[].config.delivery_timeout_ms", &[p]),
             Field::at("producers[].config.buffer_memory", &[p]),
             Field::at("producers[].config.max_block_ms", &[p]),
+            Field::at("producers[].config.transaction_timeout_ms", &[p]),
+            Field::at("cluster.transaction_state_log_replication_factor", &[]),
+            Field::at("cluster.transaction_state_log_min_isr", &[]),
+            Field::at("cluster.transaction_max_timeout_ms", &[]),
+            Field::at("cluster.transaction_abort_timed_out_transaction_cleanup_interval_ms", &[]),
             Field::at("groups[].members[].config.processing_ms", &[d.group_keys()[0], m]),
             Field::at("groups[].members[].config.max_poll_records", &[d.group_keys()[0], m]),
             Field::at("groups[].members[].config.fetch_max_wait_ms", &[d.group_keys()[0], m]),
@@ -2302,7 +2339,8 @@ mod tests {
                                    "members": [ { "client_id": "a1", "topics": ["orders"] } ] } } },
         { "at_ms": 5, "command": { "type": "crash_connector", "connector": "jdbc" } },
         { "at_ms": 6, "command": { "type": "crash_member", "group": "counter", "client_id": "counter-2" } },
-        { "at_ms": 7, "command": { "type": "add_member", "group": "counter", "member": { "client_id": "counter-1" } } }
+        { "at_ms": 7, "command": { "type": "add_member", "group": "counter", "member": { "client_id": "counter-1" } } },
+        { "at_ms": 8, "command": { "type": "set_processing_guarantee", "application_id": "counter", "processing_guarantee": "exactly_once_v2" } }
       ]
     }"#;
 

@@ -616,6 +616,10 @@ pub fn finding_text(lang: Lang, f: &Finding) -> String {
                 format!("Partition {p}: brokers {list} both acted as leader in epoch {epoch}")
             }
         }
+        FindingKind::AbortedRecordRead { .. }
+        | FindingKind::UndecidedRecordRead { .. }
+        | FindingKind::OutputDuplicated { .. }
+        | FindingKind::ReprocessedOutsideKafka { .. } => crate::i18n_txn::finding_text(lang, f),
     }
 }
 
@@ -646,6 +650,9 @@ pub fn produce_error(lang: Lang, e: ProduceError) -> &'static str {
         (P::BufferExhausted, Lang::En) => "BUFFER_EXHAUSTED (no buffer.memory freed within max.block.ms)",
         (P::RecordTooLarge, Lang::Zh) => "RECORD_TOO_LARGE（记录大于 buffer.memory）",
         (P::RecordTooLarge, Lang::En) => "RECORD_TOO_LARGE (the record is larger than buffer.memory)",
+        (P::InvalidProducerEpoch | P::TransactionAborted | P::ProducerFenced | P::TransactionAbortable, _) => {
+            crate::i18n_txn::produce_error(lang, e)
+        }
     }
 }
 
@@ -723,6 +730,7 @@ pub fn commit_mode(lang: Lang, c: CommitMode) -> &'static str {
         CommitMode::SyncAfterProcessing => COMMIT_SYNC_AFTER,
         CommitMode::AsyncAfterProcessing => COMMIT_ASYNC_AFTER,
         CommitMode::BeforeProcessing => COMMIT_BEFORE,
+        CommitMode::Off => crate::i18n_txn::COMMIT_OFF,
     }
     .get(lang)
 }
@@ -919,6 +927,7 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
         EventKind::Streams(e) => streams_line(lang, e),
         EventKind::Settings(e) => settings_line(lang, e),
         EventKind::ShareGroup(e) => crate::share_group_words::share_group_line(lang, e),
+        EventKind::Txn(e) => crate::i18n_txn::txn_line(lang, e),
     }
 }
 
@@ -1563,7 +1572,7 @@ fn streams_line(lang: Lang, e: &StreamsEvent) -> String {
     use StreamsEvent as E;
     let zh = lang == Lang::Zh;
     match e {
-        E::StreamsRecordProcessed { application_id, client_id, tp, offset, output } => match (zh, output) {
+        E::StreamsRecordProcessed { application_id, client_id, tp, offset, output, .. } => match (zh, output) {
             (true, Some((key, value))) => format!(
                 "Streams 应用 {application_id}（{client_id}）处理 P{} 位移 {offset} 的记录，输出 {}{value} 到结果主题",
                 tp.partition,
@@ -1731,6 +1740,7 @@ pub fn hop_line(lang: Lang, h: &kafka_sandbox_core::provenance::Hop, partitions:
                 format!("retention deletes the segment holding it on broker {broker}")
             }
         }
+        H::InTransaction { .. } | H::TransactionDecided { .. } => crate::i18n_txn::hop_line(lang, h),
     }
 }
 

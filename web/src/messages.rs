@@ -88,6 +88,7 @@ pub fn refusal(lang: Lang, e: &CommandError) -> String {
         CommandError::PushBuffer { group, value } => {
             format!("消费者组 \"{group}\" 的 push_buffer_max_records 为 {value}；允许 1 到 {MAX_PUSH_BUFFER_RECORDS}")
         }
+        CommandError::Txn(r) => crate::messages_txn::txn_refusal(r),
         CommandError::IdempotenceNeedsAcksAll { producer } => {
             format!("生产者 \"{producer}\" 的 enable_idempotence 为 true，需要 acks \"all\"；允许 \"all\"（或先把 enable_idempotence 设为 false）")
         }
@@ -106,6 +107,7 @@ fn name_of(what: NameOf) -> &'static str {
         NameOf::GroupInstanceId => "group.instance.id",
         NameOf::Store => "状态存储名",
         NameOf::ApplicationId => "application.id",
+        NameOf::TransactionalId => "transactional.id",
     }
 }
 
@@ -537,6 +539,7 @@ fn matches<'a>(pattern: &str, text: &'a str) -> Option<Vec<&'a str>> {
 mod tests {
     use super::*;
     use kafka_sandbox_core::command::BrokerCommand;
+    use kafka_sandbox_core::command::{TxnOperation, TxnRefusal};
     use kafka_sandbox_core::Scenario;
 
     fn holes(p: &str) -> Vec<&str> {
@@ -616,6 +619,7 @@ mod tests {
                 CommandError::PushBuffer { .. } => 24,
                 CommandError::IdempotenceNeedsAcksAll { .. } => 25,
                 CommandError::ShareGroup(_) => 26,
+                CommandError::Txn(_) => 27,
             }
         }
         let s = |x: &str| x.to_string();
@@ -690,10 +694,30 @@ mod tests {
             }),
             CommandError::ShareGroup(kafka_sandbox_core::command::ShareGroupRefusal::TooManyRules { group: s("Q1"), client_id: s("C1") }),
             CommandError::ShareGroup(kafka_sandbox_core::command::ShareGroupRefusal::ResetNone { group: s("Q1") }),
+            CommandError::Txn(TxnRefusal::NotTransactional { producer: s("P1") }),
+            CommandError::Txn(TxnRefusal::WrongState {
+                producer: s("P1"),
+                operation: TxnOperation::Commit,
+                state: kafka_sandbox_core::event::ClientTxnState::Ready,
+            }),
+            CommandError::Txn(TxnRefusal::NotCrashed { producer: s("P1") }),
+            CommandError::Txn(TxnRefusal::DuplicateProducer { producer: s("P1") }),
+            CommandError::Txn(TxnRefusal::TooManyProducers),
+            CommandError::Txn(TxnRefusal::UnknownStreamsApp { application_id: s("app") }),
+            CommandError::Txn(TxnRefusal::NoPositions { group: s("G1"), client_id: s("C1") }),
+            CommandError::Txn(TxnRefusal::TimeoutAboveMax { producer: s("P1"), timeout_ms: 1_000_000, max_ms: 900_000 }),
+            CommandError::Txn(TxnRefusal::ProducerSetting {
+                producer: s("P1"),
+                setting: "linger_ms",
+                value: 70_000,
+                allowed: Allowed::Range { min: 0, max: 60_000 },
+            }),
+            CommandError::Txn(TxnRefusal::NeedsIdempotence { producer: s("P1") }),
+            CommandError::Txn(TxnRefusal::TransactionStateReplication { replication_factor: 3, brokers: 1 }),
         ];
         let mut places: Vec<usize> = all.iter().map(place).collect();
         places.dedup();
-        assert_eq!(places, (0..=26).collect::<Vec<_>>(), "one sample (at least) of every refusal, in order");
+        assert_eq!(places, (0..=27).collect::<Vec<_>>(), "one sample (at least) of every refusal, in order");
         all
     }
 

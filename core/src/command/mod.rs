@@ -9,6 +9,7 @@ mod connect;
 mod group;
 mod produce;
 mod share_group;
+mod txn;
 
 pub use cluster::{BrokerCommand, TopicCommand};
 pub use connect::ConnectCommand;
@@ -18,6 +19,7 @@ pub use share_group::{
     AcknowledgeRule, AcknowledgeType, AcknowledgementMode, ShareConsumerConfig, ShareGroupCommand, ShareGroupConfig, ShareGroupRefusal,
     ShareGroupSpec, ShareMemberSpec, MAX_ACKNOWLEDGE_RULES,
 };
+pub use txn::{TxnCommand, TxnOperation, TxnRefusal};
 
 use crate::config::PartitionerKind;
 use crate::config::Strategy;
@@ -114,6 +116,9 @@ pub enum Command {
     Connect(ConnectCommand),
     /// A share group (KIP-932) or one of its consumers starts, stops, crashes, or changes how it acknowledges.
     ShareGroup(ShareGroupCommand),
+    /// Transactions: a transactional producer begins, commits or aborts, sends offsets,
+    /// crashes, restarts or starts; a group's isolation level; Streams' guarantee.
+    Txn(TxnCommand),
 }
 
 /// `FeatureCommand::X { .. }.into()`: a feature's command as a [`Command`].
@@ -134,6 +139,7 @@ from_feature!(
     Group(GroupCommand),
     Connect(ConnectCommand),
     ShareGroup(ShareGroupCommand),
+    Txn(TxnCommand),
 );
 
 impl Clone for Command {
@@ -148,6 +154,7 @@ impl Clone for Command {
             Command::Group(c) => Command::Group(c.clone()),
             Command::Connect(c) => Command::Connect(c.clone()),
             Command::ShareGroup(c) => Command::ShareGroup(c.clone()),
+            Command::Txn(c) => Command::Txn(c.clone()),
         }
     }
 }
@@ -223,6 +230,10 @@ tagged_reader! {
             share_member: ShareMemberSpec,
             share_acknowledgement_mode: AcknowledgementMode,
             acknowledge_type: Option<AcknowledgeType>,
+            config: crate::config::ProducerConfig,
+            isolation_level: crate::config::IsolationLevel,
+            application_id: String,
+            processing_guarantee: crate::config::ProcessingGuarantee,
         }
         variants {
             Produce(ProduceCommand::Produce) "produce" { producer, topic, key: default, value, partition: default, headers: default },
@@ -257,6 +268,15 @@ tagged_reader! {
             ShareGroup(ShareGroupCommand::SetShareProcessing) "set_share_processing" { group, client_id, processing_ms },
             ShareGroup(ShareGroupCommand::SetAcknowledgementMode) "set_acknowledgement_mode" { group, client_id, share_acknowledgement_mode },
             ShareGroup(ShareGroupCommand::SetAcknowledgeRule) "set_acknowledge_rule" { group, client_id, value, acknowledge_type: default },
+            Txn(TxnCommand::BeginTransaction) "begin_transaction" { producer },
+            Txn(TxnCommand::CommitTransaction) "commit_transaction" { producer },
+            Txn(TxnCommand::AbortTransaction) "abort_transaction" { producer },
+            Txn(TxnCommand::SendOffsetsToTransaction) "send_offsets_to_transaction" { producer, group, client_id },
+            Txn(TxnCommand::CrashProducer) "crash_producer" { producer },
+            Txn(TxnCommand::RestartProducer) "restart_producer" { producer },
+            Txn(TxnCommand::AddProducer) "add_producer" { producer, config: default },
+            Txn(TxnCommand::SetIsolationLevel) "set_isolation_level" { group, isolation_level },
+            Txn(TxnCommand::SetProcessingGuarantee) "set_processing_guarantee" { application_id, processing_guarantee },
         }
     }
 }
@@ -467,6 +487,8 @@ pub enum CommandError {
     },
     /// A share group's own refusal (KIP-932, `command/share_group.rs`).
     ShareGroup(ShareGroupRefusal),
+    /// A transactions command refused (`command/txn.rs`).
+    Txn(TxnRefusal),
 }
 
 /// Which name [`check_name`] refused.
@@ -488,6 +510,8 @@ pub enum NameOf {
     Store,
     /// A Kafka Streams application's `application.id`.
     ApplicationId,
+    /// A producer's `transactional.id`.
+    TransactionalId,
 }
 
 impl NameOf {
@@ -502,6 +526,7 @@ impl NameOf {
             NameOf::GroupInstanceId => "a group.instance.id",
             NameOf::Store => "a store name",
             NameOf::ApplicationId => "an application.id",
+            NameOf::TransactionalId => "a transactional.id",
         }
     }
 }
@@ -621,6 +646,7 @@ impl fmt::Display for CommandError {
             CommandError::PushBuffer { group, value } => {
                 write!(f, "push_buffer_max_records of group \"{group}\" is {value}; allowed: 1 to {MAX_PUSH_BUFFER_RECORDS}")
             }
+            CommandError::Txn(r) => r.fmt(f),
             CommandError::IdempotenceNeedsAcksAll { producer } => write!(
                 f,
                 "producer \"{producer}\" has enable_idempotence true, which needs acks \"all\"; allowed: \"all\" (or first set enable_idempotence to false)"
@@ -741,6 +767,21 @@ mod tests {
                 value: s("v"),
                 acknowledge_type: Some(AcknowledgeType::Release),
             }),
+            Command::Txn(TxnCommand::BeginTransaction { producer: s("p") }),
+            Command::Txn(TxnCommand::CommitTransaction { producer: s("p") }),
+            Command::Txn(TxnCommand::AbortTransaction { producer: s("p") }),
+            Command::Txn(TxnCommand::SendOffsetsToTransaction { producer: s("p"), group: s("g"), client_id: s("c") }),
+            Command::Txn(TxnCommand::CrashProducer { producer: s("p") }),
+            Command::Txn(TxnCommand::RestartProducer { producer: s("p") }),
+            Command::Txn(TxnCommand::AddProducer {
+                producer: s("p2"),
+                config: crate::config::ProducerConfig { transactional_id: Some(s("tx")), ..Default::default() },
+            }),
+            Command::Txn(TxnCommand::SetIsolationLevel { group: s("g"), isolation_level: crate::config::IsolationLevel::ReadCommitted }),
+            Command::Txn(TxnCommand::SetProcessingGuarantee {
+                application_id: s("a"),
+                processing_guarantee: crate::config::ProcessingGuarantee::ExactlyOnceV2,
+            }),
         ]
     }
 
@@ -815,7 +856,7 @@ mod tests {
         }
         // The defaults: produce's key, partition and headers, seek's partition,
         // set_topic_config's settings.
-        assert_eq!(required.len(), 64, "{required:?}");
+        assert_eq!(required.len(), 77, "{required:?}");
         assert!(!required.iter().any(|r| r.ends_with(".key")
             || r.ends_with("partition")
             || r.contains("headers")
@@ -849,7 +890,7 @@ mod tests {
     fn an_unknown_command_type_is_refused_listing_the_types() {
         let e = refusal::<Command>(r#"{"type": "explode"}"#);
         assert!(e.starts_with("[0].type (line 1, column 19): unknown variant `explode`, expected one of `produce`, `add_member`, "), "{e}");
-        assert!(e.ends_with(", `shutdown_broker`, `add_share_group`, `add_share_member`, `remove_share_member`, `crash_share_member`, `restart_share_member`, `set_share_processing`, `set_acknowledgement_mode`, `set_acknowledge_rule`"), "{e}");
+        assert!(e.ends_with(", `shutdown_broker`, `add_share_group`, `add_share_member`, `remove_share_member`, `crash_share_member`, `restart_share_member`, `set_share_processing`, `set_acknowledgement_mode`, `set_acknowledge_rule`, `begin_transaction`, `commit_transaction`, `abort_transaction`, `send_offsets_to_transaction`, `crash_producer`, `restart_producer`, `add_producer`, `set_isolation_level`, `set_processing_guarantee`"), "{e}");
         assert!(refusal::<Command>(r#"{"broker": 1}"#).ends_with("missing field `type`"));
         assert!(refusal::<Command>("7").contains("expected a command object with a \"type\""));
         let e = refusal::<SeekTo>(r#"{"kind": "sideways"}"#);

@@ -13,11 +13,22 @@ pub(crate) mod samples;
 mod settings;
 mod share_group;
 mod streams;
+mod txn;
 
 pub use self::share_group::{ArchiveCause, ReturnCause, ShareError, ShareGroupEvent, ShareLeaveReason};
+pub use self::txn::{ClientTxnState, TxnPartition, TxnState};
 pub use self::{
-    cluster::ClusterEvent, connect::ConnectEvent, consume::ConsumeEvent, consumer_protocol::ConsumerProtocolEvent, group::GroupEvent,
-    produce::ProduceEvent, push::PushEvent, replication::ReplicationEvent, settings::SettingsEvent, streams::StreamsEvent,
+    cluster::ClusterEvent,
+    connect::ConnectEvent,
+    consume::ConsumeEvent,
+    consumer_protocol::ConsumerProtocolEvent,
+    group::GroupEvent,
+    produce::ProduceEvent,
+    push::PushEvent,
+    replication::ReplicationEvent,
+    settings::SettingsEvent,
+    streams::StreamsEvent,
+    txn::{control_name, EndCause, TxnError, TxnEvent, TxnRequest},
 };
 
 use crate::config::Acks;
@@ -115,6 +126,9 @@ pub enum EventKind {
     Settings(SettingsEvent),
     /// Share groups (KIP-932): membership, acquisition, acknowledgements, locks.
     ShareGroup(ShareGroupEvent),
+    /// Transactions: transactional producers, their coordinator, markers, transactional
+    /// offsets and what read_committed consumers skip.
+    Txn(TxnEvent),
 }
 
 /// `match` over the features, one line each: `each_feature!(kind, e => e.name())`.
@@ -132,6 +146,7 @@ macro_rules! each_feature {
             EventKind::Streams($e) => $body,
             EventKind::Settings($e) => $body,
             EventKind::ShareGroup($e) => $body,
+            EventKind::Txn($e) => $body,
         }
     };
 }
@@ -158,6 +173,7 @@ Connect(ConnectEvent),
 Streams(StreamsEvent),
 Settings(SettingsEvent),
 ShareGroup(ShareGroupEvent),
+Txn(TxnEvent),
 }
 
 impl PartialEq for EventKind {
@@ -179,6 +195,7 @@ impl PartialEq for EventKind {
             (K::Streams(a), K::Streams(b)) => a == b,
             (K::Settings(a), K::Settings(b)) => a == b,
             (K::ShareGroup(a), K::ShareGroup(b)) => a == b,
+            (K::Txn(a), K::Txn(b)) => a == b,
             (
                 K::Produce(_)
                 | K::Cluster(_)
@@ -190,7 +207,8 @@ impl PartialEq for EventKind {
                 | K::Connect(_)
                 | K::Streams(_)
                 | K::Settings(_)
-                | K::ShareGroup(_),
+                | K::ShareGroup(_)
+                | K::Txn(_),
                 _,
             ) => false,
         }
@@ -530,6 +548,10 @@ impl ProduceError {
             ProduceError::DeliveryTimeout => "DELIVERY_TIMEOUT",
             ProduceError::BufferExhausted => "BUFFER_EXHAUSTED",
             ProduceError::RecordTooLarge => "RECORD_TOO_LARGE",
+            ProduceError::InvalidProducerEpoch => "INVALID_PRODUCER_EPOCH",
+            ProduceError::TransactionAborted => "TRANSACTION_ABORTED",
+            ProduceError::ProducerFenced => "PRODUCER_FENCED",
+            ProduceError::TransactionAbortable => "TRANSACTION_ABORTABLE",
         }
     }
 }
@@ -635,6 +657,19 @@ pub enum ProduceError {
     /// Not from a broker: the record alone is larger than `buffer.memory`
     /// (`RecordTooLargeException` from `KafkaProducer.ensureValidRecordSize`).
     RecordTooLarge,
+    /// A transactional batch whose epoch is older than the newest the leader has seen for
+    /// its producer id (the coordinator aborted the transaction: a timeout or a new
+    /// instance): not retried; the transaction becomes abortable (KIP-588).
+    InvalidProducerEpoch,
+    /// Not from a broker: the batch was still unsent when `abortTransaction()` was called
+    /// (`TransactionAbortedException` to its callback).
+    TransactionAborted,
+    /// The producer was fenced by a newer instance (`ProducerFencedException`): every
+    /// unfinished batch fails with it.
+    ProducerFenced,
+    /// The leader could not add the partition to the transaction (KIP-890 verification):
+    /// the transaction becomes abortable.
+    TransactionAbortable,
 }
 
 /// A record a leader change left behind.
@@ -826,8 +861,58 @@ mod tests {
             ProduceError::DeliveryTimeout,
             ProduceError::BufferExhausted,
             ProduceError::RecordTooLarge,
+            ProduceError::InvalidProducerEpoch,
+            ProduceError::TransactionAborted,
+            ProduceError::ProducerFenced,
+            ProduceError::TransactionAbortable,
         ] {
             assert_eq!(write_json(&e, false), quoted(e.name()));
+        }
+        for e in [
+            TxnError::CoordinatorNotAvailable,
+            TxnError::ConcurrentTransactions,
+            TxnError::ProducerFenced,
+            TxnError::InvalidProducerEpoch,
+            TxnError::TransactionAbortable,
+            TxnError::InvalidTxnState,
+            TxnError::InvalidProducerIdMapping,
+            TxnError::InvalidTransactionTimeout,
+            TxnError::IllegalGeneration,
+            TxnError::UnknownMemberId,
+            TxnError::UnstableOffsetCommit,
+            TxnError::TransactionAborted,
+        ] {
+            assert_eq!(write_json(&e, false), quoted(e.name()));
+        }
+        for r in [TxnRequest::InitProducerId, TxnRequest::AddPartitions, TxnRequest::TxnOffsetCommit, TxnRequest::EndTxn] {
+            assert_eq!(write_json(&r, false), quoted(r.name()));
+        }
+        for c in [EndCause::Client, EndCause::NewInstance, EndCause::Timeout] {
+            assert_eq!(write_json(&c, false), quoted(c.name()));
+        }
+        use crate::config::{IsolationLevel, ProcessingGuarantee};
+        for l in [IsolationLevel::ReadUncommitted, IsolationLevel::ReadCommitted] {
+            assert_eq!(write_json(&l, false), quoted(l.name()));
+        }
+        for g in [ProcessingGuarantee::AtLeastOnce, ProcessingGuarantee::ExactlyOnceV2] {
+            assert_eq!(write_json(&g, false), quoted(g.name()));
+        }
+        for k in [crate::record::ControlType::Commit, crate::record::ControlType::Abort] {
+            assert_eq!(write_json(&k, false), quoted(control_name(k)));
+        }
+        use ClientTxnState as C;
+        for st in [
+            C::Uninitialized,
+            C::Initializing,
+            C::Ready,
+            C::InTransaction,
+            C::Committing,
+            C::Aborting,
+            C::AbortableError,
+            C::FatalError,
+            C::Crashed,
+        ] {
+            assert_eq!(write_json(&st, false), quoted(st.name()));
         }
         for r in [
             LeaveReason::Graceful,
@@ -908,6 +993,13 @@ mod tests {
         assert!(sorted.iter().all(|p| *p < 200), "{places:?}");
         let share: Vec<isize> = sorted.iter().copied().filter(|p| (140..180).contains(p)).collect();
         assert_eq!(share, (140..140 + share.len() as isize).collect::<Vec<_>>(), "{places:?}");
+        // The flat enum's places 0, 1, 2, …, then each helper's range (transactions 100–139,
+        // share groups 140–179, page 180–199), each used from its start with no hole.
+        for (lo, hi) in [(0, 100), (100, 140), (140, 180), (180, 200)] {
+            let block: Vec<isize> = sorted.iter().copied().filter(|p| (lo..hi).contains(p)).collect();
+            assert_eq!(block, (lo..lo + block.len() as isize).collect::<Vec<_>>(), "{places:?}");
+        }
+        assert!(sorted.iter().all(|p| *p < 200), "{places:?}");
     }
 
     /// The jump targets are what the page's own `match` gave before they became the core's
@@ -926,6 +1018,11 @@ mod tests {
                 | E::Group(GroupEvent::MemberCrashed { .. })
                 | E::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed { .. })
                 | E::ShareGroup(ShareGroupEvent::ShareMemberCrashed { .. }) => Some(Jump::Fault),
+                // Transactions (issue 17): a producer's crash, its fencing, its fatal or
+                // abortable error.
+                E::Txn(TxnEvent::ProducerCrashed { .. } | TxnEvent::EpochFenced { .. } | TxnEvent::TxnProducerFailed { .. }) => {
+                    Some(Jump::Fault)
+                }
                 _ => None,
             }
         }
@@ -933,7 +1030,7 @@ mod tests {
         for e in &all {
             assert_eq!(e.jump(), page_before(e), "{}", e.name());
         }
-        assert_eq!(all.iter().filter(|e| e.jump().is_some()).count(), 9);
+        assert_eq!(all.iter().filter(|e| e.jump().is_some()).count(), 12);
     }
 
     /// `EventKind`'s written-out `clone` and `==` are the derived ones: each sample equals

@@ -25,6 +25,10 @@ pub enum StreamsEvent {
         /// The (key, value) sent to the sink topic; `None` when the filter dropped the record
         /// or `count_by_key` skipped it for having no key.
         output: Option<(Option<String>, String)>,
+        /// The output record's id (the sandbox's, for the exactly-once monitor and a
+        /// record's path), when there is one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        record: Option<crate::record::RecordId>,
     } = 63,
     /// A Streams task's state store was rebuilt from its changelog partition before the
     /// instance processed the task's next record: `records` read, `keys` now in the store.

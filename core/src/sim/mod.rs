@@ -39,8 +39,11 @@ mod options;
 mod produce;
 mod share;
 pub mod streams;
+mod streams_eos;
+mod txn;
 pub use options::{Dropped, SimOptions};
 pub(crate) use share::{check_share_config, check_share_member};
+pub(crate) use txn::check_transactional;
 
 use crate::event::SettingsEvent;
 use cluster::replication::ReplicationPending;
@@ -52,6 +55,7 @@ use group::consumer::ConsumerProtocolPending;
 use group::push::PushPending;
 use group::{Consumers, GroupPending};
 use produce::{Clients, ProducePending};
+use txn::{Transactions, TxnPending};
 
 /// `DefaultRecordBatch.RECORD_BATCH_OVERHEAD`: the bytes of a batch header (one constant,
 /// `log::RECORD_BATCH_OVERHEAD_BYTES`, read here as the producer's `u32` sizes).
@@ -117,6 +121,9 @@ pub(crate) enum Pending {
     Connect(ConnectPending),
     /// An event of share groups (KIP-932) (`share/`).
     ShareGroup(share::SharePending),
+    /// An event of transactions: the producer, its coordinator, markers, transactional
+    /// offsets (`txn/`).
+    Txn(TxnPending),
 }
 
 impl From<ProducePending> for Pending {
@@ -168,7 +175,9 @@ impl From<ConnectPending> for Pending {
 }
 
 /// A record a consumer fetch returns, with the leader's HW at the time of the read.
-pub(crate) type Fetched = (TopicPartition, StoredRecord, u64);
+/// The last element: whether `poll()` hides the record (a transaction marker, or under
+/// read_committed a record of an aborted transaction; `txn/fetch.rs`).
+pub(crate) type Fetched = (TopicPartition, StoredRecord, u64, bool);
 
 /// A message on the wire (what the page draws moving between boxes).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -280,6 +289,8 @@ pub struct Sim {
     pub(crate) clients: Clients,
     pub(crate) consumers: Consumers,
     pub(crate) apps: Apps,
+    /// The transaction coordinators (`txn/`).
+    pub(crate) txns: Transactions,
     command_log: Vec<LoggedCommand>,
 }
 
@@ -300,10 +311,12 @@ impl Sim {
             clients: Clients::new(),
             consumers: Consumers::new(),
             apps: Apps { connectors: Vec::new(), streams: Vec::new() },
+            txns: Transactions::default(),
             command_log: Vec::new(),
         };
         sim.out.at(SimTime(check_every), ReplicationPending::IsrCheck);
         sim.cluster.create_offsets_topic(&mut sim.out.rng);
+        sim.cluster.create_transaction_state_topic(&mut txn::placement_rng(seed));
         sim.out.at(SimTime(retention::LOG_INITIAL_TASK_DELAY_MS), ReplicationPending::RetentionCheck);
         // `GroupCoordinatorShard.scheduleGroupMetadataExpiration`: one interval after start.
         let every = sim.cluster.config.offsets_retention_check_interval_ms.max(1);
@@ -448,7 +461,7 @@ impl Sim {
                     FlightKind::FetchData {
                         group: group.clone(),
                         client_id: client_id.clone(),
-                        records: records.iter().map(|(tp, r, _)| (tp.clone(), r.record.value.clone())).collect(),
+                        records: records.iter().filter(|f| !f.3).map(|(tp, r, _, _)| (tp.clone(), r.record.value.clone())).collect(),
                     }
                 }
                 _ => continue,
@@ -610,6 +623,8 @@ impl Sim {
 
     pub(crate) fn add_producer(&mut self, name: &str, config: ProducerConfig) {
         self.clients.producers.insert(name.to_string(), Producer::new(name, config));
+        // A transactional producer's application calls `initTransactions()` first.
+        self.clients.txn_init(name, &self.cluster, &mut self.out);
     }
 
     /// Queues a command for a later moment, as a scenario's timeline does: it is checked
@@ -663,6 +678,7 @@ impl Sim {
             Command::Group(c) => self.validate_group_command(c),
             Command::Connect(c) => self.validate_connect_command(c),
             Command::ShareGroup(c) => self.validate_share_group_command(c),
+            Command::Txn(c) => self.validate_txn_command(c),
         }
     }
 }
@@ -734,6 +750,7 @@ impl Sim {
             Command::Group(c) => self.execute_group_command(c),
             Command::Connect(c) => self.execute_connect_command(c),
             Command::ShareGroup(c) => self.execute_share_group_command(c),
+            Command::Txn(c) => self.execute_txn_command(c),
         }
     }
 
@@ -764,6 +781,7 @@ impl Sim {
             Pending::Push(p) => self.handle_push(p),
             Pending::Connect(p) => self.handle_connect(p),
             Pending::ShareGroup(p) => self.handle_share_group(p),
+            Pending::Txn(p) => self.handle_txn(p),
         }
     }
 }

@@ -56,6 +56,12 @@ pub(crate) struct WireBatch {
     pub records: Vec<Record>,
     /// The first record's sequence number (idempotent producer only).
     pub sequence: Option<u32>,
+    /// The producer's `transactional.id` (Produce requests carry it, v3+).
+    pub transactional_id: Option<String>,
+    /// The leader has had the partition added to the transaction (`cluster/txn.rs`).
+    pub txn_verified: bool,
+    /// The leader's answer for a transactional batch it refused before appending.
+    pub txn_error: Option<ProduceError>,
 }
 
 /// One record's place in the log, as a Produce response reports it:
@@ -225,6 +231,8 @@ impl Clients {
             create_time: now,
             size_bytes,
             sequence: None,
+            txn: None,
+            control: None,
         };
         let tp = TopicPartition::new(topic, p);
         // `RecordAccumulator.tryAppend`: the last batch takes the record if it has room;
@@ -498,6 +506,8 @@ impl Clients {
         self.sender_turn(producer_name, cluster, out);
         self.unblock(producer_name, cluster, out);
         self.schedule_sender_wakeup(producer_name, cluster, out);
+        // A commit or abort waiting for the flush sends its EndTxn (`sim/txn/client.rs`).
+        self.txn_maybe_end(producer_name, cluster, out);
     }
 
     /// Expiry, then drains while a broker is ready (the part of a Sender turn that
@@ -537,7 +547,7 @@ impl Clients {
     }
 
     /// Forgets a batch for good: its records' callbacks get `error`.
-    fn give_up(&mut self, producer_name: &str, batch_id: u64, error: ProduceError, out: &mut Driver) {
+    pub(super) fn give_up(&mut self, producer_name: &str, batch_id: u64, error: ProduceError, out: &mut Driver) {
         let Some(producer) = self.producers.get_mut(producer_name) else { return };
         let Some(batch) = producer.remove_batch(batch_id) else { return };
         let ids: Vec<RecordId> = batch.records.iter().map(|r| r.id).collect();
@@ -552,6 +562,8 @@ impl Clients {
             error,
             retrying: false,
         }));
+        // A batch of a transaction given up makes the transaction abortable (`sim/txn/client.rs`).
+        self.txn_batch_failed(producer_name, error, out);
     }
 
     /// `RecordAccumulator.ready` and `drain`, then `Sender.sendProduceRequests`. Returns
@@ -559,6 +571,12 @@ impl Clients {
     fn send_producer_data(&mut self, producer_name: &str, cluster: &Cluster, out: &mut Driver) -> bool {
         let now = out.now;
         let Some(producer) = self.producers.get(producer_name) else { return false };
+        // A transactional producer sends only with its producer id, inside a transaction
+        // (`Sender` waits for `TransactionManager`).
+        if !producer.may_drain() {
+            return false;
+        }
+        let txn_tag = producer.txn_tag();
         let config = &producer.config;
         let linger = config.linger_ms;
         let batch_size = config.batch_size;
@@ -646,10 +664,20 @@ impl Clients {
                         r.sequence = Some(base.wrapping_add(i as u32));
                     }
                 }
+                // A transactional batch carries the producer id and epoch (`ProducerBatch.setProducerState`).
+                if let Some(tag) = txn_tag {
+                    for r in batch.records.iter_mut() {
+                        r.txn = Some(tag);
+                    }
+                }
                 batch.closed = true;
                 batch.waiting_for_leader = false;
                 size = size.saturating_add(batch.bytes);
                 drained.push(first_id);
+                if let Some(t) = producer.txn.as_mut() {
+                    t.partitions.insert(tp.clone());
+                    t.started = true;
+                }
                 if max_in_flight == 1 {
                     // `Sender.guaranteeMessageOrder`: nothing more from this partition
                     // until this batch is done.
@@ -696,6 +724,7 @@ impl Clients {
         let Some(producer) = self.producers.get_mut(producer_name) else { return };
         let acks = producer.config.acks;
         let request_timeout = producer.config.request_timeout_ms;
+        let transactional_id = producer.config.transactional_id.clone();
         let mut wire = Vec::with_capacity(batch_ids.len());
         let mut first_sends = Vec::new();
         for id in &batch_ids {
@@ -706,7 +735,15 @@ impl Clients {
             if batch.attempt == 1 {
                 first_sends.push((batch.tp.clone(), batch.records.iter().map(|r| r.id).collect::<Vec<_>>()));
             }
-            wire.push(WireBatch { batch: *id, tp: batch.tp.clone(), records: batch.records.clone(), sequence: batch.sequence });
+            wire.push(WireBatch {
+                batch: *id,
+                tp: batch.tp.clone(),
+                records: batch.records.clone(),
+                sequence: batch.sequence,
+                transactional_id: transactional_id.clone(),
+                txn_verified: false,
+                txn_error: None,
+            });
         }
         if acks != Acks::Zero {
             producer.requests.insert(request, ProduceRequest { broker, batches: batch_ids.clone() });
@@ -862,6 +899,12 @@ impl Clients {
     /// `RecordAccumulator.reenqueue`), else its records are given up.
     fn batch_failed(&mut self, producer_name: &str, batch_id: u64, error: ProduceError, out: &mut Driver) {
         let now = out.now;
+        // Transactions: a stale epoch, a partition the coordinator would not add, a fenced
+        // producer — not retried; the transaction becomes abortable (or fatal).
+        if matches!(error, ProduceError::InvalidProducerEpoch | ProduceError::TransactionAbortable | ProduceError::ProducerFenced) {
+            self.give_up(producer_name, batch_id, error, out);
+            return;
+        }
         let Some(producer) = self.producers.get_mut(producer_name) else { return };
         let config = producer.config.clone();
         if error == ProduceError::UnknownProducerId {
@@ -962,7 +1005,9 @@ impl Sim {
                 self.cluster.produce_arrive(producer, broker, request, acks, timeout_ms, batches, &mut self.consumers, &mut self.out)
             }
             ProducePending::ProduceResponse { producer, request, results, .. } => {
-                self.clients.produce_response(&producer, request, results, &self.cluster, &mut self.out)
+                self.clients.produce_response(&producer, request, results, &self.cluster, &mut self.out);
+                // A Streams instance's transaction that became abortable is aborted (`streams_eos.rs`).
+                self.handle_streams_producer(&producer);
             }
             ProducePending::ProduceTimeout { producer, request } => {
                 self.clients.produce_timeout(&producer, request, &self.cluster, &mut self.out)
@@ -981,8 +1026,12 @@ impl Sim {
     pub(super) fn validate_produce_command(&self, command: &ProduceCommand) -> Result<(), CommandError> {
         match command {
             ProduceCommand::Produce { producer, topic, key, value, partition, headers } => {
-                if !self.clients.producers.contains_key(producer) {
+                let Some(p) = self.clients.producers.get(producer) else {
                     return Err(CommandError::UnknownProducer(producer.clone()));
+                };
+                // A transactional producer sends only inside a transaction (`txn/`).
+                if let Some(t) = &p.txn {
+                    crate::sim::txn::allowed(producer, crate::command::TxnOperation::Send, t.state)?;
                 }
                 let Some(t) = self.cluster.topics.get(topic) else {
                     return Err(CommandError::UnknownTopic(topic.clone()));
@@ -1004,6 +1053,9 @@ impl Sim {
                 // `enable.idempotence=true` with acks other than all is a ConfigException.
                 Some(p) if p.config.enable_idempotence == Some(true) && *acks != Acks::All => {
                     Err(CommandError::IdempotenceNeedsAcksAll { producer: producer.clone() })
+                }
+                Some(p) if p.config.transactional() && *acks != Acks::All => {
+                    Err(CommandError::Txn(crate::command::TxnRefusal::NeedsIdempotence { producer: producer.clone() }))
                 }
                 Some(_) => Ok(()),
             },

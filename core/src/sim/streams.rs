@@ -31,6 +31,7 @@
 
 use super::*;
 use crate::command::{GroupSpec, MemberSpec};
+use crate::config::ProcessingGuarantee;
 use crate::config::{ConsumerConfig, GroupConfig};
 use crate::error::ScenarioError;
 use crate::event::StreamsEvent;
@@ -39,7 +40,7 @@ use serde::{Deserialize, Serialize};
 
 /// `streams[]` in a scenario.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(from = "StreamsSpecText")]
 pub struct StreamsSpec {
     /// `application.id`: the group id, the prefix of internal topics and client ids.
     pub application_id: String,
@@ -52,13 +53,61 @@ pub struct StreamsSpec {
     /// How many instances run (members `<application_id>-1` …), 1-8.
     #[serde(default = "one")]
     pub instances: u32,
-    /// `commit.interval.ms` (30000 under `at_least_once`).
-    #[serde(default = "default_commit_interval_ms")]
+    /// `commit.interval.ms` (30000 under `at_least_once`, 100 under `exactly_once_v2`:
+    /// `StreamsConfig`'s default follows the guarantee when the scenario leaves it out).
     pub commit_interval_ms: u64,
     /// **Sandbox only**: time spent on each record.
-    #[serde(default = "default_processing_ms")]
     pub processing_ms: u64,
+    /// `processing.guarantee`: `at_least_once` (the default) or `exactly_once_v2` (one
+    /// transactional producer per instance; output, changelog and offsets commit together).
+    #[serde(skip_serializing_if = "ProcessingGuarantee::is_at_least_once")]
+    pub processing_guarantee: ProcessingGuarantee,
 }
+
+/// `streams[]` as written: `commit_interval_ms` may be left out, and its default follows
+/// `processing_guarantee` (`StreamsConfig.EOS_DEFAULT_COMMIT_INTERVAL_MS`, 100).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StreamsSpecText {
+    application_id: String,
+    source: String,
+    sink: String,
+    op: StreamsOp,
+    #[serde(default = "one")]
+    instances: u32,
+    #[serde(default)]
+    commit_interval_ms: Option<u64>,
+    #[serde(default = "default_processing_ms")]
+    processing_ms: u64,
+    #[serde(default)]
+    processing_guarantee: ProcessingGuarantee,
+}
+
+impl From<StreamsSpecText> for StreamsSpec {
+    fn from(t: StreamsSpecText) -> Self {
+        let commit_interval_ms = t.commit_interval_ms.unwrap_or(match t.processing_guarantee {
+            ProcessingGuarantee::AtLeastOnce => default_commit_interval_ms(),
+            ProcessingGuarantee::ExactlyOnceV2 => EOS_COMMIT_INTERVAL_MS,
+        });
+        StreamsSpec {
+            application_id: t.application_id,
+            source: t.source,
+            sink: t.sink,
+            op: t.op,
+            instances: t.instances,
+            commit_interval_ms,
+            processing_ms: t.processing_ms,
+            processing_guarantee: t.processing_guarantee,
+        }
+    }
+}
+
+/// `StreamsConfig.EOS_DEFAULT_COMMIT_INTERVAL_MS`.
+pub const EOS_COMMIT_INTERVAL_MS: u64 = 100;
+
+/// `StreamsConfig.DEFAULT_TRANSACTION_TIMEOUT`: the producer's `transaction.timeout.ms`
+/// under exactly_once_v2.
+pub const EOS_TRANSACTION_TIMEOUT_MS: u64 = 10_000;
 
 fn one() -> u32 {
     1
@@ -121,7 +170,7 @@ impl StreamsSpec {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct TaskStore {
     /// (client id, incarnation) of the instance that restored it and writes it.
-    owner: Option<(String, u64)>,
+    pub(super) owner: Option<(String, u64)>,
     counts: VecMap<String, u64>,
 }
 
@@ -137,6 +186,9 @@ pub struct StreamsApp {
     /// Records it has sent to the sink topic (a filter's dropped records and changelog
     /// writes not counted).
     pub output_total: u64,
+    /// Under `exactly_once_v2`, each instance's transactional producer and commit state
+    /// (`streams_eos.rs`), by client id.
+    pub(crate) eos: VecMap<String, crate::sim::streams_eos::EosInstance>,
 }
 
 /// A Streams application for the page.
@@ -164,6 +216,9 @@ pub struct StreamsView {
     pub processed_total: u64,
     /// Records it has sent to the sink topic.
     pub output_total: u64,
+    /// `processing.guarantee` (issue 17).
+    #[serde(default, skip_serializing_if = "ProcessingGuarantee::is_at_least_once")]
+    pub processing_guarantee: ProcessingGuarantee,
 }
 
 /// One task's state store for the page: its input partition, the instance holding it and
@@ -201,6 +256,7 @@ impl StreamsApp {
                 .collect(),
             processed_total: self.processed_total,
             output_total: self.output_total,
+            processing_guarantee: self.spec.processing_guarantee,
         }
     }
 
@@ -221,7 +277,11 @@ pub fn consumer_config(spec: &StreamsSpec) -> ConsumerConfig {
         max_poll_records: 1000,
         auto_commit_interval_ms: spec.commit_interval_ms,
         processing_ms: spec.processing_ms,
-        commit_mode: crate::group::CommitMode::Auto,
+        // Under exactly_once_v2 the offsets go through the instance's transactions.
+        commit_mode: match spec.processing_guarantee {
+            ProcessingGuarantee::AtLeastOnce => crate::group::CommitMode::Auto,
+            ProcessingGuarantee::ExactlyOnceV2 => crate::group::CommitMode::Off,
+        },
         ..ConsumerConfig::default()
     }
 }
@@ -308,8 +368,12 @@ impl Apps {
         consumers: &Consumers,
         out: &mut Driver,
     ) {
+        let Some(shared) = self.streams.get(index).map(|a| a.spec.producer_name()) else { return };
+        // Under exactly_once_v2 the instance's own producer, in a transaction it begins now
+        // if none is open (`StreamsProducer.maybeBeginTransaction`).
+        let producer = self.eos_producer_for_send(index, client_id, clients, out).unwrap_or(shared);
         let Some(app) = self.streams.get(index) else { return };
-        let (producer, sink, op) = (app.spec.producer_name(), app.spec.sink.clone(), app.spec.op.clone());
+        let (sink, op) = (app.spec.sink.clone(), app.spec.op.clone());
         let changelog = app.spec.changelog();
         let application_id = app.spec.application_id.clone();
         let output = match &op {
@@ -344,15 +408,17 @@ impl Apps {
             app.processed_total += 1;
             app.output_total += u64::from(output.is_some());
         }
-        if let Some((key, value)) = &output {
-            clients.send(&producer, &sink, key.clone(), value.clone(), None, Vec::new(), cluster, out);
-        }
+        let record = match &output {
+            Some((key, value)) => clients.send(&producer, &sink, key.clone(), value.clone(), None, Vec::new(), cluster, out),
+            None => None,
+        };
         out.emit(EventKind::Streams(StreamsEvent::StreamsRecordProcessed {
             application_id,
             client_id: client_id.to_string(),
             tp: d.tp,
             offset: d.offset,
             output,
+            record,
         }));
     }
 
@@ -383,7 +449,15 @@ impl Apps {
             .and_then(|tp| cluster.partition(&tp).and_then(|p| p.leader.and_then(|l| p.logs.get(&l))))
         {
             // The restore consumer reads to the log end (read_uncommitted); here, the HW.
-            for r in log.read_committed(log.log_start_offset(), u32::MAX) {
+            // Under exactly_once_v2 it reads committed data only (`StoreChangelogReader`
+            // with read_committed): aborted counts and markers are skipped.
+            let isolation = if self.streams[index].spec.processing_guarantee == ProcessingGuarantee::ExactlyOnceV2 {
+                crate::config::IsolationLevel::ReadCommitted
+            } else {
+                crate::config::IsolationLevel::ReadUncommitted
+            };
+            let read = crate::sim::txn::fetch::consumer_read(log, log.log_start_offset(), u32::MAX, isolation);
+            for r in read.records.iter().filter(|(_, hidden)| !hidden).map(|(r, _)| r) {
                 if let (Some(k), Ok(v)) = (&r.record.key, r.record.value.parse::<u64>()) {
                     counts.insert(k.clone(), v);
                     records += 1;
@@ -421,11 +495,15 @@ impl Sim {
             config: GroupConfig {
                 assignor: crate::assign::Strategy::CooperativeSticky,
                 auto_offset_reset: OffsetReset::Earliest,
+                isolation_level: crate::sim::streams_eos::isolation_for(spec.processing_guarantee),
                 ..GroupConfig::default()
             },
             members,
         };
-        self.apps.streams.push(StreamsApp { spec, stores: VecMap::new(), processed_total: 0, output_total: 0 });
+        let guarantee = spec.processing_guarantee;
+        let application_id = spec.application_id.clone();
+        self.apps.streams.push(StreamsApp { spec, stores: VecMap::new(), processed_total: 0, output_total: 0, eos: VecMap::new() });
+        self.add_streams_eos(&application_id, guarantee);
         self.apply_unlogged(Command::Group(GroupCommand::AddGroup { group }))
     }
 

@@ -268,6 +268,7 @@ fn choice_label(lang: Lang, name: &str) -> String {
         "sync_after_processing" => return i18n::commit_mode(lang, CommitMode::SyncAfterProcessing).into(),
         "async_after_processing" => return i18n::commit_mode(lang, CommitMode::AsyncAfterProcessing).into(),
         "before_processing" => return i18n::commit_mode(lang, CommitMode::BeforeProcessing).into(),
+        "off" => return i18n::commit_mode(lang, CommitMode::Off).into(),
         other => return other.to_string(),
     };
     msg.get(lang).to_string()
@@ -415,6 +416,10 @@ fn cluster(cx: &Ctx) -> Html {
         c("cluster.group_max_session_timeout_ms"),
         c("cluster.offsets_retention_minutes"),
         c("cluster.offsets_retention_check_interval_ms"),
+        c("cluster.transaction_state_log_replication_factor"),
+        c("cluster.transaction_state_log_min_isr"),
+        c("cluster.transaction_max_timeout_ms"),
+        c("cluster.transaction_abort_timed_out_transaction_cleanup_interval_ms"),
     ];
     html! {
         <fieldset class="ed-section" id="ed-cluster">
@@ -439,6 +444,10 @@ fn cluster(cx: &Ctx) -> Html {
                 { cx.field(more[9], "group.max.session.timeout.ms", None) }
                 { cx.field(more[10], "offsets.retention.minutes", Some(i18n::ED_OFFSETS_RETENTION_HINT)) }
                 { cx.field(more[11], "offsets.retention.check.interval.ms", None) }
+                { cx.field(more[12], "transaction.state.log.replication.factor", Some(crate::i18n_txn::ED_TXN_RF_HINT)) }
+                { cx.field(more[13], "transaction.state.log.min.isr", None) }
+                { cx.field(more[14], "transaction.max.timeout.ms", None) }
+                { cx.field(more[15], "transaction.abort.timed.out.transaction.cleanup.interval.ms", None) }
             </> }) }
         </fieldset>
     }
@@ -502,6 +511,7 @@ fn producers(cx: &Ctx) -> Html {
                     f("producers[].config.retry_backoff_max_ms"), f("producers[].config.request_timeout_ms"),
                     f("producers[].config.delivery_timeout_ms"), f("producers[].config.max_in_flight_requests_per_connection"),
                     f("producers[].config.buffer_memory"), f("producers[].config.max_block_ms"),
+                    f("producers[].config.transaction_timeout_ms"),
                 ];
                 let add_send = send(cx.edit, Edit::AddSend(k));
                 html! {
@@ -516,6 +526,7 @@ fn producers(cx: &Ctx) -> Html {
                             { cx.field(f("producers[].config.acks"), "acks", Some(i18n::ACKS_HINT)) }
                             { cx.field(f("producers[].config.enable_idempotence"), "enable.idempotence", Some(i18n::ED_IDEMP_HINT)) }
                             { cx.field(f("producers[].config.linger_ms"), "linger.ms", Some(i18n::ED_LINGER_HINT)) }
+                            { cx.field(f("producers[].config.transactional_id"), "transactional.id", Some(crate::i18n_txn::ED_TXN_ID_HINT)) }
                         </div>
                         { cx.more(&more, html! { <>
                             { cx.field(more[0], "batch.size", None) }
@@ -527,6 +538,7 @@ fn producers(cx: &Ctx) -> Html {
                             { cx.field(more[6], "max.in.flight.requests.per.connection", None) }
                             { cx.field(more[7], "buffer.memory", Some(i18n::ED_BUFFER_MEMORY_HINT)) }
                             { cx.field(more[8], "max.block.ms", None) }
+                            { cx.field(more[9], "transaction.timeout.ms", None) }
                         </> }) }
                         <h4 class="ed-sub">{ i18n::ED_SENDS.get(lang) }</h4>
                         { for cx.d.send_keys(i).iter().zip(&p.send).map(|(&sk, plan)| {
@@ -592,6 +604,7 @@ fn groups(cx: &Ctx) -> Html {
                                 { cx.field(f("groups[].config.assignor"), i18n::ASSIGNOR, Some(i18n::ED_ASSIGNOR_HINT)) }
                             }
                             { cx.field(f("groups[].config.auto_offset_reset"), "auto.offset.reset", None) }
+                            { cx.field(f("groups[].config.isolation_level"), "isolation.level", Some(crate::i18n_txn::ED_ISOLATION_HINT)) }
                             { cx.field(f("groups[].config.delivery"), i18n::ED_DELIVERY, Some(i18n::ED_DELIVERY_HINT)) }
                             if push {
                                 { cx.field(f("groups[].config.push_buffer_max_records"), i18n::ED_PUSH_BUFFER, Some(i18n::ED_PUSH_BUFFER_HINT)) }
@@ -746,6 +759,7 @@ fn streams(cx: &Ctx) -> Html {
                             { cx.field(f("streams[].instances"), i18n::ED_INSTANCES, Some(i18n::ED_INSTANCES_HINT)) }
                             { cx.field(f("streams[].commit_interval_ms"), "commit.interval.ms", None) }
                             { cx.field(f("streams[].processing_ms"), i18n::ED_PROCESSING, Some(i18n::PROCESSING_HINT)) }
+                            { cx.field(f("streams[].processing_guarantee"), "processing.guarantee", Some(crate::i18n_txn::ED_GUARANTEE_HINT)) }
                         </div>
                     </div>
                 }

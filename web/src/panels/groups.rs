@@ -22,8 +22,8 @@ use yew::prelude::*;
 
 /// Processing times offered per record (the member's own value is added if it differs).
 const PROCESSING_CHOICES_MS: [u64; 5] = [1, 10, 100, 1000, 30_000];
-const COMMIT_MODES: [CommitMode; 4] =
-    [CommitMode::Auto, CommitMode::SyncAfterProcessing, CommitMode::AsyncAfterProcessing, CommitMode::BeforeProcessing];
+const COMMIT_MODES: [CommitMode; 5] =
+    [CommitMode::Auto, CommitMode::SyncAfterProcessing, CommitMode::AsyncAfterProcessing, CommitMode::BeforeProcessing, CommitMode::Off];
 /// Newest records drawn per member.
 const CHIPS_SHOWN: usize = 60;
 
@@ -48,6 +48,7 @@ fn commit_mode_value(c: CommitMode) -> &'static str {
         CommitMode::SyncAfterProcessing => "sync_after_processing",
         CommitMode::AsyncAfterProcessing => "async_after_processing",
         CommitMode::BeforeProcessing => "before_processing",
+        CommitMode::Off => "off",
     }
 }
 

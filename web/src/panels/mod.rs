@@ -18,6 +18,7 @@ mod sequence;
 mod share;
 mod share_group;
 mod topic;
+mod txn;
 mod wire;
 
 pub use apps::Apps;
@@ -38,6 +39,7 @@ pub use sequence::SequenceDiagram;
 pub use share::SharePanel;
 pub use share_group::ShareGroups;
 pub use topic::{TopicProps, TopicView};
+pub use txn::{Transactions, TransactionsProps};
 pub use wire::{Wire, WireSide};
 
 /// A callback that sends `value` whatever the DOM event: one compiled closure (per kind of

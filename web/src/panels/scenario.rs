@@ -24,6 +24,7 @@ const CHOICES: &[(&str, i18n::Msg)] = &[
     ("five-consumers", i18n::SC_FIVE),
     ("kip-848", i18n::SC_KIP848),
     ("five-consumers-share", crate::share_group_words::SC_FIVE_SHARE),
+    ("transactions", crate::i18n_txn::SC_TRANSACTIONS),
 ];
 
 #[component]

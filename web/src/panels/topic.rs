@@ -46,6 +46,11 @@ pub fn TopicView(p: &TopicProps) -> Html {
                     <p class="legend muted">
                         <span class="item"><span class="swatch solid" />{ i18n::LEGEND_COMMITTED.get(lang) }</span>
                         <span class="item"><span class="swatch dashed" />{ i18n::LEGEND_UNCOMMITTED.get(lang) }</span>
+                        if t.partitions.iter().any(|p| p.records.iter().any(|r| r.txn.is_some())) {
+                            <span class="item"><span class="swatch marker" />{ crate::i18n_txn::TXN_MARKER_COMMIT.get(lang) }{ " / " }{ crate::i18n_txn::TXN_MARKER_ABORT.get(lang) }</span>
+                            <span class="item" title={crate::i18n_txn::TXN_ABORTED_HINT.get(lang)}><span class="swatch aborted" />{ crate::i18n_txn::TXN_FATE_ABORTED.get(lang) }</span>
+                            <span class="item" title={crate::i18n_txn::TXN_ONGOING_HINT.get(lang)}><span class="swatch open" />{ crate::i18n_txn::TXN_FATE_OPEN.get(lang) }</span>
+                        }
                     </p>
                 </div>
             }) }
@@ -242,6 +247,10 @@ fn partition_row(lang: Lang, fresh_from: u64, part: &PartitionView, sent: &SentI
                 <span class="muted" title={format!("{} / {}", i18n::LEO.get(lang), i18n::HW.get(lang))}>
                     { format!("{} {} · {} {}", i18n::LEO.get(lang), part.log_end_offset, i18n::HW.get(lang), part.high_watermark) }
                 </span>
+                // Transactions (issue 17): the LSO beside the HW, when it means something.
+                if part.last_stable_offset != part.high_watermark || part.records.iter().any(|r| r.txn.is_some()) {
+                    <span class="lso" title={crate::i18n_txn::TXN_LSO_HINT.get(lang)}>{ format!(" · LSO {}", part.last_stable_offset) }</span>
+                }
             </div>
             <div class="pbody">
                 { summary }
@@ -256,7 +265,7 @@ fn partition_row(lang: Lang, fresh_from: u64, part: &PartitionView, sent: &SentI
                             Some(k) => format!("\"{k}\""),
                             None => "null".to_string(),
                         };
-                        let title = format!(
+                        let mut title = format!(
                             "{} {} · {} {key} · {} · t={} ms",
                             i18n::OFFSET.get(lang),
                             r.offset,
@@ -264,14 +273,18 @@ fn partition_row(lang: Lang, fresh_from: u64, part: &PartitionView, sent: &SentI
                             r.producer,
                             r.timestamp.ms()
                         );
+                        if let Some(hint) = super::txn::cell_hint(lang, r) {
+                            title = format!("{title} · {hint}");
+                        }
+                        let value = super::txn::cell_value(lang, r).map_or_else(|| r.value.clone(), str::to_string);
                         html! {
-                            <li key={r.id.0} class={classes!("cell", fresh.then_some("fresh"), committed.then_some("committed"))}
+                            <li key={r.id.0} class={classes!("cell", fresh.then_some("fresh"), committed.then_some("committed"), super::txn::cell_class(r))}
                                 style={record_style(r.id.0)} {title} data-record={r.id.0.to_string()} data-value={r.value.clone()}
                                 tabindex="0" role="button"
                                 onkeydown={dispatch.reform({ let id = r.id; move |e: KeyboardEvent| if e.key() == "Enter" { Action::ShowRecord(Some(id)) } else { Action::Noop } })}
                                 onclick={dispatch.reform({ let id = r.id; move |_| Action::ShowRecord(Some(id)) })}>
                                 <span class="off">{ r.offset }</span>
-                                <span class="val">{ &r.value }</span>
+                                <span class="val">{ value }</span>
                             </li>
                         }
                     }) }

@@ -7,7 +7,7 @@
 //! ISR, high watermark, broker faults, the controller's fencing and elections, topic
 //! commands), `produce.rs` (the leader's side of a Produce request), `retention.rs`.
 //! Other owners read the cluster's public face — `topics`, `brokers`, `config`,
-//! `offsets_topic`, `partition`, `reachable`, `coordinator_of`, `lost_records` — and
+//! `internal`, `partition`, `reachable`, `coordinator_of`, `txn_coordinator_of`, `lost_records` — and
 //! never its private state: the fields private here are visible only in this folder.
 
 use super::*;
@@ -15,6 +15,7 @@ use super::*;
 pub(super) mod produce;
 pub(super) mod replication;
 pub(super) mod retention;
+pub(super) mod txn;
 
 /// The brokers and what they keep: the cluster's settings, each broker's life, the topics
 /// with every replica's log, where `__consumer_offsets` lives, replication's purgatories
@@ -27,12 +28,10 @@ pub(crate) struct Cluster {
     /// Bumped at each restart, so a stale session expiry or registration is ignored.
     incarnations: VecMap<BrokerId, u64>,
     pub(crate) topics: VecMap<String, Topic>,
-    /// `__consumer_offsets`' partitions: their replicas, leaders, ISRs and ELRs, elected
+    /// The coordinators' internal topics, `__consumer_offsets` and `__transaction_state`
+    /// (indexed by [`Internal`]): their partitions' replicas, leaders, ISRs and ELRs, elected
     /// by the controller like any partition's; no records (see `coordinator_of`).
-    pub(crate) offsets_topic: Vec<Registration>,
-    /// When each `__consumer_offsets` partition's leader was elected (time 0 for the first):
-    /// a coordinator taking a group over gives its members fresh sessions.
-    offsets_leader_since: Vec<SimTime>,
+    pub(crate) internal: [CoordinatorTopic; 2],
     /// The controller's preferred-leader balance is queued
     /// (`QuorumController.imbalancedScheduled`).
     balance_scheduled: bool,
@@ -42,6 +41,8 @@ pub(crate) struct Cluster {
     lost: VecMap<TopicPartition, std::collections::VecDeque<LostView>>,
     /// Lost records no longer remembered under [`crate::SimOptions::lost_per_partition`].
     pub(crate) lost_dropped: u64,
+    /// The leaders' part in transactions: markers waiting for their HW (`txn.rs`).
+    txn: txn::LeaderTxns,
 }
 
 /// What replication keeps (`replication.rs`, and the leader's answer to an acks=all
@@ -111,6 +112,32 @@ pub(crate) struct DelayedPart {
 /// (Kafka keeps the last five batches' metadata per producer, `ProducerStateEntry`).
 const PRODUCER_STATE_SCAN: usize = 5_000;
 
+/// A coordinator's internal topic: `__consumer_offsets` (group coordinators) or
+/// `__transaction_state` (transaction coordinators). The leader of a partition coordinates
+/// the ids that hash to it; the sandbox keeps the partitions' leadership, not their records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Internal {
+    /// `__consumer_offsets` (`offsets.topic.num.partitions` 50).
+    ConsumerOffsets = 0,
+    /// `__transaction_state` (`transaction.state.log.num.partitions` 50).
+    TransactionState = 1,
+}
+
+impl Internal {
+    /// Both, in the order the controller visits them.
+    pub(crate) const ALL: [Internal; 2] = [Internal::ConsumerOffsets, Internal::TransactionState];
+}
+
+/// One internal topic's partitions as the controller keeps them, with when each got its
+/// current leader (a coordinator taking ids over gives their clients fresh sessions), and
+/// its `min.insync.replicas`.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CoordinatorTopic {
+    pub(crate) partitions: Vec<Registration>,
+    leader_since: Vec<SimTime>,
+    min_isr: usize,
+}
+
 impl Cluster {
     /// `config.brokers` brokers (at least one), running, with no topics.
     pub(super) fn new(config: ClusterConfig) -> Self {
@@ -120,12 +147,12 @@ impl Cluster {
             brokers: (0..brokers).map(|b| (b, Broker::new(b))).collect(),
             incarnations: VecMap::new(),
             topics: VecMap::new(),
-            offsets_topic: Vec::new(),
-            offsets_leader_since: Vec::new(),
+            internal: [CoordinatorTopic::default(), CoordinatorTopic::default()],
             balance_scheduled: false,
             replication: ReplicationState::new(),
             lost: VecMap::new(),
             lost_dropped: 0,
+            txn: txn::LeaderTxns::default(),
         }
     }
 
@@ -162,30 +189,91 @@ impl Cluster {
     /// none and no group finds a coordinator (the scenario checks refuse such a cluster
     /// with groups).
     pub(in crate::sim) fn create_offsets_topic(&mut self, rng: &mut crate::rng::SimRng) {
+        let rf = self.config.offsets_topic_replication_factor;
+        self.create_internal(Internal::ConsumerOffsets, rng, group::OFFSETS_TOPIC_PARTITIONS, rf, 1);
+    }
+
+    /// Creates `__transaction_state` as `__consumer_offsets` is created
+    /// (`transaction.state.log.num.partitions` 50, `transaction.state.log.replication.factor`,
+    /// `transaction.state.log.min.isr`), or none with fewer brokers than its replication
+    /// factor (transactional producers then find no coordinator; the scenario checks refuse
+    /// such a cluster with one). Kafka creates it at the first FindCoordinator for a
+    /// transactional id; the sandbox at the start, placed with `rng` — the caller's own
+    /// stream, so runs without transactions draw nothing more from the run's RNG.
+    pub(in crate::sim) fn create_transaction_state_topic(&mut self, rng: &mut crate::rng::SimRng) {
+        let (rf, min_isr) = (self.config.transaction_state_log_replication_factor, self.config.transaction_state_log_min_isr);
+        self.create_internal(Internal::TransactionState, rng, crate::txn::TRANSACTION_STATE_PARTITIONS, rf, min_isr as usize);
+    }
+
+    fn create_internal(&mut self, which: Internal, rng: &mut crate::rng::SimRng, partitions: u32, rf: u32, min_isr: usize) {
         let brokers: Vec<BrokerId> = self.brokers.keys().copied().collect();
-        let rf = self.config.offsets_topic_replication_factor.max(1);
+        let rf = rf.max(1);
+        let topic = &mut self.internal[which as usize];
+        topic.min_isr = min_isr.max(1);
         if (brokers.len() as u32) < rf {
-            self.offsets_topic = Vec::new();
+            topic.partitions = Vec::new();
+            topic.leader_since = Vec::new();
             return;
         }
-        let placement = place_replicas(rng, &brokers, group::OFFSETS_TOPIC_PARTITIONS, rf);
-        self.offsets_topic = placement.into_iter().map(Registration::new).collect();
-        self.offsets_leader_since = vec![SimTime::ZERO; self.offsets_topic.len()];
+        let placement = place_replicas(rng, &brokers, partitions, rf);
+        topic.partitions = placement.into_iter().map(Registration::new).collect();
+        topic.leader_since = vec![SimTime::ZERO; topic.partitions.len()];
+    }
+
+    /// One internal topic's partitions.
+    pub(crate) fn internal(&self, which: Internal) -> &CoordinatorTopic {
+        &self.internal[which as usize]
+    }
+
+    /// The partition of `which` that coordinates `id` (Java's `hashCode` of the id,
+    /// modulo the partition count: `GroupCoordinator.partitionFor`,
+    /// `TransactionStateManager.partitionFor`).
+    fn internal_partition_of(&self, which: Internal, id: &str) -> Option<(usize, &Registration)> {
+        let partitions = match which {
+            Internal::ConsumerOffsets => group::OFFSETS_TOPIC_PARTITIONS,
+            Internal::TransactionState => crate::txn::TRANSACTION_STATE_PARTITIONS,
+        };
+        let p = crate::partitioner::coordinator_partition(id, partitions) as usize;
+        self.internal(which).partitions.get(p).map(|r| (p, r))
+    }
+
+    /// The broker coordinating `id` in `which`, when a client can reach it: the leader of
+    /// its partition.
+    fn internal_coordinator_of(&self, which: Internal, id: &str) -> Option<BrokerId> {
+        self.internal_partition_of(which, id)?.1.leader.filter(|b| self.reachable(*b))
     }
 
     /// Since when `group`'s coordinator has led its `__consumer_offsets` partition, while
     /// a client can reach it (`None` while the group has no coordinator).
     pub(crate) fn coordinator_since(&self, group: &str) -> Option<SimTime> {
         self.coordinator_of(group)?;
-        let p = crate::partitioner::coordinator_partition(group, group::OFFSETS_TOPIC_PARTITIONS) as usize;
-        self.offsets_leader_since.get(p).copied()
+        let (p, _) = self.internal_partition_of(Internal::ConsumerOffsets, group)?;
+        self.internal(Internal::ConsumerOffsets).leader_since.get(p).copied()
     }
 
-    /// The `__consumer_offsets` partition holding `group`'s offsets
-    /// (`GroupCoordinator.partitionFor`: Java's `hashCode` of the id, modulo 50).
-    pub(crate) fn offsets_partition_of(&self, group: &str) -> Option<&Registration> {
-        let p = crate::partitioner::coordinator_partition(group, group::OFFSETS_TOPIC_PARTITIONS) as usize;
-        self.offsets_topic.get(p)
+    /// The `__transaction_state` partition of `transactional_id` (`TransactionStateManager.partitionFor`:
+    /// `abs(hashCode) % 50`), with its number.
+    pub(crate) fn transaction_partition_of(&self, transactional_id: &str) -> Option<(usize, &Registration)> {
+        self.internal_partition_of(Internal::TransactionState, transactional_id)
+    }
+
+    /// The transaction coordinator of `transactional_id`, when a client can reach it: the
+    /// leader of its `__transaction_state` partition, elected as any partition's (a crashed
+    /// one stays leader until the controller fences it, `broker.session.timeout.ms`).
+    pub(crate) fn txn_coordinator_of(&self, transactional_id: &str) -> Option<BrokerId> {
+        self.internal_coordinator_of(Internal::TransactionState, transactional_id)
+    }
+
+    /// Whether the coordinator of `transactional_id` can write its transaction log: it is
+    /// reachable and its partition has at least `transaction.state.log.min.isr` in-sync
+    /// replicas (`TransactionStateManager.appendTransactionToLog`: NOT_ENOUGH_REPLICAS,
+    /// which the client sees as COORDINATOR_NOT_AVAILABLE). With the coordinator epoch:
+    /// the partition's leader epoch.
+    pub(crate) fn txn_log_writable(&self, transactional_id: &str) -> Option<(BrokerId, u32)> {
+        let min_isr = self.internal(Internal::TransactionState).min_isr;
+        let (_, r) = self.transaction_partition_of(transactional_id)?;
+        let leader = r.leader.filter(|b| self.reachable(*b))?;
+        (r.isr.len() >= min_isr).then_some((leader, r.leader_epoch))
     }
 
     /// The broker coordinating `group`, when a client can reach it: the **leader** of its
@@ -197,6 +285,6 @@ impl Cluster {
     /// election. The sandbox keeps that topic's leadership but not its records: the group's
     /// state survives a failover (Kafka reloads it from the compacted topic).
     pub(crate) fn coordinator_of(&self, group: &str) -> Option<BrokerId> {
-        self.offsets_partition_of(group)?.leader.filter(|b| self.reachable(*b))
+        self.internal_coordinator_of(Internal::ConsumerOffsets, group)
     }
 }

@@ -44,6 +44,9 @@ impl Cluster {
         if !self.reachable(broker) {
             return; // Lost on the wire: the producer's request.timeout.ms will notice.
         }
+        // Transactions (KIP-890, `txn.rs`): a transactional batch's first append to a
+        // partition waits for its coordinator to add the partition to the transaction.
+        let Some(batches) = self.txn_verify(&producer, broker, request, acks, timeout_ms, batches, out) else { return };
         let mut parts = Vec::with_capacity(batches.len());
         for b in batches {
             let outcome = self.append_partition(&producer, broker, acks, &b, consumers, out);
@@ -108,6 +111,10 @@ impl Cluster {
         if part.leader != Some(broker) || self.brokers.get(&broker).is_none_or(|b| b.fenced) {
             return Done(Err(ProduceError::NotLeaderOrFollower));
         }
+        // A transactional batch the verification or the epoch check refused (`txn.rs`).
+        if let Some(e) = b.txn_error {
+            return Done(Err(e));
+        }
         // `Partition.appendRecordsToLeader` checks min.insync.replicas first.
         if acks == Acks::All && (part.isr.len() as u32) < min_isr {
             return Done(Err(ProduceError::NotEnoughReplicas));
@@ -117,12 +124,15 @@ impl Cluster {
         // batch that skips ahead is refused until the earlier one arrives.
         if let Some(seq) = b.sequence {
             let log = part.logs.get(&broker);
+            // A transactional producer's sequences start again at 0 with each epoch
+            // (`ProducerAppendInfo.checkSequence`): only its records of this epoch count.
+            let tag = b.records.first().and_then(|r| r.txn);
             // Newest first: this producer's records back to the first one older than the
             // batch (usually just its last record), within the scan bound.
             let mut mine: Vec<&StoredRecord> = Vec::new();
             if let Some(l) = log {
                 for r in l.records().iter().rev().take(PRODUCER_STATE_SCAN) {
-                    if r.record.producer != producer {
+                    if r.record.producer != producer || r.record.txn != tag {
                         continue;
                     }
                     let older = r.record.sequence.is_some_and(|s| s < seq);
@@ -186,6 +196,18 @@ impl Cluster {
             }));
         }
         let end_offset = log.log_end_offset();
+        // A transactional batch: which producer id's transaction its records join (for the
+        // exactly-once monitor; before the appends, so it knows them as they come).
+        if let (Some(tag), Some(first)) = (b.records.first().and_then(|r| r.txn), acked.first()) {
+            out.emit(EventKind::Txn(crate::event::TxnEvent::TxnRecordsAppended {
+                topic: tp.topic.clone(),
+                partition: tp.partition,
+                producer_id: tag.producer_id,
+                epoch: tag.producer_epoch,
+                records: acked.iter().map(|a| a.0).collect(),
+                first_offset: first.2,
+            }));
+        }
         for kind in appended {
             out.emit(kind);
         }

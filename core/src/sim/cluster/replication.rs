@@ -484,6 +484,7 @@ impl Cluster {
     /// replica now has (`Partition.checkEnoughReplicasReachOffset`), or whose leader
     /// moved; a request whose parts are all settled is answered (`DelayedProduce`).
     pub(in crate::sim) fn complete_delayed_produces(&mut self, tp: &TopicPartition, out: &mut Driver) {
+        self.complete_txn_markers(tp, out);
         let Some(topic) = self.topics.get(&tp.topic) else { return };
         let min_isr = topic.config.min_insync_replicas as usize;
         let Some(part) = topic.partitions.get(tp.partition as usize) else { return };
@@ -687,9 +688,11 @@ impl Cluster {
             self.maybe_advance_hw(&tp, consumers, out);
             self.complete_delayed_produces(&tp, out);
         }
-        for p in 0..self.offsets_topic.len() {
-            if self.offsets_topic[p].isr.contains(&broker) {
-                self.change_offsets_partition(p, ask, out.now);
+        for which in Internal::ALL {
+            for p in 0..self.internal(which).partitions.len() {
+                if self.internal(which).partitions[p].isr.contains(&broker) {
+                    self.change_internal_partition(which, p, ask, out.now);
+                }
             }
         }
         self.maybe_schedule_balance(out);
@@ -717,10 +720,12 @@ impl Cluster {
                     self.change_partition(&tp, ask, consumers, out);
                 }
             }
-            for p in 0..self.offsets_topic.len() {
-                let r = &self.offsets_topic[p];
-                if r.isr.contains(&broker) || r.elr.contains(&broker) {
-                    self.change_offsets_partition(p, ask, out.now);
+            for which in Internal::ALL {
+                for p in 0..self.internal(which).partitions.len() {
+                    let r = &self.internal(which).partitions[p];
+                    if r.isr.contains(&broker) || r.elr.contains(&broker) {
+                        self.change_internal_partition(which, p, ask, out.now);
+                    }
                 }
             }
         }
@@ -741,13 +746,27 @@ impl Cluster {
         }
         // `__consumer_offsets` holds no records here: its replica on this broker is in
         // sync at once (Kafka's is after a fetch or two).
-        for p in 0..self.offsets_topic.len() {
-            let r = &self.offsets_topic[p];
-            if r.replicas.contains(&broker) && !r.isr.contains(&broker) && r.leader.is_some() {
-                self.change_offsets_partition(p, Ask { join: Some(broker), ..Ask::default() }, out.now);
-            }
-            if self.offsets_topic[p].leader.is_none() {
-                self.change_offsets_partition(p, Ask::default(), out.now);
+        for which in Internal::ALL {
+            for p in 0..self.internal(which).partitions.len() {
+                let r = &self.internal(which).partitions[p];
+                if r.replicas.contains(&broker) && !r.isr.contains(&broker) && r.leader.is_some() {
+                    self.change_internal_partition(which, p, Ask { join: Some(broker), ..Ask::default() }, out.now);
+                }
+                if self.internal(which).partitions[p].leader.is_none() && self.change_internal_partition(which, p, Ask::default(), out.now)
+                {
+                    // Elected only now: the replicas that registered while it had no leader
+                    // (nothing to join then) join it now, as their fetches would make them.
+                    let r = &self.internal(which).partitions[p];
+                    let joining: Vec<BrokerId> = r
+                        .replicas
+                        .iter()
+                        .copied()
+                        .filter(|b| !r.isr.contains(b) && self.brokers.get(b).is_some_and(|x| !x.fenced && x.reachable()))
+                        .collect();
+                    for b in joining {
+                        self.change_internal_partition(which, p, Ask { join: Some(b), ..Ask::default() }, out.now);
+                    }
+                }
             }
         }
         self.maybe_schedule_balance(out);
@@ -824,17 +843,20 @@ impl Cluster {
         )
     }
 
-    /// A `__consumer_offsets` partition changes (`min.insync.replicas` 1, the broker
-    /// default; no unclean election). Only the coordinator's place changes: no records.
-    fn change_offsets_partition(&mut self, p: usize, ask: Ask, now: SimTime) -> bool {
-        let Some(before) = self.offsets_topic.get(p) else { return false };
-        let change = self.change_of(before, ask, 1, false);
+    /// A partition of an internal topic changes (`__consumer_offsets`: `min.insync.replicas`
+    /// 1, the broker default; `__transaction_state`: `transaction.state.log.min.isr`; no
+    /// unclean election). Only the coordinator's place changes: no records.
+    fn change_internal_partition(&mut self, which: Internal, p: usize, ask: Ask, now: SimTime) -> bool {
+        let topic = &self.internal[which as usize];
+        let Some(before) = topic.partitions.get(p) else { return false };
+        let change = self.change_of(before, ask, topic.min_isr, false);
         if change.is_noop(before) {
             return false;
         }
-        self.offsets_topic[p] = change.after;
+        let topic = &mut self.internal[which as usize];
+        topic.partitions[p] = change.after;
         if change.leader_changed {
-            if let Some(t) = self.offsets_leader_since.get_mut(p) {
+            if let Some(t) = topic.leader_since.get_mut(p) {
                 *t = now;
             }
         }
@@ -995,7 +1017,7 @@ impl Cluster {
 
     fn imbalanced(&self) -> bool {
         self.topics.values().flat_map(|t| &t.partitions).any(|p| p.leader.is_some() && p.leader != p.replicas.first().copied())
-            || self.offsets_topic.iter().any(|r| r.leader.is_some() && !r.has_preferred_leader())
+            || self.internal.iter().flat_map(|t| &t.partitions).any(|r| r.leader.is_some() && !r.has_preferred_leader())
     }
 
     /// The controller's preferred-leader elections (`maybeBalancePartitionLeaders`): each
@@ -1024,13 +1046,15 @@ impl Cluster {
                 elections += 1;
             }
         }
-        for p in 0..self.offsets_topic.len() {
-            if elections >= MAX_ELECTIONS_PER_IMBALANCE {
-                break;
-            }
-            let r = &self.offsets_topic[p];
-            if r.leader.is_some() && !r.has_preferred_leader() && self.change_offsets_partition(p, ask, out.now) {
-                elections += 1;
+        for which in Internal::ALL {
+            for p in 0..self.internal(which).partitions.len() {
+                if elections >= MAX_ELECTIONS_PER_IMBALANCE {
+                    break;
+                }
+                let r = &self.internal(which).partitions[p];
+                if r.leader.is_some() && !r.has_preferred_leader() && self.change_internal_partition(which, p, ask, out.now) {
+                    elections += 1;
+                }
             }
         }
         if elections >= MAX_ELECTIONS_PER_IMBALANCE && self.imbalanced() {
@@ -1284,7 +1308,15 @@ mod tests {
         // The leader takes a record (acks=1, the cluster's own Produce handler); the
         // followers never fetch it.
         let record = Record::sample(1, 0);
-        let batch = crate::sim::produce::WireBatch { batch: 1, tp: tp.clone(), records: vec![record], sequence: None };
+        let batch = crate::sim::produce::WireBatch {
+            batch: 1,
+            tp: tp.clone(),
+            records: vec![record],
+            sequence: None,
+            transactional_id: None,
+            txn_verified: false,
+            txn_error: None,
+        };
         c.produce_arrive("p".into(), replicas[0], 1, Acks::Leader, 30_000, vec![batch], &mut consumers, &mut out);
         assert_eq!(c.partition(&tp).unwrap().leader_log().map(|l| l.log_end_offset()), Some(1));
         // At exactly replica.lag.time.max.ms (30000) nothing is late yet (`>`).

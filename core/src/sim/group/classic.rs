@@ -1064,6 +1064,12 @@ impl Consumers {
         out: &mut Driver,
     ) {
         if cluster.coordinator_of(group_id).is_none() {
+            // No coordinator (its broker went down on the way): as for JoinGroup, the
+            // client hears COORDINATOR_NOT_AVAILABLE (`SyncGroupResponseHandler`:
+            // `markCoordinatorUnknown`) and joins again; without an answer it would wait
+            // in Syncing for ever.
+            let reply = self.reply_at(out);
+            self.answer_sync_direct(group_id, client_id, incarnation, generation, Err(GroupError::CoordinatorNotAvailable), reply, out);
             return;
         }
         let reply = self.reply_at(out);

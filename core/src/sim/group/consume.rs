@@ -89,6 +89,7 @@ impl Consumers {
     pub(in crate::sim) fn read_for(&mut self, group_id: &str, client_id: &str, cluster: &Cluster, out: &mut Driver) -> Vec<Fetched> {
         let Some(group) = self.groups.get_mut(group_id) else { return Vec::new() };
         let reset = group.config.auto_offset_reset;
+        let isolation = group.config.isolation_level;
         let Some(member) = group.members.iter_mut().find(|m| m.client_id == client_id) else { return Vec::new() };
         let n = member.assigned.len() as u32;
         if n == 0 {
@@ -152,7 +153,8 @@ impl Consumers {
                 // end below a position whose epoch is unknown): `auto.offset.reset`.
                 let to = match reset {
                     OffsetReset::Earliest => log.log_start_offset(),
-                    OffsetReset::Latest => log.high_watermark(),
+                    // The log's end for the group's isolation level (the LSO under read_committed).
+                    OffsetReset::Latest => crate::sim::txn::fetch::end_offset(log, isolation),
                     OffsetReset::None => {
                         truncated = Some(GroupError::OffsetOutOfRange);
                         break;
@@ -171,10 +173,10 @@ impl Consumers {
                     .insert(tp.clone(), PositionEpochs { offset_epoch: epoch_before(log, to), validated_at: Some(part.leader_epoch) });
                 position = to;
             }
-            let hw = log.high_watermark();
-            let records = log.read_committed(position, budget);
-            budget -= records.len() as u32;
-            fetched.extend(records.iter().map(|r| (tp.clone(), r.clone(), hw)));
+            // Up to the HW, or the LSO under read_committed (`txn/fetch.rs`).
+            let read = crate::sim::txn::fetch::consumer_read(log, position, budget, isolation);
+            budget -= read.visible;
+            fetched.extend(read.records.into_iter().map(|(r, hidden)| (tp.clone(), r, read.end, hidden)));
         }
         for e in resets {
             out.emit(e);
@@ -261,14 +263,12 @@ impl Consumers {
             return;
         }
         let Some(member) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
-        let delivered: Vec<EventKind> = records
-            .into_iter()
-            .filter_map(|(tp, stored, high_watermark)| member.hand_over(group_id, tp, &stored, high_watermark, now, kept))
-            .collect();
+        let delivered: Vec<EventKind> = crate::sim::txn::fetch::hand_over_all(member, group_id, records, now, kept);
         let processing_ms = member.config.processing_ms;
         let processing_any = !member.processing.is_empty();
-        member.activity = if delivered.is_empty() { Activity::Fetching } else { Activity::Processing };
-        let before_processing = member.config.commit_mode == CommitMode::BeforeProcessing && !delivered.is_empty();
+        let any = delivered.iter().any(|e| matches!(e, EventKind::Consume(ConsumeEvent::RecordDelivered { .. })));
+        member.activity = if any { Activity::Processing } else { Activity::Fetching };
+        let before_processing = member.config.commit_mode == CommitMode::BeforeProcessing && any;
         for e in delivered {
             out.emit(e);
         }
@@ -439,9 +439,8 @@ impl Sim {
     pub(in crate::sim) fn handle_consume(&mut self, pending: ConsumePending) {
         match pending {
             ConsumePending::ProcessingDone { group, client_id, token } => self.processing_done(&group, &client_id, token),
-            ConsumePending::Poll { group, client_id, token } => {
-                self.consumers.poll(&group, &client_id, token, &self.cluster, &mut self.out)
-            }
+            // A Streams instance under exactly_once_v2 may commit its transaction first (`streams_eos.rs`).
+            ConsumePending::Poll { group, client_id, token } => self.handle_poll(&group, &client_id, token),
             ConsumePending::FetchArrive { group, client_id, token } => {
                 self.consumers.fetch_arrive(&group, &client_id, token, &self.cluster, &mut self.out)
             }
@@ -489,7 +488,7 @@ mod tests {
             .iter()
             .filter_map(|e| match e {
                 Effect::At { at, pending: Pending::Consume(ConsumePending::FetchResponse { records, .. }) } => {
-                    Some((*at, records.iter().map(|(_, r, _)| r.offset).collect()))
+                    Some((*at, records.iter().map(|(_, r, _, _)| r.offset).collect()))
                 }
                 _ => None,
             })
@@ -514,7 +513,15 @@ mod tests {
         // and the leader completes the parked fetch (the cluster calls into the consumers'
         // purgatory, as `tryCompleteDelayedRequests` does).
         let record = Record::sample(1, 0);
-        let batch = WireBatch { batch: 1, tp: tp.clone(), records: vec![record], sequence: None };
+        let batch = WireBatch {
+            batch: 1,
+            tp: tp.clone(),
+            records: vec![record],
+            sequence: None,
+            transactional_id: None,
+            txn_verified: false,
+            txn_error: None,
+        };
         let leader = cluster.partition(&tp).and_then(|p| p.leader).unwrap();
         let mut out = Driver::new(1, 20);
         cluster.produce_arrive("p".into(), leader, 1, Acks::Leader, 30_000, vec![batch], &mut consumers, &mut out);
@@ -561,7 +568,7 @@ mod tests {
         let (cluster, mut consumers, tp) = diverged(OffsetReset::Latest);
         let mut out = Driver::new(1, 20);
         let fetched = consumers.read_for("g", "c1", &cluster, &mut out);
-        assert_eq!(fetched.iter().map(|(_, r, _)| r.offset).collect::<Vec<_>>(), [2, 3, 4], "not 'latest': the divergence point");
+        assert_eq!(fetched.iter().map(|(_, r, _, _)| r.offset).collect::<Vec<_>>(), [2, 3, 4], "not 'latest': the divergence point");
         assert_eq!(
             emitted(&out),
             [EventKind::Consume(ConsumeEvent::TruncationDetected {

@@ -21,6 +21,7 @@ pub(in crate::sim) mod consume;
 pub(in crate::sim) mod consumer;
 pub(in crate::sim) mod expiry;
 pub(in crate::sim) mod push;
+pub(in crate::sim) mod txn;
 
 /// An assignor's answer (partitions per topic, per member) as each member's sorted list of
 /// partitions — what both protocols hand their members.
@@ -259,6 +260,7 @@ impl Consumers {
             cg_interval_ms: 0,
             cg_resend: false,
             cg_pending_assignment: None,
+            unstable_fetches: 0,
         });
         self.start_member(group_id, &spec.client_id, cluster, out);
     }
@@ -383,13 +385,15 @@ impl Consumers {
     ) {
         use crate::command::SeekTo;
         let now = out.now;
+        let isolation = self.groups.get(group_id).map(|g| g.config.isolation_level).unwrap_or_default();
         let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         let targets: Vec<TopicPartition> =
             m.assigned.iter().filter(|tp| tp.topic == topic && partition.is_none_or(|p| tp.partition == p)).cloned().collect();
         let mut moves = Vec::new();
         for tp in targets {
             let Some(log) = cluster.partition(&tp).and_then(|p| p.display_log()) else { continue };
-            let (start, hw) = (log.log_start_offset(), log.high_watermark());
+            // `seekToEnd()` under read_committed: the LSO.
+            let (start, hw) = (log.log_start_offset(), log.end_for(isolation));
             let offset = match to {
                 SeekTo::Beginning => start,
                 SeekTo::End => hw,
@@ -530,6 +534,7 @@ impl Consumers {
         let now = out.now;
         let Some(g) = self.groups.get(group_id) else { return };
         let reset = g.config.auto_offset_reset;
+        let isolation = g.config.isolation_level;
         let mut sets = Vec::new();
         let no_offset = reset == OffsetReset::None && committed.iter().any(|(_, c)| c.is_none());
         if no_offset {
@@ -545,8 +550,8 @@ impl Consumers {
         for (tp, c) in committed {
             let part = cluster.partition(&tp);
             let log = part.and_then(|p| p.display_log());
-            // ListOffsets for read_uncommitted: earliest = log start, latest = HW.
-            let (start, hw) = log.map(|l| (l.log_start_offset(), l.high_watermark())).unwrap_or((0, 0));
+            // ListOffsets: earliest = log start, latest = HW (the LSO under read_committed).
+            let (start, hw) = log.map(|l| (l.log_start_offset(), l.end_for(isolation))).unwrap_or((0, 0));
             let (offset, from, epochs) = match c {
                 // `seekUnvalidated`: the committed leader epoch is validated at the first fetch.
                 Some((o, epoch)) => (o, StartFrom::Committed, PositionEpochs { offset_epoch: epoch, validated_at: None }),
@@ -767,7 +772,49 @@ impl Consumers {
         out: &mut Driver,
     ) {
         if cluster.coordinator_of(group_id).is_none() {
+            // The coordinator went away while the request was on its way (crashed, cut off,
+            // or moving): the request fails (a disconnect, or `request.timeout.ms`) and
+            // `ConsumerCoordinator.fetchCommittedOffsets` asks again once it finds a
+            // coordinator, after `retry.backoff.ms` (100 ms). Without a retry the member
+            // would wait for its positions forever.
+            let current = self.consumer(group_id, client_id, incarnation).is_some_and(|m| m.token == token);
+            if current {
+                let again = out.now.plus_ms(2 * out.latency() + 100);
+                out.at(
+                    again,
+                    GroupPending::OffsetFetchArrive { group: group_id.into(), client_id: client_id.into(), incarnation, token, partitions },
+                );
+            }
             return;
+        }
+        // Transactions (`txn.rs`): the Java consumer asks with `requireStable`; partitions
+        // whose offsets a transaction still holds pending get UNSTABLE_OFFSET_COMMIT, and it
+        // asks again after `retry.backoff.ms` (exponential up to `retry.backoff.max.ms`).
+        let unstable = self.txn_unstable(group_id, &partitions);
+        if !unstable.is_empty() {
+            if self.consumer(group_id, client_id, incarnation).is_none() {
+                return; // The asking process is gone.
+            }
+            let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
+            let backoff = (100u64 << m.unstable_fetches.min(4)).min(1000);
+            if m.unstable_fetches == 0 {
+                let e = crate::event::TxnEvent::OffsetFetchUnstable {
+                    group: group_id.into(),
+                    client_id: client_id.into(),
+                    partitions: unstable,
+                };
+                out.emit(EventKind::Txn(e));
+            }
+            m.unstable_fetches += 1;
+            let again = out.now.plus_ms(2 * out.latency() + backoff);
+            out.at(
+                again,
+                GroupPending::OffsetFetchArrive { group: group_id.into(), client_id: client_id.into(), incarnation, token, partitions },
+            );
+            return;
+        }
+        if let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) {
+            m.unstable_fetches = 0;
         }
         let reply = self.reply_at(out);
         let Some(g) = self.groups.get(group_id) else { return };
@@ -920,8 +967,10 @@ impl Sim {
             GroupCommand::RemoveMember { group, client_id } => self.consumers.leave(&group, &client_id, &self.cluster, &mut self.out),
             GroupCommand::AddGroup { group } => {
                 let id = group.id.clone();
+                let isolation_level = group.config.isolation_level;
                 self.consumers.groups.insert(id.clone(), Group::new(id.clone(), group.topics, group.config));
                 self.out.emit(EventKind::Group(GroupEvent::GroupCreated { group: id.clone() }));
+                crate::sim::txn::group_created(&id, isolation_level, &mut self.out);
                 for m in group.members {
                     self.consumers.join(&id, m, &self.cluster, &mut self.out);
                 }
@@ -933,8 +982,13 @@ impl Sim {
                     self.consumers.change_assignor(&group, &self.cluster, &mut self.out);
                 }
             }
-            GroupCommand::CrashMember { group, client_id } => self.consumers.crash_member(&group, &client_id, &mut self.out),
+            GroupCommand::CrashMember { group, client_id } => {
+                self.consumers.crash_member(&group, &client_id, &mut self.out);
+                // A Streams instance's producer dies with it under exactly_once_v2 (`streams_eos.rs`).
+                self.apps.streams_member_crashed(&group, &client_id, &mut self.clients, &mut self.out);
+            }
             GroupCommand::RestartMember { group, client_id } => {
+                self.apps.streams_member_restarted(&group, &client_id, &self.cluster, &mut self.clients, &mut self.out);
                 self.consumers.restart_member(&group, &client_id, &self.cluster, &mut self.out)
             }
             GroupCommand::PauseMember { group, client_id, paused } => {
