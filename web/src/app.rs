@@ -104,6 +104,14 @@ pub fn App() -> Html {
                             Outgoing::Download(text) => {
                                 let _ = crate::browser::download("kafka-sandbox-run.json", text);
                             }
+                            Outgoing::CopyLink(text) => {
+                                let url = format!("{}#{text}", crate::browser::base_url());
+                                let dispatcher = dispatcher.clone();
+                                yew::platform::spawn_local(async move {
+                                    let ok = crate::browser::copy_text(&url).await;
+                                    dispatcher.dispatch(Action::Copied(ok));
+                                });
+                            }
                         }
                     }
                     m.outbox.len()
@@ -275,7 +283,12 @@ pub fn App() -> Html {
     let retries = model.retries.clone();
     let group_logs = Rc::new(model.groups.all());
     let comparison = model.comparison.clone();
-    let share_link = model.share_link.as_ref().map(|t| format!("{}#{t}", crate::browser::base_url()));
+    let share = model.share.as_ref().map(|s| match s {
+        crate::state::ShareState::Link { text, copied } => {
+            crate::state::ShareState::Link { text: format!("{}#{text}", crate::browser::base_url()), copied: *copied }
+        }
+        other => other.clone(),
+    });
     let reached = model.reached.max(read.steps());
     drop(model);
 
@@ -292,7 +305,7 @@ pub fn App() -> Html {
                     <span class="subtitle">{ i18n::SUBTITLE.get(lang) }</span>
                 </div>
                 <ScenarioPanel {lang} current={scenario_key} json={scenario_json} error={json_error} dispatch={dispatch.clone()} />
-                <SharePanel {lang} link={share_link} dispatch={dispatch.clone()} />
+                <SharePanel {lang} {share} dispatch={dispatch.clone()} />
                 <button id="theme-toggle" title={i18n::THEME_HINT.get(lang)} onclick={send(&dispatch, Action::CycleTheme)}>
                     { i18n::theme_label(lang, theme) }
                 </button>

@@ -151,3 +151,11 @@ pub async fn read_chosen(input: web_sys::HtmlInputElement) -> Option<String> {
     let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok()?;
     text.as_string()
 }
+
+/// Puts `text` on the clipboard; whether the browser took it (it may refuse: no focus,
+/// no permission, an old browser).
+pub async fn copy_text(text: &str) -> bool {
+    let Some(window) = web_sys::window() else { return false };
+    let clipboard = window.navigator().clipboard();
+    wasm_bindgen_futures::JsFuture::from(clipboard.write_text(text)).await.is_ok()
+}

@@ -55,6 +55,9 @@ macro_rules! msgs {
     };
 }
 
+/// Words of the classroom and real-cluster features, in their own block.
+pub mod classroom;
+
 msgs! {
     TITLE = "Kafka 沙盒", "Kafka Sandbox";
     SUBTITLE = "一个确定性的 Kafka 模拟：生产、分区、消费者组", "A deterministic Kafka simulation: producers, partitions, consumer groups";
@@ -766,8 +769,8 @@ pub fn leave_reason(lang: Lang, r: LeaveReason) -> &'static str {
         (LeaveReason::Graceful, Lang::En) => "close() sent LeaveGroup",
         (LeaveReason::SessionTimeout, Lang::Zh) => "session.timeout.ms 内没有心跳",
         (LeaveReason::SessionTimeout, Lang::En) => "no heartbeat within session.timeout.ms",
-        (LeaveReason::PollTimeout, Lang::Zh) => "超过 max.poll.interval.ms 没有调用 poll()",
-        (LeaveReason::PollTimeout, Lang::En) => "no poll() within max.poll.interval.ms",
+        (LeaveReason::PollTimeout, Lang::Zh) => "超过 max.poll.interval.ms 没有调用 poll()，它的心跳线程请求离开",
+        (LeaveReason::PollTimeout, Lang::En) => "no poll() within max.poll.interval.ms, so its heartbeat thread asked to leave",
         (LeaveReason::RebalanceTimeout, Lang::Zh) => "未在再均衡超时内重新加入",
         (LeaveReason::RebalanceTimeout, Lang::En) => "did not rejoin within the rebalance timeout",
         (LeaveReason::RevocationTimeout, Lang::Zh) => "未在再均衡超时内交出分区",
@@ -775,13 +778,25 @@ pub fn leave_reason(lang: Lang, r: LeaveReason) -> &'static str {
     }
 }
 
-/// "removed by the coordinator at 10.1 s: no heartbeat within session.timeout.ms".
-pub fn removed_line(lang: Lang, at_ms: u64, r: LeaveReason) -> String {
+/// What became of a member that is gone, as its card says it: a member that sent
+/// LeaveGroup itself (`close()`, or its heartbeat thread once `max.poll.interval.ms`
+/// passed without `poll()`, KIP-62) left; the coordinator removed the others.
+/// `consumer_protocol`: under KIP-848 the leave is a ConsumerGroupHeartbeat with member
+/// epoch -1, not a LeaveGroup request.
+pub fn removed_line(lang: Lang, at_ms: u64, r: LeaveReason, consumer_protocol: bool) -> String {
     let at = seconds(at_ms);
-    let why = leave_reason(lang, r);
-    match lang {
-        Lang::Zh => format!("{at} 时被协调者移出组：{why}"),
-        Lang::En => format!("removed by the coordinator at {at}: {why}"),
+    let leave = if consumer_protocol { "ConsumerGroupHeartbeat (epoch -1)" } else { "LeaveGroup" };
+    match (lang, r) {
+        (Lang::Zh, LeaveReason::PollTimeout) => {
+            format!("{at} 时离开了组：超过 max.poll.interval.ms 没有调用 poll()，它的心跳线程发送了 {leave}")
+        }
+        (Lang::En, LeaveReason::PollTimeout) => {
+            format!("left the group at {at}: no poll() within max.poll.interval.ms, so its heartbeat thread sent {leave}")
+        }
+        (Lang::Zh, LeaveReason::Graceful) => format!("{at} 时离开了组：close() 发送了 {leave}"),
+        (Lang::En, LeaveReason::Graceful) => format!("left the group at {at}: close() sent {leave}"),
+        (Lang::Zh, r) => format!("{at} 时被协调者移出组：{}", leave_reason(lang, r)),
+        (Lang::En, r) => format!("removed by the coordinator at {at}: {}", leave_reason(lang, r)),
     }
 }
 
@@ -809,8 +824,12 @@ pub fn quiet_group(lang: Lang, group: &str, within_ms: u64) -> String {
 pub fn rebalance_due_line(lang: Lang, due_ms: u64, initial: bool) -> String {
     let at = seconds(due_ms);
     match (lang, initial) {
-        (Lang::Zh, true) => format!("第一代将在 {at} 形成：新组先等待 group.initial.rebalance.delay.ms，让更多成员加入（每个新成员重新计时）"),
-        (Lang::En, true) => format!("the first generation forms at {at}: a new group waits group.initial.rebalance.delay.ms for more members (each joiner restarts the wait)"),
+        (Lang::Zh, true) => format!(
+            "除非又有成员加入，第一代将在 {at} 形成：新组先等待 group.initial.rebalance.delay.ms，让更多成员加入；等待期间有成员加入，到时就再等一轮"
+        ),
+        (Lang::En, true) => format!(
+            "unless another member joins first, the first generation forms at {at}: a new group waits group.initial.rebalance.delay.ms for more members, and once more if one joined during the wait"
+        ),
         (Lang::Zh, false) => format!("所有成员重新加入后加入阶段结束，最迟在 {at}（再均衡超时 = max.poll.interval.ms，届时仍未加入的成员被移除）"),
         (Lang::En, false) => format!("the join phase ends once every member has rejoined, at the latest at {at} (the rebalance timeout, max.poll.interval.ms; members missing then are removed)"),
     }
@@ -886,10 +905,10 @@ fn tps(list: &[kafka_sandbox_core::record::TopicPartition]) -> String {
     if list.is_empty() {
         return "—".into();
     }
-    list.iter().map(|tp| format!("P{}", tp.partition)).collect::<Vec<_>>().join(", ")
+    // Kafka's own `topic-partition` (`TopicPartition.toString`): a group may read several topics.
+    list.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
 }
 
-/// One trace event as a sentence.
 /// A source connector's offset as Kafka Connect's JDBC source writes it.
 pub fn source_offset(o: &kafka_sandbox_core::event::SourceOffset) -> String {
     match o.timestamp_ms {
@@ -898,6 +917,47 @@ pub fn source_offset(o: &kafka_sandbox_core::event::SourceOffset) -> String {
     }
 }
 
+/// One event as the rebalance timeline says it: the event log's sentence without the
+/// `clientId-UUID` member ids (the card's tooltip has them), which only bury the story.
+pub fn timeline_line(lang: Lang, e: &EventKind) -> String {
+    use kafka_sandbox_core::event::GroupEvent as G;
+    let zh = lang == Lang::Zh;
+    match e {
+        EventKind::Group(G::MemberJoined { group, client_id, .. }) => {
+            if zh {
+                format!("{client_id} 加入 {group}")
+            } else {
+                format!("{client_id} joins {group}")
+            }
+        }
+        EventKind::Group(G::JoinGroupSent { client_id, member_id, .. }) if !member_id.is_empty() => {
+            if zh {
+                format!("{client_id} 带着 member id 再次发送 JoinGroup")
+            } else {
+                format!("{client_id} sends JoinGroup again, with its member id")
+            }
+        }
+        EventKind::Group(G::MemberIdRequired { client_id, .. }) => {
+            if zh {
+                format!("协调者回复 MEMBER_ID_REQUIRED，给 {client_id} 一个 member id（KIP-394）")
+            } else {
+                format!("The coordinator answers MEMBER_ID_REQUIRED and gives {client_id} a member id (KIP-394)")
+            }
+        }
+        e => event_line(lang, e),
+    }
+}
+
+/// The same heartbeat answer heard again: "(and 12 more times, the last at 40.2 s)".
+pub fn repeated_line(lang: Lang, more: u32, last_ms: u64) -> String {
+    let at = seconds(last_ms);
+    match lang {
+        Lang::Zh => format!("（之后又 {more} 次，最后一次在 {at}）"),
+        Lang::En => format!("(and {more} more times, the last at {at})"),
+    }
+}
+
+/// One trace event as a sentence.
 pub fn event_line(lang: Lang, e: &EventKind) -> String {
     match e {
         EventKind::Produce(e) => produce_line(lang, e),
@@ -1170,10 +1230,13 @@ fn group_line(lang: Lang, e: &GroupEvent) -> String {
         }
         E::MemberLeft { group, client_id, reason, .. } => {
             let why = leave_reason(lang, *reason);
-            if zh {
-                format!("协调者把 {client_id} 移出 {group}（{why}）")
-            } else {
-                format!("The coordinator removes {client_id} from {group} ({why})")
+            // A member that asked to leave left; the coordinator removed the others.
+            let asked = matches!(reason, LeaveReason::Graceful | LeaveReason::PollTimeout);
+            match (zh, asked) {
+                (true, true) => format!("{client_id} 离开 {group}（{why}）"),
+                (false, true) => format!("{client_id} leaves {group} ({why})"),
+                (true, false) => format!("协调者把 {client_id} 移出 {group}（{why}）"),
+                (false, false) => format!("The coordinator removes {client_id} from {group} ({why})"),
             }
         }
         E::JoinGroupSent { group, client_id, member_id, .. } => match (zh, member_id.is_empty()) {
@@ -1198,9 +1261,9 @@ fn group_line(lang: Lang, e: &GroupEvent) -> String {
         }
         E::RebalanceNoticed { group, client_id } => {
             if zh {
-                format!("{client_id} 的心跳得到 REBALANCE_IN_PROGRESS：{group} 在再均衡，它要重新加入")
+                format!("{client_id} 的心跳得到 REBALANCE_IN_PROGRESS：{group} 在再均衡，它在下一次调用 poll() 时重新加入")
             } else {
-                format!("{client_id}'s heartbeat gets REBALANCE_IN_PROGRESS: {group} is rebalancing, so it rejoins")
+                format!("{client_id}'s heartbeat gets REBALANCE_IN_PROGRESS: {group} is rebalancing; it rejoins at its next poll()")
             }
         }
         E::PartitionsRevoked { client_id, partitions, .. } => {
@@ -1312,20 +1375,20 @@ fn consume_line(lang: Lang, e: &ConsumeEvent) -> String {
                 (StartFrom::ResetLatest, false) => "no commit: latest",
             };
             if zh {
-                format!("{client_id} 从分区 {} 的位移 {offset} 开始读（{why}）", tp.partition)
+                format!("{client_id} 从{} 的位移 {offset} 开始读（{why}）", tp)
             } else {
-                format!("{client_id} starts partition {} at offset {offset} ({why})", tp.partition)
+                format!("{client_id} starts {} at offset {offset} ({why})", tp)
             }
         }
         E::RecordDelivered { group, client_id, tp, offset, value, .. } => {
             if zh {
-                format!("{group}/{client_id} 的 poll() 收到 {value}（分区 {} 位移 {offset}）", tp.partition)
+                format!("{group}/{client_id} 的 poll() 收到 {value}（{} 位移 {offset}）", tp)
             } else {
-                format!("{group}/{client_id} poll() returns {value} (partition {}, offset {offset})", tp.partition)
+                format!("{group}/{client_id} poll() returns {value} ({}, offset {offset})", tp)
             }
         }
         E::OffsetsCommitted { group, client_id, offsets } => {
-            let list: Vec<String> = offsets.iter().map(|(tp, o)| format!("P{}={o}", tp.partition)).collect();
+            let list: Vec<String> = offsets.iter().map(|(tp, o)| format!("{}={o}", tp)).collect();
             if zh {
                 format!("{group}/{client_id} 提交位移 {}", list.join(", "))
             } else {
@@ -1333,7 +1396,7 @@ fn consume_line(lang: Lang, e: &ConsumeEvent) -> String {
             }
         }
         E::OffsetsExpired { group, offsets } => {
-            let list: Vec<String> = offsets.iter().map(|(tp, o)| format!("{}-{}={o}", tp.topic, tp.partition)).collect();
+            let list: Vec<String> = offsets.iter().map(|(tp, o)| format!("{}-{}={o}", tp.topic, tp)).collect();
             if zh {
                 format!(
                     "{group} 的已提交位移过期（offsets.retention.minutes）：{}；之后分到这些分区的成员按 auto.offset.reset 开始",
@@ -1345,9 +1408,9 @@ fn consume_line(lang: Lang, e: &ConsumeEvent) -> String {
         }
         E::PositionReset { client_id, tp, from, to, .. } => {
             if zh {
-                format!("{client_id} 在分区 {} 的位移 {from} 越界（OFFSET_OUT_OF_RANGE），按 auto.offset.reset 重置为 {to}", tp.partition)
+                format!("{client_id} 在{} 的位移 {from} 越界（OFFSET_OUT_OF_RANGE），按 auto.offset.reset 重置为 {to}", tp)
             } else {
-                format!("{client_id}'s position {from} on partition {} is out of range; auto.offset.reset moves it to {to}", tp.partition)
+                format!("{client_id}'s position {from} on {} is out of range; auto.offset.reset moves it to {to}", tp)
             }
         }
         E::Seeked { client_id, tp, from, to, how, .. } => {
@@ -1360,9 +1423,9 @@ fn consume_line(lang: Lang, e: &ConsumeEvent) -> String {
                 (SeekTo::Timestamp { timestamp_ms }, _) => format!("offsetsForTimes({timestamp_ms})"),
             };
             if zh {
-                format!("{client_id} 调用 {how}：分区 {} 的位置从 {from} 移到 {to}（下一次拉取生效；回退会重新处理记录）", tp.partition)
+                format!("{client_id} 调用 {how}：{} 的位置从 {from} 移到 {to}（下一次拉取生效；回退会重新处理记录）", tp)
             } else {
-                format!("{client_id} calls {how}: partition {} moves from {from} to {to} (the next fetch reads from there; going back re-processes records)", tp.partition)
+                format!("{client_id} calls {how}: {} moves from {from} to {to} (the next fetch reads from there; going back re-processes records)", tp)
             }
         }
     }
@@ -1461,11 +1524,11 @@ fn push_line(lang: Lang, e: &PushEvent) -> String {
         E::RecordsPushed { client_id, tp, count, buffered, .. } => {
             if zh {
                 format!(
-                    "推送（不是 Kafka，教学演示）：broker 把 P{} 的 {count} 条记录直接推给 {client_id}，它的缓冲区现有 {buffered} 条",
-                    tp.partition
+                    "推送（不是 Kafka，教学演示）：broker 把 {} 的 {count} 条记录直接推给 {client_id}，它的缓冲区现有 {buffered} 条",
+                    tp
                 )
             } else {
-                format!("Push (not Kafka — a teaching device): the broker pushes {count} records of P{} to {client_id}; its buffer holds {buffered}", tp.partition)
+                format!("Push (not Kafka — a teaching device): the broker pushes {count} records of {} to {client_id}; its buffer holds {buffered}", tp)
             }
         }
         E::PushOverwhelmed { client_id, buffered, limit, .. } => {
@@ -1542,22 +1605,21 @@ fn streams_line(lang: Lang, e: &StreamsEvent) -> String {
     match e {
         E::StreamsRecordProcessed { application_id, client_id, tp, offset, output } => match (zh, output) {
             (true, Some((key, value))) => format!(
-                "Streams 应用 {application_id}（{client_id}）处理 P{} 位移 {offset} 的记录，输出 {}{value} 到结果主题",
-                tp.partition,
+                "Streams 应用 {application_id}（{client_id}）处理 {} 位移 {offset} 的记录，输出 {}{value} 到结果主题",
+                tp,
                 key.as_ref().map(|k| format!("键 \"{k}\" → ")).unwrap_or_default()
             ),
             (true, None) => {
-                format!("Streams 应用 {application_id}（{client_id}）处理 P{} 位移 {offset} 的记录：被过滤掉，没有输出", tp.partition)
+                format!("Streams 应用 {application_id}（{client_id}）处理 {} 位移 {offset} 的记录：被过滤掉，没有输出", tp)
             }
             (false, Some((key, value))) => format!(
-                "Streams app {application_id} ({client_id}) processes P{} offset {offset} and sends {}{value} to its sink",
-                tp.partition,
+                "Streams app {application_id} ({client_id}) processes {} offset {offset} and sends {}{value} to its sink",
+                tp,
                 key.as_ref().map(|k| format!("key \"{k}\" → ")).unwrap_or_default()
             ),
-            (false, None) => format!(
-                "Streams app {application_id} ({client_id}) processes P{} offset {offset}: filtered out, nothing sent",
-                tp.partition
-            ),
+            (false, None) => {
+                format!("Streams app {application_id} ({client_id}) processes {} offset {offset}: filtered out, nothing sent", tp)
+            }
         },
         E::StateStoreRestored { application_id, client_id, store, partition, records, keys } => {
             if zh {
@@ -1866,8 +1928,8 @@ pub fn duplicate_line(lang: Lang, d: &kafka_sandbox_core::read::DuplicateRecord)
         (None, _) => String::new(),
     };
     match lang {
-        Lang::Zh => format!("{}（P{} 位移 {}）：{first}，{again} 在 {at} 又处理一次{hand}", d.value, d.tp.partition, d.offset),
-        Lang::En => format!("{} (P{} offset {}): {first}, {again} again at {at}{hand}", d.value, d.tp.partition, d.offset),
+        Lang::Zh => format!("{}（{} 位移 {}）：{first}，{again} 在 {at} 又处理一次{hand}", d.value, d.tp, d.offset),
+        Lang::En => format!("{} ({} offset {}): {first}, {again} again at {at}{hand}", d.value, d.tp, d.offset),
     }
 }
 
@@ -1876,15 +1938,15 @@ pub fn lost_line(lang: Lang, l: &kafka_sandbox_core::read::UnprocessedRecord) ->
     use kafka_sandbox_core::read::UnprocessedCause;
     match (&l.cause, lang) {
         (UnprocessedCause::CommittedBeforeProcessing { member, delivered_at }, Lang::Zh) => format!(
-            "P{} 位移 {}：{} 时交给 {member}，位移在它处理之前就已提交，随后它崩溃或失去了分区，接手者从提交位移之后开始",
-            l.tp.partition, l.offset, seconds(delivered_at.ms())
+            "{} 位移 {}：{} 时交给 {member}，位移在它处理之前就已提交，随后它崩溃或失去了分区，接手者从提交位移之后开始",
+            l.tp, l.offset, seconds(delivered_at.ms())
         ),
         (UnprocessedCause::CommittedBeforeProcessing { member, delivered_at }, Lang::En) => format!(
-            "P{} offset {}: delivered to {member} at {}, committed before it was processed; then {member} crashed or lost the partition and the next owner started after the commit",
-            l.tp.partition, l.offset, seconds(delivered_at.ms())
+            "{} offset {}: delivered to {member} at {}, committed before it was processed; then {member} crashed or lost the partition and the next owner started after the commit",
+            l.tp, l.offset, seconds(delivered_at.ms())
         ),
-        (UnprocessedCause::NeverDelivered, Lang::Zh) => format!("P{} 位移 {}：提交位移越过了它，但没有成员收到过它", l.tp.partition, l.offset),
-        (UnprocessedCause::NeverDelivered, Lang::En) => format!("P{} offset {}: the committed offset passed it but no member received it", l.tp.partition, l.offset),
+        (UnprocessedCause::NeverDelivered, Lang::Zh) => format!("{} 位移 {}：提交位移越过了它，但没有成员收到过它", l.tp, l.offset),
+        (UnprocessedCause::NeverDelivered, Lang::En) => format!("{} offset {}: the committed offset passed it but no member received it", l.tp, l.offset),
     }
 }
 
@@ -1947,9 +2009,67 @@ pub fn ed_add_member(lang: Lang, group: &str) -> String {
 mod tests {
     use super::*;
 
+    /// A member whose poll timer expired left by itself (its heartbeat thread sent
+    /// LeaveGroup, KIP-62): neither its card nor the event log says the coordinator
+    /// removed it; a session timeout is the coordinator's doing.
+    #[test]
+    fn a_poll_timeout_reads_as_the_consumer_leaving_not_as_a_removal() {
+        for lang in [Lang::En, Lang::Zh] {
+            let card = removed_line(lang, 10_100, LeaveReason::PollTimeout, false);
+            let event = event_line(
+                lang,
+                &EventKind::Group(GroupEvent::MemberLeft {
+                    group: "g".into(),
+                    client_id: "c".into(),
+                    member_id: "c-1".into(),
+                    reason: LeaveReason::PollTimeout,
+                }),
+            );
+            for line in [&card, &event] {
+                assert!(!line.contains("coordinator") && !line.contains("协调者"), "{line}");
+                assert!(line.contains("max.poll.interval.ms"), "{line}");
+            }
+            assert!(card.contains("LeaveGroup"), "{card}");
+            assert!(removed_line(lang, 10_100, LeaveReason::PollTimeout, true).contains("epoch -1"));
+            let removed = removed_line(lang, 10_100, LeaveReason::SessionTimeout, false);
+            assert!(removed.contains("coordinator") || removed.contains("协调者"), "{removed}");
+        }
+        let noticed = event_line(Lang::En, &EventKind::Group(GroupEvent::RebalanceNoticed { group: "g".into(), client_id: "c".into() }));
+        assert!(noticed.contains("next poll()") && !noticed.contains("so it rejoins"), "{noticed}");
+    }
+
+    /// A group reading two topics: every event naming a partition says which topic's.
+    #[test]
+    fn events_name_the_topic_of_every_partition() {
+        let json = r#"{
+          "version": 1, "seed": 3,
+          "topics": [{ "name": "T1", "partitions": 2 }, { "name": "T2", "partitions": 2 }],
+          "producers": [{ "name": "p", "send": [{ "topic": "T2", "values": ["a","b","c"], "start_ms": 4000 }] }],
+          "groups": [{ "id": "G", "topics": ["T1", "T2"], "config": { "auto_offset_reset": "earliest" },
+            "members": [{ "client_id": "C1" }, { "client_id": "C2" }] }]
+        }"#;
+        let Ok(s) = kafka_sandbox_core::scenario::Scenario::from_json(json) else { panic!("parses") };
+        let Ok(mut sim) = s.build() else { panic!("builds") };
+        sim.run_to(kafka_sandbox_core::SimTime(12_000));
+        let mut checked = 0;
+        for e in sim.read().events() {
+            let tp = match &e.kind {
+                EventKind::Consume(ConsumeEvent::PositionSet { tp, .. } | ConsumeEvent::RecordDelivered { tp, .. }) => tp.clone(),
+                EventKind::Group(GroupEvent::PartitionsAssigned { partitions, .. }) if !partitions.is_empty() => partitions[0].clone(),
+                _ => continue,
+            };
+            for lang in [Lang::En, Lang::Zh] {
+                let line = event_line(lang, &e.kind);
+                assert!(line.contains(&format!("{}-{}", tp.topic, tp.partition)), "{line}");
+            }
+            checked += 1;
+        }
+        assert!(checked >= 8, "{checked}");
+    }
+
     #[test]
     fn every_text_has_both_languages_and_they_differ_where_they_should() {
-        for m in ALL {
+        for m in ALL.iter().chain(classroom::ALL) {
             assert!(!m.zh.is_empty() && !m.en.is_empty(), "{m:?}");
             // Chinese texts carry Chinese characters unless they are Kafka's own names.
             let names_only = m.en == m.zh;

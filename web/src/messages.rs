@@ -17,8 +17,8 @@ use kafka_sandbox_core::error::{
 };
 use kafka_sandbox_core::lesson::{self, LessonError, LessonProblem, Listed, Missing, ValueProblem};
 use kafka_sandbox_core::limits::{
-    self, Range, MAX_CONNECTORS, MAX_GROUPS, MAX_HEADERS, MAX_MEMBERS_PER_GROUP, MAX_NAME_CHARS, MAX_PARTITIONS, MAX_PRODUCERS,
-    MAX_PUSH_BUFFER_RECORDS, MAX_SCENARIO_BYTES, MAX_STREAMS, MAX_TABLE_ROWS, MAX_TIMELINE, MAX_TIME_MS, MAX_TOPICS, MAX_VALUE_CHARS,
+    self, Range, MAX_CONNECTORS, MAX_GROUPS, MAX_HEADERS, MAX_MEMBERS_PER_GROUP, MAX_PARTITIONS, MAX_PRODUCERS, MAX_PUSH_BUFFER_RECORDS,
+    MAX_SCENARIO_BYTES, MAX_STREAMS, MAX_TABLE_ROWS, MAX_TIMELINE, MAX_TIME_MS, MAX_TOPICS, MAX_VALUE_CHARS,
 };
 use kafka_sandbox_core::share::{self, Damage, SerdeSays, ShareError};
 use kafka_sandbox_core::uuid::UuidProblem;
@@ -40,12 +40,16 @@ pub fn refusal(lang: Lang, e: &CommandError) -> String {
         CommandError::PartitionOutOfRange { topic, partition, partitions } => {
             format!("主题 \"{topic}\" 的分区是 0..{}，但请求的是分区 {partition}", partitions.saturating_sub(1))
         }
-        CommandError::BadName { what, name, problem } => {
-            let what = name_of(*what);
+        CommandError::BadName { what: what_of, name, problem } => {
+            let what = name_of(*what_of);
             match problem {
                 NameProblem::Empty => format!("{what}不能为空"),
-                NameProblem::TooLong => format!("{what} \"{name}\" 超过了 {MAX_NAME_CHARS} 个字符"),
+                NameProblem::TooLong => format!("{what} \"{name}\" 超过了 {} 个字符", what_of.max_chars()),
                 NameProblem::ControlCharacter => format!("{what} {name:?} 含有控制字符"),
+                NameProblem::IllegalCharacter { ch } => {
+                    format!("{what} {name:?} 含有 {ch:?}；允许：ASCII 字母、数字、'.'、'_' 和 '-'（Kafka 的主题命名规则）")
+                }
+                NameProblem::DotOrDotDot => format!("{what}不能是 \".\" 或 \"..\"（Kafka 的主题命名规则）"),
             }
         }
         CommandError::RecordTooLong => format!("键或值最多 {MAX_VALUE_CHARS} 个字符"),
@@ -389,14 +393,13 @@ pub fn share_refusal(lang: Lang, e: &ShareError) -> String {
         ShareError::NotALink => "这不是 Kafka 沙盒的链接（应以 \"ks1.\" 开头）".to_string(),
         ShareError::Damaged(d) => {
             let d = match d {
-                Damage::NotBase64 => "含有不属于 URL 安全 base64 的字符".to_string(),
-                Damage::UnknownFirstCode => "它以未知的编码开头".to_string(),
-                Damage::UndefinedCode { code } => format!("编码 {code} 尚未定义"),
-                Damage::ExpandsPast { limit } => format!("展开后超过 {limit} 字节"),
+                Damage::NotBase64 => "含有链接里不会出现的字符（\"ks1.\" 之后只有字母、数字、'-' 和 '_'）；是否被改动过？".to_string(),
+                Damage::UnknownFirstCode | Damage::UndefinedCode { .. } => "它的文字无法解码；可能在复制时被截断或改动了".to_string(),
+                Damage::ExpandsPast { limit } => format!("解开后会超过 {limit} 字节，比任何运行都大"),
             };
             format!("链接已损坏：{d}")
         }
-        ShareError::LinkNotARun(serde) => format!("链接的内容不是有效的运行：{}", serde_says(lang, serde)),
+        ShareError::LinkNotARun(serde) => format!("链接的内容不是有效的运行（链接是否被截断或改动过？）：{}", serde_says(lang, serde)),
         ShareError::LinkScenario(e) => format!("链接里的场景无效：{}", scenario_refusal(lang, e)),
         ShareError::TooManyCommands { count } => format!("链接带有 {count} 条命令；最多接受 {} 条", share::MAX_COMMANDS),
         ShareError::TooManySteps { steps } => format!("链接要求回放到第 {steps} 步；最多回放 {} 步", share::MAX_STEPS),
@@ -405,6 +408,10 @@ pub fn share_refusal(lang: Lang, e: &ShareError) -> String {
         ShareError::FileScenario(e) => format!("其中的场景无效：{}", scenario_refusal(lang, e)),
         ShareError::NotASavedRun(serde) => format!("它不是有效的已保存运行：{}", serde_says(lang, serde)),
         ShareError::NotAScenario(e) | ShareError::Build(e) => scenario_refusal(lang, e),
+        ShareError::TooBigForLink { chars } => {
+            format!("这次运行的链接有 {chars} 个字符，超过链接允许的 {} 个；请改用“保存文件”", share::MAX_ENCODED)
+        }
+        ShareError::NotJsonFile => "这个文件不是 JSON：请打开用“保存文件”保存的运行、场景文件（.json）或存有分享链接的文件".to_string(),
     }
 }
 
@@ -630,6 +637,8 @@ mod tests {
             CommandError::BadName { what: NameOf::GroupId, name: String::new(), problem: NameProblem::Empty },
             CommandError::BadName { what: NameOf::ClientId, name: "x".repeat(70), problem: NameProblem::TooLong },
             CommandError::BadName { what: NameOf::Topic, name: s("a\tb"), problem: NameProblem::ControlCharacter },
+            CommandError::BadName { what: NameOf::Topic, name: s("bad topic!"), problem: NameProblem::IllegalCharacter { ch: ' ' } },
+            CommandError::BadName { what: NameOf::Topic, name: s(".."), problem: NameProblem::DotOrDotDot },
             CommandError::RecordTooLong,
             CommandError::TooManyHeaders,
             CommandError::GroupFull { group: s("G1") },
@@ -1009,6 +1018,8 @@ mod tests {
                 ShareError::NotASavedRun(_) => 10,
                 ShareError::NotAScenario(_) => 11,
                 ShareError::Build(_) => 12,
+                ShareError::TooBigForLink { .. } => 13,
+                ShareError::NotJsonFile => 14,
             }
         }
         let scenario = || ScenarioError { path: "topics".into(), line_column: None, problem: Problem::NoTopics };
@@ -1031,10 +1042,12 @@ mod tests {
             ShareError::NotASavedRun(serde("invalid type: integer `3`, expected struct Scenario", 1)),
             ShareError::NotAScenario(scenario()),
             ShareError::Build(scenario()),
+            ShareError::TooBigForLink { chars: 1_017_929 },
+            ShareError::NotJsonFile,
         ];
         let mut places: Vec<usize> = all.iter().map(place).collect();
         places.dedup();
-        assert_eq!(places, (0..=12).collect::<Vec<_>>(), "one sample (at least) of every share refusal, in order");
+        assert_eq!(places, (0..=14).collect::<Vec<_>>(), "one sample (at least) of every share refusal, in order");
         all
     }
 

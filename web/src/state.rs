@@ -95,8 +95,9 @@ pub struct Model {
     /// The scenario's JSON, made when first asked for after the scenario changed (not
     /// every frame); `set_scenario` clears it.
     scenario_json: std::cell::RefCell<Option<Rc<String>>>,
-    /// The share link made by the last "Share" click.
-    pub share_link: Option<String>,
+    /// What the last "Share" click made: a link (copied to the clipboard, or not), or the
+    /// run was too big for one.
+    pub share: Option<ShareState>,
     /// Something worth autosaving happened since the last save; ticks since then.
     dirty: bool,
     ticks_since_save: u32,
@@ -157,7 +158,7 @@ impl Model {
             redo: Vec::new(),
             marks: Vec::new(),
             reached: 0,
-            share_link: None,
+            share: None,
             outbox: Vec::new(),
             scenario_json: Default::default(),
             series: Default::default(),
@@ -254,6 +255,19 @@ pub enum Outgoing {
     Autosave(String),
     /// The run as a JSON file to download.
     Download(String),
+    /// A share link's text, for the clipboard (the page's address goes before it); the
+    /// browser's answer comes back as [`Action::Copied`].
+    CopyLink(String),
+}
+
+/// What Share made of the run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShareState {
+    /// The link's text (`ks1.…`, the page's address goes before it) and whether the browser
+    /// took it on the clipboard (`None` until it answers).
+    Link { text: String, copied: Option<bool> },
+    /// Longer than a link may be ([`kafka_sandbox_core::share::MAX_ENCODED`]): Save file instead.
+    TooBig { chars: usize },
 }
 
 /// Where a shared run comes from.
@@ -399,7 +413,10 @@ pub const AUTOSAVE_TICKS: u32 = 40;
 fn open_shared(m: &mut Model, text: &str, from: SharedFrom) {
     let lang = m.lang;
     // A file may hold a run (JSON), a scenario (JSON) or a link text.
-    let parsed = kafka_sandbox_core::share::open_any(text);
+    let parsed = match from {
+        SharedFrom::File => kafka_sandbox_core::share::open_file(text),
+        SharedFrom::Link | SharedFrom::Autosave => kafka_sandbox_core::share::open_any(text),
+    };
     let rebuilt = parsed.and_then(|run| kafka_sandbox_core::share::rebuild(&run).map(|(sim, to_come)| (run, sim, to_come)));
     match rebuilt {
         Ok((run, sim, to_come)) => {
@@ -654,6 +671,8 @@ pub enum Action {
     },
     /// Make a share link for the run as it stands.
     Share,
+    /// The clipboard took the share link (or refused it).
+    Copied(bool),
     /// Save the run as a file.
     SaveFile,
     /// ⟲: back to the previous point the learner saw (replayed from a checkpoint).
@@ -1195,7 +1214,28 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             true
         }
         Action::Share => {
-            m.share_link = Some(kafka_sandbox_core::share::encode(&m.shared()));
+            match kafka_sandbox_core::share::link(&m.shared()) {
+                Ok(text) => {
+                    m.outbox.push(Outgoing::CopyLink(text.clone()));
+                    m.share = Some(ShareState::Link { text, copied: None });
+                }
+                Err(e) => {
+                    let chars = match e {
+                        kafka_sandbox_core::share::ShareError::TooBigForLink { chars } => chars,
+                        _ => 0,
+                    };
+                    m.notice = Some(Notice::Error(crate::messages::share_refusal(lang, &e)));
+                    m.share = Some(ShareState::TooBig { chars });
+                }
+            }
+            true
+        }
+        Action::Copied(ok) => {
+            if let Some(ShareState::Link { copied, .. }) = m.share.as_mut() {
+                *copied = Some(ok);
+            }
+            let words = if ok { i18n::classroom::LINK_COPIED } else { i18n::classroom::LINK_NOT_COPIED };
+            m.notice = Some(Notice::Info(words.get(lang).to_string()));
             true
         }
         Action::Compare { group, change } => {
@@ -1891,5 +1931,44 @@ mod tests {
         // Delivering is not a change worth autosaving.
         let s = s.reduce(Action::Delivered(1));
         assert!(outbox(&s).is_empty());
+    }
+
+    /// Share makes a link that opens, copies it, and says so; a run too big for a link is
+    /// never made into one: Share says why and offers Save file.
+    #[test]
+    fn share_copies_a_link_that_opens_or_offers_save_file_when_the_run_is_too_big() {
+        let mut m = Model::new(Lang::En);
+        reduce_model(&mut m, Action::Share);
+        let Some(ShareState::Link { text, copied: None }) = m.share.clone() else { panic!("a link: {:?}", m.share) };
+        assert!(m.outbox.iter().any(|o| o == &Outgoing::CopyLink(text.clone())), "the link goes to the clipboard");
+        assert!(kafka_sandbox_core::share::decode(&text).is_ok());
+        reduce_model(&mut m, Action::Copied(true));
+        assert_eq!(m.share, Some(ShareState::Link { text: text.clone(), copied: Some(true) }));
+        assert_eq!(m.notice, Some(Notice::Info(i18n::classroom::LINK_COPIED.en.to_string())));
+        // A learner's 900 KB scenario (values that do not compress).
+        let mut rng = kafka_sandbox_core::rng::SimRng::new(3);
+        let mut big = scenario::default_scenario();
+        big.producers[0].send[0].values = (0..40_000).map(|_| format!("{:016x}", rng.next_u64())).collect();
+        reduce_model(&mut m, Action::LoadJson(big.to_json_pretty()));
+        m.outbox.clear();
+        reduce_model(&mut m, Action::Share);
+        let Some(ShareState::TooBig { chars }) = m.share else { panic!("too big: {:?}", m.share) };
+        assert!(chars > kafka_sandbox_core::share::MAX_ENCODED);
+        assert!(!m.outbox.iter().any(|o| matches!(o, Outgoing::CopyLink(_))), "no link to copy");
+        assert!(matches!(&m.notice, Some(Notice::Error(e)) if e.contains("save it as a file")), "{:?}", m.notice);
+        reduce_model(&mut m, Action::SaveFile);
+        assert!(m.outbox.iter().any(|o| matches!(o, Outgoing::Download(_))), "Save file still works");
+    }
+
+    /// A file that is not JSON says so, not "not a Kafka Sandbox link"; the run stays.
+    #[test]
+    fn opening_a_file_that_is_not_json_says_so_and_keeps_the_run() {
+        let mut m = Model::new(Lang::En);
+        reduce_model(&mut m, Action::Step);
+        let steps = m.sim.steps();
+        reduce_model(&mut m, Action::OpenShared { text: "PNG\u{1a}binary".into(), from: SharedFrom::File });
+        let Some(Notice::Error(e)) = &m.notice else { panic!("{:?}", m.notice) };
+        assert!(e.contains("not JSON") && !e.contains("not a Kafka Sandbox link"), "{e}");
+        assert_eq!(m.sim.steps(), steps);
     }
 }

@@ -172,6 +172,17 @@ pub fn guarantee_rows(lang: crate::i18n::Lang, read: Read<'_>, max: usize) -> Ve
         .collect()
 }
 
+/// A partition's name on a card: `P0` where one topic is shown, Kafka's own `topic-partition`
+/// (`TopicPartition.toString`, `T1-0`) where several are, so two topics' partition 0 never
+/// read alike.
+pub fn part_label(tp: &kafka_sandbox_core::record::TopicPartition, many_topics: bool) -> String {
+    if many_topics {
+        tp.to_string()
+    } else {
+        format!("P{}", tp.partition)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
