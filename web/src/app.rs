@@ -232,6 +232,7 @@ pub fn App() -> Html {
         read.topics().next().map_or((AttrValue::default(), 0), |t| (AttrValue::from(t.name().to_string()), t.partition_count()));
     let kafka_version = model.sim.cluster().kafka_version;
     let compare_groups = Rc::new(crate::panels::compare_groups(read));
+    let marks = Rc::new(crate::view::offset_marks(read));
     let (category, entity) = model.event_filter.clone();
     let events = Rc::new(crate::view::filtered_events(read, lang, category, &entity, 60, 5000));
     let findings = Rc::new(crate::view::guarantee_rows(lang, read, GUARANTEE_ROWS));
@@ -366,7 +367,7 @@ pub fn App() -> Html {
             <section class="stage">
                 <Producers {lang} producers={producers.clone()} topic={produce_topic} partitions={produce_partitions} {last_produce} {next_value} {retries} dispatch={dispatch.clone()} />
                 <Wire {lang} flights={flights.clone()} {now} side={WireSide::Produce} />
-                <TopicView {lang} topics={topics.clone()} brokers={brokers.len() as u32} {now} producers={producers.clone()} dispatch={dispatch.clone()} />
+                <TopicView {lang} topics={topics.clone()} brokers={brokers.len() as u32} {now} producers={producers.clone()} {marks} dispatch={dispatch.clone()} />
                 <Wire {lang} flights={flights.clone()} {now} side={WireSide::Fetch} />
                 <Groups {lang} {groups} logs={group_logs} dispatch={dispatch.clone()} />
             </section>
