@@ -36,7 +36,7 @@ test("every partition log draws its offsets: log start, each group's committed o
   }
   // Each tag says what it is in full.
   assert.equal(
-    await page.locator('#partition-0 .tag.position[data-group="ConsumerGroup02"]').getAttribute("title"),
+    await page.locator('#partition-0 .tag.position[data-mark-group="ConsumerGroup02"]').getAttribute("title"),
     "Consumer1 (ConsumerGroup02) position: 2, the next offset it fetches",
   );
 });

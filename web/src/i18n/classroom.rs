@@ -11,7 +11,7 @@ msgs! {
     SAVE_INSTEAD = "改为保存文件", "Save as a file instead";
     // Offsets drawn on the log.
     MARK_START = "起点", "start";
-    MARK_START_HINT = "日志起始偏移量（log start offset）：保留的最早一条记录（保留策略会删除更早的）", "log start offset: the oldest record kept (retention deletes older ones)";
+    MARK_START_HINT = "日志起始偏移量：保留的最早一条记录（保留策略会删除更早的）", "log start offset: the oldest record kept (retention deletes older ones)";
     MARK_HW_HINT = "高水位（HW）：低于它的记录已被所有同步副本复制，消费者只能读到这里", "high watermark (HW): records below it are on every in-sync replica; consumers read only up to here";
     MARK_LEO_HINT = "日志末端偏移量（LEO）：下一条追加的记录将得到这个偏移量", "log end offset (LEO): the next record appended gets this offset";
     MARK_LSO = "LSO", "LSO";

@@ -253,11 +253,11 @@ fn marker_tag(lang: Lang, m: &Marker, offset: u64) -> Html {
             html! { <span class="tag start" title={format!("{} ({offset})", w::MARK_START_HINT.get(lang))}>{ w::MARK_START.get(lang) }</span> }
         }
         Marker::Committed { group, group_index } => html! {
-            <span class={classes!("tag", "committed", format!("g{}", group_index % 6))} data-group={group.clone()} data-offset={offset.to_string()}
+            <span class={classes!("tag", "committed", format!("g{}", group_index % 6))} data-mark-group={group.clone()} data-offset={offset.to_string()}
                 title={w::committed_mark(lang, group, offset)}>{ format!("✓{}", group_badge(*group_index)) }</span>
         },
         Marker::Position { group, group_index, client_id } => html! {
-            <span class={classes!("tag", "position", format!("g{}", group_index % 6))} data-group={group.clone()} data-client={client_id.clone()}
+            <span class={classes!("tag", "position", format!("g{}", group_index % 6))} data-mark-group={group.clone()} data-mark-client={client_id.clone()}
                 data-offset={offset.to_string()} title={w::position_mark(lang, group, client_id, offset)}>{ format!("▶{client_id}") }</span>
         },
         Marker::LastStable => html! { <span class="tag lso" title={w::MARK_LSO_HINT.get(lang)}>{ w::MARK_LSO.get(lang) }</span> },
@@ -382,10 +382,10 @@ fn partition_row(
                     }) }
                     // The next offset, where the next record will be appended: the LEO, with
                     // whatever points there (a caught-up member's position, the HW…).
-                    <li key="next-slot" class="cell next-slot" data-offset={part.log_end_offset.to_string()}
+                    <li key="next-slot" class="next-slot" data-offset={part.log_end_offset.to_string()}
                         title={format!("{} ({})", i18n::classroom::MARK_LEO_HINT.get(lang), part.log_end_offset)}>
                         <span class="off">{ part.log_end_offset }</span>
-                        <span class="val">{ i18n::LEO.get(lang) }</span>
+                        <span class="slot-label">{ i18n::LEO.get(lang) }</span>
                         { flags(lang, part.log_end_offset, &pins.iter().filter(|(o, _)| *o >= part.log_end_offset || part.records.is_empty()).flat_map(|(_, ms)| ms.iter()).collect::<Vec<_>>()) }
                     </li>
                 </ol>
