@@ -139,12 +139,16 @@ pub fn App() -> Html {
         });
     }
     // The lesson step shown, and what it asks to look at (CSS selectors, outlined below).
-    let (lesson_step, lesson_selectors) = match state.model.try_borrow() {
+    let (lesson_step, lesson_selectors, compared_groups) = match state.model.try_borrow() {
         Ok(m) => {
             let report = m.lesson.as_ref().and_then(|l| l.report.as_ref());
-            (report.map(|r| (r.index, r.now_ms)), report.map(|r| crate::panels::focus_selectors(&r.look_at)).unwrap_or_default())
+            (
+                report.map(|r| (r.index, r.now_ms)),
+                report.map(|r| crate::panels::focus_selectors(&r.look_at)).unwrap_or_default(),
+                report.map_or(0, |r| crate::panels::groups_in_focus(&r.look_at)),
+            )
         }
-        Err(_) => (None, Vec::new()),
+        Err(_) => (None, Vec::new(), 0),
     };
     {
         // A new lesson step: bring what it asks to look at into view (the lesson panel
@@ -247,6 +251,7 @@ pub fn App() -> Html {
         format!("{} {{ outline: 3px dashed var(--warn, #a05a00); outline-offset: 2px; }}", lesson_selectors.join(", "))
     };
     let show_lessons = model.show_lessons;
+    let lesson_collapsed = model.lesson_collapsed && (model.lesson.is_some() || model.show_lessons);
     let lesson_progress = model.lesson_progress.clone();
     let catalog = model.catalog.clone();
     let show_sequence = model.show_sequence;
@@ -295,8 +300,28 @@ pub fn App() -> Html {
 
     let toggle_lang = send(&dispatch, Action::ToggleLang);
     let dismiss = send(&dispatch, Action::Dismiss);
+    let with_lesson = lesson.is_some() || show_lessons;
+    // A lesson that compares groups (it looks at two or more): the groups go side by side.
+    let compare_groups_layout = compared_groups >= 2;
+    let side = html! {
+        <>
+            if show_lessons {
+                <LessonList {lang} progress={lesson_progress} {catalog} dispatch={dispatch.clone()} />
+            }
+            if let Some(view) = lesson {
+                <LessonPanel {lang} {view} collapsed={lesson_collapsed} dispatch={dispatch.clone()} />
+            }
+        </>
+    };
     html! {
-        <main id="app-root" class={classes!("app", big.then_some("big"))} lang={lang.code()} tabindex="0" {onkeydown}>
+        <main id="app-root" class={classes!("app", big.then_some("big"), with_lesson.then_some("with-lesson"), lesson_collapsed.then_some("lesson-collapsed"))}
+            lang={lang.code()} tabindex="0" {onkeydown}>
+            // The lesson beside the cluster on wide screens, a drawer at the bottom on narrow
+            // ones (CSS): never over what it talks about.
+            if with_lesson {
+                <aside id="lesson-side" class="lesson-side" aria-label={i18n::LESSON.get(lang)}>{ side }</aside>
+            }
+            <div class="main-col">
             <style id="highlight">{ highlight }</style>
             <style id="lesson-focus">{ lesson_focus }</style>
             <div id="narration" class="sr-only" aria-live="polite" aria-atomic="true">{ narration }</div>
@@ -351,12 +376,6 @@ pub fn App() -> Html {
                     </dl>
                 </div>
             }
-            if show_lessons {
-                <LessonList {lang} progress={lesson_progress} {catalog} dispatch={dispatch.clone()} />
-            }
-            if let Some(view) = lesson {
-                <LessonPanel {lang} {view} dispatch={dispatch.clone()} />
-            }
             if let Some((at_ms, this, fork)) = fork_view {
                 <ForkPanel {lang} {at_ms} now_ms={now.ms()} {this} {fork} dispatch={dispatch.clone()} />
             }
@@ -364,7 +383,7 @@ pub fn App() -> Html {
                 <RecordPathPanel {lang} {path} partitions={record_partitions} dispatch={dispatch.clone()} />
             }
             <ContextProvider<Now> context={Now(now)}>
-            <section class="stage">
+            <section class={classes!("stage", compare_groups_layout.then_some("compare-groups"))}>
                 <Producers {lang} producers={producers.clone()} topic={produce_topic} partitions={produce_partitions} {last_produce} {next_value} {retries} dispatch={dispatch.clone()} />
                 <Wire {lang} flights={flights.clone()} {now} side={WireSide::Produce} />
                 <TopicView {lang} topics={topics.clone()} brokers={brokers.len() as u32} {now} producers={producers.clone()} {marks} dispatch={dispatch.clone()} />
@@ -381,6 +400,7 @@ pub fn App() -> Html {
             <div class="bottom">
                 <EventLog {lang} {events} {category} {entity} {selected} dispatch={dispatch.clone()} />
                 <Guarantees {lang} rows={findings} total={findings_total} broken={promises_broken} />
+            </div>
             </div>
         </main>
     }

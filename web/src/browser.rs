@@ -68,9 +68,15 @@ pub fn apply_theme(theme: Option<&str>) {
 pub fn scroll_to_first(selectors: &[String]) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
     let Some(el) = selectors.iter().find_map(|s| doc.query_selector(s).ok().flatten()) else { return };
+    // Its top into view (the page's scroll-padding keeps it clear of a lesson drawer): a
+    // tall card centred would hide its heading.
     let options = web_sys::ScrollIntoViewOptions::new();
-    options.set_block(web_sys::ScrollLogicalPosition::Center);
+    options.set_block(web_sys::ScrollLogicalPosition::Start);
     el.scroll_into_view_with_scroll_into_view_options(&options);
+    // The lesson itself starts at its top.
+    if let Some(side) = doc.get_element_by_id("lesson-side") {
+        side.set_scroll_top(0);
+    }
 }
 
 /// Fetches one of the page's own files as text (same origin: the CSP allows nothing else).

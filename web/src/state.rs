@@ -82,6 +82,8 @@ pub struct Model {
     pub lesson: Option<LessonState>,
     /// The list of lessons is open.
     pub show_lessons: bool,
+    /// On a narrow screen the lesson is a drawer at the bottom: folded to its heading.
+    pub lesson_collapsed: bool,
     /// The built-in lessons (number, lesson), once fetched; `None` until then.
     pub catalog: Option<Rc<Vec<(u32, kafka_sandbox_core::lesson::Lesson)>>>,
     /// Per lesson id, how many of its steps the learner has seen (remembered).
@@ -168,6 +170,7 @@ impl Model {
             less_motion: false,
             lesson: None,
             show_lessons: false,
+            lesson_collapsed: false,
             catalog: None,
             lesson_progress: Default::default(),
             show_sequence: false,
@@ -645,6 +648,8 @@ pub enum Action {
     LessonAnswer(usize),
     /// Leave the lesson (the run stays, to play with).
     CloseLesson,
+    /// Fold or unfold the lesson drawer (narrow screens).
+    ToggleLessonDrawer,
     /// Lesson progress remembered from an earlier visit ("id:steps" pairs).
     SetLessonProgress(String),
     /// Reduced motion remembered from an earlier visit.
@@ -1185,6 +1190,10 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         }
         Action::CloseLesson => {
             m.lesson = None;
+            true
+        }
+        Action::ToggleLessonDrawer => {
+            m.lesson_collapsed = !m.lesson_collapsed;
             true
         }
         Action::SetLessonProgress(text) => {

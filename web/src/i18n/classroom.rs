@@ -9,6 +9,8 @@ msgs! {
     LINK_COPIED = "链接已复制到剪贴板", "Link copied to the clipboard";
     LINK_NOT_COPIED = "无法写入剪贴板：请选中链接后自己复制（Ctrl+C）", "The clipboard refused: select the link and copy it yourself (Ctrl+C)";
     SAVE_INSTEAD = "改为保存文件", "Save as a file instead";
+    LESSON_FOLD = "▾ 收起", "▾ Fold";
+    LESSON_UNFOLD = "▴ 展开课程", "▴ Unfold the lesson";
     // Offsets drawn on the log.
     MARK_START = "起点", "start";
     MARK_START_HINT = "日志起始偏移量：保留的最早一条记录（保留策略会删除更早的）", "log start offset: the oldest record kept (retention deletes older ones)";
@@ -17,8 +19,8 @@ msgs! {
     MARK_LSO = "LSO", "LSO";
     MARK_LSO_HINT = "最后稳定偏移量（LSO，事务）：read_committed 的消费者只读到这里；事务功能加入后显示", "last stable offset (LSO, transactions): read_committed consumers read only up to here; drawn once transactions are modelled";
     LEGEND_OFFSETS = "日志上的偏移量：", "Offsets on the log:";
-    LEGEND_GROUP_COMMITTED = "✓ 组的已提交偏移量（重启或再均衡后从这里读）", "✓ a group's committed offset (where it reads after a restart or rebalance)";
-    LEGEND_POSITION = "▶ 成员的位置（下一次拉取的偏移量）", "▶ a member's position (the next offset it fetches)";
+    LEGEND_GROUP_COMMITTED = "组的已提交偏移量（重启或再均衡后从这里读）", "a group's committed offset (where it reads after a restart or rebalance)";
+    LEGEND_POSITION = "成员的位置（下一次拉取的偏移量）", "a member's position (the next offset it fetches)";
     LEGEND_IN_HAND = "斜纹：已收到、尚未处理", "hatched: received, not processed yet";
     LEGEND_LSO_SLOT = "LSO：事务加入后显示", "LSO: shown once transactions are modelled";
 }

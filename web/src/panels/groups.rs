@@ -107,10 +107,14 @@ pub fn Groups(p: &GroupsProps) -> Html {
     html! {
         <div class="panel groups">
             <h2>{ i18n::GROUPS.get(lang) }</h2>
+            // Side by side where there is room (CSS grid): two groups read the same topic,
+            // and the comparison is the point.
+            <div class="group-list">
             { for p.groups.iter().map(|g| html! {
                 <GroupCard key={g.id.clone()} {lang} group={g.clone()}
                     log={p.logs.get(&g.id).cloned().unwrap_or_default()} dispatch={p.dispatch.clone()} />
             }) }
+            </div>
             <details class="card add-group">
                 <summary id="add-group-open">{ i18n::ADD_GROUP.get(lang) }</summary>
                 <form id="add-group-form" onsubmit={create}>
@@ -496,7 +500,7 @@ fn MemberRow(p: &MemberRowProps) -> Html {
         .iter()
         .enumerate()
         .map(|(i, d)| html! {
-            <span key={first + i as u64} class="rec" style={record_style(d.record.0)} title={format!("{} @{}", crate::view::part_label(&d.tp, p.many_topics), d.offset)}
+            <span key={first + i as u64} class="rec" style={record_style(d.record.0)} title={format!("{} · {} @{}", d.value, crate::view::part_label(&d.tp, p.many_topics), d.offset)}
                 data-record={d.record.0.to_string()} data-value={d.value.clone()} role="button" tabindex="0"
                 onkeydown={p.dispatch.reform({ let id = d.record; move |e: KeyboardEvent| if e.key() == "Enter" { Action::ShowRecord(Some(id)) } else { Action::Noop } })}
                 onclick={p.dispatch.reform({ let id = d.record; move |_| Action::ShowRecord(Some(id)) })}>{ &d.value }</span>

@@ -78,10 +78,30 @@ pub fn focus_selectors(focus: &[Focus]) -> Vec<String> {
         .collect()
 }
 
+/// How many consumer groups a step looks at (a group, or a member of it): two or more,
+/// and the page puts the groups side by side.
+pub fn groups_in_focus(focus: &[Focus]) -> usize {
+    let mut groups: Vec<&str> = Vec::new();
+    for f in focus {
+        let g = match f {
+            Focus::Group(g) => g.as_str(),
+            Focus::Member { group, .. } => group.as_str(),
+            _ => continue,
+        };
+        if !groups.contains(&g) {
+            groups.push(g);
+        }
+    }
+    groups.len()
+}
+
 #[derive(Properties, PartialEq)]
 pub struct LessonPanelProps {
     pub lang: Lang,
     pub view: LessonView,
+    /// Folded to its heading (the drawer on a narrow screen).
+    #[prop_or_default]
+    pub collapsed: bool,
     pub dispatch: Callback<Action>,
 }
 
@@ -101,8 +121,13 @@ pub fn LessonPanel(p: &LessonPanelProps) -> Html {
             <div class="lesson-head">
                 <h2>{ format!("{} · {}", i18n::LESSON.get(lang), v.title) }</h2>
                 <span class="muted small lesson-progress">{ i18n::lesson_step(lang, v.step, v.steps) }</span>
+                <button id="lesson-fold" class="lesson-fold" aria-expanded={(!p.collapsed).to_string()} aria-controls="lesson-body"
+                    onclick={send(d, Action::ToggleLessonDrawer)}>
+                    { if p.collapsed { i18n::classroom::LESSON_UNFOLD.get(lang) } else { i18n::classroom::LESSON_FOLD.get(lang) } }
+                </button>
                 <button id="lesson-close" onclick={send(d, Action::CloseLesson)}>{ i18n::LESSON_CLOSE.get(lang) }</button>
             </div>
+            <div id="lesson-body" class="lesson-body" hidden={p.collapsed}>
             <p class="lesson-say" aria-live="polite">{ &v.say }</p>
             if let Some(ask) = &v.ask {
                 <div class="lesson-question">
@@ -138,6 +163,7 @@ pub fn LessonPanel(p: &LessonPanelProps) -> Html {
                     title={if v.awaiting { i18n::LESSON_PREDICT_FIRST.get(lang) } else { "" }}
                     onclick={send(d, Action::LessonNext)}>{ i18n::LESSON_NEXT.get(lang) }</button>
             }
+            </div>
         </section>
     }
 }

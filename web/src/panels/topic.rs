@@ -357,7 +357,8 @@ fn partition_row(
                             None => "null".to_string(),
                         };
                         let mut title = format!(
-                            "{} {} · {} {key} · {} · t={} ms",
+                            "{} · {} {} · {} {key} · {} · t={} ms",
+                            r.value,
                             i18n::OFFSET.get(lang),
                             r.offset,
                             i18n::KEY_WORD.get(lang),
