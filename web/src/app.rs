@@ -68,6 +68,16 @@ pub fn App() -> Html {
         });
     }
     {
+        // `?present` in the address opens the page in presentation mode.
+        let dispatcher = state.dispatcher();
+        use_effect_with((), move |_| {
+            let query = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+            if query.trim_start_matches('?').split('&').any(|p| p == "present" || p == "present=1" || p == "present=true") {
+                dispatcher.dispatch(Action::SetPresent(Some(true)));
+            }
+        });
+    }
+    {
         // A share link in the address wins; otherwise the autosaved session comes back.
         let dispatcher = state.dispatcher();
         use_effect_with((), move |_| {
@@ -181,30 +191,37 @@ pub fn App() -> Html {
         let dispatcher = state.dispatcher();
         (*use_memo((), move |_| Callback::from(move |a: Action| dispatcher.dispatch(a)))).clone()
     };
-    let onkeydown = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            let typing = e
-                .target()
-                .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
-                .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT" | "BUTTON" | "SUMMARY"));
-            // Keys typed into a field, or that activate a focused control, are theirs.
-            if typing {
-                return;
-            }
-            match e.key().as_str() {
-                " " => {
-                    e.prevent_default();
-                    dispatch.emit(Action::TogglePlay);
+    {
+        // The keyboard, listened to on the whole window (a key pressed while focus is on
+        // the page's body, or on a button that was just removed, still counts); the
+        // reducer decides what a key does (`Action::Key`).
+        let dispatcher = state.dispatcher();
+        use_effect_with((), move |_| {
+            let listener = crate::browser::on_key(move |e: &web_sys::KeyboardEvent| {
+                let tag = e.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok()).map(|el| el.tag_name());
+                let key = e.key();
+                // Keys typed into a field are its own; on a focused button or summary only
+                // the keys that activate it (Space, Enter) are, so a presenter's → still steps.
+                let field = matches!(tag.as_deref(), Some("INPUT" | "TEXTAREA" | "SELECT"));
+                let control = matches!(tag.as_deref(), Some("BUTTON" | "SUMMARY"));
+                let handled = crate::state::KEYS.contains(&key.as_str()) || key.parse::<u8>().is_ok_and(|n| (1..=9).contains(&n));
+                if field
+                    || (control && matches!(key.as_str(), " " | "Enter" | "?" | "Escape"))
+                    || !handled
+                    || e.ctrl_key()
+                    || e.alt_key()
+                    || e.meta_key()
+                {
+                    return;
                 }
-                "ArrowRight" => dispatch.emit(Action::Step),
-                "ArrowLeft" => dispatch.emit(Action::StepBack),
-                "?" => dispatch.emit(Action::ToggleKeys),
-                "Escape" => dispatch.emit(Action::Escape),
-                _ => {}
-            }
-        })
-    };
+                if matches!(key.as_str(), " " | "ArrowRight" | "ArrowLeft" | "PageDown" | "PageUp") {
+                    e.prevent_default();
+                }
+                dispatcher.dispatch(Action::Key(key));
+            });
+            move || drop(listener)
+        });
+    }
 
     let Ok(model) = state.model.try_borrow() else {
         return html! { <main id="app-root" class="app" /> };
@@ -251,6 +268,7 @@ pub fn App() -> Html {
         format!("{} {{ outline: 3px dashed var(--warn, #a05a00); outline-offset: 2px; }}", lesson_selectors.join(", "))
     };
     let show_lessons = model.show_lessons;
+    let present = model.present;
     let lesson_collapsed = model.lesson_collapsed && (model.lesson.is_some() || model.show_lessons);
     let lesson_progress = model.lesson_progress.clone();
     let catalog = model.catalog.clone();
@@ -314,8 +332,8 @@ pub fn App() -> Html {
         </>
     };
     html! {
-        <main id="app-root" class={classes!("app", big.then_some("big"), with_lesson.then_some("with-lesson"), lesson_collapsed.then_some("lesson-collapsed"))}
-            lang={lang.code()} tabindex="0" {onkeydown}>
+        <main id="app-root" class={classes!("app", big.then_some("big"), with_lesson.then_some("with-lesson"), lesson_collapsed.then_some("lesson-collapsed"), present.then_some("present"))}
+            lang={lang.code()} tabindex="0">
             // The lesson beside the cluster on wide screens, a drawer at the bottom on narrow
             // ones (CSS): never over what it talks about.
             if with_lesson {
@@ -332,6 +350,8 @@ pub fn App() -> Html {
                 </div>
                 <ScenarioPanel {lang} current={scenario_key} json={scenario_json} error={json_error} dispatch={dispatch.clone()} />
                 <SharePanel {lang} {share} dispatch={dispatch.clone()} />
+                <button id="present-toggle" title={i18n::classroom::PRESENT_HINT.get(lang)} aria-pressed={present.to_string()}
+                    onclick={send(&dispatch, Action::SetPresent(None))}>{ i18n::classroom::PRESENT.get(lang) }</button>
                 <button id="theme-toggle" title={i18n::THEME_HINT.get(lang)} onclick={send(&dispatch, Action::CycleTheme)}>
                     { i18n::theme_label(lang, theme) }
                 </button>

@@ -165,3 +165,26 @@ pub async fn copy_text(text: &str) -> bool {
     let clipboard = window.navigator().clipboard();
     wasm_bindgen_futures::JsFuture::from(clipboard.write_text(text)).await.is_ok()
 }
+
+/// Listens to `keydown` on the window while the returned value lives (dropping it removes
+/// the listener).
+pub fn on_key(f: impl FnMut(&web_sys::KeyboardEvent) + 'static) -> Option<KeyListener> {
+    use wasm_bindgen::closure::Closure;
+    let window = web_sys::window()?;
+    let mut f = f;
+    let closure = Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(move |e: web_sys::KeyboardEvent| f(&e));
+    window.add_event_listener_with_callback("keydown", closure.as_ref().unchecked_ref()).ok()?;
+    Some(KeyListener { window, closure })
+}
+
+/// A window `keydown` listener, removed when dropped.
+pub struct KeyListener {
+    window: web_sys::Window,
+    closure: wasm_bindgen::closure::Closure<dyn FnMut(web_sys::KeyboardEvent)>,
+}
+
+impl Drop for KeyListener {
+    fn drop(&mut self) {
+        let _ = self.window.remove_event_listener_with_callback("keydown", self.closure.as_ref().unchecked_ref());
+    }
+}

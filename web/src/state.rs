@@ -84,6 +84,9 @@ pub struct Model {
     pub show_lessons: bool,
     /// On a narrow screen the lesson is a drawer at the bottom: folded to its heading.
     pub lesson_collapsed: bool,
+    /// Presentation mode (a toggle, or `?present` in the address): large type, high
+    /// contrast, the lesson's narration as captions, steps from the keyboard.
+    pub present: bool,
     /// The built-in lessons (number, lesson), once fetched; `None` until then.
     pub catalog: Option<Rc<Vec<(u32, kafka_sandbox_core::lesson::Lesson)>>>,
     /// Per lesson id, how many of its steps the learner has seen (remembered).
@@ -171,6 +174,7 @@ impl Model {
             lesson: None,
             show_lessons: false,
             lesson_collapsed: false,
+            present: false,
             catalog: None,
             lesson_progress: Default::default(),
             show_sequence: false,
@@ -650,6 +654,14 @@ pub enum Action {
     CloseLesson,
     /// Fold or unfold the lesson drawer (narrow screens).
     ToggleLessonDrawer,
+    /// Presentation mode on or off (`Some`: set it, from the address).
+    SetPresent(Option<bool>),
+    /// → or Page Down during a lesson: its next step (none while a question waits for the
+    /// learner's prediction); the next event without a lesson.
+    Advance,
+    /// A key pressed on the page (not in a field): [`KEYS`] and 1–9; the reducer decides
+    /// what it does ([`key_action`]).
+    Key(String),
     /// Lesson progress remembered from an earlier visit ("id:steps" pairs).
     SetLessonProgress(String),
     /// Reduced motion remembered from an earlier visit.
@@ -735,6 +747,7 @@ pub fn reduce_model(m: &mut Model, action: Action) -> bool {
         return false;
     }
     let action = match action {
+        Action::Key(key) => key_action(m, &key),
         Action::TickAfter(ms) => {
             m.tick_ms = ms.clamp(1, MAX_CATCH_UP_MS);
             Action::Tick
@@ -755,6 +768,7 @@ pub fn reduce_model(m: &mut Model, action: Action) -> bool {
             | Action::Jump { .. }
             | Action::SelectEvent(_)
             | Action::LessonNext
+            | Action::Advance
             | Action::LessonAnswer(_)
             | Action::RunTo(_)
             | Action::StepGroup { .. }
@@ -766,8 +780,10 @@ pub fn reduce_model(m: &mut Model, action: Action) -> bool {
         // Another move in time ends a run to a moment.
         m.run_to = None;
     }
-    let stepping =
-        matches!(action, Action::Tick | Action::Step | Action::Jump { forward: true, .. } | Action::RunTo(_) | Action::StepGroup { .. });
+    let stepping = matches!(
+        action,
+        Action::Tick | Action::Step | Action::Advance | Action::Jump { forward: true, .. } | Action::RunTo(_) | Action::StepGroup { .. }
+    );
     let logged = m.sim.command_log().len();
     let changed = apply_action(m, action);
     if m.sim.command_log().len() > logged {
@@ -805,6 +821,28 @@ pub fn reduce_model(m: &mut Model, action: Action) -> bool {
     m.retries.ingest(&m.sim);
     m.groups.ingest(&m.sim);
     changed
+}
+
+/// The keys the page answers (besides 1–9, which answer a lesson's question).
+pub const KEYS: &[&str] = &[" ", "ArrowRight", "ArrowLeft", "PageDown", "PageUp", "?", "Escape"];
+
+/// What a key does: Space plays or pauses; → and Page Down (a presenter's clicker) go to
+/// the lesson's next step, or the next event without a lesson; ← and Page Up go back; 1–9
+/// answer the lesson's question; ? shows the keys; Esc closes what is open.
+pub fn key_action(m: &Model, key: &str) -> Action {
+    let lesson = m.lesson.is_some();
+    match key {
+        " " => Action::TogglePlay,
+        "ArrowRight" | "PageDown" if lesson => Action::Advance,
+        "ArrowRight" | "PageDown" => Action::Step,
+        "ArrowLeft" | "PageUp" => Action::StepBack,
+        "?" => Action::ToggleKeys,
+        "Escape" => Action::Escape,
+        digit => match digit.parse::<usize>() {
+            Ok(n @ 1..=9) if lesson => Action::LessonAnswer(n - 1),
+            _ => Action::Noop,
+        },
+    }
 }
 
 /// Points kept for ⟲ (older ones are dropped; the scrubber still reaches them).
@@ -1125,7 +1163,8 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             m.selected = Some(seq);
             true
         }
-        Action::Noop | Action::Delivered(_) => false,
+        // reduce_model turns a key into its action before this.
+        Action::Noop | Action::Delivered(_) | Action::Key(_) => false,
         Action::Fork => {
             m.fork = Some(Fork { at_ms: m.sim.now().ms(), sim: m.sim.clone() });
             m.notice = Some(Notice::Info(i18n::forked(lang, m.sim.now().ms())));
@@ -1195,6 +1234,19 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         Action::ToggleLessonDrawer => {
             m.lesson_collapsed = !m.lesson_collapsed;
             true
+        }
+        Action::SetPresent(on) => {
+            m.present = on.unwrap_or(!m.present);
+            true
+        }
+        Action::Advance => {
+            // A lesson waiting for a prediction stays (the keys 1-9 answer); a lesson goes
+            // to its next step; without one the simulation takes its next step.
+            match m.lesson.as_ref() {
+                Some(l) if l.awaiting_answer() || l.free_play() => false,
+                Some(_) => apply_action(m, Action::LessonNext),
+                None => apply_action(m, Action::Step),
+            }
         }
         Action::SetLessonProgress(text) => {
             m.lesson_progress = parse_progress(&text);
@@ -1979,5 +2031,49 @@ mod tests {
         let Some(Notice::Error(e)) = &m.notice else { panic!("{:?}", m.notice) };
         assert!(e.contains("not JSON") && !e.contains("not a Kafka Sandbox link"), "{e}");
         assert_eq!(m.sim.steps(), steps);
+    }
+
+    /// The keys: → steps the simulation, or during a lesson goes to its next step (never
+    /// past a question waiting for its prediction, which 1–9 answer); ← goes back; Space
+    /// plays; a presenter's clicker (Page Down/Up) does what → and ← do.
+    #[test]
+    fn keys_step_the_simulation_or_the_lesson_and_answer_its_questions() {
+        let mut m = Model::new(Lang::En);
+        assert_eq!(key_action(&m, "ArrowRight"), Action::Step);
+        assert_eq!(key_action(&m, "PageDown"), Action::Step);
+        assert_eq!(key_action(&m, "PageUp"), Action::StepBack);
+        assert_eq!(key_action(&m, "3"), Action::Noop, "no lesson, no answer");
+        let events = m.sim.trace().total();
+        reduce_model(&mut m, Action::Key("ArrowRight".into()));
+        assert!(m.sim.trace().total() > events, "→ applied an event");
+        let Some(lesson) = kafka_sandbox_core::lesson::built_in("topics-partitions") else { panic!("lesson 1") };
+        m.catalog = Some(Rc::new(vec![(1, lesson)]));
+        reduce_model(&mut m, Action::StartLesson("topics-partitions".into()));
+        let step = |m: &Model| m.lesson.as_ref().and_then(|l| l.report.as_ref()).map(|r| r.index);
+        assert_eq!(step(&m), Some(0));
+        assert_eq!(key_action(&m, "ArrowRight"), Action::Advance);
+        reduce_model(&mut m, Action::Key("PageDown".into()));
+        assert_eq!(step(&m), Some(1), "the clicker went to step 2");
+        // Step 2 asks a question: → waits for the prediction; 2 answers it.
+        reduce_model(&mut m, Action::Key("ArrowRight".into()));
+        assert_eq!(step(&m), Some(1), "a question waits for its answer");
+        reduce_model(&mut m, Action::Key("2".into()));
+        assert_eq!(m.lesson.as_ref().and_then(|l| l.chosen), Some(1));
+        reduce_model(&mut m, Action::Key("ArrowRight".into()));
+        assert_eq!(step(&m), Some(2));
+        assert_eq!(key_action(&m, " "), Action::TogglePlay);
+        assert_eq!(key_action(&m, "x"), Action::Noop);
+    }
+
+    #[test]
+    fn presentation_mode_is_a_toggle_and_can_be_set() {
+        let mut m = Model::new(Lang::En);
+        assert!(!m.present);
+        reduce_model(&mut m, Action::SetPresent(None));
+        assert!(m.present);
+        reduce_model(&mut m, Action::SetPresent(Some(true)));
+        assert!(m.present);
+        reduce_model(&mut m, Action::SetPresent(None));
+        assert!(!m.present);
     }
 }

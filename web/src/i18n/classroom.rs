@@ -9,6 +9,8 @@ msgs! {
     LINK_COPIED = "链接已复制到剪贴板", "Link copied to the clipboard";
     LINK_NOT_COPIED = "无法写入剪贴板：请选中链接后自己复制（Ctrl+C）", "The clipboard refused: select the link and copy it yourself (Ctrl+C)";
     SAVE_INSTEAD = "改为保存文件", "Save as a file instead";
+    PRESENT = "▣ 演示", "▣ Present";
+    PRESENT_HINT = "演示模式：大字号、高对比度，课程旁白作为字幕，用键盘（→ 或翻页键下一步，1–9 作答）", "Presentation mode: large type, high contrast, the lesson's narration as captions, steps from the keyboard (→ or Page Down for the next, 1–9 to answer)";
     LESSON_FOLD = "▾ 收起", "▾ Fold";
     LESSON_UNFOLD = "▴ 展开课程", "▴ Unfold the lesson";
     // Offsets drawn on the log.
