@@ -69,4 +69,18 @@ test("records a member received but has not processed look held, not processed",
   await screenshot(page, "classroom-held-records");
 });
 
+test("the glossary lists each term once, with its meaning and the seed's wording, in both languages", async (t) => {
+  const page = await suite.open(t);
+  await page.click("#glossary-toggle");
+  const row = page.locator('#glossary tr[data-term="rebalance"]');
+  assert.match(await row.innerText(), /rebalance \(重平衡\)[\s\S]*handing its partitions out again[\s\S]*再均衡/);
+  assert.match(await page.locator('#glossary tr[data-term="offset"]').innerText(), /offset \(偏移量\)/);
+  await page.click("#lang-toggle");
+  assert.match(await row.innerText(), /重平衡 \(rebalance\)[\s\S]*重新分配分区/);
+  // The member's control is not a second "Pause" beside the player's.
+  assert.ok((await page.locator("button.pause-member, [data-client] button", { hasText: "暂停" }).count()) === 0);
+  await page.keyboard.press("Escape");
+  assert.equal(await page.locator("#glossary").count(), 0, "Esc closes it");
+});
+
 test("no console errors, page errors or CSP violations", () => suite.assertNoProblems());

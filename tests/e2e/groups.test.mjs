@@ -358,7 +358,7 @@ test("the Chinese page explains the same group", async (t) => {
   await page.locator(`${CARD} [data-client="Consumer2"][data-phase="crashed"]`).waitFor();
   const text = await page.locator(CARD).innerText();
   assert.match(text, /协调者：Broker \d/);
-  assert.match(text, /再均衡时间线/);
+  assert.match(text, /重平衡时间线/);
   assert.match(text, /已崩溃/);
   assert.match(text, /重复处理（duplicates）/);
   assert.match(text, /处理后同步提交/);

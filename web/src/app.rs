@@ -5,8 +5,8 @@ use crate::panels::send;
 use crate::panels::Now;
 use crate::panels::{Apps, LessonList, LessonPanel};
 use crate::panels::{
-    Brokers, Charts, ComparePanel, Controls, EventLog, ForkPanel, Groups, Guarantees, Producers, RecordPathPanel, ScenarioPanel,
-    SequenceDiagram, SharePanel, TopicView, Wire, WireSide,
+    Brokers, Charts, ComparePanel, Controls, EventLog, ForkPanel, GlossaryPanel, Groups, Guarantees, Producers, RecordPathPanel,
+    ScenarioPanel, SequenceDiagram, SharePanel, TopicView, Wire, WireSide,
 };
 use crate::state::{Action, AppState, Notice, Outgoing, SharedFrom, TICK_MS};
 use gloo_timers::callback::Interval;
@@ -206,7 +206,7 @@ pub fn App() -> Html {
                 let control = matches!(tag.as_deref(), Some("BUTTON" | "SUMMARY"));
                 let handled = crate::state::KEYS.contains(&key.as_str()) || key.parse::<u8>().is_ok_and(|n| (1..=9).contains(&n));
                 if field
-                    || (control && matches!(key.as_str(), " " | "Enter" | "?" | "Escape"))
+                    || (control && matches!(key.as_str(), " " | "Enter"))
                     || !handled
                     || e.ctrl_key()
                     || e.alt_key()
@@ -269,6 +269,7 @@ pub fn App() -> Html {
     };
     let show_lessons = model.show_lessons;
     let present = model.present;
+    let show_glossary = model.show_glossary;
     let lesson_collapsed = model.lesson_collapsed && (model.lesson.is_some() || model.show_lessons);
     let lesson_progress = model.lesson_progress.clone();
     let catalog = model.catalog.clone();
@@ -350,6 +351,9 @@ pub fn App() -> Html {
                 </div>
                 <ScenarioPanel {lang} current={scenario_key} json={scenario_json} error={json_error} dispatch={dispatch.clone()} />
                 <SharePanel {lang} {share} dispatch={dispatch.clone()} />
+                <button id="glossary-toggle" aria-expanded={show_glossary.to_string()} onclick={send(&dispatch, Action::ToggleGlossary)}>
+                    { i18n::classroom::GLOSSARY.get(lang) }
+                </button>
                 <button id="present-toggle" title={i18n::classroom::PRESENT_HINT.get(lang)} aria-pressed={present.to_string()}
                     onclick={send(&dispatch, Action::SetPresent(None))}>{ i18n::classroom::PRESENT.get(lang) }</button>
                 <button id="theme-toggle" title={i18n::THEME_HINT.get(lang)} onclick={send(&dispatch, Action::CycleTheme)}>
@@ -381,6 +385,9 @@ pub fn App() -> Html {
                         },
                     }
                 }
+            }
+            if show_glossary {
+                <GlossaryPanel {lang} dispatch={dispatch.clone()} />
             }
             if show_keys {
                 <div id="keys" class="panel keys" role="dialog" aria-label={i18n::KEYS_TITLE.get(lang)}>

@@ -53,7 +53,7 @@ pub fn refusal(lang: Lang, e: &CommandError) -> String {
             }
         }
         CommandError::RecordTooLong => format!("键或值最多 {MAX_VALUE_CHARS} 个字符"),
-        CommandError::TooManyHeaders => format!("一条记录最多 {MAX_HEADERS} 个头部，每个最多 {MAX_VALUE_CHARS} 个字符"),
+        CommandError::TooManyHeaders => format!("一条消息最多 {MAX_HEADERS} 个头部，每个最多 {MAX_VALUE_CHARS} 个字符"),
         CommandError::GroupFull { group } => format!("消费者组 \"{group}\" 已有 {MAX_MEMBERS_PER_GROUP} 个成员，这是沙盒允许的上限"),
         CommandError::TooManyMembers { group, members } => {
             format!("消费者组 \"{group}\" 有 {members} 个成员；沙盒最多允许 {MAX_MEMBERS_PER_GROUP} 个")
@@ -235,7 +235,7 @@ fn problem(lang: Lang, p: &Problem) -> String {
         }
         Problem::Capped { what, value } => {
             let note = match what {
-                Capped::ProcessingMs => "（每条记录一小时）",
+                Capped::ProcessingMs => "（每条消息一小时）",
                 Capped::SlowMs => "（一小时）",
             };
             format!("{} 为 {value}；允许 0 到 {}{note}", what.field(), what.max())

@@ -84,6 +84,8 @@ pub struct Model {
     pub show_lessons: bool,
     /// On a narrow screen the lesson is a drawer at the bottom: folded to its heading.
     pub lesson_collapsed: bool,
+    /// The glossary is open.
+    pub show_glossary: bool,
     /// Presentation mode (a toggle, or `?present` in the address): large type, high
     /// contrast, the lesson's narration as captions, steps from the keyboard.
     pub present: bool,
@@ -175,6 +177,7 @@ impl Model {
             show_lessons: false,
             lesson_collapsed: false,
             present: false,
+            show_glossary: false,
             catalog: None,
             lesson_progress: Default::default(),
             show_sequence: false,
@@ -654,6 +657,8 @@ pub enum Action {
     CloseLesson,
     /// Fold or unfold the lesson drawer (narrow screens).
     ToggleLessonDrawer,
+    /// Open or close the glossary.
+    ToggleGlossary,
     /// Presentation mode on or off (`Some`: set it, from the address).
     SetPresent(Option<bool>),
     /// → or Page Down during a lesson: its next step (none while a question waits for the
@@ -1235,6 +1240,10 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             m.lesson_collapsed = !m.lesson_collapsed;
             true
         }
+        Action::ToggleGlossary => {
+            m.show_glossary = !m.show_glossary;
+            true
+        }
         Action::SetPresent(on) => {
             m.present = on.unwrap_or(!m.present);
             true
@@ -1262,6 +1271,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         }
         Action::Escape => {
             m.show_keys = false;
+            m.show_glossary = false;
             m.record_path = None;
             m.notice = None;
             true
