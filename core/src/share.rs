@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// What a link holds.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SharedRun {
     /// The scenario the run started from.
@@ -28,6 +28,31 @@ pub struct SharedRun {
     /// After going back: the commands of the run still to come.
     #[serde(default)]
     pub to_come: Vec<LoggedCommand>,
+    /// After the learner changed something while a fork kept the recorded future: the
+    /// commands still to come, replayed by their moment ([`crate::history::advance_to_by_time`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub timed: Vec<LoggedCommand>,
+    /// The fork being compared with the run, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fork: Option<SharedFork>,
+}
+
+/// A fork in a shared run: the run as it was when forked (its commands then and its
+/// step count) and the future it replays by moment; opening rebuilds it up to the run's
+/// moment ([`rebuild_fork`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SharedFork {
+    /// The commands the run had applied when it was forked.
+    pub commands: Vec<LoggedCommand>,
+    /// The run's step count when it was forked.
+    pub steps: u64,
+    /// The simulated moment it was forked at, in ms.
+    #[serde(default)]
+    pub at_ms: u64,
+    /// The recorded future the fork replays by moment.
+    #[serde(default)]
+    pub future: Vec<LoggedCommand>,
 }
 
 const PREFIX: &str = "ks1.";
@@ -208,17 +233,34 @@ pub fn decode(text: &str) -> Result<SharedRun, ShareError> {
     let json = std::str::from_utf8(&json).map_err(|e| ShareError::LinkNotARun(not_utf8(&json, &e)))?;
     let run: SharedRun = read_json(json).map_err(|(_, e)| ShareError::LinkNotARun(SerdeSays::of(&e)))?;
     run.scenario.check().map_err(ShareError::LinkScenario)?;
-    if run.commands.len() + run.to_come.len() > MAX_COMMANDS {
-        return Err(ShareError::TooManyCommands { count: run.commands.len() + run.to_come.len() });
+    check_run(&run)?;
+    Ok(run)
+}
+
+/// The bounds and orders every opened run must have.
+fn check_run(run: &SharedRun) -> Result<(), ShareError> {
+    let fork = run.fork.as_ref();
+    let count = run.commands.len() + run.to_come.len() + run.timed.len() + fork.map_or(0, |f| f.commands.len() + f.future.len());
+    if count > MAX_COMMANDS {
+        return Err(ShareError::TooManyCommands { count });
     }
-    if run.steps > MAX_STEPS {
-        return Err(ShareError::TooManySteps { steps: run.steps });
+    let steps = run.steps.max(fork.map_or(0, |f| f.steps));
+    if steps > MAX_STEPS {
+        return Err(ShareError::TooManySteps { steps });
     }
     let ordered = |c: &[LoggedCommand]| c.windows(2).all(|w| w[0].after_steps <= w[1].after_steps);
-    if !ordered(&run.commands) || !ordered(&run.to_come) || run.commands.last().is_some_and(|c| c.after_steps > run.steps) {
+    let by_time = |c: &[LoggedCommand]| c.windows(2).all(|w| w[0].at <= w[1].at);
+    let fork_ordered =
+        fork.is_none_or(|f| ordered(&f.commands) && by_time(&f.future) && f.commands.last().is_none_or(|c| c.after_steps <= f.steps));
+    if !ordered(&run.commands)
+        || !ordered(&run.to_come)
+        || !by_time(&run.timed)
+        || !fork_ordered
+        || run.commands.last().is_some_and(|c| c.after_steps > run.steps)
+    {
         return Err(ShareError::OutOfOrder);
     }
-    Ok(run)
+    Ok(())
 }
 
 /// The share link's text for a run ([`encode`]), if opening will accept it: a link is
@@ -254,10 +296,11 @@ pub fn open_any(text: &str) -> Result<SharedRun, ShareError> {
     match as_run {
         Ok(run) => {
             run.scenario.check().map_err(ShareError::FileScenario)?;
+            check_run(&run)?;
             Ok(run)
         }
         Err(run_error) => match Scenario::from_json(text) {
-            Ok(scenario) => Ok(SharedRun { scenario, commands: vec![], steps: 0, to_come: vec![] }),
+            Ok(scenario) => Ok(SharedRun { scenario, ..SharedRun::default() }),
             Err(_) if text.contains("\"scenario\"") => Err(ShareError::NotASavedRun(SerdeSays::of(&run_error))),
             Err(e) => Err(ShareError::NotAScenario(e)),
         },
@@ -276,6 +319,24 @@ fn not_utf8(bytes: &[u8], e: &std::str::Utf8Error) -> SerdeSays {
     let line_start = bytes[..at].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
     SerdeSays { message: "invalid unicode code point".to_string(), line, column: at - line_start + 1 }
+}
+
+/// Rebuilds a shared run's fork, up to the run's own moment `until`: the run as it was
+/// when forked (its commands then, to its step count then), then the fork's future by
+/// moment; with how many of its future's commands that applied. `None` when the run has
+/// no fork.
+pub fn rebuild_fork(run: &SharedRun, until: crate::SimTime) -> Result<Option<(Sim, usize)>, ShareError> {
+    let Some(fork) = &run.fork else { return Ok(None) };
+    let base = run.scenario.build().map_err(ShareError::Build)?;
+    let history = History::new(base, u64::MAX, 2);
+    let target = fork.steps;
+    let mut sim = history.restore(&fork.commands, |s| s.steps() >= target, MAX_STEPS);
+    let done = sim.command_log().len().min(fork.commands.len());
+    for entry in &fork.commands[done..] {
+        sim.apply_logged(entry);
+    }
+    let (applied, _) = crate::history::advance_to_by_time(&mut sim, &fork.future, until, MAX_STEPS);
+    Ok(Some((sim, applied)))
 }
 
 /// Rebuilds the run at its step: the scenario built, the commands replayed. Commands
@@ -478,7 +539,8 @@ mod tests {
         let steps = sim.steps();
         // A command at the very step shared is part of what is shown.
         sim.apply(GroupCommand::PauseMember { group: group.clone(), client_id: "late".into(), paused: true }).unwrap();
-        let run = SharedRun { scenario: scenario.clone(), commands: sim.command_log().to_vec(), steps, to_come: vec![] };
+        let run =
+            SharedRun { scenario: scenario.clone(), commands: sim.command_log().to_vec(), steps, to_come: vec![], ..SharedRun::default() };
         let text = encode(&run);
         assert!(text.starts_with("ks1."));
         assert!(text.len() < serde_json::to_string(&run).unwrap().len(), "compressed");
@@ -501,7 +563,13 @@ mod tests {
         sim.run_to(crate::SimTime(30_000));
         let group = sim.groups().next().unwrap().id().to_string();
         sim.apply(GroupCommand::AddMember { group, member: MemberSpec::new("late") }).unwrap();
-        let run = SharedRun { scenario: every, commands: sim.command_log().to_vec(), steps: sim.steps(), to_come: vec![] };
+        let run = SharedRun {
+            scenario: every,
+            commands: sim.command_log().to_vec(),
+            steps: sim.steps(),
+            to_come: vec![],
+            ..SharedRun::default()
+        };
         assert!(!run.commands.is_empty());
         for s in &scenarios {
             assert_eq!(write_json(s, false), serde_json::to_string(s).unwrap());
@@ -527,7 +595,13 @@ mod tests {
 
     #[test]
     fn damaged_links_say_what_is_wrong() {
-        let good = encode(&SharedRun { scenario: crate::scenario::default_scenario(), commands: vec![], steps: 0, to_come: vec![] });
+        let good = encode(&SharedRun {
+            scenario: crate::scenario::default_scenario(),
+            commands: vec![],
+            steps: 0,
+            to_come: vec![],
+            ..SharedRun::default()
+        });
         assert!(decode("hello").unwrap_err().to_string().contains("not a Kafka Sandbox link"));
         assert!(decode("ks1.***").unwrap_err().to_string().contains("characters a link never has"));
         assert!(decode(&good[..good.len() - 7]).is_err());
@@ -551,7 +625,13 @@ mod tests {
     /// the decoder's inner words ("code 414 is not defined yet").
     #[test]
     fn a_damaged_link_never_speaks_of_the_decoders_codes() {
-        let good = encode(&SharedRun { scenario: crate::scenario::default_scenario(), commands: vec![], steps: 0, to_come: vec![] });
+        let good = encode(&SharedRun {
+            scenario: crate::scenario::default_scenario(),
+            commands: vec![],
+            steps: 0,
+            to_come: vec![],
+            ..SharedRun::default()
+        });
         let mut rng = crate::rng::SimRng::new(21);
         let mut damaged = 0;
         for i in 0..400usize {
@@ -583,7 +663,13 @@ mod tests {
     /// (and the page offers Save file); every link it makes opens.
     #[test]
     fn a_link_is_never_longer_than_opening_accepts() {
-        let small = SharedRun { scenario: crate::scenario::default_scenario(), commands: vec![], steps: 0, to_come: vec![] };
+        let small = SharedRun {
+            scenario: crate::scenario::default_scenario(),
+            commands: vec![],
+            steps: 0,
+            to_come: vec![],
+            ..SharedRun::default()
+        };
         let text = link(&small).unwrap();
         assert_eq!(decode(&text).unwrap(), small);
         // Values that do not compress: a scenario of about 900 KB (what the issue's
@@ -592,7 +678,7 @@ mod tests {
         let values: Vec<String> = (0..40_000).map(|_| format!("{:016x}", rng.next_u64())).collect();
         let mut big = crate::scenario::default_scenario();
         big.producers[0].send[0].values = values;
-        let run = SharedRun { scenario: big, commands: vec![], steps: 0, to_come: vec![] };
+        let run = SharedRun { scenario: big, commands: vec![], steps: 0, to_come: vec![], ..SharedRun::default() };
         let chars = encode(&run).len();
         assert!(chars > MAX_ENCODED, "{chars}");
         assert_eq!(link(&run), Err(ShareError::TooBigForLink { chars }));

@@ -205,13 +205,7 @@ pub fn App() -> Html {
                 let field = matches!(tag.as_deref(), Some("INPUT" | "TEXTAREA" | "SELECT"));
                 let control = matches!(tag.as_deref(), Some("BUTTON" | "SUMMARY"));
                 let handled = crate::state::KEYS.contains(&key.as_str()) || key.parse::<u8>().is_ok_and(|n| (1..=9).contains(&n));
-                if field
-                    || (control && matches!(key.as_str(), " " | "Enter"))
-                    || !handled
-                    || e.ctrl_key()
-                    || e.alt_key()
-                    || e.meta_key()
-                {
+                if field || (control && matches!(key.as_str(), " " | "Enter")) || !handled || e.ctrl_key() || e.alt_key() || e.meta_key() {
                     return;
                 }
                 if matches!(key.as_str(), " " | "ArrowRight" | "ArrowLeft" | "PageDown" | "PageUp") {
@@ -274,10 +268,14 @@ pub fn App() -> Html {
     let lesson_progress = model.lesson_progress.clone();
     let catalog = model.catalog.clone();
     let show_sequence = model.show_sequence;
-    let fork_view = model
-        .fork
-        .as_ref()
-        .map(|f| (f.at_ms, kafka_sandbox_core::compare::outcome(&model.sim), kafka_sandbox_core::compare::outcome(&f.sim)));
+    let fork_view = model.fork.as_ref().map(|f| {
+        // The recorded future the fork replays, and whether this run still does too.
+        let future: Vec<(u64, String)> =
+            f.future.iter().map(|c| (c.at.ms(), kafka_sandbox_core::json::write_json(&c.command, false))).collect();
+        (f.at_ms, kafka_sandbox_core::compare::outcome(&model.sim), kafka_sandbox_core::compare::outcome(&f.sim), Rc::new(future))
+    });
+    let keep_future = model.keep_future;
+    let timed = model.timed.len();
     // The sequence diagram's window: 2 s up to now, or around the selected event.
     let selected_event = selected.and_then(|seq| read.event(seq));
     let seq_end = selected_event.map(|e| e.time.ms() + 1_000).unwrap_or_else(|| read.now().ms());
@@ -403,8 +401,8 @@ pub fn App() -> Html {
                     </dl>
                 </div>
             }
-            if let Some((at_ms, this, fork)) = fork_view {
-                <ForkPanel {lang} {at_ms} now_ms={now.ms()} {this} {fork} dispatch={dispatch.clone()} />
+            if let Some((at_ms, this, fork, future)) = fork_view {
+                <ForkPanel {lang} {at_ms} now_ms={now.ms()} {this} {fork} {future} {keep_future} {timed} dispatch={dispatch.clone()} />
             }
             if let Some(path) = record_path {
                 <RecordPathPanel {lang} {path} partitions={record_partitions} dispatch={dispatch.clone()} />

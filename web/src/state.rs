@@ -66,6 +66,12 @@ pub struct Model {
     pub selected: Option<u64>,
     /// Lag, throughput and stopped members over time, for the charts.
     pub series: crate::charts::Series,
+    /// After the learner changed something while a fork is open: the recorded future the
+    /// run still replays, by moment (unless the learner chose to diverge, `keep_future`).
+    pub timed: Vec<kafka_sandbox_core::sim::LoggedCommand>,
+    /// Whether a change after going back keeps the recorded future (with a fork open);
+    /// the fork panel's choice.
+    pub keep_future: bool,
     /// A fork: a copy of the run taken at some moment that goes on unchanged, for
     /// comparing with what the learner does from there.
     pub fork: Option<Fork>,
@@ -182,6 +188,8 @@ impl Model {
             lesson_progress: Default::default(),
             show_sequence: false,
             fork: None,
+            timed: Vec::new(),
+            keep_future: true,
             event_filter: Default::default(),
             selected: None,
             dirty: false,
@@ -207,6 +215,7 @@ impl Model {
     /// A new run starts: what was read from the old run's trace is forgotten.
     fn new_run(&mut self, sim: Sim) {
         self.fork = None;
+        self.timed.clear();
         self.series = Default::default();
         self.history = new_history(&sim);
         self.redo.clear();
@@ -256,6 +265,15 @@ impl LessonState {
 pub struct Fork {
     pub at_ms: u64,
     pub sim: Sim,
+    /// The run as it was when forked (for saving and sharing the fork): its commands and
+    /// step count then.
+    pub base_commands: Vec<kafka_sandbox_core::sim::LoggedCommand>,
+    pub base_steps: u64,
+    /// The recorded future (the commands the run had still to come when forked): the fork
+    /// replays each at its moment, so a crash made before going back happens in it too.
+    pub future: Vec<kafka_sandbox_core::sim::LoggedCommand>,
+    /// How many of `future` the fork has applied.
+    pub applied: usize,
 }
 
 /// Something the page hands to the browser after a change.
@@ -310,6 +328,13 @@ impl Model {
             commands: self.sim.command_log().to_vec(),
             steps: self.sim.steps(),
             to_come: self.redo.clone(),
+            timed: self.timed.clone(),
+            fork: self.fork.as_ref().map(|f| kafka_sandbox_core::share::SharedFork {
+                commands: f.base_commands.clone(),
+                steps: f.base_steps,
+                at_ms: f.at_ms,
+                future: f.future.clone(),
+            }),
         }
     }
 
@@ -431,7 +456,17 @@ fn open_shared(m: &mut Model, text: &str, from: SharedFrom) {
     match rebuilt {
         Ok((run, sim, to_come)) => {
             let steps = sim.steps();
+            let fork = kafka_sandbox_core::share::rebuild_fork(&run, sim.now()).ok().flatten();
             m.new_run(run.scenario.build().unwrap_or_else(|_| sim.clone()));
+            m.fork = fork.zip(run.fork.clone()).map(|((fork_sim, applied), f)| Fork {
+                at_ms: f.at_ms,
+                sim: fork_sim,
+                base_commands: f.commands,
+                base_steps: f.steps,
+                future: f.future,
+                applied,
+            });
+            m.timed = run.timed.clone();
             m.set_scenario(run.scenario);
             m.scenario_key = "custom".into();
             m.sim = sim;
@@ -481,8 +516,13 @@ fn advance_to(m: &mut Model, until: SimTime, max_steps: u64) -> bool {
         let sample = m.series.next_sample_ms(m.sim.now().ms()).max(from);
         let stop = SimTime(sample.min(until.ms()));
         let before = m.sim.steps();
-        let (applied, reached) = kafka_sandbox_core::history::advance_to(&mut m.sim, &m.redo, stop, left);
-        m.redo.drain(..applied.min(m.redo.len()));
+        let reached = if m.timed.is_empty() {
+            let (applied, reached) = kafka_sandbox_core::history::advance_to(&mut m.sim, &m.redo, stop, left);
+            m.redo.drain(..applied.min(m.redo.len()));
+            reached
+        } else {
+            advance_timed(m, stop, left)
+        };
         left = left.saturating_sub(m.sim.steps() - before);
         if !reached {
             return false;
@@ -529,6 +569,25 @@ pub fn parse_seconds(text: &str) -> Option<u64> {
 /// count: the first time they came before the next step (and before the step, jump or
 /// search that followed them), so they come first again. The moves forward apply them
 /// before deciding where to stop, so a Step lands where it landed the first time.
+/// Two lists of commands still to come as one, in the order of their moments.
+fn merge_by_time(
+    a: Vec<kafka_sandbox_core::sim::LoggedCommand>,
+    b: Vec<kafka_sandbox_core::sim::LoggedCommand>,
+) -> Vec<kafka_sandbox_core::sim::LoggedCommand> {
+    let mut all = a;
+    all.extend(b);
+    kafka_sandbox_core::sorted::sort_by_key(&mut all, |c| c.at);
+    all
+}
+
+/// The run's by-moment future ([`Model::timed`]) due by `until`, applied; the run goes
+/// there. Whether it got there within `max_steps`.
+fn advance_timed(m: &mut Model, until: SimTime, max_steps: u64) -> bool {
+    let (applied, reached) = kafka_sandbox_core::history::advance_to_by_time(&mut m.sim, &m.timed, until, max_steps);
+    m.timed.drain(..applied.min(m.timed.len()));
+    reached
+}
+
 fn apply_due_commands(m: &mut Model) {
     let steps = m.sim.steps();
     let due = m.redo.iter().take_while(|e| e.after_steps <= steps).count();
@@ -634,6 +693,9 @@ pub enum Action {
     /// Fork the run here (or drop the fork).
     Fork,
     CloseFork,
+    /// Whether this run keeps replaying the recorded future after a change (false:
+    /// diverge from the fork).
+    KeepFuture(bool),
     /// The sequence diagram opens or closes.
     ShowSequence(bool),
     /// The theme button: system → light → dark → system.
@@ -796,8 +858,13 @@ pub fn reduce_model(m: &mut Model, action: Action) -> bool {
         m.run_to = None;
     }
     if !moves_time && m.sim.command_log().len() > logged && !m.redo.is_empty() {
-        // Something new after going back: the old future is gone, this is a new branch.
-        m.redo.clear();
+        // Something new after going back: this is a new branch. With a fork open the
+        // recorded future goes on in it by moment (the same crash under another setting),
+        // unless the learner chose to diverge; without one it is gone.
+        let future = std::mem::take(&mut m.redo);
+        if m.fork.is_some() && m.keep_future {
+            m.timed = merge_by_time(std::mem::take(&mut m.timed), future);
+        }
         m.history.truncate(m.sim.steps());
     }
     if stepping {
@@ -812,10 +879,14 @@ pub fn reduce_model(m: &mut Model, action: Action) -> bool {
     }
     m.reached = m.reached.max(m.sim.steps());
     m.series.observe(&m.sim);
-    // The fork keeps pace with the run (it never runs ahead, nor back).
+    // The fork keeps pace with the run (it never runs ahead, nor back), replaying its
+    // recorded future by moment.
     if let Some(f) = m.fork.as_mut() {
         if f.sim.now() < m.sim.now() {
-            f.sim.run_to_bounded(m.sim.now(), MAX_STEPS_PER_TICK.saturating_mul(4));
+            let rest = &f.future[f.applied.min(f.future.len())..];
+            let (applied, _) =
+                kafka_sandbox_core::history::advance_to_by_time(&mut f.sim, rest, m.sim.now(), MAX_STEPS_PER_TICK.saturating_mul(4));
+            f.applied += applied;
         }
     }
     if tick {
@@ -908,7 +979,11 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         }
         Action::Step => {
             m.playing = false;
-            if m.redo.is_empty() {
+            let timed_first = m.timed.first().map(|c| c.at).filter(|at| m.sim.next_event_time().is_none_or(|t| t > *at));
+            if let Some(at) = timed_first {
+                // The recorded future's next command comes before the next event.
+                advance_timed(m, at, 0);
+            } else if m.redo.is_empty() {
                 m.sim.step_visible();
             } else {
                 forward(
@@ -1171,12 +1246,29 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         // reduce_model turns a key into its action before this.
         Action::Noop | Action::Delivered(_) | Action::Key(_) => false,
         Action::Fork => {
-            m.fork = Some(Fork { at_ms: m.sim.now().ms(), sim: m.sim.clone() });
+            // The fork replays what this run still has to come (after going back), by moment.
+            let future = merge_by_time(m.redo.clone(), m.timed.clone());
+            m.fork = Some(Fork {
+                at_ms: m.sim.now().ms(),
+                sim: m.sim.clone(),
+                base_commands: m.sim.command_log().to_vec(),
+                base_steps: m.sim.steps(),
+                future,
+                applied: 0,
+            });
             m.notice = Some(Notice::Info(i18n::forked(lang, m.sim.now().ms())));
             true
         }
         Action::CloseFork => {
             m.fork = None;
+            true
+        }
+        Action::KeepFuture(keep) => {
+            m.keep_future = keep;
+            if !keep {
+                // Diverge: this run no longer replays the recorded future (the fork does).
+                m.timed.clear();
+            }
             true
         }
         Action::ShowSequence(open) => {
@@ -2085,5 +2177,84 @@ mod tests {
         assert!(m.present);
         reduce_model(&mut m, Action::SetPresent(None));
         assert!(!m.present);
+    }
+
+    /// Runs the model to `seconds` the way the page does (Run to, then ticks until there).
+    fn run_to_s(m: &mut Model, seconds: &str) {
+        reduce_model(m, Action::RunTo(seconds.into()));
+        for _ in 0..10_000 {
+            if m.run_to.is_none() {
+                break;
+            }
+            reduce_model(m, Action::Tick);
+        }
+    }
+
+    /// The same crash under acks=1 and acks=all (min.insync.replicas=2): the learner crashed the leader, went back
+    /// before the crash and forked; then set acks=all in the run. The fork replays the
+    /// recorded crash at its moment (acks=1 loses acknowledged records), and so does the
+    /// run (acks=all loses none); choosing to diverge drops it from the run only. Saved and
+    /// opened again, the fork and the run's future come back.
+    #[test]
+    fn a_fork_replays_the_recorded_future_unless_the_run_diverges() {
+        use kafka_sandbox_core::command::{BrokerCommand, ProduceCommand};
+        let json = r#"{
+          "version": 1, "name": "acks=1 and a leader crash", "seed": 7,
+          "cluster": { "brokers": 3, "network_latency_ms": 50, "broker_session_timeout_ms": 2000, "group_initial_rebalance_delay_ms": 0 },
+          "topics": [{ "name": "orders", "partitions": 1, "replication_factor": 3, "min_insync_replicas": 2 }],
+          "producers": [{ "name": "Producer1", "config": { "acks": "1", "request_timeout_ms": 1500 },
+            "send": [{ "topic": "orders", "values": ["m1","m2","m3","m4","m5","m6","m7","m8","m9","m10","m11","m12","m13","m14","m15","m16","m17","m18","m19","m20"], "start_ms": 1000, "interval_ms": 300 }] }],
+          "groups": [{ "id": "readers", "topics": ["orders"], "config": { "auto_offset_reset": "earliest" }, "members": [{ "client_id": "Consumer1" }] }]
+        }"#;
+        let mut m = Model::new(Lang::En);
+        reduce_model(&mut m, Action::LoadJson(json.into()));
+        let leader = m.sim.partition(&kafka_sandbox_core::record::TopicPartition::new("orders", 0)).and_then(|p| p.leader());
+        let Some(leader) = leader else { panic!("a leader") };
+        for b in (0..3).filter(|b| *b != leader) {
+            reduce_model(&mut m, Action::Apply(BrokerCommand::SlowBroker { broker: b, slow_ms: SLOW_FOLLOWER_MS }.into()));
+        }
+        run_to_s(&mut m, "3.2");
+        reduce_model(&mut m, Action::Apply(BrokerCommand::CrashBroker { broker: leader }.into()));
+        run_to_s(&mut m, "12");
+        let lost = m.sim.monitors().acked_lost_total();
+        assert!(lost > 0, "acks=1 with slow followers loses acknowledged records");
+        // Back before the first send, and fork: the fork holds the recorded crash.
+        run_to_s(&mut m, "0.5");
+        assert_eq!(m.redo.len(), 1, "the crash is still to come");
+        reduce_model(&mut m, Action::Fork);
+        // In the run, acks=all from now on: a new branch, which keeps the recorded crash.
+        reduce_model(
+            &mut m,
+            Action::Apply(ProduceCommand::SetAcks { producer: "Producer1".into(), acks: kafka_sandbox_core::config::Acks::All }.into()),
+        );
+        assert!(m.redo.is_empty());
+        assert_eq!(m.timed.len(), 1, "the crash goes on by moment");
+        run_to_s(&mut m, "12");
+        let Some(fork) = m.fork.as_ref() else { panic!("the fork") };
+        let crashed_at = |s: &Sim| {
+            s.command_log().iter().find(|c| matches!(c.command, Command::Broker(BrokerCommand::CrashBroker { .. }))).map(|c| c.at)
+        };
+        assert_eq!(crashed_at(&m.sim), Some(SimTime(3_200)), "the run crashed the leader at its moment");
+        assert_eq!(crashed_at(&fork.sim), Some(SimTime(3_200)), "so did the fork");
+        assert_eq!(fork.sim.now(), m.sim.now());
+        assert_eq!(fork.sim.monitors().acked_lost_total(), lost, "the fork is the recorded run: acks=1 loses records");
+        assert_eq!(m.sim.monitors().acked_lost_total(), 0, "acks=all loses none under the same crash");
+        // Saved and opened again: the fork and its future come back.
+        let saved = kafka_sandbox_core::share::to_json_pretty(&m.shared());
+        let mut opened = Model::new(Lang::En);
+        reduce_model(&mut opened, Action::OpenShared { text: saved, from: SharedFrom::File });
+        let Some(f) = opened.fork.as_ref() else { panic!("the fork was saved: {:?}", opened.notice) };
+        assert_eq!(f.sim.trace().digest(), fork.sim.trace().digest(), "the same fork");
+        assert_eq!(opened.sim.trace().digest(), m.sim.trace().digest(), "the same run");
+        // Diverging: back again, a change, and the run no longer replays the crash.
+        run_to_s(&mut m, "0.5");
+        reduce_model(&mut m, Action::KeepFuture(false));
+        reduce_model(
+            &mut m,
+            Action::Apply(ProduceCommand::SetAcks { producer: "Producer1".into(), acks: kafka_sandbox_core::config::Acks::All }.into()),
+        );
+        assert!(m.timed.is_empty() && m.redo.is_empty());
+        run_to_s(&mut m, "12");
+        assert_eq!(crashed_at(&m.sim), None, "diverged: no crash in this run");
     }
 }

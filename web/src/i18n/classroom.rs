@@ -16,6 +16,7 @@ msgs! {
     GLOSSARY_TERM = "术语", "Term";
     GLOSSARY_MEANING = "含义", "Meaning";
     GLOSSARY_SEED = "原文的说法", "In the seed articles";
+    FORK_KEEP = "这次运行也重放它们（取消勾选：从这里起走自己的路）", "This run replays them too (untick to diverge from here)";
     LESSON_FOLD = "▾ 收起", "▾ Fold";
     LESSON_UNFOLD = "▴ 展开课程", "▴ Unfold the lesson";
     // Offsets drawn on the log.
@@ -55,5 +56,21 @@ pub fn in_hand_mark(lang: Lang, group: &str, client_id: &str) -> String {
     match lang {
         Lang::Zh => format!("在 {client_id}（{group}）手里：已收到，尚未处理"),
         Lang::En => format!("held by {client_id} ({group}): received, not processed yet"),
+    }
+}
+
+/// "The fork replays the 2 commands recorded after this moment, each at its time:".
+pub fn fork_future(lang: Lang, n: usize) -> String {
+    match lang {
+        Lang::Zh => format!("分叉会在各自的时刻重放这一刻之后录下的 {n} 条命令："),
+        Lang::En => format!("The fork replays the {n} commands recorded after this moment, each at its time:"),
+    }
+}
+
+/// "This run still replays 1 of them by moment."
+pub fn fork_timed(lang: Lang, n: usize) -> String {
+    match lang {
+        Lang::Zh => format!("这次运行还会按时刻重放其中 {n} 条"),
+        Lang::En => format!("This run still replays {n} of them by moment"),
     }
 }
