@@ -519,3 +519,27 @@ fn assign_consumer_protocol_refusals_name_the_field() {
         assert!(text(&out.stderr).contains(needle), "{input}: {}", text(&out.stderr));
     }
 }
+
+/// `bridge` prints the compose file and the steps with the sandbox's predictions, and
+/// writes the compose file with `--compose`; a bad scenario exits 2 with nothing printed.
+#[test]
+fn bridge_prints_what_to_run_on_real_kafka() {
+    let dir = std::env::temp_dir().join(format!("ks-cli-bridge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let compose = dir.join("compose.yaml");
+    let out = sandbox(&["bridge", "builtin:two-groups", "--compose", compose.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let printed = text(&out.stdout);
+    assert!(printed.starts_with("# compose.yaml (apache/kafka:4.2.0)\n"), "{printed}");
+    assert!(printed.contains("kafka-topics.sh --bootstrap-server kafka-0:19092,kafka-1:19092,kafka-2:19092 --create --topic Topic01"));
+    assert!(printed.contains("#   sandbox: Consumer1 of ConsumerGroup01 owns [Topic01-0, Topic01-2] and receives 4 records: m1 m3 m5 m7"));
+    assert!(printed.contains(
+        "kafka-consumer-groups.sh --bootstrap-server kafka-0:19092,kafka-1:19092,kafka-2:19092 --describe --group ConsumerGroup02"
+    ));
+    let written = std::fs::read_to_string(&compose).unwrap();
+    assert!(printed.contains(&written), "the file is the printed compose");
+    let bad = sandbox(&["bridge", "builtin:nope"], "");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(bad.stdout.is_empty() && text(&bad.stderr).contains("no built-in scenario \"nope\""));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -20,7 +20,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("L3 engine and monitors", &["sim", "monitor", "invariant"]),
     (
         "L4 read side and formats",
-        &["snapshot", "scenario", "lesson", "history", "share", "compare", "provenance", "read", "run", "builder", "__bench"],
+        &["snapshot", "scenario", "lesson", "history", "share", "compare", "provenance", "read", "run", "builder", "bridge", "__bench"],
     ),
 ];
 

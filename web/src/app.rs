@@ -5,8 +5,8 @@ use crate::panels::send;
 use crate::panels::Now;
 use crate::panels::{Apps, LessonList, LessonPanel};
 use crate::panels::{
-    Brokers, Charts, ComparePanel, Controls, EventLog, ForkPanel, GlossaryPanel, Groups, Guarantees, Producers, RecordPathPanel,
-    ScenarioPanel, SequenceDiagram, SharePanel, TopicView, Wire, WireSide,
+    BridgePanel, Brokers, Charts, ComparePanel, Controls, EventLog, ForkPanel, GlossaryPanel, Groups, Guarantees, Producers,
+    RecordPathPanel, ScenarioPanel, SequenceDiagram, SharePanel, TopicView, Wire, WireSide,
 };
 use crate::state::{Action, AppState, Notice, Outgoing, SharedFrom, TICK_MS};
 use gloo_timers::callback::Interval;
@@ -113,6 +113,15 @@ pub fn App() -> Html {
                             Outgoing::Autosave(text) => crate::browser::save_autosave(text),
                             Outgoing::Download(text) => {
                                 let _ = crate::browser::download("kafka-sandbox-run.json", text);
+                            }
+                            Outgoing::SaveText { name, text } => {
+                                let _ = crate::browser::download_text(name, text);
+                            }
+                            Outgoing::CopyText(text) => {
+                                let text = text.clone();
+                                yew::platform::spawn_local(async move {
+                                    let _ = crate::browser::copy_text(&text).await;
+                                });
                             }
                             Outgoing::CopyLink(text) => {
                                 let url = format!("{}#{text}", crate::browser::base_url());
@@ -248,6 +257,18 @@ pub fn App() -> Html {
     let kafka_version = model.sim.cluster().kafka_version;
     let compare_groups = Rc::new(crate::panels::compare_groups(read));
     let marks = Rc::new(crate::view::offset_marks(read));
+    let acked_lost = Rc::new(crate::view::acked_lost(&topics, &producers));
+    // Each group as kafka-consumer-groups.sh --describe prints it.
+    let describes: Rc<kafka_sandbox_core::vecmap::VecMap<String, String>> = Rc::new(
+        read.groups()
+            .map(|g| {
+                (
+                    g.id().to_string(),
+                    kafka_sandbox_core::bridge::describe::describe(g, |tp| read.partition(tp).map(|p| p.high_watermark())).table(),
+                )
+            })
+            .collect(),
+    );
     let (category, entity) = model.event_filter.clone();
     let events = Rc::new(crate::view::filtered_events(read, lang, category, &entity, 60, 5000));
     let findings = Rc::new(crate::view::guarantee_rows(lang, read, GUARANTEE_ROWS));
@@ -264,6 +285,7 @@ pub fn App() -> Html {
     let show_lessons = model.show_lessons;
     let present = model.present;
     let show_glossary = model.show_glossary;
+    let bridge = model.bridge.clone();
     let lesson_collapsed = model.lesson_collapsed && (model.lesson.is_some() || model.show_lessons);
     let lesson_progress = model.lesson_progress.clone();
     let catalog = model.catalog.clone();
@@ -349,6 +371,9 @@ pub fn App() -> Html {
                 </div>
                 <ScenarioPanel {lang} current={scenario_key} json={scenario_json} error={json_error} dispatch={dispatch.clone()} />
                 <SharePanel {lang} {share} dispatch={dispatch.clone()} />
+                <button id="bridge-toggle" aria-expanded={bridge.is_some().to_string()} onclick={send(&dispatch, Action::ToggleBridge)}>
+                    { i18n::classroom::BRIDGE.get(lang) }
+                </button>
                 <button id="glossary-toggle" aria-expanded={show_glossary.to_string()} onclick={send(&dispatch, Action::ToggleGlossary)}>
                     { i18n::classroom::GLOSSARY.get(lang) }
                 </button>
@@ -387,6 +412,9 @@ pub fn App() -> Html {
             if show_glossary {
                 <GlossaryPanel {lang} dispatch={dispatch.clone()} />
             }
+            if let Some(bridge) = bridge {
+                <BridgePanel {lang} {bridge} dispatch={dispatch.clone()} />
+            }
             if show_keys {
                 <div id="keys" class="panel keys" role="dialog" aria-label={i18n::KEYS_TITLE.get(lang)}>
                     <h2>{ i18n::KEYS_TITLE.get(lang) }</h2>
@@ -409,11 +437,11 @@ pub fn App() -> Html {
             }
             <ContextProvider<Now> context={Now(now)}>
             <section class={classes!("stage", compare_groups_layout.then_some("compare-groups"))}>
-                <Producers {lang} producers={producers.clone()} topic={produce_topic} partitions={produce_partitions} {last_produce} {next_value} {retries} dispatch={dispatch.clone()} />
+                <Producers {lang} producers={producers.clone()} topic={produce_topic} partitions={produce_partitions} {last_produce} {next_value} {retries} lost={acked_lost} dispatch={dispatch.clone()} />
                 <Wire {lang} flights={flights.clone()} {now} side={WireSide::Produce} />
                 <TopicView {lang} topics={topics.clone()} brokers={brokers.len() as u32} {now} producers={producers.clone()} {marks} dispatch={dispatch.clone()} />
                 <Wire {lang} flights={flights.clone()} {now} side={WireSide::Fetch} />
-                <Groups {lang} {groups} logs={group_logs} dispatch={dispatch.clone()} />
+                <Groups {lang} {groups} logs={group_logs} {describes} dispatch={dispatch.clone()} />
             </section>
             </ContextProvider<Now>>
             <Apps {lang} {connectors} {streams} dispatch={dispatch.clone()} />

@@ -133,9 +133,18 @@ pub fn save_lang(code: &str) {
 
 /// Offers `text` as a file download named `name`.
 pub fn download(name: &str, text: &str) -> Option<()> {
+    download_as(name, text, "application/json")
+}
+
+/// Offers `text` as a plain-text (YAML, shell) file named `name`.
+pub fn download_text(name: &str, text: &str) -> Option<()> {
+    download_as(name, text, "text/plain")
+}
+
+fn download_as(name: &str, text: &str, mime: &str) -> Option<()> {
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
     let options = web_sys::BlobPropertyBag::new();
-    options.set_type("application/json");
+    options.set_type(mime);
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
     let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
     let document = web_sys::window()?.document()?;

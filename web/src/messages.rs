@@ -98,6 +98,35 @@ pub fn refusal(lang: Lang, e: &CommandError) -> String {
     }
 }
 
+/// What a pasted producer.properties or consumer.properties did, in `lang`: the
+/// settings taken, then each key not taken and why.
+pub fn pasted(lang: Lang, p: &kafka_sandbox_core::bridge::properties::Pasted) -> String {
+    use kafka_sandbox_core::bridge::properties::Refused;
+    let applied = p.applied.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", ");
+    let refused: Vec<String> = p
+        .refused
+        .iter()
+        .map(|r| match (lang, r) {
+            (Lang::En, r) => r.to_string(),
+            (Lang::Zh, Refused::Unknown { key }) => format!("{key}：没有哪个 Kafka 客户端有这个设置"),
+            (Lang::Zh, Refused::Invalid { key, value, allowed }) => format!("{key}={value}：允许 {allowed}"),
+            (Lang::Zh, Refused::NotModelled { key }) => format!("{key}：沙盒不模拟这个 Kafka 设置（保持不变）"),
+            (Lang::Zh, Refused::OtherClient { key }) => format!("{key}：另一种客户端（生产者或消费者）的设置，保持不变"),
+        })
+        .collect();
+    let none = || match lang {
+        Lang::En => "nothing".to_string(),
+        Lang::Zh => "无".to_string(),
+    };
+    let applied = if applied.is_empty() { none() } else { applied };
+    match lang {
+        Lang::En if refused.is_empty() => format!("Applied: {applied}. The run starts again with the new client."),
+        Lang::En => format!("Applied: {applied}. Not applied: {}.", refused.join("; ")),
+        Lang::Zh if refused.is_empty() => format!("已应用：{applied}。运行用新的客户端重新开始。"),
+        Lang::Zh => format!("已应用：{applied}。未应用：{}。", refused.join("；")),
+    }
+}
+
 /// The Chinese words for a name a refusal is about.
 fn name_of(what: NameOf) -> &'static str {
     match what {

@@ -92,6 +92,9 @@ pub struct Model {
     pub lesson_collapsed: bool,
     /// The glossary is open.
     pub show_glossary: bool,
+    /// "Try it on real Kafka": the bridge of the scenario, made when the panel opens (or
+    /// why it could not be).
+    pub bridge: Option<Rc<Result<kafka_sandbox_core::bridge::Bridge, String>>>,
     /// Presentation mode (a toggle, or `?present` in the address): large type, high
     /// contrast, the lesson's narration as captions, steps from the keyboard.
     pub present: bool,
@@ -184,6 +187,7 @@ impl Model {
             lesson_collapsed: false,
             present: false,
             show_glossary: false,
+            bridge: None,
             catalog: None,
             lesson_progress: Default::default(),
             show_sequence: false,
@@ -286,6 +290,17 @@ pub enum Outgoing {
     /// A share link's text, for the clipboard (the page's address goes before it); the
     /// browser's answer comes back as [`Action::Copied`].
     CopyLink(String),
+    /// A text file to download (the bridge's compose.yaml).
+    SaveText { name: String, text: String },
+    /// A text for the clipboard (a bridge step's lines).
+    CopyText(String),
+}
+
+/// Where pasted properties go.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PasteTarget {
+    Producer(String),
+    Member { group: String, client_id: String },
 }
 
 /// What Share made of the run.
@@ -569,6 +584,50 @@ pub fn parse_seconds(text: &str) -> Option<u64> {
 /// count: the first time they came before the next step (and before the step, jump or
 /// search that followed them), so they come first again. The moves forward apply them
 /// before deciding where to stop, so a Step lands where it landed the first time.
+/// Pasted properties into the scenario's producer or member: Kafka's names taken, the
+/// rest reported, nothing else changed; the run starts again with the new client (in Kafka
+/// a client's settings change only with a new client). A member added during the run is
+/// not in the scenario: the notice says so.
+fn paste_properties(m: &mut Model, target: PasteTarget, text: &str) {
+    use kafka_sandbox_core::bridge::properties;
+    let lang = m.lang;
+    let mut s = m.scenario.clone();
+    let pasted = match &target {
+        PasteTarget::Producer(name) => {
+            s.producers.iter_mut().find(|p| &p.name == name).map(|p| properties::apply_producer(&mut p.config, text))
+        }
+        PasteTarget::Member { group, client_id } => s
+            .groups
+            .iter_mut()
+            .find(|g| &g.id == group)
+            .and_then(|g| g.members.iter_mut().find(|mm| &mm.client_id == client_id))
+            .map(|mm| properties::apply_consumer(&mut mm.config, &mut mm.group_instance_id, text)),
+    };
+    let Some(pasted) = pasted else {
+        m.notice = Some(Notice::Error(i18n::classroom::PASTE_NOT_IN_SCENARIO.get(lang).to_string()));
+        return;
+    };
+    if !pasted.applied.is_empty() {
+        match s.check() {
+            Ok(()) => {
+                m.new_run(build_or_empty(&s));
+                m.set_scenario(s);
+                m.scenario_key = "custom".into();
+            }
+            Err(e) => {
+                m.notice = Some(Notice::Error(format!("{}{}", i18n::REFUSED.get(lang), crate::messages::scenario_refusal(lang, &e))));
+                return;
+            }
+        }
+    }
+    let text = crate::messages::pasted(lang, &pasted);
+    m.notice = Some(if pasted.refused.iter().any(|r| !matches!(r, properties::Refused::NotModelled { .. })) {
+        Notice::Error(text)
+    } else {
+        Notice::Info(text)
+    });
+}
+
 /// Two lists of commands still to come as one, in the order of their moments.
 fn merge_by_time(
     a: Vec<kafka_sandbox_core::sim::LoggedCommand>,
@@ -721,6 +780,20 @@ pub enum Action {
     ToggleLessonDrawer,
     /// Open or close the glossary.
     ToggleGlossary,
+    /// Open or close "Try it on real Kafka" (the bridge of the scenario).
+    ToggleBridge,
+    /// A client's properties pasted into a producer or a member: Kafka's names taken into
+    /// the scenario's client (a new client, as in Kafka: the run starts again).
+    PasteProperties {
+        target: PasteTarget,
+        text: String,
+    },
+    /// Hand a text to the browser: a file to save, or the clipboard.
+    SaveText {
+        name: String,
+        text: String,
+    },
+    CopyText(String),
     /// Presentation mode on or off (`Some`: set it, from the address).
     SetPresent(Option<bool>),
     /// → or Page Down during a lesson: its next step (none while a question waits for the
@@ -1334,6 +1407,27 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         }
         Action::ToggleGlossary => {
             m.show_glossary = !m.show_glossary;
+            true
+        }
+        Action::ToggleBridge => {
+            m.bridge = match m.bridge {
+                Some(_) => None,
+                None => {
+                    Some(Rc::new(kafka_sandbox_core::bridge::bridge(&m.scenario).map_err(|e| crate::messages::scenario_refusal(lang, &e))))
+                }
+            };
+            true
+        }
+        Action::SaveText { name, text } => {
+            m.outbox.push(Outgoing::SaveText { name, text });
+            true
+        }
+        Action::CopyText(text) => {
+            m.outbox.push(Outgoing::CopyText(text));
+            true
+        }
+        Action::PasteProperties { target, text } => {
+            paste_properties(m, target, &text);
             true
         }
         Action::SetPresent(on) => {
@@ -2256,5 +2350,58 @@ mod tests {
         assert!(m.timed.is_empty() && m.redo.is_empty());
         run_to_s(&mut m, "12");
         assert_eq!(crashed_at(&m.sim), None, "diverged: no crash in this run");
+    }
+
+    /// A pasted producer.properties takes Kafka's names into the scenario's producer and
+    /// the run starts again (a new client); a typo and a value Kafka refuses are reported;
+    /// a paste into a member sets that member only.
+    #[test]
+    fn pasted_properties_take_kafkas_names_and_report_the_rest() {
+        let mut m = Model::new(Lang::En);
+        reduce_model(&mut m, Action::Step);
+        reduce_model(
+            &mut m,
+            Action::PasteProperties {
+                target: PasteTarget::Producer("Producer1".into()),
+                text: "acks=1\nlinger.ms=20\nlingr.ms=3\nbootstrap.servers=x:9092\n".into(),
+            },
+        );
+        assert_eq!(m.sim.steps(), 0, "a new client: the run starts again");
+        let p = &m.scenario.producers[0].config;
+        assert_eq!((p.acks, p.linger_ms), (kafka_sandbox_core::config::Acks::Leader, 20));
+        let Some(Notice::Error(text)) = &m.notice else { panic!("{:?}", m.notice) };
+        assert!(text.contains("Applied: acks=1, linger.ms=20") && text.contains("lingr.ms: no Kafka client has this setting"), "{text}");
+        assert!(text.contains("bootstrap.servers: a Kafka setting the sandbox does not model"), "{text}");
+        reduce_model(
+            &mut m,
+            Action::PasteProperties {
+                target: PasteTarget::Member { group: "ConsumerGroup01".into(), client_id: "Consumer2".into() },
+                text: "max.poll.records=7".into(),
+            },
+        );
+        let g = &m.scenario.groups[0];
+        assert_eq!(g.members[1].config.max_poll_records, 7);
+        assert_ne!(g.members[0].config.max_poll_records, 7, "nothing else changed");
+        assert!(matches!(&m.notice, Some(Notice::Info(t)) if t.contains("Applied: max.poll.records=7")));
+        // A member added during the run is not in the scenario.
+        reduce_model(
+            &mut m,
+            Action::PasteProperties {
+                target: PasteTarget::Member { group: "ConsumerGroup01".into(), client_id: "nobody".into() },
+                text: "max.poll.records=7".into(),
+            },
+        );
+        assert!(matches!(&m.notice, Some(Notice::Error(_))));
+    }
+
+    #[test]
+    fn the_bridge_opens_from_the_scenario_and_closes() {
+        let mut m = Model::new(Lang::Zh);
+        reduce_model(&mut m, Action::ToggleBridge);
+        let Some(b) = m.bridge.clone() else { panic!("open") };
+        let Ok(b) = b.as_ref() else { panic!("it bridges") };
+        assert!(b.compose.contains("apache/kafka:4.2.0"));
+        reduce_model(&mut m, Action::ToggleBridge);
+        assert!(m.bridge.is_none());
     }
 }

@@ -310,6 +310,26 @@ impl PartMarks {
     }
 }
 
+/// Every record a producer was acknowledged for and a leader change then lost, with the
+/// cause (the producer card marks them lost).
+pub fn acked_lost(topics: &[kafka_sandbox_core::snapshot::TopicView], producers: &[ProducerView]) -> VecMap<RecordId, LossCause> {
+    if topics.iter().all(|t| t.partitions.iter().all(|p| p.lost.is_empty())) {
+        return VecMap::new();
+    }
+    let sent = SentIndex::of(producers);
+    let mut out = VecMap::new();
+    for t in topics {
+        for p in &t.partitions {
+            for (id, l) in losses(p, &sent).iter() {
+                if l.status == LostStatus::Acknowledged {
+                    out.insert(*id, l.cause);
+                }
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

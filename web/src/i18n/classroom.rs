@@ -17,6 +17,21 @@ msgs! {
     GLOSSARY_MEANING = "含义", "Meaning";
     GLOSSARY_SEED = "原文的说法", "In the seed articles";
     FORK_KEEP = "这次运行也重放它们（取消勾选：从这里起走自己的路）", "This run replays them too (untick to diverge from here)";
+    PASTE_NOT_IN_SCENARIO = "这个客户端不在场景里（它是运行中添加的）：请在场景编辑器里加入它，再粘贴设置", "This client is not in the scenario (it was added during the run): add it in the scenario editor, then paste its settings";
+    PASTE_PRODUCER = "粘贴 producer.properties", "Paste producer.properties";
+    PASTE_CONSUMER = "粘贴 consumer.properties", "Paste consumer.properties";
+    PASTE_HINT = "每行一个 key=value，用 Kafka 的设置名；不认识的键、非法的值和沙盒不模拟的键都会列出来，其他一概不变。在 Kafka 里改客户端设置就是换一个新客户端，所以运行会重新开始", "One key=value a line, Kafka's names; unknown keys, invalid values and keys the sandbox does not model are listed, nothing else changes. In Kafka a client's settings change only with a new client, so the run starts again";
+    PASTE_APPLY = "应用", "Apply";
+    DESCRIBE = "kafka-consumer-groups.sh --describe", "kafka-consumer-groups.sh --describe";
+    DESCRIBE_HINT = "这个组此刻在真实 Kafka 上 kafka-consumer-groups.sh --describe 的输出：同样的列、顺序和宽度", "What kafka-consumer-groups.sh --describe would print for this group now: the same columns, order and widths";
+    BRIDGE = "在真实 Kafka 上试试", "Try it on real Kafka";
+    BRIDGE_HINT = "在 Apache Kafka 上做同样的实验：一个 compose.yaml（KRaft，官方 apache/kafka 镜像），然后按顺序执行这些命令；每一步旁边是沙盒的预测。按载入时的场景生成，不含你在运行中做的操作", "The same experiment on Apache Kafka: a compose.yaml (KRaft, the official apache/kafka image), then these commands in order, each beside what the sandbox predicts. Made from the scenario as loaded, without what you did during the run";
+    BRIDGE_SAVE = "保存 compose.yaml", "Save compose.yaml";
+    BRIDGE_COPY = "复制", "Copy";
+    BRIDGE_PREDICTS = "沙盒预测：", "The sandbox predicts:";
+    BRIDGE_NOTE = "注意：", "Note:";
+    BRIDGE_AT = "时刻", "at";
+    ACKED_THEN_LOST = "已确认，随后在 leader 切换中丢失：生产者不会再发送它", "acknowledged, then lost at a leader change: the producer will not send it again";
     LESSON_FOLD = "▾ 收起", "▾ Fold";
     LESSON_UNFOLD = "▴ 展开课程", "▴ Unfold the lesson";
     // Offsets drawn on the log.
@@ -72,5 +87,71 @@ pub fn fork_timed(lang: Lang, n: usize) -> String {
     match lang {
         Lang::Zh => format!("这次运行还会按时刻重放其中 {n} 条"),
         Lang::En => format!("This run still replays {n} of them by moment"),
+    }
+}
+
+/// A bridge step's heading in `lang`.
+pub fn bridge_what(lang: Lang, w: &kafka_sandbox_core::bridge::What) -> String {
+    use kafka_sandbox_core::bridge::What;
+    match lang {
+        Lang::En => w.to_string(),
+        Lang::Zh => match w {
+            What::StartCluster { brokers } => format!("启动 {brokers} 个 KRaft broker（compose.yaml），确认它们都已运行"),
+            What::CreateTopic { topic } => format!("创建主题 {topic} 并查看它"),
+            What::StartConsumer { group, client_id } => {
+                format!("在后台启动 {group} 的 {client_id}（它收到的消息在 /tmp/{group}-{client_id}.log）")
+            }
+            What::Produce { producer, topic, records } => format!("{producer} 向 {topic} 发送 {records} 条消息"),
+            What::Timeline { command } => format!("时间线上的 {command}"),
+            What::Describe { group } => format!("查看 {group}（describe）并对比"),
+            What::Stop => "停止并删除集群".to_string(),
+        },
+    }
+}
+
+/// What the sandbox predicts for a bridge step, in `lang`.
+pub fn bridge_predict(lang: Lang, p: &kafka_sandbox_core::bridge::Predict) -> String {
+    use kafka_sandbox_core::bridge::Predict;
+    let list = |v: &[u32]| v.iter().map(ToString::to_string).collect::<Vec<_>>().join(",");
+    match (lang, p) {
+        (Lang::En, p) => p.to_string(),
+        (Lang::Zh, Predict::Placement { tp, replicas }) => {
+            format!("{tp}：副本 [{}]，leader {}", list(replicas), replicas.first().map_or_else(|| "无".to_string(), ToString::to_string))
+        }
+        (Lang::Zh, Predict::Log { tp, records, values }) => format!("{tp}：{records} 条消息：{values}"),
+        (Lang::Zh, Predict::Consumes { group, client_id, partitions, received, values }) => format!(
+            "{group} 的 {client_id} 拥有 [{}]，收到 {received} 条消息：{values}",
+            partitions.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+        ),
+        (Lang::Zh, Predict::LeaderAfter { tp, leader: Some(l), at_ms }) => format!("{tp}：{at_ms} 毫秒时 leader 是 broker {l}"),
+        (Lang::Zh, Predict::LeaderAfter { tp, leader: None, at_ms }) => format!("{tp}：{at_ms} 毫秒时离线（没有 leader）"),
+        (Lang::Zh, Predict::AckedLost { records }) => format!("{records} 条已确认的消息丢失"),
+        (Lang::Zh, Predict::DescribeTable(t)) => t.trim_start_matches('\n').to_string(),
+        (Lang::Zh, Predict::Coordinator { group, broker: Some(b) }) => format!("{group} 的协调者：broker {b}"),
+        (Lang::Zh, Predict::Coordinator { group, broker: None }) => format!("{group} 没有协调者"),
+    }
+}
+
+/// Where a real cluster may differ from the sandbox for a bridge step, in `lang`.
+pub fn bridge_caveat(lang: Lang, c: kafka_sandbox_core::bridge::Caveat) -> String {
+    use kafka_sandbox_core::bridge::Caveat as C;
+    match lang {
+        Lang::En => c.to_string(),
+        Lang::Zh => match c {
+            C::PlacementMayDiffer => "KRaft 从随机的 broker 开始放置副本：leader 可能在别的 broker 上",
+            C::MixedKeys => "控制台生产者不能混发有键和无键的消息：无键的会得到空键，按哈希进某个分区而不是黏性分区",
+            C::NoExplicitPartition => "控制台生产者不能指定分区：消息按键（或黏性分区器）去它该去的分区",
+            C::PerfTestPayloads => "性能测试发送的是同样大小的随机内容，不是场景里的值",
+            C::NoStuckApplication => "没有工具能让应用停止调用 poll()（SIGSTOP 会把心跳线程也冻住）：请用你自己的应用",
+            C::NoSlowFollower => "让一个 broker 复制变慢需要带 NET_ADMIN 的 tc netem，镜像里没有",
+            C::NewClient => "客户端设置只能随新客户端改变：用新设置重新启动它",
+            C::SeekIsAnApiCall => "seek() 是应用里的调用；对不活跃的组，kafka-consumer-groups.sh --reset-offsets 做同样的事",
+            C::CommitModeNeedsAnApplication => "控制台消费者自动提交；处理后或处理前提交需要你自己的应用",
+            C::ProcessingTime => "处理时间是沙盒的设定：控制台消费者不做处理",
+            C::NeedsConnectOrStreams => "Kafka Connect 和 Kafka Streams 需要各自的运行环境，不是这些工具",
+            C::TimingApproximate => "真实机器上的时间只是大致相同（JVM 启动、调度）",
+            C::MemberIdsDiffer => "member id 以随机 UUID 结尾：真实集群上会不同，分区数相同的成员顺序也可能不同",
+        }
+        .to_string(),
     }
 }

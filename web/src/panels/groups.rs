@@ -36,6 +36,9 @@ pub struct GroupsProps {
     /// Each group's protocol timeline and departures, by group id.
     #[prop_or_default]
     pub logs: Rc<VecMap<String, Rc<GroupLog>>>,
+    /// Each group as `kafka-consumer-groups.sh --describe` prints it, by group id.
+    #[prop_or_default]
+    pub describes: Rc<VecMap<String, String>>,
 }
 
 fn strategy_from(v: &str) -> Strategy {
@@ -112,7 +115,8 @@ pub fn Groups(p: &GroupsProps) -> Html {
             <div class="group-list">
             { for p.groups.iter().map(|g| html! {
                 <GroupCard key={g.id.clone()} {lang} group={g.clone()}
-                    log={p.logs.get(&g.id).cloned().unwrap_or_default()} dispatch={p.dispatch.clone()} />
+                    log={p.logs.get(&g.id).cloned().unwrap_or_default()}
+                    describe={p.describes.get(&g.id).cloned().unwrap_or_default()} dispatch={p.dispatch.clone()} />
             }) }
             </div>
             <details class="card add-group">
@@ -149,6 +153,9 @@ struct GroupCardProps {
     lang: Lang,
     group: GroupView,
     log: Rc<GroupLog>,
+    /// The group as `kafka-consumer-groups.sh --describe` prints it.
+    #[prop_or_default]
+    describe: String,
     dispatch: Callback<Action>,
 }
 
@@ -278,6 +285,10 @@ fn GroupCard(p: &GroupCardProps) -> Html {
                     <button class="add-static-member" title={i18n::ADD_STATIC_HINT.get(lang)} onclick={add_static}>{ i18n::ADD_STATIC.get(lang) }</button>
                 </span>
             </div>
+            <details class="describe">
+                <summary title={i18n::classroom::DESCRIBE_HINT.get(lang)}><code>{ i18n::classroom::DESCRIBE.get(lang) }</code></summary>
+                <pre class="describe-table" aria-label={i18n::classroom::DESCRIBE.get(lang)}><code>{ p.describe.trim_start_matches('\n') }</code></pre>
+            </details>
             <div class="timeline">
                 <div class="tl-head">
                     <h3>{ i18n::TIMELINE.get(lang) }</h3>
@@ -573,6 +584,7 @@ fn MemberRow(p: &MemberRowProps) -> Html {
                 }
                 { chips }
             </div>
+            { super::paste_properties(lang, crate::state::PasteTarget::Member { group: p.group.clone(), client_id: m.client_id.clone() }, d) }
         </li>
     }
 }
