@@ -9,9 +9,10 @@ use crate::record::TopicPartition;
 /// The tool's word for a missing value (`MISSING_COLUMN_VALUE`).
 pub const MISSING: &str = "-";
 
-/// The host `kafka-consumer-groups.sh` shows for a member: the bridge runs every client on
-/// the machine that runs the brokers, so the coordinator sees it from there. (The sandbox
-/// has no client addresses: a deviation recorded in docs/fidelity.md.)
+/// The host `kafka-consumer-groups.sh` shows for a member: the sandbox's clients have no
+/// address, so the loopback stands in (on the bridge's cluster it is the `tools`
+/// container's address, as the coordinator sees it; a caveat says so, and
+/// docs/fidelity.md).
 pub const HOST: &str = "/127.0.0.1";
 
 /// One row.

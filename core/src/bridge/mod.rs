@@ -1,6 +1,6 @@
 //! The bridge to a real cluster: for any scenario, what a person would run against Apache
 //! Kafka 4.x to try the same experiment — a `compose.yaml` for the scenario's brokers
-//! (KRaft, the official `apache/kafka` image, each broker also a controller), then the
+//! (KRaft, the official `apache/kafka` image, a dedicated controller as the sandbox's), then the
 //! Kafka tools' command lines in order (`kafka-topics.sh --create`, the consumers and
 //! producers as `kafka-console-consumer.sh` / `kafka-console-producer.sh` or
 //! `kafka-producer-perf-test.sh`, the timeline's faults as `docker compose kill/stop/start`,
@@ -110,8 +110,8 @@ pub enum Caveat {
     NeedsConnectOrStreams,
     /// Timing on a real machine is approximate (JVM start-up, scheduling).
     TimingApproximate,
-    /// Member ids end in a random UUID: they differ on a real cluster, and so may the
-    /// order of members with as many partitions.
+    /// Member ids end in a random UUID and HOST is the client's address: they differ on a
+    /// real cluster, and so may the order of members with as many partitions.
     MemberIdsDiffer,
 }
 
@@ -130,7 +130,7 @@ impl fmt::Display for Caveat {
             Caveat::ProcessingTime => "processing time is the sandbox's: a console consumer processes nothing",
             Caveat::NeedsConnectOrStreams => "Kafka Connect and Kafka Streams need their own runtimes, not these tools",
             Caveat::TimingApproximate => "timing on a real machine is approximate (JVM start-up, scheduling)",
-            Caveat::MemberIdsDiffer => "member ids end in a random UUID: they differ on a real cluster, and so may the order of members with as many partitions",
+            Caveat::MemberIdsDiffer => "member ids end in a random UUID and HOST is the tools container's address: they differ on a real cluster, and so may the order of members with as many partitions",
         })
     }
 }
@@ -236,53 +236,76 @@ fn bootstrap(brokers: u32) -> String {
     (0..brokers).map(|b| format!("{}:19092", host(b))).collect::<Vec<_>>().join(",")
 }
 
-/// The compose file: one service per broker (each a KRaft broker and controller, node id =
-/// the sandbox's broker id, its client port 29092 + id on the host), and a `tools`
-/// service that runs the clients.
+/// The KRaft controller's node id (above any broker id the scenario format allows).
+pub const CONTROLLER_ID: u32 = 1000;
+
+/// The compose file: one service per broker (process role `broker`, node id = the
+/// sandbox's broker id, its client port 29092 + id on the host), one dedicated KRaft
+/// controller (the sandbox's controller is not a broker and never fails: a broker's crash
+/// must not take a quorum voter with it; the image's "isolated" example layout), and a
+/// `tools` service that runs the clients.
 pub fn compose(scenario: &Scenario) -> String {
     let c = &scenario.cluster;
     let n = c.brokers.max(1);
     let image = image(scenario);
-    let voters = (0..n).map(|b| format!("{b}@{}:9093", host(b))).collect::<Vec<_>>().join(",");
+    let voters = format!("{CONTROLLER_ID}@controller:9093");
+    // The cluster's settings: the controller's (broker session, leader balancing) and
+    // the brokers' (groups, replication, retention), on every node.
+    let settings: Vec<(&str, String)> = vec![
+        ("KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR", c.offsets_topic_replication_factor.min(n).max(1).to_string()),
+        ("KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR", n.min(3).to_string()),
+        ("KAFKA_TRANSACTION_STATE_LOG_MIN_ISR", n.min(2).to_string()),
+        ("KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS", c.group_initial_rebalance_delay_ms.to_string()),
+        ("KAFKA_REPLICA_LAG_TIME_MAX_MS", c.replica_lag_time_max_ms.to_string()),
+        ("KAFKA_REPLICA_FETCH_WAIT_MAX_MS", c.replica_fetch_wait_max_ms.to_string()),
+        ("KAFKA_BROKER_SESSION_TIMEOUT_MS", c.broker_session_timeout_ms.to_string()),
+        ("KAFKA_AUTO_LEADER_REBALANCE_ENABLE", c.auto_leader_rebalance_enable.to_string()),
+        ("KAFKA_LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS", c.leader_imbalance_check_interval_seconds.to_string()),
+        ("KAFKA_GROUP_MIN_SESSION_TIMEOUT_MS", c.group_min_session_timeout_ms.to_string()),
+        ("KAFKA_GROUP_MAX_SESSION_TIMEOUT_MS", c.group_max_session_timeout_ms.to_string()),
+        ("KAFKA_GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS", c.group_consumer_heartbeat_interval_ms.to_string()),
+        ("KAFKA_GROUP_CONSUMER_SESSION_TIMEOUT_MS", c.group_consumer_session_timeout_ms.to_string()),
+        ("KAFKA_OFFSETS_RETENTION_MINUTES", c.offsets_retention_minutes.to_string()),
+        ("KAFKA_OFFSETS_RETENTION_CHECK_INTERVAL_MS", c.offsets_retention_check_interval_ms.to_string()),
+        ("KAFKA_LOG_RETENTION_CHECK_INTERVAL_MS", c.log_retention_check_interval_ms.to_string()),
+    ];
+    // Quoted: YAML reads `true`, numbers and `a:b` as themselves; the image wants strings.
+    let env = |y: &mut String, pairs: &[(&str, String)]| {
+        y.push_str("    environment:\n");
+        for (k, v) in pairs {
+            y.push_str(&format!("      {k}: \"{v}\"\n"));
+        }
+    };
+    let common = |roles: &str, id: u32| -> Vec<(&'static str, String)> {
+        vec![
+            ("KAFKA_NODE_ID", id.to_string()),
+            ("KAFKA_PROCESS_ROLES", roles.to_string()),
+            ("KAFKA_CONTROLLER_QUORUM_VOTERS", voters.clone()),
+            ("KAFKA_CONTROLLER_LISTENER_NAMES", "CONTROLLER".into()),
+            ("KAFKA_LISTENER_SECURITY_PROTOCOL_MAP", "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,PLAINTEXT_HOST:PLAINTEXT".into()),
+            ("KAFKA_INTER_BROKER_LISTENER_NAME", "PLAINTEXT".into()),
+            ("CLUSTER_ID", CLUSTER_ID.into()),
+            ("KAFKA_LOG_DIRS", "/tmp/kraft-logs".into()),
+        ]
+    };
     let mut y = String::new();
     y.push_str(&format!("# The sandbox's cluster on Apache Kafka {} (KRaft), for `docker compose up -d`.\n", c.kafka_version));
     y.push_str(&format!("name: {PROJECT}\nservices:\n"));
+    y.push_str(&format!("  controller:\n    image: {image}\n    hostname: controller\n    container_name: controller\n"));
+    let mut pairs = common("controller", CONTROLLER_ID);
+    pairs.push(("KAFKA_LISTENERS", "CONTROLLER://:9093".into()));
+    pairs.extend(settings.iter().cloned());
+    env(&mut y, &pairs);
     for b in 0..n {
         let h = host(b);
         y.push_str(&format!("  {h}:\n    image: {image}\n    hostname: {h}\n    container_name: {h}\n"));
-        y.push_str(&format!("    ports:\n      - \"{}:9092\"\n    environment:\n", 29092 + b));
-        let env: Vec<(String, String)> = vec![
-            ("KAFKA_NODE_ID".into(), b.to_string()),
-            ("KAFKA_PROCESS_ROLES".into(), "broker,controller".into()),
-            ("KAFKA_CONTROLLER_QUORUM_VOTERS".into(), voters.clone()),
-            ("KAFKA_LISTENERS".into(), "PLAINTEXT://:19092,CONTROLLER://:9093,PLAINTEXT_HOST://:9092".into()),
-            ("KAFKA_ADVERTISED_LISTENERS".into(), format!("PLAINTEXT://{h}:19092,PLAINTEXT_HOST://localhost:{}", 29092 + b)),
-            ("KAFKA_LISTENER_SECURITY_PROTOCOL_MAP".into(), "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,PLAINTEXT_HOST:PLAINTEXT".into()),
-            ("KAFKA_CONTROLLER_LISTENER_NAMES".into(), "CONTROLLER".into()),
-            ("KAFKA_INTER_BROKER_LISTENER_NAME".into(), "PLAINTEXT".into()),
-            ("CLUSTER_ID".into(), CLUSTER_ID.into()),
-            ("KAFKA_LOG_DIRS".into(), "/tmp/kraft-combined-logs".into()),
-            ("KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR".into(), c.offsets_topic_replication_factor.min(n).max(1).to_string()),
-            ("KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR".into(), n.min(3).to_string()),
-            ("KAFKA_TRANSACTION_STATE_LOG_MIN_ISR".into(), n.min(2).to_string()),
-            ("KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS".into(), c.group_initial_rebalance_delay_ms.to_string()),
-            ("KAFKA_REPLICA_LAG_TIME_MAX_MS".into(), c.replica_lag_time_max_ms.to_string()),
-            ("KAFKA_REPLICA_FETCH_WAIT_MAX_MS".into(), c.replica_fetch_wait_max_ms.to_string()),
-            ("KAFKA_BROKER_SESSION_TIMEOUT_MS".into(), c.broker_session_timeout_ms.to_string()),
-            ("KAFKA_AUTO_LEADER_REBALANCE_ENABLE".into(), c.auto_leader_rebalance_enable.to_string()),
-            ("KAFKA_LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS".into(), c.leader_imbalance_check_interval_seconds.to_string()),
-            ("KAFKA_GROUP_MIN_SESSION_TIMEOUT_MS".into(), c.group_min_session_timeout_ms.to_string()),
-            ("KAFKA_GROUP_MAX_SESSION_TIMEOUT_MS".into(), c.group_max_session_timeout_ms.to_string()),
-            ("KAFKA_GROUP_CONSUMER_HEARTBEAT_INTERVAL_MS".into(), c.group_consumer_heartbeat_interval_ms.to_string()),
-            ("KAFKA_GROUP_CONSUMER_SESSION_TIMEOUT_MS".into(), c.group_consumer_session_timeout_ms.to_string()),
-            ("KAFKA_OFFSETS_RETENTION_MINUTES".into(), c.offsets_retention_minutes.to_string()),
-            ("KAFKA_OFFSETS_RETENTION_CHECK_INTERVAL_MS".into(), c.offsets_retention_check_interval_ms.to_string()),
-            ("KAFKA_LOG_RETENTION_CHECK_INTERVAL_MS".into(), c.log_retention_check_interval_ms.to_string()),
-        ];
-        for (k, v) in env {
-            // Quoted: YAML reads `true`, numbers and `a:b` as themselves; the image wants strings.
-            y.push_str(&format!("      {k}: \"{v}\"\n"));
-        }
+        y.push_str(&format!("    ports:\n      - \"{}:9092\"\n", 29092 + b));
+        let mut pairs = common("broker", b);
+        pairs.push(("KAFKA_LISTENERS", "PLAINTEXT://:19092,PLAINTEXT_HOST://:9092".into()));
+        pairs.push(("KAFKA_ADVERTISED_LISTENERS", format!("PLAINTEXT://{h}:19092,PLAINTEXT_HOST://localhost:{}", 29092 + b)));
+        pairs.extend(settings.iter().cloned());
+        env(&mut y, &pairs);
+        y.push_str("    depends_on:\n      - controller\n");
     }
     y.push_str(&format!(
         "  tools:\n    image: {image}\n    container_name: tools\n    entrypoint: [\"sleep\", \"infinity\"]\n    depends_on:\n{}",
@@ -439,6 +462,22 @@ fn producer_properties(c: &crate::config::ProducerConfig) -> Vec<(String, String
     }
     if c.partitioner == PartitionerKind::RoundRobin {
         p.push(("partitioner.class".into(), "org.apache.kafka.clients.producer.RoundRobinPartitioner".into()));
+    }
+    p
+}
+
+/// The producer's properties for `kafka-console-producer.sh`: [`producer_properties`],
+/// and the Java client's own values of the settings the console producer defaults
+/// differently (`ConsoleProducer.ConsoleProducerOptions`: `--timeout` 1000 for
+/// `linger.ms`, `--request-timeout-ms` 1500, `--message-send-max-retries` 3, merged by
+/// `CommandLineUtils.maybeMergeOptions` only when the property is not given), so the real
+/// producer batches, times out and retries as the sandbox's does.
+fn console_producer_properties(c: &crate::config::ProducerConfig) -> Vec<(String, String)> {
+    let mut p = producer_properties(c);
+    for (k, v) in [("linger.ms", c.linger_ms), ("request.timeout.ms", c.request_timeout_ms), ("retries", c.retries.into())] {
+        if !p.iter().any(|(pk, _)| pk == k) {
+            p.push((k.into(), v.to_string()));
+        }
     }
     p
 }
@@ -684,7 +723,7 @@ fn produce_lines(bs: &str, config: &crate::config::ProducerConfig, plan: &crate:
         })
         .collect();
     let mut args: Vec<String> = vec!["--bootstrap-server".into(), bs.into(), "--topic".into(), plan.topic.clone()];
-    for (k, v) in &props {
+    for (k, v) in console_producer_properties(config) {
         args.extend(["--producer-property".into(), format!("{k}={v}")]);
     }
     if keyed {
@@ -704,8 +743,12 @@ fn timeline_step(scenario: &Scenario, bs: &str, c: &Command) -> (What, Vec<Strin
     let what = What::Timeline { command: command_type(c) };
     let group_of = |g: &str| scenario.groups.iter().find(|s| s.id == g);
     let (lines, caveats): (Vec<String>, Vec<Caveat>) = match c {
-        Command::Produce(ProduceCommand::Produce { topic, key, value, partition, .. }) => {
+        Command::Produce(ProduceCommand::Produce { producer, topic, key, value, partition, .. }) => {
             let mut args: Vec<String> = vec!["--bootstrap-server".into(), bs.into(), "--topic".into(), topic.clone()];
+            let config = scenario.producers.iter().find(|p| &p.name == producer).map(|p| p.config.clone()).unwrap_or_default();
+            for (k, v) in console_producer_properties(&config) {
+                args.extend(["--producer-property".into(), format!("{k}={v}")]);
+            }
             let line = match key {
                 Some(k) => {
                     args.extend([

@@ -5,6 +5,11 @@
 //! `ConsoleConsumerOptions`, `ConsoleProducer.ConsoleProducerOptions`,
 //! `ProducerPerformance.argParser`, `ConsumerGroupCommandOptions`, `ConfigCommand`), with
 //! a value where the option takes one and the options each tool requires.
+//!
+//! The bridge writes `--producer-property`, `--consumer-property` and `--property`, which
+//! every 4.x accepts; Kafka 4.2 (KIP-1147) adds `--command-property`, `--command-config`,
+//! `--reader-property` and `--formatter-property` and deprecates the older names, which
+//! still parse there (with a warning). The table lists both.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -60,6 +65,8 @@ const TOOLS: &[ToolOptions] = &[
             ("consumer-property", true),
             ("consumer.config", true),
             ("command-config", true),
+            ("command-property", true),
+            ("formatter-property", true),
             ("formatter", true),
             ("formatter-config", true),
             ("property", true),
@@ -102,6 +109,8 @@ const TOOLS: &[ToolOptions] = &[
             ("producer-property", true),
             ("producer.config", true),
             ("command-config", true),
+            ("command-property", true),
+            ("reader-property", true),
             ("help", false),
             ("version", false),
         ],
@@ -366,18 +375,26 @@ fn check_compose(yaml: &str, brokers: u32, image: &str) -> Vec<String> {
     assert_eq!(doc["name"].as_str(), Some(PROJECT));
     let services = doc["services"].as_mapping().expect("services");
     let names: Vec<String> = services.keys().map(|k| k.as_str().expect("a name").to_string()).collect();
-    assert_eq!(names.len() as u32, brokers + 1, "{names:?}");
+    assert_eq!(names.len() as u32, brokers + 2, "{names:?}");
+    let voters = format!("{CONTROLLER_ID}@controller:9093");
+    let controller = &doc["services"]["controller"];
+    assert_eq!(controller["environment"]["KAFKA_PROCESS_ROLES"].as_str(), Some("controller"));
+    assert_eq!(controller["environment"]["KAFKA_NODE_ID"].as_str(), Some(CONTROLLER_ID.to_string().as_str()));
+    assert_eq!(controller["environment"]["KAFKA_LISTENERS"].as_str(), Some("CONTROLLER://:9093"));
     for b in 0..brokers {
         let s = &doc["services"][format!("kafka-{b}").as_str()];
         assert_eq!(s["image"].as_str(), Some(image));
         let env = &s["environment"];
         assert_eq!(env["KAFKA_NODE_ID"].as_str(), Some(b.to_string().as_str()));
-        assert_eq!(env["KAFKA_PROCESS_ROLES"].as_str(), Some("broker,controller"));
-        let voters = env["KAFKA_CONTROLLER_QUORUM_VOTERS"].as_str().expect("voters");
-        assert_eq!(voters.split(',').count() as u32, brokers);
+        assert_eq!(env["KAFKA_PROCESS_ROLES"].as_str(), Some("broker"));
+        assert_eq!(env["KAFKA_CONTROLLER_QUORUM_VOTERS"].as_str(), Some(voters.as_str()));
         assert_eq!(s["ports"][0].as_str(), Some(format!("{}:9092", 29092 + b).as_str()));
-        for (k, v) in env.as_mapping().expect("environment") {
-            assert!(v.is_string(), "{k:?} is a string for the image: {v:?}");
+        assert_eq!(s["depends_on"][0].as_str(), Some("controller"));
+    }
+    for (name, s) in services {
+        assert_eq!(s["image"].as_str(), Some(image), "{name:?}");
+        for (k, v) in s["environment"].as_mapping().into_iter().flatten() {
+            assert!(v.is_string(), "{name:?} {k:?} is a string for the image: {v:?}");
         }
     }
     assert_eq!(doc["services"]["tools"]["image"].as_str(), Some(image));
@@ -471,4 +488,100 @@ fn shell_words_quote_what_the_shell_would_change() {
     assert_eq!(shell_word("a b"), "'a b'");
     assert_eq!(shell_word("it's"), r"'it'\''s'");
     assert_eq!(words(&shell_word("it's $HOME")), vec![("it's $HOME".to_string(), true)]);
+}
+
+/// Every Kafka tool invocation in `line`: the tool's name and its argument words.
+fn invocations(line: &str) -> Vec<(String, Vec<String>)> {
+    let mut out = Vec::new();
+    let mut scan = |w: &[(String, bool)]| {
+        for (j, (s, _)) in w.iter().enumerate() {
+            if let Some(tool) = s.strip_prefix(&format!("{BIN}/")) {
+                let args =
+                    w[j + 1..].iter().take_while(|(a, q)| *q || !matches!(a.as_str(), "|" | ";" | ">" | "2>&1")).map(|(a, _)| a.clone());
+                out.push((tool.to_string(), args.collect()));
+            }
+        }
+    };
+    let w = words(line);
+    match w.iter().position(|(s, _)| s == "-c") {
+        Some(i) if w.get(i - 1).is_some_and(|(s, _)| s == "sh") => scan(&words(&w[i + 1].0)),
+        _ => scan(&w),
+    }
+    out
+}
+
+/// The values of `--<option>` in `args`, as a properties text.
+fn option_values(args: &[String], option: &str) -> String {
+    args.windows(2).filter(|w| w[0] == format!("--{option}")).map(|w| format!("{}\n", w[1])).collect()
+}
+
+/// What the bridge hands the real clients is what the sandbox's clients are: each console
+/// producer's `--producer-property` settings, read back as a pasted producer.properties,
+/// give the scenario producer's config with nothing refused; each console consumer's
+/// `--consumer-property` settings give the member's (commit mode aside: the console
+/// consumer auto-commits, a caveat says so). The console producer's own defaults
+/// (linger.ms 1000, request.timeout.ms 1500, retries 3) never stand in for the client's.
+#[test]
+fn the_real_clients_get_the_sandboxs_client_settings() {
+    let mut scenarios: Vec<(String, Scenario)> =
+        crate::scenario::BUILT_IN.iter().map(|(n, t)| (n.to_string(), Scenario::from_json(t).unwrap())).collect();
+    scenarios.push(("every-feature".into(), Scenario::from_json(include_str!("../../../tests/golden/every-feature.json")).unwrap()));
+    let (mut producers, mut consumers) = (0, 0);
+    for (name, s) in &scenarios {
+        let b = bridge(s).unwrap();
+        for step in &b.steps {
+            for line in &step.lines {
+                for (tool, args) in invocations(line) {
+                    match (tool.as_str(), &step.what) {
+                        ("kafka-console-producer.sh", What::Produce { producer, .. }) => {
+                            let props = option_values(&args, "producer-property");
+                            for k in ["linger.ms=", "request.timeout.ms=", "retries="] {
+                                assert!(props.contains(k), "{name}: {k} given: {line}");
+                            }
+                            let mut c = crate::config::ProducerConfig::default();
+                            let pasted = properties::apply_producer(&mut c, &props);
+                            assert_eq!(pasted.refused, vec![], "{name}: {props}");
+                            let spec = s.producers.iter().find(|p| &p.name == producer).unwrap();
+                            assert_eq!(c, spec.config, "{name}: {producer}");
+                            producers += 1;
+                        }
+                        ("kafka-console-consumer.sh", What::StartConsumer { group, client_id }) => {
+                            let props = option_values(&args, "consumer-property");
+                            let g = s.groups.iter().find(|g| &g.id == group).unwrap();
+                            let m = g.members.iter().find(|m| &m.client_id == client_id).unwrap();
+                            let mut c = crate::config::ConsumerConfig::default();
+                            let mut instance = None;
+                            let pasted = properties::apply_consumer(&mut c, &mut instance, &props);
+                            for r in &pasted.refused {
+                                let properties::Refused::NotModelled { key } = r else { panic!("{name}: {r}") };
+                                assert!(
+                                    matches!(
+                                        key.as_str(),
+                                        "client.id"
+                                            | "auto.offset.reset"
+                                            | "partition.assignment.strategy"
+                                            | "group.protocol"
+                                            | "group.remote.assignor"
+                                    ),
+                                    "{name}: {key}"
+                                );
+                            }
+                            c.commit_mode = m.config.commit_mode;
+                            c.processing_ms = m.config.processing_ms;
+                            if g.config.group_protocol == GroupProtocol::Consumer {
+                                // KIP-848: the group's heartbeat and session are the broker's
+                                // group.consumer.* settings (in compose.yaml), not the client's.
+                                c.heartbeat_interval_ms = m.config.heartbeat_interval_ms;
+                                c.session_timeout_ms = m.config.session_timeout_ms;
+                            }
+                            assert_eq!((c, instance), (m.config.clone(), m.group_instance_id.clone()), "{name}: {client_id} of {group}");
+                            consumers += 1;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    assert!(producers > 5 && consumers > 10, "{producers} producers, {consumers} consumers checked");
 }
