@@ -84,3 +84,51 @@ test("the glossary lists each term once, with its meaning and the seed's wording
 });
 
 test("no console errors, page errors or CSP violations", () => suite.assertNoProblems());
+
+test("the scenario selector names a pasted scenario, and an open JSON box follows the scenario chosen", async (t) => {
+  const page = await suite.open(t);
+  await loadScenario(page, SLOW, "#partition-0");
+  const shown = await page.locator("#scenario").evaluate((s) => s.options[s.selectedIndex].textContent);
+  assert.equal(shown, "A slow consumer holds its batch", "the scenario's name, not JSON");
+  // Open the box, then choose a built-in scenario: the box shows it, and Load keeps it.
+  await page.click(".scenario details.json summary");
+  await page.waitForFunction(() => document.querySelector("#scenario-json")?.value.includes("A slow consumer"));
+  await page.selectOption("#scenario", "five-consumers");
+  await page.waitForFunction(() => !document.querySelector("#scenario-json")?.value.includes("A slow consumer"));
+  const json = JSON.parse(await page.locator("#scenario-json").inputValue());
+  assert.equal(json.groups[0].members.length, 5, "the box holds the scenario chosen");
+  await page.click("#load-json");
+  await page.locator("#notice.info").waitFor();
+  assert.equal(await page.locator("#scenario").inputValue(), "custom");
+  assert.ok((await page.locator(".group .member").count()) >= 5, "Load did not bring back the old scenario");
+});
+
+test("once a lesson's question is answered the outline follows the answer, and the lesson ends with a summary and the next lesson", async (t) => {
+  const page = await suite.open(t);
+  await page.click("#lessons-toggle");
+  await page.locator('#lessons li[data-lesson="topics-partitions"] button.start-lesson').click();
+  await page.locator("#lesson").waitFor();
+  const focus = () => page.evaluate(() => document.querySelector("#lesson-focus")?.textContent ?? "");
+  for (let i = 0; i < 40; i++) {
+    if ((await page.locator("#lesson .lesson-free").count()) > 0) break;
+    const choices = page.locator("#lesson .choice");
+    if ((await choices.count()) > 0 && (await choices.first().isEnabled())) {
+      const ask = await page.locator("#lesson .ask").innerText();
+      await choices.first().click();
+      await page.locator("#lesson .verdict").waitFor();
+      if (ask.includes("order-1 shipped")) {
+        const css = await focus();
+        assert.ok(css.includes('[data-value="order-1 shipped"]'), `the record outlined: ${css}`);
+        assert.ok(!css.includes("Producer2"), `the question's producer no longer: ${css}`);
+      }
+      continue;
+    }
+    const before = await page.locator("#lesson .lesson-progress").innerText();
+    await page.click("#lesson-next");
+    await page.waitForFunction((b) => document.querySelector("#lesson .lesson-progress")?.textContent !== b || document.querySelector("#lesson .lesson-free"), before);
+  }
+  assert.match(await page.locator("#lesson-summary").innerText(), /^Lesson done: \d+ steps; \d of your \d predictions matched the simulation\.$/);
+  await page.click("#lesson-next-lesson");
+  await page.waitForFunction(() => document.querySelector("#lesson .lesson-progress")?.textContent.includes("1"));
+  assert.equal(await page.locator("#lesson-summary").count(), 0, "the next lesson starts at its first step");
+});

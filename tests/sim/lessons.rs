@@ -267,3 +267,41 @@ fn lessons_the_producer_lesson_says_the_article_describes_kafka_before_2_4() {
     assert!(sticky.say.en.contains("before 2.4") && sticky.say.en.contains("round robin"), "{}", sticky.say.en);
     assert!(sticky.say.zh.contains("2.4 之前") && sticky.say.zh.contains("循环"), "{}", sticky.say.zh);
 }
+
+/// Once a question is answered the highlight follows the answer: lesson 1's "which
+/// partition will order-1 shipped go to?" outlines the partition the simulation put it in
+/// and the record itself; lesson 3's "who receives m11?" outlines the member that did.
+/// Every built-in question whose answer names something on the page gets a focus the
+/// lesson checker accepts (a topic, member, record that exists).
+#[test]
+fn lessons_the_highlight_follows_the_answer() {
+    use lesson::Focus;
+    let mut followed = 0;
+    for l in built_ins() {
+        let mut run = LessonRun::new(&l).unwrap_or_else(|e| panic!("{}: {e}", l.id));
+        for (i, step) in l.steps.iter().enumerate() {
+            run.step().unwrap_or_else(|e| panic!("{} step {}: {e}", l.id, i + 1));
+            let Some(q) = &step.question else { continue };
+            let reveal = run.reveal().unwrap_or_else(|e| panic!("{} step {}: {e}", l.id, i + 1));
+            let focus = reveal.look_at(&q.query);
+            if focus.is_empty() {
+                continue;
+            }
+            followed += 1;
+            let shipped = q.ask.en.contains("order-1 shipped");
+            if shipped {
+                let Some(Focus::Partition { partition, .. }) = focus.first() else { panic!("{focus:?}") };
+                assert_eq!(serde_json::json!(partition), reveal.answer, "the partition it went to");
+                assert!(focus.contains(&Focus::Record("order-1 shipped".into())), "{focus:?}");
+            }
+            if l.id == "consumer-groups" && q.ask.en.contains("m11") {
+                assert!(
+                    focus.iter().any(|f| matches!(f, Focus::Member { client_id, .. } if serde_json::json!([client_id]) == reveal.answer)),
+                    "{focus:?} for {}",
+                    reveal.answer
+                );
+            }
+        }
+    }
+    assert!(followed >= 10, "{followed} answers followed");
+}

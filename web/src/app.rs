@@ -161,10 +161,14 @@ pub fn App() -> Html {
     let (lesson_step, lesson_selectors, compared_groups) = match state.model.try_borrow() {
         Ok(m) => {
             let report = m.lesson.as_ref().and_then(|l| l.report.as_ref());
+            // Once the answer is shown, the highlight follows it (where the record went,
+            // who received it); before, it is what the step looks at.
+            let look_at = m.lesson.as_ref().map(crate::panels::lesson_look_at).unwrap_or_default();
+            let revealed = m.lesson.as_ref().is_some_and(|l| l.reveal.is_some());
             (
-                report.map(|r| (r.index, r.now_ms)),
-                report.map(|r| crate::panels::focus_selectors(&r.look_at)).unwrap_or_default(),
-                report.map_or(0, |r| crate::panels::groups_in_focus(&r.look_at)),
+                report.map(|r| (r.index, r.now_ms, revealed)),
+                crate::panels::focus_selectors(&look_at),
+                crate::panels::groups_in_focus(&look_at),
             )
         }
         Err(_) => (None, Vec::new(), 0),
@@ -321,6 +325,7 @@ pub fn App() -> Html {
     let scenario_json = model.scenario_json();
     let json_error = model.json_error.clone();
     let scenario_key = model.scenario_key.clone();
+    let scenario_name = model.scenario.name.clone();
     let playing = model.playing;
     let running_to = model.run_to.map(|t| t.ms());
     let speed = model.speed;
@@ -369,7 +374,7 @@ pub fn App() -> Html {
                     <h1>{ i18n::TITLE.get(lang) }</h1>
                     <span class="subtitle">{ i18n::SUBTITLE.get(lang) }</span>
                 </div>
-                <ScenarioPanel {lang} current={scenario_key} json={scenario_json} error={json_error} dispatch={dispatch.clone()} />
+                <ScenarioPanel {lang} current={scenario_key} json={scenario_json} name={scenario_name} error={json_error} dispatch={dispatch.clone()} />
                 <SharePanel {lang} {share} dispatch={dispatch.clone()} />
                 <button id="bridge-toggle" aria-expanded={bridge.is_some().to_string()} onclick={send(&dispatch, Action::ToggleBridge)}>
                     { i18n::classroom::BRIDGE.get(lang) }

@@ -245,6 +245,12 @@ pub struct LessonState {
     pub reveal: Option<kafka_sandbox_core::lesson::Reveal>,
     /// Why the lesson cannot go on (a lesson that disagrees with the simulation).
     pub error: Option<kafka_sandbox_core::lesson::LessonError>,
+    /// Questions answered so far, and how many the learner predicted as the simulation
+    /// did (the summary at the lesson's end).
+    pub answered: usize,
+    pub right: usize,
+    /// The lesson after this one in the list (id and title), offered at the end.
+    pub next: Option<(String, kafka_sandbox_core::lesson::Text)>,
 }
 
 impl LessonState {
@@ -385,7 +391,11 @@ fn start_lesson(m: &mut Model, id: &str) {
             m.playing = false;
             m.show_lessons = false;
             m.notice = None;
-            m.lesson = Some(LessonState { run, report: None, chosen: None, reveal: None, error: None });
+            let next = m.catalog.as_ref().and_then(|c| {
+                let at = c.iter().position(|(_, l)| l.id == id)?;
+                c.get(at + 1).map(|(_, l)| (l.id.clone(), l.title.clone()))
+            });
+            m.lesson = Some(LessonState { run, report: None, chosen: None, reveal: None, error: None, answered: 0, right: 0, next });
             lesson_next(m);
         }
         Err(e) => {
@@ -431,6 +441,8 @@ fn lesson_answer(m: &mut Model, choice: usize) {
     match l.run.reveal() {
         Ok(reveal) => {
             l.chosen = Some(choice);
+            l.answered += 1;
+            l.right += usize::from(reveal.correct() == Some(choice));
             l.reveal = Some(reveal);
             m.sim = l.run.sim().clone();
             m.playing = false;
@@ -1618,6 +1630,26 @@ mod tests {
         }
         assert!(m.lesson.as_ref().is_some_and(LessonState::free_play));
         assert!(answered > 0);
+        // At the end: a summary of the steps and the predictions, and the next lesson.
+        let Some(l) = m.lesson.as_ref() else { panic!("in the lesson") };
+        let right = l.right;
+        assert_eq!(l.answered, answered);
+        let v = crate::panels::lesson_view(l, Lang::En);
+        assert_eq!(
+            v.summary.as_deref(),
+            Some(
+                format!("Lesson done: {} steps; {right} of your {answered} predictions matched the simulation.", lesson.steps.len())
+                    .as_str()
+            )
+        );
+        let after = m
+            .catalog
+            .as_ref()
+            .and_then(|c| c.iter().position(|(_, x)| x.id == lesson.id).and_then(|i| c.get(i + 1)))
+            .map(|(_, x)| x.id.clone());
+        assert!(after.is_some(), "a lesson after {}", lesson.id);
+        assert_eq!(v.next_lesson.as_ref().map(|(id, _)| id.clone()), after);
+        assert!(crate::panels::lesson_view(l, Lang::Zh).summary.is_some_and(|s| s.starts_with("本课完成")));
         assert_eq!(m.lesson_progress.get(&lesson.id), Some(&lesson.steps.len()));
         let text = progress_text(&m.lesson_progress);
         assert_eq!(parse_progress(&text), m.lesson_progress);
@@ -2392,6 +2424,44 @@ mod tests {
             },
         );
         assert!(matches!(&m.notice, Some(Notice::Error(_))));
+    }
+
+    /// The producer card marks a record it was acknowledged for and a leader change then
+    /// lost: every such record (as many as the monitor counts) is in `view::acked_lost`,
+    /// and none is under acks=all.
+    #[test]
+    fn the_producer_card_marks_an_acknowledged_record_lost() {
+        use kafka_sandbox_core::command::BrokerCommand;
+        let json = r#"{
+          "version": 1, "name": "acks=1 and a leader crash", "seed": 7,
+          "cluster": { "brokers": 3, "network_latency_ms": 50, "broker_session_timeout_ms": 2000, "group_initial_rebalance_delay_ms": 0 },
+          "topics": [{ "name": "orders", "partitions": 1, "replication_factor": 3, "min_insync_replicas": 2 }],
+          "producers": [{ "name": "Producer1", "config": { "acks": "ACKS", "request_timeout_ms": 1500 },
+            "send": [{ "topic": "orders", "values": ["m1","m2","m3","m4","m5","m6","m7","m8","m9","m10"], "start_ms": 1000, "interval_ms": 300 }] }],
+          "groups": []
+        }"#;
+        for (acks, loses) in [("1", true), ("all", false)] {
+            let mut m = Model::new(Lang::En);
+            reduce_model(&mut m, Action::LoadJson(json.replace("ACKS", acks)));
+            let Some(leader) = m.sim.partition(&kafka_sandbox_core::record::TopicPartition::new("orders", 0)).and_then(|p| p.leader())
+            else {
+                panic!("a leader")
+            };
+            for b in (0..3).filter(|b| *b != leader) {
+                reduce_model(&mut m, Action::Apply(BrokerCommand::SlowBroker { broker: b, slow_ms: SLOW_FOLLOWER_MS }.into()));
+            }
+            run_to_s(&mut m, "3.2");
+            reduce_model(&mut m, Action::Apply(BrokerCommand::CrashBroker { broker: leader }.into()));
+            run_to_s(&mut m, "8");
+            let snap = m.sim.snapshot();
+            let marked = crate::view::acked_lost(&snap.topics, &snap.producers);
+            assert_eq!(marked.len() as u64, m.sim.monitors().acked_lost_total(), "acks={acks}");
+            assert_eq!(!marked.is_empty(), loses, "acks={acks}: {} marked", marked.len());
+            // Each marked record is one the card lists as sent and acknowledged.
+            for (id, _) in marked.iter() {
+                assert!(snap.producers[0].sent.iter().any(|s| s.record == *id && s.acked_offset.is_some()), "{id:?}");
+            }
+        }
     }
 
     #[test]

@@ -32,6 +32,9 @@ msgs! {
     BRIDGE_NOTE = "注意：", "Note:";
     BRIDGE_AT = "时刻", "at";
     ACKED_THEN_LOST = "已确认，随后在 leader 切换中丢失：生产者不会再发送它", "acknowledged, then lost at a leader change: the producer will not send it again";
+    NEXT_LESSON = "下一课：", "Next lesson:";
+    ALL_LESSONS_DONE = "这是最后一课：回到课程列表", "That was the last lesson: back to the list";
+    SC_CUSTOM = "你的场景", "Your scenario";
     LESSON_FOLD = "▾ 收起", "▾ Fold";
     LESSON_UNFOLD = "▴ 展开课程", "▴ Unfold the lesson";
     // Offsets drawn on the log.
@@ -150,8 +153,18 @@ pub fn bridge_caveat(lang: Lang, c: kafka_sandbox_core::bridge::Caveat) -> Strin
             C::ProcessingTime => "处理时间是沙盒的设定：控制台消费者不做处理",
             C::NeedsConnectOrStreams => "Kafka Connect 和 Kafka Streams 需要各自的运行环境，不是这些工具",
             C::TimingApproximate => "真实机器上的时间只是大致相同（JVM 启动、调度）",
-            C::MemberIdsDiffer => "member id 以随机 UUID 结尾：真实集群上会不同，分区数相同的成员顺序也可能不同",
+            C::MemberIdsDiffer => "member id 以随机 UUID 结尾，HOST 是 tools 容器的地址：真实集群上会不同，分区数相同的成员顺序也可能不同",
         }
         .to_string(),
+    }
+}
+
+/// What a finished lesson says: its steps, and the predictions the learner got right.
+pub fn lesson_summary(lang: Lang, steps: usize, answered: usize, right: usize) -> String {
+    match (lang, answered) {
+        (Lang::Zh, 0) => format!("本课完成：{steps} 步。"),
+        (Lang::Zh, _) => format!("本课完成：{steps} 步，{answered} 个预测中有 {right} 个与模拟结果一致。"),
+        (Lang::En, 0) => format!("Lesson done: {steps} steps."),
+        (Lang::En, _) => format!("Lesson done: {steps} steps; {right} of your {answered} predictions matched the simulation."),
     }
 }

@@ -33,7 +33,7 @@ pub use fork::ForkPanel;
 pub use glossary::GlossaryPanel;
 pub use groups::{Groups, GroupsProps, Now};
 pub use guarantees::{Guarantees, GuaranteesProps};
-pub use lesson::{focus_selectors, groups_in_focus, lesson_view, LessonList, LessonPanel};
+pub use lesson::{focus_selectors, groups_in_focus, lesson_look_at, lesson_view, LessonList, LessonPanel};
 pub use producers::Producers;
 pub use record_path::RecordPathPanel;
 pub use scenario::ScenarioPanel;
