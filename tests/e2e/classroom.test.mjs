@@ -118,7 +118,7 @@ test("once a lesson's question is answered the outline follows the answer, and t
       await page.locator("#lesson .verdict").waitFor();
       if (ask.includes("order-1 shipped")) {
         const css = await focus();
-        assert.ok(css.includes('[data-value="order-1 shipped"]'), `the record outlined: ${css}`);
+        assert.ok(css.includes('[data-value="order-1\\20 shipped"]'), `the record outlined (CSS-escaped): ${css}`);
         assert.ok(!css.includes("Producer2"), `the question's producer no longer: ${css}`);
       }
       continue;

@@ -27,7 +27,7 @@ pub use brokers::{Brokers, BrokersProps};
 pub use charts::Charts;
 pub use compare::{compare_groups, ComparePanel};
 pub use controls::Controls;
-pub use editor::{Editor, EditorProps};
+pub use editor::{fault_command, Editor, EditorProps};
 pub use events::EventLog;
 pub use fork::ForkPanel;
 pub use glossary::GlossaryPanel;
