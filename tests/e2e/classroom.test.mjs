@@ -114,8 +114,15 @@ test("once a lesson's question is answered the outline follows the answer, and t
     const choices = page.locator("#lesson .choice");
     if ((await choices.count()) > 0 && (await choices.first().isEnabled())) {
       const ask = await page.locator("#lesson .ask").innerText();
+      // While the question waits, "Next step →" is disabled and looks it (no fill, dashed).
+      const look = () => page.locator("#lesson-next").evaluate((b) => [b.disabled, getComputedStyle(b).borderStyle, getComputedStyle(b).backgroundColor]);
+      assert.deepEqual(await look(), [true, "dashed", "rgba(0, 0, 0, 0)"]);
       await choices.first().click();
       await page.locator("#lesson .verdict").waitFor();
+      if ((await page.locator("#lesson-next").count()) > 0) {
+        const [disabled, border, fill] = await look();
+        assert.ok(!disabled && border !== "dashed" && fill !== "rgba(0, 0, 0, 0)", `enabled looks enabled: ${border} ${fill}`);
+      }
       if (ask.includes("order-1 shipped")) {
         const css = await focus();
         assert.ok(css.includes('[data-value="order-1\\20 shipped"]'), `the record outlined (CSS-escaped): ${css}`);

@@ -1085,6 +1085,11 @@ mod tests {
         for e in every_share_error() {
             assert_eq!(share_refusal(Lang::En, &e), e.to_string());
             says_the_same(&e.to_string(), &share_refusal(Lang::Zh, &e));
+            // A learner is never told of the format's insides ("code 414 is not defined yet").
+            let en = e.to_string();
+            let words: Vec<&str> = en.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
+            let numbered_code = words.windows(2).any(|w| w[0] == "code" && w[1].bytes().all(|b| b.is_ascii_digit()));
+            assert!(!numbered_code && !words.contains(&"LZW") && !en.contains("defined yet"), "{en}");
         }
     }
 
