@@ -159,3 +159,18 @@ test("a lesson in presentation mode: the narration as captions across the bottom
 });
 
 test("no console errors, page errors or CSP violations", () => suite.assertNoProblems());
+
+test("presentation mode on a phone: the captions take at most 40 % of the screen and the page does not scroll sideways", async (t) => {
+  const page = await suite.open(t, "?lang=en&present");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.locator(".app.present").waitFor();
+  await page.click("#lessons-toggle");
+  await page.locator('#lessons li[data-lesson="topics-partitions"] button.start-lesson').click();
+  await page.locator("#lesson").waitFor();
+  const captions = await page.locator("#lesson-side").boundingBox();
+  assert.ok(captions.height <= 844 * 0.4 + 1 && captions.y + captions.height <= 845, `captions ${JSON.stringify(captions)}`);
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(wide <= 391, `the page is ${wide} px wide`);
+  const say = await page.locator("#lesson .lesson-say").evaluate((el) => parseFloat(getComputedStyle(el).fontSize) * (el.currentCSSZoom ?? 1));
+  assert.ok(say >= 18, `the narration reads at ${say} px`);
+});

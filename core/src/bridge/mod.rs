@@ -857,7 +857,9 @@ fn command_type(c: &Command) -> &'static str {
 impl fmt::Display for What {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            What::StartCluster { brokers } => write!(f, "Start {brokers} KRaft brokers (compose.yaml) and check they are up"),
+            What::StartCluster { brokers } => {
+                write!(f, "Start the KRaft controller and {brokers} brokers (compose.yaml) and check they are up")
+            }
             What::CreateTopic { topic } => write!(f, "Create the topic {topic} and describe it"),
             What::StartConsumer { group, client_id } => {
                 write!(f, "Start {client_id} of {group} in the background (its records in /tmp/{group}-{client_id}.log)")

@@ -29,7 +29,7 @@ msgs! {
     BRIDGE_SAVE = "保存 compose.yaml", "Save compose.yaml";
     BRIDGE_COPY = "复制", "Copy";
     BRIDGE_PREDICTS = "沙盒预测：", "The sandbox predicts:";
-    BRIDGE_NOTE = "注意：", "Note:";
+    BRIDGE_NOTE = "注意：", "Note: ";
     BRIDGE_AT = "时刻", "at";
     ACKED_THEN_LOST = "已确认，随后在 leader 切换中丢失：生产者不会再发送它", "acknowledged, then lost at a leader change: the producer will not send it again";
     NEXT_LESSON = "下一课：", "Next lesson:";
@@ -112,7 +112,7 @@ pub fn bridge_what(lang: Lang, w: &kafka_sandbox_core::bridge::What) -> String {
     match lang {
         Lang::En => w.to_string(),
         Lang::Zh => match w {
-            What::StartCluster { brokers } => format!("启动 {brokers} 个 KRaft broker（compose.yaml），确认它们都已运行"),
+            What::StartCluster { brokers } => format!("启动 KRaft 控制器和 {brokers} 个 broker（compose.yaml），确认它们都已运行"),
             What::CreateTopic { topic } => format!("创建主题 {topic} 并查看它"),
             What::StartConsumer { group, client_id } => {
                 format!("在后台启动 {group} 的 {client_id}（它收到的消息在 /tmp/{group}-{client_id}.log）")
