@@ -37,7 +37,7 @@ msgs! {
     FAULT_SCHEDULE = "安排一个故障", "Schedule a fault";
     FAULT_AT = "时刻（秒）", "At (s)";
     FAULT_WHAT = "故障", "Fault";
-    FAULT_BROKER = "broker", "Broker";
+    FAULT_BROKER = "broker", "broker";
     FAULT_MEMBER = "消费者", "Consumer";
     FAULT_ADD = "加入时间线", "Add to the timeline";
     FAULT_BAD_TIME = "时刻要写成 0 到 604800 之间的秒数，例如 8 或 8.5", "The moment is a number of seconds from 0 to 604800, such as 8 or 8.5";

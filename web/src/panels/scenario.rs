@@ -132,9 +132,14 @@ pub fn ScenarioPanel(p: &ScenarioProps) -> Html {
     }
 }
 
+/// The most characters of a scenario's name the selector shows.
+const NAME_SHOWN: usize = 48;
+
 /// What the selector shows for a scenario not built in: its name, else "your scenario".
 fn custom_label(lang: Lang, name: Option<&str>) -> String {
     match name.map(str::trim).filter(|n| !n.is_empty()) {
+        // A long name is cut (the selector never widens the page).
+        Some(n) if n.chars().count() > NAME_SHOWN => format!("{}…", n.chars().take(NAME_SHOWN - 1).collect::<String>()),
         Some(n) => n.to_string(),
         None => i18n::classroom::SC_CUSTOM.get(lang).to_string(),
     }
@@ -150,5 +155,7 @@ mod tests {
         assert_eq!(custom_label(Lang::En, Some("A slow consumer")), "A slow consumer");
         assert_eq!(custom_label(Lang::En, None), "Your scenario");
         assert_eq!(custom_label(Lang::Zh, Some("  ")), "你的场景");
+        let long = "N".repeat(200);
+        assert_eq!(custom_label(Lang::En, Some(&long)).chars().count(), NAME_SHOWN);
     }
 }
