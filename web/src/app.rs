@@ -266,10 +266,8 @@ pub fn App() -> Html {
     let describes: Rc<kafka_sandbox_core::vecmap::VecMap<String, String>> = Rc::new(
         read.groups()
             .map(|g| {
-                (
-                    g.id().to_string(),
-                    kafka_sandbox_core::bridge::describe::describe(g, |tp| read.partition(tp).map(|p| p.high_watermark())).table(),
-                )
+                let d = kafka_sandbox_core::bridge::describe::describe(g, |tp| read.partition(tp).map(|p| p.high_watermark()));
+                (g.id().to_string(), i18n::classroom::describe_table(lang, &d))
             })
             .collect(),
     );

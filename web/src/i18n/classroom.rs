@@ -181,3 +181,39 @@ pub fn lesson_summary(lang: Lang, steps: usize, answered: usize, right: usize) -
         (Lang::En, _) => format!("Lesson done: {steps} steps; {right} of your {answered} predictions matched the simulation."),
     }
 }
+
+/// A group's `kafka-consumer-groups.sh --describe` in the group card, in `lang`: the
+/// tool's table as it prints it; in Chinese its one-line notes (an empty or rebalancing
+/// group) are said in Chinese, the columns and rows kept.
+pub fn describe_table(lang: Lang, d: &kafka_sandbox_core::bridge::describe::Describe) -> String {
+    let t = d.table();
+    match lang {
+        Lang::En => t,
+        Lang::Zh => t
+            .replace(&format!("Consumer group '{}' has no active members.", d.group), &format!("消费者组 '{}' 没有活跃成员。", d.group))
+            .replace(
+                &format!("Warning: Consumer group '{}' is rebalancing.", d.group),
+                &format!("警告：消费者组 '{}' 正在重平衡。", d.group),
+            ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An empty group's describe note is Chinese on the Chinese page (the e2e check of
+    /// leftover English found the tool's "has no active members"); English keeps the tool's.
+    #[test]
+    fn an_empty_groups_describe_note_is_said_in_chinese() {
+        let sim = kafka_sandbox_core::scenario::default_scenario().build().unwrap_or_else(|e| panic!("{e}"));
+        let read = sim.read();
+        let Some(g) = read.group("ConsumerGroup01") else { panic!("the group") };
+        let d = kafka_sandbox_core::bridge::describe::describe(g, |tp| read.partition(tp).map(|p| p.high_watermark()));
+        assert!(d.rows.is_empty());
+        let en = describe_table(Lang::En, &d);
+        assert!(en.contains("has no active members") || en.contains("is rebalancing"), "{en}");
+        let zh = describe_table(Lang::Zh, &d);
+        assert!(zh.contains("消费者组 'ConsumerGroup01'") && !zh.contains("members") && !zh.contains("rebalancing"), "{zh}");
+    }
+}
