@@ -41,6 +41,7 @@ fn groups_props(
         groups: std::rc::Rc::new(snap.groups),
         dispatch: yew::Callback::noop(),
         logs,
+        describes: Default::default(),
     }
 }
 
