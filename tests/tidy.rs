@@ -20,7 +20,21 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("L3 engine and monitors", &["sim", "monitor", "monitor_txn", "invariant"]),
     (
         "L4 read side and formats",
-        &["snapshot", "scenario", "lesson", "history", "share", "share_view", "compare", "provenance", "read", "run", "builder", "__bench"],
+        &[
+            "snapshot",
+            "scenario",
+            "lesson",
+            "history",
+            "share",
+            "share_view",
+            "compare",
+            "provenance",
+            "read",
+            "run",
+            "builder",
+            "bridge",
+            "__bench",
+        ],
     ),
 ];
 

@@ -71,6 +71,7 @@
 pub mod __bench;
 pub mod assign;
 mod base64url;
+pub mod bridge;
 mod builder;
 pub mod cluster;
 pub mod command;

@@ -940,6 +940,21 @@ impl<'a> GroupRead<'a> {
     pub fn rebalance_due(self) -> Option<SimTime> {
         self.group.rebalance_due
     }
+    /// Classic protocol: when the pending join phase ends unless another member joins
+    /// first. Mostly [`GroupRead::rebalance_due`]; but a member that joined during a new
+    /// group's `group.initial.rebalance.delay.ms` makes the coordinator wait once more
+    /// when the delay is up (up to what is left of the rebalance timeout:
+    /// `GroupMetadataManager.tryCompleteInitialRebalanceElseSchedule`), so the phase ends
+    /// one delay later than the timer now set says.
+    pub fn join_phase_ends(self) -> Option<SimTime> {
+        let due = self.group.rebalance_due?;
+        let g = self.group;
+        if g.initial_delay_since.is_some() && g.new_member_added && g.initial_remaining > 0 {
+            let delay = self.sim.cluster.config.group_initial_rebalance_delay_ms.min(g.initial_remaining).max(1);
+            return Some(due.plus_ms(delay));
+        }
+        Some(due)
+    }
     /// Whether the pending rebalance is a new group's `group.initial.rebalance.delay.ms`.
     pub fn initial_rebalance(self) -> bool {
         self.group.initial_delay_since.is_some()

@@ -731,6 +731,10 @@ fn check_retention(path: &str, t: &TopicSpec) -> Result<(), ScenarioError> {
 /// would refuse it with (`Problem::Command`), or, for the groups and members that exist by
 /// the command's moment, the same value said "by then" (`Problem::ByThen`).
 fn check_timeline_command(sim: &Sim, members: &mut VecMap<String, VecSet<String>>, command: &Command) -> Result<(), Problem> {
+    // Kafka's topic naming rule first, as `Sim::apply` checks it.
+    for topic in command.topic_names() {
+        check_name(crate::command::NameOf::Topic, topic)?;
+    }
     match command {
         Command::Produce(c) => check_timeline_produce(sim, c),
         Command::Broker(c) => check_timeline_broker(sim, c),

@@ -280,6 +280,11 @@ pub struct GroupView {
     pub rebalance_due: Option<SimTime>,
     /// Whether the pending rebalance is a new group's `group.initial.rebalance.delay.ms`.
     pub initial_rebalance: bool,
+    /// When the join phase ends unless another member joins first
+    /// ([`crate::read::GroupRead::join_phase_ends`]: the initial delay waited once more
+    /// when a member joined during it).
+    #[serde(default)]
+    pub join_phase_ends: Option<SimTime>,
     /// Client id of the group leader (kept across generations while it stays).
     pub leader: Option<String>,
     /// Eager or cooperative (KIP-429) rebalancing, as the assignor supports (classic
@@ -506,6 +511,7 @@ impl GroupView {
             generation: g.generation(),
             rebalance_due: g.rebalance_due(),
             initial_rebalance: g.initial_rebalance(),
+            join_phase_ends: g.join_phase_ends(),
             leader: g.leader().map(str::to_string),
             protocol: g.protocol(),
             coordinator: g.coordinator(),

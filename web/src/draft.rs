@@ -1450,6 +1450,25 @@ impl Draft {
         self.scenario.commands.clear();
     }
 
+    /// The timeline's commands: (moment in ms, the command as the format writes it).
+    pub fn timeline(&self) -> Vec<(u64, String)> {
+        self.scenario.commands.iter().map(|c| (c.at_ms, kafka_sandbox_core::json::write_json(&c.command, false))).collect()
+    }
+
+    /// Schedules a fault: `command` at `at_ms`, after the commands of the same moment (Apply
+    /// checks it as the scenario format does: the broker or member must exist).
+    pub fn add_command(&mut self, at_ms: u64, command: kafka_sandbox_core::command::Command) {
+        let at = self.scenario.commands.iter().position(|c| c.at_ms > at_ms).unwrap_or(self.scenario.commands.len());
+        self.scenario.commands.insert(at, kafka_sandbox_core::scenario::TimedCommand { at_ms, command });
+    }
+
+    /// Removes the timeline's command at `index` (nothing when there is none).
+    pub fn remove_command(&mut self, index: usize) {
+        if index < self.scenario.commands.len() {
+            self.scenario.commands.remove(index);
+        }
+    }
+
     /// Drops the typed text of fields whose item is gone.
     fn forget_gone(&mut self) {
         let gone: Vec<Field> = self.typed.keys().chain(self.bad.iter()).copied().filter(|f| self.path(*f).is_none()).collect();
@@ -1612,6 +1631,38 @@ mod tests {
         }
         let all: Vec<u64> = d.keys.iter().flatten().flatten().copied().collect();
         assert_eq!(all.iter().collect::<VecSet<_>>().len(), all.len(), "keys are unique");
+    }
+
+    /// The editor schedules faults: a broker crash at 8 s and a restart at 9 s land on the
+    /// timeline in time order, whatever order they were added in; the scenario checks and
+    /// runs them (the broker is down between); one removed is gone; a broker the cluster
+    /// does not have is refused by Apply with its place.
+    #[test]
+    fn the_editor_schedules_faults_on_the_timeline() {
+        use crate::panels::fault_command;
+        let mut d = two_groups();
+        let Some(restart) = fault_command("restart_broker", "1") else { panic!("restart") };
+        let Some(crash) = fault_command("crash_broker", "1") else { panic!("crash") };
+        d.add_command(9_000, restart);
+        d.add_command(8_000, crash);
+        d.add_command(8_500, fault_command("crash_member", "ConsumerGroup01/Consumer2").unwrap_or_else(|| panic!("member")));
+        let at: Vec<u64> = d.timeline().iter().map(|(t, _)| *t).collect();
+        assert_eq!(at, vec![8_000, 8_500, 9_000]);
+        assert!(d.timeline()[0].1.contains(r#""type":"crash_broker""#), "{:?}", d.timeline());
+        d.remove_command(1);
+        assert_eq!(d.timeline_len(), 2);
+        let Ok(s) = d.finish() else { panic!("{:?}", d.finish()) };
+        let Ok(mut sim) = s.build() else { panic!("builds") };
+        sim.run_to_bounded(kafka_sandbox_core::SimTime(8_200), 1_000_000);
+        assert!(sim.read().broker(1).is_some_and(|b| !b.alive()), "crashed at 8 s");
+        sim.run_to_bounded(kafka_sandbox_core::SimTime(12_000), 1_000_000);
+        assert!(sim.read().broker(1).is_some_and(|b| b.alive()), "restarted at 9 s");
+        // No broker 7 in a 3-broker cluster: refused, with the place.
+        d.add_command(1_000, fault_command("crash_broker", "7").unwrap_or_else(|| panic!("crash 7")));
+        assert!(matches!(d.finish(), Err(Problem::Invalid(_))), "{:?}", d.finish());
+        assert_eq!(fault_command("crash_broker", "x"), None);
+        assert_eq!(fault_command("crash_member", "no-slash"), None);
+        assert_eq!(fault_command("frob", "1"), None);
     }
 
     #[test]

@@ -5,12 +5,14 @@
 //! `view` computes what panels show from a snapshot (plain data, tested natively);
 //! `timeline` follows each group's protocol events in the trace;
 //! `draft` is the scenario editor's working copy (plain data, tested natively);
-//! `i18n` holds every word in Chinese and English.
+//! `i18n` holds every word in Chinese and English; `glossary` the one word per Kafka
+//! concept that the page and the lessons use.
 
 mod app;
 mod browser;
 pub mod charts;
 pub mod draft;
+pub mod glossary;
 pub mod i18n;
 pub mod i18n_txn;
 pub mod messages;

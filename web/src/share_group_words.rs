@@ -74,7 +74,7 @@ pub fn share_group_line(lang: Lang, e: &ShareGroupEvent) -> String {
         },
         E::ShareMemberCrashed { client_id, .. } => {
             if zh {
-                format!("共享消费者 {client_id} 崩溃：它获取的记录要等锁到期才回来")
+                format!("共享消费者 {client_id} 崩溃：它获取的消息要等锁到期才回来")
             } else {
                 format!("Share consumer {client_id} crashes: what it acquired comes back when its locks expire")
             }
@@ -102,7 +102,7 @@ pub fn share_group_line(lang: Lang, e: &ShareGroupEvent) -> String {
         E::ShareRecordsAcquired { client_id, tp, records, lock_until_ms, .. } => {
             let list = records.iter().map(|(o, c)| format!("{o}×{c}")).collect::<Vec<_>>().join(", ");
             if zh {
-                format!("{} 的 leader 为 {client_id} 获取记录 [{list}]（偏移量×投递次数），锁到 {lock_until_ms} ms", p(tp))
+                format!("{} 的 leader 为 {client_id} 获取消息 [{list}]（偏移量×投递次数），锁到 {lock_until_ms} ms", p(tp))
             } else {
                 format!("{}'s leader acquires [{list}] (offset×delivery count) for {client_id}, locked until {lock_until_ms} ms", p(tp))
             }
@@ -127,13 +127,13 @@ pub fn share_group_line(lang: Lang, e: &ShareGroupEvent) -> String {
                 ShareError::NotLeaderOrFollower => "NOT_LEADER_OR_FOLLOWER",
             };
             if zh {
-                format!("{} 拒绝 {client_id} 对偏移量 {} 的确认：{code}（记录已不归它）", p(tp), offsets(o))
+                format!("{} 拒绝 {client_id} 对偏移量 {} 的确认：{code}（消息已不归它）", p(tp), offsets(o))
             } else {
                 format!("{} refuses {client_id}'s acknowledgement of offsets {}: {code} (no longer its records)", p(tp), offsets(o))
             }
         }
         E::ShareRecordsReturned { client_id, tp, offsets: o, cause, .. } => match (zh, cause) {
-            (true, ReturnCause::LockExpired) => format!("{} 偏移量 {} 的锁到期（{client_id}）：记录回到 AVAILABLE，投递次数保留", p(tp), offsets(o)),
+            (true, ReturnCause::LockExpired) => format!("{} 偏移量 {} 的锁到期（{client_id}）：消息回到 AVAILABLE，投递次数保留", p(tp), offsets(o)),
             (true, ReturnCause::Released) => format!("{client_id} 释放 {} 偏移量 {}：回到 AVAILABLE，投递次数保留", p(tp), offsets(o)),
             (true, ReturnCause::SessionClosed) => format!("{client_id} 的共享会话结束：{} 偏移量 {} 回到 AVAILABLE", p(tp), offsets(o)),
             (false, ReturnCause::LockExpired) => format!("The lock on {} offsets {} ({client_id}) expires: AVAILABLE again, delivery counts kept", p(tp), offsets(o)),
@@ -212,14 +212,14 @@ impl Words {
     pub const NOT_INITIALIZED: Msg =
         m("尚未初始化（还没有 ShareFetch 到达 leader）", "not initialized yet (no ShareFetch has reached its leader)");
     pub const RECEIVED_ORDER: Msg = m("收到的顺序：", "Received, in order:");
-    pub const NOTHING_YET: Msg = m("还没有收到记录", "nothing received yet");
+    pub const NOTHING_YET: Msg = m("还没有收到消息", "nothing received yet");
     pub const RULES_INACTIVE: Msg =
         m("（implicit 模式下不生效：应用不能调用 acknowledge）", "(inactive in implicit mode: the application cannot call acknowledge)");
     pub const CRASH: Msg = m("崩溃", "Crash");
     pub const RESTART: Msg = m("重启", "Restart");
     pub const SLOW: Msg = m("变慢（每条 40 秒，超过锁时长）", "Slow down (40 s a record, past the lock)");
     pub const UNSLOW: Msg = m("恢复速度", "Speed up again");
-    pub const VALUE_PLACEHOLDER: Msg = m("记录值", "record value");
+    pub const VALUE_PLACEHOLDER: Msg = m("消息值", "record value");
     /// Every fixed text, for the test that each has both languages.
     pub const ALL: &'static [Msg] = &[
         Self::TITLE,

@@ -529,7 +529,19 @@ impl NameOf {
             NameOf::TransactionalId => "a transactional.id",
         }
     }
+
+    /// The longest such name, in characters: Kafka's `Topic.MAX_NAME_LENGTH` (249) for a
+    /// topic, the sandbox's [`MAX_NAME_CHARS`] for the rest.
+    pub fn max_chars(self) -> usize {
+        match self {
+            NameOf::Topic => TOPIC_NAME_MAX_CHARS,
+            _ => MAX_NAME_CHARS,
+        }
+    }
 }
+
+/// The longest topic name Kafka accepts (`org.apache.kafka.common.internals.Topic.MAX_NAME_LENGTH`).
+pub const TOPIC_NAME_MAX_CHARS: usize = 249;
 
 /// What is wrong with a name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -540,6 +552,15 @@ pub enum NameProblem {
     TooLong,
     /// The name contains a control character (a newline, a tab…).
     ControlCharacter,
+    /// A topic name with a character outside ASCII letters, digits, `.`, `_` and `-`
+    /// (Kafka's `Topic.validate`: `InvalidTopicException`, "contains a character other
+    /// than ASCII alphanumerics, '.', '_' and '-'").
+    IllegalCharacter {
+        /// The first character Kafka refuses.
+        ch: char,
+    },
+    /// A topic named `.` or `..` (Kafka's `Topic.validate`: "Topic name cannot be \".\" or \"..\"").
+    DotOrDotDot,
 }
 
 /// The values a setting allows.
@@ -596,11 +617,17 @@ impl fmt::Display for CommandError {
                 write!(f, "topic \"{topic}\" has partitions 0..{} but partition {partition} was asked for", partitions.saturating_sub(1))
             }
             CommandError::BadName { what, name, problem } => {
+                let what_of = *what;
                 let what = what.english();
                 match problem {
                     NameProblem::Empty => write!(f, "{what} must not be empty"),
-                    NameProblem::TooLong => write!(f, "{what} \"{name}\" is longer than {MAX_NAME_CHARS} characters"),
+                    NameProblem::TooLong => write!(f, "{what} \"{name}\" is longer than {} characters", what_of.max_chars()),
                     NameProblem::ControlCharacter => write!(f, "{what} {name:?} contains a control character"),
+                    NameProblem::IllegalCharacter { ch } => write!(
+                        f,
+                        "{what} {name:?} contains {ch:?}; allowed: ASCII letters, digits, '.', '_' and '-' (Kafka's topic naming rule)"
+                    ),
+                    NameProblem::DotOrDotDot => write!(f, "{what} cannot be \".\" or \"..\" (Kafka's topic naming rule)"),
                 }
             }
             CommandError::RecordTooLong => write!(f, "a key or value may have at most {MAX_VALUE_CHARS} characters"),
@@ -658,12 +685,21 @@ impl fmt::Display for CommandError {
 
 impl std::error::Error for CommandError {}
 
-/// Checks a name: non-empty, at most [`MAX_NAME_CHARS`], no control characters.
+/// Checks a name: non-empty, at most [`NameOf::max_chars`], no control characters; a
+/// topic's name as Kafka's `Topic.validate` does (`[a-zA-Z0-9._-]`, at most 249
+/// characters, not `.` or `..`).
 pub fn check_name(what: NameOf, name: &str) -> Result<(), CommandError> {
+    let topic = what == NameOf::Topic;
+    // In `Topic.detectInvalidTopic`'s order for a topic: empty, `.` or `..`, too long,
+    // a character outside the pattern (a control character is one).
     let problem = if name.is_empty() {
         NameProblem::Empty
-    } else if name.chars().count() > MAX_NAME_CHARS {
+    } else if topic && (name == "." || name == "..") {
+        NameProblem::DotOrDotDot
+    } else if name.chars().count() > what.max_chars() {
         NameProblem::TooLong
+    } else if let Some(ch) = name.chars().find(|c| topic && !is_topic_char(*c)) {
+        NameProblem::IllegalCharacter { ch }
     } else if name.chars().any(char::is_control) {
         NameProblem::ControlCharacter
     } else {
@@ -672,11 +708,78 @@ pub fn check_name(what: NameOf, name: &str) -> Result<(), CommandError> {
     Err(CommandError::BadName { what, name: name.to_string(), problem })
 }
 
+/// Kafka's `Topic.containsValidPattern`: ASCII letters and digits, `.`, `_` and `-`.
+pub fn is_topic_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')
+}
+
+impl Command {
+    /// Every topic name the command gives, checked by [`check_name`] before the command
+    /// runs: Kafka refuses an illegal name with `InvalidTopicException` before it asks
+    /// whether the topic exists.
+    pub fn topic_names(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        match self {
+            Command::Produce(ProduceCommand::Produce { topic, .. }) => out.push(topic),
+            Command::Topic(TopicCommand::AddPartitions { topic, .. } | TopicCommand::SetTopicConfig { topic, .. }) => out.push(topic),
+            Command::Group(GroupCommand::AddGroup { group }) => out.extend(group.topics.iter().map(String::as_str)),
+            Command::Group(GroupCommand::Subscribe { topics, .. }) => out.extend(topics.iter().map(String::as_str)),
+            Command::Group(GroupCommand::Seek { topic, .. }) => out.push(topic),
+            Command::ShareGroup(ShareGroupCommand::AddShareGroup { share_group }) => {
+                out.extend(share_group.topics.iter().map(String::as_str))
+            }
+            Command::Produce(_)
+            | Command::Broker(_)
+            | Command::Group(_)
+            | Command::Connect(_)
+            | Command::ShareGroup(_)
+            | Command::Txn(_) => {}
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use crate::scenario::{parse_json, write_json};
+
+    /// Kafka's `TopicTest.testTopicHasCollisionChars`/`shouldAcceptValidTopicNames` and
+    /// `shouldThrowOnInvalidTopicNames` cases: the names Kafka accepts and refuses.
+    #[test]
+    fn topic_names_follow_kafkas_topic_validate() {
+        let long_ok = "a".repeat(249);
+        for ok in ["valid", "TOPIC", "nAmEs", "ar6", "VaL1d", "_0-9_.", "...", "Topic01", "__x", long_ok.as_str()] {
+            assert_eq!(check_name(NameOf::Topic, ok), Ok(()), "{ok:?}");
+        }
+        let long = "a".repeat(250);
+        let problem = |name: &str| match check_name(NameOf::Topic, name) {
+            Err(CommandError::BadName { what: NameOf::Topic, problem, .. }) => Some(problem),
+            _ => None,
+        };
+        assert_eq!(problem(""), Some(NameProblem::Empty));
+        assert_eq!(problem("."), Some(NameProblem::DotOrDotDot));
+        assert_eq!(problem(".."), Some(NameProblem::DotOrDotDot));
+        assert_eq!(problem(&long), Some(NameProblem::TooLong));
+        for (bad, ch) in [
+            ("foo bar", ' '),
+            ("bad topic!", ' '),
+            ("<b>x</b> topic", '<'),
+            ("foo:bar", ':'),
+            ("foo=bar", '='),
+            ("a\tb", '\t'),
+            ("主题", '主'),
+        ] {
+            assert_eq!(problem(bad), Some(NameProblem::IllegalCharacter { ch }), "{bad:?}");
+        }
+        // Other names keep the sandbox's rule: HTML in a group id is shown as text.
+        assert_eq!(check_name(NameOf::GroupId, "<b>x</b> group"), Ok(()));
+        assert!(check_name(NameOf::GroupId, &"g".repeat(65)).is_err());
+        // The refusal says what, where and what is allowed.
+        let e = check_name(NameOf::Topic, "bad topic!").unwrap_err().to_string();
+        assert!(e.contains("\"bad topic!\"") && e.contains("'.', '_' and '-'"), "{e}");
+    }
     use crate::tagged::tests::{check_tags, tag_last};
 
     /// One of each variant, every optional field set (so the writer writes it). A variant

@@ -905,6 +905,53 @@ pub struct Reveal {
 }
 
 impl Reveal {
+    /// What the page outlines once the answer is shown: where the answer is (the partition
+    /// the record went to, the members that received it, the owner…), so the highlight
+    /// follows the answer instead of staying on what the question looked at. Empty when
+    /// the answer names nothing on the page (a count, a phase): the step's `look_at` stays.
+    pub fn look_at(&self, query: &query::Query) -> Vec<Focus> {
+        use query::{GroupQuery as G, ProduceQuery as P, Query as Q, ReplicationQuery as R};
+        let numbers = |v: &Value| -> Vec<u32> {
+            match v {
+                Value::Array(items) => items.iter().filter_map(|i| i.as_u64()).filter_map(|n| u32::try_from(n).ok()).collect(),
+                v => v.as_u64().and_then(|n| u32::try_from(n).ok()).into_iter().collect(),
+            }
+        };
+        let strings = |v: &Value| -> Vec<String> {
+            match v {
+                Value::Array(items) => items.iter().filter_map(|i| i.as_str().map(str::to_string)).collect(),
+                v => v.as_str().map(str::to_string).into_iter().collect(),
+            }
+        };
+        let member = |group: &str, client_id: String| Focus::Member { group: group.to_string(), client_id };
+        let mut out = match query {
+            Q::Produce(P::PartitionOf { topic, value }) => {
+                let mut f: Vec<Focus> =
+                    numbers(&self.answer).into_iter().map(|partition| Focus::Partition { topic: topic.clone(), partition }).collect();
+                f.push(Focus::Record(value.clone()));
+                f
+            }
+            Q::Produce(P::AckedOffset { value, .. }) => vec![Focus::Record(value.clone())],
+            Q::Replication(R::InLog { topic, partition, value, .. }) => {
+                vec![Focus::Partition { topic: topic.clone(), partition: *partition }, Focus::Record(value.clone())]
+            }
+            Q::Group(G::ReceivedBy { group, value }) => {
+                let mut f: Vec<Focus> = strings(&self.answer).into_iter().map(|c| member(group, c)).collect();
+                f.push(Focus::Record(value.clone()));
+                f
+            }
+            Q::Group(G::Owner { group, topic, partition }) => {
+                let mut f: Vec<Focus> = strings(&self.answer).into_iter().map(|c| member(group, c)).collect();
+                f.push(Focus::Partition { topic: topic.clone(), partition: *partition });
+                f
+            }
+            Q::Group(G::Assigned { group, client_id, .. }) => vec![member(group, client_id.clone())],
+            _ => Vec::new(),
+        };
+        out.truncate(MAX_FOCUS);
+        out
+    }
+
     /// The correct choice, when exactly one matches.
     pub fn correct(&self) -> Option<usize> {
         match self.matching.as_slice() {

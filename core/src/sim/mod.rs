@@ -671,6 +671,9 @@ impl Sim {
 
     /// One line per feature: each checks its own commands.
     fn validate(&self, command: &Command) -> Result<(), CommandError> {
+        for topic in command.topic_names() {
+            check_name(NameOf::Topic, topic)?;
+        }
         match command {
             Command::Produce(c) => self.validate_produce_command(c),
             Command::Broker(c) => self.validate_broker_command(c),

@@ -336,6 +336,10 @@ pub(crate) fn check_streams(
             _ => {}
         }
         if let Some(changelog) = s.changelog() {
+            // The changelog is a topic Streams creates: Kafka's topic naming rule holds for
+            // it (an application.id or store name with a space makes a name the broker
+            // refuses with InvalidTopicException).
+            check_name(crate::command::NameOf::Topic, &changelog).map_err(|e| ScenarioError::at(format!("{path}.application_id"), e))?;
             if topics.contains_key(changelog.as_str()) {
                 return Err(err(format!("{path}.op"), P::ChangelogIsATopic { changelog }));
             }

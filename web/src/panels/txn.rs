@@ -73,7 +73,7 @@ fn partition_text(lang: Lang, p: &TxnPartition) -> String {
     match p {
         TxnPartition::Topic { tp } => format!("{}-{}", tp.topic, tp.partition),
         TxnPartition::Offsets { group } => match lang {
-            Lang::Zh => format!("{group} 的位移"),
+            Lang::Zh => format!("{group} 的偏移量"),
             Lang::En => format!("{group}'s offsets"),
         },
     }
