@@ -20,7 +20,7 @@
 //! - [`ServerAssignor::Range`] is `org.apache.kafka.coordinator.group.assignor.RangeAssignor`
 //!   as rewritten in 3.9 (KAFKA-16944): stateless, members ordered static-first by
 //!   instance id then by member id, each taking a contiguous range per topic, the first
-//!   ones one extra. That is the client [`range`] rule, reused.
+//!   ones one extra. That is the client [`range`](super::range) rule, reused.
 //! - [`ServerAssignor::Uniform`] is `UniformAssignor`: `UniformHomogeneousAssignmentBuilder`
 //!   when every member subscribes to the same topic names (`ModernGroup.subscriptionType`),
 //!   else `UniformHeterogeneousAssignmentBuilder` as Kafka 4.0 rewrote it (KAFKA-17747 and
