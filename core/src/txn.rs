@@ -165,13 +165,13 @@ impl ProducerStates {
 /// records always; under read_committed also every record of a producer id whose aborted
 /// transaction covers it — an aborted entry joins the set once the reader reaches its
 /// first offset, and the producer's ABORT marker takes it out again.
-pub fn hidden_records(records: &[StoredRecord], aborted: &[AbortedTxn], read_committed: bool) -> Vec<bool> {
+pub fn hidden_records<'a>(records: impl IntoIterator<Item = &'a StoredRecord>, aborted: &[AbortedTxn], read_committed: bool) -> Vec<bool> {
     let mut queue: Vec<&AbortedTxn> = if read_committed { aborted.iter().collect() } else { Vec::new() };
     crate::sorted::sort_by_key(&mut queue, |a| a.first_offset);
     let mut next = 0;
     let mut aborted_pids: VecSet<u64> = VecSet::new();
     records
-        .iter()
+        .into_iter()
         .map(|r| {
             while next < queue.len() && queue[next].first_offset <= r.offset {
                 aborted_pids.insert(queue[next].producer_id);

@@ -390,12 +390,7 @@ impl Cluster {
             return;
         }
         let Some(leader_log) = part.leader_log() else { return };
-        let epoch_start = leader_log
-            .records()
-            .iter()
-            .find(|r| r.leader_epoch >= part.leader_epoch)
-            .map(|r| r.offset)
-            .unwrap_or(leader_log.log_end_offset());
+        let epoch_start = leader_log.first_record_of_epoch(part.leader_epoch).map(|r| r.offset).unwrap_or(leader_log.log_end_offset());
         let leo = part.followers.get(&follower).map(|f| f.leo).unwrap_or(0);
         if leo >= leader_log.high_watermark() && leo >= epoch_start.min(leader_log.log_end_offset()) {
             self.change_partition(tp, Ask { join: Some(follower), ..Ask::default() }, consumers, out);

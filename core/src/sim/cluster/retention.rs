@@ -50,7 +50,7 @@ pub(in crate::sim) fn check(
                         reason: d.reason,
                         base_offsets: d.segments.iter().map(|s| s.base_offset).collect(),
                         bytes: d.segments.iter().map(|s| s.size_bytes).sum(),
-                        records: d.records.iter().map(|r| r.record.id).collect(),
+                        records: d.records().map(|r| r.record.id).collect(),
                         log_start_offset: d.log_start_offset,
                     }));
                 }

@@ -36,7 +36,7 @@ pub(in crate::sim) fn consumer_read(log: &PartitionLog, from: u64, budget: u32, 
     let end = end_offset(log, isolation);
     let read_committed = isolation == IsolationLevel::ReadCommitted;
     let all = log.read_up_to(from, u32::MAX, end);
-    let slice = &all[..all.len().min((budget as usize).saturating_add(SKIP_MAX))];
+    let slice = all.sub(0, (budget as usize).saturating_add(SKIP_MAX));
     let aborted: Vec<crate::txn::AbortedTxn> = if read_committed {
         let to = slice.last().map_or(from, |r| r.offset + 1);
         log.producer_states().aborted_between(from, to).copied().collect()
