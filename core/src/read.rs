@@ -1328,7 +1328,7 @@ mod tests {
                 producer: producer.clone(),
                 topic: topic.clone(),
                 key: None,
-                value: format!("v{i}"),
+                value: Some(format!("v{i}")),
                 partition: Some(0),
                 headers: Vec::new(),
             });

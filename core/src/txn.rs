@@ -142,6 +142,12 @@ impl ProducerStates {
         self.aborted.iter().filter(move |a| a.last_offset >= from && a.first_offset < to)
     }
 
+    /// The cleaner rewrote the index of the segments it cleaned: only the entries `keep`
+    /// accepts stay (`CleanedTransactionMetadata.cleanedIndex`).
+    pub(crate) fn retain_aborted(&mut self, keep: impl Fn(&AbortedTxn) -> bool) {
+        self.aborted.retain(keep);
+    }
+
     /// Retention moved the log start: aborted transactions wholly below it leave the index
     /// (their `.txnindex` went with their segments).
     pub(crate) fn on_log_start(&mut self, log_start_offset: u64) {
@@ -238,6 +244,7 @@ pub(crate) struct TxnClient {
     pub(crate) end_in_flight: bool,
     /// The TxnOffsetCommit on its way or to be sent again: (group, member id, generation,
     /// offsets).
+    #[allow(clippy::type_complexity)]
     pub(crate) pending_offsets: Option<(String, String, i32, Vec<(TopicPartition, u64)>)>,
     /// The error of the last retried request, so a retry loop is traced once.
     pub(crate) retrying: Option<crate::event::TxnError>,

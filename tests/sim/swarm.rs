@@ -185,7 +185,7 @@ fn faults_never_break_a_promise_and_the_cluster_converges_after_healing() {
                             producer: "p".into(),
                             topic,
                             key,
-                            value: format!("v{value}"),
+                            value: Some(format!("v{value}")),
                             partition: None,
                             headers: vec![],
                         });

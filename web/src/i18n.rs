@@ -642,6 +642,7 @@ pub fn produce_error(lang: Lang, e: ProduceError) -> &'static str {
         (P::InvalidProducerEpoch | P::TransactionAborted | P::ProducerFenced | P::TransactionAbortable, _) => {
             crate::i18n_txn::produce_error(lang, e)
         }
+        (P::InvalidRecord, _) => crate::i18n_compaction::INVALID_RECORD.get(lang),
     }
 }
 
@@ -915,6 +916,7 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
         EventKind::Streams(e) => streams_line(lang, e),
         EventKind::Settings(e) => settings_line(lang, e),
         EventKind::Txn(e) => crate::i18n_txn::txn_line(lang, e),
+        EventKind::Compaction(e) => crate::i18n_compaction::compaction_line(lang, e),
     }
 }
 

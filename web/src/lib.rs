@@ -12,6 +12,7 @@ mod browser;
 pub mod charts;
 pub mod draft;
 pub mod i18n;
+pub mod i18n_compaction;
 pub mod i18n_txn;
 pub mod messages;
 pub mod messages_txn;

@@ -1,6 +1,7 @@
 //! The trace: typed events that tests, the command-line tool and the page read.
 
 mod cluster;
+mod compaction;
 mod connect;
 mod consume;
 mod consumer_protocol;
@@ -17,6 +18,7 @@ mod txn;
 pub use self::txn::{ClientTxnState, TxnPartition, TxnState};
 pub use self::{
     cluster::ClusterEvent,
+    compaction::CompactionEvent,
     connect::ConnectEvent,
     consume::ConsumeEvent,
     consumer_protocol::ConsumerProtocolEvent,
@@ -125,6 +127,8 @@ pub enum EventKind {
     /// Transactions: transactional producers, their coordinator, markers, transactional
     /// offsets and what read_committed consumers skip.
     Txn(TxnEvent),
+    /// Log compaction: the log cleaner's passes (issue 19).
+    Compaction(CompactionEvent),
 }
 
 /// `match` over the features, one line each: `each_feature!(kind, e => e.name())`.
@@ -142,6 +146,7 @@ macro_rules! each_feature {
             EventKind::Streams($e) => $body,
             EventKind::Settings($e) => $body,
             EventKind::Txn($e) => $body,
+            EventKind::Compaction($e) => $body,
         }
     };
 }
@@ -168,6 +173,7 @@ Connect(ConnectEvent),
 Streams(StreamsEvent),
 Settings(SettingsEvent),
 Txn(TxnEvent),
+Compaction(CompactionEvent),
 }
 
 impl PartialEq for EventKind {
@@ -189,6 +195,7 @@ impl PartialEq for EventKind {
             (K::Streams(a), K::Streams(b)) => a == b,
             (K::Settings(a), K::Settings(b)) => a == b,
             (K::Txn(a), K::Txn(b)) => a == b,
+            (K::Compaction(a), K::Compaction(b)) => a == b,
             (
                 K::Produce(_)
                 | K::Cluster(_)
@@ -200,7 +207,8 @@ impl PartialEq for EventKind {
                 | K::Connect(_)
                 | K::Streams(_)
                 | K::Settings(_)
-                | K::Txn(_),
+                | K::Txn(_)
+                | K::Compaction(_),
                 _,
             ) => false,
         }
@@ -540,6 +548,7 @@ impl ProduceError {
             ProduceError::BufferExhausted => "BUFFER_EXHAUSTED",
             ProduceError::RecordTooLarge => "RECORD_TOO_LARGE",
             ProduceError::InvalidProducerEpoch => "INVALID_PRODUCER_EPOCH",
+            ProduceError::InvalidRecord => "INVALID_RECORD",
             ProduceError::TransactionAborted => "TRANSACTION_ABORTED",
             ProduceError::ProducerFenced => "PRODUCER_FENCED",
             ProduceError::TransactionAbortable => "TRANSACTION_ABORTABLE",
@@ -657,6 +666,9 @@ pub enum ProduceError {
     /// The leader could not add the partition to the transaction (KIP-890 verification):
     /// the transaction becomes abortable.
     TransactionAbortable,
+    /// The leader refused the batch: a record without a key on a compacted topic
+    /// (`LogValidator.validateKey`, `InvalidRecordException`): not retried.
+    InvalidRecord,
 }
 
 /// A record a leader change left behind.
@@ -851,6 +863,7 @@ mod tests {
             ProduceError::TransactionAborted,
             ProduceError::ProducerFenced,
             ProduceError::TransactionAbortable,
+            ProduceError::InvalidRecord,
         ] {
             assert_eq!(write_json(&e, false), quoted(e.name()));
         }
@@ -974,12 +987,13 @@ mod tests {
         sorted.dedup();
         assert_eq!(sorted.len(), places.len(), "a place twice: {places:?}");
         // The flat enum's places 0, 1, 2, …, then each helper's range (transactions 100–139,
-        // share groups 140–179, page 180–199), each used from its start with no hole.
-        for (lo, hi) in [(0, 100), (100, 140), (140, 180), (180, 200)] {
+        // share groups 140–179, page 180–199, compaction 200–219), each used from its start
+        // with no hole.
+        for (lo, hi) in [(0, 100), (100, 140), (140, 180), (180, 200), (200, 220)] {
             let block: Vec<isize> = sorted.iter().copied().filter(|p| (lo..hi).contains(p)).collect();
             assert_eq!(block, (lo..lo + block.len() as isize).collect::<Vec<_>>(), "{places:?}");
         }
-        assert!(sorted.iter().all(|p| *p < 200), "{places:?}");
+        assert!(sorted.iter().all(|p| *p < 220), "{places:?}");
     }
 
     /// The jump targets are what the page's own `match` gave before they became the core's

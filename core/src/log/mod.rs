@@ -2,12 +2,16 @@
 //! divided into segments that retention deletes whole, oldest first; truncated only where
 //! a follower diverges from its leader (KIP-101).
 
+mod clean;
 mod records;
 
 pub use crate::event::SegmentDeletionReason;
 use crate::record::{Control, Record, RecordId, StoredRecord, TimestampType, TxnTag};
 use crate::time::SimTime;
 use crate::txn::ProducerStates;
+use crate::vecmap::VecMap;
+use clean::RetainedBatch;
+pub use clean::{CleanResult, CompactionConfig, LogToClean};
 pub use records::{Iter, Records};
 use records::{Pos, SegmentRecords};
 use serde::{Deserialize, Serialize};
@@ -141,7 +145,9 @@ struct OpenBatch {
 /// every replica finds the same batches.
 fn same_batch(prev: &StoredRecord, next: &StoredRecord) -> bool {
     // A control record is a batch of its own (`MemoryRecords.withEndTransactionMarker`).
-    prev.offset + 1 == next.offset
+    // Offsets need not be consecutive: the cleaner keeps a batch's offsets and removes
+    // records from inside it.
+    prev.offset < next.offset
         && !prev.record.is_control()
         && !next.record.is_control()
         && prev.record.txn == next.record.txn
@@ -174,6 +180,16 @@ pub struct PartitionLog {
     /// What the log knows of its transactional producers (`ProducerStateManager`): epochs,
     /// open transactions, the last stable offset, the aborted-transactions index.
     producers: ProducerStates,
+    /// The log cleaner's checkpoint (`cleaner-offset-checkpoint`): the end of its last
+    /// pass, where the dirty part begins (`clean.rs`).
+    #[serde(default)]
+    cleaner_checkpoint: Option<u64>,
+    /// How many cleaning passes this log has had.
+    #[serde(default)]
+    cleaner_passes: u32,
+    /// Producers whose last batch the cleaner emptied (`RETAIN_EMPTY`), by name.
+    #[serde(default)]
+    retained_batches: VecMap<String, RetainedBatch>,
 }
 
 impl Default for PartitionLog {
@@ -193,6 +209,9 @@ impl PartitionLog {
             open_batch: None,
             deleted_epoch: 0,
             producers: ProducerStates::default(),
+            cleaner_checkpoint: None,
+            cleaner_passes: 0,
+            retained_batches: VecMap::new(),
         }
     }
 
@@ -232,6 +251,7 @@ impl PartitionLog {
             sequence: None,
             txn: Some(tag),
             control: Some(control),
+            tombstone: false,
         };
         self.append(record, now, TimestampType::CreateTime, epoch)
     }
@@ -384,14 +404,15 @@ impl PartitionLog {
             TimestampType::LogAppendTime => now,
         };
         let offset = self.log_end_offset();
-        self.push(StoredRecord { offset, record, timestamp, timestamp_type, appended_at: now, leader_epoch: epoch });
+        self.push(StoredRecord { offset, record, timestamp, timestamp_type, appended_at: now, leader_epoch: epoch, delete_horizon: None });
         self.last_record().expect("a record was just appended")
     }
 
     /// A follower copies a record it fetched from the leader. Returns false (and copies
-    /// nothing) unless the record continues this log exactly at its end.
+    /// nothing) when the record is below this log's end (`UnexpectedAppendOffsetException`);
+    /// a record past the end is taken, leaving the gap the leader's cleaner left.
     pub fn append_replica(&mut self, record: StoredRecord) -> bool {
-        if record.offset != self.log_end_offset() {
+        if record.offset < self.log_end_offset() {
             return false;
         }
         self.push(record);
@@ -404,9 +425,9 @@ impl PartitionLog {
     /// segment, the batch moves to a new segment, where Kafka, which sees the whole
     /// batch at once, would have put it.
     fn push(&mut self, r: StoredRecord) {
-        // `invariant::Invariant::OffsetsContiguous` at its source: every record lands
-        // exactly at the log end.
-        debug_assert_eq!(r.offset, self.log_end_offset(), "a record appended away from the log end");
+        // `invariant::Invariant::OffsetsIncreasing` at its source: every record lands at the
+        // log end (a follower's copy of a compacted log past it).
+        debug_assert!(r.offset >= self.log_end_offset(), "a record appended below the log end");
         let size = u64::from(r.record.size_bytes);
         let ts = r.timestamp;
         let continues = self.open_batch.is_some() && self.last_record().is_some_and(|prev| same_batch(prev, &r));
@@ -497,6 +518,9 @@ impl PartitionLog {
         self.high_watermark = self.high_watermark.min(self.log_end_offset());
         self.open_batch = None;
         self.producers = ProducerStates::rebuilt(self.segments.iter().flat_map(|s| s.records.iter()), self.high_watermark);
+        // `LogCleanerManager.maybeTruncateCheckpoint`: the checkpoint never passes the end.
+        self.cleaner_checkpoint = self.cleaner_checkpoint.map(|c| c.min(offset));
+        self.retained_batches.retain(|_, b| b.last_offset < offset);
         removed
     }
 
@@ -512,6 +536,8 @@ impl PartitionLog {
         self.open_batch = None;
         self.deleted_epoch = 0;
         self.producers = ProducerStates::default();
+        self.cleaner_checkpoint = None;
+        self.retained_batches = VecMap::new();
         removed
     }
 
@@ -730,8 +756,11 @@ mod tests {
         assert_eq!(removed.iter().map(|r| r.record.id.0).collect::<Vec<_>>(), vec![3]);
         assert_eq!((log.log_end_offset(), log.high_watermark()), (2, 2));
         let mut follower = PartitionLog::default();
-        assert!(!follower.append_replica(removed[0].clone()), "a gap is refused");
         assert!(follower.append_replica(log.records().get(0).unwrap().clone()));
+        assert!(!follower.append_replica(log.records().get(0).unwrap().clone()), "below the end is refused");
+        // Past the end is taken: a compacted leader's log has gaps.
+        assert!(follower.append_replica(removed[0].clone()));
+        assert_eq!(follower.log_end_offset(), 3);
     }
 
     #[test]

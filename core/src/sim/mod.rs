@@ -44,6 +44,7 @@ pub use options::{Dropped, SimOptions};
 pub(crate) use txn::check_transactional;
 
 use crate::event::SettingsEvent;
+use cluster::cleaner::CompactionPending;
 use cluster::replication::ReplicationPending;
 use cluster::{retention, Cluster};
 use connect::ConnectPending;
@@ -86,7 +87,7 @@ impl PlannedSends {
             producer: self.producer.clone(),
             topic: self.topic.clone(),
             key: self.keys.as_ref().and_then(|keys| keys.get(k).cloned().flatten()),
-            value: self.values.get(k).cloned().unwrap_or_default(),
+            value: Some(self.values.get(k).cloned().unwrap_or_default()),
             partition: None,
             headers: Vec::new(),
         })
@@ -120,6 +121,14 @@ pub(crate) enum Pending {
     /// An event of transactions: the producer, its coordinator, markers, transactional
     /// offsets (`txn/`).
     Txn(TxnPending),
+    /// An event of the log cleaner (`cluster/cleaner.rs`).
+    Compaction(CompactionPending),
+}
+
+impl From<CompactionPending> for Pending {
+    fn from(p: CompactionPending) -> Self {
+        Pending::Compaction(p)
+    }
 }
 
 impl From<ProducePending> for Pending {
@@ -761,6 +770,7 @@ impl Sim {
             Pending::Push(p) => self.handle_push(p),
             Pending::Connect(p) => self.handle_connect(p),
             Pending::Txn(p) => self.handle_txn(p),
+            Pending::Compaction(p) => self.handle_compaction(p),
         }
     }
 }

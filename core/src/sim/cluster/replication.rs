@@ -97,6 +97,7 @@ impl Cluster {
         for p in 0..partitions {
             self.announce_new_partition(&TopicPartition::new(name, p), out);
         }
+        self.ensure_cleaner(out);
     }
 
     /// The topic grows: new partitions are placed, led by their first replica, and start

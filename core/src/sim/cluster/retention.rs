@@ -35,7 +35,9 @@ pub(in crate::sim) fn check(
     every_ms: u64,
     out: &mut Driver,
 ) {
-    for topic in topics.values_mut() {
+    // Compacted topics are the log cleaner's (`LogManager.cleanupLogs` takes only the
+    // others while a cleaner runs: `pauseCleaningForNonCompactedPartitions`).
+    for topic in topics.values_mut().filter(|t| !t.config.cleanup_policy.compact()) {
         let (retention_ms, retention_bytes) = (topic.config.retention_ms, topic.config.retention_bytes);
         for (p, part) in topic.partitions.iter_mut().enumerate() {
             for (broker, log) in part.logs.iter_mut() {
