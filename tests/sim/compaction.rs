@@ -5,12 +5,13 @@
 //! replica; `compact,delete` deletes by retention too; a compacted topic refuses keyless
 //! records.
 
-use kafka_sandbox_core::command::{BrokerCommand, ProduceCommand};
-use kafka_sandbox_core::config::{Acks, CleanupPolicy, ClusterConfig, ProducerConfig};
+use kafka_sandbox_core::command::{BrokerCommand, GroupCommand, GroupSpec, MemberSpec, ProduceCommand};
+use kafka_sandbox_core::config::{Acks, CleanupPolicy, ClusterConfig, ConsumerConfig, GroupConfig, OffsetReset, ProducerConfig};
 use kafka_sandbox_core::event::{CompactionEvent, EventKind, ProduceError, ProduceEvent};
 use kafka_sandbox_core::read::LogRead;
 use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec};
 use kafka_sandbox_core::{Sim, SimTime, TopicPartition};
+use proptest::prelude::*;
 
 /// Every test record is a batch of its own (linger 0, one send at a time): 61 bytes of
 /// header and a 12-byte `DefaultRecord` for a one-letter key and two-character value,
@@ -264,4 +265,140 @@ fn a_compacted_topic_refuses_a_record_without_a_key_with_invalid_record() {
     // A keyed record goes in.
     put(&mut sim, Some("k"), Some("y"));
     assert!(logs(&sim).iter().all(|(_, l)| l.records().len() == 1));
+}
+
+fn add_group(sim: &mut Sim, id: &str, max_poll_records: u32, processing_ms: u64) {
+    let group = GroupSpec {
+        id: id.into(),
+        topics: vec!["t".into()],
+        config: GroupConfig { auto_offset_reset: OffsetReset::Earliest, ..GroupConfig::default() },
+        members: vec![MemberSpec {
+            config: ConsumerConfig { max_poll_records, processing_ms, ..ConsumerConfig::default() },
+            ..MemberSpec::new("c")
+        }],
+    };
+    sim.apply(GroupCommand::AddGroup { group }).expect("add group");
+}
+
+/// (offset, key, value or None for a tombstone) of what `group`'s member "c" received.
+fn received(sim: &Sim, group: &str) -> Vec<(u64, String, Option<String>)> {
+    sim.group(group)
+        .and_then(|g| g.member("c"))
+        .map(|m| m.received().map(|d| (d.offset, d.key.clone().unwrap_or_default(), (!d.tombstone).then(|| d.value.clone()))).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_new_consumer_of_a_compacted_topic_reads_the_newest_value_per_key_in_the_cleaned_part_and_every_value_in_the_dirty_part() {
+    let mut sim = build(Setup::default());
+    for (k, v) in [("a", "a1"), ("b", "b1"), ("a", "a2"), ("c", "c1"), ("b", "b2"), ("a", "a3"), ("d", "d1")] {
+        put(&mut sim, Some(k), Some(v));
+    }
+    run_to(&mut sim, 5_000);
+    assert_eq!(cleaned(&sim).len(), 3, "one pass per replica over [0, 6)");
+    // Two more values of a after the pass: the dirty part, not yet dirty enough to clean.
+    put(&mut sim, Some("a"), Some("a4"));
+    put(&mut sim, Some("a"), Some("a5"));
+    add_group(&mut sim, "g", 500, 0);
+    run_to(&mut sim, 15_000);
+    assert_eq!(cleaned(&sim).len(), 3, "no second pass: {:?}", cleaned(&sim));
+    let got = received(&sim, "g");
+    assert_eq!(
+        got,
+        vec![
+            (3, "c".into(), Some("c1".into())),
+            (4, "b".into(), Some("b2".into())),
+            (5, "a".into(), Some("a3".into())),
+            (6, "d".into(), Some("d1".into())),
+            (7, "a".into(), Some("a4".into())),
+            (8, "a".into(), Some("a5".into())),
+        ],
+        "the newest per key below the cleaner's checkpoint (6), every value above it"
+    );
+    // Its position skipped the gaps and reached the log end; so did its commit.
+    let group = sim.group("g").expect("group");
+    assert_eq!(group.member("c").and_then(|m| m.position("t", 0)), Some(9));
+    assert_eq!(group.committed(&TopicPartition::new("t", 0)), Some(9));
+}
+
+#[test]
+fn a_consumer_that_falls_behind_a_compacted_topic_misses_older_values_but_never_the_newest() {
+    let mut sim = build(Setup::default());
+    put(&mut sim, Some("a"), Some("a1"));
+    put(&mut sim, Some("b"), Some("b1"));
+    // One record per poll, ten seconds each: it reads a1, then falls behind.
+    add_group(&mut sim, "slow", 1, 10_000);
+    run_to(&mut sim, 5_000);
+    assert_eq!(received(&sim, "slow"), vec![(0, "a".into(), Some("a1".into()))]);
+    for (k, v) in [("a", "a2"), ("c", "c1"), ("b", "b2"), ("a", "a3"), ("d", "d1")] {
+        put(&mut sim, Some(k), Some(v));
+    }
+    run_to(&mut sim, 120_000);
+    assert!(!cleaned(&sim).is_empty());
+    let got = received(&sim, "slow");
+    let offsets: Vec<u64> = got.iter().map(|r| r.0).collect();
+    assert_eq!(offsets, vec![0, 3, 4, 5, 6], "b1 (1) and a2 (2) were cleaned before it got there");
+    // The newest value of every key reached it.
+    for (key, newest) in [("a", "a3"), ("b", "b2"), ("c", "c1"), ("d", "d1")] {
+        let last = got.iter().rev().find(|r| r.1 == key).and_then(|r| r.2.clone());
+        assert_eq!(last.as_deref(), Some(newest), "key {key}");
+    }
+}
+
+#[test]
+fn a_consumer_reads_a_tombstone_as_a_null_value_until_the_cleaner_removes_it() {
+    let mut sim = build(Setup::default());
+    put(&mut sim, Some("a"), Some("a1"));
+    put(&mut sim, Some("a"), None);
+    add_group(&mut sim, "g", 500, 0);
+    run_to(&mut sim, 10_000);
+    assert_eq!(received(&sim, "g"), vec![(0, "a".into(), Some("a1".into())), (1, "a".into(), None)]);
+}
+
+/// One write of the random workloads: a key of five, a value or (rarely) a tombstone.
+fn write() -> impl Strategy<Value = (u8, bool)> {
+    (0..5u8, proptest::bool::weighted(0.15))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Over random keyed workloads, on every replica after the cleaner's passes: each
+    /// record left is the one written at its offset; a record is gone only when a newer
+    /// record of its key exists (or it is a tombstone, after `delete.retention.ms`), so
+    /// each key's newest value is present and nothing newer than it was dropped.
+    #[test]
+    fn after_compaction_each_keys_newest_value_is_present_and_nothing_newer_was_dropped(
+        writes in proptest::collection::vec(write(), 1..60),
+        segment_bytes in prop_oneof![Just(150u32), Just(300), Just(600)],
+        delete_retention_ms in prop_oneof![Just(0u64), Just(2_000), Just(86_400_000)],
+        min_compaction_lag_ms in prop_oneof![Just(0u64), Just(1_500)],
+        settle_ms in 0..30_000u64,
+    ) {
+        let mut sim = build(Setup { segment_bytes, delete_retention_ms, min_compaction_lag_ms, ..Setup::default() });
+        let written: Vec<(String, Option<String>)> =
+            writes.iter().enumerate().map(|(i, (k, dead))| (format!("k{k}"), (!dead).then(|| format!("v{i}")))).collect();
+        for (k, v) in &written {
+            put(&mut sim, Some(k), v.as_deref());
+        }
+        let until = sim.now().plus_ms(settle_ms);
+        sim.run_to(until);
+        for (broker, log) in logs(&sim) {
+            prop_assert_eq!(log.log_end_offset(), written.len() as u64, "broker {}", broker);
+            let left = contents(log);
+            for (offset, key, value) in &left {
+                let (k, v) = &written[*offset as usize];
+                prop_assert_eq!((key, value), (k, v), "broker {} offset {}", broker, offset);
+            }
+            let present = |o: usize| left.iter().any(|r| r.0 == o as u64);
+            for (i, (k, v)) in written.iter().enumerate() {
+                if present(i) {
+                    continue;
+                }
+                let newer = written[i + 1..].iter().any(|(k2, _)| k2 == k);
+                prop_assert!(newer || v.is_none(), "broker {}: offset {} ({}={:?}) dropped with no newer record of its key", broker, i, k, v);
+            }
+        }
+        kafka_sandbox_core::invariant::check(&sim).map_err(|v| TestCaseError::fail(v.to_string()))?;
+    }
 }

@@ -181,8 +181,10 @@ impl From<ConnectPending> for Pending {
 
 /// A record a consumer fetch returns, with the leader's HW at the time of the read.
 /// The last element: whether `poll()` hides the record (a transaction marker, or under
-/// read_committed a record of an aborted transaction; `txn/fetch.rs`).
-pub(crate) type Fetched = (TopicPartition, StoredRecord, u64, bool);
+/// read_committed a record of an aborted transaction; `txn/fetch.rs`); before it, the
+/// offset the fetch read the partition from (a record past a gap the log cleaner left
+/// continues a position at or after it: `group.rs`'s `continues`).
+pub(crate) type Fetched = (TopicPartition, StoredRecord, u64, bool, u64);
 
 /// A message on the wire (what the page draws moving between boxes).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -452,7 +454,7 @@ impl Sim {
                     FlightKind::FetchData {
                         group: group.clone(),
                         client_id: client_id.clone(),
-                        records: records.iter().filter(|f| !f.3).map(|(tp, r, _, _)| (tp.clone(), r.record.value.clone())).collect(),
+                        records: records.iter().filter(|f| !f.3).map(|(tp, r, _, _, _)| (tp.clone(), r.record.value.clone())).collect(),
                     }
                 }
                 _ => continue,

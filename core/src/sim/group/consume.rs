@@ -144,7 +144,7 @@ impl Consumers {
             // Up to the HW, or the LSO under read_committed (`txn/fetch.rs`).
             let read = crate::sim::txn::fetch::consumer_read(log, position, budget, isolation);
             budget -= read.visible;
-            fetched.extend(read.records.into_iter().map(|(r, hidden)| (tp.clone(), r, read.end, hidden)));
+            fetched.extend(read.records.into_iter().map(|(r, hidden)| (tp.clone(), r, read.end, hidden, position)));
         }
         for e in resets {
             out.emit(e);
@@ -447,7 +447,7 @@ mod tests {
             .iter()
             .filter_map(|e| match e {
                 Effect::At { at, pending: Pending::Consume(ConsumePending::FetchResponse { records, .. }) } => {
-                    Some((*at, records.iter().map(|(_, r, _, _)| r.offset).collect()))
+                    Some((*at, records.iter().map(|(_, r, _, _, _)| r.offset).collect()))
                 }
                 _ => None,
             })
