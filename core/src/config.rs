@@ -486,20 +486,10 @@ pub struct ClusterConfig {
     /// sleeps when no compacted log is dirty enough to clean (issue 19).
     #[serde(skip_serializing_if = "is_fifteen_seconds")]
     pub log_cleaner_backoff_ms: u64,
-    /// `offsets.topic.segment.bytes` (104857600 = 100 MiB, `GroupCoordinatorConfig`): the
-    /// segment size of `__consumer_offsets`. Its active segment is never cleaned, so at
-    /// Kafka's size the cleaner reaches committed offsets only after 100 MiB of commits
-    /// per partition; a small value shows compaction in a short run.
-    #[serde(skip_serializing_if = "is_hundred_mib")]
-    pub offsets_topic_segment_bytes: u32,
 }
 
 fn is_fifteen_seconds(v: &u64) -> bool {
     *v == 15_000
-}
-
-fn is_hundred_mib(v: &u32) -> bool {
-    *v == 104_857_600
 }
 
 fn is_three(v: &u32) -> bool {
@@ -599,7 +589,6 @@ impl Default for ClusterConfig {
             transaction_max_timeout_ms: 900_000,
             transaction_abort_timed_out_transaction_cleanup_interval_ms: 10_000,
             log_cleaner_backoff_ms: 15_000,
-            offsets_topic_segment_bytes: 104_857_600,
         }
     }
 }

@@ -213,10 +213,6 @@ pub const TOPIC_DELETE_RETENTION_MS: Range = ms("topics[].delete_retention_ms", 
 /// `log.cleaner.backoff.ms` (default 15000): 1 ms to [`MAX_TIME_MS`] (Kafka allows 0, a
 /// cleaner that never sleeps; the sandbox's cleaner needs a moment between its rounds).
 pub const LOG_CLEANER_BACKOFF_MS: Range = ms("cluster.log_cleaner_backoff_ms", 1, MAX_TIME_MS, ONE_WEEK);
-/// `offsets.topic.segment.bytes` (default 104857600): from [`MIN_SEGMENT_BYTES`] to
-/// Kafka's `Integer.MAX_VALUE`.
-pub const OFFSETS_TOPIC_SEGMENT_BYTES: Range =
-    Range { path: "cluster.offsets_topic_segment_bytes", min: MIN_SEGMENT_BYTES as u64, max: i32::MAX as u64, unit: Unit::Bytes, note: "" };
 /// `linger.ms` (default 5): 0 to one minute.
 pub const LINGER_MS: Range = ms("producers[].config.linger_ms", 0, 60_000, "");
 /// `retry.backoff.ms` (default 100): 1 ms to [`MAX_TIME_MS`].
@@ -323,7 +319,6 @@ pub const TABLE: &[Range] = &[
     TRANSACTION_MAX_TIMEOUT_MS,
     TRANSACTION_ABORT_INTERVAL_MS,
     LOG_CLEANER_BACKOFF_MS,
-    OFFSETS_TOPIC_SEGMENT_BYTES,
     DURATION_MS,
     TOPIC_PARTITIONS,
     TOPIC_SEGMENT_BYTES,

@@ -355,6 +355,10 @@ impl<'a> TopicRead<'a> {
     pub fn unclean_leader_election_enable(self) -> bool {
         self.topic.config.unclean_leader_election_enable
     }
+    /// Its settings (`cleanup.policy`, retention, segments, the cleaner's settings, …).
+    pub fn config(self) -> &'a crate::cluster::TopicConfig {
+        &self.topic.config
+    }
     /// Its partitions, by index.
     pub fn partitions(self) -> impl Iterator<Item = PartitionRead<'a>> {
         (0..self.topic.partitions.len() as u32).filter_map(move |p| self.partition(p))
@@ -615,6 +619,30 @@ impl<'a> LogRead<'a> {
     /// Its size in bytes (what `retention.bytes` bounds).
     pub fn size_bytes(self) -> u64 {
         self.0.size_bytes()
+    }
+    /// The log cleaner's checkpoint on this copy (issue 19): below it the log is clean
+    /// (each key's newest record, as of the last pass), from it on dirty. `None` before the
+    /// first pass.
+    pub fn cleaner_checkpoint(self) -> Option<u64> {
+        self.0.cleaner_checkpoint()
+    }
+    /// How many passes this copy's cleaner has made.
+    pub fn cleaner_passes(self) -> u32 {
+        self.0.cleaner_passes()
+    }
+    /// The latest value of every key, as a consumer reading the whole log ends up with it
+    /// (a compacted topic's table view): each key's newest data record in offset order, a
+    /// key whose newest record is a tombstone left out; keyless records and markers too.
+    pub fn latest_per_key(self) -> Vec<&'a StoredRecord> {
+        let mut newest: crate::vecmap::VecMap<&'a str, &'a StoredRecord> = crate::vecmap::VecMap::new();
+        for r in self.0.records().iter().filter(|r| !r.record.is_control()) {
+            if let Some(k) = r.record.key.as_deref() {
+                newest.insert(k, r);
+            }
+        }
+        let mut view: Vec<&'a StoredRecord> = newest.into_iter().map(|(_, r)| r).filter(|r| !r.record.tombstone).collect();
+        crate::sorted::sort_by_key(&mut view, |r| r.offset);
+        view
     }
 }
 

@@ -276,6 +276,7 @@ fn add_group(sim: &mut Sim, id: &str, max_poll_records: u32, processing_ms: u64)
             config: ConsumerConfig { max_poll_records, processing_ms, ..ConsumerConfig::default() },
             ..MemberSpec::new("c")
         }],
+        ..GroupSpec::default()
     };
     sim.apply(GroupCommand::AddGroup { group }).expect("add group");
 }

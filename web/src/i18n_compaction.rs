@@ -62,20 +62,6 @@ pub fn compaction_line(lang: Lang, e: &CompactionEvent) -> String {
                 )
             }
         }
-        CompactionEvent::GroupLoaded { group, coordinator, partition, records_read, offsets } => {
-            let list: Vec<String> = offsets.iter().map(|(tp, o)| format!("{}-{} → {o}", tp.topic, tp.partition)).collect();
-            if zh {
-                format!(
-                    "Broker {coordinator} 成为 __consumer_offsets-{partition} 的 leader，从中加载组 {group}：读了 {records_read} 条记录，得到已提交位移 {}",
-                    if list.is_empty() { "（无）".to_string() } else { list.join("，") }
-                )
-            } else {
-                format!(
-                    "Broker {coordinator} now leads __consumer_offsets-{partition} and loads group {group} from it: {records_read} record(s) read, committed offsets {}",
-                    if list.is_empty() { "(none)".to_string() } else { list.join(", ") }
-                )
-            }
-        }
     }
 }
 
@@ -93,7 +79,7 @@ pub fn compaction_problem(lang: Lang, p: &CompactionProblem) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kafka_sandbox_core::record::{RecordId, TopicPartition};
+    use kafka_sandbox_core::record::RecordId;
 
     #[test]
     fn every_text_has_both_languages() {
@@ -129,14 +115,5 @@ mod tests {
             }
         }
         assert!(compaction_line(Lang::Zh, &e).contains("墓碑"));
-        let loaded = CompactionEvent::GroupLoaded {
-            group: "g".into(),
-            coordinator: 2,
-            partition: 12,
-            records_read: 9,
-            offsets: vec![(TopicPartition::new("t", 0), 4)],
-        };
-        assert!(compaction_line(Lang::Zh, &loaded).contains("t-0 → 4"));
-        assert!(compaction_line(Lang::En, &loaded).contains("__consumer_offsets-12"));
     }
 }

@@ -260,7 +260,6 @@ pub(crate) fn every_event() -> Vec<EventKind> {
                 bytes_before: 300,
                 bytes_after: 150,
             },
-            GroupLoaded { group: s("g"), coordinator: 2, partition: 12, records_read: 9, offsets: vec![(tp("t", 0), 4)] },
         }
     }
 }

@@ -433,8 +433,16 @@ impl PartitionLog {
         let continues = self.open_batch.is_some() && self.last_record().is_some_and(|prev| same_batch(prev, &r));
         let offset = r.offset;
         self.producers.on_append(&r, self.high_watermark);
+        let leo = self.log_end_offset();
         if self.segments.is_empty() {
-            self.segments.push(Segment::empty(offset));
+            self.segments.push(Segment::empty(leo));
+        }
+        // A follower's copy past its end (the leader's cleaner removed the records between):
+        // the gap belongs to the active segment, so the segments still tile the log.
+        if offset > leo {
+            if let Some(active) = self.segments.last_mut() {
+                active.next_offset = offset;
+            }
         }
         let config = self.config;
         match self.open_batch {

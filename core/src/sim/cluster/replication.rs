@@ -936,8 +936,12 @@ impl Cluster {
             let lost: Vec<LostRecord> = old
                 .records()
                 .iter()
-                // Below the new leader's log start is retention's doing, not a loss.
-                .filter(|r| r.offset >= new.log_start_offset() && new.get(r.offset).is_none_or(|n| n.record.id != r.record.id))
+                // Below the new leader's log start is retention's doing, not a loss; a gap
+                // below its end is its cleaner's (the record was superseded), not one either.
+                .filter(|r| {
+                    r.offset >= new.log_start_offset()
+                        && new.get(r.offset).map_or(r.offset >= new.log_end_offset(), |n| n.record.id != r.record.id)
+                })
                 .map(|r| LostRecord {
                     record: r.record.id,
                     value: r.record.value.clone(),
