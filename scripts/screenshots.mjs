@@ -8,9 +8,11 @@
 // the page of the commit they were taken at. Look at them before committing.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { DIST_DIR, appsScenario, cliArg as arg, largeScenario, REPO_ROOT, launchChromium, loadScenario, openPage, pause, play, playUntil, serveDist } from "../tests/e2e/helpers.mjs";
+import { DIST_DIR, appsScenario, cliArg as arg, largeScenario, REPO_ROOT, launchChromium, loadScenario, openPage, pause, play, runTo, serveDist } from "../tests/e2e/helpers.mjs";
 
 const DIST = arg("--dist", DIST_DIR);
+/** The moment a shot shows, reached by Run to (the same state on any machine; the speed argument is kept for the shots' reading). */
+const playUntil = (page, seconds) => runTo(page, seconds);
 const ONLY = arg("--only", "");
 const OUT = join(REPO_ROOT, "docs", "screenshots");
 mkdirSync(OUT, { recursive: true });
@@ -181,14 +183,69 @@ const shots = {
     await pause(page);
     await page.screenshot({ path: path("large") });
   },
+
+  /** "Try it on real Kafka" on the default scenario: compose.yaml and the first steps. */
+  async bridge(page) {
+    await pause(page);
+    await page.click("#bridge-toggle");
+    await page.locator("#bridge .bridge-step").first().waitFor();
+    await page.locator("#bridge").screenshot({ path: path("bridge") });
+  },
+
+  /** Presentation mode with a lesson's captions, on a phone, a laptop and a projector. */
+  async "present-390"(page) {
+    await presentLesson(page, "present-390");
+  },
+  async "present-1366"(page) {
+    await presentLesson(page, "present-1366");
+  },
+  async "present-1920"(page) {
+    await presentLesson(page, "present-1920");
+  },
 };
+
+/** Each shot's viewport, where it is not VIEWPORT. */
+const VIEWPORTS = {
+  "present-390": { width: 390, height: 844 },
+  "present-1366": { width: 1366, height: 768 },
+  "present-1920": { width: 1920, height: 1080 },
+};
+
+/** Presentation mode, lesson 1 at its third step (the record keys outlined). */
+async function presentLesson(page, name) {
+  await pause(page);
+  await page.click("#present-toggle");
+  await page.locator(".app.present").waitFor();
+  await page.click("#lessons-toggle");
+  await page.locator('#lessons li[data-lesson="topics-partitions"] button.start-lesson').click();
+  await page.locator("#lesson").waitFor();
+  for (let i = 0; i < 2; i++) {
+    const choices = page.locator("#lesson .choice");
+    if ((await choices.count()) > 0 && (await choices.first().isEnabled())) {
+      await choices.nth(1).click();
+      await page.locator("#lesson .verdict").waitFor();
+      continue;
+    }
+    await page.click("#lesson-next");
+  }
+  // As the page left it: the answer's partition and record scrolled into view, outlined.
+  await page.evaluate(
+    () =>
+      new Promise((done) => {
+        let last = -1;
+        const settle = () => (window.scrollY === last ? done() : ((last = window.scrollY), setTimeout(settle, 100)));
+        settle();
+      }),
+  );
+  await page.screenshot({ path: path(name) });
+}
 
 const server = await serveDist(DIST);
 const browser = await launchChromium();
 try {
   for (const [name, shoot] of Object.entries(shots)) {
     if (ONLY && ONLY !== name) continue;
-    const { page, context } = await openPage(browser, `${server.url}?lang=en`, { viewport: VIEWPORT });
+    const { page, context } = await openPage(browser, `${server.url}?lang=en`, { viewport: VIEWPORTS[name] ?? VIEWPORT });
     const start = Date.now();
     await shoot(page);
     console.log(`${name}: ${((Date.now() - start) / 1000).toFixed(1)} s (simulated ${await simTime(page)} s)`);

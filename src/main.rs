@@ -1,4 +1,5 @@
-//! `kafka-sandbox`: the command-line face of the Kafka simulator (assign, partition, run).
+//! `kafka-sandbox`: the command-line face of the Kafka simulator (assign, partition, run,
+//! bridge, lesson).
 //!
 //! Argument parsing is written by hand (no clap) to keep the build lean. Every
 //! subcommand writes its result to stdout only when it succeeds; errors go to stderr
@@ -7,7 +8,7 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use kafka_sandbox::{cli_assign, cli_lesson, cli_partition, run};
+use kafka_sandbox::{cli_assign, cli_bridge, cli_lesson, cli_partition, run};
 
 const USAGE: &str = "\
 kafka-sandbox: a deterministic simulation of Apache Kafka
@@ -30,6 +31,11 @@ USAGE:
 
     kafka-sandbox run ...
         Runs a scenario through the simulation.
+
+    kafka-sandbox bridge SCENARIO [--compose FILE]
+        Prints what to run against Apache Kafka 4.x to try the scenario on a real
+        cluster: a compose.yaml (KRaft, apache/kafka) and the Kafka tools' command
+        lines, each step with what the sandbox predicts.
 
     kafka-sandbox lesson check [FILE...] | show LESSON [--lang en|zh] | list
         Checks lessons against the simulation, or prints one with the simulation's
@@ -74,6 +80,7 @@ fn dispatch(args: &[String]) -> i32 {
         "assign" => cli_assign::assign_command(rest, &mut io::stdin().lock(), &mut io::stdout().lock(), &mut io::stderr().lock()),
         "partition" => cli_partition::partition_command(rest, &mut io::stdout().lock(), &mut io::stderr().lock()),
         "run" => run::run_command(rest),
+        "bridge" => cli_bridge::bridge_command(rest, &mut io::stdout().lock(), &mut io::stderr().lock()),
         "lesson" => cli_lesson::lesson_command(rest, &mut io::stdout().lock(), &mut io::stderr().lock()),
         other => {
             eprintln!("kafka-sandbox: unknown command {other:?}; try `kafka-sandbox --help`");

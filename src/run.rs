@@ -1,4 +1,6 @@
-//! `kafka-sandbox run`: runs a scenario to its end and prints who received what.
+//! `kafka-sandbox run`: runs a scenario to its end and prints a readable summary (counts,
+//! first and last values, offset ranges), or with `--json` every record and delivery the
+//! run keeps.
 
 use kafka_sandbox_core::scenario::{self, Scenario, MAX_TIME_MS};
 use kafka_sandbox_core::snapshot::Snapshot;
@@ -7,14 +9,17 @@ use std::fmt::Write as _;
 use std::io::Write;
 
 pub const USAGE: &str = "\
-kafka-sandbox run SCENARIO [--until MS] [--trace FILE] [--max-events N]
+kafka-sandbox run SCENARIO [--until MS] [--trace FILE] [--max-events N] [--json]
     SCENARIO is a scenario file (JSON, see docs/scenario-format.md) or builtin:NAME
     (NAME: two-groups, one-consumer, two-consumers, five-consumers, kip-848).
     --until MS        stop at MS simulated milliseconds, at most 604800000 (default: the
                       scenario's duration_ms, or 10 s after its last timeline entry)
     --trace FILE      write every trace event as one JSON object per line to FILE
     --max-events N    stop after N events even if MS is not reached (default 100000000);
-                      the summary is printed and the exit code is 3";
+                      the summary is printed and the exit code is 3
+    --json            print the result as JSON with the full lists (every record of each
+                      partition's log, every delivery each member remembers) instead of
+                      the summary";
 
 /// How many events `run` applies at most unless `--max-events` says otherwise: a bound
 /// on the time a run takes (tens of seconds natively), whatever the scenario asks for.
@@ -30,6 +35,8 @@ pub struct Options {
     pub until: Option<u64>,
     pub trace: Option<String>,
     pub max_events: u64,
+    /// `--json`: the full lists as JSON instead of the text summary.
+    pub json: bool,
 }
 
 /// Parses the arguments that follow `run`. `Err("")` asks for the usage text.
@@ -38,6 +45,7 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
     let mut until = None;
     let mut trace = None;
     let mut max_events = DEFAULT_MAX_EVENTS;
+    let mut json = false;
     let mut i = 0;
     while i < args.len() {
         let a = &args[i];
@@ -62,6 +70,10 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
                 }
                 i += 2;
             }
+            "--json" => {
+                json = true;
+                i += 1;
+            }
             "-h" | "--help" => return Err(String::new()),
             s if s.starts_with('-') => return Err(format!("unknown option {s:?}")),
             s => {
@@ -73,7 +85,7 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
         }
     }
     let Some(scenario) = scenario else { return Err("which scenario? give a file or builtin:NAME".into()) };
-    Ok(Options { scenario, until, trace, max_events })
+    Ok(Options { scenario, until, trace, max_events, json })
 }
 
 /// Reads a scenario: `builtin:NAME` or a file.
@@ -118,8 +130,23 @@ impl std::fmt::Display for RunError {
 
 /// Runs `scenario` until `until` ms or until it has applied `max_events` events, whichever
 /// comes first, and writes every trace event as one JSON line to `trace` when given.
-pub fn simulate(scenario: &Scenario, until: u64, max_events: u64, mut trace: Option<&mut dyn Write>) -> Result<Finished, RunError> {
-    let mut sim = scenario.build().map_err(|e| RunError::Scenario(e.to_string()))?;
+pub fn simulate(scenario: &Scenario, until: u64, max_events: u64, trace: Option<&mut dyn Write>) -> Result<Finished, RunError> {
+    simulate_with(scenario, kafka_sandbox_core::SimOptions::default(), until, max_events, trace)
+}
+
+/// Deliveries each member remembers under `--json`: its full list for any run `run`
+/// finishes in reasonable time (the default keeps the newest 1,000).
+pub const JSON_RECEIVED_PER_MEMBER: usize = 1_000_000;
+
+/// [`simulate`] with the run's bounds given.
+pub fn simulate_with(
+    scenario: &Scenario,
+    options: kafka_sandbox_core::SimOptions,
+    until: u64,
+    max_events: u64,
+    mut trace: Option<&mut dyn Write>,
+) -> Result<Finished, RunError> {
+    let mut sim = scenario.build_with(options).map_err(|e| RunError::Scenario(e.to_string()))?;
     // Step in slices so the trace gets every event even when the in-memory trace keeps
     // only the newest ones.
     let mut written = 0;
@@ -176,7 +203,12 @@ pub fn run_command(args: &[String]) -> i32 {
         },
         None => None,
     };
-    let finished = match simulate(&scenario, until, options.max_events, trace_file.as_mut().map(|f| f as &mut dyn Write)) {
+    let bounds = if options.json {
+        kafka_sandbox_core::SimOptions::default().with_received_per_member(JSON_RECEIVED_PER_MEMBER)
+    } else {
+        kafka_sandbox_core::SimOptions::default()
+    };
+    let finished = match simulate_with(&scenario, bounds, until, options.max_events, trace_file.as_mut().map(|f| f as &mut dyn Write)) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("kafka-sandbox run: {e}");
@@ -192,7 +224,12 @@ pub fn run_command(args: &[String]) -> i32 {
             return 1;
         }
     }
-    print!("{}", summary(&scenario, &finished.sim.snapshot()));
+    if options.json {
+        println!("{}", serde_json::to_string_pretty(&full_report(&scenario, &finished.sim)).unwrap_or_default());
+    } else {
+        print!("{}", summary(&scenario, &finished.sim));
+        print!("{}", share_summary(&finished.sim));
+    }
     if !finished.complete {
         eprintln!(
             "kafka-sandbox run: stopped at {} ms after {} events, before {} ms; raise --max-events to run further",
@@ -205,24 +242,90 @@ pub fn run_command(args: &[String]) -> i32 {
     0
 }
 
-/// The text summary: per partition its records, per group per member its partitions
-/// and the values received in order.
-pub fn summary(scenario: &Scenario, snap: &Snapshot) -> String {
+/// The share groups (KIP-932): per member its partitions and the values it received in
+/// order (redeliveries with their delivery count), and per share partition its window.
+pub fn share_summary(sim: &kafka_sandbox_core::Sim) -> String {
+    let mut s = String::new();
+    for g in kafka_sandbox_core::share_view::views(sim) {
+        let _ = writeln!(
+            s,
+            "share group {} (group epoch {}, up to {} members per partition, {} delivered, {} accepted, {} archived)",
+            g.id, g.group_epoch, g.desired_sharing, g.delivered, g.acknowledged, g.archived
+        );
+        for m in &g.members {
+            let parts: Vec<String> = m.assigned.iter().map(|tp| tp.to_string()).collect();
+            let values: Vec<String> = m.received.iter().map(|(v, _, _, n)| if *n > 1 { format!("{v}×{n}") } else { v.clone() }).collect();
+            let got = if values.is_empty() { "(nothing)".to_string() } else { values.join(" ") };
+            let _ = writeln!(s, "  {} [{}]: {got}", m.client_id, parts.join(", "));
+        }
+        for p in g.partitions.iter().filter(|p| p.initialized) {
+            let lag = p.lag.map_or_else(|| "-".to_string(), |l| l.to_string());
+            let _ = writeln!(s, "  {}: SPSO {} SPEO {}, {} in flight, lag {lag}", p.tp, p.start_offset, p.end_offset, p.in_flight);
+        }
+    }
+    s
+}
+
+/// Lists longer than this are shown by their first and last [`ENDS`] values.
+pub const SHOWN_WHOLE: usize = 8;
+/// How many values a long list shows at each end.
+pub const ENDS: usize = 3;
+
+/// A list of values as the summary shows it: all of them when short, else the first and
+/// last few around "…".
+pub fn some_values<'a>(values: impl ExactSizeIterator<Item = &'a str> + DoubleEndedIterator) -> String {
+    let count = values.len();
+    if count <= SHOWN_WHOLE {
+        return values.collect::<Vec<_>>().join(" ");
+    }
+    let all: Vec<&str> = values.collect();
+    format!("{} … {}", all[..ENDS].join(" "), all[count - ENDS..].join(" "))
+}
+
+/// Per partition, the first and last offset of `deliveries` (in the order partitions are
+/// first seen): `Topic01-0 offsets 0 to 9`.
+fn offset_ranges<'a>(deliveries: impl Iterator<Item = &'a kafka_sandbox_core::group::Delivery>) -> String {
+    let mut ranges: Vec<(&kafka_sandbox_core::record::TopicPartition, u64, u64)> = Vec::new();
+    for d in deliveries {
+        match ranges.iter_mut().find(|(tp, _, _)| **tp == d.tp) {
+            Some((_, lo, hi)) => {
+                *lo = (*lo).min(d.offset);
+                *hi = (*hi).max(d.offset);
+            }
+            None => ranges.push((&d.tp, d.offset, d.offset)),
+        }
+    }
+    ranges
+        .iter()
+        .map(|(tp, lo, hi)| if lo == hi { format!("{tp} offset {lo}") } else { format!("{tp} offsets {lo} to {hi}") })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The text summary: per partition its offsets, record count and first and last values;
+/// per group per member its partitions, how many records it received, their offset
+/// ranges and first and last values (`--json` has every value).
+pub fn summary(scenario: &Scenario, sim: &Sim) -> String {
+    let snap: Snapshot = sim.snapshot();
+    let snap = &snap;
     let mut s = String::new();
     let name = scenario.name.as_deref().unwrap_or("(unnamed scenario)");
     let _ = writeln!(s, "{name}: seed {}, ran to {} ms, {} events", snap.seed, snap.now.ms(), snap.events_total);
-    for t in &snap.topics {
-        let _ = writeln!(s, "topic {}", t.name);
-        for p in &t.partitions {
-            let values: Vec<&str> = p.records.iter().map(|r| r.value.as_str()).collect();
+    for t in sim.topics() {
+        let _ = writeln!(s, "topic {}", t.name());
+        for p in t.partitions() {
+            let records = p.log().map(|l| l.records()).unwrap_or_default();
+            let count = records.len();
+            let values = some_values(records.iter().map(|r| r.record.value.as_str()));
             let _ = writeln!(
                 s,
-                "  partition {}: offsets {}..{} (HW {}): {}",
-                p.partition,
-                p.log_start_offset,
-                p.log_end_offset,
-                p.high_watermark,
-                values.join(" ")
+                "  partition {}: offsets {}..{} (HW {}), {count} record{}{}{values}",
+                p.index(),
+                p.log_start_offset(),
+                p.log_end_offset(),
+                p.high_watermark(),
+                if count == 1 { "" } else { "s" },
+                if count == 0 { "" } else { ": " },
             );
         }
     }
@@ -286,11 +389,21 @@ pub fn summary(scenario: &Scenario, snap: &Snapshot) -> String {
                 g.id, g.assignor, g.state, g.generation, g.rebalances, g.duplicates, g.lost
             );
         }
-        for m in &g.members {
-            let parts: Vec<String> = m.assigned.iter().map(ToString::to_string).collect();
-            let values: Vec<&str> = m.received.iter().map(|d| d.value.as_str()).collect();
-            let got = if values.is_empty() { "(nothing)".to_string() } else { values.join(" ") };
-            let _ = writeln!(s, "  {} [{}]: {}", m.client_id, parts.join(", "), got);
+        for m in sim.group(&g.id).into_iter().flat_map(|g| g.members()) {
+            let parts: Vec<String> = m.assigned().iter().map(ToString::to_string).collect();
+            let kept: Vec<&kafka_sandbox_core::group::Delivery> = m.received().collect();
+            let got = if kept.is_empty() {
+                "(nothing)".to_string()
+            } else {
+                let total = m.received_total();
+                let newest = if total > kept.len() as u64 { format!(", the newest {} kept", kept.len()) } else { String::new() };
+                format!(
+                    "{total} received{newest} ({}): {}",
+                    offset_ranges(kept.iter().copied()),
+                    some_values(kept.iter().map(|d| d.value.as_str()))
+                )
+            };
+            let _ = writeln!(s, "  {} [{}]: {}", m.client_id(), parts.join(", "), got);
         }
         let committed: Vec<String> = g.committed.iter().map(|(tp, o)| format!("{tp}={o}")).collect();
         let _ = writeln!(s, "  committed: {}", if committed.is_empty() { "(none)".into() } else { committed.join(", ") });
@@ -308,4 +421,82 @@ pub fn summary(scenario: &Scenario, snap: &Snapshot) -> String {
         );
     }
     s
+}
+
+/// The run as JSON with the full lists: every record of each partition's log (the
+/// summary shows the first and last), every delivery each member remembers, the committed
+/// offsets, the brokers and the monitors' counts.
+pub fn full_report(scenario: &Scenario, sim: &Sim) -> serde_json::Value {
+    use serde_json::json;
+    let read = sim.read();
+    let topics: Vec<serde_json::Value> = sim
+        .topics()
+        .map(|t| {
+            let partitions: Vec<serde_json::Value> = t
+                .partitions()
+                .map(|p| {
+                    let records: Vec<serde_json::Value> = p
+                        .log()
+                        .map(|l| l.records())
+                        .unwrap_or_default()
+                        .iter()
+                        .map(|r| json!({ "offset": r.offset, "key": r.record.key, "value": r.record.value }))
+                        .collect();
+                    json!({
+                        "partition": p.index(),
+                        "leader": p.leader(),
+                        "isr": p.isr(),
+                        "log_start_offset": p.log_start_offset(),
+                        "log_end_offset": p.log_end_offset(),
+                        "high_watermark": p.high_watermark(),
+                        "records": records,
+                    })
+                })
+                .collect();
+            json!({ "name": t.name(), "partitions": partitions })
+        })
+        .collect();
+    let groups: Vec<serde_json::Value> = sim
+        .groups()
+        .map(|g| {
+            let members: Vec<serde_json::Value> = g
+                .members()
+                .map(|m| {
+                    let received: Vec<serde_json::Value> = m
+                        .received()
+                        .map(|d| json!({ "topic": d.tp.topic, "partition": d.tp.partition, "offset": d.offset, "key": d.key, "value": d.value }))
+                        .collect();
+                    json!({
+                        "client_id": m.client_id(),
+                        "member_id": m.member_id(),
+                        "assigned": m.assigned().iter().map(ToString::to_string).collect::<Vec<_>>(),
+                        "received_total": m.received_total(),
+                        "received": received,
+                    })
+                })
+                .collect();
+            let committed: serde_json::Map<String, serde_json::Value> =
+                g.committed_offsets().map(|(tp, o)| (tp.to_string(), json!(o))).collect();
+            json!({
+                "id": g.id(),
+                "state": format!("{:?}", g.state()),
+                "generation": g.generation(),
+                "rebalances": g.rebalances(),
+                "processed_twice": g.duplicates(),
+                "committed_unprocessed": g.unprocessed(),
+                "members": members,
+                "committed": committed,
+            })
+        })
+        .collect();
+    json!({
+        "scenario": scenario.name,
+        "seed": read.seed(),
+        "now_ms": read.now().ms(),
+        "events": read.events_total(),
+        "topics": topics,
+        "groups": groups,
+        "findings": read.findings_total(),
+        "promises_broken": read.promises_broken(),
+    })
 }

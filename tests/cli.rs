@@ -329,6 +329,49 @@ fn every_kind_of_input_error_has_a_clear_message() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// A 20,000-record run prints a summary a person reads (counts, offset ranges, the first
+/// and last values), not 20,000 values; `--json` keeps the full lists.
+#[test]
+fn run_prints_a_readable_summary_and_keeps_the_full_lists_for_json() {
+    let dir = std::env::temp_dir().join(format!("ks-cli-summary-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("big.json");
+    let values: Vec<String> = (0..20_000).map(|i| format!("v{i}")).collect();
+    let scenario = serde_json::json!({
+        "version": 1, "name": "big", "seed": 1,
+        "cluster": { "group_initial_rebalance_delay_ms": 0 },
+        "topics": [{ "name": "t", "partitions": 1 }],
+        "producers": [{ "name": "p", "send": [{ "topic": "t", "values": values, "start_ms": 5000, "interval_ms": 1 }] }],
+        "groups": [{ "id": "g", "topics": ["t"], "config": { "auto_offset_reset": "earliest" }, "members": [{ "client_id": "c" }] }],
+        "duration_ms": 400000
+    });
+    std::fs::write(&path, scenario.to_string()).unwrap();
+    let path = path.to_str().unwrap();
+    let out = sandbox(&["run", path], "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let summary = text(&out.stdout);
+    assert!(summary.len() < 4_000, "{} bytes:\n{summary}", summary.len());
+    assert!(summary.contains("  partition 0: offsets 0..20000 (HW 20000), 20000 records: v0 v1 v2 … v19997 v19998 v19999"), "{summary}");
+    assert!(
+        summary.contains(
+            "  c [t-0]: 20000 received, the newest 1000 kept (t-0 offsets 19000 to 19999): v19000 v19001 v19002 … v19997 v19998 v19999"
+        ),
+        "{summary}"
+    );
+    let out = sandbox(&["run", path, "--json"], "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let records = report["topics"][0]["partitions"][0]["records"].as_array().unwrap();
+    assert_eq!(records.len(), 20_000);
+    assert_eq!(records[19_999]["value"], "v19999");
+    let member = &report["groups"][0]["members"][0];
+    assert_eq!(member["received_total"], 20_000);
+    let received = member["received"].as_array().unwrap();
+    assert_eq!(received.len(), 20_000, "every delivery");
+    assert_eq!((received[0]["value"].as_str(), received[0]["offset"].as_u64()), (Some("v0"), Some(0)));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A run that reaches `--max-events` prints the summary of where it stopped, says so on
 /// stderr and exits with 3; `--until` is honoured up to one simulated week.
 #[test]
@@ -475,4 +518,28 @@ fn assign_consumer_protocol_refusals_name_the_field() {
         assert!(out.stdout.is_empty());
         assert!(text(&out.stderr).contains(needle), "{input}: {}", text(&out.stderr));
     }
+}
+
+/// `bridge` prints the compose file and the steps with the sandbox's predictions, and
+/// writes the compose file with `--compose`; a bad scenario exits 2 with nothing printed.
+#[test]
+fn bridge_prints_what_to_run_on_real_kafka() {
+    let dir = std::env::temp_dir().join(format!("ks-cli-bridge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let compose = dir.join("compose.yaml");
+    let out = sandbox(&["bridge", "builtin:two-groups", "--compose", compose.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let printed = text(&out.stdout);
+    assert!(printed.starts_with("# compose.yaml (apache/kafka:4.2.0)\n"), "{printed}");
+    assert!(printed.contains("kafka-topics.sh --bootstrap-server kafka-0:19092,kafka-1:19092,kafka-2:19092 --create --topic Topic01"));
+    assert!(printed.contains("#   sandbox: Consumer1 of ConsumerGroup01 owns [Topic01-0, Topic01-2] and receives 4 records: m1 m3 m5 m7"));
+    assert!(printed.contains(
+        "kafka-consumer-groups.sh --bootstrap-server kafka-0:19092,kafka-1:19092,kafka-2:19092 --describe --group ConsumerGroup02"
+    ));
+    let written = std::fs::read_to_string(&compose).unwrap();
+    assert!(printed.contains(&written), "the file is the printed compose");
+    let bad = sandbox(&["bridge", "builtin:nope"], "");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(bad.stdout.is_empty() && text(&bad.stderr).contains("no built-in scenario \"nope\""));
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -16,11 +16,25 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     ("L0 plain data and tools", &["time", "rng", "uuid", "base64url", "sorted", "vecmap", "json", "limits", "record", "tagged"]),
     ("L1 vocabularies", &["config", "error", "command", "event"]),
-    ("L2 state", &["log", "cluster", "producer", "group", "partitioner", "assign", "txn"]),
-    ("L3 engine and monitors", &["sim", "monitor", "invariant"]),
+    ("L2 state", &["log", "cluster", "producer", "group", "share_group", "partitioner", "assign", "txn"]),
+    ("L3 engine and monitors", &["sim", "monitor", "monitor_txn", "invariant"]),
     (
         "L4 read side and formats",
-        &["snapshot", "scenario", "lesson", "history", "share", "compare", "provenance", "read", "run", "builder", "__bench"],
+        &[
+            "snapshot",
+            "scenario",
+            "lesson",
+            "history",
+            "share",
+            "share_view",
+            "compare",
+            "provenance",
+            "read",
+            "run",
+            "builder",
+            "bridge",
+            "__bench",
+        ],
     ),
 ];
 

@@ -166,6 +166,15 @@ impl ScenarioBuilder {
         self
     }
 
+    /// `transaction.state.log.replication.factor` and `transaction.state.log.min.isr`
+    /// (default 3 and 2): transactions need at least that many brokers, so a small
+    /// cluster with transactions lowers them (issue 17).
+    pub fn transaction_state_log(&mut self, replication_factor: u32, min_isr: u32) -> &mut Self {
+        self.scenario.cluster.transaction_state_log_replication_factor = replication_factor;
+        self.scenario.cluster.transaction_state_log_min_isr = min_isr;
+        self
+    }
+
     /// The Kafka release the run models (`cluster.kafka_version`; default the newest).
     pub fn kafka_version(&mut self, version: crate::KafkaVersion) -> &mut Self {
         self.scenario.cluster.kafka_version = version;
@@ -317,6 +326,18 @@ impl TopicSpec {
 }
 
 impl ProducerSpec {
+    /// `transactional.id`: a transactional producer (it needs idempotence: acks=all).
+    pub fn transactional_id(mut self, id: impl Into<String>) -> Self {
+        self.config.transactional_id = Some(id.into());
+        self
+    }
+
+    /// `transaction.timeout.ms`.
+    pub fn transaction_timeout_ms(mut self, timeout_ms: u64) -> Self {
+        self.config.transaction_timeout_ms = timeout_ms;
+        self
+    }
+
     /// `acks`.
     pub fn acks(mut self, acks: Acks) -> Self {
         self.config.acks = acks;
@@ -480,6 +501,12 @@ impl GroupSpec {
         self.config.auto_offset_reset = reset;
         self
     }
+
+    /// `isolation.level`: `read_committed` members read only committed transactions.
+    pub fn isolation_level(mut self, level: crate::config::IsolationLevel) -> Self {
+        self.config.isolation_level = level;
+        self
+    }
 }
 
 impl MemberSpec {
@@ -617,5 +644,45 @@ impl Command {
     /// The consumer's processing time per record changes.
     pub fn set_processing(member: &MemberRef, processing_ms: u64) -> Self {
         GroupCommand::SetProcessing { group: member.group.0.clone(), client_id: member.client_id.clone(), processing_ms }.into()
+    }
+
+    /// `producer.beginTransaction()`.
+    pub fn begin_transaction(producer: &ProducerName) -> Self {
+        crate::command::TxnCommand::BeginTransaction { producer: producer.0.clone() }.into()
+    }
+
+    /// `producer.commitTransaction()`.
+    pub fn commit_transaction(producer: &ProducerName) -> Self {
+        crate::command::TxnCommand::CommitTransaction { producer: producer.0.clone() }.into()
+    }
+
+    /// `producer.abortTransaction()`.
+    pub fn abort_transaction(producer: &ProducerName) -> Self {
+        crate::command::TxnCommand::AbortTransaction { producer: producer.0.clone() }.into()
+    }
+
+    /// `producer.sendOffsetsToTransaction(member's positions, member's group metadata)`.
+    pub fn send_offsets_to_transaction(producer: &ProducerName, member: &MemberRef) -> Self {
+        crate::command::TxnCommand::SendOffsetsToTransaction {
+            producer: producer.0.clone(),
+            group: member.group.0.clone(),
+            client_id: member.client_id.clone(),
+        }
+        .into()
+    }
+
+    /// A transactional producer's process dies mid-transaction.
+    pub fn crash_producer(producer: &ProducerName) -> Self {
+        crate::command::TxnCommand::CrashProducer { producer: producer.0.clone() }.into()
+    }
+
+    /// A crashed transactional producer starts again.
+    pub fn restart_producer(producer: &ProducerName) -> Self {
+        crate::command::TxnCommand::RestartProducer { producer: producer.0.clone() }.into()
+    }
+
+    /// A group's `isolation.level` changes.
+    pub fn set_isolation_level(group: &GroupId, level: crate::config::IsolationLevel) -> Self {
+        crate::command::TxnCommand::SetIsolationLevel { group: group.0.clone(), isolation_level: level }.into()
     }
 }

@@ -174,6 +174,19 @@ pub(crate) fn continues(position: u64, offset: u64, fetched_from: u64) -> bool {
     offset == position || (fetched_from <= position && offset > position)
 }
 
+/// The leader epochs behind a consumer's position (KIP-320, `SubscriptionState.FetchPosition`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct PositionEpochs {
+    /// `offsetEpoch`: the leader epoch of the record just before the position (the last
+    /// one consumed, or the committed offset's `leaderEpoch`); `None` when unknown (a
+    /// `seek()` to an offset, an offset committed without one): no validation then.
+    pub(crate) offset_epoch: Option<u32>,
+    /// The partition's leader epoch this position was last validated against (or
+    /// fetched under); `None` right after `seekUnvalidated` (committed offsets). When the
+    /// partition's epoch differs, the next fetch first asks `OffsetsForLeaderEpoch`.
+    pub(crate) validated_at: Option<u32>,
+}
+
 /// A consumer in a group.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Member {
@@ -187,6 +200,11 @@ pub(crate) struct Member {
     pub(crate) assigned: Vec<TopicPartition>,
     /// The next offset to fetch, per assigned partition (`position()`).
     pub(crate) positions: VecMap<TopicPartition, u64>,
+    /// What the consumer knows of each position's leader epochs (`FetchPosition`'s
+    /// `offsetEpoch` and `currentLeader`, KIP-320); an entry is only read where a
+    /// position is, and every place that sets a position from outside the log's flow
+    /// (a reset, a seek, committed offsets) sets its entry too.
+    pub(crate) position_epochs: VecMap<TopicPartition, PositionEpochs>,
     pub(crate) activity: Activity,
     pub(crate) received: VecDeque<Delivery>,
     pub(crate) received_total: u64,
@@ -268,6 +286,7 @@ impl Member {
     pub(crate) fn lose_partitions(&mut self, now: SimTime) -> Vec<TopicPartition> {
         let revoked = std::mem::take(&mut self.assigned);
         self.positions.clear();
+        self.position_epochs.clear();
         self.token += 1;
         self.activity = Activity::AwaitingAssignment;
         if !revoked.is_empty() {
@@ -294,6 +313,10 @@ impl Member {
             return None;
         }
         *position = stored.offset + 1;
+        // The position's offset epoch is the consumed record's (`FetchCollector`: the
+        // batch's partition leader epoch).
+        let epochs = self.position_epochs.entry(tp.clone()).or_default();
+        epochs.offset_epoch = Some(stored.leader_epoch);
         let delivery = Delivery {
             record: stored.record.id,
             tp: tp.clone(),
@@ -369,6 +392,10 @@ pub(crate) struct Group {
     pub(crate) protocol: RebalanceProtocol,
     /// Committed offsets: the next offset to read, per partition.
     pub(crate) committed: VecMap<TopicPartition, u64>,
+    /// The leader epoch committed with each offset (`OffsetAndMetadata.leaderEpoch`,
+    /// KIP-320), where the commit carried one: the next owner validates its position
+    /// with it.
+    pub(crate) committed_epochs: VecMap<TopicPartition, u32>,
     /// When the join phase ends at the latest (initial delay or rebalance timeout).
     pub(crate) rebalance_due: Option<SimTime>,
     /// Rebalances completed (generations reached).
@@ -600,6 +627,7 @@ impl Group {
             leader: None,
             protocol,
             committed: VecMap::new(),
+            committed_epochs: VecMap::new(),
             rebalance_due: None,
             rebalances: 0,
             duplicates: 0,

@@ -162,6 +162,41 @@ pub fn advance_to(sim: &mut Sim, pending: &[LoggedCommand], until: crate::time::
     }
 }
 
+/// Runs `sim` forward to `until` (at most `max_steps` events), applying each of `pending`
+/// at its moment (`at`) whatever the step count: after every event due at or before that
+/// moment, before any later one. This is how a branch replays a future recorded in
+/// another run (a fork, or the run after the learner changed something): its events
+/// differ, so the recorded step counts mean nothing there, but "the broker crashes at
+/// 5.0 s" still does. A command the branch refuses (the broker is already down) is
+/// skipped. Returns how many of `pending` were applied or skipped, and whether it got to
+/// `until`.
+pub fn advance_to_by_time(sim: &mut Sim, pending: &[LoggedCommand], until: crate::time::SimTime, max_steps: u64) -> (usize, bool) {
+    let mut next = 0;
+    let mut stepped = 0;
+    loop {
+        let due = pending.get(next).filter(|e| e.at <= until);
+        let event = sim.next_event_time().filter(|t| *t <= until);
+        match (due, event) {
+            (Some(entry), event) if event.is_none_or(|t| t > entry.at) => {
+                sim.run_to(entry.at);
+                let _ = sim.apply(entry.command.clone());
+                next += 1;
+            }
+            (_, Some(_)) => {
+                if stepped >= max_steps {
+                    return (next, false);
+                }
+                sim.step();
+                stepped += 1;
+            }
+            (_, None) => {
+                sim.run_to(until);
+                return (next, true);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
@@ -348,5 +383,30 @@ mod tests {
         assert!(at.trace().total() > crash);
         assert!(at.trace().events().any(|e| e.seq == crash));
         assert!(last.seq >= crash);
+    }
+
+    /// A recorded future replayed by moment: the same crash at the same simulated time in
+    /// a branch whose events differ (here a branch where acks=all replaced acks=1).
+    #[test]
+    fn a_future_replayed_by_time_applies_each_command_at_its_moment() {
+        use crate::command::{BrokerCommand, ProduceCommand};
+        let scenario = crate::scenario::default_scenario();
+        let mut recorded = scenario.build().unwrap();
+        recorded.run_to(crate::SimTime(2_000));
+        let mut branch = recorded.clone();
+        recorded.run_to(crate::SimTime(8_000));
+        recorded.apply(BrokerCommand::CrashBroker { broker: 1 }).unwrap();
+        recorded.run_to(crate::SimTime(9_000));
+        let future: Vec<LoggedCommand> = recorded.command_log().to_vec();
+        assert_eq!(future.len(), 1);
+        // The branch changes its producer first (acks=1): its events no longer match.
+        branch.apply(ProduceCommand::SetAcks { producer: "Producer1".into(), acks: crate::config::Acks::Leader }).unwrap();
+        let (applied, reached) = advance_to_by_time(&mut branch, &future, crate::SimTime(9_000), u64::MAX);
+        assert_eq!((applied, reached), (1, true));
+        let crash = branch.command_log().last().unwrap();
+        assert_eq!(crash.at, crate::SimTime(8_000), "at its moment");
+        assert_ne!(crash.after_steps, future[0].after_steps, "not at its recorded step count");
+        assert!(!branch.broker(1).unwrap().alive());
+        assert_eq!(branch.now(), crate::SimTime(9_000));
     }
 }

@@ -47,11 +47,20 @@ pub enum Invariant {
     /// No record Kafka promised to keep (acked with `acks=all`, `min.insync.replicas` ≥ 2,
     /// no unclean election) has been lost.
     NoPromiseBroken,
+    /// Share groups (KIP-932): no record's delivery count exceeds
+    /// `group.share.delivery.count.limit`.
+    ShareDeliveryCountWithinLimit,
+    /// Share groups: a record is ACQUIRED by exactly one member of the group at a time, under
+    /// a lock that has not run out; records in any other state have no owner and no lock.
+    ShareAcquiredByOneMember,
+    /// Share groups: the in-flight records lie in SPSO..=SPEO and the record at SPSO, if in
+    /// flight, is not acknowledged or archived (SPSO has moved over those).
+    ShareWindowConsistent,
 }
 
 impl Invariant {
     /// All of them, in the order [`check`] tests them.
-    pub const ALL: [Invariant; 11] = [
+    pub const ALL: [Invariant; 14] = [
         Invariant::OffsetsIncreasing,
         Invariant::OffsetsContiguous,
         Invariant::SegmentsTileTheLog,
@@ -63,6 +72,9 @@ impl Invariant {
         Invariant::OwnsOnlySubscribed,
         Invariant::PositionsOnlyForAssigned,
         Invariant::NoPromiseBroken,
+        Invariant::ShareDeliveryCountWithinLimit,
+        Invariant::ShareAcquiredByOneMember,
+        Invariant::ShareWindowConsistent,
     ];
 
     /// The invariant's name, as in the docs and in a violation's message.
@@ -79,6 +91,9 @@ impl Invariant {
             Invariant::OwnsOnlySubscribed => "owns-only-subscribed",
             Invariant::PositionsOnlyForAssigned => "positions-only-for-assigned",
             Invariant::NoPromiseBroken => "no-promise-broken",
+            Invariant::ShareDeliveryCountWithinLimit => "share-delivery-count-within-limit",
+            Invariant::ShareAcquiredByOneMember => "share-acquired-by-one-member",
+            Invariant::ShareWindowConsistent => "share-window-consistent",
         }
     }
 }
@@ -221,6 +236,40 @@ pub fn check_with(sim: &Sim, depth: Depth) -> Result<(), Violation> {
                     Invariant::PositionsOnlyForAssigned,
                     format!("group {}: {} has a position for {tp}, not assigned to it", g.id, m.client_id),
                 );
+            }
+        }
+    }
+    for g in sim.consumers.shares.groups.values() {
+        let limit = g.config.share_delivery_count_limit;
+        for (tp, sp) in &g.partitions {
+            if let Some((o, _)) = sp.records().find(|(o, _)| *o < sp.start || *o >= sp.next_new) {
+                return broken(
+                    Invariant::ShareWindowConsistent,
+                    format!("share group {}: {tp} offset {o} outside {}..{}", g.id, sp.start, sp.next_new),
+                );
+            }
+            if sp.cached.get(&sp.start).is_some_and(|r| r.state.is_terminal()) {
+                return broken(Invariant::ShareWindowConsistent, format!("share group {}: {tp} SPSO {} is done with", g.id, sp.start));
+            }
+            for (o, r) in sp.records() {
+                if r.delivery_count > limit {
+                    return broken(
+                        Invariant::ShareDeliveryCountWithinLimit,
+                        format!("share group {}: {tp} offset {o} delivered {} times, limit {limit}", g.id, r.delivery_count),
+                    );
+                }
+                let acquired = r.state == crate::share_group::RecordState::Acquired;
+                let owned = r.owner.as_deref().is_some_and(|m| !m.is_empty());
+                let locked = r.lock_until.is_some_and(|t| t >= sim.now());
+                if acquired != (owned && locked) || (!acquired && (r.owner.is_some() || r.lock_until.is_some())) {
+                    return broken(
+                        Invariant::ShareAcquiredByOneMember,
+                        format!(
+                            "share group {}: {tp} offset {o} is {:?} owned by {:?} locked until {:?}",
+                            g.id, r.state, r.owner, r.lock_until
+                        ),
+                    );
+                }
             }
         }
     }

@@ -71,6 +71,7 @@
 pub mod __bench;
 pub mod assign;
 mod base64url;
+pub mod bridge;
 mod builder;
 pub mod cluster;
 pub mod command;
@@ -86,6 +87,7 @@ pub mod lesson;
 pub mod limits;
 pub mod log;
 pub mod monitor;
+mod monitor_txn;
 pub mod partitioner;
 pub mod producer;
 pub mod provenance;
@@ -96,6 +98,8 @@ pub mod rng;
 mod run;
 pub mod scenario;
 pub mod share;
+pub mod share_group;
+pub mod share_view;
 pub mod sim;
 pub mod snapshot;
 #[doc(hidden)]
@@ -109,10 +113,12 @@ pub mod vecmap;
 
 pub use builder::{GroupId, MemberRef, ProducerName, ScenarioBuilder, TopicName};
 pub use command::{
-    BrokerCommand, Command, CommandError, ConnectCommand, GroupCommand, GroupSpec, MemberSpec, ProduceCommand, TopicCommand,
+    BrokerCommand, Command, CommandError, ConnectCommand, GroupCommand, GroupSpec, MemberSpec, ProduceCommand, ShareGroupCommand,
+    ShareGroupSpec, ShareMemberSpec, TopicCommand, TxnCommand,
 };
 pub use config::{
-    Acks, ClusterConfig, CommitMode, ConsumerConfig, GroupConfig, GroupProtocol, KafkaVersion, OffsetReset, ProducerConfig, Strategy,
+    Acks, ClusterConfig, CommitMode, ConsumerConfig, GroupConfig, GroupProtocol, IsolationLevel, KafkaVersion, OffsetReset,
+    ProcessingGuarantee, ProducerConfig, Strategy,
 };
 pub use event::{
     ClusterEvent, ConnectEvent, ConsumeEvent, ConsumerProtocolEvent, Event, EventKind, GroupEvent, LeaveReason, LossCause, ProduceEvent,

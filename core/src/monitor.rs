@@ -54,6 +54,39 @@ pub enum FindingKind {
         /// The two brokers seen leading it (elected, or appending as leader), by id.
         brokers: Vec<BrokerId>,
     },
+    /// A consumer was given records of an aborted transaction: promised not to happen
+    /// under read_committed; read_uncommitted consumers do read them (issue 17).
+    AbortedRecordRead {
+        /// The consumer's `group.id`.
+        group: String,
+        /// The consumer's `client.id`.
+        client_id: String,
+        /// Whether the group reads read_committed.
+        read_committed: bool,
+    },
+    /// A read_committed consumer was given a record of a transaction not yet decided
+    /// (above the last stable offset).
+    UndecidedRecordRead {
+        /// The consumer's `group.id`.
+        group: String,
+        /// The consumer's `client.id`.
+        client_id: String,
+    },
+    /// A Streams input's output became visible a second time: promised not to happen under
+    /// exactly_once_v2; what at_least_once does after a crash.
+    OutputDuplicated {
+        /// The application's `application.id`.
+        application_id: String,
+        /// Whether it runs exactly_once_v2.
+        exactly_once: bool,
+    },
+    /// An exactly_once_v2 application processed an input again (its earlier transaction
+    /// aborted): the output is still once, but a side effect outside Kafka would repeat —
+    /// exactly-once does not promise that.
+    ReprocessedOutsideKafka {
+        /// The application's `application.id`.
+        application_id: String,
+    },
 }
 
 impl std::fmt::Display for FindingKind {
@@ -77,6 +110,20 @@ impl std::fmt::Display for FindingKind {
                 write!(f, "{group}/{client_id} read a record at or above the high watermark")
             }
             FindingKind::TwoLeadersInOneEpoch { epoch, brokers } => write!(f, "brokers {brokers:?} both led epoch {epoch}"),
+            FindingKind::AbortedRecordRead { group, client_id, read_committed } => {
+                let level = if *read_committed { "read_committed" } else { "read_uncommitted" };
+                write!(f, "{group}/{client_id} ({level}) read records of an aborted transaction")
+            }
+            FindingKind::UndecidedRecordRead { group, client_id } => {
+                write!(f, "{group}/{client_id} (read_committed) read a record of an undecided transaction")
+            }
+            FindingKind::OutputDuplicated { application_id, exactly_once } => {
+                let g = if *exactly_once { "exactly_once_v2" } else { "at_least_once" };
+                write!(f, "{application_id} ({g}): an input's output is visible twice")
+            }
+            FindingKind::ReprocessedOutsideKafka { application_id } => {
+                write!(f, "{application_id} (exactly_once_v2) processed an input again: its output stays once, a side effect outside Kafka would repeat")
+            }
         }
     }
 }
@@ -176,6 +223,8 @@ pub struct Monitors {
     /// Acknowledged records found lost, over the whole run.
     acked_lost: u64,
     observed: u64,
+    /// The exactly-once monitor (`monitor_txn.rs`).
+    txn: crate::monitor_txn::TxnMonitor,
 }
 
 impl Default for Monitors {
@@ -212,6 +261,7 @@ impl Monitors {
             promised_total: 0,
             acked_lost: 0,
             observed: 0,
+            txn: crate::monitor_txn::TxnMonitor::default(),
         }
     }
 
@@ -297,6 +347,7 @@ impl Monitors {
             self.reported.pop_first();
             forgotten += 1;
         }
+        forgotten += self.txn.prune(max);
         self.forgotten += forgotten;
     }
 
@@ -305,6 +356,9 @@ impl Monitors {
         self.observed += 1;
         if self.observed % 4096 == 0 {
             self.prune();
+        }
+        for (tp, records, kind, promised) in self.txn.observe(e) {
+            self.report(e, tp, records, kind, promised);
         }
         match &e.kind {
             EventKind::Produce(ProduceEvent::RecordSent { record, producer, value, .. }) => {

@@ -8,7 +8,7 @@
 //! the path may start part-way, which [`Path::complete`] says.
 
 use crate::config::Acks;
-use crate::event::{ConsumeEvent, ProduceEvent, ReplicationEvent};
+use crate::event::{ConsumeEvent, ProduceEvent, ReplicationEvent, TxnEvent};
 use crate::event::{EventKind, LossCause, ProduceError};
 use crate::log::SegmentDeletionReason;
 use crate::partitioner::PartitionReason;
@@ -118,6 +118,21 @@ pub enum Hop {
         /// Which retention rule deleted it (`retention.ms`, `retention.bytes`, log start).
         reason: SegmentDeletionReason,
     },
+    /// It was appended in a transaction (issue 17): read_committed consumers wait for its
+    /// fate.
+    InTransaction {
+        /// The producer id.
+        producer_id: u64,
+        /// The epoch its batch carried.
+        epoch: u16,
+    },
+    /// Its transaction's marker was written on its partition: its fate.
+    TransactionDecided {
+        /// Committed (true) or aborted.
+        commit: bool,
+        /// The marker's offset.
+        marker_offset: u64,
+    },
 }
 
 /// A record's path: its value and the hops with their times, oldest first.
@@ -143,6 +158,8 @@ pub fn path(sim: &Sim, record: RecordId) -> Path {
     let mut offsets: VecSet<u64> = VecSet::new();
     let mut committed = false;
     let mut covered: VecMap<String, ()> = VecMap::new();
+    // Its transaction, once appended in one: the producer id, undecided so far.
+    let mut txn: Option<u64> = None;
     for e in sim.trace().events() {
         let at = e.time;
         let here = |t: &str, p: u32| place.as_ref().is_some_and(|(pt, pp)| pt == t && *pp == p);
@@ -219,6 +236,16 @@ pub fn path(sim: &Sim, record: RecordId) -> Path {
             }
             EventKind::Replication(ReplicationEvent::SegmentsDeleted { broker, reason, records, .. }) if records.contains(&record) => {
                 hops.push((at, Hop::Deleted { broker: *broker, reason: *reason }));
+            }
+            EventKind::Txn(TxnEvent::TxnRecordsAppended { producer_id, epoch, records, .. }) if records.contains(&record) => {
+                txn = Some(*producer_id);
+                hops.push((at, Hop::InTransaction { producer_id: *producer_id, epoch: *epoch }));
+            }
+            EventKind::Txn(TxnEvent::MarkerWritten { topic, partition, producer_id, kind, offset, .. })
+                if txn == Some(*producer_id) && here(topic, *partition) && offsets.iter().any(|o| o < offset) =>
+            {
+                txn = None;
+                hops.push((at, Hop::TransactionDecided { commit: *kind == crate::record::ControlType::Commit, marker_offset: *offset }));
             }
             _ => {}
         }

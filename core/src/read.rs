@@ -160,12 +160,13 @@ impl<'a> Read<'a> {
 
     /// The brokers, by id, crashed ones included (see [`BrokerRead::alive`]).
     pub fn brokers(self) -> impl Iterator<Item = BrokerRead<'a>> {
-        self.sim.cluster.brokers.values().map(BrokerRead)
+        let sim = self.sim;
+        self.sim.cluster.brokers.values().map(move |b| BrokerRead(b, sim))
     }
 
     /// Broker `id` (`None`: the cluster has no such broker).
     pub fn broker(self, id: BrokerId) -> Option<BrokerRead<'a>> {
-        self.sim.cluster.brokers.get(&id).map(BrokerRead)
+        self.sim.cluster.brokers.get(&id).map(|b| BrokerRead(b, self.sim))
     }
 
     /// The topics, by name (the internal `__consumer_offsets` is not among them).
@@ -190,12 +191,13 @@ impl<'a> Read<'a> {
 
     /// The producer clients, by name.
     pub fn producers(self) -> impl Iterator<Item = ProducerRead<'a>> {
-        self.sim.clients.producers.values().map(ProducerRead)
+        let sim = self.sim;
+        self.sim.clients.producers.values().map(move |p| ProducerRead(p, sim))
     }
 
     /// Producer `name` (its `client.id`; `None`: no such producer); see [`ProducerRead`].
     pub fn producer(self, name: &str) -> Option<ProducerRead<'a>> {
-        self.sim.clients.producers.get(name).map(ProducerRead)
+        self.sim.clients.producers.get(name).map(|p| ProducerRead(p, self.sim))
     }
 
     /// Records sent by every producer so far (`send()` calls over the whole run, whatever
@@ -285,9 +287,15 @@ impl<'a> Read<'a> {
 
 /// One broker.
 #[derive(Clone, Copy)]
-pub struct BrokerRead<'a>(&'a Broker);
+pub struct BrokerRead<'a>(&'a Broker, &'a Sim);
 
 impl BrokerRead<'_> {
+    /// The `transactional.id`s it coordinates now (it leads their `__transaction_state`
+    /// partitions), of those the coordinators know (issue 17).
+    pub fn txn_coordinator_for(&self) -> Vec<String> {
+        let sim = self.1;
+        sim.txns.ids.keys().filter(|id| sim.cluster.txn_coordinator_of(id) == Some(self.0.id)).cloned().collect()
+    }
     /// Its broker id (`node.id`): brokers are numbered from 0.
     pub fn id(self) -> BrokerId {
         self.0.id
@@ -600,6 +608,10 @@ impl<'a> LogRead<'a> {
     pub fn last_stable_offset(self) -> u64 {
         self.0.last_stable_offset()
     }
+    /// What `r` (a record of this log) is to transactions (issue 17).
+    pub fn mark(self, r: &StoredRecord) -> Option<crate::txn::TxnMark> {
+        self.0.producer_states().mark(r)
+    }
     /// The aborted-transactions index, oldest first (issue 17).
     pub fn aborted_transactions(self) -> &'a [crate::txn::AbortedTxn] {
         self.0.producer_states().aborted()
@@ -670,7 +682,7 @@ impl<'a> LogRead<'a> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy)]
-pub struct ProducerRead<'a>(&'a Producer);
+pub struct ProducerRead<'a>(&'a Producer, &'a Sim);
 
 impl<'a> ProducerRead<'a> {
     /// Its name, which is its `client.id`.
@@ -680,6 +692,16 @@ impl<'a> ProducerRead<'a> {
     /// Its `transactional.id`, if it is a transactional producer.
     pub fn transactional_id(self) -> Option<&'a str> {
         self.0.config.transactional_id.as_deref()
+    }
+    /// The coordinator's record of its `transactional.id`, once it has one (issue 17).
+    pub fn transaction_record(self) -> Option<TransactionRead<'a>> {
+        let id = self.0.config.transactional_id.as_deref()?;
+        let md = self.1.txns.metadata(id)?;
+        Some(TransactionRead { md, coordinator: self.1.cluster.txn_coordinator_of(id) })
+    }
+    /// Its transaction coordinator now, if reachable (issue 17).
+    pub fn txn_coordinator(self) -> Option<BrokerId> {
+        self.1.cluster.txn_coordinator_of(self.0.config.transactional_id.as_deref()?)
     }
     /// A transactional producer's own state (`TransactionManager`): its state, producer id
     /// and epoch, the open transaction's partitions (issue 17).
@@ -923,11 +945,30 @@ impl<'a> GroupRead<'a> {
     pub fn push_buffer_max_records(self) -> u32 {
         self.group.config.push_buffer_max_records
     }
+    /// `isolation.level` (issue 17).
+    pub fn isolation_level(self) -> crate::config::IsolationLevel {
+        self.group.config.isolation_level
+    }
     /// Classic protocol: when the pending rebalance's join phase ends at the latest (the end
     /// of `group.initial.rebalance.delay.ms`, or the rebalance timeout for the members that
     /// have not rejoined); `None` when none is pending.
     pub fn rebalance_due(self) -> Option<SimTime> {
         self.group.rebalance_due
+    }
+    /// Classic protocol: when the pending join phase ends unless another member joins
+    /// first. Mostly [`GroupRead::rebalance_due`]; but a member that joined during a new
+    /// group's `group.initial.rebalance.delay.ms` makes the coordinator wait once more
+    /// when the delay is up (up to what is left of the rebalance timeout:
+    /// `GroupMetadataManager.tryCompleteInitialRebalanceElseSchedule`), so the phase ends
+    /// one delay later than the timer now set says.
+    pub fn join_phase_ends(self) -> Option<SimTime> {
+        let due = self.group.rebalance_due?;
+        let g = self.group;
+        if g.initial_delay_since.is_some() && g.new_member_added && g.initial_remaining > 0 {
+            let delay = self.sim.cluster.config.group_initial_rebalance_delay_ms.min(g.initial_remaining).max(1);
+            return Some(due.plus_ms(delay));
+        }
+        Some(due)
     }
     /// Whether the pending rebalance is a new group's `group.initial.rebalance.delay.ms`.
     pub fn initial_rebalance(self) -> bool {
@@ -1524,7 +1565,7 @@ mod tests {
 // ----- transactions (issue 17) ---------------------------------------------------------
 
 pub use crate::record::{ControlType, TxnTag};
-pub use crate::txn::{AbortedTxn, ClientTxnState, TxnPartition, TxnState};
+pub use crate::txn::{AbortedTxn, ClientTxnState, TxnMark, TxnPartition, TxnState};
 
 /// A transactional producer's `TransactionManager` (issue 17).
 #[derive(Clone, Copy)]

@@ -54,6 +54,9 @@ pub struct Scenario {
     /// The consumer groups, with the members they start with.
     #[serde(default)]
     pub groups: Vec<GroupSpec>,
+    /// Share groups (KIP-932, `group.type` share), with the consumers they start with.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub share_groups: Vec<crate::command::ShareGroupSpec>,
     /// Source connectors: a table whose rows become records (`sim/connect.rs`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub connectors: Vec<crate::sim::connect::ConnectorSpec>,
@@ -82,6 +85,7 @@ impl Default for Scenario {
             topics: Vec::new(),
             producers: Vec::new(),
             groups: Vec::new(),
+            share_groups: Vec::new(),
             connectors: Vec::new(),
             streams: Vec::new(),
             commands: Vec::new(),
@@ -553,7 +557,11 @@ impl Scenario {
         // `offsets.topic.replication.factor` live brokers (`AutoTopicCreationManager`;
         // FindCoordinator answers COORDINATOR_NOT_AVAILABLE meanwhile).
         let adds_group = self.commands.iter().any(|c| matches!(c.command, Command::Group(GroupCommand::AddGroup { .. })));
-        let uses_groups = !self.groups.is_empty() || !self.streams.is_empty() || !self.connectors.is_empty() || adds_group;
+        let uses_groups = !self.groups.is_empty()
+            || !self.share_groups.is_empty()
+            || !self.streams.is_empty()
+            || !self.connectors.is_empty()
+            || adds_group;
         if uses_groups && self.cluster.offsets_topic_replication_factor > self.cluster.brokers {
             return Err(ScenarioError::at(
                 "cluster.offsets_topic_replication_factor",
@@ -649,6 +657,10 @@ impl Scenario {
         for (i, g) in self.groups.iter().enumerate() {
             sim.apply_unlogged(Command::Group(GroupCommand::AddGroup { group: g.clone() }))
                 .map_err(|e| ScenarioError::at(format!("groups[{i}]"), e))?;
+        }
+        for (i, g) in self.share_groups.iter().enumerate() {
+            sim.apply_unlogged(Command::ShareGroup(crate::command::ShareGroupCommand::AddShareGroup { share_group: g.clone() }))
+                .map_err(|e| ScenarioError::at(format!("share_groups[{i}]"), e))?;
         }
         for c in &self.connectors {
             sim.add_connector(c.clone());
@@ -795,12 +807,17 @@ fn check_compaction(path: &str, t: &TopicSpec) -> Result<(), ScenarioError> {
 /// would refuse it with (`Problem::Command`), or, for the groups and members that exist by
 /// the command's moment, the same value said "by then" (`Problem::ByThen`).
 fn check_timeline_command(sim: &Sim, members: &mut VecMap<String, VecSet<String>>, command: &Command) -> Result<(), Problem> {
+    // Kafka's topic naming rule first, as `Sim::apply` checks it.
+    for topic in command.topic_names() {
+        check_name(crate::command::NameOf::Topic, topic)?;
+    }
     match command {
         Command::Produce(c) => check_timeline_produce(sim, c),
         Command::Broker(c) => check_timeline_broker(sim, c),
         Command::Topic(c) => check_timeline_topic(sim, c),
         Command::Group(c) => check_timeline_group(sim, members, c),
         Command::Connect(c) => check_timeline_connect(sim, c),
+        Command::ShareGroup(c) => check_timeline_share_group(sim, c),
         Command::Txn(c) => check_timeline_txn(sim, members, c),
     }
 }
@@ -1006,6 +1023,34 @@ fn check_timeline_connect(sim: &Sim, command: &ConnectCommand) -> Result<(), Pro
     }
 }
 
+/// A share-group command's static part: a new share group's name, topics and settings, a
+/// new member's settings. The groups and members it names are checked when it runs.
+fn check_timeline_share_group(sim: &Sim, command: &crate::command::ShareGroupCommand) -> Result<(), Problem> {
+    use crate::command::ShareGroupCommand as C;
+    match command {
+        C::AddShareGroup { share_group } => {
+            crate::command::check_name(crate::command::NameOf::GroupId, &share_group.id)?;
+            for t in &share_group.topics {
+                if sim.topic(t).is_none() {
+                    return Err(no_topic(t));
+                }
+            }
+            crate::sim::check_share_config(&share_group.id, &share_group.config)?;
+            for m in &share_group.members {
+                crate::sim::check_share_member(&share_group.id, m)?;
+            }
+            Ok(())
+        }
+        C::AddShareMember { group, share_member } => Ok(crate::sim::check_share_member(group, share_member)?),
+        C::RemoveShareMember { .. }
+        | C::CrashShareMember { .. }
+        | C::RestartShareMember { .. }
+        | C::SetShareProcessing { .. }
+        | C::SetAcknowledgementMode { .. }
+        | C::SetAcknowledgeRule { .. } => Ok(()),
+    }
+}
+
 /// The built-in scenarios, by name: the seed material's examples.
 pub const BUILT_IN: &[(&str, &str)] = &[
     ("two-groups", include_str!("../scenarios/two-groups.json")),
@@ -1013,6 +1058,8 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("two-consumers", include_str!("../scenarios/two-consumers.json")),
     ("five-consumers", include_str!("../scenarios/five-consumers.json")),
     ("kip-848", include_str!("../scenarios/kip-848.json")),
+    ("five-consumers-share", include_str!("../scenarios/five-consumers-share.json")),
+    ("transactions", include_str!("../scenarios/transactions.json")),
 ];
 
 /// A built-in scenario by name.

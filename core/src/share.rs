@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// What a link holds.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SharedRun {
     /// The scenario the run started from.
@@ -28,6 +28,31 @@ pub struct SharedRun {
     /// After going back: the commands of the run still to come.
     #[serde(default)]
     pub to_come: Vec<LoggedCommand>,
+    /// After the learner changed something while a fork kept the recorded future: the
+    /// commands still to come, replayed by their moment ([`crate::history::advance_to_by_time`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub timed: Vec<LoggedCommand>,
+    /// The fork being compared with the run, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fork: Option<SharedFork>,
+}
+
+/// A fork in a shared run: the run as it was when forked (its commands then and its
+/// step count) and the future it replays by moment; opening rebuilds it up to the run's
+/// moment ([`rebuild_fork`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SharedFork {
+    /// The commands the run had applied when it was forked.
+    pub commands: Vec<LoggedCommand>,
+    /// The run's step count when it was forked.
+    pub steps: u64,
+    /// The simulated moment it was forked at, in ms.
+    #[serde(default)]
+    pub at_ms: u64,
+    /// The recorded future the fork replays by moment.
+    #[serde(default)]
+    pub future: Vec<LoggedCommand>,
 }
 
 const PREFIX: &str = "ks1.";
@@ -130,6 +155,14 @@ pub enum ShareError {
     NotAScenario(ScenarioError),
     /// The run's scenario does not build.
     Build(ScenarioError),
+    /// Share: the run's link would be longer than opening accepts ([`MAX_ENCODED`]); save
+    /// it as a file instead.
+    TooBigForLink {
+        /// The link's length, in characters.
+        chars: usize,
+    },
+    /// A file that is neither JSON (a saved run or a scenario) nor a link's text.
+    NotJsonFile,
 }
 
 impl fmt::Display for ShareError {
@@ -138,7 +171,9 @@ impl fmt::Display for ShareError {
             ShareError::LinkTooLong { chars } => write!(f, "the link is {chars} characters long; at most {MAX_ENCODED} are accepted"),
             ShareError::NotALink => write!(f, "this is not a Kafka Sandbox link (it should start with \"{PREFIX}\")"),
             ShareError::Damaged(d) => write!(f, "the link is damaged: {d}"),
-            ShareError::LinkNotARun(serde) => write!(f, "the link's content is not a valid run: {serde}"),
+            ShareError::LinkNotARun(serde) => {
+                write!(f, "the link's content is not a valid run (was the link cut short or changed?): {serde}")
+            }
             ShareError::LinkScenario(e) => write!(f, "the link's scenario is invalid: {e}"),
             ShareError::TooManyCommands { count } => write!(f, "the link carries {count} commands; at most {MAX_COMMANDS} are accepted"),
             ShareError::TooManySteps { steps } => write!(f, "the link asks for step {steps}; at most {MAX_STEPS} are replayed"),
@@ -147,6 +182,13 @@ impl fmt::Display for ShareError {
             ShareError::FileScenario(e) => write!(f, "its scenario is invalid: {e}"),
             ShareError::NotASavedRun(serde) => write!(f, "it is not a valid saved run: {serde}"),
             ShareError::NotAScenario(e) | ShareError::Build(e) => e.fmt(f),
+            ShareError::TooBigForLink { chars } => write!(
+                f,
+                "this run makes a link of {chars} characters, more than the {MAX_ENCODED} a link may have; save it as a file instead"
+            ),
+            ShareError::NotJsonFile => {
+                f.write_str("this file is not JSON: open a run saved with Save file, a scenario (.json) or a file holding a share link")
+            }
         }
     }
 }
@@ -154,10 +196,15 @@ impl fmt::Display for ShareError {
 impl fmt::Display for Damage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Damage::NotBase64 => f.write_str("it contains characters that are not URL-safe base64"),
-            Damage::UnknownFirstCode => f.write_str("it starts with an unknown code"),
-            Damage::UndefinedCode { code } => write!(f, "code {code} is not defined yet"),
-            Damage::ExpandsPast { limit } => write!(f, "it expands to more than {limit} bytes"),
+            // Said for the person holding the link, not for the decoder's author: what the
+            // link should look like, and the likely cause (cut short or changed).
+            Damage::NotBase64 => {
+                f.write_str("it contains characters a link never has (after \"ks1.\" only letters, digits, '-' and '_'); was it changed?")
+            }
+            Damage::UnknownFirstCode | Damage::UndefinedCode { .. } => {
+                f.write_str("its text does not decode; it was probably cut short or changed when it was copied")
+            }
+            Damage::ExpandsPast { limit } => write!(f, "it would unpack to more than {limit} bytes, more than any run"),
         }
     }
 }
@@ -186,17 +233,55 @@ pub fn decode(text: &str) -> Result<SharedRun, ShareError> {
     let json = std::str::from_utf8(&json).map_err(|e| ShareError::LinkNotARun(not_utf8(&json, &e)))?;
     let run: SharedRun = read_json(json).map_err(|(_, e)| ShareError::LinkNotARun(SerdeSays::of(&e)))?;
     run.scenario.check().map_err(ShareError::LinkScenario)?;
-    if run.commands.len() + run.to_come.len() > MAX_COMMANDS {
-        return Err(ShareError::TooManyCommands { count: run.commands.len() + run.to_come.len() });
+    check_run(&run)?;
+    Ok(run)
+}
+
+/// The bounds and orders every opened run must have.
+fn check_run(run: &SharedRun) -> Result<(), ShareError> {
+    let fork = run.fork.as_ref();
+    let count = run.commands.len() + run.to_come.len() + run.timed.len() + fork.map_or(0, |f| f.commands.len() + f.future.len());
+    if count > MAX_COMMANDS {
+        return Err(ShareError::TooManyCommands { count });
     }
-    if run.steps > MAX_STEPS {
-        return Err(ShareError::TooManySteps { steps: run.steps });
+    let steps = run.steps.max(fork.map_or(0, |f| f.steps));
+    if steps > MAX_STEPS {
+        return Err(ShareError::TooManySteps { steps });
     }
     let ordered = |c: &[LoggedCommand]| c.windows(2).all(|w| w[0].after_steps <= w[1].after_steps);
-    if !ordered(&run.commands) || !ordered(&run.to_come) || run.commands.last().is_some_and(|c| c.after_steps > run.steps) {
+    let by_time = |c: &[LoggedCommand]| c.windows(2).all(|w| w[0].at <= w[1].at);
+    let fork_ordered =
+        fork.is_none_or(|f| ordered(&f.commands) && by_time(&f.future) && f.commands.last().is_none_or(|c| c.after_steps <= f.steps));
+    if !ordered(&run.commands)
+        || !ordered(&run.to_come)
+        || !by_time(&run.timed)
+        || !fork_ordered
+        || run.commands.last().is_some_and(|c| c.after_steps > run.steps)
+    {
         return Err(ShareError::OutOfOrder);
     }
-    Ok(run)
+    Ok(())
+}
+
+/// The share link's text for a run ([`encode`]), if opening will accept it: a link is
+/// never longer than [`MAX_ENCODED`], the most [`decode`] reads; past that the refusal
+/// says so, and the page offers to save the run as a file.
+pub fn link(run: &SharedRun) -> Result<String, ShareError> {
+    let text = encode(run);
+    if text.len() > MAX_ENCODED {
+        return Err(ShareError::TooBigForLink { chars: text.len() });
+    }
+    Ok(text)
+}
+
+/// Reads a file the learner chose: what [`open_any`] reads, and a file that is neither
+/// JSON nor a link's text is said to be that (not "not a Kafka Sandbox link").
+pub fn open_file(text: &str) -> Result<SharedRun, ShareError> {
+    let trimmed = text.trim_start_matches('\u{feff}').trim_start();
+    if !trimmed.starts_with('{') && !trimmed.trim_start_matches('#').starts_with(PREFIX) {
+        return Err(ShareError::NotJsonFile);
+    }
+    open_any(trimmed)
 }
 
 /// Reads what a learner may open: a saved run (JSON), a scenario (JSON) or a link text.
@@ -211,10 +296,11 @@ pub fn open_any(text: &str) -> Result<SharedRun, ShareError> {
     match as_run {
         Ok(run) => {
             run.scenario.check().map_err(ShareError::FileScenario)?;
+            check_run(&run)?;
             Ok(run)
         }
         Err(run_error) => match Scenario::from_json(text) {
-            Ok(scenario) => Ok(SharedRun { scenario, commands: vec![], steps: 0, to_come: vec![] }),
+            Ok(scenario) => Ok(SharedRun { scenario, ..SharedRun::default() }),
             Err(_) if text.contains("\"scenario\"") => Err(ShareError::NotASavedRun(SerdeSays::of(&run_error))),
             Err(e) => Err(ShareError::NotAScenario(e)),
         },
@@ -233,6 +319,24 @@ fn not_utf8(bytes: &[u8], e: &std::str::Utf8Error) -> SerdeSays {
     let line_start = bytes[..at].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
     SerdeSays { message: "invalid unicode code point".to_string(), line, column: at - line_start + 1 }
+}
+
+/// Rebuilds a shared run's fork, up to the run's own moment `until`: the run as it was
+/// when forked (its commands then, to its step count then), then the fork's future by
+/// moment; with how many of its future's commands that applied. `None` when the run has
+/// no fork.
+pub fn rebuild_fork(run: &SharedRun, until: crate::SimTime) -> Result<Option<(Sim, usize)>, ShareError> {
+    let Some(fork) = &run.fork else { return Ok(None) };
+    let base = run.scenario.build().map_err(ShareError::Build)?;
+    let history = History::new(base, u64::MAX, 2);
+    let target = fork.steps;
+    let mut sim = history.restore(&fork.commands, |s| s.steps() >= target, MAX_STEPS);
+    let done = sim.command_log().len().min(fork.commands.len());
+    for entry in &fork.commands[done..] {
+        sim.apply_logged(entry);
+    }
+    let (applied, _) = crate::history::advance_to_by_time(&mut sim, &fork.future, until, MAX_STEPS);
+    Ok(Some((sim, applied)))
 }
 
 /// Rebuilds the run at its step: the scenario built, the commands replayed. Commands
@@ -435,7 +539,8 @@ mod tests {
         let steps = sim.steps();
         // A command at the very step shared is part of what is shown.
         sim.apply(GroupCommand::PauseMember { group: group.clone(), client_id: "late".into(), paused: true }).unwrap();
-        let run = SharedRun { scenario: scenario.clone(), commands: sim.command_log().to_vec(), steps, to_come: vec![] };
+        let run =
+            SharedRun { scenario: scenario.clone(), commands: sim.command_log().to_vec(), steps, to_come: vec![], ..SharedRun::default() };
         let text = encode(&run);
         assert!(text.starts_with("ks1."));
         assert!(text.len() < serde_json::to_string(&run).unwrap().len(), "compressed");
@@ -458,7 +563,13 @@ mod tests {
         sim.run_to(crate::SimTime(30_000));
         let group = sim.groups().next().unwrap().id().to_string();
         sim.apply(GroupCommand::AddMember { group, member: MemberSpec::new("late") }).unwrap();
-        let run = SharedRun { scenario: every, commands: sim.command_log().to_vec(), steps: sim.steps(), to_come: vec![] };
+        let run = SharedRun {
+            scenario: every,
+            commands: sim.command_log().to_vec(),
+            steps: sim.steps(),
+            to_come: vec![],
+            ..SharedRun::default()
+        };
         assert!(!run.commands.is_empty());
         for s in &scenarios {
             assert_eq!(write_json(s, false), serde_json::to_string(s).unwrap());
@@ -476,28 +587,106 @@ mod tests {
     fn a_link_that_is_not_utf8_says_where() {
         let link = format!("ks1.{}", crate::base64url::encode(&lzw_compress(b"{\n \"scenario\": \"\xff\"}")));
         let e = decode(&link).unwrap_err().to_string();
-        assert_eq!(e, "the link's content is not a valid run: invalid unicode code point at line 2 column 15");
+        assert_eq!(
+            e,
+            "the link's content is not a valid run (was the link cut short or changed?): invalid unicode code point at line 2 column 15"
+        );
     }
 
     #[test]
     fn damaged_links_say_what_is_wrong() {
-        let good = encode(&SharedRun { scenario: crate::scenario::default_scenario(), commands: vec![], steps: 0, to_come: vec![] });
+        let good = encode(&SharedRun {
+            scenario: crate::scenario::default_scenario(),
+            commands: vec![],
+            steps: 0,
+            to_come: vec![],
+            ..SharedRun::default()
+        });
         assert!(decode("hello").unwrap_err().to_string().contains("not a Kafka Sandbox link"));
-        assert!(decode("ks1.***").unwrap_err().to_string().contains("base64"));
+        assert!(decode("ks1.***").unwrap_err().to_string().contains("characters a link never has"));
         assert!(decode(&good[..good.len() - 7]).is_err());
         assert!(decode(&format!("ks1.{}", "A".repeat(MAX_ENCODED))).unwrap_err().to_string().contains("at most"));
         // A bomb: a long run of one byte compresses to little and would expand far past
         // the limit; decoding stops there.
         let e = lzw_decompress(&lzw_compress(&vec![b'a'; 1_100_000]), 1 << 20).unwrap_err();
         assert_eq!(e, Damage::ExpandsPast { limit: 1 << 20 });
-        assert_eq!(e.to_string(), "it expands to more than 1048576 bytes");
+        assert_eq!(e.to_string(), "it would unpack to more than 1048576 bytes, more than any run");
         let bad_json = format!("ks1.{}", crate::base64url::encode(&lzw_compress(b"{\"scenario\": 5}")));
         let e = decode(&bad_json).unwrap_err();
         assert!(matches!(&e, ShareError::LinkNotARun(s) if s.line == 1 && s.message.starts_with("invalid type: integer `5`")), "{e:?}");
         assert!(
             e.to_string()
-                .starts_with("the link's content is not a valid run: invalid type: integer `5`, expected struct Scenario at line 1 column"),
+                .starts_with("the link's content is not a valid run (was the link cut short or changed?): invalid type: integer `5`, expected struct Scenario at line 1 column"),
             "{e}"
         );
+    }
+
+    /// A damaged link is explained to the person holding it: cut short or changed, never
+    /// the decoder's inner words ("code 414 is not defined yet").
+    #[test]
+    fn a_damaged_link_never_speaks_of_the_decoders_codes() {
+        let good = encode(&SharedRun {
+            scenario: crate::scenario::default_scenario(),
+            commands: vec![],
+            steps: 0,
+            to_come: vec![],
+            ..SharedRun::default()
+        });
+        let mut rng = crate::rng::SimRng::new(21);
+        let mut damaged = 0;
+        for i in 0..400usize {
+            let mut text = good.clone().into_bytes();
+            if i % 2 == 0 {
+                text.truncate(4 + (rng.next_u64() as usize) % (good.len() - 4));
+            } else {
+                let at = 4 + (rng.next_u64() as usize) % (good.len() - 4);
+                text[at] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"[(rng.next_u64() % 64) as usize];
+            }
+            let Ok(text) = String::from_utf8(text) else { continue };
+            if let Err(e) = decode(&text) {
+                let message = e.to_string();
+                let code_number = message.match_indices("code ").any(|(i, _)| message[i + 5..].starts_with(|c: char| c.is_ascii_digit()));
+                assert!(!code_number && !message.contains("LZW"), "{message}");
+                if matches!(e, ShareError::Damaged(_)) {
+                    damaged += 1;
+                    assert!(
+                        message.contains("cut short or changed") || message.contains("never has") || message.contains("unpack"),
+                        "{message}"
+                    );
+                }
+            }
+        }
+        assert!(damaged > 20, "{damaged}");
+    }
+
+    /// Share never makes a link that opening refuses: past [`MAX_ENCODED`] it says so
+    /// (and the page offers Save file); every link it makes opens.
+    #[test]
+    fn a_link_is_never_longer_than_opening_accepts() {
+        let small = SharedRun {
+            scenario: crate::scenario::default_scenario(),
+            commands: vec![],
+            steps: 0,
+            to_come: vec![],
+            ..SharedRun::default()
+        };
+        let text = link(&small).unwrap();
+        assert_eq!(decode(&text).unwrap(), small);
+        // Values that do not compress: a scenario of about 900 KB (what the issue's
+        // learner built) makes a link of about a million characters.
+        let mut rng = crate::rng::SimRng::new(7);
+        let values: Vec<String> = (0..40_000).map(|_| format!("{:016x}", rng.next_u64())).collect();
+        let mut big = crate::scenario::default_scenario();
+        big.producers[0].send[0].values = values;
+        let run = SharedRun { scenario: big, commands: vec![], steps: 0, to_come: vec![], ..SharedRun::default() };
+        let chars = encode(&run).len();
+        assert!(chars > MAX_ENCODED, "{chars}");
+        assert_eq!(link(&run), Err(ShareError::TooBigForLink { chars }));
+        assert!(decode(&encode(&run)).is_err(), "the link it would have made does not open");
+        assert!(ShareError::TooBigForLink { chars }.to_string().contains("save it as a file"));
+        // A file is never "not a Kafka Sandbox link" for being not JSON.
+        assert_eq!(open_file("hello, this is a text file"), Err(ShareError::NotJsonFile));
+        assert_eq!(open_file(&format!("#{text}\n")).unwrap(), small);
+        assert!(open_file(&to_json_pretty(&small)).is_ok());
     }
 }

@@ -114,6 +114,9 @@ pub struct PartitionView {
     /// The high watermark of that log: records below it are on every in-sync replica and
     /// readable by consumers.
     pub high_watermark: u64,
+    /// The last stable offset (LSO) of that log: read_committed consumers read only below it.
+    #[serde(default)]
+    pub last_stable_offset: u64,
     /// The newest records of that log (at most [`RECORDS_SHOWN`]), oldest first.
     pub records: Vec<RecordView>,
     /// Every replica's copy, in assignment order.
@@ -159,6 +162,10 @@ pub struct BrokerView {
     pub shut_down: bool,
     /// Extra delay of its follower fetches, in ms (0: not slowed).
     pub slow_ms: u64,
+    /// The `transactional.id`s it coordinates now: it leads their `__transaction_state`
+    /// partitions (issue 17).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub txn_coordinator_for: Vec<String>,
 }
 
 /// How many records of each partition a snapshot carries.
@@ -184,6 +191,10 @@ pub struct RecordView {
     pub appended_at: SimTime,
     /// The leader epoch it was appended in.
     pub leader_epoch: u32,
+    /// What it is to transactions (issue 17): a record of an open, committed or aborted
+    /// transaction, or a COMMIT / ABORT marker; `None` for a plain record.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub txn: Option<crate::txn::TxnMark>,
 }
 
 /// A producer: its settings and what it has sent.
@@ -210,6 +221,42 @@ pub struct ProducerView {
     /// Whether the producer is idempotent (`enable.idempotence`): a retry cannot write a
     /// record twice.
     pub idempotent: bool,
+    /// A transactional producer's `TransactionManager` and its coordinator's record (issue 17).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transaction: Option<TxnProducerView>,
+}
+
+/// A transactional producer as the page shows it (issue 17).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TxnProducerView {
+    /// Its `transactional.id`.
+    pub transactional_id: String,
+    /// Where it is (ready, in a transaction, committing, fenced…).
+    pub state: crate::txn::ClientTxnState,
+    /// Its producer id and epoch, once initialized.
+    pub producer_id_and_epoch: Option<crate::record::TxnTag>,
+    /// The partitions it sent to in the open transaction.
+    pub partitions: Vec<TopicPartition>,
+    /// The groups whose offsets it sent in the open transaction.
+    pub offset_groups: Vec<String>,
+    /// The error that put it in an abortable or fatal state.
+    pub last_error: Option<crate::event::TxnError>,
+    /// Transactions it committed.
+    pub committed: u64,
+    /// Transactions it aborted.
+    pub aborted: u64,
+    /// `transaction.timeout.ms`.
+    pub timeout_ms: u64,
+    /// The coordinator now (the leader of its `__transaction_state` partition), if reachable.
+    pub coordinator: Option<BrokerId>,
+    /// The coordinator's state of the id, once it has one.
+    pub coordinator_state: Option<crate::txn::TxnState>,
+    /// The coordinator's epoch of the id (it may be ahead of this instance's: fenced).
+    pub coordinator_epoch: Option<i32>,
+    /// The partitions the coordinator has in the transaction (a group's offsets as its group).
+    pub coordinator_partitions: Vec<crate::txn::TxnPartition>,
+    /// When the open transaction started at the coordinator (its timeout counts from there).
+    pub started_at: Option<SimTime>,
 }
 
 /// A consumer group, as the coordinator and its members see it.
@@ -233,6 +280,11 @@ pub struct GroupView {
     pub rebalance_due: Option<SimTime>,
     /// Whether the pending rebalance is a new group's `group.initial.rebalance.delay.ms`.
     pub initial_rebalance: bool,
+    /// When the join phase ends unless another member joins first
+    /// ([`crate::read::GroupRead::join_phase_ends`]: the initial delay waited once more
+    /// when a member joined during it).
+    #[serde(default)]
+    pub join_phase_ends: Option<SimTime>,
     /// Client id of the group leader (kept across generations while it stays).
     pub leader: Option<String>,
     /// Eager or cooperative (KIP-429) rebalancing, as the assignor supports (classic
@@ -272,6 +324,9 @@ pub struct GroupView {
     /// Under push: how many buffered records overwhelm a member.
     #[serde(default)]
     pub push_buffer_max_records: u32,
+    /// `isolation.level` (issue 17).
+    #[serde(default, skip_serializing_if = "crate::config::IsolationLevel::is_read_uncommitted")]
+    pub isolation_level: crate::config::IsolationLevel,
 }
 
 /// How many lost records a snapshot explains per group.
@@ -327,10 +382,11 @@ pub struct MemberView {
     pub buffered: u32,
 }
 
-fn record_views(records: crate::log::Records<'_>) -> Vec<RecordView> {
+fn record_views(records: crate::log::Records<'_>, log: Option<crate::read::LogRead<'_>>) -> Vec<RecordView> {
     records
         .iter()
         .map(|r| RecordView {
+            txn: log.and_then(|l| l.mark(r)),
             id: r.record.id,
             offset: r.offset,
             key: r.record.key.clone(),
@@ -356,6 +412,7 @@ impl BrokerView {
             fenced: b.fenced(),
             shut_down: b.shut_down(),
             slow_ms: b.slow_ms(),
+            txn_coordinator_for: b.txn_coordinator_for(),
         }
     }
 }
@@ -387,7 +444,8 @@ impl PartitionView {
             log_start_offset: p.log_start_offset(),
             log_end_offset: p.log_end_offset(),
             high_watermark: p.high_watermark(),
-            records: record_views(p.newest_records(records_shown)),
+            last_stable_offset: p.log().map_or(0, |l| l.last_stable_offset()),
+            records: record_views(p.newest_records(records_shown), p.log()),
             replica_logs: p
                 .replica_logs()
                 .map(|r| ReplicaView {
@@ -397,7 +455,7 @@ impl PartitionView {
                     in_elr: r.in_elr,
                     log_end_offset: r.log_end_offset(),
                     high_watermark: r.high_watermark(),
-                    records: record_views(r.newest_records(records_shown)),
+                    records: record_views(r.newest_records(records_shown), Some(r.log())),
                 })
                 .collect(),
             lost: p.lost().cloned().collect(),
@@ -418,6 +476,25 @@ impl ProducerView {
             batched: p.batched(),
             pending: p.pending(),
             idempotent: p.idempotent(),
+            transaction: p.transaction().map(|t| {
+                let coordinator = p.transaction_record();
+                TxnProducerView {
+                    transactional_id: t.transactional_id().to_string(),
+                    state: t.state(),
+                    producer_id_and_epoch: t.producer_id_and_epoch(),
+                    partitions: t.partitions().cloned().collect(),
+                    offset_groups: t.offset_groups().map(str::to_string).collect(),
+                    last_error: t.last_error(),
+                    committed: t.committed(),
+                    aborted: t.aborted(),
+                    timeout_ms: p.config().transaction_timeout_ms,
+                    coordinator: p.txn_coordinator(),
+                    coordinator_state: coordinator.map(|c| c.state()),
+                    coordinator_epoch: coordinator.map(|c| c.epoch()),
+                    coordinator_partitions: coordinator.map(|c| c.partitions().cloned().collect()).unwrap_or_default(),
+                    started_at: coordinator.and_then(|c| c.started_at()),
+                }
+            }),
         }
     }
 }
@@ -434,6 +511,7 @@ impl GroupView {
             generation: g.generation(),
             rebalance_due: g.rebalance_due(),
             initial_rebalance: g.initial_rebalance(),
+            join_phase_ends: g.join_phase_ends(),
             leader: g.leader().map(str::to_string),
             protocol: g.protocol(),
             coordinator: g.coordinator(),
@@ -451,6 +529,7 @@ impl GroupView {
             unprocessed_details: g.unprocessed_details(LOST_SHOWN),
             delivery: g.delivery(),
             push_buffer_max_records: g.push_buffer_max_records(),
+            isolation_level: g.isolation_level(),
         }
     }
 }

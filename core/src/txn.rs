@@ -166,6 +166,41 @@ impl ProducerStates {
     }
 }
 
+/// What a record is to transactions, as the page shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TxnMark {
+    /// A record of a transaction not decided yet.
+    Open,
+    /// A record of a committed transaction.
+    Committed,
+    /// A record of an aborted transaction.
+    Aborted,
+    /// A COMMIT marker.
+    CommitMarker,
+    /// An ABORT marker.
+    AbortMarker,
+}
+
+impl ProducerStates {
+    /// What `r` (a record of this log) is to transactions; `None` for a plain record.
+    pub fn mark(&self, r: &StoredRecord) -> Option<TxnMark> {
+        let tag = r.record.txn?;
+        if let Some(c) = r.record.control {
+            return Some(match c.kind {
+                ControlType::Commit => TxnMark::CommitMarker,
+                ControlType::Abort => TxnMark::AbortMarker,
+            });
+        }
+        if self.open.get(&tag.producer_id).is_some_and(|first| *first <= r.offset) {
+            return Some(TxnMark::Open);
+        }
+        let aborted =
+            self.aborted.iter().any(|a| a.producer_id == tag.producer_id && a.first_offset <= r.offset && r.offset <= a.last_offset);
+        Some(if aborted { TxnMark::Aborted } else { TxnMark::Committed })
+    }
+}
+
 /// Which records of a fetch a consumer's `poll()` never returns, per record, in order
 /// (`CompletedFetch.nextFetchedRecord` with the fetch's aborted transactions): control
 /// records always; under read_committed also every record of a producer id whose aborted
@@ -225,6 +260,9 @@ pub(crate) struct TxnMetadata {
     pub(crate) aborted: u64,
 }
 
+/// A TxnOffsetCommit on its way or to be sent again: (group, member id, generation, offsets).
+pub(crate) type OffsetsInFlight = (String, String, i32, Vec<(TopicPartition, u64)>);
+
 /// A transactional producer's own state (`TransactionManager`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct TxnClient {
@@ -244,8 +282,7 @@ pub(crate) struct TxnClient {
     pub(crate) end_in_flight: bool,
     /// The TxnOffsetCommit on its way or to be sent again: (group, member id, generation,
     /// offsets).
-    #[allow(clippy::type_complexity)]
-    pub(crate) pending_offsets: Option<(String, String, i32, Vec<(TopicPartition, u64)>)>,
+    pub(crate) pending_offsets: Option<OffsetsInFlight>,
     /// The error of the last retried request, so a retry loop is traced once.
     pub(crate) retrying: Option<crate::event::TxnError>,
     /// The error that put it in AbortableError or FatalError.

@@ -354,3 +354,25 @@ test("the editor's Connect, Streams and push sections in light and dark, on a ta
 });
 
 test("no console errors, page errors or CSP violations", () => suite.assertNoProblems());
+
+test("the editor schedules a fault: a broker crash at 8 s goes on the timeline and happens at 8 s", async (t) => {
+  const page = await suite.open(t);
+  await atStart(page);
+  await openEditor(page);
+  await page.fill("#ed-fault-at", "8");
+  await page.selectOption("#ed-fault-kind", "crash_broker");
+  await page.selectOption("#ed-fault-target", "1");
+  await page.click("#ed-fault-add");
+  await page.locator("#ed-timeline .ed-commands li").waitFor();
+  assert.match(await page.locator("#ed-timeline .ed-commands li").first().innerText(), /8\.0 s[\s\S]*"type":"crash_broker","broker":1/);
+  // A moment that is not one disables Add and says what is allowed.
+  await page.fill("#ed-fault-at", "soon");
+  assert.equal(await page.locator("#ed-fault-add").isDisabled(), true);
+  assert.match(await page.locator("#ed-timeline .ed-problem").innerText(), /seconds from 0 to 604800/);
+  await page.click("#editor-apply");
+  await page.locator("#scenario-editor").waitFor({ state: "detached" });
+  await runTo(page, 7.9);
+  assert.equal(await page.locator('#brokers .broker[data-broker="1"].crashed').count(), 0, "up before 8 s");
+  await runTo(page, 8.1);
+  assert.equal(await page.locator('#brokers .broker[data-broker="1"].crashed').count(), 1, "crashed at 8 s");
+});

@@ -19,12 +19,11 @@
 //
 // E2E_CPU_THROTTLE=6 runs every page with Chromium's CPU slowed six times (CDP
 // Emulation.setCPUThrottlingRate), as on an old laptop: the suite must pass that way too.
-import { createServer } from "node:http";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
-import { extname, join, normalize, resolve, sep } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { serveDir } from "../../scripts/static-server.mjs";
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 export const DIST_DIR = process.env.E2E_DIST_DIR ?? join(REPO_ROOT, "dist");
@@ -54,70 +53,15 @@ export const CHROMIUM_ARGS = [
   "--no-first-run",
 ];
 
-const MIME = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".wasm": "application/wasm",
-  ".css": "text/css; charset=utf-8",
-  ".json": "application/json",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".ico": "image/x-icon",
-  ".txt": "text/plain; charset=utf-8",
-};
-
 /**
- * Serves `dir` (default dist/) on http://127.0.0.1:<ephemeral port>/.
- * "/" serves index.html; missing files are 404 (no SPA fallback); only GET and HEAD.
- * Returns { url, port, close(), requests } where requests lists "METHOD path status".
+ * Serves `dir` (default dist/) on http://127.0.0.1:<ephemeral port>/, compressed as a real
+ * web server would (gzip or brotli when the browser asks; scripts/static-server.mjs, the
+ * same server scripts/serve.sh runs). "/" serves index.html; missing files are 404 (no SPA
+ * fallback); only GET and HEAD. Returns { url, port, close(), requests } where requests
+ * lists "METHOD path status [encoding]".
  */
-export async function serveDist(dir = DIST_DIR) {
-  const root = resolve(dir);
-  if (!existsSync(join(root, "index.html"))) {
-    throw new Error(`${root}/index.html is missing: run \`trunk build --release\` first`);
-  }
-  const requests = [];
-  const server = createServer(async (req, res) => {
-    const done = (status, headers = {}, body = "") => {
-      requests.push(`${req.method} ${req.url} ${status}`);
-      res.writeHead(status, { "Cache-Control": "no-store", ...headers });
-      res.end(req.method === "HEAD" ? undefined : body);
-    };
-    if (req.method !== "GET" && req.method !== "HEAD") return done(405);
-    let path;
-    try {
-      path = decodeURIComponent(new URL(req.url, "http://x").pathname);
-    } catch {
-      return done(400);
-    }
-    if (path.endsWith("/")) path += "index.html";
-    const file = normalize(join(root, path));
-    if (file !== root && !file.startsWith(root + sep)) return done(403);
-    try {
-      if (!(await stat(file)).isFile()) return done(404);
-      const body = await readFile(file);
-      const type = MIME[extname(file).toLowerCase()] ?? "application/octet-stream";
-      done(200, { "Content-Type": type, "Content-Length": body.length }, body);
-    } catch {
-      done(404, { "Content-Type": "text/plain" }, "not found");
-    }
-  });
-  await new Promise((ok, fail) => {
-    server.once("error", fail);
-    server.listen(0, "127.0.0.1", ok);
-  });
-  const { port } = server.address();
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    port,
-    requests,
-    close: () =>
-      new Promise((ok) => {
-        server.closeAllConnections?.();
-        server.close(() => ok());
-      }),
-  };
+export async function serveDist(dir = DIST_DIR, options = {}) {
+  return serveDir(dir, { compress: process.env.E2E_NO_COMPRESS ? false : true, ...options });
 }
 
 /** Launches headless Debian Chromium. Close it with `await browser.close()`. */

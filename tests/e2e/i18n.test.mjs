@@ -18,7 +18,7 @@ const KAFKA = new Set(
    batch size retention bytes segment committed uncommitted commit reset group instance protocol assignor strategy
    interval timeout session request delivery timestamp createtime logappendtime unclean election insync replicas replica
    lag fetch wait processing per mode before after events event
-   english duplicates lost produce fetch retries connect streams incrementing changelog position`.split(/\s+/),
+   english duplicates lost produce fetch retries connect streams incrementing changelog position ongoing`.split(/\s+/),
 );
 
 /** Visible English words that are not Kafka's, a scenario's identifiers or units. */
@@ -65,6 +65,17 @@ test("the language toggle leaves no English label behind", async (t) => {
   // The scenario editor too, with its "more settings" open.
   await page.click("#edit-scenario");
   for (const more of await page.locator("#scenario-editor details.ed-more summary").all()) await more.click();
+  const leftovers = await englishLeft(page);
+  assert.deepEqual(leftovers, []);
+});
+
+test("transactions speak Chinese too", async (t) => {
+  const page = await suite.open(t, "?lang=zh");
+  await page.selectOption("#scenario", "transactions");
+  await page.locator("#transactions").waitFor();
+  await runTo(page, 9.5);
+  await page.locator(".panel.topics li.cell.txn-aborted").first().click();
+  await page.locator("#record-path").waitFor();
   const leftovers = await englishLeft(page);
   assert.deepEqual(leftovers, []);
 });

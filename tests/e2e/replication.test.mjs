@@ -118,8 +118,14 @@ test("acks=1 with slow followers: a leader crash loses acknowledged records, sho
   const log = await page.locator("#partition-0 .val").allInnerTexts();
   for (const v of lostValues) assert.ok(!log.includes(v), `${v} is lost yet in the log ${log}`);
   // Every lost record had been acknowledged to the producer.
+  // Every lost record had been acknowledged to the producer: its card marks it lost
+  // (acknowledged, then lost at a leader change), not acknowledged.
+  const markedLost = await page.locator('[data-producer="Producer1"] .sent-strip .rec.lost').allInnerTexts();
   const ackedNow = await acked(page);
-  for (const v of lostValues) assert.ok(ackedNow.includes(v), `${v} lost but never acknowledged`);
+  for (const v of lostValues) {
+    assert.ok(markedLost.includes(v), `${v} lost but the producer card does not mark it lost: ${markedLost}`);
+    assert.ok(!ackedNow.includes(v), `${v} lost yet shown as acknowledged`);
+  }
   // The guarantees panel lists it as allowed by acks=1, not as a broken promise.
   const finding = page.locator("#guarantees .finding", { hasText: "now gone" }).first();
   await finding.waitFor();
@@ -216,6 +222,23 @@ test("the replication view in Chinese", async () => {
   assert.doesNotMatch(text, /Brokers and replicas|Guarantees|crashed/);
   await screenshot(page, "replication-zh");
   await page.close();
+});
+
+test("where the sandbox differs from Kafka is one click away under the brokers, in both languages", async () => {
+  for (const [lang, title, word] of [
+    ["en", /Where this differs from real Kafka/, /controller never fails/],
+    ["zh", /与真实 Kafka 的不同之处/, /控制器从不故障/],
+  ]) {
+    const page = await open(lang, { width: 1440, height: 900 });
+    const list = page.locator("#fidelity");
+    assert.match(await list.locator("summary").innerText(), title);
+    assert.equal(await list.locator("li").first().isVisible(), false, "closed until asked");
+    await list.locator("summary").click();
+    await list.locator("li").first().waitFor();
+    assert.equal(await list.locator("li").count(), 6);
+    assert.match(await list.innerText(), word);
+    await page.close();
+  }
 });
 
 test("nothing was logged as an error", () => {

@@ -36,7 +36,7 @@ test("the page has a CSP without inline scripts, and every script is external", 
 });
 
 test("the wasm file is served as application/wasm", async () => {
-  const wasm = app.server.requests.find((r) => /\.wasm 200$/.test(r));
+  const wasm = app.server.requests.find((r) => /\.wasm 200( br| gzip)?$/.test(r));
   assert.ok(wasm, `no .wasm request in ${JSON.stringify(app.server.requests)}`);
   const res = await fetch(new URL(wasm.split(" ")[1], app.url));
   assert.equal(res.headers.get("content-type"), "application/wasm");

@@ -211,8 +211,10 @@ fn cli_run_scenario() {
             prop_assert!(t >= time && e["type"].is_string(), "{}", line);
             time = t;
         }
-        let summary = run::summary(&scenario, &finished.sim.snapshot());
+        let summary = run::summary(&scenario, &finished.sim);
         prop_assert!(summary.ends_with('\n') && summary.contains("guarantee monitors:"), "{summary}");
+        let report = run::full_report(&scenario, &finished.sim);
+        prop_assert!(report["topics"].is_array() && report["groups"].is_array());
         Ok(())
     });
 }

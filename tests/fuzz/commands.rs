@@ -10,9 +10,13 @@
 
 use super::support::{bounded, fuzz, seed_scenarios};
 use kafka_sandbox_core::assign::Strategy as Assignor;
-use kafka_sandbox_core::command::{BrokerCommand, ConnectCommand, GroupCommand, ProduceCommand, TopicCommand};
+use kafka_sandbox_core::command::{
+    AcknowledgeRule, AcknowledgeType, AcknowledgementMode, ShareConsumerConfig, ShareGroupCommand, ShareGroupConfig, ShareGroupSpec,
+    ShareMemberSpec,
+};
+use kafka_sandbox_core::command::{BrokerCommand, ConnectCommand, GroupCommand, ProduceCommand, TopicCommand, TxnCommand};
 use kafka_sandbox_core::command::{GroupSpec, MemberSpec, SeekTo};
-use kafka_sandbox_core::config::{Acks, ConsumerConfig, GroupConfig, OffsetReset};
+use kafka_sandbox_core::config::{Acks, ConsumerConfig, GroupConfig, IsolationLevel, OffsetReset, ProcessingGuarantee, ProducerConfig};
 use kafka_sandbox_core::group::CommitMode;
 use kafka_sandbox_core::partitioner::PartitionerKind;
 use kafka_sandbox_core::record::Header;
@@ -108,6 +112,44 @@ enum Op {
         client: u8,
         topics: Vec<u8>,
     },
+    /// A share group (KIP-932) with `members` consumers and one setting (by index) set to
+    /// an interesting value.
+    AddShareGroup {
+        id: u8,
+        topics: Vec<u8>,
+        members: u8,
+        setting: Option<(u8, u8)>,
+    },
+    /// To a share group's consumer: add, remove, crash, restart, set processing time,
+    /// switch acknowledgement mode, set or clear an acknowledge rule.
+    Share {
+        kind: u8,
+        group: u8,
+        client: u8,
+        number: u8,
+    },
+    /// A transactional producer's begin, commit, abort, sendOffsetsToTransaction, crash,
+    /// restart (`kind` 0–5) on any producer (most are not transactional: refused).
+    Txn {
+        kind: u8,
+        producer: u8,
+        group: u8,
+        client: u8,
+    },
+    /// `add_producer`: a name (taken or not), a `transactional.id` (one in use: a second
+    /// instance; a new one; none; strange) and settings (`number` indexes the timeout).
+    AddProducer {
+        producer: u8,
+        transactional_id: Option<u8>,
+        number: u8,
+        acks: Option<u8>,
+    },
+    /// A group's `isolation.level`, or a Streams application's `processing.guarantee`.
+    Isolation {
+        streams: bool,
+        group: u8,
+        committed: bool,
+    },
     Step(u8),
     Advance(u8),
     StepVisible,
@@ -134,6 +176,13 @@ fn op() -> impl Strategy<Value = Op> {
         1 => (idx(), idx(), idx(), proptest::option::of(idx()), 0..4u8, idx())
             .prop_map(|(group, client, topic, partition, to, number)| Op::Seek { group, client, topic, partition, to, number }),
         1 => (idx(), idx(), proptest::collection::vec(idx(), 0..3)).prop_map(|(group, client, topics)| Op::Subscribe { group, client, topics }),
+        1 => (idx(), proptest::collection::vec(idx(), 0..3), idx(), proptest::option::of((idx(), idx())))
+            .prop_map(|(id, topics, members, setting)| Op::AddShareGroup { id, topics, members, setting }),
+        3 => (0..7u8, idx(), idx(), idx()).prop_map(|(kind, group, client, number)| Op::Share { kind, group, client, number }),
+        3 => (0..6u8, idx(), idx(), idx()).prop_map(|(kind, producer, group, client)| Op::Txn { kind, producer, group, client }),
+        1 => (idx(), proptest::option::weighted(0.8, idx()), idx(), proptest::option::weighted(0.2, idx()))
+            .prop_map(|(producer, transactional_id, number, acks)| Op::AddProducer { producer, transactional_id, number, acks }),
+        1 => (any::<bool>(), idx(), any::<bool>()).prop_map(|(streams, group, committed)| Op::Isolation { streams, group, committed }),
         4 => (1..60u8).prop_map(Op::Step),
         2 => idx().prop_map(Op::Advance),
         1 => Just(Op::StepVisible),
@@ -147,6 +196,10 @@ struct Names {
     groups: Vec<String>,
     clients: Vec<String>,
     connectors: Vec<String>,
+    /// The `transactional.id`s in use, a new one, then the strange names.
+    transactional_ids: Vec<String>,
+    /// The Streams applications' ids, then the strange names.
+    apps: Vec<String>,
 }
 
 impl Names {
@@ -157,15 +210,26 @@ impl Names {
             v
         };
         let mut clients: Vec<String> = sim.groups().flat_map(|g| g.members().map(|m| m.client_id().to_string())).collect();
+        clients.extend(sim.share_groups().flat_map(|g| g.members().map(|m| m.client_id().to_string())));
         clients.extend(["c-new", "c-other"].map(String::from));
         clients.sort();
         clients.dedup();
         Self {
             topics: with_strange(sim.topics().map(|t| t.name().to_string()).collect()),
             producers: with_strange(sim.producers().map(|p| p.name().to_string()).collect()),
-            groups: with_strange(sim.groups().map(|g| g.id().to_string()).chain(["g-new".to_string()]).collect()),
+            groups: with_strange(
+                sim.groups()
+                    .map(|g| g.id().to_string())
+                    .chain(sim.share_groups().map(|g| g.id().to_string()))
+                    .chain(["g-new".to_string()])
+                    .collect(),
+            ),
             clients: with_strange(clients),
             connectors: with_strange(sim.snapshot().connectors.iter().map(|c| c.name.clone()).collect()),
+            transactional_ids: with_strange(
+                sim.read().producers().filter_map(|p| p.transactional_id().map(String::from)).chain(["tx-new".to_string()]).collect(),
+            ),
+            apps: with_strange(sim.snapshot().streams.iter().map(|a| a.application_id.clone()).collect()),
         }
     }
 }
@@ -315,6 +379,98 @@ fn to_command(op: &Op, n: &Names) -> Option<Command> {
             group: pick(&n.groups, group),
             client_id: pick(&n.clients, client),
             topics: topics.iter().map(|t| pick(&n.topics, *t)).collect(),
+        }),
+        Op::AddShareGroup { id, topics, members, setting } => {
+            let mut config = ShareGroupConfig::default();
+            if let Some((field, value)) = setting {
+                let v = pick(U64S, value);
+                let small = u32::try_from(v).unwrap_or(u32::MAX);
+                match field % 7 {
+                    0 => config.share_record_lock_duration_ms = v,
+                    1 => config.share_delivery_count_limit = small,
+                    2 => config.share_partition_max_record_locks = small,
+                    3 => config.share_heartbeat_interval_ms = v,
+                    4 => config.share_session_timeout_ms = v,
+                    5 => config.share_auto_offset_reset = OffsetReset::Earliest,
+                    _ => config.share_auto_offset_reset = OffsetReset::None,
+                }
+            }
+            Command::ShareGroup(ShareGroupCommand::AddShareGroup {
+                share_group: ShareGroupSpec {
+                    id: pick(&n.groups, id),
+                    topics: topics.iter().map(|t| pick(&n.topics, *t)).collect(),
+                    config,
+                    members: (0..pick(&[0usize, 1, 5, 64, 65], members)).map(|i| ShareMemberSpec::new(format!("s{i}"))).collect(),
+                },
+            })
+        }
+        Op::Share { kind, group, client, number } => {
+            let (group, client_id) = (pick(&n.groups, group), pick(&n.clients, client));
+            match kind {
+                0 => Command::ShareGroup(ShareGroupCommand::AddShareMember {
+                    group,
+                    share_member: ShareMemberSpec {
+                        client_id,
+                        config: ShareConsumerConfig {
+                            max_poll_records: u32::try_from(pick(U64S, number)).unwrap_or(u32::MAX),
+                            processing_ms: pick(U64S, number.wrapping_add(3)),
+                            share_acknowledgement_mode: if number % 2 == 0 {
+                                AcknowledgementMode::Explicit
+                            } else {
+                                AcknowledgementMode::Implicit
+                            },
+                            ..ShareConsumerConfig::default()
+                        },
+                        acknowledge: vec![AcknowledgeRule { value: "v".into(), acknowledge_type: AcknowledgeType::Release }],
+                    },
+                }),
+                1 => Command::ShareGroup(ShareGroupCommand::RemoveShareMember { group, client_id }),
+                2 => Command::ShareGroup(ShareGroupCommand::CrashShareMember { group, client_id }),
+                3 => Command::ShareGroup(ShareGroupCommand::RestartShareMember { group, client_id }),
+                4 => Command::ShareGroup(ShareGroupCommand::SetShareProcessing { group, client_id, processing_ms: pick(U64S, number) }),
+                5 => Command::ShareGroup(ShareGroupCommand::SetAcknowledgementMode {
+                    group,
+                    client_id,
+                    share_acknowledgement_mode: if number % 2 == 0 { AcknowledgementMode::Explicit } else { AcknowledgementMode::Implicit },
+                }),
+                _ => Command::ShareGroup(ShareGroupCommand::SetAcknowledgeRule {
+                    group,
+                    client_id,
+                    value: if number % 5 == 0 { "v".repeat(1025) } else { "v".into() },
+                    acknowledge_type: pick(
+                        &[None, Some(AcknowledgeType::Accept), Some(AcknowledgeType::Release), Some(AcknowledgeType::Reject)],
+                        number,
+                    ),
+                }),
+            }
+        }
+        Op::Txn { kind, producer, group, client } => {
+            let producer = pick(&n.producers, producer);
+            Command::Txn(match kind {
+                0 => TxnCommand::BeginTransaction { producer },
+                1 => TxnCommand::CommitTransaction { producer },
+                2 => TxnCommand::AbortTransaction { producer },
+                3 => TxnCommand::SendOffsetsToTransaction { producer, group: pick(&n.groups, group), client_id: pick(&n.clients, client) },
+                4 => TxnCommand::CrashProducer { producer },
+                _ => TxnCommand::RestartProducer { producer },
+            })
+        }
+        Op::AddProducer { producer, transactional_id, number, acks } => Command::Txn(TxnCommand::AddProducer {
+            producer: if producer % 2 == 0 { format!("p-new-{}", producer % 5) } else { pick(&n.producers, producer) },
+            config: ProducerConfig {
+                transactional_id: transactional_id.map(|t| pick(&n.transactional_ids, t)),
+                transaction_timeout_ms: pick(U64S, number),
+                acks: acks.map_or(Acks::All, |a| pick(&[Acks::Zero, Acks::Leader, Acks::All], a)),
+                ..ProducerConfig::default()
+            },
+        }),
+        Op::Isolation { streams: false, group, committed } => Command::Txn(TxnCommand::SetIsolationLevel {
+            group: pick(&n.groups, group),
+            isolation_level: if committed { IsolationLevel::ReadCommitted } else { IsolationLevel::ReadUncommitted },
+        }),
+        Op::Isolation { streams: true, group, committed } => Command::Txn(TxnCommand::SetProcessingGuarantee {
+            application_id: pick(&n.apps, group),
+            processing_guarantee: if committed { ProcessingGuarantee::ExactlyOnceV2 } else { ProcessingGuarantee::AtLeastOnce },
         }),
         Op::Step(_) | Op::Advance(_) | Op::StepVisible => return None,
     })

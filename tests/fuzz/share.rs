@@ -44,7 +44,7 @@ fn share_links_damaged() {
     let strategy = (mutant(), proptest::collection::vec(text_edit(), 0..3));
     fuzz("share_links_damaged", 300, strategy, |(m, edits)| {
         let Ok(scenario) = Scenario::from_json(&m.render(&seeds)) else { return Ok(()) };
-        let run = SharedRun { scenario, commands: vec![], steps: 0, to_come: vec![] };
+        let run = SharedRun { scenario, ..SharedRun::default() };
         let mut link = share::encode(&run);
         if edits.is_empty() {
             let back = share::decode(&link);

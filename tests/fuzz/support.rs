@@ -82,6 +82,10 @@ const CORPUS: &[(&str, &str)] = &[
     // Compacted topics (compact, compact,delete) with every cleaner setting, a tombstone
     // and a keyless record (refused) on the timeline (issue 19).
     ("compaction", include_str!("corpus/compaction.json")),
+    // Transactions (issue 17): every transaction field and cluster setting, a commit with
+    // sendOffsetsToTransaction, an abort, a crash and restart, a second instance, both
+    // isolation levels and an exactly_once_v2 Streams count switched back.
+    ("transactions", include_str!("corpus/transactions.json")),
 ];
 
 /// Every complete scenario in the docs (```json blocks with a `version`): they tour the

@@ -2,7 +2,7 @@
 //! while its broker is down, the preferred-leader rebalance, controlled shutdown, and the
 //! eligible leader replicas of KIP-966 (Kafka 4.1+) against 4.0.
 
-use kafka_sandbox_core::command::{BrokerCommand, GroupSpec, MemberSpec, ProduceCommand};
+use kafka_sandbox_core::command::{BrokerCommand, GroupSpec, MemberSpec, ProduceCommand, TopicCommand};
 use kafka_sandbox_core::config::{Acks, ClusterConfig, GroupConfig, KafkaVersion, OffsetReset, ProducerConfig};
 use kafka_sandbox_core::error::Problem;
 use kafka_sandbox_core::event::{ClusterEvent, EventKind, ProduceEvent, ReplicationEvent};
@@ -236,6 +236,45 @@ fn with_elr_a_replica_that_left_the_shrunken_isr_is_elected_when_the_isr_empties
     let p = sim.topic("t").and_then(|t| t.partition(0)).expect("t-0");
     assert!(p.leader_log().is_some_and(|log| log.records().iter().any(|r| r.record.value == "x")), "nothing committed lost");
     assert!(!sim.trace().events().any(|e| matches!(e.kind, EventKind::Replication(ReplicationEvent::LeaderElected { unclean: true, .. }))));
+}
+
+#[test]
+fn updating_min_insync_replicas_clears_the_eligible_leader_replicas() {
+    // KAFKA-16540: any update of a topic's min.insync.replicas, even to the same value,
+    // clears its ELR (`ClearElrRecord`); `a` is then no longer eligible and the partition
+    // stays offline when the leader is lost, where it would have been elected.
+    let mut sim = build(KafkaVersion::V4_2, 2);
+    produce(&mut sim, "x");
+    run(&mut sim, 500);
+    let r = replicas(&sim);
+    let (l, a, b) = (r[0], r[1], r[2]);
+    apply(&mut sim, BrokerCommand::ShutdownBroker { broker: b });
+    run(&mut sim, 100);
+    apply(&mut sim, BrokerCommand::ShutdownBroker { broker: a });
+    run(&mut sim, 100);
+    assert_eq!(isr_elr(&sim), (vec![l], vec![a]));
+    let since = sim.now();
+    sim.apply(TopicCommand::SetTopicConfig { topic: "t".into(), min_insync_replicas: Some(2), unclean_leader_election_enable: None })
+        .expect("same value");
+    assert_eq!(isr_elr(&sim), (vec![l], vec![]), "cleared");
+    assert!(first_at(
+        &sim,
+        since,
+        |k| matches!(k, EventKind::Replication(ReplicationEvent::EligibleLeadersChanged { elr, .. }) if elr.is_empty())
+    )
+    .is_some());
+    apply(&mut sim, BrokerCommand::CrashBroker { broker: l });
+    run(&mut sim, 10_000);
+    apply(&mut sim, BrokerCommand::RestartBroker { broker: a });
+    run(&mut sim, 1_000);
+    assert_eq!(leader(&sim), None, "a left the ELR with the update: not eligible");
+    // On 4.0 (no ELR) the update changes nothing of the kind.
+    let mut sim = build(KafkaVersion::V4_0, 2);
+    run(&mut sim, 500);
+    let since = sim.now();
+    sim.apply(TopicCommand::SetTopicConfig { topic: "t".into(), min_insync_replicas: Some(2), unclean_leader_election_enable: None })
+        .expect("same value");
+    assert!(first_at(&sim, since, |k| matches!(k, EventKind::Replication(ReplicationEvent::EligibleLeadersChanged { .. }))).is_none());
 }
 
 #[test]

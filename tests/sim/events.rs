@@ -29,6 +29,12 @@ fn known(s: &scenario::Scenario, sim: &Sim) -> Known {
     };
     // Members added by the timeline are in the run too.
     k.members.extend(sim.groups().flat_map(|g| g.registered().map(move |c| (g.id().to_string(), c.to_string()))));
+    // Share groups (KIP-932) are groups too.
+    for g in sim.share_groups() {
+        k.groups.insert(g.id().to_string());
+        k.members.extend(g.members().map(|m| (g.id().to_string(), m.client_id().to_string())));
+        k.members.extend(g.registered().map(|c| (g.id().to_string(), c.to_string())));
+    }
     k
 }
 

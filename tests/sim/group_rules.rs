@@ -417,3 +417,31 @@ fn the_rebalance_timeout_removes_only_dynamic_members() {
         assert_eq!(g.registered().count(), if instance.is_some() { 3 } else { 2 }, "{instance:?}");
     }
 }
+
+#[test]
+fn a_classic_member_kicked_out_by_its_poll_timeout_counts_as_stopped_from_that_moment() {
+    // The stuck member's heartbeat thread leaves the group when max.poll.interval.ms runs
+    // out; from then it consumes nothing, and the time it is stopped is counted.
+    let mut stuck = member("c1", None, CommitMode::Auto, 0);
+    stuck.config.max_poll_interval_ms = 5_000;
+    let mut sim = build(GroupProtocol::Classic, KafkaVersion::V4_2, vec![stuck]);
+    let c1 = |sim: &Sim| sim.group("g").and_then(|g| g.member("c1")).map(|m| (m.stopped_since(), m.rebalance_stopped_ms())).unwrap();
+    assert_eq!(c1(&sim).0, None, "consuming");
+    sim.apply(GroupCommand::PauseMember { group: "g".into(), client_id: "c1".into(), paused: true }).expect("pause");
+    let paused_at = sim.now();
+    run(&mut sim, 8_000);
+    let left = sim
+        .trace()
+        .events()
+        .find(|e| {
+            matches!(&e.kind, EventKind::Group(GroupEvent::PartitionsRevoked { client_id, .. }) if client_id == "c1") && e.time > paused_at
+        })
+        .map(|e| e.time)
+        .expect("c1 gave its partitions up at the poll timeout");
+    assert_eq!(c1(&sim).0, Some(left), "stopped since it left");
+    sim.apply(GroupCommand::PauseMember { group: "g".into(), client_id: "c1".into(), paused: false }).expect("resume");
+    run(&mut sim, 10_000);
+    let (since, stopped_ms) = c1(&sim);
+    assert_eq!(since, None, "consuming again after rejoining");
+    assert!(stopped_ms >= sim.now().ms() - 10_000 - left.ms(), "the time out of the group is counted: {stopped_ms} ms");
+}

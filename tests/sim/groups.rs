@@ -603,3 +603,41 @@ fn a_group_with_members_keeps_the_offsets_of_the_topics_it_subscribes_to() {
         assert_eq!(sim.group("g").expect("group").committed_offsets().map(|(_, o)| o).sum::<u64>(), 8, "{protocol:?}");
     }
 }
+
+/// The card's first-rebalance hint ("the first generation forms at …") is computed from
+/// the simulation: in the default scenario both members of ConsumerGroup01 join during
+/// the initial delay, so the coordinator waits once more and the generation forms at
+/// 6.3 s, not at the 3.3 s its first timer says; ConsumerGroup02's one member forms at
+/// 3.3 s. From the moment the members have joined, the hint names the moment exactly.
+#[test]
+fn the_first_rebalance_hint_names_the_moment_the_generation_forms() {
+    let Ok(mut sim) = kafka_sandbox_core::scenario::default_scenario().build() else { panic!("the default scenario builds") };
+    let mut predicted: Vec<(String, SimTime, SimTime)> = Vec::new();
+    while sim.now() < SimTime(8_000) {
+        for g in sim.groups() {
+            // Once every member of the scenario's group has joined (before that, the hint
+            // rightly names the timer the members so far set).
+            let all_joined = g.registered().count() == g.members().count();
+            if let Some(at) = g.join_phase_ends().filter(|_| g.initial_rebalance() && all_joined) {
+                predicted.push((g.id().to_string(), sim.now(), at));
+            }
+        }
+        if sim.step().is_none() {
+            break;
+        }
+    }
+    let formed = |group: &str| {
+        sim.read()
+            .events()
+            .find(|e| matches!(&e.kind, EventKind::Group(kafka_sandbox_core::event::GroupEvent::JoinPhaseCompleted { group: g, .. }) if g == group))
+            .map(|e| e.time)
+    };
+    for (group, expected) in [("ConsumerGroup01", 6_300), ("ConsumerGroup02", 3_300)] {
+        assert_eq!(formed(group), Some(SimTime(expected)), "{group}");
+        let seen: Vec<_> = predicted.iter().filter(|(g, _, _)| g == group).collect();
+        assert!(!seen.is_empty(), "{group} showed a hint");
+        for (_, now, at) in seen {
+            assert_eq!(*at, SimTime(expected), "{group} at {} ms", now.ms());
+        }
+    }
+}

@@ -211,3 +211,97 @@ fn lessons_malformed_files_get_clear_errors() {
         assert!(e.to_string().contains(expected), "expected {expected:?} in {e}");
     }
 }
+
+/// Whether `label` occurs in `text` as a whole word (not inside a longer name: `P2` is not
+/// in `P20`, `Consumer1` not in `Consumer10`).
+fn names(text: &str, label: &str) -> bool {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    text.match_indices(label).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + label.len()..].chars().next();
+        !before.is_some_and(word) && !after.is_some_and(word)
+    })
+}
+
+/// A step's narration must not give away its own question: the correct partition is not
+/// named in what the step says before asking, unless every choice is (lesson 1 once said
+/// "every order-1 event lands in P2", then asked where the next order-1 event goes).
+#[test]
+fn lessons_no_narration_gives_away_its_question() {
+    for l in built_ins() {
+        let mut run = LessonRun::new(&l).unwrap_or_else(|e| panic!("{}: {e}", l.id));
+        for (i, step) in l.steps.iter().enumerate() {
+            run.step().unwrap_or_else(|e| panic!("{} step {}: {e}", l.id, i + 1));
+            let Some(q) = &step.question else { continue };
+            let reveal = run.reveal().unwrap_or_else(|e| panic!("{} step {}: {e}", l.id, i + 1));
+            let Some(correct) = reveal.correct() else { continue };
+            for lang in [lesson::Lang::En, lesson::Lang::Zh] {
+                let say = step.say.get(lang);
+                let labels: Vec<String> = q.choices.iter().map(|c| c.label(lang)).collect();
+                // Partition questions ("which partition will it go to?"): a client id in
+                // the narration is usually another group's member, not the answer.
+                let partitions = labels.iter().all(|label| label.strip_prefix('P').is_some_and(|n| n.parse::<u32>().is_ok()));
+                if !partitions || labels.iter().all(|label| names(say, label)) {
+                    continue;
+                }
+                let answer = &labels[correct];
+                assert!(
+                    !names(say, answer),
+                    "lesson {} step {} ({lang:?}) names the answer {answer:?} before asking {:?}:\n{say}",
+                    l.id,
+                    i + 1,
+                    q.ask.get(lang)
+                );
+            }
+        }
+    }
+}
+
+/// Lesson 2 teaches the sticky partitioner, which contradicts the seed article (keyless
+/// records "以循环的方式分配"): it says, in both languages, that the article describes
+/// Kafka before 2.4 (KIP-480).
+#[test]
+fn lessons_the_producer_lesson_says_the_article_describes_kafka_before_2_4() {
+    let l = built_ins().into_iter().find(|l| l.id == "producer").unwrap_or_else(|| panic!("lesson producer"));
+    let sticky = l.steps.iter().find(|s| s.say.en.contains("KIP-480")).unwrap_or_else(|| panic!("the sticky step"));
+    assert!(sticky.say.en.contains("before 2.4") && sticky.say.en.contains("round robin"), "{}", sticky.say.en);
+    assert!(sticky.say.zh.contains("2.4 之前") && sticky.say.zh.contains("循环"), "{}", sticky.say.zh);
+}
+
+/// Once a question is answered the highlight follows the answer: lesson 1's "which
+/// partition will order-1 shipped go to?" outlines the partition the simulation put it in
+/// and the record itself; lesson 3's "who receives m11?" outlines the member that did.
+/// Every built-in question whose answer names something on the page gets a focus the
+/// lesson checker accepts (a topic, member, record that exists).
+#[test]
+fn lessons_the_highlight_follows_the_answer() {
+    use lesson::Focus;
+    let mut followed = 0;
+    for l in built_ins() {
+        let mut run = LessonRun::new(&l).unwrap_or_else(|e| panic!("{}: {e}", l.id));
+        for (i, step) in l.steps.iter().enumerate() {
+            run.step().unwrap_or_else(|e| panic!("{} step {}: {e}", l.id, i + 1));
+            let Some(q) = &step.question else { continue };
+            let reveal = run.reveal().unwrap_or_else(|e| panic!("{} step {}: {e}", l.id, i + 1));
+            let focus = reveal.look_at(&q.query);
+            if focus.is_empty() {
+                continue;
+            }
+            followed += 1;
+            let shipped = q.ask.en.contains("order-1 shipped");
+            if shipped {
+                let Some(Focus::Partition { partition, .. }) = focus.first() else { panic!("{focus:?}") };
+                assert_eq!(serde_json::json!(partition), reveal.answer, "the partition it went to");
+                assert!(focus.contains(&Focus::Record("order-1 shipped".into())), "{focus:?}");
+            }
+            if l.id == "consumer-groups" && q.ask.en.contains("m11") {
+                assert!(
+                    focus.iter().any(|f| matches!(f, Focus::Member { client_id, .. } if serde_json::json!([client_id]) == reveal.answer)),
+                    "{focus:?} for {}",
+                    reveal.answer
+                );
+            }
+        }
+    }
+    assert!(followed >= 10, "{followed} answers followed");
+}

@@ -20,6 +20,7 @@ mod replication;
 mod retention;
 mod scenarios;
 mod seed;
+mod share_groups;
 mod streams;
 mod support;
 mod swarm;

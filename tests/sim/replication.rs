@@ -1,7 +1,7 @@
 //! Replication and durability, scenario by scenario: what acks, min.insync.replicas,
 //! the ISR and leader election promise, and exactly where the promise stops.
 
-use kafka_sandbox_core::command::{BrokerCommand, ProduceCommand};
+use kafka_sandbox_core::command::{BrokerCommand, GroupCommand, ProduceCommand};
 use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
 use kafka_sandbox_core::config::{Acks, ClusterConfig, GroupConfig, OffsetReset, ProducerConfig};
 use kafka_sandbox_core::event::{ConsumeEvent, ProduceEvent, ReplicationEvent};
@@ -16,11 +16,12 @@ struct Setup {
     unclean: bool,
     idempotent: Option<bool>,
     request_timeout_ms: u64,
+    reset: OffsetReset,
 }
 
 impl Default for Setup {
     fn default() -> Self {
-        Self { acks: Acks::All, min_isr: 1, unclean: false, idempotent: None, request_timeout_ms: 30_000 }
+        Self { acks: Acks::All, min_isr: 1, unclean: false, idempotent: None, request_timeout_ms: 30_000, reset: OffsetReset::Earliest }
     }
 }
 
@@ -60,7 +61,7 @@ fn build(s: Setup) -> Sim {
         groups: vec![GroupSpec {
             id: "g".into(),
             topics: vec!["t".into()],
-            config: GroupConfig { auto_offset_reset: OffsetReset::Earliest, ..GroupConfig::default() },
+            config: GroupConfig { auto_offset_reset: s.reset, ..GroupConfig::default() },
             members: vec![MemberSpec::new("c")],
             ..GroupSpec::default()
         }],
@@ -410,4 +411,115 @@ fn a_replica_that_led_an_epoch_the_new_leader_never_saw_truncates_to_their_commo
         let values: Vec<String> = p.log_on(b).expect("replica log").records().iter().map(|r| r.record.value.clone()).collect();
         assert_eq!(values, vec!["a", "b", "c"], "broker {b} matches the leader");
     }
+}
+
+// ----- KIP-320: a consumer's position after an unclean election ---------------------
+
+fn pause(sim: &mut Sim, client_id: &str, paused: bool) {
+    sim.apply(GroupCommand::PauseMember { group: "g".into(), client_id: client_id.into(), paused }).expect("pause");
+}
+
+/// KIP-320's scene: `a`, `b` on every replica; `x`, `y`, `z` on the leader alone (the slow
+/// followers left the ISR; min.insync.replicas=1) and read by "c", whose position is 5 with
+/// offset epoch 0. "c" stops polling; the leader crashes; an out-of-sync follower is elected
+/// unclean at epoch 1 holding only `a`, `b`, and takes `n1`..`n4` at offsets 2..5. Then "c"
+/// polls again.
+fn truncated_under_the_consumer(reset: OffsetReset) -> Sim {
+    // Not idempotent: the records the election truncated leave a gap in the producer's
+    // sequence numbers, which an idempotent producer repairs with an epoch bump (KIP-360),
+    // not what this test is about.
+    let mut sim = build(Setup { acks: Acks::All, min_isr: 1, unclean: true, reset, idempotent: Some(false), ..Setup::default() });
+    produce(&mut sim, "a");
+    produce(&mut sim, "b");
+    run(&mut sim, 1_000);
+    let old = leader(&sim).expect("leader");
+    slow_followers(&mut sim, 60_000);
+    for v in ["x", "y", "z"] {
+        produce(&mut sim, v);
+    }
+    run(&mut sim, 2_000);
+    assert_eq!(received(&sim), ["a", "b", "x", "y", "z"], "c read what the leader alone committed");
+    pause(&mut sim, "c", true);
+    sim.apply(BrokerCommand::CrashBroker { broker: old }).expect("crash");
+    run(&mut sim, 2_500);
+    let new = leader(&sim).expect("an out-of-sync replica is elected unclean");
+    assert_ne!(new, old);
+    for v in ["n1", "n2", "n3", "n4"] {
+        produce(&mut sim, v);
+    }
+    run(&mut sim, 1_000);
+    assert_eq!(leader_values(&sim), ["a", "b", "n1", "n2", "n3", "n4"], "the new leader wrote over offsets 2..5");
+    pause(&mut sim, "c", false);
+    run(&mut sim, 2_000);
+    sim
+}
+
+fn truncations(sim: &Sim) -> Vec<(u64, u32, u64)> {
+    sim.trace()
+        .events()
+        .filter_map(|e| match &e.kind {
+            EventKind::Consume(ConsumeEvent::TruncationDetected { from, offset_epoch, to, .. }) => Some((*from, *offset_epoch, *to)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn after_an_unclean_election_the_consumer_resumes_where_the_logs_diverge_not_at_its_old_position() {
+    // Kafka's consumer validates its position against the new leader (OffsetsForLeaderEpoch
+    // for epoch 0 answers 2) and rewinds to offset 2; resuming at its old position 5 would
+    // skip n1..n3, records that are in the log and were never read.
+    let sim = truncated_under_the_consumer(OffsetReset::Earliest);
+    assert_eq!(truncations(&sim), [(5, 0, 2)]);
+    assert_eq!(received(&sim), ["a", "b", "x", "y", "z", "n1", "n2", "n3", "n4"]);
+}
+
+#[test]
+fn a_new_owner_validates_the_committed_offset_and_reads_from_the_divergence_point() {
+    // The committed offset carries its leader epoch (OffsetCommit's committedLeaderEpoch):
+    // a consumer given the partition later validates it like its own position.
+    let mut sim = build(Setup { acks: Acks::All, min_isr: 1, unclean: true, idempotent: Some(false), ..Setup::default() });
+    produce(&mut sim, "a");
+    run(&mut sim, 1_000);
+    let old = leader(&sim).expect("leader");
+    slow_followers(&mut sim, 60_000);
+    for v in ["x", "y"] {
+        produce(&mut sim, v);
+    }
+    run(&mut sim, 2_000);
+    sim.apply(GroupCommand::RemoveMember { group: "g".into(), client_id: "c".into() }).expect("close c");
+    run(&mut sim, 500);
+    assert_eq!(sim.group("g").expect("g").committed_offsets().map(|(_, o)| o).collect::<Vec<_>>(), [3], "c committed 3 on close");
+    sim.apply(BrokerCommand::CrashBroker { broker: old }).expect("crash");
+    run(&mut sim, 2_500);
+    assert!(leader(&sim).is_some_and(|l| l != old), "unclean election");
+    for v in ["n1", "n2", "n3"] {
+        produce(&mut sim, v);
+    }
+    run(&mut sim, 1_000);
+    sim.apply(GroupCommand::AddMember { group: "g".into(), member: MemberSpec::new("c2") }).expect("c2 joins");
+    run(&mut sim, 5_000);
+    assert_eq!(truncations(&sim), [(3, 0, 1)]);
+    let c2: Vec<String> =
+        sim.group("g").and_then(|g| g.member("c2")).map(|m| m.received().map(|d| d.value.clone()).collect()).unwrap_or_default();
+    assert_eq!(c2, ["n1", "n2", "n3"], "from offset 1, not from the committed 3");
+}
+
+#[test]
+fn a_clean_leader_change_validates_the_position_and_changes_nothing() {
+    let mut sim = build(Setup::default());
+    for v in ["a", "b", "c"] {
+        produce(&mut sim, v);
+    }
+    run(&mut sim, 1_000);
+    let old = leader(&sim).expect("leader");
+    sim.apply(BrokerCommand::CrashBroker { broker: old }).expect("crash");
+    run(&mut sim, 2_500);
+    assert!(leader(&sim).is_some_and(|l| l != old), "a clean election from the ISR");
+    for v in ["d", "e"] {
+        produce(&mut sim, v);
+    }
+    run(&mut sim, 2_000);
+    assert!(truncations(&sim).is_empty(), "nothing was truncated");
+    assert_eq!(received(&sim), ["a", "b", "c", "d", "e"]);
 }

@@ -188,9 +188,25 @@ fn every_kind_of_refusal_says_what_where_and_what_is_allowed() {
             "topics: 17 topics; allowed: 1 to 16",
         ),
         (with(&[("/topics/0/name", json!(""))]), "topics[0].name: the topic name must not be empty"),
-        (with(&[("/topics/0/name", json!(long))]), "topics[0].name: the topic name \"nnnnn"),
-        (with(&[("/topics/0/name", json!(long))]), "is longer than 64 characters"),
-        (with(&[("/topics/0/name", json!("a\u{7}"))]), "topics[0].name: the topic name \"a\\u{7}\" contains a control character"),
+        (with(&[("/topics/0/name", json!("n".repeat(250)))]), "topics[0].name: the topic name \"nnnnn"),
+        (with(&[("/topics/0/name", json!("n".repeat(250)))]), "is longer than 249 characters"),
+        (with(&[("/producers/0/name", json!(long))]), "is longer than 64 characters"),
+        (with(&[("/topics/0/name", json!("a\u{7}"))]), "topics[0].name: the topic name \"a\\u{7}\" contains '\\u{7}'"),
+        // Kafka's topic naming rule (`Topic.validate`), in the scenario and in its commands.
+        (
+            with(&[("/topics/0/name", json!("bad topic!"))]),
+            "topics[0].name: the topic name \"bad topic!\" contains ' '; allowed: ASCII letters, digits",
+        ),
+        (with(&[("/topics/0/name", json!("<b>x</b> topic"))]), "topics[0].name: the topic name \"<b>x</b> topic\" contains '<'"),
+        (with(&[("/topics/0/name", json!(".."))]), "topics[0].name: the topic name cannot be \".\" or \"..\""),
+        (
+            command(json!({"type": "produce", "producer": "p", "topic": "no such!", "value": "v"})),
+            "commands[0]: the topic name \"no such!\" contains ' '",
+        ),
+        (
+            command(json!({"type": "add_partitions", "topic": ".", "partitions": 4})),
+            "commands[0]: the topic name cannot be \".\" or \"..\"",
+        ),
         (with(&[("/topics/0/partitions", json!(0))]), "topics[0].partitions: topic \"t\" has 0 partitions; allowed: 1 to 256"),
         (
             with(&[("/topics/0/partitions", json!(1_000_000_000))]),

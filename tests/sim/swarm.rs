@@ -4,11 +4,15 @@
 //! silent; then everything heals and the cluster must converge. A failure names its seed.
 //! Every broker command is drawn (`FAULTS`, checked at compile time); the other features'
 //! commands are not faults of the cluster and are drawn by the fuzz test, which checks it
-//! draws every command type (tests/fuzz/commands.rs).
+//! draws every command type (tests/fuzz/commands.rs). A second swarm adds transactions
+//! (issue 17): a transactional producer's begin, sends, commits, aborts, crashes, restarts
+//! and second instances (zombies) among the faults, a read_committed group beside the
+//! plain one, and the exactly-once monitor silent where Kafka promises (read_committed never
+//! reads an aborted or undecided record); after healing no transaction stays open.
 
-use kafka_sandbox_core::command::{BrokerCommand, ProduceCommand};
-use kafka_sandbox_core::command::{GroupSpec, MemberSpec};
-use kafka_sandbox_core::config::{Acks, CleanupPolicy, ClusterConfig, GroupConfig, OffsetReset, ProducerConfig, Ratio};
+use kafka_sandbox_core::command::{BrokerCommand, ProduceCommand, TxnCommand};
+use kafka_sandbox_core::command::{GroupSpec, MemberSpec, ShareGroupConfig, ShareGroupSpec, ShareMemberSpec};
+use kafka_sandbox_core::config::{Acks, CleanupPolicy, ClusterConfig, GroupConfig, IsolationLevel, OffsetReset, ProducerConfig, Ratio};
 use kafka_sandbox_core::rng::SimRng;
 use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, TopicSpec};
 use kafka_sandbox_core::{Command, Sim};
@@ -27,7 +31,17 @@ struct Drawn {
     topics: Vec<String>,
 }
 
-fn draw(seed: u64) -> Drawn {
+/// `share`: the scenario also has a share group (KIP-932) on every topic, whose share
+/// invariants are checked with the rest (left out for the regression seeds, whose runs it
+/// would change: its consumers draw their member ids from the run's RNG).
+fn draw(seed: u64, share: bool) -> Drawn {
+    let (scenario, brokers, topics) = draw_scenario(seed, share);
+    Drawn { sim: scenario.build().unwrap_or_else(|e| panic!("seed {seed}: {e}")), brokers, topics }
+}
+
+/// A seed's scenario: the cluster, topics, producer "p" and group "g", and with `share` the
+/// share group "q" (as `draw` builds it).
+fn draw_scenario(seed: u64, share: bool) -> (Scenario, u32, Vec<String>) {
     let mut r = SimRng::new(seed ^ 0x5EED);
     let brokers = 3 + r.below(3);
     let acks = match r.below(4) {
@@ -95,10 +109,20 @@ fn draw(seed: u64) -> Drawn {
             members: (0..1 + r.below(3)).map(|i| MemberSpec::new(format!("c{i}"))).collect(),
             ..GroupSpec::default()
         }],
+        share_groups: if share {
+            vec![ShareGroupSpec {
+                id: "q".into(),
+                topics: names.clone(),
+                config: ShareGroupConfig { share_auto_offset_reset: OffsetReset::Earliest, ..ShareGroupConfig::default() },
+                members: (0..1 + r.below(6)).map(|i| ShareMemberSpec::new(format!("s{i}"))).collect(),
+            }]
+        } else {
+            Vec::new()
+        },
         topics,
         ..Scenario::default()
     };
-    Drawn { sim: scenario.build().unwrap_or_else(|e| panic!("seed {seed}: {e}")), brokers, topics: names }
+    (scenario, brokers, names)
 }
 
 /// Draws one fault: a broker command with its broker (of `brokers`) and numbers.
@@ -190,7 +214,7 @@ fn faults_never_break_a_promise_and_the_cluster_converges_after_healing() {
     // Seeds that once found bugs stay in every run.
     const REGRESSIONS: [u64; 4] = [46, 139, 320, 496];
     for seed in seeds().chain(REGRESSIONS) {
-        let Drawn { mut sim, brokers, topics } = draw(seed);
+        let Drawn { mut sim, brokers, topics } = draw(seed, !REGRESSIONS.contains(&seed));
         let mut r = SimRng::new(seed);
         let mut value = 0u64;
         for _ in 0..40 {
@@ -269,7 +293,261 @@ fn faults_never_break_a_promise_and_the_cluster_converges_after_healing() {
                     "seed {seed}: {} lags on {tp}",
                     owner.client_id()
                 );
+                // Every record of the share group's partitions is acknowledged or archived.
+                if let Some(q) = sim.share_group("q") {
+                    let sp = q.partition(&tp).unwrap_or_else(|| panic!("seed {seed}: share partition {tp} never fetched"));
+                    let who: Vec<String> = q
+                        .members()
+                        .map(|m| {
+                            format!(
+                                "{} {:?} e{} {:?} got {}",
+                                m.client_id(),
+                                m.phase(),
+                                m.member_epoch(),
+                                m.assigned().iter().map(|t| t.to_string()).collect::<Vec<_>>(),
+                                m.received_total()
+                            )
+                        })
+                        .collect();
+                    if q.lag(&tp) != Some(0) && std::env::var("SWARM_DUMP").is_ok() {
+                        for ev in sim.trace().events() {
+                            let k = format!("{:?}", ev.kind);
+                            if k.contains("Share") && (k.contains("s0") || k.contains("partition: 2")) {
+                                eprintln!("{:>7} {}", ev.time.ms(), k);
+                            }
+                        }
+                    }
+                    assert_eq!(
+                        (sp.in_flight(), q.lag(&tp)),
+                        (0, Some(0)),
+                        "seed {seed}: share group lags on {tp}: spso {} owners {:?} members {who:?}",
+                        sp.start_offset(),
+                        q.owners(&tp)
+                    );
+                }
             }
         }
     }
+}
+
+/// A transactional producer's instance `name` with `transactional.id` "tx-1".
+fn tx_config(r: &mut SimRng, timeout_ms: u64) -> ProducerConfig {
+    ProducerConfig {
+        transactional_id: Some("tx-1".into()),
+        transaction_timeout_ms: timeout_ms,
+        linger_ms: u64::from(r.below(10)),
+        request_timeout_ms: 1_000 + u64::from(r.below(4000)),
+        delivery_timeout_ms: 120_000,
+        ..ProducerConfig::default()
+    }
+}
+
+fn produce(producer: &str, topic: String, value: String) -> Command {
+    Command::Produce(ProduceCommand::Produce {
+        producer: producer.into(),
+        topic,
+        key: None,
+        value: Some(value),
+        partition: None,
+        headers: vec![],
+    })
+}
+
+#[test]
+fn transactions_under_faults_never_show_read_committed_an_aborted_record_and_end_decided() {
+    let env = |k: &str, d: u64| std::env::var(k).ok().and_then(|s| s.parse().ok()).unwrap_or(d);
+    let from = env("SWARM_FROM", 0);
+    // What the seeds drew, summed: commits, aborts, timeouts, fences, fatal zombies, skips
+    // by read_committed readers, aborted records read by read_uncommitted ones.
+    let mut drew = [0u32; 7];
+    // Seeds that once found bugs stay in every run: 43 (an internal partition elected with
+    // one replica, its ISR never growing back: the coordinator's log below its min ISR),
+    // 58 (an OffsetFetch lost to a coordinator cut off on its way, never asked again), 320
+    // (a SyncGroup lost to a coordinator crashing on its way: the members stayed Syncing).
+    const REGRESSIONS: [u64; 3] = [43, 58, 320];
+    for seed in (from..from + env("SWARM_TXN_SEEDS", 60)).chain(REGRESSIONS) {
+        let (mut scenario, brokers, topics) = draw_scenario(seed, false);
+        let mut t = SimRng::new(seed ^ 0x7EA5);
+        // Unclean elections lose acknowledged writes, markers included: Kafka promises
+        // nothing then, so the transactions' swarm draws clean elections only.
+        for topic in &mut scenario.topics {
+            topic.unclean_leader_election_enable = false;
+        }
+        let timeout_ms = [60_000, 5_000, 2_000][t.below(3) as usize];
+        scenario.producers.push(ProducerSpec { name: "tx0".into(), config: tx_config(&mut t, timeout_ms), ..ProducerSpec::default() });
+        if t.below(2) == 0 {
+            scenario.groups[0].config.isolation_level = IsolationLevel::ReadCommitted;
+        }
+        scenario.groups.push(GroupSpec {
+            id: "rc".into(),
+            topics: topics.clone(),
+            config: GroupConfig {
+                auto_offset_reset: OffsetReset::Earliest,
+                isolation_level: IsolationLevel::ReadCommitted,
+                ..GroupConfig::default()
+            },
+            members: (0..1 + t.below(2)).map(|i| MemberSpec::new(format!("r{i}"))).collect(),
+            ..GroupSpec::default()
+        });
+        let mut sim = scenario.build().unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let mut r = SimRng::new(seed);
+        let (mut value, mut instances) = (0u64, 1u32);
+        for _ in 0..40 {
+            let current = format!("tx{}", instances - 1);
+            if r.below(10) < 4 {
+                let fault = FAULTS[r.below(FAULTS.len() as u32) as usize];
+                let _ = sim.apply(fault(&mut r, brokers));
+            } else {
+                use kafka_sandbox_core::event::ClientTxnState as S;
+                let state = sim.read().producer(&current).and_then(|p| p.transaction()).map(|t| t.state());
+                let c = |producer: &str| producer.to_string();
+                let command = match t.below(12) {
+                    // What the application would do next in its state, most of the time.
+                    0..=5 => match state {
+                        Some(S::Ready) => Some(TxnCommand::BeginTransaction { producer: c(&current) }),
+                        Some(S::AbortableError) => Some(TxnCommand::AbortTransaction { producer: c(&current) }),
+                        Some(S::Crashed) => Some(TxnCommand::RestartProducer { producer: c(&current) }),
+                        _ => None, // In a transaction: a burst of sends (below).
+                    },
+                    6 | 7 => Some(TxnCommand::CommitTransaction { producer: c(&current) }),
+                    8 => Some(TxnCommand::AbortTransaction { producer: c(&current) }),
+                    9 => Some(TxnCommand::CrashProducer { producer: c(&current) }),
+                    10 if instances < 6 => {
+                        // A second instance with the same transactional.id: the current one
+                        // becomes a zombie, and may still try to write and commit.
+                        let config = tx_config(&mut t, timeout_ms);
+                        instances += 1;
+                        Some(TxnCommand::AddProducer { producer: format!("tx{}", instances - 1), config })
+                    }
+                    _ => None,
+                };
+                match command {
+                    // Refused in the wrong state, as Kafka throws: nothing happens.
+                    Some(command) => {
+                        let _ = sim.apply(command);
+                    }
+                    None => {
+                        // A burst of sends: transactional (the current instance, sometimes a
+                        // zombie) and plain.
+                        let zombie = (instances > 1 && t.below(4) == 0).then(|| format!("tx{}", instances - 2));
+                        for _ in 0..1 + t.below(4) {
+                            value += 1;
+                            let topic = topics[t.below(topics.len() as u32) as usize].clone();
+                            let producer = match (&zombie, t.below(4)) {
+                                (Some(z), _) => z.clone(),
+                                (None, 0) => "p".to_string(),
+                                _ => current.clone(),
+                            };
+                            // A transactional producer outside a transaction refuses the send.
+                            let _ = sim.apply(produce(&producer, topic, format!("v{value}")));
+                        }
+                        if let Some(z) = zombie.filter(|_| t.below(2) == 0) {
+                            let _ = sim.apply(TxnCommand::CommitTransaction { producer: z });
+                        }
+                    }
+                }
+            }
+            run_checked(&mut sim, u64::from(r.below(1500)), seed);
+        }
+        // Heal everything, let the current instance finish its transaction, then demand that
+        // every transaction is decided and every reader read to the end.
+        for b in 0..brokers {
+            let _ = sim.apply(BrokerCommand::RestartBroker { broker: b });
+            let _ = sim.apply(BrokerCommand::HealBroker { broker: b });
+            let _ = sim.apply(BrokerCommand::SlowBroker { broker: b, slow_ms: 0 });
+        }
+        let current = format!("tx{}", instances - 1);
+        let _ = sim.apply(TxnCommand::RestartProducer { producer: current.clone() });
+        run_checked(&mut sim, 30_000, seed);
+        let _ = sim.apply(TxnCommand::CommitTransaction { producer: current.clone() });
+        let _ = sim.apply(TxnCommand::AbortTransaction { producer: current });
+        run_checked(&mut sim, 150_000, seed);
+        use kafka_sandbox_core::event::{EventKind, TxnEvent};
+        for e in sim.trace().events() {
+            let i = match &e.kind {
+                EventKind::Txn(TxnEvent::TxnCompleted { commit: true, .. }) => 0,
+                EventKind::Txn(TxnEvent::TxnCompleted { commit: false, .. }) => 1,
+                EventKind::Txn(TxnEvent::TxnTimedOut { .. }) => 2,
+                EventKind::Txn(TxnEvent::EpochFenced { .. }) => 3,
+                EventKind::Txn(TxnEvent::TxnProducerFailed { state: kafka_sandbox_core::event::ClientTxnState::FatalError, .. }) => 4,
+                EventKind::Txn(TxnEvent::RecordsSkipped { group, aborted, .. }) if group == "rc" && *aborted > 0 => 5,
+                _ => continue,
+            };
+            drew[i] += 1;
+        }
+        drew[6] += sim
+            .monitors()
+            .findings()
+            .iter()
+            .filter(|f| matches!(f.kind, kafka_sandbox_core::FindingKind::AbortedRecordRead { read_committed: false, .. }))
+            .count() as u32;
+        for t in sim.topics() {
+            for (p, part) in t.partitions().enumerate() {
+                let l = part.leader().unwrap_or_else(|| panic!("seed {seed}: {}-{p} has no leader after healing", t.name()));
+                let leader = part.log_on(l).expect("leader log");
+                if std::env::var("SWARM_DUMP").is_ok() && leader.last_stable_offset() != leader.high_watermark() {
+                    for ev in sim.trace().events() {
+                        let k = format!("{:?}", ev.kind);
+                        if k.starts_with("Txn") || k.starts_with("Cluster") || k.contains("LeaderElected") || k.contains("Truncat") {
+                            eprintln!("{:>7} {}", ev.time.ms(), k);
+                        }
+                    }
+                    eprintln!("coordinator {:?}", sim.read().txn_coordinator_of("tx-1"));
+                    for i in 0..instances {
+                        let n = format!("tx{i}");
+                        let st = sim.read().producer(&n).and_then(|p| p.transaction()).map(|t| (t.state(), t.producer_id_and_epoch()));
+                        let rec = sim.read().producer(&n).and_then(|p| p.transaction_record()).map(|t| t.state());
+                        eprintln!("{n}: {st:?} coordinator's {rec:?}");
+                    }
+                    for (b, log) in part.replica_logs().map(|r| (r.broker, r.log())) {
+                        let recs: Vec<String> =
+                            log.records().iter().map(|r| format!("{}:{}e{}", r.offset, r.record.value, r.leader_epoch)).collect();
+                        eprintln!(
+                            "LOG {}-{p} b{b} hw {} lso {} [{}]",
+                            t.name(),
+                            log.high_watermark(),
+                            log.last_stable_offset(),
+                            recs.join(" ")
+                        );
+                    }
+                }
+                assert_eq!(leader.high_watermark(), leader.log_end_offset(), "seed {seed}: {}-{p} HW below LEO", t.name());
+                assert_eq!(
+                    leader.last_stable_offset(),
+                    leader.high_watermark(),
+                    "seed {seed}: {}-{p} a transaction is still open",
+                    t.name()
+                );
+                let tp = kafka_sandbox_core::record::TopicPartition::new(t.name().to_string(), p as u32);
+                for group in ["g", "rc"] {
+                    let g = sim.group(group).expect("group");
+                    let owner = g.members().find(|m| m.assigned().contains(&tp));
+                    let lags = owner.is_some_and(|o| {
+                        sim.read().group(group).and_then(|g| g.member(o.client_id())).and_then(|m| m.position(&tp.topic, tp.partition))
+                            != Some(leader.log_end_offset())
+                    });
+                    if (owner.is_none() || lags) && std::env::var("SWARM_DUMP").is_ok() {
+                        for ev in sim.trace().events() {
+                            let k = format!("{:?}", ev.kind);
+                            if (k.contains(&format!("\"{group}\"")) || k.starts_with("Cluster"))
+                                && !k.contains("RecordProcessed")
+                                && !k.contains("RecordDelivered")
+                            {
+                                eprintln!("{:>7} {}", ev.time.ms(), k);
+                            }
+                        }
+                    }
+                    let owner = owner.unwrap_or_else(|| panic!("seed {seed}: {tp} has no owner in {group}"));
+                    assert_eq!(
+                        sim.read().group(group).and_then(|g| g.member(owner.client_id())).and_then(|m| m.position(&tp.topic, tp.partition)),
+                        Some(leader.log_end_offset()),
+                        "seed {seed}: {} of {group} lags on {tp}",
+                        owner.client_id()
+                    );
+                }
+            }
+        }
+    }
+    eprintln!("transactions' swarm drew [commits, aborts, timeouts, fences, fatal, rc skips, ru aborted reads] = {drew:?}");
+    assert!(drew.iter().all(|n| *n > 0), "the seeds drew every situation: {drew:?}");
 }

@@ -148,6 +148,10 @@ fn read_committed_never_sees_an_aborted_record() {
         _ => None,
     });
     assert_eq!(skipped, Some((2, 1)), "the read_committed position moved past two aborted records and a marker");
+    // The exactly-once monitor: read_uncommitted read them, which Kafka never promised to prevent.
+    let findings: Vec<_> = sim.monitors().findings().iter().map(|f| (f.kind.clone(), f.values.clone(), f.promised)).collect();
+    let kind = kafka_sandbox_core::FindingKind::AbortedRecordRead { group: "ru".into(), client_id: "u1".into(), read_committed: false };
+    assert_eq!(findings, [(kind, vec!["x1".to_string(), "x2".to_string()], false)]);
     assert_eq!(sim.monitors().promised_total(), 0);
 }
 
@@ -384,13 +388,21 @@ fn counted(values: Vec<String>) -> std::collections::BTreeMap<String, usize> {
 }
 
 #[test]
-fn consume_transform_produce_with_send_offsets_to_transaction_and_a_crash_counts_every_input_exactly_once() {
+fn consume_transform_produce_with_send_offsets_to_transaction_and_a_crash_every_input_counted_exactly_once_in_the_output() {
     let sim = pipeline("exactly_once_v2", 2_800, "");
+    // The offsets went through the transactions (sendOffsetsToTransaction), committed with
+    // their markers; the application's consumers committed nothing themselves.
+    let events = txn_events(&sim);
+    assert!(events.iter().any(|(_, e)| matches!(e, TxnEvent::TxnOffsetsPending { group, .. } if group == "app")));
+    assert!(events.iter().any(|(_, e)| matches!(e, TxnEvent::TxnOffsetsCompleted { group, commit: true, .. } if group == "app")));
+    assert!(
+        events.iter().any(|(_, e)| matches!(e, TxnEvent::TxnOffsetsCompleted { group, commit: false, .. } if group == "app")),
+        "the crashed instance's pending offsets were dropped with its transaction"
+    );
     let expected: std::collections::BTreeMap<String, usize> = (0..60).map(|i| (format!("V{i}"), 1)).collect();
     assert_eq!(counted(values(&sim, "rc", "r1")), expected, "read_committed sees each input's output exactly once");
     // The crashed instance's open transaction was aborted (by the timeout: its process id
     // changes, Streams' map_upper has no persistent store), and its inputs processed again.
-    let events = txn_events(&sim);
     assert!(
         events.iter().any(|(_, e)| matches!(e, TxnEvent::TxnPrepared { commit: false, cause: EndCause::Timeout, .. })),
         "the zombie's transaction timed out"
@@ -399,7 +411,13 @@ fn consume_transform_produce_with_send_offsets_to_transaction_and_a_crash_counts
     assert!(reprocessed > 0, "some inputs were processed twice (a side effect outside Kafka would repeat)");
     let ru = counted(values(&sim, "ru", "u1"));
     assert!(ru.values().any(|n| *n > 1), "read_uncommitted also sees the aborted copies: {ru:?}");
-    assert_eq!(sim.monitors().promised_total(), 0);
+    assert_eq!(sim.monitors().promised_total(), 0, "{:?}", sim.monitors().findings());
+    let kinds: Vec<&kafka_sandbox_core::FindingKind> = sim.monitors().findings().iter().map(|f| &f.kind).collect();
+    assert!(
+        kinds.iter().any(|k| matches!(k, kafka_sandbox_core::FindingKind::ReprocessedOutsideKafka { .. })),
+        "what EOS does not promise: {kinds:?}"
+    );
+    assert!(!kinds.iter().any(|k| matches!(k, kafka_sandbox_core::FindingKind::OutputDuplicated { .. })));
 }
 
 #[test]
@@ -408,6 +426,14 @@ fn at_least_once_streams_duplicate_output_after_the_same_crash() {
     let rc = counted(values(&sim, "rc", "r1"));
     assert_eq!(rc.len(), 60, "every input has an output");
     assert!(rc.values().any(|n| *n > 1), "records processed since the last commit are output again: {rc:?}");
+    let duplicated = sim
+        .monitors()
+        .findings()
+        .iter()
+        .filter(|f| matches!(f.kind, kafka_sandbox_core::FindingKind::OutputDuplicated { exactly_once: false, .. }))
+        .count();
+    assert_eq!(duplicated, rc.values().filter(|n| **n > 1).count(), "the monitor finds each, not promised");
+    assert_eq!(sim.monitors().promised_total(), 0);
 }
 
 #[test]
@@ -444,4 +470,90 @@ fn an_exactly_once_count_restarted_with_its_store_fences_its_old_transaction_and
         let sent = (0..60).filter(|i| i % 7 == k).count() as u64;
         assert_eq!(total, sent, "count of {key}");
     }
+}
+
+#[test]
+fn the_builder_writes_transactions_with_kafkas_names() {
+    use kafka_sandbox_core::{GroupSpec, IsolationLevel, MemberSpec, ProducerSpec, TopicSpec};
+    let mut b = Scenario::builder();
+    b.brokers(1).offsets_topic_replication_factor(1).transaction_state_log(1, 1);
+    let t = b.topic(TopicSpec::new("t"));
+    let p = b.producer(ProducerSpec::new("p").transactional_id("tx").transaction_timeout_ms(20_000).linger_ms(0));
+    let g = b.group(
+        GroupSpec::new("g", ["t"])
+            .isolation_level(IsolationLevel::ReadCommitted)
+            .auto_offset_reset(kafka_sandbox_core::OffsetReset::Earliest)
+            .with_members([MemberSpec::new("c")]),
+    );
+    b.at(1_000, Command::begin_transaction(&p));
+    b.at(1_000, Command::produce(&p, &t, None, "v"));
+    b.at(1_100, Command::abort_transaction(&p));
+    b.at(1_200, Command::set_isolation_level(&g, IsolationLevel::ReadUncommitted));
+    let json = b.scenario().expect("a scenario").to_json_pretty();
+    for name in [
+        "\"transactional_id\": \"tx\"",
+        "\"transaction_timeout_ms\": 20000",
+        "\"isolation_level\": \"read_committed\"",
+        "\"begin_transaction\"",
+        "\"abort_transaction\"",
+        "\"transaction_state_log_replication_factor\": 1",
+    ] {
+        assert!(json.contains(name), "{name} in {json}");
+    }
+    let mut sim = b.build().expect("builds");
+    sim.run_to(SimTime(5_000));
+    assert_eq!(sim.partition(&tp(0)).and_then(|p| p.log()).map(|l| l.aborted_transactions().len()), Some(1));
+}
+
+#[test]
+fn transactions_on_fewer_brokers_than_the_transaction_state_replication_factor_are_refused() {
+    let mut s = Scenario::from_json(&text(1, "", "")).expect("valid");
+    s.cluster.brokers = 2;
+    s.topics[0].replication_factor = 2;
+    s.cluster.offsets_topic_replication_factor = 2;
+    let e = s.check().expect_err("refused");
+    assert_eq!(e.path, "cluster.transaction_state_log_replication_factor");
+    assert!(e.to_string().contains("at most 2"), "{e}");
+    s.cluster.transaction_state_log_replication_factor = 2;
+    s.check().expect("fits now");
+    s.producers[0].config.enable_idempotence = Some(false);
+    assert_eq!(s.check().expect_err("no idempotence").path, "producers[0].config");
+}
+
+#[test]
+fn a_transactional_records_path_ends_with_its_transactions_fate_and_the_snapshot_marks_it() {
+    let commands = [cmd(1_000, "begin_transaction", "p"), send(1_000, "gone", 0), cmd(1_200, "abort_transaction", "p")].join(",");
+    let mut sim = build(1, "", &commands);
+    sim.run_to(SimTime(4_000));
+    let record = sim.read().producer("p").and_then(|p| p.sent().next().map(|s| s.record)).expect("sent");
+    let path = sim.read().record_path(record);
+    let fate = path.hops.iter().find_map(|(_, h)| match h {
+        kafka_sandbox_core::read::Hop::TransactionDecided { commit, marker_offset } => Some((*commit, *marker_offset)),
+        _ => None,
+    });
+    assert_eq!(fate, Some((false, 1)), "aborted by the marker at offset 1");
+    assert!(path.hops.iter().any(|(_, h)| matches!(h, kafka_sandbox_core::read::Hop::InTransaction { .. })));
+    let snap = sim.snapshot();
+    let part = &snap.topics[0].partitions[0];
+    let marks: Vec<Option<kafka_sandbox_core::txn::TxnMark>> = part.records.iter().map(|r| r.txn).collect();
+    assert_eq!(marks, [Some(kafka_sandbox_core::txn::TxnMark::Aborted), Some(kafka_sandbox_core::txn::TxnMark::AbortMarker)]);
+    assert_eq!(part.last_stable_offset, 2);
+    let view = snap.producers.iter().find(|p| p.name == "p").and_then(|p| p.transaction.clone()).expect("a transactional producer");
+    assert_eq!((view.transactional_id.as_str(), view.aborted, view.coordinator_state), ("tx-1", 1, Some(TxnState::CompleteAbort)));
+    let coordinator = view.coordinator.expect("coordinator");
+    assert!(snap.brokers.iter().any(|b| b.id == coordinator && b.txn_coordinator_for == ["tx-1"]), "marked on its broker");
+}
+
+#[test]
+fn the_built_in_transactions_scenario_hides_the_abort_and_waits_behind_the_open_transaction() {
+    let mut sim = kafka_sandbox_core::scenario::built_in("transactions").expect("known").expect("valid").build().expect("builds");
+    sim.run_to(SimTime(11_000));
+    assert_eq!(
+        values(&sim, "committed-readers", "Reader1"),
+        ["pay-1", "pay-2", "pay-3"],
+        "the aborted pay-4/5 hidden, pay-6 and audit-1 held"
+    );
+    assert_eq!(values(&sim, "all-readers", "Reader2"), ["pay-1", "pay-2", "pay-3", "pay-4", "pay-5", "pay-6", "audit-1"]);
+    sim.run_to(SimTime(20_000));
+    assert_eq!(values(&sim, "committed-readers", "Reader1"), ["pay-1", "pay-2", "pay-3", "pay-6", "audit-1"]);
 }

@@ -5,8 +5,8 @@ use crate::panels::send;
 use crate::panels::Now;
 use crate::panels::{Apps, LessonList, LessonPanel};
 use crate::panels::{
-    Brokers, Charts, ComparePanel, Controls, EventLog, ForkPanel, Groups, Guarantees, Producers, RecordPathPanel, ScenarioPanel,
-    SequenceDiagram, SharePanel, TopicView, Wire, WireSide,
+    BridgePanel, Brokers, Charts, ComparePanel, Controls, EventLog, ForkPanel, GlossaryPanel, Groups, Guarantees, Producers,
+    RecordPathPanel, ScenarioPanel, SequenceDiagram, SharePanel, TopicView, Wire, WireSide,
 };
 use crate::state::{Action, AppState, Notice, Outgoing, SharedFrom, TICK_MS};
 use gloo_timers::callback::Interval;
@@ -68,6 +68,16 @@ pub fn App() -> Html {
         });
     }
     {
+        // `?present` in the address opens the page in presentation mode.
+        let dispatcher = state.dispatcher();
+        use_effect_with((), move |_| {
+            let query = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+            if query.trim_start_matches('?').split('&').any(|p| p == "present" || p == "present=1" || p == "present=true") {
+                dispatcher.dispatch(Action::SetPresent(Some(true)));
+            }
+        });
+    }
+    {
         // A share link in the address wins; otherwise the autosaved session comes back.
         let dispatcher = state.dispatcher();
         use_effect_with((), move |_| {
@@ -104,6 +114,23 @@ pub fn App() -> Html {
                             Outgoing::Download(text) => {
                                 let _ = crate::browser::download("kafka-sandbox-run.json", text);
                             }
+                            Outgoing::SaveText { name, text } => {
+                                let _ = crate::browser::download_text(name, text);
+                            }
+                            Outgoing::CopyText(text) => {
+                                let text = text.clone();
+                                yew::platform::spawn_local(async move {
+                                    let _ = crate::browser::copy_text(&text).await;
+                                });
+                            }
+                            Outgoing::CopyLink(text) => {
+                                let url = format!("{}#{text}", crate::browser::base_url());
+                                let dispatcher = dispatcher.clone();
+                                yew::platform::spawn_local(async move {
+                                    let ok = crate::browser::copy_text(&url).await;
+                                    dispatcher.dispatch(Action::Copied(ok));
+                                });
+                            }
                         }
                     }
                     m.outbox.len()
@@ -131,12 +158,20 @@ pub fn App() -> Html {
         });
     }
     // The lesson step shown, and what it asks to look at (CSS selectors, outlined below).
-    let (lesson_step, lesson_selectors) = match state.model.try_borrow() {
+    let (lesson_step, lesson_selectors, compared_groups) = match state.model.try_borrow() {
         Ok(m) => {
             let report = m.lesson.as_ref().and_then(|l| l.report.as_ref());
-            (report.map(|r| (r.index, r.now_ms)), report.map(|r| crate::panels::focus_selectors(&r.look_at)).unwrap_or_default())
+            // Once the answer is shown, the highlight follows it (where the record went,
+            // who received it); before, it is what the step looks at.
+            let look_at = m.lesson.as_ref().map(crate::panels::lesson_look_at).unwrap_or_default();
+            let revealed = m.lesson.as_ref().is_some_and(|l| l.reveal.is_some());
+            (
+                report.map(|r| (r.index, r.now_ms, revealed)),
+                crate::panels::focus_selectors(&look_at),
+                crate::panels::groups_in_focus(&look_at),
+            )
         }
-        Err(_) => (None, Vec::new()),
+        Err(_) => (None, Vec::new(), 0),
     };
     {
         // A new lesson step: bring what it asks to look at into view (the lesson panel
@@ -169,30 +204,31 @@ pub fn App() -> Html {
         let dispatcher = state.dispatcher();
         (*use_memo((), move |_| Callback::from(move |a: Action| dispatcher.dispatch(a)))).clone()
     };
-    let onkeydown = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            let typing = e
-                .target()
-                .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
-                .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT" | "BUTTON" | "SUMMARY"));
-            // Keys typed into a field, or that activate a focused control, are theirs.
-            if typing {
-                return;
-            }
-            match e.key().as_str() {
-                " " => {
-                    e.prevent_default();
-                    dispatch.emit(Action::TogglePlay);
+    {
+        // The keyboard, listened to on the whole window (a key pressed while focus is on
+        // the page's body, or on a button that was just removed, still counts); the
+        // reducer decides what a key does (`Action::Key`).
+        let dispatcher = state.dispatcher();
+        use_effect_with((), move |_| {
+            let listener = crate::browser::on_key(move |e: &web_sys::KeyboardEvent| {
+                let tag = e.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok()).map(|el| el.tag_name());
+                let key = e.key();
+                // Keys typed into a field are its own; on a focused button or summary only
+                // the keys that activate it (Space, Enter) are, so a presenter's → still steps.
+                let field = matches!(tag.as_deref(), Some("INPUT" | "TEXTAREA" | "SELECT"));
+                let control = matches!(tag.as_deref(), Some("BUTTON" | "SUMMARY"));
+                let handled = crate::state::KEYS.contains(&key.as_str()) || key.parse::<u8>().is_ok_and(|n| (1..=9).contains(&n));
+                if field || (control && matches!(key.as_str(), " " | "Enter")) || !handled || e.ctrl_key() || e.alt_key() || e.meta_key() {
+                    return;
                 }
-                "ArrowRight" => dispatch.emit(Action::Step),
-                "ArrowLeft" => dispatch.emit(Action::StepBack),
-                "?" => dispatch.emit(Action::ToggleKeys),
-                "Escape" => dispatch.emit(Action::Escape),
-                _ => {}
-            }
-        })
-    };
+                if matches!(key.as_str(), " " | "ArrowRight" | "ArrowLeft" | "PageDown" | "PageUp") {
+                    e.prevent_default();
+                }
+                dispatcher.dispatch(Action::Key(key));
+            });
+            move || drop(listener)
+        });
+    }
 
     let Ok(model) = state.model.try_borrow() else {
         return html! { <main id="app-root" class="app" /> };
@@ -220,10 +256,23 @@ pub fn App() -> Html {
         ..
     } = model.sim.snapshot_with(if big { 8 } else { usize::MAX });
     let (brokers, topics, groups, flights) = (Rc::new(brokers), Rc::new(topics), Rc::new(groups), Rc::new(flights));
+    let txn_streams = Rc::new(streams.iter().map(|s| (s.application_id.clone(), s.processing_guarantee)).collect::<Vec<_>>());
     let (produce_topic, produce_partitions) =
         read.topics().next().map_or((AttrValue::default(), 0), |t| (AttrValue::from(t.name().to_string()), t.partition_count()));
     let kafka_version = model.sim.cluster().kafka_version;
     let compare_groups = Rc::new(crate::panels::compare_groups(read));
+    let share_groups = Rc::new(kafka_sandbox_core::share_view::views(&model.sim));
+    let marks = Rc::new(crate::view::offset_marks(read));
+    let acked_lost = Rc::new(crate::view::acked_lost(&topics, &producers));
+    // Each group as kafka-consumer-groups.sh --describe prints it.
+    let describes: Rc<kafka_sandbox_core::vecmap::VecMap<String, String>> = Rc::new(
+        read.groups()
+            .map(|g| {
+                let d = kafka_sandbox_core::bridge::describe::describe(g, |tp| read.partition(tp).map(|p| p.high_watermark()));
+                (g.id().to_string(), i18n::classroom::describe_table(lang, &d))
+            })
+            .collect(),
+    );
     let (category, entity) = model.event_filter.clone();
     let events = Rc::new(crate::view::filtered_events(read, lang, category, &entity, 60, 5000));
     let findings = Rc::new(crate::view::guarantee_rows(lang, read, GUARANTEE_ROWS));
@@ -238,13 +287,21 @@ pub fn App() -> Html {
         format!("{} {{ outline: 3px dashed var(--warn, #a05a00); outline-offset: 2px; }}", lesson_selectors.join(", "))
     };
     let show_lessons = model.show_lessons;
+    let present = model.present;
+    let show_glossary = model.show_glossary;
+    let bridge = model.bridge.clone();
+    let lesson_collapsed = model.lesson_collapsed && (model.lesson.is_some() || model.show_lessons);
     let lesson_progress = model.lesson_progress.clone();
     let catalog = model.catalog.clone();
     let show_sequence = model.show_sequence;
-    let fork_view = model
-        .fork
-        .as_ref()
-        .map(|f| (f.at_ms, kafka_sandbox_core::compare::outcome(&model.sim), kafka_sandbox_core::compare::outcome(&f.sim)));
+    let fork_view = model.fork.as_ref().map(|f| {
+        // The recorded future the fork replays, and whether this run still does too.
+        let future: Vec<(u64, String)> =
+            f.future.iter().map(|c| (c.at.ms(), kafka_sandbox_core::json::write_json(&c.command, false))).collect();
+        (f.at_ms, kafka_sandbox_core::compare::outcome(&model.sim), kafka_sandbox_core::compare::outcome(&f.sim), Rc::new(future))
+    });
+    let keep_future = model.keep_future;
+    let timed = model.timed.len();
     // The sequence diagram's window: 2 s up to now, or around the selected event.
     let selected_event = selected.and_then(|seq| read.event(seq));
     let seq_end = selected_event.map(|e| e.time.ms() + 1_000).unwrap_or_else(|| read.now().ms());
@@ -268,6 +325,7 @@ pub fn App() -> Html {
     let scenario_json = model.scenario_json();
     let json_error = model.json_error.clone();
     let scenario_key = model.scenario_key.clone();
+    let scenario_name = model.scenario.name.clone();
     let playing = model.playing;
     let running_to = model.run_to.map(|t| t.ms());
     let speed = model.speed;
@@ -275,14 +333,39 @@ pub fn App() -> Html {
     let retries = model.retries.clone();
     let group_logs = Rc::new(model.groups.all());
     let comparison = model.comparison.clone();
-    let share_link = model.share_link.as_ref().map(|t| format!("{}#{t}", crate::browser::base_url()));
+    let share = model.share.as_ref().map(|s| match s {
+        crate::state::ShareState::Link { text, copied } => {
+            crate::state::ShareState::Link { text: format!("{}#{text}", crate::browser::base_url()), copied: *copied }
+        }
+        other => other.clone(),
+    });
     let reached = model.reached.max(read.steps());
     drop(model);
 
     let toggle_lang = send(&dispatch, Action::ToggleLang);
     let dismiss = send(&dispatch, Action::Dismiss);
+    let with_lesson = lesson.is_some() || show_lessons;
+    // A lesson that compares groups (it looks at two or more): the groups go side by side.
+    let compare_groups_layout = compared_groups >= 2;
+    let side = html! {
+        <>
+            if show_lessons {
+                <LessonList {lang} progress={lesson_progress} {catalog} dispatch={dispatch.clone()} />
+            }
+            if let Some(view) = lesson {
+                <LessonPanel {lang} {view} collapsed={lesson_collapsed} dispatch={dispatch.clone()} />
+            }
+        </>
+    };
     html! {
-        <main id="app-root" class={classes!("app", big.then_some("big"))} lang={lang.code()} tabindex="0" {onkeydown}>
+        <main id="app-root" class={classes!("app", big.then_some("big"), with_lesson.then_some("with-lesson"), lesson_collapsed.then_some("lesson-collapsed"), present.then_some("present"))}
+            lang={lang.code()} tabindex="0">
+            // The lesson beside the cluster on wide screens, a drawer at the bottom on narrow
+            // ones (CSS): never over what it talks about.
+            if with_lesson {
+                <aside id="lesson-side" class="lesson-side" aria-label={i18n::LESSON.get(lang)}>{ side }</aside>
+            }
+            <div class="main-col">
             <style id="highlight">{ highlight }</style>
             <style id="lesson-focus">{ lesson_focus }</style>
             <div id="narration" class="sr-only" aria-live="polite" aria-atomic="true">{ narration }</div>
@@ -291,8 +374,16 @@ pub fn App() -> Html {
                     <h1>{ i18n::TITLE.get(lang) }</h1>
                     <span class="subtitle">{ i18n::SUBTITLE.get(lang) }</span>
                 </div>
-                <ScenarioPanel {lang} current={scenario_key} json={scenario_json} error={json_error} dispatch={dispatch.clone()} />
-                <SharePanel {lang} link={share_link} dispatch={dispatch.clone()} />
+                <ScenarioPanel {lang} current={scenario_key} json={scenario_json} name={scenario_name} error={json_error} dispatch={dispatch.clone()} />
+                <SharePanel {lang} {share} dispatch={dispatch.clone()} />
+                <button id="bridge-toggle" aria-expanded={bridge.is_some().to_string()} onclick={send(&dispatch, Action::ToggleBridge)}>
+                    { i18n::classroom::BRIDGE.get(lang) }
+                </button>
+                <button id="glossary-toggle" aria-expanded={show_glossary.to_string()} onclick={send(&dispatch, Action::ToggleGlossary)}>
+                    { i18n::classroom::GLOSSARY.get(lang) }
+                </button>
+                <button id="present-toggle" title={i18n::classroom::PRESENT_HINT.get(lang)} aria-pressed={present.to_string()}
+                    onclick={send(&dispatch, Action::SetPresent(None))}>{ i18n::classroom::PRESENT.get(lang) }</button>
                 <button id="theme-toggle" title={i18n::THEME_HINT.get(lang)} onclick={send(&dispatch, Action::CycleTheme)}>
                     { i18n::theme_label(lang, theme) }
                 </button>
@@ -323,6 +414,12 @@ pub fn App() -> Html {
                     }
                 }
             }
+            if show_glossary {
+                <GlossaryPanel {lang} dispatch={dispatch.clone()} />
+            }
+            if let Some(bridge) = bridge {
+                <BridgePanel {lang} {bridge} dispatch={dispatch.clone()} />
+            }
             if show_keys {
                 <div id="keys" class="panel keys" role="dialog" aria-label={i18n::KEYS_TITLE.get(lang)}>
                     <h2>{ i18n::KEYS_TITLE.get(lang) }</h2>
@@ -337,28 +434,24 @@ pub fn App() -> Html {
                     </dl>
                 </div>
             }
-            if show_lessons {
-                <LessonList {lang} progress={lesson_progress} {catalog} dispatch={dispatch.clone()} />
-            }
-            if let Some(view) = lesson {
-                <LessonPanel {lang} {view} dispatch={dispatch.clone()} />
-            }
-            if let Some((at_ms, this, fork)) = fork_view {
-                <ForkPanel {lang} {at_ms} now_ms={now.ms()} {this} {fork} dispatch={dispatch.clone()} />
+            if let Some((at_ms, this, fork, future)) = fork_view {
+                <ForkPanel {lang} {at_ms} now_ms={now.ms()} {this} {fork} {future} {keep_future} {timed} dispatch={dispatch.clone()} />
             }
             if let Some(path) = record_path {
                 <RecordPathPanel {lang} {path} partitions={record_partitions} dispatch={dispatch.clone()} />
             }
             <ContextProvider<Now> context={Now(now)}>
-            <section class="stage">
-                <Producers {lang} producers={producers.clone()} topic={produce_topic} partitions={produce_partitions} {last_produce} {next_value} {retries} dispatch={dispatch.clone()} />
+            <section class={classes!("stage", compare_groups_layout.then_some("compare-groups"))}>
+                <Producers {lang} producers={producers.clone()} topic={produce_topic} partitions={produce_partitions} {last_produce} {next_value} {retries} lost={acked_lost} dispatch={dispatch.clone()} />
                 <Wire {lang} flights={flights.clone()} {now} side={WireSide::Produce} />
-                <TopicView {lang} topics={topics.clone()} brokers={brokers.len() as u32} {now} producers={producers.clone()} dispatch={dispatch.clone()} />
+                <TopicView {lang} topics={topics.clone()} brokers={brokers.len() as u32} {now} producers={producers.clone()} {marks} dispatch={dispatch.clone()} />
                 <Wire {lang} flights={flights.clone()} {now} side={WireSide::Fetch} />
-                <Groups {lang} {groups} logs={group_logs} dispatch={dispatch.clone()} />
+                <Groups {lang} groups={groups.clone()} logs={group_logs} {describes} dispatch={dispatch.clone()} />
             </section>
             </ContextProvider<Now>>
+            <crate::panels::ShareGroups {lang} groups={share_groups} {now} dispatch={dispatch.clone()} />
             <Apps {lang} {connectors} {streams} dispatch={dispatch.clone()} />
+            <crate::panels::Transactions {lang} producers={producers.clone()} groups={groups.clone()} streams={txn_streams} dispatch={dispatch.clone()} />
             <Brokers {lang} {kafka_version} {brokers} {topics} {flights} {now} {producers} dispatch={dispatch.clone()} />
             <Charts {lang} samples={chart_samples} />
             <SequenceDiagram {lang} window={seq_window} messages={seq_messages} open={show_sequence}
@@ -367,6 +460,7 @@ pub fn App() -> Html {
             <div class="bottom">
                 <EventLog {lang} {events} {category} {entity} {selected} dispatch={dispatch.clone()} />
                 <Guarantees {lang} rows={findings} total={findings_total} broken={promises_broken} />
+            </div>
             </div>
         </main>
     }

@@ -68,9 +68,15 @@ pub fn apply_theme(theme: Option<&str>) {
 pub fn scroll_to_first(selectors: &[String]) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
     let Some(el) = selectors.iter().find_map(|s| doc.query_selector(s).ok().flatten()) else { return };
+    // Its top into view (the page's scroll-padding keeps it clear of a lesson drawer): a
+    // tall card centred would hide its heading.
     let options = web_sys::ScrollIntoViewOptions::new();
-    options.set_block(web_sys::ScrollLogicalPosition::Center);
+    options.set_block(web_sys::ScrollLogicalPosition::Start);
     el.scroll_into_view_with_scroll_into_view_options(&options);
+    // The lesson itself starts at its top.
+    if let Some(side) = doc.get_element_by_id("lesson-side") {
+        side.set_scroll_top(0);
+    }
 }
 
 /// Fetches one of the page's own files as text (same origin: the CSP allows nothing else).
@@ -127,9 +133,18 @@ pub fn save_lang(code: &str) {
 
 /// Offers `text` as a file download named `name`.
 pub fn download(name: &str, text: &str) -> Option<()> {
+    download_as(name, text, "application/json")
+}
+
+/// Offers `text` as a plain-text (YAML, shell) file named `name`.
+pub fn download_text(name: &str, text: &str) -> Option<()> {
+    download_as(name, text, "text/plain")
+}
+
+fn download_as(name: &str, text: &str, mime: &str) -> Option<()> {
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
     let options = web_sys::BlobPropertyBag::new();
-    options.set_type("application/json");
+    options.set_type(mime);
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
     let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
     let document = web_sys::window()?.document()?;
@@ -150,4 +165,35 @@ pub async fn read_chosen(input: web_sys::HtmlInputElement) -> Option<String> {
     }
     let text = wasm_bindgen_futures::JsFuture::from(file.text()).await.ok()?;
     text.as_string()
+}
+
+/// Puts `text` on the clipboard; whether the browser took it (it may refuse: no focus,
+/// no permission, an old browser).
+pub async fn copy_text(text: &str) -> bool {
+    let Some(window) = web_sys::window() else { return false };
+    let clipboard = window.navigator().clipboard();
+    wasm_bindgen_futures::JsFuture::from(clipboard.write_text(text)).await.is_ok()
+}
+
+/// Listens to `keydown` on the window while the returned value lives (dropping it removes
+/// the listener).
+pub fn on_key(f: impl FnMut(&web_sys::KeyboardEvent) + 'static) -> Option<KeyListener> {
+    use wasm_bindgen::closure::Closure;
+    let window = web_sys::window()?;
+    let mut f = f;
+    let closure = Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(move |e: web_sys::KeyboardEvent| f(&e));
+    window.add_event_listener_with_callback("keydown", closure.as_ref().unchecked_ref()).ok()?;
+    Some(KeyListener { window, closure })
+}
+
+/// A window `keydown` listener, removed when dropped.
+pub struct KeyListener {
+    window: web_sys::Window,
+    closure: wasm_bindgen::closure::Closure<dyn FnMut(web_sys::KeyboardEvent)>,
+}
+
+impl Drop for KeyListener {
+    fn drop(&mut self) {
+        let _ = self.window.remove_event_listener_with_callback("keydown", self.closure.as_ref().unchecked_ref());
+    }
 }

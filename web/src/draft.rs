@@ -17,7 +17,7 @@ use kafka_sandbox_core::config::CommitMode;
 use kafka_sandbox_core::config::PartitionerKind;
 use kafka_sandbox_core::config::ServerAssignor;
 use kafka_sandbox_core::config::Strategy;
-use kafka_sandbox_core::config::{Acks, DeliveryMode, GroupProtocol, KafkaVersion, OffsetReset};
+use kafka_sandbox_core::config::{Acks, DeliveryMode, GroupProtocol, IsolationLevel, KafkaVersion, OffsetReset, ProcessingGuarantee};
 use kafka_sandbox_core::limits;
 use kafka_sandbox_core::record::TimestampType;
 use kafka_sandbox_core::scenario::{ProducerSpec, Scenario, ScenarioError, SendPlan, TopicSpec, MAX_PRODUCERS, MAX_TIME_MS, MAX_TOPICS};
@@ -326,6 +326,10 @@ pub static FIELDS: &[FieldSpec] = &[
     slot!(cluster.offsets_topic_replication_factor, How::Limit(&limits::OFFSETS_TOPIC_REPLICATION_FACTOR)),
     slot!(cluster.auto_leader_rebalance_enable, How::Check),
     slot!(cluster.leader_imbalance_check_interval_seconds, How::Limit(&limits::LEADER_IMBALANCE_CHECK_INTERVAL_SECONDS)),
+    slot!(cluster.transaction_state_log_replication_factor, How::Limit(&limits::TRANSACTION_STATE_LOG_REPLICATION_FACTOR)),
+    slot!(cluster.transaction_state_log_min_isr, How::Limit(&limits::TRANSACTION_STATE_LOG_MIN_ISR)),
+    slot!(cluster.transaction_max_timeout_ms, How::Limit(&limits::TRANSACTION_MAX_TIMEOUT_MS)),
+    slot!(cluster.transaction_abort_timed_out_transaction_cleanup_interval_ms, How::Limit(&limits::TRANSACTION_ABORT_INTERVAL_MS)),
     // A topic.
     slot!(topic.name, How::Name(Names::Topic)),
     slot!(topic.partitions, How::Limit(&limits::TOPIC_PARTITIONS)),
@@ -353,6 +357,8 @@ pub static FIELDS: &[FieldSpec] = &[
     slot!(producer.config.max_in_flight_requests_per_connection, How::Int(1, None)),
     slot!(producer.config.buffer_memory, How::Limit(&limits::BUFFER_MEMORY)),
     slot!(producer.config.max_block_ms, How::Limit(&limits::MAX_BLOCK_MS)),
+    slot!(producer.config.transactional_id, How::OptText),
+    slot!(producer.config.transaction_timeout_ms, How::Limit(&limits::TRANSACTION_TIMEOUT_MS)),
     slot!(plan.topic, How::Topic),
     // How many values: changing it drops values from the end or adds m8, m9, …
     FieldSpec {
@@ -397,6 +403,7 @@ pub static FIELDS: &[FieldSpec] = &[
     slot!(group.config.assignor, How::Choice(<Strategy as Choice>::NAMES)),
     slot!(group.config.remote_assignor, How::Choice(<ServerAssignor as Choice>::NAMES)),
     slot!(group.config.auto_offset_reset, How::Choice(<OffsetReset as Choice>::NAMES)),
+    slot!(group.config.isolation_level, How::Choice(<IsolationLevel as Choice>::NAMES)),
     // pull (Kafka) or push (not Kafka, a teaching device).
     slot!(group.config.delivery, How::Choice(<DeliveryMode as Choice>::NAMES)),
     slot!(group.config.push_buffer_max_records, How::Limit(&limits::PUSH_BUFFER_MAX_RECORDS)),
@@ -519,6 +526,7 @@ pub static FIELDS: &[FieldSpec] = &[
     slot!(app.instances, How::Limit(&limits::STREAMS_INSTANCES)),
     slot!(app.commit_interval_ms, How::Limit(&limits::STREAMS_COMMIT_INTERVAL_MS)),
     slot!(app.processing_ms, How::Limit(&limits::STREAMS_PROCESSING_MS)),
+    slot!(app.processing_guarantee, How::Choice(<ProcessingGuarantee as Choice>::NAMES)),
 ];
 
 /// What [`Field::at`] gives for a path no row has: it has no place and shows nothing.
@@ -763,7 +771,24 @@ fn command_names(c: &mut Command) -> Vec<(&'static str, &mut String)> {
         | Command::Broker(BrokerCommand::HealBroker { .. })
         | Command::Broker(BrokerCommand::SlowBroker { .. })
         | Command::Broker(BrokerCommand::ShutdownBroker { .. }) => Vec::new(),
+        Command::ShareGroup(c) => share_group_command_names(c),
         Command::Txn(c) => txn_command_names(c),
+    }
+}
+
+/// The names a share-group command holds (its group and member names stay for Apply to
+/// check; the topics of a new share group follow a rename).
+fn share_group_command_names(c: &mut kafka_sandbox_core::command::ShareGroupCommand) -> Vec<(&'static str, &mut String)> {
+    use kafka_sandbox_core::command::ShareGroupCommand as C;
+    match c {
+        C::AddShareGroup { share_group } => share_group.topics.iter_mut().map(|t| ("share_group.topics[]", t)).collect(),
+        C::AddShareMember { .. }
+        | C::RemoveShareMember { .. }
+        | C::CrashShareMember { .. }
+        | C::RestartShareMember { .. }
+        | C::SetShareProcessing { .. }
+        | C::SetAcknowledgementMode { .. }
+        | C::SetAcknowledgeRule { .. } => Vec::new(),
     }
 }
 
@@ -833,6 +858,8 @@ choices! {
     GroupProtocol => ["classic" = GroupProtocol::Classic, "consumer" = GroupProtocol::Consumer];
     OffsetReset => ["latest" = OffsetReset::Latest, "earliest" = OffsetReset::Earliest, "none" = OffsetReset::None];
     DeliveryMode => ["pull" = DeliveryMode::Pull, "push" = DeliveryMode::Push];
+    IsolationLevel => ["read_uncommitted" = IsolationLevel::ReadUncommitted, "read_committed" = IsolationLevel::ReadCommitted];
+    ProcessingGuarantee => ["at_least_once" = ProcessingGuarantee::AtLeastOnce, "exactly_once_v2" = ProcessingGuarantee::ExactlyOnceV2];
     QueryMode => ["incrementing" = QueryMode::Incrementing, "timestamp+incrementing" = QueryMode::TimestampIncrementing];
     CommitMode => ["auto" = CommitMode::Auto, "sync_after_processing" = CommitMode::SyncAfterProcessing,
         "async_after_processing" = CommitMode::AsyncAfterProcessing, "before_processing" = CommitMode::BeforeProcessing,
@@ -1423,6 +1450,25 @@ impl Draft {
         self.scenario.commands.clear();
     }
 
+    /// The timeline's commands: (moment in ms, the command as the format writes it).
+    pub fn timeline(&self) -> Vec<(u64, String)> {
+        self.scenario.commands.iter().map(|c| (c.at_ms, kafka_sandbox_core::json::write_json(&c.command, false))).collect()
+    }
+
+    /// Schedules a fault: `command` at `at_ms`, after the commands of the same moment (Apply
+    /// checks it as the scenario format does: the broker or member must exist).
+    pub fn add_command(&mut self, at_ms: u64, command: kafka_sandbox_core::command::Command) {
+        let at = self.scenario.commands.iter().position(|c| c.at_ms > at_ms).unwrap_or(self.scenario.commands.len());
+        self.scenario.commands.insert(at, kafka_sandbox_core::scenario::TimedCommand { at_ms, command });
+    }
+
+    /// Removes the timeline's command at `index` (nothing when there is none).
+    pub fn remove_command(&mut self, index: usize) {
+        if index < self.scenario.commands.len() {
+            self.scenario.commands.remove(index);
+        }
+    }
+
     /// Drops the typed text of fields whose item is gone.
     fn forget_gone(&mut self) {
         let gone: Vec<Field> = self.typed.keys().chain(self.bad.iter()).copied().filter(|f| self.path(*f).is_none()).collect();
@@ -1585,6 +1631,38 @@ mod tests {
         }
         let all: Vec<u64> = d.keys.iter().flatten().flatten().copied().collect();
         assert_eq!(all.iter().collect::<VecSet<_>>().len(), all.len(), "keys are unique");
+    }
+
+    /// The editor schedules faults: a broker crash at 8 s and a restart at 9 s land on the
+    /// timeline in time order, whatever order they were added in; the scenario checks and
+    /// runs them (the broker is down between); one removed is gone; a broker the cluster
+    /// does not have is refused by Apply with its place.
+    #[test]
+    fn the_editor_schedules_faults_on_the_timeline() {
+        use crate::panels::fault_command;
+        let mut d = two_groups();
+        let Some(restart) = fault_command("restart_broker", "1") else { panic!("restart") };
+        let Some(crash) = fault_command("crash_broker", "1") else { panic!("crash") };
+        d.add_command(9_000, restart);
+        d.add_command(8_000, crash);
+        d.add_command(8_500, fault_command("crash_member", "ConsumerGroup01/Consumer2").unwrap_or_else(|| panic!("member")));
+        let at: Vec<u64> = d.timeline().iter().map(|(t, _)| *t).collect();
+        assert_eq!(at, vec![8_000, 8_500, 9_000]);
+        assert!(d.timeline()[0].1.contains(r#""type":"crash_broker""#), "{:?}", d.timeline());
+        d.remove_command(1);
+        assert_eq!(d.timeline_len(), 2);
+        let Ok(s) = d.finish() else { panic!("{:?}", d.finish()) };
+        let Ok(mut sim) = s.build() else { panic!("builds") };
+        sim.run_to_bounded(kafka_sandbox_core::SimTime(8_200), 1_000_000);
+        assert!(sim.read().broker(1).is_some_and(|b| !b.alive()), "crashed at 8 s");
+        sim.run_to_bounded(kafka_sandbox_core::SimTime(12_000), 1_000_000);
+        assert!(sim.read().broker(1).is_some_and(|b| b.alive()), "restarted at 9 s");
+        // No broker 7 in a 3-broker cluster: refused, with the place.
+        d.add_command(1_000, fault_command("crash_broker", "7").unwrap_or_else(|| panic!("crash 7")));
+        assert!(matches!(d.finish(), Err(Problem::Invalid(_))), "{:?}", d.finish());
+        assert_eq!(fault_command("crash_broker", "x"), None);
+        assert_eq!(fault_command("crash_member", "no-slash"), None);
+        assert_eq!(fault_command("frob", "1"), None);
     }
 
     #[test]
@@ -1861,6 +1939,11 @@ mod tests {
             Field::at("producers[].config.delivery_timeout_ms", &[p]),
             Field::at("producers[].config.buffer_memory", &[p]),
             Field::at("producers[].config.max_block_ms", &[p]),
+            Field::at("producers[].config.transaction_timeout_ms", &[p]),
+            Field::at("cluster.transaction_state_log_replication_factor", &[]),
+            Field::at("cluster.transaction_state_log_min_isr", &[]),
+            Field::at("cluster.transaction_max_timeout_ms", &[]),
+            Field::at("cluster.transaction_abort_timed_out_transaction_cleanup_interval_ms", &[]),
             Field::at("groups[].members[].config.processing_ms", &[d.group_keys()[0], m]),
             Field::at("groups[].members[].config.max_poll_records", &[d.group_keys()[0], m]),
             Field::at("groups[].members[].config.fetch_max_wait_ms", &[d.group_keys()[0], m]),
@@ -2307,7 +2390,8 @@ mod tests {
                                    "members": [ { "client_id": "a1", "topics": ["orders"] } ] } } },
         { "at_ms": 5, "command": { "type": "crash_connector", "connector": "jdbc" } },
         { "at_ms": 6, "command": { "type": "crash_member", "group": "counter", "client_id": "counter-2" } },
-        { "at_ms": 7, "command": { "type": "add_member", "group": "counter", "member": { "client_id": "counter-1" } } }
+        { "at_ms": 7, "command": { "type": "add_member", "group": "counter", "member": { "client_id": "counter-1" } } },
+        { "at_ms": 8, "command": { "type": "set_processing_guarantee", "application_id": "counter", "processing_guarantee": "exactly_once_v2" } }
       ]
     }"#;
 

@@ -55,6 +55,9 @@ macro_rules! msgs {
     };
 }
 
+/// Words of the classroom and real-cluster features, in their own block.
+pub mod classroom;
+
 msgs! {
     TITLE = "Kafka 沙盒", "Kafka Sandbox";
     SUBTITLE = "一个确定性的 Kafka 模拟：生产、分区、消费者组", "A deterministic Kafka simulation: producers, partitions, consumer groups";
@@ -87,8 +90,8 @@ msgs! {
     PARTITIONER_ROUND_ROBIN = "RoundRobin", "RoundRobin";
     SENT = "已发送", "sent";
     ADD_MEMBER = "+ 消费者", "+ Consumer";
-    ADD_MEMBER_HINT = "一个新的消费者加入该组（触发再均衡）", "A new consumer joins this group (starts a rebalance)";
-    REMOVE_MEMBER_HINT = "关闭这个消费者：提交位移并离开组", "Close this consumer: it commits and leaves the group";
+    ADD_MEMBER_HINT = "一个新的消费者加入该组（触发重平衡）", "A new consumer joins this group (starts a rebalance)";
+    REMOVE_MEMBER_HINT = "关闭这个消费者：提交偏移量并离开组", "Close this consumer: it commits and leaves the group";
     ADD_GROUP = "+ 新消费者组", "+ New consumer group";
     GROUP_ID = "组 ID", "Group id";
     RESET_POLICY = "auto.offset.reset", "auto.offset.reset";
@@ -98,7 +101,7 @@ msgs! {
     IDLE = "空闲：没有分配到分区", "idle: no partition assigned";
     NOTHING_YET = "尚未收到消息", "nothing received yet";
     RECEIVED = "已收到", "received";
-    COMMITTED = "已提交位移", "committed offsets";
+    COMMITTED = "已提交偏移量", "committed offsets";
     NONE = "无", "none";
     HW = "高水位", "HW";
     LEO = "日志末端", "LEO";
@@ -116,19 +119,19 @@ msgs! {
     ACTIVITY_PROCESSING = "处理中", "processing";
     ACTIVITY_IDLE = "空闲", "idle";
     STATE_EMPTY = "Empty（空）", "Empty";
-    STATE_PREPARING = "PreparingRebalance（准备再均衡）", "PreparingRebalance";
+    STATE_PREPARING = "PreparingRebalance（准备重平衡）", "PreparingRebalance";
     STATE_STABLE = "Stable（稳定）", "Stable";
-    STATE_COMPLETING = "CompletingRebalance（完成再均衡）", "CompletingRebalance";
+    STATE_COMPLETING = "CompletingRebalance（完成重平衡）", "CompletingRebalance";
     STATE_RECONCILING = "Reconciling（协调中）", "Reconciling";
     ADD_STATIC = "+ 静态消费者", "+ Static consumer";
     ADD_STATIC_HINT = "加入一个带 group.instance.id 的静态成员（KIP-345）：正常关闭时不发送 LeaveGroup，在会话超时前重启可直接取回原来的分区", "Add a static member with a group.instance.id (KIP-345): its close sends no LeaveGroup, and a restart within its session gets its partitions back";
     SEEK = "seek…", "seek…";
-    SEEK_HINT = "应用调用 seek()：seekToBeginning 回到日志开头重新处理（产生重复），seekToEnd 跳到高水位（跳过未读的记录）", "The application calls seek(): seekToBeginning goes back to the log start and processes again (duplicates), seekToEnd jumps to the high watermark (skipping what was not read)";
+    SEEK_HINT = "应用调用 seek()：seekToBeginning 回到日志开头重新处理（产生重复），seekToEnd 跳到高水位（跳过未读的消息）", "The application calls seek(): seekToBeginning goes back to the log start and processes again (duplicates), seekToEnd jumps to the high watermark (skipping what was not read)";
     BACK = "⟲ 后退", "⟲ Back";
     BACK_HINT = "回到上一个看到的时刻（从检查点确定性重放）；快捷键 ←", "Back to the previous moment you saw (replayed deterministically from a checkpoint); key ←";
     SCRUB = "时间轴", "Timeline";
     SCRUB_HINT = "拖动到这次运行的任意一步；后退后继续播放会重演同样的未来，直到你做了新的操作", "Drag to any step of this run; after going back, playing replays the same future until you do something new";
-    JUMP_REBALANCE = "再均衡", "rebalance";
+    JUMP_REBALANCE = "重平衡", "rebalance";
     JUMP_FAULT = "故障", "fault";
     JUMP_FINDING = "发现", "finding";
     JUMP_PREV = "跳到上一个", "Jump to the previous";
@@ -153,14 +156,14 @@ msgs! {
     CAT_FAULT = "故障", "Faults";
     CAT_SETTINGS = "设置与命令", "Settings and commands";
     ACK_CHIP = "确认", "ack";
-    ACK_CHIP_HINT = "Produce 响应：这批记录在 leader 日志中的位移", "The Produce response: the records' offsets in the leader's log";
-    RECORD_PATH = "记录的路径", "The record's path";
-    RECORD_PATH_HINT = "点击任意记录查看它的完整路径", "Click any record to see its whole path";
-    RECORD_PATH_PARTIAL = "事件日志只保留最近的事件：这条记录更早的步骤已不在其中", "The trace keeps only the newest events: this record's earliest steps are no longer in it";
+    ACK_CHIP_HINT = "Produce 响应：这批消息在 leader 日志中的偏移量", "The Produce response: the records' offsets in the leader's log";
+    RECORD_PATH = "消息的路径", "The record's path";
+    RECORD_PATH_HINT = "点击任意消息查看它的完整路径", "Click any record to see its whole path";
+    RECORD_PATH_PARTIAL = "事件日志只保留最近的事件：这条消息更早的步骤已不在其中", "The trace keeps only the newest events: this record's earliest steps are no longer in it";
     CLOSE = "关闭", "Close";
     CHARTS = "图表", "Charts";
-    CHART_LAG = "消费延迟（高水位 − 已提交位移）", "Consumer lag (HW − committed offset)";
-    CHART_THROUGHPUT = "每秒记录数", "Records per second";
+    CHART_LAG = "消费延迟（高水位 − 已提交偏移量）", "Consumer lag (HW − committed offset)";
+    CHART_THROUGHPUT = "每秒消息数", "Records per second";
     CHART_STOPPED = "无法消费的成员", "Members that cannot consume";
     CHART_WAIT = "运行一会儿后这里会出现图表", "Charts appear once the run has gone on for a moment";
     TOTAL = "合计", "total";
@@ -169,8 +172,8 @@ msgs! {
     STREAMS_APP = "Streams 应用", "Streams application";
     MODIFIED = "修改时间", "modified";
     TASK_POSITION = "任务位置", "task position";
-    FLUSHED_OFFSET = "已刷写的源位移", "flushed source offset";
-    FLUSHED_HINT = "写入位移存储的源位移：重启的任务从它之后继续（offset.flush.interval.ms）", "The source offset written to the offsets store: a restarted task resumes after it (offset.flush.interval.ms)";
+    FLUSHED_OFFSET = "已刷写的源偏移量", "flushed source offset";
+    FLUSHED_HINT = "写入偏移量存储的源偏移量：重启的任务从它之后继续（offset.flush.interval.ms）", "The source offset written to the offsets store: a restarted task resumes after it (offset.flush.interval.ms)";
     UNFLUSHED = "未刷写就已发送", "sent but not flushed";
     CONNECTOR_CRASH_HINT = "让连接器任务崩溃：上次刷写之后发送的行会被新任务再发一次", "Crash the connector's task: rows sent since the last flush will be sent again by the next task";
     INSTANCES = "实例", "instances";
@@ -179,7 +182,7 @@ msgs! {
     HELD_BY = "所在实例", "held by";
     COUNTS = "计数", "counts";
     PUSH_BADGE = "推送（不是 Kafka，教学演示）", "push (not Kafka — a teaching device)";
-    PUSH_HINT = "broker 不等消费者请求就把新提交的记录推过去；消费者处理不完就在内存里堆积，超过上限就崩溃。Kafka 用的是拉取：消费者准备好了才拉，积压留在日志里", "The broker sends every newly committed record without waiting to be asked; what the consumer cannot process piles up in its memory, and past the limit it crashes. Kafka pulls: the consumer fetches when ready and the backlog stays in the log";
+    PUSH_HINT = "broker 不等消费者请求就把新提交的消息推过去；消费者处理不完就在内存里堆积，超过上限就崩溃。Kafka 用的是拉取：消费者准备好了才拉，积压留在日志里", "The broker sends every newly committed record without waiting to be asked; what the consumer cannot process piles up in its memory, and past the limit it crashes. Kafka pulls: the consumer fetches when ready and the backlog stays in the log";
     BUFFERED = "缓冲", "buffered";
     LESSONS = "课程", "Lessons";
     LESSONS_LOADING = "正在载入课程…", "Loading the lessons…";
@@ -199,16 +202,16 @@ msgs! {
     MOTION_REDUCED = "◌ 减少动画", "◌ Less motion";
     MOTION_HINT = "减少动画：同样的信息，没有滑动和闪烁（网络中的消息显示进度百分比）；系统的“减少动态效果”设置同样生效", "Reduced motion: the same information without sliding or flashing (messages on the wire show their progress as a percentage); the system's reduced-motion setting applies too";
     PARTITION_MAP = "分区一览", "Partition map";
-    PARTITION_MAP_HINT = "每格一个分区：记录越多颜色越深；虚线框 = 同步副本不足；红色 = 离线。点击跳到该分区", "One cell per partition: darker = more records; dashed = under-replicated; red = offline. Click one to go to its row";
+    PARTITION_MAP_HINT = "每格一个分区：消息越多颜色越深；虚线框 = 同步副本不足；红色 = 离线。点击跳到该分区", "One cell per partition: darker = more records; dashed = under-replicated; red = offline. Click one to go to its row";
     PRODUCED = "生产", "produced";
     CONSUMED = "消费", "consumed";
     STOPPED = "停止", "stopped";
     KEYS_TITLE = "键盘操作", "Keyboard";
     KEY_PLAY = "播放 / 暂停", "Play / pause";
-    KEY_TAB = "在所有控件之间移动（按钮、选择框、记录）", "Move between every control (buttons, selects, records)";
-    KEY_ENTER = "按下当前控件；在记录上打开它的路径", "Press the focused control; on a record, open its path";
+    KEY_TAB = "在所有控件之间移动（按钮、选择框、消息）", "Move between every control (buttons, selects, records)";
+    KEY_ENTER = "按下当前控件；在消息上打开它的路径", "Press the focused control; on a record, open its path";
     KEY_HELP = "显示或隐藏这个帮助", "Show or hide this help";
-    KEY_ESC = "关闭帮助、记录路径和提示", "Close the help, a record's path and the notice";
+    KEY_ESC = "关闭帮助、消息路径和提示", "Close the help, a record's path and the notice";
     SEQUENCE = "时序图", "Sequence diagram";
     SEQ_HINT = "最近 2 秒（或所选事件前后）的请求与响应：Produce、确认、follower 和消费者的 Fetch、JoinGroup、SyncGroup、心跳、OffsetCommit", "Requests and answers of the last 2 s (or around the selected event): Produce, acks, follower and consumer Fetch, JoinGroup, SyncGroup, heartbeats, OffsetCommit";
     SEQ_EMPTY = "这段时间里没有消息", "No messages in this window";
@@ -218,14 +221,14 @@ msgs! {
     FORK_CLOSE = "关闭分叉", "Close fork";
     FORK_THIS = "这次运行（你的改变）", "This run (your changes)";
     FORK_COPY = "分叉（不变）", "Fork (unchanged)";
-    OUT_ACKED_LOST = "已确认却丢失的记录", "acknowledged records lost";
-    OUT_RECORDS_LOST = "leader 变更中丢失的记录", "records lost in leader changes";
+    OUT_ACKED_LOST = "已确认却丢失的消息", "acknowledged records lost";
+    OUT_RECORDS_LOST = "leader 变更中丢失的消息", "records lost in leader changes";
     OUT_DUPLICATES = "重复处理", "processed twice";
     OUT_UNPROCESSED = "已提交但未处理", "committed but never processed";
-    OUT_PAUSE = "因再均衡停止消费的时长", "time unable to consume (rebalances)";
+    OUT_PAUSE = "因重平衡停止消费的时长", "time unable to consume (rebalances)";
     OUT_LAG = "消费延迟合计", "consumer lag, total";
-    OUT_DELIVERED = "交给消费者的记录", "records delivered to consumers";
-    OUT_ACKED = "已确认的记录", "records acknowledged";
+    OUT_DELIVERED = "交给消费者的消息", "records delivered to consumers";
+    OUT_ACKED = "已确认的消息", "records acknowledged";
     THEME_HINT = "配色：跟随系统 → 浅色 → 深色", "Colours: follow the system → light → dark";
     COMPARE_TITLE = "对比：eager、cooperative 与 KIP-848", "Compare: eager, cooperative and KIP-848";
     COMPARE_HINT = "用同一个种子把当前场景运行三次：组分别使用 eager range、cooperative-sticky（KIP-429）和 group.protocol=consumer（KIP-848，uniform），在当前时刻做同一个成员变化，比较谁停止消费、停了多久。", "Runs the current scenario three times with the same seed — the group under eager range, cooperative-sticky (KIP-429) and group.protocol=consumer (KIP-848, uniform) — makes the same membership change now, and compares who stops consuming and for how long.";
@@ -242,48 +245,48 @@ msgs! {
     METRIC_ROUNDS = "全组轮次（代 / 组纪元）", "group-wide rounds (generations / epochs)";
     METRIC_DUP_LOST = "重复 / 丢失", "duplicates / lost";
     COMPARE_LANES = "每个成员正在消费的分区数（红 = 0）", "partitions each member consumes over time (red = none)";
-    COMPARE_NOTE = "eager：所有人短暂停止（屏障），但交接快；cooperative：只移动要换主的分区，但需要第二轮再均衡；KIP-848：没有屏障、没人停止，被移动的分区在成员下一次心跳（group.consumer.heartbeat.interval.ms = 5 s）时交接。", "eager: everyone stops briefly (the barrier) but the hand-over is quick; cooperative: only moving partitions change hands, in a second rebalance; KIP-848: no barrier and nobody stops, moving partitions change hands at the members' next heartbeats (group.consumer.heartbeat.interval.ms = 5 s).";
+    COMPARE_NOTE = "eager：所有人短暂停止（屏障），但交接快；cooperative：只移动要换主的分区，但需要第二轮重平衡；KIP-848：没有屏障、没人停止，被移动的分区在成员下一次心跳（group.consumer.heartbeat.interval.ms = 5 s）时交接。", "eager: everyone stops briefly (the barrier) but the hand-over is quick; cooperative: only moving partitions change hands, in a second rebalance; KIP-848: no barrier and nobody stops, moving partitions change hands at the members' next heartbeats (group.consumer.heartbeat.interval.ms = 5 s).";
     NOT_SETTLED = "窗口内未稳定", "not within the window";
     SESSION_LEFT = "会话剩余", "session left";
     SESSION_LEFT_HINT = "协调者在这个时刻前收不到心跳就移除该成员（每次心跳都会续期；崩溃的成员不再续期）", "The coordinator removes the member if no heartbeat arrives by then (each heartbeat renews it; a crashed member's does not)";
     POLL_LEFT = "poll 期限", "poll deadline";
     POLL_LEFT_HINT = "应用在 poll() 之外（处理中或卡住）：超过 max.poll.interval.ms 不调用 poll()，心跳线程就让它离开组", "The application is outside poll() (processing or stuck): without a poll() within max.poll.interval.ms the heartbeat thread makes it leave the group";
     PAUSED_NOW = "已停止消费", "not consuming for";
-    DUP_LIST = "重复处理的记录及原因", "Records processed twice, and why";
-    LOST_LIST = "丢失的记录及原因", "Records lost, and why";
+    DUP_LIST = "重复处理的消息及原因", "Records processed twice, and why";
+    LOST_LIST = "丢失的消息及原因", "Records lost, and why";
     TARGET = "目标", "target";
     STATE_RECONCILING_WHY = "KIP-848：有新的目标分配，部分成员还没到达；其余成员照常消费，没有全组屏障", "KIP-848: a new target assignment exists and some members have not reached it; the others keep consuming, there is no group-wide barrier";
     PROTOCOL_CONSUMER = "consumer（新协议 KIP-848）", "consumer (KIP-848)";
-    PROTOCOL_CONSUMER_HINT = "group.protocol=consumer（Kafka 4.0 GA）：只有一个 ConsumerGroupHeartbeat 请求；broker 用自己的分配器计算目标分配，每个成员通过心跳各自走向目标：先交出要让出的分区，再领取已被释放的分区", "group.protocol=consumer (GA in Kafka 4.0): a single ConsumerGroupHeartbeat RPC; the broker computes the target assignment with its own assignor and each member moves towards it through its heartbeats — first giving up what moves, then taking partitions once released";
+    PROTOCOL_CONSUMER_HINT = "group.protocol=consumer（Kafka 4.0 GA）：只有一个 ConsumerGroupHeartbeat 请求；broker 用自己的分配策略计算目标分配，每个成员通过心跳各自走向目标：先交出要让出的分区，再领取已被释放的分区", "group.protocol=consumer (GA in Kafka 4.0): a single ConsumerGroupHeartbeat RPC; the broker computes the target assignment with its own assignor and each member moves towards it through its heartbeats — first giving up what moves, then taking partitions once released";
     RECONCILE_STABLE = "已到达目标", "at target";
     RECONCILE_UNREVOKED = "待交出分区", "revoking";
     RECONCILE_UNRELEASED = "等待释放", "awaiting release";
     RECONCILE_HINT = "协调者眼中的成员状态（CurrentAssignmentBuilder）：待交出 = 它要先放弃某些分区，纪元不变；等待释放 = 它已进入新纪元，但有些目标分区仍被别人持有", "The member as the coordinator sees it (CurrentAssignmentBuilder): revoking = it must first give some partitions up, its epoch waits; awaiting release = it has the new epoch but some target partitions are still held by others";
     GROUP_EPOCH = "纪元", "epoch";
     EPOCH_HINT = "组纪元（group epoch）随每次成员变化增加；成员纪元（member epoch）是它已到达的目标分配的纪元", "The group epoch goes up with every membership change; a member's epoch is that of the target assignment it has reached";
-    STATE_EMPTY_WHY = "组里没有成员；已提交的位移仍然保留", "No members; the committed offsets are kept";
+    STATE_EMPTY_WHY = "组里没有成员；已提交的偏移量仍然保留", "No members; the committed offsets are kept";
     STATE_PREPARING_WHY = "有成员加入、离开或设置改变：协调者等待每个成员重新发送 JoinGroup（其他成员从下一次心跳得知）", "A member joined, left or changed: the coordinator waits for every member to send JoinGroup again (the others learn it from their next heartbeat)";
     STATE_COMPLETING_WHY = "所有成员都已加入：协调者等待 leader 在 SyncGroup 中送来分配方案", "Everyone has joined: the coordinator waits for the leader's SyncGroup with the assignment";
     STATE_STABLE_WHY = "分配方案已送出：每个成员消费自己的分区并定期发送心跳", "The assignment is out: each member consumes its partitions and heartbeats";
     COORDINATOR_NONE = "无协调者", "no coordinator";
-    COORDINATOR_HINT = "协调者是 __consumer_offsets 中由 group.id 哈希选出的分区的 leader：它主持再均衡并保存提交的位移", "The coordinator is the leader of the __consumer_offsets partition picked by hashing group.id: it runs the rebalances and stores the commits";
+    COORDINATOR_HINT = "协调者是 __consumer_offsets 中由 group.id 哈希选出的分区的 leader：它主持重平衡并保存提交的偏移量", "The coordinator is the leader of the __consumer_offsets partition picked by hashing group.id: it runs the rebalances and stores the commits";
     COORDINATOR_NONE_HINT = "这个组的 __consumer_offsets 分区没有可达的 leader：成员无法加入、心跳或提交，只能不断重试 FindCoordinator", "This group's __consumer_offsets partition has no reachable leader: members cannot join, heartbeat or commit, and keep retrying FindCoordinator";
     PROTOCOL = "协议", "protocol";
-    PROTOCOL_EAGER_HINT = "eager（急切）：再均衡前每个成员放弃全部分区，期间没有人消费", "eager: every member gives up all its partitions before rejoining, so nobody consumes during the rebalance";
-    PROTOCOL_COOPERATIVE_HINT = "cooperative（协作，KIP-429）：成员保留自己的分区，只有要移动的分区被撤销，并在第二次再均衡中交出", "cooperative (KIP-429): members keep their partitions; only partitions that move are revoked, and a second rebalance hands them over";
-    ASSIGNOR_HINT = "partition.assignment.strategy：修改后组会再均衡。sticky 与 cooperative-sticky 可能尚未启用（会提示原因）", "partition.assignment.strategy: changing it rebalances the group. sticky and cooperative-sticky may not be enabled yet (you will be told why)";
-    REBALANCES = "再均衡次数", "rebalances";
+    PROTOCOL_EAGER_HINT = "eager（急切）：重平衡前每个成员放弃全部分区，期间没有人消费", "eager: every member gives up all its partitions before rejoining, so nobody consumes during the rebalance";
+    PROTOCOL_COOPERATIVE_HINT = "cooperative（协作，KIP-429）：成员保留自己的分区，只有要移动的分区被撤销，并在第二次重平衡中交出", "cooperative (KIP-429): members keep their partitions; only partitions that move are revoked, and a second rebalance hands them over";
+    ASSIGNOR_HINT = "partition.assignment.strategy：修改后组会重平衡。sticky 与 cooperative-sticky 可能尚未启用（会提示原因）", "partition.assignment.strategy: changing it rebalances the group. sticky and cooperative-sticky may not be enabled yet (you will be told why)";
+    REBALANCES = "重平衡次数", "rebalances";
     DUPLICATES = "重复处理（duplicates）", "processed twice (duplicates)";
-    DUPLICATES_HINT = "提交落后于处理时，成员崩溃或再均衡移走了分区：新的拥有者从较早的已提交位移重新处理", "commits lagged behind processing when a member crashed or a rebalance moved partitions: the next owner starts again from the older committed offset";
+    DUPLICATES_HINT = "提交落后于处理时，成员崩溃或重平衡移走了分区：新的拥有者从较早的已提交偏移量重新处理", "commits lagged behind processing when a member crashed or a rebalance moved partitions: the next owner starts again from the older committed offset";
     UNPROCESSED_COUNT = "已提交但从未处理", "committed but never processed";
-    UNPROCESSED_COUNT_HINT = "处理前就提交了位移（至多一次），成员又在一批记录处理到一半时崩溃；正在处理的记录在处理完之前也计入", "committed before processing (at-most-once), then the member crashed mid-batch; records still being processed also count until they are done";
+    UNPROCESSED_COUNT_HINT = "处理前就提交了偏移量（至多一次），成员又在一批消息处理到一半时崩溃；正在处理的消息在处理完之前也计入", "committed before processing (at-most-once), then the member crashed mid-batch; records still being processed also count until they are done";
     PHASE_JOINING = "加入中", "joining";
     PHASE_SYNCING = "同步中", "syncing";
     PHASE_STABLE = "稳定", "stable";
     PHASE_LEFT = "已离开：超过 max.poll.interval", "left: max.poll.interval exceeded";
     PHASE_CRASHED = "已崩溃", "crashed";
     PHASE_JOINING_HINT = "已发送 JoinGroup，等待加入阶段结束", "JoinGroup sent; waiting for the join phase to end";
-    PHASE_SYNCING_HINT = "已发送 SyncGroup，等待分配结果；收到后用 OffsetFetch 取回已提交的位移", "SyncGroup sent; waiting for the assignment, then fetching the committed offsets (OffsetFetch)";
+    PHASE_SYNCING_HINT = "已发送 SyncGroup，等待分配结果；收到后用 OffsetFetch 取回已提交的偏移量", "SyncGroup sent; waiting for the assignment, then fetching the committed offsets (OffsetFetch)";
     PHASE_STABLE_HINT = "在当前这一代中消费自己的分区", "Consuming its partitions in the current generation";
     PHASE_LEFT_HINT = "超过 max.poll.interval.ms 没有调用 poll()：动态成员的心跳线程发送了 LeaveGroup（KIP-62；KIP-848 为纪元 -1）；静态成员不发 LeaveGroup（KIP-848 为纪元 -2），位置保留到会话超时。下次 poll() 时重新加入，之后的提交会失败", "No poll() for max.poll.interval.ms: a dynamic member's heartbeat thread sent LeaveGroup (KIP-62; epoch -1 under KIP-848); a static member sends none (epoch -2 under KIP-848) and keeps its place until its session times out. It rejoins at its next poll(), and its commits fail until then";
     PHASE_CRASHED_HINT = "进程已经不在：不发心跳，也不发 LeaveGroup", "The process is gone: no heartbeats, no LeaveGroup";
@@ -291,23 +294,23 @@ msgs! {
     CRASHED_STILL_MEMBER = "协调者仍把它算作成员，直到 session.timeout.ms 内没有心跳", "the coordinator still counts it as a member until session.timeout.ms passes without a heartbeat";
     NO_MEMBER_ID = "还没有 member id（不在组中）", "no member id (not in the group)";
     PROCESSED = "已处理", "processed";
-    REBALANCE_STOPPED = "因再均衡停止消费", "stopped by rebalances";
-    REBALANCE_STOPPED_HINT = "这个成员因为再均衡而不能消费的总时间", "Total time this member could not consume because of rebalances";
+    REBALANCE_STOPPED = "因重平衡停止消费", "stopped by rebalances";
+    REBALANCE_STOPPED_HINT = "这个成员因为重平衡而不能消费的总时间", "Total time this member could not consume because of rebalances";
     MEMBER_CRASH_HINT = "进程立即停止：不发 LeaveGroup、不提交；协调者在 session.timeout.ms 之后才把它移出组", "The process stops at once: no LeaveGroup, no commit; the coordinator removes it only after session.timeout.ms";
     MEMBER_RESTART_HINT = "用同一个 client.id 重新启动，作为新成员加入（静态成员在会话超时前回来则接替原位）", "Start again with the same client.id and join as a new member (a static member back within its session takes its old place)";
-    PAUSE_MEMBER = "卡住", "Pause";
-    RESUME_MEMBER = "恢复", "Resume";
+    PAUSE_MEMBER = "卡住", "Get stuck";
+    RESUME_MEMBER = "恢复调用 poll()", "Poll again";
     PAUSE_MEMBER_HINT = "应用卡住，不再调用 poll()：心跳照常，超过 max.poll.interval.ms 后离开组", "The application gets stuck and stops calling poll(): heartbeats go on, and after max.poll.interval.ms it leaves the group";
     PROCESSING_TIME = "处理", "processing";
-    PROCESSING_HINT = "应用处理每条记录所用的时间（沙盒设定）", "Time the application spends on each record (sandbox setting)";
+    PROCESSING_HINT = "应用处理每条消息所用的时间（沙盒设定）", "Time the application spends on each record (sandbox setting)";
     COMMIT_MODE = "提交", "commit";
-    COMMIT_MODE_HINT = "何时提交位移：自动（poll() 中每隔 auto.commit.interval.ms，以及再均衡前和关闭时）；处理后同步/异步提交（至少一次）；处理前提交（至多一次）", "When offsets are committed: auto (inside poll() every auto.commit.interval.ms, before a rebalance and on close); sync or async after processing (at-least-once); before processing (at-most-once)";
+    COMMIT_MODE_HINT = "何时提交偏移量：自动（poll() 中每隔 auto.commit.interval.ms，以及重平衡前和关闭时）；处理后同步/异步提交（至少一次）；处理前提交（至多一次）", "When offsets are committed: auto (inside poll() every auto.commit.interval.ms, before a rebalance and on close); sync or async after processing (at-least-once); before processing (at-most-once)";
     COMMIT_AUTO = "自动", "auto";
     COMMIT_SYNC_AFTER = "处理后同步提交", "sync after processing";
     COMMIT_ASYNC_AFTER = "处理后异步提交", "async after processing";
     COMMIT_BEFORE = "处理前提交", "before processing";
     GROUP_STATE = "组状态", "group state";
-    TIMELINE = "再均衡时间线", "Rebalance timeline";
+    TIMELINE = "重平衡时间线", "Rebalance timeline";
     TIMELINE_EMPTY = "还没有协议事件", "no protocol events yet";
     STEP_GROUP = "⇥ 下一个组事件", "⇥ Next group event";
     STEP_GROUP_HINT = "暂停，并一直执行到这个组的协议发生下一件事（跳过生产和拉取）", "Pause and run until this group's protocol does its next thing (skipping produce and fetch traffic)";
@@ -322,6 +325,13 @@ msgs! {
     GROUP_CREATED_NOTE = "新组从 auto.offset.reset 指定的位置开始读", "A new group starts where auto.offset.reset says";
     BROKERS = "Broker 与副本", "Brokers and replicas";
     KAFKA_VERSION_HINT = "本次运行所模拟的 Kafka 版本：在 4.x 中行为有变化之处（合格领导者副本 KIP-966、KIP-848 消费者在 poll() 中才协调），按这个版本来；在编辑器的「集群」中可以更改", "The Kafka release this run models: where behaviour changed within 4.x (eligible leader replicas, KIP-966; the KIP-848 consumer reconciling only inside poll()), it follows this release; change it in the editor's cluster section";
+    FIDELITY_TITLE = "与真实 Kafka 的不同之处", "Where this differs from real Kafka";
+    FIDELITY_CONTROLLER = "控制器从不故障，它的决定立即到达每个 broker 和客户端（元数据没有延迟）；OffsetsForLeaderEpoch 折叠进副本与消费者的下一次拉取", "The controller never fails and its decisions reach every broker and client at once (no metadata delay); OffsetsForLeaderEpoch is folded into the followers' and consumers' next fetch";
+    FIDELITY_OFFSETS_TOPIC = "__consumer_offsets 的领导者与 Kafka 一样选举，协调者跟随它；但这个主题不存放消息，接管时加载是瞬间的", "__consumer_offsets partitions are led and elected as in Kafka and the coordinator follows their leader, but the topic stores no records: a new coordinator loads the group instantly";
+    FIDELITY_GROUP_SETTINGS = "分配策略、auto.offset.reset 和协议按消费者组设置，而不是按每个消费者；经典协议的分配策略投票没有模拟", "The assignor, auto.offset.reset and the protocol are set per group, not per consumer; the classic protocol's assignor vote is not modelled";
+    FIDELITY_DEVICES = "processing_ms（每条消息的处理时间）代替应用的工作；推送投递不是 Kafka，只是教学演示", "processing_ms (time per record) stands in for the application's work; push delivery is not Kafka, a teaching device";
+    FIDELITY_KNOWN = "已知差别：幂等生产者在不干净选举丢失消息后一直重试 OUT_OF_ORDER_SEQUENCE_NUMBER，而 Kafka 会提升纪元、重置序号（KIP-360）", "Known difference: after an unclean election lost some of its records, an idempotent producer retries OUT_OF_ORDER_SEQUENCE_NUMBER, where Kafka bumps its epoch and resets the sequence numbers (KIP-360)";
+    FIDELITY_MORE = "完整清单（每条规则、Kafka 的类与版本、对应测试）见仓库文档目录中的 fidelity.md", "The full list (each rule with Kafka's class and release, and the test that pins it) is docs/fidelity.md in the repository";
     BROKERS_HINT = "每一列是一个 broker，卡片是它保存的分区副本：★ leader 接收写入并服务消费者，follower 从 leader 复制", "Each column is a broker and the partition replicas it holds: the ★ leader takes writes and serves consumers, followers copy from it";
     BROKER = "Broker", "Broker";
     ROLE_LEADER = "★ leader", "★ leader";
@@ -338,7 +348,7 @@ msgs! {
     CRASH = "崩溃", "Crash";
     CRASH_HINT = "进程立即停止；日志留在磁盘上。控制器在 broker.session.timeout.ms 之后才发现", "The process stops at once; its logs stay on disk. The controller notices after broker.session.timeout.ms";
     RESTART = "重启", "Restart";
-    RESTART_HINT = "重新启动并向控制器注册；它的副本会截断不一致的记录并追上 leader", "Start again and register with the controller; its replicas truncate what diverged and catch up";
+    RESTART_HINT = "重新启动并向控制器注册；它的副本会截断不一致的消息并追上 leader", "Start again and register with the controller; its replicas truncate what diverged and catch up";
     CUT_OFF = "断开网络", "Cut off";
     CUT_OFF_HINT = "进程仍在运行，但与其他 broker、控制器和客户端都断开", "The process keeps running but nothing reaches it: not the other brokers, the controller or clients";
     RECONNECT = "恢复网络", "Reconnect";
@@ -347,17 +357,17 @@ msgs! {
     SLOW_HINT = "让这个 broker 作为 follower 的复制拉取变慢：它会落后于 leader", "Make this broker's follower fetches slower: it falls behind the leader";
     NO_REPLICA = "无副本", "no replica";
     MORE_PARTITIONS = "更多分区未显示：", "more partitions not shown: ";
-    EARLIER_RECORDS = "更早的记录", "earlier records";
+    EARLIER_RECORDS = "更早的消息", "earlier records";
     PARTITION_LEADER = "leader", "leader";
     EPOCH = "纪元", "epoch";
-    OFFSET = "位移", "offset";
+    OFFSET = "偏移量", "offset";
     KEY_WORD = "键", "key";
     OFFLINE = "下线：没有 leader", "offline: no leader";
     OFFLINE_HINT = "ISR 中没有可用的副本；生产和消费都在等待（除非开启 unclean.leader.election.enable）", "No replica of the ISR is available; producing and consuming wait (unless unclean.leader.election.enable is on)";
     REPLICATION_FACTOR = "副本数（RF）", "Replication factor";
     RF_HINT = "副本数在创建主题时确定：修改它会用新的副本数从头重新运行场景（页面上的操作会清除）", "Fixed when a topic is created: changing it runs the scenario again from the start with the new replication factor (what you did on the page is cleared)";
     MIN_ISR_HINT = "acks=all 时，ISR 少于这个数的写入会被拒绝（NOT_ENOUGH_REPLICAS），高水位也停止前进", "With acks=all, writes are refused while the ISR is smaller than this (NOT_ENOUGH_REPLICAS), and the high watermark stops";
-    UNCLEAN_HINT = "允许不在 ISR 中的副本当选 leader：分区更快恢复，但已提交的记录可能丢失", "Lets an out-of-sync replica become leader: the partition comes back sooner, but committed records may be lost";
+    UNCLEAN_HINT = "允许不在 ISR 中的副本当选 leader：分区更快恢复，但已提交的消息可能丢失", "Lets an out-of-sync replica become leader: the partition comes back sooner, but committed records may be lost";
     ACKS_HINT = "0：不等待；1：leader 写入即确认；all：ISR 中每个副本都有了才确认", "0: no wait; 1: once the leader has it; all: once every in-sync replica has it";
     ACKED = "已确认", "acknowledged";
     PENDING = "等待确认", "pending";
@@ -365,17 +375,17 @@ msgs! {
     IN_BATCH = "在批次中", "in batches";
     IDEMPOTENT = "幂等", "idempotent";
     LOST_ROW = "丢失：", "lost:";
-    LOST_ACKED = "生产者已收到确认，但记录已经不在新 leader 的日志中", "the producer was acknowledged, yet the record is not in the new leader's log";
-    LOST_GIVEN_UP = "生产者放弃了这条记录：", "the producer gave this record up: ";
+    LOST_ACKED = "生产者已收到确认，但消息已经不在新 leader 的日志中", "the producer was acknowledged, yet the record is not in the new leader's log";
+    LOST_GIVEN_UP = "生产者放弃了这条消息：", "the producer gave this record up: ";
     LOST_RETRYING = "随 leader 切换被删除；生产者还没收到确认，会重试", "removed by the leader change; the producer has no acknowledgement yet and retries it";
-    LOST_REWRITTEN = "生产者重试后重新写入，位移 ", "written again after the producer's retry, at offset ";
+    LOST_REWRITTEN = "生产者重试后重新写入，偏移量 ", "written again after the producer's retry, at offset ";
     LOST_UNKNOWN = "不在新 leader 的日志中", "not in the new leader's log";
     LEGEND_UNCOMMITTED = "虚线：未提交（在高水位之上，消费者看不到）", "dashed: not yet committed (at or above the HW, invisible to consumers)";
     LEGEND_LOST = "删除线：丢失（leader 切换后不在新 leader 的日志中）", "struck through: lost (not in the new leader's log after a leader change)";
     LEGEND_DROPPED = "灰色删除线：被删除但生产者会重试", "grey strike: dropped, but the producer retries it";
-    LEGEND_ELR = "ELR 标记：合格领导者副本（KIP-966，Kafka 4.1+）——在 ISR 低于 min.insync.replicas 时离开 ISR，因此拥有全部已提交记录；ISR 为空时控制器从中选出 leader", "ELR tag: an eligible leader replica (KIP-966, Kafka 4.1+) — it left the ISR while the ISR was below min.insync.replicas, so it holds every committed record; with the ISR empty the controller elects from these";
+    LEGEND_ELR = "ELR 标记：合格领导者副本（KIP-966，Kafka 4.1+）——在 ISR 低于 min.insync.replicas 时离开 ISR，因此拥有全部已提交消息；ISR 为空时控制器从中选出 leader", "ELR tag: an eligible leader replica (KIP-966, Kafka 4.1+) — it left the ISR while the ISR was below min.insync.replicas, so it holds every committed record; with the ISR empty the controller elects from these";
     IN_ELR = "ELR", "ELR";
-    IN_ELR_HINT = "合格领导者副本（KIP-966）：不在 ISR 中，但拥有全部已提交记录；ISR 为空时可被选为 leader。崩溃后重新注册的 broker 会离开 ELR（KAFKA-15586）", "Eligible leader replica (KIP-966): out of the ISR but holding every committed record; it may be elected when the ISR is empty. A broker back from a crash leaves the ELR (KAFKA-15586)";
+    IN_ELR_HINT = "合格领导者副本（KIP-966）：不在 ISR 中，但拥有全部已提交消息；ISR 为空时可被选为 leader。崩溃后重新注册的 broker 会离开 ELR（KAFKA-15586）", "Eligible leader replica (KIP-966): out of the ISR but holding every committed record; it may be elected when the ISR is empty. A broker back from a crash leaves the ELR (KAFKA-15586)";
     SHUTDOWN = "停机", "Shut down";
     SHUTDOWN_HINT = "受控停机：broker 请控制器立即把它的 leader 身份转走并把它移出所有 ISR（纪元 +1），然后才停止；生产者收到 NOT_LEADER_OR_FOLLOWER 后重发，没有 broker.session.timeout.ms 的不可用期", "Controlled shutdown: the broker asks the controller to move its leaderships and take it out of every ISR at once (epoch + 1), then stops; producers get NOT_LEADER_OR_FOLLOWER and resend, with no broker.session.timeout.ms outage";
     BROKER_SHUT_DOWN = "已停机", "shut down";
@@ -384,7 +394,7 @@ msgs! {
     LEGEND_OUT_OF_ISR = "虚线框：不在 ISR 中的副本", "dashed card: a replica out of the ISR";
     COPYING = "复制中", "copying";
     GUARANTEES = "保证", "Guarantees";
-    GUARANTEES_HINT = "监视器独立检查 Kafka 的保证：acks=all 且没有不干净选举时，已确认的记录不会丢失", "Monitors check Kafka's guarantees independently: with acks=all and no unclean election, an acknowledged record is never lost";
+    GUARANTEES_HINT = "监视器独立检查 Kafka 的保证：acks=all 且没有不干净选举时，已确认的消息不会丢失", "Monitors check Kafka's guarantees independently: with acks=all and no unclean election, an acknowledged record is never lost";
     GUARANTEES_NONE = "目前没有发现", "Nothing found so far";
     SEV_BROKEN = "违反保证", "promise broken";
     SEV_WARNING = "这些设置允许", "allowed by these settings";
@@ -414,12 +424,12 @@ msgs! {
     ED_TOPICS = "主题", "Topics";
     ED_TOPIC_NAME = "主题名", "Topic name";
     ED_PARTITIONS = "分区数", "Partitions";
-    ED_PARTITIONS_HINT = "1 到 256；带键的记录按 murmur2(键) % 分区数 落到分区上", "1 to 256; a keyed record goes to murmur2(key) % partitions";
+    ED_PARTITIONS_HINT = "1 到 256；带键的消息按 murmur2(键) % 分区数 落到分区上", "1 to 256; a keyed record goes to murmur2(key) % partitions";
     ED_RF_HINT = "每个分区的副本数：1 到 broker 数量", "Replicas per partition: 1 to the number of brokers";
     ED_MIN_ISR = "最少同步副本 min.insync.replicas", "Min in-sync replicas (min.insync.replicas)";
     ED_TOPIC_ID = "主题 ID（topic_id）", "Topic ID (topic_id)";
     TOPIC_ID = "主题 ID", "Topic ID";
-    TOPIC_ID_HINT = "KIP-516 主题 ID：22 个 URL 安全的 base64 字符，uniform 分配器按它排序主题；留空时由种子和主题名推导", "KIP-516 topic id: 22 characters of URL-safe base64, which the uniform assignor orders topics by; empty: derived from the seed and the topic name";
+    TOPIC_ID_HINT = "KIP-516 主题 ID：22 个 URL 安全的 base64 字符，uniform 分配策略按它排序主题；留空时由种子和主题名推导", "KIP-516 topic id: 22 characters of URL-safe base64, which the uniform assignor orders topics by; empty: derived from the seed and the topic name";
     ED_UNCLEAN = "允许不干净选举 unclean.leader.election.enable", "Unclean election (unclean.leader.election.enable)";
     ED_ADD_TOPIC = "+ 主题", "+ Topic";
     ED_REMOVE = "删除", "Remove";
@@ -436,33 +446,33 @@ msgs! {
     ED_COUNT_HINT = "改变条数会在末尾删除值，或添加 m8、m9……", "Changing the count drops values from the end, or adds m8, m9, …";
     ED_VALUES = "值（逗号分隔）", "Values (comma-separated)";
     ED_KEYS = "键（逗号分隔，每个值一个；留空 = 无键）", "Keys (comma-separated, one per value; empty = no keys)";
-    ED_KEYS_HINT = "有键的记录按键的哈希选分区（同键同分区）；无键的记录用粘性分区器或轮询；某个位置留空 = 那条记录无键", "Keyed records go to the partition of their key's hash (same key, same partition); keyless ones follow the sticky or round-robin partitioner; an empty entry = that record has no key";
+    ED_KEYS_HINT = "有键的消息按键的哈希选分区（同键同分区）；无键的消息用粘性分区器或轮询；某个位置留空 = 那条消息无键", "Keyed records go to the partition of their key's hash (same key, same partition); keyless ones follow the sticky or round-robin partitioner; an empty entry = that record has no key";
     ED_START = "开始（毫秒）", "Start (ms)";
     ED_INTERVAL = "间隔（毫秒）", "Interval (ms)";
     ED_ADD_SEND = "+ 计划发送", "+ Planned send";
     ED_ADD_PRODUCER = "+ 生产者", "+ Producer";
-    ED_ASSIGNOR_HINT = "classic 协议的客户端分配器（partition.assignment.strategy）；cooperative-sticky 使用协作再均衡", "The classic protocol's client-side assignor (partition.assignment.strategy); cooperative-sticky rebalances cooperatively";
-    ED_REMOTE_ASSIGNOR_HINT = "consumer 协议（KIP-848）下由 broker 计算分配所用的分配器", "The broker-side assignor of the consumer protocol (KIP-848)";
+    ED_ASSIGNOR_HINT = "classic 协议的客户端分配策略（partition.assignment.strategy）；cooperative-sticky 使用协作重平衡", "The classic protocol's client-side assignor (partition.assignment.strategy); cooperative-sticky rebalances cooperatively";
+    ED_REMOTE_ASSIGNOR_HINT = "consumer 协议（KIP-848）下由 broker 计算分配所用的分配策略", "The broker-side assignor of the consumer protocol (KIP-848)";
     ED_GROUP_TOPICS = "订阅的主题", "Subscribed topics";
     ED_MEMBERS = "成员", "Members";
     ED_ADD_GROUP = "+ 消费者组", "+ Consumer group";
     ED_INSTANCE_ID = "group.instance.id（静态成员，可留空）", "group.instance.id (static member, optional)";
     ED_COMMIT_MODE = "提交方式", "Commit mode";
-    ED_PROCESSING = "每条记录处理时间（毫秒）", "Processing per record (ms)";
+    ED_PROCESSING = "每条消息处理时间（毫秒）", "Processing per record (ms)";
     ED_MIN_SESSION_HINT = "classic 协议：session.timeout.ms 低于它的成员在 JoinGroup 时被拒绝（INVALID_SESSION_TIMEOUT）", "Classic protocol: a member whose session.timeout.ms is below this is refused at JoinGroup (INVALID_SESSION_TIMEOUT)";
-    ED_OFFSETS_RETENTION_HINT = "组变空后（或不再订阅某主题后）已提交位移保留这么久（默认 7 天）", "How long committed offsets outlive an empty group (or a topic it stopped subscribing to); 7 days by default";
+    ED_OFFSETS_RETENTION_HINT = "组变空后（或不再订阅某主题后）已提交偏移量保留这么久（默认 7 天）", "How long committed offsets outlive an empty group (or a topic it stopped subscribing to); 7 days by default";
     ED_SESSION_HINT = "classic 协议：协调者这么久收不到心跳就移除成员", "Classic protocol: the coordinator removes a member it has not heard from for this long";
-    ED_MAX_POLL_HINT = "这么久不调用 poll() 的消费者会离开组（KIP-62）；也是再均衡超时", "A consumer that does not call poll() for this long leaves the group (KIP-62); also the rebalance timeout";
+    ED_MAX_POLL_HINT = "这么久不调用 poll() 的消费者会离开组（KIP-62）；也是重平衡超时", "A consumer that does not call poll() for this long leaves the group (KIP-62); also the rebalance timeout";
     ED_MEMBER_TOPICS = "自己的订阅（都不选 = 组的主题）", "Own subscription (none ticked = the group's topics)";
     ED_CLEAR_TIMELINE = "删除时间线", "Remove the timeline";
     ED_TIMELINE = "时间线", "Timeline";
     // The editor's push delivery, source connectors and Streams applications.
     ED_DELIVERY = "投递方式（沙盒设定）", "Delivery (sandbox only)";
-    ED_DELIVERY_HINT = "pull 是 Kafka 的方式：消费者准备好了才拉取，积压留在日志里。push 不是 Kafka，只是教学演示：broker 把每条新提交的记录立即推给消费者", "pull is Kafka's way: a consumer fetches when it is ready and the backlog waits in the log. push is not Kafka, a teaching device: the broker sends every newly committed record at once";
+    ED_DELIVERY_HINT = "pull 是 Kafka 的方式：消费者准备好了才拉取，积压留在日志里。push 不是 Kafka，只是教学演示：broker 把每条新提交的消息立即推给消费者", "pull is Kafka's way: a consumer fetches when it is ready and the backlog waits in the log. push is not Kafka, a teaching device: the broker sends every newly committed record at once";
     ED_PULL = "拉取（Kafka）", "pull (Kafka)";
     ED_PUSH = "推送（不是 Kafka）", "push (not Kafka)";
     ED_PUSH_BUFFER = "推送缓冲上限（条）", "Push buffer limit (records)";
-    ED_PUSH_BUFFER_HINT = "push_buffer_max_records：成员最多能缓存这么多条已收到、未处理的记录；再多一条就内存耗尽而崩溃", "push_buffer_max_records: how many received, unprocessed records a member can hold; one more and it runs out of memory and crashes";
+    ED_PUSH_BUFFER_HINT = "push_buffer_max_records：成员最多能缓存这么多条已收到、未处理的消息；再多一条就内存耗尽而崩溃", "push_buffer_max_records: how many received, unprocessed records a member can hold; one more and it runs out of memory and crashes";
     ED_CONNECTORS = "源连接器", "Source connectors (Kafka Connect)";
     ED_CONNECTOR_NAME = "连接器名", "Connector name";
     ED_MODE_HINT = "incrementing 只看到 id 更大的新行，看不到更新；timestamp+incrementing 也看到更新", "incrementing sees only new rows (higher ids), never updates; timestamp+incrementing sees updates too";
@@ -609,6 +619,10 @@ pub fn finding_text(lang: Lang, f: &Finding) -> String {
                 format!("Partition {p}: brokers {list} both acted as leader in epoch {epoch}")
             }
         }
+        FindingKind::AbortedRecordRead { .. }
+        | FindingKind::UndecidedRecordRead { .. }
+        | FindingKind::OutputDuplicated { .. }
+        | FindingKind::ReprocessedOutsideKafka { .. } => crate::i18n_txn::finding_text(lang, f),
     }
 }
 
@@ -637,7 +651,7 @@ pub fn produce_error(lang: Lang, e: ProduceError) -> &'static str {
         (P::DeliveryTimeout, Lang::En) => "delivery.timeout.ms expired",
         (P::BufferExhausted, Lang::Zh) => "BUFFER_EXHAUSTED（max.block.ms 内等不到 buffer.memory 空间）",
         (P::BufferExhausted, Lang::En) => "BUFFER_EXHAUSTED (no buffer.memory freed within max.block.ms)",
-        (P::RecordTooLarge, Lang::Zh) => "RECORD_TOO_LARGE（记录大于 buffer.memory）",
+        (P::RecordTooLarge, Lang::Zh) => "RECORD_TOO_LARGE（消息大于 buffer.memory）",
         (P::RecordTooLarge, Lang::En) => "RECORD_TOO_LARGE (the record is larger than buffer.memory)",
         (P::InvalidProducerEpoch | P::TransactionAborted | P::ProducerFenced | P::TransactionAbortable, _) => {
             crate::i18n_txn::produce_error(lang, e)
@@ -650,7 +664,7 @@ pub fn loss_cause(lang: Lang, c: LossCause) -> &'static str {
     match (c, lang) {
         (LossCause::UncleanElection, Lang::Zh) => "不干净的 leader 选举：新 leader 不在 ISR 中",
         (LossCause::UncleanElection, Lang::En) => "unclean leader election: the new leader was not in the ISR",
-        (LossCause::LeaderFailover, Lang::Zh) => "leader 切换：这些记录只到过旧 leader（acks=1/0 或尚未确认）",
+        (LossCause::LeaderFailover, Lang::Zh) => "leader 切换：这些消息只到过旧 leader（acks=1/0 或尚未确认）",
         (LossCause::LeaderFailover, Lang::En) => {
             "leader failover: these records had reached only the old leader (acks=1/0, or not yet acknowledged)"
         }
@@ -771,22 +785,34 @@ pub fn leave_reason(lang: Lang, r: LeaveReason) -> &'static str {
         (LeaveReason::Graceful, Lang::En) => "close() sent LeaveGroup",
         (LeaveReason::SessionTimeout, Lang::Zh) => "session.timeout.ms 内没有心跳",
         (LeaveReason::SessionTimeout, Lang::En) => "no heartbeat within session.timeout.ms",
-        (LeaveReason::PollTimeout, Lang::Zh) => "超过 max.poll.interval.ms 没有调用 poll()",
-        (LeaveReason::PollTimeout, Lang::En) => "no poll() within max.poll.interval.ms",
-        (LeaveReason::RebalanceTimeout, Lang::Zh) => "未在再均衡超时内重新加入",
+        (LeaveReason::PollTimeout, Lang::Zh) => "超过 max.poll.interval.ms 没有调用 poll()，它的心跳线程请求离开",
+        (LeaveReason::PollTimeout, Lang::En) => "no poll() within max.poll.interval.ms, so its heartbeat thread asked to leave",
+        (LeaveReason::RebalanceTimeout, Lang::Zh) => "未在重平衡超时内重新加入",
         (LeaveReason::RebalanceTimeout, Lang::En) => "did not rejoin within the rebalance timeout",
-        (LeaveReason::RevocationTimeout, Lang::Zh) => "未在再均衡超时内交出分区",
+        (LeaveReason::RevocationTimeout, Lang::Zh) => "未在重平衡超时内交出分区",
         (LeaveReason::RevocationTimeout, Lang::En) => "did not revoke its partitions within the rebalance timeout",
     }
 }
 
-/// "removed by the coordinator at 10.1 s: no heartbeat within session.timeout.ms".
-pub fn removed_line(lang: Lang, at_ms: u64, r: LeaveReason) -> String {
+/// What became of a member that is gone, as its card says it: a member that sent
+/// LeaveGroup itself (`close()`, or its heartbeat thread once `max.poll.interval.ms`
+/// passed without `poll()`, KIP-62) left; the coordinator removed the others.
+/// `consumer_protocol`: under KIP-848 the leave is a ConsumerGroupHeartbeat with member
+/// epoch -1, not a LeaveGroup request.
+pub fn removed_line(lang: Lang, at_ms: u64, r: LeaveReason, consumer_protocol: bool) -> String {
     let at = seconds(at_ms);
-    let why = leave_reason(lang, r);
-    match lang {
-        Lang::Zh => format!("{at} 时被协调者移出组：{why}"),
-        Lang::En => format!("removed by the coordinator at {at}: {why}"),
+    let leave = if consumer_protocol { "ConsumerGroupHeartbeat (epoch -1)" } else { "LeaveGroup" };
+    match (lang, r) {
+        (Lang::Zh, LeaveReason::PollTimeout) => {
+            format!("{at} 时离开了组：超过 max.poll.interval.ms 没有调用 poll()，它的心跳线程发送了 {leave}")
+        }
+        (Lang::En, LeaveReason::PollTimeout) => {
+            format!("left the group at {at}: no poll() within max.poll.interval.ms, so its heartbeat thread sent {leave}")
+        }
+        (Lang::Zh, LeaveReason::Graceful) => format!("{at} 时离开了组：close() 发送了 {leave}"),
+        (Lang::En, LeaveReason::Graceful) => format!("left the group at {at}: close() sent {leave}"),
+        (Lang::Zh, r) => format!("{at} 时被协调者移出组：{}", leave_reason(lang, r)),
+        (Lang::En, r) => format!("removed by the coordinator at {at}: {}", leave_reason(lang, r)),
     }
 }
 
@@ -796,6 +822,7 @@ pub fn group_error_code(e: GroupError) -> &'static str {
         // The consumer's own exceptions, not errors a broker answers with.
         GroupError::NoOffsetForPartition => "NoOffsetForPartitionException",
         GroupError::OffsetOutOfRange => "OffsetOutOfRangeException",
+        GroupError::LogTruncation => "LogTruncationException",
         e => e.name(),
     }
 }
@@ -814,9 +841,13 @@ pub fn quiet_group(lang: Lang, group: &str, within_ms: u64) -> String {
 pub fn rebalance_due_line(lang: Lang, due_ms: u64, initial: bool) -> String {
     let at = seconds(due_ms);
     match (lang, initial) {
-        (Lang::Zh, true) => format!("第一代将在 {at} 形成：新组先等待 group.initial.rebalance.delay.ms，让更多成员加入（每个新成员重新计时）"),
-        (Lang::En, true) => format!("the first generation forms at {at}: a new group waits group.initial.rebalance.delay.ms for more members (each joiner restarts the wait)"),
-        (Lang::Zh, false) => format!("所有成员重新加入后加入阶段结束，最迟在 {at}（再均衡超时 = max.poll.interval.ms，届时仍未加入的成员被移除）"),
+        (Lang::Zh, true) => format!(
+            "除非又有成员加入，第一代将在 {at} 形成：新组先等待 group.initial.rebalance.delay.ms，让更多成员加入；等待期间有成员加入，到时就再等一轮"
+        ),
+        (Lang::En, true) => format!(
+            "unless another member joins first, the first generation forms at {at}: a new group waits group.initial.rebalance.delay.ms for more members, and once more if one joined during the wait"
+        ),
+        (Lang::Zh, false) => format!("所有成员重新加入后加入阶段结束，最迟在 {at}（重平衡超时 = max.poll.interval.ms，届时仍未加入的成员被移除）"),
         (Lang::En, false) => format!("the join phase ends once every member has rejoined, at the latest at {at} (the rebalance timeout, max.poll.interval.ms; members missing then are removed)"),
     }
 }
@@ -891,10 +922,10 @@ fn tps(list: &[kafka_sandbox_core::record::TopicPartition]) -> String {
     if list.is_empty() {
         return "—".into();
     }
-    list.iter().map(|tp| format!("P{}", tp.partition)).collect::<Vec<_>>().join(", ")
+    // Kafka's own `topic-partition` (`TopicPartition.toString`): a group may read several topics.
+    list.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
 }
 
-/// One trace event as a sentence.
 /// A source connector's offset as Kafka Connect's JDBC source writes it.
 pub fn source_offset(o: &kafka_sandbox_core::event::SourceOffset) -> String {
     match o.timestamp_ms {
@@ -903,6 +934,47 @@ pub fn source_offset(o: &kafka_sandbox_core::event::SourceOffset) -> String {
     }
 }
 
+/// One event as the rebalance timeline says it: the event log's sentence without the
+/// `clientId-UUID` member ids (the card's tooltip has them), which only bury the story.
+pub fn timeline_line(lang: Lang, e: &EventKind) -> String {
+    use kafka_sandbox_core::event::GroupEvent as G;
+    let zh = lang == Lang::Zh;
+    match e {
+        EventKind::Group(G::MemberJoined { group, client_id, .. }) => {
+            if zh {
+                format!("{client_id} 加入 {group}")
+            } else {
+                format!("{client_id} joins {group}")
+            }
+        }
+        EventKind::Group(G::JoinGroupSent { client_id, member_id, .. }) if !member_id.is_empty() => {
+            if zh {
+                format!("{client_id} 带着 member id 再次发送 JoinGroup")
+            } else {
+                format!("{client_id} sends JoinGroup again, with its member id")
+            }
+        }
+        EventKind::Group(G::MemberIdRequired { client_id, .. }) => {
+            if zh {
+                format!("协调者回复 MEMBER_ID_REQUIRED，给 {client_id} 一个 member id（KIP-394）")
+            } else {
+                format!("The coordinator answers MEMBER_ID_REQUIRED and gives {client_id} a member id (KIP-394)")
+            }
+        }
+        e => event_line(lang, e),
+    }
+}
+
+/// The same heartbeat answer heard again: "(and 12 more times, the last at 40.2 s)".
+pub fn repeated_line(lang: Lang, more: u32, last_ms: u64) -> String {
+    let at = seconds(last_ms);
+    match lang {
+        Lang::Zh => format!("（之后又 {more} 次，最后一次在 {at}）"),
+        Lang::En => format!("(and {more} more times, the last at {at})"),
+    }
+}
+
+/// One trace event as a sentence.
 pub fn event_line(lang: Lang, e: &EventKind) -> String {
     match e {
         EventKind::Produce(e) => produce_line(lang, e),
@@ -915,6 +987,7 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
         EventKind::Connect(e) => connect_line(lang, e),
         EventKind::Streams(e) => streams_line(lang, e),
         EventKind::Settings(e) => settings_line(lang, e),
+        EventKind::ShareGroup(e) => crate::share_group_words::share_group_line(lang, e),
         EventKind::Txn(e) => crate::i18n_txn::txn_line(lang, e),
         EventKind::Compaction(e) => crate::i18n_compaction::compaction_line(lang, e),
     }
@@ -933,21 +1006,21 @@ fn produce_line(lang: Lang, e: &ProduceEvent) -> String {
         },
         E::BatchSent { producer, partition, records, .. } => {
             if zh {
-                format!("{producer} 把 {} 条记录的批次发往分区 {partition} 的 leader", records.len())
+                format!("{producer} 把 {} 条消息的批次发往分区 {partition} 的 leader", records.len())
             } else {
                 format!("{producer} sends a batch of {} to the leader of partition {partition}", records.len())
             }
         }
         E::RecordAppended { value, partition, offset, .. } => {
             if zh {
-                format!("Leader 把 {value} 追加到分区 {partition}，位移 {offset}")
+                format!("Leader 把 {value} 追加到分区 {partition}，偏移量 {offset}")
             } else {
                 format!("The leader appends {value} to partition {partition} at offset {offset}")
             }
         }
         E::RecordAcked { producer, partition, offset, value, .. } => {
             if zh {
-                format!("{producer} 收到确认（RecordMetadata）：{value} 在分区 {partition} 位移 {offset}")
+                format!("{producer} 收到确认（RecordMetadata）：{value} 在分区 {partition} 偏移量 {offset}")
             } else {
                 format!("{producer} gets RecordMetadata: {value} is at partition {partition}, offset {offset}")
             }
@@ -955,8 +1028,8 @@ fn produce_line(lang: Lang, e: &ProduceEvent) -> String {
         E::ProduceFailed { producer, partition, records, error, retrying, .. } => {
             let n = records.len();
             match (zh, retrying) {
-                (true, true) => format!("{producer} 发往分区 {partition} 的 {n} 条记录失败：{}，将重试", produce_error(lang, *error)),
-                (true, false) => format!("{producer} 放弃发往分区 {partition} 的 {n} 条记录：{}", produce_error(lang, *error)),
+                (true, true) => format!("{producer} 发往分区 {partition} 的 {n} 条消息失败：{}，将重试", produce_error(lang, *error)),
+                (true, false) => format!("{producer} 放弃发往分区 {partition} 的 {n} 条消息：{}", produce_error(lang, *error)),
                 (false, true) => {
                     format!("{producer}: {n} record(s) to partition {partition} failed with {}; retrying", produce_error(lang, *error))
                 }
@@ -965,14 +1038,14 @@ fn produce_line(lang: Lang, e: &ProduceEvent) -> String {
         }
         E::SendBlocked { producer, record, partition, needed_bytes, available_bytes, max_block_ms, .. } => {
             if zh {
-                format!("{producer} 的 send() 阻塞：记录 #{} 发往分区 {partition} 的新批次需要 {needed_bytes} 字节，buffer.memory 只剩 {available_bytes} 字节；最多等待 max.block.ms = {max_block_ms} ms，其后的发送排在它后面", record.0)
+                format!("{producer} 的 send() 阻塞：消息 #{} 发往分区 {partition} 的新批次需要 {needed_bytes} 字节，buffer.memory 只剩 {available_bytes} 字节；最多等待 max.block.ms = {max_block_ms} ms，其后的发送排在它后面", record.0)
             } else {
                 format!("{producer}'s send() blocks: record #{}'s new batch for partition {partition} needs {needed_bytes} bytes, buffer.memory has {available_bytes} free; it waits up to max.block.ms = {max_block_ms} ms, and later sends wait behind it", record.0)
             }
         }
         E::DuplicateIgnored { producer, partition, records, .. } => {
             if zh {
-                format!("Leader 识别出 {producer} 重试的批次（幂等生产者），分区 {partition} 不重复写入 {} 条记录", records.len())
+                format!("Leader 识别出 {producer} 重试的批次（幂等生产者），分区 {partition} 不重复写入 {} 条消息", records.len())
             } else {
                 format!("The leader recognises {producer}'s retried batch (idempotent producer): {} record(s) not written twice to partition {partition}", records.len())
             }
@@ -1063,11 +1136,11 @@ fn replication_line(lang: Lang, e: &ReplicationEvent) -> String {
                 (SegmentDeletionReason::RetentionMs, false) => "older than retention.ms",
                 (SegmentDeletionReason::RetentionBytes, true) => "日志超过 retention.bytes",
                 (SegmentDeletionReason::RetentionBytes, false) => "the log is over retention.bytes",
-                (SegmentDeletionReason::LogStartOffset, true) => "已在日志起始位移之下",
+                (SegmentDeletionReason::LogStartOffset, true) => "已在日志起始偏移量之下",
                 (SegmentDeletionReason::LogStartOffset, false) => "below the log start offset",
             };
             if zh {
-                format!("Broker {broker} 删除分区 {partition} 的 {n} 个日志段（{why}）：{k} 条记录，{bytes} 字节；日志起始位移变为 {log_start_offset}")
+                format!("Broker {broker} 删除分区 {partition} 的 {n} 个日志段（{why}）：{k} 条消息，{bytes} 字节；日志起始偏移量变为 {log_start_offset}")
             } else {
                 format!("Broker {broker} deletes {n} segment(s) of partition {partition} ({why}): {k} record(s), {bytes} bytes; the log now starts at offset {log_start_offset}")
             }
@@ -1122,21 +1195,21 @@ fn replication_line(lang: Lang, e: &ReplicationEvent) -> String {
         }
         E::ReplicaFetched { partition, follower, records, log_end_offset, .. } => {
             if zh {
-                format!("Follower Broker {follower} 复制了分区 {partition} 的 {} 条记录（LEO {log_end_offset}）", records.len())
+                format!("Follower Broker {follower} 复制了分区 {partition} 的 {} 条消息（LEO {log_end_offset}）", records.len())
             } else {
                 format!("Follower broker {follower} copies {} record(s) of partition {partition} (LEO {log_end_offset})", records.len())
             }
         }
         E::HighWatermarkAdvanced { partition, high_watermark, .. } => {
             if zh {
-                format!("分区 {partition} 的高水位升到 {high_watermark}：之前的记录已提交，消费者可见")
+                format!("分区 {partition} 的高水位升到 {high_watermark}：之前的消息已提交，消费者可见")
             } else {
                 format!("Partition {partition}'s high watermark moves to {high_watermark}: records below it are committed and visible")
             }
         }
         E::RecordsTruncated { partition, broker, from_offset, records, .. } => {
             if zh {
-                format!("Broker {broker} 截断分区 {partition}：从位移 {from_offset} 起删除 {} 条与 leader 不一致的记录", records.len())
+                format!("Broker {broker} 截断分区 {partition}：从偏移量 {from_offset} 起删除 {} 条与 leader 不一致的消息", records.len())
             } else {
                 format!(
                     "Broker {broker} truncates partition {partition} from offset {from_offset}: {} record(s) the leader does not have",
@@ -1148,7 +1221,7 @@ fn replication_line(lang: Lang, e: &ReplicationEvent) -> String {
             let values = records.iter().map(|r| r.value.as_str()).collect::<Vec<_>>().join(" ");
             let why = loss_cause(lang, *cause);
             if zh {
-                format!("分区 {partition} 丢失记录 {values}（{why}）")
+                format!("分区 {partition} 丢失消息 {values}（{why}）")
             } else {
                 format!("Partition {partition} loses {values} ({why})")
             }
@@ -1177,10 +1250,13 @@ fn group_line(lang: Lang, e: &GroupEvent) -> String {
         }
         E::MemberLeft { group, client_id, reason, .. } => {
             let why = leave_reason(lang, *reason);
-            if zh {
-                format!("协调者把 {client_id} 移出 {group}（{why}）")
-            } else {
-                format!("The coordinator removes {client_id} from {group} ({why})")
+            // A member that asked to leave left; the coordinator removed the others.
+            let asked = matches!(reason, LeaveReason::Graceful | LeaveReason::PollTimeout);
+            match (zh, asked) {
+                (true, true) => format!("{client_id} 离开 {group}（{why}）"),
+                (false, true) => format!("{client_id} leaves {group} ({why})"),
+                (true, false) => format!("协调者把 {client_id} 移出 {group}（{why}）"),
+                (false, false) => format!("The coordinator removes {client_id} from {group} ({why})"),
             }
         }
         E::JoinGroupSent { group, client_id, member_id, .. } => match (zh, member_id.is_empty()) {
@@ -1198,16 +1274,16 @@ fn group_line(lang: Lang, e: &GroupEvent) -> String {
         }
         E::StaticMemberReplaced { client_id, .. } => {
             if zh {
-                format!("静态成员 {client_id} 在会话超时前重启，直接接替原来的位置，不触发再均衡（KIP-345）")
+                format!("静态成员 {client_id} 在会话超时前重启，直接接替原来的位置，不触发重平衡（KIP-345）")
             } else {
                 format!("Static member {client_id} restarted within its session and takes its old place without a rebalance (KIP-345)")
             }
         }
         E::RebalanceNoticed { group, client_id } => {
             if zh {
-                format!("{client_id} 的心跳得到 REBALANCE_IN_PROGRESS：{group} 在再均衡，它要重新加入")
+                format!("{client_id} 的心跳得到 REBALANCE_IN_PROGRESS：{group} 在重平衡，它在下一次调用 poll() 时重新加入")
             } else {
-                format!("{client_id}'s heartbeat gets REBALANCE_IN_PROGRESS: {group} is rebalancing, so it rejoins")
+                format!("{client_id}'s heartbeat gets REBALANCE_IN_PROGRESS: {group} is rebalancing; it rejoins at its next poll()")
             }
         }
         E::PartitionsRevoked { client_id, partitions, .. } => {
@@ -1232,7 +1308,7 @@ fn group_line(lang: Lang, e: &GroupEvent) -> String {
         },
         E::MetadataChangeNoticed { group, client_id, topic } => {
             if zh {
-                format!("{group} 的 leader {client_id} 刷新元数据时发现 {topic} 有了新分区，重新加入以触发再均衡")
+                format!("{group} 的 leader {client_id} 刷新元数据时发现 {topic} 有了新分区，重新加入以触发重平衡")
             } else {
                 format!("{group}'s leader {client_id} sees new partitions of {topic} at its metadata refresh and rejoins to rebalance")
             }
@@ -1259,7 +1335,7 @@ fn group_line(lang: Lang, e: &GroupEvent) -> String {
         },
         E::RebalanceStarted { group, cause: c } => {
             if zh {
-                format!("{group} 开始再均衡（{}）：协调者进入 PreparingRebalance，等待每个成员重新加入", cause(lang, c))
+                format!("{group} 开始重平衡（{}）：协调者进入 PreparingRebalance，等待每个成员重新加入", cause(lang, c))
             } else {
                 format!(
                     "{group} starts a rebalance ({}): the coordinator enters PreparingRebalance and waits for every member to rejoin",
@@ -1298,7 +1374,7 @@ fn consume_line(lang: Lang, e: &ConsumeEvent) -> String {
     match e {
         E::CommitFailed { client_id, error, .. } => {
             if zh {
-                format!("{client_id} 提交位移失败：{}（CommitFailedException）", group_error_code(*error))
+                format!("{client_id} 提交偏移量失败：{}（CommitFailedException）", group_error_code(*error))
             } else {
                 format!("{client_id}'s offset commit fails: {} (CommitFailedException)", group_error_code(*error))
             }
@@ -1311,39 +1387,39 @@ fn consume_line(lang: Lang, e: &ConsumeEvent) -> String {
         },
         E::PositionSet { client_id, tp, offset, from, .. } => {
             let why = match (from, zh) {
-                (StartFrom::Committed, true) => "已提交位移",
+                (StartFrom::Committed, true) => "已提交偏移量",
                 (StartFrom::Committed, false) => "the committed offset",
-                (StartFrom::ResetEarliest, true) => "无提交位移，earliest",
+                (StartFrom::ResetEarliest, true) => "无提交偏移量，earliest",
                 (StartFrom::ResetEarliest, false) => "no commit: earliest",
-                (StartFrom::ResetLatest, true) => "无提交位移，latest",
+                (StartFrom::ResetLatest, true) => "无提交偏移量，latest",
                 (StartFrom::ResetLatest, false) => "no commit: latest",
             };
             if zh {
-                format!("{client_id} 从分区 {} 的位移 {offset} 开始读（{why}）", tp.partition)
+                format!("{client_id} 从{} 的偏移量 {offset} 开始读（{why}）", tp)
             } else {
-                format!("{client_id} starts partition {} at offset {offset} ({why})", tp.partition)
+                format!("{client_id} starts {} at offset {offset} ({why})", tp)
             }
         }
         E::RecordDelivered { group, client_id, tp, offset, value, .. } => {
             if zh {
-                format!("{group}/{client_id} 的 poll() 收到 {value}（分区 {} 位移 {offset}）", tp.partition)
+                format!("{group}/{client_id} 的 poll() 收到 {value}（{} 偏移量 {offset}）", tp)
             } else {
-                format!("{group}/{client_id} poll() returns {value} (partition {}, offset {offset})", tp.partition)
+                format!("{group}/{client_id} poll() returns {value} ({}, offset {offset})", tp)
             }
         }
         E::OffsetsCommitted { group, client_id, offsets } => {
-            let list: Vec<String> = offsets.iter().map(|(tp, o)| format!("P{}={o}", tp.partition)).collect();
+            let list: Vec<String> = offsets.iter().map(|(tp, o)| format!("{}={o}", tp)).collect();
             if zh {
-                format!("{group}/{client_id} 提交位移 {}", list.join(", "))
+                format!("{group}/{client_id} 提交偏移量 {}", list.join(", "))
             } else {
                 format!("{group}/{client_id} commits {}", list.join(", "))
             }
         }
         E::OffsetsExpired { group, offsets } => {
-            let list: Vec<String> = offsets.iter().map(|(tp, o)| format!("{}-{}={o}", tp.topic, tp.partition)).collect();
+            let list: Vec<String> = offsets.iter().map(|(tp, o)| format!("{}-{}={o}", tp.topic, tp)).collect();
             if zh {
                 format!(
-                    "{group} 的已提交位移过期（offsets.retention.minutes）：{}；之后分到这些分区的成员按 auto.offset.reset 开始",
+                    "{group} 的已提交偏移量过期（offsets.retention.minutes）：{}；之后分到这些分区的成员按 auto.offset.reset 开始",
                     list.join(", ")
                 )
             } else {
@@ -1352,9 +1428,16 @@ fn consume_line(lang: Lang, e: &ConsumeEvent) -> String {
         }
         E::PositionReset { client_id, tp, from, to, .. } => {
             if zh {
-                format!("{client_id} 在分区 {} 的位移 {from} 越界（OFFSET_OUT_OF_RANGE），按 auto.offset.reset 重置为 {to}", tp.partition)
+                format!("{client_id} 在{} 的偏移量 {from} 越界（OFFSET_OUT_OF_RANGE），按 auto.offset.reset 重置为 {to}", tp)
             } else {
-                format!("{client_id}'s position {from} on partition {} is out of range; auto.offset.reset moves it to {to}", tp.partition)
+                format!("{client_id}'s position {from} on {} is out of range; auto.offset.reset moves it to {to}", tp)
+            }
+        }
+        E::TruncationDetected { client_id, tp, from, offset_epoch, to, .. } => {
+            if zh {
+                format!("{client_id} 校验分区 {} 的偏移量 {from}（纪元 {offset_epoch}）：新领导者的日志在 {to} 处与它读过的日志分叉——不干净选举截断了它已读的消息（KIP-320，OffsetsForLeaderEpoch）；从分叉点 {to} 继续读", tp.partition)
+            } else {
+                format!("{client_id} validates its position {from} (epoch {offset_epoch}) on partition {}: the new leader's log diverges from what it read at {to} — an unclean election truncated records it had read (KIP-320, OffsetsForLeaderEpoch); it resumes at the divergence point {to}", tp.partition)
             }
         }
         E::Seeked { client_id, tp, from, to, how, .. } => {
@@ -1367,9 +1450,9 @@ fn consume_line(lang: Lang, e: &ConsumeEvent) -> String {
                 (SeekTo::Timestamp { timestamp_ms }, _) => format!("offsetsForTimes({timestamp_ms})"),
             };
             if zh {
-                format!("{client_id} 调用 {how}：分区 {} 的位置从 {from} 移到 {to}（下一次拉取生效；回退会重新处理记录）", tp.partition)
+                format!("{client_id} 调用 {how}：{} 的位置从 {from} 移到 {to}（下一次拉取生效；回退会重新处理消息）", tp)
             } else {
-                format!("{client_id} calls {how}: partition {} moves from {from} to {to} (the next fetch reads from there; going back re-processes records)", tp.partition)
+                format!("{client_id} calls {how}: {} moves from {from} to {to} (the next fetch reads from there; going back re-processes records)", tp)
             }
         }
     }
@@ -1402,7 +1485,7 @@ fn consumer_protocol_line(lang: Lang, e: &ConsumerProtocolEvent) -> String {
         E::TargetAssignmentComputed { group, epoch, assignor, target } => {
             let list = target.iter().map(|(c, ps)| format!("{c}: {}", tps(ps))).collect::<Vec<_>>().join("; ");
             if zh {
-                format!("{group} 纪元 {epoch} 的目标分配（broker 端 {assignor} 分配器）：{list}")
+                format!("{group} 纪元 {epoch} 的目标分配（broker 端 {assignor} 分配策略）：{list}")
             } else {
                 format!("{group} target assignment for epoch {epoch} (broker-side {assignor} assignor): {list}")
             }
@@ -1435,9 +1518,16 @@ fn consumer_protocol_line(lang: Lang, e: &ConsumerProtocolEvent) -> String {
                 _ => "",
             };
             if zh {
-                format!("{client_id} 的 poll() 抛出 {code}（auto.offset.reset=none 且没有可用的位移），应用停止")
+                format!("{client_id} 的 poll() 抛出 {code}（auto.offset.reset=none 且没有可用的偏移量），应用停止")
             } else {
                 format!("{client_id}'s poll() throws {code} (auto.offset.reset=none and no usable offset); the application stops")
+            }
+        }
+        E::ConsumerFailed { client_id, error: GroupError::LogTruncation, .. } => {
+            if zh {
+                format!("{client_id} 的 poll() 抛出 LogTruncationException：不干净的领导者选举截断了它已读过的消息（KIP-320），而 auto.offset.reset=none 不允许自动重置；应用停止")
+            } else {
+                format!("{client_id}'s poll() throws LogTruncationException: an unclean leader election truncated records it had read (KIP-320), and auto.offset.reset=none allows no automatic reset; the application stops")
             }
         }
         E::ConsumerFailed { client_id, error: GroupError::InvalidSessionTimeout, .. } => {
@@ -1468,16 +1558,16 @@ fn push_line(lang: Lang, e: &PushEvent) -> String {
         E::RecordsPushed { client_id, tp, count, buffered, .. } => {
             if zh {
                 format!(
-                    "推送（不是 Kafka，教学演示）：broker 把 P{} 的 {count} 条记录直接推给 {client_id}，它的缓冲区现有 {buffered} 条",
-                    tp.partition
+                    "推送（不是 Kafka，教学演示）：broker 把 {} 的 {count} 条消息直接推给 {client_id}，它的缓冲区现有 {buffered} 条",
+                    tp
                 )
             } else {
-                format!("Push (not Kafka — a teaching device): the broker pushes {count} records of P{} to {client_id}; its buffer holds {buffered}", tp.partition)
+                format!("Push (not Kafka — a teaching device): the broker pushes {count} records of {} to {client_id}; its buffer holds {buffered}", tp)
             }
         }
         E::PushOverwhelmed { client_id, buffered, limit, .. } => {
             if zh {
-                format!("{client_id} 被推送压垮：缓冲区 {buffered} 条超过上限 {limit}，内存耗尽而崩溃，缓冲的记录全部丢失")
+                format!("{client_id} 被推送压垮：缓冲区 {buffered} 条超过上限 {limit}，内存耗尽而崩溃，缓冲的消息全部丢失")
             } else {
                 format!("{client_id} is overwhelmed by pushes: {buffered} buffered records pass its limit of {limit}; it runs out of memory and crashes, losing its buffer")
             }
@@ -1500,7 +1590,7 @@ fn connect_line(lang: Lang, e: &ConnectEvent) -> String {
             let ids = rows.iter().map(|(id, _)| id.to_string()).collect::<Vec<_>>().join(", ");
             let at = position.as_ref().map(source_offset).unwrap_or_default();
             if zh {
-                format!("{connector} 的任务轮询源表（SourceTask.poll）：行 {ids} 变成记录（键 = id）交给生产者；位置 {at}")
+                format!("{connector} 的任务轮询源表（SourceTask.poll）：行 {ids} 变成消息（键 = id）交给生产者；位置 {at}")
             } else {
                 format!("{connector}'s task polls its table (SourceTask.poll): rows {ids} become records (key = id) for its producer; position {at}")
             }
@@ -1508,7 +1598,7 @@ fn connect_line(lang: Lang, e: &ConnectEvent) -> String {
         E::SourceOffsetsFlushed { connector, offset, records } => {
             if zh {
                 format!(
-                    "{connector} 把已确认的源位移 {} 刷写到位移存储（{records} 条记录）：重启的任务从这里之后继续",
+                    "{connector} 把已确认的源偏移量 {} 刷写到偏移量存储（{records} 条消息）：重启的任务从这里之后继续",
                     source_offset(offset)
                 )
             } else {
@@ -1519,7 +1609,7 @@ fn connect_line(lang: Lang, e: &ConnectEvent) -> String {
             let at = committed.as_ref().map(source_offset).unwrap_or_else(|| if zh { "（无）".into() } else { "(none)".into() });
             if zh {
                 format!(
-                    "{connector} 的任务崩溃：上次刷写后发送的 {unflushed} 条记录会被下一个任务再发一次（至少一次），它将从 {at} 之后继续"
+                    "{connector} 的任务崩溃：上次刷写后发送的 {unflushed} 条消息会被下一个任务再发一次（至少一次），它将从 {at} 之后继续"
                 )
             } else {
                 format!("{connector}'s task crashes: the {unflushed} records sent since the last flush will be sent again by the next task (at least once), which resumes after {at}")
@@ -1534,7 +1624,7 @@ fn connect_line(lang: Lang, e: &ConnectEvent) -> String {
                 }
             });
             if zh {
-                format!("{connector} 启动新任务，从位移存储读到位置，从 {at} 之后继续")
+                format!("{connector} 启动新任务，从偏移量存储读到位置，从 {at} 之后继续")
             } else {
                 format!("{connector} starts a new task; it reads its position from the offsets store and resumes after {at}")
             }
@@ -1549,26 +1639,25 @@ fn streams_line(lang: Lang, e: &StreamsEvent) -> String {
     match e {
         E::StreamsRecordProcessed { application_id, client_id, tp, offset, output, .. } => match (zh, output) {
             (true, Some((key, value))) => format!(
-                "Streams 应用 {application_id}（{client_id}）处理 P{} 位移 {offset} 的记录，输出 {}{value} 到结果主题",
-                tp.partition,
+                "Streams 应用 {application_id}（{client_id}）处理 {} 偏移量 {offset} 的消息，输出 {}{value} 到结果主题",
+                tp,
                 key.as_ref().map(|k| format!("键 \"{k}\" → ")).unwrap_or_default()
             ),
             (true, None) => {
-                format!("Streams 应用 {application_id}（{client_id}）处理 P{} 位移 {offset} 的记录：被过滤掉，没有输出", tp.partition)
+                format!("Streams 应用 {application_id}（{client_id}）处理 {} 偏移量 {offset} 的消息：被过滤掉，没有输出", tp)
             }
             (false, Some((key, value))) => format!(
-                "Streams app {application_id} ({client_id}) processes P{} offset {offset} and sends {}{value} to its sink",
-                tp.partition,
+                "Streams app {application_id} ({client_id}) processes {} offset {offset} and sends {}{value} to its sink",
+                tp,
                 key.as_ref().map(|k| format!("key \"{k}\" → ")).unwrap_or_default()
             ),
-            (false, None) => format!(
-                "Streams app {application_id} ({client_id}) processes P{} offset {offset}: filtered out, nothing sent",
-                tp.partition
-            ),
+            (false, None) => {
+                format!("Streams app {application_id} ({client_id}) processes {} offset {offset}: filtered out, nothing sent", tp)
+            }
         },
         E::StateStoreRestored { application_id, client_id, store, partition, records, keys } => {
             if zh {
-                format!("{application_id}（{client_id}）从变更日志分区 {partition} 恢复状态存储 {store}：读了 {records} 条记录，现有 {keys} 个键")
+                format!("{application_id}（{client_id}）从变更日志分区 {partition} 恢复状态存储 {store}：读了 {records} 条消息，现有 {keys} 个键")
             } else {
                 format!("{application_id} ({client_id}) restores its state store {store} from changelog partition {partition}: {records} records read, {keys} keys now")
             }
@@ -1641,7 +1730,7 @@ pub fn hop_line(lang: Lang, h: &kafka_sandbox_core::provenance::Hop, partitions:
         },
         H::Appended { broker, offset, leader_epoch } => {
             if zh {
-                format!("leader（broker {broker}）把它追加在位移 {offset}，leader 纪元 {leader_epoch}")
+                format!("leader（broker {broker}）把它追加在偏移量 {offset}，leader 纪元 {leader_epoch}")
             } else {
                 format!("the leader (broker {broker}) appends it at offset {offset}, leader epoch {leader_epoch}")
             }
@@ -1667,7 +1756,7 @@ pub fn hop_line(lang: Lang, h: &kafka_sandbox_core::provenance::Hop, partitions:
                 kafka_sandbox_core::config::Acks::All => "all",
             };
             if zh {
-                format!("生产者收到确认（acks={a}，位移 {offset}）")
+                format!("生产者收到确认（acks={a}，偏移量 {offset}）")
             } else {
                 format!("the producer gets its acknowledgement (acks={a}, offset {offset})")
             }
@@ -1687,7 +1776,7 @@ pub fn hop_line(lang: Lang, h: &kafka_sandbox_core::provenance::Hop, partitions:
         },
         H::OffsetCommitted { group, client_id, committed } => {
             if zh {
-                format!("{client_id} 提交 {group} 的位移 {committed}：这个组不会再读它")
+                format!("{client_id} 提交 {group} 的偏移量 {committed}：这个组不会再读它")
             } else {
                 format!("{client_id} commits {group}'s offset {committed}: the group will not read it again")
             }
@@ -1715,6 +1804,7 @@ pub fn hop_line(lang: Lang, h: &kafka_sandbox_core::provenance::Hop, partitions:
                 format!("retention deletes the segment holding it on broker {broker}")
             }
         }
+        H::InTransaction { .. } | H::TransactionDecided { .. } => crate::i18n_txn::hop_line(lang, h),
     }
 }
 
@@ -1856,9 +1946,9 @@ pub fn duplicate_line(lang: Lang, d: &kafka_sandbox_core::read::DuplicateRecord)
         (Some(h), Lang::Zh) if h.kind == HandoverKind::Seek => format!("；{} 于 {} 调用了 seek() 回退", h.from, seconds(h.at.ms())),
         (Some(h), Lang::En) if h.kind == HandoverKind::Seek => format!("; {} called seek() back at {}", h.from, seconds(h.at.ms())),
         (Some(h), Lang::Zh) => {
-            let how = if h.kind == HandoverKind::Crashed { "崩溃" } else { "在再均衡中交出分区" };
+            let how = if h.kind == HandoverKind::Crashed { "崩溃" } else { "在重平衡中交出分区" };
             let c = h.committed.map(|c| c.to_string()).unwrap_or_else(|| "无".into());
-            format!("；{} 于 {} {how}，当时已提交位移为 {c}（≤ {}，提交落后于处理）", h.from, seconds(h.at.ms()), d.offset)
+            format!("；{} 于 {} {how}，当时已提交偏移量为 {c}（≤ {}，提交落后于处理）", h.from, seconds(h.at.ms()), d.offset)
         }
         (Some(h), Lang::En) => {
             let how = if h.kind == HandoverKind::Crashed { "crashed" } else { "gave the partition up in a rebalance" };
@@ -1873,8 +1963,8 @@ pub fn duplicate_line(lang: Lang, d: &kafka_sandbox_core::read::DuplicateRecord)
         (None, _) => String::new(),
     };
     match lang {
-        Lang::Zh => format!("{}（P{} 位移 {}）：{first}，{again} 在 {at} 又处理一次{hand}", d.value, d.tp.partition, d.offset),
-        Lang::En => format!("{} (P{} offset {}): {first}, {again} again at {at}{hand}", d.value, d.tp.partition, d.offset),
+        Lang::Zh => format!("{}（{} 偏移量 {}）：{first}，{again} 在 {at} 又处理一次{hand}", d.value, d.tp, d.offset),
+        Lang::En => format!("{} ({} offset {}): {first}, {again} again at {at}{hand}", d.value, d.tp, d.offset),
     }
 }
 
@@ -1883,15 +1973,15 @@ pub fn lost_line(lang: Lang, l: &kafka_sandbox_core::read::UnprocessedRecord) ->
     use kafka_sandbox_core::read::UnprocessedCause;
     match (&l.cause, lang) {
         (UnprocessedCause::CommittedBeforeProcessing { member, delivered_at }, Lang::Zh) => format!(
-            "P{} 位移 {}：{} 时交给 {member}，位移在它处理之前就已提交，随后它崩溃或失去了分区，接手者从提交位移之后开始",
-            l.tp.partition, l.offset, seconds(delivered_at.ms())
+            "{} 偏移量 {}：{} 时交给 {member}，偏移量在它处理之前就已提交，随后它崩溃或失去了分区，接手者从提交偏移量之后开始",
+            l.tp, l.offset, seconds(delivered_at.ms())
         ),
         (UnprocessedCause::CommittedBeforeProcessing { member, delivered_at }, Lang::En) => format!(
-            "P{} offset {}: delivered to {member} at {}, committed before it was processed; then {member} crashed or lost the partition and the next owner started after the commit",
-            l.tp.partition, l.offset, seconds(delivered_at.ms())
+            "{} offset {}: delivered to {member} at {}, committed before it was processed; then {member} crashed or lost the partition and the next owner started after the commit",
+            l.tp, l.offset, seconds(delivered_at.ms())
         ),
-        (UnprocessedCause::NeverDelivered, Lang::Zh) => format!("P{} 位移 {}：提交位移越过了它，但没有成员收到过它", l.tp.partition, l.offset),
-        (UnprocessedCause::NeverDelivered, Lang::En) => format!("P{} offset {}: the committed offset passed it but no member received it", l.tp.partition, l.offset),
+        (UnprocessedCause::NeverDelivered, Lang::Zh) => format!("{} 偏移量 {}：提交偏移量越过了它，但没有成员收到过它", l.tp, l.offset),
+        (UnprocessedCause::NeverDelivered, Lang::En) => format!("{} offset {}: the committed offset passed it but no member received it", l.tp, l.offset),
     }
 }
 
@@ -1954,9 +2044,67 @@ pub fn ed_add_member(lang: Lang, group: &str) -> String {
 mod tests {
     use super::*;
 
+    /// A member whose poll timer expired left by itself (its heartbeat thread sent
+    /// LeaveGroup, KIP-62): neither its card nor the event log says the coordinator
+    /// removed it; a session timeout is the coordinator's doing.
+    #[test]
+    fn a_poll_timeout_reads_as_the_consumer_leaving_not_as_a_removal() {
+        for lang in [Lang::En, Lang::Zh] {
+            let card = removed_line(lang, 10_100, LeaveReason::PollTimeout, false);
+            let event = event_line(
+                lang,
+                &EventKind::Group(GroupEvent::MemberLeft {
+                    group: "g".into(),
+                    client_id: "c".into(),
+                    member_id: "c-1".into(),
+                    reason: LeaveReason::PollTimeout,
+                }),
+            );
+            for line in [&card, &event] {
+                assert!(!line.contains("coordinator") && !line.contains("协调者"), "{line}");
+                assert!(line.contains("max.poll.interval.ms"), "{line}");
+            }
+            assert!(card.contains("LeaveGroup"), "{card}");
+            assert!(removed_line(lang, 10_100, LeaveReason::PollTimeout, true).contains("epoch -1"));
+            let removed = removed_line(lang, 10_100, LeaveReason::SessionTimeout, false);
+            assert!(removed.contains("coordinator") || removed.contains("协调者"), "{removed}");
+        }
+        let noticed = event_line(Lang::En, &EventKind::Group(GroupEvent::RebalanceNoticed { group: "g".into(), client_id: "c".into() }));
+        assert!(noticed.contains("next poll()") && !noticed.contains("so it rejoins"), "{noticed}");
+    }
+
+    /// A group reading two topics: every event naming a partition says which topic's.
+    #[test]
+    fn events_name_the_topic_of_every_partition() {
+        let json = r#"{
+          "version": 1, "seed": 3,
+          "topics": [{ "name": "T1", "partitions": 2 }, { "name": "T2", "partitions": 2 }],
+          "producers": [{ "name": "p", "send": [{ "topic": "T2", "values": ["a","b","c"], "start_ms": 4000 }] }],
+          "groups": [{ "id": "G", "topics": ["T1", "T2"], "config": { "auto_offset_reset": "earliest" },
+            "members": [{ "client_id": "C1" }, { "client_id": "C2" }] }]
+        }"#;
+        let Ok(s) = kafka_sandbox_core::scenario::Scenario::from_json(json) else { panic!("parses") };
+        let Ok(mut sim) = s.build() else { panic!("builds") };
+        sim.run_to(kafka_sandbox_core::SimTime(12_000));
+        let mut checked = 0;
+        for e in sim.read().events() {
+            let tp = match &e.kind {
+                EventKind::Consume(ConsumeEvent::PositionSet { tp, .. } | ConsumeEvent::RecordDelivered { tp, .. }) => tp.clone(),
+                EventKind::Group(GroupEvent::PartitionsAssigned { partitions, .. }) if !partitions.is_empty() => partitions[0].clone(),
+                _ => continue,
+            };
+            for lang in [Lang::En, Lang::Zh] {
+                let line = event_line(lang, &e.kind);
+                assert!(line.contains(&format!("{}-{}", tp.topic, tp.partition)), "{line}");
+            }
+            checked += 1;
+        }
+        assert!(checked >= 8, "{checked}");
+    }
+
     #[test]
     fn every_text_has_both_languages_and_they_differ_where_they_should() {
-        for m in ALL {
+        for m in ALL.iter().chain(classroom::ALL) {
             assert!(!m.zh.is_empty() && !m.en.is_empty(), "{m:?}");
             // Chinese texts carry Chinese characters unless they are Kafka's own names.
             let names_only = m.en == m.zh;

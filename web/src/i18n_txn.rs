@@ -15,7 +15,7 @@ macro_rules! msgs {
 
 msgs! {
     TXN_TITLE = "事务", "Transactions";
-    TXN_HINT = "事务型生产者（transactional.id）把一组写入和消费位移一起提交或一起中止；read_committed 消费者只读到 LSO 之前、且不读被中止事务的记录", "A transactional producer (transactional.id) commits or aborts a group of writes, and consumed offsets, together; read_committed consumers read only below the LSO and never records of aborted transactions";
+    TXN_HINT = "事务型生产者（transactional.id）把一组写入和消费偏移量一起提交或一起中止；read_committed 消费者只读到 LSO 之前、且不读被中止事务的消息", "A transactional producer (transactional.id) commits or aborts a group of writes, and consumed offsets, together; read_committed consumers read only below the LSO and never records of aborted transactions";
     TXN_ID = "事务 ID", "transactional.id";
     TXN_PRODUCER_ID = "生产者 ID / 纪元", "producer id / epoch";
     TXN_STATE = "生产者状态", "producer state";
@@ -32,13 +32,13 @@ msgs! {
     TXN_ZOMBIE_HINT = "同一 transactional.id 的新实例调用 initTransactions()：纪元增加，旧实例（僵尸）被隔离", "A new instance with the same transactional.id calls initTransactions(): the epoch goes up and the old instance (a zombie) is fenced";
     TXN_SEND = "发送", "Send";
     TXN_COMMITTED_COUNT = "已提交 / 已中止", "committed / aborted";
-    TXN_LSO = "LSO（最后稳定位移）", "LSO";
-    TXN_LSO_HINT = "最后稳定位移：最早一个未决事务的第一个位移（没有时等于高水位）；read_committed 消费者只读到这里", "Last stable offset: the first offset of the earliest undecided transaction (the HW when there is none); read_committed consumers read only up to here";
+    TXN_LSO = "LSO（最后稳定偏移量）", "LSO";
+    TXN_LSO_HINT = "最后稳定偏移量：最早一个未决事务的第一个偏移量（没有时等于高水位）；read_committed 消费者只读到这里", "Last stable offset: the first offset of the earliest undecided transaction (the HW when there is none); read_committed consumers read only up to here";
     TXN_MARKER_COMMIT = "提交标记", "COMMIT marker";
     TXN_MARKER_ABORT = "中止标记", "ABORT marker";
-    TXN_MARKER_HINT = "事务标记：协调者写入的控制记录，占一个位移；消费者永远看不到它，但位置会越过它", "A transaction marker: a control record the coordinator writes, taking an offset of its own; no consumer ever sees it, but positions move past it";
-    TXN_ABORTED_HINT = "被中止事务的记录：read_committed 消费者跳过它，read_uncommitted 消费者照样读到", "A record of an aborted transaction: read_committed consumers skip it, read_uncommitted ones read it anyway";
-    TXN_ONGOING_HINT = "未决事务的记录：read_committed 消费者要等它的标记写入并提交后才能读到它及其后的一切", "A record of an undecided transaction: read_committed consumers wait for its marker before they read it, or anything after it";
+    TXN_MARKER_HINT = "事务标记：协调者写入的控制消息，占一个偏移量；消费者永远看不到它，但位置会越过它", "A transaction marker: a control record the coordinator writes, taking an offset of its own; no consumer ever sees it, but positions move past it";
+    TXN_ABORTED_HINT = "被中止事务的消息：read_committed 消费者跳过它，read_uncommitted 消费者照样读到", "A record of an aborted transaction: read_committed consumers skip it, read_uncommitted ones read it anyway";
+    TXN_ONGOING_HINT = "未决事务的消息：read_committed 消费者要等它的标记写入并提交后才能读到它及其后的一切", "A record of an undecided transaction: read_committed consumers wait for its marker before they read it, or anything after it";
     TXN_ISOLATION = "隔离级别", "isolation.level";
     TXN_ISOLATION_SWITCH = "切换隔离级别", "Switch isolation.level";
     TXN_GUARANTEE = "处理保证", "processing.guarantee";
@@ -46,7 +46,108 @@ msgs! {
     TXN_FATE_COMMITTED = "所属事务已提交", "its transaction committed";
     TXN_FATE_ABORTED = "所属事务已中止", "its transaction was aborted";
     TXN_FATE_OPEN = "所属事务未决", "its transaction is undecided";
-    COMMIT_OFF = "不提交（位移随事务提交）", "off (offsets only through a transaction)";
+    ED_TXN_ID_HINT = "设置后成为事务型生产者：先 initTransactions()，只能在 begin/commit 之间发送；需要 acks=all", "Makes it a transactional producer: it calls initTransactions() and sends only between begin and commit; needs acks=all";
+    ED_TXN_RF_HINT = "事务需要这么多 broker（单 broker 集群设为 1）", "Transactions need this many brokers (1 on a one-broker cluster)";
+    ED_ISOLATION_HINT = "read_committed：只读到 LSO，跳过被中止事务的消息", "read_committed: read only up to the LSO, skipping records of aborted transactions";
+    ED_GUARANTEE_HINT = "exactly_once_v2：每个实例一个事务型生产者，输出、变更日志和偏移量一起提交", "exactly_once_v2: a transactional producer per instance; output, changelog and offsets commit together";
+    SC_TRANSACTIONS = "事务：提交、中止与 read_committed", "Transactions: commit, abort, read_committed";
+    TXN_CELL_COMMIT = "提交", "COMMIT";
+    TXN_CELL_ABORT = "中止", "ABORT";
+    COMMIT_OFF = "不提交（偏移量随事务提交）", "off (offsets only through a transaction)";
+}
+
+/// The exactly-once monitor's findings as sentences (the rest are `i18n::finding_text`'s).
+pub fn finding_text(lang: Lang, f: &kafka_sandbox_core::Finding) -> String {
+    use kafka_sandbox_core::FindingKind as K;
+    let zh = lang == Lang::Zh;
+    let p = f.tp.partition;
+    let topic = &f.tp.topic;
+    let values = f.values.join(" ");
+    match &f.kind {
+        K::AbortedRecordRead { group, client_id, read_committed: true } => {
+            if zh {
+                format!("{topic}-{p}：{group}/{client_id}（read_committed）读到了被中止事务的消息 {values}。Kafka 保证这种情况不会发生")
+            } else {
+                format!("{topic}-{p}: {group}/{client_id} (read_committed) read {values} of an aborted transaction. Kafka promises this cannot happen")
+            }
+        }
+        K::AbortedRecordRead { group, client_id, read_committed: false } => {
+            if zh {
+                format!("{topic}-{p}：{group}/{client_id} 读到了 {values}，它们所属的事务后来被中止了——read_uncommitted 不在承诺之内")
+            } else {
+                format!("{topic}-{p}: {group}/{client_id} read {values}, whose transaction was then aborted — read_uncommitted is outside the promise")
+            }
+        }
+        K::UndecidedRecordRead { group, client_id } => {
+            if zh {
+                format!("{topic}-{p}：{group}/{client_id}（read_committed）读到了未决事务的消息 {values}（LSO 之上）。Kafka 保证这种情况不会发生")
+            } else {
+                format!("{topic}-{p}: {group}/{client_id} (read_committed) read {values} of an undecided transaction (above the LSO). Kafka promises this cannot happen")
+            }
+        }
+        K::OutputDuplicated { application_id, exactly_once: true } => {
+            if zh {
+                format!("{topic}-{p}：{application_id}（exactly_once_v2）的某条输入的输出 {values} 可见了两次。Kafka 保证这种情况不会发生")
+            } else {
+                format!("{topic}-{p}: an input's output {values} of {application_id} (exactly_once_v2) is visible twice. Kafka promises this cannot happen")
+            }
+        }
+        K::OutputDuplicated { application_id, exactly_once: false } => {
+            if zh {
+                format!(
+                    "{topic}-{p}：{application_id}（at_least_once）的某条输入的输出 {values} 又写了一次：崩溃后重新处理——至少一次的代价"
+                )
+            } else {
+                format!("{topic}-{p}: {application_id} (at_least_once) wrote an input's output {values} again: reprocessed after a crash — the price of at-least-once")
+            }
+        }
+        K::ReprocessedOutsideKafka { application_id } => {
+            if zh {
+                format!("{topic}-{p}：{application_id}（exactly_once_v2）重新处理了一条输入：之前的事务已中止，输出仍只有一次；但 Kafka 之外的副作用会发生两次——精确一次不承诺这个")
+            } else {
+                format!("{topic}-{p}: {application_id} (exactly_once_v2) processed an input again: the earlier transaction aborted, so the output stays once; a side effect outside Kafka would happen twice — exactly-once does not promise that")
+            }
+        }
+        _ => String::new(),
+    }
+}
+
+/// A record path's transaction hops (the rest are `i18n::hop_line`'s).
+pub fn hop_line(lang: Lang, h: &kafka_sandbox_core::provenance::Hop) -> String {
+    use kafka_sandbox_core::provenance::Hop as H;
+    let zh = lang == Lang::Zh;
+    match h {
+        H::InTransaction { producer_id, epoch } => {
+            if zh {
+                format!("它属于生产者 ID {producer_id}（纪元 {epoch}）的事务：read_committed 消费者要等事务的结果")
+            } else {
+                format!("it belongs to producer id {producer_id}'s transaction (epoch {epoch}): read_committed consumers wait for its fate")
+            }
+        }
+        H::TransactionDecided { commit: true, marker_offset } => {
+            if zh {
+                format!("{} 写在偏移量 {marker_offset}：{}", TXN_MARKER_COMMIT.get(lang), TXN_FATE_COMMITTED.get(lang))
+            } else {
+                format!("{} at offset {marker_offset}: {}", TXN_MARKER_COMMIT.get(lang), TXN_FATE_COMMITTED.get(lang))
+            }
+        }
+        H::TransactionDecided { commit: false, marker_offset } => {
+            if zh {
+                format!(
+                    "{} 写在偏移量 {marker_offset}：{}——read_committed 消费者永远看不到它",
+                    TXN_MARKER_ABORT.get(lang),
+                    TXN_FATE_ABORTED.get(lang)
+                )
+            } else {
+                format!(
+                    "{} at offset {marker_offset}: {} — read_committed consumers never see it",
+                    TXN_MARKER_ABORT.get(lang),
+                    TXN_FATE_ABORTED.get(lang)
+                )
+            }
+        }
+        _ => String::new(),
+    }
 }
 
 /// A transaction partition as the page writes it.
@@ -54,7 +155,7 @@ fn txn_partition(lang: Lang, p: &TxnPartition) -> String {
     match p {
         TxnPartition::Topic { tp } => format!("{}-{}", tp.topic, tp.partition),
         TxnPartition::Offsets { group } => match lang {
-            Lang::Zh => format!("{group} 的位移"),
+            Lang::Zh => format!("{group} 的偏移量"),
             Lang::En => format!("{group}'s offsets"),
         },
     }
@@ -129,7 +230,7 @@ pub fn txn_error(lang: Lang, e: TxnError) -> String {
         (TxnError::IllegalGeneration, Lang::En) => "the consumer is no longer in this generation: abortable",
         (TxnError::UnknownMemberId, Lang::Zh) => "组不认识这个成员：可中止",
         (TxnError::UnknownMemberId, Lang::En) => "the group does not know this member: abortable",
-        (TxnError::UnstableOffsetCommit, Lang::Zh) => "有事务持有未决位移，等待后重试",
+        (TxnError::UnstableOffsetCommit, Lang::Zh) => "有事务持有未决偏移量，等待后重试",
         (TxnError::UnstableOffsetCommit, Lang::En) => "a transaction holds pending offsets; waiting, then retrying",
         (TxnError::TransactionAborted, Lang::Zh) => "事务已中止",
         (TxnError::TransactionAborted, Lang::En) => "the transaction was aborted",
@@ -170,9 +271,9 @@ fn request(lang: Lang, r: TxnRequest) -> &'static str {
 fn marker(lang: Lang, kind: ControlType) -> &'static str {
     match (kind, lang) {
         (ControlType::Commit, Lang::Zh) => "COMMIT 标记",
-        (ControlType::Commit, Lang::En) => "COMMIT marker",
+        (ControlType::Commit, Lang::En) => "a COMMIT marker",
         (ControlType::Abort, Lang::Zh) => "ABORT 标记",
-        (ControlType::Abort, Lang::En) => "ABORT marker",
+        (ControlType::Abort, Lang::En) => "an ABORT marker",
     }
 }
 
@@ -243,16 +344,16 @@ pub fn txn_line(lang: Lang, e: &TxnEvent) -> String {
         }
         E::MarkerWritten { topic, partition, offset, kind, broker, .. } => {
             if zh {
-                format!("Leader Broker {broker} 在 {topic}-{partition} 位移 {offset} 写入{}", marker(lang, *kind))
+                format!("Leader Broker {broker} 在 {topic}-{partition} 偏移量 {offset} 写入{}", marker(lang, *kind))
             } else {
-                format!("Leader broker {broker} writes a {} at offset {offset} of {topic}-{partition}", marker(lang, *kind))
+                format!("Leader broker {broker} writes {} at offset {offset} of {topic}-{partition}", marker(lang, *kind))
             }
         }
         E::TxnOffsetsCompleted { group, commit, offsets, .. } => {
             let n = offsets.len();
             match (zh, commit) {
-                (true, true) => format!("组 {group} 的 {n} 个事务位移随事务提交"),
-                (true, false) => format!("组 {group} 的 {n} 个事务位移随事务中止而丢弃"),
+                (true, true) => format!("组 {group} 的 {n} 个事务偏移量随事务提交"),
+                (true, false) => format!("组 {group} 的 {n} 个事务偏移量随事务中止而丢弃"),
                 (false, true) => format!("Group {group}'s {n} transactional offset(s) commit with the transaction"),
                 (false, false) => format!("Group {group}'s {n} transactional offset(s) are dropped with the aborted transaction"),
             }
@@ -289,7 +390,7 @@ pub fn txn_line(lang: Lang, e: &TxnEvent) -> String {
         }
         E::TxnOffsetsPending { group, producer, offsets } => {
             if zh {
-                format!("组 {group} 的协调者暂存 {producer} 在事务中发送的 {} 个位移：事务提交后才生效", offsets.len())
+                format!("组 {group} 的协调者暂存 {producer} 在事务中发送的 {} 个偏移量：事务提交后才生效", offsets.len())
             } else {
                 format!(
                     "Group {group}'s coordinator holds {} offset(s) {producer} sent in its transaction: they count once it commits",
@@ -300,7 +401,7 @@ pub fn txn_line(lang: Lang, e: &TxnEvent) -> String {
         E::OffsetFetchUnstable { group, client_id, partitions } => {
             let list = partitions.iter().map(|tp| format!("{}-{}", tp.topic, tp.partition)).collect::<Vec<_>>().join(", ");
             if zh {
-                format!("{group}/{client_id} 获取已提交位移得到 UNSTABLE_OFFSET_COMMIT：{list} 还有事务未决的位移，等待后重试")
+                format!("{group}/{client_id} 获取已提交偏移量得到 UNSTABLE_OFFSET_COMMIT：{list} 还有事务未决的偏移量，等待后重试")
             } else {
                 format!("{group}/{client_id}'s OffsetFetch gets UNSTABLE_OFFSET_COMMIT: a transaction still holds offsets of {list}; it waits and asks again")
             }
@@ -308,7 +409,7 @@ pub fn txn_line(lang: Lang, e: &TxnEvent) -> String {
         E::RecordsSkipped { group, client_id, tp, from, to, aborted, markers } => {
             if zh {
                 format!(
-                    "{group}/{client_id} 在 {}-{} 的位置从 {from} 越过到 {to}：跳过 {aborted} 条被中止的记录、{markers} 个标记",
+                    "{group}/{client_id} 在 {}-{} 的位置从 {from} 越过到 {to}：跳过 {aborted} 条被中止的消息、{markers} 个标记",
                     tp.topic, tp.partition
                 )
             } else {
@@ -324,7 +425,7 @@ pub fn txn_line(lang: Lang, e: &TxnEvent) -> String {
         }
         E::ProducerCrashed { producer } => {
             if zh {
-                format!("生产者 {producer} 崩溃：未发出的记录丢失，打开的事务留在协调者那里")
+                format!("生产者 {producer} 崩溃：未发出的消息丢失，打开的事务留在协调者那里")
             } else {
                 format!("Producer {producer} crashes: what it had not sent is gone; its open transaction stays open at the coordinator")
             }
@@ -348,6 +449,13 @@ pub fn txn_line(lang: Lang, e: &TxnEvent) -> String {
                 format!("组 {group}：isolation.level = {}", isolation_level.name())
             } else {
                 format!("Group {group}: isolation.level = {}", isolation_level.name())
+            }
+        }
+        E::TxnRecordsAppended { topic, partition, producer_id, records, first_offset, .. } => {
+            if zh {
+                format!("Leader 把生产者 ID {producer_id} 的 {} 条事务消息追加到 {topic}-{partition}（从偏移量 {first_offset} 起），等待其事务标记", records.len())
+            } else {
+                format!("The leader appends {} record(s) of producer id {producer_id}'s transaction to {topic}-{partition} from offset {first_offset}; they wait for its marker", records.len())
             }
         }
         E::ProcessingGuaranteeSet { application_id, processing_guarantee } => {

@@ -17,8 +17,8 @@ use kafka_sandbox_core::error::{
 };
 use kafka_sandbox_core::lesson::{self, LessonError, LessonProblem, Listed, Missing, ValueProblem};
 use kafka_sandbox_core::limits::{
-    self, Range, MAX_CONNECTORS, MAX_GROUPS, MAX_HEADERS, MAX_MEMBERS_PER_GROUP, MAX_NAME_CHARS, MAX_PARTITIONS, MAX_PRODUCERS,
-    MAX_PUSH_BUFFER_RECORDS, MAX_SCENARIO_BYTES, MAX_STREAMS, MAX_TABLE_ROWS, MAX_TIMELINE, MAX_TIME_MS, MAX_TOPICS, MAX_VALUE_CHARS,
+    self, Range, MAX_CONNECTORS, MAX_GROUPS, MAX_HEADERS, MAX_MEMBERS_PER_GROUP, MAX_PARTITIONS, MAX_PRODUCERS, MAX_PUSH_BUFFER_RECORDS,
+    MAX_SCENARIO_BYTES, MAX_STREAMS, MAX_TABLE_ROWS, MAX_TIMELINE, MAX_TIME_MS, MAX_TOPICS, MAX_VALUE_CHARS,
 };
 use kafka_sandbox_core::share::{self, Damage, SerdeSays, ShareError};
 use kafka_sandbox_core::uuid::UuidProblem;
@@ -40,16 +40,20 @@ pub fn refusal(lang: Lang, e: &CommandError) -> String {
         CommandError::PartitionOutOfRange { topic, partition, partitions } => {
             format!("主题 \"{topic}\" 的分区是 0..{}，但请求的是分区 {partition}", partitions.saturating_sub(1))
         }
-        CommandError::BadName { what, name, problem } => {
-            let what = name_of(*what);
+        CommandError::BadName { what: what_of, name, problem } => {
+            let what = name_of(*what_of);
             match problem {
                 NameProblem::Empty => format!("{what}不能为空"),
-                NameProblem::TooLong => format!("{what} \"{name}\" 超过了 {MAX_NAME_CHARS} 个字符"),
+                NameProblem::TooLong => format!("{what} \"{name}\" 超过了 {} 个字符", what_of.max_chars()),
                 NameProblem::ControlCharacter => format!("{what} {name:?} 含有控制字符"),
+                NameProblem::IllegalCharacter { ch } => {
+                    format!("{what} {name:?} 含有 {ch:?}；允许：ASCII 字母、数字、'.'、'_' 和 '-'（Kafka 的主题命名规则）")
+                }
+                NameProblem::DotOrDotDot => format!("{what}不能是 \".\" 或 \"..\"（Kafka 的主题命名规则）"),
             }
         }
         CommandError::RecordTooLong => format!("键或值最多 {MAX_VALUE_CHARS} 个字符"),
-        CommandError::TooManyHeaders => format!("一条记录最多 {MAX_HEADERS} 个头部，每个最多 {MAX_VALUE_CHARS} 个字符"),
+        CommandError::TooManyHeaders => format!("一条消息最多 {MAX_HEADERS} 个头部，每个最多 {MAX_VALUE_CHARS} 个字符"),
         CommandError::GroupFull { group } => format!("消费者组 \"{group}\" 已有 {MAX_MEMBERS_PER_GROUP} 个成员，这是沙盒允许的上限"),
         CommandError::TooManyMembers { group, members } => {
             format!("消费者组 \"{group}\" 有 {members} 个成员；沙盒最多允许 {MAX_MEMBERS_PER_GROUP} 个")
@@ -92,6 +96,36 @@ pub fn refusal(lang: Lang, e: &CommandError) -> String {
         CommandError::IdempotenceNeedsAcksAll { producer } => {
             format!("生产者 \"{producer}\" 的 enable_idempotence 为 true，需要 acks \"all\"；允许 \"all\"（或先把 enable_idempotence 设为 false）")
         }
+        CommandError::ShareGroup(r) => crate::share_group_words::share_group_refusal_zh(r),
+    }
+}
+
+/// What a pasted producer.properties or consumer.properties did, in `lang`: the
+/// settings taken, then each key not taken and why.
+pub fn pasted(lang: Lang, p: &kafka_sandbox_core::bridge::properties::Pasted) -> String {
+    use kafka_sandbox_core::bridge::properties::Refused;
+    let applied = p.applied.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(", ");
+    let refused: Vec<String> = p
+        .refused
+        .iter()
+        .map(|r| match (lang, r) {
+            (Lang::En, r) => r.to_string(),
+            (Lang::Zh, Refused::Unknown { key }) => format!("{key}：没有哪个 Kafka 客户端有这个设置"),
+            (Lang::Zh, Refused::Invalid { key, value, allowed }) => format!("{key}={value}：允许 {allowed}"),
+            (Lang::Zh, Refused::NotModelled { key }) => format!("{key}：沙盒不模拟这个 Kafka 设置（保持不变）"),
+            (Lang::Zh, Refused::OtherClient { key }) => format!("{key}：另一种客户端（生产者或消费者）的设置，保持不变"),
+        })
+        .collect();
+    let none = || match lang {
+        Lang::En => "nothing".to_string(),
+        Lang::Zh => "无".to_string(),
+    };
+    let applied = if applied.is_empty() { none() } else { applied };
+    match lang {
+        Lang::En if refused.is_empty() => format!("Applied: {applied}. The run starts again with the new client."),
+        Lang::En => format!("Applied: {applied}. Not applied: {}.", refused.join("; ")),
+        Lang::Zh if refused.is_empty() => format!("已应用：{applied}。运行用新的客户端重新开始。"),
+        Lang::Zh => format!("已应用：{applied}。未应用：{}。", refused.join("；")),
     }
 }
 
@@ -233,7 +267,7 @@ fn problem(lang: Lang, p: &Problem) -> String {
         }
         Problem::Capped { what, value } => {
             let note = match what {
-                Capped::ProcessingMs => "（每条记录一小时）",
+                Capped::ProcessingMs => "（每条消息一小时）",
                 Capped::SlowMs => "（一小时）",
             };
             format!("{} 为 {value}；允许 0 到 {}{note}", what.field(), what.max())
@@ -392,14 +426,13 @@ pub fn share_refusal(lang: Lang, e: &ShareError) -> String {
         ShareError::NotALink => "这不是 Kafka 沙盒的链接（应以 \"ks1.\" 开头）".to_string(),
         ShareError::Damaged(d) => {
             let d = match d {
-                Damage::NotBase64 => "含有不属于 URL 安全 base64 的字符".to_string(),
-                Damage::UnknownFirstCode => "它以未知的编码开头".to_string(),
-                Damage::UndefinedCode { code } => format!("编码 {code} 尚未定义"),
-                Damage::ExpandsPast { limit } => format!("展开后超过 {limit} 字节"),
+                Damage::NotBase64 => "含有链接里不会出现的字符（\"ks1.\" 之后只有字母、数字、'-' 和 '_'）；是否被改动过？".to_string(),
+                Damage::UnknownFirstCode | Damage::UndefinedCode { .. } => "它的文字无法解码；可能在复制时被截断或改动了".to_string(),
+                Damage::ExpandsPast { limit } => format!("解开后会超过 {limit} 字节，比任何运行都大"),
             };
             format!("链接已损坏：{d}")
         }
-        ShareError::LinkNotARun(serde) => format!("链接的内容不是有效的运行：{}", serde_says(lang, serde)),
+        ShareError::LinkNotARun(serde) => format!("链接的内容不是有效的运行（链接是否被截断或改动过？）：{}", serde_says(lang, serde)),
         ShareError::LinkScenario(e) => format!("链接里的场景无效：{}", scenario_refusal(lang, e)),
         ShareError::TooManyCommands { count } => format!("链接带有 {count} 条命令；最多接受 {} 条", share::MAX_COMMANDS),
         ShareError::TooManySteps { steps } => format!("链接要求回放到第 {steps} 步；最多回放 {} 步", share::MAX_STEPS),
@@ -408,6 +441,10 @@ pub fn share_refusal(lang: Lang, e: &ShareError) -> String {
         ShareError::FileScenario(e) => format!("其中的场景无效：{}", scenario_refusal(lang, e)),
         ShareError::NotASavedRun(serde) => format!("它不是有效的已保存运行：{}", serde_says(lang, serde)),
         ShareError::NotAScenario(e) | ShareError::Build(e) => scenario_refusal(lang, e),
+        ShareError::TooBigForLink { chars } => {
+            format!("这次运行的链接有 {chars} 个字符，超过链接允许的 {} 个；请改用“保存文件”", share::MAX_ENCODED)
+        }
+        ShareError::NotJsonFile => "这个文件不是 JSON：请打开用“保存文件”保存的运行、场景文件（.json）或存有分享链接的文件".to_string(),
     }
 }
 
@@ -618,7 +655,8 @@ mod tests {
                 CommandError::MemberSetting { .. } => 23,
                 CommandError::PushBuffer { .. } => 24,
                 CommandError::IdempotenceNeedsAcksAll { .. } => 25,
-                CommandError::Txn(_) => 26,
+                CommandError::ShareGroup(_) => 26,
+                CommandError::Txn(_) => 27,
             }
         }
         let s = |x: &str| x.to_string();
@@ -635,6 +673,8 @@ mod tests {
             CommandError::BadName { what: NameOf::GroupId, name: String::new(), problem: NameProblem::Empty },
             CommandError::BadName { what: NameOf::ClientId, name: "x".repeat(70), problem: NameProblem::TooLong },
             CommandError::BadName { what: NameOf::Topic, name: s("a\tb"), problem: NameProblem::ControlCharacter },
+            CommandError::BadName { what: NameOf::Topic, name: s("bad topic!"), problem: NameProblem::IllegalCharacter { ch: ' ' } },
+            CommandError::BadName { what: NameOf::Topic, name: s(".."), problem: NameProblem::DotOrDotDot },
             CommandError::RecordTooLong,
             CommandError::TooManyHeaders,
             CommandError::GroupFull { group: s("G1") },
@@ -682,6 +722,17 @@ mod tests {
             },
             CommandError::PushBuffer { group: s("G1"), value: 0 },
             CommandError::IdempotenceNeedsAcksAll { producer: s("P1") },
+            CommandError::ShareGroup(kafka_sandbox_core::command::ShareGroupRefusal::UnknownShareGroup(s("Q1"))),
+            CommandError::ShareGroup(kafka_sandbox_core::command::ShareGroupRefusal::NeedsKafka41 { group: s("Q1") }),
+            CommandError::ShareGroup(kafka_sandbox_core::command::ShareGroupRefusal::Setting {
+                setting: "share_delivery_count_limit",
+                group: s("Q1"),
+                value: 11,
+                min: 2,
+                max: 10,
+            }),
+            CommandError::ShareGroup(kafka_sandbox_core::command::ShareGroupRefusal::TooManyRules { group: s("Q1"), client_id: s("C1") }),
+            CommandError::ShareGroup(kafka_sandbox_core::command::ShareGroupRefusal::ResetNone { group: s("Q1") }),
             CommandError::Txn(TxnRefusal::NotTransactional { producer: s("P1") }),
             CommandError::Txn(TxnRefusal::WrongState {
                 producer: s("P1"),
@@ -705,7 +756,7 @@ mod tests {
         ];
         let mut places: Vec<usize> = all.iter().map(place).collect();
         places.dedup();
-        assert_eq!(places, (0..=26).collect::<Vec<_>>(), "one sample (at least) of every refusal, in order");
+        assert_eq!(places, (0..=27).collect::<Vec<_>>(), "one sample (at least) of every refusal, in order");
         all
     }
 
@@ -1051,6 +1102,8 @@ mod tests {
                 ShareError::NotASavedRun(_) => 10,
                 ShareError::NotAScenario(_) => 11,
                 ShareError::Build(_) => 12,
+                ShareError::TooBigForLink { .. } => 13,
+                ShareError::NotJsonFile => 14,
             }
         }
         let scenario = || ScenarioError { path: "topics".into(), line_column: None, problem: Problem::NoTopics };
@@ -1073,10 +1126,12 @@ mod tests {
             ShareError::NotASavedRun(serde("invalid type: integer `3`, expected struct Scenario", 1)),
             ShareError::NotAScenario(scenario()),
             ShareError::Build(scenario()),
+            ShareError::TooBigForLink { chars: 1_017_929 },
+            ShareError::NotJsonFile,
         ];
         let mut places: Vec<usize> = all.iter().map(place).collect();
         places.dedup();
-        assert_eq!(places, (0..=12).collect::<Vec<_>>(), "one sample (at least) of every share refusal, in order");
+        assert_eq!(places, (0..=14).collect::<Vec<_>>(), "one sample (at least) of every share refusal, in order");
         all
     }
 
@@ -1085,6 +1140,11 @@ mod tests {
         for e in every_share_error() {
             assert_eq!(share_refusal(Lang::En, &e), e.to_string());
             says_the_same(&e.to_string(), &share_refusal(Lang::Zh, &e));
+            // A learner is never told of the format's insides ("code 414 is not defined yet").
+            let en = e.to_string();
+            let words: Vec<&str> = en.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
+            let numbered_code = words.windows(2).any(|w| w[0] == "code" && w[1].bytes().all(|b| b.is_ascii_digit()));
+            assert!(!numbered_code && !words.contains(&"LZW") && !en.contains("defined yet"), "{en}");
         }
     }
 

@@ -66,6 +66,12 @@ pub struct Model {
     pub selected: Option<u64>,
     /// Lag, throughput and stopped members over time, for the charts.
     pub series: crate::charts::Series,
+    /// After the learner changed something while a fork is open: the recorded future the
+    /// run still replays, by moment (unless the learner chose to diverge, `keep_future`).
+    pub timed: Vec<kafka_sandbox_core::sim::LoggedCommand>,
+    /// Whether a change after going back keeps the recorded future (with a fork open);
+    /// the fork panel's choice.
+    pub keep_future: bool,
     /// A fork: a copy of the run taken at some moment that goes on unchanged, for
     /// comparing with what the learner does from there.
     pub fork: Option<Fork>,
@@ -82,6 +88,16 @@ pub struct Model {
     pub lesson: Option<LessonState>,
     /// The list of lessons is open.
     pub show_lessons: bool,
+    /// On a narrow screen the lesson is a drawer at the bottom: folded to its heading.
+    pub lesson_collapsed: bool,
+    /// The glossary is open.
+    pub show_glossary: bool,
+    /// "Try it on real Kafka": the bridge of the scenario, made when the panel opens (or
+    /// why it could not be).
+    pub bridge: Option<Rc<Result<kafka_sandbox_core::bridge::Bridge, String>>>,
+    /// Presentation mode (a toggle, or `?present` in the address): large type, high
+    /// contrast, the lesson's narration as captions, steps from the keyboard.
+    pub present: bool,
     /// The built-in lessons (number, lesson), once fetched; `None` until then.
     pub catalog: Option<Rc<Vec<(u32, kafka_sandbox_core::lesson::Lesson)>>>,
     /// Per lesson id, how many of its steps the learner has seen (remembered).
@@ -95,8 +111,9 @@ pub struct Model {
     /// The scenario's JSON, made when first asked for after the scenario changed (not
     /// every frame); `set_scenario` clears it.
     scenario_json: std::cell::RefCell<Option<Rc<String>>>,
-    /// The share link made by the last "Share" click.
-    pub share_link: Option<String>,
+    /// What the last "Share" click made: a link (copied to the clipboard, or not), or the
+    /// run was too big for one.
+    pub share: Option<ShareState>,
     /// Something worth autosaving happened since the last save; ticks since then.
     dirty: bool,
     ticks_since_save: u32,
@@ -157,7 +174,7 @@ impl Model {
             redo: Vec::new(),
             marks: Vec::new(),
             reached: 0,
-            share_link: None,
+            share: None,
             outbox: Vec::new(),
             scenario_json: Default::default(),
             series: Default::default(),
@@ -167,10 +184,16 @@ impl Model {
             less_motion: false,
             lesson: None,
             show_lessons: false,
+            lesson_collapsed: false,
+            present: false,
+            show_glossary: false,
+            bridge: None,
             catalog: None,
             lesson_progress: Default::default(),
             show_sequence: false,
             fork: None,
+            timed: Vec::new(),
+            keep_future: true,
             event_filter: Default::default(),
             selected: None,
             dirty: false,
@@ -196,6 +219,7 @@ impl Model {
     /// A new run starts: what was read from the old run's trace is forgotten.
     fn new_run(&mut self, sim: Sim) {
         self.fork = None;
+        self.timed.clear();
         self.series = Default::default();
         self.history = new_history(&sim);
         self.redo.clear();
@@ -221,6 +245,12 @@ pub struct LessonState {
     pub reveal: Option<kafka_sandbox_core::lesson::Reveal>,
     /// Why the lesson cannot go on (a lesson that disagrees with the simulation).
     pub error: Option<kafka_sandbox_core::lesson::LessonError>,
+    /// Questions answered so far, and how many the learner predicted as the simulation
+    /// did (the summary at the lesson's end).
+    pub answered: usize,
+    pub right: usize,
+    /// The lesson after this one in the list (id and title), offered at the end.
+    pub next: Option<(String, kafka_sandbox_core::lesson::Text)>,
 }
 
 impl LessonState {
@@ -245,6 +275,15 @@ impl LessonState {
 pub struct Fork {
     pub at_ms: u64,
     pub sim: Sim,
+    /// The run as it was when forked (for saving and sharing the fork): its commands and
+    /// step count then.
+    pub base_commands: Vec<kafka_sandbox_core::sim::LoggedCommand>,
+    pub base_steps: u64,
+    /// The recorded future (the commands the run had still to come when forked): the fork
+    /// replays each at its moment, so a crash made before going back happens in it too.
+    pub future: Vec<kafka_sandbox_core::sim::LoggedCommand>,
+    /// How many of `future` the fork has applied.
+    pub applied: usize,
 }
 
 /// Something the page hands to the browser after a change.
@@ -254,6 +293,30 @@ pub enum Outgoing {
     Autosave(String),
     /// The run as a JSON file to download.
     Download(String),
+    /// A share link's text, for the clipboard (the page's address goes before it); the
+    /// browser's answer comes back as [`Action::Copied`].
+    CopyLink(String),
+    /// A text file to download (the bridge's compose.yaml).
+    SaveText { name: String, text: String },
+    /// A text for the clipboard (a bridge step's lines).
+    CopyText(String),
+}
+
+/// Where pasted properties go.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PasteTarget {
+    Producer(String),
+    Member { group: String, client_id: String },
+}
+
+/// What Share made of the run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ShareState {
+    /// The link's text (`ks1.…`, the page's address goes before it) and whether the browser
+    /// took it on the clipboard (`None` until it answers).
+    Link { text: String, copied: Option<bool> },
+    /// Longer than a link may be ([`kafka_sandbox_core::share::MAX_ENCODED`]): Save file instead.
+    TooBig { chars: usize },
 }
 
 /// Where a shared run comes from.
@@ -286,6 +349,13 @@ impl Model {
             commands: self.sim.command_log().to_vec(),
             steps: self.sim.steps(),
             to_come: self.redo.clone(),
+            timed: self.timed.clone(),
+            fork: self.fork.as_ref().map(|f| kafka_sandbox_core::share::SharedFork {
+                commands: f.base_commands.clone(),
+                steps: f.base_steps,
+                at_ms: f.at_ms,
+                future: f.future.clone(),
+            }),
         }
     }
 
@@ -321,7 +391,11 @@ fn start_lesson(m: &mut Model, id: &str) {
             m.playing = false;
             m.show_lessons = false;
             m.notice = None;
-            m.lesson = Some(LessonState { run, report: None, chosen: None, reveal: None, error: None });
+            let next = m.catalog.as_ref().and_then(|c| {
+                let at = c.iter().position(|(_, l)| l.id == id)?;
+                c.get(at + 1).map(|(_, l)| (l.id.clone(), l.title.clone()))
+            });
+            m.lesson = Some(LessonState { run, report: None, chosen: None, reveal: None, error: None, answered: 0, right: 0, next });
             lesson_next(m);
         }
         Err(e) => {
@@ -367,6 +441,8 @@ fn lesson_answer(m: &mut Model, choice: usize) {
     match l.run.reveal() {
         Ok(reveal) => {
             l.chosen = Some(choice);
+            l.answered += 1;
+            l.right += usize::from(reveal.correct() == Some(choice));
             l.reveal = Some(reveal);
             m.sim = l.run.sim().clone();
             m.playing = false;
@@ -399,12 +475,25 @@ pub const AUTOSAVE_TICKS: u32 = 40;
 fn open_shared(m: &mut Model, text: &str, from: SharedFrom) {
     let lang = m.lang;
     // A file may hold a run (JSON), a scenario (JSON) or a link text.
-    let parsed = kafka_sandbox_core::share::open_any(text);
+    let parsed = match from {
+        SharedFrom::File => kafka_sandbox_core::share::open_file(text),
+        SharedFrom::Link | SharedFrom::Autosave => kafka_sandbox_core::share::open_any(text),
+    };
     let rebuilt = parsed.and_then(|run| kafka_sandbox_core::share::rebuild(&run).map(|(sim, to_come)| (run, sim, to_come)));
     match rebuilt {
         Ok((run, sim, to_come)) => {
             let steps = sim.steps();
+            let fork = kafka_sandbox_core::share::rebuild_fork(&run, sim.now()).ok().flatten();
             m.new_run(run.scenario.build().unwrap_or_else(|_| sim.clone()));
+            m.fork = fork.zip(run.fork.clone()).map(|((fork_sim, applied), f)| Fork {
+                at_ms: f.at_ms,
+                sim: fork_sim,
+                base_commands: f.commands,
+                base_steps: f.steps,
+                future: f.future,
+                applied,
+            });
+            m.timed = run.timed.clone();
             m.set_scenario(run.scenario);
             m.scenario_key = "custom".into();
             m.sim = sim;
@@ -454,8 +543,13 @@ fn advance_to(m: &mut Model, until: SimTime, max_steps: u64) -> bool {
         let sample = m.series.next_sample_ms(m.sim.now().ms()).max(from);
         let stop = SimTime(sample.min(until.ms()));
         let before = m.sim.steps();
-        let (applied, reached) = kafka_sandbox_core::history::advance_to(&mut m.sim, &m.redo, stop, left);
-        m.redo.drain(..applied.min(m.redo.len()));
+        let reached = if m.timed.is_empty() {
+            let (applied, reached) = kafka_sandbox_core::history::advance_to(&mut m.sim, &m.redo, stop, left);
+            m.redo.drain(..applied.min(m.redo.len()));
+            reached
+        } else {
+            advance_timed(m, stop, left)
+        };
         left = left.saturating_sub(m.sim.steps() - before);
         if !reached {
             return false;
@@ -502,6 +596,69 @@ pub fn parse_seconds(text: &str) -> Option<u64> {
 /// count: the first time they came before the next step (and before the step, jump or
 /// search that followed them), so they come first again. The moves forward apply them
 /// before deciding where to stop, so a Step lands where it landed the first time.
+/// Pasted properties into the scenario's producer or member: Kafka's names taken, the
+/// rest reported, nothing else changed; the run starts again with the new client (in Kafka
+/// a client's settings change only with a new client). A member added during the run is
+/// not in the scenario: the notice says so.
+fn paste_properties(m: &mut Model, target: PasteTarget, text: &str) {
+    use kafka_sandbox_core::bridge::properties;
+    let lang = m.lang;
+    let mut s = m.scenario.clone();
+    let pasted = match &target {
+        PasteTarget::Producer(name) => {
+            s.producers.iter_mut().find(|p| &p.name == name).map(|p| properties::apply_producer(&mut p.config, text))
+        }
+        PasteTarget::Member { group, client_id } => s
+            .groups
+            .iter_mut()
+            .find(|g| &g.id == group)
+            .and_then(|g| g.members.iter_mut().find(|mm| &mm.client_id == client_id))
+            .map(|mm| properties::apply_consumer(&mut mm.config, &mut mm.group_instance_id, text)),
+    };
+    let Some(pasted) = pasted else {
+        m.notice = Some(Notice::Error(i18n::classroom::PASTE_NOT_IN_SCENARIO.get(lang).to_string()));
+        return;
+    };
+    if !pasted.applied.is_empty() {
+        match s.check() {
+            Ok(()) => {
+                m.new_run(build_or_empty(&s));
+                m.set_scenario(s);
+                m.scenario_key = "custom".into();
+            }
+            Err(e) => {
+                m.notice = Some(Notice::Error(format!("{}{}", i18n::REFUSED.get(lang), crate::messages::scenario_refusal(lang, &e))));
+                return;
+            }
+        }
+    }
+    let text = crate::messages::pasted(lang, &pasted);
+    m.notice = Some(if pasted.refused.iter().any(|r| !matches!(r, properties::Refused::NotModelled { .. })) {
+        Notice::Error(text)
+    } else {
+        Notice::Info(text)
+    });
+}
+
+/// Two lists of commands still to come as one, in the order of their moments.
+fn merge_by_time(
+    a: Vec<kafka_sandbox_core::sim::LoggedCommand>,
+    b: Vec<kafka_sandbox_core::sim::LoggedCommand>,
+) -> Vec<kafka_sandbox_core::sim::LoggedCommand> {
+    let mut all = a;
+    all.extend(b);
+    kafka_sandbox_core::sorted::sort_by_key(&mut all, |c| c.at);
+    all
+}
+
+/// The run's by-moment future ([`Model::timed`]) due by `until`, applied; the run goes
+/// there. Whether it got there within `max_steps`.
+fn advance_timed(m: &mut Model, until: SimTime, max_steps: u64) -> bool {
+    let (applied, reached) = kafka_sandbox_core::history::advance_to_by_time(&mut m.sim, &m.timed, until, max_steps);
+    m.timed.drain(..applied.min(m.timed.len()));
+    reached
+}
+
 fn apply_due_commands(m: &mut Model) {
     let steps = m.sim.steps();
     let due = m.redo.iter().take_while(|e| e.after_steps <= steps).count();
@@ -607,6 +764,9 @@ pub enum Action {
     /// Fork the run here (or drop the fork).
     Fork,
     CloseFork,
+    /// Whether this run keeps replaying the recorded future after a change (false:
+    /// diverge from the fork).
+    KeepFuture(bool),
     /// The sequence diagram opens or closes.
     ShowSequence(bool),
     /// The theme button: system → light → dark → system.
@@ -628,6 +788,32 @@ pub enum Action {
     LessonAnswer(usize),
     /// Leave the lesson (the run stays, to play with).
     CloseLesson,
+    /// Fold or unfold the lesson drawer (narrow screens).
+    ToggleLessonDrawer,
+    /// Open or close the glossary.
+    ToggleGlossary,
+    /// Open or close "Try it on real Kafka" (the bridge of the scenario).
+    ToggleBridge,
+    /// A client's properties pasted into a producer or a member: Kafka's names taken into
+    /// the scenario's client (a new client, as in Kafka: the run starts again).
+    PasteProperties {
+        target: PasteTarget,
+        text: String,
+    },
+    /// Hand a text to the browser: a file to save, or the clipboard.
+    SaveText {
+        name: String,
+        text: String,
+    },
+    CopyText(String),
+    /// Presentation mode on or off (`Some`: set it, from the address).
+    SetPresent(Option<bool>),
+    /// → or Page Down during a lesson: its next step (none while a question waits for the
+    /// learner's prediction); the next event without a lesson.
+    Advance,
+    /// A key pressed on the page (not in a field): [`KEYS`] and 1–9; the reducer decides
+    /// what it does ([`key_action`]).
+    Key(String),
     /// Lesson progress remembered from an earlier visit ("id:steps" pairs).
     SetLessonProgress(String),
     /// Reduced motion remembered from an earlier visit.
@@ -654,6 +840,8 @@ pub enum Action {
     },
     /// Make a share link for the run as it stands.
     Share,
+    /// The clipboard took the share link (or refused it).
+    Copied(bool),
     /// Save the run as a file.
     SaveFile,
     /// ⟲: back to the previous point the learner saw (replayed from a checkpoint).
@@ -711,6 +899,7 @@ pub fn reduce_model(m: &mut Model, action: Action) -> bool {
         return false;
     }
     let action = match action {
+        Action::Key(key) => key_action(m, &key),
         Action::TickAfter(ms) => {
             m.tick_ms = ms.clamp(1, MAX_CATCH_UP_MS);
             Action::Tick
@@ -731,6 +920,7 @@ pub fn reduce_model(m: &mut Model, action: Action) -> bool {
             | Action::Jump { .. }
             | Action::SelectEvent(_)
             | Action::LessonNext
+            | Action::Advance
             | Action::LessonAnswer(_)
             | Action::RunTo(_)
             | Action::StepGroup { .. }
@@ -742,8 +932,10 @@ pub fn reduce_model(m: &mut Model, action: Action) -> bool {
         // Another move in time ends a run to a moment.
         m.run_to = None;
     }
-    let stepping =
-        matches!(action, Action::Tick | Action::Step | Action::Jump { forward: true, .. } | Action::RunTo(_) | Action::StepGroup { .. });
+    let stepping = matches!(
+        action,
+        Action::Tick | Action::Step | Action::Advance | Action::Jump { forward: true, .. } | Action::RunTo(_) | Action::StepGroup { .. }
+    );
     let logged = m.sim.command_log().len();
     let changed = apply_action(m, action);
     if m.sim.command_log().len() > logged {
@@ -751,8 +943,13 @@ pub fn reduce_model(m: &mut Model, action: Action) -> bool {
         m.run_to = None;
     }
     if !moves_time && m.sim.command_log().len() > logged && !m.redo.is_empty() {
-        // Something new after going back: the old future is gone, this is a new branch.
-        m.redo.clear();
+        // Something new after going back: this is a new branch. With a fork open the
+        // recorded future goes on in it by moment (the same crash under another setting),
+        // unless the learner chose to diverge; without one it is gone.
+        let future = std::mem::take(&mut m.redo);
+        if m.fork.is_some() && m.keep_future {
+            m.timed = merge_by_time(std::mem::take(&mut m.timed), future);
+        }
         m.history.truncate(m.sim.steps());
     }
     if stepping {
@@ -767,10 +964,14 @@ pub fn reduce_model(m: &mut Model, action: Action) -> bool {
     }
     m.reached = m.reached.max(m.sim.steps());
     m.series.observe(&m.sim);
-    // The fork keeps pace with the run (it never runs ahead, nor back).
+    // The fork keeps pace with the run (it never runs ahead, nor back), replaying its
+    // recorded future by moment.
     if let Some(f) = m.fork.as_mut() {
         if f.sim.now() < m.sim.now() {
-            f.sim.run_to_bounded(m.sim.now(), MAX_STEPS_PER_TICK.saturating_mul(4));
+            let rest = &f.future[f.applied.min(f.future.len())..];
+            let (applied, _) =
+                kafka_sandbox_core::history::advance_to_by_time(&mut f.sim, rest, m.sim.now(), MAX_STEPS_PER_TICK.saturating_mul(4));
+            f.applied += applied;
         }
     }
     if tick {
@@ -781,6 +982,28 @@ pub fn reduce_model(m: &mut Model, action: Action) -> bool {
     m.retries.ingest(&m.sim);
     m.groups.ingest(&m.sim);
     changed
+}
+
+/// The keys the page answers (besides 1–9, which answer a lesson's question).
+pub const KEYS: &[&str] = &[" ", "ArrowRight", "ArrowLeft", "PageDown", "PageUp", "?", "Escape"];
+
+/// What a key does: Space plays or pauses; → and Page Down (a presenter's clicker) go to
+/// the lesson's next step, or the next event without a lesson; ← and Page Up go back; 1–9
+/// answer the lesson's question; ? shows the keys; Esc closes what is open.
+pub fn key_action(m: &Model, key: &str) -> Action {
+    let lesson = m.lesson.is_some();
+    match key {
+        " " => Action::TogglePlay,
+        "ArrowRight" | "PageDown" if lesson => Action::Advance,
+        "ArrowRight" | "PageDown" => Action::Step,
+        "ArrowLeft" | "PageUp" => Action::StepBack,
+        "?" => Action::ToggleKeys,
+        "Escape" => Action::Escape,
+        digit => match digit.parse::<usize>() {
+            Ok(n @ 1..=9) if lesson => Action::LessonAnswer(n - 1),
+            _ => Action::Noop,
+        },
+    }
 }
 
 /// Points kept for ⟲ (older ones are dropped; the scrubber still reaches them).
@@ -841,7 +1064,11 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         }
         Action::Step => {
             m.playing = false;
-            if m.redo.is_empty() {
+            let timed_first = m.timed.first().map(|c| c.at).filter(|at| m.sim.next_event_time().is_none_or(|t| t > *at));
+            if let Some(at) = timed_first {
+                // The recorded future's next command comes before the next event.
+                advance_timed(m, at, 0);
+            } else if m.redo.is_empty() {
                 m.sim.step_visible();
             } else {
                 forward(
@@ -1107,14 +1334,32 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             m.selected = Some(seq);
             true
         }
-        Action::Noop | Action::Delivered(_) => false,
+        // reduce_model turns a key into its action before this.
+        Action::Noop | Action::Delivered(_) | Action::Key(_) => false,
         Action::Fork => {
-            m.fork = Some(Fork { at_ms: m.sim.now().ms(), sim: m.sim.clone() });
+            // The fork replays what this run still has to come (after going back), by moment.
+            let future = merge_by_time(m.redo.clone(), m.timed.clone());
+            m.fork = Some(Fork {
+                at_ms: m.sim.now().ms(),
+                sim: m.sim.clone(),
+                base_commands: m.sim.command_log().to_vec(),
+                base_steps: m.sim.steps(),
+                future,
+                applied: 0,
+            });
             m.notice = Some(Notice::Info(i18n::forked(lang, m.sim.now().ms())));
             true
         }
         Action::CloseFork => {
             m.fork = None;
+            true
+        }
+        Action::KeepFuture(keep) => {
+            m.keep_future = keep;
+            if !keep {
+                // Diverge: this run no longer replays the recorded future (the fork does).
+                m.timed.clear();
+            }
             true
         }
         Action::ShowSequence(open) => {
@@ -1174,6 +1419,48 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             m.lesson = None;
             true
         }
+        Action::ToggleLessonDrawer => {
+            m.lesson_collapsed = !m.lesson_collapsed;
+            true
+        }
+        Action::ToggleGlossary => {
+            m.show_glossary = !m.show_glossary;
+            true
+        }
+        Action::ToggleBridge => {
+            m.bridge = match m.bridge {
+                Some(_) => None,
+                None => {
+                    Some(Rc::new(kafka_sandbox_core::bridge::bridge(&m.scenario).map_err(|e| crate::messages::scenario_refusal(lang, &e))))
+                }
+            };
+            true
+        }
+        Action::SaveText { name, text } => {
+            m.outbox.push(Outgoing::SaveText { name, text });
+            true
+        }
+        Action::CopyText(text) => {
+            m.outbox.push(Outgoing::CopyText(text));
+            true
+        }
+        Action::PasteProperties { target, text } => {
+            paste_properties(m, target, &text);
+            true
+        }
+        Action::SetPresent(on) => {
+            m.present = on.unwrap_or(!m.present);
+            true
+        }
+        Action::Advance => {
+            // A lesson waiting for a prediction stays (the keys 1-9 answer); a lesson goes
+            // to its next step; without one the simulation takes its next step.
+            match m.lesson.as_ref() {
+                Some(l) if l.awaiting_answer() || l.free_play() => false,
+                Some(_) => apply_action(m, Action::LessonNext),
+                None => apply_action(m, Action::Step),
+            }
+        }
         Action::SetLessonProgress(text) => {
             m.lesson_progress = parse_progress(&text);
             true
@@ -1188,6 +1475,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         }
         Action::Escape => {
             m.show_keys = false;
+            m.show_glossary = false;
             m.record_path = None;
             m.notice = None;
             true
@@ -1201,7 +1489,28 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             true
         }
         Action::Share => {
-            m.share_link = Some(kafka_sandbox_core::share::encode(&m.shared()));
+            match kafka_sandbox_core::share::link(&m.shared()) {
+                Ok(text) => {
+                    m.outbox.push(Outgoing::CopyLink(text.clone()));
+                    m.share = Some(ShareState::Link { text, copied: None });
+                }
+                Err(e) => {
+                    let chars = match e {
+                        kafka_sandbox_core::share::ShareError::TooBigForLink { chars } => chars,
+                        _ => 0,
+                    };
+                    m.notice = Some(Notice::Error(crate::messages::share_refusal(lang, &e)));
+                    m.share = Some(ShareState::TooBig { chars });
+                }
+            }
+            true
+        }
+        Action::Copied(ok) => {
+            if let Some(ShareState::Link { copied, .. }) = m.share.as_mut() {
+                *copied = Some(ok);
+            }
+            let words = if ok { i18n::classroom::LINK_COPIED } else { i18n::classroom::LINK_NOT_COPIED };
+            m.notice = Some(Notice::Info(words.get(lang).to_string()));
             true
         }
         Action::Compare { group, change } => {
@@ -1327,6 +1636,26 @@ mod tests {
         }
         assert!(m.lesson.as_ref().is_some_and(LessonState::free_play));
         assert!(answered > 0);
+        // At the end: a summary of the steps and the predictions, and the next lesson.
+        let Some(l) = m.lesson.as_ref() else { panic!("in the lesson") };
+        let right = l.right;
+        assert_eq!(l.answered, answered);
+        let v = crate::panels::lesson_view(l, Lang::En);
+        assert_eq!(
+            v.summary.as_deref(),
+            Some(
+                format!("Lesson done: {} steps; {right} of your {answered} predictions matched the simulation.", lesson.steps.len())
+                    .as_str()
+            )
+        );
+        let after = m
+            .catalog
+            .as_ref()
+            .and_then(|c| c.iter().position(|(_, x)| x.id == lesson.id).and_then(|i| c.get(i + 1)))
+            .map(|(_, x)| x.id.clone());
+        assert!(after.is_some(), "a lesson after {}", lesson.id);
+        assert_eq!(v.next_lesson.as_ref().map(|(id, _)| id.clone()), after);
+        assert!(crate::panels::lesson_view(l, Lang::Zh).summary.is_some_and(|s| s.starts_with("本课完成")));
         assert_eq!(m.lesson_progress.get(&lesson.id), Some(&lesson.steps.len()));
         let text = progress_text(&m.lesson_progress);
         assert_eq!(parse_progress(&text), m.lesson_progress);
@@ -1897,5 +2226,258 @@ mod tests {
         // Delivering is not a change worth autosaving.
         let s = s.reduce(Action::Delivered(1));
         assert!(outbox(&s).is_empty());
+    }
+
+    /// Share makes a link that opens, copies it, and says so; a run too big for a link is
+    /// never made into one: Share says why and offers Save file.
+    #[test]
+    fn share_copies_a_link_that_opens_or_offers_save_file_when_the_run_is_too_big() {
+        let mut m = Model::new(Lang::En);
+        reduce_model(&mut m, Action::Share);
+        let Some(ShareState::Link { text, copied: None }) = m.share.clone() else { panic!("a link: {:?}", m.share) };
+        assert!(m.outbox.iter().any(|o| o == &Outgoing::CopyLink(text.clone())), "the link goes to the clipboard");
+        assert!(kafka_sandbox_core::share::decode(&text).is_ok());
+        reduce_model(&mut m, Action::Copied(true));
+        assert_eq!(m.share, Some(ShareState::Link { text: text.clone(), copied: Some(true) }));
+        assert_eq!(m.notice, Some(Notice::Info(i18n::classroom::LINK_COPIED.en.to_string())));
+        // A learner's 900 KB scenario (values that do not compress).
+        let mut rng = kafka_sandbox_core::rng::SimRng::new(3);
+        let mut big = scenario::default_scenario();
+        big.producers[0].send[0].values = (0..40_000).map(|_| format!("{:016x}", rng.next_u64())).collect();
+        reduce_model(&mut m, Action::LoadJson(big.to_json_pretty()));
+        m.outbox.clear();
+        reduce_model(&mut m, Action::Share);
+        let Some(ShareState::TooBig { chars }) = m.share else { panic!("too big: {:?}", m.share) };
+        assert!(chars > kafka_sandbox_core::share::MAX_ENCODED);
+        assert!(!m.outbox.iter().any(|o| matches!(o, Outgoing::CopyLink(_))), "no link to copy");
+        assert!(matches!(&m.notice, Some(Notice::Error(e)) if e.contains("save it as a file")), "{:?}", m.notice);
+        reduce_model(&mut m, Action::SaveFile);
+        assert!(m.outbox.iter().any(|o| matches!(o, Outgoing::Download(_))), "Save file still works");
+    }
+
+    /// A file that is not JSON says so, not "not a Kafka Sandbox link"; the run stays.
+    #[test]
+    fn opening_a_file_that_is_not_json_says_so_and_keeps_the_run() {
+        let mut m = Model::new(Lang::En);
+        reduce_model(&mut m, Action::Step);
+        let steps = m.sim.steps();
+        reduce_model(&mut m, Action::OpenShared { text: "PNG\u{1a}binary".into(), from: SharedFrom::File });
+        let Some(Notice::Error(e)) = &m.notice else { panic!("{:?}", m.notice) };
+        assert!(e.contains("not JSON") && !e.contains("not a Kafka Sandbox link"), "{e}");
+        assert_eq!(m.sim.steps(), steps);
+    }
+
+    /// The keys: → steps the simulation, or during a lesson goes to its next step (never
+    /// past a question waiting for its prediction, which 1–9 answer); ← goes back; Space
+    /// plays; a presenter's clicker (Page Down/Up) does what → and ← do.
+    #[test]
+    fn keys_step_the_simulation_or_the_lesson_and_answer_its_questions() {
+        let mut m = Model::new(Lang::En);
+        assert_eq!(key_action(&m, "ArrowRight"), Action::Step);
+        assert_eq!(key_action(&m, "PageDown"), Action::Step);
+        assert_eq!(key_action(&m, "PageUp"), Action::StepBack);
+        assert_eq!(key_action(&m, "3"), Action::Noop, "no lesson, no answer");
+        let events = m.sim.trace().total();
+        reduce_model(&mut m, Action::Key("ArrowRight".into()));
+        assert!(m.sim.trace().total() > events, "→ applied an event");
+        let Some(lesson) = kafka_sandbox_core::lesson::built_in("topics-partitions") else { panic!("lesson 1") };
+        m.catalog = Some(Rc::new(vec![(1, lesson)]));
+        reduce_model(&mut m, Action::StartLesson("topics-partitions".into()));
+        let step = |m: &Model| m.lesson.as_ref().and_then(|l| l.report.as_ref()).map(|r| r.index);
+        assert_eq!(step(&m), Some(0));
+        assert_eq!(key_action(&m, "ArrowRight"), Action::Advance);
+        reduce_model(&mut m, Action::Key("PageDown".into()));
+        assert_eq!(step(&m), Some(1), "the clicker went to step 2");
+        // Step 2 asks a question: → waits for the prediction; 2 answers it.
+        reduce_model(&mut m, Action::Key("ArrowRight".into()));
+        assert_eq!(step(&m), Some(1), "a question waits for its answer");
+        reduce_model(&mut m, Action::Key("2".into()));
+        assert_eq!(m.lesson.as_ref().and_then(|l| l.chosen), Some(1));
+        reduce_model(&mut m, Action::Key("ArrowRight".into()));
+        assert_eq!(step(&m), Some(2));
+        assert_eq!(key_action(&m, " "), Action::TogglePlay);
+        assert_eq!(key_action(&m, "x"), Action::Noop);
+    }
+
+    #[test]
+    fn presentation_mode_is_a_toggle_and_can_be_set() {
+        let mut m = Model::new(Lang::En);
+        assert!(!m.present);
+        reduce_model(&mut m, Action::SetPresent(None));
+        assert!(m.present);
+        reduce_model(&mut m, Action::SetPresent(Some(true)));
+        assert!(m.present);
+        reduce_model(&mut m, Action::SetPresent(None));
+        assert!(!m.present);
+    }
+
+    /// Runs the model to `seconds` the way the page does (Run to, then ticks until there).
+    fn run_to_s(m: &mut Model, seconds: &str) {
+        reduce_model(m, Action::RunTo(seconds.into()));
+        for _ in 0..10_000 {
+            if m.run_to.is_none() {
+                break;
+            }
+            reduce_model(m, Action::Tick);
+        }
+    }
+
+    /// The same crash under acks=1 and acks=all (min.insync.replicas=2): the learner crashed the leader, went back
+    /// before the crash and forked; then set acks=all in the run. The fork replays the
+    /// recorded crash at its moment (acks=1 loses acknowledged records), and so does the
+    /// run (acks=all loses none); choosing to diverge drops it from the run only. Saved and
+    /// opened again, the fork and the run's future come back.
+    #[test]
+    fn a_fork_replays_the_recorded_future_unless_the_run_diverges() {
+        use kafka_sandbox_core::command::{BrokerCommand, ProduceCommand};
+        let json = r#"{
+          "version": 1, "name": "acks=1 and a leader crash", "seed": 7,
+          "cluster": { "brokers": 3, "network_latency_ms": 50, "broker_session_timeout_ms": 2000, "group_initial_rebalance_delay_ms": 0 },
+          "topics": [{ "name": "orders", "partitions": 1, "replication_factor": 3, "min_insync_replicas": 2 }],
+          "producers": [{ "name": "Producer1", "config": { "acks": "1", "request_timeout_ms": 1500 },
+            "send": [{ "topic": "orders", "values": ["m1","m2","m3","m4","m5","m6","m7","m8","m9","m10","m11","m12","m13","m14","m15","m16","m17","m18","m19","m20"], "start_ms": 1000, "interval_ms": 300 }] }],
+          "groups": [{ "id": "readers", "topics": ["orders"], "config": { "auto_offset_reset": "earliest" }, "members": [{ "client_id": "Consumer1" }] }]
+        }"#;
+        let mut m = Model::new(Lang::En);
+        reduce_model(&mut m, Action::LoadJson(json.into()));
+        let leader = m.sim.partition(&kafka_sandbox_core::record::TopicPartition::new("orders", 0)).and_then(|p| p.leader());
+        let Some(leader) = leader else { panic!("a leader") };
+        for b in (0..3).filter(|b| *b != leader) {
+            reduce_model(&mut m, Action::Apply(BrokerCommand::SlowBroker { broker: b, slow_ms: SLOW_FOLLOWER_MS }.into()));
+        }
+        run_to_s(&mut m, "3.2");
+        reduce_model(&mut m, Action::Apply(BrokerCommand::CrashBroker { broker: leader }.into()));
+        run_to_s(&mut m, "12");
+        let lost = m.sim.monitors().acked_lost_total();
+        assert!(lost > 0, "acks=1 with slow followers loses acknowledged records");
+        // Back before the first send, and fork: the fork holds the recorded crash.
+        run_to_s(&mut m, "0.5");
+        assert_eq!(m.redo.len(), 1, "the crash is still to come");
+        reduce_model(&mut m, Action::Fork);
+        // In the run, acks=all from now on: a new branch, which keeps the recorded crash.
+        reduce_model(
+            &mut m,
+            Action::Apply(ProduceCommand::SetAcks { producer: "Producer1".into(), acks: kafka_sandbox_core::config::Acks::All }.into()),
+        );
+        assert!(m.redo.is_empty());
+        assert_eq!(m.timed.len(), 1, "the crash goes on by moment");
+        run_to_s(&mut m, "12");
+        let Some(fork) = m.fork.as_ref() else { panic!("the fork") };
+        let crashed_at = |s: &Sim| {
+            s.command_log().iter().find(|c| matches!(c.command, Command::Broker(BrokerCommand::CrashBroker { .. }))).map(|c| c.at)
+        };
+        assert_eq!(crashed_at(&m.sim), Some(SimTime(3_200)), "the run crashed the leader at its moment");
+        assert_eq!(crashed_at(&fork.sim), Some(SimTime(3_200)), "so did the fork");
+        assert_eq!(fork.sim.now(), m.sim.now());
+        assert_eq!(fork.sim.monitors().acked_lost_total(), lost, "the fork is the recorded run: acks=1 loses records");
+        assert_eq!(m.sim.monitors().acked_lost_total(), 0, "acks=all loses none under the same crash");
+        // Saved and opened again: the fork and its future come back.
+        let saved = kafka_sandbox_core::share::to_json_pretty(&m.shared());
+        let mut opened = Model::new(Lang::En);
+        reduce_model(&mut opened, Action::OpenShared { text: saved, from: SharedFrom::File });
+        let Some(f) = opened.fork.as_ref() else { panic!("the fork was saved: {:?}", opened.notice) };
+        assert_eq!(f.sim.trace().digest(), fork.sim.trace().digest(), "the same fork");
+        assert_eq!(opened.sim.trace().digest(), m.sim.trace().digest(), "the same run");
+        // Diverging: back again, a change, and the run no longer replays the crash.
+        run_to_s(&mut m, "0.5");
+        reduce_model(&mut m, Action::KeepFuture(false));
+        reduce_model(
+            &mut m,
+            Action::Apply(ProduceCommand::SetAcks { producer: "Producer1".into(), acks: kafka_sandbox_core::config::Acks::All }.into()),
+        );
+        assert!(m.timed.is_empty() && m.redo.is_empty());
+        run_to_s(&mut m, "12");
+        assert_eq!(crashed_at(&m.sim), None, "diverged: no crash in this run");
+    }
+
+    /// A pasted producer.properties takes Kafka's names into the scenario's producer and
+    /// the run starts again (a new client); a typo and a value Kafka refuses are reported;
+    /// a paste into a member sets that member only.
+    #[test]
+    fn pasted_properties_take_kafkas_names_and_report_the_rest() {
+        let mut m = Model::new(Lang::En);
+        reduce_model(&mut m, Action::Step);
+        reduce_model(
+            &mut m,
+            Action::PasteProperties {
+                target: PasteTarget::Producer("Producer1".into()),
+                text: "acks=1\nlinger.ms=20\nlingr.ms=3\nbootstrap.servers=x:9092\n".into(),
+            },
+        );
+        assert_eq!(m.sim.steps(), 0, "a new client: the run starts again");
+        let p = &m.scenario.producers[0].config;
+        assert_eq!((p.acks, p.linger_ms), (kafka_sandbox_core::config::Acks::Leader, 20));
+        let Some(Notice::Error(text)) = &m.notice else { panic!("{:?}", m.notice) };
+        assert!(text.contains("Applied: acks=1, linger.ms=20") && text.contains("lingr.ms: no Kafka client has this setting"), "{text}");
+        assert!(text.contains("bootstrap.servers: a Kafka setting the sandbox does not model"), "{text}");
+        reduce_model(
+            &mut m,
+            Action::PasteProperties {
+                target: PasteTarget::Member { group: "ConsumerGroup01".into(), client_id: "Consumer2".into() },
+                text: "max.poll.records=7".into(),
+            },
+        );
+        let g = &m.scenario.groups[0];
+        assert_eq!(g.members[1].config.max_poll_records, 7);
+        assert_ne!(g.members[0].config.max_poll_records, 7, "nothing else changed");
+        assert!(matches!(&m.notice, Some(Notice::Info(t)) if t.contains("Applied: max.poll.records=7")));
+        // A member added during the run is not in the scenario.
+        reduce_model(
+            &mut m,
+            Action::PasteProperties {
+                target: PasteTarget::Member { group: "ConsumerGroup01".into(), client_id: "nobody".into() },
+                text: "max.poll.records=7".into(),
+            },
+        );
+        assert!(matches!(&m.notice, Some(Notice::Error(_))));
+    }
+
+    /// The producer card marks a record it was acknowledged for and a leader change then
+    /// lost: every such record (as many as the monitor counts) is in `view::acked_lost`,
+    /// and none is under acks=all.
+    #[test]
+    fn the_producer_card_marks_an_acknowledged_record_lost() {
+        use kafka_sandbox_core::command::BrokerCommand;
+        let json = r#"{
+          "version": 1, "name": "acks=1 and a leader crash", "seed": 7,
+          "cluster": { "brokers": 3, "network_latency_ms": 50, "broker_session_timeout_ms": 2000, "group_initial_rebalance_delay_ms": 0 },
+          "topics": [{ "name": "orders", "partitions": 1, "replication_factor": 3, "min_insync_replicas": 2 }],
+          "producers": [{ "name": "Producer1", "config": { "acks": "ACKS", "request_timeout_ms": 1500 },
+            "send": [{ "topic": "orders", "values": ["m1","m2","m3","m4","m5","m6","m7","m8","m9","m10"], "start_ms": 1000, "interval_ms": 300 }] }],
+          "groups": []
+        }"#;
+        for (acks, loses) in [("1", true), ("all", false)] {
+            let mut m = Model::new(Lang::En);
+            reduce_model(&mut m, Action::LoadJson(json.replace("ACKS", acks)));
+            let Some(leader) = m.sim.partition(&kafka_sandbox_core::record::TopicPartition::new("orders", 0)).and_then(|p| p.leader())
+            else {
+                panic!("a leader")
+            };
+            for b in (0..3).filter(|b| *b != leader) {
+                reduce_model(&mut m, Action::Apply(BrokerCommand::SlowBroker { broker: b, slow_ms: SLOW_FOLLOWER_MS }.into()));
+            }
+            run_to_s(&mut m, "3.2");
+            reduce_model(&mut m, Action::Apply(BrokerCommand::CrashBroker { broker: leader }.into()));
+            run_to_s(&mut m, "8");
+            let snap = m.sim.snapshot();
+            let marked = crate::view::acked_lost(&snap.topics, &snap.producers);
+            assert_eq!(marked.len() as u64, m.sim.monitors().acked_lost_total(), "acks={acks}");
+            assert_eq!(!marked.is_empty(), loses, "acks={acks}: {} marked", marked.len());
+            // Each marked record is one the card lists as sent and acknowledged.
+            for (id, _) in marked.iter() {
+                assert!(snap.producers[0].sent.iter().any(|s| s.record == *id && s.acked_offset.is_some()), "{id:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_bridge_opens_from_the_scenario_and_closes() {
+        let mut m = Model::new(Lang::Zh);
+        reduce_model(&mut m, Action::ToggleBridge);
+        let Some(b) = m.bridge.clone() else { panic!("open") };
+        let Ok(b) = b.as_ref() else { panic!("it bridges") };
+        assert!(b.compose.contains("apache/kafka:4.2.0"));
+        reduce_model(&mut m, Action::ToggleBridge);
+        assert!(m.bridge.is_none());
     }
 }

@@ -73,6 +73,7 @@ pub fn protocol_group(kind: &EventKind, rebalancing: bool) -> Option<&str> {
         | E::ConsumerProtocol(ConsumerProtocolEvent::AssignmentReconciled { group, .. })
         | E::Consume(ConsumeEvent::PositionSet { group, .. })
         | E::Consume(ConsumeEvent::PositionReset { group, .. })
+        | E::Consume(ConsumeEvent::TruncationDetected { group, .. })
         | E::Group(GroupEvent::MetadataChangeNoticed { group, .. })
         | E::ConsumerProtocol(ConsumerProtocolEvent::ConsumerHeartbeatSent { group, .. })
         | E::ConsumerProtocol(ConsumerProtocolEvent::GroupEpochBumped { group, .. })
@@ -96,14 +97,45 @@ pub struct GroupLog {
     pub left: VecMap<String, (SimTime, LeaveReason)>,
     /// Between RebalanceStarted and GroupStable.
     rebalancing: bool,
+    /// Heartbeats that got REBALANCE_IN_PROGRESS again before their member rejoined (a
+    /// consumer still in its batch hears it every `heartbeat.interval.ms` until its next
+    /// `poll()`): by the sequence number of the first one kept, how many more and the
+    /// newest's time. The timeline shows one line for them.
+    pub repeated: VecMap<u64, (u32, SimTime)>,
 }
 
 impl GroupLog {
     fn push(&mut self, e: &Event) {
+        if let EventKind::Group(GroupEvent::RebalanceNoticed { client_id, .. }) = &e.kind {
+            if let Some(first) = self.pending_notice(client_id) {
+                let entry = self.repeated.entry(first).or_insert((0, e.time));
+                *entry = (entry.0 + 1, e.time);
+                return;
+            }
+        }
         if self.events.len() == TIMELINE_KEPT {
-            self.events.pop_front();
+            if let Some(old) = self.events.pop_front() {
+                self.repeated.remove(&old.seq);
+            }
         }
         self.events.push_back(e.clone());
+    }
+
+    /// The REBALANCE_IN_PROGRESS notice `client_id` got and has not acted on yet (no
+    /// JoinGroup or leave since), by sequence number.
+    fn pending_notice(&self, client_id: &str) -> Option<u64> {
+        for e in self.events.iter().rev() {
+            match &e.kind {
+                EventKind::Group(GroupEvent::RebalanceNoticed { client_id: c, .. }) if c == client_id => return Some(e.seq),
+                EventKind::Group(
+                    GroupEvent::JoinGroupSent { client_id: c, .. }
+                    | GroupEvent::MemberLeft { client_id: c, .. }
+                    | GroupEvent::MemberCrashed { client_id: c, .. },
+                ) if c == client_id => return None,
+                _ => {}
+            }
+        }
+        None
     }
 
     /// Why the coordinator removed `client_id`, if it did and it has not rejoined.
@@ -214,6 +246,64 @@ mod tests {
         // Commits outside a rebalance (auto-commit every 5 s) are not part of the story.
         assert!(!log.events.iter().any(|e| matches!(e.kind, EventKind::Consume(ConsumeEvent::OffsetsCommitted { .. }))));
         assert!(log.events.len() <= TIMELINE_KEPT);
+    }
+
+    /// A consumer stuck in a long batch hears REBALANCE_IN_PROGRESS at every heartbeat
+    /// until its next `poll()`: the timeline keeps one line for it, with the count, so the
+    /// rest of the story is not pushed out.
+    #[test]
+    fn a_repeated_rebalance_in_progress_is_one_line_with_its_count() {
+        let json = r#"{
+          "version": 1, "seed": 11,
+          "cluster": { "brokers": 3, "group_initial_rebalance_delay_ms": 0 },
+          "topics": [{ "name": "orders", "partitions": 2 }],
+          "producers": [{ "name": "p", "send": [{ "topic": "orders", "values": ["a","b","c","d","e","f"], "start_ms": 2000, "interval_ms": 10 }] }],
+          "groups": [{ "id": "shop", "topics": ["orders"], "config": { "auto_offset_reset": "earliest" },
+            "members": [{ "client_id": "Slow", "config": { "processing_ms": 20000, "max_poll_interval_ms": 300000 } }] }]
+        }"#;
+        let Ok(s) = Scenario::from_json(json) else { panic!("the test scenario parses") };
+        let Ok(mut sim) = s.build() else { panic!("the test scenario builds") };
+        let mut watch = GroupWatch::default();
+        sim.run_to(SimTime(5_000));
+        let Ok(()) =
+            sim.apply(GroupCommand::AddMember { group: "shop".into(), member: kafka_sandbox_core::command::MemberSpec::new("Other") })
+        else {
+            panic!("the group exists")
+        };
+        sim.run_to(SimTime(60_000));
+        watch.ingest(&sim);
+        let log = watch.of("shop");
+        let notices: Vec<&Event> = log
+            .events
+            .iter()
+            .filter(|e| matches!(&e.kind, EventKind::Group(GroupEvent::RebalanceNoticed { client_id, .. }) if client_id == "Slow"))
+            .collect();
+        let heard = sim
+            .read()
+            .events()
+            .filter(|e| matches!(&e.kind, EventKind::Group(GroupEvent::RebalanceNoticed { client_id, .. }) if client_id == "Slow"))
+            .count();
+        assert!(heard >= 3, "the stuck consumer heard it at several heartbeats ({heard})");
+        assert_eq!(notices.len(), 1, "one line for the notices before it rejoined");
+        let (more, _) = log.repeated.get(&notices[0].seq).copied().unwrap_or_default();
+        assert_eq!(more as usize + 1, heard);
+    }
+
+    /// The timeline tells the story without member ids (`clientId-UUID`).
+    #[test]
+    fn the_timeline_names_members_by_client_id_only() {
+        let mut sim = two_members();
+        let mut watch = GroupWatch::default();
+        sim.run_to(SimTime(12_000));
+        watch.ingest(&sim);
+        let ids: Vec<String> = sim.group("shop").into_iter().flat_map(|g| g.members()).map(|m| m.member_id().to_string()).collect();
+        assert!(ids.iter().all(|id| id.len() > 20), "{ids:?}");
+        for lang in [crate::i18n::Lang::En, crate::i18n::Lang::Zh] {
+            for e in &watch.of("shop").events {
+                let line = crate::i18n::timeline_line(lang, &e.kind);
+                assert!(!ids.iter().any(|id| line.contains(id.as_str())), "{line}");
+            }
+        }
     }
 
     #[test]

@@ -172,9 +172,208 @@ pub fn guarantee_rows(lang: crate::i18n::Lang, read: Read<'_>, max: usize) -> Ve
         .collect()
 }
 
+/// A partition's name on a card: `P0` where one topic is shown, Kafka's own `topic-partition`
+/// (`TopicPartition.toString`, `T1-0`) where several are, so two topics' partition 0 never
+/// read alike.
+pub fn part_label(tp: &kafka_sandbox_core::record::TopicPartition, many_topics: bool) -> String {
+    if many_topics {
+        tp.to_string()
+    } else {
+        format!("P{}", tp.partition)
+    }
+}
+
+/// One consumer group's offset on a partition: its committed offset (the next offset it
+/// reads after a restart or a rebalance) or a member's position (the next offset that
+/// member fetches). `group_index` picks the group's colour.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OffsetMark {
+    pub group: String,
+    pub group_index: usize,
+    /// The member's client id for a position; `None` for the group's committed offset.
+    pub client_id: Option<String>,
+    pub offset: u64,
+}
+
+/// A record a member received and has not processed yet (it holds it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InHand {
+    pub offset: u64,
+    pub group: String,
+    pub group_index: usize,
+    pub client_id: String,
+}
+
+/// What is drawn on one partition's log: its offsets (log start, HW, LEO; the LSO once
+/// transactions exist), each group's committed offset, each member's position, and the
+/// records members hold unprocessed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PartMarks {
+    pub log_start: u64,
+    pub high_watermark: u64,
+    pub log_end: u64,
+    /// The last stable offset (transactions, KIP-98): the slot is drawn and in the legend;
+    /// `None` until the transactions feature fills it (read_committed reads below it).
+    pub last_stable: Option<u64>,
+    pub committed: Vec<OffsetMark>,
+    pub positions: Vec<OffsetMark>,
+    pub in_hand: Vec<InHand>,
+}
+
+/// Every partition's marks, by topic and partition.
+pub type OffsetMarks = VecMap<(String, u32), PartMarks>;
+
+/// The marks of every partition, read through the read layer: groups in their order
+/// (their colours), members in theirs.
+pub fn offset_marks(read: kafka_sandbox_core::read::Read<'_>) -> OffsetMarks {
+    let mut marks: OffsetMarks = VecMap::new();
+    for t in read.topics() {
+        for p in t.partitions() {
+            marks.insert(
+                (t.name().to_string(), p.index()),
+                PartMarks {
+                    log_start: p.log_start_offset(),
+                    high_watermark: p.high_watermark(),
+                    log_end: p.log_end_offset(),
+                    ..PartMarks::default()
+                },
+            );
+        }
+    }
+    for (gi, g) in read.groups().enumerate() {
+        for (tp, offset) in g.committed_offsets() {
+            if let Some(m) = marks.get_mut(&(tp.topic.clone(), tp.partition)) {
+                m.committed.push(OffsetMark { group: g.id().to_string(), group_index: gi, client_id: None, offset });
+            }
+        }
+        for member in g.members() {
+            for (tp, offset) in member.positions() {
+                if let Some(m) = marks.get_mut(&(tp.topic.clone(), tp.partition)) {
+                    let client_id = Some(member.client_id().to_string());
+                    m.positions.push(OffsetMark { group: g.id().to_string(), group_index: gi, client_id, offset });
+                }
+            }
+            for d in member.in_hand() {
+                if let Some(m) = marks.get_mut(&(d.tp.topic.clone(), d.tp.partition)) {
+                    let (group, client_id) = (g.id().to_string(), member.client_id().to_string());
+                    m.in_hand.push(InHand { offset: d.offset, group, group_index: gi, client_id });
+                }
+            }
+        }
+    }
+    marks
+}
+
+/// What stands at one place of a log: the markers whose offset is `offset`, in the order
+/// drawn (log start, committed offsets, positions, LSO, HW, LEO).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Marker {
+    LogStart,
+    Committed { group: String, group_index: usize },
+    Position { group: String, group_index: usize, client_id: String },
+    LastStable,
+    HighWatermark,
+    LogEnd,
+}
+
+impl PartMarks {
+    /// The markers at each offset, in offset order: a marker stands just before the record
+    /// at its offset (or after the last record when it is the log end).
+    pub fn markers(&self) -> Vec<(u64, Vec<Marker>)> {
+        let mut all: Vec<(u64, u8, Marker)> = vec![(self.log_start, 0, Marker::LogStart)];
+        for c in &self.committed {
+            all.push((c.offset, 1, Marker::Committed { group: c.group.clone(), group_index: c.group_index }));
+        }
+        for p in &self.positions {
+            let client_id = p.client_id.clone().unwrap_or_default();
+            all.push((p.offset, 2, Marker::Position { group: p.group.clone(), group_index: p.group_index, client_id }));
+        }
+        if let Some(lso) = self.last_stable {
+            all.push((lso, 3, Marker::LastStable));
+        }
+        all.push((self.high_watermark, 4, Marker::HighWatermark));
+        all.push((self.log_end, 5, Marker::LogEnd));
+        kafka_sandbox_core::sorted::sort_by_key(&mut all, |(o, rank, _)| (*o, *rank));
+        let mut out: Vec<(u64, Vec<Marker>)> = Vec::new();
+        for (o, _, m) in all {
+            match out.last_mut() {
+                Some((at, ms)) if *at == o => ms.push(m),
+                _ => out.push((o, vec![m])),
+            }
+        }
+        out
+    }
+
+    /// Who holds the record at `offset` unprocessed, if anyone.
+    pub fn held_by(&self, offset: u64) -> Vec<&InHand> {
+        self.in_hand.iter().filter(|h| h.offset == offset).collect()
+    }
+}
+
+/// Every record a producer was acknowledged for and a leader change then lost, with the
+/// cause (the producer card marks them lost).
+pub fn acked_lost(topics: &[kafka_sandbox_core::snapshot::TopicView], producers: &[ProducerView]) -> VecMap<RecordId, LossCause> {
+    if topics.iter().all(|t| t.partitions.iter().all(|p| p.lost.is_empty())) {
+        return VecMap::new();
+    }
+    let sent = SentIndex::of(producers);
+    let mut out = VecMap::new();
+    for t in topics {
+        for p in &t.partitions {
+            for (id, l) in losses(p, &sent).iter() {
+                if l.status == LostStatus::Acknowledged {
+                    out.insert(*id, l.cause);
+                }
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Lesson 6's picture: a slow consumer has polled a batch and holds most of it
+    /// unprocessed; the log shows its position past them, the group's committed offset
+    /// before them, which records it holds, and the HW and LEO.
+    #[test]
+    fn the_log_draws_positions_committed_offsets_and_records_held_unprocessed() {
+        let json = r#"{
+          "version": 1, "seed": 5,
+          "cluster": { "group_initial_rebalance_delay_ms": 0 },
+          "topics": [{ "name": "pay", "partitions": 1 }],
+          "producers": [{ "name": "p", "send": [{ "topic": "pay", "values": ["a","b","c","d","e","f","g","h"], "start_ms": 3000, "interval_ms": 1 }] }],
+          "groups": [{ "id": "billing", "topics": ["pay"], "config": { "auto_offset_reset": "earliest" },
+            "members": [{ "client_id": "slow", "config": { "processing_ms": 2000, "commit_mode": "sync_after_processing" } }] }]
+        }"#;
+        let Ok(s) = Scenario::from_json(json) else { panic!("parses") };
+        let Ok(mut sim) = s.build() else { panic!("builds") };
+        sim.run_to(SimTime(7_500));
+        let marks = offset_marks(sim.read());
+        let Some(m) = marks.get(&("pay".to_string(), 0)) else { panic!("pay-0 has marks") };
+        let Some(member) = sim.member("billing", "slow") else { panic!("the member") };
+        let position = member.position("pay", 0).unwrap_or_default();
+        let held: Vec<u64> = member.in_hand().map(|d| d.offset).collect();
+        assert!(held.len() >= 2, "it holds records: {held:?}");
+        assert_eq!(
+            m.positions,
+            vec![OffsetMark { group: "billing".into(), group_index: 0, client_id: Some("slow".into()), offset: position }]
+        );
+        assert_eq!(m.in_hand.iter().map(|h| h.offset).collect::<Vec<_>>(), held);
+        let committed = sim.group("billing").and_then(|g| g.committed(&kafka_sandbox_core::record::TopicPartition::new("pay", 0)));
+        assert_eq!(m.committed.first().map(|c| c.offset), committed);
+        assert!(held.iter().all(|o| *o < position && Some(*o) >= committed), "held between the commit and the position");
+        assert_eq!((m.high_watermark, m.log_end, m.last_stable), (8, 8, None));
+        // The markers in offset order, each kind once where it stands.
+        let markers = m.markers();
+        assert!(markers.windows(2).all(|w| w[0].0 < w[1].0));
+        let at = |o: u64| markers.iter().find(|(x, _)| *x == o).map(|(_, ms)| ms.clone()).unwrap_or_default();
+        assert!(at(0).contains(&Marker::LogStart));
+        assert!(at(position).iter().any(|k| matches!(k, Marker::Position { client_id, .. } if client_id == "slow")));
+        assert!(at(8).contains(&Marker::HighWatermark) && at(8).contains(&Marker::LogEnd));
+    }
+
     use kafka_sandbox_core::command::BrokerCommand;
     use kafka_sandbox_core::scenario::Scenario;
 

@@ -26,6 +26,7 @@ fn topic_props(snap: kafka_sandbox_core::Snapshot) -> kafka_sandbox_web::panels:
         now: snap.now,
         topics: std::rc::Rc::new(snap.topics),
         producers: snap.producers,
+        marks: Default::default(),
         dispatch: yew::Callback::noop(),
     }
 }
@@ -40,6 +41,7 @@ fn groups_props(
         groups: std::rc::Rc::new(snap.groups),
         dispatch: yew::Callback::noop(),
         logs,
+        describes: Default::default(),
     }
 }
 

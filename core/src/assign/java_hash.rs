@@ -39,6 +39,16 @@
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
+/// `String.hashCode` ([`crate::partitioner::java_string_hash`]), without decoding an ASCII
+/// string (member ids nearly always are): its UTF-16 units are its bytes.
+pub(crate) fn string_hash(s: &str) -> i32 {
+    if s.is_ascii() {
+        s.bytes().fold(0i32, |h, b| h.wrapping_mul(31).wrapping_add(i32::from(b)))
+    } else {
+        crate::partitioner::java_string_hash(s)
+    }
+}
+
 /// `HashMap.hash`: the hash code with its high half folded into the low half.
 pub(crate) fn spread(hash_code: i32) -> u32 {
     let h = hash_code as u32;
@@ -107,11 +117,10 @@ struct Node<K> {
     red: bool,
 }
 
-/// The order in which a `java.util.HashMap` built with `new HashMap<>()` (or a `HashSet`)
-/// would iterate its keys, given the keys' Java `hashCode`s and the sequence of `put`s
-/// and `remove`s.
+/// The whole model of a `java.util.HashMap`'s table: bins of linked nodes, tree bins
+/// included. [`JavaHashOrder`] uses it once a table holds a tree bin or many keys.
 #[derive(Clone, Debug)]
-pub(crate) struct JavaHashOrder<K: JavaKey> {
+struct Nodes<K: JavaKey> {
     /// The head of each bin's `next` list; empty until the first insertion.
     table: Vec<Link>,
     /// Whether each bin is a tree bin (its nodes are `TreeNode`s).
@@ -126,7 +135,7 @@ pub(crate) struct JavaHashOrder<K: JavaKey> {
     index: BTreeMap<K, usize>,
 }
 
-impl<K: JavaKey> Default for JavaHashOrder<K> {
+impl<K: JavaKey> Default for Nodes<K> {
     fn default() -> Self {
         Self { table: Vec::new(), tree: Vec::new(), threshold: 0, nodes: Vec::new(), free: Vec::new(), index: BTreeMap::new() }
     }
@@ -147,31 +156,31 @@ pub(crate) fn presize(n: usize) -> i32 {
     (n as f32 / 0.75f32) as i32 + 1
 }
 
-impl<K: JavaKey> JavaHashOrder<K> {
-    pub(crate) fn new() -> Self {
-        Self::default()
-    }
-
-    /// `new HashMap<>(initial_capacity)` / `new HashSet<>(initial_capacity)`: the JDK keeps
-    /// `tableSizeFor(initialCapacity)` in `threshold` until the first insertion.
-    pub(crate) fn with_capacity(initial_capacity: i32) -> Self {
-        Self { threshold: table_size_for(initial_capacity) as usize, ..Self::default() }
-    }
-
-    /// The table of `new HashSet<>(collection)` for a collection of `n` elements, JDK 17:
-    /// `new HashMap<>(Math.max((int) (n / .75f) + 1, 16))`.
-    pub(crate) fn for_collection(n: usize) -> Self {
-        Self::with_capacity(presize(n).max(16))
-    }
-
-    /// The keys in iteration order, each once, inserted in `keys`' order into a set built as
-    /// `new HashSet<>(keys)`.
-    pub(crate) fn collection_order(keys: impl IntoIterator<Item = (K, i32)>, n: usize) -> Vec<K> {
-        let mut set = Self::for_collection(n);
-        for (key, hash) in keys {
-            set.insert(key, hash);
+impl<K: JavaKey> Nodes<K> {
+    /// A table of `capacity` bins (a power of two) holding `items` (key, spread hash), each
+    /// bin a list of its keys in the order given: the state a table whose bins are all lists
+    /// is in, read from its iteration order.
+    fn from_lists(capacity: usize, items: &[(K, u32)]) -> Self {
+        let mut nodes = Self {
+            table: vec![None; capacity],
+            tree: vec![false; capacity],
+            threshold: capacity * 3 / 4,
+            nodes: Vec::with_capacity(items.len()),
+            free: Vec::new(),
+            index: BTreeMap::new(),
+        };
+        let mut tails: Vec<Link> = vec![None; capacity];
+        for (key, hash) in items {
+            let x = nodes.alloc(key.clone(), *hash);
+            nodes.index.insert(key.clone(), x);
+            let bin = nodes.bin(*hash);
+            match tails[bin] {
+                None => nodes.table[bin] = Some(x),
+                Some(t) => nodes.nodes[t].next = Some(x),
+            }
+            tails[bin] = Some(x);
         }
-        set.order()
+        nodes
     }
 
     /// Whether the key is present.
@@ -218,6 +227,45 @@ impl<K: JavaKey> JavaHashOrder<K> {
         true
     }
 
+    /// `computeIfAbsent` of a key new to the map (JDK 17): the table is resized *before*
+    /// the insertion when already over its threshold (never after), and a new node goes to
+    /// the *head* of a list bin (where `put` appends it at the tail); a tree bin takes it as
+    /// `putTreeVal`. Returns whether the key is new.
+    pub(crate) fn compute_if_absent(&mut self, key: K, hash_code: i32) -> bool {
+        if self.index.contains_key(&key) {
+            return false;
+        }
+        if self.table.is_empty() || self.index.len() > self.threshold {
+            self.resize();
+        }
+        let hash = spread(hash_code);
+        let bin = self.bin(hash);
+        let x = self.alloc(key.clone(), hash);
+        self.index.insert(key, x);
+        match self.table[bin] {
+            None => {
+                self.table[bin] = Some(x);
+                self.tree[bin] = false;
+            }
+            Some(first) if self.tree[bin] => self.put_tree_val(first, x),
+            Some(first) => {
+                // Every node of the bin was passed while looking for the key (`binCount`).
+                let mut bin_count = 0;
+                let mut e = Some(first);
+                while let Some(n) = e {
+                    bin_count += 1;
+                    e = self.nodes[n].next;
+                }
+                self.nodes[x].next = Some(first);
+                self.table[bin] = Some(x);
+                if bin_count >= TREEIFY_THRESHOLD - 1 {
+                    self.treeify_bin(hash);
+                }
+            }
+        }
+        true
+    }
+
     /// `remove`: the table keeps its capacity.
     pub(crate) fn remove(&mut self, key: &K) -> bool {
         let Some(node) = self.index.remove(key) else {
@@ -243,10 +291,6 @@ impl<K: JavaKey> JavaHashOrder<K> {
         }
         self.free.push(node);
         true
-    }
-
-    pub(crate) fn is_empty(&self) -> bool {
-        self.index.is_empty()
     }
 
     /// `size()`: how many keys.
@@ -314,7 +358,9 @@ impl<K: JavaKey> JavaHashOrder<K> {
             return;
         }
         let new_cap = old_cap * 2;
-        self.threshold *= 2;
+        // `resize`: below 16 bins the JDK recomputes `(int) (newCap * 0.75f)` rather than
+        // doubling the threshold; both are three quarters of the table for a power of two.
+        self.threshold = new_cap * 3 / 4;
         let old_table = std::mem::replace(&mut self.table, vec![None; new_cap]);
         let old_tree = std::mem::replace(&mut self.tree, vec![false; new_cap]);
         for (j, head) in old_table.into_iter().enumerate() {
@@ -848,18 +894,306 @@ impl<K: JavaKey> JavaHashOrder<K> {
     }
 }
 
+/// The most keys [`JavaHashOrder`] keeps as a sorted list before it models the nodes.
+const LIST_MAX: usize = 64;
+
+/// The order in which a `java.util.HashMap` (or a `HashSet`) would iterate its keys, given
+/// the keys' Java `hashCode`s and the sequence of `put`s and `remove`s.
+///
+/// While every bin is a list (no `treeifyBin` on a table of 64+ bins yet) and the map is
+/// small, it is kept as its keys in iteration order: sorted by bin, each bin in arrival
+/// order. A `put` goes to the end of its bin, a `remove` takes the key out, and a `resize`
+/// is a stable partition by the bit the table gains (a list bin splits into a low and a
+/// high half that keep their order; the low halves stay in front). One allocation, and
+/// nothing to walk. Past [`LIST_MAX`] keys, or when a bin would become a tree, the same
+/// state moves into the node model ([`Nodes`]), which carries on from it.
+#[derive(Clone, Debug)]
+pub(crate) struct JavaHashOrder<K: JavaKey> {
+    state: State<K>,
+}
+
+#[derive(Clone, Debug)]
+enum State<K: JavaKey> {
+    List {
+        /// Bins of the table; 0 until the first `put`.
+        capacity: usize,
+        /// Bins the first `put` allocates (`tableSizeFor(initialCapacity)`, or 16).
+        first_capacity: usize,
+        /// (key, spread hash) in iteration order.
+        items: Vec<(K, u32)>,
+    },
+    Nodes(Box<Nodes<K>>),
+}
+
+impl<K: JavaKey> Default for JavaHashOrder<K> {
+    fn default() -> Self {
+        Self::with_first_capacity(INITIAL_CAPACITY)
+    }
+}
+
+impl<K: JavaKey> JavaHashOrder<K> {
+    pub(crate) fn new() -> Self {
+        Self::default()
+    }
+
+    fn with_first_capacity(first_capacity: usize) -> Self {
+        Self { state: State::List { capacity: 0, first_capacity, items: Vec::new() } }
+    }
+
+    /// `new HashMap<>(initial_capacity)` / `new HashSet<>(initial_capacity)`: the JDK keeps
+    /// `tableSizeFor(initialCapacity)` in `threshold` until the first insertion.
+    pub(crate) fn with_capacity(initial_capacity: i32) -> Self {
+        Self::with_first_capacity(table_size_for(initial_capacity) as usize)
+    }
+
+    /// The table of `new HashSet<>(collection)` for a collection of `n` elements, JDK 17:
+    /// `new HashMap<>(Math.max((int) (n / .75f) + 1, 16))`.
+    pub(crate) fn for_collection(n: usize) -> Self {
+        Self::with_capacity(presize(n).max(16))
+    }
+
+    /// The keys in iteration order, each once, inserted in `keys`' order into a set built as
+    /// `new HashSet<>(keys)`.
+    pub(crate) fn collection_order(keys: impl IntoIterator<Item = (K, i32)>, n: usize) -> Vec<K> {
+        let mut set = Self::for_collection(n);
+        for (key, hash) in keys {
+            set.insert(key, hash);
+        }
+        set.order()
+    }
+
+    /// Whether the key is present.
+    pub(crate) fn contains(&self, key: &K) -> bool {
+        match &self.state {
+            State::List { items, .. } => items.iter().any(|(k, _)| k == key),
+            State::Nodes(nodes) => nodes.contains(key),
+        }
+    }
+
+    /// `put`/`add` of a key with Java hash code `hash_code`. A key already present keeps its
+    /// place (Java replaces the value in place). Returns whether the key is new.
+    pub(crate) fn insert(&mut self, key: K, hash_code: i32) -> bool {
+        let State::List { capacity, first_capacity, items } = &mut self.state else {
+            let State::Nodes(nodes) = &mut self.state else { unreachable!("not a list") };
+            return nodes.insert(key, hash_code);
+        };
+        if items.iter().any(|(k, _)| *k == key) {
+            return false;
+        }
+        if *capacity == 0 {
+            *capacity = *first_capacity;
+        }
+        let hash = spread(hash_code);
+        let mask = *capacity - 1;
+        let bin = hash as usize & mask;
+        // The bin's keys are contiguous; the new one goes after them.
+        let at = items.iter().position(|(_, h)| *h as usize & mask > bin).unwrap_or(items.len());
+        let in_bin = items[..at].iter().rev().take_while(|(_, h)| *h as usize & mask == bin).count();
+        let treeify = in_bin >= TREEIFY_THRESHOLD;
+        if items.len() >= LIST_MAX || (treeify && *capacity >= MIN_TREEIFY_CAPACITY) {
+            // putVal on the nodes, from the same state (treeifyBin included).
+            let mut nodes = Box::new(Nodes::from_lists(*capacity, items));
+            let added = nodes.insert(key, hash_code);
+            self.state = State::Nodes(nodes);
+            return added;
+        }
+        items.insert(at, (key, hash));
+        if treeify {
+            // treeifyBin on a table below 64 bins: resize instead.
+            Self::grow(capacity, items);
+        }
+        if items.len() > *capacity * 3 / 4 {
+            Self::grow(capacity, items);
+        }
+        true
+    }
+
+    /// `computeIfAbsent` of a key new to the map (JDK 17): the table is resized *before*
+    /// the insertion when already over its threshold (never after), and a new node goes to
+    /// the *head* of a list bin (where `put` appends it at the tail); a tree bin takes it as
+    /// `putTreeVal`. Returns whether the key is new.
+    pub(crate) fn compute_if_absent(&mut self, key: K, hash_code: i32) -> bool {
+        let State::List { capacity, first_capacity, items } = &mut self.state else {
+            let State::Nodes(nodes) = &mut self.state else { unreachable!("not a list") };
+            return nodes.compute_if_absent(key, hash_code);
+        };
+        if items.iter().any(|(k, _)| *k == key) {
+            return false;
+        }
+        if *capacity == 0 {
+            *capacity = *first_capacity;
+        } else if items.len() > *capacity * 3 / 4 {
+            Self::grow(capacity, items);
+        }
+        let hash = spread(hash_code);
+        let mask = *capacity - 1;
+        let bin = hash as usize & mask;
+        let at = items.iter().position(|(_, h)| *h as usize & mask >= bin).unwrap_or(items.len());
+        // Every node of the bin is passed while looking for the key (`binCount`).
+        let in_bin = items[at..].iter().take_while(|(_, h)| *h as usize & mask == bin).count();
+        let treeify = in_bin >= TREEIFY_THRESHOLD - 1;
+        if items.len() >= LIST_MAX || (treeify && *capacity >= MIN_TREEIFY_CAPACITY) {
+            let mut nodes = Box::new(Nodes::from_lists(*capacity, items));
+            let added = nodes.compute_if_absent(key, hash_code);
+            self.state = State::Nodes(nodes);
+            return added;
+        }
+        items.insert(at, (key, hash));
+        if treeify {
+            // treeifyBin on a table below 64 bins: resize instead.
+            Self::grow(capacity, items);
+        }
+        true
+    }
+
+    /// `resize` of a table of list bins: each bin splits into the keys without the new bit
+    /// (which stay in their bin) and those with it (a bin `capacity` further), both halves
+    /// in order. Sorted by the new bins, that is the low keys in their order, then the high
+    /// ones in theirs.
+    fn grow(capacity: &mut usize, items: &mut Vec<(K, u32)>) {
+        let bit = *capacity as u32;
+        let high: Vec<(K, u32)> = items.iter().filter(|(_, h)| h & bit != 0).cloned().collect();
+        items.retain(|(_, h)| h & bit == 0);
+        items.extend(high);
+        *capacity *= 2;
+    }
+
+    /// `remove`: the table keeps its capacity.
+    pub(crate) fn remove(&mut self, key: &K) -> bool {
+        match &mut self.state {
+            State::List { items, .. } => match items.iter().position(|(k, _)| k == key) {
+                Some(at) => {
+                    items.remove(at);
+                    true
+                }
+                None => false,
+            },
+            State::Nodes(nodes) => nodes.remove(key),
+        }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// `size()`: how many keys.
+    pub(crate) fn len(&self) -> usize {
+        match &self.state {
+            State::List { items, .. } => items.len(),
+            State::Nodes(nodes) => nodes.len(),
+        }
+    }
+
+    /// `iterator().next()`: the first key in iteration order.
+    pub(crate) fn first(&self) -> Option<&K> {
+        match &self.state {
+            State::List { items, .. } => items.first().map(|(k, _)| k),
+            State::Nodes(nodes) => nodes.first(),
+        }
+    }
+
+    /// All keys in iteration order.
+    pub(crate) fn order(&self) -> Vec<K> {
+        match &self.state {
+            State::List { items, .. } => items.iter().map(|(k, _)| k.clone()).collect(),
+            State::Nodes(nodes) => nodes.order(),
+        }
+    }
+
+    #[cfg(test)]
+    pub(crate) fn capacity(&self) -> usize {
+        match &self.state {
+            State::List { capacity, .. } => *capacity,
+            State::Nodes(nodes) => nodes.capacity(),
+        }
+    }
+
+    /// How many bins are trees.
+    #[cfg(test)]
+    pub(crate) fn tree_bins(&self) -> usize {
+        match &self.state {
+            State::List { .. } => 0,
+            State::Nodes(nodes) => nodes.tree_bins(),
+        }
+    }
+}
+
 /// The order in which `new HashMap<String, V>()` filled by `put`s of `keys` (in slice
 /// order, no removals) iterates them, as indices into `keys`. A repeated key keeps its
 /// first place and appears once.
 pub(crate) fn string_map_order(keys: &[&str]) -> Vec<usize> {
+    let hashes: Vec<u32> = keys.iter().map(|k| spread(string_hash(k))).collect();
+    if let Some(order) = list_order(keys, &hashes, INITIAL_CAPACITY) {
+        return order;
+    }
     let mut map = JavaHashOrder::new();
     let mut first_index: BTreeMap<&str, usize> = BTreeMap::new();
     for (i, key) in keys.iter().enumerate() {
-        if map.insert(*key, crate::partitioner::java_string_hash(key)) {
+        if map.insert(*key, string_hash(key)) {
             first_index.insert(key, i);
         }
     }
     map.order().into_iter().filter_map(|key| first_index.get(key).copied()).collect()
+}
+
+/// The iteration order of a hash map whose table has `capacity` bins at its first `put`
+/// (then doubling whenever its size exceeds three quarters of it), after `put`s of `keys`
+/// (spread hashes `hashes`) in order with no removals — when every key is distinct and no
+/// bin ever holds more than [`TREEIFY_THRESHOLD`] keys. Then every bin stays a list (no
+/// `treeifyBin`: no tree, and no resize but the size's), and a list bin keeps its keys in
+/// arrival order through every `resize`: the order is the keys sorted by their bin in the
+/// last table, stably. `None` otherwise (the caller then replays the puts on a
+/// [`JavaHashOrder`]).
+///
+/// Cost: a count of the keys per bin for each table size the map goes through, O(keys).
+pub(crate) fn list_order<K: PartialEq>(keys: &[K], hashes: &[u32], capacity: usize) -> Option<Vec<usize>> {
+    let n = keys.len();
+    let mut cap = capacity.max(1);
+    let mut counts: Vec<u32> = Vec::new();
+    loop {
+        // Every key put while the table has `cap` bins, and the ones before: the last of
+        // them (the one past the threshold, if any) triggers the resize after its put.
+        let threshold = cap * 3 / 4;
+        let upto = n.min(threshold + 1);
+        counts.clear();
+        counts.resize(cap, 0);
+        for &h in &hashes[..upto] {
+            let c = &mut counts[h as usize & (cap - 1)];
+            *c += 1;
+            if *c as usize > TREEIFY_THRESHOLD {
+                return None;
+            }
+        }
+        if n > threshold {
+            cap *= 2;
+        } else {
+            break;
+        }
+    }
+    // A counting sort by bin (stable); then no two keys of one bin may be equal.
+    let mut start = vec![0u32; cap + 1];
+    for &h in hashes {
+        start[(h as usize & (cap - 1)) + 1] += 1;
+    }
+    for b in 0..cap {
+        start[b + 1] += start[b];
+    }
+    let mut order = vec![0usize; n];
+    let mut next = start.clone();
+    for (i, &h) in hashes.iter().enumerate() {
+        let b = h as usize & (cap - 1);
+        order[next[b] as usize] = i;
+        next[b] += 1;
+    }
+    for b in 0..cap {
+        let bin = &order[start[b] as usize..start[b + 1] as usize];
+        for (x, &i) in bin.iter().enumerate() {
+            if bin[..x].iter().any(|&j| keys[j] == keys[i]) {
+                return None;
+            }
+        }
+    }
+    Some(order)
 }
 
 #[cfg(test)]
@@ -931,6 +1265,98 @@ mod tests {
         let order = map.order();
         let pos = |k: &str| order.iter().position(|x| *x == k).unwrap();
         assert!(pos("y") < pos("x"), "bucket 1 before bucket 17: {order:?}");
+    }
+
+    proptest::proptest! {
+        /// The sorted-by-bin shortcut gives the order the model gives by replaying the
+        /// puts, whenever it answers (keys that collide in their low bits — long bins,
+        /// early resizes, trees — make it decline).
+        #[test]
+        fn list_order_matches_the_model(
+            keys in proptest::collection::vec((0i32..40, 0i32..4), 0..120),
+            capacity in proptest::sample::select(vec![1usize, 2, 4, 16, 64]),
+            spread_out in proptest::bool::ANY,
+        ) {
+            // Hash codes that share their low bits, or spread over the table.
+            let mut keys: Vec<i32> = keys.iter().map(|&(k, high)| if spread_out { k * 7 + high * 1000 } else { k + (high << 10) }).collect();
+            // Distinct keys (repeats only make it decline: the test below).
+            let mut seen = std::collections::BTreeSet::new();
+            keys.retain(|k| seen.insert(*k));
+            let hashes: Vec<u32> = keys.iter().map(|&k| spread(k)).collect();
+            // The table at the first put: `new HashMap<>()` has 16 bins, `new HashMap<>(c)` c.
+            let mut map = if capacity == 16 { JavaHashOrder::new() } else { JavaHashOrder::with_capacity(capacity as i32) };
+            for &k in &keys {
+                map.insert(k, k);
+            }
+            if let Some(order) = list_order(&keys, &hashes, capacity) {
+                let got: Vec<i32> = order.iter().map(|&i| keys[i]).collect();
+                proptest::prop_assert_eq!(got, map.order());
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// The list form and its move to the node model behave as the node model alone:
+        /// the same order after every put, computeIfAbsent and remove, whether keys spread over the table
+        /// or collide in their low bits (long bins, early resizes, tree bins, untreeify).
+        #[test]
+        fn list_form_matches_the_node_model(
+            ops in proptest::collection::vec((0u8..10, 0i32..120), 0..300),
+            first_capacity in proptest::sample::select(vec![1usize, 2, 16, 64]),
+            stride in proptest::sample::select(vec![1i32, 5, 16, 64, 1024]),
+        ) {
+            let mut hybrid = JavaHashOrder::with_first_capacity(first_capacity);
+            let mut model: Nodes<i32> = Nodes { threshold: first_capacity, ..Nodes::default() };
+            for (op, k) in ops {
+                let key = k.wrapping_mul(stride);
+                match op {
+                    0..=4 => proptest::prop_assert_eq!(hybrid.insert(key, key), model.insert(key, key)),
+                    5..=6 => proptest::prop_assert_eq!(hybrid.compute_if_absent(key, key), model.compute_if_absent(key, key)),
+                    _ => proptest::prop_assert_eq!(hybrid.remove(&key), model.remove(&key)),
+                }
+                proptest::prop_assert_eq!(hybrid.order(), model.order());
+                proptest::prop_assert_eq!(hybrid.capacity(), model.capacity());
+                proptest::prop_assert_eq!(hybrid.first(), model.first());
+            }
+        }
+    }
+
+    #[test]
+    fn string_hash_is_java_string_hash() {
+        for s in ["", "consumer-0001", "Aa", "BB", "x\u{e9}", "\u{1F600}", "polygenelubricants"] {
+            assert_eq!(string_hash(s), java_string_hash(s), "{s}");
+        }
+    }
+
+    #[test]
+    fn list_order_declines_long_bins_and_repeats() {
+        let hashes = |keys: &[i32]| keys.iter().map(|&k| spread(k)).collect::<Vec<u32>>();
+        // Nine keys in bin 0 of 16: treeifyBin would resize.
+        let nine: Vec<i32> = (0..9).map(|i| i * 16).collect();
+        assert_eq!(list_order(&nine, &hashes(&nine), 16), None);
+        assert_eq!(list_order(&[3, 3], &hashes(&[3, 3]), 16), None);
+        let fine: Vec<i32> = (0..100).collect();
+        assert_eq!(list_order(&fine, &hashes(&fine), 16), Some((0..100).collect()));
+    }
+
+    /// A presized table below 16 bins: the JDK recomputes the threshold as three quarters of
+    /// the new table on each resize. `new HashMap<>(2)` after puts of 1, 5, 3 has 4 bins
+    /// (JDK 17 prints `[1, 5, 3]`); doubling a threshold of 1 would have made it 8 bins.
+    #[test]
+    fn small_presized_table_keeps_three_quarters() {
+        let mut map = JavaHashOrder::with_capacity(2);
+        for k in [1, 5, 3] {
+            map.insert(k, k);
+        }
+        assert_eq!(map.capacity(), 4);
+        assert_eq!(map.order(), vec![1, 5, 3]);
+        // `new HashMap<>(0)` after puts of 1, 2, 5, 3: 8 bins, `[1, 2, 3, 5]`.
+        let mut map = JavaHashOrder::with_capacity(0);
+        for k in [1, 2, 5, 3] {
+            map.insert(k, k);
+        }
+        assert_eq!(map.capacity(), 8);
+        assert_eq!(map.order(), vec![1, 2, 3, 5]);
     }
 
     /// Nine keys in one bin of a 16-bin table trigger treeifyBin's resize.

@@ -8,18 +8,21 @@
 //! assignors ignore `group.instance.id`, read each member's owned partitions and
 //! generation, and depend on Java `HashMap` order (see [`sticky`]).
 
-use crate::sorted::CollectSorted;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 mod java_hash;
+mod lists;
 pub mod range;
 pub mod roundrobin;
 pub mod server;
+pub mod simple;
 pub mod sticky;
 
 pub use crate::config::{Strategy, UnknownStrategy};
+pub use lists::AssignmentLists;
+pub(crate) use lists::{Topics, Tp, NO_OWNER};
 
 /// One member's JoinGroup metadata as the leader sees it (`ConsumerPartitionAssignor.Subscription`
 /// plus the member id and `group.instance.id`).
@@ -232,11 +235,14 @@ pub fn member_cmp(a: &Subscription, b: &Subscription) -> Ordering {
     }
 }
 
-/// The members sorted by [`member_cmp`].
-pub(crate) fn sorted_members(members: &[Subscription]) -> Vec<&Subscription> {
-    let mut sorted: Vec<&Subscription> = members.iter().collect();
-    crate::sorted::sort_by(&mut sorted, |a, b| member_cmp(a, b));
-    sorted
+/// Indices of `members` in [`member_cmp`] order, given them in member id order (`by_id`,
+/// as [`prepare`] sorts them): the same order unless some member is static.
+pub(crate) fn member_order(members: &[Subscription], by_id: &[u32]) -> Vec<u32> {
+    let mut order = by_id.to_vec();
+    if members.iter().any(|m| m.group_instance_id.is_some()) {
+        crate::sorted::sort_by(&mut order, |a, b| member_cmp(&members[*a as usize], &members[*b as usize]));
+    }
+    order
 }
 
 /// Runs `strategy` over `members`, given the partition count of every topic in the
@@ -264,20 +270,33 @@ pub fn assign(
     partitions_per_topic: &BTreeMap<String, u32>,
     members: &[Subscription],
 ) -> Result<AssignOutcome, AssignError> {
-    let Prepared { topics, warnings } = prepare(partitions_per_topic, members)?;
-    let mut assignment: Assignment = members.iter().map(|m| (m.member_id.clone(), BTreeMap::new())).collect_map();
-    match strategy {
-        Strategy::Range => range::assign_sorted(&topics, &sorted_members(members), &mut assignment),
-        Strategy::RoundRobin => roundrobin::assign_sorted(&topics, &sorted_members(members), &mut assignment),
-        Strategy::Sticky | Strategy::CooperativeSticky => {
-            let mut outcome = sticky::assign_prepared(&topics, members);
-            let mut all_warnings = warnings;
-            all_warnings.append(&mut outcome.warnings);
-            outcome.warnings = all_warnings;
-            return Ok(if strategy == Strategy::Sticky { outcome.into_sticky() } else { outcome.into_cooperative() });
+    assign_lists(strategy, partitions_per_topic, members).map(AssignmentLists::into_outcome)
+}
+
+/// [`assign`]'s answer as each member's list of partitions, without building maps (what the
+/// simulated group leader hands its members).
+pub fn assign_lists<'a>(
+    strategy: Strategy,
+    partitions_per_topic: &BTreeMap<String, u32>,
+    members: &'a [Subscription],
+) -> Result<AssignmentLists<'a>, AssignError> {
+    let Prepared { topics, warnings, by_id } = prepare(partitions_per_topic, members)?;
+    let topics = Topics::new(&topics);
+    Ok(match strategy {
+        Strategy::Range | Strategy::RoundRobin => {
+            let mut owners = vec![NO_OWNER; topics.total()];
+            let order = member_order(members, &by_id);
+            if strategy == Strategy::Range {
+                range::assign_sorted(&topics, members, &order, &mut owners);
+            } else {
+                roundrobin::assign_sorted(&topics, members, &order, &mut owners);
+            }
+            AssignmentLists::from_owners(members, &topics, &owners, warnings)
         }
-    }
-    Ok(AssignOutcome { assignment, warnings })
+        Strategy::Sticky | Strategy::CooperativeSticky => {
+            sticky::assign_lists(&topics, members, &by_id, strategy == Strategy::CooperativeSticky, warnings)
+        }
+    })
 }
 
 /// The checked input every assignor starts from.
@@ -286,20 +305,37 @@ pub(crate) struct Prepared<'a> {
     pub(crate) topics: Vec<(&'a str, u32)>,
     /// "Skipping assignment for topic ..." for the others.
     pub(crate) warnings: Vec<String>,
+    /// Indices of the members in Java `String` order of their ids.
+    pub(crate) by_id: Vec<u32>,
 }
 
 /// Rejects repeated member ids and oversized groups; lists the assignable topics.
 pub(crate) fn prepare<'a>(partitions_per_topic: &BTreeMap<String, u32>, members: &'a [Subscription]) -> Result<Prepared<'a>, AssignError> {
-    let mut ids = BTreeSet::new();
-    for member in members {
-        if !ids.insert(member.member_id.as_str()) {
-            return Err(AssignError::DuplicateMember(member.member_id.clone()));
+    let mut by_id: Vec<u32> = (0u32..).take(members.len()).collect();
+    crate::sorted::sort_by(&mut by_id, |a, b| java_cmp(&members[*a as usize].member_id, &members[*b as usize].member_id));
+    if by_id.windows(2).any(|w| members[w[0] as usize].member_id == members[w[1] as usize].member_id) {
+        // Name the first id repeated in input order.
+        let mut ids = BTreeSet::new();
+        for member in members {
+            if !ids.insert(member.member_id.as_str()) {
+                return Err(AssignError::DuplicateMember(member.member_id.clone()));
+            }
         }
     }
 
-    // All subscribed topics, in Java's TreeSet<String> order.
-    let mut subscribed: Vec<&str> = members.iter().flat_map(|m| m.topics.iter().map(String::as_str)).collect_set().into_iter().collect();
+    // All subscribed topics, in Java's TreeSet<String> order. Members usually share one
+    // list: each list is read once.
+    let mut subscribed: Vec<&str> = Vec::new();
+    let mut previous: Option<&[String]> = None;
+    for member in members {
+        if previous == Some(member.topics.as_slice()) {
+            continue;
+        }
+        previous = Some(&member.topics);
+        subscribed.extend(member.topics.iter().map(String::as_str));
+    }
     crate::sorted::sort_by(&mut subscribed, |a, b| java_cmp(a, b));
+    subscribed.dedup();
 
     let mut warnings = Vec::new();
     let mut topics: Vec<(&str, u32)> = Vec::new();
@@ -316,25 +352,7 @@ pub(crate) fn prepare<'a>(partitions_per_topic: &BTreeMap<String, u32>, members:
     if total > MAX_ASSIGNED_PARTITIONS {
         return Err(AssignError::TooManyPartitions { partitions: total, limit: MAX_ASSIGNED_PARTITIONS });
     }
-    Ok(Prepared { topics, warnings })
-}
-
-/// Adds `partitions` of `topic` to `member`'s entry (skipping empty ranges, so topics with
-/// nothing for a member stay absent).
-pub(crate) fn give(assignment: &mut Assignment, member_id: &str, topic: &str, partitions: impl IntoIterator<Item = u32>) {
-    let mut partitions = partitions.into_iter().peekable();
-    if partitions.peek().is_none() {
-        return;
-    }
-    if let Some(topics) = assignment.get_mut(member_id) {
-        // Look up before `entry`, which would allocate the key on every call.
-        match topics.get_mut(topic) {
-            Some(list) => list.extend(partitions),
-            None => {
-                topics.insert(topic.to_string(), partitions.collect());
-            }
-        }
-    }
+    Ok(Prepared { topics, warnings, by_id })
 }
 
 #[cfg(test)]
@@ -426,7 +444,8 @@ mod tests {
             Subscription::new("x\u{FF21}", &[]),
             Subscription::new("x\u{1F600}", &[]),
         ];
-        let order: Vec<&str> = sorted_members(&members).iter().map(|m| m.member_id.as_str()).collect();
+        let by_id = prepare(&BTreeMap::new(), &members).unwrap().by_id;
+        let order: Vec<&str> = member_order(&members, &by_id).iter().map(|&m| members[m as usize].member_id.as_str()).collect();
         assert_eq!(order, vec!["b", "z", "a", "c", "x\u{1F600}", "x\u{FF21}"]);
     }
 

@@ -7,25 +7,31 @@
 //! subscribers get nothing. KIP-881's rack-aware pass (3.5) only runs when consumers and
 //! replicas carry racks; the simulator has none, so it is the plain algorithm.
 
-use super::{give, Assignment, Subscription};
+use super::{Subscription, Topics};
 
-/// Assigns each topic of `topics` (name, partition count > 0) to its subscribers among
-/// `sorted` (already in `MemberInfo` order).
-pub(crate) fn assign_sorted(topics: &[(&str, u32)], sorted: &[&Subscription], assignment: &mut Assignment) {
-    for &(topic, num_partitions) in topics {
-        let consumers: Vec<&Subscription> = sorted.iter().copied().filter(|m| m.subscribes_to(topic)).collect();
+/// Assigns each topic of `topics` to its subscribers among `members`, taken in `order`
+/// (indices in `MemberInfo` order): sets `owners` (member index per partition, by global
+/// index).
+pub(crate) fn assign_sorted(topics: &Topics, members: &[Subscription], order: &[u32], owners: &mut [u32]) {
+    let mut consumers: Vec<u32> = Vec::with_capacity(order.len());
+    for topic in 0..topics.len() as u32 {
+        let name = topics.name(topic);
+        consumers.clear();
+        consumers.extend(order.iter().copied().filter(|&m| members[m as usize].subscribes_to(name)));
         let Ok(count) = u32::try_from(consumers.len()) else {
             continue;
         };
         if count == 0 {
             continue;
         }
+        let num_partitions = topics.count(topic);
         let per_consumer = num_partitions / count;
         let with_extra = num_partitions % count;
-        for (i, consumer) in (0u32..).zip(consumers) {
+        let offset = topics.offset(topic);
+        for (i, &consumer) in (0u32..).zip(&consumers) {
             let start = per_consumer * i + i.min(with_extra);
             let length = per_consumer + u32::from(i < with_extra);
-            give(assignment, &consumer.member_id, topic, start..start + length);
+            owners[offset + start as usize..offset + (start + length) as usize].fill(consumer);
         }
     }
 }

@@ -6,35 +6,39 @@
 //! past it. With equal subscriptions the counts differ by at most one; with unequal ones
 //! the result can be lopsided (see the RoundRobinAssignor javadoc example in the tests).
 
-use super::{give, Assignment, Subscription};
+use super::{Subscription, Topics};
 
-/// Deals `topics` (name, partition count > 0; already in Java `TreeSet` order) to
-/// `sorted` (already in `MemberInfo` order).
-pub(crate) fn assign_sorted(topics: &[(&str, u32)], sorted: &[&Subscription], assignment: &mut Assignment) {
-    if sorted.is_empty() {
+/// Deals `topics` (already in Java `TreeSet` order) to `members` taken in `order` (indices
+/// in `MemberInfo` order): sets `owners` (member index per partition, by global index).
+pub(crate) fn assign_sorted(topics: &Topics, members: &[Subscription], order: &[u32], owners: &mut [u32]) {
+    if order.is_empty() {
         return;
     }
     // The position of the CircularIterator: the member whose turn it is.
     let mut turn = 0usize;
-    // What each member (by position in `sorted`) is dealt of the current topic, handed to
-    // `assignment` once per topic rather than one map lookup per partition.
-    let mut dealt: Vec<Vec<u32>> = vec![Vec::new(); sorted.len()];
-    for &(topic, num_partitions) in topics {
-        let subscribed: Vec<bool> = sorted.iter().map(|m| m.subscribes_to(topic)).collect();
+    let mut subscribed: Vec<bool> = Vec::with_capacity(order.len());
+    for topic in 0..topics.len() as u32 {
+        let name = topics.name(topic);
+        subscribed.clear();
+        subscribed.extend(order.iter().map(|&m| members[m as usize].subscribes_to(name)));
         // `assign` only passes subscribed topics; without a subscriber the skip loop
         // below would never end, so a topic nobody subscribes to is passed over.
         if !subscribed.contains(&true) {
             continue;
         }
-        for partition in 0..num_partitions {
+        let offset = topics.offset(topic);
+        for slot in &mut owners[offset..offset + topics.count(topic) as usize] {
             while !subscribed[turn] {
-                turn = (turn + 1) % sorted.len();
+                turn += 1;
+                if turn == order.len() {
+                    turn = 0;
+                }
             }
-            dealt[turn].push(partition);
-            turn = (turn + 1) % sorted.len();
-        }
-        for (member, partitions) in sorted.iter().zip(dealt.iter_mut()) {
-            give(assignment, &member.member_id, topic, partitions.drain(..));
+            *slot = order[turn];
+            turn += 1;
+            if turn == order.len() {
+                turn = 0;
+            }
         }
     }
 }

@@ -20,7 +20,7 @@
 //! - [`ServerAssignor::Range`] is `org.apache.kafka.coordinator.group.assignor.RangeAssignor`
 //!   as rewritten in 3.9 (KAFKA-16944): stateless, members ordered static-first by
 //!   instance id then by member id, each taking a contiguous range per topic, the first
-//!   ones one extra. That is the client [`range`] rule, reused.
+//!   ones one extra. That is the client [`range`](super::range) rule, reused.
 //! - [`ServerAssignor::Uniform`] is `UniformAssignor`: `UniformHomogeneousAssignmentBuilder`
 //!   when every member subscribes to the same topic names (`ModernGroup.subscriptionType`),
 //!   else `UniformHeterogeneousAssignmentBuilder` as Kafka 4.0 rewrote it (KAFKA-17747 and
@@ -37,10 +37,13 @@ use crate::sorted::CollectSorted;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::java_hash::{presize, JavaHashOrder};
-use super::{java_hash, range, sorted_members, Assignment, Subscription};
+use super::{java_hash, Assignment, Subscription};
+
+mod lists;
 pub use crate::config::ServerAssignor;
 use crate::partitioner::java_string_hash;
 pub use crate::uuid::Uuid;
+pub use lists::ServerLists;
 
 /// A topic of the cluster's metadata as the coordinator sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,15 +67,15 @@ pub struct ServerOutcome {
 
 /// A `Map<Uuid, Set<Integer>>` of Kafka's: which keys and elements, in which iteration order.
 #[derive(Clone, Debug, Default)]
-struct JavaAssignment {
-    topics: JavaHashOrder<Uuid>,
-    sets: BTreeMap<Uuid, JavaHashOrder<u32>>,
+pub(super) struct JavaAssignment {
+    pub(super) topics: JavaHashOrder<Uuid>,
+    pub(super) sets: BTreeMap<Uuid, JavaHashOrder<u32>>,
 }
 
 impl JavaAssignment {
     /// `Assignment.fromRecord`: `Collectors.toMap` into a `HashMap`, each topic's partitions
     /// a `new HashSet<>(list)`.
-    fn from_record(record: &[(Uuid, Vec<u32>)]) -> Self {
+    pub(super) fn from_record(record: &[(Uuid, Vec<u32>)]) -> Self {
         let mut map = Self::default();
         for (topic, partitions) in record {
             if map.topics.insert(*topic, topic.hash_code()) {
@@ -87,7 +90,7 @@ impl JavaAssignment {
     }
 
     /// `AssignorHelpers.deepCopyAssignment`: `new HashMap<>(size)`, each set `new HashSet<>(set)`.
-    fn deep_copy(&self) -> Self {
+    pub(super) fn deep_copy(&self) -> Self {
         let mut copy = Self { topics: JavaHashOrder::with_capacity(self.topics.len() as i32), sets: BTreeMap::new() };
         for topic in self.topics.order() {
             copy.topics.insert(topic, topic.hash_code());
@@ -101,7 +104,7 @@ impl JavaAssignment {
         copy
     }
 
-    fn remove_topic(&mut self, topic: Uuid) {
+    pub(super) fn remove_topic(&mut self, topic: Uuid) {
         self.topics.remove(&topic);
         self.sets.remove(&topic);
     }
@@ -116,7 +119,7 @@ impl JavaAssignment {
     }
 
     /// `computeIfAbsent(topic, new_set).add(partition)`.
-    fn add(&mut self, topic: Uuid, partition: u32, new_set: impl FnOnce() -> JavaHashOrder<u32>) {
+    pub(super) fn add(&mut self, topic: Uuid, partition: u32, new_set: impl FnOnce() -> JavaHashOrder<u32>) {
         if !self.sets.contains_key(&topic) {
             self.topics.insert(topic, topic.hash_code());
             self.sets.insert(topic, new_set());
@@ -126,8 +129,20 @@ impl JavaAssignment {
         }
     }
 
+    /// `computeIfAbsent(topic, __ -> new_set()).add(partition)`: a new topic heads its bin
+    /// (`JavaHashOrder::compute_if_absent`), where [`JavaAssignment::add`]'s `put` appends it.
+    fn compute_if_absent_add(&mut self, topic: Uuid, partition: u32, new_set: impl FnOnce() -> JavaHashOrder<u32>) {
+        if !self.sets.contains_key(&topic) {
+            self.topics.compute_if_absent(topic, topic.hash_code());
+            self.sets.insert(topic, new_set());
+        }
+        if let Some(set) = self.sets.get_mut(&topic) {
+            set.insert(partition, partition as i32);
+        }
+    }
+
     /// The record Kafka writes: topics and partitions in iteration order.
-    fn record(&self) -> Vec<(Uuid, Vec<u32>)> {
+    pub(super) fn record(&self) -> Vec<(Uuid, Vec<u32>)> {
         self.topics.order().into_iter().map(|t| (t, self.sets.get(&t).map(JavaHashOrder::order).unwrap_or_default())).collect()
     }
 }
@@ -135,13 +150,13 @@ impl JavaAssignment {
 /// A member's result: the map it ends with, and whether it is a copy (the assignor reuses
 /// the member's old, immutable map until it changes something).
 #[derive(Clone, Debug)]
-struct Target {
-    map: JavaAssignment,
-    copied: bool,
+pub(super) struct Target {
+    pub(super) map: JavaAssignment,
+    pub(super) copied: bool,
 }
 
 impl Target {
-    fn mutable(&mut self) -> &mut JavaAssignment {
+    pub(super) fn mutable(&mut self) -> &mut JavaAssignment {
         if !self.copied {
             self.map = self.map.deep_copy();
             self.copied = true;
@@ -151,18 +166,18 @@ impl Target {
 }
 
 /// The assignor's input, resolved: topic ids, each member's names and current assignment.
-struct Input<'a> {
-    members: &'a [Subscription],
+pub(super) struct Input<'a> {
+    pub(super) members: &'a [Subscription],
     /// Topic name -> metadata (only topics that exist).
-    topics: &'a BTreeMap<String, TopicMeta>,
+    pub(super) topics: &'a BTreeMap<String, TopicMeta>,
     /// Topic id -> name, for the topics that exist.
-    names: BTreeMap<Uuid, &'a str>,
+    pub(super) names: BTreeMap<Uuid, &'a str>,
     /// Per member: its subscribed names in `new HashSet<>(list)` order, and that list's length.
-    subscribed: Vec<(Vec<&'a str>, usize)>,
+    pub(super) subscribed: Vec<(Vec<&'a str>, usize)>,
     /// Per member: its stored record, by topic id (first appearance of each topic).
-    records: Vec<Vec<(Uuid, Vec<u32>)>>,
+    pub(super) records: Vec<Vec<(Uuid, Vec<u32>)>>,
     /// `memberSpecs` (a `HashMap<String, …>`) iteration order, as indices into `members`.
-    order: Vec<usize>,
+    pub(super) order: Vec<usize>,
 }
 
 /// The id a topic name stands for; a topic absent from the metadata (deleted) keeps an id
@@ -188,7 +203,7 @@ fn record_of(owned: &[(String, u32)], topics: &BTreeMap<String, TopicMeta>) -> V
 }
 
 impl<'a> Input<'a> {
-    fn new(topics: &'a BTreeMap<String, TopicMeta>, members: &'a [Subscription]) -> Self {
+    pub(super) fn new(topics: &'a BTreeMap<String, TopicMeta>, members: &'a [Subscription]) -> Self {
         let subscribed = members
             .iter()
             .map(|m| {
@@ -208,20 +223,20 @@ impl<'a> Input<'a> {
     }
 
     /// `TopicIds` of member `i`: its names that resolve, as ids, in the name set's order.
-    fn topic_ids(&self, i: usize) -> Vec<Uuid> {
+    pub(super) fn topic_ids(&self, i: usize) -> Vec<Uuid> {
         self.subscribed[i].0.iter().filter_map(|n| self.topics.get(*n).map(|t| t.id)).collect()
     }
 
     /// `TopicIds.contains`: the id resolves to a name the member subscribes to.
-    fn subscribes(&self, i: usize, topic: Uuid) -> bool {
+    pub(super) fn subscribes(&self, i: usize, topic: Uuid) -> bool {
         self.names.get(&topic).is_some_and(|n| self.subscribed[i].0.contains(n))
     }
 
-    fn partitions(&self, topic: Uuid) -> u32 {
+    pub(super) fn partitions(&self, topic: Uuid) -> u32 {
         self.names.get(&topic).and_then(|n| self.topics.get(*n)).map_or(0, |t| t.partitions)
     }
 
-    fn name(&self, topic: Uuid) -> String {
+    pub(super) fn name(&self, topic: Uuid) -> String {
         self.names.get(&topic).map(|n| n.to_string()).unwrap_or_default()
     }
 }
@@ -235,22 +250,36 @@ impl<'a> Input<'a> {
 /// partition count. A subscribed name with no topic is skipped; owned partitions of a
 /// topic that no longer exists are dropped. Every member gets an entry.
 pub fn assign_server(assignor: ServerAssignor, topics: &BTreeMap<String, TopicMeta>, members: &[Subscription]) -> ServerOutcome {
-    let mut outcome = ServerOutcome {
-        assignment: members.iter().map(|m| (m.member_id.clone(), BTreeMap::new())).collect_map(),
-        records: members.iter().map(|m| (m.member_id.clone(), Vec::new())).collect_map(),
-    };
+    assign_server_lists(assignor, topics, members).into_outcome()
+}
+
+/// [`assign_server`]'s answer as lists, without building maps (what the simulated
+/// coordinator stores).
+pub fn assign_server_lists<'a>(
+    assignor: ServerAssignor,
+    topics: &'a BTreeMap<String, TopicMeta>,
+    members: &'a [Subscription],
+) -> ServerLists<'a> {
     if members.is_empty() {
-        return outcome;
+        return ServerLists::from_targets(&Input::new(topics, members), &[]);
     }
-    let input = Input::new(topics, members);
     // ModernGroup.subscriptionType: homogeneous when every subscribed name has every member.
-    let first: BTreeSet<&str> = members[0].topics.iter().map(String::as_str).collect_set();
-    let homogeneous = members.iter().all(|m| m.topics.iter().map(String::as_str).collect_set() == first);
-    let targets: Vec<Target> = match assignor {
-        ServerAssignor::Range => range_targets(&input),
-        ServerAssignor::Uniform if homogeneous => uniform_homogeneous(&input),
-        ServerAssignor::Uniform => Heterogeneous::new(&input).build(),
-    };
+    let homogeneous = lists::homogeneous(members);
+    match assignor {
+        ServerAssignor::Range => lists::range(topics, members, homogeneous),
+        ServerAssignor::Uniform if homogeneous => lists::uniform_homogeneous(topics, members),
+        _ => {
+            let input = Input::new(topics, members);
+            let targets = Heterogeneous::new(&input).build();
+            ServerLists::from_targets(&input, &targets)
+        }
+    }
+}
+
+/// The outcome of each member's resulting map: its sorted assignment, and the record the
+/// coordinator stores (the old one when nothing changed).
+pub(super) fn outcome_of(input: &Input, targets: &[Target], outcome: &mut ServerOutcome) {
+    let members = input.members;
     for (i, target) in targets.iter().enumerate() {
         let member = &members[i];
         let record = target.map.record();
@@ -270,122 +299,16 @@ pub fn assign_server(assignor: ServerAssignor, topics: &BTreeMap<String, TopicMe
         let stored: Vec<(String, u32)> = if old == new {
             member.owned.clone()
         } else {
-            let input = &input;
             record.iter().flat_map(|(t, ps)| ps.iter().map(move |p| (input.name(*t), *p))).collect()
         };
         outcome.records.insert(member.member_id.clone(), stored);
         outcome.assignment.insert(member.member_id.clone(), mine);
     }
-    outcome
 }
 
 /// Each member's old map, unchanged (`groupSpec.memberAssignment(memberId).partitions()`).
-fn old_targets(input: &Input) -> Vec<Target> {
+pub(super) fn old_targets(input: &Input) -> Vec<Target> {
     input.records.iter().map(|r| Target { map: JavaAssignment::from_record(r), copied: false }).collect()
-}
-
-/// Server `RangeAssignor`: the client range rule over the members sorted static-first; the
-/// maps are new (`new HashMap<>((int) (topics / 0.75f) + 1)`, one `RangeSet` per topic).
-fn range_targets(input: &Input) -> Vec<Target> {
-    let topics: Vec<(&str, u32)> = input
-        .members
-        .iter()
-        .flat_map(|m| m.topics.iter().map(String::as_str))
-        .collect_set()
-        .into_iter()
-        .filter_map(|t| input.topics.get(t).filter(|m| m.partitions > 0).map(|m| (t, m.partitions)))
-        .collect();
-    let mut assignment: Assignment = input.members.iter().map(|m| (m.member_id.clone(), BTreeMap::new())).collect_map();
-    range::assign_sorted(&topics, &sorted_members(input.members), &mut assignment);
-    input
-        .members
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let resolved = input.topic_ids(i).len();
-            let mut map = JavaAssignment { topics: JavaHashOrder::with_capacity(presize(resolved)), sets: BTreeMap::new() };
-            for id in input.topic_ids(i) {
-                let Some(ps) = assignment.get(&m.member_id).and_then(|a| a.get(&input.name(id))) else { continue };
-                for p in ps {
-                    map.add(id, *p, JavaHashOrder::new);
-                }
-            }
-            Target { map, copied: true }
-        })
-        .collect()
-}
-
-/// `UniformHomogeneousAssignmentBuilder.build`: quotas dealt in member order; each member
-/// keeps its current partitions (in its map's iteration order) up to its quota; what it
-/// gives up and what nobody owns are dealt, in that order, to the members below quota.
-fn uniform_homogeneous(input: &Input) -> Vec<Target> {
-    let mut targets = old_targets(input);
-    let first = input.order[0];
-    // new HashSet<>(firstMember.subscribedTopicIds()): TopicIds' size counts every name.
-    let mut subscribed = JavaHashOrder::for_collection(input.subscribed[first].0.len());
-    for id in input.topic_ids(first) {
-        subscribed.insert(id, id.hash_code());
-    }
-    if subscribed.is_empty() {
-        // GroupAssignment(emptyMap): every member's target is empty.
-        return input.members.iter().map(|_| Target { map: JavaAssignment::default(), copied: true }).collect();
-    }
-    let assigned: BTreeSet<(Uuid, u32)> =
-        input.records.iter().flat_map(|r| r.iter().flat_map(|(t, ps)| ps.iter().map(move |p| (*t, *p)))).collect_set();
-    let mut unassigned: Vec<(Uuid, u32)> = Vec::new();
-    let mut total: u64 = 0;
-    for topic in subscribed.order() {
-        let n = input.partitions(topic);
-        unassigned.extend((0..n).filter(|p| !assigned.contains(&(topic, *p))).map(|p| (topic, p)));
-        total += u64::from(n);
-    }
-    let count = input.order.len() as u64;
-    let min_quota = total / count;
-    let mut extra = total % count;
-    // maybeRevokePartitions.
-    let mut unfilled: Vec<(usize, u64)> = Vec::new();
-    for &i in &input.order {
-        let mut quota = min_quota;
-        if extra > 0 {
-            quota += 1;
-            extra -= 1;
-        }
-        let target = &mut targets[i];
-        let old = target.map.clone();
-        for topic in old.topics.order() {
-            if subscribed.contains(&topic) {
-                let Some(set) = old.sets.get(&topic) else { continue };
-                let size = set.len() as u64;
-                if size <= quota {
-                    quota -= size;
-                } else {
-                    for p in set.order() {
-                        if quota > 0 {
-                            quota -= 1;
-                        } else {
-                            target.mutable().remove_partition(topic, p);
-                            unassigned.push((topic, p));
-                        }
-                    }
-                }
-            } else {
-                target.mutable().remove_topic(topic);
-            }
-        }
-        if quota > 0 {
-            unfilled.push((i, quota));
-        }
-    }
-    // assignRemainingPartitions.
-    let mut next = unassigned.into_iter();
-    for (i, quota) in unfilled {
-        let map = targets[i].mutable();
-        for _ in 0..quota {
-            let Some((topic, p)) = next.next() else { break };
-            map.add(topic, p, JavaHashOrder::new);
-        }
-    }
-    targets
 }
 
 /// `UniformHeterogeneousAssignmentBuilder` (Kafka 4.0+): members numbered in `memberIds`
@@ -588,7 +511,7 @@ impl<'a, 'i> Heterogeneous<'a, 'i> {
         let n = self.input.partitions(topic) as usize;
         let subs = self.subscribers.get(&topic).map_or(1, Vec::len).max(1);
         let estimated = n.div_ceil(subs);
-        self.targets[to].mutable().add(topic, partition, || JavaHashOrder::with_capacity(presize(estimated)));
+        self.targets[to].mutable().compute_if_absent_add(topic, partition, || JavaHashOrder::with_capacity(presize(estimated)));
         if let Some(o) = self.owners.get_mut(&topic).and_then(|o| o.get_mut(partition as usize)) {
             *o = to as i64;
         }

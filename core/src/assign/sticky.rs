@@ -64,9 +64,8 @@
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use super::java_hash::{string_map_order, JavaKey};
-use super::{java_cmp, AssignError, AssignOutcome, Assignment, Subscription};
-use crate::partitioner::java_string_hash;
+use super::java_hash::string_map_order;
+use super::{AssignError, AssignOutcome, Assignment, AssignmentLists, Subscription, Topics, Tp, NO_OWNER};
 use crate::sorted::CollectSorted;
 
 mod general;
@@ -75,106 +74,6 @@ mod tests;
 
 /// `AbstractStickyAssignor.DEFAULT_GENERATION`: the generation of a member that reports none.
 pub const DEFAULT_GENERATION: i32 = -1;
-
-/// A partition: `topic` indexes [`Topics`] (Java `String` order), so the derived order is
-/// Kafka's `(topic, partition)` order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub(crate) struct Tp {
-    pub(crate) topic: u32,
-    pub(crate) partition: u32,
-}
-
-/// `TopicPartition` is not `Comparable`: in a tree bin, two of equal hash would be ordered
-/// by `tieBreakOrder` (see `java_hash`); the assignors' sets of one topic's partitions
-/// never hold two.
-impl JavaKey for Tp {
-    fn compare_to(&self, _other: &Self) -> Option<Ordering> {
-        None
-    }
-}
-
-/// The assignable topics (subscribed, with metadata), in Java `String` order.
-pub(crate) struct Topics<'a> {
-    names: Vec<&'a str>,
-    counts: Vec<u32>,
-    /// Global index of each topic's partition 0.
-    offsets: Vec<usize>,
-    /// `String.hashCode` of each name.
-    hashes: Vec<i32>,
-    index: BTreeMap<&'a str, u32>,
-    total: usize,
-}
-
-impl<'a> Topics<'a> {
-    /// `topics` must be in Java `String` order with counts above 0 (as [`super::assign`] makes them).
-    pub(crate) fn new(topics: &[(&'a str, u32)]) -> Self {
-        let mut offsets = Vec::with_capacity(topics.len());
-        let mut total = 0usize;
-        for &(_, count) in topics {
-            offsets.push(total);
-            total += count as usize;
-        }
-        Self {
-            names: topics.iter().map(|&(name, _)| name).collect(),
-            counts: topics.iter().map(|&(_, count)| count).collect(),
-            offsets,
-            hashes: topics.iter().map(|&(name, _)| java_string_hash(name)).collect(),
-            index: topics.iter().zip(0u32..).map(|(&(name, _), i)| (name, i)).collect_map(),
-            total,
-        }
-    }
-
-    pub(crate) fn len(&self) -> usize {
-        self.names.len()
-    }
-
-    pub(crate) fn total(&self) -> usize {
-        self.total
-    }
-
-    pub(crate) fn index(&self, name: &str) -> Option<u32> {
-        self.index.get(name).copied()
-    }
-
-    pub(crate) fn name(&self, topic: u32) -> &'a str {
-        self.names[topic as usize]
-    }
-
-    pub(crate) fn count(&self, topic: u32) -> u32 {
-        self.counts[topic as usize]
-    }
-
-    /// The partition, if its topic is assignable and the number is in range.
-    pub(crate) fn lookup(&self, name: &str, partition: u32) -> Option<Tp> {
-        let topic = self.index(name)?;
-        (partition < self.count(topic)).then_some(Tp { topic, partition })
-    }
-
-    /// A dense index over all partitions, in `(topic, partition)` order.
-    pub(crate) fn global(&self, tp: Tp) -> usize {
-        self.offsets[tp.topic as usize] + tp.partition as usize
-    }
-
-    /// Every partition of `topic`, ascending.
-    pub(crate) fn partitions(&self, topic: u32) -> impl Iterator<Item = Tp> {
-        (0..self.count(topic)).map(move |partition| Tp { topic, partition })
-    }
-
-    /// Every partition in `(topic, partition)` order.
-    pub(crate) fn all(&self) -> impl Iterator<Item = Tp> + '_ {
-        (0u32..).take(self.len()).flat_map(|topic| self.partitions(topic))
-    }
-
-    /// `TopicPartition.hashCode`: `31 * (31 + partition) + topic.hashCode()`.
-    pub(crate) fn hash_code(&self, tp: Tp) -> i32 {
-        31i32.wrapping_mul(31i32.wrapping_add(tp.partition as i32)).wrapping_add(self.hashes[tp.topic as usize])
-    }
-
-    /// `TopicPartition.toString`: "topic-3".
-    pub(crate) fn display(&self, tp: Tp) -> String {
-        format!("{}-{}", self.name(tp.topic), tp.partition)
-    }
-}
 
 /// One member as `AbstractStickyAssignor` reads it.
 pub(crate) struct Member<'a> {
@@ -190,13 +89,18 @@ pub(crate) struct Member<'a> {
 
 impl<'a> Member<'a> {
     fn new(sub: &'a Subscription) -> Self {
-        let mut seen = BTreeSet::new();
-        Self {
-            id: &sub.member_id,
-            topics: sub.topics.iter().map(String::as_str).filter(|t| seen.insert(*t)).collect(),
-            generation: sub.generation,
-            owned: &sub.owned,
+        let mut topics: Vec<&str> = Vec::with_capacity(sub.topics.len());
+        if sub.topics.len() <= 16 {
+            for t in &sub.topics {
+                if !topics.contains(&t.as_str()) {
+                    topics.push(t);
+                }
+            }
+        } else {
+            let mut seen = BTreeSet::new();
+            topics.extend(sub.topics.iter().map(String::as_str).filter(|t| seen.insert(*t)));
         }
+        Self { id: &sub.member_id, topics, generation: sub.generation, owned: &sub.owned }
     }
 
     pub(crate) fn generation_or_default(&self) -> i32 {
@@ -230,31 +134,54 @@ pub(crate) struct Ownership {
 pub(crate) fn read_ownership(topics: &Topics, members: &[Member], visit: &[usize], warnings: &mut Vec<String>) -> Ownership {
     let mut all_equal = true;
     let mut subscribed: BTreeSet<&str> = BTreeSet::new();
+    // The member whose topics filled `subscribed`: a member with the same list (the usual
+    // group) is equal without a set lookup.
+    let mut reference: &[&str] = &[];
     let mut max_generation = DEFAULT_GENERATION;
     let mut owned: Vec<Vec<Tp>> = vec![Vec::new(); members.len()];
     let mut multiple_owners = BTreeSet::new();
-    // allPreviousPartitionsToOwner
-    let mut previous_owner: BTreeMap<Tp, usize> = BTreeMap::new();
+    // allPreviousPartitionsToOwner, by global partition index (allocated at the first claim).
+    let mut previous_owner: Vec<u32> = Vec::new();
 
     for &m in visit {
         let member = &members[m];
         if subscribed.is_empty() {
             subscribed.extend(member.topics.iter().copied());
-        } else if all_equal && !(member.topics.len() == subscribed.len() && member.topics.iter().all(|t| subscribed.contains(t))) {
+            reference = &member.topics;
+        } else if all_equal
+            && member.topics != reference
+            && !(member.topics.len() == subscribed.len() && member.topics.iter().all(|t| subscribed.contains(t)))
+        {
             all_equal = false;
         }
         let generation = member.generation_or_default();
         max_generation = max_generation.max(generation);
 
+        // Owned lists name one topic after another: look each name up once per run.
+        let mut last: Option<(&str, Option<u32>)> = None;
         for (topic, partition) in member.owned {
-            let Some(tp) = topics.lookup(topic, *partition) else {
+            let index = match last {
+                Some((name, index)) if name == topic => index,
+                _ => {
+                    let index = topics.index(topic);
+                    last = Some((topic, index));
+                    index
+                }
+            };
+            let Some(tp) = index.filter(|&t| *partition < topics.count(t)).map(|topic| Tp { topic, partition: *partition }) else {
                 continue;
             };
-            let Some(other) = previous_owner.get(&tp).copied() else {
+            if previous_owner.is_empty() {
+                previous_owner = vec![NO_OWNER; topics.total()];
+            }
+            let g = topics.global(tp);
+            let other = previous_owner[g];
+            if other == NO_OWNER {
                 owned[m].push(tp);
-                previous_owner.insert(tp, m);
+                previous_owner[g] = m as u32;
                 continue;
-            };
+            }
+            let other = other as usize;
             let other_generation = members[other].generation_or_default();
             match generation.cmp(&other_generation) {
                 Ordering::Equal => {
@@ -264,12 +191,12 @@ pub(crate) fn read_ownership(topics: &Topics, members: &[Member], visit: &[usize
                     ));
                     multiple_owners.insert(tp);
                     remove_first(&mut owned[other], tp);
-                    previous_owner.insert(tp, m);
+                    previous_owner[g] = m as u32;
                 }
                 Ordering::Greater => {
                     owned[m].push(tp);
                     remove_first(&mut owned[other], tp);
-                    previous_owner.insert(tp, m);
+                    previous_owner[g] = m as u32;
                     warnings.push(different_generations(member, members[other].id, other_generation, topics.display(tp), generation));
                 }
                 Ordering::Less => {
@@ -301,10 +228,11 @@ pub(crate) fn remove_first(list: &mut Vec<Tp>, tp: Tp) {
     }
 }
 
-/// An assignment by member index, and `partitionsTransferringOwnership` (partition ->
-/// the member it is assigned to while another member still owns it).
+/// An assignment as an owner per partition (member index by global partition index, or
+/// [`NO_OWNER`]), and `partitionsTransferringOwnership` (partition -> the member it is
+/// assigned to while another member still owns it).
 pub(crate) struct Built {
-    pub(crate) assignment: Vec<Vec<Tp>>,
+    pub(crate) owners: Vec<u32>,
     pub(crate) transferring: BTreeMap<Tp, usize>,
 }
 
@@ -326,64 +254,95 @@ pub(crate) struct Built {
 /// the at-`minQuota` list), and once none is left, to the at-`minQuota` members in FIFO
 /// order. A new partition that was revoked from, or claimed twice by, previous owners is
 /// recorded as transferring (`assignNewPartition`).
-pub(crate) fn constrained(topics: &Topics, members: &[Member], visit: &[usize], ownership: &Ownership) -> Built {
+///
+/// `by_id`: the member indices in `String.compareTo` order of their ids.
+pub(crate) fn constrained(topics: &Topics, members: &[Member], visit: &[usize], by_id: &[u32], ownership: &Ownership) -> Built {
     let n = members.len();
     let total = topics.total();
-    let mut assignment: Vec<Vec<Tp>> = vec![Vec::new(); n];
+    let mut owners = vec![NO_OWNER; total];
     let mut transferring = BTreeMap::new();
     if n == 0 {
-        return Built { assignment, transferring };
+        return Built { owners, transferring };
     }
     let min_quota = total / n;
     let max_quota = total.div_ceil(n);
     let expected_over_min = total % n;
     let mut current_over_min = 0usize;
 
-    let mut assigned = vec![false; total];
-    let mut revoked = vec![false; total];
-    let mut under_min: Vec<usize> = Vec::new();
-    let mut exactly_min: VecDeque<usize> = VecDeque::new();
+    let mut count = vec![0usize; n];
+    let mut revoked: Vec<bool> = Vec::new();
+    let mut unfilled = vec![false; n];
+    // The at-minQuota list while owned partitions are read: only who is in it matters, as
+    // it is then sorted by member id.
+    let mut at_min: Vec<usize> = Vec::new();
+    let mut in_at_min = vec![false; n];
+    let mut sorted_owned: Vec<Tp> = Vec::new();
 
     for &m in visit {
-        let mut owned = ownership.owned[m].clone();
-        crate::sorted::sort_by_key(&mut owned, |tp| (tp.partition, tp.topic));
-        owned.retain(|tp| !ownership.multiple_owners.contains(tp));
-        let keep = if owned.len() < min_quota {
-            under_min.push(m);
-            owned.len()
-        } else if owned.len() >= max_quota && current_over_min < expected_over_min {
+        let mut owned: &[Tp] = &ownership.owned[m];
+        // Sorted by (partition, topic), unless it already is (as a list of one topic is).
+        if !owned.windows(2).all(|w| (w[0].partition, w[0].topic) <= (w[1].partition, w[1].topic)) {
+            sorted_owned.clear();
+            sorted_owned.extend_from_slice(owned);
+            crate::sorted::sort_by_key(&mut sorted_owned, |tp| (tp.partition, tp.topic));
+            owned = &sorted_owned;
+        }
+        let claimed_twice = |tp: &Tp| !ownership.multiple_owners.is_empty() && ownership.multiple_owners.contains(tp);
+        let len = owned.iter().filter(|tp| !claimed_twice(tp)).count();
+        let keep = if len < min_quota {
+            unfilled[m] = true;
+            len
+        } else if len >= max_quota && current_over_min < expected_over_min {
             current_over_min += 1;
             if current_over_min == expected_over_min {
-                exactly_min.clear();
+                for m in at_min.drain(..) {
+                    in_at_min[m] = false;
+                }
             }
             max_quota
         } else {
             if current_over_min < expected_over_min {
-                exactly_min.push_back(m);
+                at_min.push(m);
+                in_at_min[m] = true;
             }
             min_quota
         };
-        for (i, tp) in owned.into_iter().enumerate() {
+        for (i, tp) in owned.iter().filter(|tp| !claimed_twice(tp)).enumerate() {
+            let g = topics.global(*tp);
             if i < keep {
-                assignment[m].push(tp);
-                assigned[topics.global(tp)] = true;
+                owners[g] = m as u32;
+                count[m] += 1;
             } else {
-                revoked[topics.global(tp)] = true;
+                if revoked.is_empty() {
+                    revoked = vec![false; total];
+                }
+                revoked[g] = true;
             }
         }
     }
 
-    let by_id = |a: &usize, b: &usize| java_cmp(members[*a].id, members[*b].id);
-    crate::sorted::sort_by(&mut under_min, by_id);
-    crate::sorted::sort_by(exactly_min.make_contiguous(), by_id);
+    // Both lists sorted by member id: `by_id` order.
+    let mut under_min: Vec<usize> = by_id.iter().map(|&m| m as usize).filter(|&m| unfilled[m]).collect();
+    let mut exactly_min: VecDeque<usize> = by_id.iter().map(|&m| m as usize).filter(|&m| in_at_min[m]).collect();
 
-    // assignRoundRobin: `cursor` is the LinkedList iterator over `under_min`.
-    let mut cursor = 0usize;
-    for tp in topics.all().filter(|tp| !assigned[topics.global(*tp)]) {
-        let consumer = if cursor < under_min.len() {
-            cursor += 1;
-            under_min[cursor - 1]
-        } else if under_min.is_empty() {
+    // assignRoundRobin over the LinkedList `under_min`: `read` is its iterator's position;
+    // members that reach minQuota are removed by compacting behind it (`write`).
+    let (mut read, mut write) = (0usize, 0usize);
+    for (g, tp) in topics.all().enumerate() {
+        if owners[g] != NO_OWNER {
+            continue;
+        }
+        if read == under_min.len() && read > 0 {
+            // The iterator wraps: what was not removed is the list now.
+            under_min.truncate(write);
+            read = 0;
+            write = 0;
+        }
+        let from_unfilled = read < under_min.len();
+        let consumer = if from_unfilled {
+            read += 1;
+            under_min[read - 1]
+        } else {
             let Some(consumer) = exactly_min.pop_front() else {
                 // Kafka throws IllegalStateException("No more unfilled consumers to be
                 // assigned."); the quotas make this unreachable.
@@ -391,51 +350,53 @@ pub(crate) fn constrained(topics: &Topics, members: &[Member], visit: &[usize], 
                 break;
             };
             consumer
-        } else {
-            cursor = 1;
-            under_min[0]
         };
-        assignment[consumer].push(tp);
-        let g = topics.global(tp);
-        if revoked[g] || ownership.multiple_owners.contains(&tp) {
+        owners[g] = consumer as u32;
+        count[consumer] += 1;
+        if revoked.get(g).copied().unwrap_or(false) || !ownership.multiple_owners.is_empty() && ownership.multiple_owners.contains(&tp) {
             transferring.insert(tp, consumer);
         }
-        let count = assignment[consumer].len();
-        if count == min_quota {
+        if count[consumer] == min_quota && from_unfilled {
             // unfilledConsumerIter.remove(): only a member from `under_min` can reach
             // minQuota here (one from `exactly_min` already had it).
-            if cursor > 0 && under_min.get(cursor - 1) == Some(&consumer) {
-                under_min.remove(cursor - 1);
-                cursor -= 1;
-            }
+            exactly_min.push_back(consumer);
+        } else if from_unfilled {
+            under_min[write] = consumer;
+            write += 1;
+        } else if count[consumer] == min_quota {
             exactly_min.push_back(consumer);
         }
     }
     // verifyUnfilledMembers: every member still unfilled has exactly minQuota.
-    debug_assert!(under_min.iter().all(|&m| assignment[m].len() == min_quota));
-    Built { assignment, transferring }
+    debug_assert!(under_min[..write].iter().chain(&under_min[read..]).all(|&m| count[m] == min_quota));
+    Built { owners, transferring }
 }
 
 /// `CooperativeStickyAssignor.computePartitionsTransferringOwnership`, used after the
 /// general path: a partition assigned to a member that did not own it, while some member
 /// owned it and does not keep it. Ownership here is the raw `ownedPartitions` of each
 /// subscription, generations ignored, as in Kafka.
-pub(crate) fn transferring_from_owned(topics: &Topics, members: &[Member], assignment: &[Vec<Tp>]) -> BTreeMap<Tp, usize> {
-    let mut added: BTreeMap<Tp, usize> = BTreeMap::new();
-    let mut revoked: BTreeSet<Tp> = BTreeSet::new();
+pub(crate) fn transferring_from_owned(topics: &Topics, members: &[Member], owners: &[u32]) -> BTreeMap<Tp, usize> {
+    let total = topics.total();
+    // Whether the partition's new owner owned it, and whether some owner does not keep it.
+    let (mut kept, mut revoked) = (vec![false; total], vec![false; total]);
     for (m, member) in members.iter().enumerate() {
         // Owned partitions that are not assignable can be neither added nor moved.
-        let owned: BTreeSet<Tp> = member.owned.iter().filter_map(|(t, p)| topics.lookup(t, *p)).collect_set();
-        let assigned: BTreeSet<Tp> = assignment[m].iter().copied().collect_set();
-        for tp in &assigned {
-            if !owned.contains(tp) {
-                added.insert(*tp, m);
+        for tp in member.owned.iter().filter_map(|(t, p)| topics.lookup(t, *p)) {
+            let g = topics.global(tp);
+            if owners[g] == m as u32 {
+                kept[g] = true;
+            } else {
+                revoked[g] = true;
             }
         }
-        revoked.extend(owned.difference(&assigned).copied());
     }
-    added.retain(|tp, _| revoked.contains(tp));
-    added
+    topics
+        .all()
+        .enumerate()
+        .filter(|&(g, _)| owners[g] != NO_OWNER && !kept[g] && revoked[g])
+        .map(|(g, tp)| (tp, owners[g] as usize))
+        .collect_map()
 }
 
 /// What the sticky assignors computed for one rebalance.
@@ -490,15 +451,21 @@ impl StickyOutcome {
 /// ties inside a Java `HashMap` bucket.
 pub fn sticky_assign(partitions_per_topic: &BTreeMap<String, u32>, members: &[Subscription]) -> Result<StickyOutcome, AssignError> {
     let prepared = super::prepare(partitions_per_topic, members)?;
-    let mut outcome = assign_prepared(&prepared.topics, members);
+    let topics = Topics::new(&prepared.topics);
     let mut warnings = prepared.warnings;
-    warnings.append(&mut outcome.warnings);
-    outcome.warnings = warnings;
-    Ok(outcome)
+    let (built, all_equal) = run(&topics, members, &prepared.by_id, &mut warnings);
+    let transferring = built
+        .transferring
+        .iter()
+        .map(|(tp, m)| ((topics.name(tp.topic).to_string(), tp.partition), members[*m].member_id.clone()))
+        .collect_map();
+    let lists = AssignmentLists::from_owners(members, &topics, &built.owners, warnings);
+    let AssignOutcome { assignment, warnings } = lists.into_outcome();
+    Ok(StickyOutcome { assignment, transferring, all_subscriptions_equal: all_equal, warnings })
 }
 
 /// `CooperativeStickyAssignor.assign`: the first-round assignment, with every partition
-/// that changes owner withheld (the simulation's group leader calls this).
+/// that changes owner withheld.
 pub fn cooperative_first_round(
     partitions_per_topic: &BTreeMap<String, u32>,
     members: &[Subscription],
@@ -506,9 +473,29 @@ pub fn cooperative_first_round(
     sticky_assign(partitions_per_topic, members).map(StickyOutcome::into_cooperative)
 }
 
-/// The sticky algorithm over `topics` (assignable, in Java order) and unique members.
-pub(crate) fn assign_prepared(topics: &[(&str, u32)], subscriptions: &[Subscription]) -> StickyOutcome {
-    let topics = Topics::new(topics);
+/// `StickyAssignor`'s assignment, or (`cooperative`) `CooperativeStickyAssignor`'s first
+/// round, over `topics` (assignable, in Java order) and unique members (`by_id`: their
+/// indices in `String.compareTo` order of their ids); `warnings` come first.
+pub(crate) fn assign_lists<'a>(
+    topics: &Topics<'a>,
+    members: &'a [Subscription],
+    by_id: &[u32],
+    cooperative: bool,
+    mut warnings: Vec<String>,
+) -> AssignmentLists<'a> {
+    let (built, _) = run(topics, members, by_id, &mut warnings);
+    let mut owners = built.owners;
+    if cooperative {
+        // adjustAssignment: what changes owner is withheld this round.
+        for tp in built.transferring.keys() {
+            owners[topics.global(*tp)] = NO_OWNER;
+        }
+    }
+    AssignmentLists::from_owners(members, topics, &owners, warnings)
+}
+
+/// The sticky algorithm; returns the assignment and whether all subscriptions were equal.
+fn run(topics: &Topics, subscriptions: &[Subscription], by_id: &[u32], warnings: &mut Vec<String>) -> (Built, bool) {
     let members: Vec<Member> = subscriptions.iter().map(Member::new).collect();
     let ids: Vec<&str> = members.iter().map(|m| m.id).collect();
     // `subscriptions`, filled in JoinGroup-response order.
@@ -516,33 +503,20 @@ pub(crate) fn assign_prepared(topics: &[(&str, u32)], subscriptions: &[Subscript
     // `consumerToOwnedPartitions`, filled in `subscriptions` order.
     let in_visit_order: Vec<&str> = visit.iter().map(|&m| ids[m]).collect();
     let owned_visit: Vec<usize> = string_map_order(&in_visit_order).into_iter().map(|i| visit[i]).collect();
-    let mut warnings = Vec::new();
-    let ownership = read_ownership(&topics, &members, &visit, &mut warnings);
+    let ownership = read_ownership(topics, &members, &visit, warnings);
     let all_equal = ownership.all_equal;
     let built = if all_equal {
-        constrained(&topics, &members, &owned_visit, &ownership)
+        constrained(topics, &members, &owned_visit, by_id, &ownership)
     } else {
-        let assignment = general::general(&topics, &members, &visit, ownership);
-        let transferring = transferring_from_owned(&topics, &members, &assignment);
-        Built { assignment, transferring }
+        let assignment = general::general(topics, &members, &visit, ownership);
+        let mut owners = vec![NO_OWNER; topics.total()];
+        for (m, list) in assignment.iter().enumerate() {
+            for tp in list {
+                owners[topics.global(*tp)] = m as u32;
+            }
+        }
+        let transferring = transferring_from_owned(topics, &members, &owners);
+        Built { owners, transferring }
     };
-
-    let mut assignment: Assignment = members.iter().map(|m| (m.id.to_string(), BTreeMap::new())).collect_map();
-    for (m, partitions) in built.assignment.iter().enumerate() {
-        let Some(by_topic) = assignment.get_mut(members[m].id) else {
-            continue;
-        };
-        for tp in partitions {
-            by_topic.entry(topics.name(tp.topic).to_string()).or_insert_with(Vec::new).push(tp.partition);
-        }
-        for list in by_topic.values_mut() {
-            list.sort_unstable();
-        }
-    }
-    let transferring = built
-        .transferring
-        .iter()
-        .map(|(tp, m)| ((topics.name(tp.topic).to_string(), tp.partition), members[*m].id.to_string()))
-        .collect_map();
-    StickyOutcome { assignment, transferring, all_subscriptions_equal: all_equal, warnings }
+    (built, all_equal)
 }

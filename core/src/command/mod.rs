@@ -8,12 +8,17 @@ mod cluster;
 mod connect;
 mod group;
 mod produce;
+mod share_group;
 mod txn;
 
 pub use cluster::{BrokerCommand, TopicCommand};
 pub use connect::ConnectCommand;
 pub use group::GroupCommand;
 pub use produce::ProduceCommand;
+pub use share_group::{
+    AcknowledgeRule, AcknowledgeType, AcknowledgementMode, ShareConsumerConfig, ShareGroupCommand, ShareGroupConfig, ShareGroupRefusal,
+    ShareGroupSpec, ShareMemberSpec, MAX_ACKNOWLEDGE_RULES,
+};
 pub use txn::{TxnCommand, TxnOperation, TxnRefusal};
 
 use crate::config::PartitionerKind;
@@ -109,6 +114,8 @@ pub enum Command {
     Group(GroupCommand),
     /// A Kafka Connect connector's task crashes or restarts.
     Connect(ConnectCommand),
+    /// A share group (KIP-932) or one of its consumers starts, stops, crashes, or changes how it acknowledges.
+    ShareGroup(ShareGroupCommand),
     /// Transactions: a transactional producer begins, commits or aborts, sends offsets,
     /// crashes, restarts or starts; a group's isolation level; Streams' guarantee.
     Txn(TxnCommand),
@@ -131,6 +138,7 @@ from_feature!(
     Topic(TopicCommand),
     Group(GroupCommand),
     Connect(ConnectCommand),
+    ShareGroup(ShareGroupCommand),
     Txn(TxnCommand),
 );
 
@@ -145,6 +153,7 @@ impl Clone for Command {
             Command::Topic(c) => Command::Topic(c.clone()),
             Command::Group(c) => Command::Group(c.clone()),
             Command::Connect(c) => Command::Connect(c.clone()),
+            Command::ShareGroup(c) => Command::ShareGroup(c.clone()),
             Command::Txn(c) => Command::Txn(c.clone()),
         }
     }
@@ -217,6 +226,10 @@ tagged_reader! {
             to: SeekTo,
             topics: Vec<String>,
             connector: String,
+            share_group: ShareGroupSpec,
+            share_member: ShareMemberSpec,
+            share_acknowledgement_mode: AcknowledgementMode,
+            acknowledge_type: Option<AcknowledgeType>,
             config: crate::config::ProducerConfig,
             isolation_level: crate::config::IsolationLevel,
             application_id: String,
@@ -247,6 +260,14 @@ tagged_reader! {
             Connect(ConnectCommand::CrashConnector) "crash_connector" { connector },
             Connect(ConnectCommand::RestartConnector) "restart_connector" { connector },
             Broker(BrokerCommand::ShutdownBroker) "shutdown_broker" { broker },
+            ShareGroup(ShareGroupCommand::AddShareGroup) "add_share_group" { share_group },
+            ShareGroup(ShareGroupCommand::AddShareMember) "add_share_member" { group, share_member },
+            ShareGroup(ShareGroupCommand::RemoveShareMember) "remove_share_member" { group, client_id },
+            ShareGroup(ShareGroupCommand::CrashShareMember) "crash_share_member" { group, client_id },
+            ShareGroup(ShareGroupCommand::RestartShareMember) "restart_share_member" { group, client_id },
+            ShareGroup(ShareGroupCommand::SetShareProcessing) "set_share_processing" { group, client_id, processing_ms },
+            ShareGroup(ShareGroupCommand::SetAcknowledgementMode) "set_acknowledgement_mode" { group, client_id, share_acknowledgement_mode },
+            ShareGroup(ShareGroupCommand::SetAcknowledgeRule) "set_acknowledge_rule" { group, client_id, value, acknowledge_type: default },
             Txn(TxnCommand::BeginTransaction) "begin_transaction" { producer },
             Txn(TxnCommand::CommitTransaction) "commit_transaction" { producer },
             Txn(TxnCommand::AbortTransaction) "abort_transaction" { producer },
@@ -464,6 +485,8 @@ pub enum CommandError {
         /// The producer.
         producer: String,
     },
+    /// A share group's own refusal (KIP-932, `command/share_group.rs`).
+    ShareGroup(ShareGroupRefusal),
     /// A transactions command refused (`command/txn.rs`).
     Txn(TxnRefusal),
 }
@@ -506,7 +529,19 @@ impl NameOf {
             NameOf::TransactionalId => "a transactional.id",
         }
     }
+
+    /// The longest such name, in characters: Kafka's `Topic.MAX_NAME_LENGTH` (249) for a
+    /// topic, the sandbox's [`MAX_NAME_CHARS`] for the rest.
+    pub fn max_chars(self) -> usize {
+        match self {
+            NameOf::Topic => TOPIC_NAME_MAX_CHARS,
+            _ => MAX_NAME_CHARS,
+        }
+    }
 }
+
+/// The longest topic name Kafka accepts (`org.apache.kafka.common.internals.Topic.MAX_NAME_LENGTH`).
+pub const TOPIC_NAME_MAX_CHARS: usize = 249;
 
 /// What is wrong with a name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -517,6 +552,15 @@ pub enum NameProblem {
     TooLong,
     /// The name contains a control character (a newline, a tab…).
     ControlCharacter,
+    /// A topic name with a character outside ASCII letters, digits, `.`, `_` and `-`
+    /// (Kafka's `Topic.validate`: `InvalidTopicException`, "contains a character other
+    /// than ASCII alphanumerics, '.', '_' and '-'").
+    IllegalCharacter {
+        /// The first character Kafka refuses.
+        ch: char,
+    },
+    /// A topic named `.` or `..` (Kafka's `Topic.validate`: "Topic name cannot be \".\" or \"..\"").
+    DotOrDotDot,
 }
 
 /// The values a setting allows.
@@ -573,11 +617,17 @@ impl fmt::Display for CommandError {
                 write!(f, "topic \"{topic}\" has partitions 0..{} but partition {partition} was asked for", partitions.saturating_sub(1))
             }
             CommandError::BadName { what, name, problem } => {
+                let what_of = *what;
                 let what = what.english();
                 match problem {
                     NameProblem::Empty => write!(f, "{what} must not be empty"),
-                    NameProblem::TooLong => write!(f, "{what} \"{name}\" is longer than {MAX_NAME_CHARS} characters"),
+                    NameProblem::TooLong => write!(f, "{what} \"{name}\" is longer than {} characters", what_of.max_chars()),
                     NameProblem::ControlCharacter => write!(f, "{what} {name:?} contains a control character"),
+                    NameProblem::IllegalCharacter { ch } => write!(
+                        f,
+                        "{what} {name:?} contains {ch:?}; allowed: ASCII letters, digits, '.', '_' and '-' (Kafka's topic naming rule)"
+                    ),
+                    NameProblem::DotOrDotDot => write!(f, "{what} cannot be \".\" or \"..\" (Kafka's topic naming rule)"),
                 }
             }
             CommandError::RecordTooLong => write!(f, "a key or value may have at most {MAX_VALUE_CHARS} characters"),
@@ -628,18 +678,28 @@ impl fmt::Display for CommandError {
                 f,
                 "producer \"{producer}\" has enable_idempotence true, which needs acks \"all\"; allowed: \"all\" (or first set enable_idempotence to false)"
             ),
+            CommandError::ShareGroup(r) => r.fmt(f),
         }
     }
 }
 
 impl std::error::Error for CommandError {}
 
-/// Checks a name: non-empty, at most [`MAX_NAME_CHARS`], no control characters.
+/// Checks a name: non-empty, at most [`NameOf::max_chars`], no control characters; a
+/// topic's name as Kafka's `Topic.validate` does (`[a-zA-Z0-9._-]`, at most 249
+/// characters, not `.` or `..`).
 pub fn check_name(what: NameOf, name: &str) -> Result<(), CommandError> {
+    let topic = what == NameOf::Topic;
+    // In `Topic.detectInvalidTopic`'s order for a topic: empty, `.` or `..`, too long,
+    // a character outside the pattern (a control character is one).
     let problem = if name.is_empty() {
         NameProblem::Empty
-    } else if name.chars().count() > MAX_NAME_CHARS {
+    } else if topic && (name == "." || name == "..") {
+        NameProblem::DotOrDotDot
+    } else if name.chars().count() > what.max_chars() {
         NameProblem::TooLong
+    } else if let Some(ch) = name.chars().find(|c| topic && !is_topic_char(*c)) {
+        NameProblem::IllegalCharacter { ch }
     } else if name.chars().any(char::is_control) {
         NameProblem::ControlCharacter
     } else {
@@ -648,11 +708,78 @@ pub fn check_name(what: NameOf, name: &str) -> Result<(), CommandError> {
     Err(CommandError::BadName { what, name: name.to_string(), problem })
 }
 
+/// Kafka's `Topic.containsValidPattern`: ASCII letters and digits, `.`, `_` and `-`.
+pub fn is_topic_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')
+}
+
+impl Command {
+    /// Every topic name the command gives, checked by [`check_name`] before the command
+    /// runs: Kafka refuses an illegal name with `InvalidTopicException` before it asks
+    /// whether the topic exists.
+    pub fn topic_names(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        match self {
+            Command::Produce(ProduceCommand::Produce { topic, .. }) => out.push(topic),
+            Command::Topic(TopicCommand::AddPartitions { topic, .. } | TopicCommand::SetTopicConfig { topic, .. }) => out.push(topic),
+            Command::Group(GroupCommand::AddGroup { group }) => out.extend(group.topics.iter().map(String::as_str)),
+            Command::Group(GroupCommand::Subscribe { topics, .. }) => out.extend(topics.iter().map(String::as_str)),
+            Command::Group(GroupCommand::Seek { topic, .. }) => out.push(topic),
+            Command::ShareGroup(ShareGroupCommand::AddShareGroup { share_group }) => {
+                out.extend(share_group.topics.iter().map(String::as_str))
+            }
+            Command::Produce(_)
+            | Command::Broker(_)
+            | Command::Group(_)
+            | Command::Connect(_)
+            | Command::ShareGroup(_)
+            | Command::Txn(_) => {}
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use crate::scenario::{parse_json, write_json};
+
+    /// Kafka's `TopicTest.testTopicHasCollisionChars`/`shouldAcceptValidTopicNames` and
+    /// `shouldThrowOnInvalidTopicNames` cases: the names Kafka accepts and refuses.
+    #[test]
+    fn topic_names_follow_kafkas_topic_validate() {
+        let long_ok = "a".repeat(249);
+        for ok in ["valid", "TOPIC", "nAmEs", "ar6", "VaL1d", "_0-9_.", "...", "Topic01", "__x", long_ok.as_str()] {
+            assert_eq!(check_name(NameOf::Topic, ok), Ok(()), "{ok:?}");
+        }
+        let long = "a".repeat(250);
+        let problem = |name: &str| match check_name(NameOf::Topic, name) {
+            Err(CommandError::BadName { what: NameOf::Topic, problem, .. }) => Some(problem),
+            _ => None,
+        };
+        assert_eq!(problem(""), Some(NameProblem::Empty));
+        assert_eq!(problem("."), Some(NameProblem::DotOrDotDot));
+        assert_eq!(problem(".."), Some(NameProblem::DotOrDotDot));
+        assert_eq!(problem(&long), Some(NameProblem::TooLong));
+        for (bad, ch) in [
+            ("foo bar", ' '),
+            ("bad topic!", ' '),
+            ("<b>x</b> topic", '<'),
+            ("foo:bar", ':'),
+            ("foo=bar", '='),
+            ("a\tb", '\t'),
+            ("主题", '主'),
+        ] {
+            assert_eq!(problem(bad), Some(NameProblem::IllegalCharacter { ch }), "{bad:?}");
+        }
+        // Other names keep the sandbox's rule: HTML in a group id is shown as text.
+        assert_eq!(check_name(NameOf::GroupId, "<b>x</b> group"), Ok(()));
+        assert!(check_name(NameOf::GroupId, &"g".repeat(65)).is_err());
+        // The refusal says what, where and what is allowed.
+        let e = check_name(NameOf::Topic, "bad topic!").unwrap_err().to_string();
+        assert!(e.contains("\"bad topic!\"") && e.contains("'.', '_' and '-'"), "{e}");
+    }
     use crate::tagged::tests::{check_tags, tag_last};
 
     /// One of each variant, every optional field set (so the writer writes it). A variant
@@ -715,6 +842,34 @@ mod tests {
             Command::Connect(ConnectCommand::CrashConnector { connector: s("x") }),
             Command::Connect(ConnectCommand::RestartConnector { connector: s("x") }),
             Command::Broker(BrokerCommand::ShutdownBroker { broker: 1 }),
+            Command::ShareGroup(ShareGroupCommand::AddShareGroup {
+                share_group: ShareGroupSpec {
+                    id: s("q"),
+                    topics: vec![s("t")],
+                    config: ShareGroupConfig::default(),
+                    members: vec![ShareMemberSpec {
+                        client_id: s("c"),
+                        config: ShareConsumerConfig::default(),
+                        acknowledge: vec![AcknowledgeRule { value: s("v"), acknowledge_type: AcknowledgeType::Reject }],
+                    }],
+                },
+            }),
+            Command::ShareGroup(ShareGroupCommand::AddShareMember { group: s("q"), share_member: ShareMemberSpec::new("c") }),
+            Command::ShareGroup(ShareGroupCommand::RemoveShareMember { group: s("q"), client_id: s("c") }),
+            Command::ShareGroup(ShareGroupCommand::CrashShareMember { group: s("q"), client_id: s("c") }),
+            Command::ShareGroup(ShareGroupCommand::RestartShareMember { group: s("q"), client_id: s("c") }),
+            Command::ShareGroup(ShareGroupCommand::SetShareProcessing { group: s("q"), client_id: s("c"), processing_ms: 5 }),
+            Command::ShareGroup(ShareGroupCommand::SetAcknowledgementMode {
+                group: s("q"),
+                client_id: s("c"),
+                share_acknowledgement_mode: AcknowledgementMode::Explicit,
+            }),
+            Command::ShareGroup(ShareGroupCommand::SetAcknowledgeRule {
+                group: s("q"),
+                client_id: s("c"),
+                value: s("v"),
+                acknowledge_type: Some(AcknowledgeType::Release),
+            }),
             Command::Txn(TxnCommand::BeginTransaction { producer: s("p") }),
             Command::Txn(TxnCommand::CommitTransaction { producer: s("p") }),
             Command::Txn(TxnCommand::AbortTransaction { producer: s("p") }),
@@ -804,7 +959,7 @@ mod tests {
         }
         // The defaults: produce's key, partition and headers, seek's partition,
         // set_topic_config's settings.
-        assert_eq!(required.len(), 59, "{required:?}");
+        assert_eq!(required.len(), 77, "{required:?}");
         assert!(!required.iter().any(|r| r.ends_with(".key")
             || r.ends_with("partition")
             || r.contains("headers")
@@ -838,7 +993,7 @@ mod tests {
     fn an_unknown_command_type_is_refused_listing_the_types() {
         let e = refusal::<Command>(r#"{"type": "explode"}"#);
         assert!(e.starts_with("[0].type (line 1, column 19): unknown variant `explode`, expected one of `produce`, `add_member`, "), "{e}");
-        assert!(e.ends_with(", `crash_connector`, `restart_connector`, `shutdown_broker`, `begin_transaction`, `commit_transaction`, `abort_transaction`, `send_offsets_to_transaction`, `crash_producer`, `restart_producer`, `add_producer`, `set_isolation_level`, `set_processing_guarantee`"), "{e}");
+        assert!(e.ends_with(", `shutdown_broker`, `add_share_group`, `add_share_member`, `remove_share_member`, `crash_share_member`, `restart_share_member`, `set_share_processing`, `set_acknowledgement_mode`, `set_acknowledge_rule`, `begin_transaction`, `commit_transaction`, `abort_transaction`, `send_offsets_to_transaction`, `crash_producer`, `restart_producer`, `add_producer`, `set_isolation_level`, `set_processing_guarantee`"), "{e}");
         assert!(refusal::<Command>(r#"{"broker": 1}"#).ends_with("missing field `type`"));
         assert!(refusal::<Command>("7").contains("expected a command object with a \"type\""));
         let e = refusal::<SeekTo>(r#"{"kind": "sideways"}"#);

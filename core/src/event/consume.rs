@@ -84,9 +84,30 @@ pub enum ConsumeEvent {
         /// The position it had, outside the log.
         from: u64,
         /// The position it fetches from now: the log start (`earliest`) or the high
-        /// watermark (`latest`); after a truncation below it (KIP-320), the leader's log end.
+        /// watermark (`latest`).
         to: u64,
     } = 43,
+    /// KIP-320: after a leader change (or on committed offsets) the consumer validated
+    /// its position with `OffsetsForLeaderEpoch` and found the new leader's log diverges
+    /// below it — an unclean election truncated what it had read. With a reset policy it
+    /// resumes at the divergence point (`SubscriptionState.maybeCompleteValidation`);
+    /// with `auto.offset.reset=none`, `poll()` throws `LogTruncationException` instead
+    /// (`ConsumerFailed` with `LOG_TRUNCATION`).
+    TruncationDetected {
+        /// The member's `group.id`.
+        group: String,
+        /// The member's `client.id`.
+        client_id: String,
+        /// The partition.
+        tp: TopicPartition,
+        /// The position it had.
+        from: u64,
+        /// The leader epoch of the record before that position (`offsetEpoch`).
+        offset_epoch: u32,
+        /// Where that epoch ends in the new leader's log: the first offset the logs may
+        /// differ at, and the position it fetches from now.
+        to: u64,
+    } = 70,
     /// An offset commit (committed offset = next offset to read).
     OffsetsCommitted {
         /// The member's `group.id`.
@@ -133,6 +154,7 @@ impl ConsumeEvent {
             E::PositionSet { .. } => "PositionSet",
             E::RecordDelivered { .. } => "RecordDelivered",
             E::PositionReset { .. } => "PositionReset",
+            E::TruncationDetected { .. } => "TruncationDetected",
             E::OffsetsCommitted { .. } => "OffsetsCommitted",
             E::OffsetsExpired { .. } => "OffsetsExpired",
             E::Seeked { .. } => "Seeked",
@@ -154,6 +176,7 @@ impl ConsumeEvent {
             }
             E::PositionSet { group, client_id, tp, .. }
             | E::PositionReset { group, client_id, tp, .. }
+            | E::TruncationDetected { group, client_id, tp, .. }
             | E::Seeked { group, client_id, tp, .. } => {
                 vec![S::Group(group), member(group, client_id), part(&tp.topic, tp.partition)]
             }
@@ -174,6 +197,7 @@ impl ConsumeEvent {
             | E::CommitFailed { .. }
             | E::PositionSet { .. }
             | E::PositionReset { .. }
+            | E::TruncationDetected { .. }
             | E::Seeked { .. } => Category::Consume,
         }
     }
@@ -189,6 +213,7 @@ impl ConsumeEvent {
             | E::CommitFailed { .. }
             | E::PositionSet { .. }
             | E::PositionReset { .. }
+            | E::TruncationDetected { .. }
             | E::Seeked { .. } => None,
         }
     }
@@ -198,7 +223,7 @@ impl ConsumeEvent {
         use ConsumeEvent as E;
         match self {
             E::RecordProcessed { value, .. } | E::RecordDelivered { value, .. } => vec![value],
-            E::PositionReset { .. } => Vec::new(),
+            E::PositionReset { .. } | E::TruncationDetected { .. } => Vec::new(),
             E::CommitFailed { error, offsets, .. } => {
                 let mut out = vec![error.name()];
                 out.extend(committed(offsets));

@@ -12,9 +12,11 @@ mod replication;
 #[cfg(test)]
 pub(crate) mod samples;
 mod settings;
+mod share_group;
 mod streams;
 mod txn;
 
+pub use self::share_group::{ArchiveCause, ReturnCause, ShareError, ShareGroupEvent, ShareLeaveReason};
 pub use self::txn::{ClientTxnState, TxnPartition, TxnState};
 pub use self::{
     cluster::ClusterEvent,
@@ -124,6 +126,8 @@ pub enum EventKind {
     Streams(StreamsEvent),
     /// Settings changed at run time, and commands that could not be carried out.
     Settings(SettingsEvent),
+    /// Share groups (KIP-932): membership, acquisition, acknowledgements, locks.
+    ShareGroup(ShareGroupEvent),
     /// Transactions: transactional producers, their coordinator, markers, transactional
     /// offsets and what read_committed consumers skip.
     Txn(TxnEvent),
@@ -145,6 +149,7 @@ macro_rules! each_feature {
             EventKind::Connect($e) => $body,
             EventKind::Streams($e) => $body,
             EventKind::Settings($e) => $body,
+            EventKind::ShareGroup($e) => $body,
             EventKind::Txn($e) => $body,
             EventKind::Compaction($e) => $body,
         }
@@ -172,6 +177,7 @@ Push(PushEvent),
 Connect(ConnectEvent),
 Streams(StreamsEvent),
 Settings(SettingsEvent),
+ShareGroup(ShareGroupEvent),
 Txn(TxnEvent),
 Compaction(CompactionEvent),
 }
@@ -194,6 +200,7 @@ impl PartialEq for EventKind {
             (K::Connect(a), K::Connect(b)) => a == b,
             (K::Streams(a), K::Streams(b)) => a == b,
             (K::Settings(a), K::Settings(b)) => a == b,
+            (K::ShareGroup(a), K::ShareGroup(b)) => a == b,
             (K::Txn(a), K::Txn(b)) => a == b,
             (K::Compaction(a), K::Compaction(b)) => a == b,
             (
@@ -207,6 +214,7 @@ impl PartialEq for EventKind {
                 | K::Connect(_)
                 | K::Streams(_)
                 | K::Settings(_)
+                | K::ShareGroup(_)
                 | K::Txn(_)
                 | K::Compaction(_),
                 _,
@@ -528,6 +536,7 @@ impl GroupError {
             GroupError::NoOffsetForPartition => "NO_OFFSET_FOR_PARTITION",
             GroupError::InvalidSessionTimeout => "INVALID_SESSION_TIMEOUT",
             GroupError::OffsetOutOfRange => "OFFSET_OUT_OF_RANGE",
+            GroupError::LogTruncation => "LOG_TRUNCATION",
         }
     }
 }
@@ -618,6 +627,10 @@ pub enum GroupError {
     /// (`GroupCoordinatorService.joinGroup`): fatal for the consumer
     /// (`InvalidSessionTimeoutException` from `poll()`).
     InvalidSessionTimeout,
+    /// Not from the coordinator: `auto.offset.reset=none` and the position's validation
+    /// (KIP-320) found the log truncated below it after an unclean election
+    /// (`LogTruncationException` from `poll()`, which names the divergent offset).
+    LogTruncation,
 }
 
 /// Errors a Produce request can meet (Kafka's `Errors`), plus the producer's own timeout.
@@ -844,6 +857,7 @@ mod tests {
             GroupError::NoOffsetForPartition,
             GroupError::OffsetOutOfRange,
             GroupError::InvalidSessionTimeout,
+            GroupError::LogTruncation,
         ] {
             assert_eq!(write_json(&e, false), quoted(e.name()));
         }
@@ -978,7 +992,8 @@ mod tests {
     }
 
     /// The samples are one of each kind: their places in the digest (each kind's explicit
-    /// discriminant) are 0, 1, 2, … with none twice and none missing.
+    /// discriminant) are 0, 1, 2, … up to the first feature's range with none missing, then
+    /// each feature's own range (share groups: 140–179), none twice.
     #[test]
     fn the_samples_are_one_of_each_kind() {
         let places: Vec<isize> = samples::every_event().into_iter().map(place).collect();
@@ -986,6 +1001,11 @@ mod tests {
         sorted.sort_unstable();
         sorted.dedup();
         assert_eq!(sorted.len(), places.len(), "a place twice: {places:?}");
+        let old: Vec<isize> = sorted.iter().copied().filter(|p| *p < 70).collect();
+        assert_eq!(old, (0..old.len() as isize).collect::<Vec<_>>(), "{places:?}");
+        assert!(sorted.iter().all(|p| *p < 200), "{places:?}");
+        let share: Vec<isize> = sorted.iter().copied().filter(|p| (140..180).contains(p)).collect();
+        assert_eq!(share, (140..140 + share.len() as isize).collect::<Vec<_>>(), "{places:?}");
         // The flat enum's places 0, 1, 2, …, then each helper's range (transactions 100–139,
         // share groups 140–179, page 180–199, compaction 200–219), each used from its start
         // with no hole.
@@ -1003,14 +1023,15 @@ mod tests {
         fn page_before(e: &EventKind) -> Option<Jump> {
             use EventKind as E;
             match e {
-                E::Group(GroupEvent::RebalanceStarted { .. }) | E::ConsumerProtocol(ConsumerProtocolEvent::GroupEpochBumped { .. }) => {
-                    Some(Jump::Rebalance)
-                }
+                E::Group(GroupEvent::RebalanceStarted { .. })
+                | E::ConsumerProtocol(ConsumerProtocolEvent::GroupEpochBumped { .. })
+                | E::ShareGroup(ShareGroupEvent::ShareAssignmentComputed { .. }) => Some(Jump::Rebalance),
                 E::Cluster(ClusterEvent::BrokerCrashed { .. })
                 | E::Cluster(ClusterEvent::BrokerIsolated { .. })
                 | E::Cluster(ClusterEvent::BrokerShutDown { .. })
                 | E::Group(GroupEvent::MemberCrashed { .. })
-                | E::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed { .. }) => Some(Jump::Fault),
+                | E::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed { .. })
+                | E::ShareGroup(ShareGroupEvent::ShareMemberCrashed { .. }) => Some(Jump::Fault),
                 // Transactions (issue 17): a producer's crash, its fencing, its fatal or
                 // abortable error.
                 E::Txn(TxnEvent::ProducerCrashed { .. } | TxnEvent::EpochFenced { .. } | TxnEvent::TxnProducerFailed { .. }) => {
@@ -1023,7 +1044,7 @@ mod tests {
         for e in &all {
             assert_eq!(e.jump(), page_before(e), "{}", e.name());
         }
-        assert_eq!(all.iter().filter(|e| e.jump().is_some()).count(), 10);
+        assert_eq!(all.iter().filter(|e| e.jump().is_some()).count(), 12);
     }
 
     /// `EventKind`'s written-out `clone` and `==` are the derived ones: each sample equals

@@ -154,6 +154,7 @@ pub(crate) fn every_event() -> Vec<EventKind> {
                 high_watermark: 1,
             },
             PositionReset { group: s("g"), client_id: s("c"), tp: tp("t", 0), from: 9, to: 1 },
+            TruncationDetected { group: s("g"), client_id: s("c"), tp: tp("t", 0), from: 9, offset_epoch: 0, to: 5 },
             OffsetsCommitted { group: s("g"), client_id: s("c"), offsets: vec![(tp("t", 0), 1)] },
             OffsetsExpired { group: s("g"), offsets: vec![(tp("t", 0), 1)] },
             Seeked { group: s("g"), client_id: s("c"), tp: tp("t", 0), from: 1, to: 0, how: SeekTo::Beginning },
@@ -192,6 +193,24 @@ pub(crate) fn every_event() -> Vec<EventKind> {
         Settings(SettingsEvent) {
             ConfigChanged { entity: s("p"), setting: s("acks"), value: s("1") },
             CommandRejected { reason: s("no") },
+        }
+        ShareGroup(ShareGroupEvent) {
+            ShareGroupCreated { group: s("q") },
+            ShareMemberJoined { group: s("q"), client_id: s("c"), member_id: s("u"), group_epoch: 1 },
+            ShareAssignmentComputed { group: s("q"), group_epoch: 1, desired_sharing: 2, assignment: vec![(s("c"), vec![tp("t", 0)])] },
+            ShareMemberAssigned { group: s("q"), client_id: s("c"), member_epoch: 1, partitions: vec![tp("t", 0)] },
+            ShareMemberLeft { group: s("q"), client_id: s("c"), reason: ShareLeaveReason::SessionExpired },
+            ShareMemberCrashed { group: s("q"), client_id: s("c") },
+            ShareMemberRestarted { group: s("q"), client_id: s("c") },
+            SharePartitionInitialized { group: s("q"), tp: tp("t", 0), start_offset: 0, earliest: true },
+            SharePartitionReloaded { group: s("q"), tp: tp("t", 0), start_offset: 0 },
+            ShareRecordsAcquired { group: s("q"), client_id: s("c"), tp: tp("t", 0), records: vec![(0, 1)], lock_until_ms: 30_000 },
+            ShareRecordDelivered { group: s("q"), client_id: s("c"), record: r(1), tp: tp("t", 0), offset: 0, value: s("v"), delivery_count: 1 },
+            ShareAcknowledged { group: s("q"), client_id: s("c"), tp: tp("t", 0), offsets: vec![0], acknowledge_type: crate::command::AcknowledgeType::Reject },
+            ShareAcknowledgeFailed { group: s("q"), client_id: s("c"), tp: tp("t", 0), offsets: vec![0], error: ShareError::InvalidRecordState },
+            ShareRecordsReturned { group: s("q"), client_id: s("c"), tp: tp("t", 0), offsets: vec![0], cause: ReturnCause::LockExpired },
+            ShareRecordArchived { group: s("q"), tp: tp("t", 0), offset: 0, delivery_count: 5, cause: ArchiveCause::DeliveryLimit },
+            ShareStartOffsetMoved { group: s("q"), tp: tp("t", 0), start_offset: 1 },
         }
         Txn(TxnEvent) {
             ProducerInitialized { producer: s("p"), transactional_id: s("tx"), producer_id: 1000, epoch: 0, coordinator: 1 },
@@ -241,6 +260,7 @@ pub(crate) fn every_event() -> Vec<EventKind> {
             ProducerAdded { producer: s("p") },
             IsolationLevelSet { group: s("g"), isolation_level: crate::config::IsolationLevel::ReadCommitted },
             ProcessingGuaranteeSet { application_id: s("a"), processing_guarantee: crate::config::ProcessingGuarantee::ExactlyOnceV2 },
+            TxnRecordsAppended { topic: s("t"), partition: 0, producer_id: 1000, epoch: 0, records: vec![r(1)], first_offset: 0 },
         }
         Compaction(CompactionEvent) {
             LogCleaned {

@@ -448,6 +448,22 @@ pub enum TxnEvent {
         /// at_least_once or exactly_once_v2.
         processing_guarantee: ProcessingGuarantee,
     } = 120,
+    /// A leader appended a transactional batch: its records belong to the producer id's
+    /// open transaction on the partition until its marker.
+    TxnRecordsAppended {
+        /// The topic.
+        topic: String,
+        /// The partition.
+        partition: u32,
+        /// The producer id.
+        producer_id: u64,
+        /// The epoch the batch carries.
+        epoch: u16,
+        /// The records, in offset order.
+        records: Vec<crate::record::RecordId>,
+        /// The first record's offset.
+        first_offset: u64,
+    } = 121,
 }
 
 impl TxnEvent {
@@ -476,6 +492,7 @@ impl TxnEvent {
             E::ProducerAdded { .. } => "ProducerAdded",
             E::IsolationLevelSet { .. } => "IsolationLevelSet",
             E::ProcessingGuaranteeSet { .. } => "ProcessingGuaranteeSet",
+            E::TxnRecordsAppended { .. } => "TxnRecordsAppended",
         }
     }
 
@@ -519,6 +536,11 @@ impl TxnEvent {
             E::TxnCompleted { .. } | E::EpochFenced { .. } | E::TxnTimedOut { .. } => Vec::new(),
             E::IsolationLevelSet { group, .. } => vec![S::Group(group)],
             E::ProcessingGuaranteeSet { application_id, .. } => vec![S::StreamsApp(application_id)],
+            E::TxnRecordsAppended { topic, partition, records, .. } => {
+                let mut out = vec![part(topic, *partition)];
+                out.extend(records.iter().map(|r| S::Record(*r)));
+                out
+            }
         }
     }
 
@@ -534,7 +556,7 @@ impl TxnEvent {
             | E::TxnEnded { .. }
             | E::TxnCompleted { .. }
             | E::ProducerAdded { .. } => Category::Produce,
-            E::MarkerWritten { .. } => Category::Replication,
+            E::MarkerWritten { .. } | E::TxnRecordsAppended { .. } => Category::Replication,
             E::TxnOffsetsCompleted { .. } | E::TxnOffsetsPending { .. } | E::OffsetFetchUnstable { .. } | E::RecordsSkipped { .. } => {
                 Category::Consume
             }
@@ -570,7 +592,8 @@ impl TxnEvent {
             | E::ProducerRestarted { .. }
             | E::ProducerAdded { .. }
             | E::IsolationLevelSet { .. }
-            | E::ProcessingGuaranteeSet { .. } => None,
+            | E::ProcessingGuaranteeSet { .. }
+            | E::TxnRecordsAppended { .. } => None,
         }
     }
 
@@ -601,6 +624,7 @@ impl TxnEvent {
             E::TxnTimedOut { transactional_id, .. } => vec![transactional_id],
             E::IsolationLevelSet { isolation_level, .. } => vec![isolation_level.name()],
             E::ProcessingGuaranteeSet { processing_guarantee, .. } => vec![processing_guarantee.name()],
+            E::TxnRecordsAppended { .. } => Vec::new(),
         }
     }
 }

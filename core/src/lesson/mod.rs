@@ -905,6 +905,53 @@ pub struct Reveal {
 }
 
 impl Reveal {
+    /// What the page outlines once the answer is shown: where the answer is (the partition
+    /// the record went to, the members that received it, the owner…), so the highlight
+    /// follows the answer instead of staying on what the question looked at. Empty when
+    /// the answer names nothing on the page (a count, a phase): the step's `look_at` stays.
+    pub fn look_at(&self, query: &query::Query) -> Vec<Focus> {
+        use query::{GroupQuery as G, ProduceQuery as P, Query as Q, ReplicationQuery as R};
+        let numbers = |v: &Value| -> Vec<u32> {
+            match v {
+                Value::Array(items) => items.iter().filter_map(|i| i.as_u64()).filter_map(|n| u32::try_from(n).ok()).collect(),
+                v => v.as_u64().and_then(|n| u32::try_from(n).ok()).into_iter().collect(),
+            }
+        };
+        let strings = |v: &Value| -> Vec<String> {
+            match v {
+                Value::Array(items) => items.iter().filter_map(|i| i.as_str().map(str::to_string)).collect(),
+                v => v.as_str().map(str::to_string).into_iter().collect(),
+            }
+        };
+        let member = |group: &str, client_id: String| Focus::Member { group: group.to_string(), client_id };
+        let mut out = match query {
+            Q::Produce(P::PartitionOf { topic, value }) => {
+                let mut f: Vec<Focus> =
+                    numbers(&self.answer).into_iter().map(|partition| Focus::Partition { topic: topic.clone(), partition }).collect();
+                f.push(Focus::Record(value.clone()));
+                f
+            }
+            Q::Produce(P::AckedOffset { value, .. }) => vec![Focus::Record(value.clone())],
+            Q::Replication(R::InLog { topic, partition, value, .. }) => {
+                vec![Focus::Partition { topic: topic.clone(), partition: *partition }, Focus::Record(value.clone())]
+            }
+            Q::Group(G::ReceivedBy { group, value }) => {
+                let mut f: Vec<Focus> = strings(&self.answer).into_iter().map(|c| member(group, c)).collect();
+                f.push(Focus::Record(value.clone()));
+                f
+            }
+            Q::Group(G::Owner { group, topic, partition }) => {
+                let mut f: Vec<Focus> = strings(&self.answer).into_iter().map(|c| member(group, c)).collect();
+                f.push(Focus::Partition { topic: topic.clone(), partition: *partition });
+                f
+            }
+            Q::Group(G::Assigned { group, client_id, .. }) => vec![member(group, client_id.clone())],
+            _ => Vec::new(),
+        };
+        out.truncate(MAX_FOCUS);
+        out
+    }
+
     /// The correct choice, when exactly one matches.
     pub fn correct(&self) -> Option<usize> {
         match self.matching.as_slice() {
@@ -1171,6 +1218,13 @@ fn check_focus(sim: &Sim, f: &Focus) -> Result<(), Missing> {
     let read = sim.read();
     match f {
         Focus::Partition { topic, partition } => query::find_partition(read, topic, *partition).map(|_| ()),
+        // A share group (KIP-932) is a group too, with its members.
+        Focus::Member { group, client_id } if sim.share_group(group).is_some() => sim
+            .share_group(group)
+            .and_then(|g| g.member(client_id))
+            .map(|_| ())
+            .ok_or_else(|| Missing::Member { group: group.clone(), client_id: client_id.clone() }),
+        Focus::Group(g) if sim.share_group(g).is_some() => Ok(()),
         Focus::Member { group, client_id } => query::member(read, group, client_id).map(|_| ()),
         Focus::Group(g) => query::group(read, g).map(|_| ()),
         Focus::Broker(b) => read.broker(*b).map(|_| ()).ok_or(Missing::Broker(*b)),
@@ -1196,6 +1250,8 @@ pub const LESSON_FILES: &[&str] = &[
     "08-pull-vs-push",
     "09-reliability",
     "10-connect-and-streams",
+    "11-exactly-once",
+    "12-share-groups",
 ];
 
 /// A lesson's number from its file name ("05-rebalance" is lesson 5; 0 without one).
@@ -1216,6 +1272,8 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("08-pull-vs-push", include_str!("../../lessons/08-pull-vs-push.json")),
     ("09-reliability", include_str!("../../lessons/09-reliability.json")),
     ("10-connect-and-streams", include_str!("../../lessons/10-connect-and-streams.json")),
+    ("11-exactly-once", include_str!("../../lessons/11-exactly-once.json")),
+    ("12-share-groups", include_str!("../../lessons/12-share-groups.json")),
 ];
 
 /// Every built-in lesson, parsed (a file that does not parse gives its error; the tests
@@ -1245,7 +1303,7 @@ mod tests {
             .collect();
         on_disk.sort();
         assert_eq!(on_disk, LESSON_FILES, "every file in core/lessons is listed, in order");
-        assert_eq!(LESSON_FILES.iter().map(|f| lesson_number(f)).collect::<Vec<_>>(), (1..=10).collect::<Vec<_>>());
+        assert_eq!(LESSON_FILES.iter().map(|f| lesson_number(f)).collect::<Vec<_>>(), (1..=12).collect::<Vec<_>>());
     }
 
     use super::*;

@@ -170,6 +170,13 @@ pub struct Records<'a> {
     len: usize,
 }
 
+/// No records (what a missing log reads as).
+impl Default for Records<'_> {
+    fn default() -> Self {
+        Records::empty()
+    }
+}
+
 impl std::fmt::Debug for Records<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_list().entries(self.iter()).finish()

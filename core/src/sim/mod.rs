@@ -37,10 +37,12 @@ mod cluster;
 mod group;
 mod options;
 mod produce;
+mod share;
 pub mod streams;
 mod streams_eos;
 mod txn;
 pub use options::{Dropped, SimOptions};
+pub(crate) use share::{check_share_config, check_share_member};
 pub(crate) use txn::check_transactional;
 
 use crate::event::SettingsEvent;
@@ -118,6 +120,8 @@ pub(crate) enum Pending {
     Push(PushPending),
     /// An event of source connectors and their tables (`connect.rs`).
     Connect(ConnectPending),
+    /// An event of share groups (KIP-932) (`share/`).
+    ShareGroup(share::SharePending),
     /// An event of transactions: the producer, its coordinator, markers, transactional
     /// offsets (`txn/`).
     Txn(TxnPending),
@@ -230,6 +234,16 @@ pub enum FlightKind {
         follower: BrokerId,
         /// The record values copied.
         values: Vec<String>,
+    },
+    /// Share groups (KIP-932): acknowledgements on their way to a partition leader, riding
+    /// on a ShareFetch or in a ShareAcknowledge.
+    ShareAcknowledge {
+        /// The consumer's group.
+        group: String,
+        /// The consumer's `client.id`.
+        client_id: String,
+        /// Each acknowledgement: partition, offset, type.
+        acks: Vec<(TopicPartition, u64, crate::command::AcknowledgeType)>,
     },
     /// A Fetch response carrying records to a consumer.
     FetchData {
@@ -435,6 +449,10 @@ impl Sim {
                         };
                         flights.push(Flight { kind, sent_at, arrives_at: *at });
                     }
+                    continue;
+                }
+                Pending::ShareGroup(s) => {
+                    flights.extend(s.flights(sent_at, *at));
                     continue;
                 }
                 _ => {}
@@ -664,12 +682,16 @@ impl Sim {
 
     /// One line per feature: each checks its own commands.
     fn validate(&self, command: &Command) -> Result<(), CommandError> {
+        for topic in command.topic_names() {
+            check_name(NameOf::Topic, topic)?;
+        }
         match command {
             Command::Produce(c) => self.validate_produce_command(c),
             Command::Broker(c) => self.validate_broker_command(c),
             Command::Topic(c) => self.validate_topic_command(c),
             Command::Group(c) => self.validate_group_command(c),
             Command::Connect(c) => self.validate_connect_command(c),
+            Command::ShareGroup(c) => self.validate_share_group_command(c),
             Command::Txn(c) => self.validate_txn_command(c),
         }
     }
@@ -741,6 +763,7 @@ impl Sim {
             Command::Topic(c) => self.execute_topic_command(c),
             Command::Group(c) => self.execute_group_command(c),
             Command::Connect(c) => self.execute_connect_command(c),
+            Command::ShareGroup(c) => self.execute_share_group_command(c),
             Command::Txn(c) => self.execute_txn_command(c),
         }
     }
@@ -771,6 +794,7 @@ impl Sim {
             Pending::Consume(p) => self.handle_consume(p),
             Pending::Push(p) => self.handle_push(p),
             Pending::Connect(p) => self.handle_connect(p),
+            Pending::ShareGroup(p) => self.handle_share_group(p),
             Pending::Txn(p) => self.handle_txn(p),
             Pending::Compaction(p) => self.handle_compaction(p),
         }

@@ -216,6 +216,9 @@ pub struct StreamsView {
     pub processed_total: u64,
     /// Records it has sent to the sink topic.
     pub output_total: u64,
+    /// `processing.guarantee` (issue 17).
+    #[serde(default, skip_serializing_if = "ProcessingGuarantee::is_at_least_once")]
+    pub processing_guarantee: ProcessingGuarantee,
 }
 
 /// One task's state store for the page: its input partition, the instance holding it and
@@ -253,6 +256,7 @@ impl StreamsApp {
                 .collect(),
             processed_total: self.processed_total,
             output_total: self.output_total,
+            processing_guarantee: self.spec.processing_guarantee,
         }
     }
 
@@ -332,6 +336,10 @@ pub(crate) fn check_streams(
             _ => {}
         }
         if let Some(changelog) = s.changelog() {
+            // The changelog is a topic Streams creates: Kafka's topic naming rule holds for
+            // it (an application.id or store name with a space makes a name the broker
+            // refuses with InvalidTopicException).
+            check_name(crate::command::NameOf::Topic, &changelog).map_err(|e| ScenarioError::at(format!("{path}.application_id"), e))?;
             if topics.contains_key(changelog.as_str()) {
                 return Err(err(format!("{path}.op"), P::ChangelogIsATopic { changelog }));
             }

@@ -95,6 +95,14 @@ pub fn Brokers(p: &BrokersProps) -> Html {
                 <span class="item"><span class="swatch card-dashed" />{ i18n::LEGEND_OUT_OF_ISR.get(lang) }</span>
                 <span class="item"><span class="elr-tag">{ i18n::IN_ELR.get(lang) }</span>{ i18n::LEGEND_ELR.get(lang) }</span>
             </p>
+            <details class="fidelity muted small" id="fidelity">
+                <summary>{ i18n::FIDELITY_TITLE.get(lang) }</summary>
+                <ul>
+                    { for [i18n::FIDELITY_CONTROLLER, i18n::FIDELITY_OFFSETS_TOPIC, i18n::FIDELITY_GROUP_SETTINGS, i18n::FIDELITY_DEVICES, i18n::FIDELITY_KNOWN, i18n::FIDELITY_MORE]
+                        .into_iter()
+                        .map(|m| html! { <li>{ m.get(lang) }</li> }) }
+                </ul>
+            </details>
         </section>
     }
 }
@@ -148,6 +156,12 @@ fn BrokerColumn(p: &BrokerColumnProps) -> Html {
                         if b.isolated { <span class="status cut-off">{ i18n::BROKER_CUT_OFF.get(lang) }</span> }
                         if b.fenced { <span class="status fenced" title={i18n::BROKER_FENCED_HINT.get(lang)}>{ i18n::BROKER_FENCED.get(lang) }</span> }
                         if b.slow_ms > 0 { <span class="status slow">{ i18n::slow_label(lang, b.slow_ms) }</span> }
+                        // Transactions (issue 17): the transactional ids it coordinates.
+                        if !b.txn_coordinator_for.is_empty() {
+                            <span class="status txn-coordinator" title={crate::i18n_txn::TXN_COORDINATOR.get(lang)}>
+                                { format!("{}: {}", crate::i18n_txn::TXN_COORDINATOR.get(lang), b.txn_coordinator_for.join(", ")) }
+                            </span>
+                        }
                     </span>
                 </div>
                 <div class="broker-controls">{ life }{ net }{ speed }</div>
@@ -247,10 +261,16 @@ fn record_cell(lang: Lang, rec: &RecordView, hw: u64, loss: Option<&Loss>) -> Ht
         Some(w) => format!("{offset} · {w}"),
         None => format!("{offset} · {} {} · {}", i18n::EPOCH.get(lang), rec.leader_epoch, rec.producer),
     };
+    // Transactions (issue 17): markers and transactional records (`txn.rs`).
+    let title = match super::txn::cell_hint(lang, rec) {
+        Some(h) => format!("{title} · {h}"),
+        None => title,
+    };
+    let value = super::txn::cell_value(lang, rec).map_or_else(|| rec.value.clone(), str::to_string);
     html! {
-        <li key={rec.id.0} class={classes!("rcell", class)} style={record_style(rec.id.0)} {title} data-value={rec.value.clone()}>
+        <li key={rec.id.0} class={classes!("rcell", class, super::txn::cell_class(rec))} style={record_style(rec.id.0)} {title} data-value={rec.value.clone()}>
             <span class="off">{ rec.offset }</span>
-            <span class="rv">{ &rec.value }</span>
+            <span class="rv">{ value }</span>
         </li>
     }
 }

@@ -35,6 +35,10 @@ pub enum Edit {
     /// Removes an item of a list, by its key.
     Remove(List, u64),
     ClearTimeline,
+    /// A fault scheduled on the timeline (a moment in ms and the command).
+    AddCommand(u64, kafka_sandbox_core::command::Command),
+    /// Removes the timeline's command at this index.
+    RemoveCommand(usize),
     /// Apply was refused: the form stays as it is and says why.
     Refused(Problem),
 }
@@ -70,6 +74,8 @@ impl Reducible for Form {
             Edit::AddStreams => d.add_streams(),
             Edit::Remove(list, k) => d.remove(list, k),
             Edit::ClearTimeline => d.clear_timeline(),
+            Edit::AddCommand(at, c) => d.add_command(at, c),
+            Edit::RemoveCommand(i) => d.remove_command(i),
         }
         form.problem = None;
         Rc::new(form)
@@ -416,6 +422,10 @@ fn cluster(cx: &Ctx) -> Html {
         c("cluster.group_max_session_timeout_ms"),
         c("cluster.offsets_retention_minutes"),
         c("cluster.offsets_retention_check_interval_ms"),
+        c("cluster.transaction_state_log_replication_factor"),
+        c("cluster.transaction_state_log_min_isr"),
+        c("cluster.transaction_max_timeout_ms"),
+        c("cluster.transaction_abort_timed_out_transaction_cleanup_interval_ms"),
     ];
     html! {
         <fieldset class="ed-section" id="ed-cluster">
@@ -440,6 +450,10 @@ fn cluster(cx: &Ctx) -> Html {
                 { cx.field(more[9], "group.max.session.timeout.ms", None) }
                 { cx.field(more[10], "offsets.retention.minutes", Some(i18n::ED_OFFSETS_RETENTION_HINT)) }
                 { cx.field(more[11], "offsets.retention.check.interval.ms", None) }
+                { cx.field(more[12], "transaction.state.log.replication.factor", Some(crate::i18n_txn::ED_TXN_RF_HINT)) }
+                { cx.field(more[13], "transaction.state.log.min.isr", None) }
+                { cx.field(more[14], "transaction.max.timeout.ms", None) }
+                { cx.field(more[15], "transaction.abort.timed.out.transaction.cleanup.interval.ms", None) }
             </> }) }
         </fieldset>
     }
@@ -503,6 +517,7 @@ fn producers(cx: &Ctx) -> Html {
                     f("producers[].config.retry_backoff_max_ms"), f("producers[].config.request_timeout_ms"),
                     f("producers[].config.delivery_timeout_ms"), f("producers[].config.max_in_flight_requests_per_connection"),
                     f("producers[].config.buffer_memory"), f("producers[].config.max_block_ms"),
+                    f("producers[].config.transaction_timeout_ms"),
                 ];
                 let add_send = send(cx.edit, Edit::AddSend(k));
                 html! {
@@ -517,6 +532,7 @@ fn producers(cx: &Ctx) -> Html {
                             { cx.field(f("producers[].config.acks"), "acks", Some(i18n::ACKS_HINT)) }
                             { cx.field(f("producers[].config.enable_idempotence"), "enable.idempotence", Some(i18n::ED_IDEMP_HINT)) }
                             { cx.field(f("producers[].config.linger_ms"), "linger.ms", Some(i18n::ED_LINGER_HINT)) }
+                            { cx.field(f("producers[].config.transactional_id"), "transactional.id", Some(crate::i18n_txn::ED_TXN_ID_HINT)) }
                         </div>
                         { cx.more(&more, html! { <>
                             { cx.field(more[0], "batch.size", None) }
@@ -528,6 +544,7 @@ fn producers(cx: &Ctx) -> Html {
                             { cx.field(more[6], "max.in.flight.requests.per.connection", None) }
                             { cx.field(more[7], "buffer.memory", Some(i18n::ED_BUFFER_MEMORY_HINT)) }
                             { cx.field(more[8], "max.block.ms", None) }
+                            { cx.field(more[9], "transaction.timeout.ms", None) }
                         </> }) }
                         <h4 class="ed-sub">{ i18n::ED_SENDS.get(lang) }</h4>
                         { for cx.d.send_keys(i).iter().zip(&p.send).map(|(&sk, plan)| {
@@ -593,6 +610,7 @@ fn groups(cx: &Ctx) -> Html {
                                 { cx.field(f("groups[].config.assignor"), i18n::ASSIGNOR, Some(i18n::ED_ASSIGNOR_HINT)) }
                             }
                             { cx.field(f("groups[].config.auto_offset_reset"), "auto.offset.reset", None) }
+                            { cx.field(f("groups[].config.isolation_level"), "isolation.level", Some(crate::i18n_txn::ED_ISOLATION_HINT)) }
                             { cx.field(f("groups[].config.delivery"), i18n::ED_DELIVERY, Some(i18n::ED_DELIVERY_HINT)) }
                             if push {
                                 { cx.field(f("groups[].config.push_buffer_max_records"), i18n::ED_PUSH_BUFFER, Some(i18n::ED_PUSH_BUFFER_HINT)) }
@@ -747,6 +765,7 @@ fn streams(cx: &Ctx) -> Html {
                             { cx.field(f("streams[].instances"), i18n::ED_INSTANCES, Some(i18n::ED_INSTANCES_HINT)) }
                             { cx.field(f("streams[].commit_interval_ms"), "commit.interval.ms", None) }
                             { cx.field(f("streams[].processing_ms"), i18n::ED_PROCESSING, Some(i18n::PROCESSING_HINT)) }
+                            { cx.field(f("streams[].processing_guarantee"), "processing.guarantee", Some(crate::i18n_txn::ED_GUARANTEE_HINT)) }
                         </div>
                     </div>
                 }
@@ -760,15 +779,133 @@ fn streams(cx: &Ctx) -> Html {
 
 fn timeline(cx: &Ctx) -> Html {
     let n = cx.d.timeline_len();
-    if n == 0 {
-        return Html::default();
-    }
     let clear = send(cx.edit, Edit::ClearTimeline);
+    let sc = cx.d.scenario();
+    let brokers: Vec<u32> = (0..sc.cluster.brokers).collect();
+    let members: Vec<(String, String)> =
+        sc.groups.iter().flat_map(|g| g.members.iter().map(|m| (g.id.clone(), m.client_id.clone()))).collect();
     html! {
         <fieldset class="ed-section" id="ed-timeline">
             <legend>{ i18n::ED_TIMELINE.get(cx.lang) }</legend>
-            <p class="small">{ i18n::ed_timeline(cx.lang, n) }</p>
-            <button type="button" class="ed-clear-timeline" onclick={clear}>{ i18n::ED_CLEAR_TIMELINE.get(cx.lang) }</button>
+            if n > 0 {
+                <p class="small">{ i18n::ed_timeline(cx.lang, n) }</p>
+                <ol class="ed-commands small">
+                    { for cx.d.timeline().into_iter().enumerate().map(|(i, (at, c))| html! {
+                        <li key={i}>
+                            <span class="t">{ i18n::seconds(at) }</span>{ " " }<code>{ c }</code>
+                            { cx.remove_button(&format!("{} {}", i18n::seconds(at), i + 1), Edit::RemoveCommand(i)) }
+                        </li>
+                    }) }
+                </ol>
+                <button type="button" class="ed-clear-timeline" onclick={clear}>{ i18n::ED_CLEAR_TIMELINE.get(cx.lang) }</button>
+            }
+            <FaultForm lang={cx.lang} {brokers} {members} edit={cx.edit.clone()} />
         </fieldset>
+    }
+}
+
+/// The faults the form schedules (the scenario format's `type`s).
+const FAULTS: &[(&str, i18n::Msg)] = &[
+    ("crash_broker", i18n::classroom::FAULT_CRASH_BROKER),
+    ("shutdown_broker", i18n::classroom::FAULT_SHUTDOWN_BROKER),
+    ("restart_broker", i18n::classroom::FAULT_RESTART_BROKER),
+    ("isolate_broker", i18n::classroom::FAULT_ISOLATE_BROKER),
+    ("heal_broker", i18n::classroom::FAULT_HEAL_BROKER),
+    ("crash_member", i18n::classroom::FAULT_CRASH_MEMBER),
+];
+
+/// The command a fault form makes: `kind` of [`FAULTS`], `target` a broker id or
+/// `group/client` for a member; `None` for anything else (nothing is scheduled).
+pub fn fault_command(kind: &str, target: &str) -> Option<kafka_sandbox_core::command::Command> {
+    use kafka_sandbox_core::command::{BrokerCommand as B, GroupCommand as G};
+    if kind == "crash_member" {
+        let (group, client_id) = target.split_once('/')?;
+        return Some(G::CrashMember { group: group.to_string(), client_id: client_id.to_string() }.into());
+    }
+    let broker: u32 = target.parse().ok()?;
+    Some(
+        match kind {
+            "crash_broker" => B::CrashBroker { broker },
+            "shutdown_broker" => B::ShutdownBroker { broker },
+            "restart_broker" => B::RestartBroker { broker },
+            "isolate_broker" => B::IsolateBroker { broker },
+            "heal_broker" => B::HealBroker { broker },
+            _ => return None,
+        }
+        .into(),
+    )
+}
+
+#[derive(Properties, PartialEq)]
+struct FaultFormProps {
+    lang: Lang,
+    brokers: Vec<u32>,
+    /// (group, client id) of every member.
+    members: Vec<(String, String)>,
+    edit: Callback<Edit>,
+}
+
+/// "Schedule a fault": when (s), what, which broker or member; Add puts it on the timeline.
+#[component]
+fn FaultForm(p: &FaultFormProps) -> Html {
+    let lang = p.lang;
+    let kind = use_state(|| "crash_broker".to_string());
+    let target = use_state(String::new);
+    let at = use_state(|| "5".to_string());
+    let is_member = *kind == "crash_member";
+    let targets: Vec<(String, String)> = if is_member {
+        p.members.iter().map(|(g, c)| (format!("{g}/{c}"), format!("{c} ({g})"))).collect()
+    } else {
+        p.brokers.iter().map(|b| (b.to_string(), format!("broker {b}"))).collect()
+    };
+    let chosen = if targets.iter().any(|(v, _)| *v == *target) {
+        (*target).clone()
+    } else {
+        targets.first().map(|(v, _)| v.clone()).unwrap_or_default()
+    };
+    let at_ms = crate::state::parse_seconds(&at);
+    let add = {
+        let (edit, kind, chosen) = (p.edit.clone(), (*kind).clone(), chosen.clone());
+        Callback::from(move |_: MouseEvent| {
+            if let (Some(ms), Some(c)) = (at_ms, fault_command(&kind, &chosen)) {
+                edit.emit(Edit::AddCommand(ms, c));
+            }
+        })
+    };
+    let on_kind = {
+        let kind = kind.clone();
+        Callback::from(move |e: Event| kind.set(e.target_unchecked_into::<HtmlSelectElement>().value()))
+    };
+    let on_target = {
+        let target = target.clone();
+        Callback::from(move |e: Event| target.set(e.target_unchecked_into::<HtmlSelectElement>().value()))
+    };
+    let on_at = {
+        let at = at.clone();
+        Callback::from(move |e: InputEvent| at.set(e.target_unchecked_into::<HtmlInputElement>().value()))
+    };
+    use i18n::classroom as w;
+    html! {
+        <div class="ed-fault" role="group" aria-label={w::FAULT_SCHEDULE.get(lang)}>
+            <strong class="small">{ w::FAULT_SCHEDULE.get(lang) }</strong>
+            <label>{ w::FAULT_AT.get(lang) }
+                <input id="ed-fault-at" type="text" inputmode="decimal" size="6" value={(*at).clone()} oninput={on_at}
+                    aria-invalid={at_ms.is_none().to_string()} />
+            </label>
+            <label>{ w::FAULT_WHAT.get(lang) }
+                <select id="ed-fault-kind" onchange={on_kind}>
+                    { for FAULTS.iter().map(|(v, m)| html! { <option value={*v} selected={*kind == *v}>{ m.get(lang) }</option> }) }
+                </select>
+            </label>
+            <label>{ if is_member { w::FAULT_MEMBER.get(lang) } else { w::FAULT_BROKER.get(lang) } }
+                <select id="ed-fault-target" onchange={on_target}>
+                    { for targets.iter().map(|(v, l)| html! { <option value={v.clone()} selected={*v == chosen}>{ l }</option> }) }
+                </select>
+            </label>
+            <button type="button" id="ed-fault-add" disabled={at_ms.is_none() || targets.is_empty()} onclick={add}>{ w::FAULT_ADD.get(lang) }</button>
+            if at_ms.is_none() {
+                <p class="small ed-problem" role="alert">{ w::FAULT_BAD_TIME.get(lang) }</p>
+            }
+        </div>
     }
 }

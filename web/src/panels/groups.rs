@@ -36,6 +36,9 @@ pub struct GroupsProps {
     /// Each group's protocol timeline and departures, by group id.
     #[prop_or_default]
     pub logs: Rc<VecMap<String, Rc<GroupLog>>>,
+    /// Each group as `kafka-consumer-groups.sh --describe` prints it, by group id.
+    #[prop_or_default]
+    pub describes: Rc<VecMap<String, String>>,
 }
 
 fn strategy_from(v: &str) -> Strategy {
@@ -108,10 +111,15 @@ pub fn Groups(p: &GroupsProps) -> Html {
     html! {
         <div class="panel groups">
             <h2>{ i18n::GROUPS.get(lang) }</h2>
+            // Side by side where there is room (CSS grid): two groups read the same topic,
+            // and the comparison is the point.
+            <div class="group-list">
             { for p.groups.iter().map(|g| html! {
                 <GroupCard key={g.id.clone()} {lang} group={g.clone()}
-                    log={p.logs.get(&g.id).cloned().unwrap_or_default()} dispatch={p.dispatch.clone()} />
+                    log={p.logs.get(&g.id).cloned().unwrap_or_default()}
+                    describe={p.describes.get(&g.id).cloned().unwrap_or_default()} dispatch={p.dispatch.clone()} />
             }) }
+            </div>
             <details class="card add-group">
                 <summary id="add-group-open">{ i18n::ADD_GROUP.get(lang) }</summary>
                 <form id="add-group-form" onsubmit={create}>
@@ -146,6 +154,9 @@ struct GroupCardProps {
     lang: Lang,
     group: GroupView,
     log: Rc<GroupLog>,
+    /// The group as `kafka-consumer-groups.sh --describe` prints it.
+    #[prop_or_default]
+    describe: String,
     dispatch: Callback<Action>,
 }
 
@@ -189,7 +200,8 @@ fn GroupCard(p: &GroupCardProps) -> Html {
     let consumer = g.group_protocol == GroupProtocol::Consumer;
     let rebalancing = matches!(g.state, GroupState::PreparingRebalance | GroupState::CompletingRebalance | GroupState::Reconciling);
     let card_class = if rebalancing { "rebalancing" } else { state_class(g.state) };
-    let committed: Vec<String> = g.committed.iter().map(|(tp, o)| format!("P{}={o}", tp.partition)).collect();
+    let many_topics = g.topics.len() > 1;
+    let committed: Vec<String> = g.committed.iter().map(|(tp, o)| format!("{}={o}", crate::view::part_label(tp, many_topics))).collect();
     let coordinator = match g.coordinator {
         Some(b) => {
             html! { <span class="coordinator" title={i18n::COORDINATOR_HINT.get(lang)} data-coordinator={b.to_string()}>{ i18n::coordinator(lang, b) }</span> }
@@ -234,7 +246,7 @@ fn GroupCard(p: &GroupCardProps) -> Html {
                 }
                 <span class="item">{ format!("auto.offset.reset={}", match g.auto_offset_reset { OffsetReset::Earliest => "earliest", OffsetReset::Latest => "latest", OffsetReset::None => "none" }) }</span>
             </div>
-            if let Some(due) = g.rebalance_due {
+            if let Some(due) = g.join_phase_ends {
                 <div class="rebalance-note">{ i18n::rebalance_due_line(lang, due.ms(), g.initial_rebalance) }</div>
             }
             <div class="counters">
@@ -262,7 +274,7 @@ fn GroupCard(p: &GroupCardProps) -> Html {
             }
             <ul class="members">
                 { for g.members.iter().map(|m| html! {
-                    <MemberRow key={m.client_id.clone()} {lang} {consumer} group={g.id.clone()} member={m.clone()}
+                    <MemberRow key={m.client_id.clone()} {lang} {consumer} {many_topics} group={g.id.clone()} member={m.clone()}
                         registered={g.registered.contains(&m.client_id)}
                         left={p.log.left(&m.client_id)} dispatch={p.dispatch.clone()} />
                 }) }
@@ -274,22 +286,33 @@ fn GroupCard(p: &GroupCardProps) -> Html {
                     <button class="add-static-member" title={i18n::ADD_STATIC_HINT.get(lang)} onclick={add_static}>{ i18n::ADD_STATIC.get(lang) }</button>
                 </span>
             </div>
+            <details class="describe">
+                <summary title={i18n::classroom::DESCRIBE_HINT.get(lang)}><code>{ i18n::classroom::DESCRIBE.get(lang) }</code></summary>
+                <pre class="describe-table" aria-label={i18n::classroom::DESCRIBE.get(lang)}><code>{ p.describe.trim_start_matches('\n') }</code></pre>
+            </details>
             <div class="timeline">
                 <div class="tl-head">
                     <h3>{ i18n::TIMELINE.get(lang) }</h3>
                     <button class="step-group" title={i18n::STEP_GROUP_HINT.get(lang)} onclick={step_group}>{ i18n::STEP_GROUP.get(lang) }</button>
                 </div>
-                <ol class="tl" reversed=true>
+                // Oldest first, as a story reads; the box scrolls from its end (CSS), so the
+                // newest line is in view.
+                <div class="tl-scroll">
+                <ol class="tl">
                     if p.log.events.is_empty() {
                         <li class="muted">{ i18n::TIMELINE_EMPTY.get(lang) }</li>
                     }
-                    { for p.log.events.iter().rev().enumerate().map(|(i, e)| html! {
-                        <li key={e.seq} data-seq={e.seq.to_string()} class={classes!((i == 0).then_some("newest"))}>
-                            <span class="t">{ format!("{} ms", e.time.ms()) }</span>
-                            <span class="what">{ i18n::event_line(lang, &e.kind) }</span>
+                    { for p.log.events.iter().enumerate().map(|(i, e)| html! {
+                        <li key={e.seq} data-seq={e.seq.to_string()} class={classes!((i + 1 == p.log.events.len()).then_some("newest"))}>
+                            <span class="t">{ i18n::seconds(e.time.ms()) }</span>
+                            <span class="what">{ i18n::timeline_line(lang, &e.kind) }</span>
+                            if let Some((more, last)) = p.log.repeated.get(&e.seq) {
+                                <span class="repeat muted">{ i18n::repeated_line(lang, *more, last.ms()) }</span>
+                            }
                         </li>
                     }) }
                 </ol>
+                </div>
             </div>
         </div>
     }
@@ -381,6 +404,8 @@ struct MemberRowProps {
     lang: Lang,
     /// The group speaks the KIP-848 consumer protocol.
     consumer: bool,
+    /// The group reads more than one topic: partitions are named `topic-partition`.
+    many_topics: bool,
     group: String,
     member: MemberView,
     /// Whether the coordinator still counts it as a member.
@@ -487,7 +512,7 @@ fn MemberRow(p: &MemberRowProps) -> Html {
         .iter()
         .enumerate()
         .map(|(i, d)| html! {
-            <span key={first + i as u64} class="rec" style={record_style(d.record.0)} title={format!("P{} @{}", d.tp.partition, d.offset)}
+            <span key={first + i as u64} class="rec" style={record_style(d.record.0)} title={format!("{} · {} @{}", d.value, crate::view::part_label(&d.tp, p.many_topics), d.offset)}
                 data-record={d.record.0.to_string()} data-value={d.value.clone()} role="button" tabindex="0"
                 onkeydown={p.dispatch.reform({ let id = d.record; move |e: KeyboardEvent| if e.key() == "Enter" { Action::ShowRecord(Some(id)) } else { Action::Noop } })}
                 onclick={p.dispatch.reform({ let id = d.record; move |_| Action::ShowRecord(Some(id)) })}>{ &d.value }</span>
@@ -496,13 +521,13 @@ fn MemberRow(p: &MemberRowProps) -> Html {
     let parts = if m.assigned.is_empty() {
         "—".to_string()
     } else {
-        m.assigned.iter().map(|tp| format!("P{}", tp.partition)).collect::<Vec<_>>().join(" ")
+        m.assigned.iter().map(|tp| crate::view::part_label(tp, p.many_topics)).collect::<Vec<_>>().join(" ")
     };
     let member_id = if m.member_id.is_empty() { i18n::NO_MEMBER_ID.get(lang).to_string() } else { format!("member id: {}", m.member_id) };
     // What the coordinator made of a member that is gone.
     let note = match (m.phase, p.registered, p.left) {
         (Phase::Crashed, true, _) => Some(i18n::CRASHED_STILL_MEMBER.get(lang).to_string()),
-        (Phase::Crashed | Phase::LeftPollTimeout, false, Some((at, reason))) => Some(i18n::removed_line(lang, at.ms(), reason)),
+        (Phase::Crashed | Phase::LeftPollTimeout, false, Some((at, reason))) => Some(i18n::removed_line(lang, at.ms(), reason, p.consumer)),
         _ => None,
     };
     // While joining or syncing the phase badge already says it waits for an assignment.
@@ -518,7 +543,7 @@ fn MemberRow(p: &MemberRowProps) -> Html {
                     <span class={classes!("reconcile", reconcile_class(r))} title={i18n::RECONCILE_HINT.get(lang)}>
                         { i18n::reconcile(lang, r) }
                         if r != Reconcile::Stable {
-                            { format!(" → {}", m.target.iter().map(|tp| format!("P{}", tp.partition)).collect::<Vec<_>>().join(" ")) }
+                            { format!(" → {}", m.target.iter().map(|tp| crate::view::part_label(tp, p.many_topics)).collect::<Vec<_>>().join(" ")) }
                         }
                     </span>
                 }
@@ -560,6 +585,7 @@ fn MemberRow(p: &MemberRowProps) -> Html {
                 }
                 { chips }
             </div>
+            { super::paste_properties(lang, crate::state::PasteTarget::Member { group: p.group.clone(), client_id: m.client_id.clone() }, d) }
         </li>
     }
 }

@@ -34,6 +34,9 @@ pub struct LessonView {
     pub explain: Option<String>,
     pub awaiting: bool,
     pub free_play: Option<String>,
+    /// At the lesson's end: what was done (steps, predictions right), and the next lesson.
+    pub summary: Option<String>,
+    pub next_lesson: Option<(String, String)>,
     pub error: Option<String>,
 }
 
@@ -55,7 +58,25 @@ pub fn lesson_view(l: &LessonState, lang: Lang) -> LessonView {
         explain: l.reveal.as_ref().and(question).map(|q| q.explain.get(cl).to_string()),
         awaiting: l.awaiting_answer(),
         free_play: l.free_play().then(|| lesson.free_play.get(cl).to_string()),
+        summary: l.free_play().then(|| i18n::classroom::lesson_summary(lang, lesson.steps.len(), l.answered, l.right)),
+        next_lesson: l.free_play().then(|| l.next.as_ref().map(|(id, t)| (id.clone(), t.get(cl).to_string()))).flatten(),
         error: l.error.as_ref().map(|e| crate::messages::lesson_refusal(lang, e)),
+    }
+}
+
+/// What the page outlines during a lesson: the step's `look_at`, or once its question is
+/// answered, where the answer is ([`kafka_sandbox_core::lesson::Reveal::look_at`]) when
+/// it names something on the page.
+pub fn lesson_look_at(l: &crate::state::LessonState) -> Vec<Focus> {
+    let step = l.report.as_ref().map(|r| r.look_at.clone()).unwrap_or_default();
+    let answered = match (&l.reveal, l.step().and_then(|s| s.question.as_ref())) {
+        (Some(r), Some(q)) => r.look_at(&q.query),
+        _ => Vec::new(),
+    };
+    if answered.is_empty() {
+        step
+    } else {
+        answered
     }
 }
 
@@ -78,10 +99,30 @@ pub fn focus_selectors(focus: &[Focus]) -> Vec<String> {
         .collect()
 }
 
+/// How many consumer groups a step looks at (a group, or a member of it): two or more,
+/// and the page puts the groups side by side.
+pub fn groups_in_focus(focus: &[Focus]) -> usize {
+    let mut groups: Vec<&str> = Vec::new();
+    for f in focus {
+        let g = match f {
+            Focus::Group(g) => g.as_str(),
+            Focus::Member { group, .. } => group.as_str(),
+            _ => continue,
+        };
+        if !groups.contains(&g) {
+            groups.push(g);
+        }
+    }
+    groups.len()
+}
+
 #[derive(Properties, PartialEq)]
 pub struct LessonPanelProps {
     pub lang: Lang,
     pub view: LessonView,
+    /// Folded to its heading (the drawer on a narrow screen).
+    #[prop_or_default]
+    pub collapsed: bool,
     pub dispatch: Callback<Action>,
 }
 
@@ -101,8 +142,13 @@ pub fn LessonPanel(p: &LessonPanelProps) -> Html {
             <div class="lesson-head">
                 <h2>{ format!("{} · {}", i18n::LESSON.get(lang), v.title) }</h2>
                 <span class="muted small lesson-progress">{ i18n::lesson_step(lang, v.step, v.steps) }</span>
+                <button id="lesson-fold" class="lesson-fold" aria-expanded={(!p.collapsed).to_string()} aria-controls="lesson-body"
+                    onclick={send(d, Action::ToggleLessonDrawer)}>
+                    { if p.collapsed { i18n::classroom::LESSON_UNFOLD.get(lang) } else { i18n::classroom::LESSON_FOLD.get(lang) } }
+                </button>
                 <button id="lesson-close" onclick={send(d, Action::CloseLesson)}>{ i18n::LESSON_CLOSE.get(lang) }</button>
             </div>
+            <div id="lesson-body" class="lesson-body" hidden={p.collapsed}>
             <p class="lesson-say" aria-live="polite">{ &v.say }</p>
             if let Some(ask) = &v.ask {
                 <div class="lesson-question">
@@ -132,12 +178,23 @@ pub fn LessonPanel(p: &LessonPanelProps) -> Html {
                 <p class="notice error" role="alert">{ format!("{}{e}", i18n::LESSON_ERROR.get(lang)) }</p>
             }
             if let Some(text) = &v.free_play {
+                if let Some(summary) = &v.summary {
+                    <p id="lesson-summary" class="lesson-summary" role="status">{ summary }</p>
+                }
                 <p class="lesson-free"><strong>{ i18n::LESSON_FREE_PLAY.get(lang) }</strong>{ " " }{ text }</p>
+                if let Some((id, title)) = &v.next_lesson {
+                    <button id="lesson-next-lesson" class="primary" onclick={send(d, Action::StartLesson(id.clone()))}>
+                        { format!("{} {title} →", i18n::classroom::NEXT_LESSON.get(lang)) }
+                    </button>
+                } else {
+                    <button id="lesson-all" onclick={send(d, Action::ToggleLessons)}>{ i18n::classroom::ALL_LESSONS_DONE.get(lang) }</button>
+                }
             } else {
                 <button id="lesson-next" class="primary" disabled={v.awaiting || v.error.is_some()}
                     title={if v.awaiting { i18n::LESSON_PREDICT_FIRST.get(lang) } else { "" }}
                     onclick={send(d, Action::LessonNext)}>{ i18n::LESSON_NEXT.get(lang) }</button>
             }
+            </div>
         </section>
     }
 }

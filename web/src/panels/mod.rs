@@ -1,6 +1,7 @@
 //! The page's panels. Each renders from a snapshot and only emits actions.
 
 mod apps;
+mod bridge;
 mod brokers;
 mod charts;
 mod compare;
@@ -8,6 +9,7 @@ mod controls;
 mod editor;
 mod events;
 mod fork;
+mod glossary;
 mod groups;
 mod guarantees;
 mod lesson;
@@ -16,26 +18,32 @@ mod record_path;
 mod scenario;
 mod sequence;
 mod share;
+mod share_group;
 mod topic;
+mod txn;
 mod wire;
 
 pub use apps::Apps;
+pub use bridge::BridgePanel;
 pub use brokers::{Brokers, BrokersProps};
 pub use charts::Charts;
 pub use compare::{compare_groups, ComparePanel};
 pub use controls::Controls;
-pub use editor::{Editor, EditorProps};
+pub use editor::{fault_command, Editor, EditorProps};
 pub use events::EventLog;
 pub use fork::ForkPanel;
+pub use glossary::GlossaryPanel;
 pub use groups::{Groups, GroupsProps, Now};
 pub use guarantees::{Guarantees, GuaranteesProps};
-pub use lesson::{focus_selectors, lesson_view, LessonList, LessonPanel};
+pub use lesson::{focus_selectors, groups_in_focus, lesson_look_at, lesson_view, LessonList, LessonPanel};
 pub use producers::Producers;
 pub use record_path::RecordPathPanel;
 pub use scenario::ScenarioPanel;
 pub use sequence::SequenceDiagram;
 pub use share::SharePanel;
+pub use share_group::ShareGroups;
 pub use topic::{TopicProps, TopicView};
+pub use txn::{Transactions, TransactionsProps};
 pub use wire::{Wire, WireSide};
 
 /// A callback that sends `value` whatever the DOM event: one compiled closure (per kind of
@@ -54,4 +62,41 @@ pub fn record_hue(id: u64) -> u32 {
 
 pub fn record_style(id: u64) -> String {
     format!("--hue: {}", record_hue(id))
+}
+
+/// A `<details>` to paste a client's properties into (producer.properties or
+/// consumer.properties); Apply sends them as [`crate::state::Action::PasteProperties`].
+pub fn paste_properties(
+    lang: crate::i18n::Lang,
+    target: crate::state::PasteTarget,
+    dispatch: &yew::Callback<crate::state::Action>,
+) -> yew::Html {
+    use crate::i18n::classroom as w;
+    use yew::prelude::*;
+    let producer = matches!(target, crate::state::PasteTarget::Producer(_));
+    let dispatch = dispatch.clone();
+    let submit = Callback::from(move |e: SubmitEvent| {
+        e.prevent_default();
+        let form: web_sys::Element = e.target_unchecked_into();
+        let text = form
+            .query_selector("textarea")
+            .ok()
+            .flatten()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlTextAreaElement>(t).ok())
+            .map(|t| t.value())
+            .unwrap_or_default();
+        dispatch.emit(crate::state::Action::PasteProperties { target: target.clone(), text });
+    });
+    let label = if producer { w::PASTE_PRODUCER } else { w::PASTE_CONSUMER };
+    html! {
+        <details class="paste-props">
+            <summary>{ label.get(lang) }</summary>
+            <form class="paste-form" onsubmit={submit}>
+                <p class="small">{ w::PASTE_HINT.get(lang) }</p>
+                <textarea class="paste-text" rows="5" spellcheck="false" aria-label={label.get(lang)}
+                    placeholder={if producer { "acks=1\nlinger.ms=20" } else { "max.poll.records=50\nsession.timeout.ms=10000" }} />
+                <button class="paste-apply" type="submit">{ w::PASTE_APPLY.get(lang) }</button>
+            </form>
+        </details>
+    }
 }

@@ -24,6 +24,9 @@ pub struct ProducersProps {
     pub next_value: String,
     /// The error each producer is retrying after.
     pub retries: RetryWatch,
+    /// Records the producer was acknowledged for and a leader change then lost.
+    #[prop_or_default]
+    pub lost: Rc<kafka_sandbox_core::vecmap::VecMap<kafka_sandbox_core::record::RecordId, kafka_sandbox_core::event::LossCause>>,
     pub dispatch: Callback<Action>,
 }
 
@@ -61,7 +64,7 @@ pub fn Producers(p: &ProducersProps) -> Html {
     html! {
         <div class="panel producers">
             <h2>{ i18n::PRODUCERS.get(lang) }</h2>
-            { for p.producers.iter().map(|prod| producer_card(lang, prod, &p.retries, &p.dispatch)) }
+            { for p.producers.iter().map(|prod| producer_card(lang, prod, &p.retries, &p.lost, &p.dispatch)) }
             <form id="produce-form" class="card produce" onsubmit={send}>
                 <h3>{ i18n::PRODUCE.get(lang) }</h3>
                 <label class="row">{ i18n::PRODUCER.get(lang) }
@@ -90,7 +93,13 @@ pub fn Producers(p: &ProducersProps) -> Html {
 const STRIP_CHIPS: usize = 40;
 const DETAIL_LINES: usize = 5;
 
-fn producer_card(lang: Lang, prod: &ProducerView, retries: &RetryWatch, dispatch: &Callback<Action>) -> Html {
+fn producer_card(
+    lang: Lang,
+    prod: &ProducerView,
+    retries: &RetryWatch,
+    lost: &kafka_sandbox_core::vecmap::VecMap<kafka_sandbox_core::record::RecordId, kafka_sandbox_core::event::LossCause>,
+    dispatch: &Callback<Action>,
+) -> Html {
     let name = prod.name.clone();
     let set_partitioner = dispatch.reform(move |e: Event| {
         let v = e.target_unchecked_into::<HtmlSelectElement>().value();
@@ -148,6 +157,9 @@ fn producer_card(lang: Lang, prod: &ProducerView, retries: &RetryWatch, dispatch
             <div class="sent-strip">
                 { for prod.sent[strip_from..].iter().enumerate().map(|(i, s)| {
                     let (class, title) = match (s.acked_offset, s.failed) {
+                        (Some(o), None) if lost.contains_key(&s.record) => {
+                            ("lost", format!("{} → P{} @{o} · {}", s.value, s.partition, i18n::classroom::ACKED_THEN_LOST.get(lang)))
+                        }
                         (_, Some(e)) => ("failed", format!("{} → P{} · {}", s.value, s.partition, i18n::produce_error(lang, e))),
                         (Some(o), None) => ("acked", format!("{} → P{} @{o} · {}", s.value, s.partition, i18n::ACKED.get(lang))),
                         (None, None) => ("pending", format!("{} → P{} · {}", s.value, s.partition, i18n::ACK_PENDING.get(lang))),
@@ -162,6 +174,11 @@ fn producer_card(lang: Lang, prod: &ProducerView, retries: &RetryWatch, dispatch
                         { format!(" → P{}", s.partition) }
                         {
                             match (s.acked_offset, s.failed) {
+                                (Some(o), None) if lost.contains_key(&s.record) => html! {
+                                    <span class="lost-badge" title={i18n::classroom::ACKED_THEN_LOST.get(lang)}>
+                                        { format!(" @{o} ✗ {}", lost.get(&s.record).map(|c| i18n::loss_cause(lang, *c)).unwrap_or_default()) }
+                                    </span>
+                                },
                                 (_, Some(e)) => html! {
                                     <span class="error-badge" title={i18n::produce_error(lang, e)}>{ format!("✗ {}", i18n::produce_error_code(e)) }</span>
                                 },
@@ -173,6 +190,7 @@ fn producer_card(lang: Lang, prod: &ProducerView, retries: &RetryWatch, dispatch
                     </li>
                 }) }
             </ul>
+            { super::paste_properties(lang, crate::state::PasteTarget::Producer(prod.name.clone()), dispatch) }
         </div>
     }
 }

@@ -11,6 +11,8 @@ pub struct ScenarioProps {
     pub lang: Lang,
     pub current: String,
     pub json: std::rc::Rc<String>,
+    /// The scenario's `name` (the selector shows it for a scenario not built in).
+    pub name: Option<String>,
     /// Why the last JSON loaded from the box was refused (the notice says it too, but the
     /// open box covers part of it).
     pub error: Option<String>,
@@ -23,6 +25,8 @@ const CHOICES: &[(&str, i18n::Msg)] = &[
     ("two-consumers", i18n::SC_TWO),
     ("five-consumers", i18n::SC_FIVE),
     ("kip-848", i18n::SC_KIP848),
+    ("five-consumers-share", crate::share_group_words::SC_FIVE_SHARE),
+    ("transactions", crate::i18n_txn::SC_TRANSACTIONS),
 ];
 
 #[component]
@@ -43,6 +47,30 @@ pub fn ScenarioPanel(p: &ScenarioProps) -> Html {
             if let (true, Some(area)) = (opening, text.cast::<HtmlTextAreaElement>()) {
                 area.set_value(&json);
             }
+        })
+    };
+    // Another scenario (chosen, loaded, edited): an open box shows it, unless the person
+    // has typed in it (their text stays; Load would load it). Without this, Load brought
+    // back the scenario the box was opened on.
+    let shown = use_mut_ref(|| p.json.clone());
+    {
+        let (text, shown) = (text.clone(), shown.clone());
+        use_effect_with(p.json.clone(), move |json| {
+            if let Some(area) = text.cast::<HtmlTextAreaElement>() {
+                if area.value() == **shown.borrow() {
+                    area.set_value(json);
+                }
+            }
+            *shown.borrow_mut() = json.clone();
+        });
+    }
+    let fill = {
+        let fill = fill.clone();
+        let shown = shown.clone();
+        let json = p.json.clone();
+        Callback::from(move |e: MouseEvent| {
+            *shown.borrow_mut() = json.clone();
+            fill.emit(e);
         })
     };
     // The form editor: open or closed here; its working copy lives in the editor itself.
@@ -81,7 +109,7 @@ pub fn ScenarioPanel(p: &ScenarioProps) -> Html {
                         <option value={*key} selected={p.current == *key}>{ name.get(lang) }</option>
                     }) }
                     if p.current == "custom" {
-                        <option value="custom" selected=true disabled=true>{ "JSON" }</option>
+                        <option value="custom" selected=true disabled=true>{ custom_label(lang, p.name.as_deref()) }</option>
                     }
                 </select>
             </label>
@@ -103,5 +131,33 @@ pub fn ScenarioPanel(p: &ScenarioProps) -> Html {
             <Editor {lang} json={p.json.clone()} dispatch={p.dispatch.clone()} on_close={close_editor} />
         }
         </>
+    }
+}
+
+/// The most characters of a scenario's name the selector shows.
+const NAME_SHOWN: usize = 48;
+
+/// What the selector shows for a scenario not built in: its name, else "your scenario".
+fn custom_label(lang: Lang, name: Option<&str>) -> String {
+    match name.map(str::trim).filter(|n| !n.is_empty()) {
+        // A long name is cut (the selector never widens the page).
+        Some(n) if n.chars().count() > NAME_SHOWN => format!("{}…", n.chars().take(NAME_SHOWN - 1).collect::<String>()),
+        Some(n) => n.to_string(),
+        None => i18n::classroom::SC_CUSTOM.get(lang).to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The selector names a pasted scenario by its name, never "JSON".
+    #[test]
+    fn a_scenario_not_built_in_is_shown_by_its_name() {
+        assert_eq!(custom_label(Lang::En, Some("A slow consumer")), "A slow consumer");
+        assert_eq!(custom_label(Lang::En, None), "Your scenario");
+        assert_eq!(custom_label(Lang::Zh, Some("  ")), "你的场景");
+        let long = "N".repeat(200);
+        assert_eq!(custom_label(Lang::En, Some(&long)).chars().count(), NAME_SHOWN);
     }
 }

@@ -2,15 +2,15 @@
 
 use super::send;
 use crate::i18n::{self, Lang};
-use crate::state::{Action, SharedFrom};
+use crate::state::{Action, ShareState, SharedFrom};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct ShareProps {
     pub lang: Lang,
-    /// The link made by the last Share click.
-    pub link: Option<String>,
+    /// What the last Share click made (the link with the page's address).
+    pub share: Option<ShareState>,
     pub dispatch: Callback<Action>,
 }
 
@@ -41,9 +41,20 @@ pub fn SharePanel(p: &ShareProps) -> Html {
                 { i18n::OPEN_FILE.get(lang) }
                 <input id="open-file" type="file" accept=".json,application/json,text/plain" onchange={open} />
             </label>
-            if let Some(link) = &p.link {
+            if let Some(ShareState::Link { text, copied }) = &p.share {
                 <input id="share-link" class="share-link" readonly=true aria-label={i18n::SHARE_LINK.get(lang)}
-                    title={i18n::SHARE_LINK.get(lang)} value={link.clone()} onfocus={select_all} />
+                    title={i18n::SHARE_LINK.get(lang)} value={text.clone()} onfocus={select_all} />
+                if let Some(ok) = copied {
+                    <span id="share-copied" class={classes!("share-copied", (!ok).then_some("bad"))} role="status">
+                        { if *ok { i18n::classroom::LINK_COPIED.get(lang) } else { i18n::classroom::LINK_NOT_COPIED.get(lang) } }
+                    </span>
+                }
+            }
+            if let Some(ShareState::TooBig { chars }) = &p.share {
+                <span id="share-too-big" class="share-too-big bad" role="status">
+                    { crate::messages::share_refusal(lang, &kafka_sandbox_core::share::ShareError::TooBigForLink { chars: *chars }) }
+                </span>
+                <button id="share-save-file" class="primary" onclick={send(&p.dispatch, Action::SaveFile)}>{ i18n::classroom::SAVE_INSTEAD.get(lang) }</button>
             }
         </div>
     }

@@ -5,7 +5,7 @@ use super::brokers::loss_title;
 use super::record_style;
 use crate::i18n::{self, Lang};
 use crate::state::Action;
-use crate::view::{self, Loss, SentIndex};
+use crate::view::{self, Loss, Marker, OffsetMarks, PartMarks, SentIndex};
 use kafka_sandbox_core::command::TopicCommand;
 use kafka_sandbox_core::snapshot::{PartitionView, ProducerView, TopicView as TopicSnapshot};
 use kafka_sandbox_core::SimTime;
@@ -23,6 +23,10 @@ pub struct TopicProps {
     pub brokers: u32,
     pub now: SimTime,
     pub producers: Rc<Vec<ProducerView>>,
+    /// What is drawn on each log: offsets, groups' committed offsets, members' positions,
+    /// records held unprocessed.
+    #[prop_or_default]
+    pub marks: Rc<OffsetMarks>,
     pub dispatch: Callback<Action>,
 }
 
@@ -41,12 +45,20 @@ pub fn TopicView(p: &TopicProps) -> Html {
                     }
                     { for t.partitions.iter().enumerate().map(|(i, part)| html! {
                         <PartitionRow key={part.partition} {lang} at={PartAt::new(&p.topics, &p.producers, ti, i)}
-                            fresh_from={fresh_from(p.now.ms(), part)} dispatch={p.dispatch.clone()} />
+                            fresh_from={fresh_from(p.now.ms(), part)}
+                            marks={p.marks.get(&(t.name.clone(), part.partition)).cloned().unwrap_or_default()}
+                            dispatch={p.dispatch.clone()} />
                     }) }
-                    <p class="legend muted">
+                    <p class="legend">
                         <span class="item"><span class="swatch solid" />{ i18n::LEGEND_COMMITTED.get(lang) }</span>
                         <span class="item"><span class="swatch dashed" />{ i18n::LEGEND_UNCOMMITTED.get(lang) }</span>
+                        if t.partitions.iter().any(|p| p.records.iter().any(|r| r.txn.is_some())) {
+                            <span class="item"><span class="swatch marker" />{ crate::i18n_txn::TXN_MARKER_COMMIT.get(lang) }{ " / " }{ crate::i18n_txn::TXN_MARKER_ABORT.get(lang) }</span>
+                            <span class="item" title={crate::i18n_txn::TXN_ABORTED_HINT.get(lang)}><span class="swatch aborted" />{ crate::i18n_txn::TXN_FATE_ABORTED.get(lang) }</span>
+                            <span class="item" title={crate::i18n_txn::TXN_ONGOING_HINT.get(lang)}><span class="swatch open" />{ crate::i18n_txn::TXN_FATE_OPEN.get(lang) }</span>
+                        }
                     </p>
+                    { offsets_legend(lang, &groups_on(&p.marks, &t.name)) }
                 </div>
             }) }
         </div>
@@ -195,21 +207,104 @@ impl PartialEq for PartAt {
     }
 }
 
+/// The groups with an offset on `topic`'s logs, by their index (their badge).
+fn groups_on(marks: &OffsetMarks, topic: &str) -> Vec<(usize, String)> {
+    let mut groups: Vec<(usize, String)> = Vec::new();
+    for ((t, _), m) in marks.iter() {
+        if t != topic {
+            continue;
+        }
+        for o in m.committed.iter().chain(&m.positions) {
+            if !groups.iter().any(|(i, _)| *i == o.group_index) {
+                groups.push((o.group_index, o.group.clone()));
+            }
+        }
+    }
+    kafka_sandbox_core::sorted::sort_by_key(&mut groups, |(i, _)| *i);
+    groups
+}
+
+/// The legend of what the logs draw: one sample of each marker, and which group each
+/// badge is.
+fn offsets_legend(lang: Lang, groups: &[(usize, String)]) -> Html {
+    use i18n::classroom as w;
+    html! {
+        <p class="legend offsets-legend">
+            <span class="item legend-title">{ w::LEGEND_OFFSETS.get(lang) }</span>
+            { for groups.iter().map(|(i, g)| html! {
+                <span class="item group-badge"><span class={classes!("tag", "committed", format!("g{}", i % 6))}>{ group_badge(*i) }</span><span class="gname">{ g }</span></span>
+            }) }
+            <span class="item"><span class="tag start">{ w::MARK_START.get(lang) }</span>{ w::MARK_START_HINT.get(lang) }</span>
+            <span class="item"><span class="tag committed g0">{ "✓" }</span>{ w::LEGEND_GROUP_COMMITTED.get(lang) }</span>
+            <span class="item"><span class="tag position g0">{ "▶" }</span>{ w::LEGEND_POSITION.get(lang) }</span>
+            <span class="item"><span class="tag hw">{ i18n::HW.get(lang) }</span>{ w::MARK_HW_HINT.get(lang) }</span>
+            <span class="item"><span class="swatch next-slot" />{ w::MARK_LEO_HINT.get(lang) }</span>
+            <span class="item lso-slot"><span class="tag lso">{ w::MARK_LSO.get(lang) }</span>{ w::LEGEND_LSO_SLOT.get(lang) }</span>
+            <span class="item"><span class="swatch in-hand" />{ w::LEGEND_IN_HAND.get(lang) }</span>
+        </p>
+    }
+}
+
+/// A group's badge on the logs: `G1`, `G2`… in the group's colour (the legend names them).
+fn group_badge(group_index: usize) -> String {
+    format!("G{}", group_index + 1)
+}
+
+/// One marker's tag, under the record at its offset (or the next-offset slot).
+fn marker_tag(lang: Lang, m: &Marker, offset: u64) -> Html {
+    use i18n::classroom as w;
+    match m {
+        Marker::LogStart => {
+            html! { <span class="tag start" title={format!("{} ({offset})", w::MARK_START_HINT.get(lang))}>{ w::MARK_START.get(lang) }</span> }
+        }
+        Marker::Committed { group, group_index } => html! {
+            <span class={classes!("tag", "committed", format!("g{}", group_index % 6))} data-mark-group={group.clone()} data-offset={offset.to_string()}
+                title={w::committed_mark(lang, group, offset)}>{ format!("✓{}", group_badge(*group_index)) }</span>
+        },
+        Marker::Position { group, group_index, client_id } => html! {
+            <span class={classes!("tag", "position", format!("g{}", group_index % 6))} data-mark-group={group.clone()} data-mark-client={client_id.clone()}
+                data-offset={offset.to_string()} title={w::position_mark(lang, group, client_id, offset)}>{ format!("▶{client_id}") }</span>
+        },
+        Marker::LastStable => html! { <span class="tag lso" title={w::MARK_LSO_HINT.get(lang)}>{ w::MARK_LSO.get(lang) }</span> },
+        Marker::HighWatermark => {
+            html! { <span class="tag hw" title={format!("{} ({offset})", w::MARK_HW_HINT.get(lang))}>{ i18n::HW.get(lang) }</span> }
+        }
+        // The LEO is the next-offset slot itself.
+        Marker::LogEnd => html! {},
+    }
+}
+
+/// The flags under one place of the log.
+fn flags(lang: Lang, offset: u64, markers: &[&Marker]) -> Html {
+    if markers.iter().all(|m| matches!(m, Marker::LogEnd)) {
+        return html! {};
+    }
+    html! { <span class="flags">{ for markers.iter().map(|m| marker_tag(lang, m, offset)) }</span> }
+}
+
 #[derive(Properties, PartialEq)]
 struct PartitionRowProps {
     lang: Lang,
     at: PartAt,
     fresh_from: u64,
+    marks: PartMarks,
     dispatch: Callback<Action>,
 }
 
 #[component]
 fn PartitionRow(p: &PartitionRowProps) -> Html {
     let Some(part) = p.at.part() else { return html! {} };
-    partition_row(p.lang, p.fresh_from, part, &p.at.sent(), &p.dispatch)
+    partition_row(p.lang, p.fresh_from, part, &p.marks, &p.at.sent(), &p.dispatch)
 }
 
-fn partition_row(lang: Lang, fresh_from: u64, part: &PartitionView, sent: &SentIndex<'_>, dispatch: &Callback<Action>) -> Html {
+fn partition_row(
+    lang: Lang,
+    fresh_from: u64,
+    part: &PartitionView,
+    marks: &PartMarks,
+    sent: &SentIndex<'_>,
+    dispatch: &Callback<Action>,
+) -> Html {
     let isr = part.isr.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
     let summary = match part.leader {
         Some(l) => html! {
@@ -235,6 +330,7 @@ fn partition_row(lang: Lang, fresh_from: u64, part: &PartitionView, sent: &SentI
         }
     }
     let leader = part.leader.map(|l| l.to_string()).unwrap_or_else(|| "none".into());
+    let pins = marks.markers();
     html! {
         <div class={classes!("partition", part.leader.is_none().then_some("offline"))} id={format!("partition-{}", part.partition)} data-leader={leader}>
             <div class="plabel">
@@ -242,39 +338,70 @@ fn partition_row(lang: Lang, fresh_from: u64, part: &PartitionView, sent: &SentI
                 <span class="muted" title={format!("{} / {}", i18n::LEO.get(lang), i18n::HW.get(lang))}>
                     { format!("{} {} · {} {}", i18n::LEO.get(lang), part.log_end_offset, i18n::HW.get(lang), part.high_watermark) }
                 </span>
+                // Transactions (issue 17): the LSO beside the HW, when it means something.
+                if part.last_stable_offset != part.high_watermark || part.records.iter().any(|r| r.txn.is_some()) {
+                    <span class="lso" title={crate::i18n_txn::TXN_LSO_HINT.get(lang)}>{ format!(" · LSO {}", part.last_stable_offset) }</span>
+                }
             </div>
             <div class="pbody">
                 { summary }
                 <ol class="log" start={part.log_start_offset.to_string()}>
                     if part.records.is_empty() {
-                        <li class="empty muted">{ i18n::EMPTY_LOG.get(lang) }</li>
+                        <li key="empty" class="empty">{ i18n::EMPTY_LOG.get(lang) }</li>
                     }
-                    { for part.records.iter().map(|r| {
+                    { for part.records.iter().enumerate().map(|(i, r)| {
+                        // The markers pointing at this record: those at its offset (before
+                        // the first record shown, older ones too).
+                        let here: Vec<&Marker> = pins
+                            .iter()
+                            .filter(|(o, _)| *o == r.offset || (i == 0 && *o < r.offset))
+                            .flat_map(|(_, ms)| ms.iter())
+                            .collect();
+                        let held = marks.held_by(r.offset);
+                        let held_title = held.iter().map(|h| i18n::classroom::in_hand_mark(lang, &h.group, &h.client_id)).collect::<Vec<_>>().join("; ");
                         let fresh = r.offset >= fresh_from;
                         let committed = r.offset < part.high_watermark;
                         let key = match &r.key {
                             Some(k) => format!("\"{k}\""),
                             None => "null".to_string(),
                         };
-                        let title = format!(
-                            "{} {} · {} {key} · {} · t={} ms",
+                        let mut title = format!(
+                            "{} · {} {} · {} {key} · {} · t={} ms",
+                            r.value,
                             i18n::OFFSET.get(lang),
                             r.offset,
                             i18n::KEY_WORD.get(lang),
                             r.producer,
                             r.timestamp.ms()
                         );
+                        if let Some(hint) = super::txn::cell_hint(lang, r) {
+                            title = format!("{title} · {hint}");
+                        }
+                        if !held_title.is_empty() {
+                            title = format!("{title} · {held_title}");
+                        }
+                        let value = super::txn::cell_value(lang, r).map_or_else(|| r.value.clone(), str::to_string);
                         html! {
-                            <li key={r.id.0} class={classes!("cell", fresh.then_some("fresh"), committed.then_some("committed"))}
+                            <li key={r.id.0} class={classes!("cell", fresh.then_some("fresh"), committed.then_some("committed"), super::txn::cell_class(r), (!held.is_empty()).then_some("in-hand"))}
                                 style={record_style(r.id.0)} {title} data-record={r.id.0.to_string()} data-value={r.value.clone()}
+                                data-offset={r.offset.to_string()}
                                 tabindex="0" role="button"
                                 onkeydown={dispatch.reform({ let id = r.id; move |e: KeyboardEvent| if e.key() == "Enter" { Action::ShowRecord(Some(id)) } else { Action::Noop } })}
                                 onclick={dispatch.reform({ let id = r.id; move |_| Action::ShowRecord(Some(id)) })}>
                                 <span class="off">{ r.offset }</span>
-                                <span class="val">{ &r.value }</span>
+                                <span class="val">{ value }</span>
+                                { flags(lang, r.offset, &here) }
                             </li>
                         }
                     }) }
+                    // The next offset, where the next record will be appended: the LEO, with
+                    // whatever points there (a caught-up member's position, the HW…).
+                    <li key="next-slot" class="next-slot" data-offset={part.log_end_offset.to_string()}
+                        title={format!("{} ({})", i18n::classroom::MARK_LEO_HINT.get(lang), part.log_end_offset)}>
+                        <span class="off">{ part.log_end_offset }</span>
+                        <span class="slot-label">{ i18n::LEO.get(lang) }</span>
+                        { flags(lang, part.log_end_offset, &pins.iter().filter(|(o, _)| *o >= part.log_end_offset || part.records.is_empty()).flat_map(|(_, ms)| ms.iter()).collect::<Vec<_>>()) }
+                    </li>
                 </ol>
                 if !gone.is_empty() {
                     <div class="lost-row">

@@ -51,6 +51,9 @@ pub fn Wire(p: &WireProps) -> Html {
                 let values: Vec<&str> = records.iter().map(|(_, v)| v.as_str()).collect();
                 (format!("{} → {client_id}", values.join(" ")), true, false, None)
             }
+            (FlightKind::ShareAcknowledge { acks, client_id, .. }, WireSide::Fetch) => {
+                (crate::share_group_words::ack_chip(lang, client_id, acks), false, false, None)
+            }
             _ => return None,
         };
         let left = if forward { t } else { 1.0 - t } * 100.0;

@@ -2,7 +2,8 @@
 //! the read layer.
 //!
 //! One file per Kafka feature holds that feature's queries, their answers and their words
-//! (`run.rs`, `produce.rs`, `replication.rs`, `group.rs`, `connect.rs`, `streams.rs`);
+//! (`run.rs`, `produce.rs`, `replication.rs`, `group.rs`, `connect.rs`, `streams.rs`,
+//! `txn.rs`);
 //! [`Query`] has one variant per feature, [`answer`] and [`describe`] one line per feature,
 //! and the reader's table one row per query. A new feature adds its file, one variant, one
 //! line in `from_feature!`, `answer` and `describe`, and its rows.
@@ -12,14 +13,18 @@ mod group;
 mod produce;
 mod replication;
 mod run;
+mod share_group;
 mod streams;
+mod txn;
 
 pub use connect::ConnectQuery;
 pub use group::GroupQuery;
 pub use produce::ProduceQuery;
 pub use replication::ReplicationQuery;
 pub use run::RunQuery;
+pub use share_group::ShareGroupQuery;
 pub use streams::StreamsQuery;
+pub use txn::TxnQuery;
 
 use crate::lesson::Missing;
 use crate::read::{GroupRead, LogRead, MemberRead, PartitionRead, ProducerRead, Read, TopicRead};
@@ -54,6 +59,10 @@ pub enum Query {
     Connect(ConnectQuery),
     /// A Kafka Streams application's state store.
     Streams(StreamsQuery),
+    /// A share group (KIP-932): who shares a partition, what a member received, delivery counts.
+    ShareGroup(ShareGroupQuery),
+    /// Transactions: a log's LSO, markers and aborted records, a transactional producer.
+    Txn(TxnQuery),
 }
 
 /// `FeatureQuery::X { .. }.into()`: a feature's query as a [`Query`].
@@ -74,6 +83,8 @@ from_feature!(
     Group(GroupQuery),
     Connect(ConnectQuery),
     Streams(StreamsQuery),
+    ShareGroup(ShareGroupQuery),
+    Txn(TxnQuery),
 );
 
 tagged_reader! {
@@ -151,6 +162,19 @@ tagged_reader! {
             Connect(ConnectQuery::ConnectorFlushed) "connector_flushed" { connector },
             Connect(ConnectQuery::ConnectorUnflushed) "connector_unflushed" { connector },
             Streams(StreamsQuery::StoreCount) "store_count" { application_id, key },
+            ShareGroup(ShareGroupQuery::ShareOwners) "share_owners" { group, topic, partition },
+            ShareGroup(ShareGroupQuery::ShareReceived) "share_received" { group, client_id },
+            ShareGroup(ShareGroupQuery::ShareDeliveryCount) "share_delivery_count" { group, value },
+            ShareGroup(ShareGroupQuery::ShareArchived) "share_archived" { group },
+            ShareGroup(ShareGroupQuery::ShareStartOffset) "share_start_offset" { group, topic, partition },
+            Txn(TxnQuery::LastStableOffset) "last_stable_offset" { topic, partition, broker: default },
+            Txn(TxnQuery::Markers) "markers" { topic, partition, broker: default },
+            Txn(TxnQuery::AbortedRecords) "aborted_records" { topic, partition, broker: default },
+            Txn(TxnQuery::TransactionState) "transaction_state" { producer },
+            Txn(TxnQuery::ProducerTxnState) "producer_txn_state" { producer },
+            Txn(TxnQuery::ProducerEpoch) "producer_epoch" { producer },
+            Txn(TxnQuery::TxnError) "txn_error" { producer },
+            Txn(TxnQuery::ReceivedTwice) "received_twice" { group, client_id },
         }
     }
 }
@@ -167,6 +191,8 @@ pub fn answer(sim: &Sim, q: &Query, since: u64) -> Result<Value, Missing> {
         Query::Group(q) => group::answer_group(read, q, since),
         Query::Connect(q) => connect::answer_connect(read, q),
         Query::Streams(q) => streams::answer_streams(read, q),
+        Query::ShareGroup(q) => share_group::answer_share_group(sim, q),
+        Query::Txn(q) => txn::answer_txn(read, q),
     }
 }
 
@@ -179,6 +205,8 @@ pub fn describe(q: &Query) -> String {
         Query::Group(q) => group::describe_group(q),
         Query::Connect(q) => connect::describe_connect(q),
         Query::Streams(q) => streams::describe_streams(q),
+        Query::ShareGroup(q) => share_group::describe_share_group(q),
+        Query::Txn(q) => txn::describe_txn(q),
     }
 }
 

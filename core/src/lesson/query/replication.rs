@@ -14,6 +14,7 @@ use serde_json::Value;
 #[non_exhaustive]
 pub enum ReplicationQuery {
     /// The values in a partition's log, in offset order (the leader's log, or a replica's).
+    /// Transaction markers are left out (`markers` lists them).
     Records {
         /// The topic's name.
         topic: String,
@@ -109,7 +110,10 @@ pub enum ReplicationQuery {
 pub(super) fn answer_replication(read: Read<'_>, q: &ReplicationQuery) -> Result<Value, Missing> {
     Ok(match q {
         ReplicationQuery::Records { topic, partition, broker } => {
-            strings(log(read, topic, *partition, *broker)?.records().iter().map(|r| r.record.value.as_str()))
+            // A transaction marker is a record with no value (`markers` lists them).
+            strings(
+                log(read, topic, *partition, *broker)?.records().iter().filter(|r| !r.record.is_control()).map(|r| r.record.value.as_str()),
+            )
         }
         ReplicationQuery::InLog { topic, partition, value, broker } => {
             Value::Bool(log(read, topic, *partition, *broker)?.records().iter().any(|r| &r.record.value == value))

@@ -159,6 +159,35 @@ fn queries_answer_about_push_buffers_keys_connectors_and_stores() {
     assert_eq!(source_offset(Some(crate::sim::connect::SourceOffset { timestamp_ms: None, incrementing: 4 })), json!([4]));
 }
 
+#[test]
+fn queries_answer_about_transactions() {
+    // The built-in transactions scenario at 11 s: pay-1..3 committed, pay-4/5 aborted,
+    // pay-6 in the open transaction with audit-1 (not transactional) after it.
+    let mut sim = scenario::built_in("transactions").unwrap().unwrap().build().unwrap();
+    sim.run_to(SimTime(11_000));
+    let t = |a: &str| json!({"ask": a, "topic": "Payments01", "partition": 0});
+    let p = |a: &str, p: &str| json!({"ask": a, "producer": p});
+    for (q, expected) in [
+        (t("records"), json!(["pay-1", "pay-2", "pay-3", "pay-4", "pay-5", "pay-6", "audit-1"])),
+        (t("markers"), json!([[3, "COMMIT"], [6, "ABORT"]])),
+        (t("aborted_records"), json!(["pay-4", "pay-5"])),
+        (t("last_stable_offset"), json!(7)),
+        (t("high_watermark"), json!(9)),
+        (p("transaction_state", "PaymentsTx"), json!("Ongoing")),
+        (p("producer_txn_state", "PaymentsTx"), json!("in_transaction")),
+        // Transaction version 2: every EndTxn bumps the epoch (one commit, one abort).
+        (p("producer_epoch", "PaymentsTx"), json!(2)),
+        (p("txn_error", "PaymentsTx"), json!(null)),
+        (p("transaction_state", "AuditLog"), json!(null)),
+        (p("producer_txn_state", "AuditLog"), json!(null)),
+        (p("producer_epoch", "AuditLog"), json!(null)),
+        (json!({"ask": "received_twice", "group": "all-readers", "client_id": "Reader2"}), json!([])),
+    ] {
+        assert_eq!(ask(&sim, q.clone()), Ok(expected), "{q}");
+    }
+    assert_eq!(ask(&sim, p("txn_error", "nobody")), Err("there is no producer \"nobody\"".into()));
+}
+
 /// One of each variant, every optional field set (so the writer writes it). A variant
 /// missing here fails `every_query_variant_reads_back_what_the_writer_wrote`.
 fn every_query() -> Vec<Query> {
@@ -211,6 +240,19 @@ fn every_query() -> Vec<Query> {
         Query::Connect(ConnectQuery::ConnectorFlushed { connector: s("x") }),
         Query::Connect(ConnectQuery::ConnectorUnflushed { connector: s("x") }),
         Query::Streams(StreamsQuery::StoreCount { application_id: s("a"), key: s("k") }),
+        Query::ShareGroup(ShareGroupQuery::ShareOwners { group: g(), topic: t(), partition: 1 }),
+        Query::ShareGroup(ShareGroupQuery::ShareReceived { group: g(), client_id: c() }),
+        Query::ShareGroup(ShareGroupQuery::ShareDeliveryCount { group: g(), value: v() }),
+        Query::ShareGroup(ShareGroupQuery::ShareArchived { group: g() }),
+        Query::ShareGroup(ShareGroupQuery::ShareStartOffset { group: g(), topic: t(), partition: 1 }),
+        Query::Txn(TxnQuery::LastStableOffset { topic: t(), partition: 1, broker: Some(2) }),
+        Query::Txn(TxnQuery::Markers { topic: t(), partition: 1, broker: Some(2) }),
+        Query::Txn(TxnQuery::AbortedRecords { topic: t(), partition: 1, broker: Some(2) }),
+        Query::Txn(TxnQuery::TransactionState { producer: p() }),
+        Query::Txn(TxnQuery::ProducerTxnState { producer: p() }),
+        Query::Txn(TxnQuery::ProducerEpoch { producer: p() }),
+        Query::Txn(TxnQuery::TxnError { producer: p() }),
+        Query::Txn(TxnQuery::ReceivedTwice { group: g(), client_id: c() }),
     ]
 }
 
@@ -278,7 +320,10 @@ fn a_query_without_a_field_is_refused_naming_it_unless_the_field_has_a_default()
             "log_end_offset.broker",
             "log_start_offset.broker",
             "event_count.mentions",
-            "last_event_ms.mentions"
+            "last_event_ms.mentions",
+            "last_stable_offset.broker",
+            "markers.broker",
+            "aborted_records.broker"
         ]
     );
     assert_eq!(query_refusal(r#"{"ask": "owner", "group": "g", "partition": 1}"#), "[0] (line 1, column 47): missing field `topic`");
@@ -307,7 +352,10 @@ fn an_unknown_query_is_refused_listing_the_asks() {
         e.starts_with("[0].ask (line 1, column 16): unknown variant `guess`, expected one of `now_ms`, `partition_of`, `records`, "),
         "{e}"
     );
-    assert!(e.ends_with(", `connector_unflushed`, `store_count`"), "{e}");
+    assert!(
+        e.ends_with(", `store_count`, `share_owners`, `share_received`, `share_delivery_count`, `share_archived`, `share_start_offset`, `last_stable_offset`, `markers`, `aborted_records`, `transaction_state`, `producer_txn_state`, `producer_epoch`, `txn_error`, `received_twice`"),
+        "{e}"
+    );
     assert!(query_refusal(r#"{"group": "g"}"#).ends_with("missing field `ask`"));
 }
 
@@ -331,12 +379,12 @@ fn a_null_is_none_where_the_field_is_optional_and_refused_where_it_is_required()
         .starts_with("[0].partition (line 1, column 50): invalid type: string \"0\""));
 }
 
-/// Every query as the writer wrote it and as `describe` says it, one of each of the 46, as
-/// they were when `Query` was one flat enum: nesting it per feature changed neither the
-/// format nor the words.
+/// Every query as the writer wrote it and as `describe` says it, one of each: the 46 as
+/// they were when `Query` was one flat enum (nesting it per feature changed neither the
+/// format nor the words), then transactions' 8.
 #[test]
 fn every_query_is_written_and_described_as_before() {
-    assert_eq!(<Query as crate::tagged::Tagged>::TABLE.tags.len(), 46);
+    assert_eq!(<Query as crate::tagged::Tagged>::TABLE.tags.len(), 59);
     let expected = [
         (r#"{"ask":"now_ms"}"#, r#"the time"#),
         (r#"{"ask":"partition_of","topic":"t","value":"v"}"#, r#"the partition of t holding "v""#),
@@ -384,6 +432,19 @@ fn every_query_is_written_and_described_as_before() {
         (r#"{"ask":"connector_flushed","connector":"x"}"#, r#"the flushed source offset of x"#),
         (r#"{"ask":"connector_unflushed","connector":"x"}"#, r#"the records x sent since its last offset flush"#),
         (r#"{"ask":"store_count","application_id":"a","key":"k"}"#, r#"the count of "k" in a's store"#),
+        (r#"{"ask":"share_owners","group":"g","topic":"t","partition":1}"#, r#"the members of share group g sharing t-1"#),
+        (r#"{"ask":"share_received","group":"g","client_id":"c"}"#, r#"what c of share group g received"#),
+        (r#"{"ask":"share_delivery_count","group":"g","value":"v"}"#, r#"the delivery count of "v" in share group g"#),
+        (r#"{"ask":"share_archived","group":"g"}"#, r#"the records share group g archived"#),
+        (r#"{"ask":"share_start_offset","group":"g","topic":"t","partition":1}"#, r#"the SPSO of share group g on t-1"#),
+        (r#"{"ask":"last_stable_offset","topic":"t","partition":1,"broker":2}"#, r#"the last stable offset of t-1 on broker 2"#),
+        (r#"{"ask":"markers","topic":"t","partition":1,"broker":2}"#, r#"the transaction markers of t-1 on broker 2"#),
+        (r#"{"ask":"aborted_records","topic":"t","partition":1,"broker":2}"#, r#"the aborted records of t-1 on broker 2"#),
+        (r#"{"ask":"transaction_state","producer":"p"}"#, r#"the coordinator's state of p's transactional.id"#),
+        (r#"{"ask":"producer_txn_state","producer":"p"}"#, r#"the transaction state of p"#),
+        (r#"{"ask":"producer_epoch","producer":"p"}"#, r#"the producer epoch of p"#),
+        (r#"{"ask":"txn_error","producer":"p"}"#, r#"the transaction error of p"#),
+        (r#"{"ask":"received_twice","group":"g","client_id":"c"}"#, r#"the values c in g received more than once"#),
     ];
     let all = every_query();
     assert_eq!(all.len(), expected.len());

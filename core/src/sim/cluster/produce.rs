@@ -206,6 +206,18 @@ impl Cluster {
             }));
         }
         let end_offset = log.log_end_offset();
+        // A transactional batch: which producer id's transaction its records join (for the
+        // exactly-once monitor; before the appends, so it knows them as they come).
+        if let (Some(tag), Some(first)) = (b.records.first().and_then(|r| r.txn), acked.first()) {
+            out.emit(EventKind::Txn(crate::event::TxnEvent::TxnRecordsAppended {
+                topic: tp.topic.clone(),
+                partition: tp.partition,
+                producer_id: tag.producer_id,
+                epoch: tag.producer_epoch,
+                records: acked.iter().map(|a| a.0).collect(),
+                first_offset: first.2,
+            }));
+        }
         for kind in appended {
             out.emit(kind);
         }

@@ -748,8 +748,20 @@ impl Cluster {
                 if r.replicas.contains(&broker) && !r.isr.contains(&broker) && r.leader.is_some() {
                     self.change_internal_partition(which, p, Ask { join: Some(broker), ..Ask::default() }, out.now);
                 }
-                if self.internal(which).partitions[p].leader.is_none() {
-                    self.change_internal_partition(which, p, Ask::default(), out.now);
+                if self.internal(which).partitions[p].leader.is_none() && self.change_internal_partition(which, p, Ask::default(), out.now)
+                {
+                    // Elected only now: the replicas that registered while it had no leader
+                    // (nothing to join then) join it now, as their fetches would make them.
+                    let r = &self.internal(which).partitions[p];
+                    let joining: Vec<BrokerId> = r
+                        .replicas
+                        .iter()
+                        .copied()
+                        .filter(|b| !r.isr.contains(b) && self.brokers.get(b).is_some_and(|x| !x.fenced && x.reachable()))
+                        .collect();
+                    for b in joining {
+                        self.change_internal_partition(which, p, Ask { join: Some(b), ..Ask::default() }, out.now);
+                    }
                 }
             }
         }
@@ -1200,11 +1212,33 @@ impl Sim {
                     changes.push(("unclean.leader.election.enable", u.to_string()));
                 }
                 let count = t.partition_count();
+                // KAFKA-16540 (KIP-966): with ELR on, any update of a topic's
+                // `min.insync.replicas` clears its partitions' ELR and last known leader
+                // (`ClearElrRecord`): a replica that left the ISR under the old minimum is
+                // no longer known to hold every record committed under the new one.
+                let mut cleared = Vec::new();
+                if min_insync_replicas.is_some() && self.cluster.config.kafka_version.eligible_leader_replicas() {
+                    for (p, part) in t.partitions.iter_mut().enumerate() {
+                        part.last_known_leader = None;
+                        if !part.elr.is_empty() {
+                            part.elr.clear();
+                            cleared.push((p as u32, part.isr.clone()));
+                        }
+                    }
+                }
                 for (setting, value) in changes {
                     self.out.emit(EventKind::Settings(SettingsEvent::ConfigChanged {
                         entity: topic.clone(),
                         setting: setting.into(),
                         value,
+                    }));
+                }
+                for (partition, isr) in cleared {
+                    self.out.emit(EventKind::Replication(ReplicationEvent::EligibleLeadersChanged {
+                        topic: topic.clone(),
+                        partition,
+                        elr: Vec::new(),
+                        isr,
                     }));
                 }
                 // The controller re-checks offline partitions when unclean election is

@@ -224,10 +224,7 @@ impl Consumers {
             m.phase = Phase::LeftPollTimeout;
             m.member_id = String::new();
             m.generation = -1;
-            let revoked = std::mem::take(&mut m.assigned);
-            m.positions.clear();
-            m.token += 1;
-            m.activity = Activity::AwaitingAssignment;
+            let revoked = m.lose_partitions(out.now);
             self.record_revoked(group_id, client_id, revoked, out);
         } else if matches!(phase, Phase::Stable | Phase::Syncing) {
             // The heartbeat thread runs once the member has joined: in a stable generation
@@ -424,8 +421,8 @@ impl Consumers {
             Ok(())
         );
         // Strategies are checked when a group is created or changed, so this succeeds.
-        let assignment = assign::assign(g.config.assignor, &partitions_per_topic, &subscriptions).map(|o| o.assignment).unwrap_or_default();
-        super::flatten_assignment(assignment).collect()
+        let Ok(lists) = assign::assign_lists(g.config.assignor, &partitions_per_topic, &subscriptions) else { return VecMap::new() };
+        super::member_lists(&lists)
     }
 
     pub(in crate::sim) fn sync_response(
@@ -469,9 +466,14 @@ impl Consumers {
         let added: Vec<TopicPartition> = assignment.iter().filter(|tp| !m.assigned.contains(tp)).cloned().collect();
         for tp in &revoked {
             m.positions.remove(tp);
+            m.position_epochs.remove(tp);
         }
         m.assigned = assignment.clone();
         m.last_assignment = assignment.clone();
+        if assignment.is_empty() && !revoked.is_empty() {
+            // The rebalance took everything it had: it stops consuming from now on.
+            m.stopped_since.get_or_insert(out.now);
+        }
         m.token += 1;
         // `ConsumerCoordinator.onJoinComplete`: "Reschedule the auto commit starting from now".
         m.next_auto_commit = out.now.plus_ms(m.config.auto_commit_interval_ms);
@@ -577,9 +579,7 @@ impl Consumers {
                 let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
                 m.member_id = String::new();
                 m.generation = -1;
-                let revoked = std::mem::take(&mut m.assigned);
-                m.positions.clear();
-                m.token += 1;
+                let revoked = m.lose_partitions(out.now);
                 self.record_revoked(group_id, client_id, revoked, out);
                 self.send_join(group_id, client_id, cluster, out);
             }
@@ -1064,6 +1064,12 @@ impl Consumers {
         out: &mut Driver,
     ) {
         if cluster.coordinator_of(group_id).is_none() {
+            // No coordinator (its broker went down on the way): as for JoinGroup, the
+            // client hears COORDINATOR_NOT_AVAILABLE (`SyncGroupResponseHandler`:
+            // `markCoordinatorUnknown`) and joins again; without an answer it would wait
+            // in Syncing for ever.
+            let reply = self.reply_at(out);
+            self.answer_sync_direct(group_id, client_id, incarnation, generation, Err(GroupError::CoordinatorNotAvailable), reply, out);
             return;
         }
         let reply = self.reply_at(out);

@@ -2,7 +2,8 @@
 
 use super::*;
 use crate::event::{ConsumeEvent, ConsumerProtocolEvent};
-use crate::group::{CommitMode, Phase};
+use crate::group::{CommitMode, Phase, PositionEpochs};
+use crate::log::PartitionLog;
 
 /// Something scheduled in a consumer's poll loop and its fetches: one of `Pending`'s features.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,7 +98,7 @@ impl Consumers {
         let mut budget = member.config.max_poll_records;
         let mut fetched = Vec::new();
         let mut resets = Vec::new();
-        let mut fail = false;
+        let mut truncated = None;
         let start = member.fetch_cursor % n;
         member.fetch_cursor = (start + 1) % n;
         for i in 0..n {
@@ -114,21 +115,49 @@ impl Consumers {
             }
             let Some(log) = part.logs.get(&leader) else { continue };
             let mut position = member.positions.get(&tp).copied().unwrap_or(0);
-            if position < log.log_start_offset() || position > log.log_end_offset() {
-                let to = if position > log.log_end_offset() {
-                    // KIP-320: the consumer validates its position against the new leader's
-                    // epoch and finds the log was truncated below it; it resumes where the
-                    // logs diverge (the leader's end) rather than applying the reset policy.
-                    log.log_end_offset()
-                } else {
-                    // Retention deleted what it had not read: OFFSET_OUT_OF_RANGE.
-                    match reset {
-                        OffsetReset::Earliest => log.log_start_offset(),
-                        OffsetReset::Latest => crate::sim::txn::fetch::end_offset(log, isolation),
-                        OffsetReset::None => {
-                            fail = true;
+            let epochs = member.position_epochs.get(&tp).copied().unwrap_or_default();
+            if epochs.validated_at != Some(part.leader_epoch) {
+                // KIP-320: the position was fetched under another leader epoch (or came
+                // from a committed offset): the consumer asks the leader where the
+                // position's epoch ends (`OffsetsForLeaderEpoch`, folded into this
+                // fetch). An end below the position means the log it read from was
+                // truncated: the logs diverge there (`SubscriptionState.maybeCompleteValidation`).
+                let mut validated = PositionEpochs { offset_epoch: epochs.offset_epoch, validated_at: Some(part.leader_epoch) };
+                if let Some(epoch) = epochs.offset_epoch {
+                    let diverges_at = log.end_offset_for_epoch(epoch);
+                    if diverges_at < position {
+                        if reset == OffsetReset::None {
+                            // No reset policy: poll() throws LogTruncationException.
+                            truncated = Some(GroupError::LogTruncation);
                             break;
                         }
+                        // With a reset policy the consumer resumes where the logs
+                        // diverge, not at the policy's offset.
+                        resets.push(EventKind::Consume(ConsumeEvent::TruncationDetected {
+                            group: group_id.to_string(),
+                            client_id: client_id.to_string(),
+                            tp: tp.clone(),
+                            from: position,
+                            offset_epoch: epoch,
+                            to: diverges_at,
+                        }));
+                        member.positions.insert(tp.clone(), diverges_at);
+                        validated.offset_epoch = epoch_before(log, diverges_at);
+                        position = diverges_at;
+                    }
+                }
+                member.position_epochs.insert(tp.clone(), validated);
+            }
+            if position < log.log_start_offset() || position > log.log_end_offset() {
+                // OFFSET_OUT_OF_RANGE (retention deleted what it had not read, or a log
+                // end below a position whose epoch is unknown): `auto.offset.reset`.
+                let to = match reset {
+                    OffsetReset::Earliest => log.log_start_offset(),
+                    // The log's end for the group's isolation level (the LSO under read_committed).
+                    OffsetReset::Latest => crate::sim::txn::fetch::end_offset(log, isolation),
+                    OffsetReset::None => {
+                        truncated = Some(GroupError::OffsetOutOfRange);
+                        break;
                     }
                 };
                 resets.push(EventKind::Consume(ConsumeEvent::PositionReset {
@@ -139,6 +168,9 @@ impl Consumers {
                     to,
                 }));
                 member.positions.insert(tp.clone(), to);
+                member
+                    .position_epochs
+                    .insert(tp.clone(), PositionEpochs { offset_epoch: epoch_before(log, to), validated_at: Some(part.leader_epoch) });
                 position = to;
             }
             // Up to the HW, or the LSO under read_committed (`txn/fetch.rs`).
@@ -149,12 +181,13 @@ impl Consumers {
         for e in resets {
             out.emit(e);
         }
-        if fail {
-            // poll() throws OffsetOutOfRangeException; unhandled, the consumer stops.
+        if let Some(error) = truncated {
+            // poll() throws OffsetOutOfRangeException or LogTruncationException;
+            // unhandled, the consumer stops.
             out.emit(EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed {
                 group: group_id.to_string(),
                 client_id: client_id.to_string(),
-                error: crate::event::GroupError::OffsetOutOfRange,
+                error,
             }));
             self.crash_member(group_id, client_id, out);
             return Vec::new();
@@ -194,6 +227,7 @@ impl Consumers {
     /// New data completes every parked fetch that covers the partition.
     pub(in crate::sim) fn wake_parked(&mut self, tp: &TopicPartition, cluster: &Cluster, out: &mut Driver) {
         self.push_new_records(tp, cluster, out);
+        self.shares.wake_parked(tp, cluster, out);
         let (woken, kept): (Vec<ParkedFetch>, Vec<ParkedFetch>) =
             std::mem::take(&mut self.parked).into_iter().partition(|f| f.tps.contains(tp));
         self.parked = kept;
@@ -363,6 +397,13 @@ impl Consumers {
     }
 }
 
+/// The leader epoch of the record before `offset` in `log`: what `ListOffsets` and
+/// `OffsetsForLeaderEpoch` tell the consumer its new position's epoch is (`None` when the
+/// log no longer holds that record).
+pub(in crate::sim) fn epoch_before(log: &PartitionLog, offset: u64) -> Option<u32> {
+    offset.checked_sub(1).and_then(|o| log.get(o)).map(|r| r.leader_epoch)
+}
+
 /// What a consumer's poll loop does after a processed record (`Consumers::record_processed`).
 pub(in crate::sim) struct AfterProcessing {
     token: u64,
@@ -489,5 +530,91 @@ mod tests {
         let mut out = Driver::new(1, 20);
         consumers.wake_parked(&tp, &cluster, &mut out);
         assert!(responses(&out).is_empty());
+    }
+
+    /// The leader's log holds offsets 0-1 under epoch 0 and 2-4 under epoch 1 (the new
+    /// leader after an unclean election wrote over what the old one had at 2..); `c1`
+    /// read up to 4 under epoch 0 from the old leader.
+    fn diverged(reset: OffsetReset) -> (Cluster, Consumers, TopicPartition) {
+        let (mut cluster, mut consumers, tp) = world();
+        let part = cluster.partition_mut(&tp).unwrap();
+        let leader = part.leader.unwrap();
+        let log = part.logs.get_mut(&leader).unwrap();
+        for (id, epoch) in [(1, 0), (2, 0), (3, 1), (4, 1), (5, 1)] {
+            log.append(Record::sample(id, 0), SimTime(0), crate::record::TimestampType::CreateTime, epoch);
+        }
+        log.advance_high_watermark(5);
+        part.leader_epoch = 1;
+        let g = consumers.groups.get_mut("g").unwrap();
+        g.config.auto_offset_reset = reset;
+        let m = g.member_mut("c1").unwrap();
+        m.positions.insert(tp.clone(), 4);
+        m.position_epochs.insert(tp.clone(), PositionEpochs { offset_epoch: Some(0), validated_at: Some(0) });
+        (cluster, consumers, tp)
+    }
+
+    fn emitted(out: &Driver) -> Vec<EventKind> {
+        out.effects()
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Emit(kind) => Some(kind.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_position_whose_epoch_ends_below_it_on_the_new_leader_resumes_at_the_divergence_point() {
+        let (cluster, mut consumers, tp) = diverged(OffsetReset::Latest);
+        let mut out = Driver::new(1, 20);
+        let fetched = consumers.read_for("g", "c1", &cluster, &mut out);
+        assert_eq!(fetched.iter().map(|(_, r, _, _, _)| r.offset).collect::<Vec<_>>(), [2, 3, 4], "not 'latest': the divergence point");
+        assert_eq!(
+            emitted(&out),
+            [EventKind::Consume(ConsumeEvent::TruncationDetected {
+                group: "g".into(),
+                client_id: "c1".into(),
+                tp: tp.clone(),
+                from: 4,
+                offset_epoch: 0,
+                to: 2
+            })]
+        );
+        let m = consumers.groups["g"].member("c1").unwrap();
+        assert_eq!(m.position_epochs.get(&tp), Some(&PositionEpochs { offset_epoch: Some(0), validated_at: Some(1) }));
+        // Validated once per leader epoch: the next fetch asks nothing.
+        let mut out = Driver::new(1, 20);
+        consumers.read_for("g", "c1", &cluster, &mut out);
+        assert!(emitted(&out).is_empty());
+    }
+
+    #[test]
+    fn with_auto_offset_reset_none_a_truncated_position_fails_the_consumer_with_log_truncation() {
+        let (cluster, mut consumers, _) = diverged(OffsetReset::None);
+        let mut out = Driver::new(1, 20);
+        assert!(consumers.read_for("g", "c1", &cluster, &mut out).is_empty());
+        assert!(emitted(&out).contains(&EventKind::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed {
+            group: "g".into(),
+            client_id: "c1".into(),
+            error: GroupError::LogTruncation
+        })));
+        assert_eq!(consumers.groups["g"].member("c1").unwrap().phase, Phase::Crashed);
+    }
+
+    #[test]
+    fn a_position_without_an_epoch_past_the_log_end_is_out_of_range_and_reset_by_policy() {
+        // `seek(offset)` gives no epoch: nothing to validate, and a fetch past the log end
+        // is OFFSET_OUT_OF_RANGE, reset per `auto.offset.reset` (latest: the HW).
+        let (cluster, mut consumers, tp) = diverged(OffsetReset::Latest);
+        let g = consumers.groups.get_mut("g").unwrap();
+        let m = g.member_mut("c1").unwrap();
+        m.positions.insert(tp.clone(), 9);
+        m.position_epochs.insert(tp.clone(), PositionEpochs::default());
+        let mut out = Driver::new(1, 20);
+        assert!(consumers.read_for("g", "c1", &cluster, &mut out).is_empty());
+        assert_eq!(
+            emitted(&out),
+            [EventKind::Consume(ConsumeEvent::PositionReset { group: "g".into(), client_id: "c1".into(), tp, from: 9, to: 5 })]
+        );
     }
 }

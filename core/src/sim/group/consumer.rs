@@ -395,6 +395,7 @@ impl Consumers {
         let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return false };
         for tp in &revoked {
             m.positions.remove(tp);
+            m.position_epochs.remove(tp);
         }
         m.assigned = assignment.clone();
         m.last_assignment = assignment.clone();

@@ -37,6 +37,7 @@ impl Consumers {
             let mut offsets = Vec::with_capacity(expired.len());
             for tp in expired {
                 g.commit_times.remove(&tp);
+                g.committed_epochs.remove(&tp);
                 if let Some(o) = g.committed.remove(&tp) {
                     offsets.push((tp, o));
                 }

@@ -14,7 +14,7 @@ use super::*;
 use crate::config::GroupProtocol;
 use crate::event::{ConsumeEvent, ConsumerProtocolEvent, GroupEvent};
 use crate::event::{GroupError, LeaveReason};
-use crate::group::{CommitMode, Phase};
+use crate::group::{CommitMode, Phase, PositionEpochs};
 
 pub(in crate::sim) mod classic;
 pub(in crate::sim) mod consume;
@@ -34,6 +34,20 @@ pub(in crate::sim) fn flatten_assignment(by_member: crate::assign::Assignment) -
     })
 }
 
+/// A client assignor's answer as each member's sorted list of partitions, by member id.
+pub(in crate::sim) fn member_lists(lists: &crate::assign::AssignmentLists) -> crate::vecmap::VecMap<String, Vec<TopicPartition>> {
+    let mut by_id: Vec<usize> = (0..lists.len()).collect();
+    crate::sorted::sort_by(&mut by_id, |a, b| lists.member_id(*a).cmp(lists.member_id(*b)));
+    by_id
+        .into_iter()
+        .map(|i| {
+            let mut tps: Vec<TopicPartition> = lists.partitions(i).map(|(t, p)| TopicPartition::new(t, p)).collect();
+            crate::sorted::sort(&mut tps);
+            (lists.member_id(i).to_string(), tps)
+        })
+        .collect()
+}
+
 /// Something scheduled for a consumer group whatever its protocol: the heartbeat thread,
 /// session checks, OffsetFetch and OffsetCommit.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,7 +64,8 @@ pub(crate) enum GroupPending {
         client_id: String,
         incarnation: u64,
         token: u64,
-        committed: Vec<(TopicPartition, Option<u64>)>,
+        /// Per partition the committed offset with its leader epoch, if any.
+        committed: Vec<(TopicPartition, Option<CommittedOffset>)>,
     },
     /// The consumer's heartbeat thread wakes up.
     HeartbeatTick {
@@ -73,8 +88,15 @@ pub(crate) enum GroupPending {
         member_id: String,
         generation: i32,
         offsets: Vec<(TopicPartition, u64)>,
+        /// The leader epoch committed with an offset (`OffsetCommitRequest`'s
+        /// `committedLeaderEpoch`), for the offsets that have one.
+        epochs: Vec<(TopicPartition, u32)>,
     },
 }
+
+/// A committed offset as OffsetFetch answers it: the offset and the leader epoch it was
+/// committed with, if any (`OffsetAndMetadata.leaderEpoch`).
+pub(crate) type CommittedOffset = (u64, Option<u32>);
 
 /// `offsets.topic.num.partitions` (50): the coordinator of a group leads partition
 /// `abs(hash(group.id)) % 50` of `__consumer_offsets`.
@@ -104,12 +126,14 @@ pub(crate) struct Consumers {
     parked: Vec<ParkedFetch>,
     /// Push delivery (not Kafka — a teaching device): the broker's next offset per member.
     push_cursors: push::PushCursors,
+    /// Share groups (KIP-932), the third group type (`sim/share/`).
+    pub(crate) shares: crate::sim::share::ShareGroups,
 }
 
 impl Consumers {
     /// No groups yet.
     pub(in crate::sim) fn new() -> Self {
-        Consumers { groups: VecMap::new(), next_fetch: 1, parked: Vec::new(), push_cursors: VecMap::new() }
+        Consumers { groups: VecMap::new(), next_fetch: 1, parked: Vec::new(), push_cursors: VecMap::new(), shares: Default::default() }
     }
 }
 
@@ -209,6 +233,7 @@ impl Consumers {
             config: spec.config,
             assigned: Vec::new(),
             positions: VecMap::new(),
+            position_epochs: VecMap::new(),
             activity: Activity::AwaitingAssignment,
             received: Default::default(),
             received_total: 0,
@@ -303,6 +328,7 @@ impl Consumers {
         let Some(m) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
         m.last_assignment.clear();
         m.positions.clear();
+        m.position_epochs.clear();
         m.activity = Activity::AwaitingAssignment;
         m.stopped_since.get_or_insert(now);
         self.drop_parked_fetches(group_id, client_id);
@@ -377,11 +403,20 @@ impl Consumers {
                 }
             };
             let from = m.positions.get(&tp).copied().unwrap_or(offset);
-            moves.push((tp, from, offset));
+            // seekToBeginning/End go through ListOffsets (the leader's epoch for the
+            // offset); seek(offset) gives no epoch, so nothing to validate.
+            let epochs = match to {
+                SeekTo::Beginning | SeekTo::End => PositionEpochs {
+                    offset_epoch: consume::epoch_before(log, offset),
+                    validated_at: cluster.partition(&tp).map(|p| p.leader_epoch),
+                },
+                SeekTo::Offset { .. } | SeekTo::Timestamp { .. } => PositionEpochs::default(),
+            };
+            moves.push((tp, from, offset, epochs));
         }
         let Some(g) = self.groups.get_mut(group_id) else { return };
         // A later re-read of these partitions is explained by this seek.
-        for (tp, _, _) in &moves {
+        for (tp, _, _, _) in &moves {
             let committed = g.committed.get(tp).copied();
             g.handovers.insert(
                 tp.clone(),
@@ -389,8 +424,9 @@ impl Consumers {
             );
         }
         let Some(m) = g.member_mut(client_id) else { return };
-        for (tp, _, offset) in &moves {
+        for (tp, _, offset, epochs) in &moves {
             m.positions.insert(tp.clone(), *offset);
+            m.position_epochs.insert(tp.clone(), *epochs);
         }
         // A member still waiting for its committed offsets keeps waiting (its OffsetFetch
         // answer must not be dropped); the seek position then wins over the committed one.
@@ -402,7 +438,7 @@ impl Consumers {
         let Some(m) = self.groups.get(group_id).and_then(|g| g.member(client_id)) else { return };
         let token = m.token;
         let restart = stable && m.processing.is_empty() && !m.paused;
-        for (tp, from, offset) in moves {
+        for (tp, from, offset, _) in moves {
             out.emit(EventKind::Consume(ConsumeEvent::Seeked {
                 group: group_id.into(),
                 client_id: client_id.into(),
@@ -437,6 +473,7 @@ impl Consumers {
         m.assigned.retain(|tp| !gone.contains(tp));
         for tp in &gone {
             m.positions.remove(tp);
+            m.position_epochs.remove(tp);
         }
         if !gone.is_empty() {
             m.token += 1;
@@ -487,7 +524,7 @@ impl Consumers {
         client_id: &str,
         incarnation: u64,
         token: u64,
-        committed: Vec<(TopicPartition, Option<u64>)>,
+        committed: Vec<(TopicPartition, Option<CommittedOffset>)>,
         cluster: &Cluster,
         out: &mut Driver,
     ) {
@@ -511,20 +548,27 @@ impl Consumers {
             return;
         }
         for (tp, c) in committed {
-            let (start, hw) = cluster
-                .partition(&tp)
-                .and_then(|p| p.display_log())
-                // ListOffsets: earliest = log start, latest = HW (the LSO under read_committed).
-                .map(|l| (l.log_start_offset(), l.end_for(isolation)))
-                .unwrap_or((0, 0));
-            let (offset, from) = match c {
-                Some(o) => (o, StartFrom::Committed),
-                None => match reset {
-                    OffsetReset::Earliest => (start, StartFrom::ResetEarliest),
-                    OffsetReset::Latest | OffsetReset::None => (hw, StartFrom::ResetLatest),
-                },
+            let part = cluster.partition(&tp);
+            let log = part.and_then(|p| p.display_log());
+            // ListOffsets: earliest = log start, latest = HW (the LSO under read_committed).
+            let (start, hw) = log.map(|l| (l.log_start_offset(), l.end_for(isolation))).unwrap_or((0, 0));
+            let (offset, from, epochs) = match c {
+                // `seekUnvalidated`: the committed leader epoch is validated at the first fetch.
+                Some((o, epoch)) => (o, StartFrom::Committed, PositionEpochs { offset_epoch: epoch, validated_at: None }),
+                None => {
+                    let (o, from) = match reset {
+                        OffsetReset::Earliest => (start, StartFrom::ResetEarliest),
+                        OffsetReset::Latest | OffsetReset::None => (hw, StartFrom::ResetLatest),
+                    };
+                    // ListOffsets answers with the leader's epoch for the offset.
+                    let epochs = PositionEpochs {
+                        offset_epoch: log.and_then(|l| consume::epoch_before(l, o)),
+                        validated_at: part.map(|p| p.leader_epoch),
+                    };
+                    (o, from, epochs)
+                }
             };
-            sets.push((tp, offset, from));
+            sets.push((tp, offset, from, epochs));
         }
         let Some(g) = self.groups.get_mut(group_id) else { return };
         let Some(m) = g.member_mut(client_id) else { return };
@@ -533,13 +577,14 @@ impl Consumers {
         }
         // A position the application set with seek() while the offsets were on their way
         // wins over the committed one.
-        sets.retain(|(tp, _, _)| !m.positions.contains_key(tp));
-        for (tp, offset, _) in &sets {
+        sets.retain(|(tp, _, _, _)| !m.positions.contains_key(tp));
+        for (tp, offset, _, epochs) in &sets {
             if m.assigned.contains(tp) {
                 m.positions.insert(tp.clone(), *offset);
+                m.position_epochs.insert(tp.clone(), *epochs);
             }
         }
-        for (tp, offset, _) in &sets {
+        for (tp, offset, _, _) in &sets {
             g.first_positions.entry(tp.clone()).or_insert(*offset);
         }
         let Some(m) = g.member_mut(client_id) else { return };
@@ -551,7 +596,7 @@ impl Consumers {
         }
         m.activity = if m.assigned.is_empty() { Activity::Idle } else { Activity::Fetching };
         let start_polling = m.processing.is_empty() && !m.paused;
-        for (tp, offset, from) in sets {
+        for (tp, offset, from, _) in sets {
             self.record_group(
                 EventKind::Consume(ConsumeEvent::PositionSet { group: group_id.into(), client_id: client_id.into(), tp, offset, from }),
                 out,
@@ -613,10 +658,25 @@ impl Consumers {
             return;
         }
         let (member_id, generation, incarnation) = (m.member_id.clone(), m.generation, m.incarnation);
+        // An offset at the consumer's position goes with the position's epoch, as
+        // `commitSync()` of every consumed position sends it (`allConsumed`).
+        let epochs = offsets
+            .iter()
+            .filter(|(tp, o)| m.positions.get(tp) == Some(o))
+            .filter_map(|(tp, _)| m.position_epochs.get(tp).and_then(|e| e.offset_epoch).map(|e| (tp.clone(), e)))
+            .collect();
         let Some(at) = self.to_coordinator(group_id, cluster, out) else { return };
         out.at(
             at,
-            GroupPending::CommitArrive { group: group_id.into(), client_id: client_id.into(), incarnation, member_id, generation, offsets },
+            GroupPending::CommitArrive {
+                group: group_id.into(),
+                client_id: client_id.into(),
+                incarnation,
+                member_id,
+                generation,
+                offsets,
+                epochs,
+            },
         );
     }
 
@@ -653,6 +713,7 @@ impl Consumers {
         member_id: &str,
         generation: i32,
         offsets: Vec<(TopicPartition, u64)>,
+        epochs: Vec<(TopicPartition, u32)>,
         cluster: &Cluster,
         out: &mut Driver,
     ) {
@@ -688,6 +749,10 @@ impl Consumers {
         for (tp, o) in &offsets {
             g.committed.insert(tp.clone(), *o);
             g.commit_times.insert(tp.clone(), out.now);
+            match epochs.iter().find(|(t, _)| t == tp) {
+                Some((_, e)) => g.committed_epochs.insert(tp.clone(), *e),
+                None => g.committed_epochs.remove(tp),
+            };
         }
         // Kafka commits every position each time; the trace shows only commits that
         // move an offset, so a quiet group does not fill it with repeats.
@@ -707,6 +772,19 @@ impl Consumers {
         out: &mut Driver,
     ) {
         if cluster.coordinator_of(group_id).is_none() {
+            // The coordinator went away while the request was on its way (crashed, cut off,
+            // or moving): the request fails (a disconnect, or `request.timeout.ms`) and
+            // `ConsumerCoordinator.fetchCommittedOffsets` asks again once it finds a
+            // coordinator, after `retry.backoff.ms` (100 ms). Without a retry the member
+            // would wait for its positions forever.
+            let current = self.consumer(group_id, client_id, incarnation).is_some_and(|m| m.token == token);
+            if current {
+                let again = out.now.plus_ms(2 * out.latency() + 100);
+                out.at(
+                    again,
+                    GroupPending::OffsetFetchArrive { group: group_id.into(), client_id: client_id.into(), incarnation, token, partitions },
+                );
+            }
             return;
         }
         // Transactions (`txn.rs`): the Java consumer asks with `requireStable`; partitions
@@ -741,7 +819,7 @@ impl Consumers {
         let reply = self.reply_at(out);
         let Some(g) = self.groups.get(group_id) else { return };
         let committed = partitions.into_iter().map(|tp| {
-            let c = g.committed.get(&tp).copied();
+            let c = g.committed.get(&tp).map(|o| (*o, g.committed_epochs.get(&tp).copied()));
             (tp, c)
         });
         let committed = committed.collect();
@@ -794,8 +872,8 @@ impl Sim {
             GroupPending::SessionCheck { group, member_id } => {
                 self.consumers.session_check(&group, &member_id, &self.cluster, &mut self.out)
             }
-            GroupPending::CommitArrive { group, client_id, member_id, generation, offsets, .. } => {
-                self.consumers.commit_arrive(&group, &client_id, &member_id, generation, offsets, &self.cluster, &mut self.out)
+            GroupPending::CommitArrive { group, client_id, member_id, generation, offsets, epochs, .. } => {
+                self.consumers.commit_arrive(&group, &client_id, &member_id, generation, offsets, epochs, &self.cluster, &mut self.out)
             }
             GroupPending::OffsetsRetentionCheck => self.consumers.offsets_retention_check(&self.cluster, &mut self.out),
         }

@@ -1,0 +1,278 @@
+//! The exactly-once monitor (issue 17): from the trace alone it follows each transactional
+//! record to its transaction's fate (the COMMIT or ABORT marker of its producer id on its
+//! partition), each group's `isolation.level`, and each Streams output back to its input,
+//! and finds:
+//!
+//! - a record of an aborted or undecided transaction delivered to a consumer — a broken
+//!   promise under read_committed; under read_uncommitted the promise does not apply
+//!   (reported, not promised);
+//! - an input whose output a reader can see twice: promised not to happen under
+//!   exactly_once_v2 (committed outputs), expected under at_least_once (not promised);
+//! - an input an exactly_once_v2 application processed again: its output stays once, but a
+//!   side effect outside Kafka would have happened twice (not promised).
+//!
+//! What exactly-once does not promise (`docs/design`, "Using Transactions"): effects
+//! outside Kafka, what read_uncommitted readers see, atomic visibility across partitions.
+
+use crate::config::{IsolationLevel, ProcessingGuarantee};
+use crate::event::{ConsumeEvent, Event, EventKind, ProduceEvent, StreamsEvent, TxnEvent};
+use crate::monitor::FindingKind;
+use crate::record::{ControlType, RecordId, TopicPartition};
+use crate::vecmap::VecSet;
+use std::collections::BTreeMap;
+
+/// A finding the exactly-once monitor makes: partition, records with values, kind, promised.
+pub(crate) type TxnFinding = (TopicPartition, Vec<(RecordId, String)>, FindingKind, bool);
+
+/// An input of a Streams application: (application id, partition, offset).
+type Input = (String, TopicPartition, u64);
+
+/// What the exactly-once monitor keeps (bounded like the other monitors').
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct TxnMonitor {
+    /// Transactional records not yet decided, by (partition, producer id), with their values.
+    open: BTreeMap<(TopicPartition, u64), Vec<(RecordId, String)>>,
+    /// The producer id of each transactional record still tracked.
+    pid_of: BTreeMap<RecordId, (TopicPartition, u64)>,
+    /// Each decided transactional record's fate.
+    fate: BTreeMap<RecordId, ControlType>,
+    /// Undecided records delivered to read_uncommitted groups: who got them.
+    read_early: BTreeMap<RecordId, Vec<(String, String)>>,
+    /// Groups reading read_committed.
+    read_committed: VecSet<String>,
+    /// Streams applications under exactly_once_v2.
+    exactly_once: VecSet<String>,
+    /// Streams output records back to their input.
+    lineage: BTreeMap<RecordId, Input>,
+    /// How many visible outputs each input has.
+    outputs: BTreeMap<Input, u32>,
+    /// Inputs an application processed.
+    processed: BTreeMap<Input, u32>,
+    /// The record values seen sent, for findings.
+    values: BTreeMap<RecordId, String>,
+}
+
+impl TxnMonitor {
+    /// Forgets the oldest entries beyond `max` per map; returns how many.
+    pub(crate) fn prune(&mut self, max: usize) -> u64 {
+        let mut n = 0u64;
+        macro_rules! cut {
+            ($m:expr) => {
+                while $m.len() > max {
+                    $m.pop_first();
+                    n += 1;
+                }
+            };
+        }
+        cut!(self.pid_of);
+        cut!(self.fate);
+        cut!(self.read_early);
+        cut!(self.lineage);
+        cut!(self.outputs);
+        cut!(self.processed);
+        cut!(self.values);
+        n
+    }
+
+    /// Looks at one trace event; returns what it found.
+    pub(crate) fn observe(&mut self, e: &Event) -> Vec<TxnFinding> {
+        let mut found = Vec::new();
+        match &e.kind {
+            EventKind::Txn(TxnEvent::IsolationLevelSet { group, isolation_level }) => match isolation_level {
+                IsolationLevel::ReadCommitted => {
+                    self.read_committed.insert(group.clone());
+                }
+                IsolationLevel::ReadUncommitted => {
+                    self.read_committed.remove(group);
+                }
+            },
+            EventKind::Txn(TxnEvent::ProcessingGuaranteeSet { application_id, processing_guarantee }) => match processing_guarantee {
+                ProcessingGuarantee::ExactlyOnceV2 => {
+                    self.exactly_once.insert(application_id.clone());
+                    self.read_committed.insert(application_id.clone());
+                }
+                ProcessingGuarantee::AtLeastOnce => {
+                    self.exactly_once.remove(application_id);
+                    self.read_committed.remove(application_id);
+                }
+            },
+            EventKind::Produce(ProduceEvent::RecordSent { record, value, .. }) => {
+                self.values.insert(*record, value.clone());
+            }
+            EventKind::Txn(TxnEvent::TxnRecordsAppended { topic, partition, producer_id, records, .. }) => {
+                let tp = TopicPartition::new(topic.clone(), *partition);
+                let open = self.open.entry((tp.clone(), *producer_id)).or_default();
+                for r in records {
+                    let value = self.values.get(r).cloned().unwrap_or_default();
+                    open.push((*r, value));
+                    self.pid_of.insert(*r, (tp.clone(), *producer_id));
+                }
+            }
+            EventKind::Produce(ProduceEvent::RecordAppended { record, topic, partition, .. }) => {
+                // A Streams output outside a transaction is visible as soon as it is written.
+                let tp = TopicPartition::new(topic.clone(), *partition);
+                if !self.pid_of.contains_key(record) {
+                    if let Some(input) = self.lineage.get(record).cloned() {
+                        found.extend(self.output_visible(input, tp, *record));
+                    }
+                }
+            }
+            EventKind::Txn(TxnEvent::MarkerWritten { topic, partition, producer_id, kind, .. }) => {
+                let tp = TopicPartition::new(topic.clone(), *partition);
+                let decided = self.open.remove(&(tp.clone(), *producer_id)).unwrap_or_default();
+                let mut early: BTreeMap<(String, String), Vec<(RecordId, String)>> = BTreeMap::new();
+                for (r, value) in decided {
+                    self.fate.insert(r, *kind);
+                    match kind {
+                        ControlType::Commit => {
+                            if let Some(input) = self.lineage.get(&r).cloned() {
+                                found.extend(self.output_visible(input, tp.clone(), r));
+                            }
+                        }
+                        ControlType::Abort => {
+                            for who in self.read_early.remove(&r).unwrap_or_default() {
+                                early.entry(who).or_default().push((r, value.clone()));
+                            }
+                        }
+                    }
+                    self.read_early.remove(&r);
+                }
+                for ((group, client_id), records) in early {
+                    // read_uncommitted: Kafka never promised to hide them.
+                    let kind = FindingKind::AbortedRecordRead { group, client_id, read_committed: false };
+                    found.push((tp.clone(), records, kind, false));
+                }
+            }
+            EventKind::Consume(ConsumeEvent::RecordDelivered { group, client_id, record, tp, value, .. }) => {
+                if let Some((_, pid)) = self.pid_of.get(record).cloned() {
+                    let rc = self.read_committed.contains(group);
+                    match (self.fate.get(record), rc) {
+                        (Some(ControlType::Commit), _) => {}
+                        (Some(ControlType::Abort), rc) => {
+                            let kind =
+                                FindingKind::AbortedRecordRead { group: group.clone(), client_id: client_id.clone(), read_committed: rc };
+                            found.push((tp.clone(), vec![(*record, value.clone())], kind, rc));
+                        }
+                        (None, true) => {
+                            let kind = FindingKind::UndecidedRecordRead { group: group.clone(), client_id: client_id.clone() };
+                            found.push((tp.clone(), vec![(*record, value.clone())], kind, true));
+                        }
+                        (None, false) => {
+                            let _ = pid;
+                            self.read_early.entry(*record).or_default().push((group.clone(), client_id.clone()));
+                        }
+                    }
+                }
+            }
+            EventKind::Streams(StreamsEvent::StreamsRecordProcessed { application_id, tp, offset, record, .. }) => {
+                let input = (application_id.clone(), tp.clone(), *offset);
+                let times = self.processed.entry(input.clone()).or_insert(0);
+                *times += 1;
+                if *times > 1 && self.exactly_once.contains(application_id) {
+                    let kind = FindingKind::ReprocessedOutsideKafka { application_id: application_id.clone() };
+                    let value = record.and_then(|r| self.values.get(&r).cloned()).unwrap_or_default();
+                    found.push((tp.clone(), record.map(|r| vec![(r, value)]).unwrap_or_default(), kind, false));
+                }
+                if let Some(r) = record {
+                    self.lineage.insert(*r, input);
+                }
+            }
+            _ => {}
+        }
+        found
+    }
+
+    /// An output of `input` became visible: the second one is a duplicate in the output,
+    /// promised not to happen under exactly_once_v2.
+    fn output_visible(&mut self, input: Input, tp: TopicPartition, record: RecordId) -> Vec<TxnFinding> {
+        let n = self.outputs.entry(input.clone()).or_insert(0);
+        *n += 1;
+        if *n < 2 {
+            return Vec::new();
+        }
+        let exactly_once = self.exactly_once.contains(&input.0);
+        let value = self.values.get(&record).cloned().unwrap_or_default();
+        let kind = FindingKind::OutputDuplicated { application_id: input.0, exactly_once };
+        vec![(tp, vec![(record, value)], kind, exactly_once)]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::monitor::Monitors;
+    use crate::time::SimTime;
+
+    fn ev(seq: u64, kind: EventKind) -> Event {
+        Event { seq, time: SimTime(seq), kind }
+    }
+
+    fn feed(kinds: Vec<EventKind>) -> Monitors {
+        let mut m = Monitors::new();
+        for (i, k) in kinds.into_iter().enumerate() {
+            m.observe(&ev(i as u64, k));
+        }
+        m
+    }
+
+    fn appended(r: u64) -> EventKind {
+        EventKind::Txn(TxnEvent::TxnRecordsAppended {
+            topic: "t".into(),
+            partition: 0,
+            producer_id: 7,
+            epoch: 0,
+            records: vec![RecordId(r)],
+            first_offset: r,
+        })
+    }
+
+    fn marker(kind: ControlType) -> EventKind {
+        EventKind::Txn(TxnEvent::MarkerWritten {
+            transactional_id: "tx".into(),
+            topic: "t".into(),
+            partition: 0,
+            offset: 9,
+            kind,
+            producer_id: 7,
+            epoch: 1,
+            broker: 0,
+        })
+    }
+
+    fn delivered(group: &str, r: u64) -> EventKind {
+        EventKind::Consume(ConsumeEvent::RecordDelivered {
+            group: group.into(),
+            client_id: "c".into(),
+            record: RecordId(r),
+            tp: TopicPartition::new("t", 0),
+            offset: r,
+            value: format!("v{r}"),
+            high_watermark: 99,
+        })
+    }
+
+    fn rc(group: &str) -> EventKind {
+        EventKind::Txn(TxnEvent::IsolationLevelSet { group: group.into(), isolation_level: IsolationLevel::ReadCommitted })
+    }
+
+    #[test]
+    fn a_read_committed_delivery_of_an_aborted_or_undecided_record_breaks_the_promise() {
+        let m = feed(vec![rc("g"), appended(1), marker(ControlType::Abort), delivered("g", 1)]);
+        assert_eq!(m.promised_total(), 1);
+        assert!(matches!(&m.findings()[0].kind, FindingKind::AbortedRecordRead { read_committed: true, .. }));
+        let m = feed(vec![rc("g"), appended(1), delivered("g", 1)]);
+        assert!(matches!(&m.findings()[0].kind, FindingKind::UndecidedRecordRead { .. }) && m.findings()[0].promised);
+        // Committed: nothing to say.
+        let m = feed(vec![rc("g"), appended(1), marker(ControlType::Commit), delivered("g", 1)]);
+        assert_eq!(m.total(), 0);
+    }
+
+    #[test]
+    fn read_uncommitted_readers_of_an_aborted_transaction_are_found_when_it_aborts_not_promised() {
+        let m = feed(vec![appended(1), delivered("u", 1)]);
+        assert_eq!(m.total(), 0, "undecided yet: read_uncommitted may read it");
+        let m = feed(vec![appended(1), delivered("u", 1), marker(ControlType::Abort)]);
+        assert_eq!((m.total(), m.promised_total()), (1, 0));
+        assert!(matches!(&m.findings()[0].kind, FindingKind::AbortedRecordRead { read_committed: false, .. }));
+    }
+}

@@ -1,0 +1,168 @@
+#!/usr/bin/env bash
+# Regenerates the differential vectors of tests/vectors/ from Kafka's own Java code, or
+# draws new cases. Not run by CI (CI only reads the committed .jsonl files); see
+# tests/vectors/README.md.
+#
+#   tests/vectors/harness/regen.sh check       recompute every committed vector from its input, compare
+#   tests/vectors/harness/regen.sh write       the same, then overwrite the committed files with the result
+#   tests/vectors/harness/regen.sh generate client|server|hashmap SEED COUNT   new cases on stdout
+#
+# Kafka's source: --kafka-src PATH, else $KAFKA_SRC, else the fetch tool's mirror
+# /work/.mirror/apache+kafka/repo. PATH is a checkout (with clients/src/main/java) or a git
+# dir, whose commit $KAFKA_REV (default HEAD) is exported with git archive.
+# Java: $JAVA (default: java on PATH), JDK 17 or later; the vectors were made on OpenJDK 17.
+# Scratch: $WORK (default: a new temporary folder, removed at the end).
+# Needs Debian's libslf4j-java, libjackson2-databind-java, libargparse4j-java, liblz4-java,
+# libzstd-jni-java and libsnappy-java (in /usr/share/java).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+vectors=$(dirname "$here")
+
+usage() {
+    sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    exit 2
+}
+
+kafka_src=${KAFKA_SRC:-/work/.mirror/apache+kafka/repo}
+args=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --kafka-src) kafka_src=$2; shift 2 ;;
+        --kafka-src=*) kafka_src=${1#*=}; shift ;;
+        -h|--help) usage ;;
+        *) args+=("$1"); shift ;;
+    esac
+done
+[ ${#args[@]} -ge 1 ] || usage
+mode=${args[0]}
+case "$mode" in
+    check|write) [ ${#args[@]} -eq 1 ] || usage ;;
+    generate) [ ${#args[@]} -eq 4 ] || usage ;;
+    *) usage ;;
+esac
+
+java=${JAVA:-java}
+javac=$(dirname "$(command -v "$java")")/javac
+[ -x "$javac" ] || javac=javac
+command -v "$java" >/dev/null && command -v "$javac" >/dev/null || { echo "regen.sh: needs a JDK (java and javac)" >&2; exit 1; }
+
+jars=/usr/share/java
+missing=()
+for pair in slf4j-api:libslf4j-java slf4j-nop:libslf4j-java jackson-databind:libjackson2-databind-java \
+        jackson-core:libjackson2-core-java jackson-annotations:libjackson2-annotations-java \
+        argparse4j:libargparse4j-java lz4-java:liblz4-java zstd-jni:libzstd-jni-java snappy-java:libsnappy-java; do
+    [ -f "$jars/${pair%%:*}.jar" ] || missing+=("${pair#*:}")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "regen.sh: missing Java libraries; install them with: apt-get install $(printf '%s\n' "${missing[@]}" | sort -u | tr '\n' ' ')" >&2
+    exit 1
+fi
+jar() { printf '%s' "$jars/$1.jar"; }
+# What Kafka's classes need at run time (and, for javac, in their signatures).
+runtime_cp="$(jar slf4j-api):$(jar slf4j-nop):$(jar jackson-databind):$(jar jackson-core):$(jar jackson-annotations):$(jar lz4-java):$(jar zstd-jni):$(jar snappy-java)"
+generator_cp="$(jar jackson-databind):$(jar jackson-core):$(jar jackson-annotations):$(jar argparse4j)"
+
+if [ -n "${WORK:-}" ]; then
+    work=$WORK
+    mkdir -p "$work"
+else
+    work=$(mktemp -d "${TMPDIR:-/tmp}/kafka-vectors.XXXXXX")
+    trap 'rm -rf "$work"' EXIT
+fi
+
+# The Kafka modules the harnesses read, and the ones javac reads for names only.
+modules=(clients/src/main generator/src/main/java group-coordinator/src/main
+    group-coordinator/group-coordinator-api/src/main/java server-common/src/main/java
+    metadata/src/main raft/src/main coordinator-common/src/main/java)
+
+if [ -d "$kafka_src/clients/src/main/java" ]; then
+    src=$kafka_src
+    if [ -e "$src/.git" ]; then commit=$(git -C "$src" rev-parse HEAD); else commit="unknown (not a git checkout)"; fi
+elif git --git-dir="$kafka_src" rev-parse --verify -q "${KAFKA_REV:-HEAD}^{commit}" >/dev/null 2>&1; then
+    commit=$(git --git-dir="$kafka_src" rev-parse "${KAFKA_REV:-HEAD}^{commit}")
+    src=$work/kafka-$commit
+    if [ ! -d "$src/clients" ]; then
+        mkdir -p "$src"
+        present=()
+        for m in "${modules[@]}"; do
+            if git --git-dir="$kafka_src" cat-file -e "$commit:$m" 2>/dev/null; then present+=("$m"); fi
+        done
+        git --git-dir="$kafka_src" archive "$commit" "${present[@]}" | tar -x -C "$src"
+    fi
+else
+    echo "regen.sh: no Kafka source at $kafka_src (give --kafka-src PATH or KAFKA_SRC: a checkout or a git dir)" >&2
+    exit 1
+fi
+echo "Kafka source: $kafka_src at $commit" >&2
+echo "Java: $("$java" -version 2>&1 | head -1)" >&2
+major=$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
+if [ "$major" != 17 ]; then
+    echo "note: the committed vectors pin JDK 17's collections. From JDK 19 on, new HashSet<>(collection)" >&2
+    echo "      is sized differently (HashMap.newHashMap), so server-assignor cases where a member's record" >&2
+    echo "      holds 12, 24, 48, ... partitions of a topic come out differently (2 of the 666 on JDK 25)." >&2
+fi
+
+# Kafka's message classes, generated by its own generator/ module (compiled with a
+# stand-in for jackson-datatype-jdk8, which Debian does not package).
+tag=${commit%% *}
+gen=$work/generated-$tag
+if [ ! -f "$gen/.done" ]; then
+    rm -rf "$gen" "$work/generator-classes"
+    mkdir -p "$work/generator-classes"
+    "$javac" -nowarn -d "$work/generator-classes" -cp "$generator_cp" \
+        $(find "$src/generator/src/main/java" "$here/generator-shim" -name '*.java')
+    message() { # MODULE PACKAGE INPUT [TYPE GENERATORS...]
+        local module=$1 package=$2 input=$3
+        shift 3
+        (cd "$src/$module" && "$java" -cp "$work/generator-classes:$generator_cp" org.apache.kafka.message.MessageGenerator \
+            -p "$package" -o "$gen/$module/${package//.//}" -i "$input" -m MessageDataGenerator "$@" >/dev/null)
+    }
+    message clients org.apache.kafka.common.message src/main/resources/common/message -t ApiMessageTypeGenerator
+    message group-coordinator org.apache.kafka.coordinator.group.generated src/main/resources/common/message
+    message metadata org.apache.kafka.common.metadata src/main/resources/common/metadata -t MetadataRecordTypeGenerator
+    [ -d "$src/raft/src/main/resources/common/message" ] && message raft org.apache.kafka.raft.generated src/main/resources/common/message
+    touch "$gen/.done"
+fi
+
+sourcepath="$here/src"
+for d in clients/src/main/java group-coordinator/src/main/java group-coordinator/group-coordinator-api/src/main/java \
+        server-common/src/main/java metadata/src/main/java raft/src/main/java coordinator-common/src/main/java; do
+    [ -d "$src/$d" ] && sourcepath="$sourcepath:$src/$d"
+done
+for m in clients group-coordinator metadata raft; do
+    [ -d "$gen/$m" ] && sourcepath="$sourcepath:$gen/$m"
+done
+
+# Run: each class compiled from source when first loaded (see src/Run.java).
+cache=$work/classes-$tag
+run() { # MAIN [ARGS...]
+    "$java" --add-exports jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED \
+        --add-exports jdk.compiler/com.sun.tools.javac.comp=ALL-UNNAMED \
+        --add-exports jdk.compiler/com.sun.tools.javac.util=ALL-UNNAMED \
+        "$here/src/Run.java" "$cache" "$sourcepath" "$here/names-only" "$runtime_cp" "$@"
+}
+rm -rf "$cache"
+
+if [ "$mode" = generate ]; then
+    run Generate "${args[1]}" "${args[2]}" "${args[3]}"
+    exit 0
+fi
+
+status=0
+for pair in ClientAssignors:client-assignors ServerAssignors:server-assignors JavaHashMap:java-hashmap; do
+    main=${pair%%:*}
+    file=$vectors/${pair#*:}.jsonl
+    out=$work/${pair#*:}.jsonl
+    echo "== ${pair#*:}.jsonl ($main)" >&2
+    run "$main" < "$file" > "$out"
+    if cmp -s "$out" "$file"; then
+        echo "identical to the committed file: $(wc -l < "$file") cases" >&2
+    else
+        status=1
+        echo "DIFFERS from the committed file ($(wc -l < "$out") lines recomputed, $(wc -l < "$file") committed); first differences:" >&2
+        diff "$file" "$out" | head -20 | cut -c1-400 >&2 || true
+    fi
+    if [ "$mode" = write ]; then cp "$out" "$file"; fi
+done
+exit $status
