@@ -15,7 +15,7 @@ macro_rules! msgs {
 }
 
 msgs! {
-    INVALID_RECORD = "INVALID_RECORD（压缩主题只接受带键的记录）", "INVALID_RECORD (a compacted topic takes only records with a key)";
+    INVALID_RECORD = "INVALID_RECORD（压缩主题只接受带键的消息）", "INVALID_RECORD (a compacted topic takes only records with a key)";
 }
 
 /// The compaction events as sentences.
@@ -52,7 +52,7 @@ pub fn compaction_line(lang: Lang, e: &CompactionEvent) -> String {
             };
             if zh {
                 format!(
-                    "Broker {broker} 的日志清理器压缩了 {topic}-{partition}：脏区 [{first_dirty_offset}, {end_offset})（脏比例 {pct}%），删掉 {} 条记录（其中墓碑 {tombstones_removed} 条），位移不变；段 {segments_before} → {segments_after}，{bytes_before} → {bytes_after} 字节{kept}",
+                    "Broker {broker} 的日志清理器压缩了 {topic}-{partition}：脏区 [{first_dirty_offset}, {end_offset})（脏比例 {pct}%），删掉 {} 条消息（其中墓碑 {tombstones_removed} 条），偏移量不变；段 {segments_before} → {segments_after}，{bytes_before} → {bytes_after} 字节{kept}",
                     removed.len()
                 )
             } else {
