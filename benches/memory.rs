@@ -4,6 +4,10 @@
 //! `cargo bench --bench memory` counts every allocation of this binary (a counting
 //! global allocator around the system one) and prints the live and peak heap at
 //! checkpoints, with the wall time so far. `BENCH_HOURS` sets the length (default 24).
+//! Beside the run it keeps the page's time travel, a `History` of `BENCH_HISTORY`
+//! checkpoints (default 48, as the page; 0 for none) observed after every simulated
+//! second, and prints what it holds: the bytes freed when it is dropped (a fresh one then
+//! starts for the next checkpoint).
 //! Figures are printed, never asserted.
 
 // The counting allocator needs `unsafe impl GlobalAlloc`; it only forwards to `System`.
@@ -13,6 +17,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
+use kafka_sandbox_core::history::History;
 use kafka_sandbox_core::{__bench, Scenario, SimTime};
 
 mod common;
@@ -79,16 +84,20 @@ fn main() {
         Ok(sim) => sim,
         Err(e) => panic!("the memory scenario does not build: {e}"),
     };
+    let keep: usize = std::env::var("BENCH_HISTORY").ok().and_then(|v| v.parse().ok()).unwrap_or(48);
+    // The page's history: a checkpoint every 200 steps at first, at most 48 (web/src/state.rs).
+    let mut history = (keep > 0).then(|| History::new(sim.clone(), 200, keep));
     println!("memory: {per_second} records/s for {hours} simulated h; 3 brokers, RF 3, 12 partitions, 2 groups;");
     println!("retention.ms 60000, segment.ms 10000, retention check every 30 s; consumers 1 ms per record");
     println!();
     println!("live/peak: heap allocated and not freed since before the build; trace, monitors, logs, groups:");
     println!("what a clone of that part allocates (about what it holds); kept: records on all replicas;");
     println!("snapshot: the time of one Sim::snapshot() (the page takes one per frame); lost_records: of");
-    println!("Group::unprocessed_records() for every group (a snapshot calls it)");
+    println!("Group::unprocessed_records() for every group (a snapshot calls it); history: what a History of");
+    println!("{keep} checkpoints observed every simulated second since the last row holds (freed when dropped)");
     println!();
     println!(
-        "{:>5} {:>11} {:>9} {:>9} {:>7} {:>9} {:>7} {:>8} {:>9} {:>9} {:>8} {:>8} {:>9} {:>12} {:>7}",
+        "{:>5} {:>11} {:>9} {:>9} {:>7} {:>9} {:>7} {:>8} {:>9} {:>9} {:>8} {:>8} {:>9} {:>12} {:>11} {:>7}",
         "sim h",
         "records",
         "live MiB",
@@ -103,6 +112,7 @@ fn main() {
         "cmd log",
         "snapshot",
         "lost_records",
+        "history MiB",
         "wall s"
     );
     let mut checkpoints: Vec<u64> = [1, 2, 4, 8, 12, 16, 20, 24, 48, 72, 96, 120, 144, 168].into_iter().filter(|h| *h <= hours).collect();
@@ -120,7 +130,20 @@ fn main() {
             sent += per_second;
             second += 1;
             sim.run_to(SimTime(at + 1000));
+            if let Some(h) = history.as_mut() {
+                h.observe(&sim);
+            }
         }
+        let (checkpoints_kept, _) = history.as_ref().map_or((0, 0), History::stats);
+        let history_bytes = match history.take() {
+            Some(h) => {
+                let before = LIVE.load(Ordering::Relaxed);
+                drop(h);
+                history = Some(History::new(sim.clone(), 200, keep));
+                before.saturating_sub(LIVE.load(Ordering::Relaxed))
+            }
+            None => 0,
+        };
         let kept: usize =
             sim.read().topics().flat_map(|t| t.partitions()).flat_map(|p| p.replica_logs()).map(|r| r.log().records().len()).sum();
         let live = LIVE.load(Ordering::Relaxed) - before;
@@ -140,7 +163,7 @@ fn main() {
         }
         let lost_ms = t.elapsed().as_secs_f64() * 1000.0;
         println!(
-            "{:>5} {:>11} {:>9.1} {:>9.1} {:>7.1} {:>9.1} {:>7.1} {:>8.1} {:>9.1} {:>9.1} {:>8} {:>8} {:>6.1} ms {:>9.1} ms {:>7.0}",
+            "{:>5} {:>11} {:>9.1} {:>9.1} {:>7.1} {:>9.1} {:>7.1} {:>8.1} {:>9.1} {:>9.1} {:>8} {:>8} {:>6.1} ms {:>9.1} ms {:>6.1} ({:>2}) {:>7.0}",
             h,
             sent,
             mib(live),
@@ -155,6 +178,8 @@ fn main() {
             sim.command_log().len(),
             snapshot_ms,
             lost_ms,
+            mib(history_bytes),
+            checkpoints_kept,
             wall
         );
     }

@@ -134,7 +134,7 @@ pub fn feed(sim: &mut Sim, from_ms: u64, per_second: u64, first: u64) {
                 producer: "producer".into(),
                 topic: "events".into(),
                 key: None,
-                value: format!("r{}", first + i),
+                value: Some(format!("r{}", first + i)),
                 partition: None,
                 headers: Vec::new(),
             }),

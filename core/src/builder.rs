@@ -292,6 +292,37 @@ impl TopicSpec {
         self.segment_ms = segment_ms;
         self
     }
+
+    /// `cleanup.policy`: `Delete` (retention), `Compact` (the log cleaner keeps each key's
+    /// newest record) or `CompactDelete` (both).
+    pub fn cleanup_policy(mut self, policy: crate::config::CleanupPolicy) -> Self {
+        self.cleanup_policy = policy;
+        self
+    }
+
+    /// `min.cleanable.dirty.ratio` (0.5), between 0 and 1.
+    pub fn min_cleanable_dirty_ratio(mut self, ratio: f64) -> Self {
+        self.min_cleanable_dirty_ratio = crate::config::Ratio(ratio);
+        self
+    }
+
+    /// `min.compaction.lag.ms`.
+    pub fn min_compaction_lag_ms(mut self, ms: u64) -> Self {
+        self.min_compaction_lag_ms = ms;
+        self
+    }
+
+    /// `max.compaction.lag.ms`.
+    pub fn max_compaction_lag_ms(mut self, ms: u64) -> Self {
+        self.max_compaction_lag_ms = ms;
+        self
+    }
+
+    /// `delete.retention.ms`: how long a tombstone stays after the cleaner first sees it.
+    pub fn delete_retention_ms(mut self, ms: u64) -> Self {
+        self.delete_retention_ms = ms;
+        self
+    }
 }
 
 impl ProducerSpec {
@@ -531,7 +562,21 @@ impl Command {
             producer: producer.0.clone(),
             topic: topic.0.clone(),
             key: key.map(str::to_string),
-            value: value.into(),
+            value: Some(value.into()),
+            partition: None,
+            headers: Vec::new(),
+        }
+        .into()
+    }
+
+    /// `producer.send(new ProducerRecord(topic, key, null))`: a record with a null value,
+    /// which on a compacted topic is a tombstone deleting `key`.
+    pub fn tombstone(producer: &ProducerName, topic: &TopicName, key: &str) -> Self {
+        ProduceCommand::Produce {
+            producer: producer.0.clone(),
+            topic: topic.0.clone(),
+            key: Some(key.to_string()),
+            value: None,
             partition: None,
             headers: Vec::new(),
         }

@@ -1,6 +1,7 @@
 //! Brokers, topics and partitions with their replicas, leader, epoch and ISR, and
 //! Kafka's replica placement.
 
+pub use crate::config::{CleanupPolicy, Ratio};
 use crate::event::LossCause;
 use crate::log::{PartitionLog, SegmentConfig};
 use crate::record::RecordId;
@@ -11,6 +12,10 @@ use crate::vecmap::VecMap;
 use serde::{Deserialize, Serialize};
 
 pub use crate::record::BrokerId;
+
+/// The topics the cluster creates itself (`Topic.GROUP_METADATA_TOPIC_NAME`,
+/// `Topic.TRANSACTION_STATE_TOPIC_NAME`): a scenario cannot create one.
+pub const INTERNAL_TOPICS: [&str; 2] = [crate::record::OFFSETS_TOPIC, crate::record::TRANSACTION_STATE_TOPIC];
 
 /// A broker as the sandbox sees it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -64,6 +69,20 @@ pub struct TopicConfig {
     /// `segment.ms` (604800000 = 7 days): a segment rolls once a new batch's timestamp is
     /// this much newer than its first batch's.
     pub segment_ms: u64,
+    /// `cleanup.policy` (`delete`): retention, the log cleaner, or both.
+    pub cleanup_policy: CleanupPolicy,
+    /// `min.cleanable.dirty.ratio` (0.5): the cleaner takes a log only when its dirty part
+    /// is more than this share of the cleanable log (strictly more, `LogCleanerManager`).
+    pub min_cleanable_dirty_ratio: Ratio,
+    /// `min.compaction.lag.ms` (0): a record stays uncompacted at least this long (segments
+    /// holding a newer record are not cleaned).
+    pub min_compaction_lag_ms: u64,
+    /// `max.compaction.lag.ms` (9223372036854775807, Long.MAX_VALUE): a dirty segment older
+    /// than this is cleaned whatever the ratio; the active segment rolls by it too.
+    pub max_compaction_lag_ms: u64,
+    /// `delete.retention.ms` (86400000 = 1 day): how long a tombstone, once the cleaner has
+    /// seen it, stays for consumers to read before a later pass removes it (KIP-534).
+    pub delete_retention_ms: u64,
 }
 
 impl Default for TopicConfig {
@@ -76,14 +95,37 @@ impl Default for TopicConfig {
             retention_bytes: -1,
             segment_bytes: 1 << 30,
             segment_ms: 7 * 24 * 3600 * 1000,
+            cleanup_policy: CleanupPolicy::Delete,
+            min_cleanable_dirty_ratio: Ratio(0.5),
+            min_compaction_lag_ms: 0,
+            max_compaction_lag_ms: i64::MAX as u64,
+            delete_retention_ms: 86_400_000,
         }
     }
 }
 
 impl TopicConfig {
-    /// How each replica's log of this topic rolls its segments.
+    /// How each replica's log of this topic rolls its segments: a compacted topic rolls by
+    /// `max.compaction.lag.ms` too, so a dirty active segment becomes cleanable in time
+    /// (`LogConfig.maxSegmentMs`).
     pub fn segment_config(&self) -> SegmentConfig {
-        SegmentConfig { segment_bytes: u64::from(self.segment_bytes), segment_ms: self.segment_ms }
+        let segment_ms = if self.cleanup_policy.compact() && self.max_compaction_lag_ms > 0 {
+            self.segment_ms.min(self.max_compaction_lag_ms)
+        } else {
+            self.segment_ms
+        };
+        SegmentConfig { segment_bytes: u64::from(self.segment_bytes), segment_ms }
+    }
+
+    /// What the log cleaner reads of this topic.
+    pub fn compaction(&self) -> crate::log::CompactionConfig {
+        crate::log::CompactionConfig {
+            min_cleanable_dirty_ratio: self.min_cleanable_dirty_ratio.0,
+            min_compaction_lag_ms: self.min_compaction_lag_ms,
+            max_compaction_lag_ms: self.max_compaction_lag_ms,
+            delete_retention_ms: self.delete_retention_ms,
+            segment_bytes: u64::from(self.segment_bytes),
+        }
     }
 }
 

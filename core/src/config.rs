@@ -235,6 +235,82 @@ impl IsolationLevel {
     }
 }
 
+/// A topic's `cleanup.policy` (`TopicConfig.CLEANUP_POLICY_CONFIG`): what happens to old
+/// segments. Written as Kafka writes it: `delete`, `compact`, or the list `compact,delete`
+/// (`delete,compact` is read too).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CleanupPolicy {
+    /// Kafka's default: segments older than `retention.ms`, or beyond `retention.bytes`,
+    /// are deleted whole.
+    #[default]
+    #[serde(rename = "delete")]
+    Delete,
+    /// The log cleaner keeps the newest record of each key, forever; a tombstone (a null
+    /// value) deletes its key after `delete.retention.ms`. Retention deletes nothing.
+    #[serde(rename = "compact")]
+    Compact,
+    /// Both: compacted, and segments past `retention.ms` / `retention.bytes` deleted too
+    /// (Kafka Streams' windowed stores).
+    #[serde(rename = "compact,delete", alias = "delete,compact")]
+    CompactDelete,
+}
+
+impl CleanupPolicy {
+    /// Every policy, in the order the page offers them.
+    pub const ALL: [CleanupPolicy; 3] = [CleanupPolicy::Delete, CleanupPolicy::Compact, CleanupPolicy::CompactDelete];
+
+    /// Whether the log cleaner compacts the topic (`LogConfig.compact`).
+    pub fn compact(self) -> bool {
+        matches!(self, CleanupPolicy::Compact | CleanupPolicy::CompactDelete)
+    }
+
+    /// Whether retention deletes old segments (`LogConfig.delete`).
+    pub fn delete(self) -> bool {
+        matches!(self, CleanupPolicy::Delete | CleanupPolicy::CompactDelete)
+    }
+
+    /// Kafka's name: `delete`, `compact` or `compact,delete`.
+    pub fn name(self) -> &'static str {
+        match self {
+            CleanupPolicy::Delete => "delete",
+            CleanupPolicy::Compact => "compact",
+            CleanupPolicy::CompactDelete => "compact,delete",
+        }
+    }
+
+    /// Whether it is the default, `delete` (the scenario writer leaves it out).
+    pub fn is_delete(&self) -> bool {
+        *self == CleanupPolicy::Delete
+    }
+}
+
+/// A ratio between 0 and 1 written as a JSON number (`min.cleanable.dirty.ratio`, a Java
+/// `double`): compared as IEEE doubles, as Kafka compares it, so every platform agrees.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Ratio(pub f64);
+
+impl Eq for Ratio {}
+
+impl std::hash::Hash for Ratio {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.to_bits().hash(state);
+    }
+}
+
+impl Ratio {
+    /// Whether it lies in `[0, 1]` (`LogConfig`'s `between(0, 1)`).
+    pub fn is_valid(self) -> bool {
+        (0.0..=1.0).contains(&self.0)
+    }
+}
+
+impl std::fmt::Display for Ratio {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
 /// Kafka Streams' `processing.guarantee` (`StreamsConfig`; 4.0 keeps these two).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -406,6 +482,14 @@ pub struct ClusterConfig {
     /// the coordinators abort transactions open longer than their timeout.
     #[serde(skip_serializing_if = "is_ten_seconds")]
     pub transaction_abort_timed_out_transaction_cleanup_interval_ms: u64,
+    /// `log.cleaner.backoff.ms` (15000, `CleanerConfig`): how long each broker's log cleaner
+    /// sleeps when no compacted log is dirty enough to clean (issue 19).
+    #[serde(skip_serializing_if = "is_fifteen_seconds")]
+    pub log_cleaner_backoff_ms: u64,
+}
+
+fn is_fifteen_seconds(v: &u64) -> bool {
+    *v == 15_000
 }
 
 fn is_three(v: &u32) -> bool {
@@ -504,6 +588,7 @@ impl Default for ClusterConfig {
             transaction_state_log_min_isr: 2,
             transaction_max_timeout_ms: 900_000,
             transaction_abort_timed_out_transaction_cleanup_interval_ms: 10_000,
+            log_cleaner_backoff_ms: 15_000,
         }
     }
 }

@@ -8,9 +8,11 @@
 //! refusals are a vocabulary (L1): `Problem` names them, the page reads them, and neither
 //! may reach the engine's layer (L3, `tests/tidy.rs`).
 
+mod compaction;
 mod connect;
 mod streams;
 
+pub use compaction::CompactionProblem;
 pub use connect::{ConnectProblem, TableList};
 pub use streams::StreamsProblem;
 
@@ -298,6 +300,8 @@ pub enum Problem {
     Connect(ConnectProblem),
     /// A Streams application's refusal (`streams[]`, checked by `sim/streams.rs`).
     Streams(StreamsProblem),
+    /// A compaction setting's refusal (`topics[]`' cleanup settings, issue 19).
+    Compaction(CompactionProblem),
     /// Groups (consumer groups, Streams applications, Connect's workers) on fewer brokers
     /// than `cluster.offsets_topic_replication_factor`: Kafka cannot create
     /// `__consumer_offsets`, so no group would ever find its coordinator.
@@ -318,6 +322,12 @@ impl From<ConnectProblem> for Problem {
 impl From<StreamsProblem> for Problem {
     fn from(p: StreamsProblem) -> Self {
         Problem::Streams(p)
+    }
+}
+
+impl From<CompactionProblem> for Problem {
+    fn from(p: CompactionProblem) -> Self {
+        Problem::Compaction(p)
     }
 }
 
@@ -443,6 +453,7 @@ impl fmt::Display for Problem {
             Problem::ByThen(e) => write!(f, "{e} by then"),
             Problem::Connect(p) => p.fmt(f),
             Problem::Streams(p) => p.fmt(f),
+            Problem::Compaction(p) => p.fmt(f),
             Problem::OffsetsTopicReplication { replication_factor, brokers } => write!(
                 f,
                 "is {replication_factor} but the cluster has {brokers} broker{}: Kafka creates __consumer_offsets only with that many live brokers, and until then every group gets COORDINATOR_NOT_AVAILABLE; allowed: 1 to {brokers} (set it to 1, as Kafka's single-broker config/server.properties does)",

@@ -154,10 +154,24 @@ pub struct Delivery {
     pub offset: u64,
     /// Its key, if it has one.
     pub key: Option<String>,
-    /// Its value.
+    /// Its value (empty for a null value).
     pub value: String,
+    /// Its value is null: on a compacted topic, a tombstone deleting its key (issue 19).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tombstone: bool,
     /// When it was handed to the application (simulated time).
     pub at: SimTime,
+}
+
+/// Whether a record at `offset`, read by a fetch from `fetched_from`, is the next record
+/// for a consumer at `position`: the record at the position itself, or, when the fetch
+/// read from at or before the position, the first record after it — the offsets between
+/// were not in the log when it was read (the log cleaner removed them; issue 19), so the
+/// position skips them, as Kafka's consumer moves its position to each returned record's
+/// offset + 1 (`CompletedFetch`, `FetchCollector`). A fetch read from beyond the position
+/// (the consumer seeked back meanwhile) continues it only exactly.
+pub(crate) fn continues(position: u64, offset: u64, fetched_from: u64) -> bool {
+    offset == position || (fetched_from <= position && offset > position)
 }
 
 /// The leader epochs behind a consumer's position (KIP-320, `SubscriptionState.FetchPosition`).
@@ -290,12 +304,12 @@ impl Member {
         group: &str,
         tp: TopicPartition,
         stored: &crate::record::StoredRecord,
-        high_watermark: u64,
+        (high_watermark, fetched_from): (u64, u64),
         now: SimTime,
         kept: usize,
     ) -> Option<crate::event::EventKind> {
         let position = self.positions.get_mut(&tp)?;
-        if stored.offset != *position {
+        if !continues(*position, stored.offset, fetched_from) {
             return None;
         }
         *position = stored.offset + 1;
@@ -309,6 +323,7 @@ impl Member {
             offset: stored.offset,
             key: stored.record.key.clone(),
             value: stored.record.value.clone(),
+            tombstone: stored.record.tombstone,
             at: now,
         };
         self.processing.push(delivery.clone());
@@ -326,9 +341,9 @@ impl Member {
 
     /// Moves the position past a record `poll()` does not return (a transaction marker, or
     /// an aborted transaction's record under read_committed), if it is the next one.
-    pub(crate) fn skip(&mut self, tp: &TopicPartition, offset: u64) -> bool {
+    pub(crate) fn skip(&mut self, tp: &TopicPartition, offset: u64, fetched_from: u64) -> bool {
         let Some(position) = self.positions.get_mut(tp) else { return false };
-        if offset != *position {
+        if !continues(*position, offset, fetched_from) {
             return false;
         }
         *position = offset + 1;

@@ -18,8 +18,11 @@ use crate::vecmap::VecMap;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]
 pub enum Invariant {
-    /// Every replica's log holds offsets `log_start_offset..log_end_offset`, one record
-    /// each, with no gap and no repeat.
+    /// Every replica's records have strictly increasing offsets, all within
+    /// `log_start_offset..log_end_offset` (on a compacted topic the cleaner leaves gaps).
+    OffsetsIncreasing,
+    /// On a topic that is not compacted, every replica's log holds offsets
+    /// `log_start_offset..log_end_offset`, one record each, with no gap and no repeat.
     OffsetsContiguous,
     /// Every replica's segments tile its log: each starts where the one before ended.
     SegmentsTileTheLog,
@@ -57,7 +60,8 @@ pub enum Invariant {
 
 impl Invariant {
     /// All of them, in the order [`check`] tests them.
-    pub const ALL: [Invariant; 13] = [
+    pub const ALL: [Invariant; 14] = [
+        Invariant::OffsetsIncreasing,
         Invariant::OffsetsContiguous,
         Invariant::SegmentsTileTheLog,
         Invariant::HighWatermarkWithinLog,
@@ -76,6 +80,7 @@ impl Invariant {
     /// The invariant's name, as in the docs and in a violation's message.
     pub fn name(self) -> &'static str {
         match self {
+            Invariant::OffsetsIncreasing => "offsets-increasing",
             Invariant::OffsetsContiguous => "offsets-contiguous",
             Invariant::SegmentsTileTheLog => "segments-tile-the-log",
             Invariant::HighWatermarkWithinLog => "hw-within-log",
@@ -136,12 +141,31 @@ pub fn check_with(sim: &Sim, depth: Depth) -> Result<(), Violation> {
             for (b, log) in &part.logs {
                 let (start, end) = (log.log_start_offset(), log.log_end_offset());
                 let records = log.records();
-                let contiguous = match depth {
-                    Depth::Full => records.iter().enumerate().all(|(i, r)| r.offset == start + i as u64),
-                    Depth::Ends => records.first().is_none_or(|r| r.offset == start),
-                } && records.last().is_none_or(|r| r.offset + 1 == end)
-                    && records.len() as u64 == end.saturating_sub(start)
+                let increasing = match depth {
+                    Depth::Full => records.iter().zip(records.iter().skip(1)).all(|(a, b)| a.offset < b.offset),
+                    Depth::Ends => true,
+                } && records.first().is_none_or(|r| r.offset >= start)
+                    && records.last().is_none_or(|r| r.offset < end)
+                    && records.len() as u64 <= end.saturating_sub(start)
                     && start <= end;
+                if !increasing {
+                    return broken(
+                        Invariant::OffsetsIncreasing,
+                        format!(
+                            "{}-{p} on broker {b}: {} records for offsets {start}..{end}, not increasing within",
+                            t.name,
+                            records.len()
+                        ),
+                    );
+                }
+                // A compacted topic's logs have the gaps the cleaner left (issue 19).
+                let contiguous = t.config.cleanup_policy.compact()
+                    || match depth {
+                        Depth::Full => records.iter().enumerate().all(|(i, r)| r.offset == start + i as u64),
+                        Depth::Ends => records.first().is_none_or(|r| r.offset == start),
+                    } && records.last().is_none_or(|r| r.offset + 1 == end)
+                        && records.len() as u64 == end.saturating_sub(start)
+                        && start <= end;
                 if !contiguous {
                     return broken(
                         Invariant::OffsetsContiguous,

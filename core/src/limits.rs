@@ -204,6 +204,15 @@ pub const TOPIC_SEGMENT_BYTES: Range =
     Range { path: "topics[].segment_bytes", min: MIN_SEGMENT_BYTES as u64, max: i32::MAX as u64, unit: Unit::Bytes, note: "" };
 /// `segment.ms`: Kafka's `LogConfig` range, 1 to `Long.MAX_VALUE` (`Problem::SegmentMs`).
 pub const TOPIC_SEGMENT_MS: Range = ms("topics[].segment_ms", 1, i64::MAX as u64, "");
+/// `min.compaction.lag.ms` (default 0): Kafka's `LogConfig` range, 0 to `Long.MAX_VALUE`.
+pub const TOPIC_MIN_COMPACTION_LAG_MS: Range = ms("topics[].min_compaction_lag_ms", 0, i64::MAX as u64, "");
+/// `max.compaction.lag.ms` (default `Long.MAX_VALUE`): Kafka's `LogConfig` range, 1 to `Long.MAX_VALUE`.
+pub const TOPIC_MAX_COMPACTION_LAG_MS: Range = ms("topics[].max_compaction_lag_ms", 1, i64::MAX as u64, "");
+/// `delete.retention.ms` (default 86400000, one day): Kafka's `LogConfig` range, 0 to `Long.MAX_VALUE`.
+pub const TOPIC_DELETE_RETENTION_MS: Range = ms("topics[].delete_retention_ms", 0, i64::MAX as u64, "");
+/// `log.cleaner.backoff.ms` (default 15000): 1 ms to [`MAX_TIME_MS`] (Kafka allows 0, a
+/// cleaner that never sleeps; the sandbox's cleaner needs a moment between its rounds).
+pub const LOG_CLEANER_BACKOFF_MS: Range = ms("cluster.log_cleaner_backoff_ms", 1, MAX_TIME_MS, ONE_WEEK);
 /// `linger.ms` (default 5): 0 to one minute.
 pub const LINGER_MS: Range = ms("producers[].config.linger_ms", 0, 60_000, "");
 /// `retry.backoff.ms` (default 100): 1 ms to [`MAX_TIME_MS`].
@@ -309,10 +318,14 @@ pub const TABLE: &[Range] = &[
     TRANSACTION_STATE_LOG_MIN_ISR,
     TRANSACTION_MAX_TIMEOUT_MS,
     TRANSACTION_ABORT_INTERVAL_MS,
+    LOG_CLEANER_BACKOFF_MS,
     DURATION_MS,
     TOPIC_PARTITIONS,
     TOPIC_SEGMENT_BYTES,
     TOPIC_SEGMENT_MS,
+    TOPIC_MIN_COMPACTION_LAG_MS,
+    TOPIC_MAX_COMPACTION_LAG_MS,
+    TOPIC_DELETE_RETENTION_MS,
     LINGER_MS,
     RETRY_BACKOFF_MS,
     RETRY_BACKOFF_MAX_MS,

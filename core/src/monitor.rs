@@ -8,7 +8,7 @@
 
 use crate::cluster::BrokerId;
 use crate::config::Acks;
-use crate::event::{ConsumeEvent, ProduceEvent, ReplicationEvent};
+use crate::event::{CompactionEvent, ConsumeEvent, ProduceEvent, ReplicationEvent};
 use crate::event::{Event, EventKind, LossCause};
 use crate::record::{RecordId, TopicPartition};
 use crate::sorted::CollectSorted;
@@ -210,6 +210,9 @@ pub struct Monitors {
     acked: VecMap<TopicPartition, BTreeMap<RecordId, (u64, Acks, String)>>,
     /// Records already reported lost.
     reported: BTreeSet<RecordId>,
+    /// Records retention deleted or a log cleaner removed (the newest `tracked_max` of
+    /// them): an acknowledgement arriving after that is no promise to check.
+    gone: BTreeSet<RecordId>,
     /// Per producer and partition, each appended record's first offset.
     appended: VecMap<(String, TopicPartition), BTreeMap<RecordId, u64>>,
     first_offset: BTreeMap<RecordId, u64>,
@@ -249,6 +252,7 @@ impl Monitors {
             epoch_leaders: VecMap::new(),
             acked: VecMap::new(),
             reported: BTreeSet::new(),
+            gone: BTreeSet::new(),
             appended: VecMap::new(),
             first_offset: BTreeMap::new(),
             producer_of: BTreeMap::new(),
@@ -368,11 +372,27 @@ impl Monitors {
             }
             EventKind::Replication(ReplicationEvent::ReplicaFetched { topic, partition, follower, records, log_end_offset }) => {
                 let tp = TopicPartition::new(topic.clone(), *partition);
-                let first = log_end_offset.saturating_sub(records.len() as u64);
+                let offsets = self.fetched_offsets(&tp, records, *log_end_offset);
                 let shadow = self.shadows.entry((tp, *follower)).or_default();
-                for (i, r) in records.iter().enumerate() {
-                    shadow.insert(first + i as u64, *r);
+                for (o, r) in offsets.into_iter().zip(records) {
+                    shadow.insert(o, *r);
                 }
+            }
+            EventKind::Compaction(CompactionEvent::LogCleaned { topic, partition, broker, removed, .. }) => {
+                // Compaction is not loss either: a record the cleaner removed was superseded
+                // by a newer one of its key (or was a tombstone past its horizon, or an
+                // aborted record); it leaves that replica's shadow and the promise.
+                let tp = TopicPartition::new(topic.clone(), *partition);
+                let gone: BTreeSet<RecordId> = removed.iter().copied().collect_set();
+                if let Some(shadow) = self.shadows.get_mut(&(tp.clone(), *broker)) {
+                    shadow.retain(|_, r| !gone.contains(r));
+                }
+                if let Some(per_tp) = self.acked.get_mut(&tp) {
+                    for r in removed {
+                        per_tp.remove(r);
+                    }
+                }
+                self.remember_gone(removed);
             }
             EventKind::Replication(ReplicationEvent::RecordsTruncated { topic, partition, broker, from_offset, .. }) => {
                 let tp = TopicPartition::new(topic.clone(), *partition);
@@ -407,6 +427,7 @@ impl Monitors {
                         per_tp.remove(r);
                     }
                 }
+                self.remember_gone(records);
             }
             EventKind::Produce(ProduceEvent::RecordAcked { record, value, topic, partition, offset, acks, .. }) => {
                 if *offset < 0 {
@@ -420,6 +441,11 @@ impl Monitors {
                     Some(leader) => self.shadows.get(&(tp.clone(), leader)).and_then(|s| s.get(&offset)) == Some(record),
                     None => true,
                 };
+                // An ack that arrives after retention or the cleaner removed its record is
+                // no promise to check.
+                if !present && self.gone.contains(record) {
+                    return;
+                }
                 self.acked.entry(tp.clone()).or_default().insert(*record, (offset, *acks, value.clone()));
                 if !present {
                     self.check_acked(e, &tp, LossCause::LeaderFailover);
@@ -437,6 +463,36 @@ impl Monitors {
                 );
             }
             _ => {}
+        }
+    }
+
+    fn remember_gone(&mut self, records: &[RecordId]) {
+        for r in records {
+            if self.gone.len() >= self.tracked_max.max(1) {
+                self.gone.pop_first();
+            }
+            self.gone.insert(*r);
+        }
+    }
+
+    /// The offsets of the records a follower fetched, its log then ending at
+    /// `log_end_offset`: the fetched records are the leader's from the follower's old end
+    /// on, so when the leader's shadow ends with exactly these records below that end,
+    /// their offsets there (a compacted leader's log has gaps); otherwise the offsets just
+    /// below the end, one each.
+    fn fetched_offsets(&self, tp: &TopicPartition, records: &[RecordId], log_end_offset: u64) -> Vec<u64> {
+        let contiguous = || {
+            let first = log_end_offset.saturating_sub(records.len() as u64);
+            (0..records.len() as u64).map(|i| first + i).collect()
+        };
+        let Some(Some(leader)) = self.leaders.get(tp).copied() else { return contiguous() };
+        let Some(shadow) = self.shadows.get(&(tp.clone(), leader)) else { return contiguous() };
+        let tail: Vec<(u64, RecordId)> = shadow.range(..log_end_offset).rev().take(records.len()).map(|(o, r)| (*o, *r)).collect();
+        let matches = tail.len() == records.len() && tail.iter().rev().zip(records).all(|((_, a), b)| a == b);
+        if matches {
+            tail.iter().rev().map(|(o, _)| *o).collect()
+        } else {
+            contiguous()
         }
     }
 

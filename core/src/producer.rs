@@ -126,7 +126,7 @@ pub(crate) struct QueuedSend {
     pub id: RecordId,
     pub topic: String,
     pub key: Option<String>,
-    pub value: String,
+    pub value: Option<String>,
     pub partition: Option<u32>,
     pub headers: Vec<crate::record::Header>,
 }
@@ -317,6 +317,30 @@ impl Producer {
     /// `buffer.memory` not held by a batch (`BufferPool.availableMemory`).
     pub(crate) fn buffer_available(&self) -> u64 {
         self.config.buffer_memory.saturating_sub(self.buffer_used)
+    }
+
+    /// A batch of `tp` that had sequence `failed` and `count` records failed for good: every
+    /// later batch of `tp` moves `count` sequence numbers down, and so does the next one
+    /// (`TransactionManager.adjustSequencesDueToFailedBatch`).
+    pub(crate) fn sequences_given_back(&mut self, tp: &TopicPartition, failed: u32, count: u32) {
+        if let Some(next) = self.next_sequence.get_mut(tp) {
+            *next = next.saturating_sub(count);
+        }
+        let Some(set) = self.sequenced.remove(tp) else { return };
+        let mut moved = VecSet::new();
+        for (seq, id) in set {
+            let seq = if seq > failed { seq.saturating_sub(count) } else { seq };
+            if let Some(b) = self.batches.get_mut(&id) {
+                b.sequence = Some(seq);
+                for (i, r) in b.records.iter_mut().enumerate() {
+                    r.sequence = Some(seq.wrapping_add(i as u32));
+                }
+            }
+            moved.insert((seq, id));
+        }
+        if !moved.is_empty() {
+            self.sequenced.insert(tp.clone(), moved);
+        }
     }
 
     /// Forgets a batch that is done (acknowledged or given up); its memory goes back to

@@ -12,6 +12,7 @@ use crate::config::{Acks, DeliveryMode, GroupProtocol, OffsetReset, PartitionerK
 use crate::event::Event;
 use crate::group::{Group, Member};
 use crate::log::PartitionLog;
+pub use crate::log::Records;
 use crate::producer::Producer;
 use crate::record::{BrokerId, RecordId, StoredRecord, TopicPartition};
 use crate::sim::connect::Connector;
@@ -362,6 +363,10 @@ impl<'a> TopicRead<'a> {
     pub fn unclean_leader_election_enable(self) -> bool {
         self.topic.config.unclean_leader_election_enable
     }
+    /// Its settings (`cleanup.policy`, retention, segments, the cleaner's settings, …).
+    pub fn config(self) -> &'a crate::cluster::TopicConfig {
+        &self.topic.config
+    }
     /// Its partitions, by index.
     pub fn partitions(self) -> impl Iterator<Item = PartitionRead<'a>> {
         (0..self.topic.partitions.len() as u32).filter_map(move |p| self.partition(p))
@@ -485,12 +490,12 @@ impl<'a> PartitionRead<'a> {
         self.shown_log().map_or(0, PartitionLog::high_watermark)
     }
     /// The shown log's records with offsets in `from..to`, oldest first.
-    pub fn records(self, from: u64, to: u64) -> &'a [StoredRecord] {
-        self.shown_log().map_or(&[], |l| records_in(l, from, to))
+    pub fn records(self, from: u64, to: u64) -> Records<'a> {
+        self.shown_log().map_or(Records::empty(), |l| l.records_between(from, to))
     }
     /// The shown log's newest `n` records, oldest first.
-    pub fn newest_records(self, n: usize) -> &'a [StoredRecord] {
-        self.shown_log().map_or(&[], |l| newest(l, n))
+    pub fn newest_records(self, n: usize) -> Records<'a> {
+        self.shown_log().map_or(Records::empty(), |l| l.newest(n))
     }
     /// The log shown (the leader's; the first replica's while offline), `None` when there
     /// is none.
@@ -558,8 +563,8 @@ impl<'a> ReplicaRead<'a> {
         self.log.log_start_offset()
     }
     /// Its newest `n` records, oldest first.
-    pub fn newest_records(self, n: usize) -> &'a [StoredRecord] {
-        newest(self.log, n)
+    pub fn newest_records(self, n: usize) -> Records<'a> {
+        self.log.newest(n)
     }
     /// This copy as a [`LogRead`]: its records and segments.
     pub fn log(self) -> LogRead<'a> {
@@ -587,17 +592,17 @@ impl<'a> LogRead<'a> {
     pub fn high_watermark(self) -> u64 {
         self.0.high_watermark()
     }
-    /// Every record it holds, oldest first.
-    pub fn records(self) -> &'a [StoredRecord] {
+    /// Every record it holds, oldest first (offsets increasing; with gaps once compacted).
+    pub fn records(self) -> Records<'a> {
         self.0.records()
     }
     /// Its records with offsets in `from..to`, oldest first.
-    pub fn records_in(self, from: u64, to: u64) -> &'a [StoredRecord] {
-        records_in(self.0, from, to)
+    pub fn records_in(self, from: u64, to: u64) -> Records<'a> {
+        self.0.records_between(from, to)
     }
     /// Its newest `n` records, oldest first.
-    pub fn newest_records(self, n: usize) -> &'a [StoredRecord] {
-        newest(self.0, n)
+    pub fn newest_records(self, n: usize) -> Records<'a> {
+        self.0.newest(n)
     }
     /// The last stable offset (LSO): read_committed consumers read only below it (issue 17).
     pub fn last_stable_offset(self) -> u64 {
@@ -627,20 +632,30 @@ impl<'a> LogRead<'a> {
     pub fn size_bytes(self) -> u64 {
         self.0.size_bytes()
     }
-}
-
-fn newest(log: &PartitionLog, n: usize) -> &[StoredRecord] {
-    let recs = log.records();
-    &recs[recs.len().saturating_sub(n)..]
-}
-
-fn records_in(log: &PartitionLog, from: u64, to: u64) -> &[StoredRecord] {
-    // Offsets are consecutive from the log start (`offsets-contiguous`).
-    let recs = log.records();
-    let start = log.log_start_offset();
-    let first = (from.saturating_sub(start) as usize).min(recs.len());
-    let last = (to.saturating_sub(start) as usize).clamp(first, recs.len());
-    &recs[first..last]
+    /// The log cleaner's checkpoint on this copy (issue 19): below it the log is clean
+    /// (each key's newest record, as of the last pass), from it on dirty. `None` before the
+    /// first pass.
+    pub fn cleaner_checkpoint(self) -> Option<u64> {
+        self.0.cleaner_checkpoint()
+    }
+    /// How many passes this copy's cleaner has made.
+    pub fn cleaner_passes(self) -> u32 {
+        self.0.cleaner_passes()
+    }
+    /// The latest value of every key, as a consumer reading the whole log ends up with it
+    /// (a compacted topic's table view): each key's newest data record in offset order, a
+    /// key whose newest record is a tombstone left out; keyless records and markers too.
+    pub fn latest_per_key(self) -> Vec<&'a StoredRecord> {
+        let mut newest: crate::vecmap::VecMap<&'a str, &'a StoredRecord> = crate::vecmap::VecMap::new();
+        for r in self.0.records().iter().filter(|r| !r.record.is_control()) {
+            if let Some(k) = r.record.key.as_deref() {
+                newest.insert(k, r);
+            }
+        }
+        let mut view: Vec<&'a StoredRecord> = newest.into_iter().map(|(_, r)| r).filter(|r| !r.record.tombstone).collect();
+        crate::sorted::sort_by_key(&mut view, |r| r.offset);
+        view
+    }
 }
 
 /// One producer client.
@@ -1382,7 +1397,7 @@ mod tests {
                 producer: producer.clone(),
                 topic: topic.clone(),
                 key: None,
-                value: format!("v{i}"),
+                value: Some(format!("v{i}")),
                 partition: Some(0),
                 headers: Vec::new(),
             });
@@ -1461,7 +1476,7 @@ mod tests {
                     (log.log_start_offset(), log.log_end_offset(), log.high_watermark()),
                     (pv.log_start_offset, pv.log_end_offset, pv.high_watermark)
                 );
-                let offsets = |rs: &[StoredRecord]| rs.iter().map(|r| r.offset).collect::<Vec<_>>();
+                let offsets = |rs: Records<'_>| rs.iter().map(|r| r.offset).collect::<Vec<_>>();
                 assert_eq!(offsets(log.newest_records(RECORDS_SHOWN)), pv.records.iter().map(|r| r.offset).collect::<Vec<_>>());
                 assert_eq!(log.records().len() as u64, log.log_end_offset() - log.log_start_offset(), "consecutive offsets");
                 assert_eq!(offsets(log.records_in(0, u64::MAX)), offsets(log.records()));

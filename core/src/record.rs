@@ -4,6 +4,14 @@ use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+/// The topic where group coordinators keep committed offsets and group metadata
+/// (`Topic.GROUP_METADATA_TOPIC_NAME`).
+pub const OFFSETS_TOPIC: &str = "__consumer_offsets";
+
+/// The topic where transaction coordinators keep transactions' state
+/// (`Topic.TRANSACTION_STATE_TOPIC_NAME`).
+pub const TRANSACTION_STATE_TOPIC: &str = "__transaction_state";
+
 /// A broker's id (`node.id`).
 pub type BrokerId = u32;
 
@@ -100,6 +108,11 @@ pub struct Record {
     /// A marker takes an offset of its own; consumers never see it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub control: Option<Control>,
+    /// Its value is null (`ProducerRecord` with a null value; `value` is then empty). On a
+    /// compacted topic it is a tombstone: the cleaner drops every older record of its key,
+    /// and the tombstone itself once `delete.retention.ms` has passed (KIP-534).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tombstone: bool,
 }
 
 /// A transactional batch's producer id and epoch (`ProducerIdAndEpoch`).
@@ -148,6 +161,11 @@ impl Record {
     pub fn is_control(&self) -> bool {
         self.control.is_some()
     }
+
+    /// Its value as a consumer gets it: `None` for a null value (a tombstone).
+    pub fn value(&self) -> Option<&str> {
+        (!self.tombstone).then_some(self.value.as_str())
+    }
 }
 
 #[cfg(test)]
@@ -165,6 +183,7 @@ impl Record {
             sequence: None,
             txn: None,
             control: None,
+            tombstone: false,
         }
     }
 }
@@ -185,4 +204,9 @@ pub struct StoredRecord {
     /// The leader epoch under which it was appended (KIP-101): followers compare epochs
     /// to find where their log diverges from a new leader's.
     pub leader_epoch: u32,
+    /// Its batch's `deleteHorizonMs` (KIP-534): set by the first cleaner pass that keeps a
+    /// tombstone or a marker of an emptied transaction, to that pass's time plus
+    /// `delete.retention.ms`; a pass after it removes them. `None` until then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delete_horizon: Option<SimTime>,
 }

@@ -6,7 +6,7 @@ use crate::cluster::TopicConfig;
 use crate::command::CommandError;
 use crate::command::{check_name, Command, GroupSpec, MAX_VALUE_CHARS};
 use crate::command::{BrokerCommand, ConnectCommand, GroupCommand, ProduceCommand, TopicCommand};
-use crate::config::{ClusterConfig, ProducerConfig};
+use crate::config::{CleanupPolicy, ClusterConfig, ProducerConfig, Ratio};
 use crate::error::within;
 pub use crate::error::{Capped, Defined, IdempotenceRule, JsonProblem, Problem, ScenarioError};
 pub use crate::json::{read_json, write_json};
@@ -128,6 +128,21 @@ pub struct TopicSpec {
     /// `segment.ms` (604800000 = 7 days).
     #[serde(default = "seven_days_ms_u64")]
     pub segment_ms: u64,
+    /// `cleanup.policy` (`delete`; `compact` or `compact,delete` for the log cleaner).
+    #[serde(default, skip_serializing_if = "CleanupPolicy::is_delete")]
+    pub cleanup_policy: CleanupPolicy,
+    /// `min.cleanable.dirty.ratio` (0.5), 0 to 1.
+    #[serde(default = "half", skip_serializing_if = "is_half")]
+    pub min_cleanable_dirty_ratio: Ratio,
+    /// `min.compaction.lag.ms` (0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub min_compaction_lag_ms: u64,
+    /// `max.compaction.lag.ms` (9223372036854775807).
+    #[serde(default = "long_max", skip_serializing_if = "is_long_max")]
+    pub max_compaction_lag_ms: u64,
+    /// `delete.retention.ms` (86400000 = 1 day).
+    #[serde(default = "one_day_ms", skip_serializing_if = "is_one_day_ms")]
+    pub delete_retention_ms: u64,
     /// The topic id (KIP-516), as Kafka prints it: 22 characters of URL-safe base64. When
     /// absent the sandbox derives one from the seed and the name
     /// ([`Uuid::derived`](crate::uuid::Uuid::derived)). It orders topics in the `uniform`
@@ -151,6 +166,11 @@ impl Default for TopicSpec {
             retention_bytes: c.retention_bytes,
             segment_bytes: c.segment_bytes,
             segment_ms: c.segment_ms,
+            cleanup_policy: c.cleanup_policy,
+            min_cleanable_dirty_ratio: c.min_cleanable_dirty_ratio,
+            min_compaction_lag_ms: c.min_compaction_lag_ms,
+            max_compaction_lag_ms: c.max_compaction_lag_ms,
+            delete_retention_ms: c.delete_retention_ms,
             topic_id: None,
         }
     }
@@ -167,6 +187,11 @@ impl TopicSpec {
             retention_bytes: self.retention_bytes,
             segment_bytes: self.segment_bytes,
             segment_ms: self.segment_ms,
+            cleanup_policy: self.cleanup_policy,
+            min_cleanable_dirty_ratio: self.min_cleanable_dirty_ratio,
+            min_compaction_lag_ms: self.min_compaction_lag_ms,
+            max_compaction_lag_ms: self.max_compaction_lag_ms,
+            delete_retention_ms: self.delete_retention_ms,
         }
     }
 }
@@ -189,6 +214,34 @@ fn seven_days_ms_u64() -> u64 {
 
 fn one_gib() -> u32 {
     1 << 30
+}
+
+fn half() -> Ratio {
+    Ratio(0.5)
+}
+
+fn is_half(r: &Ratio) -> bool {
+    r.0 == 0.5
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
+}
+
+fn long_max() -> u64 {
+    i64::MAX as u64
+}
+
+fn is_long_max(v: &u64) -> bool {
+    *v == i64::MAX as u64
+}
+
+fn one_day_ms() -> u64 {
+    86_400_000
+}
+
+fn is_one_day_ms(v: &u64) -> bool {
+    *v == 86_400_000
 }
 
 /// A producer. `ProducerSpec::new("p")` with defaults, or a literal ending in
@@ -373,6 +426,7 @@ impl Scenario {
             c.offsets_retention_check_interval_ms,
             &limits::OFFSETS_RETENTION_CHECK_INTERVAL_MS,
         )?;
+        within("cluster.log_cleaner_backoff_ms", c.log_cleaner_backoff_ms, &limits::LOG_CLEANER_BACKOFF_MS)?;
         if let Some(d) = self.duration_ms {
             within("duration_ms", d, &limits::DURATION_MS)?;
         }
@@ -724,6 +778,28 @@ fn check_retention(path: &str, t: &TopicSpec) -> Result<(), ScenarioError> {
     if !limits::TOPIC_SEGMENT_MS.allows(t.segment_ms) {
         return Err(ScenarioError::at(format!("{path}.segment_ms"), Problem::SegmentMs { value: t.segment_ms }));
     }
+    check_compaction(path, t)
+}
+
+/// The log cleaner's topic settings (issue 19): the ratio between 0 and 1, the lags and
+/// `delete.retention.ms` within their rows, and no topic named as an internal one.
+fn check_compaction(path: &str, t: &TopicSpec) -> Result<(), ScenarioError> {
+    use crate::error::CompactionProblem;
+    if !t.min_cleanable_dirty_ratio.is_valid() {
+        return Err(ScenarioError::at(
+            format!("{path}.min_cleanable_dirty_ratio"),
+            Problem::Compaction(CompactionProblem::DirtyRatio { value: t.min_cleanable_dirty_ratio }),
+        ));
+    }
+    within(&format!("{path}.min_compaction_lag_ms"), t.min_compaction_lag_ms, &limits::TOPIC_MIN_COMPACTION_LAG_MS)?;
+    within(&format!("{path}.max_compaction_lag_ms"), t.max_compaction_lag_ms, &limits::TOPIC_MAX_COMPACTION_LAG_MS)?;
+    within(&format!("{path}.delete_retention_ms"), t.delete_retention_ms, &limits::TOPIC_DELETE_RETENTION_MS)?;
+    if crate::cluster::INTERNAL_TOPICS.contains(&t.name.as_str()) {
+        return Err(ScenarioError::at(
+            format!("{path}.name"),
+            Problem::Compaction(CompactionProblem::InternalTopicName { name: t.name.clone() }),
+        ));
+    }
     Ok(())
 }
 
@@ -816,7 +892,7 @@ fn no_producer(producer: &str) -> Problem {
 fn check_timeline_produce(sim: &Sim, command: &ProduceCommand) -> Result<(), Problem> {
     match command {
         ProduceCommand::Produce { producer, topic, partition, key, value, headers } => {
-            check_record_size(key.as_deref(), value, headers)?;
+            check_record_size(key.as_deref(), value.as_deref().unwrap_or(""), headers)?;
             if !sim.producers().any(|p| p.name() == producer) {
                 return Err(no_producer(producer));
             }

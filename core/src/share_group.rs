@@ -545,6 +545,7 @@ mod tests {
                 timestamp_type: TimestampType::CreateTime,
                 appended_at: SimTime(o / batch.max(1)),
                 leader_epoch: 0,
+                delete_horizon: None,
             })
             .collect()
     }

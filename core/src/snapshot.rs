@@ -25,7 +25,7 @@ use crate::monitor::Finding;
 use crate::partitioner::PartitionerKind;
 use crate::producer::SentRecord;
 use crate::read::{BrokerRead, ConnectorRead, GroupRead, MemberRead, PartitionRead, ProducerRead, StreamsRead, TopicRead};
-use crate::record::{RecordId, StoredRecord, TopicPartition};
+use crate::record::{RecordId, TopicPartition};
 use crate::sim::{Flight, Sim};
 use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
@@ -382,7 +382,7 @@ pub struct MemberView {
     pub buffered: u32,
 }
 
-fn record_views(records: &[StoredRecord], log: Option<crate::read::LogRead<'_>>) -> Vec<RecordView> {
+fn record_views(records: crate::log::Records<'_>, log: Option<crate::read::LogRead<'_>>) -> Vec<RecordView> {
     records
         .iter()
         .map(|r| RecordView {

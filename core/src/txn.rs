@@ -142,6 +142,12 @@ impl ProducerStates {
         self.aborted.iter().filter(move |a| a.last_offset >= from && a.first_offset < to)
     }
 
+    /// The cleaner rewrote the index of the segments it cleaned: only the entries `keep`
+    /// accepts stay (`CleanedTransactionMetadata.cleanedIndex`).
+    pub(crate) fn retain_aborted(&mut self, keep: impl Fn(&AbortedTxn) -> bool) {
+        self.aborted.retain(keep);
+    }
+
     /// Retention moved the log start: aborted transactions wholly below it leave the index
     /// (their `.txnindex` went with their segments).
     pub(crate) fn on_log_start(&mut self, log_start_offset: u64) {
@@ -200,13 +206,13 @@ impl ProducerStates {
 /// records always; under read_committed also every record of a producer id whose aborted
 /// transaction covers it — an aborted entry joins the set once the reader reaches its
 /// first offset, and the producer's ABORT marker takes it out again.
-pub fn hidden_records(records: &[StoredRecord], aborted: &[AbortedTxn], read_committed: bool) -> Vec<bool> {
+pub fn hidden_records<'a>(records: impl IntoIterator<Item = &'a StoredRecord>, aborted: &[AbortedTxn], read_committed: bool) -> Vec<bool> {
     let mut queue: Vec<&AbortedTxn> = if read_committed { aborted.iter().collect() } else { Vec::new() };
     crate::sorted::sort_by_key(&mut queue, |a| a.first_offset);
     let mut next = 0;
     let mut aborted_pids: VecSet<u64> = VecSet::new();
     records
-        .iter()
+        .into_iter()
         .map(|r| {
             while next < queue.len() && queue[next].first_offset <= r.offset {
                 aborted_pids.insert(queue[next].producer_id);

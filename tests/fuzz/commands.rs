@@ -268,7 +268,14 @@ fn to_command(op: &Op, n: &Names) -> Option<Command> {
             producer: pick(&n.producers, producer),
             topic: pick(&n.topics, topic),
             key: key.map(|k| format!("k{k}")),
-            value: if long { "v".repeat(1025) } else { "v".into() },
+            // A null value (a tombstone on a compacted topic) for one key in five.
+            value: if long {
+                Some("v".repeat(1025))
+            } else if key.is_some_and(|k| k % 5 == 0) {
+                None
+            } else {
+                Some("v".into())
+            },
             partition: partition.map(|p| pick(U32S, p)),
             headers: (0..[0, 1, 16, 17][usize::from(headers % 4)]).map(|i| Header { key: format!("h{i}"), value: "x".into() }).collect(),
         }),

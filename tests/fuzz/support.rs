@@ -79,6 +79,9 @@ const CORPUS: &[(&str, &str)] = &[
     // A source connector, two Streams apps (a count with its changelog, a map) and a push
     // group, with a connector crash and a Streams instance crash on the timeline.
     ("apps", include_str!("corpus/apps.json")),
+    // Compacted topics (compact, compact,delete) with every cleaner setting, a tombstone
+    // and a keyless record (refused) on the timeline (issue 19).
+    ("compaction", include_str!("corpus/compaction.json")),
     // Transactions (issue 17): every transaction field and cluster setting, a commit with
     // sendOffsetsToTransaction, an abort, a crash and restart, a second instance, both
     // isolation levels and an exactly_once_v2 Streams count switched back.
@@ -308,6 +311,12 @@ pub const FIELDS: &[&str] = &[
     "retention_bytes",
     "segment_bytes",
     "segment_ms",
+    "cleanup_policy",
+    "min_cleanable_dirty_ratio",
+    "min_compaction_lag_ms",
+    "max_compaction_lag_ms",
+    "delete_retention_ms",
+    "log_cleaner_backoff_ms",
     "config",
     "send",
     "partitioner",

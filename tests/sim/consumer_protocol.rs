@@ -80,7 +80,7 @@ fn produce_until(sim: &mut Sim, until: u64) {
             producer: "p".into(),
             topic: "t".into(),
             key: None,
-            value: format!("v{i}"),
+            value: Some(format!("v{i}")),
             partition: None,
             headers: vec![],
         })

@@ -65,7 +65,7 @@ fn produce(sim: &mut Sim, value: &str) {
         producer: "p".into(),
         topic: "t".into(),
         key: None,
-        value: value.into(),
+        value: Some(value.into()),
         partition: None,
         headers: vec![],
     };

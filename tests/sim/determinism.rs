@@ -52,7 +52,7 @@ fn replaying_the_command_log_rebuilds_the_same_state_and_trace() {
         producer: "Producer1".into(),
         topic: "Topic01".into(),
         key: Some("key1".into()),
-        value: "hello".into(),
+        value: Some("hello".into()),
         partition: None,
         headers: vec![],
     })
@@ -152,7 +152,7 @@ fn planned_sends_run_as_if_all_were_queued_at_once() {
                         producer: p.name.clone(),
                         topic: plan.topic.clone(),
                         key,
-                        value: value.clone(),
+                        value: Some(value.clone()),
                         partition: None,
                         headers: vec![],
                     }),

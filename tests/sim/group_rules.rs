@@ -69,7 +69,7 @@ fn produce_n(sim: &mut Sim, n: u32) {
             producer: "p".into(),
             topic: "t".into(),
             key: None,
-            value: format!("m{i}"),
+            value: Some(format!("m{i}")),
             partition: None,
             headers: vec![],
         })
@@ -294,7 +294,7 @@ fn produce_for(sim: &mut Sim, ms: u64) {
             producer: "p".into(),
             topic: "t".into(),
             key: None,
-            value: format!("v{i}"),
+            value: Some(format!("v{i}")),
             partition: None,
             headers: vec![],
         })

@@ -62,7 +62,7 @@ fn produce_n(sim: &mut Sim, from: u32, n: u32) {
             producer: "p".into(),
             topic: "t".into(),
             key: None,
-            value: format!("m{i}"),
+            value: Some(format!("m{i}")),
             partition: None,
             headers: vec![],
         })

@@ -4,6 +4,7 @@
 #![allow(clippy::needless_update)]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod compaction;
 mod connect;
 mod consumer_protocol;
 mod controller;

@@ -34,7 +34,14 @@ fn cluster(partitions: u32, config: ProducerConfig) -> Sim {
 }
 
 fn produce(key: Option<String>, value: String) -> Command {
-    Command::Produce(ProduceCommand::Produce { producer: "p".into(), topic: "events".into(), key, value, partition: None, headers: vec![] })
+    Command::Produce(ProduceCommand::Produce {
+        producer: "p".into(),
+        topic: "events".into(),
+        key,
+        value: Some(value),
+        partition: None,
+        headers: vec![],
+    })
 }
 
 /// What a load run saw, read from the trace as it goes (the trace keeps only the newest
@@ -132,7 +139,7 @@ fn send_to(sim: &mut Sim, partition: u32, value: String) {
         producer: "p".into(),
         topic: "events".into(),
         key: None,
-        value,
+        value: Some(value),
         partition: Some(partition),
         headers: vec![],
     });

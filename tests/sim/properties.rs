@@ -153,7 +153,7 @@ fn to_command(op: &Op) -> Option<Command> {
             producer: format!("p{producer}"),
             topic: topic(t),
             key: key.map(|k| format!("key{k}")),
-            value: "v".into(),
+            value: Some("v".into()),
             partition: partition.map(u32::from),
             headers: vec![],
         }),

@@ -101,7 +101,7 @@ fn produce(sim: &mut Sim, i: u32, gap_ms: u64) {
         producer: "p".into(),
         topic: "t".into(),
         key: None,
-        value: format!("v{i:02}"),
+        value: Some(format!("v{i:02}")),
         partition: None,
         headers: vec![],
     })

@@ -85,7 +85,7 @@ fn a_consumer_added_later_takes_over_partitions_from_the_committed_offsets() {
         producer: "Producer1".into(),
         topic: "Topic01".into(),
         key: None,
-        value: "m8".into(),
+        value: Some("m8".into()),
         partition: Some(2),
         headers: vec![],
     })

@@ -70,7 +70,7 @@ fn produce(sim: &mut Sim, value: &str, partition: Option<u32>) {
         producer: "p".into(),
         topic: "t".into(),
         key: None,
-        value: value.into(),
+        value: Some(value.into()),
         partition,
         headers: vec![],
     })

@@ -166,7 +166,7 @@ fn an_open_transaction_holds_the_lso_and_every_later_record_for_read_committed_r
         producer: "plain".into(),
         topic: "t".into(),
         key: None,
-        value: "later".into(),
+        value: Some("later".into()),
         partition: Some(0),
         headers: vec![],
     };
@@ -317,7 +317,7 @@ fn a_new_owner_waits_for_the_transactional_offsets_of_the_old_one_unstable_offse
             producer: "plain".into(),
             topic: "t".into(),
             key: None,
-            value: v.into(),
+            value: Some(v.into()),
             partition: Some(0),
             headers: vec![],
         }),

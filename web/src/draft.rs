@@ -13,6 +13,7 @@
 
 use kafka_sandbox_core::command::{BrokerCommand, ConnectCommand, GroupCommand, ProduceCommand, TopicCommand};
 use kafka_sandbox_core::command::{Command, GroupSpec, MemberSpec, MAX_GROUPS, MAX_MEMBERS_PER_GROUP};
+use kafka_sandbox_core::config::CleanupPolicy;
 use kafka_sandbox_core::config::CommitMode;
 use kafka_sandbox_core::config::PartitionerKind;
 use kafka_sandbox_core::config::ServerAssignor;
@@ -330,6 +331,7 @@ pub static FIELDS: &[FieldSpec] = &[
     slot!(cluster.transaction_state_log_min_isr, How::Limit(&limits::TRANSACTION_STATE_LOG_MIN_ISR)),
     slot!(cluster.transaction_max_timeout_ms, How::Limit(&limits::TRANSACTION_MAX_TIMEOUT_MS)),
     slot!(cluster.transaction_abort_timed_out_transaction_cleanup_interval_ms, How::Limit(&limits::TRANSACTION_ABORT_INTERVAL_MS)),
+    slot!(cluster.log_cleaner_backoff_ms, How::Limit(&limits::LOG_CLEANER_BACKOFF_MS)),
     // A topic.
     slot!(topic.name, How::Name(Names::Topic)),
     slot!(topic.partitions, How::Limit(&limits::TOPIC_PARTITIONS)),
@@ -341,6 +343,10 @@ pub static FIELDS: &[FieldSpec] = &[
     slot!(topic.retention_bytes, How::Int(-1, Some(i64::MAX as u64))),
     slot!(topic.segment_bytes, How::Limit(&limits::TOPIC_SEGMENT_BYTES)),
     slot!(topic.segment_ms, How::Limit(&limits::TOPIC_SEGMENT_MS)),
+    slot!(topic.cleanup_policy, How::Choice(<CleanupPolicy as Choice>::NAMES)),
+    slot!(topic.min_compaction_lag_ms, How::Limit(&limits::TOPIC_MIN_COMPACTION_LAG_MS)),
+    slot!(topic.max_compaction_lag_ms, How::Limit(&limits::TOPIC_MAX_COMPACTION_LAG_MS)),
+    slot!(topic.delete_retention_ms, How::Limit(&limits::TOPIC_DELETE_RETENTION_MS)),
     slot!(topic.topic_id, How::OptText),
     // A producer and its send plans.
     slot!(producer.name, How::Name(Names::Producer)),
@@ -858,6 +864,7 @@ choices! {
     GroupProtocol => ["classic" = GroupProtocol::Classic, "consumer" = GroupProtocol::Consumer];
     OffsetReset => ["latest" = OffsetReset::Latest, "earliest" = OffsetReset::Earliest, "none" = OffsetReset::None];
     DeliveryMode => ["pull" = DeliveryMode::Pull, "push" = DeliveryMode::Push];
+    CleanupPolicy => ["delete" = CleanupPolicy::Delete, "compact" = CleanupPolicy::Compact, "compact,delete" = CleanupPolicy::CompactDelete];
     IsolationLevel => ["read_uncommitted" = IsolationLevel::ReadUncommitted, "read_committed" = IsolationLevel::ReadCommitted];
     ProcessingGuarantee => ["at_least_once" = ProcessingGuarantee::AtLeastOnce, "exactly_once_v2" = ProcessingGuarantee::ExactlyOnceV2];
     QueryMode => ["incrementing" = QueryMode::Incrementing, "timestamp+incrementing" = QueryMode::TimestampIncrementing];
@@ -1955,6 +1962,10 @@ mod tests {
             Field::at("topics[].partitions", &[d.topic_keys()[0]]),
             Field::at("topics[].segment_bytes", &[d.topic_keys()[0]]),
             Field::at("topics[].segment_ms", &[d.topic_keys()[0]]),
+            Field::at("cluster.log_cleaner_backoff_ms", &[]),
+            Field::at("topics[].min_compaction_lag_ms", &[d.topic_keys()[0]]),
+            Field::at("topics[].max_compaction_lag_ms", &[d.topic_keys()[0]]),
+            Field::at("topics[].delete_retention_ms", &[d.topic_keys()[0]]),
         ];
         let a = apps();
         let (c, app) = (a.connector_keys()[0], a.streams_keys()[0]);

@@ -656,6 +656,7 @@ pub fn produce_error(lang: Lang, e: ProduceError) -> &'static str {
         (P::InvalidProducerEpoch | P::TransactionAborted | P::ProducerFenced | P::TransactionAbortable, _) => {
             crate::i18n_txn::produce_error(lang, e)
         }
+        (P::InvalidRecord, _) => crate::i18n_compaction::INVALID_RECORD.get(lang),
     }
 }
 
@@ -988,6 +989,7 @@ pub fn event_line(lang: Lang, e: &EventKind) -> String {
         EventKind::Settings(e) => settings_line(lang, e),
         EventKind::ShareGroup(e) => crate::share_group_words::share_group_line(lang, e),
         EventKind::Txn(e) => crate::i18n_txn::txn_line(lang, e),
+        EventKind::Compaction(e) => crate::i18n_compaction::compaction_line(lang, e),
     }
 }
 

@@ -14,6 +14,7 @@ pub mod charts;
 pub mod draft;
 pub mod glossary;
 pub mod i18n;
+pub mod i18n_compaction;
 pub mod i18n_txn;
 pub mod messages;
 pub mod messages_txn;

@@ -276,6 +276,7 @@ fn problem(lang: Lang, p: &Problem) -> String {
         Problem::ByThen(e) => format!("到那时{}", refusal(lang, e)),
         Problem::Connect(p) => connect_problem(lang, p),
         Problem::Streams(p) => streams_problem(lang, p),
+        Problem::Compaction(p) => crate::i18n_compaction::compaction_problem(lang, p),
         Problem::OffsetsTopicReplication { replication_factor, brokers } => format!(
             "为 {replication_factor}，但集群只有 {brokers} 个 broker：Kafka 只有在至少这么多 broker 存活时才会创建 __consumer_offsets，在此之前每个组都会收到 COORDINATOR_NOT_AVAILABLE；允许 1 到 {brokers}（设为 1，就像 Kafka 的单 broker 配置 config/server.properties 那样）"
         ),
@@ -808,6 +809,7 @@ mod tests {
                 Problem::Streams(_) => 31,
                 Problem::OffsetsTopicReplication { .. } => 32,
                 Problem::BufferMemoryBelowBatchSize { .. } => 33,
+                Problem::Compaction(_) => 34,
             }
         }
         let s = |x: &str| x.to_string();
@@ -866,9 +868,10 @@ mod tests {
         all.extend(every_streams_problem().into_iter().map(Problem::from));
         all.push(Problem::OffsetsTopicReplication { replication_factor: 3, brokers: 1 });
         all.push(Problem::BufferMemoryBelowBatchSize { buffer_memory: 999, batch_size: 1000 });
+        all.extend(every_compaction_problem().into_iter().map(Problem::Compaction));
         let mut places: Vec<usize> = all.iter().map(place).collect();
         places.dedup();
-        assert_eq!(places, (0..=33).collect::<Vec<_>>(), "one sample (at least) of every problem, in order");
+        assert_eq!(places, (0..=34).collect::<Vec<_>>(), "one sample (at least) of every problem, in order");
         all
     }
 
@@ -903,6 +906,21 @@ mod tests {
         let mut places: Vec<usize> = all.iter().map(place).collect();
         places.dedup();
         assert_eq!(places, (0..=8).collect::<Vec<_>>(), "one sample (at least) of every connector problem, in order");
+        all
+    }
+
+    /// One of every compaction problem (an exhaustive match).
+    fn every_compaction_problem() -> Vec<kafka_sandbox_core::error::CompactionProblem> {
+        use kafka_sandbox_core::error::CompactionProblem as P;
+        let all = vec![
+            P::DirtyRatio { value: kafka_sandbox_core::config::Ratio(1.5) },
+            P::InternalTopicName { name: "__consumer_offsets".into() },
+        ];
+        for p in &all {
+            match p {
+                P::DirtyRatio { .. } | P::InternalTopicName { .. } => {}
+            }
+        }
         all
     }
 

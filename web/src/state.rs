@@ -1189,8 +1189,14 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         }
         Action::Produce { producer, topic, key, value, partition } => {
             let before = m.sim.trace().total();
-            let command =
-                Command::Produce(ProduceCommand::Produce { producer, topic: topic.clone(), key, value, partition, headers: vec![] });
+            let command = Command::Produce(ProduceCommand::Produce {
+                producer,
+                topic: topic.clone(),
+                key,
+                value: Some(value),
+                partition,
+                headers: vec![],
+            });
             match m.sim.apply(command) {
                 Ok(()) => {
                     let partitions = m.sim.topic(&topic).map(|t| t.partition_count());

@@ -497,6 +497,8 @@ fn some(values: &[&str]) -> String {
 }
 
 /// The TAB that separates a key from its value on the console producer's lines.
+/// What the console producer reads as a null value (`null.marker`, LineMessageReader).
+const NULL_MARKER: &str = "<null>";
 const KEY_SEPARATOR: &str = "\t";
 
 /// The bridge of `scenario`: it is run to its end (at most [`MAX_EVENTS`] events) for
@@ -634,7 +636,7 @@ pub fn bridge(scenario: &Scenario) -> Result<Bridge, crate::scenario::ScenarioEr
                 .into_iter()
                 .flat_map(|t| t.partitions())
                 .map(|part| {
-                    let records = part.log().map(|l| l.records()).unwrap_or_default();
+                    let records = part.log().map(|l| l.records()).unwrap_or_else(crate::log::Records::empty);
                     let values: Vec<&str> = records.iter().map(|r| r.record.value.as_str()).collect();
                     Predict::Log {
                         tp: part.topic_partition(),
@@ -754,6 +756,15 @@ fn timeline_step(scenario: &Scenario, bs: &str, c: &Command) -> (What, Vec<Strin
             for (k, v) in console_producer_properties(&config) {
                 args.extend(["--producer-property".into(), format!("{k}={v}")]);
             }
+            // A tombstone (`"value": null`): LineMessageReader's `null.marker` turns the
+            // marker back into a null value.
+            let value = match value {
+                Some(v) => v.clone(),
+                None => {
+                    args.extend(["--property".into(), format!("null.marker={NULL_MARKER}")]);
+                    NULL_MARKER.to_string()
+                }
+            };
             let line = match key {
                 Some(k) => {
                     args.extend([

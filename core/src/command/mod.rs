@@ -206,7 +206,7 @@ tagged_reader! {
             producer: String,
             topic: String,
             key: Option<String>,
-            value: String,
+            value: Option<String>,
             partition: Option<u32>,
             headers: Vec<Header>,
             group: GroupArg,
@@ -791,7 +791,7 @@ mod tests {
                 producer: s("p"),
                 topic: s("t"),
                 key: Some(s("k")),
-                value: s("v"),
+                value: Some(s("v")),
                 partition: Some(2),
                 headers: vec![Header { key: s("h"), value: s("x") }],
             }),
@@ -1031,7 +1031,7 @@ mod tests {
                 producer: "p".into(),
                 topic: "t".into(),
                 key: None,
-                value: "v".into(),
+                value: Some("v".into()),
                 partition: None,
                 headers: vec![]
             })

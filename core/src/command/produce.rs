@@ -20,8 +20,10 @@ pub enum ProduceCommand {
         /// `None` is a keyless record.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         key: Option<String>,
-        /// The record value, at most [`crate::limits::MAX_VALUE_CHARS`] characters.
-        value: String,
+        /// The record value, at most [`crate::limits::MAX_VALUE_CHARS`] characters; `null`
+        /// (`None`) is a record with a null value: on a compacted topic a tombstone, which
+        /// deletes its key.
+        value: Option<String>,
         /// An explicit partition, below the topic's partition count; `None` lets the
         /// producer's partitioner choose.
         #[serde(default, skip_serializing_if = "Option::is_none")]

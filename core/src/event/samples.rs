@@ -262,5 +262,24 @@ pub(crate) fn every_event() -> Vec<EventKind> {
             ProcessingGuaranteeSet { application_id: s("a"), processing_guarantee: crate::config::ProcessingGuarantee::ExactlyOnceV2 },
             TxnRecordsAppended { topic: s("t"), partition: 0, producer_id: 1000, epoch: 0, records: vec![r(1)], first_offset: 0 },
         }
+        Compaction(CompactionEvent) {
+            LogCleaned {
+                topic: s("t"),
+                partition: 0,
+                broker: 1,
+                first_dirty_offset: 0,
+                end_offset: 4,
+                dirty_permille: 750,
+                removed: vec![r(1)],
+                tombstones_removed: 0,
+                markers_removed: 0,
+                stamped: vec![r(2)],
+                delete_horizon_ms: Some(86_400_010),
+                segments_before: 3,
+                segments_after: 2,
+                bytes_before: 300,
+                bytes_after: 150,
+            },
+        }
     }
 }

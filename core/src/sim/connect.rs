@@ -393,7 +393,7 @@ impl Apps {
         }
         let mut records = Vec::new();
         for (row, offset) in rows {
-            let sent = clients.send(&c.producer, &c.spec.topic, Some(row.id.to_string()), row.value, None, Vec::new(), cluster, out);
+            let sent = clients.send(&c.producer, &c.spec.topic, Some(row.id.to_string()), Some(row.value), None, Vec::new(), cluster, out);
             records.extend(c.handed_over(row.id, offset, sent));
         }
         c.polled(records, out);

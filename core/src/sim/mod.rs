@@ -46,6 +46,7 @@ pub(crate) use share::{check_share_config, check_share_member};
 pub(crate) use txn::check_transactional;
 
 use crate::event::SettingsEvent;
+use cluster::cleaner::CompactionPending;
 use cluster::replication::ReplicationPending;
 use cluster::{retention, Cluster};
 use connect::ConnectPending;
@@ -88,7 +89,7 @@ impl PlannedSends {
             producer: self.producer.clone(),
             topic: self.topic.clone(),
             key: self.keys.as_ref().and_then(|keys| keys.get(k).cloned().flatten()),
-            value: self.values.get(k).cloned().unwrap_or_default(),
+            value: Some(self.values.get(k).cloned().unwrap_or_default()),
             partition: None,
             headers: Vec::new(),
         })
@@ -124,6 +125,14 @@ pub(crate) enum Pending {
     /// An event of transactions: the producer, its coordinator, markers, transactional
     /// offsets (`txn/`).
     Txn(TxnPending),
+    /// An event of the log cleaner (`cluster/cleaner.rs`).
+    Compaction(CompactionPending),
+}
+
+impl From<CompactionPending> for Pending {
+    fn from(p: CompactionPending) -> Self {
+        Pending::Compaction(p)
+    }
 }
 
 impl From<ProducePending> for Pending {
@@ -176,8 +185,10 @@ impl From<ConnectPending> for Pending {
 
 /// A record a consumer fetch returns, with the leader's HW at the time of the read.
 /// The last element: whether `poll()` hides the record (a transaction marker, or under
-/// read_committed a record of an aborted transaction; `txn/fetch.rs`).
-pub(crate) type Fetched = (TopicPartition, StoredRecord, u64, bool);
+/// read_committed a record of an aborted transaction; `txn/fetch.rs`); before it, the
+/// offset the fetch read the partition from (a record past a gap the log cleaner left
+/// continues a position at or after it: `group.rs`'s `continues`).
+pub(crate) type Fetched = (TopicPartition, StoredRecord, u64, bool, u64);
 
 /// A message on the wire (what the page draws moving between boxes).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -461,7 +472,7 @@ impl Sim {
                     FlightKind::FetchData {
                         group: group.clone(),
                         client_id: client_id.clone(),
-                        records: records.iter().filter(|f| !f.3).map(|(tp, r, _, _)| (tp.clone(), r.record.value.clone())).collect(),
+                        records: records.iter().filter(|f| !f.3).map(|(tp, r, _, _, _)| (tp.clone(), r.record.value.clone())).collect(),
                     }
                 }
                 _ => continue,
@@ -785,6 +796,7 @@ impl Sim {
             Pending::Connect(p) => self.handle_connect(p),
             Pending::ShareGroup(p) => self.handle_share_group(p),
             Pending::Txn(p) => self.handle_txn(p),
+            Pending::Compaction(p) => self.handle_compaction(p),
         }
     }
 }

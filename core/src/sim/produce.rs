@@ -141,7 +141,7 @@ impl Clients {
         producer_name: &str,
         topic: &str,
         key: Option<String>,
-        value: String,
+        value: Option<String>,
         partition: Option<u32>,
         headers: Vec<crate::record::Header>,
         cluster: &Cluster,
@@ -180,7 +180,7 @@ impl Clients {
         id: Option<RecordId>,
         topic: &str,
         key: Option<String>,
-        value: String,
+        value: Option<String>,
         partition: Option<u32>,
         headers: Vec<crate::record::Header>,
         cluster: &Cluster,
@@ -216,7 +216,10 @@ impl Clients {
             }
         }
         let header_bytes: Vec<(String, Vec<u8>)> = headers.iter().map(|h| (h.key.clone(), h.value.clone().into_bytes())).collect();
-        let size_bytes = record_size_in_bytes(key.as_deref().map(str::as_bytes), Some(value.as_bytes()), &header_bytes);
+        let size_bytes = record_size_in_bytes(key.as_deref().map(str::as_bytes), value.as_deref().map(str::as_bytes), &header_bytes);
+        // A null value (`ProducerRecord` with `value == null`): a tombstone on a compacted topic.
+        let tombstone = value.is_none();
+        let value = value.unwrap_or_default();
         let id = id.unwrap_or_else(|| {
             let id = RecordId(self.next_record);
             self.next_record += 1;
@@ -233,6 +236,7 @@ impl Clients {
             sequence: None,
             txn: None,
             control: None,
+            tombstone,
         };
         let tp = TopicPartition::new(topic, p);
         // `RecordAccumulator.tryAppend`: the last batch takes the record if it has room;
@@ -264,7 +268,7 @@ impl Clients {
             // Only a new batch asks the pool for memory, so only it needs the upper bound.
             let upper_bytes = RECORD_BATCH_OVERHEAD.saturating_add(record_size_upper_bound(
                 key.as_deref().map(str::as_bytes),
-                Some(value.as_bytes()),
+                (!tombstone).then_some(value.as_bytes()),
                 &header_bytes,
             ));
             let needed = u64::from(batch_size.max(upper_bytes));
@@ -550,6 +554,14 @@ impl Clients {
     pub(super) fn give_up(&mut self, producer_name: &str, batch_id: u64, error: ProduceError, out: &mut Driver) {
         let Some(producer) = self.producers.get_mut(producer_name) else { return };
         let Some(batch) = producer.remove_batch(batch_id) else { return };
+        // A batch the broker refused outright (a compacted topic's keyless record) gives
+        // its sequence numbers back: the later batches of the partition move down by its
+        // record count (`TransactionManager.adjustSequencesDueToFailedBatch`).
+        if error == ProduceError::InvalidRecord && producer.txn.is_none() {
+            if let Some(failed) = batch.sequence {
+                producer.sequences_given_back(&batch.tp, failed, batch.records.len() as u32);
+            }
+        }
         let ids: Vec<RecordId> = batch.records.iter().map(|r| r.id).collect();
         for id in &ids {
             producer.mark_failed(*id, error);
@@ -901,7 +913,14 @@ impl Clients {
         let now = out.now;
         // Transactions: a stale epoch, a partition the coordinator would not add, a fenced
         // producer — not retried; the transaction becomes abortable (or fatal).
-        if matches!(error, ProduceError::InvalidProducerEpoch | ProduceError::TransactionAbortable | ProduceError::ProducerFenced) {
+        // A record a compacted topic refuses (no key) is not retried either.
+        if matches!(
+            error,
+            ProduceError::InvalidProducerEpoch
+                | ProduceError::TransactionAbortable
+                | ProduceError::ProducerFenced
+                | ProduceError::InvalidRecord
+        ) {
             self.give_up(producer_name, batch_id, error, out);
             return;
         }
@@ -1045,7 +1064,7 @@ impl Sim {
                         });
                     }
                 }
-                check_record_size(key.as_deref(), value, headers)
+                check_record_size(key.as_deref(), value.as_deref().unwrap_or(""), headers)
             }
             ProduceCommand::SetAcks { producer, acks } => match self.clients.producers.get(producer) {
                 None => Err(CommandError::UnknownProducer(producer.clone())),
@@ -1121,7 +1140,7 @@ mod tests {
             producer: "p".into(),
             topic: "t".into(),
             key: None,
-            value: value.into(),
+            value: Some(value.into()),
             partition: Some(partition),
             headers: vec![],
         });
@@ -1246,7 +1265,7 @@ mod tests {
     #[test]
     fn with_linger_zero_a_record_leaves_at_once_in_a_produce_request_to_its_leader() {
         let (mut clients, cluster, mut out) = clients();
-        let id = clients.send("p", "t", None, "m1".into(), Some(1), vec![], &cluster, &mut out);
+        let id = clients.send("p", "t", None, Some("m1".into()), Some(1), vec![], &cluster, &mut out);
         assert_eq!(id, Some(RecordId(1)));
         let leader = cluster.partition(&TopicPartition::new("t", 1)).and_then(|p| p.leader).unwrap();
         let arrive = out.effects().iter().find_map(|e| match e {
@@ -1260,13 +1279,13 @@ mod tests {
             out.effects().first(),
             Some(Effect::Emit(EventKind::Produce(ProduceEvent::RecordSent { partition: 1, reason: PartitionReason::Explicit, .. })))
         ));
-        assert_eq!(clients.send("p", "nope", None, "m2".into(), None, vec![], &cluster, &mut out), None, "an unknown topic");
+        assert_eq!(clients.send("p", "nope", None, Some("m2".into()), None, vec![], &cluster, &mut out), None, "an unknown topic");
     }
 
     #[test]
     fn a_closed_connection_fails_each_request_in_flight_on_it_one_hop_later() {
         let (mut clients, cluster, mut out) = clients();
-        clients.send("p", "t", None, "m1".into(), Some(1), vec![], &cluster, &mut out);
+        clients.send("p", "t", None, Some("m1".into()), Some(1), vec![], &cluster, &mut out);
         let leader = cluster.partition(&TopicPartition::new("t", 1)).and_then(|p| p.leader).unwrap();
         let other = (0..3).find(|b| *b != leader).unwrap();
         let mut out = Driver::new(3, 20);

@@ -397,7 +397,7 @@ impl Apps {
                             &producer,
                             changelog,
                             Some(key.clone()),
-                            value.clone(),
+                            Some(value.clone()),
                             Some(d.tp.partition),
                             Vec::new(),
                             cluster,
@@ -413,7 +413,7 @@ impl Apps {
             app.output_total += u64::from(output.is_some());
         }
         let record = match &output {
-            Some((key, value)) => clients.send(&producer, &sink, key.clone(), value.clone(), None, Vec::new(), cluster, out),
+            Some((key, value)) => clients.send(&producer, &sink, key.clone(), Some(value.clone()), None, Vec::new(), cluster, out),
             None => None,
         };
         out.emit(EventKind::Streams(StreamsEvent::StreamsRecordProcessed {

@@ -426,6 +426,7 @@ fn cluster(cx: &Ctx) -> Html {
         c("cluster.transaction_state_log_min_isr"),
         c("cluster.transaction_max_timeout_ms"),
         c("cluster.transaction_abort_timed_out_transaction_cleanup_interval_ms"),
+        c("cluster.log_cleaner_backoff_ms"),
     ];
     html! {
         <fieldset class="ed-section" id="ed-cluster">
@@ -454,6 +455,7 @@ fn cluster(cx: &Ctx) -> Html {
                 { cx.field(more[13], "transaction.state.log.min.isr", None) }
                 { cx.field(more[14], "transaction.max.timeout.ms", None) }
                 { cx.field(more[15], "transaction.abort.timed.out.transaction.cleanup.interval.ms", None) }
+                { cx.field(more[16], "log.cleaner.backoff.ms", None) }
             </> }) }
         </fieldset>
     }
@@ -471,6 +473,8 @@ fn topics(cx: &Ctx) -> Html {
                 let more = [
                     f("topics[].message_timestamp_type"), f("topics[].retention_ms"), f("topics[].retention_bytes"),
                     f("topics[].segment_bytes"), f("topics[].segment_ms"), f("topics[].topic_id"),
+                    f("topics[].cleanup_policy"), f("topics[].min_compaction_lag_ms"), f("topics[].max_compaction_lag_ms"),
+                    f("topics[].delete_retention_ms"),
                 ];
                 html! {
                     <div key={k} class="ed-item" id={format!("ed-topics-{i}")}>
@@ -492,6 +496,10 @@ fn topics(cx: &Ctx) -> Html {
                             { cx.field(more[3], "segment.bytes", None) }
                             { cx.field(more[4], "segment.ms", None) }
                             { cx.field(more[5], i18n::ED_TOPIC_ID, Some(i18n::TOPIC_ID_HINT)) }
+                            { cx.field(more[6], "cleanup.policy", None) }
+                            { cx.field(more[7], "min.compaction.lag.ms", None) }
+                            { cx.field(more[8], "max.compaction.lag.ms", None) }
+                            { cx.field(more[9], "delete.retention.ms", None) }
                         </> }) }
                     </div>
                 }

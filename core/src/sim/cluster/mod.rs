@@ -12,6 +12,7 @@
 
 use super::*;
 
+pub(super) mod cleaner;
 pub(super) mod produce;
 pub(super) mod replication;
 pub(super) mod retention;
@@ -43,6 +44,8 @@ pub(crate) struct Cluster {
     pub(crate) lost_dropped: u64,
     /// The leaders' part in transactions: markers waiting for their HW (`txn.rs`).
     txn: txn::LeaderTxns,
+    /// The brokers' log cleaners wake every `log.cleaner.backoff.ms` (`cleaner.rs`).
+    cleaner_scheduled: bool,
 }
 
 /// What replication keeps (`replication.rs`, and the leader's answer to an acks=all
@@ -153,6 +156,7 @@ impl Cluster {
             lost: VecMap::new(),
             lost_dropped: 0,
             txn: txn::LeaderTxns::default(),
+            cleaner_scheduled: false,
         }
     }
 

@@ -119,6 +119,10 @@ impl Cluster {
         if acks == Acks::All && (part.isr.len() as u32) < min_isr {
             return Done(Err(ProduceError::NotEnoughReplicas));
         }
+        // `LogValidator.validateKey`: a compacted topic takes only keyed records.
+        if topic.config.cleanup_policy.compact() && b.records.iter().any(|r| r.key.is_none()) {
+            return Done(Err(ProduceError::InvalidRecord));
+        }
         // Idempotence (KIP-98): the leader knows each producer's last sequence from its
         // own log; a retried batch it already has is answered with its first offsets, a
         // batch that skips ahead is refused until the earlier one arrives.
@@ -142,10 +146,16 @@ impl Cluster {
                     }
                 }
             }
-            if mine.is_empty() && seq != 0 {
+            // The cleaner may have emptied this producer's last batch: its header keeps the
+            // sequence (`RETAIN_EMPTY`), newer than any record of it still here.
+            let retained = log
+                .and_then(|l| l.retained_batch(producer))
+                .filter(|(txn, seq, offset)| *txn == tag && seq.is_some() && mine.first().is_none_or(|r| r.offset < *offset))
+                .and_then(|(_, seq, _)| seq);
+            if mine.is_empty() && retained.is_none() && seq != 0 {
                 return Done(Err(ProduceError::UnknownProducerId));
             }
-            if let Some(last) = mine.first().and_then(|r| r.record.sequence) {
+            if let Some(last) = retained.or_else(|| mine.first().and_then(|r| r.record.sequence)) {
                 let n = b.records.len() as u32;
                 let wanted: Vec<u32> = (0..n).map(|i| seq.wrapping_add(i)).collect();
                 let already: Vec<Acked> = mine

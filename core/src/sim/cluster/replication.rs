@@ -97,6 +97,7 @@ impl Cluster {
         for p in 0..partitions {
             self.announce_new_partition(&TopicPartition::new(name, p), out);
         }
+        self.ensure_cleaner(out);
     }
 
     /// The topic grows: new partitions are placed, led by their first replica, and start
@@ -390,12 +391,7 @@ impl Cluster {
             return;
         }
         let Some(leader_log) = part.leader_log() else { return };
-        let epoch_start = leader_log
-            .records()
-            .iter()
-            .find(|r| r.leader_epoch >= part.leader_epoch)
-            .map(|r| r.offset)
-            .unwrap_or(leader_log.log_end_offset());
+        let epoch_start = leader_log.first_record_of_epoch(part.leader_epoch).map(|r| r.offset).unwrap_or(leader_log.log_end_offset());
         let leo = part.followers.get(&follower).map(|f| f.leo).unwrap_or(0);
         if leo >= leader_log.high_watermark() && leo >= epoch_start.min(leader_log.log_end_offset()) {
             self.change_partition(tp, Ask { join: Some(follower), ..Ask::default() }, consumers, out);
@@ -952,8 +948,12 @@ impl Cluster {
             let lost: Vec<LostRecord> = old
                 .records()
                 .iter()
-                // Below the new leader's log start is retention's doing, not a loss.
-                .filter(|r| r.offset >= new.log_start_offset() && new.get(r.offset).is_none_or(|n| n.record.id != r.record.id))
+                // Below the new leader's log start is retention's doing, not a loss; a gap
+                // below its end is its cleaner's (the record was superseded), not one either.
+                .filter(|r| {
+                    r.offset >= new.log_start_offset()
+                        && new.get(r.offset).map_or(r.offset >= new.log_end_offset(), |n| n.record.id != r.record.id)
+                })
                 .map(|r| LostRecord {
                     record: r.record.id,
                     value: r.record.value.clone(),

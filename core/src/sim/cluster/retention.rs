@@ -35,7 +35,9 @@ pub(in crate::sim) fn check(
     every_ms: u64,
     out: &mut Driver,
 ) {
-    for topic in topics.values_mut() {
+    // Compacted topics are the log cleaner's (`LogManager.cleanupLogs` takes only the
+    // others while a cleaner runs: `pauseCleaningForNonCompactedPartitions`).
+    for topic in topics.values_mut().filter(|t| !t.config.cleanup_policy.compact()) {
         let (retention_ms, retention_bytes) = (topic.config.retention_ms, topic.config.retention_bytes);
         for (p, part) in topic.partitions.iter_mut().enumerate() {
             for (broker, log) in part.logs.iter_mut() {
@@ -50,7 +52,7 @@ pub(in crate::sim) fn check(
                         reason: d.reason,
                         base_offsets: d.segments.iter().map(|s| s.base_offset).collect(),
                         bytes: d.segments.iter().map(|s| s.size_bytes).sum(),
-                        records: d.records.iter().map(|r| r.record.id).collect(),
+                        records: d.records().map(|r| r.record.id).collect(),
                         log_start_offset: d.log_start_offset,
                     }));
                 }

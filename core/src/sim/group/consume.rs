@@ -176,7 +176,7 @@ impl Consumers {
             // Up to the HW, or the LSO under read_committed (`txn/fetch.rs`).
             let read = crate::sim::txn::fetch::consumer_read(log, position, budget, isolation);
             budget -= read.visible;
-            fetched.extend(read.records.into_iter().map(|(r, hidden)| (tp.clone(), r, read.end, hidden)));
+            fetched.extend(read.records.into_iter().map(|(r, hidden)| (tp.clone(), r, read.end, hidden, position)));
         }
         for e in resets {
             out.emit(e);
@@ -488,7 +488,7 @@ mod tests {
             .iter()
             .filter_map(|e| match e {
                 Effect::At { at, pending: Pending::Consume(ConsumePending::FetchResponse { records, .. }) } => {
-                    Some((*at, records.iter().map(|(_, r, _, _)| r.offset).collect()))
+                    Some((*at, records.iter().map(|(_, r, _, _, _)| r.offset).collect()))
                 }
                 _ => None,
             })
@@ -568,7 +568,7 @@ mod tests {
         let (cluster, mut consumers, tp) = diverged(OffsetReset::Latest);
         let mut out = Driver::new(1, 20);
         let fetched = consumers.read_for("g", "c1", &cluster, &mut out);
-        assert_eq!(fetched.iter().map(|(_, r, _, _)| r.offset).collect::<Vec<_>>(), [2, 3, 4], "not 'latest': the divergence point");
+        assert_eq!(fetched.iter().map(|(_, r, _, _, _)| r.offset).collect::<Vec<_>>(), [2, 3, 4], "not 'latest': the divergence point");
         assert_eq!(
             emitted(&out),
             [EventKind::Consume(ConsumeEvent::TruncationDetected {

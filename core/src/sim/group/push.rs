@@ -103,8 +103,8 @@ impl Consumers {
         let hw = log.high_watermark();
         // Transaction markers are never handed to the application (`txn/fetch.rs`).
         let records: Vec<Fetched> =
-            log.read_committed(from, PUSH_MAX_RECORDS).iter().map(|r| (tp.clone(), r.clone(), hw, r.record.is_control())).collect();
-        let Some(last) = records.last().map(|(_, r, _, _)| r.offset) else { return };
+            log.read_committed(from, PUSH_MAX_RECORDS).iter().map(|r| (tp.clone(), r.clone(), hw, r.record.is_control(), from)).collect();
+        let Some(last) = records.last().map(|(_, r, _, _, _)| r.offset) else { return };
         self.push_cursors.insert(key, (token, last + 1));
         let at = out.now.plus_ms(out.latency());
         out.at(at, PushPending::PushArrive { group: group_id.to_string(), client_id: client_id.to_string(), token, records });
@@ -124,12 +124,12 @@ impl Consumers {
         let idle = member.processing.is_empty();
         let mut delivered = Vec::new();
         let mut tp_pushed = None;
-        for (tp, stored, high_watermark, hidden) in records {
+        for (tp, stored, high_watermark, hidden, from) in records {
             if hidden {
-                member.skip(&tp, stored.offset);
+                member.skip(&tp, stored.offset, from);
                 continue;
             }
-            if let Some(e) = member.hand_over(group_id, tp.clone(), &stored, high_watermark, now, kept) {
+            if let Some(e) = member.hand_over(group_id, tp.clone(), &stored, (high_watermark, from), now, kept) {
                 tp_pushed = Some(tp);
                 delivered.push(e);
             }

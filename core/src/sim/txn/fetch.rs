@@ -36,7 +36,7 @@ pub(in crate::sim) fn consumer_read(log: &PartitionLog, from: u64, budget: u32, 
     let end = end_offset(log, isolation);
     let read_committed = isolation == IsolationLevel::ReadCommitted;
     let all = log.read_up_to(from, u32::MAX, end);
-    let slice = &all[..all.len().min((budget as usize).saturating_add(SKIP_MAX))];
+    let slice = all.sub(0, (budget as usize).saturating_add(SKIP_MAX));
     let aborted: Vec<crate::txn::AbortedTxn> = if read_committed {
         let to = slice.last().map_or(from, |r| r.offset + 1);
         log.producer_states().aborted_between(from, to).copied().collect()
@@ -79,9 +79,9 @@ pub(in crate::sim) fn hand_over_all(member: &mut Member, group: &str, records: V
             }));
         }
     };
-    for (tp, stored, end, hidden) in records {
+    for (tp, stored, end, hidden, from) in records {
         if hidden {
-            if !member.skip(&tp, stored.offset) {
+            if !member.skip(&tp, stored.offset, from) {
                 continue;
             }
             let control = stored.record.is_control();
@@ -101,7 +101,7 @@ pub(in crate::sim) fn hand_over_all(member: &mut Member, group: &str, records: V
         if skipping.as_ref().is_some_and(|s| s.0 == tp) {
             flush(&mut skipping, &mut events, &member.client_id);
         }
-        if let Some(e) = member.hand_over(group, tp, &stored, end, now, kept) {
+        if let Some(e) = member.hand_over(group, tp, &stored, (end, from), now, kept) {
             events.push(e);
         }
     }

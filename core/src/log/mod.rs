@@ -2,10 +2,18 @@
 //! divided into segments that retention deletes whole, oldest first; truncated only where
 //! a follower diverges from its leader (KIP-101).
 
+mod clean;
+mod records;
+
 pub use crate::event::SegmentDeletionReason;
 use crate::record::{Control, Record, RecordId, StoredRecord, TimestampType, TxnTag};
 use crate::time::SimTime;
 use crate::txn::ProducerStates;
+use crate::vecmap::VecMap;
+use clean::RetainedBatch;
+pub use clean::{CleanResult, CompactionConfig, LogToClean};
+pub use records::{Iter, Records};
+use records::{Pos, SegmentRecords};
 use serde::{Deserialize, Serialize};
 
 /// Bytes of a record batch's header (`DefaultRecordBatch.RECORD_BATCH_OVERHEAD`). A
@@ -48,6 +56,7 @@ impl SegmentConfig {
 
 /// One segment of a replica's log (`LogSegment`): the records from `base_offset` up to
 /// (not including) `next_offset`. The last segment is the active one, taking appends.
+/// Its records may leave gaps between offsets once the cleaner has compacted it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Segment {
     /// The offset of its first record (its file name in Kafka).
@@ -62,11 +71,20 @@ pub struct Segment {
     /// The largest timestamp of its first batch (`rollingBasedTimestamp`), from which
     /// `segment.ms` counts.
     pub rolling_timestamp: Option<SimTime>,
+    /// Its records, in chunks a clone shares (`records.rs`).
+    records: SegmentRecords,
 }
 
 impl Segment {
     fn empty(base_offset: u64) -> Self {
-        Self { base_offset, next_offset: base_offset, size_bytes: 0, largest_timestamp: None, rolling_timestamp: None }
+        Self {
+            base_offset,
+            next_offset: base_offset,
+            size_bytes: 0,
+            largest_timestamp: None,
+            rolling_timestamp: None,
+            records: SegmentRecords::default(),
+        }
     }
 
     /// Whether it holds no bytes (a freshly rolled active segment).
@@ -74,9 +92,24 @@ impl Segment {
         self.size_bytes == 0
     }
 
-    /// How many offsets it spans.
+    /// How many offsets it spans (more than it holds records once compacted).
     pub fn record_count(&self) -> u64 {
         self.next_offset - self.base_offset
+    }
+
+    /// How many records it holds.
+    pub fn records_held(&self) -> usize {
+        self.records.len()
+    }
+
+    /// Its largest record timestamp, `None` while empty.
+    pub fn largest_timestamp(&self) -> Option<SimTime> {
+        self.largest_timestamp
+    }
+
+    /// Its records, oldest first.
+    pub fn records(&self) -> impl DoubleEndedIterator<Item = &StoredRecord> + '_ {
+        self.records.iter()
     }
 }
 
@@ -84,12 +117,17 @@ impl Segment {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DeletedSegments {
     pub(crate) reason: SegmentDeletionReason,
-    /// The segments, oldest first.
+    /// The segments, oldest first, with their records.
     pub(crate) segments: Vec<Segment>,
-    /// Their records, oldest first.
-    pub(crate) records: Vec<StoredRecord>,
     /// The log start offset afterwards: the base offset of the oldest remaining segment.
     pub(crate) log_start_offset: u64,
+}
+
+impl DeletedSegments {
+    /// The deleted records, oldest first.
+    pub(crate) fn records(&self) -> impl Iterator<Item = &StoredRecord> + '_ {
+        self.segments.iter().flat_map(|s| s.records.iter())
+    }
 }
 
 /// The batch the last appended record belongs to, while more of it may follow.
@@ -107,7 +145,9 @@ struct OpenBatch {
 /// every replica finds the same batches.
 fn same_batch(prev: &StoredRecord, next: &StoredRecord) -> bool {
     // A control record is a batch of its own (`MemoryRecords.withEndTransactionMarker`).
-    prev.offset + 1 == next.offset
+    // Offsets need not be consecutive: the cleaner keeps a batch's offsets and removes
+    // records from inside it.
+    prev.offset < next.offset
         && !prev.record.is_control()
         && !next.record.is_control()
         && prev.record.txn == next.record.txn
@@ -120,14 +160,15 @@ fn same_batch(prev: &StoredRecord, next: &StoredRecord) -> bool {
 /// append gets; the high watermark (HW) is the end of what this replica knows to be
 /// committed (held by every in-sync replica). Consumers read only below the leader's HW.
 ///
-/// The records are kept in segments (there is always at least one: the active segment).
-/// Records below the log start offset are unreadable; they stay until their whole
-/// segment is deleted, as in Kafka.
+/// The records are kept in segments (there is always at least one: the active segment),
+/// each holding its own records in chunks a clone shares (`records.rs`). Records below the
+/// log start offset are unreadable; they stay until their whole segment is deleted, as in
+/// Kafka. Offsets increase along the log; they are consecutive until the cleaner removes
+/// records, which leaves gaps.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PartitionLog {
-    /// Every record still on "disk", from the first segment's base offset to the LEO.
-    records: Vec<StoredRecord>,
-    /// Oldest first; never empty.
+    /// Oldest first; never empty. Every record still on "disk", from the first segment's
+    /// base offset to the LEO.
     segments: Vec<Segment>,
     log_start_offset: u64,
     high_watermark: u64,
@@ -139,6 +180,16 @@ pub struct PartitionLog {
     /// What the log knows of its transactional producers (`ProducerStateManager`): epochs,
     /// open transactions, the last stable offset, the aborted-transactions index.
     producers: ProducerStates,
+    /// The log cleaner's checkpoint (`cleaner-offset-checkpoint`): the end of its last
+    /// pass, where the dirty part begins (`clean.rs`).
+    #[serde(default)]
+    cleaner_checkpoint: Option<u64>,
+    /// How many cleaning passes this log has had.
+    #[serde(default)]
+    cleaner_passes: u32,
+    /// Producers whose last batch the cleaner emptied (`RETAIN_EMPTY`), by name.
+    #[serde(default)]
+    retained_batches: VecMap<String, RetainedBatch>,
 }
 
 impl Default for PartitionLog {
@@ -151,7 +202,6 @@ impl PartitionLog {
     /// An empty log whose segments roll by `config`.
     pub fn new(config: SegmentConfig) -> Self {
         Self {
-            records: Vec::new(),
             segments: vec![Segment::empty(0)],
             log_start_offset: 0,
             high_watermark: 0,
@@ -159,6 +209,9 @@ impl PartitionLog {
             open_batch: None,
             deleted_epoch: 0,
             producers: ProducerStates::default(),
+            cleaner_checkpoint: None,
+            cleaner_passes: 0,
+            retained_batches: VecMap::new(),
         }
     }
 
@@ -198,6 +251,7 @@ impl PartitionLog {
             sequence: None,
             txn: Some(tag),
             control: Some(control),
+            tombstone: false,
         };
         self.append(record, now, TimestampType::CreateTime, epoch)
     }
@@ -238,19 +292,48 @@ impl PartitionLog {
         self.config = config;
     }
 
-    /// The base offset of the first segment: where `records` begins.
+    /// The base offset of the first segment: where the records on "disk" begin.
     fn base_offset(&self) -> u64 {
         self.segments.first().map_or(self.log_start_offset, |s| s.base_offset)
     }
 
-    /// Index in `records` of `offset` (which must not be below the base offset).
-    fn index(&self, offset: u64) -> usize {
-        usize::try_from(offset.saturating_sub(self.base_offset())).unwrap_or(usize::MAX).min(self.records.len())
+    /// The place of the first record whose offset is at least `offset` (the end if none):
+    /// a binary search over the segments by their offset ranges, then within one.
+    fn pos_of(&self, offset: u64) -> Pos {
+        let seg = self.segments.partition_point(|s| s.next_offset <= offset);
+        match self.segments.get(seg) {
+            Some(s) => Pos { seg, idx: s.records.position(offset) },
+            None => self.end_pos(),
+        }
+    }
+
+    fn end_pos(&self) -> Pos {
+        Pos { seg: self.segments.len(), idx: 0 }
     }
 
     /// Every readable record (from the log start offset), in offset order.
-    pub fn records(&self) -> &[StoredRecord] {
-        &self.records[self.index(self.log_start_offset)..]
+    pub fn records(&self) -> Records<'_> {
+        Records::new(&self.segments, self.pos_of(self.log_start_offset), self.end_pos())
+    }
+
+    /// The readable records with offsets in `from..to`, in offset order.
+    pub fn records_between(&self, from: u64, to: u64) -> Records<'_> {
+        let from = from.max(self.log_start_offset);
+        if from >= to {
+            return Records::empty();
+        }
+        Records::new(&self.segments, self.pos_of(from), self.pos_of(to))
+    }
+
+    /// The newest `n` readable records, oldest first.
+    pub fn newest(&self, n: usize) -> Records<'_> {
+        let all = self.records();
+        all.skip(all.len().saturating_sub(n))
+    }
+
+    /// How many readable records the log holds (fewer than its offsets once compacted).
+    pub fn record_count(&self) -> usize {
+        self.records().len()
     }
 
     /// The record at `offset`, if the log holds it.
@@ -258,13 +341,36 @@ impl PartitionLog {
         if offset < self.log_start_offset {
             return None;
         }
-        let i = usize::try_from(offset - self.base_offset()).ok()?;
-        self.records.get(i)
+        let pos = self.pos_of(offset);
+        self.segments.get(pos.seg).and_then(|s| s.records.get(pos.idx)).filter(|r| r.offset == offset)
+    }
+
+    /// The newest record on "disk" (readable or not).
+    pub fn last_record(&self) -> Option<&StoredRecord> {
+        self.segments.iter().rev().find_map(|s| s.records.last())
     }
 
     /// The leader epoch of the last record (0 for a log that never had one).
     pub fn last_epoch(&self) -> u32 {
-        self.records.last().map(|r| r.leader_epoch).unwrap_or(self.deleted_epoch)
+        self.last_record().map(|r| r.leader_epoch).unwrap_or(self.deleted_epoch)
+    }
+
+    /// The first readable record for which `pred` fails, `pred` holding for a prefix of
+    /// the log: segments whose last record passes are skipped, the one holding the
+    /// answer is bisected.
+    fn first_failing(&self, pred: impl Fn(&StoredRecord) -> bool) -> Option<&StoredRecord> {
+        let from = self.pos_of(self.log_start_offset);
+        for (i, s) in self.segments.iter().enumerate().skip(from.seg) {
+            match s.records.last() {
+                Some(last) if !pred(last) => {
+                    let lo = if i == from.seg { from.idx } else { 0 };
+                    let at = s.records.partition_point(&pred).max(lo);
+                    return s.records.get(at);
+                }
+                _ => continue,
+            }
+        }
+        None
     }
 
     /// The end offset of `epoch` in this log: the first offset written under a later
@@ -275,10 +381,19 @@ impl PartitionLog {
         // last, and a follower truncates to where it agrees with its leader before it
         // copies), so the first record of a later epoch is found by bisection: every
         // follower fetch asks, and a linear scan of the whole log was a hot spot.
-        let records = self.records();
-        debug_assert!(records.windows(2).all(|w| w[0].leader_epoch <= w[1].leader_epoch), "leader epochs decrease in a log");
-        let later = records.partition_point(|r| r.leader_epoch <= epoch);
-        records.get(later).map(|r| r.offset).unwrap_or_else(|| self.log_end_offset())
+        debug_assert!(
+            {
+                let r = self.records();
+                r.iter().zip(r.iter().skip(1)).all(|(a, b)| a.leader_epoch <= b.leader_epoch)
+            },
+            "leader epochs decrease in a log"
+        );
+        self.first_failing(|r| r.leader_epoch <= epoch).map(|r| r.offset).unwrap_or_else(|| self.log_end_offset())
+    }
+
+    /// The first readable record written under `epoch` or later, if any.
+    pub fn first_record_of_epoch(&self, epoch: u32) -> Option<&StoredRecord> {
+        self.first_failing(|r| r.leader_epoch < epoch)
     }
 
     /// The leader appends a producer's record at the log end under `epoch`. Under
@@ -289,15 +404,15 @@ impl PartitionLog {
             TimestampType::LogAppendTime => now,
         };
         let offset = self.log_end_offset();
-        self.push(StoredRecord { offset, record, timestamp, timestamp_type, appended_at: now, leader_epoch: epoch });
-        let last = self.records.len() - 1;
-        &self.records[last]
+        self.push(StoredRecord { offset, record, timestamp, timestamp_type, appended_at: now, leader_epoch: epoch, delete_horizon: None });
+        self.last_record().expect("a record was just appended")
     }
 
     /// A follower copies a record it fetched from the leader. Returns false (and copies
-    /// nothing) unless the record continues this log exactly at its end.
+    /// nothing) when the record is below this log's end (`UnexpectedAppendOffsetException`);
+    /// a record past the end is taken, leaving the gap the leader's cleaner left.
     pub fn append_replica(&mut self, record: StoredRecord) -> bool {
-        if record.offset != self.log_end_offset() {
+        if record.offset < self.log_end_offset() {
             return false;
         }
         self.push(record);
@@ -310,17 +425,24 @@ impl PartitionLog {
     /// segment, the batch moves to a new segment, where Kafka, which sees the whole
     /// batch at once, would have put it.
     fn push(&mut self, r: StoredRecord) {
-        // `invariant::Invariant::OffsetsContiguous` at its source: every record lands
-        // exactly at the log end.
-        debug_assert_eq!(r.offset, self.log_end_offset(), "a record appended away from the log end");
+        // `invariant::Invariant::OffsetsIncreasing` at its source: every record lands at the
+        // log end (a follower's copy of a compacted log past it).
+        debug_assert!(r.offset >= self.log_end_offset(), "a record appended below the log end");
         let size = u64::from(r.record.size_bytes);
         let ts = r.timestamp;
-        let continues = self.open_batch.is_some() && self.records.last().is_some_and(|prev| same_batch(prev, &r));
+        let continues = self.open_batch.is_some() && self.last_record().is_some_and(|prev| same_batch(prev, &r));
         let offset = r.offset;
         self.producers.on_append(&r, self.high_watermark);
-        self.records.push(r);
+        let leo = self.log_end_offset();
         if self.segments.is_empty() {
-            self.segments.push(Segment::empty(offset));
+            self.segments.push(Segment::empty(leo));
+        }
+        // A follower's copy past its end (the leader's cleaner removed the records between):
+        // the gap belongs to the active segment, so the segments still tile the log.
+        if offset > leo {
+            if let Some(active) = self.segments.last_mut() {
+                active.next_offset = offset;
+            }
         }
         let config = self.config;
         match self.open_batch {
@@ -329,6 +451,7 @@ impl PartitionLog {
                 batch.max_timestamp = batch.max_timestamp.max(ts);
                 self.open_batch = Some(batch);
                 let Some(active) = self.segments.last_mut() else { return };
+                active.records.push(r);
                 active.next_offset = offset + 1;
                 active.size_bytes += size;
                 active.largest_timestamp = Some(active.largest_timestamp.map_or(ts, |t| t.max(ts)));
@@ -351,6 +474,7 @@ impl PartitionLog {
                 if active.size_bytes == 0 {
                     active.rolling_timestamp = Some(ts);
                 }
+                active.records.push(r);
                 active.next_offset = offset + 1;
                 active.size_bytes += bytes;
                 active.largest_timestamp = Some(active.largest_timestamp.map_or(ts, |t| t.max(ts)));
@@ -360,20 +484,20 @@ impl PartitionLog {
     }
 
     fn move_batch_to_new_segment(&mut self, batch: OpenBatch) {
-        let base = self.base_offset();
         let Some(active) = self.segments.last_mut() else { return };
+        let cut = active.records.position(batch.first_offset);
+        let moved_records = active.records.split_off(cut);
         let moved = Segment {
             base_offset: batch.first_offset,
             next_offset: active.next_offset,
             size_bytes: batch.bytes,
             largest_timestamp: Some(batch.max_timestamp),
             rolling_timestamp: Some(batch.max_timestamp),
+            records: SegmentRecords::from_vec(moved_records),
         };
         active.next_offset = batch.first_offset;
         active.size_bytes = active.size_bytes.saturating_sub(batch.bytes);
-        let lo = usize::try_from(active.base_offset - base).unwrap_or(usize::MAX);
-        let hi = usize::try_from(batch.first_offset - base).unwrap_or(usize::MAX);
-        active.largest_timestamp = self.records.get(lo..hi).and_then(|rs| rs.iter().map(|r| r.timestamp).max());
+        active.largest_timestamp = active.records.iter().map(|r| r.timestamp).max();
         self.segments.push(moved);
     }
 
@@ -388,17 +512,23 @@ impl PartitionLog {
         if offset < self.base_offset() {
             return self.truncate_fully_and_start_at(offset);
         }
-        let keep = self.index(offset);
-        let removed = self.records.split_off(keep);
-        self.segments.retain(|s| s.base_offset <= offset);
+        let keep = self.segments.partition_point(|s| s.base_offset <= offset);
+        let gone: Vec<Segment> = self.segments.drain(keep..).collect();
+        let mut removed = Vec::new();
         if let Some(active) = self.segments.last_mut() {
+            let cut = active.records.position(offset);
+            removed = active.records.split_off(cut);
             active.next_offset = offset;
         }
+        removed.extend(gone.iter().flat_map(|s| s.records.iter().cloned()));
         self.recompute_active_segment();
         self.log_start_offset = self.log_start_offset.min(offset);
         self.high_watermark = self.high_watermark.min(self.log_end_offset());
         self.open_batch = None;
-        self.producers = ProducerStates::rebuilt(self.records.iter(), self.high_watermark);
+        self.producers = ProducerStates::rebuilt(self.segments.iter().flat_map(|s| s.records.iter()), self.high_watermark);
+        // `LogCleanerManager.maybeTruncateCheckpoint`: the checkpoint never passes the end.
+        self.cleaner_checkpoint = self.cleaner_checkpoint.map(|c| c.min(offset));
+        self.retained_batches.retain(|_, b| b.last_offset < offset);
         removed
     }
 
@@ -407,41 +537,23 @@ impl PartitionLog {
     /// the leader's log starts after the follower's end (`AbstractFetcherThread`,
     /// OFFSET_OUT_OF_RANGE). Returns the records removed, oldest first.
     pub fn truncate_fully_and_start_at(&mut self, offset: u64) -> Vec<StoredRecord> {
-        let removed = std::mem::take(&mut self.records);
-        self.segments = vec![Segment::empty(offset)];
+        let old = std::mem::replace(&mut self.segments, vec![Segment::empty(offset)]);
+        let removed = old.iter().flat_map(|s| s.records.iter().cloned()).collect();
         self.log_start_offset = offset;
         self.high_watermark = offset;
         self.open_batch = None;
         self.deleted_epoch = 0;
         self.producers = ProducerStates::default();
+        self.cleaner_checkpoint = None;
+        self.retained_batches = VecMap::new();
         removed
     }
 
     /// Recomputes the active segment's size and timestamps from its records, batch by
     /// batch (after a truncation cut it).
     fn recompute_active_segment(&mut self) {
-        let base = self.base_offset();
         let Some(active) = self.segments.last_mut() else { return };
-        let lo = usize::try_from(active.base_offset - base).unwrap_or(usize::MAX).min(self.records.len());
-        let rs = &self.records[lo..];
-        let mut size = 0;
-        let mut largest: Option<SimTime> = None;
-        let mut rolling: Option<SimTime> = None;
-        let mut first_batch_open = true;
-        for (i, r) in rs.iter().enumerate() {
-            let new_batch = i == 0 || !same_batch(&rs[i - 1], r);
-            if new_batch {
-                size += RECORD_BATCH_OVERHEAD_BYTES;
-                if i > 0 {
-                    first_batch_open = false;
-                }
-            }
-            size += u64::from(r.record.size_bytes);
-            largest = Some(largest.map_or(r.timestamp, |t| t.max(r.timestamp)));
-            if first_batch_open {
-                rolling = Some(rolling.map_or(r.timestamp, |t| t.max(r.timestamp)));
-            }
-        }
+        let (size, largest, rolling) = measure(active.records.iter());
         active.size_bytes = size;
         active.largest_timestamp = largest;
         active.rolling_timestamp = rolling;
@@ -540,34 +652,53 @@ impl PartitionLog {
             self.segments.push(Segment::empty(leo));
             self.open_batch = None;
         }
-        let old_base = self.base_offset();
         let segments: Vec<Segment> = self.segments.drain(..n).collect();
         let new_base = self.base_offset();
-        let cut = usize::try_from(new_base - old_base).unwrap_or(usize::MAX).min(self.records.len());
-        let records: Vec<StoredRecord> = self.records.drain(..cut).collect();
-        if let Some(last) = records.last() {
+        if let Some(last) = segments.iter().rev().find_map(|s| s.records.last()) {
             self.deleted_epoch = last.leader_epoch;
         }
         self.log_start_offset = self.log_start_offset.max(new_base);
         self.producers.on_log_start(self.log_start_offset);
-        Some(DeletedSegments { reason, segments, records, log_start_offset: self.log_start_offset })
+        Some(DeletedSegments { reason, segments, log_start_offset: self.log_start_offset })
     }
 
     /// Up to `max_records` committed records from `from` (inclusive), in offset order.
-    pub fn read_committed(&self, from: u64, max_records: u32) -> &[StoredRecord] {
+    pub fn read_committed(&self, from: u64, max_records: u32) -> Records<'_> {
         self.read_up_to(from, max_records, self.high_watermark)
     }
 
     /// Up to `max_records` records from `from` below `limit` (followers read to the LEO).
-    pub fn read_up_to(&self, from: u64, max_records: u32, limit: u64) -> &[StoredRecord] {
-        let start = from.max(self.log_start_offset);
+    pub fn read_up_to(&self, from: u64, max_records: u32, limit: u64) -> Records<'_> {
         let limit = limit.min(self.log_end_offset());
-        if start >= limit {
-            return &[];
-        }
-        let hi_offset = limit.min(start.saturating_add(u64::from(max_records)));
-        &self.records[self.index(start)..self.index(hi_offset)]
+        let max = usize::try_from(max_records).unwrap_or(usize::MAX);
+        self.records_between(from, limit).sub(0, max)
     }
+}
+
+/// A run of records' size in bytes (a batch header per batch, `same_batch`), its largest
+/// timestamp and the largest timestamp of its first batch.
+fn measure<'a>(records: impl Iterator<Item = &'a StoredRecord>) -> (u64, Option<SimTime>, Option<SimTime>) {
+    let mut size = 0;
+    let mut largest: Option<SimTime> = None;
+    let mut rolling: Option<SimTime> = None;
+    let mut first_batch_open = true;
+    let mut prev: Option<&StoredRecord> = None;
+    for r in records {
+        let new_batch = prev.is_none_or(|p| !same_batch(p, r));
+        if new_batch {
+            size += RECORD_BATCH_OVERHEAD_BYTES;
+            if prev.is_some() {
+                first_batch_open = false;
+            }
+        }
+        size += u64::from(r.record.size_bytes);
+        largest = Some(largest.map_or(r.timestamp, |t| t.max(r.timestamp)));
+        if first_batch_open {
+            rolling = Some(rolling.map_or(r.timestamp, |t| t.max(r.timestamp)));
+        }
+        prev = Some(r);
+    }
+    (size, largest, rolling)
 }
 
 #[cfg(test)]
@@ -633,8 +764,11 @@ mod tests {
         assert_eq!(removed.iter().map(|r| r.record.id.0).collect::<Vec<_>>(), vec![3]);
         assert_eq!((log.log_end_offset(), log.high_watermark()), (2, 2));
         let mut follower = PartitionLog::default();
-        assert!(!follower.append_replica(removed[0].clone()), "a gap is refused");
-        assert!(follower.append_replica(log.records()[0].clone()));
+        assert!(follower.append_replica(log.records().get(0).unwrap().clone()));
+        assert!(!follower.append_replica(log.records().get(0).unwrap().clone()), "below the end is refused");
+        // Past the end is taken: a compacted leader's log has gaps.
+        assert!(follower.append_replica(removed[0].clone()));
+        assert_eq!(follower.log_end_offset(), 3);
     }
 
     #[test]
@@ -698,7 +832,7 @@ mod tests {
         let deleted = log.delete_old_segments(SimTime(10_000), 5_000, -1);
         assert_eq!(deleted.len(), 1);
         assert_eq!(deleted[0].reason, SegmentDeletionReason::RetentionMs);
-        assert_eq!(deleted[0].records.iter().map(|r| r.offset).collect::<Vec<_>>(), vec![0, 1]);
+        assert_eq!(deleted[0].records().map(|r| r.offset).collect::<Vec<_>>(), vec![0, 1]);
         assert_eq!((deleted[0].log_start_offset, log.log_start_offset()), (2, 2));
         assert_eq!(log.records().first().map(|r| r.offset), Some(2));
         assert!(log.get(1).is_none() && log.read_committed(0, 10).first().is_some_and(|r| r.offset == 2));
@@ -718,7 +852,7 @@ mod tests {
         }
         log.advance_high_watermark(3); // inside the second segment [2, 4)
         let deleted = log.delete_old_segments(SimTime(1_000_000), 0, 0);
-        let offsets: Vec<u64> = deleted.iter().flat_map(|d| d.records.iter().map(|r| r.offset)).collect();
+        let offsets: Vec<u64> = deleted.iter().flat_map(|d| d.records().map(|r| r.offset)).collect();
         assert_eq!(offsets, vec![0, 1], "only the segment that ends at or below the HW");
         assert_eq!(log.log_start_offset(), 2);
         assert!(log.log_start_offset() <= log.high_watermark());
@@ -736,7 +870,7 @@ mod tests {
         let deleted = log.delete_old_segments(SimTime(10_000), 1_000, -1);
         // Kafka rolls an empty active segment at the log end, then deletes the old one.
         assert_eq!(deleted.len(), 1);
-        assert_eq!(deleted[0].records.len(), 3);
+        assert_eq!(deleted[0].records().count(), 3);
         assert_eq!(bounds(&log), vec![(3, 3, 0)]);
         assert_eq!((log.log_start_offset(), log.log_end_offset(), log.high_watermark()), (3, 3, 3));
         assert!(log.records().is_empty());
@@ -772,7 +906,7 @@ mod tests {
         let deleted = log.delete_old_segments(SimTime(1), -1, -1);
         assert_eq!(deleted.len(), 1);
         assert_eq!(deleted[0].reason, SegmentDeletionReason::LogStartOffset);
-        assert_eq!(deleted[0].records.iter().map(|r| r.offset).collect::<Vec<_>>(), vec![0, 1]);
+        assert_eq!(deleted[0].records().map(|r| r.offset).collect::<Vec<_>>(), vec![0, 1]);
         assert_eq!((log.segments()[0].base_offset, log.log_start_offset()), (2, 3));
     }
 
