@@ -158,14 +158,19 @@ impl SharePartition {
     /// (`lastOffsetAndMaxRecordsToAcquire`). Each acquired record's delivery count goes up
     /// by one and it is locked until `lock_until`. Returns what was acquired, in offset
     /// order, and the acquisition id its lock timer must name.
-    pub(crate) fn acquire(
+    pub(crate) fn acquire<'r, L>(
         &mut self,
         member: &str,
-        log: &[crate::record::StoredRecord],
+        log: L,
         max_records: u32,
         max_locks: u32,
         lock_until: SimTime,
-    ) -> (Vec<Acquired>, u64) {
+    ) -> (Vec<Acquired>, u64)
+    where
+        // The leader's records: a slice, or the log's own view (`&Records`), read in place.
+        L: IntoIterator<Item = &'r crate::record::StoredRecord> + Copy,
+        L::IntoIter: DoubleEndedIterator,
+    {
         let mut got = Vec::new();
         let acquisition = self.next_acquisition;
         if max_records == 0 || !self.can_acquire(max_locks) {
@@ -173,7 +178,7 @@ impl SharePartition {
         }
         let fetch_offset = self.next_fetch_offset();
         // Records before the log start (deleted by retention) are gone: the window moves.
-        if let Some(first) = log.first() {
+        if let Some(first) = log.into_iter().next() {
             if self.cached.is_empty() && self.start < first.offset && self.next_new <= first.offset {
                 self.start = first.offset;
                 self.next_new = first.offset;
@@ -207,7 +212,7 @@ impl SharePartition {
             };
             if let Some(count) = available {
                 // The log slice is contiguous: a range check finds the record.
-                if log.first().is_some_and(|f| f.offset <= o) && log.last().is_some_and(|l| o <= l.offset) {
+                if log.into_iter().next().is_some_and(|f| f.offset <= o) && log.into_iter().next_back().is_some_and(|l| o <= l.offset) {
                     self.cached.insert(o, lock(count + 1));
                     got.push(Acquired { offset: o, delivery_count: count + 1 });
                 }
@@ -217,7 +222,7 @@ impl SharePartition {
         // Then new records, whole batches: the batch holding the last one within the budget
         // is taken to its end.
         if !within_window_only && (got.len() as u64) < budget {
-            let new: Vec<&crate::record::StoredRecord> = log.iter().filter(|r| r.offset >= self.next_new).collect();
+            let new: Vec<&crate::record::StoredRecord> = log.into_iter().filter(|r| r.offset >= self.next_new).collect();
             let want = (budget - got.len() as u64) as usize;
             let mut take = want.min(new.len());
             while take > 0 && take < new.len() && same_batch(new[take - 1], new[take]) {

@@ -208,7 +208,7 @@ impl ShareGroups {
             let Some(log) = part.logs.get(&fetch.broker) else { continue };
             let lock_until = out.now.plus_ms(lock_ms);
             let Some(sp) = Self::share_partition(g, tp, cluster, out) else { continue };
-            let slice = log.read_committed(sp.next_fetch_offset(), u32::MAX).to_vec();
+            let slice = log.read_committed(sp.next_fetch_offset(), u32::MAX);
             let (got, acquisition) = sp.acquire(&fetch.member_id, &slice, budget, max_locks, lock_until);
             if got.is_empty() {
                 continue;
