@@ -270,88 +270,80 @@ fn bounded(key: &str, value: &str, v: u64, path: &str) -> Result<u64, Refused> {
 
 /// Applies `producer.properties` to `config`: Kafka's names, Kafka's checks.
 pub fn apply_producer(config: &mut ProducerConfig, text: &str) -> Pasted {
-    let mut out = Pasted::default();
     let mut next = config.clone();
-    for (key, value) in parse(text) {
+    let out = each_property(text, |key, value| {
         let v = value.trim();
-        let result: Result<(), Refused> = (|| {
-            match key.as_str() {
-                // ProducerConfig: acks in [all, -1, 0, 1].
-                "acks" => {
-                    next.acks = match v {
-                        "all" | "-1" => Acks::All,
-                        "1" => Acks::Leader,
-                        "0" => Acks::Zero,
-                        _ => return Err(invalid(&key, &value, "all, -1, 0 or 1")),
-                    }
+        match key.as_str() {
+            // ProducerConfig: acks in [all, -1, 0, 1].
+            "acks" => {
+                next.acks = match v {
+                    "all" | "-1" => Acks::All,
+                    "1" => Acks::Leader,
+                    "0" => Acks::Zero,
+                    _ => return Err(invalid(&key, &value, "all, -1, 0 or 1")),
                 }
-                "linger.ms" => {
-                    next.linger_ms =
-                        bounded(&key, &value, number(&key, &value, "a whole number of ms, 0 or more")?, "producers[].config.linger_ms")?
-                }
-                "batch.size" => {
-                    let n: u32 = number(&key, &value, "a whole number of bytes, 0 or more")?;
-                    next.batch_size = bounded(&key, &value, n.into(), "producers[].config.batch_size")? as u32;
-                }
-                "enable.idempotence" => next.enable_idempotence = Some(boolean(&key, &value)?),
-                "retries" => next.retries = number(&key, &value, "a whole number, 0 or more")?,
-                "retry.backoff.ms" => {
-                    next.retry_backoff_ms =
-                        bounded(&key, &value, number(&key, &value, "a whole number of ms")?, "producers[].config.retry_backoff_ms")?
-                }
-                "retry.backoff.max.ms" => {
-                    next.retry_backoff_max_ms =
-                        bounded(&key, &value, number(&key, &value, "a whole number of ms")?, "producers[].config.retry_backoff_max_ms")?
-                }
-                "request.timeout.ms" => {
-                    next.request_timeout_ms =
-                        bounded(&key, &value, number(&key, &value, "a whole number of ms")?, "producers[].config.request_timeout_ms")?
-                }
-                "delivery.timeout.ms" => {
-                    next.delivery_timeout_ms =
-                        bounded(&key, &value, number(&key, &value, "a whole number of ms")?, "producers[].config.delivery_timeout_ms")?
-                }
-                "max.in.flight.requests.per.connection" => {
-                    let n: u32 = number(&key, &value, "a whole number, at least 1")?;
-                    if n == 0 {
-                        return Err(invalid(&key, &value, "a whole number, at least 1"));
-                    }
-                    next.max_in_flight_requests_per_connection = n;
-                }
-                "buffer.memory" => {
-                    next.buffer_memory =
-                        bounded(&key, &value, number(&key, &value, "a whole number of bytes")?, "producers[].config.buffer_memory")?
-                }
-                "max.block.ms" => {
-                    next.max_block_ms =
-                        bounded(&key, &value, number(&key, &value, "a whole number of ms")?, "producers[].config.max_block_ms")?
-                }
-                "partitioner.class" => {
-                    next.partitioner = match v {
-                        "" => PartitionerKind::BuiltIn,
-                        "org.apache.kafka.clients.producer.RoundRobinPartitioner" => PartitionerKind::RoundRobin,
-                        _ => {
-                            return Err(invalid(
-                                &key,
-                                &value,
-                                "empty (the built-in partitioner) or org.apache.kafka.clients.producer.RoundRobinPartitioner",
-                            ))
-                        }
-                    }
-                }
-                k if KNOWN_PRODUCER.contains(&k) => return Err(Refused::NotModelled { key }),
-                k if CONSUMER_KEYS.contains(&k) || KNOWN_CONSUMER.contains(&k) || GROUP_LEVEL.contains(&k) => {
-                    return Err(Refused::OtherClient { key })
-                }
-                _ => return Err(Refused::Unknown { key }),
             }
-            out.applied.push((key.clone(), value.clone()));
-            Ok(())
-        })();
-        if let Err(r) = result {
-            out.refused.push(r);
+            "linger.ms" => {
+                next.linger_ms =
+                    bounded(&key, &value, number(&key, &value, "a whole number of ms, 0 or more")?, "producers[].config.linger_ms")?
+            }
+            "batch.size" => {
+                let n: u32 = number(&key, &value, "a whole number of bytes, 0 or more")?;
+                next.batch_size = bounded(&key, &value, n.into(), "producers[].config.batch_size")? as u32;
+            }
+            "enable.idempotence" => next.enable_idempotence = Some(boolean(&key, &value)?),
+            "retries" => next.retries = number(&key, &value, "a whole number, 0 or more")?,
+            "retry.backoff.ms" => {
+                next.retry_backoff_ms =
+                    bounded(&key, &value, number(&key, &value, "a whole number of ms")?, "producers[].config.retry_backoff_ms")?
+            }
+            "retry.backoff.max.ms" => {
+                next.retry_backoff_max_ms =
+                    bounded(&key, &value, number(&key, &value, "a whole number of ms")?, "producers[].config.retry_backoff_max_ms")?
+            }
+            "request.timeout.ms" => {
+                next.request_timeout_ms =
+                    bounded(&key, &value, number(&key, &value, "a whole number of ms")?, "producers[].config.request_timeout_ms")?
+            }
+            "delivery.timeout.ms" => {
+                next.delivery_timeout_ms =
+                    bounded(&key, &value, number(&key, &value, "a whole number of ms")?, "producers[].config.delivery_timeout_ms")?
+            }
+            "max.in.flight.requests.per.connection" => {
+                let n: u32 = number(&key, &value, "a whole number, at least 1")?;
+                if n == 0 {
+                    return Err(invalid(&key, &value, "a whole number, at least 1"));
+                }
+                next.max_in_flight_requests_per_connection = n;
+            }
+            "buffer.memory" => {
+                next.buffer_memory =
+                    bounded(&key, &value, number(&key, &value, "a whole number of bytes")?, "producers[].config.buffer_memory")?
+            }
+            "max.block.ms" => {
+                next.max_block_ms = bounded(&key, &value, number(&key, &value, "a whole number of ms")?, "producers[].config.max_block_ms")?
+            }
+            "partitioner.class" => {
+                next.partitioner = match v {
+                    "" => PartitionerKind::BuiltIn,
+                    "org.apache.kafka.clients.producer.RoundRobinPartitioner" => PartitionerKind::RoundRobin,
+                    _ => {
+                        return Err(invalid(
+                            &key,
+                            &value,
+                            "empty (the built-in partitioner) or org.apache.kafka.clients.producer.RoundRobinPartitioner",
+                        ))
+                    }
+                }
+            }
+            k if KNOWN_PRODUCER.contains(&k) => return Err(Refused::NotModelled { key }),
+            k if CONSUMER_KEYS.contains(&k) || KNOWN_CONSUMER.contains(&k) || GROUP_LEVEL.contains(&k) => {
+                return Err(Refused::OtherClient { key })
+            }
+            _ => return Err(Refused::Unknown { key }),
         }
-    }
+        Ok(())
+    });
     *config = next;
     out
 }
@@ -359,51 +351,57 @@ pub fn apply_producer(config: &mut ProducerConfig, text: &str) -> Pasted {
 /// Applies `consumer.properties` to one member's `config` (and `group_instance_id`):
 /// Kafka's names, Kafka's checks; group-wide keys are reported, not applied.
 pub fn apply_consumer(config: &mut ConsumerConfig, group_instance_id: &mut Option<String>, text: &str) -> Pasted {
-    let mut out = Pasted::default();
     let mut next = config.clone();
     let mut instance = group_instance_id.clone();
-    for (key, value) in parse(text) {
-        let result: Result<(), Refused> = (|| {
-            let ms = |path: &str| -> Result<u64, Refused> {
-                let v: u64 = number(&key, &value, "a whole number of ms")?;
-                bounded(&key, &value, v, path)
-            };
-            match key.as_str() {
-                "max.poll.records" => {
-                    let v: u32 = number(&key, &value, "a whole number, at least 1")?;
-                    next.max_poll_records = bounded(&key, &value, v.into(), "groups[].members[].config.max_poll_records")? as u32;
-                }
-                "fetch.max.wait.ms" => next.fetch_max_wait_ms = ms("groups[].members[].config.fetch_max_wait_ms")?,
-                "auto.commit.interval.ms" => next.auto_commit_interval_ms = ms("groups[].members[].config.auto_commit_interval_ms")?,
-                "heartbeat.interval.ms" => next.heartbeat_interval_ms = ms("groups[].members[].config.heartbeat_interval_ms")?,
-                "session.timeout.ms" => next.session_timeout_ms = ms("groups[].members[].config.session_timeout_ms")?,
-                "max.poll.interval.ms" => next.max_poll_interval_ms = ms("groups[].members[].config.max_poll_interval_ms")?,
-                "metadata.max.age.ms" => next.metadata_max_age_ms = ms("groups[].members[].config.metadata_max_age_ms")?,
-                // enable.auto.commit=false: the application commits itself; the sandbox's
-                // nearest is a commitSync after processing each poll's records.
-                "enable.auto.commit" => {
-                    next.commit_mode = if boolean(&key, &value)? { CommitMode::Auto } else { CommitMode::SyncAfterProcessing }
-                }
-                "group.instance.id" => {
-                    let id = value.trim().to_string();
-                    crate::command::check_name(crate::command::NameOf::GroupInstanceId, &id)
-                        .map_err(|_| invalid(&key, &value, "a non-empty id of at most 64 characters"))?;
-                    instance = Some(id);
-                }
-                k if GROUP_LEVEL.contains(&k) => return Err(Refused::NotModelled { key }),
-                k if KNOWN_CONSUMER.contains(&k) => return Err(Refused::NotModelled { key }),
-                k if PRODUCER_KEYS.contains(&k) || KNOWN_PRODUCER.contains(&k) => return Err(Refused::OtherClient { key }),
-                _ => return Err(Refused::Unknown { key }),
+    let out = each_property(text, |key, value| {
+        let ms = |path: &str| -> Result<u64, Refused> {
+            let v: u64 = number(&key, &value, "a whole number of ms")?;
+            bounded(&key, &value, v, path)
+        };
+        match key.as_str() {
+            "max.poll.records" => {
+                let v: u32 = number(&key, &value, "a whole number, at least 1")?;
+                next.max_poll_records = bounded(&key, &value, v.into(), "groups[].members[].config.max_poll_records")? as u32;
             }
-            out.applied.push((key.clone(), value.clone()));
-            Ok(())
-        })();
-        if let Err(r) = result {
-            out.refused.push(r);
+            "fetch.max.wait.ms" => next.fetch_max_wait_ms = ms("groups[].members[].config.fetch_max_wait_ms")?,
+            "auto.commit.interval.ms" => next.auto_commit_interval_ms = ms("groups[].members[].config.auto_commit_interval_ms")?,
+            "heartbeat.interval.ms" => next.heartbeat_interval_ms = ms("groups[].members[].config.heartbeat_interval_ms")?,
+            "session.timeout.ms" => next.session_timeout_ms = ms("groups[].members[].config.session_timeout_ms")?,
+            "max.poll.interval.ms" => next.max_poll_interval_ms = ms("groups[].members[].config.max_poll_interval_ms")?,
+            "metadata.max.age.ms" => next.metadata_max_age_ms = ms("groups[].members[].config.metadata_max_age_ms")?,
+            // enable.auto.commit=false: the application commits itself; the sandbox's
+            // nearest is a commitSync after processing each poll's records.
+            "enable.auto.commit" => {
+                next.commit_mode = if boolean(&key, &value)? { CommitMode::Auto } else { CommitMode::SyncAfterProcessing }
+            }
+            "group.instance.id" => {
+                let id = value.trim().to_string();
+                crate::command::check_name(crate::command::NameOf::GroupInstanceId, &id)
+                    .map_err(|_| invalid(&key, &value, "a non-empty id of at most 64 characters"))?;
+                instance = Some(id);
+            }
+            k if GROUP_LEVEL.contains(&k) => return Err(Refused::NotModelled { key }),
+            k if KNOWN_CONSUMER.contains(&k) => return Err(Refused::NotModelled { key }),
+            k if PRODUCER_KEYS.contains(&k) || KNOWN_PRODUCER.contains(&k) => return Err(Refused::OtherClient { key }),
+            _ => return Err(Refused::Unknown { key }),
         }
-    }
+        Ok(())
+    });
     *config = next;
     *group_instance_id = instance;
+    out
+}
+
+/// Each `key=value` of `text` through `apply`: applied when it says so, else refused with
+/// its reason; the keys keep their order.
+fn each_property(text: &str, mut apply: impl FnMut(String, String) -> Result<(), Refused>) -> Pasted {
+    let mut out = Pasted::default();
+    for (key, value) in parse(text) {
+        match apply(key.clone(), value.clone()) {
+            Ok(()) => out.applied.push((key, value)),
+            Err(r) => out.refused.push(r),
+        }
+    }
     out
 }
 
