@@ -77,7 +77,9 @@ pub enum FindingKind {
     OutputDuplicated {
         /// The application's `application.id`.
         application_id: String,
-        /// Whether it runs exactly_once_v2.
+        /// Whether both copies were written by exactly_once_v2 transactions (the broken
+        /// promise); false when a copy came from at_least_once, including progress an
+        /// application left uncommitted before it switched to exactly_once_v2.
         exactly_once: bool,
     },
     /// An exactly_once_v2 application processed an input again (its earlier transaction

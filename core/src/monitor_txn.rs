@@ -44,8 +44,9 @@ pub(crate) struct TxnMonitor {
     exactly_once: VecSet<String>,
     /// Streams output records back to their input.
     lineage: BTreeMap<RecordId, Input>,
-    /// How many visible outputs each input has.
-    outputs: BTreeMap<Input, u32>,
+    /// How many visible outputs each input has: in all, and written in a transaction
+    /// (by the application under exactly_once_v2).
+    outputs: BTreeMap<Input, (u32, u32)>,
     /// Inputs an application processed.
     processed: BTreeMap<Input, u32>,
     /// The record values seen sent, for findings.
@@ -113,7 +114,7 @@ impl TxnMonitor {
                 let tp = TopicPartition::new(topic.clone(), *partition);
                 if !self.pid_of.contains_key(record) {
                     if let Some(input) = self.lineage.get(record).cloned() {
-                        found.extend(self.output_visible(input, tp, *record));
+                        found.extend(self.output_visible(input, tp, *record, false));
                     }
                 }
             }
@@ -126,7 +127,7 @@ impl TxnMonitor {
                     match kind {
                         ControlType::Commit => {
                             if let Some(input) = self.lineage.get(&r).cloned() {
-                                found.extend(self.output_visible(input, tp.clone(), r));
+                                found.extend(self.output_visible(input, tp.clone(), r, true));
                             }
                         }
                         ControlType::Abort => {
@@ -182,15 +183,22 @@ impl TxnMonitor {
         found
     }
 
-    /// An output of `input` became visible: the second one is a duplicate in the output,
-    /// promised not to happen under exactly_once_v2.
-    fn output_visible(&mut self, input: Input, tp: TopicPartition, record: RecordId) -> Vec<TxnFinding> {
-        let n = self.outputs.entry(input.clone()).or_insert(0);
-        *n += 1;
-        if *n < 2 {
+    /// An output of `input` became visible (`transactional`: committed by a transaction).
+    /// The second one is a duplicate in the output. It breaks the exactly_once_v2 promise
+    /// only when it and an earlier copy were both written in transactions: a copy written
+    /// under at_least_once before the application switched to exactly_once_v2 was never
+    /// covered, and replaying its uncommitted input after the switch is expected.
+    fn output_visible(&mut self, input: Input, tp: TopicPartition, record: RecordId, transactional: bool) -> Vec<TxnFinding> {
+        let (all, in_txn) = self.outputs.entry(input.clone()).or_insert((0, 0));
+        *all += 1;
+        let earlier_in_txn = *in_txn;
+        if transactional {
+            *in_txn += 1;
+        }
+        if *all < 2 {
             return Vec::new();
         }
-        let exactly_once = self.exactly_once.contains(&input.0);
+        let exactly_once = self.exactly_once.contains(&input.0) && transactional && earlier_in_txn > 0;
         let value = self.values.get(&record).cloned().unwrap_or_default();
         let kind = FindingKind::OutputDuplicated { application_id: input.0, exactly_once };
         vec![(tp, vec![(record, value)], kind, exactly_once)]
@@ -274,5 +282,75 @@ mod tests {
         let m = feed(vec![appended(1), delivered("u", 1), marker(ControlType::Abort)]);
         assert_eq!((m.total(), m.promised_total()), (1, 0));
         assert!(matches!(&m.findings()[0].kind, FindingKind::AbortedRecordRead { read_committed: false, .. }));
+    }
+
+    fn guarantee(g: ProcessingGuarantee) -> EventKind {
+        EventKind::Txn(TxnEvent::ProcessingGuaranteeSet { application_id: "a".into(), processing_guarantee: g })
+    }
+
+    /// Input a/t-0@0 processed, its output record `r`.
+    fn processed(r: u64) -> EventKind {
+        EventKind::Streams(StreamsEvent::StreamsRecordProcessed {
+            application_id: "a".into(),
+            client_id: "c".into(),
+            tp: TopicPartition::new("in", 0),
+            offset: 0,
+            output: Some((None, format!("v{r}"))),
+            record: Some(RecordId(r)),
+        })
+    }
+
+    fn plain_appended(r: u64) -> EventKind {
+        EventKind::Produce(ProduceEvent::RecordAppended {
+            record: RecordId(r),
+            value: format!("v{r}"),
+            topic: "t".into(),
+            partition: 0,
+            offset: r,
+            timestamp: SimTime(r),
+            broker: 0,
+            leader_epoch: 0,
+        })
+    }
+
+    fn dup(m: &Monitors) -> Vec<(bool, bool)> {
+        m.findings()
+            .iter()
+            .filter_map(|f| match f.kind {
+                FindingKind::OutputDuplicated { exactly_once, .. } => Some((exactly_once, f.promised)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_output_twice_breaks_the_promise_only_when_both_copies_were_written_in_transactions() {
+        use ProcessingGuarantee::*;
+        // Both copies committed by exactly_once_v2 transactions: broken.
+        let both = vec![
+            guarantee(ExactlyOnceV2),
+            processed(1),
+            appended(1),
+            marker(ControlType::Commit),
+            processed(2),
+            appended(2),
+            marker(ControlType::Commit),
+        ];
+        assert_eq!(dup(&feed(both)), vec![(true, true)]);
+        // at_least_once wrote the first copy and left its input uncommitted; after the switch
+        // to exactly_once_v2 the input is processed again (a case the fuzzer found): expected.
+        let switched = vec![
+            guarantee(AtLeastOnce),
+            processed(1),
+            plain_appended(1),
+            guarantee(ExactlyOnceV2),
+            processed(2),
+            appended(2),
+            marker(ControlType::Commit),
+        ];
+        assert_eq!(dup(&feed(switched)), vec![(false, false)]);
+        // Two at_least_once copies: the price of at-least-once.
+        let alos = vec![guarantee(AtLeastOnce), processed(1), plain_appended(1), processed(2), plain_appended(2)];
+        assert_eq!(dup(&feed(alos)), vec![(false, false)]);
     }
 }

@@ -15,14 +15,20 @@ pub fn cases(default: u32) -> u32 {
     std::env::var("FUZZ_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(default)
 }
 
-/// The seed of the random inputs: `FUZZ_SEED`, else a new one each run (printed when a
-/// target fails, so the failure can be run again).
-fn seed() -> u64 {
-    if let Some(s) = std::env::var("FUZZ_SEED").ok().and_then(|s| s.parse().ok()) {
-        return s;
+/// The seed of the random inputs: `FUZZ_SEED` (a number, or `random` for a new one each
+/// run), else a fixed seed per target, so the suite run by CI is the same every time (a
+/// failure there is a bug to fix, never luck). Exploring with `FUZZ_SEED=random` and many
+/// cases finds new inputs; the seed is printed either way, so a failure can be run again.
+fn seed(name: &str) -> u64 {
+    match std::env::var("FUZZ_SEED").ok().as_deref() {
+        Some("random") => {
+            let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0);
+            nanos ^ u64::from(std::process::id()).rotate_left(32)
+        }
+        Some(s) if s.parse::<u64>().is_ok() => s.parse().unwrap_or(0),
+        // FNV-1a of the target's name.
+        _ => name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)),
     }
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0);
-    nanos ^ u64::from(std::process::id()).rotate_left(32)
 }
 
 /// Runs `test` on `cases(default_cases)` inputs drawn from `strategy`. A failing or
@@ -34,7 +40,7 @@ where
     S::Value: Debug,
 {
     let cases = cases(default_cases);
-    let seed = seed();
+    let seed = seed(name);
     let mut key = [0u8; 32];
     key[..8].copy_from_slice(&seed.to_le_bytes());
     let config = Config { cases, failure_persistence: None, ..Config::default() };
