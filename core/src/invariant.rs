@@ -11,6 +11,7 @@
 //! `acks=all` with `min.insync.replicas` ≥ 2 and no unclean election (what the monitors
 //! mark `promised`).
 
+use crate::record::BrokerId;
 use crate::sim::Sim;
 use crate::vecmap::VecMap;
 
@@ -136,61 +137,15 @@ pub fn check(sim: &Sim) -> Result<(), Violation> {
 pub fn check_with(sim: &Sim, depth: Depth) -> Result<(), Violation> {
     let broken = |invariant, detail: String| Err(Violation { invariant, detail });
     let elr = sim.cluster.config.kafka_version.eligible_leader_replicas();
+    // `__consumer_offsets`' logs (one per partition with records, issue 19), compacted.
+    for (p, part) in sim.consumers.offsets.partitions.iter() {
+        let leader = sim.cluster.offsets_partition(*p).and_then(|r| r.leader).unwrap_or_default();
+        log_shape(crate::record::OFFSETS_TOPIC, *p as usize, leader, &part.log, true, depth)?;
+    }
     for t in sim.cluster.topics.values() {
         for (p, part) in t.partitions.iter().enumerate() {
             for (b, log) in &part.logs {
-                let (start, end) = (log.log_start_offset(), log.log_end_offset());
-                let records = log.records();
-                let increasing = match depth {
-                    Depth::Full => records.iter().zip(records.iter().skip(1)).all(|(a, b)| a.offset < b.offset),
-                    Depth::Ends => true,
-                } && records.first().is_none_or(|r| r.offset >= start)
-                    && records.last().is_none_or(|r| r.offset < end)
-                    && records.len() as u64 <= end.saturating_sub(start)
-                    && start <= end;
-                if !increasing {
-                    return broken(
-                        Invariant::OffsetsIncreasing,
-                        format!(
-                            "{}-{p} on broker {b}: {} records for offsets {start}..{end}, not increasing within",
-                            t.name,
-                            records.len()
-                        ),
-                    );
-                }
-                // A compacted topic's logs have the gaps the cleaner left (issue 19).
-                let contiguous = t.config.cleanup_policy.compact()
-                    || match depth {
-                        Depth::Full => records.iter().enumerate().all(|(i, r)| r.offset == start + i as u64),
-                        Depth::Ends => records.first().is_none_or(|r| r.offset == start),
-                    } && records.last().is_none_or(|r| r.offset + 1 == end)
-                        && records.len() as u64 == end.saturating_sub(start)
-                        && start <= end;
-                if !contiguous {
-                    return broken(
-                        Invariant::OffsetsContiguous,
-                        format!("{}-{p} on broker {b}: {} records for offsets {start}..{end}", t.name, records.len()),
-                    );
-                }
-                let mut next = None;
-                for s in log.segments() {
-                    if next.is_some_and(|n| n != s.base_offset) || s.next_offset < s.base_offset {
-                        return broken(
-                            Invariant::SegmentsTileTheLog,
-                            format!(
-                                "{}-{p} on broker {b}: a segment {}..{} after one ending at {next:?}",
-                                t.name, s.base_offset, s.next_offset
-                            ),
-                        );
-                    }
-                    next = Some(s.next_offset);
-                }
-                if log.high_watermark() > end {
-                    return broken(
-                        Invariant::HighWatermarkWithinLog,
-                        format!("{}-{p} on broker {b}: HW {} above LEO {end}", t.name, log.high_watermark()),
-                    );
-                }
+                log_shape(&t.name, p, *b, log, t.config.cleanup_policy.compact(), depth)?;
             }
             // With eligible leader replicas (KIP-966) the controller may empty the ISR, and
             // then the partition has no leader.
@@ -278,6 +233,58 @@ pub fn check_with(sim: &Sim, depth: Depth) -> Result<(), Violation> {
         return broken(
             Invariant::NoPromiseBroken,
             f.map_or_else(String::new, |f| format!("{:?} on {} at {} ms: {:?}", f.kind, f.tp, f.time.ms(), f.values)),
+        );
+    }
+    Ok(())
+}
+
+/// One log's shape: offsets increasing (contiguous unless `compacted`), segments tiling it,
+/// the high watermark within it. `name`-`p` on broker `b` names it in a violation.
+fn log_shape(name: &str, p: usize, b: BrokerId, log: &crate::log::PartitionLog, compacted: bool, depth: Depth) -> Result<(), Violation> {
+    let broken = |invariant, detail: String| Err(Violation { invariant, detail });
+    let (start, end) = (log.log_start_offset(), log.log_end_offset());
+    let records = log.records();
+    let increasing = match depth {
+        Depth::Full => records.iter().zip(records.iter().skip(1)).all(|(a, b)| a.offset < b.offset),
+        Depth::Ends => true,
+    } && records.first().is_none_or(|r| r.offset >= start)
+        && records.last().is_none_or(|r| r.offset < end)
+        && records.len() as u64 <= end.saturating_sub(start)
+        && start <= end;
+    if !increasing {
+        return broken(
+            Invariant::OffsetsIncreasing,
+            format!("{}-{p} on broker {b}: {} records for offsets {start}..{end}, not increasing within", name, records.len()),
+        );
+    }
+    // A compacted topic's logs have the gaps the cleaner left (issue 19).
+    let contiguous = compacted
+        || match depth {
+            Depth::Full => records.iter().enumerate().all(|(i, r)| r.offset == start + i as u64),
+            Depth::Ends => records.first().is_none_or(|r| r.offset == start),
+        } && records.last().is_none_or(|r| r.offset + 1 == end)
+            && records.len() as u64 == end.saturating_sub(start)
+            && start <= end;
+    if !contiguous {
+        return broken(
+            Invariant::OffsetsContiguous,
+            format!("{}-{p} on broker {b}: {} records for offsets {start}..{end}", name, records.len()),
+        );
+    }
+    let mut next = None;
+    for s in log.segments() {
+        if next.is_some_and(|n| n != s.base_offset) || s.next_offset < s.base_offset {
+            return broken(
+                Invariant::SegmentsTileTheLog,
+                format!("{}-{p} on broker {b}: a segment {}..{} after one ending at {next:?}", name, s.base_offset, s.next_offset),
+            );
+        }
+        next = Some(s.next_offset);
+    }
+    if log.high_watermark() > end {
+        return broken(
+            Invariant::HighWatermarkWithinLog,
+            format!("{}-{p} on broker {b}: HW {} above LEO {end}", name, log.high_watermark()),
         );
     }
     Ok(())

@@ -114,6 +114,10 @@ fn count_by_key_emits_each_keys_running_count_and_writes_its_changelog() {
     }
     let snap = sim.snapshot();
     assert_eq!(snap.streams[0].changelog.as_deref(), Some("app-counts-changelog"));
+    // Streams creates a key-value store's changelog compacted (issue 19): the newest count
+    // per key is what a restore needs.
+    let config = sim.topic("app-counts-changelog").expect("changelog").config().cleanup_policy;
+    assert_eq!(config, kafka_sandbox_core::config::CleanupPolicy::Compact);
 }
 
 #[test]

@@ -87,6 +87,7 @@ fn draw_scenario(seed: u64, share: bool) -> (Scenario, u32, Vec<String>) {
             broker_session_timeout_ms: 500 + u64::from(r.below(3000)),
             group_initial_rebalance_delay_ms: u64::from(r.below(500)),
             log_cleaner_backoff_ms: [200, 1_000, 15_000][c.below(3) as usize],
+            offsets_topic_segment_bytes: [300, 2_000, 104_857_600][c.below(3) as usize],
             log_retention_check_interval_ms: 5_000,
             ..ClusterConfig::default()
         },
@@ -327,6 +328,26 @@ fn faults_never_break_a_promise_and_the_cluster_converges_after_healing() {
                 }
             }
         }
+        // `__consumer_offsets` holds what the coordinator serves: the newest record of each
+        // of the group's keys is its committed offset (issue 19), after every failover.
+        let g = sim.group("g").expect("group");
+        let mut committed: Vec<(String, u64)> =
+            g.committed_offsets().map(|(tp, o)| (format!("[\"g\",\"{}\",{}]", tp.topic, tp.partition), o)).collect();
+        committed.sort();
+        let topic = sim.read().offsets_topic();
+        let log = topic.partition(topic.partition_of("g").expect("offsets topic")).and_then(|p| p.log());
+        let mut in_topic: Vec<(String, u64)> = log
+            .map(|l| l.latest_per_key())
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|r| {
+                let key = r.record.key.clone().filter(|k| k.starts_with('['))?;
+                let offset = r.record.value.strip_prefix("{\"offset\":")?.split(',').next()?.parse().ok()?;
+                Some((key, offset))
+            })
+            .collect();
+        in_topic.sort();
+        assert_eq!(committed, in_topic, "seed {seed}: the committed offsets and __consumer_offsets differ");
     }
 }
 

@@ -26,7 +26,10 @@
 //! every count update is emitted; the assignor is cooperative-sticky, not
 //! `StreamsPartitionAssignor`; only `at_least_once` (no `exactly_once_v2`); null keys are
 //! skipped by `count_by_key`, as Streams skips them; the changelog topic has replication
-//! factor 1 (`replication.factor` -1 = the broker's default) and is not compacted; an
+//! factor 1 (`replication.factor` -1 = the broker's default). It is compacted, as Streams
+//! creates a key-value store's changelog (`UnwindowedUnversionedChangelogTopicConfig`:
+//! `cleanup.policy=compact`, issue 19), so a restore reads the newest count per key plus
+//! the dirty part's older ones, and ends with the same store; an
 //! instance's producer outlives its crash (its buffered output still goes out).
 
 use super::*;
@@ -488,7 +491,10 @@ impl Sim {
     pub(crate) fn add_streams(&mut self, spec: StreamsSpec) -> Result<(), CommandError> {
         if let Some(changelog) = spec.changelog() {
             let partitions = self.cluster.topics.get(&spec.source).map(Topic::partition_count).unwrap_or(1);
-            self.add_topic(&changelog, partitions, 1, TopicConfig::default());
+            // `cleanup.policy=compact` (`InternalTopicManager` with
+            // `UnwindowedUnversionedChangelogTopicConfig`).
+            let config = TopicConfig { cleanup_policy: crate::cluster::CleanupPolicy::Compact, ..TopicConfig::default() };
+            self.add_topic(&changelog, partitions, 1, config);
         }
         self.add_producer(&spec.producer_name(), producer_config());
         let members =
