@@ -97,7 +97,7 @@ fn main() {
     println!("{keep} checkpoints observed every simulated second since the last row holds (freed when dropped)");
     println!();
     println!(
-        "{:>5} {:>11} {:>9} {:>9} {:>7} {:>9} {:>7} {:>8} {:>9} {:>9} {:>8} {:>8} {:>9} {:>12} {:>11} {:>7}",
+        "{:>5} {:>11} {:>9} {:>9} {:>7} {:>9} {:>7} {:>8} {:>9} {:>9} {:>8} {:>8} {:>9} {:>12} {:>11} {:>7} {:>8} {:>8}",
         "sim h",
         "records",
         "live MiB",
@@ -113,7 +113,9 @@ fn main() {
         "snapshot",
         "lost_records",
         "history MiB",
-        "wall s"
+        "wall s",
+        "offsets",
+        "o. kept"
     );
     let mut checkpoints: Vec<u64> = [1, 2, 4, 8, 12, 16, 20, 24, 48, 72, 96, 120, 144, 168].into_iter().filter(|h| *h <= hours).collect();
     if checkpoints.last() != Some(&hours) {
@@ -152,6 +154,12 @@ fn main() {
         let logs = allocated_by(|| __bench::clone_topics(&sim));
         let groups = allocated_by(|| __bench::clone_groups(&sim));
         let producers = allocated_by(|| __bench::clone_producers(&sim));
+        let mut offsets_kept = 0;
+        let offsets = allocated_by(|| {
+            let (clone, n) = __bench::clone_offsets_topic(&sim);
+            offsets_kept = n;
+            clone
+        });
         let whole = cloned_bytes(&sim);
         // What the page does each frame: a snapshot (it reads every group's lost records).
         let t = Instant::now();
@@ -163,7 +171,7 @@ fn main() {
         }
         let lost_ms = t.elapsed().as_secs_f64() * 1000.0;
         println!(
-            "{:>5} {:>11} {:>9.1} {:>9.1} {:>7.1} {:>9.1} {:>7.1} {:>8.1} {:>9.1} {:>9.1} {:>8} {:>8} {:>6.1} ms {:>9.1} ms {:>6.1} ({:>2}) {:>7.0}",
+            "{:>5} {:>11} {:>9.1} {:>9.1} {:>7.1} {:>9.1} {:>7.1} {:>8.1} {:>9.1} {:>9.1} {:>8} {:>8} {:>6.1} ms {:>9.1} ms {:>6.1} ({:>2}) {:>7.0} {:>8.1} {:>8}",
             h,
             sent,
             mib(live),
@@ -180,7 +188,9 @@ fn main() {
             lost_ms,
             mib(history_bytes),
             checkpoints_kept,
-            wall
+            wall,
+            mib(offsets),
+            offsets_kept
         );
     }
     println!();

@@ -17,3 +17,9 @@ pub fn clone_groups(sim: &Sim) -> Box<dyn Any> {
 pub fn clone_producers(sim: &Sim) -> Box<dyn Any> {
     Box::new(sim.clients.producers.clone())
 }
+
+/// A clone of `__consumer_offsets`' logs, and how many records they hold.
+pub fn clone_offsets_topic(sim: &Sim) -> (Box<dyn Any>, usize) {
+    let records = sim.consumers.offsets.partitions.values().map(|p| p.log.records().len()).sum();
+    (Box::new(sim.consumers.offsets.clone()), records)
+}

@@ -59,9 +59,11 @@ impl<'a> OffsetsTopicRead<'a> {
         self.sim.cluster.offsets_partition_count()
     }
 
-    /// `offsets.topic.segment.bytes`: its segments' size (the active one is never cleaned).
+    /// The size its segments roll at (the active one is never cleaned):
+    /// `offsets.topic.segment.bytes`, at most
+    /// [`SimOptions::offsets_segment_bytes`](crate::SimOptions::offsets_segment_bytes).
     pub fn segment_bytes(self) -> u64 {
-        self.sim.cluster.config.offsets_topic_segment_bytes
+        self.sim.cluster.config.offsets_topic_segment_bytes.min(self.sim.out.options.offsets_segment_bytes)
     }
 
     /// The partition holding `group`'s offsets and metadata (`abs(hashCode(group.id)) % 50`,

@@ -14,6 +14,10 @@ use kafka_sandbox_core::{Sim, SimTime};
 /// "t" (3 partitions, 3 replicas) over 3 brokers; offsets kept one minute, checked every
 /// 10 s; `__consumer_offsets` segments of `segment_bytes`; cleaners every second.
 fn build(segment_bytes: u64) -> Sim {
+    build_with(segment_bytes, kafka_sandbox_core::SimOptions::default())
+}
+
+fn build_with(segment_bytes: u64, options: kafka_sandbox_core::SimOptions) -> Sim {
     let scenario = Scenario {
         seed: 9,
         cluster: ClusterConfig {
@@ -38,7 +42,7 @@ fn build(segment_bytes: u64) -> Sim {
         }],
         ..Scenario::default()
     };
-    scenario.build().expect("test scenario builds")
+    scenario.build_with(options).expect("test scenario builds")
 }
 
 fn consumer(client_id: &str) -> MemberSpec {
@@ -172,6 +176,44 @@ fn the_cleaner_compacts_consumer_offsets_to_the_newest_commit_of_each_key() {
         .map(|(_, v)| v.trim_start_matches("{\"offset\":").split(',').next().and_then(|o| o.parse::<u64>().ok()).unwrap_or(0))
         .sum();
     assert_eq!(in_topic, committed);
+}
+
+/// How many records the group's `__consumer_offsets` partition holds, and its LEO.
+fn offsets_log_size(sim: &Sim) -> (usize, u64) {
+    let topic = sim.read().offsets_topic();
+    let log = topic.partition(topic.partition_of("g").expect("p")).and_then(|p| p.log()).expect("log");
+    (log.records().len(), log.log_end_offset())
+}
+
+#[test]
+fn a_busy_groups_offsets_stay_bounded_in_memory_under_kafkas_segment_size() {
+    // Kafka's 100 MiB segments: the active one is never compacted. The sandbox rolls at
+    // SimOptions::offsets_segment_bytes (here 2,000 bytes; 1 MiB by default), so the
+    // cleaner keeps the partition to about a segment's worth of commits.
+    let options = kafka_sandbox_core::SimOptions::default().with_offsets_segment_bytes(2_000);
+    let mut sim = build_with(104_857_600, options);
+    assert_eq!(sim.read().offsets_topic().segment_bytes(), 2_000);
+    sim.run_to(SimTime(1_000));
+    let mut most = 0;
+    for i in 0..120 {
+        produce(&mut sim, i * 3, 3);
+        let t = sim.now().plus_ms(1_000);
+        sim.run_to(t);
+        most = most.max(offsets_log_size(&sim).0);
+    }
+    let (held, written) = offsets_log_size(&sim);
+    assert!(written > 200, "a commit record a second or so: {written}");
+    assert!(most < 60 && held < 60, "held {held} (at most {most}) of {written} written");
+    // Unbounded, the same run keeps every record: nothing is ever compacted.
+    let mut kafka = build_with(104_857_600, kafka_sandbox_core::SimOptions::unbounded());
+    kafka.run_to(SimTime(1_000));
+    for i in 0..120 {
+        produce(&mut kafka, i * 3, 3);
+        let t = kafka.now().plus_ms(1_000);
+        kafka.run_to(t);
+    }
+    let (held, written) = offsets_log_size(&kafka);
+    assert_eq!(held as u64, written);
 }
 
 #[test]

@@ -31,6 +31,12 @@ pub struct SimOptions {
     pub sent_per_producer: usize,
     /// Records lost to a leader change each partition remembers, the newest.
     pub lost_per_partition: usize,
+    /// The largest segment `__consumer_offsets` rolls at, whatever
+    /// `offsets.topic.segment.bytes` says (issue 19). Its active segment is never
+    /// compacted, so Kafka's 100 MiB would keep about a million commits of a busy group in
+    /// memory before the first clean; below this bound the cleaner keeps each partition to
+    /// its newest commits. `u64::MAX` keeps Kafka's setting as it is.
+    pub offsets_segment_bytes: u64,
 }
 
 impl SimOptions {
@@ -44,6 +50,7 @@ impl SimOptions {
             duplicates_per_group: usize::MAX,
             sent_per_producer: usize::MAX,
             lost_per_partition: usize::MAX,
+            offsets_segment_bytes: u64::MAX,
         }
     }
 
@@ -83,6 +90,12 @@ impl SimOptions {
         self
     }
 
+    /// The largest segment of `__consumer_offsets` (see [`SimOptions::offsets_segment_bytes`]).
+    pub const fn with_offsets_segment_bytes(mut self, n: u64) -> Self {
+        self.offsets_segment_bytes = n;
+        self
+    }
+
     /// The bound on duplicates each group remembers.
     pub const fn with_duplicates_per_group(mut self, n: usize) -> Self {
         self.duplicates_per_group = n;
@@ -101,6 +114,7 @@ impl Default for SimOptions {
             duplicates_per_group: 200,
             sent_per_producer: 500,
             lost_per_partition: 200,
+            offsets_segment_bytes: 1 << 20,
         }
     }
 }

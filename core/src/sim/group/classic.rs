@@ -990,7 +990,7 @@ impl Consumers {
         g.generation += 1;
         if g.registry.is_empty() {
             g.become_empty(out.now);
-            self.offsets.write_group(g, cluster, out.now);
+            self.offsets.write_group(g, cluster, out);
             return;
         }
         g.state = GroupState::CompletingRebalance;
@@ -1105,7 +1105,7 @@ impl Consumers {
                     let waiting = std::mem::take(&mut g.pending_sync);
                     out.emit(EventKind::Group(GroupEvent::GroupStable { group: group_id.into(), generation }));
                     if let Some(g) = self.groups.get(group_id) {
-                        self.offsets.write_group(g, cluster, out.now);
+                        self.offsets.write_group(g, cluster, out);
                     }
                     for m in waiting {
                         let a = self.groups.get(group_id).and_then(|g| g.registered(&m)).map(|r| r.assignment.clone()).unwrap_or_default();
@@ -1219,7 +1219,7 @@ impl Consumers {
                 g.generation += 1;
                 g.become_empty(out.now);
                 g.round += 1;
-                self.offsets.write_group(g, cluster, out.now);
+                self.offsets.write_group(g, cluster, out);
             }
         } else {
             self.prepare_rebalance(group_id, RebalanceCause::MemberLeft { client_id: r.client_id }, None, cluster, out);

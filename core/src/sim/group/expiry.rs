@@ -35,7 +35,7 @@ impl Consumers {
                 continue;
             }
             // `cleanupExpiredOffsets` writes a tombstone for each (`newOffsetCommitTombstoneRecord`).
-            self.offsets.write_tombstones(&g.id, &expired, cluster, now);
+            self.offsets.write_tombstones(&g.id, &expired, cluster, out);
             let mut offsets = Vec::with_capacity(expired.len());
             for tp in expired {
                 g.commit_times.remove(&tp);

@@ -777,7 +777,7 @@ impl Consumers {
             .cloned()
             .collect();
         let epoch_of = |tp: &TopicPartition| epochs.iter().find(|(t, _)| t == tp).map(|(_, e)| *e);
-        self.offsets.write_offsets(group_id, &moved, epoch_of, cluster, out.now);
+        self.offsets.write_offsets(group_id, &moved, epoch_of, cluster, out);
         if changed {
             out.emit(EventKind::Consume(ConsumeEvent::OffsetsCommitted { group: group_id.into(), client_id: client_id.into(), offsets }));
         }

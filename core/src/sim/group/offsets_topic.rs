@@ -40,6 +40,12 @@ pub const COORDINATOR_WRITER: &str = "group-coordinator";
 /// `log.roll.hours` (168): `__consumer_offsets` sets no `segment.ms` of its own.
 const SEGMENT_MS: u64 = 7 * 24 * 3_600_000;
 
+/// The segment size `__consumer_offsets` rolls at: `offsets.topic.segment.bytes`, at most
+/// [`crate::SimOptions::offsets_segment_bytes`] (a memory bound; docs/fidelity.md).
+pub(crate) fn segment_bytes(cluster: &Cluster, out: &Driver) -> u64 {
+    cluster.config.offsets_topic_segment_bytes.min(out.options.offsets_segment_bytes)
+}
+
 /// The coordinators' log: the partitions of `__consumer_offsets` that hold records.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct OffsetsTopic {
@@ -121,14 +127,15 @@ struct Entry {
 impl OffsetsTopic {
     /// Appends `entries` to `group`'s partition as one batch at `now`, under the partition's
     /// leader epoch; every in-sync copy has them at once (the high watermark follows).
-    fn write(&mut self, group: &str, entries: Vec<Entry>, cluster: &Cluster, now: SimTime) {
+    fn write(&mut self, group: &str, entries: Vec<Entry>, cluster: &Cluster, out: &Driver) {
+        let now = out.now;
         if entries.is_empty() {
             return;
         }
         let Some(p) = cluster.offsets_partition_of(group) else { return };
         let Some(reg) = cluster.offsets_partition(p) else { return };
         let (leader, epoch) = (reg.leader, reg.leader_epoch);
-        let segments = SegmentConfig { segment_bytes: cluster.config.offsets_topic_segment_bytes, segment_ms: SEGMENT_MS };
+        let segments = SegmentConfig { segment_bytes: segment_bytes(cluster, out), segment_ms: SEGMENT_MS };
         let part = self
             .partitions
             .entry(p)
@@ -172,8 +179,9 @@ impl OffsetsTopic {
         offsets: &[(TopicPartition, u64)],
         epoch_of: impl Fn(&TopicPartition) -> Option<u32>,
         cluster: &Cluster,
-        now: SimTime,
+        out: &Driver,
     ) {
+        let now = out.now;
         let entries = offsets
             .iter()
             .map(|(tp, o)| {
@@ -184,21 +192,22 @@ impl OffsetsTopic {
                 Entry { key: OffsetsKey::Offset { group: group.to_string(), tp: tp.clone() }, value: Some(value) }
             })
             .collect();
-        self.write(group, entries, cluster, now);
+        self.write(group, entries, cluster, out);
     }
 
     /// Tombstones for `group`'s offsets of `tps` (`newOffsetCommitTombstoneRecord`): they
     /// expired, and the cleaner removes the older records of their keys.
-    pub(in crate::sim) fn write_tombstones(&mut self, group: &str, tps: &[TopicPartition], cluster: &Cluster, now: SimTime) {
+    pub(in crate::sim) fn write_tombstones(&mut self, group: &str, tps: &[TopicPartition], cluster: &Cluster, out: &Driver) {
         let entries =
             tps.iter().map(|tp| Entry { key: OffsetsKey::Offset { group: group.to_string(), tp: tp.clone() }, value: None }).collect();
-        self.write(group, entries, cluster, now);
+        self.write(group, entries, cluster, out);
     }
 
     /// A group's metadata record: a classic group's generation, protocol, leader and
     /// members (`newGroupMetadataRecord`, written when a generation completes and when the
     /// group empties), a consumer-protocol group's epoch (`newConsumerGroupEpochRecord`).
-    pub(in crate::sim) fn write_group(&mut self, g: &Group, cluster: &Cluster, now: SimTime) {
+    pub(in crate::sim) fn write_group(&mut self, g: &Group, cluster: &Cluster, out: &Driver) {
+        let now = out.now;
         let value = match g.config.group_protocol {
             GroupProtocol::Classic => {
                 let members: Vec<&str> = g.registry.iter().map(|r| r.client_id.as_str()).collect();
@@ -226,7 +235,7 @@ impl OffsetsTopic {
                 (v.to_string(), 2 + 4 + 8)
             }
         };
-        self.write(&g.id, vec![Entry { key: OffsetsKey::Group { group: g.id.clone() }, value: Some(value) }], cluster, now);
+        self.write(&g.id, vec![Entry { key: OffsetsKey::Group { group: g.id.clone() }, value: Some(value) }], cluster, out);
     }
 
     /// What partition `p`'s log holds for each group: the newest offset per partition (a
@@ -264,7 +273,7 @@ impl OffsetsTopic {
     /// ratio is above `min.cleanable.dirty.ratio` (0.5) is cleaned, filthiest first.
     pub(in crate::sim) fn clean(&mut self, cluster: &Cluster, out: &mut Driver) {
         let now = out.now;
-        let config = CompactionConfig { segment_bytes: cluster.config.offsets_topic_segment_bytes, ..CompactionConfig::default() };
+        let config = CompactionConfig { segment_bytes: segment_bytes(cluster, out), ..CompactionConfig::default() };
         let mut eligible: Vec<(f64, u32, BrokerId, crate::log::LogToClean)> = Vec::new();
         for (p, part) in self.partitions.iter() {
             let Some(leader) = cluster.offsets_partition(*p).and_then(|r| r.leader) else { continue };

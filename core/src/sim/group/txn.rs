@@ -120,7 +120,7 @@ impl Consumers {
                     g.commit_times.insert(tp.clone(), now);
                 }
                 let written: Vec<(TopicPartition, u64)> = offsets.iter().map(|(tp, o)| (tp.clone(), *o)).collect();
-                self.offsets.write_offsets(group_id, &written, |_| None, cluster, now);
+                self.offsets.write_offsets(group_id, &written, |_| None, cluster, out);
             }
             out.emit(EventKind::Txn(TxnEvent::TxnOffsetsCompleted {
                 group: group_id.to_string(),
