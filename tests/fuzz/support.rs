@@ -323,6 +323,7 @@ pub const FIELDS: &[&str] = &[
     "max_compaction_lag_ms",
     "delete_retention_ms",
     "log_cleaner_backoff_ms",
+    "offsets_topic_segment_bytes",
     "config",
     "send",
     "partitioner",
