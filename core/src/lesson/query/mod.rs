@@ -3,11 +3,12 @@
 //!
 //! One file per Kafka feature holds that feature's queries, their answers and their words
 //! (`run.rs`, `produce.rs`, `replication.rs`, `group.rs`, `connect.rs`, `streams.rs`,
-//! `txn.rs`);
+//! `txn.rs`, `compaction.rs`);
 //! [`Query`] has one variant per feature, [`answer`] and [`describe`] one line per feature,
 //! and the reader's table one row per query. A new feature adds its file, one variant, one
 //! line in `from_feature!`, `answer` and `describe`, and its rows.
 
+mod compaction;
 mod connect;
 mod group;
 mod produce;
@@ -17,6 +18,7 @@ mod share_group;
 mod streams;
 mod txn;
 
+pub use compaction::CompactionQuery;
 pub use connect::ConnectQuery;
 pub use group::GroupQuery;
 pub use produce::ProduceQuery;
@@ -63,6 +65,9 @@ pub enum Query {
     ShareGroup(ShareGroupQuery),
     /// Transactions: a log's LSO, markers and aborted records, a transactional producer.
     Txn(TxnQuery),
+    /// Log compaction: a compacted log's offsets, latest values, active segment, cleaner
+    /// checkpoint and tombstones, what a consumer received for a key.
+    Compaction(CompactionQuery),
 }
 
 /// `FeatureQuery::X { .. }.into()`: a feature's query as a [`Query`].
@@ -85,6 +90,7 @@ from_feature!(
     Streams(StreamsQuery),
     ShareGroup(ShareGroupQuery),
     Txn(TxnQuery),
+    Compaction(CompactionQuery),
 );
 
 tagged_reader! {
@@ -175,6 +181,12 @@ tagged_reader! {
             Txn(TxnQuery::ProducerEpoch) "producer_epoch" { producer },
             Txn(TxnQuery::TxnError) "txn_error" { producer },
             Txn(TxnQuery::ReceivedTwice) "received_twice" { group, client_id },
+            Compaction(CompactionQuery::Offsets) "offsets" { topic, partition, broker: default },
+            Compaction(CompactionQuery::LatestValues) "latest_values" { topic, partition, broker: default },
+            Compaction(CompactionQuery::ActiveSegment) "active_segment" { topic, partition, broker: default },
+            Compaction(CompactionQuery::CleanerCheckpoint) "cleaner_checkpoint" { topic, partition, broker: default },
+            Compaction(CompactionQuery::DeleteHorizonMs) "delete_horizon_ms" { topic, partition, key, broker: default },
+            Compaction(CompactionQuery::ReceivedForKey) "received_for_key" { group, client_id, key },
         }
     }
 }
@@ -193,6 +205,7 @@ pub fn answer(sim: &Sim, q: &Query, since: u64) -> Result<Value, Missing> {
         Query::Streams(q) => streams::answer_streams(read, q),
         Query::ShareGroup(q) => share_group::answer_share_group(sim, q),
         Query::Txn(q) => txn::answer_txn(read, q),
+        Query::Compaction(q) => compaction::answer_compaction(read, q),
     }
 }
 
@@ -207,6 +220,7 @@ pub fn describe(q: &Query) -> String {
         Query::Streams(q) => streams::describe_streams(q),
         Query::ShareGroup(q) => share_group::describe_share_group(q),
         Query::Txn(q) => txn::describe_txn(q),
+        Query::Compaction(q) => compaction::describe_compaction(q),
     }
 }
 
@@ -244,6 +258,21 @@ pub(super) fn producer<'a>(read: Read<'a>, name: &str) -> Result<ProducerRead<'a
 
 fn num(n: u64) -> Value {
     Value::from(n)
+}
+
+/// A record's value as a claim states it: the string, or `null` for a null value (on a
+/// compacted topic, a tombstone).
+fn value_of(r: &crate::record::Record) -> Value {
+    r.value().map_or(Value::Null, |v| Value::String(v.to_string()))
+}
+
+/// A delivered record's value as a claim states it: the string, or `null` for a tombstone.
+fn delivered_value(d: &crate::group::Delivery) -> Value {
+    if d.tombstone {
+        Value::Null
+    } else {
+        Value::String(d.value.clone())
+    }
 }
 
 fn strings<'a>(it: impl Iterator<Item = &'a str>) -> Value {
