@@ -16,6 +16,7 @@ macro_rules! msgs {
 
 msgs! {
     INVALID_RECORD = "INVALID_RECORD（压缩主题只接受带键的消息）", "INVALID_RECORD (a compacted topic takes only records with a key)";
+    ED_OFFSETS_SEGMENT_HINT = "__consumer_offsets 的段大小：活跃段从不压缩，调小才能看到提交被压缩", "Segment size of __consumer_offsets: the active segment is never compacted, so make it small to watch commits get compacted";
 }
 
 /// The compaction events as sentences.
@@ -59,6 +60,18 @@ pub fn compaction_line(lang: Lang, e: &CompactionEvent) -> String {
                 format!(
                     "Broker {broker}'s log cleaner compacted {topic}-{partition}: dirty range [{first_dirty_offset}, {end_offset}) ({pct}% dirty), {} record(s) removed ({tombstones_removed} tombstone(s)), offsets unchanged; segments {segments_before} → {segments_after}, {bytes_before} → {bytes_after} bytes{kept}",
                     removed.len()
+                )
+            }
+        }
+        CompactionEvent::CoordinatorLoaded { partition, broker, leader_epoch, records, groups, offsets } => {
+            let groups = groups.join(", ");
+            if zh {
+                format!(
+                    "Broker {broker} 成为 __consumer_offsets-{partition} 的 leader（epoch {leader_epoch}），即这些组的新协调者：读了 {records} 条消息，从每个键的最新消息重建 {groups} 的已提交偏移量（共 {offsets} 个）"
+                )
+            } else {
+                format!(
+                    "Broker {broker} now leads __consumer_offsets-{partition} (epoch {leader_epoch}), so it is the new coordinator: it read {records} record(s) and rebuilt the committed offsets of {groups} ({offsets} in all) from the newest record per key"
                 )
             }
         }
@@ -115,5 +128,19 @@ mod tests {
             }
         }
         assert!(compaction_line(Lang::Zh, &e).contains("墓碑"));
+        let e = CompactionEvent::CoordinatorLoaded {
+            partition: 12,
+            broker: 2,
+            leader_epoch: 3,
+            records: 7,
+            groups: vec!["billing".into()],
+            offsets: 4,
+        };
+        for lang in [Lang::Zh, Lang::En] {
+            let line = compaction_line(lang, &e);
+            for n in ["__consumer_offsets-12", "Broker 2", "billing", "7", "4"] {
+                assert!(line.contains(n), "{line}");
+            }
+        }
     }
 }
