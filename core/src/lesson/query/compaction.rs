@@ -1,9 +1,12 @@
 //! Log compaction's queries (issue 19): which offsets a compacted log still holds, the
 //! table a reader of the whole log ends up with, the active segment the cleaner never
 //! touches, the cleaner's checkpoint, a tombstone's delete horizon, and what one consumer
-//! received for one key (a tombstone as `null`).
+//! received for one key (a tombstone as `null`); and `__consumer_offsets`, the compacted
+//! topic where a group's committed offsets really live: the group's partition, its leader
+//! (the coordinator), the commit records of one of its offsets. The log queries
+//! (`records`, `offsets`, …) also read `__consumer_offsets` by name.
 
-use super::{delivered_value, log, member, num, value_of};
+use super::{delivered_value, group, log, member, num, value_of};
 use crate::lesson::Missing;
 use crate::read::Read;
 use crate::record::BrokerId;
@@ -77,6 +80,30 @@ pub enum CompactionQuery {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         broker: Option<BrokerId>,
     },
+    /// The partition of `__consumer_offsets` that holds the group's committed offsets and
+    /// metadata: `abs(hashCode(group.id)) % 50` (`null`: the topic does not exist, the
+    /// cluster having fewer brokers than `offsets.topic.replication.factor`).
+    OffsetsPartition {
+        /// The group's id.
+        group: String,
+    },
+    /// The group's coordinator: the broker leading its `__consumer_offsets` partition
+    /// (`null`: no leader, or no such topic).
+    Coordinator {
+        /// The group's id.
+        group: String,
+    },
+    /// The records of the group's committed offset for one partition in its
+    /// `__consumer_offsets` partition, oldest first: the offset each commit record holds,
+    /// `null` for a tombstone (the offset expired). Compaction leaves the newest.
+    OffsetCommits {
+        /// The group's id.
+        group: String,
+        /// The topic of the committed offset.
+        topic: String,
+        /// The partition of the committed offset.
+        partition: u32,
+    },
     /// The values the member's `poll()` returned for records with this key, in order, a
     /// tombstone as `null` (among its newest 1000 deliveries).
     ReceivedForKey {
@@ -117,6 +144,35 @@ pub(super) fn answer_compaction(read: Read<'_>, q: &CompactionQuery) -> Result<V
         CompactionQuery::ReceivedForKey { group, client_id, key } => Value::Array(
             member(read, group, client_id)?.received().filter(|d| d.key.as_deref() == Some(key.as_str())).map(delivered_value).collect(),
         ),
+        CompactionQuery::OffsetsPartition { group: g } => {
+            group(read, g)?;
+            read.offsets_topic().partition_of(g).map_or(Value::Null, |p| num(p.into()))
+        }
+        CompactionQuery::Coordinator { group: g } => {
+            group(read, g)?;
+            let offsets = read.offsets_topic();
+            offsets.partition_of(g).and_then(|p| offsets.partition(p)).and_then(|p| p.leader()).map_or(Value::Null, |b| num(b.into()))
+        }
+        CompactionQuery::OffsetCommits { group: g, topic, partition } => {
+            group(read, g)?;
+            let offsets = read.offsets_topic();
+            let Some(log) = offsets.partition_of(g).and_then(|p| offsets.partition(p)).and_then(|p| p.log()) else {
+                return Ok(Value::Array(Vec::new()));
+            };
+            // The key and value as the read layer documents them (`OffsetsPartitionRead::log`):
+            // `["group","topic",partition]`, `{"offset":…,"leaderEpoch":…,"commitTimestamp":…}`.
+            let key = serde_json::to_string(&(g, topic, partition)).unwrap_or_default();
+            Value::Array(
+                log.records()
+                    .iter()
+                    .filter(|r| r.record.key.as_deref() == Some(key.as_str()))
+                    .map(|r| match r.record.value() {
+                        None => Value::Null,
+                        Some(v) => serde_json::from_str::<Value>(v).ok().and_then(|v| v.get("offset").cloned()).unwrap_or(Value::Null),
+                    })
+                    .collect(),
+            )
+        }
     })
 }
 
@@ -137,6 +193,11 @@ pub(super) fn describe_compaction(q: &CompactionQuery) -> String {
         }
         CompactionQuery::DeleteHorizonMs { topic, partition, key, broker } => {
             format!("the delete horizon of the tombstone of \"{key}\" in {}", on(topic, *partition, broker))
+        }
+        CompactionQuery::OffsetsPartition { group } => format!("the __consumer_offsets partition of {group}"),
+        CompactionQuery::Coordinator { group } => format!("the coordinator of {group}"),
+        CompactionQuery::OffsetCommits { group, topic, partition } => {
+            format!("the commit records of {group}'s offset on {topic}-{partition} in __consumer_offsets")
         }
         CompactionQuery::ReceivedForKey { group, client_id, key } => format!("what {client_id} of {group} received with key \"{key}\""),
     }

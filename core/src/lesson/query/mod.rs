@@ -30,7 +30,7 @@ pub use txn::TxnQuery;
 
 use crate::lesson::Missing;
 use crate::read::{GroupRead, LogRead, MemberRead, PartitionRead, ProducerRead, Read, TopicRead};
-use crate::record::BrokerId;
+use crate::record::{BrokerId, OFFSETS_TOPIC};
 use crate::sim::Sim;
 use crate::tagged::tagged_reader;
 use serde::Serialize;
@@ -66,7 +66,8 @@ pub enum Query {
     /// Transactions: a log's LSO, markers and aborted records, a transactional producer.
     Txn(TxnQuery),
     /// Log compaction: a compacted log's offsets, latest values, active segment, cleaner
-    /// checkpoint and tombstones, what a consumer received for a key.
+    /// checkpoint and tombstones, what a consumer received for a key; a group's
+    /// `__consumer_offsets` partition, coordinator and commit records.
     Compaction(CompactionQuery),
 }
 
@@ -187,6 +188,9 @@ tagged_reader! {
             Compaction(CompactionQuery::CleanerCheckpoint) "cleaner_checkpoint" { topic, partition, broker: default },
             Compaction(CompactionQuery::DeleteHorizonMs) "delete_horizon_ms" { topic, partition, key, broker: default },
             Compaction(CompactionQuery::ReceivedForKey) "received_for_key" { group, client_id, key },
+            Compaction(CompactionQuery::OffsetsPartition) "offsets_partition" { group },
+            Compaction(CompactionQuery::Coordinator) "coordinator" { group },
+            Compaction(CompactionQuery::OffsetCommits) "offset_commits" { group, topic, partition },
         }
     }
 }
@@ -243,8 +247,22 @@ pub(super) fn find_partition<'a>(read: Read<'a>, topic: &str, p: u32) -> Result<
     t.partition(p).ok_or_else(|| Missing::Partition { topic: topic.to_string(), partition: p, partitions: t.partition_count() })
 }
 
-/// The leader's log (the first replica's while offline), or one broker's replica.
+/// The leader's log (the first replica's while offline), or one broker's replica. A
+/// partition of `__consumer_offsets` answers too: its one log stands for every replica's
+/// (the sandbox writes them together), and it has none before its first record.
 fn log<'a>(read: Read<'a>, topic: &str, p: u32, broker: Option<BrokerId>) -> Result<LogRead<'a>, Missing> {
+    if topic == OFFSETS_TOPIC {
+        let offsets = read.offsets_topic();
+        let part = offsets.partition(p).ok_or_else(|| Missing::Partition {
+            topic: topic.to_string(),
+            partition: p,
+            partitions: offsets.partition_count(),
+        })?;
+        if let Some(b) = broker.filter(|b| !part.replicas().contains(b)) {
+            return Err(Missing::Replica { broker: b, topic: topic.to_string(), partition: p });
+        }
+        return part.log().ok_or_else(|| Missing::Log { topic: topic.to_string(), partition: p });
+    }
     let part = find_partition(read, topic, p)?;
     match broker {
         None => part.log().ok_or_else(|| Missing::Log { topic: topic.to_string(), partition: p }),

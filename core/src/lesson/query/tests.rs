@@ -215,6 +215,32 @@ fn queries_answer_about_a_compacted_log_and_its_tombstones() {
         ask(&sim, json!({"ask": "received_for_key", "group": "g", "client_id": "x", "key": "b"})),
         Err("group \"g\" has no member \"x\"".into())
     );
+    // __consumer_offsets: g's partition (abs(hashCode("g")) % 50 = 3), led by the one broker,
+    // holds its metadata (offset 0) and nothing committed yet (auto-commit every 5 s).
+    let o = |a: &str, p: u32| json!({"ask": a, "topic": "__consumer_offsets", "partition": p});
+    for (q, expected) in [
+        (json!({"ask": "offsets_partition", "group": "g"}), json!(3)),
+        (json!({"ask": "coordinator", "group": "g"}), json!(0)),
+        (json!({"ask": "offset_commits", "group": "g", "topic": "t", "partition": 0}), json!([])),
+        (o("offsets", 3), json!([0])),
+    ] {
+        assert_eq!(ask(&sim, q.clone()), Ok(expected), "{q}");
+    }
+    assert_eq!(ask(&sim, o("offsets", 4)), Err("__consumer_offsets-4 has no log".into()));
+    assert_eq!(ask(&sim, o("offsets", 50)), Err("topic \"__consumer_offsets\" has partitions 0..49 but partition 50 was asked for".into()));
+    assert_eq!(
+        ask(&sim, json!({"ask": "records", "topic": "__consumer_offsets", "partition": 3, "broker": 7})),
+        Err("broker 7 holds no replica of __consumer_offsets-3".into())
+    );
+    assert_eq!(ask(&sim, json!({"ask": "coordinator", "group": "x"})), Err("there is no consumer group \"x\"".into()));
+    // The first auto-commit (5 s) moves g's offset to 6: one record keyed ["g","t",0] whose
+    // value holds it.
+    sim.run_to(SimTime(6_000));
+    assert_eq!(ask(&sim, json!({"ask": "offset_commits", "group": "g", "topic": "t", "partition": 0})), Ok(json!([6])));
+    assert_eq!(ask(&sim, json!({"ask": "offset_commits", "group": "g", "topic": "t", "partition": 1})), Ok(json!([])));
+    assert_eq!(ask(&sim, o("offsets", 3)), Ok(json!([0, 1])));
+    let commit = ask(&sim, json!({"ask": "records", "topic": "__consumer_offsets", "partition": 3, "broker": 0})).unwrap();
+    assert!(commit[1].as_str().is_some_and(|v| v.starts_with(r#"{"offset":6,"#)), "{commit}");
     assert_eq!(
         ask(&sim, json!({"ask": "cleaner_checkpoint", "topic": "t", "partition": 1})),
         Err("topic \"t\" has partitions 0..0 but partition 1 was asked for".into())
@@ -321,6 +347,9 @@ fn every_query() -> Vec<Query> {
         Query::Compaction(CompactionQuery::CleanerCheckpoint { topic: t(), partition: 1, broker: Some(2) }),
         Query::Compaction(CompactionQuery::DeleteHorizonMs { topic: t(), partition: 1, key: s("k"), broker: Some(2) }),
         Query::Compaction(CompactionQuery::ReceivedForKey { group: g(), client_id: c(), key: s("k") }),
+        Query::Compaction(CompactionQuery::OffsetsPartition { group: g() }),
+        Query::Compaction(CompactionQuery::Coordinator { group: g() }),
+        Query::Compaction(CompactionQuery::OffsetCommits { group: g(), topic: t(), partition: 1 }),
     ]
 }
 
@@ -426,7 +455,7 @@ fn an_unknown_query_is_refused_listing_the_asks() {
         "{e}"
     );
     assert!(
-        e.ends_with(", `store_count`, `share_owners`, `share_received`, `share_delivery_count`, `share_archived`, `share_start_offset`, `last_stable_offset`, `markers`, `aborted_records`, `transaction_state`, `producer_txn_state`, `producer_epoch`, `txn_error`, `received_twice`, `offsets`, `latest_values`, `active_segment`, `cleaner_checkpoint`, `delete_horizon_ms`, `received_for_key`"),
+        e.ends_with(", `store_count`, `share_owners`, `share_received`, `share_delivery_count`, `share_archived`, `share_start_offset`, `last_stable_offset`, `markers`, `aborted_records`, `transaction_state`, `producer_txn_state`, `producer_epoch`, `txn_error`, `received_twice`, `offsets`, `latest_values`, `active_segment`, `cleaner_checkpoint`, `delete_horizon_ms`, `received_for_key`, `offsets_partition`, `coordinator`, `offset_commits`"),
         "{e}"
     );
     assert!(query_refusal(r#"{"group": "g"}"#).ends_with("missing field `ask`"));
@@ -454,10 +483,10 @@ fn a_null_is_none_where_the_field_is_optional_and_refused_where_it_is_required()
 
 /// Every query as the writer wrote it and as `describe` says it, one of each: the 46 as
 /// they were when `Query` was one flat enum (nesting it per feature changed neither the
-/// format nor the words), then share groups' 5, transactions' 8 and compaction's 6.
+/// format nor the words), then share groups' 5, transactions' 8 and compaction's 9.
 #[test]
 fn every_query_is_written_and_described_as_before() {
-    assert_eq!(<Query as crate::tagged::Tagged>::TABLE.tags.len(), 65);
+    assert_eq!(<Query as crate::tagged::Tagged>::TABLE.tags.len(), 68);
     let expected = [
         (r#"{"ask":"now_ms"}"#, r#"the time"#),
         (r#"{"ask":"partition_of","topic":"t","value":"v"}"#, r#"the partition of t holding "v""#),
@@ -527,6 +556,12 @@ fn every_query_is_written_and_described_as_before() {
             r#"the delete horizon of the tombstone of "k" in t-1 on broker 2"#,
         ),
         (r#"{"ask":"received_for_key","group":"g","client_id":"c","key":"k"}"#, r#"what c of g received with key "k""#),
+        (r#"{"ask":"offsets_partition","group":"g"}"#, r#"the __consumer_offsets partition of g"#),
+        (r#"{"ask":"coordinator","group":"g"}"#, r#"the coordinator of g"#),
+        (
+            r#"{"ask":"offset_commits","group":"g","topic":"t","partition":1}"#,
+            r#"the commit records of g's offset on t-1 in __consumer_offsets"#,
+        ),
     ];
     let all = every_query();
     assert_eq!(all.len(), expected.len());
