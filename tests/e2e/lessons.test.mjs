@@ -58,14 +58,14 @@ test("the lessons are fetched as files when the list first opens, not downloaded
   await page.locator(".panel.topics").waitFor();
   assert.deepEqual(fetched, [], "nothing fetched before the list opens");
   await page.click("#lessons-toggle");
-  await page.locator("#lessons li[data-lesson]").nth(11).waitFor();
-  assert.equal(fetched.length, 12);
+  await page.locator("#lessons li[data-lesson]").nth(12).waitFor();
+  assert.equal(fetched.length, 13);
   assert.equal(await page.locator("#lessons .lesson-number").first().innerText(), "1");
   // Closing and opening again does not fetch them again.
   await page.click("#lessons-close");
   await page.click("#lessons-toggle");
   await page.locator("#lessons li[data-lesson]").first().waitFor();
-  assert.equal(fetched.length, 12);
+  assert.equal(fetched.length, 13);
 });
 
 test("a lesson from start to free play: one prediction wrong, one right, checked by the simulation; progress remembered", async (t) => {

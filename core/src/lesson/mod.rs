@@ -1252,6 +1252,7 @@ pub const LESSON_FILES: &[&str] = &[
     "10-connect-and-streams",
     "11-exactly-once",
     "12-share-groups",
+    "13-compaction",
 ];
 
 /// A lesson's number from its file name ("05-rebalance" is lesson 5; 0 without one).
@@ -1274,6 +1275,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("10-connect-and-streams", include_str!("../../lessons/10-connect-and-streams.json")),
     ("11-exactly-once", include_str!("../../lessons/11-exactly-once.json")),
     ("12-share-groups", include_str!("../../lessons/12-share-groups.json")),
+    ("13-compaction", include_str!("../../lessons/13-compaction.json")),
 ];
 
 /// Every built-in lesson, parsed (a file that does not parse gives its error; the tests
@@ -1303,7 +1305,7 @@ mod tests {
             .collect();
         on_disk.sort();
         assert_eq!(on_disk, LESSON_FILES, "every file in core/lessons is listed, in order");
-        assert_eq!(LESSON_FILES.iter().map(|f| lesson_number(f)).collect::<Vec<_>>(), (1..=12).collect::<Vec<_>>());
+        assert_eq!(LESSON_FILES.iter().map(|f| lesson_number(f)).collect::<Vec<_>>(), (1..=13).collect::<Vec<_>>());
     }
 
     use super::*;

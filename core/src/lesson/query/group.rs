@@ -2,7 +2,7 @@
 //! up, the group's state and generation, positions and commits, what was received, processed
 //! twice or committed past without processing.
 
-use super::{find_partition, group, member, num, strings};
+use super::{delivered_value, find_partition, group, member, num, strings};
 use crate::event::{GroupEvent, ProduceEvent};
 use crate::lesson::Missing;
 use crate::read::{Activity, GroupState, MemberRead, Phase, Read};
@@ -21,7 +21,7 @@ pub enum GroupQuery {
         /// The record value looked for.
         value: String,
     },
-    /// The values a member received, in order of receipt.
+    /// The values a member received, in order of receipt (a tombstone as `null`).
     Received {
         /// The consumer group's id (`group.id`).
         group: String,
@@ -168,7 +168,7 @@ pub(super) fn answer_group(read: Read<'_>, q: &GroupQuery, since: u64) -> Result
         GroupQuery::ReceivedBy { group: g, value } => {
             strings(group(read, g)?.members().filter(|m| m.has_received(value)).map(MemberRead::client_id))
         }
-        GroupQuery::Received { group: g, client_id } => strings(member(read, g, client_id)?.received().map(|d| d.value.as_str())),
+        GroupQuery::Received { group: g, client_id } => Value::Array(member(read, g, client_id)?.received().map(delivered_value).collect()),
         GroupQuery::Owner { group: g, topic, partition: p } => {
             find_partition(read, topic, *p)?;
             let owners: Vec<&str> = group(read, g)?.owners(topic, *p).collect();

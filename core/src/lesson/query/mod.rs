@@ -3,11 +3,12 @@
 //!
 //! One file per Kafka feature holds that feature's queries, their answers and their words
 //! (`run.rs`, `produce.rs`, `replication.rs`, `group.rs`, `connect.rs`, `streams.rs`,
-//! `txn.rs`);
+//! `txn.rs`, `compaction.rs`);
 //! [`Query`] has one variant per feature, [`answer`] and [`describe`] one line per feature,
 //! and the reader's table one row per query. A new feature adds its file, one variant, one
 //! line in `from_feature!`, `answer` and `describe`, and its rows.
 
+mod compaction;
 mod connect;
 mod group;
 mod produce;
@@ -17,6 +18,7 @@ mod share_group;
 mod streams;
 mod txn;
 
+pub use compaction::CompactionQuery;
 pub use connect::ConnectQuery;
 pub use group::GroupQuery;
 pub use produce::ProduceQuery;
@@ -28,7 +30,7 @@ pub use txn::TxnQuery;
 
 use crate::lesson::Missing;
 use crate::read::{GroupRead, LogRead, MemberRead, PartitionRead, ProducerRead, Read, TopicRead};
-use crate::record::BrokerId;
+use crate::record::{BrokerId, OFFSETS_TOPIC};
 use crate::sim::Sim;
 use crate::tagged::tagged_reader;
 use serde::Serialize;
@@ -63,6 +65,10 @@ pub enum Query {
     ShareGroup(ShareGroupQuery),
     /// Transactions: a log's LSO, markers and aborted records, a transactional producer.
     Txn(TxnQuery),
+    /// Log compaction: a compacted log's offsets, latest values, active segment, cleaner
+    /// checkpoint and tombstones, what a consumer received for a key; a group's
+    /// `__consumer_offsets` partition, coordinator and commit records.
+    Compaction(CompactionQuery),
 }
 
 /// `FeatureQuery::X { .. }.into()`: a feature's query as a [`Query`].
@@ -85,6 +91,7 @@ from_feature!(
     Streams(StreamsQuery),
     ShareGroup(ShareGroupQuery),
     Txn(TxnQuery),
+    Compaction(CompactionQuery),
 );
 
 tagged_reader! {
@@ -175,6 +182,15 @@ tagged_reader! {
             Txn(TxnQuery::ProducerEpoch) "producer_epoch" { producer },
             Txn(TxnQuery::TxnError) "txn_error" { producer },
             Txn(TxnQuery::ReceivedTwice) "received_twice" { group, client_id },
+            Compaction(CompactionQuery::Offsets) "offsets" { topic, partition, broker: default },
+            Compaction(CompactionQuery::LatestValues) "latest_values" { topic, partition, broker: default },
+            Compaction(CompactionQuery::ActiveSegment) "active_segment" { topic, partition, broker: default },
+            Compaction(CompactionQuery::CleanerCheckpoint) "cleaner_checkpoint" { topic, partition, broker: default },
+            Compaction(CompactionQuery::DeleteHorizonMs) "delete_horizon_ms" { topic, partition, key, broker: default },
+            Compaction(CompactionQuery::ReceivedForKey) "received_for_key" { group, client_id, key },
+            Compaction(CompactionQuery::OffsetsPartition) "offsets_partition" { group },
+            Compaction(CompactionQuery::Coordinator) "coordinator" { group },
+            Compaction(CompactionQuery::OffsetCommits) "offset_commits" { group, topic, partition },
         }
     }
 }
@@ -193,6 +209,7 @@ pub fn answer(sim: &Sim, q: &Query, since: u64) -> Result<Value, Missing> {
         Query::Streams(q) => streams::answer_streams(read, q),
         Query::ShareGroup(q) => share_group::answer_share_group(sim, q),
         Query::Txn(q) => txn::answer_txn(read, q),
+        Query::Compaction(q) => compaction::answer_compaction(read, q),
     }
 }
 
@@ -207,6 +224,7 @@ pub fn describe(q: &Query) -> String {
         Query::Streams(q) => streams::describe_streams(q),
         Query::ShareGroup(q) => share_group::describe_share_group(q),
         Query::Txn(q) => txn::describe_txn(q),
+        Query::Compaction(q) => compaction::describe_compaction(q),
     }
 }
 
@@ -229,8 +247,22 @@ pub(super) fn find_partition<'a>(read: Read<'a>, topic: &str, p: u32) -> Result<
     t.partition(p).ok_or_else(|| Missing::Partition { topic: topic.to_string(), partition: p, partitions: t.partition_count() })
 }
 
-/// The leader's log (the first replica's while offline), or one broker's replica.
+/// The leader's log (the first replica's while offline), or one broker's replica. A
+/// partition of `__consumer_offsets` answers too: its one log stands for every replica's
+/// (the sandbox writes them together), and it has none before its first record.
 fn log<'a>(read: Read<'a>, topic: &str, p: u32, broker: Option<BrokerId>) -> Result<LogRead<'a>, Missing> {
+    if topic == OFFSETS_TOPIC {
+        let offsets = read.offsets_topic();
+        let part = offsets.partition(p).ok_or_else(|| Missing::Partition {
+            topic: topic.to_string(),
+            partition: p,
+            partitions: offsets.partition_count(),
+        })?;
+        if let Some(b) = broker.filter(|b| !part.replicas().contains(b)) {
+            return Err(Missing::Replica { broker: b, topic: topic.to_string(), partition: p });
+        }
+        return part.log().ok_or_else(|| Missing::Log { topic: topic.to_string(), partition: p });
+    }
     let part = find_partition(read, topic, p)?;
     match broker {
         None => part.log().ok_or_else(|| Missing::Log { topic: topic.to_string(), partition: p }),
@@ -244,6 +276,21 @@ pub(super) fn producer<'a>(read: Read<'a>, name: &str) -> Result<ProducerRead<'a
 
 fn num(n: u64) -> Value {
     Value::from(n)
+}
+
+/// A record's value as a claim states it: the string, or `null` for a null value (on a
+/// compacted topic, a tombstone).
+fn value_of(r: &crate::record::Record) -> Value {
+    r.value().map_or(Value::Null, |v| Value::String(v.to_string()))
+}
+
+/// A delivered record's value as a claim states it: the string, or `null` for a tombstone.
+fn delivered_value(d: &crate::group::Delivery) -> Value {
+    if d.tombstone {
+        Value::Null
+    } else {
+        Value::String(d.value.clone())
+    }
 }
 
 fn strings<'a>(it: impl Iterator<Item = &'a str>) -> Value {

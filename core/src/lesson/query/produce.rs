@@ -1,7 +1,7 @@
 //! The producer's queries: which partition `send()` chose for a value and why, when it sent
 //! it, its acknowledged offset or error, and the record's timestamps in the log.
 
-use super::{num, producer, strings, topic_named};
+use super::{num, producer, topic_named, value_of};
 use crate::lesson::Missing;
 use crate::read::{PartitionRead, Read, SentRecord};
 use crate::scenario;
@@ -67,7 +67,7 @@ pub enum ProduceQuery {
         value: String,
     },
     /// The values of the records with this key in a topic's logs, partition by partition,
-    /// in offset order.
+    /// in offset order (a tombstone as `null`).
     ValuesForKey {
         /// The topic whose partitions' logs are searched.
         topic: String,
@@ -116,12 +116,13 @@ pub(super) fn answer_produce(read: Read<'_>, q: &ProduceQuery) -> Result<Value, 
         }
         ProduceQuery::ValuesForKey { topic, key } => {
             let t = topic_named(read, topic)?;
-            strings(
+            Value::Array(
                 t.partitions()
                     .filter_map(PartitionRead::log)
                     .flat_map(|l| l.records().iter())
                     .filter(|r| r.record.key.as_deref() == Some(key.as_str()))
-                    .map(|r| r.record.value.as_str()),
+                    .map(|r| value_of(&r.record))
+                    .collect(),
             )
         }
     })

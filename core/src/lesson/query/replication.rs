@@ -1,7 +1,7 @@
 //! The partitions' and brokers' queries: a partition's log on its leader or on one replica
 //! (records, offsets), its leader, epoch and ISR, what an election lost, whether a broker runs.
 
-use super::{find_partition, log, num, strings};
+use super::{find_partition, log, num, strings, value_of};
 use crate::lesson::Missing;
 use crate::read::Read;
 use crate::record::BrokerId;
@@ -13,8 +13,9 @@ use serde_json::Value;
 #[serde(tag = "ask", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum ReplicationQuery {
-    /// The values in a partition's log, in offset order (the leader's log, or a replica's).
-    /// Transaction markers are left out (`markers` lists them).
+    /// The values in a partition's log, in offset order (the leader's log, or a replica's),
+    /// a tombstone's null value as `null`. Transaction markers are left out (`markers`
+    /// lists them).
     Records {
         /// The topic's name.
         topic: String,
@@ -110,9 +111,15 @@ pub enum ReplicationQuery {
 pub(super) fn answer_replication(read: Read<'_>, q: &ReplicationQuery) -> Result<Value, Missing> {
     Ok(match q {
         ReplicationQuery::Records { topic, partition, broker } => {
-            // A transaction marker is a record with no value (`markers` lists them).
-            strings(
-                log(read, topic, *partition, *broker)?.records().iter().filter(|r| !r.record.is_control()).map(|r| r.record.value.as_str()),
+            // A transaction marker is a record with no value (`markers` lists them); a
+            // tombstone's null value is `null`.
+            Value::Array(
+                log(read, topic, *partition, *broker)?
+                    .records()
+                    .iter()
+                    .filter(|r| !r.record.is_control())
+                    .map(|r| value_of(&r.record))
+                    .collect(),
             )
         }
         ReplicationQuery::InLog { topic, partition, value, broker } => {

@@ -160,6 +160,94 @@ fn queries_answer_about_push_buffers_keys_connectors_and_stores() {
 }
 
 #[test]
+fn queries_answer_about_a_compacted_log_and_its_tombstones() {
+    // One broker, a compacted topic whose every record is a segment of its own, a cleaner
+    // waking every second; b is deleted by a tombstone (offset 3), a3 stays in the active
+    // segment.
+    let text = r#"{
+      "version": 1, "seed": 1,
+      "cluster": { "brokers": 1, "offsets_topic_replication_factor": 1, "group_initial_rebalance_delay_ms": 0,
+                   "log_cleaner_backoff_ms": 1000 },
+      "topics": [{ "name": "t", "partitions": 1, "replication_factor": 1, "cleanup_policy": "compact",
+                   "segment_bytes": 80, "delete_retention_ms": 60000 }],
+      "producers": [{ "name": "p", "config": { "linger_ms": 0 },
+                      "send": [{ "topic": "t", "values": ["a1", "b1", "a2"], "keys": ["a", "b", "a"], "start_ms": 100, "interval_ms": 100 },
+                               { "topic": "t", "values": ["c1", "a3"], "keys": ["c", "a"], "start_ms": 500, "interval_ms": 100 }] }],
+      "groups": [{ "id": "g", "topics": ["t"], "config": { "auto_offset_reset": "earliest" }, "members": [{ "client_id": "c" }] }],
+      "commands": [{ "at_ms": 400, "command": { "type": "produce", "producer": "p", "topic": "t", "key": "b", "value": null } }]
+    }"#;
+    let mut sim = Scenario::from_json(text).unwrap().build().unwrap();
+    let t = |a: &str| json!({"ask": a, "topic": "t", "partition": 0});
+    sim.run_to(SimTime(900));
+    // Before the first pass: every value, the tombstone as null, nothing stamped.
+    for (q, expected) in [
+        (t("records"), json!(["a1", "b1", "a2", null, "c1", "a3"])),
+        (t("offsets"), json!([0, 1, 2, 3, 4, 5])),
+        (t("latest_values"), json!(["c1", "a3"])),
+        (t("active_segment"), json!(["a3"])),
+        (t("cleaner_checkpoint"), json!(null)),
+        (json!({"ask": "delete_horizon_ms", "topic": "t", "partition": 0, "key": "b"}), json!(null)),
+        (json!({"ask": "values_for_key", "topic": "t", "key": "b"}), json!(["b1", null])),
+        (json!({"ask": "received", "group": "g", "client_id": "c"}), json!(["a1", "b1", "a2", null, "c1", "a3"])),
+        (json!({"ask": "received_for_key", "group": "g", "client_id": "c", "key": "b"}), json!(["b1", null])),
+        (json!({"ask": "received_for_key", "group": "g", "client_id": "c", "key": "z"}), json!([])),
+    ] {
+        assert_eq!(ask(&sim, q.clone()), Ok(expected), "{q}");
+    }
+    sim.run_to(SimTime(1_500));
+    // The pass at 1 s: a1 and b1 gone, offsets kept, the tombstone stamped with the pass's
+    // time plus delete.retention.ms, a3 untouched in the active segment.
+    for (q, expected) in [
+        (t("records"), json!(["a2", null, "c1", "a3"])),
+        (t("offsets"), json!([2, 3, 4, 5])),
+        (json!({"ask": "offsets", "topic": "t", "partition": 0, "broker": 0}), json!([2, 3, 4, 5])),
+        (t("latest_values"), json!(["c1", "a3"])),
+        (t("active_segment"), json!(["a3"])),
+        (t("cleaner_checkpoint"), json!(5)),
+        (json!({"ask": "delete_horizon_ms", "topic": "t", "partition": 0, "key": "b"}), json!(61000)),
+        (json!({"ask": "delete_horizon_ms", "topic": "t", "partition": 0, "key": "a"}), json!(null)),
+        (json!({"ask": "values_for_key", "topic": "t", "key": "b"}), json!([null])),
+        (json!({"ask": "in_log", "topic": "t", "partition": 0, "value": "b1"}), json!(false)),
+    ] {
+        assert_eq!(ask(&sim, q.clone()), Ok(expected), "{q}");
+    }
+    assert_eq!(
+        ask(&sim, json!({"ask": "received_for_key", "group": "g", "client_id": "x", "key": "b"})),
+        Err("group \"g\" has no member \"x\"".into())
+    );
+    // __consumer_offsets: g's partition (abs(hashCode("g")) % 50 = 3), led by the one broker,
+    // holds its metadata (offset 0) and nothing committed yet (auto-commit every 5 s).
+    let o = |a: &str, p: u32| json!({"ask": a, "topic": "__consumer_offsets", "partition": p});
+    for (q, expected) in [
+        (json!({"ask": "offsets_partition", "group": "g"}), json!(3)),
+        (json!({"ask": "coordinator", "group": "g"}), json!(0)),
+        (json!({"ask": "offset_commits", "group": "g", "topic": "t", "partition": 0}), json!([])),
+        (o("offsets", 3), json!([0])),
+    ] {
+        assert_eq!(ask(&sim, q.clone()), Ok(expected), "{q}");
+    }
+    assert_eq!(ask(&sim, o("offsets", 4)), Err("__consumer_offsets-4 has no log".into()));
+    assert_eq!(ask(&sim, o("offsets", 50)), Err("topic \"__consumer_offsets\" has partitions 0..49 but partition 50 was asked for".into()));
+    assert_eq!(
+        ask(&sim, json!({"ask": "records", "topic": "__consumer_offsets", "partition": 3, "broker": 7})),
+        Err("broker 7 holds no replica of __consumer_offsets-3".into())
+    );
+    assert_eq!(ask(&sim, json!({"ask": "coordinator", "group": "x"})), Err("there is no consumer group \"x\"".into()));
+    // The first auto-commit (5 s) moves g's offset to 6: one record keyed ["g","t",0] whose
+    // value holds it.
+    sim.run_to(SimTime(6_000));
+    assert_eq!(ask(&sim, json!({"ask": "offset_commits", "group": "g", "topic": "t", "partition": 0})), Ok(json!([6])));
+    assert_eq!(ask(&sim, json!({"ask": "offset_commits", "group": "g", "topic": "t", "partition": 1})), Ok(json!([])));
+    assert_eq!(ask(&sim, o("offsets", 3)), Ok(json!([0, 1])));
+    let commit = ask(&sim, json!({"ask": "records", "topic": "__consumer_offsets", "partition": 3, "broker": 0})).unwrap();
+    assert!(commit[1].as_str().is_some_and(|v| v.starts_with(r#"{"offset":6,"#)), "{commit}");
+    assert_eq!(
+        ask(&sim, json!({"ask": "cleaner_checkpoint", "topic": "t", "partition": 1})),
+        Err("topic \"t\" has partitions 0..0 but partition 1 was asked for".into())
+    );
+}
+
+#[test]
 fn queries_answer_about_transactions() {
     // The built-in transactions scenario at 11 s: pay-1..3 committed, pay-4/5 aborted,
     // pay-6 in the open transaction with audit-1 (not transactional) after it.
@@ -253,6 +341,15 @@ fn every_query() -> Vec<Query> {
         Query::Txn(TxnQuery::ProducerEpoch { producer: p() }),
         Query::Txn(TxnQuery::TxnError { producer: p() }),
         Query::Txn(TxnQuery::ReceivedTwice { group: g(), client_id: c() }),
+        Query::Compaction(CompactionQuery::Offsets { topic: t(), partition: 1, broker: Some(2) }),
+        Query::Compaction(CompactionQuery::LatestValues { topic: t(), partition: 1, broker: Some(2) }),
+        Query::Compaction(CompactionQuery::ActiveSegment { topic: t(), partition: 1, broker: Some(2) }),
+        Query::Compaction(CompactionQuery::CleanerCheckpoint { topic: t(), partition: 1, broker: Some(2) }),
+        Query::Compaction(CompactionQuery::DeleteHorizonMs { topic: t(), partition: 1, key: s("k"), broker: Some(2) }),
+        Query::Compaction(CompactionQuery::ReceivedForKey { group: g(), client_id: c(), key: s("k") }),
+        Query::Compaction(CompactionQuery::OffsetsPartition { group: g() }),
+        Query::Compaction(CompactionQuery::Coordinator { group: g() }),
+        Query::Compaction(CompactionQuery::OffsetCommits { group: g(), topic: t(), partition: 1 }),
     ]
 }
 
@@ -323,7 +420,12 @@ fn a_query_without_a_field_is_refused_naming_it_unless_the_field_has_a_default()
             "last_event_ms.mentions",
             "last_stable_offset.broker",
             "markers.broker",
-            "aborted_records.broker"
+            "aborted_records.broker",
+            "offsets.broker",
+            "latest_values.broker",
+            "active_segment.broker",
+            "cleaner_checkpoint.broker",
+            "delete_horizon_ms.broker"
         ]
     );
     assert_eq!(query_refusal(r#"{"ask": "owner", "group": "g", "partition": 1}"#), "[0] (line 1, column 47): missing field `topic`");
@@ -353,7 +455,7 @@ fn an_unknown_query_is_refused_listing_the_asks() {
         "{e}"
     );
     assert!(
-        e.ends_with(", `store_count`, `share_owners`, `share_received`, `share_delivery_count`, `share_archived`, `share_start_offset`, `last_stable_offset`, `markers`, `aborted_records`, `transaction_state`, `producer_txn_state`, `producer_epoch`, `txn_error`, `received_twice`"),
+        e.ends_with(", `store_count`, `share_owners`, `share_received`, `share_delivery_count`, `share_archived`, `share_start_offset`, `last_stable_offset`, `markers`, `aborted_records`, `transaction_state`, `producer_txn_state`, `producer_epoch`, `txn_error`, `received_twice`, `offsets`, `latest_values`, `active_segment`, `cleaner_checkpoint`, `delete_horizon_ms`, `received_for_key`, `offsets_partition`, `coordinator`, `offset_commits`"),
         "{e}"
     );
     assert!(query_refusal(r#"{"group": "g"}"#).ends_with("missing field `ask`"));
@@ -381,10 +483,10 @@ fn a_null_is_none_where_the_field_is_optional_and_refused_where_it_is_required()
 
 /// Every query as the writer wrote it and as `describe` says it, one of each: the 46 as
 /// they were when `Query` was one flat enum (nesting it per feature changed neither the
-/// format nor the words), then transactions' 8.
+/// format nor the words), then share groups' 5, transactions' 8 and compaction's 9.
 #[test]
 fn every_query_is_written_and_described_as_before() {
-    assert_eq!(<Query as crate::tagged::Tagged>::TABLE.tags.len(), 59);
+    assert_eq!(<Query as crate::tagged::Tagged>::TABLE.tags.len(), 68);
     let expected = [
         (r#"{"ask":"now_ms"}"#, r#"the time"#),
         (r#"{"ask":"partition_of","topic":"t","value":"v"}"#, r#"the partition of t holding "v""#),
@@ -445,6 +547,21 @@ fn every_query_is_written_and_described_as_before() {
         (r#"{"ask":"producer_epoch","producer":"p"}"#, r#"the producer epoch of p"#),
         (r#"{"ask":"txn_error","producer":"p"}"#, r#"the transaction error of p"#),
         (r#"{"ask":"received_twice","group":"g","client_id":"c"}"#, r#"the values c in g received more than once"#),
+        (r#"{"ask":"offsets","topic":"t","partition":1,"broker":2}"#, r#"the offsets of the records of t-1 on broker 2"#),
+        (r#"{"ask":"latest_values","topic":"t","partition":1,"broker":2}"#, r#"the latest value of every key in t-1 on broker 2"#),
+        (r#"{"ask":"active_segment","topic":"t","partition":1,"broker":2}"#, r#"the active segment of t-1 on broker 2"#),
+        (r#"{"ask":"cleaner_checkpoint","topic":"t","partition":1,"broker":2}"#, r#"the cleaner checkpoint of t-1 on broker 2"#),
+        (
+            r#"{"ask":"delete_horizon_ms","topic":"t","partition":1,"key":"k","broker":2}"#,
+            r#"the delete horizon of the tombstone of "k" in t-1 on broker 2"#,
+        ),
+        (r#"{"ask":"received_for_key","group":"g","client_id":"c","key":"k"}"#, r#"what c of g received with key "k""#),
+        (r#"{"ask":"offsets_partition","group":"g"}"#, r#"the __consumer_offsets partition of g"#),
+        (r#"{"ask":"coordinator","group":"g"}"#, r#"the coordinator of g"#),
+        (
+            r#"{"ask":"offset_commits","group":"g","topic":"t","partition":1}"#,
+            r#"the commit records of g's offset on t-1 in __consumer_offsets"#,
+        ),
     ];
     let all = every_query();
     assert_eq!(all.len(), expected.len());
