@@ -285,7 +285,8 @@ impl<'a> Read<'a> {
     }
 
     /// `__consumer_offsets`, the compacted topic where the group coordinators keep the
-    /// groups' committed offsets and metadata (issue 19; see [`OffsetsTopicRead`]).
+    /// groups' committed offsets and metadata (issue 19; see
+    /// [`OffsetsTopicRead`](crate::offsets_view::OffsetsTopicRead)).
     pub fn offsets_topic(self) -> crate::offsets_view::OffsetsTopicRead<'a> {
         self.sim.offsets_topic()
     }
