@@ -492,6 +492,29 @@ impl OffsetRanges {
         self.ranges.range(..=o).next_back().is_some_and(|(_, e)| o < *e)
     }
 
+    /// Adds every offset of `from..to`, merging the ranges it overlaps or touches.
+    pub fn insert_range(&mut self, from: u64, to: u64) {
+        if to <= from {
+            return;
+        }
+        let (mut start, mut end) = (from, to);
+        let touching: Vec<(u64, u64)> = self.ranges.range(..=to).filter(|(s, e)| **e >= from && **s <= to).map(|(s, e)| (*s, *e)).collect();
+        for (s, e) in touching {
+            self.ranges.remove(&s);
+            start = start.min(s);
+            end = end.max(e);
+        }
+        self.ranges.insert(start, end);
+    }
+
+    /// Marks offsets with nothing to process (the cleaner's gaps, transaction markers and
+    /// records `poll()` hides): `ranges` of (partition, from, to).
+    pub(crate) fn account(map: &mut VecMap<TopicPartition, OffsetRanges>, ranges: Vec<(TopicPartition, u64, u64)>) {
+        for (tp, from, to) in ranges {
+            map.entry(tp).or_default().insert_range(from, to);
+        }
+    }
+
     /// The offsets of `from..to` not in the set, in order.
     pub fn missing(&self, from: u64, to: u64) -> impl Iterator<Item = u64> + '_ {
         let mut at = from;
@@ -745,6 +768,13 @@ mod offset_ranges_tests {
         assert_eq!(r.missing(5, 9).collect::<Vec<_>>(), vec![7, 8]);
         assert!(r.insert(3));
         assert_eq!(r.ranges.len(), 2, "0..7 merged");
+        // A range merges what it overlaps or touches; an empty one adds nothing.
+        r.insert_range(7, 9);
+        assert_eq!(r.ranges.len(), 1, "0..10");
+        r.insert_range(20, 20);
+        r.insert_range(12, 15);
+        r.insert_range(11, 13);
+        assert_eq!(r.missing(0, 16).collect::<Vec<_>>(), vec![10, 15]);
         // A million consecutive offsets stay one range.
         let mut big = OffsetRanges::default();
         for o in 0..1_000_000 {

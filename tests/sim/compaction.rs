@@ -320,6 +320,9 @@ fn a_new_consumer_of_a_compacted_topic_reads_the_newest_value_per_key_in_the_cle
     let group = sim.group("g").expect("group");
     assert_eq!(group.member("c").and_then(|m| m.position("t", 0)), Some(9));
     assert_eq!(group.committed(&TopicPartition::new("t", 0)), Some(9));
+    // The offsets the cleaner removed held nothing to process: none is counted as
+    // committed past unprocessed.
+    assert_eq!(group.unprocessed(), 0, "{:?}", group.unprocessed_details(10));
 }
 
 #[test]

@@ -263,12 +263,17 @@ impl Consumers {
             return;
         }
         let Some(member) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
-        let delivered: Vec<EventKind> = crate::sim::txn::fetch::hand_over_all(member, group_id, records, now, kept);
+        let (delivered, nothing) = crate::sim::txn::fetch::hand_over_all(member, group_id, records, now, kept);
         let processing_ms = member.config.processing_ms;
         let processing_any = !member.processing.is_empty();
         let any = delivered.iter().any(|e| matches!(e, EventKind::Consume(ConsumeEvent::RecordDelivered { .. })));
         member.activity = if any { Activity::Processing } else { Activity::Fetching };
         let before_processing = member.config.commit_mode == CommitMode::BeforeProcessing && any;
+        if !nothing.is_empty() {
+            if let Some(g) = self.groups.get_mut(group_id) {
+                crate::group::OffsetRanges::account(&mut g.processed, nothing);
+            }
+        }
         for e in delivered {
             out.emit(e);
         }

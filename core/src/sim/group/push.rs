@@ -117,23 +117,31 @@ impl Consumers {
         let kept = out.options.received_per_member;
         let Some(group) = self.groups.get_mut(group_id) else { return };
         let limit = group.config.push_buffer_max_records;
-        let Some(member) = group.member_mut(client_id) else { return };
+        // The members and `processed` are borrowed apart (fields of the group).
+        let Some(member) = group.members.iter_mut().find(|m| m.client_id == client_id) else { return };
         if member.token != token || member.phase == Phase::Crashed {
             return;
         }
         let idle = member.processing.is_empty();
         let mut delivered = Vec::new();
         let mut tp_pushed = None;
+        // Offsets passed with nothing to process (hidden records, the cleaner's gaps).
+        let mut nothing = Vec::new();
         for (tp, stored, high_watermark, hidden, from) in records {
+            let before = member.positions.get(&tp).copied().unwrap_or(stored.offset);
             if hidden {
-                member.skip(&tp, stored.offset, from);
+                if member.skip(&tp, stored.offset, from) {
+                    nothing.push((tp, before.min(stored.offset), stored.offset + 1));
+                }
                 continue;
             }
             if let Some(e) = member.hand_over(group_id, tp.clone(), &stored, (high_watermark, from), now, kept) {
+                nothing.push((tp.clone(), before, stored.offset));
                 tp_pushed = Some(tp);
                 delivered.push(e);
             }
         }
+        crate::group::OffsetRanges::account(&mut group.processed, nothing);
         let Some(tp) = tp_pushed else { return };
         // The push is what the application's poll() would have returned.
         member.last_poll = now;

@@ -62,8 +62,28 @@ pub(in crate::sim) fn consumer_read(log: &PartitionLog, from: u64, budget: u32, 
 /// hidden ones moving the position past them, traced once per run of them
 /// (`RecordsSkipped`, before the delivery that follows). A record that does not continue
 /// the member's position is dropped, as `Member::hand_over` drops it.
-pub(in crate::sim) fn hand_over_all(member: &mut Member, group: &str, records: Vec<Fetched>, now: SimTime, kept: usize) -> Vec<EventKind> {
+///
+/// With the events, the offsets passed with nothing to process: hidden records, and the
+/// gaps the log cleaner left before a record (as (partition, from, to)), so the group does
+/// not count them as committed past unprocessed.
+pub(in crate::sim) fn hand_over_all(
+    member: &mut Member,
+    group: &str,
+    records: Vec<Fetched>,
+    now: SimTime,
+    kept: usize,
+) -> (Vec<EventKind>, Vec<(TopicPartition, u64, u64)>) {
     let mut events = Vec::new();
+    let mut nothing: Vec<(TopicPartition, u64, u64)> = Vec::new();
+    let mut note = |tp: &TopicPartition, from: u64, to: u64| {
+        if from >= to {
+            return;
+        }
+        match nothing.last_mut() {
+            Some(last) if last.0 == *tp && last.2 == from => last.2 = to,
+            _ => nothing.push((tp.clone(), from, to)),
+        }
+    };
     // (tp, from, to, aborted, markers) of the run of hidden records being skipped.
     let mut skipping: Option<(TopicPartition, u64, u64, u32, u32)> = None;
     let flush = |skipping: &mut Option<(TopicPartition, u64, u64, u32, u32)>, events: &mut Vec<EventKind>, client_id: &str| {
@@ -80,10 +100,12 @@ pub(in crate::sim) fn hand_over_all(member: &mut Member, group: &str, records: V
         }
     };
     for (tp, stored, end, hidden, from) in records {
+        let before = member.positions.get(&tp).copied().unwrap_or(stored.offset);
         if hidden {
             if !member.skip(&tp, stored.offset, from) {
                 continue;
             }
+            note(&tp, before.min(stored.offset), stored.offset + 1);
             let control = stored.record.is_control();
             match &mut skipping {
                 Some(s) if s.0 == tp && s.2 == stored.offset => {
@@ -101,12 +123,14 @@ pub(in crate::sim) fn hand_over_all(member: &mut Member, group: &str, records: V
         if skipping.as_ref().is_some_and(|s| s.0 == tp) {
             flush(&mut skipping, &mut events, &member.client_id);
         }
-        if let Some(e) = member.hand_over(group, tp, &stored, (end, from), now, kept) {
+        let offset = stored.offset;
+        if let Some(e) = member.hand_over(group, tp.clone(), &stored, (end, from), now, kept) {
+            note(&tp, before, offset);
             events.push(e);
         }
     }
     flush(&mut skipping, &mut events, &member.client_id);
-    events
+    (events, nothing)
 }
 
 #[cfg(test)]
