@@ -263,6 +263,7 @@ pub fn App() -> Html {
     let compare_groups = Rc::new(crate::panels::compare_groups(read));
     let share_groups = Rc::new(kafka_sandbox_core::share_view::views(&model.sim));
     let marks = Rc::new(crate::view::offset_marks(read));
+    let compaction = Rc::new(crate::compaction::compactions(read));
     let acked_lost = Rc::new(crate::view::acked_lost(&topics, &producers));
     // Each group as kafka-consumer-groups.sh --describe prints it.
     let describes: Rc<kafka_sandbox_core::vecmap::VecMap<String, String>> = Rc::new(
@@ -444,7 +445,7 @@ pub fn App() -> Html {
             <section class={classes!("stage", compare_groups_layout.then_some("compare-groups"))}>
                 <Producers {lang} producers={producers.clone()} topic={produce_topic} partitions={produce_partitions} {last_produce} {next_value} {retries} lost={acked_lost} dispatch={dispatch.clone()} />
                 <Wire {lang} flights={flights.clone()} {now} side={WireSide::Produce} />
-                <TopicView {lang} topics={topics.clone()} brokers={brokers.len() as u32} {now} producers={producers.clone()} {marks} dispatch={dispatch.clone()} />
+                <TopicView {lang} topics={topics.clone()} brokers={brokers.len() as u32} {now} producers={producers.clone()} {marks} {compaction} dispatch={dispatch.clone()} />
                 <Wire {lang} flights={flights.clone()} {now} side={WireSide::Fetch} />
                 <Groups {lang} groups={groups.clone()} logs={group_logs} {describes} dispatch={dispatch.clone()} />
             </section>

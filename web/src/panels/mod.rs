@@ -4,6 +4,7 @@ mod apps;
 mod bridge;
 mod brokers;
 mod charts;
+mod compaction;
 mod compare;
 mod controls;
 mod editor;
