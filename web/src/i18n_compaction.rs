@@ -44,6 +44,7 @@ msgs! {
     GAP_HINT = "这些偏移量的消息已被日志清理器删除：偏移量从不改变，只留下空缺；消费者的位置会跳过它们", "The log cleaner removed the records at these offsets: offsets never change, they leave a gap; a consumer's position moves past it";
     LEGEND_TOMBSTONE = "墓碑（null 值）", "tombstone (null value)";
     LEGEND_GAP = "被清理掉的偏移量", "offsets the cleaner removed";
+    GO_TO_PARTITION_HINT = "转到这次清理的时刻，并滚动到该分区的段", "Go to this pass's moment and scroll to the partition's segments";
 }
 
 /// How a tombstone's value is drawn: struck, with its word.
