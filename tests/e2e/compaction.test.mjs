@@ -42,7 +42,9 @@ test("before the cleaner runs every segment is dirty and every value is in the l
   const tomb = part(page).locator(".log .cell.tombstone");
   assert.equal(await tomb.count(), 1, "bob's null value is a tombstone");
   assert.equal(await tomb.getAttribute("data-key"), "bob");
-  assert.match(await tomb.locator(".val").innerText(), /null ⚰ tombstone/);
+  assert.equal(await tomb.locator(".val").innerText(), "null");
+  assert.match(await tomb.locator(".tomb-word").innerText(), /⚰ tombstone/);
+  assert.match(await tomb.evaluate((e) => getComputedStyle(e.querySelector(".val")).textDecorationLine), /line-through/, "its null is struck");
   // The table beside the raw log: opened by its toggle, each key's newest value.
   await part(page).locator("button.latest-toggle").click();
   assert.equal(await part(page).locator("button.latest-toggle").getAttribute("aria-pressed"), "true");
@@ -120,7 +122,7 @@ test("the compaction views speak Chinese on the Chinese page", async (t) => {
   await runTo(page, 3.45);
   assert.match(await part(page).locator(".compaction-head").innerText(), /清理次数 1/);
   assert.match(await part(page).locator(".segstrip").innerText(), /已清理/);
-  assert.match(await part(page).locator(".log .cell.tombstone .val").innerText(), /null ⚰ 墓碑/);
+  assert.match(await part(page).locator(".log .cell.tombstone .tomb-word").innerText(), /⚰ 墓碑/);
   await part(page).locator("button.latest-toggle").click();
   assert.match(await part(page).locator(".latest-per-key").innerText(), /每个键的最新值/);
   await screenshot(page, "compaction-zh");

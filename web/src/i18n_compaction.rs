@@ -47,9 +47,9 @@ msgs! {
     GO_TO_PARTITION_HINT = "转到这次清理的时刻，并滚动到该分区的段", "Go to this pass's moment and scroll to the partition's segments";
 }
 
-/// How a tombstone's value is drawn: struck, with its word.
-pub fn tombstone_value(lang: Lang) -> String {
-    format!("null ⚰ {}", TOMBSTONE.get(lang))
+/// The word under a tombstone's struck null.
+pub fn tombstone_word(lang: Lang) -> String {
+    format!("⚰ {}", TOMBSTONE.get(lang))
 }
 
 /// A stamped tombstone's delete horizon.

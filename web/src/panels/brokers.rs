@@ -273,12 +273,13 @@ fn record_cell(lang: Lang, rec: &RecordView, hw: u64, loss: Option<&Loss>) -> Ht
     };
     let value = super::txn::cell_value(lang, rec)
         .map(str::to_string)
-        .or_else(|| super::compaction::tombstone_value(lang, rec))
+        .or_else(|| super::compaction::tombstone_value(rec))
         .unwrap_or_else(|| rec.value.clone());
     html! {
         <li key={rec.id.0} class={classes!("rcell", class, super::txn::cell_class(rec), rec.tombstone.then_some("tombstone"))} style={record_style(rec.id.0)} {title} data-value={rec.value.clone()}>
             <span class="off">{ rec.offset }</span>
             <span class="rv">{ value }</span>
+            { super::compaction::tombstone_word(lang, rec) }
         </li>
     }
 }

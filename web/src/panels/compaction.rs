@@ -107,9 +107,18 @@ pub fn latest_table(lang: Lang, c: &LogCompaction) -> Html {
     }
 }
 
-/// A tombstone cell's value (`None` for any other record).
-pub fn tombstone_value(lang: Lang, r: &RecordView) -> Option<String> {
-    r.tombstone.then(|| w::tombstone_value(lang))
+/// A tombstone cell's value, struck by its class (`None` for any other record).
+pub fn tombstone_value(r: &RecordView) -> Option<String> {
+    r.tombstone.then(|| "null".to_string())
+}
+
+/// The word under a tombstone's struck value.
+pub fn tombstone_word(lang: Lang, r: &RecordView) -> Html {
+    if r.tombstone {
+        html! { <span class="tomb-word">{ w::tombstone_word(lang) }</span> }
+    } else {
+        html! {}
+    }
 }
 
 /// What a tombstone cell's title adds: what it is, and its delete horizon once stamped.

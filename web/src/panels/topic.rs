@@ -334,7 +334,7 @@ fn record_cell(
     }
     let value = super::txn::cell_value(lang, r)
         .map(str::to_string)
-        .or_else(|| super::compaction::tombstone_value(lang, r))
+        .or_else(|| super::compaction::tombstone_value(r))
         .unwrap_or_else(|| r.value.clone());
     html! {
         <li key={r.id.0} class={classes!("cell", fresh.then_some("fresh"), committed.then_some("committed"), super::txn::cell_class(r),
@@ -346,6 +346,7 @@ fn record_cell(
             onclick={dispatch.reform({ let id = r.id; move |_| Action::ShowRecord(Some(id)) })}>
             <span class="off">{ r.offset }</span>
             <span class="val">{ value }</span>
+            { super::compaction::tombstone_word(lang, r) }
             { super::compaction::horizon_tag(lang, r) }
             { flags(lang, r.offset, &here) }
         </li>
