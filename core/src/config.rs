@@ -486,6 +486,16 @@ pub struct ClusterConfig {
     /// sleeps when no compacted log is dirty enough to clean (issue 19).
     #[serde(skip_serializing_if = "is_fifteen_seconds")]
     pub log_cleaner_backoff_ms: u64,
+    /// `offsets.topic.segment.bytes` (104857600, 100 MiB): the segment size of
+    /// `__consumer_offsets`, a compacted topic (issue 19). Its active segment is never
+    /// cleaned, so with Kafka's size a quiet cluster's commits stay uncompacted for long;
+    /// a small one lets a lesson watch the cleaner at work.
+    #[serde(skip_serializing_if = "is_hundred_mib")]
+    pub offsets_topic_segment_bytes: u64,
+}
+
+fn is_hundred_mib(v: &u64) -> bool {
+    *v == 104_857_600
 }
 
 fn is_fifteen_seconds(v: &u64) -> bool {
@@ -589,6 +599,7 @@ impl Default for ClusterConfig {
             transaction_max_timeout_ms: 900_000,
             transaction_abort_timed_out_transaction_cleanup_interval_ms: 10_000,
             log_cleaner_backoff_ms: 15_000,
+            offsets_topic_segment_bytes: 104_857_600,
         }
     }
 }

@@ -88,6 +88,7 @@ pub mod limits;
 pub mod log;
 pub mod monitor;
 mod monitor_txn;
+pub mod offsets_view;
 pub mod partitioner;
 pub mod producer;
 pub mod provenance;

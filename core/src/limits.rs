@@ -199,6 +199,9 @@ pub const OFFSETS_RETENTION_CHECK_INTERVAL_MS: Range = ms("cluster.offsets_reten
 pub const DURATION_MS: Range = ms("duration_ms", 0, MAX_TIME_MS, ONE_WEEK);
 /// A topic's partition count (its refusal names the topic, `Problem::Partitions`).
 pub const TOPIC_PARTITIONS: Range = Range { path: "topics[].partitions", min: 1, max: MAX_PARTITIONS as u64, unit: Unit::Count, note: "" };
+/// `offsets.topic.segment.bytes`: as a topic's `segment.bytes` (Kafka: at least 1).
+pub const OFFSETS_TOPIC_SEGMENT_BYTES: Range =
+    Range { path: "cluster.offsets_topic_segment_bytes", min: MIN_SEGMENT_BYTES as u64, max: i32::MAX as u64, unit: Unit::Bytes, note: "" };
 /// `segment.bytes`: from [`MIN_SEGMENT_BYTES`] to Kafka's `Integer.MAX_VALUE` (`Problem::SegmentBytes`).
 pub const TOPIC_SEGMENT_BYTES: Range =
     Range { path: "topics[].segment_bytes", min: MIN_SEGMENT_BYTES as u64, max: i32::MAX as u64, unit: Unit::Bytes, note: "" };
@@ -319,6 +322,7 @@ pub const TABLE: &[Range] = &[
     TRANSACTION_MAX_TIMEOUT_MS,
     TRANSACTION_ABORT_INTERVAL_MS,
     LOG_CLEANER_BACKOFF_MS,
+    OFFSETS_TOPIC_SEGMENT_BYTES,
     DURATION_MS,
     TOPIC_PARTITIONS,
     TOPIC_SEGMENT_BYTES,

@@ -283,6 +283,12 @@ impl<'a> Read<'a> {
     pub fn record_path(self, record: RecordId) -> Path {
         crate::provenance::path(self.sim, record)
     }
+
+    /// `__consumer_offsets`, the compacted topic where the group coordinators keep the
+    /// groups' committed offsets and metadata (issue 19; see [`OffsetsTopicRead`]).
+    pub fn offsets_topic(self) -> crate::offsets_view::OffsetsTopicRead<'a> {
+        self.sim.offsets_topic()
+    }
 }
 
 /// One broker.
@@ -577,6 +583,9 @@ impl<'a> ReplicaRead<'a> {
 pub struct LogRead<'a>(&'a PartitionLog);
 
 impl<'a> LogRead<'a> {
+    pub(crate) fn new(log: &'a PartitionLog) -> Self {
+        LogRead(log)
+    }
     /// The log start offset: the first offset still readable. Retention moves it up, and
     /// a follower's follows its leader's.
     pub fn log_start_offset(self) -> u64 {

@@ -427,6 +427,7 @@ impl Scenario {
             &limits::OFFSETS_RETENTION_CHECK_INTERVAL_MS,
         )?;
         within("cluster.log_cleaner_backoff_ms", c.log_cleaner_backoff_ms, &limits::LOG_CLEANER_BACKOFF_MS)?;
+        within("cluster.offsets_topic_segment_bytes", c.offsets_topic_segment_bytes, &limits::OFFSETS_TOPIC_SEGMENT_BYTES)?;
         if let Some(d) = self.duration_ms {
             within("duration_ms", d, &limits::DURATION_MS)?;
         }

@@ -272,6 +272,7 @@ pub fn compose(scenario: &Scenario) -> String {
         ("KAFKA_GROUP_CONSUMER_SESSION_TIMEOUT_MS", c.group_consumer_session_timeout_ms.to_string()),
         ("KAFKA_OFFSETS_RETENTION_MINUTES", c.offsets_retention_minutes.to_string()),
         ("KAFKA_OFFSETS_RETENTION_CHECK_INTERVAL_MS", c.offsets_retention_check_interval_ms.to_string()),
+        ("KAFKA_OFFSETS_TOPIC_SEGMENT_BYTES", c.offsets_topic_segment_bytes.to_string()),
         ("KAFKA_LOG_RETENTION_CHECK_INTERVAL_MS", c.log_retention_check_interval_ms.to_string()),
     ];
     // Quoted: YAML reads `true`, numbers and `a:b` as themselves; the image wants strings.

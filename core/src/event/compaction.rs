@@ -1,13 +1,15 @@
-//! Log compaction's events (issue 19): a broker's log cleaner compacted one replica's log.
+//! Log compaction's events (issue 19): a broker's log cleaner compacted one replica's log;
+//! a new group coordinator loaded its `__consumer_offsets` partition.
 
 use super::{part, Category, Jump, Subject};
 use crate::record::{BrokerId, RecordId};
 use serde::{Deserialize, Serialize};
 
 /// Compaction: what happened, with what it touched (one kind of [`super::EventKind`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-// Explicit discriminants (the trace digest hashes them): 200 on, this feature's range.
+// Explicit discriminants (the trace digest hashes them: derived `Hash` hashes the
+// discriminant, then the fields): 200 on, this feature's range.
 #[repr(isize)]
 pub enum CompactionEvent {
     /// A broker's log cleaner made one pass over its replica of a compacted partition
@@ -47,50 +49,26 @@ pub enum CompactionEvent {
         /// The log's size in bytes after the pass.
         bytes_after: u64,
     } = 200,
-}
-
-/// As `derive(Hash)` hashes an enum of several variants: the kind's place (its explicit
-/// discriminant) first, then its fields in order. Derived on an enum of one variant it
-/// would leave the place out, and the digest would not tell this kind from another.
-impl std::hash::Hash for CompactionEvent {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        match self {
-            CompactionEvent::LogCleaned {
-                topic,
-                partition,
-                broker,
-                first_dirty_offset,
-                end_offset,
-                dirty_permille,
-                removed,
-                tombstones_removed,
-                markers_removed,
-                stamped,
-                delete_horizon_ms,
-                segments_before,
-                segments_after,
-                bytes_before,
-                bytes_after,
-            } => {
-                200isize.hash(h);
-                topic.hash(h);
-                partition.hash(h);
-                broker.hash(h);
-                first_dirty_offset.hash(h);
-                end_offset.hash(h);
-                dirty_permille.hash(h);
-                removed.hash(h);
-                tombstones_removed.hash(h);
-                markers_removed.hash(h);
-                stamped.hash(h);
-                delete_horizon_ms.hash(h);
-                segments_before.hash(h);
-                segments_after.hash(h);
-                bytes_before.hash(h);
-                bytes_after.hash(h);
-            }
-        }
-    }
+    /// A broker became the leader of a `__consumer_offsets` partition holding records, so
+    /// the group coordinator for the groups that hash to it: it read the partition's log
+    /// (compacted or not), rebuilt each group's committed offsets from the newest record
+    /// per key (a tombstone deletes one) and serves them from now on
+    /// (`GroupCoordinatorShard` replaying `OffsetCommit` records on load,
+    /// `CoordinatorRuntime.scheduleLoadOperation`).
+    CoordinatorLoaded {
+        /// The `__consumer_offsets` partition.
+        partition: u32,
+        /// The new coordinator (the partition's leader).
+        broker: BrokerId,
+        /// The partition's leader epoch it leads under.
+        leader_epoch: u32,
+        /// Records it read.
+        records: u64,
+        /// The groups it now coordinates whose offsets or metadata the log held.
+        groups: Vec<String>,
+        /// Committed offsets it loaded, over those groups.
+        offsets: u32,
+    } = 201,
 }
 
 impl CompactionEvent {
@@ -98,6 +76,7 @@ impl CompactionEvent {
     pub fn name(&self) -> &'static str {
         match self {
             CompactionEvent::LogCleaned { .. } => "LogCleaned",
+            CompactionEvent::CoordinatorLoaded { .. } => "CoordinatorLoaded",
         }
     }
 
@@ -110,6 +89,11 @@ impl CompactionEvent {
                 out.extend(removed.iter().chain(stamped).map(|r| S::Record(*r)));
                 out
             }
+            CompactionEvent::CoordinatorLoaded { broker, groups, .. } => {
+                let mut out = vec![S::Broker(*broker)];
+                out.extend(groups.iter().map(|g| S::Group(g)));
+                out
+            }
         }
     }
 
@@ -117,20 +101,21 @@ impl CompactionEvent {
     pub fn category(&self) -> Category {
         match self {
             CompactionEvent::LogCleaned { .. } => Category::Replication,
+            CompactionEvent::CoordinatorLoaded { .. } => Category::Group,
         }
     }
 
     /// This feature's part of [`EventKind::jump`](super::EventKind::jump).
     pub fn jump(&self) -> Option<Jump> {
         match self {
-            CompactionEvent::LogCleaned { .. } => None,
+            CompactionEvent::LogCleaned { .. } | CompactionEvent::CoordinatorLoaded { .. } => None,
         }
     }
 
     /// This feature's part of [`EventKind::details`](super::EventKind::details).
     pub fn details(&self) -> Vec<&str> {
         match self {
-            CompactionEvent::LogCleaned { .. } => Vec::new(),
+            CompactionEvent::LogCleaned { .. } | CompactionEvent::CoordinatorLoaded { .. } => Vec::new(),
         }
     }
 }

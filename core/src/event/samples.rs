@@ -280,6 +280,7 @@ pub(crate) fn every_event() -> Vec<EventKind> {
                 bytes_before: 300,
                 bytes_after: 150,
             },
+            CoordinatorLoaded { partition: 12, broker: 2, leader_epoch: 1, records: 7, groups: vec![s("g")], offsets: 3 },
         }
     }
 }

@@ -327,6 +327,8 @@ impl Sim {
         };
         sim.out.at(SimTime(check_every), ReplicationPending::IsrCheck);
         sim.cluster.create_offsets_topic(&mut sim.out.rng);
+        // The brokers' cleaners run from the start: `__consumer_offsets` is compacted.
+        sim.cluster.ensure_cleaner(&mut sim.out);
         sim.cluster.create_transaction_state_topic(&mut txn::placement_rng(seed));
         sim.out.at(SimTime(retention::LOG_INITIAL_TASK_DELAY_MS), ReplicationPending::RetentionCheck);
         // `GroupCoordinatorShard.scheduleGroupMetadataExpiration`: one interval after start.
@@ -784,10 +786,15 @@ impl Sim {
                     self.out.emit(EventKind::Settings(SettingsEvent::CommandRejected { reason: e.to_string() }));
                 } else {
                     self.execute(command);
+                    self.consumers.load_moved_coordinators(&self.cluster, &mut self.out);
                 }
             }
             Pending::Produce(p) => self.handle_produce(p),
-            Pending::Replication(p) => self.handle_replication(p),
+            Pending::Replication(p) => {
+                self.handle_replication(p);
+                // A `__consumer_offsets` partition that got a new leader is loaded by it.
+                self.consumers.load_moved_coordinators(&self.cluster, &mut self.out);
+            }
             Pending::Group(p) => self.handle_group(p),
             Pending::Classic(p) => self.handle_classic(p),
             Pending::ConsumerProtocol(p) => self.handle_consumer_protocol(p),

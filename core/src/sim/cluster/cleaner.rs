@@ -30,17 +30,22 @@ pub(crate) enum CompactionPending {
 impl Sim {
     pub(in crate::sim) fn handle_compaction(&mut self, pending: CompactionPending) {
         match pending {
-            CompactionPending::CleanerWake => self.cluster.cleaner_wake(&mut self.out),
+            CompactionPending::CleanerWake => {
+                self.cluster.cleaner_wake(&mut self.out);
+                self.consumers.offsets.clean(&self.cluster, &mut self.out);
+            }
         }
     }
 }
 
 impl Cluster {
-    /// The cleaners start sleeping-and-waking once a compacted topic exists: the first
-    /// wake at the next multiple of `log.cleaner.backoff.ms` from the run's start (they
-    /// run from the brokers' start; with nothing compacted their rounds change nothing).
+    /// The cleaners start sleeping-and-waking once a compacted topic exists —
+    /// `__consumer_offsets` is one, so from the start of any run with groups possible: the
+    /// first wake at the next multiple of `log.cleaner.backoff.ms` from the run's start
+    /// (they run from the brokers' start; with nothing dirty their rounds change nothing).
     pub(in crate::sim) fn ensure_cleaner(&mut self, out: &mut Driver) {
-        if self.cleaner_scheduled || !self.topics.values().any(|t| t.config.cleanup_policy.compact()) {
+        let offsets_topic = !self.internal(Internal::ConsumerOffsets).partitions.is_empty();
+        if self.cleaner_scheduled || !(offsets_topic || self.topics.values().any(|t| t.config.cleanup_policy.compact())) {
             return;
         }
         self.cleaner_scheduled = true;

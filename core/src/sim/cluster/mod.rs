@@ -46,6 +46,9 @@ pub(crate) struct Cluster {
     txn: txn::LeaderTxns,
     /// The brokers' log cleaners wake every `log.cleaner.backoff.ms` (`cleaner.rs`).
     cleaner_scheduled: bool,
+    /// Leader changes of internal partitions so far: a group coordinator that sees it move
+    /// checks which `__consumer_offsets` partitions a new leader must load.
+    pub(crate) internal_leader_changes: u64,
 }
 
 /// What replication keeps (`replication.rs`, and the leader's answer to an acks=all
@@ -157,6 +160,7 @@ impl Cluster {
             lost_dropped: 0,
             txn: txn::LeaderTxns::default(),
             cleaner_scheduled: false,
+            internal_leader_changes: 0,
         }
     }
 
@@ -239,6 +243,22 @@ impl Cluster {
         };
         let p = crate::partitioner::coordinator_partition(id, partitions) as usize;
         self.internal(which).partitions.get(p).map(|r| (p, r))
+    }
+
+    /// How many partitions `__consumer_offsets` has (0: it could not be created).
+    pub(crate) fn offsets_partition_count(&self) -> u32 {
+        self.internal(Internal::ConsumerOffsets).partitions.len() as u32
+    }
+
+    /// Partition `p` of `__consumer_offsets` as the controller keeps it.
+    pub(crate) fn offsets_partition(&self, p: u32) -> Option<&Registration> {
+        self.internal(Internal::ConsumerOffsets).partitions.get(p as usize)
+    }
+
+    /// The `__consumer_offsets` partition holding `group`'s offsets and metadata
+    /// (`GroupCoordinator.partitionFor`), `None` when the topic could not be created.
+    pub(crate) fn offsets_partition_of(&self, group: &str) -> Option<u32> {
+        self.internal_partition_of(Internal::ConsumerOffsets, group).map(|(p, _)| p as u32)
     }
 
     /// The broker coordinating `id` in `which`, when a client can reach it: the leader of

@@ -740,8 +740,9 @@ impl Cluster {
                 self.restart_one_follower(&tp, broker, out);
             }
         }
-        // `__consumer_offsets` holds no records here: its replica on this broker is in
-        // sync at once (Kafka's is after a fetch or two).
+        // `__consumer_offsets`' replicas are not fetched here (the coordinator writes every
+        // in-sync copy at once, `sim/group/offsets_topic.rs`): its replica on this broker is
+        // in sync at once (Kafka's is after a fetch or two).
         for which in Internal::ALL {
             for p in 0..self.internal(which).partitions.len() {
                 let r = &self.internal(which).partitions[p];
@@ -855,6 +856,7 @@ impl Cluster {
             if let Some(t) = topic.leader_since.get_mut(p) {
                 *t = now;
             }
+            self.internal_leader_changes += 1;
         }
         change.leader_changed
     }

@@ -671,7 +671,7 @@ impl Consumers {
                         // is answered (`GroupMetadataManager.updateStaticMemberThenRebalanceOrCompleteJoin`).
                         let cause = RebalanceCause::MemberRejoined { client_id: client_id.into() };
                         self.prepare_rebalance(group_id, cause, Some(&new_id), cluster, out);
-                        self.try_complete_join(group_id, out);
+                        self.try_complete_join(group_id, cluster, out);
                     } else if state == GroupState::Stable {
                         // No rebalance: it gets the generation it had and syncs.
                         out.at(
@@ -684,7 +684,7 @@ impl Consumers {
                             },
                         );
                     } else {
-                        self.try_complete_join(group_id, out);
+                        self.try_complete_join(group_id, cluster, out);
                     }
                     return;
                 }
@@ -763,7 +763,7 @@ impl Consumers {
                 };
                 self.prepare_rebalance(group_id, cause, Some(&member_id), cluster, out);
             }
-            self.try_complete_join(group_id, out);
+            self.try_complete_join(group_id, cluster, out);
         } else if pending {
             if let Some(g) = self.groups.get_mut(group_id) {
                 g.pending_members.retain(|p| *p != member_id);
@@ -831,7 +831,7 @@ impl Consumers {
         }));
         self.schedule_session_check(group_id, &member_id, now.plus_ms(session_ms), out);
         self.prepare_rebalance(group_id, RebalanceCause::MemberJoined { client_id: client_id.into() }, Some(&member_id), cluster, out);
-        self.try_complete_join(group_id, out);
+        self.try_complete_join(group_id, cluster, out);
     }
 
     fn member_list(g: &Group) -> Vec<JoinMember> {
@@ -909,10 +909,10 @@ impl Consumers {
     }
 
     /// Completes the join phase once every member has rejoined (outside the initial delay).
-    fn try_complete_join(&mut self, group_id: &str, out: &mut Driver) {
+    fn try_complete_join(&mut self, group_id: &str, cluster: &Cluster, out: &mut Driver) {
         let Some(g) = self.groups.get(group_id) else { return };
         if g.state == GroupState::PreparingRebalance && g.initial_delay_since.is_none() && g.registry.iter().all(|r| r.joined) {
-            self.complete_join(group_id, out);
+            self.complete_join(group_id, cluster, out);
         }
     }
 
@@ -936,7 +936,7 @@ impl Consumers {
         }
         let Some(g) = self.groups.get_mut(group_id) else { return };
         if g.initial_delay_since.take().is_some() {
-            self.try_complete_join(group_id, out);
+            self.try_complete_join(group_id, cluster, out);
             // Members still missing after the initial delay get the full rebalance timeout.
             let timeout = self.rebalance_timeout(group_id);
             let now = out.now;
@@ -977,12 +977,12 @@ impl Consumers {
             out.at(now.plus_ms(timeout), ClassicPending::JoinDeadline { group: group_id.into(), round });
             return;
         }
-        self.complete_join(group_id, out);
+        self.complete_join(group_id, cluster, out);
     }
 
     /// A new generation: the leader (kept if still a member, else the first to join)
     /// gets everyone's subscriptions; every member gets the JoinGroup answer.
-    fn complete_join(&mut self, group_id: &str, out: &mut Driver) {
+    fn complete_join(&mut self, group_id: &str, cluster: &Cluster, out: &mut Driver) {
         let reply = self.reply_at(out);
         let Some(g) = self.groups.get_mut(group_id) else { return };
         // `ClassicGroup.initNextGeneration`: a new generation even with no members left, the
@@ -990,6 +990,7 @@ impl Consumers {
         g.generation += 1;
         if g.registry.is_empty() {
             g.become_empty(out.now);
+            self.offsets.write_group(g, cluster, out.now);
             return;
         }
         g.state = GroupState::CompletingRebalance;
@@ -1103,6 +1104,9 @@ impl Consumers {
                     g.rebalances += 1;
                     let waiting = std::mem::take(&mut g.pending_sync);
                     out.emit(EventKind::Group(GroupEvent::GroupStable { group: group_id.into(), generation }));
+                    if let Some(g) = self.groups.get(group_id) {
+                        self.offsets.write_group(g, cluster, out.now);
+                    }
                     for m in waiting {
                         let a = self.groups.get(group_id).and_then(|g| g.registered(&m)).map(|r| r.assignment.clone()).unwrap_or_default();
                         self.answer_sync(group_id, &m, Ok(a), reply, out);
@@ -1215,10 +1219,11 @@ impl Consumers {
                 g.generation += 1;
                 g.become_empty(out.now);
                 g.round += 1;
+                self.offsets.write_group(g, cluster, out.now);
             }
         } else {
             self.prepare_rebalance(group_id, RebalanceCause::MemberLeft { client_id: r.client_id }, None, cluster, out);
-            self.try_complete_join(group_id, out);
+            self.try_complete_join(group_id, cluster, out);
         }
     }
 }

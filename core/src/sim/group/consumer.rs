@@ -624,6 +624,7 @@ impl Consumers {
         g.generation += 1;
         let epoch = g.generation;
         out.emit(EventKind::ConsumerProtocol(ConsumerProtocolEvent::GroupEpochBumped { group: group_id.into(), epoch, cause }));
+        self.offsets.write_group(g, cluster, out.now);
         self.cg_compute_target(group_id, cluster, out);
     }
 

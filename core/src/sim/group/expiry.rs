@@ -18,8 +18,8 @@
 //! Simplified: one job for all groups rather than one per `__consumer_offsets` partition
 //! (the same moments, since every shard's job runs at the same interval from the start); an
 //! Empty group whose offsets all expired is not deleted (the sandbox keeps its members'
-//! definitions), and no tombstones are written (the sandbox does not store
-//! `__consumer_offsets`).
+//! definitions; Kafka also tombstones its metadata then). Each expired offset gets a
+//! tombstone in `__consumer_offsets` (`offsets_topic.rs`).
 
 use super::*;
 
@@ -34,6 +34,8 @@ impl Consumers {
             if expired.is_empty() {
                 continue;
             }
+            // `cleanupExpiredOffsets` writes a tombstone for each (`newOffsetCommitTombstoneRecord`).
+            self.offsets.write_tombstones(&g.id, &expired, cluster, now);
             let mut offsets = Vec::with_capacity(expired.len());
             for tp in expired {
                 g.commit_times.remove(&tp);

@@ -20,6 +20,7 @@ pub(in crate::sim) mod classic;
 pub(in crate::sim) mod consume;
 pub(in crate::sim) mod consumer;
 pub(in crate::sim) mod expiry;
+pub(in crate::sim) mod offsets_topic;
 pub(in crate::sim) mod push;
 pub(in crate::sim) mod txn;
 
@@ -128,12 +129,21 @@ pub(crate) struct Consumers {
     push_cursors: push::PushCursors,
     /// Share groups (KIP-932), the third group type (`sim/share/`).
     pub(crate) shares: crate::sim::share::ShareGroups,
+    /// `__consumer_offsets`' records: the coordinators' log (`offsets_topic.rs`).
+    pub(crate) offsets: offsets_topic::OffsetsTopic,
 }
 
 impl Consumers {
     /// No groups yet.
     pub(in crate::sim) fn new() -> Self {
-        Consumers { groups: VecMap::new(), next_fetch: 1, parked: Vec::new(), push_cursors: VecMap::new(), shares: Default::default() }
+        Consumers {
+            groups: VecMap::new(),
+            next_fetch: 1,
+            parked: Vec::new(),
+            push_cursors: VecMap::new(),
+            shares: Default::default(),
+            offsets: Default::default(),
+        }
     }
 }
 
@@ -746,6 +756,10 @@ impl Consumers {
             return;
         }
         let changed = offsets.iter().any(|(tp, o)| g.committed.get(tp) != Some(o));
+        let before: VecMap<TopicPartition, (u64, Option<u32>)> = offsets
+            .iter()
+            .filter_map(|(tp, _)| g.committed.get(tp).map(|o| (tp.clone(), (*o, g.committed_epochs.get(tp).copied()))))
+            .collect();
         for (tp, o) in &offsets {
             g.committed.insert(tp.clone(), *o);
             g.commit_times.insert(tp.clone(), out.now);
@@ -755,7 +769,15 @@ impl Consumers {
             };
         }
         // Kafka commits every position each time; the trace shows only commits that
-        // move an offset, so a quiet group does not fill it with repeats.
+        // move an offset, so a quiet group does not fill it with repeats — and
+        // `__consumer_offsets` gets a record for each offset that moved (or changed epoch).
+        let moved: Vec<(TopicPartition, u64)> = offsets
+            .iter()
+            .filter(|(tp, o)| before.get(tp) != Some(&(*o, epochs.iter().find(|(t, _)| t == tp).map(|(_, e)| *e))))
+            .cloned()
+            .collect();
+        let epoch_of = |tp: &TopicPartition| epochs.iter().find(|(t, _)| t == tp).map(|(_, e)| *e);
+        self.offsets.write_offsets(group_id, &moved, epoch_of, cluster, out.now);
         if changed {
             out.emit(EventKind::Consume(ConsumeEvent::OffsetsCommitted { group: group_id.into(), client_id: client_id.into(), offsets }));
         }

@@ -119,6 +119,8 @@ impl Consumers {
                     g.committed.insert(tp.clone(), *o);
                     g.commit_times.insert(tp.clone(), now);
                 }
+                let written: Vec<(TopicPartition, u64)> = offsets.iter().map(|(tp, o)| (tp.clone(), *o)).collect();
+                self.offsets.write_offsets(group_id, &written, |_| None, cluster, now);
             }
             out.emit(EventKind::Txn(TxnEvent::TxnOffsetsCompleted {
                 group: group_id.to_string(),
