@@ -2,7 +2,8 @@
 // cleaner's checkpoint, dirty from it, the active segment), a tombstone drawn as one, the
 // gaps the cleaner leaves drawn as gaps, and the latest-value-per-key table beside the raw
 // log holding exactly each key's newest value; a cleaner's pass in the event list links to
-// its partition. Reached by Run to, never by waiting. Screenshots:
+// its partition; a group's card opens the __consumer_offsets partition holding its commits.
+// Reached by Run to, never by waiting. Screenshots:
 // tests/e2e/output/compaction*.png.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -126,6 +127,43 @@ test("the compaction views speak Chinese on the Chinese page", async (t) => {
   await part(page).locator("button.latest-toggle").click();
   assert.match(await part(page).locator(".latest-per-key").innerText(), /每个键的最新值/);
   await screenshot(page, "compaction-zh");
+});
+
+test("a group's card opens the __consumer_offsets partition where its commits land", async (t) => {
+  const page = await suite.open(t);
+  await loadScenario(page, SCENARIO, '.topic[data-topic="profiles"]');
+  await runTo(page, 12);
+  const card = page.locator('.group[data-group="readers"]');
+  const home = card.locator("button.offsets-home");
+  const [, partition, leader] = (await home.innerText()).match(/offsets live in __consumer_offsets-(\d+) \(leader broker (\d+)\)/) ?? [];
+  assert.ok(partition !== undefined, await home.innerText());
+  assert.equal(await card.locator(".coordinator").getAttribute("data-coordinator"), leader, "the partition's leader is the group's coordinator");
+  await home.click();
+  const view = page.locator(`#offsets-view[data-partition="${partition}"]`);
+  await view.waitFor();
+  assert.match(await view.locator("h2").innerText(), new RegExp(`__consumer_offsets-${partition}`));
+  assert.match(await view.locator(".psummary .leader-id").innerText(), new RegExp(`B${leader}`));
+  assert.match(await view.locator(".offsets-groups").innerText(), /readers/);
+  // Its raw log: the group's commits, keyed ["group","topic",partition], values JSON.
+  const key = '["readers","profiles",0]';
+  const commits = await view.locator(".offsets-log .cell").evaluateAll(
+    (els, key) => els.filter((e) => e.dataset.key === key).map((e) => JSON.parse(e.dataset.value).offset),
+    key,
+  );
+  assert.ok(commits.length > 0, "the group's commits are records of the partition");
+  assert.ok(commits.every((o, i) => i === 0 || o >= commits[i - 1]), `commits in order: ${commits}`);
+  // The segment strip of the offsets partition, and its latest value per key: the newest
+  // commit, the offset the group's card says it committed.
+  assert.equal(await view.locator(".segstrip .seg.active").count(), 1);
+  await view.locator("button.latest-toggle").click();
+  const row = view.locator("table.latest tbody tr").filter({ has: page.locator(`td code`, { hasText: key }) });
+  const latest = JSON.parse(await row.getAttribute("data-value")).offset;
+  assert.equal(latest, commits.at(-1));
+  const committed = (await card.innerText()).match(/committed offsets: \S*?=(\d+)/)?.[1];
+  assert.equal(Number(committed), latest, "the card's committed offset is the partition's newest record for its key");
+  await screenshot(page, "compaction-offsets");
+  await view.locator("button.close-offsets").click();
+  assert.equal(await page.locator("#offsets-view").count(), 0);
 });
 
 test("no console errors, page errors or CSP violations", () => suite.assertNoProblems());

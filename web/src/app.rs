@@ -264,6 +264,9 @@ pub fn App() -> Html {
     let share_groups = Rc::new(kafka_sandbox_core::share_view::views(&model.sim));
     let marks = Rc::new(crate::view::offset_marks(read));
     let compaction = Rc::new(crate::compaction::compactions(read));
+    // Where each group's offsets live, and the `__consumer_offsets` partition opened (issue 19).
+    let offsets_homes = Rc::new(crate::compaction::offsets_homes(read));
+    let offsets_view = model.offsets_partition.and_then(|p| crate::compaction::offsets_partition(read, p)).map(Rc::new);
     let acked_lost = Rc::new(crate::view::acked_lost(&topics, &producers));
     // Each group as kafka-consumer-groups.sh --describe prints it.
     let describes: Rc<kafka_sandbox_core::vecmap::VecMap<String, String>> = Rc::new(
@@ -447,9 +450,12 @@ pub fn App() -> Html {
                 <Wire {lang} flights={flights.clone()} {now} side={WireSide::Produce} />
                 <TopicView {lang} topics={topics.clone()} brokers={brokers.len() as u32} {now} producers={producers.clone()} {marks} {compaction} dispatch={dispatch.clone()} />
                 <Wire {lang} flights={flights.clone()} {now} side={WireSide::Fetch} />
-                <Groups {lang} groups={groups.clone()} logs={group_logs} {describes} dispatch={dispatch.clone()} />
+                <Groups {lang} groups={groups.clone()} logs={group_logs} {describes} {offsets_homes} dispatch={dispatch.clone()} />
             </section>
             </ContextProvider<Now>>
+            if let Some(view) = offsets_view {
+                <crate::panels::OffsetsPanel {lang} {view} dispatch={dispatch.clone()} />
+            }
             <crate::panels::ShareGroups {lang} groups={share_groups} {now} dispatch={dispatch.clone()} />
             <Apps {lang} {connectors} {streams} dispatch={dispatch.clone()} />
             <crate::panels::Transactions {lang} producers={producers.clone()} groups={groups.clone()} streams={txn_streams} dispatch={dispatch.clone()} />

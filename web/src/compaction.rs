@@ -212,6 +212,101 @@ pub fn compactions(read: Read<'_>) -> Compactions {
     out
 }
 
+/// At most this many records of a `__consumer_offsets` partition are drawn (the newest).
+pub const OFFSETS_RECORDS_SHOWN: usize = 200;
+
+/// One record of a log drawn by the compaction views (the `__consumer_offsets` view).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawRecord {
+    pub id: RecordId,
+    pub offset: u64,
+    pub key: String,
+    pub value: String,
+    pub tombstone: bool,
+    pub delete_horizon: Option<SimTime>,
+    pub appended_at: SimTime,
+}
+
+/// A `__consumer_offsets` partition as its view shows it: who leads it (the coordinator of
+/// its groups), its groups, its log's newest records and the compaction view of its log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OffsetsPartition {
+    pub partition: u32,
+    pub leader: Option<BrokerId>,
+    pub leader_epoch: u32,
+    pub replicas: Vec<BrokerId>,
+    pub isr: Vec<BrokerId>,
+    pub groups: Vec<String>,
+    pub log_start: u64,
+    pub log_end: u64,
+    pub high_watermark: u64,
+    /// The newest [`OFFSETS_RECORDS_SHOWN`] records, oldest first, and how many older are
+    /// not drawn.
+    pub records: Vec<RawRecord>,
+    pub records_hidden: u64,
+    /// `None` before the partition's first record.
+    pub compaction: Option<LogCompaction>,
+}
+
+/// The compaction settings of `__consumer_offsets`: Kafka's topic defaults with
+/// `offsets.topic.segment.bytes` (as the coordinators' cleaner uses them,
+/// `sim/group/offsets_topic.rs`).
+fn offsets_config(segment_bytes: u64) -> kafka_sandbox_core::read::CompactionConfig {
+    kafka_sandbox_core::read::CompactionConfig { segment_bytes, ..Default::default() }
+}
+
+/// `__consumer_offsets` partition `partition` now, `None` past the last.
+pub fn offsets_partition(read: Read<'_>, partition: u32) -> Option<OffsetsPartition> {
+    let topic = read.offsets_topic();
+    let p = topic.partition(partition)?;
+    let log = p.log();
+    let all = log.map_or(0, |l| l.records().len());
+    let records: Vec<RawRecord> = log
+        .map(|l| {
+            l.newest_records(OFFSETS_RECORDS_SHOWN)
+                .iter()
+                .map(|r| RawRecord {
+                    id: r.record.id,
+                    offset: r.offset,
+                    key: r.record.key.clone().unwrap_or_default(),
+                    value: r.record.value.clone(),
+                    tombstone: r.record.tombstone,
+                    delete_horizon: r.delete_horizon,
+                    appended_at: r.appended_at,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Some(OffsetsPartition {
+        partition,
+        leader: p.leader(),
+        leader_epoch: p.leader_epoch(),
+        replicas: p.replicas().to_vec(),
+        isr: p.isr().to_vec(),
+        groups: p.groups().into_iter().map(str::to_string).collect(),
+        log_start: log.map_or(0, |l| l.log_start_offset()),
+        log_end: log.map_or(0, |l| l.log_end_offset()),
+        high_watermark: log.map_or(0, |l| l.high_watermark()),
+        records_hidden: (all - records.len()) as u64,
+        records,
+        compaction: log.map(|l| {
+            LogCompaction::of(l, p.leader(), CleanupPolicy::Compact, &offsets_config(topic.segment_bytes()), read.now())
+        }),
+    })
+}
+
+/// Where each group's offsets live: its `__consumer_offsets` partition and that partition's
+/// leader (the coordinator), by group id.
+pub fn offsets_homes(read: Read<'_>) -> VecMap<String, (u32, Option<BrokerId>)> {
+    let topic = read.offsets_topic();
+    read.groups()
+        .filter_map(|g| {
+            let p = topic.partition_of(g.id())?;
+            Some((g.id().to_string(), (p, topic.partition(p).and_then(|x| x.leader()))))
+        })
+        .collect()
+}
+
 /// A run of offsets between two records of a shown log that no record holds any more
 /// (the cleaner removed them: offsets are increasing, not contiguous).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -331,6 +426,29 @@ mod tests {
         let Some(log) = log else { panic!("t-0") };
         let tombstone = log.records().iter().find(|r| r.record.tombstone).map(|r| r.offset);
         assert_eq!(after.deleted[0].1, tombstone.unwrap_or(u64::MAX));
+    }
+
+    #[test]
+    fn a_groups_offsets_partition_holds_its_commits_keyed_by_group_topic_and_partition() {
+        let Ok(mut s) = kafka_sandbox_core::scenario::default_scenario().build() else { panic!("builds") };
+        s.run_to(SimTime(20_000));
+        let homes = offsets_homes(s.read());
+        let Some(g) = s.read().groups().next().map(|g| g.id().to_string()) else { panic!("a group") };
+        let Some(&(p, leader)) = homes.get(&g) else { panic!("{g} has a home") };
+        let Some(v) = offsets_partition(s.read(), p) else { panic!("partition {p}") };
+        assert_eq!(v.leader, leader);
+        assert!(v.groups.contains(&g));
+        let prefix = format!("[\"{g}\",");
+        assert!(v.records.iter().any(|r| r.key.starts_with(&prefix) && r.value.contains("\"offset\"")), "{:?}", v.records.first());
+        let Some(c) = &v.compaction else { panic!("the partition has records") };
+        assert_eq!(c.policy, CleanupPolicy::Compact);
+        // The table has one row per key: the group's metadata and each committed partition.
+        assert!(c.latest.iter().any(|r| r.key == format!("\"{g}\"")), "{:?}", c.latest);
+        let keys: Vec<&str> = c.latest.iter().map(|r| r.key.as_str()).collect();
+        let mut unique = keys.clone();
+        unique.dedup();
+        assert_eq!(keys, unique);
+        assert!(offsets_partition(s.read(), 50).is_none());
     }
 
     #[test]

@@ -44,6 +44,9 @@ msgs! {
     GAP_HINT = "这些偏移量的消息已被日志清理器删除：偏移量从不改变，只留下空缺；消费者的位置会跳过它们", "The log cleaner removed the records at these offsets: offsets never change, they leave a gap; a consumer's position moves past it";
     LEGEND_TOMBSTONE = "墓碑（null 值）", "tombstone (null value)";
     LEGEND_GAP = "被清理掉的偏移量", "offsets the cleaner removed";
+    CLOSE_HINT = "关闭这个视图", "Close this view";
+    OFFSETS_TOPIC_HINT = "组的已提交偏移量和元数据是这个压缩主题里的消息：提交的键是 [\"组\",\"主题\",分区]，值是 {\"offset\":…}；组的元数据的键是 \"组\"；偏移量过期时写一个墓碑。新的协调者从这里加载组。", "A group's committed offsets and metadata are records of this compacted topic: a commit is keyed [\"group\",\"topic\",partition] with a value {\"offset\":…}; the group's metadata is keyed \"group\"; an expired offset gets a tombstone. A new coordinator loads the groups from here.";
+    OFFSETS_LIVE_HINT = "打开这个分区：看提交落地、被压缩、过期时变成墓碑", "Open that partition: watch commits land, be compacted, and become tombstones when they expire";
     GO_TO_PARTITION_HINT = "转到这次清理的时刻，并滚动到该分区的段", "Go to this pass's moment and scroll to the partition's segments";
 }
 
@@ -192,6 +195,28 @@ pub fn compaction_line(lang: Lang, e: &CompactionEvent) -> String {
                 )
             }
         }
+        CompactionEvent::CoordinatorLoaded { partition, broker, leader_epoch, records, groups, offsets } => {
+            coordinator_loaded(lang, *partition, *broker, *leader_epoch, *records, groups, *offsets)
+        }
+    }
+}
+
+/// A new coordinator loaded its `__consumer_offsets` partition.
+fn coordinator_loaded(lang: Lang, partition: u32, broker: u32, leader_epoch: u32, records: u64, groups: &[String], offsets: u32) -> String {
+    let names = groups.join(", ");
+    match (lang, groups.is_empty()) {
+        (Lang::Zh, true) => format!(
+            "Broker {broker} 成为 __consumer_offsets-{partition} 的 leader（epoch {leader_epoch}），读取了 {records} 条消息，没有组的数据"
+        ),
+        (Lang::Zh, false) => format!(
+            "Broker {broker} 成为 __consumer_offsets-{partition} 的 leader（epoch {leader_epoch}），读取 {records} 条消息，恢复了 {names} 的 {offsets} 个已提交偏移量：现在由它协调这些组"
+        ),
+        (Lang::En, true) => {
+            format!("Broker {broker} leads __consumer_offsets-{partition} (epoch {leader_epoch}) and read its {records} record(s): no group data")
+        }
+        (Lang::En, false) => format!(
+            "Broker {broker} leads __consumer_offsets-{partition} (epoch {leader_epoch}) and loaded it: {records} record(s) read, {offsets} committed offset(s) of {names} restored; it coordinates them now"
+        ),
     }
 }
 
@@ -245,5 +270,35 @@ mod tests {
             }
         }
         assert!(compaction_line(Lang::Zh, &e).contains("墓碑"));
+    }
+}
+
+/// Which groups a `__consumer_offsets` partition's leader coordinates.
+pub fn coordinates(lang: Lang, groups: &[String]) -> String {
+    let names = groups.join(", ");
+    match (lang, groups.is_empty()) {
+        (Lang::Zh, true) => "没有组落在这个分区".to_string(),
+        (Lang::Zh, false) => format!("落在这个分区的组（它的 leader 是它们的协调者）：{names}"),
+        (Lang::En, true) => "No group hashes to this partition".to_string(),
+        (Lang::En, false) => format!("Groups that hash here (its leader is their coordinator): {names}"),
+    }
+}
+
+/// Older records of a log the view does not draw.
+pub fn records_hidden(lang: Lang, n: u64) -> String {
+    if lang == Lang::Zh {
+        format!("更早的 {n} 条消息未画出")
+    } else {
+        format!("{n} older record(s) not drawn")
+    }
+}
+
+/// The link from a group's card to where its offsets live.
+pub fn offsets_live_in(lang: Lang, partition: u32, leader: Option<u32>) -> String {
+    match (lang, leader) {
+        (Lang::Zh, Some(b)) => format!("偏移量存放在 __consumer_offsets-{partition}（leader broker {b}）"),
+        (Lang::Zh, None) => format!("偏移量存放在 __consumer_offsets-{partition}（无 leader）"),
+        (Lang::En, Some(b)) => format!("offsets live in __consumer_offsets-{partition} (leader broker {b})"),
+        (Lang::En, None) => format!("offsets live in __consumer_offsets-{partition} (no leader)"),
     }
 }

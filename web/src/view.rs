@@ -552,8 +552,12 @@ pub fn involved_selectors(kind: &kafka_sandbox_core::EventKind) -> Vec<String> {
     out
 }
 
-/// The selector of a partition's compaction view in the topic panel (issue 19).
+/// The selector of a partition's compaction view (issue 19): in the topic panel, or the
+/// `__consumer_offsets` view.
 pub fn partition_selector(topic: &str, partition: u32) -> String {
+    if topic == kafka_sandbox_core::record::OFFSETS_TOPIC {
+        return format!("#offsets-view[data-partition=\"{partition}\"] .compaction");
+    }
     format!("[data-topic=\"{}\"] #partition-{partition} .compaction", css_escape(topic))
 }
 

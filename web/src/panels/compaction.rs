@@ -166,3 +166,112 @@ pub fn legend(lang: Lang) -> Html {
         </>
     }
 }
+
+#[derive(Properties, PartialEq)]
+pub struct OffsetsPanelProps {
+    pub lang: Lang,
+    pub view: std::rc::Rc<crate::compaction::OffsetsPartition>,
+    pub dispatch: Callback<crate::state::Action>,
+}
+
+/// One `__consumer_offsets` partition opened from a group's card (issue 19): its leader
+/// (the coordinator of its groups), its segment strip, its raw log of commits, metadata and
+/// tombstones, and the latest value per key — what a new coordinator loads.
+#[component]
+pub fn OffsetsPanel(p: &OffsetsPanelProps) -> Html {
+    let lang = p.lang;
+    let v = &*p.view;
+    let show_latest = use_state(|| false);
+    let root = use_node_ref();
+    {
+        // Opened (or moved to another partition): bring it into view.
+        let root = root.clone();
+        use_effect_with(v.partition, move |_| {
+            if let Some(el) = root.cast::<web_sys::Element>() {
+                el.scroll_into_view();
+            }
+        });
+    }
+    let toggle = {
+        let show = show_latest.clone();
+        Callback::from(move |_: MouseEvent| show.set(!*show))
+    };
+    let close = super::send(&p.dispatch, crate::state::Action::ShowOffsets(None));
+    let isr = v.isr.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
+    let leader = match v.leader {
+        Some(b) => format!("{} B{b}", crate::i18n::PARTITION_LEADER.get(lang)),
+        None => crate::i18n::OFFLINE.get(lang).to_string(),
+    };
+    let mut cells: Vec<Html> = Vec::with_capacity(v.records.len() + 2);
+    let mut prev: Option<u64> = (v.records_hidden == 0).then(|| v.log_start.checked_sub(1)).flatten();
+    if v.records_hidden == 0 && v.log_start == 0 {
+        if let Some(first) = v.records.first().filter(|r| r.offset > 0) {
+            cells.push(gap_cell(lang, Gap { from: 0, to: first.offset - 1 }, html! {}));
+        }
+    }
+    for r in &v.records {
+        if let Some(gap) = prev.and_then(|p| crate::compaction::gap_between(p, r.offset)) {
+            cells.push(gap_cell(lang, gap, html! {}));
+        }
+        prev = Some(r.offset);
+        let mut title = format!("{} {} · {} {} · {}", crate::i18n::OFFSET.get(lang), r.offset, crate::i18n::KEY_WORD.get(lang), r.key, if r.tombstone { "null" } else { &r.value });
+        if r.tombstone {
+            title = format!("{title} · {}", w::TOMBSTONE_HINT.get(lang));
+            if let Some(h) = r.delete_horizon {
+                title = format!("{title} · {}", w::delete_horizon(lang, h.ms()));
+            }
+        }
+        let committed = r.offset < v.high_watermark;
+        cells.push(html! {
+            <li key={r.id.0} class={classes!("cell", "ocell", committed.then_some("committed"), r.tombstone.then_some("tombstone"))}
+                data-offset={r.offset.to_string()} data-key={r.key.clone()} data-value={r.value.clone()} {title}>
+                <span class="off">{ r.offset }</span>
+                <span class="okey">{ &r.key }</span>
+                <span class="val">{ if r.tombstone { "null" } else { r.value.as_str() } }</span>
+                if r.tombstone {
+                    <span class="tomb-word">{ w::tombstone_word(lang) }</span>
+                }
+                if let (true, Some(h)) = (r.tombstone, r.delete_horizon) {
+                    <span class="horizon" title={w::delete_horizon(lang, h.ms())}>{ format!("⌛{} ms", h.ms()) }</span>
+                }
+            </li>
+        });
+    }
+    if let Some(gap) = prev.and_then(|p| crate::compaction::gap_between(p, v.log_end)) {
+        cells.push(gap_cell(lang, gap, html! {}));
+    }
+    html! {
+        <section id="offsets-view" class="panel offsets-view" data-partition={v.partition.to_string()} ref={root}>
+            <div class="offsets-head">
+                <h2><code>{ format!("__consumer_offsets-{}", v.partition) }</code></h2>
+                <button class="close-offsets" title={w::CLOSE_HINT.get(lang)} onclick={close}>{ "✕" }</button>
+            </div>
+            <p class="psummary">
+                <strong class="leader-id">{ leader }</strong>
+                { format!(" · {} {} · ISR [{isr}] · {} {} · {} {}", crate::i18n::EPOCH.get(lang), v.leader_epoch,
+                    crate::i18n::LEO.get(lang), v.log_end, crate::i18n::HW.get(lang), v.high_watermark) }
+            </p>
+            <p class="offsets-groups">{ w::coordinates(lang, &v.groups) }</p>
+            <p class="muted small">{ w::OFFSETS_TOPIC_HINT.get(lang) }</p>
+            if let Some(c) = &v.compaction {
+                { segment_strip(lang, c) }
+                <button class={classes!("latest-toggle", show_latest.then_some("on"))} aria-pressed={show_latest.to_string()}
+                    title={w::LATEST_TOGGLE_HINT.get(lang)} onclick={toggle}>{ w::LATEST_TOGGLE.get(lang) }</button>
+            }
+            if v.records_hidden > 0 {
+                <p class="muted small records-hidden">{ w::records_hidden(lang, v.records_hidden) }</p>
+            }
+            <div class={classes!("log-and-latest", show_latest.then_some("with-latest"))}>
+                <ol class="log offsets-log">
+                    if v.records.is_empty() {
+                        <li key="empty" class="empty">{ crate::i18n::EMPTY_LOG.get(lang) }</li>
+                    }
+                    { for cells }
+                </ol>
+                if let (true, Some(c)) = (*show_latest, &v.compaction) {
+                    { latest_table(lang, c) }
+                }
+            </div>
+        </section>
+    }
+}

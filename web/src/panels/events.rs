@@ -86,10 +86,16 @@ fn partition_link(lang: Lang, e: &Event, dispatch: &Callback<Action>) -> Html {
     else {
         return html! {};
     };
+    // A pass over `__consumer_offsets` opens that partition's view, which scrolls itself in.
+    let offsets = (topic == kafka_sandbox_core::record::OFFSETS_TOPIC).then_some(*partition);
     let selector = crate::view::partition_selector(topic, *partition);
     let (seq, d) = (e.seq, dispatch.clone());
     let onclick = Callback::from(move |_: MouseEvent| {
         d.emit(Action::SelectEvent(seq));
+        if offsets.is_some() {
+            d.emit(Action::ShowOffsets(offsets));
+            return;
+        }
         let found = web_sys::window().and_then(|w| w.document()).and_then(|doc| doc.query_selector(&selector).ok().flatten());
         if let Some(el) = found {
             el.scroll_into_view();

@@ -28,6 +28,7 @@ pub use apps::Apps;
 pub use bridge::BridgePanel;
 pub use brokers::{Brokers, BrokersProps};
 pub use charts::Charts;
+pub use compaction::OffsetsPanel;
 pub use compare::{compare_groups, ComparePanel};
 pub use controls::Controls;
 pub use editor::{fault_command, Editor, EditorProps};
