@@ -64,6 +64,16 @@ pub fn delete_horizon(lang: Lang, horizon_ms: u64) -> String {
     }
 }
 
+/// The short tag under a stamped tombstone: until when it stays, in the page clock's seconds.
+pub fn horizon_short(lang: Lang, horizon_ms: u64) -> String {
+    let secs = horizon_ms as f64 / 1000.0;
+    if lang == Lang::Zh {
+        format!("保留到 {secs:.1} s")
+    } else {
+        format!("until {secs:.1} s")
+    }
+}
+
 /// The cell of a run of removed offsets.
 pub fn gap_label(lang: Lang, from: u64, to: u64) -> String {
     let n = to - from + 1;

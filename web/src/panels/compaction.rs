@@ -136,7 +136,7 @@ pub fn tombstone_hint(lang: Lang, r: &RecordView) -> Option<String> {
 pub fn horizon_tag(lang: Lang, r: &RecordView) -> Html {
     match (r.tombstone, r.delete_horizon) {
         (true, Some(h)) => html! {
-            <span class="horizon" title={w::delete_horizon(lang, h.ms())}>{ format!("⌛{} ms", h.ms()) }</span>
+            <span class="horizon" title={w::delete_horizon(lang, h.ms())}>{ w::horizon_short(lang, h.ms()) }</span>
         },
         _ => html! {},
     }
@@ -232,7 +232,7 @@ pub fn OffsetsPanel(p: &OffsetsPanelProps) -> Html {
                     <span class="tomb-word">{ w::tombstone_word(lang) }</span>
                 }
                 if let (true, Some(h)) = (r.tombstone, r.delete_horizon) {
-                    <span class="horizon" title={w::delete_horizon(lang, h.ms())}>{ format!("⌛{} ms", h.ms()) }</span>
+                    <span class="horizon" title={w::delete_horizon(lang, h.ms())}>{ w::horizon_short(lang, h.ms()) }</span>
                 }
             </li>
         });
