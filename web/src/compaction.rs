@@ -166,8 +166,7 @@ impl LogCompaction {
                 newest.insert(k, (r.offset, r.record.tombstone));
             }
         }
-        let deleted_all: Vec<(String, u64)> =
-            newest.into_iter().filter(|(_, (_, t))| *t).map(|(k, (o, _))| (k.to_string(), o)).collect();
+        let deleted_all: Vec<(String, u64)> = newest.into_iter().filter(|(_, (_, t))| *t).map(|(k, (o, _))| (k.to_string(), o)).collect();
         let deleted_total = deleted_all.len();
         let deleted = deleted_all.into_iter().take(DELETED_SHOWN).collect();
         LogCompaction {
@@ -289,9 +288,8 @@ pub fn offsets_partition(read: Read<'_>, partition: u32) -> Option<OffsetsPartit
         high_watermark: log.map_or(0, |l| l.high_watermark()),
         records_hidden: (all - records.len()) as u64,
         records,
-        compaction: log.map(|l| {
-            LogCompaction::of(l, p.leader(), CleanupPolicy::Compact, &offsets_config(topic.segment_bytes()), read.now())
-        }),
+        compaction: log
+            .map(|l| LogCompaction::of(l, p.leader(), CleanupPolicy::Compact, &offsets_config(topic.segment_bytes()), read.now())),
     })
 }
 

@@ -20,7 +20,9 @@ pub fn segment_strip(lang: Lang, c: &LogCompaction) -> Html {
     let cut = c.checkpoint.and_then(|_| c.segments.iter().position(|s| s.state != SegState::Clean));
     let mut cells: Vec<Html> = Vec::with_capacity(c.segments.len() + 2);
     if c.segments_hidden > 0 {
-        cells.push(html! { <li key="hidden" class="seg-hidden muted small">{ w::segments_hidden(lang, c.segments_hidden, c.hidden_clean) }</li> });
+        cells.push(
+            html! { <li key="hidden" class="seg-hidden muted small">{ w::segments_hidden(lang, c.segments_hidden, c.hidden_clean) }</li> },
+        );
     }
     for (i, s) in c.segments.iter().enumerate() {
         if cut == Some(i) {
@@ -214,7 +216,14 @@ pub fn OffsetsPanel(p: &OffsetsPanelProps) -> Html {
             cells.push(gap_cell(lang, gap, html! {}));
         }
         prev = Some(r.offset);
-        let mut title = format!("{} {} · {} {} · {}", crate::i18n::OFFSET.get(lang), r.offset, crate::i18n::KEY_WORD.get(lang), r.key, if r.tombstone { "null" } else { &r.value });
+        let mut title = format!(
+            "{} {} · {} {} · {}",
+            crate::i18n::OFFSET.get(lang),
+            r.offset,
+            crate::i18n::KEY_WORD.get(lang),
+            r.key,
+            if r.tombstone { "null" } else { &r.value }
+        );
         if r.tombstone {
             title = format!("{title} · {}", w::TOMBSTONE_HINT.get(lang));
             if let Some(h) = r.delete_horizon {

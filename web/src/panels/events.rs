@@ -82,7 +82,8 @@ pub fn EventLog(p: &EventLogProps) -> Html {
 /// A cleaner's pass (issue 19) links to the partition it compacted: the run goes to that
 /// moment (as clicking the event does) and the page scrolls to the partition's segments.
 fn partition_link(lang: Lang, e: &Event, dispatch: &Callback<Action>) -> Html {
-    let kafka_sandbox_core::EventKind::Compaction(kafka_sandbox_core::event::CompactionEvent::LogCleaned { topic, partition, .. }) = &e.kind
+    let kafka_sandbox_core::EventKind::Compaction(kafka_sandbox_core::event::CompactionEvent::LogCleaned { topic, partition, .. }) =
+        &e.kind
     else {
         return html! {};
     };

@@ -304,8 +304,7 @@ fn record_cell(
 ) -> Html {
     // The markers pointing at this record: those at its offset, and those below `below`
     // (the first record shown takes the older ones).
-    let here: Vec<&Marker> =
-        pins.iter().filter(|(o, _)| *o == r.offset || *o < below).flat_map(|(_, ms)| ms.iter()).collect();
+    let here: Vec<&Marker> = pins.iter().filter(|(o, _)| *o == r.offset || *o < below).flat_map(|(_, ms)| ms.iter()).collect();
     let held = marks.held_by(r.offset);
     let held_title = held.iter().map(|h| i18n::classroom::in_hand_mark(lang, &h.group, &h.client_id)).collect::<Vec<_>>().join("; ");
     let fresh = r.offset >= fresh_from;
