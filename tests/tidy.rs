@@ -27,6 +27,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "history",
             "share",
             "share_view",
+            "offsets_view",
             "compare",
             "provenance",
             "read",

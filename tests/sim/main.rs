@@ -13,6 +13,7 @@ mod events;
 mod group_rules;
 mod groups;
 mod lessons;
+mod offsets_topic;
 mod producer;
 mod properties;
 mod push;

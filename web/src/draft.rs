@@ -332,6 +332,7 @@ pub static FIELDS: &[FieldSpec] = &[
     slot!(cluster.transaction_max_timeout_ms, How::Limit(&limits::TRANSACTION_MAX_TIMEOUT_MS)),
     slot!(cluster.transaction_abort_timed_out_transaction_cleanup_interval_ms, How::Limit(&limits::TRANSACTION_ABORT_INTERVAL_MS)),
     slot!(cluster.log_cleaner_backoff_ms, How::Limit(&limits::LOG_CLEANER_BACKOFF_MS)),
+    slot!(cluster.offsets_topic_segment_bytes, How::Limit(&limits::OFFSETS_TOPIC_SEGMENT_BYTES)),
     // A topic.
     slot!(topic.name, How::Name(Names::Topic)),
     slot!(topic.partitions, How::Limit(&limits::TOPIC_PARTITIONS)),
@@ -1963,6 +1964,7 @@ mod tests {
             Field::at("topics[].segment_bytes", &[d.topic_keys()[0]]),
             Field::at("topics[].segment_ms", &[d.topic_keys()[0]]),
             Field::at("cluster.log_cleaner_backoff_ms", &[]),
+            Field::at("cluster.offsets_topic_segment_bytes", &[]),
             Field::at("topics[].min_compaction_lag_ms", &[d.topic_keys()[0]]),
             Field::at("topics[].max_compaction_lag_ms", &[d.topic_keys()[0]]),
             Field::at("topics[].delete_retention_ms", &[d.topic_keys()[0]]),

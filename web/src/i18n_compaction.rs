@@ -48,6 +48,7 @@ msgs! {
     OFFSETS_TOPIC_HINT = "组的已提交偏移量和元数据是这个压缩主题里的消息：提交的键是 [\"组\",\"主题\",分区]，值是 {\"offset\":…}；组的元数据的键是 \"组\"；偏移量过期时写一个墓碑。新的协调者从这里加载组。", "A group's committed offsets and metadata are records of this compacted topic: a commit is keyed [\"group\",\"topic\",partition] with a value {\"offset\":…}; the group's metadata is keyed \"group\"; an expired offset gets a tombstone. A new coordinator loads the groups from here.";
     OFFSETS_LIVE_HINT = "打开这个分区：看提交落地、被压缩、过期时变成墓碑", "Open that partition: watch commits land, be compacted, and become tombstones when they expire";
     GO_TO_PARTITION_HINT = "转到这次清理的时刻，并滚动到该分区的段", "Go to this pass's moment and scroll to the partition's segments";
+    ED_OFFSETS_SEGMENT_HINT = "__consumer_offsets 的段大小：活跃段从不压缩，调小才能看到提交被压缩", "Segment size of __consumer_offsets: the active segment is never compacted, so make it small to watch commits get compacted";
 }
 
 /// The word under a tombstone's struck null.
@@ -206,27 +207,17 @@ pub fn compaction_line(lang: Lang, e: &CompactionEvent) -> String {
             }
         }
         CompactionEvent::CoordinatorLoaded { partition, broker, leader_epoch, records, groups, offsets } => {
-            coordinator_loaded(lang, *partition, *broker, *leader_epoch, *records, groups, *offsets)
+            let groups = groups.join(", ");
+            if zh {
+                format!(
+                    "Broker {broker} 成为 __consumer_offsets-{partition} 的 leader（epoch {leader_epoch}），即这些组的新协调者：读了 {records} 条消息，从每个键的最新消息重建 {groups} 的已提交偏移量（共 {offsets} 个）"
+                )
+            } else {
+                format!(
+                    "Broker {broker} now leads __consumer_offsets-{partition} (epoch {leader_epoch}), so it is the new coordinator: it read {records} record(s) and rebuilt the committed offsets of {groups} ({offsets} in all) from the newest record per key"
+                )
+            }
         }
-    }
-}
-
-/// A new coordinator loaded its `__consumer_offsets` partition.
-fn coordinator_loaded(lang: Lang, partition: u32, broker: u32, leader_epoch: u32, records: u64, groups: &[String], offsets: u32) -> String {
-    let names = groups.join(", ");
-    match (lang, groups.is_empty()) {
-        (Lang::Zh, true) => format!(
-            "Broker {broker} 成为 __consumer_offsets-{partition} 的 leader（epoch {leader_epoch}），读取了 {records} 条消息，没有组的数据"
-        ),
-        (Lang::Zh, false) => format!(
-            "Broker {broker} 成为 __consumer_offsets-{partition} 的 leader（epoch {leader_epoch}），读取 {records} 条消息，恢复了 {names} 的 {offsets} 个已提交偏移量：现在由它协调这些组"
-        ),
-        (Lang::En, true) => {
-            format!("Broker {broker} leads __consumer_offsets-{partition} (epoch {leader_epoch}) and read its {records} record(s): no group data")
-        }
-        (Lang::En, false) => format!(
-            "Broker {broker} leads __consumer_offsets-{partition} (epoch {leader_epoch}) and loaded it: {records} record(s) read, {offsets} committed offset(s) of {names} restored; it coordinates them now"
-        ),
     }
 }
 
@@ -280,6 +271,20 @@ mod tests {
             }
         }
         assert!(compaction_line(Lang::Zh, &e).contains("墓碑"));
+        let e = CompactionEvent::CoordinatorLoaded {
+            partition: 12,
+            broker: 2,
+            leader_epoch: 3,
+            records: 7,
+            groups: vec!["billing".into()],
+            offsets: 4,
+        };
+        for lang in [Lang::Zh, Lang::En] {
+            let line = compaction_line(lang, &e);
+            for n in ["__consumer_offsets-12", "Broker 2", "billing", "7", "4"] {
+                assert!(line.contains(n), "{line}");
+            }
+        }
     }
 }
 

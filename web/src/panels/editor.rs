@@ -427,6 +427,7 @@ fn cluster(cx: &Ctx) -> Html {
         c("cluster.transaction_max_timeout_ms"),
         c("cluster.transaction_abort_timed_out_transaction_cleanup_interval_ms"),
         c("cluster.log_cleaner_backoff_ms"),
+        c("cluster.offsets_topic_segment_bytes"),
     ];
     html! {
         <fieldset class="ed-section" id="ed-cluster">
@@ -456,6 +457,7 @@ fn cluster(cx: &Ctx) -> Html {
                 { cx.field(more[14], "transaction.max.timeout.ms", None) }
                 { cx.field(more[15], "transaction.abort.timed.out.transaction.cleanup.interval.ms", None) }
                 { cx.field(more[16], "log.cleaner.backoff.ms", None) }
+                { cx.field(more[17], "offsets.topic.segment.bytes", Some(crate::i18n_compaction::ED_OFFSETS_SEGMENT_HINT)) }
             </> }) }
         </fieldset>
     }

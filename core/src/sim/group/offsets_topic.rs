@@ -393,4 +393,37 @@ mod tests {
         assert_eq!(k.kafka_bytes(), 12);
         assert_eq!(crate::partitioner::record_size_in_bytes(Some(&[0; 12]), Some(&[0; 24]), &[]), 43);
     }
+
+    /// The new coordinator's offsets come from the log, not from what the old one held in
+    /// memory: a value the log never had is replaced by the newest record of its key, and an
+    /// offset the log tombstoned is gone.
+    #[test]
+    fn a_new_leader_rebuilds_the_groups_offsets_from_the_log_alone() {
+        use crate::scenario::{ProducerSpec, Scenario, SendPlan, TopicSpec};
+        let mut b = Scenario::builder();
+        b.brokers(3);
+        let t = b.topic(TopicSpec::new("t").partitions(2).replication_factor(3));
+        b.producer(ProducerSpec::new("p").send(SendPlan::values(&t, ["a", "b", "c", "d"])));
+        b.group(crate::command::GroupSpec::new("g", [&t]).members([crate::command::MemberSpec::new("c1")]));
+        let mut sim = b.build().unwrap();
+        sim.run_to(SimTime(15_000));
+        let logged: Vec<(TopicPartition, u64)> =
+            sim.consumers.groups.get("g").unwrap().committed.iter().map(|(tp, o)| (tp.clone(), *o)).collect();
+        assert_eq!(logged.iter().map(|(_, o)| o).sum::<u64>(), 4);
+        // Memory the log does not back: a wrong offset (the member's next commit would fix
+        // it anyway), and one the log never had (only a load from the log drops it).
+        let g = sim.consumers.groups.get_mut("g").unwrap();
+        g.committed.insert(TopicPartition::new("t", 0), 999);
+        g.committed.insert(TopicPartition::new("elsewhere", 0), 7);
+        let p = sim.cluster.offsets_partition_of("g").unwrap();
+        let leader = sim.cluster.offsets_partition(p).unwrap().leader.unwrap();
+        sim.apply(crate::command::BrokerCommand::CrashBroker { broker: leader }).unwrap();
+        sim.run_to(SimTime(40_000));
+        let reg = sim.cluster.offsets_partition(p).unwrap();
+        assert_ne!(reg.leader, Some(leader));
+        assert_eq!(sim.consumers.offsets.partitions.get(&p).unwrap().loaded_by, reg.leader.map(|b| (b, reg.leader_epoch)));
+        let now: Vec<(TopicPartition, u64)> =
+            sim.consumers.groups.get("g").unwrap().committed.iter().map(|(tp, o)| (tp.clone(), *o)).collect();
+        assert_eq!(now, logged);
+    }
 }
