@@ -286,7 +286,7 @@ pub fn offsets_partition(read: Read<'_>, partition: u32) -> Option<OffsetsPartit
         log_start: log.map_or(0, |l| l.log_start_offset()),
         log_end: log.map_or(0, |l| l.log_end_offset()),
         high_watermark: log.map_or(0, |l| l.high_watermark()),
-        records_hidden: (all - records.len()) as u64,
+        records_hidden: all.saturating_sub(records.len()) as u64,
         records,
         compaction: log
             .map(|l| LogCompaction::of(l, p.leader(), CleanupPolicy::Compact, &offsets_config(topic.segment_bytes()), read.now())),
