@@ -317,7 +317,7 @@ pub struct Gap {
 
 impl Gap {
     /// How many offsets it spans.
-    pub fn len(self) -> u64 {
+    pub fn offsets(self) -> u64 {
         self.to - self.from + 1
     }
 }
@@ -459,7 +459,7 @@ mod tests {
     fn gaps_are_the_offsets_between_two_records_that_no_record_holds() {
         assert_eq!(gap_between(3, 4), None);
         assert_eq!(gap_between(3, 7), Some(Gap { from: 4, to: 6 }));
-        assert_eq!(gap_between(3, 7).map(Gap::len), Some(3));
+        assert_eq!(gap_between(3, 7).map(Gap::offsets), Some(3));
         assert_eq!(gap_between(5, 5), None);
     }
 }
