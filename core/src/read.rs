@@ -668,17 +668,24 @@ impl<'a> LogRead<'a> {
     pub fn dirty_ratio(self, now: SimTime, config: &CompactionConfig) -> f64 {
         self.to_clean(now, config).map_or(0.0, |l| l.cleanable_ratio())
     }
-    /// The latest value of every key, as a consumer reading the whole log ends up with it
-    /// (a compacted topic's table view): each key's newest data record in offset order, a
-    /// key whose newest record is a tombstone left out; keyless records and markers too.
-    pub fn latest_per_key(self) -> Vec<&'a StoredRecord> {
-        let mut newest: crate::vecmap::VecMap<&'a str, &'a StoredRecord> = crate::vecmap::VecMap::new();
+    /// Each key's newest record, by key (issue 19): the data record a consumer reading the
+    /// whole log ends up with for that key, or the tombstone that deleted it. Keyless records
+    /// and transaction markers are left out. A `BTreeMap`: it grows with the log's keys.
+    pub fn newest_per_key(self) -> std::collections::BTreeMap<&'a str, &'a StoredRecord> {
+        let mut newest: std::collections::BTreeMap<&'a str, &'a StoredRecord> = std::collections::BTreeMap::new();
         for r in self.0.records().iter().filter(|r| !r.record.is_control()) {
             if let Some(k) = r.record.key.as_deref() {
                 newest.insert(k, r);
             }
         }
-        let mut view: Vec<&'a StoredRecord> = newest.into_iter().map(|(_, r)| r).filter(|r| !r.record.tombstone).collect();
+        newest
+    }
+    /// The latest value of every key, as a consumer reading the whole log ends up with it
+    /// (a compacted topic's table view): each key's newest data record in offset order, a
+    /// key whose newest record is a tombstone left out; keyless records and markers too
+    /// ([`LogRead::newest_per_key`] without the tombstones).
+    pub fn latest_per_key(self) -> Vec<&'a StoredRecord> {
+        let mut view: Vec<&'a StoredRecord> = self.newest_per_key().into_values().filter(|r| !r.record.tombstone).collect();
         crate::sorted::sort_by_key(&mut view, |r| r.offset);
         view
     }

@@ -51,6 +51,8 @@ const GUARANTEE_ROWS: usize = 50;
 #[component]
 pub fn App() -> Html {
     let state = use_reducer(|| AppState::new(initial_lang()));
+    // What the compaction views read of each compacted log, kept between frames (issue 19).
+    let key_cache = use_mut_ref(crate::compaction::KeyCache::new);
     {
         let dispatcher = state.dispatcher();
         use_effect_with((), move |_| {
@@ -263,10 +265,11 @@ pub fn App() -> Html {
     let compare_groups = Rc::new(crate::panels::compare_groups(read));
     let share_groups = Rc::new(kafka_sandbox_core::share_view::views(&model.sim));
     let marks = Rc::new(crate::view::offset_marks(read));
-    let compaction = Rc::new(crate::compaction::compactions(read));
+    let mut key_cache = key_cache.borrow_mut();
+    let compaction = Rc::new(crate::compaction::compactions(read, &mut key_cache));
     // Where each group's offsets live, and the `__consumer_offsets` partition opened (issue 19).
     let offsets_homes = Rc::new(crate::compaction::offsets_homes(read));
-    let offsets_view = model.offsets_partition.and_then(|p| crate::compaction::offsets_partition(read, p)).map(Rc::new);
+    let offsets_view = model.offsets_partition.and_then(|p| crate::compaction::offsets_partition(read, p, &mut key_cache)).map(Rc::new);
     let acked_lost = Rc::new(crate::view::acked_lost(&topics, &producers));
     // Each group as kafka-consumer-groups.sh --describe prints it.
     let describes: Rc<kafka_sandbox_core::vecmap::VecMap<String, String>> = Rc::new(

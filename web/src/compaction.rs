@@ -17,6 +17,86 @@ pub const LATEST_SHOWN: usize = 50;
 /// At most this many deleted keys are named.
 pub const DELETED_SHOWN: usize = 12;
 
+/// Each key's newest record of one log, as the page last read it: kept between frames so a
+/// frame reads only the records appended since (a log with many keys would otherwise cost
+/// a pass over every record a frame). `digest` covers every record it has read, content
+/// included: a log that changed below `end` (a pass, retention, a truncation, another run
+/// after going back or opening a link) is read again from its start.
+#[derive(Clone, Debug, Default)]
+pub struct LogKeys {
+    end: u64,
+    digest: u64,
+    newest: std::collections::BTreeMap<String, KeyNewest>,
+    tombstones: usize,
+}
+
+#[derive(Clone, Debug)]
+struct KeyNewest {
+    offset: u64,
+    record: RecordId,
+    value: String,
+    tombstone: bool,
+}
+
+/// The shown logs' [`LogKeys`], by (topic, partition), kept by the page between frames.
+pub type KeyCache = std::collections::BTreeMap<(String, u32), LogKeys>;
+
+/// A record's place and content folded into `h`, a word at a time (a frame folds every
+/// record of the log: bytes one by one would cost more than the rest of the view): its
+/// offset, id, key and value lengths with their first bytes, tombstone and marker flags.
+fn fold(h: u64, r: &kafka_sandbox_core::record::StoredRecord) -> u64 {
+    fn head(s: &str) -> u64 {
+        let b = s.as_bytes();
+        let mut w = [0u8; 8];
+        let n = b.len().min(8);
+        w[..n].copy_from_slice(&b[..n]);
+        u64::from_le_bytes(w) ^ (b.len() as u64).rotate_left(56)
+    }
+    let key = r.record.key.as_deref().unwrap_or("");
+    let flags = u64::from(r.record.tombstone) | (u64::from(r.record.is_control()) << 1) | (u64::from(r.record.key.is_some()) << 2);
+    [r.offset, r.record.id.0, head(key), head(&r.record.value), flags]
+        .into_iter()
+        .fold(h, |h, w| (h ^ w).wrapping_mul(0x100_0000_01b3).rotate_left(29))
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+impl LogKeys {
+    /// Brought up to date with `log`: the records appended since the last read, or the
+    /// whole log again when anything it read has changed.
+    pub fn update(&mut self, log: LogRead<'_>) {
+        let end = log.log_end_offset();
+        let unchanged = self.end > 0 && end >= self.end && log.records_in(0, self.end).iter().fold(FNV_OFFSET, fold) == self.digest;
+        if !unchanged {
+            *self = LogKeys { digest: FNV_OFFSET, ..LogKeys::default() };
+        }
+        let mut digest = self.digest;
+        for r in log.records_in(self.end, end).iter() {
+            digest = fold(digest, r);
+            if r.record.is_control() {
+                continue;
+            }
+            let Some(k) = r.record.key.as_deref() else { continue };
+            let entry = KeyNewest { offset: r.offset, record: r.record.id, value: r.record.value.clone(), tombstone: r.record.tombstone };
+            let was = match self.newest.get_mut(k) {
+                Some(slot) => Some(std::mem::replace(slot, entry).tombstone),
+                None => {
+                    self.newest.insert(k.to_string(), entry);
+                    None
+                }
+            };
+            if was == Some(true) {
+                self.tombstones -= 1;
+            }
+            if r.record.tombstone {
+                self.tombstones += 1;
+            }
+        }
+        self.digest = digest;
+        self.end = end;
+    }
+}
+
 /// Where a segment stands with the cleaner (`LogCleanerManager`'s view of the log).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SegState {
@@ -111,7 +191,9 @@ impl LogCompaction {
         policy: CleanupPolicy,
         config: &kafka_sandbox_core::read::CompactionConfig,
         now: SimTime,
+        keys: &mut LogKeys,
     ) -> Self {
+        keys.update(log);
         let to_clean = log.to_clean(now, config);
         let first_dirty = to_clean.map_or(log.log_start_offset(), |t| t.first_dirty_offset);
         let first_uncleanable = to_clean.map_or(first_dirty, |t| t.first_uncleanable_offset);
@@ -145,30 +227,20 @@ impl LogCompaction {
                 }
             })
             .collect();
-        // The table: the core's own latest-per-key (one definition), by key.
-        let mut latest: Vec<LatestRow> = log
-            .latest_per_key()
-            .into_iter()
-            .map(|r| LatestRow {
-                key: r.record.key.clone().unwrap_or_default(),
-                value: r.record.value.clone(),
-                offset: r.offset,
-                record: r.record.id,
-            })
+        // The table: each key's newest record by key (as `LogRead::newest_per_key`, kept
+        // between frames), its data records listed (the first LATEST_SHOWN), its
+        // tombstones the deleted keys; only what is shown is copied.
+        let deleted_total = keys.tombstones;
+        let latest_total = keys.newest.len() - deleted_total;
+        let latest: Vec<LatestRow> = keys
+            .newest
+            .iter()
+            .filter(|(_, r)| !r.tombstone)
+            .take(LATEST_SHOWN)
+            .map(|(k, r)| LatestRow { key: k.clone(), value: r.value.clone(), offset: r.offset, record: r.record })
             .collect();
-        kafka_sandbox_core::sorted::sort_by_key(&mut latest, |r| r.key.clone());
-        let latest_total = latest.len();
-        latest.truncate(LATEST_SHOWN);
-        // The keys whose newest record is a tombstone: gone from the table.
-        let mut newest: VecMap<&str, (u64, bool)> = VecMap::new();
-        for r in log.records().iter().filter(|r| !r.record.is_control()) {
-            if let Some(k) = r.record.key.as_deref() {
-                newest.insert(k, (r.offset, r.record.tombstone));
-            }
-        }
-        let deleted_all: Vec<(String, u64)> = newest.into_iter().filter(|(_, (_, t))| *t).map(|(k, (o, _))| (k.to_string(), o)).collect();
-        let deleted_total = deleted_all.len();
-        let deleted = deleted_all.into_iter().take(DELETED_SHOWN).collect();
+        let deleted: Vec<(String, u64)> =
+            keys.newest.iter().filter(|(_, r)| r.tombstone).take(DELETED_SHOWN).map(|(k, r)| (k.clone(), r.offset)).collect();
         LogCompaction {
             policy,
             broker,
@@ -194,20 +266,21 @@ impl LogCompaction {
 /// each partition's shown log (the leader's, the first replica's while offline).
 pub type Compactions = VecMap<(String, u32), Rc<LogCompaction>>;
 
-/// The views of this moment (nothing for a run without a compacted topic).
-pub fn compactions(read: Read<'_>) -> Compactions {
+/// The views of this moment (nothing for a run without a compacted topic), reading each log
+/// through `cache` (kept by the page between frames; logs no longer shown leave it).
+pub fn compactions(read: Read<'_>, cache: &mut KeyCache) -> Compactions {
     let mut out = Compactions::new();
     for t in read.topics().filter(|t| t.config().cleanup_policy.compact()) {
         let config = t.config().compaction();
         for p in t.partitions() {
             let Some(log) = p.log() else { continue };
             let broker = p.leader().or_else(|| p.replicas().first().copied());
-            out.insert(
-                (t.name().to_string(), p.index()),
-                Rc::new(LogCompaction::of(log, broker, t.config().cleanup_policy, &config, read.now())),
-            );
+            let at = (t.name().to_string(), p.index());
+            let keys = cache.entry(at.clone()).or_default();
+            out.insert(at, Rc::new(LogCompaction::of(log, broker, t.config().cleanup_policy, &config, read.now(), keys)));
         }
     }
+    cache.retain(|at, _| at.0 == kafka_sandbox_core::record::OFFSETS_TOPIC || out.contains_key(at));
     out
 }
 
@@ -255,7 +328,7 @@ fn offsets_config(segment_bytes: u64) -> kafka_sandbox_core::read::CompactionCon
 }
 
 /// `__consumer_offsets` partition `partition` now, `None` past the last.
-pub fn offsets_partition(read: Read<'_>, partition: u32) -> Option<OffsetsPartition> {
+pub fn offsets_partition(read: Read<'_>, partition: u32, cache: &mut KeyCache) -> Option<OffsetsPartition> {
     let topic = read.offsets_topic();
     let p = topic.partition(partition)?;
     let log = p.log();
@@ -288,8 +361,12 @@ pub fn offsets_partition(read: Read<'_>, partition: u32) -> Option<OffsetsPartit
         high_watermark: log.map_or(0, |l| l.high_watermark()),
         records_hidden: all.saturating_sub(records.len()) as u64,
         records,
-        compaction: log
-            .map(|l| LogCompaction::of(l, p.leader(), CleanupPolicy::Compact, &offsets_config(topic.segment_bytes()), read.now())),
+        compaction: log.map(|l| {
+            let at = (kafka_sandbox_core::record::OFFSETS_TOPIC.to_string(), partition);
+            cache.retain(|k, _| k.0 != at.0 || k.1 == partition);
+            let keys = cache.entry(at).or_default();
+            LogCompaction::of(l, p.leader(), CleanupPolicy::Compact, &offsets_config(topic.segment_bytes()), read.now(), keys)
+        }),
     })
 }
 
@@ -375,7 +452,7 @@ mod tests {
     }
 
     fn view(sim: &Sim) -> Rc<LogCompaction> {
-        let Some(v) = compactions(sim.read()).get(&("t".to_string(), 0)).cloned() else { panic!("t-0 is compacted") };
+        let Some(v) = compactions(sim.read(), &mut KeyCache::new()).get(&("t".to_string(), 0)).cloned() else { panic!("t-0 is compacted") };
         v
     }
 
@@ -433,7 +510,7 @@ mod tests {
         let homes = offsets_homes(s.read());
         let Some(g) = s.read().groups().next().map(|g| g.id().to_string()) else { panic!("a group") };
         let Some(&(p, leader)) = homes.get(&g) else { panic!("{g} has a home") };
-        let Some(v) = offsets_partition(s.read(), p) else { panic!("partition {p}") };
+        let Some(v) = offsets_partition(s.read(), p, &mut KeyCache::new()) else { panic!("partition {p}") };
         assert_eq!(v.leader, leader);
         assert!(v.groups.contains(&g));
         let prefix = format!("[\"{g}\",");
@@ -446,13 +523,36 @@ mod tests {
         let mut unique = keys.clone();
         unique.dedup();
         assert_eq!(keys, unique);
-        assert!(offsets_partition(s.read(), 50).is_none());
+        assert!(offsets_partition(s.read(), 50, &mut KeyCache::new()).is_none());
+    }
+
+    #[test]
+    fn the_views_read_through_the_cache_equal_those_read_afresh_at_every_step() {
+        let mut s = sim();
+        let mut cache = KeyCache::new();
+        let writes = [("a", Some("a1")), ("b", Some("b1")), ("a", Some("a2")), ("b", None), ("c", Some("c1")), ("a", Some("a3"))];
+        for (i, (k, v)) in writes.iter().cycle().take(18).enumerate() {
+            put(&mut s, k, *v);
+            if i % 5 == 4 {
+                // A cleaner pass between some writes: the log changes below what was read.
+                let until = s.now().plus_ms(10_000);
+                s.run_to(until);
+            }
+            let kept = compactions(s.read(), &mut cache);
+            let fresh = compactions(s.read(), &mut KeyCache::new());
+            assert_eq!(kept, fresh, "after write {i}");
+        }
+        assert!(view(&s).passes > 0, "passes ran between the writes");
+        // Another run in the same cache (going back, a link): read afresh.
+        let other = sim();
+        let kept = compactions(other.read(), &mut cache);
+        assert_eq!(kept, compactions(other.read(), &mut KeyCache::new()));
     }
 
     #[test]
     fn a_run_without_a_compacted_topic_has_no_compaction_views() {
         let Ok(s) = kafka_sandbox_core::scenario::default_scenario().build() else { panic!("builds") };
-        assert!(compactions(s.read()).is_empty());
+        assert!(compactions(s.read(), &mut KeyCache::new()).is_empty());
     }
 
     #[test]
