@@ -365,7 +365,8 @@ pub fn offsets_partition(read: Read<'_>, partition: u32, cache: &mut KeyCache) -
             let at = (kafka_sandbox_core::record::OFFSETS_TOPIC.to_string(), partition);
             cache.retain(|k, _| k.0 != at.0 || k.1 == partition);
             let keys = cache.entry(at).or_default();
-            LogCompaction::of(l, p.leader(), CleanupPolicy::Compact, &offsets_config(topic.segment_bytes()), read.now(), keys)
+            // No broker named: the sandbox keeps one log for every in-sync copy of this topic.
+            LogCompaction::of(l, None, CleanupPolicy::Compact, &offsets_config(topic.segment_bytes()), read.now(), keys)
         }),
     })
 }
