@@ -232,10 +232,51 @@ pub fn compaction_problem(lang: Lang, p: &CompactionProblem) -> String {
     }
 }
 
+/// Which groups a `__consumer_offsets` partition's leader coordinates.
+pub fn coordinates(lang: Lang, groups: &[String]) -> String {
+    let names = groups.join(", ");
+    match (lang, groups.is_empty()) {
+        (Lang::Zh, true) => "没有组落在这个分区".to_string(),
+        (Lang::Zh, false) => format!("落在这个分区的组（它的 leader 是它们的协调者）：{names}"),
+        (Lang::En, true) => "No group hashes to this partition".to_string(),
+        (Lang::En, false) => format!("Groups that hash here (its leader is their coordinator): {names}"),
+    }
+}
+
+/// Older records of a log the view does not draw.
+pub fn records_hidden(lang: Lang, n: u64) -> String {
+    if lang == Lang::Zh {
+        format!("更早的 {n} 条消息未画出")
+    } else {
+        format!("{n} older record(s) not drawn")
+    }
+}
+
+/// The link from a group's card to where its offsets live.
+pub fn offsets_live_in(lang: Lang, partition: u32, leader: Option<u32>) -> String {
+    match (lang, leader) {
+        (Lang::Zh, Some(b)) => format!("偏移量存放在 __consumer_offsets-{partition}（leader broker {b}）"),
+        (Lang::Zh, None) => format!("偏移量存放在 __consumer_offsets-{partition}（无 leader）"),
+        (Lang::En, Some(b)) => format!("offsets live in __consumer_offsets-{partition} (leader broker {b})"),
+        (Lang::En, None) => format!("offsets live in __consumer_offsets-{partition} (no leader)"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use kafka_sandbox_core::record::RecordId;
+
+    #[test]
+    fn the_offsets_link_names_the_partition_and_its_leader_in_both_languages() {
+        for lang in [Lang::Zh, Lang::En] {
+            let line = offsets_live_in(lang, 28, Some(2));
+            assert!(line.contains("__consumer_offsets-28") && line.contains('2'), "{line}");
+            assert!(gap_label(lang, 3, 5).contains("3–5"));
+            assert!(horizon_short(lang, 86_403_000).contains("86403.0 s"));
+        }
+        assert!(offsets_live_in(Lang::Zh, 28, Some(2)).contains("偏移量"));
+    }
 
     #[test]
     fn every_text_has_both_languages() {
@@ -285,35 +326,5 @@ mod tests {
                 assert!(line.contains(n), "{line}");
             }
         }
-    }
-}
-
-/// Which groups a `__consumer_offsets` partition's leader coordinates.
-pub fn coordinates(lang: Lang, groups: &[String]) -> String {
-    let names = groups.join(", ");
-    match (lang, groups.is_empty()) {
-        (Lang::Zh, true) => "没有组落在这个分区".to_string(),
-        (Lang::Zh, false) => format!("落在这个分区的组（它的 leader 是它们的协调者）：{names}"),
-        (Lang::En, true) => "No group hashes to this partition".to_string(),
-        (Lang::En, false) => format!("Groups that hash here (its leader is their coordinator): {names}"),
-    }
-}
-
-/// Older records of a log the view does not draw.
-pub fn records_hidden(lang: Lang, n: u64) -> String {
-    if lang == Lang::Zh {
-        format!("更早的 {n} 条消息未画出")
-    } else {
-        format!("{n} older record(s) not drawn")
-    }
-}
-
-/// The link from a group's card to where its offsets live.
-pub fn offsets_live_in(lang: Lang, partition: u32, leader: Option<u32>) -> String {
-    match (lang, leader) {
-        (Lang::Zh, Some(b)) => format!("偏移量存放在 __consumer_offsets-{partition}（leader broker {b}）"),
-        (Lang::Zh, None) => format!("偏移量存放在 __consumer_offsets-{partition}（无 leader）"),
-        (Lang::En, Some(b)) => format!("offsets live in __consumer_offsets-{partition} (leader broker {b})"),
-        (Lang::En, None) => format!("offsets live in __consumer_offsets-{partition} (no leader)"),
     }
 }
