@@ -8,7 +8,7 @@
 // the page of the commit they were taken at. Look at them before committing.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { DIST_DIR, appsScenario, cliArg as arg, largeScenario, REPO_ROOT, launchChromium, loadScenario, openPage, pause, play, runTo, serveDist } from "../tests/e2e/helpers.mjs";
+import { DIST_DIR, appsScenario, cliArg as arg, compactionScenario, largeScenario, REPO_ROOT, launchChromium, loadScenario, openPage, pause, play, runTo, serveDist } from "../tests/e2e/helpers.mjs";
 
 const DIST = arg("--dist", DIST_DIR);
 /** The moment a shot shows, reached by Run to (the same state on any machine; the speed argument is kept for the shots' reading). */
@@ -176,6 +176,30 @@ const shots = {
     await page.locator("#apps").screenshot({ path: path("apps") });
   },
 
+  /** A compacted topic after the cleaner's first pass and new writes: the segment strip
+   * (clean, the checkpoint, dirty, active), a tombstone with its delete horizon, the gaps,
+   * and the latest value per key beside the raw log. */
+  async compaction(page) {
+    await loadScenario(page, compactionScenario(), '.topic[data-topic="profiles"]');
+    await runTo(page, 4);
+    const part = page.locator('.topic[data-topic="profiles"] #partition-0');
+    await part.locator("button.latest-toggle").click();
+    await part.locator("table.latest").waitFor();
+    await page.locator('.topic[data-topic="profiles"]').screenshot({ path: path("compaction") });
+  },
+
+  /** The same on a phone, in Chinese. */
+  async "compaction-390"(page) {
+    await page.goto(page.url().replace("lang=en", "lang=zh"));
+    await page.locator("#app-root").waitFor();
+    await loadScenario(page, compactionScenario(), '.topic[data-topic="profiles"]');
+    await runTo(page, 4);
+    const part = page.locator('.topic[data-topic="profiles"] #partition-0');
+    await part.locator("button.latest-toggle").click();
+    await part.locator("table.latest").waitFor();
+    await page.locator('.topic[data-topic="profiles"]').screenshot({ path: path("compaction-390") });
+  },
+
   /** 10 brokers, 240 partitions, 40 members under continuous production. */
   async large(page) {
     await loadScenario(page, largeScenario(), "#partition-239");
@@ -206,6 +230,7 @@ const shots = {
 
 /** Each shot's viewport, where it is not VIEWPORT. */
 const VIEWPORTS = {
+  "compaction-390": { width: 390, height: 844 },
   "present-390": { width: 390, height: 844 },
   "present-1366": { width: 1366, height: 768 },
   "present-1920": { width: 1920, height: 1080 },

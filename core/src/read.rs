@@ -12,7 +12,7 @@ use crate::config::{Acks, DeliveryMode, GroupProtocol, OffsetReset, PartitionerK
 use crate::event::Event;
 use crate::group::{Group, Member};
 use crate::log::PartitionLog;
-pub use crate::log::Records;
+pub use crate::log::{CompactionConfig, LogToClean, Records, Segment};
 use crate::producer::Producer;
 use crate::record::{BrokerId, RecordId, StoredRecord, TopicPartition};
 use crate::sim::connect::Connector;
@@ -652,17 +652,41 @@ impl<'a> LogRead<'a> {
     pub fn cleaner_passes(self) -> u32 {
         self.0.cleaner_passes()
     }
-    /// The latest value of every key, as a consumer reading the whole log ends up with it
-    /// (a compacted topic's table view): each key's newest data record in offset order, a
-    /// key whose newest record is a tombstone left out; keyless records and markers too.
-    pub fn latest_per_key(self) -> Vec<&'a StoredRecord> {
-        let mut newest: crate::vecmap::VecMap<&'a str, &'a StoredRecord> = crate::vecmap::VecMap::new();
+    /// The log as its cleaner would take it at `now` under `config` (issue 19,
+    /// `LogCleanerManager.cleanableOffsets` and `calculateCleanableBytes`): the dirty range
+    /// from the checkpoint to the first segment it may not touch (the active one, the one
+    /// holding the LSO, the first younger than `min.compaction.lag.ms`), its bytes and the
+    /// clean bytes below it. `None` for an empty log. `config` is the topic's
+    /// ([`crate::cluster::TopicConfig::compaction`]).
+    pub fn to_clean(self, now: SimTime, config: &CompactionConfig) -> Option<LogToClean> {
+        self.0.to_clean(now, config)
+    }
+    /// The dirty ratio the cleaner computes at `now` (`LogToClean.cleanableRatio`): the
+    /// bytes it could clean over those bytes plus the clean bytes below them, 0 for an
+    /// empty log. The cleaner takes the log only when it is strictly above
+    /// `min.cleanable.dirty.ratio` (or `max.compaction.lag.ms` is overdue:
+    /// [`LogToClean::eligible`]).
+    pub fn dirty_ratio(self, now: SimTime, config: &CompactionConfig) -> f64 {
+        self.to_clean(now, config).map_or(0.0, |l| l.cleanable_ratio())
+    }
+    /// Each key's newest record, by key (issue 19): the data record a consumer reading the
+    /// whole log ends up with for that key, or the tombstone that deleted it. Keyless records
+    /// and transaction markers are left out. A `BTreeMap`: it grows with the log's keys.
+    pub fn newest_per_key(self) -> std::collections::BTreeMap<&'a str, &'a StoredRecord> {
+        let mut newest: std::collections::BTreeMap<&'a str, &'a StoredRecord> = std::collections::BTreeMap::new();
         for r in self.0.records().iter().filter(|r| !r.record.is_control()) {
             if let Some(k) = r.record.key.as_deref() {
                 newest.insert(k, r);
             }
         }
-        let mut view: Vec<&'a StoredRecord> = newest.into_iter().map(|(_, r)| r).filter(|r| !r.record.tombstone).collect();
+        newest
+    }
+    /// The latest value of every key, as a consumer reading the whole log ends up with it
+    /// (a compacted topic's table view): each key's newest data record in offset order, a
+    /// key whose newest record is a tombstone left out; keyless records and markers too
+    /// ([`LogRead::newest_per_key`] without the tombstones).
+    pub fn latest_per_key(self) -> Vec<&'a StoredRecord> {
+        let mut view: Vec<&'a StoredRecord> = self.newest_per_key().into_values().filter(|r| !r.record.tombstone).collect();
         crate::sorted::sort_by_key(&mut view, |r| r.offset);
         view
     }
@@ -1569,6 +1593,110 @@ mod tests {
             }
             assert_eq!(r.store_count("no such key"), None);
         }
+    }
+
+    /// A one-partition compacted topic "t" on one broker whose cleaner wakes every
+    /// `backoff_ms`; each record a batch of its own in a 150-byte segment (two a segment).
+    fn compacted(backoff_ms: u64, min_compaction_lag_ms: u64) -> Sim {
+        use crate::config::{CleanupPolicy, ClusterConfig, ProducerConfig};
+        use crate::scenario::{ProducerSpec, Scenario, TopicSpec};
+        let scenario = Scenario {
+            seed: 3,
+            cluster: ClusterConfig { brokers: 1, network_latency_ms: 1, log_cleaner_backoff_ms: backoff_ms, ..ClusterConfig::default() },
+            topics: vec![TopicSpec {
+                name: "t".into(),
+                partitions: 1,
+                replication_factor: 1,
+                segment_bytes: 150,
+                cleanup_policy: CleanupPolicy::Compact,
+                min_compaction_lag_ms,
+                ..TopicSpec::default()
+            }],
+            producers: vec![ProducerSpec {
+                name: "p".into(),
+                config: ProducerConfig { acks: Acks::All, linger_ms: 0, ..ProducerConfig::default() },
+                ..ProducerSpec::default()
+            }],
+            ..Scenario::default()
+        };
+        let Ok(sim) = scenario.build() else { panic!("the compacted scenario builds") };
+        sim
+    }
+
+    fn put(sim: &mut Sim, key: &str, value: &str) {
+        let produce = ProduceCommand::Produce {
+            producer: "p".into(),
+            topic: "t".into(),
+            key: Some(key.into()),
+            value: Some(value.into()),
+            partition: None,
+            headers: vec![],
+        };
+        assert!(sim.apply(produce).is_ok());
+        let until = sim.now().plus_ms(20);
+        sim.run_to(until);
+    }
+
+    /// The dirty ratio by its definition, from the segments alone: the bytes of the
+    /// non-active segments at or after the checkpoint over the bytes of every non-active one.
+    fn ratio_by_hand(log: LogRead<'_>) -> f64 {
+        let segments = log.segments();
+        let non_active = &segments[..segments.len().saturating_sub(1)];
+        let from = log.cleaner_checkpoint().unwrap_or(0);
+        let dirty: u64 = non_active.iter().filter(|s| s.base_offset >= from).map(|s| s.size_bytes).sum();
+        let all: u64 = non_active.iter().map(|s| s.size_bytes).sum();
+        if all == 0 {
+            0.0
+        } else {
+            dirty as f64 / all as f64
+        }
+    }
+
+    #[test]
+    fn the_dirty_ratio_is_the_dirty_bytes_over_the_bytes_the_cleaner_may_take_and_the_clean_bytes() {
+        let mut sim = compacted(60_000, 0);
+        for (k, v) in [("a", "a1"), ("b", "b1"), ("a", "a2"), ("b", "b2"), ("a", "a3")] {
+            put(&mut sim, k, v);
+        }
+        let now = sim.now();
+        let tp = TopicPartition::new("t", 0);
+        let Some(cfg) = sim.read().topic("t").map(|t| t.config().compaction()) else { panic!("topic t") };
+        let Some(log) = sim.partition(&tp).and_then(|p| p.log()) else { panic!("t-0") };
+        // Before the first pass everything below the active segment is dirty.
+        assert_eq!(log.cleaner_checkpoint(), None);
+        assert!(log.segments().len() >= 3, "records roll segments: {:?}", log.segments().len());
+        assert_eq!(log.dirty_ratio(now, &cfg), 1.0);
+        assert_eq!(log.dirty_ratio(now, &cfg), ratio_by_hand(log));
+        let Some(ltc) = log.to_clean(now, &cfg) else { panic!("a log with records") };
+        assert_eq!(ltc.first_dirty_offset, 0);
+        assert_eq!(ltc.first_uncleanable_offset, log.segments().last().map_or(0, |s| s.base_offset), "the active segment is never cleaned");
+        assert!(ltc.eligible(cfg.min_cleanable_dirty_ratio));
+        // The cleaner's pass leaves nothing dirty below the active segment.
+        sim.run_to(SimTime(60_500));
+        let Some(log) = sim.partition(&tp).and_then(|p| p.log()) else { panic!("t-0") };
+        assert_eq!(log.cleaner_passes(), 1);
+        assert_eq!(log.dirty_ratio(sim.now(), &cfg), 0.0);
+        // New records roll new segments: dirty again, in the share the segments say.
+        for (k, v) in [("b", "b3"), ("c", "c1"), ("a", "a4"), ("c", "c2")] {
+            put(&mut sim, k, v);
+        }
+        let Some(log) = sim.partition(&tp).and_then(|p| p.log()) else { panic!("t-0") };
+        let ratio = log.dirty_ratio(sim.now(), &cfg);
+        assert!(ratio > 0.0 && ratio < 1.0, "{ratio}");
+        assert_eq!(ratio, ratio_by_hand(log));
+    }
+
+    #[test]
+    fn records_younger_than_min_compaction_lag_are_not_dirty_yet() {
+        let mut sim = compacted(60_000, 30_000);
+        for (k, v) in [("a", "a1"), ("a", "a2"), ("a", "a3"), ("a", "a4")] {
+            put(&mut sim, k, v);
+        }
+        let tp = TopicPartition::new("t", 0);
+        let Some(cfg) = sim.read().topic("t").map(|t| t.config().compaction()) else { panic!("topic t") };
+        let Some(log) = sim.partition(&tp).and_then(|p| p.log()) else { panic!("t-0") };
+        assert_eq!(log.dirty_ratio(sim.now(), &cfg), 0.0, "every segment is younger than the lag");
+        assert_eq!(log.dirty_ratio(SimTime(40_000), &cfg), 1.0, "past the lag every non-active segment is dirty");
     }
 }
 

@@ -195,6 +195,14 @@ pub struct RecordView {
     /// transaction, or a COMMIT / ABORT marker; `None` for a plain record.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub txn: Option<crate::txn::TxnMark>,
+    /// Whether its value is null (issue 19): on a compacted topic a tombstone, which
+    /// deletes its key (`value` is then empty).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub tombstone: bool,
+    /// The delete horizon a cleaner pass stamped on its batch (KIP-534): a tombstone goes
+    /// on a pass after it. `None` until a pass kept it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delete_horizon: Option<SimTime>,
 }
 
 /// A producer: its settings and what it has sent.
@@ -395,6 +403,8 @@ fn record_views(records: crate::log::Records<'_>, log: Option<crate::read::LogRe
             producer: r.record.producer.clone(),
             appended_at: r.appended_at,
             leader_epoch: r.leader_epoch,
+            tombstone: r.record.tombstone,
+            delete_horizon: r.delete_horizon,
         })
         .collect()
 }

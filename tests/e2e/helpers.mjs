@@ -342,3 +342,44 @@ export function appsScenario() {
     ],
   });
 }
+
+/**
+ * Log compaction (issue 19): keyed writes to a compacted topic "profiles" (200-byte segments,
+ * one batch a record), "bob" deleted by a tombstone at offset 6; the cleaners wake every 3 s,
+ * and `LATER` is written after the first pass. A group "readers" reads from the start.
+ */
+export const COMPACTION_WRITES = {
+  WRITES: [
+    ["alice", "a1"],
+    ["bob", "b1"],
+    ["alice", "a2"],
+    ["carol", "c1"],
+    ["bob", "b2"],
+    ["alice", "a3"],
+    ["bob", null],
+    ["dave", "d1"],
+    ["carol", "c2"],
+    ["erin", "e1"],
+  ],
+  LATER: [
+    ["alice", "a4"],
+    ["dave", "d2"],
+    ["frank", "f1"],
+  ],
+};
+
+/** The compaction scenario as JSON (see COMPACTION_WRITES). */
+export function compactionScenario() {
+  const produce = (at_ms, [key, value]) => ({ at_ms, command: { type: "produce", producer: "app", topic: "profiles", key, value } });
+  const { WRITES, LATER } = COMPACTION_WRITES;
+  return JSON.stringify({
+    version: 1,
+    name: "compaction in the page",
+    seed: 7,
+    cluster: { brokers: 3, network_latency_ms: 5, group_initial_rebalance_delay_ms: 0, log_cleaner_backoff_ms: 3000 },
+    topics: [{ name: "profiles", partitions: 1, replication_factor: 3, segment_bytes: 200, cleanup_policy: "compact" }],
+    producers: [{ name: "app", config: { linger_ms: 0 } }],
+    groups: [{ id: "readers", topics: ["profiles"], config: { auto_offset_reset: "earliest" }, members: [{ client_id: "r1" }] }],
+    commands: [...WRITES.map((w, i) => produce(200 + 100 * i, w)), ...LATER.map((w, i) => produce(3500 + 100 * i, w))],
+  });
+}

@@ -51,6 +51,8 @@ const GUARANTEE_ROWS: usize = 50;
 #[component]
 pub fn App() -> Html {
     let state = use_reducer(|| AppState::new(initial_lang()));
+    // What the compaction views read of each compacted log, kept between frames (issue 19).
+    let key_cache = use_mut_ref(crate::compaction::KeyCache::new);
     {
         let dispatcher = state.dispatcher();
         use_effect_with((), move |_| {
@@ -263,6 +265,11 @@ pub fn App() -> Html {
     let compare_groups = Rc::new(crate::panels::compare_groups(read));
     let share_groups = Rc::new(kafka_sandbox_core::share_view::views(&model.sim));
     let marks = Rc::new(crate::view::offset_marks(read));
+    let mut key_cache = key_cache.borrow_mut();
+    let compaction = Rc::new(crate::compaction::compactions(read, &mut key_cache));
+    // Where each group's offsets live, and the `__consumer_offsets` partition opened (issue 19).
+    let offsets_homes = Rc::new(crate::compaction::offsets_homes(read));
+    let offsets_view = model.offsets_partition.and_then(|p| crate::compaction::offsets_partition(read, p, &mut key_cache)).map(Rc::new);
     let acked_lost = Rc::new(crate::view::acked_lost(&topics, &producers));
     // Each group as kafka-consumer-groups.sh --describe prints it.
     let describes: Rc<kafka_sandbox_core::vecmap::VecMap<String, String>> = Rc::new(
@@ -444,11 +451,14 @@ pub fn App() -> Html {
             <section class={classes!("stage", compare_groups_layout.then_some("compare-groups"))}>
                 <Producers {lang} producers={producers.clone()} topic={produce_topic} partitions={produce_partitions} {last_produce} {next_value} {retries} lost={acked_lost} dispatch={dispatch.clone()} />
                 <Wire {lang} flights={flights.clone()} {now} side={WireSide::Produce} />
-                <TopicView {lang} topics={topics.clone()} brokers={brokers.len() as u32} {now} producers={producers.clone()} {marks} dispatch={dispatch.clone()} />
+                <TopicView {lang} topics={topics.clone()} brokers={brokers.len() as u32} {now} producers={producers.clone()} {marks} {compaction} dispatch={dispatch.clone()} />
                 <Wire {lang} flights={flights.clone()} {now} side={WireSide::Fetch} />
-                <Groups {lang} groups={groups.clone()} logs={group_logs} {describes} dispatch={dispatch.clone()} />
+                <Groups {lang} groups={groups.clone()} logs={group_logs} {describes} {offsets_homes} dispatch={dispatch.clone()} />
             </section>
             </ContextProvider<Now>>
+            if let Some(view) = offsets_view {
+                <crate::panels::OffsetsPanel {lang} {view} dispatch={dispatch.clone()} />
+            }
             <crate::panels::ShareGroups {lang} groups={share_groups} {now} dispatch={dispatch.clone()} />
             <Apps {lang} {connectors} {streams} dispatch={dispatch.clone()} />
             <crate::panels::Transactions {lang} producers={producers.clone()} groups={groups.clone()} streams={txn_streams} dispatch={dispatch.clone()} />

@@ -11,6 +11,7 @@
 mod app;
 mod browser;
 pub mod charts;
+pub mod compaction;
 pub mod draft;
 pub mod glossary;
 pub mod i18n;

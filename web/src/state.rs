@@ -77,6 +77,8 @@ pub struct Model {
     pub fork: Option<Fork>,
     /// The sequence diagram is open.
     pub show_sequence: bool,
+    /// The `__consumer_offsets` partition opened from a group's card (issue 19).
+    pub offsets_partition: Option<u32>,
     /// The colour theme: None follows the system, else "light" or "dark".
     pub theme: Option<&'static str>,
     /// Reduced motion chosen in the page (the system's preference applies either way):
@@ -191,6 +193,7 @@ impl Model {
             catalog: None,
             lesson_progress: Default::default(),
             show_sequence: false,
+            offsets_partition: None,
             fork: None,
             timed: Vec::new(),
             keep_future: true,
@@ -769,6 +772,8 @@ pub enum Action {
     KeepFuture(bool),
     /// The sequence diagram opens or closes.
     ShowSequence(bool),
+    /// A `__consumer_offsets` partition's view opens (issue 19), or closes (`None`).
+    ShowOffsets(Option<u32>),
     /// The theme button: system → light → dark → system.
     CycleTheme,
     /// The theme remembered from an earlier visit.
@@ -1364,6 +1369,10 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         }
         Action::ShowSequence(open) => {
             m.show_sequence = open;
+            true
+        }
+        Action::ShowOffsets(partition) => {
+            m.offsets_partition = partition;
             true
         }
         Action::CycleTheme => {

@@ -532,10 +532,13 @@ pub fn css_escape(s: &str) -> String {
 pub fn involved_selectors(kind: &kafka_sandbox_core::EventKind) -> Vec<String> {
     use kafka_sandbox_core::event::Subject as S;
     let q = css_escape;
+    // A cleaner's pass (issue 19) outlines the partition it compacted: its segment strip.
+    let cleaned = matches!(kind, kafka_sandbox_core::EventKind::Compaction(_));
     let mut out: Vec<String> = kind
         .subjects()
         .into_iter()
         .filter_map(|s| match s {
+            S::Partition { topic, partition } if cleaned => Some(partition_selector(topic, partition)),
             S::Broker(b) => Some(format!("[data-broker=\"{b}\"]")),
             S::Member { group, client_id } => Some(format!("[data-group=\"{}\"] [data-client=\"{}\"]", q(group), q(client_id))),
             S::Producer(p) => Some(format!("[data-producer=\"{}\"]", q(p))),
@@ -547,6 +550,15 @@ pub fn involved_selectors(kind: &kafka_sandbox_core::EventKind) -> Vec<String> {
     kafka_sandbox_core::sorted::sort(&mut out);
     out.dedup();
     out
+}
+
+/// The selector of a partition's compaction view (issue 19): in the topic panel, or the
+/// `__consumer_offsets` view.
+pub fn partition_selector(topic: &str, partition: u32) -> String {
+    if topic == kafka_sandbox_core::record::OFFSETS_TOPIC {
+        return format!("#offsets-view[data-partition=\"{partition}\"] .compaction");
+    }
+    format!("[data-topic=\"{}\"] #partition-{partition} .compaction", css_escape(topic))
 }
 
 #[cfg(test)]

@@ -266,11 +266,20 @@ fn record_cell(lang: Lang, rec: &RecordView, hw: u64, loss: Option<&Loss>) -> Ht
         Some(h) => format!("{title} · {h}"),
         None => title,
     };
-    let value = super::txn::cell_value(lang, rec).map_or_else(|| rec.value.clone(), str::to_string);
+    // Compaction (issue 19): a tombstone struck, with its delete horizon in the title.
+    let title = match super::compaction::tombstone_hint(lang, rec) {
+        Some(h) => format!("{title} · {h}"),
+        None => title,
+    };
+    let value = super::txn::cell_value(lang, rec)
+        .map(str::to_string)
+        .or_else(|| super::compaction::tombstone_value(rec))
+        .unwrap_or_else(|| rec.value.clone());
     html! {
-        <li key={rec.id.0} class={classes!("rcell", class, super::txn::cell_class(rec))} style={record_style(rec.id.0)} {title} data-value={rec.value.clone()}>
+        <li key={rec.id.0} class={classes!("rcell", class, super::txn::cell_class(rec), rec.tombstone.then_some("tombstone"))} style={record_style(rec.id.0)} {title} data-value={rec.value.clone()}>
             <span class="off">{ rec.offset }</span>
             <span class="rv">{ value }</span>
+            { super::compaction::tombstone_word(lang, rec) }
         </li>
     }
 }

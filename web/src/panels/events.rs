@@ -70,10 +70,42 @@ pub fn EventLog(p: &EventLogProps) -> Html {
                                 <span class="t">{ format!("{:>6} ms", e.time.ms()) }</span>
                                 <span class="what">{ i18n::event_line(lang, &e.kind) }</span>
                             </button>
+                            { partition_link(lang, e, &p.dispatch) }
                         </li>
                     }
                 }) }
             </ol>
         </section>
+    }
+}
+
+/// A cleaner's pass (issue 19) links to the partition it compacted: the run goes to that
+/// moment (as clicking the event does) and the page scrolls to the partition's segments.
+fn partition_link(lang: Lang, e: &Event, dispatch: &Callback<Action>) -> Html {
+    let kafka_sandbox_core::EventKind::Compaction(kafka_sandbox_core::event::CompactionEvent::LogCleaned { topic, partition, .. }) =
+        &e.kind
+    else {
+        return html! {};
+    };
+    // A pass over `__consumer_offsets` opens that partition's view, which scrolls itself in.
+    let offsets = (topic == kafka_sandbox_core::record::OFFSETS_TOPIC).then_some(*partition);
+    let selector = crate::view::partition_selector(topic, *partition);
+    let (seq, d) = (e.seq, dispatch.clone());
+    let onclick = Callback::from(move |_: MouseEvent| {
+        d.emit(Action::SelectEvent(seq));
+        if offsets.is_some() {
+            d.emit(Action::ShowOffsets(offsets));
+            return;
+        }
+        let found = web_sys::window().and_then(|w| w.document()).and_then(|doc| doc.query_selector(&selector).ok().flatten());
+        if let Some(el) = found {
+            el.scroll_into_view();
+        }
+    });
+    html! {
+        <button class="event-link" data-topic={topic.clone()} data-partition={partition.to_string()}
+            title={crate::i18n_compaction::GO_TO_PARTITION_HINT.get(lang)} {onclick}>
+            { format!("→ {topic}-{partition}") }
+        </button>
     }
 }

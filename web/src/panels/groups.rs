@@ -39,6 +39,10 @@ pub struct GroupsProps {
     /// Each group as `kafka-consumer-groups.sh --describe` prints it, by group id.
     #[prop_or_default]
     pub describes: Rc<VecMap<String, String>>,
+    /// Where each group's offsets live (issue 19): its `__consumer_offsets` partition and
+    /// that partition's leader, by group id.
+    #[prop_or_default]
+    pub offsets_homes: Rc<VecMap<String, (u32, Option<u32>)>>,
 }
 
 fn strategy_from(v: &str) -> Strategy {
@@ -117,7 +121,8 @@ pub fn Groups(p: &GroupsProps) -> Html {
             { for p.groups.iter().map(|g| html! {
                 <GroupCard key={g.id.clone()} {lang} group={g.clone()}
                     log={p.logs.get(&g.id).cloned().unwrap_or_default()}
-                    describe={p.describes.get(&g.id).cloned().unwrap_or_default()} dispatch={p.dispatch.clone()} />
+                    describe={p.describes.get(&g.id).cloned().unwrap_or_default()}
+                    offsets_home={p.offsets_homes.get(&g.id).copied()} dispatch={p.dispatch.clone()} />
             }) }
             </div>
             <details class="card add-group">
@@ -157,6 +162,9 @@ struct GroupCardProps {
     /// The group as `kafka-consumer-groups.sh --describe` prints it.
     #[prop_or_default]
     describe: String,
+    /// Its `__consumer_offsets` partition and that partition's leader (issue 19).
+    #[prop_or_default]
+    offsets_home: Option<(u32, Option<u32>)>,
     dispatch: Callback<Action>,
 }
 
@@ -223,6 +231,12 @@ fn GroupCard(p: &GroupCardProps) -> Html {
                 }) }
             </ol>
             <p class="state-why">{ i18n::group_state_why(lang, g.state) }</p>
+            if let Some((partition, leader)) = p.offsets_home {
+                <button class="offsets-home" data-partition={partition.to_string()} title={crate::i18n_compaction::OFFSETS_LIVE_HINT.get(lang)}
+                    onclick={super::send(&p.dispatch, Action::ShowOffsets(Some(partition)))}>
+                    { crate::i18n_compaction::offsets_live_in(lang, partition, leader) }
+                </button>
+            }
             <div class="meta muted">
                 if consumer {
                     <span class="item epoch" title={i18n::EPOCH_HINT.get(lang)}>{ format!("{} {} · {} {}", i18n::GROUP_EPOCH.get(lang), g.generation, i18n::TARGET.get(lang), g.assignment_epoch) }</span>

@@ -27,6 +27,9 @@ pub struct TopicProps {
     /// records held unprocessed.
     #[prop_or_default]
     pub marks: Rc<OffsetMarks>,
+    /// The compacted topics' logs (issue 19): segments, the cleaner, latest value per key.
+    #[prop_or_default]
+    pub compaction: Rc<crate::compaction::Compactions>,
     pub dispatch: Callback<Action>,
 }
 
@@ -47,6 +50,7 @@ pub fn TopicView(p: &TopicProps) -> Html {
                         <PartitionRow key={part.partition} {lang} at={PartAt::new(&p.topics, &p.producers, ti, i)}
                             fresh_from={fresh_from(p.now.ms(), part)}
                             marks={p.marks.get(&(t.name.clone(), part.partition)).cloned().unwrap_or_default()}
+                            compaction={p.compaction.get(&(t.name.clone(), part.partition)).cloned()}
                             dispatch={p.dispatch.clone()} />
                     }) }
                     <p class="legend">
@@ -56,6 +60,9 @@ pub fn TopicView(p: &TopicProps) -> Html {
                             <span class="item"><span class="swatch marker" />{ crate::i18n_txn::TXN_MARKER_COMMIT.get(lang) }{ " / " }{ crate::i18n_txn::TXN_MARKER_ABORT.get(lang) }</span>
                             <span class="item" title={crate::i18n_txn::TXN_ABORTED_HINT.get(lang)}><span class="swatch aborted" />{ crate::i18n_txn::TXN_FATE_ABORTED.get(lang) }</span>
                             <span class="item" title={crate::i18n_txn::TXN_ONGOING_HINT.get(lang)}><span class="swatch open" />{ crate::i18n_txn::TXN_FATE_OPEN.get(lang) }</span>
+                        }
+                        if p.compaction.keys().any(|(name, _)| *name == t.name) {
+                            { super::compaction::legend(lang) }
                         }
                     </p>
                     { offsets_legend(lang, &groups_on(&p.marks, &t.name)) }
@@ -282,19 +289,94 @@ fn flags(lang: Lang, offset: u64, markers: &[&Marker]) -> Html {
     html! { <span class="flags">{ for markers.iter().map(|m| marker_tag(lang, m, offset)) }</span> }
 }
 
+/// One record of a partition's log as a cell: its offset, value (a marker's word, a
+/// tombstone struck), the markers at it and what it is to transactions and compaction.
+#[allow(clippy::too_many_arguments)]
+fn record_cell(
+    lang: Lang,
+    fresh_from: u64,
+    part: &PartitionView,
+    marks: &PartMarks,
+    pins: &[(u64, Vec<Marker>)],
+    below: u64,
+    r: &kafka_sandbox_core::snapshot::RecordView,
+    dispatch: &Callback<Action>,
+) -> Html {
+    // The markers pointing at this record: those at its offset, and those below `below`
+    // (the first record shown takes the older ones).
+    let here: Vec<&Marker> = pins.iter().filter(|(o, _)| *o == r.offset || *o < below).flat_map(|(_, ms)| ms.iter()).collect();
+    let held = marks.held_by(r.offset);
+    let held_title = held.iter().map(|h| i18n::classroom::in_hand_mark(lang, &h.group, &h.client_id)).collect::<Vec<_>>().join("; ");
+    let fresh = r.offset >= fresh_from;
+    let committed = r.offset < part.high_watermark;
+    let key = match &r.key {
+        Some(k) => format!("\"{k}\""),
+        None => "null".to_string(),
+    };
+    let shown_value = if r.tombstone { "null" } else { r.value.as_str() };
+    let mut title = format!(
+        "{shown_value} · {} {} · {} {key} · {} · t={} ms",
+        i18n::OFFSET.get(lang),
+        r.offset,
+        i18n::KEY_WORD.get(lang),
+        r.producer,
+        r.timestamp.ms()
+    );
+    if let Some(hint) = super::txn::cell_hint(lang, r) {
+        title = format!("{title} · {hint}");
+    }
+    if let Some(hint) = super::compaction::tombstone_hint(lang, r) {
+        title = format!("{title} · {hint}");
+    }
+    if !held_title.is_empty() {
+        title = format!("{title} · {held_title}");
+    }
+    let value = super::txn::cell_value(lang, r)
+        .map(str::to_string)
+        .or_else(|| super::compaction::tombstone_value(r))
+        .unwrap_or_else(|| r.value.clone());
+    html! {
+        <li key={r.id.0} class={classes!("cell", fresh.then_some("fresh"), committed.then_some("committed"), super::txn::cell_class(r),
+                r.tombstone.then_some("tombstone"), (!held.is_empty()).then_some("in-hand"))}
+            style={record_style(r.id.0)} {title} data-record={r.id.0.to_string()} data-value={r.value.clone()}
+            data-key={r.key.clone().unwrap_or_default()} data-offset={r.offset.to_string()}
+            tabindex="0" role="button"
+            onkeydown={dispatch.reform({ let id = r.id; move |e: KeyboardEvent| if e.key() == "Enter" { Action::ShowRecord(Some(id)) } else { Action::Noop } })}
+            onclick={dispatch.reform({ let id = r.id; move |_| Action::ShowRecord(Some(id)) })}>
+            <span class="off">{ r.offset }</span>
+            <span class="val">{ value }</span>
+            { super::compaction::tombstone_word(lang, r) }
+            { super::compaction::horizon_tag(lang, r) }
+            { flags(lang, r.offset, &here) }
+        </li>
+    }
+}
+
 #[derive(Properties, PartialEq)]
 struct PartitionRowProps {
     lang: Lang,
     at: PartAt,
     fresh_from: u64,
     marks: PartMarks,
+    /// A compacted topic's view of this partition's log (issue 19).
+    #[prop_or_default]
+    compaction: Option<Rc<crate::compaction::LogCompaction>>,
     dispatch: Callback<Action>,
 }
 
 #[component]
 fn PartitionRow(p: &PartitionRowProps) -> Html {
+    // Whether the latest-value-per-key table shows beside the raw log (compacted topics).
+    let show_latest = use_state(|| false);
     let Some(part) = p.at.part() else { return html! {} };
-    partition_row(p.lang, p.fresh_from, part, &p.marks, &p.at.sent(), &p.dispatch)
+    let compaction = p.compaction.as_deref().map(|c| {
+        let toggle = {
+            let show = show_latest.clone();
+            Callback::from(move |_: MouseEvent| show.set(!*show))
+        };
+        (c, *show_latest, toggle)
+    });
+    partition_row(p.lang, p.fresh_from, part, &p.marks, &p.at.sent(), compaction, &p.dispatch)
 }
 
 fn partition_row(
@@ -303,6 +385,7 @@ fn partition_row(
     part: &PartitionView,
     marks: &PartMarks,
     sent: &SentIndex<'_>,
+    compaction: Option<(&crate::compaction::LogCompaction, bool, Callback<MouseEvent>)>,
     dispatch: &Callback<Action>,
 ) -> Html {
     let isr = part.isr.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
@@ -331,6 +414,71 @@ fn partition_row(
     }
     let leader = part.leader.map(|l| l.to_string()).unwrap_or_else(|| "none".into());
     let pins = marks.markers();
+    let mut cells: Vec<Html> = Vec::with_capacity(part.records.len() + 2);
+    // Offsets the cleaner removed (issue 19) are drawn as gaps, with the markers that point
+    // into them, never as records: between two records, before the LEO, and before the
+    // first record when the page shows every record of the log.
+    let gap_cell = |gap: crate::compaction::Gap| {
+        let inside: Vec<&Marker> = pins.iter().filter(|(o, _)| (gap.from..=gap.to).contains(o)).flat_map(|(_, ms)| ms.iter()).collect();
+        super::compaction::gap_cell(lang, gap, flags(lang, gap.from, &inside))
+    };
+    let all_shown = compaction.as_ref().is_some_and(|(c, _, _)| c.records_held == part.records.len() as u64);
+    let mut prev: Option<u64> = (all_shown && part.log_start_offset > 0).then(|| part.log_start_offset - 1);
+    if all_shown && part.log_start_offset == 0 {
+        if let Some(first) = part.records.first().filter(|r| r.offset > 0) {
+            cells.push(gap_cell(crate::compaction::Gap { from: 0, to: first.offset - 1 }));
+        }
+    }
+    for (i, r) in part.records.iter().enumerate() {
+        if let Some(gap) = prev.and_then(|p| crate::compaction::gap_between(p, r.offset)) {
+            cells.push(gap_cell(gap));
+        }
+        prev = Some(r.offset);
+        // The first record shown takes the markers before it, but for those a gap holds.
+        let below = match (i, all_shown) {
+            (0, false) => r.offset,
+            (0, true) => part.log_start_offset.min(r.offset),
+            _ => 0,
+        };
+        cells.push(record_cell(lang, fresh_from, part, marks, &pins, below, r, dispatch));
+    }
+    if let Some(gap) = prev.and_then(|p| crate::compaction::gap_between(p, part.log_end_offset)) {
+        cells.push(gap_cell(gap));
+    }
+    let log = html! {
+        <ol class="log" start={part.log_start_offset.to_string()}>
+            if part.records.is_empty() {
+                <li key="empty" class="empty">{ i18n::EMPTY_LOG.get(lang) }</li>
+            }
+            { for cells }
+            // The next offset, where the next record will be appended: the LEO, with
+            // whatever points there (a caught-up member's position, the HW…).
+            <li key="next-slot" class="next-slot" data-offset={part.log_end_offset.to_string()}
+                title={format!("{} ({})", i18n::classroom::MARK_LEO_HINT.get(lang), part.log_end_offset)}>
+                <span class="off">{ part.log_end_offset }</span>
+                <span class="slot-label">{ i18n::LEO.get(lang) }</span>
+                { flags(lang, part.log_end_offset, &pins.iter().filter(|(o, _)| *o >= part.log_end_offset || part.records.is_empty()).flat_map(|(_, ms)| ms.iter()).collect::<Vec<_>>()) }
+            </li>
+        </ol>
+    };
+    let body = match compaction {
+        Some((c, show_latest, toggle)) => html! {
+            <>
+                { super::compaction::segment_strip(lang, c) }
+                <button class={classes!("latest-toggle", show_latest.then_some("on"))} aria-pressed={show_latest.to_string()}
+                    title={crate::i18n_compaction::LATEST_TOGGLE_HINT.get(lang)} onclick={toggle}>
+                    { crate::i18n_compaction::LATEST_TOGGLE.get(lang) }
+                </button>
+                <div class={classes!("log-and-latest", show_latest.then_some("with-latest"))}>
+                    { log }
+                    if show_latest {
+                        { super::compaction::latest_table(lang, c) }
+                    }
+                </div>
+            </>
+        },
+        None => log,
+    };
     html! {
         <div class={classes!("partition", part.leader.is_none().then_some("offline"))} id={format!("partition-{}", part.partition)} data-leader={leader}>
             <div class="plabel">
@@ -345,64 +493,7 @@ fn partition_row(
             </div>
             <div class="pbody">
                 { summary }
-                <ol class="log" start={part.log_start_offset.to_string()}>
-                    if part.records.is_empty() {
-                        <li key="empty" class="empty">{ i18n::EMPTY_LOG.get(lang) }</li>
-                    }
-                    { for part.records.iter().enumerate().map(|(i, r)| {
-                        // The markers pointing at this record: those at its offset (before
-                        // the first record shown, older ones too).
-                        let here: Vec<&Marker> = pins
-                            .iter()
-                            .filter(|(o, _)| *o == r.offset || (i == 0 && *o < r.offset))
-                            .flat_map(|(_, ms)| ms.iter())
-                            .collect();
-                        let held = marks.held_by(r.offset);
-                        let held_title = held.iter().map(|h| i18n::classroom::in_hand_mark(lang, &h.group, &h.client_id)).collect::<Vec<_>>().join("; ");
-                        let fresh = r.offset >= fresh_from;
-                        let committed = r.offset < part.high_watermark;
-                        let key = match &r.key {
-                            Some(k) => format!("\"{k}\""),
-                            None => "null".to_string(),
-                        };
-                        let mut title = format!(
-                            "{} · {} {} · {} {key} · {} · t={} ms",
-                            r.value,
-                            i18n::OFFSET.get(lang),
-                            r.offset,
-                            i18n::KEY_WORD.get(lang),
-                            r.producer,
-                            r.timestamp.ms()
-                        );
-                        if let Some(hint) = super::txn::cell_hint(lang, r) {
-                            title = format!("{title} · {hint}");
-                        }
-                        if !held_title.is_empty() {
-                            title = format!("{title} · {held_title}");
-                        }
-                        let value = super::txn::cell_value(lang, r).map_or_else(|| r.value.clone(), str::to_string);
-                        html! {
-                            <li key={r.id.0} class={classes!("cell", fresh.then_some("fresh"), committed.then_some("committed"), super::txn::cell_class(r), (!held.is_empty()).then_some("in-hand"))}
-                                style={record_style(r.id.0)} {title} data-record={r.id.0.to_string()} data-value={r.value.clone()}
-                                data-offset={r.offset.to_string()}
-                                tabindex="0" role="button"
-                                onkeydown={dispatch.reform({ let id = r.id; move |e: KeyboardEvent| if e.key() == "Enter" { Action::ShowRecord(Some(id)) } else { Action::Noop } })}
-                                onclick={dispatch.reform({ let id = r.id; move |_| Action::ShowRecord(Some(id)) })}>
-                                <span class="off">{ r.offset }</span>
-                                <span class="val">{ value }</span>
-                                { flags(lang, r.offset, &here) }
-                            </li>
-                        }
-                    }) }
-                    // The next offset, where the next record will be appended: the LEO, with
-                    // whatever points there (a caught-up member's position, the HW…).
-                    <li key="next-slot" class="next-slot" data-offset={part.log_end_offset.to_string()}
-                        title={format!("{} ({})", i18n::classroom::MARK_LEO_HINT.get(lang), part.log_end_offset)}>
-                        <span class="off">{ part.log_end_offset }</span>
-                        <span class="slot-label">{ i18n::LEO.get(lang) }</span>
-                        { flags(lang, part.log_end_offset, &pins.iter().filter(|(o, _)| *o >= part.log_end_offset || part.records.is_empty()).flat_map(|(_, ms)| ms.iter()).collect::<Vec<_>>()) }
-                    </li>
-                </ol>
+                { body }
                 if !gone.is_empty() {
                     <div class="lost-row">
                         <span class="lost-label">{ i18n::LOST_ROW.get(lang) }</span>
