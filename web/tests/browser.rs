@@ -27,6 +27,7 @@ fn topic_props(snap: kafka_sandbox_core::Snapshot) -> kafka_sandbox_web::panels:
         topics: std::rc::Rc::new(snap.topics),
         producers: snap.producers,
         marks: Default::default(),
+        compaction: Default::default(),
         dispatch: yew::Callback::noop(),
     }
 }
@@ -42,6 +43,7 @@ fn groups_props(
         dispatch: yew::Callback::noop(),
         logs,
         describes: Default::default(),
+        offsets_homes: Default::default(),
     }
 }
 

@@ -64,6 +64,28 @@ impl Cluster {
     }
 }
 
+/// The `log_cleaned` event of one pass over `topic`-`partition` on `broker`, taken at dirty
+/// ratio `ratio`.
+pub(in crate::sim) fn log_cleaned(topic: String, partition: u32, broker: BrokerId, ratio: f64, r: crate::log::CleanResult) -> EventKind {
+    EventKind::Compaction(CompactionEvent::LogCleaned {
+        topic,
+        partition,
+        broker,
+        first_dirty_offset: r.first_dirty_offset,
+        end_offset: r.end_offset,
+        dirty_permille: (ratio * 1000.0).floor() as u32,
+        tombstones_removed: r.tombstones_removed.len() as u32,
+        markers_removed: r.markers_removed.len() as u32,
+        removed: r.removed,
+        stamped: r.stamped,
+        delete_horizon_ms: r.delete_horizon.map(SimTime::ms),
+        segments_before: r.segments_before as u32,
+        segments_after: r.segments_after as u32,
+        bytes_before: r.bytes_before,
+        bytes_after: r.bytes_after,
+    })
+}
+
 /// One round at `out.now` of the cleaner of every `running` broker, broker by broker: the
 /// filthiest eligible log first (`grabFilthiestCompactedLog`: the highest dirty ratio; on
 /// a tie the first topic by name, then partition), until none is eligible; then the
@@ -101,23 +123,7 @@ pub(in crate::sim) fn clean(topics: &mut VecMap<String, Topic>, running: impl Fn
             let cfg = t.config.compaction();
             let Some(log) = t.partitions.get_mut(p).and_then(|part| part.logs.get_mut(&broker)) else { break };
             let r = log.clean(&ltc, now, &cfg);
-            out.emit(EventKind::Compaction(CompactionEvent::LogCleaned {
-                topic,
-                partition: p as u32,
-                broker,
-                first_dirty_offset: r.first_dirty_offset,
-                end_offset: r.end_offset,
-                dirty_permille: (ratio * 1000.0).floor() as u32,
-                tombstones_removed: r.tombstones_removed.len() as u32,
-                markers_removed: r.markers_removed.len() as u32,
-                removed: r.removed,
-                stamped: r.stamped,
-                delete_horizon_ms: r.delete_horizon.map(SimTime::ms),
-                segments_before: r.segments_before as u32,
-                segments_after: r.segments_after as u32,
-                bytes_before: r.bytes_before,
-                bytes_after: r.bytes_after,
-            }));
+            out.emit(log_cleaned(topic, p as u32, broker, ratio, r));
         }
         // `deletableLogs` → `UnifiedLog.deleteOldSegments` on the compacted logs: below the
         // log start always; by time and size only under `compact,delete`.

@@ -290,23 +290,7 @@ impl OffsetsTopic {
         for (ratio, p, broker, ltc) in eligible {
             let Some(part) = self.partitions.get_mut(&p) else { continue };
             let r = part.log.clean(&ltc, now, &config);
-            out.emit(EventKind::Compaction(crate::event::CompactionEvent::LogCleaned {
-                topic: crate::record::OFFSETS_TOPIC.to_string(),
-                partition: p,
-                broker,
-                first_dirty_offset: r.first_dirty_offset,
-                end_offset: r.end_offset,
-                dirty_permille: (ratio * 1000.0).floor() as u32,
-                tombstones_removed: r.tombstones_removed.len() as u32,
-                markers_removed: r.markers_removed.len() as u32,
-                removed: r.removed,
-                stamped: r.stamped,
-                delete_horizon_ms: r.delete_horizon.map(SimTime::ms),
-                segments_before: r.segments_before as u32,
-                segments_after: r.segments_after as u32,
-                bytes_before: r.bytes_before,
-                bytes_after: r.bytes_after,
-            }));
+            out.emit(crate::sim::cluster::cleaner::log_cleaned(crate::record::OFFSETS_TOPIC.to_string(), p, broker, ratio, r));
         }
     }
 }
