@@ -132,7 +132,19 @@ fn varint_size(len: Option<u64>) -> u64 {
 /// batch's estimated size, so the first record of a new batch also counts the batch
 /// header; the caller decides what to pass to [`PartitionerState::on_sticky_append`].)
 pub fn record_size_in_bytes(key: Option<&[u8]>, value: Option<&[u8]>, headers: &[(String, Vec<u8>)]) -> u32 {
-    let body = 1 + 1 + 1 + fields_size(key, value, headers); // attributes, offset delta 0, timestamp delta 0
+    size_from_fields(fields_size(key, value, headers))
+}
+
+/// [`record_size_in_bytes`] for a record without headers whose key and value have these
+/// lengths (`None`: null), for records the sandbox writes itself (a coordinator's).
+pub fn record_size_of_lengths(key: Option<usize>, value: Option<usize>) -> u32 {
+    let field = |len: Option<usize>| len.map_or(varint_size(None), |n| varint_size(Some(n as u64)) + n as u64);
+    size_from_fields(field(key) + field(value) + varint_size(Some(0)))
+}
+
+/// A `DefaultRecord`'s size from the size of its key, value and headers.
+fn size_from_fields(fields: u64) -> u32 {
+    let body = 1 + 1 + 1 + fields; // attributes, offset delta 0, timestamp delta 0
     let total = body + varint_size(Some(body));
     u32::try_from(total).unwrap_or(u32::MAX)
 }

@@ -756,27 +756,23 @@ impl Consumers {
             return;
         }
         let changed = offsets.iter().any(|(tp, o)| g.committed.get(tp) != Some(o));
-        let before: VecMap<TopicPartition, (u64, Option<u32>)> = offsets
-            .iter()
-            .filter_map(|(tp, _)| g.committed.get(tp).map(|o| (tp.clone(), (*o, g.committed_epochs.get(tp).copied()))))
-            .collect();
-        for (tp, o) in &offsets {
-            g.committed.insert(tp.clone(), *o);
-            g.commit_times.insert(tp.clone(), out.now);
-            match epochs.iter().find(|(t, _)| t == tp) {
-                Some((_, e)) => g.committed_epochs.insert(tp.clone(), *e),
-                None => g.committed_epochs.remove(tp),
-            };
-        }
+        let epoch_of = |tp: &TopicPartition| epochs.iter().find(|(t, _)| t == tp).map(|(_, e)| *e);
         // Kafka commits every position each time; the trace shows only commits that
         // move an offset, so a quiet group does not fill it with repeats — and
         // `__consumer_offsets` gets a record for each offset that moved (or changed epoch).
         let moved: Vec<(TopicPartition, u64)> = offsets
             .iter()
-            .filter(|(tp, o)| before.get(tp) != Some(&(*o, epochs.iter().find(|(t, _)| t == tp).map(|(_, e)| *e))))
+            .filter(|(tp, o)| g.committed.get(tp) != Some(o) || g.committed_epochs.get(tp).copied() != epoch_of(tp))
             .cloned()
             .collect();
-        let epoch_of = |tp: &TopicPartition| epochs.iter().find(|(t, _)| t == tp).map(|(_, e)| *e);
+        for (tp, o) in &offsets {
+            g.committed.insert(tp.clone(), *o);
+            g.commit_times.insert(tp.clone(), out.now);
+            match epoch_of(tp) {
+                Some(e) => g.committed_epochs.insert(tp.clone(), e),
+                None => g.committed_epochs.remove(tp),
+            };
+        }
         self.offsets.write_offsets(group_id, &moved, epoch_of, cluster, out);
         if changed {
             out.emit(EventKind::Consume(ConsumeEvent::OffsetsCommitted { group: group_id.into(), client_id: client_id.into(), offsets }));

@@ -141,15 +141,11 @@ impl OffsetsTopic {
             .entry(p)
             .or_insert_with(|| OffsetsPartition { log: PartitionLog::new(segments), loaded_by: leader.map(|b| (b, epoch)) });
         for e in entries {
-            const ZEROS: [u8; 4096] = [0; 4096];
             let key = e.key.text();
-            let key_bytes = &ZEROS[..e.key.kafka_bytes().min(ZEROS.len())];
+            let key_bytes = Some(e.key.kafka_bytes());
             let (value, tombstone, size) = match e.value {
-                Some((v, n)) => {
-                    let size = crate::partitioner::record_size_in_bytes(Some(key_bytes), Some(&ZEROS[..n.min(ZEROS.len())]), &[]);
-                    (v, false, size)
-                }
-                None => (String::new(), true, crate::partitioner::record_size_in_bytes(Some(key_bytes), None, &[])),
+                Some((v, n)) => (v, false, crate::partitioner::record_size_of_lengths(key_bytes, Some(n))),
+                None => (String::new(), true, crate::partitioner::record_size_of_lengths(key_bytes, None)),
             };
             let record = Record {
                 id: RecordId(OFFSETS_RECORD_ID_BASE + self.next_id),
@@ -385,6 +381,7 @@ mod tests {
         let k = OffsetsKey::Offset { group: "g".into(), tp: TopicPartition::new("t", 0) };
         assert_eq!(k.kafka_bytes(), 12);
         assert_eq!(crate::partitioner::record_size_in_bytes(Some(&[0; 12]), Some(&[0; 24]), &[]), 43);
+        assert_eq!(crate::partitioner::record_size_of_lengths(Some(12), Some(24)), 43);
     }
 
     /// The new coordinator's offsets come from the log, not from what the old one held in
