@@ -73,6 +73,9 @@ fn mib(bytes: usize) -> f64 {
 }
 
 fn main() {
+    if std::env::var("BENCH_RUN").as_deref() == Ok("long") {
+        return long_run();
+    }
     let hours: u64 = std::env::var("BENCH_HOURS").ok().and_then(|v| v.parse().ok()).unwrap_or(24).clamp(1, 168);
     let per_second = 1000;
     let scenario = match Scenario::from_json(common::MEMORY_JSON) {
@@ -198,6 +201,82 @@ fn main() {
         println!("group {group}: {n} records processed of {sent} sent");
     }
     println!("trace events: {}, simulation steps: {}", sim.trace().total(), sim.steps());
+}
+
+/// Issue 20's long busy run as the page plays it: `long.json` (12 partitions, two producers
+/// of 30,000 records at 10/s, three groups of 3) at 20×, a tick of 1/3 simulated second
+/// (60 frames a second), the page's `History` (every 200 steps, at most 48) observed after
+/// every tick. Every 600 simulated seconds (30 s of play at 20×) it prints the live heap
+/// (the run and its history), the parts of one state, the checkpoints kept and what going back costs: Back (one step) and a jump to the
+/// middle of the run, each a `History::restore` timed natively.
+/// `BENCH_RUN=long BENCH_SECONDS=12000 cargo bench --bench memory` (12,000 s: 10 minutes).
+fn long_run() {
+    let seconds: u64 = std::env::var("BENCH_SECONDS").ok().and_then(|v| v.parse().ok()).unwrap_or(12_000).clamp(600, 604_800);
+    let scenario = match Scenario::from_json(&common::long_scenario_json()) {
+        Ok(s) => s,
+        Err(e) => panic!("the long scenario is invalid: {e}"),
+    };
+    let before = LIVE.load(Ordering::Relaxed);
+    let mut sim = match scenario.build() {
+        Ok(sim) => sim,
+        Err(e) => panic!("the long scenario does not build: {e}"),
+    };
+    let mut history = History::new(sim.clone(), 200, 48);
+    println!("long run (issue 20): long.json at 20x, ticks of 333 ms simulated, History(200, 48) observed every tick");
+    println!(
+        "{:>7} {:>10} {:>10} {:>9} {:>9} {:>7} {:>9} {:>7} {:>9} {:>12} {:>9} {:>9} {:>7}",
+        "sim s",
+        "steps",
+        "events",
+        "live MiB",
+        "peak MiB",
+        "trace",
+        "monitors",
+        "logs",
+        "sim clone",
+        "checkpoints",
+        "back ms",
+        "mid ms",
+        "wall s"
+    );
+    let start = Instant::now();
+    let mut tick = 0u64;
+    let mut next_row = 600_000;
+    while sim.now().ms() < seconds * 1000 {
+        tick += 1;
+        sim.run_to(SimTime(tick * 1000 / 3));
+        history.observe(&sim);
+        if sim.now().ms() >= next_row {
+            next_row += 600_000;
+            let log = sim.command_log().to_vec();
+            let steps = sim.steps();
+            let t = Instant::now();
+            std::hint::black_box(history.restore(&log, |s| s.steps() >= steps - 1, 2_000_000));
+            let back_ms = t.elapsed().as_secs_f64() * 1000.0;
+            let t = Instant::now();
+            std::hint::black_box(history.restore(&log, |s| s.steps() >= steps / 2, 2_000_000));
+            let mid_ms = t.elapsed().as_secs_f64() * 1000.0;
+            let (kept, _) = history.stats();
+            let live = LIVE.load(Ordering::Relaxed) - before;
+            let peak = PEAK.load(Ordering::Relaxed) - before;
+            println!(
+                "{:>7} {:>10} {:>10} {:>9.1} {:>9.1} {:>7.1} {:>9.1} {:>7.1} {:>9.1} {:>12} {:>9.1} {:>9.1} {:>7.0}",
+                sim.now().ms() / 1000,
+                steps,
+                sim.trace().total(),
+                mib(live),
+                mib(peak),
+                mib(cloned_bytes(sim.trace())),
+                mib(cloned_bytes(sim.monitors())),
+                mib(allocated_by(|| __bench::clone_topics(&sim))),
+                mib(cloned_bytes(&sim)),
+                kept,
+                back_ms,
+                mid_ms,
+                start.elapsed().as_secs_f64()
+            );
+        }
+    }
 }
 
 /// Bytes `make` allocates for what it returns.

@@ -161,3 +161,24 @@ pub fn large_scenario_json() -> String {
     }
     scenario.to_json_pretty()
 }
+
+/// Issue 20's long busy run (`long.json`): 12 partitions, two producers of 30,000 records at
+/// 10 a second each, three groups of 3 members. The page's figures play it at 20×.
+pub const LONG_JSON: &str = include_str!("long.json");
+
+/// `long.json` with its 30,000 values per producer and 3 members per group filled in.
+pub fn long_scenario_json() -> String {
+    let mut scenario = match Scenario::from_json(LONG_JSON) {
+        Ok(s) => s,
+        Err(e) => panic!("the long bench scenario is invalid: {e}"),
+    };
+    for (p, producer) in scenario.producers.iter_mut().enumerate() {
+        let tag = if p == 0 { "a" } else { "b" };
+        producer.send[0].values = (0..30_000).map(|i| format!("{tag}{i}")).collect();
+    }
+    for group in &mut scenario.groups {
+        let prefix = group.id.clone();
+        group.members = (1..=3).map(|i| kafka_sandbox_core::MemberSpec::new(format!("{prefix}-{i}"))).collect();
+    }
+    scenario.to_json_pretty()
+}
