@@ -224,7 +224,7 @@ fn long_run() {
     let mut history = History::new(sim.clone(), 200, 48);
     println!("long run (issue 20): long.json at 20x, ticks of 333 ms simulated, History(200, 48) observed every tick");
     println!(
-        "{:>7} {:>10} {:>10} {:>9} {:>9} {:>7} {:>9} {:>7} {:>9} {:>12} {:>9} {:>9} {:>7}",
+        "{:>7} {:>10} {:>10} {:>9} {:>9} {:>7} {:>9} {:>7} {:>7} {:>9} {:>7} {:>7} {:>9} {:>9} {:>12} {:>11} {:>9} {:>9} {:>7}",
         "sim s",
         "steps",
         "events",
@@ -233,8 +233,14 @@ fn long_run() {
         "trace",
         "monitors",
         "logs",
+        "groups",
+        "producers",
+        "queue",
+        "cluster",
+        "consumers",
         "sim clone",
         "checkpoints",
+        "snapshot ms",
         "back ms",
         "mid ms",
         "wall s"
@@ -257,10 +263,13 @@ fn long_run() {
             std::hint::black_box(history.restore(&log, |s| s.steps() >= steps / 2, 2_000_000));
             let mid_ms = t.elapsed().as_secs_f64() * 1000.0;
             let (kept, _) = history.stats();
+            let t = Instant::now();
+            std::hint::black_box(sim.snapshot());
+            let snapshot_ms = t.elapsed().as_secs_f64() * 1000.0;
             let live = LIVE.load(Ordering::Relaxed) - before;
             let peak = PEAK.load(Ordering::Relaxed) - before;
             println!(
-                "{:>7} {:>10} {:>10} {:>9.1} {:>9.1} {:>7.1} {:>9.1} {:>7.1} {:>9.1} {:>12} {:>9.1} {:>9.1} {:>7.0}",
+                "{:>7} {:>10} {:>10} {:>9.1} {:>9.1} {:>7.1} {:>9.1} {:>7.1} {:>7.1} {:>9.1} {:>7.1} {:>7.1} {:>9.1} {:>9.1} {:>12} {:>11.2} {:>9.1} {:>9.1} {:>7.0}",
                 sim.now().ms() / 1000,
                 steps,
                 sim.trace().total(),
@@ -269,8 +278,14 @@ fn long_run() {
                 mib(cloned_bytes(sim.trace())),
                 mib(cloned_bytes(sim.monitors())),
                 mib(allocated_by(|| __bench::clone_topics(&sim))),
+                mib(allocated_by(|| __bench::clone_groups(&sim))),
+                mib(allocated_by(|| __bench::clone_producers(&sim))),
+                mib(allocated_by(|| __bench::clone_queue(&sim))),
+                mib(allocated_by(|| __bench::clone_cluster(&sim))),
+                mib(allocated_by(|| __bench::clone_consumers(&sim))),
                 mib(cloned_bytes(&sim)),
                 kept,
+                snapshot_ms,
                 back_ms,
                 mid_ms,
                 start.elapsed().as_secs_f64()

@@ -13,11 +13,17 @@
 //    speed from the start, and a large one (10 brokers, one topic of 240 partitions with
 //    replication factor 3, 2 groups of 20 members, a producer sending 100 records a second)
 //    pasted as JSON and played at 1x and 5x.
+// 4. With --long [--minutes 10]: issue 20's long busy run (benches/common/long.json: 12
+//    partitions, two producers of 30,000 records at 10/s, three groups of 3) played at 20x
+//    for that many minutes of wall time. Every minute: WebAssembly memory, frame times over
+//    5 s, long tasks, the simulated clock and the speed reached. After 1 minute and at the
+//    end: the time a click on Back (one step), a scrubber jump to the middle of the run and
+//    opening the run's share link take until the page shows the result.
 // Figures are printed, never asserted. See BENCHMARKS.md.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { DIST_DIR, cliArg as arg, largeScenario, launchChromium, loadScenario, openPage, pause, play, serveDist } from "../tests/e2e/helpers.mjs";
+import { DIST_DIR, cliArg as arg, largeScenario, longScenario, launchChromium, loadScenario, openPage, pause, play, serveDist, simMs } from "../tests/e2e/helpers.mjs";
 
 const SECONDS = Number(arg("--seconds", "10"));
 const DIST = arg("--dist", DIST_DIR);
@@ -80,7 +86,7 @@ async function firstRender(browser, url) {
 }
 
 /** Samples requestAnimationFrame intervals and long tasks for `seconds` while the page plays. */
-async function frames(page, label, seconds) {
+async function frames(page, label, seconds, quiet = false) {
   const result = await page.evaluate(async (ms) => {
     const deltas = [];
     const long = [];
@@ -107,12 +113,112 @@ async function frames(page, label, seconds) {
   }, seconds * 1000);
   const d = result.deltas.sort((a, b) => a - b);
   const over = (ms) => d.filter((x) => x > ms).length;
-  console.log(
-    `${label.padEnd(46)} ${String(d.length).padStart(6)} ${quantile(d, 0.5).toFixed(1).padStart(7)} ${quantile(d, 0.95).toFixed(1).padStart(7)} ${d[d.length - 1].toFixed(0).padStart(7)} ${String(over(50)).padStart(6)} ${String(result.long.length).padStart(6)} ${result.long.reduce((a, b) => a + b, 0).toFixed(0).padStart(8)}   ${result.simBefore} -> ${result.simAfter}`,
+  const line = (
+    `${label.padEnd(46)} ${String(d.length).padStart(6)} ${quantile(d, 0.5).toFixed(1).padStart(7)} ${quantile(d, 0.95).toFixed(1).padStart(7)} ${d[d.length - 1].toFixed(0).padStart(7)} ${String(over(50)).padStart(6)} ${String(result.long.length).padStart(6)} ${result.long.reduce((a, b) => a + b, 0).toFixed(0).padStart(8)}   ${result.simBefore} -> ${result.simAfter}`
+  );
+  if (quiet) return line;
+  console.log(line);
+}
+
+/** WebAssembly memory in MB (web/boot.js's TrunkApplicationStarted carries the exports). */
+const wasmMb = (page) => page.evaluate(() => (window.__wasmMemory ? window.__wasmMemory.buffer.byteLength / 1e6 : NaN));
+
+/** Milliseconds from `act` (run in the page) until `done` holds there, timed in the page. */
+async function timed(page, act, done, arg) {
+  return page.evaluate(
+    async ([act, done, arg]) => {
+      const before = document.querySelector("#sim-time")?.dataset.ms + "|" + document.querySelector(".clock .muted")?.textContent;
+      const t0 = performance.now();
+      new Function("arg", act)(arg);
+      const check = new Function("before", "arg", done);
+      await new Promise((ok) => {
+        const poll = () => (check(before, arg) ? ok() : requestAnimationFrame(poll));
+        poll();
+      });
+      return performance.now() - t0;
+    },
+    [act, done, arg],
   );
 }
 
+const MOVED = `return (document.querySelector("#sim-time")?.dataset.ms + "|" + document.querySelector(".clock .muted")?.textContent) !== before;`;
+
+/** Back, a scrubber jump to the middle, and the share link opened in a new page. */
+async function travel(browser, page, label) {
+  await pause(page);
+  const back = await timed(page, `document.querySelector("#step-back").click();`, MOVED);
+  const scrub = await timed(
+    page,
+    `const s = document.querySelector("#scrubber"); s.value = String(Math.floor(Number(s.max) / 2)); s.dispatchEvent(new Event("change", { bubbles: true }));`,
+    MOVED,
+  );
+  await page.click("#share");
+  const link = await page.locator("#share-link").inputValue();
+  const { page: other, context } = await openPage(browser, link, { waitForStart: true });
+  const t0 = Date.now();
+  await other.locator("#notice.info").waitFor({ timeout: 120_000 });
+  const opened = await other.evaluate(() => performance.now());
+  const share = Date.now() - t0;
+  await context.close();
+  console.log(`  ${label}: Back ${back.toFixed(0)} ms, scrubber to the middle ${scrub.toFixed(0)} ms, share link (${(link.length / 1000).toFixed(1)} KB) opened and shown ${opened.toFixed(0)} ms after navigation (${share} ms after start)`);
+}
+
+async function longRun(browser, server, minutes) {
+  const { page, context } = await openPage(browser, server.url, { waitForStart: false });
+  await page.waitForFunction(() => window.__started);
+  await loadScenario(page, longScenario());
+  console.log(`long run: long.json at 20x for ${minutes} min of wall time; every minute: frames over 5 s, WebAssembly memory`);
+  console.log(`${"minute".padEnd(46)} ${"frames".padStart(6)} ${"p50 ms".padStart(7)} ${"p95 ms".padStart(7)} ${"max ms".padStart(7)} ${">50ms".padStart(6)} ${"long".padStart(6)} ${"long ms".padStart(8)}   simulated clock; wasm MB; speed reached`);
+  await play(page, "20×");
+  const start = Date.now();
+  let lastSim = await simMs(page);
+  let lastWall = Date.now();
+  for (let minute = 1; minute <= minutes; minute++) {
+    const wait = start + minute * 60_000 - 5_000 - Date.now();
+    if (wait > 0) await page.waitForTimeout(wait);
+    const label = `minute ${minute}`;
+    const line = await frames(page, label, 5, true);
+    const now = await simMs(page);
+    const wall = Date.now();
+    const speed = (now - lastSim) / (wall - lastWall);
+    lastSim = now;
+    lastWall = wall;
+    console.log(`${line}; ${(await wasmMb(page)).toFixed(0)} MB; ${speed.toFixed(1)}x`);
+    if (minute === 1 || minute === minutes) {
+      await travel(browser, page, `after ${minute} min`);
+      // Back to where the run was (the scrubber's end), and on.
+      const end = await timed(
+        page,
+        `const s = document.querySelector("#scrubber"); s.value = s.max; s.dispatchEvent(new Event("change", { bubbles: true }));`,
+        MOVED,
+      );
+      console.log(`  scrubber back to the end: ${end.toFixed(0)} ms`);
+      await play(page, "20×");
+      lastSim = await simMs(page);
+      lastWall = Date.now();
+    }
+  }
+  await context.close();
+}
+
 async function main() {
+  if (process.argv.includes("--long")) {
+    const server = await serveDist(DIST);
+    const browser = await launchChromium();
+    const origNewContext = browser.newContext.bind(browser);
+    browser.newContext = async (options) => {
+      const ctx = await origNewContext(options);
+      await ctx.addInitScript(() => addEventListener("TrunkApplicationStarted", (e) => (window.__wasmMemory = e.detail?.wasm?.memory), { once: true }));
+      return ctx;
+    };
+    try {
+      await longRun(browser, server, Number(arg("--minutes", "10")));
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+    return;
+  }
   sizes();
   const server = await serveDist(DIST);
   const browser = await launchChromium();

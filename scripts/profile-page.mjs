@@ -4,7 +4,7 @@
 // on the renderer's main thread. Figures are printed, never asserted.
 //
 //   trunk build --release && node scripts/profile-page.mjs [--seconds 5] [--speed 1x] [--dist DIR] [--default]
-import { DIST_DIR, cliArg as arg, largeScenario, launchChromium, loadScenario, openPage, serveDist } from "../tests/e2e/helpers.mjs";
+import { DIST_DIR, cliArg as arg, largeScenario, longScenario, launchChromium, loadScenario, openPage, serveDist } from "../tests/e2e/helpers.mjs";
 
 const SECONDS = Number(arg("--seconds", "5"));
 const SPEED = arg("--speed", "1").replace(/x$/, "") + "×";
@@ -13,6 +13,10 @@ const DEFAULT = process.argv.includes("--default");
 // --cpu: also a sampling CPU profile, top functions by self time (build with names kept:
 // wasm-bindgen --keep-debug over target/wasm32-unknown-unknown/release/kafka-sandbox-web.wasm).
 const CPU = process.argv.includes("--cpu");
+// --long: issue 20's long busy run (benches/common/long.json) instead of the large one,
+// traced after --warm seconds (default 60) of play.
+const LONG = process.argv.includes("--long");
+const WARM = Number(arg("--warm", LONG ? "60" : "1.5"));
 
 
 const server = await serveDist(DIST);
@@ -20,10 +24,11 @@ const browser = await launchChromium();
 try {
   const { page } = await openPage(browser, server.url);
   if (/Pause|暂停/.test(await page.locator("#play").innerText())) await page.click("#play");
-  if (!DEFAULT) await loadScenario(page, largeScenario());
+  if (LONG) await loadScenario(page, longScenario());
+  else if (!DEFAULT) await loadScenario(page, largeScenario());
   await page.selectOption("#speed", { label: SPEED });
   await page.click("#play");
-  await page.waitForTimeout(1500);
+  await page.waitForTimeout(WARM * 1000);
   const cdp = await page.context().newCDPSession(page);
   const events = [];
   cdp.on("Tracing.dataCollected", (e) => events.push(...e.value));
@@ -51,7 +56,7 @@ try {
     s.ms += e.dur / 1000;
     sums.set(e.name, s);
   }
-  console.log(`${DEFAULT ? "default" : "large"} scenario at ${SPEED}, ${SECONDS} s traced; DOM elements: ${domBefore}`);
+  console.log(`${LONG ? "long" : DEFAULT ? "default" : "large"} scenario at ${SPEED}, ${SECONDS} s traced; DOM elements: ${domBefore}`);
   console.log(`${"event (main thread, inclusive)".padEnd(34)} ${"count".padStart(7)} ${"ms".padStart(9)} ${"ms/s".padStart(7)}`);
   for (const [name, s] of [...sums.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 18)) {
     console.log(`${name.padEnd(34)} ${String(s.n).padStart(7)} ${s.ms.toFixed(0).padStart(9)} ${(s.ms / SECONDS).toFixed(0).padStart(7)}`);

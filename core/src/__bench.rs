@@ -23,3 +23,18 @@ pub fn clone_offsets_topic(sim: &Sim) -> (Box<dyn Any>, usize) {
     let records = sim.consumers.offsets.partitions.values().map(|p| p.log.records().len()).sum();
     (Box::new(sim.consumers.offsets.clone()), records)
 }
+
+/// A clone of the event queue (what is still to happen).
+pub fn clone_queue(sim: &Sim) -> Box<dyn Any> {
+    Box::new(sim.out.queue.clone())
+}
+
+/// A clone of the cluster (brokers, topics, controller state).
+pub fn clone_cluster(sim: &Sim) -> Box<dyn Any> {
+    Box::new(sim.cluster.clone())
+}
+
+/// A clone of the consumers' side (groups, share groups, `__consumer_offsets`, fetches).
+pub fn clone_consumers(sim: &Sim) -> Box<dyn Any> {
+    Box::new(sim.consumers.clone())
+}

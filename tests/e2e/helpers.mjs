@@ -302,6 +302,23 @@ export function largeScenario() {
 }
 
 /**
+ * Issue 20's long busy run: 12 partitions, two producers of 30,000 records at 10 a second
+ * each, three groups of 3 members (benches/common/long.json filled in as
+ * `long_scenario_json()` in benches/common/mod.rs does).
+ */
+export function longScenario() {
+  const scenario = JSON.parse(readFileSync(join(REPO_ROOT, "benches", "common", "long.json"), "utf8"));
+  scenario.producers.forEach((p, i) => {
+    const tag = i === 0 ? "a" : "b";
+    p.send[0].values = Array.from({ length: 30000 }, (_, k) => `${tag}${k}`);
+  });
+  for (const group of scenario.groups) {
+    group.members = Array.from({ length: 3 }, (_, i) => ({ client_id: `${group.id}-${i + 1}` }));
+  }
+  return JSON.stringify(scenario);
+}
+
+/**
  * A scenario with a source connector (a table of customers), a Kafka Streams app counting
  * them by key, and a push group (not Kafka — a teaching device) with a slow member.
  */

@@ -40,6 +40,7 @@ use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 /// Why a consumer starts a partition where it does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -721,20 +722,42 @@ pub struct Event {
     pub kind: EventKind,
 }
 
+/// Events per sealed chunk of the trace: the unit clones share.
+const CHUNK: usize = 256;
+
 /// The trace kept in memory: the newest `capacity` events, plus a digest over all of them.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// The events are kept in chunks of [`CHUNK`]: every full chunk is sealed behind an `Arc`
+/// and never changed again, so a clone (a time-travel checkpoint, issue 20) copies only the
+/// open chunk and the list of sealed ones, and shares the rest with the run it came from.
+/// Which events are kept, in which chunk, depends only on `total` and `capacity`.
+#[derive(Clone, Debug)]
 pub struct Trace {
-    events: VecDeque<Event>,
+    /// Full chunks, oldest first; the first one's `skip` oldest events are dropped.
+    sealed: VecDeque<Arc<Vec<Event>>>,
+    /// The newest events, fewer than [`CHUNK`].
+    open: Vec<Event>,
+    /// Events of `sealed[0]` no longer kept.
+    skip: usize,
     capacity: usize,
     total: u64,
     digest: u64,
 }
 
+/// Same kept events, count and digest (the chunking follows from them).
+impl PartialEq for Trace {
+    fn eq(&self, other: &Self) -> bool {
+        self.capacity == other.capacity && self.total == other.total && self.digest == other.digest && self.events().eq(other.events())
+    }
+}
+
+impl Eq for Trace {}
+
 impl Trace {
     /// An empty trace that keeps the newest `capacity` events (at least 1); the total and the
     /// digest still count every event.
     pub fn new(capacity: usize) -> Self {
-        Self { events: VecDeque::new(), capacity: capacity.max(1), total: 0, digest: FNV_OFFSET }
+        Self { sealed: VecDeque::new(), open: Vec::new(), skip: 0, capacity: capacity.max(1), total: 0, digest: FNV_OFFSET }
     }
 
     pub(crate) fn push(&mut self, time: SimTime, kind: EventKind) -> &Event {
@@ -742,25 +765,61 @@ impl Trace {
         let mut hasher = StableHasher(self.digest);
         event.hash(&mut hasher);
         self.digest = hasher.0;
-        if self.events.len() == self.capacity {
-            self.events.pop_front();
+        if self.len() == self.capacity {
+            self.drop_oldest();
         }
-        self.events.push_back(event);
+        self.open.push(event);
         self.total += 1;
-        let last = self.events.len() - 1;
-        &self.events[last]
+        if self.open.len() == CHUNK {
+            let full = std::mem::replace(&mut self.open, Vec::with_capacity(CHUNK));
+            self.sealed.push_back(Arc::new(full));
+        }
+        // The event just pushed is the newest one kept.
+        let n = self.len();
+        self.get(n - 1).unwrap_or_else(|| unreachable!("a pushed event is kept (capacity >= 1)"))
+    }
+
+    fn drop_oldest(&mut self) {
+        if self.sealed.is_empty() {
+            if !self.open.is_empty() {
+                self.open.remove(0);
+            }
+            return;
+        }
+        self.skip += 1;
+        if self.skip == CHUNK {
+            self.sealed.pop_front();
+            self.skip = 0;
+        }
+    }
+
+    /// How many events are kept.
+    fn len(&self) -> usize {
+        self.sealed.len() * CHUNK - self.skip + self.open.len()
+    }
+
+    /// The `i`-th kept event, oldest first.
+    fn get(&self, i: usize) -> Option<&Event> {
+        let at = i + self.skip;
+        let sealed = self.sealed.len() * CHUNK;
+        if at < sealed {
+            Some(&self.sealed[at / CHUNK][at % CHUNK])
+        } else {
+            self.open.get(at - sealed)
+        }
     }
 
     /// The kept events, oldest first.
-    pub fn events(&self) -> impl DoubleEndedIterator<Item = &Event> + ExactSizeIterator {
-        self.events.iter()
+    pub fn events(&self) -> Events<'_> {
+        Events { trace: self, front: 0, back: self.len() }
     }
 
     /// Events kept whose `seq` is at least `seq`.
-    pub fn since(&self, seq: u64) -> impl Iterator<Item = &Event> {
-        let first_kept = self.total - self.events.len() as u64;
-        let skip = seq.saturating_sub(first_kept).min(self.events.len() as u64) as usize;
-        self.events.iter().skip(skip)
+    pub fn since(&self, seq: u64) -> Events<'_> {
+        let len = self.len();
+        let first_kept = self.total - len as u64;
+        let skip = seq.saturating_sub(first_kept).min(len as u64) as usize;
+        Events { trace: self, front: skip, back: len }
     }
 
     /// How many events the run has produced (kept or not).
@@ -776,7 +835,7 @@ impl Trace {
 
     /// How many events were dropped (the oldest).
     pub fn dropped(&self) -> u64 {
-        self.total - self.events.len() as u64
+        self.total - self.len() as u64
     }
 
     /// The most events kept.
@@ -789,6 +848,53 @@ impl Trace {
         self.digest
     }
 }
+
+/// The kept events of a [`Trace`], oldest first ([`Trace::events`], [`Trace::since`]).
+#[derive(Clone, Debug)]
+pub struct Events<'a> {
+    trace: &'a Trace,
+    front: usize,
+    back: usize,
+}
+
+impl<'a> Iterator for Events<'a> {
+    type Item = &'a Event;
+
+    fn next(&mut self) -> Option<&'a Event> {
+        if self.front >= self.back {
+            return None;
+        }
+        self.front += 1;
+        self.trace.get(self.front - 1)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.back - self.front;
+        (n, Some(n))
+    }
+
+    fn nth(&mut self, n: usize) -> Option<&'a Event> {
+        self.front = self.front.saturating_add(n).min(self.back);
+        self.next()
+    }
+}
+
+impl<'a> DoubleEndedIterator for Events<'a> {
+    fn next_back(&mut self) -> Option<&'a Event> {
+        if self.front >= self.back {
+            return None;
+        }
+        self.back -= 1;
+        self.trace.get(self.back)
+    }
+
+    fn nth_back(&mut self, n: usize) -> Option<&'a Event> {
+        self.back = self.back.saturating_sub(n).max(self.front);
+        self.next_back()
+    }
+}
+
+impl ExactSizeIterator for Events<'_> {}
 
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
@@ -1089,6 +1195,42 @@ mod tests {
         assert_eq!(seqs, vec![1, 2]);
         assert_eq!(t.since(2).count(), 1);
         assert_eq!(t.since(0).count(), 2);
+    }
+
+    /// The chunked ring keeps exactly the newest `capacity` events, at every size and
+    /// across chunk boundaries, and a clone shares its sealed chunks but never sees what is
+    /// pushed to the original afterwards.
+    #[test]
+    fn chunked_ring_is_a_ring_of_the_newest_events() {
+        for capacity in [1, 2, 5, CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK + 7] {
+            let mut t = Trace::new(capacity);
+            let mut model: VecDeque<u64> = VecDeque::new();
+            let mut clone_at = None;
+            for n in 0..(4 * CHUNK as u64 + 50) {
+                let e = t.push(SimTime(n), EventKind::Cluster(ClusterEvent::BrokerCrashed { broker: n as u32 }));
+                assert_eq!(e.seq, n);
+                if model.len() == capacity {
+                    model.pop_front();
+                }
+                model.push_back(n);
+                let seqs: Vec<u64> = t.events().map(|e| e.seq).collect();
+                assert_eq!(seqs, Vec::from(model.clone()), "capacity {capacity} after {n}");
+                assert_eq!(t.events().len(), model.len());
+                assert_eq!(t.events().rev().map(|e| e.seq).collect::<Vec<_>>(), model.iter().rev().copied().collect::<Vec<_>>());
+                let from = n.saturating_sub(3);
+                assert_eq!(
+                    t.since(from).map(|e| e.seq).collect::<Vec<_>>(),
+                    model.iter().copied().filter(|s| *s >= from).collect::<Vec<_>>()
+                );
+                assert_eq!(t.dropped(), n + 1 - model.len() as u64);
+                if n == 2 * CHUNK as u64 + 3 {
+                    clone_at = Some((t.clone(), model.clone()));
+                }
+            }
+            let (c, m) = clone_at.expect("cloned");
+            assert_eq!(c.events().map(|e| e.seq).collect::<Vec<_>>(), Vec::from(m));
+            assert_ne!(c, t);
+        }
     }
 
     #[test]

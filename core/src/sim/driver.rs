@@ -41,7 +41,7 @@ pub(crate) struct Driver {
     pub(crate) now: SimTime,
     /// How many queued items have been applied.
     pub(crate) steps: u64,
-    pub(super) queue: BTreeMap<(SimTime, u64), Pending>,
+    pub(crate) queue: BTreeMap<(SimTime, u64), Pending>,
     pub(super) next_seq: u64,
     pub(crate) trace: Trace,
     /// Guarantee monitors fed with every event as it is recorded.
