@@ -336,6 +336,7 @@ pub fn App() -> Html {
     let playing = model.playing;
     let running_to = model.run_to.map(|t| t.ms());
     let speed = model.speed;
+    let behind = model.pace.falling_behind();
     let next_value = crate::state::next_value(&model.sim);
     let retries = model.retries.clone();
     let group_logs = Rc::new(model.groups.all());
@@ -402,7 +403,7 @@ pub fn App() -> Html {
                 </button>
                 <button id="lang-toggle" class="lang" onclick={toggle_lang}>{ i18n::LANG_SWITCH.get(lang) }</button>
             </header>
-            <Controls {lang} {playing} {running_to} {speed} {now} events={events_total} {steps} {reached} dispatch={dispatch.clone()} />
+            <Controls {lang} {playing} {running_to} {speed} {now} events={events_total} {steps} {reached} {behind} dispatch={dispatch.clone()} />
             if let Some(n) = notice {
                 {
                     match n {

@@ -1871,6 +1871,34 @@ pub fn open_failed(lang: Lang, from: crate::state::SharedFrom, why: &str) -> Str
 
 /// Said when a jump finds nothing.
 /// Run to was given something that is not a moment.
+/// Beside the speed, when the run cannot keep it: the speed it reaches.
+pub fn speed_reached(lang: Lang, reached: f64) -> String {
+    match lang {
+        Lang::Zh => format!("实际 {}×", speed_figure(reached)),
+        Lang::En => format!("reaching {}×", speed_figure(reached)),
+    }
+}
+
+/// The same, said in full (the tooltip).
+pub fn speed_reached_hint(lang: Lang, reached: f64, chosen: f64) -> String {
+    let (r, c) = (speed_figure(reached), speed_figure(chosen));
+    match lang {
+        Lang::Zh => format!("此设备跟不上所选的 {c}× 速度：模拟实际以约 {r} 倍实时运行。可选更低的速度，或用“运行到”直接到达某一时刻。"),
+        Lang::En => format!("This device cannot keep the chosen {c}×: the simulation runs at about {r}× real time. Choose a lower speed, or use Run to to go straight to a moment."),
+    }
+}
+
+/// 0.25 → "0.25", 8.14 → "8.1", 12.6 → "13".
+fn speed_figure(x: f64) -> String {
+    if x < 1.0 {
+        format!("{x:.2}")
+    } else if x < 10.0 {
+        format!("{x:.1}")
+    } else {
+        format!("{x:.0}")
+    }
+}
+
 pub fn run_to_invalid(lang: Lang, text: &str, max_ms: u64) -> String {
     let shown: String = text.chars().take(40).collect();
     let max = max_ms / 1000;

@@ -125,6 +125,11 @@ pub struct Model {
     carry_ms: f64,
     /// Wall-clock ms the current tick stands for.
     tick_ms: u32,
+    /// Wall-clock ms that really passed before the current tick (not capped).
+    wall_ms: u32,
+    /// The pace the run keeps while playing (issue 20): what the page says when it cannot
+    /// keep the chosen speed.
+    pub pace: Pace,
     /// Run to: the moment the run is going to, a slice of events per tick (the page
     /// stays responsive), pausing there. Any step, travel, command or Play/Pause ends it.
     pub run_to: Option<SimTime>,
@@ -215,6 +220,8 @@ impl Model {
             comparison: None,
             carry_ms: 0.0,
             tick_ms: TICK_MS,
+            wall_ms: TICK_MS,
+            pace: Pace::default(),
             run_to: None,
         }
     }
@@ -506,6 +513,40 @@ fn open_shared(m: &mut Model, text: &str, from: SharedFrom) {
             m.notice = Some(Notice::Info(i18n::opened(lang, from, steps)));
         }
         Err(e) => m.notice = Some(Notice::Error(i18n::open_failed(lang, from, &crate::messages::share_refusal(lang, &e)))),
+    }
+}
+
+/// The speed the run really keeps while playing, over about the last two seconds of wall
+/// time (each tick's weight decays by 0.95): the simulated time the ticks covered against
+/// the wall-clock time that passed. A tick covers less than speed × elapsed when a frame
+/// came later than [`MAX_CATCH_UP_MS`] or a tick's slice of events ran out.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Pace {
+    wall_ms: f64,
+    sim_ms: f64,
+    rate: f64,
+}
+
+/// Wall time the pace must cover before the page says anything (ms).
+const PACE_WINDOW_MS: f64 = 1_000.0;
+
+impl Pace {
+    fn observe(&mut self, wall_ms: u32, sim_ms: u64, rate: f64) {
+        // A tab in the background gets ticks seconds apart: that is not the simulation.
+        let wall = f64::from(wall_ms.min(2_000));
+        self.wall_ms = self.wall_ms * 0.95 + wall;
+        self.sim_ms = self.sim_ms * 0.95 + sim_ms as f64;
+        self.rate = rate;
+    }
+
+    /// The speed reached, when it is clearly below the speed chosen (under 90 % of it,
+    /// over at least a second of play); `None` while it keeps up.
+    pub fn falling_behind(&self) -> Option<f64> {
+        if self.wall_ms < PACE_WINDOW_MS || self.rate <= 0.0 {
+            return None;
+        }
+        let reached = self.sim_ms / self.wall_ms;
+        (reached < 0.9 * self.rate).then_some(reached)
     }
 }
 
@@ -907,10 +948,12 @@ pub fn reduce_model(m: &mut Model, action: Action) -> bool {
         Action::Key(key) => key_action(m, &key),
         Action::TickAfter(ms) => {
             m.tick_ms = ms.clamp(1, MAX_CATCH_UP_MS);
+            m.wall_ms = ms;
             Action::Tick
         }
         Action::Tick => {
             m.tick_ms = TICK_MS;
+            m.wall_ms = TICK_MS;
             Action::Tick
         }
         other => other,
@@ -1034,11 +1077,17 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
             let whole = m.carry_ms.floor();
             m.carry_ms -= whole;
             let until = m.sim.now().plus_ms(whole as u64);
+            let before = m.sim.now();
             // After going back: the same future, commands included, each at its moment.
-            advance_to(m, until, MAX_STEPS_PER_TICK);
+            let arrived = advance_to(m, until, MAX_STEPS_PER_TICK);
+            // Simulated time a tick did not reach (a slice of events too small) is dropped,
+            // as is time past MAX_CATCH_UP_MS: both show in the pace.
+            let moved = m.sim.now().ms().saturating_sub(before.ms());
+            m.pace.observe(m.wall_ms, if arrived { moved.max(whole as u64) } else { moved }, rate);
             true
         }
         Action::TogglePlay => {
+            m.pace = Pace::default();
             if m.run_to.take().is_some() {
                 // Pause stops a run to a moment where it is.
                 m.playing = false;
@@ -1147,6 +1196,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
         Action::SetSpeed(i) => {
             if i < SPEEDS.len() {
                 m.speed = i;
+                m.pace = Pace::default();
             }
             true
         }
@@ -1603,6 +1653,29 @@ mod tests {
         reduce_model(&mut m, Action::TogglePlay);
         reduce_model(&mut m, Action::Tick);
         assert_eq!(m.sim.now(), SimTime(1000));
+    }
+
+    /// Frames that come late (a device too slow for 20×) lose simulated time past
+    /// MAX_CATCH_UP_MS: the page then says the speed it reaches, and says nothing while it
+    /// keeps up; a new speed or Play starts the measure again.
+    #[test]
+    fn the_page_says_the_speed_reached_when_it_cannot_keep_the_chosen_one() {
+        let mut m = Model::new(Lang::En);
+        m.speed = SPEEDS.iter().position(|(r, _)| *r == 20.0).unwrap();
+        for _ in 0..40 {
+            reduce_model(&mut m, Action::TickAfter(TICK_MS));
+        }
+        assert_eq!(m.pace.falling_behind(), None, "on time, nothing to say");
+        // Frames 500 ms apart: each tick covers 250 ms × 20 = 5 s of the 10 s that passed.
+        for _ in 0..40 {
+            reduce_model(&mut m, Action::TickAfter(500));
+        }
+        let reached = m.pace.falling_behind().expect("behind");
+        assert!((9.0..11.0).contains(&reached), "about 10×, not {reached}");
+        assert_eq!(crate::i18n::speed_reached(Lang::En, reached), "reaching 10×");
+        let same = m.speed;
+        reduce_model(&mut m, Action::SetSpeed(same));
+        assert_eq!(m.pace.falling_behind(), None);
     }
 
     #[test]

@@ -20,6 +20,8 @@ pub struct ControlsProps {
     /// Steps taken so far, and the furthest this run has reached (for the scrubber).
     pub steps: u64,
     pub reached: u64,
+    /// The speed the run really keeps, when it falls behind the chosen one (issue 20).
+    pub behind: Option<f64>,
     pub dispatch: Callback<Action>,
 }
 
@@ -68,6 +70,11 @@ pub fn Controls(p: &ControlsProps) -> Html {
                     }) }
                 </select>
             </label>
+            if let (Some(x), true) = (p.behind, p.playing) {
+                <span id="speed-reached" class="speed-reached" role="status" title={i18n::speed_reached_hint(lang, x, SPEEDS.get(p.speed).map_or(1.0, |s| s.0))}>
+                    { i18n::speed_reached(lang, x) }
+                </span>
+            }
             <label class="scrub" title={i18n::SCRUB_HINT.get(lang)}>
                 { i18n::SCRUB.get(lang) }
                 <input id="scrubber" type="range" min="0" max={p.reached.max(p.steps).to_string()} value={p.steps.to_string()}
