@@ -365,7 +365,7 @@ impl Member {
     }
 
     /// The newest deliveries (at most [`crate::SimOptions::received_per_member`]), oldest first.
-    pub fn received(&self) -> impl Iterator<Item = &Delivery> {
+    pub fn received(&self) -> impl DoubleEndedIterator + ExactSizeIterator<Item = &Delivery> {
         self.received.iter()
     }
 

@@ -1241,7 +1241,7 @@ impl<'a> MemberRead<'a> {
     }
     /// The newest deliveries it remembers, oldest first
     /// ([`SimOptions::received_per_member`](crate::SimOptions::received_per_member) of them).
-    pub fn received(self) -> impl Iterator<Item = &'a Delivery> {
+    pub fn received(self) -> impl DoubleEndedIterator + ExactSizeIterator<Item = &'a Delivery> {
         self.member.received()
     }
     /// Records it finished processing over the whole run (a record processed again counts
@@ -1538,6 +1538,9 @@ mod tests {
                 assert_eq!(m.position("no-such-topic", 0), None);
                 assert_eq!(m.in_hand().count() as u32, mv.buffered);
                 assert!(mv.received.iter().all(|d| m.has_received(&d.value)));
+                // The snapshot carries the newest deliveries, at most RECEIVED_SHOWN.
+                let newest: Vec<_> = m.received().rev().take(crate::snapshot::RECEIVED_SHOWN).rev().collect();
+                assert_eq!(mv.received.iter().collect::<Vec<_>>(), newest);
                 assert!(!m.has_received("no such value"));
                 for tp in &mv.assigned {
                     assert!(m.owns(&tp.topic, tp.partition));
