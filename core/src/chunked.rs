@@ -204,6 +204,21 @@ impl<K: Ord + Clone, V: Clone, const N: usize> ChunkedMap<K, V, N> {
         chunk_mut(&mut self.chunks[c], 0).get_mut(i).map(|(_, v)| v)
     }
 
+    /// The value of `key`, to change, inserted first as `make()` if absent (as
+    /// `BTreeMap::entry(key).or_insert_with(make)`).
+    pub fn get_or_insert_with(&mut self, key: K, make: impl FnOnce() -> V) -> &mut V {
+        let (c, i) = match self.find(&key) {
+            Some(at) => at,
+            None => {
+                self.insert(key.clone(), make());
+                // Just inserted, so found (the fallback is never taken).
+                self.find(&key).unwrap_or((0, 0))
+            }
+        };
+        let chunk = chunk_mut(&mut self.chunks[c], 0);
+        &mut chunk[i].1
+    }
+
     /// Inserts `value` at `key`; returns the value it replaced (the stored key is kept).
     pub fn insert(&mut self, key: K, value: V) -> Option<V> {
         // The common case first: a key past the end.
@@ -477,6 +492,7 @@ mod tests {
         Append(u32),
         Remove(u16),
         GetMut(u16, u32),
+        GetOrInsert(u16, u32),
         PopFirst,
         TrimFirst(u16),
         Retain(u16),
@@ -498,6 +514,7 @@ mod tests {
             6 => any::<u32>().prop_map(Op::Append),
             3 => key.clone().prop_map(Op::Remove),
             2 => (key.clone(), any::<u32>()).prop_map(|(k, v)| Op::GetMut(k, v)),
+            2 => (key.clone(), any::<u32>()).prop_map(|(k, v)| Op::GetOrInsert(k, v)),
             2 => Just(Op::PopFirst),
             1 => (0u16..KEYS).prop_map(Op::TrimFirst),
             1 => (2u16..9).prop_map(Op::Retain),
@@ -583,6 +600,11 @@ mod tests {
                 Op::GetMut(k, v) => {
                     let a = ours.get_mut(&k).map(|x| mem::replace(x, v));
                     let b = std.get_mut(&k).map(|x| mem::replace(x, v));
+                    prop_assert_eq!(a, b);
+                }
+                Op::GetOrInsert(k, v) => {
+                    let a = mem::replace(ours.get_or_insert_with(k, || v / 2), v);
+                    let b = mem::replace(std.entry(k).or_insert_with(|| v / 2), v);
                     prop_assert_eq!(a, b);
                 }
                 Op::PopFirst => {
