@@ -408,6 +408,11 @@ impl<K, const N: usize> ChunkedSet<K, N> {
         self.map.last_key_value().map(|(k, _)| k)
     }
 
+    /// How many chunks it holds.
+    pub fn chunk_count(&self) -> usize {
+        self.map.chunk_count()
+    }
+
     /// How many chunks this set shares with `other` ([`ChunkedMap::shared_chunks`]).
     pub fn shared_chunks(&self, other: &Self) -> usize {
         self.map.shared_chunks(&other.map)

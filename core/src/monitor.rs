@@ -585,3 +585,73 @@ impl Monitors {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{ProducerSpec, Scenario, SendPlan, SimOptions, SimTime, TopicSpec};
+
+    impl Monitors {
+        /// Over every per-record map: (chunks of `self` shared with `other`, chunks of
+        /// `self`, maps compared).
+        fn chunks_shared_with(&self, other: &Monitors) -> (usize, usize, usize) {
+            let mut sum = (0, 0, 0);
+            let mut add = |shared: usize, total: usize| {
+                sum.0 += shared;
+                sum.1 += total;
+                sum.2 += 1;
+            };
+            for (key, shadow) in self.shadows.iter() {
+                let theirs = other.shadows.get(key).cloned().unwrap_or_default();
+                add(shadow.shared_chunks(&theirs), shadow.chunk_count());
+            }
+            for (tp, acked) in self.acked.iter() {
+                let theirs = other.acked.get(tp).cloned().unwrap_or_default();
+                add(acked.shared_chunks(&theirs), acked.chunk_count());
+            }
+            for (key, appended) in self.appended.iter() {
+                let theirs = other.appended.get(key).cloned().unwrap_or_default();
+                add(appended.shared_chunks(&theirs), appended.chunk_count());
+            }
+            add(self.first_offset.shared_chunks(&other.first_offset), self.first_offset.chunk_count());
+            add(self.producer_of.shared_chunks(&other.producer_of), self.producer_of.chunk_count());
+            add(self.gone.shared_chunks(&other.gone), self.gone.chunk_count());
+            sum
+        }
+    }
+
+    /// A busy partition's run, with the page's bounds (`SimOptions::default`): 12,000
+    /// records at 1 a millisecond, acks=all, retention deleting segments as it goes.
+    fn busy() -> Result<crate::Sim, Box<dyn std::error::Error>> {
+        let mut b = Scenario::builder();
+        b.brokers(3).options(SimOptions::default());
+        let t = b.topic(TopicSpec::new("events").partitions(2).replication_factor(3).retention_ms(3_000).segment_ms(1_000));
+        let values = (0..12_000).map(|i| format!("v{i}"));
+        b.producer(ProducerSpec::new("app").send(SendPlan::values(&t, values).every_ms(1)));
+        Ok(b.build()?)
+    }
+
+    /// The page's time travel keeps checkpoints of the whole `Sim` a few hundred steps
+    /// apart: the monitors' part of one must be shared with the next but for the chunks
+    /// written in between, and must not see what the run did after it was taken.
+    #[test]
+    fn a_checkpoint_of_the_monitors_shares_all_but_the_chunks_written_since_and_sees_none_of_it() -> Result<(), Box<dyn std::error::Error>>
+    {
+        let mut sim = busy()?;
+        sim.run_to(SimTime(9_000));
+        let checkpoint = sim.monitors().clone();
+        let (shared, total, maps) = checkpoint.chunks_shared_with(sim.monitors());
+        assert_eq!(shared, total, "a fresh clone shares every chunk");
+        assert!(total > 4 * maps, "the run fills several chunks per map: {total} chunks in {maps} maps");
+        sim.run_to(SimTime(9_200));
+        let (shared, total, maps) = sim.monitors().chunks_shared_with(&checkpoint);
+        // 200 more records per map: a copied last chunk, a new one, a cut first one.
+        assert!(total - shared <= 3 * maps, "{} of {total} chunks in {maps} maps not shared", total - shared);
+        // The same run stopped at the checkpoint's moment: what the checkpoint holds.
+        let mut again = busy()?;
+        again.run_to(SimTime(9_000));
+        assert_eq!(&checkpoint, again.monitors(), "the checkpoint saw a change made after it");
+        assert_ne!(&checkpoint, sim.monitors());
+        Ok(())
+    }
+}
