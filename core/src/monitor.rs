@@ -24,6 +24,12 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+/// A name or a value the monitors keep, shared (see [`Names`]).
+pub(crate) type Shared = Arc<str>;
+
+/// An acknowledged record still expected in the log: (offset, acks, value).
+type Acked = (u64, Acks, Shared);
+
 /// The names a monitor keeps per record (producers, groups, clients, applications,
 /// topics), each allocated once: an entry holds a shared pointer, not its own `String`.
 /// Names come from the scenario and the commands, so the table stays small.
@@ -237,7 +243,7 @@ pub struct Monitors {
     epoch_leaders: VecMap<(TopicPartition, u32), VecSet<BrokerId>>,
     /// Acknowledged records still expected in the log, per partition: record → (offset,
     /// acks, value).
-    acked: VecMap<TopicPartition, ChunkedMap<RecordId, (u64, Acks, Arc<str>)>>,
+    acked: VecMap<TopicPartition, ChunkedMap<RecordId, Acked>>,
     /// Records already reported lost.
     reported: ChunkedSet<RecordId>,
     /// Records retention deleted or a log cleaner removed (the newest `tracked_max` of

@@ -17,7 +17,7 @@
 use crate::chunked::ChunkedMap;
 use crate::config::{IsolationLevel, ProcessingGuarantee};
 use crate::event::{ConsumeEvent, Event, EventKind, ProduceEvent, StreamsEvent, TxnEvent};
-use crate::monitor::{FindingKind, Names};
+use crate::monitor::{FindingKind, Names, Shared};
 use crate::record::{ControlType, RecordId, TopicPartition};
 use crate::vecmap::VecSet;
 use std::collections::BTreeMap;
@@ -30,20 +30,23 @@ pub(crate) type TxnFinding = (TopicPartition, Vec<(RecordId, String)>, FindingKi
 /// as (application id, `TopicPartition`, offset) would be; the names shared.
 type Input = (Arc<str>, Arc<str>, u32, u64);
 
+/// A consumer that read a record: (group, client id).
+type Reader = (Shared, Shared);
+
 /// What the exactly-once monitor keeps (bounded like the other monitors'). The maps that
 /// grow with records are [`ChunkedMap`]s (a clone shares their chunks) and hold shared
 /// names and values (see `monitor.rs`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct TxnMonitor {
     /// Transactional records not yet decided, by (partition, producer id), with their values.
-    open: BTreeMap<(TopicPartition, u64), Vec<(RecordId, Arc<str>)>>,
+    open: BTreeMap<(TopicPartition, u64), Vec<(RecordId, Shared)>>,
     /// The producer id of each transactional record still tracked.
     pid_of: ChunkedMap<RecordId, u64>,
     /// Each decided transactional record's fate.
     fate: ChunkedMap<RecordId, ControlType>,
     /// Undecided records delivered to read_uncommitted groups: who got them (group,
     /// client id).
-    read_early: ChunkedMap<RecordId, Vec<(Arc<str>, Arc<str>)>>,
+    read_early: ChunkedMap<RecordId, Vec<Reader>>,
     /// Groups reading read_committed.
     read_committed: VecSet<String>,
     /// Streams applications under exactly_once_v2.
@@ -129,7 +132,7 @@ impl TxnMonitor {
             EventKind::Txn(TxnEvent::MarkerWritten { topic, partition, producer_id, kind, .. }) => {
                 let tp = TopicPartition::new(topic.clone(), *partition);
                 let decided = self.open.remove(&(tp.clone(), *producer_id)).unwrap_or_default();
-                let mut early: BTreeMap<(Arc<str>, Arc<str>), Vec<(RecordId, String)>> = BTreeMap::new();
+                let mut early: BTreeMap<Reader, Vec<(RecordId, String)>> = BTreeMap::new();
                 for (r, value) in decided {
                     self.fate.insert(r, *kind);
                     match kind {
