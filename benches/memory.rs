@@ -208,7 +208,10 @@ fn main() {
 /// (60 frames a second), the page's `History` (every 200 steps, at most 48) observed after
 /// every tick. Every 600 simulated seconds (30 s of play at 20×) it prints the live heap
 /// (the run and its history), the parts of one state, the checkpoints kept and what going back costs: Back (one step) and a jump to the
-/// middle of the run, each a `History::restore` timed natively.
+/// middle of the run, each a `History::restore` timed natively. "mon KiB": what a clone of
+/// the monitors allocates, in KiB; "+1s KiB": what the monitors of a checkpoint taken one
+/// simulated second later hold that this moment's do not (what a checkpoint does not share
+/// with the previous one).
 /// `BENCH_RUN=long BENCH_SECONDS=12000 cargo bench --bench memory` (12,000 s: 10 minutes).
 fn long_run() {
     let seconds: u64 = std::env::var("BENCH_SECONDS").ok().and_then(|v| v.parse().ok()).unwrap_or(12_000).clamp(600, 604_800);
@@ -224,7 +227,7 @@ fn long_run() {
     let mut history = History::new(sim.clone(), 200, 48);
     println!("long run (issue 20): long.json at 20x, ticks of 333 ms simulated, History(200, 48) observed every tick");
     println!(
-        "{:>7} {:>10} {:>10} {:>9} {:>9} {:>7} {:>9} {:>7} {:>7} {:>9} {:>7} {:>7} {:>9} {:>9} {:>12} {:>11} {:>9} {:>9} {:>7}",
+        "{:>7} {:>10} {:>10} {:>9} {:>9} {:>7} {:>9} {:>8} {:>8} {:>7} {:>7} {:>9} {:>7} {:>7} {:>9} {:>9} {:>12} {:>11} {:>9} {:>9} {:>7}",
         "sim s",
         "steps",
         "events",
@@ -232,6 +235,8 @@ fn long_run() {
         "peak MiB",
         "trace",
         "monitors",
+        "mon KiB",
+        "+1s KiB",
         "logs",
         "groups",
         "producers",
@@ -268,8 +273,20 @@ fn long_run() {
             let snapshot_ms = t.elapsed().as_secs_f64() * 1000.0;
             let live = LIVE.load(Ordering::Relaxed) - before;
             let peak = PEAK.load(Ordering::Relaxed) - before;
+            // A clone of the run goes on one simulated second; once it is dropped, its
+            // monitors' copy holds only what they share with this moment's plus what that
+            // second wrote, and dropping it frees the latter.
+            let monitors_unique = {
+                let mut later = sim.clone();
+                later.run_to(SimTime(sim.now().ms() + 1000));
+                let monitors = later.monitors().clone();
+                drop(later);
+                let held = LIVE.load(Ordering::Relaxed);
+                drop(monitors);
+                held.saturating_sub(LIVE.load(Ordering::Relaxed))
+            };
             println!(
-                "{:>7} {:>10} {:>10} {:>9.1} {:>9.1} {:>7.1} {:>9.1} {:>7.1} {:>7.1} {:>9.1} {:>7.1} {:>7.1} {:>9.1} {:>9.1} {:>12} {:>11.2} {:>9.1} {:>9.1} {:>7.0}",
+                "{:>7} {:>10} {:>10} {:>9.1} {:>9.1} {:>7.1} {:>9.1} {:>8.1} {:>8.1} {:>7.1} {:>7.1} {:>9.1} {:>7.1} {:>7.1} {:>9.1} {:>9.1} {:>12} {:>11.2} {:>9.1} {:>9.1} {:>7.0}",
                 sim.now().ms() / 1000,
                 steps,
                 sim.trace().total(),
@@ -277,6 +294,8 @@ fn long_run() {
                 mib(peak),
                 mib(cloned_bytes(sim.trace())),
                 mib(cloned_bytes(sim.monitors())),
+                cloned_bytes(sim.monitors()) as f64 / 1024.0,
+                monitors_unique as f64 / 1024.0,
                 mib(allocated_by(|| __bench::clone_topics(&sim))),
                 mib(allocated_by(|| __bench::clone_groups(&sim))),
                 mib(allocated_by(|| __bench::clone_producers(&sim))),

@@ -73,6 +73,8 @@ pub mod assign;
 mod base64url;
 pub mod bridge;
 mod builder;
+#[doc(hidden)]
+pub mod chunked;
 pub mod cluster;
 pub mod command;
 pub mod compare;

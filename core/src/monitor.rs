@@ -5,7 +5,13 @@
 //! (appends, follower copies, truncations, elections), so they check the model rather
 //! than trust it. Kafka promises (acks=all, no unclean election) that an acknowledged
 //! record is never lost; findings that break a promise are marked `promised`.
+//!
+//! What they keep per record lives in [`ChunkedMap`]s and [`ChunkedSet`]s, whose clones
+//! share their chunks, and names and values are shared [`Arc<str>`]s (a name once per
+//! monitor, a value once per record): the page's time travel keeps dozens of clones of the
+//! whole `Sim`, and two taken a few hundred steps apart then share almost everything.
 
+use crate::chunked::{ChunkedMap, ChunkedSet};
 use crate::cluster::BrokerId;
 use crate::config::Acks;
 use crate::event::{CompactionEvent, ConsumeEvent, ProduceEvent, ReplicationEvent};
@@ -16,6 +22,33 @@ use crate::time::SimTime;
 use crate::vecmap::{VecMap, VecSet};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+/// A name or a value the monitors keep, shared (see [`Names`]).
+pub(crate) type Shared = Arc<str>;
+
+/// An acknowledged record still expected in the log: (offset, acks, value).
+type Acked = (u64, Acks, Shared);
+
+/// The names a monitor keeps per record (producers, groups, clients, applications,
+/// topics), each allocated once: an entry holds a shared pointer, not its own `String`.
+/// Names come from the scenario and the commands, so the table stays small.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Names(Vec<Arc<str>>);
+
+impl Names {
+    /// The shared copy of `name` (made on first use).
+    pub(crate) fn get(&mut self, name: &str) -> Arc<str> {
+        match self.0.binary_search_by(|n| (**n).cmp(name)) {
+            Ok(i) => self.0[i].clone(),
+            Err(i) => {
+                let shared: Arc<str> = Arc::from(name);
+                self.0.insert(i, shared.clone());
+                shared
+            }
+        }
+    }
+}
 
 /// What went wrong.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -205,20 +238,24 @@ pub struct Monitors {
     /// How many entries the bounds made the monitors forget.
     forgotten: u64,
     /// Shadow replica logs: offset → record, per partition and broker.
-    shadows: VecMap<(TopicPartition, BrokerId), BTreeMap<u64, RecordId>>,
+    shadows: VecMap<(TopicPartition, BrokerId), ChunkedMap<u64, RecordId>>,
     leaders: VecMap<TopicPartition, Option<BrokerId>>,
     epoch_leaders: VecMap<(TopicPartition, u32), VecSet<BrokerId>>,
-    /// Acknowledged records still expected in the log: record → (tp, offset, acks).
-    acked: VecMap<TopicPartition, BTreeMap<RecordId, (u64, Acks, String)>>,
+    /// Acknowledged records still expected in the log, per partition: record → (offset,
+    /// acks, value).
+    acked: VecMap<TopicPartition, ChunkedMap<RecordId, Acked>>,
     /// Records already reported lost.
-    reported: BTreeSet<RecordId>,
+    reported: ChunkedSet<RecordId>,
     /// Records retention deleted or a log cleaner removed (the newest `tracked_max` of
     /// them): an acknowledgement arriving after that is no promise to check.
-    gone: BTreeSet<RecordId>,
+    gone: ChunkedSet<RecordId>,
     /// Per producer and partition, each appended record's first offset.
-    appended: VecMap<(String, TopicPartition), BTreeMap<RecordId, u64>>,
-    first_offset: BTreeMap<RecordId, u64>,
-    producer_of: BTreeMap<RecordId, (String, String)>,
+    appended: VecMap<(Arc<str>, TopicPartition), ChunkedMap<RecordId, u64>>,
+    first_offset: ChunkedMap<RecordId, u64>,
+    /// Each sent record's producer and value.
+    producer_of: ChunkedMap<RecordId, (Arc<str>, Arc<str>)>,
+    /// The producers' names, shared by `producer_of` and `appended`.
+    names: Names,
     findings: Vec<Finding>,
     total: u64,
     promised_total: u64,
@@ -253,11 +290,12 @@ impl Monitors {
             leaders: VecMap::new(),
             epoch_leaders: VecMap::new(),
             acked: VecMap::new(),
-            reported: BTreeSet::new(),
-            gone: BTreeSet::new(),
+            reported: ChunkedSet::new(),
+            gone: ChunkedSet::new(),
             appended: VecMap::new(),
-            first_offset: BTreeMap::new(),
-            producer_of: BTreeMap::new(),
+            first_offset: ChunkedMap::new(),
+            producer_of: ChunkedMap::new(),
+            names: Names::default(),
             findings: Vec::new(),
             total: 0,
             promised_total: 0,
@@ -326,29 +364,14 @@ impl Monitors {
         let max = self.tracked_max;
         let mut forgotten = 0u64;
         for per_tp in self.acked.values_mut() {
-            while per_tp.len() > max {
-                per_tp.pop_first();
-                forgotten += 1;
-            }
+            forgotten += per_tp.trim_first(max) as u64;
         }
-        while self.first_offset.len() > max {
-            self.first_offset.pop_first();
-            forgotten += 1;
-        }
-        while self.producer_of.len() > max {
-            self.producer_of.pop_first();
-            forgotten += 1;
-        }
+        forgotten += self.first_offset.trim_first(max) as u64;
+        forgotten += self.producer_of.trim_first(max) as u64;
         for shadow in self.shadows.values_mut() {
-            while shadow.len() > max {
-                shadow.pop_first();
-                forgotten += 1;
-            }
+            forgotten += shadow.trim_first(max) as u64;
         }
-        while self.reported.len() > max {
-            self.reported.pop_first();
-            forgotten += 1;
-        }
+        forgotten += self.reported.trim_first(max) as u64;
         forgotten += self.txn.prune(max);
         self.forgotten += forgotten;
     }
@@ -364,7 +387,11 @@ impl Monitors {
         }
         match &e.kind {
             EventKind::Produce(ProduceEvent::RecordSent { record, producer, value, .. }) => {
-                self.producer_of.insert(*record, (producer.clone(), value.clone()));
+                // The value's one copy, shared with the exactly-once monitor's.
+                let value: Arc<str> = Arc::from(value.as_str());
+                self.txn.sent(*record, value.clone());
+                let producer = self.names.get(producer);
+                self.producer_of.insert(*record, (producer, value));
             }
             EventKind::Produce(ProduceEvent::RecordAppended { record, value, topic, partition, offset, broker, leader_epoch, .. }) => {
                 let tp = TopicPartition::new(topic.clone(), *partition);
@@ -448,7 +475,12 @@ impl Monitors {
                 if !present && self.gone.contains(record) {
                     return;
                 }
-                self.acked.entry(tp.clone()).or_default().insert(*record, (offset, *acks, value.clone()));
+                // The value sent, shared, when it is still known (it is the same record's).
+                let value = match self.producer_of.get(record) {
+                    Some((_, sent)) if **sent == **value => sent.clone(),
+                    _ => Arc::from(value.as_str()),
+                };
+                self.acked.entry(tp.clone()).or_default().insert(*record, (offset, *acks, value));
                 if !present {
                     self.check_acked(e, &tp, LossCause::LeaderFailover);
                 }
@@ -509,16 +541,16 @@ impl Monitors {
     /// Every acknowledged record of `tp` must be in the current leader's log at its offset.
     fn check_acked(&mut self, e: &Event, tp: &TopicPartition, cause: LossCause) {
         let Some(Some(leader)) = self.leaders.get(tp).copied() else { return };
-        let empty = BTreeMap::new();
+        let empty = ChunkedMap::new();
         let shadow = self.shadows.get(&(tp.clone(), leader)).unwrap_or(&empty);
         let mut lost: BTreeMap<Acks, Vec<(RecordId, String)>> = BTreeMap::new();
         let Some(per_tp) = self.acked.get(tp) else { return };
-        for (record, (offset, acks, value)) in per_tp {
+        for (record, (offset, acks, value)) in per_tp.iter() {
             if self.reported.contains(record) {
                 continue;
             }
             if shadow.get(offset) != Some(record) {
-                lost.entry(*acks).or_default().push((*record, value.clone()));
+                lost.entry(*acks).or_default().push((*record, value.to_string()));
             }
         }
         for (acks, records) in lost {
@@ -538,9 +570,10 @@ impl Monitors {
     /// same partition; a second append of the same record is a duplicate. Record ids grow
     /// in send order, so the records sent later are those with larger ids.
     fn check_order(&mut self, e: &Event, tp: &TopicPartition, record: RecordId, value: &str, offset: u64) {
-        let Some((producer, _)) = self.producer_of.get(&record).cloned() else { return };
+        let Some(producer) = self.producer_of.get(&record).map(|(p, _)| p.clone()) else { return };
         if self.first_offset.contains_key(&record) {
-            self.report(e, tp.clone(), vec![(record, value.to_string())], FindingKind::DuplicateAppended { producer }, false);
+            let kind = FindingKind::DuplicateAppended { producer: producer.to_string() };
+            self.report(e, tp.clone(), vec![(record, value.to_string())], kind, false);
             return;
         }
         self.first_offset.insert(record, offset);
@@ -553,8 +586,78 @@ impl Monitors {
         }
         if !overtaken.is_empty() {
             let mut records: Vec<(RecordId, String)> = vec![(record, value.to_string())];
-            records.extend(overtaken.iter().map(|r| (*r, self.producer_of.get(r).map(|p| p.1.clone()).unwrap_or_default())));
-            self.report(e, tp.clone(), records, FindingKind::OrderViolated { producer }, false);
+            records.extend(overtaken.iter().map(|r| (*r, self.producer_of.get(r).map(|p| p.1.to_string()).unwrap_or_default())));
+            self.report(e, tp.clone(), records, FindingKind::OrderViolated { producer: producer.to_string() }, false);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{ProducerSpec, Scenario, SendPlan, SimOptions, SimTime, TopicSpec};
+
+    impl Monitors {
+        /// Over every per-record map: (chunks of `self` shared with `other`, chunks of
+        /// `self`, maps compared).
+        fn chunks_shared_with(&self, other: &Monitors) -> (usize, usize, usize) {
+            let mut sum = (0, 0, 0);
+            let mut add = |shared: usize, total: usize| {
+                sum.0 += shared;
+                sum.1 += total;
+                sum.2 += 1;
+            };
+            for (key, shadow) in self.shadows.iter() {
+                let theirs = other.shadows.get(key).cloned().unwrap_or_default();
+                add(shadow.shared_chunks(&theirs), shadow.chunk_count());
+            }
+            for (tp, acked) in self.acked.iter() {
+                let theirs = other.acked.get(tp).cloned().unwrap_or_default();
+                add(acked.shared_chunks(&theirs), acked.chunk_count());
+            }
+            for (key, appended) in self.appended.iter() {
+                let theirs = other.appended.get(key).cloned().unwrap_or_default();
+                add(appended.shared_chunks(&theirs), appended.chunk_count());
+            }
+            add(self.first_offset.shared_chunks(&other.first_offset), self.first_offset.chunk_count());
+            add(self.producer_of.shared_chunks(&other.producer_of), self.producer_of.chunk_count());
+            add(self.gone.shared_chunks(&other.gone), self.gone.chunk_count());
+            sum
+        }
+    }
+
+    /// A busy partition's run, with the page's bounds (`SimOptions::default`): 12,000
+    /// records at 1 a millisecond, acks=all, retention deleting segments as it goes.
+    fn busy() -> Result<crate::Sim, Box<dyn std::error::Error>> {
+        let mut b = Scenario::builder();
+        b.brokers(3).options(SimOptions::default());
+        let t = b.topic(TopicSpec::new("events").partitions(2).replication_factor(3).retention_ms(3_000).segment_ms(1_000));
+        let values = (0..12_000).map(|i| format!("v{i}"));
+        b.producer(ProducerSpec::new("app").send(SendPlan::values(&t, values).every_ms(1)));
+        Ok(b.build()?)
+    }
+
+    /// The page's time travel keeps checkpoints of the whole `Sim` a few hundred steps
+    /// apart: the monitors' part of one must be shared with the next but for the chunks
+    /// written in between, and must not see what the run did after it was taken.
+    #[test]
+    fn a_checkpoint_of_the_monitors_shares_all_but_the_chunks_written_since_and_sees_none_of_it() -> Result<(), Box<dyn std::error::Error>>
+    {
+        let mut sim = busy()?;
+        sim.run_to(SimTime(9_000));
+        let checkpoint = sim.monitors().clone();
+        let (shared, total, maps) = checkpoint.chunks_shared_with(sim.monitors());
+        assert_eq!(shared, total, "a fresh clone shares every chunk");
+        assert!(total > 4 * maps, "the run fills several chunks per map: {total} chunks in {maps} maps");
+        sim.run_to(SimTime(9_200));
+        let (shared, total, maps) = sim.monitors().chunks_shared_with(&checkpoint);
+        // 200 more records per map: a copied last chunk, a new one, a cut first one.
+        assert!(total - shared <= 3 * maps, "{} of {total} chunks in {maps} maps not shared", total - shared);
+        // The same run stopped at the checkpoint's moment: what the checkpoint holds.
+        let mut again = busy()?;
+        again.run_to(SimTime(9_000));
+        assert_eq!(&checkpoint, again.monitors(), "the checkpoint saw a change made after it");
+        assert_ne!(&checkpoint, sim.monitors());
+        Ok(())
     }
 }

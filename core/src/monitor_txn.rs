@@ -14,43 +14,54 @@
 //! What exactly-once does not promise (`docs/design`, "Using Transactions"): effects
 //! outside Kafka, what read_uncommitted readers see, atomic visibility across partitions.
 
+use crate::chunked::ChunkedMap;
 use crate::config::{IsolationLevel, ProcessingGuarantee};
 use crate::event::{ConsumeEvent, Event, EventKind, ProduceEvent, StreamsEvent, TxnEvent};
-use crate::monitor::FindingKind;
+use crate::monitor::{FindingKind, Names, Shared};
 use crate::record::{ControlType, RecordId, TopicPartition};
 use crate::vecmap::VecSet;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// A finding the exactly-once monitor makes: partition, records with values, kind, promised.
 pub(crate) type TxnFinding = (TopicPartition, Vec<(RecordId, String)>, FindingKind, bool);
 
-/// An input of a Streams application: (application id, partition, offset).
-type Input = (String, TopicPartition, u64);
+/// An input of a Streams application: (application id, topic, partition, offset), ordered
+/// as (application id, `TopicPartition`, offset) would be; the names shared.
+type Input = (Arc<str>, Arc<str>, u32, u64);
 
-/// What the exactly-once monitor keeps (bounded like the other monitors').
+/// A consumer that read a record: (group, client id).
+type Reader = (Shared, Shared);
+
+/// What the exactly-once monitor keeps (bounded like the other monitors'). The maps that
+/// grow with records are [`ChunkedMap`]s (a clone shares their chunks) and hold shared
+/// names and values (see `monitor.rs`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct TxnMonitor {
     /// Transactional records not yet decided, by (partition, producer id), with their values.
-    open: BTreeMap<(TopicPartition, u64), Vec<(RecordId, String)>>,
+    open: BTreeMap<(TopicPartition, u64), Vec<(RecordId, Shared)>>,
     /// The producer id of each transactional record still tracked.
-    pid_of: BTreeMap<RecordId, (TopicPartition, u64)>,
+    pid_of: ChunkedMap<RecordId, u64>,
     /// Each decided transactional record's fate.
-    fate: BTreeMap<RecordId, ControlType>,
-    /// Undecided records delivered to read_uncommitted groups: who got them.
-    read_early: BTreeMap<RecordId, Vec<(String, String)>>,
+    fate: ChunkedMap<RecordId, ControlType>,
+    /// Undecided records delivered to read_uncommitted groups: who got them (group,
+    /// client id).
+    read_early: ChunkedMap<RecordId, Vec<Reader>>,
     /// Groups reading read_committed.
     read_committed: VecSet<String>,
     /// Streams applications under exactly_once_v2.
     exactly_once: VecSet<String>,
     /// Streams output records back to their input.
-    lineage: BTreeMap<RecordId, Input>,
+    lineage: ChunkedMap<RecordId, Input>,
     /// How many visible outputs each input has: in all, and written in a transaction
     /// (by the application under exactly_once_v2).
-    outputs: BTreeMap<Input, (u32, u32)>,
+    outputs: ChunkedMap<Input, (u32, u32)>,
     /// Inputs an application processed.
-    processed: BTreeMap<Input, u32>,
-    /// The record values seen sent, for findings.
-    values: BTreeMap<RecordId, String>,
+    processed: ChunkedMap<Input, u32>,
+    /// The record values seen sent, for findings (shared with the other monitors').
+    values: ChunkedMap<RecordId, Arc<str>>,
+    /// The group, client, application and topic names the maps above hold.
+    names: Names,
 }
 
 impl TxnMonitor {
@@ -59,10 +70,7 @@ impl TxnMonitor {
         let mut n = 0u64;
         macro_rules! cut {
             ($m:expr) => {
-                while $m.len() > max {
-                    $m.pop_first();
-                    n += 1;
-                }
+                n += $m.trim_first(max) as u64;
             };
         }
         cut!(self.pid_of);
@@ -75,7 +83,13 @@ impl TxnMonitor {
         n
     }
 
-    /// Looks at one trace event; returns what it found.
+    /// A record was sent with `value` (a `RecordSent`): kept for findings.
+    pub(crate) fn sent(&mut self, record: RecordId, value: Arc<str>) {
+        self.values.insert(record, value);
+    }
+
+    /// Looks at one trace event (but `RecordSent`: [`TxnMonitor::sent`]); returns what it
+    /// found.
     pub(crate) fn observe(&mut self, e: &Event) -> Vec<TxnFinding> {
         let mut found = Vec::new();
         match &e.kind {
@@ -97,16 +111,13 @@ impl TxnMonitor {
                     self.read_committed.remove(application_id);
                 }
             },
-            EventKind::Produce(ProduceEvent::RecordSent { record, value, .. }) => {
-                self.values.insert(*record, value.clone());
-            }
             EventKind::Txn(TxnEvent::TxnRecordsAppended { topic, partition, producer_id, records, .. }) => {
                 let tp = TopicPartition::new(topic.clone(), *partition);
                 let open = self.open.entry((tp.clone(), *producer_id)).or_default();
                 for r in records {
-                    let value = self.values.get(r).cloned().unwrap_or_default();
+                    let value = self.values.get(r).cloned().unwrap_or_else(|| Arc::from(""));
                     open.push((*r, value));
-                    self.pid_of.insert(*r, (tp.clone(), *producer_id));
+                    self.pid_of.insert(*r, *producer_id);
                 }
             }
             EventKind::Produce(ProduceEvent::RecordAppended { record, topic, partition, .. }) => {
@@ -121,7 +132,7 @@ impl TxnMonitor {
             EventKind::Txn(TxnEvent::MarkerWritten { topic, partition, producer_id, kind, .. }) => {
                 let tp = TopicPartition::new(topic.clone(), *partition);
                 let decided = self.open.remove(&(tp.clone(), *producer_id)).unwrap_or_default();
-                let mut early: BTreeMap<(String, String), Vec<(RecordId, String)>> = BTreeMap::new();
+                let mut early: BTreeMap<Reader, Vec<(RecordId, String)>> = BTreeMap::new();
                 for (r, value) in decided {
                     self.fate.insert(r, *kind);
                     match kind {
@@ -132,7 +143,7 @@ impl TxnMonitor {
                         }
                         ControlType::Abort => {
                             for who in self.read_early.remove(&r).unwrap_or_default() {
-                                early.entry(who).or_default().push((r, value.clone()));
+                                early.entry(who).or_default().push((r, value.to_string()));
                             }
                         }
                     }
@@ -140,12 +151,16 @@ impl TxnMonitor {
                 }
                 for ((group, client_id), records) in early {
                     // read_uncommitted: Kafka never promised to hide them.
-                    let kind = FindingKind::AbortedRecordRead { group, client_id, read_committed: false };
+                    let kind = FindingKind::AbortedRecordRead {
+                        group: group.to_string(),
+                        client_id: client_id.to_string(),
+                        read_committed: false,
+                    };
                     found.push((tp.clone(), records, kind, false));
                 }
             }
             EventKind::Consume(ConsumeEvent::RecordDelivered { group, client_id, record, tp, value, .. }) => {
-                if let Some((_, pid)) = self.pid_of.get(record).cloned() {
+                if let Some(pid) = self.pid_of.get(record).copied() {
                     let rc = self.read_committed.contains(group);
                     match (self.fate.get(record), rc) {
                         (Some(ControlType::Commit), _) => {}
@@ -160,18 +175,19 @@ impl TxnMonitor {
                         }
                         (None, false) => {
                             let _ = pid;
-                            self.read_early.entry(*record).or_default().push((group.clone(), client_id.clone()));
+                            let who = (self.names.get(group), self.names.get(client_id));
+                            self.read_early.get_or_insert_with(*record, Vec::new).push(who);
                         }
                     }
                 }
             }
             EventKind::Streams(StreamsEvent::StreamsRecordProcessed { application_id, tp, offset, record, .. }) => {
-                let input = (application_id.clone(), tp.clone(), *offset);
-                let times = self.processed.entry(input.clone()).or_insert(0);
+                let input = (self.names.get(application_id), self.names.get(&tp.topic), tp.partition, *offset);
+                let times = self.processed.get_or_insert_with(input.clone(), || 0);
                 *times += 1;
                 if *times > 1 && self.exactly_once.contains(application_id) {
                     let kind = FindingKind::ReprocessedOutsideKafka { application_id: application_id.clone() };
-                    let value = record.and_then(|r| self.values.get(&r).cloned()).unwrap_or_default();
+                    let value = record.and_then(|r| self.values.get(&r).map(|v| v.to_string())).unwrap_or_default();
                     found.push((tp.clone(), record.map(|r| vec![(r, value)]).unwrap_or_default(), kind, false));
                 }
                 if let Some(r) = record {
@@ -189,7 +205,7 @@ impl TxnMonitor {
     /// under at_least_once before the application switched to exactly_once_v2 was never
     /// covered, and replaying its uncommitted input after the switch is expected.
     fn output_visible(&mut self, input: Input, tp: TopicPartition, record: RecordId, transactional: bool) -> Vec<TxnFinding> {
-        let (all, in_txn) = self.outputs.entry(input.clone()).or_insert((0, 0));
+        let (all, in_txn) = self.outputs.get_or_insert_with(input.clone(), || (0, 0));
         *all += 1;
         let earlier_in_txn = *in_txn;
         if transactional {
@@ -198,9 +214,9 @@ impl TxnMonitor {
         if *all < 2 {
             return Vec::new();
         }
-        let exactly_once = self.exactly_once.contains(&input.0) && transactional && earlier_in_txn > 0;
-        let value = self.values.get(&record).cloned().unwrap_or_default();
-        let kind = FindingKind::OutputDuplicated { application_id: input.0, exactly_once };
+        let exactly_once = self.exactly_once.contains(&*input.0) && transactional && earlier_in_txn > 0;
+        let value = self.values.get(&record).map(|v| v.to_string()).unwrap_or_default();
+        let kind = FindingKind::OutputDuplicated { application_id: input.0.to_string(), exactly_once };
         vec![(tp, vec![(record, value)], kind, exactly_once)]
     }
 }
