@@ -19,6 +19,8 @@
 //    5 s, long tasks, the simulated clock and the speed reached. After 1 minute and at the
 //    end: the time a click on Back (one step), a scrubber jump to the middle of the run and
 //    opening the run's share link take until the page shows the result.
+// 5. Loads under CDP throttling (Fast 3G, Fast 3G with the CPU 4x slower, 4G), cold cache:
+//    when the loading screen paints, when the wasm arrives, when the app starts.
 // Figures are printed, never asserted. See BENCHMARKS.md.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -201,6 +203,51 @@ async function longRun(browser, server, minutes) {
   await context.close();
 }
 
+/**
+ * Loads under CDP network (and CPU) throttling, from a cold cache: when the loading screen
+ * first paints, when the wasm has arrived, and when the app has started (interactive).
+ */
+async function throttledLoads(browser, url) {
+  const profiles = [
+    { label: "Fast 3G (1.6 Mbps down, 750 kbps up, 150 ms)", down: 1.6e6, up: 750e3, latency: 150, cpu: 1 },
+    { label: "Fast 3G, CPU 4x slower", down: 1.6e6, up: 750e3, latency: 150, cpu: 4 },
+    { label: "4G (9 Mbps down, 1.5 Mbps up, 60 ms)", down: 9e6, up: 1.5e6, latency: 60, cpu: 1 },
+  ];
+  console.log("loads under throttling (cold cache; ms from navigation start)");
+  for (const p of profiles) {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+    await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: p.latency, downloadThroughput: p.down / 8, uploadThroughput: p.up / 8 });
+    if (p.cpu > 1) await cdp.send("Emulation.setCPUThrottlingRate", { rate: p.cpu });
+    await page.addInitScript(() => {
+      window.__startedAt = NaN;
+      addEventListener("TrunkApplicationStarted", () => (window.__startedAt = performance.now()), { once: true });
+    });
+    await page.goto(url, { waitUntil: "commit" });
+    await page.waitForFunction(() => Number.isFinite(window.__startedAt), null, { timeout: 120_000 });
+    await page.locator("#app-root").waitFor({ timeout: 120_000 });
+    const r = await page.evaluate(() => {
+      const paint = performance.getEntriesByType("paint").find((e) => e.name === "first-paint") ?? performance.getEntriesByName("first-contentful-paint")[0];
+      const wasm = performance.getEntriesByType("resource").find((e) => e.name.endsWith(".wasm"));
+      return {
+        paint: paint ? paint.startTime : NaN,
+        wasmEnd: wasm ? wasm.responseEnd : NaN,
+        wasmBytes: wasm ? wasm.encodedBodySize || wasm.transferSize : NaN,
+        started: window.__startedAt,
+        interactive: performance.now(),
+      };
+    });
+    console.log(
+      `  ${p.label.padEnd(48)} loading screen painted ${r.paint.toFixed(0)} ms · wasm arrived ${r.wasmEnd.toFixed(0)} ms (${(r.wasmBytes / 1000).toFixed(0)} KB on the wire) · app started ${r.started.toFixed(0)} ms`,
+    );
+    await context.close();
+  }
+  console.log();
+}
+
 async function main() {
   if (process.argv.includes("--long")) {
     const server = await serveDist(DIST);
@@ -249,6 +296,7 @@ async function main() {
       return ctx;
     };
     await firstRender(browser, server.url);
+    await throttledLoads(browser, server.url);
 
     console.log(`frame times: requestAnimationFrame intervals over ${SECONDS} s while playing; long tasks > 50 ms (Long Tasks API)`);
     console.log(
