@@ -223,7 +223,7 @@ pub(crate) struct Member {
     /// The application is stuck (paused): it stops calling `poll()`.
     pub(crate) paused: bool,
     /// Records `poll()` returned that are still being processed.
-    pub(crate) processing: Vec<Delivery>,
+    pub(crate) processing: VecDeque<Delivery>,
     /// The partitions of its last generation, sent with JoinGroup as owned partitions
     /// (the cooperative protocol) or as the StickyAssignor's user data (eager).
     pub(crate) last_assignment: Vec<TopicPartition>,
@@ -326,7 +326,7 @@ impl Member {
             tombstone: stored.record.tombstone,
             at: now,
         };
-        self.processing.push(delivery.clone());
+        self.processing.push_back(delivery.clone());
         self.remember(delivery, kept);
         Some(crate::event::EventKind::Consume(ConsumeEvent::RecordDelivered {
             group: group.to_string(),

@@ -313,7 +313,7 @@ impl Consumers {
         if group.members[i].phase == Phase::Crashed || group.members[i].processing.is_empty() {
             return None;
         }
-        let d = group.members[i].processing.remove(0);
+        let Some(d) = group.members[i].processing.pop_front() else { return None };
         let seen = group.processed.entry(d.tp.clone()).or_default();
         let duplicate = !seen.insert(d.offset);
         if duplicate {

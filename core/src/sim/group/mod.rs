@@ -258,7 +258,7 @@ impl Consumers {
             incarnation: 0,
             last_poll: now,
             paused: false,
-            processing: Vec::new(),
+            processing: std::collections::VecDeque::new(),
             rejoin_needed: false,
             join_in_flight: false,
             last_assignment: Vec::new(),
