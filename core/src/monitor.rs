@@ -10,6 +10,7 @@ use crate::cluster::BrokerId;
 use crate::config::Acks;
 use crate::event::{CompactionEvent, ConsumeEvent, ProduceEvent, ReplicationEvent};
 use crate::event::{Event, EventKind, LossCause};
+use crate::name::Name;
 use crate::record::{RecordId, TopicPartition};
 use crate::sorted::CollectSorted;
 use crate::time::SimTime;
@@ -209,16 +210,16 @@ pub struct Monitors {
     leaders: VecMap<TopicPartition, Option<BrokerId>>,
     epoch_leaders: VecMap<(TopicPartition, u32), VecSet<BrokerId>>,
     /// Acknowledged records still expected in the log: record → (tp, offset, acks).
-    acked: VecMap<TopicPartition, BTreeMap<RecordId, (u64, Acks, String)>>,
+    acked: VecMap<TopicPartition, BTreeMap<RecordId, (u64, Acks, Name)>>,
     /// Records already reported lost.
     reported: BTreeSet<RecordId>,
     /// Records retention deleted or a log cleaner removed (the newest `tracked_max` of
     /// them): an acknowledgement arriving after that is no promise to check.
     gone: BTreeSet<RecordId>,
     /// Per producer and partition, each appended record's first offset.
-    appended: VecMap<(String, TopicPartition), BTreeMap<RecordId, u64>>,
+    appended: VecMap<(Name, TopicPartition), BTreeMap<RecordId, u64>>,
     first_offset: BTreeMap<RecordId, u64>,
-    producer_of: BTreeMap<RecordId, (String, String)>,
+    producer_of: BTreeMap<RecordId, (Name, Name)>,
     findings: Vec<Finding>,
     total: u64,
     promised_total: u64,
@@ -459,8 +460,8 @@ impl Monitors {
                 self.report(
                     e,
                     tp.clone(),
-                    vec![(*record, value.clone())],
-                    FindingKind::ReadAboveHighWatermark { group: group.clone(), client_id: client_id.clone() },
+                    vec![(*record, value.to_string())],
+                    FindingKind::ReadAboveHighWatermark { group: group.to_string(), client_id: client_id.to_string() },
                     true,
                 );
             }
@@ -518,7 +519,7 @@ impl Monitors {
                 continue;
             }
             if shadow.get(offset) != Some(record) {
-                lost.entry(*acks).or_default().push((*record, value.clone()));
+                lost.entry(*acks).or_default().push((*record, value.to_string()));
             }
         }
         for (acks, records) in lost {
@@ -540,7 +541,13 @@ impl Monitors {
     fn check_order(&mut self, e: &Event, tp: &TopicPartition, record: RecordId, value: &str, offset: u64) {
         let Some((producer, _)) = self.producer_of.get(&record).cloned() else { return };
         if self.first_offset.contains_key(&record) {
-            self.report(e, tp.clone(), vec![(record, value.to_string())], FindingKind::DuplicateAppended { producer }, false);
+            self.report(
+                e,
+                tp.clone(),
+                vec![(record, value.to_string())],
+                FindingKind::DuplicateAppended { producer: producer.to_string() },
+                false,
+            );
             return;
         }
         self.first_offset.insert(record, offset);
@@ -553,8 +560,8 @@ impl Monitors {
         }
         if !overtaken.is_empty() {
             let mut records: Vec<(RecordId, String)> = vec![(record, value.to_string())];
-            records.extend(overtaken.iter().map(|r| (*r, self.producer_of.get(r).map(|p| p.1.clone()).unwrap_or_default())));
-            self.report(e, tp.clone(), records, FindingKind::OrderViolated { producer }, false);
+            records.extend(overtaken.iter().map(|r| (*r, self.producer_of.get(r).map(|p| p.1.to_string()).unwrap_or_default())));
+            self.report(e, tp.clone(), records, FindingKind::OrderViolated { producer: producer.to_string() }, false);
         }
     }
 }

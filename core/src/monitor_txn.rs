@@ -17,6 +17,7 @@
 use crate::config::{IsolationLevel, ProcessingGuarantee};
 use crate::event::{ConsumeEvent, Event, EventKind, ProduceEvent, StreamsEvent, TxnEvent};
 use crate::monitor::FindingKind;
+use crate::name::Name;
 use crate::record::{ControlType, RecordId, TopicPartition};
 use crate::vecmap::VecSet;
 use std::collections::BTreeMap;
@@ -50,7 +51,7 @@ pub(crate) struct TxnMonitor {
     /// Inputs an application processed.
     processed: BTreeMap<Input, u32>,
     /// The record values seen sent, for findings.
-    values: BTreeMap<RecordId, String>,
+    values: BTreeMap<RecordId, Name>,
 }
 
 impl TxnMonitor {
@@ -105,7 +106,7 @@ impl TxnMonitor {
                 let open = self.open.entry((tp.clone(), *producer_id)).or_default();
                 for r in records {
                     let value = self.values.get(r).cloned().unwrap_or_default();
-                    open.push((*r, value));
+                    open.push((*r, value.to_string()));
                     self.pid_of.insert(*r, (tp.clone(), *producer_id));
                 }
             }
@@ -146,21 +147,24 @@ impl TxnMonitor {
             }
             EventKind::Consume(ConsumeEvent::RecordDelivered { group, client_id, record, tp, value, .. }) => {
                 if let Some((_, pid)) = self.pid_of.get(record).cloned() {
-                    let rc = self.read_committed.contains(group);
+                    let rc = self.read_committed.contains(group.as_str());
                     match (self.fate.get(record), rc) {
                         (Some(ControlType::Commit), _) => {}
                         (Some(ControlType::Abort), rc) => {
-                            let kind =
-                                FindingKind::AbortedRecordRead { group: group.clone(), client_id: client_id.clone(), read_committed: rc };
-                            found.push((tp.clone(), vec![(*record, value.clone())], kind, rc));
+                            let kind = FindingKind::AbortedRecordRead {
+                                group: group.to_string(),
+                                client_id: client_id.to_string(),
+                                read_committed: rc,
+                            };
+                            found.push((tp.clone(), vec![(*record, value.to_string())], kind, rc));
                         }
                         (None, true) => {
-                            let kind = FindingKind::UndecidedRecordRead { group: group.clone(), client_id: client_id.clone() };
-                            found.push((tp.clone(), vec![(*record, value.clone())], kind, true));
+                            let kind = FindingKind::UndecidedRecordRead { group: group.to_string(), client_id: client_id.to_string() };
+                            found.push((tp.clone(), vec![(*record, value.to_string())], kind, true));
                         }
                         (None, false) => {
                             let _ = pid;
-                            self.read_early.entry(*record).or_default().push((group.clone(), client_id.clone()));
+                            self.read_early.entry(*record).or_default().push((group.to_string(), client_id.to_string()));
                         }
                     }
                 }
@@ -172,7 +176,7 @@ impl TxnMonitor {
                 if *times > 1 && self.exactly_once.contains(application_id) {
                     let kind = FindingKind::ReprocessedOutsideKafka { application_id: application_id.clone() };
                     let value = record.and_then(|r| self.values.get(&r).cloned()).unwrap_or_default();
-                    found.push((tp.clone(), record.map(|r| vec![(r, value)]).unwrap_or_default(), kind, false));
+                    found.push((tp.clone(), record.map(|r| vec![(r, value.to_string())]).unwrap_or_default(), kind, false));
                 }
                 if let Some(r) = record {
                     self.lineage.insert(*r, input);
@@ -201,7 +205,7 @@ impl TxnMonitor {
         let exactly_once = self.exactly_once.contains(&input.0) && transactional && earlier_in_txn > 0;
         let value = self.values.get(&record).cloned().unwrap_or_default();
         let kind = FindingKind::OutputDuplicated { application_id: input.0, exactly_once };
-        vec![(tp, vec![(record, value)], kind, exactly_once)]
+        vec![(tp, vec![(record, value.to_string())], kind, exactly_once)]
     }
 }
 
@@ -254,7 +258,7 @@ mod tests {
             record: RecordId(r),
             tp: TopicPartition::new("t", 0),
             offset: r,
-            value: format!("v{r}"),
+            value: format!("v{r}").into(),
             high_watermark: 99,
         })
     }
@@ -303,7 +307,7 @@ mod tests {
     fn plain_appended(r: u64) -> EventKind {
         EventKind::Produce(ProduceEvent::RecordAppended {
             record: RecordId(r),
-            value: format!("v{r}"),
+            value: format!("v{r}").into(),
             topic: "t".into(),
             partition: 0,
             offset: r,

@@ -4,6 +4,7 @@
 use crate::cluster::BrokerId;
 use crate::config::ProducerConfig;
 use crate::event::ProduceError;
+use crate::name::Name;
 use crate::partitioner::{PartitionReason, PartitionerState};
 use crate::record::{Record, RecordId, TopicPartition};
 use crate::time::SimTime;
@@ -88,11 +89,11 @@ pub struct SentRecord {
     /// The record's id in the sandbox (the same in the log and at every consumer).
     pub record: RecordId,
     /// Its key, if it has one.
-    pub key: Option<String>,
+    pub key: Option<Name>,
     /// Its value.
-    pub value: String,
+    pub value: Name,
     /// The topic it was sent to.
-    pub topic: String,
+    pub topic: Name,
     /// The partition it went to, chosen when `send()` was called.
     pub partition: u32,
     /// Why that partition: named by the record, key hash, sticky or round-robin.
@@ -159,7 +160,7 @@ pub(crate) struct ProducerCounters {
 /// A producer client.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Producer {
-    pub(crate) name: String,
+    pub(crate) name: Name,
     pub(crate) config: ProducerConfig,
     pub(crate) partitioners: VecMap<String, PartitionerState>,
     pub(crate) sent: VecDeque<SentRecord>,
@@ -206,7 +207,7 @@ pub(crate) struct Producer {
 }
 
 impl Producer {
-    pub fn new(name: impl Into<String>, config: ProducerConfig) -> Self {
+    pub fn new(name: impl Into<Name>, config: ProducerConfig) -> Self {
         let txn = config.transactional_id.clone().map(crate::txn::TxnClient::new);
         Self {
             txn,

@@ -23,6 +23,7 @@ use crate::event::{Event, EventKind, RebalanceCause, StartFrom, Trace};
 use crate::group::{Activity, Delivery, Group, GroupState, Member};
 use crate::limits;
 use crate::monitor::Monitors;
+use crate::name::Name;
 use crate::partitioner::{record_size_in_bytes, PartitionReason};
 use crate::producer::{Batch, ProduceRequest, Producer, SentRecord, MAX_REQUEST_SIZE};
 use crate::record::{Record, RecordId, StoredRecord, TopicPartition};
@@ -433,9 +434,9 @@ impl Sim {
                 Pending::Produce(ProducePending::ProduceArrive { producer, batches, .. }) => {
                     for b in batches {
                         let kind = FlightKind::Produce {
-                            producer: producer.clone(),
+                            producer: producer.to_string(),
                             tp: b.tp.clone(),
-                            values: b.records.iter().map(|r| r.value.clone()).collect(),
+                            values: b.records.iter().map(|r| r.value.to_string()).collect(),
                         };
                         flights.push(Flight { kind, sent_at, arrives_at: *at });
                     }
@@ -444,7 +445,7 @@ impl Sim {
                 Pending::Produce(ProducePending::ProduceResponse { producer, results, .. }) => {
                     for (_, tp, result) in results {
                         let kind = FlightKind::ProduceAck {
-                            producer: producer.clone(),
+                            producer: producer.to_string(),
                             tp: tp.clone(),
                             offsets: result.as_ref().map(|a| a.iter().map(|a| a.2).collect()).unwrap_or_default(),
                             error: result.as_ref().err().copied(),
@@ -464,7 +465,7 @@ impl Sim {
                     FlightKind::Replicate {
                         tp: tp.clone(),
                         follower: *follower,
-                        values: records.iter().map(|r| r.record.value.clone()).collect(),
+                        values: records.iter().map(|r| r.record.value.to_string()).collect(),
                     }
                 }
                 Pending::Consume(ConsumePending::FetchResponse { group, client_id, records, .. })
@@ -472,9 +473,9 @@ impl Sim {
                     if !records.is_empty() =>
                 {
                     FlightKind::FetchData {
-                        group: group.clone(),
-                        client_id: client_id.clone(),
-                        records: records.iter().filter(|f| !f.3).map(|(tp, r, _, _, _)| (tp.clone(), r.record.value.clone())).collect(),
+                        group: group.to_string(),
+                        client_id: client_id.to_string(),
+                        records: records.iter().filter(|f| !f.3).map(|(tp, r, _, _, _)| (tp.clone(), r.record.value.to_string())).collect(),
                     }
                 }
                 _ => continue,
