@@ -245,7 +245,14 @@ impl Topic {
 
     /// Partitions that have a leader now (`availablePartitionsForTopic`).
     pub fn available_partitions(&self) -> Vec<u32> {
-        (0..self.partition_count()).filter(|p| self.partitions[*p as usize].leader.is_some()).collect()
+        // A plain loop into a vector sized once: the producer asks this for every record.
+        let mut available = Vec::with_capacity(self.partitions.len());
+        for (p, part) in (0u32..).zip(&self.partitions) {
+            if part.leader.is_some() {
+                available.push(p);
+            }
+        }
+        available
     }
 }
 

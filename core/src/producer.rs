@@ -292,8 +292,14 @@ impl Producer {
     /// The send of `record` completed at `now` with `offset` (-1 under acks=0).
     pub(crate) fn mark_acked(&mut self, record: RecordId, offset: i64, now: SimTime) {
         self.counters.acknowledged += 1;
-        // Acks arrive for recent records; search from the newest.
-        if let Some(s) = self.sent.iter_mut().rev().find(|s| s.record == record) {
+        // Records are remembered in the order of their ids (one counter, appended in
+        // order), so a binary search finds one; the scan from the newest stays as the
+        // fallback should that order not hold. Ids are unique: both find the same entry.
+        let i = match self.sent.binary_search_by_key(&record, |s| s.record) {
+            Ok(i) => Some(i),
+            Err(_) => self.sent.iter().rposition(|s| s.record == record),
+        };
+        if let Some(s) = i.and_then(|i| self.sent.get_mut(i)) {
             s.acked_offset = Some(offset);
             let latency_ms = now.ms().saturating_sub(s.sent_at.ms());
             self.counters.latency_ms_sum += latency_ms;
