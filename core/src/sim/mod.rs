@@ -494,8 +494,7 @@ impl Sim {
 
     /// Applies the next queued event. `None` when nothing is queued.
     pub fn step(&mut self) -> Option<StepOutcome> {
-        let (&key, _) = self.out.queue.iter().next()?;
-        let pending = self.out.queue.remove(&key)?;
+        let (key, pending) = self.out.queue.pop_first()?;
         self.out.now = self.out.now.max(key.0);
         self.out.steps += 1;
         let before = self.out.trace.total();
@@ -685,8 +684,13 @@ impl Sim {
 
     /// One line per feature: each checks its own commands.
     fn validate(&self, command: &Command) -> Result<(), CommandError> {
-        for topic in command.topic_names() {
+        if let Command::Produce(crate::command::ProduceCommand::Produce { topic, .. }) = command {
+            // The one name a send carries, without collecting the names (every record).
             check_name(NameOf::Topic, topic)?;
+        } else {
+            for topic in command.topic_names() {
+                check_name(NameOf::Topic, topic)?;
+            }
         }
         match command {
             Command::Produce(c) => self.validate_produce_command(c),
@@ -702,7 +706,8 @@ impl Sim {
 
 /// Limits on a produced record's key, value and headers.
 pub(crate) fn check_record_size(key: Option<&str>, value: &str, headers: &[crate::record::Header]) -> Result<(), CommandError> {
-    let too_long = |s: &str| s.chars().count() > MAX_VALUE_CHARS;
+    // Never fewer bytes than characters: the count only when the bytes are over.
+    let too_long = |s: &str| s.len() > MAX_VALUE_CHARS && s.chars().count() > MAX_VALUE_CHARS;
     if too_long(value) || key.is_some_and(too_long) {
         return Err(CommandError::RecordTooLong);
     }
