@@ -9,11 +9,15 @@
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Borrow;
+use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::ops::Deref;
 use std::sync::Arc;
+
+/// The most names [`Name::interned`] keeps per thread.
+const INTERNED_MAX: usize = 256;
 
 /// A shared, immutable string: a clone is a reference-count bump. Compares, orders,
 /// hashes, prints and serialises exactly as the `str` it holds.
@@ -25,6 +29,27 @@ impl Name {
     #[inline]
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+
+    /// The copy of this text that earlier calls kept (a small per-thread table), so equal
+    /// names made apart share one allocation and compare by pointer. Topic names go
+    /// through it (`TopicPartition::new`): partitions are map keys compared on every
+    /// lookup. Only which allocation is used changes: equality, order and hash are the
+    /// text's. The table keeps at most [`INTERNED_MAX`] names; past that a name stays as is.
+    pub(crate) fn interned(self) -> Name {
+        thread_local! {
+            static TABLE: RefCell<Vec<Name>> = const { RefCell::new(Vec::new()) };
+        }
+        TABLE.with(|table| {
+            let Ok(mut table) = table.try_borrow_mut() else { return self };
+            if let Some(kept) = table.iter().find(|kept| kept.same(&self) || *kept.0 == *self.0) {
+                return kept.clone();
+            }
+            if table.len() < INTERNED_MAX {
+                table.push(self.clone());
+            }
+            self
+        })
     }
 
     /// Whether `self` and `other` share one allocation (so they are equal without
@@ -219,6 +244,8 @@ mod tests {
         names.sort();
         strings.sort();
         assert_eq!(names, strings);
+        let (a, b) = (Name::from("topic-a").interned(), Name::from(String::from("topic-a")).interned());
+        assert!(a.same(&b), "interned: one allocation");
         let shared = Name::from("t");
         assert_eq!(shared.clone(), shared);
         assert_eq!(Name::from("t"), shared, "equal text, separate allocations");

@@ -46,7 +46,7 @@ pub struct TopicPartition {
 impl TopicPartition {
     /// Partition `partition` of `topic`.
     pub fn new(topic: impl Into<Name>, partition: u32) -> Self {
-        Self { topic: topic.into(), partition }
+        Self { topic: topic.into().interned(), partition }
     }
 }
 
