@@ -183,7 +183,7 @@ pub(super) fn answer_group(read: Read<'_>, q: &GroupQuery, since: u64) -> Result
             let mut ps: Vec<(String, u32)> = m
                 .assigned()
                 .iter()
-                .filter(|tp| topic.as_ref().is_none_or(|t| &tp.topic == t))
+                .filter(|tp| topic.as_ref().is_none_or(|t| tp.topic == t))
                 .map(|tp| (tp.topic.to_string(), tp.partition))
                 .collect();
             crate::sorted::sort(&mut ps);

@@ -460,7 +460,7 @@ impl Consumers {
         // A consumer ignores partitions of topics it does not subscribe to (Kafka's
         // sticky assignors can hand a previous owner such a partition back; the real
         // consumer then rejoins).
-        let assignment: Vec<TopicPartition> = assignment.into_iter().filter(|tp| m.topics.iter().any(|t| t == &tp.topic)).collect();
+        let assignment: Vec<TopicPartition> = assignment.into_iter().filter(|tp| m.topics.iter().any(|t| t == tp.topic)).collect();
         let generation = m.generation;
         let revoked: Vec<TopicPartition> = m.assigned.iter().filter(|tp| !assignment.contains(tp)).cloned().collect();
         let added: Vec<TopicPartition> = assignment.iter().filter(|tp| !m.assigned.contains(tp)).cloned().collect();

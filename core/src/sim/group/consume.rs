@@ -320,7 +320,7 @@ impl Consumers {
         if group.members[i].phase == Phase::Crashed || group.members[i].processing.is_empty() {
             return None;
         }
-        let Some(d) = group.members[i].processing.pop_front() else { return None };
+        let d = group.members[i].processing.pop_front()?;
         let seen = group.processed.entry(d.tp.clone()).or_default();
         let duplicate = !seen.insert(d.offset);
         if duplicate {

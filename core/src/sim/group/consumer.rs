@@ -380,7 +380,7 @@ impl Consumers {
         let now = out.now;
         let Some(g) = self.groups.get(group_id) else { return false };
         let Some(m) = g.member(client_id) else { return false };
-        let mut assignment: Vec<TopicPartition> = assignment.into_iter().filter(|tp| m.topics.iter().any(|t| t == &tp.topic)).collect();
+        let mut assignment: Vec<TopicPartition> = assignment.into_iter().filter(|tp| m.topics.iter().any(|t| t == tp.topic)).collect();
         crate::sorted::sort(&mut assignment);
         let revoked: Vec<TopicPartition> = m.assigned.iter().filter(|tp| !assignment.contains(tp)).cloned().collect();
         let added: Vec<TopicPartition> = assignment.iter().filter(|tp| !m.assigned.contains(tp)).cloned().collect();

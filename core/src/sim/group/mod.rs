@@ -473,7 +473,7 @@ impl Consumers {
         if m.topics == topics || m.phase == Phase::Crashed {
             return;
         }
-        let gone: Vec<TopicPartition> = m.assigned.iter().filter(|tp| !topics.iter().any(|t| t == &tp.topic)).cloned().collect();
+        let gone: Vec<TopicPartition> = m.assigned.iter().filter(|tp| !topics.iter().any(|t| t == tp.topic)).cloned().collect();
         let busy = m.paused || !m.processing.is_empty();
         if !gone.is_empty() && m.config.commit_mode == CommitMode::Auto {
             self.commit_positions(group_id, client_id, cluster, out);
@@ -940,7 +940,7 @@ impl Sim {
                 if !self.cluster.topics.contains_key(topic) {
                     return Err(CommandError::UnknownTopic(topic.clone()));
                 }
-                let owned = m.assigned.iter().any(|tp| &tp.topic == topic && partition.is_none_or(|p| tp.partition == p));
+                let owned = m.assigned.iter().any(|tp| tp.topic == topic && partition.is_none_or(|p| tp.partition == p));
                 if !owned {
                     return Err(CommandError::SeekUnassigned { client_id: client_id.clone(), topic: topic.clone(), partition: *partition });
                 }

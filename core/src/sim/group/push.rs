@@ -58,7 +58,7 @@ impl Consumers {
     pub(in crate::sim) fn push_new_records(&mut self, tp: &TopicPartition, cluster: &Cluster, out: &mut Driver) {
         let mut targets = Vec::new();
         for g in self.groups.values() {
-            if g.config.delivery != DeliveryMode::Push || !g.topics.iter().any(|t| t == &tp.topic) {
+            if g.config.delivery != DeliveryMode::Push || !g.topics.iter().any(|t| t == tp.topic) {
                 continue;
             }
             for m in &g.members {
