@@ -14,7 +14,10 @@ use std::path::{Path, PathBuf};
 
 /// The core's layers, lowest first. A module may use modules of its own layer or below.
 const LAYERS: &[(&str, &[&str])] = &[
-    ("L0 plain data and tools", &["time", "rng", "uuid", "base64url", "sorted", "vecmap", "chunked", "json", "limits", "record", "tagged"]),
+    (
+        "L0 plain data and tools",
+        &["time", "rng", "uuid", "base64url", "sorted", "vecmap", "chunked", "json", "limits", "record", "tagged", "name"],
+    ),
     ("L1 vocabularies", &["config", "error", "command", "event"]),
     ("L2 state", &["log", "cluster", "producer", "group", "share_group", "partitioner", "assign", "txn"]),
     ("L3 engine and monitors", &["sim", "monitor", "monitor_txn", "invariant"]),

@@ -58,7 +58,7 @@ fn acks_all_survives_a_leader_crash() -> Result<(), Box<dyn Error>> {
         }
     }
     let in_log: Vec<&str> = log.records().iter().map(|r| r.record.value.as_str()).collect();
-    let sent: Vec<String> = read.producer(&app).ok_or("the producer exists")?.sent().map(|s| s.value.clone()).collect();
+    let sent: Vec<String> = read.producer(&app).ok_or("the producer exists")?.sent().map(|s| s.value.to_string()).collect();
     let new_leader = part.leader().ok_or("the partition has a leader")?;
     // Produce requests that failed and were retried (to the dead leader, or before the election).
     let retried =
@@ -98,7 +98,7 @@ fn acks_all_survives_a_leader_crash() -> Result<(), Box<dyn Error>> {
 /// The producer's acknowledged sends: value → offset the acknowledgement gave.
 fn acked(sim: &kafka_sandbox_core::Sim, producer: &str) -> BTreeMap<String, u64> {
     let Some(p) = sim.read().producer(producer) else { return BTreeMap::new() };
-    p.sent().filter_map(|s| Some((s.value.clone(), u64::try_from(s.acked_offset?).ok()?))).collect()
+    p.sent().filter_map(|s| Some((s.value.to_string(), u64::try_from(s.acked_offset?).ok()?))).collect()
 }
 
 fn main() -> Result<(), Box<dyn Error>> {

@@ -79,7 +79,7 @@ fn acks_one_loses_an_acknowledged_record(seed: u64) -> Result<Loss, Box<dyn Erro
     assert_eq!(finding.kind, FindingKind::AcknowledgedRecordLost { acks: Acks::Leader, cause: LossCause::LeaderFailover });
     assert!(!finding.promised, "acks=1 promises nothing after a leader failover");
     sim.check_promises()?;
-    let values: Vec<String> = log.records().iter().map(|r| r.record.value.clone()).collect();
+    let values: Vec<String> = log.records().iter().map(|r| r.record.value.to_string()).collect();
     assert!(!values.iter().any(|v| v == "p2"), "p2 is not in the new leader's log: {values:?}");
     assert!(part.lost().any(|l| l.value == "p2"), "the partition lists p2 among the records the leader change left behind");
 
@@ -90,7 +90,7 @@ fn acks_one_loses_an_acknowledged_record(seed: u64) -> Result<Loss, Box<dyn Erro
         acked_at_ms: ack.time.ms(),
         acked_offset,
         elected_at_ms: elected_at.ms(),
-        now_at_offset: log.record(acked_offset).map(|r| r.record.value.clone()),
+        now_at_offset: log.record(acked_offset).map(|r| r.record.value.to_string()),
         log: values,
         lost_values: finding.values.clone(),
     })

@@ -4,6 +4,7 @@
 pub use crate::config::{CleanupPolicy, Ratio};
 use crate::event::LossCause;
 use crate::log::{PartitionLog, SegmentConfig};
+use crate::name::Name;
 use crate::record::RecordId;
 use crate::record::TimestampType;
 use crate::rng::SimRng;
@@ -219,7 +220,7 @@ impl Partition {
 /// A topic: a name, its settings and its partitions.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Topic {
-    pub(crate) name: String,
+    pub(crate) name: Name,
     /// Its topic id (KIP-516), fixed at creation.
     pub(crate) id: crate::uuid::Uuid,
     pub(crate) config: TopicConfig,
@@ -227,7 +228,7 @@ pub(crate) struct Topic {
 }
 
 impl Topic {
-    pub fn new(name: impl Into<String>, id: crate::uuid::Uuid, config: TopicConfig, assignment: Vec<Vec<BrokerId>>) -> Self {
+    pub fn new(name: impl Into<Name>, id: crate::uuid::Uuid, config: TopicConfig, assignment: Vec<Vec<BrokerId>>) -> Self {
         let segments = config.segment_config();
         let partitions = assignment.into_iter().map(|r| Partition::with_segment_config(r, segments)).collect();
         Self { name: name.into(), id, config, partitions }
@@ -244,7 +245,14 @@ impl Topic {
 
     /// Partitions that have a leader now (`availablePartitionsForTopic`).
     pub fn available_partitions(&self) -> Vec<u32> {
-        (0..self.partition_count()).filter(|p| self.partitions[*p as usize].leader.is_some()).collect()
+        // A plain loop into a vector sized once: the producer asks this for every record.
+        let mut available = Vec::with_capacity(self.partitions.len());
+        for (p, part) in (0u32..).zip(&self.partitions) {
+            if part.leader.is_some() {
+                available.push(p);
+            }
+        }
+        available
     }
 }
 

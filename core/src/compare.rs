@@ -270,7 +270,7 @@ fn run_one(
         .consumers
         .groups
         .get(group)
-        .map(|g| g.members.iter().map(|m| (m.client_id.clone(), m.rebalance_stopped_ms)).collect())
+        .map(|g| g.members.iter().map(|m| (m.client_id.to_string(), m.rebalance_stopped_ms)).collect())
         .unwrap_or_default();
     let command = match change {
         Change::Join { client_id } => {
@@ -300,7 +300,7 @@ fn run_one(
                 let n = if m.phase == crate::group::Phase::Crashed { 0 } else { m.positions.len() as u32 };
                 match owned.iter_mut().find(|(c, _)| *c == m.client_id) {
                     Some((_, v)) => v.push(n),
-                    None => owned.push((m.client_id.clone(), vec![n])),
+                    None => owned.push((m.client_id.to_string(), vec![n])),
                 }
             }
         }

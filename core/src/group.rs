@@ -8,6 +8,7 @@
 pub use crate::config::CommitMode;
 use crate::config::{ConsumerConfig, GroupConfig};
 use crate::event::ConsumeEvent;
+use crate::name::Name;
 use crate::record::{RecordId, TopicPartition};
 use crate::time::SimTime;
 use crate::vecmap::VecMap;
@@ -73,7 +74,7 @@ pub enum Phase {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Registered {
     pub(crate) member_id: String,
-    pub(crate) client_id: String,
+    pub(crate) client_id: Name,
     pub(crate) group_instance_id: Option<String>,
     pub(crate) subscription: Vec<String>,
     /// What it owned when it joined (cooperative protocol), with its generation.
@@ -153,9 +154,9 @@ pub struct Delivery {
     /// Its offset in that partition.
     pub offset: u64,
     /// Its key, if it has one.
-    pub key: Option<String>,
+    pub key: Option<Name>,
     /// Its value (empty for a null value).
-    pub value: String,
+    pub value: Name,
     /// Its value is null: on a compacted topic, a tombstone deleting its key (issue 19).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub tombstone: bool,
@@ -190,7 +191,7 @@ pub(crate) struct PositionEpochs {
 /// A consumer in a group.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Member {
-    pub(crate) client_id: String,
+    pub(crate) client_id: Name,
     /// `clientId-UUID` as the coordinator makes it (KIP-394); the UUID comes from the
     /// simulation's RNG. Range and RoundRobin order members by it.
     pub(crate) member_id: String,
@@ -223,7 +224,7 @@ pub(crate) struct Member {
     /// The application is stuck (paused): it stops calling `poll()`.
     pub(crate) paused: bool,
     /// Records `poll()` returned that are still being processed.
-    pub(crate) processing: Vec<Delivery>,
+    pub(crate) processing: VecDeque<Delivery>,
     /// The partitions of its last generation, sent with JoinGroup as owned partitions
     /// (the cooperative protocol) or as the StickyAssignor's user data (eager).
     pub(crate) last_assignment: Vec<TopicPartition>,
@@ -301,7 +302,7 @@ impl Member {
     /// remembered; the event says so. `None`: not the next record, nothing changes.
     pub(crate) fn hand_over(
         &mut self,
-        group: &str,
+        group: &Name,
         tp: TopicPartition,
         stored: &crate::record::StoredRecord,
         (high_watermark, fetched_from): (u64, u64),
@@ -326,10 +327,10 @@ impl Member {
             tombstone: stored.record.tombstone,
             at: now,
         };
-        self.processing.push(delivery.clone());
+        self.processing.push_back(delivery.clone());
         self.remember(delivery, kept);
         Some(crate::event::EventKind::Consume(ConsumeEvent::RecordDelivered {
-            group: group.to_string(),
+            group: group.clone(),
             client_id: self.client_id.clone(),
             record: stored.record.id,
             tp,
@@ -377,7 +378,7 @@ impl Member {
 /// A consumer group.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Group {
-    pub(crate) id: String,
+    pub(crate) id: Name,
     pub(crate) topics: Vec<String>,
     pub(crate) config: GroupConfig,
     /// The consumers (client side), in the order they were started.
@@ -637,10 +638,10 @@ impl Group {
         self.config.group_protocol == crate::config::GroupProtocol::Consumer
     }
 
-    pub(crate) fn new(id: String, topics: Vec<String>, config: GroupConfig) -> Self {
+    pub(crate) fn new(id: impl Into<Name>, topics: Vec<String>, config: GroupConfig) -> Self {
         let protocol = RebalanceProtocol::for_assignor(config.assignor);
         Self {
-            id,
+            id: id.into(),
             topics,
             config,
             members: Vec::new(),
@@ -724,7 +725,7 @@ impl Group {
             let delivered =
                 self.members.iter().find_map(|m| m.received().find(|d| &d.tp == tp && d.offset == o).map(|d| (m.client_id.clone(), d.at)));
             let cause = match delivered {
-                Some((member, delivered_at)) => UnprocessedCause::CommittedBeforeProcessing { member, delivered_at },
+                Some((member, delivered_at)) => UnprocessedCause::CommittedBeforeProcessing { member: member.to_string(), delivered_at },
                 None => UnprocessedCause::NeverDelivered,
             };
             out.push(UnprocessedRecord { tp: tp.clone(), offset: o, cause });

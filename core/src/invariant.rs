@@ -179,7 +179,7 @@ pub fn check_with(sim: &Sim, depth: Depth) -> Result<(), Violation> {
                 if let Some(other) = owners.insert(tp, &m.client_id) {
                     return broken(Invariant::OneOwnerPerPartition, format!("group {}: {tp} owned by {other} and {}", g.id, m.client_id));
                 }
-                if !m.topics.contains(&tp.topic) {
+                if !m.topics.iter().any(|t| t == tp.topic) {
                     return broken(
                         Invariant::OwnsOnlySubscribed,
                         format!("group {}: {} owns {tp} but subscribes to {:?}", g.id, m.client_id, m.topics),

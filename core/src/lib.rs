@@ -90,6 +90,7 @@ pub mod limits;
 pub mod log;
 pub mod monitor;
 mod monitor_txn;
+mod name;
 pub mod offsets_view;
 pub mod partitioner;
 pub mod producer;
@@ -128,6 +129,7 @@ pub use event::{
     PushEvent, ReplicationEvent, SettingsEvent, StreamsEvent,
 };
 pub use monitor::{Finding, FindingKind};
+pub use name::Name;
 pub use record::{BrokerId, TopicPartition};
 pub use run::{for_seeds, Property, RunError};
 pub use scenario::{ProducerSpec, Scenario, ScenarioError, SendPlan, TopicSpec};

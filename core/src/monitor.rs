@@ -491,8 +491,8 @@ impl Monitors {
                 self.report(
                     e,
                     tp.clone(),
-                    vec![(*record, value.clone())],
-                    FindingKind::ReadAboveHighWatermark { group: group.clone(), client_id: client_id.clone() },
+                    vec![(*record, value.to_string())],
+                    FindingKind::ReadAboveHighWatermark { group: group.to_string(), client_id: client_id.to_string() },
                     true,
                 );
             }

@@ -161,17 +161,20 @@ impl TxnMonitor {
             }
             EventKind::Consume(ConsumeEvent::RecordDelivered { group, client_id, record, tp, value, .. }) => {
                 if let Some(pid) = self.pid_of.get(record).copied() {
-                    let rc = self.read_committed.contains(group);
+                    let rc = self.read_committed.contains(group.as_str());
                     match (self.fate.get(record), rc) {
                         (Some(ControlType::Commit), _) => {}
                         (Some(ControlType::Abort), rc) => {
-                            let kind =
-                                FindingKind::AbortedRecordRead { group: group.clone(), client_id: client_id.clone(), read_committed: rc };
-                            found.push((tp.clone(), vec![(*record, value.clone())], kind, rc));
+                            let kind = FindingKind::AbortedRecordRead {
+                                group: group.to_string(),
+                                client_id: client_id.to_string(),
+                                read_committed: rc,
+                            };
+                            found.push((tp.clone(), vec![(*record, value.to_string())], kind, rc));
                         }
                         (None, true) => {
-                            let kind = FindingKind::UndecidedRecordRead { group: group.clone(), client_id: client_id.clone() };
-                            found.push((tp.clone(), vec![(*record, value.clone())], kind, true));
+                            let kind = FindingKind::UndecidedRecordRead { group: group.to_string(), client_id: client_id.to_string() };
+                            found.push((tp.clone(), vec![(*record, value.to_string())], kind, true));
                         }
                         (None, false) => {
                             let _ = pid;
@@ -270,7 +273,7 @@ mod tests {
             record: RecordId(r),
             tp: TopicPartition::new("t", 0),
             offset: r,
-            value: format!("v{r}"),
+            value: format!("v{r}").into(),
             high_watermark: 99,
         })
     }
@@ -319,7 +322,7 @@ mod tests {
     fn plain_appended(r: u64) -> EventKind {
         EventKind::Produce(ProduceEvent::RecordAppended {
             record: RecordId(r),
-            value: format!("v{r}"),
+            value: format!("v{r}").into(),
             topic: "t".into(),
             partition: 0,
             offset: r,

@@ -4,6 +4,7 @@
 use crate::cluster::BrokerId;
 use crate::config::ProducerConfig;
 use crate::event::ProduceError;
+use crate::name::Name;
 use crate::partitioner::{PartitionReason, PartitionerState};
 use crate::record::{Record, RecordId, TopicPartition};
 use crate::time::SimTime;
@@ -88,11 +89,11 @@ pub struct SentRecord {
     /// The record's id in the sandbox (the same in the log and at every consumer).
     pub record: RecordId,
     /// Its key, if it has one.
-    pub key: Option<String>,
+    pub key: Option<Name>,
     /// Its value.
-    pub value: String,
+    pub value: Name,
     /// The topic it was sent to.
-    pub topic: String,
+    pub topic: Name,
     /// The partition it went to, chosen when `send()` was called.
     pub partition: u32,
     /// Why that partition: named by the record, key hash, sticky or round-robin.
@@ -159,7 +160,7 @@ pub(crate) struct ProducerCounters {
 /// A producer client.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Producer {
-    pub(crate) name: String,
+    pub(crate) name: Name,
     pub(crate) config: ProducerConfig,
     pub(crate) partitioners: VecMap<String, PartitionerState>,
     pub(crate) sent: VecDeque<SentRecord>,
@@ -206,7 +207,7 @@ pub(crate) struct Producer {
 }
 
 impl Producer {
-    pub fn new(name: impl Into<String>, config: ProducerConfig) -> Self {
+    pub fn new(name: impl Into<Name>, config: ProducerConfig) -> Self {
         let txn = config.transactional_id.clone().map(crate::txn::TxnClient::new);
         Self {
             txn,
@@ -291,8 +292,14 @@ impl Producer {
     /// The send of `record` completed at `now` with `offset` (-1 under acks=0).
     pub(crate) fn mark_acked(&mut self, record: RecordId, offset: i64, now: SimTime) {
         self.counters.acknowledged += 1;
-        // Acks arrive for recent records; search from the newest.
-        if let Some(s) = self.sent.iter_mut().rev().find(|s| s.record == record) {
+        // Records are remembered in the order of their ids (one counter, appended in
+        // order), so a binary search finds one; the scan from the newest stays as the
+        // fallback should that order not hold. Ids are unique: both find the same entry.
+        let i = match self.sent.binary_search_by_key(&record, |s| s.record) {
+            Ok(i) => Some(i),
+            Err(_) => self.sent.iter().rposition(|s| s.record == record),
+        };
+        if let Some(s) = i.and_then(|i| self.sent.get_mut(i)) {
             s.acked_offset = Some(offset);
             let latency_ms = now.ms().saturating_sub(s.sent_at.ms());
             self.counters.latency_ms_sum += latency_ms;

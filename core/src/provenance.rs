@@ -167,21 +167,21 @@ pub fn path(sim: &Sim, record: RecordId) -> Path {
             EventKind::Produce(ProduceEvent::RecordSent { record: r, producer, topic, partition, key, value: v, reason })
                 if *r == record =>
             {
-                value = v.clone();
-                place = Some((topic.clone(), *partition));
+                value = v.to_string();
+                place = Some((topic.to_string(), *partition));
                 hops.push((
                     at,
                     Hop::Sent {
-                        producer: producer.clone(),
-                        topic: topic.clone(),
+                        producer: producer.to_string(),
+                        topic: topic.to_string(),
                         partition: *partition,
-                        key: key.clone(),
+                        key: key.as_ref().map(|k| k.to_string()),
                         reason: reason.clone(),
                     },
                 ));
             }
             EventKind::Produce(ProduceEvent::BatchSent { producer, records, .. }) if records.contains(&record) => {
-                hops.push((at, Hop::BatchSent { producer: producer.clone() }));
+                hops.push((at, Hop::BatchSent { producer: producer.to_string() }));
             }
             EventKind::Produce(ProduceEvent::ProduceFailed { records, error, retrying, .. }) if records.contains(&record) => {
                 hops.push((at, Hop::Failed { error: *error, retrying: *retrying }));
@@ -196,8 +196,8 @@ pub fn path(sim: &Sim, record: RecordId) -> Path {
                 leader_epoch,
                 ..
             }) if *r == record => {
-                value = v.clone();
-                place = Some((topic.clone(), *partition));
+                value = v.to_string();
+                place = Some((topic.to_string(), *partition));
                 offsets.insert(*offset);
                 hops.push((at, Hop::Appended { broker: *broker, offset: *offset, leader_epoch: *leader_epoch }));
             }
@@ -214,16 +214,18 @@ pub fn path(sim: &Sim, record: RecordId) -> Path {
                 hops.push((at, Hop::Acked { offset: *offset, acks: *acks }));
             }
             EventKind::Consume(ConsumeEvent::RecordDelivered { record: r, group, client_id, .. }) if *r == record => {
-                hops.push((at, Hop::Delivered { group: group.clone(), client_id: client_id.clone() }));
+                hops.push((at, Hop::Delivered { group: group.to_string(), client_id: client_id.to_string() }));
             }
             EventKind::Consume(ConsumeEvent::RecordProcessed { record: r, group, client_id, duplicate, .. }) if *r == record => {
-                hops.push((at, Hop::Processed { group: group.clone(), client_id: client_id.clone(), duplicate: *duplicate }));
+                hops.push((at, Hop::Processed { group: group.to_string(), client_id: client_id.to_string(), duplicate: *duplicate }));
             }
-            EventKind::Consume(ConsumeEvent::OffsetsCommitted { group, client_id, offsets: list }) if !covered.contains_key(group) => {
+            EventKind::Consume(ConsumeEvent::OffsetsCommitted { group, client_id, offsets: list })
+                if !covered.contains_key(group.as_str()) =>
+            {
                 let passed = list.iter().find(|(tp, o)| here(&tp.topic, tp.partition) && offsets.iter().any(|off| off < o));
                 if let Some((_, o)) = passed {
-                    covered.insert(group.clone(), ());
-                    hops.push((at, Hop::OffsetCommitted { group: group.clone(), client_id: client_id.clone(), committed: *o }));
+                    covered.insert(group.to_string(), ());
+                    hops.push((at, Hop::OffsetCommitted { group: group.to_string(), client_id: client_id.to_string(), committed: *o }));
                 }
             }
             EventKind::Replication(ReplicationEvent::RecordsTruncated { broker, records, .. }) if records.contains(&record) => {

@@ -1,5 +1,6 @@
 //! Records as producers send them and as a partition log stores them.
 
+use crate::name::Name;
 use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -36,16 +37,16 @@ impl fmt::Display for RecordId {
 /// A topic and one of its partitions (`TopicPartition` in Kafka).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct TopicPartition {
-    /// The topic's name.
-    pub topic: String,
+    /// The topic's name (shared: a clone of a `TopicPartition` copies no text).
+    pub topic: Name,
     /// The partition's number, 0 to the topic's partition count − 1.
     pub partition: u32,
 }
 
 impl TopicPartition {
     /// Partition `partition` of `topic`.
-    pub fn new(topic: impl Into<String>, partition: u32) -> Self {
-        Self { topic: topic.into(), partition }
+    pub fn new(topic: impl Into<Name>, partition: u32) -> Self {
+        Self { topic: topic.into().interned(), partition }
     }
 }
 
@@ -82,11 +83,11 @@ pub struct Record {
     /// The sandbox's id for it, unique per run.
     pub id: RecordId,
     /// The name of the producer that sent it.
-    pub producer: String,
+    pub producer: Name,
     /// Its key; `None` for a keyless record.
-    pub key: Option<String>,
-    /// Its value.
-    pub value: String,
+    pub key: Option<Name>,
+    /// Its value (shared: the events and deliveries that show it copy no text).
+    pub value: Name,
     /// Its headers, in the order given.
     pub headers: Vec<Header>,
     /// CreateTime: the producer's clock at `send()`.
@@ -176,7 +177,7 @@ impl Record {
             id: RecordId(id),
             producer: "P".into(),
             key: None,
-            value: format!("m{id}"),
+            value: format!("m{id}").into(),
             headers: vec![],
             create_time: SimTime(at_ms),
             size_bytes: 10,

@@ -359,7 +359,7 @@ pub fn views(sim: &Sim) -> Vec<ShareGroupView> {
                     let tp = TopicPartition::new(t.as_str(), p);
                     let log = sim.partition_state(&tp).and_then(|p| p.leader.or(p.replicas.first().copied()).and_then(|l| p.logs.get(&l)));
                     let high_watermark = log.map_or(0, |l| l.high_watermark());
-                    let value = |o: u64| log.and_then(|l| l.get(o)).map(|r| r.record.value.clone()).unwrap_or_default();
+                    let value = |o: u64| log.and_then(|l| l.get(o)).map(|r| r.record.value.to_string()).unwrap_or_default();
                     let owners = g.owners(&tp).into_iter().map(str::to_string).collect();
                     let view = match g.partition(&tp) {
                         Some(sp) => SharePartitionView {

@@ -91,7 +91,10 @@ fn logs(sim: &Sim) -> Vec<(u32, LogRead<'_>)> {
 
 /// (offset, key, value or None for a tombstone) of one log.
 fn contents(log: LogRead<'_>) -> Vec<(u64, String, Option<String>)> {
-    log.records().iter().map(|r| (r.offset, r.record.key.clone().unwrap_or_default(), r.record.value().map(str::to_string))).collect()
+    log.records()
+        .iter()
+        .map(|r| (r.offset, r.record.key.as_deref().unwrap_or_default().to_string(), r.record.value().map(str::to_string)))
+        .collect()
 }
 
 fn cleaned(sim: &Sim) -> Vec<(u32, Vec<u64>)> {
@@ -285,7 +288,11 @@ fn add_group(sim: &mut Sim, id: &str, max_poll_records: u32, processing_ms: u64)
 fn received(sim: &Sim, group: &str) -> Vec<(u64, String, Option<String>)> {
     sim.group(group)
         .and_then(|g| g.member("c"))
-        .map(|m| m.received().map(|d| (d.offset, d.key.clone().unwrap_or_default(), (!d.tombstone).then(|| d.value.clone()))).collect())
+        .map(|m| {
+            m.received()
+                .map(|d| (d.offset, d.key.as_deref().unwrap_or_default().to_string(), (!d.tombstone).then(|| d.value.to_string())))
+                .collect()
+        })
         .unwrap_or_default()
 }
 

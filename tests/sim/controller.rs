@@ -186,7 +186,7 @@ fn a_controlled_shutdown_moves_leadership_at_once_and_loses_nothing() {
         .trace()
         .events()
         .filter_map(|e| match &e.kind {
-            EventKind::Produce(ProduceEvent::RecordAcked { value, .. }) => Some(value.clone()),
+            EventKind::Produce(ProduceEvent::RecordAcked { value, .. }) => Some(value.to_string()),
             _ => None,
         })
         .collect();

@@ -221,7 +221,7 @@ fn crash_while_processing(mode: CommitMode) -> (u64, u64, u64) {
         .trace()
         .events()
         .filter_map(|e| match &e.kind {
-            EventKind::Consume(ConsumeEvent::RecordProcessed { value, .. }) => Some(value.clone()),
+            EventKind::Consume(ConsumeEvent::RecordProcessed { value, .. }) => Some(value.to_string()),
             _ => None,
         })
         .collect();
@@ -546,7 +546,7 @@ fn expiring(members: Vec<MemberSpec>, protocol: kafka_sandbox_core::config::Grou
 }
 
 fn got(sim: &Sim, client: &str) -> Vec<String> {
-    sim.group("g").and_then(|g| g.member(client)).map(|m| m.received().map(|d| d.value.clone()).collect()).unwrap_or_default()
+    sim.group("g").and_then(|g| g.member(client)).map(|m| m.received().map(|d| d.value.to_string()).collect()).unwrap_or_default()
 }
 
 fn expired_events(sim: &Sim) -> Vec<(u64, usize)> {

@@ -69,7 +69,7 @@ fn produce(sim: &mut Sim, from: u32, n: u32) {
 
 fn received(sim: &Sim, client: &str) -> Vec<String> {
     let g = sim.group("g").expect("group g");
-    g.member(client).map(|m| m.received().map(|d| d.value.clone()).collect()).unwrap_or_default()
+    g.member(client).map(|m| m.received().map(|d| d.value.to_string()).collect()).unwrap_or_default()
 }
 
 /// The group's offsets as `__consumer_offsets` holds them now: the newest record per
@@ -81,8 +81,8 @@ fn offsets_in_topic(sim: &Sim) -> Vec<(String, String)> {
     log.latest_per_key()
         .into_iter()
         .filter_map(|r| {
-            let key = r.record.key.clone()?;
-            key.starts_with("[\"g\",").then(|| (key, r.record.value.clone()))
+            let key = r.record.key.as_deref()?.to_string();
+            key.starts_with("[\"g\",").then(|| (key, r.record.value.to_string()))
         })
         .collect()
 }

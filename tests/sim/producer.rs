@@ -268,7 +268,7 @@ fn a_request_timeout_closes_the_connection_and_fails_every_request_on_it() {
 fn log_values(sim: &Sim, p: u32) -> Vec<String> {
     let part = &sim.topic("events").expect("topic").partition(p).expect("partition");
     let leader = part.leader().expect("leader");
-    part.log_on(leader).expect("leader log").records().iter().map(|r| r.record.value.clone()).collect()
+    part.log_on(leader).expect("leader log").records().iter().map(|r| r.record.value.to_string()).collect()
 }
 
 #[test]

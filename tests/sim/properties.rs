@@ -267,10 +267,10 @@ fn check(sim: &Sim, seen: &mut Seen) -> Result<(), String> {
             | E::Consume(ConsumeEvent::PositionReset { group, client_id, tp, .. })
             | E::Consume(ConsumeEvent::TruncationDetected { group, client_id, tp, .. })
             | E::Consume(ConsumeEvent::Seeked { group, client_id, tp, .. }) => {
-                seen.last.remove(&(group.clone(), client_id.clone(), tp.to_string()));
+                seen.last.remove(&(group.to_string(), client_id.to_string(), tp.to_string()));
             }
             E::Consume(ConsumeEvent::RecordDelivered { group, client_id, tp, offset, .. }) => {
-                let key = (group.clone(), client_id.clone(), tp.to_string());
+                let key = (group.to_string(), client_id.to_string(), tp.to_string());
                 if let Some(prev) = seen.last.insert(key, *offset) {
                     if *offset <= prev {
                         return Err(format!("{group}: {client_id} got {tp} offset {offset} after {prev}"));

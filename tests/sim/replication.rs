@@ -110,19 +110,19 @@ fn acked_values(sim: &Sim) -> Vec<String> {
     sim.trace()
         .events()
         .filter_map(|e| match &e.kind {
-            EventKind::Produce(ProduceEvent::RecordAcked { value, offset, .. }) if *offset >= 0 => Some(value.clone()),
+            EventKind::Produce(ProduceEvent::RecordAcked { value, offset, .. }) if *offset >= 0 => Some(value.to_string()),
             _ => None,
         })
         .collect()
 }
 
 fn received(sim: &Sim) -> Vec<String> {
-    sim.group("g").and_then(|g| g.member("c")).map(|m| m.received().map(|d| d.value.clone()).collect()).unwrap_or_default()
+    sim.group("g").and_then(|g| g.member("c")).map(|m| m.received().map(|d| d.value.to_string()).collect()).unwrap_or_default()
 }
 
 fn leader_values(sim: &Sim) -> Vec<String> {
     let p = &sim.topic("t").expect("topic").partition(0).expect("partition");
-    p.leader_log().map(|l| l.records().iter().map(|r| r.record.value.clone()).collect()).unwrap_or_default()
+    p.leader_log().map(|l| l.records().iter().map(|r| r.record.value.to_string()).collect()).unwrap_or_default()
 }
 
 fn slow_followers(sim: &mut Sim, slow_ms: u64) {
@@ -408,7 +408,7 @@ fn a_replica_that_led_an_epoch_the_new_leader_never_saw_truncates_to_their_commo
     run(&mut sim, 3_000);
     let p = &sim.topic("t").expect("topic").partition(0).expect("partition");
     for b in [y, z] {
-        let values: Vec<String> = p.log_on(b).expect("replica log").records().iter().map(|r| r.record.value.clone()).collect();
+        let values: Vec<String> = p.log_on(b).expect("replica log").records().iter().map(|r| r.record.value.to_string()).collect();
         assert_eq!(values, vec!["a", "b", "c"], "broker {b} matches the leader");
     }
 }
@@ -501,7 +501,7 @@ fn a_new_owner_validates_the_committed_offset_and_reads_from_the_divergence_poin
     run(&mut sim, 5_000);
     assert_eq!(truncations(&sim), [(3, 0, 1)]);
     let c2: Vec<String> =
-        sim.group("g").and_then(|g| g.member("c2")).map(|m| m.received().map(|d| d.value.clone()).collect()).unwrap_or_default();
+        sim.group("g").and_then(|g| g.member("c2")).map(|m| m.received().map(|d| d.value.to_string()).collect()).unwrap_or_default();
     assert_eq!(c2, ["n1", "n2", "n3"], "from offset 1, not from the committed 3");
 }
 

@@ -133,7 +133,7 @@ fn bounds(log: LogRead<'_>) -> Vec<(u64, u64)> {
 }
 
 fn received(sim: &Sim, group: &str) -> Vec<String> {
-    sim.group(group).and_then(|g| g.member("c")).map(|m| m.received().map(|d| d.value.clone()).collect()).unwrap_or_default()
+    sim.group(group).and_then(|g| g.member("c")).map(|m| m.received().map(|d| d.value.to_string()).collect()).unwrap_or_default()
 }
 
 fn values(range: std::ops::Range<u32>) -> Vec<String> {

@@ -14,7 +14,7 @@ fn producer_round_robin_puts_m1_to_m7_on_partitions_0_1_2_3_0_1_2() {
         .trace()
         .events()
         .filter_map(|e| match &e.kind {
-            EventKind::Produce(ProduceEvent::RecordAppended { partition, value, .. }) => Some((value.clone(), *partition)),
+            EventKind::Produce(ProduceEvent::RecordAppended { partition, value, .. }) => Some((value.to_string(), *partition)),
             _ => None,
         })
         .collect();

@@ -359,7 +359,7 @@ fn the_five_consumers_side_by_side_consumer5_idles_in_the_consumer_group_and_all
     let q = sim.share_group("ShareGroup01").expect("share group");
     let mut all: Vec<String> = Vec::new();
     for m in q.members() {
-        let got: Vec<String> = m.received().map(|d| d.value.clone()).collect();
+        let got: Vec<String> = m.received().map(|d| d.value.to_string()).collect();
         assert!(!got.is_empty(), "{} received nothing", m.client_id());
         all.extend(got);
     }

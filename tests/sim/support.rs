@@ -19,7 +19,7 @@ pub fn run(scenario: &Scenario) -> Sim {
 pub fn received(sim: &Sim, group: &str, client_id: &str) -> Vec<String> {
     let g = sim.group(group).unwrap_or_else(|| panic!("no group {group}"));
     let m = g.member(client_id).unwrap_or_else(|| panic!("no member {client_id} in {group}"));
-    m.received().map(|d| d.value.clone()).collect()
+    m.received().map(|d| d.value.to_string()).collect()
 }
 
 /// The partitions a member owns, as numbers (single-topic scenarios).

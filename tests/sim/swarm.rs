@@ -341,7 +341,7 @@ fn faults_never_break_a_promise_and_the_cluster_converges_after_healing() {
             .unwrap_or_default()
             .into_iter()
             .filter_map(|r| {
-                let key = r.record.key.clone().filter(|k| k.starts_with('['))?;
+                let key = r.record.key.as_deref().map(str::to_string).filter(|k| k.starts_with('['))?;
                 let offset = r.record.value.strip_prefix("{\"offset\":")?.split(',').next()?.parse().ok()?;
                 Some((key, offset))
             })

@@ -43,7 +43,7 @@ fn cmd(at: u64, kind: &str, producer: &str) -> String {
 }
 
 fn values(sim: &Sim, group: &str, client: &str) -> Vec<String> {
-    sim.group(group).and_then(|g| g.member(client)).map(|m| m.received().map(|d| d.value.clone()).collect()).unwrap_or_default()
+    sim.group(group).and_then(|g| g.member(client)).map(|m| m.received().map(|d| d.value.to_string()).collect()).unwrap_or_default()
 }
 
 fn txn_events(sim: &Sim) -> Vec<(u64, TxnEvent)> {

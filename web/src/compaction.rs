@@ -77,7 +77,8 @@ impl LogKeys {
                 continue;
             }
             let Some(k) = r.record.key.as_deref() else { continue };
-            let entry = KeyNewest { offset: r.offset, record: r.record.id, value: r.record.value.clone(), tombstone: r.record.tombstone };
+            let entry =
+                KeyNewest { offset: r.offset, record: r.record.id, value: r.record.value.to_string(), tombstone: r.record.tombstone };
             let was = match self.newest.get_mut(k) {
                 Some(slot) => Some(std::mem::replace(slot, entry).tombstone),
                 None => {
@@ -340,8 +341,8 @@ pub fn offsets_partition(read: Read<'_>, partition: u32, cache: &mut KeyCache) -
                 .map(|r| RawRecord {
                     id: r.record.id,
                     offset: r.offset,
-                    key: r.record.key.clone().unwrap_or_default(),
-                    value: r.record.value.clone(),
+                    key: r.record.key.clone().unwrap_or_default().to_string(),
+                    value: r.record.value.to_string(),
                     tombstone: r.record.tombstone,
                     delete_horizon: r.delete_horizon,
                     appended_at: r.appended_at,

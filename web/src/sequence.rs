@@ -53,12 +53,24 @@ pub fn messages(sim: &Sim, from_ms: u64, to_ms: u64, max: usize) -> Vec<Message>
         match &e.kind {
             EventKind::Produce(ProduceEvent::BatchSent { producer, topic, partition, records }) => {
                 if let Some(l) = leader_of(topic, *partition) {
-                    push(Lane::Producer(producer.clone()), Lane::Broker(l), t, t + lat, format!("Produce P{partition} ×{}", records.len()));
+                    push(
+                        Lane::Producer(producer.to_string()),
+                        Lane::Broker(l),
+                        t,
+                        t + lat,
+                        format!("Produce P{partition} ×{}", records.len()),
+                    );
                 }
             }
             EventKind::Produce(ProduceEvent::RecordAcked { producer, topic, partition, offset, .. }) => {
                 if let Some(l) = leader_of(topic, *partition) {
-                    push(Lane::Broker(l), Lane::Producer(producer.clone()), t.saturating_sub(lat), t, format!("ack P{partition}@{offset}"));
+                    push(
+                        Lane::Broker(l),
+                        Lane::Producer(producer.to_string()),
+                        t.saturating_sub(lat),
+                        t,
+                        format!("ack P{partition}@{offset}"),
+                    );
                 }
             }
             EventKind::Replication(ReplicationEvent::ReplicaFetched { topic, partition, follower, records, .. }) => {
@@ -76,7 +88,7 @@ pub fn messages(sim: &Sim, from_ms: u64, to_ms: u64, max: usize) -> Vec<Message>
                 if let Some(l) = leader_of(&tp.topic, tp.partition) {
                     push(
                         Lane::Broker(l),
-                        Lane::Consumer(group.clone(), client_id.clone()),
+                        Lane::Consumer(group.to_string(), client_id.to_string()),
                         t.saturating_sub(lat),
                         t,
                         format!("Fetch P{}@{offset}", tp.partition),
@@ -140,7 +152,7 @@ pub fn messages(sim: &Sim, from_ms: u64, to_ms: u64, max: usize) -> Vec<Message>
             EventKind::Consume(ConsumeEvent::OffsetsCommitted { group, client_id, .. }) => {
                 if let Some(c) = sim.coordinator_of(group) {
                     push(
-                        Lane::Consumer(group.clone(), client_id.clone()),
+                        Lane::Consumer(group.to_string(), client_id.to_string()),
                         Lane::Broker(c),
                         t.saturating_sub(lat),
                         t,

@@ -154,11 +154,11 @@ impl RetryWatch {
         for e in sim.events_since(self.cursor) {
             match &e.kind {
                 E::Produce(ProduceEvent::ProduceFailed { producer, error, retrying: true, .. }) => {
-                    self.retrying.insert(producer.clone(), (e.time, *error));
+                    self.retrying.insert(producer.to_string(), (e.time, *error));
                 }
                 E::Produce(ProduceEvent::ProduceFailed { producer, retrying: false, .. })
                 | E::Produce(ProduceEvent::RecordAcked { producer, .. }) => {
-                    self.retrying.remove(producer);
+                    self.retrying.remove(producer.as_str());
                 }
                 _ => {}
             }
@@ -1287,7 +1287,7 @@ fn apply_action(m: &mut Model, action: Action) -> bool {
                 .group(&group)
                 .and_then(|g| g.member(&client_id))
                 .map(|mm| {
-                    let mut t: Vec<String> = mm.assigned().iter().map(|tp| tp.topic.clone()).collect();
+                    let mut t: Vec<String> = mm.assigned().iter().map(|tp| tp.topic.to_string()).collect();
                     t.dedup();
                     t
                 })

@@ -62,7 +62,6 @@ pub fn protocol_group(kind: &EventKind, rebalancing: bool) -> Option<&str> {
         | E::Group(GroupEvent::PartitionsRevoked { group, .. })
         | E::Group(GroupEvent::JoinPhaseCompleted { group, .. })
         | E::Group(GroupEvent::SyncGroupSent { group, .. })
-        | E::Consume(ConsumeEvent::CommitFailed { group, .. })
         | E::Group(GroupEvent::MemberCrashed { group, .. })
         | E::Group(GroupEvent::MemberRestarted { group, .. })
         | E::Group(GroupEvent::MemberPaused { group, .. })
@@ -71,17 +70,18 @@ pub fn protocol_group(kind: &EventKind, rebalancing: bool) -> Option<&str> {
         | E::Group(GroupEvent::GroupStable { group, .. })
         | E::ConsumerProtocol(ConsumerProtocolEvent::ConsumerGroupStable { group, .. })
         | E::ConsumerProtocol(ConsumerProtocolEvent::AssignmentReconciled { group, .. })
-        | E::Consume(ConsumeEvent::PositionSet { group, .. })
-        | E::Consume(ConsumeEvent::PositionReset { group, .. })
-        | E::Consume(ConsumeEvent::TruncationDetected { group, .. })
         | E::Group(GroupEvent::MetadataChangeNoticed { group, .. })
         | E::ConsumerProtocol(ConsumerProtocolEvent::ConsumerHeartbeatSent { group, .. })
         | E::ConsumerProtocol(ConsumerProtocolEvent::GroupEpochBumped { group, .. })
         | E::ConsumerProtocol(ConsumerProtocolEvent::TargetAssignmentComputed { group, .. })
         | E::ConsumerProtocol(ConsumerProtocolEvent::MemberReconciling { group, .. })
         | E::ConsumerProtocol(ConsumerProtocolEvent::ConsumerFailed { group, .. })
-        | E::Consume(ConsumeEvent::Seeked { group, .. })
         | E::Group(GroupEvent::Subscribed { group, .. }) => Some(group),
+        E::Consume(ConsumeEvent::CommitFailed { group, .. })
+        | E::Consume(ConsumeEvent::PositionSet { group, .. })
+        | E::Consume(ConsumeEvent::PositionReset { group, .. })
+        | E::Consume(ConsumeEvent::TruncationDetected { group, .. })
+        | E::Consume(ConsumeEvent::Seeked { group, .. }) => Some(group),
         E::Consume(ConsumeEvent::OffsetsCommitted { group, .. }) if rebalancing => Some(group),
         _ => None,
     }

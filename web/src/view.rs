@@ -242,19 +242,19 @@ pub fn offset_marks(read: kafka_sandbox_core::read::Read<'_>) -> OffsetMarks {
     }
     for (gi, g) in read.groups().enumerate() {
         for (tp, offset) in g.committed_offsets() {
-            if let Some(m) = marks.get_mut(&(tp.topic.clone(), tp.partition)) {
+            if let Some(m) = marks.get_mut(&(tp.topic.to_string(), tp.partition)) {
                 m.committed.push(OffsetMark { group: g.id().to_string(), group_index: gi, client_id: None, offset });
             }
         }
         for member in g.members() {
             for (tp, offset) in member.positions() {
-                if let Some(m) = marks.get_mut(&(tp.topic.clone(), tp.partition)) {
+                if let Some(m) = marks.get_mut(&(tp.topic.to_string(), tp.partition)) {
                     let client_id = Some(member.client_id().to_string());
                     m.positions.push(OffsetMark { group: g.id().to_string(), group_index: gi, client_id, offset });
                 }
             }
             for d in member.in_hand() {
-                if let Some(m) = marks.get_mut(&(d.tp.topic.clone(), d.tp.partition)) {
+                if let Some(m) = marks.get_mut(&(d.tp.topic.to_string(), d.tp.partition)) {
                     let (group, client_id) = (g.id().to_string(), member.client_id().to_string());
                     m.in_hand.push(InHand { offset: d.offset, group, group_index: gi, client_id });
                 }

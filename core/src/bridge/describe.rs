@@ -104,7 +104,7 @@ impl Describe {
             .map(|r| {
                 [
                     r.group.clone(),
-                    r.tp.topic.clone(),
+                    r.tp.topic.to_string(),
                     r.tp.partition.to_string(),
                     num(r.current_offset),
                     r.log_end_offset.to_string(),

@@ -1,6 +1,7 @@
 //! Consuming's events: where a member starts reading, what `poll()` returns, processing, seeks and offset commits.
 
 use super::{committed, member, part, seek_name, Category, GroupError, Jump, StartFrom, Subject};
+use crate::name::Name;
 use crate::record::{RecordId, TopicPartition};
 use serde::{Deserialize, Serialize};
 
@@ -14,9 +15,9 @@ pub enum ConsumeEvent {
     /// An offset commit the coordinator refused (CommitFailedException for commitSync).
     CommitFailed {
         /// The member's `group.id`.
-        group: String,
+        group: Name,
         /// The member's `client.id`.
-        client_id: String,
+        client_id: Name,
         /// The coordinator's answer (or `UNKNOWN_MEMBER_ID` at once from a consumer that is
         /// no longer in the group).
         error: GroupError,
@@ -27,9 +28,9 @@ pub enum ConsumeEvent {
     /// already processed it.
     RecordProcessed {
         /// The member's `group.id`.
-        group: String,
+        group: Name,
         /// The member's `client.id`.
-        client_id: String,
+        client_id: Name,
         /// The record's id.
         record: RecordId,
         /// The partition it was read from.
@@ -37,7 +38,7 @@ pub enum ConsumeEvent {
         /// Its offset in that partition.
         offset: u64,
         /// The record's value.
-        value: String,
+        value: Name,
         /// Whether a member of the group had already processed this offset (the record is
         /// processed twice: at-least-once delivery).
         duplicate: bool,
@@ -45,9 +46,9 @@ pub enum ConsumeEvent {
     /// Where a member starts reading a partition it was given.
     PositionSet {
         /// The member's `group.id`.
-        group: String,
+        group: Name,
         /// The member's `client.id`.
-        client_id: String,
+        client_id: Name,
         /// The partition.
         tp: TopicPartition,
         /// The offset it will fetch first.
@@ -58,9 +59,9 @@ pub enum ConsumeEvent {
     /// `poll()` returned this record to the application.
     RecordDelivered {
         /// The member's `group.id`.
-        group: String,
+        group: Name,
         /// The member's `client.id`.
-        client_id: String,
+        client_id: Name,
         /// The record's id.
         record: RecordId,
         /// The partition it was read from.
@@ -68,7 +69,7 @@ pub enum ConsumeEvent {
         /// Its offset in that partition.
         offset: u64,
         /// The record's value.
-        value: String,
+        value: Name,
         /// The leader's HW when the record was read (it must be above `offset`).
         high_watermark: u64,
     } = 42,
@@ -76,9 +77,9 @@ pub enum ConsumeEvent {
     /// per `auto.offset.reset`.
     PositionReset {
         /// The member's `group.id`.
-        group: String,
+        group: Name,
         /// The member's `client.id`.
-        client_id: String,
+        client_id: Name,
         /// The partition.
         tp: TopicPartition,
         /// The position it had, outside the log.
@@ -95,9 +96,9 @@ pub enum ConsumeEvent {
     /// (`ConsumerFailed` with `LOG_TRUNCATION`).
     TruncationDetected {
         /// The member's `group.id`.
-        group: String,
+        group: Name,
         /// The member's `client.id`.
-        client_id: String,
+        client_id: Name,
         /// The partition.
         tp: TopicPartition,
         /// The position it had.
@@ -111,9 +112,9 @@ pub enum ConsumeEvent {
     /// An offset commit (committed offset = next offset to read).
     OffsetsCommitted {
         /// The member's `group.id`.
-        group: String,
+        group: Name,
         /// The member's `client.id`.
-        client_id: String,
+        client_id: Name,
         /// What it committed: per partition, the next offset to read. Only commits that
         /// move an offset are reported.
         offsets: Vec<(TopicPartition, u64)>,
@@ -123,16 +124,16 @@ pub enum ConsumeEvent {
     /// given one of these partitions starts at `auto.offset.reset`.
     OffsetsExpired {
         /// The group's `group.id`.
-        group: String,
+        group: Name,
         /// Each expired partition with the offset it had.
         offsets: Vec<(TopicPartition, u64)>,
     } = 69,
     /// The application called `seek()`: the member reads the partition from `to` next.
     Seeked {
         /// The member's `group.id`.
-        group: String,
+        group: Name,
         /// The member's `client.id`.
-        client_id: String,
+        client_id: Name,
         /// The partition.
         tp: TopicPartition,
         /// The position before the seek.

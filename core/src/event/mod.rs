@@ -900,7 +900,32 @@ const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
 /// FNV-1a with `usize` written as 8 bytes, so 32-bit wasm and 64-bit hosts agree.
+///
+/// Byte for byte the plain FNV-1a loop; whole words are taken eight bytes at a time and
+/// integers fed without going through a byte slice (the digest sees every event, so this
+/// is on the engine's hot path; issue 20).
 struct StableHasher(u64);
+
+/// One FNV-1a step.
+#[inline(always)]
+fn fnv(h: u64, byte: u64) -> u64 {
+    (h ^ byte).wrapping_mul(FNV_PRIME)
+}
+
+/// The FNV-1a steps of the 8 bytes of `w`, lowest first (little-endian order), unrolled
+/// by hand: the size-optimised build does not unroll loops.
+#[inline(always)]
+fn fnv8(h: u64, w: u64) -> u64 {
+    let h = fnv(fnv(fnv(fnv(h, w & 0xff), (w >> 8) & 0xff), (w >> 16) & 0xff), (w >> 24) & 0xff);
+    fnv(fnv(fnv(fnv(h, (w >> 32) & 0xff), (w >> 40) & 0xff), (w >> 48) & 0xff), w >> 56)
+}
+
+/// The FNV-1a steps of the 4 bytes of `w`, lowest first.
+#[inline(always)]
+fn fnv4(h: u64, w: u32) -> u64 {
+    let w = u64::from(w);
+    fnv(fnv(fnv(fnv(h, w & 0xff), (w >> 8) & 0xff), (w >> 16) & 0xff), w >> 24)
+}
 
 impl Hasher for StableHasher {
     fn finish(&self) -> u64 {
@@ -908,38 +933,88 @@ impl Hasher for StableHasher {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 ^= u64::from(*b);
-            self.0 = self.0.wrapping_mul(FNV_PRIME);
+        let mut h = self.0;
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            let mut le = [0u8; 8];
+            le.copy_from_slice(w);
+            h = fnv8(h, u64::from_le_bytes(le));
         }
+        for b in words.remainder() {
+            h = fnv(h, u64::from(*b));
+        }
+        self.0 = h;
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.0 = fnv(self.0, u64::from(i));
     }
 
     fn write_usize(&mut self, i: usize) {
-        self.write(&(i as u64).to_le_bytes());
+        self.0 = fnv8(self.0, i as u64);
     }
 
     fn write_isize(&mut self, i: isize) {
-        self.write(&(i as i64).to_le_bytes());
+        self.0 = fnv8(self.0, i as i64 as u64);
     }
 
     fn write_u16(&mut self, i: u16) {
-        self.write(&i.to_le_bytes());
+        self.0 = fnv(fnv(self.0, u64::from(i & 0xff)), u64::from(i >> 8));
     }
 
     fn write_u32(&mut self, i: u32) {
-        self.write(&i.to_le_bytes());
+        self.0 = fnv4(self.0, i);
     }
 
     fn write_u64(&mut self, i: u64) {
-        self.write(&i.to_le_bytes());
+        self.0 = fnv8(self.0, i);
     }
 
     fn write_i32(&mut self, i: i32) {
-        self.write(&i.to_le_bytes());
+        self.0 = fnv4(self.0, i as u32);
     }
 
     fn write_i64(&mut self, i: i64) {
-        self.write(&i.to_le_bytes());
+        self.0 = fnv8(self.0, i as u64);
+    }
+}
+
+/// The word-at-a-time hasher against the plain byte loop it replaces.
+#[cfg(test)]
+mod stable_hasher_tests {
+    use super::{StableHasher, FNV_OFFSET, FNV_PRIME};
+    use std::hash::Hasher;
+
+    fn plain(bytes: &[u8]) -> u64 {
+        bytes.iter().fold(FNV_OFFSET, |h, b| (h ^ u64::from(*b)).wrapping_mul(FNV_PRIME))
+    }
+
+    #[test]
+    fn it_gives_the_byte_by_byte_fnv_1a_for_every_length_and_integer() {
+        let data: Vec<u8> = (0..40u8).map(|i| i.wrapping_mul(37).wrapping_add(11)).collect();
+        for n in 0..data.len() {
+            let mut h = StableHasher(FNV_OFFSET);
+            h.write(&data[..n]);
+            assert_eq!(h.finish(), plain(&data[..n]), "{n} bytes");
+        }
+        let mut h = StableHasher(FNV_OFFSET);
+        h.write_u8(0xab);
+        h.write_u16(0xbeef);
+        h.write_u32(0xdead_beef);
+        h.write_u64(0x0123_4567_89ab_cdef);
+        h.write_usize(usize::MAX - 3);
+        h.write_isize(-5);
+        h.write_i32(-7);
+        h.write_i64(i64::MIN + 9);
+        let mut bytes = vec![0xab];
+        bytes.extend(0xbeef_u16.to_le_bytes());
+        bytes.extend(0xdead_beef_u32.to_le_bytes());
+        bytes.extend(0x0123_4567_89ab_cdef_u64.to_le_bytes());
+        bytes.extend(((usize::MAX - 3) as u64).to_le_bytes());
+        bytes.extend((-5_i64).to_le_bytes());
+        bytes.extend((-7_i32).to_le_bytes());
+        bytes.extend((i64::MIN + 9).to_le_bytes());
+        assert_eq!(h.finish(), plain(&bytes));
     }
 }
 

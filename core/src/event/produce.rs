@@ -2,6 +2,7 @@
 
 use super::{acks_name, part, Category, Jump, PartitionReason, ProduceError, Subject};
 use crate::config::Acks;
+use crate::name::Name;
 use crate::record::{BrokerId, RecordId};
 use crate::time::SimTime;
 use serde::{Deserialize, Serialize};
@@ -18,15 +19,15 @@ pub enum ProduceEvent {
         /// The id the sandbox gave the record (it follows the record through the run).
         record: RecordId,
         /// The producer's name.
-        producer: String,
+        producer: Name,
         /// The topic it was sent to.
-        topic: String,
+        topic: Name,
         /// The partition the partitioner chose (or the record named).
         partition: u32,
         /// The record's key; `None` for a keyless record.
-        key: Option<String>,
+        key: Option<Name>,
         /// The record's value.
-        value: String,
+        value: Name,
         /// Why the record went to `partition`.
         reason: PartitionReason,
     } = 0,
@@ -34,9 +35,9 @@ pub enum ProduceEvent {
     /// reported again).
     BatchSent {
         /// The producer's name.
-        producer: String,
+        producer: Name,
         /// The batch's topic.
-        topic: String,
+        topic: Name,
         /// The batch's partition.
         partition: u32,
         /// The batch's records, in order.
@@ -47,9 +48,9 @@ pub enum ProduceEvent {
         /// The record's id.
         record: RecordId,
         /// The record's value.
-        value: String,
+        value: Name,
         /// The partition's topic.
-        topic: String,
+        topic: Name,
         /// The partition's number within its topic.
         partition: u32,
         /// The offset the record took in the leader's log.
@@ -68,11 +69,11 @@ pub enum ProduceEvent {
         /// The record's id.
         record: RecordId,
         /// The record's value.
-        value: String,
+        value: Name,
         /// The producer's name.
-        producer: String,
+        producer: Name,
         /// The partition's topic.
-        topic: String,
+        topic: Name,
         /// The partition's number within its topic.
         partition: u32,
         /// The offset the leader gave the record; -1 under acks=0, where no answer comes.
@@ -88,9 +89,9 @@ pub enum ProduceEvent {
     /// which case the records are given up (the send's callback gets the error).
     ProduceFailed {
         /// The producer's name.
-        producer: String,
+        producer: Name,
         /// The batch's topic.
-        topic: String,
+        topic: Name,
         /// The batch's partition.
         partition: u32,
         /// The batch's records.
@@ -105,9 +106,9 @@ pub enum ProduceEvent {
     /// answered with the original offsets instead of appending it again.
     DuplicateIgnored {
         /// The producer's name.
-        producer: String,
+        producer: Name,
         /// The partition's topic.
-        topic: String,
+        topic: Name,
         /// The partition's number within its topic.
         partition: u32,
         /// The records of the batch the leader already had.
@@ -119,11 +120,11 @@ pub enum ProduceEvent {
     /// `BUFFER_EXHAUSTED` after `max.block.ms`; later sends of the producer wait behind it.
     SendBlocked {
         /// The producer's name.
-        producer: String,
+        producer: Name,
         /// The blocked record's id.
         record: RecordId,
         /// The topic it is sent to.
-        topic: String,
+        topic: Name,
         /// The partition chosen for it.
         partition: u32,
         /// The bytes its new batch asks of the pool (`batch.size`, or the record's size if larger).

@@ -1,6 +1,7 @@
 //! Replication's events: leader elections, the ISR, follower fetches, the high watermark, truncation, records lost in a failover, and retention deleting segments.
 
 use super::{part, Category, Jump, LossCause, LostRecord, SegmentDeletionReason, Subject};
+use crate::name::Name;
 use crate::record::{BrokerId, RecordId};
 use serde::{Deserialize, Serialize};
 
@@ -14,7 +15,7 @@ pub enum ReplicationEvent {
     /// A new leader and epoch; `leader: None` means the partition is offline.
     LeaderElected {
         /// The partition's topic.
-        topic: String,
+        topic: Name,
         /// The partition's number within its topic.
         partition: u32,
         /// The new leader; `None` when no replica may lead (the partition is offline).
@@ -33,7 +34,7 @@ pub enum ReplicationEvent {
     /// `min.insync.replicas` left, acks=all writes are refused and the HW stops.
     IsrShrunk {
         /// The partition's topic.
-        topic: String,
+        topic: Name,
         /// The partition's number within its topic.
         partition: u32,
         /// The replica's broker that left the ISR.
@@ -45,7 +46,7 @@ pub enum ReplicationEvent {
     /// the leader's epoch (`Partition.isFollowerInSync`).
     IsrExpanded {
         /// The partition's topic.
-        topic: String,
+        topic: Name,
         /// The partition's number within its topic.
         partition: u32,
         /// The follower's broker that rejoined the ISR.
@@ -56,7 +57,7 @@ pub enum ReplicationEvent {
     /// A follower copied records from the leader.
     ReplicaFetched {
         /// The partition's topic.
-        topic: String,
+        topic: Name,
         /// The partition's number within its topic.
         partition: u32,
         /// The follower's broker.
@@ -69,7 +70,7 @@ pub enum ReplicationEvent {
     /// The leader's HW moved: records below it are committed and visible to consumers.
     HighWatermarkAdvanced {
         /// The partition's topic.
-        topic: String,
+        topic: Name,
         /// The partition's number within its topic.
         partition: u32,
         /// The new high watermark: the smallest log end offset in the ISR; every record
@@ -79,7 +80,7 @@ pub enum ReplicationEvent {
     /// A replica removed records past the point where its log diverged from the leader's.
     RecordsTruncated {
         /// The partition's topic.
-        topic: String,
+        topic: Name,
         /// The partition's number within its topic.
         partition: u32,
         /// The replica's broker (a follower of the current leader).
@@ -94,7 +95,7 @@ pub enum ReplicationEvent {
     /// A leader change left these records behind: the new leader never had them.
     RecordsLost {
         /// The partition's topic.
-        topic: String,
+        topic: Name,
         /// The partition's number within its topic.
         partition: u32,
         /// The records the old leader had past the new leader's log, with their offsets.
@@ -106,7 +107,7 @@ pub enum ReplicationEvent {
     /// the new log start offset can no longer be read (consuming deletes nothing).
     SegmentsDeleted {
         /// The partition's topic.
-        topic: String,
+        topic: Name,
         /// The partition's number within its topic.
         partition: u32,
         /// The broker whose replica deleted them (each replica applies retention to its own
@@ -128,7 +129,7 @@ pub enum ReplicationEvent {
     /// another replica): its first replica leads again (a `LeaderElected` follows).
     PreferredLeaderElected {
         /// The partition's topic.
-        topic: String,
+        topic: Name,
         /// The partition's number within its topic.
         partition: u32,
         /// The preferred replica, leading again.
@@ -144,7 +145,7 @@ pub enum ReplicationEvent {
     /// the minimum again.
     EligibleLeadersChanged {
         /// The partition's topic.
-        topic: String,
+        topic: Name,
         /// The partition's number within its topic.
         partition: u32,
         /// The eligible leader replicas now, in assignment order.

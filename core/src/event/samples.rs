@@ -21,6 +21,7 @@ macro_rules! every {
 /// One of each event kind, with every field set (an `Option` as `Some`, a list not empty).
 pub(crate) fn every_event() -> Vec<EventKind> {
     let s = |x: &str| x.to_string();
+    let n = |x: &str| crate::name::Name::from(x);
     let tp = |t: &str, p: u32| TopicPartition::new(t, p);
     let r = RecordId;
     let offset = SourceOffset { timestamp_ms: Some(5), incrementing: 7 };
@@ -28,18 +29,18 @@ pub(crate) fn every_event() -> Vec<EventKind> {
         Produce(ProduceEvent) {
             RecordSent {
                 record: r(1),
-                producer: s("p"),
-                topic: s("t"),
+                producer: n("p"),
+                topic: n("t"),
                 partition: 0,
-                key: Some(s("k")),
-                value: s("v"),
+                key: Some(n("k")),
+                value: n("v"),
                 reason: PartitionReason::KeyHash { murmur2: -3 },
             },
-            BatchSent { producer: s("p"), topic: s("t"), partition: 0, records: vec![r(1)] },
+            BatchSent { producer: n("p"), topic: n("t"), partition: 0, records: vec![r(1)] },
             RecordAppended {
                 record: r(1),
-                value: s("v"),
-                topic: s("t"),
+                value: n("v"),
+                topic: n("t"),
                 partition: 0,
                 offset: 0,
                 timestamp: SimTime(3),
@@ -48,27 +49,27 @@ pub(crate) fn every_event() -> Vec<EventKind> {
             },
             RecordAcked {
                 record: r(1),
-                value: s("v"),
-                producer: s("p"),
-                topic: s("t"),
+                value: n("v"),
+                producer: n("p"),
+                topic: n("t"),
                 partition: 0,
                 offset: 0,
                 timestamp: SimTime(3),
                 acks: Acks::All,
             },
             ProduceFailed {
-                producer: s("p"),
-                topic: s("t"),
+                producer: n("p"),
+                topic: n("t"),
                 partition: 0,
                 records: vec![r(1)],
                 error: ProduceError::NotEnoughReplicas,
                 retrying: true,
             },
-            DuplicateIgnored { producer: s("p"), topic: s("t"), partition: 0, records: vec![r(1)] },
+            DuplicateIgnored { producer: n("p"), topic: n("t"), partition: 0, records: vec![r(1)] },
             SendBlocked {
-                producer: s("p"),
+                producer: n("p"),
                 record: r(1),
-                topic: s("t"),
+                topic: n("t"),
                 partition: 0,
                 needed_bytes: 16384,
                 available_bytes: 100,
@@ -87,20 +88,20 @@ pub(crate) fn every_event() -> Vec<EventKind> {
             BrokerShutDown { broker: 1 },
         }
         Replication(ReplicationEvent) {
-            LeaderElected { topic: s("t"), partition: 0, leader: Some(1), epoch: 2, isr: vec![1, 2], unclean: false },
-            IsrShrunk { topic: s("t"), partition: 0, removed: 2, isr: vec![1] },
-            IsrExpanded { topic: s("t"), partition: 0, added: 2, isr: vec![1, 2] },
-            ReplicaFetched { topic: s("t"), partition: 0, follower: 2, records: vec![r(1)], log_end_offset: 1 },
-            HighWatermarkAdvanced { topic: s("t"), partition: 0, high_watermark: 1 },
-            RecordsTruncated { topic: s("t"), partition: 0, broker: 2, from_offset: 0, records: vec![r(1)] },
+            LeaderElected { topic: n("t"), partition: 0, leader: Some(1), epoch: 2, isr: vec![1, 2], unclean: false },
+            IsrShrunk { topic: n("t"), partition: 0, removed: 2, isr: vec![1] },
+            IsrExpanded { topic: n("t"), partition: 0, added: 2, isr: vec![1, 2] },
+            ReplicaFetched { topic: n("t"), partition: 0, follower: 2, records: vec![r(1)], log_end_offset: 1 },
+            HighWatermarkAdvanced { topic: n("t"), partition: 0, high_watermark: 1 },
+            RecordsTruncated { topic: n("t"), partition: 0, broker: 2, from_offset: 0, records: vec![r(1)] },
             RecordsLost {
-                topic: s("t"),
+                topic: n("t"),
                 partition: 0,
                 records: vec![LostRecord { record: r(1), value: s("v"), offset: 0, was_committed: true }],
                 cause: LossCause::UncleanElection,
             },
             SegmentsDeleted {
-                topic: s("t"),
+                topic: n("t"),
                 partition: 0,
                 broker: 1,
                 reason: SegmentDeletionReason::RetentionMs,
@@ -109,8 +110,8 @@ pub(crate) fn every_event() -> Vec<EventKind> {
                 records: vec![r(1)],
                 log_start_offset: 1,
             },
-            PreferredLeaderElected { topic: s("t"), partition: 0, leader: 1, previous: Some(2), epoch: 3 },
-            EligibleLeadersChanged { topic: s("t"), partition: 0, elr: vec![2], isr: vec![1] },
+            PreferredLeaderElected { topic: n("t"), partition: 0, leader: 1, previous: Some(2), epoch: 3 },
+            EligibleLeadersChanged { topic: n("t"), partition: 0, elr: vec![2], isr: vec![1] },
         }
         Group(GroupEvent) {
             MetadataChangeNoticed { group: s("g"), client_id: s("c"), topic: s("t") },
@@ -133,31 +134,31 @@ pub(crate) fn every_event() -> Vec<EventKind> {
             Subscribed { group: s("g"), client_id: s("c"), topics: vec![s("t")] },
         }
         Consume(ConsumeEvent) {
-            CommitFailed { group: s("g"), client_id: s("c"), error: GroupError::IllegalGeneration, offsets: vec![(tp("t", 0), 1)] },
+            CommitFailed { group: n("g"), client_id: n("c"), error: GroupError::IllegalGeneration, offsets: vec![(tp("t", 0), 1)] },
             RecordProcessed {
-                group: s("g"),
-                client_id: s("c"),
+                group: n("g"),
+                client_id: n("c"),
                 record: r(1),
                 tp: tp("t", 0),
                 offset: 0,
-                value: s("v"),
+                value: n("v"),
                 duplicate: true,
             },
-            PositionSet { group: s("g"), client_id: s("c"), tp: tp("t", 0), offset: 0, from: StartFrom::Committed },
+            PositionSet { group: n("g"), client_id: n("c"), tp: tp("t", 0), offset: 0, from: StartFrom::Committed },
             RecordDelivered {
-                group: s("g"),
-                client_id: s("c"),
+                group: n("g"),
+                client_id: n("c"),
                 record: r(1),
                 tp: tp("t", 0),
                 offset: 0,
-                value: s("v"),
+                value: n("v"),
                 high_watermark: 1,
             },
-            PositionReset { group: s("g"), client_id: s("c"), tp: tp("t", 0), from: 9, to: 1 },
-            TruncationDetected { group: s("g"), client_id: s("c"), tp: tp("t", 0), from: 9, offset_epoch: 0, to: 5 },
-            OffsetsCommitted { group: s("g"), client_id: s("c"), offsets: vec![(tp("t", 0), 1)] },
-            OffsetsExpired { group: s("g"), offsets: vec![(tp("t", 0), 1)] },
-            Seeked { group: s("g"), client_id: s("c"), tp: tp("t", 0), from: 1, to: 0, how: SeekTo::Beginning },
+            PositionReset { group: n("g"), client_id: n("c"), tp: tp("t", 0), from: 9, to: 1 },
+            TruncationDetected { group: n("g"), client_id: n("c"), tp: tp("t", 0), from: 9, offset_epoch: 0, to: 5 },
+            OffsetsCommitted { group: n("g"), client_id: n("c"), offsets: vec![(tp("t", 0), 1)] },
+            OffsetsExpired { group: n("g"), offsets: vec![(tp("t", 0), 1)] },
+            Seeked { group: n("g"), client_id: n("c"), tp: tp("t", 0), from: 1, to: 0, how: SeekTo::Beginning },
         }
         ConsumerProtocol(ConsumerProtocolEvent) {
             ConsumerHeartbeatSent { group: s("g"), client_id: s("c"), member_epoch: 1, owned: vec![tp("t", 0)] },

@@ -308,7 +308,7 @@ impl PartitionLog {
         let mut last_of_producer: VecMap<String, u64> = VecMap::new();
         for s in &self.segments {
             for r in s.records.iter().filter(|r| !r.record.is_control() && (r.record.sequence.is_some() || r.record.txn.is_some())) {
-                last_of_producer.insert(r.record.producer.clone(), r.offset);
+                last_of_producer.insert(r.record.producer.to_string(), r.offset);
             }
         }
         // `groupSegmentsBySize` over the segments below the end.
@@ -375,9 +375,12 @@ impl PartitionLog {
                     }
                 }
                 let has_pid = first.record.sequence.is_some() || first.record.txn.is_some();
-                if retained.is_empty() && has_pid && control.is_none() && last_of_producer.get(&first.record.producer) == Some(&last.offset)
+                if retained.is_empty()
+                    && has_pid
+                    && control.is_none()
+                    && last_of_producer.get(first.record.producer.as_str()) == Some(&last.offset)
                 {
-                    emptied_producers.push(first.record.producer.clone());
+                    emptied_producers.push(first.record.producer.to_string());
                     emptied.push(RetainedBatch { txn: first.record.txn, last_sequence: last.record.sequence, last_offset: last.offset });
                 }
                 let needs_horizon = retained.iter().any(|r| r.record.tombstone) || (control.is_some() && can_discard);
@@ -456,7 +459,10 @@ mod tests {
     }
 
     fn kv(log: &PartitionLog) -> Vec<(u64, String, Option<String>)> {
-        log.records().iter().map(|r| (r.offset, r.record.key.clone().unwrap_or_default(), r.record.value().map(str::to_string))).collect()
+        log.records()
+            .iter()
+            .map(|r| (r.offset, r.record.key.as_deref().unwrap_or_default().to_string(), r.record.value().map(str::to_string)))
+            .collect()
     }
 
     fn cfg() -> CompactionConfig {

@@ -6,6 +6,7 @@ mod clean;
 mod records;
 
 pub use crate::event::SegmentDeletionReason;
+use crate::name::Name;
 use crate::record::{Control, Record, RecordId, StoredRecord, TimestampType, TxnTag};
 use crate::time::SimTime;
 use crate::txn::ProducerStates;
@@ -242,9 +243,9 @@ impl PartitionLog {
     pub(crate) fn append_marker(&mut self, id: RecordId, tag: TxnTag, control: Control, now: SimTime, epoch: u32) -> &StoredRecord {
         let record = Record {
             id,
-            producer: String::new(),
+            producer: Name::default(),
             key: None,
-            value: String::new(),
+            value: Name::default(),
             headers: Vec::new(),
             create_time: now,
             size_bytes: MARKER_RECORD_BYTES,

@@ -23,6 +23,7 @@ use crate::event::{Event, EventKind, RebalanceCause, StartFrom, Trace};
 use crate::group::{Activity, Delivery, Group, GroupState, Member};
 use crate::limits;
 use crate::monitor::Monitors;
+use crate::name::Name;
 use crate::partitioner::{record_size_in_bytes, PartitionReason};
 use crate::producer::{Batch, ProduceRequest, Producer, SentRecord, MAX_REQUEST_SIZE};
 use crate::record::{Record, RecordId, StoredRecord, TopicPartition};
@@ -433,9 +434,9 @@ impl Sim {
                 Pending::Produce(ProducePending::ProduceArrive { producer, batches, .. }) => {
                     for b in batches {
                         let kind = FlightKind::Produce {
-                            producer: producer.clone(),
+                            producer: producer.to_string(),
                             tp: b.tp.clone(),
-                            values: b.records.iter().map(|r| r.value.clone()).collect(),
+                            values: b.records.iter().map(|r| r.value.to_string()).collect(),
                         };
                         flights.push(Flight { kind, sent_at, arrives_at: *at });
                     }
@@ -444,7 +445,7 @@ impl Sim {
                 Pending::Produce(ProducePending::ProduceResponse { producer, results, .. }) => {
                     for (_, tp, result) in results {
                         let kind = FlightKind::ProduceAck {
-                            producer: producer.clone(),
+                            producer: producer.to_string(),
                             tp: tp.clone(),
                             offsets: result.as_ref().map(|a| a.iter().map(|a| a.2).collect()).unwrap_or_default(),
                             error: result.as_ref().err().copied(),
@@ -464,7 +465,7 @@ impl Sim {
                     FlightKind::Replicate {
                         tp: tp.clone(),
                         follower: *follower,
-                        values: records.iter().map(|r| r.record.value.clone()).collect(),
+                        values: records.iter().map(|r| r.record.value.to_string()).collect(),
                     }
                 }
                 Pending::Consume(ConsumePending::FetchResponse { group, client_id, records, .. })
@@ -472,9 +473,9 @@ impl Sim {
                     if !records.is_empty() =>
                 {
                     FlightKind::FetchData {
-                        group: group.clone(),
-                        client_id: client_id.clone(),
-                        records: records.iter().filter(|f| !f.3).map(|(tp, r, _, _, _)| (tp.clone(), r.record.value.clone())).collect(),
+                        group: group.to_string(),
+                        client_id: client_id.to_string(),
+                        records: records.iter().filter(|f| !f.3).map(|(tp, r, _, _, _)| (tp.clone(), r.record.value.to_string())).collect(),
                     }
                 }
                 _ => continue,
@@ -493,8 +494,7 @@ impl Sim {
 
     /// Applies the next queued event. `None` when nothing is queued.
     pub fn step(&mut self) -> Option<StepOutcome> {
-        let (&key, _) = self.out.queue.iter().next()?;
-        let pending = self.out.queue.remove(&key)?;
+        let (key, pending) = self.out.queue.pop_first()?;
         self.out.now = self.out.now.max(key.0);
         self.out.steps += 1;
         let before = self.out.trace.total();
@@ -684,8 +684,13 @@ impl Sim {
 
     /// One line per feature: each checks its own commands.
     fn validate(&self, command: &Command) -> Result<(), CommandError> {
-        for topic in command.topic_names() {
+        if let Command::Produce(crate::command::ProduceCommand::Produce { topic, .. }) = command {
+            // The one name a send carries, without collecting the names (every record).
             check_name(NameOf::Topic, topic)?;
+        } else {
+            for topic in command.topic_names() {
+                check_name(NameOf::Topic, topic)?;
+            }
         }
         match command {
             Command::Produce(c) => self.validate_produce_command(c),
@@ -701,7 +706,8 @@ impl Sim {
 
 /// Limits on a produced record's key, value and headers.
 pub(crate) fn check_record_size(key: Option<&str>, value: &str, headers: &[crate::record::Header]) -> Result<(), CommandError> {
-    let too_long = |s: &str| s.chars().count() > MAX_VALUE_CHARS;
+    // Never fewer bytes than characters: the count only when the bytes are over.
+    let too_long = |s: &str| s.len() > MAX_VALUE_CHARS && s.chars().count() > MAX_VALUE_CHARS;
     if too_long(value) || key.is_some_and(too_long) {
         return Err(CommandError::RecordTooLong);
     }

@@ -22,17 +22,17 @@ use std::collections::VecDeque;
 pub(crate) enum ProducePending {
     /// The producer's Sender thread wakes up (`linger.ms`, a retry backoff, a metadata
     /// look for a leaderless partition, or a waiting batch's `delivery.timeout.ms`).
-    SenderWake { producer: String },
+    SenderWake { producer: Name },
     /// A Produce request reaches a broker: one batch for each of several partitions, and
     /// the request's `timeoutMs` (the producer's `request.timeout.ms`), which bounds how
     /// long an acks=all write waits for the replicas.
-    ProduceArrive { producer: String, broker: BrokerId, request: u64, acks: Acks, timeout_ms: u64, batches: Vec<produce::WireBatch> },
+    ProduceArrive { producer: Name, broker: BrokerId, request: u64, acks: Acks, timeout_ms: u64, batches: Vec<produce::WireBatch> },
     /// The Produce response reaches the producer: per batch, its offsets or an error.
-    ProduceResponse { producer: String, broker: BrokerId, request: u64, results: Vec<(u64, TopicPartition, produce::PartitionResult)> },
+    ProduceResponse { producer: Name, broker: BrokerId, request: u64, results: Vec<(u64, TopicPartition, produce::PartitionResult)> },
     /// `request.timeout.ms` passed for a Produce request.
-    ProduceTimeout { producer: String, request: u64 },
+    ProduceTimeout { producer: Name, request: u64 },
     /// `max.block.ms` passed for a `send()` blocked waiting for `buffer.memory`.
-    MaxBlockTimeout { producer: String, record: RecordId },
+    MaxBlockTimeout { producer: Name, record: RecordId },
     /// The broker gives up waiting for replicas on an acks=all write.
     DelayedProduceTimeout { id: u64 },
 }
@@ -66,7 +66,7 @@ pub(crate) struct WireBatch {
 
 /// One record's place in the log, as a Produce response reports it:
 /// (record, value, offset, timestamp).
-pub(crate) type Acked = (RecordId, String, u64, SimTime);
+pub(crate) type Acked = (RecordId, Name, u64, SimTime);
 
 /// A leader's answer for one partition of a Produce request.
 pub(crate) type PartitionResult = Result<Vec<Acked>, ProduceError>;
@@ -94,6 +94,12 @@ impl Clients {
     /// error). A record the producer no longer remembers was sent long ago: with
     /// `delivery.timeout.ms` at `Integer.MAX_VALUE` (Connect's producer) it was
     /// acknowledged, not given up.
+    /// The producer's name as it holds it (shared: a clone copies no text), for an event
+    /// or a message; made from the given text if the producer is gone.
+    fn name_of(&self, producer_name: &str) -> Name {
+        self.producers.get(producer_name).map_or_else(|| Name::from(producer_name), |p| p.name.clone())
+    }
+
     pub(super) fn acknowledged(&self, producer: &str, record: RecordId) -> bool {
         self.producers.get(producer).is_some_and(|p| {
             p.sent.iter().find(|s| s.record == record).is_none_or(|s| s.acked_offset.is_some()) && !p.queued.iter().any(|q| q.id == record)
@@ -186,15 +192,22 @@ impl Clients {
         cluster: &Cluster,
         out: &mut Driver,
     ) -> Option<(RecordId, AfterAppend)> {
-        let partitions = cluster.topics.get(topic).map(Topic::partition_count)?;
+        let t = cluster.topics.get(topic)?;
+        let partitions = t.partition_count();
         // Round-robin and sticky choices skip partitions without a leader
         // (`Cluster.availablePartitionsForTopic`); key hashing counts them all.
-        let available: Vec<u32> = cluster.topics.get(topic).map(Topic::available_partitions).unwrap_or_default();
+        let available: Vec<u32> = t.available_partitions();
+        // The topic's and the producer's names as they are held (shared, not copied).
+        let topic_name = t.name.clone();
         let now = out.now;
         let producer = self.producers.get_mut(producer_name)?;
+        let producer_shared = producer.name.clone();
         let kind = producer.config.partitioner;
         let batch_size = producer.config.batch_size;
-        let state = producer.partitioners.entry(topic.to_string()).or_default();
+        if !producer.partitioners.contains_key(topic) {
+            producer.partitioners.insert(topic.to_string(), Default::default());
+        }
+        let state = producer.partitioners.get_mut(topic)?;
         let chosen = state.choose(kind, &mut out.rng, partition, key.as_deref().map(str::as_bytes), partitions, &available);
         let (mut p, reason) = match chosen {
             Ok(c) => c,
@@ -204,7 +217,7 @@ impl Clients {
             }
         };
         let sticky = matches!(reason, PartitionReason::Sticky);
-        if sticky && producer.all_batches_full(&TopicPartition::new(topic, p)) {
+        if sticky && producer.all_batches_full(&TopicPartition::new(&topic_name, p)) {
             // `RecordAccumulator.partitionChanged`: a switch that was held back while the
             // partition had an incomplete batch happens now that its batches are full
             // (or drained), before this record is appended.
@@ -219,7 +232,8 @@ impl Clients {
         let size_bytes = record_size_in_bytes(key.as_deref().map(str::as_bytes), value.as_deref().map(str::as_bytes), &header_bytes);
         // A null value (`ProducerRecord` with `value == null`): a tombstone on a compacted topic.
         let tombstone = value.is_none();
-        let value = value.unwrap_or_default();
+        let value = value.map_or_else(Name::default, Name::from);
+        let key = key.map(Name::from);
         let id = id.unwrap_or_else(|| {
             let id = RecordId(self.next_record);
             self.next_record += 1;
@@ -227,7 +241,7 @@ impl Clients {
         });
         let record = Record {
             id,
-            producer: producer_name.to_string(),
+            producer: producer_shared.clone(),
             key: key.clone(),
             value: value.clone(),
             headers,
@@ -238,7 +252,7 @@ impl Clients {
             control: None,
             tombstone,
         };
-        let tp = TopicPartition::new(topic, p);
+        let tp = TopicPartition::new(&topic_name, p);
         // `RecordAccumulator.tryAppend`: the last batch takes the record if it has room;
         // if not, it is closed for appends and a new batch starts.
         let last = producer.deques.get(&tp).and_then(|d| d.back()).copied();
@@ -255,7 +269,7 @@ impl Clients {
             record: id,
             key: key.clone(),
             value: value.clone(),
-            topic: topic.to_string(),
+            topic: topic_name.clone(),
             partition: p,
             reason: reason.clone(),
             sent_at: now,
@@ -292,8 +306,8 @@ impl Clients {
         let after = self.appended(producer_name, &tp, batch_id, new_batch, size_bytes, sticky, &available, out);
         out.emit(EventKind::Produce(ProduceEvent::RecordSent {
             record: id,
-            producer: producer_name.to_string(),
-            topic: topic.to_string(),
+            producer: producer_shared,
+            topic: topic_name,
             partition: p,
             key,
             value,
@@ -355,7 +369,7 @@ impl Clients {
             // allowed only when no batch of the partition is incomplete.
             let appended = size_bytes + if new_batch { RECORD_BATCH_OVERHEAD } else { 0 };
             let enable_switch = producer.all_batches_full(tp);
-            if let Some(state) = producer.partitioners.get_mut(&tp.topic) {
+            if let Some(state) = producer.partitioners.get_mut(tp.topic.as_str()) {
                 state.on_sticky_append(&mut out.rng, appended, batch_size, enable_switch, available);
             }
         }
@@ -383,7 +397,7 @@ impl Clients {
         }
         producer.counters.blocked_sends += 1;
         out.emit(EventKind::Produce(ProduceEvent::SendBlocked {
-            producer: producer_name.to_string(),
+            producer: producer.name.clone(),
             record: blocked.record.id,
             topic: blocked.tp.topic.clone(),
             partition: blocked.tp.partition,
@@ -391,10 +405,7 @@ impl Clients {
             available_bytes: producer.buffer_available(),
             max_block_ms,
         }));
-        out.at(
-            now.plus_ms(max_block_ms),
-            ProducePending::MaxBlockTimeout { producer: producer_name.to_string(), record: blocked.record.id },
-        );
+        out.at(now.plus_ms(max_block_ms), ProducePending::MaxBlockTimeout { producer: producer.name.clone(), record: blocked.record.id });
         producer.blocked = Some(blocked);
     }
 
@@ -406,7 +417,7 @@ impl Clients {
             producer.counters.buffer_exhausted += 1;
         }
         out.emit(EventKind::Produce(ProduceEvent::ProduceFailed {
-            producer: producer_name.to_string(),
+            producer: self.name_of(producer_name),
             topic: tp.topic.clone(),
             partition: tp.partition,
             records: vec![record],
@@ -445,14 +456,14 @@ impl Clients {
                 }
                 let Some(b) = producer.blocked.take() else { return };
                 producer.counters.blocked_ms_total += now.ms().saturating_sub(b.since.ms());
-                let available: Vec<u32> = cluster.topics.get(&b.tp.topic).map(Topic::available_partitions).unwrap_or_default();
+                let available: Vec<u32> = cluster.topics.get(b.tp.topic.as_str()).map(Topic::available_partitions).unwrap_or_default();
                 let sticky = matches!(b.reason, PartitionReason::Sticky);
                 let (id, key, value, size_bytes) = (b.record.id, b.record.key.clone(), b.record.value.clone(), b.record.size_bytes);
                 let batch_id = self.new_batch(producer_name, b.record, &b.tp, b.needed, now);
                 let after = self.appended(producer_name, &b.tp, batch_id, true, size_bytes, sticky, &available, out);
                 out.emit(EventKind::Produce(ProduceEvent::RecordSent {
                     record: id,
-                    producer: producer_name.to_string(),
+                    producer: self.name_of(producer_name),
                     topic: b.tp.topic.clone(),
                     partition: b.tp.partition,
                     key,
@@ -483,7 +494,7 @@ impl Clients {
             return;
         }
         producer.wakeups.insert(at);
-        out.at(at, ProducePending::SenderWake { producer: producer_name.to_string() });
+        out.at(at, ProducePending::SenderWake { producer: self.name_of(producer_name) });
     }
 
     /// A queued Sender wake-up (`linger.ms`, a retry backoff, a metadata look for a
@@ -567,7 +578,7 @@ impl Clients {
             producer.mark_failed(*id, error);
         }
         out.emit(EventKind::Produce(ProduceEvent::ProduceFailed {
-            producer: producer_name.to_string(),
+            producer: self.name_of(producer_name),
             topic: batch.tp.topic.clone(),
             partition: batch.tp.partition,
             records: ids,
@@ -710,7 +721,7 @@ impl Clients {
         }
         for (tp, records) in no_leader {
             out.emit(EventKind::Produce(ProduceEvent::ProduceFailed {
-                producer: producer_name.to_string(),
+                producer: self.name_of(producer_name),
                 topic: tp.topic,
                 partition: tp.partition,
                 records,
@@ -763,7 +774,7 @@ impl Clients {
         }
         for (tp, records) in first_sends {
             out.emit(EventKind::Produce(ProduceEvent::BatchSent {
-                producer: producer_name.to_string(),
+                producer: self.name_of(producer_name),
                 topic: tp.topic,
                 partition: tp.partition,
                 records,
@@ -782,7 +793,7 @@ impl Clients {
                     out.emit(EventKind::Produce(ProduceEvent::RecordAcked {
                         record: r.id,
                         value: r.value,
-                        producer: producer_name.to_string(),
+                        producer: self.name_of(producer_name),
                         topic: batch.tp.topic.clone(),
                         partition: batch.tp.partition,
                         offset: -1,
@@ -792,12 +803,12 @@ impl Clients {
                 }
             }
         } else {
-            out.at(now.plus_ms(request_timeout), ProducePending::ProduceTimeout { producer: producer_name.to_string(), request });
+            out.at(now.plus_ms(request_timeout), ProducePending::ProduceTimeout { producer: self.name_of(producer_name), request });
         }
         out.at(
             now.plus_ms(latency),
             ProducePending::ProduceArrive {
-                producer: producer_name.to_string(),
+                producer: self.name_of(producer_name),
                 broker,
                 request,
                 acks,
@@ -893,7 +904,7 @@ impl Clients {
                     out.emit(EventKind::Produce(ProduceEvent::RecordAcked {
                         record,
                         value,
-                        producer: producer_name.to_string(),
+                        producer: self.name_of(producer_name),
                         topic: tp.topic.clone(),
                         partition: tp.partition,
                         offset: offset as i64,
@@ -985,7 +996,7 @@ impl Clients {
             _ => dq.push_front(batch_id),
         }
         out.emit(EventKind::Produce(ProduceEvent::ProduceFailed {
-            producer: producer_name.to_string(),
+            producer: self.name_of(producer_name),
             topic: tp.topic.clone(),
             partition: tp.partition,
             records: ids,

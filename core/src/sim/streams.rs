@@ -385,21 +385,21 @@ impl Apps {
         let application_id = app.spec.application_id.clone();
         let output = match &op {
             StreamsOp::Filter { value_contains } => d.value.contains(value_contains.as_str()).then(|| (d.key.clone(), d.value.clone())),
-            StreamsOp::MapUpper {} => Some((d.key.clone(), to_upper_case(&d.value))),
+            StreamsOp::MapUpper {} => Some((d.key.clone(), to_upper_case(&d.value).into())),
             StreamsOp::CountByKey { store } => match &d.key {
                 // Streams skips records with a null key in an aggregation.
                 None => None,
                 Some(key) => {
                     self.restore_if_needed(index, client_id, d.tp.partition, store, changelog.as_deref(), cluster, consumers, out);
                     let Some(s) = self.streams.get_mut(index).and_then(|a| a.stores.get_mut(&d.tp.partition)) else { return };
-                    let count = s.counts.entry(key.clone()).or_insert(0);
+                    let count = s.counts.entry(key.to_string()).or_insert(0);
                     *count += 1;
                     let value = count.to_string();
                     if let Some(changelog) = &changelog {
                         clients.send(
                             &producer,
                             changelog,
-                            Some(key.clone()),
+                            Some(key.to_string()),
                             Some(value.clone()),
                             Some(d.tp.partition),
                             Vec::new(),
@@ -407,7 +407,7 @@ impl Apps {
                             out,
                         );
                     }
-                    Some((Some(key.clone()), value))
+                    Some((Some(key.clone()), value.into()))
                 }
             },
         };
@@ -416,7 +416,9 @@ impl Apps {
             app.output_total += u64::from(output.is_some());
         }
         let record = match &output {
-            Some((key, value)) => clients.send(&producer, &sink, key.clone(), Some(value.clone()), None, Vec::new(), cluster, out),
+            Some((key, value)) => {
+                clients.send(&producer, &sink, key.as_ref().map(|k| k.to_string()), Some(value.to_string()), None, Vec::new(), cluster, out)
+            }
             None => None,
         };
         out.emit(EventKind::Streams(StreamsEvent::StreamsRecordProcessed {
@@ -424,7 +426,7 @@ impl Apps {
             client_id: client_id.to_string(),
             tp: d.tp,
             offset: d.offset,
-            output,
+            output: output.map(|(k, v)| (k.map(String::from), String::from(v))),
             record,
         }));
     }
@@ -466,7 +468,7 @@ impl Apps {
             let read = crate::sim::txn::fetch::consumer_read(log, log.log_start_offset(), u32::MAX, isolation);
             for r in read.records.iter().filter(|(_, hidden)| !hidden).map(|(r, _)| r) {
                 if let (Some(k), Ok(v)) = (&r.record.key, r.record.value.parse::<u64>()) {
-                    counts.insert(k.clone(), v);
+                    counts.insert(k.to_string(), v);
                     records += 1;
                 }
             }

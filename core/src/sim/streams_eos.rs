@@ -198,7 +198,7 @@ impl Apps {
             if let Some(m) = consumers.groups.get(&group).and_then(|g| g.member(&client_id)) {
                 if m.phase != crate::group::Phase::Crashed && m.processing.is_empty() && !m.paused {
                     let token = m.token;
-                    out.at(now, group::consume::ConsumePending::Poll { group, client_id, token });
+                    out.at(now, group::consume::ConsumePending::Poll { group: group.into(), client_id: client_id.into(), token });
                 }
             }
             return;
@@ -319,7 +319,7 @@ impl Apps {
         let running: Vec<String> = consumers
             .groups
             .get(application_id)
-            .map(|g| g.members.iter().filter(|m| m.phase != crate::group::Phase::Crashed).map(|m| m.client_id.clone()).collect())
+            .map(|g| g.members.iter().filter(|m| m.phase != crate::group::Phase::Crashed).map(|m| m.client_id.to_string()).collect())
             .unwrap_or_default();
         for client_id in running {
             consumers.leave(application_id, &client_id, cluster, out);

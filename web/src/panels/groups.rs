@@ -527,9 +527,9 @@ fn MemberRow(p: &MemberRowProps) -> Html {
         .enumerate()
         .map(|(i, d)| html! {
             <span key={first + i as u64} class="rec" style={record_style(d.record.0)} title={format!("{} · {} @{}", d.value, crate::view::part_label(&d.tp, p.many_topics), d.offset)}
-                data-record={d.record.0.to_string()} data-value={d.value.clone()} role="button" tabindex="0"
+                data-record={d.record.0.to_string()} data-value={d.value.to_string()} role="button" tabindex="0"
                 onkeydown={p.dispatch.reform({ let id = d.record; move |e: KeyboardEvent| if e.key() == "Enter" { Action::ShowRecord(Some(id)) } else { Action::Noop } })}
-                onclick={p.dispatch.reform({ let id = d.record; move |_| Action::ShowRecord(Some(id)) })}>{ &d.value }</span>
+                onclick={p.dispatch.reform({ let id = d.record; move |_| Action::ShowRecord(Some(id)) })}>{ d.value.to_string() }</span>
         })
         .collect();
     let parts = if m.assigned.is_empty() {

@@ -164,13 +164,13 @@ fn producer_card(
                         (Some(o), None) => ("acked", format!("{} → P{} @{o} · {}", s.value, s.partition, i18n::ACKED.get(lang))),
                         (None, None) => ("pending", format!("{} → P{} · {}", s.value, s.partition, i18n::ACK_PENDING.get(lang))),
                     };
-                    html! { <span key={first_key + i as u64} class={classes!("rec", class)} style={record_style(s.record.0)} {title}>{ &s.value }</span> }
+                    html! { <span key={first_key + i as u64} class={classes!("rec", class)} style={record_style(s.record.0)} {title}>{ s.value.to_string() }</span> }
                 }) }
             </div>
             <ul class="sent">
                 { for prod.sent.iter().rev().take(DETAIL_LINES).map(|s| html! {
                     <li key={s.record.0}>
-                        <span class="rec" style={record_style(s.record.0)}>{ &s.value }</span>
+                        <span class="rec" style={record_style(s.record.0)}>{ s.value.to_string() }</span>
                         { format!(" → P{}", s.partition) }
                         {
                             match (s.acked_offset, s.failed) {

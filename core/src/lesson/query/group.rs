@@ -183,8 +183,8 @@ pub(super) fn answer_group(read: Read<'_>, q: &GroupQuery, since: u64) -> Result
             let mut ps: Vec<(String, u32)> = m
                 .assigned()
                 .iter()
-                .filter(|tp| topic.as_ref().is_none_or(|t| &tp.topic == t))
-                .map(|tp| (tp.topic.clone(), tp.partition))
+                .filter(|tp| topic.as_ref().is_none_or(|t| tp.topic == t))
+                .map(|tp| (tp.topic.to_string(), tp.partition))
                 .collect();
             crate::sorted::sort(&mut ps);
             Value::Array(ps.into_iter().map(|(_, p)| num(p.into())).collect())
@@ -260,7 +260,7 @@ pub(super) fn answer_group(read: Read<'_>, q: &GroupQuery, since: u64) -> Result
                     let value = read
                         .partition(&l.tp)
                         .and_then(|p| p.record_at(l.offset))
-                        .map(|r| r.record.value.clone())
+                        .map(|r| r.record.value.to_string())
                         // Deleted by retention since: the trace still says what was there.
                         .or_else(|| appended_value(read, &l.tp, l.offset));
                     Value::String(value.unwrap_or_else(|| format!("{}@{}", l.tp, l.offset)))
@@ -308,7 +308,7 @@ fn appended_value(read: Read<'_>, tp: &crate::record::TopicPartition, offset: u6
         crate::event::EventKind::Produce(ProduceEvent::RecordAppended { value, topic, partition, offset: o, .. })
             if topic == &tp.topic && *partition == tp.partition && *o == offset =>
         {
-            Some(value.clone())
+            Some(value.to_string())
         }
         _ => None,
     })

@@ -289,7 +289,7 @@ fn delivered_value(d: &crate::group::Delivery) -> Value {
     if d.tombstone {
         Value::Null
     } else {
-        Value::String(d.value.clone())
+        Value::String(d.value.to_string())
     }
 }
 

@@ -83,7 +83,7 @@ pub(super) fn answer_produce(read: Read<'_>, q: &ProduceQuery) -> Result<Value, 
             let t = topic_named(read, topic)?;
             let found: Vec<Value> = t
                 .partitions()
-                .filter(|p| p.log().is_some_and(|l| l.records().iter().any(|r| &r.record.value == value)))
+                .filter(|p| p.log().is_some_and(|l| l.records().iter().any(|r| r.record.value == value)))
                 .map(|p| num(p.index().into()))
                 .collect();
             match found.len() {

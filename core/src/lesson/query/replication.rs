@@ -123,7 +123,7 @@ pub(super) fn answer_replication(read: Read<'_>, q: &ReplicationQuery) -> Result
             )
         }
         ReplicationQuery::InLog { topic, partition, value, broker } => {
-            Value::Bool(log(read, topic, *partition, *broker)?.records().iter().any(|r| &r.record.value == value))
+            Value::Bool(log(read, topic, *partition, *broker)?.records().iter().any(|r| r.record.value == value))
         }
         ReplicationQuery::HighWatermark { topic, partition, broker } => num(log(read, topic, *partition, *broker)?.high_watermark()),
         ReplicationQuery::LogEndOffset { topic, partition, broker } => num(log(read, topic, *partition, *broker)?.log_end_offset()),

@@ -114,7 +114,7 @@ pub(in crate::sim) fn clean(topics: &mut VecMap<String, Topic>, running: impl Fn
                     }
                     let ratio = ltc.cleanable_ratio();
                     if best.as_ref().is_none_or(|b| ratio > b.0) {
-                        best = Some((ratio, t.name.clone(), p, ltc));
+                        best = Some((ratio, t.name.to_string(), p, ltc));
                     }
                 }
             }

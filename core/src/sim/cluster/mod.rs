@@ -96,7 +96,7 @@ struct ParkedReplicaFetch {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct DelayedProduce {
     id: u64,
-    producer: String,
+    producer: Name,
     broker: BrokerId,
     request: u64,
     parts: Vec<DelayedPart>,
@@ -176,11 +176,11 @@ impl Cluster {
     }
 
     pub(crate) fn partition(&self, tp: &TopicPartition) -> Option<&Partition> {
-        self.topics.get(&tp.topic).and_then(|t| t.partitions.get(tp.partition as usize))
+        self.topics.get(tp.topic.as_str()).and_then(|t| t.partitions.get(tp.partition as usize))
     }
 
     pub(crate) fn partition_mut(&mut self, tp: &TopicPartition) -> Option<&mut Partition> {
-        self.topics.get_mut(&tp.topic).and_then(|t| t.partitions.get_mut(tp.partition as usize))
+        self.topics.get_mut(tp.topic.as_str()).and_then(|t| t.partitions.get_mut(tp.partition as usize))
     }
 
     /// Whether a message can reach the broker (running and not cut off).

@@ -22,7 +22,7 @@ impl Cluster {
     /// acks=all, waits until every appended partition is committed (`DelayedProduce`).
     pub(in crate::sim) fn produce_arrive(
         &mut self,
-        producer: String,
+        producer: Name,
         broker: BrokerId,
         request: u64,
         acks: Acks,
@@ -102,7 +102,7 @@ impl Cluster {
         use PartitionOutcome::{Done, Wait};
         let now = out.now;
         let tp = &b.tp;
-        let Some(topic) = self.topics.get(&tp.topic) else { return Done(Err(ProduceError::NotLeaderOrFollower)) };
+        let Some(topic) = self.topics.get(tp.topic.as_str()) else { return Done(Err(ProduceError::NotLeaderOrFollower)) };
         let min_isr = topic.config.min_insync_replicas;
         let timestamp_type = topic.config.message_timestamp_type;
         let Some(part) = topic.partitions.get(tp.partition as usize) else {
@@ -168,7 +168,7 @@ impl Cluster {
                     let required = already.iter().map(|a| a.2 + 1).max().unwrap_or(0);
                     let hw = part.logs.get(&broker).map(|l| l.high_watermark()).unwrap_or(0);
                     out.emit(EventKind::Produce(ProduceEvent::DuplicateIgnored {
-                        producer: producer.to_string(),
+                        producer: producer.into(),
                         topic: tp.topic.clone(),
                         partition: tp.partition,
                         records: already.iter().map(|o| o.0).collect(),
@@ -210,7 +210,7 @@ impl Cluster {
         // exactly-once monitor; before the appends, so it knows them as they come).
         if let (Some(tag), Some(first)) = (b.records.first().and_then(|r| r.txn), acked.first()) {
             out.emit(EventKind::Txn(crate::event::TxnEvent::TxnRecordsAppended {
-                topic: tp.topic.clone(),
+                topic: tp.topic.to_string(),
                 partition: tp.partition,
                 producer_id: tag.producer_id,
                 epoch: tag.producer_epoch,

@@ -403,7 +403,7 @@ impl Cluster {
     /// HW = the smallest LEO in the ISR (`Partition.maybeIncrementLeaderHW`), and from
     /// 3.7 not at all while the ISR is smaller than `min.insync.replicas` (KAFKA-15583).
     pub(in crate::sim) fn maybe_advance_hw(&mut self, tp: &TopicPartition, consumers: &mut Consumers, out: &mut Driver) -> bool {
-        let Some(topic) = self.topics.get(&tp.topic) else { return false };
+        let Some(topic) = self.topics.get(tp.topic.as_str()) else { return false };
         let min_isr = topic.config.min_insync_replicas as usize;
         let Some(part) = self.partition_mut(tp) else { return false };
         let Some(leader) = part.leader else { return false };
@@ -481,7 +481,7 @@ impl Cluster {
     /// moved; a request whose parts are all settled is answered (`DelayedProduce`).
     pub(in crate::sim) fn complete_delayed_produces(&mut self, tp: &TopicPartition, out: &mut Driver) {
         self.complete_txn_markers(tp, out);
-        let Some(topic) = self.topics.get(&tp.topic) else { return };
+        let Some(topic) = self.topics.get(tp.topic.as_str()) else { return };
         let min_isr = topic.config.min_insync_replicas as usize;
         let Some(part) = topic.partitions.get(tp.partition as usize) else { return };
         let leader = part.leader;
@@ -866,7 +866,7 @@ impl Cluster {
     /// had that the new one lacks, the followers' new fetch loops). Returns whether the
     /// leader changed.
     fn change_partition(&mut self, tp: &TopicPartition, ask: Ask, consumers: &mut Consumers, out: &mut Driver) -> bool {
-        let Some(topic) = self.topics.get(&tp.topic) else { return false };
+        let Some(topic) = self.topics.get(tp.topic.as_str()) else { return false };
         let (min_isr, unclean_allowed) = (topic.config.min_insync_replicas as usize, topic.config.unclean_leader_election_enable);
         let Some(part) = self.partition(tp) else { return false };
         let before = part.registration();
@@ -958,7 +958,7 @@ impl Cluster {
                 })
                 .map(|r| LostRecord {
                     record: r.record.id,
-                    value: r.record.value.clone(),
+                    value: r.record.value.to_string(),
                     offset: r.offset,
                     was_committed: r.offset < old.high_watermark(),
                 })
@@ -1237,7 +1237,7 @@ impl Sim {
                 }
                 for (partition, isr) in cleared {
                     self.out.emit(EventKind::Replication(ReplicationEvent::EligibleLeadersChanged {
-                        topic: topic.clone(),
+                        topic: topic.as_str().into(),
                         partition,
                         elr: Vec::new(),
                         isr,

@@ -84,7 +84,7 @@ impl Cluster {
             return Some(batches);
         };
         let at = out.now.plus_ms(out.latency());
-        let then = AfterAdd::Produce { producer: producer.to_string(), broker, request, acks, timeout_ms, batches };
+        let then = AfterAdd::Produce { producer: producer.into(), broker, request, acks, timeout_ms, batches };
         out.at(at, TxnPending::AddPartitionsArrive { transactional_id, tag, partitions: unverified, then: Box::new(then) });
         None
     }
@@ -154,7 +154,7 @@ impl Cluster {
                 },
             );
         };
-        let Some(topic) = self.topics.get(&tp.topic) else { return fail(out, transactional_id) };
+        let Some(topic) = self.topics.get(tp.topic.as_str()) else { return fail(out, transactional_id) };
         let min_isr = topic.config.min_insync_replicas as usize;
         let Some(part) = topic.partitions.get(tp.partition as usize) else { return fail(out, transactional_id) };
         if part.leader != Some(broker) || self.brokers.get(&broker).is_none_or(|b| b.fenced) || part.isr.len() < min_isr {
@@ -167,7 +167,7 @@ impl Cluster {
         let offset = log.append_marker(id, tag, control, now, epoch).offset;
         out.emit(EventKind::Txn(crate::event::TxnEvent::MarkerWritten {
             transactional_id: transactional_id.clone(),
-            topic: tp.topic.clone(),
+            topic: tp.topic.to_string(),
             partition: tp.partition,
             offset,
             kind: control.kind,
@@ -191,7 +191,7 @@ impl Cluster {
             return;
         }
         let held = std::mem::take(&mut self.txn.held);
-        let part = self.topics.get(&tp.topic).and_then(|t| t.partitions.get(tp.partition as usize));
+        let part = self.topics.get(tp.topic.as_str()).and_then(|t| t.partitions.get(tp.partition as usize));
         let leader = part.and_then(|p| p.leader);
         let log = part.and_then(|p| p.leader_log());
         let hw = log.map(|l| l.high_watermark()).unwrap_or(0);

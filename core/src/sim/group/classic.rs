@@ -406,7 +406,7 @@ impl Consumers {
                 member_id: id.clone(),
                 group_instance_id: instance.clone(),
                 topics: topics.clone(),
-                owned: owned.iter().map(|tp| (tp.topic.clone(), tp.partition)).collect(),
+                owned: owned.iter().map(|tp| (tp.topic.to_string(), tp.partition)).collect(),
                 generation: Some(*generation),
             })
             .collect();
@@ -460,7 +460,7 @@ impl Consumers {
         // A consumer ignores partitions of topics it does not subscribe to (Kafka's
         // sticky assignors can hand a previous owner such a partition back; the real
         // consumer then rejoins).
-        let assignment: Vec<TopicPartition> = assignment.into_iter().filter(|tp| m.topics.contains(&tp.topic)).collect();
+        let assignment: Vec<TopicPartition> = assignment.into_iter().filter(|tp| m.topics.iter().any(|t| t == tp.topic)).collect();
         let generation = m.generation;
         let revoked: Vec<TopicPartition> = m.assigned.iter().filter(|tp| !assignment.contains(tp)).cloned().collect();
         let added: Vec<TopicPartition> = assignment.iter().filter(|tp| !m.assigned.contains(tp)).cloned().collect();
@@ -962,7 +962,7 @@ impl Consumers {
         for r in gone {
             out.emit(EventKind::Group(GroupEvent::MemberLeft {
                 group: group_id.into(),
-                client_id: r.client_id,
+                client_id: r.client_id.to_string(),
                 member_id: r.member_id,
                 reason: LeaveReason::RebalanceTimeout,
             }));
@@ -1005,12 +1005,12 @@ impl Consumers {
         let generation = g.generation;
         let members = Self::member_list(g);
         let leader_client = g.registry.iter().find(|r| r.member_id == leader).map(|r| r.client_id.clone()).unwrap_or_default();
-        let member_clients: Vec<String> = g.registry.iter().map(|r| r.client_id.clone()).collect();
+        let member_clients: Vec<String> = g.registry.iter().map(|r| r.client_id.to_string()).collect();
         let assignor = g.config.assignor.to_string();
         // Only members waiting in a JoinGroup are answered (a static member kept after the
         // rebalance timeout has no JoinGroup to answer).
         let answers: Vec<(String, u64, String)> =
-            g.registry.iter().filter(|r| r.joined).map(|r| (r.client_id.clone(), r.incarnation, r.member_id.clone())).collect();
+            g.registry.iter().filter(|r| r.joined).map(|r| (r.client_id.to_string(), r.incarnation, r.member_id.clone())).collect();
         // Every member's session starts afresh with the join's answer
         // (`GroupCoordinator.onCompleteJoin`: `completeAndScheduleNextHeartbeatExpiration`
         // for each member), so a member waiting for a leader that never syncs is not timed
@@ -1030,7 +1030,7 @@ impl Consumers {
         out.emit(EventKind::Group(GroupEvent::JoinPhaseCompleted {
             group: group_id.into(),
             generation,
-            leader: leader_client,
+            leader: leader_client.to_string(),
             members: member_clients,
             assignor,
         }));
@@ -1130,7 +1130,10 @@ impl Consumers {
         let generation = g.generation;
         let Some(r) = g.registered(member_id) else { return };
         let (client_id, incarnation) = (r.client_id.clone(), r.incarnation);
-        out.at(at, ClassicPending::SyncResponse { group: group_id.into(), client_id, incarnation, generation, result });
+        out.at(
+            at,
+            ClassicPending::SyncResponse { group: group_id.into(), client_id: client_id.to_string(), incarnation, generation, result },
+        );
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1208,7 +1211,7 @@ impl Consumers {
         let empty = g.registry.is_empty();
         out.emit(EventKind::Group(GroupEvent::MemberLeft {
             group: group_id.into(),
-            client_id: r.client_id.clone(),
+            client_id: r.client_id.to_string(),
             member_id: member_id.into(),
             reason,
         }));
@@ -1222,7 +1225,7 @@ impl Consumers {
                 self.offsets.write_group(g, cluster, out);
             }
         } else {
-            self.prepare_rebalance(group_id, RebalanceCause::MemberLeft { client_id: r.client_id }, None, cluster, out);
+            self.prepare_rebalance(group_id, RebalanceCause::MemberLeft { client_id: r.client_id.to_string() }, None, cluster, out);
             self.try_complete_join(group_id, cluster, out);
         }
     }
@@ -1300,7 +1303,7 @@ mod tests {
         cluster.create_offsets_topic(&mut out.rng);
         cluster.add_topic("t", 4, 3, TopicConfig::default(), &mut out);
         let mut consumers = Consumers::new();
-        consumers.groups.insert("g".into(), Group::new("g".into(), vec!["t".into()], crate::config::GroupConfig::default()));
+        consumers.groups.insert("g".into(), Group::new("g", vec!["t".into()], crate::config::GroupConfig::default()));
         (cluster, consumers, Driver::new(7, 20))
     }
 

@@ -9,18 +9,27 @@ use crate::log::PartitionLog;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum ConsumePending {
     /// The application finished processing what the last `poll()` returned.
-    ProcessingDone { group: String, client_id: String, token: u64 },
+    ProcessingDone { group: Name, client_id: Name, token: u64 },
     /// A member calls `poll()`.
-    Poll { group: String, client_id: String, token: u64 },
+    Poll { group: Name, client_id: Name, token: u64 },
     /// A member's Fetch request reaches the broker.
-    FetchArrive { group: String, client_id: String, token: u64 },
+    FetchArrive { group: Name, client_id: Name, token: u64 },
     /// `fetch.max.wait.ms` expired for the parked fetch `fetch`.
-    FetchTimeout { group: String, client_id: String, token: u64, fetch: u64 },
+    FetchTimeout { group: Name, client_id: Name, token: u64, fetch: u64 },
     /// The Fetch response reaches the member.
-    FetchResponse { group: String, client_id: String, token: u64, records: Vec<Fetched> },
+    FetchResponse { group: Name, client_id: Name, token: u64, records: Vec<Fetched> },
 }
 
 impl Consumers {
+    /// The group's and the member's names as they hold them (shared: a clone copies no
+    /// text), for an event or a message; made from the given text if either is gone.
+    pub(in crate::sim) fn names(&self, group_id: &str, client_id: &str) -> (Name, Name) {
+        let group = self.groups.get(group_id);
+        let g = group.map_or_else(|| Name::from(group_id), |g| g.id.clone());
+        let c = group.and_then(|g| g.member(client_id)).map_or_else(|| Name::from(client_id), |m| m.client_id.clone());
+        (g, c)
+    }
+
     /// `poll()`: rejoin if the member was dropped for polling too late; auto-commit
     /// when the interval has passed (covering what earlier polls returned,
     /// `ConsumerCoordinator.maybeAutoCommitOffsetsAsync`); then fetch. Fetching goes on
@@ -74,10 +83,8 @@ impl Consumers {
             // Push (not Kafka — a teaching device): no fetch; the broker sends what it has.
             self.push_all(group_id, client_id, cluster, out);
         } else if fetch {
-            out.at(
-                now.plus_ms(latency),
-                ConsumePending::FetchArrive { group: group_id.to_string(), client_id: client_id.to_string(), token },
-            );
+            let (group, client_id) = self.names(group_id, client_id);
+            out.at(now.plus_ms(latency), ConsumePending::FetchArrive { group, client_id, token });
         }
     }
 
@@ -90,6 +97,7 @@ impl Consumers {
         let Some(group) = self.groups.get_mut(group_id) else { return Vec::new() };
         let reset = group.config.auto_offset_reset;
         let isolation = group.config.isolation_level;
+        let group_name = &group.id;
         let Some(member) = group.members.iter_mut().find(|m| m.client_id == client_id) else { return Vec::new() };
         let n = member.assigned.len() as u32;
         if n == 0 {
@@ -106,7 +114,7 @@ impl Consumers {
                 break;
             }
             let tp = member.assigned[((start + i) % n) as usize].clone();
-            let Some(part) = cluster.topics.get(&tp.topic).and_then(|t| t.partitions.get(tp.partition as usize)) else {
+            let Some(part) = cluster.topics.get(tp.topic.as_str()).and_then(|t| t.partitions.get(tp.partition as usize)) else {
                 continue;
             };
             let Some(leader) = part.leader else { continue };
@@ -134,8 +142,8 @@ impl Consumers {
                         // With a reset policy the consumer resumes where the logs
                         // diverge, not at the policy's offset.
                         resets.push(EventKind::Consume(ConsumeEvent::TruncationDetected {
-                            group: group_id.to_string(),
-                            client_id: client_id.to_string(),
+                            group: group_name.clone(),
+                            client_id: member.client_id.clone(),
                             tp: tp.clone(),
                             from: position,
                             offset_epoch: epoch,
@@ -161,8 +169,8 @@ impl Consumers {
                     }
                 };
                 resets.push(EventKind::Consume(ConsumeEvent::PositionReset {
-                    group: group_id.to_string(),
-                    client_id: client_id.to_string(),
+                    group: group_name.clone(),
+                    client_id: member.client_id.clone(),
                     tp: tp.clone(),
                     from: position,
                     to,
@@ -207,14 +215,13 @@ impl Consumers {
             let tps = member.assigned.clone();
             let id = self.next_fetch;
             self.next_fetch += 1;
-            self.parked.push(ParkedFetch { id, group: group_id.to_string(), client_id: client_id.to_string(), token, tps });
-            out.at(
-                out.now.plus_ms(wait),
-                ConsumePending::FetchTimeout { group: group_id.to_string(), client_id: client_id.to_string(), token, fetch: id },
-            );
+            let (group, client) = self.names(group_id, client_id);
+            self.parked.push(ParkedFetch { id, group: group.clone(), client_id: client.clone(), token, tps });
+            out.at(out.now.plus_ms(wait), ConsumePending::FetchTimeout { group, client_id: client, token, fetch: id });
         } else {
             let at = out.now.plus_ms(out.latency());
-            out.at(at, ConsumePending::FetchResponse { group: group_id.to_string(), client_id: client_id.to_string(), token, records });
+            let (group, client_id) = self.names(group_id, client_id);
+            out.at(at, ConsumePending::FetchResponse { group, client_id, token, records });
         }
     }
 
@@ -262,8 +269,10 @@ impl Consumers {
         if member.cg_pending_assignment.is_some() && self.cg_reconcile_at_poll(group_id, client_id, cluster, out) {
             return;
         }
-        let Some(member) = self.groups.get_mut(group_id).and_then(|g| g.member_mut(client_id)) else { return };
-        let (delivered, nothing) = crate::sim::txn::fetch::hand_over_all(member, group_id, records, now, kept);
+        let Some(group) = self.groups.get_mut(group_id) else { return };
+        let group_name = group.id.clone();
+        let Some(member) = group.member_mut(client_id) else { return };
+        let (delivered, nothing) = crate::sim::txn::fetch::hand_over_all(member, &group_name, records, now, kept);
         let processing_ms = member.config.processing_ms;
         let processing_any = !member.processing.is_empty();
         let any = delivered.iter().any(|e| matches!(e, EventKind::Consume(ConsumeEvent::RecordDelivered { .. })));
@@ -281,13 +290,11 @@ impl Consumers {
             // At-most-once: commit what poll() returned before processing it.
             self.commit_positions(group_id, client_id, cluster, out);
         }
+        let (group, client_id) = self.names(group_id, client_id);
         if processing_any {
-            out.at(
-                now.plus_ms(processing_ms),
-                ConsumePending::ProcessingDone { group: group_id.to_string(), client_id: client_id.to_string(), token },
-            );
+            out.at(now.plus_ms(processing_ms), ConsumePending::ProcessingDone { group, client_id, token });
         } else {
-            out.at(now, ConsumePending::Poll { group: group_id.to_string(), client_id: client_id.to_string(), token });
+            out.at(now, ConsumePending::Poll { group, client_id, token });
         }
     }
 }
@@ -313,7 +320,7 @@ impl Consumers {
         if group.members[i].phase == Phase::Crashed || group.members[i].processing.is_empty() {
             return None;
         }
-        let d = group.members[i].processing.remove(0);
+        let d = group.members[i].processing.pop_front()?;
         let seen = group.processed.entry(d.tp.clone()).or_default();
         let duplicate = !seen.insert(d.offset);
         if duplicate {
@@ -323,13 +330,15 @@ impl Consumers {
                 .members
                 .iter()
                 .flat_map(|m| {
-                    m.received().filter(|x| x.tp == d.tp && x.offset == d.offset && x.at < d.at).map(move |x| (m.client_id.clone(), x.at))
+                    m.received()
+                        .filter(|x| x.tp == d.tp && x.offset == d.offset && x.at < d.at)
+                        .map(move |x| (m.client_id.to_string(), x.at))
                 })
                 .max_by_key(|(_, at)| *at);
             let record = crate::group::DuplicateRecord {
                 tp: d.tp.clone(),
                 offset: d.offset,
-                value: d.value.clone(),
+                value: d.value.to_string(),
                 first,
                 again: (client_id.to_string(), now),
                 handover: group.handovers.get(&d.tp).cloned(),
@@ -339,11 +348,15 @@ impl Consumers {
             }
             group.duplicate_log.push_back(record);
         }
+        let group_name = group.id.clone();
         let m = &mut group.members[i];
+        let client_name = m.client_id.clone();
         m.processed_total += 1;
         m.done_in_batch.push((d.tp.clone(), d.offset));
         let more = !m.processing.is_empty();
         let next = AfterProcessing {
+            group: group_name.clone(),
+            client_id: client_name.clone(),
             token,
             more,
             processing_ms: m.config.processing_ms,
@@ -357,8 +370,8 @@ impl Consumers {
         }
         let handed = hand_over.then(|| d.clone());
         out.emit(EventKind::Consume(ConsumeEvent::RecordProcessed {
-            group: group_id.to_string(),
-            client_id: client_id.to_string(),
+            group: group_name,
+            client_id: client_name,
             record: d.record,
             tp: d.tp,
             offset: d.offset,
@@ -383,7 +396,7 @@ impl Consumers {
         if next.more {
             out.at(
                 now.plus_ms(next.processing_ms),
-                ConsumePending::ProcessingDone { group: group_id.to_string(), client_id: client_id.to_string(), token: next.token },
+                ConsumePending::ProcessingDone { group: next.group, client_id: next.client_id, token: next.token },
             );
             return;
         }
@@ -397,7 +410,7 @@ impl Consumers {
             self.commit_offsets(group_id, client_id, offsets.into_iter().collect(), cluster, out);
         }
         if !next.paused {
-            out.at(now, ConsumePending::Poll { group: group_id.to_string(), client_id: client_id.to_string(), token: next.current });
+            out.at(now, ConsumePending::Poll { group: next.group, client_id: next.client_id, token: next.current });
         }
     }
 }
@@ -411,6 +424,9 @@ pub(in crate::sim) fn epoch_before(log: &PartitionLog, offset: u64) -> Option<u3
 
 /// What a consumer's poll loop does after a processed record (`Consumers::record_processed`).
 pub(in crate::sim) struct AfterProcessing {
+    /// The group's and the member's names (for the messages that follow).
+    group: Name,
+    client_id: Name,
     token: u64,
     /// More records of the batch wait.
     more: bool,
@@ -478,7 +494,7 @@ mod tests {
         let mut cluster = Cluster::new(ClusterConfig { brokers: 1, ..ClusterConfig::default() });
         cluster.add_topic("t", 1, 1, crate::cluster::TopicConfig::default(), &mut out);
         let mut consumers = Consumers::new();
-        consumers.groups.insert("g".into(), Group::new("g".into(), vec!["t".into()], crate::config::GroupConfig::default()));
+        consumers.groups.insert("g".into(), Group::new("g", vec!["t".into()], crate::config::GroupConfig::default()));
         consumers.join("g", MemberSpec::new("c1"), &cluster, &mut out);
         let tp = TopicPartition::new("t", 0);
         let m = consumers.groups.get_mut("g").and_then(|g| g.member_mut("c1")).unwrap();

@@ -380,7 +380,7 @@ impl Consumers {
         let now = out.now;
         let Some(g) = self.groups.get(group_id) else { return false };
         let Some(m) = g.member(client_id) else { return false };
-        let mut assignment: Vec<TopicPartition> = assignment.into_iter().filter(|tp| m.topics.contains(&tp.topic)).collect();
+        let mut assignment: Vec<TopicPartition> = assignment.into_iter().filter(|tp| m.topics.iter().any(|t| t == tp.topic)).collect();
         crate::sorted::sort(&mut assignment);
         let revoked: Vec<TopicPartition> = m.assigned.iter().filter(|tp| !assignment.contains(tp)).cloned().collect();
         let added: Vec<TopicPartition> = assignment.iter().filter(|tp| !m.assigned.contains(tp)).cloned().collect();
@@ -533,7 +533,7 @@ impl Consumers {
         if let Some(topic) = grown {
             self.cg_bump(group_id, RebalanceCause::TopicMetadataChanged { topic }, cluster, out);
         } else if resubscribed {
-            self.cg_bump(group_id, RebalanceCause::SubscriptionChanged { client_id: client }, cluster, out);
+            self.cg_bump(group_id, RebalanceCause::SubscriptionChanged { client_id: client.to_string() }, cluster, out);
         }
         self.cg_advance(group_id, &hb.member_id, Some(&hb.owned), out);
         let Some(g) = self.groups.get(group_id) else { return };
@@ -648,7 +648,7 @@ impl Consumers {
                 owned: g
                     .target_records
                     .get(&r.member_id)
-                    .map(|ps| ps.iter().map(|tp| (tp.topic.clone(), tp.partition)).collect())
+                    .map(|ps| ps.iter().map(|tp| (tp.topic.to_string(), tp.partition)).collect())
                     .unwrap_or_default(),
                 generation: None,
             })
@@ -660,7 +660,7 @@ impl Consumers {
         let partitions_per_topic: std::collections::BTreeMap<String, u32> = metadata.into_iter().map(|(t, m)| (t, m.partitions)).collect();
         let target: VecMap<String, Vec<TopicPartition>> = super::flatten_assignment(result.assignment).collect();
         let shown: Vec<(String, Vec<TopicPartition>)> =
-            g.registry.iter().map(|r| (r.client_id.clone(), target.get(&r.member_id).cloned().unwrap_or_default())).collect();
+            g.registry.iter().map(|r| (r.client_id.to_string(), target.get(&r.member_id).cloned().unwrap_or_default())).collect();
         let Some(g) = self.groups.get_mut(group_id) else { return };
         g.target = target;
         g.target_records = records;
@@ -711,7 +711,7 @@ impl Consumers {
             cg.revoke_deadline = Some(now.plus_ms(rebalance_timeout));
             event = Some(EventKind::ConsumerProtocol(ConsumerProtocolEvent::MemberReconciling {
                 group: group_id.into(),
-                client_id,
+                client_id: client_id.to_string(),
                 epoch: cg.member_epoch,
                 revoking: revoke,
                 unreleased: Vec::new(),
@@ -740,7 +740,7 @@ impl Consumers {
             if moved {
                 event = Some(EventKind::ConsumerProtocol(ConsumerProtocolEvent::MemberReconciling {
                     group: group_id.into(),
-                    client_id,
+                    client_id: client_id.to_string(),
                     epoch: target_epoch,
                     revoking: Vec::new(),
                     unreleased,
@@ -792,13 +792,13 @@ impl Consumers {
         g.target_records.remove(member_id);
         out.emit(EventKind::Group(GroupEvent::MemberLeft {
             group: group_id.into(),
-            client_id: r.client_id.clone(),
+            client_id: r.client_id.to_string(),
             member_id: member_id.into(),
             reason,
         }));
         let empty = self.groups.get(group_id).is_some_and(|g| g.registry.is_empty());
         if !empty {
-            self.cg_bump(group_id, RebalanceCause::MemberLeft { client_id: r.client_id }, cluster, out);
+            self.cg_bump(group_id, RebalanceCause::MemberLeft { client_id: r.client_id.to_string() }, cluster, out);
         }
         self.cg_update_state(group_id, out);
     }
@@ -885,7 +885,7 @@ mod tests {
         cluster.add_topic("t", 4, 3, TopicConfig::default(), &mut out);
         let mut consumers = Consumers::new();
         let config = crate::config::GroupConfig { group_protocol: crate::config::GroupProtocol::Consumer, ..Default::default() };
-        consumers.groups.insert("g".into(), Group::new("g".into(), vec!["t".into()], config));
+        consumers.groups.insert("g".into(), Group::new("g", vec!["t".into()], config));
         (cluster, consumers, Driver::new(7, 20))
     }
 

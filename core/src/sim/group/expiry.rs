@@ -80,7 +80,7 @@ mod tests {
     use crate::config::GroupConfig;
 
     fn group(protocol: GroupProtocol, state: GroupState) -> Group {
-        let mut g = Group::new("g".into(), vec!["t".into()], GroupConfig { group_protocol: protocol, ..GroupConfig::default() });
+        let mut g = Group::new("g", vec!["t".into()], GroupConfig { group_protocol: protocol, ..GroupConfig::default() });
         g.state = state;
         g.committed.insert(TopicPartition::new("t", 0), 5);
         g.commit_times.insert(TopicPartition::new("t", 0), SimTime(1_000));

@@ -110,8 +110,8 @@ struct ParkedFetch {
     /// Which fetch: a member's token stays the same across its fetches, so a timeout
     /// must name the one fetch it belongs to.
     id: u64,
-    group: String,
-    client_id: String,
+    group: Name,
+    client_id: Name,
     token: u64,
     tps: Vec<TopicPartition>,
 }
@@ -192,7 +192,7 @@ impl Consumers {
                 }
             }
             EventKind::Consume(ConsumeEvent::PositionSet { group, tp, .. }) => {
-                if let Some(g) = self.groups.get_mut(group) {
+                if let Some(g) = self.groups.get_mut(group.as_str()) {
                     if let Some(since) = g.partition_gaps.remove(tp) {
                         g.partition_downtime_ms += now.ms().saturating_sub(since.ms());
                     }
@@ -236,7 +236,7 @@ impl Consumers {
         let topics = spec.topics.unwrap_or_else(|| group.topics.clone());
         let auto_commit_interval_ms = spec.config.auto_commit_interval_ms;
         group.members.push(Member {
-            client_id: spec.client_id.clone(),
+            client_id: spec.client_id.as_str().into(),
             member_id: String::new(),
             group_instance_id: spec.group_instance_id,
             topics,
@@ -258,7 +258,7 @@ impl Consumers {
             incarnation: 0,
             last_poll: now,
             paused: false,
-            processing: Vec::new(),
+            processing: std::collections::VecDeque::new(),
             rejoin_needed: false,
             join_in_flight: false,
             last_assignment: Vec::new(),
@@ -473,7 +473,7 @@ impl Consumers {
         if m.topics == topics || m.phase == Phase::Crashed {
             return;
         }
-        let gone: Vec<TopicPartition> = m.assigned.iter().filter(|tp| !topics.contains(&tp.topic)).cloned().collect();
+        let gone: Vec<TopicPartition> = m.assigned.iter().filter(|tp| !topics.iter().any(|t| t == tp.topic)).cloned().collect();
         let busy = m.paused || !m.processing.is_empty();
         if !gone.is_empty() && m.config.commit_mode == CommitMode::Auto {
             self.commit_positions(group_id, client_id, cluster, out);
@@ -857,7 +857,7 @@ impl Consumers {
         if g.registry.is_empty() {
             return;
         }
-        let clients: Vec<String> = g.members.iter().filter(|m| m.phase != Phase::Crashed).map(|m| m.client_id.clone()).collect();
+        let clients: Vec<String> = g.members.iter().filter(|m| m.phase != Phase::Crashed).map(|m| m.client_id.to_string()).collect();
         self.prepare_rebalance(group_id, RebalanceCause::AssignorChanged, None, cluster, out);
         for c in clients {
             if self.groups.get(group_id).and_then(|g| g.member(&c)).is_some_and(|m| m.config.commit_mode == CommitMode::Auto) {
@@ -940,7 +940,7 @@ impl Sim {
                 if !self.cluster.topics.contains_key(topic) {
                     return Err(CommandError::UnknownTopic(topic.clone()));
                 }
-                let owned = m.assigned.iter().any(|tp| &tp.topic == topic && partition.is_none_or(|p| tp.partition == p));
+                let owned = m.assigned.iter().any(|tp| tp.topic == topic && partition.is_none_or(|p| tp.partition == p));
                 if !owned {
                     return Err(CommandError::SeekUnassigned { client_id: client_id.clone(), topic: topic.clone(), partition: *partition });
                 }

@@ -149,9 +149,9 @@ impl OffsetsTopic {
             };
             let record = Record {
                 id: RecordId(OFFSETS_RECORD_ID_BASE + self.next_id),
-                producer: COORDINATOR_WRITER.to_string(),
-                key: Some(key),
-                value,
+                producer: COORDINATOR_WRITER.into(),
+                key: Some(key.into()),
+                value: value.into(),
                 headers: Vec::new(),
                 create_time: now,
                 size_bytes: size,
@@ -231,7 +231,7 @@ impl OffsetsTopic {
                 (v.to_string(), 2 + 4 + 8)
             }
         };
-        self.write(&g.id, vec![Entry { key: OffsetsKey::Group { group: g.id.clone() }, value: Some(value) }], cluster, out);
+        self.write(&g.id, vec![Entry { key: OffsetsKey::Group { group: g.id.to_string() }, value: Some(value) }], cluster, out);
     }
 
     /// What partition `p`'s log holds for each group: the newest offset per partition (a
@@ -334,9 +334,9 @@ impl Consumers {
                 if cluster.offsets_partition_of(&g.id) != Some(p) {
                     continue;
                 }
-                let from_log = loaded.remove(&g.id);
+                let from_log = loaded.remove(g.id.as_str());
                 if from_log.is_some() {
-                    groups.push(g.id.clone());
+                    groups.push(g.id.to_string());
                 }
                 let from_log = from_log.unwrap_or_default();
                 offsets += from_log.len() as u32;

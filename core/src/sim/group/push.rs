@@ -29,7 +29,7 @@ use crate::group::Phase;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum PushPending {
     /// Push (not Kafka — a teaching device): records the broker pushed reach the member.
-    PushArrive { group: String, client_id: String, token: u64, records: Vec<Fetched> },
+    PushArrive { group: Name, client_id: Name, token: u64, records: Vec<Fetched> },
 }
 
 /// Most records one push carries (a bound on the work of one event; the next HW advance
@@ -58,7 +58,7 @@ impl Consumers {
     pub(in crate::sim) fn push_new_records(&mut self, tp: &TopicPartition, cluster: &Cluster, out: &mut Driver) {
         let mut targets = Vec::new();
         for g in self.groups.values() {
-            if g.config.delivery != DeliveryMode::Push || !g.topics.contains(&tp.topic) {
+            if g.config.delivery != DeliveryMode::Push || !g.topics.iter().any(|t| t == tp.topic) {
                 continue;
             }
             for m in &g.members {
@@ -107,7 +107,7 @@ impl Consumers {
         let Some(last) = records.last().map(|(_, r, _, _, _)| r.offset) else { return };
         self.push_cursors.insert(key, (token, last + 1));
         let at = out.now.plus_ms(out.latency());
-        out.at(at, PushPending::PushArrive { group: group_id.to_string(), client_id: client_id.to_string(), token, records });
+        out.at(at, PushPending::PushArrive { group: group_id.into(), client_id: client_id.into(), token, records });
     }
 
     /// Pushed records reach the member: all go into its buffer. Processing runs one record
@@ -118,6 +118,7 @@ impl Consumers {
         let Some(group) = self.groups.get_mut(group_id) else { return };
         let limit = group.config.push_buffer_max_records;
         // The members and `processed` are borrowed apart (fields of the group).
+        let group_name = group.id.clone();
         let Some(member) = group.members.iter_mut().find(|m| m.client_id == client_id) else { return };
         if member.token != token || member.phase == Phase::Crashed {
             return;
@@ -135,7 +136,7 @@ impl Consumers {
                 }
                 continue;
             }
-            if let Some(e) = member.hand_over(group_id, tp.clone(), &stored, (high_watermark, from), now, kept) {
+            if let Some(e) = member.hand_over(&group_name, tp.clone(), &stored, (high_watermark, from), now, kept) {
                 nothing.push((tp.clone(), before, stored.offset));
                 tp_pushed = Some(tp);
                 delivered.push(e);
@@ -161,7 +162,7 @@ impl Consumers {
         if idle {
             out.at(
                 now.plus_ms(processing_ms),
-                ConsumePending::ProcessingDone { group: group_id.to_string(), client_id: client_id.to_string(), token },
+                ConsumePending::ProcessingDone { group: group_id.into(), client_id: client_id.into(), token },
             );
         }
     }

@@ -453,7 +453,7 @@ impl ShareGroups {
                 record: r.record.id,
                 tp: tp.clone(),
                 offset: r.offset,
-                value: r.record.value.clone(),
+                value: r.record.value.to_string(),
                 delivery_count,
                 at: now,
             };
@@ -463,7 +463,7 @@ impl ShareGroups {
                 record: r.record.id,
                 tp,
                 offset: r.offset,
-                value: r.record.value,
+                value: r.record.value.to_string(),
                 delivery_count,
             }));
             m.in_hand.push_back(d.clone());

@@ -54,7 +54,7 @@ impl SharePending {
                 records: records
                     .iter()
                     .map(|(tp, r, count)| {
-                        let v = if *count > 1 { format!("{}×{count}", r.record.value) } else { r.record.value.clone() };
+                        let v = if *count > 1 { format!("{}×{count}", r.record.value) } else { r.record.value.to_string() };
                         (tp.clone(), v)
                     })
                     .collect(),

@@ -68,7 +68,7 @@ pub(in crate::sim) fn consumer_read(log: &PartitionLog, from: u64, budget: u32, 
 /// not count them as committed past unprocessed.
 pub(in crate::sim) fn hand_over_all(
     member: &mut Member,
-    group: &str,
+    group: &crate::name::Name,
     records: Vec<Fetched>,
     now: SimTime,
     kept: usize,

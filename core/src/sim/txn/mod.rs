@@ -35,7 +35,7 @@ pub(crate) struct Transactions {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum AfterAdd {
     /// A partition leader's held Produce request.
-    Produce { producer: String, broker: BrokerId, request: u64, acks: Acks, timeout_ms: u64, batches: Vec<WireBatch> },
+    Produce { producer: Name, broker: BrokerId, request: u64, acks: Acks, timeout_ms: u64, batches: Vec<WireBatch> },
     /// A group coordinator's held TxnOffsetCommit.
     Offsets { group: String, producer: String, incarnation: u64, offsets: Vec<(TopicPartition, u64)> },
 }
