@@ -27,6 +27,12 @@ pub const SIZE_DIVISOR: u64 = 4;
 /// 10 minutes of a busy run at 20× the page's Back replayed about 100,000 steps, 570 ms).
 pub const RECENT: usize = 8;
 
+/// Trace events an older checkpoint keeps (its newest). Each older checkpoint is far from
+/// the others, so their 50,000-event rings hardly overlap and together held most of a long
+/// run's trace (issue 20); a state restored from one shows these events and everything
+/// replayed after them, its count and digest unchanged.
+pub const OLDER_TRACE_KEPT: usize = 5_000;
+
 /// Checkpoints of one run, in two tiers: the [`RECENT`] newest at the first spacing, and
 /// older ones at a spacing that doubles whenever `max` of them are held.
 #[derive(Clone, Debug)]
@@ -78,12 +84,13 @@ impl History {
         if self.recent.len() <= RECENT {
             return;
         }
-        let Some(oldest) = self.recent.pop_front() else { return };
+        let Some(mut oldest) = self.recent.pop_front() else { return };
         // The oldest recent one moves to the older tier if it keeps that tier's spacing.
         let last = self.checkpoints.last().map(Sim::steps).unwrap_or(0);
         if oldest.steps() < last + spacing(self.every, &oldest) {
             return;
         }
+        oldest.out.trace.keep_newest(OLDER_TRACE_KEPT);
         self.checkpoints.push(oldest);
         if self.checkpoints.len() > self.max {
             // Keep every other checkpoint (the newest always), double the spacing.
@@ -231,6 +238,7 @@ mod tests {
     use super::*;
     use crate::command::GroupCommand;
     use crate::command::MemberSpec;
+    use crate::event::Event;
 
     /// The default scenario with a consumer added at step 300 and a crash at step 900,
     /// checkpointed as the page does.
@@ -404,6 +412,46 @@ mod tests {
         }
         // The early checkpoints (few events) keep the configured spacing.
         assert_eq!(marks[1].0 - marks[0].0, 10);
+    }
+
+    /// Going back far restores from an older checkpoint, which keeps only its newest
+    /// OLDER_TRACE_KEPT events: the state is the same, and the trace it shows is the newest
+    /// part of the one a replay from the start gives, with the same count and digest.
+    #[test]
+    fn an_older_checkpoint_keeps_the_newest_events_and_restores_the_same_state() {
+        // The default scenario with a producer sending a record every 10 ms (the default
+        // run itself goes quiet once its records are read).
+        let mut scenario = crate::scenario::default_scenario();
+        let mut busy = scenario.producers[0].clone();
+        busy.name = "busy".into();
+        busy.send = vec![crate::scenario::SendPlan {
+            topic: scenario.topics[0].name.clone(),
+            values: (0..20_000).map(|i| format!("b{i}")).collect(),
+            start_ms: 0,
+            interval_ms: 10,
+            keys: None,
+        }];
+        scenario.producers.push(busy);
+        let base = scenario.build().unwrap();
+        let mut history = History::new(base.clone(), 50, 4);
+        let mut sim = base;
+        // Until an older checkpoint had more events than it keeps.
+        while history.checkpoints.last().is_none_or(|c| c.trace().total() < 2 * OLDER_TRACE_KEPT as u64) {
+            assert!(sim.step().is_some(), "the run goes on");
+            history.observe(&sim);
+        }
+        assert!(history.checkpoints.iter().all(|c| c.trace().events().len() <= OLDER_TRACE_KEPT));
+        let log = sim.command_log().to_vec();
+        let target = history.checkpoints.last().unwrap().steps() + 1;
+        assert!(target < history.recent[0].steps(), "restored from the older tier");
+        let back = history.restore(&log, |s| s.steps() >= target, u64::MAX);
+        let fresh = History::new(history.base().clone(), u64::MAX, 2).restore(&log, |s| s.steps() >= target, u64::MAX);
+        assert_eq!(back.snapshot(), fresh.snapshot());
+        assert_eq!((back.trace().total(), back.trace().digest()), (fresh.trace().total(), fresh.trace().digest()));
+        let kept: Vec<&Event> = back.trace().events().collect();
+        let all: Vec<&Event> = fresh.trace().events().collect();
+        assert!(kept.len() >= OLDER_TRACE_KEPT && kept.len() < all.len(), "{} of {}", kept.len(), all.len());
+        assert_eq!(kept, all[all.len() - kept.len()..].to_vec());
     }
 
     #[test]

@@ -793,6 +793,27 @@ impl Trace {
         }
     }
 
+    /// Keeps only the newest `n` events (at least 1); the total and the digest are
+    /// unchanged, and what is dropped counts in [`Trace::dropped`]. For time-travel
+    /// checkpoints far behind the run (`crate::history`).
+    pub(crate) fn keep_newest(&mut self, n: usize) {
+        let n = n.max(1);
+        while self.len() > n {
+            if self.sealed.is_empty() {
+                let excess = self.open.len() - n;
+                self.open.drain(..excess);
+                return;
+            }
+            let first = CHUNK - self.skip;
+            if self.len() - first >= n {
+                self.sealed.pop_front();
+                self.skip = 0;
+            } else {
+                self.drop_oldest();
+            }
+        }
+    }
+
     /// How many events are kept.
     fn len(&self) -> usize {
         self.sealed.len() * CHUNK - self.skip + self.open.len()
@@ -1305,6 +1326,29 @@ mod tests {
             let (c, m) = clone_at.expect("cloned");
             assert_eq!(c.events().map(|e| e.seq).collect::<Vec<_>>(), Vec::from(m));
             assert_ne!(c, t);
+        }
+    }
+
+    /// Trimming keeps the newest events exactly, across chunk boundaries, and the count and
+    /// digest; pushing on afterwards grows the ring again up to its capacity.
+    #[test]
+    fn keep_newest_keeps_a_suffix_and_the_digest() {
+        for n in [1, 3, CHUNK - 1, CHUNK, CHUNK + 5, 2 * CHUNK + 1, 10_000] {
+            let mut t = Trace::new(4 * CHUNK);
+            for i in 0..(3 * CHUNK as u64 + 17) {
+                t.push(SimTime(i), EventKind::Cluster(ClusterEvent::BrokerCrashed { broker: i as u32 }));
+            }
+            let (total, digest) = (t.total(), t.digest());
+            let all: Vec<u64> = t.events().map(|e| e.seq).collect();
+            t.keep_newest(n);
+            let kept: Vec<u64> = t.events().map(|e| e.seq).collect();
+            assert_eq!(kept, all[all.len().saturating_sub(n)..].to_vec(), "n = {n}");
+            assert_eq!((t.total(), t.digest(), t.dropped()), (total, digest, total - kept.len() as u64));
+            for i in 0..(5 * CHUNK as u64) {
+                t.push(SimTime(i), EventKind::Cluster(ClusterEvent::BrokerCrashed { broker: 0 }));
+            }
+            assert_eq!(t.events().len(), 4 * CHUNK);
+            assert_eq!(t.events().last().map(|e| e.seq), Some(t.total() - 1));
         }
     }
 
