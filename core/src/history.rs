@@ -465,7 +465,7 @@ mod tests {
             .map(|e| e.seq)
             .unwrap();
         let at = history.restore(&log, |s| s.trace().total() > crash, u64::MAX);
-        let last = at.trace().events().last().unwrap();
+        let last = at.trace().events().next_back().unwrap();
         assert!(at.trace().total() > crash);
         assert!(at.trace().events().any(|e| e.seq == crash));
         assert!(last.seq >= crash);
