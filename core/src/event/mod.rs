@@ -727,7 +727,7 @@ const CHUNK: usize = 256;
 
 /// The trace kept in memory: the newest `capacity` events, plus a digest over all of them.
 ///
-/// The events are kept in chunks of [`CHUNK`]: every full chunk is sealed behind an `Arc`
+/// The events are kept in chunks of 256: every full chunk is sealed behind an `Arc`
 /// and never changed again, so a clone (a time-travel checkpoint, issue 20) copies only the
 /// open chunk and the list of sealed ones, and shares the rest with the run it came from.
 /// Which events are kept, in which chunk, depends only on `total` and `capacity`.
