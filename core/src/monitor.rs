@@ -7,8 +7,8 @@
 //! record is never lost; findings that break a promise are marked `promised`.
 //!
 //! What they keep per record lives in [`ChunkedMap`]s and [`ChunkedSet`]s, whose clones
-//! share their chunks, and names and values are shared [`Arc<str>`]s (a name once per
-//! monitor, a value once per record): the page's time travel keeps dozens of clones of the
+//! share their chunks, and names and values are shared [`Name`]s (a name once per
+//! monitor, a value the event's own): the page's time travel keeps dozens of clones of the
 //! whole `Sim`, and two taken a few hundred steps apart then share almost everything.
 
 use crate::chunked::{ChunkedMap, ChunkedSet};
@@ -16,16 +16,16 @@ use crate::cluster::BrokerId;
 use crate::config::Acks;
 use crate::event::{CompactionEvent, ConsumeEvent, ProduceEvent, ReplicationEvent};
 use crate::event::{Event, EventKind, LossCause};
+use crate::name::Name;
 use crate::record::{RecordId, TopicPartition};
 use crate::sorted::CollectSorted;
 use crate::time::SimTime;
 use crate::vecmap::{VecMap, VecSet};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
 
-/// A name or a value the monitors keep, shared (see [`Names`]).
-pub(crate) type Shared = Arc<str>;
+/// A name or a value the monitors keep, shared (see [`Names`]): the events' own [`Name`].
+pub(crate) type Shared = Name;
 
 /// An acknowledged record still expected in the log: (offset, acks, value).
 type Acked = (u64, Acks, Shared);
@@ -34,15 +34,15 @@ type Acked = (u64, Acks, Shared);
 /// topics), each allocated once: an entry holds a shared pointer, not its own `String`.
 /// Names come from the scenario and the commands, so the table stays small.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Names(Vec<Arc<str>>);
+pub(crate) struct Names(Vec<Name>);
 
 impl Names {
     /// The shared copy of `name` (made on first use).
-    pub(crate) fn get(&mut self, name: &str) -> Arc<str> {
-        match self.0.binary_search_by(|n| (**n).cmp(name)) {
+    pub(crate) fn get(&mut self, name: &str) -> Name {
+        match self.0.binary_search_by(|n| n.as_str().cmp(name)) {
             Ok(i) => self.0[i].clone(),
             Err(i) => {
-                let shared: Arc<str> = Arc::from(name);
+                let shared = Name::from(name);
                 self.0.insert(i, shared.clone());
                 shared
             }
@@ -250,10 +250,10 @@ pub struct Monitors {
     /// them): an acknowledgement arriving after that is no promise to check.
     gone: ChunkedSet<RecordId>,
     /// Per producer and partition, each appended record's first offset.
-    appended: VecMap<(Arc<str>, TopicPartition), ChunkedMap<RecordId, u64>>,
+    appended: VecMap<(Name, TopicPartition), ChunkedMap<RecordId, u64>>,
     first_offset: ChunkedMap<RecordId, u64>,
     /// Each sent record's producer and value.
-    producer_of: ChunkedMap<RecordId, (Arc<str>, Arc<str>)>,
+    producer_of: ChunkedMap<RecordId, (Name, Name)>,
     /// The producers' names, shared by `producer_of` and `appended`.
     names: Names,
     findings: Vec<Finding>,
@@ -387,8 +387,8 @@ impl Monitors {
         }
         match &e.kind {
             EventKind::Produce(ProduceEvent::RecordSent { record, producer, value, .. }) => {
-                // The value's one copy, shared with the exactly-once monitor's.
-                let value: Arc<str> = Arc::from(value.as_str());
+                // The event's own copy of the value, shared with the exactly-once monitor.
+                let value = value.clone();
                 self.txn.sent(*record, value.clone());
                 let producer = self.names.get(producer);
                 self.producer_of.insert(*record, (producer, value));
@@ -475,11 +475,8 @@ impl Monitors {
                 if !present && self.gone.contains(record) {
                     return;
                 }
-                // The value sent, shared, when it is still known (it is the same record's).
-                let value = match self.producer_of.get(record) {
-                    Some((_, sent)) if **sent == **value => sent.clone(),
-                    _ => Arc::from(value.as_str()),
-                };
+                // The event's shared value (the same allocation as the send's).
+                let value = value.clone();
                 self.acked.entry(tp.clone()).or_default().insert(*record, (offset, *acks, value));
                 if !present {
                     self.check_acked(e, &tp, LossCause::LeaderFailover);

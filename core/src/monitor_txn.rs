@@ -21,14 +21,13 @@ use crate::monitor::{FindingKind, Names, Shared};
 use crate::record::{ControlType, RecordId, TopicPartition};
 use crate::vecmap::VecSet;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 /// A finding the exactly-once monitor makes: partition, records with values, kind, promised.
 pub(crate) type TxnFinding = (TopicPartition, Vec<(RecordId, String)>, FindingKind, bool);
 
 /// An input of a Streams application: (application id, topic, partition, offset), ordered
 /// as (application id, `TopicPartition`, offset) would be; the names shared.
-type Input = (Arc<str>, Arc<str>, u32, u64);
+type Input = (Shared, Shared, u32, u64);
 
 /// A consumer that read a record: (group, client id).
 type Reader = (Shared, Shared);
@@ -59,7 +58,7 @@ pub(crate) struct TxnMonitor {
     /// Inputs an application processed.
     processed: ChunkedMap<Input, u32>,
     /// The record values seen sent, for findings (shared with the other monitors').
-    values: ChunkedMap<RecordId, Arc<str>>,
+    values: ChunkedMap<RecordId, Shared>,
     /// The group, client, application and topic names the maps above hold.
     names: Names,
 }
@@ -84,7 +83,7 @@ impl TxnMonitor {
     }
 
     /// A record was sent with `value` (a `RecordSent`): kept for findings.
-    pub(crate) fn sent(&mut self, record: RecordId, value: Arc<str>) {
+    pub(crate) fn sent(&mut self, record: RecordId, value: Shared) {
         self.values.insert(record, value);
     }
 
@@ -115,7 +114,7 @@ impl TxnMonitor {
                 let tp = TopicPartition::new(topic.clone(), *partition);
                 let open = self.open.entry((tp.clone(), *producer_id)).or_default();
                 for r in records {
-                    let value = self.values.get(r).cloned().unwrap_or_else(|| Arc::from(""));
+                    let value = self.values.get(r).cloned().unwrap_or_default();
                     open.push((*r, value));
                     self.pid_of.insert(*r, *producer_id);
                 }
